@@ -1,0 +1,2 @@
+export * as Database from "./storage/Database.ts"
+export * as PgliteClient from "./storage/PgliteClient.ts"

@@ -1,0 +1,145 @@
+/**
+ * The database behind qforms: PostgreSQL (`layerPg`) or embedded PGlite
+ * (`layerPglite`), either way migrated and set to the qforms schema.
+ */
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Layer, Redacted, Schema } from "effect"
+import { Reactivity } from "effect/reactivity"
+import { SqlClient } from "effect/sql"
+import type { Migrator, SqlError } from "effect/sql"
+import * as Migrations from "./Migrations.ts"
+import * as PgliteClient from "./PgliteClient.ts"
+
+/**
+ * A PostgreSQL schema name qforms may use: lower-case letters, digits and
+ * underscores, starting with a letter or underscore, at most 63 characters.
+ */
+export const SchemaName = Schema.String.check(
+  Schema.isPattern(/^[a-z_][a-z0-9_]{0,62}$/, {
+    message: "a schema name is lower-case letters, digits and underscores (at most 63), not starting with a digit"
+  })
+)
+
+/** The default schema: `qforms`. */
+export const defaultSchema = "qforms"
+
+/** The database could not be opened, reached or migrated. */
+export class DatabaseError extends Schema.TaggedError<DatabaseError>()("DatabaseError", {
+  message: Schema.String,
+  cause: Schema.optional(Schema.Defect())
+}) {}
+
+const checkSchema = (schema: string) =>
+  Schema.decodeUnknownEffect(SchemaName)(schema).pipe(
+    Effect.mapError((error) => new DatabaseError({ message: `Invalid database schema "${schema}": ${error.message}` }))
+  )
+
+const prepare = (schema: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const exists = yield* sql<{ readonly found: boolean }>`
+      select exists (select 1 from pg_namespace where nspname = ${schema}) as found`
+    if (!exists[0]?.found) {
+      // Two processes starting together may both try; the loser finds it made.
+      yield* sql`create schema if not exists ${sql(schema)}`.pipe(
+        Effect.catchTag("SqlError", (error) =>
+          Effect.flatMap(
+            sql<{ readonly found: boolean }>`select exists (select 1 from pg_namespace where nspname = ${schema}) as found`,
+            (rows) => rows[0]?.found ? Effect.void : Effect.fail(error)
+          ))
+      )
+    }
+    yield* Migrations.run
+  }).pipe(
+    Effect.mapError((error: SqlError.SqlError | Migrator.MigrationError) =>
+      new DatabaseError({ message: `Could not migrate the database: ${error.message}`, cause: error })
+    )
+  )
+
+const searchPath = (schema: string) => `"${schema}", public`
+
+/**
+ * Options of {@link layerPg}.
+ */
+export interface PgOptions {
+  /** A `postgres://` connection URL. */
+  readonly url: string
+  /** The schema that holds qforms' tables (default `qforms`). */
+  readonly schema?: string | undefined
+  /** Pool size (default 10). */
+  readonly maxConnections?: number | undefined
+}
+
+/**
+ * qforms on PostgreSQL: a connection pool whose sessions use the qforms
+ * schema, migrated before the layer is ready.
+ *
+ * @example
+ * ```ts
+ * import { Database } from "@qforms/core"
+ * const Db = Database.layerPg({ url: "postgres://postgres@127.0.0.1:5432/app", schema: "qforms" })
+ * ```
+ */
+export const layerPg = (options: PgOptions): Layer.Layer<SqlClient.SqlClient, DatabaseError> => {
+  const schema = options.schema ?? defaultSchema
+  return Layer.effectDiscard(prepare(schema)).pipe(
+    Layer.provideMerge(
+      PgClient.layerFrom(Effect.andThen(
+        checkSchema(schema),
+        PgClient.make({
+          url: Redacted.make(options.url),
+          maxConnections: options.maxConnections ?? 10,
+          multiplex: true,
+          applicationName: "qforms",
+          startupParameters: { search_path: searchPath(schema) }
+        }).pipe(
+          Effect.mapError((error) =>
+            new DatabaseError({ message: `Could not connect to PostgreSQL: ${error.message}`, cause: error })
+          )
+        )
+      ))
+    )
+  )
+}
+
+/**
+ * Options of {@link layerPglite}.
+ */
+export interface PgliteOptions {
+  /** The data directory; in memory when absent (tests). */
+  readonly dataDir?: string | undefined
+  /** The schema that holds qforms' tables (default `qforms`). */
+  readonly schema?: string | undefined
+}
+
+/**
+ * qforms on embedded PGlite: no server needed; data in `dataDir` (or in
+ * memory), migrated before the layer is ready.
+ *
+ * @example
+ * ```ts
+ * import { Database } from "@qforms/core"
+ * const Db = Database.layerPglite({ dataDir: "./.qforms-data" })
+ * ```
+ */
+export const layerPglite = (
+  options: PgliteOptions = {}
+): Layer.Layer<SqlClient.SqlClient | PgliteClient.PgliteDatabase, DatabaseError> => {
+  const schema = options.schema ?? defaultSchema
+  const setSearchPath = Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql.unsafe(`set search_path to ${searchPath(schema)}`)
+  }).pipe(
+    Effect.mapError((error) => new DatabaseError({ message: error.message, cause: error }))
+  )
+  return Layer.effectDiscard(Effect.andThen(setSearchPath, prepare(schema))).pipe(
+    Layer.provideMerge(
+      Layer.effectContext(Effect.andThen(
+        checkSchema(schema),
+        PgliteClient.makeContext({ dataDir: options.dataDir }).pipe(
+          Effect.mapError((error) => new DatabaseError({ message: error.message, cause: error }))
+        )
+      )).pipe(Layer.provide(Reactivity.layer))
+    )
+  )
+}

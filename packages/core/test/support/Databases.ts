@@ -1,0 +1,44 @@
+/**
+ * The databases every storage test runs on: PGlite always, PostgreSQL too
+ * when QFORMS_TEST_DATABASE_URL is set. Each PostgreSQL run gets a schema of
+ * its own, dropped afterwards, so suites do not see each other's rows.
+ */
+import { Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import { Redacted } from "effect"
+import * as Database from "../../src/storage/Database.ts"
+
+export interface DatabaseTarget {
+  readonly name: "pglite" | "postgres"
+  readonly layer: () => Layer.Layer<SqlClient.SqlClient, Database.DatabaseError>
+}
+
+export const postgresUrl = process.env.QFORMS_TEST_DATABASE_URL
+
+const uniqueSchema = () => `qforms_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`
+
+const dropSchema = (url: string, schema: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql.unsafe(`drop schema if exists "${schema}" cascade`)
+  }).pipe(
+    Effect.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })),
+    Effect.orDie
+  )
+
+const postgresTarget = (url: string): DatabaseTarget => ({
+  name: "postgres",
+  layer: () => {
+    const schema = uniqueSchema()
+    return Layer.merge(
+      Database.layerPg({ url, schema, maxConnections: 4 }),
+      Layer.effectDiscard(Effect.addFinalizer(() => dropSchema(url, schema)))
+    )
+  }
+})
+
+export const databaseTargets: ReadonlyArray<DatabaseTarget> = [
+  { name: "pglite", layer: () => Database.layerPglite() },
+  ...(postgresUrl ? [postgresTarget(postgresUrl)] : [])
+]
