@@ -1,0 +1,118 @@
+/**
+ * Activities: what happened to a response, newest first. A note is an
+ * activity of type `note` (see `Notes.ts`).
+ */
+import { Array as Arr, Context, Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql"
+import * as Actors from "./Actors.ts"
+import { ResponseNotFound } from "./Errors.ts"
+
+/** The kinds of activity. */
+export const ActivityType = Schema.Literals(["created", "stage_changed", "assigned", "tags_changed", "note"])
+export type ActivityType = typeof ActivityType.Type
+
+/**
+ * One thing that happened to a response: `payload` depends on `type`
+ * (`created`: `{source}`; `stage_changed`/`assigned`: `{from, to}` ids or
+ * null; `tags_changed`: `{from, to, added, removed}`; `note`: `{body}`).
+ */
+export const Activity = Schema.Struct({
+  id: Schema.Int,
+  type: ActivityType,
+  actor: Actors.ActivityActor,
+  payload: Schema.Record(Schema.String, Schema.Unknown),
+  createdAt: Schema.String
+})
+export type Activity = typeof Activity.Type
+
+/** An activity to write. */
+export interface NewActivity {
+  readonly type: ActivityType
+  readonly payload: Readonly<Record<string, unknown>>
+}
+
+interface ActivityRow {
+  readonly id: number
+  readonly type: ActivityType
+  readonly actor: Actors.ActivityActor
+  readonly payload: Record<string, unknown>
+  readonly created_at: Date
+}
+
+/** Maps a stored row to an activity. */
+export const toActivity = (row: ActivityRow): Activity => ({
+  id: row.id,
+  type: row.type,
+  actor: row.actor,
+  payload: row.payload,
+  createdAt: row.created_at.toISOString()
+})
+
+/**
+ * Recording and listing activities.
+ *
+ * @example
+ * ```ts
+ * const activities = yield* Activities
+ * const timeline = yield* activities.list(actor, responseId)
+ * ```
+ */
+export class Activities extends Context.Service<Activities, {
+  /** Writes activities of one response (inside the caller's transaction); returns them as stored. */
+  readonly record: (
+    actor: Actors.Actor,
+    responseId: number,
+    at: Date,
+    activities: Arr.NonEmptyReadonlyArray<NewActivity>
+  ) => Effect.Effect<ReadonlyArray<Activity>, SqlError.SqlError>
+  /** A response's activities, newest first. */
+  readonly list: (
+    actor: Actors.Actor,
+    responseId: number
+  ) => Effect.Effect<ReadonlyArray<Activity>, ResponseNotFound | SqlError.SqlError>
+  /** A response's activities, newest first, without checking the response exists. */
+  readonly listUnchecked: (workspaceId: number, responseId: number) => Effect.Effect<ReadonlyArray<Activity>, SqlError.SqlError>
+}>()("@qforms/core/Activities") {
+  static readonly layer = Layer.effect(
+    Activities,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+
+      const record = Effect.fn("Activities.record")(function*(
+        actor: Actors.Actor,
+        responseId: number,
+        at: Date,
+        activities: Arr.NonEmptyReadonlyArray<NewActivity>
+      ) {
+        const who = JSON.stringify(Actors.toActivityActor(actor))
+        const rows = yield* sql<ActivityRow>`
+          insert into activities (workspace_id, response_id, type, actor, payload, created_at)
+          select ${actor.workspaceId}, ${responseId}, t.type, ${who}::jsonb, t.payload::jsonb, ${at}
+          from unnest(${activities.map((a) => a.type)}::text[], ${
+          activities.map((a) => JSON.stringify(a.payload))
+        }::text[]) with ordinality as t(type, payload, n)
+          order by t.n
+          returning id, type, actor, payload, created_at`
+        return rows.map(toActivity)
+      })
+
+      const listUnchecked = Effect.fn("Activities.listUnchecked")(function*(workspaceId: number, responseId: number) {
+        const rows = yield* sql<ActivityRow>`
+          select id, type, actor, payload, created_at from activities
+          where workspace_id = ${workspaceId} and response_id = ${responseId}
+          order by id desc`
+        return rows.map(toActivity)
+      })
+
+      const list = Effect.fn("Activities.list")(function*(actor: Actors.Actor, responseId: number) {
+        const found = yield* sql`
+          select 1 from responses where workspace_id = ${actor.workspaceId} and id = ${responseId}`
+        if (found.length === 0) return yield* new ResponseNotFound({ message: `response ${responseId} not found` })
+        return yield* listUnchecked(actor.workspaceId, responseId)
+      })
+
+      return Activities.of({ record, list, listUnchecked })
+    })
+  )
+}

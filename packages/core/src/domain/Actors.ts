@@ -1,0 +1,112 @@
+/**
+ * Actors: who is doing something. Every service call takes one; its
+ * `workspaceId` scopes every query and its `role` decides what it may change.
+ */
+import { Effect, Schema } from "effect"
+import { Forbidden } from "./Errors.ts"
+import type { MemberRole } from "./Members.ts"
+
+/**
+ * Who acts: a member through an API key, a signed-in member (session), a
+ * respondent on the public page, or the system itself.
+ */
+export interface Actor {
+  readonly workspaceId: number
+  readonly kind: "api_key" | "session" | "respondent" | "system"
+  /** The member's account; null for respondents and the system. */
+  readonly accountId: number | null
+  /** The member's role; null for respondents and the system. */
+  readonly role: MemberRole | null
+  readonly name: string | null
+  /** The API key used, when `kind` is `api_key`. */
+  readonly apiKeyId?: number | undefined
+}
+
+/** How an actor is recorded in an activity. */
+export const ActivityActor = Schema.Struct({
+  type: Schema.Literals(["member", "respondent", "system"]),
+  accountId: Schema.NullOr(Schema.Int),
+  name: Schema.NullOr(Schema.String),
+  via: Schema.optional(Schema.Literals(["api_key", "session", "form", "mcp", "import"]))
+})
+export type ActivityActor = typeof ActivityActor.Type
+
+/**
+ * The system itself acting in a workspace (migrations, imports, the CLI).
+ *
+ * @example
+ * ```ts
+ * const actor = Actors.system(workspaceId)
+ * ```
+ */
+export const system = (workspaceId: number): Actor => ({
+  workspaceId,
+  kind: "system",
+  accountId: null,
+  role: null,
+  name: null
+})
+
+/** A respondent answering a public form of the workspace. */
+export const respondent = (workspaceId: number): Actor => ({
+  workspaceId,
+  kind: "respondent",
+  accountId: null,
+  role: null,
+  name: null
+})
+
+/** A member acting through an API key or a session. */
+export const member = (options: {
+  readonly workspaceId: number
+  readonly accountId: number
+  readonly role: MemberRole
+  readonly name: string | null
+  readonly via: "api_key" | "session"
+  readonly apiKeyId?: number | undefined
+}): Actor => ({
+  workspaceId: options.workspaceId,
+  kind: options.via,
+  accountId: options.accountId,
+  role: options.role,
+  name: options.name,
+  apiKeyId: options.apiKeyId
+})
+
+/** The actor as an activity records it. */
+export const toActivityActor = (actor: Actor): ActivityActor => {
+  switch (actor.kind) {
+    case "api_key":
+    case "session":
+      return { type: "member", accountId: actor.accountId, name: actor.name, via: actor.kind }
+    case "respondent":
+      return { type: "respondent", accountId: null, name: null }
+    case "system":
+      return { type: "system", accountId: null, name: null }
+  }
+}
+
+/**
+ * Succeeds when the actor may change cases and forms: owners, admins, members
+ * and the system. Viewers (and respondents) get `Forbidden`.
+ */
+export const requireWrite = (actor: Actor): Effect.Effect<void, Forbidden> =>
+  actor.kind === "system" || actor.role === "owner" || actor.role === "admin" || actor.role === "member"
+    ? Effect.void
+    : Effect.fail(
+      new Forbidden({
+        message: actor.role === "viewer"
+          ? "this key belongs to a viewer, who can only read"
+          : "not allowed to change this"
+      })
+    )
+
+/** Succeeds when the actor may manage the workspace (members, keys, webhooks): owners, admins, the system. */
+export const requireAdmin = (actor: Actor): Effect.Effect<void, Forbidden> =>
+  actor.kind === "system" || actor.role === "owner" || actor.role === "admin"
+    ? Effect.void
+    : Effect.fail(new Forbidden({ message: "only an owner or admin can manage the workspace" }))
+
+/** Succeeds when the actor may submit a response: a respondent, the system, or a member who may write. */
+export const requireSubmit = (actor: Actor): Effect.Effect<void, Forbidden> =>
+  actor.kind === "respondent" ? Effect.void : requireWrite(actor)

@@ -1,0 +1,63 @@
+/**
+ * Contacts: one per e-mail address per workspace, so one person's responses
+ * link together and a name given once fills in later responses.
+ */
+import { Clock, Context, Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql"
+
+/** A contact. */
+export const Contact = Schema.Struct({
+  id: Schema.Int,
+  email: Schema.String,
+  name: Schema.NullOr(Schema.String),
+  createdAt: Schema.String
+})
+export type Contact = typeof Contact.Type
+
+interface ContactRow {
+  readonly id: number
+  readonly email: string
+  readonly name: string | null
+  readonly created_at: Date
+}
+
+/**
+ * Finding the contact of a respondent.
+ *
+ * @example
+ * ```ts
+ * const contact = yield* (yield* Contacts).upsert(workspaceId, { email: "ada@example.com", name: "Ada" })
+ * ```
+ */
+export class Contacts extends Context.Service<Contacts, {
+  /**
+   * The workspace's contact with this e-mail (case-insensitive), created when
+   * there is none. A newly given name replaces the stored one.
+   */
+  readonly upsert: (
+    workspaceId: number,
+    input: { readonly email: string; readonly name: string | null }
+  ) => Effect.Effect<Contact, SqlError.SqlError>
+}>()("@qforms/core/Contacts") {
+  static readonly layer = Layer.effect(
+    Contacts,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const upsert = Effect.fn("Contacts.upsert")(function*(
+        workspaceId: number,
+        input: { readonly email: string; readonly name: string | null }
+      ) {
+        const now = new Date(yield* Clock.currentTimeMillis)
+        const rows = yield* sql<ContactRow>`
+          insert into contacts (workspace_id, email, name, created_at)
+          values (${workspaceId}, ${input.email}, ${input.name}, ${now})
+          on conflict (workspace_id, lower(email)) do update set name = coalesce(excluded.name, contacts.name)
+          returning id, email, name, created_at`
+        const row = rows[0]!
+        return { id: row.id, email: row.email, name: row.name, createdAt: row.created_at.toISOString() }
+      })
+      return Contacts.of({ upsert })
+    })
+  )
+}

@@ -1,0 +1,116 @@
+/**
+ * Events: the outbox. An event row is written in the same transaction as the
+ * change that causes it, with a stable id, so delivery (webhooks, the live
+ * stream) can never see a change without its event or the reverse.
+ */
+import { randomBytes } from "node:crypto"
+import { Context, Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql"
+
+/** The events of the contract (spec: EventName). */
+export const EventName = Schema.Literals(["response.created", "response.stage_changed"])
+export type EventName = typeof EventName.Type
+
+/**
+ * The body of an event as it is posted (spec: WebhookEvent), less `link`,
+ * which depends on where qforms is mounted and is added on delivery.
+ */
+export const EventPayload = Schema.Struct({
+  event: EventName,
+  form: Schema.Struct({ id: Schema.Int, title: Schema.String }),
+  responseId: Schema.Int,
+  submittedAt: Schema.NullOr(Schema.String),
+  stage: Schema.NullOr(Schema.Struct({ id: Schema.Int, name: Schema.String })),
+  respondent: Schema.Struct({ name: Schema.NullOr(Schema.String), email: Schema.NullOr(Schema.String) }),
+  answers: Schema.Record(Schema.String, Schema.String),
+  summary: Schema.String
+})
+export type EventPayload = typeof EventPayload.Type
+
+/** An event in the outbox. `seq` orders a workspace's events as they were written. */
+export const OutboxEvent = Schema.Struct({
+  id: Schema.String,
+  seq: Schema.Int,
+  type: EventName,
+  formId: Schema.NullOr(Schema.Int),
+  responseId: Schema.NullOr(Schema.Int),
+  payload: EventPayload,
+  createdAt: Schema.String
+})
+export type OutboxEvent = typeof OutboxEvent.Type
+
+interface EventRow {
+  readonly id: string
+  readonly seq: number
+  readonly type: EventName
+  readonly form_id: number | null
+  readonly response_id: number | null
+  readonly payload: EventPayload
+  readonly created_at: Date
+}
+
+const toEvent = (row: EventRow): OutboxEvent => ({
+  id: row.id,
+  seq: row.seq,
+  type: row.type,
+  formId: row.form_id,
+  responseId: row.response_id,
+  payload: row.payload,
+  createdAt: row.created_at.toISOString()
+})
+
+/** A new event id: `evt_` and 22 URL-safe characters (128 random bits). */
+export const makeEventId = (): string => `evt_${randomBytes(16).toString("base64url")}`
+
+/**
+ * Writing events (inside the change's transaction) and reading them back.
+ *
+ * @example
+ * ```ts
+ * const events = yield* Events
+ * const pending = yield* events.list(workspaceId, { afterSeq: 0 })
+ * ```
+ */
+export class Events extends Context.Service<Events, {
+  /** Writes an event; call it inside the transaction of the change. Returns the event id. */
+  readonly record: (
+    workspaceId: number,
+    at: Date,
+    payload: EventPayload
+  ) => Effect.Effect<string, SqlError.SqlError>
+  /** A workspace's events in the order they were written, after `afterSeq`. */
+  readonly list: (
+    workspaceId: number,
+    options?: { readonly afterSeq?: number | undefined; readonly limit?: number | undefined }
+  ) => Effect.Effect<ReadonlyArray<OutboxEvent>, SqlError.SqlError>
+}>()("@qforms/core/Events") {
+  static readonly layer = Layer.effect(
+    Events,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+
+      const record = Effect.fn("Events.record")(function*(workspaceId: number, at: Date, payload: EventPayload) {
+        const id = yield* Effect.sync(makeEventId)
+        yield* sql`
+          insert into events (id, workspace_id, type, form_id, response_id, payload, created_at)
+          values (${id}, ${workspaceId}, ${payload.event}, ${payload.form.id}, ${payload.responseId},
+            ${JSON.stringify(payload)}::jsonb, ${at})`
+        return id
+      })
+
+      const list = Effect.fn("Events.list")(function*(
+        workspaceId: number,
+        options: { readonly afterSeq?: number | undefined; readonly limit?: number | undefined } = {}
+      ) {
+        const rows = yield* sql<EventRow>`
+          select id, seq, type, form_id, response_id, payload, created_at from events
+          where workspace_id = ${workspaceId} and seq > ${options.afterSeq ?? 0}
+          order by seq limit ${options.limit ?? 1000}`
+        return rows.map(toEvent)
+      })
+
+      return Events.of({ record, list })
+    })
+  )
+}

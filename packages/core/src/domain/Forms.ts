@@ -1,0 +1,332 @@
+/**
+ * Forms: a title, a status and ordered questions (see `Fields.ts`). Only a
+ * `published` form takes responses. `updatedAt` moves on any change to the
+ * form, its questions or its stages, never when a response arrives.
+ */
+import { randomBytes } from "node:crypto"
+import { Clock, Context, Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql"
+import * as Actors from "./Actors.ts"
+import { type Forbidden, FormNotFound, InvalidInput } from "./Errors.ts"
+import { type AnyFieldOptions, Field, FieldInput, type FieldType } from "./Fields.ts"
+import { Stages } from "./Stages.ts"
+
+export { FormNotFound } from "./Errors.ts"
+
+/** A form's status (spec: FormStatus). Only `published` accepts responses. */
+export const FormStatus = Schema.Literals(["draft", "published", "closed"])
+export type FormStatus = typeof FormStatus.Type
+
+/** A form as listed, created and updated (spec: FormSummary / Form). */
+export const FormSummary = Schema.Struct({
+  id: Schema.Int,
+  publicId: Schema.String,
+  title: Schema.String,
+  description: Schema.NullOr(Schema.String),
+  status: FormStatus,
+  folderId: Schema.NullOr(Schema.Int),
+  responseCount: Schema.Int,
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+}).annotate({ identifier: "FormSummary" })
+export type FormSummary = typeof FormSummary.Type
+
+/** A form with its questions (spec: FormWithFields). */
+export const FormWithFields = Schema.Struct({
+  id: Schema.Int,
+  publicId: Schema.String,
+  title: Schema.String,
+  description: Schema.NullOr(Schema.String),
+  status: FormStatus,
+  fields: Schema.Array(Field)
+}).annotate({ identifier: "FormWithFields" })
+export type FormWithFields = typeof FormWithFields.Type
+
+/** A form title: trimmed, 1 to 200 characters. */
+export const FormTitle = Schema.Trim.check(
+  Schema.isNonEmpty({ message: "title must not be empty" }),
+  Schema.isMaxLength(200, { message: "title must be at most 200 characters" })
+)
+const Description = Schema.String.check(
+  Schema.isMaxLength(10_000, { message: "description must be at most 10000 characters" })
+)
+const FolderId = Schema.Int.check(Schema.isGreaterThan(0, { message: "folderId must be a positive integer" }))
+const FieldInputs = Schema.Array(FieldInput).check(
+  Schema.isMaxLength(200, { message: "a form has at most 200 questions" })
+)
+
+/** What creating a form takes; every field is optional (title defaults to "Untitled form"). */
+export const CreateFormInput = Schema.Struct({
+  title: Schema.optionalKey(FormTitle),
+  description: Schema.optionalKey(Schema.NullOr(Description)),
+  folderId: Schema.optionalKey(Schema.NullOr(FolderId)),
+  fields: Schema.optionalKey(FieldInputs)
+}).annotate({ identifier: "CreateForm" })
+export type CreateFormInput = typeof CreateFormInput.Type
+
+/** What changing a form takes: any subset. `fields` replaces the question list. */
+export const UpdateFormInput = Schema.Struct({
+  title: Schema.optionalKey(FormTitle),
+  description: Schema.optionalKey(Schema.NullOr(Description)),
+  status: Schema.optionalKey(FormStatus),
+  folderId: Schema.optionalKey(Schema.NullOr(FolderId)),
+  fields: Schema.optionalKey(FieldInputs)
+}).annotate({ identifier: "UpdateForm" })
+export type UpdateFormInput = typeof UpdateFormInput.Type
+
+/** A form as the public page and submissions see it (any workspace, by public id). */
+export interface PublicForm {
+  readonly workspaceId: number
+  readonly form: FormWithFields
+}
+
+/** A new public id: 20 URL-safe characters (120 random bits). */
+export const makePublicId = (): string => randomBytes(15).toString("base64url")
+
+interface FormRow {
+  readonly id: number
+  readonly public_id: string
+  readonly title: string
+  readonly description: string | null
+  readonly status: FormStatus
+  readonly folder_id: number | null
+  readonly response_count: number
+  readonly created_at: Date
+  readonly updated_at: Date
+}
+
+interface FieldRow {
+  readonly id: number
+  readonly type: FieldType
+  readonly label: string
+  readonly required: boolean
+  readonly position: number
+  readonly options: AnyFieldOptions | null
+}
+
+const toSummary = (row: FormRow): FormSummary => ({
+  id: row.id,
+  publicId: row.public_id,
+  title: row.title,
+  description: row.description,
+  status: row.status,
+  folderId: row.folder_id,
+  responseCount: row.response_count,
+  createdAt: row.created_at.toISOString(),
+  updatedAt: row.updated_at.toISOString()
+})
+
+const toField = (row: FieldRow): Field => ({
+  id: row.id,
+  type: row.type,
+  label: row.label,
+  required: row.required,
+  position: row.position,
+  options: row.options
+})
+
+type ReadErrors = FormNotFound | SqlError.SqlError
+
+/**
+ * Forms and their questions.
+ *
+ * @example
+ * ```ts
+ * const forms = yield* Forms
+ * const form = yield* forms.create(actor, {
+ *   title: "Contact us",
+ *   fields: [{ type: "email", label: "Email", required: true, options: null }]
+ * })
+ * yield* forms.update(actor, form.id, { status: "published" })
+ * ```
+ */
+export class Forms extends Context.Service<Forms, {
+  /** The workspace's forms, newest change first. */
+  readonly list: (actor: Actors.Actor) => Effect.Effect<ReadonlyArray<FormSummary>, SqlError.SqlError>
+  readonly get: (actor: Actors.Actor, formId: number) => Effect.Effect<FormWithFields, ReadErrors>
+  readonly getSummary: (actor: Actors.Actor, formId: number) => Effect.Effect<FormSummary, ReadErrors>
+  /** A form's questions in order (no workspace check beyond the id pair). */
+  readonly fields: (workspaceId: number, formId: number) => Effect.Effect<ReadonlyArray<Field>, SqlError.SqlError>
+  /** A form by its public id, in whatever workspace it is. */
+  readonly getPublic: (publicId: string) => Effect.Effect<PublicForm, ReadErrors>
+  /** Creates a draft form with its questions and the default stages. */
+  readonly create: (
+    actor: Actors.Actor,
+    input: CreateFormInput
+  ) => Effect.Effect<FormSummary, Forbidden | InvalidInput | SqlError.SqlError>
+  /** Changes any subset; `fields` replaces the questions, keeping those that keep their id (and their answers). */
+  readonly update: (
+    actor: Actors.Actor,
+    formId: number,
+    input: UpdateFormInput
+  ) => Effect.Effect<FormSummary, ReadErrors | Forbidden | InvalidInput>
+  /** Deletes the form with its questions, stages, responses, notes, activities and pending events. */
+  readonly remove: (actor: Actors.Actor, formId: number) => Effect.Effect<void, ReadErrors | Forbidden>
+}>()("@qforms/core/Forms") {
+  static readonly layer = Layer.effect(
+    Forms,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const stages = yield* Stages
+
+      const summaryColumns = sql`
+        f.id, f.public_id, f.title, f.description, f.status, f.folder_id, f.created_at, f.updated_at,
+        (select count(*)::int from responses r where r.form_id = f.id) as response_count`
+
+      const notFound = (formId: number) => new FormNotFound({ message: `form ${formId} not found` })
+
+      const list = Effect.fn("Forms.list")(function*(actor: Actors.Actor) {
+        const rows = yield* sql<FormRow>`
+          select ${summaryColumns} from forms f
+          where f.workspace_id = ${actor.workspaceId}
+          order by f.updated_at desc, f.id desc`
+        return rows.map(toSummary)
+      })
+
+      const getSummary = Effect.fn("Forms.getSummary")(function*(actor: Actors.Actor, formId: number) {
+        const rows = yield* sql<FormRow>`
+          select ${summaryColumns} from forms f where f.workspace_id = ${actor.workspaceId} and f.id = ${formId}`
+        if (rows.length === 0) return yield* notFound(formId)
+        return toSummary(rows[0]!)
+      })
+
+      const fields = Effect.fn("Forms.fields")(function*(workspaceId: number, formId: number) {
+        const rows = yield* sql<FieldRow>`
+          select id, type, label, required, position, options from fields
+          where workspace_id = ${workspaceId} and form_id = ${formId} order by position, id`
+        return rows.map(toField)
+      })
+
+      const withFields = (workspaceId: number, row: Omit<FormRow, "response_count">) =>
+        Effect.map(fields(workspaceId, row.id), (list): FormWithFields => ({
+          id: row.id,
+          publicId: row.public_id,
+          title: row.title,
+          description: row.description,
+          status: row.status,
+          fields: list
+        }))
+
+      const get = Effect.fn("Forms.get")(function*(actor: Actors.Actor, formId: number) {
+        const rows = yield* sql<Omit<FormRow, "response_count">>`
+          select id, public_id, title, description, status, folder_id, created_at, updated_at
+          from forms where workspace_id = ${actor.workspaceId} and id = ${formId}`
+        if (rows.length === 0) return yield* notFound(formId)
+        return yield* withFields(actor.workspaceId, rows[0]!)
+      })
+
+      const getPublic = Effect.fn("Forms.getPublic")(function*(publicId: string) {
+        const rows = yield* sql<Omit<FormRow, "response_count"> & { readonly workspace_id: number }>`
+          select id, workspace_id, public_id, title, description, status, folder_id, created_at, updated_at
+          from forms where public_id = ${publicId}`
+        if (rows.length === 0) return yield* new FormNotFound({ message: `form ${publicId} not found` })
+        const row = rows[0]!
+        return { workspaceId: row.workspace_id, form: yield* withFields(row.workspace_id, row) }
+      })
+
+      /** Replaces a form's questions; inside the caller's transaction. */
+      const replaceFields = Effect.fnUntraced(function*(
+        workspaceId: number,
+        formId: number,
+        inputs: ReadonlyArray<FieldInput>
+      ) {
+        const existing = new Set(
+          (yield* sql<{ readonly id: number }>`select id from fields where form_id = ${formId} for update`).map((r) =>
+            r.id
+          )
+        )
+        const kept = new Set<number>()
+        const issues: Array<{ path: string; message: string }> = []
+        inputs.forEach((input, index) => {
+          if (input.id === undefined) return
+          if (!existing.has(input.id)) {
+            issues.push({ path: `fields.${index}.id`, message: `question ${input.id} is not in form ${formId}` })
+          } else if (kept.has(input.id)) {
+            issues.push({ path: `fields.${index}.id`, message: `question ${input.id} is listed twice` })
+          }
+          kept.add(input.id)
+        })
+        if (issues.length > 0) {
+          return yield* new InvalidInput({ message: issues.map((i) => `${i.path}: ${i.message}`).join("; "), details: issues })
+        }
+        const removed = [...existing].filter((id) => !kept.has(id))
+        if (removed.length > 0) {
+          yield* sql`delete from fields where form_id = ${formId} and ${sql.in("id", removed)}`
+        }
+        yield* Effect.forEach(inputs, (input, position) =>
+          input.id === undefined ? Effect.void : Effect.asVoid(sql`
+            update fields set type = ${input.type}, label = ${input.label}, required = ${input.required},
+              position = ${position}, options = ${input.options === null ? null : JSON.stringify(input.options)}::jsonb
+            where form_id = ${formId} and id = ${input.id}`), { discard: true })
+        const added = inputs.flatMap((input, position) =>
+          input.id === undefined
+            ? [{
+              workspace_id: workspaceId,
+              form_id: formId,
+              type: input.type,
+              label: input.label,
+              required: input.required,
+              position,
+              options: input.options
+            }]
+            : []
+        )
+        if (added.length > 0) {
+          yield* sql`
+            insert into fields (workspace_id, form_id, type, label, required, position, options)
+            select workspace_id, form_id, type, label, required, position, options
+            from jsonb_to_recordset(${JSON.stringify(added)}::jsonb)
+              as t(workspace_id int, form_id int, type text, label text, required bool, position int, options jsonb)`
+        }
+      })
+
+      const create = Effect.fn("Forms.create")(function*(actor: Actors.Actor, input: CreateFormInput) {
+        yield* Actors.requireWrite(actor)
+        const now = new Date(yield* Clock.currentTimeMillis)
+        const publicId = yield* Effect.sync(makePublicId)
+        const formId = yield* sql.withTransaction(Effect.gen(function*() {
+          const rows = yield* sql<{ readonly id: number }>`
+            insert into forms (workspace_id, public_id, title, description, status, folder_id, created_at, updated_at)
+            values (${actor.workspaceId}, ${publicId}, ${input.title ?? "Untitled form"}, ${input.description ?? null},
+              'draft', ${input.folderId ?? null}, ${now}, ${now})
+            returning id`
+          const formId = rows[0]!.id
+          yield* replaceFields(actor.workspaceId, formId, input.fields ?? [])
+          yield* stages.createDefaults(actor.workspaceId, formId)
+          return formId
+        }))
+        return yield* Effect.orDie(getSummary(actor, formId))
+      })
+
+      const update = Effect.fn("Forms.update")(function*(actor: Actors.Actor, formId: number, input: UpdateFormInput) {
+        yield* Actors.requireWrite(actor)
+        const now = new Date(yield* Clock.currentTimeMillis)
+        yield* sql.withTransaction(Effect.gen(function*() {
+          const keep = <A>(column: string, value: A | undefined) =>
+            value === undefined ? sql`${sql(column)}` : sql`${value as never}`
+          const rows = yield* sql`
+            update forms set
+              title = ${keep("title", input.title)},
+              description = ${keep("description", input.description)},
+              status = ${keep("status", input.status)},
+              folder_id = ${keep("folder_id", input.folderId)},
+              updated_at = ${now}
+            where workspace_id = ${actor.workspaceId} and id = ${formId}
+            returning id`
+          if (rows.length === 0) return yield* notFound(formId)
+          if (input.fields !== undefined) yield* replaceFields(actor.workspaceId, formId, input.fields)
+        }))
+        return yield* getSummary(actor, formId)
+      })
+
+      const remove = Effect.fn("Forms.remove")(function*(actor: Actors.Actor, formId: number) {
+        yield* Actors.requireWrite(actor)
+        const rows = yield* sql`delete from forms where workspace_id = ${actor.workspaceId} and id = ${formId} returning id`
+        if (rows.length === 0) return yield* notFound(formId)
+      })
+
+      return Forms.of({ list, get, getSummary, fields, getPublic, create, update, remove })
+    })
+  )
+}

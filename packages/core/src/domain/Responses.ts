@@ -1,0 +1,507 @@
+/**
+ * Responses: each submission to a form is a case with a stage, an assignee,
+ * tags, internal notes and an activity timeline. A submission, its activity
+ * and its `response.created` event commit together; so do a stage change and
+ * its `response.stage_changed` event.
+ */
+import { Array as Arr, Clock, Context, Effect, Layer, Option, Result, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql"
+import { type Activity, Activities, type NewActivity } from "./Activities.ts"
+import * as Actors from "./Actors.ts"
+import { Contacts } from "./Contacts.ts"
+import { Conflict, type Forbidden, FormNotFound, InvalidInput, ResponseNotFound } from "./Errors.ts"
+import { type EventPayload, Events } from "./Events.ts"
+import { type AnswerValue, deriveRespondent, type Field, validateAnswers } from "./Fields.ts"
+import { Forms, type FormStatus } from "./Forms.ts"
+import { type Member, Members } from "./Members.ts"
+import { type Stage, Stages } from "./Stages.ts"
+import * as Summaries from "./Summaries.ts"
+
+export { ResponseNotFound } from "./Errors.ts"
+
+/** Where a response came from: the public page, the API, an assistant (MCP), or an import. */
+export const ResponseSource = Schema.Literals(["form", "api", "mcp", "import"])
+export type ResponseSource = typeof ResponseSource.Type
+
+/** A response as listed (spec: ResponseRow). `answers` and `summary` only with `flat=1`. */
+export const ResponseRow = Schema.Struct({
+  id: Schema.Int,
+  submittedAt: Schema.String,
+  updatedAt: Schema.String,
+  name: Schema.NullOr(Schema.String),
+  email: Schema.NullOr(Schema.String),
+  stageId: Schema.NullOr(Schema.Int),
+  assigneeId: Schema.NullOr(Schema.Int),
+  tags: Schema.Array(Schema.String),
+  source: Schema.String,
+  values: Schema.Record(Schema.String, Schema.Unknown),
+  answers: Schema.optionalKey(Schema.Record(Schema.String, Schema.String)),
+  summary: Schema.optionalKey(Schema.String)
+}).annotate({ identifier: "ResponseRow" })
+export type ResponseRow = typeof ResponseRow.Type
+
+/** A tag: trimmed, 1 to 30 characters, no control characters. */
+export const Tag = Schema.Trim.check(
+  Schema.isNonEmpty({ message: "a tag must not be empty" }),
+  Schema.isMaxLength(30, { message: "each tag must be at most 30 characters" }),
+  // eslint-disable-next-line no-control-regex
+  Schema.isPattern(/^[^\u0000-\u001f\u007f]*$/, { message: "a tag must not contain control characters" })
+)
+
+/** What a submission takes: answers keyed by question id. */
+export const SubmitInput = Schema.Struct({
+  values: Schema.Record(Schema.String, Schema.Unknown)
+}).annotate({ identifier: "SubmitResponse" })
+export type SubmitInput = typeof SubmitInput.Type
+
+/** What changing a case takes (spec: PATCH /responses/{id}); every field optional. */
+export const UpdateResponseInput = Schema.Struct({
+  stageId: Schema.optionalKey(Schema.NullOr(Schema.Int)),
+  assigneeId: Schema.optionalKey(Schema.NullOr(Schema.Int)),
+  tags: Schema.optionalKey(
+    Schema.Array(Tag).check(Schema.isMaxLength(50, { message: "a response has at most 50 tags" }))
+  )
+}).annotate({ identifier: "UpdateResponse" })
+export type UpdateResponseInput = typeof UpdateResponseInput.Type
+
+/** One change made by an update: the field, its value before and after. */
+export const ResponseChange = Schema.Struct({
+  field: Schema.Literals(["stageId", "assigneeId", "tags"]),
+  from: Schema.Unknown,
+  to: Schema.Unknown
+})
+export type ResponseChange = typeof ResponseChange.Type
+
+/** The result of an update (spec: `{ok, formId, changes}`). */
+export const UpdateResponseResult = Schema.Struct({
+  ok: Schema.Boolean,
+  formId: Schema.Int,
+  changes: Schema.Array(ResponseChange)
+}).annotate({ identifier: "UpdateResponseResult" })
+export type UpdateResponseResult = typeof UpdateResponseResult.Type
+
+/** The filters of the response list (spec: GET /forms/{formId}/responses). */
+export interface ResponseFilter {
+  /** Matches the name, the e-mail, a tag or the text of any answer (case-insensitive, substring). */
+  readonly q?: string | undefined
+  readonly stage?: number | "none" | undefined
+  readonly assignee?: number | "none" | undefined
+  readonly tag?: string | undefined
+  readonly from?: Date | undefined
+  readonly to?: Date | undefined
+}
+
+/** Options of a list: filters, `flat` answers, and keyset paging (newest first). */
+export interface ListOptions extends ResponseFilter {
+  readonly flat?: boolean | undefined
+  /** At most this many responses; all when absent. */
+  readonly limit?: number | undefined
+  /** The `nextCursor` of the previous page. */
+  readonly cursor?: string | undefined
+}
+
+/** A page of the response list (spec: ResponseList, plus `nextCursor`). */
+export interface ResponseList {
+  readonly form: { readonly id: number; readonly title: string }
+  readonly fields: ReadonlyArray<Field>
+  readonly stages: ReadonlyArray<Stage>
+  readonly members: ReadonlyArray<Member>
+  readonly allTags: ReadonlyArray<string>
+  readonly responses: ReadonlyArray<ResponseRow>
+  /** Present when `limit` cut the list: pass it as `cursor` for the next page. */
+  readonly nextCursor: string | null
+}
+
+/** One response with everything about it (spec: ResponseDetail). */
+export interface ResponseDetail {
+  readonly response: ResponseRow
+  readonly form: { readonly id: number; readonly title: string; readonly publicId: string; readonly status: FormStatus }
+  readonly fields: ReadonlyArray<Field>
+  readonly stages: ReadonlyArray<Stage>
+  readonly members: ReadonlyArray<Member>
+  readonly activities: ReadonlyArray<Activity>
+  /** E-mails sent to the respondent; empty until an e-mail integration exists. */
+  readonly emails: ReadonlyArray<unknown>
+  /** Replies from the respondent; empty until an e-mail integration exists. */
+  readonly replies: ReadonlyArray<unknown>
+}
+
+interface Row {
+  readonly id: number
+  readonly form_id: number
+  readonly submitted_at: Date
+  readonly updated_at: Date
+  readonly name: string | null
+  readonly email: string | null
+  readonly stage_id: number | null
+  readonly assignee_id: number | null
+  readonly tags: ReadonlyArray<string>
+  readonly source: string
+  readonly answers: Record<string, AnswerValue>
+}
+
+const columns = `id, form_id, submitted_at, updated_at, name, email, stage_id, assignee_id, tags, source, answers`
+
+const toRow = (row: Row, flat: { readonly fields: ReadonlyArray<Field> } | undefined): ResponseRow => {
+  const base: ResponseRow = {
+    id: row.id,
+    submittedAt: row.submitted_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    name: row.name,
+    email: row.email,
+    stageId: row.stage_id,
+    assigneeId: row.assignee_id,
+    tags: row.tags,
+    source: row.source,
+    values: row.answers
+  }
+  return flat === undefined ? base : {
+    ...base,
+    answers: Summaries.flatAnswers(flat.fields, row.answers),
+    summary: Summaries.summary(flat.fields, row.answers)
+  }
+}
+
+/**
+ * The searchable text of a response: its tags on the first line, then name,
+ * e-mail and every answer, lower-cased. A tag change rewrites only the first
+ * line (tags cannot hold a line break), so the answers need not be read again.
+ */
+const searchText = (
+  tags: ReadonlyArray<string>,
+  name: string | null,
+  email: string | null,
+  fields: ReadonlyArray<Field>,
+  values: Readonly<Record<string, AnswerValue>>
+): string =>
+  `${tags.join(" ")}\n${[name ?? "", email ?? "", ...Object.values(Summaries.flatAnswers(fields, values))].join(" ")}`
+    .toLowerCase()
+
+const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+
+const Cursor = Schema.Struct({ at: Schema.String, id: Schema.Int })
+const CursorFromString = Schema.fromJsonString(Cursor)
+
+const encodeCursor = (row: Row): string =>
+  Buffer.from(JSON.stringify({ at: row.submitted_at.toISOString(), id: row.id })).toString("base64url")
+
+const decodeCursor = (cursor: string) =>
+  Schema.decodeUnknownEffect(CursorFromString)(Buffer.from(cursor, "base64url").toString("utf8")).pipe(
+    Effect.map((c) => ({ at: new Date(c.at), id: c.id })),
+    Effect.filterOrFail((c) => !Number.isNaN(c.at.getTime())),
+    Effect.mapError(() => new InvalidInput({ message: "cursor: not a cursor from this list" }))
+  )
+
+const sameTags = (a: ReadonlyArray<string>, b: ReadonlyArray<string>) =>
+  a.length === b.length && a.every((tag, index) => tag === b[index])
+
+/** Trimmed tags without duplicates (the first spelling wins, compared case-insensitively). */
+export const normalizeTags = (tags: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const seen = new Set<string>()
+  return tags.map((tag) => tag.trim()).filter((tag) => {
+    const key = tag.toLowerCase()
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
+}
+
+/**
+ * Submitting, listing, reading, triaging and deleting responses.
+ *
+ * @example
+ * ```ts
+ * const responses = yield* Responses
+ * const row = yield* responses.submit(actor, formId, { values: { "12": "ada@example.com" } }, "api")
+ * yield* responses.update(actor, row.id, { stageId: doneStageId, tags: ["vip"] })
+ * ```
+ */
+export class Responses extends Context.Service<Responses, {
+  /** Validates and stores a submission to a published form, with its activity and `response.created` event. */
+  readonly submit: (
+    actor: Actors.Actor,
+    formId: number,
+    input: SubmitInput,
+    source: ResponseSource
+  ) => Effect.Effect<ResponseRow, FormNotFound | Conflict | InvalidInput | Forbidden | SqlError.SqlError>
+  /** A form's responses, newest first, filtered and optionally paged. */
+  readonly list: (
+    actor: Actors.Actor,
+    formId: number,
+    options?: ListOptions
+  ) => Effect.Effect<ResponseList, FormNotFound | InvalidInput | SqlError.SqlError>
+  readonly get: (actor: Actors.Actor, responseId: number) => Effect.Effect<ResponseDetail, ResponseNotFound | SqlError.SqlError>
+  /** Sets stage, assignee and/or tags; writes activities, and an event when the stage really changed. */
+  readonly update: (
+    actor: Actors.Actor,
+    responseId: number,
+    input: UpdateResponseInput
+  ) => Effect.Effect<UpdateResponseResult, ResponseNotFound | InvalidInput | Forbidden | SqlError.SqlError>
+  readonly remove: (actor: Actors.Actor, responseId: number) => Effect.Effect<void, ResponseNotFound | Forbidden | SqlError.SqlError>
+}>()("@qforms/core/Responses") {
+  static readonly layer = Layer.effect(
+    Responses,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const forms = yield* Forms
+      const stages = yield* Stages
+      const members = yield* Members
+      const contacts = yield* Contacts
+      const activities = yield* Activities
+      const events = yield* Events
+
+      const eventPayload = (
+        event: EventPayload["event"],
+        form: { readonly id: number; readonly title: string },
+        fields: ReadonlyArray<Field>,
+        row: Row,
+        stage: { readonly id: number; readonly name: string } | null
+      ): EventPayload => ({
+        event,
+        form: { id: form.id, title: form.title },
+        responseId: row.id,
+        submittedAt: row.submitted_at.toISOString(),
+        stage,
+        respondent: { name: row.name, email: row.email },
+        answers: Summaries.flatAnswers(fields, row.answers),
+        summary: Summaries.summary(fields, row.answers)
+      })
+
+      const submit = Effect.fn("Responses.submit")(function*(
+        actor: Actors.Actor,
+        formId: number,
+        input: SubmitInput,
+        source: ResponseSource
+      ) {
+        yield* Actors.requireSubmit(actor)
+        const now = new Date(yield* Clock.currentTimeMillis)
+        return yield* sql.withTransaction(Effect.gen(function*() {
+          // key share: a concurrent delete of the form waits, edits of it do not.
+          const forms_ = yield* sql<{ readonly title: string; readonly status: FormStatus }>`
+            select title, status from forms
+            where workspace_id = ${actor.workspaceId} and id = ${formId} for key share`
+          const form = forms_[0]
+          if (form === undefined) return yield* new FormNotFound({ message: `form ${formId} not found` })
+          if (form.status !== "published") {
+            return yield* new Conflict({
+              message: `form ${formId} is ${form.status}: only a published form accepts responses`
+            })
+          }
+          const fields = yield* forms.fields(actor.workspaceId, formId)
+          const validated = validateAnswers(fields, input.values)
+          if (Result.isFailure(validated)) {
+            const issues = validated.failure
+            return yield* new InvalidInput({
+              message: issues.map((issue) => issue.message).join("; "),
+              details: issues.map((issue) => ({ path: issue.path, message: issue.message }))
+            })
+          }
+          const values = validated.success
+          const respondent = deriveRespondent(fields, values)
+          const contact = respondent.email === null
+            ? undefined
+            : yield* contacts.upsert(actor.workspaceId, { email: respondent.email, name: respondent.name })
+          const name = respondent.name ?? contact?.name ?? null
+          const inserted = yield* sql<Row>`
+            insert into responses (workspace_id, form_id, contact_id, submitted_at, updated_at, name, email,
+              tags, source, answers, search_text)
+            values (${actor.workspaceId}, ${formId}, ${contact?.id ?? null}, ${now}, ${now}, ${name},
+              ${respondent.email}, ${[]}::text[], ${source}, ${JSON.stringify(values)}::jsonb,
+              ${searchText([], name, respondent.email, fields, values)})
+            returning ${sql.literal(columns)}`
+          const row = inserted[0]!
+          yield* activities.record(actor, row.id, now, [{ type: "created", payload: { source } }])
+          yield* events.record(
+            actor.workspaceId,
+            now,
+            eventPayload("response.created", { id: formId, title: form.title }, fields, row, null)
+          )
+          return toRow(row, undefined)
+        }))
+      })
+
+      const list = Effect.fn("Responses.list")(function*(
+        actor: Actors.Actor,
+        formId: number,
+        options: ListOptions = {}
+      ) {
+        const form = yield* forms.getSummary(actor, formId)
+        const cursor = options.cursor === undefined ? undefined : yield* decodeCursor(options.cursor)
+        const conditions = [sql`workspace_id = ${actor.workspaceId}`, sql`form_id = ${formId}`]
+        if (options.stage === "none") conditions.push(sql`stage_id is null`)
+        else if (options.stage !== undefined) conditions.push(sql`stage_id = ${options.stage}`)
+        if (options.assignee === "none") conditions.push(sql`assignee_id is null`)
+        else if (options.assignee !== undefined) conditions.push(sql`assignee_id = ${options.assignee}`)
+        if (options.tag !== undefined) conditions.push(sql`tags @> ${[options.tag]}::text[]`)
+        if (options.q !== undefined && options.q.trim() !== "") {
+          conditions.push(sql`search_text like ${likePattern(options.q.trim())}`)
+        }
+        if (options.from !== undefined) conditions.push(sql`submitted_at >= ${options.from}`)
+        if (options.to !== undefined) conditions.push(sql`submitted_at <= ${options.to}`)
+        if (cursor !== undefined) conditions.push(sql`(submitted_at, id) < (${cursor.at}, ${cursor.id})`)
+        const limit = options.limit === undefined ? undefined : options.limit + 1
+        const [rows, fields, stageList, memberList, tagRows] = yield* Effect.all([
+          sql<Row>`
+            select ${sql.literal(columns)} from responses where ${sql.and(conditions)}
+            order by submitted_at desc, id desc ${limit === undefined ? sql`` : sql`limit ${limit}`}`,
+          forms.fields(actor.workspaceId, formId),
+          stages.list(actor, formId),
+          members.list(actor.workspaceId),
+          sql<{ readonly tag: string }>`
+            select distinct unnest(tags) as tag from responses
+            where workspace_id = ${actor.workspaceId} and form_id = ${formId} order by 1`
+        ], { concurrency: "unbounded" })
+        const more = options.limit !== undefined && rows.length > options.limit
+        const page = more ? rows.slice(0, options.limit) : rows
+        const flat = options.flat ? { fields } : undefined
+        return {
+          form: { id: form.id, title: form.title },
+          fields,
+          stages: stageList,
+          members: memberList,
+          allTags: tagRows.map((r) => r.tag),
+          responses: page.map((row) => toRow(row, flat)),
+          nextCursor: more ? encodeCursor(page[page.length - 1]!) : null
+        }
+      })
+
+      const findRow = (workspaceId: number, responseId: number, lock: boolean) =>
+        Effect.flatMap(
+          sql<Row>`
+            select ${sql.literal(columns)} from responses where workspace_id = ${workspaceId} and id = ${responseId}
+            ${lock ? sql`for update` : sql``}`,
+          (rows) =>
+            rows.length === 0
+              ? Effect.fail(new ResponseNotFound({ message: `response ${responseId} not found` }))
+              : Effect.succeed(rows[0]!)
+        )
+
+      const get = Effect.fn("Responses.get")(function*(actor: Actors.Actor, responseId: number) {
+        const row = yield* findRow(actor.workspaceId, responseId, false)
+        const [form, stageList, memberList, timeline] = yield* Effect.all([
+          forms.get(actor, row.form_id),
+          stages.list(actor, row.form_id),
+          members.list(actor.workspaceId),
+          activities.listUnchecked(actor.workspaceId, responseId)
+        ], { concurrency: "unbounded" }).pipe(
+          // The response exists, so its form does: a missing one is a broken invariant.
+          Effect.catchTag("FormNotFound", (error) => Effect.die(error))
+        )
+        return {
+          response: toRow(row, undefined),
+          form: { id: form.id, title: form.title, publicId: form.publicId, status: form.status },
+          fields: form.fields,
+          stages: stageList,
+          members: memberList,
+          activities: timeline,
+          emails: [],
+          replies: []
+        }
+      })
+
+      const update = Effect.fn("Responses.update")(function*(
+        actor: Actors.Actor,
+        responseId: number,
+        input: UpdateResponseInput
+      ) {
+        yield* Actors.requireWrite(actor)
+        const now = new Date(yield* Clock.currentTimeMillis)
+        return yield* sql.withTransaction(Effect.gen(function*() {
+          const row = yield* findRow(actor.workspaceId, responseId, true)
+          const changes: Array<ResponseChange> = []
+          const written: Array<NewActivity> = []
+          let newStage: { readonly id: number; readonly name: string } | null | undefined
+          if (input.stageId !== undefined && input.stageId !== row.stage_id) {
+            if (input.stageId !== null) {
+              const found = yield* sql<{ readonly id: number; readonly name: string }>`
+                select id, name from stages
+                where workspace_id = ${actor.workspaceId} and form_id = ${row.form_id} and id = ${input.stageId}`
+              if (found.length === 0) {
+                return yield* new InvalidInput({
+                  message: `stageId: stage ${input.stageId} does not belong to form ${row.form_id}`,
+                  details: [{ path: "stageId", message: `stage ${input.stageId} does not belong to form ${row.form_id}` }]
+                })
+              }
+              newStage = found[0]!
+            } else {
+              newStage = null
+            }
+            changes.push({ field: "stageId", from: row.stage_id, to: input.stageId })
+            written.push({ type: "stage_changed", payload: { from: row.stage_id, to: input.stageId } })
+          }
+          if (input.assigneeId !== undefined && input.assigneeId !== row.assignee_id) {
+            if (input.assigneeId !== null) {
+              const found = yield* members.get(actor.workspaceId, input.assigneeId).pipe(Effect.option)
+              if (Option.isNone(found)) {
+                return yield* new InvalidInput({
+                  message: `assigneeId: account ${input.assigneeId} is not a member of this workspace`,
+                  details: [{
+                    path: "assigneeId",
+                    message: `account ${input.assigneeId} is not a member of this workspace`
+                  }]
+                })
+              }
+            }
+            changes.push({ field: "assigneeId", from: row.assignee_id, to: input.assigneeId })
+            written.push({ type: "assigned", payload: { from: row.assignee_id, to: input.assigneeId } })
+          }
+          const tags = input.tags === undefined ? row.tags : normalizeTags(input.tags)
+          if (!sameTags(tags, row.tags)) {
+            const before = new Set(row.tags)
+            const after = new Set(tags)
+            changes.push({ field: "tags", from: row.tags, to: tags })
+            written.push({
+              type: "tags_changed",
+              payload: {
+                from: row.tags,
+                to: tags,
+                added: tags.filter((t) => !before.has(t)),
+                removed: row.tags.filter((t) => !after.has(t))
+              }
+            })
+          }
+          if (Arr.isArrayNonEmpty(written)) {
+            const tagLine = tags.join(" ").toLowerCase()
+            const updated = yield* sql<Row>`
+              update responses set
+                stage_id = ${input.stageId === undefined ? row.stage_id : input.stageId},
+                assignee_id = ${input.assigneeId === undefined ? row.assignee_id : input.assigneeId},
+                tags = ${tags}::text[],
+                search_text = ${tagLine} || substr(search_text, strpos(search_text, ${"\n"})),
+                updated_at = ${now}
+              where workspace_id = ${actor.workspaceId} and id = ${responseId}
+              returning ${sql.literal(columns)}`
+            yield* activities.record(actor, responseId, now, written)
+            if (newStage !== undefined) {
+              const formRows = yield* sql<{ readonly title: string }>`
+                select title from forms where workspace_id = ${actor.workspaceId} and id = ${row.form_id}`
+              const fields = yield* forms.fields(actor.workspaceId, row.form_id)
+              yield* events.record(
+                actor.workspaceId,
+                now,
+                eventPayload(
+                  "response.stage_changed",
+                  { id: row.form_id, title: formRows[0]!.title },
+                  fields,
+                  updated[0]!,
+                  newStage
+                )
+              )
+            }
+          }
+          return { ok: true, formId: row.form_id, changes }
+        }))
+      })
+
+      const remove = Effect.fn("Responses.remove")(function*(actor: Actors.Actor, responseId: number) {
+        yield* Actors.requireWrite(actor)
+        const rows = yield* sql`
+          delete from responses where workspace_id = ${actor.workspaceId} and id = ${responseId} returning id`
+        if (rows.length === 0) return yield* new ResponseNotFound({ message: `response ${responseId} not found` })
+      })
+
+      return Responses.of({ submit, list, get, update, remove })
+    })
+  )
+}

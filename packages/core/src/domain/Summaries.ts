@@ -1,0 +1,92 @@
+/**
+ * Text forms of answers: one answer, the flat `{ label: text }` map used by
+ * `flat=1` lists, and the summary text used in webhook bodies.
+ *
+ * @module
+ */
+import { Predicate } from "effect"
+import { type AnswerValue, DEFAULT_RATING_MAX, type Field } from "./Fields.ts"
+
+const byPosition = (fields: ReadonlyArray<Field>): ReadonlyArray<Field> =>
+  [...fields].sort((a, b) => a.position - b.position || a.id - b.id)
+
+const answerOf = (values: Readonly<Record<string, AnswerValue>>, field: Field): AnswerValue | undefined => {
+  const key = String(field.id)
+  return Object.hasOwn(values, key) ? values[key] : undefined
+}
+
+/**
+ * The text form of one answer: strings as-is, numbers via `String`, booleans
+ * `Yes`/`No`, checkboxes joined with `", "`, ratings as `"4/5"` (out of
+ * `options.max`, default 5), files by name, and `""` when missing.
+ *
+ * @example
+ * ```ts
+ * const rating: Field = { id: 3, type: "rating", label: "Score", required: false, position: 2, options: null }
+ * formatAnswer(rating, 4) // "4/5"
+ * formatAnswer(rating, undefined) // ""
+ * ```
+ */
+export const formatAnswer = (field: Field, value: AnswerValue | undefined): string => {
+  if (value === undefined) return ""
+  if (Predicate.isString(value)) return value
+  if (Predicate.isBoolean(value)) return value ? "Yes" : "No"
+  if (Predicate.isNumber(value)) {
+    return field.type === "rating" ? `${value}/${field.options?.max ?? DEFAULT_RATING_MAX}` : String(value)
+  }
+  if (Array.isArray(value)) return value.join(", ")
+  return Predicate.isObject(value) && Predicate.isString(value.name) ? value.name : ""
+}
+
+/** Answered, non-statement questions in position order, with unique display keys. */
+const answeredEntries = (
+  fields: ReadonlyArray<Field>,
+  values: Readonly<Record<string, AnswerValue>>
+): ReadonlyArray<{ readonly key: string; readonly label: string; readonly text: string }> => {
+  const used = new Set<string>()
+  const entries: Array<{ key: string; label: string; text: string }> = []
+  for (const field of byPosition(fields)) {
+    if (field.type === "statement") continue
+    let key = field.label
+    for (let n = 2; used.has(key); n++) key = `${field.label} (${n})`
+    used.add(key)
+    const text = formatAnswer(field, answerOf(values, field))
+    if (text !== "") entries.push({ key, label: field.label, text })
+  }
+  return entries
+}
+
+/**
+ * Answers keyed by question label, in question order (by `position`).
+ * Only answered questions appear; statements are skipped. When questions share
+ * a label, later ones get `" (2)"`, `" (3)"`, … appended; the numbering
+ * counts every non-statement question, answered or not, so keys are stable
+ * across responses of the same form.
+ *
+ * @example
+ * ```ts
+ * flatAnswers(fields, { "1": "Ada Lovelace", "2": true })
+ * // { "Name": "Ada Lovelace", "Subscribe?": "Yes" }
+ * ```
+ */
+export const flatAnswers = (
+  fields: ReadonlyArray<Field>,
+  values: Readonly<Record<string, AnswerValue>>
+): Record<string, string> => Object.fromEntries(answeredEntries(fields, values).map((e) => [e.key, e.text]))
+
+/**
+ * A plain-text summary: for each answered question in order, a line
+ * `■ <label>` and then the answer (multi-line answers keep their lines);
+ * blocks are separated by one blank line, with no trailing newline. `""` when
+ * nothing is answered.
+ *
+ * @example
+ * ```ts
+ * summary(fields, { "1": "Ada Lovelace", "2": "ada@example.com" })
+ * // "■ Name\nAda Lovelace\n\n■ Email\nada@example.com"
+ * ```
+ */
+export const summary = (
+  fields: ReadonlyArray<Field>,
+  values: Readonly<Record<string, AnswerValue>>
+): string => answeredEntries(fields, values).map((e) => `■ ${e.label}\n${e.text}`).join("\n\n")

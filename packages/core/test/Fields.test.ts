@@ -1,0 +1,417 @@
+import { Result, Schema } from "effect"
+import * as fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import {
+  type AnswerIssue,
+  type AnswerValue,
+  CheckboxesOptions,
+  deriveRespondent,
+  Field,
+  FieldInput,
+  type FieldType,
+  FileOptions,
+  NumberOptions,
+  RatingOptions,
+  SelectOptions,
+  validateAnswers
+} from "../src/domain/Fields.ts"
+
+let nextId = 1
+const field = (type: FieldType, label: string, extra: Partial<Field> = {}): Field => {
+  const id = nextId++
+  return { id, type, label, required: false, position: id, options: null, ...extra }
+}
+
+const ok = (fields: ReadonlyArray<Field>, values: unknown): Record<string, AnswerValue> => {
+  const result = validateAnswers(fields, values)
+  if (Result.isFailure(result)) throw new Error(JSON.stringify(result.failure))
+  return result.success
+}
+
+const issues = (fields: ReadonlyArray<Field>, values: unknown): ReadonlyArray<AnswerIssue> => {
+  const result = validateAnswers(fields, values)
+  if (Result.isSuccess(result)) throw new Error(`expected failure, got ${JSON.stringify(result.success)}`)
+  return result.failure
+}
+
+/** Validates a single answer to a single question; returns the output value or the message. */
+const one = (f: Field, value: unknown): { value: AnswerValue | undefined } | { message: string } => {
+  const result = validateAnswers([f], { [String(f.id)]: value })
+  return Result.isSuccess(result)
+    ? { value: result.success[String(f.id)] }
+    : { message: result.failure.map((i) => i.message).join("; ") }
+}
+
+const decodeInput = (input: unknown) => Schema.decodeUnknownResult(FieldInput)(input)
+const inputError = (input: unknown): string => {
+  const result = decodeInput(input)
+  if (Result.isSuccess(result)) throw new Error(`expected failure, got ${JSON.stringify(result.success)}`)
+  return result.failure.message
+}
+
+describe("FieldInput", () => {
+  it("decodes a plain question with defaults and a trimmed label", () => {
+    expect(Schema.decodeUnknownSync(FieldInput)({ type: "email", label: "  Email  " })).toEqual({
+      type: "email",
+      label: "Email",
+      required: false,
+      options: null
+    })
+  })
+
+  it("keeps id, required and typed options", () => {
+    expect(
+      Schema.decodeUnknownSync(FieldInput)({
+        id: 7,
+        type: "select",
+        label: "Color",
+        required: true,
+        options: { choices: [" Red ", "Blue"], help: "Pick one" }
+      })
+    ).toEqual({ id: 7, type: "select", label: "Color", required: true, options: { choices: ["Red", "Blue"], help: "Pick one" } })
+    expect(
+      Schema.decodeUnknownSync(Schema.Array(FieldInput))([
+        { type: "number", label: "Age", options: { min: 0, max: 120, step: 1 } },
+        { type: "rating", label: "Score", options: null },
+        { type: "file", label: "CV", options: { accept: ["application/pdf", "image/*", ".docx"], maxSizeMb: 10 } },
+        { type: "checkboxes", label: "Days", options: { choices: ["Mon", "Tue"], minSelections: 0, maxSelections: 2 } },
+        { type: "statement", label: "Thanks!", options: { help: "shown" } }
+      ])
+    ).toHaveLength(5)
+  })
+
+  it.each<[string, unknown, string]>([
+    ["select without options", { type: "select", label: "Color" }, "Missing key\n  at [\"options\"]"],
+    ["select with null options", { type: "select", label: "Color", options: null }, "Expected object\n  at [\"options\"]"],
+    ["select without choices", { type: "select", label: "Color", options: {} }, "Missing key\n  at [\"options\"][\"choices\"]"],
+    ["select with empty choices", { type: "select", label: "C", options: { choices: [] } }, "choices must contain at least 1 item\n  at [\"options\"][\"choices\"]"],
+    ["duplicate choices after trimming", { type: "select", label: "C", options: { choices: ["a", " a "] } }, "choices must not contain duplicates\n  at [\"options\"][\"choices\"]"],
+    ["blank choice", { type: "select", label: "C", options: { choices: ["a", "  "] } }, "a choice must not be empty\n  at [\"options\"][\"choices\"][1]"],
+    ["checkboxes without options", { type: "checkboxes", label: "C" }, "Missing key\n  at [\"options\"]"],
+    [
+      "checkboxes min > max",
+      { type: "checkboxes", label: "C", options: { choices: ["a", "b", "c"], minSelections: 3, maxSelections: 2 } },
+      "minSelections must be less than or equal to maxSelections\n  at [\"options\"][\"minSelections\"]"
+    ],
+    [
+      "checkboxes max > number of choices",
+      { type: "checkboxes", label: "C", options: { choices: ["a", "b"], maxSelections: 3 } },
+      "maxSelections must be at most the number of choices (2)\n  at [\"options\"][\"maxSelections\"]"
+    ],
+    ["number min > max", { type: "number", label: "N", options: { min: 3, max: 2 } }, "max must be greater than or equal to min\n  at [\"options\"][\"max\"]"],
+    ["number step 0", { type: "number", label: "N", options: { step: 0 } }, "step must be greater than 0\n  at [\"options\"][\"step\"]"],
+    ["rating max 11", { type: "rating", label: "R", options: { max: 11 } }, "max must be an integer from 2 to 10\n  at [\"options\"][\"max\"]"],
+    ["rating max 1", { type: "rating", label: "R", options: { max: 1 } }, "max must be an integer from 2 to 10\n  at [\"options\"][\"max\"]"],
+    ["file maxSizeMb 101", { type: "file", label: "F", options: { maxSizeMb: 101 } }, "maxSizeMb must be at most 100\n  at [\"options\"][\"maxSizeMb\"]"],
+    [
+      "file bad accept",
+      { type: "file", label: "F", options: { accept: ["pdf"] } },
+      "accept entries must be MIME types (\"image/png\", \"image/*\") or extensions (\".pdf\")\n  at [\"options\"][\"accept\"][0]"
+    ],
+    [
+      "unknown option key",
+      { type: "select", label: "C", options: { choices: ["a"], colour: "red" } },
+      "unknown option \"colour\" (allowed: placeholder, help, choices)\n  at [\"options\"][\"colour\"]"
+    ],
+    [
+      "option of another type",
+      { type: "short_text", label: "T", options: { choices: ["a"] } },
+      "unknown option \"choices\" (allowed: placeholder, help)\n  at [\"options\"][\"choices\"]"
+    ],
+    ["placeholder too long", { type: "short_text", label: "T", options: { placeholder: "x".repeat(201) } }, "placeholder must be at most 200 characters\n  at [\"options\"][\"placeholder\"]"],
+    ["blank label", { type: "short_text", label: "   " }, "label must not be empty\n  at [\"label\"]"],
+    ["label too long", { type: "short_text", label: "x".repeat(1001) }, "label must be at most 1000 characters\n  at [\"label\"]"],
+    ["id 0", { id: 0, type: "short_text", label: "T" }, "id must be a positive integer\n  at [\"id\"]"],
+    [
+      "unknown type",
+      { type: "colour", label: "T" },
+      "a question must be an object whose \"type\" is one of short_text, long_text, email, tel, url, number, date, select, checkboxes, rating, yes_no, file, statement"
+    ]
+  ])("rejects %s", (_name, input, message) => {
+    expect(inputError(input)).toBe(message)
+  })
+
+  it("rejects unknown option keys whatever the parse options", () => {
+    for (const schema of [SelectOptions, CheckboxesOptions, NumberOptions, RatingOptions, FileOptions]) {
+      const result = Schema.decodeUnknownResult(schema)({ choices: ["a"], bogus: 1 }, { onExcessProperty: "ignore" })
+      expect(Result.isFailure(result)).toBe(true)
+    }
+  })
+
+  it("converts to a JSON Schema document", () => {
+    const doc = Schema.toJsonSchemaDocument(FieldInput)
+    const json = JSON.stringify(doc)
+    const root = doc.definitions["FieldInput"]
+    expect(root).toBeDefined()
+    const members = (root as { anyOf?: ReadonlyArray<unknown>; oneOf?: ReadonlyArray<unknown> })
+    expect((members.anyOf ?? members.oneOf ?? []).length).toBe(13)
+    expect(json).toContain("\"propertyNames\":{\"enum\":[\"placeholder\",\"help\",\"choices\"]}")
+    expect(json).toContain("\"uniqueItems\":true")
+    expect(() => Schema.toJsonSchemaDocument(Schema.Array(FieldInput), { onExcessProperty: "error" })).not.toThrow()
+    expect(() => Schema.toJsonSchemaDocument(Field)).not.toThrow()
+  })
+})
+
+describe("validateAnswers", () => {
+  const text = (label: string, options: Field["options"] = null) => field("short_text", label, { options })
+
+  it.each<[string, Field, unknown, AnswerValue]>([
+    ["short_text trims", text("Name"), "  Ada  ", "Ada"],
+    ["short_text 1000 chars", text("Name"), "x".repeat(1000), "x".repeat(1000)],
+    ["long_text keeps inner lines", field("long_text", "Bio"), " line 1\nline 2 ", "line 1\nline 2"],
+    ["email", field("email", "Email"), " Ada@Example.com ", "Ada@Example.com"],
+    ["email with plus and subdomain", field("email", "Email"), "a.b+c@mail.example.co.uk", "a.b+c@mail.example.co.uk"],
+    ["tel", field("tel", "Phone"), "+1 (555) 123-4567", "+1 (555) 123-4567"],
+    ["tel dots", field("tel", "Phone"), "01.23.45.67.89", "01.23.45.67.89"],
+    ["url https", field("url", "Site"), "https://example.com/a?b=c", "https://example.com/a?b=c"],
+    ["url http", field("url", "Site"), " http://localhost:8080 ", "http://localhost:8080"],
+    ["number", field("number", "Age"), 42, 42],
+    ["number negative float", field("number", "Temp"), -3.5, -3.5],
+    ["number within bounds", field("number", "N", { options: { min: 1, max: 10 } }), 10, 10],
+    ["number on step from 0", field("number", "N", { options: { step: 0.1 } }), 0.3, 0.3],
+    ["number on step from min", field("number", "N", { options: { min: 1, step: 0.5 } }), 2.5, 2.5],
+    ["date", field("date", "Day"), "2024-02-29", "2024-02-29"],
+    ["date 2000 leap", field("date", "Day"), "2000-02-29", "2000-02-29"],
+    ["select", field("select", "Color", { options: { choices: ["Red", "Blue"] } }), " Blue ", "Blue"],
+    [
+      "checkboxes in choices' order",
+      field("checkboxes", "Days", { options: { choices: ["Mon", "Tue", "Wed"] } }),
+      ["Wed", " Mon"],
+      ["Mon", "Wed"]
+    ],
+    ["rating default max", field("rating", "Score"), 5, 5],
+    ["rating max 10", field("rating", "Score", { options: { max: 10 } }), 10, 10],
+    ["yes_no true", field("yes_no", "Agree"), true, true],
+    ["yes_no false", field("yes_no", "Agree"), false, false],
+    [
+      "file",
+      field("file", "CV", { options: { accept: ["application/pdf", "image/*"], maxSizeMb: 1 } }),
+      { fileId: "f1", name: "cv.pdf", size: 1024, type: "application/pdf", extra: true },
+      { fileId: "f1", name: "cv.pdf", size: 1024, type: "application/pdf" }
+    ],
+    [
+      "file by extension",
+      field("file", "Doc", { options: { accept: [".DOCX"] } }),
+      { fileId: "f2", name: "a.docx", size: 0, type: "" },
+      { fileId: "f2", name: "a.docx", size: 0, type: "" }
+    ]
+  ])("accepts %s", (_name, f, value, expected) => {
+    expect(one(f, value)).toEqual({ value: expected })
+  })
+
+  it.each<[string, Field, unknown, string]>([
+    ["short_text non-string", text("Name"), 42, "\"Name\" must be text"],
+    ["short_text too long", text("Name"), "x".repeat(1001), "\"Name\" must be at most 1000 characters"],
+    ["long_text too long", field("long_text", "Bio"), "x".repeat(10001), "\"Bio\" must be at most 10000 characters"],
+    ["email without @", field("email", "Email"), "ada.example.com", "\"Email\" must be an email address"],
+    ["email without dot in domain", field("email", "Email"), "ada@localhost", "\"Email\" must be an email address"],
+    ["email with space", field("email", "Email"), "ada lovelace@example.com", "\"Email\" must be an email address"],
+    ["email too long", field("email", "Email"), `${"a".repeat(250)}@x.io`, "\"Email\" must be an email address"],
+    ["email non-string", field("email", "Email"), ["a@b.co"], "\"Email\" must be an email address"],
+    ["tel letters", field("tel", "Phone"), "555-CALL-NOW", "\"Phone\" must be a phone number"],
+    ["tel too few digits", field("tel", "Phone"), "+1 (55) 12", "\"Phone\" must be a phone number"],
+    ["tel too long", field("tel", "Phone"), "1".repeat(21), "\"Phone\" must be a phone number"],
+    ["url relative", field("url", "Site"), "/about", "\"Site\" must be a URL starting with http:// or https://"],
+    ["url ftp", field("url", "Site"), "ftp://example.com", "\"Site\" must be a URL starting with http:// or https://"],
+    ["url javascript", field("url", "Site"), "javascript:alert(1)", "\"Site\" must be a URL starting with http:// or https://"],
+    ["url too long", field("url", "Site"), `https://e.com/${"a".repeat(2000)}`, "\"Site\" must be a URL starting with http:// or https://"],
+    ["number string", field("number", "Age"), "42", "\"Age\" must be a number"],
+    ["number NaN", field("number", "Age"), Number.NaN, "\"Age\" must be a number"],
+    ["number infinity", field("number", "Age"), Number.POSITIVE_INFINITY, "\"Age\" must be a number"],
+    ["number below min", field("number", "Age", { options: { min: 18 } }), 17, "\"Age\" must be at least 18"],
+    ["number above max", field("number", "Age", { options: { max: 99 } }), 100, "\"Age\" must be at most 99"],
+    ["number off step", field("number", "N", { options: { step: 0.5 } }), 0.7, "\"N\" must be a multiple of 0.5"],
+    ["number off step from min", field("number", "N", { options: { min: 1, step: 2 } }), 4, "\"N\" must be 1 plus a multiple of 2"],
+    ["date format", field("date", "Day"), "2024-2-3", "\"Day\" must be a date in the form YYYY-MM-DD"],
+    ["date 30 Feb", field("date", "Day"), "2024-02-30", "\"Day\" must be a date in the form YYYY-MM-DD"],
+    ["date 29 Feb non-leap", field("date", "Day"), "1900-02-29", "\"Day\" must be a date in the form YYYY-MM-DD"],
+    ["date month 13", field("date", "Day"), "2024-13-01", "\"Day\" must be a date in the form YYYY-MM-DD"],
+    ["date with time", field("date", "Day"), "2024-01-01T00:00:00Z", "\"Day\" must be a date in the form YYYY-MM-DD"],
+    ["select unknown", field("select", "Color", { options: { choices: ["Red"] } }), "red", "\"Color\" must be one of the choices"],
+    ["select array", field("select", "Color", { options: { choices: ["Red"] } }), ["Red"], "\"Color\" must be one of the choices"],
+    ["checkboxes string", field("checkboxes", "Days", { options: { choices: ["Mon"] } }), "Mon", "\"Days\" must be a list of choices"],
+    ["checkboxes non-string item", field("checkboxes", "Days", { options: { choices: ["Mon"] } }), ["Mon", 1], "\"Days\" must be a list of choices"],
+    ["checkboxes unknown", field("checkboxes", "Days", { options: { choices: ["Mon"] } }), ["Sun"], "\"Days\" has an unknown choice \"Sun\""],
+    ["checkboxes repeat", field("checkboxes", "Days", { options: { choices: ["Mon"] } }), ["Mon", "Mon"], "\"Days\" must not repeat a choice"],
+    [
+      "checkboxes too few",
+      field("checkboxes", "Days", { options: { choices: ["Mon", "Tue"], minSelections: 2 } }),
+      ["Mon"],
+      "\"Days\" needs at least 2 selections"
+    ],
+    [
+      "checkboxes too many",
+      field("checkboxes", "Days", { options: { choices: ["Mon", "Tue"], maxSelections: 1 } }),
+      ["Mon", "Tue"],
+      "\"Days\" allows at most 1 selection"
+    ],
+    ["rating 0", field("rating", "Score"), 0, "\"Score\" must be a whole number from 1 to 5"],
+    ["rating 6", field("rating", "Score"), 6, "\"Score\" must be a whole number from 1 to 5"],
+    ["rating float", field("rating", "Score", { options: { max: 10 } }), 2.5, "\"Score\" must be a whole number from 1 to 10"],
+    ["yes_no string", field("yes_no", "Agree"), "yes", "\"Agree\" must be true or false"],
+    ["file string", field("file", "CV"), "cv.pdf", "\"CV\" must be an uploaded file"],
+    ["file negative size", field("file", "CV"), { fileId: "f", name: "a", size: -1, type: "x/y" }, "\"CV\" must be an uploaded file"],
+    [
+      "file too big",
+      field("file", "CV", { options: { maxSizeMb: 1 } }),
+      { fileId: "f", name: "a.pdf", size: 1024 * 1024 + 1, type: "application/pdf" },
+      "\"CV\" must be at most 1 MB"
+    ],
+    [
+      "file wrong type",
+      field("file", "Photo", { options: { accept: ["image/*"] } }),
+      { fileId: "f", name: "a.pdf", size: 1, type: "application/pdf" },
+      "\"Photo\" must be a file of type image/*"
+    ],
+    ["statement", field("statement", "Welcome"), "hello", "\"Welcome\" does not take an answer"]
+  ])("rejects %s", (_name, f, value, message) => {
+    expect(one(f, value)).toEqual({ message })
+  })
+
+  it("treats empty answers as missing", () => {
+    const required = text("Name", null)
+    const req: Field = { ...required, required: true }
+    const days = field("checkboxes", "Days", { required: true, options: { choices: ["Mon"] } })
+    for (const empty of [undefined, null, "", "   ", []]) {
+      expect(issues([req], { [String(req.id)]: empty })).toEqual([
+        { path: `values.${req.id}`, fieldId: req.id, message: "\"Name\" is required" }
+      ])
+      expect(ok([required], { [String(required.id)]: empty })).toEqual({})
+    }
+    expect(issues([days], { [String(days.id)]: [] })[0]?.message).toBe("\"Days\" is required")
+  })
+
+  it("omits missing optional answers and keeps false answers", () => {
+    const a = text("A")
+    const b = field("yes_no", "B", { required: true })
+    expect(ok([a, b], { [String(b.id)]: false })).toEqual({ [String(b.id)]: false })
+  })
+
+  it("reports unknown questions and statements", () => {
+    const a = text("A")
+    const s = field("statement", "Intro", { required: true })
+    expect(ok([a, s], {})).toEqual({})
+    expect(issues([a, s], { "99": "x", [String(s.id)]: "hi" })).toEqual([
+      { path: `values.${s.id}`, fieldId: s.id, message: "\"Intro\" does not take an answer" },
+      { path: "values.99", fieldId: null, message: "unknown question 99" }
+    ])
+  })
+
+  it.each<[string, unknown]>([
+    ["null", null],
+    ["an array", ["a"]],
+    ["a string", "{}"],
+    ["a number", 1],
+    ["undefined", undefined]
+  ])("rejects values that are %s", (_name, values) => {
+    expect(issues([text("A")], values)).toEqual([
+      { path: "values", fieldId: null, message: "values must be an object keyed by question id" }
+    ])
+  })
+
+  it("collects every issue, one per field, in position order", () => {
+    const email = field("email", "Email", { required: true, position: 2 })
+    const age = field("number", "Age", { position: 1 })
+    const name = field("short_text", "Name", { required: true, position: 3 })
+    expect(issues([email, age, name], { [String(age.id)]: "x", [String(email.id)]: "nope" })).toEqual([
+      { path: `values.${age.id}`, fieldId: age.id, message: "\"Age\" must be a number" },
+      { path: `values.${email.id}`, fieldId: email.id, message: "\"Email\" must be an email address" },
+      { path: `values.${name.id}`, fieldId: name.id, message: "\"Name\" is required" }
+    ])
+  })
+
+  it("ignores inherited keys such as __proto__", () => {
+    const a = text("A", null)
+    const values: unknown = JSON.parse(`{"__proto__": {"${a.id}": "x"}}`)
+    expect(issues([a], values)).toEqual([{ path: "values.__proto__", fieldId: null, message: "unknown question __proto__" }])
+  })
+
+  it("never throws on arbitrary JSON input (property)", () => {
+    const fields: ReadonlyArray<Field> = [
+      field("short_text", "Name", { required: true }),
+      field("email", "Email"),
+      field("number", "N", { options: { min: 0, max: 10, step: 0.5 } }),
+      field("checkboxes", "C", { options: { choices: ["a", "b"], maxSelections: 1 } }),
+      field("file", "F", { options: { accept: ["image/*"] } }),
+      field("date", "D"),
+      field("url", "U"),
+      field("statement", "S")
+    ]
+    const keys = fc.constantFrom(...fields.map((f) => String(f.id)), "99", "__proto__", "constructor")
+    const values = fc.oneof(
+      fc.jsonValue(),
+      fc.dictionary(keys, fc.jsonValue()),
+      fc.dictionary(keys, fc.oneof(fc.string(), fc.array(fc.string()), fc.double(), fc.boolean(), fc.constant(null)))
+    )
+    fc.assert(
+      fc.property(values, (v) => {
+        const result = validateAnswers(fields, v)
+        expect(Result.isResult(result)).toBe(true)
+        if (Result.isFailure(result)) expect(result.failure.length).toBeGreaterThan(0)
+      }),
+      { numRuns: 500 }
+    )
+  })
+})
+
+describe("deriveRespondent", () => {
+  const answers = (pairs: ReadonlyArray<readonly [Field, AnswerValue]>): Record<string, AnswerValue> =>
+    Object.fromEntries(pairs.map(([f, v]) => [String(f.id), v]))
+
+  it("uses the first email question and a name-like short_text", () => {
+    const email = field("email", "Email")
+    const work = field("email", "Work email")
+    const name = field("short_text", "Your name:")
+    expect(deriveRespondent([work, email, name], answers([[email, "b@x.io"], [work, "a@x.io"], [name, "Ada"]]))).toEqual({
+      name: "Ada",
+      email: "b@x.io"
+    })
+  })
+
+  it.each<[string, boolean]>([
+    ["Name", true],
+    ["Full Name *", true],
+    ["  your full name?  ", true],
+    ["First and last name", true],
+    ["Nom", true],
+    ["Nombre:", true],
+    ["Name and surname", true],
+    ["Contact name", true],
+    ["Company name", false],
+    ["Name of your organisation", false],
+    ["Business name", false],
+    ["Pet name", false],
+    ["Project name", false],
+    ["Team name", false],
+    ["Username", false],
+    ["Names", false]
+  ])("label %j is a name: %s", (label, isName) => {
+    const f = field("short_text", label)
+    expect(deriveRespondent([f], answers([[f, " Ada "]])).name).toBe(isName ? "Ada" : null)
+  })
+
+  it("prefers an exact name label over a fuzzy match", () => {
+    const contact = field("short_text", "Contact name")
+    const name = field("short_text", "Full name")
+    expect(deriveRespondent([contact, name], answers([[contact, "Bob"], [name, "Ada"]])).name).toBe("Ada")
+  })
+
+  it("only uses short_text questions", () => {
+    const f = field("long_text", "Name")
+    expect(deriveRespondent([f], answers([[f, "Ada"]]))).toEqual({ name: null, email: null })
+  })
+
+  it("joins first and last name when there is no full-name question", () => {
+    const last = field("short_text", "Last name", { position: 2 })
+    const first = field("short_text", "First name", { position: 1 })
+    expect(deriveRespondent([last, first], answers([[first, "Ada"], [last, "Lovelace"]])).name).toBe("Ada Lovelace")
+    const full = field("short_text", "Name")
+    expect(deriveRespondent([first, last, full], answers([[first, "A"], [last, "L"], [full, "Ada Lovelace"]])).name).toBe(
+      "Ada Lovelace"
+    )
+  })
+
+  it("returns nulls without answers", () => {
+    expect(deriveRespondent([field("email", "Email"), field("short_text", "Name")], {})).toEqual({ name: null, email: null })
+  })
+})
