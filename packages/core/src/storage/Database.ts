@@ -143,3 +143,19 @@ export const layerPglite = (
     )
   )
 }
+
+/**
+ * Succeeds when the database answers (for a readiness probe).
+ *
+ * @example
+ * ```ts
+ * const ready = yield* Database.ping.pipe(Effect.isSuccess)
+ * ```
+ */
+export const ping: Effect.Effect<void, DatabaseError, SqlClient.SqlClient> = Effect.flatMap(
+  SqlClient.SqlClient,
+  (sql) => sql`select 1`
+).pipe(
+  Effect.asVoid,
+  Effect.mapError((error) => new DatabaseError({ message: `The database does not answer: ${error.message}`, cause: error }))
+)

@@ -1,0 +1,49 @@
+/**
+ * First start: on an empty database, a workspace "Default" with an owner and
+ * one API key, so a fresh install can be used at once. Nothing is created
+ * when any workspace exists.
+ */
+import { Effect, Option } from "effect"
+import { SqlClient } from "effect/sql"
+import { ApiKeys } from "./domain/ApiKeys.ts"
+import { Workspaces } from "./domain/Workspaces.ts"
+
+/** What the first start created: the workspace, its owner, and the key (shown this once). */
+export interface Bootstrapped {
+  readonly workspaceId: number
+  readonly ownerAccountId: number
+  readonly ownerEmail: string
+  readonly key: string
+}
+
+/**
+ * Creates the default workspace, owner and key when the database has no
+ * workspace yet; `None` otherwise. Safe when several processes start at once
+ * (an advisory lock serialises them).
+ *
+ * @example
+ * ```ts
+ * const first = yield* Bootstrap.ensureDefaultWorkspace({ ownerEmail: "owner@localhost" })
+ * if (Option.isSome(first)) console.log(`API key: ${first.value.key}`)
+ * ```
+ */
+export const ensureDefaultWorkspace = Effect.fn("Bootstrap.ensureDefaultWorkspace")(function*(options: {
+  readonly ownerEmail: string
+  readonly ownerName?: string | undefined
+}) {
+  const sql = yield* SqlClient.SqlClient
+  const workspaces = yield* Workspaces
+  const keys = yield* ApiKeys
+  return yield* sql.withTransaction(Effect.gen(function*() {
+    yield* sql`select pg_advisory_xact_lock(hashtext(current_schema() || '.qforms.bootstrap'))`
+    const existing = yield* sql`select 1 from workspaces limit 1`
+    if (existing.length > 0) return Option.none<Bootstrapped>()
+    const { workspace, ownerAccountId } = yield* workspaces.create({
+      name: "Default",
+      ownerEmail: options.ownerEmail,
+      ownerName: options.ownerName ?? "Owner"
+    })
+    const { key } = yield* Effect.orDie(keys.create(workspace.id, { accountId: ownerAccountId, name: "First key" }))
+    return Option.some({ workspaceId: workspace.id, ownerAccountId, ownerEmail: options.ownerEmail, key })
+  }))
+})
