@@ -31,9 +31,7 @@ export type Services =
   | Workspaces
 
 const foundation = Layer.mergeAll(Accounts.layer, Stages.layer, Contacts.layer, Activities.layer, Events.layer)
-const middle = Layer.mergeAll(Members.layer, Workspaces.layer, Forms.layer, Notes.layer).pipe(
-  Layer.provideMerge(foundation)
-)
+const middle = Layer.mergeAll(Members.layer, Forms.layer, Notes.layer).pipe(Layer.provideMerge(foundation))
 
 /**
  * Every domain service, on whatever `SqlClient` you provide (migrated with
@@ -45,7 +43,11 @@ const middle = Layer.mergeAll(Members.layer, Workspaces.layer, Forms.layer, Note
  * const Live = Services.layer.pipe(Layer.provideMerge(Database.layerPglite({ dataDir: "./data" })))
  * ```
  */
-export const layer: Layer.Layer<Services, never, SqlClient.SqlClient> = Layer.mergeAll(ApiKeys.layer, Responses.layer)
+export const layer: Layer.Layer<Services, never, SqlClient.SqlClient> = Layer.mergeAll(
+  ApiKeys.layer,
+  Responses.layer,
+  Workspaces.layer
+)
   .pipe(Layer.provideMerge(middle))
 
 /** Every service on PostgreSQL. */

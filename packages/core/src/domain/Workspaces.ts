@@ -5,7 +5,8 @@
 import { Clock, Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql"
-import { Accounts, EmailAddress, PersonName } from "./Accounts.ts"
+import { EmailAddress, PersonName } from "./Accounts.ts"
+import { Members } from "./Members.ts"
 
 /** A workspace. */
 export const Workspace = Schema.Struct({
@@ -62,7 +63,7 @@ export class Workspaces extends Context.Service<Workspaces, {
     Workspaces,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const accounts = yield* Accounts
+      const members = yield* Members
 
       const create = Effect.fn("Workspaces.create")(function*(input: CreateWorkspaceInput) {
         const now = new Date(yield* Clock.currentTimeMillis)
@@ -70,11 +71,12 @@ export class Workspaces extends Context.Service<Workspaces, {
           const rows = yield* sql<WorkspaceRow>`
             insert into workspaces (name, created_at) values (${input.name}, ${now}) returning id, name, created_at`
           const workspace = toWorkspace(rows[0]!)
-          const owner = yield* accounts.findOrCreate({ email: input.ownerEmail, name: input.ownerName ?? null })
-          yield* sql`
-            insert into members (workspace_id, account_id, role, created_at)
-            values (${workspace.id}, ${owner.id}, 'owner', ${now})`
-          return { workspace, ownerAccountId: owner.id }
+          const owner = yield* members.add(workspace.id, {
+            email: input.ownerEmail,
+            name: input.ownerName ?? null,
+            role: "owner"
+          })
+          return { workspace, ownerAccountId: owner.accountId }
         }))
       })
 
