@@ -606,6 +606,12 @@ export const storageSuite = (target: DatabaseTarget) =>
               "■ Name\nKim\n\n■ Email\nkim@example.com\n\n■ Message\nPlease call me"
             )
             expect((yield* responses.list(owner, form.id)).responses[0]!.answers).toBeUndefined()
+            // A tag no response carries any more leaves allTags.
+            yield* responses.update(owner, kim.id, { tags: ["billing"] })
+            expect((yield* responses.list(owner, form.id)).allTags).toEqual(["billing"])
+            yield* responses.remove(owner, ivy.id)
+            yield* responses.remove(owner, kim.id)
+            expect((yield* responses.list(owner, form.id)).allTags).toEqual([])
           }))
 
         it.effect("deletes a response", () =>
@@ -617,7 +623,9 @@ export const storageSuite = (target: DatabaseTarget) =>
               values: { [ids.name]: "Lu", [ids.email]: "lu@example.com" }
             }, "api")
             expect((yield* Effect.flip(responses.remove(viewer, row.id)))._tag).toBe("Forbidden")
+            expect((yield* (yield* Forms).getSummary(owner, form.id)).responseCount).toBe(1)
             yield* responses.remove(owner, row.id)
+            expect((yield* (yield* Forms).getSummary(owner, form.id)).responseCount).toBe(0)
             expect((yield* Effect.flip(responses.get(owner, row.id)))._tag).toBe("ResponseNotFound")
           }))
       })

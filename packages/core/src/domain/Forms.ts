@@ -172,7 +172,7 @@ export class Forms extends Context.Service<Forms, {
 
       const summaryColumns = sql`
         f.id, f.public_id, f.title, f.description, f.status, f.folder_id, f.created_at, f.updated_at,
-        (select count(*)::int from responses r where r.form_id = f.id) as response_count`
+        (select coalesce(sum(c.n), 0)::int from form_response_counts c where c.form_id = f.id) as response_count`
 
       const notFound = (formId: number) => new FormNotFound({ message: `form ${formId} not found` })
 

@@ -4,7 +4,7 @@
  * and its `response.created` event commit together; so do a stage change and
  * its `response.stage_changed` event.
  */
-import { Array as Arr, Clock, Context, Effect, Layer, Option, Result, Schema } from "effect"
+import { Array as Arr, Clock, Context, Effect, Layer, Option, Random, Result, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql"
 import { type Activity, Activities, type NewActivity } from "./Activities.ts"
@@ -178,6 +178,9 @@ const searchText = (
   `${tags.join(" ")}\n${[name ?? "", email ?? "", ...Object.values(Summaries.flatAnswers(fields, values))].join(" ")}`
     .toLowerCase()
 
+/** Shards of each form's response count (see `form_response_counts`). */
+const COUNT_SHARDS = 8
+
 const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
 const Cursor = Schema.Struct({ at: Schema.String, id: Schema.Int })
@@ -251,6 +254,26 @@ export class Responses extends Context.Service<Responses, {
       const activities = yield* Activities
       const events = yield* Events
 
+      /** Adds `delta` to the form's response count, on a random shard so writers rarely wait on each other. */
+      const countResponses = (workspaceId: number, formId: number, delta: number) =>
+        Effect.flatMap(Random.nextIntBetween(0, COUNT_SHARDS, { halfOpen: true }), (shard) =>
+          sql`
+            insert into form_response_counts (workspace_id, form_id, shard, n)
+            values (${workspaceId}, ${formId}, ${shard}, ${delta})
+            on conflict (form_id, shard) do update set n = form_response_counts.n + excluded.n`).pipe(Effect.asVoid)
+
+      /** Adds `delta` to the count of each tag in the form; tags no response carries are dropped. */
+      const countTags = (workspaceId: number, formId: number, tags: ReadonlyArray<string>, delta: 1 | -1) =>
+        tags.length === 0 ? Effect.void : Effect.gen(function*() {
+          yield* sql`
+            insert into form_tags (workspace_id, form_id, tag, n)
+            select ${workspaceId}, ${formId}, t.tag, ${delta} from unnest(${tags}::text[]) as t(tag)
+            on conflict (form_id, tag) do update set n = form_tags.n + excluded.n`
+          if (delta < 0) {
+            yield* sql`delete from form_tags where form_id = ${formId} and n <= 0`
+          }
+        })
+
       const eventPayload = (
         event: EventPayload["event"],
         form: { readonly id: number; readonly title: string },
@@ -311,6 +334,7 @@ export class Responses extends Context.Service<Responses, {
               ${searchText([], name, respondent.email, fields, values)})
             returning ${sql.literal(columns)}`
           const row = inserted[0]!
+          yield* countResponses(actor.workspaceId, formId, 1)
           yield* activities.record(actor, row.id, now, [{ type: "created", payload: { source } }])
           yield* events.record(
             actor.workspaceId,
@@ -349,8 +373,7 @@ export class Responses extends Context.Service<Responses, {
           stages.list(actor, formId),
           members.list(actor.workspaceId),
           sql<{ readonly tag: string }>`
-            select distinct unnest(tags) as tag from responses
-            where workspace_id = ${actor.workspaceId} and form_id = ${formId} order by 1`
+            select tag from form_tags where workspace_id = ${actor.workspaceId} and form_id = ${formId} order by tag`
         ], { concurrency: "unbounded" })
         const more = options.limit !== undefined && rows.length > options.limit
         const page = more ? rows.slice(0, options.limit) : rows
@@ -472,6 +495,8 @@ export class Responses extends Context.Service<Responses, {
                 updated_at = ${now}
               where workspace_id = ${actor.workspaceId} and id = ${responseId}
               returning ${sql.literal(columns)}`
+            yield* countTags(actor.workspaceId, row.form_id, tags, 1)
+            yield* countTags(actor.workspaceId, row.form_id, row.tags, -1)
             yield* activities.record(actor, responseId, now, written)
             if (newStage !== undefined) {
               const formRows = yield* sql<{ readonly title: string }>`
@@ -496,9 +521,15 @@ export class Responses extends Context.Service<Responses, {
 
       const remove = Effect.fn("Responses.remove")(function*(actor: Actors.Actor, responseId: number) {
         yield* Actors.requireWrite(actor)
-        const rows = yield* sql`
-          delete from responses where workspace_id = ${actor.workspaceId} and id = ${responseId} returning id`
-        if (rows.length === 0) return yield* new ResponseNotFound({ message: `response ${responseId} not found` })
+        yield* sql.withTransaction(Effect.gen(function*() {
+          const rows = yield* sql<{ readonly form_id: number; readonly tags: ReadonlyArray<string> }>`
+            delete from responses where workspace_id = ${actor.workspaceId} and id = ${responseId}
+            returning form_id, tags`
+          const row = rows[0]
+          if (row === undefined) return yield* new ResponseNotFound({ message: `response ${responseId} not found` })
+          yield* countResponses(actor.workspaceId, row.form_id, -1)
+          yield* countTags(actor.workspaceId, row.form_id, row.tags, -1)
+        }))
       })
 
       return Responses.of({ submit, list, get, update, remove })

@@ -125,6 +125,26 @@ const initial = Effect.gen(function*() {
     where e.extname = 'pg_trgm'`
   yield* sql`create index responses_search on responses using gin (search_text ${sql(trgm!.schema)}.gin_trgm_ops)`
   yield* sql`create index responses_contact on responses (contact_id)`
+  // Counts kept beside the rows they count: the form list must not count a
+  // million responses, and a submission must not wait on one hot counter row,
+  // so each form's count is spread over a few shards that writers pick at random.
+  yield* sql`
+    create table form_response_counts (
+      workspace_id integer not null,
+      form_id integer not null references forms (id) on delete cascade,
+      shard smallint not null,
+      n integer not null,
+      primary key (form_id, shard)
+    )`
+  // The distinct tags of a form's responses with how many carry each (allTags of the list).
+  yield* sql`
+    create table form_tags (
+      workspace_id integer not null,
+      form_id integer not null references forms (id) on delete cascade,
+      tag text not null,
+      n integer not null,
+      primary key (form_id, tag)
+    )`
   yield* sql`
     create table activities (
       id integer generated always as identity primary key,
