@@ -10,8 +10,11 @@ import { Migrator, SqlClient } from "effect/sql"
 
 const initial = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  // pg_trgm is a trusted extension (PostgreSQL 13+): the database owner may create it.
-  yield* sql`create extension if not exists pg_trgm`
+  // pg_trgm is a trusted extension (PostgreSQL 13+): the database owner may
+  // create it. It goes into public, not the qforms schema: an extension inside
+  // one qforms schema would be dropped with that schema, taking the search
+  // indexes of every other schema that uses it along.
+  yield* sql`create extension if not exists pg_trgm with schema public`
   yield* sql`
     create table workspaces (
       id integer generated always as identity primary key,
