@@ -13,6 +13,7 @@ import { Members } from "./domain/Members.ts"
 import { Notes } from "./domain/Notes.ts"
 import { Responses } from "./domain/Responses.ts"
 import { Stages } from "./domain/Stages.ts"
+import { Webhooks } from "./domain/Webhooks.ts"
 import { Workspaces } from "./domain/Workspaces.ts"
 import * as Database from "./storage/Database.ts"
 
@@ -28,6 +29,7 @@ export type Services =
   | Notes
   | Responses
   | Stages
+  | Webhooks
   | Workspaces
 
 const foundation = Layer.mergeAll(Accounts.layer, Stages.layer, Contacts.layer, Activities.layer, Events.layer)
@@ -46,6 +48,7 @@ const middle = Layer.mergeAll(Members.layer, Forms.layer, Notes.layer).pipe(Laye
 export const layer: Layer.Layer<Services, never, SqlClient.SqlClient> = Layer.mergeAll(
   ApiKeys.layer,
   Responses.layer,
+  Webhooks.layer,
   Workspaces.layer
 )
   .pipe(Layer.provideMerge(middle))

@@ -127,7 +127,7 @@ export const storageSuite = (target: DatabaseTarget) =>
             const messages = yield* Effect.forEach(["", "qk_live_short", typo, generateKey()], (candidate) =>
               Effect.map(Effect.flip(keys.authenticate(candidate)), (e) => e.message))
             expect(messages).toEqual([
-              "missing API key: send Authorization: Bearer qk_live_…",
+              "missing API key: send Authorization: Bearer qk_live_...",
               "malformed API key",
               "malformed API key",
               "unknown API key"

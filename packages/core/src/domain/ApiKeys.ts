@@ -165,7 +165,7 @@ export class ApiKeys extends Context.Service<ApiKeys, {
       })
 
       const authenticate = Effect.fn("ApiKeys.authenticate")(function*(key: string) {
-        if (key === "") return yield* new InvalidApiKey({ message: "missing API key: send Authorization: Bearer qk_live_…" })
+        if (key === "") return yield* new InvalidApiKey({ message: "missing API key: send Authorization: Bearer qk_live_..." })
         if (!isWellFormed(key)) return yield* new InvalidApiKey({ message: "malformed API key" })
         const rows = yield* sql<{
           readonly id: number

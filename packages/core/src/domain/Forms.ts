@@ -153,7 +153,8 @@ export class Forms extends Context.Service<Forms, {
   /** Creates a draft form with its questions and the default stages. */
   readonly create: (
     actor: Actors.Actor,
-    input: CreateFormInput
+    input: CreateFormInput,
+    options?: { readonly status?: FormStatus | undefined }
   ) => Effect.Effect<FormSummary, Forbidden | InvalidInput | SqlError.SqlError>
   /** Changes any subset; `fields` replaces the questions, keeping those that keep their id (and their answers). */
   readonly update: (
@@ -281,7 +282,11 @@ export class Forms extends Context.Service<Forms, {
         }
       })
 
-      const create = Effect.fn("Forms.create")(function*(actor: Actors.Actor, input: CreateFormInput) {
+      const create = Effect.fn("Forms.create")(function*(
+        actor: Actors.Actor,
+        input: CreateFormInput,
+        options: { readonly status?: FormStatus | undefined } = {}
+      ) {
         yield* Actors.requireWrite(actor)
         const now = new Date(yield* Clock.currentTimeMillis)
         const publicId = yield* Effect.sync(makePublicId)
@@ -289,7 +294,7 @@ export class Forms extends Context.Service<Forms, {
           const rows = yield* sql<{ readonly id: number }>`
             insert into forms (workspace_id, public_id, title, description, status, folder_id, created_at, updated_at)
             values (${actor.workspaceId}, ${publicId}, ${input.title ?? "Untitled form"}, ${input.description ?? null},
-              'draft', ${input.folderId ?? null}, ${now}, ${now})
+              ${options.status ?? "draft"}, ${input.folderId ?? null}, ${now}, ${now})
             returning id`
           const formId = rows[0]!.id
           yield* replaceFields(actor.workspaceId, formId, input.fields ?? [])

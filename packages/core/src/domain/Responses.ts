@@ -4,18 +4,18 @@
  * and its `response.created` event commit together; so do a stage change and
  * its `response.stage_changed` event.
  */
-import { Array as Arr, Clock, Context, Effect, Layer, Option, Random, Result, Schema } from "effect"
+import { Array as Arr, Clock, Context, Effect, Layer, Option, Random, Result, Schema, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql"
-import { type Activity, Activities, type NewActivity } from "./Activities.ts"
+import { Activities, Activity, type NewActivity } from "./Activities.ts"
 import * as Actors from "./Actors.ts"
 import { Contacts } from "./Contacts.ts"
 import { Conflict, type Forbidden, FormNotFound, InvalidInput, ResponseNotFound } from "./Errors.ts"
 import { type EventPayload, Events } from "./Events.ts"
-import { type AnswerValue, deriveRespondent, type Field, validateAnswers } from "./Fields.ts"
-import { Forms, type FormStatus } from "./Forms.ts"
-import { type Member, Members } from "./Members.ts"
-import { type Stage, Stages } from "./Stages.ts"
+import { type AnswerValue, deriveRespondent, Field, validateAnswers } from "./Fields.ts"
+import { Forms, FormStatus } from "./Forms.ts"
+import { Member, Members } from "./Members.ts"
+import { Stage, Stages } from "./Stages.ts"
 import * as Summaries from "./Summaries.ts"
 
 export { ResponseNotFound } from "./Errors.ts"
@@ -101,31 +101,60 @@ export interface ListOptions extends ResponseFilter {
   readonly cursor?: string | undefined
 }
 
-/** A page of the response list (spec: ResponseList, plus `nextCursor`). */
-export interface ResponseList {
+/** Everything of the response list but the responses. */
+export interface ResponseListHead {
   readonly form: { readonly id: number; readonly title: string }
   readonly fields: ReadonlyArray<Field>
   readonly stages: ReadonlyArray<Stage>
   readonly members: ReadonlyArray<Member>
   readonly allTags: ReadonlyArray<string>
+}
+
+/** A page of the response list (spec: ResponseList, plus `nextCursor`). */
+export interface ResponseList extends ResponseListHead {
   readonly responses: ReadonlyArray<ResponseRow>
   /** Present when `limit` cut the list: pass it as `cursor` for the next page. */
   readonly nextCursor: string | null
 }
 
+/** One e-mail sent to the respondent (filled by the e-mail integration). */
+export const ResponseEmail = Schema.Struct({
+  id: Schema.Int,
+  to: Schema.String,
+  subject: Schema.String,
+  text: Schema.String,
+  sentAt: Schema.NullOr(Schema.String),
+  status: Schema.String,
+  openedAt: Schema.NullOr(Schema.String),
+  opens: Schema.Int,
+  clicks: Schema.Array(Schema.Struct({ url: Schema.String, at: Schema.String }))
+}).annotate({ identifier: "ResponseEmail" })
+
+/** One reply from the respondent (filled by the e-mail integration). */
+export const ResponseReply = Schema.Struct({
+  id: Schema.Int,
+  from: Schema.String,
+  subject: Schema.String,
+  text: Schema.String,
+  receivedAt: Schema.String,
+  files: Schema.Array(Schema.Struct({ fileId: Schema.String, name: Schema.String, size: Schema.Int, type: Schema.String }))
+}).annotate({ identifier: "ResponseReply" })
+
 /** One response with everything about it (spec: ResponseDetail). */
-export interface ResponseDetail {
-  readonly response: ResponseRow
-  readonly form: { readonly id: number; readonly title: string; readonly publicId: string; readonly status: FormStatus }
-  readonly fields: ReadonlyArray<Field>
-  readonly stages: ReadonlyArray<Stage>
-  readonly members: ReadonlyArray<Member>
-  readonly activities: ReadonlyArray<Activity>
-  /** E-mails sent to the respondent; empty until an e-mail integration exists. */
-  readonly emails: ReadonlyArray<unknown>
-  /** Replies from the respondent; empty until an e-mail integration exists. */
-  readonly replies: ReadonlyArray<unknown>
-}
+export const ResponseDetail = Schema.Struct({
+  response: ResponseRow,
+  form: Schema.Struct({ id: Schema.Int, title: Schema.String, publicId: Schema.String, status: FormStatus }),
+  fields: Schema.Array(Field),
+  stages: Schema.Array(Stage),
+  members: Schema.Array(Member),
+  activities: Schema.Array(Activity),
+  emails: Schema.Array(ResponseEmail),
+  replies: Schema.Array(ResponseReply)
+}).annotate({ identifier: "ResponseDetail" })
+
+export type ResponseEmail = typeof ResponseEmail.Type
+export type ResponseReply = typeof ResponseReply.Type
+export type ResponseDetail = typeof ResponseDetail.Type
 
 interface Row {
   readonly id: number
@@ -234,6 +263,18 @@ export class Responses extends Context.Service<Responses, {
     formId: number,
     options?: ListOptions
   ) => Effect.Effect<ResponseList, FormNotFound | InvalidInput | SqlError.SqlError>
+  /**
+   * A form's filtered responses as a stream read from a database cursor, so a
+   * list of any length is served in constant memory (no paging).
+   */
+  readonly stream: (
+    actor: Actors.Actor,
+    formId: number,
+    options?: ResponseFilter & { readonly flat?: boolean | undefined }
+  ) => Effect.Effect<
+    { readonly head: ResponseListHead; readonly rows: Stream.Stream<ResponseRow, SqlError.SqlError> },
+    FormNotFound | InvalidInput | SqlError.SqlError
+  >
   readonly get: (actor: Actors.Actor, responseId: number) => Effect.Effect<ResponseDetail, ResponseNotFound | SqlError.SqlError>
   /** Sets stage, assignee and/or tags; writes activities, and an event when the stage really changed. */
   readonly update: (
@@ -345,11 +386,8 @@ export class Responses extends Context.Service<Responses, {
         }))
       })
 
-      const list = Effect.fn("Responses.list")(function*(
-        actor: Actors.Actor,
-        formId: number,
-        options: ListOptions = {}
-      ) {
+      /** The form's summary and the WHERE clause of a filtered list (keyset cursor included). */
+      const prepareList = Effect.fnUntraced(function*(actor: Actors.Actor, formId: number, options: ListOptions) {
         const form = yield* forms.getSummary(actor, formId)
         const cursor = options.cursor === undefined ? undefined : yield* decodeCursor(options.cursor)
         const conditions = [sql`workspace_id = ${actor.workspaceId}`, sql`form_id = ${formId}`]
@@ -364,29 +402,63 @@ export class Responses extends Context.Service<Responses, {
         if (options.from !== undefined) conditions.push(sql`submitted_at >= ${options.from}`)
         if (options.to !== undefined) conditions.push(sql`submitted_at <= ${options.to}`)
         if (cursor !== undefined) conditions.push(sql`(submitted_at, id) < (${cursor.at}, ${cursor.id})`)
+        return { form, where: sql.and(conditions) }
+      })
+
+      /** Everything of a list but its responses. */
+      const listHead = (actor: Actors.Actor, form: { readonly id: number; readonly title: string }) =>
+        Effect.map(
+          Effect.all([
+            forms.fields(actor.workspaceId, form.id),
+            stages.list(actor, form.id),
+            members.list(actor.workspaceId),
+            sql<{ readonly tag: string }>`
+              select tag from form_tags where workspace_id = ${actor.workspaceId} and form_id = ${form.id} order by tag`
+          ], { concurrency: "unbounded" }),
+          ([fields, stageList, memberList, tagRows]): ResponseListHead => ({
+            form: { id: form.id, title: form.title },
+            fields,
+            stages: stageList,
+            members: memberList,
+            allTags: tagRows.map((r) => r.tag)
+          })
+        )
+
+      const list = Effect.fn("Responses.list")(function*(
+        actor: Actors.Actor,
+        formId: number,
+        options: ListOptions = {}
+      ) {
+        const { form, where } = yield* prepareList(actor, formId, options)
         const limit = options.limit === undefined ? undefined : options.limit + 1
-        const [rows, fields, stageList, memberList, tagRows] = yield* Effect.all([
+        const [rows, head] = yield* Effect.all([
           sql<Row>`
-            select ${sql.literal(columns)} from responses where ${sql.and(conditions)}
+            select ${sql.literal(columns)} from responses where ${where}
             order by submitted_at desc, id desc ${limit === undefined ? sql`` : sql`limit ${limit}`}`,
-          forms.fields(actor.workspaceId, formId),
-          stages.list(actor, formId),
-          members.list(actor.workspaceId),
-          sql<{ readonly tag: string }>`
-            select tag from form_tags where workspace_id = ${actor.workspaceId} and form_id = ${formId} order by tag`
+          listHead(actor, form)
         ], { concurrency: "unbounded" })
         const more = options.limit !== undefined && rows.length > options.limit
         const page = more ? rows.slice(0, options.limit) : rows
-        const flat = options.flat ? { fields } : undefined
+        const flat = options.flat ? { fields: head.fields } : undefined
         return {
-          form: { id: form.id, title: form.title },
-          fields,
-          stages: stageList,
-          members: memberList,
-          allTags: tagRows.map((r) => r.tag),
+          ...head,
           responses: page.map((row) => toRow(row, flat)),
           nextCursor: more ? encodeCursor(page[page.length - 1]!) : null
         }
+      })
+
+      const stream = Effect.fn("Responses.stream")(function*(
+        actor: Actors.Actor,
+        formId: number,
+        options: ResponseFilter & { readonly flat?: boolean | undefined } = {}
+      ) {
+        const { form, where } = yield* prepareList(actor, formId, options)
+        const head = yield* listHead(actor, form)
+        const flat = options.flat ? { fields: head.fields } : undefined
+        const rows = sql<Row>`
+          select ${sql.literal(columns)} from responses where ${where}
+          order by submitted_at desc, id desc`.stream.pipe(Stream.map((row) => toRow(row, flat)))
+        return { head, rows }
       })
 
       const findRow = (workspaceId: number, responseId: number, lock: boolean) =>
@@ -532,7 +604,7 @@ export class Responses extends Context.Service<Responses, {
         }))
       })
 
-      return Responses.of({ submit, list, get, update, remove })
+      return Responses.of({ submit, list, stream, get, update, remove })
     })
   )
 }

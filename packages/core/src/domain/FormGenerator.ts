@@ -1,0 +1,81 @@
+/**
+ * Form generation from a plain-text description: a service a host (or a
+ * later configuration) provides. Without one, generation answers that no
+ * generator is configured.
+ */
+import { Context, Effect, Layer, Schema } from "effect"
+import * as Actors from "./Actors.ts"
+import type { FieldInput } from "./Fields.ts"
+import { CreateFormInput, Forms } from "./Forms.ts"
+
+/** What generating a form takes (spec: POST /v1/forms/generate). */
+export const GenerateFormInput = Schema.Struct({
+  prompt: Schema.String.check(
+    Schema.isMinLength(1, { message: "prompt must not be empty" }),
+    Schema.isMaxLength(4000, { message: "prompt must be at most 4000 characters" })
+  ),
+  publish: Schema.optionalKey(Schema.Boolean)
+}).annotate({ identifier: "GenerateForm" })
+export type GenerateFormInput = typeof GenerateFormInput.Type
+
+/** A generated form before it is stored. */
+export interface GeneratedForm {
+  readonly title: string
+  readonly description: string | null
+  readonly fields: ReadonlyArray<FieldInput>
+}
+
+/** The generator could not be reached or gave an unusable result (answered 502). */
+export class GeneratorFailed extends Schema.TaggedError<GeneratorFailed>()("GeneratorFailed", {
+  message: Schema.String
+}) {}
+
+/**
+ * Turns a description into a form.
+ *
+ * @example
+ * ```ts
+ * const draft = yield* (yield* FormGenerator).generate("ask for name, email and a rating out of 5")
+ * ```
+ */
+export class FormGenerator extends Context.Service<FormGenerator, {
+  readonly generate: (prompt: string) => Effect.Effect<GeneratedForm, GeneratorFailed>
+}>()("@qforms/core/FormGenerator") {
+  /** No generator: every request fails with "no form generator configured". */
+  static readonly layerNone = Layer.succeed(FormGenerator)(FormGenerator.of({
+    generate: () => Effect.fail(new GeneratorFailed({ message: "no form generator configured" }))
+  }))
+}
+
+const decodeDraft = Schema.decodeUnknownEffect(CreateFormInput)
+
+/**
+ * Generation as the API offers it: checks the actor may create forms, asks
+ * the generator, checks its answer like any client's input, and stores the
+ * form (published when `publish` is true) with its default stages.
+ *
+ * @example
+ * ```ts
+ * const generate = yield* generateForm
+ * const form = yield* generate(actor, { prompt: "an RSVP: name, email, attending yes or no", publish: true })
+ * ```
+ */
+export const generateForm = Effect.gen(function*() {
+  const forms = yield* Forms
+  const generator = yield* FormGenerator
+  return Effect.fn("FormGenerator.generateForm")(function*(actor: Actors.Actor, input: GenerateFormInput) {
+    yield* Actors.requireWrite(actor)
+    const draft = yield* generator.generate(input.prompt)
+    const checked = yield* decodeDraft({
+      title: draft.title,
+      description: draft.description,
+      fields: draft.fields
+    }).pipe(
+      Effect.mapError((error) =>
+        new GeneratorFailed({ message: `the form generator gave an unusable form: ${error.message}` })
+      )
+    )
+    const created = yield* forms.create(actor, checked, { status: input.publish === true ? "published" : "draft" })
+    return yield* Effect.orDie(forms.get(actor, created.id))
+  })
+})

@@ -1,0 +1,150 @@
+/**
+ * Webhook subscriptions: an outside tool asks for an event of one form to be
+ * posted to its URL. Each subscription has a signing secret, returned once
+ * when it is created. (Delivery reads the outbox; see `Events.ts`.)
+ */
+import { randomBytes } from "node:crypto"
+import { Clock, Context, Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql"
+import * as Actors from "./Actors.ts"
+import { type Forbidden, FormNotFound } from "./Errors.ts"
+import { EventName } from "./Events.ts"
+
+/** A subscription as listed (spec: Subscription). */
+export const Subscription = Schema.Struct({
+  id: Schema.String,
+  formId: Schema.Int,
+  formTitle: Schema.String,
+  event: EventName,
+  targetUrl: Schema.String,
+  source: Schema.String,
+  lastSentAt: Schema.NullOr(Schema.String),
+  createdAt: Schema.String
+}).annotate({ identifier: "Subscription" })
+export type Subscription = typeof Subscription.Type
+
+/** A new subscription: the subscription and, this once, its signing secret (`whsec_…`). */
+export const CreatedSubscription = Schema.Struct({
+  ...Subscription.fields,
+  secret: Schema.String.annotate({
+    description: "The signing secret (Standard Webhooks), shown only in this response."
+  })
+}).annotate({ identifier: "CreatedSubscription" })
+export type CreatedSubscription = typeof CreatedSubscription.Type
+
+/** An absolute http(s) URL of at most 2000 characters. */
+export const TargetUrl = Schema.String.check(
+  Schema.isMaxLength(2000, { message: "targetUrl must be at most 2000 characters" }),
+  Schema.makeFilter((url: string) => {
+    const parsed = URL.canParse(url) ? new URL(url) : undefined
+    return (parsed !== undefined && (parsed.protocol === "http:" || parsed.protocol === "https:") &&
+      parsed.hostname !== "") || "targetUrl must be an absolute http:// or https:// URL"
+  })
+)
+
+/** What subscribing takes (spec: POST /webhooks/subscribe). */
+export const SubscribeInput = Schema.Struct({
+  formId: Schema.Int,
+  event: EventName,
+  targetUrl: TargetUrl,
+  source: Schema.optionalKey(
+    Schema.Trim.check(Schema.isMaxLength(40, { message: "source must be at most 40 characters" }))
+  )
+}).annotate({ identifier: "Subscribe" })
+export type SubscribeInput = typeof SubscribeInput.Type
+
+/** No such subscription in this workspace. */
+export class SubscriptionNotFound extends Schema.TaggedError<SubscriptionNotFound>()("SubscriptionNotFound", {
+  message: Schema.String
+}) {}
+
+interface SubscriptionRow {
+  readonly id: string
+  readonly form_id: number
+  readonly form_title: string
+  readonly event: EventName
+  readonly target_url: string
+  readonly source: string
+  readonly last_sent_at: Date | null
+  readonly created_at: Date
+}
+
+const toSubscription = (row: SubscriptionRow): Subscription => ({
+  id: row.id,
+  formId: row.form_id,
+  formTitle: row.form_title,
+  event: row.event,
+  targetUrl: row.target_url,
+  source: row.source,
+  lastSentAt: row.last_sent_at?.toISOString() ?? null,
+  createdAt: row.created_at.toISOString()
+})
+
+/** A new signing secret: `whsec_` and the base64 of 32 random bytes. */
+export const makeSecret = (): string => `whsec_${randomBytes(32).toString("base64")}`
+
+/**
+ * Webhook subscriptions of a workspace. Managing them takes an owner or admin.
+ *
+ * @example
+ * ```ts
+ * const created = yield* (yield* Webhooks).subscribe(actor, {
+ *   formId, event: "response.created", targetUrl: "https://hooks.example.com/qforms"
+ * })
+ * ```
+ */
+export class Webhooks extends Context.Service<Webhooks, {
+  readonly list: (actor: Actors.Actor) => Effect.Effect<ReadonlyArray<Subscription>, SqlError.SqlError>
+  readonly subscribe: (
+    actor: Actors.Actor,
+    input: SubscribeInput
+  ) => Effect.Effect<CreatedSubscription, FormNotFound | Forbidden | SqlError.SqlError>
+  readonly unsubscribe: (
+    actor: Actors.Actor,
+    subscriptionId: string
+  ) => Effect.Effect<void, SubscriptionNotFound | Forbidden | SqlError.SqlError>
+}>()("@qforms/core/Webhooks") {
+  static readonly layer = Layer.effect(
+    Webhooks,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+
+      const list = Effect.fn("Webhooks.list")(function*(actor: Actors.Actor) {
+        const rows = yield* sql<SubscriptionRow>`
+          select s.id, s.form_id, f.title as form_title, s.event, s.target_url, s.source, s.last_sent_at, s.created_at
+          from webhook_subscriptions s join forms f on f.id = s.form_id
+          where s.workspace_id = ${actor.workspaceId}
+          order by s.created_at, s.id`
+        return rows.map(toSubscription)
+      })
+
+      const subscribe = Effect.fn("Webhooks.subscribe")(function*(actor: Actors.Actor, input: SubscribeInput) {
+        yield* Actors.requireAdmin(actor)
+        const now = new Date(yield* Clock.currentTimeMillis)
+        const id = `sub_${randomBytes(12).toString("base64url")}`
+        const secret = makeSecret()
+        const rows = yield* sql<SubscriptionRow>`
+          insert into webhook_subscriptions (id, workspace_id, form_id, event, target_url, source, secret, created_at)
+          select ${id}, f.workspace_id, f.id, ${input.event}, ${input.targetUrl}, ${input.source || "api"}, ${secret}, ${now}
+          from forms f where f.workspace_id = ${actor.workspaceId} and f.id = ${input.formId}
+          returning id, form_id, (select title from forms where id = form_id) as form_title, event, target_url, source,
+            last_sent_at, created_at`
+        if (rows.length === 0) return yield* new FormNotFound({ message: `form ${input.formId} not found` })
+        return { ...toSubscription(rows[0]!), secret }
+      })
+
+      const unsubscribe = Effect.fn("Webhooks.unsubscribe")(function*(actor: Actors.Actor, subscriptionId: string) {
+        yield* Actors.requireAdmin(actor)
+        const rows = yield* sql`
+          delete from webhook_subscriptions where workspace_id = ${actor.workspaceId} and id = ${subscriptionId}
+          returning id`
+        if (rows.length === 0) {
+          return yield* new SubscriptionNotFound({ message: `subscription ${subscriptionId} not found` })
+        }
+      })
+
+      return Webhooks.of({ list, subscribe, unsubscribe })
+    })
+  )
+}

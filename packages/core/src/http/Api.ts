@@ -1,0 +1,268 @@
+/**
+ * The qforms HTTP API, defined once (no handlers here): paths, methods,
+ * request and response schemas, error statuses and security. The server, the
+ * OpenAPI document and typed clients all derive from it.
+ */
+import { Context, Schema } from "effect"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, HttpApiSecurity, OpenApi } from "effect/http-api"
+import type * as Actors from "../domain/Actors.ts"
+import { GenerateFormInput } from "../domain/FormGenerator.ts"
+import { Field } from "../domain/Fields.ts"
+import { CreateFormInput, FormSummary, FormWithFields, UpdateFormInput } from "../domain/Forms.ts"
+import { Member } from "../domain/Members.ts"
+import { AddNoteInput, Note } from "../domain/Notes.ts"
+import { ResponseDetail, ResponseRow, SubmitInput, UpdateResponseInput, UpdateResponseResult } from "../domain/Responses.ts"
+import { CreateStageInput, ReorderStagesInput, Stage, UpdateStageInput } from "../domain/Stages.ts"
+import { CreatedSubscription, SubscribeInput, Subscription } from "../domain/Webhooks.ts"
+import {
+  BadGateway,
+  BadRequest,
+  Conflict,
+  Forbidden,
+  InternalError,
+  NotFound,
+  PayloadTooLarge,
+  ServiceUnavailable,
+  TooManyRequests,
+  Unauthorized,
+  UnsupportedMediaType
+} from "./ApiErrors.ts"
+
+/** The version of the API description (spec section 9), independent of the package version. */
+export const apiVersion = "1.0.0"
+
+/** The actor of the current request: the member an API key acts as. */
+export class CurrentActor extends Context.Service<CurrentActor, Actors.Actor>()("@qforms/core/http/CurrentActor") {}
+
+/**
+ * Bearer authentication with an API key (`Authorization: Bearer qk_live_…`),
+ * plus the per-key rate limit.
+ */
+export class Authentication extends HttpApiMiddleware.Service<Authentication, {
+  provides: CurrentActor
+}>()("@qforms/core/http/Authentication", {
+  security: { bearer: HttpApiSecurity.bearer.pipe(HttpApiSecurity.annotate(OpenApi.Description, "An API key: `qk_live_…`")) },
+  error: [Unauthorized, TooManyRequests]
+}) {}
+
+/** Turns request decoding failures into a 400 `{error, details}` naming the field. */
+export class RequestErrors extends HttpApiMiddleware.Service<RequestErrors>()("@qforms/core/http/RequestErrors", {
+  error: [BadRequest, PayloadTooLarge, UnsupportedMediaType, InternalError, ServiceUnavailable]
+}) {}
+
+const Id = Schema.Int.check(Schema.isGreaterThan(0, { message: "must be a positive integer" }))
+const IdParams = { id: Id }
+const FormIdParams = { formId: Id }
+
+const IsoDateTime = Schema.String.check(
+  Schema.isPattern(/^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/, {
+    message: "must be an ISO 8601 date-time, e.g. 2026-01-31T12:00:00Z"
+  }),
+  Schema.makeFilter((value: string) => !Number.isNaN(new Date(value).getTime()) || "must be a real date-time")
+).annotate({ format: "date-time" })
+
+const IdOrNone = Schema.Union([Schema.Literal("none"), Id])
+
+/** The filters of the response list (query string). */
+export const ResponseListQuery = Schema.Struct({
+  q: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200, { message: "q must be at most 200 characters" })))
+    .annotate({ description: "Matches the name, the e-mail address, a tag, or the text of any answer." }),
+  stage: Schema.optionalKey(IdOrNone).annotate({ description: "A stage id, or `none` for responses with no stage." }),
+  assignee: Schema.optionalKey(IdOrNone).annotate({
+    description: "An account id, or `none` for unassigned responses."
+  }),
+  tag: Schema.optionalKey(Schema.String).annotate({ description: "Only responses carrying this tag." }),
+  from: Schema.optionalKey(IsoDateTime).annotate({ description: "Submitted at or after this moment." }),
+  to: Schema.optionalKey(IsoDateTime).annotate({ description: "Submitted at or before this moment." }),
+  flat: Schema.optionalKey(Schema.Literal("1")).annotate({
+    description: "Adds `answers` (keyed by question label) and `summary` to every response."
+  }),
+  limit: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 1000 }))).annotate({
+    description: "Extension: at most this many responses (1–1000); `nextCursor` then leads to the next page."
+  }),
+  cursor: Schema.optionalKey(Schema.String).annotate({ description: "Extension: `nextCursor` of the previous page." })
+})
+export type ResponseListQuery = typeof ResponseListQuery.Type
+
+/** The response list (spec: ResponseList, plus `nextCursor`). */
+export const ResponseList = Schema.Struct({
+  form: Schema.Struct({ id: Schema.Int, title: Schema.String }),
+  fields: Schema.Array(Field),
+  stages: Schema.Array(Stage),
+  members: Schema.Array(Member),
+  allTags: Schema.Array(Schema.String),
+  responses: Schema.Array(ResponseRow),
+  nextCursor: Schema.NullOr(Schema.String).annotate({
+    description: "Extension: with `limit`, the cursor of the next page; null on the last."
+  })
+}).annotate({ identifier: "ResponseList" })
+
+const created = HttpApiSchema.status(201)
+
+/** Forms and their questions. */
+export class FormsGroup extends HttpApiGroup.make("forms")
+  .add(
+    HttpApiEndpoint.get("list", "/forms", { success: Schema.Array(FormSummary) })
+      .annotate(OpenApi.Description, "The workspace's forms, newest change first."),
+    HttpApiEndpoint.post("create", "/forms", {
+      payload: CreateFormInput,
+      success: FormSummary.pipe(created),
+      error: Forbidden
+    })
+      .annotate(OpenApi.Description, "Creates a draft form (extension: with `fields`, its questions)."),
+    HttpApiEndpoint.get("get", "/forms/:id", { params: IdParams, success: FormWithFields, error: NotFound }),
+    HttpApiEndpoint.patch("update", "/forms/:id", {
+      params: IdParams,
+      payload: UpdateFormInput,
+      success: FormSummary,
+      error: [NotFound, Forbidden]
+    }).annotate(OpenApi.Description, "Changes any subset; `fields` (extension) replaces the questions."),
+    HttpApiEndpoint.delete("remove", "/forms/:id", {
+      params: IdParams,
+      success: HttpApiSchema.NoContent,
+      error: [NotFound, Forbidden]
+    }).annotate(OpenApi.Description, "Deletes the form and everything that came in through it.")
+  )
+{}
+
+/** Responses (cases) and their notes. */
+export class ResponsesGroup extends HttpApiGroup.make("responses")
+  .add(
+    HttpApiEndpoint.get("list", "/forms/:formId/responses", {
+      params: FormIdParams,
+      query: ResponseListQuery,
+      success: ResponseList,
+      error: NotFound
+    }).annotate(OpenApi.Description, "A form's responses, newest first. Without `limit`, the whole list."),
+    HttpApiEndpoint.get("csv", "/forms/:formId/responses.csv", {
+      params: FormIdParams,
+      query: ResponseListQuery,
+      success: Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/csv" })),
+      error: NotFound
+    }).annotate(
+      OpenApi.Description,
+      "Extension: the same list as CSV (question labels as header, RFC 4180, formula-safe cells)."
+    ),
+    HttpApiEndpoint.post("submit", "/forms/:formId/responses", {
+      params: FormIdParams,
+      payload: SubmitInput,
+      success: ResponseRow.pipe(created),
+      error: [NotFound, Forbidden, Conflict]
+    }).annotate(OpenApi.Description, "Extension: submits a response (source `api`); 409 unless the form is published."),
+    HttpApiEndpoint.get("get", "/responses/:id", { params: IdParams, success: ResponseDetail, error: NotFound }),
+    HttpApiEndpoint.patch("update", "/responses/:id", {
+      params: IdParams,
+      payload: UpdateResponseInput,
+      success: UpdateResponseResult,
+      error: [NotFound, Forbidden]
+    }).annotate(OpenApi.Description, "Sets stage, assignee and/or tags (tags replace all tags)."),
+    HttpApiEndpoint.delete("remove", "/responses/:id", {
+      params: IdParams,
+      success: HttpApiSchema.NoContent,
+      error: [NotFound, Forbidden]
+    }),
+    HttpApiEndpoint.post("addNote", "/responses/:id/notes", {
+      params: IdParams,
+      payload: AddNoteInput,
+      success: Note.pipe(created),
+      error: [NotFound, Forbidden]
+    }).annotate(OpenApi.Description, "Adds an internal note, never shown to the respondent.")
+  )
+{}
+
+/** A form's stages. */
+export class StagesGroup extends HttpApiGroup.make("stages")
+  .add(
+    HttpApiEndpoint.get("list", "/forms/:formId/stages", {
+      params: FormIdParams,
+      success: Schema.Struct({ stages: Schema.Array(Stage) }),
+      error: NotFound
+    }),
+    HttpApiEndpoint.post("create", "/forms/:formId/stages", {
+      params: FormIdParams,
+      payload: CreateStageInput,
+      success: Stage.pipe(created),
+      error: [NotFound, Forbidden]
+    }).annotate(OpenApi.Description, "Extension: adds a stage at the end."),
+    HttpApiEndpoint.put("reorder", "/forms/:formId/stages/order", {
+      params: FormIdParams,
+      payload: ReorderStagesInput,
+      success: Schema.Struct({ stages: Schema.Array(Stage) }),
+      error: [NotFound, Forbidden]
+    }).annotate(OpenApi.Description, "Extension: puts the stages in this order (every stage id once)."),
+    HttpApiEndpoint.patch("update", "/stages/:id", {
+      params: IdParams,
+      payload: UpdateStageInput,
+      success: Stage,
+      error: [NotFound, Forbidden]
+    }).annotate(OpenApi.Description, "Extension: renames, recolors or (un)closes a stage."),
+    HttpApiEndpoint.delete("remove", "/stages/:id", {
+      params: IdParams,
+      success: HttpApiSchema.NoContent,
+      error: [NotFound, Forbidden]
+    }).annotate(OpenApi.Description, "Extension: deletes a stage; its responses go back to no stage.")
+  )
+{}
+
+/** The workspace's members. */
+export class MembersGroup extends HttpApiGroup.make("members")
+  .add(HttpApiEndpoint.get("list", "/members", { success: Schema.Struct({ members: Schema.Array(Member) }) }))
+{}
+
+/** Webhook subscriptions. */
+export class WebhooksGroup extends HttpApiGroup.make("webhooks")
+  .add(
+    HttpApiEndpoint.get("list", "/webhooks", { success: Schema.Array(Subscription) }),
+    HttpApiEndpoint.post("subscribe", "/webhooks/subscribe", {
+      payload: SubscribeInput,
+      success: CreatedSubscription.pipe(created),
+      error: [NotFound, Forbidden]
+    }).annotate(OpenApi.Description, "Subscribes a URL to an event of a form. The signing `secret` is shown only here."),
+    HttpApiEndpoint.delete("unsubscribe", "/webhooks/subscribe/:id", {
+      params: { id: Schema.String.check(Schema.isMaxLength(100)) },
+      success: HttpApiSchema.NoContent,
+      error: [NotFound, Forbidden]
+    })
+  )
+{}
+
+/** Form generation from a description. */
+export class GenerateGroup extends HttpApiGroup.make("generate")
+  .add(
+    HttpApiEndpoint.post("generate", "/v1/forms/generate", {
+      payload: GenerateFormInput,
+      success: FormWithFields.pipe(created),
+      error: [Forbidden, BadGateway]
+    }).annotate(OpenApi.Description, "Writes the questions from a description and creates the form.")
+  )
+{}
+
+/**
+ * The whole API, under `/api`.
+ *
+ * @example
+ * ```ts
+ * import { OpenApi } from "effect/http-api"
+ * import { Api } from "@qforms/core"
+ * const document = OpenApi.fromApi(Api.Api)
+ * ```
+ */
+export class Api extends HttpApi.make("qforms")
+  .add(FormsGroup)
+  .add(ResponsesGroup)
+  .add(StagesGroup)
+  .add(MembersGroup)
+  .add(WebhooksGroup)
+  .add(GenerateGroup)
+  .prefix("/api")
+  .middleware(RequestErrors)
+  .middleware(Authentication)
+  .annotate(HttpApi.PayloadParseOptions, { onExcessProperty: "error", errors: "all" })
+  .annotate(HttpApi.QueryParseOptions, { errors: "all" })
+  .annotateMerge(OpenApi.annotations({
+    title: "qforms API",
+    version: apiVersion,
+    description: "Forms, responses as cases (stage, assignee, tags, notes), and webhook subscriptions. " +
+      "Every endpoint takes an API key as a bearer token; every error body is `{\"error\": \"…\"}`."
+  }))
+{}

@@ -1,0 +1,130 @@
+/**
+ * The error responses of the API, and the one place where domain errors
+ * become HTTP statuses. Every body is `{"error": "<message>"}`; a 400 may add
+ * `details` (one `{path, message}` per problem) and a 500 a `requestId`.
+ */
+import { Effect, Schema } from "effect"
+import type { SqlError } from "effect/sql"
+import { Issue } from "../domain/Errors.ts"
+
+/** 400: the request is malformed or breaks a rule (the message names the field). */
+export class BadRequest extends Schema.Error<BadRequest>("qforms/http/BadRequest")({
+  error: Schema.String,
+  details: Schema.optionalKey(Schema.Array(Issue))
+}, { httpApiStatus: 400, description: "The request is malformed or breaks a rule; `error` names the field." }) {}
+
+/** 401: the API key is missing, malformed, wrong or revoked. Sent with `WWW-Authenticate: Bearer`. */
+export class Unauthorized extends Schema.Error<Unauthorized>("qforms/http/Unauthorized")({
+  error: Schema.String
+}, { httpApiStatus: 401, description: "The API key is missing, malformed, wrong or revoked." }) {}
+
+/** 403: the key's member may not do this (a viewer writing). */
+export class Forbidden extends Schema.Error<Forbidden>("qforms/http/Forbidden")({
+  error: Schema.String
+}, { httpApiStatus: 403, description: "The key's member may not do this (a viewer key is read-only)." }) {}
+
+/** 404: no such resource in this workspace (or no such route). */
+export class NotFound extends Schema.Error<NotFound>("qforms/http/NotFound")({
+  error: Schema.String
+}, { httpApiStatus: 404, description: "Not found in this workspace." }) {}
+
+/** 405: the path exists, the method does not. Sent with `Allow`. */
+export class MethodNotAllowed extends Schema.Error<MethodNotAllowed>("qforms/http/MethodNotAllowed")({
+  error: Schema.String
+}, { httpApiStatus: 405, description: "The path exists but not with this method." }) {}
+
+/** 409: the change conflicts with the current state (a submission to an unpublished form). */
+export class Conflict extends Schema.Error<Conflict>("qforms/http/Conflict")({
+  error: Schema.String
+}, { httpApiStatus: 409, description: "The change conflicts with the current state." }) {}
+
+/** 413: the body is over the limit (1 MiB). */
+export class PayloadTooLarge extends Schema.Error<PayloadTooLarge>("qforms/http/PayloadTooLarge")({
+  error: Schema.String
+}, { httpApiStatus: 413, description: "The request body is over 1 MiB." }) {}
+
+/** 415: the body is not JSON. */
+export class UnsupportedMediaType extends Schema.Error<UnsupportedMediaType>("qforms/http/UnsupportedMediaType")({
+  error: Schema.String
+}, { httpApiStatus: 415, description: "The request body must be JSON (Content-Type: application/json)." }) {}
+
+/** 429: the key's rate limit is exhausted. Sent with `Retry-After`, `RateLimit-Policy` and `RateLimit`. */
+export class TooManyRequests extends Schema.Error<TooManyRequests>("qforms/http/TooManyRequests")({
+  error: Schema.String
+}, { httpApiStatus: 429, description: "Too many requests for this key; retry after `Retry-After` seconds." }) {}
+
+/** 500: an unexpected failure, logged with the same request id. */
+export class InternalError extends Schema.Error<InternalError>("qforms/http/InternalError")({
+  error: Schema.String,
+  requestId: Schema.String
+}, { httpApiStatus: 500, description: "An unexpected failure; the request id is in the server log." }) {}
+
+/** 502: the form generator could not be reached or gave an unusable result. */
+export class BadGateway extends Schema.Error<BadGateway>("qforms/http/BadGateway")({
+  error: Schema.String
+}, { httpApiStatus: 502, description: "The form generator could not be reached or gave an unusable result." }) {}
+
+/** 503: the database is not reachable right now. */
+export class ServiceUnavailable extends Schema.Error<ServiceUnavailable>("qforms/http/ServiceUnavailable")({
+  error: Schema.String
+}, { httpApiStatus: 503, description: "The service cannot reach its database right now." }) {}
+
+/** Every error a domain service may fail with, by tag. */
+type DomainError =
+  | { readonly _tag: "InvalidInput"; readonly message: string; readonly details?: ReadonlyArray<Issue> | undefined }
+  | { readonly _tag: "Forbidden"; readonly message: string }
+  | { readonly _tag: "Conflict"; readonly message: string }
+  | { readonly _tag: "InvalidApiKey"; readonly message: string }
+  | { readonly _tag: "GeneratorFailed"; readonly message: string }
+  | {
+    readonly _tag:
+      | "FormNotFound"
+      | "ResponseNotFound"
+      | "StageNotFound"
+      | "MemberNotFound"
+      | "ApiKeyNotFound"
+      | "WorkspaceNotFound"
+      | "SubscriptionNotFound"
+    readonly message: string
+  }
+
+/** The HTTP error a domain error is answered with. */
+export type HttpErrorOf<E> = E extends { readonly _tag: "InvalidInput" } ? BadRequest
+  : E extends { readonly _tag: "Forbidden" } ? Forbidden
+  : E extends { readonly _tag: "Conflict" } ? Conflict
+  : E extends { readonly _tag: "InvalidApiKey" } ? Unauthorized
+  : E extends { readonly _tag: "GeneratorFailed" } ? BadGateway
+  : E extends { readonly _tag: `${string}NotFound` } ? NotFound
+  : never
+
+/** Maps one domain error to its HTTP error. */
+export const fromDomain = (error: DomainError): BadRequest | Forbidden | Conflict | Unauthorized | BadGateway | NotFound => {
+  switch (error._tag) {
+    case "InvalidInput":
+      return new BadRequest(
+        error.details === undefined ? { error: error.message } : { error: error.message, details: error.details }
+      )
+    case "Forbidden":
+      return new Forbidden({ error: error.message })
+    case "Conflict":
+      return new Conflict({ error: error.message })
+    case "InvalidApiKey":
+      return new Unauthorized({ error: error.message })
+    case "GeneratorFailed":
+      return new BadGateway({ error: error.message })
+    default:
+      return new NotFound({ error: error.message })
+  }
+}
+
+/**
+ * Runs a domain effect for a handler: its domain errors become HTTP errors,
+ * and a database failure becomes a defect (answered 500 or 503 by the router).
+ */
+export const handle = <A, E extends DomainError | SqlError.SqlError, R>(
+  effect: Effect.Effect<A, E, R>
+): Effect.Effect<A, HttpErrorOf<Exclude<E, SqlError.SqlError>>, R> =>
+  Effect.catch(effect, (error) =>
+    error._tag === "SqlError"
+      ? Effect.die(error)
+      : Effect.fail(fromDomain(error as DomainError) as HttpErrorOf<Exclude<E, SqlError.SqlError>>))

@@ -1,0 +1,220 @@
+/**
+ * Everything qforms serves over HTTP, as routes of an `HttpRouter`: the API
+ * under `/api`, its OpenAPI document (`/api/openapi.json`) and reference page
+ * (`/api/docs`), and one router-wide layer that keeps every answer in shape:
+ * `{error}` bodies, 404 and 405 (with `Allow`), 413 over the body limit, 503
+ * when the database is away, and 500 with a request id for the unexpected.
+ */
+import { randomBytes } from "node:crypto"
+import { ByteSize, Cause, Effect, Exit, Layer } from "effect"
+import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpApi, HttpApiBuilder, HttpApiScalar, OpenApi } from "effect/http-api"
+import { Api } from "./Api.ts"
+import { FormsHandlers } from "./handlers/FormsHandlers.ts"
+import { GenerateHandlers } from "./handlers/GenerateHandlers.ts"
+import { MembersHandlers } from "./handlers/MembersHandlers.ts"
+import { ResponsesHandlers } from "./handlers/ResponsesHandlers.ts"
+import { StagesHandlers } from "./handlers/StagesHandlers.ts"
+import { WebhooksHandlers } from "./handlers/WebhooksHandlers.ts"
+import * as RateLimit from "./RateLimit.ts"
+import { AuthenticationLive, bearerChallenge, RequestErrorsLive } from "./Security.ts"
+
+/** Options of the HTTP routes. */
+export interface HttpOptions {
+  /** Per-key rate limit (default 20 requests/s, bursts of 100). */
+  readonly rateLimit?: RateLimit.RateLimitConfig | undefined
+  /** Largest accepted request body in bytes (default 1 MiB). */
+  readonly maxBodyBytes?: number | undefined
+  /**
+   * Where the application is served, e.g. `https://forms.example.com` or
+   * `/forms-service` when mounted under a prefix: the OpenAPI `servers` entry.
+   */
+  readonly appUrl?: string | undefined
+}
+
+/** The default body limit: 1 MiB. */
+export const defaultMaxBodyBytes = 1024 * 1024
+
+interface KnownRoute {
+  readonly method: string
+  readonly pattern: RegExp
+}
+
+const toPattern = (path: string): RegExp =>
+  new RegExp(`^${path.split("/").map((segment) => segment.startsWith(":") ? "[^/]+" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("/")}/?$`)
+
+/** Every method+path the API knows, to tell 405 from 404. */
+const knownRoutes = (): ReadonlyArray<KnownRoute> => {
+  const routes: Array<KnownRoute> = [
+    { method: "GET", pattern: toPattern("/api/openapi.json") },
+    { method: "GET", pattern: toPattern("/api/docs") }
+  ]
+  HttpApi.reflect(Api, {
+    onGroup: () => undefined,
+    onEndpoint: ({ endpoint }) => routes.push({ method: endpoint.method, pattern: toPattern(endpoint.path) })
+  })
+  return routes
+}
+
+const json = (status: number, body: object, headers?: Record<string, string>) =>
+  HttpServerResponse.jsonUnsafe(body, headers === undefined ? { status } : { status, headers })
+
+const statusMessages: Record<number, string> = {
+  400: "bad request",
+  401: "missing or invalid API key",
+  404: "not found",
+  405: "method not allowed",
+  406: "not acceptable",
+  413: "request body too large",
+  415: "unsupported content type: send JSON (Content-Type: application/json)",
+  426: "upgrade required"
+}
+
+const makeRequestId = () => `req_${randomBytes(9).toString("base64url")}`
+
+const isContentJson = (response: HttpServerResponse.HttpServerResponse) =>
+  (response.headers["content-type"] ?? (response.body._tag === "Uint8Array" ? response.body.contentType : ""))
+    .includes("json")
+
+/**
+ * Keeps every error answer `{error}`-shaped: an error status with an empty or
+ * non-JSON body (from the router or the platform) gets a JSON body, and a
+ * 401 its `WWW-Authenticate` challenge.
+ */
+const normalize = (response: HttpServerResponse.HttpServerResponse) => {
+  if (response.status < 400) return response
+  let out = response
+  if (!isContentJson(response) && response.body._tag !== "Stream") {
+    const replaced = json(response.status, { error: statusMessages[response.status] ?? `HTTP ${response.status}` })
+    out = HttpServerResponse.setHeaders(replaced, response.headers)
+    out = HttpServerResponse.removeHeader(HttpServerResponse.removeHeader(out, "content-type"), "content-length")
+    out = HttpServerResponse.setBody(out, replaced.body)
+  }
+  if (out.status === 401 && out.headers["www-authenticate"] === undefined) {
+    out = HttpServerResponse.setHeader(out, "www-authenticate", bearerChallenge("missing or invalid API key"))
+  }
+  return out
+}
+
+type Reason = { readonly _tag: string; readonly reason?: unknown }
+
+const httpServerReason = (error: unknown): Reason | undefined =>
+  typeof error === "object" && error !== null && "_tag" in error && error._tag === "HttpServerError" &&
+    "reason" in error
+    ? error.reason as Reason
+    : undefined
+
+const isDatabaseDown = (error: unknown): boolean =>
+  typeof error === "object" && error !== null && "_tag" in error && error._tag === "SqlError" &&
+  "reason" in error && typeof error.reason === "object" && error.reason !== null && "_tag" in error.reason &&
+  error.reason._tag === "ConnectionError"
+
+/** The router-wide layer: limits, 404/405, and error answers for failures and defects. */
+const Guard = (options: HttpOptions) => {
+  const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes
+  const maxBodySize = ByteSize.bytes(maxBodyBytes)
+  const routes = knownRoutes()
+  const tooLarge = json(413, { error: `request body too large: at most ${maxBodyBytes} bytes` }, { connection: "close" })
+
+  const notFound = (request: HttpServerRequest.HttpServerRequest) => {
+    const path = request.url.split("?")[0]!
+    const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))]
+    if (allowed.length === 0) return json(404, { error: `no route ${request.method} ${path}` })
+    return json(405, { error: `method ${request.method} is not allowed on ${path}; use ${allowed.join(", ")}` }, {
+      allow: allowed.join(", ")
+    })
+  }
+
+  const fromCause = (request: HttpServerRequest.HttpServerRequest, cause: Cause.Cause<unknown>) =>
+    Effect.gen(function*() {
+      const errors = [
+        ...cause.reasons.filter(Cause.isFailReason).map((reason) => reason.error),
+        ...cause.reasons.filter(Cause.isDieReason).map((reason) => reason.defect)
+      ]
+      for (const error of errors) {
+        const reason = httpServerReason(error)
+        if (reason?._tag === "RouteNotFound") return notFound(request)
+        if (reason?._tag === "RequestParseError") {
+          return reason.reason === "BodyTooLarge"
+            ? tooLarge
+            : json(400, { error: "could not read the request body" })
+        }
+        if (isDatabaseDown(error)) {
+          return json(503, { error: "the database is not reachable; try again shortly" }, { "retry-after": "5" })
+        }
+      }
+      if (cause.reasons.length > 0 && cause.reasons.every(Cause.isInterruptReason)) {
+        return yield* Effect.failCause(cause)
+      }
+      const requestId = makeRequestId()
+      yield* Effect.logError("unexpected failure", cause).pipe(
+        Effect.annotateLogs({ requestId, method: request.method, url: request.url })
+      )
+      return json(500, { error: "internal error", requestId })
+    })
+
+  return HttpRouter.middleware((app) =>
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const length = Number(request.headers["content-length"] ?? "0")
+      if (Number.isFinite(length) && length > maxBodyBytes) return tooLarge
+      const exit = yield* Effect.exit(Effect.provideService(app, HttpIncomingMessage.MaxBodySize, maxBodySize))
+      return Exit.isSuccess(exit) ? normalize(exit.value) : yield* fromCause(request, exit.cause)
+    }), { global: true })
+}
+
+/** The OpenAPI document, with `servers` naming where the API is mounted. */
+const OpenApiRoute = (options: HttpOptions) => {
+  const base = OpenApi.fromApi(Api)
+  const document = {
+    ...base,
+    servers: [{
+      url: options.appUrl === undefined || options.appUrl === "" ? "/" : options.appUrl.replace(/\/$/, "") || "/",
+      description: "This qforms service"
+    }]
+  }
+  const response = json(200, document)
+  return HttpRouter.add("GET", "/api/openapi.json", Effect.succeed(response))
+}
+
+/**
+ * The routes of qforms: provide the domain services (`Services.layer…`) and a
+ * `FormGenerator`, then serve with `HttpRouter.serve` or turn into a handler
+ * with `HttpRouter.toWebHandler`.
+ *
+ * @example
+ * ```ts
+ * import { NodeHttpServer } from "@effect/platform-node"
+ * import { HttpRouter } from "effect/http"
+ * import { FormGenerator, Http, Services } from "@qforms/core"
+ *
+ * const Server = HttpRouter.serve(Http.layer({ appUrl: "http://localhost:3000" }), { disableLogger: true }).pipe(
+ *   Layer.provide([Services.layerPglite({ dataDir: "./data" }), FormGenerator.FormGenerator.layerNone]),
+ *   Layer.provide(NodeHttpServer.layer(createServer, { port: 3000 }))
+ * )
+ * ```
+ */
+export const layer = (options: HttpOptions = {}) =>
+  Layer.mergeAll(
+    HttpApiBuilder.layer(Api).pipe(
+      Layer.provide(
+        Layer.mergeAll(
+          FormsHandlers,
+          ResponsesHandlers,
+          StagesHandlers,
+          MembersHandlers,
+          WebhooksHandlers,
+          GenerateHandlers
+        ).pipe(
+          Layer.provide([
+            AuthenticationLive.pipe(Layer.provide(RateLimit.RateLimiter.layerMemory(options.rateLimit))),
+            RequestErrorsLive
+          ])
+        )
+      )
+    ),
+    OpenApiRoute(options),
+    HttpApiScalar.layer(Api, { path: "/api/docs", scalar: { hideModels: false } }),
+    Guard(options)
+  )
+

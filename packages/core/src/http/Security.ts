@@ -1,0 +1,109 @@
+/**
+ * The API's middleware implementations: bearer authentication with the
+ * per-key rate limit, and request decoding failures as 400 `{error, details}`.
+ */
+import { Effect, Layer, Redacted, Result, SchemaIssue } from "effect"
+import { HttpServerResponse } from "effect/http"
+import { HttpApiMiddleware } from "effect/http-api"
+import type { HttpApiError } from "effect/http-api"
+import { ApiKeys } from "../domain/ApiKeys.ts"
+import { Authentication, CurrentActor, RequestErrors } from "./Api.ts"
+import { BadRequest } from "./ApiErrors.ts"
+import * as RateLimit from "./RateLimit.ts"
+
+/** The `WWW-Authenticate` challenge of a refused key (RFC 6750). */
+export const bearerChallenge = (description: string) =>
+  // A header value may hold only visible ASCII: anything else makes Node refuse the whole response.
+  `Bearer realm="qforms", error="invalid_token", error_description="${
+    description.replace(/[^\x20-\x7e]/g, "").replaceAll("\"", "'")
+  }"`
+
+const unauthorized = (message: string) =>
+  HttpServerResponse.jsonUnsafe({ error: message }, {
+    status: 401,
+    headers: { "www-authenticate": bearerChallenge(message) }
+  })
+
+/**
+ * Authenticates the bearer key, applies its rate limit, and runs the endpoint
+ * as the key's member. Every answer carries the rate-limit headers.
+ */
+export const AuthenticationLive = Layer.effect(
+  Authentication,
+  Effect.gen(function*() {
+    const keys = yield* ApiKeys
+    const limiter = yield* RateLimit.RateLimiter
+    return Authentication.of({
+      bearer: (httpEffect, { credential }) =>
+        Effect.gen(function*() {
+          const result = yield* Effect.result(keys.authenticate(Redacted.value(credential)))
+          if (Result.isFailure(result)) {
+            if (result.failure._tag === "SqlError") return yield* Effect.die(result.failure)
+            return unauthorized(result.failure.message)
+          }
+          const actor = result.success
+          const decision = yield* limiter.take(`key:${actor.apiKeyId ?? actor.accountId}`)
+          const headers = RateLimit.headers(limiter.config, decision)
+          if (!decision.allowed) {
+            return HttpServerResponse.jsonUnsafe({
+              error: `rate limit exceeded: at most ${limiter.config.requestsPerSecond} requests per second ` +
+                `(bursts of ${limiter.config.burst}) per key; retry in ${decision.retryAfterSeconds} s`
+            }, { status: 429, headers })
+          }
+          const response = yield* Effect.provideService(httpEffect, CurrentActor, actor)
+          return HttpServerResponse.setHeaders(response, headers)
+        })
+    })
+  })
+)
+
+const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
+
+const where: Record<HttpApiError.HttpApiSchemaError["kind"], string> = {
+  Params: "path",
+  Query: "query string",
+  Headers: "headers",
+  Payload: "request body",
+  Body: "response body",
+  ResponseHeaders: "response headers"
+}
+
+/**
+ * The issues of a decoding failure as `{path, message}` pairs, each message
+ * naming its field (`title: title must be at most 200 characters` reads
+ * better as just the message, which already names it).
+ */
+export const describeSchemaError = (error: HttpApiError.HttpApiSchemaError): BadRequest => {
+  const details = formatter(error.cause.issue).issues.map((issue) => {
+    const path = (issue.path ?? []).map((segment) =>
+      typeof segment === "object" && segment !== null && "key" in segment ? String(segment.key) : String(segment)
+    ).join(".")
+    const message = issue.message === "Expected no excess property"
+      ? "unknown field"
+      : issue.message === "Missing key"
+      ? "is required"
+      : issue.message
+    if (path === "") {
+      const subject = where[error.kind]
+      return {
+        path: "",
+        message: message === "Expected a valid JSON body"
+          ? "the request body is not valid JSON"
+          : message.startsWith("Expected") && error.kind === "Payload"
+          ? `${subject} must be a JSON object`
+          : `${subject}: ${message}`
+      }
+    }
+    const field = path.split(".")[0]!
+    return { path, message: message.startsWith(field) ? message : `${path}: ${message}` }
+  })
+  return new BadRequest({ error: details.map((d) => d.message).join("; "), details })
+}
+
+/** Answers request decoding failures with 400 `{error, details}`. */
+export const RequestErrorsLive = HttpApiMiddleware.layerSchemaErrorTransform(
+  RequestErrors,
+  (error) => error.kind === "Body" || error.kind === "ResponseHeaders"
+    ? Effect.fail(error)
+    : Effect.fail(describeSchemaError(error))
+)

@@ -1,0 +1,13 @@
+/** Handlers of the generation group. */
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { generateForm } from "../../domain/FormGenerator.ts"
+import { Api, CurrentActor } from "../Api.ts"
+import { handle } from "../ApiErrors.ts"
+
+export const GenerateHandlers = HttpApiBuilder.group(Api, "generate", Effect.fnUntraced(function*(handlers) {
+  const generate = yield* generateForm
+  return handlers.handleAll({
+    generate: ({ payload }) => Effect.flatMap(CurrentActor, (actor) => handle(generate(actor, payload)))
+  })
+}))

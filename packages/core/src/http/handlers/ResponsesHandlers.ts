@@ -1,0 +1,83 @@
+/** Handlers of the responses group. */
+import { Effect, Stream } from "effect"
+import { HttpServerResponse } from "effect/http"
+import { HttpApiBuilder } from "effect/http-api"
+import * as Csv from "../../domain/Csv.ts"
+import { Notes } from "../../domain/Notes.ts"
+import { type ListOptions, Responses } from "../../domain/Responses.ts"
+import { Api, CurrentActor, type ResponseListQuery } from "../Api.ts"
+import { handle } from "../ApiErrors.ts"
+
+const toListOptions = (query: ResponseListQuery): ListOptions => ({
+  q: query.q,
+  stage: query.stage,
+  assignee: query.assignee,
+  tag: query.tag,
+  from: query.from === undefined ? undefined : new Date(query.from),
+  to: query.to === undefined ? undefined : new Date(query.to),
+  flat: query.flat === "1",
+  limit: query.limit,
+  cursor: query.cursor
+})
+
+/**
+ * A whole list as one JSON document written row by row from a database
+ * cursor: the envelope first, then each response as it is read.
+ */
+const jsonListStream = (head: object, rows: Stream.Stream<object, unknown>): Stream.Stream<Uint8Array, unknown> => {
+  const opening = JSON.stringify({ ...head, responses: [] }).slice(0, -2)
+  return Stream.make(opening).pipe(
+    Stream.concat(Stream.suspend(() => {
+      let first = true
+      return Stream.map(rows, (row) => {
+        const text = first ? JSON.stringify(row) : `,${JSON.stringify(row)}`
+        first = false
+        return text
+      })
+    })),
+    Stream.concat(Stream.make("],\"nextCursor\":null}")),
+    Stream.encodeText
+  )
+}
+
+export const ResponsesHandlers = HttpApiBuilder.group(Api, "responses", Effect.fnUntraced(function*(handlers) {
+  const responses = yield* Responses
+  const notes = yield* Notes
+  return handlers.handleAll({
+    list: ({ params, query }) =>
+      Effect.gen(function*() {
+        const actor = yield* CurrentActor
+        const options = toListOptions(query)
+        if (options.limit !== undefined || options.cursor !== undefined) {
+          return yield* handle(responses.list(actor, params.formId, options))
+        }
+        const { head, rows } = yield* handle(responses.stream(actor, params.formId, options))
+        return HttpServerResponse.stream(jsonListStream(head, rows), { contentType: "application/json" })
+      }),
+    csv: ({ params, query }) =>
+      Effect.flatMap(CurrentActor, (actor) =>
+        handle(Effect.map(
+          responses.stream(actor, params.formId, toListOptions(query)),
+          ({ head, rows }) => {
+            const writer = Csv.writer(head.fields, head.stages, head.members)
+            return HttpServerResponse.stream(
+              Stream.make(writer.header).pipe(
+                Stream.concat(Stream.map(rows, writer.row)),
+                Stream.encodeText
+              ),
+              {
+                contentType: "text/csv; charset=utf-8",
+                headers: { "content-disposition": `attachment; filename="form-${head.form.id}-responses.csv"` }
+              }
+            )
+          }
+        ))),
+    submit: ({ params, payload }) =>
+      Effect.flatMap(CurrentActor, (actor) => handle(responses.submit(actor, params.formId, payload, "api"))),
+    get: ({ params }) => Effect.flatMap(CurrentActor, (actor) => handle(responses.get(actor, params.id))),
+    update: ({ params, payload }) =>
+      Effect.flatMap(CurrentActor, (actor) => handle(responses.update(actor, params.id, payload))),
+    remove: ({ params }) => Effect.flatMap(CurrentActor, (actor) => handle(responses.remove(actor, params.id))),
+    addNote: ({ params, payload }) => Effect.flatMap(CurrentActor, (actor) => handle(notes.add(actor, params.id, payload)))
+  })
+}))

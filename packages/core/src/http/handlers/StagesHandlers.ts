@@ -1,0 +1,23 @@
+/** Handlers of the stages group. */
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { Stages } from "../../domain/Stages.ts"
+import { Api, CurrentActor } from "../Api.ts"
+import { handle } from "../ApiErrors.ts"
+
+export const StagesHandlers = HttpApiBuilder.group(Api, "stages", Effect.fnUntraced(function*(handlers) {
+  const stages = yield* Stages
+  return handlers.handleAll({
+    list: ({ params }) =>
+      Effect.flatMap(CurrentActor, (actor) =>
+        handle(Effect.map(stages.list(actor, params.formId), (list) => ({ stages: list })))),
+    create: ({ params, payload }) =>
+      Effect.flatMap(CurrentActor, (actor) => handle(stages.create(actor, params.formId, payload))),
+    reorder: ({ params, payload }) =>
+      Effect.flatMap(CurrentActor, (actor) =>
+        handle(Effect.map(stages.reorder(actor, params.formId, payload), (list) => ({ stages: list })))),
+    update: ({ params, payload }) =>
+      Effect.flatMap(CurrentActor, (actor) => handle(stages.update(actor, params.id, payload))),
+    remove: ({ params }) => Effect.flatMap(CurrentActor, (actor) => handle(stages.remove(actor, params.id)))
+  })
+}))

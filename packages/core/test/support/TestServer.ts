@@ -1,0 +1,48 @@
+/**
+ * A real qforms HTTP server on an ephemeral loopback port, on one of the test
+ * databases, with a handle to seed data through the same services.
+ */
+import { createServer } from "node:http"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Effect, Layer, ManagedRuntime } from "effect"
+import { HttpRouter, HttpServer } from "effect/http"
+import type { SqlClient } from "effect/sql"
+import { FormGenerator } from "../../src/domain/FormGenerator.ts"
+import * as Http from "../../src/http/Http.ts"
+import type * as RateLimit from "../../src/http/RateLimit.ts"
+import * as Services from "../../src/Services.ts"
+import type { DatabaseTarget } from "./Databases.ts"
+
+export interface TestServer {
+  /** e.g. "http://127.0.0.1:54321"; the API is at `${url}/api` */
+  readonly url: string
+  /** Runs an effect against the server's own services and database (for seeding). */
+  readonly run: <A, E>(effect: Effect.Effect<A, E, Services.Services | SqlClient.SqlClient>) => Promise<A>
+  readonly close: () => Promise<void>
+}
+
+export interface TestServerOptions {
+  /** Token bucket per API key; default 20 requests/s with burst 100. */
+  readonly rateLimit?: RateLimit.RateLimitConfig | undefined
+}
+
+export const startTestServer = async (target: DatabaseTarget, options: TestServerOptions = {}): Promise<TestServer> => {
+  const services = Services.layer.pipe(Layer.provideMerge(target.layer()))
+  const runtime = ManagedRuntime.make(services)
+  const context = await runtime.context()
+  const server = HttpRouter.serve(Http.layer({ rateLimit: options.rateLimit }), { disableLogger: true }).pipe(
+    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
+    Layer.provide(FormGenerator.layerNone),
+    Layer.provide(Layer.succeedContext(context))
+  )
+  const serverRuntime = ManagedRuntime.make(server)
+  const address = await serverRuntime.runPromise(Effect.map(HttpServer.HttpServer, (s) => s.address))
+  return {
+    url: HttpServer.formatAddress(address).replace(/\/$/, ""),
+    run: (effect) => runtime.runPromise(effect),
+    close: async () => {
+      await serverRuntime.dispose()
+      await runtime.dispose()
+    }
+  }
+}
