@@ -6,7 +6,7 @@
  */
 import { createServer } from "node:http"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
-import { Bootstrap, Database, Services } from "@qforms/core"
+import { Bootstrap, Database, FormGenerator, Http, Services } from "@qforms/core"
 import { Config, Console, Effect, Layer, Option, Redacted } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 
@@ -16,12 +16,15 @@ const Settings = Config.all({
   dataDir: Config.String("QFORMS_DATA_DIR").pipe(Config.withDefault("./.qforms-data")),
   databaseUrl: Config.option(Config.Redacted("DATABASE_URL")),
   schema: Config.String("QFORMS_DB_SCHEMA").pipe(Config.withDefault(Database.defaultSchema)),
-  ownerEmail: Config.String("QFORMS_OWNER_EMAIL").pipe(Config.withDefault("owner@localhost"))
+  ownerEmail: Config.String("QFORMS_OWNER_EMAIL").pipe(Config.withDefault("owner@localhost")),
+  appUrl: Config.option(Config.String("APP_URL")),
+  rateLimitPerSecond: Config.Number("QFORMS_RATE_LIMIT_PER_SECOND").pipe(Config.withDefault(20)),
+  rateLimitBurst: Config.Int("QFORMS_RATE_LIMIT_BURST").pipe(Config.withDefault(100))
 })
 
 const json = (status: number, body: unknown) => HttpServerResponse.jsonUnsafe(body, { status })
 
-const Routes = Layer.mergeAll(
+const HealthRoutes = Layer.mergeAll(
   HttpRouter.add("GET", "/healthz", json(200, { status: "ok" })),
   HttpRouter.add(
     "GET",
@@ -55,7 +58,14 @@ const main = Effect.gen(function*() {
       ""
     ].join("\n"))
   }
-  const server = HttpRouter.serve(Routes, { disableLogger: true }).pipe(
+  const routes = Layer.mergeAll(
+    HealthRoutes,
+    Http.layer({
+      appUrl: Option.getOrElse(settings.appUrl, () => `http://localhost:${settings.port}`),
+      rateLimit: { requestsPerSecond: settings.rateLimitPerSecond, burst: settings.rateLimitBurst }
+    })
+  ).pipe(Layer.provide(FormGenerator.FormGenerator.layerNone))
+  const server = HttpRouter.serve(routes, { disableLogger: true }).pipe(
     Layer.provide(NodeHttpServer.layer(createServer, { port: settings.port, host: settings.host })),
     Layer.provide(Layer.succeedContext(services))
   )

@@ -11,63 +11,63 @@ import { Issue } from "../domain/Errors.ts"
 export class BadRequest extends Schema.Error<BadRequest>("qforms/http/BadRequest")({
   error: Schema.String,
   details: Schema.optionalKey(Schema.Array(Issue))
-}, { httpApiStatus: 400, description: "The request is malformed or breaks a rule; `error` names the field." }) {}
+}, { httpApiStatus: 400, identifier: "BadRequestError", description: "The request is malformed or breaks a rule; `error` names the field." }) {}
 
 /** 401: the API key is missing, malformed, wrong or revoked. Sent with `WWW-Authenticate: Bearer`. */
 export class Unauthorized extends Schema.Error<Unauthorized>("qforms/http/Unauthorized")({
   error: Schema.String
-}, { httpApiStatus: 401, description: "The API key is missing, malformed, wrong or revoked." }) {}
+}, { httpApiStatus: 401, identifier: "UnauthorizedError", description: "The API key is missing, malformed, wrong or revoked." }) {}
 
 /** 403: the key's member may not do this (a viewer writing). */
 export class Forbidden extends Schema.Error<Forbidden>("qforms/http/Forbidden")({
   error: Schema.String
-}, { httpApiStatus: 403, description: "The key's member may not do this (a viewer key is read-only)." }) {}
+}, { httpApiStatus: 403, identifier: "ForbiddenError", description: "The key's member may not do this (a viewer key is read-only)." }) {}
 
 /** 404: no such resource in this workspace (or no such route). */
 export class NotFound extends Schema.Error<NotFound>("qforms/http/NotFound")({
   error: Schema.String
-}, { httpApiStatus: 404, description: "Not found in this workspace." }) {}
+}, { httpApiStatus: 404, identifier: "NotFoundError", description: "Not found in this workspace." }) {}
 
 /** 405: the path exists, the method does not. Sent with `Allow`. */
 export class MethodNotAllowed extends Schema.Error<MethodNotAllowed>("qforms/http/MethodNotAllowed")({
   error: Schema.String
-}, { httpApiStatus: 405, description: "The path exists but not with this method." }) {}
+}, { httpApiStatus: 405, identifier: "MethodNotAllowedError", description: "The path exists but not with this method." }) {}
 
 /** 409: the change conflicts with the current state (a submission to an unpublished form). */
 export class Conflict extends Schema.Error<Conflict>("qforms/http/Conflict")({
   error: Schema.String
-}, { httpApiStatus: 409, description: "The change conflicts with the current state." }) {}
+}, { httpApiStatus: 409, identifier: "ConflictError", description: "The change conflicts with the current state." }) {}
 
 /** 413: the body is over the limit (1 MiB). */
 export class PayloadTooLarge extends Schema.Error<PayloadTooLarge>("qforms/http/PayloadTooLarge")({
   error: Schema.String
-}, { httpApiStatus: 413, description: "The request body is over 1 MiB." }) {}
+}, { httpApiStatus: 413, identifier: "PayloadTooLargeError", description: "The request body is over 1 MiB." }) {}
 
 /** 415: the body is not JSON. */
 export class UnsupportedMediaType extends Schema.Error<UnsupportedMediaType>("qforms/http/UnsupportedMediaType")({
   error: Schema.String
-}, { httpApiStatus: 415, description: "The request body must be JSON (Content-Type: application/json)." }) {}
+}, { httpApiStatus: 415, identifier: "UnsupportedMediaTypeError", description: "The request body must be JSON (Content-Type: application/json)." }) {}
 
 /** 429: the key's rate limit is exhausted. Sent with `Retry-After`, `RateLimit-Policy` and `RateLimit`. */
 export class TooManyRequests extends Schema.Error<TooManyRequests>("qforms/http/TooManyRequests")({
   error: Schema.String
-}, { httpApiStatus: 429, description: "Too many requests for this key; retry after `Retry-After` seconds." }) {}
+}, { httpApiStatus: 429, identifier: "TooManyRequestsError", description: "Too many requests for this key; retry after `Retry-After` seconds." }) {}
 
 /** 500: an unexpected failure, logged with the same request id. */
 export class InternalError extends Schema.Error<InternalError>("qforms/http/InternalError")({
   error: Schema.String,
   requestId: Schema.String
-}, { httpApiStatus: 500, description: "An unexpected failure; the request id is in the server log." }) {}
+}, { httpApiStatus: 500, identifier: "InternalServerError", description: "An unexpected failure; the request id is in the server log." }) {}
 
 /** 502: the form generator could not be reached or gave an unusable result. */
 export class BadGateway extends Schema.Error<BadGateway>("qforms/http/BadGateway")({
   error: Schema.String
-}, { httpApiStatus: 502, description: "The form generator could not be reached or gave an unusable result." }) {}
+}, { httpApiStatus: 502, identifier: "BadGatewayError", description: "The form generator could not be reached or gave an unusable result." }) {}
 
 /** 503: the database is not reachable right now. */
 export class ServiceUnavailable extends Schema.Error<ServiceUnavailable>("qforms/http/ServiceUnavailable")({
   error: Schema.String
-}, { httpApiStatus: 503, description: "The service cannot reach its database right now." }) {}
+}, { httpApiStatus: 503, identifier: "ServiceUnavailableError", description: "The service cannot reach its database right now." }) {}
 
 /** Every error a domain service may fail with, by tag. */
 type DomainError =
