@@ -3,12 +3,15 @@
  * per-key rate limit, and request decoding failures as 400 `{error, details}`.
  */
 import { Effect, Layer, Redacted, Result, SchemaIssue } from "effect"
-import { HttpServerResponse } from "effect/http"
+import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiMiddleware } from "effect/http-api"
 import type { HttpApiError } from "effect/http-api"
+import * as Actors from "../domain/Actors.ts"
 import { ApiKeys } from "../domain/ApiKeys.ts"
+import { Members } from "../domain/Members.ts"
 import { Authentication, CurrentActor, RequestErrors } from "./Api.ts"
 import { BadRequest } from "./ApiErrors.ts"
+import { IdentityBridge } from "./Identity.ts"
 import * as RateLimit from "./RateLimit.ts"
 
 /** The `WWW-Authenticate` challenge of a refused key (RFC 6750). */
@@ -25,24 +28,54 @@ const unauthorized = (message: string) =>
   })
 
 /**
- * Authenticates the bearer key, applies its rate limit, and runs the endpoint
- * as the key's member. Every answer carries the rate-limit headers.
+ * Authenticates the bearer key (or, without one, asks the host's identity
+ * bridge), applies the rate limit, and runs the endpoint as that member.
+ * Every answer carries the rate-limit headers.
  */
 export const AuthenticationLive = Layer.effect(
   Authentication,
   Effect.gen(function*() {
     const keys = yield* ApiKeys
+    const members = yield* Members
     const limiter = yield* RateLimit.RateLimiter
+    const bridge = yield* IdentityBridge
+
+    /** The member the host's bridge says is signed in, if any. */
+    const fromHost = Effect.gen(function*() {
+      if (bridge === undefined) return undefined
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const identity = yield* Effect.tryPromise(async () => bridge({ source: request.source, headers: request.headers }))
+        .pipe(Effect.orDie)
+      if (identity === null || identity === undefined) return undefined
+      const member = yield* members.get(identity.workspaceId, identity.accountId).pipe(
+        Effect.catchTag("MemberNotFound", () => Effect.succeed(undefined)),
+        Effect.orDie
+      )
+      return member === undefined ? undefined : Actors.member({
+        workspaceId: identity.workspaceId,
+        accountId: member.accountId,
+        role: member.role,
+        name: member.name,
+        via: "session"
+      })
+    })
+
     return Authentication.of({
       bearer: (httpEffect, { credential }) =>
         Effect.gen(function*() {
-          const result = yield* Effect.result(keys.authenticate(Redacted.value(credential)))
+          const key = Redacted.value(credential)
+          const hostActor = key === "" ? yield* fromHost : undefined
+          const result = hostActor === undefined
+            ? yield* Effect.result(keys.authenticate(key))
+            : Result.succeed(hostActor)
           if (Result.isFailure(result)) {
             if (result.failure._tag === "SqlError") return yield* Effect.die(result.failure)
             return unauthorized(result.failure.message)
           }
           const actor = result.success
-          const decision = yield* limiter.take(`key:${actor.apiKeyId ?? actor.accountId}`)
+          const decision = yield* limiter.take(
+            actor.apiKeyId === undefined ? `member:${actor.workspaceId}:${actor.accountId}` : `key:${actor.apiKeyId}`
+          )
           const headers = RateLimit.headers(limiter.config, decision)
           if (!decision.allowed) {
             return HttpServerResponse.jsonUnsafe({

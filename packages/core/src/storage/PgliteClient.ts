@@ -7,6 +7,8 @@
  * run inside it. Statements compile with the PostgreSQL compiler of
  * `@effect/sql-pg`, so the same SQL runs on both databases.
  */
+import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs"
+import { join, resolve } from "node:path"
 import { PGlite } from "@electric-sql/pglite"
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
 import { makeCompiler } from "@effect/sql-pg/PgClient"
@@ -88,11 +90,70 @@ const makeConnection = (db: PGlite): SqlConnection.Connection => {
   }
 }
 
+/** Data directories this process has open. */
+const openHere = new Set<string>()
+
+/** Whether a process exists (signal 0 only asks; EPERM means it exists but is not ours). */
+const isAlive = (pid: number): Effect.Effect<boolean> =>
+  !Number.isInteger(pid) || pid <= 0
+    ? Effect.succeed(false)
+    : Effect.try(() => process.kill(pid, 0)).pipe(
+      Effect.as(true),
+      Effect.catch((error) => Effect.succeed((error.cause as { readonly code?: string } | undefined)?.code === "EPERM"))
+    )
+
+/**
+ * PGlite is one process's database: a second process opening the same
+ * directory would corrupt it. The directory is locked with a file holding the
+ * owner's pid; a lock whose process is gone is taken over.
+ */
+const lockDataDir = (dataDir: string) => {
+  const dir = resolve(dataDir)
+  const lockPath = join(dir, "qforms.lock")
+  const busy = (owner: string) =>
+    new PgliteOpenError({
+      message: `The embedded database in ${dir} is in use by ${owner}. ` +
+        "Only one process can open it: stop the running qforms server first, use its HTTP API, " +
+        "or run qforms on PostgreSQL (DATABASE_URL) to share the database between processes."
+    })
+  const acquire = Effect.gen(function*() {
+    if (openHere.has(dir)) return yield* busy("this process")
+    yield* Effect.try({
+      try: () => mkdirSync(dir, { recursive: true }),
+      catch: (cause) => new PgliteOpenError({ message: `Cannot create ${dir}: ${String(cause)}` })
+    })
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const created = yield* Effect.result(Effect.try(() => {
+        const fd = openSync(lockPath, "wx")
+        writeSync(fd, String(process.pid))
+        closeSync(fd)
+      }))
+      if (created._tag === "Success") {
+        openHere.add(dir)
+        return
+      }
+      const owner = Number.parseInt(
+        yield* Effect.orElseSucceed(Effect.try(() => readFileSync(lockPath, "utf8")), () => ""),
+        10
+      )
+      if (yield* isAlive(owner)) return yield* busy(`process ${owner}`)
+      // A lock left by a process that died: take it over.
+      yield* Effect.ignore(Effect.try(() => unlinkSync(lockPath)))
+    }
+    return yield* busy("another process")
+  })
+  const release = Effect.sync(() => openHere.delete(dir)).pipe(
+    Effect.andThen(Effect.ignore(Effect.try(() => unlinkSync(lockPath))))
+  )
+  return Effect.acquireRelease(acquire, () => release)
+}
+
 /**
  * Opens PGlite (with `pg_trgm`) and builds an `SqlClient` on it; the database
  * closes with the scope.
  */
 export const make = Effect.fnUntraced(function*(options: PgliteClientOptions) {
+  if (options.dataDir) yield* lockDataDir(options.dataDir)
   const db = yield* Effect.acquireRelease(
     Effect.tryPromise({
       try: () => PGlite.create({ ...(options.dataDir ? { dataDir: options.dataDir } : {}), extensions: { pg_trgm } }),

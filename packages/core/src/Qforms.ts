@@ -1,0 +1,125 @@
+/**
+ * The one entry point: `make(options)` opens the database (migrating it),
+ * wires every service and route, and returns handlers a host mounts — a Web
+ * `Request → Response` handler and a native Node `(req, res)` handler — plus
+ * `dispose`. The adapters (`@qforms/node-http`, `@qforms/h3`,
+ * `@qforms/express`) only translate their host's request to one of these.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Context, Effect, Exit, Layer, Scope } from "effect"
+import { HttpEffect, HttpRouter, type HttpServerRequest } from "effect/http"
+import type { SqlClient } from "effect/sql"
+import { FormGenerator } from "./domain/FormGenerator.ts"
+import * as Http from "./http/Http.ts"
+import { IdentityBridge, type ResolveActor } from "./http/Identity.ts"
+import type * as RateLimit from "./http/RateLimit.ts"
+import * as Services from "./Services.ts"
+import type * as Database from "./storage/Database.ts"
+
+/** Options of {@link make}. */
+export interface QformsOptions {
+  /**
+   * The database: PostgreSQL (`{ url, schema?, maxConnections? }`) or the
+   * embedded one (`{ dataDir?, schema? }`, in memory without `dataDir`).
+   * Default: the embedded database in `./.qforms-data`.
+   */
+  readonly database?: Database.PgOptions | Database.PgliteOptions | undefined
+  /**
+   * Where qforms is reached, with its mount prefix, e.g.
+   * `https://example.com/forms-service`: used for the OpenAPI `servers` entry
+   * and links. Without it, each request's own host and prefix are used.
+   */
+  readonly appUrl?: string | undefined
+  /** Per-key rate limit (default 20 requests/s, bursts of 100). */
+  readonly rateLimit?: RateLimit.RateLimitConfig | undefined
+  /** Largest accepted request body in bytes (default 1 MiB). */
+  readonly maxBodyBytes?: number | undefined
+  /** The form generator (default: none configured; generation answers 502). */
+  readonly formGenerator?: Layer.Layer<FormGenerator> | undefined
+  /** Maps the host's signed-in user to a qforms member (API keys keep working). */
+  readonly resolveActor?: ResolveActor | undefined
+}
+
+/** A running qforms: its handlers, a way to run Effects on its services, and `dispose`. */
+export interface Qforms {
+  /** Web handler: paths relative to the mount point (`/api/forms`, …). */
+  readonly handler: (request: Request) => Promise<Response>
+  /** Native Node handler (the fast path): `req.url` relative to the mount point. */
+  readonly nodeHandler: (request: IncomingMessage, response: ServerResponse) => void
+  /** Runs an Effect against qforms' services (seeding, scripts, tests). */
+  readonly run: <A, E>(effect: Effect.Effect<A, E, Services.Services | SqlClient.SqlClient>) => Promise<A>
+  /** Stops serving and closes the database. */
+  readonly dispose: () => Promise<void>
+}
+
+const databaseLayer = (database: QformsOptions["database"]) =>
+  database === undefined
+    ? Services.layerPglite({ dataDir: "./.qforms-data" })
+    : "url" in database
+    ? Services.layerPg(database)
+    : Services.layerPglite(database)
+
+/**
+ * The services and routes of qforms as one layer: for Effect applications that
+ * build their own server (`HttpRouter.serve(Qforms.layer(...))`).
+ */
+export const layer = (options: QformsOptions = {}) =>
+  Http.layer({ appUrl: options.appUrl, rateLimit: options.rateLimit, maxBodyBytes: options.maxBodyBytes }).pipe(
+    Layer.provide(options.formGenerator ?? FormGenerator.layerNone),
+    Layer.provideMerge(databaseLayer(options.database)),
+    Layer.provide(Layer.succeed(IdentityBridge)(options.resolveActor))
+  )
+
+/**
+ * Starts qforms: the database is opened and migrated before this resolves,
+ * so no request can arrive while it starts.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from "node:http"
+ * import { Qforms } from "@qforms/core"
+ *
+ * const qforms = await Qforms.make({ database: { dataDir: "./data" }, appUrl: "http://localhost:3000" })
+ * createServer(qforms.nodeHandler).listen(3000)
+ * process.on("SIGTERM", () => void qforms.dispose())
+ * ```
+ */
+export const make = async (options: QformsOptions = {}): Promise<Qforms> => {
+  const scope = Scope.makeUnsafe()
+  const build = Effect.gen(function*() {
+    const services = yield* Layer.buildWithScope(
+      databaseLayer(options.database).pipe(
+        Layer.merge(NodeHttpServer.layerHttpServices),
+        Layer.merge(options.formGenerator ?? FormGenerator.layerNone)
+      ),
+      scope
+    )
+    const routes = Http.layer({ appUrl: options.appUrl, rateLimit: options.rateLimit, maxBodyBytes: options.maxBodyBytes })
+    const httpEffect = yield* HttpRouter.toHttpEffect(routes).pipe(
+      Effect.provideContext(services),
+      Effect.provideService(IdentityBridge, options.resolveActor),
+      Effect.provideService(Scope.Scope, scope)
+    )
+    const context = Context.add(services, IdentityBridge, options.resolveActor)
+    const nodeHandler = yield* NodeHttpServer.makeHandler(httpEffect, { scope }).pipe(Effect.provideContext(context))
+    const handler: (request: Request) => Promise<Response> = HttpEffect.toWebHandlerWith<
+      Services.Services | SqlClient.SqlClient,
+      Scope.Scope | HttpServerRequest.HttpServerRequest
+    >(context)(httpEffect)
+    return { services, nodeHandler, handler }
+  })
+  const exit = await Effect.runPromiseExit(build)
+  if (Exit.isFailure(exit)) {
+    await Effect.runPromise(Scope.close(scope, exit))
+    throw new Error(`qforms could not start: ${exit.cause.toString()}`)
+  }
+  const { services, nodeHandler, handler } = exit.value
+  let disposing: Promise<void> | undefined
+  return {
+    handler: (request) => handler(request),
+    nodeHandler: (request, response) => nodeHandler(request, response),
+    run: (effect) => Effect.runPromise(Effect.provideContext(effect, services)),
+    dispose: () => disposing ??= Effect.runPromise(Scope.close(scope, Exit.void))
+  }
+}

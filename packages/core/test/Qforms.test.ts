@@ -1,0 +1,65 @@
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
+import { Effect } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { ApiKeys } from "../src/domain/ApiKeys.ts"
+import { Members } from "../src/domain/Members.ts"
+import { Workspaces } from "../src/domain/Workspaces.ts"
+import * as Qforms from "../src/Qforms.ts"
+
+describe("Qforms.make", () => {
+  let qforms: Qforms.Qforms
+  let key: string
+  let viewerAccountId: number
+  let workspaceId: number
+  beforeAll(async () => {
+    qforms = await Qforms.make({
+      database: {},
+      resolveActor: ({ headers }) =>
+        headers["x-host-user"] === "viewer" ? { workspaceId, accountId: viewerAccountId } : null
+    })
+    ;({ key, viewerAccountId, workspaceId } = await qforms.run(Effect.gen(function*() {
+      const { workspace, ownerAccountId } = yield* (yield* Workspaces).create({ name: "Q", ownerEmail: "q@example.com" })
+      const viewer = yield* (yield* Members).add(workspace.id, { email: "v@example.com", role: "viewer" })
+      const { key } = yield* (yield* ApiKeys).create(workspace.id, { accountId: ownerAccountId })
+      return { key, viewerAccountId: viewer.accountId, workspaceId: workspace.id }
+    })))
+  }, 60_000)
+  afterAll(() => qforms.dispose())
+
+  it("serves the API through the web handler", async () => {
+    const created = await qforms.handler(new Request("http://host/api/forms", {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ title: "Web" })
+    }))
+    expect(created.status).toBe(201)
+    expect(await created.json()).toMatchObject({ title: "Web", status: "draft" })
+    const missing = await qforms.handler(new Request("http://host/api/nope"))
+    expect(missing.status).toBe(404)
+    expect(await missing.json()).toEqual({ error: "no route GET /api/nope" })
+  })
+
+  it("serves the API through the native Node handler", async () => {
+    const server = createServer(qforms.nodeHandler)
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    const { port } = server.address() as AddressInfo
+    const reply = await fetch(`http://127.0.0.1:${port}/api/forms`, { headers: { authorization: `Bearer ${key}` } })
+    expect(reply.status).toBe(200)
+    expect((await reply.json() as Array<{ title: string }>).map((f) => f.title)).toContain("Web")
+    await new Promise((resolve) => server.close(resolve))
+  })
+
+  it("lets the host's identity bridge sign a member in, with that member's role", async () => {
+    const read = await qforms.handler(new Request("http://host/api/forms", { headers: { "x-host-user": "viewer" } }))
+    expect(read.status).toBe(200)
+    const write = await qforms.handler(new Request("http://host/api/forms", {
+      method: "POST",
+      headers: { "x-host-user": "viewer", "content-type": "application/json" },
+      body: "{}"
+    }))
+    expect(write.status).toBe(403)
+    const nobody = await qforms.handler(new Request("http://host/api/forms"))
+    expect(nobody.status).toBe(401)
+  })
+})
