@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Context, Effect, Exit, Layer, Scope } from "effect"
+import { Cause, Context, Effect, Exit, Layer, Logger, type LogLevel, References, Scope } from "effect"
 import { HttpEffect, HttpRouter, type HttpServerRequest } from "effect/http"
 import type { SqlClient } from "effect/sql"
 import { FormGenerator } from "./domain/FormGenerator.ts"
@@ -39,7 +39,18 @@ export interface QformsOptions {
   readonly formGenerator?: Layer.Layer<FormGenerator> | undefined
   /** Maps the host's signed-in user to a qforms member (API keys keep working). */
   readonly resolveActor?: ResolveActor | undefined
+  /** The least severe log level written (default `Info`). */
+  readonly logLevel?: LogLevel.LogLevel | undefined
+  /** `pretty` (default) for people, `json` (one object a line) for log collectors. */
+  readonly logFormat?: "pretty" | "json" | undefined
 }
+
+/** The loggers and level of the options. */
+const logging = (options: QformsOptions) =>
+  Layer.merge(
+    Logger.layer([options.logFormat === "json" ? Logger.consoleJson : Logger.consolePretty()]),
+    Layer.succeed(References.MinimumLogLevel)(options.logLevel ?? "Info")
+  )
 
 /** A running qforms: its handlers, a way to run Effects on its services, and `dispose`. */
 export interface Qforms {
@@ -91,7 +102,8 @@ export const make = async (options: QformsOptions = {}): Promise<Qforms> => {
     const services = yield* Layer.buildWithScope(
       databaseLayer(options.database).pipe(
         Layer.merge(NodeHttpServer.layerHttpServices),
-        Layer.merge(options.formGenerator ?? FormGenerator.layerNone)
+        Layer.merge(options.formGenerator ?? FormGenerator.layerNone),
+        Layer.provideMerge(logging(options))
       ),
       scope
     )
@@ -112,7 +124,8 @@ export const make = async (options: QformsOptions = {}): Promise<Qforms> => {
   const exit = await Effect.runPromiseExit(build)
   if (Exit.isFailure(exit)) {
     await Effect.runPromise(Scope.close(scope, exit))
-    throw new Error(`qforms could not start: ${exit.cause.toString()}`)
+    const error = Cause.squash(exit.cause)
+    throw new Error(error instanceof Error ? error.message : String(error), { cause: error })
   }
   const { services, nodeHandler, handler } = exit.value
   let disposing: Promise<void> | undefined

@@ -14,7 +14,7 @@ import { ApiKeys, generate as generateKey } from "../src/domain/ApiKeys.ts"
 import { Members } from "../src/domain/Members.ts"
 import { Workspaces } from "../src/domain/Workspaces.ts"
 import type { DatabaseTarget } from "./support/Databases.ts"
-import { startTestServer, type TestServer, type TestServerOptions } from "./support/TestServer.ts"
+import { type StartServer, startTestServer, type TestServer, type TestServerOptions } from "./support/TestServer.ts"
 
 // ---------------------------------------------------------------------------
 // Seeding
@@ -282,14 +282,19 @@ const hookUrl = (suffix = "x") => `https://hooks.example.com/${suffix}`
 // The suite
 // ---------------------------------------------------------------------------
 
-export const httpContractSuite = (target: DatabaseTarget) =>
-  describe(`HTTP contract on ${target.name}`, () => {
+/**
+ * The contract, run against one database and one way of serving qforms
+ * (`start`: the core routes directly by default; the standalone and every
+ * adapter pass their own, mounted under a prefix).
+ */
+export const httpContractSuite = (target: DatabaseTarget, start: StartServer = startTestServer, via = "core") =>
+  describe(`HTTP contract via ${via} on ${target.name}`, () => {
     let server: TestServer
     let seed: Seed
 
     beforeAll(async () => {
       // A generous limit: this suite sends hundreds of requests with one key; 429 has its own server below.
-      server = await startTestServer(target, { rateLimit: { requestsPerSecond: 100_000, burst: 100_000 } })
+      server = await start(target, { rateLimit: { requestsPerSecond: 100_000, burst: 100_000 } })
       seed = await server.run(seedWorkspaces)
     }, 120_000)
 
@@ -1597,7 +1602,7 @@ export const httpContractSuite = (target: DatabaseTarget) =>
       const options: TestServerOptions = { rateLimit: { requestsPerSecond: 1, burst: 3 } }
 
       beforeAll(async () => {
-        limited = await startTestServer(target, options)
+        limited = await start(target, options)
         limitedSeed = await limited.run(seedWorkspaces)
       }, 120_000)
 

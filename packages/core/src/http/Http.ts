@@ -1,7 +1,7 @@
 /**
  * Everything qforms serves over HTTP, as routes of an `HttpRouter`: the API
  * under `/api`, its OpenAPI document (`/api/openapi.json`) and reference page
- * (`/api/docs`), and one router-wide layer that keeps every answer in shape:
+ * (`/api/docs`), `/healthz` and `/readyz`, and one router-wide layer that keeps every answer in shape:
  * `{error}` bodies, 404 and 405 (with `Allow`), 413 over the body limit, 503
  * when the database is away, and 500 with a request id for the unexpected.
  */
@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto"
 import { ByteSize, Cause, Effect, Exit, Layer } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApi, HttpApiBuilder, HttpApiScalar, OpenApi } from "effect/http-api"
+import { SqlClient } from "effect/sql"
 import { Api } from "./Api.ts"
 import { FormsHandlers } from "./handlers/FormsHandlers.ts"
 import { GenerateHandlers } from "./handlers/GenerateHandlers.ts"
@@ -16,6 +17,7 @@ import { MembersHandlers } from "./handlers/MembersHandlers.ts"
 import { ResponsesHandlers } from "./handlers/ResponsesHandlers.ts"
 import { StagesHandlers } from "./handlers/StagesHandlers.ts"
 import { WebhooksHandlers } from "./handlers/WebhooksHandlers.ts"
+import * as Database from "../storage/Database.ts"
 import * as RateLimit from "./RateLimit.ts"
 import { AuthenticationLive, bearerChallenge, RequestErrorsLive } from "./Security.ts"
 
@@ -47,7 +49,9 @@ const toPattern = (path: string): RegExp =>
 const knownRoutes = (): ReadonlyArray<KnownRoute> => {
   const routes: Array<KnownRoute> = [
     { method: "GET", pattern: toPattern("/api/openapi.json") },
-    { method: "GET", pattern: toPattern("/api/docs") }
+    { method: "GET", pattern: toPattern("/api/docs") },
+    { method: "GET", pattern: toPattern("/healthz") },
+    { method: "GET", pattern: toPattern("/readyz") }
   ]
   HttpApi.reflect(Api, {
     onGroup: () => undefined,
@@ -163,6 +167,21 @@ const Guard = (options: HttpOptions) => {
     }), { global: true })
 }
 
+/** `GET /healthz` (the process answers) and `GET /readyz` (the database answers too). */
+const HealthRoutes = HttpRouter.use(Effect.fnUntraced(function*(router) {
+  const sql = yield* SqlClient.SqlClient
+  yield* router.add("GET", "/healthz", Effect.succeed(json(200, { status: "ok" })))
+  yield* router.add(
+    "GET",
+    "/readyz",
+    Database.ping.pipe(
+      Effect.provideService(SqlClient.SqlClient, sql),
+      Effect.as(json(200, { status: "ready" })),
+      Effect.catch((error) => Effect.succeed(json(503, { error: error.message })))
+    )
+  )
+}))
+
 /** The OpenAPI document, with `servers` naming where the API is mounted. */
 const OpenApiRoute = (options: HttpOptions) => {
   const base = OpenApi.fromApi(Api)
@@ -214,6 +233,7 @@ export const layer = (options: HttpOptions = {}) =>
       )
     ),
     OpenApiRoute(options),
+    HealthRoutes,
     HttpApiScalar.layer(Api, { path: "/api/docs", scalar: { hideModels: false } }),
     Guard(options)
   )

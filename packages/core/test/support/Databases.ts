@@ -12,6 +12,11 @@ import * as Database from "../../src/storage/Database.ts"
 export interface DatabaseTarget {
   readonly name: "pglite" | "postgres"
   readonly layer: () => Layer.Layer<SqlClient.SqlClient, Database.DatabaseError>
+  /** The same database as `Qforms.make` options, and how to clean it up afterwards. */
+  readonly options: () => {
+    readonly database: Database.PgOptions | Database.PgliteOptions
+    readonly cleanup: () => Promise<void>
+  }
 }
 
 export const postgresUrl = process.env.QFORMS_TEST_DATABASE_URL
@@ -29,6 +34,10 @@ const dropSchema = (url: string, schema: string) =>
 
 const postgresTarget = (url: string): DatabaseTarget => ({
   name: "postgres",
+  options: () => {
+    const schema = uniqueSchema()
+    return { database: { url, schema, maxConnections: 4 }, cleanup: () => Effect.runPromise(dropSchema(url, schema)) }
+  },
   layer: () => {
     const schema = uniqueSchema()
     return Layer.merge(
@@ -39,6 +48,10 @@ const postgresTarget = (url: string): DatabaseTarget => ({
 })
 
 export const databaseTargets: ReadonlyArray<DatabaseTarget> = [
-  { name: "pglite", layer: () => Database.layerPglite() },
+  {
+    name: "pglite",
+    layer: () => Database.layerPglite(),
+    options: () => ({ database: {}, cleanup: () => Promise.resolve() })
+  },
   ...(postgresUrl ? [postgresTarget(postgresUrl)] : [])
 ]

@@ -10,6 +10,7 @@ import type { SqlClient } from "effect/sql"
 import { FormGenerator } from "../../src/domain/FormGenerator.ts"
 import * as Http from "../../src/http/Http.ts"
 import type * as RateLimit from "../../src/http/RateLimit.ts"
+import * as Qforms from "../../src/Qforms.ts"
 import * as Services from "../../src/Services.ts"
 import type { DatabaseTarget } from "./Databases.ts"
 
@@ -26,7 +27,10 @@ export interface TestServerOptions {
   readonly rateLimit?: RateLimit.RateLimitConfig | undefined
 }
 
-export const startTestServer = async (target: DatabaseTarget, options: TestServerOptions = {}): Promise<TestServer> => {
+/** Starts qforms one way or another, on a test database. */
+export type StartServer = (target: DatabaseTarget, options?: TestServerOptions) => Promise<TestServer>
+
+export const startTestServer: StartServer = async (target: DatabaseTarget, options: TestServerOptions = {}): Promise<TestServer> => {
   const services = Services.layer.pipe(Layer.provideMerge(target.layer()))
   const runtime = ManagedRuntime.make(services)
   const context = await runtime.context()
@@ -43,6 +47,29 @@ export const startTestServer = async (target: DatabaseTarget, options: TestServe
     close: async () => {
       await serverRuntime.dispose()
       await runtime.dispose()
+    }
+  }
+}
+
+/**
+ * Starts qforms with `Qforms.make` on a test database and lets `mount` put its
+ * handlers into a host (an adapter in a host app, the standalone server).
+ * `mount` answers the URL qforms is reached at (with its mount prefix).
+ */
+export const startWithQforms = (
+  mount: (qforms: Qforms.Qforms) => Promise<{ readonly url: string; readonly close: () => Promise<void> }>
+): StartServer =>
+async (target, options = {}) => {
+  const { database, cleanup } = target.options()
+  const qforms = await Qforms.make({ database, rateLimit: options.rateLimit })
+  const host = await mount(qforms)
+  return {
+    url: host.url,
+    run: qforms.run,
+    close: async () => {
+      await host.close()
+      await qforms.dispose()
+      await cleanup()
     }
   }
 }

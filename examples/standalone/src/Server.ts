@@ -1,0 +1,90 @@
+/**
+ * The standalone server: qforms on a node:http server, ready to listen only
+ * once the database is open and migrated, with a graceful stop.
+ */
+import { createServer, type Server as NodeServer } from "node:http"
+import type { AddressInfo } from "node:net"
+import { Bootstrap, Qforms } from "@qforms/core"
+import type { Option } from "effect"
+import * as Settings from "./Settings.ts"
+
+/** A running standalone server. */
+export interface Server {
+  readonly url: string
+  readonly qforms: Qforms.Qforms
+  /** What the first start created (its key is shown once), if this was the first start. */
+  readonly firstStart: Option.Option<Bootstrap.Bootstrapped>
+  /** Stops accepting, lets in-flight requests finish (up to the timeout), then closes the database. */
+  readonly close: () => Promise<void>
+}
+
+const accessLog = (server: NodeServer) =>
+  server.on("request", (request, response) => {
+    const started = performance.now()
+    response.on("finish", () => {
+      process.stdout.write(`${JSON.stringify({
+        at: new Date().toISOString(),
+        method: request.method,
+        url: request.url,
+        status: response.statusCode,
+        ms: Math.round((performance.now() - started) * 10) / 10
+      })}\n`)
+    })
+  })
+
+/**
+ * Starts the server: opens (and migrates) the database, creates the first
+ * workspace on an empty one, then listens.
+ *
+ * @example
+ * ```ts
+ * const server = await start(settings)
+ * console.log(server.url)
+ * process.on("SIGTERM", () => void server.close())
+ * ```
+ */
+export const start = async (settings: Settings.Settings): Promise<Server> => {
+  const qforms = await Qforms.make({
+    database: Settings.database(settings),
+    appUrl: Settings.appUrl(settings),
+    rateLimit: { requestsPerSecond: settings.rateLimitPerSecond, burst: settings.rateLimitBurst },
+    logLevel: settings.logLevel,
+    logFormat: settings.logFormat
+  })
+  const firstStart = await qforms.run(Bootstrap.ensureDefaultWorkspace({ ownerEmail: settings.ownerEmail }))
+  const server = createServer(qforms.nodeHandler)
+  if (settings.logRequests) accessLog(server)
+  const listening = await new Promise<AddressInfo | Error>((resolve) => {
+    server.once("error", resolve)
+    server.listen(settings.port, settings.host, () => resolve(server.address() as AddressInfo))
+  })
+  if (listening instanceof Error) {
+    await qforms.dispose()
+    throw new Error(`cannot listen on ${settings.host}:${settings.port}: ${listening.message}`)
+  }
+  let closing: Promise<void> | undefined
+  const close = () =>
+    closing ??= new Promise<void>((resolve) => {
+      // Refuse new connections; idle keep-alive ones close now, busy ones when their response is sent.
+      const timer = setTimeout(() => server.closeAllConnections(), settings.shutdownTimeoutMs)
+      server.close(() => {
+        clearTimeout(timer)
+        resolve()
+      })
+      server.closeIdleConnections()
+    }).then(() => qforms.dispose())
+  const host = listening.family === "IPv6" ? `[${listening.address}]` : listening.address
+  return { url: `http://${host}:${listening.port}`, qforms, firstStart, close }
+}
+
+/** The first-start banner: the key is printed this once and never logged. */
+export const firstStartBanner = (first: Bootstrap.Bootstrapped): string =>
+  [
+    "",
+    "  qforms: first start. Created the workspace \"Default\" (owner " + first.ownerEmail + ") and its first API key.",
+    "  It is shown once, never again; keep it somewhere safe:",
+    "",
+    `    ${first.key}`,
+    ""
+  ].join("\n")
+
