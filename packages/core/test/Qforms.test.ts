@@ -62,4 +62,15 @@ describe("Qforms.make", () => {
     const nobody = await qforms.handler(new Request("http://host/api/forms"))
     expect(nobody.status).toBe(401)
   })
+
+  it("names where it is mounted in the OpenAPI servers entry", async () => {
+    const doc = await (await qforms.handler(new Request("http://example.com/api/openapi.json", {
+      headers: { "x-forwarded-prefix": "/forms-service", "x-forwarded-proto": "https" }
+    }))).json() as { servers: Array<{ url: string }> }
+    expect(doc.servers[0]!.url).toBe("https://example.com/forms-service")
+    const hostile = await (await qforms.handler(new Request("http://example.com/api/openapi.json", {
+      headers: { "x-forwarded-prefix": "\"><script>" }
+    }))).json() as { servers: Array<{ url: string }> }
+    expect(hostile.servers[0]!.url).toBe("http://example.com")
+  })
 })

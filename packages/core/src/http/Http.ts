@@ -182,18 +182,35 @@ const HealthRoutes = HttpRouter.use(Effect.fnUntraced(function*(router) {
   )
 }))
 
+/**
+ * Where this request reached qforms: the configured `appUrl`, or else the
+ * request's own scheme, host and mount prefix (`x-forwarded-proto`,
+ * `x-forwarded-host`, and the `x-forwarded-prefix` an adapter sets).
+ */
+export const baseUrl = (request: HttpServerRequest.HttpServerRequest, appUrl: string | undefined): string => {
+  if (appUrl !== undefined && appUrl !== "") return appUrl.replace(/\/$/, "")
+  const first = (name: string) => request.headers[name]?.split(",")[0]?.trim()
+  const proto = first("x-forwarded-proto")
+  const fromUrl = /^https?:\/\//.test(request.originalUrl) ? new URL(request.originalUrl) : undefined
+  const host = first("x-forwarded-host") ?? request.headers.host ?? fromUrl?.host
+  const prefix = first("x-forwarded-prefix") ?? ""
+  const safePrefix = /^(\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)*$/.test(prefix) ? prefix.replace(/\/$/, "") : ""
+  const scheme = proto === "https" || proto === "http" ? proto : fromUrl?.protocol === "https:" ? "https" : "http"
+  return host !== undefined && /^[A-Za-z0-9.:[\]-]+$/.test(host) ? `${scheme}://${host}${safePrefix}` : safePrefix
+}
+
 /** The OpenAPI document, with `servers` naming where the API is mounted. */
 const OpenApiRoute = (options: HttpOptions) => {
   const base = OpenApi.fromApi(Api)
-  const document = {
-    ...base,
-    servers: [{
-      url: options.appUrl === undefined || options.appUrl === "" ? "/" : options.appUrl.replace(/\/$/, "") || "/",
-      description: "This qforms service"
-    }]
-  }
-  const response = json(200, document)
-  return HttpRouter.add("GET", "/api/openapi.json", Effect.succeed(response))
+  return HttpRouter.add(
+    "GET",
+    "/api/openapi.json",
+    Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
+      json(200, {
+        ...base,
+        servers: [{ url: baseUrl(request, options.appUrl) || "/", description: "This qforms service" }]
+      }))
+  )
 }
 
 /**
