@@ -4,7 +4,7 @@
  * QFORMS_TEST_DATABASE_URL is set.
  */
 import { assert, describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Layer, Schema } from "effect"
+import { Effect, Exit, Layer, Schema, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import * as Actors from "../src/domain/Actors.ts"
 import { ApiKeys, generate as generateKey, isWellFormed } from "../src/domain/ApiKeys.ts"
@@ -612,6 +612,31 @@ export const storageSuite = (target: DatabaseTarget) =>
             yield* responses.remove(owner, ivy.id)
             yield* responses.remove(owner, kim.id)
             expect((yield* responses.list(owner, form.id)).allTags).toEqual([])
+          }))
+
+        it.effect("streams a whole list in keyset pages, newest first, with its filters", () =>
+          Effect.gen(function*() {
+            const sql = yield* SqlClient.SqlClient
+            const responses = yield* Responses
+            const { owner } = yield* setupWorkspace("stream")
+            const { form } = yield* publishedForm(owner)
+            // 1203 rows in pages of 500, with equal timestamps in runs of 3 to exercise the id tie-break.
+            yield* sql`
+              insert into responses (workspace_id, form_id, submitted_at, updated_at, name, email, tags, source,
+                answers, search_text)
+              select ${owner.workspaceId}, ${form.id}, timestamptz '2026-01-01' + (g / 3) * interval '1 second', now(),
+                'P' || g, null, case when g % 2 = 0 then array['even'] else '{}'::text[] end, 'import', '{}'::jsonb, ''
+              from generate_series(1, 1203) g`
+            const { head, rows } = yield* responses.stream(owner, form.id)
+            expect(head.form.id).toBe(form.id)
+            const all = Array.from(yield* Stream.runCollect(rows))
+            expect(all).toHaveLength(1203)
+            const keys = all.map((r) => [r.submittedAt, r.id] as const)
+            const sorted = [...keys].sort((a, b) => a[0] < b[0] ? 1 : a[0] > b[0] ? -1 : b[1] - a[1])
+            expect(keys).toEqual(sorted)
+            expect(new Set(all.map((r) => r.id)).size).toBe(1203)
+            const even = Array.from(yield* Stream.runCollect((yield* responses.stream(owner, form.id, { tag: "even" })).rows))
+            expect(even).toHaveLength(601)
           }))
 
         it.effect("deletes a response", () =>

@@ -6,7 +6,7 @@
  */
 import { Array as Arr, Clock, Context, Effect, Layer, Option, Random, Result, Schema, Stream } from "effect"
 import { SqlClient } from "effect/sql"
-import type { SqlError } from "effect/sql"
+import type { SqlError, Statement } from "effect/sql"
 import { Activities, Activity, type NewActivity } from "./Activities.ts"
 import * as Actors from "./Actors.ts"
 import { Contacts } from "./Contacts.ts"
@@ -207,6 +207,9 @@ const searchText = (
   `${tags.join(" ")}\n${[name ?? "", email ?? "", ...Object.values(Summaries.flatAnswers(fields, values))].join(" ")}`
     .toLowerCase()
 
+/** Rows read per query when a whole list is streamed. */
+const STREAM_PAGE_SIZE = 500
+
 /** Shards of each form's response count (see `form_response_counts`). */
 const COUNT_SHARDS = 8
 
@@ -401,8 +404,8 @@ export class Responses extends Context.Service<Responses, {
         }
         if (options.from !== undefined) conditions.push(sql`submitted_at >= ${options.from}`)
         if (options.to !== undefined) conditions.push(sql`submitted_at <= ${options.to}`)
-        if (cursor !== undefined) conditions.push(sql`(submitted_at, id) < (${cursor.at}, ${cursor.id})`)
-        return { form, where: sql.and(conditions) }
+        const after = (at: Date, id: number) => sql.and([...conditions, sql`(submitted_at, id) < (${at}, ${id})`])
+        return { form, where: cursor === undefined ? sql.and(conditions) : after(cursor.at, cursor.id), after }
       })
 
       /** Everything of a list but its responses. */
@@ -452,12 +455,25 @@ export class Responses extends Context.Service<Responses, {
         formId: number,
         options: ResponseFilter & { readonly flat?: boolean | undefined } = {}
       ) {
-        const { form, where } = yield* prepareList(actor, formId, options)
+        const { after, form, where } = yield* prepareList(actor, formId, options)
         const head = yield* listHead(actor, form)
         const flat = options.flat ? { fields: head.fields } : undefined
-        const rows = sql<Row>`
-          select ${sql.literal(columns)} from responses where ${where}
-          order by submitted_at desc, id desc`.stream.pipe(Stream.map((row) => toRow(row, flat)))
+        // Keyset pages rather than one long cursor: memory stays flat, and no
+        // connection (PGlite has only one) is held while a slow client reads.
+        const page = (condition: Statement.Fragment) =>
+          sql<Row>`
+            select ${sql.literal(columns)} from responses where ${condition}
+            order by submitted_at desc, id desc limit ${STREAM_PAGE_SIZE}`
+        const rows = Stream.paginate(where, (condition) =>
+          Effect.map(page(condition), (batch) => {
+            const last = batch[batch.length - 1]
+            return [
+              batch.map((row) => toRow(row, flat)),
+              batch.length < STREAM_PAGE_SIZE || last === undefined
+                ? Option.none()
+                : Option.some(after(last.submitted_at, last.id))
+            ] as const
+          }))
         return { head, rows }
       })
 
