@@ -10,6 +10,8 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Cause, Context, Effect, Exit, Layer, Logger, type LogLevel, References, Scope } from "effect"
 import { HttpEffect, HttpRouter, type HttpServerRequest } from "effect/http"
 import type { SqlClient } from "effect/sql"
+import { DeliveryConfig, type DeliverySettings } from "./delivery/DeliveryConfig.ts"
+import * as Worker from "./delivery/Worker.ts"
 import { FormGenerator } from "./domain/FormGenerator.ts"
 import * as Http from "./http/Http.ts"
 import { IdentityBridge, type ResolveActor } from "./http/Identity.ts"
@@ -43,6 +45,12 @@ export interface QformsOptions {
   readonly logLevel?: LogLevel.LogLevel | undefined
   /** `pretty` (default) for people, `json` (one object a line) for log collectors. */
   readonly logFormat?: "pretty" | "json" | undefined
+  /**
+   * Webhook delivery: settings (retry schedule, timeout, concurrency, private
+   * targets) and whether this process runs a delivery worker (default: yes;
+   * several processes on one PostgreSQL share the work).
+   */
+  readonly delivery?: (Partial<DeliverySettings> & { readonly worker?: boolean | undefined }) | undefined
 }
 
 /** The loggers and level of the options. */
@@ -111,9 +119,19 @@ export const make = async (options: QformsOptions = {}): Promise<Qforms> => {
     const httpEffect = yield* HttpRouter.toHttpEffect(routes).pipe(
       Effect.provideContext(services),
       Effect.provideService(IdentityBridge, options.resolveActor),
+      Effect.provideService(DeliveryConfig, { ...DeliveryConfig.defaultValue(), ...options.delivery }),
       Effect.provideService(Scope.Scope, scope)
     )
-    const context = Context.add(services, IdentityBridge, options.resolveActor)
+    const deliverySettings = { ...DeliveryConfig.defaultValue(), ...options.delivery }
+    const context = Context.add(services, IdentityBridge, options.resolveActor).pipe(
+      Context.add(DeliveryConfig, deliverySettings)
+    )
+    if (options.delivery?.worker !== false) {
+      yield* Layer.buildWithScope(
+        Worker.layer({ appUrl: options.appUrl ?? "" }).pipe(Layer.provide(Layer.succeedContext(context))),
+        scope
+      )
+    }
     const nodeHandler = yield* NodeHttpServer.makeHandler(httpEffect, { scope }).pipe(Effect.provideContext(context))
     const handler: (request: Request) => Promise<Response> = HttpEffect.toWebHandlerWith<
       Services.Services | SqlClient.SqlClient,

@@ -7,6 +7,7 @@ import { Accounts } from "./domain/Accounts.ts"
 import { Activities } from "./domain/Activities.ts"
 import { ApiKeys } from "./domain/ApiKeys.ts"
 import { Contacts } from "./domain/Contacts.ts"
+import { Deliveries } from "./domain/Deliveries.ts"
 import { Events } from "./domain/Events.ts"
 import { Forms } from "./domain/Forms.ts"
 import { Members } from "./domain/Members.ts"
@@ -23,6 +24,7 @@ export type Services =
   | Activities
   | ApiKeys
   | Contacts
+  | Deliveries
   | Events
   | Forms
   | Members
@@ -49,7 +51,8 @@ export const layer: Layer.Layer<Services, never, SqlClient.SqlClient> = Layer.me
   ApiKeys.layer,
   Responses.layer,
   Webhooks.layer,
-  Workspaces.layer
+  Workspaces.layer,
+  Deliveries.layer
 )
   .pipe(Layer.provideMerge(middle))
 

@@ -121,7 +121,7 @@ describe("FieldInput", () => {
     ["placeholder too long", { type: "short_text", label: "T", options: { placeholder: "x".repeat(201) } }, "placeholder must be at most 200 characters\n  at [\"options\"][\"placeholder\"]"],
     ["blank label", { type: "short_text", label: "   " }, "label must not be empty\n  at [\"label\"]"],
     ["label too long", { type: "short_text", label: "x".repeat(1001) }, "label must be at most 1000 characters\n  at [\"label\"]"],
-    ["id 0", { id: 0, type: "short_text", label: "T" }, "id must be a positive integer\n  at [\"id\"]"],
+    ["id 0", { id: 0, type: "short_text", label: "T" }, "must be an id: an integer from 1 to 2147483647\n  at [\"id\"]"],
     [
       "unknown type",
       { type: "colour", label: "T" },

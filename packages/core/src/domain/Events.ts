@@ -60,6 +60,9 @@ const toEvent = (row: EventRow): OutboxEvent => ({
   createdAt: row.created_at.toISOString()
 })
 
+/** The channel delivery workers LISTEN on; a NOTIFY on it means "deliveries are due". */
+export const outboxChannel = "qforms_outbox"
+
 /** A new event id: `evt_` and 22 URL-safe characters (128 random bits). */
 export const makeEventId = (): string => `evt_${randomBytes(16).toString("base64url")}`
 
@@ -92,10 +95,24 @@ export class Events extends Context.Service<Events, {
 
       const record = Effect.fn("Events.record")(function*(workspaceId: number, at: Date, payload: EventPayload) {
         const id = yield* Effect.sync(makeEventId)
+        // One statement: the event, a delivery per matching subscription, and a
+        // wake-up for delivery workers (NOTIFY is sent only if the transaction commits).
         yield* sql`
-          insert into events (id, workspace_id, type, form_id, response_id, payload, created_at)
-          values (${id}, ${workspaceId}, ${payload.event}, ${payload.form.id}, ${payload.responseId},
-            ${JSON.stringify(payload)}::jsonb, ${at})`
+          with event as (
+            insert into events (id, workspace_id, type, form_id, response_id, payload, created_at)
+            values (${id}, ${workspaceId}, ${payload.event}, ${payload.form.id}, ${payload.responseId},
+              ${JSON.stringify(payload)}::jsonb, ${at})
+            returning id
+          ), due as (
+            insert into deliveries (workspace_id, subscription_id, event_id, status, attempts, next_attempt_at,
+              created_at, updated_at)
+            select ${workspaceId}, s.id, event.id, 'pending', 0, ${at}, ${at}, ${at}
+            from event, webhook_subscriptions s
+            where s.workspace_id = ${workspaceId} and s.form_id = ${payload.form.id} and s.event = ${payload.event}
+              and s.disabled_at is null
+            returning 1
+          )
+          select pg_notify(${outboxChannel}, '') from (select count(*) as n from due) d where d.n > 0`
         return id
       })
 

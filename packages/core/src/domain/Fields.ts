@@ -7,6 +7,7 @@
  * @module
  */
 import { Effect, Predicate, Result, Schema, SchemaTransformation } from "effect"
+import { Id } from "./Ids.ts"
 
 // ---------------------------------------------------------------------------
 // Field types
@@ -308,7 +309,7 @@ const Label = Schema.Trim.check(
 ).annotate({ description: "The question text; trimmed, then 1 to 1000 characters" })
 
 const inputFields = {
-  id: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThan(0, { message: "id must be a positive integer" }))),
+  id: Schema.optionalKey(Id),
   label: Label,
   required: Schema.Boolean.pipe(Schema.withDecodingDefaultKey(Effect.succeed(false)))
 }

@@ -4,13 +4,14 @@
  * form, its questions or its stages, never when a response arrives.
  */
 import { randomBytes } from "node:crypto"
-import { Clock, Context, Effect, Layer, Schema } from "effect"
+import { Clock, Context, Effect, Layer, Schema, SchemaTransformation } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql"
 import * as Actors from "./Actors.ts"
 import { type Forbidden, FormNotFound, InvalidInput } from "./Errors.ts"
 import { type AnyFieldOptions, Field, FieldInput, type FieldType } from "./Fields.ts"
 import { Stages } from "./Stages.ts"
+import { Id } from "./Ids.ts"
 
 export { FormNotFound } from "./Errors.ts"
 
@@ -44,14 +45,18 @@ export const FormWithFields = Schema.Struct({
 export type FormWithFields = typeof FormWithFields.Type
 
 /** A form title: trimmed, 1 to 200 characters. */
-export const FormTitle = Schema.Trim.check(
-  Schema.isNonEmpty({ message: "title must not be empty" }),
+export const FormTitle = Schema.String.check(
   Schema.isMaxLength(200, { message: "title must be at most 200 characters" })
+).pipe(
+  Schema.decodeTo(
+    Schema.Trimmed.check(Schema.isNonEmpty({ message: "title must not be empty" })),
+    SchemaTransformation.trim()
+  )
 )
 const Description = Schema.String.check(
   Schema.isMaxLength(10_000, { message: "description must be at most 10000 characters" })
 )
-const FolderId = Schema.Int.check(Schema.isGreaterThan(0, { message: "folderId must be a positive integer" }))
+const FolderId = Id
 const FieldInputs = Schema.Array(FieldInput).check(
   Schema.isMaxLength(200, { message: "a form has at most 200 questions" })
 )

@@ -4,7 +4,7 @@
  * and its `response.created` event commit together; so do a stage change and
  * its `response.stage_changed` event.
  */
-import { Array as Arr, Clock, Context, Effect, Layer, Option, Random, Result, Schema, Stream } from "effect"
+import { Array as Arr, Clock, Context, Effect, Layer, Option, Random, Result, Schema, SchemaTransformation, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError, Statement } from "effect/sql"
 import { Activities, Activity, type NewActivity } from "./Activities.ts"
@@ -17,6 +17,7 @@ import { Forms, FormStatus } from "./Forms.ts"
 import { Member, Members } from "./Members.ts"
 import { Stage, Stages } from "./Stages.ts"
 import * as Summaries from "./Summaries.ts"
+import { Id } from "./Ids.ts"
 
 export { ResponseNotFound } from "./Errors.ts"
 
@@ -42,9 +43,10 @@ export const ResponseRow = Schema.Struct({
 export type ResponseRow = typeof ResponseRow.Type
 
 /** A tag: trimmed, 1 to 30 characters, no control characters. */
-export const Tag = Schema.Trim.check(
+export const Tag = Schema.String.check(
+  Schema.isMaxLength(30, { message: "each tag must be at most 30 characters" })
+).pipe(Schema.decodeTo(Schema.Trimmed, SchemaTransformation.trim())).check(
   Schema.isNonEmpty({ message: "a tag must not be empty" }),
-  Schema.isMaxLength(30, { message: "each tag must be at most 30 characters" }),
   // eslint-disable-next-line no-control-regex
   Schema.isPattern(/^[^\u0000-\u001f\u007f]*$/, { message: "a tag must not contain control characters" })
 )
@@ -57,8 +59,8 @@ export type SubmitInput = typeof SubmitInput.Type
 
 /** What changing a case takes (spec: PATCH /responses/{id}); every field optional. */
 export const UpdateResponseInput = Schema.Struct({
-  stageId: Schema.optionalKey(Schema.NullOr(Schema.Int)),
-  assigneeId: Schema.optionalKey(Schema.NullOr(Schema.Int)),
+  stageId: Schema.optionalKey(Schema.NullOr(Id)),
+  assigneeId: Schema.optionalKey(Schema.NullOr(Id)),
   tags: Schema.optionalKey(
     Schema.Array(Tag).check(Schema.isMaxLength(50, { message: "a response has at most 50 tags" }))
   )
@@ -464,16 +466,23 @@ export class Responses extends Context.Service<Responses, {
           sql<Row>`
             select ${sql.literal(columns)} from responses where ${condition}
             order by submitted_at desc, id desc limit ${STREAM_PAGE_SIZE}`
-        const rows = Stream.paginate(where, (condition) =>
-          Effect.map(page(condition), (batch) => {
-            const last = batch[batch.length - 1]
-            return [
-              batch.map((row) => toRow(row, flat)),
-              batch.length < STREAM_PAGE_SIZE || last === undefined
-                ? Option.none()
-                : Option.some(after(last.submitted_at, last.id))
-            ] as const
-          }))
+        const toRows = (batch: ReadonlyArray<Row>) => batch.map((row) => toRow(row, flat))
+        const nextOf = (batch: ReadonlyArray<Row>) => {
+          const last = batch[batch.length - 1]
+          return batch.length < STREAM_PAGE_SIZE || last === undefined
+            ? Option.none()
+            : Option.some(after(last.submitted_at, last.id))
+        }
+        // The first page is read before the answer starts, so a failing query
+        // is an error status, not a response cut off half-way.
+        const first = yield* page(where)
+        const rest = Option.match(nextOf(first), {
+          onNone: () => Stream.empty,
+          onSome: (start) =>
+            Stream.paginate(start, (condition) =>
+              Effect.map(page(condition), (batch) => [toRows(batch), nextOf(batch)] as const))
+        })
+        const rows = Stream.concat(Stream.fromIterable(toRows(first)), rest)
         return { head, rows }
       })
 

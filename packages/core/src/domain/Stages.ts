@@ -8,6 +8,7 @@ import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql"
 import * as Actors from "./Actors.ts"
 import { type Forbidden, FormNotFound, InvalidInput } from "./Errors.ts"
+import { Id } from "./Ids.ts"
 
 /** A stage (spec: Stage). */
 export const Stage = Schema.Struct({
@@ -42,7 +43,7 @@ export type UpdateStageInput = typeof UpdateStageInput.Type
 
 /** The order of a form's stages: every stage id of the form, once. */
 export const ReorderStagesInput = Schema.Struct({
-  stageIds: Schema.Array(Schema.Int)
+  stageIds: Schema.Array(Id)
 })
 export type ReorderStagesInput = typeof ReorderStagesInput.Type
 

@@ -4,12 +4,16 @@
  * when it is created. (Delivery reads the outbox; see `Events.ts`.)
  */
 import { randomBytes } from "node:crypto"
-import { Clock, Context, Effect, Layer, Schema } from "effect"
+import { isIP } from "node:net"
+import { Clock, Context, Effect, Layer, Schema, SchemaTransformation } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql"
 import * as Actors from "./Actors.ts"
-import { type Forbidden, FormNotFound } from "./Errors.ts"
+import { DeliveryConfig } from "../delivery/DeliveryConfig.ts"
+import * as SsrfGuard from "../delivery/SsrfGuard.ts"
+import { type Forbidden, FormNotFound, InvalidInput } from "./Errors.ts"
 import { EventName } from "./Events.ts"
+import { Id } from "./Ids.ts"
 
 /** A subscription as listed (spec: Subscription). */
 export const Subscription = Schema.Struct({
@@ -20,7 +24,11 @@ export const Subscription = Schema.Struct({
   targetUrl: Schema.String,
   source: Schema.String,
   lastSentAt: Schema.NullOr(Schema.String),
-  createdAt: Schema.String
+  createdAt: Schema.String,
+  disabled: Schema.Boolean.annotate({
+    description: "Extension: true when deliveries are stopped (the receiver answered 410 Gone, or a member disabled it)."
+  }),
+  disabledReason: Schema.NullOr(Schema.String).annotate({ description: "Extension: why it is disabled." })
 }).annotate({ identifier: "Subscription" })
 export type Subscription = typeof Subscription.Type
 
@@ -45,14 +53,28 @@ export const TargetUrl = Schema.String.check(
 
 /** What subscribing takes (spec: POST /webhooks/subscribe). */
 export const SubscribeInput = Schema.Struct({
-  formId: Schema.Int,
+  formId: Id,
   event: EventName,
   targetUrl: TargetUrl,
   source: Schema.optionalKey(
-    Schema.Trim.check(Schema.isMaxLength(40, { message: "source must be at most 40 characters" }))
+    Schema.String.check(Schema.isMaxLength(40, { message: "source must be at most 40 characters" })).pipe(
+      Schema.decodeTo(Schema.Trimmed, SchemaTransformation.trim())
+    )
   )
 }).annotate({ identifier: "Subscribe" })
 export type SubscribeInput = typeof SubscribeInput.Type
+
+/** What changing a subscription takes: `{"disabled": false}` re-enables it. */
+export const UpdateSubscriptionInput = Schema.Struct({
+  disabled: Schema.Boolean
+}).annotate({ identifier: "UpdateSubscription" })
+export type UpdateSubscriptionInput = typeof UpdateSubscriptionInput.Type
+
+/** Where and how a subscription's posts go (for a test ping). */
+export interface SubscriptionTarget {
+  readonly subscription: Subscription
+  readonly secret: string
+}
 
 /** No such subscription in this workspace. */
 export class SubscriptionNotFound extends Schema.TaggedError<SubscriptionNotFound>()("SubscriptionNotFound", {
@@ -68,6 +90,8 @@ interface SubscriptionRow {
   readonly source: string
   readonly last_sent_at: Date | null
   readonly created_at: Date
+  readonly disabled_at: Date | null
+  readonly disabled_reason: string | null
 }
 
 const toSubscription = (row: SubscriptionRow): Subscription => ({
@@ -78,7 +102,9 @@ const toSubscription = (row: SubscriptionRow): Subscription => ({
   targetUrl: row.target_url,
   source: row.source,
   lastSentAt: row.last_sent_at?.toISOString() ?? null,
-  createdAt: row.created_at.toISOString()
+  createdAt: row.created_at.toISOString(),
+  disabled: row.disabled_at !== null,
+  disabledReason: row.disabled_reason
 })
 
 /** A new signing secret: `whsec_` and the base64 of 32 random bytes. */
@@ -99,28 +125,98 @@ export class Webhooks extends Context.Service<Webhooks, {
   readonly subscribe: (
     actor: Actors.Actor,
     input: SubscribeInput
-  ) => Effect.Effect<CreatedSubscription, FormNotFound | Forbidden | SqlError.SqlError>
+  ) => Effect.Effect<CreatedSubscription, FormNotFound | Forbidden | InvalidInput | SqlError.SqlError>
   readonly unsubscribe: (
     actor: Actors.Actor,
     subscriptionId: string
   ) => Effect.Effect<void, SubscriptionNotFound | Forbidden | SqlError.SqlError>
+  /** Disables or re-enables a subscription. */
+  readonly update: (
+    actor: Actors.Actor,
+    subscriptionId: string,
+    input: UpdateSubscriptionInput
+  ) => Effect.Effect<Subscription, SubscriptionNotFound | Forbidden | SqlError.SqlError>
+  /** A subscription with its signing secret (owners and admins; for a test ping). */
+  readonly target: (
+    actor: Actors.Actor,
+    subscriptionId: string
+  ) => Effect.Effect<SubscriptionTarget, SubscriptionNotFound | Forbidden | SqlError.SqlError>
 }>()("@qforms/core/Webhooks") {
   static readonly layer = Layer.effect(
     Webhooks,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
 
+      const columns = sql.literal(
+        "s.id, s.form_id, f.title as form_title, s.event, s.target_url, s.source, s.last_sent_at, s.created_at, " +
+          "s.disabled_at, s.disabled_reason"
+      )
+      const notFound = (id: string) => new SubscriptionNotFound({ message: `subscription ${id} not found` })
+
+      const update = Effect.fn("Webhooks.update")(function*(
+        actor: Actors.Actor,
+        subscriptionId: string,
+        input: UpdateSubscriptionInput
+      ) {
+        yield* Actors.requireAdmin(actor)
+        const now = new Date(yield* Clock.currentTimeMillis)
+        const rows = yield* sql<SubscriptionRow>`
+          with changed as (
+            update webhook_subscriptions set
+              disabled_at = ${input.disabled ? sql`coalesce(disabled_at, ${now})` : sql`null`},
+              disabled_reason = ${input.disabled ? sql`coalesce(disabled_reason, 'disabled by a member')` : sql`null`}
+            where workspace_id = ${actor.workspaceId} and id = ${subscriptionId}
+            returning *
+          )
+          select ${columns} from changed s join forms f on f.id = s.form_id`
+        if (rows.length === 0) return yield* notFound(subscriptionId)
+        return toSubscription(rows[0]!)
+      })
+
+      const target = Effect.fn("Webhooks.target")(function*(actor: Actors.Actor, subscriptionId: string) {
+        yield* Actors.requireAdmin(actor)
+        const rows = yield* sql<SubscriptionRow & { readonly secret: string }>`
+          select ${columns}, s.secret from webhook_subscriptions s join forms f on f.id = s.form_id
+          where s.workspace_id = ${actor.workspaceId} and s.id = ${subscriptionId}`
+        if (rows.length === 0) return yield* notFound(subscriptionId)
+        return { subscription: toSubscription(rows[0]!), secret: rows[0]!.secret }
+      })
+
       const list = Effect.fn("Webhooks.list")(function*(actor: Actors.Actor) {
         const rows = yield* sql<SubscriptionRow>`
-          select s.id, s.form_id, f.title as form_title, s.event, s.target_url, s.source, s.last_sent_at, s.created_at
-          from webhook_subscriptions s join forms f on f.id = s.form_id
+          select ${columns} from webhook_subscriptions s join forms f on f.id = s.form_id
           where s.workspace_id = ${actor.workspaceId}
           order by s.created_at, s.id`
         return rows.map(toSubscription)
       })
 
+      /**
+       * Refuses a target that is, or resolves to, a loopback, private or
+       * otherwise internal address. A name that cannot be resolved now is
+       * accepted: delivery checks again (and refuses it then if need be).
+       */
+      const checkTarget = Effect.fnUntraced(function*(targetUrl: string) {
+        const config = yield* DeliveryConfig
+        if (config.allowPrivateTargets) return
+        const host = new URL(targetUrl).hostname.replace(/^\[|\]$/g, "")
+        const addresses = isIP(host) !== 0
+          ? undefined
+          : yield* SsrfGuard.systemResolve(host).pipe(
+            Effect.timeout("3 seconds"),
+            Effect.orElseSucceed(() => null)
+          )
+        if (addresses === null) return
+        yield* SsrfGuard.vet(targetUrl, {
+          allowPrivate: false,
+          ...(addresses === undefined ? {} : { resolve: () => Effect.succeed(addresses) })
+        }).pipe(
+          Effect.mapError((error) => new InvalidInput({ message: error.message, details: [{ path: "targetUrl", message: error.message }] }))
+        )
+      })
+
       const subscribe = Effect.fn("Webhooks.subscribe")(function*(actor: Actors.Actor, input: SubscribeInput) {
         yield* Actors.requireAdmin(actor)
+        yield* checkTarget(input.targetUrl)
         const now = new Date(yield* Clock.currentTimeMillis)
         const id = `sub_${randomBytes(12).toString("base64url")}`
         const secret = makeSecret()
@@ -129,7 +225,7 @@ export class Webhooks extends Context.Service<Webhooks, {
           select ${id}, f.workspace_id, f.id, ${input.event}, ${input.targetUrl}, ${input.source || "api"}, ${secret}, ${now}
           from forms f where f.workspace_id = ${actor.workspaceId} and f.id = ${input.formId}
           returning id, form_id, (select title from forms where id = form_id) as form_title, event, target_url, source,
-            last_sent_at, created_at`
+            last_sent_at, created_at, disabled_at, disabled_reason`
         if (rows.length === 0) return yield* new FormNotFound({ message: `form ${input.formId} not found` })
         return { ...toSubscription(rows[0]!), secret }
       })
@@ -144,7 +240,7 @@ export class Webhooks extends Context.Service<Webhooks, {
         }
       })
 
-      return Webhooks.of({ list, subscribe, unsubscribe })
+      return Webhooks.of({ list, subscribe, unsubscribe, update, target })
     })
   )
 }

@@ -13,7 +13,10 @@ import { Member } from "../domain/Members.ts"
 import { AddNoteInput, Note } from "../domain/Notes.ts"
 import { ResponseDetail, ResponseRow, SubmitInput, UpdateResponseInput, UpdateResponseResult } from "../domain/Responses.ts"
 import { CreateStageInput, ReorderStagesInput, Stage, UpdateStageInput } from "../domain/Stages.ts"
-import { CreatedSubscription, SubscribeInput, Subscription } from "../domain/Webhooks.ts"
+import { CreatedSubscription, SubscribeInput, Subscription, UpdateSubscriptionInput } from "../domain/Webhooks.ts"
+import { Delivery, DeliveryLog } from "../domain/Deliveries.ts"
+import { PingResult } from "../delivery/TestPing.ts"
+import { Id } from "../domain/Ids.ts"
 import {
   BadGateway,
   BadRequest,
@@ -50,7 +53,7 @@ export class RequestErrors extends HttpApiMiddleware.Service<RequestErrors>()("@
   error: [BadRequest, PayloadTooLarge, UnsupportedMediaType, InternalError, ServiceUnavailable]
 }) {}
 
-const Id = Schema.Int.check(Schema.isGreaterThan(0, { message: "must be a positive integer" }))
+const SubscriptionIdParams = { id: Schema.String.check(Schema.isMaxLength(100)) }
 const IdParams = { id: Id }
 const FormIdParams = { formId: Id }
 
@@ -219,10 +222,35 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
       error: [NotFound, Forbidden]
     }).annotate(OpenApi.Description, "Subscribes a URL to an event of a form. The signing `secret` is shown only here."),
     HttpApiEndpoint.delete("unsubscribe", "/webhooks/subscribe/:id", {
-      params: { id: Schema.String.check(Schema.isMaxLength(100)) },
+      params: SubscriptionIdParams,
       success: HttpApiSchema.NoContent,
       error: [NotFound, Forbidden]
-    })
+    }),
+    HttpApiEndpoint.patch("update", "/webhooks/subscribe/:id", {
+      params: SubscriptionIdParams,
+      payload: UpdateSubscriptionInput,
+      success: Subscription,
+      error: [NotFound, Forbidden]
+    }).annotate(OpenApi.Description, "Extension: `{\"disabled\": false}` re-enables a disabled subscription."),
+    HttpApiEndpoint.get("deliveries", "/webhooks/subscribe/:id/deliveries", {
+      params: SubscriptionIdParams,
+      query: {
+        limit: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 200 }))),
+        cursor: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(20)))
+      },
+      success: DeliveryLog,
+      error: NotFound
+    }).annotate(OpenApi.Description, "Extension: the delivery log, newest first, with every attempt."),
+    HttpApiEndpoint.post("retry", "/webhooks/deliveries/:deliveryId/retry", {
+      params: { deliveryId: Id },
+      success: Delivery,
+      error: [NotFound, Forbidden]
+    }).annotate(OpenApi.Description, "Extension: redelivers now, with the same `webhook-id`."),
+    HttpApiEndpoint.post("test", "/webhooks/subscribe/:id/test", {
+      params: SubscriptionIdParams,
+      success: PingResult,
+      error: [NotFound, Forbidden]
+    }).annotate(OpenApi.Description, "Extension: sends a signed test ping (`event: webhook.test`) now and reports the answer.")
   )
 {}
 

@@ -85,6 +85,7 @@ type DomainError =
       | "ApiKeyNotFound"
       | "WorkspaceNotFound"
       | "SubscriptionNotFound"
+      | "DeliveryNotFound"
     readonly message: string
   }
 

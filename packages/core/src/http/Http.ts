@@ -113,6 +113,25 @@ const isDatabaseDown = (error: unknown): boolean =>
   "reason" in error && typeof error.reason === "object" && error.reason !== null && "_tag" in error.reason &&
   error.reason._tag === "ConnectionError"
 
+const loneSurrogate =
+  /\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}/
+
+/**
+ * Text PostgreSQL cannot store, in a JSON body: the NUL character and lone
+ * UTF-16 surrogates (`\u0000`, `\ud800`). Refused up front with a 400 rather
+ * than failing in the database. The body read here is the one the endpoint
+ * decodes (the platform caches it), so nothing is read twice.
+ */
+const unstorableText = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.gen(function*() {
+    if (request.method === "GET" || request.method === "HEAD" || request.method === "DELETE") return undefined
+    if (!(request.headers["content-type"] ?? "application/json").includes("json")) return undefined
+    const text = yield* Effect.orElseSucceed(request.text, () => "")
+    if (/\\u0000/.test(text)) return "strings must not contain the NUL character (\\u0000)"
+    if (loneSurrogate.test(text)) return "strings must not contain unpaired UTF-16 surrogates (e.g. \\ud800)"
+    return undefined
+  })
+
 /** The router-wide layer: limits, 404/405, and error answers for failures and defects. */
 const Guard = (options: HttpOptions) => {
   const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes
@@ -124,6 +143,8 @@ const Guard = (options: HttpOptions) => {
     const path = request.url.split("?")[0]!
     const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))]
     if (allowed.length === 0) return json(404, { error: `no route ${request.method} ${path}` })
+    // The router refuses over-long path parameters before matching any route.
+    if (allowed.includes(request.method)) return json(400, { error: "a path parameter is too long" })
     return json(405, { error: `method ${request.method} is not allowed on ${path}; use ${allowed.join(", ")}` }, {
       allow: allowed.join(", ")
     })
@@ -162,6 +183,9 @@ const Guard = (options: HttpOptions) => {
       const request = yield* HttpServerRequest.HttpServerRequest
       const length = Number(request.headers["content-length"] ?? "0")
       if (Number.isFinite(length) && length > maxBodyBytes) return tooLarge
+      if (/%00/.test(request.url)) return json(400, { error: "the URL must not contain the NUL character (%00)" })
+      const unstorable = yield* Effect.provideService(unstorableText(request), HttpIncomingMessage.MaxBodySize, maxBodySize)
+      if (unstorable !== undefined) return json(400, { error: unstorable })
       const exit = yield* Effect.exit(Effect.provideService(app, HttpIncomingMessage.MaxBodySize, maxBodySize))
       return Exit.isSuccess(exit) ? normalize(exit.value) : yield* fromCause(request, exit.cause)
     }), { global: true })

@@ -8,6 +8,7 @@ import { Reactivity } from "effect/reactivity"
 import { SqlClient } from "effect/sql"
 import type { Migrator, SqlError } from "effect/sql"
 import * as Migrations from "./Migrations.ts"
+import { Notifications } from "./Notifications.ts"
 import * as PgliteClient from "./PgliteClient.ts"
 
 /**
@@ -80,9 +81,9 @@ export interface PgOptions {
  * const Db = Database.layerPg({ url: "postgres://postgres@127.0.0.1:5432/app", schema: "qforms" })
  * ```
  */
-export const layerPg = (options: PgOptions): Layer.Layer<SqlClient.SqlClient, DatabaseError> => {
+export const layerPg = (options: PgOptions): Layer.Layer<SqlClient.SqlClient | Notifications, DatabaseError> => {
   const schema = options.schema ?? defaultSchema
-  return Layer.effectDiscard(prepare(schema)).pipe(
+  return Layer.mergeAll(Layer.effectDiscard(prepare(schema)), Notifications.layerPg).pipe(
     Layer.provideMerge(
       PgClient.layerFrom(Effect.andThen(
         checkSchema(schema),
@@ -124,7 +125,7 @@ export interface PgliteOptions {
  */
 export const layerPglite = (
   options: PgliteOptions = {}
-): Layer.Layer<SqlClient.SqlClient | PgliteClient.PgliteDatabase, DatabaseError> => {
+): Layer.Layer<SqlClient.SqlClient | PgliteClient.PgliteDatabase | Notifications, DatabaseError> => {
   const schema = options.schema ?? defaultSchema
   const setSearchPath = Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -132,7 +133,7 @@ export const layerPglite = (
   }).pipe(
     Effect.mapError((error) => new DatabaseError({ message: error.message, cause: error }))
   )
-  return Layer.effectDiscard(Effect.andThen(setSearchPath, prepare(schema))).pipe(
+  return Layer.mergeAll(Layer.effectDiscard(Effect.andThen(setSearchPath, prepare(schema))), Notifications.layerPglite).pipe(
     Layer.provideMerge(
       Layer.effectContext(Effect.andThen(
         checkSchema(schema),

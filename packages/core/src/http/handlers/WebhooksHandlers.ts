@@ -1,13 +1,22 @@
 /** Handlers of the webhooks group. */
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
+import * as TestPing from "../../delivery/TestPing.ts"
+import { Deliveries } from "../../domain/Deliveries.ts"
 import { Webhooks } from "../../domain/Webhooks.ts"
 import { Api, CurrentActor } from "../Api.ts"
 import { handle } from "../ApiErrors.ts"
 
 export const WebhooksHandlers = HttpApiBuilder.group(Api, "webhooks", Effect.fnUntraced(function*(handlers) {
   const webhooks = yield* Webhooks
+  const deliveries = yield* Deliveries
   return handlers.handleAll({
+    update: ({ params, payload }) => Effect.flatMap(CurrentActor, (actor) => handle(webhooks.update(actor, params.id, payload))),
+    deliveries: ({ params, query }) =>
+      Effect.flatMap(CurrentActor, (actor) => handle(deliveries.list(actor, params.id, query))),
+    retry: ({ params }) => Effect.flatMap(CurrentActor, (actor) => handle(deliveries.retry(actor, params.deliveryId))),
+    test: ({ params }) =>
+      Effect.flatMap(CurrentActor, (actor) => handle(Effect.flatMap(webhooks.target(actor, params.id), TestPing.send))),
     list: () => Effect.flatMap(CurrentActor, (actor) => handle(webhooks.list(actor))),
     subscribe: ({ payload }) => Effect.flatMap(CurrentActor, (actor) => handle(webhooks.subscribe(actor, payload))),
     unsubscribe: ({ params }) => Effect.flatMap(CurrentActor, (actor) => handle(webhooks.unsubscribe(actor, params.id)))

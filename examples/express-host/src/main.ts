@@ -1,0 +1,46 @@
+/**
+ * `npm start -w @qforms/example-express-host`: the Express host app, with
+ * qforms on the embedded database (`QFORMS_DATA_DIR`, default
+ * `./.qforms-data`) or PostgreSQL (`DATABASE_URL`). `PORT` (default 3000),
+ * `HOST` (default 127.0.0.1). SIGTERM/SIGINT stop it gracefully.
+ */
+import { Bootstrap, Qforms } from "@qforms/core"
+import { Option } from "effect"
+import { createApp, prefix } from "./App.ts"
+
+const port = Number(process.env.PORT ?? 3000)
+const host = process.env.HOST ?? "127.0.0.1"
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  process.stderr.write(`PORT must be a port number, got ${JSON.stringify(process.env.PORT)}\n`)
+  process.exit(1)
+}
+
+// The database is open and migrated before the server listens.
+const qforms = await Qforms.make({
+  database: process.env.DATABASE_URL
+    ? { url: process.env.DATABASE_URL }
+    : { dataDir: process.env.QFORMS_DATA_DIR ?? "./.qforms-data" }
+})
+const firstStart = await qforms.run(Bootstrap.ensureDefaultWorkspace({ ownerEmail: "owner@localhost" }))
+if (Option.isSome(firstStart)) {
+  process.stdout.write(`First start: workspace "Default" created. API key (shown once):\n\n  ${firstStart.value.key}\n\n`)
+}
+
+const server = createApp(qforms).listen(port, host, () => {
+  const url = `http://${host}:${port}`
+  process.stdout.write(`express-host listening on ${url} (qforms: ${url}${prefix}/api, docs: ${url}${prefix}/api/docs)\n`)
+})
+
+let stopping = false
+const stop = () => {
+  if (stopping) return
+  stopping = true
+  const timer = setTimeout(() => server.closeAllConnections(), 10_000)
+  server.close(() => {
+    clearTimeout(timer)
+    qforms.dispose().then(() => process.exit(0), () => process.exit(1))
+  })
+  server.closeIdleConnections()
+}
+process.on("SIGTERM", stop)
+process.on("SIGINT", stop)

@@ -1,0 +1,40 @@
+/**
+ * How webhooks are delivered, shared by the worker, test pings and the
+ * subscribe-time address check.
+ */
+import { Context } from "effect"
+import * as RetrySchedule from "./RetrySchedule.ts"
+
+/** The delivery settings. */
+export interface DeliverySettings {
+  /** Delays between attempts in ms (default: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h). */
+  readonly schedule: ReadonlyArray<number>
+  /** Connect + response timeout of one post, in ms. */
+  readonly timeoutMs: number
+  /** Posts in flight at once in one process. */
+  readonly maxInFlight: number
+  /** Posts in flight at once to one host. */
+  readonly maxPerHost: number
+  /** Deliver to loopback and private addresses (local development and tests only). */
+  readonly allowPrivateTargets: boolean
+  /** The slow fallback poll of the worker, in ms. */
+  readonly pollIntervalMs: number
+  /** `User-Agent` of every post. */
+  readonly userAgent: string
+}
+
+/** The defaults: the schedule above, 10 s timeout, 32 in flight (4 per host), private targets refused, 5 s poll. */
+export const defaults: DeliverySettings = {
+  schedule: RetrySchedule.defaultSchedule,
+  timeoutMs: 10_000,
+  maxInFlight: 32,
+  maxPerHost: 4,
+  allowPrivateTargets: false,
+  pollIntervalMs: 5_000,
+  userAgent: "qforms-webhooks/1.0"
+}
+
+/** The settings in force (a reference: provide it to change them). */
+export const DeliveryConfig = Context.Reference<DeliverySettings>("@qforms/core/delivery/DeliveryConfig", {
+  defaultValue: () => defaults
+})

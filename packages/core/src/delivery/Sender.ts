@@ -1,0 +1,219 @@
+/**
+ * Posts one webhook request to a vetted target: connects only to the vetted
+ * address, follows no redirects, bounds time and response size, never fails.
+ *
+ * @module
+ */
+import type { IncomingMessage, RequestOptions } from "node:http"
+import { request as httpRequest, validateHeaderName, validateHeaderValue } from "node:http"
+import { request as httpsRequest } from "node:https"
+import type { LookupFunction } from "node:net"
+import { isIP } from "node:net"
+import { Clock, Effect, Option, Predicate } from "effect"
+import type { VettedTarget } from "./SsrfGuard.ts"
+
+/**
+ * How much of a response body is read and kept (64 KiB); the connection is
+ * closed once that much has arrived.
+ *
+ * @example
+ * ```ts
+ * result.body.length <= MAX_RESPONSE_BODY_BYTES // for ASCII bodies
+ * ```
+ */
+export const MAX_RESPONSE_BODY_BYTES = 64 * 1024
+
+/**
+ * The outcome of one post. `status` is set only when a complete response
+ * (status line, headers and the body up to {@link MAX_RESPONSE_BODY_BYTES}) was
+ * received; then `error` is `null`. Otherwise `status` is `null` and `error`
+ * says why (`"timed out after 10000 ms"`, `"connection refused: ..."`).
+ *
+ * @example
+ * ```ts
+ * const ok = result.status !== null && result.status >= 200 && result.status < 300
+ * ```
+ */
+export interface SendResult {
+  readonly status: number | null
+  /** The first 64 KiB of the response body, decoded as UTF-8. */
+  readonly body: string
+  readonly durationMs: number
+  readonly error: string | null
+  /** The raw `Retry-After` header of the response, if any. */
+  readonly retryAfter: string | undefined
+}
+
+/**
+ * Options of {@link post}.
+ *
+ * @example
+ * ```ts
+ * const options: PostOptions = { timeoutMs: 10_000, userAgent: "qforms-webhooks/1.0.0" }
+ * ```
+ */
+export interface PostOptions {
+  /** Deadline for the whole exchange: connecting, sending, the response and its body. */
+  readonly timeoutMs: number
+  readonly userAgent: string
+}
+
+type Outcome = Omit<SendResult, "durationMs">
+
+const failure = (error: string): Outcome => ({ status: null, body: "", error, retryAfter: undefined })
+
+const ERROR_TEXT: Readonly<Record<string, string>> = {
+  ECONNREFUSED: "connection refused",
+  ECONNRESET: "connection reset by the receiver",
+  EPIPE: "connection closed by the receiver",
+  EHOSTUNREACH: "host unreachable",
+  ENETUNREACH: "network unreachable",
+  ETIMEDOUT: "connection timed out",
+  ENOTFOUND: "host not found",
+  EAI_AGAIN: "DNS lookup failed temporarily"
+}
+
+const describeError = (error: unknown): string => {
+  const message = Predicate.hasProperty(error, "message") && Predicate.isString(error.message)
+    ? error.message
+    : String(error)
+  const code = Predicate.hasProperty(error, "code") && Predicate.isString(error.code) ? error.code : undefined
+  const text = code === undefined ? undefined : ERROR_TEXT[code]
+  return text === undefined ? message : `${text}: ${message}`
+}
+
+const requestHeaders = (
+  target: VettedTarget,
+  body: string,
+  headers: Readonly<Record<string, string>>,
+  options: PostOptions
+): Record<string, string> => {
+  const out: Record<string, string> = {}
+  for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value
+  out["content-type"] = "application/json"
+  out["user-agent"] = options.userAgent
+  out["content-length"] = String(Buffer.byteLength(body, "utf8"))
+  out["host"] = target.url.host
+  return out
+}
+
+const validateHeaders = (headers: Readonly<Record<string, string>>) =>
+  Effect.try({
+    try: () => {
+      for (const [name, value] of Object.entries(headers)) {
+        validateHeaderName(name)
+        validateHeaderValue(name, value)
+      }
+    },
+    catch: (error) => `invalid request header: ${describeError(error)}`
+  })
+
+const exchange = (target: VettedTarget, body: string, headers: Record<string, string>): Effect.Effect<Outcome> =>
+  Effect.callback<Outcome>((resume) => {
+    const url = target.url
+    const https = url.protocol === "https:"
+    const hostname = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname
+    const literal = isIP(hostname) !== 0
+    // Connect only to the vetted address: an IP-literal host is replaced by it, a DNS name
+    // is "resolved" by a lookup that answers with it. Host header and SNI keep the URL's name.
+    const lookup: LookupFunction = (_name, lookupOptions, callback) => {
+      if (lookupOptions.all === true) callback(null, [{ address: target.address, family: target.family }])
+      else callback(null, target.address, target.family)
+    }
+    const requestOptions: RequestOptions & { servername?: string } = {
+      method: "POST",
+      hostname: literal ? target.address : hostname,
+      port: url.port === "" ? (https ? 443 : 80) : Number(url.port),
+      path: `${url.pathname}${url.search}`,
+      headers,
+      agent: false,
+      lookup,
+      ...(https && !literal ? { servername: hostname } : {})
+    }
+    let settled = false
+    const settle = (outcome: Outcome) => {
+      if (settled) return
+      settled = true
+      resume(Effect.succeed(outcome))
+    }
+    const req = https ? httpsRequest(requestOptions) : httpRequest(requestOptions)
+    req.on("error", (error) => settle(failure(describeError(error))))
+    req.on("response", (res: IncomingMessage) => {
+      const chunks: Array<Buffer> = []
+      let size = 0
+      const retryAfter = res.headers["retry-after"]
+      const complete = () =>
+        settle({
+          status: res.statusCode ?? null,
+          body: Buffer.concat(chunks).toString("utf8"),
+          error: null,
+          retryAfter
+        })
+      res.on("data", (chunk: Buffer) => {
+        if (settled) return
+        const room = MAX_RESPONSE_BODY_BYTES - size
+        if (chunk.length >= room) {
+          chunks.push(chunk.subarray(0, room))
+          size = MAX_RESPONSE_BODY_BYTES
+          complete()
+          req.destroy()
+          return
+        }
+        chunks.push(chunk)
+        size += chunk.length
+      })
+      res.on("end", complete)
+      res.on("error", (error) => settle(failure(`error reading the response body: ${describeError(error)}`)))
+      res.on("close", () => {
+        if (res.complete) complete()
+        else settle(failure("connection closed before the response body was complete"))
+      })
+    })
+    req.end(body)
+    return Effect.sync(() => {
+      settled = true
+      req.destroy()
+    })
+  }).pipe(Effect.catchDefect((defect) => Effect.succeed(failure(describeError(defect)))))
+
+/**
+ * POSTs `body` to `target.url`, connecting only to `target.address` (the Host
+ * header and TLS SNI/certificate name stay the URL's host name), with
+ * `content-type: application/json`, `user-agent` and the given headers.
+ * Redirects are not followed (a 3xx is returned as is). The whole exchange
+ * must finish within `timeoutMs`; at most 64 KiB of the response body is read,
+ * then the connection is closed. Never fails: timeouts, refused or reset
+ * connections and TLS errors come back as `{ status: null, error }`.
+ * Each call uses its own connection (no keep-alive).
+ *
+ * @example
+ * ```ts
+ * const target = yield* SsrfGuard.vet(subscription.targetUrl, { allowPrivate: false })
+ * const result = yield* post(target, body, Signatures.headers(secret, id, nowSeconds, body), {
+ *   timeoutMs: 10_000,
+ *   userAgent: "qforms-webhooks/1.0.0"
+ * })
+ * if (result.status === 429 || result.status === 503) parseRetryAfter(result.retryAfter, nowMs)
+ * ```
+ */
+export const post = Effect.fn("Sender.post")(function*(
+  target: VettedTarget,
+  body: string,
+  headers: Readonly<Record<string, string>>,
+  options: PostOptions
+): Effect.fn.Return<SendResult> {
+  const started = yield* Clock.currentTimeMillis
+  const allHeaders = requestHeaders(target, body, headers, options)
+  const outcome = yield* validateHeaders(allHeaders).pipe(
+    Effect.matchEffect({
+      onFailure: (error) => Effect.succeed(failure(error)),
+      onSuccess: () =>
+        exchange(target, body, allHeaders).pipe(
+          Effect.timeoutOption(Math.max(0, options.timeoutMs)),
+          Effect.map(Option.getOrElse(() => failure(`timed out after ${options.timeoutMs} ms`)))
+        )
+    })
+  )
+  const finished = yield* Clock.currentTimeMillis
+  return { ...outcome, durationMs: finished - started }
+})

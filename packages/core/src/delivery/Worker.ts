@@ -1,0 +1,166 @@
+/**
+ * The delivery worker: claims due deliveries (several processes share the
+ * work: claims skip rows another worker has locked), posts them signed, and
+ * records each attempt with its outcome. It wakes on the outbox NOTIFY that a
+ * committed event sends, at the next retry's due time, and on a slow poll as
+ * a fallback.
+ */
+import { Clock, Duration, Effect, Exit, Layer, Queue, Random, Schedule, Semaphore, Stream } from "effect"
+import { type AttemptOutcome, type ClaimedDelivery, Deliveries } from "../domain/Deliveries.ts"
+import { outboxChannel } from "../domain/Events.ts"
+import { Notifications } from "../storage/Notifications.ts"
+import { DeliveryConfig } from "./DeliveryConfig.ts"
+import * as RetrySchedule from "./RetrySchedule.ts"
+import * as Sender from "./Sender.ts"
+import * as Signatures from "./Signatures.ts"
+import * as SsrfGuard from "./SsrfGuard.ts"
+
+/** Options of the worker; the rest comes from `DeliveryConfig`. */
+export interface WorkerOptions {
+  /** Where the application is reached: each event's `link` is `{appUrl}/app/responses/{id}`. */
+  readonly appUrl: string
+}
+
+/** The link to a response in the application. */
+export const responseLink = (appUrl: string, responseId: number) =>
+  `${appUrl.replace(/\/$/, "")}/app/responses/${responseId}`
+
+/** The body posted for a claimed delivery: the stored event and its link (spec: WebhookEvent). */
+export const webhookBody = (appUrl: string, delivery: ClaimedDelivery): string =>
+  JSON.stringify({ ...delivery.payload, link: responseLink(appUrl, delivery.payload.responseId) })
+
+/** Decides what an attempt's result means for the delivery. */
+export const decide = (options: {
+  readonly result: Sender.SendResult
+  readonly attemptsMade: number
+  readonly schedule: ReadonlyArray<number>
+  readonly now: number
+  readonly random: number
+}): Pick<AttemptOutcome, "status" | "nextAttemptAt" | "disableSubscription"> => {
+  const { result } = options
+  if (result.status !== null && result.status >= 200 && result.status < 300) {
+    return { status: "succeeded", nextAttemptAt: null }
+  }
+  // The contract: a 400 is final. Standard Webhooks: a 410 also unsubscribes.
+  if (result.status === 400) return { status: "failed", nextAttemptAt: null }
+  if (result.status === 410) {
+    return { status: "failed", nextAttemptAt: null, disableSubscription: "the receiver answered 410 Gone" }
+  }
+  const retryAfterMs = result.status === 429 || result.status === 503
+    ? RetrySchedule.parseRetryAfter(result.retryAfter, options.now)
+    : undefined
+  const delay = RetrySchedule.nextAttemptDelay(options.schedule, options.attemptsMade, {
+    random: options.random,
+    retryAfterMs
+  })
+  return delay === undefined
+    ? { status: "failed", nextAttemptAt: null }
+    : { status: "retrying", nextAttemptAt: new Date(options.now + delay) }
+}
+
+/**
+ * Runs the worker until interrupted.
+ */
+export const run = Effect.fnUntraced(function*(options: WorkerOptions) {
+  const deliveries = yield* Deliveries
+  const notifications = yield* Notifications
+  const config = yield* DeliveryConfig
+  const { maxInFlight, maxPerHost, pollIntervalMs, schedule, timeoutMs, userAgent } = config
+  const allowPrivate = config.allowPrivateTargets
+  // A lease outlives the longest post, so a live worker never loses its claim.
+  const leaseMs = timeoutMs + 30_000
+
+  const wake = yield* Queue.sliding<void>(1)
+  const signal = Queue.offer(wake, undefined).pipe(Effect.asVoid)
+  const hosts = new Map<string, Semaphore.Semaphore>()
+  const hostPermit = (url: string) => {
+    const host = URL.canParse(url) ? new URL(url).host : url
+    let semaphore = hosts.get(host)
+    if (semaphore === undefined) {
+      semaphore = Semaphore.makeUnsafe(maxPerHost)
+      hosts.set(host, semaphore)
+    }
+    return semaphore
+  }
+  let active = 0
+
+  const attempt = (delivery: ClaimedDelivery) =>
+    Effect.gen(function*() {
+      const started = yield* Clock.currentTimeMillis
+      const body = webhookBody(options.appUrl, delivery)
+      const headers = Signatures.headers(delivery.secret, delivery.eventId, Math.floor(started / 1000), body)
+      const vetted = yield* Effect.exit(SsrfGuard.vet(delivery.targetUrl, { allowPrivate }))
+      const result: Sender.SendResult = Exit.isSuccess(vetted)
+        ? yield* Sender.post(vetted.value, body, { ...headers }, { timeoutMs, userAgent })
+        : { status: null, body: "", durationMs: 0, error: refusedMessage(vetted), retryAfter: undefined }
+      const now = yield* Clock.currentTimeMillis
+      const decision = Exit.isSuccess(vetted)
+        ? decide({ result, attemptsMade: delivery.attempts, schedule, now, random: yield* Random.next })
+        : { status: "failed" as const, nextAttemptAt: null }
+      yield* deliveries.complete(delivery, {
+        at: new Date(started),
+        statusCode: result.status,
+        durationMs: result.durationMs,
+        error: result.error,
+        responseBody: result.body === "" ? null : result.body,
+        ...decision
+      })
+    })
+
+  const deliver = (delivery: ClaimedDelivery) =>
+    hostPermit(delivery.targetUrl).withPermit(attempt(delivery)).pipe(
+      // A failure to record is logged; the lease runs out and the delivery is claimed again.
+      Effect.catchCause((cause) => Effect.logError("webhook delivery could not be recorded", cause)),
+      Effect.ensuring(Effect.suspend(() => {
+        active--
+        return signal
+      }))
+    )
+
+  // Wake on every committed event; if the listening connection drops, listen again.
+  yield* notifications.listen(outboxChannel).pipe(
+    Stream.runForEach(() => signal),
+    Effect.retry(Schedule.spaced("1 second")),
+    Effect.catchCause((cause) => Effect.logWarning("delivery notifications stopped", cause)),
+    Effect.forkScoped
+  )
+
+  const loop = Effect.gen(function*() {
+    const free = maxInFlight - active
+    if (free > 0) {
+      const claimed = yield* deliveries.claim({ limit: free, leaseMs })
+      active += claimed.length
+      for (const delivery of claimed) yield* Effect.forkScoped(deliver(delivery))
+      if (claimed.length === free) return
+    }
+    const dueAt = yield* deliveries.nextDueAt
+    const now = yield* Clock.currentTimeMillis
+    const waitMs = dueAt === undefined ? pollIntervalMs : Math.min(pollIntervalMs, Math.max(0, dueAt.getTime() - now))
+    yield* Effect.raceFirst(Queue.take(wake), Effect.sleep(Duration.millis(Math.max(waitMs, 5))))
+  }).pipe(
+    Effect.catchCause((cause) =>
+      Effect.logError("delivery worker: claiming failed; retrying", cause).pipe(
+        Effect.andThen(Effect.sleep(Duration.millis(pollIntervalMs)))
+      )
+    )
+  )
+  return yield* Effect.forever(loop)
+})
+
+const refusedMessage = (exit: Exit.Exit<unknown, SsrfGuard.SsrfRejected>) =>
+  Exit.isFailure(exit)
+    ? exit.cause.reasons.map((reason) => reason._tag === "Fail" ? reason.error.message : "refused").join("; ")
+    : ""
+
+/**
+ * The worker as a layer: it runs in the background for the layer's lifetime
+ * and stops cleanly (in-flight posts are interrupted; their leases run out and
+ * another worker or the next start delivers them).
+ *
+ * @example
+ * ```ts
+ * const Delivery = Worker.layer({ appUrl: "https://forms.example.com" })
+ * ```
+ */
+export const layer = (options: WorkerOptions) => Layer.effectDiscard(Effect.forkScoped(Effect.scoped(run(options))))
+

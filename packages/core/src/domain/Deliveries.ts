@@ -1,0 +1,279 @@
+/**
+ * Deliveries: one per (event, subscription), written with the event (see
+ * `Events.ts`). Workers claim due deliveries with a lease, post them, and
+ * record each attempt; the delivery log shows them to the subscriber.
+ */
+import { Clock, Context, Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql"
+import * as Actors from "./Actors.ts"
+import { type Forbidden, InvalidInput } from "./Errors.ts"
+import { EventName, type EventPayload, outboxChannel } from "./Events.ts"
+import { SubscriptionNotFound } from "./Webhooks.ts"
+
+/** Where a delivery stands. */
+export const DeliveryStatus = Schema.Literals(["pending", "succeeded", "failed", "retrying"])
+export type DeliveryStatus = typeof DeliveryStatus.Type
+
+/** One attempt to post a delivery. */
+export const DeliveryAttempt = Schema.Struct({
+  at: Schema.String,
+  statusCode: Schema.NullOr(Schema.Int),
+  durationMs: Schema.Int,
+  error: Schema.NullOr(Schema.String)
+}).annotate({ identifier: "DeliveryAttempt" })
+export type DeliveryAttempt = typeof DeliveryAttempt.Type
+
+/** A delivery as the log shows it. `eventId` is the `webhook-id` header: the receiver's idempotency key. */
+export const Delivery = Schema.Struct({
+  id: Schema.Int,
+  eventId: Schema.String,
+  event: EventName,
+  responseId: Schema.NullOr(Schema.Int),
+  status: DeliveryStatus,
+  attempts: Schema.Array(DeliveryAttempt),
+  nextAttemptAt: Schema.NullOr(Schema.String),
+  createdAt: Schema.String
+}).annotate({ identifier: "Delivery" })
+export type Delivery = typeof Delivery.Type
+
+/** A page of the delivery log, newest first. */
+export const DeliveryLog = Schema.Struct({
+  deliveries: Schema.Array(Delivery),
+  nextCursor: Schema.NullOr(Schema.String)
+}).annotate({ identifier: "DeliveryLog" })
+export type DeliveryLog = typeof DeliveryLog.Type
+
+/** No such delivery in this workspace. */
+export class DeliveryNotFound extends Schema.TaggedError<DeliveryNotFound>()("DeliveryNotFound", {
+  message: Schema.String
+}) {}
+
+/** A delivery a worker has claimed, with what it needs to post it. */
+export interface ClaimedDelivery {
+  readonly id: number
+  readonly workspaceId: number
+  readonly subscriptionId: string
+  readonly eventId: string
+  readonly attempts: number
+  readonly targetUrl: string
+  readonly secret: string
+  readonly payload: EventPayload
+  readonly createdAt: Date
+}
+
+/** How an attempt ended, as the worker decided. */
+export interface AttemptOutcome {
+  readonly at: Date
+  readonly statusCode: number | null
+  readonly durationMs: number
+  readonly error: string | null
+  readonly responseBody: string | null
+  /** `succeeded`/`failed` end the delivery; `retrying` sets `nextAttemptAt`. */
+  readonly status: "succeeded" | "failed" | "retrying"
+  readonly nextAttemptAt: Date | null
+  /** Set when the receiver asked to stop (410 Gone): the subscription is disabled with this reason. */
+  readonly disableSubscription?: string | undefined
+}
+
+interface DeliveryRow {
+  readonly id: number
+  readonly event_id: string
+  readonly type: EventName
+  readonly response_id: number | null
+  readonly status: DeliveryStatus
+  readonly next_attempt_at: Date | null
+  readonly created_at: Date
+  readonly attempts: ReadonlyArray<{
+    readonly at: string
+    readonly statusCode: number | null
+    readonly durationMs: number
+    readonly error: string | null
+  }> | null
+}
+
+const toDelivery = (row: DeliveryRow): Delivery => ({
+  id: row.id,
+  eventId: row.event_id,
+  event: row.type,
+  responseId: row.response_id,
+  status: row.status,
+  attempts: (row.attempts ?? []).map((attempt) => ({
+    at: new Date(attempt.at).toISOString(),
+    statusCode: attempt.statusCode,
+    durationMs: attempt.durationMs,
+    error: attempt.error
+  })),
+  nextAttemptAt: row.next_attempt_at?.toISOString() ?? null,
+  createdAt: row.created_at.toISOString()
+})
+
+/**
+ * The delivery log, redelivery, and what workers use to claim and complete
+ * deliveries.
+ *
+ * @example
+ * ```ts
+ * const log = yield* (yield* Deliveries).list(actor, subscriptionId, { limit: 50 })
+ * ```
+ */
+export class Deliveries extends Context.Service<Deliveries, {
+  /** A subscription's deliveries, newest first, with their attempts. */
+  readonly list: (
+    actor: Actors.Actor,
+    subscriptionId: string,
+    options?: { readonly limit?: number | undefined; readonly cursor?: string | undefined }
+  ) => Effect.Effect<DeliveryLog, SubscriptionNotFound | InvalidInput | SqlError.SqlError>
+  /** Makes a delivery due now again (same event id, so the same `webhook-id`). */
+  readonly retry: (
+    actor: Actors.Actor,
+    deliveryId: number
+  ) => Effect.Effect<Delivery, DeliveryNotFound | Forbidden | SqlError.SqlError>
+  /** Claims up to `limit` due deliveries for `leaseMs` (worker use; all workspaces). */
+  readonly claim: (options: {
+    readonly limit: number
+    readonly leaseMs: number
+  }) => Effect.Effect<ReadonlyArray<ClaimedDelivery>, SqlError.SqlError>
+  /** Records an attempt and its outcome in one transaction (worker use). */
+  readonly complete: (delivery: ClaimedDelivery, outcome: AttemptOutcome) => Effect.Effect<void, SqlError.SqlError>
+  /** When the next delivery falls due, if any is waiting (worker use). */
+  readonly nextDueAt: Effect.Effect<Date | undefined, SqlError.SqlError>
+}>()("@qforms/core/Deliveries") {
+  static readonly layer = Layer.effect(
+    Deliveries,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+
+      const selectDeliveries = (where: ReturnType<typeof sql.and>, limit: number) =>
+        sql<DeliveryRow>`
+          select d.id, d.event_id, e.type, e.response_id, d.status, d.next_attempt_at, d.created_at,
+            (select json_agg(json_build_object('at', a.attempted_at, 'statusCode', a.status_code,
+                'durationMs', a.duration_ms, 'error', a.error) order by a.id)
+             from delivery_attempts a where a.delivery_id = d.id) as attempts
+          from deliveries d join events e on e.id = d.event_id
+          where ${where}
+          order by d.id desc
+          limit ${limit}`
+
+      const list = Effect.fn("Deliveries.list")(function*(
+        actor: Actors.Actor,
+        subscriptionId: string,
+        options: { readonly limit?: number | undefined; readonly cursor?: string | undefined } = {}
+      ) {
+        const found = yield* sql`
+          select 1 from webhook_subscriptions where workspace_id = ${actor.workspaceId} and id = ${subscriptionId}`
+        if (found.length === 0) {
+          return yield* new SubscriptionNotFound({ message: `subscription ${subscriptionId} not found` })
+        }
+        const before = options.cursor === undefined ? undefined : Number(options.cursor)
+        if (before !== undefined && (!Number.isSafeInteger(before) || before <= 0)) {
+          return yield* new InvalidInput({ message: "cursor: not a cursor from this log" })
+        }
+        const limit = options.limit ?? 50
+        const conditions = [sql`d.workspace_id = ${actor.workspaceId}`, sql`d.subscription_id = ${subscriptionId}`]
+        if (before !== undefined) conditions.push(sql`d.id < ${before}`)
+        const rows = yield* selectDeliveries(sql.and(conditions), limit + 1)
+        const page = rows.slice(0, limit)
+        return {
+          deliveries: page.map(toDelivery),
+          nextCursor: rows.length > limit ? String(page[page.length - 1]!.id) : null
+        }
+      })
+
+      const retry = Effect.fn("Deliveries.retry")(function*(actor: Actors.Actor, deliveryId: number) {
+        yield* Actors.requireAdmin(actor)
+        const now = new Date(yield* Clock.currentTimeMillis)
+        const updated = yield* sql`
+          with due as (
+            update deliveries set status = case when status = 'pending' then 'pending' else 'retrying' end,
+              next_attempt_at = ${now}, lease_until = null, updated_at = ${now}
+            where workspace_id = ${actor.workspaceId} and id = ${deliveryId}
+            returning id
+          )
+          select pg_notify(${outboxChannel}, ''), id from due`
+        if (updated.length === 0) return yield* new DeliveryNotFound({ message: `delivery ${deliveryId} not found` })
+        const rows = yield* selectDeliveries(
+          sql.and([sql`d.workspace_id = ${actor.workspaceId}`, sql`d.id = ${deliveryId}`]),
+          1
+        )
+        return toDelivery(rows[0]!)
+      })
+
+      const claim = Effect.fn("Deliveries.claim")(function*(options: {
+        readonly limit: number
+        readonly leaseMs: number
+      }) {
+        const now = yield* Clock.currentTimeMillis
+        const rows = yield* sql<{
+          readonly id: number
+          readonly workspace_id: number
+          readonly subscription_id: string
+          readonly event_id: string
+          readonly attempts: number
+          readonly target_url: string
+          readonly secret: string
+          readonly payload: EventPayload
+          readonly created_at: Date
+        }>`
+          with claimed as (
+            update deliveries set lease_until = ${new Date(now + options.leaseMs)}, attempts = attempts + 1,
+              updated_at = ${new Date(now)}
+            where id in (
+              select id from deliveries
+              where next_attempt_at <= ${new Date(now)} and (lease_until is null or lease_until < ${new Date(now)})
+              order by next_attempt_at, id
+              limit ${options.limit}
+              for update skip locked
+            )
+            returning id, workspace_id, subscription_id, event_id, attempts
+          )
+          select c.id, c.workspace_id, c.subscription_id, c.event_id, c.attempts, s.target_url, s.secret,
+            e.payload, e.created_at
+          from claimed c
+          join webhook_subscriptions s on s.id = c.subscription_id
+          join events e on e.id = c.event_id
+          order by c.id`
+        return rows.map((row): ClaimedDelivery => ({
+          id: row.id,
+          workspaceId: row.workspace_id,
+          subscriptionId: row.subscription_id,
+          eventId: row.event_id,
+          attempts: row.attempts,
+          targetUrl: row.target_url,
+          secret: row.secret,
+          payload: row.payload,
+          createdAt: row.created_at
+        }))
+      })
+
+      const complete = Effect.fn("Deliveries.complete")(function*(delivery: ClaimedDelivery, outcome: AttemptOutcome) {
+        yield* sql.withTransaction(Effect.gen(function*() {
+          yield* sql`
+            insert into delivery_attempts (workspace_id, delivery_id, attempted_at, status_code, duration_ms, error,
+              response_body)
+            values (${delivery.workspaceId}, ${delivery.id}, ${outcome.at}, ${outcome.statusCode},
+              ${Math.round(outcome.durationMs)}, ${outcome.error}, ${outcome.responseBody})`
+          yield* sql`
+            update deliveries set status = ${outcome.status}, next_attempt_at = ${outcome.nextAttemptAt},
+              lease_until = null, updated_at = ${outcome.at}
+            where id = ${delivery.id}`
+          yield* sql`
+            update webhook_subscriptions set last_sent_at = ${outcome.at},
+              disabled_at = ${outcome.disableSubscription === undefined ? sql`disabled_at` : sql`${outcome.at}`},
+              disabled_reason = ${
+            outcome.disableSubscription === undefined ? sql`disabled_reason` : sql`${outcome.disableSubscription}`
+          }
+            where id = ${delivery.subscriptionId}`
+        }))
+      })
+
+      const nextDueAt = Effect.map(
+        sql<{ readonly at: Date | null }>`select min(next_attempt_at) as at from deliveries`,
+        (rows) => rows[0]?.at ?? undefined
+      )
+
+      return Deliveries.of({ list, retry, claim, complete, nextDueAt })
+    })
+  )
+}
+

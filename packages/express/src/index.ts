@@ -1,0 +1,133 @@
+/**
+ * `@qforms/express`: mounts qforms into an Express 4 or 5 app.
+ *
+ * ```ts
+ * import express from "express"
+ * import { Qforms } from "@qforms/core"
+ * import { toExpressMiddleware } from "@qforms/express"
+ *
+ * const qforms = await Qforms.make({ database: { dataDir: "./data" } })
+ * const app = express()
+ * app.use(express.json()) // optional: qforms re-uses a body parsed before it
+ * app.use("/forms-service", toExpressMiddleware(qforms))
+ * app.listen(3000)
+ * ```
+ *
+ * Translation only. `x-forwarded-prefix` is set to the mount point
+ * (`req.baseUrl`, after any prefix a proxy in front already set) so links and
+ * the OpenAPI `servers` entry name the real prefix; `x-forwarded-proto` is
+ * kept. A request whose body is still unread goes to `qforms.nodeHandler`
+ * (the native, fast path); one whose body a host parser already read is
+ * re-served from `req.body` through `qforms.handler`. A body the host's parser
+ * refused (bad JSON, over its limit) is answered in qforms' `{error}` shape.
+ *
+ * @module
+ */
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { Readable } from "node:stream"
+import { pipeline } from "node:stream/promises"
+import type { ReadableStream as NodeReadableStream } from "node:stream/web"
+import type { TLSSocket } from "node:tls"
+import type { Qforms } from "@qforms/core"
+
+/** What the adapter needs of a running qforms (`await Qforms.make(...)`). */
+export type QformsHandlers = Pick<Qforms.Qforms, "handler" | "nodeHandler">
+
+/** The parts of Express' request the adapter reads (Express 4 and 5). */
+export interface ExpressRequest extends IncomingMessage {
+  readonly baseUrl?: string | undefined
+  readonly body?: unknown
+  readonly _body?: boolean | undefined
+}
+type Next = (error?: unknown) => void
+type Handler = (request: ExpressRequest, response: ServerResponse, next: Next) => void
+type ErrorHandler = (error: unknown, request: ExpressRequest, response: ServerResponse, next: Next) => void
+
+/** The middleware, then the handler of a host body parser's errors: `app.use(prefix, …)` takes both. */
+export type ExpressMiddleware = [Handler, ErrorHandler]
+
+/** Sets `x-forwarded-prefix` (outer proxy prefix + mount point) and, on TLS, a missing `x-forwarded-proto`. */
+const forward = (request: ExpressRequest) => {
+  const header = request.headers["x-forwarded-prefix"]
+  const outer = (Array.isArray(header) ? header[0] : header)?.split(",")[0]?.trim() ?? ""
+  const safe = /^(\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)*\/?$/.test(outer) ? outer.replace(/\/$/, "") : ""
+  const prefix = safe + (request.baseUrl ?? "").replace(/\/$/, "")
+  if (prefix !== "") request.headers["x-forwarded-prefix"] = prefix
+  if (request.headers["x-forwarded-proto"] === undefined && (request.socket as TLSSocket).encrypted) {
+    request.headers["x-forwarded-proto"] = "https"
+  }
+}
+
+/** `{a: {b: 1}, c: [2, 3]}` → `a[b]=1&c=2&c=3`: a urlencoded body parsed by the host, encoded again. */
+const urlEncoded = (value: unknown, key = "", out = new URLSearchParams()): URLSearchParams => {
+  if (Array.isArray(value)) for (const item of value) urlEncoded(item, key, out)
+  else if (typeof value === "object" && value !== null) {
+    for (const [name, item] of Object.entries(value)) urlEncoded(item, key === "" ? name : `${key}[${name}]`, out)
+  } else if (key !== "") out.append(key, String(value ?? ""))
+  return out
+}
+
+/** The body a host parser already read, as it can be sent again. */
+const parsedBody = (request: ExpressRequest): string | Uint8Array | null => {
+  const body = request.body
+  if (request.method === "GET" || request.method === "HEAD" || request.headers["content-length"] === "0") return null
+  if (body === undefined || body === null || typeof body === "string" || body instanceof Uint8Array) return body ?? null
+  return /urlencoded/i.test(request.headers["content-type"] ?? "") ? urlEncoded(body).toString() : JSON.stringify(body)
+}
+
+/** Serves the request through `qforms.handler` with `body`, and writes the Web `Response` back. */
+const serveWeb = async (qforms: QformsHandlers, request: ExpressRequest, response: ServerResponse, body: ReturnType<typeof parsedBody>) => {
+  const aborted = new AbortController()
+  response.once("close", () => aborted.abort())
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined || name === "content-length" || name === "transfer-encoding") continue
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item)
+  }
+  if (body !== null) headers.set("content-length", String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength))
+  const reply = await qforms.handler(
+    new Request(new URL(request.url ?? "/", "http://localhost"), {
+      method: request.method ?? "GET",
+      headers,
+      body,
+      signal: aborted.signal
+    })
+  )
+  response.statusCode = reply.status
+  for (const [name, value] of reply.headers) if (name !== "set-cookie") response.setHeader(name, value)
+  const cookies = reply.headers.getSetCookie()
+  if (cookies.length > 0) response.setHeader("set-cookie", cookies)
+  if (reply.body === null) response.end()
+  else await pipeline(Readable.fromWeb(reply.body as NodeReadableStream<Uint8Array>), response)
+}
+
+/** Body-parser errors (`express.json()`, `express.urlencoded()`, …) carry one of these `type`s. */
+const parserError = /^(entity|request|charset|encoding|parameters|stream)\./
+
+/**
+ * Wraps a running qforms as Express middleware (Express 4 and 5), mounted
+ * with `app.use("/forms-service", toExpressMiddleware(qforms))`.
+ */
+export const toExpressMiddleware = (qforms: QformsHandlers): ExpressMiddleware => {
+  const web = (request: ExpressRequest, response: ServerResponse, next: Next, body: ReturnType<typeof parsedBody>) =>
+    serveWeb(qforms, request, response, body).catch((error: unknown) => response.destroyed || next(error))
+  return [
+    (request, response, next) => {
+      forward(request)
+      if (request._body === true || request.readableEnded) void web(request, response, next, parsedBody(request))
+      else qforms.nodeHandler(request, response)
+    },
+    (error, request, response, next) => {
+      const failure = error as { type?: unknown; status?: unknown; body?: unknown; message?: unknown } | null
+      if (typeof failure?.type !== "string" || !parserError.test(failure.type)) return next(error)
+      forward(request)
+      // Invalid JSON: qforms reads the raw text itself, and answers its own 400.
+      if (failure.type === "entity.parse.failed" && typeof failure.body === "string") {
+        return void web(request, response, next, failure.body)
+      }
+      const status = typeof failure.status === "number" && failure.status >= 400 ? failure.status : 400
+      response.writeHead(status, { "content-type": "application/json" })
+      response.end(JSON.stringify({ error: String(failure.message ?? "could not read the request body") }))
+    }
+  ]
+}

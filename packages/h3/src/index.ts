@@ -1,0 +1,76 @@
+/**
+ * `@qforms/h3`: mounts qforms into an h3 v2 app.
+ *
+ * ```ts
+ * import { H3, serve } from "h3"
+ * import { Qforms } from "@qforms/core"
+ * import { toH3Handler } from "@qforms/h3"
+ *
+ * const qforms = await Qforms.make({ database: { dataDir: "./data" } })
+ * const app = new H3().get("/", () => "my app")
+ * app.mount("/forms-service", toH3Handler(qforms))
+ * serve(app, { port: 3000 })
+ * ```
+ *
+ * Translation only: each request under the mount point is handed to
+ * `qforms.handler` with its path made relative to the mount point
+ * (`/forms-service/api/forms` → `/api/forms`) and `x-forwarded-prefix` set to
+ * the mount point (after any prefix a proxy in front already set), so links
+ * and the OpenAPI `servers` entry name the real prefix.
+ *
+ * @module
+ */
+import type { Qforms } from "@qforms/core"
+import { H3, type H3Event } from "h3"
+
+/**
+ * The mount point and the path below it. The route of the mounted app is
+ * `<base>/**`, with `<base>` as the host wrote it (possibly with `:params` or
+ * `*`, or nested mounts): its segment count tells how many leading segments
+ * of the request's path are the prefix.
+ */
+const splitPath = (event: H3Event): { readonly prefix: string; readonly path: string } => {
+  const pathname = event.url.pathname
+  const route = event.context.matchedRoute?.route ?? "/**"
+  const baseSegments = route.replace(/\/\*\*(:[^/]*)?$/, "").split("/").length - 1
+  const segments = pathname.split("/")
+  const prefix = segments.slice(0, baseSegments + 1).join("/")
+  const rest = segments.slice(baseSegments + 1).join("/")
+  return { prefix, path: `/${rest}` }
+}
+
+/** The request qforms sees: same method, headers, body and signal; URL relative to the mount point. */
+const toQformsRequest = (event: H3Event): Request => {
+  const request = event.req
+  const { prefix, path } = splitPath(event)
+  const headers = new Headers(request.headers)
+  // A prefix set by a proxy in front of the host comes first: /app + /forms-service.
+  const outer = headers.get("x-forwarded-prefix")?.split(",")[0]?.trim().replace(/\/+$/, "") ?? ""
+  if (outer + prefix !== "") headers.set("x-forwarded-prefix", outer + prefix)
+  const hasBody = request.method !== "GET" && request.method !== "HEAD" && request.body !== null
+  const init: RequestInit & { duplex?: "half" } = {
+    method: request.method,
+    headers,
+    signal: request.signal
+  }
+  if (hasBody) {
+    init.body = request.body
+    init.duplex = "half"
+  }
+  return new Request(new URL(path + event.url.search, event.url.origin), init)
+}
+
+/**
+ * An h3 v2 app serving all of qforms — API, OpenAPI document, docs page,
+ * health checks, and what core adds later — for `app.mount(prefix, …)`.
+ * `qforms` is what `await Qforms.make(...)` gives (only its `handler` is used).
+ * Mounted at `/forms-service`, `GET /forms-service/api/forms` reaches qforms
+ * as `GET /api/forms` with `x-forwarded-prefix: /forms-service`.
+ *
+ * @example
+ * ```ts
+ * app.mount("/forms-service", toH3Handler(qforms))
+ * ```
+ */
+export const toH3Handler = (qforms: Pick<Qforms.Qforms, "handler">): H3 =>
+  new H3().all("/**", (event) => qforms.handler(toQformsRequest(event)))

@@ -1,0 +1,132 @@
+/**
+ * `@qforms/node-http` in a real host: a `node:http` listener with routes of
+ * its own that hands `/forms-service/*` to qforms. The whole HTTP contract
+ * runs through it, on each test database, plus the adapter's own behaviour.
+ */
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from "node:http"
+import type { AddressInfo } from "node:net"
+import { Effect } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { ApiKeys } from "../../core/src/domain/ApiKeys.ts"
+import { Workspaces } from "../../core/src/domain/Workspaces.ts"
+import * as Qforms from "../../core/src/Qforms.ts"
+import { httpContractSuite } from "../../core/test/HttpContractSuite.ts"
+import { databaseTargets } from "../../core/test/support/Databases.ts"
+import { startWithQforms } from "../../core/test/support/TestServer.ts"
+import { toNodeHandler } from "../src/index.ts"
+
+/** Listens on an ephemeral loopback port; `close` also drops kept-alive connections. */
+const listen = async (listener: RequestListener) => {
+  const server = createServer(listener)
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const close = () =>
+    new Promise<void>((resolve, reject) => {
+      server.close((error) => error ? reject(error) : resolve())
+      server.closeAllConnections()
+    })
+  return { origin, close }
+}
+
+/** A host app: its own routes, qforms under `/forms-service`, its own 404 for the rest. */
+const hostListener = (qforms: Qforms.Qforms): RequestListener => {
+  const forms = toNodeHandler(qforms, { prefix: "/forms-service" })
+  const notFound = (res: ServerResponse) => () => {
+    res.writeHead(404, { "content-type": "text/plain" }).end("host: not found")
+  }
+  return (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method === "GET" && req.url === "/") return void res.end("host home")
+    if (req.method === "GET" && req.url === "/hello") {
+      return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ hello: "world" }))
+    }
+    forms(req, res, notFound(res))
+  }
+}
+
+const mountInHost = async (qforms: Qforms.Qforms) => {
+  const { origin, close } = await listen(hostListener(qforms))
+  return { url: `${origin}/forms-service`, close }
+}
+
+for (const target of databaseTargets) httpContractSuite(target, startWithQforms(mountInHost), "@qforms/node-http")
+
+describe("@qforms/node-http", () => {
+  let qforms: Qforms.Qforms
+  let origin: string
+  let close: () => Promise<void>
+  let key: string
+
+  beforeAll(async () => {
+    qforms = await Qforms.make({ database: {} })
+    ;({ origin, close } = await listen(hostListener(qforms)))
+    key = await qforms.run(Effect.gen(function*() {
+      const { workspace, ownerAccountId } = yield* (yield* Workspaces).create({ name: "Host", ownerEmail: "o@example.com" })
+      return (yield* (yield* ApiKeys).create(workspace.id, { accountId: ownerAccountId })).key
+    }))
+  }, 60_000)
+  afterAll(async () => {
+    await close?.()
+    await qforms?.dispose()
+  })
+
+  it("leaves the host's own routes alone", async () => {
+    expect(await (await fetch(`${origin}/`)).text()).toBe("host home")
+    expect(await (await fetch(`${origin}/hello`)).json()).toEqual({ hello: "world" })
+    const other = await fetch(`${origin}/forms-services/api/forms`)
+    expect([other.status, await other.text()]).toEqual([404, "host: not found"])
+  })
+
+  it("serves qforms under the prefix, with the prefix in the OpenAPI servers", async () => {
+    const reply = await fetch(`${origin}/forms-service/api/openapi.json`)
+    expect(reply.status).toBe(200)
+    const document = await reply.json() as { servers: Array<{ url: string }> }
+    expect(document.servers[0]!.url).toBe(`${origin}/forms-service`)
+    expect((await fetch(`${origin}/forms-service/healthz`)).status).toBe(200)
+    const behindProxy = await fetch(`${origin}/forms-service/api/openapi.json`, {
+      headers: { "x-forwarded-prefix": "/outer", "x-forwarded-proto": "https", "x-forwarded-host": "forms.example.com" }
+    })
+    expect((await behindProxy.json() as { servers: Array<{ url: string }> }).servers[0]!.url)
+      .toBe("https://forms.example.com/outer/forms-service")
+  })
+
+  it("keeps the query and answers qforms' own 404 for unknown paths under the prefix", async () => {
+    const created = await fetch(`${origin}/forms-service/api/forms`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ title: "Via node-http", fields: [{ type: "short_text", label: "Name" }] })
+    })
+    expect(created.status).toBe(201)
+    const { id } = await created.json() as { id: number }
+    const read = await fetch(`${origin}/forms-service/api/forms/${id}`, { headers: { authorization: `Bearer ${key}` } })
+    expect(await read.json()).toMatchObject({ id, title: "Via node-http", fields: [{ label: "Name" }] })
+    const badQuery = await fetch(`${origin}/forms-service/api/forms/${id}/responses?limit=0`, {
+      headers: { authorization: `Bearer ${key}` }
+    })
+    expect(badQuery.status).toBe(400) // the query reached qforms
+    const missing = await fetch(`${origin}/forms-service/api/nope?x=1`)
+    expect([missing.status, await missing.json()]).toEqual([404, { error: "no route GET /api/nope" }])
+    expect((await fetch(`${origin}/forms-service`)).status).toBe(404)
+  })
+
+  it("calls next, or answers false without touching the response, outside the prefix", () => {
+    const forms = toNodeHandler(qforms, { prefix: "forms-service/" })
+    const request = (url: string) => ({ url, headers: {} }) as IncomingMessage
+    const response = { headersSent: false } as ServerResponse
+    let nexts = 0
+    expect(forms(request("/elsewhere"), response, () => nexts++)).toBe(false)
+    expect(forms(request("/forms-serviceX/api"), response, () => nexts++)).toBe(false)
+    expect(forms(request("/forms-service-2"), response)).toBe(false)
+    expect(nexts).toBe(2)
+    expect(response).toEqual({ headersSent: false })
+  })
+
+  it("serves every path as a plain createServer listener without a prefix", async () => {
+    const server = await listen(toNodeHandler(qforms))
+    try {
+      const reply = await fetch(`${server.origin}/api/openapi.json`)
+      expect((await reply.json() as { servers: Array<{ url: string }> }).servers[0]!.url).toBe(server.origin)
+    } finally {
+      await server.close()
+    }
+  })
+})

@@ -1,0 +1,10 @@
+import { defineProject } from "vitest/config"
+
+export default defineProject({
+  test: {
+    name: "node-http",
+    include: ["test/**/*.test.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 60_000
+  }
+})
