@@ -67,8 +67,10 @@ export const run = Effect.fnUntraced(function*(options: WorkerOptions) {
   const config = yield* DeliveryConfig
   const { maxInFlight, maxPerHost, pollIntervalMs, schedule, timeoutMs, userAgent } = config
   const allowPrivate = config.allowPrivateTargets
-  // A lease outlives the longest post, so a live worker never loses its claim.
-  const leaseMs = timeoutMs + 30_000
+  // A lease outlives the longest post (the sender enforces the timeout) plus
+  // the time to record it, so a live worker keeps its claim; a dead worker's
+  // claims are due again this long after it died.
+  const leaseMs = timeoutMs + 5_000
 
   const wake = yield* Queue.sliding<void>(1)
   const signal = Queue.offer(wake, undefined).pipe(Effect.asVoid)

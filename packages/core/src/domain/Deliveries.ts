@@ -267,8 +267,11 @@ export class Deliveries extends Context.Service<Deliveries, {
         }))
       })
 
+      // A claimed delivery is not due before its lease runs out.
       const nextDueAt = Effect.map(
-        sql<{ readonly at: Date | null }>`select min(next_attempt_at) as at from deliveries`,
+        sql<{ readonly at: Date | null }>`
+          select min(greatest(next_attempt_at, coalesce(lease_until, next_attempt_at))) as at
+          from deliveries where next_attempt_at is not null`,
         (rows) => rows[0]?.at ?? undefined
       )
 
