@@ -6,6 +6,8 @@
  * `@qforms/express`) only translate their host's request to one of these.
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
+import type { Duplex } from "node:stream"
+import { type WebSocket, WebSocketServer } from "ws"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Cause, Context, Effect, Exit, Layer, Logger, type LogLevel, References, Scope } from "effect"
 import { HttpEffect, HttpRouter, type HttpServerRequest } from "effect/http"
@@ -13,9 +15,11 @@ import type { SqlClient } from "effect/sql"
 import { DeliveryConfig, type DeliverySettings } from "./delivery/DeliveryConfig.ts"
 import * as Worker from "./delivery/Worker.ts"
 import { FormGenerator } from "./domain/FormGenerator.ts"
+import * as EventStream from "./http/EventStream.ts"
 import * as Http from "./http/Http.ts"
 import { IdentityBridge, type ResolveActor } from "./http/Identity.ts"
 import type * as RateLimit from "./http/RateLimit.ts"
+import { bearerChallenge } from "./http/Security.ts"
 import * as Services from "./Services.ts"
 import type * as Database from "./storage/Database.ts"
 
@@ -66,11 +70,38 @@ export interface Qforms {
   readonly handler: (request: Request) => Promise<Response>
   /** Native Node handler (the fast path): `req.url` relative to the mount point. */
   readonly nodeHandler: (request: IncomingMessage, response: ServerResponse) => void
+  /**
+   * Node `upgrade` handler for the live event stream (`/api/events`, relative
+   * to the mount point): `server.on("upgrade", (req, socket, head) => qforms.upgradeHandler(req, socket, head))`.
+   * Answers `false` (touching nothing) for other paths, so a host can handle its own upgrades.
+   */
+  readonly upgradeHandler: (request: IncomingMessage, socket: Duplex, head: Buffer) => boolean
+  /**
+   * The event stream for any WebSocket transport (e.g. h3's): checks a
+   * connection request, then `open(send, close)` registers the client.
+   */
+  readonly events: {
+    readonly connect: (request: {
+      readonly headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
+      readonly url: string
+    }) => Promise<EventStream.Refusal | EventConnection>
+  }
   /** Runs an Effect against qforms' services (seeding, scripts, tests). */
   readonly run: <A, E>(effect: Effect.Effect<A, E, Services.Services | SqlClient.SqlClient>) => Promise<A>
   /** Stops serving and closes the database. */
   readonly dispose: () => Promise<void>
 }
+
+/** An accepted event-stream connection, waiting for its transport. */
+export interface EventConnection {
+  /** The subprotocol to select in the handshake, if any. */
+  readonly protocol: string | undefined
+  /** Registers the client: `send` a text frame (false when it is too far behind), `close` it. Returns a detach function. */
+  readonly open: (send: (text: string) => boolean, close: (code: number, reason: string) => void) => () => void
+}
+
+/** Frames a client may have buffered before it counts as too far behind. */
+const maxBufferedBytes = 1024 * 1024
 
 const databaseLayer = (database: QformsOptions["database"]) =>
   database === undefined
@@ -126,6 +157,13 @@ export const make = async (options: QformsOptions = {}): Promise<Qforms> => {
     const context = Context.add(services, IdentityBridge, options.resolveActor).pipe(
       Context.add(DeliveryConfig, deliverySettings)
     )
+    const hub = Context.get(
+      yield* Layer.buildWithScope(
+        EventStream.EventHub.layer({ appUrl: options.appUrl ?? "" }).pipe(Layer.provide(Layer.succeedContext(context))),
+        scope
+      ),
+      EventStream.EventHub
+    )
     if (options.delivery?.worker !== false) {
       yield* Layer.buildWithScope(
         Worker.layer({ appUrl: options.appUrl ?? "" }).pipe(Layer.provide(Layer.succeedContext(context))),
@@ -137,7 +175,7 @@ export const make = async (options: QformsOptions = {}): Promise<Qforms> => {
       Services.Services | SqlClient.SqlClient,
       Scope.Scope | HttpServerRequest.HttpServerRequest
     >(context)(httpEffect)
-    return { services, nodeHandler, handler }
+    return { services, nodeHandler, handler, hub }
   })
   const exit = await Effect.runPromiseExit(build)
   if (Exit.isFailure(exit)) {
@@ -145,12 +183,84 @@ export const make = async (options: QformsOptions = {}): Promise<Qforms> => {
     const error = Cause.squash(exit.cause)
     throw new Error(error instanceof Error ? error.message : String(error), { cause: error })
   }
-  const { services, nodeHandler, handler } = exit.value
+  const { handler, hub, nodeHandler, services } = exit.value
+  const run = <A, E>(effect: Effect.Effect<A, E, Services.Services | SqlClient.SqlClient>) =>
+    Effect.runPromise(Effect.provideContext(effect, services))
+
+  const connect = async (request: Parameters<Qforms["events"]["connect"]>[0]) => {
+    const result = await run(EventStream.accept(request))
+    if (EventStream.isRefusal(result)) return result
+    return {
+      protocol: result.protocol,
+      open: (send: (text: string) => boolean, close: (code: number, reason: string) => void) => {
+        const detach = Effect.runSync(hub.attach({ workspaceId: result.actor.workspaceId, formId: result.formId, send, close }))
+        return () => Effect.runSync(detach)
+      }
+    }
+  }
+
+  // WebSockets on the Node path: `ws`, attached to the host's server by `upgradeHandler`.
+  const protocols = new WeakMap<IncomingMessage, string>()
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: 4096,
+    handleProtocols: (_offered, request) => protocols.get(request) ?? false
+  })
+  const heartbeat = setInterval(() => {
+    for (const socket of wss.clients) {
+      if ((socket as WebSocket & { qformsAlive?: boolean }).qformsAlive === false) socket.terminate()
+      else {
+        ;(socket as WebSocket & { qformsAlive?: boolean }).qformsAlive = false
+        socket.ping()
+      }
+    }
+  }, 30_000)
+  heartbeat.unref()
+  const refuse = (socket: Duplex, refusal: EventStream.Refusal) => {
+    const body = JSON.stringify({ error: refusal.error })
+    const reason = refusal.status === 401 ? "Unauthorized" : refusal.status === 404 ? "Not Found" : "Bad Request"
+    const challenge = refusal.status === 401 ? `www-authenticate: ${bearerChallenge(refusal.error)}\r\n` : ""
+    socket.end(
+      `HTTP/1.1 ${refusal.status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${
+        Buffer.byteLength(body)
+      }\r\n${challenge}connection: close\r\n\r\n${body}`
+    )
+  }
+  const upgradeHandler = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if ((request.url ?? "/").split("?")[0] !== "/api/events") return false
+    connect({ headers: request.headers, url: request.url ?? "/" }).then((result) => {
+      if ("status" in result) return refuse(socket, result)
+      if (result.protocol !== undefined) protocols.set(request, result.protocol)
+      wss.handleUpgrade(request, socket, head, (ws) => {
+        ;(ws as WebSocket & { qformsAlive?: boolean }).qformsAlive = true
+        ws.on("pong", () => (ws as WebSocket & { qformsAlive?: boolean }).qformsAlive = true)
+        const detach = result.open(
+          (text) => {
+            if (ws.bufferedAmount > maxBufferedBytes) return false
+            ws.send(text)
+            return true
+          },
+          (code, reason) => ws.close(code, reason)
+        )
+        ws.on("close", detach)
+        ws.on("error", detach)
+      })
+    }, () => socket.destroy())
+    return true
+  }
+
   let disposing: Promise<void> | undefined
   return {
     handler: (request) => handler(request),
     nodeHandler: (request, response) => nodeHandler(request, response),
-    run: (effect) => Effect.runPromise(Effect.provideContext(effect, services)),
-    dispose: () => disposing ??= Effect.runPromise(Scope.close(scope, Exit.void))
+    upgradeHandler,
+    events: { connect },
+    run,
+    dispose: () =>
+      disposing ??= new Promise<void>((resolve) => {
+        clearInterval(heartbeat)
+        for (const socket of wss.clients) socket.close(1001, "server stopping")
+        wss.close(() => resolve())
+      }).then(() => Effect.runPromise(Scope.close(scope, Exit.void)))
   }
 }

@@ -63,6 +63,9 @@ const toEvent = (row: EventRow): OutboxEvent => ({
 /** The channel delivery workers LISTEN on; a NOTIFY on it means "deliveries are due". */
 export const outboxChannel = "qforms_outbox"
 
+/** The channel live event streams LISTEN on; each NOTIFY payload is `<workspaceId>:<seq>`. */
+export const eventsChannel = "qforms_events"
+
 /** A new event id: `evt_` and 22 URL-safe characters (128 random bits). */
 export const makeEventId = (): string => `evt_${randomBytes(16).toString("base64url")}`
 
@@ -82,6 +85,8 @@ export class Events extends Context.Service<Events, {
     at: Date,
     payload: EventPayload
   ) => Effect.Effect<string, SqlError.SqlError>
+  /** One event by its sequence number, if it is still there. */
+  readonly get: (workspaceId: number, seq: number) => Effect.Effect<OutboxEvent | undefined, SqlError.SqlError>
   /** A workspace's events in the order they were written, after `afterSeq`. */
   readonly list: (
     workspaceId: number,
@@ -95,14 +100,15 @@ export class Events extends Context.Service<Events, {
 
       const record = Effect.fn("Events.record")(function*(workspaceId: number, at: Date, payload: EventPayload) {
         const id = yield* Effect.sync(makeEventId)
-        // One statement: the event, a delivery per matching subscription, and a
-        // wake-up for delivery workers (NOTIFY is sent only if the transaction commits).
+        // One statement: the event, a delivery per matching subscription, the
+        // notice for live streams, and a wake-up for delivery workers (NOTIFY is
+        // sent only if the transaction commits, in commit order).
         yield* sql`
           with event as (
             insert into events (id, workspace_id, type, form_id, response_id, payload, created_at)
             values (${id}, ${workspaceId}, ${payload.event}, ${payload.form.id}, ${payload.responseId},
               ${JSON.stringify(payload)}::jsonb, ${at})
-            returning id
+            returning id, seq
           ), due as (
             insert into deliveries (workspace_id, subscription_id, event_id, status, attempts, next_attempt_at,
               created_at, updated_at)
@@ -112,7 +118,9 @@ export class Events extends Context.Service<Events, {
               and s.disabled_at is null
             returning 1
           )
-          select pg_notify(${outboxChannel}, '') from (select count(*) as n from due) d where d.n > 0`
+          select pg_notify(${eventsChannel}, ${workspaceId} || ':' || event.seq),
+            case when exists (select 1 from due) then pg_notify(${outboxChannel}, '') end
+          from event`
         return id
       })
 
@@ -127,7 +135,14 @@ export class Events extends Context.Service<Events, {
         return rows.map(toEvent)
       })
 
-      return Events.of({ record, list })
+      const get = Effect.fn("Events.get")(function*(workspaceId: number, seq: number) {
+        const rows = yield* sql<EventRow>`
+          select id, seq, type, form_id, response_id, payload, created_at from events
+          where workspace_id = ${workspaceId} and seq = ${seq}`
+        return rows.length === 0 ? undefined : toEvent(rows[0]!)
+      })
+
+      return Events.of({ record, list, get })
     })
   )
 }

@@ -51,6 +51,7 @@ const knownRoutes = (): ReadonlyArray<KnownRoute> => {
     { method: "GET", pattern: toPattern("/api/openapi.json") },
     { method: "GET", pattern: toPattern("/api/docs") },
     { method: "GET", pattern: toPattern("/healthz") },
+    { method: "GET", pattern: toPattern("/api/events") },
     { method: "GET", pattern: toPattern("/readyz") }
   ]
   HttpApi.reflect(Api, {
@@ -195,6 +196,16 @@ const Guard = (options: HttpOptions) => {
 const HealthRoutes = HttpRouter.use(Effect.fnUntraced(function*(router) {
   const sql = yield* SqlClient.SqlClient
   yield* router.add("GET", "/healthz", Effect.succeed(json(200, { status: "ok" })))
+  // The event stream is a WebSocket: the upgrade is taken before the router
+  // (see Qforms.upgradeHandler); a plain GET lands here.
+  yield* router.add(
+    "GET",
+    "/api/events",
+    Effect.succeed(json(426, { error: "GET /api/events is a WebSocket: connect with Upgrade: websocket" }, {
+      upgrade: "websocket",
+      connection: "Upgrade"
+    }))
+  )
   yield* router.add(
     "GET",
     "/readyz",
