@@ -97,6 +97,14 @@ const dropSchema = (url: string, schema: string) =>
     yield* sql.unsafe(`drop schema if exists "${schema}" cascade`)
   }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 }))))
 
+const postgresTarget = (url: string) => ({
+  name: "postgres",
+  db: () => {
+    const schema = `qforms_proc_${process.pid}_${Math.random().toString(36).slice(2, 8)}`
+    return { db: `postgres:${url}|${schema}`, cleanup: () => dropSchema(url, schema) }
+  }
+})
+
 const targets: Array<{ readonly name: string; readonly db: () => { readonly db: string; readonly cleanup: () => Promise<void> } }> = [
   {
     name: "pglite",
@@ -105,13 +113,7 @@ const targets: Array<{ readonly name: string; readonly db: () => { readonly db: 
       return { db: `pglite:${dir}`, cleanup: async () => rmSync(dir, { recursive: true, force: true }) }
     }
   },
-  ...(postgresUrl === undefined ? [] : [{
-    name: "postgres",
-    db: () => {
-      const schema = `qforms_proc_${process.pid}_${Math.random().toString(36).slice(2, 8)}`
-      return { db: `postgres:${postgresUrl}|${schema}`, cleanup: () => dropSchema(postgresUrl, schema) }
-    }
-  }])
+  ...(postgresUrl === undefined ? [] : [postgresTarget(postgresUrl)])
 ]
 
 const children: Array<ChildProcess> = []
