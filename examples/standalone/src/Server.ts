@@ -5,7 +5,7 @@
 import { createServer, type Server as NodeServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Bootstrap, Qforms } from "@qforms/core"
-import type { Option } from "effect"
+import { Option } from "effect"
 import * as Settings from "./Settings.ts"
 
 /** A running standalone server. */
@@ -49,10 +49,33 @@ export const start = async (settings: Settings.Settings): Promise<Server> => {
     appUrl: Settings.appUrl(settings),
     rateLimit: { requestsPerSecond: settings.rateLimitPerSecond, burst: settings.rateLimitBurst },
     logLevel: settings.logLevel,
-    logFormat: settings.logFormat
+    logFormat: settings.logFormat,
+    delivery: {
+      worker: settings.deliveryWorker,
+      timeoutMs: settings.webhookTimeoutMs,
+      allowPrivateTargets: settings.allowPrivateWebhookTargets,
+      ...Option.match(settings.retrySchedule, { onNone: () => ({}), onSome: (schedule) => ({ schedule }) })
+    }
   })
   const firstStart = await qforms.run(Bootstrap.ensureDefaultWorkspace({ ownerEmail: settings.ownerEmail }))
   const server = createServer(qforms.nodeHandler)
+  // The live event stream (WebSocket); other upgrades are not ours.
+  server.on("upgrade", (request, socket, head) => {
+    if (!qforms.upgradeHandler(request, socket, head)) socket.destroy()
+  })
+  // Requests Node refuses before qforms sees them (oversized headers, garbage) still get an {error} body.
+  server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy()
+    const [status, reason] = error.code === "HPE_HEADER_OVERFLOW"
+      ? [431, "Request Header Fields Too Large"]
+      : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+      ? [408, "Request Timeout"]
+      : [400, "Bad Request"]
+    const body = JSON.stringify({ error: `${reason.toLowerCase()}: the request could not be parsed` })
+    socket.end(
+      `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`
+    )
+  })
   if (settings.logRequests) accessLog(server)
   const listening = await new Promise<AddressInfo | Error>((resolve) => {
     server.once("error", resolve)

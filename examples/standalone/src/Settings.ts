@@ -2,12 +2,21 @@
  * The standalone's configuration, from the environment (shared by the server
  * and the CLI). A bad value stops the process with a message naming it.
  */
-import { Config, Effect, Option, Redacted } from "effect"
-import type { Qforms } from "@qforms/core"
+import { Config, Effect, Option, Redacted, Result, Schema } from "effect"
+import { type Qforms, RetrySchedule } from "@qforms/core"
+
+/** A TCP port; 0 asks the system for a free one (the printed URL has the real port). */
+const Port = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 65535 }))
+
+/** A retry schedule such as `0s,5s,5m,30m,2h`. */
+const ScheduleText = Schema.String.check(Schema.makeFilter((text: string) => {
+  const parsed = RetrySchedule.parse(text)
+  return Result.isSuccess(parsed) || parsed.failure
+}))
 
 /** The settings, read and checked. */
 export const Settings = Config.all({
-  port: Config.Port("PORT").pipe(Config.withDefault(3000)),
+  port: Config.schema(Port, "PORT").pipe(Config.withDefault(3000)),
   host: Config.String("HOST").pipe(Config.withDefault("127.0.0.1")),
   appUrl: Config.option(Config.URL("APP_URL")),
   dataDir: Config.String("QFORMS_DATA_DIR").pipe(Config.withDefault("./.qforms-data")),
@@ -19,7 +28,13 @@ export const Settings = Config.all({
   ownerEmail: Config.String("QFORMS_OWNER_EMAIL").pipe(Config.withDefault("owner@localhost")),
   rateLimitPerSecond: Config.Number("QFORMS_RATE_LIMIT_PER_SECOND").pipe(Config.withDefault(20)),
   rateLimitBurst: Config.Int("QFORMS_RATE_LIMIT_BURST").pipe(Config.withDefault(100)),
-  shutdownTimeoutMs: Config.Int("QFORMS_SHUTDOWN_TIMEOUT_MS").pipe(Config.withDefault(10_000))
+  shutdownTimeoutMs: Config.Int("QFORMS_SHUTDOWN_TIMEOUT_MS").pipe(Config.withDefault(10_000)),
+  retrySchedule: Config.option(Config.schema(ScheduleText, "QFORMS_WEBHOOK_RETRY_SCHEDULE").pipe(
+    Config.map((text) => Result.getOrElse(RetrySchedule.parse(text), () => RetrySchedule.defaultSchedule))
+  )),
+  webhookTimeoutMs: Config.Int("QFORMS_WEBHOOK_TIMEOUT_MS").pipe(Config.withDefault(10_000)),
+  allowPrivateWebhookTargets: Config.Boolean("QFORMS_ALLOW_PRIVATE_WEBHOOK_TARGETS").pipe(Config.withDefault(false)),
+  deliveryWorker: Config.Boolean("QFORMS_DELIVERY_WORKER").pipe(Config.withDefault(true))
 })
 export type Settings = Config.Success<typeof Settings>
 
@@ -36,9 +51,12 @@ export const database = (settings: Settings): NonNullable<Qforms.QformsOptions["
     onSome: (url) => ({ url: Redacted.value(url), schema: settings.schema })
   })
 
-/** Where the service is reached. */
-export const appUrl = (settings: Settings): string =>
+/**
+ * Where the service is reached: `APP_URL`, else `http://localhost:$PORT`; with
+ * `PORT=0` (a port chosen at start) and no `APP_URL`, each request's own host.
+ */
+export const appUrl = (settings: Settings): string | undefined =>
   Option.match(settings.appUrl, {
-    onNone: () => `http://localhost:${settings.port}`,
+    onNone: () => settings.port === 0 ? undefined : `http://localhost:${settings.port}`,
     onSome: (url) => url.toString().replace(/\/$/, "")
   })

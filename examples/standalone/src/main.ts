@@ -17,14 +17,22 @@ const server = await start(settings.value).catch((error: unknown) => {
   process.exit(1)
 })
 if (Option.isSome(server.firstStart)) process.stdout.write(`${firstStartBanner(server.firstStart.value)}\n`)
+if (settings.value.allowPrivateWebhookTargets) {
+  process.stderr.write(
+    "qforms: WARNING: QFORMS_ALLOW_PRIVATE_WEBHOOK_TARGETS is on: webhooks may be posted to loopback and private addresses. " +
+      "Use it only for local development.\n"
+  )
+}
 process.stdout.write(`qforms listening on ${server.url} (API: ${server.url}/api, docs: ${server.url}/api/docs)\n`)
 
 let stopping = false
 const stop = (signal: string) => {
   if (stopping) return
   stopping = true
+  // Stops accepting at once (synchronously): once this line is out, new connections are refused.
+  const closed = server.close()
   process.stdout.write(`qforms: ${signal}, finishing requests and stopping\n`)
-  server.close().then(() => process.exit(0), (error: unknown) => {
+  closed.then(() => process.exit(0), (error: unknown) => {
     process.stderr.write(`qforms: error while stopping: ${String(error)}\n`)
     process.exit(1)
   })

@@ -9,6 +9,7 @@ import type { SqlError } from "effect/sql"
 import * as Actors from "./Actors.ts"
 import { type Forbidden, InvalidInput } from "./Errors.ts"
 import { EventName, type EventPayload, outboxChannel } from "./Events.ts"
+import { maxId } from "./Ids.ts"
 import { SubscriptionNotFound } from "./Webhooks.ts"
 
 /** Where a delivery stands. */
@@ -166,7 +167,7 @@ export class Deliveries extends Context.Service<Deliveries, {
           return yield* new SubscriptionNotFound({ message: `subscription ${subscriptionId} not found` })
         }
         const before = options.cursor === undefined ? undefined : Number(options.cursor)
-        if (before !== undefined && (!Number.isSafeInteger(before) || before <= 0)) {
+        if (before !== undefined && (!Number.isSafeInteger(before) || before <= 0 || before > maxId)) {
           return yield* new InvalidInput({ message: "cursor: not a cursor from this log" })
         }
         const limit = options.limit ?? 50

@@ -61,7 +61,10 @@ const IsoDateTime = Schema.String.check(
   Schema.isPattern(/^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/, {
     message: "must be an ISO 8601 date-time, e.g. 2026-01-31T12:00:00Z"
   }),
-  Schema.makeFilter((value: string) => !Number.isNaN(new Date(value).getTime()) || "must be a real date-time")
+  Schema.makeFilter((value: string) => {
+    const year = new Date(value).getUTCFullYear()
+    return Number.isNaN(year) ? "must be a real date-time" : (year >= 1000 && year <= 9999) || "must be a date-time between the years 1000 and 9999"
+  })
 ).annotate({ format: "date-time" })
 
 const IdOrNone = Schema.Union([Schema.Literal("none"), Id])

@@ -6,7 +6,7 @@
  * when the database is away, and 500 with a request id for the unexpected.
  */
 import { randomBytes } from "node:crypto"
-import { ByteSize, Cause, Effect, Exit, Layer } from "effect"
+import { ByteSize, Cause, Effect, Exit, Layer, Result } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApi, HttpApiBuilder, HttpApiScalar, OpenApi } from "effect/http-api"
 import { SqlClient } from "effect/sql"
@@ -144,8 +144,11 @@ const Guard = (options: HttpOptions) => {
     const path = request.url.split("?")[0]!
     const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))]
     if (allowed.length === 0) return json(404, { error: `no route ${request.method} ${path}` })
-    // The router refuses over-long path parameters before matching any route.
-    if (allowed.includes(request.method)) return json(400, { error: "a path parameter is too long" })
+    // The router refuses a path it cannot decode, or an over-long parameter, before matching any route.
+    if (allowed.includes(request.method)) {
+      const decodable = Result.isSuccess(Result.try(() => decodeURIComponent(path)))
+      return json(400, { error: decodable ? "a path parameter is too long" : "the URL has an invalid percent-escape" })
+    }
     return json(405, { error: `method ${request.method} is not allowed on ${path}; use ${allowed.join(", ")}` }, {
       allow: allowed.join(", ")
     })

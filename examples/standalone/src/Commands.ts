@@ -1,0 +1,240 @@
+/**
+ * The `qforms` administration commands (workspaces, members, API keys), on the
+ * same database and environment as the server. Every command but `key create`
+ * prints JSON on stdout; failures are `CliFailure`s with a readable message.
+ */
+import { Accounts, ApiKeys, Database, Members, Services, Workspaces } from "@qforms/core"
+import { Console, Effect, Layer, Logger, Option, References, Schema } from "effect"
+import { Argument, Command, Flag, GlobalFlag } from "effect/cli"
+import type { SqlClient } from "effect/sql"
+import * as Settings from "./Settings.ts"
+
+/** A command failed: the message is shown on stderr and the exit code is 1. */
+export class CliFailure extends Schema.TaggedError<CliFailure>()("CliFailure", {
+  message: Schema.String
+}) {}
+
+const fail = (message: string) => Effect.fail(new CliFailure({ message }))
+
+/** Anything a command can fail with, as a `CliFailure` (domain, SQL and database errors all carry a message). */
+const toFailure = (error: { readonly message: string }): CliFailure =>
+  error instanceof CliFailure ? error : new CliFailure({ message: error.message })
+
+/**
+ * Runs `effect` on qforms' services over the configured database: opened (and
+ * migrated) for this command only, closed before the process exits. PGlite's
+ * data directory is locked by core: while a server holds it, this fails with
+ * core's "in use" message and nothing is opened.
+ */
+const withQforms = <A, E extends { readonly message: string }>(
+  effect: Effect.Effect<A, E, Services.Services | SqlClient.SqlClient>
+): Effect.Effect<A, CliFailure> =>
+  Effect.gen(function*() {
+    const settings = yield* Effect.mapError(Settings.load, (message) => new CliFailure({ message }))
+    const database = Settings.database(settings)
+    const services = "url" in database
+      ? Services.layerPg({ ...database, maxConnections: 2 })
+      : Services.layerPglite(database)
+    // Logs go to stderr (stdout is the command's answer); `--log-level` wins over LOG_LEVEL.
+    const flagLevel = Option.flatten(yield* Effect.serviceOption(GlobalFlag.LogLevel))
+    const logging = Layer.mergeAll(
+      Layer.succeed(Logger.LogToStderr)(true),
+      Layer.succeed(References.MinimumLogLevel)(Option.getOrElse(flagLevel, () => settings.logLevel))
+    )
+    return yield* effect.pipe(
+      Effect.provide(services),
+      Effect.mapError((error: E | Database.DatabaseError) => toFailure(error)),
+      Effect.provide(logging)
+    )
+  })
+
+const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
+
+// ---------------------------------------------------------------------------
+// Parameters, validated with Schemas
+// ---------------------------------------------------------------------------
+
+const Id = Schema.Int.check(Schema.isGreaterThan(0, { message: "must be a positive integer" }))
+const IdFromString = Schema.NumberFromString.pipe(Schema.decodeTo(Id))
+
+const workspaceFlag = Flag.String("workspace").pipe(
+  Flag.withSchema(IdFromString),
+  Flag.withDescription("The workspace id (see `workspace list`)")
+)
+const emailFlag = (name: string, description: string) =>
+  Flag.String(name).pipe(Flag.withSchema(Accounts.EmailAddress), Flag.withDescription(description))
+const nameFlag = (flag: string, description: string) =>
+  Flag.String(flag).pipe(Flag.withSchema(Accounts.PersonName), Flag.withDescription(description), Flag.optional)
+
+// ---------------------------------------------------------------------------
+// Helpers on top of the services
+// ---------------------------------------------------------------------------
+
+const requireWorkspace = Effect.fn(function*(workspaceId: number) {
+  return yield* (yield* Workspaces.Workspaces).get(workspaceId)
+})
+
+/** The workspace's owner: the earliest owner account (the one created with it). */
+const ownerOf = Effect.fn(function*(workspaceId: number) {
+  const members = yield* (yield* Members.Members).list(workspaceId)
+  const owners = members.filter((member) => member.role === "owner").map((member) => member.accountId)
+  if (owners.length === 0) return yield* fail(`workspace ${workspaceId} has no owner: pass --account`)
+  return Math.min(...owners)
+})
+
+/**
+ * The workspace a key belongs to. Core's `ApiKeys` is scoped by workspace, so
+ * this looks through each workspace's keys (a handful in practice).
+ */
+const workspaceOfKey = Effect.fn(function*(keyId: number) {
+  const workspaces = yield* (yield* Workspaces.Workspaces).list
+  const keys = yield* ApiKeys.ApiKeys
+  for (const workspace of workspaces) {
+    const found = (yield* keys.list(workspace.id)).some((key) => key.id === keyId)
+    if (found) return workspace.id
+  }
+  return yield* fail(`API key ${keyId} not found`)
+})
+
+const listedKey = (key: ApiKeys.ApiKey) => ({
+  id: key.id,
+  prefix: key.prefix,
+  name: key.name,
+  accountId: key.accountId,
+  createdAt: key.createdAt,
+  lastUsedAt: key.lastUsedAt,
+  revoked: key.revokedAt !== null,
+  revokedAt: key.revokedAt
+})
+
+// ---------------------------------------------------------------------------
+// Commands
+// ---------------------------------------------------------------------------
+
+const workspaceCreate = Command.make(
+  "create",
+  {
+    name: Flag.String("name").pipe(
+      Flag.withSchema(Workspaces.CreateWorkspaceInput.fields.name),
+      Flag.withDescription("The workspace's name")
+    ),
+    ownerEmail: emailFlag("owner-email", "The owner's e-mail (the account is created if new)"),
+    ownerName: nameFlag("owner-name", "The owner's name")
+  },
+  ({ name, ownerEmail, ownerName }) =>
+    withQforms(Effect.gen(function*() {
+      const created = yield* (yield* Workspaces.Workspaces).create({
+        name,
+        ownerEmail,
+        ownerName: Option.getOrNull(ownerName)
+      })
+      return { workspaceId: created.workspace.id, ownerAccountId: created.ownerAccountId }
+    })).pipe(Effect.flatMap(printJson))
+).pipe(Command.withDescription("Create a workspace with its owner"))
+
+const workspaceList = Command.make(
+  "list",
+  {},
+  () =>
+    withQforms(Effect.gen(function*() {
+      return yield* (yield* Workspaces.Workspaces).list
+    })).pipe(Effect.flatMap(printJson))
+).pipe(Command.withDescription("List the workspaces"))
+
+const workspace = Command.make("workspace").pipe(
+  Command.withDescription("Create and list workspaces"),
+  Command.withSubcommands([workspaceCreate, workspaceList])
+)
+
+const memberAdd = Command.make(
+  "add",
+  {
+    workspace: workspaceFlag,
+    email: emailFlag("email", "The member's e-mail (the account is created if new)"),
+    name: nameFlag("name", "The member's name"),
+    role: Flag.Literals("role", Members.MemberRole.literals).pipe(Flag.withDescription("The member's role"))
+  },
+  ({ workspace, email, name, role }) =>
+    withQforms(Effect.gen(function*() {
+      yield* requireWorkspace(workspace)
+      return yield* (yield* Members.Members).add(workspace, { email, name: Option.getOrNull(name), role })
+    })).pipe(Effect.flatMap(printJson))
+).pipe(Command.withDescription("Add a member to a workspace (an existing member gets the new role)"))
+
+const memberList = Command.make(
+  "list",
+  { workspace: workspaceFlag },
+  ({ workspace }) =>
+    withQforms(Effect.gen(function*() {
+      yield* requireWorkspace(workspace)
+      return yield* (yield* Members.Members).list(workspace)
+    })).pipe(Effect.flatMap(printJson))
+).pipe(Command.withDescription("List a workspace's members"))
+
+const member = Command.make("member").pipe(
+  Command.withDescription("Add and list members"),
+  Command.withSubcommands([memberAdd, memberList])
+)
+
+const keyCreate = Command.make(
+  "create",
+  {
+    workspace: workspaceFlag,
+    account: Flag.String("account").pipe(
+      Flag.withSchema(IdFromString),
+      Flag.withDescription("The member the key acts as (default: the workspace's owner)"),
+      Flag.optional
+    ),
+    name: Flag.String("name").pipe(
+      Flag.withSchema(Schema.NonEmptyString.pipe(Schema.decodeTo(Schema.Trim), Schema.check(Schema.isMaxLength(100)))),
+      Flag.withDescription("A label for the key"),
+      Flag.optional
+    )
+  },
+  ({ workspace, account, name }) =>
+    withQforms(Effect.gen(function*() {
+      yield* requireWorkspace(workspace)
+      const accountId = Option.isSome(account) ? account.value : yield* ownerOf(workspace)
+      const created = yield* (yield* ApiKeys.ApiKeys).create(workspace, { accountId, name: Option.getOrNull(name) })
+      return created.key
+    })).pipe(Effect.flatMap((key) => Console.log(key)))
+).pipe(Command.withDescription("Issue an API key; prints the key alone (it is shown this once)"))
+
+const keyList = Command.make(
+  "list",
+  { workspace: workspaceFlag },
+  ({ workspace }) =>
+    withQforms(Effect.gen(function*() {
+      yield* requireWorkspace(workspace)
+      return (yield* (yield* ApiKeys.ApiKeys).list(workspace)).map(listedKey)
+    })).pipe(Effect.flatMap(printJson))
+).pipe(Command.withDescription("List a workspace's API keys (prefixes only, never the keys)"))
+
+const keyRevoke = Command.make(
+  "revoke",
+  {
+    keyId: Argument.String("keyId").pipe(
+      Argument.withSchema(IdFromString),
+      Argument.withDescription("The key's id (see `key list`)")
+    )
+  },
+  ({ keyId }) =>
+    withQforms(Effect.gen(function*() {
+      const workspaceId = yield* workspaceOfKey(keyId)
+      return listedKey(yield* (yield* ApiKeys.ApiKeys).revoke(workspaceId, keyId))
+    })).pipe(Effect.flatMap(printJson))
+).pipe(Command.withDescription("Revoke an API key: it stops working on the next request"))
+
+const key = Command.make("key").pipe(
+  Command.withDescription("Issue, list and revoke API keys"),
+  Command.withSubcommands([keyCreate, keyList, keyRevoke])
+)
+
+/** The `qforms` command. */
+export const qforms = Command.make("qforms").pipe(
+  Command.withDescription(
+    "Administer qforms (workspaces, members, API keys) on the database configured by the environment " +
+      "(QFORMS_DATA_DIR, or DATABASE_URL and QFORMS_DB_SCHEMA)"
+  ),
+  Command.withSubcommands([workspace, member, key])
+)

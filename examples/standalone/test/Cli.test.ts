@@ -1,0 +1,221 @@
+/**
+ * The `qforms` CLI as a user runs it: real processes on a real database, the
+ * keys it issues checked over HTTP against the standalone server.
+ */
+import { existsSync, readFileSync } from "node:fs"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import {
+  api,
+  cli,
+  cliOk,
+  npm,
+  type ProcessDatabase,
+  processTargets,
+  type ServerProcess,
+  spawnServer
+} from "./support/Processes.ts"
+
+const KEY = /^qk_live_[0-9A-Za-z]{49}\n$/
+
+interface Issued {
+  readonly workspaceId: number
+  readonly ownerAccountId: number
+  readonly viewerAccountId: number
+  readonly ownerKey: string
+  readonly viewerKey: string
+}
+
+/** Workspace, viewer member and two keys, all through the CLI. */
+const issue = async (env: Readonly<Record<string, string>>): Promise<Issued> => {
+  const created = JSON.parse(
+    await cliOk(["workspace", "create", "--name", "Acme", "--owner-email", "ada@example.com", "--owner-name", "Ada"], env)
+  )
+  expect(created).toEqual({ workspaceId: expect.any(Number), ownerAccountId: expect.any(Number) })
+  const workspaceId = String(created.workspaceId)
+  const member = JSON.parse(
+    await cliOk(["member", "add", "--workspace", workspaceId, "--email", "vic@example.com", "--name", "Vic", "--role", "viewer"], env)
+  )
+  expect(member).toEqual({ accountId: expect.any(Number), name: "Vic", email: "vic@example.com", role: "viewer" })
+  const ownerKey = await cliOk(["key", "create", "--workspace", workspaceId, "--name", "ci"], env)
+  expect(ownerKey).toMatch(KEY)
+  const viewerKey = await cliOk(["key", "create", "--workspace", workspaceId, "--account", String(member.accountId)], env)
+  expect(viewerKey).toMatch(KEY)
+  return {
+    workspaceId: created.workspaceId,
+    ownerAccountId: created.ownerAccountId,
+    viewerAccountId: member.accountId,
+    ownerKey: ownerKey.trim(),
+    viewerKey: viewerKey.trim()
+  }
+}
+
+/** The listings of the CLI agree with what was issued. */
+const checkListings = async (env: Readonly<Record<string, string>>, issued: Issued) => {
+  const workspaces = JSON.parse(await cliOk(["workspace", "list"], env))
+  expect(workspaces).toContainEqual({ id: issued.workspaceId, name: "Acme", createdAt: expect.any(String) })
+  const members = JSON.parse(await cliOk(["member", "list", "--workspace", String(issued.workspaceId)], env))
+  expect(members).toEqual([
+    { accountId: issued.ownerAccountId, name: "Ada", email: "ada@example.com", role: "owner" },
+    { accountId: issued.viewerAccountId, name: "Vic", email: "vic@example.com", role: "viewer" }
+  ])
+  const keys = JSON.parse(await cliOk(["key", "list", "--workspace", String(issued.workspaceId)], env))
+  expect(keys.slice(0, 2)).toEqual([
+    expect.objectContaining({ prefix: issued.ownerKey.slice(0, 12), name: "ci", accountId: issued.ownerAccountId, revoked: false }),
+    expect.objectContaining({ prefix: issued.viewerKey.slice(0, 12), name: null, accountId: issued.viewerAccountId, revoked: false })
+  ])
+  expect(JSON.stringify(keys)).not.toContain(issued.ownerKey)
+  return keys as Array<{ id: number; prefix: string; lastUsedAt: string | null; revoked: boolean }>
+}
+
+/** The owner's key reads and writes; the viewer's reads only. */
+const checkKeysWork = async (url: string, issued: Issued) => {
+  const members = await api(url, "GET", "/members", { key: issued.ownerKey })
+  expect(members.status).toBe(200)
+  expect(JSON.stringify(members.body)).toContain("vic@example.com")
+  expect((await api(url, "POST", "/forms", { key: issued.ownerKey, body: { title: "By the CLI's key", fields: [] } })).status)
+    .toBe(201)
+  expect((await api(url, "GET", "/forms", { key: issued.viewerKey })).status).toBe(200)
+  expect((await api(url, "POST", "/forms", { key: issued.viewerKey, body: { title: "No", fields: [] } })).status).toBe(403)
+}
+
+describe("qforms CLI: bad arguments", () => {
+  let db: ProcessDatabase
+  beforeAll(() => {
+    db = processTargets[0]!.make()
+  })
+  afterAll(() => db.cleanup())
+
+  it.concurrent.each([
+    [["member", "add", "--workspace", "1", "--email", "vic@example.com"], /Missing required flag: --role/],
+    [["member", "add", "--workspace", "1", "--email", "vic@example.com", "--role", "boss"], /--role.*"boss"/],
+    [["member", "add", "--workspace", "1", "--email", "not-an-email", "--role", "viewer"], /--email.*must be an e-mail address/],
+    [["member", "list", "--workspace", "abc"], /--workspace.*"abc"/],
+    [["key", "create", "--workspace", "0"], /--workspace.*must be a positive integer/],
+    [["key", "revoke", "first"], /keyId|"first"/],
+    [["workspace", "create", "--name", "  ", "--owner-email", "ada@example.com"], /--name/],
+    [["workspace", "frobnicate"], /Unknown subcommand "frobnicate"/],
+    [["workspace", "list", "--bogus"], /--bogus/]
+  ])("qforms %j: exit 2 with a message on stderr, no database opened", async (args, message) => {
+    const dataDir = join(db.dataDir!, "untouched")
+    const result = await cli(args, { QFORMS_DATA_DIR: dataDir })
+    expect(result.code).toBe(2)
+    expect(result.stderr).toMatch(message)
+    expect(result.stdout).toBe("")
+    expect(existsSync(dataDir)).toBe(false)
+  })
+
+  it("a bad setting in the environment: exit 1 with the variable named", async () => {
+    const result = await cli(["workspace", "list"], { ...db.env, QFORMS_DB_SCHEMA: "Bad-Schema" })
+    expect(result.code).toBe(1)
+    expect(result.stderr).toMatch(/^qforms: Invalid database schema "Bad-Schema"/)
+    expect(result.stdout).toBe("")
+  })
+})
+
+for (const target of processTargets) {
+  describe(`qforms CLI on ${target.name}`, () => {
+    let db: ProcessDatabase
+    let server: ServerProcess | undefined
+    beforeAll(() => {
+      db = target.make()
+    })
+    afterAll(async () => {
+      await server?.stop()
+      await db.cleanup()
+    })
+
+    it("unknown workspace, member or key: exit 1 with the message on stderr", async () => {
+      for (
+        const [args, message] of [
+          [["member", "list", "--workspace", "999"], "qforms: workspace 999 not found\n"],
+          [["key", "create", "--workspace", "999"], "qforms: workspace 999 not found\n"],
+          [["key", "revoke", "999"], "qforms: API key 999 not found\n"]
+        ] as const
+      ) {
+        const result = await cli(args, db.env)
+        expect(result).toEqual({ code: 1, stdout: "", stderr: message })
+      }
+    })
+
+    if (target.name === "pglite") {
+      it("issues a workspace, member and keys that work over HTTP; refuses to open the data in use; revokes", async () => {
+        const issued = await issue(db.env)
+        await checkListings(db.env, issued)
+
+        // `npm run -s qforms -- key create …` from the root prints the key alone.
+        const viaNpm = await npm(["run", "-s", "qforms", "--", "key", "create", "--workspace", String(issued.workspaceId)], db.env)
+        expect(viaNpm.code).toBe(0)
+        expect(viaNpm.stdout).toMatch(KEY)
+
+        server = spawnServer(db.env)
+        const url = await server.listening
+        await checkKeysWork(url, issued)
+        expect((await api(url, "GET", "/forms", { key: viaNpm.stdout.trim() })).status).toBe(200)
+
+        // While the server holds the data directory, the CLI refuses, touching nothing.
+        const lock = readFileSync(join(db.dataDir!, "qforms.lock"), "utf8")
+        expect(lock).toBe(String(server.pid))
+        const refused = await cli(
+          ["member", "add", "--workspace", String(issued.workspaceId), "--email", "eve@example.com", "--role", "admin"],
+          db.env
+        )
+        expect(refused.code).toBe(1)
+        expect(refused.stdout).toBe("")
+        expect(refused.stderr).toMatch(/^qforms: The embedded database in .* is in use by process \d+\./)
+        expect(refused.stderr).toMatch(/stop the running qforms server first, use its HTTP API/)
+        expect(readFileSync(join(db.dataDir!, "qforms.lock"), "utf8")).toBe(String(server.pid))
+        await checkKeysWork(url, issued)
+
+        expect(await server.stop()).toBe(0)
+        expect(existsSync(join(db.dataDir!, "qforms.lock"))).toBe(false)
+
+        // Revoke the owner's key with the server stopped, then check both keys over HTTP.
+        const keys = await checkListings(db.env, issued)
+        expect(keys[0]!.lastUsedAt).not.toBeNull()
+        const revoked = JSON.parse(await cliOk(["key", "revoke", String(keys[0]!.id)], db.env))
+        expect(revoked).toMatchObject({ id: keys[0]!.id, revoked: true, revokedAt: expect.any(String) })
+        const members = JSON.parse(await cliOk(["member", "list", "--workspace", String(issued.workspaceId)], db.env))
+        expect(members.map((m: { email: string }) => m.email)).not.toContain("eve@example.com")
+
+        server = spawnServer(db.env)
+        const again = await server.listening
+        const denied = await api(again, "GET", "/forms", { key: issued.ownerKey })
+        expect(denied.status).toBe(401)
+        expect(denied.body).toEqual({ error: expect.stringMatching(/revoked/) })
+        expect((await api(again, "GET", "/forms", { key: issued.viewerKey })).status).toBe(200)
+        // The form made over HTTP before the stop is still there.
+        const forms = await api(again, "GET", "/forms", { key: issued.viewerKey })
+        expect(JSON.stringify(forms.body)).toContain("By the CLI's key")
+        expect(await server.stop()).toBe(0)
+        server = undefined
+      }, 180_000)
+    } else {
+      it("issues keys that work over HTTP, also while the server runs; a key revoked meanwhile gets 401", async () => {
+        const issued = await issue(db.env)
+        server = spawnServer(db.env)
+        const url = await server.listening
+        await checkKeysWork(url, issued)
+
+        // With the server running: list, issue, revoke.
+        const keys = await checkListings(db.env, issued)
+        const late = (await cliOk(["key", "create", "--workspace", String(issued.workspaceId), "--name", "late"], db.env)).trim()
+        expect((await api(url, "GET", "/forms", { key: late })).status).toBe(200)
+        const added = JSON.parse(
+          await cliOk(["member", "add", "--workspace", String(issued.workspaceId), "--email", "eve@example.com", "--role", "admin"], db.env)
+        )
+        const members = await api(url, "GET", "/members", { key: late })
+        expect(members.body.members).toContainEqual(added)
+
+        const revoked = JSON.parse(await cliOk(["key", "revoke", String(keys[0]!.id)], db.env))
+        expect(revoked).toMatchObject({ id: keys[0]!.id, revoked: true })
+        const denied = await api(url, "GET", "/forms", { key: issued.ownerKey })
+        expect(denied.status).toBe(401)
+        expect(denied.body).toEqual({ error: expect.stringMatching(/revoked/) })
+        expect((await api(url, "GET", "/forms", { key: issued.viewerKey })).status).toBe(200)
+        expect(await server.stop()).toBe(0)
+        server = undefined
+      }, 180_000)
+    }
+  })
+}

@@ -1,0 +1,51 @@
+/**
+ * The HTTP contract suite of core, served by the standalone server itself
+ * (`start(settings)` from Server.ts, in this process so the suite can seed
+ * through `qforms.run`), on every test database.
+ */
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Option, Redacted } from "effect"
+import { httpContractSuite } from "../../../packages/core/test/HttpContractSuite.ts"
+import { databaseTargets } from "../../../packages/core/test/support/Databases.ts"
+import type { StartServer } from "../../../packages/core/test/support/TestServer.ts"
+import { start } from "../src/Server.ts"
+import type * as Settings from "../src/Settings.ts"
+
+const startStandalone: StartServer = async (target, options = {}) => {
+  const { database, cleanup } = target.options()
+  // The standalone keeps PGlite in a directory (never in memory): a temporary one.
+  const dataDir = "url" in database ? undefined : mkdtempSync(join(tmpdir(), "qforms-contract-"))
+  const settings: Settings.Settings = {
+    port: 0,
+    host: "127.0.0.1",
+    appUrl: Option.none(),
+    dataDir: dataDir ?? "./.qforms-data",
+    databaseUrl: "url" in database ? Option.some(Redacted.make(database.url)) : Option.none(),
+    schema: database.schema ?? "qforms",
+    logLevel: "Error",
+    logFormat: "json",
+    logRequests: false,
+    ownerEmail: "owner@localhost",
+    rateLimitPerSecond: options.rateLimit?.requestsPerSecond ?? 20,
+    rateLimitBurst: options.rateLimit?.burst ?? 100,
+    shutdownTimeoutMs: 5_000,
+    retrySchedule: Option.none(),
+    webhookTimeoutMs: 10_000,
+    allowPrivateWebhookTargets: false,
+    deliveryWorker: false
+  }
+  const server = await start(settings)
+  return {
+    url: server.url,
+    run: server.qforms.run,
+    close: async () => {
+      await server.close()
+      await cleanup()
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true })
+    }
+  }
+}
+
+for (const target of databaseTargets) httpContractSuite(target, startStandalone, "standalone")

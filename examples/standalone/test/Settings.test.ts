@@ -1,0 +1,21 @@
+/**
+ * A bad setting stops the server before it opens anything: exit 1 and a
+ * message naming the variable.
+ */
+import { describe, expect, it } from "vitest"
+import { spawnServer } from "./support/Processes.ts"
+
+describe("settings", () => {
+  it.concurrent.each([
+    [{ LOG_LEVEL: "Loud" }, /^Invalid configuration: .*\(in LOG_LEVEL\)\n$/],
+    [{ LOG_FORMAT: "xml" }, /^Invalid configuration: .*"pretty".*"json".*\(in LOG_FORMAT\)\n$/s],
+    [{ PORT: "70000" }, /^Invalid configuration: Expected a value between 0 and 65535 \(in PORT\)\n$/],
+    [{ QFORMS_RATE_LIMIT_BURST: "many" }, /^Invalid configuration: .*\(in QFORMS_RATE_LIMIT_BURST\)\n$/]
+  ])("%j: exit 1 with a message", async (env, message) => {
+    // A data directory that must never be created: nothing is opened.
+    const server = spawnServer({ QFORMS_DATA_DIR: "/nonexistent/qforms-never-created", ...env })
+    expect(await server.exited).toBe(1)
+    expect(server.stderr()).toMatch(message)
+    expect(server.stdout()).toBe("")
+  })
+})
