@@ -82,20 +82,6 @@ const ownerOf = Effect.fn(function*(workspaceId: number) {
   return Math.min(...owners)
 })
 
-/**
- * The workspace a key belongs to. Core's `ApiKeys` is scoped by workspace, so
- * this looks through each workspace's keys (a handful in practice).
- */
-const workspaceOfKey = Effect.fn(function*(keyId: number) {
-  const workspaces = yield* (yield* Workspaces.Workspaces).list
-  const keys = yield* ApiKeys.ApiKeys
-  for (const workspace of workspaces) {
-    const found = (yield* keys.list(workspace.id)).some((key) => key.id === keyId)
-    if (found) return workspace.id
-  }
-  return yield* fail(`API key ${keyId} not found`)
-})
-
 const listedKey = (key: ApiKeys.ApiKey) => ({
   id: key.id,
   prefix: key.prefix,
@@ -220,8 +206,9 @@ const keyRevoke = Command.make(
   },
   ({ keyId }) =>
     withQforms(Effect.gen(function*() {
-      const workspaceId = yield* workspaceOfKey(keyId)
-      return listedKey(yield* (yield* ApiKeys.ApiKeys).revoke(workspaceId, keyId))
+      const keys = yield* ApiKeys.ApiKeys
+      const workspaceId = yield* keys.locate(keyId)
+      return listedKey(yield* keys.revoke(workspaceId, keyId))
     })).pipe(Effect.flatMap(printJson))
 ).pipe(Command.withDescription("Revoke an API key: it stops working on the next request"))
 

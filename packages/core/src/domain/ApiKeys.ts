@@ -126,6 +126,12 @@ export class ApiKeys extends Context.Service<ApiKeys, {
   readonly list: (workspaceId: number) => Effect.Effect<ReadonlyArray<ApiKey>, SqlError.SqlError>
   /** Revokes a key: it stops working on the next request. */
   readonly revoke: (workspaceId: number, keyId: number) => Effect.Effect<ApiKey, ApiKeyNotFound | SqlError.SqlError>
+  /**
+   * The workspace a key belongs to, by the key's id: for operator tools (the
+   * CLI) that are given a key id alone. Not for requests, which are scoped by
+   * their own workspace.
+   */
+  readonly locate: (keyId: number) => Effect.Effect<number, ApiKeyNotFound | SqlError.SqlError>
   /** The actor a bearer key stands for, or `InvalidApiKey`. */
   readonly authenticate: (key: string) => Effect.Effect<Actors.Actor, InvalidApiKey | SqlError.SqlError>
 }>()("@qforms/core/ApiKeys") {
@@ -203,7 +209,13 @@ export class ApiKeys extends Context.Service<ApiKeys, {
         })
       })
 
-      return ApiKeys.of({ create, list, revoke, authenticate })
+      const locate = Effect.fn("ApiKeys.locate")(function*(keyId: number) {
+        const rows = yield* sql<{ readonly workspace_id: number }>`select workspace_id from api_keys where id = ${keyId}`
+        if (rows.length === 0) return yield* new ApiKeyNotFound({ message: `API key ${keyId} not found` })
+        return rows[0]!.workspace_id
+      })
+
+      return ApiKeys.of({ create, list, revoke, authenticate, locate })
     })
   )
 }
