@@ -146,16 +146,13 @@ export const make = async (options: QformsOptions = {}): Promise<Qforms> => {
       ),
       scope
     )
+    const context = Context.add(services, IdentityBridge, options.resolveActor).pipe(
+      Context.add(DeliveryConfig, { ...DeliveryConfig.defaultValue(), ...options.delivery })
+    )
     const routes = Http.layer({ appUrl: options.appUrl, rateLimit: options.rateLimit, maxBodyBytes: options.maxBodyBytes })
     const httpEffect = yield* HttpRouter.toHttpEffect(routes).pipe(
-      Effect.provideContext(services),
-      Effect.provideService(IdentityBridge, options.resolveActor),
-      Effect.provideService(DeliveryConfig, { ...DeliveryConfig.defaultValue(), ...options.delivery }),
+      Effect.provideContext(context),
       Effect.provideService(Scope.Scope, scope)
-    )
-    const deliverySettings = { ...DeliveryConfig.defaultValue(), ...options.delivery }
-    const context = Context.add(services, IdentityBridge, options.resolveActor).pipe(
-      Context.add(DeliveryConfig, deliverySettings)
     )
     const hub = Context.get(
       yield* Layer.buildWithScope(
@@ -165,6 +162,11 @@ export const make = async (options: QformsOptions = {}): Promise<Qforms> => {
       EventStream.EventHub
     )
     if (options.delivery?.worker !== false) {
+      if (options.appUrl === undefined) {
+        yield* Effect.logWarning("qforms: no appUrl given, so webhook links are relative (/app/responses/{id})").pipe(
+          Effect.provideContext(context)
+        )
+      }
       yield* Layer.buildWithScope(
         Worker.layer({ appUrl: options.appUrl ?? "" }).pipe(Layer.provide(Layer.succeedContext(context))),
         scope
