@@ -1,7 +1,9 @@
 /**
  * An existing Express 5 app: routes of its own, `express.json()` for every
- * route, and qforms mounted under `/forms-service` with `@qforms/express`.
+ * route, and qforms mounted under `/forms-service` with `@qforms/express`;
+ * `attach` adds qforms' live event stream (a WebSocket) to the app's server.
  */
+import type { Server } from "node:http"
 import type { Qforms } from "@qforms/core"
 import { toExpressMiddleware } from "@qforms/express"
 import express, { type Express } from "express"
@@ -9,7 +11,8 @@ import express, { type Express } from "express"
 /** Where qforms is mounted. */
 export const prefix = "/forms-service"
 
-export const createApp = (qforms: Qforms.Qforms): Express => {
+/** The host app, and `attach(app.listen(…))` for the WebSocket upgrades under {@link prefix}. */
+export const createApp = (qforms: Qforms.Qforms): { app: Express; attach: (server: Server) => Server } => {
   const app = express()
   // The host parses JSON bodies for all its routes; qforms re-uses what it parsed.
   app.use(express.json())
@@ -24,6 +27,8 @@ export const createApp = (qforms: Qforms.Qforms): Express => {
     res.json({ youSent: req.body })
   })
 
-  app.use(prefix, toExpressMiddleware(qforms))
-  return app
+  const forms = toExpressMiddleware(qforms)
+  app.use(prefix, forms)
+  // Express never sees WebSocket upgrades: they reach the server, where `attach` hands those under the prefix to qforms.
+  return { app, attach: (server) => forms.attach(server, prefix) }
 }

@@ -19,26 +19,35 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 const qforms = await Qforms.make({
   database: process.env.DATABASE_URL
     ? { url: process.env.DATABASE_URL }
-    : { dataDir: process.env.QFORMS_DATA_DIR ?? "./.qforms-data" }
+    : { dataDir: process.env.QFORMS_DATA_DIR ?? "./.qforms-data" },
+  // The public address with the prefix (e.g. https://example.com/forms-service): absolute `link`s in events.
+  appUrl: process.env.APP_URL || undefined
 })
 const firstStart = await qforms.run(Bootstrap.ensureDefaultWorkspace({ ownerEmail: "owner@localhost" }))
 if (Option.isSome(firstStart)) {
   process.stdout.write(`First start: workspace "Default" created. API key (shown once):\n\n  ${firstStart.value.key}\n\n`)
 }
 
-const server = createApp(qforms).listen(port, host, () => {
+const { app, attach } = createApp(qforms)
+const server = attach(app.listen(port, host, () => {
   const url = `http://${host}:${port}`
   process.stdout.write(`express-host listening on ${url} (qforms: ${url}${prefix}/api, docs: ${url}${prefix}/api/docs)\n`)
-})
+}))
 
 let stopping = false
 const stop = () => {
   if (stopping) return
   stopping = true
-  const timer = setTimeout(() => server.closeAllConnections(), 10_000)
+  const finish = () => qforms.dispose().then(() => process.exit(0), () => process.exit(1))
+  // In-flight requests get 10 s; open event streams (WebSockets) keep the server open until then,
+  // when `dispose` closes them (1001) along with the database.
+  const timer = setTimeout(() => {
+    server.closeAllConnections()
+    void finish()
+  }, 10_000)
   server.close(() => {
     clearTimeout(timer)
-    qforms.dispose().then(() => process.exit(0), () => process.exit(1))
+    void finish()
   })
   server.closeIdleConnections()
 }

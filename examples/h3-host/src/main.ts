@@ -1,13 +1,14 @@
 /**
- * `npm start -w @qforms/example-h3-host`: the host app on node:http, with
+ * `npm start -w @qforms/example-h3-host`: the host app, served by h3's
+ * `serve` with crossws for WebSockets (qforms' live event stream), with
  * qforms on the embedded database (`QFORMS_DATA_DIR`, default
  * `./.qforms-data`) or PostgreSQL (`DATABASE_URL`). `PORT` (default 3000),
  * `HOST` (default 127.0.0.1). SIGTERM/SIGINT stop it gracefully.
  */
-import { createServer } from "node:http"
 import { Bootstrap, Qforms } from "@qforms/core"
-import { toNodeHandler } from "h3"
+import { plugin as ws } from "crossws/server"
 import { Option } from "effect"
+import { serve } from "h3"
 import { createApp, prefix } from "./App.ts"
 
 const port = Number(process.env.PORT ?? 3000)
@@ -21,29 +22,35 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 const qforms = await Qforms.make({
   database: process.env.DATABASE_URL
     ? { url: process.env.DATABASE_URL }
-    : { dataDir: process.env.QFORMS_DATA_DIR ?? "./.qforms-data" }
+    : { dataDir: process.env.QFORMS_DATA_DIR ?? "./.qforms-data" },
+  // The public address with the prefix (e.g. https://example.com/forms-service): absolute `link`s in events.
+  appUrl: process.env.APP_URL || undefined
 })
 const firstStart = await qforms.run(Bootstrap.ensureDefaultWorkspace({ ownerEmail: "owner@localhost" }))
 if (Option.isSome(firstStart)) {
   process.stdout.write(`First start: workspace "Default" created. API key (shown once):\n\n  ${firstStart.value.key}\n\n`)
 }
 
-const server = createServer(toNodeHandler(createApp(qforms)))
-server.listen(port, host, () => {
-  const url = `http://${host}:${port}`
-  process.stdout.write(`h3-host listening on ${url} (qforms: ${url}${prefix}/api, docs: ${url}${prefix}/api/docs)\n`)
-})
+// `plugins: [ws({})]`: crossws serves the WebSocket routes of the app (`defineWebSocketHandler`), qforms' among them.
+const server = serve(createApp(qforms), { port, hostname: host, plugins: [ws({})], silent: true, gracefulShutdown: false })
+await server.ready()
+const url = `http://${host}:${port}`
+process.stdout.write(`h3-host listening on ${url} (qforms: ${url}${prefix}/api, docs: ${url}${prefix}/api/docs)\n`)
 
 let stopping = false
 const stop = () => {
   if (stopping) return
   stopping = true
-  const timer = setTimeout(() => server.closeAllConnections(), 10_000)
-  server.close(() => {
+  const finish = () => qforms.dispose().then(() => process.exit(0), () => process.exit(1))
+  // In-flight requests get 10 s; open event streams (WebSockets) keep the server open until then.
+  const timer = setTimeout(() => {
+    void server.close(true)
+    void finish()
+  }, 10_000)
+  server.close().then(() => {
     clearTimeout(timer)
-    qforms.dispose().then(() => process.exit(0), () => process.exit(1))
-  })
-  server.closeIdleConnections()
+    void finish()
+  }, () => void finish())
 }
 process.on("SIGTERM", stop)
 process.on("SIGINT", stop)

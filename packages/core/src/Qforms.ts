@@ -19,7 +19,6 @@ import * as EventStream from "./http/EventStream.ts"
 import * as Http from "./http/Http.ts"
 import { IdentityBridge, type ResolveActor } from "./http/Identity.ts"
 import type * as RateLimit from "./http/RateLimit.ts"
-import { bearerChallenge } from "./http/Security.ts"
 import * as Services from "./Services.ts"
 import type * as Database from "./storage/Database.ts"
 
@@ -81,6 +80,8 @@ export interface Qforms {
    * connection request, then `open(send, close)` registers the client.
    */
   readonly events: {
+    /** Closes every open stream (code 1001): call it at the start of a graceful stop. `dispose` does too. */
+    readonly close: () => Promise<void>
     readonly connect: (request: {
       readonly headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
       readonly url: string
@@ -195,7 +196,13 @@ export const make = async (options: QformsOptions = {}): Promise<Qforms> => {
     return {
       protocol: result.protocol,
       open: (send: (text: string) => boolean, close: (code: number, reason: string) => void) => {
-        const detach = Effect.runSync(hub.attach({ workspaceId: result.actor.workspaceId, formId: result.formId, send, close }))
+        const detach = Effect.runSync(hub.attach({
+          workspaceId: result.actor.workspaceId,
+          formId: result.formId,
+          linkBase: result.linkBase,
+          send,
+          close
+        }))
         return () => Effect.runSync(detach)
       }
     }
@@ -221,16 +228,18 @@ export const make = async (options: QformsOptions = {}): Promise<Qforms> => {
   const refuse = (socket: Duplex, refusal: EventStream.Refusal) => {
     const body = JSON.stringify({ error: refusal.error })
     const reason = refusal.status === 401 ? "Unauthorized" : refusal.status === 404 ? "Not Found" : "Bad Request"
-    const challenge = refusal.status === 401 ? `www-authenticate: ${bearerChallenge(refusal.error)}\r\n` : ""
+    const headers = Object.entries(refusal.headers).map(([name, value]) => `${name}: ${value}\r\n`).join("")
     socket.end(
       `HTTP/1.1 ${refusal.status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${
         Buffer.byteLength(body)
-      }\r\n${challenge}connection: close\r\n\r\n${body}`
+      }\r\n${headers}connection: close\r\n\r\n${body}`
     )
   }
   const upgradeHandler = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     if ((request.url ?? "/").split("?")[0] !== "/api/events") return false
     connect({ headers: request.headers, url: request.url ?? "/" }).then((result) => {
+      // Another upgrade listener of the host may have answered (and ended) the socket meanwhile.
+      if (socket.destroyed || !socket.writable) return
       if ("status" in result) return refuse(socket, result)
       if (result.protocol !== undefined) protocols.set(request, result.protocol)
       wss.handleUpgrade(request, socket, head, (ws) => {
@@ -256,7 +265,7 @@ export const make = async (options: QformsOptions = {}): Promise<Qforms> => {
     handler: (request) => handler(request),
     nodeHandler: (request, response) => nodeHandler(request, response),
     upgradeHandler,
-    events: { connect },
+    events: { connect, close: () => Effect.runPromise(hub.closeAll) },
     run,
     dispose: () =>
       disposing ??= new Promise<void>((resolve) => {

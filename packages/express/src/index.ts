@@ -9,8 +9,9 @@
  * const qforms = await Qforms.make({ database: { dataDir: "./data" } })
  * const app = express()
  * app.use(express.json()) // optional: qforms re-uses a body parsed before it
- * app.use("/forms-service", toExpressMiddleware(qforms))
- * app.listen(3000)
+ * const forms = toExpressMiddleware(qforms)
+ * app.use("/forms-service", forms)
+ * forms.attach(app.listen(3000), "/forms-service") // the live event stream (WebSocket)
  * ```
  *
  * Translation only. `x-forwarded-prefix` is set to the mount point
@@ -20,18 +21,19 @@
  * (the native, fast path); one whose body a host parser already read is
  * re-served from `req.body` through `qforms.handler`. A body the host's parser
  * refused (bad JSON, over its limit) is answered in qforms' `{error}` shape.
+ * Express never sees WebSocket upgrades: `attach` hands them to `qforms.upgradeHandler`.
  *
  * @module
  */
-import type { IncomingMessage, ServerResponse } from "node:http"
-import { Readable } from "node:stream"
+import type { IncomingMessage, Server, ServerResponse } from "node:http"
+import { type Duplex, Readable } from "node:stream"
 import { pipeline } from "node:stream/promises"
 import type { ReadableStream as NodeReadableStream } from "node:stream/web"
 import type { TLSSocket } from "node:tls"
 import type { Qforms } from "@qforms/core"
 
 /** What the adapter needs of a running qforms (`await Qforms.make(...)`). */
-export type QformsHandlers = Pick<Qforms.Qforms, "handler" | "nodeHandler">
+export type QformsHandlers = Pick<Qforms.Qforms, "handler" | "nodeHandler" | "upgradeHandler">
 
 /** The parts of Express' request the adapter reads (Express 4 and 5). */
 export interface ExpressRequest extends IncomingMessage {
@@ -43,15 +45,18 @@ type Next = (error?: unknown) => void
 type Handler = (request: ExpressRequest, response: ServerResponse, next: Next) => void
 type ErrorHandler = (error: unknown, request: ExpressRequest, response: ServerResponse, next: Next) => void
 
-/** The middleware, then the handler of a host body parser's errors: `app.use(prefix, …)` takes both. */
-export type ExpressMiddleware = [Handler, ErrorHandler]
+/**
+ * The middleware, then the handler of a host body parser's errors, for `app.use(prefix, …)`. `attach(server, prefix)`
+ * answers WebSocket upgrades under `prefix` on `server` (from `app.listen()`); others are left to its other listeners.
+ */
+export type ExpressMiddleware = [Handler, ErrorHandler] & { readonly attach: <S extends Server>(server: S, prefix: string) => S }
 
 /** Sets `x-forwarded-prefix` (outer proxy prefix + mount point) and, on TLS, a missing `x-forwarded-proto`. */
-const forward = (request: ExpressRequest) => {
+const forward = (request: ExpressRequest, mountPath = request.baseUrl ?? "") => {
   const header = request.headers["x-forwarded-prefix"]
   const outer = (Array.isArray(header) ? header[0] : header)?.split(",")[0]?.trim() ?? ""
   const safe = /^(\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)*\/?$/.test(outer) ? outer.replace(/\/$/, "") : ""
-  const prefix = safe + (request.baseUrl ?? "").replace(/\/$/, "")
+  const prefix = safe + mountPath.replace(/\/$/, "")
   if (prefix !== "") request.headers["x-forwarded-prefix"] = prefix
   if (request.headers["x-forwarded-proto"] === undefined && (request.socket as TLSSocket).encrypted) {
     request.headers["x-forwarded-proto"] = "https"
@@ -104,14 +109,25 @@ const serveWeb = async (qforms: QformsHandlers, request: ExpressRequest, respons
 /** Body-parser errors (`express.json()`, `express.urlencoded()`, …) carry one of these `type`s. */
 const parserError = /^(entity|request|charset|encoding|parameters|stream)\./
 
-/**
- * Wraps a running qforms as Express middleware (Express 4 and 5), mounted
- * with `app.use("/forms-service", toExpressMiddleware(qforms))`.
- */
+/** Wraps a running qforms as Express 4 or 5 middleware: `app.use("/forms-service", toExpressMiddleware(qforms))`. */
 export const toExpressMiddleware = (qforms: QformsHandlers): ExpressMiddleware => {
   const web = (request: ExpressRequest, response: ServerResponse, next: Next, body: ReturnType<typeof parsedBody>) =>
     serveWeb(qforms, request, response, body).catch((error: unknown) => response.destroyed || next(error))
-  return [
+  const attach = <S extends Server>(server: S, prefix: string): S =>
+    server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      const [url, headers, mountPath] = [request.url ?? "/", { ...request.headers }, prefix.replace(/\/+$/, "")]
+      const rest = url.slice(mountPath.length)
+      const ours = url.startsWith(mountPath) && /^([/?]|$)/.test(rest)
+      if (ours) {
+        request.url = rest.startsWith("/") ? rest : `/${rest}` // relative to the mount point, as Express does
+        forward(request, mountPath)
+        const taken = qforms.upgradeHandler(request, socket, head)
+        Object.assign(request, { url, headers }) // other `upgrade` listeners see it as it came
+        if (taken) return
+      }
+      if (ours || server.listenerCount("upgrade") === 1) socket.end("HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n")
+    })
+  const middleware: [Handler, ErrorHandler] = [
     (request, response, next) => {
       forward(request)
       if (request._body === true || request.readableEnded) void web(request, response, next, parsedBody(request))
@@ -130,4 +146,5 @@ export const toExpressMiddleware = (qforms: QformsHandlers): ExpressMiddleware =
       response.end(JSON.stringify({ error: String(failure.message ?? "could not read the request body") }))
     }
   ]
+  return Object.assign(middleware, { attach })
 }

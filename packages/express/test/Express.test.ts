@@ -38,7 +38,8 @@ describe("@qforms/express translation", () => {
     nodeHandler: (request, response) => {
       response.setHeader("content-type", "application/json")
       response.end(JSON.stringify({ via: "node", url: request.url, prefix: request.headers["x-forwarded-prefix"] }))
-    }
+    },
+    upgradeHandler: () => false
   }
   let origin: string
   let close: () => Promise<void>

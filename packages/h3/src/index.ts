@@ -3,25 +3,28 @@
  *
  * ```ts
  * import { H3, serve } from "h3"
+ * import { plugin as ws } from "crossws/server"
  * import { Qforms } from "@qforms/core"
  * import { toH3Handler } from "@qforms/h3"
  *
  * const qforms = await Qforms.make({ database: { dataDir: "./data" } })
  * const app = new H3().get("/", () => "my app")
  * app.mount("/forms-service", toH3Handler(qforms))
- * serve(app, { port: 3000 })
+ * serve(app, { port: 3000, plugins: [ws({})] }) // crossws: WebSockets (the live event stream)
  * ```
  *
  * Translation only: each request under the mount point is handed to
  * `qforms.handler` with its path made relative to the mount point
  * (`/forms-service/api/forms` → `/api/forms`) and `x-forwarded-prefix` set to
  * the mount point (after any prefix a proxy in front already set), so links
- * and the OpenAPI `servers` entry name the real prefix.
+ * and the OpenAPI `servers` entry name the real prefix. A WebSocket upgrade of
+ * `<mount point>/api/events` (the live event stream) goes through h3's own
+ * WebSocket support (crossws) to `qforms.events.connect`.
  *
  * @module
  */
 import type { Qforms } from "@qforms/core"
-import { H3, type H3Event } from "h3"
+import { defineWebSocketHandler, H3, type H3Event, type WebSocketPeer } from "h3"
 
 /**
  * The mount point and the path below it. The route of the mounted app is
@@ -60,10 +63,37 @@ const toQformsRequest = (event: H3Event): Request => {
   return new Request(new URL(path + event.url.search, event.url.origin), init)
 }
 
+/** Frames a peer may have buffered before it counts as too far behind (and is closed by qforms). */
+const maxBufferedBytes = 1024 * 1024
+
+/** The event stream's hooks for one upgrade request: qforms accepts or refuses it, then registers the peer. */
+const eventStream = (qforms: Pick<Qforms.Qforms, "events">) =>
+  defineWebSocketHandler((event) => ({
+    upgrade: async () => {
+      const url = splitPath(event).path + event.url.search
+      const connection = await qforms.events.connect({ headers: Object.fromEntries(event.req.headers), url })
+      if (!("status" in connection)) return { context: { qforms: connection }, ...(connection.protocol && { protocol: connection.protocol }) }
+      const body = JSON.stringify({ error: connection.error })
+      return new Response(body, {
+        status: connection.status,
+        headers: { "content-type": "application/json", "content-length": String(new TextEncoder().encode(body).byteLength), connection: "close" }
+      })
+    },
+    open: (peer: WebSocketPeer) => {
+      const connection = peer.context.qforms as Qforms.EventConnection
+      peer.context.detach = connection.open(
+        (text) => peer.bufferedAmount <= maxBufferedBytes && (peer.send(text), true),
+        (code, reason) => peer.close(code, reason)
+      )
+    },
+    close: (peer: WebSocketPeer) => (peer.context.detach as (() => void) | undefined)?.(),
+    error: (peer: WebSocketPeer) => (peer.context.detach as (() => void) | undefined)?.()
+  }))
+
 /**
  * An h3 v2 app serving all of qforms — API, OpenAPI document, docs page,
  * health checks, and what core adds later — for `app.mount(prefix, …)`.
- * `qforms` is what `await Qforms.make(...)` gives (only its `handler` is used).
+ * `qforms` is what `await Qforms.make(...)` gives (its `handler` and `events`).
  * Mounted at `/forms-service`, `GET /forms-service/api/forms` reaches qforms
  * as `GET /api/forms` with `x-forwarded-prefix: /forms-service`.
  *
@@ -72,5 +102,10 @@ const toQformsRequest = (event: H3Event): Request => {
  * app.mount("/forms-service", toH3Handler(qforms))
  * ```
  */
-export const toH3Handler = (qforms: Pick<Qforms.Qforms, "handler">): H3 =>
-  new H3().all("/**", (event) => qforms.handler(toQformsRequest(event)))
+export const toH3Handler = (qforms: Pick<Qforms.Qforms, "handler" | "events">): H3 => {
+  const events = eventStream(qforms)
+  return new H3().all("/**", (event) =>
+    event.req.headers.get("upgrade")?.toLowerCase() === "websocket" && splitPath(event).path === "/api/events"
+      ? events(event)
+      : qforms.handler(toQformsRequest(event)))
+}

@@ -12,21 +12,26 @@
  * createServer((req, res) => {
  *   if (forms(req, res)) return // qforms answered
  *   res.end("my app")
- * }).listen(3000)
+ * }).listen(3000).on("upgrade", (req, socket, head) => {
+ *   if (!forms.upgrade(req, socket, head)) socket.destroy() // or the app's own WebSockets
+ * })
  * ```
  *
  * Translation only: a request under the prefix has the prefix cut from
  * `req.url` (the query is kept) and `x-forwarded-prefix` set to the prefix
  * (after any prefix a proxy in front already set), so links and the OpenAPI
- * `servers` entry name the real mount point.
+ * `servers` entry name the real mount point. `upgrade` does the same for
+ * WebSocket upgrades (the live event stream, `<prefix>/api/events`) and hands
+ * them to `qforms.upgradeHandler`.
  *
  * @module
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
+import type { Duplex } from "node:stream"
 import type { Qforms } from "@qforms/core"
 
 /** What the adapter needs of a running qforms (`await Qforms.make(...)`). */
-export type QformsNodeHandler = Pick<Qforms.Qforms, "nodeHandler">
+export type QformsNodeHandler = Pick<Qforms.Qforms, "nodeHandler" | "upgradeHandler">
 
 /** Options of {@link toNodeHandler}. */
 export interface NodeHandlerOptions {
@@ -41,13 +46,21 @@ export interface NodeHandlerOptions {
  * A `node:http` request listener that also works inside an existing listener
  * or as Connect-style middleware: answers `true` when qforms took the request,
  * and `false` (after calling `next`, when given) when its path is outside the
- * prefix; the response is then untouched.
+ * prefix; the response is then untouched. Its `upgrade` serves WebSocket
+ * upgrades (the live event stream) the same way.
  */
-export type NodeHandler = (
+export type NodeHandler = ((
   request: IncomingMessage,
   response: ServerResponse,
   next?: (error?: unknown) => void
-) => boolean
+) => boolean) & {
+  /**
+   * For `server.on("upgrade", …)`: answers `true` when qforms took the upgrade
+   * (`<prefix>/api/events`), and `false` for any other path, leaving the
+   * request and socket as they were for the host's own WebSockets.
+   */
+  readonly upgrade: (request: IncomingMessage, socket: Duplex, head: Buffer) => boolean
+}
 
 /** `forms-service/` → `/forms-service`; `/` and `""` → `""` (the root). */
 const normalizePrefix = (prefix: string): string => {
@@ -76,18 +89,36 @@ const outerPrefix = (request: IncomingMessage): string => {
  */
 export const toNodeHandler = (qforms: QformsNodeHandler, options: NodeHandlerOptions = {}): NodeHandler => {
   const prefix = normalizePrefix(options.prefix ?? "")
-  return (request, response, next) => {
+  /** Makes `req.url` relative to the prefix and names the prefix; `undefined` (untouched) outside it, else an undo. */
+  const enter = (request: IncomingMessage): (() => void) | undefined => {
     const url = request.url ?? "/"
     const rest = url.startsWith(prefix) ? url.slice(prefix.length) : undefined
-    if (rest === undefined || !(rest === "" || rest.startsWith("/") || rest.startsWith("?"))) {
-      next?.()
-      return false
-    }
+    if (rest === undefined || !(rest === "" || rest.startsWith("/") || rest.startsWith("?"))) return undefined
+    const forwarded = request.headers["x-forwarded-prefix"]
     if (prefix !== "") {
       request.url = rest.startsWith("/") ? rest : `/${rest}`
       request.headers["x-forwarded-prefix"] = outerPrefix(request) + prefix
     }
+    return () => {
+      request.url = url
+      if (forwarded === undefined) delete request.headers["x-forwarded-prefix"]
+      else request.headers["x-forwarded-prefix"] = forwarded
+    }
+  }
+  const handler = (request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) => {
+    if (enter(request) === undefined) {
+      next?.()
+      return false
+    }
     qforms.nodeHandler(request, response)
     return true
   }
+  const upgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const undo = enter(request)
+    if (undo === undefined) return false
+    if (qforms.upgradeHandler(request, socket, head)) return true
+    undo()
+    return false
+  }
+  return Object.assign(handler, { upgrade })
 }

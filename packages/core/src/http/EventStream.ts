@@ -14,11 +14,15 @@ import { Forms } from "../domain/Forms.ts"
 import { Id } from "../domain/Ids.ts"
 import { responseLink } from "../delivery/Worker.ts"
 import { Notifications } from "../storage/Notifications.ts"
+import { baseUrlOf } from "./Http.ts"
+import { bearerChallenge } from "./Security.ts"
 
 /** One connected client, as the transport presents it. */
 export interface StreamClient {
   readonly workspaceId: number
   readonly formId: number | undefined
+  /** Where the client reached qforms (scheme, host, mount prefix): the base of each event's `link`. */
+  readonly linkBase: string
   /** Sends a text frame; `false` when the client has fallen too far behind (it is then closed). */
   readonly send: (text: string) => boolean
   readonly close: (code: number, reason: string) => void
@@ -37,6 +41,8 @@ export const protocol = "qforms.v1"
 export class EventHub extends Context.Service<EventHub, {
   /** Registers a client; the effect's result detaches it. */
   readonly attach: (client: StreamClient) => Effect.Effect<Effect.Effect<void>>
+  /** Closes every stream (code 1001): the start of a graceful stop. */
+  readonly closeAll: Effect.Effect<void>
 }>()("@qforms/core/http/EventHub") {
   /** The hub: listens for event notices while the layer lives. `appUrl` builds each event's `link`. */
   static readonly layer = (options: { readonly appUrl: string }) =>
@@ -54,9 +60,15 @@ export class EventHub extends Context.Service<EventHub, {
             if (audience.length === 0 || workspace === undefined || seq === undefined) return
             const event = yield* events.get(workspace, seq)
             if (event === undefined) return
-            const text = JSON.stringify({ ...event.payload, link: responseLink(options.appUrl, event.payload.responseId) })
+            const texts = new Map<string, string>()
             for (const client of audience) {
               if (client.formId !== undefined && client.formId !== event.formId) continue
+              const base = options.appUrl === "" ? client.linkBase : options.appUrl
+              let text = texts.get(base)
+              if (text === undefined) {
+                text = JSON.stringify({ ...event.payload, link: responseLink(base, event.payload.responseId) })
+                texts.set(base, text)
+              }
               if (!client.send(text)) {
                 clients.delete(client)
                 client.close(closeTooSlow, "too far behind: reconnect and catch up through the API")
@@ -74,12 +86,20 @@ export class EventHub extends Context.Service<EventHub, {
           Effect.forkScoped
         )
 
+        const closeAll = Effect.sync(() => {
+          for (const client of clients) client.close(1001, "server stopping")
+          clients.clear()
+        })
+        // Stopping qforms closes every stream, whatever transport carries it.
+        yield* Effect.addFinalizer(() => closeAll)
+
         return EventHub.of({
           attach: (client) =>
             Effect.sync(() => {
               clients.add(client)
               return Effect.sync(() => void clients.delete(client))
-            })
+            }),
+          closeAll
         })
       })
     )
@@ -88,17 +108,19 @@ export class EventHub extends Context.Service<EventHub, {
 /** The query of `GET /api/events`: an optional form filter. */
 export const StreamQuery = Schema.Struct({ formId: Schema.optionalKey(Schema.NumberFromString.pipe(Schema.decodeTo(Id))) })
 
-/** Why a connection is refused: the HTTP status and `{error}` body to answer instead of upgrading. */
+/** Why a connection is refused: the HTTP status, headers and `{error}` body to answer instead of upgrading. */
 export interface Refusal {
   readonly status: 400 | 401 | 404
   readonly error: string
+  readonly headers: Readonly<Record<string, string>>
 }
 
-/** An accepted connection: who it is, which form (if any), and the subprotocol to select. */
+/** An accepted connection: who it is, which form (if any), the subprotocol to select, and the base of links. */
 export interface Accepted {
   readonly actor: Actors.Actor
   readonly formId: number | undefined
   readonly protocol: string | undefined
+  readonly linkBase: string
 }
 
 /**
@@ -121,22 +143,28 @@ export const accept = Effect.fn("EventStream.accept")(function*(request: {
   const authenticated = yield* Effect.result((yield* ApiKeys).authenticate(key))
   if (authenticated._tag === "Failure") {
     if (authenticated.failure._tag === "SqlError") return yield* Effect.fail(authenticated.failure)
-    return { status: 401, error: authenticated.failure.message }
+    return {
+      status: 401,
+      error: authenticated.failure.message,
+      headers: { "www-authenticate": bearerChallenge(authenticated.failure.message) }
+    }
   }
   const actor = authenticated.success
   const search = new URL(request.url, "http://qforms").searchParams
   const query = Schema.decodeUnknownExit(StreamQuery)(Object.fromEntries(search))
-  if (query._tag === "Failure") return { status: 400, error: "formId: must be an id: an integer from 1 to 2147483647" }
+  if (query._tag === "Failure") {
+    return { status: 400, error: "formId: must be an id: an integer from 1 to 2147483647", headers: {} }
+  }
   const formId = query.value.formId
   if (formId !== undefined) {
     const found = yield* Effect.result((yield* Forms).getSummary(actor, formId))
     if (found._tag === "Failure") {
       if (found.failure._tag === "SqlError") return yield* Effect.fail(found.failure)
-      return { status: 404, error: found.failure.message }
+      return { status: 404, error: found.failure.message, headers: {} }
     }
   }
   const selected = offered.includes(protocol) ? protocol : fromProtocol
-  return { actor, formId, protocol: selected }
+  return { actor, formId, protocol: selected, linkBase: baseUrlOf(request.headers, request.url, undefined) }
 })
 
 /** Whether a value is a refusal. */

@@ -225,12 +225,23 @@ const HealthRoutes = HttpRouter.use(Effect.fnUntraced(function*(router) {
  * request's own scheme, host and mount prefix (`x-forwarded-proto`,
  * `x-forwarded-host`, and the `x-forwarded-prefix` an adapter sets).
  */
-export const baseUrl = (request: HttpServerRequest.HttpServerRequest, appUrl: string | undefined): string => {
+export const baseUrl = (request: HttpServerRequest.HttpServerRequest, appUrl: string | undefined): string =>
+  baseUrlOf(request.headers, request.originalUrl, appUrl)
+
+/** {@link baseUrl} from plain headers and the request's URL (for transports outside the router). */
+export const baseUrlOf = (
+  headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>,
+  url: string,
+  appUrl: string | undefined
+): string => {
   if (appUrl !== undefined && appUrl !== "") return appUrl.replace(/\/$/, "")
-  const first = (name: string) => request.headers[name]?.split(",")[0]?.trim()
+  const first = (name: string) => {
+    const value = headers[name]
+    return (typeof value === "string" ? value : value?.[0])?.split(",")[0]?.trim()
+  }
+  const fromUrl = /^https?:\/\//.test(url) ? new URL(url) : undefined
   const proto = first("x-forwarded-proto")
-  const fromUrl = /^https?:\/\//.test(request.originalUrl) ? new URL(request.originalUrl) : undefined
-  const host = first("x-forwarded-host") ?? request.headers.host ?? fromUrl?.host
+  const host = first("x-forwarded-host") ?? first("host") ?? fromUrl?.host
   const prefix = first("x-forwarded-prefix") ?? ""
   const safePrefix = /^(\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)*$/.test(prefix) ? prefix.replace(/\/$/, "") : ""
   const scheme = proto === "https" || proto === "http" ? proto : fromUrl?.protocol === "https:" ? "https" : "http"

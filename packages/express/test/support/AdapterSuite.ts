@@ -24,7 +24,8 @@ export const adapterSuite = (framework: typeof express, name: string) =>
     /** qforms, counting which of its two handlers the adapter used. */
     const counted: QformsHandlers = {
       handler: (request) => (calls.web++, qforms.handler(request)),
-      nodeHandler: (request, response) => (calls.node++, qforms.nodeHandler(request, response))
+      nodeHandler: (request, response) => (calls.node++, qforms.nodeHandler(request, response)),
+      upgradeHandler: (request, socket, head) => qforms.upgradeHandler(request, socket, head)
     }
     const hosts: Array<{ origin: string; close: () => Promise<void> }> = []
     let parsing: string // a host with express.json() and express.urlencoded() before qforms
