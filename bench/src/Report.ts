@@ -1,0 +1,88 @@
+/**
+ * RESULTS.md from the raw results (results/<scenario>.json): a table per
+ * scenario, the targets missed, and the hand-written analysis of the
+ * profiles (bench/ANALYSIS.md), if there is one.
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { join } from "node:path"
+import type { Row, ScenarioResult } from "./lib/Scenario.ts"
+
+export interface RunInfo {
+  readonly startedAt: string
+  readonly finishedAt: string
+  readonly smoke: boolean
+  readonly machine: string
+  readonly node: string
+  readonly postgres: string | undefined
+  readonly loadavg: ReadonlyArray<number>
+  readonly command: string
+}
+
+const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ")
+
+const met = (row: Row) => row.met === undefined ? "—" : row.met ? "yes" : "**no**"
+
+const table = (rows: ReadonlyArray<Row>) => [
+  "| scenario | db | qforms | baseline | ratio | p50 / p99 | peak RSS | target | met? |",
+  "|---|---|---|---|---|---|---|---|---|",
+  ...rows.map((row) =>
+    `| ${
+      [row.scenario, row.db === "pg" ? "PostgreSQL" : "PGlite", row.qforms, row.baseline, row.ratio, row.latency, row.peakRss, row.target, met(row)]
+        .map(cell).join(" | ")
+    } |`
+  )
+]
+
+/** Reads every results/*.json of `dir` in the order of `order`. */
+export const readResults = (dir: string, order: ReadonlyArray<string>): Array<ScenarioResult & { run?: RunInfo }> =>
+  existsSync(dir)
+    ? readdirSync(dir)
+      .filter((file) => file.endsWith(".json"))
+      .map((file) => JSON.parse(readFileSync(join(dir, file), "utf8")) as ScenarioResult & { run?: RunInfo })
+      .sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name))
+    : []
+
+export const render = (results: ReadonlyArray<ScenarioResult & { run?: RunInfo }>, analysis: string | undefined): string => {
+  const runs = results.flatMap((result) => result.run === undefined ? [] : [result.run])
+  const lines: Array<string> = [
+    "# qforms benchmark results",
+    "",
+    "Written by `npm run bench` (bench/src/main.ts); raw figures in `bench/results/*.json`. Ratios are taken side by side in one run " +
+      "on the same machine (absolute figures drift from run to run, and other work on the machine moves them); " +
+      "pairs are alternated A/B/A/B after a warm-up and the median ratio is reported.",
+    ""
+  ]
+  if (runs.length > 0) {
+    const first = runs[0]!
+    lines.push(
+      `- Machine: ${first.machine}; Node ${first.node}; ${first.postgres ?? "no PostgreSQL"}.`,
+      ...[...new Map(runs.map((run) => [run.startedAt, run])).values()].map((run) =>
+        `- Run ${run.startedAt} → ${run.finishedAt}${run.smoke ? " (smoke)" : ""}: \`${run.command}\`, load average ${
+          run.loadavg.map((n) => n.toFixed(2)).join(" / ")
+        } at its end.`
+      ),
+      ""
+    )
+  }
+  const missed: Array<Row> = []
+  for (const result of results) {
+    lines.push(`## ${result.title}`, "")
+    if (result.error !== undefined) lines.push(`**The scenario failed to run:** \`${cell(result.error.split("\n")[0]!)}\``, "")
+    if (result.rows.length > 0) lines.push(...table(result.rows), "")
+    for (const note of result.notes) lines.push(note, "")
+    missed.push(...result.rows.filter((row) => row.met === false))
+  }
+  lines.push("## Targets missed", "")
+  if (missed.length === 0) lines.push("None.", "")
+  else {
+    lines.push(
+      ...missed.map((row) =>
+        `- ${row.scenario} (${row.db === "pg" ? "PostgreSQL" : "PGlite"}): ${row.qforms}` +
+        `${row.baseline === "—" ? "" : ` vs ${row.baseline}`}${row.ratio === "—" ? "" : ` = ${row.ratio}`}; target ${row.target}.`
+      ),
+      ""
+    )
+  }
+  if (analysis !== undefined) lines.push(analysis.trim(), "")
+  return lines.join("\n")
+}

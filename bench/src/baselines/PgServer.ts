@@ -1,0 +1,323 @@
+/**
+ * The floor: a hand-written node:http + pg server doing what qforms does for
+ * `POST /api/forms/{id}/responses` and `GET /api/forms/{id}` with the same SQL
+ * (statements copied from packages/core/src/domain/{ApiKeys,Forms,Contacts,
+ * Responses,Activities,Events}.ts), on qforms' own schema, with no framework.
+ *
+ * Per submission: key lookup by hash; then in one transaction: the form (for
+ * key share), its questions, the contact upsert, the response insert, the
+ * sharded count, the activity, and the event + deliveries + NOTIFY statement.
+ * Answers are validated by hand for the types the benchmark form uses.
+ *
+ * Env: PORT (0: ephemeral), DATABASE_URL, BASELINE_SCHEMA, BASELINE_POOL (10).
+ */
+import { createHash, randomBytes } from "node:crypto"
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import type { AddressInfo } from "node:net"
+import pg from "pg"
+
+const schema = process.env.BASELINE_SCHEMA ?? "qforms"
+const pool = new pg.Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: Number(process.env.BASELINE_POOL ?? 10),
+  options: `-c search_path="${schema}",public`
+})
+
+// timestamptz and jsonb come back as Date and objects (pg's defaults), like qforms' rows.
+
+interface Field {
+  id: number
+  type: string
+  label: string
+  required: boolean
+  position: number
+  options: { choices?: Array<string>; max?: number } | null
+}
+
+interface Actor {
+  workspaceId: number
+  accountId: number
+  role: string
+  name: string | null
+  keyId: number
+}
+
+const KEY = /^qk_live_[0-9A-Za-z]{49}$/
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+const send = (res: ServerResponse, status: number, body: unknown) => {
+  const text = JSON.stringify(body)
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) })
+  res.end(text)
+}
+
+const readBody = (req: IncomingMessage): Promise<string> =>
+  new Promise((resolve, reject) => {
+    const chunks: Array<Buffer> = []
+    req.on("data", (chunk: Buffer) => chunks.push(chunk))
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")))
+    req.on("error", reject)
+  })
+
+const authenticate = async (req: IncomingMessage): Promise<Actor | undefined> => {
+  const header = req.headers.authorization ?? ""
+  const key = header.startsWith("Bearer ") ? header.slice(7) : ""
+  if (!KEY.test(key)) return undefined
+  const hash = createHash("sha256").update(key).digest("hex")
+  const { rows } = await pool.query(
+    `select k.id, k.workspace_id, k.account_id, m.role, a.name, k.revoked_at is not null as revoked
+     from api_keys k
+     join members m on m.workspace_id = k.workspace_id and m.account_id = k.account_id
+     join accounts a on a.id = k.account_id
+     where k.hash = $1`,
+    [hash]
+  )
+  const row = rows[0]
+  if (row === undefined || row.revoked) return undefined
+  return { workspaceId: row.workspace_id, accountId: row.account_id, role: row.role, name: row.name, keyId: row.id }
+}
+
+const fieldsQuery = `select id, type, label, required, position, options from fields
+  where workspace_id = $1 and form_id = $2 order by position, id`
+
+/** Validates the answers (the question types of the benchmark form); undefined when invalid. */
+const validate = (fields: Array<Field>, values: Record<string, unknown>): Record<string, unknown> | undefined => {
+  const out: Record<string, unknown> = {}
+  for (const field of fields) {
+    const value = values[String(field.id)]
+    if (value === undefined || value === null || value === "") {
+      if (field.required) return undefined
+      continue
+    }
+    switch (field.type) {
+      case "short_text":
+      case "long_text":
+        if (typeof value !== "string" || value.length > (field.type === "short_text" ? 1000 : 10000)) return undefined
+        out[field.id] = value
+        break
+      case "email":
+        if (typeof value !== "string" || !EMAIL.test(value.trim())) return undefined
+        out[field.id] = value.trim()
+        break
+      case "select":
+        if (typeof value !== "string" || !(field.options?.choices ?? []).includes(value.trim())) return undefined
+        out[field.id] = value.trim()
+        break
+      case "rating":
+        if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > (field.options?.max ?? 5)) {
+          return undefined
+        }
+        out[field.id] = value
+        break
+      default:
+        out[field.id] = value
+    }
+  }
+  for (const key of Object.keys(values)) if (!fields.some((field) => String(field.id) === key)) return undefined
+  return out
+}
+
+const text = (field: Field, value: unknown) =>
+  value === undefined ? "" : field.type === "rating" ? `${value}/${field.options?.max ?? 5}` : String(value)
+
+const flatAnswers = (fields: Array<Field>, values: Record<string, unknown>) => {
+  const out: Record<string, string> = {}
+  for (const field of fields) {
+    const t = text(field, values[String(field.id)])
+    if (t !== "") out[field.label] = t
+  }
+  return out
+}
+
+const summary = (fields: Array<Field>, values: Record<string, unknown>) =>
+  fields.flatMap((field) => {
+    const t = text(field, values[String(field.id)])
+    return t === "" ? [] : [`■ ${field.label}\n${t}`]
+  }).join("\n\n")
+
+const columns = `id, form_id, submitted_at, updated_at, name, email, stage_id, assignee_id, tags, source, answers`
+
+const toRow = (row: Record<string, any>) => ({
+  id: row.id,
+  submittedAt: row.submitted_at.toISOString(),
+  updatedAt: row.updated_at.toISOString(),
+  name: row.name,
+  email: row.email,
+  stageId: row.stage_id,
+  assigneeId: row.assignee_id,
+  tags: row.tags,
+  source: row.source,
+  values: row.answers
+})
+
+const submit = async (actor: Actor, formId: number, body: string, res: ServerResponse) => {
+  let input: { values?: Record<string, unknown> }
+  try {
+    input = JSON.parse(body)
+  } catch {
+    return send(res, 400, { error: "invalid JSON" })
+  }
+  if (input === null || typeof input.values !== "object" || input.values === null) {
+    return send(res, 400, { error: "values must be an object" })
+  }
+  const now = new Date()
+  const client = await pool.connect()
+  try {
+    await client.query("begin")
+    const forms = await client.query(
+      `select title, status from forms where workspace_id = $1 and id = $2 for key share`,
+      [actor.workspaceId, formId]
+    )
+    const form = forms.rows[0]
+    if (form === undefined) {
+      await client.query("rollback")
+      return send(res, 404, { error: `form ${formId} not found` })
+    }
+    const fields: Array<Field> = (await client.query(fieldsQuery, [actor.workspaceId, formId])).rows
+    const values = validate(fields, input.values)
+    if (values === undefined) {
+      await client.query("rollback")
+      return send(res, 400, { error: "invalid answers" })
+    }
+    const emailField = fields.find((field) => field.type === "email")
+    const nameField = fields.find((field) => field.type === "short_text")
+    const email = emailField === undefined ? null : (values[emailField.id] as string | undefined) ?? null
+    let name = nameField === undefined ? null : (values[nameField.id] as string | undefined) ?? null
+    let contactId: number | null = null
+    if (email !== null) {
+      const contact = await client.query(
+        `insert into contacts (workspace_id, email, name, created_at) values ($1, $2, $3, $4)
+         on conflict (workspace_id, lower(email)) do update set name = coalesce(excluded.name, contacts.name)
+         returning id, email, name, created_at`,
+        [actor.workspaceId, email, name, now]
+      )
+      contactId = contact.rows[0].id
+      name = name ?? contact.rows[0].name
+    }
+    const answers = flatAnswers(fields, values)
+    const searchText = `\n${[name ?? "", email ?? "", ...Object.values(answers)].join(" ")}`.toLowerCase()
+    const inserted = await client.query(
+      `insert into responses (workspace_id, form_id, contact_id, submitted_at, updated_at, name, email,
+         tags, source, answers, search_text)
+       values ($1, $2, $3, $4, $5, $6, $7, $8::text[], $9, $10::jsonb, $11)
+       returning ${columns}`,
+      [actor.workspaceId, formId, contactId, now, now, name, email, [], "api", JSON.stringify(values), searchText]
+    )
+    const row = inserted.rows[0]
+    await client.query(
+      `insert into form_response_counts (workspace_id, form_id, shard, n) values ($1, $2, $3, $4)
+       on conflict (form_id, shard) do update set n = form_response_counts.n + excluded.n`,
+      [actor.workspaceId, formId, Math.floor(Math.random() * 8), 1]
+    )
+    await client.query(
+      `insert into activities (workspace_id, response_id, type, actor, payload, created_at)
+       select $1, $2, t.type, $3::jsonb, t.payload::jsonb, $4
+       from unnest($5::text[], $6::text[]) with ordinality as t(type, payload, n)
+       order by t.n
+       returning id, type, actor, payload, created_at`,
+      [
+        actor.workspaceId,
+        row.id,
+        JSON.stringify({ type: "member", accountId: actor.accountId, name: actor.name, via: "api_key" }),
+        now,
+        ["created"],
+        [JSON.stringify({ source: "api" })]
+      ]
+    )
+    const payload = {
+      event: "response.created",
+      form: { id: formId, title: form.title },
+      responseId: row.id,
+      submittedAt: now.toISOString(),
+      stage: null,
+      respondent: { name, email },
+      answers,
+      summary: summary(fields, values)
+    }
+    await client.query(
+      `with event as (
+         insert into events (id, workspace_id, type, form_id, response_id, payload, created_at)
+         values ($1, $2, $3, $4, $5, $6::jsonb, $7)
+         returning id, seq
+       ), due as (
+         insert into deliveries (workspace_id, subscription_id, event_id, status, attempts, next_attempt_at,
+           created_at, updated_at)
+         select $2, s.id, event.id, 'pending', 0, $7, $7, $7
+         from event, webhook_subscriptions s
+         where s.workspace_id = $2 and s.form_id = $4 and s.event = $3 and s.disabled_at is null
+         returning 1
+       )
+       select pg_notify('qforms_events', $2 || ':' || event.seq),
+         case when exists (select 1 from due) then pg_notify('qforms_outbox', '') end
+       from event`,
+      [
+        `evt_${randomBytes(16).toString("base64url")}`,
+        actor.workspaceId,
+        "response.created",
+        formId,
+        row.id,
+        JSON.stringify(payload),
+        now
+      ]
+    )
+    await client.query("commit")
+    send(res, 201, toRow(row))
+  } catch (error) {
+    await client.query("rollback").catch(() => undefined)
+    throw error
+  } finally {
+    client.release()
+  }
+}
+
+const getForm = async (actor: Actor, formId: number, res: ServerResponse) => {
+  const { rows } = await pool.query(
+    `select id, public_id, title, description, status, folder_id, created_at, updated_at
+     from forms where workspace_id = $1 and id = $2`,
+    [actor.workspaceId, formId]
+  )
+  const form = rows[0]
+  if (form === undefined) return send(res, 404, { error: `form ${formId} not found` })
+  const fields: Array<Field> = (await pool.query(fieldsQuery, [actor.workspaceId, formId])).rows
+  send(res, 200, {
+    id: form.id,
+    publicId: form.public_id,
+    title: form.title,
+    description: form.description,
+    status: form.status,
+    fields
+  })
+}
+
+const route = /^\/api\/forms\/(\d+)(\/responses)?$/
+
+const server = createServer((req, res) => {
+  const handle = async () => {
+    const path = (req.url ?? "/").split("?")[0]!
+    if (path === "/readyz") return send(res, 200, { ok: true })
+    const match = path.match(route)
+    if (match === null) return send(res, 404, { error: "not found" })
+    const body = req.method === "POST" ? await readBody(req) : ""
+    const actor = await authenticate(req)
+    if (actor === undefined) return send(res, 401, { error: "invalid API key" })
+    const formId = Number(match[1])
+    if (match[2] !== undefined && req.method === "POST") return submit(actor, formId, body, res)
+    if (match[2] === undefined && req.method === "GET") return getForm(actor, formId, res)
+    send(res, 405, { error: "method not allowed" })
+  }
+  handle().catch((error: unknown) => {
+    process.stderr.write(`baseline: ${String(error)}\n`)
+    if (!res.headersSent) send(res, 500, { error: "internal error" })
+  })
+})
+
+server.listen(Number(process.env.PORT ?? 0), "127.0.0.1", () => {
+  const { port } = server.address() as AddressInfo
+  process.stdout.write(`baseline listening on http://127.0.0.1:${port}\n`)
+})
+
+process.on("SIGTERM", () => {
+  server.close()
+  server.closeIdleConnections()
+  void pool.end().then(() => process.exit(0))
+})

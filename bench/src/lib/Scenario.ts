@@ -1,0 +1,129 @@
+/**
+ * What a scenario is and what it reports: rows of the RESULTS.md tables
+ * (kept raw in results/<scenario>.json), plus shared measuring helpers.
+ */
+import { loadavg } from "node:os"
+import type { DbKind } from "./Db.ts"
+import { load, type LoadOptions, type LoadResult, median } from "./Load.ts"
+import { sampleRss } from "./Proc.ts"
+import type { Server } from "./Servers.ts"
+
+/** The run's settings. */
+export interface Context {
+  readonly smoke: boolean
+  readonly dbs: ReadonlyArray<DbKind>
+  /** Seconds of one measurement. */
+  readonly seconds: number
+  /** Seconds of warm-up before the measurements of a system. */
+  readonly warmup: number
+  /** A/B rounds per pair. */
+  readonly rounds: number
+  /** Concurrent connections of throughput runs. */
+  readonly connections: number
+  /** Extra node flags for qforms processes (e.g. --cpu-prof). */
+  readonly qformsNodeArgs: ReadonlyArray<string>
+  readonly log: (message: string) => void
+}
+
+/** One line of a results table. */
+export interface Row {
+  readonly scenario: string
+  readonly db: DbKind
+  /** The qforms figure, formatted, e.g. "1,234 req/s". */
+  readonly qforms: string
+  readonly baseline: string
+  /** e.g. "0.97×" or "—". */
+  readonly ratio: string
+  /** p50/p99 in ms, formatted. */
+  readonly latency: string
+  readonly peakRss: string
+  readonly target: string
+  /** true/false, or undefined when the row has no target. */
+  readonly met: boolean | undefined
+}
+
+/** What a scenario hands back. */
+export interface ScenarioResult {
+  readonly name: string
+  readonly title: string
+  readonly rows: Array<Row>
+  readonly notes: Array<string>
+  readonly raw: Record<string, unknown>
+  readonly error?: string
+}
+
+export interface Scenario {
+  readonly name: string
+  readonly title: string
+  readonly run: (ctx: Context) => Promise<Omit<ScenarioResult, "name" | "title">>
+}
+
+// ---------------------------------------------------------------------------
+// Formatting
+// ---------------------------------------------------------------------------
+
+export const fmtInt = (n: number) => Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "—"
+export const fmtRate = (n: number, unit = "req/s") => `${fmtInt(n)} ${unit}`
+export const fmtRatio = (n: number) => Number.isFinite(n) ? `${n.toFixed(2)}×` : "—"
+export const fmtMs = (n: number) => !Number.isFinite(n) ? "—" : n >= 100 ? `${Math.round(n)}` : n.toFixed(1)
+export const fmtMb = (bytes: number) => Number.isFinite(bytes) && bytes > 0 ? `${Math.round(bytes / 1048576)} MB` : "—"
+/** A difference in memory, signed. */
+export const fmtMbDelta = (bytes: number) => !Number.isFinite(bytes) ? "—" : `${bytes >= 0 ? "+" : "−"}${Math.round(Math.abs(bytes) / 1048576)} MB`
+export const fmtLatency = (p50: number, p99: number) => `${fmtMs(p50)} / ${fmtMs(p99)} ms`
+
+// ---------------------------------------------------------------------------
+// Alternating load
+// ---------------------------------------------------------------------------
+
+/** The runs of one system in an alternated comparison. */
+export interface SystemRuns {
+  readonly label: string
+  readonly runs: Array<LoadResult & { readonly peakRss: number; readonly loadavg: number }>
+  readonly rps: number
+  readonly p50: number
+  readonly p99: number
+  readonly peakRss: number
+}
+
+/**
+ * Warms every system up, then measures them in turn (A, B, …, A, B, …) for
+ * `ctx.rounds` rounds; answers each system's runs and medians.
+ */
+export const alternate = async (
+  ctx: Context,
+  systems: ReadonlyArray<{ readonly label: string; readonly server: Server }>,
+  options: (server: Server) => LoadOptions
+): Promise<Array<SystemRuns>> => {
+  for (const system of systems) {
+    ctx.log(`  warm-up ${system.label} (${ctx.warmup} s)`)
+    await load({ connections: ctx.connections, ...options(system.server), duration: ctx.warmup })
+  }
+  const runs = systems.map(() => [] as SystemRuns["runs"])
+  for (let round = 0; round < ctx.rounds; round++) {
+    for (const [index, system] of systems.entries()) {
+      const rss = sampleRss(system.server.proc.pid)
+      const result = await load({ connections: ctx.connections, ...options(system.server), duration: ctx.seconds })
+      const peakRss = rss.stop()
+      runs[index]!.push({ ...result, peakRss, loadavg: loadavg()[0]! })
+      ctx.log(
+        `  round ${round + 1} ${system.label}: ${fmtRate(result.rps)} p50 ${fmtMs(result.p50)} p99 ${fmtMs(result.p99)} ms` +
+          (result.non2xx + result.errors > 0 ? ` (non-2xx ${result.non2xx}, errors ${result.errors})` : "")
+      )
+    }
+  }
+  return systems.map((system, index) => {
+    const mine = runs[index]!
+    return {
+      label: system.label,
+      runs: mine,
+      rps: median(mine.map((r) => r.rps)),
+      p50: median(mine.map((r) => r.p50)),
+      p99: median(mine.map((r) => r.p99)),
+      peakRss: Math.max(...mine.map((r) => r.peakRss))
+    }
+  })
+}
+
+/** The median over rounds of `a.rps / b.rps` (same round). */
+export const medianRatio = (a: SystemRuns, b: SystemRuns): number =>
+  median(a.runs.map((run, round) => run.rps / b.runs[round]!.rps))

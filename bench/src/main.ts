@@ -1,0 +1,168 @@
+/**
+ * `npm run bench`: runs every scenario and writes bench/RESULTS.md plus raw
+ * JSON in bench/results/.
+ *
+ *   npm run bench                       every scenario, full length (~10 s a measurement)
+ *   npm run bench -- --smoke            each scenario for about a second with tiny counts
+ *                                       (results in bench/results/smoke/); exits non-zero
+ *                                       only when a scenario fails to run, never for a missed target
+ *   npm run bench -- --only api,lists   some scenarios (api, adapters, webhooks, lists, search, footprint)
+ *   npm run bench -- --db pglite        one database (pglite | pg)
+ *   npm run bench -- --profile          qforms processes write CPU profiles (--cpu-prof) to bench/results/profiles/
+ *                                       (figures in bench/results/profiled/, apart from the full run's)
+ *   npm run bench -- --out /tmp/x       write the JSON and RESULTS.md there instead
+ *   npm run bench -- --report           only rewrite RESULTS.md from results/*.json (and ANALYSIS.md)
+ *
+ * PostgreSQL runs when DATABASE_URL or QFORMS_TEST_DATABASE_URL is set; PGlite always.
+ */
+import { execFileSync } from "node:child_process"
+import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs"
+import { cpus, loadavg, totalmem } from "node:os"
+import { fileURLToPath } from "node:url"
+import pg from "pg"
+import * as Db from "./lib/Db.ts"
+import { killAll } from "./lib/Proc.ts"
+import type { Context, Scenario, ScenarioResult } from "./lib/Scenario.ts"
+import { readResults, render, type RunInfo } from "./Report.ts"
+import { adapters } from "./scenarios/Adapters.ts"
+import { api } from "./scenarios/Api.ts"
+import { footprint } from "./scenarios/Footprint.ts"
+import { lists } from "./scenarios/Lists.ts"
+import { search } from "./scenarios/Search.ts"
+import { webhooks } from "./scenarios/Webhooks.ts"
+
+/** In the order of the issue's priorities. */
+const scenarios: ReadonlyArray<Scenario> = [api, adapters, lists, search, footprint, webhooks]
+const order = scenarios.map((s) => s.name)
+
+const args = process.argv.slice(2)
+const flag = (name: string) => args.includes(name)
+const option = (name: string) => {
+  const index = args.indexOf(name)
+  return index >= 0 ? args[index + 1] : args.find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1)
+}
+if (flag("--help") || flag("-h")) {
+  process.stdout.write(readFileSync(fileURLToPath(import.meta.url), "utf8").split("*/")[0]!.replace(/^\/\*\*\n/, "").replace(/^ \* ?/gm, ""))
+  process.exit(0)
+}
+const smoke = flag("--smoke")
+const only = option("--only")?.split(",").map((s) => s.trim()).filter((s) => s !== "")
+const unknown = only?.filter((name) => !order.includes(name)) ?? []
+if (unknown.length > 0) {
+  process.stderr.write(`unknown scenario(s): ${unknown.join(", ")} (known: ${order.join(", ")})\n`)
+  process.exit(2)
+}
+const dbOption = option("--db")
+const dbs: Array<Db.DbKind> = (dbOption === undefined ? ["pglite", "pg"] : dbOption.split(","))
+  .filter((kind): kind is Db.DbKind => kind === "pglite" || (kind === "pg" && Db.pgUrl() !== undefined))
+
+const benchDir = fileURLToPath(new URL("../", import.meta.url))
+const profile = flag("--profile")
+// Smoke and profiled runs keep their figures apart from the full run's.
+const outOption = option("--out")
+const outDir = outOption !== undefined
+  ? `${outOption.replace(/\/$/, "")}/`
+  : smoke
+  ? `${benchDir}results/smoke/`
+  : profile
+  ? `${benchDir}results/profiled/`
+  : `${benchDir}results/`
+const resultsFile = smoke || profile || outOption !== undefined ? `${outDir}RESULTS.md` : `${benchDir}RESULTS.md`
+const profileDir = `${benchDir}results/profiles/`
+
+const started = Date.now()
+const log = (message: string) => {
+  const seconds = ((Date.now() - started) / 1000).toFixed(0).padStart(4)
+  process.stderr.write(`[${seconds}s] ${message}\n`)
+}
+
+const ctx: Context = {
+  smoke,
+  dbs,
+  seconds: smoke ? 1 : 10,
+  warmup: smoke ? 0.5 : 3,
+  rounds: smoke ? 1 : 2,
+  connections: smoke ? 10 : 50,
+  qformsNodeArgs: flag("--profile") ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
+  log
+}
+if (flag("--profile")) mkdirSync(profileDir, { recursive: true })
+
+const postgresVersion = async () => {
+  const url = Db.pgUrl()
+  if (url === undefined) return undefined
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  const { rows } = await client.query<{ v: string }>("select split_part(version(), ' on ', 1) as v")
+  await client.end()
+  return rows[0]!.v
+}
+
+const analysisFile = `${benchDir}ANALYSIS.md`
+const writeReport = () =>
+  writeFileSync(
+    resultsFile,
+    render(readResults(outDir, order), resultsFile === `${benchDir}RESULTS.md` && existsSync(analysisFile) ? readFileSync(analysisFile, "utf8") : undefined)
+  )
+if (flag("--report")) {
+  writeReport()
+  process.stdout.write(`${resultsFile}\n`)
+  process.exit(0)
+}
+
+const onSignal = () => {
+  killAll()
+  Db.cleanupTempDirs()
+  process.exit(130)
+}
+process.on("SIGINT", onSignal)
+process.on("SIGTERM", onSignal)
+
+mkdirSync(outDir, { recursive: true })
+const run: Omit<RunInfo, "finishedAt" | "loadavg"> = {
+  startedAt: new Date(started).toISOString(),
+  smoke,
+  machine: `${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB`,
+  node: process.version,
+  postgres: await postgresVersion(),
+  command: `npm run bench${args.length > 0 ? ` -- ${args.join(" ")}` : ""}`
+}
+if (Db.pgUrl() === undefined) log("PostgreSQL: not set (DATABASE_URL / QFORMS_TEST_DATABASE_URL); PGlite only")
+log(`databases: ${dbs.join(", ")}; ${smoke ? "smoke run" : "full run"}`)
+
+const failures: Array<string> = []
+for (const scenario of scenarios) {
+  if (only !== undefined && !only.includes(scenario.name)) continue
+  log(`== ${scenario.title}`)
+  const scenarioStarted = Date.now()
+  let result: ScenarioResult
+  try {
+    result = { name: scenario.name, title: scenario.title, ...(await scenario.run(ctx)) }
+  } catch (error) {
+    const message = error instanceof Error ? error.stack ?? error.message : String(error)
+    log(`!! ${scenario.name} failed: ${message}`)
+    failures.push(scenario.name)
+    killAll()
+    result = { name: scenario.name, title: scenario.title, rows: [], notes: [], raw: {}, error: message }
+  }
+  log(`   ${scenario.name} took ${Math.round((Date.now() - scenarioStarted) / 1000)} s`)
+  const info: RunInfo = { ...run, finishedAt: new Date().toISOString(), loadavg: loadavg() }
+  writeFileSync(`${outDir}${scenario.name}.json`, `${JSON.stringify({ ...result, run: info }, null, 2)}\n`)
+  writeReport()
+}
+Db.cleanupTempDirs()
+
+if (flag("--profile")) {
+  try {
+    execFileSync(process.execPath, [`${benchDir}src/TopFunctions.ts`, profileDir], { stdio: "inherit" })
+  } catch {
+    // a summary is a convenience
+  }
+}
+if (smoke) rmSync(`${outDir}profiles`, { recursive: true, force: true })
+log(`done in ${Math.round((Date.now() - started) / 1000)} s; ${resultsFile}`)
+if (failures.length > 0) {
+  log(`failed to run: ${failures.join(", ")}`)
+  process.exit(1)
+}
+process.exit(0)
