@@ -64,7 +64,8 @@ export interface Scenario {
 
 export const fmtInt = (n: number) => Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "—"
 export const fmtRate = (n: number, unit = "req/s") => `${fmtInt(n)} ${unit}`
-export const fmtRatio = (n: number) => Number.isFinite(n) ? `${n.toFixed(2)}×` : "—"
+/** Two decimals, cut (not rounded) so that a ratio just under a target never shows as meeting it. */
+export const fmtRatio = (n: number) => Number.isFinite(n) ? `${(Math.floor(n * 100) / 100).toFixed(2)}×` : "—"
 export const fmtMs = (n: number) => !Number.isFinite(n) ? "—" : n >= 100 ? `${Math.round(n)}` : n.toFixed(1)
 export const fmtMb = (bytes: number) => Number.isFinite(bytes) && bytes > 0 ? `${Math.round(bytes / 1048576)} MB` : "—"
 /** A difference in memory, signed. */

@@ -125,19 +125,26 @@ const recordEvent = `
     case when exists (select 1 from due) then pg_notify('qforms_outbox', '') end
   from event`
 
-/** Calls `produce` 500 times a second for `seconds`; answers how many succeeded. */
+/** Calls `produce` 500 times a second for `seconds`; answers how many succeeded and the enqueue times (ms). */
 const atRate = async (seconds: number, produce: (i: number) => Promise<unknown>) => {
   let started_ = 0
   let ok = 0
+  const enqueueMs: Array<number> = []
   const pending: Array<Promise<unknown>> = []
   const t0 = performance.now()
   while (performance.now() - t0 < seconds * 1000) {
     const due = Math.floor(((performance.now() - t0) / 1000) * 500)
-    for (; started_ < due; started_++) pending.push(produce(started_).then(() => ok++))
+    for (; started_ < due; started_++) {
+      const at = performance.now()
+      pending.push(produce(started_).then(() => {
+        ok++
+        enqueueMs.push(performance.now() - at)
+      }))
+    }
     await sleep(2)
   }
   await Promise.all(pending)
-  return ok
+  return { ok, enqueueP50: median(enqueueMs), enqueueP99: percentile(enqueueMs, 99) }
 }
 
 const drainTimeout = (n: number) => Math.max(30_000, n * 10) // 100/s at worst
@@ -190,22 +197,26 @@ const runQforms = async (ctx: Context, kind: Db.DbKind, receiver: Receiver, n: n
 
     receiver.reset()
     const rss2 = sampleRss(server.proc.pid)
-    let produced: { readonly ok: number; readonly rps: number; readonly how: string }
+    let produced: { ok: number; rps: number; how: string }
     if (kind === "pg") {
       // Events written at 500/s straight into the outbox (Events.record's own statement), as the
       // pg-boss baseline's jobs are sent straight to its queue: the latency is the delivery path's.
       ctx.log(`[webhooks/pg] qforms: 500 events/s written to the outbox for ${latencySeconds} s`)
-      const pool = new pg.Pool({ connectionString: db.url, max: 8, options: `-c search_path=${db.schema},public` })
+      const pool = new pg.Pool({ connectionString: db.url, max: 16, options: `-c search_path=${db.schema},public` })
       try {
         const [{ workspace_id: workspaceId }] = (await pool.query(`select workspace_id from forms where id = $1`, [form.id]))
           .rows as [{ workspace_id: number }]
-        const ok = await atRate(latencySeconds, (i) => {
+        const rate = await atRate(latencySeconds, (i) => {
           const at = new Date()
           const payload = { ...eventBody(n + i, form.id), submittedAt: at.toISOString() }
           delete (payload as { link?: string }).link
           return pool.query(recordEvent, [eventId(), workspaceId, payload.event, form.id, payload.responseId, JSON.stringify(payload), at])
         })
-        produced = { ok, rps: ok / latencySeconds, how: "events written to the outbox with SQL" }
+        produced = {
+          ok: rate.ok,
+          rps: rate.ok / latencySeconds,
+          how: `events written to the outbox with SQL, enqueue p50/p99 ${fmtMs(rate.enqueueP50)}/${fmtMs(rate.enqueueP99)} ms`
+        }
       } finally {
         await pool.end()
       }
@@ -261,7 +272,7 @@ const eventId = () => `evt_${randomBytes(16).toString("base64url")}`
 const runPgBoss = async (ctx: Context, url: string, receiver: Receiver, n: number, latencySeconds: number) => {
   const schema = `bench_pgboss_${Math.random().toString(36).slice(2, 8)}`
   const queue = "webhooks"
-  const producer = new PgBoss({ connectionString: url, schema, max: 4, schedule: false, supervise: false })
+  const producer = new PgBoss({ connectionString: url, schema, max: 16, schedule: false, supervise: false })
   producer.on("error", (error: Error) => ctx.log(`  pg-boss producer: ${error.message}`))
   let worker: Proc | undefined
   try {
@@ -296,11 +307,15 @@ const runPgBoss = async (ctx: Context, url: string, receiver: Receiver, n: numbe
     receiver.reset()
     ctx.log(`[webhooks/pg] pg-boss: send at 500/s for ${latencySeconds} s`)
     const rss2 = sampleRss(worker.pid)
-    const sent = await atRate(latencySeconds, (i) => producer.send(queue, { id: eventId(), event: eventBody(n + i) }))
+    const rate = await atRate(latencySeconds, (i) => producer.send(queue, { id: eventId(), event: eventBody(n + i) }))
+    const sent = rate.ok
     const complete = await receiver.waitFor(sent, 30_000)
     const latency: Phase = { ...receiver.stats(), complete, peakRss: rss2.stop() }
-    ctx.log(`  ${latency.count}/${sent} delivered; latency p50 ${fmtMs(latency.p50)} p99 ${fmtMs(latency.p99)} ms`)
-    return { drain, latency, sent }
+    ctx.log(
+      `  ${latency.count}/${sent} delivered; latency p50 ${fmtMs(latency.p50)} p99 ${fmtMs(latency.p99)} ms ` +
+        `(send p50/p99 ${fmtMs(rate.enqueueP50)}/${fmtMs(rate.enqueueP99)} ms)`
+    )
+    return { drain, latency, sent, enqueueP50: rate.enqueueP50, enqueueP99: rate.enqueueP99 }
   } finally {
     await worker?.stop()
     await producer.stop({ graceful: false, close: true }).catch(() => undefined)
@@ -348,7 +363,11 @@ export const webhooks: Scenario = {
           qforms: `p50 ${fmtMs(q.latency.p50)} ms, p99 ${fmtMs(q.latency.p99)} ms` +
             ` (${fmtRate(q.produced.rps, "events/s")}: ${q.produced.how})` +
             (q.latency.complete ? "" : ` (${q.latency.count}/${q.produced.ok} delivered in time)`),
-          baseline: b === undefined ? "—" : `p50 ${fmtMs(b.latency.p50)} ms, p99 ${fmtMs(b.latency.p99)} ms (pg-boss)`,
+          baseline: b === undefined
+            ? "—"
+            : `p50 ${fmtMs(b.latency.p50)} ms, p99 ${fmtMs(b.latency.p99)} ms (pg-boss; send p50/p99 ${fmtMs(b.enqueueP50)}/${
+              fmtMs(b.enqueueP99)
+            } ms)`,
           ratio: "—",
           latency: fmtLatency(q.latency.p50, q.latency.p99),
           peakRss: fmtMb(q.latency.peakRss ?? NaN),
@@ -367,7 +386,7 @@ export const webhooks: Scenario = {
           "then the standalone started with its worker; pg-boss: jobs added with `insert`, then the worker process started); " +
           `latency phase ${latencySeconds} s at 500 events/s: on PostgreSQL the harness writes qforms' events straight into the outbox ` +
           "with Events.record's own statement (event + delivery rows + NOTIFY), as it `send`s pg-boss's jobs, so both measure the " +
-          "delivery path; on PGlite (one process only) they come from submissions through the API, at whatever rate the server sustains. " +
+          "delivery path (latency counts from just before the insert or `send`; the time that insert or `send` took is shown beside it); on PGlite (one process only) they come from submissions through the API, at whatever rate the server sustains. " +
           "qforms runs with its defaults (32 posts in flight, 4 per receiving host); the pg-boss worker is tuned generously " +
           "(LISTEN/NOTIFY, batches of 16 fetched in bursts, 4 local workers: 4 posts in flight, per-job results). " +
           "One run each, not alternated (each run consumes its backlog)."
