@@ -4,7 +4,7 @@
  * receives and verifies qforms' posts.
  */
 import { randomBytes } from "node:crypto"
-import { Clock, Effect, Exit, Schema } from "effect"
+import { Clock, Effect, Result, Schema } from "effect"
 import type { SubscriptionTarget } from "../domain/Webhooks.ts"
 import { DeliveryConfig } from "./DeliveryConfig.ts"
 import * as Sender from "./Sender.ts"
@@ -40,12 +40,9 @@ export const send = Effect.fn("TestPing.send")(function*(target: SubscriptionTar
     subscribedEvent: target.subscription.event,
     sentAt: new Date(now).toISOString()
   })
-  const vetted = yield* Effect.exit(SsrfGuard.vet(target.subscription.targetUrl, { allowPrivate: config.allowPrivateTargets }))
-  if (Exit.isFailure(vetted)) {
-    const reason = vetted.cause.reasons.find((r) => r._tag === "Fail")
-    return { ok: false, statusCode: null, durationMs: 0, error: reason?._tag === "Fail" ? reason.error.message : "refused" }
-  }
-  const result = yield* Sender.post(vetted.value, body, { ...Signatures.headers(target.secret, id, Math.floor(now / 1000), body) }, {
+  const vetted = yield* Effect.result(SsrfGuard.vet(target.subscription.targetUrl, { allowPrivate: config.allowPrivateTargets }))
+  if (Result.isFailure(vetted)) return { ok: false, statusCode: null, durationMs: 0, error: vetted.failure.message }
+  const result = yield* Sender.post(vetted.success, body, { ...Signatures.headers(target.secret, id, Math.floor(now / 1000), body) }, {
     timeoutMs: config.timeoutMs,
     userAgent: config.userAgent
   })

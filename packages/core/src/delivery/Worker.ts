@@ -5,7 +5,7 @@
  * committed event sends, at the next retry's due time, and on a slow poll as
  * a fallback.
  */
-import { Clock, Duration, Effect, Exit, Layer, Queue, Random, Schedule, Semaphore, Stream } from "effect"
+import { Clock, Duration, Effect, Layer, Queue, Random, Result, Schedule, Semaphore, Stream } from "effect"
 import { type AttemptOutcome, type ClaimedDelivery, Deliveries } from "../domain/Deliveries.ts"
 import { outboxChannel } from "../domain/Events.ts"
 import { Notifications } from "../storage/Notifications.ts"
@@ -91,12 +91,12 @@ export const run = Effect.fnUntraced(function*(options: WorkerOptions) {
       const started = yield* Clock.currentTimeMillis
       const body = webhookBody(options.appUrl, delivery)
       const headers = Signatures.headers(delivery.secret, delivery.eventId, Math.floor(started / 1000), body)
-      const vetted = yield* Effect.exit(SsrfGuard.vet(delivery.targetUrl, { allowPrivate }))
-      const result: Sender.SendResult = Exit.isSuccess(vetted)
-        ? yield* Sender.post(vetted.value, body, { ...headers }, { timeoutMs, userAgent })
-        : { status: null, body: "", durationMs: 0, error: refusedMessage(vetted), retryAfter: undefined }
+      const vetted = yield* Effect.result(SsrfGuard.vet(delivery.targetUrl, { allowPrivate }))
+      const result: Sender.SendResult = Result.isSuccess(vetted)
+        ? yield* Sender.post(vetted.success, body, { ...headers }, { timeoutMs, userAgent })
+        : { status: null, body: "", durationMs: 0, error: vetted.failure.message, retryAfter: undefined }
       const now = yield* Clock.currentTimeMillis
-      const decision = Exit.isSuccess(vetted)
+      const decision = Result.isSuccess(vetted)
         ? decide({ result, attemptsMade: delivery.attempts, schedule, now, random: yield* Random.next })
         : { status: "failed" as const, nextAttemptAt: null }
       yield* deliveries.complete(delivery, {
@@ -148,11 +148,6 @@ export const run = Effect.fnUntraced(function*(options: WorkerOptions) {
   )
   return yield* Effect.forever(loop)
 })
-
-const refusedMessage = (exit: Exit.Exit<unknown, SsrfGuard.SsrfRejected>) =>
-  Exit.isFailure(exit)
-    ? exit.cause.reasons.map((reason) => reason._tag === "Fail" ? reason.error.message : "refused").join("; ")
-    : ""
 
 /**
  * The worker as a layer: it runs in the background for the layer's lifetime
