@@ -10,6 +10,7 @@ import { SqlClient } from "effect/sql"
 import { Webhook } from "standardwebhooks"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ApiKeys } from "../src/domain/ApiKeys.ts"
+import type { DeliveryLog } from "../src/domain/Deliveries.ts"
 import { Workspaces } from "../src/domain/Workspaces.ts"
 import * as Qforms from "../src/Qforms.ts"
 import { databaseTargets } from "./support/Databases.ts"
@@ -50,6 +51,17 @@ const waitFor = async <A>(probe: () => A | undefined | Promise<A | undefined>, t
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
 }
+
+/** The subscription's delivery log, once `ready` says it shows what the test waits for. */
+const logWhen = (
+  api: (method: string, path: string) => Promise<{ readonly json: DeliveryLog }>,
+  subscriptionId: string,
+  ready: (log: DeliveryLog) => boolean
+) =>
+  waitFor(async () => {
+    const { json } = await api("GET", `/webhooks/subscribe/${subscriptionId}/deliveries`)
+    return ready(json) ? json : undefined
+  })
 
 for (const target of databaseTargets) {
   describe(`webhook delivery on ${target.name}`, () => {
@@ -136,10 +148,7 @@ for (const target of databaseTargets) {
         "webhook-signature": String(post!.headers["webhook-signature"])
       })
       expect(verified).toEqual(body)
-      const log = await waitFor(async () => {
-        const { json } = await api("GET", `/webhooks/subscribe/${sub.id}/deliveries`)
-        return json.deliveries[0]?.status === "succeeded" ? json : undefined
-      })
+      const log = await logWhen(api, sub.id, (json) => json.deliveries[0]?.status === "succeeded")
       expect(log.deliveries[0]).toMatchObject({ eventId: post!.headers["webhook-id"], event: "response.created", responseId: row.id })
       expect(log.deliveries[0].attempts).toHaveLength(1)
       expect(log.deliveries[0].attempts[0]).toMatchObject({ statusCode: 200, error: null })
@@ -153,11 +162,8 @@ for (const target of databaseTargets) {
       const { fields, formId, sub } = await subscribed(hook.url)
       await submit(formId, fields)
       await waitFor(() => hook.received.length >= 3 ? true : undefined)
-      const log = await waitFor(async () => {
-        const { json } = await api("GET", `/webhooks/subscribe/${sub.id}/deliveries`)
-        return json.deliveries[0]?.status === "succeeded" ? json : undefined
-      })
-      expect(log.deliveries[0].attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([500, 500, 200])
+      const log = await logWhen(api, sub.id, (json) => json.deliveries[0]?.status === "succeeded")
+      expect(log.deliveries[0]!.attempts.map((a) => a.statusCode)).toEqual([500, 500, 200])
       expect(new Set(hook.received.map((r) => r.headers["webhook-id"])).size).toBe(1)
       await new Promise((resolve) => setTimeout(resolve, 300))
       expect(hook.received).toHaveLength(3)
@@ -168,10 +174,7 @@ for (const target of databaseTargets) {
       const hook = await receiver([400])
       const { fields, formId, sub } = await subscribed(hook.url)
       await submit(formId, fields)
-      const log = await waitFor(async () => {
-        const { json } = await api("GET", `/webhooks/subscribe/${sub.id}/deliveries`)
-        return json.deliveries[0]?.status === "failed" ? json : undefined
-      })
+      const log = await logWhen(api, sub.id, (json) => json.deliveries[0]?.status === "failed")
       await new Promise((resolve) => setTimeout(resolve, 400))
       expect(hook.received).toHaveLength(1)
       expect(log.deliveries[0].attempts).toHaveLength(1)
@@ -202,10 +205,7 @@ for (const target of databaseTargets) {
       const hook = await receiver([429, 200], { "retry-after": "0" })
       const { fields, formId, sub } = await subscribed(hook.url)
       await submit(formId, fields)
-      const json = await waitFor(async () => {
-        const { json } = await api("GET", `/webhooks/subscribe/${sub.id}/deliveries`)
-        return json.deliveries[0]?.attempts.length >= 2 ? json : undefined
-      })
+      const json = await logWhen(api, sub.id, (json) => json.deliveries[0]?.attempts.length >= 2)
       const [first, second] = json.deliveries[0].attempts
       // Retry-After: 0 is raised to the scheduled 50 ms (less 20% jitter).
       expect(new Date(second.at).getTime() - new Date(first.at).getTime()).toBeGreaterThanOrEqual(40)
@@ -223,10 +223,7 @@ for (const target of databaseTargets) {
       const { port } = slow.address() as AddressInfo
       const { fields, formId, sub } = await subscribed(`http://127.0.0.1:${port}/slow`)
       await submit(formId, fields)
-      const log = await waitFor(async () => {
-        const { json } = await api("GET", `/webhooks/subscribe/${sub.id}/deliveries`)
-        return json.deliveries[0]?.attempts.length >= 2 ? json : undefined
-      })
+      const log = await logWhen(api, sub.id, (json) => json.deliveries[0]?.attempts.length >= 2)
       expect(log.deliveries[0].attempts[0].error).toMatch(/timed out/)
       expect(log.deliveries[0].attempts[1].statusCode).toBe(302)
       slow.closeAllConnections()
@@ -256,10 +253,7 @@ for (const target of databaseTargets) {
       const hook = await receiver([200])
       const { fields, formId, sub } = await subscribed(hook.url)
       await submit(formId, fields)
-      const log = await waitFor(async () => {
-        const { json } = await api("GET", `/webhooks/subscribe/${sub.id}/deliveries`)
-        return json.deliveries[0]?.status === "succeeded" ? json : undefined
-      })
+      const log = await logWhen(api, sub.id, (json) => json.deliveries[0]?.status === "succeeded")
       const retried = await api("POST", `/webhooks/deliveries/${log.deliveries[0].id}/retry`)
       expect(retried.status).toBe(200)
       await waitFor(() => hook.received.length === 2 ? true : undefined)
@@ -348,10 +342,7 @@ describe("webhook targets inside the network are refused (SSRF)", () => {
       yield* sql`update webhook_subscriptions set target_url = ${hook.url} where id = ${sub.id}`
     }))
     await api("POST", `/forms/${form.id}/responses`, { values: { [form.fields[0].id]: "x" } })
-    const log = await waitFor(async () => {
-      const { json } = await api("GET", `/webhooks/subscribe/${sub.id}/deliveries`)
-      return json.deliveries[0]?.status === "failed" ? json : undefined
-    })
+    const log = await logWhen(api, sub.id, (json) => json.deliveries[0]?.status === "failed")
     expect(log.deliveries[0].attempts[0].error).toMatch(/loopback/)
     expect(hook.received).toHaveLength(0)
     await hook.close()
