@@ -50,6 +50,7 @@ export const start = async (settings: Settings.Settings): Promise<Server> => {
     rateLimit: { requestsPerSecond: settings.rateLimitPerSecond, burst: settings.rateLimitBurst },
     logLevel: settings.logLevel,
     logFormat: settings.logFormat,
+    formGenerator: Settings.formGenerator(settings),
     delivery: {
       worker: settings.deliveryWorker,
       timeoutMs: settings.webhookTimeoutMs,

@@ -3,7 +3,10 @@
  * and the CLI). A bad value stops the process with a message naming it.
  */
 import { Config, Effect, Option, Redacted, Result, Schema } from "effect"
-import { type Qforms, RetrySchedule } from "@qforms/core"
+import { FormGenerator, OpenAiFormGenerator, type Qforms, RetrySchedule } from "@qforms/core"
+
+/** Seconds to wait for the model, e.g. `30` or `2.5`. */
+const Seconds = Schema.Finite.check(Schema.isGreaterThan(0, { message: "Expected a number of seconds greater than 0" }))
 
 /** A TCP port; 0 asks the system for a free one (the printed URL has the real port). */
 const Port = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 65535 }))
@@ -34,15 +37,61 @@ export const Settings = Config.all({
   )),
   webhookTimeoutMs: Config.Int("QFORMS_WEBHOOK_TIMEOUT_MS").pipe(Config.withDefault(10_000)),
   allowPrivateWebhookTargets: Config.Boolean("QFORMS_ALLOW_PRIVATE_WEBHOOK_TARGETS").pipe(Config.withDefault(false)),
-  deliveryWorker: Config.Boolean("QFORMS_DELIVERY_WORKER").pipe(Config.withDefault(true))
+  deliveryWorker: Config.Boolean("QFORMS_DELIVERY_WORKER").pipe(Config.withDefault(true)),
+  formGenerator: Config.option(Config.Literals(["offline", "openai", "none"], "QFORMS_FORM_GENERATOR")),
+  llmBaseUrl: Config.option(Config.URL("QFORMS_LLM_BASE_URL")),
+  llmApiKey: Config.option(Config.Redacted("QFORMS_LLM_API_KEY")),
+  llmModel: Config.option(Config.String("QFORMS_LLM_MODEL")),
+  llmTimeoutSeconds: Config.schema(Seconds, "QFORMS_LLM_TIMEOUT").pipe(Config.withDefault(30))
 })
 export type Settings = Config.Success<typeof Settings>
+
+/** Settings that are each valid but do not fit together. */
+const checkCombination = (settings: Settings): Effect.Effect<Settings, string> => {
+  const openai = Option.getOrElse(settings.formGenerator, () => Option.isSome(settings.llmBaseUrl) ? "openai" : "offline")
+  if (openai === "openai") {
+    const missing = [
+      Option.isNone(settings.llmBaseUrl) ? "QFORMS_LLM_BASE_URL" : undefined,
+      Option.isNone(settings.llmModel) ? "QFORMS_LLM_MODEL" : undefined
+    ].filter((name) => name !== undefined)
+    if (missing.length > 0) {
+      return Effect.fail(`Invalid configuration: the openai form generator needs ${missing.join(" and ")} (in QFORMS_FORM_GENERATOR)`)
+    }
+  }
+  return Effect.succeed(settings)
+}
 
 /** Reads the settings from the environment; a bad value fails with a readable message. */
 export const load: Effect.Effect<Settings, string> = Effect.mapError(
   Settings,
   (error) => `Invalid configuration: ${error.message.replace(/^SchemaError\((.*)\)$/s, "$1").replace(/\n\s*at \["?([^"\]]+)"?\]/g, " (in $1)")}`
-)
+).pipe(Effect.flatMap(checkCombination))
+
+/**
+ * The form generator the settings choose: `QFORMS_FORM_GENERATOR` when set;
+ * otherwise a model when `QFORMS_LLM_BASE_URL` is set, else the offline one.
+ */
+export const formGenerator = (settings: Settings): NonNullable<Qforms.QformsOptions["formGenerator"]> => {
+  const kind = Option.getOrElse(settings.formGenerator, () => Option.isSome(settings.llmBaseUrl) ? "openai" : "offline")
+  if (kind === "none") return FormGenerator.FormGenerator.layerNone
+  if (kind === "offline" || Option.isNone(settings.llmBaseUrl) || Option.isNone(settings.llmModel)) {
+    return FormGenerator.FormGenerator.layerOffline
+  }
+  return OpenAiFormGenerator.layer({
+    baseUrl: settings.llmBaseUrl.value.toString(),
+    model: settings.llmModel.value,
+    apiKey: Option.getOrUndefined(settings.llmApiKey),
+    timeout: `${settings.llmTimeoutSeconds * 1000} millis`
+  })
+}
+
+/** Which generator the settings choose, for the start-up line. */
+export const formGeneratorName = (settings: Settings): string => {
+  const kind = Option.getOrElse(settings.formGenerator, () => Option.isSome(settings.llmBaseUrl) ? "openai" : "offline")
+  return kind === "openai"
+    ? `model ${Option.getOrElse(settings.llmModel, () => "?")} at ${Option.match(settings.llmBaseUrl, { onNone: () => "?", onSome: (url) => url.origin })}`
+    : kind
+}
 
 /** The database part of the settings, as `Qforms.make` takes it. */
 export const database = (settings: Settings): NonNullable<Qforms.QformsOptions["database"]> =>

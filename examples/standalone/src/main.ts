@@ -24,6 +24,7 @@ if (settings.value.allowPrivateWebhookTargets) {
   )
 }
 process.stdout.write(`qforms listening on ${server.url} (API: ${server.url}/api, docs: ${server.url}/api/docs)\n`)
+process.stdout.write(`qforms form generator: ${Settings.formGeneratorName(settings.value)}\n`)
 
 let stopping = false
 const stop = (signal: string) => {

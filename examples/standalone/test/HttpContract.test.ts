@@ -34,7 +34,12 @@ const startStandalone: StartServer = async (target, options = {}) => {
     retrySchedule: Option.none(),
     webhookTimeoutMs: 10_000,
     allowPrivateWebhookTargets: false,
-    deliveryWorker: false
+    deliveryWorker: false,
+    formGenerator: Option.none(),
+    llmBaseUrl: Option.none(),
+    llmApiKey: Option.none(),
+    llmModel: Option.none(),
+    llmTimeoutSeconds: 30
   }
   const server = await start(settings)
   return {

@@ -10,7 +10,18 @@ describe("settings", () => {
     [{ LOG_LEVEL: "Loud" }, /^Invalid configuration: .*\(in LOG_LEVEL\)\n$/],
     [{ LOG_FORMAT: "xml" }, /^Invalid configuration: .*"pretty".*"json".*\(in LOG_FORMAT\)\n$/s],
     [{ PORT: "70000" }, /^Invalid configuration: Expected a value between 0 and 65535 \(in PORT\)\n$/],
-    [{ QFORMS_RATE_LIMIT_BURST: "many" }, /^Invalid configuration: .*\(in QFORMS_RATE_LIMIT_BURST\)\n$/]
+    [{ QFORMS_RATE_LIMIT_BURST: "many" }, /^Invalid configuration: .*\(in QFORMS_RATE_LIMIT_BURST\)\n$/],
+    [{ QFORMS_FORM_GENERATOR: "gpt" }, /^Invalid configuration: .*"offline".*\(in QFORMS_FORM_GENERATOR\)\n$/s],
+    [
+      { QFORMS_FORM_GENERATOR: "openai" },
+      /^Invalid configuration: the openai form generator needs QFORMS_LLM_BASE_URL and QFORMS_LLM_MODEL \(in QFORMS_FORM_GENERATOR\)\n$/
+    ],
+    [
+      { QFORMS_LLM_BASE_URL: "http://127.0.0.1:11434/v1" },
+      /^Invalid configuration: the openai form generator needs QFORMS_LLM_MODEL \(in QFORMS_FORM_GENERATOR\)\n$/
+    ],
+    [{ QFORMS_LLM_BASE_URL: "not a url", QFORMS_LLM_MODEL: "m" }, /^Invalid configuration: .*\(in QFORMS_LLM_BASE_URL\)\n$/],
+    [{ QFORMS_LLM_TIMEOUT: "0" }, /^Invalid configuration: .*greater than 0.*\(in QFORMS_LLM_TIMEOUT\)\n$/]
   ])("%j: exit 1 with a message", async (env, message) => {
     // A data directory that must never be created: nothing is opened.
     const server = spawnServer({ QFORMS_DATA_DIR: "/nonexistent/qforms-never-created", ...env })

@@ -40,7 +40,10 @@ export interface QformsOptions {
   readonly rateLimit?: RateLimit.RateLimitConfig | undefined
   /** Largest accepted request body in bytes (default 1 MiB). */
   readonly maxBodyBytes?: number | undefined
-  /** The form generator (default: none configured; generation answers 502). */
+  /**
+   * The form generator (default: the offline generator, `FormGenerator.layerOffline`); e.g.
+   * `OpenAiFormGenerator.layer({ baseUrl, model })` for a model, or `FormGenerator.layerNone` to switch generation off.
+   */
   readonly formGenerator?: Layer.Layer<FormGenerator> | undefined
   /** Maps the host's signed-in user to a qforms member (API keys keep working). */
   readonly resolveActor?: ResolveActor | undefined
@@ -117,7 +120,7 @@ const databaseLayer = (database: QformsOptions["database"]) =>
  */
 export const layer = (options: QformsOptions = {}) =>
   Http.layer({ appUrl: options.appUrl, rateLimit: options.rateLimit, maxBodyBytes: options.maxBodyBytes }).pipe(
-    Layer.provide(options.formGenerator ?? FormGenerator.layerNone),
+    Layer.provide(options.formGenerator ?? FormGenerator.layerOffline),
     Layer.provideMerge(databaseLayer(options.database)),
     Layer.provide(Layer.succeed(IdentityBridge)(options.resolveActor))
   )
@@ -142,7 +145,7 @@ export const make = async (options: QformsOptions = {}): Promise<Qforms> => {
     const services = yield* Layer.buildWithScope(
       databaseLayer(options.database).pipe(
         Layer.merge(NodeHttpServer.layerHttpServices),
-        Layer.merge(options.formGenerator ?? FormGenerator.layerNone),
+        Layer.merge(options.formGenerator ?? FormGenerator.layerOffline),
         Layer.provideMerge(logging(options))
       ),
       scope

@@ -1,12 +1,15 @@
 /**
- * Form generation from a plain-text description: a service a host (or a
- * later configuration) provides. Without one, generation answers that no
- * generator is configured.
+ * Form generation from a plain-text description, as a service with layers:
+ * `layerOffline` (the default: a deterministic phrase recogniser, see
+ * `OfflineFormGenerator`), `OpenAiFormGenerator.layer` (any OpenAI-compatible
+ * chat-completions server), `layerNone` (generation switched off), or a
+ * host's own layer.
  */
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer, Result, Schema } from "effect"
 import * as Actors from "./Actors.ts"
 import type { FieldInput } from "./Fields.ts"
 import { CreateFormInput, Forms } from "./Forms.ts"
+import * as OfflineFormGenerator from "./OfflineFormGenerator.ts"
 
 /** What generating a form takes (spec: POST /v1/forms/generate). */
 export const GenerateFormInput = Schema.Struct({
@@ -44,6 +47,19 @@ export class FormGenerator extends Context.Service<FormGenerator, {
   /** No generator: every request fails with "no form generator configured". */
   static readonly layerNone = Layer.succeed(FormGenerator)(FormGenerator.of({
     generate: () => Effect.fail(new GeneratorFailed({ message: "no form generator configured" }))
+  }))
+
+  /**
+   * The offline generator: recognises common phrasing ("ask for name, email
+   * and phone", "a rating out of 10", "(a, b or c)"); no model, no network.
+   * A description it finds nothing to ask in fails with a hint.
+   */
+  static readonly layerOffline = Layer.succeed(FormGenerator)(FormGenerator.of({
+    generate: (prompt) =>
+      Result.match(OfflineFormGenerator.generate(prompt), {
+        onFailure: (message) => Effect.fail(new GeneratorFailed({ message })),
+        onSuccess: Effect.succeed
+      })
   }))
 }
 
