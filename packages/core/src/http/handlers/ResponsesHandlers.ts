@@ -65,7 +65,8 @@ export const ResponsesHandlers = HttpApiBuilder.group(Api, "responses", Effect.f
             const writer = Csv.writer(head.fields, head.stages, head.members)
             return HttpServerResponse.stream(
               Stream.make(writer.header).pipe(
-                Stream.concat(Stream.map(rows, writer.row)),
+                // One string per page of rows, as for the JSON list.
+                Stream.concat(Stream.mapArray(rows, (page) => [page.map(writer.row).join("")])),
                 Stream.encodeText
               ),
               {
