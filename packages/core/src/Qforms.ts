@@ -6,7 +6,7 @@
  * `@qforms/express`) only translate their host's request to one of these.
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
-import type { Duplex } from "node:stream"
+import { type Duplex, Readable } from "node:stream"
 import { type WebSocket, WebSocketServer } from "ws"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Cause, Context, Effect, Exit, Layer, Logger, type LogLevel, References, Scope } from "effect"
@@ -70,8 +70,21 @@ const logging = (options: QformsOptions) =>
 export interface Qforms {
   /** Web handler: paths relative to the mount point (`/api/forms`, …). */
   readonly handler: (request: Request) => Promise<Response>
-  /** Native Node handler (the fast path): `req.url` relative to the mount point. */
-  readonly nodeHandler: (request: IncomingMessage, response: ServerResponse) => void
+  /**
+   * Native Node handler (the fast path): `req.url` relative to the mount point.
+   * `body`: the request's body when the host already read it off `request`
+   * (e.g. Express after `express.json()`, re-encoded); qforms reads it as if
+   * it came from the socket, with `content-length` set to its length (so the
+   * body limit, 413, and qforms' own 400/415 answers apply unchanged).
+   *
+   * @example
+   * ```ts
+   * createServer(qforms.nodeHandler).listen(3000)
+   * // a host whose parser already read the body:
+   * qforms.nodeHandler(req, res, JSON.stringify(req.body))
+   * ```
+   */
+  readonly nodeHandler: (request: IncomingMessage, response: ServerResponse, body?: string | Uint8Array) => void
   /**
    * Node `upgrade` handler for the live event stream (`/api/events`, relative
    * to the mount point): `server.on("upgrade", (req, socket, head) => qforms.upgradeHandler(req, socket, head))`.
@@ -106,6 +119,32 @@ export interface EventConnection {
 
 /** Frames a client may have buffered before it counts as too far behind. */
 const maxBufferedBytes = 1024 * 1024
+
+/**
+ * `request` with `body` in place of the body a host already read: what the
+ * native path reads of an `IncomingMessage` (method, URL, headers, socket,
+ * version, a readable body), nothing of the consumed original stream. A plain
+ * `Readable` rather than an `IncomingMessage`, whose destruction would destroy
+ * the host's socket.
+ */
+const withBody = (request: IncomingMessage, body: string | Uint8Array): IncomingMessage => {
+  const bytes = typeof body === "string" ? Buffer.from(body) : body
+  const headers = { ...request.headers, "content-length": String(bytes.byteLength) }
+  delete headers["transfer-encoding"]
+  const source = new Readable({ read: () => undefined })
+  if (bytes.byteLength > 0) source.push(bytes)
+  source.push(null)
+  return Object.assign(source, {
+    headers,
+    method: request.method,
+    url: request.url,
+    httpVersion: request.httpVersion,
+    httpVersionMajor: request.httpVersionMajor,
+    httpVersionMinor: request.httpVersionMinor,
+    socket: request.socket,
+    complete: true
+  }) as IncomingMessage
+}
 
 const databaseLayer = (database: QformsOptions["database"]) =>
   database === undefined
@@ -266,7 +305,7 @@ export const make = async (options: QformsOptions = {}): Promise<Qforms> => {
   let disposing: Promise<void> | undefined
   return {
     handler: (request) => handler(request),
-    nodeHandler: (request, response) => nodeHandler(request, response),
+    nodeHandler: (request, response, body) => nodeHandler(body === undefined ? request : withBody(request, body), response),
     upgradeHandler,
     events: { connect, close: () => Effect.runPromise(hub.closeAll) },
     run,

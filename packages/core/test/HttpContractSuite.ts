@@ -9,6 +9,7 @@
  * made through the API itself.
  */
 import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ApiKeys, generate as generateKey } from "../src/domain/ApiKeys.ts"
 import { Members } from "../src/domain/Members.ts"
@@ -1047,6 +1048,49 @@ export const httpContractSuite = (target: DatabaseTarget, start: StartServer = s
           `/forms/${form.formId}/responses?tag=billing&limit=1&cursor=${encodeURIComponent(filtered.body.nextCursor)}`
         )
         expect(rest.body.responses.map((r: { id: number }) => r.id)).toEqual([ivy.id])
+      })
+
+      it("a whole list longer than a page is one JSON document: the rows of the paged list, byte for byte, and the CSV too", async () => {
+        const form = await publishedForm("Long list")
+        // 1203 rows: the whole list is streamed in several pages of rows.
+        await server.run(Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          yield* sql`
+            insert into responses (workspace_id, form_id, submitted_at, updated_at, name, email, tags, source,
+              answers, search_text)
+            select f.workspace_id, f.id, timestamptz '2026-01-01' + (g / 3) * interval '1 second', now(), 'P' || g,
+              'p' || g || '@example.com', case when g % 2 = 0 then array['even'] else '{}'::text[] end, 'import',
+              jsonb_build_object(${String(form.ids.name)}::text, 'P "' || g || '"', ${String(form.ids.message)}::text,
+                E'line 1\nline ' || g),
+              ''
+            from forms f, generate_series(1, 1203) g where f.id = ${form.formId}`
+        }))
+        let ids: Array<number> = []
+        for (const query of ["flat=1", "tag=even"]) {
+          const whole = await api("GET", `/forms/${form.formId}/responses?${query}`)
+          expectStatus(whole, 200)
+          const paged: Array<unknown> = []
+          let cursor: string | null = null
+          do {
+            const page: Awaited<ReturnType<typeof api>> = await api(
+              "GET",
+              `/forms/${form.formId}/responses?${query}&limit=500${cursor === null ? "" : `&cursor=${encodeURIComponent(cursor)}`}`
+            )
+            expectStatus(page, 200)
+            paged.push(...page.body.responses)
+            cursor = page.body.nextCursor
+          } while (cursor !== null)
+          expect(paged).toHaveLength(query === "flat=1" ? 1203 : 601)
+          if (query === "flat=1") ids = (paged as Array<{ id: number }>).map((row) => row.id)
+          const { responses: _rows, nextCursor: _next, ...head } = whole.body
+          expect(whole.text).toBe(JSON.stringify({ ...head, responses: paged, nextCursor: null }))
+        }
+        const csv = await fetch(`${server.url}/api/forms/${form.formId}/responses.csv`, {
+          headers: { authorization: `Bearer ${seed.keys.owner}` }
+        })
+        expect(csv.status).toBe(200)
+        const records = (await csv.text()).split("\r\n").filter((line) => line !== "").slice(1) // after the header
+        expect(records.map((record) => Number(record.split(",")[0]))).toEqual(ids)
       })
 
       it("invalid filter values → 400 naming the parameter", async () => {

@@ -17,23 +17,22 @@
  * Translation only. `x-forwarded-prefix` is set to the mount point
  * (`req.baseUrl`, after any prefix a proxy in front already set) so links and
  * the OpenAPI `servers` entry name the real prefix; `x-forwarded-proto` is
- * kept. A request whose body is still unread goes to `qforms.nodeHandler`
- * (the native, fast path); one whose body a host parser already read is
- * re-served from `req.body` through `qforms.handler`. A body the host's parser
- * refused (bad JSON, over its limit) is answered in qforms' `{error}` shape.
+ * kept. Every request goes to `qforms.nodeHandler` (the native, fast path)
+ * with Express' own `req`/`res`; a body a host parser already read is handed
+ * over re-encoded from `req.body` (JSON, urlencoded, raw or text). A body the
+ * host's parser refused as invalid JSON reaches qforms as it was sent (its own
+ * 400); one refused otherwise (over its limit, …) is answered in qforms' `{error}` shape.
  * Express never sees WebSocket upgrades: `attach` hands them to `qforms.upgradeHandler`.
  *
  * @module
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http"
-import { type Duplex, Readable } from "node:stream"
-import { pipeline } from "node:stream/promises"
-import type { ReadableStream as NodeReadableStream } from "node:stream/web"
+import type { Duplex } from "node:stream"
 import type { TLSSocket } from "node:tls"
 import type { Qforms } from "@qforms/core"
 
 /** What the adapter needs of a running qforms (`await Qforms.make(...)`). */
-export type QformsHandlers = Pick<Qforms.Qforms, "handler" | "nodeHandler" | "upgradeHandler">
+export type QformsHandlers = Pick<Qforms.Qforms, "nodeHandler" | "upgradeHandler">
 
 /** The parts of Express' request the adapter reads (Express 4 and 5). */
 export interface ExpressRequest extends IncomingMessage {
@@ -72,38 +71,12 @@ const urlEncoded = (value: unknown, key = "", out = new URLSearchParams()): URLS
   return out
 }
 
-/** The body a host parser already read, as it can be sent again. */
-const parsedBody = (request: ExpressRequest): string | Uint8Array | null => {
+/** The body a host parser already read, as it can be read again ("" when there is none to replay). */
+const parsedBody = (request: ExpressRequest): string | Uint8Array => {
   const body = request.body
-  if (request.method === "GET" || request.method === "HEAD" || request.headers["content-length"] === "0") return null
-  if (body === undefined || body === null || typeof body === "string" || body instanceof Uint8Array) return body ?? null
+  if (request.method === "GET" || request.method === "HEAD" || request.headers["content-length"] === "0") return ""
+  if (body === undefined || body === null || typeof body === "string" || body instanceof Uint8Array) return body ?? ""
   return /urlencoded/i.test(request.headers["content-type"] ?? "") ? urlEncoded(body).toString() : JSON.stringify(body)
-}
-
-/** Serves the request through `qforms.handler` with `body`, and writes the Web `Response` back. */
-const serveWeb = async (qforms: QformsHandlers, request: ExpressRequest, response: ServerResponse, body: ReturnType<typeof parsedBody>) => {
-  const aborted = new AbortController()
-  response.once("close", () => aborted.abort())
-  const headers = new Headers()
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value === undefined || name === "content-length" || name === "transfer-encoding") continue
-    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item)
-  }
-  if (body !== null) headers.set("content-length", String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength))
-  const reply = await qforms.handler(
-    new Request(new URL(request.url ?? "/", "http://localhost"), {
-      method: request.method ?? "GET",
-      headers,
-      body,
-      signal: aborted.signal
-    })
-  )
-  response.statusCode = reply.status
-  for (const [name, value] of reply.headers) if (name !== "set-cookie") response.setHeader(name, value)
-  const cookies = reply.headers.getSetCookie()
-  if (cookies.length > 0) response.setHeader("set-cookie", cookies)
-  if (reply.body === null) response.end()
-  else await pipeline(Readable.fromWeb(reply.body as NodeReadableStream<Uint8Array>), response)
 }
 
 /** Body-parser errors (`express.json()`, `express.urlencoded()`, …) carry one of these `type`s. */
@@ -111,8 +84,6 @@ const parserError = /^(entity|request|charset|encoding|parameters|stream)\./
 
 /** Wraps a running qforms as Express 4 or 5 middleware: `app.use("/forms-service", toExpressMiddleware(qforms))`. */
 export const toExpressMiddleware = (qforms: QformsHandlers): ExpressMiddleware => {
-  const web = (request: ExpressRequest, response: ServerResponse, next: Next, body: ReturnType<typeof parsedBody>) =>
-    serveWeb(qforms, request, response, body).catch((error: unknown) => response.destroyed || next(error))
   const attach = <S extends Server>(server: S, prefix: string): S =>
     server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
       const [url, headers, mountPath] = [request.url ?? "/", { ...request.headers }, prefix.replace(/\/+$/, "")]
@@ -128,10 +99,10 @@ export const toExpressMiddleware = (qforms: QformsHandlers): ExpressMiddleware =
       if (ours || server.listenerCount("upgrade") === 1) socket.end("HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n")
     })
   const middleware: [Handler, ErrorHandler] = [
-    (request, response, next) => {
+    (request, response) => {
       forward(request)
-      if (request._body === true || request.readableEnded) void web(request, response, next, parsedBody(request))
-      else qforms.nodeHandler(request, response)
+      if (request._body === true || request.readableEnded) qforms.nodeHandler(request, response, parsedBody(request))
+      else qforms.nodeHandler(request, response) // unread: qforms reads it off the socket
     },
     (error, request, response, next) => {
       const failure = error as { type?: unknown; status?: unknown; body?: unknown; message?: unknown } | null
@@ -139,7 +110,7 @@ export const toExpressMiddleware = (qforms: QformsHandlers): ExpressMiddleware =
       forward(request)
       // Invalid JSON: qforms reads the raw text itself, and answers its own 400.
       if (failure.type === "entity.parse.failed" && typeof failure.body === "string") {
-        return void web(request, response, next, failure.body)
+        return qforms.nodeHandler(request, response, failure.body)
       }
       const status = typeof failure.status === "number" && failure.status >= 400 ? failure.status : 400
       response.writeHead(status, { "content-type": "application/json" })

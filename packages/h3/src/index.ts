@@ -13,18 +13,23 @@
  * serve(app, { port: 3000, plugins: [ws({})] }) // crossws: WebSockets (the live event stream)
  * ```
  *
- * Translation only: each request under the mount point is handed to
- * `qforms.handler` with its path made relative to the mount point
- * (`/forms-service/api/forms` → `/api/forms`) and `x-forwarded-prefix` set to
- * the mount point (after any prefix a proxy in front already set), so links
- * and the OpenAPI `servers` entry name the real prefix. A WebSocket upgrade of
+ * Translation only: each request under the mount point is handed to qforms
+ * with its path made relative to the mount point (`/forms-service/api/forms`
+ * → `/api/forms`) and `x-forwarded-prefix` set to the mount point (after any
+ * prefix a proxy in front already set), so links and the OpenAPI `servers`
+ * entry name the real prefix. On Node (srvx's `event.runtime.node`) with the
+ * body still unread, that is `qforms.nodeHandler` on Node's own request and
+ * response (the native, fast path; headers the host's middleware set on
+ * `event.res` are kept); elsewhere (Bun, Deno, workers, or a body the host
+ * already read) a Web `Request` to `qforms.handler`. A WebSocket upgrade of
  * `<mount point>/api/events` (the live event stream) goes through h3's own
  * WebSocket support (crossws) to `qforms.events.connect`.
  *
  * @module
  */
 import type { Qforms } from "@qforms/core"
-import { defineWebSocketHandler, H3, type H3Event, type WebSocketPeer } from "h3"
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { defineWebSocketHandler, fromNodeHandler, H3, type H3Event, type WebSocketPeer } from "h3"
 
 /**
  * The mount point and the path below it. The route of the mounted app is
@@ -42,14 +47,17 @@ const splitPath = (event: H3Event): { readonly prefix: string; readonly path: st
   return { prefix, path: `/${rest}` }
 }
 
+/** A prefix set by a proxy in front of the host comes first: /app + /forms-service. */
+const forwardedPrefix = (outer: string | null | undefined, prefix: string) =>
+  (outer?.split(",")[0]?.trim().replace(/\/+$/, "") ?? "") + prefix
+
 /** The request qforms sees: same method, headers, body and signal; URL relative to the mount point. */
 const toQformsRequest = (event: H3Event): Request => {
   const request = event.req
   const { prefix, path } = splitPath(event)
   const headers = new Headers(request.headers)
-  // A prefix set by a proxy in front of the host comes first: /app + /forms-service.
-  const outer = headers.get("x-forwarded-prefix")?.split(",")[0]?.trim().replace(/\/+$/, "") ?? ""
-  if (outer + prefix !== "") headers.set("x-forwarded-prefix", outer + prefix)
+  const forwarded = forwardedPrefix(headers.get("x-forwarded-prefix"), prefix)
+  if (forwarded !== "") headers.set("x-forwarded-prefix", forwarded)
   const hasBody = request.method !== "GET" && request.method !== "HEAD" && request.body !== null
   const init: RequestInit & { duplex?: "half" } = {
     method: request.method,
@@ -62,6 +70,25 @@ const toQformsRequest = (event: H3Event): Request => {
   }
   return new Request(new URL(path + event.url.search, event.url.origin), init)
 }
+
+/**
+ * Node's own request made relative to the mount point, for `qforms.nodeHandler`
+ * (h3 restores `req.url` after). Resolves when the response is done.
+ */
+const toNodeRequest = (event: H3Event, request: IncomingMessage, response: ServerResponse, qforms: Pick<Qforms.Qforms, "nodeHandler">) =>
+  new Promise<void>((resolve) => {
+    const { prefix, path } = splitPath(event)
+    const header = request.headers["x-forwarded-prefix"]
+    const forwarded = forwardedPrefix(Array.isArray(header) ? header[0] : header, prefix)
+    if (forwarded !== "") request.headers["x-forwarded-prefix"] = forwarded
+    request.url = path + event.url.search
+    for (const [name, value] of event.res.headers) {
+      if (name === "set-cookie") response.appendHeader(name, value)
+      else response.setHeader(name, value)
+    }
+    response.once("close", () => resolve())
+    qforms.nodeHandler(request, response)
+  })
 
 /** Frames a peer may have buffered before it counts as too far behind (and is closed by qforms). */
 const maxBufferedBytes = 1024 * 1024
@@ -93,7 +120,7 @@ const eventStream = (qforms: Pick<Qforms.Qforms, "events">) =>
 /**
  * An h3 v2 app serving all of qforms — API, OpenAPI document, docs page,
  * health checks, and what core adds later — for `app.mount(prefix, …)`.
- * `qforms` is what `await Qforms.make(...)` gives (its `handler` and `events`).
+ * `qforms` is what `await Qforms.make(...)` gives (its `handler`, `nodeHandler` and `events`).
  * Mounted at `/forms-service`, `GET /forms-service/api/forms` reaches qforms
  * as `GET /api/forms` with `x-forwarded-prefix: /forms-service`.
  *
@@ -102,10 +129,18 @@ const eventStream = (qforms: Pick<Qforms.Qforms, "events">) =>
  * app.mount("/forms-service", toH3Handler(qforms))
  * ```
  */
-export const toH3Handler = (qforms: Pick<Qforms.Qforms, "handler" | "events">): H3 => {
+export const toH3Handler = (qforms: Pick<Qforms.Qforms, "handler" | "nodeHandler" | "events">): H3 => {
   const events = eventStream(qforms)
-  return new H3().all("/**", (event) =>
-    event.req.headers.get("upgrade")?.toLowerCase() === "websocket" && splitPath(event).path === "/api/events"
-      ? events(event)
-      : qforms.handler(toQformsRequest(event)))
+  return new H3().all("/**", (event) => {
+    if (event.req.headers.get("upgrade")?.toLowerCase() === "websocket" && splitPath(event).path === "/api/events") {
+      return events(event)
+    }
+    const node = event.runtime?.node
+    // Untouched: nothing (h3's `readBody`, srvx's `req.body`, …) has started reading it.
+    if (node?.res !== undefined && node.req.readableFlowing === null && !node.req.readableEnded) {
+      return fromNodeHandler((request, response) =>
+        toNodeRequest(event, request as IncomingMessage, response as ServerResponse, qforms))(event)
+    }
+    return qforms.handler(toQformsRequest(event))
+  })
 }

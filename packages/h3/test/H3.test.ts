@@ -157,3 +157,64 @@ for (const target of databaseTargets) {
     })
   })
 }
+
+describe("@qforms/h3 translation", () => {
+  /** A stand-in qforms: both handlers echo what reached them. */
+  const echo: Pick<Qforms.Qforms, "handler" | "nodeHandler" | "events"> = {
+    handler: async (request) =>
+      Response.json({
+        via: "web",
+        url: new URL(request.url).pathname + new URL(request.url).search,
+        prefix: request.headers.get("x-forwarded-prefix"),
+        body: await request.text()
+      }),
+    nodeHandler: (request, response) => {
+      const chunks: Array<Buffer> = []
+      request.on("data", (chunk: Buffer) => chunks.push(chunk)).on("end", () => {
+        response.setHeader("content-type", "application/json")
+        response.end(JSON.stringify({
+          via: "node",
+          url: request.url,
+          prefix: request.headers["x-forwarded-prefix"],
+          body: Buffer.concat(chunks).toString()
+        }))
+      })
+    },
+    events: { close: async () => undefined, connect: async () => ({ status: 404, error: "no", headers: {} }) }
+  }
+  let origin: string
+  let close: () => Promise<void>
+
+  beforeAll(async () => {
+    const app = new H3()
+    // Host middleware: a header of its own on every answer, and a body read before the mount on /read-first.
+    app.use((event) => void event.res.headers.set("x-host", "1"))
+    app.use(async (event) => {
+      if (event.url.pathname.endsWith("/read-first")) await event.req.text()
+    })
+    app.mount(prefix, toH3Handler(echo))
+    const server = createServer(toNodeHandler(app))
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    close = () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      })
+  })
+  afterAll(() => close?.())
+
+  it("takes the native path on Node: Node's own request, relative URL, the prefix, the body, the host's headers", async () => {
+    const get = await fetch(`${origin}${prefix}/api/forms?x=1`, { headers: { "x-forwarded-prefix": "/app/" } })
+    expect(get.headers.get("x-host")).toBe("1")
+    expect(await get.json()).toEqual({ via: "node", url: "/api/forms?x=1", prefix: `/app${prefix}`, body: "" })
+    const post = await fetch(`${origin}${prefix}/api/forms`, { method: "POST", body: "{\"a\":\"✓\"}" })
+    expect(await post.json()).toEqual({ via: "node", url: "/api/forms", prefix, body: "{\"a\":\"✓\"}" })
+  })
+
+  it("takes the Web path when the host already read the body", async () => {
+    const reply = await fetch(`${origin}${prefix}/read-first`, { method: "POST", body: "{\"a\":1}" })
+    expect(reply.headers.get("x-host")).toBe("1")
+    expect(await reply.json()).toMatchObject({ via: "web", url: "/read-first", prefix })
+  })
+})

@@ -174,7 +174,10 @@ interface Row {
 
 const columns = `id, form_id, submitted_at, updated_at, name, email, stage_id, assignee_id, tags, source, answers`
 
-const toRow = (row: Row, flat: { readonly fields: ReadonlyArray<Field> } | undefined): ResponseRow => {
+/** The flat answers and summary of a response's values (`Summaries.flattener` of its form's fields). */
+type Flatten = ReturnType<typeof Summaries.flattener>
+
+const toRow = (row: Row, flatten: Flatten | undefined): ResponseRow => {
   const base: ResponseRow = {
     id: row.id,
     submittedAt: row.submitted_at.toISOString(),
@@ -187,11 +190,9 @@ const toRow = (row: Row, flat: { readonly fields: ReadonlyArray<Field> } | undef
     source: row.source,
     values: row.answers
   }
-  return flat === undefined ? base : {
-    ...base,
-    answers: Summaries.flatAnswers(flat.fields, row.answers),
-    summary: Summaries.summary(flat.fields, row.answers)
-  }
+  if (flatten === undefined) return base
+  const { answers, summary } = flatten(row.answers)
+  return { ...base, answers, summary }
 }
 
 /**
@@ -444,10 +445,10 @@ export class Responses extends Context.Service<Responses, {
         ], { concurrency: "unbounded" })
         const more = options.limit !== undefined && rows.length > options.limit
         const page = more ? rows.slice(0, options.limit) : rows
-        const flat = options.flat ? { fields: head.fields } : undefined
+        const flatten = options.flat ? Summaries.flattener(head.fields) : undefined
         return {
           ...head,
-          responses: page.map((row) => toRow(row, flat)),
+          responses: page.map((row) => toRow(row, flatten)),
           nextCursor: more ? encodeCursor(page[page.length - 1]!) : null
         }
       })
@@ -459,14 +460,14 @@ export class Responses extends Context.Service<Responses, {
       ) {
         const { after, form, where } = yield* prepareList(actor, formId, options)
         const head = yield* listHead(actor, form)
-        const flat = options.flat ? { fields: head.fields } : undefined
+        const flatten = options.flat ? Summaries.flattener(head.fields) : undefined
         // Keyset pages rather than one long cursor: memory stays flat, and no
         // connection (PGlite has only one) is held while a slow client reads.
         const page = (condition: Statement.Fragment) =>
           sql<Row>`
             select ${sql.literal(columns)} from responses where ${condition}
             order by submitted_at desc, id desc limit ${STREAM_PAGE_SIZE}`
-        const toRows = (batch: ReadonlyArray<Row>) => batch.map((row) => toRow(row, flat))
+        const toRows = (batch: ReadonlyArray<Row>) => batch.map((row) => toRow(row, flatten))
         const nextOf = (batch: ReadonlyArray<Row>) => {
           const last = batch[batch.length - 1]
           return batch.length < STREAM_PAGE_SIZE || last === undefined

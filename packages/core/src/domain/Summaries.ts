@@ -38,23 +38,36 @@ export const formatAnswer = (field: Field, value: AnswerValue | undefined): stri
   return Predicate.isObject(value) && Predicate.isString(value.name) ? value.name : ""
 }
 
-/** Answered, non-statement questions in position order, with unique display keys. */
-const answeredEntries = (
-  fields: ReadonlyArray<Field>,
-  values: Readonly<Record<string, AnswerValue>>
-): ReadonlyArray<{ readonly key: string; readonly label: string; readonly text: string }> => {
+/** Non-statement questions in position order, with unique display keys (the same for every response of a form). */
+const keyedFields = (fields: ReadonlyArray<Field>): ReadonlyArray<{ readonly field: Field; readonly key: string }> => {
   const used = new Set<string>()
-  const entries: Array<{ key: string; label: string; text: string }> = []
+  const keyed: Array<{ field: Field; key: string }> = []
   for (const field of byPosition(fields)) {
     if (field.type === "statement") continue
     let key = field.label
     for (let n = 2; used.has(key); n++) key = `${field.label} (${n})`
     used.add(key)
+    keyed.push({ field, key })
+  }
+  return keyed
+}
+
+/** The answered ones of `keyed` questions, with their display key, label and text. */
+const answered = (
+  keyed: ReadonlyArray<{ readonly field: Field; readonly key: string }>,
+  values: Readonly<Record<string, AnswerValue>>
+): ReadonlyArray<{ readonly key: string; readonly label: string; readonly text: string }> => {
+  const entries: Array<{ key: string; label: string; text: string }> = []
+  for (const { field, key } of keyed) {
     const text = formatAnswer(field, answerOf(values, field))
     if (text !== "") entries.push({ key, label: field.label, text })
   }
   return entries
 }
+
+/** Answered, non-statement questions in position order, with unique display keys. */
+const answeredEntries = (fields: ReadonlyArray<Field>, values: Readonly<Record<string, AnswerValue>>) =>
+  answered(keyedFields(fields), values)
 
 /**
  * Answers keyed by question label, in question order (by `position`).
@@ -90,3 +103,26 @@ export const summary = (
   fields: ReadonlyArray<Field>,
   values: Readonly<Record<string, AnswerValue>>
 ): string => answeredEntries(fields, values).map((e) => `■ ${e.label}\n${e.text}`).join("\n\n")
+
+/**
+ * {@link flatAnswers} and {@link summary} of many responses of one form at
+ * once: the questions are ordered and keyed once, and each response's
+ * answers are formatted once for both (lists of any length, `flat=1`).
+ *
+ * @example
+ * ```ts
+ * const flatten = flattener(fields)
+ * const { answers, summary } = flatten({ "1": "Ada Lovelace", "2": true })
+ * // answers: { "Name": "Ada Lovelace", "Subscribe?": "Yes" }, summary: "■ Name\nAda Lovelace\n\n■ Subscribe?\nYes"
+ * ```
+ */
+export const flattener = (fields: ReadonlyArray<Field>) => {
+  const keyed = keyedFields(fields)
+  return (values: Readonly<Record<string, AnswerValue>>): { readonly answers: Record<string, string>; readonly summary: string } => {
+    const entries = answered(keyed, values)
+    return {
+      answers: Object.fromEntries(entries.map((e) => [e.key, e.text])),
+      summary: entries.map((e) => `■ ${e.label}\n${e.text}`).join("\n\n")
+    }
+  }
+}

@@ -3,7 +3,7 @@
  * (`layerPglite`), either way migrated and set to the qforms schema.
  */
 import { PgClient } from "@effect/sql-pg"
-import { Effect, Layer, Redacted, Schema } from "effect"
+import { Effect, Layer, Redacted, Schedule, Schema } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { SqlClient } from "effect/sql"
 import type { Migrator, SqlError } from "effect/sql"
@@ -114,6 +114,19 @@ export interface PgliteOptions {
 }
 
 /**
+ * PGlite runs no autovacuum, so nothing ever gathers planner statistics: on a
+ * table never analysed PostgreSQL guesses a handful of rows and, e.g., pages
+ * through a 100k-response list with a bitmap scan and sort of every remaining
+ * row per page (O(n²)) instead of walking the index. So `analyze` runs in the
+ * background once the database is open and then every 10 minutes (sampled:
+ * bounded time whatever the table sizes), in place of autovacuum's.
+ */
+const refreshStatistics = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`analyze`.pipe(Effect.ignore, Effect.repeat(Schedule.spaced("10 minutes")), Effect.forkScoped)
+})
+
+/**
  * qforms on embedded PGlite: no server needed; data in `dataDir` (or in
  * memory), migrated before the layer is ready.
  *
@@ -133,7 +146,10 @@ export const layerPglite = (
   }).pipe(
     Effect.mapError((error) => new DatabaseError({ message: error.message, cause: error }))
   )
-  return Layer.mergeAll(Layer.effectDiscard(Effect.andThen(setSearchPath, prepare(schema))), Notifications.layerPglite).pipe(
+  return Layer.mergeAll(
+    Layer.effectDiscard(Effect.andThen(setSearchPath, prepare(schema)).pipe(Effect.andThen(refreshStatistics))),
+    Notifications.layerPglite
+  ).pipe(
     Layer.provideMerge(
       Layer.effectContext(Effect.andThen(
         checkSchema(schema),

@@ -10,13 +10,17 @@ import type { Qforms } from "../../../core/src/Qforms.ts"
 import { type QformsHandlers, toExpressMiddleware } from "../../src/index.ts"
 
 export interface HostOptions {
-  /** `express.json()` and `express.urlencoded()` before qforms (default true). */
-  readonly parseBodies?: boolean | undefined
+  /**
+   * `express.json()` and `express.urlencoded()` before qforms (default true);
+   * `"raw"`: `express.raw()` for every content type (bodies up to 5 MB) instead.
+   */
+  readonly parseBodies?: boolean | "raw" | undefined
 }
 
 export const createHostApp = (framework: typeof express, qforms: QformsHandlers, options: HostOptions = {}) => {
   const app = framework()
-  if (options.parseBodies !== false) app.use(framework.json(), framework.urlencoded({ extended: true }))
+  if (options.parseBodies === "raw") app.use(framework.raw({ type: () => true, limit: "5mb" }))
+  else if (options.parseBodies !== false) app.use(framework.json(), framework.urlencoded({ extended: true }))
   app.get("/", (_req, res) => {
     res.type("text/plain").send("host home")
   })

@@ -21,18 +21,21 @@ const toListOptions = (query: ResponseListQuery): ListOptions => ({
 })
 
 /**
- * A whole list as one JSON document written row by row from a database
- * cursor: the envelope first, then each response as it is read.
+ * A whole list as one JSON document written page by page from the database:
+ * the envelope first, then each page of responses (the stream's chunks) as
+ * one string, so a long list makes one string and one buffer per page
+ * rather than per row.
  */
 const jsonListStream = (head: object, rows: Stream.Stream<object, unknown>): Stream.Stream<Uint8Array, unknown> => {
   const opening = JSON.stringify({ ...head, responses: [] }).slice(0, -2)
   return Stream.make(opening).pipe(
     Stream.concat(Stream.suspend(() => {
       let first = true
-      return Stream.map(rows, (row) => {
-        const text = first ? JSON.stringify(row) : `,${JSON.stringify(row)}`
+      return Stream.mapArray(rows, (page) => {
+        let text = first ? "" : ","
         first = false
-        return text
+        for (let i = 0; i < page.length; i++) text += i === 0 ? JSON.stringify(page[i]) : `,${JSON.stringify(page[i])}`
+        return [text]
       })
     })),
     Stream.concat(Stream.make("],\"nextCursor\":null}")),
@@ -62,7 +65,8 @@ export const ResponsesHandlers = HttpApiBuilder.group(Api, "responses", Effect.f
             const writer = Csv.writer(head.fields, head.stages, head.members)
             return HttpServerResponse.stream(
               Stream.make(writer.header).pipe(
-                Stream.concat(Stream.map(rows, writer.row)),
+                // One string per page of rows, as for the JSON list.
+                Stream.concat(Stream.mapArray(rows, (page) => [page.map(writer.row).join("")])),
                 Stream.encodeText
               ),
               {
