@@ -2,8 +2,13 @@
  * The standalone's configuration, from the environment (shared by the server
  * and the CLI). A bad value stops the process with a message naming it.
  */
-import { Config, Effect, Option, Redacted, Result, Schema } from "effect"
-import { type Qforms, RetrySchedule } from "@qforms/core"
+import * as Config from "effect/Config"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
+import { PgliteClient, type Qforms, RetrySchedule } from "@qforms/core"
 
 /** A TCP port; 0 asks the system for a free one (the printed URL has the real port). */
 const Port = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 65535 }))
@@ -20,6 +25,9 @@ export const Settings = Config.all({
   host: Config.String("HOST").pipe(Config.withDefault("127.0.0.1")),
   appUrl: Config.option(Config.URL("APP_URL")),
   dataDir: Config.String("QFORMS_DATA_DIR").pipe(Config.withDefault("./.qforms-data")),
+  pgliteSharedBuffers: Config.schema(PgliteClient.MemorySize, "QFORMS_PGLITE_SHARED_BUFFERS").pipe(
+    Config.withDefault(PgliteClient.defaultSharedBuffers)
+  ),
   databaseUrl: Config.option(Config.Redacted("DATABASE_URL")),
   schema: Config.String("QFORMS_DB_SCHEMA").pipe(Config.withDefault("qforms")),
   logLevel: Config.LogLevel("LOG_LEVEL").pipe(Config.withDefault("Info" as const)),
@@ -47,7 +55,7 @@ export const load: Effect.Effect<Settings, string> = Effect.mapError(
 /** The database part of the settings, as `Qforms.make` takes it. */
 export const database = (settings: Settings): NonNullable<Qforms.QformsOptions["database"]> =>
   Option.match(settings.databaseUrl, {
-    onNone: () => ({ dataDir: settings.dataDir, schema: settings.schema }),
+    onNone: () => ({ dataDir: settings.dataDir, schema: settings.schema, sharedBuffers: settings.pgliteSharedBuffers }),
     onSome: (url) => ({ url: Redacted.value(url), schema: settings.schema })
   })
 

@@ -2,7 +2,10 @@
  * `npm start`: the qforms standalone server. Configuration comes from the
  * environment (see README); SIGTERM/SIGINT stop it gracefully.
  */
-import { Cause, Effect, Exit, Option } from "effect"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Option from "effect/Option"
 import { firstStartBanner, start } from "./Server.ts"
 import * as Settings from "./Settings.ts"
 

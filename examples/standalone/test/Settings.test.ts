@@ -10,7 +10,9 @@ describe("settings", () => {
     [{ LOG_LEVEL: "Loud" }, /^Invalid configuration: .*\(in LOG_LEVEL\)\n$/],
     [{ LOG_FORMAT: "xml" }, /^Invalid configuration: .*"pretty".*"json".*\(in LOG_FORMAT\)\n$/s],
     [{ PORT: "70000" }, /^Invalid configuration: Expected a value between 0 and 65535 \(in PORT\)\n$/],
-    [{ QFORMS_RATE_LIMIT_BURST: "many" }, /^Invalid configuration: .*\(in QFORMS_RATE_LIMIT_BURST\)\n$/]
+    [{ QFORMS_RATE_LIMIT_BURST: "many" }, /^Invalid configuration: .*\(in QFORMS_RATE_LIMIT_BURST\)\n$/],
+    [{ QFORMS_PGLITE_SHARED_BUFFERS: "lots" }, /^Invalid configuration: .*kB, MB or GB.*\(in QFORMS_PGLITE_SHARED_BUFFERS\)\n$/],
+    [{ QFORMS_PGLITE_SHARED_BUFFERS: "64kB" }, /^Invalid configuration: 64kB is out of range.*\(in QFORMS_PGLITE_SHARED_BUFFERS\)\n$/]
   ])("%j: exit 1 with a message", async (env, message) => {
     // A data directory that must never be created: nothing is opened.
     const server = spawnServer({ QFORMS_DATA_DIR: "/nonexistent/qforms-never-created", ...env })

@@ -3,7 +3,10 @@
  * later configuration) provides. Without one, generation answers that no
  * generator is configured.
  */
-import { Context, Effect, Layer, Schema } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
 import * as Actors from "./Actors.ts"
 import type { FieldInput } from "./Fields.ts"
 import { CreateFormInput, Forms } from "./Forms.ts"

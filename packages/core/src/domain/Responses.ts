@@ -4,9 +4,20 @@
  * and its `response.created` event commit together; so do a stage change and
  * its `response.stage_changed` event.
  */
-import { Array as Arr, Clock, Context, Effect, Layer, Option, Random, Result, Schema, SchemaTransformation, Stream } from "effect"
-import { SqlClient } from "effect/sql"
-import type { SqlError, Statement } from "effect/sql"
+import * as Arr from "effect/Array"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Random from "effect/Random"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
+import * as SchemaTransformation from "effect/SchemaTransformation"
+import * as Stream from "effect/Stream"
+import * as SqlClient from "effect/sql/SqlClient"
+import type * as SqlError from "effect/sql/SqlError"
+import type * as Statement from "effect/sql/Statement"
 import { Activities, Activity, type NewActivity } from "./Activities.ts"
 import * as Actors from "./Actors.ts"
 import { Contacts } from "./Contacts.ts"
