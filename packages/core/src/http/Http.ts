@@ -12,6 +12,7 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Result from "effect/Result"
+import * as Scope from "effect/Scope"
 import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
@@ -259,19 +260,35 @@ export const baseUrlOf = (
   return host !== undefined && /^[A-Za-z0-9.:[\]-]+$/.test(host) ? `${scheme}://${host}${safePrefix}` : safePrefix
 }
 
-/** The OpenAPI document, with `servers` naming where the API is mounted. */
-const OpenApiRoute = (options: HttpOptions) => {
-  const base = OpenApi.fromApi(Api)
-  return HttpRouter.add(
+/**
+ * The OpenAPI document, with `servers` naming where the API is mounted. It is
+ * built on the first request, not at start (`OpenApi.fromApi` caches it).
+ */
+const OpenApiRoute = (options: HttpOptions) =>
+  HttpRouter.add(
     "GET",
     "/api/openapi.json",
     Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
       json(200, {
-        ...base,
+        ...OpenApi.fromApi(Api),
         servers: [{ url: baseUrl(request, options.appUrl) || "/", description: "This qforms service" }]
       }))
   )
-}
+
+/**
+ * The API reference page (Scalar). Its bundled script (3 MB of JavaScript,
+ * ~27 MB resident once loaded) is loaded on the first visit rather than at
+ * start, so a server whose docs nobody opens never holds it.
+ */
+const DocsRoute = HttpRouter.use(Effect.fnUntraced(function*(router) {
+  const scope = yield* Effect.scope
+  const page = yield* Effect.cached(
+    HttpRouter.toHttpEffect(HttpApiScalar.layer(Api, { path: "/api/docs", scalar: { hideModels: false } })).pipe(
+      Effect.provideService(Scope.Scope, scope)
+    )
+  )
+  yield* router.add("GET", "/api/docs", Effect.flatten(page))
+}))
 
 /**
  * The routes of qforms: provide the domain services (`Services.layer…`) and a
@@ -311,7 +328,7 @@ export const layer = (options: HttpOptions = {}) =>
     ),
     OpenApiRoute(options),
     HealthRoutes,
-    HttpApiScalar.layer(Api, { path: "/api/docs", scalar: { hideModels: false } }),
+    DocsRoute,
     Guard(options)
   )
 
