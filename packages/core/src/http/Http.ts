@@ -297,8 +297,10 @@ const DocsRoute = HttpRouter.use(Effect.fnUntraced(function*(router) {
  *
  * @example
  * ```ts
- * import { NodeHttpServer } from "@effect/platform-node"
- * import { HttpRouter } from "effect/http"
+ * import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+ * import * as HttpRouter from "effect/http/HttpRouter"
+ * import * as Layer from "effect/Layer"
+ * import { createServer } from "node:http"
  * import { FormGenerator, Http, Services } from "@qforms/core"
  *
  * const Server = HttpRouter.serve(Http.layer({ appUrl: "http://localhost:3000" }), { disableLogger: true }).pipe(
