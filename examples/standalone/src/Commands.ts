@@ -4,9 +4,15 @@
  * prints JSON on stdout; failures are `CliFailure`s with a readable message.
  */
 import { Accounts, ApiKeys, Database, Members, Services, Workspaces } from "@qforms/core"
-import { Console, Effect, Layer, Logger, Option, References, Schema } from "effect"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import * as Option from "effect/Option"
+import * as References from "effect/References"
+import * as Schema from "effect/Schema"
 import { Argument, Command, Flag, GlobalFlag } from "effect/cli"
-import type { SqlClient } from "effect/sql"
+import type * as SqlClient from "effect/sql/SqlClient"
 import * as Settings from "./Settings.ts"
 
 /** A command failed: the message is shown on stderr and the exit code is 1. */

@@ -5,7 +5,7 @@
 import { createServer, type Server as NodeServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Bootstrap, Qforms } from "@qforms/core"
-import { Option } from "effect"
+import * as Option from "effect/Option"
 import * as Settings from "./Settings.ts"
 
 /** A running standalone server. */

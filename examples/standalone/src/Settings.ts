@@ -2,8 +2,13 @@
  * The standalone's configuration, from the environment (shared by the server
  * and the CLI). A bad value stops the process with a message naming it.
  */
-import { Config, Effect, Option, Redacted, Result, Schema } from "effect"
-import { FormGenerator, OpenAiFormGenerator, type Qforms, RetrySchedule } from "@qforms/core"
+import * as Config from "effect/Config"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
+import { FormGenerator, OpenAiFormGenerator, PgliteClient, type Qforms, RetrySchedule } from "@qforms/core"
 
 /** Seconds to wait for the model, e.g. `30` or `2.5`. */
 const Seconds = Schema.Finite.check(Schema.isGreaterThan(0, { message: "Expected a number of seconds greater than 0" }))
@@ -23,6 +28,9 @@ export const Settings = Config.all({
   host: Config.String("HOST").pipe(Config.withDefault("127.0.0.1")),
   appUrl: Config.option(Config.URL("APP_URL")),
   dataDir: Config.String("QFORMS_DATA_DIR").pipe(Config.withDefault("./.qforms-data")),
+  pgliteSharedBuffers: Config.schema(PgliteClient.MemorySize, "QFORMS_PGLITE_SHARED_BUFFERS").pipe(
+    Config.withDefault(PgliteClient.defaultSharedBuffers)
+  ),
   databaseUrl: Config.option(Config.Redacted("DATABASE_URL")),
   schema: Config.String("QFORMS_DB_SCHEMA").pipe(Config.withDefault("qforms")),
   logLevel: Config.LogLevel("LOG_LEVEL").pipe(Config.withDefault("Info" as const)),
@@ -96,7 +104,7 @@ export const formGeneratorName = (settings: Settings): string => {
 /** The database part of the settings, as `Qforms.make` takes it. */
 export const database = (settings: Settings): NonNullable<Qforms.QformsOptions["database"]> =>
   Option.match(settings.databaseUrl, {
-    onNone: () => ({ dataDir: settings.dataDir, schema: settings.schema }),
+    onNone: () => ({ dataDir: settings.dataDir, schema: settings.schema, sharedBuffers: settings.pgliteSharedBuffers }),
     onSome: (url) => ({ url: Redacted.value(url), schema: settings.schema })
   })
 

@@ -8,8 +8,12 @@
  * Exit codes: 0 done, 1 the command failed (message on stderr), 2 bad
  * arguments (message and usage on stderr), 130 interrupted.
  */
-import { NodeRuntime, NodeServices } from "@effect/platform-node"
-import { Cause, Console, Effect, Exit } from "effect"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import * as NodeServices from "@effect/platform-node/NodeServices"
+import * as Cause from "effect/Cause"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import { CliError, CliOutput, Command } from "effect/cli"
 import { CliFailure, qforms } from "./Commands.ts"
 

@@ -3,8 +3,9 @@
  * one API key, so a fresh install can be used at once. Nothing is created
  * when any workspace exists.
  */
-import { Effect, Option } from "effect"
-import { SqlClient } from "effect/sql"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as SqlClient from "effect/sql/SqlClient"
 import { ApiKeys } from "./domain/ApiKeys.ts"
 import { Workspaces } from "./domain/Workspaces.ts"
 

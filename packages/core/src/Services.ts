@@ -1,8 +1,8 @@
 /**
  * Every domain service of qforms, wired together, on the database you choose.
  */
-import { Layer } from "effect"
-import type { SqlClient } from "effect/sql"
+import * as Layer from "effect/Layer"
+import type * as SqlClient from "effect/sql/SqlClient"
 import { Accounts } from "./domain/Accounts.ts"
 import { Activities } from "./domain/Activities.ts"
 import { ApiKeys } from "./domain/ApiKeys.ts"

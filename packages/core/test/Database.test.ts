@@ -1,6 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
+import * as Database from "../src/storage/Database.ts"
+import * as PgliteClient from "../src/storage/PgliteClient.ts"
 import { databaseTargets } from "./support/Databases.ts"
 
 for (const target of databaseTargets) {
@@ -18,3 +20,25 @@ for (const target of databaseTargets) {
     })
   })
 }
+
+describe("Database on PGlite: shared_buffers", () => {
+  const sharedBuffers = (options: Database.PgliteOptions) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const rows = yield* sql<{ readonly value: string }>`select current_setting('shared_buffers') as value`
+      return rows[0]!.value
+    }).pipe(Effect.provide(Database.layerPglite(options)))
+
+  it.effect("is 16MB unless set, and takes the configured size", () =>
+    Effect.gen(function*() {
+      expect(yield* sharedBuffers({})).toBe(PgliteClient.defaultSharedBuffers)
+      expect(yield* sharedBuffers({ sharedBuffers: "32MB" })).toBe("32MB")
+    }), { timeout: 60_000 })
+
+  it.effect.each(["16", "16 MB", "0MB", "64kB", "9GB", "1TB"])("refuses %j with a DatabaseError naming it", (value) =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(sharedBuffers({ sharedBuffers: value }))
+      expect(error._tag).toBe("DatabaseError")
+      expect(error.message).toContain(`Invalid sharedBuffers "${value}"`)
+    }))
+})

@@ -549,6 +549,51 @@ export const storageSuite = (target: DatabaseTarget) =>
             expect((yield* responses.get(a.owner, row.id)).activities.map((x) => x.type)).toEqual(["created"])
           }))
 
+        it.effect("q with an e-mail address matches the search text as any other q does", () =>
+          Effect.gen(function*() {
+            const responses = yield* Responses
+            const { owner } = yield* setupWorkspace("email-search")
+            const { form, ids } = yield* publishedForm(owner)
+            const submit = (name: string, email: string, message: string) =>
+              Effect.tap(
+                responses.submit(owner, form.id, {
+                  values: { [ids.name]: name, [ids.email]: email, [ids.message]: message }
+                }, "api"),
+                () => Effect.sleep("3 millis")
+              )
+            const ann = yield* submit("Ann", "ann.lee@example.com", "hello")
+            const xann = yield* submit("Xan", "xann.lee@example.com", "a longer address around the same one")
+            const cy = yield* submit("Cy", "cy@example.com", "Forwarded from ANN.LEE@EXAMPLE.COM, please call")
+            const under = yield* submit("Di", "ann_lee@example.com", "an underscore, not a wildcard")
+            const anna = yield* submit("Anna", "Anna@Example.org", "another domain")
+            const ids_ = (list: { readonly responses: ReadonlyArray<{ readonly id: number }> }) =>
+              list.responses.map((r) => r.id)
+            const search = (q: string) => Effect.map(responses.list(owner, form.id, { q }), ids_)
+            // The address itself, in another address, and in an answer; any case.
+            expect(yield* search("ann.lee@example.com")).toEqual([cy.id, xann.id, ann.id])
+            expect(yield* search("  Ann.Lee@Example.COM ")).toEqual([cy.id, xann.id, ann.id])
+            expect(yield* search("ann.lee@")).toEqual([cy.id, xann.id, ann.id])
+            expect(yield* search("ann.lee@example")).toEqual([cy.id, xann.id, ann.id])
+            // `_` and `%` are plain characters, before and after the @.
+            expect(yield* search("ann_lee@example.com")).toEqual([under.id])
+            expect(yield* search("ann%lee@example.com")).toEqual([])
+            expect(yield* search("ann.lee@example_com")).toEqual([])
+            // The part before the @ alone would match more: the whole of q decides.
+            expect(yield* search("lee@example.com")).toEqual([under.id, cy.id, xann.id, ann.id])
+            expect(yield* search("ann.lee@example.org")).toEqual([])
+            expect(yield* search("anna@example.org")).toEqual([anna.id])
+            // Too short before the @ for the index, or nothing before it: the same rows all the same.
+            expect(yield* search("y@example.com")).toEqual([cy.id])
+            expect(yield* search("@example.org")).toEqual([anna.id])
+            expect(yield* search("@example.com")).toEqual([under.id, cy.id, xann.id, ann.id])
+            expect(yield* search("ann.lee@@example.com")).toEqual([])
+            // The page of the newest matches, and its cursor, as for any filter.
+            const page1 = yield* responses.list(owner, form.id, { q: "ann.lee@example.com", limit: 2 })
+            expect(ids_(page1)).toEqual([cy.id, xann.id])
+            const page2 = yield* responses.list(owner, form.id, { q: "ann.lee@example.com", limit: 2, cursor: page1.nextCursor! })
+            expect(ids_(page2)).toEqual([ann.id])
+          }))
+
         it.effect("filters by text, stage, assignee, tag and time, newest first, with keyset pages", () =>
           Effect.gen(function*() {
             const responses = yield* Responses

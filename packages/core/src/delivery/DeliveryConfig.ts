@@ -2,7 +2,7 @@
  * How webhooks are delivered, shared by the worker, test pings and the
  * subscribe-time address check.
  */
-import { Context } from "effect"
+import * as Context from "effect/Context"
 import * as RetrySchedule from "./RetrySchedule.ts"
 
 /** The delivery settings. */

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { Result } from "effect"
+import * as Result from "effect/Result"
 
 const SECOND = 1_000
 const MINUTE = 60 * SECOND

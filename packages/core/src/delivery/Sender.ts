@@ -9,7 +9,10 @@ import { request as httpRequest, validateHeaderName, validateHeaderValue } from 
 import { request as httpsRequest } from "node:https"
 import type { LookupFunction } from "node:net"
 import { isIP } from "node:net"
-import { Clock, Effect, Option, Predicate } from "effect"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Predicate from "effect/Predicate"
 import type { VettedTarget } from "./SsrfGuard.ts"
 
 /**

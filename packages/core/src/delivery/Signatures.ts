@@ -8,7 +8,7 @@
  * @module
  */
 import { createHmac, randomBytes } from "node:crypto"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 
 const SECRET_PREFIX = "whsec_"
 

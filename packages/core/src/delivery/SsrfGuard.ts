@@ -6,7 +6,9 @@
  */
 import { lookup } from "node:dns"
 import { isIP } from "node:net"
-import { Effect, Predicate, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Predicate from "effect/Predicate"
+import * as Schema from "effect/Schema"
 
 /**
  * A URL that passed {@link vet}, with the one address to connect to.

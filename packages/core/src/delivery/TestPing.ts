@@ -4,7 +4,10 @@
  * receives and verifies qforms' posts.
  */
 import { randomBytes } from "node:crypto"
-import { Clock, Effect, Result, Schema } from "effect"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
 import type { SubscriptionTarget } from "../domain/Webhooks.ts"
 import { DeliveryConfig } from "./DeliveryConfig.ts"
 import * as Sender from "./Sender.ts"

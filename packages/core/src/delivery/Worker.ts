@@ -5,7 +5,16 @@
  * committed event sends, at the next retry's due time, and on a slow poll as
  * a fallback.
  */
-import { Clock, Duration, Effect, Layer, Queue, Random, Result, Schedule, Semaphore, Stream } from "effect"
+import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Queue from "effect/Queue"
+import * as Random from "effect/Random"
+import * as Result from "effect/Result"
+import * as Schedule from "effect/Schedule"
+import * as Semaphore from "effect/Semaphore"
+import * as Stream from "effect/Stream"
 import { type AttemptOutcome, type ClaimedDelivery, Deliveries } from "../domain/Deliveries.ts"
 import { outboxChannel } from "../domain/Events.ts"
 import { Notifications } from "../storage/Notifications.ts"

@@ -2,9 +2,13 @@
  * Accounts: people who sign in. One account may be a member of several
  * workspaces (see `Members.ts`); an account is found by its e-mail address.
  */
-import { Clock, Context, Effect, Layer, Schema } from "effect"
-import { SqlClient } from "effect/sql"
-import type { SqlError } from "effect/sql"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import * as SqlClient from "effect/sql/SqlClient"
+import type * as SqlError from "effect/sql/SqlError"
 
 /** An account. */
 export const Account = Schema.Struct({

@@ -2,9 +2,13 @@
  * Activities: what happened to a response, newest first. A note is an
  * activity of type `note` (see `Notes.ts`).
  */
-import { Array as Arr, Context, Effect, Layer, Schema } from "effect"
-import { SqlClient } from "effect/sql"
-import type { SqlError } from "effect/sql"
+import * as Arr from "effect/Array"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import * as SqlClient from "effect/sql/SqlClient"
+import type * as SqlError from "effect/sql/SqlError"
 import * as Actors from "./Actors.ts"
 import { ResponseNotFound } from "./Errors.ts"
 

@@ -2,7 +2,8 @@
  * Actors: who is doing something. Every service call takes one; its
  * `workspaceId` scopes every query and its `role` decides what it may change.
  */
-import { Effect, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import { Forbidden } from "./Errors.ts"
 import type { MemberRole } from "./Members.ts"
 

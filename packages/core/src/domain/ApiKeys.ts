@@ -6,9 +6,13 @@
  */
 import { createHash, randomBytes } from "node:crypto"
 import { crc32 } from "node:zlib"
-import { Clock, Context, Effect, Layer, Schema } from "effect"
-import { SqlClient } from "effect/sql"
-import type { SqlError } from "effect/sql"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import * as SqlClient from "effect/sql/SqlClient"
+import type * as SqlError from "effect/sql/SqlError"
 import * as Actors from "./Actors.ts"
 import { Members, type MemberNotFound, type MemberRole } from "./Members.ts"
 

@@ -2,9 +2,13 @@
  * Contacts: one per e-mail address per workspace, so one person's responses
  * link together and a name given once fills in later responses.
  */
-import { Clock, Context, Effect, Layer, Schema } from "effect"
-import { SqlClient } from "effect/sql"
-import type { SqlError } from "effect/sql"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import * as SqlClient from "effect/sql/SqlClient"
+import type * as SqlError from "effect/sql/SqlError"
 
 /** A contact. */
 export const Contact = Schema.Struct({

@@ -3,9 +3,13 @@
  * `Events.ts`). Workers claim due deliveries with a lease, post them, and
  * record each attempt; the delivery log shows them to the subscriber.
  */
-import { Clock, Context, Effect, Layer, Schema } from "effect"
-import { SqlClient } from "effect/sql"
-import type { SqlError } from "effect/sql"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import * as SqlClient from "effect/sql/SqlClient"
+import type * as SqlError from "effect/sql/SqlError"
 import * as Actors from "./Actors.ts"
 import { type Forbidden, InvalidInput } from "./Errors.ts"
 import { EventName, type EventPayload, outboxChannel } from "./Events.ts"

@@ -3,7 +3,7 @@
  * concept's own "not found" error lives in its module. The HTTP layer maps
  * these to statuses in one place.
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /** One problem with one input value: where (`path`, e.g. `values.12`) and what. */
 export const Issue = Schema.Struct({

@@ -4,9 +4,12 @@
  * stream) can never see a change without its event or the reverse.
  */
 import { randomBytes } from "node:crypto"
-import { Context, Effect, Layer, Schema } from "effect"
-import { SqlClient } from "effect/sql"
-import type { SqlError } from "effect/sql"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import * as SqlClient from "effect/sql/SqlClient"
+import type * as SqlError from "effect/sql/SqlError"
 
 /** The events of the contract (spec: EventName). */
 export const EventName = Schema.Literals(["response.created", "response.stage_changed"])

@@ -6,7 +6,11 @@
  *
  * @module
  */
-import { Effect, Predicate, Result, Schema, SchemaTransformation } from "effect"
+import * as Effect from "effect/Effect"
+import * as Predicate from "effect/Predicate"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
+import * as SchemaTransformation from "effect/SchemaTransformation"
 import { Id } from "./Ids.ts"
 
 // ---------------------------------------------------------------------------

@@ -5,7 +5,11 @@
  * chat-completions server), `layerNone` (generation switched off), or a
  * host's own layer.
  */
-import { Context, Effect, Layer, Result, Schema } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
 import * as Actors from "./Actors.ts"
 import type { FieldInput } from "./Fields.ts"
 import { CreateFormInput, Forms } from "./Forms.ts"

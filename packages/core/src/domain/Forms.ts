@@ -4,9 +4,14 @@
  * form, its questions or its stages, never when a response arrives.
  */
 import { randomBytes } from "node:crypto"
-import { Clock, Context, Effect, Layer, Schema, SchemaTransformation } from "effect"
-import { SqlClient } from "effect/sql"
-import type { SqlError } from "effect/sql"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import * as SchemaTransformation from "effect/SchemaTransformation"
+import * as SqlClient from "effect/sql/SqlClient"
+import type * as SqlError from "effect/sql/SqlError"
 import * as Actors from "./Actors.ts"
 import { type Forbidden, FormNotFound, InvalidInput } from "./Errors.ts"
 import { type AnyFieldOptions, Field, FieldInput, type FieldType } from "./Fields.ts"

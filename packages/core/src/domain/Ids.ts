@@ -2,7 +2,7 @@
  * Identifiers: the database's integer ids are positive 32-bit integers, so an
  * id outside that range can be refused as input instead of failing in a query.
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /** The largest id: 2^31 − 1. */
 export const maxId = 2_147_483_647

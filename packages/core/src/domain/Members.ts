@@ -2,9 +2,13 @@
  * Members: the accounts of a workspace, each with a role. An API key acts with
  * its member's role; a `viewer` only reads.
  */
-import { Clock, Context, Effect, Layer, Schema } from "effect"
-import { SqlClient } from "effect/sql"
-import type { SqlError } from "effect/sql"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import * as SqlClient from "effect/sql/SqlClient"
+import type * as SqlError from "effect/sql/SqlError"
 import { Accounts, EmailAddress, PersonName } from "./Accounts.ts"
 
 /** A member's role: `owner`, `admin`, `member` or `viewer`. */

@@ -2,9 +2,13 @@
  * Notes: internal comments on a case, never shown to the respondent. A note
  * is stored as an activity of type `note` (so it sits in the timeline).
  */
-import { Clock, Context, Effect, Layer, Schema } from "effect"
-import { SqlClient } from "effect/sql"
-import type { SqlError } from "effect/sql"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import * as SqlClient from "effect/sql/SqlClient"
+import type * as SqlError from "effect/sql/SqlError"
 import { Activities } from "./Activities.ts"
 import * as Actors from "./Actors.ts"
 import { type Forbidden, ResponseNotFound } from "./Errors.ts"

@@ -29,7 +29,8 @@
  *
  * @module
  */
-import { Result, Schema } from "effect"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
 import { FieldInput } from "./Fields.ts"
 
 /** What the offline generator produces (the shape every generator returns). */

@@ -17,9 +17,17 @@
  *
  * @module
  */
-import { Duration, Effect, Layer, Redacted, Ref, Result, Schema } from "effect"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
+import * as Ref from "effect/Ref"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
 import { toCodecOpenAI } from "effect/ai/OpenAiStructuredOutput"
-import { FetchHttpClient, HttpClient, HttpClientRequest } from "effect/http"
+import * as FetchHttpClient from "effect/http/FetchHttpClient"
+import * as HttpClient from "effect/http/HttpClient"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import type { HttpClientError } from "effect/http/HttpClientError"
 import { FieldInput } from "./Fields.ts"
 import { FormGenerator, type GeneratedForm, GeneratorFailed } from "./FormGenerator.ts"

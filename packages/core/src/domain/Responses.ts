@@ -4,9 +4,20 @@
  * and its `response.created` event commit together; so do a stage change and
  * its `response.stage_changed` event.
  */
-import { Array as Arr, Clock, Context, Effect, Layer, Option, Random, Result, Schema, SchemaTransformation, Stream } from "effect"
-import { SqlClient } from "effect/sql"
-import type { SqlError, Statement } from "effect/sql"
+import * as Arr from "effect/Array"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Random from "effect/Random"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
+import * as SchemaTransformation from "effect/SchemaTransformation"
+import * as Stream from "effect/Stream"
+import * as SqlClient from "effect/sql/SqlClient"
+import type * as SqlError from "effect/sql/SqlError"
+import type * as Statement from "effect/sql/Statement"
 import { Activities, Activity, type NewActivity } from "./Activities.ts"
 import * as Actors from "./Actors.ts"
 import { Contacts } from "./Contacts.ts"
@@ -218,6 +229,20 @@ const COUNT_SHARDS = 8
 
 const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
+/**
+ * The part of an e-mail-like `q` to look up in the trigram index: the text
+ * before its `@`, when that holds a trigram (three letters or digits in a
+ * row). A domain is shared by many respondents (`@example.com`, `@gmail.com`),
+ * so its trigrams are in a large share of the rows, and intersecting their
+ * posting lists cost more than the rest of the search (~70 ms for one address
+ * at 1M rows, against ~20 ms probing the part before the `@`).
+ */
+const emailLocalPart = (q: string): string | undefined => {
+  const at = q.indexOf("@")
+  const local = at > 0 ? q.slice(0, at) : ""
+  return /[\p{L}\p{N}]{3}/u.test(local) ? local : undefined
+}
+
 const Cursor = Schema.Struct({ at: Schema.String, id: Schema.Int })
 const CursorFromString = Schema.fromJsonString(Cursor)
 
@@ -403,7 +428,14 @@ export class Responses extends Context.Service<Responses, {
         else if (options.assignee !== undefined) conditions.push(sql`assignee_id = ${options.assignee}`)
         if (options.tag !== undefined) conditions.push(sql`tags @> ${[options.tag]}::text[]`)
         if (options.q !== undefined && options.q.trim() !== "") {
-          conditions.push(sql`search_text like ${likePattern(options.q.trim())}`)
+          const q = options.q.trim()
+          const probe = emailLocalPart(q)
+          conditions.push(
+            probe === undefined
+              ? sql`search_text like ${likePattern(q)}`
+              // Same rows: the probe is part of q, and strpos (which the index does not take) checks all of it.
+              : sql`search_text like ${likePattern(probe)} and strpos(search_text, ${q.toLowerCase()}) > 0`
+          )
         }
         if (options.from !== undefined) conditions.push(sql`submitted_at >= ${options.from}`)
         if (options.to !== undefined) conditions.push(sql`submitted_at <= ${options.to}`)

@@ -3,9 +3,14 @@
  * "New", "In progress" and "Done" (closed). A deleted stage's cases go back to
  * no stage.
  */
-import { Array as Arr, Clock, Context, Effect, Layer, Schema } from "effect"
-import { SqlClient } from "effect/sql"
-import type { SqlError } from "effect/sql"
+import * as Arr from "effect/Array"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import * as SqlClient from "effect/sql/SqlClient"
+import type * as SqlError from "effect/sql/SqlError"
 import * as Actors from "./Actors.ts"
 import { type Forbidden, FormNotFound, InvalidInput } from "./Errors.ts"
 import { Id } from "./Ids.ts"

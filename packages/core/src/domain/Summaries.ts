@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { Predicate } from "effect"
+import * as Predicate from "effect/Predicate"
 import { type AnswerValue, DEFAULT_RATING_MAX, type Field } from "./Fields.ts"
 
 const byPosition = (fields: ReadonlyArray<Field>): ReadonlyArray<Field> =>

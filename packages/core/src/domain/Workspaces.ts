@@ -2,9 +2,13 @@
  * Workspaces: the tenant. Everything else belongs to exactly one workspace,
  * and every query of tenant data is scoped by its id.
  */
-import { Clock, Context, Effect, Layer, Schema } from "effect"
-import { SqlClient } from "effect/sql"
-import type { SqlError } from "effect/sql"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import * as SqlClient from "effect/sql/SqlClient"
+import type * as SqlError from "effect/sql/SqlError"
 import { EmailAddress, PersonName } from "./Accounts.ts"
 import { Members } from "./Members.ts"
 

@@ -3,8 +3,9 @@
  * become HTTP statuses. Every body is `{"error": "<message>"}`; a 400 may add
  * `details` (one `{path, message}` per problem) and a 500 a `requestId`.
  */
-import { Effect, Schema } from "effect"
-import type { SqlError } from "effect/sql"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import type * as SqlError from "effect/sql/SqlError"
 import { Issue } from "../domain/Errors.ts"
 
 /** 400: the request is malformed or breaks a rule (the message names the field). */

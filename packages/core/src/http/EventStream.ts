@@ -5,8 +5,13 @@
  * LISTENs for the NOTIFY its events send). The transport (Node `ws`, h3's
  * WebSockets) only has to pass text frames in and out: see `EventStream.connect`.
  */
-import { Context, Effect, Layer, Schedule, Schema, Stream } from "effect"
-import type { SqlError } from "effect/sql"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schedule from "effect/Schedule"
+import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
+import type * as SqlError from "effect/sql/SqlError"
 import type * as Actors from "../domain/Actors.ts"
 import { ApiKeys } from "../domain/ApiKeys.ts"
 import { eventsChannel, Events } from "../domain/Events.ts"

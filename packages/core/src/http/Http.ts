@@ -6,10 +6,22 @@
  * when the database is away, and 500 with a request id for the unexpected.
  */
 import { randomBytes } from "node:crypto"
-import { ByteSize, Cause, Effect, Exit, Layer, Result } from "effect"
-import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { HttpApi, HttpApiBuilder, HttpApiScalar, OpenApi } from "effect/http-api"
-import { SqlClient } from "effect/sql"
+import * as ByteSize from "effect/ByteSize"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
+import * as Result from "effect/Result"
+import * as Scope from "effect/Scope"
+import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
+import * as HttpRouter from "effect/http/HttpRouter"
+import * as HttpServerRequest from "effect/http/HttpServerRequest"
+import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import * as HttpApi from "effect/http-api/HttpApi"
+import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
+import * as HttpApiScalar from "effect/http-api/HttpApiScalar"
+import * as OpenApi from "effect/http-api/OpenApi"
+import * as SqlClient from "effect/sql/SqlClient"
 import { Api } from "./Api.ts"
 import { FormsHandlers } from "./handlers/FormsHandlers.ts"
 import { GenerateHandlers } from "./handlers/GenerateHandlers.ts"
@@ -248,19 +260,35 @@ export const baseUrlOf = (
   return host !== undefined && /^[A-Za-z0-9.:[\]-]+$/.test(host) ? `${scheme}://${host}${safePrefix}` : safePrefix
 }
 
-/** The OpenAPI document, with `servers` naming where the API is mounted. */
-const OpenApiRoute = (options: HttpOptions) => {
-  const base = OpenApi.fromApi(Api)
-  return HttpRouter.add(
+/**
+ * The OpenAPI document, with `servers` naming where the API is mounted. It is
+ * built on the first request, not at start (`OpenApi.fromApi` caches it).
+ */
+const OpenApiRoute = (options: HttpOptions) =>
+  HttpRouter.add(
     "GET",
     "/api/openapi.json",
     Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
       json(200, {
-        ...base,
+        ...OpenApi.fromApi(Api),
         servers: [{ url: baseUrl(request, options.appUrl) || "/", description: "This qforms service" }]
       }))
   )
-}
+
+/**
+ * The API reference page (Scalar). Its bundled script (3 MB of JavaScript,
+ * ~27 MB resident once loaded) is loaded on the first visit rather than at
+ * start, so a server whose docs nobody opens never holds it.
+ */
+const DocsRoute = HttpRouter.use(Effect.fnUntraced(function*(router) {
+  const scope = yield* Effect.scope
+  const page = yield* Effect.cached(
+    HttpRouter.toHttpEffect(HttpApiScalar.layer(Api, { path: "/api/docs", scalar: { hideModels: false } })).pipe(
+      Effect.provideService(Scope.Scope, scope)
+    )
+  )
+  yield* router.add("GET", "/api/docs", Effect.flatten(page))
+}))
 
 /**
  * The routes of qforms: provide the domain services (`Services.layer…`) and a
@@ -269,8 +297,10 @@ const OpenApiRoute = (options: HttpOptions) => {
  *
  * @example
  * ```ts
- * import { NodeHttpServer } from "@effect/platform-node"
- * import { HttpRouter } from "effect/http"
+ * import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+ * import * as HttpRouter from "effect/http/HttpRouter"
+ * import * as Layer from "effect/Layer"
+ * import { createServer } from "node:http"
  * import { FormGenerator, Http, Services } from "@qforms/core"
  *
  * const Server = HttpRouter.serve(Http.layer({ appUrl: "http://localhost:3000" }), { disableLogger: true }).pipe(
@@ -300,7 +330,7 @@ export const layer = (options: HttpOptions = {}) =>
     ),
     OpenApiRoute(options),
     HealthRoutes,
-    HttpApiScalar.layer(Api, { path: "/api/docs", scalar: { hideModels: false } }),
+    DocsRoute,
     Guard(options)
   )
 

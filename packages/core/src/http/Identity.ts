@@ -3,7 +3,7 @@
  * user to a qforms member, so its users need no qforms API key. API keys keep
  * working beside it.
  */
-import { Context } from "effect"
+import * as Context from "effect/Context"
 
 /** The request as the bridge sees it: the host's own request object and the headers. */
 export interface HostRequest {

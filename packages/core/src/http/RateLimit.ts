@@ -4,7 +4,10 @@
  * effective limit is the per-process limit times the number of processes
  * (put a shared limiter in front, or divide the rate, when that matters).
  */
-import { Clock, Context, Effect, Layer } from "effect"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 
 /** The limit: `requestsPerSecond` refill, `burst` capacity. */
 export interface RateLimitConfig {

@@ -2,10 +2,15 @@
  * The API's middleware implementations: bearer authentication with the
  * per-key rate limit, and request decoding failures as 400 `{error, details}`.
  */
-import { Effect, Layer, Redacted, Result, SchemaIssue } from "effect"
-import { HttpServerRequest, HttpServerResponse } from "effect/http"
-import { HttpApiMiddleware } from "effect/http-api"
-import type { HttpApiError } from "effect/http-api"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
+import * as Result from "effect/Result"
+import * as SchemaIssue from "effect/SchemaIssue"
+import * as HttpServerRequest from "effect/http/HttpServerRequest"
+import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import * as HttpApiMiddleware from "effect/http-api/HttpApiMiddleware"
+import type * as HttpApiError from "effect/http-api/HttpApiError"
 import * as Actors from "../domain/Actors.ts"
 import { ApiKeys } from "../domain/ApiKeys.ts"
 import { Members } from "../domain/Members.ts"

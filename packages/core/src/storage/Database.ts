@@ -1,12 +1,17 @@
 /**
  * The database behind qforms: PostgreSQL (`layerPg`) or embedded PGlite
- * (`layerPglite`), either way migrated and set to the qforms schema.
+ * (`layerPglite`), either way migrated and set to the qforms schema. Each
+ * driver is loaded only when its layer is built, so a process loads one.
  */
-import { PgClient } from "@effect/sql-pg"
-import { Effect, Layer, Redacted, Schedule, Schema } from "effect"
-import { Reactivity } from "effect/reactivity"
-import { SqlClient } from "effect/sql"
-import type { Migrator, SqlError } from "effect/sql"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
+import * as Schedule from "effect/Schedule"
+import * as Schema from "effect/Schema"
+import * as Reactivity from "effect/reactivity/Reactivity"
+import * as SqlClient from "effect/sql/SqlClient"
+import type * as Migrator from "effect/sql/Migrator"
+import type * as SqlError from "effect/sql/SqlError"
 import * as Migrations from "./Migrations.ts"
 import { Notifications } from "./Notifications.ts"
 import * as PgliteClient from "./PgliteClient.ts"
@@ -71,6 +76,12 @@ export interface PgOptions {
   readonly maxConnections?: number | undefined
 }
 
+/** `@effect/sql-pg`, loaded when a PostgreSQL layer is built. */
+const loadPgClient = Effect.tryPromise({
+  try: () => import("@effect/sql-pg/PgClient"),
+  catch: (cause) => new DatabaseError({ message: `Could not load the PostgreSQL driver: ${String(cause)}`, cause })
+})
+
 /**
  * qforms on PostgreSQL: a connection pool whose sessions use the qforms
  * schema, migrated before the layer is ready.
@@ -84,7 +95,7 @@ export interface PgOptions {
 export const layerPg = (options: PgOptions): Layer.Layer<SqlClient.SqlClient | Notifications, DatabaseError> => {
   const schema = options.schema ?? defaultSchema
   return Layer.mergeAll(Layer.effectDiscard(prepare(schema)), Notifications.layerPg).pipe(
-    Layer.provideMerge(
+    Layer.provideMerge(Layer.unwrap(Effect.map(loadPgClient, (PgClient) =>
       PgClient.layerFrom(Effect.andThen(
         checkSchema(schema),
         PgClient.make({
@@ -98,8 +109,7 @@ export const layerPg = (options: PgOptions): Layer.Layer<SqlClient.SqlClient | N
             new DatabaseError({ message: `Could not connect to PostgreSQL: ${error.message}`, cause: error })
           )
         )
-      ))
-    )
+      )))))
   )
 }
 
@@ -111,6 +121,11 @@ export interface PgliteOptions {
   readonly dataDir?: string | undefined
   /** The schema that holds qforms' tables (default `qforms`). */
   readonly schema?: string | undefined
+  /**
+   * `shared_buffers` of the embedded PostgreSQL, e.g. `"32MB"` (default
+   * `"16MB"`; see {@link PgliteClient.PgliteClientOptions.sharedBuffers}).
+   */
+  readonly sharedBuffers?: string | undefined
 }
 
 /**
@@ -133,7 +148,7 @@ const refreshStatistics = Effect.gen(function*() {
  * @example
  * ```ts
  * import { Database } from "@qforms/core"
- * const Db = Database.layerPglite({ dataDir: "./.qforms-data" })
+ * const Db = Database.layerPglite({ dataDir: "./.qforms-data", sharedBuffers: "32MB" })
  * ```
  */
 export const layerPglite = (
@@ -153,7 +168,7 @@ export const layerPglite = (
     Layer.provideMerge(
       Layer.effectContext(Effect.andThen(
         checkSchema(schema),
-        PgliteClient.makeContext({ dataDir: options.dataDir }).pipe(
+        PgliteClient.makeContext({ dataDir: options.dataDir, sharedBuffers: options.sharedBuffers }).pipe(
           Effect.mapError((error) => new DatabaseError({ message: error.message, cause: error }))
         )
       )).pipe(Layer.provide(Reactivity.layer))

@@ -5,8 +5,9 @@
  * the configured qforms schema (see `Database.ts`), so qforms can live in its
  * own schema of a host application's database.
  */
-import { Effect } from "effect"
-import { Migrator, SqlClient } from "effect/sql"
+import * as Effect from "effect/Effect"
+import * as Migrator from "effect/sql/Migrator"
+import * as SqlClient from "effect/sql/SqlClient"
 
 const initial = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient

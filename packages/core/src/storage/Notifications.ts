@@ -3,9 +3,13 @@
  * PGlite alike: a change NOTIFYs in its transaction, and every listening
  * process (or, on PGlite, this process) hears it once the change commits.
  */
-import { PgClient } from "@effect/sql-pg"
-import { Context, Effect, Layer, Queue, Stream } from "effect"
-import type { SqlError } from "effect/sql"
+import type * as PgClient from "@effect/sql-pg/PgClient"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Queue from "effect/Queue"
+import * as Stream from "effect/Stream"
+import type * as SqlError from "effect/sql/SqlError"
 import { PgliteDatabase } from "./PgliteClient.ts"
 
 /**
@@ -22,15 +26,19 @@ export class Notifications extends Context.Service<Notifications, {
   readonly listen: (channel: string) => Stream.Stream<string, SqlError.SqlError>
 }>()("@qforms/core/storage/Notifications") {
   /** On PostgreSQL: LISTEN on a connection of its own. */
-  static readonly layerPg = Layer.effect(
-    Notifications,
-    Effect.map(PgClient.PgClient, (pg) =>
-      Notifications.of({
-        listen: (channel) =>
-          Stream.unwrap(Effect.map(pg.listen(channel), (queue) => Stream.fromQueue(queue))).pipe(
-            Stream.map((notification) => notification.payload)
-          )
-      }))
+  static readonly layerPg: Layer.Layer<Notifications, never, PgClient.PgClient> = Layer.unwrap(
+    // Loaded here, not imported above: a process on PGlite never loads the PostgreSQL driver.
+    Effect.map(Effect.promise(() => import("@effect/sql-pg/PgClient")), (PgClient) =>
+      Layer.effect(
+        Notifications,
+        Effect.map(PgClient.PgClient, (pg) =>
+          Notifications.of({
+            listen: (channel) =>
+              Stream.unwrap(Effect.map(pg.listen(channel), (queue) => Stream.fromQueue(queue))).pipe(
+                Stream.map((notification) => notification.payload)
+              )
+          }))
+      ))
   )
 
   /** On PGlite: the embedded database's own LISTEN. */

@@ -1,6 +1,6 @@
 /** Handlers of the forms group. */
-import { Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
+import * as Effect from "effect/Effect"
+import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { Forms } from "../../domain/Forms.ts"
 import { Api, CurrentActor } from "../Api.ts"
 import { handle } from "../ApiErrors.ts"

@@ -1,7 +1,8 @@
 /** Handlers of the responses group. */
-import { Effect, Stream } from "effect"
-import { HttpServerResponse } from "effect/http"
-import { HttpApiBuilder } from "effect/http-api"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
+import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import * as Csv from "../../domain/Csv.ts"
 import { Notes } from "../../domain/Notes.ts"
 import { type ListOptions, Responses } from "../../domain/Responses.ts"

@@ -1,6 +1,6 @@
 /** Handlers of the stages group. */
-import { Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
+import * as Effect from "effect/Effect"
+import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { Stages } from "../../domain/Stages.ts"
 import { Api, CurrentActor } from "../Api.ts"
 import { handle } from "../ApiErrors.ts"

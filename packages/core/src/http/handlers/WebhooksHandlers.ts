@@ -1,6 +1,6 @@
 /** Handlers of the webhooks group. */
-import { Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
+import * as Effect from "effect/Effect"
+import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import * as TestPing from "../../delivery/TestPing.ts"
 import { Deliveries } from "../../domain/Deliveries.ts"
 import { Webhooks } from "../../domain/Webhooks.ts"
