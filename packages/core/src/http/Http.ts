@@ -1,7 +1,7 @@
 /**
  * Everything qforms serves over HTTP, as routes of an `HttpRouter`: the API
  * under `/api`, its OpenAPI document (`/api/openapi.json`) and reference page
- * (`/api/docs`), `/healthz` and `/readyz`, and one router-wide layer that keeps every answer in shape:
+ * (`/api/docs`), the MCP endpoint (`/mcp`, see `Mcp.ts`), `/healthz` and `/readyz`, and one router-wide layer that keeps every answer in shape:
  * `{error}` bodies, 404 and 405 (with `Allow`), 413 over the body limit, 503
  * when the database is away, and 500 with a request id for the unexpected.
  */
@@ -18,6 +18,7 @@ import { ResponsesHandlers } from "./handlers/ResponsesHandlers.ts"
 import { StagesHandlers } from "./handlers/StagesHandlers.ts"
 import { WebhooksHandlers } from "./handlers/WebhooksHandlers.ts"
 import * as Database from "../storage/Database.ts"
+import * as Mcp from "./Mcp.ts"
 import * as RateLimit from "./RateLimit.ts"
 import { AuthenticationLive, bearerChallenge, RequestErrorsLive } from "./Security.ts"
 
@@ -52,7 +53,8 @@ const knownRoutes = (): ReadonlyArray<KnownRoute> => {
     { method: "GET", pattern: toPattern("/api/docs") },
     { method: "GET", pattern: toPattern("/healthz") },
     { method: "GET", pattern: toPattern("/api/events") },
-    { method: "GET", pattern: toPattern("/readyz") }
+    { method: "GET", pattern: toPattern("/readyz") },
+    { method: "POST", pattern: toPattern(Mcp.path) }
   ]
   HttpApi.reflect(Api, {
     onGroup: () => undefined,
@@ -279,8 +281,10 @@ const OpenApiRoute = (options: HttpOptions) => {
  * )
  * ```
  */
-export const layer = (options: HttpOptions = {}) =>
-  Layer.mergeAll(
+export const layer = (options: HttpOptions = {}) => {
+  // One limiter for the API and /mcp: a key's budget is shared by both.
+  const limiter = RateLimit.RateLimiter.layerMemory(options.rateLimit)
+  return Layer.mergeAll(
     HttpApiBuilder.layer(Api).pipe(
       Layer.provide(
         Layer.mergeAll(
@@ -292,7 +296,7 @@ export const layer = (options: HttpOptions = {}) =>
           GenerateHandlers
         ).pipe(
           Layer.provide([
-            AuthenticationLive.pipe(Layer.provide(RateLimit.RateLimiter.layerMemory(options.rateLimit))),
+            AuthenticationLive.pipe(Layer.provide(limiter)),
             RequestErrorsLive
           ])
         )
@@ -300,7 +304,9 @@ export const layer = (options: HttpOptions = {}) =>
     ),
     OpenApiRoute(options),
     HealthRoutes,
+    Mcp.layer.pipe(Layer.provide(limiter)),
     HttpApiScalar.layer(Api, { path: "/api/docs", scalar: { hideModels: false } }),
     Guard(options)
   )
+}
 
