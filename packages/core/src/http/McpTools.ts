@@ -4,7 +4,7 @@
  * and the `triage_new_responses` prompt. Transport-free: `Mcp.ts` serves
  * these over Streamable HTTP for the authenticated member.
  */
-import { Effect, Schema, SchemaAST, SchemaIssue } from "effect"
+import { Effect, Schema, SchemaIssue } from "effect"
 import type { JsonSchema } from "effect"
 import type { SqlError } from "effect/sql"
 import * as Actors from "../domain/Actors.ts"
@@ -61,17 +61,15 @@ export const toolSuccess = (value: Record<string, unknown>): ToolResult => ({
  * schema at the root (not a `$ref` to one), shared definitions in `$defs`.
  */
 export const jsonSchemaOf = (schema: Schema.Top, onExcessProperty: "error" | "ignore"): JsonSchema.JsonSchema => {
-  const ast = SchemaAST.toEncoded(schema.ast)
-  // `Schema.Struct({})` is "any object" to Effect; as arguments it means "no arguments".
-  if (SchemaAST.isObjects(ast) && ast.propertySignatures.length === 0 && ast.indexSignatures.length === 0) {
-    return { type: "object", properties: {}, additionalProperties: false }
-  }
   const document = Schema.toJsonSchemaDocument(schema, { onExcessProperty })
   const ref = document.schema.$ref
   const name = typeof ref === "string" && ref.startsWith("#/$defs/") ? ref.slice("#/$defs/".length) : undefined
   const root = name === undefined ? document.schema : document.definitions[name] ?? document.schema
   return Object.keys(document.definitions).length === 0 ? root : { ...root, $defs: document.definitions }
 }
+
+/** The arguments of a tool that takes none: an empty object (`Schema.Struct({})` would take any value). */
+const NoArguments = Schema.Record(Schema.String, Schema.Never.annotate({ message: "unknown field" }))
 
 const parseOptions = { onExcessProperty: "error", errors: "all" } as const
 
@@ -154,7 +152,7 @@ export const makeTools = Effect.gen(function*() {
       title: "List forms",
       description: "Lists every form of the workspace, most recently changed first, with its status " +
         "(draft, published, closed) and response count. Start here to find a form's `id`, which the other tools take as `formId`.",
-      input: Schema.Struct({}),
+      input: NoArguments,
       output: Schema.Struct({ forms: Schema.Array(FormSummary) }),
       write: false,
       run: (actor) => Effect.map(forms.list(actor), (list) => ({ forms: list }))
@@ -258,7 +256,7 @@ export const makeTools = Effect.gen(function*() {
       title: "List the workspace's members",
       description: "Lists the people of the workspace with their role. A member's `accountId` is what " +
         "update_response takes as `assigneeId` and list_responses as `assignee`.",
-      input: Schema.Struct({}),
+      input: NoArguments,
       output: Schema.Struct({ members: Schema.Array(Member) }),
       write: false,
       run: (actor) => Effect.map(members.list(actor.workspaceId), (list) => ({ members: list }))
@@ -267,7 +265,7 @@ export const makeTools = Effect.gen(function*() {
       title: "List webhook subscriptions",
       description: "Lists the webhook subscriptions (`sub_…` ids): which form and event each sends where, " +
         "whether it is disabled and when it last sent. Use a subscription's `id` with get_delivery_log.",
-      input: Schema.Struct({}),
+      input: NoArguments,
       output: Schema.Struct({ webhooks: Schema.Array(Subscription) }),
       write: false,
       run: (actor) => Effect.map(webhooks.list(actor), (list) => ({ webhooks: list }))
