@@ -111,11 +111,6 @@ const httpServerReason = (error: unknown): Reason | undefined =>
     ? error.reason as Reason
     : undefined
 
-const isDatabaseDown = (error: unknown): boolean =>
-  typeof error === "object" && error !== null && "_tag" in error && error._tag === "SqlError" &&
-  "reason" in error && typeof error.reason === "object" && error.reason !== null && "_tag" in error.reason &&
-  error.reason._tag === "ConnectionError"
-
 const loneSurrogate =
   /\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}/
 
@@ -170,7 +165,7 @@ const Guard = (options: HttpOptions) => {
             ? tooLarge
             : json(400, { error: "could not read the request body" })
         }
-        if (isDatabaseDown(error)) {
+        if (Database.isUnreachable(error)) {
           return json(503, { error: "the database is not reachable; try again shortly" }, { "retry-after": "5" })
         }
       }

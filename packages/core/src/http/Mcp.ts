@@ -31,6 +31,7 @@ import {
 import { Cause, type Context, Effect, Result } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import type * as Actors from "../domain/Actors.ts"
+import * as Database from "../storage/Database.ts"
 import { apiVersion } from "./Api.ts"
 import * as McpTools from "./McpTools.ts"
 import { makeAuthenticate } from "./Security.ts"
@@ -54,6 +55,9 @@ const runner = <R>(context: Context.Context<R>) =>
     Effect.catchCause((cause) => {
       const failure = cause.reasons.find(Cause.isFailReason)?.error
       if (failure instanceof McpError) return Effect.fail(failure)
+      if (Database.isUnreachable(failure)) {
+        return Effect.fail(new McpError(ErrorCode.InternalError, "the database is not reachable; try again shortly"))
+      }
       const requestId = `req_${randomBytes(9).toString("base64url")}`
       return Effect.logError("MCP request failed", cause).pipe(
         Effect.annotateLogs({ requestId }),
