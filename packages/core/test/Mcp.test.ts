@@ -383,7 +383,7 @@ for (const target of databaseTargets) {
       expect((await call(client, "list_forms")).forms.length).toBeGreaterThan(0)
     })
 
-    it("answers 401 with WWW-Authenticate without a key or with a wrong one; GET and DELETE are 405", async () => {
+    it("answers 401 with WWW-Authenticate without a key or with a wrong one; GET and DELETE 405; bad JSON-RPC 4xx", async () => {
       const initialize = JSON.stringify({
         jsonrpc: "2.0",
         id: 1,
@@ -407,6 +407,17 @@ for (const target of databaseTargets) {
         expect(reply.status).toBe(405)
         expect(reply.headers.get("allow")).toBe("POST")
       }
+      const owner = { ...headers, authorization: `Bearer ${seed.keys.owner}` }
+      const malformed = await fetch(`${http.url}/mcp`, { method: "POST", headers: owner, body: "{\"jsonrpc\": " })
+      expect(malformed.status).toBe(400)
+      expect(((await malformed.json()) as Json).error.code).toBe(-32700)
+      const plain = await fetch(`${http.url}/mcp`, {
+        method: "POST",
+        headers: { ...owner, accept: "application/json" },
+        body: initialize
+      })
+      expect(plain.status).toBe(406)
+      expect(((await plain.json()) as Json).error.message).toMatch(/text\/event-stream/)
       const ok = await fetch(`${http.url}/mcp`, {
         method: "POST",
         headers: { ...headers, authorization: `Bearer ${seed.keys.owner}` },

@@ -149,6 +149,9 @@ const makeServer = (
   return server
 }
 
+/** Headers of the connection or of the body as it was sent, not of the request the SDK reads. */
+const notForwarded = new Set(["host", "connection", "keep-alive", "transfer-encoding", "content-length", "upgrade"])
+
 /** `Authorization: Bearer <key>` → the key; anything else → "" (then the host's bridge is asked). */
 const bearerKey = (header: string | undefined) => /^Bearer\s+(\S+)\s*$/i.exec(header ?? "")?.[1] ?? ""
 
@@ -177,7 +180,9 @@ export const layer = HttpRouter.use(Effect.fnUntraced(function*(router) {
       // Read here, under the router's body limit; the SDK gets the text again as a plain Web request.
       const body = yield* request.text
       const headers = new Headers()
-      for (const [name, value] of Object.entries(request.headers)) headers.set(name, value)
+      for (const [name, value] of Object.entries(request.headers)) {
+        if (!notForwarded.has(name)) headers.set(name, value)
+      }
       const webRequest = new Request(`http://qforms.internal${path}`, { method: "POST", headers, body })
       const run = runner(yield* Effect.context<never>())
       const server = makeServer(actor, run, tools, resources, triage)
