@@ -122,7 +122,10 @@ for (const target of databaseTargets) {
         database,
         rateLimit: { requestsPerSecond: 10_000, burst: 10_000 },
         delivery: { allowPrivateTargets: true, schedule: [0, 50, 100], timeoutMs: 1_000, pollIntervalMs: 100 },
-        resolveActor: ({ headers }) => hostUsers.get(headers["x-host-user"] ?? "")
+        oauth: { authorizationServers: ["https://id.example.com"], scopes: ["qforms"] },
+        // The host's bridge: its session header, or an access token its identity provider issued (`at_<user>`).
+        resolveActor: ({ headers }) =>
+          hostUsers.get(headers["x-host-user"] ?? /^Bearer at_(\S+)$/.exec(headers.authorization ?? "")?.[1] ?? "")
       })
       http = await listen(qforms)
       seed = await qforms.run(Effect.gen(function*() {
@@ -432,6 +435,39 @@ for (const target of databaseTargets) {
       const client = await connect({ "x-host-user": "viewer-a" })
       expect((await call(client, "list_members")).members.length).toBeGreaterThan(1)
       expect(await refused(client, "create_form", { title: "Nope" })).toBe("this key belongs to a viewer, who can only read")
+    })
+
+    it("OAuth 2.1: the 401 names the protected resource metadata, which names the authorization server; its tokens work", async () => {
+      const anonymous = await fetch(`${http.url}/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" })
+      })
+      expect(anonymous.status).toBe(401)
+      const challenge = anonymous.headers.get("www-authenticate") ?? ""
+      const metadataUrl = /resource_metadata="([^"]+)"/.exec(challenge)?.[1]
+      expect(metadataUrl).toBe(`${http.url}/.well-known/oauth-protected-resource`)
+      for (const url of [metadataUrl!, `${metadataUrl}/mcp`]) {
+        const metadata = await fetch(url)
+        expect(metadata.status).toBe(200)
+        expect(await metadata.json()).toEqual({
+          resource: `${http.url}/mcp`,
+          authorization_servers: ["https://id.example.com"],
+          bearer_methods_supported: ["header"],
+          scopes_supported: ["qforms"],
+          resource_name: "qforms"
+        })
+      }
+      const post = await fetch(metadataUrl!, { method: "POST" })
+      expect(post.status).toBe(405)
+      // An access token of the host's identity provider: the bridge maps it to the viewer.
+      const client = await connect({ authorization: "Bearer at_viewer-a" })
+      expect((await call(client, "list_forms")).forms.length).toBeGreaterThan(0)
+      expect(await refused(client, "create_form", { title: "Nope" })).toBe("this key belongs to a viewer, who can only read")
+      // A token the bridge does not know is refused like a wrong key, and the API takes the same tokens.
+      await expect(connect({ authorization: "Bearer at_nobody" })).rejects.toThrow(/API key/)
+      const viaApi = await fetch(`${http.url}/api/members`, { headers: { authorization: "Bearer at_viewer-a" } })
+      expect(viaApi.status).toBe(200)
     })
 
     it.skipIf(target.name !== "postgres")(

@@ -33,6 +33,11 @@ export interface HttpOptions {
    * `/forms-service` when mounted under a prefix: the OpenAPI `servers` entry.
    */
   readonly appUrl?: string | undefined
+  /**
+   * OAuth 2.1 sign-in for assistants on `/mcp`: serves the protected resource
+   * metadata naming these authorization servers; `resolveActor` validates their tokens.
+   */
+  readonly oauth?: Mcp.OAuthOptions | undefined
 }
 
 /** The default body limit: 1 MiB. */
@@ -47,14 +52,18 @@ const toPattern = (path: string): RegExp =>
   new RegExp(`^${path.split("/").map((segment) => segment.startsWith(":") ? "[^/]+" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("/")}/?$`)
 
 /** Every method+path the API knows, to tell 405 from 404. */
-const knownRoutes = (): ReadonlyArray<KnownRoute> => {
+const knownRoutes = (options: HttpOptions): ReadonlyArray<KnownRoute> => {
   const routes: Array<KnownRoute> = [
     { method: "GET", pattern: toPattern("/api/openapi.json") },
     { method: "GET", pattern: toPattern("/api/docs") },
     { method: "GET", pattern: toPattern("/healthz") },
     { method: "GET", pattern: toPattern("/api/events") },
     { method: "GET", pattern: toPattern("/readyz") },
-    { method: "POST", pattern: toPattern(Mcp.path) }
+    { method: "POST", pattern: toPattern(Mcp.path) },
+    ...(options.oauth === undefined ? [] : [
+      { method: "GET", pattern: toPattern(Mcp.metadataPath) },
+      { method: "GET", pattern: toPattern(`${Mcp.metadataPath}${Mcp.path}`) }
+    ])
   ]
   HttpApi.reflect(Api, {
     onGroup: () => undefined,
@@ -134,7 +143,7 @@ const unstorableText = (request: HttpServerRequest.HttpServerRequest) =>
 const Guard = (options: HttpOptions) => {
   const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes
   const maxBodySize = ByteSize.bytes(maxBodyBytes)
-  const routes = knownRoutes()
+  const routes = knownRoutes(options)
   const tooLarge = json(413, { error: `request body too large: at most ${maxBodyBytes} bytes` }, { connection: "close" })
 
   const notFound = (request: HttpServerRequest.HttpServerRequest) => {
@@ -299,7 +308,9 @@ export const layer = (options: HttpOptions = {}) => {
     ),
     OpenApiRoute(options),
     HealthRoutes,
-    Mcp.layer.pipe(Layer.provide(limiter)),
+    Mcp.layer({ oauth: options.oauth, baseUrl: (request) => baseUrl(request, options.appUrl) }).pipe(
+      Layer.provide(limiter)
+    ),
     HttpApiScalar.layer(Api, { path: "/api/docs", scalar: { hideModels: false } }),
     Guard(options)
   )

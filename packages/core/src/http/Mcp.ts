@@ -39,6 +39,44 @@ import { makeAuthenticate } from "./Security.ts"
 /** The endpoint's path, under the mount point. */
 export const path = "/mcp"
 
+/**
+ * OAuth 2.1 sign-in for assistants (the MCP authorization spec): `/mcp`
+ * becomes a protected resource whose metadata (RFC 9728) names the
+ * authorization servers, typically the host's identity provider. The host's
+ * `resolveActor` bridge validates the access tokens they issue.
+ *
+ * @example
+ * ```ts
+ * const oauth: Mcp.OAuthOptions = { authorizationServers: ["https://id.example.com"], scopes: ["qforms"] }
+ * ```
+ */
+export interface OAuthOptions {
+  /** The issuer URLs of the authorization servers (RFC 8414) that sign assistants in. */
+  readonly authorizationServers: ReadonlyArray<string>
+  /** Scopes to advertise, if the authorization server knows any for qforms. */
+  readonly scopes?: ReadonlyArray<string> | undefined
+}
+
+/** Where the protected resource metadata is served, under the mount point (also with `/mcp` appended, RFC 9728's form). */
+export const metadataPath = "/.well-known/oauth-protected-resource"
+
+/**
+ * The protected resource metadata (RFC 9728) of the endpoint at `base` + `/mcp`.
+ *
+ * @example
+ * ```ts
+ * Mcp.protectedResourceMetadata("https://forms.example.com", { authorizationServers: ["https://id.example.com"] })
+ * // { resource: "https://forms.example.com/mcp", authorization_servers: ["https://id.example.com"], … }
+ * ```
+ */
+export const protectedResourceMetadata = (base: string, oauth: OAuthOptions) => ({
+  resource: `${base}${path}`,
+  authorization_servers: [...oauth.authorizationServers],
+  bearer_methods_supported: ["header"],
+  ...(oauth.scopes === undefined ? {} : { scopes_supported: [...oauth.scopes] }),
+  resource_name: "qforms"
+})
+
 /** The JSON-RPC error code of an unknown resource (MCP specification). */
 const resourceNotFoundCode = -32002
 
@@ -155,27 +193,58 @@ const notForwarded = new Set(["host", "connection", "keep-alive", "transfer-enco
 /** `Authorization: Bearer <key>` → the key; anything else → "" (then the host's bridge is asked). */
 const bearerKey = (header: string | undefined) => /^Bearer\s+(\S+)\s*$/i.exec(header ?? "")?.[1] ?? ""
 
+/** Options of {@link layer}. */
+export interface McpOptions {
+  /** OAuth 2.1 sign-in for assistants; without it, API keys (and the bridge) only. */
+  readonly oauth?: OAuthOptions | undefined
+  /** Where this request reached qforms (scheme, host, mount prefix): for the metadata's URLs. */
+  readonly baseUrl: (request: HttpServerRequest.HttpServerRequest) => string
+}
+
 /**
- * The `/mcp` route on the `HttpRouter`; needs the domain services, a
- * `FormGenerator` and the `RateLimiter` the API uses.
+ * The `/mcp` route on the `HttpRouter` (and, with `oauth`, the protected
+ * resource metadata); needs the domain services, a `FormGenerator` and the
+ * `RateLimiter` the API uses.
  *
  * @example
  * ```ts
- * const Routes = Layer.mergeAll(Mcp.layer, OtherRoutes).pipe(Layer.provide(RateLimit.RateLimiter.layerMemory()))
+ * const Routes = Mcp.layer({ baseUrl: () => "https://forms.example.com" }).pipe(
+ *   Layer.provide(RateLimit.RateLimiter.layerMemory())
+ * )
  * ```
  */
-export const layer = HttpRouter.use(Effect.fnUntraced(function*(router) {
+export const layer = (options: McpOptions) => HttpRouter.use(Effect.fnUntraced(function*(router) {
   const authenticate = yield* makeAuthenticate
   const tools = yield* McpTools.makeTools
   const resources = yield* McpTools.makeResources
   const triage = yield* McpTools.makeTriagePrompt
+  const oauth = options.oauth
+  if (oauth !== undefined) {
+    const metadata = Effect.map(
+      HttpServerRequest.HttpServerRequest,
+      (request) => HttpServerResponse.jsonUnsafe(protectedResourceMetadata(options.baseUrl(request), oauth))
+    )
+    yield* router.add("GET", metadataPath, metadata)
+    yield* router.add("GET", `${metadataPath}${path}`, metadata)
+  }
+  /** A refusal; with OAuth, a 401 points the client at the metadata (MCP authorization spec). */
+  const refusal = (request: HttpServerRequest.HttpServerRequest, response: HttpServerResponse.HttpServerResponse) => {
+    const challenge = response.headers["www-authenticate"]
+    return oauth === undefined || response.status !== 401 || challenge === undefined
+      ? response
+      : HttpServerResponse.setHeader(
+        response,
+        "www-authenticate",
+        `${challenge}, resource_metadata="${options.baseUrl(request)}${metadataPath}"`
+      )
+  }
   yield* router.add(
     "POST",
     path,
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const outcome = yield* authenticate(bearerKey(request.headers.authorization))
-      if (Result.isFailure(outcome)) return outcome.failure
+      if (Result.isFailure(outcome)) return refusal(request, outcome.failure)
       const actor: Actors.Actor = { ...outcome.success.actor, channel: "mcp" }
       // Read here, under the router's body limit; the SDK gets the text again as a plain Web request.
       const body = yield* request.text

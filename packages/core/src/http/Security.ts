@@ -35,7 +35,8 @@ export interface Authenticated {
 }
 
 /**
- * Authenticates a bearer key (or, with none, asks the host's identity bridge)
+ * Authenticates a bearer key (or, with none or a token that is no API key,
+ * asks the host's identity bridge)
  * and applies the per-key rate limit: the member it acts as, or the refusal
  * to answer with (401 with its challenge, 429). Shared by the API and `/mcp`.
  */
@@ -71,7 +72,8 @@ export const makeAuthenticate = Effect.gen(function*() {
     HttpServerRequest.HttpServerRequest
   > =>
     Effect.gen(function*() {
-      const hostActor = key === "" ? yield* fromHost : undefined
+      // A bearer token that is no API key may be the host's own (an OAuth access token): its bridge decides.
+      const hostActor = key === "" || !key.startsWith("qk_") ? yield* fromHost : undefined
       const result = hostActor === undefined
         ? yield* Effect.result(keys.authenticate(key))
         : Result.succeed(hostActor)
@@ -95,8 +97,8 @@ export const makeAuthenticate = Effect.gen(function*() {
 })
 
 /**
- * Authenticates the bearer key (or, without one, asks the host's identity
- * bridge), applies the rate limit, and runs the endpoint as that member.
+ * Authenticates the bearer key (or, without one or with a bearer token that is
+ * no API key, asks the host's identity bridge), applies the rate limit, and runs the endpoint as that member.
  * Every answer carries the rate-limit headers.
  */
 export const AuthenticationLive = Layer.effect(
