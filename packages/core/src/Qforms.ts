@@ -28,6 +28,7 @@ import { FormGenerator } from "./domain/FormGenerator.ts"
 import * as EventStream from "./http/EventStream.ts"
 import * as Http from "./http/Http.ts"
 import { IdentityBridge, type ResolveActor } from "./http/Identity.ts"
+import type * as Mcp from "./http/Mcp.ts"
 import type * as RateLimit from "./http/RateLimit.ts"
 import * as Services from "./Services.ts"
 import type * as Database from "./storage/Database.ts"
@@ -57,6 +58,12 @@ export interface QformsOptions {
   readonly formGenerator?: Layer.Layer<FormGenerator> | undefined
   /** Maps the host's signed-in user to a qforms member (API keys keep working). */
   readonly resolveActor?: ResolveActor | undefined
+  /**
+   * OAuth 2.1 sign-in for assistants on `/mcp` (MCP authorization): the
+   * authorization servers named by `/.well-known/oauth-protected-resource`.
+   * Their access tokens reach `resolveActor`, which validates them.
+   */
+  readonly oauth?: Mcp.OAuthOptions | undefined
   /** The least severe log level written (default `Info`). */
   readonly logLevel?: LogLevel.LogLevel | undefined
   /** `pretty` (default) for people, `json` (one object a line) for log collectors. */
@@ -168,7 +175,12 @@ const databaseLayer = (database: QformsOptions["database"]) =>
  * build their own server (`HttpRouter.serve(Qforms.layer(...))`).
  */
 export const layer = (options: QformsOptions = {}) =>
-  Http.layer({ appUrl: options.appUrl, rateLimit: options.rateLimit, maxBodyBytes: options.maxBodyBytes }).pipe(
+  Http.layer({
+    appUrl: options.appUrl,
+    rateLimit: options.rateLimit,
+    maxBodyBytes: options.maxBodyBytes,
+    oauth: options.oauth
+  }).pipe(
     Layer.provide(options.formGenerator ?? FormGenerator.layerOffline),
     Layer.provideMerge(databaseLayer(options.database)),
     Layer.provide(Layer.succeed(IdentityBridge)(options.resolveActor))
@@ -202,7 +214,12 @@ export const make = async (options: QformsOptions = {}): Promise<Qforms> => {
     const context = Context.add(services, IdentityBridge, options.resolveActor).pipe(
       Context.add(DeliveryConfig, { ...DeliveryConfig.defaultValue(), ...options.delivery })
     )
-    const routes = Http.layer({ appUrl: options.appUrl, rateLimit: options.rateLimit, maxBodyBytes: options.maxBodyBytes })
+    const routes = Http.layer({
+      appUrl: options.appUrl,
+      rateLimit: options.rateLimit,
+      maxBodyBytes: options.maxBodyBytes,
+      oauth: options.oauth
+    })
     const httpEffect = yield* HttpRouter.toHttpEffect(routes).pipe(
       Effect.provideContext(context),
       Effect.provideService(Scope.Scope, scope)

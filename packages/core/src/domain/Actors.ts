@@ -21,6 +21,8 @@ export interface Actor {
   readonly name: string | null
   /** The API key used, when `kind` is `api_key`. */
   readonly apiKeyId?: number | undefined
+  /** The member acts through an assistant on the MCP endpoint: activities record `via: "mcp"`. */
+  readonly channel?: "mcp" | undefined
 }
 
 /** How an actor is recorded in an activity. */
@@ -79,7 +81,7 @@ export const toActivityActor = (actor: Actor): ActivityActor => {
   switch (actor.kind) {
     case "api_key":
     case "session":
-      return { type: "member", accountId: actor.accountId, name: actor.name, via: actor.kind }
+      return { type: "member", accountId: actor.accountId, name: actor.name, via: actor.channel ?? actor.kind }
     case "respondent":
       return { type: "respondent", accountId: null, name: null }
     case "system":

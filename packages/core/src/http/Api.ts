@@ -60,7 +60,9 @@ export class RequestErrors extends HttpApiMiddleware.Service<RequestErrors>()("@
   error: [BadRequest, PayloadTooLarge, UnsupportedMediaType, InternalError, ServiceUnavailable]
 }) {}
 
-const SubscriptionIdParams = { id: Schema.String.check(Schema.isMaxLength(100)) }
+/** A webhook subscription's id (`sub_…`). */
+export const SubscriptionId = Schema.String.check(Schema.isMaxLength(100))
+const SubscriptionIdParams = { id: SubscriptionId }
 const IdParams = { id: Id }
 const FormIdParams = { formId: Id }
 
@@ -96,6 +98,16 @@ export const ResponseListQuery = Schema.Struct({
   cursor: Schema.optionalKey(Schema.String).annotate({ description: "Extension: `nextCursor` of the previous page." })
 })
 export type ResponseListQuery = typeof ResponseListQuery.Type
+
+/** The paging of a delivery log (query string). */
+export const DeliveryLogQuery = Schema.Struct({
+  limit: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 200 }))).annotate({
+    description: "At most this many deliveries (1–200); `nextCursor` then leads to the next page."
+  }),
+  cursor: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(20))).annotate({
+    description: "`nextCursor` of the previous page."
+  })
+})
 
 /** The response list (spec: ResponseList, plus `nextCursor`). */
 export const ResponseList = Schema.Struct({
@@ -244,10 +256,7 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
     }).annotate(OpenApi.Description, "Extension: `{\"disabled\": false}` re-enables a disabled subscription."),
     HttpApiEndpoint.get("deliveries", "/webhooks/subscribe/:id/deliveries", {
       params: SubscriptionIdParams,
-      query: {
-        limit: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 200 }))),
-        cursor: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(20)))
-      },
+      query: DeliveryLogQuery.fields,
       success: DeliveryLog,
       error: NotFound
     }).annotate(OpenApi.Description, "Extension: the delivery log, newest first, with every attempt."),

@@ -1,7 +1,7 @@
 /**
  * Everything qforms serves over HTTP, as routes of an `HttpRouter`: the API
  * under `/api`, its OpenAPI document (`/api/openapi.json`) and reference page
- * (`/api/docs`), `/healthz` and `/readyz`, and one router-wide layer that keeps every answer in shape:
+ * (`/api/docs`), the MCP endpoint (`/mcp`, see `Mcp.ts`), `/healthz` and `/readyz`, and one router-wide layer that keeps every answer in shape:
  * `{error}` bodies, 404 and 405 (with `Allow`), 413 over the body limit, 503
  * when the database is away, and 500 with a request id for the unexpected.
  */
@@ -30,6 +30,7 @@ import { ResponsesHandlers } from "./handlers/ResponsesHandlers.ts"
 import { StagesHandlers } from "./handlers/StagesHandlers.ts"
 import { WebhooksHandlers } from "./handlers/WebhooksHandlers.ts"
 import * as Database from "../storage/Database.ts"
+import * as Mcp from "./Mcp.ts"
 import * as RateLimit from "./RateLimit.ts"
 import { AuthenticationLive, bearerChallenge, RequestErrorsLive } from "./Security.ts"
 
@@ -44,6 +45,11 @@ export interface HttpOptions {
    * `/forms-service` when mounted under a prefix: the OpenAPI `servers` entry.
    */
   readonly appUrl?: string | undefined
+  /**
+   * OAuth 2.1 sign-in for assistants on `/mcp`: serves the protected resource
+   * metadata naming these authorization servers; `resolveActor` validates their tokens.
+   */
+  readonly oauth?: Mcp.OAuthOptions | undefined
 }
 
 /** The default body limit: 1 MiB. */
@@ -58,13 +64,18 @@ const toPattern = (path: string): RegExp =>
   new RegExp(`^${path.split("/").map((segment) => segment.startsWith(":") ? "[^/]+" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("/")}/?$`)
 
 /** Every method+path the API knows, to tell 405 from 404. */
-const knownRoutes = (): ReadonlyArray<KnownRoute> => {
+const knownRoutes = (options: HttpOptions): ReadonlyArray<KnownRoute> => {
   const routes: Array<KnownRoute> = [
     { method: "GET", pattern: toPattern("/api/openapi.json") },
     { method: "GET", pattern: toPattern("/api/docs") },
     { method: "GET", pattern: toPattern("/healthz") },
     { method: "GET", pattern: toPattern("/api/events") },
-    { method: "GET", pattern: toPattern("/readyz") }
+    { method: "GET", pattern: toPattern("/readyz") },
+    { method: "POST", pattern: toPattern(Mcp.path) },
+    ...(options.oauth === undefined ? [] : [
+      { method: "GET", pattern: toPattern(Mcp.metadataPath) },
+      { method: "GET", pattern: toPattern(`${Mcp.metadataPath}${Mcp.path}`) }
+    ])
   ]
   HttpApi.reflect(Api, {
     onGroup: () => undefined,
@@ -121,11 +132,6 @@ const httpServerReason = (error: unknown): Reason | undefined =>
     ? error.reason as Reason
     : undefined
 
-const isDatabaseDown = (error: unknown): boolean =>
-  typeof error === "object" && error !== null && "_tag" in error && error._tag === "SqlError" &&
-  "reason" in error && typeof error.reason === "object" && error.reason !== null && "_tag" in error.reason &&
-  error.reason._tag === "ConnectionError"
-
 const loneSurrogate =
   /\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}/
 
@@ -149,7 +155,7 @@ const unstorableText = (request: HttpServerRequest.HttpServerRequest) =>
 const Guard = (options: HttpOptions) => {
   const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes
   const maxBodySize = ByteSize.bytes(maxBodyBytes)
-  const routes = knownRoutes()
+  const routes = knownRoutes(options)
   const tooLarge = json(413, { error: `request body too large: at most ${maxBodyBytes} bytes` }, { connection: "close" })
 
   const notFound = (request: HttpServerRequest.HttpServerRequest) => {
@@ -180,7 +186,7 @@ const Guard = (options: HttpOptions) => {
             ? tooLarge
             : json(400, { error: "could not read the request body" })
         }
-        if (isDatabaseDown(error)) {
+        if (Database.isUnreachable(error)) {
           return json(503, { error: "the database is not reachable; try again shortly" }, { "retry-after": "5" })
         }
       }
@@ -309,8 +315,10 @@ const DocsRoute = HttpRouter.use(Effect.fnUntraced(function*(router) {
  * )
  * ```
  */
-export const layer = (options: HttpOptions = {}) =>
-  Layer.mergeAll(
+export const layer = (options: HttpOptions = {}) => {
+  // One limiter for the API and /mcp: a key's budget is shared by both.
+  const limiter = RateLimit.RateLimiter.layerMemory(options.rateLimit)
+  return Layer.mergeAll(
     HttpApiBuilder.layer(Api).pipe(
       Layer.provide(
         Layer.mergeAll(
@@ -322,7 +330,7 @@ export const layer = (options: HttpOptions = {}) =>
           GenerateHandlers
         ).pipe(
           Layer.provide([
-            AuthenticationLive.pipe(Layer.provide(RateLimit.RateLimiter.layerMemory(options.rateLimit))),
+            AuthenticationLive.pipe(Layer.provide(limiter)),
             RequestErrorsLive
           ])
         )
@@ -331,6 +339,10 @@ export const layer = (options: HttpOptions = {}) =>
     OpenApiRoute(options),
     HealthRoutes,
     DocsRoute,
+    Mcp.layer({ oauth: options.oauth, baseUrl: (request) => baseUrl(request, options.appUrl) }).pipe(
+      Layer.provide(limiter)
+    ),
     Guard(options)
   )
+}
 

@@ -24,7 +24,10 @@ export interface HostIdentity {
 
 /**
  * Maps a request to the signed-in member, or `null`/`undefined` for nobody
- * (the request then needs an API key).
+ * (the request then needs an API key). Asked when a request carries no API
+ * key: no `Authorization` header, or a bearer token that is not a qforms key,
+ * such as an OAuth access token the host's identity provider issued to an
+ * assistant (validate it here: signature or introspection, audience, expiry).
  *
  * @example
  * ```ts

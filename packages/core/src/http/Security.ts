@@ -15,6 +15,7 @@ import * as Actors from "../domain/Actors.ts"
 import { ApiKeys } from "../domain/ApiKeys.ts"
 import { Members } from "../domain/Members.ts"
 import { Authentication, CurrentActor, RequestErrors } from "./Api.ts"
+import type { Issue } from "../domain/Errors.ts"
 import { BadRequest } from "./ApiErrors.ts"
 import { IdentityBridge } from "./Identity.ts"
 import * as RateLimit from "./RateLimit.ts"
@@ -32,64 +33,90 @@ const unauthorized = (message: string) =>
     headers: { "www-authenticate": bearerChallenge(message) }
   })
 
+/** Who a request acts as, and the rate-limit headers to send back with its answer. */
+export interface Authenticated {
+  readonly actor: Actors.Actor
+  readonly headers: Record<string, string>
+}
+
 /**
- * Authenticates the bearer key (or, without one, asks the host's identity
- * bridge), applies the rate limit, and runs the endpoint as that member.
+ * Authenticates a bearer key (or, with none or a token that is no API key,
+ * asks the host's identity bridge)
+ * and applies the per-key rate limit: the member it acts as, or the refusal
+ * to answer with (401 with its challenge, 429). Shared by the API and `/mcp`.
+ */
+export const makeAuthenticate = Effect.gen(function*() {
+  const keys = yield* ApiKeys
+  const members = yield* Members
+  const limiter = yield* RateLimit.RateLimiter
+  const bridge = yield* IdentityBridge
+
+  /** The member the host's bridge says is signed in, if any. */
+  const fromHost = Effect.gen(function*() {
+    if (bridge === undefined) return undefined
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const identity = yield* Effect.tryPromise(async () => bridge({ source: request.source, headers: request.headers }))
+      .pipe(Effect.orDie)
+    if (identity === null || identity === undefined) return undefined
+    const member = yield* members.get(identity.workspaceId, identity.accountId).pipe(
+      Effect.catchTag("MemberNotFound", () => Effect.succeed(undefined)),
+      Effect.orDie
+    )
+    return member === undefined ? undefined : Actors.member({
+      workspaceId: identity.workspaceId,
+      accountId: member.accountId,
+      role: member.role,
+      name: member.name,
+      via: "session"
+    })
+  })
+
+  return (key: string): Effect.Effect<
+    Result.Result<Authenticated, HttpServerResponse.HttpServerResponse>,
+    never,
+    HttpServerRequest.HttpServerRequest
+  > =>
+    Effect.gen(function*() {
+      // A bearer token that is no API key may be the host's own (an OAuth access token): its bridge decides.
+      const hostActor = key === "" || !key.startsWith("qk_") ? yield* fromHost : undefined
+      const result = hostActor === undefined
+        ? yield* Effect.result(keys.authenticate(key))
+        : Result.succeed(hostActor)
+      if (Result.isFailure(result)) {
+        if (result.failure._tag === "SqlError") return yield* Effect.die(result.failure)
+        return Result.fail(unauthorized(result.failure.message))
+      }
+      const actor = result.success
+      const decision = yield* limiter.take(
+        actor.apiKeyId === undefined ? `member:${actor.workspaceId}:${actor.accountId}` : `key:${actor.apiKeyId}`
+      )
+      const headers = RateLimit.headers(limiter.config, decision)
+      if (!decision.allowed) {
+        return Result.fail(HttpServerResponse.jsonUnsafe({
+          error: `rate limit exceeded: at most ${limiter.config.requestsPerSecond} requests per second ` +
+            `(bursts of ${limiter.config.burst}) per key; retry in ${decision.retryAfterSeconds} s`
+        }, { status: 429, headers }))
+      }
+      return Result.succeed({ actor, headers })
+    })
+})
+
+/**
+ * Authenticates the bearer key (or, without one or with a bearer token that is
+ * no API key, asks the host's identity bridge), applies the rate limit, and runs the endpoint as that member.
  * Every answer carries the rate-limit headers.
  */
 export const AuthenticationLive = Layer.effect(
   Authentication,
   Effect.gen(function*() {
-    const keys = yield* ApiKeys
-    const members = yield* Members
-    const limiter = yield* RateLimit.RateLimiter
-    const bridge = yield* IdentityBridge
-
-    /** The member the host's bridge says is signed in, if any. */
-    const fromHost = Effect.gen(function*() {
-      if (bridge === undefined) return undefined
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const identity = yield* Effect.tryPromise(async () => bridge({ source: request.source, headers: request.headers }))
-        .pipe(Effect.orDie)
-      if (identity === null || identity === undefined) return undefined
-      const member = yield* members.get(identity.workspaceId, identity.accountId).pipe(
-        Effect.catchTag("MemberNotFound", () => Effect.succeed(undefined)),
-        Effect.orDie
-      )
-      return member === undefined ? undefined : Actors.member({
-        workspaceId: identity.workspaceId,
-        accountId: member.accountId,
-        role: member.role,
-        name: member.name,
-        via: "session"
-      })
-    })
-
+    const authenticate = yield* makeAuthenticate
     return Authentication.of({
       bearer: (httpEffect, { credential }) =>
         Effect.gen(function*() {
-          const key = Redacted.value(credential)
-          const hostActor = key === "" ? yield* fromHost : undefined
-          const result = hostActor === undefined
-            ? yield* Effect.result(keys.authenticate(key))
-            : Result.succeed(hostActor)
-          if (Result.isFailure(result)) {
-            if (result.failure._tag === "SqlError") return yield* Effect.die(result.failure)
-            return unauthorized(result.failure.message)
-          }
-          const actor = result.success
-          const decision = yield* limiter.take(
-            actor.apiKeyId === undefined ? `member:${actor.workspaceId}:${actor.accountId}` : `key:${actor.apiKeyId}`
-          )
-          const headers = RateLimit.headers(limiter.config, decision)
-          if (!decision.allowed) {
-            return HttpServerResponse.jsonUnsafe({
-              error: `rate limit exceeded: at most ${limiter.config.requestsPerSecond} requests per second ` +
-                `(bursts of ${limiter.config.burst}) per key; retry in ${decision.retryAfterSeconds} s`
-            }, { status: 429, headers })
-          }
-          const response = yield* Effect.provideService(httpEffect, CurrentActor, actor)
-          return HttpServerResponse.setHeaders(response, headers)
+          const outcome = yield* authenticate(Redacted.value(credential))
+          if (Result.isFailure(outcome)) return outcome.failure
+          const response = yield* Effect.provideService(httpEffect, CurrentActor, outcome.success.actor)
+          return HttpServerResponse.setHeaders(response, outcome.success.headers)
         })
     })
   })
@@ -109,10 +136,15 @@ const where: Record<HttpApiError.HttpApiSchemaError["kind"], string> = {
 /**
  * The issues of a decoding failure as `{path, message}` pairs, each message
  * naming its field (`title: title must be at most 200 characters` reads
- * better as just the message, which already names it).
+ * better as just the message, which already names it). `subject` names the
+ * whole input in a message about it as a whole (`request body`, `arguments`).
  */
-export const describeSchemaError = (error: HttpApiError.HttpApiSchemaError): BadRequest => {
-  const details = formatter(error.cause.issue).issues.map((issue) => {
+export const describeIssue = (
+  issue: SchemaIssue.Issue,
+  subject: string,
+  isPayload: boolean
+): { readonly error: string; readonly details: ReadonlyArray<Issue> } => {
+  const details = formatter(issue).issues.map((issue) => {
     const path = (issue.path ?? []).map((segment) =>
       typeof segment === "object" && segment !== null && "key" in segment ? String(segment.key) : String(segment)
     ).join(".")
@@ -122,12 +154,11 @@ export const describeSchemaError = (error: HttpApiError.HttpApiSchemaError): Bad
       ? "is required"
       : issue.message
     if (path === "") {
-      const subject = where[error.kind]
       return {
         path: "",
         message: message === "Expected a valid JSON body"
           ? "the request body is not valid JSON"
-          : message.startsWith("Expected") && error.kind === "Payload"
+          : message.startsWith("Expected") && isPayload
           ? `${subject} must be a JSON object`
           : `${subject}: ${message}`
       }
@@ -135,8 +166,12 @@ export const describeSchemaError = (error: HttpApiError.HttpApiSchemaError): Bad
     const field = path.split(".")[0]!
     return { path, message: message.startsWith(field) ? message : `${path}: ${message}` }
   })
-  return new BadRequest({ error: details.map((d) => d.message).join("; "), details })
+  return { error: details.map((d) => d.message).join("; "), details }
 }
+
+/** A request decoding failure as a 400 naming the fields (see {@link describeIssue}). */
+export const describeSchemaError = (error: HttpApiError.HttpApiSchemaError): BadRequest =>
+  new BadRequest(describeIssue(error.cause.issue, where[error.kind], error.kind === "Payload"))
 
 /** Answers request decoding failures with 400 `{error, details}`. */
 export const RequestErrorsLive = HttpApiMiddleware.layerSchemaErrorTransform(

@@ -191,3 +191,9 @@ export const ping: Effect.Effect<void, DatabaseError, SqlClient.SqlClient> = Eff
   Effect.asVoid,
   Effect.mapError((error) => new DatabaseError({ message: `The database does not answer: ${error.message}`, cause: error }))
 )
+
+/** Whether a failure is the database being out of reach (a `SqlError` with a `ConnectionError` reason): answered 503, not 500. */
+export const isUnreachable = (error: unknown): boolean =>
+  typeof error === "object" && error !== null && "_tag" in error && error._tag === "SqlError" &&
+  "reason" in error && typeof error.reason === "object" && error.reason !== null && "_tag" in error.reason &&
+  error.reason._tag === "ConnectionError"

@@ -1,0 +1,500 @@
+/**
+ * The MCP endpoint end to end: the official SDK's `Client` over Streamable
+ * HTTP against a real qforms (`Qforms.make`, with its delivery worker) on an
+ * ephemeral loopback port, a real webhook receiver, on PGlite always and on
+ * PostgreSQL when QFORMS_TEST_DATABASE_URL is set.
+ */
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import { Effect } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { ApiKeys } from "../src/domain/ApiKeys.ts"
+import { Members } from "../src/domain/Members.ts"
+import { Workspaces } from "../src/domain/Workspaces.ts"
+import type { HostIdentity } from "../src/http/Identity.ts"
+import * as Qforms from "../src/Qforms.ts"
+import { databaseTargets } from "./support/Databases.ts"
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any
+
+/** A loopback HTTP server for a running qforms. */
+const listen = async (qforms: Qforms.Qforms) => {
+  const server: Server = createServer(qforms.nodeHandler)
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve()))
+  }
+}
+
+/** A webhook receiver answering 200 and keeping what it got. */
+const receiver = async () => {
+  const received: Array<{ readonly headers: IncomingHttpHeaders; readonly body: string }> = []
+  const server = createServer((request, response) => {
+    let body = ""
+    request.setEncoding("utf8")
+    request.on("data", (chunk: string) => body += chunk)
+    request.on("end", () => {
+      received.push({ headers: request.headers, body })
+      response.writeHead(200).end("ok")
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve()))
+  }
+}
+
+const waitFor = async <A>(probe: () => A | undefined | Promise<A | undefined>, timeoutMs = 10_000): Promise<A> => {
+  const deadline = performance.now() + timeoutMs
+  for (;;) {
+    const value = await probe()
+    if (value !== undefined) return value
+    if (performance.now() > deadline) throw new Error("timed out waiting")
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+const textOf = (result: Json): string => result.content.map((c: { text: string }) => c.text).join("\n")
+
+for (const target of databaseTargets) {
+  describe(`MCP endpoint on ${target.name}`, () => {
+    let qforms: Qforms.Qforms
+    let http: { readonly url: string; readonly close: () => Promise<void> }
+    let cleanup: () => Promise<void>
+    let database: ReturnType<typeof target.options>["database"]
+    let seed: {
+      readonly a: { readonly workspaceId: number; readonly ownerAccountId: number; readonly viewerAccountId: number }
+      readonly keys: { readonly owner: string; readonly viewer: string; readonly other: string }
+    }
+    /** Who the host says is signed in, by the `x-host-user` header (for the identity bridge). */
+    const hostUsers = new Map<string, HostIdentity>()
+    const clients: Array<Client> = []
+
+    const connect = async (headers: Record<string, string>, url = `${http.url}/mcp`, fetchImpl?: typeof fetch) => {
+      const client = new Client({ name: "qforms-test", version: "1.0.0" })
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(url), {
+          requestInit: { headers },
+          ...(fetchImpl === undefined ? {} : { fetch: fetchImpl })
+        })
+      )
+      clients.push(client)
+      return client
+    }
+    const as = (key: string) => connect({ authorization: `Bearer ${key}` })
+
+    /** A call that must succeed: its structured result, checked against the JSON text beside it. */
+    const call = async (client: Client, name: string, args: Record<string, unknown> = {}): Promise<Json> => {
+      const result: Json = await client.callTool({ name, arguments: args })
+      if (result.isError) throw new Error(`${name} failed: ${textOf(result)}`)
+      expect(JSON.parse(textOf(result))).toEqual(result.structuredContent)
+      return result.structuredContent
+    }
+    /** A call that must be a tool error: its text. */
+    const refused = async (client: Client, name: string, args: Record<string, unknown> = {}): Promise<string> => {
+      const result: Json = await client.callTool({ name, arguments: args })
+      expect(result.isError).toBe(true)
+      expect(result.structuredContent).toBeUndefined()
+      return textOf(result)
+    }
+
+    const api = async (method: string, path: string, body?: unknown) => {
+      const response = await fetch(`${http.url}/api${path}`, {
+        method,
+        headers: { authorization: `Bearer ${seed.keys.owner}`, "content-type": "application/json" },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) })
+      })
+      const text = await response.text()
+      return { status: response.status, json: text === "" ? undefined : JSON.parse(text) }
+    }
+
+    beforeAll(async () => {
+      const options = target.options()
+      database = options.database
+      cleanup = options.cleanup
+      qforms = await Qforms.make({
+        database,
+        rateLimit: { requestsPerSecond: 10_000, burst: 10_000 },
+        delivery: { allowPrivateTargets: true, schedule: [0, 50, 100], timeoutMs: 1_000, pollIntervalMs: 100 },
+        oauth: { authorizationServers: ["https://id.example.com"], scopes: ["qforms"] },
+        // The host's bridge: its session header, or an access token its identity provider issued (`at_<user>`).
+        resolveActor: ({ headers }) =>
+          hostUsers.get(headers["x-host-user"] ?? /^Bearer at_(\S+)$/.exec(headers.authorization ?? "")?.[1] ?? "")
+      })
+      http = await listen(qforms)
+      seed = await qforms.run(Effect.gen(function*() {
+        const workspaces = yield* Workspaces
+        const keys = yield* ApiKeys
+        const a = yield* workspaces.create({ name: "A", ownerEmail: "owner-a@example.com", ownerName: "Owner A" })
+        const viewer = yield* (yield* Members).add(a.workspace.id, { email: "viewer-a@example.com", name: "Viewer A", role: "viewer" })
+        const b = yield* workspaces.create({ name: "B", ownerEmail: "owner-b@example.com", ownerName: "Owner B" })
+        return {
+          a: { workspaceId: a.workspace.id, ownerAccountId: a.ownerAccountId, viewerAccountId: viewer.accountId },
+          keys: {
+            owner: (yield* keys.create(a.workspace.id, { accountId: a.ownerAccountId })).key,
+            viewer: (yield* keys.create(a.workspace.id, { accountId: viewer.accountId })).key,
+            other: (yield* keys.create(b.workspace.id, { accountId: b.ownerAccountId })).key
+          }
+        }
+      }))
+      hostUsers.set("viewer-a", { workspaceId: seed.a.workspaceId, accountId: seed.a.viewerAccountId })
+    }, 60_000)
+
+    afterAll(async () => {
+      await Promise.all(clients.map((client) => client.close()))
+      await http?.close()
+      await qforms?.dispose()
+      await cleanup?.()
+    })
+
+    /** A published form with two questions, made through MCP. */
+    const publishedForm = async (client: Client, title: string) => {
+      const created = await call(client, "create_form", {
+        title,
+        description: "Tell us what went wrong",
+        fields: [
+          { type: "short_text", label: "Name", required: true },
+          { type: "email", label: "Email", required: true },
+          { type: "long_text", label: "Problem" }
+        ]
+      })
+      expect(created).toMatchObject({ title, status: "draft", responseCount: 0 })
+      expect(await call(client, "update_form", { formId: created.id, status: "published" })).toMatchObject({ status: "published" })
+      const form = await call(client, "get_form", { formId: created.id })
+      expect(form.fields.map((f: Json) => f.label)).toEqual(["Name", "Email", "Problem"])
+      return form
+    }
+
+    it("lists the tools, each with a description and JSON Schemas from the API's Schemas", async () => {
+      const client = await as(seed.keys.owner)
+      const { tools } = await client.listTools()
+      expect(tools.map((t) => t.name).sort()).toEqual([
+        "add_note",
+        "create_form",
+        "generate_form",
+        "get_delivery_log",
+        "get_form",
+        "get_response",
+        "list_forms",
+        "list_members",
+        "list_responses",
+        "list_stages",
+        "list_webhooks",
+        "retry_delivery",
+        "update_form",
+        "update_response"
+      ])
+      for (const tool of tools) {
+        expect(tool.description!.length).toBeGreaterThan(60)
+        expect(tool.inputSchema.type).toBe("object")
+        expect(tool.outputSchema?.type).toBe("object")
+      }
+      const byName = new Map(tools.map((t) => [t.name, t]))
+      // Straight from ResponseListQuery, plus the form: every filter of the HTTP list.
+      expect(Object.keys(byName.get("list_responses")!.inputSchema.properties!).sort()).toEqual(
+        ["assignee", "cursor", "flat", "formId", "from", "limit", "q", "stage", "tag", "to"]
+      )
+      expect(byName.get("update_response")!.inputSchema).toMatchObject({
+        required: ["responseId"],
+        additionalProperties: false,
+        properties: { tags: { type: "array", maxItems: 50 } }
+      })
+      expect(byName.get("create_form")!.inputSchema.properties).toHaveProperty("fields")
+      expect(byName.get("list_forms")!.annotations).toMatchObject({ readOnlyHint: true })
+      expect(byName.get("update_response")!.annotations).toMatchObject({ readOnlyHint: false })
+      expect(client.getServerVersion()?.name).toBe("qforms")
+      expect(client.getInstructions()).toContain("list_forms")
+    })
+
+    it("builds a form, takes a response, and triages it: stage (webhook delivered), assignee, tags, note", async () => {
+      const client = await as(seed.keys.owner)
+      const form = await publishedForm(client, "Support")
+      const hook = await receiver()
+      const subscribed = await api("POST", "/webhooks/subscribe", {
+        formId: form.id,
+        event: "response.stage_changed",
+        targetUrl: hook.url,
+        source: "test"
+      })
+      expect(subscribed.status).toBe(201)
+      const [name, email, problem] = form.fields.map((f: Json) => f.id)
+      for (const [who, at] of [["Ada Lovelace", "ada@example.com"], ["Grace Hopper", "grace@example.com"]]) {
+        const submitted = await api("POST", `/forms/${form.id}/responses`, {
+          values: { [name]: who, [email]: at, [problem]: "The printer is on fire" }
+        })
+        expect(submitted.status).toBe(201)
+      }
+
+      const page = await call(client, "list_responses", { formId: form.id, stage: "none", limit: 1, flat: true })
+      expect(page.responses).toHaveLength(1)
+      expect(page.responses[0]).toMatchObject({ name: "Grace Hopper", answers: { Problem: "The printer is on fire" } })
+      expect(page.nextCursor).not.toBeNull()
+      const next = await call(client, "list_responses", { formId: form.id, stage: "none", limit: 1, cursor: page.nextCursor })
+      expect(next.responses.map((r: Json) => r.name)).toEqual(["Ada Lovelace"])
+      expect(next.nextCursor).toBeNull()
+      const found = await call(client, "list_responses", { formId: form.id, q: "ada@example" })
+      expect(found.responses.map((r: Json) => r.name)).toEqual(["Ada Lovelace"])
+      const ada = found.responses[0]
+
+      const { stages } = await call(client, "list_stages", { formId: form.id })
+      const inProgress = stages.find((s: Json) => s.name === "In progress")
+      expect(inProgress).toBeDefined()
+      const { members } = await call(client, "list_members")
+      expect(members.map((m: Json) => m.accountId)).toContain(seed.a.ownerAccountId)
+
+      const updated = await call(client, "update_response", {
+        responseId: ada.id,
+        stageId: inProgress.id,
+        assigneeId: seed.a.ownerAccountId,
+        tags: ["urgent", " hardware "]
+      })
+      expect(updated).toMatchObject({ ok: true, formId: form.id })
+      expect(updated.changes.map((c: Json) => c.field).sort()).toEqual(["assigneeId", "stageId", "tags"])
+      const [post] = await waitFor(() => hook.received.length > 0 ? hook.received : undefined)
+      expect(JSON.parse(post!.body)).toMatchObject({
+        event: "response.stage_changed",
+        form: { id: form.id, title: "Support" },
+        responseId: ada.id,
+        stage: { id: inProgress.id, name: "In progress" }
+      })
+
+      const note = await call(client, "add_note", { responseId: ada.id, body: "Printer fire: sent to facilities." })
+      expect(note).toMatchObject({ responseId: ada.id, type: "note", payload: { body: "Printer fire: sent to facilities." } })
+
+      const detail = await call(client, "get_response", { responseId: ada.id })
+      expect(detail.response).toMatchObject({ stageId: inProgress.id, assigneeId: seed.a.ownerAccountId, tags: ["urgent", "hardware"] })
+      const byType = new Map(detail.activities.map((a: Json) => [a.type, a]))
+      for (const type of ["stage_changed", "assigned", "tags_changed", "note"]) {
+        expect(byType.get(type)).toMatchObject({ actor: { type: "member", accountId: seed.a.ownerAccountId, via: "mcp" } })
+      }
+      // The same change seen through the HTTP API.
+      expect((await api("GET", `/responses/${ada.id}`)).json.response.stageId).toBe(inProgress.id)
+
+      const { webhooks } = await call(client, "list_webhooks")
+      expect(webhooks.map((w: Json) => w.id)).toContain(subscribed.json.id)
+      const log = await waitFor(async () => {
+        const value = await call(client, "get_delivery_log", { subscriptionId: subscribed.json.id })
+        return value.deliveries[0]?.status === "succeeded" ? value : undefined
+      })
+      expect(log.deliveries[0]).toMatchObject({ event: "response.stage_changed", responseId: ada.id })
+      const retried = await call(client, "retry_delivery", { deliveryId: log.deliveries[0].id })
+      expect(retried.id).toBe(log.deliveries[0].id)
+      await waitFor(() => hook.received.length === 2 ? true : undefined)
+      expect(hook.received[1]!.headers["webhook-id"]).toBe(post!.headers["webhook-id"])
+      await hook.close()
+    })
+
+    it("generates a form from a description", async () => {
+      const client = await as(seed.keys.owner)
+      const form = await call(client, "generate_form", { prompt: "an RSVP: ask for name, email and attending yes or no" })
+      expect(form.status).toBe("draft")
+      expect(form.fields.map((f: Json) => f.type)).toEqual(expect.arrayContaining(["email", "yes_no"]))
+    })
+
+    it("offers each form as a resource with its questions, and the triage prompt", async () => {
+      const client = await as(seed.keys.owner)
+      const form = await publishedForm(client, "Resource form")
+      const { resources } = await client.listResources()
+      expect(resources).toContainEqual(expect.objectContaining({
+        uri: `qforms://forms/${form.id}`,
+        title: "Resource form",
+        mimeType: "application/json"
+      }))
+      const { resourceTemplates } = await client.listResourceTemplates()
+      expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(["qforms://forms/{id}"])
+      const read = await client.readResource({ uri: `qforms://forms/${form.id}` })
+      expect(JSON.parse((read.contents[0] as Json).text)).toEqual(form)
+      await expect(client.readResource({ uri: "qforms://forms/999999" })).rejects.toThrow(/not found/)
+      await expect(client.readResource({ uri: "qforms://elsewhere/1" })).rejects.toThrow(/qforms:\/\/forms\/\{id\}/)
+
+      const { prompts } = await client.listPrompts()
+      expect(prompts.map((p) => p.name)).toEqual(["triage_new_responses"])
+      const prompt = await client.getPrompt({ name: "triage_new_responses", arguments: { formId: String(form.id) } })
+      const text = (prompt.messages[0]!.content as Json).text as string
+      expect(text).toContain(`"Resource form" (formId ${form.id}`)
+      for (const tool of ["list_stages", "list_members", "list_responses", "get_response", "update_response", "add_note"]) {
+        expect(text).toContain(tool)
+      }
+      await expect(client.getPrompt({ name: "triage_new_responses", arguments: { formId: "abc" } })).rejects.toThrow(/formId/)
+    })
+
+    it("a viewer's key reads, and every write is answered as a tool error", async () => {
+      const owner = await as(seed.keys.owner)
+      const form = await publishedForm(owner, "Viewer form")
+      const response = await api("POST", `/forms/${form.id}/responses`, {
+        values: { [form.fields[0].id]: "Vera", [form.fields[1].id]: "vera@example.com" }
+      })
+      const viewer = await as(seed.keys.viewer)
+      expect((await call(viewer, "list_forms")).forms.map((f: Json) => f.id)).toContain(form.id)
+      expect((await call(viewer, "get_response", { responseId: response.json.id })).response.name).toBe("Vera")
+      const stageId = (await call(viewer, "list_stages", { formId: form.id })).stages[1].id
+      const writes: Array<[string, Record<string, unknown>]> = [
+        ["create_form", { title: "Nope" }],
+        ["update_form", { formId: form.id, title: "Nope" }],
+        ["generate_form", { prompt: "ask for name and email" }],
+        ["update_response", { responseId: response.json.id, stageId }],
+        ["add_note", { responseId: response.json.id, body: "Nope" }],
+        ["retry_delivery", { deliveryId: 1 }]
+      ]
+      for (const [name, args] of writes) {
+        expect(await refused(viewer, name, args)).toBe("this key belongs to a viewer, who can only read")
+      }
+      const after = await call(owner, "get_response", { responseId: response.json.id })
+      expect(after.response.stageId).toBeNull()
+      expect(after.activities.map((a: Json) => a.type)).toEqual(["created"])
+      expect((await call(owner, "get_form", { formId: form.id })).title).toBe("Viewer form")
+    })
+
+    it("a key of another workspace sees none of the first workspace's forms or responses", async () => {
+      const owner = await as(seed.keys.owner)
+      const form = await publishedForm(owner, "Private form")
+      const response = await api("POST", `/forms/${form.id}/responses`, {
+        values: { [form.fields[0].id]: "Priv", [form.fields[1].id]: "priv@example.com" }
+      })
+      const other = await as(seed.keys.other)
+      expect((await call(other, "list_forms")).forms).toEqual([])
+      expect((await other.listResources()).resources).toEqual([])
+      expect(await refused(other, "get_form", { formId: form.id })).toMatch(/not found/)
+      expect(await refused(other, "list_responses", { formId: form.id })).toMatch(/not found/)
+      expect(await refused(other, "get_response", { responseId: response.json.id })).toMatch(/not found/)
+      expect(await refused(other, "update_response", { responseId: response.json.id, tags: ["x"] })).toMatch(/not found/)
+      expect(await refused(other, "add_note", { responseId: response.json.id, body: "x" })).toMatch(/not found/)
+      expect(await refused(other, "update_form", { formId: form.id, title: "Mine" })).toMatch(/not found/)
+      await expect(other.readResource({ uri: `qforms://forms/${form.id}` })).rejects.toThrow(/not found/)
+      expect((await call(other, "list_members")).members.map((m: Json) => m.email)).toEqual(["owner-b@example.com"])
+      expect((await call(owner, "get_form", { formId: form.id })).title).toBe("Private form")
+    })
+
+    it("bad arguments are tool errors naming the field, and the endpoint keeps answering", async () => {
+      const client = await as(seed.keys.owner)
+      expect(await refused(client, "get_form", { formId: "seven" })).toMatch(/^invalid arguments: formId/)
+      expect(await refused(client, "get_form", {})).toBe("invalid arguments: formId: is required")
+      expect(await refused(client, "get_form", { formId: 0 })).toMatch(/formId.*must be an id/)
+      expect(await refused(client, "list_forms", { extra: 1 })).toBe("invalid arguments: extra: unknown field")
+      expect(await refused(client, "create_form", { title: "x".repeat(201) })).toMatch(/title/)
+      expect(await refused(client, "create_form", { fields: [{ type: "hologram", label: "?" }] })).toMatch(/fields\.0/)
+      expect(await refused(client, "list_responses", { formId: 1, from: "yesterday" })).toMatch(/from.*ISO 8601/)
+      expect(await refused(client, "add_note", { responseId: 1, body: "   " })).toMatch(/body/)
+      expect(await refused(client, "update_response", { responseId: 2147483647, tags: [] })).toMatch(/response 2147483647 not found/)
+      expect(await refused(client, "no_such_tool")).toMatch(/^unknown tool no_such_tool/)
+      expect((await call(client, "list_forms")).forms.length).toBeGreaterThan(0)
+    })
+
+    it("answers 401 with WWW-Authenticate without a key or with a wrong one; GET and DELETE 405; bad JSON-RPC 4xx", async () => {
+      const initialize = JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "curl", version: "1" } }
+      })
+      const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" }
+      for (const authorization of [undefined, "Bearer qk_live_wrong", `Basic ${seed.keys.owner}`]) {
+        const reply = await fetch(`${http.url}/mcp`, {
+          method: "POST",
+          headers: authorization === undefined ? headers : { ...headers, authorization },
+          body: initialize
+        })
+        expect(reply.status).toBe(401)
+        expect(reply.headers.get("www-authenticate")).toMatch(/^Bearer realm="qforms", error="invalid_token"/)
+        expect(((await reply.json()) as Json).error).toMatch(/API key/)
+      }
+      await expect(connect({})).rejects.toThrow(/missing API key/)
+      for (const method of ["GET", "DELETE"]) {
+        const reply = await fetch(`${http.url}/mcp`, { method, headers: { authorization: `Bearer ${seed.keys.owner}` } })
+        expect(reply.status).toBe(405)
+        expect(reply.headers.get("allow")).toBe("POST")
+      }
+      const owner = { ...headers, authorization: `Bearer ${seed.keys.owner}` }
+      const malformed = await fetch(`${http.url}/mcp`, { method: "POST", headers: owner, body: "{\"jsonrpc\": " })
+      expect(malformed.status).toBe(400)
+      expect(((await malformed.json()) as Json).error.code).toBe(-32700)
+      const plain = await fetch(`${http.url}/mcp`, {
+        method: "POST",
+        headers: { ...owner, accept: "application/json" },
+        body: initialize
+      })
+      expect(plain.status).toBe(406)
+      expect(((await plain.json()) as Json).error.message).toMatch(/text\/event-stream/)
+      const ok = await fetch(`${http.url}/mcp`, {
+        method: "POST",
+        headers: { ...headers, authorization: `Bearer ${seed.keys.owner}` },
+        body: initialize
+      })
+      expect(ok.status).toBe(200)
+      expect(ok.headers.get("mcp-session-id")).toBeNull()
+      expect(((await ok.json()) as Json).result.serverInfo.name).toBe("qforms")
+    })
+
+    it("signs an assistant in through the host's identity bridge, with that member's role", async () => {
+      const client = await connect({ "x-host-user": "viewer-a" })
+      expect((await call(client, "list_members")).members.length).toBeGreaterThan(1)
+      expect(await refused(client, "create_form", { title: "Nope" })).toBe("this key belongs to a viewer, who can only read")
+    })
+
+    it("OAuth 2.1: the 401 names the protected resource metadata, which names the authorization server; its tokens work", async () => {
+      const anonymous = await fetch(`${http.url}/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" })
+      })
+      expect(anonymous.status).toBe(401)
+      const challenge = anonymous.headers.get("www-authenticate") ?? ""
+      const metadataUrl = /resource_metadata="([^"]+)"/.exec(challenge)?.[1]
+      expect(metadataUrl).toBe(`${http.url}/.well-known/oauth-protected-resource`)
+      for (const url of [metadataUrl!, `${metadataUrl}/mcp`]) {
+        const metadata = await fetch(url)
+        expect(metadata.status).toBe(200)
+        expect(await metadata.json()).toEqual({
+          resource: `${http.url}/mcp`,
+          authorization_servers: ["https://id.example.com"],
+          bearer_methods_supported: ["header"],
+          scopes_supported: ["qforms"],
+          resource_name: "qforms"
+        })
+      }
+      const post = await fetch(metadataUrl!, { method: "POST" })
+      expect(post.status).toBe(405)
+      // An access token of the host's identity provider: the bridge maps it to the viewer.
+      const client = await connect({ authorization: "Bearer at_viewer-a" })
+      expect((await call(client, "list_forms")).forms.length).toBeGreaterThan(0)
+      expect(await refused(client, "create_form", { title: "Nope" })).toBe("this key belongs to a viewer, who can only read")
+      // A token the bridge does not know is refused like a wrong key, and the API takes the same tokens.
+      await expect(connect({ authorization: "Bearer at_nobody" })).rejects.toThrow(/API key/)
+      const viaApi = await fetch(`${http.url}/api/members`, { headers: { authorization: "Bearer at_viewer-a" } })
+      expect(viaApi.status).toBe(200)
+    })
+
+    it.skipIf(target.name !== "postgres")(
+      "is stateless: one client's requests alternate between two server processes on one database",
+      async () => {
+        const second = await Qforms.make({ database, delivery: { worker: false } })
+        const secondHttp = await listen(second)
+        try {
+          let turn = 0
+          const hosts: Array<string> = []
+          const roundRobin: typeof fetch = (input, init) => {
+            const url = new URL(String(input instanceof Request ? input.url : input))
+            const base = new URL(turn++ % 2 === 0 ? http.url : secondHttp.url)
+            url.host = base.host
+            hosts.push(url.host)
+            return fetch(url, init)
+          }
+          const client = await connect({ authorization: `Bearer ${seed.keys.owner}` }, `${http.url}/mcp`, roundRobin)
+          const created = await call(client, "create_form", { title: "Across processes" })
+          expect((await call(client, "get_form", { formId: created.id })).title).toBe("Across processes")
+          expect((await call(client, "list_forms")).forms.map((f: Json) => f.id)).toContain(created.id)
+          expect(new Set(hosts).size).toBe(2)
+        } finally {
+          await secondHttp.close()
+          await second.dispose()
+        }
+      }
+    )
+  })
+}
