@@ -19,6 +19,7 @@ import * as EventStream from "./http/EventStream.ts"
 import * as Http from "./http/Http.ts"
 import { IdentityBridge, type ResolveActor } from "./http/Identity.ts"
 import type * as RateLimit from "./http/RateLimit.ts"
+import type * as PublicPage from "./pages/PublicPage.ts"
 import * as Services from "./Services.ts"
 import type * as Database from "./storage/Database.ts"
 
@@ -54,6 +55,13 @@ export interface QformsOptions {
    * several processes on one PostgreSQL share the work).
    */
   readonly delivery?: (Partial<DeliverySettings> & { readonly worker?: boolean | undefined }) | undefined
+  /**
+   * The public form page (`/f/{publicId}`): who may embed it in a frame
+   * (`frameAncestors`, default any site), per-IP limits on submissions and
+   * steps, the minimum seconds to fill a form, and how many proxies'
+   * `X-Forwarded-For` entries to trust (default none).
+   */
+  readonly publicPage?: PublicPage.PublicPageOptions | undefined
 }
 
 /** The loggers and level of the options. */
@@ -116,7 +124,12 @@ const databaseLayer = (database: QformsOptions["database"]) =>
  * build their own server (`HttpRouter.serve(Qforms.layer(...))`).
  */
 export const layer = (options: QformsOptions = {}) =>
-  Http.layer({ appUrl: options.appUrl, rateLimit: options.rateLimit, maxBodyBytes: options.maxBodyBytes }).pipe(
+  Http.layer({
+    appUrl: options.appUrl,
+    rateLimit: options.rateLimit,
+    maxBodyBytes: options.maxBodyBytes,
+    publicPage: options.publicPage
+  }).pipe(
     Layer.provide(options.formGenerator ?? FormGenerator.layerNone),
     Layer.provideMerge(databaseLayer(options.database)),
     Layer.provide(Layer.succeed(IdentityBridge)(options.resolveActor))
@@ -150,7 +163,12 @@ export const make = async (options: QformsOptions = {}): Promise<Qforms> => {
     const context = Context.add(services, IdentityBridge, options.resolveActor).pipe(
       Context.add(DeliveryConfig, { ...DeliveryConfig.defaultValue(), ...options.delivery })
     )
-    const routes = Http.layer({ appUrl: options.appUrl, rateLimit: options.rateLimit, maxBodyBytes: options.maxBodyBytes })
+    const routes = Http.layer({
+    appUrl: options.appUrl,
+    rateLimit: options.rateLimit,
+    maxBodyBytes: options.maxBodyBytes,
+    publicPage: options.publicPage
+  })
     const httpEffect = yield* HttpRouter.toHttpEffect(routes).pipe(
       Effect.provideContext(context),
       Effect.provideService(Scope.Scope, scope)

@@ -5,6 +5,7 @@ import { Layer } from "effect"
 import type { SqlClient } from "effect/sql"
 import { Accounts } from "./domain/Accounts.ts"
 import { Activities } from "./domain/Activities.ts"
+import { AnswerTokens } from "./domain/AnswerTokens.ts"
 import { ApiKeys } from "./domain/ApiKeys.ts"
 import { Contacts } from "./domain/Contacts.ts"
 import { Deliveries } from "./domain/Deliveries.ts"
@@ -22,6 +23,7 @@ import * as Database from "./storage/Database.ts"
 export type Services =
   | Accounts
   | Activities
+  | AnswerTokens
   | ApiKeys
   | Contacts
   | Deliveries
@@ -49,6 +51,7 @@ const middle = Layer.mergeAll(Members.layer, Forms.layer, Notes.layer).pipe(Laye
  */
 export const layer: Layer.Layer<Services, never, SqlClient.SqlClient> = Layer.mergeAll(
   ApiKeys.layer,
+  AnswerTokens.layer,
   Responses.layer,
   Webhooks.layer,
   Workspaces.layer,

@@ -8,6 +8,7 @@
 export * as Accounts from "./domain/Accounts.ts"
 export * as Activities from "./domain/Activities.ts"
 export * as Actors from "./domain/Actors.ts"
+export * as AnswerTokens from "./domain/AnswerTokens.ts"
 export * as ApiKeys from "./domain/ApiKeys.ts"
 export * as Contacts from "./domain/Contacts.ts"
 export * as Csv from "./domain/Csv.ts"

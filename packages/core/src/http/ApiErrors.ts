@@ -129,3 +129,36 @@ export const handle = <A, E extends DomainError | SqlError.SqlError, R>(
     error._tag === "SqlError"
       ? Effect.die(error)
       : Effect.fail(fromDomain(error as DomainError) as HttpErrorOf<Exclude<E, SqlError.SqlError>>))
+
+/** The status of an HTTP error made by {@link fromDomain}. */
+export const statusOf = (error: ReturnType<typeof fromDomain>): number =>
+  error instanceof BadRequest
+    ? 400
+    : error instanceof Unauthorized
+    ? 401
+    : error instanceof Forbidden
+    ? 403
+    : error instanceof Conflict
+    ? 409
+    : error instanceof BadGateway
+    ? 502
+    : 404
+
+/**
+ * A domain error as a plain JSON answer (status and `{error, details?}`
+ * body), for routes outside the `HttpApi` (the public form page).
+ *
+ * @example
+ * ```ts
+ * const { status, body } = toJsonAnswer(new Conflict({ message: "form 3 is closed" })) // 409, { error: "form 3 is closed" }
+ * ```
+ */
+export const toJsonAnswer = (error: Parameters<typeof fromDomain>[0]): { readonly status: number; readonly body: object } => {
+  const http = fromDomain(error)
+  return {
+    status: statusOf(http),
+    body: http instanceof BadRequest && http.details !== undefined
+      ? { error: http.error, details: http.details }
+      : { error: http.error }
+  }
+}

@@ -17,6 +17,7 @@ import { MembersHandlers } from "./handlers/MembersHandlers.ts"
 import { ResponsesHandlers } from "./handlers/ResponsesHandlers.ts"
 import { StagesHandlers } from "./handlers/StagesHandlers.ts"
 import { WebhooksHandlers } from "./handlers/WebhooksHandlers.ts"
+import * as PublicPage from "../pages/PublicPage.ts"
 import * as Database from "../storage/Database.ts"
 import * as RateLimit from "./RateLimit.ts"
 import { AuthenticationLive, bearerChallenge, RequestErrorsLive } from "./Security.ts"
@@ -32,6 +33,8 @@ export interface HttpOptions {
    * `/forms-service` when mounted under a prefix: the OpenAPI `servers` entry.
    */
   readonly appUrl?: string | undefined
+  /** The public form page (`/f/{publicId}`): framing, abuse limits, proxies. */
+  readonly publicPage?: PublicPage.PublicPageOptions | undefined
 }
 
 /** The default body limit: 1 MiB. */
@@ -52,7 +55,10 @@ const knownRoutes = (): ReadonlyArray<KnownRoute> => {
     { method: "GET", pattern: toPattern("/api/docs") },
     { method: "GET", pattern: toPattern("/healthz") },
     { method: "GET", pattern: toPattern("/api/events") },
-    { method: "GET", pattern: toPattern("/readyz") }
+    { method: "GET", pattern: toPattern("/readyz") },
+    { method: "GET", pattern: toPattern("/f/:publicId") },
+    { method: "POST", pattern: toPattern("/f/:publicId") },
+    { method: "POST", pattern: toPattern("/f/:publicId/responses") }
   ]
   HttpApi.reflect(Api, {
     onGroup: () => undefined,
@@ -77,9 +83,14 @@ const statusMessages: Record<number, string> = {
 
 const makeRequestId = () => `req_${randomBytes(9).toString("base64url")}`
 
-const isContentJson = (response: HttpServerResponse.HttpServerResponse) =>
-  (response.headers["content-type"] ?? (response.body._tag === "Uint8Array" ? response.body.contentType : ""))
-    .includes("json")
+const contentTypeOf = (response: HttpServerResponse.HttpServerResponse) =>
+  response.headers["content-type"] ??
+    (response.body._tag === "Uint8Array" || response.body._tag === "Raw" ? response.body.contentType ?? "" : "")
+
+const isContentJson = (response: HttpServerResponse.HttpServerResponse) => contentTypeOf(response).includes("json")
+
+/** The public page answers its errors with pages of its own (`text/html`); those are kept. */
+const isContentHtml = (response: HttpServerResponse.HttpServerResponse) => contentTypeOf(response).includes("text/html")
 
 /**
  * Keeps every error answer `{error}`-shaped: an error status with an empty or
@@ -89,7 +100,7 @@ const isContentJson = (response: HttpServerResponse.HttpServerResponse) =>
 const normalize = (response: HttpServerResponse.HttpServerResponse) => {
   if (response.status < 400) return response
   let out = response
-  if (!isContentJson(response) && response.body._tag !== "Stream") {
+  if (!isContentJson(response) && !isContentHtml(response) && response.body._tag !== "Stream") {
     const replaced = json(response.status, { error: statusMessages[response.status] ?? `HTTP ${response.status}` })
     out = HttpServerResponse.setHeaders(replaced, response.headers)
     out = HttpServerResponse.removeHeader(HttpServerResponse.removeHeader(out, "content-type"), "content-length")
@@ -143,7 +154,12 @@ const Guard = (options: HttpOptions) => {
   const notFound = (request: HttpServerRequest.HttpServerRequest) => {
     const path = request.url.split("?")[0]!
     const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))]
-    if (allowed.length === 0) return json(404, { error: `no route ${request.method} ${path}` })
+    if (allowed.length === 0) {
+      // A person following a broken form link gets a page, not JSON.
+      return path.startsWith("/f/") && (request.method === "GET" || request.method === "HEAD")
+        ? PublicPage.notFoundPage(options.publicPage?.frameAncestors)
+        : json(404, { error: `no route ${request.method} ${path}` })
+    }
     // The router refuses a path it cannot decode, or an over-long parameter, before matching any route.
     if (allowed.includes(request.method)) {
       const decodable = Result.isSuccess(Result.try(() => decodeURIComponent(path)))
@@ -300,6 +316,7 @@ export const layer = (options: HttpOptions = {}) =>
     ),
     OpenApiRoute(options),
     HealthRoutes,
+    PublicPage.layer(options.publicPage),
     HttpApiScalar.layer(Api, { path: "/api/docs", scalar: { hideModels: false } }),
     Guard(options)
   )

@@ -231,13 +231,29 @@ const deliveries = Effect.gen(function*() {
 })
 
 /**
+ * Server-wide secrets, one row per purpose (e.g. `public_page_token`): made
+ * once by whichever process needs it first, then shared by every process on
+ * the database and kept across restarts.
+ */
+const signingSecrets = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`
+    create table signing_secrets (
+      name text primary key,
+      secret text not null,
+      created_at timestamptz not null
+    )`
+})
+
+/**
  * Every migration of qforms, in order. Add new ones at the end; never edit a
  * released one.
  */
 export const loader = Migrator.fromRecord({
   "0001_initial": initial,
   "0002_webhook_subscriptions": webhookSubscriptions,
-  "0003_deliveries": deliveries
+  "0003_deliveries": deliveries,
+  "0007_signing_secrets": signingSecrets
 })
 
 /**
