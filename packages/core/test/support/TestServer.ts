@@ -10,6 +10,7 @@ import type { SqlClient } from "effect/sql"
 import { FormGenerator } from "../../src/domain/FormGenerator.ts"
 import * as Http from "../../src/http/Http.ts"
 import type * as RateLimit from "../../src/http/RateLimit.ts"
+import type * as PublicPage from "../../src/pages/PublicPage.ts"
 import * as Qforms from "../../src/Qforms.ts"
 import * as Services from "../../src/Services.ts"
 import type { DatabaseTarget } from "./Databases.ts"
@@ -25,6 +26,8 @@ export interface TestServer {
 export interface TestServerOptions {
   /** Token bucket per API key; default 20 requests/s with burst 100. */
   readonly rateLimit?: RateLimit.RateLimitConfig | undefined
+  /** Settings of the public form page (limits, minimum time, framing). */
+  readonly publicPage?: PublicPage.PublicPageOptions | undefined
 }
 
 /** Starts qforms one way or another, on a test database. */
@@ -34,7 +37,7 @@ export const startTestServer: StartServer = async (target: DatabaseTarget, optio
   const services = Services.layer.pipe(Layer.provideMerge(target.layer()))
   const runtime = ManagedRuntime.make(services)
   const context = await runtime.context()
-  const server = HttpRouter.serve(Http.layer({ rateLimit: options.rateLimit }), { disableLogger: true }).pipe(
+  const server = HttpRouter.serve(Http.layer({ rateLimit: options.rateLimit, publicPage: options.publicPage }), { disableLogger: true }).pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
     Layer.provide(FormGenerator.layerNone),
     Layer.provide(Layer.succeedContext(context))
@@ -61,7 +64,7 @@ export const startWithQforms = (
 ): StartServer =>
 async (target, options = {}) => {
   const { database, cleanup } = target.options()
-  const qforms = await Qforms.make({ database, rateLimit: options.rateLimit })
+  const qforms = await Qforms.make({ database, rateLimit: options.rateLimit, publicPage: options.publicPage })
   const host = await mount(qforms)
   return {
     url: host.url,
