@@ -230,14 +230,14 @@ for (const target of databaseTargets) {
       const state = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"))
       const forged = `${Buffer.from(JSON.stringify({ ...state, startedAt: 0 })).toString("base64url")}.${mac}`
       for (const bad of [forged, `${payload}.${mac.slice(0, -2)}AA`, "garbage", ""]) {
-        const refused = await postStep(server, form.publicId, [["token", bad], ["at", "welcome"], ["action", "start"]])
+        const refused = await postStep(server, form.publicId, [["token", bad], ["at", "welcome"], ["move", "start"]])
         expect(refused.status, bad).toBe(400)
         expect(refused.text).toContain("Start again")
       }
-      const elsewhere = await postStep(server, other.publicId, [["token", token], ["at", "welcome"], ["action", "start"]])
+      const elsewhere = await postStep(server, other.publicId, [["token", token], ["at", "welcome"], ["move", "start"]])
       expect(elsewhere.status).toBe(400)
       expect(elsewhere.text).toContain("another form")
-      const fine = await postStep(server, form.publicId, [["token", token], ["at", "welcome"], ["action", "start"]])
+      const fine = await postStep(server, form.publicId, [["token", token], ["at", "welcome"], ["move", "start"]])
       expect(fine.status).toBe(200)
     })
 

@@ -125,8 +125,11 @@ export const script = `
     if (submitter && submitter.name) data.set(submitter.name, submitter.value);
     for (const button of form.querySelectorAll("button")) button.disabled = true;
     try {
-      const response = await fetch(form.action, { method: "POST", body: data, headers: { "x-qforms-page": "1" } });
-      const doc = new DOMParser().parseFromString(await response.text(), "text/html");
+      const response = await fetch(location.href, { method: "POST", body: data, headers: { "x-qforms-page": "1" } });
+      // The page's own style and script are left out: only <main> is used, and a parsed copy of them
+      // would only be refused by the CSP (their nonce is the new page's, not this one's).
+      const text = (await response.text()).replace(/<style[\\s\\S]*?<\\/style>|<script[\\s\\S]*?<\\/script>/g, "");
+      const doc = new DOMParser().parseFromString(text, "text/html");
       const next = doc.getElementById("qf");
       if (!next) throw new Error("unexpected answer");
       main.innerHTML = next.innerHTML;
@@ -140,14 +143,17 @@ export const script = `
     }
   });
 
+  // Enter goes on from any control but a button or link (which Enter activates anyway) and a text
+  // field (where the browser submits the form itself); Shift+Enter keeps its meaning (a new line in long text).
   main.addEventListener("keydown", (event) => {
     if (event.key !== "Enter" || event.shiftKey || event.isComposing) return;
     const target = event.target;
-    const form = target.form;
+    const tag = target.tagName;
+    if (tag === "BUTTON" || tag === "A") return;
+    const form = target.form || main.querySelector("form");
     if (!form) return;
-    const inTextarea = target.tagName === "TEXTAREA";
-    const choice = target.type === "radio" || target.type === "checkbox";
-    if (!inTextarea && !choice) return;
+    const native = tag === "INPUT" && !["radio", "checkbox", "file"].includes(target.type);
+    if (native) return;
     event.preventDefault();
     form.requestSubmit(form.querySelector("button.ok"));
   });

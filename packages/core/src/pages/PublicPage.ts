@@ -232,8 +232,9 @@ const collectStep = (pairs: ReadonlyArray<readonly [string, string]>): Result.Re
   return Result.succeed({
     token: get("token"),
     at: get("at"),
-    action: get("action") || "next",
-    answers: pairs.filter(([k]) => k === "a").map(([, v]) => v),
+    action: get("move") || "next",
+    // Browsers send a textarea's line breaks as CRLF; answers keep plain LF, as the API gets them.
+    answers: pairs.filter(([k]) => k === "a").map(([, v]) => v.replace(/\r\n?/g, "\n")),
     honeypot: get(Screens.honeypotName)
   })
 }

@@ -29,6 +29,7 @@ export const document = (options: {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
 <title>${options.title}</title>
 <style nonce="${options.nonce}">${new Html(Assets.css)}</style>
 </head>
@@ -56,7 +57,7 @@ ${notice ? html`<p class="error" role="alert">${notice}</p>` : null}
 <form method="post">
 ${stepInputs(token, "welcome")}
 <p class="count">${questions} question${questions === 1 ? "" : "s"}</p>
-<div class="actions"><button type="submit" name="action" value="start" class="ok" autofocus>Start</button>
+<div class="actions"><button type="submit" name="move" value="start" class="ok" autofocus>Start</button>
 <span class="hint">press Enter ↵</span></div>
 </form>`
 }
@@ -246,15 +247,15 @@ export const question = (options: {
   const total = form.fields.length
   const last = index === total - 1
   const multipart = field.type === "file"
-  return html`<p class="form-title">${form.title}</p>
+  return html`<h1 class="form-title">${form.title}</h1>
 <div class="progress"><progress max="${total}" value="${index}" aria-label="Progress"></progress><span>${index + 1} of ${total}</span></div>
 <form method="post"${attr("enctype", multipart && "multipart/form-data")} novalidate>
 ${stepInputs(options.token, String(field.id))}
 ${options.notice ? html`<p class="error" role="alert">${options.notice}</p>` : null}
 ${control(field, options.entered, options.error)}
 <p class="error" id="error" role="alert" aria-live="assertive">${options.error ?? ""}</p>
-<div class="actions"><button type="submit" name="action" value="next" class="ok">${last ? "Submit" : "OK"}</button>
-${index > 0 ? html`<button type="submit" name="action" value="back" class="back" formnovalidate>Back</button>` : null}
+<div class="actions"><button type="submit" name="move" value="next" class="ok">${last ? "Submit" : "OK"}</button>
+${index > 0 ? html`<button type="submit" name="move" value="back" class="back" formnovalidate>Back</button>` : null}
 <span class="hint">press Enter ↵</span></div>
 </form>`
 }

@@ -117,7 +117,7 @@ export const answer = (
     ["at", hidden(html, "at")],
     ["website", ""],
     ...answers.map((a) => ["a", a] as const),
-    ["action", action],
+    ["move", action],
     ...extra
   ])
 
