@@ -7,6 +7,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import type { SqlClient } from "effect/sql"
+import * as BlobStore from "../../src/domain/BlobStore.ts"
 import { FormGenerator } from "../../src/domain/FormGenerator.ts"
 import * as Http from "../../src/http/Http.ts"
 import type * as RateLimit from "../../src/http/RateLimit.ts"
@@ -25,16 +26,18 @@ export interface TestServer {
 export interface TestServerOptions {
   /** Token bucket per API key; default 20 requests/s with burst 100. */
   readonly rateLimit?: RateLimit.RateLimitConfig | undefined
+  /** Uploads per client address; default bursts of 30, then one every 2 seconds. */
+  readonly uploadRateLimit?: RateLimit.RateLimitConfig | undefined
 }
 
 /** Starts qforms one way or another, on a test database. */
 export type StartServer = (target: DatabaseTarget, options?: TestServerOptions) => Promise<TestServer>
 
 export const startTestServer: StartServer = async (target: DatabaseTarget, options: TestServerOptions = {}): Promise<TestServer> => {
-  const services = Services.layer.pipe(Layer.provideMerge(target.layer()))
+  const services = Services.layer.pipe(Layer.provideMerge(target.layer()), Layer.provideMerge(BlobStore.layerTemporary))
   const runtime = ManagedRuntime.make(services)
   const context = await runtime.context()
-  const server = HttpRouter.serve(Http.layer({ rateLimit: options.rateLimit }), { disableLogger: true }).pipe(
+  const server = HttpRouter.serve(Http.layer({ rateLimit: options.rateLimit, uploadRateLimit: options.uploadRateLimit }), { disableLogger: true }).pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
     Layer.provide(FormGenerator.layerNone),
     Layer.provide(Layer.succeedContext(context))
@@ -61,7 +64,7 @@ export const startWithQforms = (
 ): StartServer =>
 async (target, options = {}) => {
   const { database, cleanup } = target.options()
-  const qforms = await Qforms.make({ database, rateLimit: options.rateLimit })
+  const qforms = await Qforms.make({ database, rateLimit: options.rateLimit, uploadRateLimit: options.uploadRateLimit })
   const host = await mount(qforms)
   return {
     url: host.url,
