@@ -14,6 +14,7 @@ import { HttpEffect, HttpRouter, type HttpServerRequest } from "effect/http"
 import type { SqlClient } from "effect/sql"
 import { DeliveryConfig, type DeliverySettings } from "./delivery/DeliveryConfig.ts"
 import * as Worker from "./delivery/Worker.ts"
+import * as Files from "./domain/Files.ts"
 import { FormGenerator } from "./domain/FormGenerator.ts"
 import * as EventStream from "./http/EventStream.ts"
 import * as Http from "./http/Http.ts"
@@ -39,8 +40,17 @@ export interface QformsOptions {
   readonly appUrl?: string | undefined
   /** Per-key rate limit (default 20 requests/s, bursts of 100). */
   readonly rateLimit?: RateLimit.RateLimitConfig | undefined
-  /** Largest accepted request body in bytes (default 1 MiB). */
+  /** Largest accepted request body in bytes (default 1 MiB; a file upload has its question's own limit). */
   readonly maxBodyBytes?: number | undefined
+  /**
+   * Where uploaded files are kept: `{ directory }` or `{ store }` (any
+   * `BlobStore` layer, e.g. S3). Default: `<dataDir>/files` on the embedded
+   * database (a temporary directory when it is in memory), `./.qforms-files`
+   * on PostgreSQL.
+   */
+  readonly files?: Services.FilesOption | undefined
+  /** File uploads per client address (default bursts of 30, then one every 2 seconds). */
+  readonly uploadRateLimit?: RateLimit.RateLimitConfig | undefined
   /** The form generator (default: none configured; generation answers 502). */
   readonly formGenerator?: Layer.Layer<FormGenerator> | undefined
   /** Maps the host's signed-in user to a qforms member (API keys keep working). */
@@ -112,26 +122,29 @@ export interface EventConnection {
 /** Frames a client may have buffered before it counts as too far behind. */
 const maxBufferedBytes = 1024 * 1024
 
-const databaseLayer = (database: QformsOptions["database"]) =>
+const databaseLayer = (database: QformsOptions["database"], files: QformsOptions["files"]) =>
   database === undefined
-    ? Services.layerPglite({ dataDir: "./.qforms-data" })
+    ? Services.layerPglite({ dataDir: "./.qforms-data", files })
     : "url" in database
-    ? Services.layerPg(database)
-    : Services.layerPglite(database)
+    ? Services.layerPg({ ...database, files })
+    : Services.layerPglite({ ...database, files })
+
+const httpOptions = (options: QformsOptions): Http.HttpOptions => ({
+  appUrl: options.appUrl,
+  rateLimit: options.rateLimit,
+  maxBodyBytes: options.maxBodyBytes,
+  uploadRateLimit: options.uploadRateLimit,
+  publicPage: options.publicPage
+})
 
 /**
  * The services and routes of qforms as one layer: for Effect applications that
  * build their own server (`HttpRouter.serve(Qforms.layer(...))`).
  */
 export const layer = (options: QformsOptions = {}) =>
-  Http.layer({
-    appUrl: options.appUrl,
-    rateLimit: options.rateLimit,
-    maxBodyBytes: options.maxBodyBytes,
-    publicPage: options.publicPage
-  }).pipe(
+  Layer.merge(Http.layer(httpOptions(options)), Files.layerSweeper).pipe(
     Layer.provide(options.formGenerator ?? FormGenerator.layerNone),
-    Layer.provideMerge(databaseLayer(options.database)),
+    Layer.provideMerge(databaseLayer(options.database, options.files)),
     Layer.provide(Layer.succeed(IdentityBridge)(options.resolveActor))
   )
 
@@ -153,7 +166,7 @@ export const make = async (options: QformsOptions = {}): Promise<Qforms> => {
   const scope = Scope.makeUnsafe()
   const build = Effect.gen(function*() {
     const services = yield* Layer.buildWithScope(
-      databaseLayer(options.database).pipe(
+      databaseLayer(options.database, options.files).pipe(
         Layer.merge(NodeHttpServer.layerHttpServices),
         Layer.merge(options.formGenerator ?? FormGenerator.layerNone),
         Layer.provideMerge(logging(options))
@@ -161,14 +174,12 @@ export const make = async (options: QformsOptions = {}): Promise<Qforms> => {
       scope
     )
     const context = Context.add(services, IdentityBridge, options.resolveActor).pipe(
-      Context.add(DeliveryConfig, { ...DeliveryConfig.defaultValue(), ...options.delivery })
+      Context.add(DeliveryConfig, { ...DeliveryConfig.defaultValue(), ...options.delivery }),
+      // Links to files made outside a request (run, the worker) start at appUrl; requests set their own.
+      Context.add(Files.LinkBase, options.appUrl ?? "")
     )
-    const routes = Http.layer({
-    appUrl: options.appUrl,
-    rateLimit: options.rateLimit,
-    maxBodyBytes: options.maxBodyBytes,
-    publicPage: options.publicPage
-  })
+    yield* Layer.buildWithScope(Files.layerSweeper.pipe(Layer.provide(Layer.succeedContext(context))), scope)
+    const routes = Http.layer(httpOptions(options))
     const httpEffect = yield* HttpRouter.toHttpEffect(routes).pipe(
       Effect.provideContext(context),
       Effect.provideService(Scope.Scope, scope)
@@ -206,7 +217,7 @@ export const make = async (options: QformsOptions = {}): Promise<Qforms> => {
   }
   const { handler, hub, nodeHandler, services } = exit.value
   const run = <A, E>(effect: Effect.Effect<A, E, Services.Services | SqlClient.SqlClient>) =>
-    Effect.runPromise(Effect.provideContext(effect, services))
+    Effect.runPromise(Effect.provideContext(effect, Context.add(services, Files.LinkBase, options.appUrl ?? "")))
 
   const connect = async (request: Parameters<Qforms["events"]["connect"]>[0]) => {
     const result = await run(EventStream.accept(request))

@@ -13,6 +13,7 @@ import { Contacts } from "./Contacts.ts"
 import { Conflict, type Forbidden, FormNotFound, InvalidInput, ResponseNotFound } from "./Errors.ts"
 import { type EventPayload, Events } from "./Events.ts"
 import { type AnswerValue, deriveRespondent, Field, validateAnswers } from "./Fields.ts"
+import { Files } from "./Files.ts"
 import { Forms, FormStatus } from "./Forms.ts"
 import { Member, Members } from "./Members.ts"
 import { Stage, Stages } from "./Stages.ts"
@@ -299,6 +300,7 @@ export class Responses extends Context.Service<Responses, {
       const contacts = yield* Contacts
       const activities = yield* Activities
       const events = yield* Events
+      const files = yield* Files
 
       /** Adds `delta` to the form's response count, on a random shard so writers rarely wait on each other. */
       const countResponses = (workspaceId: number, formId: number, delta: number) =>
@@ -358,9 +360,17 @@ export class Responses extends Context.Service<Responses, {
             })
           }
           const fields = yield* forms.fields(actor.workspaceId, formId)
-          const validated = validateAnswers(fields, input.values)
-          if (Result.isFailure(validated)) {
-            const issues = validated.failure
+          // File answers name uploads: each must be an upload to that question
+          // of this form, not yet attached; its stored name, size and type
+          // replace whatever the client sent.
+          const uploads = yield* files.resolveAnswers(actor.workspaceId, formId, fields, input.values)
+          const validated = validateAnswers(fields, uploads.values)
+          if (uploads.issues.length > 0 || Result.isFailure(validated)) {
+            const fileFields = new Set(uploads.issues.map((issue) => issue.fieldId))
+            const issues = [
+              ...uploads.issues,
+              ...(Result.isFailure(validated) ? validated.failure.filter((issue) => !fileFields.has(issue.fieldId)) : [])
+            ]
             return yield* new InvalidInput({
               message: issues.map((issue) => issue.message).join("; "),
               details: issues.map((issue) => ({ path: issue.path, message: issue.message }))
@@ -380,6 +390,7 @@ export class Responses extends Context.Service<Responses, {
               ${searchText([], name, respondent.email, fields, values)})
             returning ${sql.literal(columns)}`
           const row = inserted[0]!
+          yield* files.attach(actor.workspaceId, row.id, uploads.fileIds, now)
           yield* countResponses(actor.workspaceId, formId, 1)
           yield* activities.record(actor, row.id, now, [{ type: "created", payload: { source } }])
           yield* events.record(
@@ -618,7 +629,8 @@ export class Responses extends Context.Service<Responses, {
 
       const remove = Effect.fn("Responses.remove")(function*(actor: Actors.Actor, responseId: number) {
         yield* Actors.requireWrite(actor)
-        yield* sql.withTransaction(Effect.gen(function*() {
+        const blobKeys = yield* sql.withTransaction(Effect.gen(function*() {
+          const keys = yield* files.forgetResponse(actor.workspaceId, responseId)
           const rows = yield* sql<{ readonly form_id: number; readonly tags: ReadonlyArray<string> }>`
             delete from responses where workspace_id = ${actor.workspaceId} and id = ${responseId}
             returning form_id, tags`
@@ -626,7 +638,10 @@ export class Responses extends Context.Service<Responses, {
           if (row === undefined) return yield* new ResponseNotFound({ message: `response ${responseId} not found` })
           yield* countResponses(actor.workspaceId, row.form_id, -1)
           yield* countTags(actor.workspaceId, row.form_id, row.tags, -1)
+          return keys
         }))
+        // Only once the deletion has committed: a blob is never gone while its record is still there.
+        yield* files.deleteBlobs(blobKeys)
       })
 
       return Responses.of({ submit, list, stream, get, update, remove })

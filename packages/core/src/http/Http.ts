@@ -11,6 +11,7 @@ import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse 
 import { HttpApi, HttpApiBuilder, HttpApiScalar, OpenApi } from "effect/http-api"
 import { SqlClient } from "effect/sql"
 import { Api } from "./Api.ts"
+import { FilesHandlers } from "./handlers/FilesHandlers.ts"
 import { FormsHandlers } from "./handlers/FormsHandlers.ts"
 import { GenerateHandlers } from "./handlers/GenerateHandlers.ts"
 import { MembersHandlers } from "./handlers/MembersHandlers.ts"
@@ -18,6 +19,8 @@ import { ResponsesHandlers } from "./handlers/ResponsesHandlers.ts"
 import { StagesHandlers } from "./handlers/StagesHandlers.ts"
 import { WebhooksHandlers } from "./handlers/WebhooksHandlers.ts"
 import * as PublicPage from "../pages/PublicPage.ts"
+import * as Files from "../domain/Files.ts"
+import * as Uploads from "../pages/Uploads.ts"
 import * as Database from "../storage/Database.ts"
 import * as RateLimit from "./RateLimit.ts"
 import { AuthenticationLive, bearerChallenge, RequestErrorsLive } from "./Security.ts"
@@ -26,8 +29,10 @@ import { AuthenticationLive, bearerChallenge, RequestErrorsLive } from "./Securi
 export interface HttpOptions {
   /** Per-key rate limit (default 20 requests/s, bursts of 100). */
   readonly rateLimit?: RateLimit.RateLimitConfig | undefined
-  /** Largest accepted request body in bytes (default 1 MiB). */
+  /** Largest accepted request body in bytes (default 1 MiB; uploads have their question's own limit). */
   readonly maxBodyBytes?: number | undefined
+  /** File uploads per client address (default bursts of 30, then one every 2 seconds). */
+  readonly uploadRateLimit?: RateLimit.RateLimitConfig | undefined
   /**
    * Where the application is served, e.g. `https://forms.example.com` or
    * `/forms-service` when mounted under a prefix: the OpenAPI `servers` entry.
@@ -58,7 +63,8 @@ const knownRoutes = (): ReadonlyArray<KnownRoute> => {
     { method: "GET", pattern: toPattern("/readyz") },
     { method: "GET", pattern: toPattern("/f/:publicId") },
     { method: "POST", pattern: toPattern("/f/:publicId") },
-    { method: "POST", pattern: toPattern("/f/:publicId/responses") }
+    { method: "POST", pattern: toPattern("/f/:publicId/responses") },
+    { method: "POST", pattern: toPattern(Uploads.uploadPath) }
   ]
   HttpApi.reflect(Api, {
     onGroup: () => undefined,
@@ -202,11 +208,19 @@ const Guard = (options: HttpOptions) => {
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const length = Number(request.headers["content-length"] ?? "0")
-      if (Number.isFinite(length) && length > maxBodyBytes) return tooLarge
+      // An upload streams under its question's own limit (see pages/Uploads.ts), and so does a
+      // multipart step of the public page (its fields stay under this limit, see pages/PublicPage.ts).
+      const path = request.url.split("?")[0]!
+      const upload = request.method === "POST" &&
+        (Uploads.isUploadPath(path) || PublicPage.isMultipartStep(path, request.headers["content-type"]))
+      if (Number.isFinite(length) && length > maxBodyBytes && !upload) return tooLarge
       if (/%00/.test(request.url)) return json(400, { error: "the URL must not contain the NUL character (%00)" })
       const unstorable = yield* Effect.provideService(unstorableText(request), HttpIncomingMessage.MaxBodySize, maxBodySize)
       if (unstorable !== undefined) return json(400, { error: unstorable })
-      const exit = yield* Effect.exit(Effect.provideService(app, HttpIncomingMessage.MaxBodySize, maxBodySize))
+      const exit = yield* Effect.exit(app.pipe(
+        Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBodySize),
+        Effect.provideService(Files.LinkBase, baseUrl(request, options.appUrl))
+      ))
       return Exit.isSuccess(exit) ? normalize(exit.value) : yield* fromCause(request, exit.cause)
     }), { global: true })
 }
@@ -305,6 +319,7 @@ export const layer = (options: HttpOptions = {}) =>
           StagesHandlers,
           MembersHandlers,
           WebhooksHandlers,
+          FilesHandlers,
           GenerateHandlers
         ).pipe(
           Layer.provide([
@@ -316,7 +331,8 @@ export const layer = (options: HttpOptions = {}) =>
     ),
     OpenApiRoute(options),
     HealthRoutes,
-    PublicPage.layer(options.publicPage),
+    PublicPage.layer({ ...options.publicPage, maxBodyBytes: options.maxBodyBytes ?? defaultMaxBodyBytes }),
+    Uploads.layer({ rateLimit: options.uploadRateLimit }),
     HttpApiScalar.layer(Api, { path: "/api/docs", scalar: { hideModels: false } }),
     Guard(options)
   )

@@ -18,14 +18,15 @@
  * is never stored.
  */
 import { randomBytes } from "node:crypto"
-import { Clock, Effect, Option, Predicate, Result, Schema, Stream } from "effect"
-import { HttpRouter, HttpServerRequest, HttpServerResponse, Multipart } from "effect/http"
+import { ByteSize, Clock, Effect, Option, Predicate, Result, Schema, Stream } from "effect"
+import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse, Multipart } from "effect/http"
 import * as Actors from "../domain/Actors.ts"
 import { type AnswerState, AnswerTokens } from "../domain/AnswerTokens.ts"
 import { type Field, FileAnswer, validateAnswers } from "../domain/Fields.ts"
+import { Files } from "../domain/Files.ts"
 import { Forms, type FormWithFields } from "../domain/Forms.ts"
 import { Responses } from "../domain/Responses.ts"
-import { toJsonAnswer } from "../http/ApiErrors.ts"
+import { domainResponse } from "../http/ApiErrors.ts"
 import * as RateLimit from "../http/RateLimit.ts"
 import type { Html } from "./Html.ts"
 import * as Screens from "./Screens.ts"
@@ -50,6 +51,8 @@ export interface PublicPageOptions {
    * client's). With 1, the last address of the header is the client's.
    */
   readonly trustedProxyHops?: number | undefined
+  /** The router's body limit, which the fields of a step keep to (set by `Http.layer`). */
+  readonly maxBodyBytes?: number | undefined
 }
 
 /** The default submission limit: 10 a minute per IP address, bursts of 10. */
@@ -87,6 +90,8 @@ interface StepInput {
   /** Every `a` value (several for checkboxes). */
   readonly answers: ReadonlyArray<string>
   readonly honeypot: string
+  /** A file sent with the step (no-JavaScript flow): stored, or why not. */
+  readonly upload?: Result.Result<FileAnswer, string> | undefined
 }
 
 const NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?$/i
@@ -226,7 +231,20 @@ class StepRefused extends Schema.TaggedError<StepRefused>()("StepRefused", {
   message: Schema.String
 }) {}
 
-const collectStep = (pairs: ReadonlyArray<readonly [string, string]>): Result.Result<StepInput, string> => {
+/** Whether a request is a multipart step post (its body limit is the page's own, see {@link layer}). */
+export const isMultipartStep = (path: string, contentType: string | undefined): boolean =>
+  /^\/f\/[^/]+\/?$/.test(path) && (contentType ?? "").toLowerCase().startsWith("multipart/form-data")
+
+/** Room for the multipart framing besides the file and the fields. */
+const MULTIPART_OVERHEAD_BYTES = 64 * 1024
+
+/** The largest file any question accepts (`maxSizeMb` is at most 100). */
+const MAX_FILE_BYTES = 100 * 1024 * 1024
+
+const collectStep = (
+  pairs: ReadonlyArray<readonly [string, string]>,
+  upload: StepInput["upload"]
+): Result.Result<StepInput, string> => {
   const get = (name: string) => pairs.find(([k]) => k === name)?.[1] ?? ""
   if (pairs.some(([, v]) => v.includes("\u0000"))) return Result.fail("answers must not contain the NUL character")
   return Result.succeed({
@@ -235,39 +253,10 @@ const collectStep = (pairs: ReadonlyArray<readonly [string, string]>): Result.Re
     action: get("move") || "next",
     // Browsers send a textarea's line breaks as CRLF; answers keep plain LF, as the API gets them.
     answers: pairs.filter(([k]) => k === "a").map(([, v]) => v.replace(/\r\n?/g, "\n")),
-    honeypot: get(Screens.honeypotName)
+    honeypot: get(Screens.honeypotName),
+    upload
   })
 }
-
-/** Reads a step post: url-encoded, or multipart (fields only; a file part is drained, uploads go to `/uploads`). */
-const readStep = Effect.gen(function*() {
-  const request = yield* HttpServerRequest.HttpServerRequest
-  const type = (request.headers["content-type"] ?? "").toLowerCase()
-  const unreadable = () => new StepRefused({ status: 400, message: "The answers could not be read. Please try again." })
-  let pairs: ReadonlyArray<readonly [string, string]>
-  if (type.startsWith("application/x-www-form-urlencoded")) {
-    const params = yield* Effect.mapError(request.urlParamsBody, unreadable)
-    pairs = params.params.map(([k, v]) => [k, typeof v === "string" ? v : ""] as const)
-  } else if (type.startsWith("multipart/form-data")) {
-    pairs = yield* request.multipartStream.pipe(
-      Stream.mapEffect((part) =>
-        Multipart.isField(part)
-          ? Effect.succeed(Option.some([part.key, part.value] as const))
-          : Effect.as(Stream.runDrain((part as Multipart.File).content), Option.none())
-      ),
-      Stream.filterMap((o) => Option.isSome(o) ? Result.succeed(o.value) : Result.failVoid),
-      Stream.runCollect,
-      Effect.mapError(unreadable)
-    )
-  } else {
-    return yield* new StepRefused({
-      status: 415,
-      message: "The answers must be sent as a form (application/x-www-form-urlencoded or multipart/form-data)."
-    })
-  }
-  const step = collectStep(pairs)
-  return Result.isSuccess(step) ? step.success : yield* new StepRefused({ status: 400, message: step.failure })
-})
 
 // ---------------------------------------------------------------------------
 // Routes
@@ -308,6 +297,97 @@ export const layer = (options: PublicPageOptions = {}) =>
     const stepConfig = options.stepRateLimit ?? defaultStepRateLimit
     const submissions = yield* makeLimiter(submissionConfig)
     const steps = yield* makeLimiter(stepConfig)
+    const files = yield* Files
+    const maxFieldBytes = options.maxBodyBytes ?? 1024 * 1024
+
+    /**
+     * Reads a step post: url-encoded (under the router's body limit), or
+     * multipart, whose fields together stay under that limit and whose file
+     * part (the no-JavaScript upload) streams into the blob store under its
+     * question's own limit. The hidden inputs come first in the page, so the
+     * question is known when the file arrives.
+     */
+    const readStep = (publicId: string) =>
+      Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const type = (request.headers["content-type"] ?? "").toLowerCase()
+        const unreadable = () => new StepRefused({ status: 400, message: "The answers could not be read. Please try again." })
+        if (type.startsWith("application/x-www-form-urlencoded")) {
+          const params = yield* Effect.mapError(request.urlParamsBody, unreadable)
+          const step = collectStep(params.params.map(([k, v]) => [k, typeof v === "string" ? v : ""] as const), undefined)
+          return Result.isSuccess(step) ? step.success : yield* new StepRefused({ status: 400, message: step.failure })
+        }
+        if (!type.startsWith("multipart/form-data")) {
+          return yield* new StepRefused({
+            status: 415,
+            message: "The answers must be sent as a form (application/x-www-form-urlencoded or multipart/form-data)."
+          })
+        }
+        const pairs: Array<readonly [string, string]> = []
+        let fieldBytes = 0
+        let upload: StepInput["upload"] = undefined
+        const tooLarge = () => new StepRefused({ status: 413, message: `The answers are too long (at most ${maxFieldBytes} bytes).` })
+        yield* Stream.runForEach(request.multipartStream, (part): Effect.Effect<
+          void,
+          StepRefused | Multipart.MultipartError
+        > => {
+          if (Multipart.isField(part)) {
+            fieldBytes += part.key.length + part.value.length
+            if (fieldBytes > maxFieldBytes) return Effect.fail(tooLarge())
+            pairs.push([part.key, part.value])
+            return Effect.void
+          }
+          const file = part as Multipart.File
+          const at = pairs.find(([k]) => k === "at")?.[1] ?? ""
+          // No file chosen (an empty part), a second file, or not at a question: nothing to store.
+          if (file.name === "" || file.key !== "file" || upload !== undefined || !/^[1-9][0-9]{0,9}$/.test(at)) {
+            return Stream.runDrain(file.content)
+          }
+          return files.upload({
+            publicId,
+            fieldId: Number(at),
+            filename: file.name,
+            contentType: file.contentType,
+            content: file.content
+          }).pipe(
+            Effect.map((answer) => {
+              upload = Result.succeed(answer)
+            }),
+            Effect.catchTags({
+              FileTooLarge: (e) => Effect.sync(() => upload = Result.fail(e.message)),
+              UnsupportedFileType: (e) => Effect.sync(() => upload = Result.fail(e.message)),
+              InvalidInput: (e) => Effect.sync(() => upload = Result.fail(e.message)),
+              Conflict: (e) => Effect.sync(() => upload = Result.fail(e.message)),
+              FormNotFound: (e) => Effect.sync(() => upload = Result.fail(e.message)),
+              BlobStoreError: (e) => Effect.die(e),
+              SqlError: (e) => Effect.die(e)
+            }),
+            // A file over its limit stops the parser mid-body: what was read of the fields still counts.
+            Effect.catchTag("MultipartError", (e) =>
+              e.reason._tag === "FileTooLarge" || e.reason._tag === "BodyTooLarge"
+                ? Effect.sync(() => upload = Result.fail("The file is too large."))
+                : Effect.fail(e))
+          )
+        }).pipe(
+          Effect.provideService(Multipart.MaxParts, 512),
+          Effect.provideService(Multipart.MaxFieldSize, ByteSize.bytes(maxFieldBytes)),
+          Effect.provideService(Multipart.MaxFileSize, undefined),
+          Effect.provideService(Multipart.FieldMimeTypes, []),
+          Effect.provideService(
+            HttpIncomingMessage.MaxBodySize,
+            ByteSize.bytes(MAX_FILE_BYTES + maxFieldBytes + MULTIPART_OVERHEAD_BYTES)
+          ),
+          Effect.catchTag("MultipartError", (e) =>
+            Effect.fail(
+              e.reason._tag === "FileTooLarge" || e.reason._tag === "BodyTooLarge" || e.reason._tag === "FieldTooLarge"
+                ? tooLarge()
+                : unreadable()
+            ))
+        )
+        const step = collectStep(pairs, upload)
+        return Result.isSuccess(step) ? step.success : yield* new StepRefused({ status: 400, message: step.failure })
+      })
+
     const minSubmitMs = (options.minSubmitSeconds ?? defaultMinSubmitSeconds) * 1000
     const hops = options.trustedProxyHops ?? 0
 
@@ -437,7 +517,7 @@ export const layer = (options: PublicPageOptions = {}) =>
         const found = yield* published(publicId)
         if (Result.isFailure(found)) return found.failure
         const { form } = found.success
-        const input = yield* readStep
+        const input = yield* readStep(publicId)
         const verified = yield* Effect.result(tokens.verify(input.token, publicId))
         if (Result.isFailure(verified)) {
           const error = verified.failure
@@ -462,7 +542,16 @@ export const layer = (options: PublicPageOptions = {}) =>
           return yield* welcomePage(form, state, "The form changed while you were answering. Please go through it again.")
         }
         const field = fields[index]!
-        const checked = checkOne(field, parseAnswer(field, input.answers))
+        if (field.type === "file" && input.upload !== undefined && Result.isFailure(input.upload)) {
+          return yield* questionPage(form, state, index, enteredOf(state.values[String(field.id)]), {
+            error: input.upload.failure
+          })
+        }
+        // A file sent with the step (no JavaScript) is the answer; else the page's hidden answer.
+        const raw = field.type === "file" && input.upload !== undefined && Result.isSuccess(input.upload)
+          ? input.upload.success
+          : parseAnswer(field, input.answers)
+        const checked = checkOne(field, raw)
         if (input.action === "back") {
           const values = Result.isSuccess(checked) ? withAnswer(state.values, field, checked.success) : state.values
           const previous = { ...state, values }
@@ -471,10 +560,9 @@ export const layer = (options: PublicPageOptions = {}) =>
             : yield* questionPage(form, previous, index - 1, enteredOf(values[String(fields[index - 1]!.id)]))
         }
         if (Result.isFailure(checked)) {
-          const file = parseAnswer(field, input.answers)
           return yield* questionPage(form, state, index, {
             texts: input.answers,
-            file: field.type === "file" ? enteredOf(file).file : undefined
+            file: field.type === "file" ? enteredOf(raw).file : undefined
           }, { error: checked.failure })
         }
         const next = { ...state, values: withAnswer(state.values, field, checked.success) }
@@ -538,8 +626,7 @@ export const layer = (options: PublicPageOptions = {}) =>
         if (Result.isSuccess(submitted)) return json(201, { id: submitted.success.id })
         const error = submitted.failure
         if (error._tag === "SqlError") return yield* Effect.die(error)
-        const answer = toJsonAnswer(error)
-        return json(answer.status, answer.body)
+        return domainResponse(error, { "x-content-type-options": "nosniff" })
       })
     )
   }))

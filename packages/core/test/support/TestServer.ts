@@ -7,6 +7,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import type { SqlClient } from "effect/sql"
+import * as BlobStore from "../../src/domain/BlobStore.ts"
 import { FormGenerator } from "../../src/domain/FormGenerator.ts"
 import * as Http from "../../src/http/Http.ts"
 import type * as RateLimit from "../../src/http/RateLimit.ts"
@@ -28,16 +29,21 @@ export interface TestServerOptions {
   readonly rateLimit?: RateLimit.RateLimitConfig | undefined
   /** Settings of the public form page (limits, minimum time, framing). */
   readonly publicPage?: PublicPage.PublicPageOptions | undefined
+  /** Uploads per client address; default bursts of 30, then one every 2 seconds. */
+  readonly uploadRateLimit?: RateLimit.RateLimitConfig | undefined
 }
 
 /** Starts qforms one way or another, on a test database. */
 export type StartServer = (target: DatabaseTarget, options?: TestServerOptions) => Promise<TestServer>
 
 export const startTestServer: StartServer = async (target: DatabaseTarget, options: TestServerOptions = {}): Promise<TestServer> => {
-  const services = Services.layer.pipe(Layer.provideMerge(target.layer()))
+  const services = Services.layer.pipe(Layer.provideMerge(target.layer()), Layer.provideMerge(BlobStore.layerTemporary))
   const runtime = ManagedRuntime.make(services)
   const context = await runtime.context()
-  const server = HttpRouter.serve(Http.layer({ rateLimit: options.rateLimit, publicPage: options.publicPage }), { disableLogger: true }).pipe(
+  const server = HttpRouter.serve(
+    Http.layer({ rateLimit: options.rateLimit, uploadRateLimit: options.uploadRateLimit, publicPage: options.publicPage }),
+    { disableLogger: true }
+  ).pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
     Layer.provide(FormGenerator.layerNone),
     Layer.provide(Layer.succeedContext(context))
@@ -64,7 +70,12 @@ export const startWithQforms = (
 ): StartServer =>
 async (target, options = {}) => {
   const { database, cleanup } = target.options()
-  const qforms = await Qforms.make({ database, rateLimit: options.rateLimit, publicPage: options.publicPage })
+  const qforms = await Qforms.make({
+    database,
+    rateLimit: options.rateLimit,
+    uploadRateLimit: options.uploadRateLimit,
+    publicPage: options.publicPage
+  })
   const host = await mount(qforms)
   return {
     url: host.url,
