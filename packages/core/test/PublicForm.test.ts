@@ -22,6 +22,19 @@ import {
 } from "./support/PublicForms.ts"
 import { startTestServer, type TestServer } from "./support/TestServer.ts"
 
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+  "base64"
+)
+const PDF = Buffer.from("%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n")
+const TEXT = Buffer.from("just some text, not an image at all\n")
+/** A multipart body as a browser sends it when no file was chosen: an empty part with filename="". */
+const noFile = (fields: FormData) => {
+  const boundary = "----qforms-boundary-7ma4ywxktrzu0gw" // lower case: a Blob lower-cases its type
+  const parts = [...fields.entries()].map(([k, v]) => `--${boundary}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${String(v)}\r\n`)
+  parts.splice(4, 0, `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename=""\r\ncontent-type: application/octet-stream\r\n\r\n\r\n`)
+  return new Blob([parts.join("") + `--${boundary}--\r\n`], { type: `multipart/form-data; boundary=${boundary}` })
+}
 const XSS = `"><img src=x onerror=alert(1)><script>alert(1)</script>`
 
 const everyType = [
@@ -296,6 +309,87 @@ for (const target of databaseTargets) {
       expect(closed.status).toBe(409)
       expect(closed.body).toEqual({ error: expect.any(String) })
       expect(await countWhere(server, "responses", form.id)).toBe(1)
+    })
+
+    it("takes a file without JavaScript: the step post carries it, checked on its bytes, then attached to the response", async () => {
+      const form = await createForm(server, key, {
+        title: "Files",
+        fields: [
+          { type: "file", label: "Photo", required: true, options: { accept: ["image/png"], maxSizeMb: 1 } },
+          { type: "short_text", label: "Caption" }
+        ]
+      })
+      const [photo, caption] = form.fields.map((f) => f.id) as [number, number]
+      const welcome = await getPage(server, `/f/${form.publicId}`)
+      const page = await answer(server, form.publicId, welcome.text, [], "start")
+      expect(page.text).toContain(`enctype="multipart/form-data"`)
+      expect(page.text).toContain(`accept="image/png"`)
+      const post = (html: string, file: { bytes: Buffer; name: string; type: string } | undefined) => {
+        const body = new FormData()
+        body.set("token", tokenOf(html))
+        body.set("at", hidden(html, "at"))
+        body.set("website", "")
+        body.set("a", "")
+        if (file !== undefined) body.set("file", new Blob([file.bytes], { type: file.type }), file.name)
+        body.set("move", "next")
+        return fetch(`${server.url}/f/${form.publicId}`, { method: "POST", body: file === undefined ? noFile(body) : body })
+          .then(async (r) => ({
+          status: r.status,
+          text: await r.text()
+        }))
+      }
+      // A text file named .png is refused by its content; no file at all is "required".
+      const wrongType = await post(page.text, { bytes: TEXT, name: "fake.png", type: "image/png" })
+      expect(wrongType.status).toBe(400)
+      expect(wrongType.text).toMatch(/class="error"[^>]*>[^<]*(type|PNG|png)/)
+      const none = await post(wrongType.text, undefined)
+      expect(none.text).toContain("&quot;Photo&quot; is required")
+      const tooBig = await post(none.text, { bytes: Buffer.concat([PNG, Buffer.alloc(1024 * 1024 + 10)]), name: "big.png", type: "image/png" })
+      expect(tooBig.status).toBe(400)
+      expect(tooBig.text).toContain(`aria-invalid="true"`)
+      const next = await post(tooBig.text, { bytes: PNG, name: "pixel.png", type: "image/png" })
+      expect(next.status).toBe(200)
+      expect(next.text).toContain(`name="at" value="${caption}"`)
+      // Back shows the file kept.
+      const back = await answer(server, form.publicId, next.text, ["A caption"], "back")
+      expect(back.text).toContain("Uploaded pixel.png")
+      // Going on without choosing a new file keeps the uploaded one (the page's hidden answer).
+      const kept = await postStep(server, form.publicId, [
+        ["token", tokenOf(back.text)],
+        ["at", String(photo)],
+        ["a", hidden(back.text, "a").replaceAll("&quot;", "\"")],
+        ["move", "next"]
+      ])
+      expect(kept.status).toBe(200)
+      const done = await answer(server, form.publicId, kept.text, ["A caption"])
+      expect(done.text).toContain("Thank you!")
+      const responses = await listResponses(server, key, form.id)
+      expect(responses).toHaveLength(1)
+      expect(responses[0]!.values[String(photo)]).toMatchObject({
+        fileId: expect.any(String),
+        name: "pixel.png",
+        size: PNG.length,
+        type: "image/png"
+      })
+    })
+
+    it("takes a file uploaded ahead (the JavaScript path) as the answer of a JSON submission", async () => {
+      const form = await createForm(server, key, {
+        title: "Upload then submit",
+        fields: [{ type: "file", label: "Document", required: true, options: { accept: ["application/pdf"] } }]
+      })
+      const field = form.fields[0]!.id
+      const upload = new FormData()
+      upload.set("file", new Blob([PDF], { type: "application/pdf" }), "cv.pdf")
+      const uploaded = await fetch(`${server.url}/f/${form.publicId}/uploads?fieldId=${field}`, { method: "POST", body: upload })
+      expect(uploaded.status).toBe(201)
+      const file = await uploaded.json()
+      const created = await postJson(server, form.publicId, { values: { [field]: file } })
+      expect(created.status).toBe(201)
+      const forged = await postJson(server, form.publicId, { values: { [field]: { ...file, fileId: "f_forged" } } })
+      expect(forged.status).toBe(400)
+      const detail = await api(server, key, "GET", `/responses/${created.body.id}`)
+      expect(detail.body.response.values[String(field)]).toMatchObject({ name: "cv.pdf", type: "application/pdf" })
     })
 
     it("refuses bodies over the limit", async () => {

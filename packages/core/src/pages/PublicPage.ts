@@ -18,7 +18,7 @@
  * is never stored.
  */
 import { randomBytes } from "node:crypto"
-import { ByteSize, Clock, Effect, Option, Predicate, Result, Schema, Stream } from "effect"
+import { ByteSize, Clock, Effect, Option, Predicate, Result, Schema, Sink, Stream } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse, Multipart } from "effect/http"
 import * as Actors from "../domain/Actors.ts"
 import { type AnswerState, AnswerTokens } from "../domain/AnswerTokens.ts"
@@ -339,19 +339,27 @@ export const layer = (options: PublicPageOptions = {}) =>
           }
           const file = part as Multipart.File
           const at = pairs.find(([k]) => k === "at")?.[1] ?? ""
-          // No file chosen (an empty part), a second file, or not at a question: nothing to store.
-          if (file.name === "" || file.key !== "file" || upload !== undefined || !/^[1-9][0-9]{0,9}$/.test(at)) {
+          // A second file, or not at a question: nothing to store.
+          if (file.key !== "file" || upload !== undefined || !/^[1-9][0-9]{0,9}$/.test(at)) {
             return Stream.runDrain(file.content)
           }
-          return files.upload({
-            publicId,
-            fieldId: Number(at),
-            filename: file.name,
-            contentType: file.contentType,
-            content: file.content
-          }).pipe(
+          // A browser sends an empty part when no file was chosen: that is no answer, not an empty file.
+          const store = Effect.scoped(Effect.gen(function*() {
+            const [first, rest] = yield* Stream.peel(file.content, Sink.take<Uint8Array>(1))
+            if (first.length === 0) return Option.none()
+            return Option.some(
+              yield* files.upload({
+                publicId,
+                fieldId: Number(at),
+                filename: file.name,
+                contentType: file.contentType,
+                content: Stream.concat(Stream.fromIterable(first), rest)
+              })
+            )
+          }))
+          return store.pipe(
             Effect.map((answer) => {
-              upload = Result.succeed(answer)
+              if (Option.isSome(answer)) upload = Result.succeed(answer.value)
             }),
             Effect.catchTags({
               FileTooLarge: (e) => Effect.sync(() => upload = Result.fail(e.message)),
