@@ -9,7 +9,7 @@
  * Skipped only when Chromium is absent outside CI; with CI=true a missing
  * browser fails the run.
  */
-import { existsSync, mkdirSync, readFileSync } from "node:fs"
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -46,8 +46,16 @@ const fields = [
   { type: "statement", label: "Nearly there", options: { help: "Three more questions." } },
   { type: "tel", label: "Phone" },
   { type: "url", label: "Website" },
+  { type: "file", label: "Your photo", options: { accept: ["image/png"], maxSizeMb: 1 } },
   { type: "date", label: "Start date" }
 ]
+
+/** A 1×1 PNG: uploaded through the file question. */
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+  "base64"
+)
+const pngPath = join(artifacts, "pixel.png")
 
 interface Flow {
   readonly page: Page
@@ -189,6 +197,23 @@ const fill = async (flow: Flow, js: boolean) => {
   await page.keyboard.type("https://example.com")
   await page.keyboard.press("Enter")
 
+  await screen(page, "Your photo")
+  expect(await focused(page)).toBe("input#a[file]")
+  await check(flow, "file")
+  // Space on the focused file input opens the chooser, as it would for a keyboard user.
+  const [chooser] = await Promise.all([page.waitForEvent("filechooser"), page.keyboard.press("Space")])
+  await chooser.setFiles(pngPath)
+  if (js) {
+    // Uploaded ahead of the step, with progress; Enter then goes on.
+    await page.locator("#upload-status").filter({ hasText: "Uploaded pixel.png" }).waitFor()
+    expect(await page.locator("progress.upload").evaluate((el) => (el as HTMLProgressElement).value)).toBe(1)
+    await check(flow, "file-uploaded")
+    await page.keyboard.press("Enter")
+  } else {
+    // Sent with the step post itself (multipart).
+    await goOn(flow, js)
+  }
+
   await screen(page, "Start date")
   expect(await focused(page)).toBe("input#a[date]")
   await check(flow, "date")
@@ -212,7 +237,8 @@ const expected = (ids: ReadonlyArray<number>) => ({
   [ids[8]!]: "Germany",
   [ids[10]!]: "+44 20 7946 0000",
   [ids[11]!]: "https://example.com",
-  [ids[12]!]: "2026-03-15"
+  [ids[12]!]: { fileId: expect.any(String), name: "pixel.png", size: PNG.length, type: "image/png" },
+  [ids[13]!]: "2026-03-15"
 })
 
 describe.skipIf(!present)("public form page in Chromium", () => {
@@ -223,6 +249,7 @@ describe.skipIf(!present)("public form page in Chromium", () => {
 
   beforeAll(async () => {
     mkdirSync(artifacts, { recursive: true })
+    writeFileSync(pngPath, PNG)
     server = await startTestServer(databaseTargets[0]!, { publicPage: { minSubmitSeconds: 1 } })
     key = (await seedWorkspace(server)).key
     form = await createForm(server, key, {
