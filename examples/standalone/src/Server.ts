@@ -48,6 +48,7 @@ export const start = async (settings: Settings.Settings): Promise<Server> => {
     database: Settings.database(settings),
     appUrl: Settings.appUrl(settings),
     rateLimit: { requestsPerSecond: settings.rateLimitPerSecond, burst: settings.rateLimitBurst },
+    publicPage: Settings.publicPage(settings),
     logLevel: settings.logLevel,
     logFormat: settings.logFormat,
     delivery: {

@@ -2,8 +2,8 @@
  * The standalone's configuration, from the environment (shared by the server
  * and the CLI). A bad value stops the process with a message naming it.
  */
-import { Config, Effect, Option, Redacted, Result, Schema } from "effect"
-import { type Qforms, RetrySchedule } from "@qforms/core"
+import { Config, Effect, Option, Redacted, Result, Schema, SchemaTransformation } from "effect"
+import { PublicPage, type Qforms, RetrySchedule } from "@qforms/core"
 
 /** A TCP port; 0 asks the system for a free one (the printed URL has the real port). */
 const Port = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 65535 }))
@@ -13,6 +13,17 @@ const ScheduleText = Schema.String.check(Schema.makeFilter((text: string) => {
   const parsed = RetrySchedule.parse(text)
   return Result.isSuccess(parsed) || parsed.failure
 }))
+
+/** `QFORMS_FRAME_ANCESTORS`: CSP frame-ancestors sources separated by spaces, each checked. */
+const FrameAncestors = Schema.String.pipe(
+  Schema.decodeTo(
+    Schema.Array(PublicPage.FrameAncestor),
+    SchemaTransformation.transform<ReadonlyArray<string>, string>({
+      decode: (text: string) => text.split(/\s+/).filter((s) => s !== ""),
+      encode: (list: ReadonlyArray<string>) => list.join(" ")
+    })
+  )
+)
 
 /** The settings, read and checked. */
 export const Settings = Config.all({
@@ -34,7 +45,11 @@ export const Settings = Config.all({
   )),
   webhookTimeoutMs: Config.Int("QFORMS_WEBHOOK_TIMEOUT_MS").pipe(Config.withDefault(10_000)),
   allowPrivateWebhookTargets: Config.Boolean("QFORMS_ALLOW_PRIVATE_WEBHOOK_TARGETS").pipe(Config.withDefault(false)),
-  deliveryWorker: Config.Boolean("QFORMS_DELIVERY_WORKER").pipe(Config.withDefault(true))
+  deliveryWorker: Config.Boolean("QFORMS_DELIVERY_WORKER").pipe(Config.withDefault(true)),
+  frameAncestors: Config.schema(FrameAncestors, "QFORMS_FRAME_ANCESTORS").pipe(Config.withDefault(["*"])),
+  trustedProxyHops: Config.Int("QFORMS_TRUSTED_PROXY_HOPS").pipe(Config.withDefault(0)),
+  formMinSeconds: Config.Number("QFORMS_FORM_MIN_SECONDS").pipe(Config.withDefault(PublicPage.defaultMinSubmitSeconds)),
+  formSubmissionsPerMinute: Config.Number("QFORMS_FORM_SUBMISSIONS_PER_MINUTE").pipe(Config.withDefault(10))
 })
 export type Settings = Config.Success<typeof Settings>
 
@@ -60,3 +75,14 @@ export const appUrl = (settings: Settings): string | undefined =>
     onNone: () => settings.port === 0 ? undefined : `http://localhost:${settings.port}`,
     onSome: (url) => url.toString().replace(/\/$/, "")
   })
+
+/** The public page part of the settings, as `Qforms.make` takes it. */
+export const publicPage = (settings: Settings): NonNullable<Qforms.QformsOptions["publicPage"]> => ({
+  frameAncestors: settings.frameAncestors,
+  trustedProxyHops: settings.trustedProxyHops,
+  minSubmitSeconds: settings.formMinSeconds,
+  submissionRateLimit: {
+    requestsPerSecond: settings.formSubmissionsPerMinute / 60,
+    burst: Math.max(1, Math.ceil(settings.formSubmissionsPerMinute))
+  }
+})

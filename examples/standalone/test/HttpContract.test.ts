@@ -34,7 +34,11 @@ const startStandalone: StartServer = async (target, options = {}) => {
     retrySchedule: Option.none(),
     webhookTimeoutMs: 10_000,
     allowPrivateWebhookTargets: false,
-    deliveryWorker: false
+    deliveryWorker: false,
+    frameAncestors: options.publicPage?.frameAncestors ?? ["*"],
+    trustedProxyHops: options.publicPage?.trustedProxyHops ?? 0,
+    formMinSeconds: options.publicPage?.minSubmitSeconds ?? 3,
+    formSubmissionsPerMinute: (options.publicPage?.submissionRateLimit?.requestsPerSecond ?? 10 / 60) * 60
   }
   const server = await start(settings)
   return {

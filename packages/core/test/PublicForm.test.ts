@@ -383,7 +383,7 @@ for (const target of databaseTargets) {
       upload.set("file", new Blob([PDF], { type: "application/pdf" }), "cv.pdf")
       const uploaded = await fetch(`${server.url}/f/${form.publicId}/uploads?fieldId=${field}`, { method: "POST", body: upload })
       expect(uploaded.status).toBe(201)
-      const file = await uploaded.json()
+      const file = (await uploaded.json()) as Record<string, unknown>
       const created = await postJson(server, form.publicId, { values: { [field]: file } })
       expect(created.status).toBe(201)
       const forged = await postJson(server, form.publicId, { values: { [field]: { ...file, fileId: "f_forged" } } })

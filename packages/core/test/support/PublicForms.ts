@@ -79,7 +79,7 @@ export const postStep = async (
     await fetch(`${server.url}/f/${publicId}`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
-      body: new URLSearchParams(pairs.map(([k, v]) => [k, v])).toString()
+      body: new URLSearchParams(pairs.map(([k, v]): [string, string] => [k, v])).toString()
     })
   )
 
