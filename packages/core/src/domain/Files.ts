@@ -94,15 +94,7 @@ export type UploadError =
  */
 export const LinkBase = Context.Reference<string>("@qforms/core/Files/LinkBase", { defaultValue: () => "" })
 
-/**
- * The download link of a file.
- *
- * @example
- * ```ts
- * fileLink("https://forms.example.com", "file_abc") // "https://forms.example.com/api/files/file_abc"
- * ```
- */
-export const fileLink = (base: string, fileId: string): string => `${base.replace(/\/$/, "")}/api/files/${fileId}`
+export { fileLink } from "./Summaries.ts"
 
 /** A new file id: `file_` and 22 URL-safe characters (128 random bits). */
 export const makeFileId = (): string => `file_${randomBytes(16).toString("base64url")}`

@@ -28,13 +28,17 @@ export interface TestServerOptions {
   readonly rateLimit?: RateLimit.RateLimitConfig | undefined
   /** Uploads per client address; default bursts of 30, then one every 2 seconds. */
   readonly uploadRateLimit?: RateLimit.RateLimitConfig | undefined
+  /** Where uploaded files go (default: a temporary directory removed on close). */
+  readonly filesDirectory?: string | undefined
 }
 
 /** Starts qforms one way or another, on a test database. */
 export type StartServer = (target: DatabaseTarget, options?: TestServerOptions) => Promise<TestServer>
 
 export const startTestServer: StartServer = async (target: DatabaseTarget, options: TestServerOptions = {}): Promise<TestServer> => {
-  const services = Services.layer.pipe(Layer.provideMerge(target.layer()), Layer.provideMerge(BlobStore.layerTemporary))
+  const services = Services.layer.pipe(Layer.provideMerge(target.layer()), Layer.provideMerge(
+    options.filesDirectory === undefined ? BlobStore.layerTemporary : BlobStore.layerLocal({ directory: options.filesDirectory })
+  ))
   const runtime = ManagedRuntime.make(services)
   const context = await runtime.context()
   const server = HttpRouter.serve(Http.layer({ rateLimit: options.rateLimit, uploadRateLimit: options.uploadRateLimit }), { disableLogger: true }).pipe(
@@ -64,7 +68,12 @@ export const startWithQforms = (
 ): StartServer =>
 async (target, options = {}) => {
   const { database, cleanup } = target.options()
-  const qforms = await Qforms.make({ database, rateLimit: options.rateLimit, uploadRateLimit: options.uploadRateLimit })
+  const qforms = await Qforms.make({
+    database,
+    rateLimit: options.rateLimit,
+    uploadRateLimit: options.uploadRateLimit,
+    files: options.filesDirectory === undefined ? undefined : { directory: options.filesDirectory }
+  })
   const host = await mount(qforms)
   return {
     url: host.url,
