@@ -16,6 +16,7 @@ import { Events } from "../src/domain/Events.ts"
 import { Files } from "../src/domain/Files.ts"
 import { Workspaces } from "../src/domain/Workspaces.ts"
 import { databaseTargets } from "./support/Databases.ts"
+import * as Qforms from "../src/Qforms.ts"
 import { startTestServer, type TestServer } from "./support/TestServer.ts"
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, ...new Array(40).fill(7)])
@@ -529,5 +530,60 @@ describe("upload rate limit", () => {
     expect(statuses).toEqual([404, 404, 429])
     expect(Number(last!.headers["retry-after"])).toBeGreaterThanOrEqual(1)
     expect(typeof last!.json.error).toBe("string")
+  })
+})
+
+describe("uploads through the Web handler (fetch-style hosts such as h3)", () => {
+  let qforms: Qforms.Qforms
+  let key: string
+  beforeAll(async () => {
+    qforms = await Qforms.make({ database: {}, delivery: { worker: false }, logLevel: "Error" })
+    key = (await qforms.run(seed)).a.key
+  }, 120_000)
+  afterAll(async () => {
+    await qforms?.dispose()
+  })
+
+  const call = async (method: string, path: string, body?: Uint8Array | string, headers: Record<string, string> = {}) => {
+    const response = await qforms.handler(
+      new Request(`http://forms.test${path}`, { method, body: body ?? null, headers: { "x-forwarded-host": "forms.test", ...headers } })
+    )
+    const text = await response.text()
+    return { status: response.status, headers: response.headers, text, json: text.startsWith("{") ? JSON.parse(text) : undefined }
+  }
+
+  it("streams the upload, checks size and content, and the answer submits", async () => {
+    const auth = { authorization: `Bearer ${key}`, "content-type": "application/json" }
+    const created = await call("POST", "/api/forms", JSON.stringify({
+      title: "Web",
+      fields: [{ type: "file", label: "Photo", required: true, options: { accept: ["image/*"], maxSizeMb: 0.5 } }]
+    }), auth)
+    expect(created.status).toBe(201)
+    expect((await call("PATCH", `/api/forms/${created.json.id}`, JSON.stringify({ status: "published" }), auth)).status).toBe(200)
+    const form = await call("GET", `/api/forms/${created.json.id}`, undefined, auth)
+    const fieldId = form.json.fields[0].id as number
+    // (A body built from bytes: a FormData body's own stream, made in this process, errors when its
+    // reader is cancelled — an undici quirk of client-made streams, not of requests from the network.)
+    const post = (name: string, type: string, content: Buffer) =>
+      call("POST", `/f/${created.json.publicId}/uploads?fieldId=${fieldId}`, multipart({ name, type, content }), {
+        "content-type": `multipart/form-data; boundary=${BOUNDARY}`
+      })
+    const ok = await post("me.png", "image/png", PNG)
+    expect(ok.status, ok.text).toBe(201)
+    expect(ok.json).toMatchObject({ name: "me.png", size: PNG.length, type: "image/png" })
+    expect((await post("me.png", "image/png", PDF)).status).toBe(415)
+    expect((await post("big.png", "image/png", Buffer.concat([PNG, Buffer.alloc(MB, 1)]))).status).toBe(413)
+    const submitted = await call(
+      "POST",
+      `/api/forms/${created.json.id}/responses`,
+      JSON.stringify({ values: { [fieldId]: { fileId: ok.json.fileId } } }),
+      auth
+    )
+    expect(submitted.status, submitted.text).toBe(201)
+    const list = await call("GET", `/api/forms/${created.json.id}/responses?flat=1`, undefined, auth)
+    expect(list.json.responses[0].answers.Photo).toBe(`me.png (http://forms.test/api/files/${ok.json.fileId})`)
+    const got = await qforms.handler(new Request(`http://forms.test/api/files/${ok.json.fileId}`, { headers: { authorization: auth.authorization } }))
+    expect(got.status).toBe(200)
+    expect(Buffer.from(await got.arrayBuffer()).equals(PNG)).toBe(true)
   })
 })
