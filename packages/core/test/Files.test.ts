@@ -13,7 +13,8 @@ import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ApiKeys } from "../src/domain/ApiKeys.ts"
 import { Events } from "../src/domain/Events.ts"
-import { Files } from "../src/domain/Files.ts"
+import { cleanFileName, Files, matchesAccept, sniff } from "../src/domain/Files.ts"
+import { attachment } from "../src/http/handlers/FilesHandlers.ts"
 import { Workspaces } from "../src/domain/Workspaces.ts"
 import { databaseTargets } from "./support/Databases.ts"
 import * as Qforms from "../src/Qforms.ts"
@@ -132,6 +133,56 @@ const blobsUnder = (directory: string) => filesUnder(directory).filter((path) =>
 const partialsUnder = (directory: string) => filesUnder(directory).filter((path) => path.includes(`${NodePath.sep}.partial${NodePath.sep}`))
 
 const MB = 1024 * 1024
+
+describe("content types", () => {
+  const bytes = (...parts: Array<string | ReadonlyArray<number>>) =>
+    new Uint8Array(parts.flatMap((p) => typeof p === "string" ? [...p].map((c) => c.charCodeAt(0)) : [...p]))
+
+  it("sniffs images and PDF by their first bytes, nothing else", () => {
+    expect(sniff(PNG)).toBe("image/png")
+    expect(sniff(bytes([0xff, 0xd8, 0xff, 0xe0]))).toBe("image/jpeg")
+    expect(sniff(bytes("GIF89a"))).toBe("image/gif")
+    expect(sniff(bytes("RIFF", [1, 2, 3, 4], "WEBPVP8 "))).toBe("image/webp")
+    expect(sniff(PDF)).toBe("application/pdf")
+    expect(sniff(bytes([0, 0, 0, 28], "ftypheic", [0, 0, 0, 0]))).toBe("image/heic")
+    expect(sniff(bytes([0, 0, 0, 28], "ftypavif", [0, 0, 0, 0]))).toBe("image/avif")
+    expect(sniff(bytes([0, 0, 0, 28], "ftypisom", [0, 0, 0, 0]))).toBeUndefined()
+    expect(sniff(TEXT)).toBeUndefined()
+    expect(sniff(bytes("PK", [3, 4]))).toBeUndefined()
+    expect(sniff(new Uint8Array(0))).toBeUndefined()
+  })
+
+  it.each([
+    [["image/*"], "image/png", "application/octet-stream", "x.bin", true],
+    [["image/png"], "application/pdf", "image/png", "x.png", false],
+    [[".png"], "application/pdf", "image/png", "x.png", false],
+    [[".jpg"], "image/jpeg", "image/jpeg", "x.jpeg", true],
+    [["image/jpg"], "image/jpeg", "image/jpeg", "x.jpg", true],
+    [["application/pdf"], "application/pdf", undefined, "x", true],
+    [["image/*", ".pdf"], undefined, "image/png", "x.png", false],
+    [[".docx"], undefined, undefined, "cv.DOCX", true],
+    [[".docx"], "application/pdf", undefined, "cv.docx", false],
+    [["text/csv"], undefined, "text/csv", "list.csv", true],
+    [["text/*"], undefined, "text/plain", "a.txt", true],
+    [["text/*"], "image/png", "text/plain", "a.txt", false],
+    [["image/svg+xml"], undefined, "image/svg+xml", "a.svg", true]
+  ] as const)("accept %j: sniffed %s, declared %s, name %s → %s", (accept, sniffed, declared, name, expected) => {
+    expect(matchesAccept(accept, { sniffed, declared, name })).toBe(expected)
+  })
+
+  it("cleans file names and quotes them safely for Content-Disposition", () => {
+    expect(cleanFileName("C:\\fakepath\\cv.pdf")).toBe("cv.pdf")
+    expect(cleanFileName("../../etc/passwd")).toBe("passwd")
+    expect(cleanFileName("a\u0000b\nc.txt")).toBe("abc.txt")
+    expect(cleanFileName("..")).toBe("file")
+    expect(cleanFileName("")).toBe("file")
+    expect(Array.from(cleanFileName("x".repeat(300) + ".pdf")).length).toBe(255)
+    expect(attachment("cv.pdf")).toBe("attachment; filename=\"cv.pdf\"; filename*=UTF-8''cv.pdf")
+    expect(attachment("a \"quoted\" (1).pdf")).toBe("attachment; filename=\"a _quoted_ (1).pdf\"; filename*=UTF-8''a%20%22quoted%22%20%281%29.pdf")
+    // eslint-disable-next-line no-control-regex
+    expect(attachment("Müller 履歴書.pdf")).toMatch(/^[\x20-\x7e]+$/)
+  })
+})
 
 for (const target of databaseTargets) {
   describe(`uploaded files on ${target.name}`, () => {

@@ -473,8 +473,17 @@ export class Files extends Context.Service<Files, {
           const now = new Date(yield* Clock.currentTimeMillis)
           yield* sql`
             insert into files (id, workspace_id, form_id, field_id, name, size, type, storage_key, created_at)
-            values (${fileId}, ${to.workspaceId}, ${to.formId}, ${to.field.id}, ${name}, ${size}, ${type}, ${key},
-              ${now})`.pipe(Effect.onError(() => deleteBlobs([key])))
+            select ${fileId}, ${to.workspaceId}, ${to.formId}, ${to.field.id}, ${name}, ${size}, ${type}, ${key}, ${now}
+            where exists (select 1 from forms where id = ${to.formId} and workspace_id = ${to.workspaceId})
+            returning id`.pipe(
+            Effect.onError(() => deleteBlobs([key])),
+            // The form was deleted while the file streamed in.
+            Effect.flatMap((rows) =>
+              rows.length === 1
+                ? Effect.void
+                : Effect.andThen(deleteBlobs([key]), Effect.fail(new FormNotFound({ message: `form ${input.publicId} not found` })))
+            )
+          )
           return { fileId, name, size, type }
         }).pipe(Effect.withSpan("Files.upload"))
 
