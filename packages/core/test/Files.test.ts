@@ -500,6 +500,20 @@ for (const target of databaseTargets) {
         expect((await fileRows(photo.fileId))[0]!.response_id).toBeNull()
       })
 
+      it("what the upload accepted, the submission accepts: a .jpeg photo for accept .jpg, a PDF without extension for .pdf", async () => {
+        const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, ...Buffer.from("JFIF"), 0, ...new Array(30).fill(1)])
+        const photos = await formWithFile({ accept: [".jpg"] })
+        const photo = await uploaded(photos, photos.cv, { name: "photo.jpeg", type: "image/jpeg", content: jpeg })
+        expect(photo.type).toBe("image/jpeg")
+        const a = await submit(photos, { [photos.cv]: { fileId: photo.fileId } })
+        expect(a.status, a.body.toString()).toBe(201)
+        const pdfs = await formWithFile({ accept: [".pdf"] })
+        const scan = await uploaded(pdfs, pdfs.cv, { name: "scan", type: "application/octet-stream", content: PDF })
+        expect(scan.type).toBe("application/pdf")
+        const b = await submit(pdfs, { [pdfs.cv]: { fileId: scan.fileId } })
+        expect(b.status, b.body.toString()).toBe(201)
+      })
+
       it("a missing required file is refused like any required answer", async () => {
         const form = await formWithFile()
         const reply = await submit(form, {})

@@ -16,7 +16,7 @@ import type { SqlError } from "effect/sql"
 import * as Actors from "./Actors.ts"
 import { BlobNotFound, BlobStore, BlobStoreError } from "./BlobStore.ts"
 import { Conflict, FormNotFound, InvalidInput } from "./Errors.ts"
-import type { AnswerIssue, AnyFieldOptions, Field, FileAnswer } from "./Fields.ts"
+import { type AnswerIssue, type AnyFieldOptions, extensionTypes, type Field, type FileAnswer } from "./Fields.ts"
 import type { FormStatus } from "./Forms.ts"
 
 export { BlobNotFound, BlobStoreError } from "./BlobStore.ts"
@@ -148,22 +148,7 @@ export const sniff = (head: Uint8Array): string | undefined => {
 }
 
 /** Extensions of the types {@link sniff} recognises. */
-const SNIFFED_EXTENSIONS: Record<string, string> = {
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".jpe": "image/jpeg",
-  ".gif": "image/gif",
-  ".webp": "image/webp",
-  ".pdf": "application/pdf",
-  ".bmp": "image/bmp",
-  ".tif": "image/tiff",
-  ".tiff": "image/tiff",
-  ".ico": "image/x-icon",
-  ".avif": "image/avif",
-  ".heic": "image/heic",
-  ".heif": "image/heif"
-}
+const SNIFFED_EXTENSIONS = extensionTypes
 
 const SNIFFED_TYPES = new Set(Object.values(SNIFFED_EXTENSIONS))
 
