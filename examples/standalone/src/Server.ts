@@ -46,6 +46,7 @@ const accessLog = (server: NodeServer) =>
 export const start = async (settings: Settings.Settings): Promise<Server> => {
   const qforms = await Qforms.make({
     database: Settings.database(settings),
+    files: Settings.files(settings),
     appUrl: Settings.appUrl(settings),
     rateLimit: { requestsPerSecond: settings.rateLimitPerSecond, burst: settings.rateLimitBurst },
     publicPage: Settings.publicPage(settings),

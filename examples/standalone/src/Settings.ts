@@ -31,6 +31,7 @@ export const Settings = Config.all({
   host: Config.String("HOST").pipe(Config.withDefault("127.0.0.1")),
   appUrl: Config.option(Config.URL("APP_URL")),
   dataDir: Config.String("QFORMS_DATA_DIR").pipe(Config.withDefault("./.qforms-data")),
+  filesDir: Config.option(Config.String("QFORMS_FILES_DIR")),
   databaseUrl: Config.option(Config.Redacted("DATABASE_URL")),
   schema: Config.String("QFORMS_DB_SCHEMA").pipe(Config.withDefault("qforms")),
   logLevel: Config.LogLevel("LOG_LEVEL").pipe(Config.withDefault("Info" as const)),
@@ -65,6 +66,13 @@ export const database = (settings: Settings): NonNullable<Qforms.QformsOptions["
     onNone: () => ({ dataDir: settings.dataDir, schema: settings.schema }),
     onSome: (url) => ({ url: Redacted.value(url), schema: settings.schema })
   })
+
+/**
+ * Where uploaded files are kept: `QFORMS_FILES_DIR`, else core's default
+ * (`$QFORMS_DATA_DIR/files` on the embedded database, `./.qforms-files` on PostgreSQL).
+ */
+export const files = (settings: Settings): Qforms.QformsOptions["files"] =>
+  Option.match(settings.filesDir, { onNone: () => undefined, onSome: (directory) => ({ directory }) })
 
 /**
  * Where the service is reached: `APP_URL`, else `http://localhost:$PORT`; with

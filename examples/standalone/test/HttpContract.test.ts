@@ -22,6 +22,7 @@ const startStandalone: StartServer = async (target, options = {}) => {
     host: "127.0.0.1",
     appUrl: Option.none(),
     dataDir: dataDir ?? "./.qforms-data",
+    filesDir: Option.some(mkdtempSync(join(tmpdir(), "qforms-contract-files-"))),
     databaseUrl: "url" in database ? Option.some(Redacted.make(database.url)) : Option.none(),
     schema: database.schema ?? "qforms",
     logLevel: "Error",

@@ -174,9 +174,7 @@ export const make = async (options: QformsOptions = {}): Promise<Qforms> => {
       scope
     )
     const context = Context.add(services, IdentityBridge, options.resolveActor).pipe(
-      Context.add(DeliveryConfig, { ...DeliveryConfig.defaultValue(), ...options.delivery }),
-      // Links to files made outside a request (run, the worker) start at appUrl; requests set their own.
-      Context.add(Files.LinkBase, options.appUrl ?? "")
+      Context.add(DeliveryConfig, { ...DeliveryConfig.defaultValue(), ...options.delivery })
     )
     yield* Layer.buildWithScope(Files.layerSweeper.pipe(Layer.provide(Layer.succeedContext(context))), scope)
     const routes = Http.layer(httpOptions(options))
@@ -216,6 +214,8 @@ export const make = async (options: QformsOptions = {}): Promise<Qforms> => {
     throw new Error(error instanceof Error ? error.message : String(error), { cause: error })
   }
   const { handler, hub, nodeHandler, services } = exit.value
+  // Links to files made outside a request start at appUrl (requests set their own: the layer
+  // context must not carry one, or it would be captured by the routes and win over the request's).
   const run = <A, E>(effect: Effect.Effect<A, E, Services.Services | SqlClient.SqlClient>) =>
     Effect.runPromise(Effect.provideContext(effect, Context.add(services, Files.LinkBase, options.appUrl ?? "")))
 

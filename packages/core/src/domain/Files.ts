@@ -16,7 +16,7 @@ import type { SqlError } from "effect/sql"
 import * as Actors from "./Actors.ts"
 import { BlobNotFound, BlobStore, BlobStoreError } from "./BlobStore.ts"
 import { Conflict, FormNotFound, InvalidInput } from "./Errors.ts"
-import type { AnswerIssue, AnyFieldOptions, Field, FileAnswer } from "./Fields.ts"
+import { type AnswerIssue, type AnyFieldOptions, extensionTypes, type Field, type FileAnswer } from "./Fields.ts"
 import type { FormStatus } from "./Forms.ts"
 
 export { BlobNotFound, BlobStoreError } from "./BlobStore.ts"
@@ -94,15 +94,7 @@ export type UploadError =
  */
 export const LinkBase = Context.Reference<string>("@qforms/core/Files/LinkBase", { defaultValue: () => "" })
 
-/**
- * The download link of a file.
- *
- * @example
- * ```ts
- * fileLink("https://forms.example.com", "file_abc") // "https://forms.example.com/api/files/file_abc"
- * ```
- */
-export const fileLink = (base: string, fileId: string): string => `${base.replace(/\/$/, "")}/api/files/${fileId}`
+export { fileLink } from "./Summaries.ts"
 
 /** A new file id: `file_` and 22 URL-safe characters (128 random bits). */
 export const makeFileId = (): string => `file_${randomBytes(16).toString("base64url")}`
@@ -156,22 +148,7 @@ export const sniff = (head: Uint8Array): string | undefined => {
 }
 
 /** Extensions of the types {@link sniff} recognises. */
-const SNIFFED_EXTENSIONS: Record<string, string> = {
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".jpe": "image/jpeg",
-  ".gif": "image/gif",
-  ".webp": "image/webp",
-  ".pdf": "application/pdf",
-  ".bmp": "image/bmp",
-  ".tif": "image/tiff",
-  ".tiff": "image/tiff",
-  ".ico": "image/x-icon",
-  ".avif": "image/avif",
-  ".heic": "image/heic",
-  ".heif": "image/heif"
-}
+const SNIFFED_EXTENSIONS = extensionTypes
 
 const SNIFFED_TYPES = new Set(Object.values(SNIFFED_EXTENSIONS))
 
@@ -481,8 +458,17 @@ export class Files extends Context.Service<Files, {
           const now = new Date(yield* Clock.currentTimeMillis)
           yield* sql`
             insert into files (id, workspace_id, form_id, field_id, name, size, type, storage_key, created_at)
-            values (${fileId}, ${to.workspaceId}, ${to.formId}, ${to.field.id}, ${name}, ${size}, ${type}, ${key},
-              ${now})`.pipe(Effect.onError(() => deleteBlobs([key])))
+            select ${fileId}, ${to.workspaceId}, ${to.formId}, ${to.field.id}, ${name}, ${size}, ${type}, ${key}, ${now}
+            where exists (select 1 from forms where id = ${to.formId} and workspace_id = ${to.workspaceId})
+            returning id`.pipe(
+            Effect.onError(() => deleteBlobs([key])),
+            // The form was deleted while the file streamed in.
+            Effect.flatMap((rows) =>
+              rows.length === 1
+                ? Effect.void
+                : Effect.andThen(deleteBlobs([key]), Effect.fail(new FormNotFound({ message: `form ${input.publicId} not found` })))
+            )
+          )
           return { fileId, name, size, type }
         }).pipe(Effect.withSpan("Files.upload"))
 

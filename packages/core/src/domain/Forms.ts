@@ -335,9 +335,13 @@ export class Forms extends Context.Service<Forms, {
       const remove = Effect.fn("Forms.remove")(function*(actor: Actors.Actor, formId: number) {
         yield* Actors.requireWrite(actor)
         const blobKeys = yield* sql.withTransaction(Effect.gen(function*() {
-          const keys = yield* files.forgetForm(actor.workspaceId, formId)
-          const rows = yield* sql`delete from forms where workspace_id = ${actor.workspaceId} and id = ${formId} returning id`
+          // The form first: a submission holds it (key share) before it locks its files, so
+          // taking them in the same order cannot deadlock.
+          const rows = yield* sql`
+            select id from forms where workspace_id = ${actor.workspaceId} and id = ${formId} for update`
           if (rows.length === 0) return yield* notFound(formId)
+          const keys = yield* files.forgetForm(actor.workspaceId, formId)
+          yield* sql`delete from forms where workspace_id = ${actor.workspaceId} and id = ${formId}`
           return keys
         }))
         // Only once the deletion has committed: a blob is never gone while its record is still there.

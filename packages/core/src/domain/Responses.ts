@@ -13,7 +13,7 @@ import { Contacts } from "./Contacts.ts"
 import { Conflict, type Forbidden, FormNotFound, InvalidInput, ResponseNotFound } from "./Errors.ts"
 import { type EventPayload, Events } from "./Events.ts"
 import { type AnswerValue, deriveRespondent, Field, validateAnswers } from "./Fields.ts"
-import { Files } from "./Files.ts"
+import { Files, LinkBase } from "./Files.ts"
 import { Forms, FormStatus } from "./Forms.ts"
 import { Member, Members } from "./Members.ts"
 import { Stage, Stages } from "./Stages.ts"
@@ -175,7 +175,10 @@ interface Row {
 
 const columns = `id, form_id, submitted_at, updated_at, name, email, stage_id, assignee_id, tags, source, answers`
 
-const toRow = (row: Row, flat: { readonly fields: ReadonlyArray<Field> } | undefined): ResponseRow => {
+const toRow = (
+  row: Row,
+  flat: { readonly fields: ReadonlyArray<Field>; readonly linkBase: string } | undefined
+): ResponseRow => {
   const base: ResponseRow = {
     id: row.id,
     submittedAt: row.submitted_at.toISOString(),
@@ -190,8 +193,8 @@ const toRow = (row: Row, flat: { readonly fields: ReadonlyArray<Field> } | undef
   }
   return flat === undefined ? base : {
     ...base,
-    answers: Summaries.flatAnswers(flat.fields, row.answers),
-    summary: Summaries.summary(flat.fields, row.answers)
+    answers: Summaries.flatAnswers(flat.fields, row.answers, flat.linkBase),
+    summary: Summaries.summary(flat.fields, row.answers, flat.linkBase)
   }
 }
 
@@ -327,7 +330,8 @@ export class Responses extends Context.Service<Responses, {
         form: { readonly id: number; readonly title: string },
         fields: ReadonlyArray<Field>,
         row: Row,
-        stage: { readonly id: number; readonly name: string } | null
+        stage: { readonly id: number; readonly name: string } | null,
+        linkBase: string
       ): EventPayload => ({
         event,
         form: { id: form.id, title: form.title },
@@ -335,8 +339,8 @@ export class Responses extends Context.Service<Responses, {
         submittedAt: row.submitted_at.toISOString(),
         stage,
         respondent: { name: row.name, email: row.email },
-        answers: Summaries.flatAnswers(fields, row.answers),
-        summary: Summaries.summary(fields, row.answers)
+        answers: Summaries.flatAnswers(fields, row.answers, linkBase),
+        summary: Summaries.summary(fields, row.answers, linkBase)
       })
 
       const submit = Effect.fn("Responses.submit")(function*(
@@ -396,7 +400,7 @@ export class Responses extends Context.Service<Responses, {
           yield* events.record(
             actor.workspaceId,
             now,
-            eventPayload("response.created", { id: formId, title: form.title }, fields, row, null)
+            eventPayload("response.created", { id: formId, title: form.title }, fields, row, null, yield* LinkBase)
           )
           return toRow(row, undefined)
         }))
@@ -455,7 +459,7 @@ export class Responses extends Context.Service<Responses, {
         ], { concurrency: "unbounded" })
         const more = options.limit !== undefined && rows.length > options.limit
         const page = more ? rows.slice(0, options.limit) : rows
-        const flat = options.flat ? { fields: head.fields } : undefined
+        const flat = options.flat ? { fields: head.fields, linkBase: yield* LinkBase } : undefined
         return {
           ...head,
           responses: page.map((row) => toRow(row, flat)),
@@ -470,7 +474,7 @@ export class Responses extends Context.Service<Responses, {
       ) {
         const { after, form, where } = yield* prepareList(actor, formId, options)
         const head = yield* listHead(actor, form)
-        const flat = options.flat ? { fields: head.fields } : undefined
+        const flat = options.flat ? { fields: head.fields, linkBase: yield* LinkBase } : undefined
         // Keyset pages rather than one long cursor: memory stays flat, and no
         // connection (PGlite has only one) is held while a slow client reads.
         const page = (condition: Statement.Fragment) =>
@@ -618,7 +622,8 @@ export class Responses extends Context.Service<Responses, {
                   { id: row.form_id, title: formRows[0]!.title },
                   fields,
                   updated[0]!,
-                  newStage
+                  newStage,
+                  yield* LinkBase
                 )
               )
             }

@@ -30,6 +30,28 @@ export const defaultUploadRateLimit: RateLimit.RateLimitConfig = { requestsPerSe
 /** Room for the multipart framing and small fields besides the file itself. */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024
 
+/**
+ * The multipart parser's limits for a body carrying one file of at most
+ * `maxFileBytes`: the whole body at most that plus 64 KiB of framing and small
+ * fields, 16 parts, 16 KiB per text field. Wrap the effect that reads
+ * `request.multipartStream` (the router-wide 1 MiB limit would apply otherwise).
+ * A route posting files must also be exempt from the router's `Content-Length`
+ * check (see `isUploadPath`).
+ *
+ * @example
+ * ```ts
+ * const parts = Stream.runForEach(request.multipartStream, onPart).pipe(Uploads.withMultipartLimits(target.maxBytes))
+ * ```
+ */
+export const withMultipartLimits = (maxFileBytes: number) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  effect.pipe(
+    Effect.provideService(Multipart.MaxParts, 16),
+    Effect.provideService(Multipart.MaxFieldSize, ByteSize.bytes(16 * 1024)),
+    Effect.provideService(Multipart.MaxFileSize, undefined),
+    Effect.provideService(Multipart.FieldMimeTypes, []),
+    Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(maxFileBytes + MULTIPART_OVERHEAD_BYTES))
+  )
+
 const json = (status: number, body: object, headers?: Record<string, string>) =>
   HttpServerResponse.jsonUnsafe(body, headers === undefined ? { status } : { status, headers })
 
@@ -121,15 +143,7 @@ export const layer = (options: { readonly rateLimit?: RateLimit.RateLimitConfig 
             }
           )
         }).pipe(
-          Effect.provideService(Multipart.MaxParts, 16),
-          Effect.provideService(Multipart.MaxFieldSize, ByteSize.bytes(16 * 1024)),
-          Effect.provideService(Multipart.MaxFileSize, undefined),
-          Effect.provideService(Multipart.FieldMimeTypes, []),
-          // The parser's own ceiling on the whole body; the file's limit is checked on its bytes.
-          Effect.provideService(
-            HttpIncomingMessage.MaxBodySize,
-            ByteSize.bytes(target.maxBytes + MULTIPART_OVERHEAD_BYTES)
-          ),
+          withMultipartLimits(target.maxBytes),
           // Whatever fails after the file was stored takes the file with it.
           Effect.onError(() => stored === undefined ? Effect.void : Effect.ignore(files.discard(target.workspaceId, stored.fileId)))
         )

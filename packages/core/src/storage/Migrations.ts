@@ -244,7 +244,7 @@ const files = Effect.gen(function*() {
       field_id integer not null,
       response_id integer references responses (id) on delete cascade,
       name text not null,
-      size bigint not null,
+      size integer not null,
       type text not null,
       storage_key text not null,
       created_at timestamptz not null,

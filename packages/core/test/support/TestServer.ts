@@ -31,13 +31,17 @@ export interface TestServerOptions {
   readonly publicPage?: PublicPage.PublicPageOptions | undefined
   /** Uploads per client address; default bursts of 30, then one every 2 seconds. */
   readonly uploadRateLimit?: RateLimit.RateLimitConfig | undefined
+  /** Where uploaded files go (default: a temporary directory removed on close). */
+  readonly filesDirectory?: string | undefined
 }
 
 /** Starts qforms one way or another, on a test database. */
 export type StartServer = (target: DatabaseTarget, options?: TestServerOptions) => Promise<TestServer>
 
 export const startTestServer: StartServer = async (target: DatabaseTarget, options: TestServerOptions = {}): Promise<TestServer> => {
-  const services = Services.layer.pipe(Layer.provideMerge(target.layer()), Layer.provideMerge(BlobStore.layerTemporary))
+  const services = Services.layer.pipe(Layer.provideMerge(target.layer()), Layer.provideMerge(
+    options.filesDirectory === undefined ? BlobStore.layerTemporary : BlobStore.layerLocal({ directory: options.filesDirectory })
+  ))
   const runtime = ManagedRuntime.make(services)
   const context = await runtime.context()
   const server = HttpRouter.serve(
@@ -74,7 +78,8 @@ async (target, options = {}) => {
     database,
     rateLimit: options.rateLimit,
     uploadRateLimit: options.uploadRateLimit,
-    publicPage: options.publicPage
+    publicPage: options.publicPage,
+    files: options.filesDirectory === undefined ? undefined : { directory: options.filesDirectory }
   })
   const host = await mount(qforms)
   return {

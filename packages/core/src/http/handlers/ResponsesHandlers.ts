@@ -3,6 +3,7 @@ import { Effect, Stream } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import * as Csv from "../../domain/Csv.ts"
+import { LinkBase } from "../../domain/Files.ts"
 import { Notes } from "../../domain/Notes.ts"
 import { type ListOptions, Responses } from "../../domain/Responses.ts"
 import { Api, CurrentActor, type ResponseListQuery } from "../Api.ts"
@@ -55,11 +56,11 @@ export const ResponsesHandlers = HttpApiBuilder.group(Api, "responses", Effect.f
         return HttpServerResponse.stream(jsonListStream(head, rows), { contentType: "application/json" })
       }),
     csv: ({ params, query }) =>
-      Effect.flatMap(CurrentActor, (actor) =>
+      Effect.flatMap(Effect.all([CurrentActor, LinkBase]), ([actor, linkBase]) =>
         handle(Effect.map(
           responses.stream(actor, params.formId, toListOptions(query)),
           ({ head, rows }) => {
-            const writer = Csv.writer(head.fields, head.stages, head.members)
+            const writer = Csv.writer(head.fields, head.stages, head.members, linkBase)
             return HttpServerResponse.stream(
               Stream.make(writer.header).pipe(
                 Stream.concat(Stream.map(rows, writer.row)),
