@@ -4,8 +4,14 @@
  * signed token), the JSON submission, abuse checks (honeypot, rate limit,
  * minimum time), escaping of user content, and the security headers.
  */
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
+import { ApiKeys } from "../src/domain/ApiKeys.ts"
+import { Workspaces } from "../src/domain/Workspaces.ts"
+import * as Qforms from "../src/Qforms.ts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { databaseTargets } from "./support/Databases.ts"
 import {
@@ -472,5 +478,64 @@ for (const target of databaseTargets) {
       expect((await postJson(proxied, other.publicId, body, { "x-forwarded-for": "10.0.0.1" })).status).toBe(429)
       expect((await postJson(proxied, other.publicId, body, { "x-forwarded-for": "10.0.0.1, 10.0.0.2" })).status).toBe(201)
     })
+  })
+
+  describe(`answer tokens on ${target.name}`, () => {
+    it("are accepted after a restart, and by another process on the same database (the secret is stored there)", async () => {
+      const filesDir = mkdtempSync(join(tmpdir(), "qforms-token-files-"))
+      const dataDir = target.name === "pglite" ? mkdtempSync(join(tmpdir(), "qforms-token-")) : undefined
+      const { database, cleanup } = dataDir !== undefined
+        ? { database: { dataDir }, cleanup: async () => rmSync(dataDir, { recursive: true, force: true }) }
+        : target.options()
+      const open = () =>
+        Qforms.make({ database, files: { directory: filesDir }, delivery: { worker: false }, publicPage: { minSubmitSeconds: 0 }, logLevel: "Error" })
+      const call = (qforms: Qforms.Qforms, path: string, init?: RequestInit) =>
+        qforms.handler(new Request(`http://forms.test${path}`, init)).then(async (r) => ({ status: r.status, text: await r.text() }))
+      const start = (qforms: Qforms.Qforms, publicId: string, token: string) =>
+        call(qforms, `/f/${publicId}`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ token, at: "welcome", move: "start" }).toString()
+        })
+      const first = await open()
+      try {
+        const key = await first.run(Effect.gen(function*() {
+          const made = yield* (yield* Workspaces).create({ name: "Tokens", ownerEmail: "t@example.com", ownerName: null })
+          return (yield* (yield* ApiKeys).create(made.workspace.id, { accountId: made.ownerAccountId, name: "k" })).key
+        }))
+        const auth = { authorization: `Bearer ${key}`, "content-type": "application/json" }
+        const created = JSON.parse((await call(first, "/api/forms", {
+          method: "POST",
+          headers: auth,
+          body: JSON.stringify({ title: "Tokens", fields: [{ type: "short_text", label: "Q" }] })
+        })).text)
+        await call(first, `/api/forms/${created.id}`, { method: "PATCH", headers: auth, body: JSON.stringify({ status: "published" }) })
+        const token = tokenOf((await call(first, `/f/${created.publicId}`)).text)
+        expect((await start(first, created.publicId, token)).status).toBe(200)
+        if (dataDir === undefined) {
+          // A second process on the same PostgreSQL database takes the first one's tokens.
+          const second = await open()
+          try {
+            expect((await start(second, created.publicId, token)).status).toBe(200)
+          } finally {
+            await second.dispose()
+          }
+        }
+        await first.dispose()
+        const restarted = await open()
+        try {
+          const after = await start(restarted, created.publicId, token)
+          expect(after.status, after.text.slice(0, 300)).toBe(200)
+          expect(after.text).toContain("1 of 1")
+          expect(after.text).not.toContain("Start again")
+        } finally {
+          await restarted.dispose()
+        }
+      } finally {
+        await first.dispose()
+        await cleanup()
+        rmSync(filesDir, { recursive: true, force: true })
+      }
+    }, 60_000)
   })
 }
