@@ -404,6 +404,25 @@ for (const target of databaseTargets) {
         expect(get.status).toBe(405)
       })
 
+      it("a client that goes away mid-upload leaves nothing behind", async () => {
+        const form = await formWithFile()
+        const before = blobsUnder(directory).length
+        const head = Buffer.from(
+          `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="cut.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`
+        )
+        const request = httpRequest(`${server.url}/f/${form.publicId}/uploads?fieldId=${form.cv}`, {
+          method: "POST",
+          headers: { "content-type": `multipart/form-data; boundary=${BOUNDARY}`, "content-length": head.length + 4 * MB }
+        })
+        request.on("error", () => undefined)
+        request.write(head)
+        request.write(Buffer.alloc(MB, 9))
+        await expect.poll(() => partialsUnder(directory).length, { timeout: 10_000 }).toBe(1)
+        request.destroy()
+        await expect.poll(() => partialsUnder(directory), { timeout: 10_000 }).toEqual([])
+        expect(blobsUnder(directory).length).toBe(before)
+      })
+
       it("writes the file as it arrives (a large upload is not held in memory)", async () => {
         const form = await formWithFile({ maxSizeMb: 20 })
         const head = Buffer.from(

@@ -113,7 +113,8 @@ const makeLocal = (fs: FileSystem.FileSystem, root: string): BlobStore["Service"
     Effect.gen(function*() {
       yield* checkKey(key)
       const target = pathOf(key)
-      const partial = NodePath.join(directory, PARTIAL_DIR, `${key.replaceAll("/", "_")}.${randomBytes(6).toString("hex")}`)
+      const suffix = yield* Effect.sync(() => randomBytes(6).toString("hex"))
+      const partial = NodePath.join(directory, PARTIAL_DIR, `${key.replaceAll("/", "_")}.${suffix}`)
       yield* Effect.all([
         fs.makeDirectory(NodePath.dirname(partial), { recursive: true }),
         fs.makeDirectory(NodePath.dirname(target), { recursive: true })

@@ -406,7 +406,7 @@ export class Files extends Context.Service<Files, {
           const maxSizeMb = to.field.options?.maxSizeMb ?? DEFAULT_MAX_SIZE_MB
           const name = cleanFileName(input.filename)
           const declared = normalizeType(input.contentType)
-          const fileId = makeFileId()
+          const fileId = yield* Effect.sync(makeFileId)
           const key = `${to.workspaceId}/${fileId}`
 
           // What the bytes are is decided from their first SNIFF_BYTES (or

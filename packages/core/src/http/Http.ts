@@ -269,7 +269,7 @@ export const baseUrlOf = (
     const value = headers[name]
     return (typeof value === "string" ? value : value?.[0])?.split(",")[0]?.trim()
   }
-  const fromUrl = /^https?:\/\//.test(url) ? new URL(url) : undefined
+  const fromUrl = /^https?:\/\//.test(url) && URL.canParse(url) ? new URL(url) : undefined
   const proto = first("x-forwarded-proto")
   const host = first("x-forwarded-host") ?? first("host") ?? fromUrl?.host
   const prefix = first("x-forwarded-prefix") ?? ""
