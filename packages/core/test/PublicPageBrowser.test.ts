@@ -71,6 +71,8 @@ interface PageWindow {
 interface Flow {
   readonly page: Page
   readonly name: string
+  /** The theme the page is shown in (and axe checks contrast in). */
+  readonly colorScheme: "light" | "dark"
   step: number
 }
 
@@ -81,7 +83,11 @@ const check = async (flow: Flow, label: string) => {
   await flow.page.screenshot({ path: file, fullPage: true })
   const html = await flow.page.content()
   // axe runs in a page of its own with the same markup, so it works with the form's JavaScript off too.
-  const axePage = await flow.page.context().browser()!.newPage({ javaScriptEnabled: true, bypassCSP: true })
+  const axePage = await flow.page.context().browser()!.newPage({
+    javaScriptEnabled: true,
+    bypassCSP: true,
+    colorScheme: flow.colorScheme
+  })
   await axePage.setContent(html)
   await axePage.addScriptTag({ content: axeSource })
   const result = await axePage.evaluate(async () => {
@@ -292,6 +298,8 @@ describe.skipIf(!present)("public form page in Chromium", () => {
       const context: BrowserContext = await browser.newContext({
         javaScriptEnabled: js,
         locale: "en-US",
+        // The dark theme with JavaScript off, the light one with it on: axe checks the contrast of both.
+        colorScheme: js ? "light" : "dark",
         viewport: { width: 800, height: 900 }
       })
       const page = await context.newPage()
@@ -307,7 +315,7 @@ describe.skipIf(!present)("public form page in Chromium", () => {
       })
       const before = (await listResponses(server, key, form.id)).length
       await page.goto(`${server.url}/f/${form.publicId}`)
-      await fill({ page, name: js ? "js" : "nojs", step: 0 }, js)
+      await fill({ page, name: js ? "js" : "nojs-dark", colorScheme: js ? "light" : "dark", step: 0 }, js)
       // With JavaScript the steps are fetched, not loaded: one navigation only.
       if (js) expect(navigations).toHaveLength(1)
       else expect(navigations.length).toBeGreaterThan(10)
