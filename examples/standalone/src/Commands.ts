@@ -3,7 +3,7 @@
  * same database and environment as the server. Every command but `key create`
  * prints JSON on stdout; failures are `CliFailure`s with a readable message.
  */
-import { Accounts, ApiKeys, Database, Members, Services, Workspaces } from "@qforms/core"
+import { Accounts, ApiKeys, type BlobStore, Database, Members, Services, Workspaces } from "@qforms/core"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -39,8 +39,8 @@ const withQforms = <A, E extends { readonly message: string }>(
     const settings = yield* Effect.mapError(Settings.load, (message) => new CliFailure({ message }))
     const database = Settings.database(settings)
     const services = "url" in database
-      ? Services.layerPg({ ...database, maxConnections: 2 })
-      : Services.layerPglite(database)
+      ? Services.layerPg({ ...database, maxConnections: 2, files: Settings.files(settings) })
+      : Services.layerPglite({ ...database, files: Settings.files(settings) })
     // Logs go to stderr (stdout is the command's answer); `--log-level` wins over LOG_LEVEL.
     const flagLevel = Option.flatten(yield* Effect.serviceOption(GlobalFlag.LogLevel))
     const logging = Layer.mergeAll(
@@ -49,7 +49,7 @@ const withQforms = <A, E extends { readonly message: string }>(
     )
     return yield* effect.pipe(
       Effect.provide(services),
-      Effect.mapError((error: E | Database.DatabaseError) => toFailure(error)),
+      Effect.mapError((error: E | Database.DatabaseError | BlobStore.BlobStoreError) => toFailure(error)),
       Effect.provide(logging)
     )
   })

@@ -46,8 +46,10 @@ const accessLog = (server: NodeServer) =>
 export const start = async (settings: Settings.Settings): Promise<Server> => {
   const qforms = await Qforms.make({
     database: Settings.database(settings),
+    files: Settings.files(settings),
     appUrl: Settings.appUrl(settings),
     rateLimit: { requestsPerSecond: settings.rateLimitPerSecond, burst: settings.rateLimitBurst },
+    publicPage: Settings.publicPage(settings),
     logLevel: settings.logLevel,
     logFormat: settings.logFormat,
     formGenerator: Settings.formGenerator(settings),

@@ -8,7 +8,8 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
-import { FormGenerator, OpenAiFormGenerator, PgliteClient, type Qforms, RetrySchedule } from "@qforms/core"
+import * as SchemaTransformation from "effect/SchemaTransformation"
+import { FormGenerator, OpenAiFormGenerator, PgliteClient, PublicPage, type Qforms, RetrySchedule } from "@qforms/core"
 
 /** Seconds to wait for the model, e.g. `30` or `2.5`. */
 const Seconds = Schema.Finite.check(Schema.isGreaterThan(0, { message: "Expected a number of seconds greater than 0" }))
@@ -22,6 +23,17 @@ const ScheduleText = Schema.String.check(Schema.makeFilter((text: string) => {
   return Result.isSuccess(parsed) || parsed.failure
 }))
 
+/** `QFORMS_FRAME_ANCESTORS`: CSP frame-ancestors sources separated by spaces, each checked. */
+const FrameAncestors = Schema.String.pipe(
+  Schema.decodeTo(
+    Schema.Array(PublicPage.FrameAncestor),
+    SchemaTransformation.transform<ReadonlyArray<string>, string>({
+      decode: (text: string) => text.split(/\s+/).filter((s) => s !== ""),
+      encode: (list: ReadonlyArray<string>) => list.join(" ")
+    })
+  )
+)
+
 /** The settings, read and checked. */
 export const Settings = Config.all({
   port: Config.schema(Port, "PORT").pipe(Config.withDefault(3000)),
@@ -31,6 +43,7 @@ export const Settings = Config.all({
   pgliteSharedBuffers: Config.schema(PgliteClient.MemorySize, "QFORMS_PGLITE_SHARED_BUFFERS").pipe(
     Config.withDefault(PgliteClient.defaultSharedBuffers)
   ),
+  filesDir: Config.option(Config.String("QFORMS_FILES_DIR")),
   databaseUrl: Config.option(Config.Redacted("DATABASE_URL")),
   schema: Config.String("QFORMS_DB_SCHEMA").pipe(Config.withDefault("qforms")),
   logLevel: Config.LogLevel("LOG_LEVEL").pipe(Config.withDefault("Info" as const)),
@@ -50,7 +63,11 @@ export const Settings = Config.all({
   llmBaseUrl: Config.option(Config.URL("QFORMS_LLM_BASE_URL")),
   llmApiKey: Config.option(Config.Redacted("QFORMS_LLM_API_KEY")),
   llmModel: Config.option(Config.String("QFORMS_LLM_MODEL")),
-  llmTimeoutSeconds: Config.schema(Seconds, "QFORMS_LLM_TIMEOUT").pipe(Config.withDefault(30))
+  llmTimeoutSeconds: Config.schema(Seconds, "QFORMS_LLM_TIMEOUT").pipe(Config.withDefault(30)),
+  frameAncestors: Config.schema(FrameAncestors, "QFORMS_FRAME_ANCESTORS").pipe(Config.withDefault(["*"])),
+  trustedProxyHops: Config.Int("QFORMS_TRUSTED_PROXY_HOPS").pipe(Config.withDefault(0)),
+  formMinSeconds: Config.Number("QFORMS_FORM_MIN_SECONDS").pipe(Config.withDefault(PublicPage.defaultMinSubmitSeconds)),
+  formSubmissionsPerMinute: Config.Number("QFORMS_FORM_SUBMISSIONS_PER_MINUTE").pipe(Config.withDefault(10))
 })
 export type Settings = Config.Success<typeof Settings>
 
@@ -109,6 +126,13 @@ export const database = (settings: Settings): NonNullable<Qforms.QformsOptions["
   })
 
 /**
+ * Where uploaded files are kept: `QFORMS_FILES_DIR`, else core's default
+ * (`$QFORMS_DATA_DIR/files` on the embedded database, `./.qforms-files` on PostgreSQL).
+ */
+export const files = (settings: Settings): Qforms.QformsOptions["files"] =>
+  Option.match(settings.filesDir, { onNone: () => undefined, onSome: (directory) => ({ directory }) })
+
+/**
  * Where the service is reached: `APP_URL`, else `http://localhost:$PORT`; with
  * `PORT=0` (a port chosen at start) and no `APP_URL`, each request's own host.
  */
@@ -117,3 +141,14 @@ export const appUrl = (settings: Settings): string | undefined =>
     onNone: () => settings.port === 0 ? undefined : `http://localhost:${settings.port}`,
     onSome: (url) => url.toString().replace(/\/$/, "")
   })
+
+/** The public page part of the settings, as `Qforms.make` takes it. */
+export const publicPage = (settings: Settings): NonNullable<Qforms.QformsOptions["publicPage"]> => ({
+  frameAncestors: settings.frameAncestors,
+  trustedProxyHops: settings.trustedProxyHops,
+  minSubmitSeconds: settings.formMinSeconds,
+  submissionRateLimit: {
+    requestsPerSecond: settings.formSubmissionsPerMinute / 60,
+    burst: Math.max(1, Math.ceil(settings.formSubmissionsPerMinute))
+  }
+})

@@ -23,6 +23,7 @@ const startStandalone: StartServer = async (target, options = {}) => {
     appUrl: Option.none(),
     dataDir: dataDir ?? "./.qforms-data",
     pgliteSharedBuffers: "16MB",
+    filesDir: Option.some(mkdtempSync(join(tmpdir(), "qforms-contract-files-"))),
     databaseUrl: "url" in database ? Option.some(Redacted.make(database.url)) : Option.none(),
     schema: database.schema ?? "qforms",
     logLevel: "Error",
@@ -40,7 +41,11 @@ const startStandalone: StartServer = async (target, options = {}) => {
     llmBaseUrl: Option.none(),
     llmApiKey: Option.none(),
     llmModel: Option.none(),
-    llmTimeoutSeconds: 30
+    llmTimeoutSeconds: 30,
+    frameAncestors: options.publicPage?.frameAncestors ?? ["*"],
+    trustedProxyHops: options.publicPage?.trustedProxyHops ?? 0,
+    formMinSeconds: options.publicPage?.minSubmitSeconds ?? 3,
+    formSubmissionsPerMinute: (options.publicPage?.submissionRateLimit?.requestsPerSecond ?? 10 / 60) * 60
   }
   const server = await start(settings)
   return {

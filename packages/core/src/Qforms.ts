@@ -24,12 +24,14 @@ import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import type * as SqlClient from "effect/sql/SqlClient"
 import { DeliveryConfig, type DeliverySettings } from "./delivery/DeliveryConfig.ts"
 import * as Worker from "./delivery/Worker.ts"
+import * as Files from "./domain/Files.ts"
 import { FormGenerator } from "./domain/FormGenerator.ts"
 import * as EventStream from "./http/EventStream.ts"
 import * as Http from "./http/Http.ts"
 import { IdentityBridge, type ResolveActor } from "./http/Identity.ts"
 import type * as Mcp from "./http/Mcp.ts"
 import type * as RateLimit from "./http/RateLimit.ts"
+import type * as PublicPage from "./pages/PublicPage.ts"
 import * as Services from "./Services.ts"
 import type * as Database from "./storage/Database.ts"
 
@@ -49,8 +51,17 @@ export interface QformsOptions {
   readonly appUrl?: string | undefined
   /** Per-key rate limit (default 20 requests/s, bursts of 100). */
   readonly rateLimit?: RateLimit.RateLimitConfig | undefined
-  /** Largest accepted request body in bytes (default 1 MiB). */
+  /** Largest accepted request body in bytes (default 1 MiB; a file upload has its question's own limit). */
   readonly maxBodyBytes?: number | undefined
+  /**
+   * Where uploaded files are kept: `{ directory }` or `{ store }` (any
+   * `BlobStore` layer, e.g. S3). Default: `<dataDir>/files` on the embedded
+   * database (a temporary directory when it is in memory), `./.qforms-files`
+   * on PostgreSQL.
+   */
+  readonly files?: Services.FilesOption | undefined
+  /** File uploads per client address (default bursts of 30, then one every 2 seconds). */
+  readonly uploadRateLimit?: RateLimit.RateLimitConfig | undefined
   /**
    * The form generator (default: the offline generator, `FormGenerator.layerOffline`); e.g.
    * `OpenAiFormGenerator.layer({ baseUrl, model })` for a model, or `FormGenerator.layerNone` to switch generation off.
@@ -74,6 +85,13 @@ export interface QformsOptions {
    * several processes on one PostgreSQL share the work).
    */
   readonly delivery?: (Partial<DeliverySettings> & { readonly worker?: boolean | undefined }) | undefined
+  /**
+   * The public form page (`/f/{publicId}`): who may embed it in a frame
+   * (`frameAncestors`, default any site), per-IP limits on submissions and
+   * steps, the minimum seconds to fill a form, and how many proxies'
+   * `X-Forwarded-For` entries to trust (default none).
+   */
+  readonly publicPage?: PublicPage.PublicPageOptions | undefined
 }
 
 /** The loggers and level of the options. */
@@ -163,26 +181,30 @@ const withBody = (request: IncomingMessage, body: string | Uint8Array): Incoming
   }) as IncomingMessage
 }
 
-const databaseLayer = (database: QformsOptions["database"]) =>
+const databaseLayer = (database: QformsOptions["database"], files: QformsOptions["files"]) =>
   database === undefined
-    ? Services.layerPglite({ dataDir: "./.qforms-data" })
+    ? Services.layerPglite({ dataDir: "./.qforms-data", files })
     : "url" in database
-    ? Services.layerPg(database)
-    : Services.layerPglite(database)
+    ? Services.layerPg({ ...database, files })
+    : Services.layerPglite({ ...database, files })
+
+const httpOptions = (options: QformsOptions): Http.HttpOptions => ({
+  appUrl: options.appUrl,
+  rateLimit: options.rateLimit,
+  maxBodyBytes: options.maxBodyBytes,
+  uploadRateLimit: options.uploadRateLimit,
+  publicPage: options.publicPage,
+  oauth: options.oauth
+})
 
 /**
  * The services and routes of qforms as one layer: for Effect applications that
  * build their own server (`HttpRouter.serve(Qforms.layer(...))`).
  */
 export const layer = (options: QformsOptions = {}) =>
-  Http.layer({
-    appUrl: options.appUrl,
-    rateLimit: options.rateLimit,
-    maxBodyBytes: options.maxBodyBytes,
-    oauth: options.oauth
-  }).pipe(
+  Layer.merge(Http.layer(httpOptions(options)), Files.layerSweeper).pipe(
     Layer.provide(options.formGenerator ?? FormGenerator.layerOffline),
-    Layer.provideMerge(databaseLayer(options.database)),
+    Layer.provideMerge(databaseLayer(options.database, options.files)),
     Layer.provide(Layer.succeed(IdentityBridge)(options.resolveActor))
   )
 
@@ -204,7 +226,7 @@ export const make = async (options: QformsOptions = {}): Promise<Qforms> => {
   const scope = Scope.makeUnsafe()
   const build = Effect.gen(function*() {
     const services = yield* Layer.buildWithScope(
-      databaseLayer(options.database).pipe(
+      databaseLayer(options.database, options.files).pipe(
         Layer.merge(NodeHttpServer.layerHttpServices),
         Layer.merge(options.formGenerator ?? FormGenerator.layerOffline),
         Layer.provideMerge(logging(options))
@@ -214,12 +236,8 @@ export const make = async (options: QformsOptions = {}): Promise<Qforms> => {
     const context = Context.add(services, IdentityBridge, options.resolveActor).pipe(
       Context.add(DeliveryConfig, { ...DeliveryConfig.defaultValue(), ...options.delivery })
     )
-    const routes = Http.layer({
-      appUrl: options.appUrl,
-      rateLimit: options.rateLimit,
-      maxBodyBytes: options.maxBodyBytes,
-      oauth: options.oauth
-    })
+    yield* Layer.buildWithScope(Files.layerSweeper.pipe(Layer.provide(Layer.succeedContext(context))), scope)
+    const routes = Http.layer(httpOptions(options))
     const httpEffect = yield* HttpRouter.toHttpEffect(routes).pipe(
       Effect.provideContext(context),
       Effect.provideService(Scope.Scope, scope)
@@ -256,8 +274,10 @@ export const make = async (options: QformsOptions = {}): Promise<Qforms> => {
     throw new Error(error instanceof Error ? error.message : String(error), { cause: error })
   }
   const { handler, hub, nodeHandler, services } = exit.value
+  // Links to files made outside a request start at appUrl (requests set their own: the layer
+  // context must not carry one, or it would be captured by the routes and win over the request's).
   const run = <A, E>(effect: Effect.Effect<A, E, Services.Services | SqlClient.SqlClient>) =>
-    Effect.runPromise(Effect.provideContext(effect, services))
+    Effect.runPromise(Effect.provideContext(effect, Context.add(services, Files.LinkBase, options.appUrl ?? "")))
 
   const connect = async (request: Parameters<Qforms["events"]["connect"]>[0]) => {
     const result = await run(EventStream.accept(request))

@@ -1,14 +1,18 @@
 /**
  * Every domain service of qforms, wired together, on the database you choose.
  */
+import * as NodePath from "node:path"
 import * as Layer from "effect/Layer"
 import type * as SqlClient from "effect/sql/SqlClient"
 import { Accounts } from "./domain/Accounts.ts"
 import { Activities } from "./domain/Activities.ts"
+import { AnswerTokens } from "./domain/AnswerTokens.ts"
 import { ApiKeys } from "./domain/ApiKeys.ts"
+import * as BlobStore from "./domain/BlobStore.ts"
 import { Contacts } from "./domain/Contacts.ts"
 import { Deliveries } from "./domain/Deliveries.ts"
 import { Events } from "./domain/Events.ts"
+import { Files } from "./domain/Files.ts"
 import { Forms } from "./domain/Forms.ts"
 import { Members } from "./domain/Members.ts"
 import { Notes } from "./domain/Notes.ts"
@@ -22,10 +26,12 @@ import * as Database from "./storage/Database.ts"
 export type Services =
   | Accounts
   | Activities
+  | AnswerTokens
   | ApiKeys
   | Contacts
   | Deliveries
   | Events
+  | Files
   | Forms
   | Members
   | Notes
@@ -34,21 +40,25 @@ export type Services =
   | Webhooks
   | Workspaces
 
-const foundation = Layer.mergeAll(Accounts.layer, Stages.layer, Contacts.layer, Activities.layer, Events.layer)
+const foundation = Layer.mergeAll(Accounts.layer, Stages.layer, Contacts.layer, Activities.layer, Events.layer, Files.layer)
 const middle = Layer.mergeAll(Members.layer, Forms.layer, Notes.layer).pipe(Layer.provideMerge(foundation))
 
 /**
  * Every domain service, on whatever `SqlClient` you provide (migrated with
- * `Database`).
+ * `Database`) and a `BlobStore` for uploaded files.
  *
  * @example
  * ```ts
- * import { Services, Database } from "@qforms/core"
- * const Live = Services.layer.pipe(Layer.provideMerge(Database.layerPglite({ dataDir: "./data" })))
+ * import { BlobStore, Services, Database } from "@qforms/core"
+ * const Live = Services.layer.pipe(
+ *   Layer.provideMerge(Database.layerPglite({ dataDir: "./data" })),
+ *   Layer.provideMerge(BlobStore.layerLocal({ directory: "./data/files" }))
+ * )
  * ```
  */
-export const layer: Layer.Layer<Services, never, SqlClient.SqlClient> = Layer.mergeAll(
+export const layer: Layer.Layer<Services, never, SqlClient.SqlClient | BlobStore.BlobStore> = Layer.mergeAll(
   ApiKeys.layer,
+  AnswerTokens.layer,
   Responses.layer,
   Webhooks.layer,
   Workspaces.layer,
@@ -56,12 +66,45 @@ export const layer: Layer.Layer<Services, never, SqlClient.SqlClient> = Layer.me
 )
   .pipe(Layer.provideMerge(middle))
 
-/** Every service on PostgreSQL. */
-export const layerPg = (options: Database.PgOptions) => layer.pipe(Layer.provideMerge(Database.layerPg(options)))
+/**
+ * Where uploaded files are kept: a directory, or any `BlobStore` layer (an S3
+ * store, …). Defaults: `<dataDir>/files` on embedded PGlite, a temporary
+ * directory removed on close for an in-memory PGlite, and
+ * {@link defaultPgFilesDirectory} on PostgreSQL.
+ */
+export type FilesOption =
+  | { readonly directory: string }
+  | { readonly store: Layer.Layer<BlobStore.BlobStore> }
 
-/** Every service on embedded PGlite (in memory when `dataDir` is absent). */
-export const layerPglite = (options: Database.PgliteOptions = {}) =>
-  layer.pipe(Layer.provideMerge(Database.layerPglite(options)))
+/** Where uploads go on PostgreSQL when no `files` option is given: `./.qforms-files`. */
+export const defaultPgFilesDirectory = "./.qforms-files"
+
+const blobStore = (files: FilesOption | undefined, fallback: () => Layer.Layer<BlobStore.BlobStore, BlobStore.BlobStoreError>) =>
+  files === undefined
+    ? fallback()
+    : "store" in files
+    ? files.store
+    : BlobStore.layerLocal({ directory: files.directory })
+
+/** Every service on PostgreSQL (uploads in `files`, default {@link defaultPgFilesDirectory}). */
+export const layerPg = (options: Database.PgOptions & { readonly files?: FilesOption | undefined }) =>
+  layer.pipe(
+    Layer.provideMerge(Database.layerPg(options)),
+    Layer.provideMerge(blobStore(options.files, () => BlobStore.layerLocal({ directory: defaultPgFilesDirectory })))
+  )
+
+/**
+ * Every service on embedded PGlite (in memory when `dataDir` is absent);
+ * uploads in `files`, by default `<dataDir>/files` (a temporary directory in memory).
+ */
+export const layerPglite = (options: Database.PgliteOptions & { readonly files?: FilesOption | undefined } = {}) =>
+  layer.pipe(
+    Layer.provideMerge(Database.layerPglite(options)),
+    Layer.provideMerge(blobStore(options.files, () =>
+      options.dataDir === undefined
+        ? BlobStore.layerTemporary
+        : BlobStore.layerLocal({ directory: NodePath.join(options.dataDir, "files") })))
+  )
 
 /** Every service on a fresh in-memory PGlite: for tests of code built on qforms. */
 export const layerTest = layerPglite()

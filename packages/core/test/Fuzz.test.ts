@@ -64,16 +64,18 @@ interface Fixture {
   readonly stageIds: ReadonlyArray<number>
   readonly subscriptionId: string
   readonly deliveryId: number
+  /** An uploaded file, attached to the response. */
+  readonly fileId: string
   readonly ownerAccountId: number
   /** Question ids by type. */
   readonly fields: Readonly<Record<string, number>>
 }
 
-type Placeholder = "form" | "response" | "stage" | "subscription" | "delivery"
+type Placeholder = "form" | "response" | "stage" | "subscription" | "delivery" | "file"
 
 interface Route {
   readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
-  /** Under `/api`, with `:form`, `:response`, `:stage`, `:subscription`, `:delivery` placeholders. */
+  /** Under `/api`, with `:form`, `:response`, `:stage`, `:subscription`, `:delivery`, `:file` placeholders. */
   readonly path: string
   /** A valid body, the starting point of mutations. */
   readonly body?: (f: Fixture) => Record<string, unknown>
@@ -148,6 +150,7 @@ const routes: ReadonlyArray<Route> = [
   { method: "GET", path: "/webhooks/subscribe/:subscription/deliveries" },
   { method: "POST", path: "/webhooks/deliveries/:delivery/retry" },
   { method: "POST", path: "/webhooks/subscribe/:subscription/test" },
+  { method: "GET", path: "/files/:file" },
   { method: "POST", path: "/v1/forms/generate", body: () => ({ prompt: "A contact form", publish: true }) },
   { method: "GET", path: "/openapi.json", public: true },
   { method: "GET", path: "/docs", public: true }
@@ -163,6 +166,7 @@ const validId = (f: Fixture, p: Placeholder): string =>
   : p === "response" ? String(f.responseId)
   : p === "stage" ? String(f.stageId)
   : p === "delivery" ? String(f.deliveryId)
+  : p === "file" ? f.fileId
   : encodeURIComponent(f.subscriptionId)
 
 // ---------------------------------------------------------------------------
@@ -948,7 +952,7 @@ const authHeader = (token: AuthToken, keys: Keys): string | undefined => {
 const toWire = (req: FuzzRequest, f: Fixture, keys: Keys): Wire => {
   const route = routes[req.route]!
   let i = 0
-  const path = "/api" + route.path.replace(/:(form|response|stage|subscription|delivery)\b/g, (_, p: Placeholder) => {
+  const path = "/api" + route.path.replace(/:(form|response|stage|subscription|delivery|file)\b/g, (_, p: Placeholder) => {
     const token = req.ids[i++] ?? "valid"
     return token === "valid" ? validId(f, p) : "raw" in token ? pathSafe(token.raw) : token.repeat.repeat(token.times)
   }) + pathSafe(req.query)
@@ -1127,7 +1131,8 @@ const fixtureFields = [
   { type: "checkboxes", label: "Topics", options: { choices: ["A", "B", "C"], maxSelections: 2 } },
   { type: "rating", label: "Score", options: { max: 5 } },
   { type: "date", label: "Day" },
-  { type: "yes_no", label: "Agree" }
+  { type: "yes_no", label: "Agree" },
+  { type: "file", label: "Attachment", options: { accept: ["application/pdf"], maxSizeMb: 1 } }
 ]
 
 /** Makes, through the API, a published form with every question type above, one response, its stages and a subscription. */
@@ -1165,12 +1170,20 @@ const makeFixture = async (base: URL, ownerKey: string, ownerAccountId: number):
     ownerAccountId,
     fields
   }
-  const response = await call("POST", `/forms/${form.id}/responses`, { values: validAnswers({ ...partial, responseId: 0, deliveryId: 0 }) })
+  // A file uploaded through the public route and attached to the response.
+  const upload = new FormData()
+  upload.append("file", new Blob(["%PDF-1.4 fuzz fixture\n"], { type: "application/pdf" }), "fixture.pdf")
+  const uploaded = await fetch(new URL(`/f/${form.publicId}/uploads?fieldId=${fields.file}`, base), { method: "POST", body: upload })
+  if (uploaded.status !== 201) throw new Error(`fixture: upload → ${uploaded.status} ${await uploaded.text()}`)
+  const fileId = ((await uploaded.json()) as { fileId: string }).fileId
+  const response = await call("POST", `/forms/${form.id}/responses`, {
+    values: { ...validAnswers({ ...partial, responseId: 0, deliveryId: 0, fileId }), [fields.file!]: { fileId } }
+  })
   await call("PATCH", `/responses/${response.id}`, { stageId: stages[1]!.id, tags: ["vip"] })
   await call("POST", `/responses/${response.id}/notes`, { body: "First contact" })
   const deliveries = (await call("GET", `/webhooks/subscribe/${encodeURIComponent(subscription.id)}/deliveries`)).deliveries as Array<{ id: number }>
   if (deliveries.length === 0) throw new Error("fixture: the response made no delivery")
-  return { ...partial, responseId: response.id, deliveryId: deliveries[0]!.id }
+  return { ...partial, responseId: response.id, deliveryId: deliveries[0]!.id, fileId }
 }
 
 // ---------------------------------------------------------------------------
@@ -1202,7 +1215,10 @@ for (const target of databaseTargets) {
     let requests = 0
 
     beforeAll(async () => {
-      server = await startTestServer(target, { rateLimit: { requestsPerSecond: 100_000, burst: 100_000 } })
+      server = await startTestServer(target, {
+        rateLimit: { requestsPerSecond: 100_000, burst: 100_000 },
+        uploadRateLimit: { requestsPerSecond: 100_000, burst: 100_000 }
+      })
       base = new URL(server.url)
       const seeded = await server.run(seedKeys)
       keys = seeded.keys
@@ -1418,6 +1434,7 @@ describe("fuzz below the routes (PGlite)", () => {
       stageIds: [1],
       subscriptionId: "x",
       deliveryId: 1,
+      fileId: "file_AAAAAAAAAAAAAAAAAAAAAA",
       ownerAccountId: 1,
       fields: Object.fromEntries(fixtureFields.map((f, i) => [f.type, i + 1]))
     }

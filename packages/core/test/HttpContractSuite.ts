@@ -297,7 +297,10 @@ export const httpContractSuite = (target: DatabaseTarget, start: StartServer = s
 
     beforeAll(async () => {
       // A generous limit: this suite sends hundreds of requests with one key; 429 has its own server below.
-      server = await start(target, { rateLimit: { requestsPerSecond: 100_000, burst: 100_000 } })
+      server = await start(target, {
+        rateLimit: { requestsPerSecond: 100_000, burst: 100_000 },
+        publicPage: { minSubmitSeconds: 0, submissionRateLimit: { requestsPerSecond: 1000, burst: 1000 } }
+      })
       seed = await server.run(seedWorkspaces)
     }, 120_000)
 
@@ -857,6 +860,88 @@ export const httpContractSuite = (target: DatabaseTarget, start: StartServer = s
     })
 
     // -------------------------------------------------------------------------
+    describe("public form page", () => {
+      const page = async (path: string, init?: RequestInit) => {
+        const response = await fetch(`${server.url}${path}`, init)
+        return { status: response.status, headers: response.headers, text: await response.text() }
+      }
+      const field = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? ""
+      const step = (publicId: string, html: string, answer: string | undefined, multipart = false) => {
+        const pairs: Array<[string, string]> = [["token", field(html, "token")], ["at", field(html, "at")], ["website", ""]]
+        if (answer !== undefined) pairs.push(["a", answer])
+        pairs.push(["move", field(html, "at") === "welcome" ? "start" : "next"])
+        if (multipart) {
+          const body = new FormData()
+          for (const [k, v] of pairs) body.append(k, v)
+          return page(`/f/${publicId}`, { method: "POST", body })
+        }
+        return page(`/f/${publicId}`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams(pairs).toString()
+        })
+      }
+
+      it("GET /f/{publicId} → the welcome page (HTML, nonce CSP); unknown → a 404 page", async () => {
+        const form = await publishedForm("Public")
+        const publicId = (await api("GET", `/forms/${form.formId}`)).body.publicId as string
+        const welcome = await page(`/f/${publicId}`)
+        expect(welcome.status).toBe(200)
+        expect(welcome.headers.get("content-type")).toContain("text/html")
+        expect(welcome.headers.get("content-security-policy")).toMatch(/script-src 'nonce-[^']+'/)
+        expect(welcome.text).toContain("Public")
+        const unknown = await page("/f/no-such-form")
+        expect(unknown.status).toBe(404)
+        expect(unknown.headers.get("content-type")).toContain("text/html")
+      })
+
+      it("POST /f/{publicId} steps (url-encoded and multipart) → the next question, a message when invalid, then thanks", async () => {
+        const form = await publishedForm("Steps")
+        const publicId = (await api("GET", `/forms/${form.formId}`)).body.publicId as string
+        let current = await page(`/f/${publicId}`)
+        current = await step(publicId, current.text, undefined)
+        expect(current.status).toBe(200)
+        expect(field(current.text, "at")).toBe(String(form.ids.name))
+        current = await step(publicId, current.text, "Ada", true)
+        expect(field(current.text, "at")).toBe(String(form.ids.email))
+        const invalid = await step(publicId, current.text, "not-an-email")
+        expect(invalid.status).toBe(400)
+        expect(invalid.text).toContain("must be an email address")
+        current = await step(publicId, invalid.text, "ada@example.com", true)
+        current = await step(publicId, current.text, "Pro")
+        current = await step(publicId, current.text, "Hello")
+        expect(current.status).toBe(200)
+        expect(current.text).toContain("Thank you!")
+        const list = await api("GET", `/forms/${form.formId}/responses`)
+        expect(list.body.responses[0]).toMatchObject({
+          source: "form",
+          values: { [form.ids.name]: "Ada", [form.ids.email]: "ada@example.com", [form.ids.plan]: "Pro" }
+        })
+      })
+
+      it("POST /f/{publicId}/responses (JSON) → 201 {id}; 400 with details; 404 for an unknown form", async () => {
+        const form = await publishedForm("Public JSON")
+        const publicId = (await api("GET", `/forms/${form.formId}`)).body.publicId as string
+        const post = (path: string, body: unknown) =>
+          fetch(`${server.url}${path}`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify(body)
+          }).then(async (r) => ({ status: r.status, body: await r.json() as Record<string, unknown> }))
+        const created = await post(`/f/${publicId}/responses`, {
+          values: { [form.ids.name]: "Grace", [form.ids.email]: "grace@example.com" }
+        })
+        expect(created.status).toBe(201)
+        expect(created.body).toEqual({ id: expect.any(Number) })
+        const detail = await api("GET", `/responses/${created.body.id}`)
+        expect(detail.body.response.source).toBe("form")
+        const invalid = await post(`/f/${publicId}/responses`, { values: { [form.ids.email]: "nope" } })
+        expect(invalid.status).toBe(400)
+        expect(invalid.body.details).toHaveLength(2)
+        expect((await post("/f/no-such-form/responses", { values: {} })).status).toBe(404)
+      })
+    })
+
     describe("submitting responses", () => {
       it("POST /forms/{formId}/responses → 201 ResponseRow with source \"api\"", async () => {
         const form = await publishedForm("Submit")
@@ -1710,6 +1795,42 @@ export const httpContractSuite = (target: DatabaseTarget, start: StartServer = s
         })
         expectStatus(patched, 200)
         expect(patched.body.status).toBe("published")
+      })
+    })
+
+    // -------------------------------------------------------------------------
+    describe("uploaded files (public upload, submission, download)", () => {
+      const pdf = "%PDF-1.7\n% qforms contract suite\n%%EOF\n"
+
+      it("a file uploaded to the public route submits as the answer and downloads with the key, byte for byte", async () => {
+        const created = await createForm({
+          title: "With a file",
+          fields: [{ type: "short_text", label: "Name", required: true }, { type: "file", label: "CV", options: { accept: [".pdf"] } }]
+        })
+        expectStatus(await api("PATCH", `/forms/${created.id}`, { body: { status: "published" } }), 200)
+        const [name, cv] = (await api("GET", `/forms/${created.id}`)).body.fields as Array<{ id: number }>
+        const post = (content: string, filename: string) => {
+          const data = new FormData()
+          data.append("file", new Blob([content], { type: "application/pdf" }), filename)
+          return fetch(`${server.url}/f/${created.publicId}/uploads?fieldId=${cv!.id}`, { method: "POST", body: data })
+        }
+        const uploaded = await post(pdf, "cv.pdf")
+        const file = await uploaded.json() as { fileId: string; name: string; size: number; type: string }
+        expect(uploaded.status, JSON.stringify(file)).toBe(201)
+        expect(file).toMatchObject({ name: "cv.pdf", size: Buffer.byteLength(pdf), type: "application/pdf" })
+        const refused = await post("not a pdf at all", "fake.pdf")
+        expect(refused.status).toBe(415)
+        expect(typeof ((await refused.json()) as { error?: unknown }).error).toBe("string")
+        const submitted = await api("POST", `/forms/${created.id}/responses`, {
+          body: { values: { [name!.id]: "Ada", [cv!.id]: { fileId: file.fileId } } }
+        })
+        expectStatus(submitted, 201)
+        expect(submitted.body.values[String(cv!.id)]).toEqual(file)
+        const download = await fetch(`${server.url}/api/files/${file.fileId}`, { headers: { authorization: `Bearer ${seed.keys.owner}` } })
+        expect(download.status).toBe(200)
+        expect(download.headers.get("content-disposition")).toContain("attachment")
+        expect(await download.text()).toBe(pdf)
+        expectError(await api("GET", `/files/${file.fileId}`, { key: seed.keys.other }), 404)
       })
     })
 

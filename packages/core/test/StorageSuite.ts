@@ -16,6 +16,7 @@ import { AddNoteInput, Notes } from "../src/domain/Notes.ts"
 import { Responses, UpdateResponseInput } from "../src/domain/Responses.ts"
 import { Stages } from "../src/domain/Stages.ts"
 import { Workspaces } from "../src/domain/Workspaces.ts"
+import * as BlobStore from "../src/domain/BlobStore.ts"
 import * as Services from "../src/Services.ts"
 import type { DatabaseTarget } from "./support/Databases.ts"
 
@@ -70,7 +71,7 @@ const decode = <S extends Schema.Top & { readonly DecodingServices: never }>(sch
 
 export const storageSuite = (target: DatabaseTarget) =>
   describe(`storage contract on ${target.name}`, () => {
-    it.layer(Services.layer.pipe(Layer.provideMerge(target.layer())), { timeout: 120_000, excludeTestServices: true })((it) => {
+    it.layer(Services.layer.pipe(Layer.provideMerge(target.layer()), Layer.provideMerge(BlobStore.layerTemporary)), { timeout: 120_000, excludeTestServices: true })((it) => {
       describe("Workspaces and Members", () => {
         it.effect("creates a workspace with its owner and lists members", () =>
           Effect.gen(function*() {

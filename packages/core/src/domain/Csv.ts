@@ -40,18 +40,20 @@ export interface CsvWriter {
 
 /**
  * A writer for a form: the header line and a function writing each response
- * (answers in question order, stage and assignee by name).
+ * (answers in question order, stage and assignee by name, files by name and
+ * download link under `linkBase`).
  *
  * @example
  * ```ts
- * const csv = Csv.writer(fields, stages, members)
+ * const csv = Csv.writer(fields, stages, members, "https://forms.example.com")
  * const text = csv.header + rows.map(csv.row).join("")
  * ```
  */
 export const writer = (
   fields: ReadonlyArray<Field>,
   stages: ReadonlyArray<Stage>,
-  members: ReadonlyArray<Member>
+  members: ReadonlyArray<Member>,
+  linkBase = ""
 ): CsvWriter => {
   const questions = answered(fields)
   const stageNames = new Map(stages.map((stage) => [stage.id, stage.name]))
@@ -69,7 +71,11 @@ export const writer = (
         response.tags.join(", "),
         response.source,
         ...questions.map((field) =>
-          Summaries.formatAnswer(field, response.values[String(field.id)] as Parameters<typeof Summaries.formatAnswer>[1])
+          Summaries.formatAnswer(
+            field,
+            response.values[String(field.id)] as Parameters<typeof Summaries.formatAnswer>[1],
+            linkBase
+          )
         )
       ])
   }

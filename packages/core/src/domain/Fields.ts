@@ -482,12 +482,39 @@ const isOnStep = (value: number, base: number, step: number): boolean => {
 
 const decodeFileAnswer = Schema.decodeUnknownResult(FileAnswer)
 
+/**
+ * The types behind the extensions of files whose content can be recognised
+ * (images and PDF): an `accept` entry `.jpg` also matches a file whose type is
+ * `image/jpeg`, whatever its name.
+ *
+ * @example
+ * ```ts
+ * extensionTypes[".jpg"] // "image/jpeg"
+ * ```
+ */
+export const extensionTypes: Readonly<Record<string, string>> = {
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".jpe": "image/jpeg",
+  ".gif": "image/gif",
+  ".webp": "image/webp",
+  ".pdf": "application/pdf",
+  ".bmp": "image/bmp",
+  ".tif": "image/tiff",
+  ".tiff": "image/tiff",
+  ".ico": "image/x-icon",
+  ".avif": "image/avif",
+  ".heic": "image/heic",
+  ".heif": "image/heif"
+}
+
 const matchesAccept = (file: FileAnswer, accept: ReadonlyArray<string>): boolean => {
   const type = file.type.toLowerCase()
   const name = file.name.toLowerCase()
   return accept.some((pattern) => {
     const p = pattern.toLowerCase()
-    if (p.startsWith(".")) return name.endsWith(p)
+    if (p.startsWith(".")) return name.endsWith(p) || extensionTypes[p] === type
     if (p.endsWith("/*")) return type.startsWith(p.slice(0, -1))
     return type === p
   })

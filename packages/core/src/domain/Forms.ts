@@ -15,6 +15,7 @@ import type * as SqlError from "effect/sql/SqlError"
 import * as Actors from "./Actors.ts"
 import { type Forbidden, FormNotFound, InvalidInput } from "./Errors.ts"
 import { type AnyFieldOptions, Field, FieldInput, type FieldType } from "./Fields.ts"
+import { Files } from "./Files.ts"
 import { Stages } from "./Stages.ts"
 import { Id } from "./Ids.ts"
 
@@ -172,7 +173,7 @@ export class Forms extends Context.Service<Forms, {
     formId: number,
     input: UpdateFormInput
   ) => Effect.Effect<FormSummary, ReadErrors | Forbidden | InvalidInput>
-  /** Deletes the form with its questions, stages, responses, notes, activities and pending events. */
+  /** Deletes the form with its questions, stages, responses, notes, activities, pending events and uploaded files. */
   readonly remove: (actor: Actors.Actor, formId: number) => Effect.Effect<void, ReadErrors | Forbidden>
 }>()("@qforms/core/Forms") {
   static readonly layer = Layer.effect(
@@ -180,6 +181,7 @@ export class Forms extends Context.Service<Forms, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const stages = yield* Stages
+      const files = yield* Files
 
       const summaryColumns = sql`
         f.id, f.public_id, f.title, f.description, f.status, f.folder_id, f.created_at, f.updated_at,
@@ -337,8 +339,18 @@ export class Forms extends Context.Service<Forms, {
 
       const remove = Effect.fn("Forms.remove")(function*(actor: Actors.Actor, formId: number) {
         yield* Actors.requireWrite(actor)
-        const rows = yield* sql`delete from forms where workspace_id = ${actor.workspaceId} and id = ${formId} returning id`
-        if (rows.length === 0) return yield* notFound(formId)
+        const blobKeys = yield* sql.withTransaction(Effect.gen(function*() {
+          // The form first: a submission holds it (key share) before it locks its files, so
+          // taking them in the same order cannot deadlock.
+          const rows = yield* sql`
+            select id from forms where workspace_id = ${actor.workspaceId} and id = ${formId} for update`
+          if (rows.length === 0) return yield* notFound(formId)
+          const keys = yield* files.forgetForm(actor.workspaceId, formId)
+          yield* sql`delete from forms where workspace_id = ${actor.workspaceId} and id = ${formId}`
+          return keys
+        }))
+        // Only once the deletion has committed: a blob is never gone while its record is still there.
+        yield* files.deleteBlobs(blobKeys)
       })
 
       return Forms.of({ list, get, getSummary, fields, getPublic, create, update, remove })

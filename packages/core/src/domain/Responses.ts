@@ -24,6 +24,7 @@ import { Contacts } from "./Contacts.ts"
 import { Conflict, type Forbidden, FormNotFound, InvalidInput, ResponseNotFound } from "./Errors.ts"
 import { type EventPayload, Events } from "./Events.ts"
 import { type AnswerValue, deriveRespondent, Field, validateAnswers } from "./Fields.ts"
+import { Files, LinkBase } from "./Files.ts"
 import { Forms, FormStatus } from "./Forms.ts"
 import { Member, Members } from "./Members.ts"
 import { Stage, Stages } from "./Stages.ts"
@@ -325,6 +326,7 @@ export class Responses extends Context.Service<Responses, {
       const contacts = yield* Contacts
       const activities = yield* Activities
       const events = yield* Events
+      const files = yield* Files
 
       /** Adds `delta` to the form's response count, on a random shard so writers rarely wait on each other. */
       const countResponses = (workspaceId: number, formId: number, delta: number) =>
@@ -351,7 +353,8 @@ export class Responses extends Context.Service<Responses, {
         form: { readonly id: number; readonly title: string },
         fields: ReadonlyArray<Field>,
         row: Row,
-        stage: { readonly id: number; readonly name: string } | null
+        stage: { readonly id: number; readonly name: string } | null,
+        linkBase: string
       ): EventPayload => ({
         event,
         form: { id: form.id, title: form.title },
@@ -359,8 +362,8 @@ export class Responses extends Context.Service<Responses, {
         submittedAt: row.submitted_at.toISOString(),
         stage,
         respondent: { name: row.name, email: row.email },
-        answers: Summaries.flatAnswers(fields, row.answers),
-        summary: Summaries.summary(fields, row.answers)
+        answers: Summaries.flatAnswers(fields, row.answers, linkBase),
+        summary: Summaries.summary(fields, row.answers, linkBase)
       })
 
       const submit = Effect.fn("Responses.submit")(function*(
@@ -384,9 +387,17 @@ export class Responses extends Context.Service<Responses, {
             })
           }
           const fields = yield* forms.fields(actor.workspaceId, formId)
-          const validated = validateAnswers(fields, input.values)
-          if (Result.isFailure(validated)) {
-            const issues = validated.failure
+          // File answers name uploads: each must be an upload to that question
+          // of this form, not yet attached; its stored name, size and type
+          // replace whatever the client sent.
+          const uploads = yield* files.resolveAnswers(actor.workspaceId, formId, fields, input.values)
+          const validated = validateAnswers(fields, uploads.values)
+          if (uploads.issues.length > 0 || Result.isFailure(validated)) {
+            const fileFields = new Set(uploads.issues.map((issue) => issue.fieldId))
+            const issues = [
+              ...uploads.issues,
+              ...(Result.isFailure(validated) ? validated.failure.filter((issue) => !fileFields.has(issue.fieldId)) : [])
+            ]
             return yield* new InvalidInput({
               message: issues.map((issue) => issue.message).join("; "),
               details: issues.map((issue) => ({ path: issue.path, message: issue.message }))
@@ -406,12 +417,13 @@ export class Responses extends Context.Service<Responses, {
               ${searchText([], name, respondent.email, fields, values)})
             returning ${sql.literal(columns)}`
           const row = inserted[0]!
+          yield* files.attach(actor.workspaceId, row.id, uploads.fileIds, now)
           yield* countResponses(actor.workspaceId, formId, 1)
           yield* activities.record(actor, row.id, now, [{ type: "created", payload: { source } }])
           yield* events.record(
             actor.workspaceId,
             now,
-            eventPayload("response.created", { id: formId, title: form.title }, fields, row, null)
+            eventPayload("response.created", { id: formId, title: form.title }, fields, row, null, yield* LinkBase)
           )
           return toRow(row, undefined)
         }))
@@ -477,7 +489,7 @@ export class Responses extends Context.Service<Responses, {
         ], { concurrency: "unbounded" })
         const more = options.limit !== undefined && rows.length > options.limit
         const page = more ? rows.slice(0, options.limit) : rows
-        const flatten = options.flat ? Summaries.flattener(head.fields) : undefined
+        const flatten = options.flat ? Summaries.flattener(head.fields, yield* LinkBase) : undefined
         return {
           ...head,
           responses: page.map((row) => toRow(row, flatten)),
@@ -492,7 +504,7 @@ export class Responses extends Context.Service<Responses, {
       ) {
         const { after, form, where } = yield* prepareList(actor, formId, options)
         const head = yield* listHead(actor, form)
-        const flatten = options.flat ? Summaries.flattener(head.fields) : undefined
+        const flatten = options.flat ? Summaries.flattener(head.fields, yield* LinkBase) : undefined
         // Keyset pages rather than one long cursor: memory stays flat, and no
         // connection (PGlite has only one) is held while a slow client reads.
         const page = (condition: Statement.Fragment) =>
@@ -640,7 +652,8 @@ export class Responses extends Context.Service<Responses, {
                   { id: row.form_id, title: formRows[0]!.title },
                   fields,
                   updated[0]!,
-                  newStage
+                  newStage,
+                  yield* LinkBase
                 )
               )
             }
@@ -651,7 +664,8 @@ export class Responses extends Context.Service<Responses, {
 
       const remove = Effect.fn("Responses.remove")(function*(actor: Actors.Actor, responseId: number) {
         yield* Actors.requireWrite(actor)
-        yield* sql.withTransaction(Effect.gen(function*() {
+        const blobKeys = yield* sql.withTransaction(Effect.gen(function*() {
+          const keys = yield* files.forgetResponse(actor.workspaceId, responseId)
           const rows = yield* sql<{ readonly form_id: number; readonly tags: ReadonlyArray<string> }>`
             delete from responses where workspace_id = ${actor.workspaceId} and id = ${responseId}
             returning form_id, tags`
@@ -659,7 +673,10 @@ export class Responses extends Context.Service<Responses, {
           if (row === undefined) return yield* new ResponseNotFound({ message: `response ${responseId} not found` })
           yield* countResponses(actor.workspaceId, row.form_id, -1)
           yield* countTags(actor.workspaceId, row.form_id, row.tags, -1)
+          return keys
         }))
+        // Only once the deletion has committed: a blob is never gone while its record is still there.
+        yield* files.deleteBlobs(blobKeys)
       })
 
       return Responses.of({ submit, list, stream, get, update, remove })

@@ -16,18 +16,33 @@ const answerOf = (values: Readonly<Record<string, AnswerValue>>, field: Field): 
 }
 
 /**
+ * The download link of an uploaded file: `{linkBase}/api/files/{fileId}`.
+ *
+ * @example
+ * ```ts
+ * fileLink("https://forms.example.com", "file_abc") // "https://forms.example.com/api/files/file_abc"
+ * ```
+ */
+export const fileLink = (linkBase: string, fileId: string): string =>
+  `${linkBase.replace(/\/$/, "")}/api/files/${encodeURIComponent(fileId)}`
+
+/**
  * The text form of one answer: strings as-is, numbers via `String`, booleans
  * `Yes`/`No`, checkboxes joined with `", "`, ratings as `"4/5"` (out of
- * `options.max`, default 5), files by name, and `""` when missing.
+ * `options.max`, default 5), files by name — followed by their download link
+ * in parentheses when `linkBase` is given (`""` for relative links) — and `""`
+ * when missing.
  *
  * @example
  * ```ts
  * const rating: Field = { id: 3, type: "rating", label: "Score", required: false, position: 2, options: null }
  * formatAnswer(rating, 4) // "4/5"
  * formatAnswer(rating, undefined) // ""
+ * formatAnswer(cv, { fileId: "file_abc", name: "cv.pdf", size: 1, type: "application/pdf" }, "https://x.example")
+ * // "cv.pdf (https://x.example/api/files/file_abc)"
  * ```
  */
-export const formatAnswer = (field: Field, value: AnswerValue | undefined): string => {
+export const formatAnswer = (field: Field, value: AnswerValue | undefined, linkBase?: string): string => {
   if (value === undefined) return ""
   if (Predicate.isString(value)) return value
   if (Predicate.isBoolean(value)) return value ? "Yes" : "No"
@@ -35,7 +50,10 @@ export const formatAnswer = (field: Field, value: AnswerValue | undefined): stri
     return field.type === "rating" ? `${value}/${field.options?.max ?? DEFAULT_RATING_MAX}` : String(value)
   }
   if (Array.isArray(value)) return value.join(", ")
-  return Predicate.isObject(value) && Predicate.isString(value.name) ? value.name : ""
+  if (!Predicate.isObject(value) || !Predicate.isString(value.name)) return ""
+  return linkBase === undefined || !Predicate.isString(value.fileId)
+    ? value.name
+    : `${value.name} (${fileLink(linkBase, value.fileId)})`
 }
 
 /** Non-statement questions in position order, with unique display keys (the same for every response of a form). */
@@ -55,26 +73,31 @@ const keyedFields = (fields: ReadonlyArray<Field>): ReadonlyArray<{ readonly fie
 /** The answered ones of `keyed` questions, with their display key, label and text. */
 const answered = (
   keyed: ReadonlyArray<{ readonly field: Field; readonly key: string }>,
-  values: Readonly<Record<string, AnswerValue>>
+  values: Readonly<Record<string, AnswerValue>>,
+  linkBase: string | undefined
 ): ReadonlyArray<{ readonly key: string; readonly label: string; readonly text: string }> => {
   const entries: Array<{ key: string; label: string; text: string }> = []
   for (const { field, key } of keyed) {
-    const text = formatAnswer(field, answerOf(values, field))
+    const text = formatAnswer(field, answerOf(values, field), linkBase)
     if (text !== "") entries.push({ key, label: field.label, text })
   }
   return entries
 }
 
 /** Answered, non-statement questions in position order, with unique display keys. */
-const answeredEntries = (fields: ReadonlyArray<Field>, values: Readonly<Record<string, AnswerValue>>) =>
-  answered(keyedFields(fields), values)
+const answeredEntries = (
+  fields: ReadonlyArray<Field>,
+  values: Readonly<Record<string, AnswerValue>>,
+  linkBase: string | undefined
+) => answered(keyedFields(fields), values, linkBase)
 
 /**
  * Answers keyed by question label, in question order (by `position`).
  * Only answered questions appear; statements are skipped. When questions share
  * a label, later ones get `" (2)"`, `" (3)"`, … appended; the numbering
  * counts every non-statement question, answered or not, so keys are stable
- * across responses of the same form.
+ * across responses of the same form. With `linkBase`, a file answer is its
+ * name and download link (see {@link formatAnswer}).
  *
  * @example
  * ```ts
@@ -84,14 +107,15 @@ const answeredEntries = (fields: ReadonlyArray<Field>, values: Readonly<Record<s
  */
 export const flatAnswers = (
   fields: ReadonlyArray<Field>,
-  values: Readonly<Record<string, AnswerValue>>
-): Record<string, string> => Object.fromEntries(answeredEntries(fields, values).map((e) => [e.key, e.text]))
+  values: Readonly<Record<string, AnswerValue>>,
+  linkBase?: string
+): Record<string, string> => Object.fromEntries(answeredEntries(fields, values, linkBase).map((e) => [e.key, e.text]))
 
 /**
  * A plain-text summary: for each answered question in order, a line
  * `■ <label>` and then the answer (multi-line answers keep their lines);
  * blocks are separated by one blank line, with no trailing newline. `""` when
- * nothing is answered.
+ * nothing is answered. `linkBase` as in {@link flatAnswers}.
  *
  * @example
  * ```ts
@@ -101,13 +125,15 @@ export const flatAnswers = (
  */
 export const summary = (
   fields: ReadonlyArray<Field>,
-  values: Readonly<Record<string, AnswerValue>>
-): string => answeredEntries(fields, values).map((e) => `■ ${e.label}\n${e.text}`).join("\n\n")
+  values: Readonly<Record<string, AnswerValue>>,
+  linkBase?: string
+): string => answeredEntries(fields, values, linkBase).map((e) => `■ ${e.label}\n${e.text}`).join("\n\n")
 
 /**
  * {@link flatAnswers} and {@link summary} of many responses of one form at
  * once: the questions are ordered and keyed once, and each response's
  * answers are formatted once for both (lists of any length, `flat=1`).
+ * `linkBase` as in {@link flatAnswers}.
  *
  * @example
  * ```ts
@@ -116,10 +142,10 @@ export const summary = (
  * // answers: { "Name": "Ada Lovelace", "Subscribe?": "Yes" }, summary: "■ Name\nAda Lovelace\n\n■ Subscribe?\nYes"
  * ```
  */
-export const flattener = (fields: ReadonlyArray<Field>) => {
+export const flattener = (fields: ReadonlyArray<Field>, linkBase?: string) => {
   const keyed = keyedFields(fields)
   return (values: Readonly<Record<string, AnswerValue>>): { readonly answers: Record<string, string>; readonly summary: string } => {
-    const entries = answered(keyed, values)
+    const entries = answered(keyed, values, linkBase)
     return {
       answers: Object.fromEntries(entries.map((e) => [e.key, e.text])),
       summary: entries.map((e) => `■ ${e.label}\n${e.text}`).join("\n\n")

@@ -273,6 +273,26 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
   )
 {}
 
+/** Uploaded files (the answers to `file` questions). */
+export class FilesGroup extends HttpApiGroup.make("files")
+  .add(
+    HttpApiEndpoint.get("download", "/files/:fileId", {
+      params: {
+        fileId: Schema.String.check(Schema.isMaxLength(100)).annotate({
+          description: "A file id (`file_…`) from an answer to a file question."
+        })
+      },
+      success: HttpApiSchema.StreamUint8Array({ contentType: "application/octet-stream" }).annotate({
+        description: "The file's bytes, with its stored `Content-Type` and `Content-Disposition: attachment`."
+      }),
+      error: NotFound
+    }).annotate(
+      OpenApi.Description,
+      "Extension: downloads an uploaded file of this workspace (as an attachment, with `X-Content-Type-Options: nosniff`)."
+    )
+  )
+{}
+
 /** Form generation from a description. */
 export class GenerateGroup extends HttpApiGroup.make("generate")
   .add(
@@ -300,6 +320,7 @@ export class Api extends HttpApi.make("qforms")
   .add(StagesGroup)
   .add(MembersGroup)
   .add(WebhooksGroup)
+  .add(FilesGroup)
   .add(GenerateGroup)
   .prefix("/api")
   .middleware(RequestErrors)

@@ -5,6 +5,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import type * as SqlError from "effect/sql/SqlError"
 import { Issue } from "../domain/Errors.ts"
 
@@ -39,12 +40,12 @@ export class Conflict extends Schema.Error<Conflict>("qforms/http/Conflict")({
   error: Schema.String
 }, { httpApiStatus: 409, identifier: "ConflictError", description: "The change conflicts with the current state." }) {}
 
-/** 413: the body is over the limit (1 MiB). */
+/** 413: the body is over the limit (1 MiB; an upload: its question's `maxSizeMb`). */
 export class PayloadTooLarge extends Schema.Error<PayloadTooLarge>("qforms/http/PayloadTooLarge")({
   error: Schema.String
 }, { httpApiStatus: 413, identifier: "PayloadTooLargeError", description: "The request body is over 1 MiB." }) {}
 
-/** 415: the body is not JSON. */
+/** 415: the body is not JSON (an upload: the file's content is not of an accepted type). */
 export class UnsupportedMediaType extends Schema.Error<UnsupportedMediaType>("qforms/http/UnsupportedMediaType")({
   error: Schema.String
 }, { httpApiStatus: 415, identifier: "UnsupportedMediaTypeError", description: "The request body must be JSON (Content-Type: application/json)." }) {}
@@ -77,6 +78,8 @@ type DomainError =
   | { readonly _tag: "Conflict"; readonly message: string }
   | { readonly _tag: "InvalidApiKey"; readonly message: string }
   | { readonly _tag: "GeneratorFailed"; readonly message: string }
+  | { readonly _tag: "FileTooLarge"; readonly message: string }
+  | { readonly _tag: "UnsupportedFileType"; readonly message: string }
   | {
     readonly _tag:
       | "FormNotFound"
@@ -87,6 +90,7 @@ type DomainError =
       | "WorkspaceNotFound"
       | "SubscriptionNotFound"
       | "DeliveryNotFound"
+      | "FileNotFound"
     readonly message: string
   }
 
@@ -96,11 +100,15 @@ export type HttpErrorOf<E> = E extends { readonly _tag: "InvalidInput" } ? BadRe
   : E extends { readonly _tag: "Conflict" } ? Conflict
   : E extends { readonly _tag: "InvalidApiKey" } ? Unauthorized
   : E extends { readonly _tag: "GeneratorFailed" } ? BadGateway
+  : E extends { readonly _tag: "FileTooLarge" } ? PayloadTooLarge
+  : E extends { readonly _tag: "UnsupportedFileType" } ? UnsupportedMediaType
   : E extends { readonly _tag: `${string}NotFound` } ? NotFound
   : never
 
 /** Maps one domain error to its HTTP error. */
-export const fromDomain = (error: DomainError): BadRequest | Forbidden | Conflict | Unauthorized | BadGateway | NotFound => {
+export const fromDomain = (
+  error: DomainError
+): BadRequest | Forbidden | Conflict | Unauthorized | BadGateway | NotFound | PayloadTooLarge | UnsupportedMediaType => {
   switch (error._tag) {
     case "InvalidInput":
       return new BadRequest(
@@ -114,6 +122,10 @@ export const fromDomain = (error: DomainError): BadRequest | Forbidden | Conflic
       return new Unauthorized({ error: error.message })
     case "GeneratorFailed":
       return new BadGateway({ error: error.message })
+    case "FileTooLarge":
+      return new PayloadTooLarge({ error: error.message })
+    case "UnsupportedFileType":
+      return new UnsupportedMediaType({ error: error.message })
     default:
       return new NotFound({ error: error.message })
   }
@@ -130,3 +142,41 @@ export const handle = <A, E extends DomainError | SqlError.SqlError, R>(
     error._tag === "SqlError"
       ? Effect.die(error)
       : Effect.fail(fromDomain(error as DomainError) as HttpErrorOf<Exclude<E, SqlError.SqlError>>))
+
+/** The status of each HTTP error, for routes outside the `HttpApi` (the public upload route). */
+const statusOf = (error: ReturnType<typeof fromDomain>): number =>
+  error instanceof BadRequest
+    ? 400
+    : error instanceof Unauthorized
+    ? 401
+    : error instanceof Forbidden
+    ? 403
+    : error instanceof NotFound
+    ? 404
+    : error instanceof Conflict
+    ? 409
+    : error instanceof PayloadTooLarge
+    ? 413
+    : error instanceof UnsupportedMediaType
+    ? 415
+    : 502
+
+/**
+ * A domain error as a plain `{error}` response, for routes served outside the
+ * `HttpApi` (same statuses as {@link fromDomain}).
+ *
+ * @example
+ * ```ts
+ * Effect.catch(files.upload(input), (error) => Effect.succeed(ApiErrors.domainResponse(error)))
+ * ```
+ */
+export const domainResponse = (
+  error: DomainError,
+  headers?: Record<string, string>
+): HttpServerResponse.HttpServerResponse => {
+  const http = fromDomain(error)
+  const body = http instanceof BadRequest && http.details !== undefined
+    ? { error: http.error, details: http.details }
+    : { error: http.error }
+  return HttpServerResponse.jsonUnsafe(body, headers === undefined ? { status: statusOf(http) } : { status: statusOf(http), headers })
+}

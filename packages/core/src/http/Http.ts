@@ -23,12 +23,16 @@ import * as HttpApiScalar from "effect/http-api/HttpApiScalar"
 import * as OpenApi from "effect/http-api/OpenApi"
 import * as SqlClient from "effect/sql/SqlClient"
 import { Api } from "./Api.ts"
+import { FilesHandlers } from "./handlers/FilesHandlers.ts"
 import { FormsHandlers } from "./handlers/FormsHandlers.ts"
 import { GenerateHandlers } from "./handlers/GenerateHandlers.ts"
 import { MembersHandlers } from "./handlers/MembersHandlers.ts"
 import { ResponsesHandlers } from "./handlers/ResponsesHandlers.ts"
 import { StagesHandlers } from "./handlers/StagesHandlers.ts"
 import { WebhooksHandlers } from "./handlers/WebhooksHandlers.ts"
+import * as PublicPage from "../pages/PublicPage.ts"
+import * as Files from "../domain/Files.ts"
+import * as Uploads from "../pages/Uploads.ts"
 import * as Database from "../storage/Database.ts"
 import * as Mcp from "./Mcp.ts"
 import * as RateLimit from "./RateLimit.ts"
@@ -38,8 +42,10 @@ import { AuthenticationLive, bearerChallenge, RequestErrorsLive } from "./Securi
 export interface HttpOptions {
   /** Per-key rate limit (default 20 requests/s, bursts of 100). */
   readonly rateLimit?: RateLimit.RateLimitConfig | undefined
-  /** Largest accepted request body in bytes (default 1 MiB). */
+  /** Largest accepted request body in bytes (default 1 MiB; uploads have their question's own limit). */
   readonly maxBodyBytes?: number | undefined
+  /** File uploads per client address (default bursts of 30, then one every 2 seconds). */
+  readonly uploadRateLimit?: RateLimit.RateLimitConfig | undefined
   /**
    * Where the application is served, e.g. `https://forms.example.com` or
    * `/forms-service` when mounted under a prefix: the OpenAPI `servers` entry.
@@ -50,6 +56,8 @@ export interface HttpOptions {
    * metadata naming these authorization servers; `resolveActor` validates their tokens.
    */
   readonly oauth?: Mcp.OAuthOptions | undefined
+  /** The public form page (`/f/{publicId}`): framing, abuse limits, proxies. */
+  readonly publicPage?: PublicPage.PublicPageOptions | undefined
 }
 
 /** The default body limit: 1 MiB. */
@@ -75,7 +83,11 @@ const knownRoutes = (options: HttpOptions): ReadonlyArray<KnownRoute> => {
     ...(options.oauth === undefined ? [] : [
       { method: "GET", pattern: toPattern(Mcp.metadataPath) },
       { method: "GET", pattern: toPattern(`${Mcp.metadataPath}${Mcp.path}`) }
-    ])
+    ]),
+    { method: "GET", pattern: toPattern("/f/:publicId") },
+    { method: "POST", pattern: toPattern("/f/:publicId") },
+    { method: "POST", pattern: toPattern("/f/:publicId/responses") },
+    { method: "POST", pattern: toPattern(Uploads.uploadPath) }
   ]
   HttpApi.reflect(Api, {
     onGroup: () => undefined,
@@ -100,9 +112,14 @@ const statusMessages: Record<number, string> = {
 
 const makeRequestId = () => `req_${randomBytes(9).toString("base64url")}`
 
-const isContentJson = (response: HttpServerResponse.HttpServerResponse) =>
-  (response.headers["content-type"] ?? (response.body._tag === "Uint8Array" ? response.body.contentType : ""))
-    .includes("json")
+const contentTypeOf = (response: HttpServerResponse.HttpServerResponse) =>
+  response.headers["content-type"] ??
+    (response.body._tag === "Uint8Array" || response.body._tag === "Raw" ? response.body.contentType ?? "" : "")
+
+const isContentJson = (response: HttpServerResponse.HttpServerResponse) => contentTypeOf(response).includes("json")
+
+/** The public page answers its errors with pages of its own (`text/html`); those are kept. */
+const isContentHtml = (response: HttpServerResponse.HttpServerResponse) => contentTypeOf(response).includes("text/html")
 
 /**
  * Keeps every error answer `{error}`-shaped: an error status with an empty or
@@ -112,7 +129,7 @@ const isContentJson = (response: HttpServerResponse.HttpServerResponse) =>
 const normalize = (response: HttpServerResponse.HttpServerResponse) => {
   if (response.status < 400) return response
   let out = response
-  if (!isContentJson(response) && response.body._tag !== "Stream") {
+  if (!isContentJson(response) && !isContentHtml(response) && response.body._tag !== "Stream") {
     const replaced = json(response.status, { error: statusMessages[response.status] ?? `HTTP ${response.status}` })
     out = HttpServerResponse.setHeaders(replaced, response.headers)
     out = HttpServerResponse.removeHeader(HttpServerResponse.removeHeader(out, "content-type"), "content-length")
@@ -161,7 +178,12 @@ const Guard = (options: HttpOptions) => {
   const notFound = (request: HttpServerRequest.HttpServerRequest) => {
     const path = request.url.split("?")[0]!
     const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))]
-    if (allowed.length === 0) return json(404, { error: `no route ${request.method} ${path}` })
+    if (allowed.length === 0) {
+      // A person following a broken form link gets a page, not JSON.
+      return path.startsWith("/f/") && (request.method === "GET" || request.method === "HEAD")
+        ? PublicPage.notFoundPage(options.publicPage?.frameAncestors)
+        : json(404, { error: `no route ${request.method} ${path}` })
+    }
     // The router refuses a path it cannot decode, or an over-long parameter, before matching any route.
     if (allowed.includes(request.method)) {
       const decodable = Result.isSuccess(Result.try(() => decodeURIComponent(path)))
@@ -204,11 +226,19 @@ const Guard = (options: HttpOptions) => {
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const length = Number(request.headers["content-length"] ?? "0")
-      if (Number.isFinite(length) && length > maxBodyBytes) return tooLarge
+      // An upload streams under its question's own limit (see pages/Uploads.ts), and so does a
+      // multipart step of the public page (its fields stay under this limit, see pages/PublicPage.ts).
+      const path = request.url.split("?")[0]!
+      const upload = request.method === "POST" &&
+        (Uploads.isUploadPath(path) || PublicPage.isMultipartStep(path, request.headers["content-type"]))
+      if (Number.isFinite(length) && length > maxBodyBytes && !upload) return tooLarge
       if (/%00/.test(request.url)) return json(400, { error: "the URL must not contain the NUL character (%00)" })
       const unstorable = yield* Effect.provideService(unstorableText(request), HttpIncomingMessage.MaxBodySize, maxBodySize)
       if (unstorable !== undefined) return json(400, { error: unstorable })
-      const exit = yield* Effect.exit(Effect.provideService(app, HttpIncomingMessage.MaxBodySize, maxBodySize))
+      const exit = yield* Effect.exit(app.pipe(
+        Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBodySize),
+        Effect.provideService(Files.LinkBase, baseUrl(request, options.appUrl))
+      ))
       return Exit.isSuccess(exit) ? normalize(exit.value) : yield* fromCause(request, exit.cause)
     }), { global: true })
 }
@@ -257,7 +287,7 @@ export const baseUrlOf = (
     const value = headers[name]
     return (typeof value === "string" ? value : value?.[0])?.split(",")[0]?.trim()
   }
-  const fromUrl = /^https?:\/\//.test(url) ? new URL(url) : undefined
+  const fromUrl = /^https?:\/\//.test(url) && URL.canParse(url) ? new URL(url) : undefined
   const proto = first("x-forwarded-proto")
   const host = first("x-forwarded-host") ?? first("host") ?? fromUrl?.host
   const prefix = first("x-forwarded-prefix") ?? ""
@@ -327,6 +357,7 @@ export const layer = (options: HttpOptions = {}) => {
           StagesHandlers,
           MembersHandlers,
           WebhooksHandlers,
+          FilesHandlers,
           GenerateHandlers
         ).pipe(
           Layer.provide([
@@ -342,6 +373,8 @@ export const layer = (options: HttpOptions = {}) => {
     Mcp.layer({ oauth: options.oauth, baseUrl: (request) => baseUrl(request, options.appUrl) }).pipe(
       Layer.provide(limiter)
     ),
+    PublicPage.layer({ ...options.publicPage, maxBodyBytes: options.maxBodyBytes ?? defaultMaxBodyBytes }),
+    Uploads.layer({ rateLimit: options.uploadRateLimit }),
     Guard(options)
   )
 }

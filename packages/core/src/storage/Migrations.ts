@@ -231,6 +231,46 @@ const deliveries = Effect.gen(function*() {
   yield* sql`create index delivery_attempts_delivery on delivery_attempts (delivery_id, id)`
 })
 
+const files = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  // One row per uploaded file. An upload belongs to one question of one form;
+  // a submission attaches it to its response (response_id set), and a file
+  // never attached is swept after a while. Deleting a response or a form
+  // deletes these rows in its transaction and the blobs after it commits.
+  yield* sql`
+    create table files (
+      id text primary key,
+      workspace_id integer not null references workspaces (id) on delete cascade,
+      form_id integer not null references forms (id) on delete cascade,
+      field_id integer not null,
+      response_id integer references responses (id) on delete cascade,
+      name text not null,
+      size integer not null,
+      type text not null,
+      storage_key text not null,
+      created_at timestamptz not null,
+      attached_at timestamptz
+    )`
+  yield* sql`create index files_response on files (response_id) where response_id is not null`
+  yield* sql`create index files_form on files (form_id)`
+  yield* sql`create index files_unattached on files (created_at) where response_id is null`
+})
+
+/**
+ * Server-wide secrets, one row per purpose (e.g. `public_page_token`): made
+ * once by whichever process needs it first, then shared by every process on
+ * the database and kept across restarts.
+ */
+const signingSecrets = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`
+    create table signing_secrets (
+      name text primary key,
+      secret text not null,
+      created_at timestamptz not null
+    )`
+})
+
 /**
  * Every migration of qforms, in order. Add new ones at the end; never edit a
  * released one.
@@ -238,7 +278,9 @@ const deliveries = Effect.gen(function*() {
 export const loader = Migrator.fromRecord({
   "0001_initial": initial,
   "0002_webhook_subscriptions": webhookSubscriptions,
-  "0003_deliveries": deliveries
+  "0003_deliveries": deliveries,
+  "0006_files": files,
+  "0007_signing_secrets": signingSecrets
 })
 
 /**

@@ -7,9 +7,11 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import type { SqlClient } from "effect/sql"
+import * as BlobStore from "../../src/domain/BlobStore.ts"
 import { FormGenerator } from "../../src/domain/FormGenerator.ts"
 import * as Http from "../../src/http/Http.ts"
 import type * as RateLimit from "../../src/http/RateLimit.ts"
+import type * as PublicPage from "../../src/pages/PublicPage.ts"
 import * as Qforms from "../../src/Qforms.ts"
 import * as Services from "../../src/Services.ts"
 import type { DatabaseTarget } from "./Databases.ts"
@@ -25,16 +27,27 @@ export interface TestServer {
 export interface TestServerOptions {
   /** Token bucket per API key; default 20 requests/s with burst 100. */
   readonly rateLimit?: RateLimit.RateLimitConfig | undefined
+  /** Settings of the public form page (limits, minimum time, framing). */
+  readonly publicPage?: PublicPage.PublicPageOptions | undefined
+  /** Uploads per client address; default bursts of 30, then one every 2 seconds. */
+  readonly uploadRateLimit?: RateLimit.RateLimitConfig | undefined
+  /** Where uploaded files go (default: a temporary directory removed on close). */
+  readonly filesDirectory?: string | undefined
 }
 
 /** Starts qforms one way or another, on a test database. */
 export type StartServer = (target: DatabaseTarget, options?: TestServerOptions) => Promise<TestServer>
 
 export const startTestServer: StartServer = async (target: DatabaseTarget, options: TestServerOptions = {}): Promise<TestServer> => {
-  const services = Services.layer.pipe(Layer.provideMerge(target.layer()))
+  const services = Services.layer.pipe(Layer.provideMerge(target.layer()), Layer.provideMerge(
+    options.filesDirectory === undefined ? BlobStore.layerTemporary : BlobStore.layerLocal({ directory: options.filesDirectory })
+  ))
   const runtime = ManagedRuntime.make(services)
   const context = await runtime.context()
-  const server = HttpRouter.serve(Http.layer({ rateLimit: options.rateLimit }), { disableLogger: true }).pipe(
+  const server = HttpRouter.serve(
+    Http.layer({ rateLimit: options.rateLimit, uploadRateLimit: options.uploadRateLimit, publicPage: options.publicPage }),
+    { disableLogger: true }
+  ).pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
     Layer.provide(FormGenerator.layerNone),
     Layer.provide(Layer.succeedContext(context))
@@ -61,7 +74,13 @@ export const startWithQforms = (
 ): StartServer =>
 async (target, options = {}) => {
   const { database, cleanup } = target.options()
-  const qforms = await Qforms.make({ database, rateLimit: options.rateLimit })
+  const qforms = await Qforms.make({
+    database,
+    rateLimit: options.rateLimit,
+    uploadRateLimit: options.uploadRateLimit,
+    publicPage: options.publicPage,
+    files: options.filesDirectory === undefined ? undefined : { directory: options.filesDirectory }
+  })
   const host = await mount(qforms)
   return {
     url: host.url,

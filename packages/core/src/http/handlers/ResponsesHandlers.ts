@@ -4,6 +4,7 @@ import * as Stream from "effect/Stream"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import * as Csv from "../../domain/Csv.ts"
+import { LinkBase } from "../../domain/Files.ts"
 import { Notes } from "../../domain/Notes.ts"
 import { type ListOptions, Responses } from "../../domain/Responses.ts"
 import { Api, CurrentActor, type ResponseListQuery } from "../Api.ts"
@@ -59,11 +60,11 @@ export const ResponsesHandlers = HttpApiBuilder.group(Api, "responses", Effect.f
         return HttpServerResponse.stream(jsonListStream(head, rows), { contentType: "application/json" })
       }),
     csv: ({ params, query }) =>
-      Effect.flatMap(CurrentActor, (actor) =>
+      Effect.flatMap(Effect.all([CurrentActor, LinkBase]), ([actor, linkBase]) =>
         handle(Effect.map(
           responses.stream(actor, params.formId, toListOptions(query)),
           ({ head, rows }) => {
-            const writer = Csv.writer(head.fields, head.stages, head.members)
+            const writer = Csv.writer(head.fields, head.stages, head.members, linkBase)
             return HttpServerResponse.stream(
               Stream.make(writer.header).pipe(
                 // One string per page of rows, as for the JSON list.

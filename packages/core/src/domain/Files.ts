@@ -1,0 +1,613 @@
+/**
+ * Uploaded files: the answers to `file` questions. A respondent uploads a file
+ * to one question of a published form (`upload`), which checks the question's
+ * size limit and `accept` list on the bytes themselves while streaming them to
+ * the `BlobStore`; the upload answers a `FileAnswer`, and a submission carrying
+ * it attaches the file to its response (see `Responses.submit`). Files never
+ * attached are swept after {@link unattachedLifetimeMs}; deleting a response or
+ * a form deletes its files' blobs once the deletion has committed.
+ *
+ * @module
+ */
+import { randomBytes } from "node:crypto"
+import { Clock, Context, Effect, Layer, Predicate, Schema, Stream } from "effect"
+import { SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql"
+import * as Actors from "./Actors.ts"
+import { BlobNotFound, BlobStore, BlobStoreError } from "./BlobStore.ts"
+import { Conflict, FormNotFound, InvalidInput } from "./Errors.ts"
+import { type AnswerIssue, type AnyFieldOptions, extensionTypes, type Field, type FileAnswer } from "./Fields.ts"
+import type { FormStatus } from "./Forms.ts"
+
+export { BlobNotFound, BlobStoreError } from "./BlobStore.ts"
+
+/** The size limit of a `file` question without `maxSizeMb`: 10 MB. */
+export const DEFAULT_MAX_SIZE_MB = 10
+
+/** How long an upload may wait for the submission that attaches it: 24 hours. */
+export const unattachedLifetimeMs = 24 * 60 * 60 * 1000
+
+/** The file is larger than its question allows. Answered as 413. */
+export class FileTooLarge extends Schema.TaggedError<FileTooLarge>()("FileTooLarge", {
+  message: Schema.String
+}) {}
+
+/** The file's content is not of a type its question accepts. Answered as 415. */
+export class UnsupportedFileType extends Schema.TaggedError<UnsupportedFileType>()("UnsupportedFileType", {
+  message: Schema.String
+}) {}
+
+/** No such file in the actor's workspace. Answered as 404. */
+export class FileNotFound extends Schema.TaggedError<FileNotFound>()("FileNotFound", {
+  message: Schema.String
+}) {}
+
+/** A stored file: the answer fields plus where it belongs. */
+export interface StoredFile extends FileAnswer {
+  readonly workspaceId: number
+  readonly formId: number
+  readonly fieldId: number
+  readonly responseId: number | null
+  readonly createdAt: Date
+}
+
+/** The question an upload goes to, with its limits. */
+export interface UploadTarget {
+  readonly workspaceId: number
+  readonly formId: number
+  readonly field: Field
+  /** The largest file accepted, in bytes. */
+  readonly maxBytes: number
+  /** The question's `accept` entries (empty: any type). */
+  readonly accept: ReadonlyArray<string>
+}
+
+/** What {@link Files} `upload` takes: one file part of a multipart request (or any byte stream). */
+export interface UploadInput<E> {
+  /** The form's public id (`/f/{publicId}`). */
+  readonly publicId: string
+  /** The `file` question the file answers. */
+  readonly fieldId: number
+  /** The file name the client gave (path parts are dropped). */
+  readonly filename: string
+  /** The content type the client declared (used only when the bytes do not tell). */
+  readonly contentType: string
+  /** The bytes, read once, as they arrive. */
+  readonly content: Stream.Stream<Uint8Array, E>
+}
+
+/** Every way an upload can be refused (besides the content stream's own errors). */
+export type UploadError =
+  | FormNotFound
+  | Conflict
+  | InvalidInput
+  | FileTooLarge
+  | UnsupportedFileType
+  | BlobStoreError
+  | SqlError.SqlError
+
+/**
+ * The base URL links to files are built on (`{base}/api/files/{fileId}`): the
+ * configured `appUrl`, or the request's own scheme, host and mount prefix. The
+ * HTTP layer sets it for each request; outside a request it is `""` (relative
+ * links) unless the caller provides it.
+ */
+export const LinkBase = Context.Reference<string>("@qforms/core/Files/LinkBase", { defaultValue: () => "" })
+
+export { fileLink } from "./Summaries.ts"
+
+/** A new file id: `file_` and 22 URL-safe characters (128 random bits). */
+export const makeFileId = (): string => `file_${randomBytes(16).toString("base64url")}`
+
+/** Whether a string has the shape of a file id (checked before any lookup). */
+export const isFileId = (value: string): boolean => /^file_[A-Za-z0-9_-]{22}$/.test(value)
+
+// ---------------------------------------------------------------------------
+// Content types
+// ---------------------------------------------------------------------------
+
+/** Bytes read before deciding what a file is. */
+const SNIFF_BYTES = 512
+
+const startsWith = (bytes: Uint8Array, signature: ReadonlyArray<number>, offset = 0) =>
+  bytes.length >= offset + signature.length && signature.every((byte, i) => bytes[offset + i] === byte)
+const ascii = (text: string) => [...text].map((c) => c.charCodeAt(0))
+
+/** The brands of an ISO-BMFF `ftyp` box that name a still image format. */
+const FTYP_BRANDS: Record<string, string> = {
+  avif: "image/avif",
+  avis: "image/avif",
+  heic: "image/heic",
+  heix: "image/heic",
+  mif1: "image/heif",
+  msf1: "image/heif"
+}
+
+/**
+ * The type of a file by its first bytes, for the types whose content can be
+ * recognised reliably (images and PDF); `undefined` for anything else.
+ *
+ * @example
+ * ```ts
+ * sniff(new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d])) // "application/pdf"
+ * ```
+ */
+export const sniff = (head: Uint8Array): string | undefined => {
+  if (startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "image/png"
+  if (startsWith(head, [0xff, 0xd8, 0xff])) return "image/jpeg"
+  if (startsWith(head, ascii("GIF87a")) || startsWith(head, ascii("GIF89a"))) return "image/gif"
+  if (startsWith(head, ascii("RIFF")) && startsWith(head, ascii("WEBP"), 8)) return "image/webp"
+  if (startsWith(head, ascii("%PDF-"))) return "application/pdf"
+  if (startsWith(head, ascii("BM")) && head.length >= 14) return "image/bmp"
+  if (startsWith(head, [0x49, 0x49, 0x2a, 0x00]) || startsWith(head, [0x4d, 0x4d, 0x00, 0x2a])) return "image/tiff"
+  if (startsWith(head, [0x00, 0x00, 0x01, 0x00]) && head.length >= 6) return "image/x-icon"
+  if (startsWith(head, ascii("ftyp"), 4) && head.length >= 12) {
+    return FTYP_BRANDS[String.fromCharCode(...head.subarray(8, 12))]
+  }
+  return undefined
+}
+
+/** Extensions of the types {@link sniff} recognises. */
+const SNIFFED_EXTENSIONS = extensionTypes
+
+const SNIFFED_TYPES = new Set(Object.values(SNIFFED_EXTENSIONS))
+
+const TYPE_ALIASES: Record<string, string> = {
+  "image/jpg": "image/jpeg",
+  "image/pjpeg": "image/jpeg",
+  "image/vnd.microsoft.icon": "image/x-icon",
+  "application/x-pdf": "application/pdf"
+}
+
+const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/
+
+/** A declared content type, lower-cased and without parameters; `undefined` when it is not a MIME type. */
+const normalizeType = (type: string): string | undefined => {
+  const bare = type.split(";")[0]!.trim().toLowerCase()
+  return MIME.test(bare) ? TYPE_ALIASES[bare] ?? bare : undefined
+}
+
+const extensionOf = (name: string): string => {
+  const dot = name.lastIndexOf(".")
+  return dot <= 0 ? "" : name.slice(dot).toLowerCase()
+}
+
+/** Whether an `accept` entry asks for a type whose content {@link sniff} recognises. */
+const asksForSniffable = (entry: string): boolean =>
+  entry.startsWith(".")
+    ? SNIFFED_EXTENSIONS[entry] !== undefined
+    : entry === "image/*" || SNIFFED_TYPES.has(TYPE_ALIASES[entry] ?? entry)
+
+/**
+ * Whether a file matches a question's `accept` entries, judged by its content
+ * where the content tells (images, PDF) and by its declared type and name
+ * otherwise. A file whose bytes are a PNG matches `image/png`, `image/*` and
+ * `.png`, whatever its name says; a file whose bytes are not a recognised type
+ * never matches an entry asking for one (`image/*`, `.pdf`, …).
+ *
+ * @example
+ * ```ts
+ * matchesAccept(["application/pdf"], { sniffed: "image/png", declared: "application/pdf", name: "cv.pdf" }) // false
+ * matchesAccept([".docx"], { sniffed: undefined, declared: "application/octet-stream", name: "cv.docx" }) // true
+ * ```
+ */
+export const matchesAccept = (
+  accept: ReadonlyArray<string>,
+  file: { readonly sniffed: string | undefined; readonly declared: string | undefined; readonly name: string }
+): boolean =>
+  accept.some((raw) => {
+    const entry = raw.trim().toLowerCase()
+    if (file.sniffed !== undefined) {
+      if (entry.startsWith(".")) return SNIFFED_EXTENSIONS[entry] === file.sniffed
+      if (entry.endsWith("/*")) return file.sniffed.startsWith(entry.slice(0, -1))
+      return (TYPE_ALIASES[entry] ?? entry) === file.sniffed
+    }
+    if (asksForSniffable(entry)) return false
+    if (entry.startsWith(".")) return file.name.toLowerCase().endsWith(entry)
+    if (file.declared === undefined) return false
+    if (entry.endsWith("/*")) return file.declared.startsWith(entry.slice(0, -1))
+    return (TYPE_ALIASES[entry] ?? entry) === file.declared
+  })
+
+/** A file name as stored: the last path segment, no control characters, at most 255 characters. */
+export const cleanFileName = (name: string): string => {
+  // eslint-disable-next-line no-control-regex
+  const base = (name.split(/[\\/]/).pop() ?? "").replace(/[\u0000-\u001f\u007f]/g, "").trim()
+  const cut = Array.from(base).slice(-255).join("")
+  return cut === "" || cut === "." || cut === ".." ? "file" : cut
+}
+
+const formatMb = (mb: number) => String(mb)
+
+// ---------------------------------------------------------------------------
+// Service
+// ---------------------------------------------------------------------------
+
+interface FileRow {
+  readonly id: string
+  readonly workspace_id: number
+  readonly form_id: number
+  readonly field_id: number
+  readonly response_id: number | null
+  readonly name: string
+  readonly size: number
+  readonly type: string
+  readonly storage_key: string
+  readonly created_at: Date
+}
+
+const toStored = (row: FileRow): StoredFile => ({
+  fileId: row.id,
+  name: row.name,
+  size: row.size,
+  type: row.type,
+  workspaceId: row.workspace_id,
+  formId: row.form_id,
+  fieldId: row.field_id,
+  responseId: row.response_id,
+  createdAt: row.created_at
+})
+
+const fileColumns = `id, workspace_id, form_id, field_id, response_id, name, size, type, storage_key, created_at`
+
+/** The outcome of checking a submission's file answers (see {@link Files} `resolveAnswers`). */
+export interface ResolvedFiles {
+  /** The submitted values with each valid file answer replaced by the stored record. */
+  readonly values: unknown
+  /** The files to attach to the new response. */
+  readonly fileIds: ReadonlyArray<string>
+  /** One issue per file answer that is not an upload of this question. */
+  readonly issues: ReadonlyArray<AnswerIssue>
+}
+
+/**
+ * Uploaded files.
+ *
+ * @example
+ * ```ts
+ * import { Effect, Stream } from "effect"
+ * import { Files } from "@qforms/core"
+ *
+ * // Store one uploaded part (e.g. from a no-JS form post) and get the answer to submit:
+ * const answer = yield* (yield* Files.Files).upload({
+ *   publicId: "k3J9…",
+ *   fieldId: 12,
+ *   filename: part.name,
+ *   contentType: part.contentType,
+ *   content: part.content
+ * })
+ * // → { fileId: "file_…", name: "cv.pdf", size: 48213, type: "application/pdf" }
+ * ```
+ */
+export class Files extends Context.Service<Files, {
+  /**
+   * The `file` question an upload goes to, with its limits: a published
+   * form's (`FormNotFound` for an unknown or draft form, `Conflict` for a closed
+   * one, `InvalidInput` when `fieldId` is not a file question of the form).
+   */
+  readonly target: (
+    publicId: string,
+    fieldId: number
+  ) => Effect.Effect<UploadTarget, FormNotFound | Conflict | InvalidInput | SqlError.SqlError>
+  /**
+   * Streams one file to the blob store and records it. Refuses, without
+   * leaving anything behind, a file over the question's `maxSizeMb` (default
+   * 10; `FileTooLarge`, as soon as the limit is passed), one whose content is
+   * not of a type in `accept` (`UnsupportedFileType`), and an empty one.
+   * `type` in the answer is the type recognised from the bytes when known.
+   */
+  readonly upload: <E>(input: UploadInput<E>) => Effect.Effect<FileAnswer, UploadError | E>
+  /** A file's record, in the actor's workspace. */
+  readonly get: (actor: Actors.Actor, fileId: string) => Effect.Effect<StoredFile, FileNotFound | SqlError.SqlError>
+  /** A file's record and its bytes, in the actor's workspace (the stream is opened before this succeeds). */
+  readonly download: (actor: Actors.Actor, fileId: string) => Effect.Effect<
+    { readonly file: StoredFile; readonly content: Stream.Stream<Uint8Array, BlobStoreError> },
+    FileNotFound | BlobStoreError | SqlError.SqlError
+  >
+  /**
+   * For a submission, inside its transaction: checks each answer to a `file`
+   * question names a file uploaded to that question of this form and not yet
+   * attached (locking those rows), and replaces it by the stored record.
+   */
+  readonly resolveAnswers: (
+    workspaceId: number,
+    formId: number,
+    fields: ReadonlyArray<Field>,
+    values: unknown
+  ) => Effect.Effect<ResolvedFiles, SqlError.SqlError>
+  /** Attaches resolved files to a response, inside the submission's transaction. */
+  readonly attach: (
+    workspaceId: number,
+    responseId: number,
+    fileIds: ReadonlyArray<string>,
+    at: Date
+  ) => Effect.Effect<void, SqlError.SqlError>
+  /** Deletes the records of a response's files (inside the deleting transaction); answers their blob keys. */
+  readonly forgetResponse: (workspaceId: number, responseId: number) => Effect.Effect<ReadonlyArray<string>, SqlError.SqlError>
+  /** Deletes the records of a form's files (inside the deleting transaction); answers their blob keys. */
+  readonly forgetForm: (workspaceId: number, formId: number) => Effect.Effect<ReadonlyArray<string>, SqlError.SqlError>
+  /** Deletes blobs whose records are gone (after the transaction committed); a failure is logged, never raised. */
+  readonly deleteBlobs: (keys: ReadonlyArray<string>) => Effect.Effect<void>
+  /** Deletes an upload that was never attached (e.g. the request that carried it failed afterwards). */
+  readonly discard: (workspaceId: number, fileId: string) => Effect.Effect<void, SqlError.SqlError>
+  /**
+   * Deletes uploads not attached to any response within
+   * {@link unattachedLifetimeMs} (every workspace: a maintenance sweep); answers how many.
+   */
+  readonly sweep: Effect.Effect<number, SqlError.SqlError>
+}>()("@qforms/core/Files") {
+  static readonly layer = Layer.effect(
+    Files,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const blobs = yield* BlobStore
+
+      const deleteBlobs = (keys: ReadonlyArray<string>) =>
+        Effect.forEach(keys, (key) =>
+          blobs.delete(key).pipe(
+            Effect.catch((error) =>
+              Effect.logWarning("qforms: could not delete an uploaded file's blob", error).pipe(
+                Effect.annotateLogs({ key })
+              )
+            )
+          ), { discard: true, concurrency: 4 })
+
+      const target = Effect.fn("Files.target")(function*(publicId: string, fieldId: number) {
+        const rows = yield* sql<{
+          readonly form_id: number
+          readonly workspace_id: number
+          readonly status: FormStatus
+          readonly field_id: number | null
+          readonly type: string | null
+          readonly label: string | null
+          readonly required: boolean | null
+          readonly position: number | null
+          readonly options: AnyFieldOptions | null
+        }>`
+          select f.id as form_id, f.workspace_id, f.status, q.id as field_id, q.type, q.label, q.required,
+            q.position, q.options
+          from forms f left join fields q on q.form_id = f.id and q.workspace_id = f.workspace_id and q.id = ${fieldId}
+          where f.public_id = ${publicId}`
+        const row = rows[0]
+        if (row === undefined || row.status === "draft") {
+          return yield* new FormNotFound({ message: `form ${publicId} not found` })
+        }
+        if (row.status !== "published") {
+          return yield* new Conflict({ message: "this form is no longer accepting responses" })
+        }
+        if (row.field_id === null || row.type !== "file") {
+          return yield* new InvalidInput({
+            message: `fieldId: ${fieldId} is not a file question of this form`,
+            details: [{ path: "fieldId", message: `${fieldId} is not a file question of this form` }]
+          })
+        }
+        const field: Field = {
+          id: row.field_id,
+          type: "file",
+          label: row.label ?? "",
+          required: row.required ?? false,
+          position: row.position ?? 0,
+          options: row.options
+        }
+        const maxSizeMb = row.options?.maxSizeMb ?? DEFAULT_MAX_SIZE_MB
+        return {
+          workspaceId: row.workspace_id,
+          formId: row.form_id,
+          field,
+          maxBytes: Math.floor(maxSizeMb * 1024 * 1024),
+          accept: row.options?.accept ?? []
+        }
+      })
+
+      const upload = <E>(input: UploadInput<E>): Effect.Effect<FileAnswer, UploadError | E> =>
+        Effect.gen(function*() {
+          const to = yield* target(input.publicId, input.fieldId)
+          const q = JSON.stringify(to.field.label)
+          const maxSizeMb = to.field.options?.maxSizeMb ?? DEFAULT_MAX_SIZE_MB
+          const name = cleanFileName(input.filename)
+          const declared = normalizeType(input.contentType)
+          const fileId = yield* Effect.sync(makeFileId)
+          const key = `${to.workspaceId}/${fileId}`
+
+          // What the bytes are is decided from their first SNIFF_BYTES (or
+          // fewer, at the end); the size is checked on every chunk, so an
+          // oversized upload stops as soon as it passes the limit.
+          let size = 0
+          let head = new Uint8Array(0)
+          let judged = false
+          let sniffed: string | undefined
+          const judge: Effect.Effect<void, UnsupportedFileType> = Effect.suspend(() => {
+            judged = true
+            sniffed = sniff(head)
+            if (to.accept.length > 0 && !matchesAccept(to.accept, { sniffed, declared, name })) {
+              return Effect.fail(
+                new UnsupportedFileType({
+                  message: `${q} accepts ${to.accept.join(", ")}; ${
+                    sniffed === undefined ? "this file's content is none of these" : `this file's content is ${sniffed}`
+                  }`
+                })
+              )
+            }
+            return Effect.void
+          })
+          const checked = Stream.mapEffect(input.content, (chunk: Uint8Array): Effect.Effect<
+            Uint8Array,
+            FileTooLarge | UnsupportedFileType
+          > => {
+            size += chunk.length
+            if (size > to.maxBytes) {
+              return Effect.fail(new FileTooLarge({ message: `${q} takes files of at most ${formatMb(maxSizeMb)} MB` }))
+            }
+            if (!judged && head.length < SNIFF_BYTES) {
+              const more = chunk.subarray(0, SNIFF_BYTES - head.length)
+              const joined = new Uint8Array(head.length + more.length)
+              joined.set(head)
+              joined.set(more, head.length)
+              head = joined
+              if (head.length >= SNIFF_BYTES) return Effect.as(judge, chunk)
+            }
+            return Effect.succeed(chunk)
+          }).pipe(
+            Stream.concat(Stream.fromEffectDrain(Effect.suspend((): Effect.Effect<void, InvalidInput | UnsupportedFileType> => {
+              if (size === 0) return Effect.fail(new InvalidInput({ message: `${q}: the file is empty` }))
+              return judged ? Effect.void : judge
+            })))
+          )
+          yield* blobs.put(key, checked)
+          const type = sniffed ?? declared ?? SNIFFED_EXTENSIONS[extensionOf(name)] ?? "application/octet-stream"
+          const now = new Date(yield* Clock.currentTimeMillis)
+          yield* sql`
+            insert into files (id, workspace_id, form_id, field_id, name, size, type, storage_key, created_at)
+            select ${fileId}, ${to.workspaceId}, ${to.formId}, ${to.field.id}, ${name}, ${size}, ${type}, ${key}, ${now}
+            where exists (select 1 from forms where id = ${to.formId} and workspace_id = ${to.workspaceId})
+            returning id`.pipe(
+            Effect.onError(() => deleteBlobs([key])),
+            // The form was deleted while the file streamed in.
+            Effect.flatMap((rows) =>
+              rows.length === 1
+                ? Effect.void
+                : Effect.andThen(deleteBlobs([key]), Effect.fail(new FormNotFound({ message: `form ${input.publicId} not found` })))
+            )
+          )
+          return { fileId, name, size, type }
+        }).pipe(Effect.withSpan("Files.upload"))
+
+      const findRow = (workspaceId: number, fileId: string) =>
+        isFileId(fileId)
+          ? Effect.map(
+            sql<FileRow>`select ${sql.literal(fileColumns)} from files where workspace_id = ${workspaceId} and id = ${fileId}`,
+            (rows) => rows[0]
+          )
+          : Effect.succeed(undefined)
+
+      const get = Effect.fn("Files.get")(function*(actor: Actors.Actor, fileId: string) {
+        const row = yield* findRow(actor.workspaceId, fileId)
+        if (row === undefined) return yield* new FileNotFound({ message: `file ${fileId} not found` })
+        return toStored(row)
+      })
+
+      const download = Effect.fn("Files.download")(function*(actor: Actors.Actor, fileId: string) {
+        const row = yield* findRow(actor.workspaceId, fileId)
+        if (row === undefined) return yield* new FileNotFound({ message: `file ${fileId} not found` })
+        const content = yield* blobs.get(row.storage_key).pipe(
+          Effect.catchTag("BlobNotFound", (missing: BlobNotFound) =>
+            Effect.fail(new BlobStoreError({ message: `the bytes of file ${fileId} are missing: ${missing.message}` })))
+        )
+        return { file: toStored(row), content }
+      })
+
+      const resolveAnswers = Effect.fn("Files.resolveAnswers")(function*(
+        workspaceId: number,
+        formId: number,
+        fields: ReadonlyArray<Field>,
+        values: unknown
+      ) {
+        if (!Predicate.isObject(values)) return { values, fileIds: [], issues: [] }
+        const wanted = fields.flatMap((field) => {
+          const key = String(field.id)
+          const value = field.type === "file" && Object.hasOwn(values, key) ? values[key] : undefined
+          return Predicate.isObject(value) && Predicate.isString(value.fileId) ? [{ field, fileId: value.fileId }] : []
+        })
+        if (wanted.length === 0) return { values, fileIds: [], issues: [] }
+        const ids = wanted.map((w) => w.fileId).filter(isFileId)
+        const rows = ids.length === 0 ? [] : yield* sql<FileRow>`
+          select ${sql.literal(fileColumns)} from files
+          where workspace_id = ${workspaceId} and ${sql.in("id", ids)}
+          for update`
+        const byId = new Map(rows.map((row) => [row.id, row]))
+        const resolved: Record<string, unknown> = { ...values }
+        const issues: Array<AnswerIssue> = []
+        const fileIds: Array<string> = []
+        for (const { field, fileId } of wanted) {
+          const row = byId.get(fileId)
+          const q = JSON.stringify(field.label)
+          const issue = (message: string) =>
+            issues.push({ path: `values.${field.id}`, fieldId: field.id, message: `${q}: ${message}` })
+          if (row === undefined || row.form_id !== formId || row.field_id !== field.id) {
+            issue(`file ${JSON.stringify(fileId)} was not uploaded to this question`)
+          } else if (row.response_id !== null || fileIds.includes(fileId)) {
+            issue(`file ${JSON.stringify(fileId)} is already attached to another response`)
+          } else {
+            fileIds.push(fileId)
+            resolved[String(field.id)] = { fileId: row.id, name: row.name, size: row.size, type: row.type }
+          }
+        }
+        return { values: resolved, fileIds, issues }
+      })
+
+      const attach = Effect.fn("Files.attach")(function*(
+        workspaceId: number,
+        responseId: number,
+        fileIds: ReadonlyArray<string>,
+        at: Date
+      ) {
+        if (fileIds.length === 0) return
+        yield* sql`
+          update files set response_id = ${responseId}, attached_at = ${at}
+          where workspace_id = ${workspaceId} and ${sql.in("id", fileIds)} and response_id is null`
+      })
+
+      const keysOf = (rows: ReadonlyArray<{ readonly storage_key: string }>) => rows.map((row) => row.storage_key)
+
+      const forgetResponse = Effect.fn("Files.forgetResponse")(function*(workspaceId: number, responseId: number) {
+        return keysOf(yield* sql<{ readonly storage_key: string }>`
+          delete from files where workspace_id = ${workspaceId} and response_id = ${responseId} returning storage_key`)
+      })
+
+      const forgetForm = Effect.fn("Files.forgetForm")(function*(workspaceId: number, formId: number) {
+        return keysOf(yield* sql<{ readonly storage_key: string }>`
+          delete from files where workspace_id = ${workspaceId} and form_id = ${formId} returning storage_key`)
+      })
+
+      const discard = Effect.fn("Files.discard")(function*(workspaceId: number, fileId: string) {
+        const keys = keysOf(yield* sql<{ readonly storage_key: string }>`
+          delete from files where workspace_id = ${workspaceId} and id = ${fileId} and response_id is null
+          returning storage_key`)
+        yield* deleteBlobs(keys)
+      })
+
+      const sweep = Effect.gen(function*() {
+        const cutoff = new Date((yield* Clock.currentTimeMillis) - unattachedLifetimeMs)
+        // Maintenance across workspaces: each row is claimed by the delete, so
+        // sweeps in several processes never delete a blob twice.
+        const keys = keysOf(yield* sql<{ readonly storage_key: string }>`
+          delete from files where id in (
+            select id from files where response_id is null and created_at < ${cutoff} limit 1000
+          ) and response_id is null
+          returning storage_key`)
+        yield* deleteBlobs(keys)
+        return keys.length
+      }).pipe(Effect.withSpan("Files.sweep"))
+
+      return Files.of({
+        target,
+        upload,
+        get,
+        download,
+        resolveAnswers,
+        attach,
+        forgetResponse,
+        forgetForm,
+        deleteBlobs,
+        discard,
+        sweep
+      })
+    })
+  )
+}
+
+/**
+ * Sweeps unattached uploads now and every hour while the layer lives (see
+ * {@link Files} `sweep`). `Qforms.make` runs it; include it when you build your
+ * own server from the layers.
+ */
+export const layerSweeper: Layer.Layer<never, never, Files> = Layer.effectDiscard(
+  Effect.gen(function*() {
+    const files = yield* Files
+    const once = files.sweep.pipe(
+      Effect.tap((n) => n > 0 ? Effect.logInfo(`qforms: deleted ${n} uploaded files never attached to a response`) : Effect.void),
+      Effect.catchCause((cause) => Effect.logWarning("qforms: sweeping unattached uploads failed", cause))
+    )
+    yield* Effect.forkScoped(Effect.forever(Effect.andThen(once, Effect.sleep("1 hour"))))
+  })
+)

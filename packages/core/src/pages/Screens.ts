@@ -1,0 +1,261 @@
+/**
+ * The screens of the public form page, as HTML: the welcome screen, one
+ * screen per question (every question type), the thank-you screen, and the
+ * pages for an unknown, closed or failed form. Every string from a form is
+ * user content and goes through the escaping `html` template.
+ */
+import { DEFAULT_RATING_MAX, type Field, type FileAnswer } from "../domain/Fields.ts"
+import type { FormWithFields } from "../domain/Forms.ts"
+import * as Assets from "./Assets.ts"
+import { Html, html, lines } from "./Html.ts"
+
+/** Past this many choices a `select` question is a dropdown instead of radio buttons. */
+export const maxRadioChoices = 7
+
+/** The name of the honeypot input: people never see it, naive bots fill it. */
+export const honeypotName = "website"
+
+/** A whole document around a screen, with the style and script under the response's CSP nonce. */
+export const document = (options: {
+  readonly title: string
+  readonly nonce: string
+  readonly body: Html
+  /** Whether to include the enhancement script (not on pages without a form). */
+  readonly script: boolean
+}): string =>
+  html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
+<title>${options.title}</title>
+<style nonce="${options.nonce}">${new Html(Assets.css)}</style>
+</head>
+<body>
+<main id="qf" tabindex="-1">
+${options.body}
+</main>
+${options.script ? html`<script nonce="${options.nonce}">${new Html(Assets.script)}</script>` : null}
+</body>
+</html>
+`.value
+
+/** The hidden inputs every step form carries. */
+const stepInputs = (token: string, at: string) =>
+  html`<input type="hidden" name="token" value="${token}">
+<input type="hidden" name="at" value="${at}">
+<div class="hp" aria-hidden="true"><label>Leave this field empty <input type="text" name="${honeypotName}" tabindex="-1" autocomplete="off"></label></div>`
+
+/** The welcome screen: title, description, how many questions, Start. */
+export const welcome = (form: FormWithFields, token: string, notice?: string): Html => {
+  const questions = form.fields.filter((f) => f.type !== "statement").length
+  return html`<h1 id="title" tabindex="-1" data-focus>${form.title}</h1>
+${form.description ? html`<p class="description">${lines(form.description)}</p>` : null}
+${notice ? html`<p class="error" role="alert">${notice}</p>` : null}
+<form method="post">
+${stepInputs(token, "welcome")}
+<p class="count">${questions} question${questions === 1 ? "" : "s"}</p>
+<div class="actions"><button type="submit" name="move" value="start" class="ok" autofocus>Start</button>
+<span class="hint">press Enter ↵</span></div>
+</form>`
+}
+
+/** The thank-you screen. */
+export const thanks = (form: FormWithFields): Html =>
+  html`<p class="form-title">${form.title}</p>
+<h1 id="title" tabindex="-1" data-focus>Thank you!</h1>
+<p>Your response has been recorded.</p>`
+
+/** A page that is not a form screen: unknown form, closed form, refused step. */
+export const message = (title: string, text: string, link?: { readonly href: string; readonly label: string }): Html =>
+  html`<h1 id="title" tabindex="-1" data-focus>${title}</h1>
+<p>${text}</p>
+${link ? html`<p><a href="${link.href}">${link.label}</a></p>` : null}`
+
+/** What a question screen shows in its input: the raw text(s), and an uploaded file. */
+export interface Entered {
+  readonly texts: ReadonlyArray<string>
+  readonly file?: FileAnswer | undefined
+}
+
+const requiredMark = (field: Field) =>
+  field.required ? html`<span class="req" aria-hidden="true">*</span><span class="sr-only"> (required)</span>` : null
+
+const describedBy = (field: Field, error: string | undefined, extra?: string) =>
+  [field.options?.help ? "help" : "", extra ?? "", error ? "error" : ""].filter((s) => s !== "").join(" ") || null
+
+const inputTypes: Partial<Record<Field["type"], { readonly type: string; readonly autocomplete?: string }>> = {
+  short_text: { type: "text" },
+  email: { type: "email", autocomplete: "email" },
+  tel: { type: "tel", autocomplete: "tel" },
+  url: { type: "url", autocomplete: "url" },
+  number: { type: "number" },
+  date: { type: "date" }
+}
+
+const attr = (name: string, value: string | number | null | undefined | false) =>
+  value === null || value === undefined || value === false ? null : html` ${name}="${String(value)}"`
+
+/** A group of radio buttons or checkboxes in a fieldset whose legend is the question. */
+const group = (
+  field: Field,
+  error: string | undefined,
+  kind: "radio" | "checkbox",
+  choices: ReadonlyArray<{ readonly value: string; readonly label: string }>,
+  checked: ReadonlyArray<string>,
+  className: string,
+  hint?: string
+) =>
+  html`<fieldset${attr("aria-describedby", describedBy(field, error, hint ? "choice-hint" : undefined))}${
+    attr("aria-invalid", error ? "true" : false)
+  }>
+<legend class="question" id="question">${field.label}${requiredMark(field)}</legend>
+${field.options?.help ? html`<p class="help" id="help">${field.options.help}</p>` : null}
+${hint ? html`<p class="hint" id="choice-hint">${hint}</p>` : null}
+<div class="choices ${className}">
+${
+    choices.map((choice, index) =>
+      html`<label class="choice"><input type="${kind}" name="a" value="${choice.value}"${
+        attr("checked", checked.includes(choice.value) ? "checked" : false)
+      }${attr("autofocus", (checked.length === 0 ? index === 0 : checked[0] === choice.value) ? "autofocus" : false)}${
+        attr("aria-invalid", error ? "true" : false)
+      }> <span>${choice.label}</span></label>\n`
+    )
+  }</div>
+</fieldset>`
+
+const checkboxHint = (field: Field): string | undefined => {
+  const min = field.options?.minSelections
+  const max = field.options?.maxSelections
+  if (min !== undefined && max !== undefined) return min === max ? `Choose ${min}` : `Choose ${min} to ${max}`
+  if (min !== undefined && min > 0) return `Choose at least ${min}`
+  if (max !== undefined) return `Choose up to ${max}`
+  return "Choose as many as you like"
+}
+
+const fileHint = (field: Field): string => {
+  const parts = [`Up to ${field.options?.maxSizeMb ?? 10} MB`]
+  const accept = field.options?.accept
+  if (accept !== undefined && accept.length > 0) parts.push(`types: ${accept.join(", ")}`)
+  return parts.join("; ")
+}
+
+/** The input(s) of one question. */
+const control = (field: Field, entered: Entered, error: string | undefined): Html => {
+  const options = field.options
+  const first = entered.texts[0] ?? ""
+  const invalid = attr("aria-invalid", error ? "true" : false)
+  const label = html`<label class="question" id="question" for="a">${field.label}${requiredMark(field)}</label>
+${options?.help ? html`<p class="help" id="help">${options.help}</p>` : null}`
+  switch (field.type) {
+    case "short_text":
+    case "email":
+    case "tel":
+    case "url":
+    case "number":
+    case "date": {
+      const spec = inputTypes[field.type]!
+      const numeric = field.type === "number"
+      return html`${label}
+<input id="a" name="a" type="${spec.type}" value="${first}" autofocus${attr("required", field.required && "required")}${
+        attr("autocomplete", spec.autocomplete)
+      }${attr("placeholder", options?.placeholder)}${attr("min", numeric ? options?.min : undefined)}${
+        attr("max", numeric ? options?.max : undefined)
+      }${attr("step", numeric ? options?.step ?? "any" : undefined)}${
+        attr("inputmode", numeric ? "decimal" : undefined)
+      }${attr("maxlength", field.type === "short_text" ? 1000 : undefined)}${
+        attr("aria-describedby", describedBy(field, error))
+      }${invalid}>`
+    }
+    case "long_text":
+      return html`${label}
+<textarea id="a" name="a" rows="5" autofocus maxlength="10000"${attr("required", field.required && "required")}${
+        attr("placeholder", options?.placeholder)
+      }${attr("aria-describedby", describedBy(field, error, "newline-hint"))}${invalid}>${first}</textarea>
+<p class="hint" id="newline-hint">Shift+Enter for a new line</p>`
+    case "select": {
+      const choices = options?.choices ?? []
+      if (choices.length > maxRadioChoices) {
+        return html`${label}
+<select id="a" name="a" autofocus${attr("required", field.required && "required")}${
+          attr("aria-describedby", describedBy(field, error))
+        }${invalid}>
+<option value="">Choose…</option>
+${
+          choices.map((c) => html`<option value="${c}"${attr("selected", c === first ? "selected" : false)}>${c}</option>\n`)
+        }</select>`
+      }
+      return group(field, error, "radio", choices.map((c) => ({ value: c, label: c })), entered.texts, "")
+    }
+    case "checkboxes":
+      return group(
+        field,
+        error,
+        "checkbox",
+        (options?.choices ?? []).map((c) => ({ value: c, label: c })),
+        entered.texts,
+        "",
+        checkboxHint(field)
+      )
+    case "rating": {
+      const max = options?.max ?? DEFAULT_RATING_MAX
+      const choices = Array.from({ length: max }, (_, i) => ({ value: String(i + 1), label: String(i + 1) }))
+      return group(field, error, "radio", choices, entered.texts, "rating", `1 is lowest, ${max} is highest`)
+    }
+    case "yes_no":
+      return group(
+        field,
+        error,
+        "radio",
+        [{ value: "yes", label: "Yes" }, { value: "no", label: "No" }],
+        entered.texts,
+        "yes-no"
+      )
+    case "file": {
+      const current = entered.file
+      return html`${label}
+<input type="hidden" name="a" value="${current ? JSON.stringify(current) : ""}">
+<input id="a" name="file" type="file" autofocus data-field="${field.id}"${
+        attr("accept", options?.accept && options.accept.length > 0 ? options.accept.join(",") : undefined)
+      }${attr("aria-describedby", describedBy(field, error, "file-hint upload-status"))}${invalid}>
+<p class="hint" id="file-hint">${fileHint(field)}</p>
+<progress class="upload" max="1" value="${current ? 1 : 0}" aria-label="Upload progress"${
+        attr("hidden", current ? false : "hidden")
+      }></progress>
+<p class="upload-status" id="upload-status" aria-live="polite">${current ? `Uploaded ${current.name}` : ""}</p>`
+    }
+    case "statement":
+      return html`<h2 class="question" id="question" tabindex="-1" data-focus>${field.label}</h2>
+${options?.help ? html`<p class="help">${lines(options.help)}</p>` : null}`
+  }
+}
+
+/** One question's screen: progress, the question and its input, the message of a failed check, OK and Back. */
+export const question = (options: {
+  readonly form: FormWithFields
+  readonly index: number
+  readonly token: string
+  readonly entered: Entered
+  readonly error?: string | undefined
+  /** A message about the whole step (e.g. submitted too fast). */
+  readonly notice?: string | undefined
+}): Html => {
+  const { form, index } = options
+  const field = form.fields[index]!
+  const total = form.fields.length
+  const last = index === total - 1
+  const multipart = field.type === "file"
+  return html`<h1 class="form-title">${form.title}</h1>
+<div class="progress"><progress max="${total}" value="${index}" aria-label="Progress"></progress><span>${index + 1} of ${total}</span></div>
+<form method="post"${attr("enctype", multipart && "multipart/form-data")} novalidate>
+${stepInputs(options.token, String(field.id))}
+${options.notice ? html`<p class="error" role="alert">${options.notice}</p>` : null}
+${control(field, options.entered, options.error)}
+<p class="error" id="error" role="alert" aria-live="assertive">${options.error ?? ""}</p>
+<div class="actions"><button type="submit" name="move" value="next" class="ok">${last ? "Submit" : "OK"}</button>
+${index > 0 ? html`<button type="submit" name="move" value="back" class="back" formnovalidate>Back</button>` : null}
+<span class="hint">press Enter ↵</span></div>
+</form>`
+}

@@ -1,0 +1,169 @@
+/**
+ * `POST /f/{publicId}/uploads?fieldId={fieldId}`: a respondent's file upload,
+ * public (no API key), one `multipart/form-data` part named `file`, streamed to
+ * the blob store as it arrives. The router-wide 1 MiB body limit does not apply
+ * here; the question's own limit (`maxSizeMb`, default 10) does, up front from
+ * `Content-Length` and again on the bytes as they stream.
+ *
+ * Answers 201 `{fileId, name, size, type}` — the value to submit as the answer
+ * to that question — or `{error}` with 400 (no such file question, no file
+ * part, malformed multipart, empty file), 404 (unknown or draft form), 409
+ * (closed form), 413 (too large), 415 (content not of an accepted type) or 429
+ * (too many uploads from this address, with `Retry-After`).
+ */
+import { ByteSize, Effect, Layer, Option, Result, Stream } from "effect"
+import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse, Multipart } from "effect/http"
+import type { FileAnswer } from "../domain/Fields.ts"
+import { Files, type UploadError, type UploadTarget } from "../domain/Files.ts"
+import { domainResponse } from "../http/ApiErrors.ts"
+import * as RateLimit from "../http/RateLimit.ts"
+
+/** The upload route's path pattern (the router-wide body limit skips it). */
+export const uploadPath = "/f/:publicId/uploads"
+
+/** Whether a request path is the upload route's. */
+export const isUploadPath = (path: string): boolean => /^\/f\/[^/]+\/uploads\/?$/.test(path)
+
+/** Uploads per client address: bursts of 30, then one every 2 seconds. */
+export const defaultUploadRateLimit: RateLimit.RateLimitConfig = { requestsPerSecond: 0.5, burst: 30 }
+
+/** Room for the multipart framing and small fields besides the file itself. */
+const MULTIPART_OVERHEAD_BYTES = 64 * 1024
+
+/**
+ * The multipart parser's limits for a body carrying one file of at most
+ * `maxFileBytes`: the whole body at most that plus 64 KiB of framing and small
+ * fields, 16 parts, 16 KiB per text field. Wrap the effect that reads
+ * `request.multipartStream` (the router-wide 1 MiB limit would apply otherwise).
+ * A route posting files must also be exempt from the router's `Content-Length`
+ * check (see `isUploadPath`).
+ *
+ * @example
+ * ```ts
+ * const parts = Stream.runForEach(request.multipartStream, onPart).pipe(Uploads.withMultipartLimits(target.maxBytes))
+ * ```
+ */
+export const withMultipartLimits = (maxFileBytes: number) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  effect.pipe(
+    Effect.provideService(Multipart.MaxParts, 16),
+    Effect.provideService(Multipart.MaxFieldSize, ByteSize.bytes(16 * 1024)),
+    Effect.provideService(Multipart.MaxFileSize, undefined),
+    Effect.provideService(Multipart.FieldMimeTypes, []),
+    Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(maxFileBytes + MULTIPART_OVERHEAD_BYTES))
+  )
+
+const json = (status: number, body: object, headers?: Record<string, string>) =>
+  HttpServerResponse.jsonUnsafe(body, headers === undefined ? { status } : { status, headers })
+
+const multipartRefusal = (error: Multipart.MultipartError, target: UploadTarget) => {
+  switch (error.reason._tag) {
+    case "FileTooLarge":
+    case "BodyTooLarge":
+      return json(413, {
+        error: `${JSON.stringify(target.field.label)} takes files of at most ${target.maxBytes / (1024 * 1024)} MB`
+      }, { connection: "close" })
+    case "TooManyParts":
+    case "FieldTooLarge":
+      return json(413, { error: "send one file part named \"file\" (and at most a few small fields)" }, {
+        connection: "close"
+      })
+    case "Parse":
+      return json(400, { error: "the body is not valid multipart/form-data" })
+    case "InternalError":
+      return json(400, { error: "the upload could not be read (the connection was cut?)" })
+  }
+}
+
+/** Answered when the body is not one. */
+class NoFilePart {
+  readonly _tag = "NoFilePart"
+}
+
+/**
+ * The upload route, with its own per-address rate limit.
+ *
+ * @example
+ * ```ts
+ * const Routes = Layer.mergeAll(Http.layer(), Uploads.layer())
+ * ```
+ */
+export const layer = (options: { readonly rateLimit?: RateLimit.RateLimitConfig | undefined } = {}) =>
+  HttpRouter.use(Effect.fnUntraced(function*(router) {
+    const files = yield* Files
+    const limiter = yield* RateLimit.RateLimiter
+    yield* router.add(
+      "POST",
+      uploadPath,
+      Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const params = yield* HttpRouter.params
+        const publicId = params.publicId ?? ""
+        const address = Option.getOrElse(request.remoteAddress, () => "unknown")
+        const decision = yield* limiter.take(`upload:${address}`)
+        if (!decision.allowed) {
+          return json(429, { error: "too many uploads from this address; try again later" }, {
+            ...RateLimit.headers(limiter.config, decision),
+            connection: "close"
+          })
+        }
+        const query = new URLSearchParams(request.url.split("?")[1] ?? "")
+        const fieldIdText = query.get("fieldId") ?? ""
+        if (!/^[1-9][0-9]{0,9}$/.test(fieldIdText) || Number(fieldIdText) > 2_147_483_647) {
+          return json(400, { error: "fieldId: give the id of the file question (?fieldId=12)" })
+        }
+        const fieldId = Number(fieldIdText)
+        const located = yield* Effect.result(files.target(publicId, fieldId))
+        if (Result.isFailure(located)) {
+          const error = located.failure
+          if (error._tag === "SqlError") return yield* Effect.die(error)
+          return domainResponse(error, { connection: "close" })
+        }
+        const target = located.success
+        const length = Number(request.headers["content-length"] ?? "0")
+        if (Number.isFinite(length) && length > target.maxBytes + MULTIPART_OVERHEAD_BYTES) {
+          return json(413, {
+            error: `${JSON.stringify(target.field.label)} takes files of at most ${target.maxBytes / (1024 * 1024)} MB`
+          }, { connection: "close" })
+        }
+        if (!(request.headers["content-type"] ?? "").toLowerCase().startsWith("multipart/form-data")) {
+          return json(400, { error: "send multipart/form-data with one file part named \"file\"" })
+        }
+
+        let stored: FileAnswer | undefined
+        const consume = Stream.runForEach(request.multipartStream, (part): Effect.Effect<
+          void,
+          NoFilePart | UploadError | Multipart.MultipartError
+        > => {
+          if (part._tag === "Field") return Effect.void
+          if (part.key !== "file" || stored !== undefined) return Effect.fail(new NoFilePart())
+          return Effect.map(
+            files.upload({ publicId, fieldId, filename: part.name, contentType: part.contentType, content: part.content }),
+            (answer) => {
+              stored = answer
+            }
+          )
+        }).pipe(
+          withMultipartLimits(target.maxBytes),
+          // Whatever fails after the file was stored takes the file with it.
+          Effect.onError(() => stored === undefined ? Effect.void : Effect.ignore(files.discard(target.workspaceId, stored.fileId)))
+        )
+        const outcome = yield* Effect.result(consume)
+        if (Result.isFailure(outcome)) {
+          const error = outcome.failure
+          switch (error._tag) {
+            case "SqlError":
+            case "BlobStoreError":
+              return yield* Effect.die(error)
+            case "MultipartError":
+              return multipartRefusal(error, target)
+            case "NoFilePart":
+              return json(400, { error: "send exactly one file part, named \"file\"" })
+            default:
+              return domainResponse(error, error._tag === "InvalidInput" ? undefined : { connection: "close" })
+          }
+        }
+        if (stored === undefined) return json(400, { error: "no file: send one file part named \"file\"" })
+        return json(201, stored)
+      })
+    )
+  })).pipe(Layer.provide(RateLimit.RateLimiter.layerMemory(options.rateLimit ?? defaultUploadRateLimit)))

@@ -1,0 +1,331 @@
+/**
+ * The public form page in a real browser (Debian's Chromium through
+ * playwright-core; no browser is downloaded): a form with every question
+ * type is filled with the keyboard only — with JavaScript on and off —
+ * including an invalid answer that is corrected; axe-core finds no
+ * violation on any screen; each screen is saved as a screenshot in
+ * `packages/core/test-artifacts/`; the response then shows in the API.
+ *
+ * Skipped only when Chromium is absent outside CI; with CI=true a missing
+ * browser fails the run.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { databaseTargets } from "./support/Databases.ts"
+import { createForm, listResponses, seedWorkspace } from "./support/PublicForms.ts"
+import { startTestServer, type TestServer } from "./support/TestServer.ts"
+
+const chromiumPath = process.env["QFORMS_CHROMIUM"] ?? "/usr/bin/chromium"
+const present = existsSync(chromiumPath)
+const inCi = process.env["CI"] === "true"
+const artifacts = join(dirname(fileURLToPath(import.meta.url)), "..", "test-artifacts")
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
+
+if (!present && inCi) {
+  throw new Error(`CI=true but Chromium is not at ${chromiumPath}: install it (apt-get install -y chromium)`)
+}
+
+const fields = [
+  { type: "short_text", label: "Your name", required: true },
+  { type: "email", label: "Email", required: true },
+  { type: "long_text", label: "Tell us more" },
+  { type: "number", label: "Age", options: { min: 18, max: 120, step: 1 } },
+  { type: "yes_no", label: "Subscribe?" },
+  { type: "checkboxes", label: "Topics", options: { choices: ["Forms", "Cases", "Webhooks"], maxSelections: 2 } },
+  { type: "rating", label: "How likely are you to recommend us?", options: { max: 5 } },
+  { type: "select", label: "Plan", options: { choices: ["Free", "Team", "Enterprise"] } },
+  {
+    type: "select",
+    label: "Country",
+    options: { choices: ["Austria", "Belgium", "Chile", "Denmark", "Estonia", "France", "Germany", "Hungary"] }
+  },
+  { type: "statement", label: "Nearly there", options: { help: "Three more questions." } },
+  { type: "tel", label: "Phone" },
+  { type: "url", label: "Website" },
+  { type: "file", label: "Your photo", options: { accept: ["image/png"], maxSizeMb: 1 } },
+  { type: "date", label: "Start date" }
+]
+
+/** A 1×1 PNG: uploaded through the file question. */
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+  "base64"
+)
+const pngPath = join(artifacts, "pixel.png")
+
+/** The little of the DOM these tests read inside the page (the project compiles without the DOM library). */
+interface PageElement {
+  readonly tagName: string
+  readonly id: string
+  getAttribute(name: string): string | null
+  matches(selector: string): boolean
+}
+interface PageWindow {
+  readonly document: { readonly activeElement: PageElement | null }
+}
+
+interface Flow {
+  readonly page: Page
+  readonly name: string
+  /** The theme the page is shown in (and axe checks contrast in). */
+  readonly colorScheme: "light" | "dark"
+  step: number
+}
+
+/** Runs axe-core on the current screen (0 violations expected) and saves a screenshot. */
+const check = async (flow: Flow, label: string) => {
+  flow.step += 1
+  const file = join(artifacts, `${flow.name}-${String(flow.step).padStart(2, "0")}-${label}.png`)
+  await flow.page.screenshot({ path: file, fullPage: true })
+  const html = await flow.page.content()
+  // axe runs in a page of its own with the same markup, so it works with the form's JavaScript off too.
+  const axePage = await flow.page.context().browser()!.newPage({
+    javaScriptEnabled: true,
+    bypassCSP: true,
+    colorScheme: flow.colorScheme
+  })
+  await axePage.setContent(html)
+  await axePage.addScriptTag({ content: axeSource })
+  const result = await axePage.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run: (context: unknown) => Promise<{ violations: ReadonlyArray<{ id: string; help: string; nodes: ReadonlyArray<{ html: string }> }> }> } }).axe
+    const r = await axe.run((globalThis as unknown as PageWindow).document)
+    return r.violations.map((v: { id: string; help: string; nodes: ReadonlyArray<{ html: string }> }) =>
+      `${v.id}: ${v.help} (${v.nodes.map((n) => n.html).join(" | ")})`
+    )
+  })
+  await axePage.close()
+  expect(result, `axe on ${label}`).toEqual([])
+}
+
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const el = (globalThis as unknown as PageWindow).document.activeElement
+    return el === null ? "" : `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}[${el.getAttribute("type") ?? ""}]`
+  })
+
+/** Waits for the screen of a question (its label or legend). */
+const screen = async (page: Page, text: string) => {
+  await page.locator("#question, h1").filter({ hasText: text }).first().waitFor({ timeout: 10_000 })
+}
+
+/** Presses Tab until the focused element matches, as a keyboard user would. */
+const tabTo = async (page: Page, selector: string) => {
+  for (let i = 0; i < 30; i++) {
+    if (await page.evaluate((s) => (globalThis as unknown as PageWindow).document.activeElement?.matches(s) ?? false, selector)) return
+    await page.keyboard.press("Tab")
+  }
+  throw new Error(`could not reach ${selector} with Tab`)
+}
+
+/** Goes on: Enter, from the control (with JavaScript) or from the OK button (without). */
+const goOn = async (flow: Flow, js: boolean) => {
+  if (!js) await tabTo(flow.page, "button.ok")
+  await flow.page.keyboard.press("Enter")
+}
+
+const fill = async (flow: Flow, js: boolean) => {
+  const { page } = flow
+  await screen(page, "Keyboard form")
+  await check(flow, "welcome")
+  expect(await focused(page)).toBe("button[submit]")
+  await page.keyboard.press("Enter")
+
+  await screen(page, "Your name")
+  expect(await focused(page)).toBe("input#a[text]")
+  await check(flow, "name")
+  await page.keyboard.type("Ada Lovelace")
+  await page.keyboard.press("Enter")
+
+  await screen(page, "Email")
+  expect(await focused(page)).toBe("input#a[email]")
+  await page.keyboard.type("ada-at-example")
+  await page.keyboard.press("Enter")
+  await page.locator("#error").filter({ hasText: "must be an email address" }).waitFor()
+  expect(await page.getAttribute("#a", "aria-invalid")).toBe("true")
+  expect(await focused(page)).toBe("input#a[email]")
+  await check(flow, "email-invalid")
+  await page.keyboard.press("Control+A")
+  await page.keyboard.type("ada@example.com")
+  await page.keyboard.press("Enter")
+
+  await screen(page, "Tell us more")
+  expect(await focused(page)).toBe("textarea#a[]")
+  await check(flow, "long-text")
+  await page.keyboard.type("First line")
+  await page.keyboard.press("Shift+Enter")
+  await page.keyboard.type("Second line")
+  if (!js) {
+    await tabTo(page, "button.ok")
+  }
+  await page.keyboard.press("Enter")
+
+  await screen(page, "Age")
+  await check(flow, "number")
+  await page.keyboard.type("36")
+  await page.keyboard.press("Enter")
+
+  await screen(page, "Subscribe?")
+  expect(await focused(page)).toBe("input[radio]")
+  await check(flow, "yes-no")
+  await page.keyboard.press("Space")
+  await goOn(flow, js)
+
+  await screen(page, "Topics")
+  await check(flow, "checkboxes")
+  await page.keyboard.press("Space")
+  await page.keyboard.press("Tab")
+  await page.keyboard.press("Tab")
+  await page.keyboard.press("Space")
+  await goOn(flow, js)
+
+  await screen(page, "recommend")
+  await check(flow, "rating")
+  await page.keyboard.press("ArrowRight")
+  await page.keyboard.press("ArrowRight")
+  await page.keyboard.press("ArrowRight")
+  expect(await page.locator("input[name=a]:checked").getAttribute("value")).toBe("4")
+  await goOn(flow, js)
+
+  await screen(page, "Plan")
+  await check(flow, "select-radios")
+  await page.keyboard.press("ArrowDown")
+  await goOn(flow, js)
+
+  await screen(page, "Country")
+  expect(await focused(page)).toBe("select#a[]")
+  await check(flow, "select-dropdown")
+  await page.keyboard.type("Ger")
+  await goOn(flow, js)
+
+  await screen(page, "Nearly there")
+  await check(flow, "statement")
+  await goOn(flow, js)
+
+  await screen(page, "Phone")
+  await check(flow, "tel")
+  await page.keyboard.type("+44 20 7946 0000")
+  await page.keyboard.press("Enter")
+
+  await screen(page, "Website")
+  await page.keyboard.type("https://example.com")
+  await page.keyboard.press("Enter")
+
+  await screen(page, "Your photo")
+  expect(await focused(page)).toBe("input#a[file]")
+  await check(flow, "file")
+  // Space on the focused file input opens the chooser, as it would for a keyboard user.
+  const [chooser] = await Promise.all([page.waitForEvent("filechooser"), page.keyboard.press("Space")])
+  await chooser.setFiles(pngPath)
+  if (js) {
+    // Uploaded ahead of the step, with progress; Enter then goes on.
+    await page.locator("#upload-status").filter({ hasText: "Uploaded pixel.png" }).waitFor()
+    expect(await page.locator("progress.upload").evaluate((el) => (el as unknown as { readonly value: number }).value)).toBe(1)
+    await check(flow, "file-uploaded")
+    await page.keyboard.press("Enter")
+  } else {
+    // Sent with the step post itself (multipart).
+    await goOn(flow, js)
+  }
+
+  await screen(page, "Start date")
+  expect(await focused(page)).toBe("input#a[date]")
+  await check(flow, "date")
+  await page.keyboard.type("03152026")
+  expect(await page.inputValue("#a")).toBe("2026-03-15")
+  await page.keyboard.press("Enter")
+
+  await screen(page, "Thank you!")
+  await check(flow, "thanks")
+}
+
+const expected = (ids: ReadonlyArray<number>) => ({
+  [ids[0]!]: "Ada Lovelace",
+  [ids[1]!]: "ada@example.com",
+  [ids[2]!]: "First line\nSecond line",
+  [ids[3]!]: 36,
+  [ids[4]!]: true,
+  [ids[5]!]: ["Forms", "Webhooks"],
+  [ids[6]!]: 4,
+  [ids[7]!]: "Team",
+  [ids[8]!]: "Germany",
+  [ids[10]!]: "+44 20 7946 0000",
+  [ids[11]!]: "https://example.com",
+  [ids[12]!]: { fileId: expect.any(String), name: "pixel.png", size: PNG.length, type: "image/png" },
+  [ids[13]!]: "2026-03-15"
+})
+
+describe.skipIf(!present)("public form page in Chromium", () => {
+  let server: TestServer
+  let key: string
+  let browser: Browser
+  let form: Awaited<ReturnType<typeof createForm>>
+
+  beforeAll(async () => {
+    mkdirSync(artifacts, { recursive: true })
+    writeFileSync(pngPath, PNG)
+    server = await startTestServer(databaseTargets[0]!, { publicPage: { minSubmitSeconds: 1 } })
+    key = (await seedWorkspace(server)).key
+    form = await createForm(server, key, {
+      title: "Keyboard form",
+      description: "Every question type, answered with the keyboard.",
+      fields
+    })
+    browser = await chromium.launch({
+      executablePath: chromiumPath,
+      headless: true,
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run"
+      ]
+    })
+  }, 60_000)
+  afterAll(async () => {
+    await browser?.close()
+    await server?.close()
+  })
+
+  for (const js of [true, false]) {
+    it(`is filled with the keyboard with JavaScript ${js ? "on" : "off"}, and the response shows in the API`, async () => {
+      const context: BrowserContext = await browser.newContext({
+        javaScriptEnabled: js,
+        locale: "en-US",
+        // The dark theme with JavaScript off, the light one with it on: axe checks the contrast of both.
+        colorScheme: js ? "light" : "dark",
+        viewport: { width: 800, height: 900 }
+      })
+      const page = await context.newPage()
+      // Script errors and CSP refusals; a 400 for the deliberately invalid answer is expected.
+      const violations: Array<string> = []
+      page.on("pageerror", (error) => violations.push(error.message))
+      page.on("console", (message) => {
+        if (message.type() === "error" && !/status of 400/.test(message.text())) violations.push(message.text())
+      })
+      const navigations: Array<string> = []
+      page.on("framenavigated", (frame) => {
+        if (frame === page.mainFrame()) navigations.push(frame.url())
+      })
+      const before = (await listResponses(server, key, form.id)).length
+      await page.goto(`${server.url}/f/${form.publicId}`)
+      await fill({ page, name: js ? "js" : "nojs-dark", colorScheme: js ? "light" : "dark", step: 0 }, js)
+      // With JavaScript the steps are fetched, not loaded: one navigation only.
+      if (js) expect(navigations).toHaveLength(1)
+      else expect(navigations.length).toBeGreaterThan(10)
+      expect(violations, "script errors and CSP violations").toEqual([])
+      await context.close()
+
+      const responses = await listResponses(server, key, form.id)
+      expect(responses).toHaveLength(before + 1)
+      expect(responses[0]!.source).toBe("form")
+      expect(responses[0]!.values).toEqual(expected(form.fields.map((f) => f.id)))
+    }, 120_000)
+  }
+})
