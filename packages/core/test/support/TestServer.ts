@@ -72,7 +72,8 @@ async (target, options = {}) => {
     database,
     rateLimit: options.rateLimit,
     uploadRateLimit: options.uploadRateLimit,
-    files: options.filesDirectory === undefined ? undefined : { directory: options.filesDirectory }
+    // Never the default directory under the working directory: a temporary one, removed on dispose.
+    files: options.filesDirectory === undefined ? { store: BlobStore.layerTemporary } : { directory: options.filesDirectory }
   })
   const host = await mount(qforms)
   return {
