@@ -74,7 +74,7 @@ export const layer: Layer.Layer<Services, never, SqlClient.SqlClient | BlobStore
  */
 export type FilesOption =
   | { readonly directory: string }
-  | { readonly store: Layer.Layer<BlobStore.BlobStore> }
+  | { readonly store: Layer.Layer<BlobStore.BlobStore, BlobStore.BlobStoreError> }
 
 /** Where uploads go on PostgreSQL when no `files` option is given: `./.qforms-files`. */
 export const defaultPgFilesDirectory = "./.qforms-files"

@@ -79,7 +79,8 @@ async (target, options = {}) => {
     rateLimit: options.rateLimit,
     uploadRateLimit: options.uploadRateLimit,
     publicPage: options.publicPage,
-    files: options.filesDirectory === undefined ? undefined : { directory: options.filesDirectory }
+    // Never the default directory under the working directory: a temporary one, removed on dispose.
+    files: options.filesDirectory === undefined ? { store: BlobStore.layerTemporary } : { directory: options.filesDirectory }
   })
   const host = await mount(qforms)
   return {
