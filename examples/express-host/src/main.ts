@@ -5,7 +5,7 @@
  * `HOST` (default 127.0.0.1). SIGTERM/SIGINT stop it gracefully.
  */
 import { Bootstrap, Qforms } from "@qforms/core"
-import { Option } from "effect"
+import * as Option from "effect/Option"
 import { createApp, prefix } from "./App.ts"
 
 const port = Number(process.env.PORT ?? 3000)

@@ -7,7 +7,7 @@
  */
 import { Bootstrap, Qforms } from "@qforms/core"
 import { plugin as ws } from "crossws/server"
-import { Option } from "effect"
+import * as Option from "effect/Option"
 import { serve } from "h3"
 import { createApp, prefix } from "./App.ts"
 

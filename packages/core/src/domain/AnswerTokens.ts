@@ -12,9 +12,14 @@
  * kept across restarts.
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
-import { Clock, Context, Effect, Layer, Result, Schema } from "effect"
-import { SqlClient } from "effect/sql"
-import type { SqlError } from "effect/sql"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
+import * as SqlClient from "effect/sql/SqlClient"
+import type * as SqlError from "effect/sql/SqlError"
 
 /** What a token carries. */
 export const AnswerState = Schema.Struct({

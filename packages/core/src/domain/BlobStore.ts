@@ -12,8 +12,14 @@
  */
 import { randomBytes } from "node:crypto"
 import * as NodePath from "node:path"
-import { NodeFileSystem } from "@effect/platform-node"
-import { Context, Effect, FileSystem, Layer, Schema, Sink, Stream } from "effect"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import * as Sink from "effect/Sink"
+import * as Stream from "effect/Stream"
 
 /** The store failed (disk full, permission, network to the object store …). */
 export class BlobStoreError extends Schema.TaggedError<BlobStoreError>()("BlobStoreError", {
@@ -42,7 +48,7 @@ export class BlobNotFound extends Schema.TaggedError<BlobNotFound>()("BlobNotFou
  *
  * @example
  * ```ts
- * import { Layer } from "effect"
+ * import * as Layer from "effect/Layer"
  * import { BlobStore, Qforms } from "@qforms/core"
  *
  * // A host's own store, e.g. on S3:

@@ -10,9 +10,15 @@
  * @module
  */
 import { randomBytes } from "node:crypto"
-import { Clock, Context, Effect, Layer, Predicate, Schema, Stream } from "effect"
-import { SqlClient } from "effect/sql"
-import type { SqlError } from "effect/sql"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Predicate from "effect/Predicate"
+import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
+import * as SqlClient from "effect/sql/SqlClient"
+import type * as SqlError from "effect/sql/SqlError"
 import * as Actors from "./Actors.ts"
 import { BlobNotFound, BlobStore, BlobStoreError } from "./BlobStore.ts"
 import { Conflict, FormNotFound, InvalidInput } from "./Errors.ts"
@@ -265,7 +271,8 @@ export interface ResolvedFiles {
  *
  * @example
  * ```ts
- * import { Effect, Stream } from "effect"
+ * import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
  * import { Files } from "@qforms/core"
  *
  * // Store one uploaded part (e.g. from a no-JS form post) and get the answer to submit:

@@ -309,7 +309,7 @@ export class GenerateGroup extends HttpApiGroup.make("generate")
  *
  * @example
  * ```ts
- * import { OpenApi } from "effect/http-api"
+ * import * as OpenApi from "effect/http-api/OpenApi"
  * import { Api } from "@qforms/core"
  * const document = OpenApi.fromApi(Api.Api)
  * ```

@@ -4,9 +4,11 @@
  * and the `triage_new_responses` prompt. Transport-free: `Mcp.ts` serves
  * these over Streamable HTTP for the authenticated member.
  */
-import { Effect, Schema, SchemaIssue } from "effect"
-import type { JsonSchema } from "effect"
-import type { SqlError } from "effect/sql"
+import * as Effect from "effect/Effect"
+import type * as JsonSchema from "effect/JsonSchema"
+import * as Schema from "effect/Schema"
+import * as SchemaIssue from "effect/SchemaIssue"
+import type * as SqlError from "effect/sql/SqlError"
 import * as Actors from "../domain/Actors.ts"
 import { Deliveries, Delivery, DeliveryLog } from "../domain/Deliveries.ts"
 import { generateForm, GenerateFormInput } from "../domain/FormGenerator.ts"

@@ -11,8 +11,17 @@
  * (closed form), 413 (too large), 415 (content not of an accepted type) or 429
  * (too many uploads from this address, with `Retry-After`).
  */
-import { ByteSize, Effect, Layer, Option, Result, Stream } from "effect"
-import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse, Multipart } from "effect/http"
+import * as ByteSize from "effect/ByteSize"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Result from "effect/Result"
+import * as Stream from "effect/Stream"
+import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
+import * as HttpRouter from "effect/http/HttpRouter"
+import * as HttpServerRequest from "effect/http/HttpServerRequest"
+import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import * as Multipart from "effect/http/Multipart"
 import type { FileAnswer } from "../domain/Fields.ts"
 import { Files, type UploadError, type UploadTarget } from "../domain/Files.ts"
 import { domainResponse } from "../http/ApiErrors.ts"

@@ -1,7 +1,7 @@
 /** Handlers of the files group. */
-import { Effect } from "effect"
-import { HttpServerResponse } from "effect/http"
-import { HttpApiBuilder } from "effect/http-api"
+import * as Effect from "effect/Effect"
+import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { Files } from "../../domain/Files.ts"
 import { Api, CurrentActor } from "../Api.ts"
 import { handle } from "../ApiErrors.ts"
