@@ -5,11 +5,11 @@
  * @module
  */
 import type { IncomingMessage, RequestOptions } from "node:http"
-import { request as httpRequest, validateHeaderName, validateHeaderValue } from "node:http"
-import { request as httpsRequest } from "node:https"
+import { Agent as HttpAgent, request as httpRequest, validateHeaderName, validateHeaderValue } from "node:http"
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https"
 import type { LookupFunction } from "node:net"
 import { isIP } from "node:net"
-import { Clock, Effect, Option, Predicate } from "effect"
+import { Clock, Effect, Option, Predicate, type Scope } from "effect"
 import type { VettedTarget } from "./SsrfGuard.ts"
 
 /**
@@ -56,7 +56,77 @@ export interface PostOptions {
   /** Deadline for the whole exchange: connecting, sending, the response and its body. */
   readonly timeoutMs: number
   readonly userAgent: string
+  /** Keep-alive connections to reuse (see {@link makeConnections}); without it each post uses its own connection. */
+  readonly connections?: Connections | undefined
 }
+
+/**
+ * Keep-alive connections of one worker, one `http.Agent` per vetted
+ * destination: scheme, host name, port and the vetted address. A pooled
+ * connection was opened to that address only, so reusing it never reaches
+ * another address, even when the name resolves elsewhere by now (the next
+ * vetting then picks another agent).
+ *
+ * @example
+ * ```ts
+ * const connections = yield* Sender.makeConnections({ maxDestinations: 256 })
+ * yield* Sender.post(target, body, headers, { timeoutMs: 10_000, userAgent: "qforms-webhooks/1.0", connections })
+ * ```
+ */
+export interface Connections {
+  /** The agent for a vetted destination (created on first use). */
+  readonly agentFor: (target: VettedTarget) => HttpAgent
+}
+
+/** How long an idle pooled connection is kept, in ms (below the 5 s `keepAliveTimeout` of Node servers). */
+const IDLE_CONNECTION_MS = 4_000
+
+/**
+ * Keep-alive connections for {@link post}, closed with the scope. At most
+ * `maxDestinations` agents are kept; the one used longest ago is closed first.
+ *
+ * @example
+ * ```ts
+ * const connections = yield* Sender.makeConnections({ maxDestinations: 256 })
+ * ```
+ */
+export const makeConnections = (options: { readonly maxDestinations: number }): Effect.Effect<
+  Connections,
+  never,
+  Scope.Scope
+> =>
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      // A Map iterates in insertion order: re-inserting on use keeps the least recently used first.
+      const agents = new Map<string, HttpAgent>()
+      const agentFor = (target: VettedTarget): HttpAgent => {
+        const url = target.url
+        const key = `${url.protocol}//${url.hostname}:${url.port}@${target.address}`
+        let agent = agents.get(key)
+        if (agent !== undefined) {
+          agents.delete(key)
+          agents.set(key, agent)
+          return agent
+        }
+        // `timeout` only closes idle pooled sockets here: post() enforces its own deadline.
+        const agentOptions = { keepAlive: true, timeout: IDLE_CONNECTION_MS, scheduling: "lifo" as const }
+        agent = url.protocol === "https:" ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions)
+        agents.set(key, agent)
+        if (agents.size > options.maxDestinations) {
+          const [oldestKey, oldest] = agents.entries().next().value!
+          agents.delete(oldestKey)
+          oldest.destroy()
+        }
+        return agent
+      }
+      return { agentFor, agents }
+    }),
+    ({ agents }) =>
+      Effect.sync(() => {
+        for (const agent of agents.values()) agent.destroy()
+        agents.clear()
+      })
+  ).pipe(Effect.map(({ agentFor }): Connections => ({ agentFor })))
 
 type Outcome = Omit<SendResult, "durationMs">
 
@@ -108,7 +178,12 @@ const validateHeaders = (headers: Readonly<Record<string, string>>) =>
     catch: (error) => `invalid request header: ${describeError(error)}`
   })
 
-const exchange = (target: VettedTarget, body: string, headers: Record<string, string>): Effect.Effect<Outcome> =>
+const exchange = (
+  target: VettedTarget,
+  body: string,
+  headers: Record<string, string>,
+  connections: Connections | undefined
+): Effect.Effect<Outcome> =>
   Effect.callback<Outcome>((resume) => {
     const url = target.url
     const https = url.protocol === "https:"
@@ -126,7 +201,7 @@ const exchange = (target: VettedTarget, body: string, headers: Record<string, st
       port: url.port === "" ? (https ? 443 : 80) : Number(url.port),
       path: `${url.pathname}${url.search}`,
       headers,
-      agent: false,
+      agent: connections === undefined ? false : connections.agentFor(target),
       lookup,
       ...(https && !literal ? { servername: hostname } : {})
     }
@@ -184,7 +259,8 @@ const exchange = (target: VettedTarget, body: string, headers: Record<string, st
  * must finish within `timeoutMs`; at most 64 KiB of the response body is read,
  * then the connection is closed. Never fails: timeouts, refused or reset
  * connections and TLS errors come back as `{ status: null, error }`.
- * Each call uses its own connection (no keep-alive).
+ * Each call uses its own connection unless `options.connections` is given,
+ * then connections to the same vetted destination are kept alive and reused.
  *
  * @example
  * ```ts
@@ -208,7 +284,7 @@ export const post = Effect.fn("Sender.post")(function*(
     Effect.matchEffect({
       onFailure: (error) => Effect.succeed(failure(error)),
       onSuccess: () =>
-        exchange(target, body, allHeaders).pipe(
+        exchange(target, body, allHeaders, options.connections).pipe(
           Effect.timeoutOption(Math.max(0, options.timeoutMs)),
           Effect.map(Option.getOrElse(() => failure(`timed out after ${options.timeoutMs} ms`)))
         )

@@ -5,7 +5,7 @@
  * committed event sends, at the next retry's due time, and on a slow poll as
  * a fallback.
  */
-import { Clock, Duration, Effect, Layer, Queue, Random, Result, Schedule, Semaphore, Stream } from "effect"
+import { Clock, Deferred, Duration, Effect, Layer, Queue, Random, Result, Schedule, Semaphore, Stream } from "effect"
 import { type AttemptOutcome, type ClaimedDelivery, Deliveries } from "../domain/Deliveries.ts"
 import { outboxChannel } from "../domain/Events.ts"
 import { Notifications } from "../storage/Notifications.ts"
@@ -58,8 +58,25 @@ export const decide = (options: {
     : { status: "retrying", nextAttemptAt: new Date(options.now + delay) }
 }
 
+/** A finished attempt waiting to be recorded; `recorded` completes once its batch committed. */
+interface Finished {
+  readonly delivery: ClaimedDelivery
+  readonly outcome: AttemptOutcome
+  readonly recorded: Deferred.Deferred<void>
+}
+
+/** Most attempts recorded by one statement. */
+const maxBatch = 256
+
 /**
  * Runs the worker until interrupted.
+ *
+ * Claims take as many due deliveries as there are free slots, in one
+ * statement. Finished attempts are recorded in batches ("group commit"):
+ * whatever finished while the previous batch was being written goes into the
+ * next statement, so a busy worker commits once per batch, not once per post,
+ * and an idle one records a lone attempt at once. A delivery keeps its slot
+ * (and its lease) until its attempt is recorded.
  */
 export const run = Effect.fnUntraced(function*(options: WorkerOptions) {
   const deliveries = yield* Deliveries
@@ -71,6 +88,7 @@ export const run = Effect.fnUntraced(function*(options: WorkerOptions) {
   // the time to record it, so a live worker keeps its claim; a dead worker's
   // claims are due again this long after it died.
   const leaseMs = timeoutMs + 5_000
+  const connections = yield* Sender.makeConnections({ maxDestinations: 256 })
 
   const wake = yield* Queue.sliding<void>(1)
   const signal = Queue.offer(wake, undefined).pipe(Effect.asVoid)
@@ -93,24 +111,51 @@ export const run = Effect.fnUntraced(function*(options: WorkerOptions) {
       const headers = Signatures.headers(delivery.secret, delivery.eventId, Math.floor(started / 1000), body)
       const vetted = yield* Effect.result(SsrfGuard.vet(delivery.targetUrl, { allowPrivate }))
       const result: Sender.SendResult = Result.isSuccess(vetted)
-        ? yield* Sender.post(vetted.success, body, { ...headers }, { timeoutMs, userAgent })
+        ? yield* Sender.post(vetted.success, body, { ...headers }, { timeoutMs, userAgent, connections })
         : { status: null, body: "", durationMs: 0, error: vetted.failure.message, retryAfter: undefined }
       const now = yield* Clock.currentTimeMillis
       const decision = Result.isSuccess(vetted)
         ? decide({ result, attemptsMade: delivery.attempts, schedule, now, random: yield* Random.next })
         : { status: "failed" as const, nextAttemptAt: null }
-      yield* deliveries.complete(delivery, {
+      return {
         at: new Date(started),
         statusCode: result.status,
         durationMs: result.durationMs,
         error: result.error,
         responseBody: result.body === "" ? null : result.body,
         ...decision
-      })
+      } satisfies AttemptOutcome
     })
+
+  const finished = yield* Queue.unbounded<Finished>()
+
+  // One batch at a time; a batch that cannot be written is retried one
+  // attempt at a time, so one bad row does not hold back the others.
+  const recordBatch = Effect.gen(function*() {
+    const batch = yield* Queue.takeBetween(finished, 1, maxBatch)
+    yield* deliveries.complete(batch).pipe(
+      Effect.catchCause((cause) =>
+        batch.length === 1
+          ? Effect.logError("webhook delivery could not be recorded", cause)
+          : Effect.forEach(batch, (item) =>
+            deliveries.complete([item]).pipe(
+              Effect.catchCause((cause) => Effect.logError("webhook delivery could not be recorded", cause))
+            ), { discard: true })
+      )
+    )
+    yield* Effect.forEach(batch, (item) => Deferred.succeed(item.recorded, undefined), { discard: true })
+  })
+  yield* Effect.forkScoped(Effect.forever(recordBatch))
 
   const deliver = (delivery: ClaimedDelivery) =>
     hostPermit(delivery.targetUrl).withPermit(attempt(delivery)).pipe(
+      Effect.flatMap((outcome) =>
+        Effect.gen(function*() {
+          const recorded = yield* Deferred.make<void>()
+          yield* Queue.offer(finished, { delivery, outcome, recorded })
+          yield* Deferred.await(recorded)
+        })
+      ),
       // A failure to record is logged; the lease runs out and the delivery is claimed again.
       Effect.catchCause((cause) => Effect.logError("webhook delivery could not be recorded", cause)),
       Effect.ensuring(Effect.suspend(() => {
@@ -127,18 +172,24 @@ export const run = Effect.fnUntraced(function*(options: WorkerOptions) {
     Effect.forkScoped
   )
 
+  const sleepUntilWoken = (waitMs: number) =>
+    Effect.raceFirst(Queue.take(wake), Effect.sleep(Duration.millis(Math.max(waitMs, 5))))
+
   const loop = Effect.gen(function*() {
     const free = maxInFlight - active
-    if (free > 0) {
-      const claimed = yield* deliveries.claim({ limit: free, leaseMs })
-      active += claimed.length
-      for (const delivery of claimed) yield* Effect.forkScoped(deliver(delivery))
-      if (claimed.length === free) return
-    }
+    // Every slot busy: a finishing delivery wakes the loop.
+    if (free <= 0) return yield* sleepUntilWoken(pollIntervalMs)
+    const claimed = yield* deliveries.claim({ limit: free, leaseMs })
+    active += claimed.length
+    for (const delivery of claimed) yield* Effect.forkScoped(deliver(delivery))
+    if (claimed.length === free) return
+    // Everything due is claimed; what was claimed wakes the loop when it finishes,
+    // and the next due time is only needed once nothing is in flight from this claim.
+    if (claimed.length > 0) return yield* sleepUntilWoken(pollIntervalMs)
     const dueAt = yield* deliveries.nextDueAt
     const now = yield* Clock.currentTimeMillis
     const waitMs = dueAt === undefined ? pollIntervalMs : Math.min(pollIntervalMs, Math.max(0, dueAt.getTime() - now))
-    yield* Effect.raceFirst(Queue.take(wake), Effect.sleep(Duration.millis(Math.max(waitMs, 5))))
+    yield* sleepUntilWoken(waitMs)
   }).pipe(
     Effect.catchCause((cause) =>
       Effect.logError("delivery worker: claiming failed; retrying", cause).pipe(
