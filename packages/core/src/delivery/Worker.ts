@@ -9,6 +9,7 @@ import { Clock, Deferred, Duration, Effect, Layer, Queue, Random, Result, Schedu
 import { type AttemptOutcome, type ClaimedDelivery, Deliveries } from "../domain/Deliveries.ts"
 import { outboxChannel } from "../domain/Events.ts"
 import { Notifications } from "../storage/Notifications.ts"
+import { SqlPriority } from "../storage/SqlPriority.ts"
 import { DeliveryConfig } from "./DeliveryConfig.ts"
 import * as RetrySchedule from "./RetrySchedule.ts"
 import * as Sender from "./Sender.ts"
@@ -79,7 +80,13 @@ const maxBatch = 256
  * (and its lease) until its attempt is recorded.
  */
 export const run = Effect.fnUntraced(function*(options: WorkerOptions) {
-  const deliveries = yield* Deliveries
+  const store = yield* Deliveries
+  // On PGlite the worker's few statements go ahead of queued API requests (see SqlPriority).
+  const deliveries: Pick<Deliveries["Service"], "claim" | "complete" | "nextDueAt"> = {
+    claim: (claimOptions) => Effect.provideService(store.claim(claimOptions), SqlPriority, true),
+    complete: (finished) => Effect.provideService(store.complete(finished), SqlPriority, true),
+    nextDueAt: Effect.provideService(store.nextDueAt, SqlPriority, true)
+  }
   const notifications = yield* Notifications
   const config = yield* DeliveryConfig
   const { maxInFlight, maxPerHost, pollIntervalMs, schedule, timeoutMs, userAgent } = config

@@ -210,6 +210,11 @@ export class Deliveries extends Context.Service<Deliveries, {
         return toDelivery(rows[0]!)
       })
 
+      // The claim commits without waiting for its WAL flush (synchronous_commit
+      // off for this statement's transaction only): a claim lost in a database
+      // crash leaves the delivery due, so it is delivered again (at least once
+      // holds), and the attempt's record, which commits synchronously, flushes
+      // the WAL up to it. Posting starts one flush sooner.
       const claim = Effect.fn("Deliveries.claim")(function*(options: {
         readonly limit: number
         readonly leaseMs: number
@@ -243,6 +248,7 @@ export class Deliveries extends Context.Service<Deliveries, {
           from claimed c
           join webhook_subscriptions s on s.id = c.subscription_id
           join events e on e.id = c.event_id
+          cross join (select set_config('synchronous_commit', 'off', true)) as relaxed
           order by c.id`
         return rows.map((row): ClaimedDelivery => ({
           id: row.id,

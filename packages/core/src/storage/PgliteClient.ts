@@ -16,6 +16,7 @@ import { Context, Effect, Layer, Schema, Semaphore, Stream } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { SqlClient, SqlError as SqlErrors } from "effect/sql"
 import type { SqlConnection } from "effect/sql"
+import { SqlPriority } from "./SqlPriority.ts"
 
 const { ConnectionError, ConstraintError, SqlError, SqlSyntaxError, UniqueViolation, UnknownError } = SqlErrors
 type SqlError = SqlErrors.SqlError
@@ -87,6 +88,43 @@ const makeConnection = (db: PGlite): SqlConnection.Connection => {
     // PGlite answers a query whole; the rows are in this process's memory already.
     executeStream: (sql, params, transformRows) =>
       Stream.fromIterableEffect(transformed(sql, params, transformRows))
+  }
+}
+
+/**
+ * The one-permit lock of the connection, with a lane for urgent statements
+ * (`SqlPriority`): ordinary fibers pass a one-permit turnstile before they
+ * queue for the connection, so at most one ordinary fiber ever queues there;
+ * an urgent one queues for the connection directly, behind the statement
+ * running now and at most one ordinary one. Only `takeScoped(1)` and
+ * `withPermit` take the lanes into account (what `makeSqliteAcquirers`
+ * uses); the other methods act on the connection's permit alone.
+ */
+const priorityLock = (): Semaphore.Semaphore => {
+  const connection = Semaphore.makeUnsafe(1)
+  const turnstile = Semaphore.makeUnsafe(1)
+  return {
+    resize: (permits) => connection.resize(permits),
+    withPermits: (permits) => connection.withPermits(permits),
+    withPermit: (self) =>
+      Effect.flatMap(
+        Effect.service(SqlPriority),
+        (urgent) => urgent ? connection.withPermit(self) : turnstile.withPermit(connection.withPermit(self))
+      ),
+    withPermitsIfAvailable: (permits) => connection.withPermitsIfAvailable(permits),
+    take: (permits) => connection.take(permits),
+    // Finalizers run in reverse: the connection is released before the turnstile.
+    takeScoped: (permits) =>
+      Effect.flatMap(
+        Effect.service(SqlPriority),
+        (urgent) =>
+          urgent
+            ? connection.takeScoped(permits)
+            : Effect.andThen(turnstile.takeScoped(1), connection.takeScoped(permits))
+      ),
+    takeIfAvailable: (permits) => connection.takeIfAvailable(permits),
+    release: (permits) => connection.release(permits),
+    releaseAll: connection.releaseAll
   }
 }
 
@@ -166,7 +204,7 @@ export const make = Effect.fnUntraced(function*(options: PgliteClientOptions) {
     }),
     (db) => Effect.promise(() => db.close())
   )
-  const semaphore = yield* Semaphore.make(1)
+  const semaphore = priorityLock()
   const connection = makeConnection(db)
   const acquirers = SqlClient.makeSqliteAcquirers({ connection: Effect.succeed(connection), semaphore })
   const client = yield* SqlClient.make({
