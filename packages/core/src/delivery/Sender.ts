@@ -206,13 +206,15 @@ const exchange = (
       ...(https && !literal ? { servername: hostname } : {})
     }
     let settled = false
+    // Set once the whole response has arrived: a connection error after that does not undo it.
+    let received: (() => void) | undefined
     const settle = (outcome: Outcome) => {
       if (settled) return
       settled = true
       resume(Effect.succeed(outcome))
     }
     const req = https ? httpsRequest(requestOptions) : httpRequest(requestOptions)
-    req.on("error", (error) => settle(failure(describeError(error))))
+    req.on("error", (error) => received === undefined ? settle(failure(describeError(error))) : received())
     req.on("response", (res: IncomingMessage) => {
       const chunks: Array<Buffer> = []
       let size = 0
@@ -237,7 +239,12 @@ const exchange = (
         chunks.push(chunk)
         size += chunk.length
       })
-      res.on("end", complete)
+      // Resume after the agent has taken the connection back (it does so right after "end"),
+      // so that the next post to the destination can reuse it.
+      res.on("end", () => {
+        received = complete
+        setImmediate(complete)
+      })
       res.on("error", (error) => settle(failure(`error reading the response body: ${describeError(error)}`)))
       res.on("close", () => {
         if (res.complete) complete()

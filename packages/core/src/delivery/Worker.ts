@@ -5,7 +5,7 @@
  * committed event sends, at the next retry's due time, and on a slow poll as
  * a fallback.
  */
-import { Clock, Deferred, Duration, Effect, Layer, Queue, Random, Result, Schedule, Semaphore, Stream } from "effect"
+import { Clock, Duration, Effect, Layer, Queue, Random, Result, Schedule, Semaphore, Stream } from "effect"
 import { type AttemptOutcome, type ClaimedDelivery, Deliveries } from "../domain/Deliveries.ts"
 import { outboxChannel } from "../domain/Events.ts"
 import { Notifications } from "../storage/Notifications.ts"
@@ -59,14 +59,13 @@ export const decide = (options: {
     : { status: "retrying", nextAttemptAt: new Date(options.now + delay) }
 }
 
-/** A finished attempt waiting to be recorded; `recorded` completes once its batch committed. */
+/** A finished attempt waiting to be recorded. */
 interface Finished {
   readonly delivery: ClaimedDelivery
   readonly outcome: AttemptOutcome
-  readonly recorded: Deferred.Deferred<void>
 }
 
-/** Most attempts recorded by one statement. */
+/** Most attempts recorded by one statement, and most waiting to be recorded (then posting waits). */
 const maxBatch = 256
 
 /**
@@ -76,8 +75,11 @@ const maxBatch = 256
  * statement. Finished attempts are recorded in batches ("group commit"):
  * whatever finished while the previous batch was being written goes into the
  * next statement, so a busy worker commits once per batch, not once per post,
- * and an idle one records a lone attempt at once. A delivery keeps its slot
- * (and its lease) until its attempt is recorded.
+ * and an idle one records a lone attempt at once. A slot is a post in flight:
+ * it is free again once the post is done and its outcome queued for recording
+ * (posting does not wait for the commit; the delivery's lease keeps it from
+ * being claimed again until its attempt is recorded). At most `maxBatch`
+ * outcomes wait to be recorded; beyond that, posts wait.
  */
 export const run = Effect.fnUntraced(function*(options: WorkerOptions) {
   const store = yield* Deliveries
@@ -134,7 +136,7 @@ export const run = Effect.fnUntraced(function*(options: WorkerOptions) {
       } satisfies AttemptOutcome
     })
 
-  const finished = yield* Queue.unbounded<Finished>()
+  const finished = yield* Queue.bounded<Finished>(maxBatch)
 
   // One batch at a time; a batch that cannot be written is retried one
   // attempt at a time, so one bad row does not hold back the others.
@@ -150,21 +152,14 @@ export const run = Effect.fnUntraced(function*(options: WorkerOptions) {
             ), { discard: true })
       )
     )
-    yield* Effect.forEach(batch, (item) => Deferred.succeed(item.recorded, undefined), { discard: true })
   })
   yield* Effect.forkScoped(Effect.forever(recordBatch))
 
   const deliver = (delivery: ClaimedDelivery) =>
     hostPermit(delivery.targetUrl).withPermit(attempt(delivery)).pipe(
-      Effect.flatMap((outcome) =>
-        Effect.gen(function*() {
-          const recorded = yield* Deferred.make<void>()
-          yield* Queue.offer(finished, { delivery, outcome, recorded })
-          yield* Deferred.await(recorded)
-        })
-      ),
-      // A failure to record is logged; the lease runs out and the delivery is claimed again.
-      Effect.catchCause((cause) => Effect.logError("webhook delivery could not be recorded", cause)),
+      Effect.flatMap((outcome) => Queue.offer(finished, { delivery, outcome })),
+      // An unexpected failure is logged; the lease runs out and the delivery is claimed again.
+      Effect.catchCause((cause) => Effect.logError("webhook delivery failed", cause)),
       Effect.ensuring(Effect.suspend(() => {
         active--
         return signal
