@@ -152,6 +152,8 @@ export const run = Effect.fnUntraced(function*(options: WorkerOptions) {
             ), { discard: true })
       )
     )
+    // A retry's due time counts once its lease is cleared: let the loop look again.
+    if (batch.some((item) => item.outcome.status === "retrying")) yield* signal
   })
   yield* Effect.forkScoped(Effect.forever(recordBatch))
 
