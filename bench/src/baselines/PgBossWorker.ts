@@ -10,7 +10,8 @@
  * (so at most 4 posts in flight: qforms' own per-host limit), each job
  * settled on its own (`perJobResults`).
  *
- * Env: DATABASE_URL, PGBOSS_SCHEMA, PGBOSS_QUEUE, WEBHOOK_URL, WEBHOOK_SECRET (whsec_…).
+ * Env: DATABASE_URL, PGBOSS_SCHEMA, PGBOSS_QUEUE, WEBHOOK_URL, WEBHOOK_SECRET (whsec_…),
+ * PGBOSS_CONCURRENCY (local workers, default 4).
  */
 import { createHmac, randomUUID } from "node:crypto"
 import { PgBoss } from "pg-boss"
@@ -51,7 +52,7 @@ const post = async (id: string, data: object) => {
 await boss.work<{ event: object; id?: string }>(
   queue,
   {
-    localConcurrency: 4,
+    localConcurrency: Number(process.env.PGBOSS_CONCURRENCY ?? 4),
     batchSize: 16,
     burstWhenBatchFull: true,
     pollingIntervalSeconds: 0.5,

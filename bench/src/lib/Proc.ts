@@ -138,4 +138,16 @@ export const sampleRss = (pid: number, everyMs = 100) => {
   return { stop: () => (clearInterval(timer), tick(), peak) }
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux; NaN elsewhere or once it is gone). */
+export const cpuSeconds = (pid: number): number => {
+  try {
+    // Fields after the command name (which may contain spaces): utime and stime are the 12th and 13th.
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return NaN
+  }
+}
+
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))

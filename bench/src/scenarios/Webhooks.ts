@@ -18,7 +18,7 @@ import { PgBoss } from "pg-boss"
 import pg from "pg"
 import * as Db from "../lib/Db.ts"
 import { load, median, percentile } from "../lib/Load.ts"
-import { type Proc, sampleRss, sleep, spawnNode } from "../lib/Proc.ts"
+import { cpuSeconds, type Proc, sampleRss, sleep, spawnNode } from "../lib/Proc.ts"
 import { type Context, fmtLatency, fmtMb, fmtMs, fmtRate, fmtRatio, type Row, type Scenario } from "../lib/Scenario.ts"
 import { createForm, type Server, startQforms, submission, subscribe } from "../lib/Servers.ts"
 
@@ -26,8 +26,16 @@ import { createForm, type Server, startQforms, submission, subscribe } from "../
 const startReceiver = async () => {
   let ids = new Set<string>()
   let latencies: Array<number> = []
+  // Receiver clock (performance.now) of each arrival, and when its producer saw the insert or `send` acknowledged.
+  let arrivals = new Map<string, number>()
+  let acknowledged = new Map<string, number>()
   let first = 0
   let last = 0
+  // The sending process: its CPU time at the first arrival and at the last one.
+  let sender: number | undefined
+  let cpuFirst = NaN
+  let cpuLast = NaN
+  let countFirst = 0
   const waiters: Array<{ n: number; resolve: () => void }> = []
   const server = createServer((req, res) => {
     const chunks: Array<Buffer> = []
@@ -38,8 +46,10 @@ const startReceiver = async () => {
       const id = String(req.headers["webhook-id"] ?? "")
       if (ids.has(id)) return
       ids.add(id)
+      arrivals.set(id, performance.now())
       if (first === 0) first = performance.now()
       last = performance.now()
+      if (sender !== undefined) cpuLast = cpuSeconds(sender)
       try {
         const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { submittedAt?: string }
         if (body.submittedAt) latencies.push(now - Date.parse(body.submittedAt))
@@ -62,10 +72,26 @@ const startReceiver = async () => {
     reset: () => {
       ids = new Set()
       latencies = []
+      arrivals = new Map()
+      acknowledged = new Map()
       first = 0
       last = 0
+      sender = undefined
+      cpuFirst = NaN
+      cpuLast = NaN
+      countFirst = 0
+    },
+    /** Measure the CPU time process `pid` spends from now to the last arrival, per delivery in that time. */
+    watch: (pid: number) => {
+      sender = pid
+      cpuFirst = cpuSeconds(pid)
+      countFirst = ids.size
     },
     count: () => ids.size,
+    /** The producer's insert or `send` of event `id` was acknowledged now (same clock as arrivals). */
+    acknowledge: (id: string) => {
+      acknowledged.set(id, performance.now())
+    },
     /** Resolves when `n` distinct events arrived, or after `timeoutMs` (then with false). */
     waitFor: (n: number, timeoutMs: number) =>
       new Promise<boolean>((resolve) => {
@@ -79,14 +105,25 @@ const startReceiver = async () => {
           }
         })
       }),
-    stats: () => ({
-      count: ids.size,
-      seconds: (last - first) / 1000,
-      rate: ids.size > 1 ? (ids.size - 1) / ((last - first) / 1000) : NaN,
-      p50: median(latencies),
-      p99: percentile(latencies, 99),
-      max: Math.max(...latencies)
-    }),
+    stats: () => {
+      // Acknowledged → delivered: the delivery path alone, without the time the producer's own commit took.
+      const fromCommit: Array<number> = []
+      for (const [id, at] of acknowledged) {
+        const arrived = arrivals.get(id)
+        if (arrived !== undefined) fromCommit.push(arrived - at)
+      }
+      return {
+        count: ids.size,
+        seconds: (last - first) / 1000,
+        rate: ids.size > 1 ? (ids.size - 1) / ((last - first) / 1000) : NaN,
+        p50: median(latencies),
+        p99: percentile(latencies, 99),
+        max: Math.max(...latencies),
+        commitP50: median(fromCommit),
+        commitP99: percentile(fromCommit, 99),
+        cpuMsPerDelivery: ids.size > countFirst ? ((cpuLast - cpuFirst) * 1000) / (ids.size - countFirst) : NaN
+      }
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve())
@@ -103,6 +140,11 @@ interface Phase {
   readonly p50: number
   readonly p99: number
   readonly max: number
+  /** From the producer's acknowledged insert or `send` to the delivery (latency phase, PostgreSQL). */
+  readonly commitP50: number
+  readonly commitP99: number
+  /** CPU time of the sending process (qforms' server, the pg-boss worker) per delivery, in ms. */
+  readonly cpuMsPerDelivery: number
   readonly complete: boolean
   readonly peakRss?: number
 }
@@ -129,6 +171,8 @@ const recordEvent = `
 const atRate = async (seconds: number, produce: (i: number) => Promise<unknown>) => {
   let started_ = 0
   let ok = 0
+  // An insert or `send` that fails (e.g. a pool timeout on an overloaded machine) is counted, not fatal.
+  let failed = 0
   const enqueueMs: Array<number> = []
   const pending: Array<Promise<unknown>> = []
   const t0 = performance.now()
@@ -139,12 +183,14 @@ const atRate = async (seconds: number, produce: (i: number) => Promise<unknown>)
       pending.push(produce(started_).then(() => {
         ok++
         enqueueMs.push(performance.now() - at)
+      }, () => {
+        failed++
       }))
     }
     await sleep(2)
   }
   await Promise.all(pending)
-  return { ok, enqueueP50: median(enqueueMs), enqueueP99: percentile(enqueueMs, 99) }
+  return { ok, failed, enqueueP50: median(enqueueMs), enqueueP99: percentile(enqueueMs, 99) }
 }
 
 const drainTimeout = (n: number) => Math.max(30_000, n * 10) // 100/s at worst
@@ -190,10 +236,14 @@ const runQforms = async (ctx: Context, kind: Db.DbKind, receiver: Receiver, n: n
     ctx.log(`[webhooks/${kind}] qforms: draining with the worker on`)
     const server = await startQforms("standalone", db, { nodeArgs: ctx.qformsNodeArgs })
     servers.push(server)
+    receiver.watch(server.proc.pid)
     const rss = sampleRss(server.proc.pid)
     const drained = await receiver.waitFor(n, drainTimeout(n))
     const drain: Phase = { ...receiver.stats(), complete: drained, peakRss: rss.stop() }
-    ctx.log(`  drained ${drain.count}/${n} at ${fmtRate(drain.rate, "deliveries/s")}${drained ? "" : " (timed out)"}`)
+    ctx.log(
+      `  drained ${drain.count}/${n} at ${fmtRate(drain.rate, "deliveries/s")}${drained ? "" : " (timed out)"}, ` +
+        `${drain.cpuMsPerDelivery.toFixed(2)} ms CPU per delivery`
+    )
 
     receiver.reset()
     const rss2 = sampleRss(server.proc.pid)
@@ -210,12 +260,15 @@ const runQforms = async (ctx: Context, kind: Db.DbKind, receiver: Receiver, n: n
           const at = new Date()
           const payload = { ...eventBody(n + i, form.id), submittedAt: at.toISOString() }
           delete (payload as { link?: string }).link
-          return pool.query(recordEvent, [eventId(), workspaceId, payload.event, form.id, payload.responseId, JSON.stringify(payload), at])
+          const id = eventId()
+          return pool.query(recordEvent, [id, workspaceId, payload.event, form.id, payload.responseId, JSON.stringify(payload), at])
+            .then(() => receiver.acknowledge(id))
         })
         produced = {
           ok: rate.ok,
           rps: rate.ok / latencySeconds,
-          how: `events written to the outbox with SQL, enqueue p50/p99 ${fmtMs(rate.enqueueP50)}/${fmtMs(rate.enqueueP99)} ms`
+          how: `events written to the outbox with SQL, enqueue p50/p99 ${fmtMs(rate.enqueueP50)}/${fmtMs(rate.enqueueP99)} ms` +
+            (rate.failed > 0 ? `, ${rate.failed} inserts failed` : "")
         }
       } finally {
         await pool.end()
@@ -237,7 +290,8 @@ const runQforms = async (ctx: Context, kind: Db.DbKind, receiver: Receiver, n: n
     const latency: Phase = { ...receiver.stats(), complete, peakRss: rss2.stop() }
     ctx.log(
       `  ${latency.count}/${produced.ok} delivered (${fmtRate(produced.rps, "events/s")} produced); ` +
-        `latency p50 ${fmtMs(latency.p50)} p99 ${fmtMs(latency.p99)} ms`
+        `latency p50 ${fmtMs(latency.p50)} p99 ${fmtMs(latency.p99)} ms` +
+        (kind === "pg" ? ` (from the acknowledged insert: p50 ${fmtMs(latency.commitP50)} p99 ${fmtMs(latency.commitP99)} ms)` : "")
     )
     return { drain, latency, produced }
   } finally {
@@ -295,24 +349,33 @@ const runPgBoss = async (ctx: Context, url: string, receiver: Receiver, n: numbe
         PGBOSS_SCHEMA: schema,
         PGBOSS_QUEUE: queue,
         WEBHOOK_URL: receiver.url,
-        WEBHOOK_SECRET: `whsec_${randomBytes(24).toString("base64")}`
+        WEBHOOK_SECRET: `whsec_${randomBytes(24).toString("base64")}`,
+        PGBOSS_CONCURRENCY: process.env.PGBOSS_CONCURRENCY
       }
     })
+    receiver.watch(worker.pid)
     const rss = sampleRss(worker.pid)
     const drained = await receiver.waitFor(n, drainTimeout(n))
     const drain: Phase = { ...receiver.stats(), complete: drained, peakRss: rss.stop() }
-    ctx.log(`  drained ${drain.count}/${n} at ${fmtRate(drain.rate, "deliveries/s")}${drained ? "" : " (timed out)"}`)
+    ctx.log(
+      `  drained ${drain.count}/${n} at ${fmtRate(drain.rate, "deliveries/s")}${drained ? "" : " (timed out)"}, ` +
+        `${drain.cpuMsPerDelivery.toFixed(2)} ms CPU per delivery`
+    )
     await worker.waitFor(/pg-boss worker ready/, 10_000)
 
     receiver.reset()
     ctx.log(`[webhooks/pg] pg-boss: send at 500/s for ${latencySeconds} s`)
     const rss2 = sampleRss(worker.pid)
-    const rate = await atRate(latencySeconds, (i) => producer.send(queue, { id: eventId(), event: eventBody(n + i) }))
+    const rate = await atRate(latencySeconds, (i) => {
+      const id = eventId()
+      return producer.send(queue, { id, event: eventBody(n + i) }).then(() => receiver.acknowledge(id))
+    })
     const sent = rate.ok
     const complete = await receiver.waitFor(sent, 30_000)
     const latency: Phase = { ...receiver.stats(), complete, peakRss: rss2.stop() }
     ctx.log(
       `  ${latency.count}/${sent} delivered; latency p50 ${fmtMs(latency.p50)} p99 ${fmtMs(latency.p99)} ms ` +
+        `(from the acknowledged send: p50 ${fmtMs(latency.commitP50)} p99 ${fmtMs(latency.commitP99)} ms) ` +
         `(send p50/p99 ${fmtMs(rate.enqueueP50)}/${fmtMs(rate.enqueueP99)} ms)`
     )
     return { drain, latency, sent, enqueueP50: rate.enqueueP50, enqueueP99: rate.enqueueP99 }
@@ -349,8 +412,10 @@ export const webhooks: Scenario = {
             ? "— (pg-boss needs PostgreSQL)"
             : `${fmtRate(b.drain.rate, "deliveries/s")} (pg-boss)${b.drain.complete ? "" : ` (only ${b.drain.count} in time)`}`,
           ratio: fmtRatio(ratio),
-          latency: `backlog drained in ${fmtMs(q.drain.seconds)} s` +
-            (b === undefined ? "" : ` (pg-boss ${fmtMs(b.drain.seconds)} s)`),
+          latency: `backlog drained in ${fmtMs(q.drain.seconds)} s, ${q.drain.cpuMsPerDelivery.toFixed(2)} ms CPU per delivery` +
+            (b === undefined
+              ? ""
+              : ` (pg-boss ${fmtMs(b.drain.seconds)} s, ${b.drain.cpuMsPerDelivery.toFixed(2)} ms CPU per delivery)`),
           peakRss: b === undefined
             ? fmtMb(q.drain.peakRss ?? NaN)
             : `${fmtMb(q.drain.peakRss ?? NaN)} (pg-boss worker ${fmtMb(b.drain.peakRss ?? NaN)})`,
@@ -361,13 +426,17 @@ export const webhooks: Scenario = {
           scenario: "4. event → delivery latency at 500 events/s",
           db: kind,
           qforms: `p50 ${fmtMs(q.latency.p50)} ms, p99 ${fmtMs(q.latency.p99)} ms` +
-            ` (${fmtRate(q.produced.rps, "events/s")}: ${q.produced.how})` +
+            ` (${fmtRate(q.produced.rps, "events/s")}: ${q.produced.how}` +
+            (b === undefined
+              ? ""
+              : `; from the acknowledged insert p50 ${fmtMs(q.latency.commitP50)} ms, p99 ${fmtMs(q.latency.commitP99)} ms`) +
+            ")" +
             (q.latency.complete ? "" : ` (${q.latency.count}/${q.produced.ok} delivered in time)`),
           baseline: b === undefined
             ? "—"
             : `p50 ${fmtMs(b.latency.p50)} ms, p99 ${fmtMs(b.latency.p99)} ms (pg-boss; send p50/p99 ${fmtMs(b.enqueueP50)}/${
               fmtMs(b.enqueueP99)
-            } ms)`,
+            } ms; from the acknowledged send p50 ${fmtMs(b.latency.commitP50)} ms, p99 ${fmtMs(b.latency.commitP99)} ms)`,
           ratio: "—",
           latency: fmtLatency(q.latency.p50, q.latency.p99),
           peakRss: fmtMb(q.latency.peakRss ?? NaN),
@@ -386,9 +455,10 @@ export const webhooks: Scenario = {
           "then the standalone started with its worker; pg-boss: jobs added with `insert`, then the worker process started); " +
           `latency phase ${latencySeconds} s at 500 events/s: on PostgreSQL the harness writes qforms' events straight into the outbox ` +
           "with Events.record's own statement (event + delivery rows + NOTIFY), as it `send`s pg-boss's jobs, so both measure the " +
-          "delivery path (latency counts from just before the insert or `send`; the time that insert or `send` took is shown beside it); on PGlite (one process only) they come from submissions through the API, at whatever rate the server sustains. " +
-          "qforms runs with its defaults (32 posts in flight, 4 per receiving host); the pg-boss worker is tuned generously " +
-          "(LISTEN/NOTIFY, batches of 16 fetched in bursts, 4 local workers: 4 posts in flight, per-job results). " +
+          "delivery path (latency counts from just before the insert or `send`; the time that insert or `send` took is shown beside it, " +
+          "and so is the latency from the moment the insert or `send` was acknowledged: the delivery path alone); on PGlite (one process only) they come from submissions through the API, at whatever rate the server sustains. " +
+          "qforms runs with its defaults (64 posts in flight, 32 per receiving host); the pg-boss worker is tuned generously " +
+          `(LISTEN/NOTIFY, batches of 16 fetched in bursts, ${process.env.PGBOSS_CONCURRENCY ?? 4} local workers: as many posts in flight, per-job results; PGBOSS_CONCURRENCY sets it). ` +
           "One run each, not alternated (each run consumes its backlog)."
       ]
     }

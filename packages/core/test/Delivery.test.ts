@@ -157,6 +157,42 @@ for (const target of databaseTargets) {
       await hook.close()
     })
 
+    it("a burst: attempts finishing together are recorded together, each one in its delivery's log", async () => {
+      // Each event's first post gets 500, its second 200: retries and successes finish side by side.
+      const seen = new Set<string>()
+      const posts: Array<string> = []
+      const server: Server = createServer((request, response) => {
+        request.resume()
+        request.on("end", () => {
+          const id = String(request.headers["webhook-id"])
+          posts.push(id)
+          const first = !seen.has(id)
+          seen.add(id)
+          response.writeHead(first ? 500 : 200).end(first ? "try again" : "ok")
+        })
+      })
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/burst`
+      const { fields, formId, sub } = await subscribed(url)
+      const count = 40
+      await Promise.all(Array.from({ length: count }, (_, i) => submit(formId, fields, `Burst ${i}`)))
+      const log = await logWhen(
+        api,
+        sub.id,
+        (json) => json.deliveries.length === count && json.deliveries.every((d) => d.status === "succeeded")
+      )
+      expect(posts).toHaveLength(2 * count)
+      for (const delivery of log.deliveries) {
+        expect(delivery.attempts.map((a) => a.statusCode)).toEqual([500, 200])
+        expect(delivery.nextAttemptAt).toBeNull()
+        expect(posts.filter((id) => id === delivery.eventId)).toHaveLength(2)
+      }
+      const last = Math.max(...log.deliveries.flatMap((d) => d.attempts.map((a) => Date.parse(a.at))))
+      const listed = (await api("GET", "/webhooks")).json.find((s: { id: string }) => s.id === sub.id)
+      expect(Date.parse(listed.lastSentAt)).toBe(last)
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    })
+
     it("retries 500, 500, then 200: three attempts with one webhook-id, then succeeded", async () => {
       const hook = await receiver([500, 500, 200])
       const { fields, formId, sub } = await subscribed(hook.url)

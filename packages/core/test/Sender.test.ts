@@ -6,7 +6,7 @@ import { performance } from "node:perf_hooks"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { SendResult } from "../src/delivery/Sender.ts"
-import { MAX_RESPONSE_BODY_BYTES, post } from "../src/delivery/Sender.ts"
+import { makeConnections, MAX_RESPONSE_BODY_BYTES, post } from "../src/delivery/Sender.ts"
 import type { VettedTarget } from "../src/delivery/SsrfGuard.ts"
 
 interface Received {
@@ -19,6 +19,7 @@ interface Received {
 const received: Array<Received> = []
 const sockets = new Set<Socket>()
 let closedAfterBigBody = false
+let connectionsOpened = 0
 
 const handler = (req: IncomingMessage, res: ServerResponse) => {
   const chunks: Array<Buffer> = []
@@ -81,6 +82,7 @@ const listen = (s: { listen: (port: number, host: string, cb: () => void) => unk
 beforeAll(async () => {
   server = createServer(handler)
   server.on("connection", (socket: Socket) => {
+    connectionsOpened++
     sockets.add(socket)
     socket.on("close", () => sockets.delete(socket))
   })
@@ -228,6 +230,27 @@ describe("Sender.post", () => {
     const result = await send(`http://127.0.0.1:${port}/ok`, { headers: { "webhook-id": "evt\r\nx-injected: 1" } })
     expect(result.status).toBeNull()
     expect(result.error).toMatch(/^invalid request header: /)
+  })
+
+  it("with keep-alive connections, reuses one connection per vetted destination and never another address's", async () => {
+    const results = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+      const connections = yield* makeConnections({ maxDestinations: 8 })
+      const postTo = (url: string, address: string) =>
+        post(target(url, address), "{}", {}, { timeoutMs: 2_000, userAgent: "qforms-webhooks/0.0.0-test", connections })
+      const before = connectionsOpened
+      const first = yield* postTo(`http://hooks.example.test:${port}/ok?k=1`, "127.0.0.1")
+      const second = yield* postTo(`http://hooks.example.test:${port}/ok?k=2`, "127.0.0.1")
+      const third = yield* postTo(`http://hooks.example.test:${port}/ok?k=3`, "127.0.0.1")
+      const opened = connectionsOpened - before
+      // The same name vetted to another address now: a pooled connection to 127.0.0.1 must not be used.
+      const elsewhere = yield* postTo(`http://hooks.example.test:${port}/ok?k=4`, "127.0.0.2")
+      return { statuses: [first.status, second.status, third.status], opened, elsewhere }
+    })))
+    expect(results.statuses).toEqual([200, 200, 200])
+    expect(results.opened).toBe(1)
+    expect(results.elsewhere.status).toBeNull()
+    expect(results.elsewhere.error).toMatch(/127\.0\.0\.2/)
+    expect(lastFor("/ok?k=4")).toBeUndefined()
   })
 
   it("over https, sends the URL's host name as TLS SNI to the vetted address", async () => {

@@ -13,7 +13,11 @@ export interface DeliverySettings {
   readonly timeoutMs: number
   /** Posts in flight at once in one process. */
   readonly maxInFlight: number
-  /** Posts in flight at once to one host. */
+  /**
+   * Posts in flight at once to one host (`host:port` of the target URL). Webhook
+   * services post to one endpoint with more concurrency than a handful; lower
+   * it for receivers that cannot take parallel requests.
+   */
   readonly maxPerHost: number
   /** Deliver to loopback and private addresses (local development and tests only). */
   readonly allowPrivateTargets: boolean
@@ -23,12 +27,12 @@ export interface DeliverySettings {
   readonly userAgent: string
 }
 
-/** The defaults: the schedule above, 10 s timeout, 32 in flight (4 per host), private targets refused, 5 s poll. */
+/** The defaults: the schedule above, 10 s timeout, 64 in flight (32 per host), private targets refused, 5 s poll. */
 export const defaults: DeliverySettings = {
   schedule: RetrySchedule.defaultSchedule,
   timeoutMs: 10_000,
-  maxInFlight: 32,
-  maxPerHost: 4,
+  maxInFlight: 64,
+  maxPerHost: 32,
   allowPrivateTargets: false,
   pollIntervalMs: 5_000,
   userAgent: "qforms-webhooks/1.0"

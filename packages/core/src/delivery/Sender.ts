@@ -5,14 +5,15 @@
  * @module
  */
 import type { IncomingMessage, RequestOptions } from "node:http"
-import { request as httpRequest, validateHeaderName, validateHeaderValue } from "node:http"
-import { request as httpsRequest } from "node:https"
+import { Agent as HttpAgent, request as httpRequest, validateHeaderName, validateHeaderValue } from "node:http"
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https"
 import type { LookupFunction } from "node:net"
 import { isIP } from "node:net"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Predicate from "effect/Predicate"
+import type * as Scope from "effect/Scope"
 import type { VettedTarget } from "./SsrfGuard.ts"
 
 /**
@@ -59,7 +60,77 @@ export interface PostOptions {
   /** Deadline for the whole exchange: connecting, sending, the response and its body. */
   readonly timeoutMs: number
   readonly userAgent: string
+  /** Keep-alive connections to reuse (see {@link makeConnections}); without it each post uses its own connection. */
+  readonly connections?: Connections | undefined
 }
+
+/**
+ * Keep-alive connections of one worker, one `http.Agent` per vetted
+ * destination: scheme, host name, port and the vetted address. A pooled
+ * connection was opened to that address only, so reusing it never reaches
+ * another address, even when the name resolves elsewhere by now (the next
+ * vetting then picks another agent).
+ *
+ * @example
+ * ```ts
+ * const connections = yield* Sender.makeConnections({ maxDestinations: 256 })
+ * yield* Sender.post(target, body, headers, { timeoutMs: 10_000, userAgent: "qforms-webhooks/1.0", connections })
+ * ```
+ */
+export interface Connections {
+  /** The agent for a vetted destination (created on first use). */
+  readonly agentFor: (target: VettedTarget) => HttpAgent
+}
+
+/** How long an idle pooled connection is kept, in ms (below the 5 s `keepAliveTimeout` of Node servers). */
+const IDLE_CONNECTION_MS = 4_000
+
+/**
+ * Keep-alive connections for {@link post}, closed with the scope. At most
+ * `maxDestinations` agents are kept; the one used longest ago is closed first.
+ *
+ * @example
+ * ```ts
+ * const connections = yield* Sender.makeConnections({ maxDestinations: 256 })
+ * ```
+ */
+export const makeConnections = (options: { readonly maxDestinations: number }): Effect.Effect<
+  Connections,
+  never,
+  Scope.Scope
+> =>
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      // A Map iterates in insertion order: re-inserting on use keeps the least recently used first.
+      const agents = new Map<string, HttpAgent>()
+      const agentFor = (target: VettedTarget): HttpAgent => {
+        const url = target.url
+        const key = `${url.protocol}//${url.hostname}:${url.port}@${target.address}`
+        let agent = agents.get(key)
+        if (agent !== undefined) {
+          agents.delete(key)
+          agents.set(key, agent)
+          return agent
+        }
+        // `timeout` only closes idle pooled sockets here: post() enforces its own deadline.
+        const agentOptions = { keepAlive: true, timeout: IDLE_CONNECTION_MS, scheduling: "lifo" as const }
+        agent = url.protocol === "https:" ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions)
+        agents.set(key, agent)
+        if (agents.size > options.maxDestinations) {
+          const [oldestKey, oldest] = agents.entries().next().value!
+          agents.delete(oldestKey)
+          oldest.destroy()
+        }
+        return agent
+      }
+      return { agentFor, agents }
+    }),
+    ({ agents }) =>
+      Effect.sync(() => {
+        for (const agent of agents.values()) agent.destroy()
+        agents.clear()
+      })
+  ).pipe(Effect.map(({ agentFor }): Connections => ({ agentFor })))
 
 type Outcome = Omit<SendResult, "durationMs">
 
@@ -111,7 +182,12 @@ const validateHeaders = (headers: Readonly<Record<string, string>>) =>
     catch: (error) => `invalid request header: ${describeError(error)}`
   })
 
-const exchange = (target: VettedTarget, body: string, headers: Record<string, string>): Effect.Effect<Outcome> =>
+const exchange = (
+  target: VettedTarget,
+  body: string,
+  headers: Record<string, string>,
+  connections: Connections | undefined
+): Effect.Effect<Outcome> =>
   Effect.callback<Outcome>((resume) => {
     const url = target.url
     const https = url.protocol === "https:"
@@ -129,18 +205,20 @@ const exchange = (target: VettedTarget, body: string, headers: Record<string, st
       port: url.port === "" ? (https ? 443 : 80) : Number(url.port),
       path: `${url.pathname}${url.search}`,
       headers,
-      agent: false,
+      agent: connections === undefined ? false : connections.agentFor(target),
       lookup,
       ...(https && !literal ? { servername: hostname } : {})
     }
     let settled = false
+    // Set once the whole response has arrived: a connection error after that does not undo it.
+    let received: (() => void) | undefined
     const settle = (outcome: Outcome) => {
       if (settled) return
       settled = true
       resume(Effect.succeed(outcome))
     }
     const req = https ? httpsRequest(requestOptions) : httpRequest(requestOptions)
-    req.on("error", (error) => settle(failure(describeError(error))))
+    req.on("error", (error) => received === undefined ? settle(failure(describeError(error))) : received())
     req.on("response", (res: IncomingMessage) => {
       const chunks: Array<Buffer> = []
       let size = 0
@@ -165,7 +243,12 @@ const exchange = (target: VettedTarget, body: string, headers: Record<string, st
         chunks.push(chunk)
         size += chunk.length
       })
-      res.on("end", complete)
+      // Resume after the agent has taken the connection back (it does so right after "end"),
+      // so that the next post to the destination can reuse it.
+      res.on("end", () => {
+        received = complete
+        setImmediate(complete)
+      })
       res.on("error", (error) => settle(failure(`error reading the response body: ${describeError(error)}`)))
       res.on("close", () => {
         if (res.complete) complete()
@@ -187,7 +270,8 @@ const exchange = (target: VettedTarget, body: string, headers: Record<string, st
  * must finish within `timeoutMs`; at most 64 KiB of the response body is read,
  * then the connection is closed. Never fails: timeouts, refused or reset
  * connections and TLS errors come back as `{ status: null, error }`.
- * Each call uses its own connection (no keep-alive).
+ * Each call uses its own connection unless `options.connections` is given,
+ * then connections to the same vetted destination are kept alive and reused.
  *
  * @example
  * ```ts
@@ -211,7 +295,7 @@ export const post = Effect.fn("Sender.post")(function*(
     Effect.matchEffect({
       onFailure: (error) => Effect.succeed(failure(error)),
       onSuccess: () =>
-        exchange(target, body, allHeaders).pipe(
+        exchange(target, body, allHeaders, options.connections).pipe(
           Effect.timeoutOption(Math.max(0, options.timeoutMs)),
           Effect.map(Option.getOrElse(() => failure(`timed out after ${options.timeoutMs} ms`)))
         )

@@ -18,6 +18,7 @@ import * as Stream from "effect/Stream"
 import { type AttemptOutcome, type ClaimedDelivery, Deliveries } from "../domain/Deliveries.ts"
 import { outboxChannel } from "../domain/Events.ts"
 import { Notifications } from "../storage/Notifications.ts"
+import { SqlPriority } from "../storage/SqlPriority.ts"
 import { DeliveryConfig } from "./DeliveryConfig.ts"
 import * as RetrySchedule from "./RetrySchedule.ts"
 import * as Sender from "./Sender.ts"
@@ -67,11 +68,36 @@ export const decide = (options: {
     : { status: "retrying", nextAttemptAt: new Date(options.now + delay) }
 }
 
+/** A finished attempt waiting to be recorded. */
+interface Finished {
+  readonly delivery: ClaimedDelivery
+  readonly outcome: AttemptOutcome
+}
+
+/** Most attempts recorded by one statement, and most waiting to be recorded (then posting waits). */
+const maxBatch = 256
+
 /**
  * Runs the worker until interrupted.
+ *
+ * Claims take as many due deliveries as there are free slots, in one
+ * statement. Finished attempts are recorded in batches ("group commit"):
+ * whatever finished while the previous batch was being written goes into the
+ * next statement, so a busy worker commits once per batch, not once per post,
+ * and an idle one records a lone attempt at once. A slot is a post in flight:
+ * it is free again once the post is done and its outcome queued for recording
+ * (posting does not wait for the commit; the delivery's lease keeps it from
+ * being claimed again until its attempt is recorded). At most `maxBatch`
+ * outcomes wait to be recorded; beyond that, posts wait.
  */
 export const run = Effect.fnUntraced(function*(options: WorkerOptions) {
-  const deliveries = yield* Deliveries
+  const store = yield* Deliveries
+  // On PGlite the worker's few statements go ahead of queued API requests (see SqlPriority).
+  const deliveries: Pick<Deliveries["Service"], "claim" | "complete" | "nextDueAt"> = {
+    claim: (claimOptions) => Effect.provideService(store.claim(claimOptions), SqlPriority, true),
+    complete: (finished) => Effect.provideService(store.complete(finished), SqlPriority, true),
+    nextDueAt: Effect.provideService(store.nextDueAt, SqlPriority, true)
+  }
   const notifications = yield* Notifications
   const config = yield* DeliveryConfig
   const { maxInFlight, maxPerHost, pollIntervalMs, schedule, timeoutMs, userAgent } = config
@@ -80,6 +106,7 @@ export const run = Effect.fnUntraced(function*(options: WorkerOptions) {
   // the time to record it, so a live worker keeps its claim; a dead worker's
   // claims are due again this long after it died.
   const leaseMs = timeoutMs + 5_000
+  const connections = yield* Sender.makeConnections({ maxDestinations: 256 })
 
   const wake = yield* Queue.sliding<void>(1)
   const signal = Queue.offer(wake, undefined).pipe(Effect.asVoid)
@@ -102,26 +129,48 @@ export const run = Effect.fnUntraced(function*(options: WorkerOptions) {
       const headers = Signatures.headers(delivery.secret, delivery.eventId, Math.floor(started / 1000), body)
       const vetted = yield* Effect.result(SsrfGuard.vet(delivery.targetUrl, { allowPrivate }))
       const result: Sender.SendResult = Result.isSuccess(vetted)
-        ? yield* Sender.post(vetted.success, body, { ...headers }, { timeoutMs, userAgent })
+        ? yield* Sender.post(vetted.success, body, { ...headers }, { timeoutMs, userAgent, connections })
         : { status: null, body: "", durationMs: 0, error: vetted.failure.message, retryAfter: undefined }
       const now = yield* Clock.currentTimeMillis
       const decision = Result.isSuccess(vetted)
         ? decide({ result, attemptsMade: delivery.attempts, schedule, now, random: yield* Random.next })
         : { status: "failed" as const, nextAttemptAt: null }
-      yield* deliveries.complete(delivery, {
+      return {
         at: new Date(started),
         statusCode: result.status,
         durationMs: result.durationMs,
         error: result.error,
         responseBody: result.body === "" ? null : result.body,
         ...decision
-      })
+      } satisfies AttemptOutcome
     })
+
+  const finished = yield* Queue.bounded<Finished>(maxBatch)
+
+  // One batch at a time; a batch that cannot be written is retried one
+  // attempt at a time, so one bad row does not hold back the others.
+  const recordBatch = Effect.gen(function*() {
+    const batch = yield* Queue.takeBetween(finished, 1, maxBatch)
+    yield* deliveries.complete(batch).pipe(
+      Effect.catchCause((cause) =>
+        batch.length === 1
+          ? Effect.logError("webhook delivery could not be recorded", cause)
+          : Effect.forEach(batch, (item) =>
+            deliveries.complete([item]).pipe(
+              Effect.catchCause((cause) => Effect.logError("webhook delivery could not be recorded", cause))
+            ), { discard: true })
+      )
+    )
+    // A retry's due time counts once its lease is cleared: let the loop look again.
+    if (batch.some((item) => item.outcome.status === "retrying")) yield* signal
+  })
+  yield* Effect.forkScoped(Effect.forever(recordBatch))
 
   const deliver = (delivery: ClaimedDelivery) =>
     hostPermit(delivery.targetUrl).withPermit(attempt(delivery)).pipe(
-      // A failure to record is logged; the lease runs out and the delivery is claimed again.
-      Effect.catchCause((cause) => Effect.logError("webhook delivery could not be recorded", cause)),
+      Effect.flatMap((outcome) => Queue.offer(finished, { delivery, outcome })),
+      // An unexpected failure is logged; the lease runs out and the delivery is claimed again.
+      Effect.catchCause((cause) => Effect.logError("webhook delivery failed", cause)),
       Effect.ensuring(Effect.suspend(() => {
         active--
         return signal
@@ -136,18 +185,24 @@ export const run = Effect.fnUntraced(function*(options: WorkerOptions) {
     Effect.forkScoped
   )
 
+  const sleepUntilWoken = (waitMs: number) =>
+    Effect.raceFirst(Queue.take(wake), Effect.sleep(Duration.millis(Math.max(waitMs, 5))))
+
   const loop = Effect.gen(function*() {
     const free = maxInFlight - active
-    if (free > 0) {
-      const claimed = yield* deliveries.claim({ limit: free, leaseMs })
-      active += claimed.length
-      for (const delivery of claimed) yield* Effect.forkScoped(deliver(delivery))
-      if (claimed.length === free) return
-    }
+    // Every slot busy: a finishing delivery wakes the loop.
+    if (free <= 0) return yield* sleepUntilWoken(pollIntervalMs)
+    const claimed = yield* deliveries.claim({ limit: free, leaseMs })
+    active += claimed.length
+    for (const delivery of claimed) yield* Effect.forkScoped(deliver(delivery))
+    if (claimed.length === free) return
+    // Everything due is claimed; what was claimed wakes the loop when it finishes,
+    // and the next due time is only needed once nothing is in flight from this claim.
+    if (claimed.length > 0) return yield* sleepUntilWoken(pollIntervalMs)
     const dueAt = yield* deliveries.nextDueAt
     const now = yield* Clock.currentTimeMillis
     const waitMs = dueAt === undefined ? pollIntervalMs : Math.min(pollIntervalMs, Math.max(0, dueAt.getTime() - now))
-    yield* Effect.raceFirst(Queue.take(wake), Effect.sleep(Duration.millis(Math.max(waitMs, 5))))
+    yield* sleepUntilWoken(waitMs)
   }).pipe(
     Effect.catchCause((cause) =>
       Effect.logError("delivery worker: claiming failed; retrying", cause).pipe(

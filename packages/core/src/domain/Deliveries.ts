@@ -97,6 +97,9 @@ interface DeliveryRow {
   }> | null
 }
 
+// PostgreSQL text (and jsonb) cannot hold NUL; a receiver's body may contain one.
+const withoutNul = (text: string | null): string | null => text === null ? null : text.replaceAll("\u0000", "\uFFFD")
+
 const toDelivery = (row: DeliveryRow): Delivery => ({
   id: row.id,
   eventId: row.event_id,
@@ -139,8 +142,15 @@ export class Deliveries extends Context.Service<Deliveries, {
     readonly limit: number
     readonly leaseMs: number
   }) => Effect.Effect<ReadonlyArray<ClaimedDelivery>, SqlError.SqlError>
-  /** Records an attempt and its outcome in one transaction (worker use). */
-  readonly complete: (delivery: ClaimedDelivery, outcome: AttemptOutcome) => Effect.Effect<void, SqlError.SqlError>
+  /**
+   * Records finished attempts and their outcomes, all in one statement (one
+   * commit for the batch; worker use): an attempt row each, the deliveries'
+   * new status, and per subscription its `lastSentAt` and, after a 410, its
+   * disabling.
+   */
+  readonly complete: (
+    finished: ReadonlyArray<{ readonly delivery: ClaimedDelivery; readonly outcome: AttemptOutcome }>
+  ) => Effect.Effect<void, SqlError.SqlError>
   /** When the next delivery falls due, if any is waiting (worker use). */
   readonly nextDueAt: Effect.Effect<Date | undefined, SqlError.SqlError>
 }>()("@qforms/core/Deliveries") {
@@ -204,6 +214,11 @@ export class Deliveries extends Context.Service<Deliveries, {
         return toDelivery(rows[0]!)
       })
 
+      // The claim commits without waiting for its WAL flush (synchronous_commit
+      // off for this statement's transaction only): a claim lost in a database
+      // crash leaves the delivery due, so it is delivered again (at least once
+      // holds), and the attempt's record, which commits synchronously, flushes
+      // the WAL up to it. Posting starts one flush sooner.
       const claim = Effect.fn("Deliveries.claim")(function*(options: {
         readonly limit: number
         readonly leaseMs: number
@@ -237,6 +252,7 @@ export class Deliveries extends Context.Service<Deliveries, {
           from claimed c
           join webhook_subscriptions s on s.id = c.subscription_id
           join events e on e.id = c.event_id
+          cross join (select set_config('synchronous_commit', 'off', true)) as relaxed
           order by c.id`
         return rows.map((row): ClaimedDelivery => ({
           id: row.id,
@@ -251,25 +267,54 @@ export class Deliveries extends Context.Service<Deliveries, {
         }))
       })
 
-      const complete = Effect.fn("Deliveries.complete")(function*(delivery: ClaimedDelivery, outcome: AttemptOutcome) {
-        yield* sql.withTransaction(Effect.gen(function*() {
-          yield* sql`
+      // One statement, so one commit however many attempts it records: the rows
+      // travel as one JSON array. A subscription's row is updated once per batch
+      // (and not at all when a later time is already there), so completions do
+      // not queue on its row lock one commit at a time.
+      const complete = Effect.fn("Deliveries.complete")(function*(
+        finished: ReadonlyArray<{ readonly delivery: ClaimedDelivery; readonly outcome: AttemptOutcome }>
+      ) {
+        if (finished.length === 0) return
+        const rows = finished.map(({ delivery, outcome }, ord) => ({
+          ord,
+          delivery_id: delivery.id,
+          workspace_id: delivery.workspaceId,
+          subscription_id: delivery.subscriptionId,
+          at: outcome.at.toISOString(),
+          status_code: outcome.statusCode,
+          duration_ms: Math.round(outcome.durationMs),
+          error: withoutNul(outcome.error),
+          response_body: withoutNul(outcome.responseBody),
+          status: outcome.status,
+          next_attempt_at: outcome.nextAttemptAt?.toISOString() ?? null,
+          disable: outcome.disableSubscription ?? null
+        }))
+        yield* sql`
+          with outcome as (
+            select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as o(ord integer, delivery_id integer,
+              workspace_id integer, subscription_id text, at timestamptz, status_code integer, duration_ms integer,
+              error text, response_body text, status text, next_attempt_at timestamptz, disable text)
+          ), attempt as (
             insert into delivery_attempts (workspace_id, delivery_id, attempted_at, status_code, duration_ms, error,
               response_body)
-            values (${delivery.workspaceId}, ${delivery.id}, ${outcome.at}, ${outcome.statusCode},
-              ${Math.round(outcome.durationMs)}, ${outcome.error}, ${outcome.responseBody})`
-          yield* sql`
-            update deliveries set status = ${outcome.status}, next_attempt_at = ${outcome.nextAttemptAt},
-              lease_until = null, updated_at = ${outcome.at}
-            where id = ${delivery.id}`
-          yield* sql`
-            update webhook_subscriptions set last_sent_at = ${outcome.at},
-              disabled_at = ${outcome.disableSubscription === undefined ? sql`disabled_at` : sql`${outcome.at}`},
-              disabled_reason = ${
-            outcome.disableSubscription === undefined ? sql`disabled_reason` : sql`${outcome.disableSubscription}`
-          }
-            where id = ${delivery.subscriptionId}`
-        }))
+            select workspace_id, delivery_id, at, status_code, duration_ms, error, response_body
+            from outcome order by ord
+          ), delivery as (
+            update deliveries d set status = o.status, next_attempt_at = o.next_attempt_at, lease_until = null,
+              updated_at = o.at
+            from outcome o where d.id = o.delivery_id
+          ), sent as (
+            select subscription_id, max(at) as at,
+              (array_agg(disable order by ord desc) filter (where disable is not null))[1] as disable,
+              max(at) filter (where disable is not null) as disabled_at
+            from outcome group by subscription_id
+          )
+          update webhook_subscriptions s set last_sent_at = greatest(s.last_sent_at, sent.at),
+            disabled_at = coalesce(sent.disabled_at, s.disabled_at),
+            disabled_reason = coalesce(sent.disable, s.disabled_reason)
+          from sent
+          where s.id = sent.subscription_id
+            and (s.last_sent_at is null or s.last_sent_at < sent.at or sent.disable is not null)`
       })
 
       // A claimed delivery is not due before its lease runs out.

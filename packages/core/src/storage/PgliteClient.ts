@@ -23,6 +23,7 @@ import * as Reactivity from "effect/reactivity/Reactivity"
 import * as SqlClient from "effect/sql/SqlClient"
 import * as SqlErrors from "effect/sql/SqlError"
 import type * as SqlConnection from "effect/sql/SqlConnection"
+import { SqlPriority } from "./SqlPriority.ts"
 
 const { ConnectionError, ConstraintError, SqlError, SqlSyntaxError, UniqueViolation, UnknownError } = SqlErrors
 type SqlError = SqlErrors.SqlError
@@ -128,6 +129,43 @@ const makeConnection = (db: PGlite): SqlConnection.Connection => {
   }
 }
 
+/**
+ * The one-permit lock of the connection, with a lane for urgent statements
+ * (`SqlPriority`): ordinary fibers pass a one-permit turnstile before they
+ * queue for the connection, so at most one ordinary fiber ever queues there;
+ * an urgent one queues for the connection directly, behind the statement
+ * running now and at most one ordinary one. Only `takeScoped(1)` and
+ * `withPermit` take the lanes into account (what `makeSqliteAcquirers`
+ * uses); the other methods act on the connection's permit alone.
+ */
+const priorityLock = (): Semaphore.Semaphore => {
+  const connection = Semaphore.makeUnsafe(1)
+  const turnstile = Semaphore.makeUnsafe(1)
+  return {
+    resize: (permits) => connection.resize(permits),
+    withPermits: (permits) => connection.withPermits(permits),
+    withPermit: (self) =>
+      Effect.flatMap(
+        Effect.service(SqlPriority),
+        (urgent) => urgent ? connection.withPermit(self) : turnstile.withPermit(connection.withPermit(self))
+      ),
+    withPermitsIfAvailable: (permits) => connection.withPermitsIfAvailable(permits),
+    take: (permits) => connection.take(permits),
+    // Finalizers run in reverse: the connection is released before the turnstile.
+    takeScoped: (permits) =>
+      Effect.flatMap(
+        Effect.service(SqlPriority),
+        (urgent) =>
+          urgent
+            ? connection.takeScoped(permits)
+            : Effect.andThen(turnstile.takeScoped(1), connection.takeScoped(permits))
+      ),
+    takeIfAvailable: (permits) => connection.takeIfAvailable(permits),
+    release: (permits) => connection.release(permits),
+    releaseAll: connection.releaseAll
+  }
+}
+
 /** Data directories this process has open. */
 const openHere = new Set<string>()
 
@@ -223,7 +261,7 @@ export const make = Effect.fnUntraced(function*(options: PgliteClientOptions) {
     }),
     (db) => Effect.promise(() => db.close())
   )
-  const semaphore = yield* Semaphore.make(1)
+  const semaphore = priorityLock()
   const connection = makeConnection(db)
   const acquirers = SqlClient.makeSqliteAcquirers({ connection: Effect.succeed(connection), semaphore })
   const client = yield* SqlClient.make({
