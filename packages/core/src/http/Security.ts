@@ -55,8 +55,10 @@ export const makeAuthenticate = Effect.gen(function*() {
   const fromHost = Effect.gen(function*() {
     if (bridge === undefined) return undefined
     const request = yield* HttpServerRequest.HttpServerRequest
-    const identity = yield* Effect.tryPromise(async () => bridge({ source: request.source, headers: request.headers }))
-      .pipe(Effect.orDie)
+    // The bridge may answer a value or a promise, or throw: all three become one promise.
+    const identity = yield* Effect.tryPromise(() =>
+      Promise.resolve().then(() => bridge({ source: request.source, headers: request.headers }))
+    ).pipe(Effect.orDie)
     if (identity === null || identity === undefined) return undefined
     const member = yield* members.get(identity.workspaceId, identity.accountId).pipe(
       Effect.catchTag("MemberNotFound", () => Effect.succeed(undefined)),
