@@ -6,7 +6,7 @@
  *   npm run bench -- --smoke            each scenario for about a second with tiny counts
  *                                       (results in bench/results/smoke/); exits non-zero
  *                                       only when a scenario fails to run, never for a missed target
- *   npm run bench -- --only api,lists   some scenarios (api, adapters, webhooks, lists, search, footprint)
+ *   npm run bench -- --only api,lists   some scenarios (api, adapters, lists, search, footprint, webhooks, public, mcp)
  *   npm run bench -- --db pglite        one database (pglite | pg)
  *   npm run bench -- --profile          qforms processes write CPU profiles (--cpu-prof) to bench/results/profiles/
  *                                       (figures in bench/results/profiled/, apart from the full run's)
@@ -28,11 +28,13 @@ import { adapters } from "./scenarios/Adapters.ts"
 import { api } from "./scenarios/Api.ts"
 import { footprint } from "./scenarios/Footprint.ts"
 import { lists } from "./scenarios/Lists.ts"
+import { mcp } from "./scenarios/Mcp.ts"
+import { publicPage } from "./scenarios/Public.ts"
 import { search } from "./scenarios/Search.ts"
 import { webhooks } from "./scenarios/Webhooks.ts"
 
 /** In the order of the priorities. */
-const scenarios: ReadonlyArray<Scenario> = [api, adapters, lists, search, footprint, webhooks]
+const scenarios: ReadonlyArray<Scenario> = [api, adapters, lists, search, footprint, webhooks, publicPage, mcp]
 const order = scenarios.map((s) => s.name)
 
 const args = process.argv.slice(2)
