@@ -34,16 +34,21 @@ const table = (rows: ReadonlyArray<Row>) => [
 ]
 
 /** Reads every results/*.json of `dir` in the order of `order`. */
-export const readResults = (dir: string, order: ReadonlyArray<string>): Array<ScenarioResult & { run?: RunInfo }> =>
+type Stored = ScenarioResult & { run?: RunInfo; earlierRuns?: Array<RunInfo> }
+
+export const readResults = (dir: string, order: ReadonlyArray<string>): Array<Stored> =>
   existsSync(dir)
     ? readdirSync(dir)
       .filter((file) => file.endsWith(".json"))
-      .map((file) => JSON.parse(readFileSync(join(dir, file), "utf8")) as ScenarioResult & { run?: RunInfo })
+      .map((file) => JSON.parse(readFileSync(join(dir, file), "utf8")) as Stored)
       .sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name))
     : []
 
-export const render = (results: ReadonlyArray<ScenarioResult & { run?: RunInfo }>, analysis: string | undefined): string => {
-  const runs = results.flatMap((result) => result.run === undefined ? [] : [result.run])
+export const render = (results: ReadonlyArray<Stored>, analysis: string | undefined): string => {
+  // A run limited to one database keeps the other's rows from an earlier run: both runs are listed.
+  const runs = results
+    .flatMap((result) => [...(result.earlierRuns ?? []), ...(result.run === undefined ? [] : [result.run])])
+    .sort((a, b) => a.startedAt.localeCompare(b.startedAt))
   const lines: Array<string> = [
     "# qforms benchmark results",
     "",

@@ -6,8 +6,10 @@
  *   npm run bench -- --smoke            each scenario for about a second with tiny counts
  *                                       (results in bench/results/smoke/); exits non-zero
  *                                       only when a scenario fails to run, never for a missed target
- *   npm run bench -- --only api,lists   some scenarios (api, adapters, webhooks, lists, search, footprint)
- *   npm run bench -- --db pglite        one database (pglite | pg)
+ *   npm run bench -- --only api,lists   some scenarios (api, adapters, lists, search, footprint, webhooks, public, mcp)
+ *   npm run bench -- --db pglite        one database (pglite | pg); the other database's rows of the
+ *                                       scenarios run are kept from their earlier results/<scenario>.json
+ *   npm run bench -- --rounds 4         A/B rounds per pair (default 2; 1 in a smoke run)
  *   npm run bench -- --profile          qforms processes write CPU profiles (--cpu-prof) to bench/results/profiles/
  *                                       (figures in bench/results/profiled/, apart from the full run's)
  *   npm run bench -- --out /tmp/x       write the JSON and RESULTS.md there instead
@@ -28,11 +30,13 @@ import { adapters } from "./scenarios/Adapters.ts"
 import { api } from "./scenarios/Api.ts"
 import { footprint } from "./scenarios/Footprint.ts"
 import { lists } from "./scenarios/Lists.ts"
+import { mcp } from "./scenarios/Mcp.ts"
+import { publicPage } from "./scenarios/Public.ts"
 import { search } from "./scenarios/Search.ts"
 import { webhooks } from "./scenarios/Webhooks.ts"
 
 /** In the order of the issue's priorities. */
-const scenarios: ReadonlyArray<Scenario> = [api, adapters, lists, search, footprint, webhooks]
+const scenarios: ReadonlyArray<Scenario> = [api, adapters, lists, search, footprint, webhooks, publicPage, mcp]
 const order = scenarios.map((s) => s.name)
 
 const args = process.argv.slice(2)
@@ -81,7 +85,7 @@ const ctx: Context = {
   dbs,
   seconds: smoke ? 1 : 10,
   warmup: smoke ? 0.5 : 3,
-  rounds: smoke ? 1 : 2,
+  rounds: option("--rounds") !== undefined ? Math.max(1, Number(option("--rounds")) || 1) : smoke ? 1 : 2,
   connections: smoke ? 10 : 50,
   qformsNodeArgs: flag("--profile") ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
   log
@@ -130,6 +134,28 @@ const run: Omit<RunInfo, "finishedAt" | "loadavg"> = {
 if (Db.pgUrl() === undefined) log("PostgreSQL: not set (DATABASE_URL / QFORMS_TEST_DATABASE_URL); PGlite only")
 log(`databases: ${dbs.join(", ")}; ${smoke ? "smoke run" : "full run"}`)
 
+/**
+ * A run limited with --db: the scenario's rows (and raw figures) of the other
+ * databases come from its earlier results file, whose run is listed as earlier.
+ */
+const keepOtherDbs = (file: string, result: ScenarioResult, info: RunInfo) => {
+  if (result.error !== undefined || !existsSync(file)) return { ...result, run: info }
+  const earlier = JSON.parse(readFileSync(file, "utf8")) as ScenarioResult & { run?: RunInfo; earlierRuns?: Array<RunInfo> }
+  if (earlier.error !== undefined) return { ...result, run: info }
+  const other = (db: string) => !dbs.includes(db as Db.DbKind)
+  const kept = earlier.rows.filter((row) => other(row.db))
+  if (kept.length === 0) return { ...result, run: info }
+  const byDb = (db: string) => ["pglite", "pg"].indexOf(db)
+  return {
+    ...result,
+    rows: [...kept, ...result.rows].sort((a, b) => byDb(a.db) - byDb(b.db)),
+    raw: { ...Object.fromEntries(Object.entries(earlier.raw).filter(([key]) => other(key.split("/")[0]!))), ...result.raw },
+    run: info,
+    earlierRuns: [...(earlier.earlierRuns ?? []), ...(earlier.run === undefined ? [] : [earlier.run])]
+      .filter((run) => run.startedAt !== info.startedAt)
+  }
+}
+
 const failures: Array<string> = []
 for (const scenario of scenarios) {
   if (only !== undefined && !only.includes(scenario.name)) continue
@@ -147,7 +173,8 @@ for (const scenario of scenarios) {
   }
   log(`   ${scenario.name} took ${Math.round((Date.now() - scenarioStarted) / 1000)} s`)
   const info: RunInfo = { ...run, finishedAt: new Date().toISOString(), loadavg: loadavg() }
-  writeFileSync(`${outDir}${scenario.name}.json`, `${JSON.stringify({ ...result, run: info }, null, 2)}\n`)
+  const file = `${outDir}${scenario.name}.json`
+  writeFileSync(file, `${JSON.stringify(dbOption === undefined ? { ...result, run: info } : keepOtherDbs(file, result, info), null, 2)}\n`)
   writeReport()
 }
 Db.cleanupTempDirs()

@@ -1,6 +1,7 @@
 /**
  * The floor: a hand-written node:http + pg server doing what qforms does for
- * `POST /api/forms/{id}/responses` and `GET /api/forms/{id}` with the same SQL
+ * `POST /api/forms/{id}/responses`, `GET /api/forms/{id}` and the public page's
+ * `POST /f/{publicId}/responses` with the same SQL
  * (statements copied from packages/core/src/domain/{ApiKeys,Forms,Contacts,
  * Responses,Activities,Events}.ts), on qforms' own schema, with no framework.
  *
@@ -8,6 +9,9 @@
  * key share), its questions, the contact upsert, the response insert, the
  * sharded count, the activity, and the event + deliveries + NOTIFY statement.
  * Answers are validated by hand for the types the benchmark form uses.
+ * The public submit has no key: the form by public id and its questions
+ * (Forms.getPublic), then the same transaction as a respondent, source "form",
+ * answering 201 `{"id"}`.
  *
  * Env: PORT (0: ephemeral), DATABASE_URL, BASELINE_SCHEMA, BASELINE_POOL (10).
  */
@@ -150,7 +154,30 @@ const toRow = (row: Record<string, any>) => ({
   values: row.answers
 })
 
-const submit = async (actor: Actor, formId: number, body: string, res: ServerResponse) => {
+/** Who submits: a member through a key (the API) or a respondent (the public page). */
+interface Submitter {
+  readonly workspaceId: number
+  /** The activity's actor, as Actors.toActivityActor records it. */
+  readonly activityActor: string
+  readonly source: "api" | "form"
+  readonly reply: (res: ServerResponse, row: Record<string, any>) => void
+}
+
+const memberSubmitter = (actor: Actor): Submitter => ({
+  workspaceId: actor.workspaceId,
+  activityActor: JSON.stringify({ type: "member", accountId: actor.accountId, name: actor.name, via: "api_key" }),
+  source: "api",
+  reply: (res, row) => send(res, 201, toRow(row))
+})
+
+const respondentSubmitter = (workspaceId: number): Submitter => ({
+  workspaceId,
+  activityActor: JSON.stringify({ type: "respondent", accountId: null, name: null }),
+  source: "form",
+  reply: (res, row) => send(res, 201, { id: row.id })
+})
+
+const submit = async (who: Submitter, formId: number, body: string, res: ServerResponse) => {
   let input: { values?: Record<string, unknown> }
   try {
     input = JSON.parse(body)
@@ -166,14 +193,18 @@ const submit = async (actor: Actor, formId: number, body: string, res: ServerRes
     await client.query("begin")
     const forms = await client.query(
       `select title, status from forms where workspace_id = $1 and id = $2 for key share`,
-      [actor.workspaceId, formId]
+      [who.workspaceId, formId]
     )
     const form = forms.rows[0]
     if (form === undefined) {
       await client.query("rollback")
       return send(res, 404, { error: `form ${formId} not found` })
     }
-    const fields: Array<Field> = (await client.query(fieldsQuery, [actor.workspaceId, formId])).rows
+    if (form.status !== "published") {
+      await client.query("rollback")
+      return send(res, 409, { error: `form ${formId} is ${form.status}: only a published form accepts responses` })
+    }
+    const fields: Array<Field> = (await client.query(fieldsQuery, [who.workspaceId, formId])).rows
     const values = validate(fields, input.values)
     if (values === undefined) {
       await client.query("rollback")
@@ -189,7 +220,7 @@ const submit = async (actor: Actor, formId: number, body: string, res: ServerRes
         `insert into contacts (workspace_id, email, name, created_at) values ($1, $2, $3, $4)
          on conflict (workspace_id, lower(email)) do update set name = coalesce(excluded.name, contacts.name)
          returning id, email, name, created_at`,
-        [actor.workspaceId, email, name, now]
+        [who.workspaceId, email, name, now]
       )
       contactId = contact.rows[0].id
       name = name ?? contact.rows[0].name
@@ -201,13 +232,13 @@ const submit = async (actor: Actor, formId: number, body: string, res: ServerRes
          tags, source, answers, search_text)
        values ($1, $2, $3, $4, $5, $6, $7, $8::text[], $9, $10::jsonb, $11)
        returning ${columns}`,
-      [actor.workspaceId, formId, contactId, now, now, name, email, [], "api", JSON.stringify(values), searchText]
+      [who.workspaceId, formId, contactId, now, now, name, email, [], who.source, JSON.stringify(values), searchText]
     )
     const row = inserted.rows[0]
     await client.query(
       `insert into form_response_counts (workspace_id, form_id, shard, n) values ($1, $2, $3, $4)
        on conflict (form_id, shard) do update set n = form_response_counts.n + excluded.n`,
-      [actor.workspaceId, formId, Math.floor(Math.random() * 8), 1]
+      [who.workspaceId, formId, Math.floor(Math.random() * 8), 1]
     )
     await client.query(
       `insert into activities (workspace_id, response_id, type, actor, payload, created_at)
@@ -216,12 +247,12 @@ const submit = async (actor: Actor, formId: number, body: string, res: ServerRes
        order by t.n
        returning id, type, actor, payload, created_at`,
       [
-        actor.workspaceId,
+        who.workspaceId,
         row.id,
-        JSON.stringify({ type: "member", accountId: actor.accountId, name: actor.name, via: "api_key" }),
+        who.activityActor,
         now,
         ["created"],
-        [JSON.stringify({ source: "api" })]
+        [JSON.stringify({ source: who.source })]
       ]
     )
     const payload = {
@@ -252,7 +283,7 @@ const submit = async (actor: Actor, formId: number, body: string, res: ServerRes
        from event`,
       [
         `evt_${randomBytes(16).toString("base64url")}`,
-        actor.workspaceId,
+        who.workspaceId,
         "response.created",
         formId,
         row.id,
@@ -261,7 +292,7 @@ const submit = async (actor: Actor, formId: number, body: string, res: ServerRes
       ]
     )
     await client.query("commit")
-    send(res, 201, toRow(row))
+    who.reply(res, row)
   } catch (error) {
     await client.query("rollback").catch(() => undefined)
     throw error
@@ -290,18 +321,37 @@ const getForm = async (actor: Actor, formId: number, res: ServerResponse) => {
 }
 
 const route = /^\/api\/forms\/(\d+)(\/responses)?$/
+const publicSubmitRoute = /^\/f\/([0-9A-Za-z_-]+)\/responses$/
+
+/** `POST /f/{publicId}/responses`: the form by public id with its questions (outside the transaction, as qforms). */
+const publicSubmit = async (publicId: string, body: string, res: ServerResponse) => {
+  const { rows } = await pool.query(
+    `select id, workspace_id, public_id, title, description, status, folder_id, created_at, updated_at
+     from forms where public_id = $1`,
+    [publicId]
+  )
+  const form = rows[0]
+  if (form === undefined) return send(res, 404, { error: `form ${publicId} not found` })
+  await pool.query(fieldsQuery, [form.workspace_id, form.id])
+  return submit(respondentSubmitter(form.workspace_id), form.id, body, res)
+}
 
 const server = createServer((req, res) => {
   const handle = async () => {
     const path = (req.url ?? "/").split("?")[0]!
     if (path === "/readyz") return send(res, 200, { ok: true })
+    const publicMatch = path.match(publicSubmitRoute)
+    if (publicMatch !== null) {
+      if (req.method !== "POST") return send(res, 405, { error: "method not allowed" })
+      return publicSubmit(publicMatch[1]!, await readBody(req), res)
+    }
     const match = path.match(route)
     if (match === null) return send(res, 404, { error: "not found" })
     const body = req.method === "POST" ? await readBody(req) : ""
     const actor = await authenticate(req)
     if (actor === undefined) return send(res, 401, { error: "invalid API key" })
     const formId = Number(match[1])
-    if (match[2] !== undefined && req.method === "POST") return submit(actor, formId, body, res)
+    if (match[2] !== undefined && req.method === "POST") return submit(memberSubmitter(actor), formId, body, res)
     if (match[2] === undefined && req.method === "GET") return getForm(actor, formId, res)
     send(res, 405, { error: "method not allowed" })
   }

@@ -117,6 +117,8 @@ const call = async <A>(server: Server, method: string, path: string, body?: unkn
 /** The benchmark form: five questions, published. */
 export interface BenchForm {
   readonly id: number
+  /** The id of its public page (`/f/{publicId}`). */
+  readonly publicId: string
   readonly fields: { readonly name: number; readonly email: number; readonly topic: number; readonly score: number; readonly message: number }
   readonly workspaceId: number
 }
@@ -136,10 +138,15 @@ export const createForm = async (server: Server, title = "Contact us"): Promise<
     ]
   })
   await call(server, "PATCH", `/api/forms/${created.id}`, { status: "published" })
-  const form = await call<{ fields: Array<{ id: number; label: string }> }>(server, "GET", `/api/forms/${created.id}`)
+  const form = await call<{ publicId: string; fields: Array<{ id: number; label: string }> }>(
+    server,
+    "GET",
+    `/api/forms/${created.id}`
+  )
   const id = (label: string) => form.fields.find((field) => field.label === label)!.id
   return {
     id: created.id,
+    publicId: form.publicId,
     fields: { name: id("Name"), email: id("Email"), topic: id("Topic"), score: id("Score"), message: id("Message") },
     workspaceId: 1
   }
