@@ -303,6 +303,9 @@ describe.skipIf(!present)("public form page in Chromium", () => {
         viewport: { width: 800, height: 900 }
       })
       const page = await context.newPage()
+      // File choosers are intercepted from the start: turning interception on is a round trip to the browser,
+      // and a chooser opened before it lands (the Space below racing waitForEvent) would be a native one, never seen.
+      page.on("filechooser", () => undefined)
       // Script errors and CSP refusals; a 400 for the deliberately invalid answer is expected.
       const violations: Array<string> = []
       page.on("pageerror", (error) => violations.push(error.message))
