@@ -3,7 +3,7 @@
  * real receivers on loopback, short retry schedules. On PGlite always, on
  * PostgreSQL too when QFORMS_TEST_DATABASE_URL is set.
  */
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http"
+import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
@@ -14,43 +14,7 @@ import type { DeliveryLog } from "../src/domain/Deliveries.ts"
 import { Workspaces } from "../src/domain/Workspaces.ts"
 import * as Qforms from "../src/Qforms.ts"
 import { databaseTargets } from "./support/Databases.ts"
-
-interface Received {
-  readonly headers: IncomingHttpHeaders
-  readonly body: string
-}
-
-/** A receiver answering each post with the next status of its script (the last one repeats). */
-const receiver = async (script: ReadonlyArray<number>, headers: Record<string, string> = {}) => {
-  const received: Array<Received> = []
-  const server: Server = createServer((request, response) => {
-    let body = ""
-    request.setEncoding("utf8")
-    request.on("data", (chunk: string) => body += chunk)
-    request.on("end", () => {
-      received.push({ headers: request.headers, body })
-      const status = script[Math.min(received.length - 1, script.length - 1)]!
-      response.writeHead(status, { "content-type": "text/plain", ...headers }).end(`answer ${received.length}`)
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}/hook`,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve()))
-  }
-}
-
-const waitFor = async <A>(probe: () => A | undefined | Promise<A | undefined>, timeoutMs = 10_000): Promise<A> => {
-  const deadline = performance.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (value !== undefined) return value
-    if (performance.now() > deadline) throw new Error("timed out waiting")
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
+import { receiver, waitFor } from "./support/Receiver.ts"
 
 /** The subscription's delivery log, once `ready` says it shows what the test waits for. */
 const logWhen = (

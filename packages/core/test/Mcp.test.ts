@@ -4,7 +4,7 @@
  * ephemeral loopback port, a real webhook receiver, on PGlite always and on
  * PostgreSQL when QFORMS_TEST_DATABASE_URL is set.
  */
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http"
+import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
@@ -16,6 +16,7 @@ import { Workspaces } from "../src/domain/Workspaces.ts"
 import type { HostIdentity } from "../src/http/Identity.ts"
 import * as Qforms from "../src/Qforms.ts"
 import { databaseTargets } from "./support/Databases.ts"
+import { receiver, waitFor } from "./support/Receiver.ts"
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any
@@ -27,36 +28,6 @@ const listen = async (qforms: Qforms.Qforms) => {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve()))
-  }
-}
-
-/** A webhook receiver answering 200 and keeping what it got. */
-const receiver = async () => {
-  const received: Array<{ readonly headers: IncomingHttpHeaders; readonly body: string }> = []
-  const server = createServer((request, response) => {
-    let body = ""
-    request.setEncoding("utf8")
-    request.on("data", (chunk: string) => body += chunk)
-    request.on("end", () => {
-      received.push({ headers: request.headers, body })
-      response.writeHead(200).end("ok")
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve()))
-  }
-}
-
-const waitFor = async <A>(probe: () => A | undefined | Promise<A | undefined>, timeoutMs = 10_000): Promise<A> => {
-  const deadline = performance.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (value !== undefined) return value
-    if (performance.now() > deadline) throw new Error("timed out waiting")
-    await new Promise((resolve) => setTimeout(resolve, 20))
   }
 }
 

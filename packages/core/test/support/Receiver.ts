@@ -1,0 +1,45 @@
+/**
+ * A webhook receiver on a loopback port, and polling until something shows:
+ * shared by the tests that watch deliveries arrive.
+ */
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+
+/** One post the receiver got. */
+export interface Received {
+  readonly headers: IncomingHttpHeaders
+  readonly body: string
+}
+
+/** A receiver answering each post with the next status of its script (the last one repeats), keeping what it got. */
+export const receiver = async (script: ReadonlyArray<number> = [200], headers: Record<string, string> = {}) => {
+  const received: Array<Received> = []
+  const server: Server = createServer((request, response) => {
+    let body = ""
+    request.setEncoding("utf8")
+    request.on("data", (chunk: string) => body += chunk)
+    request.on("end", () => {
+      received.push({ headers: request.headers, body })
+      const status = script[Math.min(received.length - 1, script.length - 1)]!
+      response.writeHead(status, { "content-type": "text/plain", ...headers }).end(`answer ${received.length}`)
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve()))
+  }
+}
+
+/** Polls `probe` every 20 ms until it answers a value; throws after `timeoutMs`. */
+export const waitFor = async <A>(probe: () => A | undefined | Promise<A | undefined>, timeoutMs = 10_000): Promise<A> => {
+  const deadline = performance.now() + timeoutMs
+  for (;;) {
+    const value = await probe()
+    if (value !== undefined) return value
+    if (performance.now() > deadline) throw new Error("timed out waiting")
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
