@@ -425,7 +425,7 @@ const OPTIONAL_HINT = /\s*\((?:optional|if\s+any|if\s+applicable|not\s+required)
 const REQUIRED_HINT = /\s*\((?:required|mandatory|must)\)|\b(?:required|mandatory|compulsory|must(?:\s+(?:be\s+)?(?:given|provided|answered|filled(?:\s+in)?))?)\b/gi
 
 /** Turns one thing to ask into a question, or nothing when it names nothing. */
-const questionOf = (rawItem: string, context: { readonly checkboxes: boolean; readonly allRequired: boolean | undefined }): Draft | undefined => {
+const questionOf = (rawItem: string, context: { readonly allRequired: boolean | undefined }): Draft | undefined => {
   let item = collapse(rawItem).replace(/^(?:and|or|also|plus|then)\s+/i, "").replace(/^(?:for|about)\s+/i, "")
   if (item.length === 0) return undefined
   const optional = new RegExp(OPTIONAL_HINT.source, "i").test(item)
@@ -435,7 +435,7 @@ const questionOf = (rawItem: string, context: { readonly checkboxes: boolean; re
     .replace(/[,\s]+$/, "")
   // Choices: a trailing "one of …" list, or a parenthesised list.
   let choices: Array<string> | undefined
-  let many = context.checkboxes || CHECKBOX_HINT.test(item)
+  let many = CHECKBOX_HINT.test(item)
   const oneOf = ONE_OF.exec(item)
   if (oneOf !== null && oneOf.index > 0) {
     const found = splitChoices(oneOf[1]!)
@@ -590,7 +590,7 @@ export const generate = (prompt: string): Result.Result<OfflineForm, string> => 
     const heading = headingMatch !== null && !LIST_TRIGGER.test(`${headingMatch[1]!} `) ? headingMatch : null
     const body = heading === null ? text : heading[2]!
     if (isMeta(text) || isMeta(body)) continue
-    const context = { checkboxes: false, allRequired }
+    const context = { allRequired }
     if (bullet) {
       add(questionOf(text, context))
       continue
