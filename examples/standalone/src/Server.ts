@@ -53,6 +53,7 @@ export const start = async (settings: Settings.Settings): Promise<Server> => {
     logLevel: settings.logLevel,
     logFormat: settings.logFormat,
     formGenerator: Settings.formGenerator(settings),
+    mail: Settings.mail(settings),
     delivery: {
       worker: settings.deliveryWorker,
       timeoutMs: settings.webhookTimeoutMs,

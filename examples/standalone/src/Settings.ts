@@ -9,7 +9,7 @@ import * as Redacted from "effect/Redacted"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as SchemaTransformation from "effect/SchemaTransformation"
-import { FormGenerator, OpenAiFormGenerator, PgliteClient, PublicPage, type Qforms, RetrySchedule } from "@qforms/core"
+import { FormGenerator, Mailer, OpenAiFormGenerator, PgliteClient, PublicPage, type Qforms, RetrySchedule } from "@qforms/core"
 
 /** Seconds to wait for the model, e.g. `30` or `2.5`. */
 const Seconds = Schema.Finite.check(Schema.isGreaterThan(0, { message: "Expected a number of seconds greater than 0" }))
@@ -67,7 +67,9 @@ export const Settings = Config.all({
   frameAncestors: Config.schema(FrameAncestors, "QFORMS_FRAME_ANCESTORS").pipe(Config.withDefault(["*"])),
   trustedProxyHops: Config.Int("QFORMS_TRUSTED_PROXY_HOPS").pipe(Config.withDefault(0)),
   formMinSeconds: Config.Number("QFORMS_FORM_MIN_SECONDS").pipe(Config.withDefault(PublicPage.defaultMinSubmitSeconds)),
-  formSubmissionsPerMinute: Config.Number("QFORMS_FORM_SUBMISSIONS_PER_MINUTE").pipe(Config.withDefault(10))
+  formSubmissionsPerMinute: Config.Number("QFORMS_FORM_SUBMISSIONS_PER_MINUTE").pipe(Config.withDefault(10)),
+  smtpUrl: Config.option(Config.Redacted("QFORMS_SMTP_URL")),
+  mailFrom: Config.option(Config.String("QFORMS_MAIL_FROM"))
 })
 export type Settings = Config.Success<typeof Settings>
 
@@ -81,6 +83,13 @@ const checkCombination = (settings: Settings): Effect.Effect<Settings, string> =
     ].filter((name) => name !== undefined)
     if (missing.length > 0) {
       return Effect.fail(`Invalid configuration: the openai form generator needs ${missing.join(" and ")} (in QFORMS_FORM_GENERATOR)`)
+    }
+  }
+  if (Option.isSome(settings.smtpUrl)) {
+    const problem = Mailer.smtpUrlProblem(Redacted.value(settings.smtpUrl.value))
+    if (problem !== undefined) return Effect.fail(`Invalid configuration: ${problem}`)
+    if (Option.isNone(settings.mailFrom)) {
+      return Effect.fail("Invalid configuration: QFORMS_SMTP_URL needs QFORMS_MAIL_FROM (e.g. \"Forms <forms@example.com>\")")
     }
   }
   return Effect.succeed(settings)
@@ -152,3 +161,9 @@ export const publicPage = (settings: Settings): NonNullable<Qforms.QformsOptions
     burst: Math.max(1, Math.ceil(settings.formSubmissionsPerMinute))
   }
 })
+
+/** E-mail over SMTP (`QFORMS_SMTP_URL` and `QFORMS_MAIL_FROM`), as `Qforms.make` takes it; none without them. */
+export const mail = (settings: Settings): Qforms.QformsOptions["mail"] =>
+  Option.isSome(settings.smtpUrl) && Option.isSome(settings.mailFrom)
+    ? { url: Redacted.value(settings.smtpUrl.value), from: settings.mailFrom.value, timeoutMs: settings.webhookTimeoutMs }
+    : undefined

@@ -26,6 +26,7 @@ import { DeliveryConfig, type DeliverySettings } from "./delivery/DeliveryConfig
 import * as Worker from "./delivery/Worker.ts"
 import * as Files from "./domain/Files.ts"
 import { FormGenerator } from "./domain/FormGenerator.ts"
+import * as Mailer from "./domain/Mailer.ts"
 import * as EventStream from "./http/EventStream.ts"
 import * as Http from "./http/Http.ts"
 import { IdentityBridge, type ResolveActor } from "./http/Identity.ts"
@@ -92,7 +93,17 @@ export interface QformsOptions {
    * `X-Forwarded-For` entries to trust (default none).
    */
   readonly publicPage?: PublicPage.PublicPageOptions | undefined
+  /**
+   * E-mail over SMTP, for notification channels of type `email`:
+   * `{ url: "smtp://user:pass@mail.example.com:587", from: "Forms <forms@example.com>" }`.
+   * Without it, e-mail is not configured (such channels are refused with 409).
+   */
+  readonly mail?: Mailer.SmtpOptions | undefined
 }
+
+/** The mailer of the options: SMTP when `mail` is given, else "not configured". */
+const mailLayer = (options: QformsOptions) =>
+  options.mail === undefined ? Mailer.layerNone : Mailer.layerSmtp(options.mail)
 
 /** The loggers and level of the options. */
 const logging = (options: QformsOptions) =>
@@ -204,6 +215,7 @@ const httpOptions = (options: QformsOptions): Http.HttpOptions => ({
 export const layer = (options: QformsOptions = {}) =>
   Layer.merge(Http.layer(httpOptions(options)), Files.layerSweeper).pipe(
     Layer.provide(options.formGenerator ?? FormGenerator.layerOffline),
+    Layer.provide(mailLayer(options)),
     Layer.provideMerge(databaseLayer(options.database, options.files)),
     Layer.provide(Layer.succeed(IdentityBridge)(options.resolveActor))
   )
@@ -229,6 +241,7 @@ export const make = async (options: QformsOptions = {}): Promise<Qforms> => {
       databaseLayer(options.database, options.files).pipe(
         Layer.merge(NodeHttpServer.layerHttpServices),
         Layer.merge(options.formGenerator ?? FormGenerator.layerOffline),
+        Layer.merge(mailLayer(options)),
         Layer.provideMerge(logging(options))
       ),
       scope

@@ -13,6 +13,7 @@ import { Contacts } from "./domain/Contacts.ts"
 import { Deliveries } from "./domain/Deliveries.ts"
 import { Events } from "./domain/Events.ts"
 import { Files } from "./domain/Files.ts"
+import { FormNotifications } from "./domain/FormNotifications.ts"
 import { Forms } from "./domain/Forms.ts"
 import { Members } from "./domain/Members.ts"
 import { Notes } from "./domain/Notes.ts"
@@ -32,6 +33,7 @@ export type Services =
   | Deliveries
   | Events
   | Files
+  | FormNotifications
   | Forms
   | Members
   | Notes
@@ -62,7 +64,8 @@ export const layer: Layer.Layer<Services, never, SqlClient.SqlClient | BlobStore
   Responses.layer,
   Webhooks.layer,
   Workspaces.layer,
-  Deliveries.layer
+  Deliveries.layer,
+  FormNotifications.layer
 )
   .pipe(Layer.provideMerge(middle))
 

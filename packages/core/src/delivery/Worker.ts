@@ -17,6 +17,8 @@ import * as Semaphore from "effect/Semaphore"
 import * as Stream from "effect/Stream"
 import { type AttemptOutcome, type ClaimedDelivery, Deliveries } from "../domain/Deliveries.ts"
 import { outboxChannel } from "../domain/Events.ts"
+import { Mailer, type MailerService } from "../domain/Mailer.ts"
+import * as NotificationFormats from "../domain/NotificationFormats.ts"
 import { Notifications } from "../storage/Notifications.ts"
 import { SqlPriority } from "../storage/SqlPriority.ts"
 import { DeliveryConfig } from "./DeliveryConfig.ts"
@@ -38,6 +40,32 @@ export const responseLink = (appUrl: string, responseId: number) =>
 /** The body posted for a claimed delivery: the stored event and its link (spec: WebhookEvent). */
 export const webhookBody = (appUrl: string, delivery: ClaimedDelivery): string =>
   JSON.stringify({ ...delivery.payload, link: responseLink(appUrl, delivery.payload.responseId) })
+
+/**
+ * The body posted for a claimed delivery to a URL: the WebhookEvent for a
+ * subscription and a `url` channel, the channel's own format otherwise.
+ */
+export const postBody = (appUrl: string, delivery: ClaimedDelivery): string => {
+  const target = delivery.target
+  if (target.kind === "webhook" || target.channelType === "url" || target.channelType === "email") {
+    return webhookBody(appUrl, delivery)
+  }
+  const input = {
+    payload: delivery.payload,
+    fields: target.fields,
+    link: responseLink(appUrl, delivery.payload.responseId)
+  }
+  switch (target.channelType) {
+    case "slack":
+      return JSON.stringify(NotificationFormats.slack(input))
+    case "discord":
+      return JSON.stringify(NotificationFormats.discord(input))
+    case "teams":
+      return JSON.stringify(NotificationFormats.teams(input))
+    case "sheet":
+      return JSON.stringify(NotificationFormats.sheet(input))
+  }
+}
 
 /** Decides what an attempt's result means for the delivery. */
 export const decide = (options: {
@@ -67,6 +95,8 @@ export const decide = (options: {
     ? { status: "failed", nextAttemptAt: null }
     : { status: "retrying", nextAttemptAt: new Date(options.now + delay) }
 }
+
+type ClaimedFields = Extract<ClaimedDelivery["target"], { readonly kind: "channel" }>["fields"]
 
 /** A finished attempt waiting to be recorded. */
 interface Finished {
@@ -107,6 +137,7 @@ export const run = Effect.fnUntraced(function*(options: WorkerOptions) {
   // claims are due again this long after it died.
   const leaseMs = timeoutMs + 5_000
   const connections = yield* Sender.makeConnections({ maxDestinations: 256 })
+  const mailer: MailerService = yield* Mailer
 
   const wake = yield* Queue.sliding<void>(1)
   const signal = Queue.offer(wake, undefined).pipe(Effect.asVoid)
@@ -122,18 +153,71 @@ export const run = Effect.fnUntraced(function*(options: WorkerOptions) {
   }
   let active = 0
 
-  const attempt = (delivery: ClaimedDelivery) =>
+  /** An e-mail channel's delivery: one message through the mailer; a 5xx reply (or no mailer) is final. */
+  const mail = (delivery: ClaimedDelivery, to: ReadonlyArray<string>, fields: ClaimedFields) =>
     Effect.gen(function*() {
       const started = yield* Clock.currentTimeMillis
-      const body = webhookBody(options.appUrl, delivery)
-      const headers = Signatures.headers(delivery.secret, delivery.eventId, Math.floor(started / 1000), body)
-      const vetted = yield* Effect.result(SsrfGuard.vet(delivery.targetUrl, { allowPrivate }))
+      const message = NotificationFormats.email({
+        payload: delivery.payload,
+        fields,
+        link: responseLink(options.appUrl, delivery.payload.responseId)
+      })
+      const sent = yield* Effect.result(mailer.send({ to, ...message }).pipe(
+        Effect.timeoutOrElse({
+          duration: Duration.millis(timeoutMs),
+          orElse: () => Effect.fail({ _tag: "MailFailed" as const, message: `timed out after ${timeoutMs} ms`, code: null, permanent: false })
+        })
+      ))
+      const now = yield* Clock.currentTimeMillis
+      const durationMs = now - started
+      if (Result.isSuccess(sent)) {
+        return {
+          at: new Date(started),
+          statusCode: sent.success.code,
+          durationMs,
+          error: null,
+          responseBody: sent.success.response === "" ? null : sent.success.response,
+          status: "succeeded",
+          nextAttemptAt: null
+        } satisfies AttemptOutcome
+      }
+      const failure = sent.failure
+      const final = failure._tag === "MailNotConfigured" || failure.permanent
+      const delay = final
+        ? undefined
+        : RetrySchedule.nextAttemptDelay(schedule, delivery.attempts, { random: yield* Random.next })
+      return {
+        at: new Date(started),
+        statusCode: failure._tag === "MailFailed" ? failure.code : null,
+        durationMs,
+        error: failure.message,
+        responseBody: null,
+        ...(delay === undefined
+          ? { status: "failed" as const, nextAttemptAt: null }
+          : { status: "retrying" as const, nextAttemptAt: new Date(now + delay) })
+      } satisfies AttemptOutcome
+    })
+
+  const attempt = (delivery: ClaimedDelivery) =>
+    Effect.gen(function*() {
+      const target = delivery.target
+      if (target.kind === "channel" && target.channelType === "email") return yield* mail(delivery, target.to, target.fields)
+      const url = target.url ?? ""
+      const started = yield* Clock.currentTimeMillis
+      const body = postBody(options.appUrl, delivery)
+      const headers = Signatures.headers(target.secret, delivery.eventId, Math.floor(started / 1000), body)
+      const vetted = yield* Effect.result(SsrfGuard.vet(url, { allowPrivate }))
       const result: Sender.SendResult = Result.isSuccess(vetted)
         ? yield* Sender.post(vetted.success, body, { ...headers }, { timeoutMs, userAgent, connections })
         : { status: null, body: "", durationMs: 0, error: vetted.failure.message, retryAfter: undefined }
       const now = yield* Clock.currentTimeMillis
+      // A Google Apps Script web app runs the POST, then answers with a redirect to its output.
+      const ranThenRedirected = target.kind === "channel" && target.channelType === "sheet" &&
+        (result.status === 302 || result.status === 303)
       const decision = Result.isSuccess(vetted)
-        ? decide({ result, attemptsMade: delivery.attempts, schedule, now, random: yield* Random.next })
+        ? ranThenRedirected
+          ? { status: "succeeded" as const, nextAttemptAt: null }
+          : decide({ result, attemptsMade: delivery.attempts, schedule, now, random: yield* Random.next })
         : { status: "failed" as const, nextAttemptAt: null }
       return {
         at: new Date(started),
@@ -167,7 +251,7 @@ export const run = Effect.fnUntraced(function*(options: WorkerOptions) {
   yield* Effect.forkScoped(Effect.forever(recordBatch))
 
   const deliver = (delivery: ClaimedDelivery) =>
-    hostPermit(delivery.targetUrl).withPermit(attempt(delivery)).pipe(
+    hostPermit(delivery.target.url ?? "smtp:").withPermit(attempt(delivery)).pipe(
       Effect.flatMap((outcome) => Queue.offer(finished, { delivery, outcome })),
       // An unexpected failure is logged; the lease runs out and the delivery is claimed again.
       Effect.catchCause((cause) => Effect.logError("webhook delivery failed", cause)),

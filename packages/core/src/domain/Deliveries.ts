@@ -10,10 +10,13 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
+import type * as Statement from "effect/sql/Statement"
 import * as Actors from "./Actors.ts"
 import { type Forbidden, InvalidInput } from "./Errors.ts"
 import { EventName, type EventPayload, outboxChannel } from "./Events.ts"
 import { maxId } from "./Ids.ts"
+import type { Field } from "./Fields.ts"
+import { ChannelNotFound, type ChannelType } from "./FormNotifications.ts"
 import { SubscriptionNotFound } from "./Webhooks.ts"
 
 /** Where a delivery stands. */
@@ -54,17 +57,39 @@ export class DeliveryNotFound extends Schema.TaggedError<DeliveryNotFound>()("De
   message: Schema.String
 }) {}
 
-/** A delivery a worker has claimed, with what it needs to post it. */
+/**
+ * Where a claimed delivery goes: a webhook subscription's URL, or a form's
+ * notification channel (formatted per channel type when it is sent).
+ */
+export type DeliveryTarget =
+  | {
+    readonly kind: "webhook"
+    readonly subscriptionId: string
+    readonly url: string
+    readonly secret: string
+  }
+  | {
+    readonly kind: "channel"
+    readonly channelId: string
+    readonly channelType: ChannelType
+    /** The webhook-style types' URL; null for `email`. */
+    readonly url: string | null
+    /** The `email` type's recipients; empty otherwise. */
+    readonly to: ReadonlyArray<string>
+    readonly secret: string
+    /** The form's questions as they are now (for question order). */
+    readonly fields: ReadonlyArray<Field>
+  }
+
+/** A delivery a worker has claimed, with what it needs to send it. */
 export interface ClaimedDelivery {
   readonly id: number
   readonly workspaceId: number
-  readonly subscriptionId: string
   readonly eventId: string
   readonly attempts: number
-  readonly targetUrl: string
-  readonly secret: string
   readonly payload: EventPayload
   readonly createdAt: Date
+  readonly target: DeliveryTarget
 }
 
 /** How an attempt ended, as the worker decided. */
@@ -132,6 +157,13 @@ export class Deliveries extends Context.Service<Deliveries, {
     subscriptionId: string,
     options?: { readonly limit?: number | undefined; readonly cursor?: string | undefined }
   ) => Effect.Effect<DeliveryLog, SubscriptionNotFound | InvalidInput | SqlError.SqlError>
+  /** A form's notification channel's deliveries, newest first, with their attempts. */
+  readonly listChannel: (
+    actor: Actors.Actor,
+    formId: number,
+    channelId: string,
+    options?: { readonly limit?: number | undefined; readonly cursor?: string | undefined }
+  ) => Effect.Effect<DeliveryLog, ChannelNotFound | InvalidInput | SqlError.SqlError>
   /** Makes a delivery due now again (same event id, so the same `webhook-id`). */
   readonly retry: (
     actor: Actors.Actor,
@@ -170,6 +202,26 @@ export class Deliveries extends Context.Service<Deliveries, {
           order by d.id desc
           limit ${limit}`
 
+      const page = Effect.fnUntraced(function*(
+        actor: Actors.Actor,
+        target: Statement.Fragment,
+        options: { readonly limit?: number | undefined; readonly cursor?: string | undefined }
+      ) {
+        const before = options.cursor === undefined ? undefined : Number(options.cursor)
+        if (before !== undefined && (!Number.isSafeInteger(before) || before <= 0 || before > maxId)) {
+          return yield* new InvalidInput({ message: "cursor: not a cursor from this log" })
+        }
+        const limit = options.limit ?? 50
+        const conditions = [sql`d.workspace_id = ${actor.workspaceId}`, target]
+        if (before !== undefined) conditions.push(sql`d.id < ${before}`)
+        const rows = yield* selectDeliveries(sql.and(conditions), limit + 1)
+        const shown = rows.slice(0, limit)
+        return {
+          deliveries: shown.map(toDelivery),
+          nextCursor: rows.length > limit ? String(shown[shown.length - 1]!.id) : null
+        }
+      })
+
       const list = Effect.fn("Deliveries.list")(function*(
         actor: Actors.Actor,
         subscriptionId: string,
@@ -180,19 +232,22 @@ export class Deliveries extends Context.Service<Deliveries, {
         if (found.length === 0) {
           return yield* new SubscriptionNotFound({ message: `subscription ${subscriptionId} not found` })
         }
-        const before = options.cursor === undefined ? undefined : Number(options.cursor)
-        if (before !== undefined && (!Number.isSafeInteger(before) || before <= 0 || before > maxId)) {
-          return yield* new InvalidInput({ message: "cursor: not a cursor from this log" })
+        return yield* page(actor, sql`d.subscription_id = ${subscriptionId}`, options)
+      })
+
+      const listChannel = Effect.fn("Deliveries.listChannel")(function*(
+        actor: Actors.Actor,
+        formId: number,
+        channelId: string,
+        options: { readonly limit?: number | undefined; readonly cursor?: string | undefined } = {}
+      ) {
+        const found = yield* sql`
+          select 1 from notification_channels
+          where workspace_id = ${actor.workspaceId} and form_id = ${formId} and id = ${channelId}`
+        if (found.length === 0) {
+          return yield* new ChannelNotFound({ message: `notification channel ${channelId} not found in form ${formId}` })
         }
-        const limit = options.limit ?? 50
-        const conditions = [sql`d.workspace_id = ${actor.workspaceId}`, sql`d.subscription_id = ${subscriptionId}`]
-        if (before !== undefined) conditions.push(sql`d.id < ${before}`)
-        const rows = yield* selectDeliveries(sql.and(conditions), limit + 1)
-        const page = rows.slice(0, limit)
-        return {
-          deliveries: page.map(toDelivery),
-          nextCursor: rows.length > limit ? String(page[page.length - 1]!.id) : null
-        }
+        return yield* page(actor, sql`d.channel_id = ${channelId}`, options)
       })
 
       const retry = Effect.fn("Deliveries.retry")(function*(actor: Actors.Actor, deliveryId: number) {
@@ -227,11 +282,16 @@ export class Deliveries extends Context.Service<Deliveries, {
         const rows = yield* sql<{
           readonly id: number
           readonly workspace_id: number
-          readonly subscription_id: string
+          readonly subscription_id: string | null
+          readonly channel_id: string | null
           readonly event_id: string
           readonly attempts: number
-          readonly target_url: string
-          readonly secret: string
+          readonly target_url: string | null
+          readonly secret: string | null
+          readonly channel_type: ChannelType | null
+          readonly channel_config: { readonly url?: string; readonly to?: ReadonlyArray<string> } | null
+          readonly channel_secret: string | null
+          readonly fields: ReadonlyArray<Field> | null
           readonly payload: EventPayload
           readonly created_at: Date
         }>`
@@ -245,25 +305,40 @@ export class Deliveries extends Context.Service<Deliveries, {
               limit ${options.limit}
               for update skip locked
             )
-            returning id, workspace_id, subscription_id, event_id, attempts
+            returning id, workspace_id, subscription_id, channel_id, event_id, attempts
           )
-          select c.id, c.workspace_id, c.subscription_id, c.event_id, c.attempts, s.target_url, s.secret,
+          select c.id, c.workspace_id, c.subscription_id, c.channel_id, c.event_id, c.attempts, s.target_url, s.secret,
+            n.type as channel_type, n.config as channel_config, n.secret as channel_secret,
+            case when n.id is not null then (
+              select coalesce(json_agg(json_build_object('id', f.id, 'type', f.type, 'label', f.label,
+                'required', f.required, 'position', f.position, 'options', f.options) order by f.position, f.id), '[]')
+              from fields f where f.form_id = n.form_id
+            ) end as fields,
             e.payload, e.created_at
           from claimed c
-          join webhook_subscriptions s on s.id = c.subscription_id
+          left join webhook_subscriptions s on s.id = c.subscription_id
+          left join notification_channels n on n.id = c.channel_id
           join events e on e.id = c.event_id
           cross join (select set_config('synchronous_commit', 'off', true)) as relaxed
           order by c.id`
         return rows.map((row): ClaimedDelivery => ({
           id: row.id,
           workspaceId: row.workspace_id,
-          subscriptionId: row.subscription_id,
           eventId: row.event_id,
           attempts: row.attempts,
-          targetUrl: row.target_url,
-          secret: row.secret,
           payload: row.payload,
-          createdAt: row.created_at
+          createdAt: row.created_at,
+          target: row.channel_id === null
+            ? { kind: "webhook", subscriptionId: row.subscription_id!, url: row.target_url!, secret: row.secret! }
+            : {
+              kind: "channel",
+              channelId: row.channel_id,
+              channelType: row.channel_type!,
+              url: row.channel_config?.url ?? null,
+              to: row.channel_config?.to ?? [],
+              secret: row.channel_secret!,
+              fields: row.fields ?? []
+            }
         }))
       })
 
@@ -279,7 +354,8 @@ export class Deliveries extends Context.Service<Deliveries, {
           ord,
           delivery_id: delivery.id,
           workspace_id: delivery.workspaceId,
-          subscription_id: delivery.subscriptionId,
+          subscription_id: delivery.target.kind === "webhook" ? delivery.target.subscriptionId : null,
+          channel_id: delivery.target.kind === "channel" ? delivery.target.channelId : null,
           at: outcome.at.toISOString(),
           status_code: outcome.statusCode,
           duration_ms: Math.round(outcome.durationMs),
@@ -292,7 +368,7 @@ export class Deliveries extends Context.Service<Deliveries, {
         yield* sql`
           with outcome as (
             select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as o(ord integer, delivery_id integer,
-              workspace_id integer, subscription_id text, at timestamptz, status_code integer, duration_ms integer,
+              workspace_id integer, subscription_id text, channel_id text, at timestamptz, status_code integer, duration_ms integer,
               error text, response_body text, status text, next_attempt_at timestamptz, disable text)
           ), attempt as (
             insert into delivery_attempts (workspace_id, delivery_id, attempted_at, status_code, duration_ms, error,
@@ -303,11 +379,15 @@ export class Deliveries extends Context.Service<Deliveries, {
             update deliveries d set status = o.status, next_attempt_at = o.next_attempt_at, lease_until = null,
               updated_at = o.at
             from outcome o where d.id = o.delivery_id
+          ), channel_sent as (
+            update notification_channels n set last_sent_at = greatest(n.last_sent_at, o.at)
+            from (select channel_id, max(at) as at from outcome where channel_id is not null group by channel_id) o
+            where n.id = o.channel_id
           ), sent as (
             select subscription_id, max(at) as at,
               (array_agg(disable order by ord desc) filter (where disable is not null))[1] as disable,
               max(at) filter (where disable is not null) as disabled_at
-            from outcome group by subscription_id
+            from outcome where subscription_id is not null group by subscription_id
           )
           update webhook_subscriptions s set last_sent_at = greatest(s.last_sent_at, sent.at),
             disabled_at = coalesce(sent.disabled_at, s.disabled_at),
@@ -325,7 +405,7 @@ export class Deliveries extends Context.Service<Deliveries, {
         (rows) => rows[0]?.at ?? undefined
       )
 
-      return Deliveries.of({ list, retry, claim, complete, nextDueAt })
+      return Deliveries.of({ list, listChannel, retry, claim, complete, nextDueAt })
     })
   )
 }

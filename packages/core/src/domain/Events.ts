@@ -103,8 +103,8 @@ export class Events extends Context.Service<Events, {
 
       const record = Effect.fn("Events.record")(function*(workspaceId: number, at: Date, payload: EventPayload) {
         const id = yield* Effect.sync(makeEventId)
-        // One statement: the event, a delivery per matching subscription, the
-        // notice for live streams, and a wake-up for delivery workers (NOTIFY is
+        // One statement: the event, a delivery per matching subscription and
+        // notification channel, the notice for live streams, and a wake-up for delivery workers (NOTIFY is
         // sent only if the transaction commits, in commit order).
         yield* sql`
           with event as (
@@ -120,9 +120,17 @@ export class Events extends Context.Service<Events, {
             where s.workspace_id = ${workspaceId} and s.form_id = ${payload.form.id} and s.event = ${payload.event}
               and s.disabled_at is null
             returning 1
+          ), notify as (
+            insert into deliveries (workspace_id, channel_id, event_id, status, attempts, next_attempt_at,
+              created_at, updated_at)
+            select ${workspaceId}, c.id, event.id, 'pending', 0, ${at}, ${at}, ${at}
+            from event, notification_channels c
+            where c.workspace_id = ${workspaceId} and c.form_id = ${payload.form.id} and c.enabled
+              and ${payload.event} = any(c.events)
+            returning 1
           )
           select pg_notify(${eventsChannel}, ${workspaceId} || ':' || event.seq),
-            case when exists (select 1 from due) then pg_notify(${outboxChannel}, '') end
+            case when exists (select 1 from due) or exists (select 1 from notify) then pg_notify(${outboxChannel}, '') end
           from event`
         return id
       })

@@ -152,3 +152,16 @@ export const flattener = (fields: ReadonlyArray<Field>, linkBase?: string) => {
     }
   }
 }
+
+/**
+ * The display keys of a form's questions in question order (statements
+ * skipped, repeated labels numbered as in {@link flatAnswers}), with their
+ * labels: the columns of a sheet row, the order of a chat message.
+ *
+ * @example
+ * ```ts
+ * answerKeys(fields) // [{ key: "Name", label: "Name" }, { key: "Name (2)", label: "Name" }]
+ * ```
+ */
+export const answerKeys = (fields: ReadonlyArray<Field>): ReadonlyArray<{ readonly key: string; readonly label: string }> =>
+  keyedFields(fields).map(({ field, key }) => ({ key, label: field.label }))

@@ -116,6 +116,39 @@ const toSubscription = (row: SubscriptionRow): Subscription => ({
 export const makeSecret = (): string => `whsec_${randomBytes(32).toString("base64")}`
 
 /**
+ * Refuses a target that is, or resolves to, a loopback, private or
+ * otherwise internal address (unless private targets are allowed). A name
+ * that cannot be resolved now is accepted: delivery checks again (and refuses
+ * it then if need be). `path` names the field in the error.
+ *
+ * @example
+ * ```ts
+ * yield* checkTarget("https://hooks.example.com/x") // fails with InvalidInput for http://10.0.0.1/
+ * ```
+ */
+export const checkTarget = Effect.fnUntraced(function*(targetUrl: string, path = "targetUrl") {
+  const config = yield* DeliveryConfig
+  if (config.allowPrivateTargets) return
+  const host = new URL(targetUrl).hostname.replace(/^\[|\]$/g, "")
+  const addresses = isIP(host) !== 0
+    ? undefined
+    : yield* SsrfGuard.systemResolve(host).pipe(
+      Effect.timeout("3 seconds"),
+      Effect.orElseSucceed(() => null)
+    )
+  if (addresses === null) return
+  yield* SsrfGuard.vet(targetUrl, {
+    allowPrivate: false,
+    ...(addresses === undefined ? {} : { resolve: () => Effect.succeed(addresses) })
+  }).pipe(
+    Effect.mapError((error) => {
+      const message = error.message.replace(/^targetUrl/, path)
+      return new InvalidInput({ message, details: [{ path, message }] })
+    })
+  )
+})
+
+/**
  * Webhook subscriptions of a workspace. Managing them takes an owner or admin.
  *
  * @example
@@ -193,30 +226,6 @@ export class Webhooks extends Context.Service<Webhooks, {
           where s.workspace_id = ${actor.workspaceId}
           order by s.created_at, s.id`
         return rows.map(toSubscription)
-      })
-
-      /**
-       * Refuses a target that is, or resolves to, a loopback, private or
-       * otherwise internal address. A name that cannot be resolved now is
-       * accepted: delivery checks again (and refuses it then if need be).
-       */
-      const checkTarget = Effect.fnUntraced(function*(targetUrl: string) {
-        const config = yield* DeliveryConfig
-        if (config.allowPrivateTargets) return
-        const host = new URL(targetUrl).hostname.replace(/^\[|\]$/g, "")
-        const addresses = isIP(host) !== 0
-          ? undefined
-          : yield* SsrfGuard.systemResolve(host).pipe(
-            Effect.timeout("3 seconds"),
-            Effect.orElseSucceed(() => null)
-          )
-        if (addresses === null) return
-        yield* SsrfGuard.vet(targetUrl, {
-          allowPrivate: false,
-          ...(addresses === undefined ? {} : { resolve: () => Effect.succeed(addresses) })
-        }).pipe(
-          Effect.mapError((error) => new InvalidInput({ message: error.message, details: [{ path: "targetUrl", message: error.message }] }))
-        )
       })
 
       const subscribe = Effect.fn("Webhooks.subscribe")(function*(actor: Actors.Actor, input: SubscribeInput) {

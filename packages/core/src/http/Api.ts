@@ -23,6 +23,7 @@ import { CreateStageInput, ReorderStagesInput, Stage, UpdateStageInput } from ".
 import { CreatedSubscription, SubscribeInput, Subscription, UpdateSubscriptionInput } from "../domain/Webhooks.ts"
 import { Delivery, DeliveryLog } from "../domain/Deliveries.ts"
 import { PingResult } from "../delivery/TestPing.ts"
+import { NotificationSettings, NotificationSettingsInput } from "../domain/FormNotifications.ts"
 import { Id } from "../domain/Ids.ts"
 import {
   BadGateway,
@@ -273,6 +274,41 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
   )
 {}
 
+/** A notification channel's id (`ch_…`). */
+export const ChannelId = Schema.String.check(Schema.isMaxLength(100))
+
+/** Per-form notifications: Slack, Discord, Teams, a sheet, e-mail or any URL. */
+export class NotificationsGroup extends HttpApiGroup.make("notifications")
+  .add(
+    HttpApiEndpoint.get("get", "/forms/:id/notifications", {
+      params: IdParams,
+      success: NotificationSettings,
+      error: NotFound
+    }).annotate(OpenApi.Description, "The form's notification channels."),
+    HttpApiEndpoint.put("replace", "/forms/:id/notifications", {
+      params: IdParams,
+      payload: NotificationSettingsInput,
+      success: NotificationSettings,
+      error: [NotFound, Forbidden, Conflict]
+    }).annotate(
+      OpenApi.Description,
+      "Replaces the form's channels (owners and admins). A channel sent back with its `id` is kept; " +
+        "409 when an `email` channel is listed and e-mail is not configured."
+    ),
+    HttpApiEndpoint.get("deliveries", "/forms/:id/notifications/:channelId/deliveries", {
+      params: { id: Id, channelId: ChannelId },
+      query: DeliveryLogQuery.fields,
+      success: DeliveryLog,
+      error: NotFound
+    }).annotate(OpenApi.Description, "The channel's delivery log, newest first, with every attempt."),
+    HttpApiEndpoint.post("retry", "/forms/:id/notifications/:channelId/deliveries/:deliveryId/retry", {
+      params: { id: Id, channelId: ChannelId, deliveryId: Id },
+      success: Delivery,
+      error: [NotFound, Forbidden]
+    }).annotate(OpenApi.Description, "Sends a channel's delivery again now.")
+  )
+{}
+
 /** Uploaded files (the answers to `file` questions). */
 export class FilesGroup extends HttpApiGroup.make("files")
   .add(
@@ -322,6 +358,7 @@ export class Api extends HttpApi.make("qforms")
   .add(WebhooksGroup)
   .add(FilesGroup)
   .add(GenerateGroup)
+  .add(NotificationsGroup)
   .prefix("/api")
   .middleware(RequestErrors)
   .middleware(Authentication)

@@ -91,6 +91,7 @@ type DomainError =
       | "SubscriptionNotFound"
       | "DeliveryNotFound"
       | "FileNotFound"
+      | "ChannelNotFound"
     readonly message: string
   }
 

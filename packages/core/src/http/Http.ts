@@ -30,6 +30,7 @@ import { MembersHandlers } from "./handlers/MembersHandlers.ts"
 import { ResponsesHandlers } from "./handlers/ResponsesHandlers.ts"
 import { StagesHandlers } from "./handlers/StagesHandlers.ts"
 import { WebhooksHandlers } from "./handlers/WebhooksHandlers.ts"
+import { NotificationsHandlers } from "./handlers/NotificationsHandlers.ts"
 import * as PublicPage from "../pages/PublicPage.ts"
 import * as Files from "../domain/Files.ts"
 import * as Uploads from "../pages/Uploads.ts"
@@ -358,7 +359,8 @@ export const layer = (options: HttpOptions = {}) => {
           MembersHandlers,
           WebhooksHandlers,
           FilesHandlers,
-          GenerateHandlers
+          GenerateHandlers,
+          NotificationsHandlers
         ).pipe(
           Layer.provide([
             AuthenticationLive.pipe(Layer.provide(limiter)),
