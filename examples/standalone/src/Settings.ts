@@ -69,7 +69,9 @@ export const Settings = Config.all({
   formMinSeconds: Config.Number("QFORMS_FORM_MIN_SECONDS").pipe(Config.withDefault(PublicPage.defaultMinSubmitSeconds)),
   formSubmissionsPerMinute: Config.Number("QFORMS_FORM_SUBMISSIONS_PER_MINUTE").pipe(Config.withDefault(10)),
   smtpUrl: Config.option(Config.Redacted("QFORMS_SMTP_URL")),
-  mailFrom: Config.option(Config.String("QFORMS_MAIL_FROM"))
+  mailFrom: Config.option(Config.String("QFORMS_MAIL_FROM")),
+  inboundAddress: Config.option(Config.String("QFORMS_INBOUND_ADDRESS")),
+  inboundSecret: Config.option(Config.Redacted("QFORMS_INBOUND_SECRET"))
 })
 export type Settings = Config.Success<typeof Settings>
 
@@ -88,6 +90,9 @@ const checkCombination = (settings: Settings): Effect.Effect<Settings, string> =
   if (Option.isSome(settings.smtpUrl)) {
     const problem = Mailer.smtpUrlProblem(Redacted.value(settings.smtpUrl.value))
     if (problem !== undefined) return Effect.fail(`Invalid configuration: ${problem}`)
+    if (Option.isSome(settings.inboundAddress) && !settings.inboundAddress.value.includes("{token}")) {
+      return Effect.fail("Invalid configuration: QFORMS_INBOUND_ADDRESS must contain {token}, e.g. reply+{token}@in.example.com")
+    }
     if (Option.isNone(settings.mailFrom)) {
       return Effect.fail("Invalid configuration: QFORMS_SMTP_URL needs QFORMS_MAIL_FROM (e.g. \"Forms <forms@example.com>\")")
     }
@@ -162,8 +167,17 @@ export const publicPage = (settings: Settings): NonNullable<Qforms.QformsOptions
   }
 })
 
-/** E-mail over SMTP (`QFORMS_SMTP_URL` and `QFORMS_MAIL_FROM`), as `Qforms.make` takes it; none without them. */
+/**
+ * E-mail over SMTP (`QFORMS_SMTP_URL`, `QFORMS_MAIL_FROM`; replies through
+ * `QFORMS_INBOUND_ADDRESS` and `QFORMS_INBOUND_SECRET`), as `Qforms.make` takes it; none without them.
+ */
 export const mail = (settings: Settings): Qforms.QformsOptions["mail"] =>
   Option.isSome(settings.smtpUrl) && Option.isSome(settings.mailFrom)
-    ? { url: Redacted.value(settings.smtpUrl.value), from: settings.mailFrom.value, timeoutMs: settings.webhookTimeoutMs }
+    ? {
+      url: Redacted.value(settings.smtpUrl.value),
+      from: settings.mailFrom.value,
+      timeoutMs: settings.webhookTimeoutMs,
+      inboundAddress: Option.getOrUndefined(settings.inboundAddress),
+      inboundSecret: Option.getOrUndefined(Option.map(settings.inboundSecret, Redacted.value))
+    }
     : undefined

@@ -47,7 +47,9 @@ const startStandalone: StartServer = async (target, options = {}) => {
     formMinSeconds: options.publicPage?.minSubmitSeconds ?? 3,
     formSubmissionsPerMinute: (options.publicPage?.submissionRateLimit?.requestsPerSecond ?? 10 / 60) * 60,
     smtpUrl: Option.none(),
-    mailFrom: Option.none()
+    mailFrom: Option.none(),
+    inboundAddress: Option.none(),
+    inboundSecret: Option.none()
   }
   const server = await start(settings)
   return {

@@ -15,6 +15,9 @@ import { Events } from "./domain/Events.ts"
 import { Files } from "./domain/Files.ts"
 import { FormNotifications } from "./domain/FormNotifications.ts"
 import { Forms } from "./domain/Forms.ts"
+import { EmailReplies } from "./domain/EmailReplies.ts"
+import { EmailTokens } from "./domain/EmailTokens.ts"
+import { RespondentEmails } from "./domain/RespondentEmails.ts"
 import { Members } from "./domain/Members.ts"
 import { Notes } from "./domain/Notes.ts"
 import { Responses } from "./domain/Responses.ts"
@@ -34,6 +37,9 @@ export type Services =
   | Events
   | Files
   | FormNotifications
+  | EmailTokens
+  | EmailReplies
+  | RespondentEmails
   | Forms
   | Members
   | Notes
@@ -43,7 +49,8 @@ export type Services =
   | Workspaces
 
 const foundation = Layer.mergeAll(Accounts.layer, Stages.layer, Contacts.layer, Activities.layer, Events.layer, Files.layer)
-const middle = Layer.mergeAll(Members.layer, Forms.layer, Notes.layer).pipe(Layer.provideMerge(foundation))
+const emails = RespondentEmails.layer.pipe(Layer.provideMerge(EmailTokens.layer))
+const middle = Layer.mergeAll(Members.layer, Forms.layer, Notes.layer, emails).pipe(Layer.provideMerge(foundation))
 
 /**
  * Every domain service, on whatever `SqlClient` you provide (migrated with
@@ -67,7 +74,7 @@ export const layer: Layer.Layer<Services, never, SqlClient.SqlClient | BlobStore
   Deliveries.layer,
   FormNotifications.layer
 )
-  .pipe(Layer.provideMerge(middle))
+  .pipe(Layer.provideMerge(middle), (core) => EmailReplies.layer.pipe(Layer.provideMerge(core)))
 
 /**
  * Where uploaded files are kept: a directory, or any `BlobStore` layer (an S3

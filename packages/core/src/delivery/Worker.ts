@@ -15,9 +15,9 @@ import * as Result from "effect/Result"
 import * as Schedule from "effect/Schedule"
 import * as Semaphore from "effect/Semaphore"
 import * as Stream from "effect/Stream"
-import { type AttemptOutcome, type ClaimedDelivery, Deliveries } from "../domain/Deliveries.ts"
-import { outboxChannel } from "../domain/Events.ts"
-import { Mailer, type MailerService } from "../domain/Mailer.ts"
+import { type AttemptOutcome, type ClaimedDelivery, Deliveries, type DeliveryTarget } from "../domain/Deliveries.ts"
+import { type EventPayload, outboxChannel } from "../domain/Events.ts"
+import { Mailer, type MailerService, type MailMessage } from "../domain/Mailer.ts"
 import * as NotificationFormats from "../domain/NotificationFormats.ts"
 import { Notifications } from "../storage/Notifications.ts"
 import { SqlPriority } from "../storage/SqlPriority.ts"
@@ -37,23 +37,25 @@ export interface WorkerOptions {
 export const responseLink = (appUrl: string, responseId: number) =>
   `${appUrl.replace(/\/$/, "")}/app/responses/${responseId}`
 
-/** The body posted for a claimed delivery: the stored event and its link (spec: WebhookEvent). */
-export const webhookBody = (appUrl: string, delivery: ClaimedDelivery): string =>
-  JSON.stringify({ ...delivery.payload, link: responseLink(appUrl, delivery.payload.responseId) })
+/** An event's target: a webhook subscription or a notification channel. */
+type EventTarget = Exclude<DeliveryTarget, { readonly kind: "email" }>
+
+/** The body posted for an event: the stored event and its link (spec: WebhookEvent). */
+export const webhookBody = (appUrl: string, target: { readonly payload: EventPayload }): string =>
+  JSON.stringify({ ...target.payload, link: responseLink(appUrl, target.payload.responseId) })
 
 /**
  * The body posted for a claimed delivery to a URL: the WebhookEvent for a
  * subscription and a `url` channel, the channel's own format otherwise.
  */
-export const postBody = (appUrl: string, delivery: ClaimedDelivery): string => {
-  const target = delivery.target
+export const postBody = (appUrl: string, target: EventTarget): string => {
   if (target.kind === "webhook" || target.channelType === "url" || target.channelType === "email") {
-    return webhookBody(appUrl, delivery)
+    return webhookBody(appUrl, target)
   }
   const input = {
-    payload: delivery.payload,
+    payload: target.payload,
     fields: target.fields,
-    link: responseLink(appUrl, delivery.payload.responseId)
+    link: responseLink(appUrl, target.payload.responseId)
   }
   switch (target.channelType) {
     case "slack":
@@ -95,8 +97,6 @@ export const decide = (options: {
     ? { status: "failed", nextAttemptAt: null }
     : { status: "retrying", nextAttemptAt: new Date(options.now + delay) }
 }
-
-type ClaimedFields = Extract<ClaimedDelivery["target"], { readonly kind: "channel" }>["fields"]
 
 /** A finished attempt waiting to be recorded. */
 interface Finished {
@@ -153,16 +153,14 @@ export const run = Effect.fnUntraced(function*(options: WorkerOptions) {
   }
   let active = 0
 
-  /** An e-mail channel's delivery: one message through the mailer; a 5xx reply (or no mailer) is final. */
-  const mail = (delivery: ClaimedDelivery, to: ReadonlyArray<string>, fields: ClaimedFields) =>
+  /**
+   * An e-mail's delivery (an `email` channel's notification, or an e-mail to
+   * a respondent): one message through the mailer; a 5xx reply (or no mailer) is final.
+   */
+  const mail = (delivery: ClaimedDelivery, message: MailMessage) =>
     Effect.gen(function*() {
       const started = yield* Clock.currentTimeMillis
-      const message = NotificationFormats.email({
-        payload: delivery.payload,
-        fields,
-        link: responseLink(options.appUrl, delivery.payload.responseId)
-      })
-      const sent = yield* Effect.result(mailer.send({ to, ...message }).pipe(
+      const sent = yield* Effect.result(mailer.send(message).pipe(
         Effect.timeoutOrElse({
           duration: Duration.millis(timeoutMs),
           orElse: () => Effect.fail({ _tag: "MailFailed" as const, message: `timed out after ${timeoutMs} ms`, code: null, permanent: false })
@@ -201,11 +199,28 @@ export const run = Effect.fnUntraced(function*(options: WorkerOptions) {
   const attempt = (delivery: ClaimedDelivery) =>
     Effect.gen(function*() {
       const target = delivery.target
-      if (target.kind === "channel" && target.channelType === "email") return yield* mail(delivery, target.to, target.fields)
+      if (target.kind === "email") {
+        return yield* mail(delivery, {
+          to: [target.to],
+          subject: target.subject,
+          text: target.text,
+          html: target.html,
+          replyTo: target.replyTo ?? undefined,
+          messageId: target.messageId
+        })
+      }
+      if (target.kind === "channel" && target.channelType === "email") {
+        const message = NotificationFormats.email({
+          payload: target.payload,
+          fields: target.fields,
+          link: responseLink(options.appUrl, target.payload.responseId)
+        })
+        return yield* mail(delivery, { to: target.to, ...message })
+      }
       const url = target.url ?? ""
       const started = yield* Clock.currentTimeMillis
-      const body = postBody(options.appUrl, delivery)
-      const headers = Signatures.headers(target.secret, delivery.eventId, Math.floor(started / 1000), body)
+      const body = postBody(options.appUrl, target)
+      const headers = Signatures.headers(target.secret, target.eventId, Math.floor(started / 1000), body)
       const vetted = yield* Effect.result(SsrfGuard.vet(url, { allowPrivate }))
       const result: Sender.SendResult = Result.isSuccess(vetted)
         ? yield* Sender.post(vetted.success, body, { ...headers }, { timeoutMs, userAgent, connections })
@@ -251,7 +266,9 @@ export const run = Effect.fnUntraced(function*(options: WorkerOptions) {
   yield* Effect.forkScoped(Effect.forever(recordBatch))
 
   const deliver = (delivery: ClaimedDelivery) =>
-    hostPermit(delivery.target.url ?? "smtp:").withPermit(attempt(delivery)).pipe(
+    hostPermit(delivery.target.kind !== "email" && delivery.target.url !== null ? delivery.target.url : "smtp:").withPermit(
+      attempt(delivery)
+    ).pipe(
       Effect.flatMap((outcome) => Queue.offer(finished, { delivery, outcome })),
       // An unexpected failure is logged; the lease runs out and the delivery is claimed again.
       Effect.catchCause((cause) => Effect.logError("webhook delivery failed", cause)),

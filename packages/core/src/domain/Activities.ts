@@ -13,13 +13,22 @@ import * as Actors from "./Actors.ts"
 import { ResponseNotFound } from "./Errors.ts"
 
 /** The kinds of activity. */
-export const ActivityType = Schema.Literals(["created", "stage_changed", "assigned", "tags_changed", "note"])
+export const ActivityType = Schema.Literals([
+  "created",
+  "stage_changed",
+  "assigned",
+  "tags_changed",
+  "note",
+  "email_sent",
+  "email_reply"
+])
 export type ActivityType = typeof ActivityType.Type
 
 /**
  * One thing that happened to a response: `payload` depends on `type`
  * (`created`: `{source}`; `stage_changed`/`assigned`: `{from, to}` ids or
- * null; `tags_changed`: `{from, to, added, removed}`; `note`: `{body}`).
+ * null; `tags_changed`: `{from, to, added, removed}`; `note`: `{body}`; `email_sent`:
+ * `{emailId, kind, to, subject}`; `email_reply`: `{replyId, from, subject}`).
  */
 export const Activity = Schema.Struct({
   id: Schema.Int,

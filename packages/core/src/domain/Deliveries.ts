@@ -64,12 +64,17 @@ export class DeliveryNotFound extends Schema.TaggedError<DeliveryNotFound>()("De
 export type DeliveryTarget =
   | {
     readonly kind: "webhook"
+    /** The event's id: the `webhook-id` header. */
+    readonly eventId: string
+    readonly payload: EventPayload
     readonly subscriptionId: string
     readonly url: string
     readonly secret: string
   }
   | {
     readonly kind: "channel"
+    readonly eventId: string
+    readonly payload: EventPayload
     readonly channelId: string
     readonly channelType: ChannelType
     /** The webhook-style types' URL; null for `email`. */
@@ -80,14 +85,23 @@ export type DeliveryTarget =
     /** The form's questions as they are now (for question order). */
     readonly fields: ReadonlyArray<Field>
   }
+  | {
+    /** An e-mail to a respondent (see `RespondentEmails.ts`). */
+    readonly kind: "email"
+    readonly emailId: number
+    readonly to: string
+    readonly subject: string
+    readonly text: string
+    readonly html: string
+    readonly replyTo: string | null
+    readonly messageId: string
+  }
 
 /** A delivery a worker has claimed, with what it needs to send it. */
 export interface ClaimedDelivery {
   readonly id: number
   readonly workspaceId: number
-  readonly eventId: string
   readonly attempts: number
-  readonly payload: EventPayload
   readonly createdAt: Date
   readonly target: DeliveryTarget
 }
@@ -284,7 +298,8 @@ export class Deliveries extends Context.Service<Deliveries, {
           readonly workspace_id: number
           readonly subscription_id: string | null
           readonly channel_id: string | null
-          readonly event_id: string
+          readonly email_id: number | null
+          readonly event_id: string | null
           readonly attempts: number
           readonly target_url: string | null
           readonly secret: string | null
@@ -292,8 +307,14 @@ export class Deliveries extends Context.Service<Deliveries, {
           readonly channel_config: { readonly url?: string; readonly to?: ReadonlyArray<string> } | null
           readonly channel_secret: string | null
           readonly fields: ReadonlyArray<Field> | null
-          readonly payload: EventPayload
+          readonly payload: EventPayload | null
           readonly created_at: Date
+          readonly to_address: string | null
+          readonly subject: string | null
+          readonly text: string | null
+          readonly html: string | null
+          readonly reply_to: string | null
+          readonly message_id: string | null
         }>`
           with claimed as (
             update deliveries set lease_until = ${new Date(now + options.leaseMs)}, attempts = attempts + 1,
@@ -305,33 +326,54 @@ export class Deliveries extends Context.Service<Deliveries, {
               limit ${options.limit}
               for update skip locked
             )
-            returning id, workspace_id, subscription_id, channel_id, event_id, attempts
+            returning id, workspace_id, subscription_id, channel_id, email_id, event_id, attempts, created_at
           )
-          select c.id, c.workspace_id, c.subscription_id, c.channel_id, c.event_id, c.attempts, s.target_url, s.secret,
+          select c.id, c.workspace_id, c.subscription_id, c.channel_id, c.email_id, c.event_id, c.attempts,
+            s.target_url, s.secret,
             n.type as channel_type, n.config as channel_config, n.secret as channel_secret,
             case when n.id is not null then (
               select coalesce(json_agg(json_build_object('id', f.id, 'type', f.type, 'label', f.label,
                 'required', f.required, 'position', f.position, 'options', f.options) order by f.position, f.id), '[]')
               from fields f where f.form_id = n.form_id
             ) end as fields,
-            e.payload, e.created_at
+            e.payload, c.created_at,
+            m.to_address, m.subject, m.text, m.html, m.reply_to, m.message_id
           from claimed c
           left join webhook_subscriptions s on s.id = c.subscription_id
           left join notification_channels n on n.id = c.channel_id
-          join events e on e.id = c.event_id
+          left join response_emails m on m.id = c.email_id
+          left join events e on e.id = c.event_id
           cross join (select set_config('synchronous_commit', 'off', true)) as relaxed
           order by c.id`
         return rows.map((row): ClaimedDelivery => ({
           id: row.id,
           workspaceId: row.workspace_id,
-          eventId: row.event_id,
           attempts: row.attempts,
-          payload: row.payload,
           createdAt: row.created_at,
-          target: row.channel_id === null
-            ? { kind: "webhook", subscriptionId: row.subscription_id!, url: row.target_url!, secret: row.secret! }
+          target: row.email_id !== null
+            ? {
+              kind: "email",
+              emailId: row.email_id,
+              to: row.to_address!,
+              subject: row.subject!,
+              text: row.text!,
+              html: row.html!,
+              replyTo: row.reply_to,
+              messageId: row.message_id!
+            }
+            : row.channel_id === null
+            ? {
+              kind: "webhook",
+              eventId: row.event_id!,
+              payload: row.payload!,
+              subscriptionId: row.subscription_id!,
+              url: row.target_url!,
+              secret: row.secret!
+            }
             : {
               kind: "channel",
+              eventId: row.event_id!,
+              payload: row.payload!,
               channelId: row.channel_id,
               channelType: row.channel_type!,
               url: row.channel_config?.url ?? null,
@@ -356,6 +398,7 @@ export class Deliveries extends Context.Service<Deliveries, {
           workspace_id: delivery.workspaceId,
           subscription_id: delivery.target.kind === "webhook" ? delivery.target.subscriptionId : null,
           channel_id: delivery.target.kind === "channel" ? delivery.target.channelId : null,
+          email_id: delivery.target.kind === "email" ? delivery.target.emailId : null,
           at: outcome.at.toISOString(),
           status_code: outcome.statusCode,
           duration_ms: Math.round(outcome.durationMs),
@@ -368,7 +411,7 @@ export class Deliveries extends Context.Service<Deliveries, {
         yield* sql`
           with outcome as (
             select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as o(ord integer, delivery_id integer,
-              workspace_id integer, subscription_id text, channel_id text, at timestamptz, status_code integer, duration_ms integer,
+              workspace_id integer, subscription_id text, channel_id text, email_id integer, at timestamptz, status_code integer, duration_ms integer,
               error text, response_body text, status text, next_attempt_at timestamptz, disable text)
           ), attempt as (
             insert into delivery_attempts (workspace_id, delivery_id, attempted_at, status_code, duration_ms, error,
@@ -379,6 +422,11 @@ export class Deliveries extends Context.Service<Deliveries, {
             update deliveries d set status = o.status, next_attempt_at = o.next_attempt_at, lease_until = null,
               updated_at = o.at
             from outcome o where d.id = o.delivery_id
+          ), email_sent as (
+            update response_emails m set
+              status = case o.status when 'succeeded' then 'sent' when 'failed' then 'failed' else 'retrying' end,
+              sent_at = case when o.status = 'succeeded' then o.at else m.sent_at end
+            from outcome o where o.email_id is not null and m.id = o.email_id
           ), channel_sent as (
             update notification_channels n set last_sent_at = greatest(n.last_sent_at, o.at)
             from (select channel_id, max(at) as at from outcome where channel_id is not null group by channel_id) o

@@ -60,6 +60,17 @@ export interface SmtpOptions {
   readonly from: string
   /** Connection, greeting and socket timeout in ms (default 10 s). */
   readonly timeoutMs?: number | undefined
+  /**
+   * Where respondents' replies go: an address with `{token}` in it, e.g.
+   * `reply+{token}@in.example.com`, received by an inbound-mail service that
+   * posts the raw message to `/inbound/email`. Without it, no `Reply-To` is set.
+   */
+  readonly inboundAddress?: string | undefined
+  /**
+   * The shared secret `/inbound/email` requires (header `x-qforms-inbound-secret`,
+   * or the password of basic auth). Without it, inbound e-mail is refused (404).
+   */
+  readonly inboundSecret?: string | undefined
 }
 
 /**
@@ -77,6 +88,10 @@ export interface MailerService {
   readonly configured: boolean
   /** The sender address (`From`), null when not configured. */
   readonly from: string | null
+  /** The reply address template (`reply+{token}@…`), null when replies are not received. */
+  readonly inboundAddress: string | null
+  /** The secret of `/inbound/email`, null when inbound e-mail is off. */
+  readonly inboundSecret: string | null
   readonly send: (message: MailMessage) => Effect.Effect<MailSent, MailNotConfigured | MailFailed>
 }
 
@@ -84,6 +99,8 @@ export interface MailerService {
 export const notConfigured: MailerService = {
   configured: false,
   from: null,
+  inboundAddress: null,
+  inboundSecret: null,
   send: () => Effect.fail(new MailNotConfigured({ message: notConfiguredMessage }))
 }
 
@@ -172,7 +189,13 @@ export const layerSmtp = (options: SmtpOptions): Layer.Layer<never> =>
               })
             }
           })
-        const service: MailerService = { configured: true, from: options.from, send }
+        const service: MailerService = {
+          configured: true,
+          from: options.from,
+          inboundAddress: options.inboundAddress ?? null,
+          inboundSecret: options.inboundSecret ?? null,
+          send
+        }
         return { service, close: () => transport?.then((t) => t.close(), () => undefined) }
       }),
       ({ close }) => Effect.promise(async () => void await close())

@@ -27,6 +27,7 @@ import { type AnswerValue, deriveRespondent, Field, validateAnswers } from "./Fi
 import { Files, LinkBase } from "./Files.ts"
 import { Forms, FormStatus } from "./Forms.ts"
 import { Member, Members } from "./Members.ts"
+import { RespondentEmails, ResponseEmail, ResponseReply } from "./RespondentEmails.ts"
 import { Stage, Stages } from "./Stages.ts"
 import * as Summaries from "./Summaries.ts"
 import { Id } from "./Ids.ts"
@@ -131,28 +132,7 @@ export interface ResponseList extends ResponseListHead {
   readonly nextCursor: string | null
 }
 
-/** One e-mail sent to the respondent (filled by the e-mail integration). */
-export const ResponseEmail = Schema.Struct({
-  id: Schema.Int,
-  to: Schema.String,
-  subject: Schema.String,
-  text: Schema.String,
-  sentAt: Schema.NullOr(Schema.String),
-  status: Schema.String,
-  openedAt: Schema.NullOr(Schema.String),
-  opens: Schema.Int,
-  clicks: Schema.Array(Schema.Struct({ url: Schema.String, at: Schema.String }))
-}).annotate({ identifier: "ResponseEmail" })
-
-/** One reply from the respondent (filled by the e-mail integration). */
-export const ResponseReply = Schema.Struct({
-  id: Schema.Int,
-  from: Schema.String,
-  subject: Schema.String,
-  text: Schema.String,
-  receivedAt: Schema.String,
-  files: Schema.Array(Schema.Struct({ fileId: Schema.String, name: Schema.String, size: Schema.Int, type: Schema.String }))
-}).annotate({ identifier: "ResponseReply" })
+export { ResponseEmail, ResponseReply } from "./RespondentEmails.ts"
 
 /** One response with everything about it (spec: ResponseDetail). */
 export const ResponseDetail = Schema.Struct({
@@ -166,8 +146,6 @@ export const ResponseDetail = Schema.Struct({
   replies: Schema.Array(ResponseReply)
 }).annotate({ identifier: "ResponseDetail" })
 
-export type ResponseEmail = typeof ResponseEmail.Type
-export type ResponseReply = typeof ResponseReply.Type
 export type ResponseDetail = typeof ResponseDetail.Type
 
 interface Row {
@@ -327,6 +305,7 @@ export class Responses extends Context.Service<Responses, {
       const activities = yield* Activities
       const events = yield* Events
       const files = yield* Files
+      const respondentEmails = yield* RespondentEmails
 
       /** Adds `delta` to the form's response count, on a random shard so writers rarely wait on each other. */
       const countResponses = (workspaceId: number, formId: number, delta: number) =>
@@ -424,6 +403,12 @@ export class Responses extends Context.Service<Responses, {
             actor.workspaceId,
             now,
             eventPayload("response.created", { id: formId, title: form.title }, fields, row, null, yield* LinkBase)
+          )
+          yield* respondentEmails.queueConfirmation(
+            actor,
+            { id: row.id, formId, email: row.email, values: row.answers },
+            fields,
+            now
           )
           return toRow(row, undefined)
         }))
@@ -544,11 +529,12 @@ export class Responses extends Context.Service<Responses, {
 
       const get = Effect.fn("Responses.get")(function*(actor: Actors.Actor, responseId: number) {
         const row = yield* findRow(actor.workspaceId, responseId, false)
-        const [form, stageList, memberList, timeline] = yield* Effect.all([
+        const [form, stageList, memberList, timeline, correspondence] = yield* Effect.all([
           forms.get(actor, row.form_id),
           stages.list(actor, row.form_id),
           members.list(actor.workspaceId),
-          activities.listUnchecked(actor.workspaceId, responseId)
+          activities.listUnchecked(actor.workspaceId, responseId),
+          respondentEmails.forResponse(actor.workspaceId, responseId)
         ], { concurrency: "unbounded" }).pipe(
           // The response exists, so its form does: a missing one is a broken invariant.
           Effect.catchTag("FormNotFound", (error) => Effect.die(error))
@@ -560,8 +546,8 @@ export class Responses extends Context.Service<Responses, {
           stages: stageList,
           members: memberList,
           activities: timeline,
-          emails: [],
-          replies: []
+          emails: correspondence.emails,
+          replies: correspondence.replies
         }
       })
 

@@ -24,6 +24,7 @@ import { CreatedSubscription, SubscribeInput, Subscription, UpdateSubscriptionIn
 import { Delivery, DeliveryLog } from "../domain/Deliveries.ts"
 import { PingResult } from "../delivery/TestPing.ts"
 import { NotificationSettings, NotificationSettingsInput } from "../domain/FormNotifications.ts"
+import { ConfirmationSettings, EmailSettings, ResponseEmail, SendEmailInput } from "../domain/RespondentEmails.ts"
 import { Id } from "../domain/Ids.ts"
 import {
   BadGateway,
@@ -309,6 +310,40 @@ export class NotificationsGroup extends HttpApiGroup.make("notifications")
   )
 {}
 
+/** E-mail with respondents: confirmations, e-mails from the case, the workspace's e-mail settings. */
+export class EmailsGroup extends HttpApiGroup.make("emails")
+  .add(
+    HttpApiEndpoint.post("send", "/responses/:id/emails", {
+      params: IdParams,
+      payload: SendEmailInput,
+      success: ResponseEmail.pipe(created),
+      error: [NotFound, Forbidden, Conflict]
+    }).annotate(
+      OpenApi.Description,
+      "Writes to the respondent from the case (queued and sent by the delivery worker). " +
+        "409 when e-mail is not configured or the response has no e-mail address."
+    ),
+    HttpApiEndpoint.get("getConfirmation", "/forms/:id/confirmation", {
+      params: IdParams,
+      success: ConfirmationSettings,
+      error: NotFound
+    }).annotate(OpenApi.Description, "The form's confirmation e-mail, sent when a response with an e-mail address arrives."),
+    HttpApiEndpoint.put("putConfirmation", "/forms/:id/confirmation", {
+      params: IdParams,
+      payload: ConfirmationSettings,
+      success: ConfirmationSettings,
+      error: [NotFound, Forbidden]
+    }).annotate(OpenApi.Description, "Sets the form's confirmation e-mail (`{{field:<id>}}` and `{{answers}}` in the body)."),
+    HttpApiEndpoint.get("getSettings", "/email/settings", { success: EmailSettings })
+      .annotate(OpenApi.Description, "The workspace's e-mail settings: open/click tracking, reopening on reply."),
+    HttpApiEndpoint.put("putSettings", "/email/settings", {
+      payload: EmailSettings,
+      success: EmailSettings,
+      error: Forbidden
+    }).annotate(OpenApi.Description, "Sets the workspace's e-mail settings (owners and admins).")
+  )
+{}
+
 /** Uploaded files (the answers to `file` questions). */
 export class FilesGroup extends HttpApiGroup.make("files")
   .add(
@@ -359,6 +394,7 @@ export class Api extends HttpApi.make("qforms")
   .add(FilesGroup)
   .add(GenerateGroup)
   .add(NotificationsGroup)
+  .add(EmailsGroup)
   .prefix("/api")
   .middleware(RequestErrors)
   .middleware(Authentication)

@@ -31,6 +31,8 @@ import { ResponsesHandlers } from "./handlers/ResponsesHandlers.ts"
 import { StagesHandlers } from "./handlers/StagesHandlers.ts"
 import { WebhooksHandlers } from "./handlers/WebhooksHandlers.ts"
 import { NotificationsHandlers } from "./handlers/NotificationsHandlers.ts"
+import { EmailsHandlers } from "./handlers/EmailsHandlers.ts"
+import * as EmailRoutes from "./EmailRoutes.ts"
 import * as PublicPage from "../pages/PublicPage.ts"
 import * as Files from "../domain/Files.ts"
 import * as Uploads from "../pages/Uploads.ts"
@@ -88,7 +90,8 @@ const knownRoutes = (options: HttpOptions): ReadonlyArray<KnownRoute> => {
     { method: "GET", pattern: toPattern("/f/:publicId") },
     { method: "POST", pattern: toPattern("/f/:publicId") },
     { method: "POST", pattern: toPattern("/f/:publicId/responses") },
-    { method: "POST", pattern: toPattern(Uploads.uploadPath) }
+    { method: "POST", pattern: toPattern(Uploads.uploadPath) },
+    ...EmailRoutes.routes.map((route) => ({ method: route.method, pattern: toPattern(route.path) }))
   ]
   HttpApi.reflect(Api, {
     onGroup: () => undefined,
@@ -360,7 +363,8 @@ export const layer = (options: HttpOptions = {}) => {
           WebhooksHandlers,
           FilesHandlers,
           GenerateHandlers,
-          NotificationsHandlers
+          NotificationsHandlers,
+          EmailsHandlers
         ).pipe(
           Layer.provide([
             AuthenticationLive.pipe(Layer.provide(limiter)),
@@ -377,6 +381,7 @@ export const layer = (options: HttpOptions = {}) => {
     ),
     PublicPage.layer({ ...options.publicPage, maxBodyBytes: options.maxBodyBytes ?? defaultMaxBodyBytes }),
     Uploads.layer({ rateLimit: options.uploadRateLimit }),
+    EmailRoutes.layer,
     Guard(options)
   )
 }

@@ -1,0 +1,125 @@
+/**
+ * The addresses e-mails to respondents lead to, outside the API (no key):
+ * the open pixel `GET /t/o/{token}`, tracked links `GET /t/c/{token}`
+ * (redirecting only to the URL recorded for that link of that e-mail), and
+ * `POST /inbound/email`, where an inbound-mail service posts a raw reply
+ * (authenticated by the shared secret, see `Mailer.ts` `inboundSecret`).
+ */
+import { timingSafeEqual } from "node:crypto"
+import * as Effect from "effect/Effect"
+import * as Result from "effect/Result"
+import * as HttpRouter from "effect/http/HttpRouter"
+import * as HttpServerRequest from "effect/http/HttpServerRequest"
+import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import { EmailReplies } from "../domain/EmailReplies.ts"
+import { Mailer } from "../domain/Mailer.ts"
+import { RespondentEmails } from "../domain/RespondentEmails.ts"
+
+/** The routes, for the 404/405 table. */
+export const routes = [
+  { method: "GET", path: "/t/o/:token" },
+  { method: "GET", path: "/t/c/:token" },
+  { method: "POST", path: "/inbound/email" }
+] as const
+
+/** The 1×1 transparent GIF of the open pixel. */
+const PIXEL = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64")
+
+const json = (status: number, body: object, headers?: Record<string, string>) =>
+  HttpServerResponse.jsonUnsafe(body, headers === undefined ? { status } : { status, headers })
+
+const notFound = json(404, { error: "no such link" })
+
+const sameSecret = (given: string, secret: string) => {
+  const a = Buffer.from(given)
+  const b = Buffer.from(secret)
+  return a.length === b.length && timingSafeEqual(a, b)
+}
+
+/** The secret a request presents: the `x-qforms-inbound-secret` header, or the password of basic auth. */
+const presentedSecret = (headers: Readonly<Record<string, string | undefined>>): string | undefined => {
+  const header = headers["x-qforms-inbound-secret"]
+  if (header !== undefined) return header
+  const authorization = headers["authorization"] ?? ""
+  if (!/^basic /i.test(authorization)) return undefined
+  const decoded = Buffer.from(authorization.slice(6).trim(), "base64").toString("utf8")
+  const colon = decoded.indexOf(":")
+  return colon < 0 ? undefined : decoded.slice(colon + 1)
+}
+
+/**
+ * The routes as a layer of the router (`Http.layer` includes it).
+ *
+ * @example
+ * ```ts
+ * const routes = Layer.mergeAll(Http.layer(), EmailRoutes.layer)
+ * ```
+ */
+export const layer = HttpRouter.use(Effect.fnUntraced(function*(router) {
+  const emails = yield* RespondentEmails
+  const replies = yield* EmailReplies
+
+  yield* router.add(
+    "GET",
+    "/t/o/:token",
+    Effect.gen(function*() {
+      const token = (yield* HttpRouter.params).token ?? ""
+      const recorded = yield* Effect.result(emails.recordOpen(token))
+      if (Result.isFailure(recorded)) {
+        if (recorded.failure._tag === "SqlError") return yield* Effect.die(recorded.failure)
+        return notFound
+      }
+      return HttpServerResponse.uint8Array(PIXEL, {
+        contentType: "image/gif",
+        headers: { "cache-control": "no-store, private", "x-content-type-options": "nosniff" }
+      })
+    })
+  )
+
+  yield* router.add(
+    "GET",
+    "/t/c/:token",
+    Effect.gen(function*() {
+      const token = (yield* HttpRouter.params).token ?? ""
+      const clicked = yield* Effect.result(emails.recordClick(token))
+      if (Result.isFailure(clicked)) {
+        if (clicked.failure._tag === "SqlError") return yield* Effect.die(clicked.failure)
+        return notFound
+      }
+      return HttpServerResponse.redirect(clicked.success, {
+        status: 302,
+        headers: { "cache-control": "no-store, private", "referrer-policy": "no-referrer" }
+      })
+    })
+  )
+
+  yield* router.add(
+    "POST",
+    "/inbound/email",
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const mailer = yield* Mailer
+      if (mailer.inboundSecret === null) return json(404, { error: "inbound e-mail is not configured" })
+      const presented = presentedSecret(request.headers)
+      if (presented === undefined || !sameSecret(presented, mailer.inboundSecret)) {
+        return json(401, { error: "inbound e-mail needs the shared secret (x-qforms-inbound-secret or basic auth)" }, {
+          "www-authenticate": "Basic realm=\"qforms inbound e-mail\""
+        })
+      }
+      const body = yield* request.arrayBuffer
+      const received = yield* Effect.result(replies.receive(new Uint8Array(body)))
+      if (Result.isFailure(received)) {
+        const error = received.failure
+        switch (error._tag) {
+          case "InvalidInput":
+            return json(400, { error: error.message })
+          case "ReplyNotMatched":
+            return json(404, { error: error.message })
+          default:
+            return yield* Effect.die(error)
+        }
+      }
+      return json(201, received.success)
+    })
+  )
+}))

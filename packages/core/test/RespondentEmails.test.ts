@@ -1,0 +1,412 @@
+/**
+ * E-mail with respondents end to end: a real qforms (Qforms.make, with its
+ * delivery worker) sending through a real SMTP server on loopback; opens,
+ * clicks and raw MIME replies through its HTTP handler. On PGlite always, on
+ * PostgreSQL too when QFORMS_TEST_DATABASE_URL is set.
+ */
+import { Effect } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { ApiKeys } from "../src/domain/ApiKeys.ts"
+import { stripQuoted } from "../src/domain/EmailReplies.ts"
+import { Members } from "../src/domain/Members.ts"
+import { Workspaces } from "../src/domain/Workspaces.ts"
+import * as Qforms from "../src/Qforms.ts"
+import { databaseTargets } from "./support/Databases.ts"
+import { waitFor } from "./support/Receiver.ts"
+import { type ReceivedMail, smtpSink } from "./support/SmtpSink.ts"
+
+type Api = (method: string, path: string, body?: unknown) => Promise<{ readonly status: number; readonly json: any }>
+
+const appUrl = "http://qforms.test"
+const inboundSecret = "inbound-s3cret"
+
+const apiOf = (qforms: Qforms.Qforms, key: string): Api => async (method, path, body) => {
+  const response = await qforms.handler(new Request(`${appUrl}/api${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) })
+  }))
+  const text = await response.text()
+  return { status: response.status, json: text === "" ? undefined : JSON.parse(text) }
+}
+
+const workspace = (qforms: Qforms.Qforms, name: string) =>
+  qforms.run(Effect.gen(function*() {
+    const { ownerAccountId, workspace } = yield* (yield* Workspaces).create({ name, ownerEmail: `${name}@example.com` })
+    const keys = yield* ApiKeys
+    const owner = (yield* keys.create(workspace.id, { accountId: ownerAccountId })).key
+    const viewer = yield* (yield* Members).add(workspace.id, { email: `${name}-viewer@example.com`, role: "viewer" })
+    return { owner, viewer: (yield* keys.create(workspace.id, { accountId: viewer.accountId })).key }
+  }).pipe(Effect.orDie))
+
+/** A raw MIME message. */
+const mime = (headers: Record<string, string>, body: string) =>
+  `${Object.entries(headers).map(([name, value]) => `${name}: ${value}`).join("\r\n")}\r\n\r\n${body.replace(/\r?\n/g, "\r\n")}`
+
+const tokenAddress = (mail: ReceivedMail) => mail.parsed.replyTo?.value[0]?.address ?? ""
+
+for (const target of databaseTargets) {
+  describe(`respondent e-mails on ${target.name}`, () => {
+    let qforms: Qforms.Qforms
+    let cleanup: () => Promise<void>
+    let smtp: Awaited<ReturnType<typeof smtpSink>>
+    let api: Api
+    let viewerApi: Api
+    let otherApi: Api
+    let ownerKey: string
+
+    const inbound = async (raw: string, secret: string | null = inboundSecret) => {
+      const response = await qforms.handler(new Request(`${appUrl}/inbound/email`, {
+        method: "POST",
+        headers: { "content-type": "message/rfc822", ...(secret === null ? {} : { "x-qforms-inbound-secret": secret }) },
+        body: raw
+      }))
+      return { status: response.status, json: await response.json() as any }
+    }
+
+    /** A published form (Name, Email, Topic) with a closed and two open stages, and one response from Ada. */
+    const caseWithResponse = async (confirmation?: { subject: string; body: string }) => {
+      const form = await api("POST", "/forms", {
+        title: "Support",
+        fields: [
+          { type: "short_text", label: "Name", required: true },
+          { type: "email", label: "Email", required: true },
+          { type: "short_text", label: "Topic", required: false }
+        ]
+      })
+      const formId = form.json.id as number
+      const { json: full } = await api("GET", `/forms/${formId}`)
+      const [name, email, topic] = full.fields as Array<{ id: number }>
+      if (confirmation !== undefined) {
+        const body = confirmation.body.replace("NAME", String(name!.id))
+        const subject = confirmation.subject.replace("NAME", String(name!.id))
+        const put = await api("PUT", `/forms/${formId}/confirmation`, { enabled: true, subject, body })
+        expect(put.status).toBe(200)
+      }
+      await api("POST", `/forms/${formId}/stages`, { name: "Working", isClosed: false })
+      const closed = await api("POST", `/forms/${formId}/stages`, { name: "Archived", isClosed: true })
+      const { json: { stages } } = await api("GET", `/forms/${formId}/stages`)
+      const open = stages.find((stage: { isClosed: boolean }) => !stage.isClosed)
+      await api("PATCH", `/forms/${formId}`, { status: "published" })
+      const before = smtp.received.length
+      const submitted = await api("POST", `/forms/${formId}/responses`, {
+        values: { [name!.id]: "Ada Lovelace", [email!.id]: "ada@example.com", [topic!.id]: "Billing" }
+      })
+      expect(submitted.status).toBe(201)
+      return {
+        formId,
+        responseId: submitted.json.id as number,
+        openStageId: open.id as number,
+        closedStageId: closed.json.id as number,
+        before
+      }
+    }
+
+    /** Sends a case e-mail and waits for it at the SMTP server. */
+    const sendFromCase = async (responseId: number, body: string, subject = "About your request") => {
+      const before = smtp.received.length
+      const sent = await api("POST", `/responses/${responseId}/emails`, { subject, body })
+      expect(sent.status).toBe(201)
+      const mail = await waitFor(() => smtp.received[before])
+      return { item: sent.json, mail }
+    }
+
+    const hrefs = (html: string) => Array.from(html.matchAll(/href="([^"]+)"/g), (m) => m[1]!.replace(/&amp;/g, "&"))
+
+    beforeAll(async () => {
+      smtp = await smtpSink()
+      const { database, cleanup: drop } = target.options()
+      cleanup = drop
+      qforms = await Qforms.make({
+        database,
+        appUrl,
+        rateLimit: { requestsPerSecond: 10_000, burst: 10_000 },
+        delivery: { schedule: [0, 50, 100, 150], timeoutMs: 2_000, pollIntervalMs: 200 },
+        mail: { url: smtp.url, from: "Support <support@example.com>", inboundAddress: "reply+{token}@in.example.com", inboundSecret }
+      })
+      const mine = await workspace(qforms, "mail")
+      const other = await workspace(qforms, "elsewhere")
+      ownerKey = mine.owner
+      api = apiOf(qforms, mine.owner)
+      viewerApi = apiOf(qforms, mine.viewer)
+      otherApi = apiOf(qforms, other.owner)
+    }, 60_000)
+
+    afterAll(async () => {
+      await qforms?.dispose()
+      await cleanup?.()
+      await smtp?.close()
+    })
+
+    it("the confirmation: sent when a response with an address arrives, template filled, links tracked", async () => {
+      const { before, responseId } = await caseWithResponse({
+        subject: "Thanks, {{field:NAME}}",
+        body: "Hi {{field:NAME}}, see [our FAQ](https://example.com/faq?a=1&b=2).\n\nYou sent:\n\n{{answers}}"
+      })
+      const mail = await waitFor(() => smtp.received[before])
+      expect(mail.to).toEqual(["ada@example.com"])
+      expect(mail.from).toBe("support@example.com")
+      expect(mail.parsed.subject).toBe("Thanks, Ada Lovelace")
+      expect(mail.parsed.text).toContain("Hi Ada Lovelace, see our FAQ (https://example.com/faq?a=1&b=2).")
+      expect(mail.parsed.text).toContain("■ Topic\nBilling")
+      expect(tokenAddress(mail)).toMatch(new RegExp(`^reply\\+${responseId}\\.[0-9a-f]{20}@in\\.example\\.com$`))
+      const links = hrefs(String(mail.parsed.html))
+      expect(links).toHaveLength(1)
+      expect(links[0]).toMatch(/^http:\/\/qforms\.test\/t\/c\/\d+\.0\.[0-9a-f]{32}$/)
+      expect(String(mail.parsed.html)).toMatch(/<img src="http:\/\/qforms\.test\/t\/o\/\d+\.[0-9a-f]{32}"/)
+      const detail = await waitFor(async () => {
+        const { json } = await api("GET", `/responses/${responseId}`)
+        return json.emails[0]?.status === "sent" ? json : undefined
+      })
+      expect(detail.emails).toEqual([{
+        id: expect.any(Number),
+        to: "ada@example.com",
+        subject: "Thanks, Ada Lovelace",
+        text: expect.stringContaining("our FAQ (https://example.com/faq?a=1&b=2)"),
+        sentAt: expect.any(String),
+        status: "sent",
+        openedAt: null,
+        opens: 0,
+        clicks: []
+      }])
+      expect(detail.activities.map((a: { type: string }) => a.type)).toEqual(["email_sent", "created"])
+      expect(detail.activities[0].payload).toMatchObject({ kind: "confirmation", to: "ada@example.com" })
+    })
+
+    it("a member writes from the case: text and HTML, tracked links; a viewer may not; another workspace sees nothing", async () => {
+      const { responseId } = await caseWithResponse()
+      expect((await viewerApi("POST", `/responses/${responseId}/emails`, { subject: "x", body: "y" })).status).toBe(403)
+      expect((await otherApi("POST", `/responses/${responseId}/emails`, { subject: "x", body: "y" })).status).toBe(404)
+      const bad = await api("POST", `/responses/${responseId}/emails`, { subject: "", body: "y" })
+      expect(bad.status).toBe(400)
+      expect(bad.json.error).toMatch(/subject/)
+      const { item, mail } = await sendFromCase(
+        responseId,
+        "Hello **Ada**,\n\nplease read https://example.com/guide and [the form](https://example.com/form).\n\nThanks"
+      )
+      expect(item).toMatchObject({ to: "ada@example.com", subject: "About your request", status: "queued", opens: 0, clicks: [] })
+      expect(mail.parsed.subject).toBe("About your request")
+      expect(mail.parsed.text).toBe(
+        "Hello Ada,\n\nplease read https://example.com/guide and the form (https://example.com/form).\n\nThanks"
+      )
+      expect(String(mail.parsed.html)).toContain("<strong>Ada</strong>")
+      expect(String(mail.parsed.html)).toContain("<p>Thanks</p>")
+      const links = hrefs(String(mail.parsed.html))
+      expect(links.map((l) => l.replace(/\.[0-9a-f]{32}$/, ""))).toEqual([`${appUrl}/t/c/${item.id}.0`, `${appUrl}/t/c/${item.id}.1`])
+      expect((await otherApi("GET", `/responses/${responseId}`)).status).toBe(404)
+      const detail = (await api("GET", `/responses/${responseId}`)).json
+      expect(detail.emails.map((e: { id: number }) => e.id)).toEqual([item.id])
+    })
+
+    it("opens and clicks are recorded; a click goes only to its recorded URL; a tampered token is 404", async () => {
+      const { responseId } = await caseWithResponse()
+      const { item, mail } = await sendFromCase(responseId, "See https://example.com/one and https://example.com/two")
+      const [one, two] = hrefs(String(mail.parsed.html))
+      const pixel = /<img src="([^"]+)"/.exec(String(mail.parsed.html))![1]!
+      const get = (url: string) => qforms.handler(new Request(url, { redirect: "manual" }))
+      const opened = await get(pixel)
+      expect(opened.status).toBe(200)
+      expect(opened.headers.get("content-type")).toBe("image/gif")
+      expect((await opened.arrayBuffer()).byteLength).toBeGreaterThan(0)
+      await get(pixel)
+      const clicked = await get(`${two}?url=https://evil.example.com/`)
+      expect(clicked.status).toBe(302)
+      expect(clicked.headers.get("location")).toBe("https://example.com/two")
+      expect((await get(one!)).headers.get("location")).toBe("https://example.com/one")
+      // Tampering: another MAC, another link index with the same MAC, another e-mail id, garbage.
+      const [emailId, , mac] = one!.split("/t/c/")[1]!.split(".")
+      const flipped = mac!.replace(/^./, (c) => c === "0" ? "1" : "0")
+      for (
+        const token of [
+          `${emailId}.0.${flipped}`,
+          `${emailId}.1.${mac}`,
+          `${emailId}.7.${mac}`,
+          `${Number(emailId) + 1}.0.${mac}`,
+          "x",
+          `${emailId}.0.${mac}extra`
+        ]
+      ) {
+        const response = await get(`${appUrl}/t/c/${token}`)
+        expect(response.status, token).toBe(404)
+        expect(response.headers.get("location")).toBeNull()
+      }
+      expect((await get(`${appUrl}/t/o/${emailId}.${flipped}`)).status).toBe(404)
+      const detail = (await api("GET", `/responses/${responseId}`)).json
+      const email = detail.emails.find((e: { id: number }) => e.id === item.id)
+      expect(email.opens).toBe(2)
+      expect(email.openedAt).not.toBeNull()
+      expect(email.clicks.map((c: { url: string }) => c.url)).toEqual(["https://example.com/two", "https://example.com/one"])
+    })
+
+    it("a plain reply: quote and signature cut, stored with an activity, the closed case reopened", async () => {
+      const { closedStageId, openStageId, responseId } = await caseWithResponse()
+      const { mail } = await sendFromCase(responseId, "How can we help?")
+      expect((await api("PATCH", `/responses/${responseId}`, { stageId: closedStageId })).status).toBe(200)
+      const raw = mime({
+        From: "Ada Lovelace <ada@example.com>",
+        To: tokenAddress(mail),
+        Subject: "Re: About your request",
+        "Message-ID": "<reply-1@example.com>",
+        "In-Reply-To": String(mail.parsed.messageId),
+        "Content-Type": "text/plain; charset=utf-8"
+      }, "Thanks, that helps!\nI will send the form today.\n\n-- \nAda\nAnalytical Engines Ltd\n\nOn Mon, 1 Jun 2026 at 10:00, Support <support@example.com>\nwrote:\n> How can we help?\n")
+      expect((await inbound(raw, "wrong")).status).toBe(401)
+      expect((await inbound(raw, null)).status).toBe(401)
+      const reply = await inbound(raw)
+      expect(reply.status).toBe(201)
+      expect(reply.json).toMatchObject({ responseId, reopened: true })
+      const detail = (await api("GET", `/responses/${responseId}`)).json
+      expect(detail.replies).toEqual([{
+        id: reply.json.replyId,
+        from: "ada@example.com",
+        subject: "Re: About your request",
+        text: "Thanks, that helps!\nI will send the form today.",
+        receivedAt: expect.any(String),
+        files: []
+      }])
+      expect(detail.response.stageId).toBe(openStageId)
+      expect(detail.activities.slice(0, 2).map((a: { type: string }) => a.type)).toEqual(["stage_changed", "email_reply"])
+      expect((await otherApi("GET", `/responses/${responseId}`)).status).toBe(404)
+    })
+
+    it("an HTML-only reply, matched by In-Reply-To alone", async () => {
+      const { responseId } = await caseWithResponse()
+      const { mail } = await sendFromCase(responseId, "Any news?")
+      const raw = mime({
+        From: "ada@example.com",
+        To: "support@example.com",
+        Subject: "Re: Any news",
+        "In-Reply-To": String(mail.parsed.messageId),
+        "Content-Type": "text/html; charset=utf-8"
+      }, "<html><body><p>Yes: <b>all done</b>.</p><div class=\"gmail_quote\">On Tue, 2 Jun 2026, Support wrote:<blockquote>Any news?</blockquote></div></body></html>")
+      const reply = await inbound(raw)
+      expect(reply.status).toBe(201)
+      expect(reply.json).toMatchObject({ responseId, reopened: false })
+      const detail = (await api("GET", `/responses/${responseId}`)).json
+      expect(detail.replies[0].text).toMatch(/^Yes: all done\.$/i)
+    })
+
+    it("a reply with an attachment: stored as a file of the response, downloadable in its workspace only", async () => {
+      const { responseId } = await caseWithResponse()
+      const { mail } = await sendFromCase(responseId, "Please send the document.")
+      const bytes = Buffer.from("%PDF-1.4\nhello attachment\n%%EOF\n")
+      const raw = mime({
+        From: "ada@example.com",
+        To: tokenAddress(mail),
+        Subject: "Re: document",
+        "MIME-Version": "1.0",
+        "Content-Type": "multipart/mixed; boundary=\"XyZ\""
+      }, [
+        "--XyZ",
+        "Content-Type: text/plain; charset=utf-8",
+        "",
+        "Here it is.",
+        "--XyZ",
+        "Content-Type: application/pdf; name=\"report.pdf\"",
+        "Content-Disposition: attachment; filename=\"report.pdf\"",
+        "Content-Transfer-Encoding: base64",
+        "",
+        bytes.toString("base64"),
+        "--XyZ--",
+        ""
+      ].join("\n"))
+      const reply = await inbound(raw)
+      expect(reply.status).toBe(201)
+      const detail = (await api("GET", `/responses/${responseId}`)).json
+      const [stored] = detail.replies
+      expect(stored.text).toBe("Here it is.")
+      expect(stored.files).toEqual([{ fileId: expect.stringMatching(/^file_/), name: "report.pdf", size: bytes.length, type: "application/pdf" }])
+      const download = await qforms.handler(new Request(`${appUrl}/api/files/${stored.files[0].fileId}`, {
+        headers: { authorization: `Bearer ${ownerKey}` }
+      }))
+      expect(download.status).toBe(200)
+      expect(Buffer.from(await download.arrayBuffer())).toEqual(bytes)
+      expect((await otherApi("GET", `/files/${stored.files[0].fileId}`)).status).toBe(404)
+    })
+
+    it("a forged or unknown token is refused and nothing is stored", async () => {
+      const { responseId } = await caseWithResponse()
+      const { mail } = await sendFromCase(responseId, "Hello")
+      const genuine = tokenAddress(mail)
+      const forged = genuine.replace(/\.([0-9a-f])/, (_, c: string) => `.${c === "0" ? "1" : "0"}`)
+      const otherResponse = genuine.replace(`+${responseId}.`, `+${responseId + 1}.`)
+      for (const to of [forged, otherResponse]) {
+        const reply = await inbound(mime({ From: "mallory@example.com", To: to, Subject: "Re: x", "Content-Type": "text/plain" }, "hi"))
+        expect(reply.status, to).toBe(404)
+        expect(reply.json.error).toMatch(/forged/)
+      }
+      const unmatched = await inbound(mime({ From: "x@example.com", To: "support@example.com", Subject: "hello" }, "hi"))
+      expect(unmatched.status).toBe(404)
+      expect((await inbound("")).status).toBe(400)
+      expect((await api("GET", `/responses/${responseId}`)).json.replies).toEqual([])
+    })
+
+    it("confirmation settings: defaults, validation, workspace scope", async () => {
+      const form = await api("POST", "/forms", { title: "Settings" })
+      const formId = form.json.id
+      const read = await api("GET", `/forms/${formId}/confirmation`)
+      expect(read.status).toBe(200)
+      expect(read.json.enabled).toBe(false)
+      expect((await api("PUT", `/forms/${formId}/confirmation`, { enabled: true, subject: "a\nb", body: "x" })).status).toBe(400)
+      expect((await otherApi("GET", `/forms/${formId}/confirmation`)).status).toBe(404)
+      expect((await otherApi("PUT", `/forms/${formId}/confirmation`, { enabled: true, subject: "s", body: "b" })).status).toBe(404)
+      expect((await viewerApi("PUT", `/forms/${formId}/confirmation`, { enabled: true, subject: "s", body: "b" })).status).toBe(403)
+    })
+
+    it("tracking off for the workspace: no pixel, links untouched", async () => {
+      const { responseId } = await caseWithResponse()
+      expect((await viewerApi("PUT", "/email/settings", { tracking: false, reopenOnReply: true })).status).toBe(403)
+      expect((await api("PUT", "/email/settings", { tracking: false, reopenOnReply: true })).status).toBe(200)
+      const { mail } = await sendFromCase(responseId, "See https://example.com/plain")
+      expect(hrefs(String(mail.parsed.html))).toEqual(["https://example.com/plain"])
+      expect(String(mail.parsed.html)).not.toContain("<img")
+      expect((await otherApi("GET", "/email/settings")).json).toEqual({ tracking: true, reopenOnReply: true })
+      await api("PUT", "/email/settings", { tracking: true, reopenOnReply: true })
+    })
+  })
+}
+
+describe("respondent e-mails without e-mail configured", () => {
+  let qforms: Qforms.Qforms
+  let api: Api
+  beforeAll(async () => {
+    qforms = await Qforms.make({ database: {}, rateLimit: { requestsPerSecond: 10_000, burst: 10_000 }, delivery: { worker: false } })
+    api = apiOf(qforms, (await workspace(qforms, "nomail")).owner)
+  }, 60_000)
+  afterAll(() => qforms?.dispose())
+
+  it("sending answers 409 and queues nothing; a confirmation is not queued; inbound is 404", async () => {
+    const form = await api("POST", "/forms", {
+      title: "F",
+      fields: [{ type: "email", label: "Email", required: true }]
+    })
+    const formId = form.json.id
+    const fieldId = (await api("GET", `/forms/${formId}`)).json.fields[0].id
+    expect((await api("PUT", `/forms/${formId}/confirmation`, { enabled: true, subject: "Thanks", body: "{{answers}}" })).status).toBe(200)
+    await api("PATCH", `/forms/${formId}`, { status: "published" })
+    const submitted = await api("POST", `/forms/${formId}/responses`, { values: { [fieldId]: "ada@example.com" } })
+    expect(submitted.status).toBe(201)
+    const sent = await api("POST", `/responses/${submitted.json.id}/emails`, { subject: "Hi", body: "Hello" })
+    expect(sent).toEqual({ status: 409, json: { error: "e-mail is not configured" } })
+    const detail = (await api("GET", `/responses/${submitted.json.id}`)).json
+    expect(detail.emails).toEqual([])
+    expect(detail.activities.map((a: { type: string }) => a.type)).toEqual(["created"])
+    const response = await qforms.handler(new Request("http://x.test/inbound/email", { method: "POST", body: "From: a@b.c\r\n\r\nhi" }))
+    expect(response.status).toBe(404)
+  })
+})
+
+describe("stripQuoted", () => {
+  it.each([
+    ["Thanks!\n\nOn Mon, 1 Jan 2026 at 10:00, Forms <f@example.com> wrote:\n> Hello", "Thanks!"],
+    ["Yes.\n\n-----Original Message-----\nFrom: Forms\nSent: Monday", "Yes."],
+    ["Ok\n\nFrom: Forms <f@example.com>\nSent: Monday\nSubject: x", "Ok"],
+    ["Fine\n\nSent from my iPhone", "Fine"],
+    ["Merci\n\nLe lun. 1 juin 2026 à 10:00, Forms <f@example.com> a écrit :\n> Bonjour", "Merci"],
+    ["Top\n> quoted\n> more", "Top"],
+    ["Inline > not a quote\nsecond line", "Inline > not a quote\nsecond line"],
+    ["Hi\n-- \nAda", "Hi"]
+  ])("%j", (input, expected) => {
+    expect(stripQuoted(input)).toBe(expected)
+  })
+})
