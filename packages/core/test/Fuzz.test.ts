@@ -152,6 +152,16 @@ const routes: ReadonlyArray<Route> = [
   { method: "POST", path: "/webhooks/subscribe/:subscription/test" },
   { method: "GET", path: "/files/:file" },
   { method: "POST", path: "/v1/forms/generate", body: () => ({ prompt: "A contact form", publish: true }) },
+  { method: "GET", path: "/forms/:form/notifications" },
+  { method: "PUT", path: "/forms/:form/notifications", body: () => ({ channels: [{ type: "url", url: "https://93.184.215.14/hook" }] }) },
+  // No channel placeholder: a subscription id in the channel's place (a 404 after validation).
+  { method: "GET", path: "/forms/:form/notifications/:subscription/deliveries" },
+  { method: "POST", path: "/forms/:form/notifications/:subscription/deliveries/:delivery/retry" },
+  { method: "POST", path: "/responses/:response/emails", body: () => ({ subject: "Hello", body: "Hi **there**" }) },
+  { method: "GET", path: "/forms/:form/confirmation" },
+  { method: "PUT", path: "/forms/:form/confirmation", body: () => ({ enabled: true, subject: "Thanks", body: "{{answers}}" }) },
+  { method: "GET", path: "/email/settings" },
+  { method: "PUT", path: "/email/settings", body: () => ({ tracking: true, reopenOnReply: true }) },
   { method: "GET", path: "/openapi.json", public: true },
   { method: "GET", path: "/docs", public: true }
 ]

@@ -126,10 +126,7 @@ export class EmailReplies extends Context.Service<EmailReplies, {
 
       const parse = (raw: Uint8Array) =>
         Effect.tryPromise({
-          try: async () => {
-            const { simpleParser } = await import("mailparser")
-            return await simpleParser(Buffer.from(raw))
-          },
+          try: () => import("mailparser").then(({ simpleParser }) => simpleParser(Buffer.from(raw))),
           catch: (error) => new InvalidInput({ message: `the message could not be parsed as MIME: ${String(error)}` })
         })
 

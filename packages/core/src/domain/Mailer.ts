@@ -166,20 +166,23 @@ export const layerSmtp = (options: SmtpOptions): Layer.Layer<never> =>
           )
         const send = (message: MailMessage) =>
           Effect.tryPromise({
-            try: async () => {
-              const info = await (await open()).sendMail({
-                from: options.from,
-                to: [...message.to],
-                subject: message.subject,
-                text: message.text,
-                ...(message.html === undefined ? {} : { html: message.html }),
-                ...(message.replyTo === undefined ? {} : { replyTo: message.replyTo }),
-                ...(message.messageId === undefined ? {} : { messageId: message.messageId }),
-                ...(message.headers === undefined ? {} : { headers: { ...message.headers } })
-              })
-              const code = Number(/^(\d{3})/.exec(info.response ?? "")?.[1] ?? 250)
-              return { messageId: info.messageId, code, response: info.response ?? "" } satisfies MailSent
-            },
+            try: () =>
+              open().then((transport) =>
+                transport.sendMail({
+                  from: options.from,
+                  to: [...message.to],
+                  subject: message.subject,
+                  text: message.text,
+                  ...(message.html === undefined ? {} : { html: message.html }),
+                  ...(message.replyTo === undefined ? {} : { replyTo: message.replyTo }),
+                  ...(message.messageId === undefined ? {} : { messageId: message.messageId }),
+                  ...(message.headers === undefined ? {} : { headers: { ...message.headers } })
+                })
+              ).then((info): MailSent => ({
+                messageId: info.messageId,
+                code: Number(/^(\d{3})/.exec(info.response ?? "")?.[1] ?? 250),
+                response: info.response ?? ""
+              })),
             catch: (error) => {
               const code = responseCodeOf(error)
               return new MailFailed({
@@ -196,9 +199,9 @@ export const layerSmtp = (options: SmtpOptions): Layer.Layer<never> =>
           inboundSecret: options.inboundSecret ?? null,
           send
         }
-        return { service, close: () => transport?.then((t) => t.close(), () => undefined) }
+        return { service, close: () => transport?.then((t) => t.close(), () => undefined) ?? Promise.resolve() }
       }),
-      ({ close }) => Effect.promise(async () => void await close())
+      ({ close }) => Effect.promise(close)
     ).pipe(Effect.map(({ service }) => service))
   )
 
