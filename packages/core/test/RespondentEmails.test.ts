@@ -255,17 +255,26 @@ for (const target of databaseTargets) {
       const reply = await inbound(raw)
       expect(reply.status).toBe(201)
       expect(reply.json).toMatchObject({ responseId, reopened: true })
+      // Basic auth (the secret as the password) is accepted too; the case is open now, so nothing moves.
+      const again = await qforms.handler(new Request(`${appUrl}/inbound/email`, {
+        method: "POST",
+        headers: { authorization: `Basic ${Buffer.from(`qforms:${inboundSecret}`).toString("base64")}` },
+        body: raw.replace("reply-1@example.com", "reply-2@example.com")
+      }))
+      expect(again.status).toBe(201)
+      expect(await again.json()).toMatchObject({ responseId, reopened: false })
       const detail = (await api("GET", `/responses/${responseId}`)).json
-      expect(detail.replies).toEqual([{
+      expect(detail.replies).toHaveLength(2)
+      expect(detail.replies[0]).toEqual({
         id: reply.json.replyId,
         from: "ada@example.com",
         subject: "Re: About your request",
         text: "Thanks, that helps!\nI will send the form today.",
         receivedAt: expect.any(String),
         files: []
-      }])
+      })
       expect(detail.response.stageId).toBe(openStageId)
-      expect(detail.activities.slice(0, 2).map((a: { type: string }) => a.type)).toEqual(["stage_changed", "email_reply"])
+      expect(detail.activities.slice(0, 3).map((a: { type: string }) => a.type)).toEqual(["email_reply", "stage_changed", "email_reply"])
       expect((await otherApi("GET", `/responses/${responseId}`)).status).toBe(404)
     })
 
