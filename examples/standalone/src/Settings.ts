@@ -71,7 +71,8 @@ export const Settings = Config.all({
   smtpUrl: Config.option(Config.Redacted("QFORMS_SMTP_URL")),
   mailFrom: Config.option(Config.String("QFORMS_MAIL_FROM")),
   inboundAddress: Config.option(Config.String("QFORMS_INBOUND_ADDRESS")),
-  inboundSecret: Config.option(Config.Redacted("QFORMS_INBOUND_SECRET"))
+  inboundSecret: Config.option(Config.Redacted("QFORMS_INBOUND_SECRET")),
+  imapUrl: Config.option(Config.Redacted("QFORMS_IMAP_URL"))
 })
 export type Settings = Config.Success<typeof Settings>
 
@@ -90,6 +91,9 @@ const checkCombination = (settings: Settings): Effect.Effect<Settings, string> =
   if (Option.isSome(settings.smtpUrl)) {
     const problem = Mailer.smtpUrlProblem(Redacted.value(settings.smtpUrl.value))
     if (problem !== undefined) return Effect.fail(`Invalid configuration: ${problem}`)
+    if (Option.isSome(settings.imapUrl) && !/^imaps?:\/\/[^/]+/.test(Redacted.value(settings.imapUrl.value))) {
+      return Effect.fail("Invalid configuration: QFORMS_IMAP_URL must look like imaps://user:pass@imap.example.com/INBOX")
+    }
     if (Option.isSome(settings.inboundAddress) && !settings.inboundAddress.value.includes("{token}")) {
       return Effect.fail("Invalid configuration: QFORMS_INBOUND_ADDRESS must contain {token}, e.g. reply+{token}@in.example.com")
     }
@@ -169,7 +173,8 @@ export const publicPage = (settings: Settings): NonNullable<Qforms.QformsOptions
 
 /**
  * E-mail over SMTP (`QFORMS_SMTP_URL`, `QFORMS_MAIL_FROM`; replies through
- * `QFORMS_INBOUND_ADDRESS` and `QFORMS_INBOUND_SECRET`), as `Qforms.make` takes it; none without them.
+ * `QFORMS_INBOUND_ADDRESS` and `QFORMS_INBOUND_SECRET`, or polled from `QFORMS_IMAP_URL`), as
+ * `Qforms.make` takes it; none without them.
  */
 export const mail = (settings: Settings): Qforms.QformsOptions["mail"] =>
   Option.isSome(settings.smtpUrl) && Option.isSome(settings.mailFrom)
@@ -178,6 +183,7 @@ export const mail = (settings: Settings): Qforms.QformsOptions["mail"] =>
       from: settings.mailFrom.value,
       timeoutMs: settings.webhookTimeoutMs,
       inboundAddress: Option.getOrUndefined(settings.inboundAddress),
-      inboundSecret: Option.getOrUndefined(Option.map(settings.inboundSecret, Redacted.value))
+      inboundSecret: Option.getOrUndefined(Option.map(settings.inboundSecret, Redacted.value)),
+      imap: Option.getOrUndefined(Option.map(settings.imapUrl, (url) => ({ url: Redacted.value(url) })))
     }
     : undefined

@@ -49,7 +49,8 @@ const startStandalone: StartServer = async (target, options = {}) => {
     smtpUrl: Option.none(),
     mailFrom: Option.none(),
     inboundAddress: Option.none(),
-    inboundSecret: Option.none()
+    inboundSecret: Option.none(),
+    imapUrl: Option.none()
   }
   const server = await start(settings)
   return {

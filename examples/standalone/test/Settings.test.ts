@@ -25,7 +25,15 @@ describe("settings", () => {
     [{ QFORMS_PGLITE_SHARED_BUFFERS: "lots" }, /^Invalid configuration: .*kB, MB or GB.*\(in QFORMS_PGLITE_SHARED_BUFFERS\)\n$/],
     [{ QFORMS_PGLITE_SHARED_BUFFERS: "64kB" }, /^Invalid configuration: 64kB is out of range.*\(in QFORMS_PGLITE_SHARED_BUFFERS\)\n$/],
     [{ QFORMS_SMTP_URL: "http://mail.example.com" }, /^Invalid configuration: QFORMS_SMTP_URL must start with smtp:\/\/ or smtps:\/\/\n$/],
-    [{ QFORMS_SMTP_URL: "smtp://mail.example.com:587" }, /^Invalid configuration: QFORMS_SMTP_URL needs QFORMS_MAIL_FROM/]
+    [{ QFORMS_SMTP_URL: "smtp://mail.example.com:587" }, /^Invalid configuration: QFORMS_SMTP_URL needs QFORMS_MAIL_FROM/],
+    [
+      { QFORMS_SMTP_URL: "smtp://mail.example.com:587", QFORMS_MAIL_FROM: "f@example.com", QFORMS_INBOUND_ADDRESS: "reply@in.example.com" },
+      /^Invalid configuration: QFORMS_INBOUND_ADDRESS must contain \{token\}/
+    ],
+    [
+      { QFORMS_SMTP_URL: "smtp://mail.example.com:587", QFORMS_MAIL_FROM: "f@example.com", QFORMS_IMAP_URL: "pop3://x" },
+      /^Invalid configuration: QFORMS_IMAP_URL must look like imaps:\/\//
+    ]
   ])("%j: exit 1 with a message", async (env, message) => {
     // A data directory that must never be created: nothing is opened.
     const server = spawnServer({ QFORMS_DATA_DIR: "/nonexistent/qforms-never-created", ...env })

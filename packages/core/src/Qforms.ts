@@ -26,6 +26,7 @@ import { DeliveryConfig, type DeliverySettings } from "./delivery/DeliveryConfig
 import * as Worker from "./delivery/Worker.ts"
 import * as Files from "./domain/Files.ts"
 import { FormGenerator } from "./domain/FormGenerator.ts"
+import * as EmailReplies from "./domain/EmailReplies.ts"
 import * as Mailer from "./domain/Mailer.ts"
 import * as EventStream from "./http/EventStream.ts"
 import * as Http from "./http/Http.ts"
@@ -98,7 +99,10 @@ export interface QformsOptions {
    * `{ url: "smtp://user:pass@mail.example.com:587", from: "Forms <forms@example.com>" }`.
    * Without it, e-mail is not configured (such channels are refused with 409).
    */
-  readonly mail?: Mailer.SmtpOptions | undefined
+  readonly mail?: (Mailer.SmtpOptions & {
+    /** Also fetch replies from this IMAP mailbox (`imaps://user:pass@host/INBOX`), as `/inbound/email` would take them. */
+    readonly imap?: EmailReplies.ImapOptions | undefined
+  }) | undefined
 }
 
 /** The mailer of the options: SMTP when `mail` is given, else "not configured". */
@@ -270,6 +274,14 @@ export const make = async (options: QformsOptions = {}): Promise<Qforms> => {
       }
       yield* Layer.buildWithScope(
         Worker.layer({ appUrl: options.appUrl ?? "" }).pipe(Layer.provide(Layer.succeedContext(context))),
+        scope
+      )
+    }
+    if (options.mail?.imap !== undefined) {
+      yield* Layer.buildWithScope(
+        EmailReplies.layerImapPoller(options.mail.imap).pipe(
+          Layer.provide(Layer.succeedContext(Context.add(context, Files.LinkBase, options.appUrl ?? "")))
+        ),
         scope
       )
     }

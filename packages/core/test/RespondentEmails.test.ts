@@ -4,7 +4,10 @@
  * clicks and raw MIME replies through its HTTP handler. On PGlite always, on
  * PostgreSQL too when QFORMS_TEST_DATABASE_URL is set.
  */
+import { createRequire } from "node:module"
+import type { AddressInfo } from "node:net"
 import { Effect } from "effect"
+import { ImapFlow } from "imapflow"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ApiKeys } from "../src/domain/ApiKeys.ts"
 import { stripQuoted } from "../src/domain/EmailReplies.ts"
@@ -402,6 +405,89 @@ describe("respondent e-mails without e-mail configured", () => {
     expect(detail.activities.map((a: { type: string }) => a.type)).toEqual(["created"])
     const response = await qforms.handler(new Request("http://x.test/inbound/email", { method: "POST", body: "From: a@b.c\r\n\r\nhi" }))
     expect(response.status).toBe(404)
+  })
+})
+
+/** hoodiecrow-imap (CommonJS, untyped): an in-memory IMAP server for one user, `testuser`/`testpass`. */
+interface ImapServer {
+  readonly server: { address: () => AddressInfo }
+  listen: (port: number, host: string, done: () => void) => void
+  close: (done: () => void) => void
+}
+const hoodiecrow = createRequire(import.meta.url)("hoodiecrow-imap") as (options: object) => ImapServer
+
+describe("replies fetched from an IMAP mailbox (QFORMS_IMAP_URL)", () => {
+  let imap: ImapServer
+  let imapUrl: string
+  let smtp: Awaited<ReturnType<typeof smtpSink>>
+  let qforms: Qforms.Qforms
+  let api: Api
+
+  const mailbox = async <A>(use: (client: ImapFlow) => Promise<A>) => {
+    const client = new ImapFlow({ host: "127.0.0.1", port: imap.server.address().port, secure: false, auth: { user: "testuser", pass: "testpass" }, logger: false })
+    await client.connect()
+    try {
+      return await use(client)
+    } finally {
+      await client.logout()
+    }
+  }
+
+  beforeAll(async () => {
+    imap = hoodiecrow({ plugins: ["ID", "UNSELECT", "ENABLE", "LITERALPLUS", "UIDPLUS", "SPECIAL-USE", "IDLE"], storage: { INBOX: { messages: [] } } })
+    await new Promise<void>((resolve) => imap.listen(0, "127.0.0.1", resolve))
+    imapUrl = `imap://testuser:testpass@127.0.0.1:${imap.server.address().port}/INBOX`
+    smtp = await smtpSink()
+    qforms = await Qforms.make({
+      database: {},
+      appUrl,
+      rateLimit: { requestsPerSecond: 10_000, burst: 10_000 },
+      delivery: { schedule: [0, 50], timeoutMs: 2_000, pollIntervalMs: 200 },
+      mail: {
+        url: smtp.url,
+        from: "Support <support@example.com>",
+        inboundAddress: "reply+{token}@in.example.com",
+        imap: { url: imapUrl, intervalMs: 100 }
+      }
+    })
+    api = apiOf(qforms, (await workspace(qforms, "imap")).owner)
+  }, 60_000)
+
+  afterAll(async () => {
+    await qforms?.dispose()
+    await smtp?.close()
+    await new Promise<void>((resolve) => imap ? imap.close(resolve) : resolve())
+  })
+
+  it("a reply in the mailbox is stored like an inbound post; every message taken is marked seen", async () => {
+    const form = await api("POST", "/forms", { title: "Imap", fields: [{ type: "email", label: "Email", required: true }] })
+    const fieldId = (await api("GET", `/forms/${form.json.id}`)).json.fields[0].id
+    await api("PATCH", `/forms/${form.json.id}`, { status: "published" })
+    const responseId = (await api("POST", `/forms/${form.json.id}/responses`, { values: { [fieldId]: "ada@example.com" } })).json.id
+    expect((await api("POST", `/responses/${responseId}/emails`, { subject: "Question", body: "Which plan?" })).status).toBe(201)
+    const sent = await waitFor(() => smtp.received[0])
+    await mailbox(async (client) => {
+      await client.append("INBOX", mime({ From: "ada@example.com", To: tokenAddress(sent), Subject: "Re: Question" }, "The big one.\n\n> Which plan?"))
+      await client.append("INBOX", mime({ From: "spam@example.com", To: "support@example.com", Subject: "Offer" }, "Buy now"))
+    })
+    const detail = await waitFor(async () => {
+      const { json } = await api("GET", `/responses/${responseId}`)
+      return json.replies.length > 0 ? json : undefined
+    })
+    expect(detail.replies).toEqual([expect.objectContaining({ from: "ada@example.com", subject: "Re: Question", text: "The big one." })])
+    const unseen = await waitFor(() => mailbox(async (client) => {
+      const lock = await client.getMailboxLock("INBOX")
+      try {
+        const left = await client.search({ seen: false }, { uid: true })
+        return left !== false && left !== undefined && left.length === 0 ? left : undefined
+      } finally {
+        lock.release()
+      }
+    }))
+    expect(unseen).toEqual([])
+    // Taken once: later polls find nothing new.
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect((await api("GET", `/responses/${responseId}`)).json.replies).toHaveLength(1)
   })
 })
 

@@ -11,6 +11,7 @@
  */
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Result from "effect/Result"
@@ -238,3 +239,111 @@ export class EmailReplies extends Context.Service<EmailReplies, {
     })
   )
 }
+
+// ---------------------------------------------------------------------------
+// IMAP polling
+// ---------------------------------------------------------------------------
+
+/** Where replies are fetched from by IMAP. */
+export interface ImapOptions {
+  /** `imaps://user:pass@imap.example.com:993/INBOX` (`imap://` for STARTTLS or plain; the path is the mailbox, default INBOX). */
+  readonly url: string
+  /** Time between polls in ms (default 60 s). */
+  readonly intervalMs?: number | undefined
+}
+
+/** The IMAP server could not be reached or refused a command. */
+export class ImapFailed extends Schema.TaggedError<ImapFailed>()("ImapFailed", {
+  message: Schema.String
+}) {}
+
+const imapFailed = (what: string) => (error: unknown) =>
+  new ImapFailed({ message: `${what}: ${error instanceof Error ? error.message : String(error)}` })
+
+/**
+ * Fetches the unseen messages of the mailbox once, feeds each to
+ * `EmailReplies.receive` (the path `/inbound/email` takes), and marks it seen
+ * once it is stored or refused for good (unmatched, unparsable). A message
+ * that could not be stored for a passing reason (the database) stays unseen
+ * for the next poll. Answers how many messages were taken. imapflow is
+ * loaded on the first poll.
+ *
+ * @example
+ * ```ts
+ * const taken = yield* EmailReplies.pollImap({ url: "imaps://replies:secret@imap.example.com/INBOX" })
+ * ```
+ */
+export const pollImap = Effect.fn("EmailReplies.pollImap")(function*(options: ImapOptions) {
+  const replies = yield* EmailReplies
+  const url = new URL(options.url)
+  const secure = url.protocol === "imaps:"
+  const mailbox = decodeURIComponent(url.pathname.replace(/^\//, "")) || "INBOX"
+  return yield* Effect.scoped(Effect.gen(function*() {
+    const client = yield* Effect.acquireRelease(
+      Effect.tryPromise({
+        try: () =>
+          import("imapflow").then(({ ImapFlow }) => {
+            const connection = new ImapFlow({
+              host: url.hostname,
+              port: url.port === "" ? (secure ? 993 : 143) : Number(url.port),
+              secure,
+              auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) },
+              logger: false,
+              disableAutoIdle: true
+            })
+            return connection.connect().then(() => connection)
+          }),
+        catch: imapFailed(`connecting to ${url.hostname}`)
+      }),
+      (connection) => Effect.promise(() => connection.logout().catch(() => undefined))
+    )
+    yield* Effect.acquireRelease(
+      Effect.tryPromise({ try: () => client.getMailboxLock(mailbox), catch: imapFailed(`opening ${mailbox}`) }),
+      (held) => Effect.sync(() => held.release())
+    )
+    const uids = (yield* Effect.tryPromise({
+      try: () => client.search({ seen: false }, { uid: true }),
+      catch: imapFailed("searching unseen messages")
+    })) || []
+    let taken = 0
+    for (const uid of uids) {
+      const message = yield* Effect.tryPromise({
+        try: () => client.fetchOne(String(uid), { source: true }, { uid: true }),
+        catch: imapFailed(`fetching message ${uid}`)
+      })
+      if (message === false || message === undefined || message.source === undefined) continue
+      const outcome = yield* Effect.result(replies.receive(new Uint8Array(message.source)))
+      if (Result.isFailure(outcome)) {
+        const error = outcome.failure
+        if (error._tag === "SqlError" || error._tag === "BlobStoreError") {
+          yield* Effect.logWarning(`qforms: IMAP message ${uid} not stored yet; trying again next poll`, error)
+          continue
+        }
+        yield* Effect.logInfo(`qforms: IMAP message ${uid} is not a reply to a case: ${error.message}`)
+      }
+      yield* Effect.tryPromise({
+        try: () => client.messageFlagsAdd(String(uid), ["\\Seen"], { uid: true }),
+        catch: imapFailed(`marking message ${uid} seen`)
+      })
+      taken++
+    }
+    return taken
+  }))
+})
+
+/**
+ * Polls an IMAP mailbox for replies while the layer lives (see
+ * {@link pollImap}); a failed poll is logged and the next one comes on time.
+ *
+ * @example
+ * ```ts
+ * const Imap = EmailReplies.layerImapPoller({ url: "imaps://replies:secret@imap.example.com/INBOX", intervalMs: 30_000 })
+ * ```
+ */
+export const layerImapPoller = (options: ImapOptions): Layer.Layer<never, never, EmailReplies> =>
+  Layer.effectDiscard(Effect.forkScoped(Effect.forever(
+    pollImap(options).pipe(
+      Effect.catchCause((cause) => Effect.logWarning("qforms: polling IMAP for replies failed", cause)),
+      Effect.andThen(Effect.sleep(Duration.millis(options.intervalMs ?? 60_000)))
+    )
+  )))
