@@ -358,6 +358,21 @@ for (const target of databaseTargets) {
       await hook.close()
     })
 
+    it("a 410 Gone is final and disables the channel", async () => {
+      const { fields, formId } = await publishedForm()
+      const hook = await receiver([410])
+      const put = await api("PUT", `/forms/${formId}/notifications`, { channels: [{ type: "sheet", url: hook.url }] })
+      const channelId = put.json.channels[0].id
+      await submit(formId, { [fields[0]!.id]: "Ada" })
+      const log = await logWhen(formId, channelId, (l) => l.deliveries[0]?.status === "failed")
+      expect(log.deliveries[0]!.attempts.map((a) => a.statusCode)).toEqual([410])
+      expect((await api("GET", `/forms/${formId}/notifications`)).json.channels[0].enabled).toBe(false)
+      await submit(formId, { [fields[0]!.id]: "Bob" })
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      expect(hook.received).toHaveLength(1)
+      await hook.close()
+    })
+
     it("disabled channels send nothing; a stage_changed channel sends only on stage changes", async () => {
       const { fields, formId } = await publishedForm()
       const on = await receiver()

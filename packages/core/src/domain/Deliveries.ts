@@ -428,8 +428,12 @@ export class Deliveries extends Context.Service<Deliveries, {
               sent_at = case when o.status = 'succeeded' then o.at else m.sent_at end
             from outcome o where o.email_id is not null and m.id = o.email_id
           ), channel_sent as (
-            update notification_channels n set last_sent_at = greatest(n.last_sent_at, o.at)
-            from (select channel_id, max(at) as at from outcome where channel_id is not null group by channel_id) o
+            update notification_channels n set last_sent_at = greatest(n.last_sent_at, o.at),
+              enabled = n.enabled and not o.gone
+            from (
+              select channel_id, max(at) as at, bool_or(disable is not null) as gone
+              from outcome where channel_id is not null group by channel_id
+            ) o
             where n.id = o.channel_id
           ), sent as (
             select subscription_id, max(at) as at,
