@@ -336,6 +336,33 @@ for (const target of databaseTargets) {
       expect((await otherApi("GET", `/files/${stored.files[0].fileId}`)).status).toBe(404)
     })
 
+    it("an inbound-parse form post (SendGrid's email field, Mailgun's body-mime) is taken like a raw body", async () => {
+      const { responseId } = await caseWithResponse()
+      const { mail } = await sendFromCase(responseId, "Which day suits you?")
+      for (const [field, text] of [["email", "Monday."], ["body-mime", "Tuesday."]] as const) {
+        const form = new FormData()
+        form.set("to", tokenAddress(mail))
+        form.set(field, mime({ From: "ada@example.com", To: tokenAddress(mail), Subject: "Re: day" }, text))
+        const response = await qforms.handler(new Request(`${appUrl}/inbound/email`, {
+          method: "POST",
+          headers: { "x-qforms-inbound-secret": inboundSecret },
+          body: form
+        }))
+        expect(response.status, field).toBe(201)
+      }
+      const empty = new FormData()
+      empty.set("subject", "nothing else")
+      const refused = await qforms.handler(new Request(`${appUrl}/inbound/email`, {
+        method: "POST",
+        headers: { "x-qforms-inbound-secret": inboundSecret },
+        body: empty
+      }))
+      expect(refused.status).toBe(400)
+      expect(((await refused.json()) as { error: string }).error).toMatch(/body-mime/)
+      const detail = (await api("GET", `/responses/${responseId}`)).json
+      expect(detail.replies.map((r: { text: string }) => r.text)).toEqual(["Monday.", "Tuesday."])
+    })
+
     it("a forged or unknown token is refused and nothing is stored", async () => {
       const { responseId } = await caseWithResponse()
       const { mail } = await sendFromCase(responseId, "Hello")

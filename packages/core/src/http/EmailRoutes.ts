@@ -11,6 +11,8 @@ import * as Result from "effect/Result"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import * as Multipart from "effect/http/Multipart"
+import * as Stream from "effect/Stream"
 import { EmailReplies } from "../domain/EmailReplies.ts"
 import { Mailer } from "../domain/Mailer.ts"
 import { RespondentEmails } from "../domain/RespondentEmails.ts"
@@ -46,6 +48,25 @@ const presentedSecret = (headers: Readonly<Record<string, string | undefined>>):
   const colon = decoded.indexOf(":")
   return colon < 0 ? undefined : decoded.slice(colon + 1)
 }
+
+/** The form fields inbound-parse services put the raw message in: SendGrid's `email`, Mailgun's `body-mime`. */
+const RAW_FIELDS = new Set(["email", "body-mime"])
+
+/** The raw message of an inbound-parse form post (a field, or a file part, of one of {@link RAW_FIELDS}). */
+const rawFromForm = (request: HttpServerRequest.HttpServerRequest) =>
+  Stream.runFoldEffect(
+    request.multipartStream,
+    () => undefined as Uint8Array | undefined,
+    (found, part): Effect.Effect<Uint8Array | undefined, Multipart.MultipartError> =>
+      found !== undefined || !RAW_FIELDS.has(part.key)
+        ? Effect.succeed(found)
+        : part._tag === "Field"
+        ? Effect.succeed(new Uint8Array(Buffer.from(part.value)))
+        : part.contentEffect
+  ).pipe(
+    Effect.provideService(Multipart.MaxParts, 64),
+    Effect.provideService(Multipart.FieldMimeTypes, [])
+  )
 
 /**
  * The routes as a layer of the router (`Http.layer` includes it).
@@ -106,8 +127,16 @@ export const layer = HttpRouter.use(Effect.fnUntraced(function*(router) {
           "www-authenticate": "Basic realm=\"qforms inbound e-mail\""
         })
       }
-      const body = yield* request.arrayBuffer
-      const received = yield* Effect.result(replies.receive(new Uint8Array(body)))
+      const raw = (request.headers["content-type"] ?? "").toLowerCase().startsWith("multipart/form-data")
+        ? yield* Effect.result(rawFromForm(request))
+        : Result.succeed(new Uint8Array(yield* request.arrayBuffer))
+      if (Result.isFailure(raw)) return json(400, { error: `the form could not be read: ${raw.failure.message}` })
+      if (raw.success === undefined) {
+        return json(400, {
+          error: "send the raw message (MIME) as the body, or in a form field named email (SendGrid) or body-mime (Mailgun)"
+        })
+      }
+      const received = yield* Effect.result(replies.receive(raw.success))
       if (Result.isFailure(received)) {
         const error = received.failure
         switch (error._tag) {
