@@ -12,6 +12,7 @@ import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as SchemaTransformation from "effect/SchemaTransformation"
 import { Id } from "./Ids.ts"
+import { Condition, Logic } from "./FormLogic.ts"
 
 // ---------------------------------------------------------------------------
 // Field types
@@ -315,7 +316,11 @@ const Label = Schema.Trim.check(
 const inputFields = {
   id: Schema.optionalKey(Id),
   label: Label,
-  required: Schema.Boolean.pipe(Schema.withDecodingDefaultKey(Effect.succeed(false)))
+  required: Schema.Boolean.pipe(Schema.withDecodingDefaultKey(Effect.succeed(false))),
+  /** Where to go after this question (see `FormLogic.ts`); `[]` or absent for none. */
+  logic: Schema.optionalKey(Logic),
+  /** Only asked when this holds (see `FormLogic.ts`); `null` or absent for always. */
+  showIf: Schema.optionalKey(Schema.NullOr(Condition))
 }
 
 const optionalOptions = <S extends Schema.Top>(schema: S) =>
@@ -383,7 +388,11 @@ export const Field = Schema.Struct({
   label: Schema.String,
   required: Schema.Boolean,
   position: Schema.Int,
-  options: Schema.NullOr(AnyFieldOptions)
+  options: Schema.NullOr(AnyFieldOptions),
+  /** Extension (form logic): rules tried after the question is answered; absent when none. */
+  logic: Schema.optionalKey(Logic),
+  /** Extension (form logic): the question is only asked when this holds; absent when always. */
+  showIf: Schema.optionalKey(Condition)
 }).annotate({ identifier: "Field" })
 
 /** A decoded {@link Field}. @example `const id: Field["id"] = 1` */
