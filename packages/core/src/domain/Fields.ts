@@ -316,7 +316,10 @@ const Label = Schema.Trim.check(
 const inputFields = {
   id: Schema.optionalKey(Id),
   label: Label,
-  required: Schema.Boolean.pipe(Schema.withDecodingDefaultKey(Effect.succeed(false))),
+  required: Schema.Boolean.pipe(Schema.withDecodingDefaultKey(Effect.succeed(false)))
+}
+
+const logicFields = {
   /** Where to go after this question (see `FormLogic.ts`); `[]` or absent for none. */
   logic: Schema.optionalKey(Logic),
   /** Only asked when this holds (see `FormLogic.ts`); `null` or absent for always. */
@@ -346,19 +349,35 @@ const optionalOptions = <S extends Schema.Top>(schema: S) =>
  * // { type: "email", label: "Email", required: false, options: null }
  * ```
  */
-export const FieldInput = Schema.Union([
-  ...PLAIN_TYPES.map((type) =>
-    Schema.Struct({ type: Schema.Literal(type), ...inputFields, options: optionalOptions(BaseOptions) })
-  ),
-  Schema.Struct({ type: Schema.Literal("select"), ...inputFields, options: SelectOptions }),
-  Schema.Struct({ type: Schema.Literal("checkboxes"), ...inputFields, options: CheckboxesOptions }),
-  Schema.Struct({ type: Schema.Literal("number"), ...inputFields, options: optionalOptions(NumberOptions) }),
-  Schema.Struct({ type: Schema.Literal("rating"), ...inputFields, options: optionalOptions(RatingOptions) }),
-  Schema.Struct({ type: Schema.Literal("file"), ...inputFields, options: optionalOptions(FileOptions) })
-]).annotate({
-  identifier: "FieldInput",
-  message: `a question must be an object whose "type" is one of ${FieldType.literals.join(", ")}`
-})
+const fieldInputOf = <const Extra extends Schema.Struct.Fields>(extra: Extra) => {
+  const base = { ...inputFields, ...extra }
+  return Schema.Union([
+    ...PLAIN_TYPES.map((type) =>
+      Schema.Struct({ type: Schema.Literal(type), ...base, options: optionalOptions(BaseOptions) })
+    ),
+    Schema.Struct({ type: Schema.Literal("select"), ...base, options: SelectOptions }),
+    Schema.Struct({ type: Schema.Literal("checkboxes"), ...base, options: CheckboxesOptions }),
+    Schema.Struct({ type: Schema.Literal("number"), ...base, options: optionalOptions(NumberOptions) }),
+    Schema.Struct({ type: Schema.Literal("rating"), ...base, options: optionalOptions(RatingOptions) }),
+    Schema.Struct({ type: Schema.Literal("file"), ...base, options: optionalOptions(FileOptions) })
+  ]).annotate({
+    identifier: "FieldInput",
+    message: `a question must be an object whose "type" is one of ${FieldType.literals.join(", ")}`
+  })
+}
+
+export const FieldInput = fieldInputOf(logicFields)
+
+/**
+ * A {@link FieldInput} without form logic (`logic`, `showIf`): what a form
+ * generator writes, since new questions have no ids for logic to refer to.
+ *
+ * @example
+ * ```ts
+ * Schema.decodeUnknownSync(PlainFieldInput)({ type: "email", label: "Email" })
+ * ```
+ */
+export const PlainFieldInput = fieldInputOf({}).annotate({ identifier: "PlainFieldInput" })
 
 /**
  * A decoded {@link FieldInput}: `required` and `options` are always present.
