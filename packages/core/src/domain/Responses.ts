@@ -50,10 +50,11 @@ export const ResponseRow = Schema.Struct({
   tags: Schema.Array(Schema.String),
   source: Schema.String,
   values: Schema.Record(Schema.String, Schema.Unknown),
-  answers: Schema.optionalKey(Schema.Record(Schema.String, Schema.String)),
-  summary: Schema.optionalKey(Schema.String),
+  // Before the optional keys: the streamed list writes rows in this order too (see `toRow`).
   /** Extension (partial responses): false while the respondent has not submitted yet. */
-  finished: Schema.Boolean
+  finished: Schema.Boolean,
+  answers: Schema.optionalKey(Schema.Record(Schema.String, Schema.String)),
+  summary: Schema.optionalKey(Schema.String)
 }).annotate({ identifier: "ResponseRow" })
 export type ResponseRow = typeof ResponseRow.Type
 
