@@ -7,10 +7,10 @@
  * responses (listed with `status=partial`, no event until submitted,
  * resumable, purged).
  */
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Responses } from "../src/domain/Responses.ts"
+import { layerPartialPurger, Responses } from "../src/domain/Responses.ts"
 import { databaseTargets } from "./support/Databases.ts"
 import { answer, api, createForm, getPage, hidden, seedWorkspace } from "./support/PublicForms.ts"
 import { startTestServer, type TestServer } from "./support/TestServer.ts"
@@ -234,6 +234,17 @@ for (const target of databaseTargets) {
       // The partial response's form keeps counting only submitted responses.
       const summary = (await api(server, key, "GET", "/forms")).body.find((f: { id: number }) => f.id === form.id)
       expect(summary.responseCount).toBe(1)
+      // The purger layer (as Qforms.make runs it) purges on start, then hourly.
+      const later = await getPage(server, `/f/${form.publicId}`)
+      page = await answer(server, form.publicId, later.text, [], "start")
+      page = await answer(server, form.publicId, page.text, ["Pro"])
+      expect((await api(server, key, "GET", `/forms/${form.id}/responses?status=partial`)).body.responses).toHaveLength(1)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      await server.run(Effect.scoped(Effect.andThen(
+        Layer.build(layerPartialPurger({ maxAgeDays: 10 / 86_400_000 })),
+        Effect.sleep("300 millis")
+      )))
+      expect((await api(server, key, "GET", `/forms/${form.id}/responses?status=partial`)).body.responses).toHaveLength(0)
     })
   })
 }
