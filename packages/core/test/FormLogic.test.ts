@@ -5,6 +5,7 @@ import {
   Condition,
   evaluate,
   type Facts,
+  hasRefs,
   HiddenFields,
   type LogicField,
   type LogicInput,
@@ -14,6 +15,8 @@ import {
   path,
   previous,
   recall,
+  resolveCondition,
+  resolveRefs,
   validate
 } from "../src/domain/FormLogic.ts"
 import type { Field } from "../src/domain/Fields.ts"
@@ -174,6 +177,27 @@ describe("FormLogic.validate", () => {
     const issues = validate(inputs as ReadonlyArray<LogicInput>, [])
     expect(issues.map((i) => i.rule)).toContain(expected)
     expect(issues[0]!.message).toMatch(/^fields\.\d+\./)
+  })
+
+  it("takes refs to questions of the same request, and resolves them to ids", () => {
+    const inputs: ReadonlyArray<LogicInput> = [
+      { ref: "plan", logic: [{ if: { field: "ref:plan", equals: "Free" }, then: { jumpTo: "ref:email" } }] },
+      { id: 7, showIf: { and: [{ field: "ref:plan", equals: "Pro" }, { field: "hidden:ref", isEmpty: true }] } },
+      { ref: "email" }
+    ]
+    expect(validate(inputs, [{ name: "ref" }])).toEqual([])
+    const ids = new Map([["plan", 11], ["email", 14]])
+    expect(resolveRefs(inputs[0]!.logic!, ids)).toEqual([{ if: { field: 11, equals: "Free" }, then: { jumpTo: 14 } }])
+    expect(resolveCondition(inputs[1]!.showIf!, ids)).toEqual({
+      and: [{ field: 11, equals: "Pro" }, { field: "hidden:ref", isEmpty: true }]
+    })
+    expect(hasRefs(inputs[0]!.logic ?? undefined, undefined)).toBe(true)
+    expect(hasRefs(undefined, inputs[1]!.showIf)).toBe(true)
+    expect(validate([{ ref: "a" }, { ref: "a" }], []).map((i) => i.rule)).toEqual(["unique-ref"])
+    expect(validate([{ ref: "a", logic: [{ if: { field: "ref:b", isEmpty: true }, then: { jumpTo: "ref:a" } }] }, { ref: "b" }], [])
+      .map((i) => i.rule)).toEqual(["no-later-question", "no-cycle"])
+    expect(validate([{ logic: [{ if: { field: "ref:zz", isEmpty: true }, then: { jumpTo: "end" } }] }], []).map((i) => i.rule))
+      .toEqual(["no-unknown-question"])
   })
 
   it("accepts forward jumps, own answers and declared hidden fields", () => {

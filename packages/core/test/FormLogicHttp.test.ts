@@ -127,6 +127,41 @@ for (const target of databaseTargets) {
       expect(after.body.fields.map((f: { id: number }) => f.id)).toEqual(fields.map((f) => f.id))
     })
 
+    it("creates a form with its logic in one request: questions named by ref, saved with their ids", async () => {
+      const created = await api(server, key, "POST", "/forms", {
+        title: "One go",
+        hiddenFields: [{ name: "ref" }],
+        fields: [
+          {
+            type: "yes_no",
+            label: "Coming?",
+            ref: "coming",
+            logic: [{ if: { field: "ref:coming", equals: false }, then: { jumpTo: "ref:bye" } }]
+          },
+          { type: "number", label: "Guests", showIf: { field: "ref:coming", equals: true } },
+          { type: "statement", label: "See you, {{hidden:ref}}", ref: "bye" }
+        ]
+      })
+      expect(created.status, created.text).toBe(201)
+      const got = await api(server, key, "GET", `/forms/${created.body.id}`)
+      const [coming, guests, bye] = got.body.fields as Array<Record<string, unknown>>
+      expect(coming!.logic).toEqual([{ if: { field: coming!.id, equals: false }, then: { jumpTo: bye!.id } }])
+      expect(guests!.showIf).toEqual({ field: coming!.id, equals: true })
+      expect(coming).not.toHaveProperty("ref")
+      const twice = await api(server, key, "POST", "/forms", {
+        title: "Twice",
+        fields: [{ type: "short_text", label: "A", ref: "a" }, { type: "short_text", label: "B", ref: "a" }]
+      })
+      expect(twice.status).toBe(400)
+      expect(twice.body.error).toContain("unique-ref")
+      const unknown = await api(server, key, "POST", "/forms", {
+        title: "Unknown",
+        fields: [{ type: "short_text", label: "A", showIf: { field: "ref:nope", isEmpty: true } }]
+      })
+      expect(unknown.status).toBe(400)
+      expect(unknown.body.error).toContain("no-unknown-question")
+    })
+
     it("the API submission follows the path: skipped answers dropped, skipped required questions not required", async () => {
       const { email, form, plan, team, why } = await planForm()
       const free = await api(server, key, "POST", `/forms/${form.id}/responses`, {

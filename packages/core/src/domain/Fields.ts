@@ -12,7 +12,7 @@ import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as SchemaTransformation from "effect/SchemaTransformation"
 import { Id } from "./Ids.ts"
-import { Condition, Logic } from "./FormLogic.ts"
+import { Condition, Logic, QuestionKey } from "./FormLogic.ts"
 
 // ---------------------------------------------------------------------------
 // Field types
@@ -320,6 +320,8 @@ const inputFields = {
 }
 
 const logicFields = {
+  /** This question's key in the request, so that logic can refer to it as `"ref:<ref>"` before it has an id (not stored). */
+  ref: Schema.optionalKey(QuestionKey),
   /** Where to go after this question (see `FormLogic.ts`); `[]` or absent for none. */
   logic: Schema.optionalKey(Logic),
   /** Only asked when this holds (see `FormLogic.ts`); `null` or absent for always. */

@@ -110,23 +110,50 @@ export const hiddenKey = (name: string): string => `${hiddenPrefix}${name}`
 // Conditions
 // ---------------------------------------------------------------------------
 
+/** The prefix of a reference to a question by the `ref` it is saved with (before it has an id). */
+export const refPrefix = "ref:"
+
 /**
- * What a condition looks at: a question id, or `"hidden:<name>"`.
+ * A question's own key in a save request (`"ref": "plan"`), so that logic in
+ * the same request can refer to questions that have no id yet as
+ * `"ref:plan"`. It is not stored: saved logic refers to ids.
+ *
+ * @example
+ * ```ts
+ * Schema.is(QuestionKey)("plan") // true
+ * ```
+ */
+export const QuestionKey = Schema.String.check(
+  Schema.isPattern(HIDDEN_NAME, {
+    message: "a question ref starts with a letter or _ and has at most 40 letters, digits, _ or -"
+  })
+)
+
+const QuestionRefText = Schema.String.check(
+  Schema.isPattern(/^ref:[A-Za-z_][A-Za-z0-9_-]{0,39}$/, { message: "a question reference is \"ref:<ref>\"" })
+)
+
+/**
+ * What a condition looks at: a question id, `"hidden:<name>"`, or (when
+ * saving) `"ref:<ref>"` for a question of the same request.
  *
  * @example
  * ```ts
  * const a: FieldRef = 12
  * const b: FieldRef = "hidden:ref"
+ * const c: FieldRef = "ref:plan"
  * ```
  */
 export const FieldRef = Schema.Union([
   Schema.Int,
   Schema.String.check(
-    Schema.isPattern(/^hidden:[A-Za-z_][A-Za-z0-9_-]{0,39}$/, {
-      message: "a reference is a question id or \"hidden:<name>\""
+    Schema.isPattern(/^(?:hidden|ref):[A-Za-z_][A-Za-z0-9_-]{0,39}$/, {
+      message: "a reference is a question id, \"ref:<question ref>\" or \"hidden:<name>\""
     })
   )
-]).annotate({ description: "A question id, or \"hidden:<name>\" for a hidden field" })
+]).annotate({
+  description: "A question id, \"hidden:<name>\" for a hidden field, or \"ref:<ref>\" for a question saved in the same request"
+})
 export type FieldRef = typeof FieldRef.Type
 
 const Scalar = Schema.Union([Schema.String, Schema.Finite, Schema.Boolean])
@@ -244,8 +271,8 @@ export const Condition: Schema.Codec<Condition> = Schema.Union([
 export const LogicRule = Schema.Struct({
   if: Condition,
   then: Schema.Struct({
-    jumpTo: Schema.Union([Schema.Int, Schema.Literal("end")]).annotate({
-      description: "The id of a later question, or \"end\""
+    jumpTo: Schema.Union([Schema.Int, Schema.Literal("end"), QuestionRefText]).annotate({
+      description: "The id of a later question (or \"ref:<ref>\" of one saved in the same request), or \"end\""
     })
   })
 }).annotate({ identifier: "LogicRule" })
@@ -279,6 +306,8 @@ const lookup = (ref: FieldRef, facts: Facts): unknown => {
     const key = String(ref)
     return Object.hasOwn(facts.values, key) ? facts.values[key] : undefined
   }
+  // Saved logic refers to ids; a `ref:` left unresolved reads nothing.
+  if (!ref.startsWith(hiddenPrefix)) return undefined
   const name = ref.slice(hiddenPrefix.length)
   return Object.hasOwn(facts.hidden, name) ? facts.hidden[name] : undefined
 }
@@ -396,8 +425,9 @@ export const path = <F extends LogicField>(fields: ReadonlyArray<F>, facts: Fact
       i++
       continue
     }
-    if (rule.then.jumpTo === "end") break
-    const target = indexOf.get(rule.then.jumpTo)
+    const jump = rule.then.jumpTo
+    if (jump === "end") break
+    const target = Predicate.isNumber(jump) ? indexOf.get(jump) : undefined
     i = target !== undefined && target > i ? target : i + 1
   }
   return visited
@@ -507,6 +537,7 @@ export type LogicRuleName =
   | "no-unknown-question"
   | "no-later-question"
   | "no-unknown-hidden-field"
+  | "unique-ref"
 
 /**
  * One problem with saved logic: `path` such as `fields.2.logic.0.then.jumpTo`,
@@ -526,6 +557,8 @@ export interface LogicIssue {
 /** A question as it is being saved: its id when it has one (new questions have none yet). */
 export interface LogicInput {
   readonly id?: number | undefined
+  /** The question's key in this request, for `"ref:<ref>"` references. */
+  readonly ref?: string | undefined
   readonly logic?: Logic | null | undefined
   readonly showIf?: Condition | null | undefined
 }
@@ -557,14 +590,25 @@ export const validate = (
   hiddenFields: ReadonlyArray<HiddenField>
 ): ReadonlyArray<LogicIssue> => {
   const issues: Array<LogicIssue> = []
-  const indexOf = new Map<number, number>()
+  const indexOf = new Map<number | string, number>()
   inputs.forEach((input, index) => {
     if (input.id !== undefined) indexOf.set(input.id, index)
+    if (input.ref !== undefined) {
+      const key = `${refPrefix}${input.ref}`
+      if (indexOf.has(key)) {
+        issues.push({
+          path: `fields.${index}.ref`,
+          rule: "unique-ref",
+          message: `fields.${index}.ref: "${input.ref}" is the ref of an earlier question too`
+        })
+      } else indexOf.set(key, index)
+    }
   })
+  const describe = (ref: number | string) => Predicate.isNumber(ref) ? `question ${ref}` : `question "${ref}"`
   const hiddenNames = new Set(hiddenFields.map((h) => h.name))
   const checkCondition = (condition: Condition, at: number, where: string, own: boolean) => {
     for (const ref of refsOf(condition)) {
-      if (Predicate.isString(ref)) {
+      if (Predicate.isString(ref) && ref.startsWith(hiddenPrefix)) {
         const name = ref.slice(hiddenPrefix.length)
         if (!hiddenNames.has(name)) {
           issues.push({
@@ -580,13 +624,13 @@ export const validate = (
         issues.push({
           path: where,
           rule: "no-unknown-question",
-          message: `${where}: question ${ref} is not a saved question of this form`
+          message: `${where}: ${describe(ref)} is not a question of this form`
         })
       } else if (target > at || (target === at && !own)) {
         issues.push({
           path: where,
           rule: "no-later-question",
-          message: `${where}: a condition may only look at earlier answers, and question ${ref} does not come earlier`
+          message: `${where}: a condition may only look at earlier answers, and ${describe(ref)} does not come earlier`
         })
       }
     }
@@ -602,11 +646,11 @@ export const validate = (
       const where = `${base}.logic.${r}.then.jumpTo`
       const target = indexOf.get(jump)
       if (target === undefined) {
-        issues.push({ path: where, rule: "no-unknown-question", message: `${where}: question ${jump} is not a saved question of this form` })
+        issues.push({ path: where, rule: "no-unknown-question", message: `${where}: ${describe(jump)} is not a question of this form` })
       } else if (target === at) {
-        issues.push({ path: where, rule: "no-cycle", message: `${where}: question ${jump} jumps to itself, which would never end` })
+        issues.push({ path: where, rule: "no-cycle", message: `${where}: ${describe(jump)} jumps to itself, which would never end` })
       } else if (target < at) {
-        issues.push({ path: where, rule: "no-backward-jump", message: `${where}: question ${jump} comes earlier; jumps only go forward` })
+        issues.push({ path: where, rule: "no-backward-jump", message: `${where}: ${describe(jump)} comes earlier; jumps only go forward` })
       } else {
         const list = edges.get(at) ?? []
         list.push(target)
@@ -655,3 +699,36 @@ const findCycle = (size: number, jumps: ReadonlyMap<number, ReadonlyArray<number
   }
   return undefined
 }
+
+/**
+ * Replaces `"ref:<ref>"` references of a condition or rules by the ids the
+ * questions were saved with (references already by id, and hidden fields,
+ * stay as they are). Run after {@link validate}, which checks every ref
+ * exists.
+ *
+ * @example
+ * ```ts
+ * resolveRefs([{ if: { field: "ref:plan", equals: "Free" }, then: { jumpTo: "ref:email" } }], new Map([["plan", 11], ["email", 14]]))
+ * // [{ if: { field: 11, equals: "Free" }, then: { jumpTo: 14 } }]
+ * ```
+ */
+export const resolveRefs = (logic: Logic, ids: ReadonlyMap<string, number>): Logic =>
+  logic.map((rule) => ({
+    if: resolveCondition(rule.if, ids),
+    then: { jumpTo: resolveRef(rule.then.jumpTo, ids) as number | "end" }
+  }))
+
+/** {@link resolveRefs} for one condition. */
+export const resolveCondition = (condition: Condition, ids: ReadonlyMap<string, number>): Condition =>
+  "and" in condition
+    ? { and: condition.and.map((c) => resolveCondition(c, ids)) }
+    : "or" in condition
+    ? { or: condition.or.map((c) => resolveCondition(c, ids)) }
+    : { ...condition, field: resolveRef(condition.field, ids) as FieldRef }
+
+const resolveRef = (ref: number | string, ids: ReadonlyMap<string, number>): number | string =>
+  Predicate.isString(ref) && ref.startsWith(refPrefix) ? ids.get(ref.slice(refPrefix.length)) ?? ref : ref
+
+/** Whether rules or a condition refer to a question by `"ref:<ref>"`. */
+export const hasRefs = (logic: Logic | undefined, showIf: Condition | null | undefined): boolean =>
+  JSON.stringify([logic ?? [], showIf ?? null]).includes(`"${refPrefix}`)

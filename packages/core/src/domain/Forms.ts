@@ -330,14 +330,39 @@ export class Forms extends Context.Service<Forms, {
             }]
             : []
         )
+        const idAt = new Map<number, number>()
+        inputs.forEach((input, position) => {
+          if (input.id !== undefined) idAt.set(position, input.id)
+        })
         if (added.length > 0) {
-          yield* sql`
+          const rows = yield* sql<{ readonly id: number; readonly position: number }>`
             insert into fields (workspace_id, form_id, type, label, required, position, options, logic, show_if)
             select workspace_id, form_id, type, label, required, position, options, logic, show_if
             from jsonb_to_recordset(${JSON.stringify(added)}::jsonb)
               as t(workspace_id int, form_id int, type text, label text, required bool, position int, options jsonb,
-                logic jsonb, show_if jsonb)`
+                logic jsonb, show_if jsonb)
+            returning id, position`
+          for (const row of rows) idAt.set(row.position, row.id)
         }
+        // Logic that named questions of this request by their `ref` now names their ids.
+        const ids = new Map<string, number>()
+        inputs.forEach((input, position) => {
+          const id = idAt.get(position)
+          if (input.ref !== undefined && id !== undefined) ids.set(input.ref, id)
+        })
+        yield* Effect.forEach(inputs, (input, position) => {
+          const id = idAt.get(position)
+          if (id === undefined || !FormLogic.hasRefs(input.logic, input.showIf)) return Effect.void
+          const logic = input.logic === undefined ? undefined : FormLogic.resolveRefs(input.logic, ids)
+          const showIf = input.showIf === undefined || input.showIf === null
+            ? null
+            : FormLogic.resolveCondition(input.showIf, ids)
+          return Effect.asVoid(sql`
+            update fields set
+              logic = ${logic === undefined || logic.length === 0 ? null : JSON.stringify(logic)}::jsonb,
+              show_if = ${showIf === null ? null : JSON.stringify(showIf)}::jsonb
+            where form_id = ${formId} and id = ${id}`)
+        }, { discard: true })
       })
 
       const create = Effect.fn("Forms.create")(function*(
