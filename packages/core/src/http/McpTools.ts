@@ -184,8 +184,8 @@ export const makeTools = Effect.gen(function*() {
         "`fields` replaces the whole question list: keep a question's `id` to keep it and its answers; " +
         "a question left out is deleted. Call get_form first to have the current questions. " +
         "Form logic: `hiddenFields` [{name}] take values from the page URL; a question's `logic` " +
-        "[{if: Condition, then: {jumpTo: <later question id> | \"end\"}}] and `showIf` Condition refer to saved " +
-        "question ids, so add the questions first, then their logic.",
+        "[{if: Condition, then: {jumpTo: <later question id> | \"end\"}}] and `showIf` Condition refer to question " +
+        "ids, or to questions of the same call by their `ref` as \"ref:<ref>\".",
       input: Schema.Struct({ formId: FormId, ...UpdateFormInput.fields }),
       output: FormSummary,
       write: true,
