@@ -162,6 +162,46 @@ for (const target of databaseTargets) {
       expect(unknown.body.error).toContain("no-unknown-question")
     })
 
+    it("the README's worked example gives the paths it describes", async () => {
+      const created = await api(server, key, "POST", "/forms", {
+        title: "Sign up",
+        hiddenFields: [{ name: "ref" }],
+        fields: [
+          {
+            ref: "plan",
+            type: "select",
+            label: "Plan",
+            required: true,
+            options: { choices: ["Free", "Pro", "None"] },
+            logic: [
+              { if: { field: "ref:plan", equals: "Free" }, then: { jumpTo: "ref:email" } },
+              { if: { field: "ref:plan", equals: "None" }, then: { jumpTo: "end" } }
+            ]
+          },
+          { ref: "size", type: "number", label: "Team size", required: true, showIf: { field: "ref:plan", equals: "Pro" } },
+          {
+            type: "short_text",
+            label: "Team name",
+            showIf: { and: [{ field: "ref:plan", equals: "Pro" }, { field: "ref:size", greaterThan: 1 }] }
+          },
+          { ref: "email", type: "email", label: "Email", required: true }
+        ]
+      })
+      expect(created.status, created.text).toBe(201)
+      expect((await api(server, key, "PATCH", `/forms/${created.body.id}`, { status: "published" })).status).toBe(200)
+      const [plan, size, name, email] = (await api(server, key, "GET", `/forms/${created.body.id}`)).body.fields.map((f: { id: number }) => f.id)
+      const submit = (values: Record<string, unknown>) =>
+        api(server, key, "POST", `/forms/${created.body.id}/responses`, { values, hidden: { ref: "newsletter" } })
+      const free = await submit({ [plan]: "Free", [size]: 5, [email]: "ada@example.com" })
+      expect(free.body.values).toEqual({ [plan]: "Free", [email]: "ada@example.com", "hidden:ref": "newsletter" })
+      const solo = await submit({ [plan]: "Pro", [size]: 1, [name]: "Solo", [email]: "b@example.com" })
+      expect(solo.body.values).toEqual({ [plan]: "Pro", [size]: 1, [email]: "b@example.com", "hidden:ref": "newsletter" })
+      const team = await submit({ [plan]: "Pro", [size]: 3, [name]: "Crew", [email]: "c@example.com" })
+      expect(team.body.values).toEqual({ [plan]: "Pro", [size]: 3, [name]: "Crew", [email]: "c@example.com", "hidden:ref": "newsletter" })
+      const none = await submit({ [plan]: "None" })
+      expect(none.status).toBe(201)
+    })
+
     it("the API submission follows the path: skipped answers dropped, skipped required questions not required", async () => {
       const { email, form, plan, team, why } = await planForm()
       const free = await api(server, key, "POST", `/forms/${form.id}/responses`, {
