@@ -8,7 +8,9 @@
  *
  * Skipped only when Chromium is absent outside CI.
  */
-import { existsSync } from "node:fs"
+import { existsSync, mkdirSync } from "node:fs"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { type Browser, chromium, type Page } from "playwright-core"
@@ -20,6 +22,7 @@ import { startTestServer, type TestServer } from "./support/TestServer.ts"
 const chromiumPath = process.env["QFORMS_CHROMIUM"] ?? "/usr/bin/chromium"
 const present = existsSync(chromiumPath)
 const inCi = process.env["CI"] === "true"
+const artifacts = join(dirname(fileURLToPath(import.meta.url)), "..", "test-artifacts")
 
 if (!present && inCi) {
   throw new Error(`CI=true but Chromium is not at ${chromiumPath}: install it (apt-get install -y chromium)`)
@@ -131,6 +134,8 @@ describe.skipIf(!present)("form logic in the browser", () => {
       await page.locator("#a").fill("7")
       await ok(page)
       await screen(page, "Why Pro for 7 people?")
+      mkdirSync(artifacts, { recursive: true })
+      await page.screenshot({ path: join(artifacts, `logic-${js ? "js" : "nojs"}-recall.png`), fullPage: true })
       await page.locator("#a").fill("growing")
       await ok(page)
       await screen(page, "Email")

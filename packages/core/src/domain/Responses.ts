@@ -497,7 +497,7 @@ export class Responses extends Context.Service<Responses, {
           const finishing = options.partialId === undefined ? [] : yield* sql<Row>`
             update responses set contact_id = ${contact?.id ?? null}, submitted_at = ${now}, updated_at = ${now},
               name = ${name}, email = ${respondent.email}, source = ${source}, answers = ${JSON.stringify(values)}::jsonb,
-              search_text = array_to_string(tags, ' ') || ${"\n"} || ${text.slice(text.indexOf("\n") + 1)},
+              search_text = lower(array_to_string(tags, ' ')) || ${"\n"} || ${text.slice(text.indexOf("\n") + 1)},
               finished = true
             where workspace_id = ${actor.workspaceId} and form_id = ${formId} and id = ${options.partialId}
               and not finished
@@ -546,7 +546,7 @@ export class Responses extends Context.Service<Responses, {
           const updated = partialId === undefined ? [] : yield* sql<{ readonly id: number }>`
             update responses set updated_at = ${now}, name = ${respondent.name}, email = ${respondent.email},
               answers = ${JSON.stringify(values)}::jsonb,
-              search_text = array_to_string(tags, ' ') || ${"\n"} || ${text.slice(text.indexOf("\n") + 1)}
+              search_text = lower(array_to_string(tags, ' ')) || ${"\n"} || ${text.slice(text.indexOf("\n") + 1)}
             where workspace_id = ${actor.workspaceId} and form_id = ${formId} and id = ${partialId} and not finished
             returning id`
           if (updated[0] !== undefined) return updated[0].id
