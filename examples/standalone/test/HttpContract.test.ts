@@ -46,6 +46,7 @@ const startStandalone: StartServer = async (target, options = {}) => {
     trustedProxyHops: options.publicPage?.trustedProxyHops ?? 0,
     formMinSeconds: options.publicPage?.minSubmitSeconds ?? 3,
     formSubmissionsPerMinute: (options.publicPage?.submissionRateLimit?.requestsPerSecond ?? 10 / 60) * 60,
+    partialMaxAgeDays: 30,
     smtpUrl: Option.none(),
     mailFrom: Option.none(),
     inboundAddress: Option.none(),

@@ -24,6 +24,10 @@ describe("settings", () => {
     [{ QFORMS_LLM_TIMEOUT: "0" }, /^Invalid configuration: .*greater than 0.*\(in QFORMS_LLM_TIMEOUT\)\n$/],
     [{ QFORMS_PGLITE_SHARED_BUFFERS: "lots" }, /^Invalid configuration: .*kB, MB or GB.*\(in QFORMS_PGLITE_SHARED_BUFFERS\)\n$/],
     [{ QFORMS_PGLITE_SHARED_BUFFERS: "64kB" }, /^Invalid configuration: 64kB is out of range.*\(in QFORMS_PGLITE_SHARED_BUFFERS\)\n$/],
+    [
+      { QFORMS_PARTIAL_RESPONSE_MAX_AGE_DAYS: "0" },
+      /^Invalid configuration: .*greater than 0.*\(in QFORMS_PARTIAL_RESPONSE_MAX_AGE_DAYS\)\n$/
+    ],
     [{ QFORMS_SMTP_URL: "http://mail.example.com" }, /^Invalid configuration: QFORMS_SMTP_URL must start with smtp:\/\/ or smtps:\/\/\n$/],
     [{ QFORMS_SMTP_URL: "smtp://mail.example.com:587" }, /^Invalid configuration: QFORMS_SMTP_URL needs QFORMS_MAIL_FROM/],
     [

@@ -28,6 +28,7 @@ import * as Files from "./domain/Files.ts"
 import { FormGenerator } from "./domain/FormGenerator.ts"
 import * as EmailReplies from "./domain/EmailReplies.ts"
 import * as Mailer from "./domain/Mailer.ts"
+import * as Responses from "./domain/Responses.ts"
 import * as EventStream from "./http/EventStream.ts"
 import * as Http from "./http/Http.ts"
 import { IdentityBridge, type ResolveActor } from "./http/Identity.ts"
@@ -95,9 +96,16 @@ export interface QformsOptions {
    */
   readonly publicPage?: PublicPage.PublicPageOptions | undefined
   /**
-   * E-mail over SMTP, for notification channels of type `email`:
-   * `{ url: "smtp://user:pass@mail.example.com:587", from: "Forms <forms@example.com>" }`.
-   * Without it, e-mail is not configured (such channels are refused with 409).
+   * Partial responses (form logic): the public page saves answers as the
+   * respondent goes; those never submitted are deleted once unchanged for
+   * `maxAgeDays` (default 30).
+   */
+  readonly partialResponses?: { readonly maxAgeDays?: number | undefined } | undefined
+  /**
+   * E-mail over SMTP, for notification channels of type `email` and e-mails to respondents:
+   * `{ url: "smtp://user:pass@mail.example.com:587", from: "Forms <forms@example.com>" }`, with
+   * `inboundAddress`/`inboundSecret` for replies. Without it, e-mail is not configured (such
+   * channels and sends are refused with 409).
    */
   readonly mail?: (Mailer.SmtpOptions & {
     /** Also fetch replies from this IMAP mailbox (`imaps://user:pass@host/INBOX`), as `/inbound/email` would take them. */
@@ -217,7 +225,11 @@ const httpOptions = (options: QformsOptions): Http.HttpOptions => ({
  * build their own server (`HttpRouter.serve(Qforms.layer(...))`).
  */
 export const layer = (options: QformsOptions = {}) =>
-  Layer.merge(Http.layer(httpOptions(options)), Files.layerSweeper).pipe(
+  Layer.mergeAll(
+    Http.layer(httpOptions(options)),
+    Files.layerSweeper,
+    Responses.layerPartialPurger(options.partialResponses)
+  ).pipe(
     Layer.provide(options.formGenerator ?? FormGenerator.layerOffline),
     Layer.provide(mailLayer(options)),
     Layer.provideMerge(databaseLayer(options.database, options.files)),
@@ -254,6 +266,10 @@ export const make = async (options: QformsOptions = {}): Promise<Qforms> => {
       Context.add(DeliveryConfig, { ...DeliveryConfig.defaultValue(), ...options.delivery })
     )
     yield* Layer.buildWithScope(Files.layerSweeper.pipe(Layer.provide(Layer.succeedContext(context))), scope)
+    yield* Layer.buildWithScope(
+      Responses.layerPartialPurger(options.partialResponses).pipe(Layer.provide(Layer.succeedContext(context))),
+      scope
+    )
     const routes = Http.layer(httpOptions(options))
     const httpEffect = yield* HttpRouter.toHttpEffect(routes).pipe(
       Effect.provideContext(context),

@@ -272,6 +272,20 @@ const signingSecrets = Effect.gen(function*() {
 })
 
 /**
+ * Form logic (issue 11): a form's hidden fields, each question's jump rules
+ * and `showIf`, and partial responses (`finished = false` until the
+ * respondent submits; purged after a while, oldest first by `updated_at`).
+ */
+const formLogic = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`alter table forms add column hidden_fields jsonb not null default '[]'::jsonb`
+  yield* sql`alter table fields add column logic jsonb`
+  yield* sql`alter table fields add column show_if jsonb`
+  yield* sql`alter table responses add column finished boolean not null default true`
+  yield* sql`create index responses_partial on responses (updated_at) where not finished`
+})
+
+/**
  * Per-form notification channels (Slack, Discord, Teams, a sheet, e-mail, any
  * URL). A channel is a delivery target beside webhook subscriptions: its
  * deliveries are written with the event and sent by the same worker.
@@ -382,6 +396,7 @@ export const loader = Migrator.fromRecord({
   "0006_files": files,
   "0007_signing_secrets": signingSecrets,
   "0008_notification_channels": notificationChannels,
+  "0009_form_logic": formLogic,
   "0010_respondent_emails": respondentEmails
 })
 
