@@ -17,7 +17,7 @@ import * as Semaphore from "effect/Semaphore"
 import * as Stream from "effect/Stream"
 import { type AttemptOutcome, type ClaimedDelivery, Deliveries, type DeliveryTarget } from "../domain/Deliveries.ts"
 import { type EventPayload, outboxChannel } from "../domain/Events.ts"
-import { Mailer, type MailerService, type MailMessage } from "../domain/Mailer.ts"
+import * as Mailer from "../domain/Mailer.ts"
 import * as NotificationFormats from "../domain/NotificationFormats.ts"
 import { Notifications } from "../storage/Notifications.ts"
 import { SqlPriority } from "../storage/SqlPriority.ts"
@@ -98,6 +98,9 @@ export const decide = (options: {
     : { status: "retrying", nextAttemptAt: new Date(options.now + delay) }
 }
 
+/** The per-host permit key all e-mails share. */
+const smtpPermit = "smtp:"
+
 /** A finished attempt waiting to be recorded. */
 interface Finished {
   readonly delivery: ClaimedDelivery
@@ -137,7 +140,7 @@ export const run = Effect.fnUntraced(function*(options: WorkerOptions) {
   // claims are due again this long after it died.
   const leaseMs = timeoutMs + 5_000
   const connections = yield* Sender.makeConnections({ maxDestinations: 256 })
-  const mailer: MailerService = yield* Mailer
+  const mailer: Mailer.MailerService = yield* Mailer.Mailer
 
   const wake = yield* Queue.sliding<void>(1)
   const signal = Queue.offer(wake, undefined).pipe(Effect.asVoid)
@@ -146,7 +149,8 @@ export const run = Effect.fnUntraced(function*(options: WorkerOptions) {
     const host = URL.canParse(url) ? new URL(url).host : url
     let semaphore = hosts.get(host)
     if (semaphore === undefined) {
-      semaphore = Semaphore.makeUnsafe(maxPerHost)
+      // E-mails wait here, not in the SMTP pool's queue, where their time would count against the send timeout.
+      semaphore = Semaphore.makeUnsafe(url === smtpPermit ? Mailer.maxConnections : maxPerHost)
       hosts.set(host, semaphore)
     }
     return semaphore
@@ -157,7 +161,7 @@ export const run = Effect.fnUntraced(function*(options: WorkerOptions) {
    * An e-mail's delivery (an `email` channel's notification, or an e-mail to
    * a respondent): one message through the mailer; a 5xx reply (or no mailer) is final.
    */
-  const mail = (delivery: ClaimedDelivery, message: MailMessage) =>
+  const mail = (delivery: ClaimedDelivery, message: Mailer.MailMessage) =>
     Effect.gen(function*() {
       const started = yield* Clock.currentTimeMillis
       const sent = yield* Effect.result(mailer.send(message).pipe(
@@ -266,7 +270,7 @@ export const run = Effect.fnUntraced(function*(options: WorkerOptions) {
   yield* Effect.forkScoped(Effect.forever(recordBatch))
 
   const deliver = (delivery: ClaimedDelivery) =>
-    hostPermit(delivery.target.kind !== "email" && delivery.target.url !== null ? delivery.target.url : "smtp:").withPermit(
+    hostPermit(delivery.target.kind !== "email" && delivery.target.url !== null ? delivery.target.url : smtpPermit).withPermit(
       attempt(delivery)
     ).pipe(
       Effect.flatMap((outcome) => Queue.offer(finished, { delivery, outcome })),

@@ -49,6 +49,9 @@ export class MailFailed extends Schema.TaggedError<MailFailed>()("MailFailed", {
   permanent: Schema.Boolean
 }) {}
 
+/** SMTP connections one process keeps open (the worker sends at most this many e-mails at once). */
+export const maxConnections = 4
+
 /** The text every "not configured" answer carries (also the 409 of the API). */
 export const notConfiguredMessage = "e-mail is not configured"
 
@@ -158,7 +161,7 @@ export const layerSmtp = (options: SmtpOptions): Layer.Layer<never> =>
             nodemailer.createTransport({
               url: options.url,
               pool: true,
-              maxConnections: 4,
+              maxConnections,
               connectionTimeout: timeoutMs,
               greetingTimeout: timeoutMs,
               socketTimeout: timeoutMs
