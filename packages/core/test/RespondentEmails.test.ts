@@ -392,6 +392,18 @@ for (const target of databaseTargets) {
       expect((await viewerApi("PUT", `/forms/${formId}/confirmation`, { enabled: true, subject: "s", body: "b" })).status).toBe(403)
     })
 
+    it("the OpenAPI document describes the emails and replies items", async () => {
+      const document = await (await qforms.handler(new Request(`${appUrl}/api/openapi.json`))).json() as {
+        components: { schemas: Record<string, { properties: Record<string, unknown>; required?: Array<string> }> }
+      }
+      const { ResponseEmail, ResponseReply } = document.components.schemas
+      expect(Object.keys(ResponseEmail!.properties).sort()).toEqual(
+        ["clicks", "id", "openedAt", "opens", "sentAt", "status", "subject", "text", "to"]
+      )
+      expect(Object.keys(ResponseReply!.properties).sort()).toEqual(["files", "from", "id", "receivedAt", "subject", "text"])
+      expect(JSON.stringify(document.components.schemas.ResponseDetail)).toContain("#/components/schemas/ResponseEmail")
+    })
+
     it("tracking off for the workspace: no pixel, links untouched", async () => {
       const { responseId } = await caseWithResponse()
       expect((await viewerApi("PUT", "/email/settings", { tracking: false, reopenOnReply: true })).status).toBe(403)
