@@ -203,6 +203,10 @@ export class Webhooks extends Context.Service<Webhooks, {
       const checkTarget = Effect.fnUntraced(function*(targetUrl: string) {
         const config = yield* DeliveryConfig
         if (config.allowPrivateTargets) return
+        const refuse = (error: SsrfGuard.SsrfRejected) =>
+          new InvalidInput({ message: error.message, details: [{ path: "targetUrl", message: error.message }] })
+        // Scheme, credentials, literal addresses and loopback names, even for a name that cannot be resolved now.
+        yield* SsrfGuard.vetWithoutDns(targetUrl, { allowPrivate: false }).pipe(Effect.mapError(refuse))
         const host = new URL(targetUrl).hostname.replace(/^\[|\]$/g, "")
         const addresses = isIP(host) !== 0
           ? undefined
@@ -214,9 +218,7 @@ export class Webhooks extends Context.Service<Webhooks, {
         yield* SsrfGuard.vet(targetUrl, {
           allowPrivate: false,
           ...(addresses === undefined ? {} : { resolve: () => Effect.succeed(addresses) })
-        }).pipe(
-          Effect.mapError((error) => new InvalidInput({ message: error.message, details: [{ path: "targetUrl", message: error.message }] }))
-        )
+        }).pipe(Effect.mapError(refuse))
       })
 
       const subscribe = Effect.fn("Webhooks.subscribe")(function*(actor: Actors.Actor, input: SubscribeInput) {
