@@ -197,3 +197,19 @@ export const isUnreachable = (error: unknown): boolean =>
   typeof error === "object" && error !== null && "_tag" in error && error._tag === "SqlError" &&
   "reason" in error && typeof error.reason === "object" && error.reason !== null && "_tag" in error.reason &&
   error.reason._tag === "ConnectionError"
+
+/**
+ * Whether a failure is a foreign-key violation (SQLSTATE 23503): a row the
+ * change refers to (a form, a response, a stage…) was deleted by a concurrent
+ * request between the check and the write. Answered 409, not 500.
+ *
+ * @example
+ * ```ts
+ * if (Database.isConcurrentDeletion(error)) return json(409, { error: "…was deleted at the same time" })
+ * ```
+ */
+export const isConcurrentDeletion = (error: unknown): boolean =>
+  typeof error === "object" && error !== null && "_tag" in error && error._tag === "SqlError" &&
+  "reason" in error && typeof error.reason === "object" && error.reason !== null && "_tag" in error.reason &&
+  error.reason._tag === "ConstraintError" && "cause" in error.reason && typeof error.reason.cause === "object" &&
+  error.reason.cause !== null && "code" in error.reason.cause && error.reason.cause.code === "23503"
