@@ -153,6 +153,8 @@ export interface Received {
   readonly headers: IncomingHttpHeaders
   readonly body: string
   readonly at: number
+  /** The status it was answered with. */
+  readonly status: number
 }
 
 /**
@@ -169,7 +171,7 @@ export const receiver = async (options: { readonly status?: number; readonly por
       request.setEncoding("utf8")
       request.on("data", (chunk: string) => body += chunk)
       request.on("end", () => {
-        received.push({ headers: request.headers, body, at: performance.now() })
+        received.push({ headers: request.headers, body, at: performance.now(), status: state.status })
         response.writeHead(state.status, { "content-type": "text/plain" }).end("ok")
       })
     })
