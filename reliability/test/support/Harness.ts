@@ -40,7 +40,7 @@ export const full = process.env.QFORMS_RELIABILITY_FULL === "1"
 export const counts = {
   crashRounds: full ? 20 : 5,
   crashClients: 100,
-  fuzzRequests: full ? 10_000 : 4_000,
+  fuzzRequests: full ? 10_000 : 3_000,
   soakSeconds: full ? 600 : 60,
   soakRatePerSecond: 20
 } as const
