@@ -107,6 +107,7 @@ for (const target of targets) {
           nextSample += 2_000
         }
       }
+      const sendingSeconds = (performance.now() - t0) / 1000
       await Promise.all(inFlight)
       await waitUntil("every soak response delivered", () => ids.every((id) => hook!.responseIds().has(id)) ? true : undefined, 60_000)
         .catch(() => undefined)
@@ -126,13 +127,34 @@ for (const target of targets) {
       const late = warm.filter(([s]) => s >= (2 * counts.soakSeconds) / 3).map(([, mib]) => mib)
       const growthPerMinute = slope(warm) * 60
       const undelivered = ids.filter((id) => !arrivals.has(id)).length
+      // For an undelivered response: what its delivery log says (status, attempts, errors).
+      const diagnosis: Array<string> = []
+      if (undelivered > 0) {
+        const missing = new Set(ids.filter((id) => !arrivals.has(id)))
+        const subscriptionId = (await call(url, "GET", "/api/webhooks", { key })).body[0]?.id
+        let cursor: string | null = null
+        for (let page = 0; page < 200 && diagnosis.length < missing.size; page++) {
+          const log: { status: number; body: { deliveries: Array<{ responseId: number }>; nextCursor: string | null } } = await call(
+            url,
+            "GET",
+            `/api/webhooks/subscribe/${subscriptionId}/deliveries?limit=200${cursor === null ? "" : `&cursor=${cursor}`}`,
+            { key }
+          )
+          for (const delivery of log.body.deliveries ?? []) {
+            if (missing.has(delivery.responseId)) diagnosis.push(`undelivered response ${delivery.responseId}: ${JSON.stringify(delivery).slice(0, 800)}`)
+          }
+          cursor = log.body.nextCursor
+          if (cursor === null) break
+        }
+        if (diagnosis.length === 0) diagnosis.push(`undelivered responses ${[...missing].join(", ")} have no delivery in the log`)
+      }
 
       record({
         scenario: "9 soak",
         target: target.name,
         figures: {
           seconds: counts.soakSeconds,
-          "requests (rate/s)": `${sent} (${round(sent / ((performance.now() - t0) / 1000), 1)})`,
+          "requests (rate/s)": `${sent} (${round(sent / sendingSeconds, 1)})`,
           errors: errors.length,
           "p95 ms submit / list / get / patch": ["submit", "list", "get", "patch"].map((k) => round(percentile(latencyByKind.get(k) ?? [], 95), 0)).join(" / "),
           "RSS MiB start / median early / median late / max": `${round(memory[0]?.[1] ?? 0, 0)} / ${round(median(early), 0)} / ${round(median(late), 0)} / ${round(Math.max(...memory.map(([, m]) => m)), 0)}`,
@@ -141,7 +163,7 @@ for (const target of targets) {
           "delivery p50/p95 ms, last third": `${round(percentile(lastThird, 50), 0)}/${round(percentile(lastThird, 95), 0)}`,
           undelivered
         },
-        notes: errors.slice(0, 5)
+        notes: [...errors.slice(0, 5), ...diagnosis]
       })
       expect(errors).toEqual([])
       expect(undelivered).toBe(0)
