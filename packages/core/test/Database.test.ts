@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
+import * as SqlErrors from "effect/sql/SqlError"
 import * as Database from "../src/storage/Database.ts"
 import * as PgliteClient from "../src/storage/PgliteClient.ts"
 import { databaseTargets } from "./support/Databases.ts"
@@ -41,4 +42,29 @@ describe("Database on PGlite: shared_buffers", () => {
       expect(error._tag).toBe("DatabaseError")
       expect(error.message).toContain(`Invalid sharedBuffers "${value}"`)
     }))
+})
+
+describe("isUnreachable and isConcurrentDeletion", () => {
+  const failure = (reason: SqlErrors.SqlErrorReason) => new SqlErrors.SqlError({ reason })
+  const pg = (code: string, operation = "query") =>
+    new SqlErrors.UnknownError({ cause: Object.assign(new Error(code), { code }), message: code, operation })
+
+  it("a session the server ended, one it refused, or a failed connect is the database out of reach (503)", () => {
+    expect(Database.isUnreachable(failure(pg("57P01")))).toBe(true)
+    expect(Database.isUnreachable(failure(pg("57P03")))).toBe(true)
+    expect(Database.isUnreachable(failure(pg("53300")))).toBe(true)
+    expect(Database.isUnreachable(failure(pg("55000", "connect")))).toBe(true)
+    expect(Database.isUnreachable(failure(new SqlErrors.ConnectionError({ cause: new Error("x"), message: "x" })))).toBe(true)
+    expect(Database.isUnreachable(failure(pg("55000")))).toBe(false)
+    expect(Database.isUnreachable(failure(pg("22P02")))).toBe(false)
+    expect(Database.isUnreachable(new Error("57P01"))).toBe(false)
+  })
+
+  it("a foreign-key violation is a concurrent deletion (409), other constraint failures are not", () => {
+    const constraint = (code: string) =>
+      failure(new SqlErrors.ConstraintError({ cause: Object.assign(new Error(code), { code }), message: code }))
+    expect(Database.isConcurrentDeletion(constraint("23503"))).toBe(true)
+    expect(Database.isConcurrentDeletion(constraint("23502"))).toBe(false)
+    expect(Database.isConcurrentDeletion(failure(pg("23503")))).toBe(false)
+  })
 })

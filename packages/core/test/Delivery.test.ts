@@ -317,7 +317,11 @@ describe("webhook targets inside the network are refused (SSRF)", () => {
         "http://[fc00::1]/x",
         "http://[fe80::1]/x",
         "http://2130706433/x",
-        "http://0177.0.0.1/x"
+        "http://0177.0.0.1/x",
+        // Names that cannot be resolved now still get the checks that need no DNS.
+        "http://LOCALHOST./x",
+        "http://user@hooks.invalid/x",
+        "ftp://hooks.invalid/x"
       ]
     ) {
       const reply = await api("POST", "/webhooks/subscribe", { formId: form.id, event: "response.created", targetUrl })

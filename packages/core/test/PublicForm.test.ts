@@ -317,6 +317,11 @@ for (const target of databaseTargets) {
       expect(closed.status).toBe(409)
       expect(closed.body).toEqual({ error: expect.any(String) })
       expect(await countWhere(server, "responses", form.id)).toBe(1)
+      // A draft is a 404, as its page: the answer does not tell that it exists.
+      await api(server, key, "PATCH", `/forms/${form.id}`, { status: "draft" })
+      const draft = await postJson(server, form.publicId, { values: { [email]: "x@example.com" } })
+      expect(draft.status).toBe(404)
+      expect(draft.body).toEqual({ error: `form ${form.publicId} not found` })
     })
 
     it("takes a file without JavaScript: the step post carries it, checked on its bytes, then attached to the response", async () => {

@@ -256,28 +256,22 @@ const familyOf = (ip: string): 4 | 6 | undefined => {
 }
 
 /**
- * Checks a webhook `targetUrl` and pins the address to connect to. Rules:
- * `http`/`https` only; no user name or password; the host may be an IP literal
- * (any spelling the WHATWG URL parser accepts: `2130706433`, `0177.0.0.1`,
- * `0x7f.0.0.1` and `127.1` all become `127.0.0.1`) or a DNS name, which is
- * resolved; unless `allowPrivate`, `localhost`/`*.localhost` are refused, and
- * so is the URL if the literal or ANY resolved address is forbidden
- * ({@link isForbiddenAddress}). The vetted address is the first resolved one.
- * Use it at subscribe time and again right before each delivery, and connect
- * only to `address` (see `Sender.post`).
+ * The checks of {@link vet} that need no DNS: a valid `http`/`https` URL
+ * without credentials, an IP literal that is not forbidden, or a name that is
+ * not `localhost`/`*.localhost`. Answers the vetted target of an IP literal,
+ * or the host name still to resolve. A name that cannot be resolved yet must
+ * still pass these (subscribing checks them, delivery checks everything).
  *
  * @example
  * ```ts
- * const target = yield* vet("https://hooks.example.com/qforms", { allowPrivate: false })
- * // { url, address: "93.184.216.34", family: 4 }
- * const rejected = yield* Effect.flip(vet("http://10.0.0.5/", { allowPrivate: false }))
- * // rejected.message === "targetUrl is a private address (10.0.0.5)"
+ * const rejected = yield* Effect.flip(vetWithoutDns("http://user@hooks.example.com/", { allowPrivate: false }))
+ * // rejected.message === "targetUrl must not contain credentials"
  * ```
  */
-export const vet = Effect.fn("SsrfGuard.vet")(function*(
+export const vetWithoutDns = Effect.fn("SsrfGuard.vetWithoutDns")(function*(
   url: string,
-  options: VetOptions
-): Effect.fn.Return<VettedTarget, SsrfRejected> {
+  options: Pick<VetOptions, "allowPrivate">
+): Effect.fn.Return<VettedTarget | { readonly url: URL; readonly hostname: string }, SsrfRejected> {
   const parsed = URL.parse(url)
   if (parsed === null) return yield* reject("targetUrl is not a valid URL")
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
@@ -300,7 +294,35 @@ export const vet = Effect.fn("SsrfGuard.vet")(function*(
   if (!options.allowPrivate && (name === "localhost" || name.endsWith(".localhost"))) {
     return yield* reject(`targetUrl host ${host} is a loopback name`)
   }
+  return { url: parsed, hostname: host }
+})
 
+/**
+ * Checks a webhook `targetUrl` and pins the address to connect to. Rules:
+ * `http`/`https` only; no user name or password; the host may be an IP literal
+ * (any spelling the WHATWG URL parser accepts: `2130706433`, `0177.0.0.1`,
+ * `0x7f.0.0.1` and `127.1` all become `127.0.0.1`) or a DNS name, which is
+ * resolved; unless `allowPrivate`, `localhost`/`*.localhost` are refused, and
+ * so is the URL if the literal or ANY resolved address is forbidden
+ * ({@link isForbiddenAddress}). The vetted address is the first resolved one.
+ * Use it at subscribe time and again right before each delivery, and connect
+ * only to `address` (see `Sender.post`).
+ *
+ * @example
+ * ```ts
+ * const target = yield* vet("https://hooks.example.com/qforms", { allowPrivate: false })
+ * // { url, address: "93.184.216.34", family: 4 }
+ * const rejected = yield* Effect.flip(vet("http://10.0.0.5/", { allowPrivate: false }))
+ * // rejected.message === "targetUrl is a private address (10.0.0.5)"
+ * ```
+ */
+export const vet = Effect.fn("SsrfGuard.vet")(function*(
+  url: string,
+  options: VetOptions
+): Effect.fn.Return<VettedTarget, SsrfRejected> {
+  const checked = yield* vetWithoutDns(url, options)
+  if ("address" in checked) return checked
+  const { url: parsed, hostname: host } = checked
   const resolve = options.resolve ?? systemResolve
   const addresses = yield* resolve(host).pipe(
     Effect.catch((error) => reject(`targetUrl host ${host} could not be resolved (${describeError(error)})`))

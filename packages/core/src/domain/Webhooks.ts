@@ -129,6 +129,12 @@ export const makeSecret = (): string => `whsec_${randomBytes(32).toString("base6
 export const checkTarget = Effect.fnUntraced(function*(targetUrl: string, path = "targetUrl") {
   const config = yield* DeliveryConfig
   if (config.allowPrivateTargets) return
+  const refuse = (error: SsrfGuard.SsrfRejected) => {
+    const message = error.message.replace(/^targetUrl/, path)
+    return new InvalidInput({ message, details: [{ path, message }] })
+  }
+  // Scheme, credentials, literal addresses and loopback names, even for a name that cannot be resolved now.
+  yield* SsrfGuard.vetWithoutDns(targetUrl, { allowPrivate: false }).pipe(Effect.mapError(refuse))
   const host = new URL(targetUrl).hostname.replace(/^\[|\]$/g, "")
   const addresses = isIP(host) !== 0
     ? undefined
@@ -140,12 +146,7 @@ export const checkTarget = Effect.fnUntraced(function*(targetUrl: string, path =
   yield* SsrfGuard.vet(targetUrl, {
     allowPrivate: false,
     ...(addresses === undefined ? {} : { resolve: () => Effect.succeed(addresses) })
-  }).pipe(
-    Effect.mapError((error) => {
-      const message = error.message.replace(/^targetUrl/, path)
-      return new InvalidInput({ message, details: [{ path, message }] })
-    })
-  )
+  }).pipe(Effect.mapError(refuse))
 })
 
 /**

@@ -215,6 +215,9 @@ const Guard = (options: HttpOptions) => {
         if (Database.isUnreachable(error)) {
           return json(503, { error: "the database is not reachable; try again shortly" }, { "retry-after": "5" })
         }
+        if (Database.isConcurrentDeletion(error)) {
+          return json(409, { error: "something this request refers to was deleted at the same time; nothing was changed" })
+        }
       }
       if (cause.reasons.length > 0 && cause.reasons.every(Cause.isInterruptReason)) {
         return yield* Effect.failCause(cause)

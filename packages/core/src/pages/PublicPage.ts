@@ -757,7 +757,8 @@ export const layer = (options: PublicPageOptions = {}) =>
         }
         const input = decoded.success
         const target = yield* forms.getPublic(publicId).pipe(Effect.map(Option.some), Effect.catchTag("FormNotFound", () => Effect.succeed(Option.none())))
-        if (Option.isNone(target)) return json(404, { error: `form ${publicId} not found` })
+        // A draft does not exist for the public, as on its page (409 would tell that it does).
+        if (Option.isNone(target) || target.value.form.status === "draft") return json(404, { error: `form ${publicId} not found` })
         if ((input.website ?? "") !== "") {
           yield* Effect.logInfo("public page: honeypot filled; submission refused").pipe(Effect.annotateLogs({ form: publicId }))
           return json(400, { error: "website: this field must be left empty; the submission was not stored" })

@@ -192,8 +192,41 @@ export const ping: Effect.Effect<void, DatabaseError, SqlClient.SqlClient> = Eff
   Effect.mapError((error) => new DatabaseError({ message: `The database does not answer: ${error.message}`, cause: error }))
 )
 
-/** Whether a failure is the database being out of reach (a `SqlError` with a `ConnectionError` reason): answered 503, not 500. */
-export const isUnreachable = (error: unknown): boolean =>
+/**
+ * SQLSTATEs of a server that is going away or refusing sessions: its
+ * connections cut by an administrator or a shutdown (57P01, 57P02), not taking
+ * connections yet (57P03), or out of connection slots (53300).
+ */
+const unavailableStates: ReadonlySet<string> = new Set(["57P01", "57P02", "57P03", "53300"])
+
+/**
+ * Whether a failure is the database being out of reach: answered 503, not
+ * 500. That is a `SqlError` with a `ConnectionError` reason, any failure to
+ * open a session (e.g. "database … is not currently accepting connections"),
+ * or a session the server ended (`pg_terminate_backend`, shutdown).
+ */
+export const isUnreachable = (error: unknown): boolean => {
+  if (typeof error !== "object" || error === null || !("_tag" in error) || error._tag !== "SqlError") return false
+  if (!("reason" in error) || typeof error.reason !== "object" || error.reason === null) return false
+  const reason = error.reason as { readonly _tag?: unknown; readonly operation?: unknown; readonly cause?: unknown }
+  if (reason._tag === "ConnectionError" || reason.operation === "connect") return true
+  const cause = reason.cause
+  return typeof cause === "object" && cause !== null && "code" in cause && typeof cause.code === "string" &&
+    unavailableStates.has(cause.code)
+}
+
+/**
+ * Whether a failure is a foreign-key violation (SQLSTATE 23503): a row the
+ * change refers to (a form, a response, a stage…) was deleted by a concurrent
+ * request between the check and the write. Answered 409, not 500.
+ *
+ * @example
+ * ```ts
+ * if (Database.isConcurrentDeletion(error)) return json(409, { error: "…was deleted at the same time" })
+ * ```
+ */
+export const isConcurrentDeletion = (error: unknown): boolean =>
   typeof error === "object" && error !== null && "_tag" in error && error._tag === "SqlError" &&
   "reason" in error && typeof error.reason === "object" && error.reason !== null && "_tag" in error.reason &&
-  error.reason._tag === "ConnectionError"
+  error.reason._tag === "ConstraintError" && "cause" in error.reason && typeof error.reason.cause === "object" &&
+  error.reason.cause !== null && "code" in error.reason.cause && error.reason.cause.code === "23503"

@@ -1,0 +1,55 @@
+/**
+ * A write that refers to a row another request deletes at the same moment
+ * (the form of a new stage, here) fails its foreign key: the answer is 409
+ * `{error}`, not 500. PostgreSQL only: the deletion is held open in a
+ * transaction of its own while the write waits on it (PGlite has one
+ * connection, so the two cannot interleave there).
+ */
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { afterAll, describe, expect, it } from "vitest"
+import { ApiKeys } from "../src/domain/ApiKeys.ts"
+import { Workspaces } from "../src/domain/Workspaces.ts"
+import * as Qforms from "../src/Qforms.ts"
+import { databaseTargets } from "./support/Databases.ts"
+
+const postgres = databaseTargets.find((target) => target.name === "postgres")
+
+describe.skipIf(postgres === undefined)("a concurrent deletion (postgres)", () => {
+  const { database, cleanup } = postgres!.options()
+  let qforms: Qforms.Qforms | undefined
+  afterAll(async () => {
+    await qforms?.dispose()
+    await cleanup()
+  })
+
+  it("answers 409 when the form of a new stage is deleted while the stage is written", async () => {
+    const q = qforms = await Qforms.make({ database, appUrl: "https://forms.example.com" })
+    const key = await q.run(Effect.gen(function*() {
+      const { workspace, ownerAccountId } = yield* (yield* Workspaces).create({ name: "C", ownerEmail: "c@example.com" })
+      return (yield* (yield* ApiKeys).create(workspace.id, { accountId: ownerAccountId })).key
+    }))
+    const api = async (method: string, path: string, body?: unknown) => {
+      const response = await q.handler(new Request(`http://qforms.test/api${path}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) })
+      }))
+      return { status: response.status, json: await response.json() as { error?: unknown; id?: number } }
+    }
+    const form = await api("POST", "/forms", { title: "Going" })
+    // The deletion holds the form's row until it commits, 1.5 s later; the stage's insert waits on it.
+    const deletion = q.run(Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      yield* sql.withTransaction(Effect.gen(function*() {
+        yield* sql`delete from forms where id = ${form.json.id!}`
+        yield* Effect.sleep("1500 millis")
+      }))
+    }))
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const stage = await api("POST", `/forms/${form.json.id}/stages`, { name: "Late" })
+    await deletion
+    expect(stage.status).toBe(409)
+    expect(stage.json.error).toMatch(/deleted at the same time/)
+  })
+})

@@ -1,0 +1,144 @@
+/**
+ * A workspace filled through the real surfaces (API, public upload, webhook
+ * delivery), every text carrying a marker so that a leak of it anywhere is
+ * found by searching answers for the marker. Plus MCP and public-upload calls.
+ */
+import { call, waitUntil } from "./Harness.ts"
+import type { Json } from "./JsonSchema.ts"
+
+/** A JSON-RPC call to `/mcp` with a key; answers the status and parsed body. */
+export const mcp = async (url: string, key: string | undefined, method: string, params?: unknown, raw?: string) => {
+  const response = await fetch(`${url}/mcp`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...(key === undefined ? {} : { authorization: `Bearer ${key}` })
+    },
+    body: raw ?? JSON.stringify({ jsonrpc: "2.0", id: 1, method, ...(params === undefined ? {} : { params }) }),
+    signal: AbortSignal.timeout(15_000)
+  })
+  const text = await response.text()
+  let body: Json = text
+  try {
+    body = JSON.parse(text)
+  } catch {}
+  return { status: response.status, body, text }
+}
+
+/** Uploads `content` to a file question through the public page (no key). */
+export const upload = async (url: string, publicId: string, fieldId: number | string, content: string, name = "note.txt") => {
+  const form = new FormData()
+  form.append("file", new Blob([content], { type: "text/plain" }), name)
+  const response = await fetch(`${url}/f/${publicId}/uploads?fieldId=${fieldId}`, { method: "POST", body: form })
+  const text = await response.text()
+  let body: Json = text
+  try {
+    body = JSON.parse(text)
+  } catch {}
+  return { status: response.status, body }
+}
+
+/** What `seed` made. */
+export interface Seeded {
+  readonly marker: string
+  readonly formId: number
+  readonly publicId: string
+  readonly draftFormId: number
+  readonly draftPublicId: string
+  readonly fieldIds: { readonly name: number; readonly email: number; readonly file: number }
+  readonly responseId: number
+  readonly stageId: number
+  readonly fileId: string
+  readonly subscriptionId: string
+  readonly deliveryId: number
+  readonly noteId: number
+}
+
+const ok = (what: string, result: { status: number; body: Json }, status: number) => {
+  if (result.status !== status) throw new Error(`${what}: ${result.status} ${JSON.stringify(result.body).slice(0, 500)}`)
+  return result.body
+}
+
+/** Fills a workspace through its key; `hookUrl` receives its webhook (a loopback receiver). */
+export const seed = async (url: string, key: string, marker: string, hookUrl: string): Promise<Seeded> => {
+  const created = ok("create form", await call(url, "POST", "/api/forms", {
+    key,
+    body: {
+      title: `Form ${marker}`,
+      description: `About ${marker}`,
+      fields: [
+        { type: "short_text", label: `Name ${marker}`, required: true },
+        { type: "email", label: "Email", required: false },
+        { type: "file", label: `File ${marker}`, required: false }
+      ]
+    }
+  }), 201)
+  ok("publish", await call(url, "PATCH", `/api/forms/${created.id}`, { key, body: { status: "published" } }), 200)
+  const full = ok("get form", await call(url, "GET", `/api/forms/${created.id}`, { key }), 200)
+  const [name, email, file] = full.fields as Array<{ id: number }>
+  const draft = ok("create draft", await call(url, "POST", "/api/forms", {
+    key,
+    body: { title: `Draft ${marker}`, fields: [{ type: "short_text", label: `Q ${marker}` }] }
+  }), 201)
+  const stage = ok("create stage", await call(url, "POST", `/api/forms/${created.id}/stages`, { key, body: { name: `S${marker}`.slice(0, 40) } }), 201)
+  const uploaded = ok("upload", await upload(url, created.publicId, file!.id, `file content ${marker}`, `${marker}.txt`), 201)
+  const subscription = ok("subscribe", await call(url, "POST", "/api/webhooks/subscribe", {
+    key,
+    body: { formId: created.id, event: "response.created", targetUrl: hookUrl, source: marker.slice(0, 40) }
+  }), 201)
+  const response = ok("submit", await call(url, "POST", `/api/forms/${created.id}/responses`, {
+    key,
+    body: { values: { [name!.id]: `Person ${marker}`, [email!.id]: `${marker.toLowerCase()}@example.com`, [file!.id]: { fileId: uploaded.fileId } } }
+  }), 201)
+  ok("tag", await call(url, "PATCH", `/api/responses/${response.id}`, { key, body: { tags: [marker.slice(0, 30)], stageId: stage.id } }), 200)
+  const note = ok("note", await call(url, "POST", `/api/responses/${response.id}/notes`, { key, body: { body: `Note ${marker}` } }), 201)
+  const deliveryId = await waitUntil("the seeded delivery", async () => {
+    const log = await call(url, "GET", `/api/webhooks/subscribe/${subscription.id}/deliveries`, { key })
+    return log.body?.deliveries?.[0]?.id as number | undefined
+  })
+  return {
+    marker,
+    formId: created.id,
+    publicId: created.publicId,
+    draftFormId: draft.id,
+    draftPublicId: draft.publicId,
+    fieldIds: { name: name!.id, email: email!.id, file: file!.id },
+    responseId: response.id,
+    stageId: stage.id,
+    fileId: uploaded.fileId,
+    subscriptionId: subscription.id,
+    deliveryId,
+    noteId: note.id
+  }
+}
+
+/** Values for ids by parameter or property name, from a seeded workspace (for probes driven by the API description). */
+export const idHints = (s: Seeded): Record<string, unknown> => ({
+  formId: s.formId,
+  responseId: s.responseId,
+  stageId: s.stageId,
+  fileId: s.fileId,
+  subscriptionId: s.subscriptionId,
+  deliveryId: s.deliveryId,
+  noteId: s.noteId,
+  stageIds: [s.stageId]
+})
+
+/** The value of a path parameter `{name}` of `path`, from the segment before it. */
+export const pathParam = (s: Seeded, path: string, name: string): string => {
+  const before = path.split("/").at(path.split("/").indexOf(`{${name}}`) - 1) ?? ""
+  const hints = idHints(s)
+  if (name in hints) return String(hints[name])
+  const byCollection: Record<string, unknown> = {
+    forms: s.formId,
+    responses: s.responseId,
+    stages: s.stageId,
+    subscribe: s.subscriptionId,
+    subscriptions: s.subscriptionId,
+    deliveries: s.deliveryId,
+    files: s.fileId,
+    notes: s.noteId
+  }
+  return String(byCollection[before] ?? s.formId)
+}
