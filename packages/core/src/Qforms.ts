@@ -26,6 +26,7 @@ import { DeliveryConfig, type DeliverySettings } from "./delivery/DeliveryConfig
 import * as Worker from "./delivery/Worker.ts"
 import * as Files from "./domain/Files.ts"
 import { FormGenerator } from "./domain/FormGenerator.ts"
+import type * as App from "./app/App.ts"
 import * as EventStream from "./http/EventStream.ts"
 import * as Http from "./http/Http.ts"
 import { IdentityBridge, type ResolveActor } from "./http/Identity.ts"
@@ -92,6 +93,13 @@ export interface QformsOptions {
    * `X-Forwarded-For` entries to trust (default none).
    */
   readonly publicPage?: PublicPage.PublicPageOptions | undefined
+  /**
+   * The application at `{appUrl}/app` (sign-in, forms, builder, inbox, cases,
+   * settings): `true` or options to serve it (default: not served). With
+   * `resolveActor`, the host's signed-in users go straight in; set
+   * `passwordSignIn: false` to offer no qforms password screen.
+   */
+  readonly app?: App.AppOptions | boolean | undefined
 }
 
 /** The loggers and level of the options. */
@@ -194,7 +202,8 @@ const httpOptions = (options: QformsOptions): Http.HttpOptions => ({
   maxBodyBytes: options.maxBodyBytes,
   uploadRateLimit: options.uploadRateLimit,
   publicPage: options.publicPage,
-  oauth: options.oauth
+  oauth: options.oauth,
+  app: options.app
 })
 
 /**

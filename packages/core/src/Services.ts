@@ -17,6 +17,7 @@ import { Forms } from "./domain/Forms.ts"
 import { Members } from "./domain/Members.ts"
 import { Notes } from "./domain/Notes.ts"
 import { Responses } from "./domain/Responses.ts"
+import { Sessions } from "./domain/Sessions.ts"
 import { Stages } from "./domain/Stages.ts"
 import { Webhooks } from "./domain/Webhooks.ts"
 import { Workspaces } from "./domain/Workspaces.ts"
@@ -36,6 +37,7 @@ export type Services =
   | Members
   | Notes
   | Responses
+  | Sessions
   | Stages
   | Webhooks
   | Workspaces
@@ -62,7 +64,8 @@ export const layer: Layer.Layer<Services, never, SqlClient.SqlClient | BlobStore
   Responses.layer,
   Webhooks.layer,
   Workspaces.layer,
-  Deliveries.layer
+  Deliveries.layer,
+  Sessions.layer
 )
   .pipe(Layer.provideMerge(middle))
 

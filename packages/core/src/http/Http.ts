@@ -30,10 +30,12 @@ import { MembersHandlers } from "./handlers/MembersHandlers.ts"
 import { ResponsesHandlers } from "./handlers/ResponsesHandlers.ts"
 import { StagesHandlers } from "./handlers/StagesHandlers.ts"
 import { WebhooksHandlers } from "./handlers/WebhooksHandlers.ts"
+import { ApiKeysHandlers } from "./handlers/ApiKeysHandlers.ts"
 import * as PublicPage from "../pages/PublicPage.ts"
 import * as Files from "../domain/Files.ts"
 import * as Uploads from "../pages/Uploads.ts"
 import * as Database from "../storage/Database.ts"
+import * as App from "../app/App.ts"
 import * as Mcp from "./Mcp.ts"
 import * as RateLimit from "./RateLimit.ts"
 import { AuthenticationLive, bearerChallenge, RequestErrorsLive } from "./Security.ts"
@@ -58,6 +60,8 @@ export interface HttpOptions {
   readonly oauth?: Mcp.OAuthOptions | undefined
   /** The public form page (`/f/{publicId}`): framing, abuse limits, proxies. */
   readonly publicPage?: PublicPage.PublicPageOptions | undefined
+  /** The application at `/app` (sign-in, forms, inbox, settings); not served when absent or false. */
+  readonly app?: App.AppOptions | boolean | undefined
 }
 
 /** The default body limit: 1 MiB. */
@@ -87,7 +91,14 @@ const knownRoutes = (options: HttpOptions): ReadonlyArray<KnownRoute> => {
     { method: "GET", pattern: toPattern("/f/:publicId") },
     { method: "POST", pattern: toPattern("/f/:publicId") },
     { method: "POST", pattern: toPattern("/f/:publicId/responses") },
-    { method: "POST", pattern: toPattern(Uploads.uploadPath) }
+    { method: "POST", pattern: toPattern(Uploads.uploadPath) },
+    ...(options.app === undefined || options.app === false ? [] : [
+      { method: "GET", pattern: /^\/app(\/.*)?$/ },
+      { method: "POST", pattern: toPattern("/app/sign-in") },
+      { method: "POST", pattern: toPattern("/app/sign-in/link/:token") },
+      { method: "POST", pattern: toPattern("/app/sign-out") },
+      { method: "POST", pattern: toPattern("/app/password") }
+    ])
   ]
   HttpApi.reflect(Api, {
     onGroup: () => undefined,
@@ -358,7 +369,8 @@ export const layer = (options: HttpOptions = {}) => {
           MembersHandlers,
           WebhooksHandlers,
           FilesHandlers,
-          GenerateHandlers
+          GenerateHandlers,
+          ApiKeysHandlers
         ).pipe(
           Layer.provide([
             AuthenticationLive.pipe(Layer.provide(limiter)),
@@ -375,6 +387,13 @@ export const layer = (options: HttpOptions = {}) => {
     ),
     PublicPage.layer({ ...options.publicPage, maxBodyBytes: options.maxBodyBytes ?? defaultMaxBodyBytes }),
     Uploads.layer({ rateLimit: options.uploadRateLimit }),
+    options.app === undefined || options.app === false
+      ? Layer.empty
+      : App.layer({
+        ...(options.app === true ? {} : options.app),
+        appUrl: options.appUrl,
+        trustedProxyHops: (options.app === true ? undefined : options.app.trustedProxyHops) ?? options.publicPage?.trustedProxyHops
+      }),
     Guard(options)
   )
 }

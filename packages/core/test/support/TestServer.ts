@@ -33,6 +33,8 @@ export interface TestServerOptions {
   readonly uploadRateLimit?: RateLimit.RateLimitConfig | undefined
   /** Where uploaded files go (default: a temporary directory removed on close). */
   readonly filesDirectory?: string | undefined
+  /** Serve the application at /app (sign-in, screens). */
+  readonly app?: boolean | undefined
 }
 
 /** Starts qforms one way or another, on a test database. */
@@ -45,7 +47,12 @@ export const startTestServer: StartServer = async (target: DatabaseTarget, optio
   const runtime = ManagedRuntime.make(services)
   const context = await runtime.context()
   const server = HttpRouter.serve(
-    Http.layer({ rateLimit: options.rateLimit, uploadRateLimit: options.uploadRateLimit, publicPage: options.publicPage }),
+    Http.layer({
+      rateLimit: options.rateLimit,
+      uploadRateLimit: options.uploadRateLimit,
+      publicPage: options.publicPage,
+      app: options.app
+    }),
     { disableLogger: true }
   ).pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
