@@ -52,6 +52,9 @@ const here = dirname(fileURLToPath(import.meta.url))
 const staticDirectory = [join(here, "static"), join(here, "..", "src", "app", "static")]
 const require = createRequire(import.meta.url)
 
+// htm exports no package.json: its root is the parent of its main file's directory (dist/).
+const htmRoot = () => join(dirname(require.resolve("htm")), "..")
+
 /** The third-party modules the client imports, by the name it imports them under. */
 const vendor: Record<string, { readonly file: string; readonly resolve: () => string }> = {
   "preact.mjs": { file: "preact.mjs", resolve: () => join(dirname(require.resolve("preact/package.json")), "dist", "preact.mjs") },
@@ -59,10 +62,10 @@ const vendor: Record<string, { readonly file: string; readonly resolve: () => st
     file: "hooks.mjs",
     resolve: () => join(dirname(require.resolve("preact/package.json")), "hooks", "dist", "hooks.mjs")
   },
-  "htm.mjs": { file: "htm.mjs", resolve: () => join(dirname(require.resolve("htm/package.json")), "dist", "htm.mjs") },
+  "htm.mjs": { file: "htm.mjs", resolve: () => join(htmRoot(), "dist", "htm.mjs") },
   "htm-preact.mjs": {
     file: "htm-preact.mjs",
-    resolve: () => join(dirname(require.resolve("htm/package.json")), "preact", "index.mjs")
+    resolve: () => join(htmRoot(), "preact", "index.mjs")
   }
 }
 

@@ -84,7 +84,7 @@ export const FormsScreen = ({ canWrite }) => {
         <td><div class="row">
           ${canWrite && form.status !== "published" ? html`<button onClick=${() => setStatus(form, "published")} aria-label=${`Publish ${form.title}`}>Publish</button>` : null}
           ${canWrite && form.status === "published" ? html`<button onClick=${() => setStatus(form, "closed")} aria-label=${`Close ${form.title}`}>Close</button>` : null}
-          <button onClick=${() => copyText(publicUrl(form.publicId), "Public link")} aria-label=${`Copy the public link of ${form.title}`}>Copy link</button>
+          <button onClick=${() => copyText(publicUrl(form.publicId), "Public link")} aria-label=${`Copy link of ${form.title}`}>Copy link</button>
           <button aria-expanded=${details[form.id] ? "true" : "false"} onClick=${() => setDetails({ ...details, [form.id]: !details[form.id] })} aria-label=${`Embed ${form.title}`}>Embed</button>
           ${canWrite ? html`<button onClick=${() => duplicate(form)} aria-label=${`Duplicate ${form.title}`}>Duplicate</button>
           <button class="danger" onClick=${() => remove(form)} aria-label=${`Delete ${form.title}`}>Delete</button>` : null}
