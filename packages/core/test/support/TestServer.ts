@@ -7,6 +7,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import type { SqlClient } from "effect/sql"
+import type * as App from "../../src/app/App.ts"
 import * as BlobStore from "../../src/domain/BlobStore.ts"
 import { FormGenerator } from "../../src/domain/FormGenerator.ts"
 import * as Http from "../../src/http/Http.ts"
@@ -34,7 +35,7 @@ export interface TestServerOptions {
   /** Where uploaded files go (default: a temporary directory removed on close). */
   readonly filesDirectory?: string | undefined
   /** Serve the application at /app (sign-in, screens). */
-  readonly app?: boolean | undefined
+  readonly app?: App.AppOptions | boolean | undefined
 }
 
 /** Starts qforms one way or another, on a test database. */
