@@ -4,12 +4,15 @@
  * CSRF on every write, login rate limit and lockout, sign-out, password change,
  * one-time sign-in links, and the member/API key endpoints' roles.
  */
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
 import * as Effect from "effect/Effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ApiKeys } from "../src/domain/ApiKeys.ts"
 import { Members } from "../src/domain/Members.ts"
 import { Sessions } from "../src/domain/Sessions.ts"
 import { Workspaces } from "../src/domain/Workspaces.ts"
+import * as Qforms from "../src/Qforms.ts"
 import { databaseTargets } from "./support/Databases.ts"
 import { startTestServer, type TestServer } from "./support/TestServer.ts"
 
@@ -276,3 +279,53 @@ for (const target of databaseTargets) {
     })
   })
 }
+
+describe("the application embedded behind the host's identity bridge", () => {
+  let qforms: Qforms.Qforms
+  let server: Server
+  let url = ""
+  let accountId = 0
+
+  beforeAll(async () => {
+    qforms = await Qforms.make({
+      database: {},
+      logLevel: "Error",
+      delivery: { worker: false },
+      app: { passwordSignIn: false },
+      // The host's own sign-in: here a header the host's proxy sets after its login.
+      resolveActor: ({ headers }) => headers["x-host-user"] === "olivia" ? { workspaceId: 1, accountId } : null
+    })
+    accountId = await qforms.run(Effect.gen(function*() {
+      const { ownerAccountId } = yield* (yield* Workspaces).create({ name: "Host", ownerEmail: "olivia@host.example" })
+      return ownerAccountId
+    }))
+    server = createServer(qforms.nodeHandler)
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  })
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server === undefined ? resolve() : server.close(() => resolve()))
+    await qforms?.dispose()
+  })
+
+  it("lets the host's signed-in user straight in, with no qforms password screen", async () => {
+    const shell = await fetch(`${url}/app`, { headers: { "x-host-user": "olivia" } })
+    expect(shell.status).toBe(200)
+    expect(await shell.text()).toContain("/app/assets/main.js")
+    const who = await (await fetch(`${url}/app/session`, { headers: { "x-host-user": "olivia" } })).json()
+    expect(who).toMatchObject({ role: "owner", via: "host", passwordSignIn: false, account: { email: "olivia@host.example" } })
+    const stranger = await fetch(`${url}/app`, { redirect: "manual" })
+    expect(stranger.status).toBe(401)
+    const page = await stranger.text()
+    expect(page).toContain("Sign in through the application")
+    expect(page).not.toContain("type=\"password\"")
+    const signIn = await fetch(`${url}/app/sign-in`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: url },
+      body: "email=olivia%40host.example&password=whatever12345"
+    })
+    expect(signIn.status).toBe(404)
+    expect((await fetch(`${url}/api/forms`, { headers: { "x-host-user": "olivia" } })).status).toBe(200)
+  })
+})
