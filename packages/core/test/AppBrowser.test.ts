@@ -66,11 +66,11 @@ describe.skipIf(!present)("the application in a browser", () => {
   let hook: Awaited<ReturnType<typeof receiver>>
   const cspViolations: Array<string> = []
 
-  const newPage = async (colorScheme: "light" | "dark" = "light") => {
+  const newPage = async (colorScheme: "light" | "dark" = "light", viewport = { width: 1280, height: 900 }) => {
     const context: BrowserContext = await browser.newContext({
       locale: "en-US",
       colorScheme,
-      viewport: { width: 1280, height: 900 },
+      viewport,
       permissions: ["clipboard-read", "clipboard-write"]
     })
     const page = await context.newPage()
@@ -266,6 +266,17 @@ describe.skipIf(!present)("the application in a browser", () => {
     await dark.goto(`${url}/app/forms/${formId}/responses?view=board`)
     await dark.locator(".board-card").first().waitFor()
     await check(dark, "12-board-dark")
+
+    // A phone-sized screen: one column, still no violation.
+    const phone = await newPage("light", { width: 390, height: 844 })
+    await signIn(phone, "olivia@example.com", ownerPassword)
+    await phone.goto(`${url}/app/responses/${responseId}`)
+    await phone.getByRole("heading", { name: "Ada Lovelace", level: 1 }).waitFor()
+    await check(phone, "14-case-phone")
+    expect(await phone.evaluate(() => {
+      const d = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document
+      return d.documentElement.scrollWidth <= d.documentElement.clientWidth
+    })).toBe(true)
 
     // A viewer reads and cannot change anything.
     const viewer = await newPage()

@@ -88,3 +88,14 @@ export const copy = async (text) => {
     return false
   }
 }
+
+let operations
+/** Whether this server has an API operation (from its OpenAPI document), e.g. `has("post", "/responses/{id}/emails")`. */
+export const has = async (method, path) => {
+  operations ??= fetch(`${base}/api/openapi.json`).then((r) => r.json()).then((doc) => {
+    const set = new Set()
+    for (const [p, item] of Object.entries(doc.paths ?? {})) for (const m of Object.keys(item)) set.add(`${m} ${p.replace(/\{[^}]*\}/g, "{}")}`)
+    return set
+  }).catch(() => new Set())
+  return (await operations).has(`${method} /api${path.replace(/\{[^}]*\}/g, "{}")}`)
+}

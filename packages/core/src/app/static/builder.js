@@ -2,6 +2,7 @@
 import { html } from "htm/preact"
 import { useEffect, useState } from "preact/hooks"
 import { api, base, publicUrl } from "./api.js"
+import { ConfirmationEditor, HiddenFieldsEditor, LogicEditor, NotificationsEditor } from "./extras.js"
 
 export const questionTypes = [
   ["short_text", "Short text"], ["long_text", "Long text"], ["email", "E-mail"], ["tel", "Phone"], ["url", "Web address"],
@@ -17,7 +18,12 @@ const optionKeys = {
 }
 
 let nextKey = 1
-const draftOf = (field) => ({ key: nextKey++, id: field.id, type: field.type, label: field.label, required: field.required, options: { ...(field.options ?? {}) } })
+const draftOf = (field) => ({
+  key: nextKey++, id: field.id, type: field.type, label: field.label, required: field.required, options: { ...(field.options ?? {}) },
+  // Form logic (when the server has it): kept as the server gave it, sent back as edited.
+  ...(field.logic === undefined ? {} : { logic: field.logic }),
+  ...(field.showIf === undefined || field.showIf === null ? {} : { showIf: field.showIf })
+})
 
 /** The question as the API takes it: only the option keys of its type, empty ones left out. */
 const toInput = (draft) => {
@@ -34,7 +40,9 @@ const toInput = (draft) => {
     type: draft.type,
     label: draft.label,
     required: draft.type === "statement" ? false : draft.required,
-    options: Object.keys(options).length === 0 ? null : options
+    options: Object.keys(options).length === 0 ? null : options,
+    ...(draft.logic === undefined || draft.logic.length === 0 ? {} : { logic: draft.logic }),
+    ...(draft.showIf === undefined || draft.showIf === null ? {} : { showIf: draft.showIf })
   }
 }
 
@@ -142,12 +150,14 @@ export const BuilderScreen = ({ route, canWrite }) => {
   const [error, setError] = useState(null)
   const [notice, setNotice] = useState(null)
   const [dirty, setDirty] = useState(false)
+  const [hidden, setHidden] = useState(null)
 
   const load = () => api.get(`/forms/${formId}`).then((f) => {
     setForm(f)
     setTitle(f.title)
     setDescription(f.description ?? "")
     setDrafts(f.fields.map(draftOf))
+    setHidden(Array.isArray(f.hiddenFields) ? f.hiddenFields : null)
     setDirty(false)
   }, (e) => setError(e.message))
   useEffect(() => { load() }, [formId])
@@ -172,7 +182,8 @@ export const BuilderScreen = ({ route, canWrite }) => {
     try {
       await api.patch(`/forms/${formId}`, {
         title, description: description.trim() === "" ? null : description,
-        fields: drafts.map(toInput), ...(status === undefined ? {} : { status })
+        fields: drafts.map(toInput), ...(status === undefined ? {} : { status }),
+        ...(hidden === null ? {} : { hiddenFields: hidden })
       })
       await load()
       setNotice(status === undefined ? "Saved." : `Saved and ${status}.`)
@@ -212,6 +223,7 @@ export const BuilderScreen = ({ route, canWrite }) => {
           </div>
           ${draft.type !== "statement" ? html`<label><input type="checkbox" disabled=${!canWrite} checked=${draft.required} onChange=${(e) => update(index)({ ...draft, required: e.target.checked })} /> Required</label>` : null}
           <${OptionsEditor} draft=${draft} update=${update(index)} disabled=${!canWrite} />
+          ${hidden === null ? null : html`<${LogicEditor} draft=${draft} index=${index} drafts=${drafts} hidden=${hidden} update=${update(index)} disabled=${!canWrite} />`}
           ${canWrite ? html`<div class="row">
             <button aria-label=${`Move question ${index + 1} up`} disabled=${index === 0} onClick=${() => move(index, -1)}>↑ Up</button>
             <button aria-label=${`Move question ${index + 1} down`} disabled=${index === drafts.length - 1} onClick=${() => move(index, 1)}>↓ Down</button>
@@ -231,7 +243,10 @@ export const BuilderScreen = ({ route, canWrite }) => {
           ${form.status !== "published" ? html`<button onClick=${() => save("published")}>Save and publish</button>` : html`<button onClick=${() => save("closed")}>Save and close</button>`}
           ${dirty ? html`<span class="muted">Unsaved changes</span>` : null}
         </div>` : null}
+        ${hidden === null ? null : html`<${HiddenFieldsEditor} hidden=${hidden} setHidden=${(next) => { setHidden(next); setDirty(true) }} disabled=${!canWrite} />`}
         <${StagesEditor} formId=${formId} canWrite=${canWrite} />
+        <${NotificationsEditor} formId=${formId} canWrite=${canWrite} />
+        <${ConfirmationEditor} formId=${formId} canWrite=${canWrite} />
       </div>
       <${Preview} title=${title} drafts=${drafts} />
     </div>`

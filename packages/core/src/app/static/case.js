@@ -2,6 +2,7 @@
 import { html } from "htm/preact"
 import { useEffect, useState } from "preact/hooks"
 import { api, base, events, formatDate } from "./api.js"
+import { EmailComposer } from "./extras.js"
 
 const isFile = (value) => value !== null && typeof value === "object" && typeof value.fileId === "string"
 
@@ -98,6 +99,7 @@ export const CaseScreen = ({ route, canWrite }) => {
                 ${r.files.map((f) => html`<a href=${`${base}/api/files/${encodeURIComponent(f.fileId)}`}>${f.name}</a> `)}</li>` }))]
               .sort((a, b) => a.at.localeCompare(b.at)).map((x) => x.item)}
           </ol>`}
+          ${canWrite ? html`<${EmailComposer} responseId=${id} to=${row.email} onSent=${() => { load(); setNotice("E-mail sent.") }} />` : null}
         </section>
       </div>
       <aside class="card stack" aria-label="Case">
