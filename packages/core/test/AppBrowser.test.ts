@@ -299,6 +299,12 @@ describe.skipIf(!present)("the application in a browser", () => {
     }, [responseId])
     expect(refused).toBe(403)
 
+    // Signing out ends the session: the application sends the user back to sign-in.
+    await viewer.getByRole("button", { name: "Sign out" }).click()
+    await viewer.waitForURL(/\/app\/sign-in$/)
+    await viewer.goto(`${url}/app/settings`)
+    await viewer.waitForURL(/\/app\/sign-in\?next=%2Fapp%2Fsettings$/)
+
     expect(cspViolations).toEqual([])
   }, 120_000)
 })
