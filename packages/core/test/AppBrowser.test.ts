@@ -259,6 +259,34 @@ describe.skipIf(!present)("the application in a browser", () => {
     await page.getByRole("link", { name: "Account" }).click()
     await check(page, "10-account")
 
+    // Forms list: generate from a description, duplicate, delete (after confirming).
+    await page.getByRole("link", { name: "Forms", exact: true }).click()
+    await page.getByLabel("Generate from description").fill("An RSVP for the summer party: name, e-mail, will you come, how many guests")
+    await page.getByRole("button", { name: "Generate" }).click()
+    await page.getByRole("heading", { name: "Questions" }).waitFor()
+    expect(await page.locator("ol[aria-label=Questions] > li").count()).toBeGreaterThan(1)
+    await page.getByRole("link", { name: "Forms", exact: true }).click()
+    await page.getByRole("button", { name: "Duplicate Support request" }).click()
+    await page.getByRole("link", { name: "Copy of Support request", exact: true }).waitFor()
+    await check(page, "15-forms")
+    page.once("dialog", (dialog) => void dialog.accept())
+    await page.getByRole("button", { name: "Delete Copy of Support request" }).click()
+    await page.getByText("\"Copy of Support request\" deleted.").waitFor()
+    expect(await page.getByRole("link", { name: "Copy of Support request", exact: true }).count()).toBe(0)
+
+    // Inbox: a bulk tag on the selected rows, and the CSV of the current filter.
+    await page.goto(`${url}/app/forms/${formId}/responses`)
+    await page.getByLabel("Select Ada Lovelace").check()
+    await page.locator("#b-tag").fill("followup")
+    await page.getByRole("button", { name: "Add tag" }).click()
+    await page.getByText("Tagged: 1 of 1 responses updated.").waitFor()
+    await page.locator("#f-tag").selectOption("followup")
+    const csvHref = await page.getByRole("link", { name: "Export CSV" }).getAttribute("href")
+    expect(csvHref).toContain("tag=followup")
+    const csv = await page.request.get(`${url}${csvHref}`)
+    expect(csv.headers()["content-type"]).toMatch(/text\/csv/)
+    expect(await csv.text()).toContain("Ada Lovelace")
+
     // Dark mode: the same screens stay readable (axe checks contrast in the dark theme).
     const dark = await newPage("dark")
     await signIn(dark, "olivia@example.com", ownerPassword)
