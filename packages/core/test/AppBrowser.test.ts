@@ -256,6 +256,19 @@ describe.skipIf(!present)("the application in a browser", () => {
     await page.getByText(/revoked\./).waitFor()
     expect((await withKey()).status).toBe(401)
 
+    // Webhooks: the delivery log shows the stage changes; retry one; a signed test ping answers.
+    await page.getByRole("tab", { name: "Webhooks" }).click()
+    await page.getByRole("button", { name: `Delivery log of ${hook.url}` }).click()
+    const log = page.getByRole("region", { name: `Delivery log of ${hook.url}` })
+    await log.getByText("succeeded").first().waitFor()
+    const before = hook.received.length
+    await log.getByRole("button", { name: /^Retry delivery/ }).first().click()
+    await log.getByText(/sent again\./).waitFor()
+    await waitFor(() => hook.received.length > before ? true : undefined)
+    await page.getByRole("button", { name: `Send a test ping to ${hook.url}` }).click()
+    await page.getByText(/Test ping answered 200/).waitFor()
+    await check(page, "16-settings-delivery-log")
+
     await page.getByRole("link", { name: "Account" }).click()
     await check(page, "10-account")
 

@@ -123,6 +123,8 @@ export class Sessions extends Context.Service<Sessions, {
           ${workspaceId === undefined ? sql`` : sql`and workspace_id = ${workspaceId}`}
           order by workspace_id limit 1`
         if (memberships.length === 0) return yield* refused()
+        // Expired sessions of the account go when it signs in again (the table never grows without bound per account).
+        yield* sql`delete from sessions where account_id = ${accountId} and expires_at <= ${new Date(now)}`
         const id = token()
         yield* sql`
           insert into sessions (id_hash, account_id, workspace_id, csrf_token, created_at, expires_at)

@@ -4,6 +4,7 @@
 import { html } from "htm/preact"
 import { useEffect, useState } from "preact/hooks"
 import { api, has } from "./api.js"
+import { DeliveryLog } from "./settings.js"
 
 const unavailable = (error) => error?.status === 404 && /^no route/.test(error.message) || error?.status === 405
 
@@ -16,6 +17,7 @@ export const NotificationsEditor = ({ formId, canWrite }) => {
   const [error, setError] = useState(null)
   const [notice, setNotice] = useState(null)
   const [type, setType] = useState("slack")
+  const [open, setOpen] = useState(null)
   const load = () => api.get(`/forms/${formId}/notifications`).then((r) => setChannels(r.channels), (e) => unavailable(e) ? setMissing(true) : setError(e.message))
   useEffect(() => { has("get", "/forms/{id}/notifications").then((yes) => yes ? load() : setMissing(true)) }, [formId])
   if (missing) return null
@@ -33,9 +35,14 @@ export const NotificationsEditor = ({ formId, canWrite }) => {
         <fieldset><legend>Events</legend>${eventNames.map((name) => html`<label><input type="checkbox" disabled=${!canWrite} checked=${(channel.events ?? ["response.created"]).includes(name)}
           onChange=${(e) => set(index, { events: e.target.checked ? [...new Set([...(channel.events ?? []), name])] : (channel.events ?? []).filter((x) => x !== name) })} /> ${name}</label> `)}</fieldset>
         <label><input type="checkbox" disabled=${!canWrite} checked=${channel.enabled !== false} onChange=${(e) => set(index, { enabled: e.target.checked })} /> Enabled</label>
-        ${canWrite ? html`<div><button class="danger" onClick=${() => setChannels(channels.filter((_, i) => i !== index))}>Remove</button></div>` : null}
+        <div class="row">
+          ${channel.id ? html`<button onClick=${() => setOpen(channel)}>Delivery log</button>` : null}
+          ${canWrite ? html`<button class="danger" onClick=${() => setChannels(channels.filter((_, i) => i !== index))}>Remove</button>` : null}
+        </div>
       </li>`)}
     </ul>
+    ${open ? html`<${DeliveryLog} title=${open.url ?? (open.to ?? []).join(", ")} logPath=${`/forms/${formId}/notifications/${open.id}/deliveries`}
+      retryPath=${(d) => `/forms/${formId}/notifications/${open.id}/deliveries/${d.id}/retry`} onClose=${() => setOpen(null)} />` : null}
     ${canWrite ? html`<div class="row">
       <label for="new-channel">Add a channel</label>
       <select id="new-channel" value=${type} onChange=${(e) => setType(e.target.value)}>${channelTypes.map(([value, label]) => html`<option value=${value}>${label}</option>`)}</select>

@@ -226,9 +226,14 @@ export const InboxScreen = ({ route, canWrite }) => {
     </div>
     <p class="live" aria-live="polite" role="status">${message}</p>
     <${Filters} meta=${meta} filters=${filters} setFilters=${setFilters} />
-    <div class="tabs" role="tablist" aria-label="View">
-      <button role="tab" id="tab-table" aria-selected=${view === "table" ? "true" : "false"} aria-controls="view-panel" onClick=${() => switchView("table")}>Table</button>
-      <button role="tab" id="tab-board" aria-selected=${view === "board" ? "true" : "false"} aria-controls="view-panel" onClick=${() => switchView("board")}>Board</button>
+    <div class="tabs" role="tablist" aria-label="View" onKeyDown=${(e) => {
+      if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return
+      const next = view === "table" ? "board" : "table"
+      switchView(next)
+      requestAnimationFrame(() => document.getElementById(`tab-${next}`)?.focus())
+    }}>
+      <button role="tab" id="tab-table" aria-selected=${view === "table" ? "true" : "false"} tabindex=${view === "table" ? "0" : "-1"} aria-controls="view-panel" onClick=${() => switchView("table")}>Table</button>
+      <button role="tab" id="tab-board" aria-selected=${view === "board" ? "true" : "false"} tabindex=${view === "board" ? "0" : "-1"} aria-controls="view-panel" onClick=${() => switchView("board")}>Board</button>
     </div>
     <div id="view-panel" role="tabpanel" aria-labelledby=${view === "board" ? "tab-board" : "tab-table"}>
     ${view === "table" ? html`

@@ -99,19 +99,20 @@ const ApiKeys = ({ canAdmin }) => {
   </section>`
 }
 
-const DeliveryLog = ({ subscription, onClose }) => {
-  const [log, reload, loadError] = useLoad(() => api.get(`/webhooks/subscribe/${subscription.id}/deliveries?limit=50`), [subscription.id])
+/** A delivery log (webhook subscription or notification channel) with every attempt and a retry per delivery. */
+export const DeliveryLog = ({ title, logPath, retryPath, onClose }) => {
+  const [log, reload, loadError] = useLoad(() => api.get(`${logPath}?limit=50`), [logPath])
   const [notice, setNotice] = useState(null)
   const [error, setError] = useState(null)
-  const retry = (delivery) => api.post(`/webhooks/deliveries/${delivery.id}/retry`).then(() => { setNotice(`Delivery ${delivery.id} sent again.`); reload() }, (e) => setError(e.message))
-  return html`<div class="card stack" role="region" aria-label=${`Delivery log of ${subscription.targetUrl}`}>
-    <div class="spread"><h3>Delivery log: ${subscription.targetUrl}</h3><button onClick=${onClose}>Close log</button></div>
+  const retry = (delivery) => api.post(retryPath(delivery)).then(() => { setNotice(`Delivery ${delivery.id} sent again.`); reload() }, (e) => setError(e.message))
+  return html`<div class="card stack" role="region" aria-label=${`Delivery log of ${title}`}>
+    <div class="spread"><h3>Delivery log: ${title}</h3><button onClick=${onClose}>Close log</button></div>
     <${Status} error=${error ?? loadError} notice=${notice} />
     ${log === null ? html`<p class="loading">Loading…</p>` : log.deliveries.length === 0 ? html`<p>No deliveries yet.</p>` : html`<table>
       <thead><tr><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Created</th><th scope="col">Actions</th></tr></thead>
       <tbody>${log.deliveries.map((d) => html`<tr key=${d.id}>
         <td>${d.event}${d.responseId ? ` #${d.responseId}` : ""}</td><td>${d.status}</td>
-        <td>${d.attempts.map((a) => html`<div>${formatDate(a.at ?? a.attemptedAt)}: ${a.statusCode ?? a.error ?? "—"}${a.durationMs === undefined ? "" : ` (${a.durationMs} ms)`}</div>`)}</td>
+        <td>${d.attempts.map((a) => html`<div>${formatDate(a.at)}: ${a.statusCode ?? a.error ?? "—"} (${a.durationMs} ms)</div>`)}</td>
         <td>${formatDate(d.createdAt)}</td>
         <td><button onClick=${() => retry(d)} aria-label=${`Retry delivery ${d.id}`}>Retry</button></td>
       </tr>`)}</tbody></table>`}
@@ -172,7 +173,8 @@ const Webhooks = ({ canAdmin }) => {
           <button class="danger" onClick=${() => remove(s)} aria-label=${`Delete the webhook to ${s.targetUrl}`}>Delete</button>` : null}
         </div></td>
       </tr>`)}</tbody></table>`}
-    ${open ? html`<${DeliveryLog} subscription=${open} onClose=${() => setOpen(null)} />` : null}
+    ${open ? html`<${DeliveryLog} title=${open.targetUrl} logPath=${`/webhooks/subscribe/${open.id}/deliveries`}
+      retryPath=${(d) => `/webhooks/deliveries/${d.id}/retry`} onClose=${() => setOpen(null)} />` : null}
   </section>`
 }
 
