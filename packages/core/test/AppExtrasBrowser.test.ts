@@ -103,8 +103,9 @@ describe.skipIf(!present || !(hasNotifications || hasConfirmation || hasEmails |
     await page.getByRole("heading", { name: "Questions" }).waitFor()
 
     if (hasNotifications) {
-      await page.getByLabel("Add a channel").selectOption("slack")
-      await page.getByRole("button", { name: "Add", exact: true }).click()
+      const notifications = page.getByRole("region", { name: "Notifications" })
+      await notifications.getByLabel("Add a channel").selectOption("slack")
+      await notifications.getByRole("button", { name: "Add", exact: true }).click()
       await page.getByRole("region", { name: "Notifications" }).getByLabel("URL").fill("https://hooks.slack.com/services/T000/B000/XXXX")
       await page.getByRole("button", { name: "Save notifications" }).click()
       await page.getByText("Notifications saved.").waitFor()
@@ -128,7 +129,7 @@ describe.skipIf(!present || !(hasNotifications || hasConfirmation || hasEmails |
       await first.getByLabel("Value").fill("Free")
       await first.getByLabel("then go to").selectOption({ label: "Email" })
       await page.getByRole("button", { name: "Save", exact: true }).click()
-      await page.getByText("Saved.").waitFor()
+      await page.getByText("Saved.", { exact: true }).waitFor()
       const form = (await api("GET", `/forms/${formId}`)).json as {
         hiddenFields: unknown
         fields: Array<{ id: number; logic?: unknown }>
