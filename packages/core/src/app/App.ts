@@ -14,12 +14,13 @@
  * - `GET /app/assets/:name`, `GET /app/assets/vendor/:name`: the scripts and style sheet.
  */
 import { randomBytes } from "node:crypto"
-import { readFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
@@ -70,36 +71,19 @@ const vendor: Record<string, { readonly file: string; readonly resolve: () => st
 }
 
 const fileCache = new Map<string, string | null>()
-const readStatic = (name: string): string | null => {
-  const cached = fileCache.get(name)
+/** A file's text, or null when it is absent or unreadable (read once, then kept). */
+const readOnce = (key: string, locate: () => string | undefined): string | null => {
+  const cached = fileCache.get(key)
   if (cached !== undefined) return cached
-  let text: string | null = null
-  for (const directory of staticDirectory) {
-    try {
-      text = readFileSync(join(directory, name), "utf8")
-      break
-    } catch {
-      text = null
-    }
-  }
-  fileCache.set(name, text)
+  const text = Result.getOrNull(Result.try(() => {
+    const path = locate()
+    return path === undefined ? null : readFileSync(path, "utf8").replace(/\/\/# sourceMappingURL=.*$/m, "")
+  }))
+  fileCache.set(key, text)
   return text
 }
-const readVendor = (name: string): string | null => {
-  const cached = fileCache.get(`vendor/${name}`)
-  if (cached !== undefined) return cached
-  const entry = vendor[name]
-  let text: string | null = null
-  if (entry !== undefined) {
-    try {
-      text = readFileSync(entry.resolve(), "utf8").replace(/\/\/# sourceMappingURL=.*$/m, "")
-    } catch {
-      text = null
-    }
-  }
-  fileCache.set(`vendor/${name}`, text)
-  return text
-}
+const readStatic = (name: string) => readOnce(name, () => staticDirectory.map((d) => join(d, name)).find((path) => existsSync(path)))
+const readVendor = (name: string) => readOnce(`vendor/${name}`, () => vendor[name]?.resolve())
 
 /** The path prefix qforms is mounted under ("" at the root). */
 const prefixOf = (base: string): string =>

@@ -172,7 +172,7 @@ const loneSurrogate =
 const unstorableText = (request: HttpServerRequest.HttpServerRequest) =>
   Effect.gen(function*() {
     if (request.method === "GET" || request.method === "HEAD" || request.method === "DELETE") return undefined
-    if (!(request.headers["content-type"] ?? "application/json").includes("json")) return undefined
+    if (!(request.headers["content-type"] ?? "application/json").toLowerCase().includes("json")) return undefined
     const text = yield* Effect.orElseSucceed(request.text, () => "")
     if (/\\u0000/.test(text)) return "strings must not contain the NUL character (\\u0000)"
     if (loneSurrogate.test(text)) return "strings must not contain unpaired UTF-16 surrogates (e.g. \\ud800)"
