@@ -3,7 +3,7 @@
  * same database and environment as the server. Every command but `key create`
  * prints JSON on stdout; failures are `CliFailure`s with a readable message.
  */
-import { Accounts, ApiKeys, type BlobStore, Database, Members, Services, Workspaces } from "@qforms/core"
+import { Accounts, ApiKeys, type BlobStore, Database, Members, Passwords, Services, Sessions, Workspaces } from "@qforms/core"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -223,11 +223,34 @@ const key = Command.make("key").pipe(
   Command.withSubcommands([keyCreate, keyList, keyRevoke])
 )
 
+const accountSetPassword = Command.make(
+  "set-password",
+  {
+    email: emailFlag("email", "The account's e-mail"),
+    password: Flag.String("password").pipe(
+      Flag.withSchema(Passwords.NewPassword),
+      Flag.withDescription("The new password (10-200 characters); without it one is generated and printed"),
+      Flag.optional
+    )
+  },
+  ({ email, password }) =>
+    withQforms(Effect.gen(function*() {
+      const chosen = Option.getOrElse(password, Passwords.generate)
+      yield* (yield* Sessions.Sessions).setPassword(email, chosen)
+      return { email, ...(Option.isNone(password) ? { password: chosen } : {}), sessionsEnded: true }
+    })).pipe(Effect.flatMap(printJson))
+).pipe(Command.withDescription("Set an account's application password (ends its sessions, lifts a lockout)"))
+
+const account = Command.make("account").pipe(
+  Command.withDescription("Application accounts: passwords"),
+  Command.withSubcommands([accountSetPassword])
+)
+
 /** The `qforms` command. */
 export const qforms = Command.make("qforms").pipe(
   Command.withDescription(
     "Administer qforms (workspaces, members, API keys) on the database configured by the environment " +
       "(QFORMS_DATA_DIR, or DATABASE_URL and QFORMS_DB_SCHEMA)"
   ),
-  Command.withSubcommands([workspace, member, key])
+  Command.withSubcommands([workspace, member, key, account])
 )

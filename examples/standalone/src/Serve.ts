@@ -19,7 +19,7 @@ const server = await start(settings.value).catch((error: unknown) => {
   process.stderr.write(`qforms could not start: ${error instanceof Error ? error.message : String(error)}\n`)
   process.exit(1)
 })
-if (Option.isSome(server.firstStart)) process.stdout.write(`${firstStartBanner(server.firstStart.value)}\n`)
+if (Option.isSome(server.firstStart)) process.stdout.write(`${firstStartBanner(server.firstStart.value, Settings.appUrl(settings.value) ?? server.url)}\n`)
 if (settings.value.allowPrivateWebhookTargets) {
   process.stderr.write(
     "qforms: WARNING: QFORMS_ALLOW_PRIVATE_WEBHOOK_TARGETS is on: webhooks may be posted to loopback and private addresses. " +

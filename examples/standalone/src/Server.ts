@@ -51,6 +51,7 @@ export const start = async (settings: Settings.Settings): Promise<Server> => {
     rateLimit: { requestsPerSecond: settings.rateLimitPerSecond, burst: settings.rateLimitBurst },
     publicPage: Settings.publicPage(settings),
     partialResponses: { maxAgeDays: settings.partialMaxAgeDays },
+    app: true,
     logLevel: settings.logLevel,
     logFormat: settings.logFormat,
     formGenerator: Settings.formGenerator(settings),
@@ -106,13 +107,17 @@ export const start = async (settings: Settings.Settings): Promise<Server> => {
 }
 
 /** The first-start banner: the key is printed this once and never logged. */
-export const firstStartBanner = (first: Bootstrap.Bootstrapped): string =>
+export const firstStartBanner = (first: Bootstrap.Bootstrapped, url?: string): string =>
   [
     "",
     "  qforms: first start. Created the workspace \"Default\" (owner " + first.ownerEmail + ") and its first API key.",
     "  It is shown once, never again; keep it somewhere safe:",
     "",
     `    ${first.key}`,
+    "",
+    "  Sign in to the application (once, within 7 days; then set a password under Account):",
+    "",
+    `    ${url ?? ""}/app/sign-in/link/${first.signInToken}`,
     ""
   ].join("\n")
 

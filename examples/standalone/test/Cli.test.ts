@@ -139,6 +139,35 @@ for (const target of processTargets) {
     })
 
     if (target.name === "pglite") {
+      it("account set-password: the account signs in to the application with it; unknown e-mail exit 1", async () => {
+        await cliOk(["workspace", "create", "--name", "Pw", "--owner-email", "pat@example.com"], db.env)
+        const generated = JSON.parse(await cliOk(["account", "set-password", "--email", "pat@example.com"], db.env))
+        expect(generated).toEqual({ email: "pat@example.com", password: expect.stringMatching(/^[A-Za-z0-9_-]{20}$/), sessionsEnded: true })
+        const chosen = JSON.parse(await cliOk(["account", "set-password", "--email", "PAT@example.com", "--password", "chosen password 1"], db.env))
+        expect(chosen).toEqual({ email: "PAT@example.com", sessionsEnded: true })
+        const short = await cli(["account", "set-password", "--email", "pat@example.com", "--password", "short"], db.env)
+        expect(short.code).toBe(2)
+        expect(short.stderr).toMatch(/at least 10 characters/)
+        const unknown = await cli(["account", "set-password", "--email", "nobody@example.com"], db.env)
+        expect(unknown).toMatchObject({ code: 1, stdout: "" })
+        expect(unknown.stderr).toMatch(/no account with the e-mail nobody@example.com/)
+        server = spawnServer(db.env)
+        const url = await server.listening
+        const signIn = (password: string) =>
+          fetch(`${url}/app/sign-in`, {
+            method: "POST",
+            redirect: "manual",
+            headers: { "content-type": "application/x-www-form-urlencoded", origin: url },
+            body: new URLSearchParams({ email: "pat@example.com", password }).toString()
+          })
+        expect((await signIn(generated.password)).status).toBe(401)
+        const ok = await signIn("chosen password 1")
+        expect(ok.status).toBe(303)
+        expect(ok.headers.get("set-cookie")).toMatch(/^qforms_session=/)
+        expect(await server.stop()).toBe(0)
+        server = undefined
+      }, 120_000)
+
       it("issues a workspace, member and keys that work over HTTP; refuses to open the data in use; revokes", async () => {
         const issued = await issue(db.env)
         await checkListings(db.env, issued)

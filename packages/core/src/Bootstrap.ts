@@ -7,6 +7,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as SqlClient from "effect/sql/SqlClient"
 import { ApiKeys } from "./domain/ApiKeys.ts"
+import { Sessions } from "./domain/Sessions.ts"
 import { Workspaces } from "./domain/Workspaces.ts"
 
 /** What the first start created: the workspace, its owner, and the key (shown this once). */
@@ -15,6 +16,8 @@ export interface Bootstrapped {
   readonly ownerAccountId: number
   readonly ownerEmail: string
   readonly key: string
+  /** A one-time sign-in link token for the owner: `{appUrl}/app/sign-in/link/{token}` (valid 7 days). */
+  readonly signInToken: string
 }
 
 /**
@@ -35,6 +38,7 @@ export const ensureDefaultWorkspace = Effect.fn("Bootstrap.ensureDefaultWorkspac
   const sql = yield* SqlClient.SqlClient
   const workspaces = yield* Workspaces
   const keys = yield* ApiKeys
+  const sessions = yield* Sessions
   return yield* sql.withTransaction(Effect.gen(function*() {
     yield* sql`select pg_advisory_xact_lock(hashtext(current_schema() || '.qforms.bootstrap'))`
     const existing = yield* sql`select 1 from workspaces limit 1`
@@ -45,6 +49,7 @@ export const ensureDefaultWorkspace = Effect.fn("Bootstrap.ensureDefaultWorkspac
       ownerName: options.ownerName ?? "Owner"
     })
     const { key } = yield* Effect.orDie(keys.create(workspace.id, { accountId: ownerAccountId, name: "First key" }))
-    return Option.some({ workspaceId: workspace.id, ownerAccountId, ownerEmail: options.ownerEmail, key })
+    const signInToken = yield* sessions.createSignInLink(workspace.id, ownerAccountId)
+    return Option.some({ workspaceId: workspace.id, ownerAccountId, ownerEmail: options.ownerEmail, key, signInToken })
   }))
 })

@@ -29,6 +29,7 @@ import { FormGenerator } from "./domain/FormGenerator.ts"
 import * as EmailReplies from "./domain/EmailReplies.ts"
 import * as Mailer from "./domain/Mailer.ts"
 import * as Responses from "./domain/Responses.ts"
+import type * as App from "./app/App.ts"
 import * as EventStream from "./http/EventStream.ts"
 import * as Http from "./http/Http.ts"
 import { IdentityBridge, type ResolveActor } from "./http/Identity.ts"
@@ -111,6 +112,13 @@ export interface QformsOptions {
     /** Also fetch replies from this IMAP mailbox (`imaps://user:pass@host/INBOX`), as `/inbound/email` would take them. */
     readonly imap?: EmailReplies.ImapOptions | undefined
   }) | undefined
+  /**
+   * The application at `{appUrl}/app` (sign-in, forms, builder, inbox, cases,
+   * settings): `true` or options to serve it (default: not served). With
+   * `resolveActor`, the host's signed-in users go straight in; set
+   * `passwordSignIn: false` to offer no qforms password screen.
+   */
+  readonly app?: App.AppOptions | boolean | undefined
 }
 
 /** The mailer of the options: SMTP when `mail` is given, else "not configured". */
@@ -217,7 +225,8 @@ const httpOptions = (options: QformsOptions): Http.HttpOptions => ({
   maxBodyBytes: options.maxBodyBytes,
   uploadRateLimit: options.uploadRateLimit,
   publicPage: options.publicPage,
-  oauth: options.oauth
+  oauth: options.oauth,
+  app: options.app
 })
 
 /**

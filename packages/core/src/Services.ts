@@ -21,6 +21,7 @@ import { RespondentEmails } from "./domain/RespondentEmails.ts"
 import { Members } from "./domain/Members.ts"
 import { Notes } from "./domain/Notes.ts"
 import { Responses } from "./domain/Responses.ts"
+import { Sessions } from "./domain/Sessions.ts"
 import { Stages } from "./domain/Stages.ts"
 import { Webhooks } from "./domain/Webhooks.ts"
 import { Workspaces } from "./domain/Workspaces.ts"
@@ -44,6 +45,7 @@ export type Services =
   | Members
   | Notes
   | Responses
+  | Sessions
   | Stages
   | Webhooks
   | Workspaces
@@ -72,7 +74,8 @@ export const layer: Layer.Layer<Services, never, SqlClient.SqlClient | BlobStore
   Webhooks.layer,
   Workspaces.layer,
   Deliveries.layer,
-  FormNotifications.layer
+  FormNotifications.layer,
+  Sessions.layer
 )
   .pipe(Layer.provideMerge(middle), (core) => EmailReplies.layer.pipe(Layer.provideMerge(core)))
 

@@ -71,7 +71,7 @@ interface Fixture {
   readonly fields: Readonly<Record<string, number>>
 }
 
-type Placeholder = "form" | "response" | "stage" | "subscription" | "delivery" | "file"
+type Placeholder = "form" | "response" | "stage" | "subscription" | "delivery" | "file" | "account" | "key"
 
 interface Route {
   readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
@@ -134,6 +134,12 @@ const routes: ReadonlyArray<Route> = [
   { method: "PATCH", path: "/stages/:stage", body: () => ({ name: "Renamed", color: null, isClosed: true }) },
   { method: "DELETE", path: "/stages/:stage" },
   { method: "GET", path: "/members" },
+  { method: "POST", path: "/members", body: () => ({ email: "fuzz@example.com", name: "Fuzz", role: "member" }) },
+  { method: "PATCH", path: "/members/:account", body: () => ({ role: "owner" }) },
+  { method: "DELETE", path: "/members/:account" },
+  { method: "GET", path: "/api-keys" },
+  { method: "POST", path: "/api-keys", body: () => ({ name: "fuzz" }) },
+  { method: "DELETE", path: "/api-keys/:key" },
   { method: "GET", path: "/webhooks" },
   {
     method: "POST",
@@ -177,6 +183,9 @@ const validId = (f: Fixture, p: Placeholder): string =>
   : p === "stage" ? String(f.stageId)
   : p === "delivery" ? String(f.deliveryId)
   : p === "file" ? f.fileId
+  // Never a member or key in use: removing the owner or revoking the fuzzer's own key would end the run
+  // (the valid paths are covered by App.test.ts).
+  : p === "account" || p === "key" ? "2147483647"
   : encodeURIComponent(f.subscriptionId)
 
 // ---------------------------------------------------------------------------
@@ -962,7 +971,7 @@ const authHeader = (token: AuthToken, keys: Keys): string | undefined => {
 const toWire = (req: FuzzRequest, f: Fixture, keys: Keys): Wire => {
   const route = routes[req.route]!
   let i = 0
-  const path = "/api" + route.path.replace(/:(form|response|stage|subscription|delivery|file)\b/g, (_, p: Placeholder) => {
+  const path = "/api" + route.path.replace(/:(form|response|stage|subscription|delivery|file|account|key)\b/g, (_, p: Placeholder) => {
     const token = req.ids[i++] ?? "valid"
     return token === "valid" ? validId(f, p) : "raw" in token ? pathSafe(token.raw) : token.repeat.repeat(token.times)
   }) + pathSafe(req.query)

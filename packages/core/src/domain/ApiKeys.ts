@@ -14,6 +14,7 @@ import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import * as Actors from "./Actors.ts"
+import { Forbidden } from "./Errors.ts"
 import { Members, type MemberNotFound, type MemberRole } from "./Members.ts"
 
 /** An API key as listed (never the key itself). */
@@ -35,6 +36,16 @@ export const CreateApiKeyInput = Schema.Struct({
   name: Schema.optional(Schema.NullOr(Schema.Trim.pipe(Schema.check(Schema.isMaxLength(100)))))
 })
 export type CreateApiKeyInput = typeof CreateApiKeyInput.Type
+
+/** What issuing a key through the API or the application takes: a label, and the member it acts as (default: the caller). */
+export const IssueApiKeyInput = Schema.Struct({
+  name: Schema.optional(Schema.NullOr(Schema.Trim.pipe(Schema.check(Schema.isMaxLength(100))))),
+  accountId: Schema.optional(Schema.Int)
+})
+export type IssueApiKeyInput = typeof IssueApiKeyInput.Type
+
+/** A key just issued: the key itself is in this answer only. */
+export const IssuedApiKey = Schema.Struct({ apiKey: ApiKey, key: Schema.String }).annotate({ identifier: "IssuedApiKey" })
 
 /** The bearer credential is missing, malformed, unknown or revoked (answered as 401). */
 export class InvalidApiKey extends Schema.TaggedError<InvalidApiKey>()("InvalidApiKey", {
@@ -138,6 +149,15 @@ export class ApiKeys extends Context.Service<ApiKeys, {
   readonly locate: (keyId: number) => Effect.Effect<number, ApiKeyNotFound | SqlError.SqlError>
   /** The actor a bearer key stands for, or `InvalidApiKey`. */
   readonly authenticate: (key: string) => Effect.Effect<Actors.Actor, InvalidApiKey | SqlError.SqlError>
+  /** Issues a key as an actor (owners and admins), acting as `accountId` or else the actor's own account. */
+  readonly issue: (
+    actor: Actors.Actor,
+    input: IssueApiKeyInput
+  ) => Effect.Effect<{ readonly apiKey: ApiKey; readonly key: string }, Forbidden | MemberNotFound | SqlError.SqlError>
+  /** The workspace's keys as an actor (owners and admins). */
+  readonly listAs: (actor: Actors.Actor) => Effect.Effect<ReadonlyArray<ApiKey>, Forbidden | SqlError.SqlError>
+  /** Revokes a key as an actor (owners and admins). */
+  readonly revokeAs: (actor: Actors.Actor, keyId: number) => Effect.Effect<ApiKey, Forbidden | ApiKeyNotFound | SqlError.SqlError>
 }>()("@qforms/core/ApiKeys") {
   static readonly layer = Layer.effect(
     ApiKeys,
@@ -219,7 +239,17 @@ export class ApiKeys extends Context.Service<ApiKeys, {
         return rows[0]!.workspace_id
       })
 
-      return ApiKeys.of({ create, list, revoke, authenticate, locate })
+      const issue = Effect.fn("ApiKeys.issue")(function*(actor: Actors.Actor, input: IssueApiKeyInput) {
+        yield* Actors.requireAdmin(actor)
+        const accountId = input.accountId ?? actor.accountId
+        if (accountId === null) return yield* new Forbidden({ message: "name the member the key acts as (accountId)" })
+        return yield* create(actor.workspaceId, { accountId, name: input.name ?? null })
+      })
+      const listAs = (actor: Actors.Actor) => Effect.andThen(Actors.requireAdmin(actor), list(actor.workspaceId))
+      const revokeAs = (actor: Actors.Actor, keyId: number) =>
+        Effect.andThen(Actors.requireAdmin(actor), revoke(actor.workspaceId, keyId))
+
+      return ApiKeys.of({ create, list, revoke, authenticate, locate, issue, listAs, revokeAs })
     })
   )
 }

@@ -10,6 +10,8 @@ import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import { Accounts, EmailAddress, PersonName } from "./Accounts.ts"
+import * as Actors from "./Actors.ts"
+import { Conflict, Forbidden } from "./Errors.ts"
 
 /** A member's role: `owner`, `admin`, `member` or `viewer`. */
 export const MemberRole = Schema.Literals(["owner", "admin", "member", "viewer"])
@@ -31,6 +33,10 @@ export const AddMemberInput = Schema.Struct({
   role: MemberRole
 })
 export type AddMemberInput = typeof AddMemberInput.Type
+
+/** What changing a member's role takes. */
+export const ChangeRoleInput = Schema.Struct({ role: MemberRole })
+export type ChangeRoleInput = typeof ChangeRoleInput.Type
 
 /** No such member in this workspace. */
 export class MemberNotFound extends Schema.TaggedError<MemberNotFound>()("MemberNotFound", {
@@ -69,6 +75,22 @@ export class Members extends Context.Service<Members, {
   readonly add: (workspaceId: number, input: AddMemberInput) => Effect.Effect<Member, SqlError.SqlError>
   /** Removes a member (their keys go with them). */
   readonly remove: (workspaceId: number, accountId: number) => Effect.Effect<void, MemberNotFound | SqlError.SqlError>
+  /**
+   * Adds a member as an actor (the API and the application): owners and
+   * admins only; only an owner may add an owner.
+   */
+  readonly invite: (actor: Actors.Actor, input: AddMemberInput) => Effect.Effect<Member, Forbidden | SqlError.SqlError>
+  /** Changes a member's role as an actor: owners and admins; the owner role is an owner's to give or take; one owner always stays. */
+  readonly changeRole: (
+    actor: Actors.Actor,
+    accountId: number,
+    role: MemberRole
+  ) => Effect.Effect<Member, Forbidden | Conflict | MemberNotFound | SqlError.SqlError>
+  /** Removes a member as an actor, with the rules of {@link changeRole}. */
+  readonly dismiss: (
+    actor: Actors.Actor,
+    accountId: number
+  ) => Effect.Effect<void, Forbidden | Conflict | MemberNotFound | SqlError.SqlError>
 }>()("@qforms/core/Members") {
   static readonly layer = Layer.effect(
     Members,
@@ -116,7 +138,54 @@ export class Members extends Context.Service<Members, {
         }
       })
 
-      return Members.of({ list, get, add, remove })
+      const ownerOnly = (actor: Actors.Actor) =>
+        actor.kind === "system" || actor.role === "owner"
+          ? Effect.void
+          : Effect.fail(new Forbidden({ message: "only an owner can give, change or take the owner role" }))
+
+      const keepAnOwner = Effect.fn("Members.keepAnOwner")(function*(workspaceId: number, accountId: number) {
+        const owners = yield* sql<{ readonly account_id: number }>`
+          select account_id from members where workspace_id = ${workspaceId} and role = 'owner' for update`
+        if (owners.length === 1 && owners[0]!.account_id === accountId) {
+          return yield* new Conflict({ message: "a workspace keeps at least one owner: make someone else owner first" })
+        }
+      })
+
+      const invite = Effect.fn("Members.invite")(function*(actor: Actors.Actor, input: AddMemberInput) {
+        yield* Actors.requireAdmin(actor)
+        if (input.role === "owner") yield* ownerOnly(actor)
+        const existing = yield* sql<{ readonly role: MemberRole }>`
+          select m.role from members m join accounts a on a.id = m.account_id
+          where m.workspace_id = ${actor.workspaceId} and lower(a.email) = lower(${input.email})`
+        if (existing[0]?.role === "owner") yield* ownerOnly(actor)
+        return yield* add(actor.workspaceId, input)
+      })
+
+      const changeRole = Effect.fn("Members.changeRole")(function*(actor: Actors.Actor, accountId: number, role: MemberRole) {
+        yield* Actors.requireAdmin(actor)
+        return yield* sql.withTransaction(Effect.gen(function*() {
+          const member = yield* get(actor.workspaceId, accountId)
+          if (member.role === role) return member
+          if (member.role === "owner" || role === "owner") yield* ownerOnly(actor)
+          if (member.role === "owner") yield* keepAnOwner(actor.workspaceId, accountId)
+          yield* sql`update members set role = ${role} where workspace_id = ${actor.workspaceId} and account_id = ${accountId}`
+          return { ...member, role }
+        }))
+      })
+
+      const dismiss = Effect.fn("Members.dismiss")(function*(actor: Actors.Actor, accountId: number) {
+        yield* Actors.requireAdmin(actor)
+        yield* sql.withTransaction(Effect.gen(function*() {
+          const member = yield* get(actor.workspaceId, accountId)
+          if (member.role === "owner") {
+            yield* ownerOnly(actor)
+            yield* keepAnOwner(actor.workspaceId, accountId)
+          }
+          yield* remove(actor.workspaceId, accountId)
+        }))
+      })
+
+      return Members.of({ list, get, add, remove, invite, changeRole, dismiss })
     })
   )
 }

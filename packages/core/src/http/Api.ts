@@ -16,7 +16,8 @@ import type * as Actors from "../domain/Actors.ts"
 import { GenerateFormInput } from "../domain/FormGenerator.ts"
 import { Field } from "../domain/Fields.ts"
 import { CreateFormInput, FormSummary, FormWithFields, UpdateFormInput } from "../domain/Forms.ts"
-import { Member } from "../domain/Members.ts"
+import { AddMemberInput, ChangeRoleInput, Member } from "../domain/Members.ts"
+import { ApiKey, IssueApiKeyInput, IssuedApiKey } from "../domain/ApiKeys.ts"
 import { AddNoteInput, Note } from "../domain/Notes.ts"
 import { HiddenField } from "../domain/FormLogic.ts"
 import { ResponseDetail, ResponseRow, ResponseStatus, SubmitInput, UpdateResponseInput, UpdateResponseResult } from "../domain/Responses.ts"
@@ -240,7 +241,25 @@ export class StagesGroup extends HttpApiGroup.make("stages")
 
 /** The workspace's members. */
 export class MembersGroup extends HttpApiGroup.make("members")
-  .add(HttpApiEndpoint.get("list", "/members", { success: Schema.Struct({ members: Schema.Array(Member) }) }))
+  .add(
+    HttpApiEndpoint.get("list", "/members", { success: Schema.Struct({ members: Schema.Array(Member) }) }),
+    HttpApiEndpoint.post("add", "/members", {
+      payload: AddMemberInput,
+      success: Member.pipe(created),
+      error: Forbidden
+    }).annotate(OpenApi.Description, "Extension: adds a member by e-mail (owners and admins; an existing member gets the role)."),
+    HttpApiEndpoint.patch("changeRole", "/members/:accountId", {
+      params: { accountId: Id },
+      payload: ChangeRoleInput,
+      success: Member,
+      error: [NotFound, Forbidden, Conflict]
+    }).annotate(OpenApi.Description, "Extension: changes a member's role (the owner role is an owner's to give; one owner stays)."),
+    HttpApiEndpoint.delete("remove", "/members/:accountId", {
+      params: { accountId: Id },
+      success: HttpApiSchema.NoContent,
+      error: [NotFound, Forbidden, Conflict]
+    }).annotate(OpenApi.Description, "Extension: removes a member (their API keys go with them).")
+  )
 {}
 
 /** Webhook subscriptions. */
@@ -382,6 +401,24 @@ export class GenerateGroup extends HttpApiGroup.make("generate")
   )
 {}
 
+/** API keys of the workspace (owners and admins). */
+export class ApiKeysGroup extends HttpApiGroup.make("apiKeys")
+  .add(
+    HttpApiEndpoint.get("list", "/api-keys", { success: Schema.Struct({ apiKeys: Schema.Array(ApiKey) }), error: Forbidden })
+      .annotate(OpenApi.Description, "Extension: the workspace's keys (prefixes only, never the keys)."),
+    HttpApiEndpoint.post("issue", "/api-keys", {
+      payload: IssueApiKeyInput,
+      success: IssuedApiKey.pipe(created),
+      error: [NotFound, Forbidden]
+    }).annotate(OpenApi.Description, "Extension: issues a key; `key` is shown only in this answer."),
+    HttpApiEndpoint.delete("revoke", "/api-keys/:id", {
+      params: IdParams,
+      success: ApiKey,
+      error: [NotFound, Forbidden]
+    }).annotate(OpenApi.Description, "Extension: revokes a key; it stops working on the next request.")
+  )
+{}
+
 /**
  * The whole API, under `/api`.
  *
@@ -402,6 +439,7 @@ export class Api extends HttpApi.make("qforms")
   .add(GenerateGroup)
   .add(NotificationsGroup)
   .add(EmailsGroup)
+  .add(ApiKeysGroup)
   .prefix("/api")
   .middleware(RequestErrors)
   .middleware(Authentication)

@@ -12,15 +12,16 @@ import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import type * as SqlError from "effect/sql/SqlError"
-import type * as Actors from "../domain/Actors.ts"
 import { ApiKeys } from "../domain/ApiKeys.ts"
 import { eventsChannel, Events } from "../domain/Events.ts"
 import { Forms } from "../domain/Forms.ts"
 import { Id } from "../domain/Ids.ts"
 import { responseLink } from "../delivery/Worker.ts"
+import * as Actors from "../domain/Actors.ts"
+import { Sessions } from "../domain/Sessions.ts"
 import { Notifications } from "../storage/Notifications.ts"
 import { baseUrlOf } from "./Http.ts"
-import { bearerChallenge } from "./Security.ts"
+import { bearerChallenge, sessionCookie } from "./Security.ts"
 
 /** One connected client, as the transport presents it. */
 export interface StreamClient {
@@ -136,7 +137,7 @@ export interface Accepted {
 export const accept = Effect.fn("EventStream.accept")(function*(request: {
   readonly headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
   readonly url: string
-}): Effect.fn.Return<Accepted | Refusal, SqlError.SqlError, ApiKeys | Forms> {
+}): Effect.fn.Return<Accepted | Refusal, SqlError.SqlError, ApiKeys | Forms | Sessions> {
   const header = (name: string) => {
     const value = request.headers[name]
     return typeof value === "string" ? value : value?.[0]
@@ -145,7 +146,10 @@ export const accept = Effect.fn("EventStream.accept")(function*(request: {
   const fromProtocol = offered.find((p) => p.startsWith(bearerProtocolPrefix))
   const authorization = header("authorization") ?? ""
   const key = /^Bearer\s+(.+)$/i.exec(authorization)?.[1]?.trim() ?? fromProtocol?.slice(bearerProtocolPrefix.length) ?? ""
-  const authenticated = yield* Effect.result((yield* ApiKeys).authenticate(key))
+  const session = key === "" ? yield* sessionActor(header("cookie"), header("origin"), header("x-forwarded-host") ?? header("host")) : undefined
+  const authenticated = session === undefined
+    ? yield* Effect.result((yield* ApiKeys).authenticate(key))
+    : { _tag: "Success" as const, success: session }
   if (authenticated._tag === "Failure") {
     if (authenticated.failure._tag === "SqlError") return yield* Effect.fail(authenticated.failure)
     return {
@@ -170,6 +174,25 @@ export const accept = Effect.fn("EventStream.accept")(function*(request: {
   }
   const selected = offered.includes(protocol) ? protocol : fromProtocol
   return { actor, formId, protocol: selected, linkBase: baseUrlOf(request.headers, request.url, undefined) }
+})
+
+/**
+ * The member of an application session cookie, when the connection comes from
+ * a page of this same origin (a WebSocket is not bound by the same-origin
+ * policy, so another site's page could otherwise use the cookie).
+ */
+const sessionActor = Effect.fnUntraced(function*(cookie: string | undefined, origin: string | undefined, host: string | undefined) {
+  const id = (cookie ?? "").split(";").map((part) => part.trim().split("=")).find(([name]) => name === sessionCookie)?.[1]
+  if (id === undefined || origin === undefined || host === undefined) return undefined
+  if (!URL.canParse(origin) || new URL(origin).host !== host.split(",")[0]!.trim()) return undefined
+  const session = yield* (yield* Sessions).resolve(id)
+  return session === undefined ? undefined : Actors.member({
+    workspaceId: session.workspaceId,
+    accountId: session.accountId,
+    role: session.role,
+    name: session.name,
+    via: "session"
+  })
 })
 
 /** Whether a value is a refusal. */

@@ -33,10 +33,12 @@ import { WebhooksHandlers } from "./handlers/WebhooksHandlers.ts"
 import { NotificationsHandlers } from "./handlers/NotificationsHandlers.ts"
 import { EmailsHandlers } from "./handlers/EmailsHandlers.ts"
 import * as EmailRoutes from "./EmailRoutes.ts"
+import { ApiKeysHandlers } from "./handlers/ApiKeysHandlers.ts"
 import * as PublicPage from "../pages/PublicPage.ts"
 import * as Files from "../domain/Files.ts"
 import * as Uploads from "../pages/Uploads.ts"
 import * as Database from "../storage/Database.ts"
+import * as App from "../app/App.ts"
 import * as Mcp from "./Mcp.ts"
 import * as RateLimit from "./RateLimit.ts"
 import { AuthenticationLive, bearerChallenge, RequestErrorsLive } from "./Security.ts"
@@ -61,6 +63,8 @@ export interface HttpOptions {
   readonly oauth?: Mcp.OAuthOptions | undefined
   /** The public form page (`/f/{publicId}`): framing, abuse limits, proxies. */
   readonly publicPage?: PublicPage.PublicPageOptions | undefined
+  /** The application at `/app` (sign-in, forms, inbox, settings); not served when absent or false. */
+  readonly app?: App.AppOptions | boolean | undefined
 }
 
 /** The default body limit: 1 MiB. */
@@ -91,7 +95,14 @@ const knownRoutes = (options: HttpOptions): ReadonlyArray<KnownRoute> => {
     { method: "POST", pattern: toPattern("/f/:publicId") },
     { method: "POST", pattern: toPattern("/f/:publicId/responses") },
     { method: "POST", pattern: toPattern(Uploads.uploadPath) },
-    ...EmailRoutes.routes.map((route) => ({ method: route.method, pattern: toPattern(route.path) }))
+    ...EmailRoutes.routes.map((route) => ({ method: route.method, pattern: toPattern(route.path) })),
+    ...(options.app === undefined || options.app === false ? [] : [
+      { method: "GET", pattern: /^\/app(\/.*)?$/ },
+      { method: "POST", pattern: toPattern("/app/sign-in") },
+      { method: "POST", pattern: toPattern("/app/sign-in/link/:token") },
+      { method: "POST", pattern: toPattern("/app/sign-out") },
+      { method: "POST", pattern: toPattern("/app/password") }
+    ])
   ]
   HttpApi.reflect(Api, {
     onGroup: () => undefined,
@@ -165,7 +176,7 @@ const loneSurrogate =
 const unstorableText = (request: HttpServerRequest.HttpServerRequest) =>
   Effect.gen(function*() {
     if (request.method === "GET" || request.method === "HEAD" || request.method === "DELETE") return undefined
-    if (!(request.headers["content-type"] ?? "application/json").includes("json")) return undefined
+    if (!(request.headers["content-type"] ?? "application/json").toLowerCase().includes("json")) return undefined
     const text = yield* Effect.orElseSucceed(request.text, () => "")
     if (/\\u0000/.test(text)) return "strings must not contain the NUL character (\\u0000)"
     if (loneSurrogate.test(text)) return "strings must not contain unpaired UTF-16 surrogates (e.g. \\ud800)"
@@ -367,7 +378,8 @@ export const layer = (options: HttpOptions = {}) => {
           FilesHandlers,
           GenerateHandlers,
           NotificationsHandlers,
-          EmailsHandlers
+          EmailsHandlers,
+          ApiKeysHandlers
         ).pipe(
           Layer.provide([
             AuthenticationLive.pipe(Layer.provide(limiter)),
@@ -385,6 +397,13 @@ export const layer = (options: HttpOptions = {}) => {
     PublicPage.layer({ ...options.publicPage, maxBodyBytes: options.maxBodyBytes ?? defaultMaxBodyBytes }),
     Uploads.layer({ rateLimit: options.uploadRateLimit }),
     EmailRoutes.layer,
+    options.app === undefined || options.app === false
+      ? Layer.empty
+      : App.layer({
+        ...(options.app === true ? {} : options.app),
+        appUrl: options.appUrl,
+        trustedProxyHops: (options.app === true ? undefined : options.app.trustedProxyHops) ?? options.publicPage?.trustedProxyHops
+      }),
     Guard(options)
   )
 }

@@ -14,6 +14,7 @@ import type * as HttpApiError from "effect/http-api/HttpApiError"
 import * as Actors from "../domain/Actors.ts"
 import { ApiKeys } from "../domain/ApiKeys.ts"
 import { Members } from "../domain/Members.ts"
+import { Sessions } from "../domain/Sessions.ts"
 import { Authentication, CurrentActor, RequestErrors } from "./Api.ts"
 import type { Issue } from "../domain/Errors.ts"
 import { BadRequest } from "./ApiErrors.ts"
@@ -33,6 +34,14 @@ const unauthorized = (message: string) =>
     headers: { "www-authenticate": bearerChallenge(message) }
   })
 
+/** The cookie that carries an application session's id (HttpOnly, SameSite=Lax; Secure behind https). */
+export const sessionCookie = "qforms_session"
+
+/** The header every write of a session must carry: the session's CSRF token. */
+export const csrfHeader = "x-csrf-token"
+
+const safeMethods = new Set(["GET", "HEAD", "OPTIONS"])
+
 /** Who a request acts as, and the rate-limit headers to send back with its answer. */
 export interface Authenticated {
   readonly actor: Actors.Actor
@@ -50,6 +59,31 @@ export const makeAuthenticate = Effect.gen(function*() {
   const members = yield* Members
   const limiter = yield* RateLimit.RateLimiter
   const bridge = yield* IdentityBridge
+  const sessions = yield* Sessions
+
+  /**
+   * The member of the application session in the request's cookie, if any; a
+   * write without the session's CSRF token is refused (403).
+   */
+  const fromSession = Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const id = request.cookies[sessionCookie]
+    if (id === undefined || id === "") return undefined
+    const session = yield* Effect.orDie(sessions.resolve(id))
+    if (session === undefined) return undefined
+    if (!safeMethods.has(request.method) && request.headers[csrfHeader] !== session.csrfToken) {
+      return HttpServerResponse.jsonUnsafe({ error: `missing or wrong CSRF token: send the session's token in ${csrfHeader}` }, {
+        status: 403
+      })
+    }
+    return Actors.member({
+      workspaceId: session.workspaceId,
+      accountId: session.accountId,
+      role: session.role,
+      name: session.name,
+      via: "session"
+    })
+  })
 
   /** The member the host's bridge says is signed in, if any. */
   const fromHost = Effect.gen(function*() {
@@ -80,7 +114,9 @@ export const makeAuthenticate = Effect.gen(function*() {
   > =>
     Effect.gen(function*() {
       // A bearer token that is no API key may be the host's own (an OAuth access token): its bridge decides.
-      const hostActor = key === "" || !key.startsWith("qk_") ? yield* fromHost : undefined
+      const sessionActor = key === "" ? yield* fromSession : undefined
+      if (HttpServerResponse.isHttpServerResponse(sessionActor)) return Result.fail(sessionActor)
+      const hostActor = sessionActor ?? (key === "" || !key.startsWith("qk_") ? yield* fromHost : undefined)
       const result = hostActor === undefined
         ? yield* Effect.result(keys.authenticate(key))
         : Result.succeed(hostActor)

@@ -386,6 +386,37 @@ const respondentEmails = Effect.gen(function*() {
 })
 
 /**
+ * The application's sign-in: password hashes (scrypt) and lockout counters on
+ * accounts, sessions (only a hash of each session id is kept), and one-time
+ * sign-in links (the first start's, for the owner).
+ */
+const appSignIn = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`alter table accounts add column password_hash text`
+  yield* sql`alter table accounts add column failed_sign_ins integer not null default 0`
+  yield* sql`alter table accounts add column locked_until timestamptz`
+  yield* sql`
+    create table sessions (
+      id_hash text primary key,
+      account_id integer not null references accounts (id) on delete cascade,
+      workspace_id integer not null references workspaces (id) on delete cascade,
+      csrf_token text not null,
+      created_at timestamptz not null,
+      expires_at timestamptz not null
+    )`
+  yield* sql`create index sessions_account on sessions (account_id)`
+  yield* sql`
+    create table sign_in_links (
+      token_hash text primary key,
+      account_id integer not null references accounts (id) on delete cascade,
+      workspace_id integer not null references workspaces (id) on delete cascade,
+      created_at timestamptz not null,
+      expires_at timestamptz not null,
+      used_at timestamptz
+    )`
+})
+
+/**
  * Every migration of qforms, in order. Add new ones at the end; never edit a
  * released one.
  */
@@ -397,7 +428,8 @@ export const loader = Migrator.fromRecord({
   "0007_signing_secrets": signingSecrets,
   "0008_notification_channels": notificationChannels,
   "0009_form_logic": formLogic,
-  "0010_respondent_emails": respondentEmails
+  "0010_respondent_emails": respondentEmails,
+  "0011_app_sign_in": appSignIn
 })
 
 /**

@@ -7,6 +7,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import type { SqlClient } from "effect/sql"
+import type * as App from "../../src/app/App.ts"
 import * as BlobStore from "../../src/domain/BlobStore.ts"
 import { FormGenerator } from "../../src/domain/FormGenerator.ts"
 import * as Http from "../../src/http/Http.ts"
@@ -33,6 +34,8 @@ export interface TestServerOptions {
   readonly uploadRateLimit?: RateLimit.RateLimitConfig | undefined
   /** Where uploaded files go (default: a temporary directory removed on close). */
   readonly filesDirectory?: string | undefined
+  /** Serve the application at /app (sign-in, screens). */
+  readonly app?: App.AppOptions | boolean | undefined
 }
 
 /** Starts qforms one way or another, on a test database. */
@@ -45,7 +48,12 @@ export const startTestServer: StartServer = async (target: DatabaseTarget, optio
   const runtime = ManagedRuntime.make(services)
   const context = await runtime.context()
   const server = HttpRouter.serve(
-    Http.layer({ rateLimit: options.rateLimit, uploadRateLimit: options.uploadRateLimit, publicPage: options.publicPage }),
+    Http.layer({
+      rateLimit: options.rateLimit,
+      uploadRateLimit: options.uploadRateLimit,
+      publicPage: options.publicPage,
+      app: options.app
+    }),
     { disableLogger: true }
   ).pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),

@@ -10,6 +10,10 @@ export const MembersHandlers = HttpApiBuilder.group(Api, "members", Effect.fnUnt
   return handlers.handleAll({
     list: () =>
       Effect.flatMap(CurrentActor, (actor) =>
-        handle(Effect.map(members.list(actor.workspaceId), (list) => ({ members: list }))))
+        handle(Effect.map(members.list(actor.workspaceId), (list) => ({ members: list })))),
+    add: ({ payload }) => Effect.flatMap(CurrentActor, (actor) => handle(members.invite(actor, payload))),
+    changeRole: ({ params, payload }) =>
+      Effect.flatMap(CurrentActor, (actor) => handle(members.changeRole(actor, params.accountId, payload.role))),
+    remove: ({ params }) => Effect.flatMap(CurrentActor, (actor) => handle(members.dismiss(actor, params.accountId)))
   })
 }))

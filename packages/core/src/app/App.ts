@@ -1,0 +1,422 @@
+/**
+ * The application at `{app_url}/app`: sign-in (standalone accounts) or the
+ * host's identity bridge (embedded), then a single-page application (Preact +
+ * htm as ES modules served from this package, no build step) that works
+ * through the same JSON API as everyone else (`/api/...`, authenticated by
+ * the session cookie plus a CSRF header on writes).
+ *
+ * Routes:
+ * - `GET /app`, `GET /app/*`: the application shell (or a redirect to sign-in).
+ * - `GET|POST /app/sign-in`: the sign-in page and form (rate limited per
+ *   address; five wrong passwords lock an account for 15 minutes).
+ * - `GET|POST /app/sign-in/link/:token`: a one-time sign-in link (the first start's).
+ * - `POST /app/sign-out`, `GET /app/session`, `POST /app/password`.
+ * - `GET /app/assets/:name`, `GET /app/assets/vendor/:name`: the scripts and style sheet.
+ */
+import { randomBytes } from "node:crypto"
+import { existsSync, readFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
+import * as HttpRouter from "effect/http/HttpRouter"
+import * as HttpServerRequest from "effect/http/HttpServerRequest"
+import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import * as UrlParams from "effect/http/UrlParams"
+import { Members } from "../domain/Members.ts"
+import { type Session, Sessions } from "../domain/Sessions.ts"
+import { baseUrl } from "../http/Http.ts"
+import { IdentityBridge } from "../http/Identity.ts"
+import * as RateLimit from "../http/RateLimit.ts"
+import { csrfHeader, sessionCookie } from "../http/Security.ts"
+import { clientAddress } from "../pages/PublicPage.ts"
+import { Html, html } from "../pages/Html.ts"
+
+/** Options of the application. */
+export interface AppOptions {
+  /** E-mail + password sign-in (default true; false when the host's `resolveActor` signs users in). */
+  readonly passwordSignIn?: boolean | undefined
+  /** Sign-in attempts per client address (default 10 a minute, bursts of 10). */
+  readonly signInRateLimit?: RateLimit.RateLimitConfig | undefined
+  /** Proxies in front that append to `X-Forwarded-For` (as for the public page). */
+  readonly trustedProxyHops?: number | undefined
+}
+
+/** The default sign-in limit per address: 10 a minute, bursts of 10. */
+export const defaultSignInRateLimit: RateLimit.RateLimitConfig = { requestsPerSecond: 10 / 60, burst: 10 }
+
+const here = dirname(fileURLToPath(import.meta.url))
+/** The client's files: next to this module in the sources, `../src/app/static` from a build in `dist/`. */
+const staticDirectory = [join(here, "static"), join(here, "..", "src", "app", "static")]
+const require = createRequire(import.meta.url)
+
+// htm exports no package.json: its root is the parent of its main file's directory (dist/).
+const htmRoot = () => join(dirname(require.resolve("htm")), "..")
+
+/** The third-party modules the client imports, by the name it imports them under. */
+const vendor: Record<string, { readonly file: string; readonly resolve: () => string }> = {
+  "preact.mjs": { file: "preact.mjs", resolve: () => join(dirname(require.resolve("preact/package.json")), "dist", "preact.mjs") },
+  "hooks.mjs": {
+    file: "hooks.mjs",
+    resolve: () => join(dirname(require.resolve("preact/package.json")), "hooks", "dist", "hooks.mjs")
+  },
+  "htm.mjs": { file: "htm.mjs", resolve: () => join(htmRoot(), "dist", "htm.mjs") },
+  "htm-preact.mjs": {
+    file: "htm-preact.mjs",
+    resolve: () => join(htmRoot(), "preact", "index.mjs")
+  }
+}
+
+const fileCache = new Map<string, string | null>()
+/** A file's text, or null when it is absent or unreadable (read once, then kept). */
+const readOnce = (key: string, locate: () => string | undefined): string | null => {
+  const cached = fileCache.get(key)
+  if (cached !== undefined) return cached
+  const text = Result.getOrNull(Result.try(() => {
+    const path = locate()
+    return path === undefined ? null : readFileSync(path, "utf8").replace(/\/\/# sourceMappingURL=.*$/m, "")
+  }))
+  fileCache.set(key, text)
+  return text
+}
+const readStatic = (name: string) => readOnce(name, () => staticDirectory.map((d) => join(d, name)).find((path) => existsSync(path)))
+const readVendor = (name: string) => readOnce(`vendor/${name}`, () => vendor[name]?.resolve())
+
+/** The path prefix qforms is mounted under ("" at the root). */
+const prefixOf = (base: string): string =>
+  (/^https?:\/\//.test(base) ? new URL(base).pathname : base).replace(/\/$/, "")
+
+/** The strict CSP of the application's pages: scripts and styles of this origin (plus the page's own import map). */
+const securityHeaders = (nonce: string) => ({
+  "content-security-policy": [
+    "default-src 'none'",
+    `script-src 'self' 'nonce-${nonce}'`,
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "form-action 'self'",
+    "base-uri 'none'",
+    "frame-ancestors 'self'"
+  ].join("; "),
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "same-origin",
+  "cache-control": "no-store"
+})
+
+const document = (options: { readonly title: string; readonly prefix: string; readonly nonce: string; readonly body: Html; readonly head?: Html }) =>
+  html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
+<title>${options.title}</title>
+<link rel="stylesheet" href="${options.prefix}/app/assets/app.css">
+${options.head}
+</head>
+<body>
+${options.body}
+</body>
+</html>`.value
+
+const page = (status: number, options: Parameters<typeof document>[0], headers: Record<string, string> = {}) =>
+  HttpServerResponse.text(document(options), {
+    status,
+    contentType: "text/html; charset=utf-8",
+    headers: { ...securityHeaders(options.nonce), ...headers }
+  })
+
+const first = (params: UrlParams.UrlParams, key: string) => Option.getOrUndefined(UrlParams.getFirst(params, key))
+
+const nonce = () => randomBytes(16).toString("base64")
+
+const json = (status: number, body: object, headers: Record<string, string> = {}) =>
+  HttpServerResponse.jsonUnsafe(body, { status, headers: { "cache-control": "no-store", ...headers } })
+
+const redirect = (location: string) => HttpServerResponse.empty({ status: 303, headers: { location, "cache-control": "no-store" } })
+
+/** Only a path of the application may be the target after sign-in (no open redirect). */
+const safeNext = (prefix: string, next: string | undefined) =>
+  next !== undefined && /^\/app(\/[A-Za-z0-9/_-]*)?(\?[A-Za-z0-9=&_%.-]*)?$/.test(next) ? `${prefix}${next}` : `${prefix}/app`
+
+const SignInForm = Schema.Struct({
+  email: Schema.String.check(Schema.isMaxLength(254)),
+  password: Schema.String.check(Schema.isMaxLength(200)),
+  next: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(500)))
+})
+
+const PasswordChange = Schema.Struct({
+  currentPassword: Schema.String.check(Schema.isMaxLength(200)),
+  newPassword: Schema.String.check(Schema.isMaxLength(1000))
+})
+
+/** Who is signed in to the application: a qforms session, or the host's identity. */
+type Identity =
+  | { readonly via: "session"; readonly id: string; readonly session: Session }
+  | {
+    readonly via: "host"
+    readonly accountId: number
+    readonly workspaceId: number
+    readonly role: Session["role"]
+    readonly name: string | null
+    readonly email: string
+  }
+
+/**
+ * The application's routes. Mounted by `Http.layer` when its `app` option is
+ * set (the standalone server sets it; embedding hosts opt in).
+ */
+export const layer = (options: AppOptions & { readonly appUrl?: string | undefined }) =>
+  HttpRouter.use(Effect.fnUntraced(function*(router) {
+    const sessions = yield* Sessions
+    const members = yield* Members
+    const bridge = yield* IdentityBridge
+    const limiter = yield* Effect.service(RateLimit.RateLimiter).pipe(
+      Effect.provide(RateLimit.RateLimiter.layerMemory(options.signInRateLimit ?? defaultSignInRateLimit))
+    )
+    const passwordSignIn = options.passwordSignIn !== false
+    const hops = options.trustedProxyHops ?? 0
+
+    const context = Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
+      const base = baseUrl(request, options.appUrl)
+      const prefix = prefixOf(base)
+      const secure = base.startsWith("https://") || request.headers["x-forwarded-proto"] === "https"
+      return { request, prefix, secure }
+    })
+
+    const setSession = (response: HttpServerResponse.HttpServerResponse, prefix: string, secure: boolean, id: string) =>
+      HttpServerResponse.setCookieUnsafe(response, sessionCookie, id, {
+        path: `${prefix}/`,
+        httpOnly: true,
+        sameSite: "lax",
+        secure,
+        maxAge: "14 days"
+      })
+    const clearSession = (response: HttpServerResponse.HttpServerResponse, prefix: string, secure: boolean) =>
+      HttpServerResponse.setCookieUnsafe(response, sessionCookie, "", { path: `${prefix}/`, httpOnly: true, sameSite: "lax", secure, maxAge: 0 })
+
+    /** The signed-in identity of a request, if any. */
+    const identify = Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const id = request.cookies[sessionCookie]
+      if (id !== undefined && id !== "") {
+        const session = yield* sessions.resolve(id)
+        if (session !== undefined) return { via: "session", id, session } satisfies Identity
+      }
+      if (bridge === undefined) return undefined
+      const identity = yield* Effect.tryPromise(() =>
+        Promise.resolve().then(() => bridge({ source: request.source, headers: request.headers }))
+      ).pipe(Effect.orDie)
+      if (identity === null || identity === undefined) return undefined
+      const member = yield* members.get(identity.workspaceId, identity.accountId).pipe(
+        Effect.catchTag("MemberNotFound", () => Effect.succeed(undefined))
+      )
+      return member === undefined ? undefined : {
+        via: "host",
+        accountId: member.accountId,
+        workspaceId: identity.workspaceId,
+        role: member.role,
+        name: member.name,
+        email: member.email
+      } satisfies Identity
+    }).pipe(Effect.orDie)
+
+    /** A request that writes must come from a page of this origin (login CSRF, sign-out). */
+    const sameOrigin = (request: HttpServerRequest.HttpServerRequest) => {
+      const origin = request.headers["origin"]
+      if (origin === undefined) return request.headers["sec-fetch-site"] === undefined || request.headers["sec-fetch-site"] === "same-origin"
+      const host = (request.headers["x-forwarded-host"] ?? request.headers["host"] ?? "").split(",")[0]!.trim()
+      return URL.canParse(origin) && new URL(origin).host === host
+    }
+
+    const signInPage = (status: number, prefix: string, extra: { readonly error?: string | undefined; readonly email?: string | undefined; readonly next?: string | undefined }, headers?: Record<string, string>) =>
+      page(status, {
+        title: "Sign in · qforms",
+        prefix,
+        nonce: nonce(),
+        body: html`<main class="auth" id="main">
+<h1>Sign in to qforms</h1>
+${
+          passwordSignIn
+            ? html`<form method="post" action="${prefix}/app/sign-in" class="stack">
+${extra.error === undefined ? null : html`<p class="error" role="alert" id="sign-in-error">${extra.error}</p>`}
+<label for="email">E-mail</label>
+<input id="email" name="email" type="email" autocomplete="username" required value="${extra.email ?? ""}"${
+              extra.error === undefined ? null : html` aria-describedby="sign-in-error"`
+            }>
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required>
+${extra.next === undefined ? null : html`<input type="hidden" name="next" value="${extra.next}">`}
+<button type="submit" class="primary">Sign in</button>
+</form>
+<p class="muted">Forgot your password? An administrator can set a new one: <code>qforms account set-password --email you@example.com</code></p>`
+            : html`<p>Sign in through the application this service is part of.</p>`
+        }
+</main>`
+      }, headers)
+
+    // The sign-in page.
+    yield* router.add("GET", "/app/sign-in", Effect.gen(function*() {
+      const { prefix, request } = yield* context
+      const identity = yield* identify
+      if (identity !== undefined) return redirect(`${prefix}/app`)
+      const next = new URL(request.url, "http://x").searchParams.get("next") ?? undefined
+      return signInPage(200, prefix, { next })
+    }))
+
+    yield* router.add("POST", "/app/sign-in", Effect.gen(function*() {
+      const { prefix, request, secure } = yield* context
+      if (!passwordSignIn) return signInPage(404, prefix, {})
+      if (!sameOrigin(request)) return json(403, { error: "sign-in must come from this site's own page" })
+      const decision = yield* limiter.take(`sign-in:${clientAddress(request, hops)}`)
+      if (!decision.allowed) {
+        return signInPage(429, prefix, { error: `Too many sign-in attempts from your address. Try again in ${decision.retryAfterSeconds} seconds.` }, {
+          "retry-after": String(decision.retryAfterSeconds)
+        })
+      }
+      const params = yield* Effect.orElseSucceed(request.urlParamsBody, () => UrlParams.empty)
+      const form = Schema.decodeUnknownExit(SignInForm)({ email: first(params, "email"), password: first(params, "password"), ...(first(params, "next") === undefined ? {} : { next: first(params, "next") }) })
+      if (form._tag === "Failure") return signInPage(400, prefix, { error: "Enter your e-mail and password." })
+      // Session fixation: whatever session id the browser brought is ended; a fresh one is issued.
+      const previous = request.cookies[sessionCookie]
+      if (previous !== undefined && previous !== "") yield* sessions.signOut(previous)
+      const opened = yield* Effect.result(sessions.signIn({ email: form.value.email, password: form.value.password }))
+      if (opened._tag === "Failure") {
+        const error = opened.failure
+        if (error._tag === "SqlError") return yield* Effect.die(error)
+        return signInPage(
+          error._tag === "AccountLocked" ? 429 : 401,
+          prefix,
+          { error: error._tag === "AccountLocked" ? error.message : "Wrong e-mail or password.", email: form.value.email, next: form.value.next },
+          error._tag === "AccountLocked" ? { "retry-after": String(error.retryAfterSeconds) } : {}
+        )
+      }
+      return setSession(redirect(safeNext(prefix, form.value.next)), prefix, secure, opened.success.id)
+    }))
+
+    // One-time sign-in links: GET shows a button (link previews must not spend the link), POST redeems it.
+    yield* router.add("GET", "/app/sign-in/link/:token", Effect.gen(function*() {
+      const { prefix } = yield* context
+      const params = yield* HttpRouter.params
+      return page(200, {
+        title: "Sign in · qforms",
+        prefix,
+        nonce: nonce(),
+        body: html`<main class="auth" id="main">
+<h1>Sign in to qforms</h1>
+<p>This one-time link signs you in as the workspace owner. Set a password right after, under Account.</p>
+<form method="post" action="${prefix}/app/sign-in/link/${params["token"] ?? ""}"><button type="submit" class="primary">Continue</button></form>
+</main>`
+      })
+    }))
+
+    yield* router.add("POST", "/app/sign-in/link/:token", Effect.gen(function*() {
+      const { prefix, request, secure } = yield* context
+      if (!sameOrigin(request)) return json(403, { error: "sign-in must come from this site's own page" })
+      const decision = yield* limiter.take(`sign-in:${clientAddress(request, hops)}`)
+      if (!decision.allowed) return json(429, { error: "too many sign-in attempts" }, { "retry-after": String(decision.retryAfterSeconds) })
+      const params = yield* HttpRouter.params
+      const previous = request.cookies[sessionCookie]
+      if (previous !== undefined && previous !== "") yield* sessions.signOut(previous)
+      const opened = yield* Effect.result(sessions.redeemSignInLink(params["token"] ?? ""))
+      if (opened._tag === "Failure") {
+        if (opened.failure._tag === "SqlError") return yield* Effect.die(opened.failure)
+        return signInPage(400, prefix, { error: "This sign-in link was already used or has expired. Sign in with your password." })
+      }
+      return setSession(redirect(`${prefix}/app/account`), prefix, secure, opened.success.id)
+    }))
+
+    yield* router.add("POST", "/app/sign-out", Effect.gen(function*() {
+      const { prefix, request, secure } = yield* context
+      const identity = yield* identify
+      if (identity?.via === "session") {
+        const params = yield* Effect.orElseSucceed(request.urlParamsBody, () => UrlParams.empty)
+        const token = request.headers[csrfHeader] ?? first(params, "csrf")
+        if (token !== identity.session.csrfToken) return json(403, { error: "missing or wrong CSRF token" })
+        yield* sessions.signOut(identity.id)
+      }
+      return clearSession(redirect(`${prefix}/app/sign-in`), prefix, secure)
+    }))
+
+    yield* router.add("GET", "/app/session", Effect.gen(function*() {
+      const identity = yield* identify
+      if (identity === undefined) return json(401, { error: "not signed in" })
+      const who = identity.via === "session"
+        ? { ...identity.session, via: "session" as const }
+        : { ...identity, csrfToken: "" }
+      return json(200, {
+        account: { id: who.accountId, name: who.name, email: who.email },
+        workspaceId: who.workspaceId,
+        role: who.role,
+        csrfToken: who.csrfToken,
+        via: who.via,
+        passwordSignIn
+      })
+    }))
+
+    yield* router.add("POST", "/app/password", Effect.gen(function*() {
+      const { request } = yield* context
+      const identity = yield* identify
+      if (identity?.via !== "session") return json(401, { error: "not signed in with a qforms password" })
+      if (request.headers[csrfHeader] !== identity.session.csrfToken) return json(403, { error: "missing or wrong CSRF token" })
+      const body = yield* Effect.orElseSucceed(request.json, () => undefined)
+      const input = Schema.decodeUnknownExit(PasswordChange)(body)
+      if (input._tag === "Failure") return json(400, { error: "send currentPassword and newPassword" })
+      const changed = yield* Effect.result(sessions.changePassword(identity.id, input.value))
+      if (changed._tag === "Failure") {
+        if (changed.failure._tag === "SqlError") return yield* Effect.die(changed.failure)
+        return json(400, { error: changed.failure.message })
+      }
+      return HttpServerResponse.empty({ status: 204 })
+    }))
+
+    const asset = (text: string | null, name: string) =>
+      text === null
+        ? json(404, { error: `no asset ${name}` })
+        : HttpServerResponse.text(text, {
+          contentType: name.endsWith(".css") ? "text/css; charset=utf-8" : "text/javascript; charset=utf-8",
+          headers: { "x-content-type-options": "nosniff", "cache-control": "no-cache" }
+        })
+
+    yield* router.add("GET", "/app/assets/vendor/:name", Effect.map(HttpRouter.params, (params) => {
+      const name = params["name"] ?? ""
+      return asset(readVendor(name), name)
+    }))
+    yield* router.add("GET", "/app/assets/:name", Effect.map(HttpRouter.params, (params) => {
+      const name = params["name"] ?? ""
+      return asset(/^[a-z][a-z-]*\.(js|css)$/.test(name) ? readStatic(name) : null, name)
+    }))
+
+    const shell = Effect.gen(function*() {
+      const { prefix, request } = yield* context
+      const identity = yield* identify
+      const path = request.url.split("?")[0]!
+      if (identity === undefined) {
+        return passwordSignIn
+          ? redirect(`${prefix}/app/sign-in?next=${encodeURIComponent(path)}`)
+          : signInPage(401, prefix, {})
+      }
+      const pageNonce = nonce()
+      const importMap = JSON.stringify({
+        imports: {
+          "preact": `${prefix}/app/assets/vendor/preact.mjs`,
+          "preact/hooks": `${prefix}/app/assets/vendor/hooks.mjs`,
+          "htm": `${prefix}/app/assets/vendor/htm.mjs`,
+          "htm/preact": `${prefix}/app/assets/vendor/htm-preact.mjs`
+        }
+      }).replaceAll("<", "\\u003c")
+      return page(200, {
+        title: "qforms",
+        prefix,
+        nonce: pageNonce,
+        head: html`<script type="importmap" nonce="${pageNonce}">${new Html(importMap)}</script>
+<script type="module" src="${prefix}/app/assets/main.js"></script>`,
+        body: html`<div id="root" data-base="${prefix}"><p class="loading">Loading…</p></div>
+<noscript><p>The qforms application needs JavaScript. The API works without it: ${prefix}/api/docs</p></noscript>`
+      })
+    })
+    yield* router.add("GET", "/app/*", shell)
+  }))

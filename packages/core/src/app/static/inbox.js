@@ -1,0 +1,245 @@
+// The responses inbox: a paged table with the list filters, a board by stage (drag-and-drop and keyboard moves),
+// bulk actions, CSV export of the current filter, and live updates from the event stream.
+import { html } from "htm/preact"
+import { useEffect, useRef, useState } from "preact/hooks"
+import { api, base, events, formatDate, query } from "./api.js"
+
+const pageSize = 100
+const columnSize = 50
+
+const filterQuery = (filters) => ({
+  q: filters.q.trim(),
+  stage: filters.stage,
+  assignee: filters.assignee,
+  tag: filters.tag,
+  from: filters.from === "" ? "" : new Date(`${filters.from}T00:00:00`).toISOString(),
+  to: filters.to === "" ? "" : new Date(`${filters.to}T23:59:59.999`).toISOString()
+})
+
+const who = (row) => row.name ?? row.email ?? `Response ${row.id}`
+
+const Filters = ({ meta, filters, setFilters }) => {
+  const set = (key) => (e) => setFilters({ ...filters, [key]: e.target.value })
+  return html`<form class="filters" role="search" aria-label="Filter responses" onSubmit=${(e) => e.preventDefault()}>
+    <div class="field"><label for="f-q">Search</label><input id="f-q" type="search" value=${filters.q} onInput=${set("q")} placeholder="Name, e-mail, tag, answer" /></div>
+    <div class="field"><label for="f-stage">Stage</label><select id="f-stage" value=${filters.stage} onChange=${set("stage")}>
+      <option value="">Any</option><option value="none">No stage</option>
+      ${meta.stages.map((s) => html`<option value=${String(s.id)}>${s.name}</option>`)}</select></div>
+    <div class="field"><label for="f-assignee">Assignee</label><select id="f-assignee" value=${filters.assignee} onChange=${set("assignee")}>
+      <option value="">Anyone</option><option value="none">Unassigned</option>
+      ${meta.members.map((m) => html`<option value=${String(m.accountId)}>${m.name ?? m.email}</option>`)}</select></div>
+    <div class="field"><label for="f-tag">Tag</label><select id="f-tag" value=${filters.tag} onChange=${set("tag")}>
+      <option value="">Any</option>${meta.allTags.map((t) => html`<option value=${t}>${t}</option>`)}</select></div>
+    <div class="field"><label for="f-from">From</label><input id="f-from" type="date" value=${filters.from} onChange=${set("from")} /></div>
+    <div class="field"><label for="f-to">To</label><input id="f-to" type="date" value=${filters.to} onChange=${set("to")} /></div>
+  </form>`
+}
+
+const Bulk = ({ meta, selected, rows, done, announce }) => {
+  const [stage, setStage] = useState("")
+  const [assignee, setAssignee] = useState("")
+  const [tag, setTag] = useState("")
+  const ids = [...selected]
+  const apply = async (label, patchOf) => {
+    let failed = 0
+    for (const id of ids) {
+      const row = rows.find((r) => r.id === id)
+      try {
+        await api.patch(`/responses/${id}`, patchOf(row))
+      } catch {
+        failed += 1
+      }
+    }
+    announce(`${label}: ${ids.length - failed} of ${ids.length} responses updated.`)
+    done()
+  }
+  return html`<div class="bulk" role="group" aria-label="Bulk actions">
+    <strong>${ids.length} selected</strong>
+    <label for="b-stage">Stage</label>
+    <select id="b-stage" value=${stage} onChange=${(e) => setStage(e.target.value)}>
+      <option value="">Choose…</option><option value="none">No stage</option>
+      ${meta.stages.map((s) => html`<option value=${String(s.id)}>${s.name}</option>`)}</select>
+    <button disabled=${stage === ""} onClick=${() => apply("Stage set", () => ({ stageId: stage === "none" ? null : Number(stage) }))}>Set stage</button>
+    <label for="b-assignee">Assign</label>
+    <select id="b-assignee" value=${assignee} onChange=${(e) => setAssignee(e.target.value)}>
+      <option value="">Choose…</option><option value="none">Nobody</option>
+      ${meta.members.map((m) => html`<option value=${String(m.accountId)}>${m.name ?? m.email}</option>`)}</select>
+    <button disabled=${assignee === ""} onClick=${() => apply("Assigned", () => ({ assigneeId: assignee === "none" ? null : Number(assignee) }))}>Assign</button>
+    <label for="b-tag">Tag</label>
+    <input id="b-tag" type="text" maxlength="30" value=${tag} onInput=${(e) => setTag(e.target.value)} />
+    <button disabled=${tag.trim() === ""} onClick=${() => apply("Tagged", (row) => ({ tags: [...new Set([...(row?.tags ?? []), tag.trim()])] }))}>Add tag</button>
+  </div>`
+}
+
+const Table = ({ meta, rows, selected, setSelected, canWrite, more, loadMore }) => {
+  const sentinel = useRef(null)
+  useEffect(() => {
+    if (!sentinel.current || !more) return
+    const observer = new IntersectionObserver((entries) => { if (entries.some((e) => e.isIntersecting)) loadMore() })
+    observer.observe(sentinel.current)
+    return () => observer.disconnect()
+  }, [more, rows.length])
+  const stageName = (id) => meta.stages.find((s) => s.id === id)?.name ?? "—"
+  const memberName = (id) => { const m = meta.members.find((x) => x.accountId === id); return m ? (m.name ?? m.email) : "—" }
+  const toggle = (id) => { const next = new Set(selected); next.has(id) ? next.delete(id) : next.add(id); setSelected(next) }
+  const all = rows.length > 0 && rows.every((r) => selected.has(r.id))
+  return html`<div class="inbox-scroll" tabindex="0" role="region" aria-label="Responses table">
+    <table>
+      <caption class="sr-only">Responses, newest first</caption>
+      <thead><tr>
+        ${canWrite ? html`<th scope="col"><input type="checkbox" aria-label="Select all loaded responses" checked=${all} onChange=${() => setSelected(all ? new Set() : new Set(rows.map((r) => r.id)))} /></th>` : null}
+        <th scope="col">Respondent</th><th scope="col">Submitted</th><th scope="col">Stage</th><th scope="col">Assignee</th><th scope="col">Tags</th>
+      </tr></thead>
+      <tbody>${rows.map((row) => html`<tr key=${row.id}>
+        ${canWrite ? html`<td><input type="checkbox" aria-label=${`Select ${who(row)}`} checked=${selected.has(row.id)} onChange=${() => toggle(row.id)} /></td>` : null}
+        <td><a href=${`${base}/app/responses/${row.id}`}>${who(row)}</a>${row.email && row.name ? html`<br /><span class="muted">${row.email}</span>` : null}</td>
+        <td>${formatDate(row.submittedAt)}</td>
+        <td>${stageName(row.stageId)}</td>
+        <td>${memberName(row.assigneeId)}</td>
+        <td>${row.tags.map((t) => html`<span class="tag">${t}</span>`)}</td>
+      </tr>`)}</tbody>
+    </table>
+    ${more ? html`<div ref=${sentinel} class="row"><button onClick=${loadMore}>Load more</button></div>` : null}
+  </div>`
+}
+
+const Board = ({ formId, meta, filters, canWrite, announce, version }) => {
+  const columns = [{ id: null, name: "No stage", color: null }, ...meta.stages]
+  const [cards, setCards] = useState({})
+  const [over, setOver] = useState(null)
+  const key = (stageId) => stageId === null ? "none" : String(stageId)
+  const load = () => Promise.all(columns.map((column) =>
+    api.get(`/forms/${formId}/responses${query({ ...filterQuery(filters), stage: key(column.id), limit: columnSize })}`)
+      .then((list) => [key(column.id), list.responses, list.nextCursor])
+  )).then((entries) => setCards(Object.fromEntries(entries.map(([k, rows, next]) => [k, { rows, next }]))))
+  useEffect(() => { load() }, [formId, JSON.stringify(filters), meta.stages.length, version])
+
+  const moveTo = async (row, stageId, viaKeyboard) => {
+    if (row.stageId === stageId) return
+    try {
+      await api.patch(`/responses/${row.id}`, { stageId })
+      const name = columns.find((c) => c.id === stageId)?.name
+      announce(`${who(row)} moved to ${name}.`)
+      await load()
+      if (viaKeyboard) requestAnimationFrame(() => document.getElementById(`card-${row.id}`)?.focus())
+    } catch (e) {
+      announce(`Could not move ${who(row)}: ${e.message}`)
+    }
+  }
+  const onKey = (row, index) => (event) => {
+    if (!canWrite) return
+    const delta = event.key === "ArrowRight" ? 1 : event.key === "ArrowLeft" ? -1 : 0
+    if (delta === 0) return
+    const target = columns[index + delta]
+    if (!target) return
+    event.preventDefault()
+    moveTo(row, target.id, true)
+  }
+  return html`<p class="muted" id="board-help">${canWrite ? "Drag a card to another stage, or focus a card and press ← or → to move it." : "Read only."}</p>
+    <div class="board">
+    ${columns.map((column, index) => {
+      const column_ = cards[key(column.id)]
+      return html`<section class=${`column${over === key(column.id) ? " over" : ""}`} aria-labelledby=${`col-${key(column.id)}`}
+        onDragOver=${(e) => { if (canWrite) { e.preventDefault(); setOver(key(column.id)) } }}
+        onDragLeave=${() => setOver(null)}
+        onDrop=${(e) => {
+          e.preventDefault()
+          setOver(null)
+          const id = Number(e.dataTransfer.getData("text/plain"))
+          const row = Object.values(cards).flatMap((c) => c.rows).find((r) => r.id === id)
+          if (row) moveTo(row, column.id, false)
+        }}>
+        <h2 id=${`col-${key(column.id)}`}>${column.color ? html`<span class="swatch" ref=${(el) => { if (el) el.style.background = column.color }}></span>` : null}${column.name}${column.isClosed ? " (closed)" : ""}
+          <span class="muted"> · ${column_ ? `${column_.rows.length}${column_.next ? "+" : ""}` : "…"}</span></h2>
+        <ul>${(column_?.rows ?? []).map((row) => html`<li key=${row.id} id=${`card-${row.id}`} class="board-card" tabindex="0" draggable=${canWrite ? "true" : "false"}
+            aria-describedby="board-help" aria-label=${`${who(row)}, ${column.name}`}
+            onDragStart=${(e) => { e.dataTransfer.setData("text/plain", String(row.id)); e.dataTransfer.effectAllowed = "move" }}
+            onKeyDown=${onKey(row, index)}>
+          <a href=${`${base}/app/responses/${row.id}`}>${who(row)}</a>
+          <div class="muted">${formatDate(row.submittedAt)}</div>
+          <div>${row.tags.map((t) => html`<span class="tag">${t}</span>`)}</div>
+        </li>`)}</ul>
+      </section>`
+    })}
+  </div>`
+}
+
+export const InboxScreen = ({ route, canWrite }) => {
+  const formId = route.formId
+  const params = new URLSearchParams(location.search)
+  const [view, setView] = useState(params.get("view") === "board" ? "board" : "table")
+  const [filters, setFilters] = useState({ q: "", stage: "", assignee: "", tag: "", from: "", to: "" })
+  const [meta, setMeta] = useState(null)
+  const [rows, setRows] = useState([])
+  const [cursor, setCursor] = useState(null)
+  const [selected, setSelected] = useState(new Set())
+  const [error, setError] = useState(null)
+  const [message, setMessage] = useState("")
+  const [version, setVersion] = useState(0)
+  const loading = useRef(false)
+
+  const load = async () => {
+    try {
+      const list = await api.get(`/forms/${formId}/responses${query({ ...filterQuery(filters), limit: pageSize })}`)
+      setMeta({ form: list.form, stages: list.stages, members: list.members, allTags: list.allTags, fields: list.fields })
+      setRows(list.responses)
+      setCursor(list.nextCursor)
+      setSelected(new Set())
+    } catch (e) {
+      setError(e.message)
+    }
+  }
+  const loadMore = async () => {
+    if (!cursor || loading.current) return
+    loading.current = true
+    try {
+      const list = await api.get(`/forms/${formId}/responses${query({ ...filterQuery(filters), limit: pageSize, cursor })}`)
+      setRows((previous) => [...previous, ...list.responses])
+      setCursor(list.nextCursor)
+    } finally {
+      loading.current = false
+    }
+  }
+  useEffect(() => {
+    const timer = setTimeout(load, filters.q === "" ? 0 : 250)
+    return () => clearTimeout(timer)
+  }, [formId, JSON.stringify(filters)])
+  // Live updates: a new or changed response reloads the first page (and the board).
+  useEffect(() => events(formId, (event) => {
+    if (event.event === "response.created") setMessage(`New response from ${event.respondent?.name ?? event.respondent?.email ?? "someone"}.`)
+    load()
+    setVersion((v) => v + 1)
+  }), [formId, JSON.stringify(filters)])
+
+  const switchView = (next) => {
+    setView(next)
+    history.replaceState(null, "", `${base}/app/forms/${formId}/responses${next === "board" ? "?view=board" : ""}`)
+  }
+  const refresh = () => { load(); setVersion((v) => v + 1) }
+  if (meta === null) return error ? html`<h1 tabindex="-1">Responses</h1><p class="error" role="alert">${error}</p>` : html`<p class="loading">Loading…</p>`
+  return html`<div class="spread">
+      <h1 tabindex="-1">Responses: ${meta.form.title}</h1>
+      <div class="row">
+        <a class="button" href=${`${base}/app/forms/${formId}`}>Edit form</a>
+        <a class="button" download href=${`${base}/api/forms/${formId}/responses.csv${query(filterQuery(filters))}`}>Export CSV</a>
+      </div>
+    </div>
+    <p class="live" aria-live="polite" role="status">${message}</p>
+    <${Filters} meta=${meta} filters=${filters} setFilters=${setFilters} />
+    <div class="tabs" role="tablist" aria-label="View" onKeyDown=${(e) => {
+      if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return
+      const next = view === "table" ? "board" : "table"
+      switchView(next)
+      requestAnimationFrame(() => document.getElementById(`tab-${next}`)?.focus())
+    }}>
+      <button role="tab" id="tab-table" aria-selected=${view === "table" ? "true" : "false"} tabindex=${view === "table" ? "0" : "-1"} aria-controls="view-panel" onClick=${() => switchView("table")}>Table</button>
+      <button role="tab" id="tab-board" aria-selected=${view === "board" ? "true" : "false"} tabindex=${view === "board" ? "0" : "-1"} aria-controls="view-panel" onClick=${() => switchView("board")}>Board</button>
+    </div>
+    <div id="view-panel" role="tabpanel" aria-labelledby=${view === "board" ? "tab-board" : "tab-table"}>
+    ${view === "table" ? html`
+      ${canWrite && selected.size > 0 ? html`<${Bulk} meta=${meta} selected=${selected} rows=${rows} done=${refresh} announce=${setMessage} />` : null}
+      ${rows.length === 0 ? html`<p>No responses match.</p>` : html`<${Table} meta=${meta} rows=${rows} selected=${selected} setSelected=${setSelected} canWrite=${canWrite} more=${cursor !== null} loadMore=${loadMore} />`}
+      <p class="muted">${rows.length} shown${cursor ? ", more below" : ""}.</p>`
+    : html`<${Board} formId=${formId} meta=${meta} filters=${filters} canWrite=${canWrite} announce=${setMessage} version=${version} />`}
+    </div>`
+}

@@ -1,0 +1,102 @@
+// The application shell: who is signed in, the navigation, and a tiny router over the History API.
+import { html, render } from "htm/preact"
+import { useEffect, useState } from "preact/hooks"
+import { base, call, navigate, setCsrf } from "./api.js"
+import { FormsScreen } from "./forms.js"
+import { BuilderScreen } from "./builder.js"
+import { InboxScreen } from "./inbox.js"
+import { CaseScreen } from "./case.js"
+import { SettingsScreen, AccountScreen } from "./settings.js"
+
+const current = () => location.pathname.slice(base.length) + location.search
+
+// Links inside the application move without a reload (modifier clicks keep the browser's behaviour).
+document.addEventListener("click", (event) => {
+  const link = event.target instanceof Element ? event.target.closest("a[href]") : null
+  if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return
+  const href = link.getAttribute("href")
+  if (link.target || link.hasAttribute("download") || !href.startsWith(`${base}/app`) || href.startsWith(`${base}/app/sign`)) return
+  event.preventDefault()
+  navigate(href.slice(base.length))
+})
+
+const routes = [
+  [/^\/app\/?$/, () => ({ screen: "forms", title: "Forms" })],
+  [/^\/app\/forms\/(\d+)\/responses\/?$/, (m) => ({ screen: "inbox", title: "Responses", formId: Number(m[1]) })],
+  [/^\/app\/forms\/(\d+)\/?$/, (m) => ({ screen: "builder", title: "Form builder", formId: Number(m[1]) })],
+  [/^\/app\/responses\/(\d+)\/?$/, (m) => ({ screen: "case", title: "Response", responseId: Number(m[1]) })],
+  [/^\/app\/settings\/?$/, () => ({ screen: "settings", title: "Settings" })],
+  [/^\/app\/account\/?$/, () => ({ screen: "account", title: "Account" })]
+]
+
+const match = (path) => {
+  const pathname = path.split("?")[0]
+  for (const [pattern, make] of routes) {
+    const m = pattern.exec(pathname)
+    if (m) return make(m)
+  }
+  return { screen: "missing", title: "Not found" }
+}
+
+const Nav = ({ route, session }) => {
+  const item = (href, label, active) =>
+    html`<li><a href=${`${base}${href}`} aria-current=${active ? "page" : undefined}>${label}</a></li>`
+  return html`<header class="top">
+    <a class="skip" href="#main">Skip to content</a>
+    <a class="brand" href=${`${base}/app`}>qforms</a>
+    <nav aria-label="Main"><ul>
+      ${item("/app", "Forms", route.screen === "forms" || route.screen === "builder" || route.screen === "inbox" || route.screen === "case")}
+      ${item("/app/settings", "Settings", route.screen === "settings")}
+      ${item("/app/account", "Account", route.screen === "account")}
+    </ul></nav>
+    <div class="who">
+      <span>${session.account.name ?? session.account.email} <span class="badge">${session.role}</span></span>
+      ${session.via === "session" ? html`<form method="post" action=${`${base}/app/sign-out`}>
+        <input type="hidden" name="csrf" value=${session.csrfToken} />
+        <button type="submit">Sign out</button>
+      </form>` : null}
+    </div>
+  </header>`
+}
+
+const App = () => {
+  const [session, setSession] = useState(null)
+  const [failed, setFailed] = useState(null)
+  const [path, setPath] = useState(current())
+  useEffect(() => {
+    call("GET", "/app/session").then((s) => { setCsrf(s.csrfToken); setSession(s) }, (error) => setFailed(error.message))
+    const update = () => setPath(current())
+    addEventListener("popstate", update)
+    addEventListener("qforms:navigate", update)
+    return () => { removeEventListener("popstate", update); removeEventListener("qforms:navigate", update) }
+  }, [])
+  const route = match(path)
+  useEffect(() => {
+    document.title = `${route.title} · qforms`
+    // Focus the new screen's heading so screen readers announce the change.
+    requestAnimationFrame(() => document.querySelector("main h1")?.focus())
+  }, [path])
+  if (failed) {
+    if (/signed in/.test(failed)) location.assign(`${base}/app/sign-in`)
+    return html`<main class="page" id="main"><h1>qforms</h1><p class="error" role="alert">${failed}</p></main>`
+  }
+  if (!session) return html`<main class="page" id="main"><p class="loading">Loading…</p></main>`
+  const canWrite = session.role !== "viewer"
+  const canAdmin = session.role === "owner" || session.role === "admin"
+  const props = { session, canWrite, canAdmin, route, key: path }
+  const screen = {
+    forms: () => html`<${FormsScreen} ...${props} />`,
+    builder: () => html`<${BuilderScreen} ...${props} />`,
+    inbox: () => html`<${InboxScreen} ...${props} />`,
+    case: () => html`<${CaseScreen} ...${props} />`,
+    settings: () => html`<${SettingsScreen} ...${props} />`,
+    account: () => html`<${AccountScreen} ...${props} />`,
+    missing: () => html`<h1 tabindex="-1">Not found</h1><p>There is nothing at this address. <a href=${`${base}/app`}>Back to the forms</a>.</p>`
+  }[route.screen]
+  return html`<${Nav} route=${route} session=${session} />
+    <main class="page" id="main">${screen()}</main>`
+}
+
+const root = document.getElementById("root")
+root.textContent = ""
+render(html`<${App} />`, root)

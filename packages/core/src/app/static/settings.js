@@ -1,0 +1,230 @@
+// Settings (members, API keys shown once, webhooks with their secret shown once, delivery log, retry, test ping) and the account.
+import { html } from "htm/preact"
+import { useEffect, useState } from "preact/hooks"
+import { api, call, copy, formatDate } from "./api.js"
+
+const roles = ["owner", "admin", "member", "viewer"]
+
+const useLoad = (load, deps = []) => {
+  const [value, setValue] = useState(null)
+  const [error, setError] = useState(null)
+  const reload = () => load().then(setValue, (e) => setError(e.message))
+  useEffect(() => { reload() }, deps)
+  return [value, reload, error, setError]
+}
+
+const Status = ({ error, notice }) => html`<div aria-live="polite">${error ? html`<p class="error" role="alert">${error}</p>` : null}${notice ? html`<p class="notice">${notice}</p>` : null}</div>`
+
+/** A secret shown this once, with a copy button. */
+const Secret = ({ label, value, onDone }) => {
+  const [copied, setCopied] = useState("")
+  return html`<div class="card stack" role="region" aria-label=${label}>
+    <strong>${label}: shown this once. Copy it now.</strong>
+    <div class="secret" data-secret>${value}</div>
+    <div class="row">
+      <button class="primary" onClick=${async () => setCopied((await copy(value)) ? "Copied." : "Select the text and copy it by hand.")}>Copy</button>
+      <button onClick=${onDone}>Done</button>
+      <span aria-live="polite">${copied}</span>
+    </div>
+  </div>`
+}
+
+const Members = ({ session, canAdmin }) => {
+  const [list, reload, loadError] = useLoad(() => api.get("/members").then((r) => r.members))
+  const [email, setEmail] = useState("")
+  const [role, setRole] = useState("member")
+  const [error, setError] = useState(null)
+  const [notice, setNotice] = useState(null)
+  const act = (action, done) => { setError(null); setNotice(null); return action().then(() => { setNotice(done); return reload() }, (e) => setError(e.message)) }
+  return html`<section aria-labelledby="members-title">
+    <h2 id="members-title">Members</h2>
+    <${Status} error=${error ?? loadError} notice=${notice} />
+    ${list === null ? html`<p class="loading">Loading…</p>` : html`<table>
+      <thead><tr><th scope="col">Name</th><th scope="col">E-mail</th><th scope="col">Role</th>${canAdmin ? html`<th scope="col">Actions</th>` : null}</tr></thead>
+      <tbody>${list.map((m) => html`<tr key=${m.accountId}>
+        <td>${m.name ?? "—"}${m.accountId === session.account.id ? " (you)" : ""}</td><td>${m.email}</td>
+        <td>${canAdmin ? html`<select aria-label=${`Role of ${m.email}`} value=${m.role} onChange=${(e) => act(() => api.patch(`/members/${m.accountId}`, { role: e.target.value }), `${m.email} is now ${e.target.value}.`)}>
+          ${roles.map((r) => html`<option value=${r}>${r}</option>`)}</select>` : m.role}</td>
+        ${canAdmin ? html`<td><button class="danger" aria-label=${`Remove ${m.email}`} onClick=${() => confirm(`Remove ${m.email} from the workspace? Their API keys stop working.`) && act(() => api.del(`/members/${m.accountId}`), `${m.email} removed.`)}>Remove</button></td>` : null}
+      </tr>`)}</tbody></table>`}
+    ${canAdmin ? html`<form class="row" onSubmit=${(e) => { e.preventDefault(); act(() => api.post("/members", { email, role }), `${email} added.`).then(() => setEmail("")) }}>
+      <label for="member-email">Add member</label>
+      <input id="member-email" type="email" required value=${email} onInput=${(e) => setEmail(e.target.value)} placeholder="name@example.com" />
+      <label for="member-role">Role</label>
+      <select id="member-role" value=${role} onChange=${(e) => setRole(e.target.value)}>${roles.map((r) => html`<option value=${r}>${r}</option>`)}</select>
+      <button type="submit">Add</button>
+    </form><p class="muted">A new member signs in once an administrator sets their password: <code>qforms account set-password --email …</code></p>` : null}
+  </section>`
+}
+
+const ApiKeys = ({ canAdmin }) => {
+  const [list, reload, loadError] = useLoad(() => canAdmin ? api.get("/api-keys").then((r) => r.apiKeys) : Promise.resolve([]))
+  const [name, setName] = useState("")
+  const [created, setCreated] = useState(null)
+  const [error, setError] = useState(null)
+  const [notice, setNotice] = useState(null)
+  if (!canAdmin) return html`<section aria-labelledby="keys-title"><h2 id="keys-title">API keys</h2><p>Only owners and admins manage API keys.</p></section>`
+  const create = async (event) => {
+    event.preventDefault()
+    setError(null)
+    try {
+      const issued = await api.post("/api-keys", { name: name.trim() === "" ? null : name.trim() })
+      setCreated(issued.key)
+      setName("")
+      reload()
+    } catch (e) {
+      setError(e.message)
+    }
+  }
+  const revoke = (key) => {
+    if (!confirm(`Revoke ${key.prefix}…? It stops working at once.`)) return
+    api.del(`/api-keys/${key.id}`).then(() => { setNotice(`${key.prefix}… revoked.`); reload() }, (e) => setError(e.message))
+  }
+  return html`<section aria-labelledby="keys-title">
+    <h2 id="keys-title">API keys</h2>
+    <${Status} error=${error ?? loadError} notice=${notice} />
+    ${created ? html`<${Secret} label="New API key" value=${created} onDone=${() => setCreated(null)} />` : null}
+    <form class="row" onSubmit=${create}>
+      <label for="key-name">Key name</label>
+      <input id="key-name" type="text" maxlength="100" value=${name} onInput=${(e) => setName(e.target.value)} placeholder="e.g. Zapier" />
+      <button type="submit" class="primary">Create key</button>
+    </form>
+    ${list === null ? html`<p class="loading">Loading…</p>` : html`<table>
+      <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col">Actions</th></tr></thead>
+      <tbody>${list.map((k) => html`<tr key=${k.id}>
+        <td>${k.name ?? "—"}</td><td><code>${k.prefix}…</code></td><td>${formatDate(k.createdAt)}</td><td>${k.lastUsedAt ? formatDate(k.lastUsedAt) : "never"}</td>
+        <td>${k.revokedAt ? `revoked ${formatDate(k.revokedAt)}` : "active"}</td>
+        <td>${k.revokedAt ? null : html`<button class="danger" aria-label=${`Revoke ${k.name ?? k.prefix}`} onClick=${() => revoke(k)}>Revoke</button>`}</td>
+      </tr>`)}</tbody></table>`}
+  </section>`
+}
+
+/** A delivery log (webhook subscription or notification channel) with every attempt and a retry per delivery. */
+export const DeliveryLog = ({ title, logPath, retryPath, onClose }) => {
+  const [log, reload, loadError] = useLoad(() => api.get(`${logPath}?limit=50`), [logPath])
+  const [notice, setNotice] = useState(null)
+  const [error, setError] = useState(null)
+  const retry = (delivery) => api.post(retryPath(delivery)).then(() => { setNotice(`Delivery ${delivery.id} sent again.`); reload() }, (e) => setError(e.message))
+  return html`<div class="card stack" role="region" aria-label=${`Delivery log of ${title}`}>
+    <div class="spread"><h3>Delivery log: ${title}</h3><button onClick=${onClose}>Close log</button></div>
+    <${Status} error=${error ?? loadError} notice=${notice} />
+    ${log === null ? html`<p class="loading">Loading…</p>` : log.deliveries.length === 0 ? html`<p>No deliveries yet.</p>` : html`<table>
+      <thead><tr><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Created</th><th scope="col">Actions</th></tr></thead>
+      <tbody>${log.deliveries.map((d) => html`<tr key=${d.id}>
+        <td>${d.event}${d.responseId ? ` #${d.responseId}` : ""}</td><td>${d.status}</td>
+        <td>${d.attempts.map((a) => html`<div>${formatDate(a.at)}: ${a.statusCode ?? a.error ?? "—"} (${a.durationMs} ms)</div>`)}</td>
+        <td>${formatDate(d.createdAt)}</td>
+        <td><button onClick=${() => retry(d)} aria-label=${`Retry delivery ${d.id}`}>Retry</button></td>
+      </tr>`)}</tbody></table>`}
+  </div>`
+}
+
+const Webhooks = ({ canAdmin }) => {
+  const [list, reload, loadError] = useLoad(() => api.get("/webhooks"))
+  const [forms] = useLoad(() => api.get("/forms"))
+  const [form, setForm] = useState("")
+  const [event, setEvent] = useState("response.created")
+  const [url, setUrl] = useState("")
+  const [secret, setSecret] = useState(null)
+  const [open, setOpen] = useState(null)
+  const [error, setError] = useState(null)
+  const [notice, setNotice] = useState(null)
+  const subscribe = async (e) => {
+    e.preventDefault()
+    setError(null)
+    try {
+      const created = await api.post("/webhooks/subscribe", { formId: Number(form), event, targetUrl: url, source: "app" })
+      setSecret(created.secret)
+      setUrl("")
+      reload()
+    } catch (err) {
+      setError(err.message)
+    }
+  }
+  const ping = (s) => api.post(`/webhooks/subscribe/${s.id}/test`).then(
+    (r) => setNotice(r.ok ? `Test ping answered ${r.statusCode} in ${r.durationMs} ms.` : `Test ping failed: ${r.error ?? `HTTP ${r.statusCode}`}.`),
+    (err) => setError(err.message))
+  const remove = (s) => confirm(`Delete the webhook to ${s.targetUrl}?`) && api.del(`/webhooks/subscribe/${s.id}`).then(() => { setNotice("Webhook deleted."); reload() }, (err) => setError(err.message))
+  const enable = (s) => api.patch(`/webhooks/subscribe/${s.id}`, { disabled: false }).then(reload, (err) => setError(err.message))
+  return html`<section aria-labelledby="hooks-title">
+    <h2 id="hooks-title">Webhooks</h2>
+    <${Status} error=${error ?? loadError} notice=${notice} />
+    ${secret ? html`<${Secret} label="Signing secret" value=${secret} onDone=${() => setSecret(null)} />` : null}
+    ${canAdmin ? html`<form class="row" onSubmit=${subscribe}>
+      <label for="hook-form">Form</label>
+      <select id="hook-form" required value=${form} onChange=${(e) => setForm(e.target.value)}>
+        <option value="">Choose…</option>${(forms ?? []).map((f) => html`<option value=${String(f.id)}>${f.title}</option>`)}</select>
+      <label for="hook-event">Event</label>
+      <select id="hook-event" value=${event} onChange=${(e) => setEvent(e.target.value)}>
+        <option value="response.created">response.created</option><option value="response.stage_changed">response.stage_changed</option></select>
+      <label for="hook-url">URL</label>
+      <input id="hook-url" type="url" required maxlength="2000" value=${url} onInput=${(e) => setUrl(e.target.value)} placeholder="https://example.com/hook" />
+      <button type="submit" class="primary">Subscribe</button>
+    </form>` : html`<p>Only owners and admins manage webhooks.</p>`}
+    ${list === null ? html`<p class="loading">Loading…</p>` : list.length === 0 ? html`<p>No webhooks yet.</p>` : html`<table>
+      <thead><tr><th scope="col">Form</th><th scope="col">Event</th><th scope="col">URL</th><th scope="col">Source</th><th scope="col">Last sent</th><th scope="col">Actions</th></tr></thead>
+      <tbody>${list.map((s) => html`<tr key=${s.id}>
+        <td>${s.formTitle}</td><td>${s.event}</td><td>${s.targetUrl}${s.disabled ? html`<br /><span class="error">disabled: ${s.disabledReason}</span>` : null}</td><td>${s.source}</td>
+        <td>${s.lastSentAt ? formatDate(s.lastSentAt) : "never"}</td>
+        <td><div class="row">
+          <button onClick=${() => setOpen(s)} aria-label=${`Delivery log of ${s.targetUrl}`}>Log</button>
+          ${canAdmin ? html`<button onClick=${() => ping(s)} aria-label=${`Send a test ping to ${s.targetUrl}`}>Test</button>
+          ${s.disabled ? html`<button onClick=${() => enable(s)}>Enable</button>` : null}
+          <button class="danger" onClick=${() => remove(s)} aria-label=${`Delete the webhook to ${s.targetUrl}`}>Delete</button>` : null}
+        </div></td>
+      </tr>`)}</tbody></table>`}
+    ${open ? html`<${DeliveryLog} title=${open.targetUrl} logPath=${`/webhooks/subscribe/${open.id}/deliveries`}
+      retryPath=${(d) => `/webhooks/deliveries/${d.id}/retry`} onClose=${() => setOpen(null)} />` : null}
+  </section>`
+}
+
+export const SettingsScreen = ({ session, canAdmin }) => {
+  const [tab, setTab] = useState("members")
+  const tabs = [["members", "Members"], ["keys", "API keys"], ["webhooks", "Webhooks"]]
+  const onKey = (event) => {
+    const index = tabs.findIndex(([id]) => id === tab)
+    const next = event.key === "ArrowRight" ? index + 1 : event.key === "ArrowLeft" ? index - 1 : null
+    if (next === null) return
+    const [id] = tabs[(next + tabs.length) % tabs.length]
+    setTab(id)
+    requestAnimationFrame(() => document.getElementById(`tab-${id}`)?.focus())
+  }
+  return html`<h1 tabindex="-1">Settings</h1>
+    <div class="tabs" role="tablist" aria-label="Settings" onKeyDown=${onKey}>
+      ${tabs.map(([id, label]) => html`<button role="tab" id=${`tab-${id}`} aria-selected=${tab === id ? "true" : "false"} aria-controls="settings-panel" tabindex=${tab === id ? "0" : "-1"} onClick=${() => setTab(id)}>${label}</button>`)}
+    </div>
+    <div id="settings-panel" role="tabpanel" aria-labelledby=${`tab-${tab}`}>
+      ${tab === "members" ? html`<${Members} session=${session} canAdmin=${canAdmin} />` : tab === "keys" ? html`<${ApiKeys} canAdmin=${canAdmin} />` : html`<${Webhooks} canAdmin=${canAdmin} />`}
+    </div>`
+}
+
+export const AccountScreen = ({ session }) => {
+  const [current, setCurrent] = useState("")
+  const [next, setNext] = useState("")
+  const [error, setError] = useState(null)
+  const [notice, setNotice] = useState(null)
+  const submit = async (event) => {
+    event.preventDefault()
+    setError(null)
+    setNotice(null)
+    try {
+      await call("POST", "/app/password", { currentPassword: current, newPassword: next })
+      setCurrent("")
+      setNext("")
+      setNotice("Password changed. Your other sessions were signed out.")
+    } catch (e) {
+      setError(e.message)
+    }
+  }
+  return html`<h1 tabindex="-1">Account</h1>
+    <p>${session.account.name ?? ""} ${session.account.email} · ${session.role}</p>
+    ${session.via === "session" ? html`<form class="stack card" onSubmit=${submit}>
+      <h2>Password</h2>
+      <${Status} error=${error} notice=${notice} />
+      <label for="current-password">Current password (leave empty if you never set one)</label>
+      <input id="current-password" type="password" autocomplete="current-password" value=${current} onInput=${(e) => setCurrent(e.target.value)} />
+      <label for="new-password">New password (at least 10 characters)</label>
+      <input id="new-password" type="password" autocomplete="new-password" minlength="10" required value=${next} onInput=${(e) => setNext(e.target.value)} />
+      <div><button class="primary" type="submit">Change password</button></div>
+    </form>` : html`<p>You are signed in through the host application; manage your password there.</p>`}`
+}

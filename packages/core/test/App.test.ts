@@ -1,0 +1,331 @@
+/**
+ * The application's sign-in at HTTP level, on every test database: session
+ * cookies (HttpOnly, SameSite=Lax, Secure behind https), session fixation,
+ * CSRF on every write, login rate limit and lockout, sign-out, password change,
+ * one-time sign-in links, and the member/API key endpoints' roles.
+ */
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import * as Effect from "effect/Effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { ApiKeys } from "../src/domain/ApiKeys.ts"
+import { Members } from "../src/domain/Members.ts"
+import { Sessions } from "../src/domain/Sessions.ts"
+import { Workspaces } from "../src/domain/Workspaces.ts"
+import * as Qforms from "../src/Qforms.ts"
+import { databaseTargets } from "./support/Databases.ts"
+import { startTestServer, type TestServer } from "./support/TestServer.ts"
+
+const password = "a long enough password"
+
+/** The value of the session cookie a response sets, and its attributes. */
+const sessionCookieOf = (response: Response) => {
+  const header = response.headers.getSetCookie().find((c) => c.startsWith("qforms_session="))
+  return header === undefined ? undefined : { value: header.split(";")[0]!.slice("qforms_session=".length), header }
+}
+
+for (const target of databaseTargets) {
+  describe(`application sign-in on ${target.name}`, () => {
+    let server: TestServer
+    let limited: TestServer
+    let ownerKey = ""
+    let viewerKey = ""
+    let ownerId = 0
+
+    const signIn = (email: string, secret: string, headers: Record<string, string> = {}, on = server) =>
+      fetch(`${on.url}/app/sign-in`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "content-type": "application/x-www-form-urlencoded", origin: on.url, ...headers },
+        body: new URLSearchParams({ email, password: secret }).toString()
+      })
+
+    const session = async (cookie: string) => {
+      const response = await fetch(`${server.url}/app/session`, { headers: { cookie: `qforms_session=${cookie}` } })
+      return { status: response.status, body: await response.json() as { csrfToken: string; role: string } }
+    }
+
+    const seed = (on: TestServer) =>
+      on.run(Effect.gen(function*() {
+        const { workspace, ownerAccountId } = yield* (yield* Workspaces).create({ name: "W", ownerEmail: "owner@example.com" })
+        const members = yield* Members
+        yield* members.add(workspace.id, { email: "admin@example.com", role: "admin" })
+        const viewer = yield* members.add(workspace.id, { email: "viewer@example.com", role: "viewer" })
+        yield* members.add(workspace.id, { email: "locked@example.com", role: "member" })
+        const sessions = yield* Sessions
+        for (const email of ["owner@example.com", "admin@example.com", "viewer@example.com", "locked@example.com"]) {
+          yield* sessions.setPassword(email, password)
+        }
+        const keys = yield* ApiKeys
+        return {
+          ownerId: ownerAccountId,
+          ownerKey: (yield* keys.create(workspace.id, { accountId: ownerAccountId })).key,
+          viewerKey: (yield* keys.create(workspace.id, { accountId: viewer.accountId })).key
+        }
+      }))
+
+    beforeAll(async () => {
+      server = await startTestServer(target, { app: { signInRateLimit: { requestsPerSecond: 1000, burst: 1000 } } })
+      const seeded = await seed(server)
+      ownerKey = seeded.ownerKey
+      viewerKey = seeded.viewerKey
+      ownerId = seeded.ownerId
+      limited = await startTestServer(target, { app: { signInRateLimit: { requestsPerSecond: 0.01, burst: 3 } } })
+    })
+    afterAll(async () => {
+      await server?.close()
+      await limited?.close()
+    })
+
+    it("signs in with a fresh HttpOnly, SameSite=Lax session cookie (Secure behind https)", async () => {
+      const response = await signIn("OWNER@example.com", password)
+      expect(response.status).toBe(303)
+      expect(response.headers.get("location")).toBe("/app")
+      const cookie = sessionCookieOf(response)!
+      expect(cookie.header).toMatch(/HttpOnly/)
+      expect(cookie.header).toMatch(/SameSite=Lax/)
+      expect(cookie.header).not.toMatch(/Secure/)
+      expect((await session(cookie.value)).body.role).toBe("owner")
+      const behindTls = await signIn("owner@example.com", password, { "x-forwarded-proto": "https" })
+      expect(sessionCookieOf(behindTls)!.header).toMatch(/Secure/)
+    })
+
+    it("refuses a wrong password with one message for unknown accounts and wrong passwords", async () => {
+      const wrong = await signIn("owner@example.com", "not the password")
+      const unknown = await signIn("nobody@example.com", "not the password")
+      expect(wrong.status).toBe(401)
+      expect(unknown.status).toBe(401)
+      expect(sessionCookieOf(wrong)).toBeUndefined()
+      expect(await wrong.text()).toContain("Wrong e-mail or password.")
+      expect(await unknown.text()).toContain("Wrong e-mail or password.")
+    })
+
+    it("never keeps a session id the browser brought (session fixation)", async () => {
+      const planted = "attacker-chosen-session-id"
+      const response = await signIn("owner@example.com", password, { cookie: `qforms_session=${planted}` })
+      const issued = sessionCookieOf(response)!.value
+      expect(issued).not.toBe(planted)
+      expect((await session(planted)).status).toBe(401)
+      // A real earlier session in the same browser ends too: the next sign-in is always a new session.
+      const again = sessionCookieOf(await signIn("owner@example.com", password, { cookie: `qforms_session=${issued}` }))!.value
+      expect(again).not.toBe(issued)
+      expect((await session(issued)).status).toBe(401)
+      expect((await session(again)).status).toBe(200)
+    })
+
+    it("refuses every write of a session without its CSRF token, and sign-in from another site", async () => {
+      const cookie = sessionCookieOf(await signIn("owner@example.com", password))!.value
+      const { csrfToken } = (await session(cookie)).body
+      const write = (token?: string) =>
+        fetch(`${server.url}/api/forms`, {
+          method: "POST",
+          headers: {
+            cookie: `qforms_session=${cookie}`,
+            "content-type": "application/json",
+            ...(token === undefined ? {} : { "x-csrf-token": token })
+          },
+          body: JSON.stringify({ title: "CSRF check" })
+        })
+      const missing = await write()
+      expect(missing.status).toBe(403)
+      expect((await missing.json() as { error: string }).error).toMatch(/CSRF/)
+      expect((await write("wrong")).status).toBe(403)
+      expect((await write(csrfToken)).status).toBe(201)
+      // Reads need no token.
+      expect((await fetch(`${server.url}/api/forms`, { headers: { cookie: `qforms_session=${cookie}` } })).status).toBe(200)
+      // DELETE and PATCH too.
+      const del = await fetch(`${server.url}/api/forms/1`, { method: "DELETE", headers: { cookie: `qforms_session=${cookie}` } })
+      expect(del.status).toBe(403)
+      // The password change and sign-out check it as well.
+      const change = await fetch(`${server.url}/app/password`, {
+        method: "POST",
+        headers: { cookie: `qforms_session=${cookie}`, "content-type": "application/json" },
+        body: JSON.stringify({ currentPassword: password, newPassword: "another long password" })
+      })
+      expect(change.status).toBe(403)
+      const signOut = await fetch(`${server.url}/app/sign-out`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { cookie: `qforms_session=${cookie}`, "content-type": "application/x-www-form-urlencoded" },
+        body: "csrf=wrong"
+      })
+      expect(signOut.status).toBe(403)
+      expect((await session(cookie)).status).toBe(200)
+      // Login CSRF: a sign-in posted from another site's page is refused.
+      const foreign = await signIn("owner@example.com", password, { origin: "https://evil.example" })
+      expect(foreign.status).toBe(403)
+      expect(sessionCookieOf(foreign)).toBeUndefined()
+    })
+
+    it("signs out: the session ends on the server", async () => {
+      const cookie = sessionCookieOf(await signIn("owner@example.com", password))!.value
+      const { csrfToken } = (await session(cookie)).body
+      const response = await fetch(`${server.url}/app/sign-out`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { cookie: `qforms_session=${cookie}`, "content-type": "application/x-www-form-urlencoded", origin: server.url },
+        body: `csrf=${encodeURIComponent(csrfToken)}`
+      })
+      expect(response.status).toBe(303)
+      expect(sessionCookieOf(response)!.header).toMatch(/Max-Age=0/)
+      expect((await session(cookie)).status).toBe(401)
+      expect((await fetch(`${server.url}/api/forms`, { headers: { cookie: `qforms_session=${cookie}` } })).status).toBe(401)
+    })
+
+    it("locks an account after five wrong passwords in a row", async () => {
+      for (let i = 0; i < 5; i++) expect((await signIn("locked@example.com", "wrong password")).status).toBe(401)
+      const locked = await signIn("locked@example.com", password)
+      expect(locked.status).toBe(429)
+      expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(800)
+      expect(await locked.text()).toMatch(/locked/)
+      // Setting a new password (the CLI's path) lifts the lockout.
+      await server.run(Effect.flatMap(Effect.service(Sessions), (s) => s.setPassword("locked@example.com", password)))
+      expect((await signIn("locked@example.com", password)).status).toBe(303)
+    })
+
+    it("rate-limits sign-in attempts per client address", async () => {
+      const statuses = []
+      for (let i = 0; i < 4; i++) statuses.push((await signIn("owner@example.com", "wrong", {}, limited)).status)
+      expect(statuses).toEqual([401, 401, 401, 429])
+    })
+
+    it("changes the password after checking the current one; other sessions end", async () => {
+      await server.run(Effect.flatMap(Effect.service(Sessions), (s) => s.setPassword("admin@example.com", password)))
+      const first = sessionCookieOf(await signIn("admin@example.com", password))!.value
+      const other = sessionCookieOf(await signIn("admin@example.com", password))!.value
+      const { csrfToken } = (await session(first)).body
+      const change = (currentPassword: string, newPassword: string) =>
+        fetch(`${server.url}/app/password`, {
+          method: "POST",
+          headers: { cookie: `qforms_session=${first}`, "content-type": "application/json", "x-csrf-token": csrfToken },
+          body: JSON.stringify({ currentPassword, newPassword })
+        })
+      const wrong = await change("not it", "a brand new password")
+      expect(wrong.status).toBe(400)
+      expect((await wrong.json() as { error: string }).error).toBe("the current password is wrong")
+      expect((await change(password, "short")).status).toBe(400)
+      expect((await change(password, "a brand new password")).status).toBe(204)
+      expect((await session(first)).status).toBe(200)
+      expect((await session(other)).status).toBe(401)
+      expect((await signIn("admin@example.com", password)).status).toBe(401)
+      expect((await signIn("admin@example.com", "a brand new password")).status).toBe(303)
+      await server.run(Effect.flatMap(Effect.service(Sessions), (s) => s.setPassword("admin@example.com", password)))
+    })
+
+    it("redeems a one-time sign-in link once", async () => {
+      const token = await server.run(Effect.gen(function*() {
+        const workspaces = yield* (yield* Workspaces).list
+        return yield* (yield* Sessions).createSignInLink(workspaces.find((w) => w.name === "W")!.id, ownerId)
+      }))
+      const redeem = () => fetch(`${server.url}/app/sign-in/link/${token}`, { method: "POST", redirect: "manual", headers: { origin: server.url } })
+      const first = await redeem()
+      expect(first.status).toBe(303)
+      expect((await session(sessionCookieOf(first)!.value)).body.role).toBe("owner")
+      const second = await redeem()
+      expect(second.status).toBe(400)
+      expect(sessionCookieOf(second)).toBeUndefined()
+    })
+
+    it("serves the shell only when signed in, under a strict CSP", async () => {
+      const anonymous = await fetch(`${server.url}/app/responses/12`, { redirect: "manual" })
+      expect(anonymous.status).toBe(303)
+      expect(anonymous.headers.get("location")).toBe("/app/sign-in?next=%2Fapp%2Fresponses%2F12")
+      const cookie = sessionCookieOf(await signIn("owner@example.com", password))!.value
+      const shell = await fetch(`${server.url}/app/responses/12`, { headers: { cookie: `qforms_session=${cookie}` } })
+      expect(shell.status).toBe(200)
+      const csp = shell.headers.get("content-security-policy")!
+      expect(csp).toMatch(/default-src 'none'/)
+      expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/)
+      expect(csp).not.toMatch(/unsafe/)
+      expect(await shell.text()).toContain("/app/assets/main.js")
+      for (const asset of ["main.js", "app.css", "vendor/preact.mjs", "vendor/hooks.mjs", "vendor/htm.mjs", "vendor/htm-preact.mjs"]) {
+        expect((await fetch(`${server.url}/app/assets/${asset}`)).status, asset).toBe(200)
+      }
+      expect((await fetch(`${server.url}/app/assets/..%2Fpackage.json`)).status).toBe(404)
+    })
+
+    it("manages members and API keys with the API's roles", async () => {
+      const call = (key: string, method: string, path: string, body?: unknown) =>
+        fetch(`${server.url}/api${path}`, {
+          method,
+          headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) })
+        })
+      expect((await call(viewerKey, "POST", "/members", { email: "x@example.com", role: "member" })).status).toBe(403)
+      expect((await call(viewerKey, "GET", "/api-keys")).status).toBe(403)
+      expect((await call(viewerKey, "POST", "/api-keys", { name: "nope" })).status).toBe(403)
+      const added = await call(ownerKey, "POST", "/members", { email: "new@example.com", role: "member" })
+      expect(added.status).toBe(201)
+      const member = await added.json() as { accountId: number; role: string }
+      const promoted = await call(ownerKey, "PATCH", `/members/${member.accountId}`, { role: "admin" })
+      expect(await promoted.json()).toMatchObject({ role: "admin" })
+      // The last owner stays.
+      const demote = await call(ownerKey, "PATCH", `/members/${ownerId}`, { role: "member" })
+      expect(demote.status).toBe(409)
+      expect((await call(ownerKey, "DELETE", `/members/${ownerId}`)).status).toBe(409)
+      // A key: issued (shown once), listed without the key, revoked → 401.
+      const issued = await call(ownerKey, "POST", "/api-keys", { name: "Zapier" })
+      expect(issued.status).toBe(201)
+      const { apiKey, key } = await issued.json() as { apiKey: { id: number; prefix: string }; key: string }
+      expect(key.startsWith(apiKey.prefix)).toBe(true)
+      const listed = await (await call(ownerKey, "GET", "/api-keys")).text()
+      expect(listed).toContain(apiKey.prefix)
+      expect(listed).not.toContain(key)
+      expect((await call(key, "GET", "/forms")).status).toBe(200)
+      expect((await call(ownerKey, "DELETE", `/api-keys/${apiKey.id}`)).status).toBe(200)
+      expect((await call(key, "GET", "/forms")).status).toBe(401)
+      expect((await call(ownerKey, "DELETE", `/members/${member.accountId}`)).status).toBe(204)
+      expect((await call(ownerKey, "DELETE", `/members/${member.accountId}`)).status).toBe(404)
+    })
+  })
+}
+
+describe("the application embedded behind the host's identity bridge", () => {
+  let qforms: Qforms.Qforms
+  let server: Server
+  let url = ""
+  let accountId = 0
+
+  beforeAll(async () => {
+    qforms = await Qforms.make({
+      database: {},
+      logLevel: "Error",
+      delivery: { worker: false },
+      app: { passwordSignIn: false },
+      // The host's own sign-in: here a header the host's proxy sets after its login.
+      resolveActor: ({ headers }) => headers["x-host-user"] === "olivia" ? { workspaceId: 1, accountId } : null
+    })
+    accountId = await qforms.run(Effect.gen(function*() {
+      const { ownerAccountId } = yield* (yield* Workspaces).create({ name: "Host", ownerEmail: "olivia@host.example" })
+      return ownerAccountId
+    }))
+    server = createServer(qforms.nodeHandler)
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  })
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server === undefined ? resolve() : server.close(() => resolve()))
+    await qforms?.dispose()
+  })
+
+  it("lets the host's signed-in user straight in, with no qforms password screen", async () => {
+    const shell = await fetch(`${url}/app`, { headers: { "x-host-user": "olivia" } })
+    expect(shell.status).toBe(200)
+    expect(await shell.text()).toContain("/app/assets/main.js")
+    const who = await (await fetch(`${url}/app/session`, { headers: { "x-host-user": "olivia" } })).json()
+    expect(who).toMatchObject({ role: "owner", via: "host", passwordSignIn: false, account: { email: "olivia@host.example" } })
+    const stranger = await fetch(`${url}/app`, { redirect: "manual" })
+    expect(stranger.status).toBe(401)
+    const page = await stranger.text()
+    expect(page).toContain("Sign in through the application")
+    expect(page).not.toContain("type=\"password\"")
+    const signIn = await fetch(`${url}/app/sign-in`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: url },
+      body: "email=olivia%40host.example&password=whatever12345"
+    })
+    expect(signIn.status).toBe(404)
+    expect((await fetch(`${url}/api/forms`, { headers: { "x-host-user": "olivia" } })).status).toBe(200)
+  })
+})

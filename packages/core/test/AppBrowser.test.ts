@@ -1,0 +1,351 @@
+/**
+ * The application (`/app`) in a real browser (Debian's Chromium through
+ * playwright-core): sign in; create a form with questions in the builder;
+ * publish it; subscribe a webhook; answer the form on the public page; see
+ * the response arrive live in the inbox; move it on the board by drag-and-drop
+ * and by keyboard to "Done" (a `response.stage_changed` webhook is
+ * delivered); assign, tag and note it on the case page; create and revoke an
+ * API key (the revoked key gets 401); a viewer cannot change anything.
+ * axe-core finds no violation on any screen (light and dark), the page's CSP
+ * is never violated, and every screen is saved in `packages/core/test-artifacts/`.
+ *
+ * Skipped only when Chromium is absent outside CI; with CI=true a missing
+ * browser fails the run.
+ */
+import { existsSync, mkdirSync, readFileSync } from "node:fs"
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { createRequire } from "node:module"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import * as Effect from "effect/Effect"
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Members } from "../src/domain/Members.ts"
+import { Sessions } from "../src/domain/Sessions.ts"
+import { Workspaces } from "../src/domain/Workspaces.ts"
+import * as Qforms from "../src/Qforms.ts"
+import { receiver, waitFor } from "./support/Receiver.ts"
+
+const chromiumPath = process.env["QFORMS_CHROMIUM"] ?? "/usr/bin/chromium"
+const present = existsSync(chromiumPath)
+const inCi = process.env["CI"] === "true"
+const artifacts = join(dirname(fileURLToPath(import.meta.url)), "..", "test-artifacts")
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
+
+if (!present && inCi) {
+  throw new Error(`CI=true but Chromium is not at ${chromiumPath}: install it (apt-get install -y chromium)`)
+}
+
+const ownerPassword = "correct horse battery"
+const viewerPassword = "viewer password 1"
+
+interface Violation {
+  readonly id: string
+  readonly help: string
+  readonly nodes: ReadonlyArray<{ readonly html: string }>
+}
+
+/** Saves a screenshot of the screen and runs axe-core in the page itself (0 violations expected). */
+const check = async (page: Page, label: string) => {
+  await page.screenshot({ path: join(artifacts, `app-${label}.png`), fullPage: true })
+  await page.evaluate(axeSource)
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run: (context: unknown) => Promise<{ violations: ReadonlyArray<Violation> }> } }).axe
+    const result = await axe.run((globalThis as unknown as { document: unknown }).document)
+    return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.html).join(" | ")})`)
+  })
+  expect(violations, `axe on ${label}`).toEqual([])
+}
+
+describe.skipIf(!present)("the application in a browser", () => {
+  let browser: Browser
+  let qforms: Qforms.Qforms
+  let server: Server
+  let url = ""
+  let hook: Awaited<ReturnType<typeof receiver>>
+  const cspViolations: Array<string> = []
+
+  const newPage = async (colorScheme: "light" | "dark" = "light", viewport = { width: 1280, height: 900 }) => {
+    const context: BrowserContext = await browser.newContext({
+      locale: "en-US",
+      colorScheme,
+      viewport,
+      permissions: ["clipboard-read", "clipboard-write"]
+    })
+    const page = await context.newPage()
+    page.on("console", (message) => {
+      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text())
+    })
+    page.on("pageerror", (error) => cspViolations.push(`page error: ${error.message}`))
+    return page
+  }
+
+  const signIn = async (page: Page, email: string, password: string) => {
+    await page.goto(`${url}/app`)
+    await page.waitForURL(/\/app\/sign-in/)
+    await page.getByLabel("E-mail").fill(email)
+    await page.getByLabel("Password").fill(password)
+    await page.keyboard.press("Enter")
+    await page.getByRole("heading", { name: "Forms", level: 1 }).waitFor()
+  }
+
+  beforeAll(async () => {
+    mkdirSync(artifacts, { recursive: true })
+    hook = await receiver()
+    qforms = await Qforms.make({
+      database: {},
+      app: true,
+      logLevel: "Error",
+      publicPage: { minSubmitSeconds: 0 },
+      delivery: { allowPrivateTargets: true, schedule: [0, 50, 100], timeoutMs: 1_000, pollIntervalMs: 100 }
+    })
+    await qforms.run(Effect.gen(function*() {
+      const { workspace } = yield* (yield* Workspaces).create({ name: "Acme", ownerEmail: "olivia@example.com", ownerName: "Olivia Owner" })
+      yield* (yield* Members).add(workspace.id, { email: "victor@example.com", name: "Victor Viewer", role: "viewer" })
+      const sessions = yield* Sessions
+      yield* sessions.setPassword("olivia@example.com", ownerPassword)
+      yield* sessions.setPassword("victor@example.com", viewerPassword)
+    }))
+    server = createServer(qforms.nodeHandler)
+    server.on("upgrade", (request, socket, head) => {
+      if (!qforms.upgradeHandler(request, socket, head)) socket.destroy()
+    })
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    browser = await chromium.launch({
+      executablePath: chromiumPath,
+      headless: true,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"]
+    })
+  }, 60_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await new Promise<void>((resolve) => server === undefined ? resolve() : server.close(() => resolve()))
+    await qforms?.dispose()
+    await hook?.close()
+  })
+
+  it("takes a form from creation to a triaged first response; keys, roles and live updates work", async () => {
+    const page = await newPage()
+    await page.goto(`${url}/app`)
+    await page.waitForURL(/\/app\/sign-in/)
+    await check(page, "01-sign-in")
+    await signIn(page, "olivia@example.com", ownerPassword)
+    await check(page, "02-forms-empty")
+
+    // Create a form, then build its questions.
+    await page.getByLabel("New form").fill("Support request")
+    await page.getByRole("button", { name: "Create", exact: true }).click()
+    await page.getByRole("heading", { name: /Support request/, level: 1 }).waitFor()
+    const addQuestion = async (type: string, label: string, extra?: (key: string) => Promise<void>) => {
+      await page.getByLabel("Add a question").selectOption(type)
+      await page.getByRole("button", { name: "Add question" }).click()
+      const count = await page.locator("ol[aria-label=Questions] > li").count()
+      const input = page.getByLabel(`Question ${count}`, { exact: true })
+      await input.fill(label)
+      const key = (await input.getAttribute("id"))!.replace(/-label$/, "")
+      if (extra !== undefined) await extra(key)
+    }
+    await addQuestion("short_text", "Your name", async (key) => page.locator(`li:has(#${key}-label) >> text=Required`).click())
+    await addQuestion("email", "Email")
+    await addQuestion("select", "Topic", async (key) => page.locator(`#${key}-choices`).fill("Billing\nBug\nOther"))
+    await addQuestion("rating", "How urgent is it?")
+    // The live preview walks the unsaved questions one at a time.
+    const preview = page.getByRole("region", { name: "Live preview" })
+    await preview.getByRole("button", { name: "Next" }).click()
+    await preview.getByRole("button", { name: "Next" }).click()
+    await preview.getByRole("button", { name: "Next" }).click()
+    await preview.getByText("Bug").waitFor()
+    await check(page, "03-builder")
+    await page.getByRole("button", { name: "Save and publish" }).click()
+    await page.getByText("Saved and published.").waitFor()
+    const formId = Number(/\/app\/forms\/(\d+)/.exec(page.url())![1])
+
+    // Subscribe a webhook for stage changes; its secret is shown once.
+    await page.getByRole("link", { name: "Settings" }).click()
+    await page.getByRole("tab", { name: "Webhooks" }).click()
+    await page.getByLabel("Form", { exact: true }).selectOption(String(formId))
+    await page.getByLabel("Event").selectOption("response.stage_changed")
+    await page.getByLabel("URL").fill(hook.url)
+    await page.getByRole("button", { name: "Subscribe" }).click()
+    const secret = await page.locator("[data-secret]").textContent()
+    expect(secret).toMatch(/^whsec_/)
+    await check(page, "04-settings-webhooks")
+
+    // The inbox is open when the first response arrives: it shows without a reload.
+    await page.goto(`${url}/app/forms/${formId}/responses`)
+    await page.getByText("No responses match.").waitFor()
+    const form = await qforms.run(Effect.succeed(formId))
+    const publicPage = await newPage()
+    const detail = await (await page.request.get(`${url}/api/forms/${form}`)).json() as { publicId: string }
+    await publicPage.goto(`${url}/f/${detail.publicId}`)
+    await publicPage.getByRole("button", { name: "Start" }).click()
+    await publicPage.getByLabel(/Your name/).fill("Ada Lovelace")
+    await publicPage.getByRole("button", { name: "OK" }).click()
+    await publicPage.getByLabel(/Email/).fill("ada@example.com")
+    await publicPage.getByRole("button", { name: "OK" }).click()
+    await publicPage.getByLabel("Bug").check()
+    await publicPage.getByRole("button", { name: "OK" }).click()
+    await publicPage.getByLabel("4").check()
+    await publicPage.getByRole("button", { name: "Submit" }).click()
+    await publicPage.getByText(/Thank/).waitFor()
+    await page.getByRole("link", { name: "Ada Lovelace" }).waitFor({ timeout: 10_000 })
+    await page.getByRole("status").getByText("New response from Ada Lovelace").waitFor()
+    await check(page, "05-inbox-table")
+
+    // The board: drag the card to "New", then move it with the keyboard to "Done".
+    await page.getByRole("tab", { name: "Board" }).click()
+    const card = page.locator(".board-card").filter({ hasText: "Ada Lovelace" })
+    await card.waitFor()
+    await card.dragTo(page.getByRole("region", { name: /^New/ }))
+    await page.getByRole("region", { name: /^New/ }).locator(".board-card").filter({ hasText: "Ada Lovelace" }).waitFor()
+    await page.locator(".board-card").filter({ hasText: "Ada Lovelace" }).focus()
+    await page.keyboard.press("ArrowRight")
+    await page.getByRole("region", { name: /^In progress/ }).locator(".board-card").filter({ hasText: "Ada Lovelace" }).waitFor()
+    await page.keyboard.press("ArrowRight")
+    await page.getByRole("region", { name: /^Done/ }).locator(".board-card").filter({ hasText: "Ada Lovelace" }).waitFor()
+    await page.getByText("Ada Lovelace moved to Done.").waitFor()
+    await check(page, "06-inbox-board")
+    const delivered = await waitFor(() =>
+      hook.received.map((r) => JSON.parse(r.body) as { event: string; stage: { name: string } | null; link: string })
+        .find((body) => body.event === "response.stage_changed" && body.stage?.name === "Done")
+    )
+    expect(delivered.link).toMatch(/\/app\/responses\/\d+$/)
+
+    // The case page: assign, tag, note.
+    await page.locator(".board-card").filter({ hasText: "Ada Lovelace" }).getByRole("link").click()
+    await page.getByRole("heading", { name: "Ada Lovelace", level: 1 }).waitFor()
+    const responseId = Number(/\/app\/responses\/(\d+)/.exec(page.url())![1])
+    await page.getByLabel("Assignee").selectOption({ label: "Olivia Owner" })
+    await page.getByText("Assignee changed.").waitFor()
+    await page.getByLabel("Add tag").fill("vip")
+    await page.getByRole("button", { name: "Add", exact: true }).click()
+    await page.getByText("Tag vip added.").waitFor()
+    await page.getByLabel("Add a note").fill("Called back; waiting for the invoice.")
+    await page.getByRole("button", { name: "Add note" }).click()
+    await page.getByText("Note added.").waitFor()
+    await page.locator("ol.timeline").getByText("Note: Called back; waiting for the invoice.").waitFor()
+    await check(page, "07-case")
+    const caseDetail = await (await page.request.get(`${url}/api/responses/${responseId}`)).json() as {
+      response: { tags: Array<string>; assigneeId: number | null; stageId: number | null }
+      stages: Array<{ id: number; name: string }>
+    }
+    expect(caseDetail.response.tags).toEqual(["vip"])
+    expect(caseDetail.response.assigneeId).not.toBeNull()
+    expect(caseDetail.stages.find((s) => s.id === caseDetail.response.stageId)?.name).toBe("Done")
+
+    // The webhook link opens this page: deep links work.
+    await page.goto(delivered.link.startsWith("http") ? delivered.link.replace(/^https?:\/\/[^/]+/, url) : `${url}${delivered.link}`)
+    await page.getByRole("heading", { name: "Ada Lovelace", level: 1 }).waitFor()
+
+    // API keys: created (shown once), works, revoked (then 401).
+    await page.getByRole("link", { name: "Settings" }).click()
+    await check(page, "08-settings-members")
+    await page.getByRole("tab", { name: "API keys" }).click()
+    await page.getByLabel("Key name").fill("Zapier")
+    await page.getByRole("button", { name: "Create key" }).click()
+    const key = (await page.locator("[data-secret]").textContent())!
+    expect(key).toMatch(/^qk_live_/)
+    await check(page, "09-settings-keys")
+    const withKey = () => fetch(`${url}/api/forms`, { headers: { authorization: `Bearer ${key}` } })
+    expect((await withKey()).status).toBe(200)
+    page.once("dialog", (dialog) => void dialog.accept())
+    await page.getByRole("button", { name: "Revoke Zapier" }).click()
+    await page.getByText(/revoked\./).waitFor()
+    expect((await withKey()).status).toBe(401)
+
+    // Webhooks: the delivery log shows the stage changes; retry one; a signed test ping answers.
+    await page.getByRole("tab", { name: "Webhooks" }).click()
+    await page.getByRole("button", { name: `Delivery log of ${hook.url}` }).click()
+    const log = page.getByRole("region", { name: `Delivery log of ${hook.url}` })
+    await log.getByText("succeeded").first().waitFor()
+    const before = hook.received.length
+    await log.getByRole("button", { name: /^Retry delivery/ }).first().click()
+    await log.getByText(/sent again\./).waitFor()
+    await waitFor(() => hook.received.length > before ? true : undefined)
+    await page.getByRole("button", { name: `Send a test ping to ${hook.url}` }).click()
+    await page.getByText(/Test ping answered 200/).waitFor()
+    await check(page, "16-settings-delivery-log")
+
+    await page.getByRole("link", { name: "Account" }).click()
+    await check(page, "10-account")
+
+    // Forms list: generate from a description, duplicate, delete (after confirming).
+    await page.getByRole("link", { name: "Forms", exact: true }).click()
+    await page.getByLabel("Generate from description").fill("An RSVP for the summer party: name, e-mail, will you come, how many guests")
+    await page.getByRole("button", { name: "Generate" }).click()
+    await page.getByRole("heading", { name: "Questions" }).waitFor()
+    expect(await page.locator("ol[aria-label=Questions] > li").count()).toBeGreaterThan(1)
+    await page.getByRole("link", { name: "Forms", exact: true }).click()
+    await page.getByRole("button", { name: "Duplicate Support request" }).click()
+    await page.getByRole("link", { name: "Copy of Support request", exact: true }).waitFor()
+    await check(page, "15-forms")
+    page.once("dialog", (dialog) => void dialog.accept())
+    await page.getByRole("button", { name: "Delete Copy of Support request" }).click()
+    await page.getByText("\"Copy of Support request\" deleted.").waitFor()
+    expect(await page.getByRole("link", { name: "Copy of Support request", exact: true }).count()).toBe(0)
+
+    // Inbox: a bulk tag on the selected rows, and the CSV of the current filter.
+    await page.goto(`${url}/app/forms/${formId}/responses`)
+    await page.getByLabel("Select Ada Lovelace").check()
+    await page.locator("#b-tag").fill("followup")
+    await page.getByRole("button", { name: "Add tag" }).click()
+    await page.getByText("Tagged: 1 of 1 responses updated.").waitFor()
+    await page.locator("#f-tag").selectOption("followup")
+    const csvHref = await page.getByRole("link", { name: "Export CSV" }).getAttribute("href")
+    expect(csvHref).toContain("tag=followup")
+    const csv = await page.request.get(`${url}${csvHref}`)
+    expect(csv.headers()["content-type"]).toMatch(/text\/csv/)
+    expect(await csv.text()).toContain("Ada Lovelace")
+
+    // Dark mode: the same screens stay readable (axe checks contrast in the dark theme).
+    const dark = await newPage("dark")
+    await signIn(dark, "olivia@example.com", ownerPassword)
+    await check(dark, "11-forms-dark")
+    await dark.goto(`${url}/app/forms/${formId}/responses?view=board`)
+    await dark.locator(".board-card").first().waitFor()
+    await check(dark, "12-board-dark")
+
+    // A phone-sized screen: one column, still no violation.
+    const phone = await newPage("light", { width: 390, height: 844 })
+    await signIn(phone, "olivia@example.com", ownerPassword)
+    await phone.goto(`${url}/app/responses/${responseId}`)
+    await phone.getByRole("heading", { name: "Ada Lovelace", level: 1 }).waitFor()
+    await check(phone, "14-case-phone")
+    expect(await phone.evaluate(() => {
+      const d = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document
+      return d.documentElement.scrollWidth <= d.documentElement.clientWidth
+    })).toBe(true)
+
+    // A viewer reads and cannot change anything.
+    const viewer = await newPage()
+    await signIn(viewer, "victor@example.com", viewerPassword)
+    expect(await viewer.getByLabel("New form").count()).toBe(0)
+    await viewer.goto(`${url}/app/responses/${responseId}`)
+    await viewer.getByRole("heading", { name: "Ada Lovelace", level: 1 }).waitFor()
+    expect(await viewer.getByLabel("Stage").isDisabled()).toBe(true)
+    expect(await viewer.getByLabel("Add a note").count()).toBe(0)
+    await check(viewer, "13-case-viewer")
+    const refused = await viewer.evaluate(async ([id]) => {
+      const base = "" as string
+      const session = await (await fetch(`${base}/app/session`)).json() as { csrfToken: string }
+      const answer = await fetch(`${base}/api/responses/${id}`, {
+        method: "PATCH",
+        headers: { "content-type": "application/json", "x-csrf-token": session.csrfToken },
+        body: JSON.stringify({ tags: [] })
+      })
+      return answer.status
+    }, [responseId])
+    expect(refused).toBe(403)
+
+    // Signing out ends the session: the application sends the user back to sign-in.
+    await viewer.getByRole("button", { name: "Sign out" }).click()
+    await viewer.waitForURL(/\/app\/sign-in$/)
+    await viewer.goto(`${url}/app/settings`)
+    await viewer.waitForURL(/\/app\/sign-in\?next=%2Fapp%2Fsettings$/)
+
+    expect(cspViolations).toEqual([])
+  }, 120_000)
+})
