@@ -51,6 +51,7 @@ export const start = async (settings: Settings.Settings): Promise<Server> => {
     rateLimit: { requestsPerSecond: settings.rateLimitPerSecond, burst: settings.rateLimitBurst },
     publicPage: Settings.publicPage(settings),
     app: true,
+    partialResponses: { maxAgeDays: settings.partialMaxAgeDays },
     logLevel: settings.logLevel,
     logFormat: settings.logFormat,
     formGenerator: Settings.formGenerator(settings),

@@ -27,6 +27,7 @@ import * as Worker from "./delivery/Worker.ts"
 import * as Files from "./domain/Files.ts"
 import { FormGenerator } from "./domain/FormGenerator.ts"
 import type * as App from "./app/App.ts"
+import * as Responses from "./domain/Responses.ts"
 import * as EventStream from "./http/EventStream.ts"
 import * as Http from "./http/Http.ts"
 import { IdentityBridge, type ResolveActor } from "./http/Identity.ts"
@@ -100,6 +101,12 @@ export interface QformsOptions {
    * `passwordSignIn: false` to offer no qforms password screen.
    */
   readonly app?: App.AppOptions | boolean | undefined
+  /**
+   * Partial responses (form logic): the public page saves answers as the
+   * respondent goes; those never submitted are deleted once unchanged for
+   * `maxAgeDays` (default 30).
+   */
+  readonly partialResponses?: { readonly maxAgeDays?: number | undefined } | undefined
 }
 
 /** The loggers and level of the options. */
@@ -211,7 +218,11 @@ const httpOptions = (options: QformsOptions): Http.HttpOptions => ({
  * build their own server (`HttpRouter.serve(Qforms.layer(...))`).
  */
 export const layer = (options: QformsOptions = {}) =>
-  Layer.merge(Http.layer(httpOptions(options)), Files.layerSweeper).pipe(
+  Layer.mergeAll(
+    Http.layer(httpOptions(options)),
+    Files.layerSweeper,
+    Responses.layerPartialPurger(options.partialResponses)
+  ).pipe(
     Layer.provide(options.formGenerator ?? FormGenerator.layerOffline),
     Layer.provideMerge(databaseLayer(options.database, options.files)),
     Layer.provide(Layer.succeed(IdentityBridge)(options.resolveActor))
@@ -246,6 +257,10 @@ export const make = async (options: QformsOptions = {}): Promise<Qforms> => {
       Context.add(DeliveryConfig, { ...DeliveryConfig.defaultValue(), ...options.delivery })
     )
     yield* Layer.buildWithScope(Files.layerSweeper.pipe(Layer.provide(Layer.succeedContext(context))), scope)
+    yield* Layer.buildWithScope(
+      Responses.layerPartialPurger(options.partialResponses).pipe(Layer.provide(Layer.succeedContext(context))),
+      scope
+    )
     const routes = Http.layer(httpOptions(options))
     const httpEffect = yield* HttpRouter.toHttpEffect(routes).pipe(
       Effect.provideContext(context),
