@@ -263,6 +263,8 @@ for (const target of databaseTargets) {
       const demote = await call(ownerKey, "PATCH", `/members/${ownerId}`, { role: "member" })
       expect(demote.status).toBe(409)
       expect((await call(ownerKey, "DELETE", `/members/${ownerId}`)).status).toBe(409)
+      // Re-adding the last owner with another role is a demotion too.
+      expect((await call(ownerKey, "POST", "/members", { email: "owner@example.com", role: "viewer" })).status).toBe(409)
       // A key: issued (shown once), listed without the key, revoked → 401.
       const issued = await call(ownerKey, "POST", "/api-keys", { name: "Zapier" })
       expect(issued.status).toBe(201)

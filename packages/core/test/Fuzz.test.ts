@@ -81,6 +81,8 @@ interface Route {
   readonly body?: (f: Fixture) => Record<string, unknown>
   /** No key needed. */
   readonly public?: true
+  /** Path ids are never fuzzed (a random id could remove the fuzzer's own member or revoke its own key). */
+  readonly fixedIds?: true
 }
 
 const validAnswers = (f: Fixture): Record<string, unknown> => ({
@@ -135,11 +137,11 @@ const routes: ReadonlyArray<Route> = [
   { method: "DELETE", path: "/stages/:stage" },
   { method: "GET", path: "/members" },
   { method: "POST", path: "/members", body: () => ({ email: "fuzz@example.com", name: "Fuzz", role: "member" }) },
-  { method: "PATCH", path: "/members/:account", body: () => ({ role: "owner" }) },
-  { method: "DELETE", path: "/members/:account" },
+  { method: "PATCH", path: "/members/:account", body: () => ({ role: "owner" }), fixedIds: true },
+  { method: "DELETE", path: "/members/:account", fixedIds: true },
   { method: "GET", path: "/api-keys" },
   { method: "POST", path: "/api-keys", body: () => ({ name: "fuzz" }) },
-  { method: "DELETE", path: "/api-keys/:key" },
+  { method: "DELETE", path: "/api-keys/:key", fixedIds: true },
   { method: "GET", path: "/webhooks" },
   {
     method: "POST",
@@ -972,7 +974,7 @@ const toWire = (req: FuzzRequest, f: Fixture, keys: Keys): Wire => {
   const route = routes[req.route]!
   let i = 0
   const path = "/api" + route.path.replace(/:(form|response|stage|subscription|delivery|file|account|key)\b/g, (_, p: Placeholder) => {
-    const token = req.ids[i++] ?? "valid"
+    const token = route.fixedIds ? "valid" : req.ids[i++] ?? "valid"
     return token === "valid" ? validId(f, p) : "raw" in token ? pathSafe(token.raw) : token.repeat.repeat(token.times)
   }) + pathSafe(req.query)
   const template = route.body?.(f) ?? {}

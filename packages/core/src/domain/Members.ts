@@ -79,7 +79,7 @@ export class Members extends Context.Service<Members, {
    * Adds a member as an actor (the API and the application): owners and
    * admins only; only an owner may add an owner.
    */
-  readonly invite: (actor: Actors.Actor, input: AddMemberInput) => Effect.Effect<Member, Forbidden | SqlError.SqlError>
+  readonly invite: (actor: Actors.Actor, input: AddMemberInput) => Effect.Effect<Member, Forbidden | Conflict | SqlError.SqlError>
   /** Changes a member's role as an actor: owners and admins; the owner role is an owner's to give or take; one owner always stays. */
   readonly changeRole: (
     actor: Actors.Actor,
@@ -154,11 +154,17 @@ export class Members extends Context.Service<Members, {
       const invite = Effect.fn("Members.invite")(function*(actor: Actors.Actor, input: AddMemberInput) {
         yield* Actors.requireAdmin(actor)
         if (input.role === "owner") yield* ownerOnly(actor)
-        const existing = yield* sql<{ readonly role: MemberRole }>`
-          select m.role from members m join accounts a on a.id = m.account_id
-          where m.workspace_id = ${actor.workspaceId} and lower(a.email) = lower(${input.email})`
-        if (existing[0]?.role === "owner") yield* ownerOnly(actor)
-        return yield* add(actor.workspaceId, input)
+        return yield* sql.withTransaction(Effect.gen(function*() {
+          const existing = yield* sql<{ readonly role: MemberRole; readonly account_id: number }>`
+            select m.role, m.account_id from members m join accounts a on a.id = m.account_id
+            where m.workspace_id = ${actor.workspaceId} and lower(a.email) = lower(${input.email})`
+          // Re-adding an existing owner with another role is a role change: the same rules apply.
+          if (existing[0]?.role === "owner" && input.role !== "owner") {
+            yield* ownerOnly(actor)
+            yield* keepAnOwner(actor.workspaceId, existing[0].account_id)
+          }
+          return yield* add(actor.workspaceId, input)
+        }))
       })
 
       const changeRole = Effect.fn("Members.changeRole")(function*(actor: Actors.Actor, accountId: number, role: MemberRole) {

@@ -246,7 +246,7 @@ export class MembersGroup extends HttpApiGroup.make("members")
     HttpApiEndpoint.post("add", "/members", {
       payload: AddMemberInput,
       success: Member.pipe(created),
-      error: Forbidden
+      error: [Forbidden, Conflict]
     }).annotate(OpenApi.Description, "Extension: adds a member by e-mail (owners and admins; an existing member gets the role)."),
     HttpApiEndpoint.patch("changeRole", "/members/:accountId", {
       params: { accountId: Id },
