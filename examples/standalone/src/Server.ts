@@ -50,6 +50,7 @@ export const start = async (settings: Settings.Settings): Promise<Server> => {
     appUrl: Settings.appUrl(settings),
     rateLimit: { requestsPerSecond: settings.rateLimitPerSecond, burst: settings.rateLimitBurst },
     publicPage: Settings.publicPage(settings),
+    partialResponses: { maxAgeDays: settings.partialMaxAgeDays },
     logLevel: settings.logLevel,
     logFormat: settings.logFormat,
     formGenerator: Settings.formGenerator(settings),

@@ -9,7 +9,15 @@ import * as Redacted from "effect/Redacted"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as SchemaTransformation from "effect/SchemaTransformation"
-import { FormGenerator, OpenAiFormGenerator, PgliteClient, PublicPage, type Qforms, RetrySchedule } from "@qforms/core"
+import {
+  FormGenerator,
+  OpenAiFormGenerator,
+  PgliteClient,
+  PublicPage,
+  type Qforms,
+  Responses,
+  RetrySchedule
+} from "@qforms/core"
 
 /** Seconds to wait for the model, e.g. `30` or `2.5`. */
 const Seconds = Schema.Finite.check(Schema.isGreaterThan(0, { message: "Expected a number of seconds greater than 0" }))
@@ -67,7 +75,11 @@ export const Settings = Config.all({
   frameAncestors: Config.schema(FrameAncestors, "QFORMS_FRAME_ANCESTORS").pipe(Config.withDefault(["*"])),
   trustedProxyHops: Config.Int("QFORMS_TRUSTED_PROXY_HOPS").pipe(Config.withDefault(0)),
   formMinSeconds: Config.Number("QFORMS_FORM_MIN_SECONDS").pipe(Config.withDefault(PublicPage.defaultMinSubmitSeconds)),
-  formSubmissionsPerMinute: Config.Number("QFORMS_FORM_SUBMISSIONS_PER_MINUTE").pipe(Config.withDefault(10))
+  formSubmissionsPerMinute: Config.Number("QFORMS_FORM_SUBMISSIONS_PER_MINUTE").pipe(Config.withDefault(10)),
+  partialMaxAgeDays: Config.schema(
+    Schema.Finite.check(Schema.isGreaterThan(0, { message: "Expected a number of days greater than 0" })),
+    "QFORMS_PARTIAL_RESPONSE_MAX_AGE_DAYS"
+  ).pipe(Config.withDefault(Responses.defaultPartialMaxAgeDays))
 })
 export type Settings = Config.Success<typeof Settings>
 

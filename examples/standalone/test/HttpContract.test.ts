@@ -45,7 +45,8 @@ const startStandalone: StartServer = async (target, options = {}) => {
     frameAncestors: options.publicPage?.frameAncestors ?? ["*"],
     trustedProxyHops: options.publicPage?.trustedProxyHops ?? 0,
     formMinSeconds: options.publicPage?.minSubmitSeconds ?? 3,
-    formSubmissionsPerMinute: (options.publicPage?.submissionRateLimit?.requestsPerSecond ?? 10 / 60) * 60
+    formSubmissionsPerMinute: (options.publicPage?.submissionRateLimit?.requestsPerSecond ?? 10 / 60) * 60,
+    partialMaxAgeDays: 30
   }
   const server = await start(settings)
   return {

@@ -23,7 +23,11 @@ describe("settings", () => {
     [{ QFORMS_LLM_BASE_URL: "not a url", QFORMS_LLM_MODEL: "m" }, /^Invalid configuration: .*\(in QFORMS_LLM_BASE_URL\)\n$/],
     [{ QFORMS_LLM_TIMEOUT: "0" }, /^Invalid configuration: .*greater than 0.*\(in QFORMS_LLM_TIMEOUT\)\n$/],
     [{ QFORMS_PGLITE_SHARED_BUFFERS: "lots" }, /^Invalid configuration: .*kB, MB or GB.*\(in QFORMS_PGLITE_SHARED_BUFFERS\)\n$/],
-    [{ QFORMS_PGLITE_SHARED_BUFFERS: "64kB" }, /^Invalid configuration: 64kB is out of range.*\(in QFORMS_PGLITE_SHARED_BUFFERS\)\n$/]
+    [{ QFORMS_PGLITE_SHARED_BUFFERS: "64kB" }, /^Invalid configuration: 64kB is out of range.*\(in QFORMS_PGLITE_SHARED_BUFFERS\)\n$/],
+    [
+      { QFORMS_PARTIAL_RESPONSE_MAX_AGE_DAYS: "0" },
+      /^Invalid configuration: .*greater than 0.*\(in QFORMS_PARTIAL_RESPONSE_MAX_AGE_DAYS\)\n$/
+    ]
   ])("%j: exit 1 with a message", async (env, message) => {
     // A data directory that must never be created: nothing is opened.
     const server = spawnServer({ QFORMS_DATA_DIR: "/nonexistent/qforms-never-created", ...env })

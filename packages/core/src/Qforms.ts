@@ -26,6 +26,7 @@ import { DeliveryConfig, type DeliverySettings } from "./delivery/DeliveryConfig
 import * as Worker from "./delivery/Worker.ts"
 import * as Files from "./domain/Files.ts"
 import { FormGenerator } from "./domain/FormGenerator.ts"
+import * as Responses from "./domain/Responses.ts"
 import * as EventStream from "./http/EventStream.ts"
 import * as Http from "./http/Http.ts"
 import { IdentityBridge, type ResolveActor } from "./http/Identity.ts"
@@ -92,6 +93,12 @@ export interface QformsOptions {
    * `X-Forwarded-For` entries to trust (default none).
    */
   readonly publicPage?: PublicPage.PublicPageOptions | undefined
+  /**
+   * Partial responses (form logic): the public page saves answers as the
+   * respondent goes; those never submitted are deleted once unchanged for
+   * `maxAgeDays` (default 30).
+   */
+  readonly partialResponses?: { readonly maxAgeDays?: number | undefined } | undefined
 }
 
 /** The loggers and level of the options. */
@@ -202,7 +209,11 @@ const httpOptions = (options: QformsOptions): Http.HttpOptions => ({
  * build their own server (`HttpRouter.serve(Qforms.layer(...))`).
  */
 export const layer = (options: QformsOptions = {}) =>
-  Layer.merge(Http.layer(httpOptions(options)), Files.layerSweeper).pipe(
+  Layer.mergeAll(
+    Http.layer(httpOptions(options)),
+    Files.layerSweeper,
+    Responses.layerPartialPurger(options.partialResponses)
+  ).pipe(
     Layer.provide(options.formGenerator ?? FormGenerator.layerOffline),
     Layer.provideMerge(databaseLayer(options.database, options.files)),
     Layer.provide(Layer.succeed(IdentityBridge)(options.resolveActor))
@@ -237,6 +248,10 @@ export const make = async (options: QformsOptions = {}): Promise<Qforms> => {
       Context.add(DeliveryConfig, { ...DeliveryConfig.defaultValue(), ...options.delivery })
     )
     yield* Layer.buildWithScope(Files.layerSweeper.pipe(Layer.provide(Layer.succeedContext(context))), scope)
+    yield* Layer.buildWithScope(
+      Responses.layerPartialPurger(options.partialResponses).pipe(Layer.provide(Layer.succeedContext(context))),
+      scope
+    )
     const routes = Http.layer(httpOptions(options))
     const httpEffect = yield* HttpRouter.toHttpEffect(routes).pipe(
       Effect.provideContext(context),

@@ -169,7 +169,7 @@ for (const target of databaseTargets) {
       const byName = new Map(tools.map((t) => [t.name, t]))
       // Straight from ResponseListQuery, plus the form: every filter of the HTTP list.
       expect(Object.keys(byName.get("list_responses")!.inputSchema.properties!).sort()).toEqual(
-        ["assignee", "cursor", "flat", "formId", "from", "limit", "q", "stage", "tag", "to"]
+        ["assignee", "cursor", "flat", "formId", "from", "limit", "q", "stage", "status", "tag", "to"]
       )
       expect(byName.get("update_response")!.inputSchema).toMatchObject({
         required: ["responseId"],
@@ -177,6 +177,11 @@ for (const target of databaseTargets) {
         properties: { tags: { type: "array", maxItems: 50 } }
       })
       expect(byName.get("create_form")!.inputSchema.properties).toHaveProperty("fields")
+      // Form logic comes from the same Schemas: hidden fields, and each question's jumps and showIf.
+      expect(byName.get("create_form")!.inputSchema.properties).toHaveProperty("hiddenFields")
+      expect(byName.get("update_form")!.inputSchema.properties).toHaveProperty("hiddenFields")
+      expect(JSON.stringify(byName.get("update_form")!.inputSchema)).toContain("jumpTo")
+      expect(JSON.stringify(byName.get("update_form")!.inputSchema)).toContain("showIf")
       expect(byName.get("list_forms")!.annotations).toMatchObject({ readOnlyHint: true })
       expect(byName.get("update_response")!.annotations).toMatchObject({ readOnlyHint: false })
       expect(client.getServerVersion()?.name).toBe("qforms")

@@ -28,7 +28,11 @@ export const AnswerState = Schema.Struct({
   /** When the respondent opened the form (epoch milliseconds). */
   startedAt: Schema.Int,
   /** Answers so far, keyed by question id (checked again when submitted). */
-  values: Schema.Record(Schema.String, Schema.Unknown)
+  values: Schema.Record(Schema.String, Schema.Unknown),
+  /** Values of the form's hidden fields, from the page's URL (form logic). */
+  hidden: Schema.optionalKey(Schema.Record(Schema.String, Schema.String)),
+  /** The partial response the answers so far are saved in. */
+  partialId: Schema.optionalKey(Schema.Int)
 }).annotate({ identifier: "AnswerState" })
 export type AnswerState = typeof AnswerState.Type
 

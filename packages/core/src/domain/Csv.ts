@@ -8,6 +8,7 @@ import type { Field } from "./Fields.ts"
 import type { Member } from "./Members.ts"
 import type { ResponseRow } from "./Responses.ts"
 import type { Stage } from "./Stages.ts"
+import { hiddenKey } from "./FormLogic.ts"
 import * as Summaries from "./Summaries.ts"
 
 /**
@@ -53,13 +54,15 @@ export const writer = (
   fields: ReadonlyArray<Field>,
   stages: ReadonlyArray<Stage>,
   members: ReadonlyArray<Member>,
-  linkBase = ""
+  linkBase = "",
+  /** The form's hidden fields (form logic): one column each after the questions, headed `hidden:<name>`. */
+  hiddenNames: ReadonlyArray<string> = []
 ): CsvWriter => {
   const questions = answered(fields)
   const stageNames = new Map(stages.map((stage) => [stage.id, stage.name]))
   const memberNames = new Map(members.map((member) => [member.accountId, member.name ?? member.email]))
   return {
-    header: line([...metadataColumns, ...questions.map((field) => field.label)]),
+    header: line([...metadataColumns, ...questions.map((field) => field.label), ...hiddenNames.map(hiddenKey)]),
     row: (response) =>
       line([
         String(response.id),
@@ -76,7 +79,11 @@ export const writer = (
             response.values[String(field.id)] as Parameters<typeof Summaries.formatAnswer>[1],
             linkBase
           )
-        )
+        ),
+        ...hiddenNames.map((name) => {
+          const value = response.values[hiddenKey(name)]
+          return typeof value === "string" ? value : ""
+        })
       ])
   }
 }

@@ -12,6 +12,7 @@ import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as SchemaTransformation from "effect/SchemaTransformation"
 import { Id } from "./Ids.ts"
+import { Condition, Logic, QuestionKey } from "./FormLogic.ts"
 
 // ---------------------------------------------------------------------------
 // Field types
@@ -318,6 +319,15 @@ const inputFields = {
   required: Schema.Boolean.pipe(Schema.withDecodingDefaultKey(Effect.succeed(false)))
 }
 
+const logicFields = {
+  /** This question's key in the request, so that logic can refer to it as `"ref:<ref>"` before it has an id (not stored). */
+  ref: Schema.optionalKey(QuestionKey),
+  /** Where to go after this question (see `FormLogic.ts`); `[]` or absent for none. */
+  logic: Schema.optionalKey(Logic),
+  /** Only asked when this holds (see `FormLogic.ts`); `null` or absent for always. */
+  showIf: Schema.optionalKey(Schema.NullOr(Condition))
+}
+
 const optionalOptions = <S extends Schema.Top>(schema: S) =>
   Schema.NullOr(schema).pipe(Schema.withDecodingDefaultKey(Effect.succeed(null)))
 
@@ -341,19 +351,35 @@ const optionalOptions = <S extends Schema.Top>(schema: S) =>
  * // { type: "email", label: "Email", required: false, options: null }
  * ```
  */
-export const FieldInput = Schema.Union([
-  ...PLAIN_TYPES.map((type) =>
-    Schema.Struct({ type: Schema.Literal(type), ...inputFields, options: optionalOptions(BaseOptions) })
-  ),
-  Schema.Struct({ type: Schema.Literal("select"), ...inputFields, options: SelectOptions }),
-  Schema.Struct({ type: Schema.Literal("checkboxes"), ...inputFields, options: CheckboxesOptions }),
-  Schema.Struct({ type: Schema.Literal("number"), ...inputFields, options: optionalOptions(NumberOptions) }),
-  Schema.Struct({ type: Schema.Literal("rating"), ...inputFields, options: optionalOptions(RatingOptions) }),
-  Schema.Struct({ type: Schema.Literal("file"), ...inputFields, options: optionalOptions(FileOptions) })
-]).annotate({
-  identifier: "FieldInput",
-  message: `a question must be an object whose "type" is one of ${FieldType.literals.join(", ")}`
-})
+const fieldInputOf = <const Extra extends Schema.Struct.Fields>(extra: Extra) => {
+  const base = { ...inputFields, ...extra }
+  return Schema.Union([
+    ...PLAIN_TYPES.map((type) =>
+      Schema.Struct({ type: Schema.Literal(type), ...base, options: optionalOptions(BaseOptions) })
+    ),
+    Schema.Struct({ type: Schema.Literal("select"), ...base, options: SelectOptions }),
+    Schema.Struct({ type: Schema.Literal("checkboxes"), ...base, options: CheckboxesOptions }),
+    Schema.Struct({ type: Schema.Literal("number"), ...base, options: optionalOptions(NumberOptions) }),
+    Schema.Struct({ type: Schema.Literal("rating"), ...base, options: optionalOptions(RatingOptions) }),
+    Schema.Struct({ type: Schema.Literal("file"), ...base, options: optionalOptions(FileOptions) })
+  ]).annotate({
+    identifier: "FieldInput",
+    message: `a question must be an object whose "type" is one of ${FieldType.literals.join(", ")}`
+  })
+}
+
+export const FieldInput = fieldInputOf(logicFields)
+
+/**
+ * A {@link FieldInput} without form logic (`logic`, `showIf`): what a form
+ * generator writes, since new questions have no ids for logic to refer to.
+ *
+ * @example
+ * ```ts
+ * Schema.decodeUnknownSync(PlainFieldInput)({ type: "email", label: "Email" })
+ * ```
+ */
+export const PlainFieldInput = fieldInputOf({}).annotate({ identifier: "PlainFieldInput" })
 
 /**
  * A decoded {@link FieldInput}: `required` and `options` are always present.
@@ -383,7 +409,11 @@ export const Field = Schema.Struct({
   label: Schema.String,
   required: Schema.Boolean,
   position: Schema.Int,
-  options: Schema.NullOr(AnyFieldOptions)
+  options: Schema.NullOr(AnyFieldOptions),
+  /** Extension (form logic): rules tried after the question is answered; absent when none. */
+  logic: Schema.optionalKey(Logic),
+  /** Extension (form logic): the question is only asked when this holds; absent when always. */
+  showIf: Schema.optionalKey(Condition)
 }).annotate({ identifier: "Field" })
 
 /** A decoded {@link Field}. @example `const id: Field["id"] = 1` */

@@ -16,6 +16,7 @@ import * as Actors from "./Actors.ts"
 import { type Forbidden, FormNotFound, InvalidInput } from "./Errors.ts"
 import { type AnyFieldOptions, Field, FieldInput, type FieldType } from "./Fields.ts"
 import { Files } from "./Files.ts"
+import * as FormLogic from "./FormLogic.ts"
 import { Stages } from "./Stages.ts"
 import { Id } from "./Ids.ts"
 
@@ -46,7 +47,9 @@ export const FormWithFields = Schema.Struct({
   title: Schema.String,
   description: Schema.NullOr(Schema.String),
   status: FormStatus,
-  fields: Schema.Array(Field)
+  fields: Schema.Array(Field),
+  /** Extension (form logic): values taken from the page URL or the submission, by name. */
+  hiddenFields: Schema.Array(FormLogic.HiddenField)
 }).annotate({ identifier: "FormWithFields" })
 export type FormWithFields = typeof FormWithFields.Type
 
@@ -72,7 +75,8 @@ export const CreateFormInput = Schema.Struct({
   title: Schema.optionalKey(FormTitle),
   description: Schema.optionalKey(Schema.NullOr(Description)),
   folderId: Schema.optionalKey(Schema.NullOr(FolderId)),
-  fields: Schema.optionalKey(FieldInputs)
+  fields: Schema.optionalKey(FieldInputs),
+  hiddenFields: Schema.optionalKey(FormLogic.HiddenFields)
 }).annotate({ identifier: "CreateForm" })
 export type CreateFormInput = typeof CreateFormInput.Type
 
@@ -82,7 +86,9 @@ export const UpdateFormInput = Schema.Struct({
   description: Schema.optionalKey(Schema.NullOr(Description)),
   status: Schema.optionalKey(FormStatus),
   folderId: Schema.optionalKey(Schema.NullOr(FolderId)),
-  fields: Schema.optionalKey(FieldInputs)
+  fields: Schema.optionalKey(FieldInputs),
+  /** Replaces the hidden fields. */
+  hiddenFields: Schema.optionalKey(FormLogic.HiddenFields)
 }).annotate({ identifier: "UpdateForm" })
 export type UpdateFormInput = typeof UpdateFormInput.Type
 
@@ -114,6 +120,8 @@ interface FieldRow {
   readonly required: boolean
   readonly position: number
   readonly options: AnyFieldOptions | null
+  readonly logic: FormLogic.Logic | null
+  readonly show_if: FormLogic.Condition | null
 }
 
 const toSummary = (row: FormRow): FormSummary => ({
@@ -134,8 +142,30 @@ const toField = (row: FieldRow): Field => ({
   label: row.label,
   required: row.required,
   position: row.position,
-  options: row.options
+  options: row.options,
+  ...(row.logic !== null && row.logic.length > 0 ? { logic: row.logic } : {}),
+  ...(row.show_if !== null ? { showIf: row.show_if } : {})
 })
+
+/** Checks the logic of the questions and hidden fields being saved: 400 naming the rule broken. */
+const checkLogic = (
+  inputs: ReadonlyArray<FormLogic.LogicInput>,
+  hiddenFields: ReadonlyArray<FormLogic.HiddenField>
+): Effect.Effect<void, InvalidInput> => {
+  const issues = FormLogic.validate(inputs, hiddenFields)
+  return issues.length === 0 ? Effect.void : Effect.fail(
+    new InvalidInput({
+      message: issues.map((i) => `${i.message} (rule ${i.rule})`).join("; "),
+      details: issues.map((i) => ({ path: i.path, message: `${i.message} (rule ${i.rule})` }))
+    })
+  )
+}
+
+/** Stored jsonb of a question's logic: null when none. */
+const logicJson = (input: FieldInput): string | null =>
+  input.logic === undefined || input.logic.length === 0 ? null : JSON.stringify(input.logic)
+const showIfJson = (input: FieldInput): string | null =>
+  input.showIf === undefined || input.showIf === null ? null : JSON.stringify(input.showIf)
 
 type ReadErrors = FormNotFound | SqlError.SqlError
 
@@ -206,32 +236,44 @@ export class Forms extends Context.Service<Forms, {
 
       const fields = Effect.fn("Forms.fields")(function*(workspaceId: number, formId: number) {
         const rows = yield* sql<FieldRow>`
-          select id, type, label, required, position, options from fields
+          select id, type, label, required, position, options, logic, show_if from fields
           where workspace_id = ${workspaceId} and form_id = ${formId} order by position, id`
         return rows.map(toField)
       })
 
-      const withFields = (workspaceId: number, row: Omit<FormRow, "response_count">) =>
+      const withFields = (
+        workspaceId: number,
+        row: Omit<FormRow, "response_count"> & { readonly hidden_fields: ReadonlyArray<FormLogic.HiddenField> }
+      ) =>
         Effect.map(fields(workspaceId, row.id), (list): FormWithFields => ({
           id: row.id,
           publicId: row.public_id,
           title: row.title,
           description: row.description,
           status: row.status,
-          fields: list
+          fields: list,
+          hiddenFields: row.hidden_fields
         }))
 
       const get = Effect.fn("Forms.get")(function*(actor: Actors.Actor, formId: number) {
-        const rows = yield* sql<Omit<FormRow, "response_count">>`
-          select id, public_id, title, description, status, folder_id, created_at, updated_at
+        const rows = yield* sql<
+          Omit<FormRow, "response_count"> & { readonly hidden_fields: ReadonlyArray<FormLogic.HiddenField> }
+        >`
+          select id, public_id, title, description, status, folder_id, created_at, updated_at, hidden_fields
           from forms where workspace_id = ${actor.workspaceId} and id = ${formId}`
         if (rows.length === 0) return yield* notFound(formId)
         return yield* withFields(actor.workspaceId, rows[0]!)
       })
 
       const getPublic = Effect.fn("Forms.getPublic")(function*(publicId: string) {
-        const rows = yield* sql<Omit<FormRow, "response_count"> & { readonly workspace_id: number }>`
-          select id, workspace_id, public_id, title, description, status, folder_id, created_at, updated_at
+        const rows = yield* sql<
+          Omit<FormRow, "response_count"> & {
+            readonly workspace_id: number
+            readonly hidden_fields: ReadonlyArray<FormLogic.HiddenField>
+          }
+        >`
+          select id, workspace_id, public_id, title, description, status, folder_id, created_at, updated_at,
+            hidden_fields
           from forms where public_id = ${publicId}`
         if (rows.length === 0) return yield* new FormNotFound({ message: `form ${publicId} not found` })
         const row = rows[0]!
@@ -270,7 +312,8 @@ export class Forms extends Context.Service<Forms, {
         yield* Effect.forEach(inputs, (input, position) =>
           input.id === undefined ? Effect.void : Effect.asVoid(sql`
             update fields set type = ${input.type}, label = ${input.label}, required = ${input.required},
-              position = ${position}, options = ${input.options === null ? null : JSON.stringify(input.options)}::jsonb
+              position = ${position}, options = ${input.options === null ? null : JSON.stringify(input.options)}::jsonb,
+              logic = ${logicJson(input)}::jsonb, show_if = ${showIfJson(input)}::jsonb
             where form_id = ${formId} and id = ${input.id}`), { discard: true })
         const added = inputs.flatMap((input, position) =>
           input.id === undefined
@@ -281,17 +324,45 @@ export class Forms extends Context.Service<Forms, {
               label: input.label,
               required: input.required,
               position,
-              options: input.options
+              options: input.options,
+              logic: input.logic === undefined || input.logic.length === 0 ? null : input.logic,
+              show_if: input.showIf ?? null
             }]
             : []
         )
+        const idAt = new Map<number, number>()
+        inputs.forEach((input, position) => {
+          if (input.id !== undefined) idAt.set(position, input.id)
+        })
         if (added.length > 0) {
-          yield* sql`
-            insert into fields (workspace_id, form_id, type, label, required, position, options)
-            select workspace_id, form_id, type, label, required, position, options
+          const rows = yield* sql<{ readonly id: number; readonly position: number }>`
+            insert into fields (workspace_id, form_id, type, label, required, position, options, logic, show_if)
+            select workspace_id, form_id, type, label, required, position, options, logic, show_if
             from jsonb_to_recordset(${JSON.stringify(added)}::jsonb)
-              as t(workspace_id int, form_id int, type text, label text, required bool, position int, options jsonb)`
+              as t(workspace_id int, form_id int, type text, label text, required bool, position int, options jsonb,
+                logic jsonb, show_if jsonb)
+            returning id, position`
+          for (const row of rows) idAt.set(row.position, row.id)
         }
+        // Logic that named questions of this request by their `ref` now names their ids.
+        const ids = new Map<string, number>()
+        inputs.forEach((input, position) => {
+          const id = idAt.get(position)
+          if (input.ref !== undefined && id !== undefined) ids.set(input.ref, id)
+        })
+        yield* Effect.forEach(inputs, (input, position) => {
+          const id = idAt.get(position)
+          if (id === undefined || !FormLogic.hasRefs(input.logic, input.showIf)) return Effect.void
+          const logic = input.logic === undefined ? undefined : FormLogic.resolveRefs(input.logic, ids)
+          const showIf = input.showIf === undefined || input.showIf === null
+            ? null
+            : FormLogic.resolveCondition(input.showIf, ids)
+          return Effect.asVoid(sql`
+            update fields set
+              logic = ${logic === undefined || logic.length === 0 ? null : JSON.stringify(logic)}::jsonb,
+              show_if = ${showIf === null ? null : JSON.stringify(showIf)}::jsonb
+            where form_id = ${formId} and id = ${id}`)
+        }, { discard: true })
       })
 
       const create = Effect.fn("Forms.create")(function*(
@@ -300,13 +371,16 @@ export class Forms extends Context.Service<Forms, {
         options: { readonly status?: FormStatus | undefined } = {}
       ) {
         yield* Actors.requireWrite(actor)
+        yield* checkLogic(input.fields ?? [], input.hiddenFields ?? [])
         const now = new Date(yield* Clock.currentTimeMillis)
         const publicId = yield* Effect.sync(makePublicId)
         const formId = yield* sql.withTransaction(Effect.gen(function*() {
           const rows = yield* sql<{ readonly id: number }>`
-            insert into forms (workspace_id, public_id, title, description, status, folder_id, created_at, updated_at)
+            insert into forms (workspace_id, public_id, title, description, status, folder_id, created_at, updated_at,
+              hidden_fields)
             values (${actor.workspaceId}, ${publicId}, ${input.title ?? "Untitled form"}, ${input.description ?? null},
-              ${options.status ?? "draft"}, ${input.folderId ?? null}, ${now}, ${now})
+              ${options.status ?? "draft"}, ${input.folderId ?? null}, ${now}, ${now},
+              ${JSON.stringify(input.hiddenFields ?? [])}::jsonb)
             returning id`
           const formId = rows[0]!.id
           yield* replaceFields(actor.workspaceId, formId, input.fields ?? [])
@@ -328,10 +402,17 @@ export class Forms extends Context.Service<Forms, {
               description = ${keep("description", input.description)},
               status = ${keep("status", input.status)},
               folder_id = ${keep("folder_id", input.folderId)},
+              hidden_fields = ${
+            input.hiddenFields === undefined ? sql`hidden_fields` : sql`${JSON.stringify(input.hiddenFields)}::jsonb`
+          },
               updated_at = ${now}
             where workspace_id = ${actor.workspaceId} and id = ${formId}
-            returning id`
+            returning id, hidden_fields`
           if (rows.length === 0) return yield* notFound(formId)
+          if (input.fields !== undefined || input.hiddenFields !== undefined) {
+            const saved = input.fields ?? (yield* fields(actor.workspaceId, formId))
+            yield* checkLogic(saved, rows[0]!.hidden_fields as ReadonlyArray<FormLogic.HiddenField>)
+          }
           if (input.fields !== undefined) yield* replaceFields(actor.workspaceId, formId, input.fields)
         }))
         return yield* getSummary(actor, formId)

@@ -29,7 +29,7 @@ import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import type { HttpClientError } from "effect/http/HttpClientError"
-import { FieldInput } from "./Fields.ts"
+import { PlainFieldInput } from "./Fields.ts"
 import { FormGenerator, type GeneratedForm, GeneratorFailed } from "./FormGenerator.ts"
 
 /** Where the model is and how long to wait for it. */
@@ -49,7 +49,7 @@ export const MAX_QUESTIONS = 20
 
 /**
  * What the model must answer: the form's title, description and questions,
- * each question a `FieldInput` (its decoded shape: `id` is ignored).
+ * each question a `PlainFieldInput` (a `FieldInput` without form logic) (its decoded shape: `id` is ignored).
  */
 export const GeneratedFormSchema = Schema.Struct({
   title: Schema.String.check(
@@ -59,7 +59,7 @@ export const GeneratedFormSchema = Schema.Struct({
   description: Schema.NullOr(
     Schema.String.check(Schema.isMaxLength(2000, { message: "description must be at most 2000 characters" }))
   ),
-  fields: Schema.Array(Schema.toType(FieldInput)).check(
+  fields: Schema.Array(Schema.toType(PlainFieldInput)).check(
     Schema.isMinLength(1, { message: "fields must hold at least 1 question" }),
     Schema.isMaxLength(MAX_QUESTIONS, { message: `fields must hold at most ${MAX_QUESTIONS} questions` })
   )

@@ -25,6 +25,7 @@ import { Conflict, type Forbidden, FormNotFound, InvalidInput, ResponseNotFound 
 import { type EventPayload, Events } from "./Events.ts"
 import { type AnswerValue, deriveRespondent, Field, validateAnswers } from "./Fields.ts"
 import { Files, LinkBase } from "./Files.ts"
+import * as FormLogic from "./FormLogic.ts"
 import { Forms, FormStatus } from "./Forms.ts"
 import { Member, Members } from "./Members.ts"
 import { Stage, Stages } from "./Stages.ts"
@@ -49,6 +50,9 @@ export const ResponseRow = Schema.Struct({
   tags: Schema.Array(Schema.String),
   source: Schema.String,
   values: Schema.Record(Schema.String, Schema.Unknown),
+  // Before the optional keys: the streamed list writes rows in this order too (see `toRow`).
+  /** Extension (partial responses): false while the respondent has not submitted yet. */
+  finished: Schema.Boolean,
   answers: Schema.optionalKey(Schema.Record(Schema.String, Schema.String)),
   summary: Schema.optionalKey(Schema.String)
 }).annotate({ identifier: "ResponseRow" })
@@ -65,7 +69,9 @@ export const Tag = Schema.String.check(
 
 /** What a submission takes: answers keyed by question id. */
 export const SubmitInput = Schema.Struct({
-  values: Schema.Record(Schema.String, Schema.Unknown)
+  values: Schema.Record(Schema.String, Schema.Unknown),
+  /** Extension (form logic): values of the form's hidden fields, by name. */
+  hidden: Schema.optionalKey(FormLogic.HiddenValues)
 }).annotate({ identifier: "SubmitResponse" })
 export type SubmitInput = typeof SubmitInput.Type
 
@@ -95,8 +101,14 @@ export const UpdateResponseResult = Schema.Struct({
 }).annotate({ identifier: "UpdateResponseResult" })
 export type UpdateResponseResult = typeof UpdateResponseResult.Type
 
+/** Which responses a list shows: submitted ones (the default), partial ones, or both. */
+export const ResponseStatus = Schema.Literals(["completed", "partial", "all"])
+export type ResponseStatus = typeof ResponseStatus.Type
+
 /** The filters of the response list (spec: GET /forms/{formId}/responses). */
 export interface ResponseFilter {
+  /** Extension: `completed` (default), `partial` (not yet submitted) or `all`. */
+  readonly status?: ResponseStatus | undefined
   /** Matches the name, the e-mail, a tag or the text of any answer (case-insensitive, substring). */
   readonly q?: string | undefined
   readonly stage?: number | "none" | undefined
@@ -122,6 +134,8 @@ export interface ResponseListHead {
   readonly stages: ReadonlyArray<Stage>
   readonly members: ReadonlyArray<Member>
   readonly allTags: ReadonlyArray<string>
+  /** Extension (form logic): the form's hidden fields, whose values the rows carry as `hidden:<name>`. */
+  readonly hiddenFields: ReadonlyArray<FormLogic.HiddenField>
 }
 
 /** A page of the response list (spec: ResponseList, plus `nextCursor`). */
@@ -182,9 +196,11 @@ interface Row {
   readonly tags: ReadonlyArray<string>
   readonly source: string
   readonly answers: Record<string, AnswerValue>
+  readonly finished: boolean
 }
 
-const columns = `id, form_id, submitted_at, updated_at, name, email, stage_id, assignee_id, tags, source, answers`
+const columns =
+  `id, form_id, submitted_at, updated_at, name, email, stage_id, assignee_id, tags, source, answers, finished`
 
 /** The flat answers and summary of a response's values (`Summaries.flattener` of its form's fields). */
 type Flatten = ReturnType<typeof Summaries.flattener>
@@ -200,7 +216,8 @@ const toRow = (row: Row, flatten: Flatten | undefined): ResponseRow => {
     assigneeId: row.assignee_id,
     tags: row.tags,
     source: row.source,
-    values: row.answers
+    values: row.answers,
+    finished: row.finished
   }
   if (flatten === undefined) return base
   const { answers, summary } = flatten(row.answers)
@@ -282,13 +299,38 @@ export const normalizeTags = (tags: ReadonlyArray<string>): ReadonlyArray<string
  * ```
  */
 export class Responses extends Context.Service<Responses, {
-  /** Validates and stores a submission to a published form, with its activity and `response.created` event. */
+  /**
+   * Validates and stores a submission to a published form, with its activity
+   * and `response.created` event. Follows the form's logic: answers to
+   * skipped questions are dropped and skipped questions are not required.
+   * With `partialId`, the page's partial response becomes this one.
+   */
   readonly submit: (
     actor: Actors.Actor,
     formId: number,
     input: SubmitInput,
-    source: ResponseSource
+    source: ResponseSource,
+    options?: { readonly partialId?: number | undefined }
   ) => Effect.Effect<ResponseRow, FormNotFound | Conflict | InvalidInput | Forbidden | SqlError.SqlError>
+  /**
+   * Saves the answers so far as a partial response (`finished: false`): a new
+   * one, or the unfinished `partialId`. No event, activity or count until it
+   * is submitted. Answers the response's id.
+   */
+  readonly savePartial: (
+    actor: Actors.Actor,
+    formId: number,
+    input: SubmitInput,
+    partialId: number | undefined
+  ) => Effect.Effect<number, FormNotFound | Conflict | InvalidInput | Forbidden | SqlError.SqlError>
+  /** The stored answers (hidden values as `hidden:<name>`) of an unfinished response, to resume it. */
+  readonly partialAnswers: (
+    workspaceId: number,
+    formId: number,
+    partialId: number
+  ) => Effect.Effect<Option.Option<Record<string, AnswerValue>>, SqlError.SqlError>
+  /** Deletes partial responses not changed for `maxAgeMs` (every workspace: maintenance); answers how many. */
+  readonly purgePartials: (maxAgeMs: number) => Effect.Effect<number, SqlError.SqlError>
   /** A form's responses, newest first, filtered and optionally paged. */
   readonly list: (
     actor: Actors.Actor,
@@ -366,57 +408,106 @@ export class Responses extends Context.Service<Responses, {
         summary: Summaries.summary(fields, row.answers, linkBase)
       })
 
+      /** The published form of a submission (locked against deletion), or why it takes none. */
+      const openForm = Effect.fnUntraced(function*(actor: Actors.Actor, formId: number) {
+        // key share: a concurrent delete of the form waits, edits of it do not.
+        const forms_ = yield* sql<{
+          readonly title: string
+          readonly status: FormStatus
+          readonly hidden_fields: ReadonlyArray<FormLogic.HiddenField>
+        }>`
+          select title, status, hidden_fields from forms
+          where workspace_id = ${actor.workspaceId} and id = ${formId} for key share`
+        const form = forms_[0]
+        if (form === undefined) return yield* new FormNotFound({ message: `form ${formId} not found` })
+        if (form.status !== "published") {
+          return yield* new Conflict({
+            message: `form ${formId} is ${form.status}: only a published form accepts responses`
+          })
+        }
+        return form
+      })
+
+      /** The hidden values of a submission: only declared names (others are a 400). */
+      const checkHidden = (
+        declared: ReadonlyArray<FormLogic.HiddenField>,
+        given: Readonly<Record<string, string>>
+      ): Effect.Effect<Record<string, string>, InvalidInput> => {
+        const names = new Set(declared.map((h) => h.name))
+        const unknown = Object.keys(given).filter((name) => !names.has(name))
+        if (unknown.length > 0) {
+          const issues = unknown.map((name) => ({
+            path: `hidden.${name}`,
+            message: `"${name}" is not a hidden field of this form`
+          }))
+          return Effect.fail(new InvalidInput({ message: issues.map((i) => i.message).join("; "), details: issues }))
+        }
+        return Effect.succeed(Object.fromEntries(Object.entries(given).filter(([, value]) => value !== "")))
+      }
+
+      const invalid = (issues: ReadonlyArray<{ readonly path: string; readonly message: string }>) =>
+        new InvalidInput({
+          message: issues.map((issue) => issue.message).join("; "),
+          details: issues.map((issue) => ({ path: issue.path, message: issue.message }))
+        })
+
+      /** The answers with the hidden values, as stored (`hidden:<name>` keys). */
+      const stored = (values: Record<string, AnswerValue>, hidden: Readonly<Record<string, string>>) => {
+        const out: Record<string, AnswerValue> = { ...values }
+        for (const [name, value] of Object.entries(hidden)) out[FormLogic.hiddenKey(name)] = value
+        return out
+      }
+
       const submit = Effect.fn("Responses.submit")(function*(
         actor: Actors.Actor,
         formId: number,
         input: SubmitInput,
-        source: ResponseSource
+        source: ResponseSource,
+        options: { readonly partialId?: number | undefined } = {}
       ) {
         yield* Actors.requireSubmit(actor)
         const now = new Date(yield* Clock.currentTimeMillis)
         return yield* sql.withTransaction(Effect.gen(function*() {
-          // key share: a concurrent delete of the form waits, edits of it do not.
-          const forms_ = yield* sql<{ readonly title: string; readonly status: FormStatus }>`
-            select title, status from forms
-            where workspace_id = ${actor.workspaceId} and id = ${formId} for key share`
-          const form = forms_[0]
-          if (form === undefined) return yield* new FormNotFound({ message: `form ${formId} not found` })
-          if (form.status !== "published") {
-            return yield* new Conflict({
-              message: `form ${formId} is ${form.status}: only a published form accepts responses`
-            })
-          }
+          const form = yield* openForm(actor, formId)
+          const hidden = yield* checkHidden(form.hidden_fields, input.hidden ?? {})
           const fields = yield* forms.fields(actor.workspaceId, formId)
+          // The path through the form decides what is asked: answers to skipped
+          // questions are dropped, and a skipped required question is not required.
+          const route = FormLogic.onPath(fields, { values: input.values, hidden })
           // File answers name uploads: each must be an upload to that question
           // of this form, not yet attached; its stored name, size and type
           // replace whatever the client sent.
-          const uploads = yield* files.resolveAnswers(actor.workspaceId, formId, fields, input.values)
-          const validated = validateAnswers(fields, uploads.values)
+          const uploads = yield* files.resolveAnswers(actor.workspaceId, formId, fields, route.values)
+          const validated = validateAnswers(route.fields, uploads.values)
           if (uploads.issues.length > 0 || Result.isFailure(validated)) {
             const fileFields = new Set(uploads.issues.map((issue) => issue.fieldId))
-            const issues = [
+            return yield* invalid([
               ...uploads.issues,
               ...(Result.isFailure(validated) ? validated.failure.filter((issue) => !fileFields.has(issue.fieldId)) : [])
-            ]
-            return yield* new InvalidInput({
-              message: issues.map((issue) => issue.message).join("; "),
-              details: issues.map((issue) => ({ path: issue.path, message: issue.message }))
-            })
+            ])
           }
-          const values = validated.success
+          const values = stored(validated.success, hidden)
           const respondent = deriveRespondent(fields, values)
           const contact = respondent.email === null
             ? undefined
             : yield* contacts.upsert(actor.workspaceId, { email: respondent.email, name: respondent.name })
           const name = respondent.name ?? contact?.name ?? null
-          const inserted = yield* sql<Row>`
+          const text = searchText([], name, respondent.email, fields, values)
+          // A partial response of the page becomes the finished one (tags a member may have set are kept).
+          const finishing = options.partialId === undefined ? [] : yield* sql<Row>`
+            update responses set contact_id = ${contact?.id ?? null}, submitted_at = ${now}, updated_at = ${now},
+              name = ${name}, email = ${respondent.email}, source = ${source}, answers = ${JSON.stringify(values)}::jsonb,
+              search_text = lower(array_to_string(tags, ' ')) || ${"\n"} || ${text.slice(text.indexOf("\n") + 1)},
+              finished = true
+            where workspace_id = ${actor.workspaceId} and form_id = ${formId} and id = ${options.partialId}
+              and not finished
+            returning ${sql.literal(columns)}`
+          const row = finishing[0] ?? (yield* sql<Row>`
             insert into responses (workspace_id, form_id, contact_id, submitted_at, updated_at, name, email,
               tags, source, answers, search_text)
             values (${actor.workspaceId}, ${formId}, ${contact?.id ?? null}, ${now}, ${now}, ${name},
-              ${respondent.email}, ${[]}::text[], ${source}, ${JSON.stringify(values)}::jsonb,
-              ${searchText([], name, respondent.email, fields, values)})
-            returning ${sql.literal(columns)}`
-          const row = inserted[0]!
+              ${respondent.email}, ${[]}::text[], ${source}, ${JSON.stringify(values)}::jsonb, ${text})
+            returning ${sql.literal(columns)}`)[0]!
           yield* files.attach(actor.workspaceId, row.id, uploads.fileIds, now)
           yield* countResponses(actor.workspaceId, formId, 1)
           yield* activities.record(actor, row.id, now, [{ type: "created", payload: { source } }])
@@ -429,11 +520,76 @@ export class Responses extends Context.Service<Responses, {
         }))
       })
 
+      const savePartial = Effect.fn("Responses.savePartial")(function*(
+        actor: Actors.Actor,
+        formId: number,
+        input: SubmitInput,
+        partialId: number | undefined
+      ) {
+        yield* Actors.requireSubmit(actor)
+        const now = new Date(yield* Clock.currentTimeMillis)
+        return yield* sql.withTransaction(Effect.gen(function*() {
+          const form = yield* openForm(actor, formId)
+          const hidden = yield* checkHidden(form.hidden_fields, input.hidden ?? {})
+          const fields = yield* forms.fields(actor.workspaceId, formId)
+          const route = FormLogic.onPath(fields, { values: input.values, hidden })
+          // Uploads are attached when the response is submitted, so a partial one keeps no file answer;
+          // nothing is required yet.
+          const kept = Object.fromEntries(
+            Object.entries(route.values).filter(([key]) => fields.find((f) => String(f.id) === key)?.type !== "file")
+          )
+          const validated = validateAnswers(route.fields.map((f) => ({ ...f, required: false })), kept)
+          if (Result.isFailure(validated)) return yield* invalid(validated.failure)
+          const values = stored(validated.success, hidden)
+          const respondent = deriveRespondent(fields, values)
+          const text = searchText([], respondent.name, respondent.email, fields, values)
+          const updated = partialId === undefined ? [] : yield* sql<{ readonly id: number }>`
+            update responses set updated_at = ${now}, name = ${respondent.name}, email = ${respondent.email},
+              answers = ${JSON.stringify(values)}::jsonb,
+              search_text = lower(array_to_string(tags, ' ')) || ${"\n"} || ${text.slice(text.indexOf("\n") + 1)}
+            where workspace_id = ${actor.workspaceId} and form_id = ${formId} and id = ${partialId} and not finished
+            returning id`
+          if (updated[0] !== undefined) return updated[0].id
+          const inserted = yield* sql<{ readonly id: number }>`
+            insert into responses (workspace_id, form_id, submitted_at, updated_at, name, email,
+              tags, source, answers, search_text, finished)
+            values (${actor.workspaceId}, ${formId}, ${now}, ${now}, ${respondent.name}, ${respondent.email},
+              ${[]}::text[], ${"form"}, ${JSON.stringify(values)}::jsonb, ${text}, false)
+            returning id`
+          return inserted[0]!.id
+        }))
+      })
+
+      const partialAnswers = Effect.fn("Responses.partialAnswers")(function*(
+        workspaceId: number,
+        formId: number,
+        partialId: number
+      ) {
+        const rows = yield* sql<{ readonly answers: Record<string, AnswerValue> }>`
+          select answers from responses
+          where workspace_id = ${workspaceId} and form_id = ${formId} and id = ${partialId} and not finished`
+        return rows[0] === undefined ? Option.none() : Option.some(rows[0].answers)
+      })
+
+      const purgePartials = Effect.fn("Responses.purgePartials")(function*(maxAgeMs: number) {
+        const cutoff = new Date((yield* Clock.currentTimeMillis) - maxAgeMs)
+        return yield* sql.withTransaction(Effect.gen(function*() {
+          const rows = yield* sql<{ readonly workspace_id: number; readonly form_id: number; readonly tags: ReadonlyArray<string> }>`
+            delete from responses where not finished and updated_at < ${cutoff}
+            returning workspace_id, form_id, tags`
+          yield* Effect.forEach(rows, (row) => countTags(row.workspace_id, row.form_id, row.tags, -1), { discard: true })
+          return rows.length
+        }))
+      })
+
       /** The form's summary and the WHERE clause of a filtered list (keyset cursor included). */
       const prepareList = Effect.fnUntraced(function*(actor: Actors.Actor, formId: number, options: ListOptions) {
         const form = yield* forms.getSummary(actor, formId)
         const cursor = options.cursor === undefined ? undefined : yield* decodeCursor(options.cursor)
         const conditions = [sql`workspace_id = ${actor.workspaceId}`, sql`form_id = ${formId}`]
+        const status = options.status ?? "completed"
+        if (status === "completed") conditions.push(sql`finished`)
+        else if (status === "partial") conditions.push(sql`not finished`)
         if (options.stage === "none") conditions.push(sql`stage_id is null`)
         else if (options.stage !== undefined) conditions.push(sql`stage_id = ${options.stage}`)
         if (options.assignee === "none") conditions.push(sql`assignee_id is null`)
@@ -463,14 +619,17 @@ export class Responses extends Context.Service<Responses, {
             stages.list(actor, form.id),
             members.list(actor.workspaceId),
             sql<{ readonly tag: string }>`
-              select tag from form_tags where workspace_id = ${actor.workspaceId} and form_id = ${form.id} order by tag`
+              select tag from form_tags where workspace_id = ${actor.workspaceId} and form_id = ${form.id} order by tag`,
+            sql<{ readonly hidden_fields: ReadonlyArray<FormLogic.HiddenField> }>`
+              select hidden_fields from forms where workspace_id = ${actor.workspaceId} and id = ${form.id}`
           ], { concurrency: "unbounded" }),
-          ([fields, stageList, memberList, tagRows]): ResponseListHead => ({
+          ([fields, stageList, memberList, tagRows, hiddenRows]): ResponseListHead => ({
             form: { id: form.id, title: form.title },
             fields,
             stages: stageList,
             members: memberList,
-            allTags: tagRows.map((r) => r.tag)
+            allTags: tagRows.map((r) => r.tag),
+            hiddenFields: hiddenRows[0]?.hidden_fields ?? []
           })
         )
 
@@ -666,12 +825,15 @@ export class Responses extends Context.Service<Responses, {
         yield* Actors.requireWrite(actor)
         const blobKeys = yield* sql.withTransaction(Effect.gen(function*() {
           const keys = yield* files.forgetResponse(actor.workspaceId, responseId)
-          const rows = yield* sql<{ readonly form_id: number; readonly tags: ReadonlyArray<string> }>`
+          const rows = yield* sql<
+            { readonly form_id: number; readonly tags: ReadonlyArray<string>; readonly finished: boolean }
+          >`
             delete from responses where workspace_id = ${actor.workspaceId} and id = ${responseId}
-            returning form_id, tags`
+            returning form_id, tags, finished`
           const row = rows[0]
           if (row === undefined) return yield* new ResponseNotFound({ message: `response ${responseId} not found` })
-          yield* countResponses(actor.workspaceId, row.form_id, -1)
+          // Only submitted responses are counted.
+          if (row.finished) yield* countResponses(actor.workspaceId, row.form_id, -1)
           yield* countTags(actor.workspaceId, row.form_id, row.tags, -1)
           return keys
         }))
@@ -679,7 +841,35 @@ export class Responses extends Context.Service<Responses, {
         yield* files.deleteBlobs(blobKeys)
       })
 
-      return Responses.of({ submit, list, stream, get, update, remove })
+      return Responses.of({ submit, savePartial, partialAnswers, purgePartials, list, stream, get, update, remove })
     })
   )
 }
+
+/** How long a partial response is kept after its last change by default: 30 days. */
+export const defaultPartialMaxAgeDays = 30
+
+/**
+ * Deletes partial responses older than `maxAgeDays` (default
+ * {@link defaultPartialMaxAgeDays}) now and every hour while the layer lives.
+ * `Qforms.make` runs it; include it when you build your own server from the layers.
+ *
+ * @example
+ * ```ts
+ * const Purger = Responses.layerPartialPurger({ maxAgeDays: 7 })
+ * ```
+ */
+export const layerPartialPurger = (options: { readonly maxAgeDays?: number | undefined } = {}): Layer.Layer<
+  never,
+  never,
+  Responses
+> =>
+  Layer.effectDiscard(Effect.gen(function*() {
+    const responses = yield* Responses
+    const maxAgeMs = (options.maxAgeDays ?? defaultPartialMaxAgeDays) * 24 * 60 * 60 * 1000
+    const once = responses.purgePartials(maxAgeMs).pipe(
+      Effect.tap((n) => n > 0 ? Effect.logInfo(`qforms: deleted ${n} partial responses older than the limit`) : Effect.void),
+      Effect.catchCause((cause) => Effect.logWarning("qforms: purging partial responses failed", cause))
+    )
+    yield* Effect.forkScoped(Effect.forever(Effect.andThen(once, Effect.sleep("1 hour"))))
+  }))

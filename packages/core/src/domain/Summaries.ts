@@ -6,6 +6,7 @@
  */
 import * as Predicate from "effect/Predicate"
 import { type AnswerValue, DEFAULT_RATING_MAX, type Field } from "./Fields.ts"
+import { hiddenPrefix } from "./FormLogic.ts"
 
 const byPosition = (fields: ReadonlyArray<Field>): ReadonlyArray<Field> =>
   [...fields].sort((a, b) => a.position - b.position || a.id - b.id)
@@ -81,6 +82,12 @@ const answered = (
     const text = formatAnswer(field, answerOf(values, field), linkBase)
     if (text !== "") entries.push({ key, label: field.label, text })
   }
+  // Hidden-field values (form logic) follow the questions, keyed `hidden:<name>`.
+  for (const [key, value] of Object.entries(values)) {
+    if (key.startsWith(hiddenPrefix) && Predicate.isString(value) && value !== "") {
+      entries.push({ key, label: key, text: value })
+    }
+  }
   return entries
 }
 
@@ -96,7 +103,8 @@ const answeredEntries = (
  * Only answered questions appear; statements are skipped. When questions share
  * a label, later ones get `" (2)"`, `" (3)"`, … appended; the numbering
  * counts every non-statement question, answered or not, so keys are stable
- * across responses of the same form. With `linkBase`, a file answer is its
+ * across responses of the same form. Hidden-field values follow, keyed
+ * `hidden:<name>`. With `linkBase`, a file answer is its
  * name and download link (see {@link formatAnswer}).
  *
  * @example

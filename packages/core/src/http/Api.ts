@@ -18,7 +18,8 @@ import { Field } from "../domain/Fields.ts"
 import { CreateFormInput, FormSummary, FormWithFields, UpdateFormInput } from "../domain/Forms.ts"
 import { Member } from "../domain/Members.ts"
 import { AddNoteInput, Note } from "../domain/Notes.ts"
-import { ResponseDetail, ResponseRow, SubmitInput, UpdateResponseInput, UpdateResponseResult } from "../domain/Responses.ts"
+import { HiddenField } from "../domain/FormLogic.ts"
+import { ResponseDetail, ResponseRow, ResponseStatus, SubmitInput, UpdateResponseInput, UpdateResponseResult } from "../domain/Responses.ts"
 import { CreateStageInput, ReorderStagesInput, Stage, UpdateStageInput } from "../domain/Stages.ts"
 import { CreatedSubscription, SubscribeInput, Subscription, UpdateSubscriptionInput } from "../domain/Webhooks.ts"
 import { Delivery, DeliveryLog } from "../domain/Deliveries.ts"
@@ -95,7 +96,10 @@ export const ResponseListQuery = Schema.Struct({
   limit: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 1000 }))).annotate({
     description: "Extension: at most this many responses (1–1000); `nextCursor` then leads to the next page."
   }),
-  cursor: Schema.optionalKey(Schema.String).annotate({ description: "Extension: `nextCursor` of the previous page." })
+  cursor: Schema.optionalKey(Schema.String).annotate({ description: "Extension: `nextCursor` of the previous page." }),
+  status: Schema.optionalKey(ResponseStatus).annotate({
+    description: "Extension: `completed` (default: submitted responses), `partial` (not submitted yet) or `all`."
+  })
 })
 export type ResponseListQuery = typeof ResponseListQuery.Type
 
@@ -119,6 +123,9 @@ export const ResponseList = Schema.Struct({
   responses: Schema.Array(ResponseRow),
   nextCursor: Schema.NullOr(Schema.String).annotate({
     description: "Extension: with `limit`, the cursor of the next page; null on the last."
+  }),
+  hiddenFields: Schema.optionalKey(Schema.Array(HiddenField)).annotate({
+    description: "Extension (form logic): the form's hidden fields; rows carry their values as `hidden:<name>`."
   })
 }).annotate({ identifier: "ResponseList" })
 

@@ -182,7 +182,10 @@ export const makeTools = Effect.gen(function*() {
       title: "Change a form",
       description: "Changes a form's title, description, status (draft, published, closed) and/or questions. " +
         "`fields` replaces the whole question list: keep a question's `id` to keep it and its answers; " +
-        "a question left out is deleted. Call get_form first to have the current questions.",
+        "a question left out is deleted. Call get_form first to have the current questions. " +
+        "Form logic: `hiddenFields` [{name}] take values from the page URL; a question's `logic` " +
+        "[{if: Condition, then: {jumpTo: <later question id> | \"end\"}}] and `showIf` Condition refer to question " +
+        "ids, or to questions of the same call by their `ref` as \"ref:<ref>\".",
       input: Schema.Struct({ formId: FormId, ...UpdateFormInput.fields }),
       output: FormSummary,
       write: true,
@@ -203,7 +206,7 @@ export const makeTools = Effect.gen(function*() {
       description: "Lists a form's responses (cases), newest first, 50 at a time unless `limit` says otherwise; " +
         "pass `nextCursor` back as `cursor` for the next page. Filters: `q` (text search in name, e-mail, tags " +
         "and answers), `stage` (a stage id or \"none\"), `assignee` (an account id or \"none\"), `tag`, " +
-        "`from`/`to` (submission time, ISO 8601). The answer also carries the form's questions, stages, " +
+        "`from`/`to` (submission time, ISO 8601), `status` (completed, the default; partial; all). The answer also carries the form's questions, stages, " +
         "members and tags, so ids in the rows can be read. Set `flat` to get answers keyed by question label.",
       input: ListResponsesInput,
       output: ResponseList,

@@ -33,11 +33,13 @@ import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as Multipart from "effect/http/Multipart"
 import * as Actors from "../domain/Actors.ts"
-import { type AnswerState, AnswerTokens } from "../domain/AnswerTokens.ts"
+import { type AnswerState, AnswerTokens, maxAgeMs } from "../domain/AnswerTokens.ts"
 import { type Field, FileAnswer, validateAnswers } from "../domain/Fields.ts"
 import { Files } from "../domain/Files.ts"
+import * as FormLogic from "../domain/FormLogic.ts"
 import { Forms, type FormWithFields } from "../domain/Forms.ts"
 import { Responses } from "../domain/Responses.ts"
+import * as Summaries from "../domain/Summaries.ts"
 import { domainResponse } from "../http/ApiErrors.ts"
 import * as RateLimit from "../http/RateLimit.ts"
 import type { Html } from "./Html.ts"
@@ -161,6 +163,51 @@ const withAnswer = (values: AnswerState["values"], field: Field, value: unknown)
 }
 
 // ---------------------------------------------------------------------------
+// Form logic on the page (evaluated here, on every step, for both the
+// JavaScript and the plain-HTML page: one engine, no copy in the browser)
+// ---------------------------------------------------------------------------
+
+/** The hidden values of a state that the form (still) declares. */
+const hiddenOf = (form: FormWithFields, state: AnswerState): Record<string, string> => {
+  const declared = new Set(form.hiddenFields.map((h) => h.name))
+  return Object.fromEntries(Object.entries(state.hidden ?? {}).filter(([name]) => declared.has(name)))
+}
+
+const factsOf = (form: FormWithFields, state: AnswerState): FormLogic.Facts => ({
+  values: state.values,
+  hidden: hiddenOf(form, state)
+})
+
+/** The declared hidden fields given in the page's URL (`/f/{publicId}?ref=newsletter`). */
+export const hiddenFromUrl = (form: FormWithFields, url: string): Record<string, string> => {
+  const params = new URL(url, "http://qforms").searchParams
+  const out: Record<string, string> = {}
+  for (const { name } of form.hiddenFields) {
+    const value = params.get(name)
+    if (value !== null && value.trim() !== "") out[name] = value.slice(0, FormLogic.maxHiddenValueLength)
+  }
+  return out
+}
+
+/** The form as the respondent sees it now: earlier answers recalled into labels and help texts. */
+const recalled = (form: FormWithFields, state: AnswerState): FormWithFields => {
+  const facts = factsOf(form, state)
+  const fill = (text: string) => FormLogic.recall(text, form.fields, facts, Summaries.formatAnswer)
+  return {
+    ...form,
+    description: form.description === null ? null : fill(form.description),
+    fields: form.fields.map((f) => ({
+      ...f,
+      label: fill(f.label),
+      options: f.options?.help === undefined ? f.options : { ...f.options, help: fill(f.options.help) }
+    }))
+  }
+}
+
+/** The cookie that lets a respondent resume a partial response on the same device. */
+const resumeCookieName = (publicId: string) => `qf_${publicId}`
+
+// ---------------------------------------------------------------------------
 // Responses of the page
 // ---------------------------------------------------------------------------
 
@@ -276,6 +323,8 @@ const collectStep = (
 
 const SubmitBody = Schema.Struct({
   values: Schema.Record(Schema.String, Schema.Unknown),
+  /** Values of the form's hidden fields, by name (form logic). */
+  hidden: Schema.optionalKey(FormLogic.HiddenValues),
   /** The page's answer token, when the page's own data is submitted as JSON: its start time is checked. */
   token: Schema.optionalKey(Schema.String),
   /** The honeypot: must be absent or empty. */
@@ -441,6 +490,19 @@ export const layer = (options: PublicPageOptions = {}) =>
 
     const publicIdParam = Effect.map(HttpRouter.params, (params) => params["publicId"] ?? "")
 
+    /** The header that keeps (or, after the submission, forgets) the partial response on this device. */
+    const resumeHeaders = (form: FormWithFields, state: AnswerState | undefined) => {
+      const where = `Path=/f/${encodeURIComponent(form.publicId)}; HttpOnly; SameSite=Lax`
+      if (state === undefined) return Effect.succeed({ "set-cookie": `${resumeCookieName(form.publicId)}=; ${where}; Max-Age=0` })
+      if (state.partialId === undefined) return Effect.succeed(undefined)
+      return Effect.map(
+        tokens.sign({ form: form.publicId, startedAt: state.startedAt, values: {}, partialId: state.partialId }),
+        (token): Record<string, string> => ({
+          "set-cookie": `${resumeCookieName(form.publicId)}=${token}; ${where}; Max-Age=${maxAgeMs / 1000}`
+        })
+      )
+    }
+
     const questionPage = (
       form: FormWithFields,
       state: AnswerState,
@@ -448,30 +510,92 @@ export const layer = (options: PublicPageOptions = {}) =>
       entered: Screens.Entered,
       extra: { readonly error?: string; readonly notice?: string; readonly status?: number } = {}
     ) =>
-      Effect.map(
-        tokens.sign(state),
-        (token) =>
-          show(
-            extra.status ?? (extra.error === undefined && extra.notice === undefined ? 200 : 400),
-            `${form.title} (${index + 1} of ${form.fields.length})`,
-            Screens.question({ form, index, token, entered, error: extra.error, notice: extra.notice }),
-            true
-          )
-      )
+      Effect.gen(function*() {
+        const token = yield* tokens.sign(state)
+        const headers = yield* resumeHeaders(form, state)
+        const field = form.fields[index]!
+        const facts = factsOf(form, state)
+        return show(
+          extra.status ?? (extra.error === undefined && extra.notice === undefined ? 200 : 400),
+          `${form.title} (${index + 1} of ${form.fields.length})`,
+          Screens.question({
+            form: recalled(form, state),
+            index,
+            token,
+            entered,
+            error: extra.error,
+            notice: extra.notice,
+            last: FormLogic.next(form.fields, facts, field.id) === undefined,
+            first: FormLogic.previous(form.fields, facts, field.id) === undefined
+          }),
+          true,
+          headers
+        )
+      })
 
-    const welcomePage = (form: FormWithFields, state: AnswerState, notice?: string) =>
+    const welcomePage = (form: FormWithFields, state: AnswerState, notice?: string, note?: string) =>
       Effect.map(tokens.sign(state), (token) =>
-        show(notice === undefined ? 200 : 400, form.title, Screens.welcome(form, token, notice), true))
+        show(notice === undefined ? 200 : 400, form.title, Screens.welcome(recalled(form, state), token, notice, note), true))
+
+    /** The partial response this device left unfinished, if any: its answers back in a state. */
+    const resume = (request: HttpServerRequest.HttpServerRequest, form: FormWithFields, workspaceId: number) =>
+      Effect.gen(function*() {
+        const cookie = request.cookies[resumeCookieName(form.publicId)]
+        if (cookie === undefined || cookie === "") return Option.none<AnswerState>()
+        const verified = yield* Effect.result(tokens.verify(cookie, form.publicId))
+        if (Result.isFailure(verified)) {
+          return verified.failure._tag === "SqlError" ? yield* Effect.die(verified.failure) : Option.none<AnswerState>()
+        }
+        const partialId = verified.success.partialId
+        if (partialId === undefined) return Option.none<AnswerState>()
+        const answers = yield* Effect.orDie(responses.partialAnswers(workspaceId, form.id, partialId))
+        return Option.map(answers, (stored): AnswerState => {
+          const values: Record<string, unknown> = {}
+          const hidden: Record<string, string> = {}
+          for (const [key, value] of Object.entries(stored)) {
+            if (key.startsWith(FormLogic.hiddenPrefix)) {
+              if (Predicate.isString(value)) hidden[key.slice(FormLogic.hiddenPrefix.length)] = value
+            } else values[key] = value
+          }
+          return { form: form.publicId, startedAt: verified.success.startedAt, values, hidden, partialId }
+        })
+      })
+
+    /** Saves the answers so far as the partial response (best effort: the step goes on whatever happens). */
+    const saveProgress = (found: { readonly form: FormWithFields; readonly workspaceId: number }, state: AnswerState) =>
+      responses.savePartial(
+        Actors.respondent(found.workspaceId),
+        found.form.id,
+        { values: state.values, hidden: hiddenOf(found.form, state) },
+        state.partialId
+      ).pipe(
+        Effect.map((partialId): AnswerState => ({ ...state, partialId })),
+        Effect.catchTags({
+          InvalidInput: () => Effect.succeed(state),
+          Conflict: () => Effect.succeed(state),
+          FormNotFound: () => Effect.succeed(state),
+          Forbidden: () => Effect.succeed(state),
+          SqlError: (e) => Effect.die(e)
+        })
+      )
 
     // GET /f/{publicId}: the welcome screen with a fresh token.
     yield* router.add(
       "GET",
       "/f/:publicId",
       Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
         const found = yield* published(yield* publicIdParam)
         if (Result.isFailure(found)) return found.failure
+        const { form, workspaceId } = found.success
+        const hidden = hiddenFromUrl(form, request.url)
+        const resumed = yield* resume(request, form, workspaceId)
+        if (Option.isSome(resumed)) {
+          const state = { ...resumed.value, hidden: { ...resumed.value.hidden, ...hidden } }
+          return yield* welcomePage(form, state, undefined, "Welcome back: your earlier answers are still here.")
+        }
         const now = yield* Clock.currentTimeMillis
-        return yield* welcomePage(found.success.form, { form: found.success.form.publicId, startedAt: now, values: {} })
+        return yield* welcomePage(form, { form: form.publicId, startedAt: now, values: {}, hidden })
       })
     )
 
@@ -502,9 +626,16 @@ export const layer = (options: PublicPageOptions = {}) =>
             ? yield* welcomePage(form, state, notice)
             : yield* questionPage(form, state, index, enteredHere, { notice })
         }
-        return yield* responses.submit(Actors.respondent(found.workspaceId), form.id, { values: state.values }, "form")
+        const forget = yield* resumeHeaders(form, undefined)
+        return yield* responses.submit(
+          Actors.respondent(found.workspaceId),
+          form.id,
+          { values: state.values, hidden: hiddenOf(form, state) },
+          "form",
+          { partialId: state.partialId }
+        )
           .pipe(
-            Effect.as(show(200, form.title, Screens.thanks(form))),
+            Effect.as(show(200, form.title, Screens.thanks(form), false, forget)),
             Effect.catchTags({
               InvalidInput: (error) => {
                 // Back to the first question with a problem, its message beside it.
@@ -553,9 +684,11 @@ export const layer = (options: PublicPageOptions = {}) =>
         }
         const state = verified.success
         const fields = form.fields
+        const indexOf = (field: Field) => fields.findIndex((f) => f.id === field.id)
         if (input.at === "welcome") {
-          if (fields.length === 0) return yield* submitFromPage(request, found.success, state, input, -1)
-          return yield* questionPage(form, state, 0, enteredOf(state.values[String(fields[0]!.id)]))
+          const first = FormLogic.path(fields, factsOf(form, state))[0]
+          if (first === undefined) return yield* submitFromPage(request, found.success, state, input, -1)
+          return yield* questionPage(form, state, indexOf(first), enteredOf(state.values[String(first.id)]))
         }
         const index = fields.findIndex((f) => String(f.id) === input.at)
         if (index === -1) {
@@ -575,9 +708,10 @@ export const layer = (options: PublicPageOptions = {}) =>
         if (input.action === "back") {
           const values = Result.isSuccess(checked) ? withAnswer(state.values, field, checked.success) : state.values
           const previous = { ...state, values }
-          return index === 0
+          const before = FormLogic.previous(fields, factsOf(form, previous), field.id)
+          return before === undefined
             ? yield* welcomePage(form, previous)
-            : yield* questionPage(form, previous, index - 1, enteredOf(values[String(fields[index - 1]!.id)]))
+            : yield* questionPage(form, previous, indexOf(before), enteredOf(values[String(before.id)]))
         }
         if (Result.isFailure(checked)) {
           return yield* questionPage(form, state, index, {
@@ -585,11 +719,14 @@ export const layer = (options: PublicPageOptions = {}) =>
             file: field.type === "file" ? enteredOf(raw).file : undefined
           }, { error: checked.failure })
         }
-        const next = { ...state, values: withAnswer(state.values, field, checked.success) }
-        if (index < fields.length - 1) {
-          return yield* questionPage(form, next, index + 1, enteredOf(next.values[String(fields[index + 1]!.id)]))
+        const answered = { ...state, values: withAnswer(state.values, field, checked.success) }
+        const following = FormLogic.next(fields, factsOf(form, answered), field.id)
+        if (following !== undefined) {
+          // The answers so far are kept as a partial response (not a bot's: the honeypot is empty).
+          const next = input.honeypot === "" ? yield* saveProgress(found.success, answered) : answered
+          return yield* questionPage(form, next, indexOf(following), enteredOf(next.values[String(following.id)]))
         }
-        return yield* submitFromPage(request, found.success, next, input, index)
+        return yield* submitFromPage(request, found.success, answered, input, index)
       }).pipe(
         Effect.catchTag("StepRefused", (refused) =>
           Effect.succeed(show(refused.status, "Answers not accepted", Screens.message("Answers not accepted", refused.message))))
@@ -642,7 +779,12 @@ export const layer = (options: PublicPageOptions = {}) =>
         }
         const { form, workspaceId } = target.value
         const submitted = yield* Effect.result(
-          responses.submit(Actors.respondent(workspaceId), form.id, { values: input.values }, "form")
+          responses.submit(
+            Actors.respondent(workspaceId),
+            form.id,
+            input.hidden === undefined ? { values: input.values } : { values: input.values, hidden: input.hidden },
+            "form"
+          )
         )
         if (Result.isSuccess(submitted)) return json(201, { id: submitted.success.id })
         const error = submitted.failure

@@ -49,11 +49,12 @@ const stepInputs = (token: string, at: string) =>
 <div class="hp" aria-hidden="true"><label>Leave this field empty <input type="text" name="${honeypotName}" tabindex="-1" autocomplete="off"></label></div>`
 
 /** The welcome screen: title, description, how many questions, Start. */
-export const welcome = (form: FormWithFields, token: string, notice?: string): Html => {
+export const welcome = (form: FormWithFields, token: string, notice?: string, note?: string): Html => {
   const questions = form.fields.filter((f) => f.type !== "statement").length
   return html`<h1 id="title" tabindex="-1" data-focus>${form.title}</h1>
 ${form.description ? html`<p class="description">${lines(form.description)}</p>` : null}
 ${notice ? html`<p class="error" role="alert">${notice}</p>` : null}
+${note ? html`<p class="note" role="status">${note}</p>` : null}
 <form method="post">
 ${stepInputs(token, "welcome")}
 <p class="count">${questions} question${questions === 1 ? "" : "s"}</p>
@@ -241,11 +242,16 @@ export const question = (options: {
   readonly error?: string | undefined
   /** A message about the whole step (e.g. submitted too fast). */
   readonly notice?: string | undefined
+  /** Whether the form ends after this question (form logic); by default, when it is the last one. */
+  readonly last?: boolean | undefined
+  /** Whether no question comes before this one (form logic); by default, when it is the first one. */
+  readonly first?: boolean | undefined
 }): Html => {
   const { form, index } = options
   const field = form.fields[index]!
   const total = form.fields.length
-  const last = index === total - 1
+  const last = options.last ?? index === total - 1
+  const first = options.first ?? index === 0
   const multipart = field.type === "file"
   return html`<h1 class="form-title">${form.title}</h1>
 <div class="progress"><progress max="${total}" value="${index}" aria-label="Progress"></progress><span>${index + 1} of ${total}</span></div>
@@ -255,7 +261,7 @@ ${options.notice ? html`<p class="error" role="alert">${options.notice}</p>` : n
 ${control(field, options.entered, options.error)}
 <p class="error" id="error" role="alert" aria-live="assertive">${options.error ?? ""}</p>
 <div class="actions"><button type="submit" name="move" value="next" class="ok">${last ? "Submit" : "OK"}</button>
-${index > 0 ? html`<button type="submit" name="move" value="back" class="back" formnovalidate>Back</button>` : null}
+${!first ? html`<button type="submit" name="move" value="back" class="back" formnovalidate>Back</button>` : null}
 <span class="hint">press Enter ↵</span></div>
 </form>`
 }

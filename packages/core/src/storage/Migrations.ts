@@ -272,6 +272,20 @@ const signingSecrets = Effect.gen(function*() {
 })
 
 /**
+ * Form logic (issue 11): a form's hidden fields, each question's jump rules
+ * and `showIf`, and partial responses (`finished = false` until the
+ * respondent submits; purged after a while, oldest first by `updated_at`).
+ */
+const formLogic = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`alter table forms add column hidden_fields jsonb not null default '[]'::jsonb`
+  yield* sql`alter table fields add column logic jsonb`
+  yield* sql`alter table fields add column show_if jsonb`
+  yield* sql`alter table responses add column finished boolean not null default true`
+  yield* sql`create index responses_partial on responses (updated_at) where not finished`
+})
+
+/**
  * Every migration of qforms, in order. Add new ones at the end; never edit a
  * released one.
  */
@@ -280,7 +294,8 @@ export const loader = Migrator.fromRecord({
   "0002_webhook_subscriptions": webhookSubscriptions,
   "0003_deliveries": deliveries,
   "0006_files": files,
-  "0007_signing_secrets": signingSecrets
+  "0007_signing_secrets": signingSecrets,
+  "0009_form_logic": formLogic
 })
 
 /**

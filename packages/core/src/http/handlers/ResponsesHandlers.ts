@@ -19,7 +19,8 @@ const toListOptions = (query: ResponseListQuery): ListOptions => ({
   to: query.to === undefined ? undefined : new Date(query.to),
   flat: query.flat === "1",
   limit: query.limit,
-  cursor: query.cursor
+  cursor: query.cursor,
+  status: query.status
 })
 
 /**
@@ -64,7 +65,13 @@ export const ResponsesHandlers = HttpApiBuilder.group(Api, "responses", Effect.f
         handle(Effect.map(
           responses.stream(actor, params.formId, toListOptions(query)),
           ({ head, rows }) => {
-            const writer = Csv.writer(head.fields, head.stages, head.members, linkBase)
+            const writer = Csv.writer(
+              head.fields,
+              head.stages,
+              head.members,
+              linkBase,
+              head.hiddenFields.map((h) => h.name)
+            )
             return HttpServerResponse.stream(
               Stream.make(writer.header).pipe(
                 // One string per page of rows, as for the JSON list.

@@ -1,0 +1,321 @@
+import * as Schema from "effect/Schema"
+import * as fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import {
+  Condition,
+  evaluate,
+  type Facts,
+  hasRefs,
+  HiddenFields,
+  type LogicField,
+  type LogicInput,
+  Logic,
+  next,
+  onPath,
+  path,
+  previous,
+  recall,
+  resolveCondition,
+  resolveRefs,
+  validate
+} from "../src/domain/FormLogic.ts"
+import type { Field } from "../src/domain/Fields.ts"
+
+const facts = (values: Record<string, unknown>, hidden: Record<string, string> = {}): Facts => ({ values, hidden })
+
+describe("FormLogic.evaluate", () => {
+  const table: ReadonlyArray<readonly [string, Condition, Facts, boolean]> = [
+    ["equals text, case and spaces ignored", { field: 1, equals: "Pro" }, facts({ "1": " pro " }), true],
+    ["equals other text", { field: 1, equals: "Pro" }, facts({ "1": "Free" }), false],
+    ["equals on a missing answer", { field: 1, equals: "Pro" }, facts({}), false],
+    ["equals a number", { field: 1, equals: 3 }, facts({ "1": 3 }), true],
+    ["equals a number written as text", { field: 1, equals: "3.0" }, facts({ "1": 3 }), true],
+    ["equals true on yes/no", { field: 1, equals: true }, facts({ "1": true }), true],
+    ["equals yes on yes/no", { field: 1, equals: "yes" }, facts({ "1": true }), true],
+    ["equals false on a true answer", { field: 1, equals: false }, facts({ "1": true }), false],
+    ["equals one of the checked choices", { field: 1, equals: "B" }, facts({ "1": ["A", "B"] }), true],
+    ["notEquals", { field: 1, notEquals: "Pro" }, facts({ "1": "Free" }), true],
+    ["notEquals on a missing answer", { field: 1, notEquals: "Pro" }, facts({}), true],
+    ["contains", { field: 1, contains: "ACME" }, facts({ "1": "works at Acme Ltd" }), true],
+    ["contains on a missing answer", { field: 1, contains: "x" }, facts({}), false],
+    ["notContains", { field: 1, notContains: "spam" }, facts({ "1": "hello" }), true],
+    ["greaterThan numbers", { field: 1, greaterThan: 9 }, facts({ "1": 10 }), true],
+    ["greaterThan equal", { field: 1, greaterThan: 10 }, facts({ "1": 10 }), false],
+    ["greaterThan numbers not text order", { field: 1, greaterThan: 9 }, facts({ "1": 100 }), true],
+    ["lessThan dates", { field: 1, lessThan: "2026-01-01" }, facts({ "1": "2025-12-31" }), true],
+    ["lessThan on a missing answer", { field: 1, lessThan: 5 }, facts({}), false],
+    ["isEmpty on missing", { field: 1, isEmpty: true }, facts({}), true],
+    ["isEmpty on blank", { field: 1, isEmpty: true }, facts({ "1": "  " }), true],
+    ["isEmpty on no choice", { field: 1, isEmpty: true }, facts({ "1": [] }), true],
+    ["isNotEmpty", { field: 1, isNotEmpty: true }, facts({ "1": "x" }), true],
+    ["anyOf", { field: 1, anyOf: ["A", "C"] }, facts({ "1": ["B", "C"] }), true],
+    ["anyOf none", { field: 1, anyOf: ["A", "C"] }, facts({ "1": "B" }), false],
+    ["allOf", { field: 1, allOf: ["A", "C"] }, facts({ "1": ["A", "B", "C"] }), true],
+    ["allOf missing one", { field: 1, allOf: ["A", "C"] }, facts({ "1": ["A", "B"] }), false],
+    ["hidden equals", { field: "hidden:ref", equals: "newsletter" }, facts({}, { ref: "newsletter" }), true],
+    ["hidden missing is empty", { field: "hidden:ref", isEmpty: true }, facts({}, {}), true],
+    ["file by name", { field: 1, contains: ".pdf" }, facts({ "1": { fileId: "f", name: "cv.pdf", size: 1, type: "x" } }), true],
+    [
+      "and",
+      { and: [{ field: 1, equals: "Pro" }, { field: 2, greaterThan: 5 }] },
+      facts({ "1": "Pro", "2": 3 }),
+      false
+    ],
+    [
+      "or",
+      { or: [{ field: 1, equals: "Pro" }, { field: 2, greaterThan: 5 }] },
+      facts({ "1": "Free", "2": 6 }),
+      true
+    ]
+  ]
+  it.each(table)("%s", (_name, condition, given, expected) => {
+    expect(evaluate(condition, given)).toBe(expected)
+  })
+})
+
+describe("FormLogic schemas", () => {
+  const decode = Schema.decodeUnknownResult(Condition)
+  it("takes exactly one operator", () => {
+    expect(decode({ field: 1, equals: "x" })._tag).toBe("Success")
+    expect(decode({ field: 1 })._tag).toBe("Failure")
+    expect(decode({ field: 1, equals: "x", contains: "y" })._tag).toBe("Failure")
+    expect(decode({ field: "ref", equals: "x" })._tag).toBe("Failure")
+    expect(decode({ field: "hidden:ref", isEmpty: false })._tag).toBe("Failure")
+    expect(decode({ and: [] })._tag).toBe("Failure")
+    expect(decode({ or: [{ field: 1, anyOf: ["a"] }, { and: [{ field: "hidden:x", isNotEmpty: true }] }] })._tag).toBe(
+      "Success"
+    )
+  })
+  it("rules jump to an id or end", () => {
+    const decodeLogic = Schema.decodeUnknownResult(Logic)
+    expect(decodeLogic([{ if: { field: 1, equals: "x" }, then: { jumpTo: "end" } }])._tag).toBe("Success")
+    expect(decodeLogic([{ if: { field: 1, equals: "x" }, then: { jumpTo: "start" } }])._tag).toBe("Failure")
+  })
+  it("hidden field names are unique and URL-safe", () => {
+    const decodeHidden = Schema.decodeUnknownResult(HiddenFields)
+    expect(decodeHidden([{ name: "ref" }, { name: "utm_source" }])._tag).toBe("Success")
+    expect(decodeHidden([{ name: "ref" }, { name: "ref" }])._tag).toBe("Failure")
+    expect(decodeHidden([{ name: "a b" }])._tag).toBe("Failure")
+  })
+})
+
+const q = (id: number, extra: Partial<LogicField> = {}): LogicField => ({ id, position: id, ...extra })
+
+describe("FormLogic.path", () => {
+  const plan: ReadonlyArray<LogicField> = [
+    q(1, {
+      logic: [
+        { if: { field: 1, equals: "Free" }, then: { jumpTo: 4 } },
+        { if: { field: 1, equals: "None" }, then: { jumpTo: "end" } }
+      ]
+    }),
+    q(2),
+    q(3, { showIf: { field: 2, isNotEmpty: true } }),
+    q(4),
+    q(5, { showIf: { field: "hidden:ref", equals: "partner" } })
+  ]
+  const ids = (values: Record<string, unknown>, hidden: Record<string, string> = {}) =>
+    path(plan, facts(values, hidden)).map((f) => f.id)
+
+  it.each([
+    ["no answers yet", {}, {}, [1, 2, 4]],
+    ["Pro, with the team size", { "1": "Pro", "2": 5 }, {}, [1, 2, 3, 4]],
+    ["Free jumps over 2 and 3", { "1": "Free", "2": 5 }, {}, [1, 4]],
+    ["None ends", { "1": "None" }, {}, [1]],
+    ["partner sees 5", { "1": "Free" }, { ref: "partner" }, [1, 4, 5]]
+  ] as const)("%s", (_name, values, hidden, expected) => {
+    expect(ids(values, hidden)).toEqual(expected)
+  })
+
+  it("next and previous follow the path", () => {
+    const f = facts({ "1": "Free" })
+    expect(next(plan, f, 1)?.id).toBe(4)
+    expect(next(plan, f, 4)?.id).toBeUndefined()
+    expect(previous(plan, f, 4)?.id).toBe(1)
+    expect(previous(plan, f, 1)).toBeUndefined()
+  })
+
+  it("onPath drops answers to skipped questions and keeps unknown keys", () => {
+    const result = onPath(plan, facts({ "1": "Free", "2": 5, "3": "x", "99": "?" }))
+    expect(result.values).toEqual({ "1": "Free", "99": "?" })
+    expect(result.fields.map((f) => f.id)).toEqual([1, 4])
+  })
+
+  it("ignores jumps that do not go forward in logic that was never validated", () => {
+    const broken = [q(1), q(2, { logic: [{ if: { field: 1, isEmpty: true }, then: { jumpTo: 1 } }] }), q(3)]
+    expect(path(broken, facts({})).map((f) => f.id)).toEqual([1, 2, 3])
+  })
+})
+
+describe("FormLogic.recall", () => {
+  const fields: ReadonlyArray<Field> = [
+    { id: 1, type: "short_text", label: "Name", required: false, position: 0, options: null }
+  ]
+  it("replaces answers and hidden values, missing ones with nothing", () => {
+    const text = "Hi {{field:1}} from {{ hidden:ref }}, {{field:2}}{{hidden:none}}!"
+    expect(recall(text, fields, facts({ "1": "Ada" }, { ref: "mail" }), (_f, v) => String(v))).toBe(
+      "Hi Ada from mail, !"
+    )
+  })
+})
+
+describe("FormLogic.validate", () => {
+  const rule = (field: number | `hidden:${string}`, jumpTo: number | "end") => ({
+    if: { field, isNotEmpty: true as const },
+    then: { jumpTo }
+  })
+  it.each([
+    ["a backward jump", [{ id: 1 }, { id: 2, logic: [rule(2, 1)] }], "no-backward-jump"],
+    ["a jump to itself", [{ id: 1, logic: [rule(1, 1)] }], "no-cycle"],
+    ["a jump to an unknown question", [{ id: 1, logic: [rule(1, 7)] }], "no-unknown-question"],
+    ["a condition on a later question", [{ id: 1, logic: [rule(2, "end")] }, { id: 2 }], "no-later-question"],
+    ["showIf on its own answer", [{ id: 1, showIf: { field: 1, isEmpty: true as const } }], "no-later-question"],
+    ["a condition on an unknown question", [{ id: 1, showIf: { field: 9, isEmpty: true as const } }], "no-unknown-question"],
+    ["an undeclared hidden field", [{ id: 1, logic: [rule("hidden:nope", "end")] }], "no-unknown-hidden-field"],
+    ["a jump to a question being added", [{ id: 1, logic: [rule(1, 2)] }, {}], "no-unknown-question"]
+  ] as const)("rejects %s", (_name, inputs, expected) => {
+    const issues = validate(inputs as ReadonlyArray<LogicInput>, [])
+    expect(issues.map((i) => i.rule)).toContain(expected)
+    expect(issues[0]!.message).toMatch(/^fields\.\d+\./)
+  })
+
+  it("takes refs to questions of the same request, and resolves them to ids", () => {
+    const inputs: ReadonlyArray<LogicInput> = [
+      { ref: "plan", logic: [{ if: { field: "ref:plan", equals: "Free" }, then: { jumpTo: "ref:email" } }] },
+      { id: 7, showIf: { and: [{ field: "ref:plan", equals: "Pro" }, { field: "hidden:ref", isEmpty: true }] } },
+      { ref: "email" }
+    ]
+    expect(validate(inputs, [{ name: "ref" }])).toEqual([])
+    const ids = new Map([["plan", 11], ["email", 14]])
+    expect(resolveRefs(inputs[0]!.logic!, ids)).toEqual([{ if: { field: 11, equals: "Free" }, then: { jumpTo: 14 } }])
+    expect(resolveCondition(inputs[1]!.showIf!, ids)).toEqual({
+      and: [{ field: 11, equals: "Pro" }, { field: "hidden:ref", isEmpty: true }]
+    })
+    expect(hasRefs(inputs[0]!.logic ?? undefined, undefined)).toBe(true)
+    expect(hasRefs(undefined, inputs[1]!.showIf)).toBe(true)
+    expect(validate([{ ref: "a" }, { ref: "a" }], []).map((i) => i.rule)).toEqual(["unique-ref"])
+    expect(validate([{ ref: "a", logic: [{ if: { field: "ref:b", isEmpty: true }, then: { jumpTo: "ref:a" } }] }, { ref: "b" }], [])
+      .map((i) => i.rule)).toEqual(["no-later-question", "no-cycle"])
+    expect(validate([{ logic: [{ if: { field: "ref:zz", isEmpty: true }, then: { jumpTo: "end" } }] }], []).map((i) => i.rule))
+      .toEqual(["no-unknown-question"])
+  })
+
+  it("accepts forward jumps, own answers and declared hidden fields", () => {
+    const inputs: ReadonlyArray<LogicInput> = [
+      { id: 1, logic: [rule(1, 3), rule("hidden:ref", "end")] },
+      { id: 2, showIf: { field: 1, isEmpty: true } },
+      { id: 3 },
+      {}
+    ]
+    expect(validate(inputs, [{ name: "ref" }])).toEqual([])
+  })
+})
+
+// ---------------------------------------------------------------------------
+// Properties
+// ---------------------------------------------------------------------------
+
+const CHOICES = ["A", "B", "C"]
+
+/**
+ * A random form of 1..12 questions whose logic keeps the rules by construction:
+ * conditions read earlier answers (its own for `logic`) or the hidden field, jumps go forward or end.
+ */
+const anyForm = fc.integer({ min: 1, max: 12 }).chain((size) => {
+  const ids = Array.from({ length: size }, (_, i) => 10 + i * 3)
+  const conditionUpTo = (upTo: number) => {
+    const refs: Array<number | "hidden:ref"> = [...ids.slice(0, upTo), "hidden:ref"]
+    const simple = fc.tuple(fc.constantFrom(...refs), fc.constantFrom(...CHOICES), fc.constantFrom("equals", "notEquals", "contains"))
+      .map(([field, value, op]): Condition => ({ field, [op]: value }) as Condition)
+    return fc.oneof(
+      simple,
+      fc.array(simple, { minLength: 1, maxLength: 3 }).map((and): Condition => ({ and })),
+      fc.array(simple, { minLength: 1, maxLength: 3 }).map((or): Condition => ({ or }))
+    )
+  }
+  const question = (id: number, index: number) =>
+    fc.record({
+      logic: fc.array(
+        fc.record({
+          if: conditionUpTo(index + 1),
+          then: fc.record({ jumpTo: fc.constantFrom<number | "end">(...ids.slice(index + 1), "end") })
+        }),
+        { maxLength: 3 }
+      ),
+      showIf: fc.option(conditionUpTo(index), { nil: undefined })
+    }).map((extra) => ({ id, ...extra }))
+  return fc.tuple(...ids.map(question))
+})
+
+const anyFacts = fc.record({
+  values: fc.dictionary(fc.constantFrom("10", "13", "16", "19", "22", "25", "999"), fc.constantFrom(...CHOICES, "")),
+  hidden: fc.dictionary(fc.constant("ref"), fc.constantFrom(...CHOICES))
+})
+
+describe("FormLogic properties", () => {
+  it("a form with valid logic is accepted and always gives a path that ends, goes forward and obeys its rules", () => {
+    fc.assert(
+      fc.property(anyForm, anyFacts, (inputs, given) => {
+        expect(validate(inputs, [{ name: "ref" }])).toEqual([])
+        const fields = inputs.map((input, position) => ({ ...input, position }))
+        const route = path(fields, given)
+        // Strictly forward: every question at most once, in order.
+        route.forEach((f, i) => {
+          if (i > 0) expect(f.position).toBeGreaterThan(route[i - 1]!.position)
+        })
+        // Every visited question's showIf holds, and each step is what its rules say.
+        route.forEach((f, i) => {
+          if (f.showIf !== undefined) expect(evaluate(f.showIf, given)).toBe(true)
+          const rule = f.logic.find((r) => evaluate(r.if, given))
+          const following = route[i + 1]
+          if (rule?.then.jumpTo === "end") expect(following).toBeUndefined()
+          else if (rule !== undefined && following !== undefined) {
+            const target = fields.find((t) => t.id === rule.then.jumpTo)!
+            expect(following.position).toBeGreaterThanOrEqual(target.position)
+          }
+        })
+        return true
+      }),
+      { numRuns: 500 }
+    )
+  })
+
+  it("invalid logic is always rejected: a jump back or to itself, or a reference forward", () => {
+    fc.assert(
+      fc.property(anyForm, fc.nat(), fc.nat(), (inputs, a, b) => {
+        const from = a % inputs.length
+        const to = b % (from + 1) // at or before `from`
+        const target = inputs[to]!.id
+        const broken = inputs.map((input, i) =>
+          i === from ? { ...input, logic: [...input.logic, { if: { field: input.id, isEmpty: true as const }, then: { jumpTo: target } }] } : input
+        )
+        const rules = validate(broken, [{ name: "ref" }]).map((i) => i.rule)
+        expect(rules).toContain(to === from ? "no-cycle" : "no-backward-jump")
+        if (from + 1 < inputs.length) {
+          const later = inputs[from + 1]!.id
+          const forward = inputs.map((input, i) => i === from ? { ...input, showIf: { field: later, isEmpty: true as const } } : input)
+          expect(validate(forward, [{ name: "ref" }]).map((i) => i.rule)).toContain("no-later-question")
+        }
+      }),
+      { numRuns: 300 }
+    )
+  })
+
+  it("later answers never change the path before them", () => {
+    fc.assert(
+      fc.property(anyForm, anyFacts, fc.constantFrom(...CHOICES), (inputs, given, extra) => {
+        const fields = inputs.map((input, position) => ({ ...input, position }))
+        const route = path(fields, given)
+        const last = route.at(-1)
+        if (last === undefined) return true
+        // Answer every question after the last visited one differently: the path up to it stays.
+        const values = { ...given.values }
+        for (const f of fields) if (f.position > last.position) values[String(f.id)] = extra
+        const again = path(fields, { values, hidden: given.hidden }).map((f) => f.id)
+        expect(again.slice(0, route.length)).toEqual(route.map((f) => f.id))
+        return true
+      }),
+      { numRuns: 300 }
+    )
+  })
+})

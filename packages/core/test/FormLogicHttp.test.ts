@@ -1,0 +1,325 @@
+/**
+ * Form logic over HTTP, on both databases: logic checked when saved (400
+ * naming the rule), the API submission following the path (answers to
+ * skipped questions dropped, skipped required questions not required),
+ * hidden fields in values, flat answers and CSV, and the page without
+ * JavaScript: branching, recall, hidden fields from the URL, partial
+ * responses (listed with `status=partial`, no event until submitted,
+ * resumable, purged).
+ */
+import { Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { layerPartialPurger, Responses } from "../src/domain/Responses.ts"
+import { databaseTargets } from "./support/Databases.ts"
+import { answer, api, createForm, getPage, hidden, seedWorkspace } from "./support/PublicForms.ts"
+import { startTestServer, type TestServer } from "./support/TestServer.ts"
+
+const countEvents = (server: TestServer, formId: number) =>
+  server.run(Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql<{ readonly n: number }>`select count(*)::int as n from events where form_id = ${formId}`
+    return rows[0]!.n
+  }))
+
+/** A question as returned, as the API takes it back (no `position`). */
+const asInput = (field: object): Record<string, unknown> => {
+  const { position: _, ...rest } = field as Record<string, unknown>
+  return rest
+}
+
+for (const target of databaseTargets) {
+  describe(`form logic over HTTP on ${target.name}`, () => {
+    let server: TestServer
+    let key: string
+
+    beforeAll(async () => {
+      server = await startTestServer(target, {
+        publicPage: { minSubmitSeconds: 0, submissionRateLimit: { requestsPerSecond: 100, burst: 1000 } }
+      })
+      key = (await seedWorkspace(server)).key
+    })
+    afterAll(async () => {
+      await server?.close()
+    })
+
+    /** A published form: plan (Free jumps to the last question, None ends), team size (only for Pro), a recall, hidden ref. */
+    const planForm = async () => {
+      const form = await createForm(server, key, {
+        title: "Signup",
+        fields: [
+          { type: "select", label: "Plan", required: true, options: { choices: ["Free", "Pro", "None"] } },
+          { type: "number", label: "Team size", required: true },
+          { type: "short_text", label: "Why {{field:0}}?" },
+          { type: "email", label: "Email for your {{hidden:ref}} plan", required: true }
+        ]
+      })
+      const [plan, team, why, email] = form.fields.map((f) => f.id) as [number, number, number, number]
+      const fields = form.fields.map(asInput)
+      const patched = await api(server, key, "PATCH", `/forms/${form.id}`, {
+        hiddenFields: [{ name: "ref" }],
+        fields: [
+          {
+            ...fields[0],
+            logic: [
+              { if: { field: plan, equals: "Free" }, then: { jumpTo: email } },
+              { if: { field: plan, equals: "None" }, then: { jumpTo: "end" } }
+            ]
+          },
+          { ...fields[1], showIf: { field: plan, equals: "Pro" } },
+          { ...fields[2], label: `Why {{field:${plan}}}?` },
+          fields[3]
+        ]
+      })
+      expect(patched.status, patched.text).toBe(200)
+      return { form, plan, team, why, email }
+    }
+
+    it("shows hidden fields, logic and showIf in the form; refuses invalid logic with a 400 naming the rule", async () => {
+      const { email, form, plan, team } = await planForm()
+      const got = await api(server, key, "GET", `/forms/${form.id}`)
+      expect(got.body.hiddenFields).toEqual([{ name: "ref" }])
+      expect(got.body.fields[0].logic).toEqual([
+        { if: { field: plan, equals: "Free" }, then: { jumpTo: email } },
+        { if: { field: plan, equals: "None" }, then: { jumpTo: "end" } }
+      ])
+      expect(got.body.fields[1].showIf).toEqual({ field: plan, equals: "Pro" })
+      expect(got.body.fields[3]).not.toHaveProperty("logic")
+      const fields = (got.body.fields as ReadonlyArray<Record<string, unknown>>).map(asInput)
+      const attempt = async (changed: ReadonlyArray<unknown>, extra: object = {}) =>
+        api(server, key, "PATCH", `/forms/${form.id}`, { fields: changed, ...extra })
+      const backward = await attempt([
+        fields[0],
+        { ...fields[1], logic: [{ if: { field: team, greaterThan: 5 }, then: { jumpTo: plan } }] },
+        fields[2],
+        fields[3]
+      ])
+      expect(backward.status).toBe(400)
+      expect(backward.body.error).toContain("no-backward-jump")
+      const later = await attempt([{ ...fields[0], showIf: { field: team, isEmpty: true } }, fields[1], fields[2], fields[3]])
+      expect(later.status).toBe(400)
+      expect(later.body.error).toContain("no-later-question")
+      const itself = await attempt([fields[0], { ...fields[1], logic: [{ if: { field: team, isEmpty: true }, then: { jumpTo: team } }] }, fields[2], fields[3]])
+      expect(itself.status).toBe(400)
+      expect(itself.body.error).toContain("no-cycle")
+      const unknownHidden = await attempt([fields[0], { ...fields[1], showIf: { field: "hidden:campaign", equals: "x" } }, fields[2], fields[3]])
+      expect(unknownHidden.status).toBe(400)
+      expect(unknownHidden.body.error).toContain("no-unknown-hidden-field")
+      // Dropping the question a rule jumps to, or the hidden field a condition reads.
+      const dropped = await attempt([fields[0], fields[1], fields[2]])
+      expect(dropped.status).toBe(400)
+      expect(dropped.body.error).toContain("no-unknown-question")
+      const noHidden = await api(server, key, "PATCH", `/forms/${form.id}`, { hiddenFields: [] })
+      expect(noHidden.status).toBe(200) // nothing reads it: the recall in a label is not a condition
+      const created = await api(server, key, "POST", "/forms", {
+        title: "Bad",
+        fields: [{ type: "short_text", label: "A", logic: [{ if: { field: 1, isEmpty: true }, then: { jumpTo: 999999 } }] }]
+      })
+      expect(created.status).toBe(400)
+      expect(created.body.error).toContain("no-unknown-question")
+      const malformed = await api(server, key, "PATCH", `/forms/${form.id}`, {
+        fields: [{ ...fields[0], logic: [{ if: { field: plan, equals: "x", contains: "y" }, then: { jumpTo: "end" } }] }]
+      })
+      expect(malformed.status).toBe(400)
+      expect(malformed.body.error).toMatch(/exactly one operator/)
+      // Nothing of the refused changes was saved.
+      const after = await api(server, key, "GET", `/forms/${form.id}`)
+      expect(after.body.fields.map((f: { id: number }) => f.id)).toEqual(fields.map((f) => f.id))
+    })
+
+    it("creates a form with its logic in one request: questions named by ref, saved with their ids", async () => {
+      const created = await api(server, key, "POST", "/forms", {
+        title: "One go",
+        hiddenFields: [{ name: "ref" }],
+        fields: [
+          {
+            type: "yes_no",
+            label: "Coming?",
+            ref: "coming",
+            logic: [{ if: { field: "ref:coming", equals: false }, then: { jumpTo: "ref:bye" } }]
+          },
+          { type: "number", label: "Guests", showIf: { field: "ref:coming", equals: true } },
+          { type: "statement", label: "See you, {{hidden:ref}}", ref: "bye" }
+        ]
+      })
+      expect(created.status, created.text).toBe(201)
+      const got = await api(server, key, "GET", `/forms/${created.body.id}`)
+      const [coming, guests, bye] = got.body.fields as Array<Record<string, unknown>>
+      expect(coming!.logic).toEqual([{ if: { field: coming!.id, equals: false }, then: { jumpTo: bye!.id } }])
+      expect(guests!.showIf).toEqual({ field: coming!.id, equals: true })
+      expect(coming).not.toHaveProperty("ref")
+      const twice = await api(server, key, "POST", "/forms", {
+        title: "Twice",
+        fields: [{ type: "short_text", label: "A", ref: "a" }, { type: "short_text", label: "B", ref: "a" }]
+      })
+      expect(twice.status).toBe(400)
+      expect(twice.body.error).toContain("unique-ref")
+      const unknown = await api(server, key, "POST", "/forms", {
+        title: "Unknown",
+        fields: [{ type: "short_text", label: "A", showIf: { field: "ref:nope", isEmpty: true } }]
+      })
+      expect(unknown.status).toBe(400)
+      expect(unknown.body.error).toContain("no-unknown-question")
+    })
+
+    it("the README's worked example gives the paths it describes", async () => {
+      const created = await api(server, key, "POST", "/forms", {
+        title: "Sign up",
+        hiddenFields: [{ name: "ref" }],
+        fields: [
+          {
+            ref: "plan",
+            type: "select",
+            label: "Plan",
+            required: true,
+            options: { choices: ["Free", "Pro", "None"] },
+            logic: [
+              { if: { field: "ref:plan", equals: "Free" }, then: { jumpTo: "ref:email" } },
+              { if: { field: "ref:plan", equals: "None" }, then: { jumpTo: "end" } }
+            ]
+          },
+          { ref: "size", type: "number", label: "Team size", required: true, showIf: { field: "ref:plan", equals: "Pro" } },
+          {
+            type: "short_text",
+            label: "Team name",
+            showIf: { and: [{ field: "ref:plan", equals: "Pro" }, { field: "ref:size", greaterThan: 1 }] }
+          },
+          { ref: "email", type: "email", label: "Email", required: true }
+        ]
+      })
+      expect(created.status, created.text).toBe(201)
+      expect((await api(server, key, "PATCH", `/forms/${created.body.id}`, { status: "published" })).status).toBe(200)
+      const [plan, size, name, email] = (await api(server, key, "GET", `/forms/${created.body.id}`)).body.fields.map((f: { id: number }) => f.id)
+      const submit = (values: Record<string, unknown>) =>
+        api(server, key, "POST", `/forms/${created.body.id}/responses`, { values, hidden: { ref: "newsletter" } })
+      const free = await submit({ [plan]: "Free", [size]: 5, [email]: "ada@example.com" })
+      expect(free.body.values).toEqual({ [plan]: "Free", [email]: "ada@example.com", "hidden:ref": "newsletter" })
+      const solo = await submit({ [plan]: "Pro", [size]: 1, [name]: "Solo", [email]: "b@example.com" })
+      expect(solo.body.values).toEqual({ [plan]: "Pro", [size]: 1, [email]: "b@example.com", "hidden:ref": "newsletter" })
+      const team = await submit({ [plan]: "Pro", [size]: 3, [name]: "Crew", [email]: "c@example.com" })
+      expect(team.body.values).toEqual({ [plan]: "Pro", [size]: 3, [name]: "Crew", [email]: "c@example.com", "hidden:ref": "newsletter" })
+      const none = await submit({ [plan]: "None" })
+      expect(none.status).toBe(201)
+    })
+
+    it("the API submission follows the path: skipped answers dropped, skipped required questions not required", async () => {
+      const { email, form, plan, team, why } = await planForm()
+      const free = await api(server, key, "POST", `/forms/${form.id}/responses`, {
+        values: { [plan]: "Free", [team]: 12, [why]: "skipped too", [email]: "ada@example.com" },
+        hidden: { ref: "newsletter" }
+      })
+      expect(free.status, free.text).toBe(201)
+      expect(free.body.values).toEqual({ [plan]: "Free", [email]: "ada@example.com", "hidden:ref": "newsletter" })
+      expect(free.body.finished).toBe(true)
+      // Team size is required, but only on the Pro path.
+      const pro = await api(server, key, "POST", `/forms/${form.id}/responses`, {
+        values: { [plan]: "Pro", [email]: "grace@example.com" }
+      })
+      expect(pro.status).toBe(400)
+      expect(pro.body.error).toContain("\"Team size\" is required")
+      const none = await api(server, key, "POST", `/forms/${form.id}/responses`, { values: { [plan]: "None", [email]: "x" } })
+      expect(none.status, none.text).toBe(201)
+      expect(none.body.values).toEqual({ [plan]: "None" })
+      const unknown = await api(server, key, "POST", `/forms/${form.id}/responses`, {
+        values: { [plan]: "None" },
+        hidden: { campaign: "x" }
+      })
+      expect(unknown.status).toBe(400)
+      expect(unknown.body.error).toContain("\"campaign\" is not a hidden field")
+      const flat = await api(server, key, "GET", `/forms/${form.id}/responses?flat=1`)
+      const row = flat.body.responses.find((r: { id: number }) => r.id === free.body.id)
+      expect(row.answers).toEqual({ Plan: "Free", "Email for your {{hidden:ref}} plan": "ada@example.com", "hidden:ref": "newsletter" })
+      expect(row.summary).toContain("■ hidden:ref\nnewsletter")
+      expect(flat.body.hiddenFields).toEqual([{ name: "ref" }])
+      const csv = await fetch(`${server.url}/api/forms/${form.id}/responses.csv`, { headers: { authorization: `Bearer ${key}` } })
+      const text = await csv.text()
+      expect(text.split("\r\n")[0]).toMatch(/,hidden:ref$/)
+      expect(text).toMatch(/,newsletter\r\n/)
+    })
+
+    it("the page without JavaScript branches, recalls, takes hidden fields from the URL and keeps a partial response", async () => {
+      const { email, form, plan, team, why } = await planForm()
+      const welcome = await getPage(server, `/f/${form.publicId}?ref=partner&other=ignored`)
+      expect(welcome.status).toBe(200)
+      let page = await answer(server, form.publicId, welcome.text, [], "start")
+      expect(hidden(page.text, "at")).toBe(String(plan))
+      page = await answer(server, form.publicId, page.text, ["Pro"])
+      expect(hidden(page.text, "at")).toBe(String(team))
+      // Answered once: a partial response, listed only with status=partial, and no event yet.
+      const cookie = (page.headers.get("set-cookie") ?? "").split(";")[0]!
+      expect(cookie).toMatch(/^qf_/)
+      const partial = await api(server, key, "GET", `/forms/${form.id}/responses?status=partial`)
+      expect(partial.body.responses).toHaveLength(1)
+      expect(partial.body.responses[0]).toMatchObject({ finished: false, values: { [plan]: "Pro", "hidden:ref": "partner" } })
+      expect((await api(server, key, "GET", `/forms/${form.id}/responses`)).body.responses).toHaveLength(0)
+      expect(await countEvents(server, form.id)).toBe(0)
+      const summary = await api(server, key, "GET", `/forms/${form.id}`)
+      expect(summary.status).toBe(200)
+      // Resumable on the same device: the cookie brings the answers back.
+      const again = await getPage(server, `/f/${form.publicId}`, { cookie })
+      expect(again.text).toContain("Welcome back")
+      const resumed = await answer(server, form.publicId, again.text, [], "start")
+      expect(resumed.text).toMatch(/<input type="radio" name="a" value="Pro" checked/)
+      page = await answer(server, form.publicId, page.text, ["4"])
+      expect(hidden(page.text, "at")).toBe(String(why))
+      // Recall: the label shows the earlier answer.
+      expect(page.text).toContain("Why Pro?")
+      // Back goes along the path, forward again.
+      const back = await answer(server, form.publicId, page.text, [], "back")
+      expect(hidden(back.text, "at")).toBe(String(team))
+      page = await answer(server, form.publicId, back.text, ["4"])
+      page = await answer(server, form.publicId, page.text, ["because"])
+      expect(hidden(page.text, "at")).toBe(String(email))
+      expect(page.text).toContain("Email for your partner plan")
+      expect(page.text).toContain(">Submit</button>")
+      const done = await answer(server, form.publicId, page.text, ["lin@example.com"])
+      expect(done.text).toContain("Thank you!")
+      expect(done.headers.get("set-cookie")).toMatch(/Max-Age=0/)
+      const list = await api(server, key, "GET", `/forms/${form.id}/responses?status=all`)
+      expect(list.body.responses).toHaveLength(1)
+      expect(list.body.responses[0]).toMatchObject({
+        finished: true,
+        values: { [plan]: "Pro", [team]: 4, [why]: "because", [email]: "lin@example.com", "hidden:ref": "partner" }
+      })
+      expect((await api(server, key, "GET", `/forms/${form.id}/responses?status=partial`)).body.responses).toHaveLength(0)
+      expect(await countEvents(server, form.id)).toBe(1)
+      // The Free path: from the plan straight to the e-mail, which ends the form.
+      const other = await getPage(server, `/f/${form.publicId}`)
+      page = await answer(server, form.publicId, other.text, [], "start")
+      page = await answer(server, form.publicId, page.text, ["Free"])
+      expect(hidden(page.text, "at")).toBe(String(email))
+      const backToPlan = await answer(server, form.publicId, page.text, [], "back")
+      expect(hidden(backToPlan.text, "at")).toBe(String(plan))
+    })
+
+    it("purges partial responses older than the limit, never submitted ones", async () => {
+      const { form, plan } = await planForm()
+      const welcome = await getPage(server, `/f/${form.publicId}`)
+      let page = await answer(server, form.publicId, welcome.text, [], "start")
+      page = await answer(server, form.publicId, page.text, ["Pro"])
+      const submitted = await api(server, key, "POST", `/forms/${form.id}/responses`, { values: { [plan]: "None" } })
+      expect(submitted.status).toBe(201)
+      const kept = await server.run(Effect.flatMap(Responses, (r) => r.purgePartials(60 * 60 * 1000)))
+      expect(kept).toBe(0)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      const purged = await server.run(Effect.flatMap(Responses, (r) => r.purgePartials(10)))
+      expect(purged).toBeGreaterThanOrEqual(1)
+      expect((await api(server, key, "GET", `/forms/${form.id}/responses?status=partial`)).body.responses).toHaveLength(0)
+      expect((await api(server, key, "GET", `/forms/${form.id}/responses?status=all`)).body.responses).toHaveLength(1)
+      // The partial response's form keeps counting only submitted responses.
+      const summary = (await api(server, key, "GET", "/forms")).body.find((f: { id: number }) => f.id === form.id)
+      expect(summary.responseCount).toBe(1)
+      // The purger layer (as Qforms.make runs it) purges on start, then hourly.
+      const later = await getPage(server, `/f/${form.publicId}`)
+      page = await answer(server, form.publicId, later.text, [], "start")
+      page = await answer(server, form.publicId, page.text, ["Pro"])
+      expect((await api(server, key, "GET", `/forms/${form.id}/responses?status=partial`)).body.responses).toHaveLength(1)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      await server.run(Effect.scoped(Effect.andThen(
+        Layer.build(layerPartialPurger({ maxAgeDays: 10 / 86_400_000 })),
+        Effect.sleep("300 millis")
+      )))
+      expect((await api(server, key, "GET", `/forms/${form.id}/responses?status=partial`)).body.responses).toHaveLength(0)
+    })
+  })
+}
