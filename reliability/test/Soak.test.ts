@@ -147,6 +147,12 @@ for (const target of targets) {
           if (cursor === null) break
         }
         if (diagnosis.length === 0) diagnosis.push(`undelivered responses ${[...missing].join(", ")} have no delivery in the log`)
+        for (const id of [...missing].slice(0, 3)) {
+          const detail = await call(url, "GET", `/api/responses/${id}`, { key })
+          diagnosis.push(`response ${id}: ${detail.status}, submitted ${detail.body?.response?.submittedAt ?? "?"}; last id acknowledged ${ids.at(-1)}`)
+        }
+        const newest = await call(url, "GET", `/api/webhooks/subscribe/${subscriptionId}/deliveries?limit=3`, { key })
+        diagnosis.push(`newest deliveries: ${JSON.stringify(newest.body).slice(0, 1_000)}`)
       }
 
       record({
