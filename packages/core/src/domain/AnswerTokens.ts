@@ -11,15 +11,15 @@
  * (`signing_secrets`), and so shared by every process on that database and
  * kept across restarts.
  */
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
+import { createHmac, timingSafeEqual } from "node:crypto"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
-import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
+import * as SigningSecrets from "./SigningSecrets.ts"
 
 /** What a token carries. */
 export const AnswerState = Schema.Struct({
@@ -105,22 +105,7 @@ export class AnswerTokens extends Context.Service<AnswerTokens, {
   static readonly layer = Layer.effect(
     AnswerTokens,
     Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
-      // Made by the first process that needs it; the others (and later starts) read the same row.
-      const load = Effect.gen(function*() {
-        const now = new Date(yield* Clock.currentTimeMillis)
-        const fresh = randomBytes(32).toString("base64url")
-        yield* sql`
-          insert into signing_secrets (name, secret, created_at) values (${SECRET_NAME}, ${fresh}, ${now})
-          on conflict (name) do nothing`
-        const rows = yield* sql<{ readonly secret: string }>`
-          select secret from signing_secrets where name = ${SECRET_NAME}`
-        return Buffer.from(rows[0]!.secret, "base64url")
-      })
-      let cached: Buffer | undefined
-      const secret = Effect.suspend(() =>
-        cached !== undefined ? Effect.succeed(cached) : Effect.tap(load, (value) => Effect.sync(() => cached = value))
-      )
+      const secret = yield* SigningSecrets.cached(SECRET_NAME)
       const sign = (state: AnswerState) => Effect.map(secret, (key) => signWith(key, state))
       const verify = (token: string, publicId: string) =>
         Effect.gen(function*() {

@@ -7,15 +7,14 @@
  * by mail systems). The secret is made once and kept in `signing_secrets`,
  * like the answer tokens' (see `AnswerTokens.ts`).
  */
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
-import * as Clock from "effect/Clock"
+import { createHmac, timingSafeEqual } from "node:crypto"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
-import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
+import * as SigningSecrets from "./SigningSecrets.ts"
 
 /** What a token is about. */
 export type EmailToken =
@@ -109,20 +108,7 @@ export class EmailTokens extends Context.Service<EmailTokens, {
   static readonly layer = Layer.effect(
     EmailTokens,
     Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
-      const load = Effect.gen(function*() {
-        const now = new Date(yield* Clock.currentTimeMillis)
-        const fresh = randomBytes(32).toString("base64url")
-        yield* sql`
-          insert into signing_secrets (name, secret, created_at) values (${SECRET_NAME}, ${fresh}, ${now})
-          on conflict (name) do nothing`
-        const rows = yield* sql<{ readonly secret: string }>`select secret from signing_secrets where name = ${SECRET_NAME}`
-        return Buffer.from(rows[0]!.secret, "base64url")
-      })
-      let cached: Buffer | undefined
-      const secret = Effect.suspend(() =>
-        cached !== undefined ? Effect.succeed(cached) : Effect.tap(load, (value) => Effect.sync(() => cached = value))
-      )
+      const secret = yield* SigningSecrets.cached(SECRET_NAME)
       const sign = (token: EmailToken) => Effect.map(secret, (key) => signWith(key, token))
       const verify = <K extends EmailToken["kind"]>(kind: K, text: string) =>
         Effect.flatMap(secret, (key) => {
