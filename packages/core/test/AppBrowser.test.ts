@@ -12,14 +12,13 @@
  * Skipped only when Chromium is absent outside CI; with CI=true a missing
  * browser fails the run.
  */
-import { existsSync, mkdirSync, readFileSync } from "node:fs"
+import { mkdirSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { createRequire } from "node:module"
-import { dirname, join } from "node:path"
-import { fileURLToPath } from "node:url"
+import { join } from "node:path"
 import * as Effect from "effect/Effect"
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
+import { type Browser, type BrowserContext, type Page } from "playwright-core"
+import { artifacts, axeSource, launch, present } from "./support/Browser.ts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Members } from "../src/domain/Members.ts"
 import { Sessions } from "../src/domain/Sessions.ts"
@@ -27,15 +26,6 @@ import { Workspaces } from "../src/domain/Workspaces.ts"
 import * as Qforms from "../src/Qforms.ts"
 import { receiver, waitFor } from "./support/Receiver.ts"
 
-const chromiumPath = process.env["QFORMS_CHROMIUM"] ?? "/usr/bin/chromium"
-const present = existsSync(chromiumPath)
-const inCi = process.env["CI"] === "true"
-const artifacts = join(dirname(fileURLToPath(import.meta.url)), "..", "test-artifacts")
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
-
-if (!present && inCi) {
-  throw new Error(`CI=true but Chromium is not at ${chromiumPath}: install it (apt-get install -y chromium)`)
-}
 
 const ownerPassword = "correct horse battery"
 const viewerPassword = "viewer password 1"
@@ -113,11 +103,7 @@ describe.skipIf(!present)("the application in a browser", () => {
     })
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      headless: true,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"]
-    })
+    browser = await launch()
   }, 60_000)
 
   afterAll(async () => {

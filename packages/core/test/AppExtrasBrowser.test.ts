@@ -5,25 +5,20 @@
  * Each part runs when this build of qforms has the feature's API (read from
  * its own OpenAPI document), since the screens show only then.
  */
-import { existsSync, mkdirSync, readFileSync } from "node:fs"
+import { mkdirSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { createRequire } from "node:module"
-import { dirname, join } from "node:path"
-import { fileURLToPath } from "node:url"
+import { join } from "node:path"
 import * as Effect from "effect/Effect"
 import * as OpenApi from "effect/http-api/OpenApi"
-import { type Browser, chromium, type Page } from "playwright-core"
+import { type Browser, type Page } from "playwright-core"
+import { artifacts, axeSource, launch, present } from "./support/Browser.ts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Sessions } from "../src/domain/Sessions.ts"
 import { Workspaces } from "../src/domain/Workspaces.ts"
 import { Api } from "../src/http/Api.ts"
 import * as Qforms from "../src/Qforms.ts"
 
-const chromiumPath = process.env["QFORMS_CHROMIUM"] ?? "/usr/bin/chromium"
-const present = existsSync(chromiumPath)
-const artifacts = join(dirname(fileURLToPath(import.meta.url)), "..", "test-artifacts")
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
 const paths = OpenApi.fromApi(Api).paths as Record<string, Record<string, unknown>>
 const hasNotifications = paths["/api/forms/{id}/notifications"]?.["put"] !== undefined
 const hasConfirmation = paths["/api/forms/{id}/confirmation"]?.["put"] !== undefined
@@ -72,7 +67,7 @@ describe.skipIf(!present || !(hasNotifications || hasConfirmation || hasEmails |
     server = createServer(qforms.nodeHandler)
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-    browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ["--headless", "--no-sandbox", "--disable-gpu"] })
+    browser = await launch()
     page = await (await browser.newContext({ locale: "en-US", viewport: { width: 1280, height: 900 } })).newPage()
     await page.goto(`${url}/app/sign-in`)
     await page.getByLabel("E-mail").fill("olivia@example.com")

@@ -8,25 +8,17 @@
  *
  * Skipped only when Chromium is absent outside CI.
  */
-import { existsSync, mkdirSync } from "node:fs"
-import { dirname, join } from "node:path"
-import { fileURLToPath } from "node:url"
+import { mkdirSync } from "node:fs"
+import { join } from "node:path"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { type Browser, chromium, type Page } from "playwright-core"
+import { type Browser, type Page } from "playwright-core"
+import { artifacts, launch, present } from "./support/Browser.ts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { databaseTargets } from "./support/Databases.ts"
 import { api, createForm, seedWorkspace } from "./support/PublicForms.ts"
 import { startTestServer, type TestServer } from "./support/TestServer.ts"
 
-const chromiumPath = process.env["QFORMS_CHROMIUM"] ?? "/usr/bin/chromium"
-const present = existsSync(chromiumPath)
-const inCi = process.env["CI"] === "true"
-const artifacts = join(dirname(fileURLToPath(import.meta.url)), "..", "test-artifacts")
-
-if (!present && inCi) {
-  throw new Error(`CI=true but Chromium is not at ${chromiumPath}: install it (apt-get install -y chromium)`)
-}
 
 describe.skipIf(!present)("form logic in the browser", () => {
   let server: TestServer
@@ -81,11 +73,7 @@ describe.skipIf(!present)("form logic in the browser", () => {
     })
     expect(patched.status, patched.text).toBe(200)
     form = created
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      headless: true,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
-    })
+    browser = await launch()
   }, 60_000)
   afterAll(async () => {
     await browser?.close()

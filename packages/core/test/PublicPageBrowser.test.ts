@@ -9,25 +9,15 @@
  * Skipped only when Chromium is absent outside CI; with CI=true a missing
  * browser fails the run.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
-import { createRequire } from "node:module"
-import { dirname, join } from "node:path"
-import { fileURLToPath } from "node:url"
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
+import { mkdirSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { type Browser, type BrowserContext, type Page } from "playwright-core"
+import { artifacts, axeSource, launch, present } from "./support/Browser.ts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { databaseTargets } from "./support/Databases.ts"
 import { createForm, listResponses, seedWorkspace } from "./support/PublicForms.ts"
 import { startTestServer, type TestServer } from "./support/TestServer.ts"
 
-const chromiumPath = process.env["QFORMS_CHROMIUM"] ?? "/usr/bin/chromium"
-const present = existsSync(chromiumPath)
-const inCi = process.env["CI"] === "true"
-const artifacts = join(dirname(fileURLToPath(import.meta.url)), "..", "test-artifacts")
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
-
-if (!present && inCi) {
-  throw new Error(`CI=true but Chromium is not at ${chromiumPath}: install it (apt-get install -y chromium)`)
-}
 
 const fields = [
   { type: "short_text", label: "Your name", required: true },
@@ -274,19 +264,7 @@ describe.skipIf(!present)("public form page in Chromium", () => {
       description: "Every question type, answered with the keyboard.",
       fields
     })
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      headless: true,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run"
-      ]
-    })
+    browser = await launch()
   }, 60_000)
   afterAll(async () => {
     await browser?.close()
