@@ -276,6 +276,11 @@ for (const target of databaseTargets) {
       expect((await call(key, "GET", "/forms")).status).toBe(200)
       expect((await call(ownerKey, "DELETE", `/api-keys/${apiKey.id}`)).status).toBe(200)
       expect((await call(key, "GET", "/forms")).status).toBe(401)
+      // A key for an account id beyond the ids' range, or for no member, is refused with {error} (found by the fuzzer: 500).
+      const outOfRange = await call(ownerKey, "POST", "/api-keys", { name: "x", accountId: 2 ** 40 })
+      expect(outOfRange.status).toBe(400)
+      expect(await outOfRange.json()).toHaveProperty("error")
+      expect((await call(ownerKey, "POST", "/api-keys", { name: "x", accountId: 999_999 })).status).toBe(404)
       expect((await call(ownerKey, "DELETE", `/members/${member.accountId}`)).status).toBe(204)
       expect((await call(ownerKey, "DELETE", `/members/${member.accountId}`)).status).toBe(404)
     })

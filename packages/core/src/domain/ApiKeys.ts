@@ -15,6 +15,7 @@ import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import * as Actors from "./Actors.ts"
 import { Forbidden } from "./Errors.ts"
+import { Id } from "./Ids.ts"
 import { Members, type MemberNotFound, type MemberRole } from "./Members.ts"
 
 /** An API key as listed (never the key itself). */
@@ -40,7 +41,7 @@ export type CreateApiKeyInput = typeof CreateApiKeyInput.Type
 /** What issuing a key through the API or the application takes: a label, and the member it acts as (default: the caller). */
 export const IssueApiKeyInput = Schema.Struct({
   name: Schema.optional(Schema.NullOr(Schema.Trim.pipe(Schema.check(Schema.isMaxLength(100))))),
-  accountId: Schema.optional(Schema.Int)
+  accountId: Schema.optional(Id)
 })
 export type IssueApiKeyInput = typeof IssueApiKeyInput.Type
 
