@@ -53,6 +53,9 @@ export interface Seeded {
   readonly subscriptionId: string
   readonly deliveryId: number
   readonly noteId: number
+  /** A member and an API key made for probes that change or remove them (never the prober's own). */
+  readonly spareAccountId: number
+  readonly spareKeyId: number
 }
 
 const ok = (what: string, result: { status: number; body: Json }, status: number) => {
@@ -93,6 +96,11 @@ export const seed = async (url: string, key: string, marker: string, hookUrl: st
   }), 201)
   ok("tag", await call(url, "PATCH", `/api/responses/${response.id}`, { key, body: { tags: [marker.slice(0, 30)], stageId: stage.id } }), 200)
   const note = ok("note", await call(url, "POST", `/api/responses/${response.id}/notes`, { key, body: { body: `Note ${marker}` } }), 201)
+  const spareMember = ok("add member", await call(url, "POST", "/api/members", {
+    key,
+    body: { email: `spare-${marker.toLowerCase()}@example.com`, role: "member" }
+  }), 201)
+  const spareKey = ok("issue key", await call(url, "POST", "/api/api-keys", { key, body: { name: `spare ${marker}`.slice(0, 100) } }), 201)
   const deliveryId = await waitUntil("the seeded delivery", async () => {
     const log = await call(url, "GET", `/api/webhooks/subscribe/${subscription.id}/deliveries`, { key })
     return log.body?.deliveries?.[0]?.id as number | undefined
@@ -109,7 +117,9 @@ export const seed = async (url: string, key: string, marker: string, hookUrl: st
     fileId: uploaded.fileId,
     subscriptionId: subscription.id,
     deliveryId,
-    noteId: note.id
+    noteId: note.id,
+    spareAccountId: spareMember.accountId,
+    spareKeyId: spareKey.apiKey.id
   }
 }
 
@@ -122,6 +132,7 @@ export const idHints = (s: Seeded): Record<string, unknown> => ({
   subscriptionId: s.subscriptionId,
   deliveryId: s.deliveryId,
   noteId: s.noteId,
+  accountId: s.spareAccountId,
   stageIds: [s.stageId]
 })
 
@@ -138,7 +149,9 @@ export const pathParam = (s: Seeded, path: string, name: string): string => {
     subscriptions: s.subscriptionId,
     deliveries: s.deliveryId,
     files: s.fileId,
-    notes: s.noteId
+    notes: s.noteId,
+    members: s.spareAccountId,
+    "api-keys": s.spareKeyId
   }
   return String(byCollection[before] ?? s.formId)
 }
