@@ -140,13 +140,18 @@ for (const target of targets) {
             `/api/webhooks/subscribe/${subscriptionId}/deliveries?limit=200${cursor === null ? "" : `&cursor=${cursor}`}`,
             { key }
           )
+          // An unreadable page ends the search, saying so (it is not evidence that no delivery exists).
+          if (log.status !== 200) {
+            diagnosis.push(`delivery log page ${page}: ${log.status} ${JSON.stringify(log.body).slice(0, 200)}`)
+            break
+          }
           for (const delivery of log.body.deliveries ?? []) {
             if (missing.has(delivery.responseId)) diagnosis.push(`undelivered response ${delivery.responseId}: ${JSON.stringify(delivery).slice(0, 800)}`)
           }
           cursor = log.body.nextCursor
           if (cursor === null) break
         }
-        if (diagnosis.length === 0) diagnosis.push(`undelivered responses ${[...missing].join(", ")} have no delivery in the log`)
+        if (diagnosis.length === 0 && cursor === null) diagnosis.push(`undelivered responses ${[...missing].join(", ")} have no delivery in the log`)
         for (const id of [...missing].slice(0, 3)) {
           const detail = await call(url, "GET", `/api/responses/${id}`, { key })
           diagnosis.push(`response ${id}: ${detail.status}, submitted ${detail.body?.response?.submittedAt ?? "?"}; last id acknowledged ${ids.at(-1)}`)
