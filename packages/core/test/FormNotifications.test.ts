@@ -4,40 +4,15 @@
  * SMTP server for e-mail. On PGlite always, on PostgreSQL too when
  * QFORMS_TEST_DATABASE_URL is set.
  */
-import { Effect } from "effect"
 import { Webhook } from "standardwebhooks"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ApiKeys } from "../src/domain/ApiKeys.ts"
 import type { DeliveryLog } from "../src/domain/Deliveries.ts"
-import { Members } from "../src/domain/Members.ts"
 import { discordEmbedLength, discordLimits, slackLimits, teamsMaxBytes } from "../src/domain/NotificationFormats.ts"
-import { Workspaces } from "../src/domain/Workspaces.ts"
 import * as Qforms from "../src/Qforms.ts"
 import { databaseTargets } from "./support/Databases.ts"
+import { type Api, apiOf, workspace } from "./support/InProcessApi.ts"
 import { receiver, waitFor } from "./support/Receiver.ts"
 import { smtpSink } from "./support/SmtpSink.ts"
-
-type Api = (method: string, path: string, body?: unknown) => Promise<{ readonly status: number; readonly json: any }>
-
-const apiOf = (qforms: Qforms.Qforms, key: string): Api => async (method, path, body) => {
-  const response = await qforms.handler(new Request(`http://qforms.test/api${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) })
-  }))
-  const text = await response.text()
-  return { status: response.status, json: text === "" ? undefined : JSON.parse(text) }
-}
-
-/** A workspace with an owner key (and a viewer key). */
-const workspace = (qforms: Qforms.Qforms, name: string) =>
-  qforms.run(Effect.gen(function*() {
-    const { ownerAccountId, workspace } = yield* (yield* Workspaces).create({ name, ownerEmail: `${name}@example.com` })
-    const keys = yield* ApiKeys
-    const owner = (yield* keys.create(workspace.id, { accountId: ownerAccountId })).key
-    const viewer = yield* (yield* Members).add(workspace.id, { email: `${name}-viewer@example.com`, role: "viewer" })
-    return { owner, viewer: (yield* keys.create(workspace.id, { accountId: viewer.accountId })).key }
-  }).pipe(Effect.orDie))
 
 for (const target of databaseTargets) {
   describe(`form notifications on ${target.name}`, () => {

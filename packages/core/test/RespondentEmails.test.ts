@@ -6,41 +6,17 @@
  */
 import { createRequire } from "node:module"
 import type { AddressInfo } from "node:net"
-import { Effect } from "effect"
 import { ImapFlow } from "imapflow"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ApiKeys } from "../src/domain/ApiKeys.ts"
 import { stripQuoted } from "../src/domain/EmailReplies.ts"
-import { Members } from "../src/domain/Members.ts"
-import { Workspaces } from "../src/domain/Workspaces.ts"
 import * as Qforms from "../src/Qforms.ts"
 import { databaseTargets } from "./support/Databases.ts"
+import { type Api, apiOf, workspace } from "./support/InProcessApi.ts"
 import { waitFor } from "./support/Receiver.ts"
 import { type ReceivedMail, smtpSink } from "./support/SmtpSink.ts"
 
-type Api = (method: string, path: string, body?: unknown) => Promise<{ readonly status: number; readonly json: any }>
-
 const appUrl = "http://qforms.test"
 const inboundSecret = "inbound-s3cret"
-
-const apiOf = (qforms: Qforms.Qforms, key: string): Api => async (method, path, body) => {
-  const response = await qforms.handler(new Request(`${appUrl}/api${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) })
-  }))
-  const text = await response.text()
-  return { status: response.status, json: text === "" ? undefined : JSON.parse(text) }
-}
-
-const workspace = (qforms: Qforms.Qforms, name: string) =>
-  qforms.run(Effect.gen(function*() {
-    const { ownerAccountId, workspace } = yield* (yield* Workspaces).create({ name, ownerEmail: `${name}@example.com` })
-    const keys = yield* ApiKeys
-    const owner = (yield* keys.create(workspace.id, { accountId: ownerAccountId })).key
-    const viewer = yield* (yield* Members).add(workspace.id, { email: `${name}-viewer@example.com`, role: "viewer" })
-    return { owner, viewer: (yield* keys.create(workspace.id, { accountId: viewer.accountId })).key }
-  }).pipe(Effect.orDie))
 
 /** A raw MIME message. */
 const mime = (headers: Record<string, string>, body: string) =>
