@@ -3,7 +3,18 @@
  * same database and environment as the server. Every command but `key create`
  * prints JSON on stdout; failures are `CliFailure`s with a readable message.
  */
-import { Accounts, ApiKeys, type BlobStore, Database, Members, Passwords, Services, Sessions, Workspaces } from "@qforms/core"
+import {
+  Accounts,
+  ApiKeys,
+  type BlobStore,
+  Database,
+  Members,
+  Options,
+  Passwords,
+  Services,
+  Sessions,
+  Workspaces
+} from "@qforms/core"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -25,6 +36,26 @@ const fail = (message: string) => Effect.fail(new CliFailure({ message }))
 /** Anything a command can fail with, as a `CliFailure` (domain, SQL and database errors all carry a message). */
 const toFailure = (error: { readonly message: string }): CliFailure =>
   error instanceof CliFailure ? error : new CliFailure({ message: error.message })
+
+/**
+ * The arguments with the value of `--log-level` spelled as effect/cli's flag
+ * takes it (lower case; `off` is `none`), so that the flag accepts every name
+ * `LOG_LEVEL` and `Qforms.make` accept, in any case. Unknown names are left
+ * for the flag to refuse.
+ */
+export const normalizeLogLevelFlag = (args: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const spell = (name: string) => {
+    const level = Options.parseLogLevel(name)
+    return level === undefined ? name : level.toLowerCase()
+  }
+  return args.map((arg, i) =>
+    arg.startsWith("--log-level=")
+      ? `--log-level=${spell(arg.slice("--log-level=".length))}`
+      : i > 0 && args[i - 1] === "--log-level"
+      ? spell(arg)
+      : arg
+  )
+}
 
 /**
  * Runs `effect` on qforms' services over the configured database: opened (and

@@ -13,6 +13,7 @@ import {
   FormGenerator,
   Mailer,
   OpenAiFormGenerator,
+  Options,
   PgliteClient,
   PublicPage,
   type Qforms,
@@ -55,17 +56,20 @@ export const Settings = Config.all({
   filesDir: Config.option(Config.String("QFORMS_FILES_DIR")),
   databaseUrl: Config.option(Config.Redacted("DATABASE_URL")),
   schema: Config.String("QFORMS_DB_SCHEMA").pipe(Config.withDefault("qforms")),
-  logLevel: Config.LogLevel("LOG_LEVEL").pipe(Config.withDefault("Info" as const)),
+  logLevel: Config.schema(Options.LogLevelName, "LOG_LEVEL").pipe(
+    Config.map((name) => Options.parseLogLevel(name) ?? "Info"),
+    Config.withDefault("Info" as const)
+  ),
   logFormat: Config.Literals(["pretty", "json"], "LOG_FORMAT").pipe(Config.withDefault("pretty" as const)),
   logRequests: Config.Boolean("LOG_REQUESTS").pipe(Config.withDefault(false)),
   ownerEmail: Config.String("QFORMS_OWNER_EMAIL").pipe(Config.withDefault("owner@localhost")),
-  rateLimitPerSecond: Config.Number("QFORMS_RATE_LIMIT_PER_SECOND").pipe(Config.withDefault(20)),
-  rateLimitBurst: Config.Int("QFORMS_RATE_LIMIT_BURST").pipe(Config.withDefault(100)),
-  shutdownTimeoutMs: Config.Int("QFORMS_SHUTDOWN_TIMEOUT_MS").pipe(Config.withDefault(10_000)),
+  rateLimitPerSecond: Config.schema(Options.PositiveNumber, "QFORMS_RATE_LIMIT_PER_SECOND").pipe(Config.withDefault(20)),
+  rateLimitBurst: Config.schema(Options.PositiveInt, "QFORMS_RATE_LIMIT_BURST").pipe(Config.withDefault(100)),
+  shutdownTimeoutMs: Config.schema(Options.NonNegativeInt, "QFORMS_SHUTDOWN_TIMEOUT_MS").pipe(Config.withDefault(10_000)),
   retrySchedule: Config.option(Config.schema(ScheduleText, "QFORMS_WEBHOOK_RETRY_SCHEDULE").pipe(
     Config.map((text) => Result.getOrElse(RetrySchedule.parse(text), () => RetrySchedule.defaultSchedule))
   )),
-  webhookTimeoutMs: Config.Int("QFORMS_WEBHOOK_TIMEOUT_MS").pipe(Config.withDefault(10_000)),
+  webhookTimeoutMs: Config.schema(Options.PositiveInt, "QFORMS_WEBHOOK_TIMEOUT_MS").pipe(Config.withDefault(10_000)),
   allowPrivateWebhookTargets: Config.Boolean("QFORMS_ALLOW_PRIVATE_WEBHOOK_TARGETS").pipe(Config.withDefault(false)),
   deliveryWorker: Config.Boolean("QFORMS_DELIVERY_WORKER").pipe(Config.withDefault(true)),
   formGenerator: Config.option(Config.Literals(["offline", "openai", "none"], "QFORMS_FORM_GENERATOR")),
@@ -74,13 +78,16 @@ export const Settings = Config.all({
   llmModel: Config.option(Config.String("QFORMS_LLM_MODEL")),
   llmTimeoutSeconds: Config.schema(Seconds, "QFORMS_LLM_TIMEOUT").pipe(Config.withDefault(30)),
   frameAncestors: Config.schema(FrameAncestors, "QFORMS_FRAME_ANCESTORS").pipe(Config.withDefault(["*"])),
-  trustedProxyHops: Config.Int("QFORMS_TRUSTED_PROXY_HOPS").pipe(Config.withDefault(0)),
-  formMinSeconds: Config.Number("QFORMS_FORM_MIN_SECONDS").pipe(Config.withDefault(PublicPage.defaultMinSubmitSeconds)),
-  formSubmissionsPerMinute: Config.Number("QFORMS_FORM_SUBMISSIONS_PER_MINUTE").pipe(Config.withDefault(10)),
-  partialMaxAgeDays: Config.schema(
-    Schema.Finite.check(Schema.isGreaterThan(0, { message: "Expected a number of days greater than 0" })),
-    "QFORMS_PARTIAL_RESPONSE_MAX_AGE_DAYS"
-  ).pipe(Config.withDefault(Responses.defaultPartialMaxAgeDays)),
+  trustedProxyHops: Config.schema(Options.NonNegativeInt, "QFORMS_TRUSTED_PROXY_HOPS").pipe(Config.withDefault(0)),
+  formMinSeconds: Config.schema(Options.NonNegativeNumber, "QFORMS_FORM_MIN_SECONDS").pipe(
+    Config.withDefault(PublicPage.defaultMinSubmitSeconds)
+  ),
+  formSubmissionsPerMinute: Config.schema(Options.PositiveNumber, "QFORMS_FORM_SUBMISSIONS_PER_MINUTE").pipe(
+    Config.withDefault(10)
+  ),
+  partialMaxAgeDays: Config.schema(Options.PositiveNumber, "QFORMS_PARTIAL_RESPONSE_MAX_AGE_DAYS").pipe(
+    Config.withDefault(Responses.defaultPartialMaxAgeDays)
+  ),
   smtpUrl: Config.option(Config.Redacted("QFORMS_SMTP_URL")),
   mailFrom: Config.option(Config.String("QFORMS_MAIL_FROM")),
   inboundAddress: Config.option(Config.String("QFORMS_INBOUND_ADDRESS")),

@@ -14,8 +14,9 @@ import * as Cause from "effect/Cause"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as Stdio from "effect/Stdio"
 import { CliError, CliOutput, Command } from "effect/cli"
-import { CliFailure, qforms } from "./Commands.ts"
+import { CliFailure, normalizeLogLevelFlag, qforms } from "./Commands.ts"
 
 /** Usage problems (and the usage shown for a missing subcommand) go to stderr; `--help` stays on stdout. */
 const presenter = CliOutput.layerPresenter({
@@ -34,7 +35,10 @@ const presenter = CliOutput.layerPresenter({
       : CliOutput.defaultPresenter.present(event)
 })
 
-const program = Command.run(qforms, { version: "0.0.0" }).pipe(
+// `--log-level` takes every name LOG_LEVEL takes, in any case.
+const program = Stdio.Stdio.use(({ args }) =>
+  Effect.flatMap(args, (list) => Command.runWith(qforms, { version: "0.0.0" })(normalizeLogLevelFlag(list)))
+).pipe(
   Effect.as(0),
   Effect.catch((error) =>
     CliError.isCliError(error)

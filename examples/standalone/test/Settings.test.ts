@@ -2,8 +2,18 @@
  * A bad setting stops the server before it opens anything: exit 1 and a
  * message naming the variable.
  */
+import * as ConfigProvider from "effect/ConfigProvider"
+import * as Effect from "effect/Effect"
 import { describe, expect, it } from "vitest"
-import { spawnServer } from "./support/Processes.ts"
+import { normalizeLogLevelFlag } from "../src/Commands.ts"
+import * as Settings from "../src/Settings.ts"
+import { cli, spawnServer } from "./support/Processes.ts"
+
+/** The settings read from exactly this environment, in process. */
+const load = (env: Record<string, string>) =>
+  Effect.runPromise(
+    Effect.result(Settings.load).pipe(Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env })))
+  )
 
 describe("settings", () => {
   it.concurrent.each([
@@ -11,6 +21,18 @@ describe("settings", () => {
     [{ LOG_FORMAT: "xml" }, /^Invalid configuration: .*"pretty".*"json".*\(in LOG_FORMAT\)\n$/s],
     [{ PORT: "70000" }, /^Invalid configuration: Expected a value between 0 and 65535 \(in PORT\)\n$/],
     [{ QFORMS_RATE_LIMIT_BURST: "many" }, /^Invalid configuration: .*\(in QFORMS_RATE_LIMIT_BURST\)\n$/],
+    // Every numeric setting refuses what it cannot mean (a rate of 0 locked a key out forever).
+    [{ QFORMS_RATE_LIMIT_PER_SECOND: "0" }, /^Invalid configuration: Expected a number greater than 0 \(in QFORMS_RATE_LIMIT_PER_SECOND\)\n$/],
+    [{ QFORMS_RATE_LIMIT_PER_SECOND: "-5" }, /^Invalid configuration: .*greater than 0.*\(in QFORMS_RATE_LIMIT_PER_SECOND\)\n$/],
+    [{ QFORMS_RATE_LIMIT_PER_SECOND: "Infinity" }, /^Invalid configuration: .*\(in QFORMS_RATE_LIMIT_PER_SECOND\)\n$/],
+    [{ QFORMS_RATE_LIMIT_BURST: "0" }, /^Invalid configuration: Expected a whole number of 1 or more \(in QFORMS_RATE_LIMIT_BURST\)\n$/],
+    [{ QFORMS_SHUTDOWN_TIMEOUT_MS: "-1" }, /^Invalid configuration: .*0 or more.*\(in QFORMS_SHUTDOWN_TIMEOUT_MS\)\n$/],
+    [{ QFORMS_WEBHOOK_TIMEOUT_MS: "0" }, /^Invalid configuration: .*1 or more.*\(in QFORMS_WEBHOOK_TIMEOUT_MS\)\n$/],
+    [{ QFORMS_TRUSTED_PROXY_HOPS: "-1" }, /^Invalid configuration: .*0 or more.*\(in QFORMS_TRUSTED_PROXY_HOPS\)\n$/],
+    [{ QFORMS_TRUSTED_PROXY_HOPS: "1.5" }, /^Invalid configuration: .*\(in QFORMS_TRUSTED_PROXY_HOPS\)\n$/],
+    [{ QFORMS_FORM_MIN_SECONDS: "-3" }, /^Invalid configuration: .*0 or more.*\(in QFORMS_FORM_MIN_SECONDS\)\n$/],
+    [{ QFORMS_FORM_SUBMISSIONS_PER_MINUTE: "0" }, /^Invalid configuration: .*greater than 0.*\(in QFORMS_FORM_SUBMISSIONS_PER_MINUTE\)\n$/],
+    [{ PORT: "-1" }, /^Invalid configuration: .*\(in PORT\)\n$/],
     [{ QFORMS_FORM_GENERATOR: "gpt" }, /^Invalid configuration: .*"offline".*\(in QFORMS_FORM_GENERATOR\)\n$/s],
     [
       { QFORMS_FORM_GENERATOR: "openai" },
@@ -44,5 +66,40 @@ describe("settings", () => {
     expect(await server.exited).toBe(1)
     expect(server.stderr()).toMatch(message)
     expect(server.stdout()).toBe("")
+  })
+
+  it.each([
+    ["info", "Info"],
+    ["INFO", "Info"],
+    ["Info", "Info"],
+    ["debug", "Debug"],
+    ["warn", "Warn"],
+    ["warning", "Warn"],
+    ["Error", "Error"],
+    ["trace", "Trace"],
+    ["fatal", "Fatal"],
+    ["none", "None"],
+    ["OFF", "None"],
+    ["all", "All"]
+  ])("LOG_LEVEL=%s is %s", async (name, level) => {
+    const result = await load({ LOG_LEVEL: name })
+    expect(result._tag).toBe("Success")
+    if (result._tag === "Success") expect(result.success.logLevel).toBe(level)
+  })
+
+  it("the CLI's --log-level takes the same names in any case", async () => {
+    expect(normalizeLogLevelFlag(["--log-level", "OFF", "workspace", "list"])).toEqual(["--log-level", "none", "workspace", "list"])
+    expect(normalizeLogLevelFlag(["--log-level=Warning"])).toEqual(["--log-level=warn"])
+    expect(normalizeLogLevelFlag(["--log-level", "loud"])).toEqual(["--log-level", "loud"])
+    // Through the real CLI: a bad setting fails (exit 1) once the flags are read, a bad level before (exit 2).
+    const env = { LOG_FORMAT: "xml" }
+    for (const level of ["DEBUG", "off", "Warning", "info"]) {
+      const result = await cli(["--log-level", level, "workspace", "list"], env)
+      expect(result.stderr, level).toMatch(/^qforms: Invalid configuration: .*\(in LOG_FORMAT\)/)
+      expect(result.code, level).toBe(1)
+    }
+    const bad = await cli(["--log-level", "loud", "workspace", "list"], env)
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toMatch(/log-level/)
   })
 })

@@ -36,6 +36,7 @@ import { IdentityBridge, type ResolveActor } from "./http/Identity.ts"
 import type * as Mcp from "./http/Mcp.ts"
 import type * as RateLimit from "./http/RateLimit.ts"
 import type * as PublicPage from "./pages/PublicPage.ts"
+import * as Options from "./Options.ts"
 import * as Services from "./Services.ts"
 import type * as Database from "./storage/Database.ts"
 
@@ -79,8 +80,11 @@ export interface QformsOptions {
    * Their access tokens reach `resolveActor`, which validates them.
    */
   readonly oauth?: Mcp.OAuthOptions | undefined
-  /** The least severe log level written (default `Info`). */
-  readonly logLevel?: LogLevel.LogLevel | undefined
+  /**
+   * The least severe log level written (default `Info`): a level or its name
+   * in any case (`debug`, `WARN`, `warning`, `off`, …; see `Options.logLevelNames`).
+   */
+  readonly logLevel?: LogLevel.LogLevel | string | undefined
   /** `pretty` (default) for people, `json` (one object a line) for log collectors. */
   readonly logFormat?: "pretty" | "json" | undefined
   /**
@@ -129,7 +133,7 @@ const mailLayer = (options: QformsOptions) =>
 const logging = (options: QformsOptions) =>
   Layer.merge(
     Logger.layer([options.logFormat === "json" ? Logger.consoleJson : Logger.consolePretty()]),
-    Layer.succeed(References.MinimumLogLevel)(options.logLevel ?? "Info")
+    Layer.succeed(References.MinimumLogLevel)(Options.parseLogLevel(options.logLevel ?? "Info") ?? "Info")
   )
 
 /** A running qforms: its handlers, a way to run Effects on its services, and `dispose`. */
@@ -260,6 +264,9 @@ export const layer = (options: QformsOptions = {}) =>
  * ```
  */
 export const make = async (options: QformsOptions = {}): Promise<Qforms> => {
+  // Bad numbers and log levels are refused before anything is opened.
+  const invalid = Options.problem(options)
+  if (invalid !== undefined) throw new Error(`Invalid Qforms options: ${invalid}`)
   const scope = Scope.makeUnsafe()
   const build = Effect.gen(function*() {
     const services = yield* Layer.buildWithScope(

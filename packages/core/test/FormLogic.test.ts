@@ -10,6 +10,7 @@ import {
   type LogicField,
   type LogicInput,
   Logic,
+  maxConditionDepth,
   next,
   onPath,
   path,
@@ -85,6 +86,32 @@ describe("FormLogic schemas", () => {
     expect(decode({ or: [{ field: 1, anyOf: ["a"] }, { and: [{ field: "hidden:x", isNotEmpty: true }] }] })._tag).toBe(
       "Success"
     )
+  })
+  it("bounds how deep and / or groups nest, with a message naming the limit, and never overflows the stack", () => {
+    const nest = (groups: number, key: "and" | "or" = "and"): unknown => {
+      let condition: unknown = { field: 1, equals: "x" }
+      for (let i = 0; i < groups; i++) condition = { [key]: [condition] }
+      return condition
+    }
+    expect(decode(nest(maxConditionDepth))._tag).toBe("Success")
+    expect(decode(nest(maxConditionDepth, "or"))._tag).toBe("Success")
+    for (const groups of [maxConditionDepth + 1, 400, 20_000]) {
+      const result = decode(nest(groups))
+      expect(result._tag).toBe("Failure")
+      if (result._tag === "Failure") {
+        expect(String(result.failure)).toContain(`conditions nest at most ${maxConditionDepth} and / or groups deep`)
+      }
+    }
+    // The same schema inside a rule, a question's showIf and the question list.
+    expect(Schema.decodeUnknownResult(Logic)([{ if: nest(400), then: { jumpTo: "end" } }])._tag).toBe("Failure")
+  })
+  it("evaluates an answer of any shape without recursing into it", () => {
+    let deep: unknown = "x"
+    for (let i = 0; i < 200_000; i++) deep = [deep]
+    const facts: Facts = { values: { "1": deep }, hidden: {} }
+    expect(evaluate({ field: 1, equals: "x" }, facts)).toBe(false)
+    expect(evaluate({ field: 1, isEmpty: true }, facts)).toBe(true)
+    expect(evaluate({ field: 1, equals: "x" }, { values: { "1": ["x", "y"] }, hidden: {} })).toBe(true)
   })
   it("rules jump to an id or end", () => {
     const decodeLogic = Schema.decodeUnknownResult(Logic)

@@ -10,6 +10,7 @@
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { maxConditionDepth } from "../src/domain/FormLogic.ts"
 import { layerPartialPurger, Responses } from "../src/domain/Responses.ts"
 import { databaseTargets } from "./support/Databases.ts"
 import { answer, api, createForm, getPage, hidden, seedWorkspace } from "./support/PublicForms.ts"
@@ -125,6 +126,52 @@ for (const target of databaseTargets) {
       // Nothing of the refused changes was saved.
       const after = await api(server, key, "GET", `/forms/${form.id}`)
       expect(after.body.fields.map((f: { id: number }) => f.id)).toEqual(fields.map((f) => f.id))
+    })
+
+    it("refuses conditions nested past the limit with a 400 naming it, and answers of any depth without a 500", async () => {
+      const { form, plan, team, email } = await planForm()
+      const got = await api(server, key, "GET", `/forms/${form.id}`)
+      const fields = (got.body.fields as ReadonlyArray<Record<string, unknown>>).map(asInput)
+      // JSON text built by hand: JSON.stringify itself overflows on the deepest ones.
+      const nest = (groups: number): string => {
+        const keys = Array.from({ length: groups }, (_, i) => (groups - 1 - i) % 2 === 0 ? "and" : "or")
+        return `${keys.map((k) => `{"${k}": [`).join("")}{"field": ${plan}, "equals": "Pro"}${"]}".repeat(groups)}`
+      }
+      const send = async (method: string, path: string, body: string) => {
+        const response = await fetch(`${server.url}/api${path}`, {
+          method,
+          headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+          body
+        })
+        const text = await response.text()
+        return { status: response.status, text, error: String(JSON.parse(text).error) }
+      }
+      const withShowIf = (condition: string) =>
+        `{"fields": [${JSON.stringify(fields[0])}, ${JSON.stringify({ ...fields[1], showIf: null }).replace(/"showIf":null/, `"showIf": ${condition}`)}, ${JSON.stringify(fields[2])}, ${JSON.stringify(fields[3])}]}`
+      for (const groups of [maxConditionDepth + 1, 400, 5000]) {
+        const deep = await send("PATCH", `/forms/${form.id}`, withShowIf(nest(groups)))
+        expect(deep.status, deep.text.slice(0, 300)).toBe(400)
+        expect(deep.error).toContain(`conditions nest at most ${maxConditionDepth} and / or groups deep`)
+        const created = await send(
+          "POST",
+          "/forms",
+          `{"title": "Deep", "fields": [{"type": "short_text", "label": "A", "logic": [{"if": ${nest(groups)}, "then": {"jumpTo": "end"}}]}]}`
+        )
+        expect(created.status, created.text.slice(0, 300)).toBe(400)
+        expect(created.error).toContain(`conditions nest at most ${maxConditionDepth} and / or groups deep`)
+      }
+      const atLimit = await send("PATCH", `/forms/${form.id}`, withShowIf(nest(maxConditionDepth)))
+      expect(atLimit.status, atLimit.text).toBe(200)
+      // An answer the logic reads, nested far deeper than any answer type: refused as a bad answer.
+      const value = `${"[".repeat(100_000)}"Pro"${"]".repeat(100_000)}`
+      const submitted = await fetch(`${server.url}/api/forms/${form.id}/responses`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: `{"values": {"${plan}": ${value}, "${team}": 3, "${email}": "ada@example.com"}}`
+      })
+      const text = await submitted.text()
+      expect(submitted.status, text.slice(0, 300)).toBe(400)
+      expect(JSON.parse(text).error).toContain("Plan")
     })
 
     it("creates a form with its logic in one request: questions named by ref, saved with their ids", async () => {

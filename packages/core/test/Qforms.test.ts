@@ -1,6 +1,7 @@
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Effect } from "effect"
+import * as References from "effect/References"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ApiKeys } from "../src/domain/ApiKeys.ts"
 import { Members } from "../src/domain/Members.ts"
@@ -73,4 +74,38 @@ describe("Qforms.make", () => {
     }))).json() as { servers: Array<{ url: string }> }
     expect(hostile.servers[0]!.url).toBe("http://example.com")
   })
+})
+
+describe("Qforms.make options", () => {
+  it.each([
+    [{ rateLimit: { requestsPerSecond: 0, burst: 100 } }, "rateLimit.requestsPerSecond: Expected a number greater than 0"],
+    [{ rateLimit: { requestsPerSecond: -1, burst: 100 } }, "rateLimit.requestsPerSecond: Expected a number greater than 0"],
+    [{ rateLimit: { requestsPerSecond: Number.NaN, burst: 100 } }, "rateLimit.requestsPerSecond"],
+    [{ rateLimit: { requestsPerSecond: 20, burst: 0 } }, "rateLimit.burst: Expected a whole number of 1 or more"],
+    [{ uploadRateLimit: { requestsPerSecond: Infinity, burst: 1 } }, "uploadRateLimit.requestsPerSecond"],
+    [{ maxBodyBytes: 0 }, "maxBodyBytes: Expected a whole number of 1 or more"],
+    [{ database: { url: "postgres://x", maxConnections: 0 } }, "database.maxConnections"],
+    [{ delivery: { timeoutMs: -5 } }, "delivery.timeoutMs"],
+    [{ delivery: { maxInFlight: 0 } }, "delivery.maxInFlight"],
+    [{ publicPage: { submissionRateLimit: { requestsPerSecond: 0, burst: 10 } } }, "publicPage.submissionRateLimit.requestsPerSecond"],
+    [{ publicPage: { minSubmitSeconds: -1 } }, "publicPage.minSubmitSeconds: Expected a number of 0 or more"],
+    [{ publicPage: { trustedProxyHops: 1.5 } }, "publicPage.trustedProxyHops"],
+    [{ partialResponses: { maxAgeDays: 0 } }, "partialResponses.maxAgeDays: Expected a number greater than 0"],
+    [{ logLevel: "loud" }, "logLevel: Expected a log level"]
+  ])("%j is refused before anything opens", async (options, message) => {
+    // A database directory that cannot be created: refusing must come first.
+    await expect(Qforms.make({ database: { dataDir: "/proc/qforms-never-created" }, ...options } as Qforms.QformsOptions))
+      .rejects.toThrow(message)
+  })
+
+  it.each([["debug", "Debug"], ["WARNING", "Warn"], ["off", "None"], ["Info", "Info"]])("takes the log level %s as %s", async (logLevel, level) => {
+    const qforms = await Qforms.make({ database: {}, logLevel })
+    try {
+      expect(await qforms.run(Effect.gen(function*() {
+        return yield* References.MinimumLogLevel
+      }))).toBe(level)
+    } finally {
+      await qforms.dispose()
+    }
+  }, 60_000)
 })

@@ -237,27 +237,48 @@ const Simple = Schema.Struct({
   })
 )
 
-const Conditions = Schema.Array(Schema.suspend((): Schema.Codec<Condition> => Condition)).check(
-  Schema.isMinLength(1, { message: "and / or need at least one condition" }),
-  Schema.isMaxLength(50, { message: "and / or take at most 50 conditions" })
-)
+/**
+ * How deep `and` / `or` groups may nest in one condition
+ * (`{"and": [{"or": [...]}]}` is 2 deep). Decoding is recursive, so an
+ * unbounded depth would let a request overflow the stack.
+ */
+export const maxConditionDepth = 5
+
+const tooDeep = Schema.Never.annotate({ message: `conditions nest at most ${maxConditionDepth} and / or groups deep` })
 
 /**
- * The schema of a {@link Condition}.
+ * The schema of a condition inside `groups` enclosing and / or groups: one
+ * schema per level, none recursive, so that decoding never goes deeper than
+ * {@link maxConditionDepth} (an input of any depth is refused at the limit).
+ */
+const conditionAt = (groups: number): Schema.Codec<Condition> => {
+  const annotations = {
+    identifier: "Condition",
+    description:
+      `{"field": <question id> | "hidden:<name>", "<operator>": value}, or {"and": [...]} / {"or": [...]} (groups nest at most ${maxConditionDepth} deep)`
+  }
+  if (groups === maxConditionDepth) {
+    return Schema.Union([Simple, Schema.Struct({ and: tooDeep }), Schema.Struct({ or: tooDeep })]).annotate(annotations)
+  }
+  const conditions = Schema.Array(conditionAt(groups + 1)).check(
+    Schema.isMinLength(1, { message: "and / or need at least one condition" }),
+    Schema.isMaxLength(50, { message: "and / or take at most 50 conditions" })
+  )
+  return Schema.Union([Simple, Schema.Struct({ and: conditions }), Schema.Struct({ or: conditions })]).annotate(
+    annotations
+  )
+}
+
+/**
+ * The schema of a {@link Condition}: and / or groups nest at most
+ * {@link maxConditionDepth} deep.
  *
  * @example
  * ```ts
  * Schema.decodeUnknownSync(Condition)({ field: 12, equals: "Pro" })
  * ```
  */
-export const Condition: Schema.Codec<Condition> = Schema.Union([
-  Simple,
-  Schema.Struct({ and: Conditions }),
-  Schema.Struct({ or: Conditions })
-]).annotate({
-  identifier: "Condition",
-  description: "{\"field\": <question id> | \"hidden:<name>\", \"<operator>\": value}, or {\"and\": [...]} / {\"or\": [...]}"
-})
+export const Condition: Schema.Codec<Condition> = conditionAt(0)
 
 /**
  * One rule of a question's logic: after the question is answered, when `if`
@@ -312,16 +333,22 @@ const lookup = (ref: FieldRef, facts: Facts): unknown => {
   return Object.hasOwn(facts.hidden, name) ? facts.hidden[name] : undefined
 }
 
-/** The comparable texts of an answer: one per element (checkboxes), a file by its name. */
-const textsOf = (value: unknown): ReadonlyArray<string> => {
-  if (value === undefined || value === null) return []
+/** The comparable text of one answer value (a file by its name), if it has one. */
+const textOf = (value: unknown): ReadonlyArray<string> => {
   if (Predicate.isString(value)) return value.trim() === "" ? [] : [value.trim()]
   if (Predicate.isNumber(value)) return [String(value)]
   if (Predicate.isBoolean(value)) return [value ? "true" : "false"]
-  if (Array.isArray(value)) return value.flatMap(textsOf)
-  if (Predicate.isObject(value) && Predicate.isString(value.name)) return [value.name]
+  if (Predicate.isObject(value) && !Array.isArray(value) && Predicate.isString(value.name)) return [value.name]
   return []
 }
+
+/**
+ * The comparable texts of an answer: one per element (checkboxes), a file by
+ * its name. Answers arrive unvalidated (the path decides which are checked),
+ * so this looks one level into an array and never recurses into the value.
+ */
+const textsOf = (value: unknown): ReadonlyArray<string> =>
+  Array.isArray(value) ? value.flatMap(textOf) : textOf(value)
 
 const scalarText = (value: Scalar): string => Predicate.isString(value) ? value.trim() : String(value)
 

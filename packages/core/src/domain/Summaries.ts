@@ -57,9 +57,16 @@ export const formatAnswer = (field: Field, value: AnswerValue | undefined, linkB
     : `${value.name} (${fileLink(linkBase, value.fileId)})`
 }
 
-/** Non-statement questions in position order, with unique display keys (the same for every response of a form). */
-const keyedFields = (fields: ReadonlyArray<Field>): ReadonlyArray<{ readonly field: Field; readonly key: string }> => {
-  const used = new Set<string>()
+/**
+ * Non-statement questions in position order, with unique display keys (the
+ * same for every response of a form), none of them one of `reserved` (other
+ * columns of the same sheet).
+ */
+const keyedFields = (
+  fields: ReadonlyArray<Field>,
+  reserved: ReadonlyArray<string> = []
+): ReadonlyArray<{ readonly field: Field; readonly key: string }> => {
+  const used = new Set<string>(reserved)
   const keyed: Array<{ field: Field; key: string }> = []
   for (const field of byPosition(fields)) {
     if (field.type === "statement") continue
@@ -164,12 +171,17 @@ export const flattener = (fields: ReadonlyArray<Field>, linkBase?: string) => {
 /**
  * The display keys of a form's questions in question order (statements
  * skipped, repeated labels numbered as in {@link flatAnswers}), with their
- * labels: the columns of a sheet row, the order of a chat message.
+ * labels: the columns of a sheet row, the order of a chat message. Labels
+ * equal to one of `reserved` (the sheet's other columns) are numbered too.
  *
  * @example
  * ```ts
  * answerKeys(fields) // [{ key: "Name", label: "Name" }, { key: "Name (2)", label: "Name" }]
+ * answerKeys(fields, ["Name"]) // [{ key: "Name (2)", label: "Name" }, { key: "Name (3)", label: "Name" }]
  * ```
  */
-export const answerKeys = (fields: ReadonlyArray<Field>): ReadonlyArray<{ readonly key: string; readonly label: string }> =>
-  keyedFields(fields).map(({ field, key }) => ({ key, label: field.label }))
+export const answerKeys = (
+  fields: ReadonlyArray<Field>,
+  reserved: ReadonlyArray<string> = []
+): ReadonlyArray<{ readonly key: string; readonly label: string }> =>
+  keyedFields(fields, reserved).map(({ field, key }) => ({ key, label: field.label }))

@@ -31,6 +31,17 @@ import * as McpTools from "./McpTools.ts"
 /** The JSON-RPC error code of an unknown resource (MCP specification). */
 const resourceNotFoundCode = -32002
 
+/**
+ * A protocol error whose JSON-RPC message is the text alone. The SDK's
+ * `McpError` writes "MCP error <code>: " into its message, which the server
+ * sends, and the client's `McpError` prefixes it again.
+ */
+const mcpError = (code: number, message: string, data?: unknown): McpError => {
+  const error = new McpError(code, message, data)
+  error.message = message
+  return error
+}
+
 const instructions = "qforms holds a workspace's forms (ordered questions) and the responses to them, handled " +
   "as cases: each response has a stage, an assignee, tags and internal notes. Find a form's id with " +
   "list_forms; read its responses with list_responses and get_response; triage them with update_response " +
@@ -45,12 +56,12 @@ const runner = <R>(context: Context.Context<R>) =>
       const failure = cause.reasons.find(Cause.isFailReason)?.error
       if (failure instanceof McpError) return Effect.fail(failure)
       if (Database.isUnreachable(failure)) {
-        return Effect.fail(new McpError(ErrorCode.InternalError, "the database is not reachable; try again shortly"))
+        return Effect.fail(mcpError(ErrorCode.InternalError, "the database is not reachable; try again shortly"))
       }
       const requestId = `req_${randomBytes(9).toString("base64url")}`
       return Effect.logError("MCP request failed", cause).pipe(
         Effect.annotateLogs({ requestId }),
-        Effect.andThen(Effect.fail(new McpError(ErrorCode.InternalError, `internal error (request id ${requestId})`)))
+        Effect.andThen(Effect.fail(mcpError(ErrorCode.InternalError, `internal error (request id ${requestId})`)))
       )
     })
   ))
@@ -118,7 +129,7 @@ const makeServer = (
     run(resources.read(actor, request.params.uri).pipe(
       Effect.map((contents) => ({ contents: [contents] })),
       Effect.catchTag("ResourceNotFound", (error) =>
-        Effect.fail(new McpError(resourceNotFoundCode, error.message, { uri: request.params.uri })))
+        Effect.fail(mcpError(resourceNotFoundCode, error.message, { uri: request.params.uri })))
     )))
   server.setRequestHandler(ListPromptsRequestSchema, () =>
     Promise.resolve({
@@ -133,12 +144,12 @@ const makeServer = (
   server.setRequestHandler(GetPromptRequestSchema, (request) =>
     request.params.name !== McpTools.triagePromptName
       ? Promise.reject(
-        new McpError(ErrorCode.InvalidParams, `unknown prompt ${request.params.name}; the prompt is ${McpTools.triagePromptName}`)
+        mcpError(ErrorCode.InvalidParams, `unknown prompt ${request.params.name}; the prompt is ${McpTools.triagePromptName}`)
       )
       : run(triage(actor, request.params.arguments).pipe(
         Effect.catchTags({
-          InvalidPromptArguments: (error) => Effect.fail(new McpError(ErrorCode.InvalidParams, error.message)),
-          FormNotFound: (error) => Effect.fail(new McpError(ErrorCode.InvalidParams, error.message))
+          InvalidPromptArguments: (error) => Effect.fail(mcpError(ErrorCode.InvalidParams, error.message)),
+          FormNotFound: (error) => Effect.fail(mcpError(ErrorCode.InvalidParams, error.message))
         })
       )))
   return server
