@@ -10,6 +10,7 @@ import { ImapFlow } from "imapflow"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { stripQuoted } from "../src/domain/EmailReplies.ts"
 import * as Qforms from "../src/Qforms.ts"
+import { adversarialBodies, adversarialReplies } from "./support/AdversarialMail.ts"
 import { databaseTargets } from "./support/Databases.ts"
 import { type Api, apiOf, workspace } from "./support/InProcessApi.ts"
 import { waitFor } from "./support/Receiver.ts"
@@ -339,6 +340,67 @@ for (const target of databaseTargets) {
       expect(detail.replies.map((r: { text: string }) => r.text)).toEqual(["Monday.", "Tuesday."])
     })
 
+    it("1 MiB hostile replies are answered in well under a second each, and the event loop never stalls", async () => {
+      const { responseId } = await caseWithResponse()
+      const { mail } = await sendFromCase(responseId, "Tell us more")
+      let last = performance.now()
+      let stall = 0
+      const beat = setInterval(() => {
+        const now = performance.now()
+        stall = Math.max(stall, now - last)
+        last = now
+      }, 5)
+      try {
+        for (const { name, raw } of adversarialReplies(tokenAddress(mail), 1024 * 1024)) {
+          expect(Buffer.byteLength(raw), name).toBeLessThanOrEqual(1024 * 1024)
+          const started = performance.now()
+          const reply = await inbound(raw)
+          const took = performance.now() - started
+          expect([201, 400], `${name}: ${JSON.stringify(reply.json)}`).toContain(reply.status)
+          // Well under a second on an idle machine; the bound leaves room for a loaded CI box.
+          expect(took, name).toBeLessThan(3_000)
+        }
+      } finally {
+        clearInterval(beat)
+      }
+      expect(stall).toBeLessThan(750)
+      // The ones that parsed are stored, each cut to what stands above its quotes.
+      const { json } = await api("GET", `/responses/${responseId}`)
+      expect(json.replies.length).toBeGreaterThan(0)
+    }, 60_000)
+
+    it("a message over the inbound limit is 413 with {error}; NULs and 70,000 References are no 500", async () => {
+      const { responseId } = await caseWithResponse()
+      const { mail } = await sendFromCase(responseId, "Anything else?")
+      const tooLarge = await inbound(mime({ From: "ada@example.com", To: tokenAddress(mail), Subject: "big" }, "x".repeat(1024 * 1024)))
+      expect(tooLarge.status).toBe(413)
+      expect(tooLarge.json.error).toMatch(/too large/)
+      const nul = await inbound(mime({
+        From: "ada@example.com",
+        To: tokenAddress(mail),
+        Subject: "=?utf-8?q?nul=00here?=",
+        "Message-ID": "<nul=00@example.com>",
+        "Content-Type": "text/plain; charset=utf-8",
+        "Content-Transfer-Encoding": "quoted-printable"
+      }, "before=00after"))
+      expect(nul.status, JSON.stringify(nul.json)).toBe(201)
+      const references = Array.from({ length: 70_000 }, (_, i) => `<r${i}@x>`).join(" ")
+      const threaded = await inbound(mime({
+        From: "ada@example.com",
+        To: "support@example.com",
+        Subject: "Re: thread",
+        References: `${references} ${String(mail.parsed.messageId)}`,
+        "Content-Type": "text/plain"
+      }, "still here"))
+      expect(threaded.status, JSON.stringify(threaded.json)).toBe(201)
+      expect(threaded.json.responseId).toBe(responseId)
+      const { json } = await api("GET", `/responses/${responseId}`)
+      expect(json.replies.map((r: { subject: string; text: string }) => [r.subject, r.text])).toEqual([
+        ["nulhere", "beforeafter"],
+        ["Re: thread", "still here"]
+      ])
+    }, 60_000)
+
     it("a forged or unknown token is refused and nothing is stored", async () => {
       const { responseId } = await caseWithResponse()
       const { mail } = await sendFromCase(responseId, "Hello")
@@ -504,6 +566,33 @@ describe("replies fetched from an IMAP mailbox (QFORMS_IMAP_URL)", () => {
     await new Promise((resolve) => setTimeout(resolve, 300))
     expect((await api("GET", `/responses/${responseId}`)).json.replies).toHaveLength(1)
   })
+})
+
+describe("stripQuoted on hostile text", () => {
+  const MiB = 1024 * 1024
+  it.each(adversarialBodies(MiB).map(({ body, name }) => [name, body] as const))("1 MiB of %s in well under a second", (_, body) => {
+    const started = performance.now()
+    stripQuoted(body)
+    // Tens of ms on an idle machine (it was hours for the quote lines); the bound leaves room for load.
+    expect(performance.now() - started).toBeLessThan(500)
+  }, 60_000)
+
+  it("is linear: twice the input takes about twice the time, not four times", () => {
+    const fastest = (body: string) => {
+      let best = Infinity
+      for (let run = 0; run < 7; run++) {
+        const started = performance.now()
+        stripQuoted(body)
+        best = Math.min(best, performance.now() - started)
+      }
+      return best
+    }
+    for (const { body, name } of adversarialBodies(MiB)) {
+      const half = fastest(body.slice(body.length / 2))
+      const full = fastest(body)
+      expect(full / Math.max(half, 0.5), name).toBeLessThan(3)
+    }
+  }, 120_000)
 })
 
 describe("stripQuoted", () => {

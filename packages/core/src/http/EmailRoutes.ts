@@ -127,6 +127,12 @@ export const layer = HttpRouter.use(Effect.fnUntraced(function*(router) {
           "www-authenticate": "Basic realm=\"qforms inbound e-mail\""
         })
       }
+      const length = Number(request.headers["content-length"] ?? "0")
+      if (Number.isFinite(length) && length > mailer.inboundMaxBytes) {
+        return json(413, { error: `the message is too large: inbound e-mail takes at most ${mailer.inboundMaxBytes} bytes` }, {
+          connection: "close"
+        })
+      }
       const raw = (request.headers["content-type"] ?? "").toLowerCase().startsWith("multipart/form-data")
         ? yield* Effect.result(rawFromForm(request))
         : Result.succeed(new Uint8Array(yield* request.arrayBuffer))
@@ -144,6 +150,8 @@ export const layer = HttpRouter.use(Effect.fnUntraced(function*(router) {
             return json(400, { error: error.message })
           case "ReplyNotMatched":
             return json(404, { error: error.message })
+          case "MessageTooLarge":
+            return json(413, { error: error.message })
           default:
             return yield* Effect.die(error)
         }
