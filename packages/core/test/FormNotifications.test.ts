@@ -305,6 +305,10 @@ for (const target of databaseTargets) {
       const retried = await logWhen(formId, channelId, (l) => l.deliveries[0]?.status === "succeeded")
       expect(retried.deliveries[0]!.responseId).toBe(first.id)
       expect(retried.deliveries[0]!.attempts.map((a) => a.statusCode)).toEqual([451, 250])
+      // The e-mail went out: retrying it would send it twice.
+      const again = await api("POST", `/forms/${formId}/notifications/${channelId}/deliveries/${retried.deliveries[0]!.id}/retry`)
+      expect(again.status).toBe(409)
+      expect(again.json.error).toMatch(/not sent twice/)
       smtp.reject(550)
       await submit(formId, { [fields[0]!.id]: "Two" })
       const failed = await logWhen(formId, channelId, (l) => l.deliveries.length === 2 && l.deliveries[0]!.status === "failed")

@@ -401,6 +401,38 @@ for (const target of databaseTargets) {
       ])
     }, 60_000)
 
+    it("an e-mail's delivery is no webhook delivery: retrying it by the API or MCP is 404 and sends nothing twice", async () => {
+      const { responseId } = await caseWithResponse()
+      const { item } = await sendFromCase(responseId, "Once only")
+      await waitFor(async () => {
+        const { json } = await api("GET", `/responses/${responseId}`)
+        return json.emails.find((e: { id: number; status: string }) => e.id === item.id && e.status === "sent")
+      })
+      const before = smtp.received.length
+      const mcp = async (deliveryId: number) => {
+        const response = await qforms.handler(new Request(`${appUrl}/mcp`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${ownerKey}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "retry_delivery", arguments: { deliveryId } } })
+        }))
+        const text = await response.text()
+        return { status: response.status, text }
+      }
+      // Its delivery id is not shown anywhere; no webhook exists here, so every delivery so far is an e-mail's.
+      for (let deliveryId = 1; deliveryId <= 120; deliveryId++) {
+        const retried = await api("POST", `/webhooks/deliveries/${deliveryId}/retry`)
+        expect(retried.status, `delivery ${deliveryId}`).toBe(404)
+        expect(retried.json.error).toMatch(/not found/)
+        const called = await mcp(deliveryId)
+        expect(called.status, called.text).toBe(200)
+        expect(called.text, `delivery ${deliveryId}`).toMatch(/not found/)
+        expect(called.text).not.toMatch(/internal/)
+      }
+      // A later e-mail arrives; nothing was sent again before it.
+      await sendFromCase(responseId, "The next one")
+      expect(smtp.received.slice(before).map((m) => m.parsed.text?.trim())).toEqual(["The next one"])
+    }, 60_000)
+
     it("a forged or unknown token is refused and nothing is stored", async () => {
       const { responseId } = await caseWithResponse()
       const { mail } = await sendFromCase(responseId, "Hello")
@@ -471,7 +503,12 @@ describe("respondent e-mails without e-mail configured", () => {
     })
     const formId = form.json.id
     const fieldId = (await api("GET", `/forms/${formId}`)).json.fields[0].id
-    expect((await api("PUT", `/forms/${formId}/confirmation`, { enabled: true, subject: "Thanks", body: "{{answers}}" })).status).toBe(200)
+    // Switching the confirmation on would send nothing: refused like e-mails from the case; off is fine.
+    expect(await api("PUT", `/forms/${formId}/confirmation`, { enabled: true, subject: "Thanks", body: "{{answers}}" }))
+      .toEqual({ status: 409, json: { error: "e-mail is not configured" } })
+    expect((await api("PUT", `/forms/${formId}/confirmation`, { enabled: false, subject: "Thanks", body: "{{answers}}" })).status)
+      .toBe(200)
+    expect((await api("GET", `/forms/${formId}/confirmation`)).json.enabled).toBe(false)
     await api("PATCH", `/forms/${formId}`, { status: "published" })
     const submitted = await api("POST", `/forms/${formId}/responses`, { values: { [fieldId]: "ada@example.com" } })
     expect(submitted.status).toBe(201)

@@ -295,7 +295,7 @@ export class RespondentEmails extends Context.Service<RespondentEmails, {
     actor: Actors.Actor,
     formId: number,
     input: ConfirmationSettings
-  ) => Effect.Effect<ConfirmationSettings, FormNotFound | Forbidden | SqlError.SqlError>
+  ) => Effect.Effect<ConfirmationSettings, FormNotFound | Forbidden | Conflict | SqlError.SqlError>
   readonly getSettings: (workspaceId: number) => Effect.Effect<EmailSettings, SqlError.SqlError>
   readonly putSettings: (
     actor: Actors.Actor,
@@ -361,6 +361,8 @@ export class RespondentEmails extends Context.Service<RespondentEmails, {
         input: ConfirmationSettings
       ) {
         yield* Actors.requireWrite(actor)
+        // Switched on without a mailer it would send nothing, silently: refused like the e-mail channel.
+        if (input.enabled && !(yield* Mailer).configured) return yield* new Conflict({ message: notConfiguredMessage })
         const rows = yield* sql`
           insert into form_confirmations (form_id, workspace_id, enabled, subject, body)
           select id, workspace_id, ${input.enabled}, ${input.subject}, ${input.body} from forms
