@@ -193,6 +193,12 @@ for (const target of databaseTargets) {
       expect(clicked.status).toBe(302)
       expect(clicked.headers.get("location")).toBe("https://example.com/two")
       expect((await get(one!)).headers.get("location")).toBe("https://example.com/one")
+      // A link outside Latin-1 redirects in its ASCII form (punycode host, percent-encoded rest).
+      const { mail: wide } = await sendFromCase(responseId, "Voir https://例え.jp/パス?q=ü")
+      const [wideLink] = hrefs(String(wide.parsed.html))
+      const redirected = await get(wideLink!)
+      expect(redirected.status).toBe(302)
+      expect(redirected.headers.get("location")).toBe("https://xn--r8jz45g.jp/%E3%83%91%E3%82%B9?q=%C3%BC")
       // Tampering: another MAC, another link index with the same MAC, another e-mail id, garbage.
       const [emailId, , mac] = one!.split("/t/c/")[1]!.split(".")
       const flipped = mac!.replace(/^./, (c) => c === "0" ? "1" : "0")

@@ -107,7 +107,10 @@ export const layer = HttpRouter.use(Effect.fnUntraced(function*(router) {
         if (clicked.failure._tag === "SqlError") return yield* Effect.die(clicked.failure)
         return notFound
       }
-      return HttpServerResponse.redirect(clicked.success, {
+      // A header is Latin-1: the recorded URL (which may be `https://例え.jp/パス?q=ü`) goes in its
+      // ASCII form, the host in punycode and the rest percent-encoded, as the URL standard writes it.
+      if (!URL.canParse(clicked.success)) return notFound
+      return HttpServerResponse.redirect(new URL(clicked.success).href, {
         status: 302,
         headers: { "cache-control": "no-store, private", "referrer-policy": "no-referrer" }
       })
