@@ -45,7 +45,7 @@ for (const target of databaseTargets) {
     }
 
     /** A published form (Name, Email, Topic) with a closed and two open stages, and one response from Ada. */
-    const caseWithResponse = async (confirmation?: { subject: string; body: string }) => {
+    const caseWithResponse = async (confirmation?: { subject: string; body: string }, name = "Ada Lovelace") => {
       const form = await api("POST", "/forms", {
         title: "Support",
         fields: [
@@ -56,10 +56,10 @@ for (const target of databaseTargets) {
       })
       const formId = form.json.id as number
       const { json: full } = await api("GET", `/forms/${formId}`)
-      const [name, email, topic] = full.fields as Array<{ id: number }>
+      const [nameField, email, topic] = full.fields as Array<{ id: number }>
       if (confirmation !== undefined) {
-        const body = confirmation.body.replace("NAME", String(name!.id))
-        const subject = confirmation.subject.replace("NAME", String(name!.id))
+        const body = confirmation.body.replaceAll("NAME", String(nameField!.id))
+        const subject = confirmation.subject.replaceAll("NAME", String(nameField!.id))
         const put = await api("PUT", `/forms/${formId}/confirmation`, { enabled: true, subject, body })
         expect(put.status).toBe(200)
       }
@@ -70,7 +70,7 @@ for (const target of databaseTargets) {
       await api("PATCH", `/forms/${formId}`, { status: "published" })
       const before = smtp.received.length
       const submitted = await api("POST", `/forms/${formId}/responses`, {
-        values: { [name!.id]: "Ada Lovelace", [email!.id]: "ada@example.com", [topic!.id]: "Billing" }
+        values: { [nameField!.id]: name, [email!.id]: "ada@example.com", [topic!.id]: "Billing" }
       })
       expect(submitted.status).toBe(201)
       return {
@@ -151,6 +151,27 @@ for (const target of databaseTargets) {
       }])
       expect(detail.activities.map((a: { type: string }) => a.type)).toEqual(["email_sent", "created"])
       expect(detail.activities[0].payload).toMatchObject({ kind: "confirmation", to: "ada@example.com" })
+    })
+
+    it("the confirmation links and tracks only the owner's links: respondent text is literal, escaped, never a link", async () => {
+      const hostile = "Ada [Reset your password](https://evil.example/login) https://evil.example/bare <b>urgent</b> **now**"
+      const { before } = await caseWithResponse({
+        subject: "Thanks, {{field:NAME}}",
+        body: "Hi **{{field:NAME}}**, see [our FAQ](https://example.com/faq).\n\n{{answers}}"
+      }, hostile)
+      const mail = await waitFor(() => smtp.received[before])
+      const html = String(mail.parsed.html)
+      const links = hrefs(html)
+      expect(links).toHaveLength(1)
+      expect(links[0]).toMatch(/^http:\/\/qforms\.test\/t\/c\/\d+\.0\.[0-9a-f]{32}$/)
+      expect(html).not.toMatch(/href="[^"]*evil/)
+      expect(html).toContain("Hi <strong>Ada [Reset your password](https://evil.example/login) https://evil.example/bare " +
+        "&lt;b&gt;urgent&lt;/b&gt; **now**</strong>")
+      expect(html).not.toContain("<b>urgent</b>")
+      expect(mail.parsed.text).toContain(`Hi ${hostile}, see our FAQ (https://example.com/faq).`)
+      // The one tracked link leads to the owner's URL.
+      const clicked = await qforms.handler(new Request(links[0]!, { redirect: "manual" }))
+      expect(clicked.headers.get("location")).toBe("https://example.com/faq")
     })
 
     it("a member writes from the case: text and HTML, tracked links; a viewer may not; another workspace sees nothing", async () => {
