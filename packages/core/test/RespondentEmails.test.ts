@@ -588,6 +588,7 @@ describe("replies fetched from an IMAP mailbox (QFORMS_IMAP_URL)", () => {
         url: smtp.url,
         from: "Support <support@example.com>",
         inboundAddress: "reply+{token}@in.example.com",
+        inboundMaxBytes: 900_000,
         imap: { url: imapUrl, intervalMs: 100 }
       }
     })
@@ -630,6 +631,44 @@ describe("replies fetched from an IMAP mailbox (QFORMS_IMAP_URL)", () => {
     await new Promise((resolve) => setTimeout(resolve, 300))
     expect((await api("GET", `/responses/${responseId}`)).json.replies).toHaveLength(1)
   })
+
+  it("no poison message: NULs and 70,000 References are stored, one over the size limit is skipped; all marked seen", async () => {
+    const form = await api("POST", "/forms", { title: "Poison", fields: [{ type: "email", label: "Email", required: true }] })
+    const fieldId = (await api("GET", `/forms/${form.json.id}`)).json.fields[0].id
+    await api("PATCH", `/forms/${form.json.id}`, { status: "published" })
+    const responseId = (await api("POST", `/forms/${form.json.id}/responses`, { values: { [fieldId]: "bob@example.com" } })).json.id
+    const before = smtp.received.length
+    expect((await api("POST", `/responses/${responseId}/emails`, { subject: "Question", body: "Which size?" })).status).toBe(201)
+    const sent = await waitFor(() => smtp.received[before])
+    const to = tokenAddress(sent)
+    const references = Array.from({ length: 70_000 }, (_, i) => `<r${i}@x>`).join(" ")
+    await mailbox(async (client) => {
+      await client.append("INBOX", mime({
+        From: "bob@example.com",
+        To: to,
+        Subject: "Re: nul",
+        "Content-Type": "text/plain; charset=utf-8",
+        "Content-Transfer-Encoding": "quoted-printable"
+      }, "Small=00."))
+      await client.append("INBOX", mime({ From: "bob@example.com", To: "support@example.com", Subject: "Re: thread", References: `${references} ${String(sent.parsed.messageId)}` }, "Medium."))
+      await client.append("INBOX", mime({ From: "bob@example.com", To: to, Subject: "Re: big" }, "x".repeat(1_000_000)))
+    })
+    const unseen = await waitFor(() => mailbox(async (client) => {
+      const lock = await client.getMailboxLock("INBOX")
+      try {
+        const left = await client.search({ seen: false }, { uid: true })
+        return left !== false && left !== undefined && left.length === 0 ? left : undefined
+      } finally {
+        lock.release()
+      }
+    }))
+    expect(unseen).toEqual([])
+    const { json } = await api("GET", `/responses/${responseId}`)
+    expect(json.replies.map((r: { subject: string; text: string }) => [r.subject, r.text])).toEqual([
+      ["Re: nul", "Small."],
+      ["Re: thread", "Medium."]
+    ])
+  }, 60_000)
 })
 
 describe("stripQuoted on hostile text", () => {
