@@ -6,7 +6,8 @@
  * its size and shape. So each message is parsed in a worker thread: the event
  * loop (and `/healthz`, and every other request) keeps answering while it
  * runs, and a message that takes longer than its budget has its worker
- * terminated and is refused as unparsable. At most {@link maxParallel}
+ * terminated and is refused as unparsable. The quoted-history cut
+ * ({@link stripQuoted}) runs there too. At most {@link maxParallel}
  * messages are parsed at once.
  */
 import { createRequire } from "node:module"
@@ -14,6 +15,7 @@ import { Worker } from "node:worker_threads"
 import * as Effect from "effect/Effect"
 import * as Semaphore from "effect/Semaphore"
 import { InvalidInput } from "./Errors.ts"
+import { stripQuoted } from "./QuotedText.ts"
 
 /** One attachment of a parsed message. */
 export interface ParsedAttachment {
@@ -37,6 +39,8 @@ export interface ParsedMail {
   readonly subject: string
   /** The text part, or the HTML part as text. */
   readonly text: string
+  /** The new part of `text`: its quoted history and signature cut off ({@link stripQuoted}). */
+  readonly reply: string
   readonly attachments: ReadonlyArray<ParsedAttachment>
 }
 
@@ -53,11 +57,11 @@ const maxHtmlToTextChars = 200_000
 // main thread resolved, so it runs the same from src/ and dist/.
 const workerSource = String.raw`
 const { parentPort, workerData } = require("node:worker_threads")
+const stripQuoted = ${stripQuoted.toString()}
 const { simpleParser } = require(workerData.mailparser)
 const entities = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " }
 // Linear: no pattern here can backtrack over more than one tag or entity.
 const stripTags = (html) => html
-  .replace(/<(script|style)\b[^<>]*>[^]*?<\/\1\s*>/gi, "")
   .replace(/<(br|\/p|\/div|\/li|\/tr|\/h[1-6])\b[^<>]*>/gi, "\n")
   .replace(/<[^<>]*>/g, "")
   .replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z]{2,6});/gi, (whole, name) => {
@@ -95,6 +99,7 @@ parentPort.once("message", (raw) => {
         messageId: mail.messageId,
         subject: mail.subject ?? "",
         text,
+        reply: stripQuoted(text),
         attachments
       }
     }, attachments.map((a) => a.content.buffer))

@@ -41,6 +41,7 @@ export const adversarialReplies = (
       raw: `From: mallory@example.com\r\nTo: ${to}\r\nX-Long: ${filled("a", room)}\r\nSubject: x\r\n\r\nhi`
     },
     { name: "html", raw: head("text/html; charset=utf-8") + filled("<b>x</b> ", room) },
-    { name: "html unclosed tags", raw: head("text/html; charset=utf-8") + filled("<", room) }
+    { name: "html unclosed tags", raw: head("text/html; charset=utf-8") + filled("<", room) },
+    { name: "html script openings", raw: head("text/html; charset=utf-8") + filled("<script>x", room) }
   ]
 }
