@@ -92,6 +92,10 @@ export const Settings = Config.all({
   mailFrom: Config.option(Config.String("QFORMS_MAIL_FROM")),
   inboundAddress: Config.option(Config.String("QFORMS_INBOUND_ADDRESS")),
   inboundSecret: Config.option(Config.Redacted("QFORMS_INBOUND_SECRET")),
+  inboundMaxBytes: Config.schema(
+    Schema.Int.check(Schema.isGreaterThan(0, { message: "Expected a number of bytes greater than 0" })),
+    "QFORMS_INBOUND_MAX_BYTES"
+  ).pipe(Config.withDefault(Mailer.defaultInboundMaxBytes)),
   imapUrl: Config.option(Config.Redacted("QFORMS_IMAP_URL"))
 })
 export type Settings = Config.Success<typeof Settings>
@@ -204,6 +208,7 @@ export const mail = (settings: Settings): Qforms.QformsOptions["mail"] =>
       timeoutMs: settings.webhookTimeoutMs,
       inboundAddress: Option.getOrUndefined(settings.inboundAddress),
       inboundSecret: Option.getOrUndefined(Option.map(settings.inboundSecret, Redacted.value)),
+      inboundMaxBytes: settings.inboundMaxBytes,
       imap: Option.getOrUndefined(Option.map(settings.imapUrl, (url) => ({ url: Redacted.value(url) })))
     }
     : undefined

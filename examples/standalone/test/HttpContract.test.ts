@@ -51,6 +51,7 @@ const startStandalone: StartServer = async (target, options = {}) => {
     mailFrom: Option.none(),
     inboundAddress: Option.none(),
     inboundSecret: Option.none(),
+    inboundMaxBytes: 1024 * 1024,
     imapUrl: Option.none()
   }
   const server = await start(settings)

@@ -156,14 +156,18 @@ for (const target of databaseTargets) {
       })
       expect(put.status).toBe(200)
       const long = "x".repeat(10_000)
-      const values: Record<string, unknown> = { [fields[0]!.id]: "Ada <@everyone> Lovelace", [fields[1]!.id]: "ada@example.com" }
+      // A hostile name: every platform's mentions and links, which must reach no one as markup.
+      const hostile = "Ada <!channel> @everyone <@U123> [x](http://evil) <http://evil|click> Lovelace"
+      const slackSafe = "Ada &lt;!channel&gt; @everyone &lt;@U123&gt; [x](http://evil) &lt;http://evil|click&gt; Lovelace"
+      const markdownSafe = String.raw`Ada \<\!channel\> \@everyone \<\@U123\> \[x\]\(http://evil\) \<http://evil\|click\> Lovelace`
+      const values: Record<string, unknown> = { [fields[0]!.id]: hostile, [fields[1]!.id]: "ada@example.com" }
       for (const field of fields.slice(2)) values[field.id] = field.label === "Question 1" ? long : `Answer to ${field.label}`
       const row = await submit(formId, values)
       const link = `https://forms.example.com/app/responses/${row.id}`
       await waitFor(() => Object.values(hooks).every((hook) => hook.received.length === 1) ? true : undefined)
 
       const slack = JSON.parse(hooks.slack.received[0]!.body)
-      expect(slack.text).toBe("New response to Big form from Ada &lt;@everyone&gt; Lovelace <ada@example.com>".replace("&lt;", "<").replace("&gt;", ">"))
+      expect(slack.text).toBe(`New response to Big form from ${slackSafe} &lt;ada@example.com&gt;`)
       expect(slack.blocks.length).toBeLessThanOrEqual(slackLimits.blocks)
       expect(slack.blocks[0]).toEqual({ type: "header", text: { type: "plain_text", text: "New response to Big form", emoji: false } })
       const sections = slack.blocks.filter((b: { type: string }) => b.type === "section")
@@ -171,7 +175,8 @@ for (const target of databaseTargets) {
       expect(slackFields).toHaveLength(40)
       for (const section of sections) expect(section.fields.length).toBeLessThanOrEqual(10)
       for (const field of slackFields) expect(field.text.length).toBeLessThanOrEqual(slackLimits.fieldText)
-      expect(slackFields[0].text).toBe("*Name*\nAda &lt;@everyone&gt; Lovelace")
+      expect(slackFields[0].text).toBe(`*Name*\n${slackSafe}`)
+      expect(slack.blocks[1].elements[0].text).toBe(`From *${slackSafe} &lt;ada@example.com&gt;*`)
       const longField = slackFields.find((f: { text: string }) => f.text.startsWith("*Question 1*"))
       expect(longField.text.endsWith("…")).toBe(true)
       expect(longField.text.length).toBeLessThan(600)
@@ -193,7 +198,8 @@ for (const target of databaseTargets) {
         expect(field.name.length).toBeLessThanOrEqual(discordLimits.fieldName)
       }
       expect(discordEmbedLength(embed)).toBeLessThanOrEqual(discordLimits.total)
-      expect(embed.fields[0]).toMatchObject({ name: "Name", value: "Ada <@everyone> Lovelace" })
+      expect(embed.fields[0]).toMatchObject({ name: "Name", value: markdownSafe })
+      expect(embed.description).toBe(String.raw`From **${markdownSafe} \<ada\@example.com\>**`)
       expect(embed.fields[2].value.endsWith("…")).toBe(true)
       expect(embed.timestamp).toBe(row.submittedAt)
 
@@ -206,7 +212,8 @@ for (const target of databaseTargets) {
       expect(card.content.type).toBe("AdaptiveCard")
       const factSet = card.content.body.find((b: { type: string }) => b.type === "FactSet")
       expect(factSet.facts).toHaveLength(40)
-      expect(factSet.facts[0]).toEqual({ title: "Name", value: "Ada <@everyone> Lovelace" })
+      expect(factSet.facts[0]).toEqual({ title: "Name", value: markdownSafe })
+      expect(card.content.body[1].text).toBe(String.raw`From ${markdownSafe} \<ada\@example.com\>`)
       expect(factSet.facts[2].value.endsWith("…")).toBe(true)
       expect(card.content.actions).toEqual([{ type: "Action.OpenUrl", title: "Open response", url: link }])
 
@@ -222,7 +229,7 @@ for (const target of databaseTargets) {
         event: "response.created",
         form: { id: formId, title: "Big form" },
         responseId: row.id,
-        respondent: { name: "Ada <@everyone> Lovelace", email: "ada@example.com" },
+        respondent: { name: hostile, email: "ada@example.com" },
         link
       })
       expect((verified.answers as Record<string, string>)["Question 1"]).toBe(long)
@@ -305,6 +312,10 @@ for (const target of databaseTargets) {
       const retried = await logWhen(formId, channelId, (l) => l.deliveries[0]?.status === "succeeded")
       expect(retried.deliveries[0]!.responseId).toBe(first.id)
       expect(retried.deliveries[0]!.attempts.map((a) => a.statusCode)).toEqual([451, 250])
+      // The e-mail went out: retrying it would send it twice.
+      const again = await api("POST", `/forms/${formId}/notifications/${channelId}/deliveries/${retried.deliveries[0]!.id}/retry`)
+      expect(again.status).toBe(409)
+      expect(again.json.error).toMatch(/not sent twice/)
       smtp.reject(550)
       await submit(formId, { [fields[0]!.id]: "Two" })
       const failed = await logWhen(formId, channelId, (l) => l.deliveries.length === 2 && l.deliveries[0]!.status === "failed")

@@ -10,6 +10,7 @@ import { ImapFlow } from "imapflow"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { stripQuoted } from "../src/domain/EmailReplies.ts"
 import * as Qforms from "../src/Qforms.ts"
+import { adversarialBodies, adversarialReplies } from "./support/AdversarialMail.ts"
 import { databaseTargets } from "./support/Databases.ts"
 import { type Api, apiOf, workspace } from "./support/InProcessApi.ts"
 import { waitFor } from "./support/Receiver.ts"
@@ -34,7 +35,7 @@ for (const target of databaseTargets) {
     let otherApi: Api
     let ownerKey: string
 
-    const inbound = async (raw: string, secret: string | null = inboundSecret) => {
+    const inbound = async (raw: string | Uint8Array, secret: string | null = inboundSecret) => {
       const response = await qforms.handler(new Request(`${appUrl}/inbound/email`, {
         method: "POST",
         headers: { "content-type": "message/rfc822", ...(secret === null ? {} : { "x-qforms-inbound-secret": secret }) },
@@ -44,7 +45,7 @@ for (const target of databaseTargets) {
     }
 
     /** A published form (Name, Email, Topic) with a closed and two open stages, and one response from Ada. */
-    const caseWithResponse = async (confirmation?: { subject: string; body: string }) => {
+    const caseWithResponse = async (confirmation?: { subject: string; body: string }, name = "Ada Lovelace") => {
       const form = await api("POST", "/forms", {
         title: "Support",
         fields: [
@@ -55,10 +56,10 @@ for (const target of databaseTargets) {
       })
       const formId = form.json.id as number
       const { json: full } = await api("GET", `/forms/${formId}`)
-      const [name, email, topic] = full.fields as Array<{ id: number }>
+      const [nameField, email, topic] = full.fields as Array<{ id: number }>
       if (confirmation !== undefined) {
-        const body = confirmation.body.replace("NAME", String(name!.id))
-        const subject = confirmation.subject.replace("NAME", String(name!.id))
+        const body = confirmation.body.replaceAll("NAME", String(nameField!.id))
+        const subject = confirmation.subject.replaceAll("NAME", String(nameField!.id))
         const put = await api("PUT", `/forms/${formId}/confirmation`, { enabled: true, subject, body })
         expect(put.status).toBe(200)
       }
@@ -69,7 +70,7 @@ for (const target of databaseTargets) {
       await api("PATCH", `/forms/${formId}`, { status: "published" })
       const before = smtp.received.length
       const submitted = await api("POST", `/forms/${formId}/responses`, {
-        values: { [name!.id]: "Ada Lovelace", [email!.id]: "ada@example.com", [topic!.id]: "Billing" }
+        values: { [nameField!.id]: name, [email!.id]: "ada@example.com", [topic!.id]: "Billing" }
       })
       expect(submitted.status).toBe(201)
       return {
@@ -152,6 +153,27 @@ for (const target of databaseTargets) {
       expect(detail.activities[0].payload).toMatchObject({ kind: "confirmation", to: "ada@example.com" })
     })
 
+    it("the confirmation links and tracks only the owner's links: respondent text is literal, escaped, never a link", async () => {
+      const hostile = "Ada [Reset your password](https://evil.example/login) https://evil.example/bare <b>urgent</b> **now**"
+      const { before } = await caseWithResponse({
+        subject: "Thanks, {{field:NAME}}",
+        body: "Hi **{{field:NAME}}**, see [our FAQ](https://example.com/faq).\n\n{{answers}}"
+      }, hostile)
+      const mail = await waitFor(() => smtp.received[before])
+      const html = String(mail.parsed.html)
+      const links = hrefs(html)
+      expect(links).toHaveLength(1)
+      expect(links[0]).toMatch(/^http:\/\/qforms\.test\/t\/c\/\d+\.0\.[0-9a-f]{32}$/)
+      expect(html).not.toMatch(/href="[^"]*evil/)
+      expect(html).toContain("Hi <strong>Ada [Reset your password](https://evil.example/login) https://evil.example/bare " +
+        "&lt;b&gt;urgent&lt;/b&gt; **now**</strong>")
+      expect(html).not.toContain("<b>urgent</b>")
+      expect(mail.parsed.text).toContain(`Hi ${hostile}, see our FAQ (https://example.com/faq).`)
+      // The one tracked link leads to the owner's URL.
+      const clicked = await qforms.handler(new Request(links[0]!, { redirect: "manual" }))
+      expect(clicked.headers.get("location")).toBe("https://example.com/faq")
+    })
+
     it("a member writes from the case: text and HTML, tracked links; a viewer may not; another workspace sees nothing", async () => {
       const { responseId } = await caseWithResponse()
       expect((await viewerApi("POST", `/responses/${responseId}/emails`, { subject: "x", body: "y" })).status).toBe(403)
@@ -192,6 +214,12 @@ for (const target of databaseTargets) {
       expect(clicked.status).toBe(302)
       expect(clicked.headers.get("location")).toBe("https://example.com/two")
       expect((await get(one!)).headers.get("location")).toBe("https://example.com/one")
+      // A link outside Latin-1 redirects in its ASCII form (punycode host, percent-encoded rest).
+      const { mail: wide } = await sendFromCase(responseId, "Voir https://例え.jp/パス?q=ü")
+      const [wideLink] = hrefs(String(wide.parsed.html))
+      const redirected = await get(wideLink!)
+      expect(redirected.status).toBe(302)
+      expect(redirected.headers.get("location")).toBe("https://xn--r8jz45g.jp/%E3%83%91%E3%82%B9?q=%C3%BC")
       // Tampering: another MAC, another link index with the same MAC, another e-mail id, garbage.
       const [emailId, , mac] = one!.split("/t/c/")[1]!.split(".")
       const flipped = mac!.replace(/^./, (c) => c === "0" ? "1" : "0")
@@ -339,6 +367,103 @@ for (const target of databaseTargets) {
       expect(detail.replies.map((r: { text: string }) => r.text)).toEqual(["Monday.", "Tuesday."])
     })
 
+    it("1 MiB hostile replies are answered within the parse budget, and the event loop never stalls a second", async () => {
+      const { responseId } = await caseWithResponse()
+      const { mail } = await sendFromCase(responseId, "Tell us more")
+      // Built before the clock starts: only the server's work is measured.
+      const replies = adversarialReplies(tokenAddress(mail), 1024 * 1024).map(({ name, raw }) => ({ name, raw: Buffer.from(raw) }))
+      let last = performance.now()
+      let stall = 0
+      const beat = setInterval(() => {
+        const now = performance.now()
+        stall = Math.max(stall, now - last)
+        last = now
+      }, 5)
+      try {
+        for (const { name, raw } of replies) {
+          expect(raw.byteLength, name).toBeLessThanOrEqual(1024 * 1024)
+          const started = performance.now()
+          const reply = await inbound(raw)
+          const took = performance.now() - started
+          expect([201, 400], `${name}: ${JSON.stringify(reply.json)}`).toContain(reply.status)
+          // Well under a second on an idle machine; bounded by the parse budget (5 s) plus the rest under load.
+          expect(took, name).toBeLessThan(10_000)
+        }
+      } finally {
+        clearInterval(beat)
+      }
+      // Only the linear quote cut runs on the event loop (tens of ms when idle).
+      expect(stall).toBeLessThan(1_000)
+      console.log(`hostile replies: longest event-loop stall ${Math.round(stall)} ms`)
+      // The ones that parsed are stored, each cut to what stands above its quotes.
+      const { json } = await api("GET", `/responses/${responseId}`)
+      expect(json.replies.length).toBeGreaterThan(0)
+    }, 60_000)
+
+    it("a message over the inbound limit is 413 with {error}; NULs and 70,000 References are no 500", async () => {
+      const { responseId } = await caseWithResponse()
+      const { mail } = await sendFromCase(responseId, "Anything else?")
+      const tooLarge = await inbound(mime({ From: "ada@example.com", To: tokenAddress(mail), Subject: "big" }, "x".repeat(1024 * 1024)))
+      expect(tooLarge.status).toBe(413)
+      expect(tooLarge.json.error).toMatch(/too large/)
+      const nul = await inbound(mime({
+        From: "ada@example.com",
+        To: tokenAddress(mail),
+        Subject: "=?utf-8?q?nul=00here?=",
+        "Message-ID": "<nul=00@example.com>",
+        "Content-Type": "text/plain; charset=utf-8",
+        "Content-Transfer-Encoding": "quoted-printable"
+      }, "before=00after"))
+      expect(nul.status, JSON.stringify(nul.json)).toBe(201)
+      const references = Array.from({ length: 70_000 }, (_, i) => `<r${i}@x>`).join(" ")
+      const threaded = await inbound(mime({
+        From: "ada@example.com",
+        To: "support@example.com",
+        Subject: "Re: thread",
+        References: `${references} ${String(mail.parsed.messageId)}`,
+        "Content-Type": "text/plain"
+      }, "still here"))
+      expect(threaded.status, JSON.stringify(threaded.json)).toBe(201)
+      expect(threaded.json.responseId).toBe(responseId)
+      const { json } = await api("GET", `/responses/${responseId}`)
+      expect(json.replies.map((r: { subject: string; text: string }) => [r.subject, r.text])).toEqual([
+        ["nulhere", "beforeafter"],
+        ["Re: thread", "still here"]
+      ])
+    }, 60_000)
+
+    it("an e-mail's delivery is no webhook delivery: retrying it by the API or MCP is 404 and sends nothing twice", async () => {
+      const { responseId } = await caseWithResponse()
+      const { item } = await sendFromCase(responseId, "Once only")
+      await waitFor(async () => {
+        const { json } = await api("GET", `/responses/${responseId}`)
+        return json.emails.find((e: { id: number; status: string }) => e.id === item.id && e.status === "sent")
+      })
+      const before = smtp.received.length
+      const mcp = async (deliveryId: number) => {
+        const response = await qforms.handler(new Request(`${appUrl}/mcp`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${ownerKey}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "retry_delivery", arguments: { deliveryId } } })
+        }))
+        const text = await response.text()
+        return { status: response.status, text }
+      }
+      // Its delivery id is not shown anywhere; no webhook exists here, so every delivery so far is an e-mail's.
+      for (let deliveryId = 1; deliveryId <= 120; deliveryId++) {
+        const retried = await api("POST", `/webhooks/deliveries/${deliveryId}/retry`)
+        expect(retried.status, `delivery ${deliveryId}`).toBe(404)
+        expect(retried.json.error).toMatch(/not found/)
+        const called = await mcp(deliveryId)
+        expect(called.status, called.text).toBe(200)
+        expect(called.text, `delivery ${deliveryId}`).toMatch(/not found/)
+        expect(called.text).not.toMatch(/internal/)
+      }
+      // A later e-mail arrives; nothing was sent again before it.
+      await sendFromCase(responseId, "The next one")
+      expect(smtp.received.slice(before).map((m) => m.parsed.text?.trim())).toEqual(["The next one"])
+    }, 60_000)
+
     it("a forged or unknown token is refused and nothing is stored", async () => {
       const { responseId } = await caseWithResponse()
       const { mail } = await sendFromCase(responseId, "Hello")
@@ -409,7 +534,12 @@ describe("respondent e-mails without e-mail configured", () => {
     })
     const formId = form.json.id
     const fieldId = (await api("GET", `/forms/${formId}`)).json.fields[0].id
-    expect((await api("PUT", `/forms/${formId}/confirmation`, { enabled: true, subject: "Thanks", body: "{{answers}}" })).status).toBe(200)
+    // Switching the confirmation on would send nothing: refused like e-mails from the case; off is fine.
+    expect(await api("PUT", `/forms/${formId}/confirmation`, { enabled: true, subject: "Thanks", body: "{{answers}}" }))
+      .toEqual({ status: 409, json: { error: "e-mail is not configured" } })
+    expect((await api("PUT", `/forms/${formId}/confirmation`, { enabled: false, subject: "Thanks", body: "{{answers}}" })).status)
+      .toBe(200)
+    expect((await api("GET", `/forms/${formId}/confirmation`)).json.enabled).toBe(false)
     await api("PATCH", `/forms/${formId}`, { status: "published" })
     const submitted = await api("POST", `/forms/${formId}/responses`, { values: { [fieldId]: "ada@example.com" } })
     expect(submitted.status).toBe(201)
@@ -462,6 +592,7 @@ describe("replies fetched from an IMAP mailbox (QFORMS_IMAP_URL)", () => {
         url: smtp.url,
         from: "Support <support@example.com>",
         inboundAddress: "reply+{token}@in.example.com",
+        inboundMaxBytes: 900_000,
         imap: { url: imapUrl, intervalMs: 100 }
       }
     })
@@ -504,6 +635,72 @@ describe("replies fetched from an IMAP mailbox (QFORMS_IMAP_URL)", () => {
     await new Promise((resolve) => setTimeout(resolve, 300))
     expect((await api("GET", `/responses/${responseId}`)).json.replies).toHaveLength(1)
   })
+
+  it("no poison message: NULs and 70,000 References are stored, one over the size limit is skipped; all marked seen", async () => {
+    const form = await api("POST", "/forms", { title: "Poison", fields: [{ type: "email", label: "Email", required: true }] })
+    const fieldId = (await api("GET", `/forms/${form.json.id}`)).json.fields[0].id
+    await api("PATCH", `/forms/${form.json.id}`, { status: "published" })
+    const responseId = (await api("POST", `/forms/${form.json.id}/responses`, { values: { [fieldId]: "bob@example.com" } })).json.id
+    const before = smtp.received.length
+    expect((await api("POST", `/responses/${responseId}/emails`, { subject: "Question", body: "Which size?" })).status).toBe(201)
+    const sent = await waitFor(() => smtp.received[before])
+    const to = tokenAddress(sent)
+    const references = Array.from({ length: 70_000 }, (_, i) => `<r${i}@x>`).join(" ")
+    await mailbox(async (client) => {
+      await client.append("INBOX", mime({
+        From: "bob@example.com",
+        To: to,
+        Subject: "Re: nul",
+        "Content-Type": "text/plain; charset=utf-8",
+        "Content-Transfer-Encoding": "quoted-printable"
+      }, "Small=00."))
+      await client.append("INBOX", mime({ From: "bob@example.com", To: "support@example.com", Subject: "Re: thread", References: `${references} ${String(sent.parsed.messageId)}` }, "Medium."))
+      await client.append("INBOX", mime({ From: "bob@example.com", To: to, Subject: "Re: big" }, "x".repeat(1_000_000)))
+    })
+    const unseen = await waitFor(() => mailbox(async (client) => {
+      const lock = await client.getMailboxLock("INBOX")
+      try {
+        const left = await client.search({ seen: false }, { uid: true })
+        return left !== false && left !== undefined && left.length === 0 ? left : undefined
+      } finally {
+        lock.release()
+      }
+    }))
+    expect(unseen).toEqual([])
+    const { json } = await api("GET", `/responses/${responseId}`)
+    expect(json.replies.map((r: { subject: string; text: string }) => [r.subject, r.text])).toEqual([
+      ["Re: nul", "Small."],
+      ["Re: thread", "Medium."]
+    ])
+  }, 60_000)
+})
+
+describe("stripQuoted on hostile text", () => {
+  const MiB = 1024 * 1024
+  it.each(adversarialBodies(MiB).map(({ body, name }) => [name, body] as const))("1 MiB of %s in well under a second", (_, body) => {
+    // CPU time, not wall time: the machine is shared. Tens of ms when idle (it was hours for the quote lines).
+    const started = process.cpuUsage()
+    stripQuoted(body)
+    const used = process.cpuUsage(started)
+    expect((used.user + used.system) / 1_000).toBeLessThan(500)
+  }, 60_000)
+
+  it("is linear: twice the input takes about twice the time, not four times", () => {
+    const fastest = (body: string) => {
+      let best = Infinity
+      for (let run = 0; run < 7; run++) {
+        const started = performance.now()
+        stripQuoted(body)
+        best = Math.min(best, performance.now() - started)
+      }
+      return best
+    }
+    for (const { body, name } of adversarialBodies(MiB)) {
+      const half = fastest(body.slice(body.length / 2))
+      const full = fastest(body)
+      expect(full / Math.max(half, 0.5), name).toBeLessThan(3)
+    }
+  }, 120_000)
 })
 
 describe("stripQuoted", () => {

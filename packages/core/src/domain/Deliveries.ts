@@ -12,7 +12,7 @@ import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import type * as Statement from "effect/sql/Statement"
 import * as Actors from "./Actors.ts"
-import { type Forbidden, InvalidInput } from "./Errors.ts"
+import { Conflict, type Forbidden, InvalidInput } from "./Errors.ts"
 import { EventName, type EventPayload, outboxChannel } from "./Events.ts"
 import { maxId } from "./Ids.ts"
 import type { Field } from "./Fields.ts"
@@ -178,11 +178,17 @@ export class Deliveries extends Context.Service<Deliveries, {
     channelId: string,
     options?: { readonly limit?: number | undefined; readonly cursor?: string | undefined }
   ) => Effect.Effect<DeliveryLog, ChannelNotFound | InvalidInput | SqlError.SqlError>
-  /** Makes a delivery due now again (same event id, so the same `webhook-id`). */
+  /**
+   * Makes a webhook delivery (or, with `channelId`, one of that notification
+   * channel's) due now again (same event id, so the same `webhook-id`). Any
+   * other delivery is not found; an e-mail channel's delivery that was sent
+   * is a {@link Conflict} (an e-mail is never sent twice).
+   */
   readonly retry: (
     actor: Actors.Actor,
-    deliveryId: number
-  ) => Effect.Effect<Delivery, DeliveryNotFound | Forbidden | SqlError.SqlError>
+    deliveryId: number,
+    scope?: { readonly channelId?: string | undefined }
+  ) => Effect.Effect<Delivery, DeliveryNotFound | Conflict | Forbidden | SqlError.SqlError>
   /** Claims up to `limit` due deliveries for `leaseMs` (worker use; all workspaces). */
   readonly claim: (options: {
     readonly limit: number
@@ -264,18 +270,37 @@ export class Deliveries extends Context.Service<Deliveries, {
         return yield* page(actor, sql`d.channel_id = ${channelId}`, options)
       })
 
-      const retry = Effect.fn("Deliveries.retry")(function*(actor: Actors.Actor, deliveryId: number) {
+      const retry = Effect.fn("Deliveries.retry")(function*(
+        actor: Actors.Actor,
+        deliveryId: number,
+        scope: { readonly channelId?: string | undefined } = {}
+      ) {
         yield* Actors.requireAdmin(actor)
         const now = new Date(yield* Clock.currentTimeMillis)
+        // Only a delivery of the kind asked for is retried: a webhook's (the default), or one of this
+        // channel's; never an e-mail to a respondent (it has no event and is sent once).
+        const target = scope.channelId === undefined
+          ? sql`d.subscription_id is not null`
+          : sql`d.channel_id = ${scope.channelId}`
+        const found = yield* sql<{ readonly sent_email: boolean }>`
+          select d.status = 'succeeded' and coalesce(c.type = 'email', false) as sent_email
+          from deliveries d left join notification_channels c on c.id = d.channel_id
+          where d.workspace_id = ${actor.workspaceId} and d.id = ${deliveryId} and d.event_id is not null and ${target}`
+        if (found[0] === undefined) return yield* new DeliveryNotFound({ message: `delivery ${deliveryId} not found` })
+        const sentEmail = new Conflict({ message: `delivery ${deliveryId} is an e-mail that was sent; it is not sent twice` })
+        if (found[0].sent_email) return yield* sentEmail
         const updated = yield* sql`
           with due as (
-            update deliveries set status = case when status = 'pending' then 'pending' else 'retrying' end,
+            update deliveries d set status = case when d.status = 'pending' then 'pending' else 'retrying' end,
               next_attempt_at = ${now}, lease_until = null, updated_at = ${now}
-            where workspace_id = ${actor.workspaceId} and id = ${deliveryId}
-            returning id
+            where d.workspace_id = ${actor.workspaceId} and d.id = ${deliveryId} and d.event_id is not null and ${target}
+              and not (d.status = 'succeeded' and exists (
+                select 1 from notification_channels c where c.id = d.channel_id and c.type = 'email'))
+            returning d.id
           )
           select pg_notify(${outboxChannel}, ''), id from due`
-        if (updated.length === 0) return yield* new DeliveryNotFound({ message: `delivery ${deliveryId} not found` })
+        // Sent between the check and the update.
+        if (updated.length === 0) return yield* sentEmail
         const rows = yield* selectDeliveries(
           sql.and([sql`d.workspace_id = ${actor.workspaceId}`, sql`d.id = ${deliveryId}`]),
           1

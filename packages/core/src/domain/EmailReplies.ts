@@ -19,12 +19,15 @@ import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
+import * as Database from "../storage/Database.ts"
 import { Activities } from "./Activities.ts"
 import * as Actors from "./Actors.ts"
 import { BlobStore, type BlobStoreError } from "./BlobStore.ts"
 import { EmailTokens } from "./EmailTokens.ts"
 import { InvalidInput } from "./Errors.ts"
 import { cleanFileName, Files, makeFileId } from "./Files.ts"
+import { Mailer } from "./Mailer.ts"
+import { parseMail } from "./MailParsing.ts"
 import { RespondentEmails } from "./RespondentEmails.ts"
 import { Responses } from "./Responses.ts"
 
@@ -40,66 +43,23 @@ export interface ReceivedReply {
   readonly reopened: boolean
 }
 
-// Lines that start the quoted history of a reply, in the common clients' wording.
-const QUOTE_HEADERS: ReadonlyArray<RegExp> = [
-  /^On\b.{0,300}\bwrote:\s*$/i,
-  /^Le\b.{0,300}\ba écrit\s*:\s*$/i,
-  /^Am\b.{0,300}\bschrieb\b.{0,100}:\s*$/i,
-  /^El\b.{0,300}\bescribió:\s*$/i,
-  /^-{2,}\s*Original Message\s*-{2,}\s*$/i,
-  /^-{2,}\s*Forwarded message\s*-{2,}\s*$/i,
-  /^_{10,}\s*$/,
-  /^From:\s.+$/i
-]
-
-// Lines that start a signature or a client's footer.
-const SIGNATURES: ReadonlyArray<RegExp> = [
-  /^--\s?$/,
-  /^Sent from my \w+/i,
-  /^Get Outlook for /i,
-  /^Envoyé de mon /i
-]
-
-/**
- * The new part of a reply: the text above the quoted history (`On … wrote:`,
- * `-----Original Message-----`, an Outlook `From:` block, `>` lines) and above
- * the signature (`-- `, "Sent from my iPhone"), trimmed.
- *
- * @example
- * ```ts
- * stripQuoted("Thanks!\n\n-- \nAda\n\nOn Mon, 1 Jan 2026, Forms wrote:\n> Hello")
- * // "Thanks!"
- * ```
- */
-export const stripQuoted = (text: string): string => {
-  const lines = text.replace(/\r\n?/g, "\n").split("\n")
-  // A header split over two lines ("On Mon, … Forms <x@y>\nwrote:") is joined before matching.
-  let end = lines.length
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!.trim()
-    const joined = i + 1 < lines.length ? `${line} ${lines[i + 1]!.trim()}` : line
-    if (QUOTE_HEADERS.some((re) => re.test(line)) || (/^On\b/i.test(line) && /\bwrote:\s*$/i.test(joined))) {
-      end = i
-      break
-    }
-    if (SIGNATURES.some((re) => re.test(lines[i]!))) {
-      end = i
-      break
-    }
-    // A block of quoted lines that runs to the end (or to a signature) is history.
-    if (line.startsWith(">") && lines.slice(i).every((rest) => rest.trim() === "" || rest.trim().startsWith(">"))) {
-      end = i
-      break
-    }
-  }
-  return lines.slice(0, end).join("\n").trim()
-}
+export { stripQuoted } from "./QuotedText.ts"
 
 // A reply token in a recipient's local part: `anything+{responseId}.{20 hex}@…`.
 const TOKEN_IN_ADDRESS = /\+([0-9]+\.[0-9a-fA-F]+)@/
 
-const messageIds = (value: string | ReadonlyArray<string> | undefined): ReadonlyArray<string> =>
-  (typeof value === "string" ? [value] : value ?? []).flatMap((v) => v.match(/<[^<>\s]+>/g) ?? [])
+const messageIds = (value: string): ReadonlyArray<string> => value.match(/<[^<>\s]{1,998}>/g) ?? []
+
+/** References looked up at most (the newest); a message may list any number, a query may not bind them all. */
+const maxReferences = 100
+
+/** PostgreSQL text cannot hold NUL: a message's NULs (e.g. from `=00` or base64) are dropped, not a 500. */
+const withoutNul = (text: string): string => text.includes("\0") ? text.replaceAll("\0", "") : text
+
+/** The message is over the inbound size limit (`mail.inboundMaxBytes`); answered as 413. */
+export class MessageTooLarge extends Schema.TaggedError<MessageTooLarge>()("MessageTooLarge", {
+  message: Schema.String
+}) {}
 
 /**
  * Receiving replies from respondents.
@@ -112,7 +72,10 @@ const messageIds = (value: string | ReadonlyArray<string> | undefined): Readonly
 export class EmailReplies extends Context.Service<EmailReplies, {
   readonly receive: (
     raw: Uint8Array
-  ) => Effect.Effect<ReceivedReply, InvalidInput | ReplyNotMatched | BlobStoreError | SqlError.SqlError>
+  ) => Effect.Effect<
+    ReceivedReply,
+    InvalidInput | MessageTooLarge | ReplyNotMatched | BlobStoreError | SqlError.SqlError
+  >
 }>()("@qforms/core/EmailReplies") {
   static readonly layer = Layer.effect(
     EmailReplies,
@@ -125,27 +88,20 @@ export class EmailReplies extends Context.Service<EmailReplies, {
       const blobs = yield* BlobStore
       const files = yield* Files
 
-      const parse = (raw: Uint8Array) =>
-        Effect.tryPromise({
-          try: () => import("mailparser").then(({ simpleParser }) => simpleParser(Buffer.from(raw))),
-          catch: (error) => new InvalidInput({ message: `the message could not be parsed as MIME: ${String(error)}` })
-        })
-
       const receive = Effect.fn("EmailReplies.receive")(function*(raw: Uint8Array) {
         if (raw.byteLength === 0) return yield* new InvalidInput({ message: "the body is empty: send the raw message (MIME)" })
-        const mail = yield* parse(raw)
-        const from = mail.from?.value.find((a) => a.address !== undefined)?.address
-        if (from === undefined) return yield* new InvalidInput({ message: "the message has no From address" })
+        const maxBytes = (yield* Mailer).inboundMaxBytes
+        if (raw.byteLength > maxBytes) {
+          return yield* new MessageTooLarge({
+            message: `the message is ${raw.byteLength} bytes; inbound e-mail takes at most ${maxBytes} bytes`
+          })
+        }
+        const mail = yield* parseMail(raw)
+        const from = mail.from === undefined ? undefined : withoutNul(mail.from)
+        if (from === undefined || from === "") return yield* new InvalidInput({ message: "the message has no From address" })
 
         // The response: by the token in a recipient address, else by the e-mail it answers.
-        const headerText = (name: string) => {
-          const value = mail.headers.get(name)
-          return typeof value === "string" ? [value] : []
-        }
-        const recipients = [mail.to, mail.cc].flatMap((field) => field === undefined ? [] : Array.isArray(field) ? field : [field])
-          .flatMap((object) => object.value.map((a) => a.address ?? ""))
-          .concat(headerText("delivered-to"), headerText("x-original-to"))
-        const tokenTexts = recipients.flatMap((address) => TOKEN_IN_ADDRESS.exec(address)?.[1] ?? [])
+        const tokenTexts = mail.recipients.flatMap((address) => TOKEN_IN_ADDRESS.exec(address)?.[1] ?? [])
         let responseId: number | undefined
         for (const text of tokenTexts) {
           const checked = yield* Effect.result(tokens.verify("reply", text))
@@ -156,7 +112,9 @@ export class EmailReplies extends Context.Service<EmailReplies, {
           responseId = checked.success.responseId
         }
         if (responseId === undefined) {
-          const ids = [...messageIds(mail.inReplyTo), ...messageIds(mail.references)]
+          // In-Reply-To first, then the newest References (a long thread lists the oldest first).
+          const ids = [...new Set([...messageIds(mail.inReplyTo), ...messageIds(mail.references).slice(-maxReferences)])]
+            .slice(0, maxReferences + 1)
           if (ids.length > 0) {
             const rows = yield* sql<{ readonly response_id: number }>`
               select response_id from response_emails where message_id in ${sql.in(ids)} order by id desc limit 1`
@@ -174,8 +132,9 @@ export class EmailReplies extends Context.Service<EmailReplies, {
         if (response === undefined) return yield* new ReplyNotMatched({ message: `response ${responseId} no longer exists` })
         const workspaceId = response.workspace_id
 
-        const text = stripQuoted(mail.text ?? "")
-        const subject = (mail.subject ?? "").slice(0, 500)
+        const text = withoutNul(mail.reply)
+        const subject = withoutNul(mail.subject).slice(0, 500)
+        const messageId = mail.messageId === undefined ? null : withoutNul(mail.messageId).slice(0, 1_000)
         const now = new Date(yield* Clock.currentTimeMillis)
 
         // Attachments go to the blob store first; if the reply is not stored after all, they go again.
@@ -186,14 +145,14 @@ export class EmailReplies extends Context.Service<EmailReplies, {
             if (attachment.related) continue
             const id = makeFileId()
             const key = `${workspaceId}/${id}`
-            const bytes = new Uint8Array(attachment.content)
+            const bytes = attachment.content
             yield* blobs.put(key, Stream.make(bytes))
             stored.push({
               id,
               key,
-              name: cleanFileName(attachment.filename ?? "attachment"),
+              name: cleanFileName(withoutNul(attachment.filename ?? "") || "attachment"),
               size: bytes.byteLength,
-              type: attachment.contentType || "application/octet-stream"
+              type: withoutNul(attachment.contentType).slice(0, 255) || "application/octet-stream"
             })
           }
           return yield* sql.withTransaction(Effect.gen(function*() {
@@ -208,7 +167,7 @@ export class EmailReplies extends Context.Service<EmailReplies, {
             const [reply] = yield* sql<{ readonly id: number }>`
               insert into response_replies (workspace_id, response_id, from_address, subject, text, message_id, file_ids,
                 received_at)
-              values (${workspaceId}, ${responseId!}, ${from}, ${subject}, ${text}, ${mail.messageId ?? null},
+              values (${workspaceId}, ${responseId!}, ${from}, ${subject}, ${text}, ${messageId},
                 ${stored.map((file) => file.id)}::text[], ${now})
               returning id`
             const replyId = reply!.id
@@ -257,6 +216,9 @@ export class ImapFailed extends Schema.TaggedError<ImapFailed>()("ImapFailed", {
   message: Schema.String
 }) {}
 
+/** Polls a message may fail in a row for a reason other than an unreachable database before it is skipped. */
+export const maxTries = 3
+
 const imapFailed = (what: string) => (error: unknown) =>
   new ImapFailed({ message: `${what}: ${error instanceof Error ? error.message : String(error)}` })
 
@@ -265,15 +227,21 @@ const imapFailed = (what: string) => (error: unknown) =>
  * `EmailReplies.receive` (the path `/inbound/email` takes), and marks it seen
  * once it is stored or refused for good (unmatched, unparsable). A message
  * that could not be stored for a passing reason (the database) stays unseen
- * for the next poll. Answers how many messages were taken. imapflow is
- * loaded on the first poll.
+ * for the next poll, unless it failed {@link maxTries} polls in a row (counted
+ * in `failures`, by UID) with the database reachable: such a poison message is
+ * marked seen and logged once. A message over `mail.inboundMaxBytes` is not
+ * downloaded: it is marked seen and logged. Answers how many messages were
+ * taken. imapflow is loaded on the first poll.
  *
  * @example
  * ```ts
  * const taken = yield* EmailReplies.pollImap({ url: "imaps://replies:secret@imap.example.com/INBOX" })
  * ```
  */
-export const pollImap = Effect.fn("EmailReplies.pollImap")(function*(options: ImapOptions) {
+export const pollImap = Effect.fn("EmailReplies.pollImap")(function*(
+  options: ImapOptions,
+  failures: Map<number, number> = new Map()
+) {
   const replies = yield* EmailReplies
   const url = new URL(options.url)
   const secure = url.protocol === "imaps:"
@@ -305,22 +273,46 @@ export const pollImap = Effect.fn("EmailReplies.pollImap")(function*(options: Im
       try: () => client.search({ seen: false }, { uid: true }),
       catch: imapFailed("searching unseen messages")
     })) || []
+    const maxBytes = (yield* Mailer).inboundMaxBytes
     let taken = 0
     for (const uid of uids) {
-      const message = yield* Effect.tryPromise({
-        try: () => client.fetchOne(String(uid), { source: true }, { uid: true }),
-        catch: imapFailed(`fetching message ${uid}`)
+      const skip = (why: string) =>
+        Effect.logWarning(`qforms: IMAP message ${uid} skipped for good (marked seen): ${why}`)
+      // The size first: a message over the limit is never downloaded.
+      const head = yield* Effect.tryPromise({
+        try: () => client.fetchOne(String(uid), { size: true }, { uid: true }),
+        catch: imapFailed(`fetching the size of message ${uid}`)
       })
-      if (message === false || message === undefined || message.source === undefined) continue
-      const outcome = yield* Effect.result(replies.receive(new Uint8Array(message.source)))
-      if (Result.isFailure(outcome)) {
-        const error = outcome.failure
-        if (error._tag === "SqlError" || error._tag === "BlobStoreError") {
-          yield* Effect.logWarning(`qforms: IMAP message ${uid} not stored yet; trying again next poll`, error)
-          continue
+      if (head === false || head === undefined) continue
+      if (typeof head.size === "number" && head.size > maxBytes) {
+        yield* skip(`it is ${head.size} bytes; inbound e-mail takes at most ${maxBytes} bytes`)
+      } else {
+        const message = yield* Effect.tryPromise({
+          try: () => client.fetchOne(String(uid), { source: true }, { uid: true }),
+          catch: imapFailed(`fetching message ${uid}`)
+        })
+        if (message === false || message === undefined || message.source === undefined) continue
+        const outcome = yield* Effect.result(replies.receive(new Uint8Array(message.source)))
+        if (Result.isFailure(outcome)) {
+          const error = outcome.failure
+          if (error._tag === "SqlError" || error._tag === "BlobStoreError") {
+            // A database that is away comes back: wait for it. Any other failure of the same
+            // message, poll after poll, is the message (a poison): after a few, it is skipped.
+            const tries = Database.isUnreachable(error) ? 0 : (failures.get(uid) ?? 0) + 1
+            if (tries < maxTries) {
+              if (tries > 0) failures.set(uid, tries)
+              yield* Effect.logWarning(`qforms: IMAP message ${uid} not stored yet; trying again next poll`, error)
+              continue
+            }
+            yield* skip(`it failed ${tries} polls in a row: ${error.message}`)
+          } else if (error._tag === "MessageTooLarge") {
+            yield* skip(error.message)
+          } else {
+            yield* Effect.logInfo(`qforms: IMAP message ${uid} is not a reply to a case: ${error.message}`)
+          }
         }
-        yield* Effect.logInfo(`qforms: IMAP message ${uid} is not a reply to a case: ${error.message}`)
       }
+      failures.delete(uid)
       yield* Effect.tryPromise({
         try: () => client.messageFlagsAdd(String(uid), ["\\Seen"], { uid: true }),
         catch: imapFailed(`marking message ${uid} seen`)
@@ -341,9 +333,12 @@ export const pollImap = Effect.fn("EmailReplies.pollImap")(function*(options: Im
  * ```
  */
 export const layerImapPoller = (options: ImapOptions): Layer.Layer<never, never, EmailReplies> =>
-  Layer.effectDiscard(Effect.forkScoped(Effect.forever(
-    pollImap(options).pipe(
+  Layer.effectDiscard(Effect.suspend(() => {
+    const failures = new Map<number, number>()
+    return Effect.forkScoped(Effect.forever(
+    pollImap(options, failures).pipe(
       Effect.catchCause((cause) => Effect.logWarning("qforms: polling IMAP for replies failed", cause)),
       Effect.andThen(Effect.sleep(Duration.millis(options.intervalMs ?? 60_000)))
     )
-  )))
+  ))
+  }))

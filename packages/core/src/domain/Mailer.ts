@@ -74,7 +74,16 @@ export interface SmtpOptions {
    * or the password of basic auth). Without it, inbound e-mail is refused (404).
    */
   readonly inboundSecret?: string | undefined
+  /**
+   * The largest inbound message taken, in bytes (default 1 MiB, {@link defaultInboundMaxBytes}):
+   * a larger one is answered 413 on `/inbound/email` and skipped (marked seen, logged) over IMAP.
+   * The service's request body limit applies to `/inbound/email` as well.
+   */
+  readonly inboundMaxBytes?: number | undefined
 }
+
+/** The default largest inbound message (1 MiB). */
+export const defaultInboundMaxBytes = 1024 * 1024
 
 /**
  * Sends e-mail. `configured` says whether sending can work at all.
@@ -95,6 +104,8 @@ export interface MailerService {
   readonly inboundAddress: string | null
   /** The secret of `/inbound/email`, null when inbound e-mail is off. */
   readonly inboundSecret: string | null
+  /** The largest inbound message taken, in bytes. */
+  readonly inboundMaxBytes: number
   readonly send: (message: MailMessage) => Effect.Effect<MailSent, MailNotConfigured | MailFailed>
 }
 
@@ -104,6 +115,7 @@ export const notConfigured: MailerService = {
   from: null,
   inboundAddress: null,
   inboundSecret: null,
+  inboundMaxBytes: defaultInboundMaxBytes,
   send: () => Effect.fail(new MailNotConfigured({ message: notConfiguredMessage }))
 }
 
@@ -200,6 +212,7 @@ export const layerSmtp = (options: SmtpOptions): Layer.Layer<never> =>
           from: options.from,
           inboundAddress: options.inboundAddress ?? null,
           inboundSecret: options.inboundSecret ?? null,
+          inboundMaxBytes: options.inboundMaxBytes ?? defaultInboundMaxBytes,
           send
         }
         return { service, close: () => transport?.then((t) => t.close(), () => undefined) ?? Promise.resolve() }

@@ -87,7 +87,23 @@ export const headline = (payload: EventPayload): string =>
 /** Slack's limits: 50 blocks, 10 fields a section of at most 2000 characters, a header of 150. */
 export const slackLimits = { blocks: 50, fieldsPerSection: 10, fieldText: 2000, header: 150, answer: 500 } as const
 
-const slackEscape = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+/**
+ * Slack's escaping (its only control characters are `&`, `<`, `>`): no
+ * `<!channel>`, `<@U123>` or `<http://evil|click>` survives as markup.
+ */
+export const slackEscape = (text: string): string => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+
+/**
+ * Markdown escaping for Discord and Teams (both CommonMark-like: a backslash
+ * makes any ASCII punctuation literal): no `[x](http://evil)` masked link, no
+ * formatting, and in Discord no `@everyone`, `<@123>` or `<#1>` mention.
+ *
+ * @example
+ * ```ts
+ * markdownEscape("[x](http://evil) @everyone") // "\\[x\\]\\(http://evil\\) \\@everyone"
+ * ```
+ */
+export const markdownEscape = (text: string): string => text.replace(/[\\*_~`|<>[\]()#@!-]/g, "\\$&")
 
 /**
  * A Slack incoming-webhook message (Block Kit): a header with the form
@@ -114,7 +130,8 @@ export const slack = (input: NotificationInput) => {
   const room = slackLimits.blocks - 4
   const shown = sections.slice(0, room)
   const hidden = all.length - shown.reduce((n, section) => n + section.fields.length, 0)
-  const text = cut(`${headline(input.payload)} from ${respondentLine(input.payload)}`, 3000)
+  // The fallback text (notifications, screen readers) is mrkdwn too: escaped like the blocks.
+  const text = cut(slackEscape(`${headline(input.payload)} from ${respondentLine(input.payload)}`), 3000)
   return {
     text,
     blocks: [
@@ -169,8 +186,9 @@ const share = (lengths: ReadonlyArray<number>, budget: number): ReadonlyArray<nu
 /**
  * A Discord webhook message: one embed with the form title linking to the
  * response, the respondent, and a field per answer, within Discord's limits
- * (25 fields, 1024 characters a value, 6000 in all). Mentions in answers
- * never ping anyone.
+ * (25 fields, 1024 characters a value, 6000 in all). Respondent text is
+ * markdown-escaped (no masked links, no mentions), and mentions never ping
+ * anyone anyway (`allowed_mentions`).
  *
  * @example
  * ```ts
@@ -181,10 +199,13 @@ const share = (lengths: ReadonlyArray<number>, budget: number): ReadonlyArray<nu
 export const discord = (input: NotificationInput) => {
   const all = entries(input)
   const title = cut(headline(input.payload), discordLimits.title)
-  const description = cut(`From **${respondentLine(input.payload)}**`, 500)
+  const description = cut(`From **${markdownEscape(respondentLine(input.payload))}**`, 500)
   const footer = `qforms · response ${input.payload.responseId}`
   const listed = all.length > discordLimits.fields ? all.slice(0, discordLimits.fields - 1) : all
-  const named = listed.map((entry) => ({ name: cut(entry.label.trim() || "—", 100), value: entry.text.trim() || "—" }))
+  const named = listed.map((entry) => ({
+    name: cut(entry.label.trim() || "—", 100),
+    value: markdownEscape(entry.text.trim()) || "—"
+  }))
   if (listed.length < all.length) {
     named.push({ name: "More answers", value: `${all.length - listed.length} more in the response` })
   }
@@ -243,11 +264,14 @@ export const teams = (input: NotificationInput) => {
         version: "1.4",
         body: [
           { type: "TextBlock", text: cut(headline(input.payload), 300), weight: "Bolder", size: "Medium", wrap: true },
-          { type: "TextBlock", text: cut(`From ${respondentLine(input.payload)}`, 300), isSubtle: true, wrap: true },
+          { type: "TextBlock", text: cut(`From ${markdownEscape(respondentLine(input.payload))}`, 300), isSubtle: true, wrap: true },
           {
             type: "FactSet",
             facts: [
-              ...all.slice(0, count).map((entry) => ({ title: cut(entry.label, 100), value: cut(entry.text, answerMax) })),
+              ...all.slice(0, count).map((entry) => ({
+                title: cut(entry.label, 100),
+                value: markdownEscape(cut(entry.text, answerMax))
+              })),
               ...(count < all.length ? [{ title: "…", value: `${all.length - count} more answers in the response` }] : [])
             ]
           }

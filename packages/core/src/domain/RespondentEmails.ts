@@ -115,8 +115,14 @@ export type ResponseReply = typeof ResponseReply.Type
 const escapeHtml = (text: string) =>
   text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;")
 
-// `[text](https://…)` or a bare http(s) URL (not ending in punctuation).
-const LINK = /\[([^\]\n]{1,500})\]\((https?:\/\/[^\s)]{1,2000})\)|(https?:\/\/[^\s<>()"']*[^\s<>()"'.,;:!?])/g
+// `[text](https://…)` or a bare http(s) URL (not ending in punctuation). A URL never runs into an
+// answer's marker (see {@link fillTemplateParts}): respondent text is never part of a link.
+const LINK =
+  /\[([^\]\n]{1,500})\]\((https?:\/\/[^\s)\uE000\uE001]{1,2000})\)|(https?:\/\/[^\s<>()"'\uE000\uE001]*[^\s<>()"'.,;:!?\uE000\uE001])/g
+
+// An answer's place in a filled template: `\uE000{index}\uE001` (private-use characters).
+const ANSWER_MARK = /\uE000(\d+)\uE001/g
+const MARKERS = /[\uE000\uE001]/g
 
 /**
  * The links of a body in order: each `[text](url)` and bare URL.
@@ -145,8 +151,17 @@ const inline = (text: string) =>
  */
 export const render = (
   body: string,
-  options: { readonly tracked?: ReadonlyArray<string> | undefined; readonly pixel?: string | undefined } = {}
+  options: {
+    readonly tracked?: ReadonlyArray<string> | undefined
+    readonly pixel?: string | undefined
+    /** The answers a {@link fillTemplateParts} body marks: put in as literal text (escaped, never linked). */
+    readonly answers?: ReadonlyArray<string> | undefined
+  } = {}
 ): { readonly text: string; readonly html: string } => {
+  const answers = options.answers ?? []
+  const answerText = (text: string) => text.replace(ANSWER_MARK, (_, i: string) => answers[Number(i)] ?? "")
+  const answerHtml = (html: string) =>
+    html.replace(ANSWER_MARK, (_, i: string) => escapeHtml(answers[Number(i)] ?? "").replace(/\n/g, "<br>"))
   let index = 0
   const textParts: Array<string> = []
   const htmlParts: Array<string> = []
@@ -176,8 +191,8 @@ export const render = (
     ? ""
     : `\n<img src="${escapeHtml(options.pixel)}" width="1" height="1" alt="" style="display:block;border:0">`
   return {
-    text: textParts.join(""),
-    html: `<!doctype html><html><body style="font-family:sans-serif">${html}${pixel}</body></html>`
+    text: answerText(textParts.join("")),
+    html: `<!doctype html><html><body style="font-family:sans-serif">${answerHtml(html)}${pixel}</body></html>`
   }
 }
 
@@ -196,11 +211,48 @@ export const fillTemplate = (
   values: Readonly<Record<string, AnswerValue>>,
   linkBase?: string
 ): string =>
-  template.replace(/\{\{\s*(answers|field:(\d+))\s*\}\}/g, (_whole, what: string, id: string | undefined) => {
-    if (what === "answers") return summary(fields, values, linkBase)
-    const field = fields.find((f) => String(f.id) === id)
-    return field === undefined ? "" : formatAnswer(field, Object.hasOwn(values, id!) ? values[id!] : undefined, linkBase)
+  template.replace(TEMPLATE_REF, (_whole, what: string, id: string | undefined) => answerOf(what, id, fields, values, linkBase))
+
+const TEMPLATE_REF = /\{\{\s*(answers|field:(\d{1,10}))\s*\}\}/g
+
+const answerOf = (
+  what: string,
+  id: string | undefined,
+  fields: ReadonlyArray<Field>,
+  values: Readonly<Record<string, AnswerValue>>,
+  linkBase: string | undefined
+): string => {
+  if (what === "answers") return summary(fields, values, linkBase)
+  const field = fields.find((f) => String(f.id) === id)
+  return field === undefined ? "" : formatAnswer(field, Object.hasOwn(values, id!) ? values[id!] : undefined, linkBase)
+}
+
+/**
+ * Fills a confirmation template for {@link render}: the template's own text
+ * stays markdown-ish (its links are the owner's, and tracked), while each
+ * answer is only marked in `template` and listed in `answers`, so it is put
+ * in as literal text: a URL or `[text](url)` a respondent typed is never
+ * linked nor tracked, and in HTML it is escaped.
+ *
+ * @example
+ * ```ts
+ * const { template, answers } = fillTemplateParts("Hi {{field:12}}, see https://example.com", fields, { "12": "[x](https://evil.example)" })
+ * render(template, { answers }).html // "…Hi [x](https://evil.example), see <a href=\"https://example.com\">…"
+ * ```
+ */
+export const fillTemplateParts = (
+  template: string,
+  fields: ReadonlyArray<Field>,
+  values: Readonly<Record<string, AnswerValue>>,
+  linkBase?: string
+): { readonly template: string; readonly answers: ReadonlyArray<string> } => {
+  const answers: Array<string> = []
+  const marked = template.replace(MARKERS, "").replace(TEMPLATE_REF, (_whole, what: string, id: string | undefined) => {
+    answers.push(answerOf(what, id, fields, values, linkBase).replace(MARKERS, ""))
+    return `\uE000${answers.length - 1}\uE001`
   })
+  return { template: marked, answers }
+}
 
 // ---------------------------------------------------------------------------
 // Service
@@ -295,7 +347,7 @@ export class RespondentEmails extends Context.Service<RespondentEmails, {
     actor: Actors.Actor,
     formId: number,
     input: ConfirmationSettings
-  ) => Effect.Effect<ConfirmationSettings, FormNotFound | Forbidden | SqlError.SqlError>
+  ) => Effect.Effect<ConfirmationSettings, FormNotFound | Forbidden | Conflict | SqlError.SqlError>
   readonly getSettings: (workspaceId: number) => Effect.Effect<EmailSettings, SqlError.SqlError>
   readonly putSettings: (
     actor: Actors.Actor,
@@ -361,6 +413,8 @@ export class RespondentEmails extends Context.Service<RespondentEmails, {
         input: ConfirmationSettings
       ) {
         yield* Actors.requireWrite(actor)
+        // Switched on without a mailer it would send nothing, silently: refused like the e-mail channel.
+        if (input.enabled && !(yield* Mailer).configured) return yield* new Conflict({ message: notConfiguredMessage })
         const rows = yield* sql`
           insert into form_confirmations (form_id, workspace_id, enabled, subject, body)
           select id, workspace_id, ${input.enabled}, ${input.subject}, ${input.body} from forms
@@ -379,7 +433,8 @@ export class RespondentEmails extends Context.Service<RespondentEmails, {
         to: string,
         subject: string,
         body: string,
-        at: Date
+        at: Date,
+        answers: ReadonlyArray<string> = []
       ) {
         const mailer = yield* Mailer
         const linkBase = (yield* LinkBase).replace(/\/$/, "")
@@ -389,7 +444,7 @@ export class RespondentEmails extends Context.Service<RespondentEmails, {
           ? null
           : mailer.inboundAddress.replace("{token}", yield* tokens.sign({ kind: "reply", responseId }))
         const links = extractLinks(body)
-        const plain = render(body)
+        const plain = render(body, { answers })
         const [inserted] = yield* sql<{ readonly id: number }>`
           insert into response_emails (workspace_id, response_id, kind, to_address, subject, text, html, reply_to,
             message_id, links, status, opens, created_at)
@@ -403,7 +458,7 @@ export class RespondentEmails extends Context.Service<RespondentEmails, {
             (_, link) => Effect.map(tokens.sign({ kind: "click", emailId, link }), (token) => `${linkBase}/t/c/${token}`)
           )
           const pixel = `${linkBase}/t/o/${yield* tokens.sign({ kind: "open", emailId })}`
-          yield* sql`update response_emails set html = ${render(body, { tracked, pixel }).html} where id = ${emailId}`
+          yield* sql`update response_emails set html = ${render(body, { tracked, pixel, answers }).html} where id = ${emailId}`
         }
         yield* sql`
           insert into deliveries (workspace_id, email_id, status, attempts, next_attempt_at, created_at, updated_at)
@@ -458,8 +513,9 @@ export class RespondentEmails extends Context.Service<RespondentEmails, {
         if (!confirmation.enabled) return
         const linkBase = yield* LinkBase
         const subject = fillTemplate(confirmation.subject, fields, response.values, linkBase).replace(/[\r\n]+/g, " ").slice(0, 200)
-        const body = fillTemplate(confirmation.body, fields, response.values, linkBase)
-        yield* queue(actor, response.id, "confirmation", response.email, subject, body, at)
+        // The answers go in as literal text: only the owner's links are links (and tracked).
+        const body = fillTemplateParts(confirmation.body, fields, response.values, linkBase)
+        yield* queue(actor, response.id, "confirmation", response.email, subject, body.template, at, body.answers)
       })
 
       const forResponse = Effect.fn("RespondentEmails.forResponse")(function*(workspaceId: number, responseId: number) {

@@ -331,8 +331,8 @@ export class NotificationsGroup extends HttpApiGroup.make("notifications")
     HttpApiEndpoint.post("retry", "/forms/:id/notifications/:channelId/deliveries/:deliveryId/retry", {
       params: { id: Id, channelId: ChannelId, deliveryId: Id },
       success: Delivery,
-      error: [NotFound, Forbidden]
-    }).annotate(OpenApi.Description, "Sends a channel's delivery again now.")
+      error: [NotFound, Forbidden, Conflict]
+    }).annotate(OpenApi.Description, "Sends a channel's delivery again now (409 for an e-mail that was sent: never twice).")
   )
 {}
 
@@ -358,8 +358,12 @@ export class EmailsGroup extends HttpApiGroup.make("emails")
       params: IdParams,
       payload: ConfirmationSettings,
       success: ConfirmationSettings,
-      error: [NotFound, Forbidden]
-    }).annotate(OpenApi.Description, "Sets the form's confirmation e-mail (`{{field:<id>}}` and `{{answers}}` in the body)."),
+      error: [NotFound, Forbidden, Conflict]
+    }).annotate(
+      OpenApi.Description,
+      "Sets the form's confirmation e-mail (`{{field:<id>}}` and `{{answers}}` in the body). " +
+        "409 when enabling it while e-mail is not configured."
+    ),
     HttpApiEndpoint.get("getSettings", "/email/settings", { success: EmailSettings })
       .annotate(OpenApi.Description, "The workspace's e-mail settings: open/click tracking, reopening on reply."),
     HttpApiEndpoint.put("putSettings", "/email/settings", {

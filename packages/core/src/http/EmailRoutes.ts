@@ -107,7 +107,10 @@ export const layer = HttpRouter.use(Effect.fnUntraced(function*(router) {
         if (clicked.failure._tag === "SqlError") return yield* Effect.die(clicked.failure)
         return notFound
       }
-      return HttpServerResponse.redirect(clicked.success, {
+      // A header is Latin-1: the recorded URL (which may be `https://例え.jp/パス?q=ü`) goes in its
+      // ASCII form, the host in punycode and the rest percent-encoded, as the URL standard writes it.
+      if (!URL.canParse(clicked.success)) return notFound
+      return HttpServerResponse.redirect(new URL(clicked.success).href, {
         status: 302,
         headers: { "cache-control": "no-store, private", "referrer-policy": "no-referrer" }
       })
@@ -127,6 +130,12 @@ export const layer = HttpRouter.use(Effect.fnUntraced(function*(router) {
           "www-authenticate": "Basic realm=\"qforms inbound e-mail\""
         })
       }
+      const length = Number(request.headers["content-length"] ?? "0")
+      if (Number.isFinite(length) && length > mailer.inboundMaxBytes) {
+        return json(413, { error: `the message is too large: inbound e-mail takes at most ${mailer.inboundMaxBytes} bytes` }, {
+          connection: "close"
+        })
+      }
       const raw = (request.headers["content-type"] ?? "").toLowerCase().startsWith("multipart/form-data")
         ? yield* Effect.result(rawFromForm(request))
         : Result.succeed(new Uint8Array(yield* request.arrayBuffer))
@@ -144,6 +153,8 @@ export const layer = HttpRouter.use(Effect.fnUntraced(function*(router) {
             return json(400, { error: error.message })
           case "ReplyNotMatched":
             return json(404, { error: error.message })
+          case "MessageTooLarge":
+            return json(413, { error: error.message })
           default:
             return yield* Effect.die(error)
         }

@@ -26,7 +26,7 @@ export const NotificationsHandlers = HttpApiBuilder.group(Api, "notifications", 
           if (log.deliveries[0]?.id !== params.deliveryId) {
             return yield* new DeliveryNotFound({ message: `delivery ${params.deliveryId} not found in this channel's log` })
           }
-          return yield* deliveries.retry(actor, params.deliveryId)
+          return yield* deliveries.retry(actor, params.deliveryId, { channelId: params.channelId })
         })))
   })
 }))
