@@ -35,6 +35,11 @@ export class MethodNotAllowed extends Schema.Error<MethodNotAllowed>("qforms/htt
   error: Schema.String
 }, { httpApiStatus: 405, identifier: "MethodNotAllowedError", description: "The path exists but not with this method." }) {}
 
+/** 426: a WebSocket route (`GET /api/events`) asked for without `Upgrade: websocket`. */
+export class UpgradeRequired extends Schema.Error<UpgradeRequired>("qforms/http/UpgradeRequired")({
+  error: Schema.String
+}, { httpApiStatus: 426, identifier: "UpgradeRequiredError", description: "This route is a WebSocket: connect with `Upgrade: websocket`." }) {}
+
 /** 409: the change conflicts with the current state (a submission to an unpublished form). */
 export class Conflict extends Schema.Error<Conflict>("qforms/http/Conflict")({
   error: Schema.String
