@@ -12,7 +12,7 @@ import { mkdir, writeFile } from "node:fs/promises"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Effect } from "effect"
-import openapiTS, { astToString } from "openapi-typescript"
+import openapiTS, { astToString, type OpenAPI3 } from "openapi-typescript"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ApiKeys } from "../src/domain/ApiKeys.ts"
 import { Workspaces } from "../src/domain/Workspaces.ts"
@@ -44,7 +44,7 @@ describe("a client generated from /api/openapi.json (openapi-typescript + openap
       const w = yield* workspaces.create({ name: "Client", ownerEmail: "owner@example.com", ownerName: "Owner" })
       return (yield* keys.create(w.workspace.id, { accountId: w.ownerAccountId, name: "client" })).key
     }))
-    const document = await (await fetch(`${server.url}/api/openapi.json`)).json()
+    const document = await (await fetch(`${server.url}/api/openapi.json`)).json() as OpenAPI3
     const types = astToString(await openapiTS(document))
     await mkdir(join(clientDir, "generated"), { recursive: true })
     await writeFile(join(clientDir, "generated", "openapi.ts"), types)
