@@ -470,9 +470,13 @@ describe("OpenAPI document (GET /api/openapi.json)", () => {
     }
   })
 
-  it("documents 405 on every operation (a known path answers another method 405 with Allow)", () => {
+  it("documents 405 on every operation (a known path answers another method 405 with Allow), 409 on every write", () => {
     const missing = operations(doc).filter(([, op]) => op.responses["405"] === undefined).map(([name]) => name)
     expect(missing).toEqual([])
+    // A write referring to something a concurrent request deleted answers 409 (see ConcurrentDeletion.test.ts).
+    const writes = operations(doc).filter(([name]) => !name.startsWith("GET "))
+    expect(writes.length).toBeGreaterThan(20)
+    expect(writes.filter(([, op]) => op.responses["409"] === undefined).map(([name]) => name)).toEqual([])
   })
 
   it("documents every path and method of spec section 4 under /api", () => {

@@ -74,10 +74,11 @@ export class Authentication extends HttpApiMiddleware.Service<Authentication, {
 /**
  * The answers the router may give on any route: request decoding failures as
  * a 400 `{error, details}` naming the field, 405 (a method the path does not
- * take, with `Allow`), 413, 415, 500 and 503.
+ * take, with `Allow`), 409 (something the request refers to was deleted by a
+ * concurrent request), 413, 415, 500 and 503.
  */
 export class RequestErrors extends HttpApiMiddleware.Service<RequestErrors>()("@qforms/core/http/RequestErrors", {
-  error: [BadRequest, MethodNotAllowed, PayloadTooLarge, UnsupportedMediaType, InternalError, ServiceUnavailable]
+  error: [BadRequest, MethodNotAllowed, Conflict, PayloadTooLarge, UnsupportedMediaType, InternalError, ServiceUnavailable]
 }) {}
 
 /** A webhook subscription's id (`sub_…`). */
@@ -479,8 +480,8 @@ export class Api extends HttpApi.make("qforms")
 // everything qforms answers on the API's paths and the public page's JSON.
 // ---------------------------------------------------------------------------
 
-/** The answers the router may give on any route (see `Http.ts`: 400, 405, 413, 500, 503). */
-const routerErrors = [BadRequest, MethodNotAllowed, PayloadTooLarge, InternalError, ServiceUnavailable] as const
+/** The answers the router may give on any route (see `Http.ts`: 400, 405, 409, 413, 500, 503). */
+const routerErrors = [BadRequest, MethodNotAllowed, Conflict, PayloadTooLarge, InternalError, ServiceUnavailable] as const
 
 /** A form's public id: the part of its public URL `/f/{publicId}`. */
 const PublicIdParams = {
