@@ -419,7 +419,8 @@ describe("OpenAPI document (GET /api/openapi.json)", () => {
     for (const s of doc.servers) expect(typeof s.url).toBe("string")
   })
 
-  it("has a bearer security scheme and every operation requires it", () => {
+  // Changed with issue #20: the document now also describes the routes served beside the API, which take no key.
+  it("has a bearer security scheme; every operation requires it but the documents, the probes and the public page's", () => {
     const schemes = Object.entries((doc.components?.securitySchemes ?? {}) as Record<string, Json>)
       .map(([name, scheme]) => [name, resolve(doc, scheme)] as const)
     const bearer = schemes.filter(([, s]) => s.type === "http" && String(s.scheme).toLowerCase() === "bearer")
@@ -433,7 +434,49 @@ describe("OpenAPI document (GET /api/openapi.json)", () => {
       return requirements.length === 0 ||
         !requirements.every((requirement) => Object.keys(requirement).some((name) => bearer.includes(name)))
     }).map(([name]) => name)
-    expect(unprotected).toEqual([])
+    expect(unprotected.sort()).toEqual([
+      "GET /api/docs",
+      "GET /api/openapi.json",
+      "GET /healthz",
+      "GET /readyz",
+      "POST /f/{publicId}/responses",
+      "POST /f/{publicId}/uploads"
+    ])
+  })
+
+  it("documents ids and limits in the URL as integers (spec section 4), the subscription id as a string", () => {
+    const problems: Array<string> = []
+    for (const [name, op] of operations(doc)) {
+      for (const p of (op.parameters ?? []).map((p: Json) => resolve(doc, p))) {
+        const numeric = /(?:^id|Id|^limit)$/.test(p.name) && p.name !== "fileId" && p.name !== "channelId" && p.name !== "publicId" &&
+          !(p.name === "id" && /\/webhooks\/subscribe\//.test(name))
+        if (numeric && !typesOf(doc, p.schema).has("integer")) problems.push(`${name} ${p.name}: ${JSON.stringify(p.schema)}`)
+      }
+    }
+    expect(problems).toEqual([])
+    const subscription = doc.paths["/api/webhooks/subscribe/{id}"].delete.parameters.find((p: Json) => p.name === "id")
+    expect([...typesOf(doc, subscription.schema)]).toEqual(["string"])
+  })
+
+  it("documents answer maps (`values`) with a schema for each answer, never as a bare object", () => {
+    const submit = resolve(doc, doc.paths["/api/forms/{formId}/responses"].post.requestBody).content["application/json"].schema
+    const row = jsonSchemaOf(doc, doc.paths["/api/forms/{formId}/responses"].post.responses["201"])
+    for (const values of [property(doc, submit, "values"), property(doc, row, "values")]) {
+      expect(values.type).toBe("object")
+      expect(typeof values.additionalProperties, JSON.stringify(values)).toBe("object")
+      for (const type of ["string", "number", "boolean", "array", "object"]) {
+        expect(typesOf(doc, values.additionalProperties).has(type), `${type} answers`).toBe(true)
+      }
+    }
+  })
+
+  it("documents 405 on every operation (a known path answers another method 405 with Allow), 409 on every write", () => {
+    const missing = operations(doc).filter(([, op]) => op.responses["405"] === undefined).map(([name]) => name)
+    expect(missing).toEqual([])
+    // A write referring to something a concurrent request deleted answers 409 (see ConcurrentDeletion.test.ts).
+    const writes = operations(doc).filter(([name]) => !name.startsWith("GET "))
+    expect(writes.length).toBeGreaterThan(20)
+    expect(writes.filter(([, op]) => op.responses["409"] === undefined).map(([name]) => name)).toEqual([])
   })
 
   it("documents every path and method of spec section 4 under /api", () => {

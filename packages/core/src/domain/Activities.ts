@@ -34,7 +34,10 @@ export const Activity = Schema.Struct({
   id: Schema.Int,
   type: ActivityType,
   actor: Actors.ActivityActor,
-  payload: Schema.Record(Schema.String, Schema.Unknown),
+  payload: Schema.Record(
+    Schema.String,
+    Schema.Union([Schema.String, Schema.Number, Schema.Boolean, Schema.Null, Schema.Array(Schema.String)])
+  ),
   createdAt: Schema.String
 })
 export type Activity = typeof Activity.Type
@@ -42,14 +45,14 @@ export type Activity = typeof Activity.Type
 /** An activity to write. */
 export interface NewActivity {
   readonly type: ActivityType
-  readonly payload: Readonly<Record<string, unknown>>
+  readonly payload: Activity["payload"]
 }
 
 interface ActivityRow {
   readonly id: number
   readonly type: ActivityType
   readonly actor: Actors.ActivityActor
-  readonly payload: Record<string, unknown>
+  readonly payload: Activity["payload"]
   readonly created_at: Date
 }
 

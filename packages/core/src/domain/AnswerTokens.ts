@@ -20,6 +20,7 @@ import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import type * as SqlError from "effect/sql/SqlError"
 import * as SigningSecrets from "./SigningSecrets.ts"
+import { AnswerInputs } from "./Fields.ts"
 
 /** What a token carries. */
 export const AnswerState = Schema.Struct({
@@ -28,7 +29,7 @@ export const AnswerState = Schema.Struct({
   /** When the respondent opened the form (epoch milliseconds). */
   startedAt: Schema.Int,
   /** Answers so far, keyed by question id (checked again when submitted). */
-  values: Schema.Record(Schema.String, Schema.Unknown),
+  values: AnswerInputs,
   /** Values of the form's hidden fields, from the page's URL (form logic). */
   hidden: Schema.optionalKey(Schema.Record(Schema.String, Schema.String)),
   /** The partial response the answers so far are saved in. */

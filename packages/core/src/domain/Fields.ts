@@ -442,14 +442,73 @@ export const FileAnswer = Schema.Struct({
 export type FileAnswer = typeof FileAnswer.Type
 
 /**
- * A validated answer: text, number, boolean, selected choices, or a file.
+ * An answer: text, number, boolean, selected choices, or a file. The schema
+ * of every answer map (`values`) in requests, responses and the OpenAPI
+ * document; which of these a question takes is checked by `validateAnswers`.
  *
  * @example
  * ```ts
  * const answers: Record<string, AnswerValue> = { "1": "Ada", "2": 4, "3": ["A", "B"] }
  * ```
  */
-export type AnswerValue = string | number | boolean | ReadonlyArray<string> | FileAnswer
+export const AnswerValue = Schema.Union([
+  Schema.String,
+  Schema.Finite,
+  Schema.Boolean,
+  Schema.Array(Schema.String),
+  FileAnswer
+]).annotate({
+  identifier: "AnswerValue",
+  description: "Text (also dates, e-mail addresses, choices), a number, a boolean, the selected choices, or an uploaded file."
+})
+export type AnswerValue = typeof AnswerValue.Type
+
+/**
+ * A file answer as submitted: the `fileId` of an upload to that question
+ * (the upload's own name, size and type replace any sent along).
+ *
+ * @example
+ * ```ts
+ * const a: FileAnswerInput = { fileId: "file_1" }
+ * ```
+ */
+export const FileAnswerInput = Schema.Struct({
+  fileId: Schema.String.check(Schema.isNonEmpty()),
+  name: Schema.optionalKey(Schema.String),
+  size: Schema.optionalKey(NonNegativeInt),
+  type: Schema.optionalKey(Schema.String)
+}).annotate({ identifier: "FileAnswerInput" })
+export type FileAnswerInput = typeof FileAnswerInput.Type
+
+/**
+ * An answer as submitted: like {@link AnswerValue}, with a file given by its
+ * upload's `fileId`; `null` leaves an optional question unanswered.
+ */
+export const AnswerInput = Schema.NullOr(Schema.Union([
+  Schema.String,
+  Schema.Finite,
+  Schema.Boolean,
+  Schema.Array(Schema.String),
+  FileAnswerInput
+])).annotate({
+  identifier: "AnswerInput",
+  description: "Text (also dates, e-mail addresses, choices), a number, a boolean, the selected choices, " +
+    "an uploaded file's `{fileId}`, or null for no answer."
+})
+export type AnswerInput = typeof AnswerInput.Type
+
+/**
+ * Answers keyed by question id as sent: an {@link AnswerInput} per question;
+ * `null` (like an empty string or array) leaves an optional question unanswered.
+ *
+ * @example
+ * ```ts
+ * Schema.decodeUnknownSync(Fields.AnswerInputs)({ "12": "Ada", "13": null })
+ * ```
+ */
+export const AnswerInputs = Schema.Record(Schema.String, AnswerInput).annotate({
+  description: "Answers keyed by question id (`fields[].id`); `null` leaves an optional question unanswered."
+})
 
 /**
  * One problem with submitted answers. `path` is `values` or `values.<id>`;

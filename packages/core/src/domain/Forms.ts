@@ -53,6 +53,16 @@ export const FormWithFields = Schema.Struct({
 }).annotate({ identifier: "FormWithFields" })
 export type FormWithFields = typeof FormWithFields.Type
 
+/**
+ * A created form (spec: Form, the answer of `POST /forms`) with, as an
+ * extension, its questions: their ids are the keys of the answers to submit.
+ */
+export const CreatedForm = Schema.Struct({
+  ...FormSummary.fields,
+  fields: Schema.Array(Field).annotate({ description: "Extension: the form's questions, in order, with their ids." })
+}).annotate({ identifier: "CreatedForm" })
+export type CreatedForm = typeof CreatedForm.Type
+
 /** A form title: trimmed, 1 to 200 characters. */
 export const FormTitle = Schema.String.check(
   Schema.isMaxLength(200, { message: "title must be at most 200 characters" })

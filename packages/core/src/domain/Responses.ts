@@ -23,7 +23,7 @@ import * as Actors from "./Actors.ts"
 import { Contacts } from "./Contacts.ts"
 import { Conflict, type Forbidden, FormNotFound, InvalidInput, ResponseNotFound } from "./Errors.ts"
 import { type EventPayload, Events } from "./Events.ts"
-import { type AnswerValue, deriveRespondent, Field, validateAnswers } from "./Fields.ts"
+import { AnswerInputs, AnswerValue, deriveRespondent, Field, validateAnswers } from "./Fields.ts"
 import { Files, LinkBase } from "./Files.ts"
 import * as FormLogic from "./FormLogic.ts"
 import { Forms, FormStatus } from "./Forms.ts"
@@ -50,7 +50,9 @@ export const ResponseRow = Schema.Struct({
   assigneeId: Schema.NullOr(Schema.Int),
   tags: Schema.Array(Schema.String),
   source: Schema.String,
-  values: Schema.Record(Schema.String, Schema.Unknown),
+  values: Schema.Record(Schema.String, AnswerValue).annotate({
+    description: "The answers keyed by question id (`fields[].id`); hidden field values as `hidden:<name>`."
+  }),
   // Before the optional keys: the streamed list writes rows in this order too (see `toRow`).
   /** Extension (partial responses): false while the respondent has not submitted yet. */
   finished: Schema.Boolean,
@@ -70,11 +72,31 @@ export const Tag = Schema.String.check(
 
 /** What a submission takes: answers keyed by question id. */
 export const SubmitInput = Schema.Struct({
-  values: Schema.Record(Schema.String, Schema.Unknown),
+  values: AnswerInputs,
   /** Extension (form logic): values of the form's hidden fields, by name. */
   hidden: Schema.optionalKey(FormLogic.HiddenValues)
 }).annotate({ identifier: "SubmitResponse" })
 export type SubmitInput = typeof SubmitInput.Type
+
+/**
+ * What the public page's JSON submission takes (`POST /f/{publicId}/responses`,
+ * no API key): the answers, plus the page's answer token and honeypot.
+ */
+export const PublicSubmitInput = Schema.Struct({
+  values: AnswerInputs,
+  /** Values of the form's hidden fields, by name (form logic). */
+  hidden: Schema.optionalKey(FormLogic.HiddenValues),
+  /** The page's answer token, when the page's own data is submitted as JSON: its start time is checked. */
+  token: Schema.optionalKey(Schema.String).annotate({
+    description: "The page's answer token (from the form page): when given, a submission too soon after opening is refused."
+  }),
+  /** The honeypot: must be absent or empty. */
+  website: Schema.optionalKey(Schema.String).annotate({ description: "The honeypot: must be absent or empty." })
+}).annotate({ identifier: "PublicSubmitResponse" })
+export type PublicSubmitInput = typeof PublicSubmitInput.Type
+
+/** The public submission's answer: the new response's id. */
+export const PublicSubmitted = Schema.Struct({ id: Schema.Int }).annotate({ identifier: "PublicSubmitted" })
 
 /** What changing a case takes (spec: PATCH /responses/{id}); every field optional. */
 export const UpdateResponseInput = Schema.Struct({

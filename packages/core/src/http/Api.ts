@@ -5,6 +5,7 @@
  */
 import * as Context from "effect/Context"
 import * as Schema from "effect/Schema"
+import * as Multipart from "effect/http/Multipart"
 import * as HttpApi from "effect/http-api/HttpApi"
 import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
@@ -14,13 +15,22 @@ import * as HttpApiSecurity from "effect/http-api/HttpApiSecurity"
 import * as OpenApi from "effect/http-api/OpenApi"
 import type * as Actors from "../domain/Actors.ts"
 import { GenerateFormInput } from "../domain/FormGenerator.ts"
-import { Field } from "../domain/Fields.ts"
-import { CreateFormInput, FormSummary, FormWithFields, UpdateFormInput } from "../domain/Forms.ts"
+import { Field, FileAnswer } from "../domain/Fields.ts"
+import { CreatedForm, CreateFormInput, FormSummary, FormWithFields, UpdateFormInput } from "../domain/Forms.ts"
 import { AddMemberInput, ChangeRoleInput, Member } from "../domain/Members.ts"
 import { ApiKey, IssueApiKeyInput, IssuedApiKey } from "../domain/ApiKeys.ts"
 import { AddNoteInput, Note } from "../domain/Notes.ts"
 import { HiddenField } from "../domain/FormLogic.ts"
-import { ResponseDetail, ResponseRow, ResponseStatus, SubmitInput, UpdateResponseInput, UpdateResponseResult } from "../domain/Responses.ts"
+import {
+  PublicSubmitInput,
+  PublicSubmitted,
+  ResponseDetail,
+  ResponseRow,
+  ResponseStatus,
+  SubmitInput,
+  UpdateResponseInput,
+  UpdateResponseResult
+} from "../domain/Responses.ts"
 import { CreateStageInput, ReorderStagesInput, Stage, UpdateStageInput } from "../domain/Stages.ts"
 import { CreatedSubscription, SubscribeInput, Subscription, UpdateSubscriptionInput } from "../domain/Webhooks.ts"
 import { Delivery, DeliveryLog } from "../domain/Deliveries.ts"
@@ -34,12 +44,14 @@ import {
   Conflict,
   Forbidden,
   InternalError,
+  MethodNotAllowed,
   NotFound,
   PayloadTooLarge,
   ServiceUnavailable,
   TooManyRequests,
   Unauthorized,
-  UnsupportedMediaType
+  UnsupportedMediaType,
+  UpgradeRequired
 } from "./ApiErrors.ts"
 
 /** The version of the API description (spec section 9), independent of the package version. */
@@ -59,9 +71,14 @@ export class Authentication extends HttpApiMiddleware.Service<Authentication, {
   error: [Unauthorized, TooManyRequests]
 }) {}
 
-/** Turns request decoding failures into a 400 `{error, details}` naming the field. */
+/**
+ * The answers the router may give on any route: request decoding failures as
+ * a 400 `{error, details}` naming the field, 405 (a method the path does not
+ * take, with `Allow`), 409 (something the request refers to was deleted by a
+ * concurrent request), 413, 415, 500 and 503.
+ */
 export class RequestErrors extends HttpApiMiddleware.Service<RequestErrors>()("@qforms/core/http/RequestErrors", {
-  error: [BadRequest, PayloadTooLarge, UnsupportedMediaType, InternalError, ServiceUnavailable]
+  error: [BadRequest, MethodNotAllowed, Conflict, PayloadTooLarge, UnsupportedMediaType, InternalError, ServiceUnavailable]
 }) {}
 
 /** A webhook subscription's id (`sub_…`). */
@@ -141,10 +158,13 @@ export class FormsGroup extends HttpApiGroup.make("forms")
       .annotate(OpenApi.Description, "The workspace's forms, newest change first."),
     HttpApiEndpoint.post("create", "/forms", {
       payload: CreateFormInput,
-      success: FormSummary.pipe(created),
+      success: CreatedForm.pipe(created),
       error: Forbidden
     })
-      .annotate(OpenApi.Description, "Creates a draft form (extension: with `fields`, its questions)."),
+      .annotate(
+        OpenApi.Description,
+        "Creates a draft form (extension: with `fields`, its questions; the answer lists them with their ids)."
+      ),
     HttpApiEndpoint.get("get", "/forms/:id", { params: IdParams, success: FormWithFields, error: NotFound }),
     HttpApiEndpoint.patch("update", "/forms/:id", {
       params: IdParams,
@@ -383,7 +403,8 @@ export class FilesGroup extends HttpApiGroup.make("files")
           description: "A file id (`file_…`) from an answer to a file question."
         })
       },
-      success: HttpApiSchema.StreamUint8Array({ contentType: "application/octet-stream" }).annotate({
+      // Any media type: the file is sent with the type it was uploaded with.
+      success: HttpApiSchema.StreamUint8Array({ contentType: "*/*" }).annotate({
         description: "The file's bytes, with its stored `Content-Type` and `Content-Disposition: attachment`."
       }),
       error: NotFound
@@ -456,3 +477,148 @@ export class Api extends HttpApi.make("qforms")
       "Every endpoint takes an API key as a bearer token; every error body is `{\"error\": \"…\"}`."
   }))
 {}
+
+// ---------------------------------------------------------------------------
+// Routes served outside the HttpApi (by the router directly), described here
+// with the same Schemas their routes decode with, so that the document covers
+// everything qforms answers on the API's paths and the public page's JSON.
+// ---------------------------------------------------------------------------
+
+/** The answers the router may give on any route (see `Http.ts`: 400, 405, 409, 413, 500, 503). */
+const routerErrors = [BadRequest, MethodNotAllowed, Conflict, PayloadTooLarge, InternalError, ServiceUnavailable] as const
+
+/** A form's public id: the part of its public URL `/f/{publicId}`. */
+const PublicIdParams = {
+  publicId: Schema.String.check(Schema.isMaxLength(100)).annotate({
+    description: "The form's `publicId` (the part of its public URL `/f/{publicId}`)."
+  })
+}
+
+/**
+ * The public page's JSON routes: no API key (a respondent's browser or any
+ * site embedding the form), limited per client address. Served by
+ * `pages/PublicPage.ts` and `pages/Uploads.ts`.
+ */
+export class PublicGroup extends HttpApiGroup.make("public")
+  .add(
+    HttpApiEndpoint.post("submit", "/f/:publicId/responses", {
+      params: PublicIdParams,
+      payload: PublicSubmitInput,
+      success: PublicSubmitted.pipe(created),
+      error: [...routerErrors, NotFound, Conflict, UnsupportedMediaType, TooManyRequests]
+    }).annotate(
+      OpenApi.Description,
+      "Submits a response to a published form as its respondent (source `form`), without an API key. " +
+        "404 for an unknown or draft form, 409 for a closed one, 429 (with `Retry-After`) when this address sends too many."
+    ),
+    HttpApiEndpoint.post("upload", "/f/:publicId/uploads", {
+      params: PublicIdParams,
+      query: { fieldId: Id.annotate({ description: "The id of the `file` question the file answers." }) },
+      payload: Schema.Struct({
+        file: Multipart.SingleFileSchema.annotate({ description: "The file (one part named `file`)." })
+      }).pipe(HttpApiSchema.asMultipart()),
+      success: FileAnswer.pipe(created),
+      error: [...routerErrors, NotFound, Conflict, UnsupportedMediaType, TooManyRequests]
+    }).annotate(
+      OpenApi.Description,
+      "Uploads a respondent's file for a `file` question, without an API key; the answer is the value to submit " +
+        "for that question. 413 over the question's `maxSizeMb`, 415 for a type it does not accept, 429 (with " +
+        "`Retry-After`) when this address uploads too many."
+    )
+  )
+{}
+
+/** The live event stream (a WebSocket, taken before the router; see `EventStream.ts`). */
+export class EventsGroup extends HttpApiGroup.make("events")
+  .add(
+    HttpApiEndpoint.get("stream", "/api/events", {
+      query: {
+        formId: Schema.optionalKey(Id).annotate({ description: "Only the events of this form." })
+      },
+      success: HttpApiSchema.Empty(101).annotate({
+        description: "Switching Protocols: a WebSocket sending each event of the workspace as a text frame " +
+          "(the webhook body as JSON), in commit order."
+      }),
+      error: [...routerErrors, NotFound, UpgradeRequired]
+    }).annotate(
+      OpenApi.Description,
+      "Extension: the workspace's events, live, over a WebSocket (`Upgrade: websocket`); a browser, which cannot " +
+        "set headers, offers its key as the subprotocol `qforms.bearer.<key>`. A plain GET is answered 426."
+    )
+  )
+  .middleware(Authentication)
+{}
+
+/** The service's own documents and probes, readable without a key. */
+export class ServiceGroup extends HttpApiGroup.make("service")
+  .add(
+    HttpApiEndpoint.get("openapi", "/api/openapi.json", {
+      success: Schema.StructWithRest(Schema.Struct({ openapi: Schema.String }), [
+        Schema.Record(Schema.String, Schema.Union([Schema.String, Schema.Array(Schema.Unknown), Schema.Record(Schema.String, Schema.Unknown)]))
+      ]).annotate({ description: "This OpenAPI 3.1 document." }),
+      error: routerErrors
+    }).annotate(OpenApi.Description, "The OpenAPI document of the API (this document), without a key."),
+    HttpApiEndpoint.get("docs", "/api/docs", {
+      success: Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/html" })),
+      error: routerErrors
+    }).annotate(OpenApi.Description, "The API reference page (HTML), without a key."),
+    HttpApiEndpoint.get("health", "/healthz", {
+      success: Schema.Struct({ status: Schema.Literal("ok") }),
+      error: routerErrors
+    }).annotate(OpenApi.Description, "Liveness: the process answers."),
+    HttpApiEndpoint.get("ready", "/readyz", {
+      success: Schema.Struct({ status: Schema.Literal("ready") }),
+      error: routerErrors
+    }).annotate(OpenApi.Description, "Readiness: the database answers too (503 when it does not).")
+  )
+{}
+
+/**
+ * Documents each path and query parameter whose value is a number (an id,
+ * `limit`) with the JSON Schema of its decoded type (`integer`, with its
+ * bounds) rather than that of the text the URL carries, so that a generated
+ * client takes the ids the API returns. Derived from the endpoints' Schemas.
+ */
+const numericParameters = <Id extends string, Groups extends HttpApiGroup.Constraint>(
+  api: HttpApi.HttpApi<Id, Groups>
+) =>
+(spec: Record<string, unknown>): Record<string, unknown> => {
+  const paths = spec["paths"] as Record<string, Record<string, { parameters?: Array<{ name: string; in: string; schema: unknown }> }>>
+  HttpApi.reflect(api, {
+    onGroup: () => undefined,
+    onEndpoint: ({ endpoint }) => {
+      const path = endpoint.path.replace(/:(\w+)/g, "{$1}")
+      const operation = paths[path]?.[endpoint.method.toLowerCase()]
+      if (operation?.parameters === undefined) return
+      for (const [where, schema] of [["path", endpoint.params], ["query", endpoint.query]] as const) {
+        if (schema === undefined) continue
+        const decoded = Schema.toJsonSchemaDocument(Schema.toType(schema))
+        const properties = (decoded.schema["properties"] ?? {}) as Record<string, unknown>
+        for (const parameter of operation.parameters) {
+          const typed = properties[parameter.name]
+          if (parameter.in === where && typed !== undefined && /"type":"(?:integer|number)"/.test(JSON.stringify(typed))) {
+            parameter.schema = typed
+          }
+        }
+      }
+    }
+  })
+  return spec
+}
+
+const described = Api.add(PublicGroup).add(EventsGroup).add(ServiceGroup)
+
+/**
+ * The API as published in the OpenAPI document (`/api/openapi.json`) and on
+ * the reference page: {@link Api} plus the routes served beside it — the public
+ * page's JSON submission and uploads, the event stream, the documents and the
+ * health probes.
+ *
+ * @example
+ * ```ts
+ * import * as OpenApi from "effect/http-api/OpenApi"
+ * import { Api } from "@qforms/core"
+ * const document = OpenApi.fromApi(Api.Documented)
+ * ```
+ */
+export const Documented = described.annotateMerge(OpenApi.annotations({ transform: numericParameters(described) }))

@@ -35,10 +35,19 @@ export class MethodNotAllowed extends Schema.Error<MethodNotAllowed>("qforms/htt
   error: Schema.String
 }, { httpApiStatus: 405, identifier: "MethodNotAllowedError", description: "The path exists but not with this method." }) {}
 
-/** 409: the change conflicts with the current state (a submission to an unpublished form). */
+/** 426: a WebSocket route (`GET /api/events`) asked for without `Upgrade: websocket`. */
+export class UpgradeRequired extends Schema.Error<UpgradeRequired>("qforms/http/UpgradeRequired")({
+  error: Schema.String
+}, { httpApiStatus: 426, identifier: "UpgradeRequiredError", description: "This route is a WebSocket: connect with `Upgrade: websocket`." }) {}
+
+/** 409: the change conflicts with the current state (a submission to an unpublished form, a concurrent deletion). */
 export class Conflict extends Schema.Error<Conflict>("qforms/http/Conflict")({
   error: Schema.String
-}, { httpApiStatus: 409, identifier: "ConflictError", description: "The change conflicts with the current state." }) {}
+}, {
+  httpApiStatus: 409,
+  identifier: "ConflictError",
+  description: "The change conflicts with the current state, or refers to something a concurrent request deleted."
+}) {}
 
 /** 413: the body is over the limit (1 MiB; an upload: its question's `maxSizeMb`). */
 export class PayloadTooLarge extends Schema.Error<PayloadTooLarge>("qforms/http/PayloadTooLarge")({

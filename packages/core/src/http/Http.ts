@@ -22,7 +22,7 @@ import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import * as HttpApiScalar from "effect/http-api/HttpApiScalar"
 import * as OpenApi from "effect/http-api/OpenApi"
 import * as SqlClient from "effect/sql/SqlClient"
-import { Api } from "./Api.ts"
+import { Api, Documented } from "./Api.ts"
 import { FilesHandlers } from "./handlers/FilesHandlers.ts"
 import { FormsHandlers } from "./handlers/FormsHandlers.ts"
 import { GenerateHandlers } from "./handlers/GenerateHandlers.ts"
@@ -324,7 +324,7 @@ const OpenApiRoute = (options: HttpOptions) =>
     "/api/openapi.json",
     Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
       json(200, {
-        ...OpenApi.fromApi(Api),
+        ...OpenApi.fromApi(Documented),
         servers: [{ url: baseUrl(request, options.appUrl) || "/", description: "This qforms service" }]
       }))
   )
@@ -337,7 +337,7 @@ const OpenApiRoute = (options: HttpOptions) =>
 const DocsRoute = HttpRouter.use(Effect.fnUntraced(function*(router) {
   const scope = yield* Effect.scope
   const page = yield* Effect.cached(
-    HttpRouter.toHttpEffect(HttpApiScalar.layer(Api, { path: "/api/docs", scalar: { hideModels: false } })).pipe(
+    HttpRouter.toHttpEffect(HttpApiScalar.layer(Documented, { path: "/api/docs", scalar: { hideModels: false } })).pipe(
       Effect.provideService(Scope.Scope, scope)
     )
   )

@@ -34,11 +34,11 @@ import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as Multipart from "effect/http/Multipart"
 import * as Actors from "../domain/Actors.ts"
 import { type AnswerState, AnswerTokens, maxAgeMs } from "../domain/AnswerTokens.ts"
-import { type Field, FileAnswer, validateAnswers } from "../domain/Fields.ts"
+import { type AnswerValue, type Field, FileAnswer, validateAnswers } from "../domain/Fields.ts"
 import { Files } from "../domain/Files.ts"
 import * as FormLogic from "../domain/FormLogic.ts"
 import { Forms, type FormWithFields } from "../domain/Forms.ts"
-import { Responses } from "../domain/Responses.ts"
+import { PublicSubmitInput, Responses } from "../domain/Responses.ts"
 import * as Summaries from "../domain/Summaries.ts"
 import { domainResponse } from "../http/ApiErrors.ts"
 import * as RateLimit from "../http/RateLimit.ts"
@@ -136,7 +136,7 @@ export const parseAnswer = (field: Field, answers: ReadonlyArray<string>): unkno
 }
 
 /** Checks one question's answer with the API's validator: the answer to keep (undefined when empty), or the message. */
-const checkOne = (field: Field, value: unknown): Result.Result<unknown, string> => {
+const checkOne = (field: Field, value: unknown): Result.Result<AnswerValue | undefined, string> => {
   const key = String(field.id)
   const checked = validateAnswers([field], value === undefined ? {} : { [key]: value })
   return Result.isSuccess(checked)
@@ -156,7 +156,7 @@ const enteredOf = (value: unknown): Screens.Entered => {
 }
 
 /** The values without one question's answer, or with the new one. */
-const withAnswer = (values: AnswerState["values"], field: Field, value: unknown): AnswerState["values"] => {
+const withAnswer = (values: AnswerState["values"], field: Field, value: AnswerValue | undefined): AnswerState["values"] => {
   const key = String(field.id)
   const { [key]: _, ...rest } = values
   return value === undefined ? rest : { ...rest, [key]: value }
@@ -320,16 +320,6 @@ const collectStep = (
 // ---------------------------------------------------------------------------
 // Routes
 // ---------------------------------------------------------------------------
-
-const SubmitBody = Schema.Struct({
-  values: Schema.Record(Schema.String, Schema.Unknown),
-  /** Values of the form's hidden fields, by name (form logic). */
-  hidden: Schema.optionalKey(FormLogic.HiddenValues),
-  /** The page's answer token, when the page's own data is submitted as JSON: its start time is checked. */
-  token: Schema.optionalKey(Schema.String),
-  /** The honeypot: must be absent or empty. */
-  website: Schema.optionalKey(Schema.String)
-})
 
 const makeLimiter = (config: RateLimit.RateLimitConfig) =>
   Effect.provide(
@@ -550,7 +540,7 @@ export const layer = (options: PublicPageOptions = {}) =>
         if (partialId === undefined) return Option.none<AnswerState>()
         const answers = yield* Effect.orDie(responses.partialAnswers(workspaceId, form.id, partialId))
         return Option.map(answers, (stored): AnswerState => {
-          const values: Record<string, unknown> = {}
+          const values: Record<string, AnswerValue | null> = {}
           const hidden: Record<string, string> = {}
           for (const [key, value] of Object.entries(stored)) {
             if (key.startsWith(FormLogic.hiddenPrefix)) {
@@ -751,7 +741,7 @@ export const layer = (options: PublicPageOptions = {}) =>
         }
         const body = yield* Effect.result(request.json)
         if (Result.isFailure(body)) return json(400, { error: "the request body is not valid JSON" })
-        const decoded = Schema.decodeUnknownResult(SubmitBody)(body.success)
+        const decoded = Schema.decodeUnknownResult(PublicSubmitInput)(body.success)
         if (Result.isFailure(decoded)) {
           return json(400, { error: `the body must be {"values": {"<questionId>": answer, ...}}: ${decoded.failure.message}` })
         }

@@ -9,7 +9,13 @@ export const FormsHandlers = HttpApiBuilder.group(Api, "forms", Effect.fnUntrace
   const forms = yield* Forms
   return handlers.handleAll({
     list: () => Effect.flatMap(CurrentActor, (actor) => handle(forms.list(actor))),
-    create: ({ payload }) => Effect.flatMap(CurrentActor, (actor) => handle(forms.create(actor, payload))),
+    create: ({ payload }) =>
+      Effect.flatMap(CurrentActor, (actor) =>
+        handle(Effect.gen(function*() {
+          const form = yield* forms.create(actor, payload)
+          // The questions with their ids, so a client can submit answers without reading the form again.
+          return { ...form, fields: yield* forms.fields(actor.workspaceId, form.id) }
+        }))),
     get: ({ params }) => Effect.flatMap(CurrentActor, (actor) => handle(forms.get(actor, params.id))),
     update: ({ params, payload }) =>
       Effect.flatMap(CurrentActor, (actor) => handle(forms.update(actor, params.id, payload))),
