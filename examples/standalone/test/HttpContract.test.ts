@@ -51,7 +51,10 @@ const startStandalone: StartServer = async (target, options = {}) => {
     mailFrom: Option.none(),
     inboundAddress: Option.none(),
     inboundSecret: Option.none(),
-    imapUrl: Option.none()
+    imapUrl: Option.none(),
+    eventStreamsPerKey: 20,
+    eventStreamsMax: 1000,
+    eventStreamRecheckSeconds: 60
   }
   const server = await start(settings)
   return {
