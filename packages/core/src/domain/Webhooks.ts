@@ -28,7 +28,10 @@ export const Subscription = Schema.Struct({
   event: EventName,
   targetUrl: Schema.String,
   source: Schema.String,
-  lastSentAt: Schema.NullOr(Schema.String),
+  lastSentAt: Schema.NullOr(Schema.String).annotate({
+    description:
+      "When the receiver last answered a post (any HTTP status); null before any answer. Attempts that never reached it (DNS failure, refused connection, timeout) do not count."
+  }),
   createdAt: Schema.String,
   disabled: Schema.Boolean.annotate({
     description: "Extension: true when deliveries are stopped (the receiver answered 410 Gone, or a member disabled it)."
@@ -146,7 +149,11 @@ export const checkTarget = Effect.fnUntraced(function*(targetUrl: string, path =
   yield* SsrfGuard.vet(targetUrl, {
     allowPrivate: false,
     ...(addresses === undefined ? {} : { resolve: () => Effect.succeed(addresses) })
-  }).pipe(Effect.mapError(refuse))
+  }).pipe(
+    // No address now: accepted like a name that does not resolve (delivery checks again).
+    Effect.catchTag("TargetUnresolved", () => Effect.void),
+    Effect.mapError(refuse)
+  )
 })
 
 /**
