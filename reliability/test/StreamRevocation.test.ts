@@ -104,7 +104,7 @@ describe.skipIf(postgres === undefined)("event streams end with their credential
     })
     expect(signIn.status).toBe(303)
     const cookie = signIn.headers.getSetCookie().map((c) => c.split(";")[0]!).find((c) => c.startsWith("qforms_session="))!
-    const session = await (await fetch(`${b.url}/app/session`, { headers: { cookie } })).json()
+    const session = await (await fetch(`${b.url}/app/session`, { headers: { cookie } })).json() as { csrfToken: string }
 
     // The streams are held by process b; every change goes through process a.
     const cases: ReadonlyArray<{ name: string; stream: Stream; change: () => Promise<number>; code: number }> = [
@@ -153,7 +153,7 @@ describe.skipIf(postgres === undefined)("event streams end with their credential
       const after = [await submit(), await submit()]
       const closed = await Promise.race([
         stream.closed,
-        new Promise<undefined>((resolve) => setTimeout(resolve, CLOSE_BOUND_MS + 5_000))
+        new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), CLOSE_BOUND_MS + 5_000))
       ])
       results.push({
         name,
