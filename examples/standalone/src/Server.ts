@@ -51,6 +51,7 @@ export const start = async (settings: Settings.Settings): Promise<Server> => {
     rateLimit: { requestsPerSecond: settings.rateLimitPerSecond, burst: settings.rateLimitBurst },
     publicPage: Settings.publicPage(settings),
     partialResponses: { maxAgeDays: settings.partialMaxAgeDays },
+    events: Settings.events(settings),
     app: true,
     logLevel: settings.logLevel,
     logFormat: settings.logFormat,

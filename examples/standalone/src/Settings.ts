@@ -24,6 +24,9 @@ import {
 /** Seconds to wait for the model, e.g. `30` or `2.5`. */
 const Seconds = Schema.Finite.check(Schema.isGreaterThan(0, { message: "Expected a number of seconds greater than 0" }))
 
+/** A count of at least one, e.g. a limit of open streams. */
+const AtLeastOne = Schema.Int.check(Schema.isGreaterThanOrEqualTo(1, { message: "Expected an integer of at least 1" }))
+
 /** A TCP port; 0 asks the system for a free one (the printed URL has the real port). */
 const Port = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 65535 }))
 
@@ -96,7 +99,10 @@ export const Settings = Config.all({
     Schema.Int.check(Schema.isGreaterThan(0, { message: "Expected a number of bytes greater than 0" })),
     "QFORMS_INBOUND_MAX_BYTES"
   ).pipe(Config.withDefault(Mailer.defaultInboundMaxBytes)),
-  imapUrl: Config.option(Config.Redacted("QFORMS_IMAP_URL"))
+  imapUrl: Config.option(Config.Redacted("QFORMS_IMAP_URL")),
+  eventStreamsPerKey: Config.schema(AtLeastOne, "QFORMS_EVENT_STREAMS_PER_KEY").pipe(Config.withDefault(20)),
+  eventStreamsMax: Config.schema(AtLeastOne, "QFORMS_EVENT_STREAMS_MAX").pipe(Config.withDefault(1000)),
+  eventStreamRecheckSeconds: Config.schema(Seconds, "QFORMS_EVENT_STREAM_RECHECK_SECONDS").pipe(Config.withDefault(60))
 })
 export type Settings = Config.Success<typeof Settings>
 
@@ -183,6 +189,13 @@ export const appUrl = (settings: Settings): string | undefined =>
     onNone: () => settings.port === 0 ? undefined : `http://localhost:${settings.port}`,
     onSome: (url) => url.toString().replace(/\/$/, "")
   })
+
+/** The live event stream's limits, as `Qforms.make` takes them. */
+export const events = (settings: Settings): NonNullable<Qforms.QformsOptions["events"]> => ({
+  maxStreamsPerCredential: settings.eventStreamsPerKey,
+  maxStreams: settings.eventStreamsMax,
+  recheckInterval: `${settings.eventStreamRecheckSeconds} seconds`
+})
 
 /** The public page part of the settings, as `Qforms.make` takes it. */
 export const publicPage = (settings: Settings): NonNullable<Qforms.QformsOptions["publicPage"]> => ({

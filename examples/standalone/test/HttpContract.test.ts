@@ -52,7 +52,10 @@ const startStandalone: StartServer = async (target, options = {}) => {
     inboundAddress: Option.none(),
     inboundSecret: Option.none(),
     inboundMaxBytes: 1024 * 1024,
-    imapUrl: Option.none()
+    imapUrl: Option.none(),
+    eventStreamsPerKey: 20,
+    eventStreamsMax: 1000,
+    eventStreamRecheckSeconds: 60
   }
   const server = await start(settings)
   return {

@@ -50,6 +50,9 @@ describe("settings", () => {
       { QFORMS_PARTIAL_RESPONSE_MAX_AGE_DAYS: "0" },
       /^Invalid configuration: .*greater than 0.*\(in QFORMS_PARTIAL_RESPONSE_MAX_AGE_DAYS\)\n$/
     ],
+    [{ QFORMS_EVENT_STREAMS_PER_KEY: "0" }, /^Invalid configuration: .*at least 1.*\(in QFORMS_EVENT_STREAMS_PER_KEY\)\n$/],
+    [{ QFORMS_EVENT_STREAMS_MAX: "lots" }, /^Invalid configuration: .*\(in QFORMS_EVENT_STREAMS_MAX\)\n$/],
+    [{ QFORMS_EVENT_STREAM_RECHECK_SECONDS: "-1" }, /^Invalid configuration: .*greater than 0.*\(in QFORMS_EVENT_STREAM_RECHECK_SECONDS\)\n$/],
     [{ QFORMS_SMTP_URL: "http://mail.example.com" }, /^Invalid configuration: QFORMS_SMTP_URL must start with smtp:\/\/ or smtps:\/\/\n$/],
     [{ QFORMS_SMTP_URL: "smtp://mail.example.com:587" }, /^Invalid configuration: QFORMS_SMTP_URL needs QFORMS_MAIL_FROM/],
     [

@@ -123,6 +123,13 @@ export interface QformsOptions {
    * `passwordSignIn: false` to offer no qforms password screen.
    */
   readonly app?: App.AppOptions | boolean | undefined
+  /**
+   * The live event stream (`/api/events`): streams per credential (default
+   * 20) and per process (default 1000), and how often each stream's credential
+   * is checked again (default one minute; revocations and sign-outs also close
+   * streams at once).
+   */
+  readonly events?: EventStream.EventStreamOptions | undefined
 }
 
 /** The mailer of the options: SMTP when `mail` is given, else "not configured". */
@@ -293,7 +300,7 @@ export const make = async (options: QformsOptions = {}): Promise<Qforms> => {
     )
     const hub = Context.get(
       yield* Layer.buildWithScope(
-        EventStream.EventHub.layer({ appUrl: options.appUrl ?? "" }).pipe(Layer.provide(Layer.succeedContext(context))),
+        EventStream.EventHub.layer({ ...options.events, appUrl: options.appUrl ?? "" }).pipe(Layer.provide(Layer.succeedContext(context))),
         scope
       ),
       EventStream.EventHub
@@ -339,12 +346,16 @@ export const make = async (options: QformsOptions = {}): Promise<Qforms> => {
   const connect = async (request: Parameters<Qforms["events"]["connect"]>[0]) => {
     const result = await run(EventStream.accept(request))
     if (EventStream.isRefusal(result)) return result
+    const full = Effect.runSync(hub.admit(result.credential))
+    if (full !== undefined) return full
     return {
       protocol: result.protocol,
       open: (send: (text: string) => boolean, close: (code: number, reason: string) => void) => {
         const detach = Effect.runSync(hub.attach({
           workspaceId: result.actor.workspaceId,
           formId: result.formId,
+          credential: result.credential,
+          role: result.actor.role,
           linkBase: result.linkBase,
           send,
           close
@@ -373,7 +384,13 @@ export const make = async (options: QformsOptions = {}): Promise<Qforms> => {
   heartbeat.unref()
   const refuse = (socket: Duplex, refusal: EventStream.Refusal) => {
     const body = JSON.stringify({ error: refusal.error })
-    const reason = refusal.status === 401 ? "Unauthorized" : refusal.status === 404 ? "Not Found" : "Bad Request"
+    const reason = {
+      400: "Bad Request",
+      401: "Unauthorized",
+      404: "Not Found",
+      429: "Too Many Requests",
+      503: "Service Unavailable"
+    }[refusal.status]
     const headers = Object.entries(refusal.headers).map(([name, value]) => `${name}: ${value}\r\n`).join("")
     socket.end(
       `HTTP/1.1 ${refusal.status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${

@@ -170,6 +170,21 @@ for (const target of databaseTargets) {
       await hook.close()
     })
 
+    it("a host that does not resolve (DNS failure) is retried on the schedule, and is never 'last sent'", async () => {
+      // RFC 6761: names under .invalid never resolve (ENOTFOUND, or EAI_AGAIN without a resolver).
+      const { fields, formId, sub } = await subscribed("http://hooks.qforms-nowhere.invalid/x")
+      await submit(formId, fields)
+      const log = await logWhen(api, sub.id, (json) => json.deliveries[0]?.status === "failed")
+      // Every attempt of the schedule [0, 50, 100, 150] was made, each a resolution failure without an answer.
+      expect(log.deliveries[0]!.attempts).toHaveLength(4)
+      for (const attempt of log.deliveries[0]!.attempts) {
+        expect(attempt.statusCode).toBeNull()
+        expect(attempt.error).toMatch(/could not be resolved/)
+      }
+      const listed = (await api("GET", "/webhooks")).json.find((s: { id: string }) => s.id === sub.id)
+      expect(listed.lastSentAt).toBeNull()
+    })
+
     it("a 400 is final: exactly one attempt", async () => {
       const hook = await receiver([400])
       const { fields, formId, sub } = await subscribed(hook.url)

@@ -112,6 +112,45 @@ for (const target of databaseTargets) {
       expect((await viewerApi("PUT", `/forms/${formId}/notifications`, { channels: [] })).status).toBe(403)
     })
 
+    it("receiver URLs (channels and webhooks) are whole for owners, masked to scheme and host for viewers", async () => {
+      const { formId } = await publishedForm([], "Masked")
+      const put = await api("PUT", `/forms/${formId}/notifications`, {
+        channels: [
+          { type: "slack", url: "https://hooks.slack.com/services/T0/B0/token1" },
+          { type: "url", url: "https://hooks.example.com/qforms?key=token2" },
+          { type: "email", to: ["team@example.com"] }
+        ]
+      })
+      expect(put.status).toBe(200)
+      const sub = await api("POST", "/webhooks/subscribe", {
+        formId,
+        event: "response.created",
+        targetUrl: "https://user-hooks.example.com:8443/in/token3"
+      })
+      expect(sub.status).toBe(201)
+
+      const owner = await api("GET", `/forms/${formId}/notifications`)
+      expect(owner.json.channels.map((c: { url?: string }) => c.url)).toEqual([
+        "https://hooks.slack.com/services/T0/B0/token1",
+        "https://hooks.example.com/qforms?key=token2",
+        undefined
+      ])
+      const ownerHooks = (await api("GET", "/webhooks")).json.find((s: { id: string }) => s.id === sub.json.id)
+      expect(ownerHooks.targetUrl).toBe("https://user-hooks.example.com:8443/in/token3")
+
+      const viewed = await viewerApi("GET", `/forms/${formId}/notifications`)
+      expect(viewed.json.channels.map((c: { url?: string }) => c.url)).toEqual([
+        "https://hooks.slack.com/…",
+        "https://hooks.example.com/…",
+        undefined
+      ])
+      expect(viewed.json.channels[2].to).toEqual(["team@example.com"])
+      const viewerHooks = await viewerApi("GET", "/webhooks")
+      expect(viewerHooks.status).toBe(200)
+      expect(viewerHooks.json.find((s: { id: string }) => s.id === sub.json.id).targetUrl).toBe("https://user-hooks.example.com:8443/…")
+      expect(JSON.stringify([viewed.json, viewerHooks.json])).not.toMatch(/token[123]/)
+    })
+
     it("bad settings get a 400 naming the problem", async () => {
       const { formId } = await publishedForm()
       const cases: Array<[unknown, RegExp]> = [

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import type { Resolve } from "../src/delivery/SsrfGuard.ts"
-import { forbiddenReason, isForbiddenAddress, SsrfRejected, systemResolve, vet } from "../src/delivery/SsrfGuard.ts"
+import {
+  forbiddenReason,
+  isForbiddenAddress,
+  SsrfRejected,
+  systemResolve,
+  TargetUnresolved,
+  vet
+} from "../src/delivery/SsrfGuard.ts"
 
 /** A resolver answering from a table; unknown names fail like ENOTFOUND. No real DNS in these tests. */
 const dns = (table: Record<string, ReadonlyArray<string>>): Resolve => (hostname) => {
@@ -170,9 +177,7 @@ describe("SsrfGuard.vet", () => {
     ["http://metadata.example.test/", "targetUrl resolves to a link-local address (169.254.169.254)"],
     ["http://mapped.example.test/", "targetUrl resolves to an IPv4-mapped loopback (127.0.0.1) address (::ffff:127.0.0.1)"],
     ["http://ula.example.test/", "targetUrl resolves to a unique-local address (fd12:3456::1)"],
-    ["http://empty.example.test/", "targetUrl host empty.example.test resolves to no address"],
     ["http://bogus.example.test/", "targetUrl host bogus.example.test resolves to an invalid address (not-an-ip)"],
-    ["http://unknown.example.test/", "targetUrl host unknown.example.test could not be resolved (ENOTFOUND)"],
     ["ftp://public.example.test/", "targetUrl must use http or https (got ftp)"],
     ["file:///etc/passwd", "targetUrl must use http or https (got file)"],
     ["gopher://public.example.test/", "targetUrl must use http or https (got gopher)"],
@@ -185,6 +190,17 @@ describe("SsrfGuard.vet", () => {
   ])("rejects %s", ([url, message]) =>
     Effect.gen(function*() {
       expect(yield* rejectedMessage(url)).toBe(message)
+    }))
+
+  // Not a verdict on the target: a delivery retries these on its schedule.
+  it.effect.each<[string, string]>([
+    ["http://empty.example.test/", "targetUrl host empty.example.test resolves to no address"],
+    ["http://unknown.example.test/", "targetUrl host unknown.example.test could not be resolved (ENOTFOUND)"]
+  ])("answers %s as unresolved, not rejected", ([url, message]) =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(vet(url, { allowPrivate: false, resolve }))
+      expect(error).toBeInstanceOf(TargetUnresolved)
+      expect(error.message).toBe(message)
     }))
 
   it.effect.each<[string, string, 4 | 6]>([

@@ -50,6 +50,10 @@ const scenarios: ReadonlyArray<readonly [string, string]> = [
   [
     "10 untrusted text",
     "Hostile 1 MiB e-mail replies (runs of `>` lines that stop short of the end, one long line, many signature markers, deeply nested quotes, quote-header look-alikes, a huge header line, costly HTML) are posted to the standalone's `POST /inbound/email` while `/healthz` is polled back to back. Every reply must be answered without a 5xx and `/healthz` must never wait a second: replies are parsed in a worker thread under a time budget and the quoted-history cut is linear (before the fix, a 72 KB reply of `>` lines stalled the server 8 s; the old cut took 0.76 s for 16 KB, 2.3 s for 32 KB and 53 s for 64 KB of such lines, under load)."
+  ],
+  [
+    "11 stream revocation",
+    "PostgreSQL only: two server processes; event streams held by one are opened with a second key of the owner, a member's key, an admin's key and a member's application session, and the key is revoked, the member removed, the admin demoted to viewer and the session signed out through the other process. Each stream must be closed (4401; 4403 for the role change) within 5 s of the change's answer and receive none of the events committed right after it. One key then holds `QFORMS_EVENT_STREAMS_PER_KEY` (5 here) streams: its next handshake must be refused with 429 `{error}` while another key still opens one."
   ]
 ]
 

@@ -40,6 +40,15 @@ export class SsrfRejected extends Schema.TaggedError<SsrfRejected>()("SsrfReject
 }) {}
 
 /**
+ * The target's host name could not be resolved now (no such name, a DNS
+ * server failure or timeout, no address): unlike {@link SsrfRejected}, not a
+ * verdict on the target, so a delivery tries again on its retry schedule.
+ */
+export class TargetUnresolved extends Schema.TaggedError<TargetUnresolved>()("TargetUnresolved", {
+  message: Schema.String
+}) {}
+
+/**
  * A DNS resolver as {@link vet} uses it: every address of a host name.
  *
  * @example
@@ -319,15 +328,17 @@ export const vetWithoutDns = Effect.fn("SsrfGuard.vetWithoutDns")(function*(
 export const vet = Effect.fn("SsrfGuard.vet")(function*(
   url: string,
   options: VetOptions
-): Effect.fn.Return<VettedTarget, SsrfRejected> {
+): Effect.fn.Return<VettedTarget, SsrfRejected | TargetUnresolved> {
   const checked = yield* vetWithoutDns(url, options)
   if ("address" in checked) return checked
   const { url: parsed, hostname: host } = checked
   const resolve = options.resolve ?? systemResolve
   const addresses = yield* resolve(host).pipe(
-    Effect.catch((error) => reject(`targetUrl host ${host} could not be resolved (${describeError(error)})`))
+    Effect.catch((error) =>
+      Effect.fail(new TargetUnresolved({ message: `targetUrl host ${host} could not be resolved (${describeError(error)})` }))
+    )
   )
-  if (addresses.length === 0) return yield* reject(`targetUrl host ${host} resolves to no address`)
+  if (addresses.length === 0) return yield* new TargetUnresolved({ message: `targetUrl host ${host} resolves to no address` })
   const vetted: Array<VettedTarget> = []
   for (const { address } of addresses) {
     const family = familyOf(address)

@@ -233,7 +233,8 @@ export const run = Effect.fnUntraced(function*(options: WorkerOptions) {
       // A Google Apps Script web app runs the POST, then answers with a redirect to its output.
       const ranThenRedirected = target.kind === "channel" && target.channelType === "sheet" &&
         (result.status === 302 || result.status === 303)
-      const decision = Result.isSuccess(vetted)
+      // A DNS failure is retried like a refused connection; a target refused by the SSRF rules is final.
+      const decision = Result.isSuccess(vetted) || vetted.failure._tag === "TargetUnresolved"
         ? ranThenRedirected
           ? { status: "succeeded" as const, nextAttemptAt: null }
           : decide({ result, attemptsMade: delivery.attempts, schedule, now, random: yield* Random.next })

@@ -453,15 +453,16 @@ export class Deliveries extends Context.Service<Deliveries, {
               sent_at = case when o.status = 'succeeded' then o.at else m.sent_at end
             from outcome o where o.email_id is not null and m.id = o.email_id
           ), channel_sent as (
+            -- "Last sent": the last attempt that got an answer (a status code), not one that never reached the receiver.
             update notification_channels n set last_sent_at = greatest(n.last_sent_at, o.at),
               enabled = n.enabled and not o.gone
             from (
-              select channel_id, max(at) as at, bool_or(disable is not null) as gone
+              select channel_id, max(at) filter (where status_code is not null) as at, bool_or(disable is not null) as gone
               from outcome where channel_id is not null group by channel_id
             ) o
             where n.id = o.channel_id
           ), sent as (
-            select subscription_id, max(at) as at,
+            select subscription_id, max(at) filter (where status_code is not null) as at,
               (array_agg(disable order by ord desc) filter (where disable is not null))[1] as disable,
               max(at) filter (where disable is not null) as disabled_at
             from outcome where subscription_id is not null group by subscription_id

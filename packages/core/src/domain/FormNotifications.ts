@@ -20,7 +20,7 @@ import * as Actors from "./Actors.ts"
 import { Conflict, type Forbidden, FormNotFound, InvalidInput, type Issue } from "./Errors.ts"
 import { EventName } from "./Events.ts"
 import { Mailer, notConfiguredMessage } from "./Mailer.ts"
-import { checkTarget, makeSecret } from "./Webhooks.ts"
+import { checkTarget, makeSecret, maskedUrl, seesCredentials } from "./Webhooks.ts"
 
 /** The kinds of channel. */
 export const ChannelType = Schema.Literals(["slack", "discord", "teams", "sheet", "email", "url"])
@@ -102,7 +102,10 @@ export const NotificationChannel = Schema.Struct({
   type: ChannelType,
   enabled: Schema.Boolean,
   events: Schema.Array(EventName),
-  url: Schema.optionalKey(Schema.String).annotate({ description: "The webhook-style types' URL." }),
+  url: Schema.optionalKey(Schema.String).annotate({
+    description:
+      "The webhook-style types' URL. Whole for owners and admins; for members and viewers only its scheme and host, then `…` (it is a credential)."
+  }),
   to: Schema.optionalKey(Schema.Array(Schema.String)).annotate({ description: "The `email` type's recipients." }),
   secret: Schema.optionalKey(Schema.String).annotate({
     description: "The `url` type's signing secret (Standard Webhooks), shown to owners and admins."
@@ -130,16 +133,18 @@ interface ChannelRow {
   readonly secret: string
 }
 
+/** A channel as shown; `showSecret` (owners and admins) also shows its URL whole, else masked. */
 const toChannel = (row: ChannelRow, showSecret: boolean): NotificationChannel => ({
   id: row.id,
   type: row.type,
   enabled: row.enabled,
   events: row.events,
-  ...(row.type === "email" ? { to: row.config.to ?? [] } : { url: row.config.url ?? "" }),
+  ...(row.type === "email"
+    ? { to: row.config.to ?? [] }
+    : { url: showSecret ? row.config.url ?? "" : maskedUrl(row.config.url ?? "") }),
   ...(row.type === "url" && showSecret ? { secret: row.secret } : {})
 })
 
-const isAdmin = (actor: Actors.Actor) => actor.kind === "system" || actor.role === "owner" || actor.role === "admin"
 
 /**
  * A form's notification channels: read them, replace them.
@@ -184,7 +189,7 @@ export class FormNotifications extends Context.Service<FormNotifications, {
       const get = Effect.fn("FormNotifications.get")(function*(actor: Actors.Actor, formId: number) {
         yield* formExists(actor.workspaceId, formId, false)
         const rows = yield* rowsOf(actor.workspaceId, formId)
-        return { channels: rows.map((row) => toChannel(row, isAdmin(actor))) }
+        return { channels: rows.map((row) => toChannel(row, seesCredentials(actor))) }
       })
 
       /** The rules the schema cannot check alone: https for the chat types, the SSRF rule, e-mail configured. */

@@ -26,9 +26,15 @@ export const Subscription = Schema.Struct({
   formId: Schema.Int,
   formTitle: Schema.String,
   event: EventName,
-  targetUrl: Schema.String,
+  targetUrl: Schema.String.annotate({
+    description:
+      "The receiver's URL. Whole for owners and admins; for members and viewers only its scheme and host, then `…` (a URL can carry a token: it is a credential)."
+  }),
   source: Schema.String,
-  lastSentAt: Schema.NullOr(Schema.String),
+  lastSentAt: Schema.NullOr(Schema.String).annotate({
+    description:
+      "When the receiver last answered a post (any HTTP status); null before any answer. Attempts that never reached it (DNS failure, refused connection, timeout) do not count."
+  }),
   createdAt: Schema.String,
   disabled: Schema.Boolean.annotate({
     description: "Extension: true when deliveries are stopped (the receiver answered 410 Gone, or a member disabled it)."
@@ -99,6 +105,24 @@ interface SubscriptionRow {
   readonly disabled_reason: string | null
 }
 
+/**
+ * A receiver URL as members and viewers see it: scheme and host, then `…`.
+ * Webhook and chat URLs often carry their token in the path or query.
+ *
+ * @example
+ * ```ts
+ * maskedUrl("https://hooks.slack.com/services/T0/B0/xyz") // "https://hooks.slack.com/…"
+ * ```
+ */
+export const maskedUrl = (url: string): string => {
+  const parsed = URL.parse(url)
+  return parsed === null ? "…" : `${parsed.protocol}//${parsed.host}/…`
+}
+
+/** Whether the actor sees receiver URLs and secrets whole: owners, admins, the system. */
+export const seesCredentials = (actor: Actors.Actor): boolean =>
+  actor.kind === "system" || actor.role === "owner" || actor.role === "admin"
+
 const toSubscription = (row: SubscriptionRow): Subscription => ({
   id: row.id,
   formId: row.form_id,
@@ -146,7 +170,11 @@ export const checkTarget = Effect.fnUntraced(function*(targetUrl: string, path =
   yield* SsrfGuard.vet(targetUrl, {
     allowPrivate: false,
     ...(addresses === undefined ? {} : { resolve: () => Effect.succeed(addresses) })
-  }).pipe(Effect.mapError(refuse))
+  }).pipe(
+    // No address now: accepted like a name that does not resolve (delivery checks again).
+    Effect.catchTag("TargetUnresolved", () => Effect.void),
+    Effect.mapError(refuse)
+  )
 })
 
 /**
@@ -226,7 +254,8 @@ export class Webhooks extends Context.Service<Webhooks, {
           select ${columns} from webhook_subscriptions s join forms f on f.id = s.form_id
           where s.workspace_id = ${actor.workspaceId}
           order by s.created_at, s.id`
-        return rows.map(toSubscription)
+        const whole = seesCredentials(actor)
+        return rows.map((row) => whole ? toSubscription(row) : { ...toSubscription(row), targetUrl: maskedUrl(row.target_url) })
       })
 
       const subscribe = Effect.fn("Webhooks.subscribe")(function*(actor: Actors.Actor, input: SubscribeInput) {

@@ -4,8 +4,16 @@
  * a webhook post, in commit order, across server processes (each process
  * LISTENs for the NOTIFY its events send). The transport (Node `ws`, h3's
  * WebSockets) only has to pass text frames in and out: see `EventStream.connect`.
+ *
+ * A stream is only as good as the credential that opened it: when a key is
+ * revoked, a member removed or given another role, or a session ends (in any
+ * process: the database sends the notice, see migration
+ * `0016_stream_hardening`), the workspace's streams check their credential
+ * again before any later event, and every stream is checked again on a timer
+ * too (`recheckInterval`). Streams are capped per credential and per process.
  */
 import * as Context from "effect/Context"
+import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schedule from "effect/Schedule"
@@ -18,15 +26,24 @@ import { Forms } from "../domain/Forms.ts"
 import { Id } from "../domain/Ids.ts"
 import { responseLink } from "../delivery/Worker.ts"
 import * as Actors from "../domain/Actors.ts"
+import type { MemberRole } from "../domain/Members.ts"
 import { Sessions } from "../domain/Sessions.ts"
 import { Notifications } from "../storage/Notifications.ts"
 import { baseUrlOf } from "./Http.ts"
 import { bearerChallenge, sessionCookie } from "./Security.ts"
 
+/** What opened a stream: a bearer API key or an application session (kept to check it again later). */
+export type Credential =
+  | { readonly _tag: "ApiKey"; readonly key: string }
+  | { readonly _tag: "Session"; readonly id: string }
+
 /** One connected client, as the transport presents it. */
 export interface StreamClient {
   readonly workspaceId: number
   readonly formId: number | undefined
+  /** The credential the stream was opened with, and the member's role then: a change of either closes it. */
+  readonly credential: Credential
+  readonly role: MemberRole | null
   /** Where the client reached qforms (scheme, host, mount prefix): the base of each event's `link`. */
   readonly linkBase: string
   /** Sends a text frame; `false` when the client has fallen too far behind (it is then closed). */
@@ -37,6 +54,39 @@ export interface StreamClient {
 /** The close code for a client that does not keep up (4000–4999 are the application's). */
 export const closeTooSlow = 4008
 
+/** The close code when the stream's key was revoked, its member removed, or its session ended (sign in or get a key again). */
+export const closeUnauthorized = 4401
+
+/** The close code when the member's role changed since the stream opened (reconnect: the stream opens with the new role). */
+export const closeForbidden = 4403
+
+/** The close code of a stream over its credential's or the process's limit (a race the handshake's 429/503 did not catch). */
+export const closeTooManyStreams = 4429
+
+/** Limits of the event stream. */
+export interface EventStreamOptions {
+  /** Streams one credential (an API key, an application session) may hold open in this process (default 20). */
+  readonly maxStreamsPerCredential?: number | undefined
+  /** Streams this process holds open in all (default 1000). */
+  readonly maxStreams?: number | undefined
+  /**
+   * How often every open stream's credential is checked again (default one
+   * minute). Revocations, removals, role changes and sign-outs are also heard
+   * at once through the database; this bounds what they cannot announce (an
+   * expired session, a lost notice).
+   */
+  readonly recheckInterval?: Duration.Input | undefined
+}
+
+/** The defaults of {@link EventStreamOptions}. */
+export const defaultOptions = { maxStreamsPerCredential: 20, maxStreams: 1000, recheckInterval: "1 minute" } as const
+
+/** The notice the database sends on the events channel when credentials of a workspace changed (migration 0016). */
+const credentialsNotice = "credentials:"
+
+/** Two clients share a credential when this is equal. */
+const credentialKey = (credential: Credential) => `${credential._tag}:${credential._tag === "ApiKey" ? credential.key : credential.id}`
+
 /** The subprotocol a browser offers to carry its key: `qforms.bearer.<key>`. */
 export const bearerProtocolPrefix = "qforms.bearer."
 
@@ -45,22 +95,93 @@ export const protocol = "qforms.v1"
 
 /** Fans committed events out to the connected clients of their workspace. */
 export class EventHub extends Context.Service<EventHub, {
-  /** Registers a client; the effect's result detaches it. */
+  /**
+   * Registers a client; the effect's result detaches it. A client over the
+   * limits (another stream got in since `admit`) is closed at once with
+   * {@link closeTooManyStreams}.
+   */
   readonly attach: (client: StreamClient) => Effect.Effect<Effect.Effect<void>>
+  /** Whether one more stream of this credential fits the limits: a 429/503 refusal when not. */
+  readonly admit: (credential: Credential) => Effect.Effect<Refusal | undefined>
   /** Closes every stream (code 1001): the start of a graceful stop. */
   readonly closeAll: Effect.Effect<void>
 }>()("@qforms/core/http/EventHub") {
   /** The hub: listens for event notices while the layer lives. `appUrl` builds each event's `link`. */
-  static readonly layer = (options: { readonly appUrl: string }) =>
+  static readonly layer = (options: { readonly appUrl: string } & EventStreamOptions) =>
     Layer.effect(
       EventHub,
       Effect.gen(function*() {
         const events = yield* Events
         const notifications = yield* Notifications
+        const apiKeys = yield* ApiKeys
+        const sessions = yield* Sessions
         const clients = new Set<StreamClient>()
+        const perCredential = options.maxStreamsPerCredential ?? defaultOptions.maxStreamsPerCredential
+        const perProcess = options.maxStreams ?? defaultOptions.maxStreams
+
+        const refusal = (credential: Credential): Refusal | undefined => {
+          if (clients.size >= perProcess) {
+            return {
+              status: 503,
+              error: `this server holds its limit of ${perProcess} event streams: try again later`,
+              headers: { "retry-after": "30" }
+            }
+          }
+          const key = credentialKey(credential)
+          let held = 0
+          for (const client of clients) if (credentialKey(client.credential) === key) held++
+          if (held >= perCredential) {
+            return {
+              status: 429,
+              error: `this ${
+                credential._tag === "ApiKey" ? "API key" : "session"
+              } already holds ${perCredential} event streams, the limit: close one first`,
+              headers: {}
+            }
+          }
+          return undefined
+        }
+
+        // Why a client may no longer stream, if it may not: its credential checked again.
+        const verdict = Effect.fnUntraced(function*(client: StreamClient) {
+          let role: MemberRole | null
+          if (client.credential._tag === "ApiKey") {
+            const actor = yield* Effect.result(apiKeys.authenticate(client.credential.key))
+            if (actor._tag === "Failure") {
+              if (actor.failure._tag === "SqlError") return yield* Effect.fail(actor.failure)
+              return { code: closeUnauthorized, reason: `key no longer valid: ${actor.failure.message}` }
+            }
+            role = actor.success.role
+          } else {
+            const session = yield* sessions.resolve(client.credential.id)
+            if (session === undefined || session.workspaceId !== client.workspaceId) {
+              return { code: closeUnauthorized, reason: "the session has ended: sign in again" }
+            }
+            role = session.role
+          }
+          if (role !== client.role) return { code: closeForbidden, reason: "the member's role changed: reconnect" }
+          return undefined
+        })
+
+        const recheck = (workspaceId: number | undefined) =>
+          Effect.suspend(() => Effect.forEach(
+            [...clients].filter((client) => workspaceId === undefined || client.workspaceId === workspaceId),
+            (client) =>
+              verdict(client).pipe(
+                Effect.map((closing) => {
+                  if (closing === undefined || !clients.delete(client)) return
+                  client.close(closing.code, closing.reason)
+                }),
+                // The database is unreachable: the stream stays, the next check decides.
+                Effect.catchCause((cause) => Effect.logWarning("event stream: a credential could not be checked", cause))
+              ),
+            { concurrency: 8, discard: true }
+          ))
 
         const forward = (notice: string) =>
           Effect.gen(function*() {
+            // Checked before the next notice is read: no later event reaches a stream on a dead credential.
+            if (notice.startsWith(credentialsNotice)) return yield* recheck(Number(notice.slice(credentialsNotice.length)))
             const [workspace, seq] = notice.split(":").map(Number)
             const audience = [...clients].filter((client) => client.workspaceId === workspace)
             if (audience.length === 0 || workspace === undefined || seq === undefined) return
@@ -91,6 +212,12 @@ export class EventHub extends Context.Service<EventHub, {
           Effect.catchCause((cause) => Effect.logError("event stream stopped", cause)),
           Effect.forkScoped
         )
+        // And every stream on a timer: what no notice announces (an expired session, a notice lost with a connection).
+        yield* recheck(undefined).pipe(
+          Effect.delay(options.recheckInterval ?? defaultOptions.recheckInterval),
+          Effect.forever,
+          Effect.forkScoped
+        )
 
         const closeAll = Effect.sync(() => {
           for (const client of clients) client.close(1001, "server stopping")
@@ -102,9 +229,15 @@ export class EventHub extends Context.Service<EventHub, {
         return EventHub.of({
           attach: (client) =>
             Effect.sync(() => {
+              const over = refusal(client.credential)
+              if (over !== undefined) {
+                client.close(closeTooManyStreams, over.status === 429 ? "too many streams for this credential" : "too many streams")
+                return Effect.void
+              }
               clients.add(client)
               return Effect.sync(() => void clients.delete(client))
             }),
+          admit: (credential) => Effect.sync(() => refusal(credential)),
           closeAll
         })
       })
@@ -116,14 +249,15 @@ export const StreamQuery = Schema.Struct({ formId: Schema.optionalKey(Schema.Num
 
 /** Why a connection is refused: the HTTP status, headers and `{error}` body to answer instead of upgrading. */
 export interface Refusal {
-  readonly status: 400 | 401 | 404
+  readonly status: 400 | 401 | 404 | 429 | 503
   readonly error: string
   readonly headers: Readonly<Record<string, string>>
 }
 
-/** An accepted connection: who it is, which form (if any), the subprotocol to select, and the base of links. */
+/** An accepted connection: who it is (and by which credential), which form (if any), the subprotocol to select, and the base of links. */
 export interface Accepted {
   readonly actor: Actors.Actor
+  readonly credential: Credential
   readonly formId: number | undefined
   readonly protocol: string | undefined
   readonly linkBase: string
@@ -131,8 +265,10 @@ export interface Accepted {
 
 /**
  * Checks a connection request: the key from `Authorization: Bearer …` or from
- * an offered subprotocol `qforms.bearer.<key>` (browsers cannot set headers),
- * and the `formId` filter (a form of the key's workspace).
+ * an offered subprotocol `qforms.bearer.<key>` (browsers cannot set headers;
+ * `qforms.v1` must be offered with it, and is the one selected: the server
+ * never sends the key back), and the `formId` filter (a form of the key's
+ * workspace).
  */
 export const accept = Effect.fn("EventStream.accept")(function*(request: {
   readonly headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
@@ -144,9 +280,18 @@ export const accept = Effect.fn("EventStream.accept")(function*(request: {
   }
   const offered = (header("sec-websocket-protocol") ?? "").split(",").map((p) => p.trim()).filter((p) => p !== "")
   const fromProtocol = offered.find((p) => p.startsWith(bearerProtocolPrefix))
+  if (fromProtocol !== undefined && !offered.includes(protocol)) {
+    // The handshake answers one of the offered subprotocols: without qforms.v1, that would be the key.
+    return {
+      status: 400,
+      error: `offer the subprotocol ${protocol} next to ${bearerProtocolPrefix}<key>: the server selects ${protocol}`,
+      headers: {}
+    }
+  }
   const authorization = header("authorization") ?? ""
   const key = /^Bearer\s+(.+)$/i.exec(authorization)?.[1]?.trim() ?? fromProtocol?.slice(bearerProtocolPrefix.length) ?? ""
-  const session = key === "" ? yield* sessionActor(header("cookie"), header("origin"), header("x-forwarded-host") ?? header("host")) : undefined
+  const signedIn = key === "" ? yield* sessionActor(header("cookie"), header("origin"), header("x-forwarded-host") ?? header("host")) : undefined
+  const session = signedIn?.actor
   const authenticated = session === undefined
     ? yield* Effect.result((yield* ApiKeys).authenticate(key))
     : { _tag: "Success" as const, success: session }
@@ -172,8 +317,13 @@ export const accept = Effect.fn("EventStream.accept")(function*(request: {
       return { status: 404, error: found.failure.message, headers: {} }
     }
   }
-  const selected = offered.includes(protocol) ? protocol : fromProtocol
-  return { actor, formId, protocol: selected, linkBase: baseUrlOf(request.headers, request.url, undefined) }
+  return {
+    actor,
+    credential: signedIn === undefined ? { _tag: "ApiKey", key } : { _tag: "Session", id: signedIn.id },
+    formId,
+    protocol: offered.includes(protocol) ? protocol : undefined,
+    linkBase: baseUrlOf(request.headers, request.url, undefined)
+  }
 })
 
 /**
@@ -186,13 +336,16 @@ const sessionActor = Effect.fnUntraced(function*(cookie: string | undefined, ori
   if (id === undefined || origin === undefined || host === undefined) return undefined
   if (!URL.canParse(origin) || new URL(origin).host !== host.split(",")[0]!.trim()) return undefined
   const session = yield* (yield* Sessions).resolve(id)
-  return session === undefined ? undefined : Actors.member({
-    workspaceId: session.workspaceId,
-    accountId: session.accountId,
-    role: session.role,
-    name: session.name,
-    via: "session"
-  })
+  return session === undefined ? undefined : {
+    id,
+    actor: Actors.member({
+      workspaceId: session.workspaceId,
+      accountId: session.accountId,
+      role: session.role,
+      name: session.name,
+      via: "session"
+    })
+  }
 })
 
 /** Whether a value is a refusal. */

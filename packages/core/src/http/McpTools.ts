@@ -269,7 +269,7 @@ export const makeTools = Effect.gen(function*() {
     define("list_webhooks", {
       title: "List webhook subscriptions",
       description: "Lists the webhook subscriptions (`sub_…` ids): which form and event each sends where, " +
-        "whether it is disabled and when it last sent. Use a subscription's `id` with get_delivery_log.",
+        "whether it is disabled and when its receiver last answered (any status). Use a subscription's `id` with get_delivery_log.",
       input: NoArguments,
       output: Schema.Struct({ webhooks: Schema.Array(Subscription) }),
       write: false,

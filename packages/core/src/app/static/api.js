@@ -62,7 +62,8 @@ export const events = (formId, onEvent) => {
     socket = new WebSocket(url, ["qforms.v1"])
     socket.onopen = () => { delay = 1000 }
     socket.onmessage = (message) => { try { onEvent(JSON.parse(message.data)) } catch { /* not ours */ } }
-    socket.onclose = () => { if (!stopped) setTimeout(open, delay = Math.min(delay * 2, 30000)) }
+    // 4401: the session ended (signed out, expired, removed from the workspace): reconnecting cannot help.
+    socket.onclose = (event) => { if (!stopped && event.code !== 4401) setTimeout(open, delay = Math.min(delay * 2, 30000)) }
   }
   open()
   return () => { stopped = true; socket?.close() }

@@ -162,7 +162,7 @@ const Webhooks = ({ canAdmin }) => {
       <button type="submit" class="primary">Subscribe</button>
     </form>` : html`<p>Only owners and admins manage webhooks.</p>`}
     ${list === null ? html`<p class="loading">Loading…</p>` : list.length === 0 ? html`<p>No webhooks yet.</p>` : html`<table>
-      <thead><tr><th scope="col">Form</th><th scope="col">Event</th><th scope="col">URL</th><th scope="col">Source</th><th scope="col">Last sent</th><th scope="col">Actions</th></tr></thead>
+      <thead><tr><th scope="col">Form</th><th scope="col">Event</th><th scope="col">URL</th><th scope="col">Source</th><th scope="col" title="When the receiver last answered (any status)">Last answered</th><th scope="col">Actions</th></tr></thead>
       <tbody>${list.map((s) => html`<tr key=${s.id}>
         <td>${s.formTitle}</td><td>${s.event}</td><td>${s.targetUrl}${s.disabled ? html`<br /><span class="error">disabled: ${s.disabledReason}</span>` : null}</td><td>${s.source}</td>
         <td>${s.lastSentAt ? formatDate(s.lastSentAt) : "never"}</td>
