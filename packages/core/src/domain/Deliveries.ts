@@ -14,6 +14,7 @@ import type * as Statement from "effect/sql/Statement"
 import * as Actors from "./Actors.ts"
 import { type Forbidden, InvalidInput } from "./Errors.ts"
 import { EventName, type EventPayload, outboxChannel } from "./Events.ts"
+import { notifyChannel } from "../storage/Notifications.ts"
 import { maxId } from "./Ids.ts"
 import type { Field } from "./Fields.ts"
 import { ChannelNotFound, type ChannelType } from "./FormNotifications.ts"
@@ -274,7 +275,7 @@ export class Deliveries extends Context.Service<Deliveries, {
             where workspace_id = ${actor.workspaceId} and id = ${deliveryId}
             returning id
           )
-          select pg_notify(${outboxChannel}, ''), id from due`
+          select pg_notify(${notifyChannel(sql, outboxChannel)}, ''), id from due`
         if (updated.length === 0) return yield* new DeliveryNotFound({ message: `delivery ${deliveryId} not found` })
         const rows = yield* selectDeliveries(
           sql.and([sql`d.workspace_id = ${actor.workspaceId}`, sql`d.id = ${deliveryId}`]),
