@@ -107,7 +107,9 @@ describe("the embedded database's data-directory lock", () => {
       const winner = both[outcomes.indexOf("listening")]!
       expect(await loser.exited).not.toBe(0)
       expect(loser.stderr()).toMatch(new RegExp(`The embedded database in ${dataDir} is in use by process ${winner.pid}\\.`))
-      expect(await winner.stop()).toBe(0)
+      const url = await listening(winner)
+      expect((await api(url, "GET", "/forms", { key: "qk_live_not_a_key" })).status).toBe(401)
+      await winner.stop()
     }
   }, 600_000)
 
