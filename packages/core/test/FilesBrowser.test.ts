@@ -18,6 +18,14 @@ import { Workspaces } from "../src/domain/Workspaces.ts"
 import * as Qforms from "../src/Qforms.ts"
 import { launch, present } from "./support/Browser.ts"
 
+/** What the test reads and writes on the page's window. */
+interface PageWindow {
+  ran?: Array<string>
+  messages: Array<string>
+  hostScriptRan?: boolean
+  addEventListener: (type: "message", listener: (event: { readonly data: unknown }) => void) => void
+}
+
 describe.skipIf(!present)("uploaded files in a browser, under qforms' origin", () => {
   let qforms: Qforms.Qforms
   let server: Server
@@ -48,11 +56,11 @@ describe.skipIf(!present)("uploaded files in a browser, under qforms' origin", (
         headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
         ...(body === undefined ? {} : { body: JSON.stringify(body) })
       }))
-      return response.json()
+      return (await response.json()) as { readonly id: number; readonly publicId: string; readonly fields: Array<{ readonly id: number }> }
     }
     const form = await api("POST", "/forms", { title: "Uploads", fields: [{ type: "file", label: "Anything" }] })
     await api("PATCH", `/forms/${form.id}`, { status: "published" })
-    const fieldId = (await api("GET", `/forms/${form.id}`)).fields[0].id as number
+    const fieldId = (await api("GET", `/forms/${form.id}`)).fields[0]!.id
 
     server = createServer((request, response) => {
       if (request.url === "/host") {
@@ -108,8 +116,9 @@ describe.skipIf(!present)("uploaded files in a browser, under qforms' origin", (
     const page = await context.newPage()
     await page.addInitScript(() => {
       const seen: Array<string> = []
-      Object.assign(window, { messages: seen })
-      window.addEventListener("message", (event) => seen.push(String(event.data)))
+      const page = globalThis as unknown as PageWindow
+      page.messages = seen
+      page.addEventListener("message", (event) => seen.push(String(event.data)))
     })
     // The files are readable under this origin with the host's cookie (so a <script src> would load them).
     const fetched = await page.request.get(`${base}/api/files/${fileIds.js}`)
@@ -117,13 +126,13 @@ describe.skipIf(!present)("uploaded files in a browser, under qforms' origin", (
     expect(fetched.headers()["content-type"]).toBe("application/octet-stream")
 
     await page.goto(`${base}/host`, { waitUntil: "load" })
-    await page.waitForFunction(() => (window as unknown as { hostScriptRan?: boolean }).hostScriptRan === true)
+    await page.waitForFunction(() => (globalThis as unknown as PageWindow).hostScriptRan === true)
     // Every subresource has finished (the load event covers iframes, objects and images); give messages a turn.
     await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 300)))
-    const outcome = await page.evaluate(() => ({
-      ran: (window as unknown as { ran?: Array<string> }).ran ?? [],
-      messages: (window as unknown as { messages: Array<string> }).messages
-    }))
+    const outcome = await page.evaluate(() => {
+      const page = globalThis as unknown as PageWindow
+      return { ran: page.ran ?? [], messages: page.messages }
+    })
     expect(outcome).toEqual({ ran: [], messages: [] })
     await context.close()
   }, 120_000)
