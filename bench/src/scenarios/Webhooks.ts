@@ -149,6 +149,10 @@ interface Phase {
   readonly peakRss?: number
 }
 
+/** A channel of the current schema, as qforms names it (`Notifications.notifyChannel` in packages/core). */
+const channel = (base: string) =>
+  `(case when length('${base}_' || current_schema()) <= 63 then '${base}_' || current_schema() else '${base}_' || md5(current_schema()) end)`
+
 /** Events.record's statement (packages/core/src/domain/Events.ts): the event, its deliveries, the NOTIFYs. */
 const recordEvent = `
   with event as (
@@ -163,8 +167,8 @@ const recordEvent = `
     where s.workspace_id = $2 and s.form_id = $4 and s.event = $3 and s.disabled_at is null
     returning 1
   )
-  select pg_notify('qforms_events', $2 || ':' || event.seq),
-    case when exists (select 1 from due) then pg_notify('qforms_outbox', '') end
+  select pg_notify(${channel("qforms_events")}, $2 || ':' || event.seq),
+    case when exists (select 1 from due) then pg_notify(${channel("qforms_outbox")}, '') end
   from event`
 
 /** Calls `produce` 500 times a second for `seconds`; answers how many succeeded and the enqueue times (ms). */

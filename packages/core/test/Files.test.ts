@@ -284,6 +284,31 @@ for (const target of databaseTargets) {
         expect(blobsUnder(directory).some((path) => path.endsWith(reply.json.fileId))).toBe(true)
       })
 
+      it("an uploaded script, page or SVG downloads as an inert octet-stream attachment under a sandboxing CSP", async () => {
+        const form = await formWithFile({ accept: [] })
+        const active = [
+          { name: "x.js", type: "text/javascript", content: Buffer.from("window.pwned = true") },
+          { name: "x.html", type: "text/html", content: Buffer.from("<script>window.pwned = true</script>") },
+          { name: "x.svg", type: "image/svg+xml", content: Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'><script>1</script></svg>") },
+          { name: "x.xhtml", type: "application/xhtml+xml; charset=utf-8", content: Buffer.from("<html/>") }
+        ]
+        for (const file of active) {
+          const stored = await uploaded(form, form.cv, file)
+          const got = await download(stored.fileId)
+          expect(got.status).toBe(200)
+          expect(got.headers["content-type"], file.name).toBe("application/octet-stream")
+          expect(got.headers["content-disposition"]).toMatch(/^attachment; filename="x\./)
+          expect(got.headers["x-content-type-options"]).toBe("nosniff")
+          expect(got.headers["content-security-policy"]).toBe("default-src 'none'; sandbox")
+          expect(got.body.equals(file.content)).toBe(true)
+        }
+        // A passive type keeps its type, still an attachment under the same CSP.
+        const png = await uploaded(form, form.photo, { name: "me.png", type: "image/png", content: PNG })
+        const got = await download(png.fileId)
+        expect(got.headers["content-type"]).toBe("image/png")
+        expect(got.headers["content-security-policy"]).toBe("default-src 'none'; sandbox")
+      })
+
       it("a non-ASCII name downloads with an ASCII filename and the exact filename*", async () => {
         const form = await formWithFile()
         const file = await uploaded(form, form.cv, { name: "Lebenslauf Müller 履歴書.pdf", type: "application/pdf", content: PDF })

@@ -54,6 +54,10 @@ const scenarios: ReadonlyArray<readonly [string, string]> = [
   [
     "11 stream revocation",
     "PostgreSQL only: two server processes; event streams held by one are opened with a second key of the owner, a member's key, an admin's key and a member's application session, and the key is revoked, the member removed, the admin demoted to viewer and the session signed out through the other process. Each stream must be closed (4401; 4403 for the role change) within 5 s of the change's answer and receive none of the events committed right after it. One key then holds `QFORMS_EVENT_STREAMS_PER_KEY` (5 here) streams: its next handshake must be refused with 429 `{error}` while another key still opens one."
+  ],
+  [
+    "12 container restart",
+    "PGlite only: the standalone runs as PID 1 of a fresh PID namespace (`unshare --pid --fork --mount-proc`, as in a container), is killed with `kill -9` under 20 submitting clients and started again as PID 1 of a new namespace, round after round on the same data directory. The data-directory lock is a kernel advisory lock, dropped when the process dies: every start must succeed despite the lock file naming pid 1, every response acknowledged with 201 must be found, and a second live process (PID 1 of another namespace) must be refused as \"in use by process 1\"."
   ]
 ]
 

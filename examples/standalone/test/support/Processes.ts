@@ -5,7 +5,7 @@
  * afterwards), plus plain HTTP helpers with timeouts.
  */
 import { type ChildProcess, spawn } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { request as httpRequest } from "node:http"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
@@ -159,9 +159,22 @@ export const freePort = (): Promise<number> =>
     })
   })
 
-/** Spawns the standalone server (`PORT=0` unless `env` says otherwise). */
-export const spawnServer = (env: Readonly<Record<string, string>>): ServerProcess => {
-  const child = spawn(process.execPath, nodeArgs("src/main.ts"), {
+/**
+ * Runs a command as PID 1 of a fresh PID namespace (with its own /proc), as in
+ * a container; the command gets SIGKILL if `unshare` dies. Needs root.
+ */
+export const pidNamespace: ReadonlyArray<string> = ["unshare", "--pid", "--fork", "--mount-proc", "--kill-child"]
+
+/**
+ * Spawns the standalone server (`PORT=0` unless `env` says otherwise);
+ * `wrapper` runs it through a command first (e.g. {@link pidNamespace}).
+ */
+export const spawnServer = (
+  env: Readonly<Record<string, string>>,
+  wrapper: ReadonlyArray<string> = []
+): ServerProcess => {
+  const [command, ...args] = [...wrapper, process.execPath, ...nodeArgs("src/main.ts")]
+  const child = spawn(command!, args, {
     cwd: standaloneDir,
     env: { ...inherited(), PORT: "0", LOG_LEVEL: "Warn", ...env },
     stdio: ["ignore", "pipe", "pipe"]
@@ -215,6 +228,16 @@ export const spawnServer = (env: Readonly<Record<string, string>>): ServerProces
     return code
   }
   return { child, pid: child.pid!, stdout: () => stdout, stderr: () => stderr, listening, exited, waitFor, stop }
+}
+
+/**
+ * The pid, as this process sees it, of the server started through
+ * {@link pidNamespace}: the one child of `unshare` (PID 1 inside).
+ */
+export const namespacedPid = (server: ServerProcess): number => {
+  const children = readFileSync(`/proc/${server.pid}/task/${server.pid}/children`, "utf8").trim().split(/\s+/)
+  if (children.length !== 1 || children[0] === "") throw new Error(`unshare ${server.pid} has children [${children.join(" ")}]`)
+  return Number(children[0])
 }
 
 /** The key the first start printed in its banner. */

@@ -82,7 +82,9 @@ const PARTIAL_DIR = ".partial"
 
 /**
  * A store in a local directory: each object a file `<directory>/<key>`,
- * written to `<directory>/.partial/` first and renamed into place when complete.
+ * written to `<directory>/.partial/` first, flushed to disk (`fsync`), renamed
+ * into place when complete, and its directory flushed: once `put` succeeds the
+ * object survives a crash or power loss.
  * The directory is created when missing.
  *
  * @example
@@ -115,6 +117,9 @@ const makeLocal = (fs: FileSystem.FileSystem, root: string): BlobStore["Service"
   const failed = (action: string, key: string) => (cause: { readonly message: string }) =>
     new BlobStoreError({ message: `could not ${action} ${key} in ${directory}: ${cause.message}`, cause })
 
+  /** fsync of a file or a directory (opened read-only, which Linux and macOS allow for both). */
+  const syncPath = (path: string) => Effect.scoped(Effect.flatMap(fs.open(path, { flag: "r" }), (file) => file.sync))
+
   const put = <E>(key: string, content: Stream.Stream<Uint8Array, E>) =>
     Effect.gen(function*() {
       yield* checkKey(key)
@@ -134,10 +139,17 @@ const makeLocal = (fs: FileSystem.FileSystem, root: string): BlobStore["Service"
       yield* Stream.run(counted, Sink.mapError(fs.sink(partial, { flag: "wx" }), failed("write", key))).pipe(
         Effect.onExit((exit) => exit._tag === "Success" ? Effect.void : Effect.ignore(fs.remove(partial, { force: true })))
       )
+      // Durable before the caller commits the row that points at it: the
+      // bytes reach the disk before the rename, the new name after it.
+      yield* syncPath(partial).pipe(
+        Effect.mapError(failed("flush", key)),
+        Effect.onError(() => Effect.ignore(fs.remove(partial, { force: true })))
+      )
       yield* fs.rename(partial, target).pipe(
         Effect.mapError(failed("move into place", key)),
         Effect.onError(() => Effect.ignore(fs.remove(partial, { force: true })))
       )
+      yield* syncPath(NodePath.dirname(target)).pipe(Effect.mapError(failed("flush the directory of", key)))
       return { size }
     })
 

@@ -14,6 +14,7 @@ import type * as Statement from "effect/sql/Statement"
 import * as Actors from "./Actors.ts"
 import { Conflict, type Forbidden, InvalidInput } from "./Errors.ts"
 import { EventName, type EventPayload, outboxChannel } from "./Events.ts"
+import { notifyChannel } from "../storage/Notifications.ts"
 import { maxId } from "./Ids.ts"
 import type { Field } from "./Fields.ts"
 import { ChannelNotFound, type ChannelType } from "./FormNotifications.ts"
@@ -298,7 +299,7 @@ export class Deliveries extends Context.Service<Deliveries, {
                 select 1 from notification_channels c where c.id = d.channel_id and c.type = 'email'))
             returning d.id
           )
-          select pg_notify(${outboxChannel}, ''), id from due`
+          select pg_notify(${notifyChannel(sql, outboxChannel)}, ''), id from due`
         // Sent between the check and the update.
         if (updated.length === 0) return yield* sentEmail
         const rows = yield* selectDeliveries(

@@ -10,6 +10,7 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
+import { notifyChannel } from "../storage/Notifications.ts"
 
 /** The events of the contract (spec: EventName). */
 export const EventName = Schema.Literals(["response.created", "response.stage_changed"])
@@ -129,8 +130,8 @@ export class Events extends Context.Service<Events, {
               and ${payload.event} = any(c.events)
             returning 1
           )
-          select pg_notify(${eventsChannel}, ${workspaceId} || ':' || event.seq),
-            case when exists (select 1 from due) or exists (select 1 from notify) then pg_notify(${outboxChannel}, '') end
+          select pg_notify(${notifyChannel(sql, eventsChannel)}, ${workspaceId} || ':' || event.seq),
+            case when exists (select 1 from due) or exists (select 1 from notify) then pg_notify(${notifyChannel(sql, outboxChannel)}, '') end
           from event`
         return id
       })

@@ -24,6 +24,7 @@ import { Activities } from "./Activities.ts"
 import * as Actors from "./Actors.ts"
 import { Conflict, type Forbidden, FormNotFound, ResponseNotFound } from "./Errors.ts"
 import { outboxChannel } from "./Events.ts"
+import { notifyChannel } from "../storage/Notifications.ts"
 import { EmailTokens, InvalidEmailToken } from "./EmailTokens.ts"
 import type { AnswerValue, Field } from "./Fields.ts"
 import { LinkBase } from "./Files.ts"
@@ -467,7 +468,7 @@ export class RespondentEmails extends Context.Service<RespondentEmails, {
           type: "email_sent",
           payload: { emailId, kind, to, subject }
         }])
-        yield* sql`select pg_notify(${outboxChannel}, '')`
+        yield* sql`select pg_notify(${notifyChannel(sql, outboxChannel)}, '')`
         return emailId
       })
 

@@ -403,14 +403,17 @@ export class FilesGroup extends HttpApiGroup.make("files")
           description: "A file id (`file_…`) from an answer to a file question."
         })
       },
-      // Any media type: the file is sent with the type it was uploaded with.
+      // Any media type: images and PDF keep their stored type, anything else is sent as application/octet-stream.
       success: HttpApiSchema.StreamUint8Array({ contentType: "*/*" }).annotate({
-        description: "The file's bytes, with its stored `Content-Type` and `Content-Disposition: attachment`."
+        description:
+          "The file's bytes as `Content-Disposition: attachment`: `Content-Type` is the stored type for images and PDF, " +
+          "`application/octet-stream` for anything else (a declared script, page or SVG never runs under this origin)."
       }),
       error: NotFound
     }).annotate(
       OpenApi.Description,
-      "Extension: downloads an uploaded file of this workspace (as an attachment, with `X-Content-Type-Options: nosniff`)."
+      "Extension: downloads an uploaded file of this workspace (as an attachment, with `X-Content-Type-Options: nosniff` " +
+        "and `Content-Security-Policy: default-src 'none'; sandbox`)."
     )
   )
 {}

@@ -94,7 +94,7 @@ const loadPgClient = Effect.tryPromise({
  */
 export const layerPg = (options: PgOptions): Layer.Layer<SqlClient.SqlClient | Notifications, DatabaseError> => {
   const schema = options.schema ?? defaultSchema
-  return Layer.mergeAll(Layer.effectDiscard(prepare(schema)), Notifications.layerPg).pipe(
+  return Layer.mergeAll(Layer.effectDiscard(prepare(schema)), Notifications.layerPg(schema)).pipe(
     Layer.provideMerge(Layer.unwrap(Effect.map(loadPgClient, (PgClient) =>
       PgClient.layerFrom(Effect.andThen(
         checkSchema(schema),
@@ -163,7 +163,7 @@ export const layerPglite = (
   )
   return Layer.mergeAll(
     Layer.effectDiscard(Effect.andThen(setSearchPath, prepare(schema)).pipe(Effect.andThen(refreshStatistics))),
-    Notifications.layerPglite
+    Notifications.layerPglite(schema)
   ).pipe(
     Layer.provideMerge(
       Layer.effectContext(Effect.andThen(

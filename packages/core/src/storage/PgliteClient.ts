@@ -10,7 +10,20 @@
  * PGlite (and the compiler) are loaded when a database is opened, not when
  * this module is imported: a process on PostgreSQL never loads them.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs"
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  statSync,
+  unlinkSync,
+  writeSync
+} from "node:fs"
+import { createRequire } from "node:module"
 import { join, resolve } from "node:path"
 import type { PGlite } from "@electric-sql/pglite"
 import * as Context from "effect/Context"
@@ -166,22 +179,50 @@ const priorityLock = (): Semaphore.Semaphore => {
   }
 }
 
+/**
+ * What the lock uses of `fs-native-extensions` (no types of its own): a lock
+ * taken without waiting on an open file, an open file description lock
+ * (`F_OFD_SETLK`) on Linux, `flock` elsewhere; false when another holder has
+ * it. Its prebuilt addons ship inside the npm package (nothing is built or
+ * downloaded at install time).
+ */
+interface NativeLocking {
+  readonly tryLock: (fd: number) => boolean
+}
+
 /** Data directories this process has open. */
 const openHere = new Set<string>()
 
-/** Whether a process exists (signal 0 only asks; EPERM means it exists but is not ours). */
-const isAlive = (pid: number): Effect.Effect<boolean> =>
-  !Number.isInteger(pid) || pid <= 0
-    ? Effect.succeed(false)
-    : Effect.try(() => process.kill(pid, 0)).pipe(
-      Effect.as(true),
-      Effect.catch((error) => Effect.succeed((error.cause as { readonly code?: string } | undefined)?.code === "EPERM"))
-    )
+/** Why a data directory cannot be used, in words, for the file-system errors a deployment can fix. */
+const explainFsError = (dir: string, cause: unknown): string => {
+  const code = (cause as { readonly code?: unknown } | undefined)?.code
+  switch (code) {
+    case "EACCES":
+    case "EPERM":
+      return `The data directory ${dir} is not writable by this process (${code}): ` +
+        "give the user qforms runs as write access to it, or choose another directory (QFORMS_DATA_DIR)."
+    case "EROFS":
+      return `The data directory ${dir} is on a read-only file system (EROFS): ` +
+        "mount it read-write, or choose another directory (QFORMS_DATA_DIR)."
+    case "ENOSPC":
+    case "EDQUOT":
+      return `The data directory ${dir} has no space left (${code}): free space on its disk, or raise its quota.`
+    default:
+      return `Cannot use the data directory ${dir}: ${cause instanceof Error ? cause.message : String(cause)}`
+  }
+}
 
 /**
  * PGlite is one process's database: a second process opening the same
- * directory would corrupt it. The directory is locked with a file holding the
- * owner's pid; a lock whose process is gone is taken over.
+ * directory would corrupt it. The directory is locked with an advisory lock
+ * on `qforms.lock` (an open file description lock on Linux, `flock` on other
+ * systems), which the kernel drops when the process ends however it ends:
+ * after `kill -9` or the OOM killer the next start takes the lock at once,
+ * even in a container where every start is PID 1 (a pid written in a file
+ * cannot tell a dead owner from a new process that got the same pid). Two
+ * processes starting at the same moment cannot both win: the kernel grants
+ * the lock to one. The file also holds the owner's pid, for the message of the
+ * process refused.
  */
 const lockDataDir = (dataDir: string) => {
   const dir = resolve(dataDir)
@@ -192,36 +233,55 @@ const lockDataDir = (dataDir: string) => {
         "Only one process can open it: stop the running qforms server first, use its HTTP API, " +
         "or run qforms on PostgreSQL (DATABASE_URL) to share the database between processes."
     })
+  const fsStep = <A>(step: () => A) =>
+    Effect.try({ try: step, catch: (cause) => new PgliteOpenError({ message: explainFsError(dir, cause) }) })
   const acquire = Effect.gen(function*() {
     if (openHere.has(dir)) return yield* busy("this process")
-    yield* Effect.try({
-      try: () => mkdirSync(dir, { recursive: true }),
-      catch: (cause) => new PgliteOpenError({ message: `Cannot create ${dir}: ${String(cause)}` })
+    const native = yield* Effect.try({
+      try: () => createRequire(import.meta.url)("fs-native-extensions") as NativeLocking,
+      catch: (cause) =>
+        new PgliteOpenError({ message: `Could not load the file-locking addon (fs-native-extensions): ${String(cause)}` })
     })
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const created = yield* Effect.result(Effect.try(() => {
-        const fd = openSync(lockPath, "wx")
-        writeSync(fd, String(process.pid))
-        closeSync(fd)
-      }))
-      if (created._tag === "Success") {
-        openHere.add(dir)
-        return
+    yield* fsStep(() => mkdirSync(dir, { recursive: true }))
+    // A holder unlinks the file before it closes its descriptor, so a lock may
+    // be taken on a file that no longer has the name: then try again on the new one.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const fd = yield* fsStep(() => openSync(lockPath, constants.O_RDWR | constants.O_CREAT, 0o644))
+      const close = Effect.sync(() => closeSync(fd))
+      const locked = yield* fsStep(() => native.tryLock(fd)).pipe(Effect.tapError(() => close))
+      if (!locked) {
+        const owner = Number.parseInt(
+          yield* Effect.orElseSucceed(Effect.try(() => readFileSync(lockPath, "utf8")), () => ""),
+          10
+        )
+        yield* close
+        return yield* busy(Number.isInteger(owner) && owner > 0 ? `process ${owner}` : "another process")
       }
-      const owner = Number.parseInt(
-        yield* Effect.orElseSucceed(Effect.try(() => readFileSync(lockPath, "utf8")), () => ""),
-        10
-      )
-      if (yield* isAlive(owner)) return yield* busy(`process ${owner}`)
-      // A lock left by a process that died: take it over.
-      yield* Effect.ignore(Effect.try(() => unlinkSync(lockPath)))
+      const current = yield* Effect.result(Effect.try(() => statSync(lockPath).ino))
+      if (current._tag === "Failure" || current.success !== fstatSync(fd).ino) {
+        yield* close
+        continue
+      }
+      // The pid is only information (a refused process names it); writing it
+      // also fails early, with a clear message, on a full disk.
+      yield* fsStep(() => {
+        ftruncateSync(fd, 0)
+        writeSync(fd, String(process.pid), 0)
+        fsyncSync(fd)
+      }).pipe(Effect.tapError(() => Effect.andThen(Effect.ignore(Effect.try(() => unlinkSync(lockPath))), close)))
+      openHere.add(dir)
+      return fd
     }
     return yield* busy("another process")
   })
-  const release = Effect.sync(() => openHere.delete(dir)).pipe(
-    Effect.andThen(Effect.ignore(Effect.try(() => unlinkSync(lockPath))))
-  )
-  return Effect.acquireRelease(acquire, () => release)
+  // Unlink first, close (unlock) after: a process that opened the old file
+  // meanwhile sees it is no longer the lock file and opens the new one.
+  const release = (fd: number) =>
+    Effect.sync(() => openHere.delete(dir)).pipe(
+      Effect.andThen(Effect.ignore(Effect.try(() => unlinkSync(lockPath)))),
+      Effect.andThen(Effect.ignore(Effect.try(() => closeSync(fd))))
+    )
+  return Effect.acquireRelease(acquire, release)
 }
 
 /**

@@ -23,6 +23,46 @@ export const attachment = (name: string): string => {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`
 }
 
+/**
+ * The passive types a download keeps: images a browser only decodes and PDF
+ * (the types `Files.sniff` recognises from the bytes). Any other stored type
+ * was declared by the uploader and could be active under qforms' origin
+ * (`text/javascript` would run from a `<script src>` under the app's
+ * `script-src 'self'`, `text/html` or `image/svg+xml` would run scripts), so
+ * it is served as `application/octet-stream`.
+ */
+const passiveTypes: ReadonlySet<string> = new Set([
+  "image/png",
+  "image/jpeg",
+  "image/gif",
+  "image/webp",
+  "image/heic",
+  "image/avif",
+  "image/bmp",
+  "image/tiff",
+  "image/x-icon",
+  "image/vnd.microsoft.icon",
+  "application/pdf"
+])
+
+/** The `Content-Type` a stored file is served with: its own if passive, else `application/octet-stream`. */
+export const servedType = (storedType: string): string => {
+  const type = storedType.split(";")[0]!.trim().toLowerCase()
+  return passiveTypes.has(type) ? type : "application/octet-stream"
+}
+
+/**
+ * The headers of every file download: an attachment, never sniffed, and a
+ * CSP that lets the response load nothing and run nothing even if a browser
+ * renders it (`sandbox`: an opaque origin, no scripts).
+ */
+export const downloadHeaders = (name: string): Readonly<Record<string, string>> => ({
+  "content-disposition": attachment(name),
+  "x-content-type-options": "nosniff",
+  "content-security-policy": "default-src 'none'; sandbox",
+  "cache-control": "private, no-store"
+})
+
 export const FilesHandlers = HttpApiBuilder.group(Api, "files", Effect.fnUntraced(function*(handlers) {
   const files = yield* Files
   return handlers.handle("download", ({ params }) =>
@@ -35,13 +75,9 @@ export const FilesHandlers = HttpApiBuilder.group(Api, "files", Effect.fnUntrace
         )
       )
       return HttpServerResponse.stream(content, {
-        contentType: file.type,
+        contentType: servedType(file.type),
         contentLength: file.size,
-        headers: {
-          "content-disposition": attachment(file.name),
-          "x-content-type-options": "nosniff",
-          "cache-control": "private, no-store"
-        }
+        headers: downloadHeaders(file.name)
       })
     }))
 }))
