@@ -1,60 +1,110 @@
 /**
- * @qforms/core: forms, responses as cases, and everything around them, as
+ * @qforms/core: forms, responses as cases, and everything around them (public
+ * form pages, webhooks, the live event stream, MCP, the application), as
  * Effect services on PostgreSQL or embedded PGlite, with the HTTP API that
  * serves them.
  *
+ * The public surface is what a host needs: {@link Qforms} (start it, mount
+ * its handlers) and {@link Bootstrap} (the first start); the identity bridge
+ * types; the option types and the building blocks they take (database,
+ * files, form generator, mail, retry schedule, public page); and, for
+ * `qforms.run` and Effect applications, the services with their Schemas and
+ * errors. Everything else (HTTP handlers, pages, delivery, migrations,
+ * storage drivers' details) is internal and may change in any release.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from "node:http"
+ * import { Bootstrap, Qforms, type ResolveActor } from "@qforms/core"
+ *
+ * const resolveActor: ResolveActor = ({ source }) => {
+ *   const user = (source as { user?: { qformsAccountId: number } }).user
+ *   return user ? { workspaceId: 1, accountId: user.qformsAccountId } : null
+ * }
+ * const qforms = await Qforms.make({ database: { dataDir: "./.qforms-data" }, app: true, resolveActor })
+ * const first = await qforms.run(Bootstrap.ensureDefaultWorkspace({ ownerEmail: "owner@localhost" }))
+ * if (first._tag === "Some") console.log(`API key (shown once): ${first.value.key}`)
+ * createServer(qforms.nodeHandler).listen(3000) // or an adapter: @qforms/node-http, @qforms/express, @qforms/h3
+ * ```
+ *
  * @module
  */
-export * as Accounts from "./domain/Accounts.ts"
-export * as Activities from "./domain/Activities.ts"
-export * as Actors from "./domain/Actors.ts"
-export * as AnswerTokens from "./domain/AnswerTokens.ts"
-export * as ApiKeys from "./domain/ApiKeys.ts"
-export * as BlobStore from "./domain/BlobStore.ts"
-export * as Contacts from "./domain/Contacts.ts"
-export * as Csv from "./domain/Csv.ts"
-export * as Errors from "./domain/Errors.ts"
-export * as Events from "./domain/Events.ts"
-export * as Fields from "./domain/Fields.ts"
-export * as Files from "./domain/Files.ts"
-export * as FormGenerator from "./domain/FormGenerator.ts"
-export * as Forms from "./domain/Forms.ts"
-export * as OfflineFormGenerator from "./domain/OfflineFormGenerator.ts"
-export * as OpenAiFormGenerator from "./domain/OpenAiFormGenerator.ts"
-export * as Ids from "./domain/Ids.ts"
-export * as Members from "./domain/Members.ts"
-export * as Notes from "./domain/Notes.ts"
-export * as Responses from "./domain/Responses.ts"
-export * as Stages from "./domain/Stages.ts"
-export * as Summaries from "./domain/Summaries.ts"
-export * as Webhooks from "./domain/Webhooks.ts"
-export * as Workspaces from "./domain/Workspaces.ts"
-export * as Api from "./http/Api.ts"
-export * as ApiErrors from "./http/ApiErrors.ts"
-export * as Http from "./http/Http.ts"
-export * as Mcp from "./http/Mcp.ts"
-export * as McpTools from "./http/McpTools.ts"
-export * as RateLimit from "./http/RateLimit.ts"
-export * as Uploads from "./pages/Uploads.ts"
-export * as Bootstrap from "./Bootstrap.ts"
-export * as Services from "./Services.ts"
-export * as Database from "./storage/Database.ts"
-export * as Migrations from "./storage/Migrations.ts"
-export * as PgliteClient from "./storage/PgliteClient.ts"
+
+// The entry point, and what adapters mount.
+
+/** `Qforms.make(options)` / `Qforms.layer(options)`: start qforms; `Qforms.Qforms` is what adapters mount. */
 export * as Qforms from "./Qforms.ts"
-export * as Options from "./Options.ts"
-export * as PublicPage from "./pages/PublicPage.ts"
-export * as DeliveryConfig from "./delivery/DeliveryConfig.ts"
-export * as RetrySchedule from "./delivery/RetrySchedule.ts"
-export * as Signatures from "./delivery/Signatures.ts"
-export * as Deliveries from "./domain/Deliveries.ts"
-export * as FormLogic from "./domain/FormLogic.ts"
-export * as FormNotifications from "./domain/FormNotifications.ts"
-export * as NotificationFormats from "./domain/NotificationFormats.ts"
+/** The first start: `Bootstrap.ensureDefaultWorkspace` creates a workspace, its owner and an API key on an empty database. */
+export * as Bootstrap from "./Bootstrap.ts"
+/** The identity bridge (`Qforms.make({ resolveActor })`): map the host's signed-in user to a qforms member. */
+export type { HostIdentity, HostRequest, ResolveActor } from "./http/Identity.ts"
+/** Why `qforms.events.connect` refused an event-stream connection: the status, `{error}` text and headers to answer with. */
+export type { Refusal as EventStreamRefusal } from "./http/EventStream.ts"
+
+// Options of `Qforms.make` and the building blocks they take.
+
+/** The database: `PgOptions` (PostgreSQL) or `PgliteOptions` (embedded), and their layers for Effect applications. */
+export * as Database from "./storage/Database.ts"
+/** The embedded database's SqlClient; `MemorySize` and `defaultSharedBuffers` for its `sharedBuffers` option. */
+export * as PgliteClient from "./storage/PgliteClient.ts"
+/** Where uploaded files' bytes live (`files: { store }`): implement `BlobStore` for S3 and the like, or use `layerLocal`. */
+export * as BlobStore from "./domain/BlobStore.ts"
+/** The form generator (`formGenerator`): `FormGenerator.layerOffline` (default), `layerNone`, or your own. */
+export * as FormGenerator from "./domain/FormGenerator.ts"
+/** Form generation by any OpenAI-compatible server: `OpenAiFormGenerator.layer({ baseUrl, model })`. */
+export * as OpenAiFormGenerator from "./domain/OpenAiFormGenerator.ts"
+/** E-mail (`mail`): `SmtpOptions`, and `smtpUrlProblem` to check an SMTP URL before starting. */
 export * as Mailer from "./domain/Mailer.ts"
-export * as EmailTokens from "./domain/EmailTokens.ts"
-export * as RespondentEmails from "./domain/RespondentEmails.ts"
-export * as EmailReplies from "./domain/EmailReplies.ts"
+/** Webhook retry schedule (`delivery.schedule`): `RetrySchedule.parse("0s,5s,5m")`, `defaultSchedule`. */
+export * as RetrySchedule from "./delivery/RetrySchedule.ts"
+/** The public form page (`publicPage`): `PublicPageOptions`, `FrameAncestor`, `defaultMinSubmitSeconds`. */
+export * as PublicPage from "./pages/PublicPage.ts"
+/** Checked option values: log-level names (`parseLogLevel`) and the number Schemas every numeric option and setting is checked with. */
+export * as Options from "./Options.ts"
+/** Webhook delivery settings (`delivery`). */
+export type { DeliverySettings } from "./delivery/DeliveryConfig.ts"
+/** A rate limit (`rateLimit`, `uploadRateLimit`): requests per second and burst. */
+export type { RateLimitConfig } from "./http/RateLimit.ts"
+/** OAuth sign-in for assistants on `/mcp` (`oauth`). */
+export type { OAuthOptions } from "./http/Mcp.ts"
+/** The application at `/app` (`app`). */
+export type { AppOptions } from "./app/App.ts"
+/** An IMAP mailbox for replies (`mail.imap`). */
+export type { ImapOptions } from "./domain/EmailReplies.ts"
+
+// Services for `qforms.run` and Effect applications, with their Schemas and errors.
+
+/** Every service wired together on the database you choose: `Services.layerPg`, `layerPglite`; `Services.Services` is what `qforms.run` provides. */
+export * as Services from "./Services.ts"
+/** Who acts (`Actors.system(workspaceId)`, a member, a respondent): every service call takes one. */
+export * as Actors from "./domain/Actors.ts"
+/** Workspaces, the tenant. */
+export * as Workspaces from "./domain/Workspaces.ts"
+/** Accounts: people who sign in. */
+export * as Accounts from "./domain/Accounts.ts"
+/** Members: the accounts of a workspace with their roles. */
+export * as Members from "./domain/Members.ts"
+/** API keys: create, revoke, check the format. */
+export * as ApiKeys from "./domain/ApiKeys.ts"
+/** Password hashing of application accounts. */
 export * as Passwords from "./domain/Passwords.ts"
+/** Sessions of the application (`/app`) and one-time sign-in links. */
 export * as Sessions from "./domain/Sessions.ts"
-export * as App from "./app/App.ts"
+/** Forms and their Schemas (`CreateFormInput`, `Form`, …). */
+export * as Forms from "./domain/Forms.ts"
+/** Questions: types, options, the input Schema and answer validation. */
+export * as Fields from "./domain/Fields.ts"
+/** Responses (cases): submit, list, triage; their Schemas. */
+export * as Responses from "./domain/Responses.ts"
+/** Stages a form's cases move through. */
+export * as Stages from "./domain/Stages.ts"
+/** Internal notes on a case. */
+export * as Notes from "./domain/Notes.ts"
+/** Webhook subscriptions. */
+export * as Webhooks from "./domain/Webhooks.ts"
+/** The errors every service shares (`InvalidInput`, `Forbidden`, `Conflict`, …); each concept's "not found" is in its module. */
+export * as Errors from "./domain/Errors.ts"
+/** Ids: the integer id Schema and its bounds. */
+export * as Ids from "./domain/Ids.ts"
+/** The HTTP API definition (paths, Schemas, error statuses), e.g. for a typed client: `HttpApiClient.make(Api.Api, { baseUrl })`. */
+export * as Api from "./http/Api.ts"

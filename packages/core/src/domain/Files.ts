@@ -273,7 +273,7 @@ export interface ResolvedFiles {
  * ```ts
  * import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
- * import { Files } from "@qforms/core"
+ * import { Files } from "./Files.ts" // internal to core: hosts reach uploads through the routes
  *
  * // Store one uploaded part (e.g. from a no-JS form post) and get the answer to submit:
  * const answer = yield* (yield* Files.Files).upload({

@@ -355,7 +355,9 @@ const DocsRoute = HttpRouter.use(Effect.fnUntraced(function*(router) {
  * import * as HttpRouter from "effect/http/HttpRouter"
  * import * as Layer from "effect/Layer"
  * import { createServer } from "node:http"
- * import { FormGenerator, Http, Services } from "@qforms/core"
+ * import * as Http from "./Http.ts" // internal to core: hosts use `Qforms.layer` (from "@qforms/core") instead
+ * import { FormGenerator } from "../domain/FormGenerator.ts"
+ * import * as Services from "../Services.ts"
  *
  * const Server = HttpRouter.serve(Http.layer({ appUrl: "http://localhost:3000" }), { disableLogger: true }).pipe(
  *   Layer.provide([Services.layerPglite({ dataDir: "./data" }), FormGenerator.FormGenerator.layerNone]),

@@ -1,0 +1,65 @@
+/**
+ * The public surface of `@qforms/core`: the entry point exports what a host
+ * needs (see src/index.ts) and no internals, and the adapters, examples,
+ * bench and reliability suite import only that entry point from core.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs"
+import { join, resolve } from "node:path"
+import { describe, expect, it } from "vitest"
+import * as Core from "../src/index.ts"
+
+const root = resolve(import.meta.dirname, "../../..")
+
+/** Every .ts file under `dir`, node_modules and dist left out. */
+const sources = (dir: string): ReadonlyArray<string> =>
+  readdirSync(dir).flatMap((name) => {
+    if (name === "node_modules" || name === "dist") return []
+    const path = join(dir, name)
+    return statSync(path).isDirectory() ? sources(path) : name.endsWith(".ts") ? [path] : []
+  })
+
+describe("the public surface of @qforms/core", () => {
+  it("exports what a host needs and no internals", () => {
+    expect(Object.keys(Core).sort()).toEqual([
+      "Accounts",
+      "Actors",
+      "Api",
+      "ApiKeys",
+      "BlobStore",
+      "Bootstrap",
+      "Database",
+      "Errors",
+      "Fields",
+      "FormGenerator",
+      "Forms",
+      "Ids",
+      "Mailer",
+      "Members",
+      "Notes",
+      "OpenAiFormGenerator",
+      "Options",
+      "Passwords",
+      "PgliteClient",
+      "PublicPage",
+      "Qforms",
+      "Responses",
+      "RetrySchedule",
+      "Services",
+      "Sessions",
+      "Stages",
+      "Webhooks",
+      "Workspaces"
+    ])
+    expect(typeof Core.Qforms.make).toBe("function")
+    expect(typeof Core.Qforms.layer).toBe("function")
+    expect(typeof Core.Bootstrap.ensureDefaultWorkspace).toBe("function")
+  })
+
+  it("is the only way the adapters' and examples' code reaches core", () => {
+    const shipped = ["packages/node-http/src", "packages/express/src", "packages/h3/src", "examples/standalone/src", "examples/express-host/src", "examples/h3-host/src"]
+    const reaching = shipped.flatMap((dir) => sources(join(root, dir)))
+      .filter((file) => /from "[^"]*core\/src\//.test(readFileSync(file, "utf8")))
+      .map((file) => file.slice(root.length + 1))
+    expect(reaching).toEqual([])
+  })
+})
