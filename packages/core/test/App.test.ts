@@ -212,6 +212,33 @@ for (const target of databaseTargets) {
       await server.run(Effect.flatMap(Effect.service(Sessions), (s) => s.setPassword("admin@example.com", password)))
     })
 
+    it("ends a removed member's sessions, keys and sign-in links with the membership: re-adding them revives none", async () => {
+      const { workspaceId, accountId, key, link } = await server.run(Effect.gen(function*() {
+        const workspaces = yield* (yield* Workspaces).list
+        const workspaceId = workspaces.find((w) => w.name === "W")!.id
+        const member = yield* (yield* Members).add(workspaceId, { email: "leaver@example.com", role: "member" })
+        yield* (yield* Sessions).setPassword("leaver@example.com", password)
+        const { key } = yield* (yield* ApiKeys).create(workspaceId, { accountId: member.accountId })
+        const link = yield* (yield* Sessions).createSignInLink(workspaceId, member.accountId)
+        return { workspaceId, accountId: member.accountId, key, link }
+      }))
+      const cookie = sessionCookieOf(await signIn("leaver@example.com", password))!.value
+      expect((await session(cookie)).status).toBe(200)
+      const forms = () => fetch(`${server.url}/api/forms`, { headers: { authorization: `Bearer ${key}` } })
+      expect((await forms()).status).toBe(200)
+      const removed = await fetch(`${server.url}/api/members/${accountId}`, { method: "DELETE", headers: { authorization: `Bearer ${ownerKey}` } })
+      expect(removed.status).toBe(204)
+      expect((await session(cookie)).status).toBe(401)
+      expect((await forms()).status).toBe(401)
+      await server.run(Effect.flatMap(Effect.service(Members), (m) => m.add(workspaceId, { email: "leaver@example.com", role: "member" })))
+      expect((await session(cookie)).status).toBe(401)
+      expect((await forms()).status).toBe(401)
+      const redeemed = await fetch(`${server.url}/app/sign-in/link/${link}`, { method: "POST", redirect: "manual", headers: { origin: server.url } })
+      expect(redeemed.status).toBe(400)
+      // Signing in again opens a new session, as the re-added member.
+      expect((await signIn("leaver@example.com", password)).status).toBe(303)
+    })
+
     it("redeems a one-time sign-in link once", async () => {
       const token = await server.run(Effect.gen(function*() {
         const workspaces = yield* (yield* Workspaces).list
