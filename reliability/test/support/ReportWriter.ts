@@ -46,6 +46,10 @@ const scenarios: ReadonlyArray<readonly [string, string]> = [
   [
     "9 soak",
     "Mixed read/write load at a fixed rate: no error, resident memory without a growth trend, event→delivery latency stable from the first third of the run to the last. In a one-minute run the RSS slope mostly shows the heap's warm-up; the last full-size run (600 s each, 2026-11-22, load average 4–10) measured an RSS trend of −8.1 MiB/min on PGlite (12 002 requests, 0 errors, delivery p95 44 → 37 ms) and +0.5 MiB/min on PostgreSQL (12 001 requests, 0 errors, RSS median 251 → 243 MiB, delivery p95 9 → 7 ms), where 1 acknowledged response of 4 800 was at first not delivered within 60 s: the test's own receiver was starved by its O(n²) check of the received posts (the delivery was retried on the 3 s timeout and succeeded just after the wait); with the receiver indexing posts as they arrive, the same 600 s PostgreSQL run delivered all 4 802 within 2 s of the end."
+  ],
+  [
+    "10 role escalation",
+    "A workspace with two members of every role, each with a key. Every operation that acts on a member, a key or a role is found in the served OpenAPI document (an `accountId` or `role` in its path or body, or a members or keys path) and every MCP write tool taking an `accountId` or a `role` in `tools/list`, so new ones are probed automatically. Each role as the caller tries them on members of an equal or higher role (with every other role, where a role is given) and on itself with every higher role. Every attempt must be refused (403 `{error}`) and change no member or key."
   ]
 ]
 
@@ -104,7 +108,7 @@ export default class ReportWriter implements Reporter {
     }
     for (const [name, description] of scenarios) {
       lines.push("")
-      lines.push(`## ${name.replace(/^(\d) /, "$1. ")}`)
+      lines.push(`## ${name.replace(/^(\d+) /, "$1. ")}`)
       lines.push("")
       lines.push(description)
       const mine = results.filter((result) => result.scenario === name)
