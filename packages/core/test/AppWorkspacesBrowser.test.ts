@@ -79,7 +79,7 @@ describe.skipIf(!present)("choosing and switching workspaces in the application"
     expect(await menu.inputValue()).toBe(String(ids.beta))
     await check(page, "switcher")
     await menu.selectOption({ label: "Alpha" })
-    await page.waitForFunction((alpha) => document.querySelector<HTMLSelectElement>("select[aria-label=Workspace]")?.value === String(alpha), ids.alpha)
+    await expect.poll(async () => (await session()).workspaceId, { timeout: 30_000 }).toBe(ids.alpha)
     await page.getByRole("heading", { name: "Forms", level: 1 }).waitFor()
     expect(await session()).toMatchObject({ workspaceId: ids.alpha, role: "owner" })
   }, 120_000)
