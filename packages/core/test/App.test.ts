@@ -31,6 +31,7 @@ for (const target of databaseTargets) {
     let ownerKey = ""
     let viewerKey = ""
     let ownerId = 0
+    let ownerWorkspaceId = 0
 
     const signIn = (email: string, secret: string, headers: Record<string, string> = {}, on = server) =>
       fetch(`${on.url}/app/sign-in`, {
@@ -58,6 +59,7 @@ for (const target of databaseTargets) {
         }
         const keys = yield* ApiKeys
         return {
+          workspaceId: workspace.id,
           ownerId: ownerAccountId,
           ownerKey: (yield* keys.create(workspace.id, { accountId: ownerAccountId })).key,
           viewerKey: (yield* keys.create(workspace.id, { accountId: viewer.accountId })).key
@@ -70,6 +72,7 @@ for (const target of databaseTargets) {
       ownerKey = seeded.ownerKey
       viewerKey = seeded.viewerKey
       ownerId = seeded.ownerId
+      ownerWorkspaceId = seeded.workspaceId
       limited = await startTestServer(target, { app: { signInRateLimit: { requestsPerSecond: 0.01, burst: 3 } } })
     })
     afterAll(async () => {
@@ -183,6 +186,145 @@ for (const target of databaseTargets) {
       expect((await signIn("locked@example.com", password)).status).toBe(303)
     })
 
+    it("answers an e-mail without an account exactly like one with: the same statuses, page and lockout", async () => {
+      const tries = async (email: string) => {
+        const answers = []
+        for (let i = 0; i < 6; i++) {
+          const response = await signIn(email, "wrong password")
+          answers.push({
+            status: response.status,
+            retryAfterMinutes: Math.round(Number(response.headers.get("retry-after") ?? "0") / 60),
+            page: (await response.text()).replaceAll(email, "EMAIL")
+          })
+        }
+        return answers
+      }
+      await server.run(Effect.flatMap(Effect.service(Members), (m) => m.add(ownerWorkspaceId, { email: "exists@example.com", role: "viewer" })))
+      await server.run(Effect.flatMap(Effect.service(Sessions), (s) => s.setPassword("exists@example.com", password)))
+      const known = await tries("exists@example.com")
+      const unknown = await tries("does-not-exist@example.com")
+      expect(known.map((a) => a.status)).toEqual([401, 401, 401, 401, 401, 429])
+      expect(unknown).toEqual(known)
+    })
+
+    it("locks the current password of a password change like a sign-in, and limits changes per address", async () => {
+      await server.run(Effect.flatMap(Effect.service(Members), (m) => m.add(ownerWorkspaceId, { email: "changer@example.com", role: "viewer" })))
+      await server.run(Effect.flatMap(Effect.service(Sessions), (s) => s.setPassword("changer@example.com", password)))
+      const cookie = sessionCookieOf(await signIn("changer@example.com", password))!.value
+      const { csrfToken } = (await session(cookie)).body
+      const change = (currentPassword: string, on = server, withCookie = cookie, token = csrfToken) =>
+        fetch(`${on.url}/app/password`, {
+          method: "POST",
+          headers: { cookie: `qforms_session=${withCookie}`, "content-type": "application/json", "x-csrf-token": token },
+          body: JSON.stringify({ currentPassword, newPassword: "a brand new password" })
+        })
+      const statuses = []
+      for (let i = 0; i < 5; i++) statuses.push((await change("not it")).status)
+      expect(statuses).toEqual([400, 400, 400, 400, 429])
+      // Locked: not even the right current password changes it now, and sign-in is locked too.
+      const locked = await change(password)
+      expect(locked.status).toBe(429)
+      expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(800)
+      expect(await locked.json()).toHaveProperty("error")
+      expect((await signIn("changer@example.com", password)).status).toBe(429)
+      await server.run(Effect.flatMap(Effect.service(Sessions), (s) => s.setPassword("changer@example.com", password)))
+      // Per client address: a server with bursts of 3 answers the fourth change from one address with 429.
+      const strict = await startTestServer(target, { app: { signInRateLimit: { requestsPerSecond: 0.01, burst: 3 } } })
+      try {
+        await strict.run(Effect.gen(function*() {
+          yield* (yield* Workspaces).create({ name: "L", ownerEmail: "limited@example.com" })
+          yield* (yield* Sessions).setPassword("limited@example.com", password)
+        }))
+        const strictCookie = sessionCookieOf(await signIn("limited@example.com", password, {}, strict))!.value
+        const strictSession = await fetch(`${strict.url}/app/session`, { headers: { cookie: `qforms_session=${strictCookie}` } })
+        const strictCsrf = (await strictSession.json() as { csrfToken: string }).csrfToken
+        const perAddress = []
+        for (let i = 0; i < 4; i++) perAddress.push((await change("not it", strict, strictCookie, strictCsrf)).status)
+        expect(perAddress).toEqual([400, 400, 400, 429])
+      } finally {
+        await strict.close()
+      }
+    })
+
+    it("lets a member of several workspaces choose one at sign-in and switch later; adding them changes nothing of their account", async () => {
+      const { other } = await server.run(Effect.gen(function*() {
+        const { workspace } = yield* (yield* Workspaces).create({ name: "Other", ownerEmail: "other-owner@example.com" })
+        const members = yield* Members
+        // No name of its own yet: the case where another workspace's "add member" used to fill one in.
+        yield* members.add(ownerWorkspaceId, { email: "two@example.com", role: "member" })
+        yield* (yield* Sessions).setPassword("two@example.com", password)
+        yield* (yield* ApiKeys).create(workspace.id, { accountId: (yield* members.list(workspace.id))[0]!.accountId })
+        return { other: workspace.id }
+      }))
+      // Another workspace's owner adds the same e-mail with a name: the account it does not own is left as it is.
+      const otherOwnerKey = await server.run(Effect.gen(function*() {
+        const owner = (yield* (yield* Members).list(other))[0]!
+        return (yield* (yield* ApiKeys).create(other, { accountId: owner.accountId })).key
+      }))
+      const added = await fetch(`${server.url}/api/members`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${otherOwnerKey}`, "content-type": "application/json" },
+        body: JSON.stringify({ email: "TWO@example.com", name: "Someone Else", role: "viewer" })
+      })
+      expect(added.status).toBe(201)
+      expect(await added.json()).toMatchObject({ name: null, email: "two@example.com", role: "viewer" })
+      const inW = await server.run(Effect.flatMap(Effect.service(Members), (m) => m.list(ownerWorkspaceId)))
+      expect(inW.find((m) => m.email === "two@example.com")?.name).toBeNull()
+
+      // Signing in: the password is checked, then the person chooses; nothing is opened before.
+      const signedIn = await signIn("two@example.com", password)
+      expect(signedIn.status).toBe(200)
+      expect(sessionCookieOf(signedIn)).toBeUndefined()
+      const choices = await signedIn.text()
+      expect(choices).toContain("Choose a workspace")
+      const tokens = [...choices.matchAll(/name="token" value="([^"]+)"[\s\S]*?<button[^>]*>([^<]+)<\/button>/g)].map((m) => ({ token: m[1]!, name: m[2]! }))
+      expect(tokens.map((t) => t.name).sort()).toEqual(["Other", "W"])
+      const choose = (token: string) =>
+        fetch(`${server.url}/app/sign-in/workspace`, {
+          method: "POST",
+          redirect: "manual",
+          headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url },
+          body: new URLSearchParams({ token }).toString()
+        })
+      const chosen = await choose(tokens.find((t) => t.name === "Other")!.token)
+      expect(chosen.status).toBe(303)
+      const cookie = sessionCookieOf(chosen)!.value
+      const inOther = await (await fetch(`${server.url}/app/session`, { headers: { cookie: `qforms_session=${cookie}` } })).json() as {
+        workspaceId: number
+        role: string
+        csrfToken: string
+        workspaces: Array<{ id: number; name: string }>
+      }
+      expect(inOther).toMatchObject({ workspaceId: other, role: "viewer" })
+      expect(inOther.workspaces.map((w) => w.id).sort()).toEqual([ownerWorkspaceId, other].sort())
+      // The other choice of the same sign-in is spent with the one made.
+      expect((await choose(tokens.find((t) => t.name === "W")!.token)).status).toBe(400)
+
+      // Switching: a fresh session in the other workspace; the old cookie ends; only one's own workspaces.
+      const switchTo = (workspaceId: unknown, withCookie = cookie, csrf = inOther.csrfToken) =>
+        fetch(`${server.url}/app/workspace`, {
+          method: "POST",
+          headers: { cookie: `qforms_session=${withCookie}`, "content-type": "application/json", "x-csrf-token": csrf },
+          body: JSON.stringify({ workspaceId })
+        })
+      expect((await switchTo(ownerWorkspaceId, cookie, "wrong")).status).toBe(403)
+      const stranger = await server.run(Effect.map((Effect.flatMap(Effect.service(Workspaces), (w) => w.create({ name: "Stranger", ownerEmail: "s@example.com" }))), (r) => r.workspace.id))
+      const refused = await switchTo(stranger)
+      expect(refused.status).toBe(403)
+      expect(await refused.json()).toHaveProperty("error")
+      const badInput = await switchTo("one")
+      expect(badInput.status).toBe(400)
+      expect(await badInput.json()).toHaveProperty("error")
+      const switched = await switchTo(ownerWorkspaceId)
+      expect(switched.status).toBe(200)
+      const fresh = sessionCookieOf(switched)!.value
+      expect(fresh).not.toBe(cookie)
+      expect((await session(cookie)).status).toBe(401)
+      expect((await session(fresh)).body).toMatchObject({ role: "member" })
+      const forms = await fetch(`${server.url}/api/members`, { headers: { cookie: `qforms_session=${fresh}` } })
+      expect(((await forms.json()) as { members: Array<{ email: string }> }).members.map((m) => m.email)).toContain("owner@example.com")
+    })
+
     it("rate-limits sign-in attempts per client address", async () => {
       const statuses = []
       for (let i = 0; i < 4; i++) statuses.push((await signIn("owner@example.com", "wrong", {}, limited)).status)
@@ -210,6 +352,33 @@ for (const target of databaseTargets) {
       expect((await signIn("admin@example.com", password)).status).toBe(401)
       expect((await signIn("admin@example.com", "a brand new password")).status).toBe(303)
       await server.run(Effect.flatMap(Effect.service(Sessions), (s) => s.setPassword("admin@example.com", password)))
+    })
+
+    it("ends a removed member's sessions, keys and sign-in links with the membership: re-adding them revives none", async () => {
+      const { workspaceId, accountId, key, link } = await server.run(Effect.gen(function*() {
+        const workspaces = yield* (yield* Workspaces).list
+        const workspaceId = workspaces.find((w) => w.name === "W")!.id
+        const member = yield* (yield* Members).add(workspaceId, { email: "leaver@example.com", role: "member" })
+        yield* (yield* Sessions).setPassword("leaver@example.com", password)
+        const { key } = yield* (yield* ApiKeys).create(workspaceId, { accountId: member.accountId })
+        const link = yield* (yield* Sessions).createSignInLink(workspaceId, member.accountId)
+        return { workspaceId, accountId: member.accountId, key, link }
+      }))
+      const cookie = sessionCookieOf(await signIn("leaver@example.com", password))!.value
+      expect((await session(cookie)).status).toBe(200)
+      const forms = () => fetch(`${server.url}/api/forms`, { headers: { authorization: `Bearer ${key}` } })
+      expect((await forms()).status).toBe(200)
+      const removed = await fetch(`${server.url}/api/members/${accountId}`, { method: "DELETE", headers: { authorization: `Bearer ${ownerKey}` } })
+      expect(removed.status).toBe(204)
+      expect((await session(cookie)).status).toBe(401)
+      expect((await forms()).status).toBe(401)
+      await server.run(Effect.flatMap(Effect.service(Members), (m) => m.add(workspaceId, { email: "leaver@example.com", role: "member" })))
+      expect((await session(cookie)).status).toBe(401)
+      expect((await forms()).status).toBe(401)
+      const redeemed = await fetch(`${server.url}/app/sign-in/link/${link}`, { method: "POST", redirect: "manual", headers: { origin: server.url } })
+      expect(redeemed.status).toBe(400)
+      // Signing in again opens a new session, as the re-added member.
+      expect((await signIn("leaver@example.com", password)).status).toBe(303)
     })
 
     it("redeems a one-time sign-in link once", async () => {

@@ -58,6 +58,10 @@ const scenarios: ReadonlyArray<readonly [string, string]> = [
   [
     "12 container restart",
     "PGlite only: the standalone runs as PID 1 of a fresh PID namespace (`unshare --pid --fork --mount-proc`, as in a container), is killed with `kill -9` under 20 submitting clients and started again as PID 1 of a new namespace, round after round on the same data directory. The data-directory lock is a kernel advisory lock, dropped when the process dies: every start must succeed despite the lock file naming pid 1, every response acknowledged with 201 must be found, and a second live process (PID 1 of another namespace) must be refused as \"in use by process 1\"."
+  ],
+  [
+    "13 role escalation",
+    "A workspace with two members of every role, each with a key. Every operation that acts on a member, a key or a role is found in the served OpenAPI document (an `accountId` or `role` in its path or body, or a members or keys path) and every MCP write tool taking an `accountId` or a `role` in `tools/list`, so new ones are probed automatically. Each role as the caller tries them on members of an equal or higher role (with every other role, where a role is given) and on itself with every higher role. Every attempt must be refused (403 `{error}`) and change no member or key."
   ]
 ]
 

@@ -10,7 +10,12 @@
  * - `GET|POST /app/sign-in`: the sign-in page and form (rate limited per
  *   address; five wrong passwords lock an account for 15 minutes).
  * - `GET|POST /app/sign-in/link/:token`: a one-time sign-in link (the first start's).
- * - `POST /app/sign-out`, `GET /app/session`, `POST /app/password`.
+ * - `POST /app/sign-in/workspace`: the workspace chosen at sign-in (an account
+ *   that is a member of several chooses after its password is verified).
+ * - `POST /app/sign-out`, `GET /app/session`, `POST /app/password` (rate
+ *   limited per address; a wrong current password counts towards the lockout).
+ * - `POST /app/workspace`: switch the session to another of the account's
+ *   workspaces (a fresh session; the old one ends).
  * - `GET /app/assets/:name`, `GET /app/assets/vendor/:name`: the scripts and style sheet.
  */
 import { randomBytes } from "node:crypto"
@@ -27,7 +32,7 @@ import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as UrlParams from "effect/http/UrlParams"
 import { Members } from "../domain/Members.ts"
-import { type Session, Sessions } from "../domain/Sessions.ts"
+import { type Session, Sessions, type WorkspaceChoice } from "../domain/Sessions.ts"
 import { baseUrl } from "../http/Http.ts"
 import { IdentityBridge } from "../http/Identity.ts"
 import * as RateLimit from "../http/RateLimit.ts"
@@ -148,6 +153,13 @@ const SignInForm = Schema.Struct({
   next: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(500)))
 })
 
+const WorkspaceChoiceForm = Schema.Struct({
+  token: Schema.String.check(Schema.isMaxLength(100)),
+  next: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(500)))
+})
+
+const WorkspaceSwitch = Schema.Struct({ workspaceId: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 2_147_483_647 })) })
+
 const PasswordChange = Schema.Struct({
   currentPassword: Schema.String.check(Schema.isMaxLength(200)),
   newPassword: Schema.String.check(Schema.isMaxLength(1000))
@@ -258,6 +270,29 @@ ${extra.next === undefined ? null : html`<input type="hidden" name="next" value=
 </main>`
       }, headers)
 
+    /** After the password: the workspaces of an account that is a member of several, one button each. */
+    const chooseWorkspacePage = (prefix: string, choices: ReadonlyArray<WorkspaceChoice>, next: string | undefined) =>
+      page(200, {
+        title: "Choose a workspace · qforms",
+        prefix,
+        nonce: nonce(),
+        body: html`<main class="auth" id="main">
+<h1>Choose a workspace</h1>
+<p>You are a member of several workspaces. Which one do you want to open? You can switch later.</p>
+<ul class="stack workspace-choices">
+${
+          choices.map((choice) =>
+            html`<li><form method="post" action="${prefix}/app/sign-in/workspace">
+<input type="hidden" name="token" value="${choice.token}">
+${next === undefined ? null : html`<input type="hidden" name="next" value="${next}">`}
+<button type="submit" class="primary">${choice.workspaceName}</button> <span class="muted">(${choice.role})</span>
+</form></li>`
+          )
+        }
+</ul>
+</main>`
+      })
+
     // The sign-in page.
     yield* router.add("GET", "/app/sign-in", Effect.gen(function*() {
       const { prefix, request } = yield* context
@@ -293,6 +328,29 @@ ${extra.next === undefined ? null : html`<input type="hidden" name="next" value=
           { error: error._tag === "AccountLocked" ? error.message : "Wrong e-mail or password.", email: form.value.email, next: form.value.next },
           error._tag === "AccountLocked" ? { "retry-after": String(error.retryAfterSeconds) } : {}
         )
+      }
+      if (opened.success._tag === "ChooseWorkspace") return chooseWorkspacePage(prefix, opened.success.choices, form.value.next)
+      return setSession(redirect(safeNext(prefix, form.value.next)), prefix, secure, opened.success.opened.id)
+    }))
+
+    // The workspace chosen after a verified password: its one-time token opens the session (and spends the others).
+    yield* router.add("POST", "/app/sign-in/workspace", Effect.gen(function*() {
+      const { prefix, request, secure } = yield* context
+      if (!sameOrigin(request)) return json(403, { error: "sign-in must come from this site's own page" })
+      const decision = yield* limiter.take(`sign-in:${clientAddress(request, hops)}`)
+      if (!decision.allowed) return json(429, { error: "too many sign-in attempts" }, { "retry-after": String(decision.retryAfterSeconds) })
+      const params = yield* Effect.orElseSucceed(request.urlParamsBody, () => UrlParams.empty)
+      const form = Schema.decodeUnknownExit(WorkspaceChoiceForm)({
+        token: first(params, "token"),
+        ...(first(params, "next") === undefined ? {} : { next: first(params, "next") })
+      })
+      if (form._tag === "Failure") return signInPage(400, prefix, { error: "Choose a workspace from the list." })
+      const previous = request.cookies[sessionCookie]
+      if (previous !== undefined && previous !== "") yield* sessions.signOut(previous)
+      const opened = yield* Effect.result(sessions.redeemSignInLink(form.value.token))
+      if (opened._tag === "Failure") {
+        if (opened.failure._tag === "SqlError") return yield* Effect.die(opened.failure)
+        return signInPage(400, prefix, { error: "This choice has expired or was already made. Sign in again.", next: form.value.next })
       }
       return setSession(redirect(safeNext(prefix, form.value.next)), prefix, secure, opened.success.id)
     }))
@@ -347,9 +405,12 @@ ${extra.next === undefined ? null : html`<input type="hidden" name="next" value=
       const who = identity.via === "session"
         ? { ...identity.session, via: "session" as const }
         : { ...identity, csrfToken: "" }
+      // The workspaces a qforms session may switch to (a host's identity is bound by the host).
+      const workspaces = identity.via === "session" ? yield* sessions.memberships(who.accountId) : []
       return json(200, {
         account: { id: who.accountId, name: who.name, email: who.email },
         workspaceId: who.workspaceId,
+        workspaces: workspaces.map((w) => ({ id: w.workspaceId, name: w.workspaceName, role: w.role })),
         role: who.role,
         csrfToken: who.csrfToken,
         via: who.via,
@@ -362,15 +423,50 @@ ${extra.next === undefined ? null : html`<input type="hidden" name="next" value=
       const identity = yield* identify
       if (identity?.via !== "session") return json(401, { error: "not signed in with a qforms password" })
       if (request.headers[csrfHeader] !== identity.session.csrfToken) return json(403, { error: "missing or wrong CSRF token" })
+      // The current password is guessed like a sign-in: the same limit per address (and the lockout, in Sessions).
+      const decision = yield* limiter.take(`password:${clientAddress(request, hops)}`)
+      if (!decision.allowed) {
+        return json(429, { error: `too many password changes from your address: try again in ${decision.retryAfterSeconds} seconds` }, {
+          "retry-after": String(decision.retryAfterSeconds)
+        })
+      }
       const body = yield* Effect.orElseSucceed(request.json, () => undefined)
       const input = Schema.decodeUnknownExit(PasswordChange)(body)
       if (input._tag === "Failure") return json(400, { error: "send currentPassword and newPassword" })
       const changed = yield* Effect.result(sessions.changePassword(identity.id, input.value))
       if (changed._tag === "Failure") {
         if (changed.failure._tag === "SqlError") return yield* Effect.die(changed.failure)
+        if (changed.failure._tag === "AccountLocked") {
+          return json(429, { error: changed.failure.message }, { "retry-after": String(changed.failure.retryAfterSeconds) })
+        }
         return json(400, { error: changed.failure.message })
       }
       return HttpServerResponse.empty({ status: 204 })
+    }))
+
+    // Switching workspace: the session is bound to one, so a fresh session opens in the other and this one ends.
+    yield* router.add("POST", "/app/workspace", Effect.gen(function*() {
+      const { prefix, request, secure } = yield* context
+      const identity = yield* identify
+      if (identity?.via !== "session") return json(401, { error: "not signed in with a qforms session" })
+      if (request.headers[csrfHeader] !== identity.session.csrfToken) return json(403, { error: "missing or wrong CSRF token" })
+      const body = yield* Effect.orElseSucceed(request.json, () => undefined)
+      const input = Schema.decodeUnknownExit(WorkspaceSwitch)(body)
+      if (input._tag === "Failure") return json(400, { error: "send workspaceId, the id of one of your workspaces" })
+      const switched = yield* Effect.result(sessions.switchWorkspace(identity.id, input.value.workspaceId))
+      if (switched._tag === "Failure") {
+        if (switched.failure._tag === "SqlError") return yield* Effect.die(switched.failure)
+        return switched.failure._tag === "NotAMember"
+          ? json(403, { error: switched.failure.message })
+          : json(401, { error: "not signed in" })
+      }
+      const session = switched.success.session
+      return setSession(
+        json(200, { workspaceId: session.workspaceId, role: session.role, csrfToken: session.csrfToken }),
+        prefix,
+        secure,
+        switched.success.id
+      )
     }))
 
     const asset = (text: string | null, name: string) =>

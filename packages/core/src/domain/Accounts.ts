@@ -49,7 +49,11 @@ const toAccount = (row: AccountRow): Account => ({
  * are not tenant data, so these are the only queries without a workspace id.
  */
 export class Accounts extends Context.Service<Accounts, {
-  /** The account with this e-mail (case-insensitive), created when there is none; a missing name is filled in. */
+  /**
+   * The account with this e-mail (case-insensitive), created (with `name`)
+   * when there is none. An existing account is answered as it is: it may be
+   * another workspace's member, and only its owner changes it.
+   */
   readonly findOrCreate: (input: { readonly email: string; readonly name?: string | null | undefined }) => Effect.Effect<Account, SqlError.SqlError>
 }>()("@qforms/core/Accounts") {
   static readonly layer = Layer.effect(
@@ -62,9 +66,10 @@ export class Accounts extends Context.Service<Accounts, {
       }) {
         const now = new Date(yield* Clock.currentTimeMillis)
         const name = input.name ?? null
+        // The no-op update only makes the existing row come back (do nothing would return none); nothing changes.
         const rows = yield* sql<AccountRow>`
           insert into accounts (email, name, created_at) values (${input.email}, ${name}, ${now})
-          on conflict (lower(email)) do update set name = coalesce(accounts.name, excluded.name)
+          on conflict (lower(email)) do update set email = accounts.email
           returning id, email, name, created_at`
         return toAccount(rows[0]!)
       })

@@ -110,6 +110,63 @@ export const requireAdmin = (actor: Actor): Effect.Effect<void, Forbidden> =>
     ? Effect.void
     : Effect.fail(new Forbidden({ message: "only an owner or admin can manage the workspace" }))
 
+/** Roles from the least to the most powerful: a role may act on the roles below it. */
+export const roleRank: Readonly<Record<MemberRole, number>> = { viewer: 0, member: 1, admin: 2, owner: 3 }
+
+/**
+ * The one rule for acting on a member of the workspace: issuing or revoking
+ * their API keys, changing their role, removing them, re-adding them. Every
+ * path (API, MCP, application, services) goes through it, with the caller's
+ * and the target's roles as they are in the database now (see
+ * `Members.authorize`). `target` undefined: a new member is added with `grant`.
+ *
+ * - Only owners and admins (and the system) manage members and keys.
+ * - On themselves they may act, but never give themselves a higher role.
+ * - On anyone else only when that member's role is strictly below theirs
+ *   (an owner acts on admins, members and viewers; an admin on members and
+ *   viewers; nobody on an equal or higher role).
+ * - A role given (`grant`) is never above the caller's own.
+ *
+ * So no caller can make a key that acts as someone of equal or higher rank,
+ * nor raise anyone (itself included) above itself.
+ *
+ * @example
+ * ```ts
+ * yield* Actors.requireAuthorityOver(actor, "owner", { accountId: 7, role: "admin" }, "member")
+ * ```
+ */
+export const requireAuthorityOver = (
+  actor: Actor,
+  callerRole: MemberRole | null,
+  target: { readonly accountId: number; readonly role: MemberRole } | undefined,
+  grant?: MemberRole | undefined
+): Effect.Effect<void, Forbidden> => {
+  if (actor.kind === "system") return Effect.void
+  if (callerRole !== "owner" && callerRole !== "admin") {
+    return Effect.fail(new Forbidden({ message: "only an owner or admin can manage the workspace" }))
+  }
+  const own = roleRank[callerRole]
+  if (grant !== undefined && roleRank[grant] > own) {
+    return Effect.fail(new Forbidden({ message: `an ${callerRole} cannot give the role ${grant}, which is above their own` }))
+  }
+  // No target: someone new is added, only the role given matters.
+  if (target === undefined) return Effect.void
+  if (target.accountId === actor.accountId) {
+    return grant !== undefined && roleRank[grant] > roleRank[target.role]
+      ? Effect.fail(new Forbidden({ message: "nobody can raise their own role" }))
+      : Effect.void
+  }
+  return roleRank[target.role] < own
+    ? Effect.void
+    : Effect.fail(
+      new Forbidden({
+        message: `an ${callerRole} can manage only members whose role is below their own (member ${target.accountId} is ${
+          target.role === "owner" ? "an owner" : target.role === "admin" ? "an admin" : `a ${target.role}`
+        })`
+      })
+    )
+}
+
 /** Succeeds when the actor may submit a response: a respondent, the system, or a member who may write. */
 export const requireSubmit = (actor: Actor): Effect.Effect<void, Forbidden> =>
   actor.kind === "respondent" ? Effect.void : requireWrite(actor)

@@ -150,14 +150,18 @@ export class ApiKeys extends Context.Service<ApiKeys, {
   readonly locate: (keyId: number) => Effect.Effect<number, ApiKeyNotFound | SqlError.SqlError>
   /** The actor a bearer key stands for, or `InvalidApiKey`. */
   readonly authenticate: (key: string) => Effect.Effect<Actors.Actor, InvalidApiKey | SqlError.SqlError>
-  /** Issues a key as an actor (owners and admins), acting as `accountId` or else the actor's own account. */
+  /**
+   * Issues a key as an actor, acting as `accountId` or else the actor's own
+   * account: owners and admins, for themselves or for members whose role is
+   * below their own (`Members.authorize`).
+   */
   readonly issue: (
     actor: Actors.Actor,
     input: IssueApiKeyInput
   ) => Effect.Effect<{ readonly apiKey: ApiKey; readonly key: string }, Forbidden | MemberNotFound | SqlError.SqlError>
   /** The workspace's keys as an actor (owners and admins). */
   readonly listAs: (actor: Actors.Actor) => Effect.Effect<ReadonlyArray<ApiKey>, Forbidden | SqlError.SqlError>
-  /** Revokes a key as an actor (owners and admins). */
+  /** Revokes a key as an actor: owners and admins, their own keys or those of members below their role. */
   readonly revokeAs: (actor: Actors.Actor, keyId: number) => Effect.Effect<ApiKey, Forbidden | ApiKeyNotFound | SqlError.SqlError>
 }>()("@qforms/core/ApiKeys") {
   static readonly layer = Layer.effect(
@@ -244,11 +248,24 @@ export class ApiKeys extends Context.Service<ApiKeys, {
         yield* Actors.requireAdmin(actor)
         const accountId = input.accountId ?? actor.accountId
         if (accountId === null) return yield* new Forbidden({ message: "name the member the key acts as (accountId)" })
-        return yield* create(actor.workspaceId, { accountId, name: input.name ?? null })
+        // A key acts as its member: issuing one for someone is acting on them (Actors.requireAuthorityOver).
+        return yield* sql.withTransaction(Effect.andThen(
+          members.authorize(actor, accountId),
+          create(actor.workspaceId, { accountId, name: input.name ?? null })
+        ))
       })
       const listAs = (actor: Actors.Actor) => Effect.andThen(Actors.requireAdmin(actor), list(actor.workspaceId))
-      const revokeAs = (actor: Actors.Actor, keyId: number) =>
-        Effect.andThen(Actors.requireAdmin(actor), revoke(actor.workspaceId, keyId))
+      const revokeAs = Effect.fn("ApiKeys.revokeAs")(function*(actor: Actors.Actor, keyId: number) {
+        yield* Actors.requireAdmin(actor)
+        return yield* sql.withTransaction(Effect.gen(function*() {
+          const rows = yield* sql<{ readonly account_id: number }>`
+            select account_id from api_keys where workspace_id = ${actor.workspaceId} and id = ${keyId}`
+          if (rows.length === 0) return yield* new ApiKeyNotFound({ message: `API key ${keyId} not found` })
+          // A key of someone no longer a member acts as nobody: any owner or admin may revoke it.
+          yield* members.authorize(actor, rows[0]!.account_id).pipe(Effect.catchTag("MemberNotFound", () => Effect.void))
+          return yield* revoke(actor.workspaceId, keyId)
+        }))
+      })
 
       return ApiKeys.of({ create, list, revoke, authenticate, locate, issue, listAs, revokeAs })
     })

@@ -73,14 +73,30 @@ export class Members extends Context.Service<Members, {
   readonly get: (workspaceId: number, accountId: number) => Effect.Effect<Member, MemberNotFound | SqlError.SqlError>
   /** Adds the account with this e-mail (created if new); an existing member gets the new role. */
   readonly add: (workspaceId: number, input: AddMemberInput) => Effect.Effect<Member, SqlError.SqlError>
-  /** Removes a member (their keys go with them). */
+  /** Removes a member: their sessions end, their keys are revoked and their unused sign-in links spent, in one transaction. */
   readonly remove: (workspaceId: number, accountId: number) => Effect.Effect<void, MemberNotFound | SqlError.SqlError>
   /**
+   * Checks, in a transaction that locks both members' rows, that the actor may
+   * act on this member (issue or revoke their keys, change their role to
+   * `grant`, remove them) under {@link Actors.requireAuthorityOver}, with both
+   * roles read fresh; answers the member. Every member/key/role path calls it.
+   */
+  readonly authorize: (
+    actor: Actors.Actor,
+    accountId: number,
+    grant?: MemberRole | undefined
+  ) => Effect.Effect<Member, Forbidden | MemberNotFound | SqlError.SqlError>
+  /**
    * Adds a member as an actor (the API and the application): owners and
-   * admins only; only an owner may add an owner.
+   * admins, never with a role above their own; re-adding an existing member is
+   * a role change under the same rules.
    */
   readonly invite: (actor: Actors.Actor, input: AddMemberInput) => Effect.Effect<Member, Forbidden | Conflict | SqlError.SqlError>
-  /** Changes a member's role as an actor: owners and admins; the owner role is an owner's to give or take; one owner always stays. */
+  /**
+   * Changes a member's role as an actor: owners and admins, on members below
+   * their own role (or themselves, downwards), never to a role above their own;
+   * one owner always stays.
+   */
   readonly changeRole: (
     actor: Actors.Actor,
     accountId: number,
@@ -131,17 +147,22 @@ export class Members extends Context.Service<Members, {
       })
 
       const remove = Effect.fn("Members.remove")(function*(workspaceId: number, accountId: number) {
-        const rows = yield* sql`
-          delete from members where workspace_id = ${workspaceId} and account_id = ${accountId} returning account_id`
-        if (rows.length === 0) {
-          return yield* new MemberNotFound({ message: `member ${accountId} not found` })
-        }
+        const now = new Date(yield* Clock.currentTimeMillis)
+        // The membership's sessions, keys and unused sign-in links end with it, in the same transaction: re-adding
+        // the account later must not bring an old cookie or key back to life.
+        yield* sql.withTransaction(Effect.gen(function*() {
+          const rows = yield* sql`
+            delete from members where workspace_id = ${workspaceId} and account_id = ${accountId} returning account_id`
+          if (rows.length === 0) {
+            return yield* new MemberNotFound({ message: `member ${accountId} not found` })
+          }
+          yield* sql`delete from sessions where workspace_id = ${workspaceId} and account_id = ${accountId}`
+          yield* sql`delete from sign_in_links where workspace_id = ${workspaceId} and account_id = ${accountId} and used_at is null`
+          yield* sql`
+            update api_keys set revoked_at = ${now}
+            where workspace_id = ${workspaceId} and account_id = ${accountId} and revoked_at is null`
+        }))
       })
-
-      const ownerOnly = (actor: Actors.Actor) =>
-        actor.kind === "system" || actor.role === "owner"
-          ? Effect.void
-          : Effect.fail(new Forbidden({ message: "only an owner can give, change or take the owner role" }))
 
       const keepAnOwner = Effect.fn("Members.keepAnOwner")(function*(workspaceId: number, accountId: number) {
         const owners = yield* sql<{ readonly account_id: number }>`
@@ -151,18 +172,46 @@ export class Members extends Context.Service<Members, {
         }
       })
 
+      // Both rows are locked (in account id order, so two callers acting on each other cannot deadlock) and the
+      // roles are read as they are now, not as they were when the request authenticated.
+      const authorizeNow = Effect.fn("Members.authorize")(function*(
+        actor: Actors.Actor,
+        accountId: number | undefined,
+        grant: MemberRole | undefined
+      ) {
+        const ids = [actor.accountId, accountId].filter((id): id is number => id !== null && id !== undefined)
+        const rows = ids.length === 0 ? [] : yield* sql<MemberRow>`
+          select m.account_id, a.name, a.email, m.role
+          from members m join accounts a on a.id = m.account_id
+          where m.workspace_id = ${actor.workspaceId} and ${sql.in("m.account_id", ids)}
+          order by m.account_id
+          for update of m`
+        const callerRole = actor.kind === "system" ? null : rows.find((row) => row.account_id === actor.accountId)?.role ?? null
+        if (actor.kind !== "system") yield* Actors.requireAuthorityOver(actor, callerRole, undefined, grant)
+        if (accountId === undefined) return undefined
+        const target = rows.find((row) => row.account_id === accountId)
+        if (target === undefined) return yield* new MemberNotFound({ message: `member ${accountId} not found` })
+        yield* Actors.requireAuthorityOver(actor, callerRole, { accountId, role: target.role }, grant)
+        return toMember(target)
+      })
+
+      const authorize = (actor: Actors.Actor, accountId: number, grant?: MemberRole | undefined) =>
+        Effect.andThen(Actors.requireAdmin(actor), sql.withTransaction(authorizeNow(actor, accountId, grant))).pipe(
+          Effect.map((member) => member!)
+        )
+
       const invite = Effect.fn("Members.invite")(function*(actor: Actors.Actor, input: AddMemberInput) {
         yield* Actors.requireAdmin(actor)
-        if (input.role === "owner") yield* ownerOnly(actor)
         return yield* sql.withTransaction(Effect.gen(function*() {
-          const existing = yield* sql<{ readonly role: MemberRole; readonly account_id: number }>`
-            select m.role, m.account_id from members m join accounts a on a.id = m.account_id
+          const existing = yield* sql<{ readonly account_id: number }>`
+            select m.account_id from members m join accounts a on a.id = m.account_id
             where m.workspace_id = ${actor.workspaceId} and lower(a.email) = lower(${input.email})`
-          // Re-adding an existing owner with another role is a role change: the same rules apply.
-          if (existing[0]?.role === "owner" && input.role !== "owner") {
-            yield* ownerOnly(actor)
-            yield* keepAnOwner(actor.workspaceId, existing[0].account_id)
-          }
+          // Re-adding an existing member with another role is a role change: the same rules apply.
+          // (Removed meanwhile: then it is someone new, for whom only the role given counts, checked first.)
+          const member = yield* authorizeNow(actor, existing[0]?.account_id, input.role).pipe(
+            Effect.catchTag("MemberNotFound", () => Effect.succeed(undefined))
+          )
+          if (member?.role === "owner" && input.role !== "owner") yield* keepAnOwner(actor.workspaceId, member.accountId)
           return yield* add(actor.workspaceId, input)
         }))
       })
@@ -170,9 +219,8 @@ export class Members extends Context.Service<Members, {
       const changeRole = Effect.fn("Members.changeRole")(function*(actor: Actors.Actor, accountId: number, role: MemberRole) {
         yield* Actors.requireAdmin(actor)
         return yield* sql.withTransaction(Effect.gen(function*() {
-          const member = yield* get(actor.workspaceId, accountId)
+          const member = (yield* authorizeNow(actor, accountId, role))!
           if (member.role === role) return member
-          if (member.role === "owner" || role === "owner") yield* ownerOnly(actor)
           if (member.role === "owner") yield* keepAnOwner(actor.workspaceId, accountId)
           yield* sql`update members set role = ${role} where workspace_id = ${actor.workspaceId} and account_id = ${accountId}`
           return { ...member, role }
@@ -182,16 +230,13 @@ export class Members extends Context.Service<Members, {
       const dismiss = Effect.fn("Members.dismiss")(function*(actor: Actors.Actor, accountId: number) {
         yield* Actors.requireAdmin(actor)
         yield* sql.withTransaction(Effect.gen(function*() {
-          const member = yield* get(actor.workspaceId, accountId)
-          if (member.role === "owner") {
-            yield* ownerOnly(actor)
-            yield* keepAnOwner(actor.workspaceId, accountId)
-          }
+          const member = (yield* authorizeNow(actor, accountId, undefined))!
+          if (member.role === "owner") yield* keepAnOwner(actor.workspaceId, accountId)
           yield* remove(actor.workspaceId, accountId)
         }))
       })
 
-      return Members.of({ list, get, add, remove, invite, changeRole, dismiss })
+      return Members.of({ list, get, add, remove, authorize, invite, changeRole, dismiss })
     })
   )
 }

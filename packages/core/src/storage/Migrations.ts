@@ -417,6 +417,29 @@ const appSignIn = Effect.gen(function*() {
 })
 
 /**
+ * Identity hardening: failed sign-ins counted per e-mail address (a SHA-256 of
+ * the lower-cased address, known or not, so a lockout looks the same for an
+ * address without an account) with one atomic upsert each, instead of a
+ * read-modify-write counter on accounts; and a batch on sign-in links, so the
+ * links offered to choose a workspace at sign-in are spent together.
+ */
+const identityHardening = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`
+    create table sign_in_failures (
+      email_hash text primary key,
+      failures integer not null,
+      locked_until timestamptz,
+      updated_at timestamptz not null
+    )`
+  yield* sql`create index sign_in_failures_updated on sign_in_failures (updated_at)`
+  yield* sql`alter table accounts drop column failed_sign_ins`
+  yield* sql`alter table accounts drop column locked_until`
+  yield* sql`alter table sign_in_links add column batch text`
+  yield* sql`create index sign_in_links_batch on sign_in_links (batch) where batch is not null`
+})
+
+/**
  * Live event streams re-check their credential when it changes: a key
  * revoked or deleted, a member removed or given another role, a session
  * ended. Triggers (rather than calls in each code path) send the notice, so
@@ -466,6 +489,7 @@ export const loader = Migrator.fromRecord({
   "0009_form_logic": formLogic,
   "0010_respondent_emails": respondentEmails,
   "0011_app_sign_in": appSignIn,
+  "0012_identity_hardening": identityHardening,
   "0016_stream_hardening": streamHardening
 })
 

@@ -38,6 +38,26 @@ const match = (path) => {
   return { screen: "missing", title: "Not found" }
 }
 
+// A person in several workspaces switches here: the server opens a fresh session in the chosen one, then the
+// application reloads on the forms of that workspace (every screen's data belongs to one workspace).
+const WorkspaceSwitcher = ({ session }) => {
+  const [error, setError] = useState(null)
+  if (session.via !== "session" || !session.workspaces || session.workspaces.length < 2) return null
+  const change = (event) => {
+    const workspaceId = Number(event.target.value)
+    call("POST", "/app/workspace", { workspaceId }).then(
+      () => location.assign(`${base}/app`),
+      (failure) => setError(failure.message)
+    )
+  }
+  return html`<span class="workspace-switcher">
+    <select aria-label="Workspace" onChange=${change} value=${String(session.workspaceId)}>
+      ${session.workspaces.map((w) => html`<option value=${String(w.id)}>${w.name}</option>`)}
+    </select>
+    ${error ? html`<span class="error" role="alert">${error}</span>` : null}
+  </span>`
+}
+
 const Nav = ({ route, session }) => {
   const item = (href, label, active) =>
     html`<li><a href=${`${base}${href}`} aria-current=${active ? "page" : undefined}>${label}</a></li>`
@@ -50,6 +70,7 @@ const Nav = ({ route, session }) => {
       ${item("/app/account", "Account", route.screen === "account")}
     </ul></nav>
     <div class="who">
+      <${WorkspaceSwitcher} session=${session} />
       <span>${session.account.name ?? session.account.email} <span class="badge">${session.role}</span></span>
       ${session.via === "session" ? html`<form method="post" action=${`${base}/app/sign-out`}>
         <input type="hidden" name="csrf" value=${session.csrfToken} />

@@ -29,6 +29,12 @@ const Secret = ({ label, value, onDone }) => {
   </div>`
 }
 
+// The server's rule (Actors.requireAuthorityOver), mirrored so the screen offers only what it would allow: owners and
+// admins act on themselves and on members below their role, and never give a role above their own.
+const rank = { viewer: 0, member: 1, admin: 2, owner: 3 }
+const manages = (session, m) => m.accountId === session.account.id || rank[m.role] < rank[session.role]
+const givable = (session, m) => roles.filter((r) => rank[r] <= rank[session.role] && (m === undefined || m.accountId !== session.account.id || rank[r] <= rank[m.role]))
+
 const Members = ({ session, canAdmin }) => {
   const [list, reload, loadError] = useLoad(() => api.get("/members").then((r) => r.members))
   const [email, setEmail] = useState("")
@@ -43,15 +49,15 @@ const Members = ({ session, canAdmin }) => {
       <thead><tr><th scope="col">Name</th><th scope="col">E-mail</th><th scope="col">Role</th>${canAdmin ? html`<th scope="col">Actions</th>` : null}</tr></thead>
       <tbody>${list.map((m) => html`<tr key=${m.accountId}>
         <td>${m.name ?? "—"}${m.accountId === session.account.id ? " (you)" : ""}</td><td>${m.email}</td>
-        <td>${canAdmin ? html`<select aria-label=${`Role of ${m.email}`} value=${m.role} onChange=${(e) => act(() => api.patch(`/members/${m.accountId}`, { role: e.target.value }), `${m.email} is now ${e.target.value}.`)}>
-          ${roles.map((r) => html`<option value=${r}>${r}</option>`)}</select>` : m.role}</td>
-        ${canAdmin ? html`<td><button class="danger" aria-label=${`Remove ${m.email}`} onClick=${() => confirm(`Remove ${m.email} from the workspace? Their API keys stop working.`) && act(() => api.del(`/members/${m.accountId}`), `${m.email} removed.`)}>Remove</button></td>` : null}
+        <td>${canAdmin && manages(session, m) ? html`<select aria-label=${`Role of ${m.email}`} value=${m.role} onChange=${(e) => act(() => api.patch(`/members/${m.accountId}`, { role: e.target.value }), `${m.email} is now ${e.target.value}.`)}>
+          ${givable(session, m).map((r) => html`<option value=${r}>${r}</option>`)}</select>` : m.role}</td>
+        ${canAdmin ? html`<td>${manages(session, m) ? html`<button class="danger" aria-label=${`Remove ${m.email}`} onClick=${() => confirm(`Remove ${m.email} from the workspace? Their API keys stop working.`) && act(() => api.del(`/members/${m.accountId}`), `${m.email} removed.`)}>Remove</button>` : null}</td>` : null}
       </tr>`)}</tbody></table>`}
     ${canAdmin ? html`<form class="row" onSubmit=${(e) => { e.preventDefault(); act(() => api.post("/members", { email, role }), `${email} added.`).then(() => setEmail("")) }}>
       <label for="member-email">Add member</label>
       <input id="member-email" type="email" required value=${email} onInput=${(e) => setEmail(e.target.value)} placeholder="name@example.com" />
       <label for="member-role">Role</label>
-      <select id="member-role" value=${role} onChange=${(e) => setRole(e.target.value)}>${roles.map((r) => html`<option value=${r}>${r}</option>`)}</select>
+      <select id="member-role" value=${role} onChange=${(e) => setRole(e.target.value)}>${givable(session).map((r) => html`<option value=${r}>${r}</option>`)}</select>
       <button type="submit">Add</button>
     </form><p class="muted">A new member signs in once an administrator sets their password: <code>qforms account set-password --email …</code></p>` : null}
   </section>`
