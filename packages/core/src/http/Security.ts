@@ -87,8 +87,9 @@ export interface Authenticated {
 /**
  * Authenticates a bearer key (or, with none or a token that is no API key,
  * asks the host's identity bridge)
- * and applies the per-key rate limit: the member it acts as, or the refusal
- * to answer with (401 with its challenge, 429). Shared by the API and `/mcp`.
+ * and applies the per-key rate limit (`cost` tokens: one per call of an MCP
+ * batch): the member it acts as, or the refusal to answer with (401 with its
+ * challenge, 429). Shared by the API and `/mcp`.
  */
 export const makeAuthenticate = Effect.gen(function*() {
   const keys = yield* ApiKeys
@@ -152,7 +153,7 @@ export const makeAuthenticate = Effect.gen(function*() {
     })
   })
 
-  return (key: string): Effect.Effect<
+  return (key: string, cost = 1): Effect.Effect<
     Result.Result<Authenticated, HttpServerResponse.HttpServerResponse>,
     never,
     HttpServerRequest.HttpServerRequest
@@ -172,13 +173,16 @@ export const makeAuthenticate = Effect.gen(function*() {
       }
       const actor = result.success
       const decision = yield* limiter.take(
-        actor.apiKeyId === undefined ? `member:${actor.workspaceId}:${actor.accountId}` : `key:${actor.apiKeyId}`
+        actor.apiKeyId === undefined ? `member:${actor.workspaceId}:${actor.accountId}` : `key:${actor.apiKeyId}`,
+        cost
       )
       const headers = RateLimit.headers(limiter.config, decision)
       if (!decision.allowed) {
         return Result.fail(HttpServerResponse.jsonUnsafe({
           error: `rate limit exceeded: at most ${limiter.config.requestsPerSecond} requests per second ` +
-            `(bursts of ${limiter.config.burst}) per key; retry in ${decision.retryAfterSeconds} s`
+            `(bursts of ${limiter.config.burst}) per key` +
+            (cost > 1 ? `; this batch counts as ${cost} requests` : "") +
+            (cost > limiter.config.burst ? `, more than a burst: send at most ${limiter.config.burst} calls at once` : `; retry in ${decision.retryAfterSeconds} s`)
         }, { status: 429, headers }))
       }
       return Result.succeed({ actor, headers })
