@@ -4,7 +4,7 @@
  */
 import { createServer, type Server as NodeServer } from "node:http"
 import type { AddressInfo } from "node:net"
-import { Bootstrap, Qforms } from "@qforms/core"
+import { Bootstrap, Qforms, Redact } from "@qforms/core"
 import * as Option from "effect/Option"
 import * as Settings from "./Settings.ts"
 
@@ -25,7 +25,8 @@ const accessLog = (server: NodeServer) =>
       process.stdout.write(`${JSON.stringify({
         at: new Date().toISOString(),
         method: request.method,
-        url: request.url,
+        // Sign-in links, tracking links and tokens in query strings are credentials: never logged.
+        url: Redact.redactUrl(request.url ?? ""),
         status: response.statusCode,
         ms: Math.round((performance.now() - started) * 10) / 10
       })}\n`)

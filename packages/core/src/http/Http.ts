@@ -41,6 +41,7 @@ import * as Database from "../storage/Database.ts"
 import * as App from "../app/App.ts"
 import * as Mcp from "./Mcp.ts"
 import * as RateLimit from "./RateLimit.ts"
+import { redactUrl } from "./Redact.ts"
 import { AuthenticationLive, bearerChallenge, RequestErrorsLive } from "./Security.ts"
 
 /** Options of the HTTP routes. */
@@ -273,7 +274,7 @@ const Guard = (options: HttpOptions) => {
       }
       const requestId = makeRequestId()
       yield* Effect.logError("unexpected failure", cause).pipe(
-        Effect.annotateLogs({ requestId, method: request.method, url: request.url })
+        Effect.annotateLogs({ requestId, method: request.method, url: redactUrl(request.url) })
       )
       return json(500, { error: "internal error", requestId })
     })
