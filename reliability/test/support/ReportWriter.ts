@@ -46,6 +46,10 @@ const scenarios: ReadonlyArray<readonly [string, string]> = [
   [
     "9 soak",
     "Mixed read/write load at a fixed rate: no error, resident memory without a growth trend, event→delivery latency stable from the first third of the run to the last. In a one-minute run the RSS slope mostly shows the heap's warm-up; the last full-size run (600 s each, 2026-11-22, load average 4–10) measured an RSS trend of −8.1 MiB/min on PGlite (12 002 requests, 0 errors, delivery p95 44 → 37 ms) and +0.5 MiB/min on PostgreSQL (12 001 requests, 0 errors, RSS median 251 → 243 MiB, delivery p95 9 → 7 ms), where 1 acknowledged response of 4 800 was at first not delivered within 60 s: the test's own receiver was starved by its O(n²) check of the received posts (the delivery was retried on the 3 s timeout and succeeded just after the wait); with the receiver indexing posts as they arrive, the same 600 s PostgreSQL run delivered all 4 802 within 2 s of the end."
+  ],
+  [
+    "10 cross-site writes",
+    "Every write route of the served OpenAPI document, plus `/mcp` and the application's JSON routes, gets forged cross-site requests (an `Origin` of another site, `Sec-Fetch-Site: cross-site`, a typeless body, `text/plain`) signed in by the application's session cookie (the standalone) and by a host's identity bridge (a small host with `resolveActor` reading its own cookie). Every one must be refused (403/415) and change nothing (the workspace read back before and after); bearer-key writes with the same headers keep working."
   ]
 ]
 
@@ -104,7 +108,7 @@ export default class ReportWriter implements Reporter {
     }
     for (const [name, description] of scenarios) {
       lines.push("")
-      lines.push(`## ${name.replace(/^(\d) /, "$1. ")}`)
+      lines.push(`## ${name.replace(/^(\d+) /, "$1. ")}`)
       lines.push("")
       lines.push(description)
       const mine = results.filter((result) => result.scenario === name)
