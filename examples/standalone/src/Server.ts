@@ -3,8 +3,8 @@
  * once the database is open and migrated, with a graceful stop.
  */
 import { createServer, type Server as NodeServer } from "node:http"
-import type { AddressInfo } from "node:net"
-import { Bootstrap, Qforms } from "@qforms/core"
+import type { AddressInfo, Socket } from "node:net"
+import { Bootstrap, Qforms, Redact } from "@qforms/core"
 import * as Option from "effect/Option"
 import * as Settings from "./Settings.ts"
 
@@ -25,12 +25,44 @@ const accessLog = (server: NodeServer) =>
       process.stdout.write(`${JSON.stringify({
         at: new Date().toISOString(),
         method: request.method,
-        url: request.url,
+        // Sign-in links, tracking links and tokens in query strings are credentials: never logged.
+        url: Redact.redactUrl(request.url ?? ""),
         status: response.statusCode,
         ms: Math.round((performance.now() - started) * 10) / 10
       })}\n`)
     })
   })
+
+/**
+ * At most `max` open connections per client address: one more is answered
+ * 429 `{error}` and closed at once, so one address cannot take every socket.
+ * (Behind a proxy every connection comes from the proxy: raise it, or set 0.)
+ * Answers whether a socket was refused (its requests, if any got parsed, are not served).
+ */
+const capConnections = (server: NodeServer, max: number) => {
+  const open = new Map<string, number>()
+  const refused = new WeakSet<Socket>()
+  // Before Node's own listener, so the answer is the first thing written on the socket.
+  server.prependListener("connection", (socket: Socket) => {
+    const address = socket.remoteAddress ?? ""
+    const count = (open.get(address) ?? 0) + 1
+    if (count > max) {
+      refused.add(socket)
+      const body = JSON.stringify({ error: `too many connections from your address: at most ${max} at once` })
+      socket.end(
+        `HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nretry-after: 1\r\nconnection: close\r\n\r\n${body}`
+      )
+      return
+    }
+    open.set(address, count)
+    socket.once("close", () => {
+      const left = (open.get(address) ?? 1) - 1
+      if (left <= 0) open.delete(address)
+      else open.set(address, left)
+    })
+  })
+  return (socket: Socket) => refused.has(socket)
+}
 
 /**
  * Starts the server: opens (and migrates) the database, creates the first
@@ -65,7 +97,17 @@ export const start = async (settings: Settings.Settings): Promise<Server> => {
     }
   })
   const firstStart = await qforms.run(Bootstrap.ensureDefaultWorkspace({ ownerEmail: settings.ownerEmail }))
-  const server = createServer(qforms.nodeHandler)
+  const server = createServer({
+    // Slow clients cannot hold a connection for long: headers within headersTimeout, the whole request within
+    // requestTimeout (checked every second rather than Node's default 30 s), idle keep-alive closed after keepAliveTimeout.
+    headersTimeout: settings.headersTimeoutMs,
+    requestTimeout: settings.requestTimeoutMs,
+    keepAliveTimeout: settings.keepAliveTimeoutMs,
+    connectionsCheckingInterval: Math.min(1_000, settings.headersTimeoutMs)
+  }, (request, response) => isRefused(request.socket) ? void response.destroy() : qforms.nodeHandler(request, response))
+  const isRefused = settings.maxConnectionsPerAddress > 0
+    ? capConnections(server, settings.maxConnectionsPerAddress)
+    : () => false
   // The live event stream (WebSocket); other upgrades are not ours.
   server.on("upgrade", (request, socket, head) => {
     if (!qforms.upgradeHandler(request, socket, head)) socket.destroy()

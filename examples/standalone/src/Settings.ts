@@ -30,6 +30,12 @@ const AtLeastOne = Schema.Int.check(Schema.isGreaterThanOrEqualTo(1, { message: 
 /** A TCP port; 0 asks the system for a free one (the printed URL has the real port). */
 const Port = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 65535 }))
 
+/** A duration in milliseconds, at least 1. */
+const Milliseconds = Schema.Int.check(Schema.isGreaterThan(0, { message: "Expected a whole number of milliseconds greater than 0" }))
+
+/** A count where 0 means no limit. */
+const Count = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0, { message: "Expected a whole number, 0 or more (0: no limit)" }))
+
 /** A retry schedule such as `0s,5s,5m,30m,2h`. */
 const ScheduleText = Schema.String.check(Schema.makeFilter((text: string) => {
   const parsed = RetrySchedule.parse(text)
@@ -69,6 +75,10 @@ export const Settings = Config.all({
   rateLimitPerSecond: Config.schema(Options.PositiveNumber, "QFORMS_RATE_LIMIT_PER_SECOND").pipe(Config.withDefault(20)),
   rateLimitBurst: Config.schema(Options.PositiveInt, "QFORMS_RATE_LIMIT_BURST").pipe(Config.withDefault(100)),
   shutdownTimeoutMs: Config.schema(Options.NonNegativeInt, "QFORMS_SHUTDOWN_TIMEOUT_MS").pipe(Config.withDefault(10_000)),
+  headersTimeoutMs: Config.schema(Milliseconds, "QFORMS_HEADERS_TIMEOUT_MS").pipe(Config.withDefault(15_000)),
+  requestTimeoutMs: Config.schema(Milliseconds, "QFORMS_REQUEST_TIMEOUT_MS").pipe(Config.withDefault(120_000)),
+  keepAliveTimeoutMs: Config.schema(Milliseconds, "QFORMS_KEEP_ALIVE_TIMEOUT_MS").pipe(Config.withDefault(5_000)),
+  maxConnectionsPerAddress: Config.schema(Count, "QFORMS_MAX_CONNECTIONS_PER_ADDRESS").pipe(Config.withDefault(100)),
   retrySchedule: Config.option(Config.schema(ScheduleText, "QFORMS_WEBHOOK_RETRY_SCHEDULE").pipe(
     Config.map((text) => Result.getOrElse(RetrySchedule.parse(text), () => RetrySchedule.defaultSchedule))
   )),
@@ -108,6 +118,11 @@ export type Settings = Config.Success<typeof Settings>
 
 /** Settings that are each valid but do not fit together. */
 const checkCombination = (settings: Settings): Effect.Effect<Settings, string> => {
+  if (settings.headersTimeoutMs > settings.requestTimeoutMs) {
+    return Effect.fail(
+      `Invalid configuration: QFORMS_HEADERS_TIMEOUT_MS (${settings.headersTimeoutMs}) must not be more than QFORMS_REQUEST_TIMEOUT_MS (${settings.requestTimeoutMs})`
+    )
+  }
   const openai = Option.getOrElse(settings.formGenerator, () => Option.isSome(settings.llmBaseUrl) ? "openai" : "offline")
   if (openai === "openai") {
     const missing = [

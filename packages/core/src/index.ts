@@ -61,6 +61,8 @@ export * as RetrySchedule from "./delivery/RetrySchedule.ts"
 export * as PublicPage from "./pages/PublicPage.ts"
 /** Checked option values: log-level names (`parseLogLevel`) and the number Schemas every numeric option and setting is checked with. */
 export * as Options from "./Options.ts"
+/** `Redact.redactUrl`: a request URL with its tokens and credentials replaced, for access logs. */
+export * as Redact from "./http/Redact.ts"
 /** Webhook delivery settings (`delivery`). */
 export type { DeliverySettings } from "./delivery/DeliveryConfig.ts"
 /** A rate limit (`rateLimit`, `uploadRateLimit`): requests per second and burst. */

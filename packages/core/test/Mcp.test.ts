@@ -420,6 +420,45 @@ for (const target of databaseTargets) {
       expect(((await ok.json()) as Json).result.serverInfo.name).toBe("qforms")
     })
 
+    it("counts every call of a JSON-RPC batch against the key's rate limit, not one per POST", async () => {
+      const limited = await Qforms.make({ database: {}, rateLimit: { requestsPerSecond: 0.001, burst: 10 }, delivery: { worker: false } })
+      const limitedHttp = await listen(limited)
+      try {
+        const key = await limited.run(Effect.gen(function*() {
+          const { ownerAccountId, workspace } = yield* (yield* Workspaces).create({ name: "Limited", ownerEmail: "limited@example.com" })
+          return (yield* (yield* ApiKeys).create(workspace.id, { accountId: ownerAccountId })).key
+        }))
+        const post = (body: unknown) =>
+          fetch(`${limitedHttp.url}/mcp`, {
+            method: "POST",
+            headers: {
+              "content-type": "application/json",
+              accept: "application/json, text/event-stream",
+              authorization: `Bearer ${key}`,
+              "mcp-protocol-version": "2025-03-26"
+            },
+            body: JSON.stringify(body)
+          })
+        const call = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "list_forms", arguments: {} } })
+        // A batch larger than the whole burst can never pass: refused, naming the batch.
+        const tooMany = await post(Array.from({ length: 11 }, (_, i) => call(i + 1)))
+        expect(tooMany.status, `${JSON.stringify([...tooMany.headers])} ${await tooMany.clone().text()}`).toBe(429)
+        expect(((await tooMany.json()) as Json).error).toMatch(/this batch counts as 11 requests.*at most 10 calls at once/)
+        // A batch of 9 calls takes 9 of the 10 tokens: one single call is left, then 429.
+        const batch = await post(Array.from({ length: 9 }, (_, i) => call(i + 1)))
+        expect(batch.status, await batch.clone().text()).toBe(200)
+        expect(batch.headers.get("ratelimit")).toMatch(/r=1;/)
+        expect(((await batch.json()) as Json).length).toBe(9)
+        expect((await post(call(10))).status).toBe(200)
+        const refused = await post(call(11))
+        expect(refused.status).toBe(429)
+        expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1)
+      } finally {
+        await limitedHttp.close()
+        await limited.dispose()
+      }
+    })
+
     it("signs an assistant in through the host's identity bridge, with that member's role", async () => {
       const client = await connect({ "x-host-user": "viewer-a" })
       expect((await call(client, "list_members")).members.length).toBeGreaterThan(1)

@@ -42,6 +42,7 @@ describe("the public surface of @qforms/core", () => {
       "PgliteClient",
       "PublicPage",
       "Qforms",
+      "Redact",
       "Responses",
       "RetrySchedule",
       "Services",

@@ -62,6 +62,10 @@ const scenarios: ReadonlyArray<readonly [string, string]> = [
   [
     "13 role escalation",
     "A workspace with two members of every role, each with a key. Every operation that acts on a member, a key or a role is found in the served OpenAPI document (an `accountId` or `role` in its path or body, or a members or keys path) and every MCP write tool taking an `accountId` or a `role` in `tools/list`, so new ones are probed automatically. Each role as the caller tries them on members of an equal or higher role (with every other role, where a role is given) and on itself with every higher role. Every attempt must be refused (403 `{error}`) and change no member or key."
+  ],
+  [
+    "14 cross-site writes",
+    "Every write route of the served OpenAPI document, plus `/mcp` and the application's JSON routes, gets forged cross-site requests (an `Origin` of another site, `Sec-Fetch-Site: cross-site`, a typeless body, `text/plain`) signed in by the application's session cookie (the standalone) and by a host's identity bridge (a small host with `resolveActor` reading its own cookie). Every one must be refused (403/415) and change nothing (the workspace read back before and after); bearer-key writes with the same headers keep working."
   ]
 ]
 

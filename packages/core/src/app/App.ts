@@ -36,7 +36,7 @@ import { type Session, Sessions, type WorkspaceChoice } from "../domain/Sessions
 import { baseUrl } from "../http/Http.ts"
 import { IdentityBridge } from "../http/Identity.ts"
 import * as RateLimit from "../http/RateLimit.ts"
-import { csrfHeader, sessionCookie } from "../http/Security.ts"
+import { crossSiteRefusal, csrfHeader, sessionCookie } from "../http/Security.ts"
 import { clientAddress } from "../pages/PublicPage.ts"
 import { Html, html } from "../pages/Html.ts"
 
@@ -236,13 +236,8 @@ export const layer = (options: AppOptions & { readonly appUrl?: string | undefin
       } satisfies Identity
     }).pipe(Effect.orDie)
 
-    /** A request that writes must come from a page of this origin (login CSRF, sign-out). */
-    const sameOrigin = (request: HttpServerRequest.HttpServerRequest) => {
-      const origin = request.headers["origin"]
-      if (origin === undefined) return request.headers["sec-fetch-site"] === undefined || request.headers["sec-fetch-site"] === "same-origin"
-      const host = (request.headers["x-forwarded-host"] ?? request.headers["host"] ?? "").split(",")[0]!.trim()
-      return URL.canParse(origin) && new URL(origin).host === host
-    }
+    /** A request that writes must come from a page of this origin (login CSRF, sign-out, password change). */
+    const sameOrigin = (request: HttpServerRequest.HttpServerRequest) => crossSiteRefusal(request.headers) === undefined
 
     const signInPage = (status: number, prefix: string, extra: { readonly error?: string | undefined; readonly email?: string | undefined; readonly next?: string | undefined }, headers?: Record<string, string>) =>
       page(status, {
@@ -391,6 +386,7 @@ ${next === undefined ? null : html`<input type="hidden" name="next" value="${nex
       const { prefix, request, secure } = yield* context
       const identity = yield* identify
       if (identity?.via === "session") {
+        if (!sameOrigin(request)) return json(403, { error: "sign-out must come from this site's own page" })
         const params = yield* Effect.orElseSucceed(request.urlParamsBody, () => UrlParams.empty)
         const token = request.headers[csrfHeader] ?? first(params, "csrf")
         if (token !== identity.session.csrfToken) return json(403, { error: "missing or wrong CSRF token" })
@@ -422,6 +418,7 @@ ${next === undefined ? null : html`<input type="hidden" name="next" value="${nex
       const { request } = yield* context
       const identity = yield* identify
       if (identity?.via !== "session") return json(401, { error: "not signed in with a qforms password" })
+      if (!sameOrigin(request)) return json(403, { error: "a password change must come from this site's own page" })
       if (request.headers[csrfHeader] !== identity.session.csrfToken) return json(403, { error: "missing or wrong CSRF token" })
       // The current password is guessed like a sign-in: the same limit per address (and the lockout, in Sessions).
       const decision = yield* limiter.take(`password:${clientAddress(request, hops)}`)

@@ -41,6 +41,7 @@ import * as Database from "../storage/Database.ts"
 import * as App from "../app/App.ts"
 import * as Mcp from "./Mcp.ts"
 import * as RateLimit from "./RateLimit.ts"
+import { redactUrl } from "./Redact.ts"
 import { AuthenticationLive, bearerChallenge, RequestErrorsLive } from "./Security.ts"
 
 /** Options of the HTTP routes. */
@@ -110,6 +111,43 @@ const knownRoutes = (options: HttpOptions): ReadonlyArray<KnownRoute> => {
   })
   return routes
 }
+
+/** A route whose body is JSON; `payload`: the body is required (an endpoint without one may still be sent one). */
+interface JsonRoute extends KnownRoute {
+  readonly payload: boolean
+}
+
+/**
+ * Every route that reads a JSON body: the API's writes, `/mcp`, the public
+ * page's JSON submission and the application's password change. Their body
+ * must be sent as `application/json` (see `Guard`).
+ */
+const jsonRoutes = (options: HttpOptions): ReadonlyArray<JsonRoute> => {
+  const routes: Array<JsonRoute> = [
+    { method: "POST", pattern: toPattern(Mcp.path), payload: true },
+    { method: "POST", pattern: toPattern("/f/:publicId/responses"), payload: true },
+    ...(options.app === undefined || options.app === false ? [] : [
+      { method: "POST", pattern: toPattern("/app/password"), payload: true }
+    ])
+  ]
+  HttpApi.reflect(Api, {
+    onGroup: () => undefined,
+    onEndpoint: ({ endpoint }) => {
+      if (endpoint.method === "GET" || endpoint.method === "HEAD") return
+      routes.push({ method: endpoint.method, pattern: toPattern(endpoint.path), payload: endpoint.payload.has("application/json") })
+    }
+  })
+  return routes
+}
+
+/** `application/json`, optionally with parameters (`application/json; charset=utf-8`). */
+export const isJsonContentType = (value: string | undefined): boolean =>
+  value !== undefined && /^application\/json[ \t]*(;|$)/i.test(value.trim())
+
+/** Whether a request carries a body (a length above 0, or a chunked one). */
+const hasBody = (headers: Readonly<Record<string, string | undefined>>) =>
+  headers["transfer-encoding"] !== undefined ||
+  (headers["content-length"] !== undefined && headers["content-length"].trim() !== "0")
 
 const json = (status: number, body: object, headers?: Record<string, string>) =>
   HttpServerResponse.jsonUnsafe(body, headers === undefined ? { status } : { status, headers })
@@ -188,6 +226,7 @@ const Guard = (options: HttpOptions) => {
   const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes
   const maxBodySize = ByteSize.bytes(maxBodyBytes)
   const routes = knownRoutes(options)
+  const jsonOnly = jsonRoutes(options)
   const tooLarge = json(413, { error: `request body too large: at most ${maxBodyBytes} bytes` }, { connection: "close" })
 
   const notFound = (request: HttpServerRequest.HttpServerRequest) => {
@@ -235,7 +274,7 @@ const Guard = (options: HttpOptions) => {
       }
       const requestId = makeRequestId()
       yield* Effect.logError("unexpected failure", cause).pipe(
-        Effect.annotateLogs({ requestId, method: request.method, url: request.url })
+        Effect.annotateLogs({ requestId, method: request.method, url: redactUrl(request.url) })
       )
       return json(500, { error: "internal error", requestId })
     })
@@ -251,6 +290,17 @@ const Guard = (options: HttpOptions) => {
         (Uploads.isUploadPath(path) || PublicPage.isMultipartStep(path, request.headers["content-type"]))
       if (Number.isFinite(length) && length > maxBodyBytes && !upload) return tooLarge
       if (/%00/.test(request.url)) return json(400, { error: "the URL must not contain the NUL character (%00)" })
+      // A JSON body only as JSON: a page of another site can send text/plain, a form or a typeless
+      // blob without asking (no CORS preflight), never application/json (cross-site request forgery).
+      const contentType = request.headers["content-type"]
+      const jsonRoute = jsonOnly.find((route) => route.method === request.method && route.pattern.test(path))
+      if (jsonRoute !== undefined && (jsonRoute.payload || hasBody(request.headers)) && !isJsonContentType(contentType)) {
+        return json(415, {
+          error: `unsupported content type ${
+            contentType === undefined ? "(none)" : JSON.stringify(contentType.slice(0, 100))
+          }: send the body as JSON with Content-Type: application/json`
+        })
+      }
       const unstorable = yield* Effect.provideService(unstorableText(request), HttpIncomingMessage.MaxBodySize, maxBodySize)
       if (unstorable !== undefined) return json(400, { error: unstorable })
       const exit = yield* Effect.exit(app.pipe(

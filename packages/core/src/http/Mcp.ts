@@ -11,8 +11,8 @@
  *
  * Auth is the API's: `Authorization: Bearer qk_live_…` acts as the key's
  * member with its role, a host's `resolveActor` bridge works too, and a
- * missing or wrong key gets 401 with `WWW-Authenticate`. Each POST takes one
- * token of the key's rate limit.
+ * missing or wrong key gets 401 with `WWW-Authenticate`. Each JSON-RPC
+ * message takes one token of the key's rate limit: a batch of 100 calls costs 100.
  */
 import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
@@ -70,6 +70,12 @@ const notForwarded = new Set(["host", "connection", "keep-alive", "transfer-enco
 /** `Authorization: Bearer <key>` → the key; anything else → "" (then the host's bridge is asked). */
 const bearerKey = (header: string | undefined) => /^Bearer\s+(\S+)\s*$/i.exec(header ?? "")?.[1] ?? ""
 
+/** How many JSON-RPC messages a POST carries (a batch is an array of them), for the rate limit: at least one. */
+const messageCount = (body: string): number => {
+  const parsed = Result.getOrUndefined(Result.try(() => JSON.parse(body) as unknown))
+  return Array.isArray(parsed) ? Math.max(1, parsed.length) : 1
+}
+
 /** Options of {@link layer}. */
 export interface McpOptions {
   /** OAuth 2.1 sign-in for assistants; without it, API keys (and the bridge) only. */
@@ -120,11 +126,11 @@ export const layer = (options: McpOptions) => HttpRouter.use(Effect.fnUntraced(f
     path,
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
-      const outcome = yield* authenticate(bearerKey(request.headers.authorization))
-      if (Result.isFailure(outcome)) return refusal(request, outcome.failure)
-      const actor: Actors.Actor = { ...outcome.success.actor, channel: "mcp" }
       // Read here, under the router's body limit; the SDK gets the text again as a plain Web request.
       const body = yield* request.text
+      const outcome = yield* authenticate(bearerKey(request.headers.authorization), messageCount(body))
+      if (Result.isFailure(outcome)) return refusal(request, outcome.failure)
+      const actor: Actors.Actor = { ...outcome.success.actor, channel: "mcp" }
       const headers = new Headers()
       for (const [name, value] of Object.entries(request.headers)) {
         if (!notForwarded.has(name)) headers.set(name, value)

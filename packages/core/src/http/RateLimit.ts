@@ -38,7 +38,7 @@ interface Bucket {
 const SWEEP_AFTER_BUCKETS = 10_000
 
 /**
- * Takes one token from a key's bucket.
+ * Takes one token (or `cost` tokens: one per call of a batch) from a key's bucket.
  *
  * @example
  * ```ts
@@ -48,7 +48,7 @@ const SWEEP_AFTER_BUCKETS = 10_000
  */
 export class RateLimiter extends Context.Service<RateLimiter, {
   readonly config: RateLimitConfig
-  readonly take: (key: string) => Effect.Effect<Decision>
+  readonly take: (key: string, cost?: number) => Effect.Effect<Decision>
 }>()("@qforms/core/http/RateLimiter") {
   /** An in-memory limiter. */
   static readonly layerMemory = (config: RateLimitConfig = defaultConfig) =>
@@ -67,7 +67,7 @@ export class RateLimiter extends Context.Service<RateLimiter, {
       }
       return RateLimiter.of({
         config,
-        take: (key) =>
+        take: (key, cost = 1) =>
           Effect.map(Clock.currentTimeMillis, (now): Decision => {
             let bucket = buckets.get(key)
             if (bucket === undefined) {
@@ -77,13 +77,15 @@ export class RateLimiter extends Context.Service<RateLimiter, {
             } else {
               refill(bucket, now)
             }
-            const allowed = bucket.tokens >= 1
-            if (allowed) bucket.tokens -= 1
+            const allowed = bucket.tokens >= cost
+            if (allowed) bucket.tokens -= cost
             return {
               allowed,
               remaining: Math.floor(bucket.tokens),
               resetSeconds: Math.ceil((config.burst - bucket.tokens) / config.requestsPerSecond),
-              retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((1 - bucket.tokens) / config.requestsPerSecond))
+              retryAfterSeconds: allowed
+                ? 0
+                : Math.max(1, Math.ceil((Math.min(cost, config.burst) - bucket.tokens) / config.requestsPerSecond))
             }
           })
       })

@@ -42,6 +42,42 @@ export const csrfHeader = "x-csrf-token"
 
 const safeMethods = new Set(["GET", "HEAD", "OPTIONS"])
 
+/** Whether a request may change something (anything but GET, HEAD and OPTIONS). */
+export const isWrite = (method: string) => !safeMethods.has(method.toUpperCase())
+
+const firstValue = (value: string | undefined) => value?.split(",")[0]?.trim()
+
+/**
+ * Why a write riding on the browser's own credentials (the application's
+ * session cookie, or whatever the host's identity bridge reads: its cookie,
+ * its session) is refused as a cross-site request forgery, or `undefined`
+ * when it came from a page of this origin or from no browser at all.
+ *
+ * The browser's `Sec-Fetch-Site` decides when it is sent (`same-origin`, or
+ * `none` for what the user typed); otherwise an `Origin` must name this
+ * host (`Host`, or the `X-Forwarded-Host` a proxy set: no page can set
+ * either on a cross-site request). A request with neither header comes from
+ * no browser (a script holding the cookie), which a forged request cannot be.
+ * Bearer-key calls never come here: a page cannot make a browser attach them.
+ */
+export const crossSiteRefusal = (
+  headers: Readonly<Record<string, string | undefined>>
+): string | undefined => {
+  const site = headers["sec-fetch-site"]?.trim().toLowerCase()
+  if (site !== undefined && site !== "same-origin" && site !== "none") {
+    return `cross-site request refused (Sec-Fetch-Site: ${site}): writes signed in through the browser must come from this site's own pages; other sites use an API key`
+  }
+  const origin = headers["origin"]
+  if (origin === undefined || site === "same-origin") return undefined
+  const hosts = [firstValue(headers["x-forwarded-host"]), firstValue(headers["host"])].filter((h) => h !== undefined && h !== "")
+  const host = URL.canParse(origin) ? new URL(origin).host : undefined
+  return host !== undefined && host !== "" && hosts.includes(host)
+    ? undefined
+    : `cross-site request refused (Origin: ${origin.slice(0, 200).replace(/[^\x20-\x7e]/g, "")}): writes signed in through the browser must come from this site's own pages; other sites use an API key`
+}
+
+const forbidden = (error: string) => HttpServerResponse.jsonUnsafe({ error }, { status: 403 })
+
 /** Who a request acts as, and the rate-limit headers to send back with its answer. */
 export interface Authenticated {
   readonly actor: Actors.Actor
@@ -51,8 +87,9 @@ export interface Authenticated {
 /**
  * Authenticates a bearer key (or, with none or a token that is no API key,
  * asks the host's identity bridge)
- * and applies the per-key rate limit: the member it acts as, or the refusal
- * to answer with (401 with its challenge, 429). Shared by the API and `/mcp`.
+ * and applies the per-key rate limit (`cost` tokens: one per call of an MCP
+ * batch): the member it acts as, or the refusal to answer with (401 with its
+ * challenge, 429). Shared by the API and `/mcp`.
  */
 export const makeAuthenticate = Effect.gen(function*() {
   const keys = yield* ApiKeys
@@ -71,6 +108,8 @@ export const makeAuthenticate = Effect.gen(function*() {
     if (id === undefined || id === "") return undefined
     const session = yield* Effect.orDie(sessions.resolve(id))
     if (session === undefined) return undefined
+    const crossSite = isWrite(request.method) ? crossSiteRefusal(request.headers) : undefined
+    if (crossSite !== undefined) return forbidden(crossSite)
     if (!safeMethods.has(request.method) && request.headers[csrfHeader] !== session.csrfToken) {
       return HttpServerResponse.jsonUnsafe({ error: `missing or wrong CSRF token: send the session's token in ${csrfHeader}` }, {
         status: 403
@@ -85,8 +124,12 @@ export const makeAuthenticate = Effect.gen(function*() {
     })
   })
 
-  /** The member the host's bridge says is signed in, if any. */
-  const fromHost = Effect.gen(function*() {
+  /**
+   * The member the host's bridge says is signed in, if any. `viaBrowser`: no
+   * bearer token came with the request, so the bridge can only have read the
+   * browser's own credentials, and a write must pass {@link crossSiteRefusal}.
+   */
+  const fromHost = (viaBrowser: boolean) => Effect.gen(function*() {
     if (bridge === undefined) return undefined
     const request = yield* HttpServerRequest.HttpServerRequest
     // The bridge may answer a value or a promise, or throw: all three become one promise.
@@ -98,7 +141,10 @@ export const makeAuthenticate = Effect.gen(function*() {
       Effect.catchTag("MemberNotFound", () => Effect.succeed(undefined)),
       Effect.orDie
     )
-    return member === undefined ? undefined : Actors.member({
+    if (member === undefined) return undefined
+    const crossSite = viaBrowser && isWrite(request.method) ? crossSiteRefusal(request.headers) : undefined
+    if (crossSite !== undefined) return forbidden(crossSite)
+    return Actors.member({
       workspaceId: identity.workspaceId,
       accountId: member.accountId,
       role: member.role,
@@ -107,7 +153,7 @@ export const makeAuthenticate = Effect.gen(function*() {
     })
   })
 
-  return (key: string): Effect.Effect<
+  return (key: string, cost = 1): Effect.Effect<
     Result.Result<Authenticated, HttpServerResponse.HttpServerResponse>,
     never,
     HttpServerRequest.HttpServerRequest
@@ -116,7 +162,8 @@ export const makeAuthenticate = Effect.gen(function*() {
       // A bearer token that is no API key may be the host's own (an OAuth access token): its bridge decides.
       const sessionActor = key === "" ? yield* fromSession : undefined
       if (HttpServerResponse.isHttpServerResponse(sessionActor)) return Result.fail(sessionActor)
-      const hostActor = sessionActor ?? (key === "" || !key.startsWith("qk_") ? yield* fromHost : undefined)
+      const hostActor = sessionActor ?? (key === "" || !key.startsWith("qk_") ? yield* fromHost(key === "") : undefined)
+      if (HttpServerResponse.isHttpServerResponse(hostActor)) return Result.fail(hostActor)
       const result = hostActor === undefined
         ? yield* Effect.result(keys.authenticate(key))
         : Result.succeed(hostActor)
@@ -126,13 +173,16 @@ export const makeAuthenticate = Effect.gen(function*() {
       }
       const actor = result.success
       const decision = yield* limiter.take(
-        actor.apiKeyId === undefined ? `member:${actor.workspaceId}:${actor.accountId}` : `key:${actor.apiKeyId}`
+        actor.apiKeyId === undefined ? `member:${actor.workspaceId}:${actor.accountId}` : `key:${actor.apiKeyId}`,
+        cost
       )
       const headers = RateLimit.headers(limiter.config, decision)
       if (!decision.allowed) {
         return Result.fail(HttpServerResponse.jsonUnsafe({
           error: `rate limit exceeded: at most ${limiter.config.requestsPerSecond} requests per second ` +
-            `(bursts of ${limiter.config.burst}) per key; retry in ${decision.retryAfterSeconds} s`
+            `(bursts of ${limiter.config.burst}) per key` +
+            (cost > 1 ? `; this batch counts as ${cost} requests` : "") +
+            (cost > limiter.config.burst ? `, more than a burst: send at most ${limiter.config.burst} calls at once` : `; retry in ${decision.retryAfterSeconds} s`)
         }, { status: 429, headers }))
       }
       return Result.succeed({ actor, headers })

@@ -11,6 +11,7 @@ import type * as App from "../../src/app/App.ts"
 import * as BlobStore from "../../src/domain/BlobStore.ts"
 import { FormGenerator } from "../../src/domain/FormGenerator.ts"
 import * as Http from "../../src/http/Http.ts"
+import { IdentityBridge, type ResolveActor } from "../../src/http/Identity.ts"
 import type * as RateLimit from "../../src/http/RateLimit.ts"
 import type * as PublicPage from "../../src/pages/PublicPage.ts"
 import * as Qforms from "../../src/Qforms.ts"
@@ -36,6 +37,8 @@ export interface TestServerOptions {
   readonly filesDirectory?: string | undefined
   /** Serve the application at /app (sign-in, screens). */
   readonly app?: App.AppOptions | boolean | undefined
+  /** The host's identity bridge (its signed-in users act as members). */
+  readonly resolveActor?: ResolveActor | undefined
 }
 
 /** Starts qforms one way or another, on a test database. */
@@ -58,6 +61,7 @@ export const startTestServer: StartServer = async (target: DatabaseTarget, optio
   ).pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
     Layer.provide(FormGenerator.layerNone),
+    Layer.provide(Layer.succeed(IdentityBridge)(options.resolveActor)),
     Layer.provide(Layer.succeedContext(context))
   )
   const serverRuntime = ManagedRuntime.make(server)
@@ -87,6 +91,8 @@ async (target, options = {}) => {
     rateLimit: options.rateLimit,
     uploadRateLimit: options.uploadRateLimit,
     publicPage: options.publicPage,
+    app: options.app,
+    resolveActor: options.resolveActor,
     // Never the default directory under the working directory: a temporary one, removed on dispose.
     files: options.filesDirectory === undefined ? { store: BlobStore.layerTemporary } : { directory: options.filesDirectory }
   })
