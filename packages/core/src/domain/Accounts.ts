@@ -9,6 +9,7 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
+import { DisplayTrim } from "./DisplayText.ts"
 
 /** An account. */
 export const Account = Schema.Struct({
@@ -28,7 +29,7 @@ export const EmailAddress = Schema.Trim.pipe(
 )
 
 /** A person's display name: 1 to 200 characters, trimmed. */
-export const PersonName = Schema.Trim.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(200)))
+export const PersonName = DisplayTrim.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(200)))
 
 interface AccountRow {
   readonly id: number

@@ -13,6 +13,7 @@ import * as Schema from "effect/Schema"
 import * as SchemaTransformation from "effect/SchemaTransformation"
 import { Id } from "./Ids.ts"
 import { Condition, Logic, QuestionKey } from "./FormLogic.ts"
+import { DisplayTrim, stripBidiControls } from "./DisplayText.ts"
 
 // ---------------------------------------------------------------------------
 // Field types
@@ -308,7 +309,7 @@ export type AnyFieldOptions = typeof AnyFieldOptions.Type
 // FieldInput
 // ---------------------------------------------------------------------------
 
-const Label = Schema.Trim.check(
+const Label = DisplayTrim.check(
   Schema.isNonEmpty({ message: "label must not be empty" }),
   Schema.isMaxLength(1000, { message: "label must be at most 1000 characters" })
 ).annotate({ description: "The question text; trimmed, then 1 to 1000 characters" })
@@ -822,7 +823,7 @@ export const deriveRespondent = (
     const key = String(field.id)
     const value = Object.hasOwn(values, key) ? values[key] : undefined
     if (!Predicate.isString(value)) return null
-    const s = value.trim()
+    const s = stripBidiControls(value).trim()
     return s === "" ? null : s
   }
   const firstAnswer = (predicate: (field: Field) => boolean): string | null => {

@@ -21,6 +21,7 @@ import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import * as Actors from "./Actors.ts"
 import { BlobNotFound, BlobStore, BlobStoreError } from "./BlobStore.ts"
+import { stripBidiControls } from "./DisplayText.ts"
 import { Conflict, FormNotFound, InvalidInput } from "./Errors.ts"
 import { type AnswerIssue, type AnyFieldOptions, extensionTypes, type Field, type FileAnswer } from "./Fields.ts"
 import type { FormStatus } from "./Forms.ts"
@@ -218,7 +219,7 @@ export const matchesAccept = (
 /** A file name as stored: the last path segment, no control characters, at most 255 characters. */
 export const cleanFileName = (name: string): string => {
   // eslint-disable-next-line no-control-regex
-  const base = (name.split(/[\\/]/).pop() ?? "").replace(/[\u0000-\u001f\u007f]/g, "").trim()
+  const base = stripBidiControls((name.split(/[\\/]/).pop() ?? "").replace(/[\u0000-\u001f\u007f]/g, "")).trim()
   const cut = Array.from(base).slice(-255).join("")
   return cut === "" || cut === "." || cut === ".." ? "file" : cut
 }
@@ -272,7 +273,7 @@ export interface ResolvedFiles {
  * @example
  * ```ts
  * import * as Effect from "effect/Effect"
-import * as Stream from "effect/Stream"
+ * import * as Stream from "effect/Stream"
  * import { Files } from "./Files.ts" // internal to core: hosts reach uploads through the routes
  *
  * // Store one uploaded part (e.g. from a no-JS form post) and get the answer to submit:

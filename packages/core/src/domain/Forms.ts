@@ -9,7 +9,6 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
-import * as SchemaTransformation from "effect/SchemaTransformation"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import * as Actors from "./Actors.ts"
@@ -19,6 +18,7 @@ import { Files } from "./Files.ts"
 import * as FormLogic from "./FormLogic.ts"
 import { Stages } from "./Stages.ts"
 import { Id } from "./Ids.ts"
+import { trimWithoutBidiControls } from "./DisplayText.ts"
 
 export { FormNotFound } from "./Errors.ts"
 
@@ -69,7 +69,7 @@ export const FormTitle = Schema.String.check(
 ).pipe(
   Schema.decodeTo(
     Schema.Trimmed.check(Schema.isNonEmpty({ message: "title must not be empty" })),
-    SchemaTransformation.trim()
+    trimWithoutBidiControls
   )
 )
 const Description = Schema.String.check(

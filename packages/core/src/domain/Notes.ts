@@ -12,6 +12,7 @@ import type * as SqlError from "effect/sql/SqlError"
 import { Activities } from "./Activities.ts"
 import * as Actors from "./Actors.ts"
 import { type Forbidden, ResponseNotFound } from "./Errors.ts"
+import { withoutBidiControls } from "./DisplayText.ts"
 
 /** A note (spec: Note). */
 export const Note = Schema.Struct({
@@ -25,11 +26,15 @@ export type Note = typeof Note.Type
 
 /** What adding a note takes: its body, 1 to 5000 characters. */
 export const AddNoteInput = Schema.Struct({
-  body: Schema.String.check(
-    Schema.isMinLength(1, { message: "body must be 1 to 5000 characters" }),
-    Schema.isMaxLength(5000, { message: "body must be 1 to 5000 characters" }),
-    Schema.makeFilter((body: string) => body.trim() !== "" || "body must not be blank")
-  )
+  // Bidirectional formatting controls are removed (DisplayText), then the body is checked.
+  body: Schema.String.pipe(Schema.decodeTo(
+    Schema.String.check(
+      Schema.isMinLength(1, { message: "body must be 1 to 5000 characters" }),
+      Schema.isMaxLength(5000, { message: "body must be 1 to 5000 characters" }),
+      Schema.makeFilter((body: string) => body.trim() !== "" || "body must not be blank")
+    ),
+    withoutBidiControls
+  ))
 }).annotate({ identifier: "AddNote" })
 export type AddNoteInput = typeof AddNoteInput.Type
 

@@ -14,6 +14,7 @@ import type * as SqlError from "effect/sql/SqlError"
 import * as Actors from "./Actors.ts"
 import { type Forbidden, FormNotFound, InvalidInput } from "./Errors.ts"
 import { Id } from "./Ids.ts"
+import { DisplayTrim } from "./DisplayText.ts"
 
 /** A stage (spec: Stage). */
 export const Stage = Schema.Struct({
@@ -24,7 +25,7 @@ export const Stage = Schema.Struct({
 })
 export type Stage = typeof Stage.Type
 
-const StageName = Schema.Trim.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(60)))
+const StageName = DisplayTrim.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(60)))
 /** A stage colour: `#rrggbb`. */
 export const StageColor = Schema.String.check(
   Schema.isPattern(/^#[0-9a-fA-F]{6}$/, { message: "a color is #rrggbb" })

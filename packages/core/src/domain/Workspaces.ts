@@ -11,6 +11,7 @@ import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import { EmailAddress, PersonName } from "./Accounts.ts"
 import { Members } from "./Members.ts"
+import { DisplayTrim } from "./DisplayText.ts"
 
 /** A workspace. */
 export const Workspace = Schema.Struct({
@@ -22,7 +23,7 @@ export type Workspace = typeof Workspace.Type
 
 /** What creating a workspace takes: its name and its owner. */
 export const CreateWorkspaceInput = Schema.Struct({
-  name: Schema.Trim.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(200))),
+  name: DisplayTrim.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(200))),
   ownerEmail: EmailAddress,
   ownerName: Schema.optional(Schema.NullOr(PersonName))
 })
