@@ -67,6 +67,20 @@ export class BlobStore extends Context.Service<BlobStore, {
   readonly get: (key: string) => Effect.Effect<Stream.Stream<Uint8Array, BlobStoreError>, BlobNotFound | BlobStoreError>
   /** Deletes the object; deleting a missing object succeeds. */
   readonly delete: (key: string) => Effect.Effect<void, BlobStoreError>
+  /**
+   * Optional, for the maintenance sweep: the keys of the objects last written
+   * before `olderThan`. With it, objects whose file record never committed (a
+   * crash between `put` and the insert) or whose deletion was cut short are
+   * found and deleted. A store without it keeps such objects (an S3 bucket's
+   * lifecycle rules can expire them).
+   */
+  readonly listKeys?: ((olderThan: Date) => Effect.Effect<ReadonlyArray<string>, BlobStoreError>) | undefined
+  /**
+   * Optional, for the maintenance sweep: removes the remains of writes that
+   * started before `olderThan` and never completed (a process killed in the
+   * middle of a `put`); answers how many.
+   */
+  readonly removeStalePartials?: ((olderThan: Date) => Effect.Effect<number, BlobStoreError>) | undefined
 }>()("@qforms/core/BlobStore") {}
 
 const KEY = /^[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_-]+)*$/
@@ -165,5 +179,40 @@ const makeLocal = (fs: FileSystem.FileSystem, root: string): BlobStore["Service"
   const remove = (key: string) =>
     Effect.andThen(checkKey(key), fs.remove(pathOf(key), { force: true }).pipe(Effect.mapError(failed("delete", key))))
 
-  return BlobStore.of({ put, get, delete: remove })
+  const writtenBefore = (path: string, olderThan: Date) =>
+    fs.stat(path).pipe(
+      Effect.map((info) => info.type === "File" && info.mtime._tag === "Some" && info.mtime.value < olderThan),
+      // Gone since it was listed (deleted or renamed into place meanwhile).
+      Effect.catch(() => Effect.succeed(false))
+    )
+
+  const listKeys = (olderThan: Date) =>
+    Effect.gen(function*() {
+      const exists = yield* fs.exists(directory).pipe(Effect.mapError(failed("list", "the store")))
+      if (!exists) return []
+      const paths = yield* fs.readDirectory(directory, { recursive: true }).pipe(Effect.mapError(failed("list", "the store")))
+      const keys = paths
+        .map((path) => path.split(NodePath.sep).join("/"))
+        .filter((key) => !key.startsWith(`${PARTIAL_DIR}/`) && isValidKey(key))
+      return yield* Effect.filter(keys, (key) => writtenBefore(pathOf(key), olderThan), { concurrency: 8 })
+    })
+
+  const removeStalePartials = (olderThan: Date) =>
+    Effect.gen(function*() {
+      const partialDir = NodePath.join(directory, PARTIAL_DIR)
+      const exists = yield* fs.exists(partialDir).pipe(Effect.mapError(failed("list", PARTIAL_DIR)))
+      if (!exists) return 0
+      const names = yield* fs.readDirectory(partialDir).pipe(Effect.mapError(failed("list", PARTIAL_DIR)))
+      const stale = yield* Effect.filter(names, (name) => writtenBefore(NodePath.join(partialDir, name), olderThan), {
+        concurrency: 8
+      })
+      yield* Effect.forEach(stale, (name) =>
+        fs.remove(NodePath.join(partialDir, name), { force: true }).pipe(Effect.mapError(failed("delete", name))), {
+        discard: true,
+        concurrency: 8
+      })
+      return stale.length
+    })
+
+  return BlobStore.of({ put, get, delete: remove, listKeys, removeStalePartials })
 }

@@ -34,6 +34,14 @@ export const DEFAULT_MAX_SIZE_MB = 10
 /** How long an upload may wait for the submission that attaches it: 24 hours. */
 export const unattachedLifetimeMs = 24 * 60 * 60 * 1000
 
+/**
+ * How old a stored object without a file record, or an unfinished write, must
+ * be before the sweep deletes it: far longer than the moment between an
+ * upload's `put` and the insert of its record, so an upload in flight is never
+ * taken for an orphan.
+ */
+export const orphanGraceMs = 60 * 60 * 1000
+
 /** The file is larger than its question allows. Answered as 413. */
 export class FileTooLarge extends Schema.TaggedError<FileTooLarge>()("FileTooLarge", {
   message: Schema.String
@@ -340,7 +348,10 @@ export class Files extends Context.Service<Files, {
   readonly discard: (workspaceId: number, fileId: string) => Effect.Effect<void, SqlError.SqlError>
   /**
    * Deletes uploads not attached to any response within
-   * {@link unattachedLifetimeMs} (every workspace: a maintenance sweep); answers how many.
+   * {@link unattachedLifetimeMs} (every workspace: a maintenance sweep), and,
+   * where the blob store can list them, objects with no file record and
+   * unfinished writes older than {@link orphanGraceMs} (left by a crash);
+   * answers how many were deleted.
    */
   readonly sweep: Effect.Effect<number, SqlError.SqlError>
 }>()("@qforms/core/Files") {
@@ -574,6 +585,36 @@ export class Files extends Context.Service<Files, {
         yield* deleteBlobs(keys)
       })
 
+      // Objects that a crash left without a record (or a record's deletion left
+      // behind), and unfinished writes: only what the store can list, only
+      // what is older than the grace period, keys checked per workspace.
+      const sweepOrphans = Effect.gen(function*() {
+        const graceCutoff = new Date((yield* Clock.currentTimeMillis) - orphanGraceMs)
+        const partials = blobs.removeStalePartials === undefined ? 0 : yield* blobs.removeStalePartials(graceCutoff)
+        if (blobs.listKeys === undefined) return partials
+        const byWorkspace = new Map<number, Array<string>>()
+        for (const key of yield* blobs.listKeys(graceCutoff)) {
+          const workspaceId = Number(key.split("/")[0])
+          if (!Number.isSafeInteger(workspaceId)) continue
+          byWorkspace.set(workspaceId, [...(byWorkspace.get(workspaceId) ?? []), key])
+        }
+        let orphans = 0
+        for (const [workspaceId, keys] of byWorkspace) {
+          for (let start = 0; start < keys.length; start += 500) {
+            const batch = keys.slice(start, start + 500)
+            const known = new Set(keysOf(yield* sql<{ readonly storage_key: string }>`
+              select storage_key from files where workspace_id = ${workspaceId} and storage_key in ${sql.in(batch)}`))
+            const orphaned = batch.filter((key) => !known.has(key))
+            yield* deleteBlobs(orphaned)
+            orphans += orphaned.length
+          }
+        }
+        return partials + orphans
+      }).pipe(
+        Effect.catchTag("BlobStoreError", (error) =>
+          Effect.as(Effect.logWarning("qforms: could not list the blob store to sweep orphaned files", error), 0))
+      )
+
       const sweep = Effect.gen(function*() {
         const cutoff = new Date((yield* Clock.currentTimeMillis) - unattachedLifetimeMs)
         // Maintenance across workspaces: each row is claimed by the delete, so
@@ -584,7 +625,7 @@ export class Files extends Context.Service<Files, {
           ) and response_id is null
           returning storage_key`)
         yield* deleteBlobs(keys)
-        return keys.length
+        return keys.length + (yield* sweepOrphans)
       }).pipe(Effect.withSpan("Files.sweep"))
 
       return Files.of({
@@ -613,7 +654,9 @@ export const layerSweeper: Layer.Layer<never, never, Files> = Layer.effectDiscar
   Effect.gen(function*() {
     const files = yield* Files
     const once = files.sweep.pipe(
-      Effect.tap((n) => n > 0 ? Effect.logInfo(`qforms: deleted ${n} uploaded files never attached to a response`) : Effect.void),
+      Effect.tap((n) =>
+        n > 0 ? Effect.logInfo(`qforms: deleted ${n} uploaded files never attached to a response or left by a crash`) : Effect.void
+      ),
       Effect.catchCause((cause) => Effect.logWarning("qforms: sweeping unattached uploads failed", cause))
     )
     yield* Effect.forkScoped(Effect.forever(Effect.andThen(once, Effect.sleep("1 hour"))))

@@ -1,0 +1,90 @@
+/**
+ * What a crash leaves in the local blob store is swept: an object whose file
+ * record never committed (killed between the write and the insert) and an
+ * unfinished write in `.partial/` are deleted once older than the grace
+ * period, while every object with a record, and anything younger than the
+ * grace period (an upload in flight), is kept.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Effect, Stream } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Files, orphanGraceMs } from "../src/domain/Files.ts"
+import * as Qforms from "../src/Qforms.ts"
+import { databaseTargets } from "./support/Databases.ts"
+import { apiOf, workspace } from "./support/InProcessApi.ts"
+
+for (const target of databaseTargets) {
+  describe(`the file sweep after a crash on ${target.name}`, () => {
+    const directory = mkdtempSync(join(tmpdir(), "qforms-sweep-"))
+    let qforms: Qforms.Qforms
+    let cleanup: () => Promise<void>
+
+    beforeAll(async () => {
+      const options = target.options()
+      cleanup = options.cleanup
+      qforms = await Qforms.make({ database: options.database, appUrl: "https://forms.example.com", files: { directory } })
+    }, 60_000)
+    afterAll(async () => {
+      await qforms?.dispose()
+      await cleanup?.()
+      rmSync(directory, { recursive: true, force: true })
+    })
+
+    it("deletes old orphaned objects and unfinished writes, and keeps recorded and recent ones", async () => {
+      const key = (await workspace(qforms, `sweep-${target.name}`)).owner
+      const api = apiOf(qforms, key)
+      const form = await api("POST", "/forms", { title: "Uploads", fields: [{ type: "file", label: "CV" }] })
+      expect(form.status).toBe(201)
+      expect((await api("PATCH", `/forms/${form.json.id}`, { status: "published" })).status).toBe(200)
+      const answer = await qforms.run(Effect.gen(function*() {
+        return yield* (yield* Files).upload({
+          publicId: form.json.publicId,
+          fieldId: form.json.fields[0].id,
+          filename: "cv.txt",
+          contentType: "text/plain",
+          content: Stream.make(new TextEncoder().encode("recorded bytes"))
+        })
+      }))
+      const workspaceDir = join(
+        directory,
+        readdirSync(directory).find((name) => existsSync(join(directory, name, answer.fileId)))!
+      )
+      const recorded = join(workspaceDir, answer.fileId)
+      expect(existsSync(recorded)).toBe(true)
+
+      const old = new Date(Date.now() - orphanGraceMs - 10 * 60 * 1000)
+      const place = (path: string, aged: boolean) => {
+        mkdirSync(join(path, ".."), { recursive: true })
+        if (!existsSync(path)) writeFileSync(path, "bytes")
+        if (aged) utimesSync(path, old, old)
+      }
+      const orphanOld = join(workspaceDir, "file_orphanold")
+      const orphanNew = join(workspaceDir, "file_orphannew")
+      const orphanOtherWorkspace = join(directory, "999999", "file_elsewhere")
+      const partialOld = join(directory, ".partial", "7_file_x.abcdef")
+      const partialNew = join(directory, ".partial", "7_file_y.123456")
+      place(recorded, true)
+      place(orphanOld, true)
+      place(orphanNew, false)
+      place(orphanOtherWorkspace, true)
+      place(partialOld, true)
+      place(partialNew, false)
+
+      const swept = await qforms.run(Effect.flatMap(Files, (files) => files.sweep))
+      expect(swept).toBe(3)
+      expect(existsSync(recorded)).toBe(true)
+      expect(existsSync(orphanNew)).toBe(true)
+      expect(existsSync(partialNew)).toBe(true)
+      expect(existsSync(orphanOld)).toBe(false)
+      expect(existsSync(orphanOtherWorkspace)).toBe(false)
+      expect(existsSync(partialOld)).toBe(false)
+      // The recorded file still downloads.
+      const download = await qforms.handler(new Request(`http://qforms.test/api/files/${answer.fileId}`, {
+        headers: { authorization: `Bearer ${key}` }
+      }))
+      expect([download.status, await download.text()]).toEqual([200, "recorded bytes"])
+    })
+  })
+}
