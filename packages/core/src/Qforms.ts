@@ -253,8 +253,18 @@ export const layer = (options: QformsOptions = {}) =>
     Layer.provide(options.formGenerator ?? FormGenerator.layerOffline),
     Layer.provide(mailLayer(options)),
     Layer.provideMerge(databaseLayer(options.database, options.files)),
-    Layer.provide(Layer.succeed(IdentityBridge)(options.resolveActor))
+    Layer.provide(Layer.succeed(IdentityBridge)(options.resolveActor)),
+    Layer.provide(Layer.succeed(Files.SentLinkBase)(options.appUrl ?? ""))
   )
+
+/**
+ * E-mail carries links (tracking, file links, the recall of answers) that must
+ * be absolute and must not come from a request's headers: it needs `appUrl`.
+ */
+const sentLinksProblem = (options: QformsOptions): string | undefined =>
+  options.mail !== undefined && (options.appUrl === undefined || options.appUrl === "")
+    ? "mail needs appUrl: links in e-mails are absolute and are never taken from a request's Host or X-Forwarded-Host"
+    : undefined
 
 /**
  * Starts qforms: the database is opened and migrated before this resolves,
@@ -272,7 +282,7 @@ export const layer = (options: QformsOptions = {}) =>
  */
 export const make = async (options: QformsOptions = {}): Promise<Qforms> => {
   // Bad numbers and log levels are refused before anything is opened.
-  const invalid = Options.problem(options)
+  const invalid = Options.problem(options) ?? sentLinksProblem(options)
   if (invalid !== undefined) throw new Error(`Invalid Qforms options: ${invalid}`)
   const scope = Scope.makeUnsafe()
   const build = Effect.gen(function*() {
@@ -286,7 +296,8 @@ export const make = async (options: QformsOptions = {}): Promise<Qforms> => {
       scope
     )
     const context = Context.add(services, IdentityBridge, options.resolveActor).pipe(
-      Context.add(DeliveryConfig, { ...DeliveryConfig.defaultValue(), ...options.delivery })
+      Context.add(DeliveryConfig, { ...DeliveryConfig.defaultValue(), ...options.delivery }),
+      Context.add(Files.SentLinkBase, options.appUrl ?? "")
     )
     yield* Layer.buildWithScope(Files.layerSweeper.pipe(Layer.provide(Layer.succeedContext(context))), scope)
     yield* Layer.buildWithScope(

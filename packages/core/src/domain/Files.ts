@@ -109,6 +109,16 @@ export type UploadError =
  */
 export const LinkBase = Context.Reference<string>("@qforms/core/Files/LinkBase", { defaultValue: () => "" })
 
+/**
+ * The base URL of links that are stored or leave the process (e-mails, event
+ * payloads for webhooks and chat channels): the configured `appUrl` only,
+ * set once from configuration and never from a request, so a forged `Host` or
+ * `X-Forwarded-Host` cannot put its own origin into a message someone else
+ * receives. `""` when no `appUrl` is configured (links stay relative; e-mail
+ * refuses to start without one).
+ */
+export const SentLinkBase = Context.Reference<string>("@qforms/core/Files/SentLinkBase", { defaultValue: () => "" })
+
 export { fileLink } from "./Summaries.ts"
 
 /** A new file id: `file_` and 22 URL-safe characters (128 random bits). */

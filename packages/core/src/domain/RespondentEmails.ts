@@ -27,7 +27,7 @@ import { outboxChannel } from "./Events.ts"
 import { notifyChannel } from "../storage/Notifications.ts"
 import { EmailTokens, InvalidEmailToken } from "./EmailTokens.ts"
 import type { AnswerValue, Field } from "./Fields.ts"
-import { LinkBase } from "./Files.ts"
+import { SentLinkBase } from "./Files.ts"
 import { Mailer, notConfiguredMessage } from "./Mailer.ts"
 import { formatAnswer, summary } from "./Summaries.ts"
 
@@ -438,7 +438,7 @@ export class RespondentEmails extends Context.Service<RespondentEmails, {
         answers: ReadonlyArray<string> = []
       ) {
         const mailer = yield* Mailer
-        const linkBase = (yield* LinkBase).replace(/\/$/, "")
+        const linkBase = (yield* SentLinkBase).replace(/\/$/, "")
         const { tracking } = yield* getSettings(actor.workspaceId)
         const messageId = `<${randomBytes(16).toString("hex")}@${domainOf(mailer.from)}>`
         const replyTo = mailer.inboundAddress === null
@@ -512,7 +512,7 @@ export class RespondentEmails extends Context.Service<RespondentEmails, {
         if (response.email === null || !(yield* Mailer).configured) return
         const confirmation = yield* readConfirmation(actor.workspaceId, response.formId)
         if (!confirmation.enabled) return
-        const linkBase = yield* LinkBase
+        const linkBase = yield* SentLinkBase
         const subject = fillTemplate(confirmation.subject, fields, response.values, linkBase).replace(/[\r\n]+/g, " ").slice(0, 200)
         // The answers go in as literal text: only the owner's links are links (and tracked).
         const body = fillTemplateParts(confirmation.body, fields, response.values, linkBase)

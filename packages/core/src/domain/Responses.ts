@@ -24,7 +24,7 @@ import { Contacts } from "./Contacts.ts"
 import { Conflict, type Forbidden, FormNotFound, InvalidInput, ResponseNotFound } from "./Errors.ts"
 import { type EventPayload, Events } from "./Events.ts"
 import { AnswerInputs, AnswerValue, deriveRespondent, Field, validateAnswers } from "./Fields.ts"
-import { Files, LinkBase } from "./Files.ts"
+import { Files, LinkBase, SentLinkBase } from "./Files.ts"
 import * as FormLogic from "./FormLogic.ts"
 import { Forms, FormStatus } from "./Forms.ts"
 import { Member, Members } from "./Members.ts"
@@ -515,7 +515,7 @@ export class Responses extends Context.Service<Responses, {
           yield* events.record(
             actor.workspaceId,
             now,
-            eventPayload("response.created", { id: formId, title: form.title }, fields, row, null, yield* LinkBase)
+            eventPayload("response.created", { id: formId, title: form.title }, fields, row, null, yield* SentLinkBase)
           )
           yield* respondentEmails.queueConfirmation(
             actor,
@@ -820,7 +820,7 @@ export class Responses extends Context.Service<Responses, {
                   fields,
                   updated[0]!,
                   newStage,
-                  yield* LinkBase
+                  yield* SentLinkBase
                 )
               )
             }
