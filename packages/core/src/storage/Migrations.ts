@@ -454,7 +454,11 @@ const streamHardening = Effect.gen(function*() {
   yield* sql`
     create function qforms_credentials_changed() returns trigger language plpgsql as $$
     begin
-      perform pg_notify('qforms_events', 'credentials:' || (case when tg_op = 'DELETE' then old.workspace_id else new.workspace_id end));
+      -- The events channel of this deployment's schema (storage/Notifications.ts channelName).
+      perform pg_notify(
+        case when length('qforms_events_' || tg_table_schema) <= 63 then 'qforms_events_' || tg_table_schema
+          else 'qforms_events_' || md5(tg_table_schema) end,
+        'credentials:' || (case when tg_op = 'DELETE' then old.workspace_id else new.workspace_id end));
       return null;
     end
     $$`
