@@ -518,7 +518,9 @@ for (const target of databaseTargets) {
         expect(csv.body.toString()).toContain(`cv.pdf (${link})`)
         const events = await server.run(Effect.flatMap(Events, (e) => e.list(ids.a.workspaceId)))
         const event = events.find((e) => e.responseId === reply.json.id)!
-        expect(event.payload.answers["CV"]).toBe(`cv.pdf (${link})`)
+        // Stored in the event, the link never takes the request's host (forgeable): it starts at the configured
+        // appUrl, and this server has none, so it is relative.
+        expect(event.payload.answers["CV"]).toBe(`cv.pdf (/api/files/${file.fileId})`)
       })
 
       it("refuses a fileId of another question, form or workspace, an unknown one, or one already attached: 400 naming the question", async () => {
