@@ -300,13 +300,14 @@ for (const target of databaseTargets) {
       await expect(client.getPrompt({ name: "triage_new_responses", arguments: { formId: "abc" } })).rejects.toThrow(/formId/)
       // The official client prefixes "MCP error <code>: " once; the server's text carries no prefix of its own.
       for (
+        // Called one at a time: a rejection created before it is awaited is an unhandled rejection.
         const attempt of [
-          client.readResource({ uri: "qforms://forms/999999" }),
-          client.getPrompt({ name: "nope" }),
-          client.getPrompt({ name: "triage_new_responses", arguments: { formId: "abc" } })
+          () => client.readResource({ uri: "qforms://forms/999999" }),
+          () => client.getPrompt({ name: "nope" }),
+          () => client.getPrompt({ name: "triage_new_responses", arguments: { formId: "abc" } })
         ]
       ) {
-        const error: unknown = await attempt.then(() => undefined, (e: unknown) => e)
+        const error: unknown = await attempt().then(() => undefined, (e: unknown) => e)
         const message = error instanceof Error ? error.message : String(error)
         expect(message).toMatch(/^MCP error -?\d+: /)
         expect(message.match(/MCP error/g), message).toHaveLength(1)

@@ -26,13 +26,13 @@ export type Note = typeof Note.Type
 
 /** What adding a note takes: its body, 1 to 5000 characters. */
 export const AddNoteInput = Schema.Struct({
-  // Bidirectional formatting controls are removed (DisplayText), then the body is checked.
-  body: Schema.String.pipe(Schema.decodeTo(
-    Schema.String.check(
-      Schema.isMinLength(1, { message: "body must be 1 to 5000 characters" }),
-      Schema.isMaxLength(5000, { message: "body must be 1 to 5000 characters" }),
-      Schema.makeFilter((body: string) => body.trim() !== "" || "body must not be blank")
-    ),
+  // The length as sent (what the OpenAPI document describes); then bidirectional formatting controls are
+  // removed (DisplayText) and what is left must not be blank.
+  body: Schema.String.check(
+    Schema.isMinLength(1, { message: "body must be 1 to 5000 characters" }),
+    Schema.isMaxLength(5000, { message: "body must be 1 to 5000 characters" })
+  ).pipe(Schema.decodeTo(
+    Schema.String.check(Schema.makeFilter((body: string) => body.trim() !== "" || "body must not be blank")),
     withoutBidiControls
   ))
 }).annotate({ identifier: "AddNote" })
