@@ -271,6 +271,8 @@ describe.skipIf(!present)("the application in a browser", () => {
     page.once("dialog", (dialog) => void dialog.accept())
     await page.getByRole("button", { name: "Delete Copy of Support request" }).click()
     await page.getByText("\"Copy of Support request\" deleted.").waitFor()
+    // The notice can show before the list is loaded again: wait for the row to go, then check it is gone.
+    await page.getByRole("link", { name: "Copy of Support request", exact: true }).waitFor({ state: "detached" })
     expect(await page.getByRole("link", { name: "Copy of Support request", exact: true }).count()).toBe(0)
 
     // Inbox: a bulk tag on the selected rows, and the CSV of the current filter.
