@@ -53,6 +53,9 @@ const writeRoutes = async (url: string, id: (name: string) => string): Promise<R
   for (const [path, operations] of Object.entries(document.paths)) {
     for (const method of Object.keys(operations)) {
       if (!["post", "put", "patch", "delete"].includes(method)) continue
+      // Public routes (the form page's JSON submit and uploads) take no credentials, so there is nothing to forge.
+      const security = (operations[method] as { readonly security?: ReadonlyArray<unknown> }).security
+      if (security !== undefined && security.length === 0) continue
       routes.push({ method: method.toUpperCase(), path: `${path.replace(/\{([^}]+)\}/g, (_, name: string) => id(name))}` })
     }
   }

@@ -40,6 +40,8 @@ describe("untrusted text: hostile 1 MiB replies against a live /healthz", () => 
     db = targets[0]!.make()
     const started = await startFresh(db, {
       QFORMS_SMTP_URL: smtp.url,
+      // E-mail needs an absolute appUrl; the server listens on a port chosen at start, and no link is followed here.
+      APP_URL: "http://127.0.0.1",
       QFORMS_MAIL_FROM: "Forms <forms@example.com>",
       QFORMS_INBOUND_ADDRESS: "reply+{token}@in.example.com",
       QFORMS_INBOUND_SECRET: secret

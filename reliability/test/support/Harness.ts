@@ -62,7 +62,9 @@ export const baseEnv: Readonly<Record<string, string>> = {
   QFORMS_ALLOW_PRIVATE_WEBHOOK_TARGETS: "true",
   QFORMS_FORM_MIN_SECONDS: "0",
   QFORMS_FORM_SUBMISSIONS_PER_MINUTE: "1000000",
-  QFORMS_FORM_GENERATOR: "offline"
+  QFORMS_FORM_GENERATOR: "offline",
+  // Every client of a scenario connects from 127.0.0.1: no per-address connection cap.
+  QFORMS_MAX_CONNECTIONS_PER_ADDRESS: "0"
 }
 
 // ---------------------------------------------------------------------------
