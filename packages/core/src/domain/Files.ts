@@ -606,7 +606,9 @@ export class Files extends Context.Service<Files, {
         for (const key of yield* blobs.listKeys(graceCutoff)) {
           const workspaceId = Number(key.split("/")[0])
           if (!Number.isSafeInteger(workspaceId)) continue
-          byWorkspace.set(workspaceId, [...(byWorkspace.get(workspaceId) ?? []), key])
+          const keys = byWorkspace.get(workspaceId)
+          if (keys === undefined) byWorkspace.set(workspaceId, [key])
+          else keys.push(key)
         }
         let orphans = 0
         for (const [workspaceId, keys] of byWorkspace) {
