@@ -1,7 +1,7 @@
 // The responses inbox: a paged table with the list filters, a board by stage (drag-and-drop and keyboard moves),
 // bulk actions, CSV export of the current filter, and live updates from the event stream.
 import { html } from "htm/preact"
-import { useEffect, useRef, useState } from "preact/hooks"
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks"
 import { api, base, events, formatDate, query } from "./api.js"
 
 const pageSize = 100
@@ -107,11 +107,32 @@ const Board = ({ formId, meta, filters, canWrite, announce, version }) => {
   const columns = [{ id: null, name: "No stage", color: null }, ...meta.stages]
   const [cards, setCards] = useState({})
   const [over, setOver] = useState(null)
+  // A card moved with the keyboard is re-created in its new column; it takes the focus back in the same
+  // render that creates it, so the next key press always reaches it.
+  const refocus = useRef(null)
+  useLayoutEffect(() => {
+    if (refocus.current === null) return
+    const { id, column } = refocus.current
+    const card = document.getElementById(`card-${id}`)
+    // A list fetched before the move may still show the card in its old column: wait for one that shows the move.
+    if (card && cards[column]?.rows.some((row) => row.id === id)) {
+      refocus.current = null
+      card.focus()
+    }
+  }, [cards])
   const key = (stageId) => stageId === null ? "none" : String(stageId)
-  const load = () => Promise.all(columns.map((column) =>
-    api.get(`/forms/${formId}/responses${query({ ...filterQuery(filters), stage: key(column.id), limit: columnSize })}`)
-      .then((list) => [key(column.id), list.responses, list.nextCursor])
-  )).then((entries) => setCards(Object.fromEntries(entries.map(([k, rows, next]) => [k, { rows, next }]))))
+  // Loads overlap (a move, then the live update it causes): only the newest one started may paint, so a slower,
+  // older answer never puts a card back in the column it left.
+  const latest = useRef(0)
+  const load = () => {
+    const started = ++latest.current
+    return Promise.all(columns.map((column) =>
+      api.get(`/forms/${formId}/responses${query({ ...filterQuery(filters), stage: key(column.id), limit: columnSize })}`)
+        .then((list) => [key(column.id), list.responses, list.nextCursor])
+    )).then((entries) => {
+      if (started === latest.current) setCards(Object.fromEntries(entries.map(([k, rows, next]) => [k, { rows, next }])))
+    })
+  }
   useEffect(() => { load() }, [formId, JSON.stringify(filters), meta.stages.length, version])
 
   const moveTo = async (row, stageId, viaKeyboard) => {
@@ -120,8 +141,8 @@ const Board = ({ formId, meta, filters, canWrite, announce, version }) => {
       await api.patch(`/responses/${row.id}`, { stageId })
       const name = columns.find((c) => c.id === stageId)?.name
       announce(`${who(row)} moved to ${name}.`)
+      if (viaKeyboard) refocus.current = { id: row.id, column: key(stageId) }
       await load()
-      if (viaKeyboard) requestAnimationFrame(() => document.getElementById(`card-${row.id}`)?.focus())
     } catch (e) {
       announce(`Could not move ${who(row)}: ${e.message}`)
     }
