@@ -10,7 +10,7 @@
  * QFORMS_ALLOW_PRIVATE_WEBHOOK_TARGETS, QFORMS_DELIVERY_WORKER.
  */
 import { createServer, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
+import { type AddressInfo, createServer as createNetServer } from "node:net"
 import { Bootstrap, Qforms } from "@qforms/core"
 import { toExpressMiddleware } from "@qforms/express"
 import { toH3Handler } from "@qforms/h3"
@@ -21,11 +21,21 @@ import express from "express"
 import { H3, serve } from "h3"
 
 const kind = process.env.BENCH_HOST ?? "node-http"
-const port = Number(process.env.PORT ?? 0)
+// A free port is chosen up front when PORT=0: qforms needs the address links start at (appUrl) before it starts.
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = createNetServer().once("error", reject)
+    probe.listen(0, process.env.HOST ?? "127.0.0.1", () => {
+      const { port } = probe.address() as AddressInfo
+      probe.close(() => resolve(port))
+    })
+  })
+const port = Number(process.env.PORT ?? 0) || await freePort()
 const host = process.env.HOST ?? "127.0.0.1"
 const prefix = "/forms-service"
 
 const qforms = await Qforms.make({
+  appUrl: process.env.APP_URL ?? `http://${host}:${port}${prefix}`,
   database: process.env.DATABASE_URL
     ? { url: process.env.DATABASE_URL, schema: process.env.QFORMS_DB_SCHEMA }
     : { dataDir: process.env.QFORMS_DATA_DIR ?? "./.qforms-data" },

@@ -2,7 +2,7 @@
  * `npm start -w @qforms/example-express-host`: the Express host app, with
  * qforms on the embedded database (`QFORMS_DATA_DIR`, default
  * `./.qforms-data`) or PostgreSQL (`DATABASE_URL`). `PORT` (default 3000),
- * `HOST` (default 127.0.0.1). SIGTERM/SIGINT stop it gracefully.
+ * `HOST` (default 127.0.0.1), `APP_URL` (default `http://$HOST:$PORT/forms-service`). SIGTERM/SIGINT stop it gracefully.
  */
 import { Bootstrap, Qforms } from "@qforms/core"
 import * as Option from "effect/Option"
@@ -14,14 +14,20 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.stderr.write(`PORT must be a port number, got ${JSON.stringify(process.env.PORT)}\n`)
   process.exit(1)
 }
+// Where qforms is reached, with its prefix: every link that leaves the process (webhooks, chat, e-mail) starts here.
+// Behind a proxy or on a public name, set APP_URL (e.g. https://example.com/forms-service).
+const appUrl = process.env.APP_URL || (port === 0 ? undefined : `http://${host === "0.0.0.0" ? "localhost" : host}:${port}${prefix}`)
+if (appUrl === undefined) {
+  process.stderr.write("PORT=0 needs APP_URL: links that leave the process start at the address qforms is reached at\n")
+  process.exit(1)
+}
 
 // The database is open and migrated before the server listens.
 const qforms = await Qforms.make({
   database: process.env.DATABASE_URL
     ? { url: process.env.DATABASE_URL }
     : { dataDir: process.env.QFORMS_DATA_DIR ?? "./.qforms-data" },
-  // The public address with the prefix (e.g. https://example.com/forms-service): absolute `link`s in events.
-  appUrl: process.env.APP_URL || undefined
+  appUrl
 })
 const firstStart = await qforms.run(Bootstrap.ensureDefaultWorkspace({ ownerEmail: "owner@localhost" }))
 if (Option.isSome(firstStart)) {

@@ -2,7 +2,7 @@
  * The standalone server: qforms on a node:http server, ready to listen only
  * once the database is open and migrated, with a graceful stop.
  */
-import { createServer, type Server as NodeServer } from "node:http"
+import { createServer, type Server as NodeServer, type ServerResponse } from "node:http"
 import type { AddressInfo, Socket } from "node:net"
 import { Bootstrap, Qforms, Redact } from "@qforms/core"
 import * as Option from "effect/Option"
@@ -64,6 +64,20 @@ const capConnections = (server: NodeServer, max: number) => {
   return (socket: Socket) => refused.has(socket)
 }
 
+/** The host part of a URL for where the server listens (a wildcard address is reached as localhost). */
+const urlHost = (address: AddressInfo): string =>
+  address.address === "0.0.0.0" || address.address === "::"
+    ? "localhost"
+    : address.family === "IPv6"
+    ? `[${address.address}]`
+    : address.address
+
+/** An answer while the database opens (only when the server listens first, see {@link start}). */
+const starting = (response: ServerResponse) => {
+  const body = JSON.stringify({ error: "qforms is starting; try again in a moment" })
+  response.writeHead(503, { "content-type": "application/json", "retry-after": "1", connection: "close" }).end(body)
+}
+
 /**
  * Starts the server: opens (and migrates) the database, creates the first
  * workspace on an empty one, then listens.
@@ -76,27 +90,28 @@ const capConnections = (server: NodeServer, max: number) => {
  * ```
  */
 export const start = async (settings: Settings.Settings): Promise<Server> => {
-  const qforms = await Qforms.make({
-    database: Settings.database(settings),
-    files: Settings.files(settings),
-    appUrl: Settings.appUrl(settings),
-    rateLimit: { requestsPerSecond: settings.rateLimitPerSecond, burst: settings.rateLimitBurst },
-    publicPage: Settings.publicPage(settings),
-    partialResponses: { maxAgeDays: settings.partialMaxAgeDays },
-    events: Settings.events(settings),
-    app: true,
-    logLevel: settings.logLevel,
-    logFormat: settings.logFormat,
-    formGenerator: Settings.formGenerator(settings),
-    mail: Settings.mail(settings),
-    delivery: {
-      worker: settings.deliveryWorker,
-      timeoutMs: settings.webhookTimeoutMs,
-      allowPrivateTargets: settings.allowPrivateWebhookTargets,
-      ...Option.match(settings.retrySchedule, { onNone: () => ({}), onSome: (schedule) => ({ schedule }) })
-    }
-  })
-  const firstStart = await qforms.run(Bootstrap.ensureDefaultWorkspace({ ownerEmail: settings.ownerEmail }))
+  const make = (appUrl: string) =>
+    Qforms.make({
+      database: Settings.database(settings),
+      files: Settings.files(settings),
+      appUrl,
+      rateLimit: { requestsPerSecond: settings.rateLimitPerSecond, burst: settings.rateLimitBurst },
+      publicPage: Settings.publicPage(settings),
+      partialResponses: { maxAgeDays: settings.partialMaxAgeDays },
+      events: Settings.events(settings),
+      app: true,
+      logLevel: settings.logLevel,
+      logFormat: settings.logFormat,
+      formGenerator: Settings.formGenerator(settings),
+      mail: Settings.mail(settings),
+      delivery: {
+        worker: settings.deliveryWorker,
+        timeoutMs: settings.webhookTimeoutMs,
+        allowPrivateTargets: settings.allowPrivateWebhookTargets,
+        ...Option.match(settings.retrySchedule, { onNone: () => ({}), onSome: (schedule) => ({ schedule }) })
+      }
+    })
+  let qforms: Qforms.Qforms | undefined
   const server = createServer({
     // Slow clients cannot hold a connection for long: headers within headersTimeout, the whole request within
     // requestTimeout (checked every second rather than Node's default 30 s), idle keep-alive closed after keepAliveTimeout.
@@ -104,13 +119,17 @@ export const start = async (settings: Settings.Settings): Promise<Server> => {
     requestTimeout: settings.requestTimeoutMs,
     keepAliveTimeout: settings.keepAliveTimeoutMs,
     connectionsCheckingInterval: Math.min(1_000, settings.headersTimeoutMs)
-  }, (request, response) => isRefused(request.socket) ? void response.destroy() : qforms.nodeHandler(request, response))
+  }, (request, response) => {
+    if (isRefused(request.socket)) return void response.destroy()
+    if (qforms === undefined) return void starting(response)
+    qforms.nodeHandler(request, response)
+  })
   const isRefused = settings.maxConnectionsPerAddress > 0
     ? capConnections(server, settings.maxConnectionsPerAddress)
     : () => false
   // The live event stream (WebSocket); other upgrades are not ours.
   server.on("upgrade", (request, socket, head) => {
-    if (!qforms.upgradeHandler(request, socket, head)) socket.destroy()
+    if (qforms === undefined || !qforms.upgradeHandler(request, socket, head)) socket.destroy()
   })
   // Requests Node refuses before qforms sees them (oversized headers, garbage) still get an {error} body.
   server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
@@ -126,14 +145,39 @@ export const start = async (settings: Settings.Settings): Promise<Server> => {
     )
   })
   if (settings.logRequests) accessLog(server)
-  const listening = await new Promise<AddressInfo | Error>((resolve) => {
-    server.once("error", resolve)
-    server.listen(settings.port, settings.host, () => resolve(server.address() as AddressInfo))
-  })
-  if (listening instanceof Error) {
-    await qforms.dispose()
-    throw new Error(`cannot listen on ${settings.host}:${settings.port}: ${listening.message}`)
+  const listen = async (): Promise<AddressInfo> => {
+    const listening = await new Promise<AddressInfo | Error>((resolve) => {
+      server.once("error", resolve)
+      server.listen(settings.port, settings.host, () => resolve(server.address() as AddressInfo))
+    })
+    if (listening instanceof Error) throw new Error(`cannot listen on ${settings.host}:${settings.port}: ${listening.message}`)
+    return listening
   }
+  let listening: AddressInfo
+  const configured = Settings.appUrl(settings)
+  if (configured === undefined) {
+    // PORT=0 and no APP_URL: the port, and so the address that links leaving the process start at, is known only
+    // once listening. Requests that arrive before the database is open get 503.
+    listening = await listen()
+    try {
+      qforms = await make(`http://${urlHost(listening)}:${listening.port}`)
+    } catch (error) {
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      throw error
+    }
+  } else {
+    // The database is open and migrated before the server listens.
+    qforms = await make(configured)
+    try {
+      listening = await listen()
+    } catch (error) {
+      await qforms.dispose()
+      throw error
+    }
+  }
+  const running = qforms
+  const firstStart = await running.run(Bootstrap.ensureDefaultWorkspace({ ownerEmail: settings.ownerEmail }))
+  if (settings.logRequests) accessLog(server)
   let closing: Promise<void> | undefined
   const close = () =>
     closing ??= new Promise<void>((resolve) => {
@@ -144,9 +188,9 @@ export const start = async (settings: Settings.Settings): Promise<Server> => {
         resolve()
       })
       server.closeIdleConnections()
-    }).then(() => qforms.dispose())
+    }).then(() => running.dispose())
   const host = listening.family === "IPv6" ? `[${listening.address}]` : listening.address
-  return { url: `http://${host}:${listening.port}`, qforms, firstStart, close }
+  return { url: `http://${host}:${listening.port}`, qforms: running, firstStart, close }
 }
 
 /** The first-start banner: the key is printed this once and never logged. */

@@ -197,7 +197,8 @@ export const files = (settings: Settings): Qforms.QformsOptions["files"] =>
 
 /**
  * Where the service is reached: `APP_URL`, else `http://localhost:$PORT`; with
- * `PORT=0` (a port chosen at start) and no `APP_URL`, each request's own host.
+ * `PORT=0` (a port chosen at start) and no `APP_URL`, undefined here: the
+ * server then listens first and uses the address it got.
  */
 export const appUrl = (settings: Settings): string | undefined =>
   Option.match(settings.appUrl, {

@@ -92,11 +92,34 @@ export const RateLimitConfig = Schema.Struct({ requestsPerSecond: PositiveNumber
 
 const optional = <S extends Schema.Top>(schema: S) => Schema.optional(schema)
 
+// ---------------------------------------------------------------------------
+// Where qforms is reached
+// ---------------------------------------------------------------------------
+
+const isAppUrl = (text: string): boolean => {
+  if (!URL.canParse(text)) return false
+  const url = new URL(text)
+  return (url.protocol === "http:" || url.protocol === "https:") && url.search === "" && url.hash === "" &&
+    url.username === "" && url.password === ""
+}
+
+/**
+ * Where qforms is reached, with its mount prefix: an absolute `http(s)` URL
+ * with no query, fragment or credentials (`https://example.com/forms-service`).
+ */
+export const AppUrl = Schema.String.check(
+  Schema.makeFilter((text: string) =>
+    isAppUrl(text) ||
+    "Expected an absolute http(s) URL with the mount prefix and nothing after it, e.g. https://example.com/forms-service"
+  )
+)
+
 /**
  * The numeric options of `Qforms.make` (and the log level), checked before
  * anything is opened. Other options pass through unchecked here.
  */
 export const CheckedOptions = Schema.Struct({
+  appUrl: optional(AppUrl),
   logLevel: optional(LogLevelName),
   rateLimit: optional(RateLimitConfig),
   uploadRateLimit: optional(RateLimitConfig),

@@ -50,8 +50,13 @@ export interface QformsOptions {
   readonly database?: Database.PgOptions | Database.PgliteOptions | undefined
   /**
    * Where qforms is reached, with its mount prefix, e.g.
-   * `https://example.com/forms-service`: used for the OpenAPI `servers` entry
-   * and links. Without it, each request's own host and prefix are used.
+   * `https://example.com/forms-service`: the start of every link that leaves
+   * the process (each webhook and chat message's `link`, e-mails), of the
+   * OpenAPI `servers` entry and of the pages' links. Required unless the
+   * process sends no deliveries (`delivery: { worker: false }`) and no mail:
+   * a host behind proxies cannot know its public origin, and a request's
+   * `Host` is the sender's to forge. Without it, pages and the OpenAPI
+   * document use each request's own host and prefix.
    */
   readonly appUrl?: string | undefined
   /** Per-key rate limit (default 20 requests/s, bursts of 100). */
@@ -258,13 +263,25 @@ export const layer = (options: QformsOptions = {}) =>
   )
 
 /**
- * E-mail carries links (tracking, file links, the recall of answers) that must
- * be absolute and must not come from a request's headers: it needs `appUrl`.
+ * Links that leave the process must be absolute, prefix-correct, and never
+ * taken from a request's headers (a forged Host or X-Forwarded-Host would
+ * otherwise reach someone else's inbox or chat): e-mail, webhook and chat
+ * deliveries (each event's `link`) need `appUrl`. A host cannot know its
+ * public origin behind proxies, so qforms refuses to start without one rather
+ * than send links that point nowhere.
  */
-const sentLinksProblem = (options: QformsOptions): string | undefined =>
-  options.mail !== undefined && (options.appUrl === undefined || options.appUrl === "")
-    ? "mail needs appUrl: links in e-mails are absolute and are never taken from a request's Host or X-Forwarded-Host"
-    : undefined
+const sentLinksProblem = (options: QformsOptions): string | undefined => {
+  if (options.appUrl !== undefined && options.appUrl !== "") return undefined
+  if (options.mail !== undefined) {
+    return "mail needs appUrl: links in e-mails are absolute and are never taken from a request's Host or X-Forwarded-Host"
+  }
+  if (options.delivery?.worker !== false) {
+    return "appUrl is required for deliveries: each webhook and chat message carries an absolute link to the response, " +
+      "so give where qforms is reached with its mount prefix (appUrl: \"https://example.com/forms-service\"), " +
+      "or pass delivery: { worker: false } to run without sending deliveries"
+  }
+  return undefined
+}
 
 /**
  * Starts qforms: the database is opened and migrated before this resolves,
@@ -317,11 +334,6 @@ export const make = async (options: QformsOptions = {}): Promise<Qforms> => {
       EventStream.EventHub
     )
     if (options.delivery?.worker !== false) {
-      if (options.appUrl === undefined) {
-        yield* Effect.logWarning("qforms: no appUrl given, so webhook links are relative (/app/responses/{id})").pipe(
-          Effect.provideContext(context)
-        )
-      }
       yield* Layer.buildWithScope(
         Worker.layer({ appUrl: options.appUrl ?? "" }).pipe(Layer.provide(Layer.succeedContext(context))),
         scope

@@ -13,12 +13,11 @@
  * browser fails the run.
  */
 import { mkdirSync } from "node:fs"
-import { createServer, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import * as Effect from "effect/Effect"
 import { type Browser, type BrowserContext, type Page } from "playwright-core"
 import { artifacts, axeSource, launch, present } from "./support/Browser.ts"
+import { listenFirst, type Loopback } from "./support/Loopback.ts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Members } from "../src/domain/Members.ts"
 import { Sessions } from "../src/domain/Sessions.ts"
@@ -51,7 +50,7 @@ const check = async (page: Page, label: string) => {
 describe.skipIf(!present)("the application in a browser", () => {
   let browser: Browser
   let qforms: Qforms.Qforms
-  let server: Server
+  let loopback: Loopback | undefined
   let url = ""
   let hook: Awaited<ReturnType<typeof receiver>>
   const cspViolations: Array<string> = []
@@ -83,8 +82,11 @@ describe.skipIf(!present)("the application in a browser", () => {
   beforeAll(async () => {
     mkdirSync(artifacts, { recursive: true })
     hook = await receiver()
+    loopback = await listenFirst()
+    url = loopback.url
     qforms = await Qforms.make({
       database: {},
+      appUrl: url,
       app: true,
       logLevel: "Error",
       publicPage: { minSubmitSeconds: 0 },
@@ -97,18 +99,13 @@ describe.skipIf(!present)("the application in a browser", () => {
       yield* sessions.setPassword("olivia@example.com", ownerPassword)
       yield* sessions.setPassword("victor@example.com", viewerPassword)
     }))
-    server = createServer(qforms.nodeHandler)
-    server.on("upgrade", (request, socket, head) => {
-      if (!qforms.upgradeHandler(request, socket, head)) socket.destroy()
-    })
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    loopback.serve(qforms)
     browser = await launch()
   }, 60_000)
 
   afterAll(async () => {
     await browser?.close()
-    await new Promise<void>((resolve) => server === undefined ? resolve() : server.close(() => resolve()))
+    await loopback?.close()
     await qforms?.dispose()
     await hook?.close()
   })

@@ -39,6 +39,7 @@ describe.skipIf(!present)("uploaded files in a browser, under qforms' origin", (
     directory = mkdtempSync(join(tmpdir(), "qforms-files-browser-"))
     qforms = await Qforms.make({
       database: {},
+      delivery: { worker: false },
       files: { directory },
       rateLimit: { requestsPerSecond: 100_000, burst: 100_000 },
       uploadRateLimit: { requestsPerSecond: 100_000, burst: 100_000 },

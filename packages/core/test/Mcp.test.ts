@@ -16,6 +16,7 @@ import { Workspaces } from "../src/domain/Workspaces.ts"
 import type { HostIdentity } from "../src/http/Identity.ts"
 import * as Qforms from "../src/Qforms.ts"
 import { databaseTargets } from "./support/Databases.ts"
+import { listenFirst } from "./support/Loopback.ts"
 import { receiver, waitFor } from "./support/Receiver.ts"
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -89,8 +90,10 @@ for (const target of databaseTargets) {
       const options = target.options()
       database = options.database
       cleanup = options.cleanup
+      const loopback = await listenFirst()
       qforms = await Qforms.make({
         database,
+        appUrl: loopback.url,
         rateLimit: { requestsPerSecond: 10_000, burst: 10_000 },
         delivery: { allowPrivateTargets: true, schedule: [0, 50, 100], timeoutMs: 1_000, pollIntervalMs: 100 },
         oauth: { authorizationServers: ["https://id.example.com"], scopes: ["qforms"] },
@@ -98,7 +101,8 @@ for (const target of databaseTargets) {
         resolveActor: ({ headers }) =>
           hostUsers.get(headers["x-host-user"] ?? /^Bearer at_(\S+)$/.exec(headers.authorization ?? "")?.[1] ?? "")
       })
-      http = await listen(qforms)
+      loopback.serve(qforms)
+      http = loopback
       seed = await qforms.run(Effect.gen(function*() {
         const workspaces = yield* Workspaces
         const keys = yield* ApiKeys

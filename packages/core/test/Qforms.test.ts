@@ -16,6 +16,8 @@ describe("Qforms.make", () => {
   beforeAll(async () => {
     qforms = await Qforms.make({
       database: {},
+      // No appUrl (pages and the OpenAPI document follow each request), so no deliveries.
+      delivery: { worker: false },
       resolveActor: ({ headers }) =>
         headers["x-host-user"] === "viewer" ? { workspaceId, accountId: viewerAccountId } : null
     })
@@ -91,7 +93,13 @@ describe("Qforms.make options", () => {
     [{ publicPage: { minSubmitSeconds: -1 } }, "publicPage.minSubmitSeconds: Expected a number of 0 or more"],
     [{ publicPage: { trustedProxyHops: 1.5 } }, "publicPage.trustedProxyHops"],
     [{ partialResponses: { maxAgeDays: 0 } }, "partialResponses.maxAgeDays: Expected a number greater than 0"],
-    [{ logLevel: "loud" }, "logLevel: Expected a log level"]
+    [{ logLevel: "loud" }, "logLevel: Expected a log level"],
+    [{ appUrl: "forms.example.com" }, "appUrl: Expected an absolute http(s) URL"],
+    [{ appUrl: "ftp://forms.example.com" }, "appUrl: Expected an absolute http(s) URL"],
+    [{ appUrl: "https://forms.example.com/x?next=1" }, "appUrl: Expected an absolute http(s) URL"],
+    [{}, "appUrl is required for deliveries"],
+    [{ delivery: { worker: true } }, "appUrl is required for deliveries"],
+    [{ delivery: { worker: false }, mail: { url: "smtp://127.0.0.1:2525", from: "f@example.com" } }, "mail needs appUrl"]
   ])("%j is refused before anything opens", async (options, message) => {
     // A database directory that cannot be created: refusing must come first.
     await expect(Qforms.make({ database: { dataDir: "/proc/qforms-never-created" }, ...options } as Qforms.QformsOptions))
@@ -99,7 +107,7 @@ describe("Qforms.make options", () => {
   })
 
   it.each([["debug", "Debug"], ["WARNING", "Warn"], ["off", "None"], ["Info", "Info"]])("takes the log level %s as %s", async (logLevel, level) => {
-    const qforms = await Qforms.make({ database: {}, logLevel })
+    const qforms = await Qforms.make({ database: {}, logLevel, delivery: { worker: false } })
     try {
       expect(await qforms.run(Effect.gen(function*() {
         return yield* References.MinimumLogLevel

@@ -97,8 +97,12 @@ const maxBufferedBytes = 1024 * 1024
 const eventStream = (qforms: Pick<Qforms.Qforms, "events">) =>
   defineWebSocketHandler((event) => ({
     upgrade: async () => {
-      const url = splitPath(event).path + event.url.search
-      const connection = await qforms.events.connect({ headers: Object.fromEntries(event.req.headers), url })
+      const { prefix, path } = splitPath(event)
+      // The mount point reaches qforms as on every other request: each event's `link` names the prefix.
+      const headers = Object.fromEntries(event.req.headers)
+      const forwarded = forwardedPrefix(event.req.headers.get("x-forwarded-prefix"), prefix)
+      if (forwarded !== "") headers["x-forwarded-prefix"] = forwarded
+      const connection = await qforms.events.connect({ headers, url: path + event.url.search })
       if (!("status" in connection)) return { context: { qforms: connection }, ...(connection.protocol && { protocol: connection.protocol }) }
       const body = JSON.stringify({ error: connection.error })
       return new Response(body, {

@@ -57,7 +57,7 @@ describe("@qforms/node-http", () => {
   let key: string
 
   beforeAll(async () => {
-    qforms = await Qforms.make({ database: {} })
+    qforms = await Qforms.make({ database: {}, delivery: { worker: false } })
     ;({ origin, close } = await listen(hostListener(qforms)))
     key = await qforms.run(Effect.gen(function*() {
       const { workspace, ownerAccountId } = yield* (yield* Workspaces).create({ name: "Host", ownerEmail: "o@example.com" })

@@ -93,6 +93,8 @@ async (target, options = {}) => {
     publicPage: options.publicPage,
     app: options.app,
     resolveActor: options.resolveActor,
+    // The contract suite checks no deliveries, and a host's address is known only once `mount` has listened.
+    delivery: { worker: false },
     // Never the default directory under the working directory: a temporary one, removed on dispose.
     files: options.filesDirectory === undefined ? { store: BlobStore.layerTemporary } : { directory: options.filesDirectory }
   })

@@ -34,7 +34,7 @@ export const adapterSuite = (framework: typeof express, name: string) =>
     let raw: string // a host with express.raw() for every body
 
     beforeAll(async () => {
-      qforms = await Qforms.make({ database: {} })
+      qforms = await Qforms.make({ database: {}, delivery: { worker: false } })
       key = await qforms.run(Effect.gen(function*() {
         const { workspace, ownerAccountId } = yield* (yield* Workspaces).create({ name: "Host", ownerEmail: "o@example.com" })
         return (yield* (yield* ApiKeys).create(workspace.id, { accountId: ownerAccountId })).key

@@ -142,7 +142,9 @@ export const eventStreamSuite = (adapter: string, mount: (qforms: Qforms.Qforms)
             event: "response.created",
             responseId: row.id,
             form: { id: form.id, title: "Live" },
-            answers: { Name: "Ada" }
+            answers: { Name: "Ada" },
+            // Without appUrl the stream's link is the connection's own origin and mount prefix.
+            link: `${host.origin}${prefix}/app/responses/${row.id}`
           })
         }
         expect(client.messages.map((m) => m.responseId)).toEqual([ignored.id, row.id])
