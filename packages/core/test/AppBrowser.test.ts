@@ -19,6 +19,7 @@ import { type Browser, type BrowserContext, type Page } from "playwright-core"
 import { artifacts, axeSource, launch, present } from "./support/Browser.ts"
 import { listenFirst, type Loopback } from "./support/Loopback.ts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { ApiKeys } from "../src/domain/ApiKeys.ts"
 import { Members } from "../src/domain/Members.ts"
 import { Sessions } from "../src/domain/Sessions.ts"
 import { Workspaces } from "../src/domain/Workspaces.ts"
@@ -54,6 +55,7 @@ describe.skipIf(!present)("the application in a browser", () => {
   let url = ""
   let hook: Awaited<ReturnType<typeof receiver>>
   const cspViolations: Array<string> = []
+  let ownerKey = ""
 
   const newPage = async (colorScheme: "light" | "dark" = "light", viewport = { width: 1280, height: 900 }) => {
     const context: BrowserContext = await browser.newContext({
@@ -93,11 +95,12 @@ describe.skipIf(!present)("the application in a browser", () => {
       delivery: { allowPrivateTargets: true, schedule: [0, 50, 100], timeoutMs: 1_000, pollIntervalMs: 100 }
     })
     await qforms.run(Effect.gen(function*() {
-      const { workspace } = yield* (yield* Workspaces).create({ name: "Acme", ownerEmail: "olivia@example.com", ownerName: "Olivia Owner" })
+      const { workspace, ownerAccountId } = yield* (yield* Workspaces).create({ name: "Acme", ownerEmail: "olivia@example.com", ownerName: "Olivia Owner" })
       yield* (yield* Members).add(workspace.id, { email: "victor@example.com", name: "Victor Viewer", role: "viewer" })
       const sessions = yield* Sessions
       yield* sessions.setPassword("olivia@example.com", ownerPassword)
       yield* sessions.setPassword("victor@example.com", viewerPassword)
+      ownerKey = (yield* (yield* ApiKeys).create(workspace.id, { accountId: ownerAccountId })).key
     }))
     loopback.serve(qforms)
     browser = await launch()
@@ -335,4 +338,70 @@ describe.skipIf(!present)("the application in a browser", () => {
 
     expect(cspViolations).toEqual([])
   }, 120_000)
+
+  it("every screen fits a 360 px wide phone and passes axe, light and dark", async () => {
+    const api = async (method: string, path: string, body?: unknown) => {
+      const reply = await fetch(`${url}/api${path}`, {
+        method,
+        headers: { authorization: `Bearer ${ownerKey}`, "content-type": "application/json" },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) })
+      })
+      expect(reply.status, `${method} ${path}`).toBeLessThan(300)
+      return await reply.json() as { id: number; fields: Array<{ id: number }> }
+    }
+    const form = await api("POST", "/forms", {
+      title: "A form whose title is rather long, to see that it wraps on a narrow screen",
+      fields: [
+        { type: "short_text", label: "Your name", required: true },
+        { type: "email", label: "Email" },
+        { type: "select", label: "What is it about?", options: { choices: ["Billing", "A bug report", "Something else entirely"] } }
+      ]
+    })
+    await api("PATCH", `/forms/${form.id}`, { status: "published" })
+    const [name, email] = form.fields
+    const response = await api("POST", `/forms/${form.id}/responses`, {
+      values: { [name!.id]: "Grace Hopper", [email!.id]: "grace.hopper.with.a.long.address@example.com" }
+    })
+    /** Elements that reach past the right edge (none may: the page never scrolls sideways). */
+    const overflow = (page: Page) =>
+      page.evaluate(() => {
+        const d = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number }; querySelectorAll: (s: string) => ArrayLike<{ getBoundingClientRect: () => { right: number }; tagName: string; className: string; id: string }> } }).document
+        const width = d.documentElement.clientWidth
+        if (d.documentElement.scrollWidth <= width) return []
+        return Array.from(d.querySelectorAll("body *"))
+          .filter((el) => el.getBoundingClientRect().right > width + 1)
+          .slice(0, 5)
+          .map((el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}${typeof el.className === "string" && el.className ? `.${el.className.split(" ").join(".")}` : ""}`)
+      })
+    for (const scheme of ["light", "dark"] as const) {
+      const page = await newPage(scheme, { width: 360, height: 740 })
+      const screen = async (label: string, ready: () => Promise<unknown>) => {
+        await ready()
+        await check(page, `360-${scheme}-${label}`)
+        expect(await overflow(page), `${label} at 360 px (${scheme}) overflows`).toEqual([])
+      }
+      await page.goto(`${url}/app`)
+      await screen("sign-in", () => page.getByLabel("Password").waitFor())
+      await signIn(page, "olivia@example.com", ownerPassword)
+      await screen("forms", () => page.getByRole("link", { name: /rather long/ }).first().waitFor())
+      await page.goto(`${url}/app/forms/${form.id}`)
+      await screen("builder", () => page.getByRole("heading", { level: 1 }).waitFor())
+      await page.goto(`${url}/app/forms/${form.id}/responses`)
+      await screen("inbox", () => page.getByRole("link", { name: "Grace Hopper" }).waitFor())
+      await page.goto(`${url}/app/forms/${form.id}/responses?view=board`)
+      await screen("board", () => page.locator(".board-card").first().waitFor())
+      await page.goto(`${url}/app/responses/${response.id}`)
+      await screen("case", () => page.getByRole("heading", { name: "Grace Hopper", level: 1 }).waitFor())
+      await page.goto(`${url}/app/settings`)
+      for (const tab of ["Members", "API keys", "Webhooks"]) {
+        await page.getByRole("tab", { name: tab }).click()
+        await screen(`settings-${tab.toLowerCase().replace(" ", "-")}`, () =>
+          page.waitForFunction((name) => (globalThis as unknown as { document: { querySelector: (s: string) => { textContent: string } | null } }).document.querySelector("[role=tab][aria-selected=true]")?.textContent === name, tab))
+      }
+      await page.goto(`${url}/app/account`)
+      await screen("account", () => page.getByRole("heading", { name: "Account", level: 1 }).waitFor())
+      await page.context().close()
+    }
+    expect(cspViolations).toEqual([])
+  }, 180_000)
 })

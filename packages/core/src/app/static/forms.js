@@ -1,6 +1,7 @@
 // Forms: list with status and response counts, create, duplicate, delete, publish/close, public link and embed snippet, generate.
 import { html } from "htm/preact"
 import { useEffect, useState } from "preact/hooks"
+import { TableScroll } from "./table.js"
 import { api, base, copy, formatDate, navigate, publicUrl } from "./api.js"
 
 const embedSnippet = (form) =>
@@ -74,7 +75,7 @@ export const FormsScreen = ({ canWrite }) => {
       </form>
     </div>` : null}
     <h2>All forms</h2>
-    ${forms === null ? html`<p class="loading">Loading…</p>` : forms.length === 0 ? html`<p>No forms yet.</p>` : html`<table>
+    ${forms === null ? html`<p class="loading">Loading…</p>` : forms.length === 0 ? html`<p>No forms yet.</p>` : html`<${TableScroll} label="Forms table"><table>
       <thead><tr><th scope="col">Title</th><th scope="col">Status</th><th scope="col">Responses</th><th scope="col">Changed</th><th scope="col">Actions</th></tr></thead>
       <tbody>${forms.map((form) => html`<tr key=${form.id}>
         <td><a href=${`${base}/app/forms/${form.id}`}>${form.title}</a></td>
@@ -97,5 +98,5 @@ export const FormsScreen = ({ canWrite }) => {
         </div>` : null}
         </td>
       </tr>`)}</tbody>
-    </table>`}`
+    </table><//>`}`
 }

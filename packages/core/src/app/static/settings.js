@@ -1,6 +1,7 @@
 // Settings (members, API keys shown once, webhooks with their secret shown once, delivery log, retry, test ping) and the account.
 import { html } from "htm/preact"
 import { useEffect, useState } from "preact/hooks"
+import { TableScroll } from "./table.js"
 import { api, call, copy, formatDate } from "./api.js"
 
 const roles = ["owner", "admin", "member", "viewer"]
@@ -45,14 +46,14 @@ const Members = ({ session, canAdmin }) => {
   return html`<section aria-labelledby="members-title">
     <h2 id="members-title">Members</h2>
     <${Status} error=${error ?? loadError} notice=${notice} />
-    ${list === null ? html`<p class="loading">Loading…</p>` : html`<table>
+    ${list === null ? html`<p class="loading">Loading…</p>` : html`<${TableScroll} label="Members table"><table>
       <thead><tr><th scope="col">Name</th><th scope="col">E-mail</th><th scope="col">Role</th>${canAdmin ? html`<th scope="col">Actions</th>` : null}</tr></thead>
       <tbody>${list.map((m) => html`<tr key=${m.accountId}>
         <td>${m.name ?? "—"}${m.accountId === session.account.id ? " (you)" : ""}</td><td>${m.email}</td>
         <td>${canAdmin && manages(session, m) ? html`<select aria-label=${`Role of ${m.email}`} value=${m.role} onChange=${(e) => act(() => api.patch(`/members/${m.accountId}`, { role: e.target.value }), `${m.email} is now ${e.target.value}.`)}>
           ${givable(session, m).map((r) => html`<option value=${r}>${r}</option>`)}</select>` : m.role}</td>
         ${canAdmin ? html`<td>${manages(session, m) ? html`<button class="danger" aria-label=${`Remove ${m.email}`} onClick=${() => confirm(`Remove ${m.email} from the workspace? Their API keys stop working.`) && act(() => api.del(`/members/${m.accountId}`), `${m.email} removed.`)}>Remove</button>` : null}</td>` : null}
-      </tr>`)}</tbody></table>`}
+      </tr>`)}</tbody></table><//>`}
     ${canAdmin ? html`<form class="row" onSubmit=${(e) => { e.preventDefault(); act(() => api.post("/members", { email, role }), `${email} added.`).then(() => setEmail("")) }}>
       <label for="member-email">Add member</label>
       <input id="member-email" type="email" required value=${email} onInput=${(e) => setEmail(e.target.value)} placeholder="name@example.com" />
@@ -95,13 +96,13 @@ const ApiKeys = ({ canAdmin }) => {
       <input id="key-name" type="text" maxlength="100" value=${name} onInput=${(e) => setName(e.target.value)} placeholder="e.g. Zapier" />
       <button type="submit" class="primary">Create key</button>
     </form>
-    ${list === null ? html`<p class="loading">Loading…</p>` : html`<table>
+    ${list === null ? html`<p class="loading">Loading…</p>` : html`<${TableScroll} label="API keys table"><table>
       <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col">Actions</th></tr></thead>
       <tbody>${list.map((k) => html`<tr key=${k.id}>
         <td>${k.name ?? "—"}</td><td><code>${k.prefix}…</code></td><td>${formatDate(k.createdAt)}</td><td>${k.lastUsedAt ? formatDate(k.lastUsedAt) : "never"}</td>
         <td>${k.revokedAt ? `revoked ${formatDate(k.revokedAt)}` : "active"}</td>
         <td>${k.revokedAt ? null : html`<button class="danger" aria-label=${`Revoke ${k.name ?? k.prefix}`} onClick=${() => revoke(k)}>Revoke</button>`}</td>
-      </tr>`)}</tbody></table>`}
+      </tr>`)}</tbody></table><//>`}
   </section>`
 }
 
@@ -114,14 +115,14 @@ export const DeliveryLog = ({ title, logPath, retryPath, onClose }) => {
   return html`<div class="card stack" role="region" aria-label=${`Delivery log of ${title}`}>
     <div class="spread"><h3>Delivery log: ${title}</h3><button onClick=${onClose}>Close log</button></div>
     <${Status} error=${error ?? loadError} notice=${notice} />
-    ${log === null ? html`<p class="loading">Loading…</p>` : log.deliveries.length === 0 ? html`<p>No deliveries yet.</p>` : html`<table>
+    ${log === null ? html`<p class="loading">Loading…</p>` : log.deliveries.length === 0 ? html`<p>No deliveries yet.</p>` : html`<${TableScroll} label=${`Deliveries of ${title}`}><table>
       <thead><tr><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Created</th><th scope="col">Actions</th></tr></thead>
       <tbody>${log.deliveries.map((d) => html`<tr key=${d.id}>
         <td>${d.event}${d.responseId ? ` #${d.responseId}` : ""}</td><td>${d.status}</td>
         <td>${d.attempts.map((a) => html`<div>${formatDate(a.at)}: ${a.statusCode ?? a.error ?? "—"} (${a.durationMs} ms)</div>`)}</td>
         <td>${formatDate(d.createdAt)}</td>
         <td><button onClick=${() => retry(d)} aria-label=${`Retry delivery ${d.id}`}>Retry</button></td>
-      </tr>`)}</tbody></table>`}
+      </tr>`)}</tbody></table><//>`}
   </div>`
 }
 
@@ -167,7 +168,7 @@ const Webhooks = ({ canAdmin }) => {
       <input id="hook-url" type="url" required maxlength="2000" value=${url} onInput=${(e) => setUrl(e.target.value)} placeholder="https://example.com/hook" />
       <button type="submit" class="primary">Subscribe</button>
     </form>` : html`<p>Only owners and admins manage webhooks.</p>`}
-    ${list === null ? html`<p class="loading">Loading…</p>` : list.length === 0 ? html`<p>No webhooks yet.</p>` : html`<table>
+    ${list === null ? html`<p class="loading">Loading…</p>` : list.length === 0 ? html`<p>No webhooks yet.</p>` : html`<${TableScroll} label="Webhooks table"><table>
       <thead><tr><th scope="col">Form</th><th scope="col">Event</th><th scope="col">URL</th><th scope="col">Source</th><th scope="col" title="When the receiver last answered (any status)">Last answered</th><th scope="col">Actions</th></tr></thead>
       <tbody>${list.map((s) => html`<tr key=${s.id}>
         <td>${s.formTitle}</td><td>${s.event}</td><td>${s.targetUrl}${s.disabled ? html`<br /><span class="error">disabled: ${s.disabledReason}</span>` : null}</td><td>${s.source}</td>
@@ -178,7 +179,7 @@ const Webhooks = ({ canAdmin }) => {
           ${s.disabled ? html`<button onClick=${() => enable(s)}>Enable</button>` : null}
           <button class="danger" onClick=${() => remove(s)} aria-label=${`Delete the webhook to ${s.targetUrl}`}>Delete</button>` : null}
         </div></td>
-      </tr>`)}</tbody></table>`}
+      </tr>`)}</tbody></table><//>`}
     ${open ? html`<${DeliveryLog} title=${open.targetUrl} logPath=${`/webhooks/subscribe/${open.id}/deliveries`}
       retryPath=${(d) => `/webhooks/deliveries/${d.id}/retry`} onClose=${() => setOpen(null)} />` : null}
   </section>`
