@@ -191,7 +191,10 @@ describe.skipIf(!present)("the application in a browser", () => {
     await page.keyboard.press("ArrowRight")
     await page.getByRole("region", { name: /^In progress/ }).locator(".board-card").filter({ hasText: "Ada Lovelace" }).waitFor()
     // The moved card keeps the keyboard focus in its new column: the next key press moves it again.
-    await page.waitForFunction(() => document.activeElement?.closest("section")?.textContent?.includes("In progress") === true && document.activeElement.classList.contains("board-card"))
+    await page.waitForFunction(() => {
+      const active = (globalThis as unknown as { document: { activeElement: { classList: { contains: (c: string) => boolean }; closest: (s: string) => { textContent: string | null } | null } | null } }).document.activeElement
+      return active !== null && active.classList.contains("board-card") && active.closest("section")?.textContent?.includes("In progress") === true
+    })
     await page.keyboard.press("ArrowRight")
     await page.getByRole("region", { name: /^Done/ }).locator(".board-card").filter({ hasText: "Ada Lovelace" }).waitFor()
     await page.getByText("Ada Lovelace moved to Done.").waitFor()
