@@ -91,6 +91,8 @@ describe("Qforms.make options", () => {
     [{ publicPage: { minSubmitSeconds: -1 } }, "publicPage.minSubmitSeconds: Expected a number of 0 or more"],
     [{ publicPage: { trustedProxyHops: 1.5 } }, "publicPage.trustedProxyHops"],
     [{ partialResponses: { maxAgeDays: 0 } }, "partialResponses.maxAgeDays: Expected a number greater than 0"],
+    [{ partialResponses: { newPerAddressPerHour: -1 } }, "partialResponses.newPerAddressPerHour: Expected a whole number of 0 or more"],
+    [{ partialResponses: { newPerAddressPerHour: 2.5 } }, "partialResponses.newPerAddressPerHour"],
     [{ logLevel: "loud" }, "logLevel: Expected a log level"]
   ])("%j is refused before anything opens", async (options, message) => {
     // A database directory that cannot be created: refusing must come first.
