@@ -12,7 +12,8 @@
  *   posts with `fetch`.
  * - `POST /f/{publicId}/responses`: `{"values": {...}}` as JSON → 201 `{"id"}`.
  *
- * Abuse: a honeypot input, a per-IP rate limit on submissions and on steps,
+ * Abuse: a honeypot input, a per-IP rate limit on submissions, on steps and
+ * on new partial responses (saved only from the first real answer on),
  * the body limit of the router, and a minimum time between opening the form
  * and submitting it (the start time is signed into the token). Rejected spam
  * is never stored.
