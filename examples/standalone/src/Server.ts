@@ -97,7 +97,10 @@ export const start = async (settings: Settings.Settings): Promise<Server> => {
       appUrl,
       rateLimit: { requestsPerSecond: settings.rateLimitPerSecond, burst: settings.rateLimitBurst },
       publicPage: Settings.publicPage(settings),
-      partialResponses: { maxAgeDays: settings.partialMaxAgeDays },
+      partialResponses: {
+        maxAgeDays: settings.partialMaxAgeDays,
+        newPerAddressPerHour: settings.partialResponsesPerAddressPerHour
+      },
       events: Settings.events(settings),
       app: true,
       logLevel: settings.logLevel,

@@ -101,6 +101,9 @@ export const Settings = Config.all({
   partialMaxAgeDays: Config.schema(Options.PositiveNumber, "QFORMS_PARTIAL_RESPONSE_MAX_AGE_DAYS").pipe(
     Config.withDefault(Responses.defaultPartialMaxAgeDays)
   ),
+  partialResponsesPerAddressPerHour: Config.schema(Options.NonNegativeInt, "QFORMS_PARTIAL_RESPONSES_PER_ADDRESS_PER_HOUR").pipe(
+    Config.withDefault(PublicPage.defaultPartialResponsesPerAddressPerHour)
+  ),
   smtpUrl: Config.option(Config.Redacted("QFORMS_SMTP_URL")),
   mailFrom: Config.option(Config.String("QFORMS_MAIL_FROM")),
   inboundAddress: Config.option(Config.String("QFORMS_INBOUND_ADDRESS")),

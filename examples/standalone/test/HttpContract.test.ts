@@ -51,6 +51,7 @@ const startStandalone: StartServer = async (target, options = {}) => {
     formMinSeconds: options.publicPage?.minSubmitSeconds ?? 3,
     formSubmissionsPerMinute: (options.publicPage?.submissionRateLimit?.requestsPerSecond ?? 10 / 60) * 60,
     partialMaxAgeDays: 30,
+    partialResponsesPerAddressPerHour: options.publicPage?.partialResponsesPerAddressPerHour ?? 10,
     smtpUrl: Option.none(),
     mailFrom: Option.none(),
     inboundAddress: Option.none(),

@@ -50,6 +50,14 @@ describe("settings", () => {
       { QFORMS_PARTIAL_RESPONSE_MAX_AGE_DAYS: "0" },
       /^Invalid configuration: .*greater than 0.*\(in QFORMS_PARTIAL_RESPONSE_MAX_AGE_DAYS\)\n$/
     ],
+    [
+      { QFORMS_PARTIAL_RESPONSES_PER_ADDRESS_PER_HOUR: "-1" },
+      /^Invalid configuration: .*0 or more.*\(in QFORMS_PARTIAL_RESPONSES_PER_ADDRESS_PER_HOUR\)\n$/
+    ],
+    [
+      { QFORMS_PARTIAL_RESPONSES_PER_ADDRESS_PER_HOUR: "2.5" },
+      /^Invalid configuration: .*\(in QFORMS_PARTIAL_RESPONSES_PER_ADDRESS_PER_HOUR\)\n$/
+    ],
     [{ QFORMS_EVENT_STREAMS_PER_KEY: "0" }, /^Invalid configuration: .*at least 1.*\(in QFORMS_EVENT_STREAMS_PER_KEY\)\n$/],
     [{ QFORMS_EVENT_STREAMS_MAX: "lots" }, /^Invalid configuration: .*\(in QFORMS_EVENT_STREAMS_MAX\)\n$/],
     [{ QFORMS_EVENT_STREAM_RECHECK_SECONDS: "-1" }, /^Invalid configuration: .*greater than 0.*\(in QFORMS_EVENT_STREAM_RECHECK_SECONDS\)\n$/],

@@ -137,9 +137,13 @@ export const CheckedOptions = Schema.Struct({
     stepRateLimit: optional(RateLimitConfig),
     minSubmitSeconds: optional(NonNegativeNumber),
     trustedProxyHops: optional(NonNegativeInt),
+    partialResponsesPerAddressPerHour: optional(NonNegativeInt),
     maxBodyBytes: optional(PositiveInt)
   })),
-  partialResponses: optional(Schema.Struct({ maxAgeDays: optional(PositiveNumber) })),
+  partialResponses: optional(Schema.Struct({
+    maxAgeDays: optional(PositiveNumber),
+    newPerAddressPerHour: optional(NonNegativeInt)
+  })),
   mail: optional(Schema.Struct({ timeoutMs: optional(PositiveInt) }))
 })
 

@@ -107,10 +107,17 @@ export interface QformsOptions {
   readonly publicPage?: PublicPage.PublicPageOptions | undefined
   /**
    * Partial responses (form logic): the public page saves answers as the
-   * respondent goes; those never submitted are deleted once unchanged for
-   * `maxAgeDays` (default 30).
+   * respondent goes, from the first real answer on (a Start step, empty
+   * optional answers or hidden values alone save nothing); those never
+   * submitted are deleted once unchanged for `maxAgeDays` (default 30). At
+   * most `newPerAddressPerHour` new ones are saved per client address
+   * (default 10, refilled over the hour; `0`: none are saved); over it the
+   * respondent still goes on and submits.
    */
-  readonly partialResponses?: { readonly maxAgeDays?: number | undefined } | undefined
+  readonly partialResponses?: {
+    readonly maxAgeDays?: number | undefined
+    readonly newPerAddressPerHour?: number | undefined
+  } | undefined
   /**
    * E-mail over SMTP, for notification channels of type `email` and e-mails to respondents:
    * `{ url: "smtp://user:pass@mail.example.com:587", from: "Forms <forms@example.com>" }`, with
@@ -240,7 +247,9 @@ const httpOptions = (options: QformsOptions): Http.HttpOptions => ({
   rateLimit: options.rateLimit,
   maxBodyBytes: options.maxBodyBytes,
   uploadRateLimit: options.uploadRateLimit,
-  publicPage: options.publicPage,
+  publicPage: options.partialResponses?.newPerAddressPerHour === undefined
+    ? options.publicPage
+    : { ...options.publicPage, partialResponsesPerAddressPerHour: options.partialResponses.newPerAddressPerHour },
   oauth: options.oauth,
   app: options.app
 })

@@ -93,6 +93,8 @@ describe("Qforms.make options", () => {
     [{ publicPage: { minSubmitSeconds: -1 } }, "publicPage.minSubmitSeconds: Expected a number of 0 or more"],
     [{ publicPage: { trustedProxyHops: 1.5 } }, "publicPage.trustedProxyHops"],
     [{ partialResponses: { maxAgeDays: 0 } }, "partialResponses.maxAgeDays: Expected a number greater than 0"],
+    [{ partialResponses: { newPerAddressPerHour: -1 } }, "partialResponses.newPerAddressPerHour: Expected a whole number of 0 or more"],
+    [{ partialResponses: { newPerAddressPerHour: 2.5 } }, "partialResponses.newPerAddressPerHour"],
     [{ logLevel: "loud" }, "logLevel: Expected a log level"],
     [{ appUrl: "forms.example.com" }, "appUrl: Expected an absolute http(s) URL"],
     [{ appUrl: "ftp://forms.example.com" }, "appUrl: Expected an absolute http(s) URL"],

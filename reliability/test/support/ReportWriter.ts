@@ -66,6 +66,10 @@ const scenarios: ReadonlyArray<readonly [string, string]> = [
   [
     "14 cross-site writes",
     "Every write route of the served OpenAPI document, plus `/mcp` and the application's JSON routes, gets forged cross-site requests (an `Origin` of another site, `Sec-Fetch-Site: cross-site`, a typeless body, `text/plain`) signed in by the application's session cookie (the standalone) and by a host's identity bridge (a small host with `resolveActor` reading its own cookie). Every one must be refused (403/415) and change nothing (the workspace read back before and after); bearer-key writes with the same headers keep working."
+  ],
+  [
+    "15 partial rows",
+    "One address hammers the first steps of a public form on the standalone (120 respondents: half post only the Start step, half answer the first question and leave), with `QFORMS_PARTIAL_RESPONSES_PER_ADDRESS_PER_HOUR=5`. The Start step must create no partial response, the partial responses must stay at most 5, no step may answer ≥ 500, and the same address must still submit the form afterwards (before the fix every first step created a row, limited only by the step limiter of 5 a second)."
   ]
 ]
 

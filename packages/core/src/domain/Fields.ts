@@ -465,6 +465,25 @@ export const AnswerValue = Schema.Union([
 export type AnswerValue = typeof AnswerValue.Type
 
 /**
+ * Whether a value is a real answer: text that is not blank, a number, a yes
+ * or no, at least one chosen option, or a file. An empty text, an empty
+ * selection or no value at all is not (such answers alone keep no partial
+ * response).
+ *
+ * @example
+ * ```ts
+ * isRealAnswer("  ") // false
+ * isRealAnswer(0) // true
+ * ```
+ */
+export const isRealAnswer = (value: unknown): boolean => {
+  if (value === undefined || value === null) return false
+  if (Predicate.isString(value)) return stripBidiControls(value).trim() !== ""
+  if (Array.isArray(value)) return value.some(isRealAnswer)
+  return true
+}
+
+/**
  * A file answer as submitted: the `fileId` of an upload to that question
  * (the upload's own name, size and type replace any sent along).
  *

@@ -23,7 +23,7 @@ import * as Actors from "./Actors.ts"
 import { Contacts } from "./Contacts.ts"
 import { Conflict, type Forbidden, FormNotFound, InvalidInput, ResponseNotFound } from "./Errors.ts"
 import { type EventPayload, Events } from "./Events.ts"
-import { AnswerInputs, AnswerValue, deriveRespondent, Field, validateAnswers } from "./Fields.ts"
+import { AnswerInputs, AnswerValue, deriveRespondent, Field, isRealAnswer, validateAnswers } from "./Fields.ts"
 import { Files, LinkBase, SentLinkBase } from "./Files.ts"
 import * as FormLogic from "./FormLogic.ts"
 import { Forms, FormStatus } from "./Forms.ts"
@@ -313,16 +313,18 @@ export class Responses extends Context.Service<Responses, {
     options?: { readonly partialId?: number | undefined }
   ) => Effect.Effect<ResponseRow, FormNotFound | Conflict | InvalidInput | Forbidden | SqlError.SqlError>
   /**
-   * Saves the answers so far as a partial response (`finished: false`): a new
-   * one, or the unfinished `partialId`. No event, activity or count until it
-   * is submitted. Answers the response's id.
+   * Saves the answers so far as a partial response (`finished: false`): the
+   * unfinished `partialId`, or a new one, but only once there is a real
+   * answer (see `isRealAnswer`; hidden values alone are none). No event,
+   * activity or count until it is submitted. Answers the response's id, or
+   * undefined when nothing was stored.
    */
   readonly savePartial: (
     actor: Actors.Actor,
     formId: number,
     input: SubmitInput,
     partialId: number | undefined
-  ) => Effect.Effect<number, FormNotFound | Conflict | InvalidInput | Forbidden | SqlError.SqlError>
+  ) => Effect.Effect<number | undefined, FormNotFound | Conflict | InvalidInput | Forbidden | SqlError.SqlError>
   /** The stored answers (hidden values as `hidden:<name>`) of an unfinished response, to resume it. */
   readonly partialAnswers: (
     workspaceId: number,
@@ -557,6 +559,8 @@ export class Responses extends Context.Service<Responses, {
             where workspace_id = ${actor.workspaceId} and form_id = ${formId} and id = ${partialId} and not finished
             returning id`
           if (updated[0] !== undefined) return updated[0].id
+          // A new row only for a real answer: a Start step, empty optional answers or hidden values keep nothing.
+          if (!Object.values(validated.success).some(isRealAnswer)) return undefined
           const inserted = yield* sql<{ readonly id: number }>`
             insert into responses (workspace_id, form_id, submitted_at, updated_at, name, email,
               tags, source, answers, search_text, finished)

@@ -12,7 +12,8 @@
  *   posts with `fetch`.
  * - `POST /f/{publicId}/responses`: `{"values": {...}}` as JSON → 201 `{"id"}`.
  *
- * Abuse: a honeypot input, a per-IP rate limit on submissions and on steps,
+ * Abuse: a honeypot input, a per-IP rate limit on submissions, on steps and
+ * on new partial responses (saved only from the first real answer on),
  * the body limit of the router, and a minimum time between opening the form
  * and submitting it (the start time is signed into the token). Rejected spam
  * is never stored.
@@ -34,7 +35,7 @@ import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as Multipart from "effect/http/Multipart"
 import * as Actors from "../domain/Actors.ts"
 import { type AnswerState, AnswerTokens, maxAgeMs } from "../domain/AnswerTokens.ts"
-import { type AnswerValue, type Field, FileAnswer, validateAnswers } from "../domain/Fields.ts"
+import { type AnswerValue, type Field, FileAnswer, isRealAnswer, validateAnswers } from "../domain/Fields.ts"
 import { Files } from "../domain/Files.ts"
 import * as FormLogic from "../domain/FormLogic.ts"
 import { Forms, type FormWithFields } from "../domain/Forms.ts"
@@ -65,6 +66,15 @@ export interface PublicPageOptions {
    * client's). With 1, the last address of the header is the client's.
    */
   readonly trustedProxyHops?: number | undefined
+  /**
+   * New partial responses per client address per hour (default
+   * {@link defaultPartialResponsesPerAddressPerHour}, as a bucket of that
+   * many refilled over the hour; `0`: the page saves no partial responses).
+   * Over the limit, the respondent goes on and can submit; only the new
+   * partial row is not saved. `Qforms.make` sets it from
+   * `partialResponses.newPerAddressPerHour`.
+   */
+  readonly partialResponsesPerAddressPerHour?: number | undefined
   /** The router's body limit, which the fields of a step keep to (set by `Http.layer`). */
   readonly maxBodyBytes?: number | undefined
 }
@@ -73,6 +83,8 @@ export interface PublicPageOptions {
 export const defaultSubmissionRateLimit: RateLimit.RateLimitConfig = { requestsPerSecond: 10 / 60, burst: 10 }
 /** The default step limit: 5 a second per IP address, bursts of 60. */
 export const defaultStepRateLimit: RateLimit.RateLimitConfig = { requestsPerSecond: 5, burst: 60 }
+/** The default number of new partial responses per client address per hour: 10. */
+export const defaultPartialResponsesPerAddressPerHour = 10
 /** The default minimum time to fill in a form: 3 seconds. */
 export const defaultMinSubmitSeconds = 3
 
@@ -348,6 +360,10 @@ export const layer = (options: PublicPageOptions = {}) =>
     const stepConfig = options.stepRateLimit ?? defaultStepRateLimit
     const submissions = yield* makeLimiter(submissionConfig)
     const steps = yield* makeLimiter(stepConfig)
+    const partialsPerHour = options.partialResponsesPerAddressPerHour ?? defaultPartialResponsesPerAddressPerHour
+    const newPartials = partialsPerHour > 0
+      ? Option.some(yield* makeLimiter({ requestsPerSecond: partialsPerHour / 3600, burst: partialsPerHour }))
+      : Option.none<RateLimit.RateLimiter["Service"]>()
     const files = yield* Files
     const maxFieldBytes = options.maxBodyBytes ?? 1024 * 1024
 
@@ -551,15 +567,41 @@ export const layer = (options: PublicPageOptions = {}) =>
         })
       })
 
-    /** Saves the answers so far as the partial response (best effort: the step goes on whatever happens). */
-    const saveProgress = (found: { readonly form: FormWithFields; readonly workspaceId: number }, state: AnswerState) =>
-      responses.savePartial(
-        Actors.respondent(found.workspaceId),
-        found.form.id,
-        { values: state.values, hidden: hiddenOf(found.form, state) },
-        state.partialId
-      ).pipe(
-        Effect.map((partialId): AnswerState => ({ ...state, partialId })),
+    /**
+     * Saves the answers so far as the partial response (best effort: the step
+     * goes on whatever happens). A new row needs a real answer (not a Start
+     * step, an empty optional answer or hidden values alone) and a token of
+     * the address's bucket of new partial responses; without either the
+     * respondent goes on with nothing saved.
+     */
+    const saveProgress = (
+      request: HttpServerRequest.HttpServerRequest,
+      found: { readonly form: FormWithFields; readonly workspaceId: number },
+      state: AnswerState
+    ) =>
+      Effect.gen(function*() {
+        if (state.partialId === undefined) {
+          const files = new Set(found.form.fields.filter((f) => f.type === "file").map((f) => String(f.id)))
+          const real = Object.entries(state.values).some(([key, value]) => !files.has(key) && isRealAnswer(value))
+          if (!real || Option.isNone(newPartials)) return state
+          const decision = yield* newPartials.value.take(`partial:${clientAddress(request, hops)}`)
+          if (!decision.allowed) {
+            yield* Effect.logDebug("public page: new partial responses over the limit for this address; not saved").pipe(
+              Effect.annotateLogs({ form: found.form.publicId })
+            )
+            return state
+          }
+        }
+        const partialId = yield* responses.savePartial(
+          Actors.respondent(found.workspaceId),
+          found.form.id,
+          { values: state.values, hidden: hiddenOf(found.form, state) },
+          state.partialId
+        )
+        if (partialId !== undefined) return { ...state, partialId }
+        const { partialId: _, ...rest } = state
+        return rest
+      }).pipe(
         Effect.catchTags({
           InvalidInput: () => Effect.succeed(state),
           Conflict: () => Effect.succeed(state),
@@ -713,7 +755,7 @@ export const layer = (options: PublicPageOptions = {}) =>
         const following = FormLogic.next(fields, factsOf(form, answered), field.id)
         if (following !== undefined) {
           // The answers so far are kept as a partial response (not a bot's: the honeypot is empty).
-          const next = input.honeypot === "" ? yield* saveProgress(found.success, answered) : answered
+          const next = input.honeypot === "" ? yield* saveProgress(request, found.success, answered) : answered
           return yield* questionPage(form, next, indexOf(following), enteredOf(next.values[String(following.id)]))
         }
         return yield* submitFromPage(request, found.success, answered, input, index)
