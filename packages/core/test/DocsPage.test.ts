@@ -210,7 +210,7 @@ describe.skipIf(!present)("the API reference page in Chromium", () => {
     expect(paths).toContain(`${prefix}/api/openapi.json`)
     expect(paths.some((path) => path.startsWith(`${prefix}/api/docs/scalar-`))).toBe(true)
     await context.close()
-  })
+  }, 120_000)
 
   it("renders under its CSP without a violation, an error, or a refused request", async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
@@ -233,5 +233,5 @@ describe.skipIf(!present)("the API reference page in Chromium", () => {
     expect(violations).toEqual([])
     expect(problems).toEqual([])
     await context.close()
-  })
+  }, 120_000)
 })

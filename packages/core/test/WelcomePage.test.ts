@@ -136,6 +136,6 @@ describe.skipIf(!present)("the welcome page in Chromium", () => {
       await page.waitForURL(`${server.url}${prefix}/api/docs`)
       expect(problems).toEqual([])
       await context.close()
-    })
+    }, 120_000)
   }
 })
