@@ -193,6 +193,15 @@ describe.skipIf(!present)("the API reference page in Chromium", () => {
     await page.locator("h3", { hasText: "/api/forms" }).first().waitFor({ timeout: 60_000 })
   }
 
+  /**
+   * What the drawn reference asks for has been asked: the page has loaded, and
+   * every font its style sheets made the browser load has loaded (or failed).
+   */
+  const settled = async (page: Page) => {
+    await page.waitForLoadState("load", { timeout: 60_000 })
+    await page.evaluate(() => (globalThis as unknown as { document: { fonts: { ready: Promise<unknown> } } }).document.fonts.ready.then(() => true))
+  }
+
   it("renders the operations without one request to another origin (CSP off, so nothing is hidden by it)", async () => {
     const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } })
     const page = await context.newPage()
@@ -200,8 +209,7 @@ describe.skipIf(!present)("the API reference page in Chromium", () => {
     page.on("request", (request) => requests.push(request.url()))
     await page.goto(`${server.url}${prefix}/api/docs`)
     await rendered(page)
-    // Whatever the reference fetches once drawn (lazily loaded parts) has had its chance.
-    await page.waitForLoadState("networkidle")
+    await settled(page)
     const origin = new URL(server.url).origin
     const elsewhere = requests.filter((url) => !url.startsWith("data:") && !url.startsWith("blob:") && new URL(url).origin !== origin)
     expect(elsewhere).toEqual([])
@@ -228,7 +236,7 @@ describe.skipIf(!present)("the API reference page in Chromium", () => {
     })
     await page.goto(`${server.url}${prefix}/api/docs`)
     await rendered(page)
-    await page.waitForLoadState("networkidle")
+    await settled(page)
     const violations = await page.evaluate(() => (globalThis as unknown as { __violations: Array<string> }).__violations)
     expect(violations).toEqual([])
     expect(problems).toEqual([])
