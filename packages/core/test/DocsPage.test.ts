@@ -230,7 +230,8 @@ describe.skipIf(!present)("the API reference page in Chromium", () => {
     page.on("pageerror", (error) => problems.push(`page error: ${String(error)}`))
     page.on("requestfailed", (request) => problems.push(`failed: ${request.url()} ${request.failure()?.errorText ?? ""}`))
     await page.addInitScript(() => {
-      const record = (globalThis as unknown as { __violations: Array<string> }).__violations = []
+      const record: Array<string> = []
+      ;(globalThis as unknown as { __violations: Array<string> }).__violations = record
       ;(globalThis as unknown as { document: { addEventListener: (name: string, listener: (event: { violatedDirective: string; blockedURI: string }) => void) => void } })
         .document.addEventListener("securitypolicyviolation", (event) => record.push(`${event.violatedDirective} ${event.blockedURI}`))
     })
