@@ -205,6 +205,14 @@ const smoke = async (
   const docs = await fetch(`${base}/api/docs`)
   const docsHtml = await docs.text()
   check(docs.status === 200 && /<html/i.test(docsHtml), `${host}: GET ${prefix}/api/docs is an HTML page (${docs.status})`)
+  // Its script (Scalar's bundle, read from the installed effect package) under the prefix too.
+  const scriptSrc = /<script src="([^"]+)"><\/script>/.exec(docsHtml)?.[1] ?? ""
+  check(scriptSrc.startsWith(`${prefix}/api/docs/scalar-`), `${host}: the docs page names its script under ${prefix} (${scriptSrc})`)
+  const script = await fetch(`${new URL(base).origin}${scriptSrc}`)
+  check(script.status === 200 && (await script.text()).includes("createApiReference"), `${host}: GET ${scriptSrc} is Scalar's script (${script.status})`)
+  // The welcome page: the prefix's root.
+  const welcome = (await (await fetch(`${base}/`)).json()) as { docs?: string }
+  check(welcome.docs === `${base}/api/docs`, `${host}: GET ${prefix}/ names the docs at ${base}/api/docs (${welcome.docs})`)
 
   // The live event stream: open before the submission, so it must carry its event.
   const events: Array<{ event: string; responseId: number }> = []

@@ -106,6 +106,10 @@ for (const target of databaseTargets) {
       expect(docs.headers.get("content-type")).toMatch(/html/)
       expect((await fetch(`${server.url}/healthz`)).status).toBe(200)
       expect((await fetch(`${server.url}/readyz`)).status).toBe(200)
+      // The mount point's root is qforms' welcome: its links carry the prefix.
+      const welcome = await fetch(`${server.url}/`, { headers: { accept: "text/html" } })
+      expect(welcome.status).toBe(200)
+      expect(await welcome.text()).toContain(`href="${new URL(server.url).pathname.replace(/\/$/, "")}/api/docs"`)
     })
 
     it("passes a JSON body intact (create a form, read it back) and keeps the query string", async () => {

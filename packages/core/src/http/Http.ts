@@ -1,7 +1,7 @@
 /**
  * Everything qforms serves over HTTP, as routes of an `HttpRouter`: the API
  * under `/api`, its OpenAPI document (`/api/openapi.json`) and reference page
- * (`/api/docs`), the MCP endpoint (`/mcp`, see `Mcp.ts`), `/healthz` and `/readyz`, and one router-wide layer that keeps every answer in shape:
+ * (`/api/docs`, see `Docs.ts`), the welcome page (`/`), the MCP endpoint (`/mcp`, see `Mcp.ts`), `/healthz` and `/readyz`, and one router-wide layer that keeps every answer in shape:
  * `{error}` bodies, 404 and 405 (with `Allow`), 413 over the body limit, 503
  * when the database is away, and 500 with a request id for the unexpected.
  */
@@ -12,14 +12,12 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Result from "effect/Result"
-import * as Scope from "effect/Scope"
 import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as HttpApi from "effect/http-api/HttpApi"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import * as HttpApiScalar from "effect/http-api/HttpApiScalar"
 import * as OpenApi from "effect/http-api/OpenApi"
 import * as SqlClient from "effect/sql/SqlClient"
 import { Api, Documented } from "./Api.ts"
@@ -39,7 +37,10 @@ import * as Files from "../domain/Files.ts"
 import * as Uploads from "../pages/Uploads.ts"
 import * as Database from "../storage/Database.ts"
 import * as App from "../app/App.ts"
+import * as Caching from "./Caching.ts"
+import * as Docs from "./Docs.ts"
 import * as Mcp from "./Mcp.ts"
+import * as Welcome from "../pages/Welcome.ts"
 import * as RateLimit from "./RateLimit.ts"
 import { redactUrl } from "./Redact.ts"
 import { AuthenticationLive, bearerChallenge, RequestErrorsLive } from "./Security.ts"
@@ -83,7 +84,9 @@ const toPattern = (path: string): RegExp =>
 const knownRoutes = (options: HttpOptions): ReadonlyArray<KnownRoute> => {
   const routes: Array<KnownRoute> = [
     { method: "GET", pattern: toPattern("/api/openapi.json") },
-    { method: "GET", pattern: toPattern("/api/docs") },
+    { method: "GET", pattern: toPattern(Docs.path) },
+    { method: "GET", pattern: toPattern(Docs.assetPath) },
+    { method: "GET", pattern: toPattern("/") },
     { method: "GET", pattern: toPattern("/healthz") },
     { method: "GET", pattern: toPattern("/api/events") },
     { method: "GET", pattern: toPattern("/readyz") },
@@ -365,34 +368,46 @@ export const baseUrlOf = (
 }
 
 /**
- * The OpenAPI document, with `servers` naming where the API is mounted. It is
- * built on the first request, not at start (`OpenApi.fromApi` caches it).
+ * The path prefix qforms is mounted under, from {@link baseUrl}: `""` at the
+ * root, `/forms-service` under an adapter mounted there.
  */
-const OpenApiRoute = (options: HttpOptions) =>
-  HttpRouter.add(
-    "GET",
-    "/api/openapi.json",
-    Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
-      json(200, {
-        ...OpenApi.fromApi(Documented),
-        servers: [{ url: baseUrl(request, options.appUrl) || "/", description: "This qforms service" }]
-      }))
-  )
+export const mountPrefix = (request: HttpServerRequest.HttpServerRequest, appUrl: string | undefined): string => {
+  const base = baseUrl(request, appUrl)
+  return (/^https?:\/\//.test(base) && URL.canParse(base) ? new URL(base).pathname : base).replace(/\/$/, "")
+}
+
+/** The OpenAPI documents kept ready to serve, by `servers` URL (a few: one per address the service is reached at). */
+const keptDocuments = 8
 
 /**
- * The API reference page (Scalar). Its bundled script (3 MB of JavaScript,
- * ~27 MB resident once loaded) is loaded on the first visit rather than at
- * start, so a server whose docs nobody opens never holds it.
+ * The OpenAPI document, with `servers` naming where the API is mounted. It is
+ * built on the first request, not at start (`OpenApi.fromApi` caches it), and
+ * served with an `ETag` (304 when unchanged) and compressed as the client
+ * allows, each form made once per `servers` URL.
  */
-const DocsRoute = HttpRouter.use(Effect.fnUntraced(function*(router) {
-  const scope = yield* Effect.scope
-  const page = yield* Effect.cached(
-    HttpRouter.toHttpEffect(HttpApiScalar.layer(Documented, { path: "/api/docs", scalar: { hideModels: false } })).pipe(
-      Effect.provideService(Scope.Scope, scope)
+const OpenApiRoute = (options: HttpOptions) =>
+  HttpRouter.use(Effect.fnUntraced(function*(router) {
+    const documents = new Map<string, Caching.Representation>()
+    yield* router.add(
+      "GET",
+      "/api/openapi.json",
+      Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const server = baseUrl(request, options.appUrl) || "/"
+        let representation = documents.get(server)
+        if (representation === undefined) {
+          representation = yield* Caching.makeRepresentation(JSON.stringify({
+            ...OpenApi.fromApi(Documented),
+            servers: [{ url: server, description: "This qforms service" }]
+          }))
+          // The URL comes from the request's headers: only the newest few are kept.
+          if (documents.size >= keptDocuments) documents.delete(documents.keys().next().value!)
+          documents.set(server, representation)
+        }
+        return yield* Caching.respond(representation, { contentType: "application/json", cacheControl: "no-cache" })
+      })
     )
-  )
-  yield* router.add("GET", "/api/docs", Effect.flatten(page))
-}))
+  }))
 
 /**
  * The routes of qforms: provide the domain services (`Services.layer…`) and a
@@ -442,7 +457,12 @@ export const layer = (options: HttpOptions = {}) => {
     ),
     OpenApiRoute(options),
     HealthRoutes,
-    DocsRoute,
+    Docs.layer((request) => mountPrefix(request, options.appUrl)),
+    Welcome.layer({
+      app: options.app !== undefined && options.app !== false,
+      baseUrl: (request) => baseUrl(request, options.appUrl),
+      prefix: (request) => mountPrefix(request, options.appUrl)
+    }),
     Mcp.layer({ oauth: options.oauth, baseUrl: (request) => baseUrl(request, options.appUrl) }).pipe(
       Layer.provide(limiter)
     ),

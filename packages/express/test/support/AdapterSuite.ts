@@ -79,6 +79,10 @@ export const adapterSuite = (framework: typeof express, name: string) =>
       expect((await proxied.json() as Servers).servers[0]!.url).toBe("https://forms.example.com/app/forms-service")
       expect((await fetch(`${parsing}/forms-service/healthz`)).status).toBe(200)
       expect((await fetch(`${parsing}/forms-service/api/docs`)).headers.get("content-type")).toMatch(/^text\/html/)
+      // The mount point's root is qforms' welcome: its links carry the prefix.
+      const welcome = await fetch(`${parsing}/forms-service/`)
+      expect(welcome.status).toBe(200)
+      expect((await welcome.json() as { docs: string }).docs).toBe(`${parsing}/forms-service/api/docs`)
     })
 
     it("hands a body express.json() already parsed to qforms intact (create a form, read it back)", async () => {

@@ -1,0 +1,141 @@
+/**
+ * `GET /` greets a person: a browser gets a small page (no script, a strict
+ * CSP) naming the service with links to the application, the API reference,
+ * the OpenAPI document and the MCP endpoint's address; anything else gets the
+ * same as JSON. Under a mount prefix every link carries it. The page passes
+ * axe-core at 360 px, light and dark.
+ */
+import { join } from "node:path"
+import { type Browser } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { artifact, axeSource, launch, present } from "./support/Browser.ts"
+import { databaseTargets } from "./support/Databases.ts"
+import { cspDirectives, prefix, type PrefixServer, rawGet, startPrefixServer } from "./support/PrefixServer.ts"
+
+const browserAccept = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+
+const hrefs = (page: string) => [...page.matchAll(/<a href="([^"]*)"/g)].map((m) => m[1]!)
+
+for (const target of databaseTargets) {
+  describe(`the welcome page (${target.name})`, () => {
+    let server: PrefixServer
+
+    beforeAll(async () => {
+      server = await startPrefixServer(target, { app: true })
+    })
+    afterAll(async () => {
+      await server?.close()
+    })
+
+    it("greets a browser with a page of links under a strict CSP", async () => {
+      const reply = await rawGet(`${server.url}/`, { accept: browserAccept })
+      expect(reply.status).toBe(200)
+      expect(reply.headers["content-type"]).toMatch(/^text\/html/)
+      expect(reply.headers["vary"]).toBe("Accept")
+      const page = reply.body.toString("utf8")
+      expect(page).toMatch(/<h1>qforms<\/h1>/)
+      expect(hrefs(page)).toEqual(["/app", "/api/docs", "/api/openapi.json"])
+      expect(page).toContain(`<code>${server.url}/mcp</code>`)
+      expect(page).not.toMatch(/<script/i)
+      const csp = cspDirectives(reply.headers["content-security-policy"])
+      expect(csp.get("default-src")).toEqual(["'none'"])
+      expect(csp.has("script-src")).toBe(false)
+      expect(csp.get("style-src")?.every((source) => /^'sha256-[A-Za-z0-9+/]+=*'$/.test(source))).toBe(true)
+      expect(csp.get("frame-ancestors")).toEqual(["'self'"])
+    })
+
+    it("answers JSON to anything but a browser", async () => {
+      for (const headers of [{}, { accept: "application/json" }, { accept: "*/*" }]) {
+        const reply = await rawGet(`${server.url}/`, headers)
+        expect(reply.status).toBe(200)
+        expect(reply.headers["content-type"]).toMatch(/^application\/json/)
+        expect(JSON.parse(reply.body.toString("utf8"))).toEqual({
+          name: "qforms",
+          app: `${server.url}/app`,
+          docs: `${server.url}/api/docs`,
+          openapi: `${server.url}/api/openapi.json`,
+          mcp: `${server.url}/mcp`
+        })
+      }
+    })
+
+    it("puts the mount prefix in every link, and each link answers there", async () => {
+      const reply = await rawGet(`${server.url}${prefix}/`, { accept: browserAccept })
+      expect(reply.status).toBe(200)
+      const page = reply.body.toString("utf8")
+      const links = hrefs(page)
+      expect(links).toEqual([`${prefix}/app`, `${prefix}/api/docs`, `${prefix}/api/openapi.json`])
+      expect(page).toContain(`<code>${server.url}${prefix}/mcp</code>`)
+      for (const link of links) {
+        const followed = await rawGet(`${server.url}${link}`, { accept: browserAccept })
+        // The application sends a visitor who is not signed in to its sign-in page.
+        expect([200, 303], link).toContain(followed.status)
+        if (followed.status === 303) expect(followed.headers["location"]).toMatch(new RegExp(`^${prefix}/app/sign-in`))
+      }
+      const json = JSON.parse((await rawGet(`${server.url}${prefix}`, { accept: "application/json" })).body.toString("utf8"))
+      expect(json.docs).toBe(`${server.url}${prefix}/api/docs`)
+      expect(json.mcp).toBe(`${server.url}${prefix}/mcp`)
+    })
+  })
+}
+
+describe("the welcome page without the application", () => {
+  let server: PrefixServer
+
+  beforeAll(async () => {
+    server = await startPrefixServer(databaseTargets[0]!)
+  })
+  afterAll(async () => {
+    await server?.close()
+  })
+
+  it("leaves the application's link out", async () => {
+    const page = (await rawGet(`${server.url}/`, { accept: browserAccept })).body.toString("utf8")
+    expect(hrefs(page)).toEqual(["/api/docs", "/api/openapi.json"])
+    const json = JSON.parse((await rawGet(`${server.url}/`)).body.toString("utf8"))
+    expect(json).not.toHaveProperty("app")
+  })
+})
+
+describe.skipIf(!present)("the welcome page in Chromium", () => {
+  let server: PrefixServer
+  let browser: Browser
+
+  beforeAll(async () => {
+    server = await startPrefixServer(databaseTargets[0]!, { app: true })
+    browser = await launch()
+  }, 180_000)
+  afterAll(async () => {
+    await browser?.close()
+    await server?.close()
+  })
+
+  for (const colorScheme of ["light", "dark"] as const) {
+    it(`passes axe at 360 px in the ${colorScheme} theme, with no CSP violation`, async () => {
+      const context = await browser.newContext({ viewport: { width: 360, height: 740 }, colorScheme })
+      const page = await context.newPage()
+      const problems: Array<string> = []
+      page.on("console", (message) => {
+        if (message.type() === "error") problems.push(message.text())
+      })
+      await page.goto(`${server.url}${prefix}/`)
+      await page.getByRole("heading", { name: "qforms", level: 1 }).waitFor()
+      await page.screenshot({ path: artifact(join(`welcome-${colorScheme}.png`)), fullPage: true })
+      // Its CSP allows no script of the page's own: axe is evaluated through the protocol, which the CSP does not govern.
+      await page.evaluate(axeSource)
+      const violations = await page.evaluate(async () => {
+        const axe = (globalThis as unknown as {
+          axe: { run: (context: unknown) => Promise<{ violations: ReadonlyArray<{ id: string; nodes: ReadonlyArray<{ html: string }> }> }> }
+        }).axe
+        const result = await axe.run((globalThis as unknown as { document: unknown }).document)
+        return result.violations.map((v) => `${v.id} (${v.nodes.map((n) => n.html).join(" | ")})`)
+      })
+      expect(violations).toEqual([])
+      // The links lead under the prefix.
+      await page.getByRole("link", { name: "API reference" }).click()
+      await page.waitForURL(`${server.url}${prefix}/api/docs`)
+      expect(problems).toEqual([])
+      await context.close()
+    }, 120_000)
+  }
+})
