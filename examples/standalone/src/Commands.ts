@@ -16,13 +16,14 @@ import {
   Workspaces
 } from "@qforms/core"
 import * as Console from "effect/Console"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as Option from "effect/Option"
 import * as References from "effect/References"
 import * as Schema from "effect/Schema"
-import { Argument, Command, Flag, GlobalFlag } from "effect/cli"
+import { Argument, CliError, CliOutput, Command, Flag, GlobalFlag } from "effect/cli"
 import type * as SqlClient from "effect/sql/SqlClient"
 import * as Settings from "./Settings.ts"
 
@@ -58,6 +59,17 @@ export const normalizeLogLevelFlag = (args: ReadonlyArray<string>): ReadonlyArra
 }
 
 /**
+ * How a command reaches the database when it runs inside the server (see
+ * `AdminSocket.ts`): the running server's own services. Undefined in the CLI
+ * process, which opens the database itself.
+ */
+export const InServer = Context.Reference<
+  (<A, E extends { readonly message: string }>(
+    effect: Effect.Effect<A, E, Services.Services | SqlClient.SqlClient>
+  ) => Effect.Effect<A, CliFailure>) | undefined
+>("@qforms/standalone/InServer", { defaultValue: () => undefined })
+
+/**
  * Runs `effect` on qforms' services over the configured database: opened (and
  * migrated) for this command only, closed before the process exits. PGlite's
  * data directory is locked by core: while a server holds it, this fails with
@@ -67,6 +79,8 @@ const withQforms = <A, E extends { readonly message: string }>(
   effect: Effect.Effect<A, E, Services.Services | SqlClient.SqlClient>
 ): Effect.Effect<A, CliFailure> =>
   Effect.gen(function*() {
+    const inServer = yield* InServer
+    if (inServer !== undefined) return yield* inServer(effect)
     const settings = yield* Effect.mapError(Settings.load, (message) => new CliFailure({ message }))
     const database = Settings.database(settings)
     const services = "url" in database
@@ -285,3 +299,37 @@ export const qforms = Command.make("qforms").pipe(
   ),
   Command.withSubcommands([workspace, member, key, account])
 )
+
+/** Usage problems (and the usage shown for a missing subcommand) go to stderr; `--help` stays on stdout. */
+const presenter = CliOutput.layerPresenter({
+  present: (event) =>
+    event._tag === "InvalidInvocation"
+      ? Effect.gen(function*() {
+        const formatter = yield* CliOutput.Formatter
+        yield* Console.error(formatter.formatHelpDoc(event.helpDoc))
+        yield* Console.error(formatter.formatErrors(event.errors))
+      })
+      : event._tag === "Help" && event.reason === "Implicit"
+      ? Effect.gen(function*() {
+        const formatter = yield* CliOutput.Formatter
+        yield* Console.error(formatter.formatHelpDoc(event.helpDoc))
+      })
+      : CliOutput.defaultPresenter.present(event)
+})
+
+/**
+ * Runs the `qforms` command on these arguments; answers the exit code: 0
+ * done, 1 the command failed (message on stderr), 2 bad arguments. The same
+ * in the CLI process and inside a running server (see `AdminSocket.ts`).
+ */
+export const execute = (args: ReadonlyArray<string>) =>
+  Command.runWith(qforms, { version: "0.0.0" })(normalizeLogLevelFlag(args)).pipe(
+    Effect.as(0),
+    Effect.catch((error) =>
+      CliError.isCliError(error)
+        // Already rendered by effect/cli (the problem, then the usage).
+        ? Effect.succeed(2)
+        : Effect.as(Console.error(`qforms: ${error instanceof CliFailure ? error.message : String(error)}`), 1)
+    ),
+    Effect.provide(presenter)
+  )

@@ -6,6 +6,7 @@ import { createServer, type Server as NodeServer, type ServerResponse } from "no
 import type { AddressInfo, Socket } from "node:net"
 import { Bootstrap, Qforms, Redact } from "@qforms/core"
 import * as Option from "effect/Option"
+import * as AdminSocket from "./AdminSocket.ts"
 import * as Settings from "./Settings.ts"
 
 /** A running standalone server. */
@@ -180,7 +181,14 @@ export const start = async (settings: Settings.Settings): Promise<Server> => {
   }
   const running = qforms
   const firstStart = await running.run(Bootstrap.ensureDefaultWorkspace({ ownerEmail: settings.ownerEmail }))
-  if (settings.logRequests) accessLog(server)
+  // On the embedded database the CLI's commands reach this process through a socket in the data directory.
+  const database = Settings.database(settings)
+  const stopAdmin = "url" in database || database.dataDir === undefined
+    ? undefined
+    : await AdminSocket.serve(database.dataDir, running).catch((error: unknown) => {
+      process.stderr.write(`qforms: the CLI cannot reach this server (admin socket: ${String(error)})\n`)
+      return undefined
+    })
   let closing: Promise<void> | undefined
   const close = () =>
     closing ??= new Promise<void>((resolve) => {
@@ -191,7 +199,7 @@ export const start = async (settings: Settings.Settings): Promise<Server> => {
         resolve()
       })
       server.closeIdleConnections()
-    }).then(() => running.dispose())
+    }).then(() => stopAdmin?.()).then(() => running.dispose())
   const host = listening.family === "IPv6" ? `[${listening.address}]` : listening.address
   return { url: `http://${host}:${listening.port}`, qforms: running, firstStart, close }
 }

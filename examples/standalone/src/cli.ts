@@ -5,49 +5,46 @@
  * `npm run qforms -- <command>`; `npm run -s qforms -- key create ...` prints
  * only the key.
  *
+ * On the embedded database, while a server runs on the same data directory,
+ * the command runs inside that server (through its admin socket, see
+ * `AdminSocket.ts`): nobody has to stop the service to add a colleague.
+ *
  * Exit codes: 0 done, 1 the command failed (message on stderr), 2 bad
  * arguments (message and usage on stderr), 130 interrupted.
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import * as Cause from "effect/Cause"
-import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Stdio from "effect/Stdio"
-import { CliError, CliOutput, Command } from "effect/cli"
-import { CliFailure, normalizeLogLevelFlag, qforms } from "./Commands.ts"
+import { forward } from "./AdminSocket.ts"
+import { execute } from "./Commands.ts"
+import * as Settings from "./Settings.ts"
 
-/** Usage problems (and the usage shown for a missing subcommand) go to stderr; `--help` stays on stdout. */
-const presenter = CliOutput.layerPresenter({
-  present: (event) =>
-    event._tag === "InvalidInvocation"
-      ? Effect.gen(function*() {
-        const formatter = yield* CliOutput.Formatter
-        yield* Console.error(formatter.formatHelpDoc(event.helpDoc))
-        yield* Console.error(formatter.formatErrors(event.errors))
-      })
-      : event._tag === "Help" && event.reason === "Implicit"
-      ? Effect.gen(function*() {
-        const formatter = yield* CliOutput.Formatter
-        yield* Console.error(formatter.formatHelpDoc(event.helpDoc))
-      })
-      : CliOutput.defaultPresenter.present(event)
-})
+/** The running server's answer, when a server holds this data directory and listens on its socket. */
+const throughServer = (args: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    const settings = yield* Effect.option(Settings.load)
+    if (settings._tag === "None") return undefined
+    const database = Settings.database(settings.value)
+    if ("url" in database || database.dataDir === undefined) return undefined
+    const dataDir = database.dataDir
+    return yield* Effect.promise(() => forward(dataDir, args))
+  })
 
-// `--log-level` takes every name LOG_LEVEL takes, in any case.
 const program = Stdio.Stdio.use(({ args }) =>
-  Effect.flatMap(args, (list) => Command.runWith(qforms, { version: "0.0.0" })(normalizeLogLevelFlag(list)))
-).pipe(
-  Effect.as(0),
-  Effect.catch((error) =>
-    CliError.isCliError(error)
-      // Already rendered by effect/cli (the problem, then the usage).
-      ? Effect.succeed(2)
-      : Effect.as(Console.error(`qforms: ${error instanceof CliFailure ? error.message : String(error)}`), 1)
-  ),
-  Effect.provide([NodeServices.layer, presenter])
-)
+  Effect.gen(function*() {
+    const list = yield* args
+    const answer = yield* throughServer(list)
+    if (answer === undefined) return yield* execute(list)
+    yield* Effect.sync(() => {
+      process.stdout.write(answer.stdout)
+      process.stderr.write(answer.stderr)
+    })
+    return answer.code
+  })
+).pipe(Effect.provide(NodeServices.layer))
 
 NodeRuntime.runMain(program, {
   disableErrorReporting: true,

@@ -15,6 +15,7 @@ import { Events } from "./domain/Events.ts"
 import { Files } from "./domain/Files.ts"
 import { FormNotifications } from "./domain/FormNotifications.ts"
 import { Forms } from "./domain/Forms.ts"
+import { Invitations } from "./domain/Invitations.ts"
 import { EmailReplies } from "./domain/EmailReplies.ts"
 import { EmailTokens } from "./domain/EmailTokens.ts"
 import { RespondentEmails } from "./domain/RespondentEmails.ts"
@@ -42,6 +43,7 @@ export type Services =
   | EmailReplies
   | RespondentEmails
   | Forms
+  | Invitations
   | Members
   | Notes
   | Responses
@@ -77,7 +79,7 @@ export const layer: Layer.Layer<Services, never, SqlClient.SqlClient | BlobStore
   FormNotifications.layer,
   Sessions.layer
 )
-  .pipe(Layer.provideMerge(middle), (core) => EmailReplies.layer.pipe(Layer.provideMerge(core)))
+  .pipe(Layer.provideMerge(middle), (core) => Layer.mergeAll(EmailReplies.layer, Invitations.layer).pipe(Layer.provideMerge(core)))
 
 /**
  * Where uploaded files are kept: a directory, or any `BlobStore` layer (an S3

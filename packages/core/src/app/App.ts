@@ -16,6 +16,12 @@
  *   limited per address; a wrong current password counts towards the lockout).
  * - `POST /app/workspace`: switch the session to another of the account's
  *   workspaces (a fresh session; the old one ends).
+ * - `GET|POST /app/invite/:token`: an invitation: the invitee sets a name and
+ *   password (or signs in to the account the address has) and becomes a member.
+ * - `GET /app/forgot-password`, `POST /app/password-reset` (always 202, whether
+ *   or not the address has an account), `GET|POST /app/reset/:token`.
+ * - `GET|POST /app/link/:token`: a one-time sign-in link an owner or admin issued.
+ *   The token routes are limited per client address like sign-in.
  * - `GET /app/assets/:name`, `GET /app/assets/vendor/:name`: the scripts and style sheet.
  */
 import { randomBytes } from "node:crypto"
@@ -31,7 +37,12 @@ import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as UrlParams from "effect/http/UrlParams"
+import { EmailAddress, PersonName } from "../domain/Accounts.ts"
+import * as Files from "../domain/Files.ts"
+import { type Acceptance, Invitations } from "../domain/Invitations.ts"
+import { Mailer } from "../domain/Mailer.ts"
 import { Members } from "../domain/Members.ts"
+import * as Passwords from "../domain/Passwords.ts"
 import { type Session, Sessions, type WorkspaceChoice } from "../domain/Sessions.ts"
 import { baseUrl } from "../http/Http.ts"
 import { IdentityBridge } from "../http/Identity.ts"
@@ -158,6 +169,8 @@ const WorkspaceChoiceForm = Schema.Struct({
   next: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(500)))
 })
 
+const InviteeName = PersonName
+
 const WorkspaceSwitch = Schema.Struct({ workspaceId: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 2_147_483_647 })) })
 
 const PasswordChange = Schema.Struct({
@@ -185,6 +198,7 @@ export const layer = (options: AppOptions & { readonly appUrl?: string | undefin
   HttpRouter.use(Effect.fnUntraced(function*(router) {
     const sessions = yield* Sessions
     const members = yield* Members
+    const invitations = yield* Invitations
     const bridge = yield* IdentityBridge
     const limiter = yield* Effect.service(RateLimit.RateLimiter).pipe(
       Effect.provide(RateLimit.RateLimiter.layerMemory(options.signInRateLimit ?? defaultSignInRateLimit))
@@ -239,7 +253,54 @@ export const layer = (options: AppOptions & { readonly appUrl?: string | undefin
     /** A request that writes must come from a page of this origin (login CSRF, sign-out, password change). */
     const sameOrigin = (request: HttpServerRequest.HttpServerRequest) => crossSiteRefusal(request.headers) === undefined
 
-    const signInPage = (status: number, prefix: string, extra: { readonly error?: string | undefined; readonly email?: string | undefined; readonly next?: string | undefined }, headers?: Record<string, string>) =>
+    /** A client that asked for JSON (a script) gets `{error}` rather than a page. */
+    const wantsJson = (request: HttpServerRequest.HttpServerRequest) =>
+      (request.headers["accept"] ?? "").includes("application/json") || (request.headers["content-type"] ?? "").includes("json")
+
+    /** The fields of a form post or a JSON body (strings only). */
+    const formOf = (request: HttpServerRequest.HttpServerRequest) =>
+      Effect.gen(function*() {
+        const fields: Record<string, string> = {}
+        if ((request.headers["content-type"] ?? "").includes("json")) {
+          const body = yield* Effect.orElseSucceed(request.json, () => undefined)
+          if (typeof body === "object" && body !== null) {
+            for (const [key, value] of Object.entries(body)) if (typeof value === "string") fields[key] = value
+          }
+          return fields
+        }
+        const params = yield* Effect.orElseSucceed(request.urlParamsBody, () => UrlParams.empty)
+        for (const key of ["name", "password", "email", "mode"]) {
+          const value = first(params, key)
+          if (value !== undefined) fields[key] = value
+        }
+        return fields
+      })
+
+    /** The limit of the token routes (invitations, resets, sign-in links) per client address: undefined when allowed. */
+    const takeToken = (request: HttpServerRequest.HttpServerRequest) =>
+      Effect.map(limiter.take(`token:${clientAddress(request, hops)}`), (decision) =>
+        decision.allowed
+          ? undefined
+          : json(429, { error: `too many attempts from your address: try again in ${decision.retryAfterSeconds} seconds` }, {
+            "retry-after": String(decision.retryAfterSeconds)
+          }))
+
+    /** A token that leads nowhere: 404 (never issued) or 410 (used, revoked, expired), as a page or as JSON. */
+    const tokenProblem = (request: HttpServerRequest.HttpServerRequest, prefix: string, status: 404 | 410, message: string) =>
+      wantsJson(request)
+        ? json(status, { error: message })
+        : page(status, {
+          title: "Link not valid · qforms",
+          prefix,
+          nonce: nonce(),
+          body: html`<main class="auth" id="main">
+<h1>${status === 404 ? "This link is not valid" : "This link no longer works"}</h1>
+<p role="alert">${message}</p>
+<p><a href="${prefix}/app/sign-in">Go to sign-in</a></p>
+</main>`
+        })
+
+    const signInPage = (status: number, prefix: string, extra: { readonly error?: string | undefined; readonly notice?: string | undefined; readonly email?: string | undefined; readonly next?: string | undefined }, headers?: Record<string, string>) =>
       page(status, {
         title: "Sign in · qforms",
         prefix,
@@ -250,6 +311,7 @@ ${
           passwordSignIn
             ? html`<form method="post" action="${prefix}/app/sign-in" class="stack">
 ${extra.error === undefined ? null : html`<p class="error" role="alert" id="sign-in-error">${extra.error}</p>`}
+${extra.notice === undefined ? null : html`<p class="notice" role="status">${extra.notice}</p>`}
 <label for="email">E-mail</label>
 <input id="email" name="email" type="email" autocomplete="username" required value="${extra.email ?? ""}"${
               extra.error === undefined ? null : html` aria-describedby="sign-in-error"`
@@ -259,7 +321,7 @@ ${extra.error === undefined ? null : html`<p class="error" role="alert" id="sign
 ${extra.next === undefined ? null : html`<input type="hidden" name="next" value="${extra.next}">`}
 <button type="submit" class="primary">Sign in</button>
 </form>
-<p class="muted">Forgot your password? An administrator can set a new one: <code>qforms account set-password --email you@example.com</code></p>`
+<p><a href="${prefix}/app/forgot-password">Forgot your password?</a></p>`
             : html`<p>Sign in through the application this service is part of.</p>`
         }
 </main>`
@@ -380,6 +442,277 @@ ${next === undefined ? null : html`<input type="hidden" name="next" value="${nex
         return signInPage(400, prefix, { error: "This sign-in link was already used or has expired. Sign in with your password." })
       }
       return setSession(redirect(`${prefix}/app/account`), prefix, secure, opened.success.id)
+    }))
+
+    // A one-time sign-in link an owner or admin issued for a member: the same two steps (a preview spends nothing).
+    yield* router.add("GET", "/app/link/:token", Effect.gen(function*() {
+      const { prefix } = yield* context
+      const params = yield* HttpRouter.params
+      return page(200, {
+        title: "Sign in · qforms",
+        prefix,
+        nonce: nonce(),
+        body: html`<main class="auth" id="main">
+<h1>Sign in to qforms</h1>
+<p>An administrator of your workspace gave you this one-time sign-in link. It works once, for 15 minutes.</p>
+<form method="post" action="${prefix}/app/link/${params["token"] ?? ""}"><button type="submit" class="primary">Sign in</button></form>
+</main>`
+      })
+    }))
+    yield* router.add("POST", "/app/link/:token", Effect.gen(function*() {
+      const { prefix, request, secure } = yield* context
+      if (!sameOrigin(request)) return json(403, { error: "sign-in must come from this site's own page" })
+      const limited = yield* takeToken(request)
+      if (limited !== undefined) return limited
+      const params = yield* HttpRouter.params
+      const previous = request.cookies[sessionCookie]
+      if (previous !== undefined && previous !== "") yield* sessions.signOut(previous)
+      const opened = yield* Effect.result(sessions.redeemSignInLink(params["token"] ?? ""))
+      if (opened._tag === "Failure") {
+        if (opened.failure._tag === "SqlError") return yield* Effect.die(opened.failure)
+        return tokenProblem(request, prefix, 410, "This sign-in link was already used or has expired. Ask for a new one, or sign in with your password.")
+      }
+      return setSession(redirect(`${prefix}/app`), prefix, secure, opened.success.id)
+    }))
+
+    // Invitations: the page shows what the invitee must do; the form accepts (spending the token).
+    const invitationPage = (status: number, prefix: string, token: string, view: {
+      readonly workspaceName: string
+      readonly email: string
+      readonly role: string
+      readonly account: "new" | "password" | "signInFirst"
+    }, signedInAs: string | undefined, error?: string) =>
+      page(status, {
+        title: `Join ${view.workspaceName} · qforms`,
+        prefix,
+        nonce: nonce(),
+        body: html`<main class="auth" id="main">
+<h1>Join ${view.workspaceName}</h1>
+<p>You are invited to the workspace <strong>${view.workspaceName}</strong> as <strong>${view.role}</strong>, with the address <strong>${view.email}</strong>.</p>
+${error === undefined ? null : html`<p class="error" role="alert" id="invite-error">${error}</p>`}
+${
+          signedInAs !== undefined && signedInAs.toLowerCase() === view.email.toLowerCase()
+            ? html`<form method="post" action="${prefix}/app/invite/${token}" class="stack">
+<input type="hidden" name="mode" value="session">
+<button type="submit" class="primary">Accept the invitation</button>
+</form>`
+            : view.account === "new"
+            ? html`<form method="post" action="${prefix}/app/invite/${token}" class="stack">
+<label for="name">Your name</label>
+<input id="name" name="name" autocomplete="name" maxlength="200" required>
+<label for="new-password">Choose a password (at least 10 characters)</label>
+<input id="new-password" name="password" type="password" autocomplete="new-password" minlength="10" maxlength="200" required${
+              error === undefined ? null : html` aria-describedby="invite-error"`
+            }>
+<button type="submit" class="primary">Join</button>
+</form>`
+            : view.account === "password"
+            ? html`<form method="post" action="${prefix}/app/invite/${token}" class="stack">
+<p>This address already has an account: sign in with its password to accept.</p>
+<label for="password">Password of ${view.email}</label>
+<input id="password" name="password" type="password" autocomplete="current-password" maxlength="200" required${
+              error === undefined ? null : html` aria-describedby="invite-error"`
+            }>
+<button type="submit" class="primary">Sign in and join</button>
+</form>
+<p><a href="${prefix}/app/forgot-password">Forgot your password?</a></p>`
+            : html`<p>This address already has an account in another workspace. Sign in to it first (<a href="${prefix}/app/forgot-password">set a password by e-mail</a> if it has none), then open this invitation again.</p>`
+        }
+</main>`
+      })
+
+    yield* router.add("GET", "/app/invite/:token", Effect.gen(function*() {
+      const { prefix, request } = yield* context
+      const params = yield* HttpRouter.params
+      const token = params["token"] ?? ""
+      const view = yield* Effect.result(invitations.view(token))
+      if (view._tag === "Failure") {
+        if (view.failure._tag === "SqlError") return yield* Effect.die(view.failure)
+        return view.failure._tag === "TokenUnknown"
+          ? tokenProblem(request, prefix, 404, "This invitation link is not valid: check that you copied all of it.")
+          : tokenProblem(request, prefix, 410, "This invitation was already accepted, was revoked or has expired. Ask for a new one.")
+      }
+      const identity = yield* identify
+      return invitationPage(200, prefix, token, view.success, identity?.via === "session" ? identity.session.email : undefined)
+    }))
+
+    yield* router.add("POST", "/app/invite/:token", Effect.gen(function*() {
+      const { prefix, request, secure } = yield* context
+      if (!passwordSignIn) return json(404, { error: "password sign-in is off: the host signs users in" })
+      if (!sameOrigin(request)) return json(403, { error: "an invitation must be accepted on this site's own page" })
+      const limited = yield* takeToken(request)
+      if (limited !== undefined) return limited
+      const params = yield* HttpRouter.params
+      const token = params["token"] ?? ""
+      const view = yield* Effect.result(invitations.view(token))
+      if (view._tag === "Failure") {
+        if (view.failure._tag === "SqlError") return yield* Effect.die(view.failure)
+        return view.failure._tag === "TokenUnknown"
+          ? tokenProblem(request, prefix, 404, "This invitation link is not valid: check that you copied all of it.")
+          : tokenProblem(request, prefix, 410, "This invitation was already accepted, was revoked or has expired. Ask for a new one.")
+      }
+      const form = yield* formOf(request)
+      const identity = yield* identify
+      const signedInAs = identity?.via === "session" ? identity.session : undefined
+      const again = (status: number, error: string) =>
+        wantsJson(request) ? json(status, { error }) : invitationPage(status, prefix, token, view.success, signedInAs?.email, error)
+      let how: Acceptance
+      if (form["mode"] === "session" && signedInAs !== undefined) {
+        how = { _tag: "Session", accountId: signedInAs.accountId }
+      } else if (view.success.account === "new") {
+        const name = Schema.decodeUnknownExit(InviteeName)(form["name"] ?? "")
+        if (name._tag === "Failure") return again(400, "Enter your name (at most 200 characters).")
+        const password = Schema.decodeUnknownExit(Passwords.NewPassword)(form["password"] ?? "")
+        if (password._tag === "Failure") return again(400, "The password must be 10 to 200 characters.")
+        how = { _tag: "NewPassword", name: name.value, passwordHash: yield* Passwords.hash(password.value) }
+      } else if (view.success.account === "password") {
+        const password = form["password"] ?? ""
+        if (password === "" || password.length > 200) return again(400, "Enter the password of this address.")
+        how = { _tag: "Password", password }
+      } else {
+        return again(409, "This address already has an account: sign in to it first, then open this invitation again.")
+      }
+      const previous = request.cookies[sessionCookie]
+      const accepted = yield* Effect.result(invitations.accept(token, how))
+      if (accepted._tag === "Failure") {
+        const error = accepted.failure
+        switch (error._tag) {
+          case "SqlError":
+            return yield* Effect.die(error)
+          case "TokenUnknown":
+            return tokenProblem(request, prefix, 404, "This invitation link is not valid: check that you copied all of it.")
+          case "TokenGone":
+            return tokenProblem(request, prefix, 410, "This invitation was already accepted, was revoked or has expired. Ask for a new one.")
+          case "AccountLocked":
+            return again(429, error.message)
+          case "SignInRefused":
+            return again(401, "Wrong password.")
+          case "Conflict":
+            return again(409, error.message)
+        }
+      }
+      // Session fixation: the browser's previous session ends; the fresh one is in the invited workspace.
+      if (previous !== undefined && previous !== "") yield* sessions.signOut(previous)
+      return setSession(redirect(`${prefix}/app`), prefix, secure, accepted.success.id)
+    }))
+
+    // Password reset: asking always answers the same (202), whether the address has an account or not; the
+    // work (a token, the e-mail) runs detached so that the time taken tells nothing either.
+    const forgotPage = (status: number, prefix: string, notice?: string, error?: string) =>
+      page(status, {
+        title: "Forgot your password · qforms",
+        prefix,
+        nonce: nonce(),
+        body: html`<main class="auth" id="main">
+<h1>Forgot your password?</h1>
+${notice === undefined ? null : html`<p class="notice" role="status">${notice}</p>`}
+${error === undefined ? null : html`<p class="error" role="alert" id="reset-error">${error}</p>`}
+<form method="post" action="${prefix}/app/password-reset" class="stack">
+<label for="email">E-mail</label>
+<input id="email" name="email" type="email" autocomplete="username" required${error === undefined ? null : html` aria-describedby="reset-error"`}>
+<button type="submit" class="primary">Send me a link</button>
+</form>
+<p class="muted">If the address has an account, a link to choose a new password arrives by e-mail (valid an hour). No e-mail? Ask an administrator of your workspace for a sign-in link.</p>
+<p><a href="${prefix}/app/sign-in">Back to sign-in</a></p>
+</main>`
+      })
+
+    yield* router.add("GET", "/app/forgot-password", Effect.map(context, ({ prefix }) => forgotPage(200, prefix)))
+
+    yield* router.add("POST", "/app/password-reset", Effect.gen(function*() {
+      const { prefix, request } = yield* context
+      if (!passwordSignIn) return json(404, { error: "password sign-in is off: the host signs users in" })
+      if (!sameOrigin(request)) return json(403, { error: "a password reset must be asked for on this site's own page" })
+      const decision = yield* limiter.take(`reset:${clientAddress(request, hops)}`)
+      if (!decision.allowed) {
+        const error = `too many password reset requests from your address: try again in ${decision.retryAfterSeconds} seconds`
+        return wantsJson(request)
+          ? json(429, { error }, { "retry-after": String(decision.retryAfterSeconds) })
+          : forgotPage(429, prefix, undefined, error)
+      }
+      const form = yield* formOf(request)
+      const email = Schema.decodeUnknownExit(EmailAddress)(form["email"] ?? "")
+      if (email._tag === "Failure") {
+        const error = "send email, an e-mail address"
+        return wantsJson(request) ? json(400, { error }) : forgotPage(400, prefix, undefined, "Enter an e-mail address.")
+      }
+      const mailer = yield* Mailer
+      const sentBase = yield* Files.SentLinkBase
+      if (mailer.configured && sentBase !== "") {
+        yield* Effect.forkDetach(Effect.gen(function*() {
+          const reset = yield* invitations.requestReset(email.value)
+          if (reset === undefined) return
+          const link = `${sentBase.replace(/\/$/, "")}/app/reset/${reset.token}`
+          yield* mailer.send({
+            to: [reset.email],
+            subject: "Choose a new qforms password",
+            text: `Someone (hopefully you) asked to choose a new password for ${reset.email}.\n\n` +
+              `Choose it here (valid for an hour, once):\n${link}\n\n` +
+              "If you did not ask for this, ignore this e-mail: your password stays as it is."
+          })
+        }).pipe(Effect.catchCause((cause) => Effect.logWarning("qforms: a password reset e-mail failed", cause))))
+      }
+      const notice = "If this address has an account, a link to choose a new password is on its way. Check your e-mail."
+      return wantsJson(request) ? json(202, { status: "accepted", message: notice }) : forgotPage(202, prefix, notice)
+    }))
+
+    const resetPage = (status: number, prefix: string, token: string, error?: string) =>
+      page(status, {
+        title: "Choose a new password · qforms",
+        prefix,
+        nonce: nonce(),
+        body: html`<main class="auth" id="main">
+<h1>Choose a new password</h1>
+${error === undefined ? null : html`<p class="error" role="alert" id="reset-error">${error}</p>`}
+<form method="post" action="${prefix}/app/reset/${token}" class="stack">
+<label for="new-password">New password (at least 10 characters)</label>
+<input id="new-password" name="password" type="password" autocomplete="new-password" minlength="10" maxlength="200" required${
+          error === undefined ? null : html` aria-describedby="reset-error"`
+        }>
+<button type="submit" class="primary">Save the password</button>
+</form>
+<p class="muted">You are signed out everywhere else once it is saved.</p>
+</main>`
+      })
+
+    const resetProblem = (request: HttpServerRequest.HttpServerRequest, prefix: string, failure: { readonly _tag: "TokenUnknown" | "TokenGone" }) =>
+      failure._tag === "TokenUnknown"
+        ? tokenProblem(request, prefix, 404, "This password reset link is not valid: check that you copied all of it.")
+        : tokenProblem(request, prefix, 410, "This password reset link was already used or has expired. Ask for a new one.")
+
+    yield* router.add("GET", "/app/reset/:token", Effect.gen(function*() {
+      const { prefix, request } = yield* context
+      const token = (yield* HttpRouter.params)["token"] ?? ""
+      const checked = yield* Effect.result(invitations.checkReset(token))
+      if (checked._tag === "Failure") {
+        if (checked.failure._tag === "SqlError") return yield* Effect.die(checked.failure)
+        return resetProblem(request, prefix, checked.failure)
+      }
+      return resetPage(200, prefix, token)
+    }))
+
+    yield* router.add("POST", "/app/reset/:token", Effect.gen(function*() {
+      const { prefix, request, secure } = yield* context
+      if (!passwordSignIn) return json(404, { error: "password sign-in is off: the host signs users in" })
+      if (!sameOrigin(request)) return json(403, { error: "a new password must be set on this site's own page" })
+      const limited = yield* takeToken(request)
+      if (limited !== undefined) return limited
+      const token = (yield* HttpRouter.params)["token"] ?? ""
+      const form = yield* formOf(request)
+      const password = Schema.decodeUnknownExit(Passwords.NewPassword)(form["password"] ?? "")
+      if (password._tag === "Failure") {
+        const error = "The password must be 10 to 200 characters."
+        return wantsJson(request) ? json(400, { error }) : resetPage(400, prefix, token, error)
+      }
+      const done = yield* Effect.result(invitations.reset(token, yield* Passwords.hash(password.value)))
+      if (done._tag === "Failure") {
+        if (done.failure._tag === "SqlError") return yield* Effect.die(done.failure)
+        return resetProblem(request, prefix, done.failure)
+      }
+      const notice = "Your password was changed and every session of your account ended. Sign in with the new password."
+      return wantsJson(request)
+        ? clearSession(json(200, { status: "changed", message: notice }), prefix, secure)
+        : clearSession(signInPage(200, prefix, { notice }), prefix, secure)
     }))
 
     yield* router.add("POST", "/app/sign-out", Effect.gen(function*() {

@@ -50,6 +50,8 @@ export const lockoutMs = 15 * 60_000
 export const sessionMs = 14 * 24 * 60 * 60_000
 /** How long a one-time sign-in link is valid. */
 export const signInLinkMs = 7 * 24 * 60 * 60_000
+/** How long a sign-in link an owner or admin issues for a member is valid (15 minutes). */
+export const memberSignInLinkMs = 15 * 60_000
 
 const sha256 = (value: string) => createHash("sha256").update(value).digest("base64url")
 const token = () => randomBytes(32).toString("base64url")
@@ -165,8 +167,31 @@ export class Sessions extends Context.Service<Sessions, {
   ) => Effect.Effect<void, InvalidInput | SignInRefused | AccountLocked | SqlError.SqlError>
   /** Sets an account's password (the CLI): ends its sessions and lifts a lockout. */
   readonly setPassword: (email: string, password: string) => Effect.Effect<void, SignInRefused | SqlError.SqlError>
-  /** A one-time sign-in link token for a member (the first start's, for the owner). */
-  readonly createSignInLink: (workspaceId: number, accountId: number) => Effect.Effect<string, SqlError.SqlError>
+  /**
+   * A one-time sign-in link token for a member (the first start's, for the
+   * owner: valid {@link signInLinkMs}; or `validForMs`).
+   */
+  readonly createSignInLink: (
+    workspaceId: number,
+    accountId: number,
+    validForMs?: number | undefined
+  ) => Effect.Effect<string, SqlError.SqlError>
+  /**
+   * A fresh session of the account in this workspace, of which it must be a
+   * member (runs inside the caller's transaction, if any).
+   */
+  readonly openSession: (accountId: number, workspaceId: number) => Effect.Effect<Opened, SignInRefused | SqlError.SqlError>
+  /**
+   * Checks an account's password like a sign-in (the same lockout, the same
+   * count, one scrypt whether or not the address has an account): answers
+   * the account id.
+   */
+  readonly verifyPassword: (email: string, password: string) => Effect.Effect<number, SignInRefused | AccountLocked | SqlError.SqlError>
+  /**
+   * Stores a new password hash for an account (a reset or an accepted
+   * invitation): lifts its lockout and ends every session of the account.
+   */
+  readonly replacePassword: (accountId: number, passwordHash: string) => Effect.Effect<void, SqlError.SqlError>
   /** Redeems a one-time link: a fresh session, and the link (with the other links of its batch) is spent. */
   readonly redeemSignInLink: (linkToken: string) => Effect.Effect<Opened, SignInRefused | SqlError.SqlError>
 }>()("@qforms/core/Sessions") {
@@ -346,13 +371,41 @@ export class Sessions extends Context.Service<Sessions, {
         }))
       })
 
-      const createSignInLink = Effect.fn("Sessions.createSignInLink")(function*(workspaceId: number, accountId: number) {
+      const createSignInLink = Effect.fn("Sessions.createSignInLink")(function*(
+        workspaceId: number,
+        accountId: number,
+        validForMs?: number | undefined
+      ) {
         const now = yield* Clock.currentTimeMillis
         const linkToken = token()
         yield* sql`
           insert into sign_in_links (token_hash, account_id, workspace_id, created_at, expires_at)
-          values (${sha256(linkToken)}, ${accountId}, ${workspaceId}, ${new Date(now)}, ${new Date(now + signInLinkMs)})`
+          values (${sha256(linkToken)}, ${accountId}, ${workspaceId}, ${new Date(now)},
+                  ${new Date(now + (validForMs ?? signInLinkMs))})`
         return linkToken
+      })
+
+      const verifyPassword = Effect.fn("Sessions.verifyPassword")(function*(email: string, password: string) {
+        yield* checkLockout(email)
+        const rows = yield* sql<{ readonly id: number; readonly password_hash: string | null }>`
+          select id, password_hash from accounts where lower(email) = lower(${email.trim()})`
+        const account = rows[0]
+        const ok = yield* Passwords.verify(password, account?.password_hash ?? null)
+        if (account === undefined || !ok) {
+          yield* countFailure(email)
+          return yield* refused()
+        }
+        yield* clearFailures(email)
+        return account.id
+      })
+
+      const replacePassword = Effect.fn("Sessions.replacePassword")(function*(accountId: number, passwordHash: string) {
+        yield* sql.withTransaction(Effect.gen(function*() {
+          const rows = yield* sql<{ readonly email: string }>`
+            update accounts set password_hash = ${passwordHash} where id = ${accountId} returning email`
+          if (rows.length > 0) yield* clearFailures(rows[0]!.email)
+          yield* sql`delete from sessions where account_id = ${accountId}`
+        }))
       })
 
       const redeemSignInLink = Effect.fn("Sessions.redeemSignInLink")(function*(linkToken: string) {
@@ -381,7 +434,10 @@ export class Sessions extends Context.Service<Sessions, {
         changePassword,
         setPassword,
         createSignInLink,
-        redeemSignInLink
+        redeemSignInLink,
+        openSession: open,
+        verifyPassword,
+        replacePassword
       })
     })
   )

@@ -18,6 +18,7 @@ import { GenerateFormInput } from "../domain/FormGenerator.ts"
 import { Field, FileAnswer } from "../domain/Fields.ts"
 import { CreatedForm, CreateFormInput, FormSummary, FormWithFields, UpdateFormInput } from "../domain/Forms.ts"
 import { AddMemberInput, ChangeRoleInput, Member } from "../domain/Members.ts"
+import { CreatedInvitation, CreateInvitationInput, Invitation, IssuedSignInLink } from "../domain/Invitations.ts"
 import { ApiKey, IssueApiKeyInput, IssuedApiKey } from "../domain/ApiKeys.ts"
 import { AddNoteInput, Note } from "../domain/Notes.ts"
 import { HiddenField } from "../domain/FormLogic.ts"
@@ -278,7 +279,42 @@ export class MembersGroup extends HttpApiGroup.make("members")
       params: { accountId: Id },
       success: HttpApiSchema.NoContent,
       error: [NotFound, Forbidden, Conflict]
-    }).annotate(OpenApi.Description, "Extension: removes a member (their API keys go with them).")
+    }).annotate(OpenApi.Description, "Extension: removes a member (their API keys go with them)."),
+    HttpApiEndpoint.post("signInLink", "/members/:accountId/sign-in-link", {
+      params: { accountId: Id },
+      success: IssuedSignInLink.pipe(created),
+      error: [NotFound, Forbidden, Conflict]
+    }).annotate(
+      OpenApi.Description,
+      "Extension: a one-time link `{appUrl}/app/link/{token}` that signs this member in to this workspace, valid " +
+        "15 minutes, for an owner or admin to pass on (over members whose role is below their own). 409 when the " +
+        "account belongs to another workspace too."
+    )
+  )
+{}
+
+/** Invitations to the workspace (owners and admins). */
+export class InvitationsGroup extends HttpApiGroup.make("invitations")
+  .add(
+    HttpApiEndpoint.get("list", "/invitations", {
+      success: Schema.Struct({ invitations: Schema.Array(Invitation) }),
+      error: Forbidden
+    }).annotate(OpenApi.Description, "Extension: the invitations neither accepted nor revoked (expired ones included)."),
+    HttpApiEndpoint.post("create", "/invitations", {
+      payload: CreateInvitationInput,
+      success: CreatedInvitation.pipe(created),
+      error: [Forbidden, Conflict]
+    }).annotate(
+      OpenApi.Description,
+      "Extension: invites an e-mail address with a role (never above the caller's own), valid 7 days. Sent by " +
+        "e-mail when SMTP is configured; otherwise (or when sending fails) `link` is in this answer only, to pass on. " +
+        "409 when the address is already a member."
+    ),
+    HttpApiEndpoint.delete("revoke", "/invitations/:id", {
+      params: IdParams,
+      success: HttpApiSchema.NoContent,
+      error: [NotFound, Forbidden]
+    }).annotate(OpenApi.Description, "Extension: revokes a pending invitation; its link stops working.")
   )
 {}
 
@@ -462,6 +498,7 @@ export class Api extends HttpApi.make("qforms")
   .add(ResponsesGroup)
   .add(StagesGroup)
   .add(MembersGroup)
+  .add(InvitationsGroup)
   .add(WebhooksGroup)
   .add(FilesGroup)
   .add(GenerateGroup)

@@ -95,6 +95,7 @@ type DomainError =
       | "ResponseNotFound"
       | "StageNotFound"
       | "MemberNotFound"
+      | "InvitationNotFound"
       | "ApiKeyNotFound"
       | "WorkspaceNotFound"
       | "SubscriptionNotFound"

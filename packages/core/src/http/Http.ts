@@ -32,6 +32,7 @@ import { NotificationsHandlers } from "./handlers/NotificationsHandlers.ts"
 import { EmailsHandlers } from "./handlers/EmailsHandlers.ts"
 import * as EmailRoutes from "./EmailRoutes.ts"
 import { ApiKeysHandlers } from "./handlers/ApiKeysHandlers.ts"
+import { InvitationsHandlers } from "./handlers/InvitationsHandlers.ts"
 import * as PublicPage from "../pages/PublicPage.ts"
 import * as Files from "../domain/Files.ts"
 import * as Uploads from "../pages/Uploads.ts"
@@ -446,7 +447,8 @@ export const layer = (options: HttpOptions = {}) => {
           GenerateHandlers,
           NotificationsHandlers,
           EmailsHandlers,
-          ApiKeysHandlers
+          ApiKeysHandlers,
+          InvitationsHandlers
         ).pipe(
           Layer.provide([
             AuthenticationLive.pipe(Layer.provide(limiter)),

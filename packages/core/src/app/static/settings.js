@@ -38,29 +38,53 @@ const givable = (session, m) => roles.filter((r) => rank[r] <= rank[session.role
 
 const Members = ({ session, canAdmin }) => {
   const [list, reload, loadError] = useLoad(() => api.get("/members").then((r) => r.members))
+  const [pending, reloadPending, pendingError] = useLoad(() => canAdmin ? api.get("/invitations").then((r) => r.invitations) : Promise.resolve([]))
   const [email, setEmail] = useState("")
   const [role, setRole] = useState("member")
   const [error, setError] = useState(null)
   const [notice, setNotice] = useState(null)
-  const act = (action, done) => { setError(null); setNotice(null); return action().then(() => { setNotice(done); return reload() }, (e) => setError(e.message)) }
+  const [shown, setShown] = useState(null)
+  const act = (action, done) => { setError(null); setNotice(null); return action().then(() => { setNotice(done); return Promise.all([reload(), reloadPending()]) }, (e) => setError(e.message)) }
+  const invite = (e) => {
+    e.preventDefault()
+    setError(null); setNotice(null); setShown(null)
+    api.post("/invitations", { email, role }).then((created) => {
+      if (created.link) setShown({ label: `Invitation link for ${created.email}`, value: created.link })
+      setNotice(created.emailed ? `Invitation sent to ${created.email}.` : created.emailError ?? `${created.email} is invited: pass the link on (it works once, for 7 days).`)
+      setEmail("")
+      return reloadPending()
+    }, (e) => setError(e.message))
+  }
+  const signInLink = (m) => {
+    setError(null); setNotice(null); setShown(null)
+    api.post(`/members/${m.accountId}/sign-in-link`).then((issued) => setShown({ label: `Sign-in link for ${m.email} (once, 15 minutes)`, value: issued.link }), (e) => setError(e.message))
+  }
   return html`<section aria-labelledby="members-title">
     <h2 id="members-title">Members</h2>
-    <${Status} error=${error ?? loadError} notice=${notice} />
+    <${Status} error=${error ?? loadError ?? pendingError} notice=${notice} />
+    ${shown === null ? null : html`<${Secret} label=${shown.label} value=${shown.value} onDone=${() => setShown(null)} />`}
     ${list === null ? html`<p class="loading">Loading…</p>` : html`<${TableScroll} label="Members table"><table>
       <thead><tr><th scope="col">Name</th><th scope="col">E-mail</th><th scope="col">Role</th>${canAdmin ? html`<th scope="col">Actions</th>` : null}</tr></thead>
       <tbody>${list.map((m) => html`<tr key=${m.accountId}>
         <td>${m.name ?? "—"}${m.accountId === session.account.id ? " (you)" : ""}</td><td>${m.email}</td>
         <td>${canAdmin && manages(session, m) ? html`<select aria-label=${`Role of ${m.email}`} value=${m.role} onChange=${(e) => act(() => api.patch(`/members/${m.accountId}`, { role: e.target.value }), `${m.email} is now ${e.target.value}.`)}>
           ${givable(session, m).map((r) => html`<option value=${r}>${r}</option>`)}</select>` : m.role}</td>
-        ${canAdmin ? html`<td>${manages(session, m) ? html`<button class="danger" aria-label=${`Remove ${m.email}`} onClick=${() => confirm(`Remove ${m.email} from the workspace? Their API keys stop working.`) && act(() => api.del(`/members/${m.accountId}`), `${m.email} removed.`)}>Remove</button>` : null}</td>` : null}
+        ${canAdmin ? html`<td>${manages(session, m) ? html`<div class="row">${m.accountId === session.account.id ? null : html`<button aria-label=${`Copy a sign-in link for ${m.email}`} onClick=${() => signInLink(m)}>Sign-in link</button>`}<button class="danger" aria-label=${`Remove ${m.email}`} onClick=${() => confirm(`Remove ${m.email} from the workspace? Their API keys stop working.`) && act(() => api.del(`/members/${m.accountId}`), `${m.email} removed.`)}>Remove</button></div>` : null}</td>` : null}
       </tr>`)}</tbody></table><//>`}
-    ${canAdmin ? html`<form class="row" onSubmit=${(e) => { e.preventDefault(); act(() => api.post("/members", { email, role }), `${email} added.`).then(() => setEmail("")) }}>
-      <label for="member-email">Add member</label>
+    ${canAdmin ? html`<form class="row" aria-label="Invite someone" onSubmit=${invite}>
+      <label for="member-email">Invite by e-mail</label>
       <input id="member-email" type="email" required value=${email} onInput=${(e) => setEmail(e.target.value)} placeholder="name@example.com" />
       <label for="member-role">Role</label>
       <select id="member-role" value=${role} onChange=${(e) => setRole(e.target.value)}>${givable(session).map((r) => html`<option value=${r}>${r}</option>`)}</select>
-      <button type="submit">Add</button>
-    </form><p class="muted">A new member signs in once an administrator sets their password: <code>qforms account set-password --email …</code></p>` : null}
+      <button type="submit">Invite</button>
+    </form><p class="muted">The invitee chooses their own password. Without e-mail set up, you get a link to pass on. A member who cannot sign in gets a one-time sign-in link from you.</p>
+    <h3 id="pending-title">Pending invitations</h3>
+    ${pending === null ? html`<p class="loading">Loading…</p>` : pending.length === 0 ? html`<p class="muted">None.</p>` : html`<${TableScroll} label="Pending invitations table"><table aria-labelledby="pending-title">
+      <thead><tr><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Expires</th><th scope="col">Actions</th></tr></thead>
+      <tbody>${pending.map((i) => html`<tr key=${i.id}>
+        <td>${i.email}</td><td>${i.role}</td><td>${i.status === "expired" ? "expired" : formatDate(i.expiresAt)}</td>
+        <td><button class="danger" aria-label=${`Revoke the invitation of ${i.email}`} onClick=${() => act(() => api.del(`/invitations/${i.id}`), `The invitation of ${i.email} is revoked.`)}>Revoke</button></td>
+      </tr>`)}</tbody></table><//>`}` : null}
   </section>`
 }
 

@@ -1,0 +1,133 @@
+/**
+ * A team signs in, in a real browser, without e-mail set up: the owner
+ * invites from Settings → Members and copies the one-time link; the invitee,
+ * in a second browser context, sets a name and password and lands in the
+ * workspace; then signs in again with that password. The owner copies a
+ * sign-in link for a member and revokes a pending invitation. Every screen
+ * passes axe.
+ */
+import { mkdirSync } from "node:fs"
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { join } from "node:path"
+import * as Effect from "effect/Effect"
+import { type Browser, type Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Members } from "../src/domain/Members.ts"
+import { Sessions } from "../src/domain/Sessions.ts"
+import { Workspaces } from "../src/domain/Workspaces.ts"
+import * as Qforms from "../src/Qforms.ts"
+import { artifacts, axeSource, launch, present } from "./support/Browser.ts"
+
+const password = "correct horse battery"
+
+const check = async (page: Page, label: string) => {
+  await page.screenshot({ path: join(artifacts, `team-${label}.png`), fullPage: true })
+  await page.evaluate(axeSource)
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as {
+      axe: { run: (context: unknown) => Promise<{ violations: ReadonlyArray<{ id: string; nodes: ReadonlyArray<{ html: string }> }> }> }
+    }).axe
+    const result = await axe.run((globalThis as unknown as { document: unknown }).document)
+    return result.violations.map((v) => `${v.id} (${v.nodes.map((n) => n.html).join(" | ")})`)
+  })
+  expect(violations, `axe on ${label}`).toEqual([])
+}
+
+describe.skipIf(!present)("inviting a colleague in the application", () => {
+  let browser: Browser
+  let qforms: Qforms.Qforms
+  let server: Server
+  let url = ""
+  let workspaceId = 0
+
+  beforeAll(async () => {
+    mkdirSync(artifacts, { recursive: true })
+    qforms = await Qforms.make({ database: {}, app: true, logLevel: "Error", delivery: { worker: false } })
+    workspaceId = await qforms.run(Effect.gen(function*() {
+      const workspace = (yield* (yield* Workspaces).create({ name: "Crew", ownerEmail: "olga@example.com", ownerName: "Olga" })).workspace
+      yield* (yield* Members).add(workspace.id, { email: "mo@example.com", role: "member" })
+      yield* (yield* Sessions).setPassword("olga@example.com", password)
+      return workspace.id
+    }))
+    server = createServer(qforms.nodeHandler)
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    browser = await launch()
+  }, 180_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await new Promise<void>((resolve) => server === undefined ? resolve() : server.close(() => resolve()))
+    await qforms?.dispose()
+  })
+
+  const context = () => browser.newContext({ locale: "en-US", viewport: { width: 1280, height: 900 } })
+
+  it("invites, the invitee joins with the copied link and signs in again", async () => {
+    const owner = await (await context()).newPage()
+    await owner.goto(`${url}/app/sign-in`)
+    expect(await owner.getByRole("link", { name: "Forgot your password?" }).count()).toBe(1)
+    await owner.getByLabel("E-mail").fill("olga@example.com")
+    await owner.getByLabel("Password").fill(password)
+    await owner.keyboard.press("Enter")
+    await owner.getByRole("heading", { name: "Forms", level: 1 }).waitFor()
+    await owner.goto(`${url}/app/settings`)
+    await owner.getByRole("heading", { name: "Members" }).waitFor()
+
+    await owner.getByLabel("Invite by e-mail").fill("nia@example.com")
+    await owner.getByLabel("Role", { exact: true }).selectOption("member")
+    await owner.getByRole("button", { name: "Invite", exact: true }).click()
+    const shown = owner.getByRole("region", { name: "Invitation link for nia@example.com" })
+    await shown.waitFor()
+    const link = (await shown.locator("[data-secret]").textContent())!.trim()
+    expect(link).toMatch(new RegExp(`^${url}/app/invite/[A-Za-z0-9_-]{43}$`))
+    await owner.getByRole("table", { name: "Pending invitations" }).getByRole("cell", { name: "nia@example.com", exact: true }).waitFor()
+    await check(owner, "settings-invited")
+
+    // A sign-in link for a member, shown once.
+    await owner.getByRole("button", { name: "Copy a sign-in link for mo@example.com" }).click()
+    const signInLink = owner.getByRole("region", { name: /Sign-in link for mo@example.com/ })
+    await signInLink.waitFor()
+    expect((await signInLink.locator("[data-secret]").textContent())!.trim()).toMatch(new RegExp(`^${url}/app/link/`))
+
+    // The invitee, in a browser of their own.
+    const invitee = await (await context()).newPage()
+    await invitee.goto(link)
+    await invitee.getByRole("heading", { name: "Join Crew", level: 1 }).waitFor()
+    await check(invitee, "invite")
+    await invitee.getByLabel("Your name").fill("Nia")
+    await invitee.getByLabel(/Choose a password/).fill(password)
+    await invitee.getByRole("button", { name: "Join" }).click()
+    await invitee.getByRole("heading", { name: "Forms", level: 1 }).waitFor()
+    const who = await (await invitee.request.get(`${url}/app/session`)).json() as { workspaceId: number; role: string }
+    expect(who).toMatchObject({ workspaceId, role: "member" })
+
+    // The link worked once.
+    const again = await (await context()).newPage()
+    const reused = await again.goto(link)
+    expect(reused?.status()).toBe(410)
+    await check(again, "invite-used")
+
+    // The owner's list: Nia is a member, the invitation is gone; a second one is revoked.
+    await owner.reload()
+    await owner.getByRole("cell", { name: "nia@example.com", exact: true }).waitFor()
+    await owner.getByLabel("Invite by e-mail").fill("late@example.com")
+    await owner.getByRole("button", { name: "Invite", exact: true }).click()
+    await owner.getByRole("button", { name: "Revoke the invitation of late@example.com" }).click()
+    await owner.getByText("The invitation of late@example.com is revoked.").waitFor()
+    await expect.poll(() => owner.getByRole("button", { name: "Revoke the invitation of late@example.com" }).count()).toBe(0)
+
+    // Later: Nia signs in with her password.
+    const later = await (await context()).newPage()
+    await later.goto(`${url}/app/sign-in`)
+    await later.getByLabel("E-mail").fill("nia@example.com")
+    await later.getByLabel("Password").fill(password)
+    await later.keyboard.press("Enter")
+    await later.getByRole("heading", { name: "Forms", level: 1 }).waitFor()
+
+    // Forgot password page (no e-mail configured: the same answer all the same).
+    await later.goto(`${url}/app/forgot-password`)
+    await check(later, "forgot")
+  }, 180_000)
+})
