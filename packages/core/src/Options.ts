@@ -100,6 +100,7 @@ export const CheckedOptions = Schema.Struct({
   logLevel: optional(LogLevelName),
   rateLimit: optional(RateLimitConfig),
   uploadRateLimit: optional(RateLimitConfig),
+  uploads: optional(Schema.Struct({ maxBytesPerForm: optional(PositiveInt), maxBytesPerWorkspace: optional(PositiveInt) })),
   maxBodyBytes: optional(PositiveInt),
   database: optional(Schema.Struct({ maxConnections: optional(PositiveInt) })),
   delivery: optional(Schema.Struct({
