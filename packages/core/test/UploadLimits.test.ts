@@ -4,15 +4,17 @@
  * the trusted client address, and the storage quotas per form and per
  * workspace: on real servers, on each test database.
  */
-import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs"
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs"
+import { request as httpRequest } from "node:http"
 import { tmpdir } from "node:os"
 import * as NodePath from "node:path"
-import { Effect } from "effect"
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ApiKeys } from "../src/domain/ApiKeys.ts"
 import { Workspaces } from "../src/domain/Workspaces.ts"
-import { databaseTargets } from "./support/Databases.ts"
+import { databaseTargets, postgresUrl } from "./support/Databases.ts"
 import { createForm, getPage, hidden, tokenOf } from "./support/PublicForms.ts"
 import { startTestServer, type TestServer } from "./support/TestServer.ts"
 
@@ -97,6 +99,65 @@ const blobsUnder = (directory: string): Array<string> => {
   }
   walk(directory)
   return out.filter((path) => !path.includes(`${NodePath.sep}.partial${NodePath.sep}`))
+}
+
+/** Unfinished writes of the blob store (an upload streaming in). */
+const partialsUnder = (directory: string): number => {
+  const partials = NodePath.join(directory, ".partial")
+  return existsSync(partials) ? readdirSync(partials).length : 0
+}
+
+/** Waits until a condition holds (polling), failing after `timeoutMs`. */
+const waitFor = async (condition: () => boolean, timeoutMs = 30_000) => {
+  const start = performance.now()
+  while (!condition()) {
+    if (performance.now() - start > timeoutMs) throw new Error("timed out waiting for a condition")
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+
+/** Waits until an asynchronous condition holds (polling), failing after `timeoutMs`. */
+const waitForAsync = async (condition: () => Promise<boolean>, timeoutMs = 30_000) => {
+  const start = performance.now()
+  while (!(await condition())) {
+    if (performance.now() - start > timeoutMs) throw new Error("timed out waiting for a condition")
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+
+const BOUNDARY = "----qformsQuotaRace"
+
+/**
+ * An upload to the route sent in two halves: `started` resolves once the first
+ * half (the part's headers and the first bytes) is written, `finish()` sends
+ * the rest; the reply is the route's answer.
+ */
+const heldUpload = (server: TestServer, form: FileForm, content: Buffer) => {
+  const head = Buffer.from(
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="note.txt"\r\nContent-Type: text/plain\r\n\r\n`
+  )
+  const tail = Buffer.from(`\r\n--${BOUNDARY}--\r\n`)
+  const half = Math.floor(content.length / 2)
+  const body = [Buffer.concat([head, content.subarray(0, half)]), Buffer.concat([content.subarray(half), tail])]
+  let finish: () => void = () => undefined
+  const reply = new Promise<{ status: number; json: { error?: string; fileId?: string } }>((resolve, reject) => {
+    const request = httpRequest(`${server.url}/f/${form.publicId}/uploads?fieldId=${form.fileField}`, {
+      method: "POST",
+      headers: {
+        "content-type": `multipart/form-data; boundary=${BOUNDARY}`,
+        "content-length": body[0]!.length + body[1]!.length
+      }
+    }, (response) => {
+      const chunks: Array<Buffer> = []
+      response.on("data", (chunk: Buffer) => chunks.push(chunk))
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString()) }))
+      response.on("error", reject)
+    })
+    request.on("error", reject)
+    request.write(body[0])
+    finish = () => request.end(body[1])
+  })
+  return { reply, finish: () => finish() }
 }
 
 const fileRows = (server: TestServer, formId: number) =>
@@ -247,12 +308,57 @@ for (const target of databaseTargets) {
       const fresh = await seedWorkspace(server, "quota-race")
       const form = await fileForm(server, fresh.key)
       const blobs = blobsUnder(directory).length
-      const replies = await Promise.all(Array.from({ length: 6 }, () => uploadJs(server, form, bytesOf(600))))
+      // Six uploads of 600 bytes where 1000 fit: all of them pass the early checks (nothing is
+      // stored yet) and stream into the blob store before any is finished, so they meet at the insert.
+      const held = Array.from({ length: 6 }, () => heldUpload(server, form, bytesOf(600)))
+      await waitFor(() => partialsUnder(directory) === 6)
+      for (const upload of held) upload.finish()
+      const replies = await Promise.all(held.map((upload) => upload.reply))
       const statuses = replies.map((r) => r.status).sort()
       expect(statuses).toEqual([201, 413, 413, 413, 413, 413])
       expect((await fileRows(server, form.id)).map((row) => row.size)).toEqual([600])
       expect(blobsUnder(directory)).toHaveLength(blobs + 1)
       for (const r of replies.filter((r) => r.status === 413)) expect(r.json.error).toContain("per-form quota")
     })
+
+    // PostgreSQL only (PGlite has one connection: its transactions never overlap). The test holds
+    // the files table so that no insert can proceed: both uploads check the quota, and wait at
+    // their insert — or, with the quota lock, the second waits before its check — then both go on.
+    it.runIf(target.name === "postgres")("two uploads whose transactions overlap: the second sees the first before it checks", async () => {
+      const fresh = await seedWorkspace(server, "quota-overlap")
+      const form = await fileForm(server, fresh.key)
+      const blobs = blobsUnder(directory).length
+      let release: () => void = () => undefined
+      const released = new Promise<void>((resolve) => (release = resolve))
+      let locked: () => void = () => undefined
+      const isLocked = new Promise<void>((resolve) => (locked = resolve))
+      const locker = server.run(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql.withTransaction(Effect.gen(function*() {
+          yield* sql`lock table files in exclusive mode`
+          yield* Effect.sync(() => locked())
+          yield* Effect.promise(() => released)
+        }))
+      }).pipe(Effect.orDie))
+      await isLocked
+      const racing = [uploadJs(server, form, bytesOf(600)), uploadJs(server, form, bytesOf(600))]
+      // Seen from a connection of its own (the server's pool is busy with the racing uploads).
+      const waiting = () =>
+        Effect.runPromise(Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          const rows = yield* sql<{ readonly n: number }>`
+            select count(*)::int as n from pg_stat_activity
+            where datname = current_database() and wait_event_type = 'Lock'
+              and (query like '%insert into files%' or query like '%for no key update%')`
+          return rows[0]!.n
+        }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(postgresUrl!), maxConnections: 1 })), Effect.orDie))
+      await waitForAsync(async () => (await waiting()) >= 2)
+      release()
+      await locker
+      const replies = await Promise.all(racing)
+      expect(replies.map((r) => r.status).sort()).toEqual([201, 413])
+      expect((await fileRows(server, form.id)).map((row) => row.size)).toEqual([600])
+      expect(blobsUnder(directory)).toHaveLength(blobs + 1)
+    }, 60_000)
   })
 }
