@@ -19,6 +19,7 @@ import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
+import * as Options from "../Options.ts"
 import * as Actors from "./Actors.ts"
 import { BlobNotFound, BlobStore, BlobStoreError } from "./BlobStore.ts"
 import { stripBidiControls } from "./DisplayText.ts"
@@ -60,10 +61,7 @@ export interface UploadQuotasConfig {
 }
 
 /** The default quotas: 1 GiB per form, 10 GiB per workspace. */
-export const defaultUploadQuotas: UploadQuotasConfig = {
-  maxBytesPerForm: 1024 * 1024 * 1024,
-  maxBytesPerWorkspace: 10 * 1024 * 1024 * 1024
-}
+export const defaultUploadQuotas: UploadQuotasConfig = Options.defaultUploadQuotas
 
 /** The storage quotas in force (see {@link UploadQuotasConfig}); `Qforms.make` sets them from its `uploads` option. */
 export const UploadQuotas = Context.Reference<UploadQuotasConfig>("@qforms/core/Files/UploadQuotas", {
