@@ -66,6 +66,10 @@ const scenarios: ReadonlyArray<readonly [string, string]> = [
   [
     "14 cross-site writes",
     "Every write route of the served OpenAPI document, plus `/mcp` and the application's JSON routes, gets forged cross-site requests (an `Origin` of another site, `Sec-Fetch-Site: cross-site`, a typeless body, `text/plain`) signed in by the application's session cookie (the standalone) and by a host's identity bridge (a small host with `resolveActor` reading its own cookie). Every one must be refused (403/415) and change nothing (the workspace read back before and after); bearer-key writes with the same headers keep working."
+  ],
+  [
+    "15 upload limits",
+    "Every path that stores a respondent's file (the upload route and the public page's multipart step without JavaScript) is sent more files than the per-address burst (30) from one client address behind a trusted proxy: past the burst each answers 429 with `Retry-After` (the page shows its question again with the message) and stores nothing; both paths take from one bucket; a forged `X-Forwarded-For` entry gives no new bucket while another client still uploads; a form over `QFORMS_UPLOAD_QUOTA_FORM_BYTES` answers 413 on both paths."
   ]
 ]
 
