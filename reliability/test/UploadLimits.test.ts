@@ -2,7 +2,7 @@
  * Scenario 15, upload limits: every path that stores a respondent's file on
  * the real standalone — the upload route (`POST /f/{publicId}/uploads`, the
  * page's script) and the multipart step of the public page (no JavaScript) —
- * is sent more files than the per-address burst (30) from one client address
+ * is sent more files than the per-address burst (5 here) from one client address
  * behind a trusted proxy (`QFORMS_TRUSTED_PROXY_HOPS=1`). Past the burst each
  * path must refuse with 429 and `Retry-After` (the page: its question again,
  * with the message) and store nothing; the two paths share one bucket; another
@@ -16,8 +16,8 @@ import { api, baseEnv, firstStartKey, type ProcessDatabase, record, type ServerP
 
 const target = targets[0]!
 
-/** The burst of the standalone's upload limit (`Uploads.defaultUploadRateLimit`). */
-const BURST = 30
+/** The upload limit of the scenario (`QFORMS_UPLOADS_PER_MINUTE`): a burst of 5, then one every 12 s (no refill within a check). */
+const BURST = 5
 
 /** A published form with one file question; its public id and the question's id. */
 const fileForm = async (url: string, key: string) => {
@@ -100,6 +100,7 @@ describe(`upload limits on ${target.name}`, () => {
       ...baseEnv,
       ...db.env,
       QFORMS_TRUSTED_PROXY_HOPS: "1",
+      QFORMS_UPLOADS_PER_MINUTE: String(BURST),
       QFORMS_UPLOAD_QUOTA_FORM_BYTES: "100000"
     })
     const url = (await server.waitFor(/qforms listening on (\S+)/, 240_000))[1]!

@@ -82,6 +82,7 @@ export const start = async (settings: Settings.Settings): Promise<Server> => {
     appUrl: Settings.appUrl(settings),
     rateLimit: { requestsPerSecond: settings.rateLimitPerSecond, burst: settings.rateLimitBurst },
     publicPage: Settings.publicPage(settings),
+    uploadRateLimit: Settings.uploadRateLimit(settings),
     uploads: Settings.uploads(settings),
     partialResponses: { maxAgeDays: settings.partialMaxAgeDays },
     events: Settings.events(settings),

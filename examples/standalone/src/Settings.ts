@@ -98,6 +98,7 @@ export const Settings = Config.all({
   formSubmissionsPerMinute: Config.schema(Options.PositiveNumber, "QFORMS_FORM_SUBMISSIONS_PER_MINUTE").pipe(
     Config.withDefault(10)
   ),
+  uploadsPerMinute: Config.schema(Options.PositiveNumber, "QFORMS_UPLOADS_PER_MINUTE").pipe(Config.withDefault(30)),
   uploadQuotaFormBytes: Config.schema(Options.PositiveInt, "QFORMS_UPLOAD_QUOTA_FORM_BYTES").pipe(
     Config.withDefault(Options.defaultUploadQuotas.maxBytesPerForm)
   ),
@@ -210,6 +211,12 @@ export const appUrl = (settings: Settings): string | undefined =>
     onNone: () => settings.port === 0 ? undefined : `http://localhost:${settings.port}`,
     onSome: (url) => url.toString().replace(/\/$/, "")
   })
+
+/** The upload limit per client address (`QFORMS_UPLOADS_PER_MINUTE`, the burst of the same size), as `Qforms.make` takes it. */
+export const uploadRateLimit = (settings: Settings): NonNullable<Qforms.QformsOptions["uploadRateLimit"]> => ({
+  requestsPerSecond: settings.uploadsPerMinute / 60,
+  burst: Math.max(1, Math.ceil(settings.uploadsPerMinute))
+})
 
 /** The storage quotas of uploaded files (`QFORMS_UPLOAD_QUOTA_FORM_BYTES`, `QFORMS_UPLOAD_QUOTA_WORKSPACE_BYTES`), as `Qforms.make` takes them. */
 export const uploads = (settings: Settings): NonNullable<Qforms.QformsOptions["uploads"]> => ({

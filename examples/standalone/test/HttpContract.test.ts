@@ -50,6 +50,7 @@ const startStandalone: StartServer = async (target, options = {}) => {
     trustedProxyHops: options.publicPage?.trustedProxyHops ?? 0,
     formMinSeconds: options.publicPage?.minSubmitSeconds ?? 3,
     formSubmissionsPerMinute: (options.publicPage?.submissionRateLimit?.requestsPerSecond ?? 10 / 60) * 60,
+    uploadsPerMinute: (options.uploadRateLimit?.requestsPerSecond ?? 0.5) * 60,
     uploadQuotaFormBytes: options.uploads?.maxBytesPerForm ?? 1024 * 1024 * 1024,
     uploadQuotaWorkspaceBytes: options.uploads?.maxBytesPerWorkspace ?? 10 * 1024 * 1024 * 1024,
     partialMaxAgeDays: 30,

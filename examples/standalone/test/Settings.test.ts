@@ -29,6 +29,7 @@ describe("settings", () => {
     [{ QFORMS_SHUTDOWN_TIMEOUT_MS: "-1" }, /^Invalid configuration: .*0 or more.*\(in QFORMS_SHUTDOWN_TIMEOUT_MS\)\n$/],
     [{ QFORMS_WEBHOOK_TIMEOUT_MS: "0" }, /^Invalid configuration: .*1 or more.*\(in QFORMS_WEBHOOK_TIMEOUT_MS\)\n$/],
     [{ QFORMS_TRUSTED_PROXY_HOPS: "-1" }, /^Invalid configuration: .*0 or more.*\(in QFORMS_TRUSTED_PROXY_HOPS\)\n$/],
+    [{ QFORMS_UPLOADS_PER_MINUTE: "0" }, /^Invalid configuration: .*greater than 0.*\(in QFORMS_UPLOADS_PER_MINUTE\)\n$/],
     [{ QFORMS_UPLOAD_QUOTA_FORM_BYTES: "0" }, /^Invalid configuration: .*1 or more.*\(in QFORMS_UPLOAD_QUOTA_FORM_BYTES\)\n$/],
     [{ QFORMS_UPLOAD_QUOTA_WORKSPACE_BYTES: "10GB" }, /^Invalid configuration: .*\(in QFORMS_UPLOAD_QUOTA_WORKSPACE_BYTES\)\n$/],
     [{ QFORMS_TRUSTED_PROXY_HOPS: "1.5" }, /^Invalid configuration: .*\(in QFORMS_TRUSTED_PROXY_HOPS\)\n$/],

@@ -69,7 +69,7 @@ const scenarios: ReadonlyArray<readonly [string, string]> = [
   ],
   [
     "15 upload limits",
-    "Every path that stores a respondent's file (the upload route and the public page's multipart step without JavaScript) is sent more files than the per-address burst (30) from one client address behind a trusted proxy: past the burst each answers 429 with `Retry-After` (the page shows its question again with the message) and stores nothing; both paths take from one bucket; a forged `X-Forwarded-For` entry gives no new bucket while another client still uploads; a form over `QFORMS_UPLOAD_QUOTA_FORM_BYTES` answers 413 on both paths."
+    "Every path that stores a respondent's file (the upload route and the public page's multipart step without JavaScript) is sent more files than the per-address burst (`QFORMS_UPLOADS_PER_MINUTE=5`) from one client address behind a trusted proxy: past the burst each answers 429 with `Retry-After` (the page shows its question again with the message) and stores nothing; both paths take from one bucket; a forged `X-Forwarded-For` entry gives no new bucket while another client still uploads; a form over `QFORMS_UPLOAD_QUOTA_FORM_BYTES` answers 413 on both paths."
   ]
 ]
 
