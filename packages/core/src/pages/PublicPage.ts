@@ -12,7 +12,9 @@
  *   posts with `fetch`.
  * - `POST /f/{publicId}/responses`: `{"values": {...}}` as JSON → 201 `{"id"}`.
  *
- * Abuse: a honeypot input, a per-IP rate limit on submissions and on steps,
+ * Abuse: a honeypot input, a per-IP rate limit on submissions and on steps
+ * (and on files: the upload limiter shared with the upload route, see
+ * `UploadLimits.ts`), the storage quotas of `Files`,
  * the body limit of the router, and a minimum time between opening the form
  * and submitting it (the start time is signed into the token). Rejected spam
  * is never stored.
