@@ -98,6 +98,8 @@ export const start = async (settings: Settings.Settings): Promise<Server> => {
       appUrl,
       rateLimit: { requestsPerSecond: settings.rateLimitPerSecond, burst: settings.rateLimitBurst },
       publicPage: Settings.publicPage(settings),
+      uploadRateLimit: Settings.uploadRateLimit(settings),
+      uploads: Settings.uploads(settings),
       partialResponses: {
         maxAgeDays: settings.partialMaxAgeDays,
         newPerAddressPerHour: settings.partialResponsesPerAddressPerHour

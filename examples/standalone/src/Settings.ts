@@ -98,6 +98,13 @@ export const Settings = Config.all({
   formSubmissionsPerMinute: Config.schema(Options.PositiveNumber, "QFORMS_FORM_SUBMISSIONS_PER_MINUTE").pipe(
     Config.withDefault(10)
   ),
+  uploadsPerMinute: Config.schema(Options.PositiveNumber, "QFORMS_UPLOADS_PER_MINUTE").pipe(Config.withDefault(30)),
+  uploadQuotaFormBytes: Config.schema(Options.PositiveInt, "QFORMS_UPLOAD_QUOTA_FORM_BYTES").pipe(
+    Config.withDefault(Options.defaultUploadQuotas.maxBytesPerForm)
+  ),
+  uploadQuotaWorkspaceBytes: Config.schema(Options.PositiveInt, "QFORMS_UPLOAD_QUOTA_WORKSPACE_BYTES").pipe(
+    Config.withDefault(Options.defaultUploadQuotas.maxBytesPerWorkspace)
+  ),
   partialMaxAgeDays: Config.schema(Options.PositiveNumber, "QFORMS_PARTIAL_RESPONSE_MAX_AGE_DAYS").pipe(
     Config.withDefault(Responses.defaultPartialMaxAgeDays)
   ),
@@ -208,6 +215,18 @@ export const appUrl = (settings: Settings): string | undefined =>
     onNone: () => settings.port === 0 ? undefined : `http://localhost:${settings.port}`,
     onSome: (url) => url.toString().replace(/\/$/, "")
   })
+
+/** The upload limit per client address (`QFORMS_UPLOADS_PER_MINUTE`, the burst of the same size), as `Qforms.make` takes it. */
+export const uploadRateLimit = (settings: Settings): NonNullable<Qforms.QformsOptions["uploadRateLimit"]> => ({
+  requestsPerSecond: settings.uploadsPerMinute / 60,
+  burst: Math.max(1, Math.ceil(settings.uploadsPerMinute))
+})
+
+/** The storage quotas of uploaded files (`QFORMS_UPLOAD_QUOTA_FORM_BYTES`, `QFORMS_UPLOAD_QUOTA_WORKSPACE_BYTES`), as `Qforms.make` takes them. */
+export const uploads = (settings: Settings): NonNullable<Qforms.QformsOptions["uploads"]> => ({
+  maxBytesPerForm: settings.uploadQuotaFormBytes,
+  maxBytesPerWorkspace: settings.uploadQuotaWorkspaceBytes
+})
 
 /** The live event stream's limits, as `Qforms.make` takes them. */
 export const events = (settings: Settings): NonNullable<Qforms.QformsOptions["events"]> => ({

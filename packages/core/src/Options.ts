@@ -90,6 +90,16 @@ export const NonNegativeInt = Schema.Int.check(
  */
 export const RateLimitConfig = Schema.Struct({ requestsPerSecond: PositiveNumber, burst: PositiveInt })
 
+/**
+ * The default storage quotas of uploaded files (`Qforms.make({ uploads })`,
+ * `QFORMS_UPLOAD_QUOTA_FORM_BYTES` / `QFORMS_UPLOAD_QUOTA_WORKSPACE_BYTES`):
+ * 1 GiB per form, 10 GiB per workspace.
+ */
+export const defaultUploadQuotas: { readonly maxBytesPerForm: number; readonly maxBytesPerWorkspace: number } = {
+  maxBytesPerForm: 1024 * 1024 * 1024,
+  maxBytesPerWorkspace: 10 * 1024 * 1024 * 1024
+}
+
 const optional = <S extends Schema.Top>(schema: S) => Schema.optional(schema)
 
 // ---------------------------------------------------------------------------
@@ -123,6 +133,7 @@ export const CheckedOptions = Schema.Struct({
   logLevel: optional(LogLevelName),
   rateLimit: optional(RateLimitConfig),
   uploadRateLimit: optional(RateLimitConfig),
+  uploads: optional(Schema.Struct({ maxBytesPerForm: optional(PositiveInt), maxBytesPerWorkspace: optional(PositiveInt) })),
   maxBodyBytes: optional(PositiveInt),
   database: optional(Schema.Struct({ maxConnections: optional(PositiveInt) })),
   delivery: optional(Schema.Struct({

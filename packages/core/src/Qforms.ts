@@ -70,8 +70,19 @@ export interface QformsOptions {
    * on PostgreSQL.
    */
   readonly files?: Services.FilesOption | undefined
-  /** File uploads per client address (default bursts of 30, then one every 2 seconds). */
+  /**
+   * File uploads per client address (default bursts of 30, then one every 2
+   * seconds): one bucket for the upload route and the public page's file steps,
+   * the address read with `publicPage.trustedProxyHops`.
+   */
   readonly uploadRateLimit?: RateLimit.RateLimitConfig | undefined
+  /**
+   * Storage quotas of uploaded files, in bytes: `maxBytesPerForm` (default
+   * 1 GiB) and `maxBytesPerWorkspace` (default 10 GiB). Every recorded file
+   * counts (attached, not yet attached, e-mail attachments); an upload that
+   * does not fit is refused with 413 and nothing is kept. See `Files.UploadQuotasConfig`.
+   */
+  readonly uploads?: Partial<Files.UploadQuotasConfig> | undefined
   /**
    * The form generator (default: the offline generator, `FormGenerator.layerOffline`); e.g.
    * `OpenAiFormGenerator.layer({ baseUrl, model })` for a model, or `FormGenerator.layerNone` to switch generation off.
@@ -268,8 +279,15 @@ export const layer = (options: QformsOptions = {}) =>
     Layer.provide(mailLayer(options)),
     Layer.provideMerge(databaseLayer(options.database, options.files)),
     Layer.provide(Layer.succeed(IdentityBridge)(options.resolveActor)),
-    Layer.provide(Layer.succeed(Files.SentLinkBase)(options.appUrl ?? ""))
+    Layer.provide(Layer.succeed(Files.SentLinkBase)(options.appUrl ?? "")),
+    Layer.provide(Layer.succeed(Files.UploadQuotas)(uploadQuotas(options)))
   )
+
+/** The storage quotas in force: the options over the defaults. */
+const uploadQuotas = (options: QformsOptions): Files.UploadQuotasConfig => ({
+  maxBytesPerForm: options.uploads?.maxBytesPerForm ?? Files.defaultUploadQuotas.maxBytesPerForm,
+  maxBytesPerWorkspace: options.uploads?.maxBytesPerWorkspace ?? Files.defaultUploadQuotas.maxBytesPerWorkspace
+})
 
 /**
  * Links that leave the process must be absolute, prefix-correct, and never
@@ -323,7 +341,8 @@ export const make = async (options: QformsOptions = {}): Promise<Qforms> => {
     )
     const context = Context.add(services, IdentityBridge, options.resolveActor).pipe(
       Context.add(DeliveryConfig, { ...DeliveryConfig.defaultValue(), ...options.delivery }),
-      Context.add(Files.SentLinkBase, options.appUrl ?? "")
+      Context.add(Files.SentLinkBase, options.appUrl ?? ""),
+      Context.add(Files.UploadQuotas, uploadQuotas(options))
     )
     yield* Layer.buildWithScope(Files.layerSweeper.pipe(Layer.provide(Layer.succeedContext(context))), scope)
     yield* Layer.buildWithScope(

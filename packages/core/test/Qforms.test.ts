@@ -85,6 +85,8 @@ describe("Qforms.make options", () => {
     [{ rateLimit: { requestsPerSecond: Number.NaN, burst: 100 } }, "rateLimit.requestsPerSecond"],
     [{ rateLimit: { requestsPerSecond: 20, burst: 0 } }, "rateLimit.burst: Expected a whole number of 1 or more"],
     [{ uploadRateLimit: { requestsPerSecond: Infinity, burst: 1 } }, "uploadRateLimit.requestsPerSecond"],
+    [{ uploads: { maxBytesPerForm: 0 } }, "uploads.maxBytesPerForm"],
+    [{ uploads: { maxBytesPerWorkspace: 1.5 } }, "uploads.maxBytesPerWorkspace"],
     [{ maxBodyBytes: 0 }, "maxBodyBytes: Expected a whole number of 1 or more"],
     [{ database: { url: "postgres://x", maxConnections: 0 } }, "database.maxConnections"],
     [{ delivery: { timeoutMs: -5 } }, "delivery.timeoutMs"],

@@ -70,6 +70,10 @@ const scenarios: ReadonlyArray<readonly [string, string]> = [
   [
     "15 partial rows",
     "One address hammers the first steps of a public form on the standalone (120 respondents: half post only the Start step, half answer the first question and leave), with `QFORMS_PARTIAL_RESPONSES_PER_ADDRESS_PER_HOUR=5`. The Start step must create no partial response, the partial responses must stay at most 5, no step may answer ≥ 500, and the same address must still submit the form afterwards (before the fix every first step created a row, limited only by the step limiter of 5 a second)."
+  ],
+  [
+    "16 upload limits",
+    "Every path that stores a respondent's file (the upload route and the public page's multipart step without JavaScript) is sent more files than the per-address burst (`QFORMS_UPLOADS_PER_MINUTE=5`) from one client address behind a trusted proxy: past the burst each answers 429 with `Retry-After` (the page shows its question again with the message) and stores nothing; both paths take from one bucket; a forged `X-Forwarded-For` entry gives no new bucket while another client still uploads; a form over `QFORMS_UPLOAD_QUOTA_FORM_BYTES` answers 413 on both paths."
   ]
 ]
 

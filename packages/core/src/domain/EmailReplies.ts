@@ -25,7 +25,7 @@ import * as Actors from "./Actors.ts"
 import { BlobStore, type BlobStoreError } from "./BlobStore.ts"
 import { EmailTokens } from "./EmailTokens.ts"
 import { InvalidInput } from "./Errors.ts"
-import { cleanFileName, Files, makeFileId } from "./Files.ts"
+import { cleanFileName, Files, makeFileId, type StorageQuotaExceeded } from "./Files.ts"
 import { Mailer } from "./Mailer.ts"
 import { parseMail } from "./MailParsing.ts"
 import { RespondentEmails } from "./RespondentEmails.ts"
@@ -74,7 +74,7 @@ export class EmailReplies extends Context.Service<EmailReplies, {
     raw: Uint8Array
   ) => Effect.Effect<
     ReceivedReply,
-    InvalidInput | MessageTooLarge | ReplyNotMatched | BlobStoreError | SqlError.SqlError
+    InvalidInput | MessageTooLarge | ReplyNotMatched | StorageQuotaExceeded | BlobStoreError | SqlError.SqlError
   >
 }>()("@qforms/core/EmailReplies") {
   static readonly layer = Layer.effect(
@@ -156,6 +156,11 @@ export class EmailReplies extends Context.Service<EmailReplies, {
             })
           }
           return yield* sql.withTransaction(Effect.gen(function*() {
+            // Attachments count against the storage quotas like uploads (no per-address limit: the
+            // inbound route is authenticated by its secret). Over a quota, the reply is not stored.
+            if (stored.length > 0) {
+              yield* files.claimQuota(workspaceId, response.form_id, stored.reduce((sum, file) => sum + file.size, 0))
+            }
             for (const file of stored) {
               // field_id 0: an attachment of a reply, not the answer to a question.
               yield* sql`
@@ -305,7 +310,7 @@ export const pollImap = Effect.fn("EmailReplies.pollImap")(function*(
               continue
             }
             yield* skip(`it failed ${tries} polls in a row: ${error.message}`)
-          } else if (error._tag === "MessageTooLarge") {
+          } else if (error._tag === "MessageTooLarge" || error._tag === "StorageQuotaExceeded") {
             yield* skip(error.message)
           } else {
             yield* Effect.logInfo(`qforms: IMAP message ${uid} is not a reply to a case: ${error.message}`)

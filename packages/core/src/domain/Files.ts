@@ -19,6 +19,7 @@ import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
+import * as Options from "../Options.ts"
 import * as Actors from "./Actors.ts"
 import { BlobNotFound, BlobStore, BlobStoreError } from "./BlobStore.ts"
 import { stripBidiControls } from "./DisplayText.ts"
@@ -41,6 +42,36 @@ export const unattachedLifetimeMs = 24 * 60 * 60 * 1000
  * taken for an orphan.
  */
 export const orphanGraceMs = 60 * 60 * 1000
+
+/**
+ * The storage quotas of uploaded files, in bytes: what a form's files, and a
+ * workspace's files, may take in all (`Qforms.make({ uploads })`; defaults
+ * 1 GiB per form, 10 GiB per workspace). Every stored file counts, from the
+ * moment its record is written: answers attached to responses, uploads not
+ * yet attached (until they are submitted or swept after
+ * {@link unattachedLifetimeMs}), and inbound e-mail attachments. Blobs without
+ * a record (an upload still streaming, an object a crash left behind, an
+ * unfinished write) do not count; the sweep deletes the leftovers.
+ */
+export interface UploadQuotasConfig {
+  /** The most bytes of files one form may hold (default 1 GiB). */
+  readonly maxBytesPerForm: number
+  /** The most bytes of files one workspace may hold, all forms together (default 10 GiB). */
+  readonly maxBytesPerWorkspace: number
+}
+
+/** The default quotas: 1 GiB per form, 10 GiB per workspace. */
+export const defaultUploadQuotas: UploadQuotasConfig = Options.defaultUploadQuotas
+
+/** The storage quotas in force (see {@link UploadQuotasConfig}); `Qforms.make` sets them from its `uploads` option. */
+export const UploadQuotas = Context.Reference<UploadQuotasConfig>("@qforms/core/Files/UploadQuotas", {
+  defaultValue: () => defaultUploadQuotas
+})
+
+/** Storing the file would take its form or workspace over its storage quota. Answered as 413. */
+export class StorageQuotaExceeded extends Schema.TaggedError<StorageQuotaExceeded>()("StorageQuotaExceeded", {
+  message: Schema.String
+}) {}
 
 /** The file is larger than its question allows. Answered as 413. */
 export class FileTooLarge extends Schema.TaggedError<FileTooLarge>()("FileTooLarge", {
@@ -98,6 +129,7 @@ export type UploadError =
   | InvalidInput
   | FileTooLarge
   | UnsupportedFileType
+  | StorageQuotaExceeded
   | BlobStoreError
   | SqlError.SqlError
 
@@ -244,6 +276,37 @@ export const cleanFileName = (name: string): string => {
 
 const formatMb = (mb: number) => String(mb)
 
+/** Bytes for people: `1 GiB`, `512 MiB`, `700 KiB`, `12 bytes`. */
+const formatBytes = (bytes: number): string => {
+  const units: ReadonlyArray<readonly [string, number]> = [["GiB", 1024 ** 3], ["MiB", 1024 ** 2], ["KiB", 1024]]
+  for (const [unit, size] of units) {
+    if (bytes >= size) return `${Number((bytes / size).toFixed(1))} ${unit}`
+  }
+  return `${bytes} bytes`
+}
+
+/** What a form and its workspace hold, in bytes. */
+interface Usage {
+  readonly form: number
+  readonly workspace: number
+}
+
+/** Why `bytes` more do not fit, or `undefined` when they do. */
+const overQuota = (quotas: UploadQuotasConfig, used: Usage, bytes: number): StorageQuotaExceeded | undefined =>
+  used.form + bytes > quotas.maxBytesPerForm
+    ? new StorageQuotaExceeded({
+      message: `this form's storage quota is used up: its files may take ${
+        formatBytes(quotas.maxBytesPerForm)
+      } in all (per-form quota), and this file does not fit`
+    })
+    : used.workspace + bytes > quotas.maxBytesPerWorkspace
+    ? new StorageQuotaExceeded({
+      message: `this workspace's storage quota is used up: its files may take ${
+        formatBytes(quotas.maxBytesPerWorkspace)
+      } in all (per-workspace quota), and this file does not fit`
+    })
+    : undefined
+
 // ---------------------------------------------------------------------------
 // Service
 // ---------------------------------------------------------------------------
@@ -354,6 +417,17 @@ export class Files extends Context.Service<Files, {
   readonly forgetForm: (workspaceId: number, formId: number) => Effect.Effect<ReadonlyArray<string>, SqlError.SqlError>
   /** Deletes blobs whose records are gone (after the transaction committed); a failure is logged, never raised. */
   readonly deleteBlobs: (keys: ReadonlyArray<string>) => Effect.Effect<void>
+  /**
+   * Inside a transaction that is about to record `bytes` of new files of a
+   * form: takes the workspace's quota lock (held until the transaction ends)
+   * and fails with `StorageQuotaExceeded` when the form's or the workspace's
+   * files would then take more than {@link UploadQuotas} allows.
+   */
+  readonly claimQuota: (
+    workspaceId: number,
+    formId: number,
+    bytes: number
+  ) => Effect.Effect<void, StorageQuotaExceeded | SqlError.SqlError>
   /** Deletes an upload that was never attached (e.g. the request that carried it failed afterwards). */
   readonly discard: (workspaceId: number, fileId: string) => Effect.Effect<void, SqlError.SqlError>
   /**
@@ -428,9 +502,41 @@ export class Files extends Context.Service<Files, {
         }
       })
 
+      const usage = (workspaceId: number, formId: number) =>
+        Effect.map(
+          sql<{ readonly form: number | string; readonly workspace: number | string }>`
+            select coalesce(sum(size) filter (where form_id = ${formId}), 0) as form, coalesce(sum(size), 0) as workspace
+            from files where workspace_id = ${workspaceId}`,
+          (rows): Usage => ({ form: Number(rows[0]?.form ?? 0), workspace: Number(rows[0]?.workspace ?? 0) })
+        )
+
+      // The quota check holds under concurrency through a row lock: every
+      // transaction that records files first locks its workspace's row
+      // (`for no key update`: it queues such transactions one behind the
+      // other, yet does not block the `for key share` locks that inserts
+      // referencing the workspace take), then sums what is recorded — under
+      // read committed that statement sees every file committed before the
+      // lock was granted — and inserts in the same transaction. Two uploads
+      // racing for the last bytes are therefore checked one after the other.
+      // A counter table would save the sum but must follow every deletion
+      // path (responses, forms, sweeps, cascades); the sum over the index
+      // of migration 0018 cannot drift.
+      const claimQuota = Effect.fn("Files.claimQuota")(function*(workspaceId: number, formId: number, bytes: number) {
+        const quotas = yield* UploadQuotas
+        yield* sql`select id from workspaces where id = ${workspaceId} for no key update`
+        const over = overQuota(quotas, yield* usage(workspaceId, formId), bytes)
+        if (over !== undefined) return yield* over
+      })
+
       const upload = <E>(input: UploadInput<E>): Effect.Effect<FileAnswer, UploadError | E> =>
         Effect.gen(function*() {
           const to = yield* target(input.publicId, input.fieldId)
+          // Refused at once when the quota is already used up, and while streaming as soon as
+          // the file passes the room left; the check that counts is claimQuota's, at the insert.
+          const quotas = yield* UploadQuotas
+          const used = yield* usage(to.workspaceId, to.formId)
+          const full = overQuota(quotas, used, 1)
+          if (full !== undefined) return yield* full
           const q = JSON.stringify(to.field.label)
           const maxSizeMb = to.field.options?.maxSizeMb ?? DEFAULT_MAX_SIZE_MB
           const name = cleanFileName(input.filename)
@@ -461,12 +567,14 @@ export class Files extends Context.Service<Files, {
           })
           const checked = Stream.mapEffect(input.content, (chunk: Uint8Array): Effect.Effect<
             Uint8Array,
-            FileTooLarge | UnsupportedFileType
+            FileTooLarge | UnsupportedFileType | StorageQuotaExceeded
           > => {
             size += chunk.length
             if (size > to.maxBytes) {
               return Effect.fail(new FileTooLarge({ message: `${q} takes files of at most ${formatMb(maxSizeMb)} MB` }))
             }
+            const over = overQuota(quotas, used, size)
+            if (over !== undefined) return Effect.fail(over)
             if (!judged && head.length < SNIFF_BYTES) {
               const more = chunk.subarray(0, SNIFF_BYTES - head.length)
               const joined = new Uint8Array(head.length + more.length)
@@ -485,11 +593,14 @@ export class Files extends Context.Service<Files, {
           yield* blobs.put(key, checked)
           const type = sniffed ?? declared ?? SNIFFED_EXTENSIONS[extensionOf(name)] ?? "application/octet-stream"
           const now = new Date(yield* Clock.currentTimeMillis)
-          yield* sql`
-            insert into files (id, workspace_id, form_id, field_id, name, size, type, storage_key, created_at)
-            select ${fileId}, ${to.workspaceId}, ${to.formId}, ${to.field.id}, ${name}, ${size}, ${type}, ${key}, ${now}
-            where exists (select 1 from forms where id = ${to.formId} and workspace_id = ${to.workspaceId})
-            returning id`.pipe(
+          yield* sql.withTransaction(Effect.andThen(
+            claimQuota(to.workspaceId, to.formId, size),
+            sql`
+              insert into files (id, workspace_id, form_id, field_id, name, size, type, storage_key, created_at)
+              select ${fileId}, ${to.workspaceId}, ${to.formId}, ${to.field.id}, ${name}, ${size}, ${type}, ${key}, ${now}
+              where exists (select 1 from forms where id = ${to.formId} and workspace_id = ${to.workspaceId})
+              returning id`
+          )).pipe(
             Effect.onError(() => deleteBlobs([key])),
             // The form was deleted while the file streamed in.
             Effect.flatMap((rows) =>
@@ -650,6 +761,7 @@ export class Files extends Context.Service<Files, {
         forgetResponse,
         forgetForm,
         deleteBlobs,
+        claimQuota,
         discard,
         sweep
       })

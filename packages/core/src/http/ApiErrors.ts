@@ -49,7 +49,7 @@ export class Conflict extends Schema.Error<Conflict>("qforms/http/Conflict")({
   description: "The change conflicts with the current state, or refers to something a concurrent request deleted."
 }) {}
 
-/** 413: the body is over the limit (1 MiB; an upload: its question's `maxSizeMb`). */
+/** 413: the body is over the limit (1 MiB; an upload: its question's `maxSizeMb`, or a storage quota used up). */
 export class PayloadTooLarge extends Schema.Error<PayloadTooLarge>("qforms/http/PayloadTooLarge")({
   error: Schema.String
 }, { httpApiStatus: 413, identifier: "PayloadTooLargeError", description: "The request body is over 1 MiB." }) {}
@@ -88,6 +88,7 @@ type DomainError =
   | { readonly _tag: "InvalidApiKey"; readonly message: string }
   | { readonly _tag: "GeneratorFailed"; readonly message: string }
   | { readonly _tag: "FileTooLarge"; readonly message: string }
+  | { readonly _tag: "StorageQuotaExceeded"; readonly message: string }
   | { readonly _tag: "UnsupportedFileType"; readonly message: string }
   | {
     readonly _tag:
@@ -112,6 +113,7 @@ export type HttpErrorOf<E> = E extends { readonly _tag: "InvalidInput" } ? BadRe
   : E extends { readonly _tag: "InvalidApiKey" } ? Unauthorized
   : E extends { readonly _tag: "GeneratorFailed" } ? BadGateway
   : E extends { readonly _tag: "FileTooLarge" } ? PayloadTooLarge
+  : E extends { readonly _tag: "StorageQuotaExceeded" } ? PayloadTooLarge
   : E extends { readonly _tag: "UnsupportedFileType" } ? UnsupportedMediaType
   : E extends { readonly _tag: `${string}NotFound` } ? NotFound
   : never
@@ -134,6 +136,7 @@ export const fromDomain = (
     case "GeneratorFailed":
       return new BadGateway({ error: error.message })
     case "FileTooLarge":
+    case "StorageQuotaExceeded":
       return new PayloadTooLarge({ error: error.message })
     case "UnsupportedFileType":
       return new UnsupportedMediaType({ error: error.message })

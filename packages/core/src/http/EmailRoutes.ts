@@ -154,6 +154,7 @@ export const layer = HttpRouter.use(Effect.fnUntraced(function*(router) {
           case "ReplyNotMatched":
             return json(404, { error: error.message })
           case "MessageTooLarge":
+          case "StorageQuotaExceeded":
             return json(413, { error: error.message })
           default:
             return yield* Effect.die(error)

@@ -36,6 +36,7 @@ import { InvitationsHandlers } from "./handlers/InvitationsHandlers.ts"
 import * as PublicPage from "../pages/PublicPage.ts"
 import * as Files from "../domain/Files.ts"
 import * as Uploads from "../pages/Uploads.ts"
+import { UploadLimiter } from "../pages/UploadLimits.ts"
 import * as Database from "../storage/Database.ts"
 import * as App from "../app/App.ts"
 import * as Caching from "./Caching.ts"
@@ -52,7 +53,11 @@ export interface HttpOptions {
   readonly rateLimit?: RateLimit.RateLimitConfig | undefined
   /** Largest accepted request body in bytes (default 1 MiB; uploads have their question's own limit). */
   readonly maxBodyBytes?: number | undefined
-  /** File uploads per client address (default bursts of 30, then one every 2 seconds). */
+  /**
+   * File uploads per client address (default bursts of 30, then one every 2
+   * seconds), one bucket for the upload route and the public page's file steps;
+   * the address is read with `publicPage.trustedProxyHops`.
+   */
   readonly uploadRateLimit?: RateLimit.RateLimitConfig | undefined
   /**
    * Where the application is served, e.g. `https://forms.example.com` or
@@ -468,8 +473,14 @@ export const layer = (options: HttpOptions = {}) => {
     Mcp.layer({ oauth: options.oauth, baseUrl: (request) => baseUrl(request, options.appUrl) }).pipe(
       Layer.provide(limiter)
     ),
-    PublicPage.layer({ ...options.publicPage, maxBodyBytes: options.maxBodyBytes ?? defaultMaxBodyBytes }),
-    Uploads.layer({ rateLimit: options.uploadRateLimit }),
+    // One upload limiter for every route that stores a respondent's file, keyed by the trusted client address.
+    Layer.mergeAll(
+      PublicPage.layer({ ...options.publicPage, maxBodyBytes: options.maxBodyBytes ?? defaultMaxBodyBytes }),
+      Uploads.layer()
+    ).pipe(Layer.provide(UploadLimiter.layer({
+      rateLimit: options.uploadRateLimit,
+      trustedProxyHops: options.publicPage?.trustedProxyHops
+    }))),
     EmailRoutes.layer,
     options.app === undefined || options.app === false
       ? Layer.empty

@@ -13,7 +13,9 @@
  * - `POST /f/{publicId}/responses`: `{"values": {...}}` as JSON → 201 `{"id"}`.
  *
  * Abuse: a honeypot input, a per-IP rate limit on submissions, on steps and
- * on new partial responses (saved only from the first real answer on),
+ * on new partial responses (saved only from the first real answer on), on
+ * files (the upload limiter shared with the upload route, see
+ * `UploadLimits.ts`), the storage quotas of `Files`,
  * the body limit of the router, and a minimum time between opening the form
  * and submitting it (the start time is signed into the token). Rejected spam
  * is never stored.
@@ -45,6 +47,9 @@ import { domainResponse } from "../http/ApiErrors.ts"
 import * as RateLimit from "../http/RateLimit.ts"
 import type { Html } from "./Html.ts"
 import * as Screens from "./Screens.ts"
+import { clientAddress, refusalMessage, UploadLimiter } from "./UploadLimits.ts"
+
+export { clientAddress } from "./UploadLimits.ts"
 
 /** Settings of the public page. */
 export interface PublicPageOptions {
@@ -117,8 +122,21 @@ interface StepInput {
   readonly answers: ReadonlyArray<string>
   readonly honeypot: string
   /** A file sent with the step (no-JavaScript flow): stored, or why not. */
-  readonly upload?: Result.Result<FileAnswer, string> | undefined
+  readonly upload?: Result.Result<FileAnswer, UploadRefusal> | undefined
 }
+
+/** Why the file of a step was not stored: the message beside the question, and the status and headers of that page. */
+interface UploadRefusal {
+  readonly message: string
+  readonly status?: number | undefined
+  readonly headers?: Record<string, string> | undefined
+}
+
+const refusal = (message: string, status?: number, headers?: Record<string, string>): UploadRefusal => ({
+  message,
+  status,
+  headers
+})
 
 const NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?$/i
 
@@ -280,18 +298,6 @@ export const notFoundPage = (frameAncestors: ReadonlyArray<string> | undefined) 
 const json = (status: number, body: object, headers?: Record<string, string>) =>
   HttpServerResponse.jsonUnsafe(body, { status, headers: { "x-content-type-options": "nosniff", ...headers } })
 
-/** The client's address: the connection's, or the one the trusted proxies put in `X-Forwarded-For`. */
-export const clientAddress = (request: HttpServerRequest.HttpServerRequest, trustedProxyHops: number): string => {
-  const forwarded = request.headers["x-forwarded-for"]
-  if (trustedProxyHops > 0 && forwarded !== undefined) {
-    const hops = forwarded.split(",").map((s) => s.trim()).filter((s) => s !== "")
-    const index = hops.length - trustedProxyHops
-    const address = hops[Math.max(0, index)]
-    if (address !== undefined) return address
-  }
-  return Option.getOrElse(request.remoteAddress, () => "unknown")
-}
-
 // ---------------------------------------------------------------------------
 // Reading a step
 // ---------------------------------------------------------------------------
@@ -365,6 +371,7 @@ export const layer = (options: PublicPageOptions = {}) =>
       ? Option.some(yield* makeLimiter({ requestsPerSecond: partialsPerHour / 3600, burst: partialsPerHour }))
       : Option.none<RateLimit.RateLimiter["Service"]>()
     const files = yield* Files
+    const uploadLimiter = yield* UploadLimiter
     const maxFieldBytes = options.maxBodyBytes ?? 1024 * 1024
 
     /**
@@ -414,6 +421,17 @@ export const layer = (options: PublicPageOptions = {}) =>
           const store = Effect.scoped(Effect.gen(function*() {
             const [first, rest] = yield* Stream.peel(file.content, Sink.take<Uint8Array>(1))
             if (first.length === 0) return Option.none()
+            // The same bucket as the upload route's: a file is a file, however it is sent.
+            const decision = yield* uploadLimiter.take(request)
+            if (!decision.allowed) {
+              yield* Stream.runDrain(rest)
+              upload = Result.fail(refusal(
+                `The file was not stored: ${refusalMessage(decision)}.`,
+                429,
+                RateLimit.headers(uploadLimiter.config, decision)
+              ))
+              return Option.none()
+            }
             return Option.some(
               yield* files.upload({
                 publicId,
@@ -429,18 +447,19 @@ export const layer = (options: PublicPageOptions = {}) =>
               if (Option.isSome(answer)) upload = Result.succeed(answer.value)
             }),
             Effect.catchTags({
-              FileTooLarge: (e) => Effect.sync(() => upload = Result.fail(e.message)),
-              UnsupportedFileType: (e) => Effect.sync(() => upload = Result.fail(e.message)),
-              InvalidInput: (e) => Effect.sync(() => upload = Result.fail(e.message)),
-              Conflict: (e) => Effect.sync(() => upload = Result.fail(e.message)),
-              FormNotFound: (e) => Effect.sync(() => upload = Result.fail(e.message)),
+              FileTooLarge: (e) => Effect.sync(() => upload = Result.fail(refusal(e.message))),
+              StorageQuotaExceeded: (e) => Effect.sync(() => upload = Result.fail(refusal(`The file was not stored: ${e.message}.`, 413))),
+              UnsupportedFileType: (e) => Effect.sync(() => upload = Result.fail(refusal(e.message))),
+              InvalidInput: (e) => Effect.sync(() => upload = Result.fail(refusal(e.message))),
+              Conflict: (e) => Effect.sync(() => upload = Result.fail(refusal(e.message))),
+              FormNotFound: (e) => Effect.sync(() => upload = Result.fail(refusal(e.message))),
               BlobStoreError: (e) => Effect.die(e),
               SqlError: (e) => Effect.die(e)
             }),
             // A file over its limit stops the parser mid-body: what was read of the fields still counts.
             Effect.catchTag("MultipartError", (e) =>
               e.reason._tag === "FileTooLarge" || e.reason._tag === "BodyTooLarge"
-                ? Effect.sync(() => upload = Result.fail("The file is too large."))
+                ? Effect.sync(() => upload = Result.fail(refusal("The file is too large.")))
                 : Effect.fail(e))
           )
         }).pipe(
@@ -514,7 +533,12 @@ export const layer = (options: PublicPageOptions = {}) =>
       state: AnswerState,
       index: number,
       entered: Screens.Entered,
-      extra: { readonly error?: string; readonly notice?: string; readonly status?: number } = {}
+      extra: {
+        readonly error?: string
+        readonly notice?: string
+        readonly status?: number | undefined
+        readonly headers?: Record<string, string> | undefined
+      } = {}
     ) =>
       Effect.gen(function*() {
         const token = yield* tokens.sign(state)
@@ -535,7 +559,7 @@ export const layer = (options: PublicPageOptions = {}) =>
             first: FormLogic.previous(form.fields, facts, field.id) === undefined
           }),
           true,
-          headers
+          extra.headers === undefined ? headers : { ...headers, ...extra.headers }
         )
       })
 
@@ -729,7 +753,9 @@ export const layer = (options: PublicPageOptions = {}) =>
         const field = fields[index]!
         if (field.type === "file" && input.upload !== undefined && Result.isFailure(input.upload)) {
           return yield* questionPage(form, state, index, enteredOf(state.values[String(field.id)]), {
-            error: input.upload.failure
+            error: input.upload.failure.message,
+            status: input.upload.failure.status,
+            headers: input.upload.failure.headers
           })
         }
         // A file sent with the step (no JavaScript) is the answer; else the page's hidden answer.

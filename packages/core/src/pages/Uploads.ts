@@ -8,13 +8,14 @@
  * Answers 201 `{fileId, name, size, type}` — the value to submit as the answer
  * to that question — or `{error}` with 400 (no such file question, no file
  * part, malformed multipart, empty file), 404 (unknown or draft form), 409
- * (closed form), 413 (too large), 415 (content not of an accepted type) or 429
- * (too many uploads from this address, with `Retry-After`).
+ * (closed form), 413 (too large, or a storage quota of the form or workspace
+ * is used up), 415 (content not of an accepted type) or 429 (too many uploads
+ * from this client address, with `Retry-After`: the bucket of
+ * `UploadLimits.UploadLimiter`, shared with the no-JavaScript file steps of
+ * the public page).
  */
 import * as ByteSize from "effect/ByteSize"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
 import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
 import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
@@ -26,15 +27,15 @@ import type { FileAnswer } from "../domain/Fields.ts"
 import { Files, type UploadError, type UploadTarget } from "../domain/Files.ts"
 import { domainResponse } from "../http/ApiErrors.ts"
 import * as RateLimit from "../http/RateLimit.ts"
+import { refusalMessage, UploadLimiter } from "./UploadLimits.ts"
+
+export { defaultUploadRateLimit } from "./UploadLimits.ts"
 
 /** The upload route's path pattern (the router-wide body limit skips it). */
 export const uploadPath = "/f/:publicId/uploads"
 
 /** Whether a request path is the upload route's. */
 export const isUploadPath = (path: string): boolean => /^\/f\/[^/]+\/uploads\/?$/.test(path)
-
-/** Uploads per client address: bursts of 30, then one every 2 seconds. */
-export const defaultUploadRateLimit: RateLimit.RateLimitConfig = { requestsPerSecond: 0.5, burst: 30 }
 
 /** Room for the multipart framing and small fields besides the file itself. */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024
@@ -89,17 +90,18 @@ class NoFilePart {
 }
 
 /**
- * The upload route, with its own per-address rate limit.
+ * The upload route. Its rate limit is the {@link UploadLimiter} provided,
+ * shared with the public page's multipart steps.
  *
  * @example
  * ```ts
- * const Routes = Layer.mergeAll(Http.layer(), Uploads.layer())
+ * const Routes = Layer.mergeAll(PublicPage.layer(), Uploads.layer()).pipe(Layer.provide(UploadLimiter.layer()))
  * ```
  */
-export const layer = (options: { readonly rateLimit?: RateLimit.RateLimitConfig | undefined } = {}) =>
+export const layer = () =>
   HttpRouter.use(Effect.fnUntraced(function*(router) {
     const files = yield* Files
-    const limiter = yield* RateLimit.RateLimiter
+    const limiter = yield* UploadLimiter
     yield* router.add(
       "POST",
       uploadPath,
@@ -107,10 +109,9 @@ export const layer = (options: { readonly rateLimit?: RateLimit.RateLimitConfig 
         const request = yield* HttpServerRequest.HttpServerRequest
         const params = yield* HttpRouter.params
         const publicId = params.publicId ?? ""
-        const address = Option.getOrElse(request.remoteAddress, () => "unknown")
-        const decision = yield* limiter.take(`upload:${address}`)
+        const decision = yield* limiter.take(request)
         if (!decision.allowed) {
-          return json(429, { error: "too many uploads from this address; try again later" }, {
+          return json(429, { error: refusalMessage(decision) }, {
             ...RateLimit.headers(limiter.config, decision),
             connection: "close"
           })
@@ -175,4 +176,4 @@ export const layer = (options: { readonly rateLimit?: RateLimit.RateLimitConfig 
         return json(201, stored)
       })
     )
-  })).pipe(Layer.provide(RateLimit.RateLimiter.layerMemory(options.rateLimit ?? defaultUploadRateLimit)))
+  }))

@@ -479,6 +479,13 @@ const streamHardening = Effect.gen(function*() {
     for each row execute function qforms_credentials_changed()`
 })
 
+const uploadQuotas = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  // The storage quotas sum the sizes of a workspace's files, and of one form's, at every
+  // upload (see Files.claimQuota): an index-only scan over these columns.
+  yield* sql`create index files_quota on files (workspace_id, form_id) include (size)`
+})
+
 /**
  * A team signs in: invitations by e-mail (or a link the inviter copies),
  * password resets by e-mail. Only a SHA-256 of each token is stored; each is
@@ -531,7 +538,8 @@ export const loader = Migrator.fromRecord({
   "0011_app_sign_in": appSignIn,
   "0012_identity_hardening": identityHardening,
   "0016_stream_hardening": streamHardening,
-  "0017_invitations": invitations
+  "0017_invitations": invitations,
+  "0018_upload_quotas": uploadQuotas
 })
 
 /**

@@ -9,6 +9,7 @@ import { HttpRouter, HttpServer } from "effect/http"
 import type { SqlClient } from "effect/sql"
 import type * as App from "../../src/app/App.ts"
 import * as BlobStore from "../../src/domain/BlobStore.ts"
+import * as Files from "../../src/domain/Files.ts"
 import { FormGenerator } from "../../src/domain/FormGenerator.ts"
 import * as Http from "../../src/http/Http.ts"
 import { IdentityBridge, type ResolveActor } from "../../src/http/Identity.ts"
@@ -33,6 +34,8 @@ export interface TestServerOptions {
   readonly publicPage?: PublicPage.PublicPageOptions | undefined
   /** Uploads per client address; default bursts of 30, then one every 2 seconds. */
   readonly uploadRateLimit?: RateLimit.RateLimitConfig | undefined
+  /** Storage quotas of uploaded files (default 1 GiB per form, 10 GiB per workspace). */
+  readonly uploads?: Partial<Files.UploadQuotasConfig> | undefined
   /** Where uploaded files go (default: a temporary directory removed on close). */
   readonly filesDirectory?: string | undefined
   /** Serve the application at /app (sign-in, screens). */
@@ -62,6 +65,7 @@ export const startTestServer: StartServer = async (target: DatabaseTarget, optio
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
     Layer.provide(FormGenerator.layerNone),
     Layer.provide(Layer.succeed(IdentityBridge)(options.resolveActor)),
+    Layer.provide(Layer.succeed(Files.UploadQuotas)({ ...Files.defaultUploadQuotas, ...options.uploads })),
     Layer.provide(Layer.succeedContext(context))
   )
   const serverRuntime = ManagedRuntime.make(server)
@@ -90,6 +94,7 @@ async (target, options = {}) => {
     database,
     rateLimit: options.rateLimit,
     uploadRateLimit: options.uploadRateLimit,
+    uploads: options.uploads,
     publicPage: options.publicPage,
     app: options.app,
     resolveActor: options.resolveActor,

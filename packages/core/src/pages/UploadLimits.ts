@@ -1,0 +1,90 @@
+/**
+ * The one limit on how often a client may store files: every path that stores
+ * a respondent's file — the upload route (`POST /f/{publicId}/uploads`, the
+ * page's script) and the file part of a multipart step of the public page (no
+ * JavaScript) — takes from the same bucket, keyed by the trusted client
+ * address (see {@link clientAddress}), so switching paths, or sending files
+ * through the page without its script, gives no new allowance.
+ *
+ * Inbound e-mail attachments are not limited here: they come authenticated by
+ * the inbound secret, and count against the storage quotas like any file (see
+ * `Files.UploadQuotas`).
+ *
+ * @module
+ */
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import type * as HttpServerRequest from "effect/http/HttpServerRequest"
+import * as RateLimit from "../http/RateLimit.ts"
+
+/** Uploads per client address: bursts of 30, then one every 2 seconds. */
+export const defaultUploadRateLimit: RateLimit.RateLimitConfig = { requestsPerSecond: 0.5, burst: 30 }
+
+/**
+ * The client's address: the connection's, or the one the trusted proxies put
+ * in `X-Forwarded-For` (with `trustedProxyHops` proxies, the entry that many
+ * places from the end; with 0, the header is ignored, so a client cannot
+ * forge an address of its own).
+ *
+ * @example
+ * ```ts
+ * clientAddress(request, 1) // "203.0.113.7" for X-Forwarded-For: 203.0.113.7 from the proxy
+ * ```
+ */
+export const clientAddress = (request: HttpServerRequest.HttpServerRequest, trustedProxyHops: number): string => {
+  const forwarded = request.headers["x-forwarded-for"]
+  if (trustedProxyHops > 0 && forwarded !== undefined) {
+    const hops = forwarded.split(",").map((s) => s.trim()).filter((s) => s !== "")
+    const index = hops.length - trustedProxyHops
+    const address = hops[Math.max(0, index)]
+    if (address !== undefined) return address
+  }
+  return Option.getOrElse(request.remoteAddress, () => "unknown")
+}
+
+/** What a refused upload is told (the page and the route say the same). */
+export const refusalMessage = (decision: RateLimit.Decision): string =>
+  `too many uploads from this address; try again in ${decision.retryAfterSeconds} seconds`
+
+/**
+ * The upload limiter shared by every upload path: one token per file stored
+ * (per upload request on the upload route), from the bucket of the request's
+ * trusted client address.
+ *
+ * @example
+ * ```ts
+ * const limiter = yield* UploadLimiter
+ * const decision = yield* limiter.take(request)
+ * if (!decision.allowed) // 429 with RateLimit.headers(limiter.config, decision)
+ * ```
+ */
+export class UploadLimiter extends Context.Service<UploadLimiter, {
+  /** The limit (for the rate-limit headers). */
+  readonly config: RateLimit.RateLimitConfig
+  /** Takes one upload from the bucket of the request's trusted client address. */
+  readonly take: (request: HttpServerRequest.HttpServerRequest) => Effect.Effect<RateLimit.Decision>
+}>()("@qforms/core/pages/UploadLimiter") {
+  /**
+   * An in-memory limiter (per process, like the other limits): `rateLimit`
+   * (default {@link defaultUploadRateLimit}) per client address, the address
+   * read with `trustedProxyHops` (default 0, see {@link clientAddress}).
+   * Provide one instance to every route that stores files.
+   */
+  static readonly layer = (options: {
+    readonly rateLimit?: RateLimit.RateLimitConfig | undefined
+    readonly trustedProxyHops?: number | undefined
+  } = {}) =>
+    Layer.effect(
+      UploadLimiter,
+      Effect.gen(function*() {
+        const limiter = yield* RateLimit.RateLimiter
+        const hops = options.trustedProxyHops ?? 0
+        return UploadLimiter.of({
+          config: limiter.config,
+          take: (request) => limiter.take(`upload:${clientAddress(request, hops)}`)
+        })
+      })
+    ).pipe(Layer.provide(RateLimit.RateLimiter.layerMemory(options.rateLimit ?? defaultUploadRateLimit)))
+}
