@@ -139,6 +139,11 @@ const routes: ReadonlyArray<Route> = [
   { method: "POST", path: "/members", body: () => ({ email: "fuzz@example.com", name: "Fuzz", role: "member" }) },
   { method: "PATCH", path: "/members/:account", body: () => ({ role: "owner" }), fixedIds: true },
   { method: "DELETE", path: "/members/:account", fixedIds: true },
+  { method: "POST", path: "/members/:account/sign-in-link", fixedIds: true },
+  { method: "GET", path: "/invitations" },
+  { method: "POST", path: "/invitations", body: () => ({ email: "invitee@example.com", role: "member" }) },
+  // No invitation placeholder: an id no invitation has (a 404 after validation).
+  { method: "DELETE", path: "/invitations/:account", fixedIds: true },
   { method: "GET", path: "/api-keys" },
   { method: "POST", path: "/api-keys", body: () => ({ name: "fuzz" }) },
   { method: "DELETE", path: "/api-keys/:key", fixedIds: true },

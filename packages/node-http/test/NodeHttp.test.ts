@@ -105,7 +105,10 @@ describe("@qforms/node-http", () => {
     expect(badQuery.status).toBe(400) // the query reached qforms
     const missing = await fetch(`${origin}/forms-service/api/nope?x=1`)
     expect([missing.status, await missing.json()]).toEqual([404, { error: "no route GET /api/nope" }])
-    expect((await fetch(`${origin}/forms-service`)).status).toBe(404)
+    // The mount root is qforms' welcome: links to the application, the docs and the OpenAPI document, under the prefix.
+    const root = await fetch(`${origin}/forms-service`)
+    expect(root.status).toBe(200)
+    expect(await root.json()).toMatchObject({ name: "qforms", docs: `${origin}/forms-service/api/docs` })
   })
 
   it("calls next, or answers false without touching the response, outside the prefix", () => {
