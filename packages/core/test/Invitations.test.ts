@@ -360,6 +360,20 @@ for (const target of databaseTargets) {
       await qforms.run(Effect.flatMap(Effect.service(Sessions), (s) => s.setPassword("member@example.com", password)).pipe(Effect.orDie))
     })
 
+    it("reset requests at once for one account leave exactly one live link; a replaced link says so (410)", async () => {
+      const issued = await qforms.run(Effect.gen(function*() {
+        const invitations = yield* Invitations
+        return yield* Effect.all(Array.from({ length: 8 }, () => invitations.requestReset("member@example.com")), { concurrency: "unbounded" })
+      }).pipe(Effect.orDie))
+      const live = await sql((q) => q`
+        select count(*)::int as n from password_resets r join accounts a on a.id = r.account_id
+        where lower(a.email) = 'member@example.com' and r.used_at is null`) as ReadonlyArray<{ n: number }>
+      expect(live[0]!.n).toBe(1)
+      const statuses = await Promise.all(issued.map((i) => request("GET", `/app/reset/${i!.token}`).then((r) => r.status)))
+      expect(statuses.filter((s) => s === 200)).toHaveLength(1)
+      expect(statuses.filter((s) => s === 410)).toHaveLength(7)
+    })
+
     it("the sign-in page offers a reset, not the CLI", async () => {
       const page = await request("GET", "/app/sign-in")
       expect(page.text).toContain("/app/forgot-password")

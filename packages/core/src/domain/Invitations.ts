@@ -363,10 +363,12 @@ export class Invitations extends Context.Service<Invitations, {
       const requestReset = Effect.fn("Invitations.requestReset")(function*(email: string) {
         const now = yield* Clock.currentTimeMillis
         return yield* sql.withTransaction(Effect.gen(function*() {
-          // Spent and expired resets go (the table stays small whatever is asked for).
-          yield* sql`delete from password_resets where expires_at <= ${new Date(now)} or used_at is not null`
+          // Expired resets go (the table stays small whatever is asked for); spent ones stay until then, so an
+          // older link still says it was replaced (410) rather than that nobody issued it.
+          yield* sql`delete from password_resets where expires_at <= ${new Date(now)}`
+          // The account's row is locked: two requests at once for one account leave exactly one live link.
           const rows = yield* sql<{ readonly id: number; readonly email: string }>`
-            select id, email from accounts where lower(email) = lower(${email.trim()})`
+            select id, email from accounts where lower(email) = lower(${email.trim()}) for update`
           const account = rows[0]
           if (account === undefined) return undefined
           yield* sql`update password_resets set used_at = ${new Date(now)} where account_id = ${account.id} and used_at is null`
