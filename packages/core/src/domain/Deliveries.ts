@@ -306,7 +306,9 @@ export class Deliveries extends Context.Service<Deliveries, {
           sql.and([sql`d.workspace_id = ${actor.workspaceId}`, sql`d.id = ${deliveryId}`]),
           1
         )
-        return toDelivery(rows[0]!)
+        // Its subscription or channel deleted meanwhile (the delivery went with it).
+        if (rows[0] === undefined) return yield* new DeliveryNotFound({ message: `delivery ${deliveryId} not found` })
+        return toDelivery(rows[0])
       })
 
       // The claim commits without waiting for its WAL flush (synchronous_commit

@@ -205,23 +205,32 @@ export class Invitations extends Context.Service<Invitations, {
       const sessions = yield* Sessions
 
       /** The caller's role as it is now (row locked), checked against the one rule for the role given. */
-      const requireGrant = Effect.fn("Invitations.requireGrant")(function*(actor: Actors.Actor, role: MemberRole) {
+      /**
+       * The one rule of `Actors.requireAuthorityOver`, for an invitation: the role given, and, when the address is
+       * already a member's, authority over that member (an invitation must not become a way to act on an equal).
+       */
+      const requireGrant = Effect.fn("Invitations.requireGrant")(function*(
+        actor: Actors.Actor,
+        role: MemberRole,
+        existing: { readonly accountId: number; readonly role: MemberRole } | undefined
+      ) {
         yield* Actors.requireAdmin(actor)
         if (actor.kind === "system") return
         const rows = actor.accountId === null ? [] : yield* sql<{ readonly role: MemberRole }>`
           select role from members where workspace_id = ${actor.workspaceId} and account_id = ${actor.accountId} for update`
-        yield* Actors.requireAuthorityOver(actor, rows[0]?.role ?? null, undefined, role)
+        yield* Actors.requireAuthorityOver(actor, rows[0]?.role ?? null, existing, role)
       })
 
       const create = Effect.fn("Invitations.create")(function*(actor: Actors.Actor, input: CreateInvitationInput) {
         const now = yield* Clock.currentTimeMillis
         const token = newToken()
         const row = yield* sql.withTransaction(Effect.gen(function*() {
-          yield* requireGrant(actor, input.role)
-          const existing = yield* sql`
-            select 1 from members m join accounts a on a.id = m.account_id
+          const existing = yield* sql<{ readonly account_id: number; readonly role: MemberRole }>`
+            select m.account_id, m.role from members m join accounts a on a.id = m.account_id
             where m.workspace_id = ${actor.workspaceId} and lower(a.email) = lower(${input.email})`
-          if (existing.length > 0) {
+          const member = existing[0]
+          yield* requireGrant(actor, input.role, member === undefined ? undefined : { accountId: member.account_id, role: member.role })
+          if (member !== undefined) {
             return yield* new Conflict({
               message: `${input.email} is already a member of this workspace: change their role, or issue them a sign-in link`
             })
@@ -256,7 +265,7 @@ export class Invitations extends Context.Service<Invitations, {
             where workspace_id = ${actor.workspaceId} and id = ${id} and accepted_at is null and revoked_at is null
             for update`
           if (rows.length === 0) return yield* new InvitationNotFound({ message: `no pending invitation ${id}` })
-          yield* requireGrant(actor, rows[0]!.role)
+          yield* requireGrant(actor, rows[0]!.role, undefined)
           yield* sql`update invitations set revoked_at = ${now} where workspace_id = ${actor.workspaceId} and id = ${id}`
         }))
       })
