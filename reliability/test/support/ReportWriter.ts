@@ -83,7 +83,9 @@ const defectsFound: ReadonlyArray<string> = [
   "Tenant isolation (6): `POST /f/{publicId}/responses` answered a draft form with 409, telling that the draft exists, where its page answers 404. Fixed: 404 for drafts (commit \"Public page: the JSON submission route answers a draft form with 404…\").",
   "Fuzzing (5), PostgreSQL: a stage added to a form that a concurrent request deleted failed its foreign key and answered 500. Fixed: a foreign-key violation answers 409 (commit \"HTTP: a write whose referenced row is deleted concurrently answers 409…\").",
   "Database outage (3): with the database refusing connections and the server's sessions terminated, 385 of 1296 requests answered 500 (SQLSTATE 57P01 and the connect-time refusal were not seen as the database being away). Fixed: `Database.isUnreachable` covers them, 503 (commit \"Database: a session ended by the server or refused at connect…\").",
-  "Fuzzing (5), once the member and API key endpoints existed: `POST /api/api-keys` with an `accountId` beyond the 32-bit id range reached PostgreSQL and answered 500. Fixed: `accountId` is a bounded id, 400 (commit \"API keys: accountId is a bounded id…\")."
+  "Fuzzing (5), once the member and API key endpoints existed: `POST /api/api-keys` with an `accountId` beyond the 32-bit id range reached PostgreSQL and answered 500. Fixed: `accountId` is a bounded id, 400 (commit \"API keys: accountId is a bounded id…\").",
+  "Role escalation (13), once invitations existed: an admin or co-owner could `POST /api/invitations` for the address of an equal or higher member and got 409 (\"already a member\") instead of 403 — 8 probes. Fixed: an address that is already a member's goes through `Actors.requireAuthorityOver` before the 409 (commit \"Invitations: an address that is already a member's is held to the same authority rule…\").",
+  "Fuzzing (5), PGlite: `POST /api/webhooks/deliveries/{id}/retry` while a concurrent request deleted the delivery's subscription answered 500 (the delivery was gone when it was read back). Fixed: 404 (same commit)."
 ]
 
 const cell = (value: unknown) => String(value).replace(/\|/g, "\\|").replace(/\n/g, " ")
