@@ -86,6 +86,8 @@ export const serve = async (dataDir: string, qforms: Qforms.Qforms): Promise<(()
       if (input.length > 64 * 1024) return socket.destroy()
       const end = input.indexOf("\n")
       if (end < 0) return
+      // One command per connection: what follows the first line is never read.
+      socket.removeAllListeners("data")
       const request = (() => {
         try {
           return JSON.parse(input.slice(0, end)) as { args?: unknown }
