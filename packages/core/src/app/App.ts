@@ -285,6 +285,33 @@ export const layer = (options: AppOptions & { readonly appUrl?: string | undefin
             "retry-after": String(decision.retryAfterSeconds)
           }))
 
+    /**
+     * Spends a one-time sign-in token (a link, or a workspace choice): the browser's previous session ends first
+     * (session fixation), then the new session, or undefined when the token is unknown, spent or expired.
+     */
+    const redeem = (request: HttpServerRequest.HttpServerRequest, token: string) =>
+      Effect.gen(function*() {
+        const previous = request.cookies[sessionCookie]
+        if (previous !== undefined && previous !== "") yield* sessions.signOut(previous)
+        const opened = yield* Effect.result(sessions.redeemSignInLink(token))
+        if (opened._tag === "Success") return opened.success
+        if (opened.failure._tag === "SqlError") return yield* Effect.die(opened.failure)
+        return undefined
+      })
+
+    /** The page behind a one-time link: a button that posts it back (a link preview must not spend it). */
+    const linkPage = (prefix: string, action: string, intro: string, button: string) =>
+      page(200, {
+        title: "Sign in · qforms",
+        prefix,
+        nonce: nonce(),
+        body: html`<main class="auth" id="main">
+<h1>Sign in to qforms</h1>
+<p>${intro}</p>
+<form method="post" action="${action}"><button type="submit" class="primary">${button}</button></form>
+</main>`
+      })
+
     /** A token that leads nowhere: 404 (never issued) or 410 (used, revoked, expired), as a page or as JSON. */
     const tokenProblem = (request: HttpServerRequest.HttpServerRequest, prefix: string, status: 404 | 410, message: string) =>
       wantsJson(request)
@@ -402,30 +429,23 @@ ${next === undefined ? null : html`<input type="hidden" name="next" value="${nex
         ...(first(params, "next") === undefined ? {} : { next: first(params, "next") })
       })
       if (form._tag === "Failure") return signInPage(400, prefix, { error: "Choose a workspace from the list." })
-      const previous = request.cookies[sessionCookie]
-      if (previous !== undefined && previous !== "") yield* sessions.signOut(previous)
-      const opened = yield* Effect.result(sessions.redeemSignInLink(form.value.token))
-      if (opened._tag === "Failure") {
-        if (opened.failure._tag === "SqlError") return yield* Effect.die(opened.failure)
+      const opened = yield* redeem(request, form.value.token)
+      if (opened === undefined) {
         return signInPage(400, prefix, { error: "This choice has expired or was already made. Sign in again.", next: form.value.next })
       }
-      return setSession(redirect(safeNext(prefix, form.value.next)), prefix, secure, opened.success.id)
+      return setSession(redirect(safeNext(prefix, form.value.next)), prefix, secure, opened.id)
     }))
 
     // One-time sign-in links: GET shows a button (link previews must not spend the link), POST redeems it.
     yield* router.add("GET", "/app/sign-in/link/:token", Effect.gen(function*() {
       const { prefix } = yield* context
       const params = yield* HttpRouter.params
-      return page(200, {
-        title: "Sign in · qforms",
+      return linkPage(
         prefix,
-        nonce: nonce(),
-        body: html`<main class="auth" id="main">
-<h1>Sign in to qforms</h1>
-<p>This one-time link signs you in as the workspace owner. Set a password right after, under Account.</p>
-<form method="post" action="${prefix}/app/sign-in/link/${params["token"] ?? ""}"><button type="submit" class="primary">Continue</button></form>
-</main>`
-      })
+        `${prefix}/app/sign-in/link/${params["token"] ?? ""}`,
+        "This one-time link signs you in as the workspace owner. Set a password right after, under Account.",
+        "Continue"
+      )
     }))
 
     yield* router.add("POST", "/app/sign-in/link/:token", Effect.gen(function*() {
@@ -434,30 +454,23 @@ ${next === undefined ? null : html`<input type="hidden" name="next" value="${nex
       const decision = yield* limiter.take(`sign-in:${clientAddress(request, hops)}`)
       if (!decision.allowed) return json(429, { error: "too many sign-in attempts" }, { "retry-after": String(decision.retryAfterSeconds) })
       const params = yield* HttpRouter.params
-      const previous = request.cookies[sessionCookie]
-      if (previous !== undefined && previous !== "") yield* sessions.signOut(previous)
-      const opened = yield* Effect.result(sessions.redeemSignInLink(params["token"] ?? ""))
-      if (opened._tag === "Failure") {
-        if (opened.failure._tag === "SqlError") return yield* Effect.die(opened.failure)
+      const opened = yield* redeem(request, params["token"] ?? "")
+      if (opened === undefined) {
         return signInPage(400, prefix, { error: "This sign-in link was already used or has expired. Sign in with your password." })
       }
-      return setSession(redirect(`${prefix}/app/account`), prefix, secure, opened.success.id)
+      return setSession(redirect(`${prefix}/app/account`), prefix, secure, opened.id)
     }))
 
     // A one-time sign-in link an owner or admin issued for a member: the same two steps (a preview spends nothing).
     yield* router.add("GET", "/app/link/:token", Effect.gen(function*() {
       const { prefix } = yield* context
       const params = yield* HttpRouter.params
-      return page(200, {
-        title: "Sign in · qforms",
+      return linkPage(
         prefix,
-        nonce: nonce(),
-        body: html`<main class="auth" id="main">
-<h1>Sign in to qforms</h1>
-<p>An administrator of your workspace gave you this one-time sign-in link. It works once, for 15 minutes.</p>
-<form method="post" action="${prefix}/app/link/${params["token"] ?? ""}"><button type="submit" class="primary">Sign in</button></form>
-</main>`
-      })
+        `${prefix}/app/link/${params["token"] ?? ""}`,
+        "An administrator of your workspace gave you this one-time sign-in link. It works once, for 15 minutes.",
+        "Sign in"
+      )
     }))
     yield* router.add("POST", "/app/link/:token", Effect.gen(function*() {
       const { prefix, request, secure } = yield* context
@@ -465,14 +478,11 @@ ${next === undefined ? null : html`<input type="hidden" name="next" value="${nex
       const limited = yield* takeToken(request)
       if (limited !== undefined) return limited
       const params = yield* HttpRouter.params
-      const previous = request.cookies[sessionCookie]
-      if (previous !== undefined && previous !== "") yield* sessions.signOut(previous)
-      const opened = yield* Effect.result(sessions.redeemSignInLink(params["token"] ?? ""))
-      if (opened._tag === "Failure") {
-        if (opened.failure._tag === "SqlError") return yield* Effect.die(opened.failure)
+      const opened = yield* redeem(request, params["token"] ?? "")
+      if (opened === undefined) {
         return tokenProblem(request, prefix, 410, "This sign-in link was already used or has expired. Ask for a new one, or sign in with your password.")
       }
-      return setSession(redirect(`${prefix}/app`), prefix, secure, opened.success.id)
+      return setSession(redirect(`${prefix}/app`), prefix, secure, opened.id)
     }))
 
     // Invitations: the page shows what the invitee must do; the form accepts (spending the token).
