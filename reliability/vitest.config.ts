@@ -1,7 +1,10 @@
 import { defaultServerConditions } from "vite"
 import { defineConfig } from "vitest/config"
+import { alias } from "../vitest.shared.ts"
 
-// `@qforms/core` from its TypeScript sources (the `source` export condition), as the standalone runs it.
+// `@qforms/core` from its TypeScript sources (the `source` export condition), as the standalone runs it; the
+// alias also covers what Vitest loads before those conditions apply (the report writer), so a fresh clone with no
+// built dist/ runs the suite too.
 const conditions = ["source", ...defaultServerConditions]
 
 /**
@@ -10,7 +13,7 @@ const conditions = ["source", ...defaultServerConditions]
  * measure, and the machine is small.
  */
 export default defineConfig({
-  resolve: { conditions },
+  resolve: { conditions, alias },
   ssr: { resolve: { conditions } },
   test: {
     include: ["test/**/*.test.ts"],

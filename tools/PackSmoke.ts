@@ -41,7 +41,8 @@ const run = (command: string, args: ReadonlyArray<string>, cwd: string): string 
 
 /** The `devDependencies` of a package of the workspace. */
 const devDependencies = (dir: string) =>
-  (JSON.parse(readFileSync(join(root, dir, "package.json"), "utf8")) as { devDependencies: Record<string, string> }).devDependencies
+  (JSON.parse(readFileSync(join(root, dir, "package.json"), "utf8")) as { devDependencies: Record<string, string> })
+    .devDependencies
 
 /** Fails the run with the check's name. */
 const check = (condition: unknown, what: string): void => {
@@ -153,7 +154,11 @@ const startHost = (app: string): Promise<Running> =>
       if (line === null || ready) return
       ready = true
       clearTimeout(timer)
-      const { key, signInToken, urls } = JSON.parse(line[1]!) as { key: string; signInToken: string; urls: Record<string, string> }
+      const { key, signInToken, urls } = JSON.parse(line[1]!) as {
+        key: string
+        signInToken: string
+        urls: Record<string, string>
+      }
       resolveStart({
         key,
         signInToken,
@@ -200,19 +205,34 @@ const smoke = async (
   const openapi = await fetch(`${base}/api/openapi.json`)
   check(openapi.status === 200, `${host}: GET ${prefix}/api/openapi.json is 200 (${openapi.status})`)
   const document = (await openapi.json()) as { servers?: ReadonlyArray<{ url: string }>; paths?: object }
-  check(document.servers?.[0]?.url === base, `${host}: openapi servers[0].url is ${base} (${JSON.stringify(document.servers)})`)
+  check(
+    document.servers?.[0]?.url === base,
+    `${host}: openapi servers[0].url is ${base} (${JSON.stringify(document.servers)})`
+  )
   check(Object.keys(document.paths ?? {}).length > 10, `${host}: openapi has the paths`)
   const docs = await fetch(`${base}/api/docs`)
   const docsHtml = await docs.text()
-  check(docs.status === 200 && /<html/i.test(docsHtml), `${host}: GET ${prefix}/api/docs is an HTML page (${docs.status})`)
+  check(
+    docs.status === 200 && /<html/i.test(docsHtml),
+    `${host}: GET ${prefix}/api/docs is an HTML page (${docs.status})`
+  )
   // Its script (Scalar's bundle, read from the installed effect package) under the prefix too.
   const scriptSrc = /<script src="([^"]+)"><\/script>/.exec(docsHtml)?.[1] ?? ""
-  check(scriptSrc.startsWith(`${prefix}/api/docs/scalar-`), `${host}: the docs page names its script under ${prefix} (${scriptSrc})`)
+  check(
+    scriptSrc.startsWith(`${prefix}/api/docs/scalar-`),
+    `${host}: the docs page names its script under ${prefix} (${scriptSrc})`
+  )
   const script = await fetch(`${new URL(base).origin}${scriptSrc}`)
-  check(script.status === 200 && (await script.text()).includes("createApiReference"), `${host}: GET ${scriptSrc} is Scalar's script (${script.status})`)
+  check(
+    script.status === 200 && (await script.text()).includes("createApiReference"),
+    `${host}: GET ${scriptSrc} is Scalar's script (${script.status})`
+  )
   // The welcome page: the prefix's root.
   const welcome = (await (await fetch(`${base}/`)).json()) as { docs?: string }
-  check(welcome.docs === `${base}/api/docs`, `${host}: GET ${prefix}/ names the docs at ${base}/api/docs (${welcome.docs})`)
+  check(
+    welcome.docs === `${base}/api/docs`,
+    `${host}: GET ${prefix}/ names the docs at ${base}/api/docs (${welcome.docs})`
+  )
 
   // The live event stream: open before the submission, so it must carry its event.
   const events: Array<{ event: string; responseId: number }> = []
@@ -238,9 +258,16 @@ const smoke = async (
       ]
     })
   })
-  check(created.status === 201, `${host}: POST ${prefix}/api/forms is 201 (${created.status} ${await created.clone().text()})`)
+  check(
+    created.status === 201,
+    `${host}: POST ${prefix}/api/forms is 201 (${created.status} ${await created.clone().text()})`
+  )
   const form = (await created.json()) as { id: number }
-  const published = await fetch(`${base}/api/forms/${form.id}`, { method: "PATCH", headers: json, body: JSON.stringify({ status: "published" }) })
+  const published = await fetch(`${base}/api/forms/${form.id}`, {
+    method: "PATCH",
+    headers: json,
+    body: JSON.stringify({ status: "published" })
+  })
   check(published.status === 200, `${host}: PATCH the form to published (${published.status})`)
   const detail = (await (await fetch(`${base}/api/forms/${form.id}`, { headers: auth })).json()) as {
     publicId: string
@@ -253,10 +280,14 @@ const smoke = async (
     headers: json,
     body: JSON.stringify({ values: { [name!.id]: "Ada Lovelace", [email!.id]: "ada@example.com" } })
   })
-  check(submitted.status === 201, `${host}: POST a response is 201 (${submitted.status} ${await submitted.clone().text()})`)
+  check(
+    submitted.status === 201,
+    `${host}: POST a response is 201 (${submitted.status} ${await submitted.clone().text()})`
+  )
   const response = (await submitted.json()) as { id: number }
   const event = await waitFor(`${host}: response.created of response ${response.id} on the event stream`, 10_000, () =>
-    events.find((e) => e.event === "response.created" && e.responseId === response.id))
+    events.find((e) => e.event === "response.created" && e.responseId === response.id)
+  )
   check(event !== undefined, `${host}: the event stream carried the submission`)
   socket.close()
 
@@ -264,13 +295,27 @@ const smoke = async (
   const pagePath = `${base}/f/${detail.publicId}`
   const page = await fetch(pagePath)
   let html = await page.text()
-  check(page.status === 200 && html.includes("Packaging smoke"), `${host}: GET ${prefix}/f/{publicId} shows the form (${page.status})`)
-  check(/<script nonce="/.test(html), `${host}: the page carries its script (the JavaScript path)`)
+  check(
+    page.status === 200 && html.includes("Packaging smoke"),
+    `${host}: GET ${prefix}/f/{publicId} shows the form (${page.status})`
+  )
+  check(
+    /<script nonce="/.test(html) && html.includes('"x-qforms-page": "1"'),
+    `${host}: the page carries its script (the JavaScript path, pages/static/page.js from the tarball)`
+  )
   const step = async (answers: ReadonlyArray<string>, move: "start" | "next") => {
-    const body = new URLSearchParams([["token", hidden(html, "token")], ["at", hidden(html, "at")], ["website", ""]])
+    const body = new URLSearchParams([
+      ["token", hidden(html, "token")],
+      ["at", hidden(html, "at")],
+      ["website", ""]
+    ])
     for (const answer of answers) body.append("a", answer)
     body.append("move", move)
-    const reply = await fetch(pagePath, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body })
+    const reply = await fetch(pagePath, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body
+    })
     check(reply.status === 200, `${host}: a no-JS step (${move}) is 200 (${reply.status})`)
     html = await reply.text()
   }
@@ -288,13 +333,19 @@ const smoke = async (
   data.set("move", "next")
   const scripted = await fetch(pagePath, { method: "POST", headers: { "x-qforms-page": "1" }, body: data })
   const done = await scripted.text()
-  check(scripted.status === 200 && done.includes(`id="qf"`), `${host}: a step as the page's script posts it (${scripted.status})`)
+  check(
+    scripted.status === 200 && done.includes(`id="qf"`),
+    `${host}: a step as the page's script posts it (${scripted.status})`
+  )
 
   const list = await fetch(`${base}/api/forms/${form.id}/responses`, { headers: auth })
   check(list.status === 200, `${host}: GET the responses is 200 (${list.status})`)
   const responses = ((await list.json()) as { responses: ReadonlyArray<{ id: number; source: string }> }).responses
   check(responses.length === 2, `${host}: the list has the API's and the page's responses (${responses.length})`)
-  check(responses.some((r) => r.source === "form"), `${host}: the page's response has source "form"`)
+  check(
+    responses.some((r) => r.source === "form"),
+    `${host}: the page's response has source "form"`
+  )
 
   // The application: signed out, a redirect to its sign-in page; signed in (the owner's one-time link, redeemed on the
   // first host, its session shared by all, as they share one qforms), the shell and its assets, the vendor modules
@@ -306,18 +357,37 @@ const smoke = async (
   )
   if (session.cookie === undefined) {
     const link = await fetch(`${base}/app/sign-in/link/${session.signInToken}`)
-    check(link.status === 200 && (await link.text()).includes(`action="${prefix}/app/sign-in/link/`), `${host}: the sign-in link page posts under the prefix`)
-    const redeemed = await fetch(`${base}/app/sign-in/link/${session.signInToken}`, { method: "POST", redirect: "manual", headers: { origin: url } })
-    check(redeemed.status === 303, `${host}: redeeming the sign-in link is 303 (${redeemed.status} ${await redeemed.text()})`)
-    session.cookie = redeemed.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ")
+    check(
+      link.status === 200 && (await link.text()).includes(`action="${prefix}/app/sign-in/link/`),
+      `${host}: the sign-in link page posts under the prefix`
+    )
+    const redeemed = await fetch(`${base}/app/sign-in/link/${session.signInToken}`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { origin: url }
+    })
+    check(
+      redeemed.status === 303,
+      `${host}: redeeming the sign-in link is 303 (${redeemed.status} ${await redeemed.text()})`
+    )
+    session.cookie = redeemed.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ")
   }
   const shell = await fetch(`${base}/app`, { redirect: "manual", headers: { cookie: session.cookie } })
   const shellHtml = await shell.text()
-  check(shell.status === 200 && shellHtml.includes(`${prefix}/app/assets/main.js`), `${host}: GET ${prefix}/app signed in is the shell under the prefix (${shell.status})`)
+  check(
+    shell.status === 200 && shellHtml.includes(`${prefix}/app/assets/main.js`),
+    `${host}: GET ${prefix}/app signed in is the shell under the prefix (${shell.status})`
+  )
   for (const asset of ["main.js", "app.css", "vendor/preact.mjs", "vendor/htm.mjs"]) {
     const reply = await fetch(`${base}/app/assets/${asset}`)
     const text = await reply.text()
-    check(reply.status === 200 && text.length > 0, `${host}: GET ${prefix}/app/assets/${asset} is 200 (${reply.status})`)
+    check(
+      reply.status === 200 && text.length > 0,
+      `${host}: GET ${prefix}/app/assets/${asset} is 200 (${reply.status})`
+    )
   }
 
   // MCP over HTTP: initialize, then tools/list.
@@ -338,7 +408,10 @@ const smoke = async (
   check(initialized.result?.serverInfo !== undefined, `${host}: MCP initialize answers serverInfo`)
   const tools = await mcp(2, "tools/list", {})
   const names = (tools.result?.tools ?? []).map((t) => t.name)
-  check(names.includes("create_form") && names.includes("list_responses"), `${host}: MCP tools/list has the tools (${names.join(", ")})`)
+  check(
+    names.includes("create_form") && names.includes("list_responses"),
+    `${host}: MCP tools/list has the tools (${names.join(", ")})`
+  )
 }
 
 const main = async () => {
@@ -354,7 +427,9 @@ const main = async () => {
     log(`packing into ${work}`)
     const tarballs: Record<string, string> = {}
     for (const dir of published) {
-      const [packed] = JSON.parse(run("npm", ["pack", "--json", "--pack-destination", work], join(root, dir))) as Array<{
+      const [packed] = JSON.parse(
+        run("npm", ["pack", "--json", "--pack-destination", work], join(root, dir))
+      ) as Array<{
         name: string
         filename: string
         files: ReadonlyArray<{ path: string }>
@@ -413,7 +488,9 @@ const main = async () => {
 main().then(
   () => process.exit(0),
   (error: unknown) => {
-    process.stderr.write(`[pack-smoke ${elapsed()}] FAILED: ${error instanceof Error ? error.message : String(error)}\n`)
+    process.stderr.write(
+      `[pack-smoke ${elapsed()}] FAILED: ${error instanceof Error ? error.message : String(error)}\n`
+    )
     process.exit(1)
   }
 )

@@ -16,31 +16,41 @@ import { chromium } from "playwright-core"
 const count = Number(process.env["INBOX_RESPONSES"] ?? 10_000)
 const dataDir = mkdtempSync(join(tmpdir(), "qforms-inbox-"))
 const qforms = await Qforms.make({ database: { dataDir }, app: true, logLevel: "Error", delivery: { worker: false } })
-const formId = await qforms.run(Effect.gen(function*() {
-  const { workspace } = yield* (yield* Workspaces.Workspaces).create({ name: "Bench", ownerEmail: "bench@example.com" })
-  yield* (yield* Sessions.Sessions).setPassword("bench@example.com", "bench password 1")
-  const actor = Actors.system(workspace.id)
-  const form = yield* (yield* Forms.Forms).create(actor, {
-    title: "Inbox bench",
-    fields: [
-      { type: "short_text", label: "Name", required: true, options: null },
-      { type: "email", label: "Email", required: true, options: null },
-      { type: "long_text", label: "Message", required: false, options: null }
-    ]
+const formId = await qforms.run(
+  Effect.gen(function* () {
+    const { workspace } = yield* (yield* Workspaces.Workspaces).create({
+      name: "Bench",
+      ownerEmail: "bench@example.com"
+    })
+    yield* (yield* Sessions.Sessions).setPassword("bench@example.com", "bench password 1")
+    const actor = Actors.system(workspace.id)
+    const form = yield* (yield* Forms.Forms).create(actor, {
+      title: "Inbox bench",
+      fields: [
+        { type: "short_text", label: "Name", required: true, options: null },
+        { type: "email", label: "Email", required: true, options: null },
+        { type: "long_text", label: "Message", required: false, options: null }
+      ]
+    })
+    yield* (yield* Forms.Forms).update(actor, form.id, { status: "published" })
+    const full = yield* (yield* Forms.Forms).get(actor, form.id)
+    const [name, email, message] = full.fields.map((f) => String(f.id))
+    const responses = yield* Responses.Responses
+    const started = performance.now()
+    for (let i = 0; i < count; i++) {
+      yield* responses.submit(
+        actor,
+        form.id,
+        {
+          values: { [name!]: `Person ${i}`, [email!]: `person${i}@example.com`, [message!]: `Message number ${i}` }
+        },
+        "api"
+      )
+    }
+    console.log(`seeded ${count} responses in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+    return form.id
   })
-  yield* (yield* Forms.Forms).update(actor, form.id, { status: "published" })
-  const full = yield* (yield* Forms.Forms).get(actor, form.id)
-  const [name, email, message] = full.fields.map((f) => String(f.id))
-  const responses = yield* Responses.Responses
-  const started = performance.now()
-  for (let i = 0; i < count; i++) {
-    yield* responses.submit(actor, form.id, {
-      values: { [name!]: `Person ${i}`, [email!]: `person${i}@example.com`, [message!]: `Message number ${i}` }
-    }, "api")
-  }
-  console.log(`seeded ${count} responses in ${((performance.now() - started) / 1000).toFixed(1)} s`)
-  return form.id
-}))
+)
 const server = createServer(qforms.nodeHandler)
 server.on("upgrade", (request, socket, head) => void (qforms.upgradeHandler(request, socket, head) || socket.destroy()))
 await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
@@ -63,7 +73,10 @@ for (let i = 0; i < 10; i++) {
 times.sort((a, b) => a - b)
 console.log(`API first page (100 of ${count}): median ${times[5]!.toFixed(1)} ms, max ${times[9]!.toFixed(1)} ms`)
 
-const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu"] })
+const browser = await chromium.launch({
+  executablePath: "/usr/bin/chromium",
+  args: ["--headless", "--no-sandbox", "--disable-gpu"]
+})
 const context = await browser.newContext()
 await context.addCookies([{ name: "qforms_session", value: cookie.split("=")[1]!, url }])
 const page = await context.newPage()
@@ -75,7 +88,9 @@ for (let i = 0; i < 5; i++) {
   loads.push(performance.now() - t)
 }
 loads.sort((a, b) => a - b)
-console.log(`inbox screen until the first rows show: first ${loads[loads.length - 1]!.toFixed(0)} ms (cold), median ${loads[2]!.toFixed(0)} ms`)
+console.log(
+  `inbox screen until the first rows show: first ${loads[loads.length - 1]!.toFixed(0)} ms (cold), median ${loads[2]!.toFixed(0)} ms`
+)
 await browser.close()
 server.close()
 await qforms.dispose()

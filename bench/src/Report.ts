@@ -20,16 +20,26 @@ export interface RunInfo {
 
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ")
 
-const met = (row: Row) => row.met === undefined ? "—" : row.met ? "yes" : "**no**"
+const met = (row: Row) => (row.met === undefined ? "—" : row.met ? "yes" : "**no**")
 
 const table = (rows: ReadonlyArray<Row>) => [
   "| scenario | db | qforms | baseline | ratio | p50 / p99 | peak RSS | target | met? |",
   "|---|---|---|---|---|---|---|---|---|",
-  ...rows.map((row) =>
-    `| ${
-      [row.scenario, row.db === "pg" ? "PostgreSQL" : "PGlite", row.qforms, row.baseline, row.ratio, row.latency, row.peakRss, row.target, met(row)]
-        .map(cell).join(" | ")
-    } |`
+  ...rows.map(
+    (row) =>
+      `| ${[
+        row.scenario,
+        row.db === "pg" ? "PostgreSQL" : "PGlite",
+        row.qforms,
+        row.baseline,
+        row.ratio,
+        row.latency,
+        row.peakRss,
+        row.target,
+        met(row)
+      ]
+        .map(cell)
+        .join(" | ")} |`
   )
 ]
 
@@ -39,9 +49,9 @@ type Stored = ScenarioResult & { run?: RunInfo; earlierRuns?: Array<RunInfo> }
 export const readResults = (dir: string, order: ReadonlyArray<string>): Array<Stored> =>
   existsSync(dir)
     ? readdirSync(dir)
-      .filter((file) => file.endsWith(".json"))
-      .map((file) => JSON.parse(readFileSync(join(dir, file), "utf8")) as Stored)
-      .sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name))
+        .filter((file) => file.endsWith(".json"))
+        .map((file) => JSON.parse(readFileSync(join(dir, file), "utf8")) as Stored)
+        .sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name))
     : []
 
 export const render = (results: ReadonlyArray<Stored>, analysis: string | undefined): string => {
@@ -61,10 +71,11 @@ export const render = (results: ReadonlyArray<Stored>, analysis: string | undefi
     const first = runs[0]!
     lines.push(
       `- Machine: ${first.machine}; Node ${first.node}; ${first.postgres ?? "no PostgreSQL"}.`,
-      ...[...new Map(runs.map((run) => [run.startedAt, run])).values()].map((run) =>
-        `- Run ${run.startedAt} → ${run.finishedAt}${run.smoke ? " (smoke)" : ""}: \`${run.command}\`, load average ${
-          run.loadavg.map((n) => n.toFixed(2)).join(" / ")
-        } at its end.`
+      ...[...new Map(runs.map((run) => [run.startedAt, run])).values()].map(
+        (run) =>
+          `- Run ${run.startedAt} → ${run.finishedAt}${run.smoke ? " (smoke)" : ""}: \`${run.command}\`, load average ${run.loadavg
+            .map((n) => n.toFixed(2))
+            .join(" / ")} at its end.`
       ),
       ""
     )
@@ -72,7 +83,8 @@ export const render = (results: ReadonlyArray<Stored>, analysis: string | undefi
   const missed: Array<Row> = []
   for (const result of results) {
     lines.push(`## ${result.title}`, "")
-    if (result.error !== undefined) lines.push(`**The scenario failed to run:** \`${cell(result.error.split("\n")[0]!)}\``, "")
+    if (result.error !== undefined)
+      lines.push(`**The scenario failed to run:** \`${cell(result.error.split("\n")[0]!)}\``, "")
     if (result.rows.length > 0) lines.push(...table(result.rows), "")
     for (const note of result.notes) lines.push(note, "")
     missed.push(...result.rows.filter((row) => row.met === false))
@@ -81,9 +93,10 @@ export const render = (results: ReadonlyArray<Stored>, analysis: string | undefi
   if (missed.length === 0) lines.push("None.", "")
   else {
     lines.push(
-      ...missed.map((row) =>
-        `- ${row.scenario} (${row.db === "pg" ? "PostgreSQL" : "PGlite"}): ${row.qforms}` +
-        `${row.baseline === "—" ? "" : ` vs ${row.baseline}`}${row.ratio === "—" ? "" : ` = ${row.ratio}`}; target ${row.target}.`
+      ...missed.map(
+        (row) =>
+          `- ${row.scenario} (${row.db === "pg" ? "PostgreSQL" : "PGlite"}): ${row.qforms}` +
+          `${row.baseline === "—" ? "" : ` vs ${row.baseline}`}${row.ratio === "—" ? "" : ` = ${row.ratio}`}; target ${row.target}.`
       ),
       ""
     )

@@ -18,7 +18,9 @@ interface Profile {
 
 const files = process.argv.slice(2).flatMap((path) =>
   statSync(path).isDirectory()
-    ? readdirSync(path).filter((f) => f.endsWith(".cpuprofile")).map((f) => join(path, f))
+    ? readdirSync(path)
+        .filter((f) => f.endsWith(".cpuprofile"))
+        .map((f) => join(path, f))
     : [path]
 )
 
@@ -46,8 +48,11 @@ for (const file of files) {
     self.set(key, (self.get(key) ?? 0) + dt)
     perPackage.set(where(frame.url), (perPackage.get(where(frame.url)) ?? 0) + dt)
   })
-  const idle = profile.samples.reduce((sum, id, index) =>
-    byId.get(id)!.callFrame.functionName === "(idle)" ? sum + (profile.timeDeltas[index] ?? 0) : sum, 0)
+  const idle = profile.samples.reduce(
+    (sum, id, index) =>
+      byId.get(id)!.callFrame.functionName === "(idle)" ? sum + (profile.timeDeltas[index] ?? 0) : sum,
+    0
+  )
   const pct = (us: number) => `${((us / total) * 100).toFixed(1)}%`.padStart(6)
   process.stdout.write(`\n${file}: ${(total / 1e6).toFixed(1)} s sampled, idle ${pct(idle)}\n  by package:\n`)
   for (const [name, us] of [...perPackage].sort((a, b) => b[1] - a[1]).slice(0, 15)) {

@@ -46,31 +46,41 @@ const option = (name: string) => {
   return index >= 0 ? args[index + 1] : args.find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1)
 }
 if (flag("--help") || flag("-h")) {
-  process.stdout.write(readFileSync(fileURLToPath(import.meta.url), "utf8").split("*/")[0]!.replace(/^\/\*\*\n/, "").replace(/^ \* ?/gm, ""))
+  process.stdout.write(
+    readFileSync(fileURLToPath(import.meta.url), "utf8")
+      .split("*/")[0]!
+      .replace(/^\/\*\*\n/, "")
+      .replace(/^ \* ?/gm, "")
+  )
   process.exit(0)
 }
 const smoke = flag("--smoke")
-const only = option("--only")?.split(",").map((s) => s.trim()).filter((s) => s !== "")
+const only = option("--only")
+  ?.split(",")
+  .map((s) => s.trim())
+  .filter((s) => s !== "")
 const unknown = only?.filter((name) => !order.includes(name)) ?? []
 if (unknown.length > 0) {
   process.stderr.write(`unknown scenario(s): ${unknown.join(", ")} (known: ${order.join(", ")})\n`)
   process.exit(2)
 }
 const dbOption = option("--db")
-const dbs: Array<Db.DbKind> = (dbOption === undefined ? ["pglite", "pg"] : dbOption.split(","))
-  .filter((kind): kind is Db.DbKind => kind === "pglite" || (kind === "pg" && Db.pgUrl() !== undefined))
+const dbs: Array<Db.DbKind> = (dbOption === undefined ? ["pglite", "pg"] : dbOption.split(",")).filter(
+  (kind): kind is Db.DbKind => kind === "pglite" || (kind === "pg" && Db.pgUrl() !== undefined)
+)
 
 const benchDir = fileURLToPath(new URL("../", import.meta.url))
 const profile = flag("--profile")
 // Smoke and profiled runs keep their figures apart from the full run's.
 const outOption = option("--out")
-const outDir = outOption !== undefined
-  ? `${outOption.replace(/\/$/, "")}/`
-  : smoke
-  ? `${benchDir}results/smoke/`
-  : profile
-  ? `${benchDir}results/profiled/`
-  : `${benchDir}results/`
+const outDir =
+  outOption !== undefined
+    ? `${outOption.replace(/\/$/, "")}/`
+    : smoke
+      ? `${benchDir}results/smoke/`
+      : profile
+        ? `${benchDir}results/profiled/`
+        : `${benchDir}results/`
 const resultsFile = smoke || profile || outOption !== undefined ? `${outDir}RESULTS.md` : `${benchDir}RESULTS.md`
 const profileDir = `${benchDir}results/profiles/`
 
@@ -106,7 +116,12 @@ const analysisFile = `${benchDir}ANALYSIS.md`
 const writeReport = () =>
   writeFileSync(
     resultsFile,
-    render(readResults(outDir, order), resultsFile === `${benchDir}RESULTS.md` && existsSync(analysisFile) ? readFileSync(analysisFile, "utf8") : undefined)
+    render(
+      readResults(outDir, order),
+      resultsFile === `${benchDir}RESULTS.md` && existsSync(analysisFile)
+        ? readFileSync(analysisFile, "utf8")
+        : undefined
+    )
   )
 if (flag("--report")) {
   writeReport()
@@ -140,7 +155,10 @@ log(`databases: ${dbs.join(", ")}; ${smoke ? "smoke run" : "full run"}`)
  */
 const keepOtherDbs = (file: string, result: ScenarioResult, info: RunInfo) => {
   if (result.error !== undefined || !existsSync(file)) return { ...result, run: info }
-  const earlier = JSON.parse(readFileSync(file, "utf8")) as ScenarioResult & { run?: RunInfo; earlierRuns?: Array<RunInfo> }
+  const earlier = JSON.parse(readFileSync(file, "utf8")) as ScenarioResult & {
+    run?: RunInfo
+    earlierRuns?: Array<RunInfo>
+  }
   if (earlier.error !== undefined) return { ...result, run: info }
   const other = (db: string) => !dbs.includes(db as Db.DbKind)
   const kept = earlier.rows.filter((row) => other(row.db))
@@ -149,10 +167,14 @@ const keepOtherDbs = (file: string, result: ScenarioResult, info: RunInfo) => {
   return {
     ...result,
     rows: [...kept, ...result.rows].sort((a, b) => byDb(a.db) - byDb(b.db)),
-    raw: { ...Object.fromEntries(Object.entries(earlier.raw).filter(([key]) => other(key.split("/")[0]!))), ...result.raw },
+    raw: {
+      ...Object.fromEntries(Object.entries(earlier.raw).filter(([key]) => other(key.split("/")[0]!))),
+      ...result.raw
+    },
     run: info,
-    earlierRuns: [...(earlier.earlierRuns ?? []), ...(earlier.run === undefined ? [] : [earlier.run])]
-      .filter((run) => run.startedAt !== info.startedAt)
+    earlierRuns: [...(earlier.earlierRuns ?? []), ...(earlier.run === undefined ? [] : [earlier.run])].filter(
+      (run) => run.startedAt !== info.startedAt
+    )
   }
 }
 
@@ -165,7 +187,7 @@ for (const scenario of scenarios) {
   try {
     result = { name: scenario.name, title: scenario.title, ...(await scenario.run(ctx)) }
   } catch (error) {
-    const message = error instanceof Error ? error.stack ?? error.message : String(error)
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error)
     log(`!! ${scenario.name} failed: ${message}`)
     failures.push(scenario.name)
     killAll()
@@ -174,7 +196,10 @@ for (const scenario of scenarios) {
   log(`   ${scenario.name} took ${Math.round((Date.now() - scenarioStarted) / 1000)} s`)
   const info: RunInfo = { ...run, finishedAt: new Date().toISOString(), loadavg: loadavg() }
   const file = `${outDir}${scenario.name}.json`
-  writeFileSync(file, `${JSON.stringify(dbOption === undefined ? { ...result, run: info } : keepOtherDbs(file, result, info), null, 2)}\n`)
+  writeFileSync(
+    file,
+    `${JSON.stringify(dbOption === undefined ? { ...result, run: info } : keepOtherDbs(file, result, info), null, 2)}\n`
+  )
   writeReport()
 }
 Db.cleanupTempDirs()

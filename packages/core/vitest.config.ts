@@ -1,10 +1,3 @@
-import { defineProject } from "vitest/config"
+import { project } from "../../vitest.shared.ts"
 
-export default defineProject({
-  test: {
-    name: "core",
-    include: ["test/**/*.test.ts"],
-    testTimeout: 30_000,
-    hookTimeout: 60_000
-  }
-})
+export default project("core", { testTimeout: 30_000, hookTimeout: 60_000 })

@@ -97,7 +97,7 @@ describe("container restart on PGlite", () => {
         }
       }
       const clients = Promise.all(Array.from({ length: CLIENTS }, worker))
-      await waitUntil("the first acknowledgements", () => roundAcks >= 20 ? true : undefined, 60_000)
+      await waitUntil("the first acknowledgements", () => (roundAcks >= 20 ? true : undefined), 60_000)
       await sleep(200 + Math.random() * 1_000)
       killed = true
       process.kill(namespacedPid(current.server), "SIGKILL")
@@ -108,15 +108,24 @@ describe("container restart on PGlite", () => {
 
     const final = await startContained()
     restartMs.push(final.ms)
-    const list = await call(final.url, "GET", `/api/forms/${form.formId}/responses?limit=1000`, { key, timeoutMs: 60_000 })
+    const list = await call(final.url, "GET", `/api/forms/${form.formId}/responses?limit=1000`, {
+      key,
+      timeoutMs: 60_000
+    })
     expect(list.status).toBe(200)
     const stored = new Map<number, Record<string, unknown>>()
     let page = list
     for (;;) {
-      for (const row of page.body.responses as Array<{ id: number; values: Record<string, unknown> }>) stored.set(row.id, row.values)
+      for (const row of page.body.responses as Array<{ id: number; values: Record<string, unknown> }>)
+        stored.set(row.id, row.values)
       const cursor = page.body.nextCursor as string | null | undefined
       if (!cursor) break
-      page = await call(final.url, "GET", `/api/forms/${form.formId}/responses?limit=1000&cursor=${encodeURIComponent(cursor)}`, { key, timeoutMs: 60_000 })
+      page = await call(
+        final.url,
+        "GET",
+        `/api/forms/${form.formId}/responses?limit=1000&cursor=${encodeURIComponent(cursor)}`,
+        { key, timeoutMs: 60_000 }
+      )
       expect(page.status).toBe(200)
     }
     const found = [...acknowledged].filter(([id, name]) => stored.get(id)?.[String(form.nameId)] === name).length

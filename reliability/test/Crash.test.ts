@@ -80,7 +80,7 @@ for (const target of targets) {
         }
         const clients = Promise.all(Array.from({ length: counts.crashClients }, worker))
         // A random moment once the load is flowing.
-        await waitUntil("the first acknowledgements", () => roundAcks >= 20 ? true : undefined, 60_000)
+        await waitUntil("the first acknowledgements", () => (roundAcks >= 20 ? true : undefined), 60_000)
         await sleep(200 + Math.random() * 1_500)
         killed = true
         current.server.child.kill("SIGKILL")
@@ -94,14 +94,20 @@ for (const target of targets) {
       servers.push(final.server)
       const deliverStarted = performance.now()
       const undelivered = () => [...acknowledged.keys()].filter((id) => !hook!.responseIds().has(id))
-      await waitUntil("every acknowledged response delivered", () => undelivered().length === 0 ? true : undefined, 120_000)
-        .catch(() => undefined)
+      await waitUntil(
+        "every acknowledged response delivered",
+        () => (undelivered().length === 0 ? true : undefined),
+        120_000
+      ).catch(() => undefined)
       const deliverMs = performance.now() - deliverStarted
 
       const list = await call(final.url, "GET", `/api/forms/${form.formId}/responses`, { key, timeoutMs: 60_000 })
       expect(list.status).toBe(200)
       const stored = new Map<number, Record<string, unknown>>(
-        (list.body.responses as Array<{ id: number; values: Record<string, unknown> }>).map((row) => [row.id, row.values])
+        (list.body.responses as Array<{ id: number; values: Record<string, unknown> }>).map((row) => [
+          row.id,
+          row.values
+        ])
       )
       const found = [...acknowledged].filter(([id, name]) => stored.get(id)?.[String(form.nameId)] === name).length
       const posts = hook.byWebhookId()
@@ -118,7 +124,7 @@ for (const target of targets) {
           found,
           delivered,
           "stored, not acknowledged": stored.size - acknowledged.size,
-          "posts": hook.received.length,
+          posts: hook.received.length,
           "duplicates (by webhook-id)": duplicates,
           "restart ms (median)": round(restartMs.sort((a, b) => a - b)[Math.floor(restartMs.length / 2)] ?? 0, 0),
           "all delivered after final restart, ms": round(deliverMs, 0)

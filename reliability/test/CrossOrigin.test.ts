@@ -35,8 +35,16 @@ interface Forgery {
 
 const forgeries: ReadonlyArray<Forgery> = [
   { name: "Origin of another site", headers: { origin: "https://evil.example" }, body: "json" },
-  { name: "Sec-Fetch-Site: cross-site", headers: { "sec-fetch-site": "cross-site", origin: "https://evil.example" }, body: "json" },
-  { name: "no Content-Type", headers: { "sec-fetch-site": "cross-site", origin: "https://evil.example" }, body: "none" },
+  {
+    name: "Sec-Fetch-Site: cross-site",
+    headers: { "sec-fetch-site": "cross-site", origin: "https://evil.example" },
+    body: "json"
+  },
+  {
+    name: "no Content-Type",
+    headers: { "sec-fetch-site": "cross-site", origin: "https://evil.example" },
+    body: "none"
+  },
   { name: "text/plain", headers: { "sec-fetch-site": "cross-site", origin: "https://evil.example" }, body: "text" }
 ]
 
@@ -48,7 +56,9 @@ interface Route {
 
 /** Every write of the served OpenAPI document, each `{param}` filled with `id`, plus /mcp and the application's writes. */
 const writeRoutes = async (url: string, id: (name: string) => string): Promise<ReadonlyArray<Route>> => {
-  const document = await (await fetch(`${url}/api/openapi.json`)).json() as { paths: Record<string, Record<string, unknown>> }
+  const document = (await (await fetch(`${url}/api/openapi.json`)).json()) as {
+    paths: Record<string, Record<string, unknown>>
+  }
   const routes: Array<Route> = []
   for (const [path, operations] of Object.entries(document.paths)) {
     for (const method of Object.keys(operations)) {
@@ -56,7 +66,10 @@ const writeRoutes = async (url: string, id: (name: string) => string): Promise<R
       // Public routes (the form page's JSON submit and uploads) take no credentials, so there is nothing to forge.
       const security = (operations[method] as { readonly security?: ReadonlyArray<unknown> }).security
       if (security !== undefined && security.length === 0) continue
-      routes.push({ method: method.toUpperCase(), path: `${path.replace(/\{([^}]+)\}/g, (_, name: string) => id(name))}` })
+      routes.push({
+        method: method.toUpperCase(),
+        path: `${path.replace(/\{([^}]+)\}/g, (_, name: string) => id(name))}`
+      })
     }
   }
   return [...routes, { method: "POST", path: "/mcp" }, { method: "POST", path: "/app/password" }]
@@ -64,10 +77,15 @@ const writeRoutes = async (url: string, id: (name: string) => string): Promise<R
 
 const bodyOf = (route: Route): string =>
   route.path === "/mcp"
-    ? JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "create_form", arguments: { title: "Forged" } } })
+    ? JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "create_form", arguments: { title: "Forged" } }
+      })
     : route.path === "/app/password"
-    ? JSON.stringify({ currentPassword: "x", newPassword: "a password the attacker chose" })
-    : JSON.stringify({ title: "Forged", name: "Forged", email: "forged@example.com", role: "owner", body: "Forged" })
+      ? JSON.stringify({ currentPassword: "x", newPassword: "a password the attacker chose" })
+      : JSON.stringify({ title: "Forged", name: "Forged", email: "forged@example.com", role: "owner", body: "Forged" })
 
 const send = (url: string, route: Route, credentials: Record<string, string>, forgery: Forgery | undefined) => {
   const body = bodyOf(route)
@@ -79,25 +97,34 @@ const send = (url: string, route: Route, credentials: Record<string, string>, fo
       accept: "application/json, text/event-stream",
       ...credentials,
       ...(forgery?.headers ?? {}),
-      ...(type === "json" ? { "content-type": "application/json" } : type === "text" ? { "content-type": "text/plain;charset=UTF-8" } : {})
+      ...(type === "json"
+        ? { "content-type": "application/json" }
+        : type === "text"
+          ? { "content-type": "text/plain;charset=UTF-8" }
+          : {})
     },
-    ...(route.method === "DELETE" && type === "json" ? {} : { body: type === "none" ? new TextEncoder().encode(body) : body })
+    ...(route.method === "DELETE" && type === "json"
+      ? {}
+      : { body: type === "none" ? new TextEncoder().encode(body) : body })
   })
 }
 
 /** Everything a forged write could change, read with the bearer key. */
 const snapshot = async (url: string, key: string, formId: number) => {
-  const read = async (path: string) => (await fetch(`${url}/api${path}`, { headers: { authorization: `Bearer ${key}` } })).text()
-  return JSON.stringify(await Promise.all([
-    read("/forms"),
-    read(`/forms/${formId}`),
-    read(`/forms/${formId}/responses`),
-    read(`/forms/${formId}/stages`),
-    read("/members"),
-    read("/webhooks"),
-    read("/api-keys"),
-    read(`/forms/${formId}/notifications`)
-  ]))
+  const read = async (path: string) =>
+    (await fetch(`${url}/api${path}`, { headers: { authorization: `Bearer ${key}` } })).text()
+  return JSON.stringify(
+    await Promise.all([
+      read("/forms"),
+      read(`/forms/${formId}`),
+      read(`/forms/${formId}/responses`),
+      read(`/forms/${formId}/stages`),
+      read("/members"),
+      read("/webhooks"),
+      read("/api-keys"),
+      read(`/forms/${formId}/notifications`)
+    ])
+  )
 }
 
 interface Tally {
@@ -115,9 +142,13 @@ const forge = async (url: string, routes: ReadonlyArray<Route>, credentials: Rec
       const text = await response.text()
       tally.sent++
       // A bridge user has no qforms password to change: /app/password answers it 401 whatever the origin.
-      const refused = response.status === 403 || response.status === 415 || (route.path === "/app/password" && response.status === 401)
+      const refused =
+        response.status === 403 ||
+        response.status === 415 ||
+        (route.path === "/app/password" && response.status === 401)
       if (refused) tally.refused++
-      else tally.accepted.push(`${route.method} ${route.path} (${forgery.name}): ${response.status} ${text.slice(0, 120)}`)
+      else
+        tally.accepted.push(`${route.method} ${route.path} (${forgery.name}): ${response.status} ${text.slice(0, 120)}`)
     }
   }
 }
@@ -144,9 +175,16 @@ describe(`cross-site writes on ${target.name}`, () => {
 
     // The application's session: the first start's one-time sign-in link, redeemed from the app's own page.
     const token = server.stdout().match(/\/app\/sign-in\/link\/([A-Za-z0-9_-]+)/)![1]!
-    const signedIn = await fetch(`${url}/app/sign-in/link/${token}`, { method: "POST", redirect: "manual", headers: { origin: url } })
-    const cookie = signedIn.headers.getSetCookie().find((c) => c.startsWith("qforms_session="))!.split(";")[0]!
-    const session = await (await fetch(`${url}/app/session`, { headers: { cookie } })).json() as { csrfToken: string }
+    const signedIn = await fetch(`${url}/app/sign-in/link/${token}`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { origin: url }
+    })
+    const cookie = signedIn.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("qforms_session="))!
+      .split(";")[0]!
+    const session = (await (await fetch(`${url}/app/session`, { headers: { cookie } })).json()) as { csrfToken: string }
     const sessionCredentials = { cookie, "x-csrf-token": session.csrfToken }
 
     const before = await snapshot(url, key, form.formId)
@@ -181,7 +219,9 @@ describe(`cross-site writes on ${target.name}`, () => {
     workspaceId = hostFirst.value.workspaceId
     const hostKey = hostFirst.value.key
     const hostForm = await publishedForm(hostUrl, hostKey)
-    const hostRoutes = await writeRoutes(hostUrl, (name) => name === "id" || name === "formId" ? String(hostForm.formId) : "1")
+    const hostRoutes = await writeRoutes(hostUrl, (name) =>
+      name === "id" || name === "formId" ? String(hostForm.formId) : "1"
+    )
     const hostBefore = await snapshot(hostUrl, hostKey, hostForm.formId)
     const bridgeTally: Tally = { sent: 0, refused: 0, accepted: [] }
     await forge(hostUrl, hostRoutes, { cookie: `host_user=${hostFirst.value.ownerAccountId}` }, bridgeTally)
@@ -195,20 +235,29 @@ describe(`cross-site writes on ${target.name}`, () => {
     })
     const bearerRefused: Array<string> = []
     let bearerSent = 0
-    for (const [base, bearer, routeList] of [[url, key, routes], [hostUrl, hostKey, hostRoutes]] as const) {
+    for (const [base, bearer, routeList] of [
+      [url, key, routes],
+      [hostUrl, hostKey, hostRoutes]
+    ] as const) {
       for (const route of routeList) {
         // Not the password (no session) nor the key revocation (the key would be gone for the next calls).
         if (route.path === "/app/password" || route.path.startsWith("/api/api-keys/")) continue
         const response = await send(base, route, { authorization: `Bearer ${bearer}` }, forgeries[1])
         const text = await response.text()
         bearerSent++
-        if (response.status === 401 || response.status === 415 || /cross-site/.test(text)) bearerRefused.push(`${route.method} ${route.path}: ${response.status} ${text.slice(0, 120)}`)
+        if (response.status === 401 || response.status === 415 || /cross-site/.test(text))
+          bearerRefused.push(`${route.method} ${route.path}: ${response.status} ${text.slice(0, 120)}`)
       }
     }
     // Same-origin writes of the session still work (the control).
     const own = await fetch(`${url}/api/forms`, {
       method: "POST",
-      headers: { ...sessionCredentials, "content-type": "application/json", "sec-fetch-site": "same-origin", origin: url },
+      headers: {
+        ...sessionCredentials,
+        "content-type": "application/json",
+        "sec-fetch-site": "same-origin",
+        origin: url
+      },
       body: JSON.stringify({ title: "From the app" })
     })
 

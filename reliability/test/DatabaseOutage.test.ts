@@ -38,14 +38,22 @@ describe.skipIf(postgresUrl === undefined)("database outage on postgres", () => 
   it("503 while the database is away, recovery without restart, no partial writes", async () => {
     database = await freshDatabase(postgresUrl!)
     hook = await receiver()
-    const started = await startFresh({ name: "postgres", env: { DATABASE_URL: database.url, QFORMS_DB_SCHEMA: "qforms" }, cleanup: async () => {} })
+    const started = await startFresh({
+      name: "postgres",
+      env: { DATABASE_URL: database.url, QFORMS_DB_SCHEMA: "qforms" },
+      cleanup: async () => {}
+    })
     server = started.server
     const { url, key } = started
     const form = await publishedForm(url, key)
-    expect((await call(url, "POST", "/api/webhooks/subscribe", {
-      key,
-      body: { formId: form.formId, event: "response.created", targetUrl: hook.url }
-    })).status).toBe(201)
+    expect(
+      (
+        await call(url, "POST", "/api/webhooks/subscribe", {
+          key,
+          body: { formId: form.formId, event: "response.created", targetUrl: hook.url }
+        })
+      ).status
+    ).toBe(201)
 
     interface Outcome {
       readonly at: number
@@ -77,7 +85,12 @@ describe.skipIf(postgresUrl === undefined)("database outage on postgres", () => 
     // The outage: no new connections, and the open ones cut (again and again, for the whole outage).
     const outageStart = performance.now() - t0
     await query(postgresUrl!, `alter database "${database.name}" allow_connections false`)
-    const cut = () => query(postgresUrl!, "select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()", [database!.name])
+    const cut = () =>
+      query(
+        postgresUrl!,
+        "select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()",
+        [database!.name]
+      )
     while (performance.now() - t0 < outageStart + OUTAGE_MS) {
       await cut()
       await sleep(250)
@@ -92,22 +105,37 @@ describe.skipIf(postgresUrl === undefined)("database outage on postgres", () => 
     const inside = outcomes.filter((o) => o.at - o.ms > outageStart + 1_000 && o.at < outageEnd)
     const statuses = outcomes.reduce((m, o) => m.set(o.status, (m.get(o.status) ?? 0) + 1), new Map<number, number>())
     const unexpected = outcomes.filter((o) => o.status !== 201 && o.status !== 503)
-    const badBodies = outcomes.filter((o) => o.status === 503 && typeof (o.body as { error?: unknown })?.error !== "string")
-    const firstOkAfter = outcomes.filter((o) => o.at > outageEnd && o.status === 201).map((o) => o.at - outageEnd).sort((a, b) => a - b)[0]
+    const badBodies = outcomes.filter(
+      (o) => o.status === 503 && typeof (o.body as { error?: unknown })?.error !== "string"
+    )
+    const firstOkAfter = outcomes
+      .filter((o) => o.at > outageEnd && o.status === 201)
+      .map((o) => o.at - outageEnd)
+      .sort((a, b) => a - b)[0]
     const lastSecond = outcomes.filter((o) => o.at > outageEnd + 4_000)
 
     // Every acknowledged response stored, each response with its event and the reverse, each event delivered.
     const db = database.url
-    const [{ responses, orphanResponses, orphanEvents }] = await query<{ responses: string; orphanResponses: string; orphanEvents: string }>(db, `
+    const [{ responses, orphanResponses, orphanEvents }] = await query<{
+      responses: string
+      orphanResponses: string
+      orphanEvents: string
+    }>(
+      db,
+      `
       select (select count(*) from qforms.responses) as "responses",
         (select count(*) from qforms.responses r where not exists
           (select 1 from qforms.events e where e.type = 'response.created' and e.response_id = r.id)) as "orphanResponses",
         (select count(*) from qforms.events e where e.type = 'response.created' and not exists
-          (select 1 from qforms.responses r where r.id = e.response_id)) as "orphanEvents"`)
+          (select 1 from qforms.responses r where r.id = e.response_id)) as "orphanEvents"`
+    )
     const stored = new Set((await query<{ id: number }>(db, "select id from qforms.responses")).map((row) => row.id))
     const lost = acknowledged.filter((id) => !stored.has(id))
-    await waitUntil("every stored response delivered", () => [...stored].every((id) => hook!.responseIds().has(id)) ? true : undefined, 60_000)
-      .catch(() => undefined)
+    await waitUntil(
+      "every stored response delivered",
+      () => ([...stored].every((id) => hook!.responseIds().has(id)) ? true : undefined),
+      60_000
+    ).catch(() => undefined)
     const undelivered = [...stored].filter((id) => !hook!.responseIds().has(id)).length
 
     record({
@@ -117,15 +145,33 @@ describe.skipIf(postgresUrl === undefined)("database outage on postgres", () => 
         clients: CLIENTS,
         "outage ms": round(outageEnd - outageStart, 0),
         requests: outcomes.length,
-        statuses: [...statuses].sort(([a], [b]) => a - b).map(([s, c]) => `${s}×${c}`).join(", "),
+        statuses: [...statuses]
+          .sort(([a], [b]) => a - b)
+          .map(([s, c]) => `${s}×${c}`)
+          .join(", "),
         "answers inside the outage": inside.length,
-        "503 inside, p50/p99/max ms": inside.length === 0 ? "-" : `${round(percentile(inside.map((o) => o.ms), 50), 0)}/${round(percentile(inside.map((o) => o.ms), 99), 0)}/${round(Math.max(...inside.map((o) => o.ms)), 0)}`,
+        "503 inside, p50/p99/max ms":
+          inside.length === 0
+            ? "-"
+            : `${round(
+                percentile(
+                  inside.map((o) => o.ms),
+                  50
+                ),
+                0
+              )}/${round(
+                percentile(
+                  inside.map((o) => o.ms),
+                  99
+                ),
+                0
+              )}/${round(Math.max(...inside.map((o) => o.ms)), 0)}`,
         "first 201 after the outage, ms": firstOkAfter === undefined ? "never" : round(firstOkAfter, 0),
         acknowledged: acknowledged.length,
         "acknowledged, not stored": lost.length,
         "responses without event": Number(orphanResponses),
         "events without response": Number(orphanEvents),
-        "stored": Number(responses),
+        stored: Number(responses),
         "stored, not delivered": undelivered
       },
       notes: unexpected.slice(0, 5).map((o) => `unexpected ${o.status}: ${JSON.stringify(o.body).slice(0, 200)}`)

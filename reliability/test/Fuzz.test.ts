@@ -90,7 +90,13 @@ const send = (base: URL, req: RawRequest): Promise<RawAnswer | { readonly error:
 
 /** Percent-encoding that never throws (a lone surrogate becomes U+FFFD, as on the wire). */
 const pct = (text: string) =>
-  [...Buffer.from(text, "utf8")].map((b) => /[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, "0")}`).join("")
+  [...Buffer.from(text, "utf8")]
+    .map((b) =>
+      /[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b))
+        ? String.fromCharCode(b)
+        : `%${b.toString(16).toUpperCase().padStart(2, "0")}`
+    )
+    .join("")
 
 const json = (value: unknown) => Buffer.from(JSON.stringify(value) ?? "null")
 
@@ -109,21 +115,42 @@ const generators = (doc: Json, key: string, s: Seeded, tools: ReadonlyArray<{ na
     )
 
   const queryString = (entries: ReadonlyArray<readonly [string, unknown]>) =>
-    entries.length === 0 ? "" : `?${entries.map(([k, v]) => `${pct(k)}=${pct(typeof v === "string" ? v : JSON.stringify(v) ?? "")}`).join("&")}`
+    entries.length === 0
+      ? ""
+      : `?${entries.map(([k, v]) => `${pct(k)}=${pct(typeof v === "string" ? v : (JSON.stringify(v) ?? ""))}`).join("&")}`
 
   const op = fc.constantFrom(...ops)
-  const pathIds = fc.array(fc.option(fc.constantFrom(...nastyPathIds), { nil: undefined, freq: 2 }), { minLength: 3, maxLength: 3 })
+  const pathIds = fc.array(fc.option(fc.constantFrom(...nastyPathIds), { nil: undefined, freq: 2 }), {
+    minLength: 3,
+    maxLength: 3
+  })
   const where = fc.array(fc.nat({ max: 20 }), { maxLength: 4 })
 
   /** A schema-valid body (or arbitrary from the schema) with one place broken. */
-  const mutatedApi = fc.tuple(op, pathIds, where, nastyValue, fc.boolean(), fc.array(fc.tuple(fc.string({ maxLength: 10 }), nastyValue), { maxLength: 2 }), fc.nat())
+  const mutatedApi = fc
+    .tuple(
+      op,
+      pathIds,
+      where,
+      nastyValue,
+      fc.boolean(),
+      fc.array(fc.tuple(fc.string({ maxLength: 10 }), nastyValue), { maxLength: 2 }),
+      fc.nat()
+    )
     .chain(([o, ids, at, nasty, fromSchema, extraQuery, seedN]) => {
-      const base = o.body === undefined ? fc.constant(undefined) : fromSchema ? arbitrary(o.body, resolve) : fc.constant(validValue(o.body, resolve, hints))
+      const base =
+        o.body === undefined
+          ? fc.constant(undefined)
+          : fromSchema
+            ? arbitrary(o.body, resolve)
+            : fc.constant(validValue(o.body, resolve, hints))
       return base.map((body): RawRequest => {
         const queryNames = o.query.map((q) => q.name)
         const query = [
           ...extraQuery,
-          ...(queryNames.length > 0 && seedN % 2 === 0 ? [[queryNames[seedN % queryNames.length]!, nasty] as const] : [])
+          ...(queryNames.length > 0 && seedN % 2 === 0
+            ? [[queryNames[seedN % queryNames.length]!, nasty] as const]
+            : [])
         ]
         return {
           kind: "api",
@@ -138,22 +165,27 @@ const generators = (doc: Json, key: string, s: Seeded, tools: ReadonlyArray<{ na
 
   /** Bodies that are not what the operation reads: broken JSON, invalid UTF-8, deep nesting, wrong types. */
   const rawBodies: ReadonlyArray<readonly [string, Buffer]> = [
-    ["truncated JSON", Buffer.from("{\"title\": \"x")],
+    ["truncated JSON", Buffer.from('{"title": "x')],
     ["invalid UTF-8", Buffer.from([0x7b, 0x22, 0x74, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x80, 0xc3, 0x28, 0x22, 0x7d])],
-    ["lone surrogate escape", Buffer.from("{\"title\": \"\\ud800\", \"body\": \"\\udfff\"}")],
-    ["NUL in string", Buffer.from("{\"title\": \"a\\u0000b\", \"body\": \"a\\u0000b\", \"prompt\": \"a\\u0000b\"}")],
+    ["lone surrogate escape", Buffer.from('{"title": "\\ud800", "body": "\\udfff"}')],
+    ["NUL in string", Buffer.from('{"title": "a\\u0000b", "body": "a\\u0000b", "prompt": "a\\u0000b"}')],
     ["deep array 100k", Buffer.from(deepJson(100_000, "array"))],
     ["deep object 20k", Buffer.from(deepJson(20_000, "object"))],
-    ["deep values", Buffer.from(`{"values": ${deepJson(5_000, "array")}, "fields": ${deepJson(5_000, "array")}, "tags": ${deepJson(5_000, "array")}}`)],
+    [
+      "deep values",
+      Buffer.from(
+        `{"values": ${deepJson(5_000, "array")}, "fields": ${deepJson(5_000, "array")}, "tags": ${deepJson(5_000, "array")}}`
+      )
+    ],
     ["empty", Buffer.alloc(0)],
     ["null", Buffer.from("null")],
     ["number", Buffer.from("1e999")],
     ["array", Buffer.from("[1,2,3]")],
-    ["duplicate keys", Buffer.from("{\"title\": \"a\", \"title\": 5}")],
+    ["duplicate keys", Buffer.from('{"title": "a", "title": 5}')],
     ["huge string", json({ title: "x".repeat(900_000), body: "x".repeat(100), prompt: "y" })],
     ["over 1 MiB", Buffer.alloc(1_200_000, 0x20)],
-    ["proto pollution", Buffer.from("{\"__proto__\": {\"isAdmin\": true}, \"constructor\": {\"prototype\": {\"x\": 1}}}")],
-    ["BOM", Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("{\"title\": \"x\"}")])]
+    ["proto pollution", Buffer.from('{"__proto__": {"isAdmin": true}, "constructor": {"prototype": {"x": 1}}}')],
+    ["BOM", Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"title": "x"}')])]
   ]
   const contentTypes = [
     "application/json",
@@ -166,153 +198,253 @@ const generators = (doc: Json, key: string, s: Seeded, tools: ReadonlyArray<{ na
     "",
     "application/json, text/html"
   ]
-  const rawApi = fc.tuple(op, fc.constantFrom(...rawBodies), fc.constantFrom(...contentTypes)).map(([o, [name, body], type]): RawRequest => ({
-    kind: `raw ${name}`,
-    method: o.method === "GET" || o.method === "DELETE" ? "POST" : o.method,
-    path: pathFor(o, []),
-    headers: { ...auth, ...(type === "" ? {} : { "content-type": type }) },
-    body,
-    documented5xx: o.documented5xx
-  }))
+  const rawApi = fc.tuple(op, fc.constantFrom(...rawBodies), fc.constantFrom(...contentTypes)).map(
+    ([o, [name, body], type]): RawRequest => ({
+      kind: `raw ${name}`,
+      method: o.method === "GET" || o.method === "DELETE" ? "POST" : o.method,
+      path: pathFor(o, []),
+      headers: { ...auth, ...(type === "" ? {} : { "content-type": type }) },
+      body,
+      documented5xx: o.documented5xx
+    })
+  )
 
   /** Path traversal and odd paths, unknown routes, odd methods. */
-  const oddPaths = fc.tuple(
-    fc.constantFrom("GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD", "TRACE", "PROPFIND"),
-    fc.constantFrom(
-      "/api/../../etc/passwd",
-      "/api/forms/..%2f..%2f..%2fetc%2fpasswd",
-      "/api/files/..%2f..%2fpackage.json",
-      "/api/files/file_..%2f..%2f..%2fetc%2fpasswd",
-      "/api/files/%2e%2e%2f%2e%2e%2fetc%2fpasswd",
-      "/api/files/....//....//etc/passwd",
-      "/f/..%2f..%2fapi%2fforms",
-      "/f/%00",
-      "/api/forms/%",
-      "/api/forms/%zz",
-      "/api//forms",
-      "/api/forms/1/responses.csv/..",
-      "/api/openapi.json/..%2f",
-      "/api/nope",
-      "/api",
-      "//",
-      "/mcp/..",
-      "/app/../api/forms",
-      `/api/forms?${"a=1&".repeat(2_000)}`,
-      `/api/${"x/".repeat(2_000)}`,
-      "/api/forms/1?stage=-1&assignee=1e999&from=2026-13-45&to=0000-00-00&limit=0&cursor=%FF",
-      "/api/forms/1/responses?limit=99999999999999999999&cursor=../../x",
-      "/api/forms/1/responses?from=2026-01-01T00:00:00+99:99",
-      "/api/forms/1/responses?q=%00%01%02&tag=%FF",
-      "/api/webhooks/subscribe/x/deliveries?limit=-5&cursor=%27%20or%201%3D1"
-    ),
-    fc.boolean()
-  ).map(([method, path, withKey]): RawRequest => ({ kind: "odd path", method, path, headers: withKey ? auth : {} }))
+  const oddPaths = fc
+    .tuple(
+      fc.constantFrom("GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD", "TRACE", "PROPFIND"),
+      fc.constantFrom(
+        "/api/../../etc/passwd",
+        "/api/forms/..%2f..%2f..%2fetc%2fpasswd",
+        "/api/files/..%2f..%2fpackage.json",
+        "/api/files/file_..%2f..%2f..%2fetc%2fpasswd",
+        "/api/files/%2e%2e%2f%2e%2e%2fetc%2fpasswd",
+        "/api/files/....//....//etc/passwd",
+        "/f/..%2f..%2fapi%2fforms",
+        "/f/%00",
+        "/api/forms/%",
+        "/api/forms/%zz",
+        "/api//forms",
+        "/api/forms/1/responses.csv/..",
+        "/api/openapi.json/..%2f",
+        "/api/nope",
+        "/api",
+        "//",
+        "/mcp/..",
+        "/app/../api/forms",
+        `/api/forms?${"a=1&".repeat(2_000)}`,
+        `/api/${"x/".repeat(2_000)}`,
+        "/api/forms/1?stage=-1&assignee=1e999&from=2026-13-45&to=0000-00-00&limit=0&cursor=%FF",
+        "/api/forms/1/responses?limit=99999999999999999999&cursor=../../x",
+        "/api/forms/1/responses?from=2026-01-01T00:00:00+99:99",
+        "/api/forms/1/responses?q=%00%01%02&tag=%FF",
+        "/api/webhooks/subscribe/x/deliveries?limit=-5&cursor=%27%20or%201%3D1"
+      ),
+      fc.boolean()
+    )
+    .map(([method, path, withKey]): RawRequest => ({ kind: "odd path", method, path, headers: withKey ? auth : {} }))
 
   /** Authorization headers that are not a key. */
-  const oddAuth = fc.constantFrom(
-    "Bearer",
-    "Bearer ",
-    "Basic dXNlcjpwYXNz",
-    `Bearer ${"a".repeat(20_000)}`,
-    "Bearer qk_live_",
-    "Bearer qk_live_\u00ff\u00fe",
-    `Bearer ${key} ${key}`,
-    `bearer ${key.toUpperCase()}`,
-    "Bearer ../../etc/passwd"
-  ).map((value): RawRequest => ({ kind: "auth", method: "GET", path: "/api/forms", headers: { authorization: value } }))
+  const oddAuth = fc
+    .constantFrom(
+      "Bearer",
+      "Bearer ",
+      "Basic dXNlcjpwYXNz",
+      `Bearer ${"a".repeat(20_000)}`,
+      "Bearer qk_live_",
+      "Bearer qk_live_\u00ff\u00fe",
+      `Bearer ${key} ${key}`,
+      `bearer ${key.toUpperCase()}`,
+      "Bearer ../../etc/passwd"
+    )
+    .map(
+      (value): RawRequest => ({ kind: "auth", method: "GET", path: "/api/forms", headers: { authorization: value } })
+    )
 
   /** The public page: its screens, steps, JSON route and uploads. */
-  const publicIds = fc.constantFrom(s.publicId, s.draftPublicId, "nope", "%00", "..%2f..", "x".repeat(3_000), "<script>")
+  const publicIds = fc.constantFrom(
+    s.publicId,
+    s.draftPublicId,
+    "nope",
+    "%00",
+    "..%2f..",
+    "x".repeat(3_000),
+    "<script>"
+  )
   const formFields = fc.dictionary(
-    fc.constantFrom("token", "step", "answer", "website", "action", `q${s.fieldIds.name}`, String(s.fieldIds.name), "values", "fileId"),
-    fc.oneof(fc.string({ maxLength: 50 }), fc.constantFrom("-1", "99999999999", "x".repeat(100_000), "\u0000", "back", "next", "submit")),
+    fc.constantFrom(
+      "token",
+      "step",
+      "answer",
+      "website",
+      "action",
+      `q${s.fieldIds.name}`,
+      String(s.fieldIds.name),
+      "values",
+      "fileId"
+    ),
+    fc.oneof(
+      fc.string({ maxLength: 50 }),
+      fc.constantFrom("-1", "99999999999", "x".repeat(100_000), "\u0000", "back", "next", "submit")
+    ),
     { maxKeys: 5 }
   )
   const publicPage = fc.oneof(
-    fc.tuple(publicIds, fc.constantFrom("", "?step=-1", "?step=99999", "?lang=%FF", "?token=x")).map(([id, q]): RawRequest => ({
-      kind: "page GET",
-      method: "GET",
-      path: `/f/${id}${q}`,
-      headers: {}
-    })),
-    fc.tuple(publicIds, formFields).map(([id, fields]): RawRequest => ({
-      kind: "page step",
-      method: "POST",
-      path: `/f/${id}`,
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: Buffer.from(new URLSearchParams(fields).toString())
-    })),
-    fc.tuple(publicIds, nastyValue, fc.array(fc.nat({ max: 5 }), { maxLength: 3 })).map(([id, nasty, at]): RawRequest => ({
-      kind: "page JSON",
-      method: "POST",
-      path: `/f/${id}/responses`,
-      headers: { "content-type": "application/json" },
-      body: json(mutate({ values: { [s.fieldIds.name]: "Ada", [s.fieldIds.file]: { fileId: s.fileId } }, token: "x", website: "" }, at, nasty))
-    })),
-    fc.tuple(
-      publicIds,
-      fc.constantFrom(String(s.fieldIds.file), String(s.fieldIds.name), "-1", "abc", "99999999999999", "", "1e3"),
-      fc.constantFrom("ok", "no boundary", "bad boundary", "no file part", "two files", "empty", "not multipart", "truncated", "huge name")
-    ).map(([id, fieldId, shape]): RawRequest => {
-      const boundary = "----qforms-fuzz"
-      const part = (name: string, filename: string, content: string) =>
-        `--${boundary}\r\ncontent-disposition: form-data; name="${name}"; filename="${filename}"\r\ncontent-type: text/plain\r\n\r\n${content}\r\n`
-      const bodies: Record<string, string> = {
-        "ok": `${part("file", "a.txt", "hello")}--${boundary}--\r\n`,
-        "no boundary": `${part("file", "a.txt", "hello")}`,
-        "bad boundary": `--other\r\n\r\nhello\r\n--other--`,
-        "no file part": `${part("other", "a.txt", "hello")}--${boundary}--\r\n`,
-        "two files": `${part("file", "a.txt", "a")}${part("file", "b.txt", "b")}--${boundary}--\r\n`,
-        "empty": "",
-        "not multipart": "{\"file\": 1}",
-        "truncated": `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="a.txt"\r\n\r\nhel`,
-        "huge name": `${part("file", `${"../".repeat(300)}${"n".repeat(5_000)}`, "x")}--${boundary}--\r\n`
-      }
-      return {
-        kind: `upload ${shape}`,
+    fc.tuple(publicIds, fc.constantFrom("", "?step=-1", "?step=99999", "?lang=%FF", "?token=x")).map(
+      ([id, q]): RawRequest => ({
+        kind: "page GET",
+        method: "GET",
+        path: `/f/${id}${q}`,
+        headers: {}
+      })
+    ),
+    fc.tuple(publicIds, formFields).map(
+      ([id, fields]): RawRequest => ({
+        kind: "page step",
         method: "POST",
-        path: `/f/${id}/uploads?fieldId=${pct(fieldId)}`,
-        headers: { "content-type": shape === "no boundary" ? "multipart/form-data" : shape === "not multipart" ? "application/json" : `multipart/form-data; boundary=${boundary}` },
-        body: Buffer.from(bodies[shape]!)
-      }
-    })
+        path: `/f/${id}`,
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: Buffer.from(new URLSearchParams(fields).toString())
+      })
+    ),
+    fc.tuple(publicIds, nastyValue, fc.array(fc.nat({ max: 5 }), { maxLength: 3 })).map(
+      ([id, nasty, at]): RawRequest => ({
+        kind: "page JSON",
+        method: "POST",
+        path: `/f/${id}/responses`,
+        headers: { "content-type": "application/json" },
+        body: json(
+          mutate(
+            { values: { [s.fieldIds.name]: "Ada", [s.fieldIds.file]: { fileId: s.fileId } }, token: "x", website: "" },
+            at,
+            nasty
+          )
+        )
+      })
+    ),
+    fc
+      .tuple(
+        publicIds,
+        fc.constantFrom(String(s.fieldIds.file), String(s.fieldIds.name), "-1", "abc", "99999999999999", "", "1e3"),
+        fc.constantFrom(
+          "ok",
+          "no boundary",
+          "bad boundary",
+          "no file part",
+          "two files",
+          "empty",
+          "not multipart",
+          "truncated",
+          "huge name"
+        )
+      )
+      .map(([id, fieldId, shape]): RawRequest => {
+        const boundary = "----qforms-fuzz"
+        const part = (name: string, filename: string, content: string) =>
+          `--${boundary}\r\ncontent-disposition: form-data; name="${name}"; filename="${filename}"\r\ncontent-type: text/plain\r\n\r\n${content}\r\n`
+        const bodies: Record<string, string> = {
+          ok: `${part("file", "a.txt", "hello")}--${boundary}--\r\n`,
+          "no boundary": `${part("file", "a.txt", "hello")}`,
+          "bad boundary": `--other\r\n\r\nhello\r\n--other--`,
+          "no file part": `${part("other", "a.txt", "hello")}--${boundary}--\r\n`,
+          "two files": `${part("file", "a.txt", "a")}${part("file", "b.txt", "b")}--${boundary}--\r\n`,
+          empty: "",
+          "not multipart": '{"file": 1}',
+          truncated: `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="a.txt"\r\n\r\nhel`,
+          "huge name": `${part("file", `${"../".repeat(300)}${"n".repeat(5_000)}`, "x")}--${boundary}--\r\n`
+        }
+        return {
+          kind: `upload ${shape}`,
+          method: "POST",
+          path: `/f/${id}/uploads?fieldId=${pct(fieldId)}`,
+          headers: {
+            "content-type":
+              shape === "no boundary"
+                ? "multipart/form-data"
+                : shape === "not multipart"
+                  ? "application/json"
+                  : `multipart/form-data; boundary=${boundary}`
+          },
+          body: Buffer.from(bodies[shape]!)
+        }
+      })
   )
 
   /** MCP: tool calls with arguments from each tool's schema, mutated; broken JSON-RPC. */
   const tool = fc.constantFrom(...tools)
   const mcpCalls = fc.oneof(
     fc.tuple(tool, where, nastyValue, fc.boolean()).chain(([t, at, nasty, fromSchema]) =>
-      (fromSchema ? arbitrary(t.inputSchema, (x) => x) : fc.constant(validValue(t.inputSchema, (x) => x, { ...hints, id: s.formId })))
-        .map((args): RawRequest => ({
+      (fromSchema
+        ? arbitrary(t.inputSchema, (x) => x)
+        : fc.constant(validValue(t.inputSchema, (x) => x, { ...hints, id: s.formId }))
+      ).map(
+        (args): RawRequest => ({
           kind: "mcp tool",
           method: "POST",
           path: "/mcp",
           headers: { ...jsonHeaders, accept: "application/json, text/event-stream" },
-          body: json({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: t.name, arguments: at.length === 0 ? args : mutate(args, at, nasty) } })
-        }))
+          body: json({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "tools/call",
+            params: { name: t.name, arguments: at.length === 0 ? args : mutate(args, at, nasty) }
+          })
+        })
+      )
     ),
-    fc.tuple(fc.constantFrom("tools/call", "tools/list", "resources/read", "prompts/get", "initialize", "nope", "", "rpc.discover"), nastyValue, nastyValue)
-      .map(([method, params, id]): RawRequest => ({
-        kind: "mcp rpc",
+    fc
+      .tuple(
+        fc.constantFrom(
+          "tools/call",
+          "tools/list",
+          "resources/read",
+          "prompts/get",
+          "initialize",
+          "nope",
+          "",
+          "rpc.discover"
+        ),
+        nastyValue,
+        nastyValue
+      )
+      .map(
+        ([method, params, id]): RawRequest => ({
+          kind: "mcp rpc",
+          method: "POST",
+          path: "/mcp",
+          headers: { ...jsonHeaders, accept: "application/json, text/event-stream" },
+          body: json({ jsonrpc: "2.0", id, method, params })
+        })
+      ),
+    fc.constantFrom(...rawBodies).map(
+      ([name, body]): RawRequest => ({
+        kind: `mcp raw ${name}`,
         method: "POST",
         path: "/mcp",
         headers: { ...jsonHeaders, accept: "application/json, text/event-stream" },
-        body: json({ jsonrpc: "2.0", id, method, params })
-      })),
-    fc.constantFrom(...rawBodies).map(([name, body]): RawRequest => ({
-      kind: `mcp raw ${name}`,
-      method: "POST",
-      path: "/mcp",
-      headers: { ...jsonHeaders, accept: "application/json, text/event-stream" },
-      body
-    })),
-    fc.constantFrom(
-      json([{ jsonrpc: "2.0", id: 1, method: "tools/list" }, { jsonrpc: "2.0", id: 2, method: "tools/list" }]),
-      json([]),
-      json({ jsonrpc: "1.0", id: 1, method: "tools/list" }),
-      json({ jsonrpc: "2.0", method: "notifications/initialized" }),
-      json({ jsonrpc: "2.0", id: { a: 1 }, method: "tools/list" })
-    ).map((body): RawRequest => ({ kind: "mcp shape", method: "POST", path: "/mcp", headers: { ...jsonHeaders, accept: "application/json, text/event-stream" }, body }))
+        body
+      })
+    ),
+    fc
+      .constantFrom(
+        json([
+          { jsonrpc: "2.0", id: 1, method: "tools/list" },
+          { jsonrpc: "2.0", id: 2, method: "tools/list" }
+        ]),
+        json([]),
+        json({ jsonrpc: "1.0", id: 1, method: "tools/list" }),
+        json({ jsonrpc: "2.0", method: "notifications/initialized" }),
+        json({ jsonrpc: "2.0", id: { a: 1 }, method: "tools/list" })
+      )
+      .map(
+        (body): RawRequest => ({
+          kind: "mcp shape",
+          method: "POST",
+          path: "/mcp",
+          headers: { ...jsonHeaders, accept: "application/json, text/event-stream" },
+          body
+        })
+      )
   )
 
   return fc.oneof(
@@ -340,11 +472,15 @@ const problem = (req: RawRequest, answer: RawAnswer): string | undefined => {
     return "an error body that is not JSON"
   }
   if (path === "/mcp") {
-    return body !== null && typeof body === "object" && (typeof body.error === "string" || typeof body.error?.message === "string")
+    return body !== null &&
+      typeof body === "object" &&
+      (typeof body.error === "string" || typeof body.error?.message === "string")
       ? undefined
       : "an MCP error without error"
   }
-  return body !== null && typeof body === "object" && typeof body.error === "string" ? undefined : "an error body without {error}"
+  return body !== null && typeof body === "object" && typeof body.error === "string"
+    ? undefined
+    : "an error body without {error}"
 }
 
 for (const target of targets) {
@@ -367,11 +503,16 @@ for (const target of targets) {
       const { url, key } = started
       const s = await seed(url, key, "FUZZ", hook.url)
       const doc = (await call(url, "GET", "/api/openapi.json")).body
-      const tools = (await call(url, "POST", "/mcp", { key, body: { jsonrpc: "2.0", id: 1, method: "tools/list" } })).body
+      const tools = (await call(url, "POST", "/mcp", { key, body: { jsonrpc: "2.0", id: 1, method: "tools/list" } }))
+        .body
       // (call sends no Accept: ask again properly)
       const listed = await fetch(`${url}/mcp`, {
         method: "POST",
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        headers: {
+          authorization: `Bearer ${key}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream"
+        },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" })
       }).then((r) => r.json() as Promise<Json>)
       void tools
@@ -393,14 +534,17 @@ for (const target of targets) {
           latencies.push(answer.ms)
           if ("error" in answer) {
             // A connection the server closed after answering 413 early is fine; a hang is not.
-            if (/no answer within/.test(answer.error)) problems.push(`${req.kind} ${req.method} ${req.path.slice(0, 120)}: hung`)
+            if (/no answer within/.test(answer.error))
+              problems.push(`${req.kind} ${req.method} ${req.path.slice(0, 120)}: hung`)
             statuses.set("no answer", (statuses.get("no answer") ?? 0) + 1)
             continue
           }
           statuses.set(String(answer.status), (statuses.get(String(answer.status)) ?? 0) + 1)
           const wrong = problem(req, answer)
           if (wrong !== undefined) {
-            problems.push(`${req.kind} ${req.method} ${req.path.slice(0, 120)} [${req.headers["content-type"] ?? ""}] ${(req.body ?? Buffer.alloc(0)).toString("utf8").slice(0, 300)} → ${wrong}: ${answer.body.slice(0, 200)}`)
+            problems.push(
+              `${req.kind} ${req.method} ${req.path.slice(0, 120)} [${req.headers["content-type"] ?? ""}] ${(req.body ?? Buffer.alloc(0)).toString("utf8").slice(0, 300)} → ${wrong}: ${answer.body.slice(0, 200)}`
+            )
           }
         }
       }
@@ -417,21 +561,30 @@ for (const target of targets) {
       const list = await call(url, "GET", `/api/forms/${after.formId}/responses`, { key })
       const rssAfter = rssMiB(server.pid)
       const distinct = [...new Set(problems.map((p) => p.replace(/\d+/g, "N").slice(0, 160)))]
-      if (problems.length > 0) process.stderr.write(`${problems.slice(0, 10).join("\n")}\n--- server stderr ---\n${server.stderr().slice(-5_000)}\n`)
+      if (problems.length > 0)
+        process.stderr.write(
+          `${problems.slice(0, 10).join("\n")}\n--- server stderr ---\n${server.stderr().slice(-5_000)}\n`
+        )
       record({
         scenario: "5 fuzzing",
         target: target.name,
         figures: {
           requests: requests.length,
           "answers ≥ 500": [...statuses].filter(([status]) => Number(status) >= 500).reduce((n, [, c]) => n + c, 0),
-          "problems": problems.length,
-          "statuses": [...statuses].sort().map(([status, n]) => `${status}×${n}`).join(", "),
+          problems: problems.length,
+          statuses: [...statuses]
+            .sort()
+            .map(([status, n]) => `${status}×${n}`)
+            .join(", "),
           "requests/s": round(requests.length / seconds, 0),
           "p99 ms": round(percentile(latencies, 99), 0),
           "healthy afterwards": health.status === 200 && submitted.status === 201 && list.status === 200,
           "RSS MiB before → after": `${round(rssBefore, 0)} → ${round(rssAfter, 0)}`
         },
-        notes: [`fast-check seed ${fuzzSeed} (QFORMS_RELIABILITY_SEED=${fuzzSeed} replays it)`, ...distinct.slice(0, 30)]
+        notes: [
+          `fast-check seed ${fuzzSeed} (QFORMS_RELIABILITY_SEED=${fuzzSeed} replays it)`,
+          ...distinct.slice(0, 30)
+        ]
       })
       expect(distinct).toEqual([])
       expect(health.status).toBe(200)

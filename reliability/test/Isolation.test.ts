@@ -27,7 +27,10 @@ const order = (method: string) => ["GET", "POST", "PUT", "PATCH", "DELETE"].inde
 /** The events of a workspace's stream, by WebSocket with the key in the subprotocol. */
 const listen = (url: string, key: string, query = "") => {
   const messages: Array<string> = []
-  const socket = new WebSocket(`${url.replace(/^http/, "ws")}/api/events${query}`, ["qforms.v1", `qforms.bearer.${key}`])
+  const socket = new WebSocket(`${url.replace(/^http/, "ws")}/api/events${query}`, [
+    "qforms.v1",
+    `qforms.bearer.${key}`
+  ])
   /** Whether the stream opened (a refused one is closed at once). */
   const opened = new Promise<boolean>((resolve) => {
     socket.addEventListener("open", () => resolve(true))
@@ -58,7 +61,9 @@ for (const target of targets) {
       const markerB = `ZZB${Math.random().toString(36).slice(2, 10).toUpperCase()}`
       const a = await seed(first.url, keyA, markerA, hook.url)
       await first.server.stop()
-      const created = JSON.parse(await cliOk(["workspace", "create", "--name", "B", "--owner-email", "b@example.com"], db.env))
+      const created = JSON.parse(
+        await cliOk(["workspace", "create", "--name", "B", "--owner-email", "b@example.com"], db.env)
+      )
       const keyB = (await cliOk(["key", "create", "--workspace", String(created.workspaceId)], db.env)).trim()
       const { server, url } = await start(db.env)
       servers.push(server)
@@ -67,7 +72,13 @@ for (const target of targets) {
       const leaks: Array<string> = []
       /** Statuses of the answers to requests with A's ids (404 expected; 400 would mean the probe did not reach the lookup). */
       const onA = new Map<number, number>()
-      const check = (what: string, status: number, text: string, touchesA: boolean, documented5xx: ReadonlyArray<number> = []) => {
+      const check = (
+        what: string,
+        status: number,
+        text: string,
+        touchesA: boolean,
+        documented5xx: ReadonlyArray<number> = []
+      ) => {
         if (text.includes(markerA)) leaks.push(`${what}: ${status} carries A's data`)
         if (touchesA && status >= 200 && status < 300) leaks.push(`${what}: ${status} on A's ids`)
         if (touchesA) onA.set(status, (onA.get(status) ?? 0) + 1)
@@ -81,7 +92,10 @@ for (const target of targets) {
       const ops = operations(doc).sort((x, y) => order(x.method) - order(y.method))
       let requests = 0
       for (const op of ops) {
-        const path = op.pathParams.reduce((p, name) => p.replace(`{${name}}`, encodeURIComponent(pathParam(a, op.path, name))), op.path)
+        const path = op.pathParams.reduce(
+          (p, name) => p.replace(`{${name}}`, encodeURIComponent(pathParam(a, op.path, name))),
+          op.path
+        )
         const body = op.body === undefined ? undefined : validValue(op.body, resolve, hints)
         const plain = op.body === undefined ? undefined : validValue(op.body, resolve, {})
         const touchesA = op.pathParams.length > 0 || JSON.stringify(body) !== JSON.stringify(plain)
@@ -104,7 +118,8 @@ for (const target of targets) {
         const touchesA = JSON.stringify(args) !== JSON.stringify(plain)
         const answer = await mcp(url, keyB, "tools/call", { name: tool.name, arguments: args })
         requests++
-        const succeeded = answer.status === 200 && answer.body?.result !== undefined && answer.body.result.isError !== true
+        const succeeded =
+          answer.status === 200 && answer.body?.result !== undefined && answer.body.result.isError !== true
         check(`mcp ${tool.name}`, succeeded ? 200 : answer.status === 200 ? 404 : answer.status, answer.text, touchesA)
       }
       for (const [method, params] of [
@@ -136,7 +151,10 @@ for (const target of targets) {
       for (const message of [...bAll.messages, ...bOnA.messages]) check("event stream", 200, message, false)
 
       // A's drafts' public pages (no key), and uploads to them.
-      for (const [method, path] of [["GET", `/f/${a.draftPublicId}`], ["POST", `/f/${a.draftPublicId}/responses`]] as const) {
+      for (const [method, path] of [
+        ["GET", `/f/${a.draftPublicId}`],
+        ["POST", `/f/${a.draftPublicId}/responses`]
+      ] as const) {
         const answer = await fetch(`${url}${path}`, {
           method,
           headers: { "content-type": "application/json" },
@@ -152,11 +170,16 @@ for (const target of targets) {
 
       // Ids that are public: long, random, distinct.
       const publicIds = [a.publicId, a.draftPublicId, b.publicId, b.draftPublicId]
-      for (let i = 0; i < 20; i++) publicIds.push((await call(url, "POST", "/api/forms", { key: keyB, body: { title: `P${i}` } })).body.publicId)
+      for (let i = 0; i < 20; i++)
+        publicIds.push((await call(url, "POST", "/api/forms", { key: keyB, body: { title: `P${i}` } })).body.publicId)
       const fileIds = [a.fileId, b.fileId]
       for (let i = 0; i < 10; i++) fileIds.push((await upload(url, b.publicId, b.fieldIds.file, `f${i}`)).body.fileId)
-      const randomPart = (id: string) => id.replace(/^[a-z]+_/, "")
-      const weak = [...publicIds, ...fileIds].filter((id) => typeof id !== "string" || !/^[A-Za-z0-9_-]{16,}$/.test(randomPart(id)))
+      // Only file ids carry a prefix; a public id is 20 base64url characters, which may
+      // themselves begin with lowercase letters and an underscore (seen in CI: "tkuad_…").
+      const randomPart = (id: string) => id.replace(/^file_/, "")
+      const weak = [...publicIds, ...fileIds].filter(
+        (id) => typeof id !== "string" || !/^[A-Za-z0-9_-]{16,}$/.test(randomPart(id))
+      )
 
       // Nothing of A changed.
       const formA = await call(url, "GET", `/api/forms/${a.formId}`, { key: keyA })
@@ -165,12 +188,18 @@ for (const target of targets) {
       const stages = await call(url, "GET", `/api/forms/${a.formId}/stages`, { key: keyA })
       const file = await fetch(`${url}/api/files/${a.fileId}`, { headers: { authorization: `Bearer ${keyA}` } })
       const fileText = await file.text()
-      const intact = formA.status === 200 && formA.body.title === `Form ${markerA}` && formA.body.status === "published" &&
-        detail.status === 200 && detail.body.response.tags.includes(markerA.slice(0, 30)) && detail.body.response.stageId === a.stageId &&
+      const intact =
+        formA.status === 200 &&
+        formA.body.title === `Form ${markerA}` &&
+        formA.body.status === "published" &&
+        detail.status === 200 &&
+        detail.body.response.tags.includes(markerA.slice(0, 30)) &&
+        detail.body.response.stageId === a.stageId &&
         JSON.stringify(detail.body.activities).includes(`Note ${markerA}`) &&
         subs.body.some((s: { id: string; disabled?: boolean }) => s.id === a.subscriptionId && s.disabled !== true) &&
         stages.body.stages.some((s: { id: number }) => s.id === a.stageId) &&
-        file.status === 200 && fileText === `file content ${markerA}`
+        file.status === 200 &&
+        fileText === `file content ${markerA}`
 
       record({
         scenario: "6 tenant isolation",
@@ -184,7 +213,10 @@ for (const target of targets) {
           "A's own stream got the event": ownA.messages.some((m) => m.includes(markerA)),
           "ids checked (publicId, fileId)": publicIds.length + fileIds.length,
           "guessable ids": weak.length,
-          "answers on A's ids": [...onA].sort(([x], [y]) => x - y).map(([status, n]) => `${status}×${n}`).join(", "),
+          "answers on A's ids": [...onA]
+            .sort(([x], [y]) => x - y)
+            .map(([status, n]) => `${status}×${n}`)
+            .join(", "),
           leaks: leaks.length,
           "A intact": intact
         },

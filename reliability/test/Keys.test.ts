@@ -63,10 +63,14 @@ describe.skipIf(postgres === undefined || postgresUrl === undefined)("keys and s
     expect(subscribed.status).toBe(201)
     const secret: string = subscribed.body.secret
     for (const k of [key, second]) {
-      expect((await call(url, "POST", `/api/forms/${form.formId}/responses`, {
-        key: k,
-        body: { values: { [form.nameId]: "Ada", [form.emailId]: "ada@example.com" } }
-      })).status).toBe(201)
+      expect(
+        (
+          await call(url, "POST", `/api/forms/${form.formId}/responses`, {
+            key: k,
+            body: { values: { [form.nameId]: "Ada", [form.emailId]: "ada@example.com" } }
+          })
+        ).status
+      ).toBe(201)
       expect((await mcp(url, k, "tools/call", { name: "list_forms", arguments: {} })).status).toBe(200)
     }
     const socket = new WebSocket(`${url.replace(/^http/, "ws")}/api/events`, ["qforms.v1", `qforms.bearer.${second}`])
@@ -84,7 +88,10 @@ describe.skipIf(postgres === undefined || postgresUrl === undefined)("keys and s
 
     // Revocation: the very next request is refused.
     expect((await call(url, "GET", "/api/forms", { key: second })).status).toBe(200)
-    const listed = JSON.parse(await cliOk(["key", "list", "--workspace", "1"], db.env)) as Array<{ id: number; name: string | null }>
+    const listed = JSON.parse(await cliOk(["key", "list", "--workspace", "1"], db.env)) as Array<{
+      id: number
+      name: string | null
+    }>
     const secondId = listed.find((entry) => entry.name === "second")!.id
     await cliOk(["key", "revoke", String(secondId)], db.env)
     const afterRevoke = await call(url, "GET", "/api/forms", { key: second })
@@ -152,7 +159,8 @@ describe.skipIf(postgres === undefined || postgresUrl === undefined)("keys and s
     }
     const logLines = logs.split("\n").filter((line) => line.trim() !== "").length
     const secrets = [key, second, secret, ...wrong, key.slice(8, 30), second.slice(8, 30), secret.slice(6, 30)]
-    const leakingLines = logs.split("\n")
+    const leakingLines = logs
+      .split("\n")
       .filter((line) => secrets.some((s) => line.includes(s)) && line.trim() !== key)
       .map((line) => secrets.reduce((masked, s) => masked.split(s).join("«SECRET»"), line).slice(0, 300))
 

@@ -7,7 +7,7 @@
  * must still submit afterwards.
  */
 import { afterAll, describe, expect, it } from "vitest"
-import { hidden, tokenOf } from "../../packages/core/test/support/PublicForms.ts"
+import { hidden, tokenOf } from "@qforms/test-kit/PublicForms"
 import {
   call,
   type ProcessDatabase,
@@ -23,7 +23,13 @@ const perHour = 5
 const respondents = 120
 
 /** One step post as a browser without JavaScript sends it. */
-const step = async (url: string, publicId: string, html: string, answers: ReadonlyArray<string>, move: "start" | "next") => {
+const step = async (
+  url: string,
+  publicId: string,
+  html: string,
+  answers: ReadonlyArray<string>,
+  move: "start" | "next"
+) => {
   const response = await fetch(`${url}/f/${publicId}`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -62,7 +68,8 @@ for (const target of targets) {
         const first = await step(url, publicId, await welcome.text(), [], "start")
         count(first.status)
         // Every other respondent leaves after the Start step; the others answer the first question, then leave.
-        if (i % 2 === 1 && first.status === 200) count((await step(url, publicId, first.text, [`Visitor ${i}`], "next")).status)
+        if (i % 2 === 1 && first.status === 200)
+          count((await step(url, publicId, first.text, [`Visitor ${i}`], "next")).status)
       }
       const partial = await call(url, "GET", `/api/forms/${form.formId}/responses?status=partial`, { key })
       expect(partial.status).toBe(200)
@@ -73,10 +80,14 @@ for (const target of targets) {
 
       // The same address still submits: each step waits out the step limiter (a 429 costs no token), then goes on.
       const patient = (what: string, post: () => Promise<{ readonly status: number; readonly text: string }>) =>
-        waitUntil(what, async () => {
-          const answered = await post()
-          return answered.status === 429 ? undefined : answered
-        }, 60_000)
+        waitUntil(
+          what,
+          async () => {
+            const answered = await post()
+            return answered.status === 429 ? undefined : answered
+          },
+          60_000
+        )
       const welcome = await (await fetch(`${url}/f/${publicId}`)).text()
       const first = await patient("the Start step", () => step(url, publicId, welcome, [], "start"))
       expect(first.status).toBe(200)

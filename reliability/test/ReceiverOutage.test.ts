@@ -45,7 +45,10 @@ describe("receiver outage", () => {
     const { url, key } = started
     const form = await publishedForm(url, key)
     const subscribe = async (targetUrl: string) => {
-      const answer = await call(url, "POST", "/api/webhooks/subscribe", { key, body: { formId: form.formId, event: "response.created", targetUrl } })
+      const answer = await call(url, "POST", "/api/webhooks/subscribe", {
+        key,
+        body: { formId: form.formId, event: "response.created", targetUrl }
+      })
       expect(answer.status).toBe(201)
       return answer.body.id as string
     }
@@ -71,19 +74,29 @@ describe("receiver outage", () => {
     await sleep(3_000)
     back.state.status = 200
     const backAt = performance.now()
-    const delivered = () => new Set(back.received.filter((post) => post.status === 200).map((post) => JSON.parse(post.body).responseId as number))
-    await waitUntil("every event delivered after the outage", () => ids.every((id) => delivered().has(id)) ? true : undefined, 60_000)
+    const delivered = () =>
+      new Set(
+        back.received.filter((post) => post.status === 200).map((post) => JSON.parse(post.body).responseId as number)
+      )
+    await waitUntil(
+      "every event delivered after the outage",
+      () => (ids.every((id) => delivered().has(id)) ? true : undefined),
+      60_000
+    )
     const recoveredMs = performance.now() - backAt
 
-    const log = async (id: string) => (await call(url, "GET", `/api/webhooks/subscribe/${id}/deliveries?limit=200`, { key })).body
+    const log = async (id: string) =>
+      (await call(url, "GET", `/api/webhooks/subscribe/${id}/deliveries?limit=200`, { key })).body
     const downLog = await log(downId)
     const attempts = downLog.deliveries.map((d: { attempts: Array<unknown> }) => d.attempts.length) as Array<number>
-    const refusedAttempts = downLog.deliveries.flatMap((d: { attempts: Array<{ statusCode: number | null }> }) => d.attempts)
+    const refusedAttempts = downLog.deliveries
+      .flatMap((d: { attempts: Array<{ statusCode: number | null }> }) => d.attempts)
       .filter((a: { statusCode: number | null }) => a.statusCode === null).length
 
     // 400: final after one attempt each.
     await waitUntil("the 400 deliveries to settle", async () =>
-      (await log(badId)).deliveries.every((d: { status: string }) => d.status === "failed") ? true : undefined)
+      (await log(badId)).deliveries.every((d: { status: string }) => d.status === "failed") ? true : undefined
+    )
     await sleep(2_500)
     const badPosts = bad.byWebhookId()
     // 410: the subscription is disabled; a later event is not posted.
@@ -93,12 +106,19 @@ describe("receiver outage", () => {
     await submit(EVENTS)
     await sleep(2_500)
     const goneAfter = gone.received.length
-    const goneAttempts = (await log(goneId)).deliveries.map((d: { attempts: Array<unknown> }) => d.attempts.length) as Array<number>
+    const goneAttempts = (await log(goneId)).deliveries.map(
+      (d: { attempts: Array<unknown> }) => d.attempts.length
+    ) as Array<number>
 
-    const okDuplicates = [...back.received.filter((post) => post.status === 200).reduce((m, post) => {
-      const id = String(post.headers["webhook-id"])
-      return m.set(id, (m.get(id) ?? 0) + 1)
-    }, new Map<string, number>()).values()].filter((n) => n > 1).length
+    const okDuplicates = [
+      ...back.received
+        .filter((post) => post.status === 200)
+        .reduce((m, post) => {
+          const id = String(post.headers["webhook-id"])
+          return m.set(id, (m.get(id) ?? 0) + 1)
+        }, new Map<string, number>())
+        .values()
+    ].filter((n) => n > 1).length
     record({
       scenario: "2 receiver outage",
       target: target.name,

@@ -16,7 +16,7 @@ import { type Json, type Operation, operations, resolver, validValue } from "./s
 import { mcp } from "./support/Seed.ts"
 
 const roles = ["owner", "admin", "member", "viewer"] as const
-type Role = typeof roles[number]
+type Role = (typeof roles)[number]
 const rank: Record<Role, number> = { viewer: 0, member: 1, admin: 2, owner: 3 }
 
 interface Person {
@@ -33,7 +33,9 @@ const propertiesOf = (schema: Json, resolve: (s: Json) => Json): ReadonlyArray<s
   const resolved = schema === undefined ? undefined : resolve(schema)
   if (resolved === undefined || resolved === null) return []
   const own = Object.keys(resolved.properties ?? {})
-  const nested = [...(resolved.anyOf ?? []), ...(resolved.oneOf ?? []), ...(resolved.allOf ?? [])].flatMap((s: Json) => propertiesOf(s, resolve))
+  const nested = [...(resolved.anyOf ?? []), ...(resolved.oneOf ?? []), ...(resolved.allOf ?? [])].flatMap((s: Json) =>
+    propertiesOf(s, resolve)
+  )
   return [...own, ...nested]
 }
 
@@ -41,7 +43,12 @@ const propertiesOf = (schema: Json, resolve: (s: Json) => Json): ReadonlyArray<s
 const isIdentityPath = (op: Operation, resolve: (s: Json) => Json) => {
   if (op.method === "GET") return false
   const body = propertiesOf(op.body, resolve)
-  return /members|api-keys|keys|roles/.test(op.path) || op.pathParams.includes("accountId") || body.includes("accountId") || body.includes("role")
+  return (
+    /members|api-keys|keys|roles/.test(op.path) ||
+    op.pathParams.includes("accountId") ||
+    body.includes("accountId") ||
+    body.includes("role")
+  )
 }
 
 for (const target of targets) {
@@ -68,14 +75,34 @@ for (const target of targets) {
         for (const n of [1, 2]) {
           const name = `${role}${n}`
           const email = `${name}@escalation.example.com`
-          const added = await call(url, "POST", "/api/members", { key: ownerKey, body: { email, name, role: role === "owner" ? "admin" : role } })
+          const added = await call(url, "POST", "/api/members", {
+            key: ownerKey,
+            body: { email, name, role: role === "owner" ? "admin" : role }
+          })
           expect(added.status, name).toBe(201)
-          const issued = await call(url, "POST", "/api/api-keys", { key: ownerKey, body: { name, accountId: added.body.accountId } })
+          const issued = await call(url, "POST", "/api/api-keys", {
+            key: ownerKey,
+            body: { name, accountId: added.body.accountId }
+          })
           expect(issued.status, name).toBe(201)
           if (role === "owner") {
-            expect((await call(url, "PATCH", `/api/members/${added.body.accountId}`, { key: ownerKey, body: { role: "owner" } })).status).toBe(200)
+            expect(
+              (
+                await call(url, "PATCH", `/api/members/${added.body.accountId}`, {
+                  key: ownerKey,
+                  body: { role: "owner" }
+                })
+              ).status
+            ).toBe(200)
           }
-          people[name] = { name, role, accountId: added.body.accountId, email, key: issued.body.key, keyId: issued.body.apiKey.id }
+          people[name] = {
+            name,
+            role,
+            accountId: added.body.accountId,
+            email,
+            key: issued.body.key,
+            keyId: issued.body.apiKey.id
+          }
         }
       }
 
@@ -84,8 +111,12 @@ for (const target of targets) {
         const members = await call(url, "GET", "/api/members", { key: ownerKey })
         const keys = await call(url, "GET", "/api/api-keys", { key: ownerKey })
         return JSON.stringify({
-          members: (members.body.members as Array<Json>).map((m) => `${m.accountId}:${m.email}:${m.name}:${m.role}`).sort(),
-          keys: (keys.body.apiKeys as Array<Json>).map((k) => `${k.id}:${k.accountId}:${k.name}:${k.revokedAt !== null}`).sort()
+          members: (members.body.members as Array<Json>)
+            .map((m) => `${m.accountId}:${m.email}:${m.name}:${m.role}`)
+            .sort(),
+          keys: (keys.body.apiKeys as Array<Json>)
+            .map((k) => `${k.id}:${k.accountId}:${k.name}:${k.revokedAt !== null}`)
+            .sort()
         })
       }
       const initial = await snapshot()
@@ -94,14 +125,18 @@ for (const target of targets) {
       const doc = (await call(url, "GET", "/api/openapi.json")).body
       const resolve = resolver(doc)
       const ops = operations(doc).filter((op) => isIdentityPath(op, resolve))
-      const tools = ((await mcp(url, ownerKey, "tools/list")).body.result.tools as Array<{
-        name: string
-        inputSchema: Json
-        annotations?: { readOnlyHint?: boolean }
-      }>).filter((tool) => {
+      const tools = (
+        (await mcp(url, ownerKey, "tools/list")).body.result.tools as Array<{
+          name: string
+          inputSchema: Json
+          annotations?: { readOnlyHint?: boolean }
+        }>
+      ).filter((tool) => {
         const props = propertiesOf(tool.inputSchema, (s) => s)
-        return tool.annotations?.readOnlyHint !== true &&
+        return (
+          tool.annotations?.readOnlyHint !== true &&
           (props.includes("accountId") || props.includes("role") || /member|key|role/.test(tool.name))
+        )
       })
       const unreachable: Array<string> = []
 
@@ -116,13 +151,16 @@ for (const target of targets) {
         attempts++
         if (wasRefused) refused++
         else notRefused.push(what)
-        if (await snapshot() !== before) changed.push(what)
+        if ((await snapshot()) !== before) changed.push(what)
       }
 
       for (const callerRole of roles) {
         const caller = people[`${callerRole}1`]!
         // Equal or higher: the other member of the same role, and the first of each higher role.
-        const others = [people[`${callerRole}2`]!, ...roles.filter((r) => rank[r] > rank[callerRole]).map((r) => people[`${r}1`]!)]
+        const others = [
+          people[`${callerRole}2`]!,
+          ...roles.filter((r) => rank[r] > rank[callerRole]).map((r) => people[`${r}1`]!)
+        ]
         const cases: Array<{ readonly target: Person; readonly give: ReadonlyArray<Role | undefined> }> = [
           ...others.map((t) => ({ target: t, give: [undefined, ...roles.filter((r) => r !== t.role)] })),
           // Itself, only to a higher role (a key for itself or a lower role of its own is no escalation).
@@ -137,7 +175,8 @@ for (const target of targets) {
               let path = op.path
               let reachable = true
               for (const param of op.pathParams) {
-                const value = param === "accountId" ? t.accountId : param === "id" && /key/.test(op.path) ? t.keyId : undefined
+                const value =
+                  param === "accountId" ? t.accountId : param === "id" && /key/.test(op.path) ? t.keyId : undefined
                 if (value === undefined) reachable = false
                 else path = path.replace(`{${param}}`, String(value))
               }
@@ -145,30 +184,46 @@ for (const target of targets) {
                 if (!unreachable.includes(`${op.method} ${op.path}`)) unreachable.push(`${op.method} ${op.path}`)
                 continue
               }
-              const hints = { accountId: t.accountId, email: t.email, name: "Escalated", ...(role === undefined ? {} : { role }) }
+              const hints = {
+                accountId: t.accountId,
+                email: t.email,
+                name: "Escalated",
+                ...(role === undefined ? {} : { role })
+              }
               const body = op.body === undefined ? undefined : validValue(op.body, resolve, hints)
-              await attempt(`${caller.name}: ${op.method} ${path} ${JSON.stringify(body ?? null)} on ${t.name}`, async () => {
-                const answer = await call(url, op.method, path, { key: caller.key, body })
-                return answer.status === 403 && typeof answer.body?.error === "string"
-              })
+              await attempt(
+                `${caller.name}: ${op.method} ${path} ${JSON.stringify(body ?? null)} on ${t.name}`,
+                async () => {
+                  const answer = await call(url, op.method, path, { key: caller.key, body })
+                  return answer.status === 403 && typeof answer.body?.error === "string"
+                }
+              )
             }
           }
           for (const tool of tools) {
             const takesRole = propertiesOf(tool.inputSchema, (s) => s).includes("role")
             for (const role of give) {
               if (takesRole !== (role !== undefined)) continue
-              const hints = { accountId: t.accountId, email: t.email, id: t.keyId, name: "Escalated", ...(role === undefined ? {} : { role }) }
+              const hints = {
+                accountId: t.accountId,
+                email: t.email,
+                id: t.keyId,
+                name: "Escalated",
+                ...(role === undefined ? {} : { role })
+              }
               const args = validValue(tool.inputSchema, (s) => s, hints)
               await attempt(`${caller.name}: mcp ${tool.name} ${JSON.stringify(args)} on ${t.name}`, async () => {
                 const answer = await mcp(url, caller.key, "tools/call", { name: tool.name, arguments: args })
-                return answer.status === 403 || answer.body?.error !== undefined || answer.body?.result?.isError === true
+                return (
+                  answer.status === 403 || answer.body?.error !== undefined || answer.body?.result?.isError === true
+                )
               })
             }
           }
         }
       }
 
-      const intact = await snapshot() === initial
+      const intact = (await snapshot()) === initial
       record({
         scenario: "13 role escalation",
         target: target.name,
@@ -182,7 +237,9 @@ for (const target of targets) {
         },
         notes: [
           `operations: ${ops.map((op) => `${op.method} ${op.path}`).join(", ")}`,
-          ...(tools.length === 0 ? ["MCP: no tool acts on members, keys or roles in this version (any added one is probed)"] : []),
+          ...(tools.length === 0
+            ? ["MCP: no tool acts on members, keys or roles in this version (any added one is probed)"]
+            : []),
           ...unreachable.map((op) => `not probed (a path parameter the scenario cannot fill): ${op}`),
           ...notRefused.slice(0, 20).map((what) => `not refused: ${what}`),
           ...changed.slice(0, 20).map((what) => `changed: ${what}`)

@@ -53,11 +53,17 @@ for (const target of targets) {
       server = started.server
       const { url, key } = started
       const form = await publishedForm(url, key)
-      expect((await call(url, "POST", "/api/webhooks/subscribe", {
-        key,
-        body: { formId: form.formId, event: "response.created", targetUrl: hook.url }
-      })).status).toBe(201)
-      const stages = (await call(url, "GET", `/api/forms/${form.formId}/stages`, { key })).body.stages as Array<{ id: number }>
+      expect(
+        (
+          await call(url, "POST", "/api/webhooks/subscribe", {
+            key,
+            body: { formId: form.formId, event: "response.created", targetUrl: hook.url }
+          })
+        ).status
+      ).toBe(201)
+      const stages = (await call(url, "GET", `/api/forms/${form.formId}/stages`, { key })).body.stages as Array<{
+        id: number
+      }>
 
       const submittedAt = new Map<number, number>()
       const ids: Array<number> = []
@@ -69,20 +75,32 @@ for (const target of targets) {
         const i = n++
         const roll = i % 20
         const pick = ids.length === 0 ? undefined : ids[Math.floor(Math.random() * ids.length)]
-        const [kind, method, path, body] = roll < 8 || pick === undefined
-          ? ["submit", "POST", `/api/forms/${form.formId}/responses`, { values: { [form.nameId]: `Person ${i}`, [form.emailId]: `p${i}@example.com` } }] as const
-          : roll < 14
-          ? ["list", "GET", `/api/forms/${form.formId}/responses?limit=50&flat=1`, undefined] as const
-          : roll < 17
-          ? ["get", "GET", `/api/responses/${pick}`, undefined] as const
-          : roll < 19
-          ? ["patch", "PATCH", `/api/responses/${pick}`, { tags: [`t${i % 7}`], stageId: stages[i % stages.length]?.id ?? null }] as const
-          : ["forms", "GET", "/api/forms", undefined] as const
+        const [kind, method, path, body] =
+          roll < 8 || pick === undefined
+            ? ([
+                "submit",
+                "POST",
+                `/api/forms/${form.formId}/responses`,
+                { values: { [form.nameId]: `Person ${i}`, [form.emailId]: `p${i}@example.com` } }
+              ] as const)
+            : roll < 14
+              ? (["list", "GET", `/api/forms/${form.formId}/responses?limit=50&flat=1`, undefined] as const)
+              : roll < 17
+                ? (["get", "GET", `/api/responses/${pick}`, undefined] as const)
+                : roll < 19
+                  ? ([
+                      "patch",
+                      "PATCH",
+                      `/api/responses/${pick}`,
+                      { tags: [`t${i % 7}`], stageId: stages[i % stages.length]?.id ?? null }
+                    ] as const)
+                  : (["forms", "GET", "/api/forms", undefined] as const)
         const answer = await call(url, method, path, { key, body, timeoutMs: 30_000 })
         const list = latencyByKind.get(kind) ?? []
         list.push(answer.ms)
         latencyByKind.set(kind, list)
-        if (answer.status < 200 || answer.status >= 300) errors.push(`${kind} ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`)
+        if (answer.status < 200 || answer.status >= 300)
+          errors.push(`${kind} ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`)
         if (kind === "submit" && answer.status === 201) {
           submittedAt.set(answer.body.id, performance.now())
           ids.push(answer.body.id)
@@ -109,8 +127,11 @@ for (const target of targets) {
       }
       const sendingSeconds = (performance.now() - t0) / 1000
       await Promise.all(inFlight)
-      await waitUntil("every soak response delivered", () => ids.every((id) => hook!.responseIds().has(id)) ? true : undefined, 60_000)
-        .catch(() => undefined)
+      await waitUntil(
+        "every soak response delivered",
+        () => (ids.every((id) => hook!.responseIds().has(id)) ? true : undefined),
+        60_000
+      ).catch(() => undefined)
 
       // Delivery latency: first post of each response after its acknowledgement.
       const arrivals = new Map<number, number>()
@@ -118,7 +139,9 @@ for (const target of targets) {
         const id = JSON.parse(post.body).responseId as number
         if (!arrivals.has(id)) arrivals.set(id, post.at)
       }
-      const latency = ids.filter((id) => arrivals.has(id)).map((id) => [submittedAt.get(id)! - t0, Math.max(0, arrivals.get(id)! - submittedAt.get(id)!)] as const)
+      const latency = ids
+        .filter((id) => arrivals.has(id))
+        .map((id) => [submittedAt.get(id)! - t0, Math.max(0, arrivals.get(id)! - submittedAt.get(id)!)] as const)
       const third = durationMs / 3
       const firstThird = latency.filter(([at]) => at < third).map(([, ms]) => ms)
       const lastThird = latency.filter(([at]) => at >= 2 * third).map(([, ms]) => ms)
@@ -134,7 +157,10 @@ for (const target of targets) {
         const subscriptionId = (await call(url, "GET", "/api/webhooks", { key })).body[0]?.id
         let cursor: string | null = null
         for (let page = 0; page < 200 && diagnosis.length < missing.size; page++) {
-          const log: { status: number; body: { deliveries: Array<{ responseId: number }>; nextCursor: string | null } } = await call(
+          const log: {
+            status: number
+            body: { deliveries: Array<{ responseId: number }>; nextCursor: string | null }
+          } = await call(
             url,
             "GET",
             `/api/webhooks/subscribe/${subscriptionId}/deliveries?limit=200${cursor === null ? "" : `&cursor=${cursor}`}`,
@@ -146,15 +172,19 @@ for (const target of targets) {
             break
           }
           for (const delivery of log.body.deliveries ?? []) {
-            if (missing.has(delivery.responseId)) diagnosis.push(`undelivered response ${delivery.responseId}: ${JSON.stringify(delivery).slice(0, 800)}`)
+            if (missing.has(delivery.responseId))
+              diagnosis.push(`undelivered response ${delivery.responseId}: ${JSON.stringify(delivery).slice(0, 800)}`)
           }
           cursor = log.body.nextCursor
           if (cursor === null) break
         }
-        if (diagnosis.length === 0 && cursor === null) diagnosis.push(`undelivered responses ${[...missing].join(", ")} have no delivery in the log`)
+        if (diagnosis.length === 0 && cursor === null)
+          diagnosis.push(`undelivered responses ${[...missing].join(", ")} have no delivery in the log`)
         for (const id of [...missing].slice(0, 3)) {
           const detail = await call(url, "GET", `/api/responses/${id}`, { key })
-          diagnosis.push(`response ${id}: ${detail.status}, submitted ${detail.body?.response?.submittedAt ?? "?"}; last id acknowledged ${ids.at(-1)}`)
+          diagnosis.push(
+            `response ${id}: ${detail.status}, submitted ${detail.body?.response?.submittedAt ?? "?"}; last id acknowledged ${ids.at(-1)}`
+          )
         }
         const newest = await call(url, "GET", `/api/webhooks/subscribe/${subscriptionId}/deliveries?limit=3`, { key })
         diagnosis.push(`newest deliveries: ${JSON.stringify(newest.body).slice(0, 1_000)}`)
@@ -167,7 +197,9 @@ for (const target of targets) {
           seconds: counts.soakSeconds,
           "requests (rate/s)": `${sent} (${round(sent / sendingSeconds, 1)})`,
           errors: errors.length,
-          "p95 ms submit / list / get / patch": ["submit", "list", "get", "patch"].map((k) => round(percentile(latencyByKind.get(k) ?? [], 95), 0)).join(" / "),
+          "p95 ms submit / list / get / patch": ["submit", "list", "get", "patch"]
+            .map((k) => round(percentile(latencyByKind.get(k) ?? [], 95), 0))
+            .join(" / "),
           "RSS MiB start / median early / median late / max": `${round(memory[0]?.[1] ?? 0, 0)} / ${round(median(early), 0)} / ${round(median(late), 0)} / ${round(Math.max(...memory.map(([, m]) => m)), 0)}`,
           "RSS trend MiB/min (after warm-up)": round(growthPerMinute, 1),
           "delivery p50/p95 ms, first third": `${round(percentile(firstThird, 50), 0)}/${round(percentile(firstThird, 95), 0)}`,

@@ -11,7 +11,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import * as Effect from "effect/Effect"
 import { afterAll, describe, expect, it } from "vitest"
-import * as Sender from "../../packages/core/src/delivery/Sender.ts"
+import * as Sender from "../../packages/core/src/outbox/Sender.ts"
 import {
   call,
   type ProcessDatabase,
@@ -45,7 +45,10 @@ describe("SSRF matrix (default rule)", () => {
     const hook = await receiver()
     hooks.push(hook)
     const port = hook.state.port
-    writeFileSync(dnsFile, JSON.stringify({ "late.rebind.qforms.test": null, "flip.rebind.qforms.test": "93.184.216.34" }))
+    writeFileSync(
+      dnsFile,
+      JSON.stringify({ "late.rebind.qforms.test": null, "flip.rebind.qforms.test": "93.184.216.34" })
+    )
     db = targets[0]!.make()
     const started = await startFresh(db, {
       QFORMS_ALLOW_PRIVATE_WEBHOOK_TARGETS: "false",
@@ -56,7 +59,10 @@ describe("SSRF matrix (default rule)", () => {
     const { url, key } = started
     const form = await publishedForm(url, key)
     const subscribe = (targetUrl: string) =>
-      call(url, "POST", "/api/webhooks/subscribe", { key, body: { formId: form.formId, event: "response.created", targetUrl } })
+      call(url, "POST", "/api/webhooks/subscribe", {
+        key,
+        body: { formId: form.formId, event: "response.created", targetUrl }
+      })
 
     const matrix = [
       "127.0.0.1",
@@ -98,12 +104,24 @@ describe("SSRF matrix (default rule)", () => {
     const outcomes: Array<{ host: string; status: number; error: string }> = []
     for (const host of matrix) {
       const answer = await subscribe(`http://${host}:${port}/hook`)
-      outcomes.push({ host, status: answer.status, error: typeof answer.body?.error === "string" ? answer.body.error : JSON.stringify(answer.body) })
+      outcomes.push({
+        host,
+        status: answer.status,
+        error: typeof answer.body?.error === "string" ? answer.body.error : JSON.stringify(answer.body)
+      })
     }
     // https and a user-info trick on the same addresses.
-    for (const spelled of [`https://127.0.0.1:${port}/hook`, `http://example.com@127.0.0.1:${port}/hook`, `http://127.0.0.1%2f@example.com/`]) {
+    for (const spelled of [
+      `https://127.0.0.1:${port}/hook`,
+      `http://example.com@127.0.0.1:${port}/hook`,
+      `http://127.0.0.1%2f@example.com/`
+    ]) {
       const answer = await subscribe(spelled)
-      outcomes.push({ host: spelled, status: answer.status, error: String(answer.body?.error ?? JSON.stringify(answer.body)) })
+      outcomes.push({
+        host: spelled,
+        status: answer.status,
+        error: String(answer.body?.error ?? JSON.stringify(answer.body))
+      })
     }
     const accepted = outcomes.filter((outcome) => outcome.status !== 400)
 
@@ -118,7 +136,10 @@ describe("SSRF matrix (default rule)", () => {
     const flip = await subscribe(`http://flip.rebind.qforms.test:${port}/hook`)
     expect(late.status).toBe(201)
     expect(flip.status).toBe(201)
-    writeFileSync(dnsFile, JSON.stringify({ "late.rebind.qforms.test": "127.0.0.1", "flip.rebind.qforms.test": "127.0.0.1" }))
+    writeFileSync(
+      dnsFile,
+      JSON.stringify({ "late.rebind.qforms.test": "127.0.0.1", "flip.rebind.qforms.test": "127.0.0.1" })
+    )
     const submitted = await call(url, "POST", `/api/forms/${form.formId}/responses`, {
       key,
       body: { values: { [form.nameId]: "Mallory", [form.emailId]: "m@example.com" } }
@@ -127,7 +148,7 @@ describe("SSRF matrix (default rule)", () => {
     const finalStatus = async (id: string) => {
       const log = await call(url, "GET", `/api/webhooks/subscribe/${id}/deliveries`, { key })
       const delivery = log.body.deliveries?.[0]
-      return delivery?.status === "failed" ? delivery as { attempts: Array<{ error: string | null }> } : undefined
+      return delivery?.status === "failed" ? (delivery as { attempts: Array<{ error: string | null }> }) : undefined
     }
     const lateLog = await waitUntil("the rebound delivery to fail", () => finalStatus(late.body.id), 20_000)
     const flipLog = await waitUntil("the flipped delivery to fail", () => finalStatus(flip.body.id), 20_000)
@@ -145,12 +166,14 @@ describe("SSRF matrix (default rule)", () => {
       return new Promise<typeof s>((resolve) => s.listen(0, "127.0.0.1", () => resolve(s)))
     })
     const redirectPort = (redirectServer.address() as { port: number }).port
-    const sent = await Effect.runPromise(Sender.post(
-      { url: new URL(`http://hooks.example.com:${redirectPort}/hook`), address: "127.0.0.1", family: 4 },
-      "{}",
-      {},
-      { timeoutMs: 2_000, userAgent: "qforms-reliability" }
-    ))
+    const sent = await Effect.runPromise(
+      Sender.post(
+        { url: new URL(`http://hooks.example.com:${redirectPort}/hook`), address: "127.0.0.1", family: 4 },
+        "{}",
+        {},
+        { timeoutMs: 2_000, userAgent: "qforms-reliability" }
+      )
+    )
     redirectServer.close()
 
     record({
@@ -159,7 +182,7 @@ describe("SSRF matrix (default rule)", () => {
       figures: {
         "targets tried": outcomes.length,
         "refused at subscription (400)": outcomes.length - accepted.length,
-        "accepted": accepted.length,
+        accepted: accepted.length,
         "rebound names posted to": hook.received.length,
         "redirect followed": inner.received.length > 0,
         "public control accepted": control.status === 201

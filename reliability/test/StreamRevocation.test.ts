@@ -39,19 +39,24 @@ interface Stream {
 const open = (url: string, credential: { key: string } | { cookie: string }) =>
   new Promise<Stream>((resolve, reject) => {
     const ws = url.replace(/^http/, "ws")
-    const socket = "key" in credential
-      ? new WebSocket(`${ws}/api/events`, ["qforms.v1", `qforms.bearer.${credential.key}`])
-      : new WebSocket(`${ws}/api/events`, ["qforms.v1"], { headers: { cookie: credential.cookie, origin: url } })
+    const socket =
+      "key" in credential
+        ? new WebSocket(`${ws}/api/events`, ["qforms.v1", `qforms.bearer.${credential.key}`])
+        : new WebSocket(`${ws}/api/events`, ["qforms.v1"], { headers: { cookie: credential.cookie, origin: url } })
     const messages: Array<{ at: number; responseId: number }> = []
-    socket.on("message", (data) => messages.push({ at: performance.now(), responseId: JSON.parse(String(data)).responseId }))
+    socket.on("message", (data) =>
+      messages.push({ at: performance.now(), responseId: JSON.parse(String(data)).responseId })
+    )
     const closed = new Promise<{ code: number; reason: string; at: number }>((done) =>
       socket.once("close", (code, reason) => done({ code, reason: reason.toString(), at: performance.now() }))
     )
     socket.once("open", () => resolve({ messages, closed, socket }))
     socket.once("unexpected-response", (_request, response) => {
       let body = ""
-      response.on("data", (chunk: Buffer) => body += chunk.toString())
-      response.on("end", () => reject(Object.assign(new Error(`refused ${response.statusCode}`), { status: response.statusCode, body })))
+      response.on("data", (chunk: Buffer) => (body += chunk.toString()))
+      response.on("end", () =>
+        reject(Object.assign(new Error(`refused ${response.statusCode}`), { status: response.statusCode, body }))
+      )
     })
     socket.once("error", reject)
   })
@@ -86,7 +91,11 @@ describe.skipIf(postgres === undefined)("event streams end with their credential
       expect(added.status).toBe(201)
       const issued = await call(a.url, "POST", "/api/api-keys", { key, body: { accountId: added.body.accountId } })
       expect(issued.status).toBe(201)
-      return { accountId: added.body.accountId as number, keyId: issued.body.apiKey.id as number, key: issued.body.key as string }
+      return {
+        accountId: added.body.accountId as number,
+        keyId: issued.body.apiKey.id as number,
+        key: issued.body.key as string
+      }
     }
 
     // The credentials: a second key of the owner, a member's key, an admin's key, a member's session.
@@ -103,8 +112,13 @@ describe.skipIf(postgres === undefined)("event streams end with their credential
       body: new URLSearchParams({ email: "session@example.com", password })
     })
     expect(signIn.status).toBe(303)
-    const cookie = signIn.headers.getSetCookie().map((c) => c.split(";")[0]!).find((c) => c.startsWith("qforms_session="))!
-    const session = await (await fetch(`${b.url}/app/session`, { headers: { cookie } })).json() as { csrfToken: string }
+    const cookie = signIn.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0]!)
+      .find((c) => c.startsWith("qforms_session="))!
+    const session = (await (await fetch(`${b.url}/app/session`, { headers: { cookie } })).json()) as {
+      csrfToken: string
+    }
 
     // The streams are held by process b; every change goes through process a.
     const cases: ReadonlyArray<{ name: string; stream: Stream; change: () => Promise<number>; code: number }> = [
@@ -123,25 +137,32 @@ describe.skipIf(postgres === undefined)("event streams end with their credential
       {
         name: "admin demoted to viewer",
         stream: await open(b.url, { key: demoted.key }),
-        change: async () => (await call(a.url, "PATCH", `/api/members/${demoted.accountId}`, { key, body: { role: "viewer" } })).status,
+        change: async () =>
+          (await call(a.url, "PATCH", `/api/members/${demoted.accountId}`, { key, body: { role: "viewer" } })).status,
         code: 4403
       },
       {
         name: "session signed out",
         stream: await open(b.url, { cookie }),
         change: async () =>
-          (await fetch(`${a.url}/app/sign-out`, {
-            method: "POST",
-            redirect: "manual",
-            headers: { cookie, origin: a.url, "x-csrf-token": session.csrfToken }
-          })).status,
+          (
+            await fetch(`${a.url}/app/sign-out`, {
+              method: "POST",
+              redirect: "manual",
+              headers: { cookie, origin: a.url, "x-csrf-token": session.csrfToken }
+            })
+          ).status,
         code: 4401
       }
     ]
     // Each stream works before its change.
     const before = await submit()
     for (const { name, stream } of cases) {
-      await waitUntil(`the event on the ${name} stream`, () => stream.messages.some((m) => m.responseId === before) || undefined, 10_000)
+      await waitUntil(
+        `the event on the ${name} stream`,
+        () => stream.messages.some((m) => m.responseId === before) || undefined,
+        10_000
+      )
     }
 
     const results: Array<{ name: string; closeMs: number; code: number; eventsAfter: number }> = []
@@ -171,18 +192,23 @@ describe.skipIf(postgres === undefined)("event streams end with their credential
       (stream) => (held.push(stream), { status: 101, body: "" }),
       (error: { status: number; body: string }) => error
     )
-    const otherKey = await open(b.url, { key: signedIn.key }).then((stream) => (held.push(stream), true), () => false)
+    const otherKey = await open(b.url, { key: signedIn.key }).then(
+      (stream) => (held.push(stream), true),
+      () => false
+    )
     for (const stream of held) stream.socket.close()
 
     record({
       scenario: "11 stream revocation",
       target: "postgres",
       figures: {
-        ...Object.fromEntries(results.flatMap((r) => [
-          [`${r.name}: close code`, r.code],
-          [`${r.name}: ms to close`, round(r.closeMs)],
-          [`${r.name}: events after the change`, r.eventsAfter]
-        ])),
+        ...Object.fromEntries(
+          results.flatMap((r) => [
+            [`${r.name}: close code`, r.code],
+            [`${r.name}: ms to close`, round(r.closeMs)],
+            [`${r.name}: events after the change`, r.eventsAfter]
+          ])
+        ),
         [`streams of one key held (cap ${PER_KEY})`]: held.length - (otherKey ? 1 : 0),
         "next stream of that key": refusal.status,
         "another key meanwhile": otherKey ? "opened" : "refused"

@@ -44,15 +44,22 @@ describe.skipIf(postgres === undefined)("two instances on postgres", () => {
     servers.push(b.server)
     const { key } = a
     const form = await publishedForm(a.url, key)
-    expect((await call(a.url, "POST", "/api/webhooks/subscribe", {
-      key,
-      body: { formId: form.formId, event: "response.created", targetUrl: hook.url }
-    })).status).toBe(201)
+    expect(
+      (
+        await call(a.url, "POST", "/api/webhooks/subscribe", {
+          key,
+          body: { formId: form.formId, event: "response.created", targetUrl: hook.url }
+        })
+      ).status
+    ).toBe(201)
 
     // An event stream on each process, open before the load.
     const stream = async (url: string) => {
       const ids: Array<number> = []
-      const socket = new WebSocket(`${url.replace(/^http/, "ws")}/api/events?formId=${form.formId}`, ["qforms.v1", `qforms.bearer.${key}`])
+      const socket = new WebSocket(`${url.replace(/^http/, "ws")}/api/events?formId=${form.formId}`, [
+        "qforms.v1",
+        `qforms.bearer.${key}`
+      ])
       await new Promise<void>((resolve, reject) => {
         socket.addEventListener("open", () => resolve())
         socket.addEventListener("error", () => reject(new Error("the event stream did not open")))
@@ -85,8 +92,16 @@ describe.skipIf(postgres === undefined)("two instances on postgres", () => {
     }
     await Promise.all(Array.from({ length: CLIENTS }, (_, w) => worker(w)))
     const ids = [...acknowledged.keys()]
-    await waitUntil("every event delivered", () => ids.every((id) => hook!.responseIds().has(id)) ? true : undefined, 60_000)
-    await waitUntil("every event streamed", () => ids.every((id) => streamed.includes(id)) ? true : undefined, 30_000).catch(() => undefined)
+    await waitUntil(
+      "every event delivered",
+      () => (ids.every((id) => hook!.responseIds().has(id)) ? true : undefined),
+      60_000
+    )
+    await waitUntil(
+      "every event streamed",
+      () => (ids.every((id) => streamed.includes(id)) ? true : undefined),
+      30_000
+    ).catch(() => undefined)
     await sleep(2_000)
     streamA.close()
     streamB.close()
@@ -99,14 +114,16 @@ describe.skipIf(postgres === undefined)("two instances on postgres", () => {
     const r2 = await start({ ...db.env, ...limited })
     servers.push(r2.server)
     const burst = async (url: string) => {
-      const answers = await Promise.all(Array.from({ length: 30 }, () =>
-        fetch(`${url}/api/forms`, { headers: { authorization: `Bearer ${key}` } }).then(async (r) => ({
-          status: r.status,
-          retryAfter: r.headers.get("retry-after"),
-          policy: r.headers.get("ratelimit-policy"),
-          body: await r.json() as { error?: unknown }
-        }))
-      ))
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, () =>
+          fetch(`${url}/api/forms`, { headers: { authorization: `Bearer ${key}` } }).then(async (r) => ({
+            status: r.status,
+            retryAfter: r.headers.get("retry-after"),
+            policy: r.headers.get("ratelimit-policy"),
+            body: (await r.json()) as { error?: unknown }
+          }))
+        )
+      )
       return {
         ok: answers.filter((x) => x.status === 200).length,
         limited: answers.filter((x) => x.status === 429),
@@ -134,7 +151,16 @@ describe.skipIf(postgres === undefined)("two instances on postgres", () => {
       },
       notes: [
         ...failures.slice(0, 5),
-        ...(streamed.length === new Set(streamed).size ? [] : [`stream repeats: ${JSON.stringify(streamed.map((id, i) => [i, id]).filter(([i, id]) => streamed.indexOf(id!) !== i).slice(0, 10))} first at ${JSON.stringify(streamed.slice(0, 5))}`])
+        ...(streamed.length === new Set(streamed).size
+          ? []
+          : [
+              `stream repeats: ${JSON.stringify(
+                streamed
+                  .map((id, i) => [i, id])
+                  .filter(([i, id]) => streamed.indexOf(id!) !== i)
+                  .slice(0, 10)
+              )} first at ${JSON.stringify(streamed.slice(0, 5))}`
+            ])
       ]
     })
     expect(failures).toEqual([])

@@ -8,8 +8,8 @@
  * time budget, and the quoted-history cut is linear.
  */
 import { afterAll, describe, expect, it } from "vitest"
-import { adversarialReplies } from "../../packages/core/test/support/AdversarialMail.ts"
-import { smtpSink } from "../../packages/core/test/support/SmtpSink.ts"
+import { adversarialReplies } from "@qforms/test-kit/AdversarialMail"
+import { smtpSink } from "@qforms/test-kit/SmtpSink"
 import {
   call,
   type ProcessDatabase,
@@ -73,7 +73,12 @@ describe("untrusted text: hostile 1 MiB replies against a live /healthz", () => 
       }
     })()
 
-    const posts: Array<{ readonly name: string; readonly status: number; readonly ms: number; readonly error: string }> = []
+    const posts: Array<{
+      readonly name: string
+      readonly status: number
+      readonly ms: number
+      readonly error: string
+    }> = []
     for (const { name, raw } of adversarialReplies(replyTo, 1024 * 1024)) {
       const startedAt = performance.now()
       const response = await fetch(`${url}/inbound/email`, {
@@ -82,7 +87,7 @@ describe("untrusted text: hostile 1 MiB replies against a live /healthz", () => 
         body: raw,
         signal: AbortSignal.timeout(60_000)
       })
-      const body = await response.json() as { readonly error?: string }
+      const body = (await response.json()) as { readonly error?: string }
       posts.push({ name, status: response.status, ms: performance.now() - startedAt, error: body.error ?? "" })
     }
     polling = false
@@ -101,7 +106,9 @@ describe("untrusted text: hostile 1 MiB replies against a live /healthz", () => 
         "/healthz p50 (ms)": round(percentile(health, 50)),
         "/healthz max (ms)": round(maxHealth)
       },
-      notes: posts.map((p) => `${p.name}: ${p.status} in ${round(p.ms)} ms${p.error === "" ? "" : ` (${p.error.slice(0, 120)})`}`)
+      notes: posts.map(
+        (p) => `${p.name}: ${p.status} in ${round(p.ms)} ms${p.error === "" ? "" : ` (${p.error.slice(0, 120)})`}`
+      )
     })
     for (const post of posts) expect([201, 400], `${post.name}: ${post.error}`).toContain(post.status)
     expect(health.length).toBeGreaterThan(posts.length)

@@ -12,7 +12,16 @@
  * A new upload path belongs in `uploadPaths` below.
  */
 import { afterAll, describe, expect, it } from "vitest"
-import { api, baseEnv, firstStartKey, type ProcessDatabase, record, type ServerProcess, spawnServer, targets } from "./support/Harness.ts"
+import {
+  api,
+  baseEnv,
+  firstStartKey,
+  type ProcessDatabase,
+  record,
+  type ServerProcess,
+  spawnServer,
+  targets
+} from "./support/Harness.ts"
 
 const target = targets[0]!
 
@@ -23,12 +32,22 @@ const BURST = 5
 const fileForm = async (url: string, key: string) => {
   const created = await api(url, "POST", "/forms", {
     key,
-    body: { title: "Files", fields: [{ type: "file", label: "Document", required: true }, { type: "short_text", label: "Note" }] }
+    body: {
+      title: "Files",
+      fields: [
+        { type: "file", label: "Document", required: true },
+        { type: "short_text", label: "Note" }
+      ]
+    }
   })
   if (created.status !== 201) throw new Error(`POST /forms: ${created.status} ${JSON.stringify(created.body)}`)
   await api(url, "PATCH", `/forms/${created.body.id}`, { key, body: { status: "published" } })
   const form = await api(url, "GET", `/forms/${created.body.id}`, { key })
-  return { id: created.body.id as number, publicId: created.body.publicId as string, fieldId: form.body.fields[0].id as number }
+  return {
+    id: created.body.id as number,
+    publicId: created.body.publicId as string,
+    fieldId: form.body.fields[0].id as number
+  }
 }
 type FileForm = Awaited<ReturnType<typeof fileForm>>
 
@@ -58,7 +77,11 @@ const uploadPaths: ReadonlyArray<UploadPath> = [
     send: async (url, form, headers, content) => {
       const body = new FormData()
       body.set("file", file(content), "note.txt")
-      const response = await fetch(`${url}/f/${form.publicId}/uploads?fieldId=${form.fieldId}`, { method: "POST", body, headers })
+      const response = await fetch(`${url}/f/${form.publicId}/uploads?fieldId=${form.fieldId}`, {
+        method: "POST",
+        body,
+        headers
+      })
       return { status: response.status, retryAfter: response.headers.get("retry-after"), text: await response.text() }
     }
   },
@@ -67,12 +90,18 @@ const uploadPaths: ReadonlyArray<UploadPath> = [
     stored: 200,
     send: async (url, form, headers, content) => {
       const welcome = await (await fetch(`${url}/f/${form.publicId}`, { headers })).text()
-      const started = await (await fetch(`${url}/f/${form.publicId}`, {
-        method: "POST",
-        headers: { ...headers, "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams([["token", inputOf(welcome, "token")], ["at", "welcome"], ["website", ""], ["move", "start"]])
-          .toString()
-      })).text()
+      const started = await (
+        await fetch(`${url}/f/${form.publicId}`, {
+          method: "POST",
+          headers: { ...headers, "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams([
+            ["token", inputOf(welcome, "token")],
+            ["at", "welcome"],
+            ["website", ""],
+            ["move", "start"]
+          ]).toString()
+        })
+      ).text()
       const body = new FormData()
       body.set("token", inputOf(started, "token"))
       body.set("at", inputOf(started, "at"))
@@ -123,8 +152,12 @@ describe(`upload limits on ${target.name}`, () => {
         expect(o.text, path.name).toContain("too many uploads")
       }
       // A forged entry before the proxy's gives no new bucket; another client has its own.
-      expect((await path.send(url, form, { "x-forwarded-for": `203.0.113.1, 198.51.100.${10 + i}` }, small)).status).toBe(429)
-      expect((await path.send(url, form, { "x-forwarded-for": `198.51.100.${110 + i}` }, small)).status).toBe(path.stored)
+      expect(
+        (await path.send(url, form, { "x-forwarded-for": `203.0.113.1, 198.51.100.${10 + i}` }, small)).status
+      ).toBe(429)
+      expect((await path.send(url, form, { "x-forwarded-for": `198.51.100.${110 + i}` }, small)).status).toBe(
+        path.stored
+      )
       figures[`${path.name}: accepted / refused`] = `${accepted} / ${refused.length}`
     }
 

@@ -63,7 +63,7 @@ await boss.work<{ event: object; id?: string }>(
     const results = []
     for (const job of jobs) {
       const ok = await post(job.data.id ?? randomUUID(), job.data.event).catch(() => false)
-      results.push({ id: job.id, status: ok ? "completed" as const : "failed" as const })
+      results.push({ id: job.id, status: ok ? ("completed" as const) : ("failed" as const) })
     }
     return results
   }
@@ -71,5 +71,8 @@ await boss.work<{ event: object; id?: string }>(
 process.stdout.write(`pg-boss worker ready (queue ${queue})\n`)
 
 process.on("SIGTERM", () => {
-  void boss.stop({ graceful: true, timeout: 5000 }).then(() => process.exit(0), () => process.exit(1))
+  void boss.stop({ graceful: true, timeout: 5000 }).then(
+    () => process.exit(0),
+    () => process.exit(1)
+  )
 })

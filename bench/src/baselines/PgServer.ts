@@ -2,7 +2,7 @@
  * The floor: a hand-written node:http + pg server doing what qforms does for
  * `POST /api/forms/{id}/responses`, `GET /api/forms/{id}` and the public page's
  * `POST /f/{publicId}/responses` with the same SQL
- * (statements copied from packages/core/src/domain/{ApiKeys,Forms,Contacts,
+ * (statements copied from packages/core/src/{identity/ApiKeys,forms/Forms,cases/Contacts,
  * Responses,Activities,Events}.ts), on qforms' own schema, with no framework.
  *
  * Per submission: key lookup by hash; then in one transaction: the form (for
@@ -15,28 +15,13 @@
  *
  * Env: PORT (0: ephemeral), DATABASE_URL, BASELINE_SCHEMA, BASELINE_POOL (10).
  */
-import { createHash, randomBytes } from "node:crypto"
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
-import type { AddressInfo } from "node:net"
-import pg from "pg"
+import { randomBytes } from "node:crypto"
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { EMAIL, formBody, keyHash, makePool, type Question as Field, readBody, send, serve } from "./FloorHttp.ts"
 
-const schema = process.env.BASELINE_SCHEMA ?? "qforms"
-const pool = new pg.Pool({
-  connectionString: process.env.DATABASE_URL,
-  max: Number(process.env.BASELINE_POOL ?? 10),
-  options: `-c search_path="${schema}",public`
-})
+const pool = makePool()
 
 // timestamptz and jsonb come back as Date and objects (pg's defaults), like qforms' rows.
-
-interface Field {
-  id: number
-  type: string
-  label: string
-  required: boolean
-  position: number
-  options: { choices?: Array<string>; max?: number } | null
-}
 
 interface Actor {
   workspaceId: number
@@ -46,28 +31,9 @@ interface Actor {
   keyId: number
 }
 
-const KEY = /^qk_live_[0-9A-Za-z]{49}$/
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
-
-const send = (res: ServerResponse, status: number, body: unknown) => {
-  const text = JSON.stringify(body)
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) })
-  res.end(text)
-}
-
-const readBody = (req: IncomingMessage): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const chunks: Array<Buffer> = []
-    req.on("data", (chunk: Buffer) => chunks.push(chunk))
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")))
-    req.on("error", reject)
-  })
-
 const authenticate = async (req: IncomingMessage): Promise<Actor | undefined> => {
-  const header = req.headers.authorization ?? ""
-  const key = header.startsWith("Bearer ") ? header.slice(7) : ""
-  if (!KEY.test(key)) return undefined
-  const hash = createHash("sha256").update(key).digest("hex")
+  const hash = keyHash(req)
+  if (hash === undefined) return undefined
   const { rows } = await pool.query(
     `select k.id, k.workspace_id, k.account_id, m.role, a.name, k.revoked_at is not null as revoked
      from api_keys k
@@ -134,10 +100,12 @@ const flatAnswers = (fields: Array<Field>, values: Record<string, unknown>) => {
 }
 
 const summary = (fields: Array<Field>, values: Record<string, unknown>) =>
-  fields.flatMap((field) => {
-    const t = text(field, values[String(field.id)])
-    return t === "" ? [] : [`■ ${field.label}\n${t}`]
-  }).join("\n\n")
+  fields
+    .flatMap((field) => {
+      const t = text(field, values[String(field.id)])
+      return t === "" ? [] : [`■ ${field.label}\n${t}`]
+    })
+    .join("\n\n")
 
 const columns = `id, form_id, submitted_at, updated_at, name, email, stage_id, assignee_id, tags, source, answers`
 
@@ -212,8 +180,8 @@ const submit = async (who: Submitter, formId: number, body: string, res: ServerR
     }
     const emailField = fields.find((field) => field.type === "email")
     const nameField = fields.find((field) => field.type === "short_text")
-    const email = emailField === undefined ? null : (values[emailField.id] as string | undefined) ?? null
-    let name = nameField === undefined ? null : (values[nameField.id] as string | undefined) ?? null
+    const email = emailField === undefined ? null : ((values[emailField.id] as string | undefined) ?? null)
+    let name = nameField === undefined ? null : ((values[nameField.id] as string | undefined) ?? null)
     let contactId: number | null = null
     if (email !== null) {
       const contact = await client.query(
@@ -246,14 +214,7 @@ const submit = async (who: Submitter, formId: number, body: string, res: ServerR
        from unnest($5::text[], $6::text[]) with ordinality as t(type, payload, n)
        order by t.n
        returning id, type, actor, payload, created_at`,
-      [
-        who.workspaceId,
-        row.id,
-        who.activityActor,
-        now,
-        ["created"],
-        [JSON.stringify({ source: who.source })]
-      ]
+      [who.workspaceId, row.id, who.activityActor, now, ["created"], [JSON.stringify({ source: who.source })]]
     )
     const payload = {
       event: "response.created",
@@ -310,14 +271,7 @@ const getForm = async (actor: Actor, formId: number, res: ServerResponse) => {
   const form = rows[0]
   if (form === undefined) return send(res, 404, { error: `form ${formId} not found` })
   const fields: Array<Field> = (await pool.query(fieldsQuery, [actor.workspaceId, formId])).rows
-  send(res, 200, {
-    id: form.id,
-    publicId: form.public_id,
-    title: form.title,
-    description: form.description,
-    status: form.status,
-    fields
-  })
+  send(res, 200, formBody(form, fields))
 }
 
 const route = /^\/api\/forms\/(\d+)(\/responses)?$/
@@ -336,38 +290,23 @@ const publicSubmit = async (publicId: string, body: string, res: ServerResponse)
   return submit(respondentSubmitter(form.workspace_id), form.id, body, res)
 }
 
-const server = createServer((req, res) => {
-  const handle = async () => {
-    const path = (req.url ?? "/").split("?")[0]!
-    if (path === "/readyz") return send(res, 200, { ok: true })
-    const publicMatch = path.match(publicSubmitRoute)
-    if (publicMatch !== null) {
-      if (req.method !== "POST") return send(res, 405, { error: "method not allowed" })
-      return publicSubmit(publicMatch[1]!, await readBody(req), res)
-    }
-    const match = path.match(route)
-    if (match === null) return send(res, 404, { error: "not found" })
-    const body = req.method === "POST" ? await readBody(req) : ""
-    const actor = await authenticate(req)
-    if (actor === undefined) return send(res, 401, { error: "invalid API key" })
-    const formId = Number(match[1])
-    if (match[2] !== undefined && req.method === "POST") return submit(memberSubmitter(actor), formId, body, res)
-    if (match[2] === undefined && req.method === "GET") return getForm(actor, formId, res)
-    send(res, 405, { error: "method not allowed" })
+const handle = async (req: IncomingMessage, res: ServerResponse) => {
+  const path = (req.url ?? "/").split("?")[0]!
+  if (path === "/readyz") return send(res, 200, { ok: true })
+  const publicMatch = path.match(publicSubmitRoute)
+  if (publicMatch !== null) {
+    if (req.method !== "POST") return send(res, 405, { error: "method not allowed" })
+    return publicSubmit(publicMatch[1]!, await readBody(req), res)
   }
-  handle().catch((error: unknown) => {
-    process.stderr.write(`baseline: ${String(error)}\n`)
-    if (!res.headersSent) send(res, 500, { error: "internal error" })
-  })
-})
+  const match = path.match(route)
+  if (match === null) return send(res, 404, { error: "not found" })
+  const body = req.method === "POST" ? await readBody(req) : ""
+  const actor = await authenticate(req)
+  if (actor === undefined) return send(res, 401, { error: "invalid API key" })
+  const formId = Number(match[1])
+  if (match[2] !== undefined && req.method === "POST") return submit(memberSubmitter(actor), formId, body, res)
+  if (match[2] === undefined && req.method === "GET") return getForm(actor, formId, res)
+  send(res, 405, { error: "method not allowed" })
+}
 
-server.listen(Number(process.env.PORT ?? 0), "127.0.0.1", () => {
-  const { port } = server.address() as AddressInfo
-  process.stdout.write(`baseline listening on http://127.0.0.1:${port}\n`)
-})
-
-process.on("SIGTERM", () => {
-  server.close()
-  server.closeIdleConnections()
-  void pool.end().then(() => process.exit(0))
-})
+serve("baseline", pool, handle)

@@ -30,7 +30,7 @@ const freePort = () =>
       probe.close(() => resolve(port))
     })
   })
-const port = Number(process.env.PORT ?? 0) || await freePort()
+const port = Number(process.env.PORT ?? 0) || (await freePort())
 const host = process.env.HOST ?? "127.0.0.1"
 const prefix = "/forms-service"
 
@@ -97,7 +97,12 @@ let stopping = false
 const stop = () => {
   if (stopping) return
   stopping = true
-  void close().then(() => qforms.dispose()).then(() => process.exit(0), () => process.exit(1))
+  void close()
+    .then(() => qforms.dispose())
+    .then(
+      () => process.exit(0),
+      () => process.exit(1)
+    )
 }
 process.on("SIGTERM", stop)
 process.on("SIGINT", stop)

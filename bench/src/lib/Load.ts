@@ -42,40 +42,47 @@ export const load = (options: LoadOptions): Promise<LoadResult> =>
     const method = options.method ?? "GET"
     if (options.body !== undefined) headers["content-type"] = "application/json"
     const body = options.body
-    const instance = autocannon({
-      url: options.url,
-      connections: options.connections ?? 50,
-      ...(options.amount === undefined ? { duration: options.duration ?? 10 } : { amount: options.amount }),
-      ...(options.overallRate === undefined ? {} : { overallRate: options.overallRate }),
-      timeout: 30,
-      requests: [{
-        method,
-        headers,
-        ...(body === undefined ? {} : {
-          setupRequest: (request: autocannon.Request) => ({ ...request, body: body(++counter) })
-        })
-      }]
-    }, (error: Error | null, result: autocannon.Result) => {
-      if (error) return reject(error)
-      const ok = result["2xx"]
-      const seconds = result.duration
-      if (ok === 0) {
-        return reject(
-          new Error(
-            `no successful request to ${method} ${options.url} (non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts})`
+    const instance = autocannon(
+      {
+        url: options.url,
+        connections: options.connections ?? 50,
+        ...(options.amount === undefined ? { duration: options.duration ?? 10 } : { amount: options.amount }),
+        ...(options.overallRate === undefined ? {} : { overallRate: options.overallRate }),
+        timeout: 30,
+        requests: [
+          {
+            method,
+            headers,
+            ...(body === undefined
+              ? {}
+              : {
+                  setupRequest: (request: autocannon.Request) => ({ ...request, body: body(++counter) })
+                })
+          }
+        ]
+      },
+      (error: Error | null, result: autocannon.Result) => {
+        if (error) return reject(error)
+        const ok = result["2xx"]
+        const seconds = result.duration
+        if (ok === 0) {
+          return reject(
+            new Error(
+              `no successful request to ${method} ${options.url} (non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts})`
+            )
           )
-        )
+        }
+        resolve({
+          rps: ok / seconds,
+          p50: result.latency.p50,
+          p99: result.latency.p99,
+          ok,
+          non2xx: result.non2xx,
+          errors: result.errors + result.timeouts,
+          seconds
+        })
       }
-      resolve({
-        rps: ok / seconds,
-        p50: result.latency.p50,
-        p99: result.latency.p99,
-        ok,
-        non2xx: result.non2xx,
-        errors: result.errors + result.timeouts,
-        seconds
-      })
-    })
+    )
     // autocannon keeps the process alive through its own timers only while running.
     void instance
   })

@@ -78,7 +78,8 @@ export const spawnNode = (options: SpawnOptions): Proc => {
         const found = text.match(pattern)
         if (found !== null) return resolve(found)
         const timer = setTimeout(
-          () => reject(new Error(`${options.name}: no ${pattern} after ${timeoutMs} ms; output:\n${text.slice(-3000)}`)),
+          () =>
+            reject(new Error(`${options.name}: no ${pattern} after ${timeoutMs} ms; output:\n${text.slice(-3000)}`)),
           timeoutMs
         )
         const waiter = {
@@ -92,7 +93,9 @@ export const spawnNode = (options: SpawnOptions): Proc => {
         void exited.then((code) => {
           if (!waiters.includes(waiter)) return
           clearTimeout(timer)
-          reject(new Error(`${options.name} exited (${code}) before printing ${pattern}; output:\n${text.slice(-3000)}`))
+          reject(
+            new Error(`${options.name} exited (${code}) before printing ${pattern}; output:\n${text.slice(-3000)}`)
+          )
         })
       }),
     stop: async (graceMs = 15_000) => {
@@ -135,7 +138,13 @@ export const sampleRss = (pid: number, everyMs = 100) => {
   }
   tick()
   const timer = setInterval(tick, everyMs)
-  return { stop: () => (clearInterval(timer), tick(), peak) }
+  return {
+    stop: () => {
+      clearInterval(timer)
+      tick()
+      return peak
+    }
+  }
 }
 
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux; NaN elsewhere or once it is gone). */

@@ -62,14 +62,16 @@ export interface Scenario {
 // Formatting
 // ---------------------------------------------------------------------------
 
-export const fmtInt = (n: number) => Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "—"
+export const fmtInt = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "—")
 export const fmtRate = (n: number, unit = "req/s") => `${fmtInt(n)} ${unit}`
 /** Two decimals, cut (not rounded) so that a ratio just under a target never shows as meeting it. */
-export const fmtRatio = (n: number) => Number.isFinite(n) ? `${(Math.floor(n * 100) / 100).toFixed(2)}×` : "—"
-export const fmtMs = (n: number) => !Number.isFinite(n) ? "—" : n >= 100 ? `${Math.round(n)}` : n.toFixed(1)
-export const fmtMb = (bytes: number) => Number.isFinite(bytes) && bytes > 0 ? `${Math.round(bytes / 1048576)} MB` : "—"
+export const fmtRatio = (n: number) => (Number.isFinite(n) ? `${(Math.floor(n * 100) / 100).toFixed(2)}×` : "—")
+export const fmtMs = (n: number) => (!Number.isFinite(n) ? "—" : n >= 100 ? `${Math.round(n)}` : n.toFixed(1))
+export const fmtMb = (bytes: number) =>
+  Number.isFinite(bytes) && bytes > 0 ? `${Math.round(bytes / 1048576)} MB` : "—"
 /** A difference in memory, signed. */
-export const fmtMbDelta = (bytes: number) => !Number.isFinite(bytes) ? "—" : `${bytes >= 0 ? "+" : "−"}${Math.round(Math.abs(bytes) / 1048576)} MB`
+export const fmtMbDelta = (bytes: number) =>
+  !Number.isFinite(bytes) ? "—" : `${bytes >= 0 ? "+" : "−"}${Math.round(Math.abs(bytes) / 1048576)} MB`
 export const fmtLatency = (p50: number, p99: number) => `${fmtMs(p50)} / ${fmtMs(p99)} ms`
 
 // ---------------------------------------------------------------------------
@@ -128,3 +130,35 @@ export const alternate = async (
 /** The median over rounds of `a.rps / b.rps` (same round). */
 export const medianRatio = (a: SystemRuns, b: SystemRuns): number =>
   median(a.runs.map((run, round) => run.rps / b.runs[round]!.rps))
+
+/**
+ * A row of qforms against a hand-written floor run side by side (the floor is
+ * absent on PGlite): rates, median ratio, latencies and peak RSS of both, and
+ * whether the ratio reaches `target` (none: the row explains, it has no target).
+ */
+export const floorRow = (
+  scenario: string,
+  db: DbKind,
+  q: SystemRuns,
+  b: SystemRuns | undefined,
+  target: number | undefined
+): Row => {
+  const ratio = b === undefined ? NaN : medianRatio(q, b)
+  return {
+    scenario,
+    db,
+    qforms: fmtRate(q.rps),
+    baseline: b === undefined ? "— (PostgreSQL only)" : fmtRate(b.rps),
+    ratio: fmtRatio(ratio),
+    latency:
+      b === undefined ? fmtLatency(q.p50, q.p99) : `${fmtLatency(q.p50, q.p99)} (floor ${fmtLatency(b.p50, b.p99)})`,
+    peakRss: b === undefined ? fmtMb(q.peakRss) : `${fmtMb(q.peakRss)} (floor ${fmtMb(b.peakRss)})`,
+    target:
+      target === undefined
+        ? "— (explains)"
+        : b === undefined
+          ? `≥ ${target.toFixed(2)}× (PostgreSQL)`
+          : `≥ ${target.toFixed(2)}×`,
+    met: b === undefined || target === undefined ? undefined : ratio >= target
+  }
+}

@@ -9,15 +9,64 @@ import type { Query } from "./Db.ts"
 import type { BenchForm } from "./Servers.ts"
 
 const firstNames = [
-  "ada", "alan", "grace", "edsger", "barbara", "donald", "margaret", "linus", "ken", "dennis",
-  "frances", "john", "radia", "tim", "sophie", "niklaus", "leslie", "judea", "shafi", "yann",
-  "hedy", "katherine", "annie", "mary", "dorothy", "joan", "karen", "lynn", "ruth", "jean",
-  "adele", "evelyn", "kathleen", "betty", "marlyn", "fran", "ida", "klara", "erna", "rozsa",
-  "emmy", "sofia", "olga", "maria", "lise", "irene", "chien", "rosalind", "barbara", "gertrude"
+  "ada",
+  "alan",
+  "grace",
+  "edsger",
+  "barbara",
+  "donald",
+  "margaret",
+  "linus",
+  "ken",
+  "dennis",
+  "frances",
+  "john",
+  "radia",
+  "tim",
+  "sophie",
+  "niklaus",
+  "leslie",
+  "judea",
+  "shafi",
+  "yann",
+  "hedy",
+  "katherine",
+  "annie",
+  "mary",
+  "dorothy",
+  "joan",
+  "karen",
+  "lynn",
+  "ruth",
+  "jean",
+  "adele",
+  "evelyn",
+  "kathleen",
+  "betty",
+  "marlyn",
+  "fran",
+  "ida",
+  "klara",
+  "erna",
+  "rozsa",
+  "emmy",
+  "sofia",
+  "olga",
+  "maria",
+  "lise",
+  "irene",
+  "chien",
+  "rosalind",
+  "barbara",
+  "gertrude"
 ]
-const surnames = Array.from({ length: 200 }, (_, i) =>
-  ["lovelace", "turing", "hopper", "dijkstra", "liskov", "knuth", "hamilton", "torvalds", "thompson", "ritchie"][i % 10]! +
-  (i < 10 ? "" : String(i)))
+const surnames = Array.from(
+  { length: 200 },
+  (_, i) =>
+    ["lovelace", "turing", "hopper", "dijkstra", "liskov", "knuth", "hamilton", "torvalds", "thompson", "ritchie"][
+      i % 10
+    ]! + (i < 10 ? "" : String(i))
+)
 
 /** The topic choices of the benchmark form. */
 const topics = ["Sales", "Support", "Billing", "Partnership", "Other"]
@@ -34,10 +83,10 @@ export interface SeedOptions {
 /** Inserts responses `from`…`to` of the series (no counts: see {@link recount}). */
 export const insertResponses = async (query: Query, options: SeedOptions) => {
   const { fields } = options.form
-  const [{ workspace_id: workspaceId }] = await query<{ workspace_id: number }>(
+  const [{ workspace_id: workspaceId }] = (await query<{ workspace_id: number }>(
     `select workspace_id from forms where id = $1`,
     [options.form.id]
-  ) as [{ workspace_id: number }]
+  )) as [{ workspace_id: number }]
   await query(
     `insert into responses (workspace_id, form_id, contact_id, submitted_at, updated_at, name, email, stage_id,
        assignee_id, tags, source, answers, search_text)
@@ -99,7 +148,11 @@ export const seedResponses = async (
   query: Query,
   form: BenchForm,
   count: number,
-  options: { readonly stageIds?: ReadonlyArray<number>; readonly chunk?: number; readonly log?: (m: string) => void } = {}
+  options: {
+    readonly stageIds?: ReadonlyArray<number>
+    readonly chunk?: number
+    readonly log?: (m: string) => void
+  } = {}
 ) => {
   const chunk = options.chunk ?? 100_000
   const newest = new Date()

@@ -87,16 +87,25 @@ export const waitReady = async (base: string, timeoutMs = 60_000) => {
   }
 }
 
-/** Starts the hand-written node:http + pg baseline on the schema of `db` (PostgreSQL only). */
-export const startBaseline = async (db: DbTarget, key: string): Promise<Server> => {
+/**
+ * Starts a hand-written node:http + pg baseline on the schema of `db` (PostgreSQL only): `minimal`, the floor
+ * doing only what the contract needs on tables of its own (baselines/MinimalServer.ts), or `same-statements`,
+ * qforms' own statements on qforms' schema (baselines/PgServer.ts). Start it once qforms has made the form:
+ * the minimal floor copies forms, questions and keys at start.
+ */
+export const startBaseline = async (
+  db: DbTarget,
+  key: string,
+  kind: "minimal" | "same-statements" = "same-statements"
+): Promise<Server> => {
   const started = performance.now()
   const proc = spawnNode({
-    name: "baseline@pg",
-    script: "bench/src/baselines/PgServer.ts",
+    name: `${kind} floor@pg`,
+    script: kind === "minimal" ? "bench/src/baselines/MinimalServer.ts" : "bench/src/baselines/PgServer.ts",
     env: { PORT: "0", DATABASE_URL: db.url, BASELINE_SCHEMA: db.schema }
   })
   const [, origin] = await proc.waitFor(/listening on (http:\/\/[0-9.:]+)/, 60_000)
-  return { name: "baseline", proc, origin: origin!, base: origin!, key, startMs: performance.now() - started }
+  return { name: `${kind} floor`, proc, origin: origin!, base: origin!, key, startMs: performance.now() - started }
 }
 
 // ---------------------------------------------------------------------------
@@ -110,7 +119,8 @@ const call = async <A>(server: Server, method: string, path: string, body?: unkn
     body: body === undefined ? null : JSON.stringify(body)
   })
   const text = await response.text()
-  if (!response.ok) throw new Error(`${server.name}: ${method} ${path} answered ${response.status}: ${text.slice(0, 500)}`)
+  if (!response.ok)
+    throw new Error(`${server.name}: ${method} ${path} answered ${response.status}: ${text.slice(0, 500)}`)
   return (text === "" ? undefined : JSON.parse(text)) as A
 }
 
@@ -119,7 +129,13 @@ export interface BenchForm {
   readonly id: number
   /** The id of its public page (`/f/{publicId}`). */
   readonly publicId: string
-  readonly fields: { readonly name: number; readonly email: number; readonly topic: number; readonly score: number; readonly message: number }
+  readonly fields: {
+    readonly name: number
+    readonly email: number
+    readonly topic: number
+    readonly score: number
+    readonly message: number
+  }
   readonly workspaceId: number
 }
 
@@ -158,12 +174,14 @@ export const stagesOf = async (server: Server, formId: number): Promise<Array<nu
 
 /** Subscribes `targetUrl` to `response.created` of the form; answers the signing secret. */
 export const subscribe = async (server: Server, formId: number, targetUrl: string): Promise<string> =>
-  (await call<{ secret: string }>(server, "POST", "/api/webhooks/subscribe", {
-    formId,
-    event: "response.created",
-    targetUrl,
-    source: "bench"
-  })).secret
+  (
+    await call<{ secret: string }>(server, "POST", "/api/webhooks/subscribe", {
+      formId,
+      event: "response.created",
+      targetUrl,
+      source: "bench"
+    })
+  ).secret
 
 /** A submission body; `n` makes the respondent (and so the contact row) unique. */
 export const submission = (form: BenchForm, n: number): string =>

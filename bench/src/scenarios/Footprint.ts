@@ -33,7 +33,9 @@ export const footprint: Scenario = {
           idle.push(memory(server.proc.pid).rss)
           await server.proc.stop()
         }
-        ctx.log(`  fresh ${fmtMs(fresh)} ms; existing ${existing.map(fmtMs).join(", ")} ms; idle ${idle.map(fmtMb).join(", ")}`)
+        ctx.log(
+          `  fresh ${fmtMs(fresh)} ms; existing ${existing.map(fmtMs).join(", ")} ms; idle ${idle.map(fmtMb).join(", ")}`
+        )
         const existingMs = median(existing)
         const idleRss = median(idle)
         rows.push({

@@ -58,7 +58,9 @@ const measure = async (ctx: Context, db: Db.DbTarget, form: BenchForm, count: nu
       ms.push(result.ms)
       bytes = result.bytes
       rows = counter.rows()
-      ctx.log(`  ${count.toLocaleString("en-US")} rows: ${fmtMs(result.ms)} ms, ${fmtMb(result.bytes)} body, ${rows} rows`)
+      ctx.log(
+        `  ${count.toLocaleString("en-US")} rows: ${fmtMs(result.ms)} ms, ${fmtMb(result.bytes)} body, ${rows} rows`
+      )
     }
     const peakRss = sampler.stop()
     const hwm = memory(server.proc.pid).hwm

@@ -1,12 +1,13 @@
 /**
  * The public form page's hot paths, on the qforms standalone:
  * - `POST /f/{publicId}/responses` (`{"values": {...}}`, five questions, a new
- *   respondent each time, no page token) against the hand-written
- *   node:http + pg floor doing the same SQL (no key lookup: the form by
- *   public id, then the submit transaction as a respondent); PostgreSQL only
- *   for the floor, on PGlite the qforms figure stands alone.
+ *   respondent each time, no page token) against the minimal floor's route
+ *   (baselines/MinimalServer.ts: the form by public id with its questions in
+ *   one query, the checks, one transaction); PostgreSQL only for the floor,
+ *   on PGlite the qforms figure stands alone.
  * - `GET /f/{publicId}` (the server-rendered welcome screen with a signed
- *   token) against `GET /api/forms/{id}` on the same server, for context.
+ *   token) against the minimal floor's page (the same query, a small HTML
+ *   screen with an HMAC-signed start).
  *
  * The page limits submissions per client address (10 a minute by default)
  * and every load comes from 127.0.0.1, so the standalone is started with
@@ -16,32 +17,26 @@
  */
 import * as Db from "../lib/Db.ts"
 import type { LoadOptions } from "../lib/Load.ts"
-import {
-  alternate,
-  type Context,
-  fmtLatency,
-  fmtMb,
-  fmtRate,
-  fmtRatio,
-  medianRatio,
-  type Row,
-  type Scenario
-} from "../lib/Scenario.ts"
+import { alternate, type Context, floorRow, type Row, type Scenario } from "../lib/Scenario.ts"
 import { type BenchForm, createForm, type Server, startBaseline, startQforms, submission } from "../lib/Servers.ts"
 
 /** Far above any run's submissions (the limiter refills at this / 60 a second, burst the same). */
 export const unlimitedSubmissions = { QFORMS_FORM_SUBMISSIONS_PER_MINUTE: "6000000000" }
 
-export const publicSubmitOptions = (form: BenchForm) => (server: Server): LoadOptions => ({
-  url: `${server.base}/f/${form.publicId}/responses`,
-  method: "POST",
-  body: (n: number) => submission(form, n)
-})
+export const publicSubmitOptions =
+  (form: BenchForm) =>
+  (server: Server): LoadOptions => ({
+    url: `${server.base}/f/${form.publicId}/responses`,
+    method: "POST",
+    body: (n: number) => submission(form, n)
+  })
 
-export const pageOptions = (form: BenchForm) => (server: Server): LoadOptions => ({
-  url: `${server.base}/f/${form.publicId}`,
-  headers: { accept: "text/html" }
-})
+export const pageOptions =
+  (form: BenchForm) =>
+  (server: Server): LoadOptions => ({
+    url: `${server.base}/f/${form.publicId}`,
+    headers: { accept: "text/html" }
+  })
 
 /** Fails the scenario unless one request answers `status` with a body `check` accepts (a refusal must not be measured). */
 export const expectAnswer = async (
@@ -54,16 +49,15 @@ export const expectAnswer = async (
   const response = await fetch(url, init)
   const body = await response.text()
   if (response.status !== status || !check(body)) {
-    throw new Error(`${what}: ${init.method ?? "GET"} ${url} answered ${response.status}, expected ${status}: ${body.slice(0, 300)}`)
+    throw new Error(
+      `${what}: ${init.method ?? "GET"} ${url} answered ${response.status}, expected ${status}: ${body.slice(0, 300)}`
+    )
   }
 }
 
-/** The same server under another label, so that `alternate` can compare two endpoints of one process. */
-const as = (server: Server, name: string): Server => ({ ...server, name })
-
 export const publicPage: Scenario = {
   name: "public",
-  title: "8–9. Public page: POST /f/{publicId}/responses vs the floor, GET /f/{publicId} vs GET /api/forms/{id}",
+  title: "8–9. Public page: POST /f/{publicId}/responses and GET /f/{publicId} vs the minimal floor",
   run: async (ctx: Context) => {
     const rows: Array<Row> = []
     const raw: Record<string, unknown> = {}
@@ -77,7 +71,7 @@ export const publicPage: Scenario = {
         const form = await createForm(qforms)
         const systems = [{ label: "qforms", server: qforms }]
         if (kind === "pg") {
-          const floor = await startBaseline(db, qforms.key)
+          const floor = await startBaseline(db, qforms.key, "minimal")
           servers.push(floor)
           systems.push({ label: "floor", server: floor })
         }
@@ -91,50 +85,21 @@ export const publicPage: Scenario = {
             (body) => Number.isInteger((JSON.parse(body) as { id?: unknown }).id)
           )
         }
-        await expectAnswer(`public page`, `${qforms.base}/f/${form.publicId}`, {}, 200, (body) =>
-          body.includes("Contact us") && body.includes("token"))
+        await expectAnswer(
+          `public page`,
+          `${qforms.base}/f/${form.publicId}`,
+          {},
+          200,
+          (body) => body.includes("Contact us") && body.includes("token")
+        )
 
         ctx.log(`[public/${kind}] submit`)
         const submit = await alternate(ctx, systems, publicSubmitOptions(form))
-        const q = submit[0]!
-        const b = submit[1]
-        const ratio = b === undefined ? NaN : medianRatio(q, b)
-        rows.push({
-          scenario: "8. public submit (POST /f/{publicId}/responses)",
-          db: kind,
-          qforms: fmtRate(q.rps),
-          baseline: b === undefined ? "— (PostgreSQL only)" : fmtRate(b.rps),
-          ratio: fmtRatio(ratio),
-          latency: b === undefined ? fmtLatency(q.p50, q.p99) : `${fmtLatency(q.p50, q.p99)} (floor ${fmtLatency(b.p50, b.p99)})`,
-          peakRss: b === undefined ? fmtMb(q.peakRss) : `${fmtMb(q.peakRss)} (floor ${fmtMb(b.peakRss)})`,
-          target: b === undefined ? "≥ 0.95× (PostgreSQL)" : "≥ 0.95×",
-          met: b === undefined ? undefined : ratio >= 0.95
-        })
+        rows.push(floorRow("8. public submit (POST /f/{publicId}/responses)", kind, submit[0]!, submit[1], 1.0))
 
-        ctx.log(`[public/${kind}] page vs GET /api/forms/{id}`)
-        const page = as(qforms, "page")
-        const api = as(qforms, "api")
-        const get = await alternate(
-          ctx,
-          [{ label: "page", server: page }, { label: "api", server: api }],
-          (server) =>
-            server.name === "page"
-              ? pageOptions(form)(server)
-              : { url: `${server.base}/api/forms/${form.id}`, headers: { authorization: `Bearer ${server.key}` } }
-        )
-        const pageRuns = get[0]!
-        const apiRuns = get[1]!
-        rows.push({
-          scenario: "9. public page (GET /f/{publicId})",
-          db: kind,
-          qforms: fmtRate(pageRuns.rps),
-          baseline: `${fmtRate(apiRuns.rps)} (GET /api/forms/{id}, same server)`,
-          ratio: fmtRatio(medianRatio(pageRuns, apiRuns)),
-          latency: `${fmtLatency(pageRuns.p50, pageRuns.p99)} (API ${fmtLatency(apiRuns.p50, apiRuns.p99)})`,
-          peakRss: fmtMb(Math.max(pageRuns.peakRss, apiRuns.peakRss)),
-          target: "— (context)",
-          met: undefined
-        })
+        ctx.log(`[public/${kind}] page`)
+        const get = await alternate(ctx, systems, pageOptions(form))
+        rows.push(floorRow("9. public page (GET /f/{publicId})", kind, get[0]!, get[1], 1.5))
         raw[kind] = { submit, get }
       } finally {
         for (const server of servers) await server.proc.stop()
@@ -148,11 +113,11 @@ export const publicPage: Scenario = {
         `${ctx.connections} connections. Public submit: \`{"values": {...}}\` without a page token (so no minimum-time check), ` +
           `each a new respondent; the standalone runs with QFORMS_FORM_SUBMISSIONS_PER_MINUTE=6000000000 because every ` +
           `request comes from 127.0.0.1 and the default (10 a minute per client address) would answer 429 after ten: ` +
-          `the figure measures the server, with the limiter's bookkeeping still on the path. The floor (PostgreSQL) ` +
-          `selects the form by public id and its questions, then runs the submit transaction as a respondent (source "form") ` +
-          `and answers 201 {"id"}, like qforms.`,
-        `Public page: GET /f/{publicId} renders the welcome screen with a freshly signed answer token (HMAC); the ratio ` +
-          `to GET /api/forms/{id} (key auth, JSON) on the same process is context, not a target.`
+          `the figure measures the server, with the limiter's bookkeeping still on the path. The minimal floor (PostgreSQL, ` +
+          `baselines/MinimalServer.ts) selects the form by public id with its questions in one query, checks the answers, ` +
+          `runs its one submit transaction and answers 201 {"id"}, like qforms.`,
+        `Public page: GET /f/{publicId} renders the welcome screen with a freshly signed answer token (HMAC); the floor ` +
+          `renders a small HTML screen from the same query (title, description, a start button with an HMAC-signed time).`
       ]
     }
   }

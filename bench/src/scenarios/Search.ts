@@ -7,12 +7,29 @@
  */
 import * as Db from "../lib/Db.ts"
 import { median, percentile, timedRequest } from "../lib/Load.ts"
-import { alternate, type Context, fmtLatency, fmtMb, fmtMs, fmtRate, fmtRatio, medianRatio, type Row, type Scenario } from "../lib/Scenario.ts"
+import {
+  alternate,
+  type Context,
+  fmtLatency,
+  fmtMb,
+  fmtMs,
+  fmtRate,
+  fmtRatio,
+  medianRatio,
+  type Row,
+  type Scenario
+} from "../lib/Scenario.ts"
 import { seedResponses, seededSurname } from "../lib/Seed.ts"
 import { type BenchForm, createForm, type Server, stagesOf, startQforms } from "../lib/Servers.ts"
 import { submitOptions } from "./Api.ts"
 
-const seedWithoutIndexes = async (ctx: Context, db: Db.DbTarget, form: BenchForm, count: number, stageIds: Array<number>) =>
+const seedWithoutIndexes = async (
+  ctx: Context,
+  db: Db.DbTarget,
+  form: BenchForm,
+  count: number,
+  stageIds: Array<number>
+) =>
   db.withQuery(async (query) => {
     const indexes = await query<{ name: string; def: string }>(
       `select indexname as name, indexdef as def from pg_indexes
@@ -104,7 +121,10 @@ export const search: Scenario = {
       ctx.log(`[search/pg] submit at ${count} vs ${smallCount} rows`)
       const submit = await alternate(
         ctx,
-        [{ label: "1M", server: bigServer }, { label: "1k", server: smallServer }],
+        [
+          { label: "1M", server: bigServer },
+          { label: "1k", server: smallServer }
+        ],
         (server) => submitOptions(server === bigServer ? bigForm : smallForm)(server)
       )
       const ratio = medianRatio(submit[0]!, submit[1]!)

@@ -4,12 +4,15 @@
  * - Throughput: a backlog of N events (20k; written through the API while
  *   the server runs without its delivery worker), then a server with the
  *   worker: deliveries/s from the first post received to the last.
- * - Latency: submissions at a fixed 500/s with the worker running;
- *   event → delivery latency is the receiver's clock minus the event's
- *   `submittedAt` (same machine, same clock).
+ * - Latency (PostgreSQL): the writer's sustained rate is measured first
+ *   (events written back to back on 16 connections), then events are written
+ *   at 80% of it with the worker running; event → delivery latency is the
+ *   receiver's clock minus the moment the insert was acknowledged (the target),
+ *   and minus the event's `submittedAt` (shown beside it). On PGlite:
+ *   submissions through the API at up to 500/s, from `submittedAt`.
  * - Baseline (PostgreSQL): the same posts from a pg-boss worker process on
  *   the same PostgreSQL (bench/src/baselines/PgBossWorker.ts), backlog
- *   inserted with `insert`, latency jobs `send` at 500/s.
+ *   inserted with `insert`, latency jobs `send` at qforms' rate.
  */
 import { randomBytes } from "node:crypto"
 import { createServer } from "node:http"
@@ -153,7 +156,7 @@ interface Phase {
 const channel = (base: string) =>
   `(case when length('${base}_' || current_schema()) <= 63 then '${base}_' || current_schema() else '${base}_' || md5(current_schema()) end)`
 
-/** Events.record's statement (packages/core/src/domain/Events.ts): the event, its deliveries, the NOTIFYs. */
+/** Events.record's statement (packages/core/src/outbox/Events.ts): the event, its deliveries, the NOTIFYs. */
 const recordEvent = `
   with event as (
     insert into events (id, workspace_id, type, form_id, response_id, payload, created_at)
@@ -171,8 +174,28 @@ const recordEvent = `
     case when exists (select 1 from due) then pg_notify(${channel("qforms_outbox")}, '') end
   from event`
 
-/** Calls `produce` 500 times a second for `seconds`; answers how many succeeded and the enqueue times (ms). */
-const atRate = async (seconds: number, produce: (i: number) => Promise<unknown>) => {
+/**
+ * The highest rate the writer sustains: `produce` from `concurrency` callers
+ * back to back for `seconds`; answers completed calls per second.
+ */
+const sustainedRate = async (seconds: number, concurrency: number, produce: (i: number) => Promise<unknown>) => {
+  let next = 0
+  let done = 0
+  const t0 = performance.now()
+  const caller = async () => {
+    while (performance.now() - t0 < seconds * 1000) {
+      await produce(next++).then(
+        () => done++,
+        () => undefined
+      )
+    }
+  }
+  await Promise.all(Array.from({ length: concurrency }, caller))
+  return done / ((performance.now() - t0) / 1000)
+}
+
+/** Calls `produce` `perSecond` times a second for `seconds`; answers how many succeeded and the enqueue times (ms). */
+const atRate = async (seconds: number, produce: (i: number) => Promise<unknown>, perSecond = 500) => {
   let started_ = 0
   let ok = 0
   // An insert or `send` that fails (e.g. a pool timeout on an overloaded machine) is counted, not fatal.
@@ -181,15 +204,20 @@ const atRate = async (seconds: number, produce: (i: number) => Promise<unknown>)
   const pending: Array<Promise<unknown>> = []
   const t0 = performance.now()
   while (performance.now() - t0 < seconds * 1000) {
-    const due = Math.floor(((performance.now() - t0) / 1000) * 500)
+    const due = Math.floor(((performance.now() - t0) / 1000) * perSecond)
     for (; started_ < due; started_++) {
       const at = performance.now()
-      pending.push(produce(started_).then(() => {
-        ok++
-        enqueueMs.push(performance.now() - at)
-      }, () => {
-        failed++
-      }))
+      pending.push(
+        produce(started_).then(
+          () => {
+            ok++
+            enqueueMs.push(performance.now() - at)
+          },
+          () => {
+            failed++
+          }
+        )
+      )
     }
     await sleep(2)
   }
@@ -213,10 +241,10 @@ const runQforms = async (ctx: Context, kind: Db.DbKind, receiver: Receiver, n: n
     await writer.proc.stop()
     servers.pop()
     await db.withQuery(async (query) => {
-      const [{ workspace_id: workspaceId }] = await query<{ workspace_id: number }>(
+      const [{ workspace_id: workspaceId }] = (await query<{ workspace_id: number }>(
         `select workspace_id from forms where id = $1`,
         [form.id]
-      ) as [{ workspace_id: number }]
+      )) as [{ workspace_id: number }]
       const template = { ...eventBody(0, form.id) } as Partial<ReturnType<typeof eventBody>>
       delete template.link
       // The outbox as Events.record leaves it: one event and one pending delivery per subscription.
@@ -252,26 +280,51 @@ const runQforms = async (ctx: Context, kind: Db.DbKind, receiver: Receiver, n: n
     receiver.reset()
     const rss2 = sampleRss(server.proc.pid)
     let produced: { ok: number; rps: number; how: string }
+    let perSecond = 500
     if (kind === "pg") {
       // Events written at 500/s straight into the outbox (Events.record's own statement), as the
       // pg-boss baseline's jobs are sent straight to its queue: the latency is the delivery path's.
-      ctx.log(`[webhooks/pg] qforms: 500 events/s written to the outbox for ${latencySeconds} s`)
       const pool = new pg.Pool({ connectionString: db.url, max: 16, options: `-c search_path=${db.schema},public` })
       try {
-        const [{ workspace_id: workspaceId }] = (await pool.query(`select workspace_id from forms where id = $1`, [form.id]))
-          .rows as [{ workspace_id: number }]
-        const rate = await atRate(latencySeconds, (i) => {
+        const [{ workspace_id: workspaceId }] = (
+          await pool.query(`select workspace_id from forms where id = $1`, [form.id])
+        ).rows as [{ workspace_id: number }]
+        let written = 0
+        const write = (i: number, acknowledge: boolean) => {
           const at = new Date()
           const payload = { ...eventBody(n + i, form.id), submittedAt: at.toISOString() }
           delete (payload as { link?: string }).link
           const id = eventId()
-          return pool.query(recordEvent, [id, workspaceId, payload.event, form.id, payload.responseId, JSON.stringify(payload), at])
-            .then(() => receiver.acknowledge(id))
-        })
+          written++
+          return pool
+            .query(recordEvent, [
+              id,
+              workspaceId,
+              payload.event,
+              form.id,
+              payload.responseId,
+              JSON.stringify(payload),
+              at
+            ])
+            .then(() => (acknowledge ? receiver.acknowledge(id) : undefined))
+        }
+        // The issue's rate: 80% of the highest the writer sustains here (its 16 connections back to back).
+        const sustained = await sustainedRate(ctx.smoke ? 0.5 : 3, 16, (i) => write(i, false))
+        perSecond = Math.max(1, Math.floor(sustained * 0.8))
+        const warmDeliveries = written
+        ctx.log(
+          `[webhooks/pg] qforms: the writer sustains ${fmtRate(sustained, "events/s")}; waiting for its ` +
+            `${warmDeliveries} deliveries, then ${perSecond} events/s for ${latencySeconds} s`
+        )
+        await receiver.waitFor(warmDeliveries, 60_000)
+        receiver.reset()
+        const rate = await atRate(latencySeconds, (i) => write(warmDeliveries + i, true), perSecond)
         produced = {
           ok: rate.ok,
           rps: rate.ok / latencySeconds,
-          how: `events written to the outbox with SQL, enqueue p50/p99 ${fmtMs(rate.enqueueP50)}/${fmtMs(rate.enqueueP99)} ms` +
+          how:
+            `events written to the outbox with SQL at 80% of the ${fmtRate(sustained, "events/s")} the writer ` +
+            `sustains, enqueue p50/p99 ${fmtMs(rate.enqueueP50)}/${fmtMs(rate.enqueueP99)} ms` +
             (rate.failed > 0 ? `, ${rate.failed} inserts failed` : "")
         }
       } finally {
@@ -295,9 +348,11 @@ const runQforms = async (ctx: Context, kind: Db.DbKind, receiver: Receiver, n: n
     ctx.log(
       `  ${latency.count}/${produced.ok} delivered (${fmtRate(produced.rps, "events/s")} produced); ` +
         `latency p50 ${fmtMs(latency.p50)} p99 ${fmtMs(latency.p99)} ms` +
-        (kind === "pg" ? ` (from the acknowledged insert: p50 ${fmtMs(latency.commitP50)} p99 ${fmtMs(latency.commitP99)} ms)` : "")
+        (kind === "pg"
+          ? ` (from the acknowledged insert: p50 ${fmtMs(latency.commitP50)} p99 ${fmtMs(latency.commitP99)} ms)`
+          : "")
     )
-    return { drain, latency, produced }
+    return { drain, latency, produced, perSecond }
   } finally {
     for (const server of servers) await server.proc.stop()
     await db.cleanup()
@@ -319,7 +374,8 @@ const eventBody = (i: number, formId = 1) => ({
     Score: "4/5",
     Message: `Hello, I would like to know more about the analytical engine (request ${i}).`
   },
-  summary: `■ Name\nAda Lovelace ${i}\n\n■ Email\nada.${i}@example.com\n\n■ Topic\nSupport\n\n■ Score\n4/5\n\n■ Message\n` +
+  summary:
+    `■ Name\nAda Lovelace ${i}\n\n■ Email\nada.${i}@example.com\n\n■ Topic\nSupport\n\n■ Score\n4/5\n\n■ Message\n` +
     `Hello, I would like to know more about the analytical engine (request ${i}).`,
   link: `http://127.0.0.1/app/responses/${i}`
 })
@@ -327,7 +383,14 @@ const eventBody = (i: number, formId = 1) => ({
 const eventId = () => `evt_${randomBytes(16).toString("base64url")}`
 
 /** pg-boss: backlog inserted → drain rate; then `send` at 500/s → latency. */
-const runPgBoss = async (ctx: Context, url: string, receiver: Receiver, n: number, latencySeconds: number) => {
+const runPgBoss = async (
+  ctx: Context,
+  url: string,
+  receiver: Receiver,
+  n: number,
+  latencySeconds: number,
+  perSecond: number
+) => {
   const schema = `bench_pgboss_${Math.random().toString(36).slice(2, 8)}`
   const queue = "webhooks"
   const producer = new PgBoss({ connectionString: url, schema, max: 16, schedule: false, supervise: false })
@@ -368,12 +431,16 @@ const runPgBoss = async (ctx: Context, url: string, receiver: Receiver, n: numbe
     await worker.waitFor(/pg-boss worker ready/, 10_000)
 
     receiver.reset()
-    ctx.log(`[webhooks/pg] pg-boss: send at 500/s for ${latencySeconds} s`)
+    ctx.log(`[webhooks/pg] pg-boss: send at ${perSecond}/s (qforms' rate) for ${latencySeconds} s`)
     const rss2 = sampleRss(worker.pid)
-    const rate = await atRate(latencySeconds, (i) => {
-      const id = eventId()
-      return producer.send(queue, { id, event: eventBody(n + i) }).then(() => receiver.acknowledge(id))
-    })
+    const rate = await atRate(
+      latencySeconds,
+      (i) => {
+        const id = eventId()
+        return producer.send(queue, { id, event: eventBody(n + i) }).then(() => receiver.acknowledge(id))
+      },
+      perSecond
+    )
     const sent = rate.ok
     const complete = await receiver.waitFor(sent, 30_000)
     const latency: Phase = { ...receiver.stats(), complete, peakRss: rss2.stop() }
@@ -405,47 +472,61 @@ export const webhooks: Scenario = {
     try {
       for (const kind of ctx.dbs) {
         const q = await runQforms(ctx, kind, receiver, n, latencySeconds)
-        const b = kind === "pg" ? await runPgBoss(ctx, Db.pgUrl()!, receiver, n, latencySeconds) : undefined
+        const b =
+          kind === "pg" ? await runPgBoss(ctx, Db.pgUrl()!, receiver, n, latencySeconds, q.perSecond) : undefined
         raw[kind] = { qforms: q, pgBoss: b }
         const ratio = b === undefined ? NaN : q.drain.rate / b.drain.rate
         rows.push({
           scenario: `4. delivery throughput, ${n.toLocaleString("en-US")}-event backlog`,
           db: kind,
           qforms: `${fmtRate(q.drain.rate, "deliveries/s")}${q.drain.complete ? "" : ` (only ${q.drain.count} in time)`}`,
-          baseline: b === undefined
-            ? "— (pg-boss needs PostgreSQL)"
-            : `${fmtRate(b.drain.rate, "deliveries/s")} (pg-boss)${b.drain.complete ? "" : ` (only ${b.drain.count} in time)`}`,
+          baseline:
+            b === undefined
+              ? "— (pg-boss needs PostgreSQL)"
+              : `${fmtRate(b.drain.rate, "deliveries/s")} (pg-boss)${b.drain.complete ? "" : ` (only ${b.drain.count} in time)`}`,
           ratio: fmtRatio(ratio),
-          latency: `backlog drained in ${fmtMs(q.drain.seconds)} s, ${q.drain.cpuMsPerDelivery.toFixed(2)} ms CPU per delivery` +
+          latency:
+            `backlog drained in ${fmtMs(q.drain.seconds)} s, ${q.drain.cpuMsPerDelivery.toFixed(2)} ms CPU per delivery` +
             (b === undefined
               ? ""
               : ` (pg-boss ${fmtMs(b.drain.seconds)} s, ${b.drain.cpuMsPerDelivery.toFixed(2)} ms CPU per delivery)`),
-          peakRss: b === undefined
-            ? fmtMb(q.drain.peakRss ?? NaN)
-            : `${fmtMb(q.drain.peakRss ?? NaN)} (pg-boss worker ${fmtMb(b.drain.peakRss ?? NaN)})`,
+          peakRss:
+            b === undefined
+              ? fmtMb(q.drain.peakRss ?? NaN)
+              : `${fmtMb(q.drain.peakRss ?? NaN)} (pg-boss worker ${fmtMb(b.drain.peakRss ?? NaN)})`,
           target: b === undefined ? "≥ 1.5× pg-boss (PostgreSQL)" : "≥ 1.5×",
           met: b === undefined ? undefined : ratio >= 1.5 && q.drain.complete
         })
         rows.push({
-          scenario: "4. event → delivery latency at 500 events/s",
+          scenario:
+            kind === "pg"
+              ? "4. event → delivery latency at 80% of the writer's sustained rate, from the committed insert"
+              : "4. event → delivery latency, submissions through the API",
           db: kind,
-          qforms: `p50 ${fmtMs(q.latency.p50)} ms, p99 ${fmtMs(q.latency.p99)} ms` +
+          qforms:
+            `p50 ${fmtMs(q.latency.p50)} ms, p99 ${fmtMs(q.latency.p99)} ms` +
             ` (${fmtRate(q.produced.rps, "events/s")}: ${q.produced.how}` +
             (b === undefined
               ? ""
               : `; from the acknowledged insert p50 ${fmtMs(q.latency.commitP50)} ms, p99 ${fmtMs(q.latency.commitP99)} ms`) +
             ")" +
             (q.latency.complete ? "" : ` (${q.latency.count}/${q.produced.ok} delivered in time)`),
-          baseline: b === undefined
-            ? "—"
-            : `p50 ${fmtMs(b.latency.p50)} ms, p99 ${fmtMs(b.latency.p99)} ms (pg-boss; send p50/p99 ${fmtMs(b.enqueueP50)}/${
-              fmtMs(b.enqueueP99)
-            } ms; from the acknowledged send p50 ${fmtMs(b.latency.commitP50)} ms, p99 ${fmtMs(b.latency.commitP99)} ms)`,
+          baseline:
+            b === undefined
+              ? "—"
+              : `p50 ${fmtMs(b.latency.p50)} ms, p99 ${fmtMs(b.latency.p99)} ms (pg-boss; send p50/p99 ${fmtMs(b.enqueueP50)}/${fmtMs(
+                  b.enqueueP99
+                )} ms; from the acknowledged send p50 ${fmtMs(b.latency.commitP50)} ms, p99 ${fmtMs(b.latency.commitP99)} ms)`,
           ratio: "—",
           latency: fmtLatency(q.latency.p50, q.latency.p99),
           peakRss: fmtMb(q.latency.peakRss ?? NaN),
           target: "p50 < 20 ms, p99 < 100 ms",
-          met: q.latency.p50 < 20 && q.latency.p99 < 100 && q.latency.complete
+          // The issue's measure on PostgreSQL: from the committed (acknowledged) insert, so the producer's own
+          // commit time is not counted; on PGlite (submissions through the API) from the submission's time.
+          met:
+            b === undefined
+              ? q.latency.p50 < 20 && q.latency.p99 < 100 && q.latency.complete
+              : q.latency.commitP50 < 20 && q.latency.commitP99 < 100 && q.latency.complete
         })
       }
     } finally {

@@ -18,7 +18,9 @@ export const createApp = (qforms: Qforms.Qforms): { app: Express; attach: (serve
   app.use(express.json())
 
   app.get("/", (_req, res) => {
-    res.type("text/plain").send(`The host app. qforms is under ${prefix} (API: ${prefix}/api, docs: ${prefix}/api/docs).\n`)
+    res
+      .type("text/plain")
+      .send(`The host app. qforms is under ${prefix} (API: ${prefix}/api, docs: ${prefix}/api/docs).\n`)
   })
   app.get("/hello", (req, res) => {
     res.json({ hello: typeof req.query.name === "string" ? req.query.name : "world" })

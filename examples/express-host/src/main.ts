@@ -16,7 +16,8 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 }
 // Where qforms is reached, with its prefix: every link that leaves the process (webhooks, chat, e-mail) starts here.
 // Behind a proxy or on a public name, set APP_URL (e.g. https://example.com/forms-service).
-const appUrl = process.env.APP_URL || (port === 0 ? undefined : `http://${host === "0.0.0.0" ? "localhost" : host}:${port}${prefix}`)
+const appUrl =
+  process.env.APP_URL || (port === 0 ? undefined : `http://${host === "0.0.0.0" ? "localhost" : host}:${port}${prefix}`)
 if (appUrl === undefined) {
   process.stderr.write("PORT=0 needs APP_URL: links that leave the process start at the address qforms is reached at\n")
   process.exit(1)
@@ -31,20 +32,30 @@ const qforms = await Qforms.make({
 })
 const firstStart = await qforms.run(Bootstrap.ensureDefaultWorkspace({ ownerEmail: "owner@localhost" }))
 if (Option.isSome(firstStart)) {
-  process.stdout.write(`First start: workspace "Default" created. API key (shown once):\n\n  ${firstStart.value.key}\n\n`)
+  process.stdout.write(
+    `First start: workspace "Default" created. API key (shown once):\n\n  ${firstStart.value.key}\n\n`
+  )
 }
 
 const { app, attach } = createApp(qforms)
-const server = attach(app.listen(port, host, () => {
-  const url = `http://${host}:${port}`
-  process.stdout.write(`express-host listening on ${url} (qforms: ${url}${prefix}/api, docs: ${url}${prefix}/api/docs)\n`)
-}))
+const server = attach(
+  app.listen(port, host, () => {
+    const url = `http://${host}:${port}`
+    process.stdout.write(
+      `express-host listening on ${url} (qforms: ${url}${prefix}/api, docs: ${url}${prefix}/api/docs)\n`
+    )
+  })
+)
 
 let stopping = false
 const stop = () => {
   if (stopping) return
   stopping = true
-  const finish = () => qforms.dispose().then(() => process.exit(0), () => process.exit(1))
+  const finish = () =>
+    qforms.dispose().then(
+      () => process.exit(0),
+      () => process.exit(1)
+    )
   // In-flight requests get 10 s; open event streams (WebSockets) keep the server open until then,
   // when `dispose` closes them (1001) along with the database.
   const timer = setTimeout(() => {

@@ -35,7 +35,7 @@ export interface Answer {
   readonly stderr: string
 }
 
-const format = (args: ReadonlyArray<unknown>) => args.map((a) => typeof a === "string" ? a : String(a)).join(" ")
+const format = (args: ReadonlyArray<unknown>) => args.map((a) => (typeof a === "string" ? a : String(a))).join(" ")
 
 /** Runs one command's arguments inside the server, capturing what it prints. */
 export const runInServer = (qforms: Qforms.Qforms, args: ReadonlyArray<string>): Promise<Answer> => {
@@ -55,7 +55,9 @@ export const runInServer = (qforms: Qforms.Qforms, args: ReadonlyArray<string>):
       Effect.flatMap((exit) =>
         Exit.isSuccess(exit)
           ? Effect.succeed(exit.value)
-          : Effect.fail(new CliFailure({ message: (Cause.squash(exit.cause) as { message?: string }).message ?? "failed" }))
+          : Effect.fail(
+              new CliFailure({ message: (Cause.squash(exit.cause) as { message?: string }).message ?? "failed" })
+            )
       )
     )
   return Effect.runPromise(
@@ -63,7 +65,9 @@ export const runInServer = (qforms: Qforms.Qforms, args: ReadonlyArray<string>):
       Effect.provideService(InServer, inServer as never),
       Effect.provideService(Console.Console, console),
       Effect.provide(NodeServices.layer),
-      Effect.catchCause((cause) => Effect.sync(() => void (stderr += `qforms: unexpected failure: ${Cause.pretty(cause)}\n`)).pipe(Effect.as(1)))
+      Effect.catchCause((cause) =>
+        Effect.sync(() => void (stderr += `qforms: unexpected failure: ${Cause.pretty(cause)}\n`)).pipe(Effect.as(1))
+      )
     )
   ).then((code) => ({ code, stdout, stderr }))
 }
@@ -135,7 +139,11 @@ export const forward = (dataDir: string, args: ReadonlyArray<string>): Promise<A
     socket.setEncoding("utf8")
     socket.on("data", (chunk: string) => void (output += chunk))
     socket.on("error", (error) => {
-      resolve(connected ? { code: 1, stdout: "", stderr: `qforms: the running server's admin socket failed: ${error.message}\n` } : undefined)
+      resolve(
+        connected
+          ? { code: 1, stdout: "", stderr: `qforms: the running server's admin socket failed: ${error.message}\n` }
+          : undefined
+      )
     })
     socket.on("end", () => {
       const answer = (() => {

@@ -7,7 +7,7 @@ import {
   Accounts,
   ApiKeys,
   type BlobStore,
-  Database,
+  type Database,
   Members,
   Options,
   Passwords,
@@ -53,8 +53,8 @@ export const normalizeLogLevelFlag = (args: ReadonlyArray<string>): ReadonlyArra
     arg.startsWith("--log-level=")
       ? `--log-level=${spell(arg.slice("--log-level=".length))}`
       : i > 0 && args[i - 1] === "--log-level"
-      ? spell(arg)
-      : arg
+        ? spell(arg)
+        : arg
   )
 }
 
@@ -64,9 +64,10 @@ export const normalizeLogLevelFlag = (args: ReadonlyArray<string>): ReadonlyArra
  * process, which opens the database itself.
  */
 export const InServer = Context.Reference<
-  (<A, E extends { readonly message: string }>(
-    effect: Effect.Effect<A, E, Services.Services | SqlClient.SqlClient>
-  ) => Effect.Effect<A, CliFailure>) | undefined
+  | (<A, E extends { readonly message: string }>(
+      effect: Effect.Effect<A, E, Services.Services | SqlClient.SqlClient>
+    ) => Effect.Effect<A, CliFailure>)
+  | undefined
 >("@qforms/standalone/InServer", { defaultValue: () => undefined })
 
 /**
@@ -78,14 +79,15 @@ export const InServer = Context.Reference<
 const withQforms = <A, E extends { readonly message: string }>(
   effect: Effect.Effect<A, E, Services.Services | SqlClient.SqlClient>
 ): Effect.Effect<A, CliFailure> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const inServer = yield* InServer
     if (inServer !== undefined) return yield* inServer(effect)
     const settings = yield* Effect.mapError(Settings.load, (message) => new CliFailure({ message }))
     const database = Settings.database(settings)
-    const services = "url" in database
-      ? Services.layerPg({ ...database, maxConnections: 2, files: Settings.files(settings) })
-      : Services.layerPglite({ ...database, files: Settings.files(settings) })
+    const services =
+      "url" in database
+        ? Services.layerPg({ ...database, maxConnections: 2, files: Settings.files(settings) })
+        : Services.layerPglite({ ...database, files: Settings.files(settings) })
     // Logs go to stderr (stdout is the command's answer); `--log-level` wins over LOG_LEVEL.
     const flagLevel = Option.flatten(yield* Effect.serviceOption(GlobalFlag.LogLevel))
     const logging = Layer.mergeAll(
@@ -121,12 +123,12 @@ const nameFlag = (flag: string, description: string) =>
 // Helpers on top of the services
 // ---------------------------------------------------------------------------
 
-const requireWorkspace = Effect.fn(function*(workspaceId: number) {
+const requireWorkspace = Effect.fn(function* (workspaceId: number) {
   return yield* (yield* Workspaces.Workspaces).get(workspaceId)
 })
 
 /** The workspace's owner: the earliest owner account (the one created with it). */
-const ownerOf = Effect.fn(function*(workspaceId: number) {
+const ownerOf = Effect.fn(function* (workspaceId: number) {
   const members = yield* (yield* Members.Members).list(workspaceId)
   const owners = members.filter((member) => member.role === "owner").map((member) => member.accountId)
   if (owners.length === 0) return yield* fail(`workspace ${workspaceId} has no owner: pass --account`)
@@ -159,23 +161,24 @@ const workspaceCreate = Command.make(
     ownerName: nameFlag("owner-name", "The owner's name")
   },
   ({ name, ownerEmail, ownerName }) =>
-    withQforms(Effect.gen(function*() {
-      const created = yield* (yield* Workspaces.Workspaces).create({
-        name,
-        ownerEmail,
-        ownerName: Option.getOrNull(ownerName)
+    withQforms(
+      Effect.gen(function* () {
+        const created = yield* (yield* Workspaces.Workspaces).create({
+          name,
+          ownerEmail,
+          ownerName: Option.getOrNull(ownerName)
+        })
+        return { workspaceId: created.workspace.id, ownerAccountId: created.ownerAccountId }
       })
-      return { workspaceId: created.workspace.id, ownerAccountId: created.ownerAccountId }
-    })).pipe(Effect.flatMap(printJson))
+    ).pipe(Effect.flatMap(printJson))
 ).pipe(Command.withDescription("Create a workspace with its owner"))
 
-const workspaceList = Command.make(
-  "list",
-  {},
-  () =>
-    withQforms(Effect.gen(function*() {
+const workspaceList = Command.make("list", {}, () =>
+  withQforms(
+    Effect.gen(function* () {
       return yield* (yield* Workspaces.Workspaces).list
-    })).pipe(Effect.flatMap(printJson))
+    })
+  ).pipe(Effect.flatMap(printJson))
 ).pipe(Command.withDescription("List the workspaces"))
 
 const workspace = Command.make("workspace").pipe(
@@ -192,20 +195,21 @@ const memberAdd = Command.make(
     role: Flag.Literals("role", Members.MemberRole.literals).pipe(Flag.withDescription("The member's role"))
   },
   ({ workspace, email, name, role }) =>
-    withQforms(Effect.gen(function*() {
-      yield* requireWorkspace(workspace)
-      return yield* (yield* Members.Members).add(workspace, { email, name: Option.getOrNull(name), role })
-    })).pipe(Effect.flatMap(printJson))
+    withQforms(
+      Effect.gen(function* () {
+        yield* requireWorkspace(workspace)
+        return yield* (yield* Members.Members).add(workspace, { email, name: Option.getOrNull(name), role })
+      })
+    ).pipe(Effect.flatMap(printJson))
 ).pipe(Command.withDescription("Add a member to a workspace (an existing member gets the new role)"))
 
-const memberList = Command.make(
-  "list",
-  { workspace: workspaceFlag },
-  ({ workspace }) =>
-    withQforms(Effect.gen(function*() {
+const memberList = Command.make("list", { workspace: workspaceFlag }, ({ workspace }) =>
+  withQforms(
+    Effect.gen(function* () {
       yield* requireWorkspace(workspace)
       return yield* (yield* Members.Members).list(workspace)
-    })).pipe(Effect.flatMap(printJson))
+    })
+  ).pipe(Effect.flatMap(printJson))
 ).pipe(Command.withDescription("List a workspace's members"))
 
 const member = Command.make("member").pipe(
@@ -229,22 +233,23 @@ const keyCreate = Command.make(
     )
   },
   ({ workspace, account, name }) =>
-    withQforms(Effect.gen(function*() {
-      yield* requireWorkspace(workspace)
-      const accountId = Option.isSome(account) ? account.value : yield* ownerOf(workspace)
-      const created = yield* (yield* ApiKeys.ApiKeys).create(workspace, { accountId, name: Option.getOrNull(name) })
-      return created.key
-    })).pipe(Effect.flatMap((key) => Console.log(key)))
+    withQforms(
+      Effect.gen(function* () {
+        yield* requireWorkspace(workspace)
+        const accountId = Option.isSome(account) ? account.value : yield* ownerOf(workspace)
+        const created = yield* (yield* ApiKeys.ApiKeys).create(workspace, { accountId, name: Option.getOrNull(name) })
+        return created.key
+      })
+    ).pipe(Effect.flatMap((key) => Console.log(key)))
 ).pipe(Command.withDescription("Issue an API key; prints the key alone (it is shown this once)"))
 
-const keyList = Command.make(
-  "list",
-  { workspace: workspaceFlag },
-  ({ workspace }) =>
-    withQforms(Effect.gen(function*() {
+const keyList = Command.make("list", { workspace: workspaceFlag }, ({ workspace }) =>
+  withQforms(
+    Effect.gen(function* () {
       yield* requireWorkspace(workspace)
       return (yield* (yield* ApiKeys.ApiKeys).list(workspace)).map(listedKey)
-    })).pipe(Effect.flatMap(printJson))
+    })
+  ).pipe(Effect.flatMap(printJson))
 ).pipe(Command.withDescription("List a workspace's API keys (prefixes only, never the keys)"))
 
 const keyRevoke = Command.make(
@@ -256,11 +261,13 @@ const keyRevoke = Command.make(
     )
   },
   ({ keyId }) =>
-    withQforms(Effect.gen(function*() {
-      const keys = yield* ApiKeys.ApiKeys
-      const workspaceId = yield* keys.locate(keyId)
-      return listedKey(yield* keys.revoke(workspaceId, keyId))
-    })).pipe(Effect.flatMap(printJson))
+    withQforms(
+      Effect.gen(function* () {
+        const keys = yield* ApiKeys.ApiKeys
+        const workspaceId = yield* keys.locate(keyId)
+        return listedKey(yield* keys.revoke(workspaceId, keyId))
+      })
+    ).pipe(Effect.flatMap(printJson))
 ).pipe(Command.withDescription("Revoke an API key: it stops working on the next request"))
 
 const key = Command.make("key").pipe(
@@ -279,11 +286,13 @@ const accountSetPassword = Command.make(
     )
   },
   ({ email, password }) =>
-    withQforms(Effect.gen(function*() {
-      const chosen = Option.getOrElse(password, Passwords.generate)
-      yield* (yield* Sessions.Sessions).setPassword(email, chosen)
-      return { email, ...(Option.isNone(password) ? { password: chosen } : {}), sessionsEnded: true }
-    })).pipe(Effect.flatMap(printJson))
+    withQforms(
+      Effect.gen(function* () {
+        const chosen = Option.getOrElse(password, Passwords.generate)
+        yield* (yield* Sessions.Sessions).setPassword(email, chosen)
+        return { email, ...(Option.isNone(password) ? { password: chosen } : {}), sessionsEnded: true }
+      })
+    ).pipe(Effect.flatMap(printJson))
 ).pipe(Command.withDescription("Set an account's application password (ends its sessions, lifts a lockout)"))
 
 const account = Command.make("account").pipe(
@@ -304,17 +313,17 @@ export const qforms = Command.make("qforms").pipe(
 const presenter = CliOutput.layerPresenter({
   present: (event) =>
     event._tag === "InvalidInvocation"
-      ? Effect.gen(function*() {
-        const formatter = yield* CliOutput.Formatter
-        yield* Console.error(formatter.formatHelpDoc(event.helpDoc))
-        yield* Console.error(formatter.formatErrors(event.errors))
-      })
+      ? Effect.gen(function* () {
+          const formatter = yield* CliOutput.Formatter
+          yield* Console.error(formatter.formatHelpDoc(event.helpDoc))
+          yield* Console.error(formatter.formatErrors(event.errors))
+        })
       : event._tag === "Help" && event.reason === "Implicit"
-      ? Effect.gen(function*() {
-        const formatter = yield* CliOutput.Formatter
-        yield* Console.error(formatter.formatHelpDoc(event.helpDoc))
-      })
-      : CliOutput.defaultPresenter.present(event)
+        ? Effect.gen(function* () {
+            const formatter = yield* CliOutput.Formatter
+            yield* Console.error(formatter.formatHelpDoc(event.helpDoc))
+          })
+        : CliOutput.defaultPresenter.present(event)
 })
 
 /**
@@ -327,8 +336,8 @@ export const execute = (args: ReadonlyArray<string>) =>
     Effect.as(0),
     Effect.catch((error) =>
       CliError.isCliError(error)
-        // Already rendered by effect/cli (the problem, then the usage).
-        ? Effect.succeed(2)
+        ? // Already rendered by effect/cli (the problem, then the usage).
+          Effect.succeed(2)
         : Effect.as(Console.error(`qforms: ${error instanceof CliFailure ? error.message : String(error)}`), 1)
     ),
     Effect.provide(presenter)

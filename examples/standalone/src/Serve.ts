@@ -19,7 +19,8 @@ const server = await start(settings.value).catch((error: unknown) => {
   process.stderr.write(`qforms could not start: ${error instanceof Error ? error.message : String(error)}\n`)
   process.exit(1)
 })
-if (Option.isSome(server.firstStart)) process.stdout.write(`${firstStartBanner(server.firstStart.value, Settings.appUrl(settings.value) ?? server.url)}\n`)
+if (Option.isSome(server.firstStart))
+  process.stdout.write(`${firstStartBanner(server.firstStart.value, Settings.appUrl(settings.value) ?? server.url)}\n`)
 if (settings.value.allowPrivateWebhookTargets) {
   process.stderr.write(
     "qforms: WARNING: QFORMS_ALLOW_PRIVATE_WEBHOOK_TARGETS is on: webhooks may be posted to loopback and private addresses. " +
@@ -36,10 +37,13 @@ const stop = (signal: string) => {
   // Stops accepting at once (synchronously): once this line is out, new connections are refused.
   const closed = server.close()
   process.stdout.write(`qforms: ${signal}, finishing requests and stopping\n`)
-  closed.then(() => process.exit(0), (error: unknown) => {
-    process.stderr.write(`qforms: error while stopping: ${String(error)}\n`)
-    process.exit(1)
-  })
+  closed.then(
+    () => process.exit(0),
+    (error: unknown) => {
+      process.stderr.write(`qforms: error while stopping: ${String(error)}\n`)
+      process.exit(1)
+    }
+  )
 }
 process.on("SIGTERM", () => stop("SIGTERM"))
 process.on("SIGINT", () => stop("SIGINT"))

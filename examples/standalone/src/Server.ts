@@ -23,14 +23,16 @@ const accessLog = (server: NodeServer) =>
   server.on("request", (request, response) => {
     const started = performance.now()
     response.on("finish", () => {
-      process.stdout.write(`${JSON.stringify({
-        at: new Date().toISOString(),
-        method: request.method,
-        // Sign-in links, tracking links and tokens in query strings are credentials: never logged.
-        url: Redact.redactUrl(request.url ?? ""),
-        status: response.statusCode,
-        ms: Math.round((performance.now() - started) * 10) / 10
-      })}\n`)
+      process.stdout.write(
+        `${JSON.stringify({
+          at: new Date().toISOString(),
+          method: request.method,
+          // Sign-in links, tracking links and tokens in query strings are credentials: never logged.
+          url: Redact.redactUrl(request.url ?? ""),
+          status: response.statusCode,
+          ms: Math.round((performance.now() - started) * 10) / 10
+        })}\n`
+      )
     })
   })
 
@@ -70,8 +72,8 @@ const urlHost = (address: AddressInfo): string =>
   address.address === "0.0.0.0" || address.address === "::"
     ? "localhost"
     : address.family === "IPv6"
-    ? `[${address.address}]`
-    : address.address
+      ? `[${address.address}]`
+      : address.address
 
 /** An answer while the database opens (only when the server listens first, see {@link start}). */
 const starting = (response: ServerResponse) => {
@@ -118,21 +120,23 @@ export const start = async (settings: Settings.Settings): Promise<Server> => {
       }
     })
   let qforms: Qforms.Qforms | undefined
-  const server = createServer({
-    // Slow clients cannot hold a connection for long: headers within headersTimeout, the whole request within
-    // requestTimeout (checked every second rather than Node's default 30 s), idle keep-alive closed after keepAliveTimeout.
-    headersTimeout: settings.headersTimeoutMs,
-    requestTimeout: settings.requestTimeoutMs,
-    keepAliveTimeout: settings.keepAliveTimeoutMs,
-    connectionsCheckingInterval: Math.min(1_000, settings.headersTimeoutMs)
-  }, (request, response) => {
-    if (isRefused(request.socket)) return void response.destroy()
-    if (qforms === undefined) return void starting(response)
-    qforms.nodeHandler(request, response)
-  })
-  const isRefused = settings.maxConnectionsPerAddress > 0
-    ? capConnections(server, settings.maxConnectionsPerAddress)
-    : () => false
+  const server = createServer(
+    {
+      // Slow clients cannot hold a connection for long: headers within headersTimeout, the whole request within
+      // requestTimeout (checked every second rather than Node's default 30 s), idle keep-alive closed after keepAliveTimeout.
+      headersTimeout: settings.headersTimeoutMs,
+      requestTimeout: settings.requestTimeoutMs,
+      keepAliveTimeout: settings.keepAliveTimeoutMs,
+      connectionsCheckingInterval: Math.min(1_000, settings.headersTimeoutMs)
+    },
+    (request, response) => {
+      if (isRefused(request.socket)) return void response.destroy()
+      if (qforms === undefined) return void starting(response)
+      qforms.nodeHandler(request, response)
+    }
+  )
+  const isRefused =
+    settings.maxConnectionsPerAddress > 0 ? capConnections(server, settings.maxConnectionsPerAddress) : () => false
   // The live event stream (WebSocket); other upgrades are not ours.
   server.on("upgrade", (request, socket, head) => {
     if (qforms === undefined || !qforms.upgradeHandler(request, socket, head)) socket.destroy()
@@ -140,11 +144,12 @@ export const start = async (settings: Settings.Settings): Promise<Server> => {
   // Requests Node refuses before qforms sees them (oversized headers, garbage) still get an {error} body.
   server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return socket.destroy()
-    const [status, reason] = error.code === "HPE_HEADER_OVERFLOW"
-      ? [431, "Request Header Fields Too Large"]
-      : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
-      ? [408, "Request Timeout"]
-      : [400, "Bad Request"]
+    const [status, reason] =
+      error.code === "HPE_HEADER_OVERFLOW"
+        ? [431, "Request Header Fields Too Large"]
+        : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+          ? [408, "Request Timeout"]
+          : [400, "Bad Request"]
     const body = JSON.stringify({ error: `${reason.toLowerCase()}: the request could not be parsed` })
     socket.end(
       `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`
@@ -156,7 +161,8 @@ export const start = async (settings: Settings.Settings): Promise<Server> => {
       server.once("error", resolve)
       server.listen(settings.port, settings.host, () => resolve(server.address() as AddressInfo))
     })
-    if (listening instanceof Error) throw new Error(`cannot listen on ${settings.host}:${settings.port}: ${listening.message}`)
+    if (listening instanceof Error)
+      throw new Error(`cannot listen on ${settings.host}:${settings.port}: ${listening.message}`)
     return listening
   }
   let listening: AddressInfo
@@ -185,15 +191,16 @@ export const start = async (settings: Settings.Settings): Promise<Server> => {
   const firstStart = await running.run(Bootstrap.ensureDefaultWorkspace({ ownerEmail: settings.ownerEmail }))
   // On the embedded database the CLI's commands reach this process through a socket in the data directory.
   const database = Settings.database(settings)
-  const stopAdmin = "url" in database || database.dataDir === undefined
-    ? undefined
-    : await AdminSocket.serve(database.dataDir, running).catch((error: unknown) => {
-      process.stderr.write(`qforms: the CLI cannot reach this server (admin socket: ${String(error)})\n`)
-      return undefined
-    })
+  const stopAdmin =
+    "url" in database || database.dataDir === undefined
+      ? undefined
+      : await AdminSocket.serve(database.dataDir, running).catch((error: unknown) => {
+          process.stderr.write(`qforms: the CLI cannot reach this server (admin socket: ${String(error)})\n`)
+          return undefined
+        })
   let closing: Promise<void> | undefined
   const close = () =>
-    closing ??= new Promise<void>((resolve) => {
+    (closing ??= new Promise<void>((resolve) => {
       // Refuse new connections; idle keep-alive ones close now, busy ones when their response is sent.
       const timer = setTimeout(() => server.closeAllConnections(), settings.shutdownTimeoutMs)
       server.close(() => {
@@ -201,7 +208,9 @@ export const start = async (settings: Settings.Settings): Promise<Server> => {
         resolve()
       })
       server.closeIdleConnections()
-    }).then(() => stopAdmin?.()).then(() => running.dispose())
+    })
+      .then(() => stopAdmin?.())
+      .then(() => running.dispose()))
   const host = listening.family === "IPv6" ? `[${listening.address}]` : listening.address
   return { url: `http://${host}:${listening.port}`, qforms: running, firstStart, close }
 }
@@ -210,7 +219,7 @@ export const start = async (settings: Settings.Settings): Promise<Server> => {
 export const firstStartBanner = (first: Bootstrap.Bootstrapped, url?: string): string =>
   [
     "",
-    "  qforms: first start. Created the workspace \"Default\" (owner " + first.ownerEmail + ") and its first API key.",
+    `  qforms: first start. Created the workspace "Default" (owner ${first.ownerEmail}) and its first API key.`,
     "  It is shown once, never again; keep it somewhere safe:",
     "",
     `    ${first.key}`,
@@ -220,4 +229,3 @@ export const firstStartBanner = (first: Bootstrap.Bootstrapped, url?: string): s
     `    ${url ?? ""}/app/sign-in/link/${first.signInToken}`,
     ""
   ].join("\n")
-

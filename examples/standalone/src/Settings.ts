@@ -31,16 +31,22 @@ const AtLeastOne = Schema.Int.check(Schema.isGreaterThanOrEqualTo(1, { message: 
 const Port = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 65535 }))
 
 /** A duration in milliseconds, at least 1. */
-const Milliseconds = Schema.Int.check(Schema.isGreaterThan(0, { message: "Expected a whole number of milliseconds greater than 0" }))
+const Milliseconds = Schema.Int.check(
+  Schema.isGreaterThan(0, { message: "Expected a whole number of milliseconds greater than 0" })
+)
 
 /** A count where 0 means no limit. */
-const Count = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0, { message: "Expected a whole number, 0 or more (0: no limit)" }))
+const Count = Schema.Int.check(
+  Schema.isGreaterThanOrEqualTo(0, { message: "Expected a whole number, 0 or more (0: no limit)" })
+)
 
 /** A retry schedule such as `0s,5s,5m,30m,2h`. */
-const ScheduleText = Schema.String.check(Schema.makeFilter((text: string) => {
-  const parsed = RetrySchedule.parse(text)
-  return Result.isSuccess(parsed) || parsed.failure
-}))
+const ScheduleText = Schema.String.check(
+  Schema.makeFilter((text: string) => {
+    const parsed = RetrySchedule.parse(text)
+    return Result.isSuccess(parsed) || parsed.failure
+  })
+)
 
 /** `QFORMS_FRAME_ANCESTORS`: CSP frame-ancestors sources separated by spaces, each checked. */
 const FrameAncestors = Schema.String.pipe(
@@ -72,16 +78,22 @@ export const Settings = Config.all({
   logFormat: Config.Literals(["pretty", "json"], "LOG_FORMAT").pipe(Config.withDefault("pretty" as const)),
   logRequests: Config.Boolean("LOG_REQUESTS").pipe(Config.withDefault(false)),
   ownerEmail: Config.String("QFORMS_OWNER_EMAIL").pipe(Config.withDefault("owner@localhost")),
-  rateLimitPerSecond: Config.schema(Options.PositiveNumber, "QFORMS_RATE_LIMIT_PER_SECOND").pipe(Config.withDefault(20)),
+  rateLimitPerSecond: Config.schema(Options.PositiveNumber, "QFORMS_RATE_LIMIT_PER_SECOND").pipe(
+    Config.withDefault(20)
+  ),
   rateLimitBurst: Config.schema(Options.PositiveInt, "QFORMS_RATE_LIMIT_BURST").pipe(Config.withDefault(100)),
-  shutdownTimeoutMs: Config.schema(Options.NonNegativeInt, "QFORMS_SHUTDOWN_TIMEOUT_MS").pipe(Config.withDefault(10_000)),
+  shutdownTimeoutMs: Config.schema(Options.NonNegativeInt, "QFORMS_SHUTDOWN_TIMEOUT_MS").pipe(
+    Config.withDefault(10_000)
+  ),
   headersTimeoutMs: Config.schema(Milliseconds, "QFORMS_HEADERS_TIMEOUT_MS").pipe(Config.withDefault(15_000)),
   requestTimeoutMs: Config.schema(Milliseconds, "QFORMS_REQUEST_TIMEOUT_MS").pipe(Config.withDefault(120_000)),
   keepAliveTimeoutMs: Config.schema(Milliseconds, "QFORMS_KEEP_ALIVE_TIMEOUT_MS").pipe(Config.withDefault(5_000)),
   maxConnectionsPerAddress: Config.schema(Count, "QFORMS_MAX_CONNECTIONS_PER_ADDRESS").pipe(Config.withDefault(100)),
-  retrySchedule: Config.option(Config.schema(ScheduleText, "QFORMS_WEBHOOK_RETRY_SCHEDULE").pipe(
-    Config.map((text) => Result.getOrElse(RetrySchedule.parse(text), () => RetrySchedule.defaultSchedule))
-  )),
+  retrySchedule: Config.option(
+    Config.schema(ScheduleText, "QFORMS_WEBHOOK_RETRY_SCHEDULE").pipe(
+      Config.map((text) => Result.getOrElse(RetrySchedule.parse(text), () => RetrySchedule.defaultSchedule))
+    )
+  ),
   webhookTimeoutMs: Config.schema(Options.PositiveInt, "QFORMS_WEBHOOK_TIMEOUT_MS").pipe(Config.withDefault(10_000)),
   allowPrivateWebhookTargets: Config.Boolean("QFORMS_ALLOW_PRIVATE_WEBHOOK_TARGETS").pipe(Config.withDefault(false)),
   deliveryWorker: Config.Boolean("QFORMS_DELIVERY_WORKER").pipe(Config.withDefault(true)),
@@ -108,9 +120,10 @@ export const Settings = Config.all({
   partialMaxAgeDays: Config.schema(Options.PositiveNumber, "QFORMS_PARTIAL_RESPONSE_MAX_AGE_DAYS").pipe(
     Config.withDefault(Responses.defaultPartialMaxAgeDays)
   ),
-  partialResponsesPerAddressPerHour: Config.schema(Options.NonNegativeInt, "QFORMS_PARTIAL_RESPONSES_PER_ADDRESS_PER_HOUR").pipe(
-    Config.withDefault(PublicPage.defaultPartialResponsesPerAddressPerHour)
-  ),
+  partialResponsesPerAddressPerHour: Config.schema(
+    Options.NonNegativeInt,
+    "QFORMS_PARTIAL_RESPONSES_PER_ADDRESS_PER_HOUR"
+  ).pipe(Config.withDefault(PublicPage.defaultPartialResponsesPerAddressPerHour)),
   smtpUrl: Config.option(Config.Redacted("QFORMS_SMTP_URL")),
   mailFrom: Config.option(Config.String("QFORMS_MAIL_FROM")),
   inboundAddress: Config.option(Config.String("QFORMS_INBOUND_ADDRESS")),
@@ -133,27 +146,37 @@ const checkCombination = (settings: Settings): Effect.Effect<Settings, string> =
       `Invalid configuration: QFORMS_HEADERS_TIMEOUT_MS (${settings.headersTimeoutMs}) must not be more than QFORMS_REQUEST_TIMEOUT_MS (${settings.requestTimeoutMs})`
     )
   }
-  const openai = Option.getOrElse(settings.formGenerator, () => Option.isSome(settings.llmBaseUrl) ? "openai" : "offline")
+  const openai = Option.getOrElse(settings.formGenerator, () =>
+    Option.isSome(settings.llmBaseUrl) ? "openai" : "offline"
+  )
   if (openai === "openai") {
     const missing = [
       Option.isNone(settings.llmBaseUrl) ? "QFORMS_LLM_BASE_URL" : undefined,
       Option.isNone(settings.llmModel) ? "QFORMS_LLM_MODEL" : undefined
     ].filter((name) => name !== undefined)
     if (missing.length > 0) {
-      return Effect.fail(`Invalid configuration: the openai form generator needs ${missing.join(" and ")} (in QFORMS_FORM_GENERATOR)`)
+      return Effect.fail(
+        `Invalid configuration: the openai form generator needs ${missing.join(" and ")} (in QFORMS_FORM_GENERATOR)`
+      )
     }
   }
   if (Option.isSome(settings.smtpUrl)) {
     const problem = Mailer.smtpUrlProblem(Redacted.value(settings.smtpUrl.value))
     if (problem !== undefined) return Effect.fail(`Invalid configuration: ${problem}`)
     if (Option.isSome(settings.imapUrl) && !/^imaps?:\/\/[^/]+/.test(Redacted.value(settings.imapUrl.value))) {
-      return Effect.fail("Invalid configuration: QFORMS_IMAP_URL must look like imaps://user:pass@imap.example.com/INBOX")
+      return Effect.fail(
+        "Invalid configuration: QFORMS_IMAP_URL must look like imaps://user:pass@imap.example.com/INBOX"
+      )
     }
     if (Option.isSome(settings.inboundAddress) && !settings.inboundAddress.value.includes("{token}")) {
-      return Effect.fail("Invalid configuration: QFORMS_INBOUND_ADDRESS must contain {token}, e.g. reply+{token}@in.example.com")
+      return Effect.fail(
+        "Invalid configuration: QFORMS_INBOUND_ADDRESS must contain {token}, e.g. reply+{token}@in.example.com"
+      )
     }
     if (Option.isNone(settings.mailFrom)) {
-      return Effect.fail("Invalid configuration: QFORMS_SMTP_URL needs QFORMS_MAIL_FROM (e.g. \"Forms <forms@example.com>\")")
+      return Effect.fail(
+        'Invalid configuration: QFORMS_SMTP_URL needs QFORMS_MAIL_FROM (e.g. "Forms <forms@example.com>")'
+      )
     }
   }
   return Effect.succeed(settings)
@@ -162,7 +185,8 @@ const checkCombination = (settings: Settings): Effect.Effect<Settings, string> =
 /** Reads the settings from the environment; a bad value fails with a readable message. */
 export const load: Effect.Effect<Settings, string> = Effect.mapError(
   Settings,
-  (error) => `Invalid configuration: ${error.message.replace(/^SchemaError\((.*)\)$/s, "$1").replace(/\n\s*at \["?([^"\]]+)"?\]/g, " (in $1)")}`
+  (error) =>
+    `Invalid configuration: ${error.message.replace(/^SchemaError\((.*)\)$/s, "$1").replace(/\n\s*at \["?([^"\]]+)"?\]/g, " (in $1)")}`
 ).pipe(Effect.flatMap(checkCombination))
 
 /**
@@ -170,7 +194,9 @@ export const load: Effect.Effect<Settings, string> = Effect.mapError(
  * otherwise a model when `QFORMS_LLM_BASE_URL` is set, else the offline one.
  */
 export const formGenerator = (settings: Settings): NonNullable<Qforms.QformsOptions["formGenerator"]> => {
-  const kind = Option.getOrElse(settings.formGenerator, () => Option.isSome(settings.llmBaseUrl) ? "openai" : "offline")
+  const kind = Option.getOrElse(settings.formGenerator, () =>
+    Option.isSome(settings.llmBaseUrl) ? "openai" : "offline"
+  )
   if (kind === "none") return FormGenerator.FormGenerator.layerNone
   if (kind === "offline" || Option.isNone(settings.llmBaseUrl) || Option.isNone(settings.llmModel)) {
     return FormGenerator.FormGenerator.layerOffline
@@ -185,7 +211,9 @@ export const formGenerator = (settings: Settings): NonNullable<Qforms.QformsOpti
 
 /** Which generator the settings choose, for the start-up line. */
 export const formGeneratorName = (settings: Settings): string => {
-  const kind = Option.getOrElse(settings.formGenerator, () => Option.isSome(settings.llmBaseUrl) ? "openai" : "offline")
+  const kind = Option.getOrElse(settings.formGenerator, () =>
+    Option.isSome(settings.llmBaseUrl) ? "openai" : "offline"
+  )
   return kind === "openai"
     ? `model ${Option.getOrElse(settings.llmModel, () => "?")} at ${Option.match(settings.llmBaseUrl, { onNone: () => "?", onSome: (url) => url.origin })}`
     : kind
@@ -212,7 +240,7 @@ export const files = (settings: Settings): Qforms.QformsOptions["files"] =>
  */
 export const appUrl = (settings: Settings): string | undefined =>
   Option.match(settings.appUrl, {
-    onNone: () => settings.port === 0 ? undefined : `http://localhost:${settings.port}`,
+    onNone: () => (settings.port === 0 ? undefined : `http://localhost:${settings.port}`),
     onSome: (url) => url.toString().replace(/\/$/, "")
   })
 
@@ -254,12 +282,12 @@ export const publicPage = (settings: Settings): NonNullable<Qforms.QformsOptions
 export const mail = (settings: Settings): Qforms.QformsOptions["mail"] =>
   Option.isSome(settings.smtpUrl) && Option.isSome(settings.mailFrom)
     ? {
-      url: Redacted.value(settings.smtpUrl.value),
-      from: settings.mailFrom.value,
-      timeoutMs: settings.webhookTimeoutMs,
-      inboundAddress: Option.getOrUndefined(settings.inboundAddress),
-      inboundSecret: Option.getOrUndefined(Option.map(settings.inboundSecret, Redacted.value)),
-      inboundMaxBytes: settings.inboundMaxBytes,
-      imap: Option.getOrUndefined(Option.map(settings.imapUrl, (url) => ({ url: Redacted.value(url) })))
-    }
+        url: Redacted.value(settings.smtpUrl.value),
+        from: settings.mailFrom.value,
+        timeoutMs: settings.webhookTimeoutMs,
+        inboundAddress: Option.getOrUndefined(settings.inboundAddress),
+        inboundSecret: Option.getOrUndefined(Option.map(settings.inboundSecret, Redacted.value)),
+        inboundMaxBytes: settings.inboundMaxBytes,
+        imap: Option.getOrUndefined(Option.map(settings.imapUrl, (url) => ({ url: Redacted.value(url) })))
+      }
     : undefined

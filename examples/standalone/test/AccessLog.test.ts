@@ -22,7 +22,14 @@ describe(`access log on ${target.name}`, () => {
     const url = await server.listening
     // The first start prints the one-time sign-in link once, on purpose (the banner).
     const token = (await server.waitFor(/\/app\/sign-in\/link\/([A-Za-z0-9_-]+)/))[1]!
-    const secrets = [token, "open-pixel-token-1", "click-token-2", "query-token-3", "qk_live_abcdefghijklmnop", "hook-secret-4"]
+    const secrets = [
+      token,
+      "open-pixel-token-1",
+      "click-token-2",
+      "query-token-3",
+      "qk_live_abcdefghijklmnop",
+      "hook-secret-4"
+    ]
     const paths = [
       `/app/sign-in/link/${token}`,
       "/t/o/open-pixel-token-1",
@@ -35,19 +42,27 @@ describe(`access log on ${target.name}`, () => {
     // Every request got its line.
     const lines = await server.waitFor(/(.*"url":"\/f\/some-form[^\n]*\n)/)
     expect(lines[0]).toContain("webhook_secret=[redacted]")
-    const log = server.stdout().split("\n").filter((line) => line.startsWith("{") && line.includes("\"url\""))
+    const log = server
+      .stdout()
+      .split("\n")
+      .filter((line) => line.startsWith("{") && line.includes('"url"'))
     const urls = log.map((line) => (JSON.parse(line) as { url: string }).url)
-    expect(urls).toEqual(expect.arrayContaining([
-      "/app/sign-in/link/[redacted]",
-      "/t/o/[redacted]",
-      "/t/c/[redacted]?u=1",
-      "/api/events?formId=3&access_token=[redacted]",
-      "/api/forms?key=[redacted]",
-      "/f/some-form?x=1&webhook_secret=[redacted]"
-    ]))
+    expect(urls).toEqual(
+      expect.arrayContaining([
+        "/app/sign-in/link/[redacted]",
+        "/t/o/[redacted]",
+        "/t/c/[redacted]?u=1",
+        "/api/events?formId=3&access_token=[redacted]",
+        "/api/forms?key=[redacted]",
+        "/f/some-form?x=1&webhook_secret=[redacted]"
+      ])
+    )
     for (const secret of secrets) {
       // The banner holds the sign-in token once; no log line holds any secret.
-      expect(log.filter((line) => line.includes(secret)), secret).toEqual([])
+      expect(
+        log.filter((line) => line.includes(secret)),
+        secret
+      ).toEqual([])
     }
   }, 120_000)
 })

@@ -29,17 +29,26 @@ interface Issued {
 /** Workspace, viewer member and two keys, all through the CLI. */
 const issue = async (env: Readonly<Record<string, string>>): Promise<Issued> => {
   const created = JSON.parse(
-    await cliOk(["workspace", "create", "--name", "Acme", "--owner-email", "ada@example.com", "--owner-name", "Ada"], env)
+    await cliOk(
+      ["workspace", "create", "--name", "Acme", "--owner-email", "ada@example.com", "--owner-name", "Ada"],
+      env
+    )
   )
   expect(created).toEqual({ workspaceId: expect.any(Number), ownerAccountId: expect.any(Number) })
   const workspaceId = String(created.workspaceId)
   const member = JSON.parse(
-    await cliOk(["member", "add", "--workspace", workspaceId, "--email", "vic@example.com", "--name", "Vic", "--role", "viewer"], env)
+    await cliOk(
+      ["member", "add", "--workspace", workspaceId, "--email", "vic@example.com", "--name", "Vic", "--role", "viewer"],
+      env
+    )
   )
   expect(member).toEqual({ accountId: expect.any(Number), name: "Vic", email: "vic@example.com", role: "viewer" })
   const ownerKey = await cliOk(["key", "create", "--workspace", workspaceId, "--name", "ci"], env)
   expect(ownerKey).toMatch(KEY)
-  const viewerKey = await cliOk(["key", "create", "--workspace", workspaceId, "--account", String(member.accountId)], env)
+  const viewerKey = await cliOk(
+    ["key", "create", "--workspace", workspaceId, "--account", String(member.accountId)],
+    env
+  )
   expect(viewerKey).toMatch(KEY)
   return {
     workspaceId: created.workspaceId,
@@ -62,8 +71,18 @@ const checkListings = async (env: Readonly<Record<string, string>>, issued: Issu
   ])
   const keys = JSON.parse(await cliOk(["key", "list", "--workspace", String(issued.workspaceId)], env))
   expect(keys.slice(0, 2)).toEqual([
-    expect.objectContaining({ prefix: issued.ownerKey.slice(0, 12), name: "ci", accountId: issued.ownerAccountId, revoked: false }),
-    expect.objectContaining({ prefix: issued.viewerKey.slice(0, 12), name: null, accountId: issued.viewerAccountId, revoked: false })
+    expect.objectContaining({
+      prefix: issued.ownerKey.slice(0, 12),
+      name: "ci",
+      accountId: issued.ownerAccountId,
+      revoked: false
+    }),
+    expect.objectContaining({
+      prefix: issued.viewerKey.slice(0, 12),
+      name: null,
+      accountId: issued.viewerAccountId,
+      revoked: false
+    })
   ])
   expect(JSON.stringify(keys)).not.toContain(issued.ownerKey)
   return keys as Array<{ id: number; prefix: string; lastUsedAt: string | null; revoked: boolean }>
@@ -74,10 +93,13 @@ const checkKeysWork = async (url: string, issued: Issued) => {
   const members = await api(url, "GET", "/members", { key: issued.ownerKey })
   expect(members.status).toBe(200)
   expect(JSON.stringify(members.body)).toContain("vic@example.com")
-  expect((await api(url, "POST", "/forms", { key: issued.ownerKey, body: { title: "By the CLI's key", fields: [] } })).status)
-    .toBe(201)
+  expect(
+    (await api(url, "POST", "/forms", { key: issued.ownerKey, body: { title: "By the CLI's key", fields: [] } })).status
+  ).toBe(201)
   expect((await api(url, "GET", "/forms", { key: issued.viewerKey })).status).toBe(200)
-  expect((await api(url, "POST", "/forms", { key: issued.viewerKey, body: { title: "No", fields: [] } })).status).toBe(403)
+  expect((await api(url, "POST", "/forms", { key: issued.viewerKey, body: { title: "No", fields: [] } })).status).toBe(
+    403
+  )
 }
 
 describe("qforms CLI: bad arguments", () => {
@@ -90,7 +112,10 @@ describe("qforms CLI: bad arguments", () => {
   it.concurrent.each([
     [["member", "add", "--workspace", "1", "--email", "vic@example.com"], /Missing required flag: --role/],
     [["member", "add", "--workspace", "1", "--email", "vic@example.com", "--role", "boss"], /--role.*"boss"/],
-    [["member", "add", "--workspace", "1", "--email", "not-an-email", "--role", "viewer"], /--email.*must be an e-mail address/],
+    [
+      ["member", "add", "--workspace", "1", "--email", "not-an-email", "--role", "viewer"],
+      /--email.*must be an e-mail address/
+    ],
     [["member", "list", "--workspace", "abc"], /--workspace.*"abc"/],
     [["key", "create", "--workspace", "0"], /--workspace.*must be a positive integer/],
     [["key", "revoke", "first"], /keyId|"first"/],
@@ -127,26 +152,37 @@ for (const target of processTargets) {
     })
 
     it("unknown workspace, member or key: exit 1 with the message on stderr", async () => {
-      for (
-        const [args, message] of [
-          [["member", "list", "--workspace", "999"], "qforms: workspace 999 not found\n"],
-          [["key", "create", "--workspace", "999"], "qforms: workspace 999 not found\n"],
-          [["key", "revoke", "999"], "qforms: API key 999 not found\n"]
-        ] as const
-      ) {
+      for (const [args, message] of [
+        [["member", "list", "--workspace", "999"], "qforms: workspace 999 not found\n"],
+        [["key", "create", "--workspace", "999"], "qforms: workspace 999 not found\n"],
+        [["key", "revoke", "999"], "qforms: API key 999 not found\n"]
+      ] as const) {
         const result = await cli(args, db.env)
         expect(result).toEqual({ code: 1, stdout: "", stderr: message })
       }
-    })
+      // Three processes, each opening the database: ~15 s alone, close to a minute on a loaded 2-core machine.
+    }, 180_000)
 
     if (target.name === "pglite") {
       it("account set-password: the account signs in to the application with it; unknown e-mail exit 1", async () => {
         await cliOk(["workspace", "create", "--name", "Pw", "--owner-email", "pat@example.com"], db.env)
         const generated = JSON.parse(await cliOk(["account", "set-password", "--email", "pat@example.com"], db.env))
-        expect(generated).toEqual({ email: "pat@example.com", password: expect.stringMatching(/^[A-Za-z0-9_-]{20}$/), sessionsEnded: true })
-        const chosen = JSON.parse(await cliOk(["account", "set-password", "--email", "PAT@example.com", "--password", "chosen password 1"], db.env))
+        expect(generated).toEqual({
+          email: "pat@example.com",
+          password: expect.stringMatching(/^[A-Za-z0-9_-]{20}$/),
+          sessionsEnded: true
+        })
+        const chosen = JSON.parse(
+          await cliOk(
+            ["account", "set-password", "--email", "PAT@example.com", "--password", "chosen password 1"],
+            db.env
+          )
+        )
         expect(chosen).toEqual({ email: "PAT@example.com", sessionsEnded: true })
-        const short = await cli(["account", "set-password", "--email", "pat@example.com", "--password", "short"], db.env)
+        const short = await cli(
+          ["account", "set-password", "--email", "pat@example.com", "--password", "short"],
+          db.env
+        )
         expect(short.code).toBe(2)
         expect(short.stderr).toMatch(/at least 10 characters/)
         const unknown = await cli(["account", "set-password", "--email", "nobody@example.com"], db.env)
@@ -174,7 +210,10 @@ for (const target of processTargets) {
         await checkListings(db.env, issued)
 
         // `npm run -s qforms -- key create …` from the root prints the key alone.
-        const viaNpm = await npm(["run", "-s", "qforms", "--", "key", "create", "--workspace", String(issued.workspaceId)], db.env)
+        const viaNpm = await npm(
+          ["run", "-s", "qforms", "--", "key", "create", "--workspace", String(issued.workspaceId)],
+          db.env
+        )
         expect(viaNpm.code).toBe(0)
         expect(viaNpm.stdout).toMatch(KEY)
 
@@ -196,9 +235,12 @@ for (const target of processTargets) {
         expect(JSON.parse(added.stdout)).toMatchObject({ email: "eve@example.com", role: "admin" })
         const listed = await api(url, "GET", "/members", { key: issued.ownerKey })
         expect(JSON.stringify(listed.body)).toContain("eve@example.com")
-        const password = JSON.parse(await cliOk(["account", "set-password", "--email", "eve@example.com"], db.env)).password as string
+        const password = JSON.parse(await cliOk(["account", "set-password", "--email", "eve@example.com"], db.env))
+          .password as string
         expect(password.length).toBeGreaterThanOrEqual(10)
-        const live = (await cliOk(["key", "create", "--workspace", String(issued.workspaceId), "--name", "live"], db.env)).trim()
+        const live = (
+          await cliOk(["key", "create", "--workspace", String(issued.workspaceId), "--name", "live"], db.env)
+        ).trim()
         expect((await api(url, "GET", "/forms", { key: live })).status).toBe(200)
         // Failures and usage errors keep their exit codes and messages.
         const unknown = await cli(["account", "set-password", "--email", "nobody@example.com"], db.env)
@@ -241,10 +283,24 @@ for (const target of processTargets) {
 
         // With the server running: list, issue, revoke.
         const keys = await checkListings(db.env, issued)
-        const late = (await cliOk(["key", "create", "--workspace", String(issued.workspaceId), "--name", "late"], db.env)).trim()
+        const late = (
+          await cliOk(["key", "create", "--workspace", String(issued.workspaceId), "--name", "late"], db.env)
+        ).trim()
         expect((await api(url, "GET", "/forms", { key: late })).status).toBe(200)
         const added = JSON.parse(
-          await cliOk(["member", "add", "--workspace", String(issued.workspaceId), "--email", "eve@example.com", "--role", "admin"], db.env)
+          await cliOk(
+            [
+              "member",
+              "add",
+              "--workspace",
+              String(issued.workspaceId),
+              "--email",
+              "eve@example.com",
+              "--role",
+              "admin"
+            ],
+            db.env
+          )
         )
         const members = await api(url, "GET", "/members", { key: late })
         expect(members.body.members).toContainEqual(added)

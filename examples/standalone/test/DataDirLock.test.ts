@@ -96,17 +96,24 @@ describe("the embedded database's data-directory lock", () => {
         await stale.exited
       }
       const both = [serve(dataDir), serve(dataDir)]
-      const outcomes = await Promise.all(both.map((server) =>
-        Promise.race([
-          listening(server).then(() => "listening" as const, () => "exited" as const),
-          server.exited.then(() => "exited" as const)
-        ])
-      ))
+      const outcomes = await Promise.all(
+        both.map((server) =>
+          Promise.race([
+            listening(server).then(
+              () => "listening" as const,
+              () => "exited" as const
+            ),
+            server.exited.then(() => "exited" as const)
+          ])
+        )
+      )
       expect(outcomes.toSorted()).toEqual(["exited", "listening"])
       const loser = both[outcomes.indexOf("exited")]!
       const winner = both[outcomes.indexOf("listening")]!
       expect(await loser.exited).not.toBe(0)
-      expect(loser.stderr()).toMatch(new RegExp(`The embedded database in ${dataDir} is in use by process ${winner.pid}\\.`))
+      expect(loser.stderr()).toMatch(
+        new RegExp(`The embedded database in ${dataDir} is in use by process ${winner.pid}\\.`)
+      )
       const url = await listening(winner)
       expect((await api(url, "GET", "/forms", { key: "qk_live_not_a_key" })).status).toBe(401)
       await winner.stop()

@@ -12,7 +12,13 @@ const modelForm = {
   title: "Conference feedback",
   description: null,
   fields: [
-    { type: "rating", id: null, label: "How was the conference?", required: true, options: { placeholder: null, help: null, max: 5 } },
+    {
+      type: "rating",
+      id: null,
+      label: "How was the conference?",
+      required: true,
+      options: { placeholder: null, help: null, max: 5 }
+    },
     { type: "long_text", id: null, label: "What should we change?", required: false, options: null }
   ]
 }
@@ -21,9 +27,11 @@ describe("the standalone's form generator", () => {
   const model = createServer((req, res) => {
     req.resume()
     req.on("end", () => {
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({
-        choices: [{ index: 0, message: { role: "assistant", content: JSON.stringify(modelForm) } }]
-      }))
+      res.writeHead(200, { "content-type": "application/json" }).end(
+        JSON.stringify({
+          choices: [{ index: 0, message: { role: "assistant", content: JSON.stringify(modelForm) } }]
+        })
+      )
     })
   })
   const databases: Array<ProcessDatabase> = []
@@ -59,7 +67,7 @@ describe("the standalone's form generator", () => {
     expect(server.stdout()).toContain(`qforms form generator: model test-model at ${origin}`)
     const reply = await generate("feedback on our conference")
     expect(reply.status).toBe(201)
-    const form = await reply.json() as { title: string; fields: Array<{ label: string }> }
+    const form = (await reply.json()) as { title: string; fields: Array<{ label: string }> }
     expect(form.title).toBe("Conference feedback")
     expect(form.fields.map((field) => field.label)).toEqual(["How was the conference?", "What should we change?"])
   })
@@ -70,7 +78,7 @@ describe("the standalone's form generator", () => {
     expect(server.stdout()).toContain("qforms form generator: offline")
     const reply = await generate("A contact form. Ask for name, email and a message.")
     expect(reply.status).toBe(201)
-    const form = await reply.json() as { fields: Array<{ type: string }> }
+    const form = (await reply.json()) as { fields: Array<{ type: string }> }
     expect(form.fields.map((field) => field.type)).toEqual(["short_text", "email", "long_text"])
   })
 })

@@ -1,15 +1,16 @@
 /**
- * The HTTP contract suite of core, served by the standalone server itself
- * (`start(settings)` from Server.ts, in this process so the suite can seed
- * through `qforms.run`), on every test database.
+ * The HTTP contract's transport smoke (its `transportTest`s), served by the
+ * standalone server itself (`start(settings)` from Server.ts, in this process
+ * so the suite can seed through `qforms.run`), on every test database; core
+ * runs the whole contract.
  */
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Option, Redacted } from "effect"
-import { httpContractSuite } from "../../../packages/core/test/HttpContractSuite.ts"
-import { databaseTargets } from "../../../packages/core/test/support/Databases.ts"
-import type { StartServer } from "../../../packages/core/test/support/TestServer.ts"
+import { httpContractSuite } from "@qforms/test-kit/HttpContract"
+import { databaseTargets } from "@qforms/test-kit/Databases"
+import type { StartServer } from "@qforms/test-kit/TestServer"
 import { start } from "../src/Server.ts"
 import type * as Settings from "../src/Settings.ts"
 
@@ -77,4 +78,4 @@ const startStandalone: StartServer = async (target, options = {}) => {
   }
 }
 
-for (const target of databaseTargets) httpContractSuite(target, startStandalone, "standalone")
+for (const target of databaseTargets) httpContractSuite(target, startStandalone, "standalone", { smoke: true })

@@ -12,7 +12,9 @@ import { cli, spawnServer } from "./support/Processes.ts"
 /** The settings read from exactly this environment, in process. */
 const load = (env: Record<string, string>) =>
   Effect.runPromise(
-    Effect.result(Settings.load).pipe(Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env })))
+    Effect.result(Settings.load).pipe(
+      Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env }))
+    )
   )
 
 describe("settings", () => {
@@ -22,19 +24,40 @@ describe("settings", () => {
     [{ PORT: "70000" }, /^Invalid configuration: Expected a value between 0 and 65535 \(in PORT\)\n$/],
     [{ QFORMS_RATE_LIMIT_BURST: "many" }, /^Invalid configuration: .*\(in QFORMS_RATE_LIMIT_BURST\)\n$/],
     // Every numeric setting refuses what it cannot mean (a rate of 0 locked a key out forever).
-    [{ QFORMS_RATE_LIMIT_PER_SECOND: "0" }, /^Invalid configuration: Expected a number greater than 0 \(in QFORMS_RATE_LIMIT_PER_SECOND\)\n$/],
-    [{ QFORMS_RATE_LIMIT_PER_SECOND: "-5" }, /^Invalid configuration: .*greater than 0.*\(in QFORMS_RATE_LIMIT_PER_SECOND\)\n$/],
+    [
+      { QFORMS_RATE_LIMIT_PER_SECOND: "0" },
+      /^Invalid configuration: Expected a number greater than 0 \(in QFORMS_RATE_LIMIT_PER_SECOND\)\n$/
+    ],
+    [
+      { QFORMS_RATE_LIMIT_PER_SECOND: "-5" },
+      /^Invalid configuration: .*greater than 0.*\(in QFORMS_RATE_LIMIT_PER_SECOND\)\n$/
+    ],
     [{ QFORMS_RATE_LIMIT_PER_SECOND: "Infinity" }, /^Invalid configuration: .*\(in QFORMS_RATE_LIMIT_PER_SECOND\)\n$/],
-    [{ QFORMS_RATE_LIMIT_BURST: "0" }, /^Invalid configuration: Expected a whole number of 1 or more \(in QFORMS_RATE_LIMIT_BURST\)\n$/],
+    [
+      { QFORMS_RATE_LIMIT_BURST: "0" },
+      /^Invalid configuration: Expected a whole number of 1 or more \(in QFORMS_RATE_LIMIT_BURST\)\n$/
+    ],
     [{ QFORMS_SHUTDOWN_TIMEOUT_MS: "-1" }, /^Invalid configuration: .*0 or more.*\(in QFORMS_SHUTDOWN_TIMEOUT_MS\)\n$/],
     [{ QFORMS_WEBHOOK_TIMEOUT_MS: "0" }, /^Invalid configuration: .*1 or more.*\(in QFORMS_WEBHOOK_TIMEOUT_MS\)\n$/],
     [{ QFORMS_TRUSTED_PROXY_HOPS: "-1" }, /^Invalid configuration: .*0 or more.*\(in QFORMS_TRUSTED_PROXY_HOPS\)\n$/],
-    [{ QFORMS_UPLOADS_PER_MINUTE: "0" }, /^Invalid configuration: .*greater than 0.*\(in QFORMS_UPLOADS_PER_MINUTE\)\n$/],
-    [{ QFORMS_UPLOAD_QUOTA_FORM_BYTES: "0" }, /^Invalid configuration: .*1 or more.*\(in QFORMS_UPLOAD_QUOTA_FORM_BYTES\)\n$/],
-    [{ QFORMS_UPLOAD_QUOTA_WORKSPACE_BYTES: "10GB" }, /^Invalid configuration: .*\(in QFORMS_UPLOAD_QUOTA_WORKSPACE_BYTES\)\n$/],
+    [
+      { QFORMS_UPLOADS_PER_MINUTE: "0" },
+      /^Invalid configuration: .*greater than 0.*\(in QFORMS_UPLOADS_PER_MINUTE\)\n$/
+    ],
+    [
+      { QFORMS_UPLOAD_QUOTA_FORM_BYTES: "0" },
+      /^Invalid configuration: .*1 or more.*\(in QFORMS_UPLOAD_QUOTA_FORM_BYTES\)\n$/
+    ],
+    [
+      { QFORMS_UPLOAD_QUOTA_WORKSPACE_BYTES: "10GB" },
+      /^Invalid configuration: .*\(in QFORMS_UPLOAD_QUOTA_WORKSPACE_BYTES\)\n$/
+    ],
     [{ QFORMS_TRUSTED_PROXY_HOPS: "1.5" }, /^Invalid configuration: .*\(in QFORMS_TRUSTED_PROXY_HOPS\)\n$/],
     [{ QFORMS_FORM_MIN_SECONDS: "-3" }, /^Invalid configuration: .*0 or more.*\(in QFORMS_FORM_MIN_SECONDS\)\n$/],
-    [{ QFORMS_FORM_SUBMISSIONS_PER_MINUTE: "0" }, /^Invalid configuration: .*greater than 0.*\(in QFORMS_FORM_SUBMISSIONS_PER_MINUTE\)\n$/],
+    [
+      { QFORMS_FORM_SUBMISSIONS_PER_MINUTE: "0" },
+      /^Invalid configuration: .*greater than 0.*\(in QFORMS_FORM_SUBMISSIONS_PER_MINUTE\)\n$/
+    ],
     [{ PORT: "-1" }, /^Invalid configuration: .*\(in PORT\)\n$/],
     [{ QFORMS_FORM_GENERATOR: "gpt" }, /^Invalid configuration: .*"offline".*\(in QFORMS_FORM_GENERATOR\)\n$/s],
     [
@@ -45,10 +68,19 @@ describe("settings", () => {
       { QFORMS_LLM_BASE_URL: "http://127.0.0.1:11434/v1" },
       /^Invalid configuration: the openai form generator needs QFORMS_LLM_MODEL \(in QFORMS_FORM_GENERATOR\)\n$/
     ],
-    [{ QFORMS_LLM_BASE_URL: "not a url", QFORMS_LLM_MODEL: "m" }, /^Invalid configuration: .*\(in QFORMS_LLM_BASE_URL\)\n$/],
+    [
+      { QFORMS_LLM_BASE_URL: "not a url", QFORMS_LLM_MODEL: "m" },
+      /^Invalid configuration: .*\(in QFORMS_LLM_BASE_URL\)\n$/
+    ],
     [{ QFORMS_LLM_TIMEOUT: "0" }, /^Invalid configuration: .*greater than 0.*\(in QFORMS_LLM_TIMEOUT\)\n$/],
-    [{ QFORMS_PGLITE_SHARED_BUFFERS: "lots" }, /^Invalid configuration: .*kB, MB or GB.*\(in QFORMS_PGLITE_SHARED_BUFFERS\)\n$/],
-    [{ QFORMS_PGLITE_SHARED_BUFFERS: "64kB" }, /^Invalid configuration: 64kB is out of range.*\(in QFORMS_PGLITE_SHARED_BUFFERS\)\n$/],
+    [
+      { QFORMS_PGLITE_SHARED_BUFFERS: "lots" },
+      /^Invalid configuration: .*kB, MB or GB.*\(in QFORMS_PGLITE_SHARED_BUFFERS\)\n$/
+    ],
+    [
+      { QFORMS_PGLITE_SHARED_BUFFERS: "64kB" },
+      /^Invalid configuration: 64kB is out of range.*\(in QFORMS_PGLITE_SHARED_BUFFERS\)\n$/
+    ],
     [
       { QFORMS_PARTIAL_RESPONSE_MAX_AGE_DAYS: "0" },
       /^Invalid configuration: .*greater than 0.*\(in QFORMS_PARTIAL_RESPONSE_MAX_AGE_DAYS\)\n$/
@@ -61,17 +93,37 @@ describe("settings", () => {
       { QFORMS_PARTIAL_RESPONSES_PER_ADDRESS_PER_HOUR: "2.5" },
       /^Invalid configuration: .*\(in QFORMS_PARTIAL_RESPONSES_PER_ADDRESS_PER_HOUR\)\n$/
     ],
-    [{ QFORMS_EVENT_STREAMS_PER_KEY: "0" }, /^Invalid configuration: .*at least 1.*\(in QFORMS_EVENT_STREAMS_PER_KEY\)\n$/],
-    [{ QFORMS_EVENT_STREAMS_MAX: "lots" }, /^Invalid configuration: .*\(in QFORMS_EVENT_STREAMS_MAX\)\n$/],
-    [{ QFORMS_EVENT_STREAM_RECHECK_SECONDS: "-1" }, /^Invalid configuration: .*greater than 0.*\(in QFORMS_EVENT_STREAM_RECHECK_SECONDS\)\n$/],
-    [{ QFORMS_SMTP_URL: "http://mail.example.com" }, /^Invalid configuration: QFORMS_SMTP_URL must start with smtp:\/\/ or smtps:\/\/\n$/],
-    [{ QFORMS_SMTP_URL: "smtp://mail.example.com:587" }, /^Invalid configuration: QFORMS_SMTP_URL needs QFORMS_MAIL_FROM/],
     [
-      { QFORMS_SMTP_URL: "smtp://mail.example.com:587", QFORMS_MAIL_FROM: "f@example.com", QFORMS_INBOUND_ADDRESS: "reply@in.example.com" },
+      { QFORMS_EVENT_STREAMS_PER_KEY: "0" },
+      /^Invalid configuration: .*at least 1.*\(in QFORMS_EVENT_STREAMS_PER_KEY\)\n$/
+    ],
+    [{ QFORMS_EVENT_STREAMS_MAX: "lots" }, /^Invalid configuration: .*\(in QFORMS_EVENT_STREAMS_MAX\)\n$/],
+    [
+      { QFORMS_EVENT_STREAM_RECHECK_SECONDS: "-1" },
+      /^Invalid configuration: .*greater than 0.*\(in QFORMS_EVENT_STREAM_RECHECK_SECONDS\)\n$/
+    ],
+    [
+      { QFORMS_SMTP_URL: "http://mail.example.com" },
+      /^Invalid configuration: QFORMS_SMTP_URL must start with smtp:\/\/ or smtps:\/\/\n$/
+    ],
+    [
+      { QFORMS_SMTP_URL: "smtp://mail.example.com:587" },
+      /^Invalid configuration: QFORMS_SMTP_URL needs QFORMS_MAIL_FROM/
+    ],
+    [
+      {
+        QFORMS_SMTP_URL: "smtp://mail.example.com:587",
+        QFORMS_MAIL_FROM: "f@example.com",
+        QFORMS_INBOUND_ADDRESS: "reply@in.example.com"
+      },
       /^Invalid configuration: QFORMS_INBOUND_ADDRESS must contain \{token\}/
     ],
     [
-      { QFORMS_SMTP_URL: "smtp://mail.example.com:587", QFORMS_MAIL_FROM: "f@example.com", QFORMS_IMAP_URL: "pop3://x" },
+      {
+        QFORMS_SMTP_URL: "smtp://mail.example.com:587",
+        QFORMS_MAIL_FROM: "f@example.com",
+        QFORMS_IMAP_URL: "pop3://x"
+      },
       /^Invalid configuration: QFORMS_IMAP_URL must look like imaps:\/\//
     ]
   ])("%j: exit 1 with a message", async (env, message) => {
@@ -102,7 +154,12 @@ describe("settings", () => {
   })
 
   it("the CLI's --log-level takes the same names in any case", async () => {
-    expect(normalizeLogLevelFlag(["--log-level", "OFF", "workspace", "list"])).toEqual(["--log-level", "none", "workspace", "list"])
+    expect(normalizeLogLevelFlag(["--log-level", "OFF", "workspace", "list"])).toEqual([
+      "--log-level",
+      "none",
+      "workspace",
+      "list"
+    ])
     expect(normalizeLogLevelFlag(["--log-level=Warning"])).toEqual(["--log-level=warn"])
     expect(normalizeLogLevelFlag(["--log-level", "loud"])).toEqual(["--log-level", "loud"])
     // Through the real CLI: a bad setting fails (exit 1) once the flags are read, a bad level before (exit 2).

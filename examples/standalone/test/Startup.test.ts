@@ -4,7 +4,15 @@
  * database is opened and migrated before the server listens.
  */
 import { afterAll, describe, expect, it } from "vitest"
-import { freePort, type Probe, probe, type ProcessDatabase, processTargets, type ServerProcess, spawnServer } from "./support/Processes.ts"
+import {
+  freePort,
+  type Probe,
+  probe,
+  type ProcessDatabase,
+  processTargets,
+  type ServerProcess,
+  spawnServer
+} from "./support/Processes.ts"
 
 /** A request that hangs this long counts as a hang. */
 const HANG_MS = 10_000
@@ -33,7 +41,7 @@ for (const target of processTargets) {
       const started = Date.now()
       const loop = async (path: string) => {
         // Until the server is up, then a few more rounds while it settles.
-        for (let after = 0; after < 5 && Date.now() - started < 90_000;) {
+        for (let after = 0; after < 5 && Date.now() - started < 90_000; ) {
           const result = await probe(`${base}${path}`, { timeoutMs: HANG_MS, key: "qk_live_not_a_key" })
           seen.push({ path, at: Date.now() - started, result })
           if (listening) after++
@@ -41,7 +49,7 @@ for (const target of processTargets) {
         }
       }
       const loops = Promise.all(paths.map(loop))
-      await server.listening.finally(() => listening = true)
+      await server.listening.finally(() => (listening = true))
       await loops
 
       const hung = seen.filter((s) => s.result._tag === "timeout")
@@ -55,7 +63,10 @@ for (const target of processTargets) {
       const firstAnswer = Math.min(...answered.map((s) => seen.indexOf(s)))
       const byPath = (path: string) => seen.filter((s, index) => s.path === path && index > firstAnswer)
       for (const path of paths) {
-        expect(byPath(path).every((s) => s.result._tag === "answered"), `${path} after the first answer`).toBe(true)
+        expect(
+          byPath(path).every((s) => s.result._tag === "answered"),
+          `${path} after the first answer`
+        ).toBe(true)
       }
       const statuses = (path: string) =>
         answered.filter((s) => s.path === path).map((s) => (s.result as { status: number }).status)

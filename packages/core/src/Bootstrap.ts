@@ -6,9 +6,9 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as SqlClient from "effect/sql/SqlClient"
-import { ApiKeys } from "./domain/ApiKeys.ts"
-import { Sessions } from "./domain/Sessions.ts"
-import { Workspaces } from "./domain/Workspaces.ts"
+import { ApiKeys } from "./identity/ApiKeys.ts"
+import { Sessions } from "./identity/Sessions.ts"
+import { Workspaces } from "./identity/Workspaces.ts"
 
 /** What the first start created: the workspace, its owner, and the key (shown this once). */
 export interface Bootstrapped {
@@ -31,7 +31,7 @@ export interface Bootstrapped {
  * if (Option.isSome(first)) console.log(`API key: ${first.value.key}`)
  * ```
  */
-export const ensureDefaultWorkspace = Effect.fn("Bootstrap.ensureDefaultWorkspace")(function*(options: {
+export const ensureDefaultWorkspace = Effect.fn("Bootstrap.ensureDefaultWorkspace")(function* (options: {
   readonly ownerEmail: string
   readonly ownerName?: string | undefined
 }) {
@@ -39,17 +39,25 @@ export const ensureDefaultWorkspace = Effect.fn("Bootstrap.ensureDefaultWorkspac
   const workspaces = yield* Workspaces
   const keys = yield* ApiKeys
   const sessions = yield* Sessions
-  return yield* sql.withTransaction(Effect.gen(function*() {
-    yield* sql`select pg_advisory_xact_lock(hashtext(current_schema() || '.qforms.bootstrap'))`
-    const existing = yield* sql`select 1 from workspaces limit 1`
-    if (existing.length > 0) return Option.none<Bootstrapped>()
-    const { workspace, ownerAccountId } = yield* workspaces.create({
-      name: "Default",
-      ownerEmail: options.ownerEmail,
-      ownerName: options.ownerName ?? "Owner"
+  return yield* sql.withTransaction(
+    Effect.gen(function* () {
+      yield* sql`select pg_advisory_xact_lock(hashtext(current_schema() || '.qforms.bootstrap'))`
+      const existing = yield* sql`select 1 from workspaces limit 1`
+      if (existing.length > 0) return Option.none<Bootstrapped>()
+      const { workspace, ownerAccountId } = yield* workspaces.create({
+        name: "Default",
+        ownerEmail: options.ownerEmail,
+        ownerName: options.ownerName ?? "Owner"
+      })
+      const { key } = yield* Effect.orDie(keys.create(workspace.id, { accountId: ownerAccountId, name: "First key" }))
+      const signInToken = yield* sessions.createSignInLink(workspace.id, ownerAccountId)
+      return Option.some({
+        workspaceId: workspace.id,
+        ownerAccountId,
+        ownerEmail: options.ownerEmail,
+        key,
+        signInToken
+      })
     })
-    const { key } = yield* Effect.orDie(keys.create(workspace.id, { accountId: ownerAccountId, name: "First key" }))
-    const signInToken = yield* sessions.createSignInLink(workspace.id, ownerAccountId)
-    return Option.some({ workspaceId: workspace.id, ownerAccountId, ownerEmail: options.ownerEmail, key, signInToken })
-  }))
+  )
 })

@@ -57,8 +57,9 @@ export const parseLogLevel = (name: string): LogLevel.LogLevel | undefined => {
  * ```
  */
 export const LogLevelName = Schema.String.check(
-  Schema.makeFilter((name: string) =>
-    parseLogLevel(name) !== undefined || `Expected a log level: ${logLevelNames.join(", ")} (any case)`
+  Schema.makeFilter(
+    (name: string) =>
+      parseLogLevel(name) !== undefined || `Expected a log level: ${logLevelNames.join(", ")} (any case)`
   )
 )
 
@@ -77,7 +78,9 @@ export const NonNegativeNumber = Schema.Finite.check(
 )
 
 /** A whole number, 1 or more (a burst, a pool size). */
-export const PositiveInt = Schema.Int.check(Schema.isGreaterThanOrEqualTo(1, { message: "Expected a whole number of 1 or more" }))
+export const PositiveInt = Schema.Int.check(
+  Schema.isGreaterThanOrEqualTo(1, { message: "Expected a whole number of 1 or more" })
+)
 
 /** A whole number, 0 or more (hops, milliseconds that may be none). */
 export const NonNegativeInt = Schema.Int.check(
@@ -109,8 +112,13 @@ const optional = <S extends Schema.Top>(schema: S) => Schema.optional(schema)
 const isAppUrl = (text: string): boolean => {
   if (!URL.canParse(text)) return false
   const url = new URL(text)
-  return (url.protocol === "http:" || url.protocol === "https:") && url.search === "" && url.hash === "" &&
-    url.username === "" && url.password === ""
+  return (
+    (url.protocol === "http:" || url.protocol === "https:") &&
+    url.search === "" &&
+    url.hash === "" &&
+    url.username === "" &&
+    url.password === ""
+  )
 }
 
 /**
@@ -118,9 +126,10 @@ const isAppUrl = (text: string): boolean => {
  * with no query, fragment or credentials (`https://example.com/forms-service`).
  */
 export const AppUrl = Schema.String.check(
-  Schema.makeFilter((text: string) =>
-    isAppUrl(text) ||
-    "Expected an absolute http(s) URL with the mount prefix and nothing after it, e.g. https://example.com/forms-service"
+  Schema.makeFilter(
+    (text: string) =>
+      isAppUrl(text) ||
+      "Expected an absolute http(s) URL with the mount prefix and nothing after it, e.g. https://example.com/forms-service"
   )
 )
 
@@ -133,28 +142,38 @@ export const CheckedOptions = Schema.Struct({
   logLevel: optional(LogLevelName),
   rateLimit: optional(RateLimitConfig),
   uploadRateLimit: optional(RateLimitConfig),
-  uploads: optional(Schema.Struct({ maxBytesPerForm: optional(PositiveInt), maxBytesPerWorkspace: optional(PositiveInt) })),
+  uploads: optional(
+    Schema.Struct({ maxBytesPerForm: optional(PositiveInt), maxBytesPerWorkspace: optional(PositiveInt) })
+  ),
   maxBodyBytes: optional(PositiveInt),
   database: optional(Schema.Struct({ maxConnections: optional(PositiveInt) })),
-  delivery: optional(Schema.Struct({
-    schedule: optional(Schema.Array(NonNegativeNumber).check(Schema.isMinLength(1, { message: "Expected at least one attempt" }))),
-    timeoutMs: optional(PositiveInt),
-    maxInFlight: optional(PositiveInt),
-    maxPerHost: optional(PositiveInt),
-    pollIntervalMs: optional(PositiveInt)
-  })),
-  publicPage: optional(Schema.Struct({
-    submissionRateLimit: optional(RateLimitConfig),
-    stepRateLimit: optional(RateLimitConfig),
-    minSubmitSeconds: optional(NonNegativeNumber),
-    trustedProxyHops: optional(NonNegativeInt),
-    partialResponsesPerAddressPerHour: optional(NonNegativeInt),
-    maxBodyBytes: optional(PositiveInt)
-  })),
-  partialResponses: optional(Schema.Struct({
-    maxAgeDays: optional(PositiveNumber),
-    newPerAddressPerHour: optional(NonNegativeInt)
-  })),
+  delivery: optional(
+    Schema.Struct({
+      schedule: optional(
+        Schema.Array(NonNegativeNumber).check(Schema.isMinLength(1, { message: "Expected at least one attempt" }))
+      ),
+      timeoutMs: optional(PositiveInt),
+      maxInFlight: optional(PositiveInt),
+      maxPerHost: optional(PositiveInt),
+      pollIntervalMs: optional(PositiveInt)
+    })
+  ),
+  publicPage: optional(
+    Schema.Struct({
+      submissionRateLimit: optional(RateLimitConfig),
+      stepRateLimit: optional(RateLimitConfig),
+      minSubmitSeconds: optional(NonNegativeNumber),
+      trustedProxyHops: optional(NonNegativeInt),
+      partialResponsesPerAddressPerHour: optional(NonNegativeInt),
+      maxBodyBytes: optional(PositiveInt)
+    })
+  ),
+  partialResponses: optional(
+    Schema.Struct({
+      maxAgeDays: optional(PositiveNumber),
+      newPerAddressPerHour: optional(NonNegativeInt)
+    })
+  ),
   mail: optional(Schema.Struct({ timeoutMs: optional(PositiveInt) }))
 })
 
@@ -171,10 +190,12 @@ export const CheckedOptions = Schema.Struct({
 export const problem = (options: unknown): string | undefined => {
   const result = Schema.decodeUnknownResult(CheckedOptions)(options, { errors: "all" })
   if (result._tag === "Success") return undefined
-  return formatter(result.failure.issue).issues.map((issue) => {
-    const path = (issue.path ?? []).map(String).join(".")
-    return path === "" ? issue.message : `${path}: ${issue.message}`
-  }).join("; ")
+  return formatter(result.failure.issue)
+    .issues.map((issue) => {
+      const path = (issue.path ?? []).map(String).join(".")
+      return path === "" ? issue.message : `${path}: ${issue.message}`
+    })
+    .join("; ")
 }
 
 const formatter = SchemaIssue.makeFormatterStandardSchemaV1()

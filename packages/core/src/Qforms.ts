@@ -6,8 +6,7 @@
  * `@qforms/express`) only translate their host's request to one of these.
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
-import { type Duplex, Readable } from "node:stream"
-import { type WebSocket, WebSocketServer } from "ws"
+import type { Duplex } from "node:stream"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
@@ -22,23 +21,25 @@ import * as HttpEffect from "effect/http/HttpEffect"
 import * as HttpRouter from "effect/http/HttpRouter"
 import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import type * as SqlClient from "effect/sql/SqlClient"
-import { DeliveryConfig, type DeliverySettings } from "./delivery/DeliveryConfig.ts"
+import { DeliveryConfig, type DeliverySettings } from "./outbox/DeliveryConfig.ts"
 import * as Worker from "./delivery/Worker.ts"
-import * as Files from "./domain/Files.ts"
-import { FormGenerator } from "./domain/FormGenerator.ts"
-import * as EmailReplies from "./domain/EmailReplies.ts"
-import * as Mailer from "./domain/Mailer.ts"
-import * as Responses from "./domain/Responses.ts"
+import * as Files from "./files/Files.ts"
+import { FormGenerator } from "./generation/FormGenerator.ts"
+import * as EmailReplies from "./email/EmailReplies.ts"
+import * as Mailer from "./email/Mailer.ts"
+import * as Responses from "./cases/Responses.ts"
 import type * as App from "./app/App.ts"
 import * as EventStream from "./http/EventStream.ts"
-import * as Http from "./http/Http.ts"
-import { IdentityBridge, type ResolveActor } from "./http/Identity.ts"
-import type * as Mcp from "./http/Mcp.ts"
-import type * as RateLimit from "./http/RateLimit.ts"
+import * as Http from "./Http.ts"
+import * as NodeTransport from "./NodeTransport.ts"
+import { IdentityBridge, type ResolveActor } from "./web/Identity.ts"
+import type * as Mcp from "./mcp/Mcp.ts"
+import type * as RateLimit from "./web/RateLimit.ts"
 import type * as PublicPage from "./pages/PublicPage.ts"
 import * as Options from "./Options.ts"
 import * as Services from "./Services.ts"
 import type * as Database from "./storage/Database.ts"
+import * as Links from "./kernel/Links.ts"
 
 /** Options of {@link make}. */
 export interface QformsOptions {
@@ -125,20 +126,24 @@ export interface QformsOptions {
    * (default 10, refilled over the hour; `0`: none are saved); over it the
    * respondent still goes on and submits.
    */
-  readonly partialResponses?: {
-    readonly maxAgeDays?: number | undefined
-    readonly newPerAddressPerHour?: number | undefined
-  } | undefined
+  readonly partialResponses?:
+    | {
+        readonly maxAgeDays?: number | undefined
+        readonly newPerAddressPerHour?: number | undefined
+      }
+    | undefined
   /**
    * E-mail over SMTP, for notification channels of type `email` and e-mails to respondents:
    * `{ url: "smtp://user:pass@mail.example.com:587", from: "Forms <forms@example.com>" }`, with
    * `inboundAddress`/`inboundSecret` for replies. Without it, e-mail is not configured (such
    * channels and sends are refused with 409).
    */
-  readonly mail?: (Mailer.SmtpOptions & {
-    /** Also fetch replies from this IMAP mailbox (`imaps://user:pass@host/INBOX`), as `/inbound/email` would take them. */
-    readonly imap?: EmailReplies.ImapOptions | undefined
-  }) | undefined
+  readonly mail?:
+    | (Mailer.SmtpOptions & {
+        /** Also fetch replies from this IMAP mailbox (`imaps://user:pass@host/INBOX`), as `/inbound/email` would take them. */
+        readonly imap?: EmailReplies.ImapOptions | undefined
+      })
+    | undefined
   /**
    * The application at `{appUrl}/app` (sign-in, forms, builder, inbox, cases,
    * settings): `true` or options to serve it (default: not served). With
@@ -201,7 +206,7 @@ export interface Qforms {
     readonly connect: (request: {
       readonly headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
       readonly url: string
-    }) => Promise<EventStream.Refusal | EventConnection>
+    }) => Promise<EventStream.Refusal | EventStream.EventConnection>
   }
   /** Runs an Effect against qforms' services (seeding, scripts, tests). */
   readonly run: <A, E>(effect: Effect.Effect<A, E, Services.Services | SqlClient.SqlClient>) => Promise<A>
@@ -209,79 +214,105 @@ export interface Qforms {
   readonly dispose: () => Promise<void>
 }
 
-/** An accepted event-stream connection, waiting for its transport. */
-export interface EventConnection {
-  /** The subprotocol to select in the handshake, if any. */
-  readonly protocol: string | undefined
-  /** Registers the client: `send` a text frame (false when it is too far behind), `close` it. Returns a detach function. */
-  readonly open: (send: (text: string) => boolean, close: (code: number, reason: string) => void) => () => void
-}
-
-/** Frames a client may have buffered before it counts as too far behind. */
-const maxBufferedBytes = 1024 * 1024
-
-/**
- * `request` with `body` in place of the body a host already read: what the
- * native path reads of an `IncomingMessage` (method, URL, headers, socket,
- * version, a readable body), nothing of the consumed original stream. A plain
- * `Readable` rather than an `IncomingMessage`, whose destruction would destroy
- * the host's socket.
- */
-const withBody = (request: IncomingMessage, body: string | Uint8Array): IncomingMessage => {
-  const bytes = typeof body === "string" ? Buffer.from(body) : body
-  const headers = { ...request.headers, "content-length": String(bytes.byteLength) }
-  delete headers["transfer-encoding"]
-  const source = new Readable({ read: () => undefined })
-  if (bytes.byteLength > 0) source.push(bytes)
-  source.push(null)
-  return Object.assign(source, {
-    headers,
-    method: request.method,
-    url: request.url,
-    httpVersion: request.httpVersion,
-    httpVersionMajor: request.httpVersionMajor,
-    httpVersionMinor: request.httpVersionMinor,
-    socket: request.socket,
-    complete: true
-  }) as IncomingMessage
-}
+export type { EventConnection } from "./http/EventStream.ts"
 
 const databaseLayer = (database: QformsOptions["database"], files: QformsOptions["files"]) =>
   database === undefined
     ? Services.layerPglite({ dataDir: "./.qforms-data", files })
     : "url" in database
-    ? Services.layerPg({ ...database, files })
-    : Services.layerPglite({ ...database, files })
+      ? Services.layerPg({ ...database, files })
+      : Services.layerPglite({ ...database, files })
 
 const httpOptions = (options: QformsOptions): Http.HttpOptions => ({
   appUrl: options.appUrl,
   rateLimit: options.rateLimit,
   maxBodyBytes: options.maxBodyBytes,
   uploadRateLimit: options.uploadRateLimit,
-  publicPage: options.partialResponses?.newPerAddressPerHour === undefined
-    ? options.publicPage
-    : { ...options.publicPage, partialResponsesPerAddressPerHour: options.partialResponses.newPerAddressPerHour },
+  publicPage:
+    options.partialResponses?.newPerAddressPerHour === undefined
+      ? options.publicPage
+      : { ...options.publicPage, partialResponsesPerAddressPerHour: options.partialResponses.newPerAddressPerHour },
   oauth: options.oauth,
   app: options.app
 })
 
+/** Where `make` and the layers fail at once on options that cannot work, before anything is opened. */
+const check = (options: QformsOptions) => {
+  const invalid = Options.problem(options) ?? sentLinksProblem(options)
+  if (invalid !== undefined) throw new Error(`Invalid Qforms options: ${invalid}`)
+}
+
 /**
- * The services and routes of qforms as one layer: for Effect applications that
- * build their own server (`HttpRouter.serve(Qforms.layer(...))`).
+ * Everything qforms runs but its routes, configured by the options: the
+ * database (opened and migrated), every service, the form generator, the
+ * mailer, the logger, what the options configure (identity bridge, delivery
+ * settings, the base of sent links, upload quotas), and the background work:
+ * the delivery worker (unless `delivery: { worker: false }`), the event
+ * stream's hub, the IMAP poller (with `mail.imap`), the sweep of unattached
+ * files and the purge of old partial responses. `make` and {@link layer} are
+ * built on it. Throws, like `make`, on options that cannot work.
+ *
+ * @example
+ * ```ts
+ * const Runtime = Qforms.layerServices({ database: { url }, appUrl: "https://forms.example.com" })
+ * ```
+ */
+export const layerServices = (options: QformsOptions = {}) => {
+  check(options)
+  const appUrl = options.appUrl ?? ""
+  const configuration = Layer.succeedContext(
+    Context.make(IdentityBridge, options.resolveActor).pipe(
+      Context.add(DeliveryConfig, { ...DeliveryConfig.defaultValue(), ...options.delivery }),
+      Context.add(Links.SentLinkBase, appUrl),
+      Context.add(Files.UploadQuotas, uploadQuotas(options))
+    )
+  )
+  const services = databaseLayer(options.database, options.files).pipe(
+    Layer.merge(options.formGenerator ?? FormGenerator.layerOffline),
+    Layer.merge(mailLayer(options)),
+    Layer.merge(configuration)
+  )
+  const background = Layer.mergeAll(
+    Files.layerSweeper,
+    Responses.layerPartialPurger(options.partialResponses),
+    EventStream.EventHub.layer({ ...options.events, appUrl }),
+    options.delivery?.worker === false ? Layer.empty : Worker.layer({ appUrl }),
+    // Links in what the poller stores start at appUrl; the services' context carries no LinkBase (requests set theirs).
+    options.mail?.imap === undefined
+      ? Layer.empty
+      : EmailReplies.layerImapPoller(options.mail.imap).pipe(Layer.provide(Layer.succeed(Links.LinkBase)(appUrl)))
+  )
+  return background.pipe(Layer.provideMerge(services), Layer.provideMerge(logging(options)))
+}
+
+/**
+ * The routes of qforms (API, OpenAPI document, docs, MCP, public pages, the
+ * application), on the services of {@link layerServices}.
+ */
+export const layerRoutes = (options: QformsOptions = {}) => Http.layer(httpOptions(options))
+
+/**
+ * The whole of qforms as one layer, for Effect applications that build their
+ * own server: its routes on {@link layerServices} (services, configuration and
+ * background work, delivery worker included).
+ *
+ * @example
+ * ```ts
+ * import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
+ * import { Layer } from "effect"
+ * import { HttpRouter } from "effect/http"
+ * import { createServer } from "node:http"
+ * import { Qforms } from "@qforms/core"
+ *
+ * HttpRouter.serve(Qforms.layer({ database: { dataDir: "./data" }, appUrl: "http://localhost:3000" })).pipe(
+ *   Layer.provide(NodeHttpServer.layer(createServer, { port: 3000 })),
+ *   Layer.launch,
+ *   NodeRuntime.runMain
+ * )
+ * ```
  */
 export const layer = (options: QformsOptions = {}) =>
-  Layer.mergeAll(
-    Http.layer(httpOptions(options)),
-    Files.layerSweeper,
-    Responses.layerPartialPurger(options.partialResponses)
-  ).pipe(
-    Layer.provide(options.formGenerator ?? FormGenerator.layerOffline),
-    Layer.provide(mailLayer(options)),
-    Layer.provideMerge(databaseLayer(options.database, options.files)),
-    Layer.provide(Layer.succeed(IdentityBridge)(options.resolveActor)),
-    Layer.provide(Layer.succeed(Files.SentLinkBase)(options.appUrl ?? "")),
-    Layer.provide(Layer.succeed(Files.UploadQuotas)(uploadQuotas(options)))
-  )
+  layerRoutes(options).pipe(Layer.provideMerge(layerServices(options)))
 
 /** The storage quotas in force: the options over the defaults. */
 const uploadQuotas = (options: QformsOptions): Files.UploadQuotasConfig => ({
@@ -303,9 +334,11 @@ const sentLinksProblem = (options: QformsOptions): string | undefined => {
     return "mail needs appUrl: links in e-mails are absolute and are never taken from a request's Host or X-Forwarded-Host"
   }
   if (options.delivery?.worker !== false) {
-    return "appUrl is required for deliveries: each webhook and chat message carries an absolute link to the response, " +
-      "so give where qforms is reached with its mount prefix (appUrl: \"https://example.com/forms-service\"), " +
+    return (
+      "appUrl is required for deliveries: each webhook and chat message carries an absolute link to the response, " +
+      'so give where qforms is reached with its mount prefix (appUrl: "https://example.com/forms-service"), ' +
       "or pass delivery: { worker: false } to run without sending deliveries"
+    )
   }
   return undefined
 }
@@ -326,60 +359,23 @@ const sentLinksProblem = (options: QformsOptions): string | undefined => {
  */
 export const make = async (options: QformsOptions = {}): Promise<Qforms> => {
   // Bad numbers and log levels are refused before anything is opened.
-  const invalid = Options.problem(options) ?? sentLinksProblem(options)
-  if (invalid !== undefined) throw new Error(`Invalid Qforms options: ${invalid}`)
+  check(options)
   const scope = Scope.makeUnsafe()
-  const build = Effect.gen(function*() {
+  const build = Effect.gen(function* () {
     const services = yield* Layer.buildWithScope(
-      databaseLayer(options.database, options.files).pipe(
-        Layer.merge(NodeHttpServer.layerHttpServices),
-        Layer.merge(options.formGenerator ?? FormGenerator.layerOffline),
-        Layer.merge(mailLayer(options)),
-        Layer.provideMerge(logging(options))
-      ),
+      layerServices(options).pipe(Layer.merge(NodeHttpServer.layerHttpServices)),
       scope
     )
-    const context = Context.add(services, IdentityBridge, options.resolveActor).pipe(
-      Context.add(DeliveryConfig, { ...DeliveryConfig.defaultValue(), ...options.delivery }),
-      Context.add(Files.SentLinkBase, options.appUrl ?? ""),
-      Context.add(Files.UploadQuotas, uploadQuotas(options))
-    )
-    yield* Layer.buildWithScope(Files.layerSweeper.pipe(Layer.provide(Layer.succeedContext(context))), scope)
-    yield* Layer.buildWithScope(
-      Responses.layerPartialPurger(options.partialResponses).pipe(Layer.provide(Layer.succeedContext(context))),
-      scope
-    )
-    const routes = Http.layer(httpOptions(options))
-    const httpEffect = yield* HttpRouter.toHttpEffect(routes).pipe(
-      Effect.provideContext(context),
+    const httpEffect = yield* HttpRouter.toHttpEffect(layerRoutes(options)).pipe(
+      Effect.provideContext(services),
       Effect.provideService(Scope.Scope, scope)
     )
-    const hub = Context.get(
-      yield* Layer.buildWithScope(
-        EventStream.EventHub.layer({ ...options.events, appUrl: options.appUrl ?? "" }).pipe(Layer.provide(Layer.succeedContext(context))),
-        scope
-      ),
-      EventStream.EventHub
-    )
-    if (options.delivery?.worker !== false) {
-      yield* Layer.buildWithScope(
-        Worker.layer({ appUrl: options.appUrl ?? "" }).pipe(Layer.provide(Layer.succeedContext(context))),
-        scope
-      )
-    }
-    if (options.mail?.imap !== undefined) {
-      yield* Layer.buildWithScope(
-        EmailReplies.layerImapPoller(options.mail.imap).pipe(
-          Layer.provide(Layer.succeedContext(Context.add(context, Files.LinkBase, options.appUrl ?? "")))
-        ),
-        scope
-      )
-    }
-    const nodeHandler = yield* NodeHttpServer.makeHandler(httpEffect, { scope }).pipe(Effect.provideContext(context))
+    const hub = Context.get(services, EventStream.EventHub)
+    const nodeHandler = yield* NodeHttpServer.makeHandler(httpEffect, { scope }).pipe(Effect.provideContext(services))
     const handler: (request: Request) => Promise<Response> = HttpEffect.toWebHandlerWith<
       Services.Services | SqlClient.SqlClient,
       Scope.Scope | HttpServerRequest.HttpServerRequest
-    >(context)(httpEffect)
+    >(services)(httpEffect)
     return { services, nodeHandler, handler, hub }
   })
   const exit = await Effect.runPromiseExit(build)
@@ -392,7 +388,7 @@ export const make = async (options: QformsOptions = {}): Promise<Qforms> => {
   // Links to files made outside a request start at appUrl (requests set their own: the layer
   // context must not carry one, or it would be captured by the routes and win over the request's).
   const run = <A, E>(effect: Effect.Effect<A, E, Services.Services | SqlClient.SqlClient>) =>
-    Effect.runPromise(Effect.provideContext(effect, Context.add(services, Files.LinkBase, options.appUrl ?? "")))
+    Effect.runPromise(Effect.provideContext(effect, Context.add(services, Links.LinkBase, options.appUrl ?? "")))
 
   const connect = async (request: Parameters<Qforms["events"]["connect"]>[0]) => {
     const result = await run(EventStream.accept(request))
@@ -402,90 +398,32 @@ export const make = async (options: QformsOptions = {}): Promise<Qforms> => {
     return {
       protocol: result.protocol,
       open: (send: (text: string) => boolean, close: (code: number, reason: string) => void) => {
-        const detach = Effect.runSync(hub.attach({
-          workspaceId: result.actor.workspaceId,
-          formId: result.formId,
-          credential: result.credential,
-          role: result.actor.role,
-          linkBase: result.linkBase,
-          send,
-          close
-        }))
+        const detach = Effect.runSync(
+          hub.attach({
+            workspaceId: result.actor.workspaceId,
+            formId: result.formId,
+            credential: result.credential,
+            role: result.actor.role,
+            linkBase: result.linkBase,
+            send,
+            close
+          })
+        )
         return () => Effect.runSync(detach)
       }
     }
   }
 
-  // WebSockets on the Node path: `ws`, attached to the host's server by `upgradeHandler`.
-  const protocols = new WeakMap<IncomingMessage, string>()
-  const wss = new WebSocketServer({
-    noServer: true,
-    maxPayload: 4096,
-    handleProtocols: (_offered, request) => protocols.get(request) ?? false
-  })
-  const heartbeat = setInterval(() => {
-    for (const socket of wss.clients) {
-      if ((socket as WebSocket & { qformsAlive?: boolean }).qformsAlive === false) socket.terminate()
-      else {
-        ;(socket as WebSocket & { qformsAlive?: boolean }).qformsAlive = false
-        socket.ping()
-      }
-    }
-  }, 30_000)
-  heartbeat.unref()
-  const refuse = (socket: Duplex, refusal: EventStream.Refusal) => {
-    const body = JSON.stringify({ error: refusal.error })
-    const reason = {
-      400: "Bad Request",
-      401: "Unauthorized",
-      404: "Not Found",
-      429: "Too Many Requests",
-      503: "Service Unavailable"
-    }[refusal.status]
-    const headers = Object.entries(refusal.headers).map(([name, value]) => `${name}: ${value}\r\n`).join("")
-    socket.end(
-      `HTTP/1.1 ${refusal.status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${
-        Buffer.byteLength(body)
-      }\r\n${headers}connection: close\r\n\r\n${body}`
-    )
-  }
-  const upgradeHandler = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if ((request.url ?? "/").split("?")[0] !== "/api/events") return false
-    connect({ headers: request.headers, url: request.url ?? "/" }).then((result) => {
-      // Another upgrade listener of the host may have answered (and ended) the socket meanwhile.
-      if (socket.destroyed || !socket.writable) return
-      if ("status" in result) return refuse(socket, result)
-      if (result.protocol !== undefined) protocols.set(request, result.protocol)
-      wss.handleUpgrade(request, socket, head, (ws) => {
-        ;(ws as WebSocket & { qformsAlive?: boolean }).qformsAlive = true
-        ws.on("pong", () => (ws as WebSocket & { qformsAlive?: boolean }).qformsAlive = true)
-        const detach = result.open(
-          (text) => {
-            if (ws.bufferedAmount > maxBufferedBytes) return false
-            ws.send(text)
-            return true
-          },
-          (code, reason) => ws.close(code, reason)
-        )
-        ws.on("close", detach)
-        ws.on("error", detach)
-      })
-    }, () => socket.destroy())
-    return true
-  }
+  const webSockets = NodeTransport.makeWebSockets(connect)
 
   let disposing: Promise<void> | undefined
   return {
     handler: (request) => handler(request),
-    nodeHandler: (request, response, body) => nodeHandler(body === undefined ? request : withBody(request, body), response),
-    upgradeHandler,
+    nodeHandler: (request, response, body) =>
+      nodeHandler(body === undefined ? request : NodeTransport.withBody(request, body), response),
+    upgradeHandler: webSockets.upgradeHandler,
     events: { connect, close: () => Effect.runPromise(hub.closeAll) },
     run,
-    dispose: () =>
-      disposing ??= new Promise<void>((resolve) => {
-        clearInterval(heartbeat)
-        for (const socket of wss.clients) socket.close(1001, "server stopping")
-        wss.close(() => resolve())
-      }).then(() => Effect.runPromise(Scope.close(scope, Exit.void)))
+    dispose: () => (disposing ??= webSockets.close().then(() => Effect.runPromise(Scope.close(scope, Exit.void))))
   }
 }

@@ -4,28 +4,28 @@
 import * as NodePath from "node:path"
 import * as Layer from "effect/Layer"
 import type * as SqlClient from "effect/sql/SqlClient"
-import { Accounts } from "./domain/Accounts.ts"
-import { Activities } from "./domain/Activities.ts"
-import { AnswerTokens } from "./domain/AnswerTokens.ts"
-import { ApiKeys } from "./domain/ApiKeys.ts"
-import * as BlobStore from "./domain/BlobStore.ts"
-import { Contacts } from "./domain/Contacts.ts"
-import { Deliveries } from "./domain/Deliveries.ts"
-import { Events } from "./domain/Events.ts"
-import { Files } from "./domain/Files.ts"
-import { FormNotifications } from "./domain/FormNotifications.ts"
-import { Forms } from "./domain/Forms.ts"
-import { Invitations } from "./domain/Invitations.ts"
-import { EmailReplies } from "./domain/EmailReplies.ts"
-import { EmailTokens } from "./domain/EmailTokens.ts"
-import { RespondentEmails } from "./domain/RespondentEmails.ts"
-import { Members } from "./domain/Members.ts"
-import { Notes } from "./domain/Notes.ts"
-import { Responses } from "./domain/Responses.ts"
-import { Sessions } from "./domain/Sessions.ts"
-import { Stages } from "./domain/Stages.ts"
-import { Webhooks } from "./domain/Webhooks.ts"
-import { Workspaces } from "./domain/Workspaces.ts"
+import { Accounts } from "./identity/Accounts.ts"
+import { Activities } from "./cases/Activities.ts"
+import { AnswerTokens } from "./cases/AnswerTokens.ts"
+import { ApiKeys } from "./identity/ApiKeys.ts"
+import * as BlobStore from "./files/BlobStore.ts"
+import { Contacts } from "./cases/Contacts.ts"
+import { Deliveries } from "./outbox/Deliveries.ts"
+import { Events } from "./outbox/Events.ts"
+import { Files } from "./files/Files.ts"
+import { FormNotifications } from "./outbox/FormNotifications.ts"
+import { Forms } from "./forms/Forms.ts"
+import { Invitations } from "./identity/Invitations.ts"
+import { EmailReplies } from "./email/EmailReplies.ts"
+import { EmailTokens } from "./email/EmailTokens.ts"
+import { RespondentEmails } from "./email/RespondentEmails.ts"
+import { Members } from "./identity/Members.ts"
+import { Notes } from "./cases/Notes.ts"
+import { Responses } from "./cases/Responses.ts"
+import { Sessions } from "./identity/Sessions.ts"
+import { Stages } from "./forms/Stages.ts"
+import { Webhooks } from "./outbox/Webhooks.ts"
+import { Workspaces } from "./identity/Workspaces.ts"
 import * as Database from "./storage/Database.ts"
 
 /** The services this module provides. */
@@ -52,7 +52,15 @@ export type Services =
   | Webhooks
   | Workspaces
 
-const foundation = Layer.mergeAll(Accounts.layer, Stages.layer, Contacts.layer, Activities.layer, Events.layer, Files.layer)
+const foundation = Layer.mergeAll(
+  Accounts.layer,
+  Stages.layer,
+  Contacts.layer,
+  Activities.layer,
+  Events.layer,
+  Files.layer,
+  Deliveries.layer
+)
 const emails = RespondentEmails.layer.pipe(Layer.provideMerge(EmailTokens.layer))
 const middle = Layer.mergeAll(Members.layer, Forms.layer, Notes.layer, emails).pipe(Layer.provideMerge(foundation))
 
@@ -75,11 +83,11 @@ export const layer: Layer.Layer<Services, never, SqlClient.SqlClient | BlobStore
   Responses.layer,
   Webhooks.layer,
   Workspaces.layer,
-  Deliveries.layer,
   FormNotifications.layer,
   Sessions.layer
+).pipe(Layer.provideMerge(middle), (core) =>
+  Layer.mergeAll(EmailReplies.layer, Invitations.layer).pipe(Layer.provideMerge(core))
 )
-  .pipe(Layer.provideMerge(middle), (core) => Layer.mergeAll(EmailReplies.layer, Invitations.layer).pipe(Layer.provideMerge(core)))
 
 /**
  * Where uploaded files are kept: a directory, or any `BlobStore` layer (an S3
@@ -94,12 +102,15 @@ export type FilesOption =
 /** Where uploads go on PostgreSQL when no `files` option is given: `./.qforms-files`. */
 export const defaultPgFilesDirectory = "./.qforms-files"
 
-const blobStore = (files: FilesOption | undefined, fallback: () => Layer.Layer<BlobStore.BlobStore, BlobStore.BlobStoreError>) =>
+const blobStore = (
+  files: FilesOption | undefined,
+  fallback: () => Layer.Layer<BlobStore.BlobStore, BlobStore.BlobStoreError>
+) =>
   files === undefined
     ? fallback()
     : "store" in files
-    ? files.store
-    : BlobStore.layerLocal({ directory: files.directory })
+      ? files.store
+      : BlobStore.layerLocal({ directory: files.directory })
 
 /** Every service on PostgreSQL (uploads in `files`, default {@link defaultPgFilesDirectory}). */
 export const layerPg = (options: Database.PgOptions & { readonly files?: FilesOption | undefined }) =>
@@ -115,10 +126,13 @@ export const layerPg = (options: Database.PgOptions & { readonly files?: FilesOp
 export const layerPglite = (options: Database.PgliteOptions & { readonly files?: FilesOption | undefined } = {}) =>
   layer.pipe(
     Layer.provideMerge(Database.layerPglite(options)),
-    Layer.provideMerge(blobStore(options.files, () =>
-      options.dataDir === undefined
-        ? BlobStore.layerTemporary
-        : BlobStore.layerLocal({ directory: NodePath.join(options.dataDir, "files") })))
+    Layer.provideMerge(
+      blobStore(options.files, () =>
+        options.dataDir === undefined
+          ? BlobStore.layerTemporary
+          : BlobStore.layerLocal({ directory: NodePath.join(options.dataDir, "files") })
+      )
+    )
   )
 
 /** Every service on a fresh in-memory PGlite: for tests of code built on qforms. */

@@ -37,7 +37,7 @@ export * as Qforms from "./Qforms.ts"
 /** The first start: `Bootstrap.ensureDefaultWorkspace` creates a workspace, its owner and an API key on an empty database. */
 export * as Bootstrap from "./Bootstrap.ts"
 /** The identity bridge (`Qforms.make({ resolveActor })`): map the host's signed-in user to a qforms member. */
-export type { HostIdentity, HostRequest, ResolveActor } from "./http/Identity.ts"
+export type { HostIdentity, HostRequest, ResolveActor } from "./web/Identity.ts"
 /** Why `qforms.events.connect` refused an event-stream connection: the status, `{error}` text and headers to answer with. */
 export type { Refusal as EventStreamRefusal } from "./http/EventStream.ts"
 
@@ -48,65 +48,67 @@ export * as Database from "./storage/Database.ts"
 /** The embedded database's SqlClient; `MemorySize` and `defaultSharedBuffers` for its `sharedBuffers` option. */
 export * as PgliteClient from "./storage/PgliteClient.ts"
 /** Where uploaded files' bytes live (`files: { store }`): implement `BlobStore` for S3 and the like, or use `layerLocal`. */
-export * as BlobStore from "./domain/BlobStore.ts"
-/** The form generator (`formGenerator`): `FormGenerator.layerOffline` (default), `layerNone`, or your own. */
-export * as FormGenerator from "./domain/FormGenerator.ts"
+export * as BlobStore from "./files/BlobStore.ts"
+/** The form generator (`formGenerator`): `FormGenerator.FormGenerator.layerOffline` (default), `.layerNone`, or your own layer. */
+export * as FormGenerator from "./generation/FormGenerator.ts"
 /** Form generation by any OpenAI-compatible server: `OpenAiFormGenerator.layer({ baseUrl, model })`. */
-export * as OpenAiFormGenerator from "./domain/OpenAiFormGenerator.ts"
+export * as OpenAiFormGenerator from "./generation/OpenAiFormGenerator.ts"
 /** E-mail (`mail`): `SmtpOptions`, and `smtpUrlProblem` to check an SMTP URL before starting. */
-export * as Mailer from "./domain/Mailer.ts"
+export * as Mailer from "./email/Mailer.ts"
 /** Webhook retry schedule (`delivery.schedule`): `RetrySchedule.parse("0s,5s,5m")`, `defaultSchedule`. */
-export * as RetrySchedule from "./delivery/RetrySchedule.ts"
+export * as RetrySchedule from "./outbox/RetrySchedule.ts"
 /** The public form page (`publicPage`): `PublicPageOptions`, `FrameAncestor`, `defaultMinSubmitSeconds`. */
 export * as PublicPage from "./pages/PublicPage.ts"
 /** Checked option values: log-level names (`parseLogLevel`) and the number Schemas every numeric option and setting is checked with. */
 export * as Options from "./Options.ts"
 /** `Redact.redactUrl`: a request URL with its tokens and credentials replaced, for access logs. */
-export * as Redact from "./http/Redact.ts"
+export * as Redact from "./web/Redact.ts"
 /** Webhook delivery settings (`delivery`). */
-export type { DeliverySettings } from "./delivery/DeliveryConfig.ts"
+export type { DeliverySettings } from "./outbox/DeliveryConfig.ts"
 /** A rate limit (`rateLimit`, `uploadRateLimit`): requests per second and burst. */
-export type { RateLimitConfig } from "./http/RateLimit.ts"
+export type { RateLimitConfig } from "./web/RateLimit.ts"
 /** OAuth sign-in for assistants on `/mcp` (`oauth`). */
-export type { OAuthOptions } from "./http/Mcp.ts"
+export type { OAuthOptions } from "./mcp/Mcp.ts"
 /** The application at `/app` (`app`). */
 export type { AppOptions } from "./app/App.ts"
 /** An IMAP mailbox for replies (`mail.imap`). */
-export type { ImapOptions } from "./domain/EmailReplies.ts"
+export type { ImapOptions } from "./email/EmailReplies.ts"
 
 // Services for `qforms.run` and Effect applications, with their Schemas and errors.
 
 /** Every service wired together on the database you choose: `Services.layerPg`, `layerPglite`; `Services.Services` is what `qforms.run` provides. */
 export * as Services from "./Services.ts"
 /** Who acts (`Actors.system(workspaceId)`, a member, a respondent): every service call takes one. */
-export * as Actors from "./domain/Actors.ts"
+export * as Actors from "./identity/Actors.ts"
 /** Workspaces, the tenant. */
-export * as Workspaces from "./domain/Workspaces.ts"
+export * as Workspaces from "./identity/Workspaces.ts"
 /** Accounts: people who sign in. */
-export * as Accounts from "./domain/Accounts.ts"
+export * as Accounts from "./identity/Accounts.ts"
 /** Members: the accounts of a workspace with their roles. */
-export * as Members from "./domain/Members.ts"
+export * as Members from "./identity/Members.ts"
 /** API keys: create, revoke, check the format. */
-export * as ApiKeys from "./domain/ApiKeys.ts"
+export * as ApiKeys from "./identity/ApiKeys.ts"
 /** Password hashing of application accounts. */
-export * as Passwords from "./domain/Passwords.ts"
+export * as Passwords from "./identity/Passwords.ts"
 /** Sessions of the application (`/app`) and one-time sign-in links. */
-export * as Sessions from "./domain/Sessions.ts"
+export * as Sessions from "./identity/Sessions.ts"
 /** Forms and their Schemas (`CreateFormInput`, `Form`, …). */
-export * as Forms from "./domain/Forms.ts"
-/** Questions: types, options, the input Schema and answer validation. */
-export * as Fields from "./domain/Fields.ts"
+export * as Forms from "./forms/Forms.ts"
+/** Questions: types, options and the input Schema. */
+export * as Fields from "./forms/Fields.ts"
+/** Answers to questions: their Schemas and validation against a form's questions. */
+export * as Answers from "./forms/Answers.ts"
 /** Responses (cases): submit, list, triage; their Schemas. */
-export * as Responses from "./domain/Responses.ts"
+export * as Responses from "./cases/Responses.ts"
 /** Stages a form's cases move through. */
-export * as Stages from "./domain/Stages.ts"
+export * as Stages from "./forms/Stages.ts"
 /** Internal notes on a case. */
-export * as Notes from "./domain/Notes.ts"
+export * as Notes from "./cases/Notes.ts"
 /** Webhook subscriptions. */
-export * as Webhooks from "./domain/Webhooks.ts"
+export * as Webhooks from "./outbox/Webhooks.ts"
 /** The errors every service shares (`InvalidInput`, `Forbidden`, `Conflict`, …); each concept's "not found" is in its module. */
-export * as Errors from "./domain/Errors.ts"
+export * as Errors from "./kernel/Errors.ts"
 /** Ids: the integer id Schema and its bounds. */
-export * as Ids from "./domain/Ids.ts"
+export * as Ids from "./kernel/Ids.ts"
 /** The HTTP API definition (paths, Schemas, error statuses), e.g. for a typed client: `HttpApiClient.make(Api.Api, { baseUrl })`. */
-export * as Api from "./http/Api.ts"
+export * as Api from "./api/Api.ts"

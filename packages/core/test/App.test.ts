@@ -7,14 +7,17 @@
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ApiKeys } from "../src/domain/ApiKeys.ts"
-import { Members } from "../src/domain/Members.ts"
-import { Sessions } from "../src/domain/Sessions.ts"
-import { Workspaces } from "../src/domain/Workspaces.ts"
+import * as ShellData from "../src/app/ShellData.ts"
+import { FieldType, optionKeys } from "../src/forms/Fields.ts"
+import { ApiKeys } from "../src/identity/ApiKeys.ts"
+import { Members } from "../src/identity/Members.ts"
+import { Sessions } from "../src/identity/Sessions.ts"
+import { Workspaces } from "../src/identity/Workspaces.ts"
 import * as Qforms from "../src/Qforms.ts"
-import { databaseTargets } from "./support/Databases.ts"
-import { startTestServer, type TestServer } from "./support/TestServer.ts"
+import { databaseTargets } from "@qforms/test-kit/Databases"
+import { startTestServer, type TestServer } from "@qforms/test-kit/TestServer"
 
 const password = "a long enough password"
 
@@ -43,28 +46,33 @@ for (const target of databaseTargets) {
 
     const session = async (cookie: string) => {
       const response = await fetch(`${server.url}/app/session`, { headers: { cookie: `qforms_session=${cookie}` } })
-      return { status: response.status, body: await response.json() as { csrfToken: string; role: string } }
+      return { status: response.status, body: (await response.json()) as { csrfToken: string; role: string } }
     }
 
     const seed = (on: TestServer) =>
-      on.run(Effect.gen(function*() {
-        const { workspace, ownerAccountId } = yield* (yield* Workspaces).create({ name: "W", ownerEmail: "owner@example.com" })
-        const members = yield* Members
-        yield* members.add(workspace.id, { email: "admin@example.com", role: "admin" })
-        const viewer = yield* members.add(workspace.id, { email: "viewer@example.com", role: "viewer" })
-        yield* members.add(workspace.id, { email: "locked@example.com", role: "member" })
-        const sessions = yield* Sessions
-        for (const email of ["owner@example.com", "admin@example.com", "viewer@example.com", "locked@example.com"]) {
-          yield* sessions.setPassword(email, password)
-        }
-        const keys = yield* ApiKeys
-        return {
-          workspaceId: workspace.id,
-          ownerId: ownerAccountId,
-          ownerKey: (yield* keys.create(workspace.id, { accountId: ownerAccountId })).key,
-          viewerKey: (yield* keys.create(workspace.id, { accountId: viewer.accountId })).key
-        }
-      }))
+      on.run(
+        Effect.gen(function* () {
+          const { workspace, ownerAccountId } = yield* (yield* Workspaces).create({
+            name: "W",
+            ownerEmail: "owner@example.com"
+          })
+          const members = yield* Members
+          yield* members.add(workspace.id, { email: "admin@example.com", role: "admin" })
+          const viewer = yield* members.add(workspace.id, { email: "viewer@example.com", role: "viewer" })
+          yield* members.add(workspace.id, { email: "locked@example.com", role: "member" })
+          const sessions = yield* Sessions
+          for (const email of ["owner@example.com", "admin@example.com", "viewer@example.com", "locked@example.com"]) {
+            yield* sessions.setPassword(email, password)
+          }
+          const keys = yield* ApiKeys
+          return {
+            workspaceId: workspace.id,
+            ownerId: ownerAccountId,
+            ownerKey: (yield* keys.create(workspace.id, { accountId: ownerAccountId })).key,
+            viewerKey: (yield* keys.create(workspace.id, { accountId: viewer.accountId })).key
+          }
+        })
+      )
 
     beforeAll(async () => {
       server = await startTestServer(target, { app: { signInRateLimit: { requestsPerSecond: 1000, burst: 1000 } } })
@@ -110,7 +118,9 @@ for (const target of databaseTargets) {
       expect(issued).not.toBe(planted)
       expect((await session(planted)).status).toBe(401)
       // A real earlier session in the same browser ends too: the next sign-in is always a new session.
-      const again = sessionCookieOf(await signIn("owner@example.com", password, { cookie: `qforms_session=${issued}` }))!.value
+      const again = sessionCookieOf(
+        await signIn("owner@example.com", password, { cookie: `qforms_session=${issued}` })
+      )!.value
       expect(again).not.toBe(issued)
       expect((await session(issued)).status).toBe(401)
       expect((await session(again)).status).toBe(200)
@@ -131,13 +141,18 @@ for (const target of databaseTargets) {
         })
       const missing = await write()
       expect(missing.status).toBe(403)
-      expect((await missing.json() as { error: string }).error).toMatch(/CSRF/)
+      expect(((await missing.json()) as { error: string }).error).toMatch(/CSRF/)
       expect((await write("wrong")).status).toBe(403)
       expect((await write(csrfToken)).status).toBe(201)
       // Reads need no token.
-      expect((await fetch(`${server.url}/api/forms`, { headers: { cookie: `qforms_session=${cookie}` } })).status).toBe(200)
+      expect((await fetch(`${server.url}/api/forms`, { headers: { cookie: `qforms_session=${cookie}` } })).status).toBe(
+        200
+      )
       // DELETE and PATCH too.
-      const del = await fetch(`${server.url}/api/forms/1`, { method: "DELETE", headers: { cookie: `qforms_session=${cookie}` } })
+      const del = await fetch(`${server.url}/api/forms/1`, {
+        method: "DELETE",
+        headers: { cookie: `qforms_session=${cookie}` }
+      })
       expect(del.status).toBe(403)
       // The password change and sign-out check it as well.
       const change = await fetch(`${server.url}/app/password`, {
@@ -166,13 +181,19 @@ for (const target of databaseTargets) {
       const response = await fetch(`${server.url}/app/sign-out`, {
         method: "POST",
         redirect: "manual",
-        headers: { cookie: `qforms_session=${cookie}`, "content-type": "application/x-www-form-urlencoded", origin: server.url },
+        headers: {
+          cookie: `qforms_session=${cookie}`,
+          "content-type": "application/x-www-form-urlencoded",
+          origin: server.url
+        },
         body: `csrf=${encodeURIComponent(csrfToken)}`
       })
       expect(response.status).toBe(303)
       expect(sessionCookieOf(response)!.header).toMatch(/Max-Age=0/)
       expect((await session(cookie)).status).toBe(401)
-      expect((await fetch(`${server.url}/api/forms`, { headers: { cookie: `qforms_session=${cookie}` } })).status).toBe(401)
+      expect((await fetch(`${server.url}/api/forms`, { headers: { cookie: `qforms_session=${cookie}` } })).status).toBe(
+        401
+      )
     })
 
     it("locks an account after five wrong passwords in a row", async () => {
@@ -199,7 +220,11 @@ for (const target of databaseTargets) {
         }
         return answers
       }
-      await server.run(Effect.flatMap(Effect.service(Members), (m) => m.add(ownerWorkspaceId, { email: "exists@example.com", role: "viewer" })))
+      await server.run(
+        Effect.flatMap(Effect.service(Members), (m) =>
+          m.add(ownerWorkspaceId, { email: "exists@example.com", role: "viewer" })
+        )
+      )
       await server.run(Effect.flatMap(Effect.service(Sessions), (s) => s.setPassword("exists@example.com", password)))
       const known = await tries("exists@example.com")
       const unknown = await tries("does-not-exist@example.com")
@@ -208,14 +233,22 @@ for (const target of databaseTargets) {
     })
 
     it("locks the current password of a password change like a sign-in, and limits changes per address", async () => {
-      await server.run(Effect.flatMap(Effect.service(Members), (m) => m.add(ownerWorkspaceId, { email: "changer@example.com", role: "viewer" })))
+      await server.run(
+        Effect.flatMap(Effect.service(Members), (m) =>
+          m.add(ownerWorkspaceId, { email: "changer@example.com", role: "viewer" })
+        )
+      )
       await server.run(Effect.flatMap(Effect.service(Sessions), (s) => s.setPassword("changer@example.com", password)))
       const cookie = sessionCookieOf(await signIn("changer@example.com", password))!.value
       const { csrfToken } = (await session(cookie)).body
       const change = (currentPassword: string, on = server, withCookie = cookie, token = csrfToken) =>
         fetch(`${on.url}/app/password`, {
           method: "POST",
-          headers: { cookie: `qforms_session=${withCookie}`, "content-type": "application/json", "x-csrf-token": token },
+          headers: {
+            cookie: `qforms_session=${withCookie}`,
+            "content-type": "application/json",
+            "x-csrf-token": token
+          },
           body: JSON.stringify({ currentPassword, newPassword: "a brand new password" })
         })
       const statuses = []
@@ -231,13 +264,17 @@ for (const target of databaseTargets) {
       // Per client address: a server with bursts of 3 answers the fourth change from one address with 429.
       const strict = await startTestServer(target, { app: { signInRateLimit: { requestsPerSecond: 0.01, burst: 3 } } })
       try {
-        await strict.run(Effect.gen(function*() {
-          yield* (yield* Workspaces).create({ name: "L", ownerEmail: "limited@example.com" })
-          yield* (yield* Sessions).setPassword("limited@example.com", password)
-        }))
+        await strict.run(
+          Effect.gen(function* () {
+            yield* (yield* Workspaces).create({ name: "L", ownerEmail: "limited@example.com" })
+            yield* (yield* Sessions).setPassword("limited@example.com", password)
+          })
+        )
         const strictCookie = sessionCookieOf(await signIn("limited@example.com", password, {}, strict))!.value
-        const strictSession = await fetch(`${strict.url}/app/session`, { headers: { cookie: `qforms_session=${strictCookie}` } })
-        const strictCsrf = (await strictSession.json() as { csrfToken: string }).csrfToken
+        const strictSession = await fetch(`${strict.url}/app/session`, {
+          headers: { cookie: `qforms_session=${strictCookie}` }
+        })
+        const strictCsrf = ((await strictSession.json()) as { csrfToken: string }).csrfToken
         const perAddress = []
         for (let i = 0; i < 4; i++) perAddress.push((await change("not it", strict, strictCookie, strictCsrf)).status)
         expect(perAddress).toEqual([400, 400, 400, 429])
@@ -247,20 +284,27 @@ for (const target of databaseTargets) {
     })
 
     it("lets a member of several workspaces choose one at sign-in and switch later; adding them changes nothing of their account", async () => {
-      const { other } = await server.run(Effect.gen(function*() {
-        const { workspace } = yield* (yield* Workspaces).create({ name: "Other", ownerEmail: "other-owner@example.com" })
-        const members = yield* Members
-        // No name of its own yet: the case where another workspace's "add member" used to fill one in.
-        yield* members.add(ownerWorkspaceId, { email: "two@example.com", role: "member" })
-        yield* (yield* Sessions).setPassword("two@example.com", password)
-        yield* (yield* ApiKeys).create(workspace.id, { accountId: (yield* members.list(workspace.id))[0]!.accountId })
-        return { other: workspace.id }
-      }))
+      const { other } = await server.run(
+        Effect.gen(function* () {
+          const { workspace } = yield* (yield* Workspaces).create({
+            name: "Other",
+            ownerEmail: "other-owner@example.com"
+          })
+          const members = yield* Members
+          // No name of its own yet: the case where another workspace's "add member" used to fill one in.
+          yield* members.add(ownerWorkspaceId, { email: "two@example.com", role: "member" })
+          yield* (yield* Sessions).setPassword("two@example.com", password)
+          yield* (yield* ApiKeys).create(workspace.id, { accountId: (yield* members.list(workspace.id))[0]!.accountId })
+          return { other: workspace.id }
+        })
+      )
       // Another workspace's owner adds the same e-mail with a name: the account it does not own is left as it is.
-      const otherOwnerKey = await server.run(Effect.gen(function*() {
-        const owner = (yield* (yield* Members).list(other))[0]!
-        return (yield* (yield* ApiKeys).create(other, { accountId: owner.accountId })).key
-      }))
+      const otherOwnerKey = await server.run(
+        Effect.gen(function* () {
+          const owner = (yield* (yield* Members).list(other))[0]!
+          return (yield* (yield* ApiKeys).create(other, { accountId: owner.accountId })).key
+        })
+      )
       const added = await fetch(`${server.url}/api/members`, {
         method: "POST",
         headers: { authorization: `Bearer ${otherOwnerKey}`, "content-type": "application/json" },
@@ -277,7 +321,9 @@ for (const target of databaseTargets) {
       expect(sessionCookieOf(signedIn)).toBeUndefined()
       const choices = await signedIn.text()
       expect(choices).toContain("Choose a workspace")
-      const tokens = [...choices.matchAll(/name="token" value="([^"]+)"[\s\S]*?<button[^>]*>([^<]+)<\/button>/g)].map((m) => ({ token: m[1]!, name: m[2]! }))
+      const tokens = [...choices.matchAll(/name="token" value="([^"]+)"[\s\S]*?<button[^>]*>([^<]+)<\/button>/g)].map(
+        (m) => ({ token: m[1]!, name: m[2]! })
+      )
       expect(tokens.map((t) => t.name).sort()).toEqual(["Other", "W"])
       const choose = (token: string) =>
         fetch(`${server.url}/app/sign-in/workspace`, {
@@ -289,7 +335,9 @@ for (const target of databaseTargets) {
       const chosen = await choose(tokens.find((t) => t.name === "Other")!.token)
       expect(chosen.status).toBe(303)
       const cookie = sessionCookieOf(chosen)!.value
-      const inOther = await (await fetch(`${server.url}/app/session`, { headers: { cookie: `qforms_session=${cookie}` } })).json() as {
+      const inOther = (await (
+        await fetch(`${server.url}/app/session`, { headers: { cookie: `qforms_session=${cookie}` } })
+      ).json()) as {
         workspaceId: number
         role: string
         csrfToken: string
@@ -308,7 +356,14 @@ for (const target of databaseTargets) {
           body: JSON.stringify({ workspaceId })
         })
       expect((await switchTo(ownerWorkspaceId, cookie, "wrong")).status).toBe(403)
-      const stranger = await server.run(Effect.map((Effect.flatMap(Effect.service(Workspaces), (w) => w.create({ name: "Stranger", ownerEmail: "s@example.com" }))), (r) => r.workspace.id))
+      const stranger = await server.run(
+        Effect.map(
+          Effect.flatMap(Effect.service(Workspaces), (w) =>
+            w.create({ name: "Stranger", ownerEmail: "s@example.com" })
+          ),
+          (r) => r.workspace.id
+        )
+      )
       const refused = await switchTo(stranger)
       expect(refused.status).toBe(403)
       expect(await refused.json()).toHaveProperty("error")
@@ -322,7 +377,9 @@ for (const target of databaseTargets) {
       expect((await session(cookie)).status).toBe(401)
       expect((await session(fresh)).body).toMatchObject({ role: "member" })
       const forms = await fetch(`${server.url}/api/members`, { headers: { cookie: `qforms_session=${fresh}` } })
-      expect(((await forms.json()) as { members: Array<{ email: string }> }).members.map((m) => m.email)).toContain("owner@example.com")
+      expect(((await forms.json()) as { members: Array<{ email: string }> }).members.map((m) => m.email)).toContain(
+        "owner@example.com"
+      )
     })
 
     it("rate-limits sign-in attempts per client address", async () => {
@@ -344,7 +401,7 @@ for (const target of databaseTargets) {
         })
       const wrong = await change("not it", "a brand new password")
       expect(wrong.status).toBe(400)
-      expect((await wrong.json() as { error: string }).error).toBe("the current password is wrong")
+      expect(((await wrong.json()) as { error: string }).error).toBe("the current password is wrong")
       expect((await change(password, "short")).status).toBe(400)
       expect((await change(password, "a brand new password")).status).toBe(204)
       expect((await session(first)).status).toBe(200)
@@ -355,38 +412,58 @@ for (const target of databaseTargets) {
     })
 
     it("ends a removed member's sessions, keys and sign-in links with the membership: re-adding them revives none", async () => {
-      const { workspaceId, accountId, key, link } = await server.run(Effect.gen(function*() {
-        const workspaces = yield* (yield* Workspaces).list
-        const workspaceId = workspaces.find((w) => w.name === "W")!.id
-        const member = yield* (yield* Members).add(workspaceId, { email: "leaver@example.com", role: "member" })
-        yield* (yield* Sessions).setPassword("leaver@example.com", password)
-        const { key } = yield* (yield* ApiKeys).create(workspaceId, { accountId: member.accountId })
-        const link = yield* (yield* Sessions).createSignInLink(workspaceId, member.accountId)
-        return { workspaceId, accountId: member.accountId, key, link }
-      }))
+      const { workspaceId, accountId, key, link } = await server.run(
+        Effect.gen(function* () {
+          const workspaces = yield* (yield* Workspaces).list
+          const workspaceId = workspaces.find((w) => w.name === "W")!.id
+          const member = yield* (yield* Members).add(workspaceId, { email: "leaver@example.com", role: "member" })
+          yield* (yield* Sessions).setPassword("leaver@example.com", password)
+          const { key } = yield* (yield* ApiKeys).create(workspaceId, { accountId: member.accountId })
+          const link = yield* (yield* Sessions).createSignInLink(workspaceId, member.accountId)
+          return { workspaceId, accountId: member.accountId, key, link }
+        })
+      )
       const cookie = sessionCookieOf(await signIn("leaver@example.com", password))!.value
       expect((await session(cookie)).status).toBe(200)
       const forms = () => fetch(`${server.url}/api/forms`, { headers: { authorization: `Bearer ${key}` } })
       expect((await forms()).status).toBe(200)
-      const removed = await fetch(`${server.url}/api/members/${accountId}`, { method: "DELETE", headers: { authorization: `Bearer ${ownerKey}` } })
+      const removed = await fetch(`${server.url}/api/members/${accountId}`, {
+        method: "DELETE",
+        headers: { authorization: `Bearer ${ownerKey}` }
+      })
       expect(removed.status).toBe(204)
       expect((await session(cookie)).status).toBe(401)
       expect((await forms()).status).toBe(401)
-      await server.run(Effect.flatMap(Effect.service(Members), (m) => m.add(workspaceId, { email: "leaver@example.com", role: "member" })))
+      await server.run(
+        Effect.flatMap(Effect.service(Members), (m) =>
+          m.add(workspaceId, { email: "leaver@example.com", role: "member" })
+        )
+      )
       expect((await session(cookie)).status).toBe(401)
       expect((await forms()).status).toBe(401)
-      const redeemed = await fetch(`${server.url}/app/sign-in/link/${link}`, { method: "POST", redirect: "manual", headers: { origin: server.url } })
+      const redeemed = await fetch(`${server.url}/app/sign-in/link/${link}`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { origin: server.url }
+      })
       expect(redeemed.status).toBe(400)
       // Signing in again opens a new session, as the re-added member.
       expect((await signIn("leaver@example.com", password)).status).toBe(303)
     })
 
     it("redeems a one-time sign-in link once", async () => {
-      const token = await server.run(Effect.gen(function*() {
-        const workspaces = yield* (yield* Workspaces).list
-        return yield* (yield* Sessions).createSignInLink(workspaces.find((w) => w.name === "W")!.id, ownerId)
-      }))
-      const redeem = () => fetch(`${server.url}/app/sign-in/link/${token}`, { method: "POST", redirect: "manual", headers: { origin: server.url } })
+      const token = await server.run(
+        Effect.gen(function* () {
+          const workspaces = yield* (yield* Workspaces).list
+          return yield* (yield* Sessions).createSignInLink(workspaces.find((w) => w.name === "W")!.id, ownerId)
+        })
+      )
+      const redeem = () =>
+        fetch(`${server.url}/app/sign-in/link/${token}`, {
+          method: "POST",
+          redirect: "manual",
+          headers: { origin: server.url }
+        })
       const first = await redeem()
       expect(first.status).toBe(303)
       expect((await session(sessionCookieOf(first)!.value)).body.role).toBe("owner")
@@ -406,8 +483,30 @@ for (const target of databaseTargets) {
       expect(csp).toMatch(/default-src 'none'/)
       expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/)
       expect(csp).not.toMatch(/unsafe/)
-      expect(await shell.text()).toContain("/app/assets/main.js")
-      for (const asset of ["main.js", "app.css", "vendor/preact.mjs", "vendor/hooks.mjs", "vendor/htm.mjs", "vendor/htm-preact.mjs"]) {
+      const page = await shell.text()
+      expect(page).toContain("/app/assets/main.js")
+      // What the scripts know of the server: every question type with its label and the option keys its Schema takes
+      // (the builder keeps no copy), whether e-mail is configured; and the session, as the SessionInfo Schema says.
+      const data = /<script type="application\/json" id="qforms-shell">([^<]*)<\/script>/.exec(page)?.[1]
+      const decoded = Schema.decodeUnknownSync(ShellData.ShellData)(JSON.parse(data!))
+      expect(decoded.fieldTypes.map((info) => info.type)).toEqual(FieldType.literals)
+      for (const info of decoded.fieldTypes) expect(info.options, info.type).toEqual(optionKeys[info.type])
+      expect(decoded.fieldTypes.find((info) => info.type === "rating")?.options).toEqual(["placeholder", "help", "max"])
+      expect(decoded.mail).toBe(false)
+      const info = await fetch(`${server.url}/app/session`, { headers: { cookie: `qforms_session=${cookie}` } })
+      expect(Schema.decodeUnknownSync(ShellData.SessionInfo)(await info.json())).toMatchObject({
+        account: { email: "owner@example.com" },
+        role: "owner",
+        via: "session"
+      })
+      for (const asset of [
+        "main.js",
+        "app.css",
+        "vendor/preact.mjs",
+        "vendor/hooks.mjs",
+        "vendor/htm.mjs",
+        "vendor/htm-preact.mjs"
+      ]) {
         expect((await fetch(`${server.url}/app/assets/${asset}`)).status, asset).toBe(200)
       }
       expect((await fetch(`${server.url}/app/assets/..%2Fpackage.json`)).status).toBe(404)
@@ -417,7 +516,10 @@ for (const target of databaseTargets) {
       const call = (key: string, method: string, path: string, body?: unknown) =>
         fetch(`${server.url}/api${path}`, {
           method,
-          headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+          headers: {
+            authorization: `Bearer ${key}`,
+            ...(body === undefined ? {} : { "content-type": "application/json" })
+          },
           ...(body === undefined ? {} : { body: JSON.stringify(body) })
         })
       expect((await call(viewerKey, "POST", "/members", { email: "x@example.com", role: "member" })).status).toBe(403)
@@ -425,7 +527,7 @@ for (const target of databaseTargets) {
       expect((await call(viewerKey, "POST", "/api-keys", { name: "nope" })).status).toBe(403)
       const added = await call(ownerKey, "POST", "/members", { email: "new@example.com", role: "member" })
       expect(added.status).toBe(201)
-      const member = await added.json() as { accountId: number; role: string }
+      const member = (await added.json()) as { accountId: number; role: string }
       const promoted = await call(ownerKey, "PATCH", `/members/${member.accountId}`, { role: "admin" })
       expect(await promoted.json()).toMatchObject({ role: "admin" })
       // The last owner stays.
@@ -433,11 +535,13 @@ for (const target of databaseTargets) {
       expect(demote.status).toBe(409)
       expect((await call(ownerKey, "DELETE", `/members/${ownerId}`)).status).toBe(409)
       // Re-adding the last owner with another role is a demotion too.
-      expect((await call(ownerKey, "POST", "/members", { email: "owner@example.com", role: "viewer" })).status).toBe(409)
+      expect((await call(ownerKey, "POST", "/members", { email: "owner@example.com", role: "viewer" })).status).toBe(
+        409
+      )
       // A key: issued (shown once), listed without the key, revoked → 401.
       const issued = await call(ownerKey, "POST", "/api-keys", { name: "Zapier" })
       expect(issued.status).toBe(201)
-      const { apiKey, key } = await issued.json() as { apiKey: { id: number; prefix: string }; key: string }
+      const { apiKey, key } = (await issued.json()) as { apiKey: { id: number; prefix: string }; key: string }
       expect(key.startsWith(apiKey.prefix)).toBe(true)
       const listed = await (await call(ownerKey, "GET", "/api-keys")).text()
       expect(listed).toContain(apiKey.prefix)
@@ -469,18 +573,23 @@ describe("the application embedded behind the host's identity bridge", () => {
       delivery: { worker: false },
       app: { passwordSignIn: false },
       // The host's own sign-in: here a header the host's proxy sets after its login.
-      resolveActor: ({ headers }) => headers["x-host-user"] === "olivia" ? { workspaceId: 1, accountId } : null
+      resolveActor: ({ headers }) => (headers["x-host-user"] === "olivia" ? { workspaceId: 1, accountId } : null)
     })
-    accountId = await qforms.run(Effect.gen(function*() {
-      const { ownerAccountId } = yield* (yield* Workspaces).create({ name: "Host", ownerEmail: "olivia@host.example" })
-      return ownerAccountId
-    }))
+    accountId = await qforms.run(
+      Effect.gen(function* () {
+        const { ownerAccountId } = yield* (yield* Workspaces).create({
+          name: "Host",
+          ownerEmail: "olivia@host.example"
+        })
+        return ownerAccountId
+      })
+    )
     server = createServer(qforms.nodeHandler)
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   })
   afterAll(async () => {
-    await new Promise<void>((resolve) => server === undefined ? resolve() : server.close(() => resolve()))
+    await new Promise<void>((resolve) => (server === undefined ? resolve() : server.close(() => resolve())))
     await qforms?.dispose()
   })
 
@@ -489,12 +598,17 @@ describe("the application embedded behind the host's identity bridge", () => {
     expect(shell.status).toBe(200)
     expect(await shell.text()).toContain("/app/assets/main.js")
     const who = await (await fetch(`${url}/app/session`, { headers: { "x-host-user": "olivia" } })).json()
-    expect(who).toMatchObject({ role: "owner", via: "host", passwordSignIn: false, account: { email: "olivia@host.example" } })
+    expect(who).toMatchObject({
+      role: "owner",
+      via: "host",
+      passwordSignIn: false,
+      account: { email: "olivia@host.example" }
+    })
     const stranger = await fetch(`${url}/app`, { redirect: "manual" })
     expect(stranger.status).toBe(401)
     const page = await stranger.text()
     expect(page).toContain("Sign in through the application")
-    expect(page).not.toContain("type=\"password\"")
+    expect(page).not.toContain('type="password"')
     const signIn = await fetch(`${url}/app/sign-in`, {
       method: "POST",
       redirect: "manual",

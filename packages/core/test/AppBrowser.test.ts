@@ -15,17 +15,17 @@
 import { mkdirSync } from "node:fs"
 import { join } from "node:path"
 import * as Effect from "effect/Effect"
-import { type Browser, type BrowserContext, type Page } from "playwright-core"
-import { artifacts, axeSource, launch, present } from "./support/Browser.ts"
-import { listenFirst, type Loopback } from "./support/Loopback.ts"
+import type { Browser, BrowserContext, Page } from "playwright-core"
+import { artifacts, axeSource, launch, present } from "@qforms/test-kit/Browser"
+import { listenFirst, type Loopback } from "@qforms/test-kit/Loopback"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ApiKeys } from "../src/domain/ApiKeys.ts"
-import { Members } from "../src/domain/Members.ts"
-import { Sessions } from "../src/domain/Sessions.ts"
-import { Workspaces } from "../src/domain/Workspaces.ts"
+import { ApiKeys } from "../src/identity/ApiKeys.ts"
+import { Members } from "../src/identity/Members.ts"
+import { Sessions } from "../src/identity/Sessions.ts"
+import { Workspaces } from "../src/identity/Workspaces.ts"
 import * as Qforms from "../src/Qforms.ts"
-import { receiver, waitFor } from "./support/Receiver.ts"
-
+import { waitFor } from "@qforms/test-kit/Conditions"
+import { receiver } from "@qforms/test-kit/Receiver"
 
 const ownerPassword = "correct horse battery"
 const viewerPassword = "viewer password 1"
@@ -41,7 +41,9 @@ const check = async (page: Page, label: string) => {
   await page.screenshot({ path: join(artifacts, `app-${label}.png`), fullPage: true })
   await page.evaluate(axeSource)
   const violations = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run: (context: unknown) => Promise<{ violations: ReadonlyArray<Violation> }> } }).axe
+    const axe = (
+      globalThis as unknown as { axe: { run: (context: unknown) => Promise<{ violations: ReadonlyArray<Violation> }> } }
+    ).axe
     const result = await axe.run((globalThis as unknown as { document: unknown }).document)
     return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.html).join(" | ")})`)
   })
@@ -94,14 +96,24 @@ describe.skipIf(!present)("the application in a browser", () => {
       publicPage: { minSubmitSeconds: 0 },
       delivery: { allowPrivateTargets: true, schedule: [0, 50, 100], timeoutMs: 1_000, pollIntervalMs: 100 }
     })
-    await qforms.run(Effect.gen(function*() {
-      const { workspace, ownerAccountId } = yield* (yield* Workspaces).create({ name: "Acme", ownerEmail: "olivia@example.com", ownerName: "Olivia Owner" })
-      yield* (yield* Members).add(workspace.id, { email: "victor@example.com", name: "Victor Viewer", role: "viewer" })
-      const sessions = yield* Sessions
-      yield* sessions.setPassword("olivia@example.com", ownerPassword)
-      yield* sessions.setPassword("victor@example.com", viewerPassword)
-      ownerKey = (yield* (yield* ApiKeys).create(workspace.id, { accountId: ownerAccountId })).key
-    }))
+    await qforms.run(
+      Effect.gen(function* () {
+        const { workspace, ownerAccountId } = yield* (yield* Workspaces).create({
+          name: "Acme",
+          ownerEmail: "olivia@example.com",
+          ownerName: "Olivia Owner"
+        })
+        yield* (yield* Members).add(workspace.id, {
+          email: "victor@example.com",
+          name: "Victor Viewer",
+          role: "viewer"
+        })
+        const sessions = yield* Sessions
+        yield* sessions.setPassword("olivia@example.com", ownerPassword)
+        yield* sessions.setPassword("victor@example.com", viewerPassword)
+        ownerKey = (yield* (yield* ApiKeys).create(workspace.id, { accountId: ownerAccountId })).key
+      })
+    )
     loopback.serve(qforms)
     browser = await launch()
   }, 60_000)
@@ -134,7 +146,9 @@ describe.skipIf(!present)("the application in a browser", () => {
       const key = (await input.getAttribute("id"))!.replace(/-label$/, "")
       if (extra !== undefined) await extra(key)
     }
-    await addQuestion("short_text", "Your name", async (key) => page.locator(`li:has(#${key}-label) >> text=Required`).click())
+    await addQuestion("short_text", "Your name", async (key) =>
+      page.locator(`li:has(#${key}-label) >> text=Required`).click()
+    )
     await addQuestion("email", "Email")
     await addQuestion("select", "Topic", async (key) => page.locator(`#${key}-choices`).fill("Billing\nBug\nOther"))
     await addQuestion("rating", "How urgent is it?")
@@ -165,7 +179,7 @@ describe.skipIf(!present)("the application in a browser", () => {
     await page.getByText("No responses match.").waitFor()
     const form = await qforms.run(Effect.succeed(formId))
     const publicPage = await newPage()
-    const detail = await (await page.request.get(`${url}/api/forms/${form}`)).json() as { publicId: string }
+    const detail = (await (await page.request.get(`${url}/api/forms/${form}`)).json()) as { publicId: string }
     await publicPage.goto(`${url}/f/${detail.publicId}`)
     await publicPage.getByRole("button", { name: "Start" }).click()
     await publicPage.getByLabel(/Your name/).fill("Ada Lovelace")
@@ -186,21 +200,46 @@ describe.skipIf(!present)("the application in a browser", () => {
     const card = page.locator(".board-card").filter({ hasText: "Ada Lovelace" })
     await card.waitFor()
     await card.dragTo(page.getByRole("region", { name: /^New/ }))
-    await page.getByRole("region", { name: /^New/ }).locator(".board-card").filter({ hasText: "Ada Lovelace" }).waitFor()
+    await page
+      .getByRole("region", { name: /^New/ })
+      .locator(".board-card")
+      .filter({ hasText: "Ada Lovelace" })
+      .waitFor()
     await page.locator(".board-card").filter({ hasText: "Ada Lovelace" }).focus()
     await page.keyboard.press("ArrowRight")
-    await page.getByRole("region", { name: /^In progress/ }).locator(".board-card").filter({ hasText: "Ada Lovelace" }).waitFor()
+    await page
+      .getByRole("region", { name: /^In progress/ })
+      .locator(".board-card")
+      .filter({ hasText: "Ada Lovelace" })
+      .waitFor()
     // The moved card keeps the keyboard focus in its new column: the next key press moves it again.
     await page.waitForFunction(() => {
-      const active = (globalThis as unknown as { document: { activeElement: { classList: { contains: (c: string) => boolean }; closest: (s: string) => { textContent: string | null } | null } | null } }).document.activeElement
-      return active !== null && active.classList.contains("board-card") && active.closest("section")?.textContent?.includes("In progress") === true
+      const active = (
+        globalThis as unknown as {
+          document: {
+            activeElement: {
+              classList: { contains: (c: string) => boolean }
+              closest: (s: string) => { textContent: string | null } | null
+            } | null
+          }
+        }
+      ).document.activeElement
+      return (
+        active?.classList.contains("board-card") &&
+        active.closest("section")?.textContent?.includes("In progress") === true
+      )
     })
     await page.keyboard.press("ArrowRight")
-    await page.getByRole("region", { name: /^Done/ }).locator(".board-card").filter({ hasText: "Ada Lovelace" }).waitFor()
+    await page
+      .getByRole("region", { name: /^Done/ })
+      .locator(".board-card")
+      .filter({ hasText: "Ada Lovelace" })
+      .waitFor()
     await page.getByText("Ada Lovelace moved to Done.").waitFor()
     await check(page, "06-inbox-board")
     const delivered = await waitFor(() =>
-      hook.received.map((r) => JSON.parse(r.body) as { event: string; stage: { name: string } | null; link: string })
+      hook.received
+        .map((r) => JSON.parse(r.body) as { event: string; stage: { name: string } | null; link: string })
         .find((body) => body.event === "response.stage_changed" && body.stage?.name === "Done")
     )
     expect(delivered.link).toMatch(/\/app\/responses\/\d+$/)
@@ -219,7 +258,7 @@ describe.skipIf(!present)("the application in a browser", () => {
     await page.getByText("Note added.").waitFor()
     await page.locator("ol.timeline").getByText("Note: Called back; waiting for the invoice.").waitFor()
     await check(page, "07-case")
-    const caseDetail = await (await page.request.get(`${url}/api/responses/${responseId}`)).json() as {
+    const caseDetail = (await (await page.request.get(`${url}/api/responses/${responseId}`)).json()) as {
       response: { tags: Array<string>; assigneeId: number | null; stageId: number | null }
       stages: Array<{ id: number; name: string }>
     }
@@ -228,7 +267,9 @@ describe.skipIf(!present)("the application in a browser", () => {
     expect(caseDetail.stages.find((s) => s.id === caseDetail.response.stageId)?.name).toBe("Done")
 
     // The webhook link opens this page: deep links work.
-    await page.goto(delivered.link.startsWith("http") ? delivered.link.replace(/^https?:\/\/[^/]+/, url) : `${url}${delivered.link}`)
+    await page.goto(
+      delivered.link.startsWith("http") ? delivered.link.replace(/^https?:\/\/[^/]+/, url) : `${url}${delivered.link}`
+    )
     await page.getByRole("heading", { name: "Ada Lovelace", level: 1 }).waitFor()
 
     // API keys: created (shown once), works, revoked (then 401).
@@ -253,9 +294,12 @@ describe.skipIf(!present)("the application in a browser", () => {
     const log = page.getByRole("region", { name: `Delivery log of ${hook.url}` })
     await log.getByText("succeeded").first().waitFor()
     const before = hook.received.length
-    await log.getByRole("button", { name: /^Retry delivery/ }).first().click()
+    await log
+      .getByRole("button", { name: /^Retry delivery/ })
+      .first()
+      .click()
     await log.getByText(/sent again\./).waitFor()
-    await waitFor(() => hook.received.length > before ? true : undefined)
+    await waitFor(() => (hook.received.length > before ? true : undefined))
     await page.getByRole("button", { name: `Send a test ping to ${hook.url}` }).click()
     await page.getByText(/Test ping answered 200/).waitFor()
     await check(page, "16-settings-delivery-log")
@@ -265,7 +309,9 @@ describe.skipIf(!present)("the application in a browser", () => {
 
     // Forms list: generate from a description, duplicate, delete (after confirming).
     await page.getByRole("link", { name: "Forms", exact: true }).click()
-    await page.getByLabel("Generate from description").fill("An RSVP for the summer party: name, e-mail, will you come, how many guests")
+    await page
+      .getByLabel("Generate from description")
+      .fill("An RSVP for the summer party: name, e-mail, will you come, how many guests")
     await page.getByRole("button", { name: "Generate" }).click()
     await page.getByRole("heading", { name: "Questions" }).waitFor()
     expect(await page.locator("ol[aria-label=Questions] > li").count()).toBeGreaterThan(1)
@@ -275,7 +321,7 @@ describe.skipIf(!present)("the application in a browser", () => {
     await check(page, "15-forms")
     page.once("dialog", (dialog) => void dialog.accept())
     await page.getByRole("button", { name: "Delete Copy of Support request" }).click()
-    await page.getByText("\"Copy of Support request\" deleted.").waitFor()
+    await page.getByText('"Copy of Support request" deleted.').waitFor()
     // The notice can show before the list is loaded again: wait for the row to go, then check it is gone.
     await page.getByRole("link", { name: "Copy of Support request", exact: true }).waitFor({ state: "detached" })
     expect(await page.getByRole("link", { name: "Copy of Support request", exact: true }).count()).toBe(0)
@@ -307,10 +353,14 @@ describe.skipIf(!present)("the application in a browser", () => {
     await phone.goto(`${url}/app/responses/${responseId}`)
     await phone.getByRole("heading", { name: "Ada Lovelace", level: 1 }).waitFor()
     await check(phone, "14-case-phone")
-    expect(await phone.evaluate(() => {
-      const d = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document
-      return d.documentElement.scrollWidth <= d.documentElement.clientWidth
-    })).toBe(true)
+    expect(
+      await phone.evaluate(() => {
+        const d = (
+          globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }
+        ).document
+        return d.documentElement.scrollWidth <= d.documentElement.clientWidth
+      })
+    ).toBe(true)
 
     // A viewer reads and cannot change anything.
     const viewer = await newPage()
@@ -321,16 +371,19 @@ describe.skipIf(!present)("the application in a browser", () => {
     expect(await viewer.getByLabel("Stage").isDisabled()).toBe(true)
     expect(await viewer.getByLabel("Add a note").count()).toBe(0)
     await check(viewer, "13-case-viewer")
-    const refused = await viewer.evaluate(async ([id]) => {
-      const base = "" as string
-      const session = await (await fetch(`${base}/app/session`)).json() as { csrfToken: string }
-      const answer = await fetch(`${base}/api/responses/${id}`, {
-        method: "PATCH",
-        headers: { "content-type": "application/json", "x-csrf-token": session.csrfToken },
-        body: JSON.stringify({ tags: [] })
-      })
-      return answer.status
-    }, [responseId])
+    const refused = await viewer.evaluate(
+      async ([id]) => {
+        const base = "" as string
+        const session = (await (await fetch(`${base}/app/session`)).json()) as { csrfToken: string }
+        const answer = await fetch(`${base}/api/responses/${id}`, {
+          method: "PATCH",
+          headers: { "content-type": "application/json", "x-csrf-token": session.csrfToken },
+          body: JSON.stringify({ tags: [] })
+        })
+        return answer.status
+      },
+      [responseId]
+    )
     expect(refused).toBe(403)
 
     // Signing out ends the session: the application sends the user back to sign-in.
@@ -350,14 +403,18 @@ describe.skipIf(!present)("the application in a browser", () => {
         ...(body === undefined ? {} : { body: JSON.stringify(body) })
       })
       expect(reply.status, `${method} ${path}`).toBeLessThan(300)
-      return await reply.json() as { id: number; fields: Array<{ id: number }> }
+      return (await reply.json()) as { id: number; fields: Array<{ id: number }> }
     }
     const form = await api("POST", "/forms", {
       title: "A form whose title is rather long, to see that it wraps on a narrow screen",
       fields: [
         { type: "short_text", label: "Your name", required: true },
         { type: "email", label: "Email" },
-        { type: "select", label: "What is it about?", options: { choices: ["Billing", "A bug report", "Something else entirely"] } }
+        {
+          type: "select",
+          label: "What is it about?",
+          options: { choices: ["Billing", "A bug report", "Something else entirely"] }
+        }
       ]
     })
     await api("PATCH", `/forms/${form.id}`, { status: "published" })
@@ -368,13 +425,28 @@ describe.skipIf(!present)("the application in a browser", () => {
     /** Elements that reach past the right edge (none may: the page never scrolls sideways). */
     const overflow = (page: Page) =>
       page.evaluate(() => {
-        const d = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number }; querySelectorAll: (s: string) => ArrayLike<{ getBoundingClientRect: () => { right: number }; tagName: string; className: string; id: string }> } }).document
+        const d = (
+          globalThis as unknown as {
+            document: {
+              documentElement: { scrollWidth: number; clientWidth: number }
+              querySelectorAll: (s: string) => ArrayLike<{
+                getBoundingClientRect: () => { right: number }
+                tagName: string
+                className: string
+                id: string
+              }>
+            }
+          }
+        ).document
         const width = d.documentElement.clientWidth
         if (d.documentElement.scrollWidth <= width) return []
         return Array.from(d.querySelectorAll("body *"))
           .filter((el) => el.getBoundingClientRect().right > width + 1)
           .slice(0, 5)
-          .map((el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}${typeof el.className === "string" && el.className ? `.${el.className.split(" ").join(".")}` : ""}`)
+          .map(
+            (el) =>
+              `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}${typeof el.className === "string" && el.className ? `.${el.className.split(" ").join(".")}` : ""}`
+          )
       })
     for (const scheme of ["light", "dark"] as const) {
       const page = await newPage(scheme, { width: 360, height: 740 })
@@ -386,7 +458,12 @@ describe.skipIf(!present)("the application in a browser", () => {
       await page.goto(`${url}/app`)
       await screen("sign-in", () => page.getByLabel("Password").waitFor())
       await signIn(page, "olivia@example.com", ownerPassword)
-      await screen("forms", () => page.getByRole("link", { name: /rather long/ }).first().waitFor())
+      await screen("forms", () =>
+        page
+          .getByRole("link", { name: /rather long/ })
+          .first()
+          .waitFor()
+      )
       await page.goto(`${url}/app/forms/${form.id}`)
       await screen("builder", () => page.getByRole("heading", { level: 1 }).waitFor())
       await page.goto(`${url}/app/forms/${form.id}/responses`)
@@ -399,7 +476,14 @@ describe.skipIf(!present)("the application in a browser", () => {
       for (const tab of ["Members", "API keys", "Webhooks"]) {
         await page.getByRole("tab", { name: tab }).click()
         await screen(`settings-${tab.toLowerCase().replace(" ", "-")}`, () =>
-          page.waitForFunction((name) => (globalThis as unknown as { document: { querySelector: (s: string) => { textContent: string } | null } }).document.querySelector("[role=tab][aria-selected=true]")?.textContent === name, tab))
+          page.waitForFunction(
+            (name) =>
+              (
+                globalThis as unknown as { document: { querySelector: (s: string) => { textContent: string } | null } }
+              ).document.querySelector("[role=tab][aria-selected=true]")?.textContent === name,
+            tab
+          )
+        )
       }
       await page.goto(`${url}/app/account`)
       await screen("account", () => page.getByRole("heading", { name: "Account", level: 1 }).waitFor())

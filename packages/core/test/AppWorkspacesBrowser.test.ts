@@ -8,13 +8,13 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import * as Effect from "effect/Effect"
-import { type Browser, type Page } from "playwright-core"
+import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Members } from "../src/domain/Members.ts"
-import { Sessions } from "../src/domain/Sessions.ts"
-import { Workspaces } from "../src/domain/Workspaces.ts"
+import { Members } from "../src/identity/Members.ts"
+import { Sessions } from "../src/identity/Sessions.ts"
+import { Workspaces } from "../src/identity/Workspaces.ts"
 import * as Qforms from "../src/Qforms.ts"
-import { artifacts, axeSource, launch, present } from "./support/Browser.ts"
+import { artifacts, axeSource, launch, present } from "@qforms/test-kit/Browser"
 
 const password = "correct horse battery"
 
@@ -22,9 +22,15 @@ const check = async (page: Page, label: string) => {
   await page.screenshot({ path: join(artifacts, `app-workspaces-${label}.png`), fullPage: true })
   await page.evaluate(axeSource)
   const violations = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as {
-      axe: { run: (context: unknown) => Promise<{ violations: ReadonlyArray<{ id: string; nodes: ReadonlyArray<{ html: string }> }> }> }
-    }).axe
+    const axe = (
+      globalThis as unknown as {
+        axe: {
+          run: (
+            context: unknown
+          ) => Promise<{ violations: ReadonlyArray<{ id: string; nodes: ReadonlyArray<{ html: string }> }> }>
+        }
+      }
+    ).axe
     const result = await axe.run((globalThis as unknown as { document: unknown }).document)
     return result.violations.map((v) => `${v.id} (${v.nodes.map((n) => n.html).join(" | ")})`)
   })
@@ -41,14 +47,17 @@ describe.skipIf(!present)("choosing and switching workspaces in the application"
   beforeAll(async () => {
     mkdirSync(artifacts, { recursive: true })
     qforms = await Qforms.make({ database: {}, app: true, logLevel: "Error", delivery: { worker: false } })
-    ids = await qforms.run(Effect.gen(function*() {
-      const workspaces = yield* Workspaces
-      const alpha = (yield* workspaces.create({ name: "Alpha", ownerEmail: "pat@example.com", ownerName: "Pat" })).workspace
-      const beta = (yield* workspaces.create({ name: "Beta", ownerEmail: "someone@example.com" })).workspace
-      yield* (yield* Members).add(beta.id, { email: "pat@example.com", role: "viewer" })
-      yield* (yield* Sessions).setPassword("pat@example.com", password)
-      return { alpha: alpha.id, beta: beta.id }
-    }))
+    ids = await qforms.run(
+      Effect.gen(function* () {
+        const workspaces = yield* Workspaces
+        const alpha = (yield* workspaces.create({ name: "Alpha", ownerEmail: "pat@example.com", ownerName: "Pat" }))
+          .workspace
+        const beta = (yield* workspaces.create({ name: "Beta", ownerEmail: "someone@example.com" })).workspace
+        yield* (yield* Members).add(beta.id, { email: "pat@example.com", role: "viewer" })
+        yield* (yield* Sessions).setPassword("pat@example.com", password)
+        return { alpha: alpha.id, beta: beta.id }
+      })
+    )
     server = createServer(qforms.nodeHandler)
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
@@ -57,13 +66,14 @@ describe.skipIf(!present)("choosing and switching workspaces in the application"
 
   afterAll(async () => {
     await browser?.close()
-    await new Promise<void>((resolve) => server === undefined ? resolve() : server.close(() => resolve()))
+    await new Promise<void>((resolve) => (server === undefined ? resolve() : server.close(() => resolve())))
     await qforms?.dispose()
   })
 
   it("chooses the workspace after the password, then switches from the header", async () => {
     const page = await (await browser.newContext({ locale: "en-US", viewport: { width: 1280, height: 900 } })).newPage()
-    const session = async () => (await (await page.request.get(`${url}/app/session`)).json()) as { workspaceId?: number; role?: string }
+    const session = async () =>
+      (await (await page.request.get(`${url}/app/session`)).json()) as { workspaceId?: number; role?: string }
     await page.goto(`${url}/app/sign-in`)
     await page.getByLabel("E-mail").fill("pat@example.com")
     await page.getByLabel("Password").fill(password)

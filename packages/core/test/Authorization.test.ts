@@ -9,14 +9,14 @@
  */
 import * as Effect from "effect/Effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ApiKeys } from "../src/domain/ApiKeys.ts"
-import { Members } from "../src/domain/Members.ts"
-import { Workspaces } from "../src/domain/Workspaces.ts"
-import { databaseTargets } from "./support/Databases.ts"
-import { startTestServer, type TestServer } from "./support/TestServer.ts"
+import { ApiKeys } from "../src/identity/ApiKeys.ts"
+import { Members } from "../src/identity/Members.ts"
+import { Workspaces } from "../src/identity/Workspaces.ts"
+import { databaseTargets } from "@qforms/test-kit/Databases"
+import { startTestServer, type TestServer } from "@qforms/test-kit/TestServer"
 
 const roles = ["owner", "admin", "member", "viewer"] as const
-type Role = typeof roles[number]
+type Role = (typeof roles)[number]
 const rank: Record<Role, number> = { viewer: 0, member: 1, admin: 2, owner: 3 }
 
 /** The expected rule, written independently of the code under test. */
@@ -52,44 +52,55 @@ for (const target of databaseTargets) {
 
     const seed = (): Promise<Seeded> => {
       const name = `w${++counter}`
-      return server.run(Effect.gen(function*() {
-        const { workspace, ownerAccountId } = yield* (yield* Workspaces).create({ name, ownerEmail: `${name}-owner1@example.com` })
-        const members = yield* Members
-        const keys = yield* ApiKeys
-        const people: Record<string, Person> = {}
-        for (const role of roles) {
-          for (const n of [1, 2] as const) {
-            const email = `${name}-${role}${n}@example.com`
-            const accountId = role === "owner" && n === 1
-              ? ownerAccountId
-              : (yield* members.add(workspace.id, { email, role })).accountId
-            const { apiKey, key } = yield* keys.create(workspace.id, { accountId })
-            people[`${role}${n}`] = { accountId, email, role, key, keyId: apiKey.id }
+      return server.run(
+        Effect.gen(function* () {
+          const { workspace, ownerAccountId } = yield* (yield* Workspaces).create({
+            name,
+            ownerEmail: `${name}-owner1@example.com`
+          })
+          const members = yield* Members
+          const keys = yield* ApiKeys
+          const people: Record<string, Person> = {}
+          for (const role of roles) {
+            for (const n of [1, 2] as const) {
+              const email = `${name}-${role}${n}@example.com`
+              const accountId =
+                role === "owner" && n === 1
+                  ? ownerAccountId
+                  : (yield* members.add(workspace.id, { email, role })).accountId
+              const { apiKey, key } = yield* keys.create(workspace.id, { accountId })
+              people[`${role}${n}`] = { accountId, email, role, key, keyId: apiKey.id }
+            }
           }
-        }
-        return { workspaceId: workspace.id, people: people as Seeded["people"] }
-      }).pipe(Effect.orDie))
+          return { workspaceId: workspace.id, people: people as Seeded["people"] }
+        }).pipe(Effect.orDie)
+      )
     }
 
     /** Members (with roles) and keys (with revocation) of a workspace, as the database has them. */
     const snapshot = (workspaceId: number) =>
-      server.run(Effect.gen(function*() {
-        const members = yield* (yield* Members).list(workspaceId)
-        const keys = yield* (yield* ApiKeys).list(workspaceId)
-        return {
-          members: members.map((m) => `${m.accountId}:${m.email}:${m.name}:${m.role}`).sort(),
-          keys: keys.map((k) => `${k.id}:${k.accountId}:${k.revokedAt !== null}`).sort()
-        }
-      }).pipe(Effect.orDie))
+      server.run(
+        Effect.gen(function* () {
+          const members = yield* (yield* Members).list(workspaceId)
+          const keys = yield* (yield* ApiKeys).list(workspaceId)
+          return {
+            members: members.map((m) => `${m.accountId}:${m.email}:${m.name}:${m.role}`).sort(),
+            keys: keys.map((k) => `${k.id}:${k.accountId}:${k.revokedAt !== null}`).sort()
+          }
+        }).pipe(Effect.orDie)
+      )
 
     const call = async (key: string, method: string, path: string, body?: unknown) => {
       const response = await fetch(`${server.url}/api${path}`, {
         method,
-        headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+        headers: {
+          authorization: `Bearer ${key}`,
+          ...(body === undefined ? {} : { "content-type": "application/json" })
+        },
         ...(body === undefined ? {} : { body: JSON.stringify(body) })
       })
       const text = await response.text()
-      return { status: response.status, body: text === "" ? undefined : JSON.parse(text) as { error?: string } }
+      return { status: response.status, body: text === "" ? undefined : (JSON.parse(text) as { error?: string }) }
     }
 
     type Action = {
@@ -98,7 +109,10 @@ for (const target of databaseTargets) {
       readonly okStatus: number
       /** The role the action gives, if it gives one. */
       readonly grant?: Role
-      readonly run: (caller: Person, target: Person) => Promise<{ status: number; body: { error?: string } | undefined }>
+      readonly run: (
+        caller: Person,
+        target: Person
+      ) => Promise<{ status: number; body: { error?: string } | undefined }>
     }
     const actions: ReadonlyArray<Action> = [
       {
@@ -107,24 +121,36 @@ for (const target of databaseTargets) {
         okStatus: 201,
         run: (caller, t) => call(caller.key, "POST", "/api-keys", { name: "matrix", accountId: t.accountId })
       },
-      { name: "revoke the key of", allowed: mayManage, okStatus: 200, run: (caller, t) => call(caller.key, "DELETE", `/api-keys/${t.keyId}`) },
-      { name: "remove", allowed: mayManage, okStatus: 204, run: (caller, t) => call(caller.key, "DELETE", `/members/${t.accountId}`) },
-      ...roles.flatMap((role): ReadonlyArray<Action> => [
-        {
-          name: `change to ${role} the role of`,
-          grant: role,
-          allowed: (caller, t, self) => mayGive(caller, t, self, role),
-          okStatus: 200,
-          run: (caller, t) => call(caller.key, "PATCH", `/members/${t.accountId}`, { role })
-        },
-        {
-          name: `re-add as ${role}`,
-          grant: role,
-          allowed: (caller, t, self) => mayGive(caller, t, self, role),
-          okStatus: 201,
-          run: (caller, t) => call(caller.key, "POST", "/members", { email: t.email, role })
-        }
-      ])
+      {
+        name: "revoke the key of",
+        allowed: mayManage,
+        okStatus: 200,
+        run: (caller, t) => call(caller.key, "DELETE", `/api-keys/${t.keyId}`)
+      },
+      {
+        name: "remove",
+        allowed: mayManage,
+        okStatus: 204,
+        run: (caller, t) => call(caller.key, "DELETE", `/members/${t.accountId}`)
+      },
+      ...roles.flatMap(
+        (role): ReadonlyArray<Action> => [
+          {
+            name: `change to ${role} the role of`,
+            grant: role,
+            allowed: (caller, t, self) => mayGive(caller, t, self, role),
+            okStatus: 200,
+            run: (caller, t) => call(caller.key, "PATCH", `/members/${t.accountId}`, { role })
+          },
+          {
+            name: `re-add as ${role}`,
+            grant: role,
+            allowed: (caller, t, self) => mayGive(caller, t, self, role),
+            okStatus: 201,
+            run: (caller, t) => call(caller.key, "POST", "/members", { email: t.email, role })
+          }
+        ]
+      )
     ]
 
     it("allows each action exactly to the roles above the target (or the caller itself, never upwards), and refused attempts change nothing", async () => {
@@ -136,7 +162,7 @@ for (const target of databaseTargets) {
         for (const targetName of ["self", ...roles] as const) {
           for (const action of actions) {
             const callerOf = (w: Seeded) => w.people[`${callerRole}1`]
-            const targetOf = (w: Seeded) => targetName === "self" ? callerOf(w) : w.people[`${targetName}2`]
+            const targetOf = (w: Seeded) => (targetName === "self" ? callerOf(w) : w.people[`${targetName}2`])
             const t = targetOf(workspace)
             const self = targetName === "self"
             // Re-adding or re-giving the role someone has changes nothing: not part of the matrix.
@@ -181,7 +207,9 @@ for (const target of databaseTargets) {
           ]
           for (const attempt of attempts) {
             // Viewers and members are refused before anything is looked up; owners and admins find nothing.
-            expect(attempt.status, `${callerRole} on ${targetRole} of another workspace`).toBe(rank[callerRole] >= rank.admin ? 404 : 403)
+            expect(attempt.status, `${callerRole} on ${targetRole} of another workspace`).toBe(
+              rank[callerRole] >= rank.admin ? 404 : 403
+            )
             expect(attempt.body).toHaveProperty("error")
           }
         }
@@ -192,14 +220,18 @@ for (const target of databaseTargets) {
     it("reads the caller's role as it is now: an admin demoted while its key lives can no longer act on members", async () => {
       const w = await seed()
       const admin = w.people.admin1
-      await server.run(Effect.flatMap(Effect.service(Members), (m) => m.add(w.workspaceId, { email: admin.email, role: "member" })))
+      await server.run(
+        Effect.flatMap(Effect.service(Members), (m) => m.add(w.workspaceId, { email: admin.email, role: "member" }))
+      )
       expect((await call(admin.key, "DELETE", `/api-keys/${w.people.viewer2.keyId}`)).status).toBe(403)
       expect((await call(admin.key, "POST", "/api-keys", { accountId: w.people.viewer2.accountId })).status).toBe(403)
     })
 
     it("lets a caller lower its own role but keeps the last owner", async () => {
       const w = await seed()
-      expect((await call(w.people.owner2.key, "PATCH", `/members/${w.people.owner2.accountId}`, { role: "admin" })).status).toBe(200)
+      expect(
+        (await call(w.people.owner2.key, "PATCH", `/members/${w.people.owner2.accountId}`, { role: "admin" })).status
+      ).toBe(200)
       const last = await call(w.people.owner1.key, "PATCH", `/members/${w.people.owner1.accountId}`, { role: "admin" })
       expect(last.status).toBe(409)
       expect((await call(w.people.owner1.key, "DELETE", `/members/${w.people.owner1.accountId}`)).status).toBe(409)

@@ -21,39 +21,55 @@ describe.skipIf(strace === undefined && process.env["CI"] !== "true")("local Blo
   it("fsyncs the file before renaming it into place, and its directory after", () => {
     const trace = join(directory, "trace.txt")
     const store = join(directory, "store")
-    const run = spawnSync(strace!, [
-      "-f",
-      "-qq",
-      "-e",
-      "trace=openat,fsync,fdatasync,rename,renameat,renameat2,close",
-      "-o",
-      trace,
-      process.execPath,
-      "--conditions=source",
-      "--disable-warning=ExperimentalWarning",
-      script,
-      store,
-      "7/file_abc"
-    ], { encoding: "utf8", timeout: 120_000 })
+    const run = spawnSync(
+      strace!,
+      [
+        "-f",
+        "-qq",
+        "-e",
+        "trace=openat,fsync,fdatasync,rename,renameat,renameat2,close",
+        "-o",
+        trace,
+        process.execPath,
+        "--conditions=source",
+        "--disable-warning=ExperimentalWarning",
+        script,
+        store,
+        "7/file_abc"
+      ],
+      { encoding: "utf8", timeout: 120_000 }
+    )
     expect(run.status, run.stderr).toBe(0)
     expect(readFileSync(join(store, "7", "file_abc"), "utf8")).toBe("durable bytes")
 
-    const lines = readFileSync(trace, "utf8").split("\n").map((line) => line.replace(/^\d+\s+/, ""))
+    const lines = readFileSync(trace, "utf8")
+      .split("\n")
+      .map((line) => line.replace(/^\d+\s+/, ""))
     /** The fd an openat of `path` answered, and the line it was on. */
     const opened = (path: RegExp) =>
       lines.flatMap((line, index) => {
         const match = line.match(/^openat\(AT_FDCWD, "([^"]+)", [^)]*\) = (\d+)/)
         return match && path.test(match[1]!) ? [{ fd: match[2]!, index }] : []
       })
-    const renameAt = lines.findIndex((line) => /^rename(at2?)?\(.*\.partial\/7_file_abc\.[0-9a-f]+".*7\/file_abc"/.test(line))
+    const renameAt = lines.findIndex((line) =>
+      /^rename(at2?)?\(.*\.partial\/7_file_abc\.[0-9a-f]+".*7\/file_abc"/.test(line)
+    )
     expect(renameAt, "the rename into place").toBeGreaterThan(-1)
     const syncOf = (fd: string, from: number, to: number) =>
       lines.slice(from, to).some((line) => new RegExp(`^f(data)?sync\\(${fd}\\)\\s+= 0`).test(line))
     // The partial file: opened for writing, then (re)opened and fsynced, all before the rename.
     const partialOpens = opened(/\.partial\/7_file_abc\.[0-9a-f]+$/).filter((open) => open.index < renameAt)
-    expect(partialOpens.some((open) => syncOf(open.fd, open.index, renameAt)), "fsync of the file before the rename").toBe(true)
+    expect(
+      partialOpens.some((open) => syncOf(open.fd, open.index, renameAt)),
+      "fsync of the file before the rename"
+    ).toBe(true)
     // The directory the object landed in: opened and fsynced after the rename.
-    const dirOpens = opened(new RegExp(`${store.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/7$`)).filter((open) => open.index > renameAt)
-    expect(dirOpens.some((open) => syncOf(open.fd, open.index, lines.length)), "fsync of the directory after the rename").toBe(true)
+    const dirOpens = opened(new RegExp(`${store.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/7$`)).filter(
+      (open) => open.index > renameAt
+    )
+    expect(
+      dirOpens.some((open) => syncOf(open.fd, open.index, lines.length)),
+      "fsync of the directory after the rename"
+    ).toBe(true)
   }, 120_000)
 })

@@ -8,10 +8,10 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, describe, expect, it } from "vitest"
-import { ApiKeys } from "../src/domain/ApiKeys.ts"
-import { Workspaces } from "../src/domain/Workspaces.ts"
+import { ApiKeys } from "../src/identity/ApiKeys.ts"
+import { Workspaces } from "../src/identity/Workspaces.ts"
 import * as Qforms from "../src/Qforms.ts"
-import { databaseTargets } from "./support/Databases.ts"
+import { databaseTargets } from "@qforms/test-kit/Databases"
 
 const postgres = databaseTargets.find((target) => target.name === "postgres")
 
@@ -30,43 +30,56 @@ describe.skipIf(postgres === undefined)("a concurrent deletion (postgres)", () =
     cleanup = options.cleanup
     // Room in the pool for the held deletion, the waiting insert, the probe below and the background work.
     const database = { ...options.database, maxConnections: 10 }
-    const q = qforms = await Qforms.make({ database, appUrl: "https://forms.example.com" })
-    const key = await q.run(Effect.gen(function*() {
-      const { workspace, ownerAccountId } = yield* (yield* Workspaces).create({ name: "C", ownerEmail: "c@example.com" })
-      return (yield* (yield* ApiKeys).create(workspace.id, { accountId: ownerAccountId })).key
-    }))
+    const q = (qforms = await Qforms.make({ database, appUrl: "https://forms.example.com" }))
+    const key = await q.run(
+      Effect.gen(function* () {
+        const { workspace, ownerAccountId } = yield* (yield* Workspaces).create({
+          name: "C",
+          ownerEmail: "c@example.com"
+        })
+        return (yield* (yield* ApiKeys).create(workspace.id, { accountId: ownerAccountId })).key
+      })
+    )
     const api = async (method: string, path: string, body?: unknown) => {
-      const response = await q.handler(new Request(`http://qforms.test/api${path}`, {
-        method,
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) })
-      }))
-      return { status: response.status, json: await response.json() as { error?: unknown; id?: number } }
+      const response = await q.handler(
+        new Request(`http://qforms.test/api${path}`, {
+          method,
+          headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) })
+        })
+      )
+      return { status: response.status, json: (await response.json()) as { error?: unknown; id?: number } }
     }
     const form = await api("POST", "/forms", { title: "Going" })
     // The deletion holds the form's row until the stage's insert is seen waiting on that lock; then it commits.
     let deleted!: () => void
-    const deletedSignal = new Promise<void>((resolve) => deleted = resolve)
+    const deletedSignal = new Promise<void>((resolve) => (deleted = resolve))
     let release!: () => void
-    const released = new Promise<void>((resolve) => release = resolve)
-    const deletion = q.run(Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
-      yield* sql.withTransaction(Effect.gen(function*() {
-        yield* sql`delete from forms where id = ${form.json.id!}`
-        yield* Effect.sync(deleted)
-        yield* Effect.promise(() => released)
-      }))
-    }))
+    const released = new Promise<void>((resolve) => (release = resolve))
+    const deletion = q.run(
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql.withTransaction(
+          Effect.gen(function* () {
+            yield* sql`delete from forms where id = ${form.json.id!}`
+            yield* Effect.sync(deleted)
+            yield* Effect.promise(() => released)
+          })
+        )
+      })
+    )
     await deletedSignal
     const stagePromise = api("POST", `/forms/${form.json.id}/stages`, { name: "Late" })
     const waitingOnLock = () =>
-      q.run(Effect.gen(function*() {
-        const sql = yield* SqlClient.SqlClient
-        const rows = yield* sql<{ waiting: number }>`
+      q.run(
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          const rows = yield* sql<{ waiting: number }>`
           select count(*)::int as waiting from pg_stat_activity
           where datname = current_database() and wait_event_type = 'Lock'`
-        return rows[0]!.waiting > 0
-      }))
+          return rows[0]!.waiting > 0
+        })
+      )
     await expect.poll(waitingOnLock, { timeout: 20_000, interval: 20 }).toBe(true)
     release()
     await deletion

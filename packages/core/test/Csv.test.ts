@@ -6,10 +6,10 @@
  */
 import * as fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import * as Csv from "../src/domain/Csv.ts"
-import { databaseTargets } from "./support/Databases.ts"
-import { api, createForm, seedWorkspace } from "./support/PublicForms.ts"
-import { startTestServer, type TestServer } from "./support/TestServer.ts"
+import * as Csv from "../src/cases/Csv.ts"
+import { databaseTargets } from "@qforms/test-kit/Databases"
+import { api, createForm, seedWorkspace } from "@qforms/test-kit/PublicForms"
+import { startTestServer, type TestServer } from "@qforms/test-kit/TestServer"
 
 const delimiters = [",", ";", "\t"] as const
 
@@ -22,12 +22,12 @@ const parse = (text: string, delimiter: string): ReadonlyArray<ReadonlyArray<str
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!
     if (quoted) {
-      if (c === "\"" && text[i + 1] === "\"") {
-        cell += "\""
+      if (c === '"' && text[i + 1] === '"') {
+        cell += '"'
         i++
-      } else if (c === "\"") quoted = false
+      } else if (c === '"') quoted = false
       else cell += c
-    } else if (c === "\"" && cell === "") quoted = true
+    } else if (c === '"' && cell === "") quoted = true
     else if (c === delimiter) {
       row.push(cell)
       cell = ""
@@ -50,19 +50,29 @@ const withoutQuotes = (text: string) => text.replaceAll("'", "")
 
 describe("Csv.cell", () => {
   it("no cell of any text runs as a formula, split on , ; or tab", () => {
-    const risky = fc.constantFrom("=", "+", "-", "@", "\t", "\r", ",", ";", "\"", "\n", " ", "a", "cmd|' /C calc'!A0")
+    const risky = fc.constantFrom("=", "+", "-", "@", "\t", "\r", ",", ";", '"', "\n", " ", "a", "cmd|' /C calc'!A0")
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.string(), fc.array(risky, { maxLength: 12 }).map((p) => p.join(""))), { minLength: 1, maxLength: 4 }), (values) => {
-        const line = `${values.map(Csv.cell).join(",")}\r\n`
-        for (const delimiter of delimiters) {
-          for (const row of parse(line, delimiter)) {
-            for (const cell of row) expect(runsAsFormula(cell), JSON.stringify({ values, delimiter, cell })).toBe(false)
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.string(),
+            fc.array(risky, { maxLength: 12 }).map((p) => p.join(""))
+          ),
+          { minLength: 1, maxLength: 4 }
+        ),
+        (values) => {
+          const line = `${values.map(Csv.cell).join(",")}\r\n`
+          for (const delimiter of delimiters) {
+            for (const row of parse(line, delimiter)) {
+              for (const cell of row)
+                expect(runsAsFormula(cell), JSON.stringify({ values, delimiter, cell })).toBe(false)
+            }
           }
+          // Read back with the delimiter it was written with, each value is itself but for the ' added.
+          const [back] = parse(line, ",")
+          values.forEach((value, i) => expect(withoutQuotes(back![i]!)).toBe(withoutQuotes(value)))
         }
-        // Read back with the delimiter it was written with, each value is itself but for the ' added.
-        const [back] = parse(line, ",")
-        values.forEach((value, i) => expect(withoutQuotes(back![i]!)).toBe(withoutQuotes(value)))
-      }),
+      ),
       { numRuns: 2000 }
     )
   })
@@ -71,10 +81,10 @@ describe("Csv.cell", () => {
     ["a;=cmd|' /C calc'!A0", "\"'a;'=cmd|' /C calc'!A0\""],
     ["a,+1", "\"'a,'+1\""],
     ["x\t-2", "\"'x\t'-2\""],
-    ["b;\"=1", "\"'b;\"\"'=1\""],
+    ['b;"=1', '"\'b;""\'=1"'],
     ["=1+1", "'=1+1"],
     ["@SUM(A1)", "'@SUM(A1)"],
-    ["a;b", "\"a;b\""],
+    ["a;b", '"a;b"'],
     ["plain", "plain"],
     ["-", "'-"]
   ])("%j is written %j", (value, written) => {
@@ -106,12 +116,18 @@ for (const target of databaseTargets) {
           { type: "email", label: "Email" }
         ]
       })
-      const [name, email, note, name2, email2] = form.fields.map((f) => f.id) as [number, number, number, number, number]
+      const [name, email, note, name2, email2] = form.fields.map((f) => f.id) as [
+        number,
+        number,
+        number,
+        number,
+        number
+      ]
       const submitted = await api(server, key, "POST", `/forms/${form.id}/responses`, {
         values: {
           [name]: "Ada;=cmd|' /C calc'!A0",
           [email]: "ada@example.com",
-          [note]: "fine;@SUM(1+1)\tand,-3 and a line\n=HYPERLINK(\"x\")",
+          [note]: 'fine;@SUM(1+1)\tand,-3 and a line\n=HYPERLINK("x")',
           [name2]: "+1 Grace",
           [email2]: "grace@example.com"
         }
@@ -134,7 +150,8 @@ for (const target of databaseTargets) {
       ])
       for (const delimiter of delimiters) {
         for (const cells of parse(text, delimiter)) {
-          for (const cell of cells) expect(runsAsFormula(cell), `${JSON.stringify(cell)} split on ${JSON.stringify(delimiter)}`).toBe(false)
+          for (const cell of cells)
+            expect(runsAsFormula(cell), `${JSON.stringify(cell)} split on ${JSON.stringify(delimiter)}`).toBe(false)
         }
       }
     })

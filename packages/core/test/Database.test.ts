@@ -4,44 +4,50 @@ import { SqlClient } from "effect/sql"
 import * as SqlErrors from "effect/sql/SqlError"
 import * as Database from "../src/storage/Database.ts"
 import * as PgliteClient from "../src/storage/PgliteClient.ts"
-import { databaseTargets } from "./support/Databases.ts"
+import { databaseTargets } from "@qforms/test-kit/Databases"
 
 for (const target of databaseTargets) {
   describe(`Database on ${target.name}`, () => {
     it.layer(target.layer(), { timeout: 60_000 })((it) => {
       it.effect("migrates into its own schema", () =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const sql = yield* SqlClient.SqlClient
           const rows = yield* sql<{ readonly schema: string }>`
             select table_schema as schema from information_schema.tables where table_name = 'responses'`
           const current = yield* sql<{ readonly schema: string }>`select current_schema() as schema`
           expect(rows.map((r) => r.schema)).toContain(current[0]!.schema)
           expect(current[0]!.schema).toMatch(/^qforms/)
-        }))
+        })
+      )
     })
   })
 }
 
 describe("Database on PGlite: shared_buffers", () => {
   const sharedBuffers = (options: Database.PgliteOptions) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const rows = yield* sql<{ readonly value: string }>`select current_setting('shared_buffers') as value`
       return rows[0]!.value
     }).pipe(Effect.provide(Database.layerPglite(options)))
 
-  it.effect("is 16MB unless set, and takes the configured size", () =>
-    Effect.gen(function*() {
-      expect(yield* sharedBuffers({})).toBe(PgliteClient.defaultSharedBuffers)
-      expect(yield* sharedBuffers({ sharedBuffers: "32MB" })).toBe("32MB")
-    }), { timeout: 60_000 })
+  it.effect(
+    "is 16MB unless set, and takes the configured size",
+    () =>
+      Effect.gen(function* () {
+        expect(yield* sharedBuffers({})).toBe(PgliteClient.defaultSharedBuffers)
+        expect(yield* sharedBuffers({ sharedBuffers: "32MB" })).toBe("32MB")
+      }),
+    { timeout: 60_000 }
+  )
 
   it.effect.each(["16", "16 MB", "0MB", "64kB", "9GB", "1TB"])("refuses %j with a DatabaseError naming it", (value) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const error = yield* Effect.flip(sharedBuffers({ sharedBuffers: value }))
       expect(error._tag).toBe("DatabaseError")
       expect(error.message).toContain(`Invalid sharedBuffers "${value}"`)
-    }))
+    })
+  )
 })
 
 describe("isUnreachable and isConcurrentDeletion", () => {
@@ -54,7 +60,9 @@ describe("isUnreachable and isConcurrentDeletion", () => {
     expect(Database.isUnreachable(failure(pg("57P03")))).toBe(true)
     expect(Database.isUnreachable(failure(pg("53300")))).toBe(true)
     expect(Database.isUnreachable(failure(pg("55000", "connect")))).toBe(true)
-    expect(Database.isUnreachable(failure(new SqlErrors.ConnectionError({ cause: new Error("x"), message: "x" })))).toBe(true)
+    expect(
+      Database.isUnreachable(failure(new SqlErrors.ConnectionError({ cause: new Error("x"), message: "x" })))
+    ).toBe(true)
     expect(Database.isUnreachable(failure(pg("55000")))).toBe(false)
     expect(Database.isUnreachable(failure(pg("22P02")))).toBe(false)
     expect(Database.isUnreachable(new Error("57P01"))).toBe(false)

@@ -9,12 +9,14 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { Webhook } from "standardwebhooks"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ApiKeys } from "../src/domain/ApiKeys.ts"
-import type { DeliveryLog } from "../src/domain/Deliveries.ts"
-import { Workspaces } from "../src/domain/Workspaces.ts"
+import { ApiKeys } from "../src/identity/ApiKeys.ts"
+import type { DeliveryLog } from "../src/outbox/Deliveries.ts"
+import { Workspaces } from "../src/identity/Workspaces.ts"
 import * as Qforms from "../src/Qforms.ts"
-import { databaseTargets } from "./support/Databases.ts"
-import { receiver, waitFor } from "./support/Receiver.ts"
+import { databaseTargets } from "@qforms/test-kit/Databases"
+import { waitFor } from "@qforms/test-kit/Conditions"
+import { apiOf } from "@qforms/test-kit/InProcessApi"
+import { receiver } from "@qforms/test-kit/Receiver"
 
 /** The subscription's delivery log, once `ready` says it shows what the test waits for. */
 const logWhen = (
@@ -32,15 +34,8 @@ for (const target of databaseTargets) {
     let qforms: Qforms.Qforms
     let cleanup: () => Promise<void>
     let key: string
-    const api = async (method: string, path: string, body?: unknown) => {
-      const response = await qforms.handler(new Request(`http://qforms.test/api${path}`, {
-        method,
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) })
-      }))
-      const text = await response.text()
-      return { status: response.status, json: text === "" ? undefined : JSON.parse(text) }
-    }
+    // qforms and key are set in beforeAll: read them at each call.
+    const api = (method: string, path: string, body?: unknown) => apiOf(qforms, key)(method, path, body)
 
     /** A published form with a subscription to `targetUrl`; returns its ids and the signing secret. */
     const subscribed = async (targetUrl: string, event = "response.created") => {
@@ -75,10 +70,15 @@ for (const target of databaseTargets) {
         rateLimit: { requestsPerSecond: 10_000, burst: 10_000 },
         delivery: { allowPrivateTargets: true, schedule: [0, 50, 100, 150], timeoutMs: 1_000, pollIntervalMs: 200 }
       })
-      key = await qforms.run(Effect.gen(function*() {
-        const { workspace, ownerAccountId } = yield* (yield* Workspaces).create({ name: "D", ownerEmail: "d@example.com" })
-        return (yield* (yield* ApiKeys).create(workspace.id, { accountId: ownerAccountId })).key
-      }))
+      key = await qforms.run(
+        Effect.gen(function* () {
+          const { workspace, ownerAccountId } = yield* (yield* Workspaces).create({
+            name: "D",
+            ownerEmail: "d@example.com"
+          })
+          return (yield* (yield* ApiKeys).create(workspace.id, { accountId: ownerAccountId })).key
+        })
+      )
     }, 60_000)
 
     afterAll(async () => {
@@ -91,7 +91,7 @@ for (const target of databaseTargets) {
       const { fields, formId, sub } = await subscribed(hook.url)
       expect(sub.secret).toMatch(/^whsec_/)
       const row = await submit(formId, fields)
-      const [post] = await waitFor(() => hook.received.length > 0 ? hook.received : undefined)
+      const [post] = await waitFor(() => (hook.received.length > 0 ? hook.received : undefined))
       const body = JSON.parse(post!.body)
       expect(body).toEqual({
         event: "response.created",
@@ -113,7 +113,11 @@ for (const target of databaseTargets) {
       })
       expect(verified).toEqual(body)
       const log = await logWhen(api, sub.id, (json) => json.deliveries[0]?.status === "succeeded")
-      expect(log.deliveries[0]).toMatchObject({ eventId: post!.headers["webhook-id"], event: "response.created", responseId: row.id })
+      expect(log.deliveries[0]).toMatchObject({
+        eventId: post!.headers["webhook-id"],
+        event: "response.created",
+        responseId: row.id
+      })
       expect(log.deliveries[0].attempts).toHaveLength(1)
       expect(log.deliveries[0].attempts[0]).toMatchObject({ statusCode: 200, error: null })
       const listed = (await api("GET", "/webhooks")).json.find((s: { id: string }) => s.id === sub.id)
@@ -161,7 +165,7 @@ for (const target of databaseTargets) {
       const hook = await receiver([500, 500, 200])
       const { fields, formId, sub } = await subscribed(hook.url)
       await submit(formId, fields)
-      await waitFor(() => hook.received.length >= 3 ? true : undefined)
+      await waitFor(() => (hook.received.length >= 3 ? true : undefined))
       const log = await logWhen(api, sub.id, (json) => json.deliveries[0]?.status === "succeeded")
       expect(log.deliveries[0]!.attempts.map((a) => a.statusCode)).toEqual([500, 500, 200])
       expect(new Set(hook.received.map((r) => r.headers["webhook-id"])).size).toBe(1)
@@ -211,7 +215,7 @@ for (const target of databaseTargets) {
       const enabled = await api("PATCH", `/webhooks/subscribe/${sub.id}`, { disabled: false })
       expect(enabled.json).toMatchObject({ disabled: false, disabledReason: null })
       await submit(formId, fields, "Delivered")
-      await waitFor(() => hook.received.length === 2 ? true : undefined)
+      await waitFor(() => (hook.received.length === 2 ? true : undefined))
       expect(JSON.parse(hook.received[1]!.body).respondent.name).toBe("Delivered")
       await hook.close()
     })
@@ -253,7 +257,7 @@ for (const target of databaseTargets) {
       const done = json.stages.find((s: { name: string }) => s.name === "Done")
       await api("PATCH", `/responses/${row.id}`, { stageId: done.id })
       await api("PATCH", `/responses/${row.id}`, { stageId: done.id })
-      const [post] = await waitFor(() => hook.received.length > 0 ? hook.received : undefined)
+      const [post] = await waitFor(() => (hook.received.length > 0 ? hook.received : undefined))
       expect(JSON.parse(post!.body)).toMatchObject({
         event: "response.stage_changed",
         responseId: row.id,
@@ -271,7 +275,7 @@ for (const target of databaseTargets) {
       const log = await logWhen(api, sub.id, (json) => json.deliveries[0]?.status === "succeeded")
       const retried = await api("POST", `/webhooks/deliveries/${log.deliveries[0].id}/retry`)
       expect(retried.status).toBe(200)
-      await waitFor(() => hook.received.length === 2 ? true : undefined)
+      await waitFor(() => (hook.received.length === 2 ? true : undefined))
       expect(hook.received[1]!.headers["webhook-id"]).toBe(hook.received[0]!.headers["webhook-id"])
       const ping = await api("POST", `/webhooks/subscribe/${sub.id}/test`)
       expect(ping.json).toMatchObject({ ok: true, statusCode: 200, error: null })
@@ -293,11 +297,13 @@ describe("webhook targets inside the network are refused (SSRF)", () => {
   let qforms: Qforms.Qforms
   let key: string
   const api = async (method: string, path: string, body?: unknown) => {
-    const response = await qforms.handler(new Request(`http://qforms.test/api${path}`, {
-      method,
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) })
-    }))
+    const response = await qforms.handler(
+      new Request(`http://qforms.test/api${path}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) })
+      })
+    )
     const text = await response.text()
     return { status: response.status, json: text === "" ? undefined : JSON.parse(text) }
   }
@@ -308,37 +314,40 @@ describe("webhook targets inside the network are refused (SSRF)", () => {
       appUrl: "https://forms.example.com",
       delivery: { schedule: [0], pollIntervalMs: 200 }
     })
-    key = await qforms.run(Effect.gen(function*() {
-      const { workspace, ownerAccountId } = yield* (yield* Workspaces).create({ name: "S", ownerEmail: "s@example.com" })
-      return (yield* (yield* ApiKeys).create(workspace.id, { accountId: ownerAccountId })).key
-    }))
+    key = await qforms.run(
+      Effect.gen(function* () {
+        const { workspace, ownerAccountId } = yield* (yield* Workspaces).create({
+          name: "S",
+          ownerEmail: "s@example.com"
+        })
+        return (yield* (yield* ApiKeys).create(workspace.id, { accountId: ownerAccountId })).key
+      })
+    )
   }, 60_000)
   afterAll(() => qforms?.dispose())
 
   it("at subscribe: loopback, private, link-local, CGNAT and unique-local targets get 400", async () => {
     const form = (await api("POST", "/forms", { title: "T" })).json
-    for (
-      const targetUrl of [
-        "http://127.0.0.1:8080/x",
-        "http://localhost/x",
-        "http://0.0.0.0/x",
-        "http://[::1]/x",
-        "http://[::ffff:127.0.0.1]/x",
-        "http://10.1.2.3/x",
-        "http://172.16.0.1/x",
-        "http://192.168.1.1/x",
-        "http://100.64.0.1/x",
-        "http://169.254.169.254/latest/meta-data",
-        "http://[fc00::1]/x",
-        "http://[fe80::1]/x",
-        "http://2130706433/x",
-        "http://0177.0.0.1/x",
-        // Names that cannot be resolved now still get the checks that need no DNS.
-        "http://LOCALHOST./x",
-        "http://user@hooks.invalid/x",
-        "ftp://hooks.invalid/x"
-      ]
-    ) {
+    for (const targetUrl of [
+      "http://127.0.0.1:8080/x",
+      "http://localhost/x",
+      "http://0.0.0.0/x",
+      "http://[::1]/x",
+      "http://[::ffff:127.0.0.1]/x",
+      "http://10.1.2.3/x",
+      "http://172.16.0.1/x",
+      "http://192.168.1.1/x",
+      "http://100.64.0.1/x",
+      "http://169.254.169.254/latest/meta-data",
+      "http://[fc00::1]/x",
+      "http://[fe80::1]/x",
+      "http://2130706433/x",
+      "http://0177.0.0.1/x",
+      // Names that cannot be resolved now still get the checks that need no DNS.
+      "http://LOCALHOST./x",
+      "http://user@hooks.invalid/x",
+      "ftp://hooks.invalid/x"
+    ]) {
       const reply = await api("POST", "/webhooks/subscribe", { formId: form.id, event: "response.created", targetUrl })
       expect(reply.status, targetUrl).toBe(400)
       expect(reply.json.error, targetUrl).toMatch(/targetUrl/)
@@ -351,15 +360,19 @@ describe("webhook targets inside the network are refused (SSRF)", () => {
     await api("PATCH", `/forms/${created.json.id}`, { status: "published" })
     const { json: form } = await api("GET", `/forms/${created.json.id}`)
     // A name that did not resolve at subscribe time (accepted), pointed at loopback by the time of delivery.
-    const sub = (await api("POST", "/webhooks/subscribe", {
-      formId: form.id,
-      event: "response.created",
-      targetUrl: "https://hooks.invalid/x"
-    })).json
-    await qforms.run(Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
-      yield* sql`update webhook_subscriptions set target_url = ${hook.url} where id = ${sub.id}`
-    }))
+    const sub = (
+      await api("POST", "/webhooks/subscribe", {
+        formId: form.id,
+        event: "response.created",
+        targetUrl: "https://hooks.invalid/x"
+      })
+    ).json
+    await qforms.run(
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`update webhook_subscriptions set target_url = ${hook.url} where id = ${sub.id}`
+      })
+    )
     await api("POST", `/forms/${form.id}/responses`, { values: { [form.fields[0].id]: "x" } })
     const log = await logWhen(api, sub.id, (json) => json.deliveries[0]?.status === "failed")
     expect(log.deliveries[0].attempts[0].error).toMatch(/loopback/)

@@ -5,13 +5,26 @@
  * stored without them, while right-to-left letters stay as typed.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { stripBidiControls } from "../src/domain/DisplayText.ts"
-import { cleanFileName } from "../src/domain/Files.ts"
+import { stripBidiControls } from "../src/kernel/DisplayText.ts"
+import { cleanFileName } from "../src/files/Files.ts"
 import * as Qforms from "../src/Qforms.ts"
-import { databaseTargets } from "./support/Databases.ts"
-import { type Api, apiOf, workspace } from "./support/InProcessApi.ts"
+import { databaseTargets } from "@qforms/test-kit/Databases"
+import { type Api, apiOf, workspace } from "@qforms/test-kit/InProcessApi"
 
-const controls = ["\u061c", "\u200e", "\u200f", "\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069"]
+const controls = [
+  "\u061c",
+  "\u200e",
+  "\u200f",
+  "\u202a",
+  "\u202b",
+  "\u202c",
+  "\u202d",
+  "\u202e",
+  "\u2066",
+  "\u2067",
+  "\u2068",
+  "\u2069"
+]
 const rlo = "\u202e"
 
 describe("stripBidiControls", () => {
@@ -61,13 +74,19 @@ for (const target of databaseTargets) {
       const stage = await api("POST", `/forms/${form.json.id}/stages`, { name: `\u2067Done\u2069` })
       expect([stage.status, stage.json.name]).toEqual([201, "Done"])
 
-      const member = await api("POST", "/members", { email: "bidi-member@example.com", name: `Eve ${rlo}nimda`, role: "member" })
+      const member = await api("POST", "/members", {
+        email: "bidi-member@example.com",
+        name: `Eve ${rlo}nimda`,
+        role: "member"
+      })
       expect(member.status).toBe(201)
       expect(member.json.name).toBe("Eve nimda")
 
       expect((await api("PATCH", `/forms/${form.json.id}`, { status: "published" })).status).toBe(200)
       const fieldId = String(read.json.fields[0].id)
-      const response = await api("POST", `/forms/${form.json.id}/responses`, { values: { [fieldId]: `Mallory${rlo}gpj.exe` } })
+      const response = await api("POST", `/forms/${form.json.id}/responses`, {
+        values: { [fieldId]: `Mallory${rlo}gpj.exe` }
+      })
       expect(response.status).toBe(201)
       expect(response.json.name).toBe("Mallorygpj.exe")
 

@@ -9,12 +9,12 @@
  */
 import { brotliDecompressSync, gunzipSync } from "node:zlib"
 import * as Effect from "effect/Effect"
-import { type Browser, type Page } from "playwright-core"
+import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import * as Caching from "../src/http/Caching.ts"
-import { launch, present } from "./support/Browser.ts"
-import { databaseTargets } from "./support/Databases.ts"
-import { cspDirectives, prefix, type PrefixServer, rawGet, startPrefixServer } from "./support/PrefixServer.ts"
+import * as Caching from "../src/web/Caching.ts"
+import { launch, present } from "@qforms/test-kit/Browser"
+import { databaseTargets } from "@qforms/test-kit/Databases"
+import { cspDirectives, prefix, type PrefixServer, rawGet, startPrefixServer } from "@qforms/test-kit/PrefixServer"
 
 const scriptName = (page: string) => {
   const match = /<script src="([^"]*\/api\/docs\/(scalar-[A-Za-z0-9_-]+\.js))"><\/script>/.exec(page)
@@ -25,13 +25,18 @@ const scriptName = (page: string) => {
 describe("Caching: a representation is compressed once per coding", () => {
   it("makes each coding once, even for concurrent first requests, and keeps the bytes", async () => {
     const body = "const reference = 'qforms';\n".repeat(5000)
-    const { first, again, gzip, representation } = await Effect.runPromise(Effect.gen(function*() {
-      const representation = yield* Caching.makeRepresentation(body)
-      const first = yield* Effect.all(Array.from({ length: 5 }, () => representation.encoded("br")), { concurrency: "unbounded" })
-      const again = yield* representation.encoded("br")
-      const gzip = yield* representation.encoded("gzip")
-      return { first, again, gzip, representation }
-    }))
+    const { first, again, gzip, representation } = await Effect.runPromise(
+      Effect.gen(function* () {
+        const representation = yield* Caching.makeRepresentation(body)
+        const first = yield* Effect.all(
+          Array.from({ length: 5 }, () => representation.encoded("br")),
+          { concurrency: "unbounded" }
+        )
+        const again = yield* representation.encoded("br")
+        const gzip = yield* representation.encoded("gzip")
+        return { first, again, gzip, representation }
+      })
+    )
     expect(representation.compressions()).toBe(2)
     for (const encoded of first) expect(encoded.bytes).toBe(again.bytes)
     expect(brotliDecompressSync(again.bytes).toString("utf8")).toBe(body)
@@ -92,7 +97,7 @@ for (const target of databaseTargets) {
       expect(again.body.byteLength).toBe(0)
       expect(again.headers["etag"]).toBe(etag)
       expect(again.headers["content-security-policy"]).toBe(first.headers["content-security-policy"])
-      expect((await rawGet(`${server.url}/api/docs`, { "if-none-match": "\"something-else\"" })).status).toBe(200)
+      expect((await rawGet(`${server.url}/api/docs`, { "if-none-match": '"something-else"' })).status).toBe(200)
     })
 
     it("serves the script by its hash: cached for a year, 304 on its ETag, compressed once as asked", async () => {
@@ -152,7 +157,10 @@ for (const target of databaseTargets) {
       const br = await rawGet(`${server.url}/api/openapi.json`, { "accept-encoding": "br" })
       expect(br.headers["content-encoding"]).toBe("br")
       expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true)
-      const notModified = await rawGet(`${server.url}/api/openapi.json`, { "if-none-match": String(br.headers["etag"]), "accept-encoding": "br" })
+      const notModified = await rawGet(`${server.url}/api/openapi.json`, {
+        "if-none-match": String(br.headers["etag"]),
+        "accept-encoding": "br"
+      })
       expect(notModified.status).toBe(304)
       expect(notModified.body.byteLength).toBe(0)
     })
@@ -199,7 +207,11 @@ describe.skipIf(!present)("the API reference page in Chromium", () => {
    */
   const settled = async (page: Page) => {
     await page.waitForLoadState("load", { timeout: 60_000 })
-    await page.evaluate(() => (globalThis as unknown as { document: { fonts: { ready: Promise<unknown> } } }).document.fonts.ready.then(() => true))
+    await page.evaluate(() =>
+      (globalThis as unknown as { document: { fonts: { ready: Promise<unknown> } } }).document.fonts.ready.then(
+        () => true
+      )
+    )
   }
 
   it("renders the operations without one request to another origin (CSP off, so nothing is hidden by it)", async () => {
@@ -211,7 +223,9 @@ describe.skipIf(!present)("the API reference page in Chromium", () => {
     await rendered(page)
     await settled(page)
     const origin = new URL(server.url).origin
-    const elsewhere = requests.filter((url) => !url.startsWith("data:") && !url.startsWith("blob:") && new URL(url).origin !== origin)
+    const elsewhere = requests.filter(
+      (url) => !url.startsWith("data:") && !url.startsWith("blob:") && new URL(url).origin !== origin
+    )
     expect(elsewhere).toEqual([])
     const paths = requests.filter((url) => url.startsWith(origin)).map((url) => new URL(url).pathname)
     expect(paths).toContain(`${prefix}/api/docs`)
@@ -225,20 +239,35 @@ describe.skipIf(!present)("the API reference page in Chromium", () => {
     const page = await context.newPage()
     const problems: Array<string> = []
     page.on("console", (message) => {
-      if (message.type() === "error" || /Content Security Policy/i.test(message.text())) problems.push(`console: ${message.text()}`)
+      if (message.type() === "error" || /Content Security Policy/i.test(message.text()))
+        problems.push(`console: ${message.text()}`)
     })
     page.on("pageerror", (error) => problems.push(`page error: ${String(error)}`))
-    page.on("requestfailed", (request) => problems.push(`failed: ${request.url()} ${request.failure()?.errorText ?? ""}`))
+    page.on("requestfailed", (request) =>
+      problems.push(`failed: ${request.url()} ${request.failure()?.errorText ?? ""}`)
+    )
     await page.addInitScript(() => {
       const record: Array<string> = []
       ;(globalThis as unknown as { __violations: Array<string> }).__violations = record
-      ;(globalThis as unknown as { document: { addEventListener: (name: string, listener: (event: { violatedDirective: string; blockedURI: string }) => void) => void } })
-        .document.addEventListener("securitypolicyviolation", (event) => record.push(`${event.violatedDirective} ${event.blockedURI}`))
+      ;(
+        globalThis as unknown as {
+          document: {
+            addEventListener: (
+              name: string,
+              listener: (event: { violatedDirective: string; blockedURI: string }) => void
+            ) => void
+          }
+        }
+      ).document.addEventListener("securitypolicyviolation", (event) =>
+        record.push(`${event.violatedDirective} ${event.blockedURI}`)
+      )
     })
     await page.goto(`${server.url}${prefix}/api/docs`)
     await rendered(page)
     await settled(page)
-    const violations = await page.evaluate(() => (globalThis as unknown as { __violations: Array<string> }).__violations)
+    const violations = await page.evaluate(
+      () => (globalThis as unknown as { __violations: Array<string> }).__violations
+    )
     expect(violations).toEqual([])
     expect(problems).toEqual([])
     await context.close()

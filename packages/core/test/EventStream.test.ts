@@ -9,12 +9,14 @@ import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import WebSocket from "ws"
 import { SqlClient } from "effect/sql"
-import { ApiKeys } from "../src/domain/ApiKeys.ts"
-import { Sessions } from "../src/domain/Sessions.ts"
-import { Workspaces } from "../src/domain/Workspaces.ts"
-import { sessionCookie } from "../src/http/Security.ts"
+import { ApiKeys } from "../src/identity/ApiKeys.ts"
+import { Sessions } from "../src/identity/Sessions.ts"
+import { Workspaces } from "../src/identity/Workspaces.ts"
+import { sessionCookie } from "../src/web/Security.ts"
 import * as Qforms from "../src/Qforms.ts"
-import { databaseTargets } from "./support/Databases.ts"
+import { databaseTargets } from "@qforms/test-kit/Databases"
+import { waitFor } from "@qforms/test-kit/Conditions"
+import { apiOf } from "@qforms/test-kit/InProcessApi"
 
 const listen = async (qforms: Qforms.Qforms) => {
   const server: Server = createServer(qforms.nodeHandler)
@@ -48,19 +50,13 @@ const connect = (
     socket.once("open", () => resolve({ messages, socket, closed }))
     socket.once("unexpected-response", (_request, response) => {
       let body = ""
-      response.on("data", (chunk: Buffer) => body += chunk.toString())
-      response.on("end", () => reject(Object.assign(new Error(`refused ${response.statusCode}`), { status: response.statusCode, body })))
+      response.on("data", (chunk: Buffer) => (body += chunk.toString()))
+      response.on("end", () =>
+        reject(Object.assign(new Error(`refused ${response.statusCode}`), { status: response.statusCode, body }))
+      )
     })
     socket.once("error", reject)
   })
-
-const waitFor = async (probe: () => boolean, timeoutMs = 10_000) => {
-  const deadline = performance.now() + timeoutMs
-  while (!probe()) {
-    if (performance.now() > deadline) throw new Error("timed out waiting")
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
 
 for (const target of databaseTargets) {
   describe(`live event stream on ${target.name}`, () => {
@@ -69,15 +65,8 @@ for (const target of databaseTargets) {
     let host: { url: string; server: Server }
     let cleanup: () => Promise<void>
     const keys = { a: "", b: "" }
-    const api = async (q: Qforms.Qforms, key: string, method: string, path: string, body?: unknown) => {
-      const response = await q.handler(new Request(`http://qforms.test/api${path}`, {
-        method,
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) })
-      }))
-      const text = await response.text()
-      return text === "" ? undefined : JSON.parse(text)
-    }
+    const api = async (q: Qforms.Qforms, key: string, method: string, path: string, body?: unknown) =>
+      (await apiOf(q, key)(method, path, body)).json
     const publishedForm = async (q: Qforms.Qforms, title: string) => {
       const form = await api(q, keys.a, "POST", "/forms", { title, fields: [{ type: "short_text", label: "Name" }] })
       await api(q, keys.a, "PATCH", `/forms/${form.id}`, { status: "published" })
@@ -99,10 +88,15 @@ for (const target of databaseTargets) {
       }
       host = await listen(qforms)
       const seed = (name: string) =>
-        qforms.run(Effect.gen(function*() {
-          const { workspace, ownerAccountId } = yield* (yield* Workspaces).create({ name, ownerEmail: `${name}@example.com` })
-          return (yield* (yield* ApiKeys).create(workspace.id, { accountId: ownerAccountId })).key
-        }))
+        qforms.run(
+          Effect.gen(function* () {
+            const { workspace, ownerAccountId } = yield* (yield* Workspaces).create({
+              name,
+              ownerEmail: `${name}@example.com`
+            })
+            return (yield* (yield* ApiKeys).create(workspace.id, { accountId: ownerAccountId })).key
+          })
+        )
       keys.a = await seed("a")
       keys.b = await seed("b")
     }, 60_000)
@@ -120,7 +114,9 @@ for (const target of databaseTargets) {
       const form = await publishedForm(qforms, "Live")
       const ids: Array<number> = []
       for (const name of ["one", "two", "three", "four", "five"]) {
-        ids.push((await api(qforms, keys.a, "POST", `/forms/${form.id}/responses`, { values: { [form.fieldId]: name } })).id)
+        ids.push(
+          (await api(qforms, keys.a, "POST", `/forms/${form.id}/responses`, { values: { [form.fieldId]: name } })).id
+        )
       }
       const { stages } = await api(qforms, keys.a, "GET", `/forms/${form.id}/stages`)
       await api(qforms, keys.a, "PATCH", `/responses/${ids[0]}`, { stageId: stages[2].id })
@@ -146,12 +142,16 @@ for (const target of databaseTargets) {
       const secondForm = await publishedForm(qforms, "Second")
       const client = await connect(host.url, { key: keys.a, query: `?formId=${secondForm.id}` })
       await api(qforms, keys.a, "POST", `/forms/${first.id}/responses`, { values: { [first.fieldId]: "x" } })
-      const row = await api(qforms, keys.a, "POST", `/forms/${secondForm.id}/responses`, { values: { [secondForm.fieldId]: "y" } })
+      const row = await api(qforms, keys.a, "POST", `/forms/${secondForm.id}/responses`, {
+        values: { [secondForm.fieldId]: "y" }
+      })
       await waitFor(() => client.messages.length >= 1)
       await new Promise((resolve) => setTimeout(resolve, 200))
       expect(client.messages.map((m) => m.responseId)).toEqual([row.id])
       client.socket.close()
-      await expect(connect(host.url, { key: keys.b, query: `?formId=${first.id}` })).rejects.toMatchObject({ status: 404 })
+      await expect(connect(host.url, { key: keys.b, query: `?formId=${first.id}` })).rejects.toMatchObject({
+        status: 404
+      })
       await expect(connect(host.url, { key: keys.a, query: "?formId=abc" })).rejects.toMatchObject({ status: 400 })
     })
 
@@ -174,10 +174,16 @@ for (const target of databaseTargets) {
     })
 
     it("closes a client that falls behind instead of buffering without bound", async () => {
-      const connection = await qforms.events.connect({ headers: { authorization: `Bearer ${keys.a}` }, url: "/api/events" })
+      const connection = await qforms.events.connect({
+        headers: { authorization: `Bearer ${keys.a}` },
+        url: "/api/events"
+      })
       if ("status" in connection) throw new Error("refused")
       const closed: Array<number> = []
-      connection.open(() => false, (code) => closed.push(code))
+      connection.open(
+        () => false,
+        (code) => closed.push(code)
+      )
       const form = await publishedForm(qforms, "Slow")
       await api(qforms, keys.a, "POST", `/forms/${form.id}/responses`, { values: { [form.fieldId]: "z" } })
       await waitFor(() => closed.length > 0)
@@ -229,27 +235,33 @@ for (const target of databaseTargets) {
       const form = await publishedForm(qforms, "Session")
       const { accountId } = await memberWithKey("member")
       const signIn = () =>
-        qforms.run(Effect.gen(function*() {
-          const workspaceId = (yield* (yield* ApiKeys).authenticate(keys.a)).workspaceId
-          const sessions = yield* Sessions
-          return (yield* sessions.redeemSignInLink(yield* sessions.createSignInLink(workspaceId, accountId))).id
-        }))
+        qforms.run(
+          Effect.gen(function* () {
+            const workspaceId = (yield* (yield* ApiKeys).authenticate(keys.a)).workspaceId
+            const sessions = yield* Sessions
+            return (yield* sessions.redeemSignInLink(yield* sessions.createSignInLink(workspaceId, accountId))).id
+          })
+        )
       const session = (id: string) => ({ headers: { cookie: `${sessionCookie}=${id}`, origin: `http://${host.url}` } })
 
       const id = await signIn()
       const client = await connect(host.url, session(id))
-      await (second ?? qforms).run(Effect.gen(function*() {
-        yield* (yield* Sessions).signOut(id)
-      }))
+      await (second ?? qforms).run(
+        Effect.gen(function* () {
+          yield* (yield* Sessions).signOut(id)
+        })
+      )
       await expectClosedBeforeNextEvent(client, 4401, form)
 
       // No notice announces an expiry: the timer (300 ms here) finds it.
       const expiring = await signIn()
       const held = await connect(host.url, session(expiring))
-      await qforms.run(Effect.gen(function*() {
-        const sql = yield* SqlClient.SqlClient
-        yield* sql`update sessions set expires_at = now() - interval '1 minute' where account_id = ${accountId}`
-      }))
+      await qforms.run(
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          yield* sql`update sessions set expires_at = now() - interval '1 minute' where account_id = ${accountId}`
+        })
+      )
       expect((await held.closed).code).toBe(4401)
     })
 
@@ -275,7 +287,10 @@ for (const target of databaseTargets) {
       while (refusal === undefined && held.length < 20) {
         const other = await memberWithKey("viewer")
         for (let i = 0; i < 3 && refusal === undefined; i++) {
-          await connect(host.url, { key: other.key }).then((client) => held.push(client), (e) => refusal = e)
+          await connect(host.url, { key: other.key }).then(
+            (client) => held.push(client),
+            (e) => (refusal = e)
+          )
         }
       }
       expect(refusal?.status).toBe(503)
@@ -288,7 +303,9 @@ for (const target of databaseTargets) {
       it("hears events committed by another qforms process on the same database", async () => {
         const client = await connect(host.url, { key: keys.a })
         const form = await publishedForm(second!, "Elsewhere")
-        const row = await api(second!, keys.a, "POST", `/forms/${form.id}/responses`, { values: { [form.fieldId]: "far" } })
+        const row = await api(second!, keys.a, "POST", `/forms/${form.id}/responses`, {
+          values: { [form.fieldId]: "far" }
+        })
         await waitFor(() => client.messages.some((m) => m.responseId === row.id))
         client.socket.close()
       })

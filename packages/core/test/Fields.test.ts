@@ -2,19 +2,17 @@ import { Result, Schema } from "effect"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import {
-  type AnswerIssue,
-  type AnswerValue,
   CheckboxesOptions,
-  deriveRespondent,
   Field,
   FieldInput,
   type FieldType,
   FileOptions,
   NumberOptions,
   RatingOptions,
-  SelectOptions,
-  validateAnswers
-} from "../src/domain/Fields.ts"
+  SelectOptions
+} from "../src/forms/Fields.ts"
+import { type AnswerIssue, type AnswerValue, validateAnswers } from "../src/forms/Answers.ts"
+import { deriveRespondent } from "../src/cases/Respondents.ts"
 
 let nextId = 1
 const field = (type: FieldType, label: string, extra: Partial<Field> = {}): Field => {
@@ -68,7 +66,13 @@ describe("FieldInput", () => {
         required: true,
         options: { choices: [" Red ", "Blue"], help: "Pick one" }
       })
-    ).toEqual({ id: 7, type: "select", label: "Color", required: true, options: { choices: ["Red", "Blue"], help: "Pick one" } })
+    ).toEqual({
+      id: 7,
+      type: "select",
+      label: "Color",
+      required: true,
+      options: { choices: ["Red", "Blue"], help: "Pick one" }
+    })
     expect(
       Schema.decodeUnknownSync(Schema.Array(FieldInput))([
         { type: "number", label: "Age", options: { min: 0, max: 120, step: 1 } },
@@ -81,51 +85,99 @@ describe("FieldInput", () => {
   })
 
   it.each<[string, unknown, string]>([
-    ["select without options", { type: "select", label: "Color" }, "Missing key\n  at [\"options\"]"],
-    ["select with null options", { type: "select", label: "Color", options: null }, "Expected object\n  at [\"options\"]"],
-    ["select without choices", { type: "select", label: "Color", options: {} }, "Missing key\n  at [\"options\"][\"choices\"]"],
-    ["select with empty choices", { type: "select", label: "C", options: { choices: [] } }, "choices must contain at least 1 item\n  at [\"options\"][\"choices\"]"],
-    ["duplicate choices after trimming", { type: "select", label: "C", options: { choices: ["a", " a "] } }, "choices must not contain duplicates\n  at [\"options\"][\"choices\"]"],
-    ["blank choice", { type: "select", label: "C", options: { choices: ["a", "  "] } }, "a choice must not be empty\n  at [\"options\"][\"choices\"][1]"],
-    ["checkboxes without options", { type: "checkboxes", label: "C" }, "Missing key\n  at [\"options\"]"],
+    ["select without options", { type: "select", label: "Color" }, 'Missing key\n  at ["options"]'],
+    [
+      "select with null options",
+      { type: "select", label: "Color", options: null },
+      'Expected object\n  at ["options"]'
+    ],
+    [
+      "select without choices",
+      { type: "select", label: "Color", options: {} },
+      'Missing key\n  at ["options"]["choices"]'
+    ],
+    [
+      "select with empty choices",
+      { type: "select", label: "C", options: { choices: [] } },
+      'choices must contain at least 1 item\n  at ["options"]["choices"]'
+    ],
+    [
+      "duplicate choices after trimming",
+      { type: "select", label: "C", options: { choices: ["a", " a "] } },
+      'choices must not contain duplicates\n  at ["options"]["choices"]'
+    ],
+    [
+      "blank choice",
+      { type: "select", label: "C", options: { choices: ["a", "  "] } },
+      'a choice must not be empty\n  at ["options"]["choices"][1]'
+    ],
+    ["checkboxes without options", { type: "checkboxes", label: "C" }, 'Missing key\n  at ["options"]'],
     [
       "checkboxes min > max",
       { type: "checkboxes", label: "C", options: { choices: ["a", "b", "c"], minSelections: 3, maxSelections: 2 } },
-      "minSelections must be less than or equal to maxSelections\n  at [\"options\"][\"minSelections\"]"
+      'minSelections must be less than or equal to maxSelections\n  at ["options"]["minSelections"]'
     ],
     [
       "checkboxes max > number of choices",
       { type: "checkboxes", label: "C", options: { choices: ["a", "b"], maxSelections: 3 } },
-      "maxSelections must be at most the number of choices (2)\n  at [\"options\"][\"maxSelections\"]"
+      'maxSelections must be at most the number of choices (2)\n  at ["options"]["maxSelections"]'
     ],
-    ["number min > max", { type: "number", label: "N", options: { min: 3, max: 2 } }, "max must be greater than or equal to min\n  at [\"options\"][\"max\"]"],
-    ["number step 0", { type: "number", label: "N", options: { step: 0 } }, "step must be greater than 0\n  at [\"options\"][\"step\"]"],
-    ["rating max 11", { type: "rating", label: "R", options: { max: 11 } }, "max must be an integer from 2 to 10\n  at [\"options\"][\"max\"]"],
-    ["rating max 1", { type: "rating", label: "R", options: { max: 1 } }, "max must be an integer from 2 to 10\n  at [\"options\"][\"max\"]"],
-    ["file maxSizeMb 101", { type: "file", label: "F", options: { maxSizeMb: 101 } }, "maxSizeMb must be at most 100\n  at [\"options\"][\"maxSizeMb\"]"],
+    [
+      "number min > max",
+      { type: "number", label: "N", options: { min: 3, max: 2 } },
+      'max must be greater than or equal to min\n  at ["options"]["max"]'
+    ],
+    [
+      "number step 0",
+      { type: "number", label: "N", options: { step: 0 } },
+      'step must be greater than 0\n  at ["options"]["step"]'
+    ],
+    [
+      "rating max 11",
+      { type: "rating", label: "R", options: { max: 11 } },
+      'max must be an integer from 2 to 10\n  at ["options"]["max"]'
+    ],
+    [
+      "rating max 1",
+      { type: "rating", label: "R", options: { max: 1 } },
+      'max must be an integer from 2 to 10\n  at ["options"]["max"]'
+    ],
+    [
+      "file maxSizeMb 101",
+      { type: "file", label: "F", options: { maxSizeMb: 101 } },
+      'maxSizeMb must be at most 100\n  at ["options"]["maxSizeMb"]'
+    ],
     [
       "file bad accept",
       { type: "file", label: "F", options: { accept: ["pdf"] } },
-      "accept entries must be MIME types (\"image/png\", \"image/*\") or extensions (\".pdf\")\n  at [\"options\"][\"accept\"][0]"
+      'accept entries must be MIME types ("image/png", "image/*") or extensions (".pdf")\n  at ["options"]["accept"][0]'
     ],
     [
       "unknown option key",
       { type: "select", label: "C", options: { choices: ["a"], colour: "red" } },
-      "unknown option \"colour\" (allowed: placeholder, help, choices)\n  at [\"options\"][\"colour\"]"
+      'unknown option "colour" (allowed: placeholder, help, choices)\n  at ["options"]["colour"]'
     ],
     [
       "option of another type",
       { type: "short_text", label: "T", options: { choices: ["a"] } },
-      "unknown option \"choices\" (allowed: placeholder, help)\n  at [\"options\"][\"choices\"]"
+      'unknown option "choices" (allowed: placeholder, help)\n  at ["options"]["choices"]'
     ],
-    ["placeholder too long", { type: "short_text", label: "T", options: { placeholder: "x".repeat(201) } }, "placeholder must be at most 200 characters\n  at [\"options\"][\"placeholder\"]"],
-    ["blank label", { type: "short_text", label: "   " }, "label must not be empty\n  at [\"label\"]"],
-    ["label too long", { type: "short_text", label: "x".repeat(1001) }, "label must be at most 1000 characters\n  at [\"label\"]"],
-    ["id 0", { id: 0, type: "short_text", label: "T" }, "must be an id: an integer from 1 to 2147483647\n  at [\"id\"]"],
+    [
+      "placeholder too long",
+      { type: "short_text", label: "T", options: { placeholder: "x".repeat(201) } },
+      'placeholder must be at most 200 characters\n  at ["options"]["placeholder"]'
+    ],
+    ["blank label", { type: "short_text", label: "   " }, 'label must not be empty\n  at ["label"]'],
+    [
+      "label too long",
+      { type: "short_text", label: "x".repeat(1001) },
+      'label must be at most 1000 characters\n  at ["label"]'
+    ],
+    ["id 0", { id: 0, type: "short_text", label: "T" }, 'must be an id: an integer from 1 to 2147483647\n  at ["id"]'],
     [
       "unknown type",
       { type: "colour", label: "T" },
-      "a question must be an object whose \"type\" is one of short_text, long_text, email, tel, url, number, date, select, checkboxes, rating, yes_no, file, statement"
+      'a question must be an object whose "type" is one of short_text, long_text, email, tel, url, number, date, select, checkboxes, rating, yes_no, file, statement'
     ]
   ])("rejects %s", (_name, input, message) => {
     expect(inputError(input)).toBe(message)
@@ -143,10 +195,10 @@ describe("FieldInput", () => {
     const json = JSON.stringify(doc)
     const root = doc.definitions["FieldInput"]
     expect(root).toBeDefined()
-    const members = (root as { anyOf?: ReadonlyArray<unknown>; oneOf?: ReadonlyArray<unknown> })
+    const members = root as { anyOf?: ReadonlyArray<unknown>; oneOf?: ReadonlyArray<unknown> }
     expect((members.anyOf ?? members.oneOf ?? []).length).toBe(13)
-    expect(json).toContain("\"propertyNames\":{\"enum\":[\"placeholder\",\"help\",\"choices\"]}")
-    expect(json).toContain("\"uniqueItems\":true")
+    expect(json).toContain('"propertyNames":{"enum":["placeholder","help","choices"]}')
+    expect(json).toContain('"uniqueItems":true')
     expect(() => Schema.toJsonSchemaDocument(Schema.Array(FieldInput), { onExcessProperty: "error" })).not.toThrow()
     expect(() => Schema.toJsonSchemaDocument(Field)).not.toThrow()
   })
@@ -200,70 +252,125 @@ describe("validateAnswers", () => {
   })
 
   it.each<[string, Field, unknown, string]>([
-    ["short_text non-string", text("Name"), 42, "\"Name\" must be text"],
-    ["short_text too long", text("Name"), "x".repeat(1001), "\"Name\" must be at most 1000 characters"],
-    ["long_text too long", field("long_text", "Bio"), "x".repeat(10001), "\"Bio\" must be at most 10000 characters"],
-    ["email without @", field("email", "Email"), "ada.example.com", "\"Email\" must be an email address"],
-    ["email without dot in domain", field("email", "Email"), "ada@localhost", "\"Email\" must be an email address"],
-    ["email with space", field("email", "Email"), "ada lovelace@example.com", "\"Email\" must be an email address"],
-    ["email too long", field("email", "Email"), `${"a".repeat(250)}@x.io`, "\"Email\" must be an email address"],
-    ["email non-string", field("email", "Email"), ["a@b.co"], "\"Email\" must be an email address"],
-    ["tel letters", field("tel", "Phone"), "555-CALL-NOW", "\"Phone\" must be a phone number"],
-    ["tel too few digits", field("tel", "Phone"), "+1 (55) 12", "\"Phone\" must be a phone number"],
-    ["tel too long", field("tel", "Phone"), "1".repeat(21), "\"Phone\" must be a phone number"],
-    ["url relative", field("url", "Site"), "/about", "\"Site\" must be a URL starting with http:// or https://"],
-    ["url ftp", field("url", "Site"), "ftp://example.com", "\"Site\" must be a URL starting with http:// or https://"],
-    ["url javascript", field("url", "Site"), "javascript:alert(1)", "\"Site\" must be a URL starting with http:// or https://"],
-    ["url too long", field("url", "Site"), `https://e.com/${"a".repeat(2000)}`, "\"Site\" must be a URL starting with http:// or https://"],
-    ["number string", field("number", "Age"), "42", "\"Age\" must be a number"],
-    ["number NaN", field("number", "Age"), Number.NaN, "\"Age\" must be a number"],
-    ["number infinity", field("number", "Age"), Number.POSITIVE_INFINITY, "\"Age\" must be a number"],
-    ["number below min", field("number", "Age", { options: { min: 18 } }), 17, "\"Age\" must be at least 18"],
-    ["number above max", field("number", "Age", { options: { max: 99 } }), 100, "\"Age\" must be at most 99"],
-    ["number off step", field("number", "N", { options: { step: 0.5 } }), 0.7, "\"N\" must be a multiple of 0.5"],
-    ["number off step from min", field("number", "N", { options: { min: 1, step: 2 } }), 4, "\"N\" must be 1 plus a multiple of 2"],
-    ["date format", field("date", "Day"), "2024-2-3", "\"Day\" must be a date in the form YYYY-MM-DD"],
-    ["date 30 Feb", field("date", "Day"), "2024-02-30", "\"Day\" must be a date in the form YYYY-MM-DD"],
-    ["date 29 Feb non-leap", field("date", "Day"), "1900-02-29", "\"Day\" must be a date in the form YYYY-MM-DD"],
-    ["date month 13", field("date", "Day"), "2024-13-01", "\"Day\" must be a date in the form YYYY-MM-DD"],
-    ["date with time", field("date", "Day"), "2024-01-01T00:00:00Z", "\"Day\" must be a date in the form YYYY-MM-DD"],
-    ["select unknown", field("select", "Color", { options: { choices: ["Red"] } }), "red", "\"Color\" must be one of the choices"],
-    ["select array", field("select", "Color", { options: { choices: ["Red"] } }), ["Red"], "\"Color\" must be one of the choices"],
-    ["checkboxes string", field("checkboxes", "Days", { options: { choices: ["Mon"] } }), "Mon", "\"Days\" must be a list of choices"],
-    ["checkboxes non-string item", field("checkboxes", "Days", { options: { choices: ["Mon"] } }), ["Mon", 1], "\"Days\" must be a list of choices"],
-    ["checkboxes unknown", field("checkboxes", "Days", { options: { choices: ["Mon"] } }), ["Sun"], "\"Days\" has an unknown choice \"Sun\""],
-    ["checkboxes repeat", field("checkboxes", "Days", { options: { choices: ["Mon"] } }), ["Mon", "Mon"], "\"Days\" must not repeat a choice"],
+    ["short_text non-string", text("Name"), 42, '"Name" must be text'],
+    ["short_text too long", text("Name"), "x".repeat(1001), '"Name" must be at most 1000 characters'],
+    ["long_text too long", field("long_text", "Bio"), "x".repeat(10001), '"Bio" must be at most 10000 characters'],
+    ["email without @", field("email", "Email"), "ada.example.com", '"Email" must be an email address'],
+    ["email without dot in domain", field("email", "Email"), "ada@localhost", '"Email" must be an email address'],
+    ["email with space", field("email", "Email"), "ada lovelace@example.com", '"Email" must be an email address'],
+    ["email too long", field("email", "Email"), `${"a".repeat(250)}@x.io`, '"Email" must be an email address'],
+    ["email non-string", field("email", "Email"), ["a@b.co"], '"Email" must be an email address'],
+    ["tel letters", field("tel", "Phone"), "555-CALL-NOW", '"Phone" must be a phone number'],
+    ["tel too few digits", field("tel", "Phone"), "+1 (55) 12", '"Phone" must be a phone number'],
+    ["tel too long", field("tel", "Phone"), "1".repeat(21), '"Phone" must be a phone number'],
+    ["url relative", field("url", "Site"), "/about", '"Site" must be a URL starting with http:// or https://'],
+    ["url ftp", field("url", "Site"), "ftp://example.com", '"Site" must be a URL starting with http:// or https://'],
+    [
+      "url javascript",
+      field("url", "Site"),
+      "javascript:alert(1)",
+      '"Site" must be a URL starting with http:// or https://'
+    ],
+    [
+      "url too long",
+      field("url", "Site"),
+      `https://e.com/${"a".repeat(2000)}`,
+      '"Site" must be a URL starting with http:// or https://'
+    ],
+    ["number string", field("number", "Age"), "42", '"Age" must be a number'],
+    ["number NaN", field("number", "Age"), Number.NaN, '"Age" must be a number'],
+    ["number infinity", field("number", "Age"), Number.POSITIVE_INFINITY, '"Age" must be a number'],
+    ["number below min", field("number", "Age", { options: { min: 18 } }), 17, '"Age" must be at least 18'],
+    ["number above max", field("number", "Age", { options: { max: 99 } }), 100, '"Age" must be at most 99'],
+    ["number off step", field("number", "N", { options: { step: 0.5 } }), 0.7, '"N" must be a multiple of 0.5'],
+    [
+      "number off step from min",
+      field("number", "N", { options: { min: 1, step: 2 } }),
+      4,
+      '"N" must be 1 plus a multiple of 2'
+    ],
+    ["date format", field("date", "Day"), "2024-2-3", '"Day" must be a date in the form YYYY-MM-DD'],
+    ["date 30 Feb", field("date", "Day"), "2024-02-30", '"Day" must be a date in the form YYYY-MM-DD'],
+    ["date 29 Feb non-leap", field("date", "Day"), "1900-02-29", '"Day" must be a date in the form YYYY-MM-DD'],
+    ["date month 13", field("date", "Day"), "2024-13-01", '"Day" must be a date in the form YYYY-MM-DD'],
+    ["date with time", field("date", "Day"), "2024-01-01T00:00:00Z", '"Day" must be a date in the form YYYY-MM-DD'],
+    [
+      "select unknown",
+      field("select", "Color", { options: { choices: ["Red"] } }),
+      "red",
+      '"Color" must be one of the choices'
+    ],
+    [
+      "select array",
+      field("select", "Color", { options: { choices: ["Red"] } }),
+      ["Red"],
+      '"Color" must be one of the choices'
+    ],
+    [
+      "checkboxes string",
+      field("checkboxes", "Days", { options: { choices: ["Mon"] } }),
+      "Mon",
+      '"Days" must be a list of choices'
+    ],
+    [
+      "checkboxes non-string item",
+      field("checkboxes", "Days", { options: { choices: ["Mon"] } }),
+      ["Mon", 1],
+      '"Days" must be a list of choices'
+    ],
+    [
+      "checkboxes unknown",
+      field("checkboxes", "Days", { options: { choices: ["Mon"] } }),
+      ["Sun"],
+      '"Days" has an unknown choice "Sun"'
+    ],
+    [
+      "checkboxes repeat",
+      field("checkboxes", "Days", { options: { choices: ["Mon"] } }),
+      ["Mon", "Mon"],
+      '"Days" must not repeat a choice'
+    ],
     [
       "checkboxes too few",
       field("checkboxes", "Days", { options: { choices: ["Mon", "Tue"], minSelections: 2 } }),
       ["Mon"],
-      "\"Days\" needs at least 2 selections"
+      '"Days" needs at least 2 selections'
     ],
     [
       "checkboxes too many",
       field("checkboxes", "Days", { options: { choices: ["Mon", "Tue"], maxSelections: 1 } }),
       ["Mon", "Tue"],
-      "\"Days\" allows at most 1 selection"
+      '"Days" allows at most 1 selection'
     ],
-    ["rating 0", field("rating", "Score"), 0, "\"Score\" must be a whole number from 1 to 5"],
-    ["rating 6", field("rating", "Score"), 6, "\"Score\" must be a whole number from 1 to 5"],
-    ["rating float", field("rating", "Score", { options: { max: 10 } }), 2.5, "\"Score\" must be a whole number from 1 to 10"],
-    ["yes_no string", field("yes_no", "Agree"), "yes", "\"Agree\" must be true or false"],
-    ["file string", field("file", "CV"), "cv.pdf", "\"CV\" must be an uploaded file"],
-    ["file negative size", field("file", "CV"), { fileId: "f", name: "a", size: -1, type: "x/y" }, "\"CV\" must be an uploaded file"],
+    ["rating 0", field("rating", "Score"), 0, '"Score" must be a whole number from 1 to 5'],
+    ["rating 6", field("rating", "Score"), 6, '"Score" must be a whole number from 1 to 5'],
+    [
+      "rating float",
+      field("rating", "Score", { options: { max: 10 } }),
+      2.5,
+      '"Score" must be a whole number from 1 to 10'
+    ],
+    ["yes_no string", field("yes_no", "Agree"), "yes", '"Agree" must be true or false'],
+    ["file string", field("file", "CV"), "cv.pdf", '"CV" must be an uploaded file'],
+    [
+      "file negative size",
+      field("file", "CV"),
+      { fileId: "f", name: "a", size: -1, type: "x/y" },
+      '"CV" must be an uploaded file'
+    ],
     [
       "file too big",
       field("file", "CV", { options: { maxSizeMb: 1 } }),
       { fileId: "f", name: "a.pdf", size: 1024 * 1024 + 1, type: "application/pdf" },
-      "\"CV\" must be at most 1 MB"
+      '"CV" must be at most 1 MB'
     ],
     [
       "file wrong type",
       field("file", "Photo", { options: { accept: ["image/*"] } }),
       { fileId: "f", name: "a.pdf", size: 1, type: "application/pdf" },
-      "\"Photo\" must be a file of type image/*"
+      '"Photo" must be a file of type image/*'
     ],
-    ["statement", field("statement", "Welcome"), "hello", "\"Welcome\" does not take an answer"]
+    ["statement", field("statement", "Welcome"), "hello", '"Welcome" does not take an answer']
   ])("rejects %s", (_name, f, value, message) => {
     expect(one(f, value)).toEqual({ message })
   })
@@ -274,11 +381,11 @@ describe("validateAnswers", () => {
     const days = field("checkboxes", "Days", { required: true, options: { choices: ["Mon"] } })
     for (const empty of [undefined, null, "", "   ", []]) {
       expect(issues([req], { [String(req.id)]: empty })).toEqual([
-        { path: `values.${req.id}`, fieldId: req.id, message: "\"Name\" is required" }
+        { path: `values.${req.id}`, fieldId: req.id, message: '"Name" is required' }
       ])
       expect(ok([required], { [String(required.id)]: empty })).toEqual({})
     }
-    expect(issues([days], { [String(days.id)]: [] })[0]?.message).toBe("\"Days\" is required")
+    expect(issues([days], { [String(days.id)]: [] })[0]?.message).toBe('"Days" is required')
   })
 
   it("omits missing optional answers and keeps false answers", () => {
@@ -292,7 +399,7 @@ describe("validateAnswers", () => {
     const s = field("statement", "Intro", { required: true })
     expect(ok([a, s], {})).toEqual({})
     expect(issues([a, s], { "99": "x", [String(s.id)]: "hi" })).toEqual([
-      { path: `values.${s.id}`, fieldId: s.id, message: "\"Intro\" does not take an answer" },
+      { path: `values.${s.id}`, fieldId: s.id, message: '"Intro" does not take an answer' },
       { path: "values.99", fieldId: null, message: "unknown question 99" }
     ])
   })
@@ -314,16 +421,18 @@ describe("validateAnswers", () => {
     const age = field("number", "Age", { position: 1 })
     const name = field("short_text", "Name", { required: true, position: 3 })
     expect(issues([email, age, name], { [String(age.id)]: "x", [String(email.id)]: "nope" })).toEqual([
-      { path: `values.${age.id}`, fieldId: age.id, message: "\"Age\" must be a number" },
-      { path: `values.${email.id}`, fieldId: email.id, message: "\"Email\" must be an email address" },
-      { path: `values.${name.id}`, fieldId: name.id, message: "\"Name\" is required" }
+      { path: `values.${age.id}`, fieldId: age.id, message: '"Age" must be a number' },
+      { path: `values.${email.id}`, fieldId: email.id, message: '"Email" must be an email address' },
+      { path: `values.${name.id}`, fieldId: name.id, message: '"Name" is required' }
     ])
   })
 
   it("ignores inherited keys such as __proto__", () => {
     const a = text("A", null)
     const values: unknown = JSON.parse(`{"__proto__": {"${a.id}": "x"}}`)
-    expect(issues([a], values)).toEqual([{ path: "values.__proto__", fieldId: null, message: "unknown question __proto__" }])
+    expect(issues([a], values)).toEqual([
+      { path: "values.__proto__", fieldId: null, message: "unknown question __proto__" }
+    ])
   })
 
   it("never throws on arbitrary JSON input (property)", () => {
@@ -362,7 +471,16 @@ describe("deriveRespondent", () => {
     const email = field("email", "Email")
     const work = field("email", "Work email")
     const name = field("short_text", "Your name:")
-    expect(deriveRespondent([work, email, name], answers([[email, "b@x.io"], [work, "a@x.io"], [name, "Ada"]]))).toEqual({
+    expect(
+      deriveRespondent(
+        [work, email, name],
+        answers([
+          [email, "b@x.io"],
+          [work, "a@x.io"],
+          [name, "Ada"]
+        ])
+      )
+    ).toEqual({
       name: "Ada",
       email: "b@x.io"
     })
@@ -393,7 +511,15 @@ describe("deriveRespondent", () => {
   it("prefers an exact name label over a fuzzy match", () => {
     const contact = field("short_text", "Contact name")
     const name = field("short_text", "Full name")
-    expect(deriveRespondent([contact, name], answers([[contact, "Bob"], [name, "Ada"]])).name).toBe("Ada")
+    expect(
+      deriveRespondent(
+        [contact, name],
+        answers([
+          [contact, "Bob"],
+          [name, "Ada"]
+        ])
+      ).name
+    ).toBe("Ada")
   })
 
   it("only uses short_text questions", () => {
@@ -404,14 +530,32 @@ describe("deriveRespondent", () => {
   it("joins first and last name when there is no full-name question", () => {
     const last = field("short_text", "Last name", { position: 2 })
     const first = field("short_text", "First name", { position: 1 })
-    expect(deriveRespondent([last, first], answers([[first, "Ada"], [last, "Lovelace"]])).name).toBe("Ada Lovelace")
+    expect(
+      deriveRespondent(
+        [last, first],
+        answers([
+          [first, "Ada"],
+          [last, "Lovelace"]
+        ])
+      ).name
+    ).toBe("Ada Lovelace")
     const full = field("short_text", "Name")
-    expect(deriveRespondent([first, last, full], answers([[first, "A"], [last, "L"], [full, "Ada Lovelace"]])).name).toBe(
-      "Ada Lovelace"
-    )
+    expect(
+      deriveRespondent(
+        [first, last, full],
+        answers([
+          [first, "A"],
+          [last, "L"],
+          [full, "Ada Lovelace"]
+        ])
+      ).name
+    ).toBe("Ada Lovelace")
   })
 
   it("returns nulls without answers", () => {
-    expect(deriveRespondent([field("email", "Email"), field("short_text", "Name")], {})).toEqual({ name: null, email: null })
+    expect(deriveRespondent([field("email", "Email"), field("short_text", "Name")], {})).toEqual({
+      name: null,
+      email: null
+    })
   })
 })

@@ -10,10 +10,10 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect, Stream } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Files, orphanGraceMs } from "../src/domain/Files.ts"
+import { Files, orphanGraceMs } from "../src/files/Files.ts"
 import * as Qforms from "../src/Qforms.ts"
-import { databaseTargets } from "./support/Databases.ts"
-import { apiOf, workspace } from "./support/InProcessApi.ts"
+import { databaseTargets } from "@qforms/test-kit/Databases"
+import { apiOf, workspace } from "@qforms/test-kit/InProcessApi"
 
 for (const target of databaseTargets) {
   describe(`the file sweep after a crash on ${target.name}`, () => {
@@ -24,7 +24,11 @@ for (const target of databaseTargets) {
     beforeAll(async () => {
       const options = target.options()
       cleanup = options.cleanup
-      qforms = await Qforms.make({ database: options.database, appUrl: "https://forms.example.com", files: { directory } })
+      qforms = await Qforms.make({
+        database: options.database,
+        appUrl: "https://forms.example.com",
+        files: { directory }
+      })
     }, 60_000)
     afterAll(async () => {
       await qforms?.dispose()
@@ -38,15 +42,17 @@ for (const target of databaseTargets) {
       const form = await api("POST", "/forms", { title: "Uploads", fields: [{ type: "file", label: "CV" }] })
       expect(form.status).toBe(201)
       expect((await api("PATCH", `/forms/${form.json.id}`, { status: "published" })).status).toBe(200)
-      const answer = await qforms.run(Effect.gen(function*() {
-        return yield* (yield* Files).upload({
-          publicId: form.json.publicId,
-          fieldId: form.json.fields[0].id,
-          filename: "cv.txt",
-          contentType: "text/plain",
-          content: Stream.make(new TextEncoder().encode("recorded bytes"))
+      const answer = await qforms.run(
+        Effect.gen(function* () {
+          return yield* (yield* Files).upload({
+            publicId: form.json.publicId,
+            fieldId: form.json.fields[0].id,
+            filename: "cv.txt",
+            contentType: "text/plain",
+            content: Stream.make(new TextEncoder().encode("recorded bytes"))
+          })
         })
-      }))
+      )
       const workspaceDir = join(
         directory,
         readdirSync(directory).find((name) => existsSync(join(directory, name, answer.fileId)))!
@@ -81,9 +87,11 @@ for (const target of databaseTargets) {
       expect(existsSync(orphanOtherWorkspace)).toBe(false)
       expect(existsSync(partialOld)).toBe(false)
       // The recorded file still downloads.
-      const download = await qforms.handler(new Request(`http://qforms.test/api/files/${answer.fileId}`, {
-        headers: { authorization: `Bearer ${key}` }
-      }))
+      const download = await qforms.handler(
+        new Request(`http://qforms.test/api/files/${answer.fileId}`, {
+          headers: { authorization: `Bearer ${key}` }
+        })
+      )
       expect([download.status, await download.text()]).toEqual([200, "recorded bytes"])
     })
   })

@@ -11,20 +11,38 @@ import * as NodePath from "node:path"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ApiKeys } from "../src/domain/ApiKeys.ts"
-import { Events } from "../src/domain/Events.ts"
-import { cleanFileName, Files, matchesAccept, sniff } from "../src/domain/Files.ts"
+import { ApiKeys } from "../src/identity/ApiKeys.ts"
+import { Events } from "../src/outbox/Events.ts"
+import { cleanFileName, Files, matchesAccept, sniff } from "../src/files/Files.ts"
 import { attachment } from "../src/http/handlers/FilesHandlers.ts"
-import { Workspaces } from "../src/domain/Workspaces.ts"
-import { databaseTargets } from "./support/Databases.ts"
+import { Workspaces } from "../src/identity/Workspaces.ts"
+import { databaseTargets } from "@qforms/test-kit/Databases"
 import * as Qforms from "../src/Qforms.ts"
-import { startTestServer, type TestServer } from "./support/TestServer.ts"
+import { startTestServer, type TestServer } from "@qforms/test-kit/TestServer"
 
-const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, ...new Array(40).fill(7)])
+const PNG = Buffer.from([
+  0x89,
+  0x50,
+  0x4e,
+  0x47,
+  0x0d,
+  0x0a,
+  0x1a,
+  0x0a,
+  0,
+  0,
+  0,
+  13,
+  0x49,
+  0x48,
+  0x44,
+  0x52,
+  ...new Array(40).fill(7)
+])
 const PDF = Buffer.from("%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n")
 const TEXT = Buffer.from("just some text, not an image at all\n")
 
-const seed = Effect.gen(function*() {
+const seed = Effect.gen(function* () {
   const workspaces = yield* Workspaces
   const keys = yield* ApiKeys
   const a = yield* workspaces.create({ name: "Files A", ownerEmail: "owner-fa@example.com", ownerName: "Owner A" })
@@ -58,19 +76,24 @@ const send = (
   } = {}
 ): Promise<Reply> =>
   new Promise((resolve, reject) => {
-    const request = httpRequest(url, { method: options.method ?? "GET", headers: options.headers ?? {} }, (response) => {
-      const chunks: Array<Buffer> = []
-      response.on("data", (chunk: Buffer) => chunks.push(chunk))
-      response.on("end", () => {
-        const body = Buffer.concat(chunks)
-        let json: unknown = undefined
-        if ((response.headers["content-type"] ?? "").includes("json") && body.length > 0) json = JSON.parse(body.toString("utf8"))
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body, json })
-      })
-      response.on("error", reject)
-    })
+    const request = httpRequest(
+      url,
+      { method: options.method ?? "GET", headers: options.headers ?? {} },
+      (response) => {
+        const chunks: Array<Buffer> = []
+        response.on("data", (chunk: Buffer) => chunks.push(chunk))
+        response.on("end", () => {
+          const body = Buffer.concat(chunks)
+          let json: unknown
+          if ((response.headers["content-type"] ?? "").includes("json") && body.length > 0)
+            json = JSON.parse(body.toString("utf8"))
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body, json })
+        })
+        response.on("error", reject)
+      }
+    )
     // The server may close the connection while the body is still being sent.
-    request.on("error", (error) => (request as { answered?: boolean }).answered ? undefined : reject(error))
+    request.on("error", (error) => ((request as { answered?: boolean }).answered ? undefined : reject(error)))
     request.on("response", () => ((request as { answered?: boolean }).answered = true))
     const parts = options.body === undefined ? [] : Buffer.isBuffer(options.body) ? [options.body] : options.body
     const write = async () => {
@@ -97,10 +120,12 @@ const multipart = (
     chunks.push(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`))
   }
   if (file !== undefined) {
-    chunks.push(Buffer.from(
-      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${file.field ?? "file"}"; filename="${file.name}"\r\n` +
-        `Content-Type: ${file.type}\r\n\r\n`
-    ))
+    chunks.push(
+      Buffer.from(
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${file.field ?? "file"}"; filename="${file.name}"\r\n` +
+          `Content-Type: ${file.type}\r\n\r\n`
+      )
+    )
     chunks.push(file.content)
     chunks.push(Buffer.from("\r\n"))
   }
@@ -127,16 +152,17 @@ const filesUnder = (directory: string): Array<string> => {
   return out
 }
 
-
 /** Blob files under a store directory, leaving out the partial-write area. */
-const blobsUnder = (directory: string) => filesUnder(directory).filter((path) => !path.includes(`${NodePath.sep}.partial${NodePath.sep}`))
-const partialsUnder = (directory: string) => filesUnder(directory).filter((path) => path.includes(`${NodePath.sep}.partial${NodePath.sep}`))
+const blobsUnder = (directory: string) =>
+  filesUnder(directory).filter((path) => !path.includes(`${NodePath.sep}.partial${NodePath.sep}`))
+const partialsUnder = (directory: string) =>
+  filesUnder(directory).filter((path) => path.includes(`${NodePath.sep}.partial${NodePath.sep}`))
 
 const MB = 1024 * 1024
 
 describe("content types", () => {
   const bytes = (...parts: Array<string | ReadonlyArray<number>>) =>
-    new Uint8Array(parts.flatMap((p) => typeof p === "string" ? [...p].map((c) => c.charCodeAt(0)) : [...p]))
+    new Uint8Array(parts.flatMap((p) => (typeof p === "string" ? [...p].map((c) => c.charCodeAt(0)) : [...p])))
 
   it("sniffs images and PDF by their first bytes, nothing else", () => {
     expect(sniff(PNG)).toBe("image/png")
@@ -176,9 +202,11 @@ describe("content types", () => {
     expect(cleanFileName("a\u0000b\nc.txt")).toBe("abc.txt")
     expect(cleanFileName("..")).toBe("file")
     expect(cleanFileName("")).toBe("file")
-    expect(Array.from(cleanFileName("x".repeat(300) + ".pdf")).length).toBe(255)
+    expect(Array.from(cleanFileName(`${"x".repeat(300)}.pdf`)).length).toBe(255)
     expect(attachment("cv.pdf")).toBe("attachment; filename=\"cv.pdf\"; filename*=UTF-8''cv.pdf")
-    expect(attachment("a \"quoted\" (1).pdf")).toBe("attachment; filename=\"a _quoted_ (1).pdf\"; filename*=UTF-8''a%20%22quoted%22%20%281%29.pdf")
+    expect(attachment('a "quoted" (1).pdf')).toBe(
+      "attachment; filename=\"a _quoted_ (1).pdf\"; filename*=UTF-8''a%20%22quoted%22%20%281%29.pdf"
+    )
     // eslint-disable-next-line no-control-regex
     expect(attachment("Müller 履歴書.pdf")).toMatch(/^[\x20-\x7e]+$/)
   })
@@ -223,14 +251,19 @@ for (const target of databaseTargets) {
       status: "draft" | "published" | "closed" = "published",
       key = ids.a.key
     ) => {
-      const created = await api("POST", "/forms", {
-        title: "Application",
-        fields: [
-          { type: "short_text", label: "Name", required: true },
-          { type: "file", label: "CV", required: true, options },
-          { type: "file", label: "Photo", required: false }
-        ]
-      }, key)
+      const created = await api(
+        "POST",
+        "/forms",
+        {
+          title: "Application",
+          fields: [
+            { type: "short_text", label: "Name", required: true },
+            { type: "file", label: "CV", required: true, options },
+            { type: "file", label: "Photo", required: false }
+          ]
+        },
+        key
+      )
       expect(created.status, created.body.toString()).toBe(201)
       if (status !== "draft") {
         const updated = await api("PATCH", `/forms/${created.json.id}`, { status }, key)
@@ -238,17 +271,31 @@ for (const target of databaseTargets) {
       }
       const full = await api("GET", `/forms/${created.json.id}`, undefined, key)
       const [name, cv, photo] = full.json.fields as Array<{ id: number }>
-      return { id: created.json.id as number, publicId: created.json.publicId as string, name: name!.id, cv: cv!.id, photo: photo!.id }
+      return {
+        id: created.json.id as number,
+        publicId: created.json.publicId as string,
+        name: name!.id,
+        cv: cv!.id,
+        photo: photo!.id
+      }
     }
     type Form = Awaited<ReturnType<typeof formWithFile>>
 
-    const upload = (publicId: string, fieldId: number | string, body: Buffer, headers: Record<string, string | number> = multipartHeaders(body)) =>
-      send(`${server.url}/f/${publicId}/uploads?fieldId=${fieldId}`, { method: "POST", headers, body })
+    const upload = (
+      publicId: string,
+      fieldId: number | string,
+      body: Buffer,
+      headers: Record<string, string | number> = multipartHeaders(body)
+    ) => send(`${server.url}/f/${publicId}/uploads?fieldId=${fieldId}`, { method: "POST", headers, body })
 
     const uploadFile = (publicId: string, fieldId: number, file: { name: string; type: string; content: Buffer }) =>
       upload(publicId, fieldId, multipart(file))
 
-    const uploaded = async (form: Form, fieldId = form.cv, file = { name: "cv.pdf", type: "application/pdf", content: PDF }) => {
+    const uploaded = async (
+      form: Form,
+      fieldId = form.cv,
+      file = { name: "cv.pdf", type: "application/pdf", content: PDF }
+    ) => {
       const reply = await uploadFile(form.publicId, fieldId, file)
       expect(reply.status, reply.body.toString()).toBe(201)
       return reply.json as { fileId: string; name: string; size: number; type: string }
@@ -261,13 +308,25 @@ for (const target of databaseTargets) {
       send(`${server.url}/api/files/${fileId}`, { headers: { authorization: `Bearer ${key}` } })
 
     const fileRows = (fileId: string) =>
-      server.run(Effect.flatMap(SqlClient.SqlClient, (sql) =>
-        sql<{ readonly id: string; readonly response_id: number | null }>`select id, response_id from files where id = ${fileId}`))
+      server.run(
+        Effect.flatMap(
+          SqlClient.SqlClient,
+          (sql) =>
+            sql<{
+              readonly id: string
+              readonly response_id: number | null
+            }>`select id, response_id from files where id = ${fileId}`
+        )
+      )
 
     describe("upload", () => {
       it("stores an upload and serves the same bytes to the API key, as an attachment", async () => {
         const form = await formWithFile({ accept: ["application/pdf"], maxSizeMb: 1 })
-        const reply = await uploadFile(form.publicId, form.cv, { name: "cv.pdf", type: "application/pdf", content: PDF })
+        const reply = await uploadFile(form.publicId, form.cv, {
+          name: "cv.pdf",
+          type: "application/pdf",
+          content: PDF
+        })
         expect(reply.status, reply.body.toString()).toBe(201)
         expect(reply.json).toEqual({
           fileId: expect.stringMatching(/^file_[A-Za-z0-9_-]{22}$/),
@@ -289,7 +348,11 @@ for (const target of databaseTargets) {
         const active = [
           { name: "x.js", type: "text/javascript", content: Buffer.from("window.pwned = true") },
           { name: "x.html", type: "text/html", content: Buffer.from("<script>window.pwned = true</script>") },
-          { name: "x.svg", type: "image/svg+xml", content: Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'><script>1</script></svg>") },
+          {
+            name: "x.svg",
+            type: "image/svg+xml",
+            content: Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'><script>1</script></svg>")
+          },
           { name: "x.xhtml", type: "application/xhtml+xml; charset=utf-8", content: Buffer.from("<html/>") }
         ]
         for (const file of active) {
@@ -311,7 +374,11 @@ for (const target of databaseTargets) {
 
       it("a non-ASCII name downloads with an ASCII filename and the exact filename*", async () => {
         const form = await formWithFile()
-        const file = await uploaded(form, form.cv, { name: "Lebenslauf Müller 履歴書.pdf", type: "application/pdf", content: PDF })
+        const file = await uploaded(form, form.cv, {
+          name: "Lebenslauf Müller 履歴書.pdf",
+          type: "application/pdf",
+          content: PDF
+        })
         expect(file.name).toBe("Lebenslauf Müller 履歴書.pdf")
         const got = await download(file.fileId)
         expect(got.status).toBe(200)
@@ -322,20 +389,32 @@ for (const target of databaseTargets) {
 
       it("the type is the one the bytes show, whatever the client declared; path parts of the name are dropped", async () => {
         const form = await formWithFile({ accept: ["image/*"] })
-        const file = await uploaded(form, form.cv, { name: "C:\\fakepath\\me.png", type: "application/octet-stream", content: PNG })
+        const file = await uploaded(form, form.cv, {
+          name: "C:\\fakepath\\me.png",
+          type: "application/octet-stream",
+          content: PNG
+        })
         expect(file).toMatchObject({ name: "me.png", type: "image/png", size: PNG.length })
         const other = await formWithFile({ accept: [".csv", "text/plain"] })
-        const csv = await uploaded(other, other.cv, { name: "list.csv", type: "text/csv", content: Buffer.from("a,b\n1,2\n") })
+        const csv = await uploaded(other, other.cv, {
+          name: "list.csv",
+          type: "text/csv",
+          content: Buffer.from("a,b\n1,2\n")
+        })
         expect(csv.type).toBe("text/csv")
       })
 
       it("over the question's maxSizeMb (declared up front) → 413, nothing stored", async () => {
         const form = await formWithFile({ maxSizeMb: 1 })
         const before = blobsUnder(directory).length
-        const body = multipart({ name: "big.pdf", type: "application/pdf", content: Buffer.concat([PDF, Buffer.alloc(MB + 10, 1)]) })
+        const body = multipart({
+          name: "big.pdf",
+          type: "application/pdf",
+          content: Buffer.concat([PDF, Buffer.alloc(MB + 10, 1)])
+        })
         const reply = await upload(form.publicId, form.cv, body)
         expect(reply.status).toBe(413)
-        expect(reply.json.error).toContain("\"CV\"")
+        expect(reply.json.error).toContain('"CV"')
         expect(reply.json.error).toContain("1 MB")
         expect(blobsUnder(directory).length).toBe(before)
         expect(partialsUnder(directory)).toEqual([])
@@ -365,17 +444,33 @@ for (const target of databaseTargets) {
       it("content not matching accept → 415: a .png name with PDF or text bytes, a .pdf name with PNG bytes", async () => {
         const images = await formWithFile({ accept: ["image/png", ".png"] })
         const before = blobsUnder(directory).length
-        const pdfAsPng = await uploadFile(images.publicId, images.cv, { name: "photo.png", type: "image/png", content: PDF })
+        const pdfAsPng = await uploadFile(images.publicId, images.cv, {
+          name: "photo.png",
+          type: "image/png",
+          content: PDF
+        })
         expect(pdfAsPng.status).toBe(415)
         expect(pdfAsPng.json.error).toContain("application/pdf")
-        const textAsPng = await uploadFile(images.publicId, images.cv, { name: "photo.png", type: "image/png", content: TEXT })
+        const textAsPng = await uploadFile(images.publicId, images.cv, {
+          name: "photo.png",
+          type: "image/png",
+          content: TEXT
+        })
         expect(textAsPng.status).toBe(415)
-        expect(textAsPng.json.error).toContain("\"CV\" accepts image/png, .png")
+        expect(textAsPng.json.error).toContain('"CV" accepts image/png, .png')
         const anyImage = await formWithFile({ accept: ["image/*"] })
-        const textAsImage = await uploadFile(anyImage.publicId, anyImage.cv, { name: "a.jpg", type: "image/jpeg", content: TEXT })
+        const textAsImage = await uploadFile(anyImage.publicId, anyImage.cv, {
+          name: "a.jpg",
+          type: "image/jpeg",
+          content: TEXT
+        })
         expect(textAsImage.status).toBe(415)
         const pdfs = await formWithFile({ accept: [".pdf"] })
-        const pngAsPdf = await uploadFile(pdfs.publicId, pdfs.cv, { name: "cv.pdf", type: "application/pdf", content: PNG })
+        const pngAsPdf = await uploadFile(pdfs.publicId, pdfs.cv, {
+          name: "cv.pdf",
+          type: "application/pdf",
+          content: PNG
+        })
         expect(pngAsPdf.status).toBe(415)
         expect(pngAsPdf.json.error).toContain("image/png")
         expect(blobsUnder(directory).length).toBe(before)
@@ -389,11 +484,17 @@ for (const target of databaseTargets) {
         const wrongName = multipart({ name: "cv.pdf", type: "application/pdf", content: PDF, field: "document" })
         expect((await upload(form.publicId, form.cv, wrongName)).status).toBe(400)
         const json = Buffer.from(JSON.stringify({ file: "x" }))
-        const notMultipart = await upload(form.publicId, form.cv, json, { "content-type": "application/json", "content-length": json.length })
+        const notMultipart = await upload(form.publicId, form.cv, json, {
+          "content-type": "application/json",
+          "content-length": json.length
+        })
         expect(notMultipart.status).toBe(400)
         expect(notMultipart.json.error).toContain("multipart/form-data")
         const noBoundary = multipart({ name: "cv.pdf", type: "application/pdf", content: PDF })
-        const reply = await upload(form.publicId, form.cv, noBoundary, { "content-type": "multipart/form-data", "content-length": noBoundary.length })
+        const reply = await upload(form.publicId, form.cv, noBoundary, {
+          "content-type": "multipart/form-data",
+          "content-length": noBoundary.length
+        })
         expect(reply.status).toBe(400)
         expect(typeof reply.json.error).toBe("string")
         // Cut off in the middle of the file: no closing boundary.
@@ -401,7 +502,11 @@ for (const target of databaseTargets) {
         const truncated = whole.subarray(0, whole.length - 30)
         const cut = await upload(form.publicId, form.cv, truncated)
         expect(cut.status).toBe(400)
-        const empty = await uploadFile(form.publicId, form.cv, { name: "empty.pdf", type: "application/pdf", content: Buffer.alloc(0) })
+        const empty = await uploadFile(form.publicId, form.cv, {
+          name: "empty.pdf",
+          type: "application/pdf",
+          content: Buffer.alloc(0)
+        })
         expect(empty.status).toBe(400)
         expect(empty.json.error).toContain("empty")
         expect(partialsUnder(directory)).toEqual([])
@@ -424,7 +529,14 @@ for (const target of databaseTargets) {
         expect(notFile.json.error).toContain("fieldId")
         expect((await uploadFile(open.publicId, closed.cv, file)).status).toBe(400)
         expect((await upload(open.publicId, "abc", multipart(file))).status).toBe(400)
-        expect((await send(`${server.url}/f/${open.publicId}/uploads`, { method: "POST", ...{ headers: multipartHeaders(multipart(file)), body: multipart(file) } })).status).toBe(400)
+        expect(
+          (
+            await send(`${server.url}/f/${open.publicId}/uploads`, {
+              method: "POST",
+              ...{ headers: multipartHeaders(multipart(file)), body: multipart(file) }
+            })
+          ).status
+        ).toBe(400)
         const get = await send(`${server.url}/f/${open.publicId}/uploads?fieldId=${open.cv}`)
         expect(get.status).toBe(405)
       })
@@ -437,7 +549,10 @@ for (const target of databaseTargets) {
         )
         const request = httpRequest(`${server.url}/f/${form.publicId}/uploads?fieldId=${form.cv}`, {
           method: "POST",
-          headers: { "content-type": `multipart/form-data; boundary=${BOUNDARY}`, "content-length": head.length + 4 * MB }
+          headers: {
+            "content-type": `multipart/form-data; boundary=${BOUNDARY}`,
+            "content-length": head.length + 4 * MB
+          }
         })
         request.on("error", () => undefined)
         request.write(head)
@@ -468,7 +583,9 @@ for (const target of databaseTargets) {
           request.on("response", (response) => {
             const chunks: Array<Buffer> = []
             response.on("data", (c: Buffer) => chunks.push(c))
-            response.on("end", () => resolve({ status: response.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString()) }))
+            response.on("end", () =>
+              resolve({ status: response.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString()) })
+            )
           })
           request.on("error", reject)
         })
@@ -477,11 +594,16 @@ for (const target of databaseTargets) {
           if (!request.write(chunk)) await new Promise((r) => request.once("drain", r))
           if (i === total / 2) {
             // Half-way: the bytes so far are already in the partial file on disk.
-            await expect.poll(() => {
-              const partials = partialsUnder(directory)
-              partialSeen = partials.length === 0 ? 0 : statSync(partials[0]!).size
-              return partialSeen
-            }, { timeout: 10_000 }).toBeGreaterThan(4 * 1024 * 1024)
+            await expect
+              .poll(
+                () => {
+                  const partials = partialsUnder(directory)
+                  partialSeen = partials.length === 0 ? 0 : statSync(partials[0]!).size
+                  return partialSeen
+                },
+                { timeout: 10_000 }
+              )
+              .toBeGreaterThan(4 * 1024 * 1024)
           }
         }
         request.end(tail)
@@ -498,7 +620,9 @@ for (const target of databaseTargets) {
       it("attaches the upload: stored name, size and type win; flat answers, CSV and the event show the name and a link", async () => {
         const form = await formWithFile({ accept: ["application/pdf"] })
         const file = await uploaded(form)
-        const reply = await submit(form, { [form.cv]: { fileId: file.fileId, name: "forged.exe", size: 1, type: "application/x-msdownload" } })
+        const reply = await submit(form, {
+          [form.cv]: { fileId: file.fileId, name: "forged.exe", size: 1, type: "application/x-msdownload" }
+        })
         expect(reply.status, reply.body.toString()).toBe(201)
         expect(reply.json.values[String(form.cv)]).toEqual(file)
         expect((await fileRows(file.fileId))[0]!.response_id).toBe(reply.json.id)
@@ -510,8 +634,9 @@ for (const target of databaseTargets) {
 
         const link = `${server.url}/api/files/${file.fileId}`
         const list = await api("GET", `/forms/${form.id}/responses?flat=1`)
-        const row = (list.json.responses as Array<{ id: number; answers: Record<string, string>; summary: string }>)
-          .find((r) => r.id === reply.json.id)!
+        const row = (
+          list.json.responses as Array<{ id: number; answers: Record<string, string>; summary: string }>
+        ).find((r) => r.id === reply.json.id)!
         expect(row.answers["CV"]).toBe(`cv.pdf (${link})`)
         expect(row.summary).toContain(`cv.pdf (${link})`)
         const csv = await api("GET", `/forms/${form.id}/responses.csv`)
@@ -530,11 +655,17 @@ for (const target of databaseTargets) {
         const photo = await uploaded(form, form.photo, { name: "me.png", type: "image/png", content: PNG })
         const fromOtherForm = await uploaded(otherForm)
         const fromOtherWorkspace = await uploaded(otherWorkspace)
-        const cases = [photo.fileId, fromOtherForm.fileId, fromOtherWorkspace.fileId, "file_AAAAAAAAAAAAAAAAAAAAAA", "nonsense"]
+        const cases = [
+          photo.fileId,
+          fromOtherForm.fileId,
+          fromOtherWorkspace.fileId,
+          "file_AAAAAAAAAAAAAAAAAAAAAA",
+          "nonsense"
+        ]
         for (const fileId of cases) {
           const reply = await submit(form, { [form.cv]: { fileId } })
           expect(reply.status, fileId).toBe(400)
-          expect(reply.json.error, fileId).toContain("\"CV\"")
+          expect(reply.json.error, fileId).toContain('"CV"')
           expect(reply.json.details, fileId).toEqual([expect.objectContaining({ path: `values.${form.cv}` })])
         }
         const file = await uploaded(form)
@@ -564,7 +695,7 @@ for (const target of databaseTargets) {
         const form = await formWithFile()
         const reply = await submit(form, {})
         expect(reply.status).toBe(400)
-        expect(reply.json.error).toContain("\"CV\" is required")
+        expect(reply.json.error).toContain('"CV" is required')
       })
     })
 
@@ -596,7 +727,10 @@ for (const target of databaseTargets) {
         expect((await submit(other, { [other.cv]: { fileId: attached.fileId } })).status).toBe(201)
         expect((await api("DELETE", `/forms/${other.id}`)).status).toBe(204)
         for (const id of [attached.fileId, loose.fileId]) {
-          expect(blobsUnder(directory).filter((path) => path.endsWith(id)), id).toEqual([])
+          expect(
+            blobsUnder(directory).filter((path) => path.endsWith(id)),
+            id
+          ).toEqual([])
           expect(await fileRows(id)).toEqual([])
         }
       })
@@ -607,9 +741,14 @@ for (const target of databaseTargets) {
         const fresh = await uploaded(form)
         const kept = await uploaded(form)
         expect((await submit(form, { [form.cv]: { fileId: kept.fileId } })).status).toBe(201)
-        await server.run(Effect.flatMap(SqlClient.SqlClient, (sql) =>
-          sql`update files set created_at = created_at - interval '25 hours'
-              where id in (${stale.fileId}, ${kept.fileId})`))
+        await server.run(
+          Effect.flatMap(
+            SqlClient.SqlClient,
+            (sql) =>
+              sql`update files set created_at = created_at - interval '25 hours'
+              where id in (${stale.fileId}, ${kept.fileId})`
+          )
+        )
         const swept = await server.run(Effect.flatMap(Files, (files) => files.sweep))
         expect(swept).toBeGreaterThanOrEqual(1)
         expect(await fileRows(stale.fileId)).toEqual([])
@@ -635,7 +774,11 @@ describe("upload rate limit", () => {
     const statuses: Array<number> = []
     let last: Reply | undefined
     for (let i = 0; i < 3; i++) {
-      last = await send(`${server.url}/f/nothing-here/uploads?fieldId=1`, { method: "POST", headers: multipartHeaders(body), body })
+      last = await send(`${server.url}/f/nothing-here/uploads?fieldId=1`, {
+        method: "POST",
+        headers: multipartHeaders(body),
+        body
+      })
       statuses.push(last.status)
     }
     expect(statuses).toEqual([404, 404, 429])
@@ -655,22 +798,43 @@ describe("uploads through the Web handler (fetch-style hosts such as h3)", () =>
     await qforms?.dispose()
   })
 
-  const call = async (method: string, path: string, body?: Uint8Array | string, headers: Record<string, string> = {}) => {
+  const call = async (
+    method: string,
+    path: string,
+    body?: Uint8Array | string,
+    headers: Record<string, string> = {}
+  ) => {
     const response = await qforms.handler(
-      new Request(`http://forms.test${path}`, { method, body: body ?? null, headers: { "x-forwarded-host": "forms.test", ...headers } })
+      new Request(`http://forms.test${path}`, {
+        method,
+        body: body ?? null,
+        headers: { "x-forwarded-host": "forms.test", ...headers }
+      })
     )
     const text = await response.text()
-    return { status: response.status, headers: response.headers, text, json: text.startsWith("{") ? JSON.parse(text) : undefined }
+    return {
+      status: response.status,
+      headers: response.headers,
+      text,
+      json: text.startsWith("{") ? JSON.parse(text) : undefined
+    }
   }
 
   it("streams the upload, checks size and content, and the answer submits", async () => {
     const auth = { authorization: `Bearer ${key}`, "content-type": "application/json" }
-    const created = await call("POST", "/api/forms", JSON.stringify({
-      title: "Web",
-      fields: [{ type: "file", label: "Photo", required: true, options: { accept: ["image/*"], maxSizeMb: 0.5 } }]
-    }), auth)
+    const created = await call(
+      "POST",
+      "/api/forms",
+      JSON.stringify({
+        title: "Web",
+        fields: [{ type: "file", label: "Photo", required: true, options: { accept: ["image/*"], maxSizeMb: 0.5 } }]
+      }),
+      auth
+    )
     expect(created.status).toBe(201)
-    expect((await call("PATCH", `/api/forms/${created.json.id}`, JSON.stringify({ status: "published" }), auth)).status).toBe(200)
+    expect(
+      (await call("PATCH", `/api/forms/${created.json.id}`, JSON.stringify({ status: "published" }), auth)).status
+    ).toBe(200)
     const form = await call("GET", `/api/forms/${created.json.id}`, undefined, auth)
     const fieldId = form.json.fields[0].id as number
     // (A body built from bytes: a FormData body's own stream, made in this process, errors when its
@@ -693,7 +857,9 @@ describe("uploads through the Web handler (fetch-style hosts such as h3)", () =>
     expect(submitted.status, submitted.text).toBe(201)
     const list = await call("GET", `/api/forms/${created.json.id}/responses?flat=1`, undefined, auth)
     expect(list.json.responses[0].answers.Photo).toBe(`me.png (http://forms.test/api/files/${ok.json.fileId})`)
-    const got = await qforms.handler(new Request(`http://forms.test/api/files/${ok.json.fileId}`, { headers: { authorization: auth.authorization } }))
+    const got = await qforms.handler(
+      new Request(`http://forms.test/api/files/${ok.json.fileId}`, { headers: { authorization: auth.authorization } })
+    )
     expect(got.status).toBe(200)
     expect(Buffer.from(await got.arrayBuffer()).equals(PNG)).toBe(true)
   })

@@ -13,10 +13,10 @@ import { join } from "node:path"
 import { Effect } from "effect"
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ApiKeys } from "../src/domain/ApiKeys.ts"
-import { Workspaces } from "../src/domain/Workspaces.ts"
+import { ApiKeys } from "../src/identity/ApiKeys.ts"
+import { Workspaces } from "../src/identity/Workspaces.ts"
 import * as Qforms from "../src/Qforms.ts"
-import { launch, present } from "./support/Browser.ts"
+import { launch, present } from "@qforms/test-kit/Browser"
 
 /** What the test reads and writes on the page's window. */
 interface PageWindow {
@@ -43,21 +43,32 @@ describe.skipIf(!present)("uploaded files in a browser, under qforms' origin", (
       files: { directory },
       rateLimit: { requestsPerSecond: 100_000, burst: 100_000 },
       uploadRateLimit: { requestsPerSecond: 100_000, burst: 100_000 },
-      resolveActor: ({ headers }) => String(headers["cookie"] ?? "").includes("host_user=owner") ? identity : null
+      resolveActor: ({ headers }) => (String(headers["cookie"] ?? "").includes("host_user=owner") ? identity : null)
     })
-    const key = await qforms.run(Effect.gen(function*() {
-      const { workspace, ownerAccountId } = yield* (yield* Workspaces).create({ name: "B", ownerEmail: "b@example.com" })
-      identity.workspaceId = workspace.id
-      identity.accountId = ownerAccountId
-      return (yield* (yield* ApiKeys).create(workspace.id, { accountId: ownerAccountId })).key
-    }))
+    const key = await qforms.run(
+      Effect.gen(function* () {
+        const { workspace, ownerAccountId } = yield* (yield* Workspaces).create({
+          name: "B",
+          ownerEmail: "b@example.com"
+        })
+        identity.workspaceId = workspace.id
+        identity.accountId = ownerAccountId
+        return (yield* (yield* ApiKeys).create(workspace.id, { accountId: ownerAccountId })).key
+      })
+    )
     const api = async (method: string, path: string, body?: unknown) => {
-      const response = await qforms.handler(new Request(`http://host/api${path}`, {
-        method,
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) })
-      }))
-      return (await response.json()) as { readonly id: number; readonly publicId: string; readonly fields: Array<{ readonly id: number }> }
+      const response = await qforms.handler(
+        new Request(`http://host/api${path}`, {
+          method,
+          headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) })
+        })
+      )
+      return (await response.json()) as {
+        readonly id: number
+        readonly publicId: string
+        readonly fields: Array<{ readonly id: number }>
+      }
     }
     const form = await api("POST", "/forms", { title: "Uploads", fields: [{ type: "file", label: "Anything" }] })
     await api("PATCH", `/forms/${form.id}`, { status: "published" })

@@ -8,11 +8,11 @@ import type { AddressInfo } from "node:net"
 import { Effect, Exit, Option, Result } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Bootstrap from "../src/Bootstrap.ts"
-import { ApiKeys } from "../src/domain/ApiKeys.ts"
-import { FormGenerator, GeneratorFailed } from "../src/domain/FormGenerator.ts"
-import { Members } from "../src/domain/Members.ts"
-import * as OfflineFormGenerator from "../src/domain/OfflineFormGenerator.ts"
-import * as OpenAiFormGenerator from "../src/domain/OpenAiFormGenerator.ts"
+import { ApiKeys } from "../src/identity/ApiKeys.ts"
+import { FormGenerator, GeneratorFailed } from "../src/generation/FormGenerator.ts"
+import { Members } from "../src/identity/Members.ts"
+import * as OfflineFormGenerator from "../src/generation/OfflineFormGenerator.ts"
+import * as OpenAiFormGenerator from "../src/generation/OpenAiFormGenerator.ts"
 import * as Qforms from "../src/Qforms.ts"
 
 // ---------------------------------------------------------------------------
@@ -89,8 +89,22 @@ const offlineCases: ReadonlyArray<readonly [string, string, ReadonlyArray<Expect
       ["yes_no", "Would you recommend it to a friend?", false]
     ]
   ],
-  ["A contact form with name and email", "Contact form", [["short_text", "Name", true], ["email", "Email", true]]],
-  ["I need a newsletter signup", "Newsletter signup", [["short_text", "Name", false], ["email", "Email", true]]],
+  [
+    "A contact form with name and email",
+    "Contact form",
+    [
+      ["short_text", "Name", true],
+      ["email", "Email", true]
+    ]
+  ],
+  [
+    "I need a newsletter signup",
+    "Newsletter signup",
+    [
+      ["short_text", "Name", false],
+      ["email", "Email", true]
+    ]
+  ],
   [
     "Workshop registration. Ask for name, email, t-shirt size, one of S, M, L or XL, and which sessions they want to attend (select all that apply): Keynote, Panel, Hands-on lab.",
     "Workshop registration",
@@ -138,12 +152,19 @@ const offlineCases: ReadonlyArray<readonly [string, string, ReadonlyArray<Expect
   [
     "Ask for date of birth, age, and website",
     "New form",
-    [["date", "Date of birth", false], ["number", "Age", false, { min: 0 }], ["url", "Website", false]]
+    [
+      ["date", "Date of birth", false],
+      ["number", "Age", false, { min: 0 }],
+      ["url", "Website", false]
+    ]
   ],
   [
     "A quick poll: what is your favourite colour? Do you like pizza?",
     "Quick poll",
-    [["short_text", "What is your favourite colour?", false], ["yes_no", "Do you like pizza?", false]]
+    [
+      ["short_text", "What is your favourite colour?", false],
+      ["yes_no", "Do you like pizza?", false]
+    ]
   ],
   [
     "Customer satisfaction survey. How satisfied are you with our service (1-5)? What could we do better? May we contact you?",
@@ -202,7 +223,11 @@ const offlineCases: ReadonlyArray<readonly [string, string, ReadonlyArray<Expect
   [
     "Make a simple contact us page form",
     "Contact us page form",
-    [["short_text", "Name", true], ["email", "Email", true], ["long_text", "Message", true]]
+    [
+      ["short_text", "Name", true],
+      ["email", "Email", true],
+      ["long_text", "Message", true]
+    ]
   ],
   [
     "Website redesign quote request. Collect company name, website URL, budget (optional), deadline, and describe your goals.",
@@ -289,11 +314,14 @@ describe("OfflineFormGenerator", () => {
     const generated = OfflineFormGenerator.generate(prompt)
     if (Result.isFailure(generated)) throw new Error(generated.failure)
     expect(generated.success.title).toBe(title)
-    expect(generated.success.fields.map((field): Expected =>
-      field.options === null
-        ? [field.type, field.label, field.required]
-        : [field.type, field.label, field.required, field.options]
-    )).toEqual(expected)
+    expect(
+      generated.success.fields.map(
+        (field): Expected =>
+          field.options === null
+            ? [field.type, field.label, field.required]
+            : [field.type, field.label, field.required, field.options]
+      )
+    ).toEqual(expected)
   })
 
   it("is deterministic", () => {
@@ -373,10 +401,34 @@ const goodForm = {
   description: "Tell us what went wrong.",
   fields: [
     { type: "short_text", id: null, label: "Summary", required: true, options: null },
-    { type: "long_text", id: null, label: "Steps to reproduce", required: true, options: { placeholder: null, help: "One step a line" } },
-    { type: "select", id: null, label: "Severity", required: true, options: { placeholder: null, help: null, choices: ["Low", "High"] } },
-    { type: "rating", id: null, label: "How annoying is it?", required: false, options: { placeholder: null, help: null, max: 10 } },
-    { type: "file", id: null, label: "Screenshot", required: false, options: { placeholder: null, help: null, accept: ["image/*"], maxSizeMb: 5 } }
+    {
+      type: "long_text",
+      id: null,
+      label: "Steps to reproduce",
+      required: true,
+      options: { placeholder: null, help: "One step a line" }
+    },
+    {
+      type: "select",
+      id: null,
+      label: "Severity",
+      required: true,
+      options: { placeholder: null, help: null, choices: ["Low", "High"] }
+    },
+    {
+      type: "rating",
+      id: null,
+      label: "How annoying is it?",
+      required: false,
+      options: { placeholder: null, help: null, max: 10 }
+    },
+    {
+      type: "file",
+      id: null,
+      label: "Screenshot",
+      required: false,
+      options: { placeholder: null, help: null, accept: ["image/*"], maxSizeMb: 5 }
+    }
   ]
 }
 
@@ -387,17 +439,20 @@ describe("OpenAiFormGenerator against a chat-completions server", () => {
 
   const generate = (prompt: string, config: Partial<OpenAiFormGenerator.OpenAiGeneratorConfig> = {}) =>
     Effect.runPromiseExit(
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         return yield* (yield* FormGenerator).generate(prompt)
       }).pipe(
-        Effect.provide(OpenAiFormGenerator.layer({ baseUrl: model.url(), model: "test-model", apiKey: "sk-test", ...config }))
+        Effect.provide(
+          OpenAiFormGenerator.layer({ baseUrl: model.url(), model: "test-model", apiKey: "sk-test", ...config })
+        )
       )
     )
 
   const failure = (exit: Exit.Exit<unknown, GeneratorFailed>): string => {
     if (Exit.isSuccess(exit)) throw new Error("expected a failure")
     const error = exit.cause.reasons.find((reason) => reason._tag === "Fail")
-    if (error === undefined || error._tag !== "Fail") throw new Error(`expected a GeneratorFailed, got ${String(exit.cause)}`)
+    if (error === undefined || error._tag !== "Fail")
+      throw new Error(`expected a GeneratorFailed, got ${String(exit.cause)}`)
     expect(error.error).toBeInstanceOf(GeneratorFailed)
     return error.error.message
   }
@@ -420,30 +475,40 @@ describe("OpenAiFormGenerator against a chat-completions server", () => {
     expect(call.headers.authorization).toBe("Bearer sk-test")
     expect(call.body.model).toBe("test-model")
     expect(call.body.messages.at(-1)).toEqual({ role: "user", content: "a bug report form" })
-    const format = call.body.response_format as { type: string; json_schema: { schema: { properties: Record<string, unknown> } } }
+    const format = call.body.response_format as {
+      type: string
+      json_schema: { schema: { properties: Record<string, unknown> } }
+    }
     expect(format.type).toBe("json_schema")
     expect(Object.keys(format.json_schema.schema.properties)).toEqual(["title", "description", "fields"])
-    expect(JSON.stringify(format.json_schema.schema)).toContain("\"checkboxes\"")
+    expect(JSON.stringify(format.json_schema.schema)).toContain('"checkboxes"')
   })
 
   it("an answer in Markdown fences with talk around it is still read", async () => {
-    model.set((_, __, res) => answer(res, `Here is your form:\n\`\`\`json\n${JSON.stringify(goodForm)}\n\`\`\`\nEnjoy!`))
+    model.set((_, __, res) =>
+      answer(res, `Here is your form:\n\`\`\`json\n${JSON.stringify(goodForm)}\n\`\`\`\nEnjoy!`)
+    )
     const exit = await generate("a bug report form")
     expect(Exit.isSuccess(exit)).toBe(true)
   })
 
   it("invalid JSON, then valid after the repair → success with two calls; the repair carries the errors", async () => {
-    model.set((_, index, res) => answer(res, index === 0 ? "{\"title\": \"Bug report\", \"fields\": [" : JSON.stringify(goodForm)))
+    model.set((_, index, res) =>
+      answer(res, index === 0 ? '{"title": "Bug report", "fields": [' : JSON.stringify(goodForm))
+    )
     const exit = await generate("a bug report form")
     expect(Exit.isSuccess(exit)).toBe(true)
     expect(model.calls).toHaveLength(2)
     const repair = model.calls[1]!.body.messages
-    expect(repair.at(-2)).toEqual({ role: "assistant", content: "{\"title\": \"Bug report\", \"fields\": [" })
+    expect(repair.at(-2)).toEqual({ role: "assistant", content: '{"title": "Bug report", "fields": [' })
     expect(repair.at(-1)!.content).toMatch(/cannot be used/)
   })
 
   it("a form that breaks the Schema (select without choices), then fixed → success; the errors name the problem", async () => {
-    const broken = { ...goodForm, fields: [{ type: "select", id: null, label: "Severity", required: true, options: null }] }
+    const broken = {
+      ...goodForm,
+      fields: [{ type: "select", id: null, label: "Severity", required: true, options: null }]
+    }
     model.set((_, index, res) => answer(res, JSON.stringify(index === 0 ? broken : goodForm)))
     const exit = await generate("a bug report form")
     expect(Exit.isSuccess(exit)).toBe(true)
@@ -460,9 +525,9 @@ describe("OpenAiFormGenerator against a chat-completions server", () => {
   it("a server that refuses json_schema is asked again in JSON mode, with the schema in the instructions", async () => {
     model.set((call, _, res) => {
       if (call.body.response_format.type === "json_schema") {
-        return void res.writeHead(400, { "content-type": "application/json" }).end(
-          JSON.stringify({ error: { message: "response_format json_schema is not supported" } })
-        )
+        return void res
+          .writeHead(400, { "content-type": "application/json" })
+          .end(JSON.stringify({ error: { message: "response_format json_schema is not supported" } }))
       }
       answer(res, JSON.stringify(goodForm))
     })
@@ -473,7 +538,7 @@ describe("OpenAiFormGenerator against a chat-completions server", () => {
   })
 
   it("a 401 from the model server → a failure naming the model server, not our API key", async () => {
-    model.set((_, __, res) => res.writeHead(401, { "content-type": "application/json" }).end("{\"error\":\"bad key\"}"))
+    model.set((_, __, res) => res.writeHead(401, { "content-type": "application/json" }).end('{"error":"bad key"}'))
     const message = failure(await generate("a bug report form"))
     expect(message).toContain(`model server at ${new URL(model.url()).origin}`)
     expect(message).toMatch(/refused the request \(401\)/)
@@ -520,10 +585,19 @@ describe("OpenAiFormGenerator against a chat-completions server", () => {
       const first = await qforms.run(Bootstrap.ensureDefaultWorkspace({ ownerEmail: "owner@example.com" }))
       if (Option.isNone(first)) throw new Error("expected a first start")
       ownerKey = first.value.key
-      viewerKey = await qforms.run(Effect.gen(function*() {
-        const viewer = yield* (yield* Members).add(first.value.workspaceId, { email: "viewer@example.com", name: "V", role: "viewer" })
-        return (yield* (yield* ApiKeys).create(first.value.workspaceId, { accountId: viewer.accountId, name: "viewer" })).key
-      }).pipe(Effect.orDie))
+      viewerKey = await qforms.run(
+        Effect.gen(function* () {
+          const viewer = yield* (yield* Members).add(first.value.workspaceId, {
+            email: "viewer@example.com",
+            name: "V",
+            role: "viewer"
+          })
+          return (yield* (yield* ApiKeys).create(first.value.workspaceId, {
+            accountId: viewer.accountId,
+            name: "viewer"
+          })).key
+        }).pipe(Effect.orDie)
+      )
       server = createServer(qforms.nodeHandler)
       await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
       url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
@@ -539,18 +613,30 @@ describe("OpenAiFormGenerator against a chat-completions server", () => {
         headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
         body: JSON.stringify(body)
       })
-      return { status: response.status, body: await response.json() as Record<string, unknown> }
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> }
     }
 
     it("publish: true → 201 FormWithFields, published, with the model's questions and default stages", async () => {
       model.set((_, __, res) => answer(res, JSON.stringify(goodForm)))
       const reply = await post(ownerKey, { prompt: "a bug report form", publish: true })
       expect(reply.status).toBe(201)
-      expect(reply.body).toMatchObject({ title: "Bug report", description: "Tell us what went wrong.", status: "published" })
+      expect(reply.body).toMatchObject({
+        title: "Bug report",
+        description: "Tell us what went wrong.",
+        status: "published"
+      })
       const fields = reply.body.fields as Array<{ type: string; label: string; options: unknown }>
-      expect(fields.map((field) => field.label)).toEqual(["Summary", "Steps to reproduce", "Severity", "How annoying is it?", "Screenshot"])
+      expect(fields.map((field) => field.label)).toEqual([
+        "Summary",
+        "Steps to reproduce",
+        "Severity",
+        "How annoying is it?",
+        "Screenshot"
+      ])
       expect(fields[2]!.options).toEqual({ choices: ["Low", "High"] })
-      const stages = await fetch(`${url}/api/forms/${reply.body.id}/stages`, { headers: { authorization: `Bearer ${ownerKey}` } })
+      const stages = await fetch(`${url}/api/forms/${reply.body.id}/stages`, {
+        headers: { authorization: `Bearer ${ownerKey}` }
+      })
       expect(((await stages.json()) as { stages: Array<unknown> }).stages.length).toBeGreaterThan(0)
     })
 
@@ -562,12 +648,16 @@ describe("OpenAiFormGenerator against a chat-completions server", () => {
     })
 
     it("an unreachable or unusable model → 502 {error}, and no form is created", async () => {
-      const before = await fetch(`${url}/api/forms`, { headers: { authorization: `Bearer ${ownerKey}` } }).then((r) => r.json() as Promise<Array<unknown>>)
+      const before = await fetch(`${url}/api/forms`, { headers: { authorization: `Bearer ${ownerKey}` } }).then(
+        (r) => r.json() as Promise<Array<unknown>>
+      )
       model.set((_, __, res) => answer(res, "no"))
       const reply = await post(ownerKey, { prompt: "a bug report form" })
       expect(reply.status).toBe(502)
       expect(reply.body.error).toMatch(/unusable form twice/)
-      const after = await fetch(`${url}/api/forms`, { headers: { authorization: `Bearer ${ownerKey}` } }).then((r) => r.json() as Promise<Array<unknown>>)
+      const after = await fetch(`${url}/api/forms`, { headers: { authorization: `Bearer ${ownerKey}` } }).then(
+        (r) => r.json() as Promise<Array<unknown>>
+      )
       expect(after).toHaveLength(before.length)
     })
 
@@ -603,7 +693,7 @@ describe("the offline generator through the API (the default)", () => {
         })
       const reply = await post("A contact form. Ask for name, email and a message.")
       expect(reply.status).toBe(201)
-      const form = await reply.json() as { title: string; fields: Array<{ type: string; label: string }> }
+      const form = (await reply.json()) as { title: string; fields: Array<{ type: string; label: string }> }
       expect(form.title).toBe("Contact form")
       expect(form.fields.map((field) => field.type)).toEqual(["short_text", "email", "long_text"])
       const nothing = await post("Lorem ipsum dolor sit amet.")

@@ -19,8 +19,8 @@ import {
   resolveCondition,
   resolveRefs,
   validate
-} from "../src/domain/FormLogic.ts"
-import type { Field } from "../src/domain/Fields.ts"
+} from "../src/forms/FormLogic.ts"
+import type { Field } from "../src/forms/Fields.ts"
 
 const facts = (values: Record<string, unknown>, hidden: Record<string, string> = {}): Facts => ({ values, hidden })
 
@@ -55,16 +55,31 @@ describe("FormLogic.evaluate", () => {
     ["allOf missing one", { field: 1, allOf: ["A", "C"] }, facts({ "1": ["A", "B"] }), false],
     ["hidden equals", { field: "hidden:ref", equals: "newsletter" }, facts({}, { ref: "newsletter" }), true],
     ["hidden missing is empty", { field: "hidden:ref", isEmpty: true }, facts({}, {}), true],
-    ["file by name", { field: 1, contains: ".pdf" }, facts({ "1": { fileId: "f", name: "cv.pdf", size: 1, type: "x" } }), true],
+    [
+      "file by name",
+      { field: 1, contains: ".pdf" },
+      facts({ "1": { fileId: "f", name: "cv.pdf", size: 1, type: "x" } }),
+      true
+    ],
     [
       "and",
-      { and: [{ field: 1, equals: "Pro" }, { field: 2, greaterThan: 5 }] },
+      {
+        and: [
+          { field: 1, equals: "Pro" },
+          { field: 2, greaterThan: 5 }
+        ]
+      },
       facts({ "1": "Pro", "2": 3 }),
       false
     ],
     [
       "or",
-      { or: [{ field: 1, equals: "Pro" }, { field: 2, greaterThan: 5 }] },
+      {
+        or: [
+          { field: 1, equals: "Pro" },
+          { field: 2, greaterThan: 5 }
+        ]
+      },
       facts({ "1": "Free", "2": 6 }),
       true
     ]
@@ -197,7 +212,11 @@ describe("FormLogic.validate", () => {
     ["a jump to an unknown question", [{ id: 1, logic: [rule(1, 7)] }], "no-unknown-question"],
     ["a condition on a later question", [{ id: 1, logic: [rule(2, "end")] }, { id: 2 }], "no-later-question"],
     ["showIf on its own answer", [{ id: 1, showIf: { field: 1, isEmpty: true as const } }], "no-later-question"],
-    ["a condition on an unknown question", [{ id: 1, showIf: { field: 9, isEmpty: true as const } }], "no-unknown-question"],
+    [
+      "a condition on an unknown question",
+      [{ id: 1, showIf: { field: 9, isEmpty: true as const } }],
+      "no-unknown-question"
+    ],
     ["an undeclared hidden field", [{ id: 1, logic: [rule("hidden:nope", "end")] }], "no-unknown-hidden-field"],
     ["a jump to a question being added", [{ id: 1, logic: [rule(1, 2)] }, {}], "no-unknown-question"]
   ] as const)("rejects %s", (_name, inputs, expected) => {
@@ -209,22 +228,43 @@ describe("FormLogic.validate", () => {
   it("takes refs to questions of the same request, and resolves them to ids", () => {
     const inputs: ReadonlyArray<LogicInput> = [
       { ref: "plan", logic: [{ if: { field: "ref:plan", equals: "Free" }, then: { jumpTo: "ref:email" } }] },
-      { id: 7, showIf: { and: [{ field: "ref:plan", equals: "Pro" }, { field: "hidden:ref", isEmpty: true }] } },
+      {
+        id: 7,
+        showIf: {
+          and: [
+            { field: "ref:plan", equals: "Pro" },
+            { field: "hidden:ref", isEmpty: true }
+          ]
+        }
+      },
       { ref: "email" }
     ]
     expect(validate(inputs, [{ name: "ref" }])).toEqual([])
-    const ids = new Map([["plan", 11], ["email", 14]])
+    const ids = new Map([
+      ["plan", 11],
+      ["email", 14]
+    ])
     expect(resolveRefs(inputs[0]!.logic!, ids)).toEqual([{ if: { field: 11, equals: "Free" }, then: { jumpTo: 14 } }])
     expect(resolveCondition(inputs[1]!.showIf!, ids)).toEqual({
-      and: [{ field: 11, equals: "Pro" }, { field: "hidden:ref", isEmpty: true }]
+      and: [
+        { field: 11, equals: "Pro" },
+        { field: "hidden:ref", isEmpty: true }
+      ]
     })
     expect(hasRefs(inputs[0]!.logic ?? undefined, undefined)).toBe(true)
     expect(hasRefs(undefined, inputs[1]!.showIf)).toBe(true)
     expect(validate([{ ref: "a" }, { ref: "a" }], []).map((i) => i.rule)).toEqual(["unique-ref"])
-    expect(validate([{ ref: "a", logic: [{ if: { field: "ref:b", isEmpty: true }, then: { jumpTo: "ref:a" } }] }, { ref: "b" }], [])
-      .map((i) => i.rule)).toEqual(["no-later-question", "no-cycle"])
-    expect(validate([{ logic: [{ if: { field: "ref:zz", isEmpty: true }, then: { jumpTo: "end" } }] }], []).map((i) => i.rule))
-      .toEqual(["no-unknown-question"])
+    expect(
+      validate(
+        [{ ref: "a", logic: [{ if: { field: "ref:b", isEmpty: true }, then: { jumpTo: "ref:a" } }] }, { ref: "b" }],
+        []
+      ).map((i) => i.rule)
+    ).toEqual(["no-later-question", "no-cycle"])
+    expect(
+      validate([{ logic: [{ if: { field: "ref:zz", isEmpty: true }, then: { jumpTo: "end" } }] }], []).map(
+        (i) => i.rule
+      )
+    ).toEqual(["no-unknown-question"])
   })
 
   it("accepts forward jumps, own answers and declared hidden fields", () => {
@@ -252,7 +292,8 @@ const anyForm = fc.integer({ min: 1, max: 12 }).chain((size) => {
   const ids = Array.from({ length: size }, (_, i) => 10 + i * 3)
   const conditionUpTo = (upTo: number) => {
     const refs: Array<number | "hidden:ref"> = [...ids.slice(0, upTo), "hidden:ref"]
-    const simple = fc.tuple(fc.constantFrom(...refs), fc.constantFrom(...CHOICES), fc.constantFrom("equals", "notEquals", "contains"))
+    const simple = fc
+      .tuple(fc.constantFrom(...refs), fc.constantFrom(...CHOICES), fc.constantFrom("equals", "notEquals", "contains"))
       .map(([field, value, op]): Condition => ({ field, [op]: value }) as Condition)
     return fc.oneof(
       simple,
@@ -261,16 +302,18 @@ const anyForm = fc.integer({ min: 1, max: 12 }).chain((size) => {
     )
   }
   const question = (id: number, index: number) =>
-    fc.record({
-      logic: fc.array(
-        fc.record({
-          if: conditionUpTo(index + 1),
-          then: fc.record({ jumpTo: fc.constantFrom<number | "end">(...ids.slice(index + 1), "end") })
-        }),
-        { maxLength: 3 }
-      ),
-      showIf: fc.option(conditionUpTo(index), { nil: undefined })
-    }).map((extra) => ({ id, ...extra }))
+    fc
+      .record({
+        logic: fc.array(
+          fc.record({
+            if: conditionUpTo(index + 1),
+            then: fc.record({ jumpTo: fc.constantFrom<number | "end">(...ids.slice(index + 1), "end") })
+          }),
+          { maxLength: 3 }
+        ),
+        showIf: fc.option(conditionUpTo(index), { nil: undefined })
+      })
+      .map((extra) => ({ id, ...extra }))
   return fc.tuple(...ids.map(question))
 })
 
@@ -314,13 +357,20 @@ describe("FormLogic properties", () => {
         const to = b % (from + 1) // at or before `from`
         const target = inputs[to]!.id
         const broken = inputs.map((input, i) =>
-          i === from ? { ...input, logic: [...input.logic, { if: { field: input.id, isEmpty: true as const }, then: { jumpTo: target } }] } : input
+          i === from
+            ? {
+                ...input,
+                logic: [...input.logic, { if: { field: input.id, isEmpty: true as const }, then: { jumpTo: target } }]
+              }
+            : input
         )
         const rules = validate(broken, [{ name: "ref" }]).map((i) => i.rule)
         expect(rules).toContain(to === from ? "no-cycle" : "no-backward-jump")
         if (from + 1 < inputs.length) {
           const later = inputs[from + 1]!.id
-          const forward = inputs.map((input, i) => i === from ? { ...input, showIf: { field: later, isEmpty: true as const } } : input)
+          const forward = inputs.map((input, i) =>
+            i === from ? { ...input, showIf: { field: later, isEmpty: true as const } } : input
+          )
           expect(validate(forward, [{ name: "ref" }]).map((i) => i.rule)).toContain("no-later-question")
         }
       }),

@@ -12,13 +12,12 @@ import { mkdirSync } from "node:fs"
 import { join } from "node:path"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { type Browser, type Page } from "playwright-core"
-import { artifacts, launch, present } from "./support/Browser.ts"
+import type { Browser, Page } from "playwright-core"
+import { artifacts, launch, present } from "@qforms/test-kit/Browser"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { databaseTargets } from "./support/Databases.ts"
-import { api, createForm, seedWorkspace } from "./support/PublicForms.ts"
-import { startTestServer, type TestServer } from "./support/TestServer.ts"
-
+import { databaseTargets } from "@qforms/test-kit/Databases"
+import { api, createForm, seedWorkspace } from "@qforms/test-kit/PublicForms"
+import { startTestServer, type TestServer } from "@qforms/test-kit/TestServer"
 
 describe.skipIf(!present)("form logic in the browser", () => {
   let server: TestServer
@@ -28,12 +27,14 @@ describe.skipIf(!present)("form logic in the browser", () => {
   let ids: { plan: number; team: number; why: number; email: number }
 
   const events = () =>
-    server.run(Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
-      const rows = yield* sql<{ readonly n: number }>`
+    server.run(
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const rows = yield* sql<{ readonly n: number }>`
         select count(*)::int as n from events where form_id = ${form.id} and type = 'response.created'`
-      return rows[0]!.n
-    }))
+        return rows[0]!.n
+      })
+    )
 
   const list = async (status: string) => {
     const reply = await api(server, key, "GET", `/forms/${form.id}/responses?status=${status}`)
@@ -134,7 +135,13 @@ describe.skipIf(!present)("form logic in the browser", () => {
       const done = (await list("completed")).find((r) => r.id === partial[0]!.id)
       expect(done).toMatchObject({
         finished: true,
-        values: { [ids.plan]: "Pro", [ids.team]: 7, [ids.why]: "growing", [ids.email]: "pro@example.com", "hidden:ref": ref }
+        values: {
+          [ids.plan]: "Pro",
+          [ids.team]: 7,
+          [ids.why]: "growing",
+          [ids.email]: "pro@example.com",
+          "hidden:ref": ref
+        }
       })
       expect(await events()).toBe(eventsBefore + 1)
       expect((await list("partial")).length).toBe(partialBefore)
@@ -150,7 +157,9 @@ describe.skipIf(!present)("form logic in the browser", () => {
       await page.locator("#a").fill("free@example.com")
       await ok(page)
       await screen(page, "Thank you!")
-      const free = (await list("completed")).find((r) => r.values[ids.email] === "free@example.com" && r.values["hidden:ref"] === undefined)
+      const free = (await list("completed")).find(
+        (r) => r.values[ids.email] === "free@example.com" && r.values["hidden:ref"] === undefined
+      )
       expect(free?.values).toEqual({ [ids.plan]: "Free", [ids.email]: "free@example.com" })
       expect(errors).toEqual([])
       await context.close()

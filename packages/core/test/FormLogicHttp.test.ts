@@ -10,18 +10,20 @@
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { maxConditionDepth } from "../src/domain/FormLogic.ts"
-import { layerPartialPurger, Responses } from "../src/domain/Responses.ts"
-import { databaseTargets } from "./support/Databases.ts"
-import { answer, api, createForm, getPage, hidden, seedWorkspace } from "./support/PublicForms.ts"
-import { startTestServer, type TestServer } from "./support/TestServer.ts"
+import { maxConditionDepth } from "../src/forms/FormLogic.ts"
+import { layerPartialPurger, Responses } from "../src/cases/Responses.ts"
+import { databaseTargets } from "@qforms/test-kit/Databases"
+import { answer, api, createForm, getPage, hidden, seedWorkspace } from "@qforms/test-kit/PublicForms"
+import { startTestServer, type TestServer } from "@qforms/test-kit/TestServer"
 
 const countEvents = (server: TestServer, formId: number) =>
-  server.run(Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql<{ readonly n: number }>`select count(*)::int as n from events where form_id = ${formId}`
-    return rows[0]!.n
-  }))
+  server.run(
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const rows = yield* sql<{ readonly n: number }>`select count(*)::int as n from events where form_id = ${formId}`
+      return rows[0]!.n
+    })
+  )
 
 /** A question as returned, as the API takes it back (no `position`). */
 const asInput = (field: object): Record<string, unknown> => {
@@ -97,13 +99,28 @@ for (const target of databaseTargets) {
       ])
       expect(backward.status).toBe(400)
       expect(backward.body.error).toContain("no-backward-jump")
-      const later = await attempt([{ ...fields[0], showIf: { field: team, isEmpty: true } }, fields[1], fields[2], fields[3]])
+      const later = await attempt([
+        { ...fields[0], showIf: { field: team, isEmpty: true } },
+        fields[1],
+        fields[2],
+        fields[3]
+      ])
       expect(later.status).toBe(400)
       expect(later.body.error).toContain("no-later-question")
-      const itself = await attempt([fields[0], { ...fields[1], logic: [{ if: { field: team, isEmpty: true }, then: { jumpTo: team } }] }, fields[2], fields[3]])
+      const itself = await attempt([
+        fields[0],
+        { ...fields[1], logic: [{ if: { field: team, isEmpty: true }, then: { jumpTo: team } }] },
+        fields[2],
+        fields[3]
+      ])
       expect(itself.status).toBe(400)
       expect(itself.body.error).toContain("no-cycle")
-      const unknownHidden = await attempt([fields[0], { ...fields[1], showIf: { field: "hidden:campaign", equals: "x" } }, fields[2], fields[3]])
+      const unknownHidden = await attempt([
+        fields[0],
+        { ...fields[1], showIf: { field: "hidden:campaign", equals: "x" } },
+        fields[2],
+        fields[3]
+      ])
       expect(unknownHidden.status).toBe(400)
       expect(unknownHidden.body.error).toContain("no-unknown-hidden-field")
       // Dropping the question a rule jumps to, or the hidden field a condition reads.
@@ -114,12 +131,16 @@ for (const target of databaseTargets) {
       expect(noHidden.status).toBe(200) // nothing reads it: the recall in a label is not a condition
       const created = await api(server, key, "POST", "/forms", {
         title: "Bad",
-        fields: [{ type: "short_text", label: "A", logic: [{ if: { field: 1, isEmpty: true }, then: { jumpTo: 999999 } }] }]
+        fields: [
+          { type: "short_text", label: "A", logic: [{ if: { field: 1, isEmpty: true }, then: { jumpTo: 999999 } }] }
+        ]
       })
       expect(created.status).toBe(400)
       expect(created.body.error).toContain("no-unknown-question")
       const malformed = await api(server, key, "PATCH", `/forms/${form.id}`, {
-        fields: [{ ...fields[0], logic: [{ if: { field: plan, equals: "x", contains: "y" }, then: { jumpTo: "end" } }] }]
+        fields: [
+          { ...fields[0], logic: [{ if: { field: plan, equals: "x", contains: "y" }, then: { jumpTo: "end" } }] }
+        ]
       })
       expect(malformed.status).toBe(400)
       expect(malformed.body.error).toMatch(/exactly one operator/)
@@ -134,7 +155,7 @@ for (const target of databaseTargets) {
       const fields = (got.body.fields as ReadonlyArray<Record<string, unknown>>).map(asInput)
       // JSON text built by hand: JSON.stringify itself overflows on the deepest ones.
       const nest = (groups: number): string => {
-        const keys = Array.from({ length: groups }, (_, i) => (groups - 1 - i) % 2 === 0 ? "and" : "or")
+        const keys = Array.from({ length: groups }, (_, i) => ((groups - 1 - i) % 2 === 0 ? "and" : "or"))
         return `${keys.map((k) => `{"${k}": [`).join("")}{"field": ${plan}, "equals": "Pro"}${"]}".repeat(groups)}`
       }
       const send = async (method: string, path: string, body: string) => {
@@ -199,7 +220,10 @@ for (const target of databaseTargets) {
       expect(coming).not.toHaveProperty("ref")
       const twice = await api(server, key, "POST", "/forms", {
         title: "Twice",
-        fields: [{ type: "short_text", label: "A", ref: "a" }, { type: "short_text", label: "B", ref: "a" }]
+        fields: [
+          { type: "short_text", label: "A", ref: "a" },
+          { type: "short_text", label: "B", ref: "a" }
+        ]
       })
       expect(twice.status).toBe(400)
       expect(twice.body.error).toContain("unique-ref")
@@ -227,26 +251,50 @@ for (const target of databaseTargets) {
               { if: { field: "ref:plan", equals: "None" }, then: { jumpTo: "end" } }
             ]
           },
-          { ref: "size", type: "number", label: "Team size", required: true, showIf: { field: "ref:plan", equals: "Pro" } },
+          {
+            ref: "size",
+            type: "number",
+            label: "Team size",
+            required: true,
+            showIf: { field: "ref:plan", equals: "Pro" }
+          },
           {
             type: "short_text",
             label: "Team name",
-            showIf: { and: [{ field: "ref:plan", equals: "Pro" }, { field: "ref:size", greaterThan: 1 }] }
+            showIf: {
+              and: [
+                { field: "ref:plan", equals: "Pro" },
+                { field: "ref:size", greaterThan: 1 }
+              ]
+            }
           },
           { ref: "email", type: "email", label: "Email", required: true }
         ]
       })
       expect(created.status, created.text).toBe(201)
       expect((await api(server, key, "PATCH", `/forms/${created.body.id}`, { status: "published" })).status).toBe(200)
-      const [plan, size, name, email] = (await api(server, key, "GET", `/forms/${created.body.id}`)).body.fields.map((f: { id: number }) => f.id)
+      const [plan, size, name, email] = (await api(server, key, "GET", `/forms/${created.body.id}`)).body.fields.map(
+        (f: { id: number }) => f.id
+      )
       const submit = (values: Record<string, unknown>) =>
         api(server, key, "POST", `/forms/${created.body.id}/responses`, { values, hidden: { ref: "newsletter" } })
       const free = await submit({ [plan]: "Free", [size]: 5, [email]: "ada@example.com" })
       expect(free.body.values).toEqual({ [plan]: "Free", [email]: "ada@example.com", "hidden:ref": "newsletter" })
       const solo = await submit({ [plan]: "Pro", [size]: 1, [name]: "Solo", [email]: "b@example.com" })
-      expect(solo.body.values).toEqual({ [plan]: "Pro", [size]: 1, [email]: "b@example.com", "hidden:ref": "newsletter" })
+      expect(solo.body.values).toEqual({
+        [plan]: "Pro",
+        [size]: 1,
+        [email]: "b@example.com",
+        "hidden:ref": "newsletter"
+      })
       const team = await submit({ [plan]: "Pro", [size]: 3, [name]: "Crew", [email]: "c@example.com" })
-      expect(team.body.values).toEqual({ [plan]: "Pro", [size]: 3, [name]: "Crew", [email]: "c@example.com", "hidden:ref": "newsletter" })
+      expect(team.body.values).toEqual({
+        [plan]: "Pro",
+        [size]: 3,
+        [name]: "Crew",
+        [email]: "c@example.com",
+        "hidden:ref": "newsletter"
+      })
       const none = await submit({ [plan]: "None" })
       expect(none.status).toBe(201)
     })
@@ -265,8 +313,10 @@ for (const target of databaseTargets) {
         values: { [plan]: "Pro", [email]: "grace@example.com" }
       })
       expect(pro.status).toBe(400)
-      expect(pro.body.error).toContain("\"Team size\" is required")
-      const none = await api(server, key, "POST", `/forms/${form.id}/responses`, { values: { [plan]: "None", [email]: "x" } })
+      expect(pro.body.error).toContain('"Team size" is required')
+      const none = await api(server, key, "POST", `/forms/${form.id}/responses`, {
+        values: { [plan]: "None", [email]: "x" }
+      })
       expect(none.status, none.text).toBe(201)
       expect(none.body.values).toEqual({ [plan]: "None" })
       const unknown = await api(server, key, "POST", `/forms/${form.id}/responses`, {
@@ -274,13 +324,19 @@ for (const target of databaseTargets) {
         hidden: { campaign: "x" }
       })
       expect(unknown.status).toBe(400)
-      expect(unknown.body.error).toContain("\"campaign\" is not a hidden field")
+      expect(unknown.body.error).toContain('"campaign" is not a hidden field')
       const flat = await api(server, key, "GET", `/forms/${form.id}/responses?flat=1`)
       const row = flat.body.responses.find((r: { id: number }) => r.id === free.body.id)
-      expect(row.answers).toEqual({ Plan: "Free", "Email for your {{hidden:ref}} plan": "ada@example.com", "hidden:ref": "newsletter" })
+      expect(row.answers).toEqual({
+        Plan: "Free",
+        "Email for your {{hidden:ref}} plan": "ada@example.com",
+        "hidden:ref": "newsletter"
+      })
       expect(row.summary).toContain("■ hidden:ref\nnewsletter")
       expect(flat.body.hiddenFields).toEqual([{ name: "ref" }])
-      const csv = await fetch(`${server.url}/api/forms/${form.id}/responses.csv`, { headers: { authorization: `Bearer ${key}` } })
+      const csv = await fetch(`${server.url}/api/forms/${form.id}/responses.csv`, {
+        headers: { authorization: `Bearer ${key}` }
+      })
       const text = await csv.text()
       expect(text.split("\r\n")[0]).toMatch(/,hidden:ref$/)
       expect(text).toMatch(/,newsletter\r\n/)
@@ -299,7 +355,10 @@ for (const target of databaseTargets) {
       expect(cookie).toMatch(/^qf_/)
       const partial = await api(server, key, "GET", `/forms/${form.id}/responses?status=partial`)
       expect(partial.body.responses).toHaveLength(1)
-      expect(partial.body.responses[0]).toMatchObject({ finished: false, values: { [plan]: "Pro", "hidden:ref": "partner" } })
+      expect(partial.body.responses[0]).toMatchObject({
+        finished: false,
+        values: { [plan]: "Pro", "hidden:ref": "partner" }
+      })
       expect((await api(server, key, "GET", `/forms/${form.id}/responses`)).body.responses).toHaveLength(0)
       expect(await countEvents(server, form.id)).toBe(0)
       const summary = await api(server, key, "GET", `/forms/${form.id}`)
@@ -330,7 +389,9 @@ for (const target of databaseTargets) {
         finished: true,
         values: { [plan]: "Pro", [team]: 4, [why]: "because", [email]: "lin@example.com", "hidden:ref": "partner" }
       })
-      expect((await api(server, key, "GET", `/forms/${form.id}/responses?status=partial`)).body.responses).toHaveLength(0)
+      expect((await api(server, key, "GET", `/forms/${form.id}/responses?status=partial`)).body.responses).toHaveLength(
+        0
+      )
       expect(await countEvents(server, form.id)).toBe(1)
       // The Free path: from the plan straight to the e-mail, which ends the form.
       const other = await getPage(server, `/f/${form.publicId}`)
@@ -353,7 +414,9 @@ for (const target of databaseTargets) {
       await new Promise((resolve) => setTimeout(resolve, 20))
       const purged = await server.run(Effect.flatMap(Responses, (r) => r.purgePartials(10)))
       expect(purged).toBeGreaterThanOrEqual(1)
-      expect((await api(server, key, "GET", `/forms/${form.id}/responses?status=partial`)).body.responses).toHaveLength(0)
+      expect((await api(server, key, "GET", `/forms/${form.id}/responses?status=partial`)).body.responses).toHaveLength(
+        0
+      )
       expect((await api(server, key, "GET", `/forms/${form.id}/responses?status=all`)).body.responses).toHaveLength(1)
       // The partial response's form keeps counting only submitted responses.
       const summary = (await api(server, key, "GET", "/forms")).body.find((f: { id: number }) => f.id === form.id)
@@ -362,13 +425,18 @@ for (const target of databaseTargets) {
       const later = await getPage(server, `/f/${form.publicId}`)
       page = await answer(server, form.publicId, later.text, [], "start")
       page = await answer(server, form.publicId, page.text, ["Pro"])
-      expect((await api(server, key, "GET", `/forms/${form.id}/responses?status=partial`)).body.responses).toHaveLength(1)
+      expect((await api(server, key, "GET", `/forms/${form.id}/responses?status=partial`)).body.responses).toHaveLength(
+        1
+      )
       await new Promise((resolve) => setTimeout(resolve, 20))
-      await server.run(Effect.scoped(Effect.andThen(
-        Layer.build(layerPartialPurger({ maxAgeDays: 10 / 86_400_000 })),
-        Effect.sleep("300 millis")
-      )))
-      expect((await api(server, key, "GET", `/forms/${form.id}/responses?status=partial`)).body.responses).toHaveLength(0)
+      await server.run(
+        Effect.scoped(
+          Effect.andThen(Layer.build(layerPartialPurger({ maxAgeDays: 10 / 86_400_000 })), Effect.sleep("300 millis"))
+        )
+      )
+      expect((await api(server, key, "GET", `/forms/${form.id}/responses?status=partial`)).body.responses).toHaveLength(
+        0
+      )
     })
   })
 }

@@ -6,13 +6,14 @@
  */
 import { Webhook } from "standardwebhooks"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { DeliveryLog } from "../src/domain/Deliveries.ts"
-import { discordEmbedLength, discordLimits, slackLimits, teamsMaxBytes } from "../src/domain/NotificationFormats.ts"
+import type { DeliveryLog } from "../src/outbox/Deliveries.ts"
+import { discordEmbedLength, discordLimits, slackLimits, teamsMaxBytes } from "../src/outbox/NotificationFormats.ts"
 import * as Qforms from "../src/Qforms.ts"
-import { databaseTargets } from "./support/Databases.ts"
-import { type Api, apiOf, workspace } from "./support/InProcessApi.ts"
-import { receiver, waitFor } from "./support/Receiver.ts"
-import { smtpSink } from "./support/SmtpSink.ts"
+import { databaseTargets } from "@qforms/test-kit/Databases"
+import { type Api, apiOf, workspace } from "@qforms/test-kit/InProcessApi"
+import { waitFor } from "@qforms/test-kit/Conditions"
+import { receiver } from "@qforms/test-kit/Receiver"
+import { smtpSink } from "@qforms/test-kit/SmtpSink"
 
 for (const target of databaseTargets) {
   describe(`form notifications on ${target.name}`, () => {
@@ -36,7 +37,10 @@ for (const target of databaseTargets) {
       expect(form.status).toBe(201)
       await api("PATCH", `/forms/${form.json.id}`, { status: "published" })
       const { json: full } = await api("GET", `/forms/${form.json.id}`)
-      return { formId: form.json.id as number, fields: full.fields as Array<{ id: number; label: string; type: string }> }
+      return {
+        formId: form.json.id as number,
+        fields: full.fields as Array<{ id: number; label: string; type: string }>
+      }
     }
 
     const submit = async (formId: number, values: Record<string, unknown>) => {
@@ -48,7 +52,7 @@ for (const target of databaseTargets) {
     const logWhen = (formId: number, channelId: string, ready: (log: DeliveryLog) => boolean) =>
       waitFor(async () => {
         const { json } = await api("GET", `/forms/${formId}/notifications/${channelId}/deliveries`)
-        return ready(json) ? json as DeliveryLog : undefined
+        return ready(json) ? (json as DeliveryLog) : undefined
       })
 
     beforeAll(async () => {
@@ -81,7 +85,12 @@ for (const target of databaseTargets) {
       const put = await api("PUT", `/forms/${formId}/notifications`, {
         channels: [
           { type: "slack", url: "https://hooks.slack.com/services/T0/B0/x" },
-          { type: "email", to: ["team@example.com"], events: ["response.created", "response.stage_changed"], enabled: false },
+          {
+            type: "email",
+            to: ["team@example.com"],
+            events: ["response.created", "response.stage_changed"],
+            enabled: false
+          },
           { type: "url", url: "https://hooks.example.com/qforms" }
         ]
       })
@@ -98,7 +107,9 @@ for (const target of databaseTargets) {
       expect(email.events).toEqual(["response.created", "response.stage_changed"])
       expect(url.secret).toMatch(/^whsec_/)
       // Sent back as read (secret included): the same channels, same ids; one dropped.
-      const again = await api("PUT", `/forms/${formId}/notifications`, { channels: [url, { ...slack, enabled: false }] })
+      const again = await api("PUT", `/forms/${formId}/notifications`, {
+        channels: [url, { ...slack, enabled: false }]
+      })
       expect(again.status).toBe(200)
       expect(again.json.channels.map((c: { id: string }) => c.id)).toEqual([url.id, slack.id])
       expect(again.json.channels[0].secret).toBe(url.secret)
@@ -147,7 +158,9 @@ for (const target of databaseTargets) {
       expect(viewed.json.channels[2].to).toEqual(["team@example.com"])
       const viewerHooks = await viewerApi("GET", "/webhooks")
       expect(viewerHooks.status).toBe(200)
-      expect(viewerHooks.json.find((s: { id: string }) => s.id === sub.json.id).targetUrl).toBe("https://user-hooks.example.com:8443/…")
+      expect(viewerHooks.json.find((s: { id: string }) => s.id === sub.json.id).targetUrl).toBe(
+        "https://user-hooks.example.com:8443/…"
+      )
       expect(JSON.stringify([viewed.json, viewerHooks.json])).not.toMatch(/token[123]/)
     })
 
@@ -156,7 +169,10 @@ for (const target of databaseTargets) {
       const cases: Array<[unknown, RegExp]> = [
         [{ channels: [{ type: "slack", url: "not a url" }] }, /url/],
         [{ channels: [{ type: "pager", url: "https://x.example.com" }] }, /type|pager|Expected/],
-        [{ channels: [{ type: "slack", url: "https://x.example.com", events: ["response.deleted"] }] }, /events|response.deleted|Expected/],
+        [
+          { channels: [{ type: "slack", url: "https://x.example.com", events: ["response.deleted"] }] },
+          /events|response.deleted|Expected/
+        ],
         [{ channels: [{ type: "slack", url: "https://x.example.com", events: [] }] }, /at least one event/],
         [{ channels: [{ type: "email", to: [] }] }, /at least one address/],
         [{ channels: [{ type: "email", to: ["nobody"] }] }, /e-mail address/],
@@ -189,7 +205,12 @@ for (const target of databaseTargets) {
     it("Slack, Discord, Teams and url channels: each format within its limits (40 questions, a 10 kB answer)", async () => {
       const labels = Array.from({ length: 38 }, (_, i) => `Question ${i + 1}`)
       const { fields, formId } = await publishedForm(labels, "Big form")
-      const hooks = { slack: await receiver(), discord: await receiver(), teams: await receiver(), url: await receiver() }
+      const hooks = {
+        slack: await receiver(),
+        discord: await receiver(),
+        teams: await receiver(),
+        url: await receiver()
+      }
       const put = await api("PUT", `/forms/${formId}/notifications`, {
         channels: (["slack", "discord", "teams", "url"] as const).map((type) => ({ type, url: hooks[type].url }))
       })
@@ -197,18 +218,23 @@ for (const target of databaseTargets) {
       const long = "x".repeat(10_000)
       // A hostile name: every platform's mentions and links, which must reach no one as markup.
       const hostile = "Ada <!channel> @everyone <@U123> [x](http://evil) <http://evil|click> Lovelace"
-      const slackSafe = "Ada &lt;!channel&gt; @everyone &lt;@U123&gt; [x](http://evil) &lt;http://evil|click&gt; Lovelace"
+      const slackSafe =
+        "Ada &lt;!channel&gt; @everyone &lt;@U123&gt; [x](http://evil) &lt;http://evil|click&gt; Lovelace"
       const markdownSafe = String.raw`Ada \<\!channel\> \@everyone \<\@U123\> \[x\]\(http://evil\) \<http://evil\|click\> Lovelace`
       const values: Record<string, unknown> = { [fields[0]!.id]: hostile, [fields[1]!.id]: "ada@example.com" }
-      for (const field of fields.slice(2)) values[field.id] = field.label === "Question 1" ? long : `Answer to ${field.label}`
+      for (const field of fields.slice(2))
+        values[field.id] = field.label === "Question 1" ? long : `Answer to ${field.label}`
       const row = await submit(formId, values)
       const link = `https://forms.example.com/app/responses/${row.id}`
-      await waitFor(() => Object.values(hooks).every((hook) => hook.received.length === 1) ? true : undefined)
+      await waitFor(() => (Object.values(hooks).every((hook) => hook.received.length === 1) ? true : undefined))
 
       const slack = JSON.parse(hooks.slack.received[0]!.body)
       expect(slack.text).toBe(`New response to Big form from ${slackSafe} &lt;ada@example.com&gt;`)
       expect(slack.blocks.length).toBeLessThanOrEqual(slackLimits.blocks)
-      expect(slack.blocks[0]).toEqual({ type: "header", text: { type: "plain_text", text: "New response to Big form", emoji: false } })
+      expect(slack.blocks[0]).toEqual({
+        type: "header",
+        text: { type: "plain_text", text: "New response to Big form", emoji: false }
+      })
       const sections = slack.blocks.filter((b: { type: string }) => b.type === "section")
       const slackFields = sections.flatMap((s: { fields: Array<{ text: string }> }) => s.fields)
       expect(slackFields).toHaveLength(40)
@@ -301,7 +327,7 @@ for (const target of databaseTargets) {
         [byLabel.get("Name")!.id]: "Grace Hopper",
         [byLabel.get("Topic")!.id]: "Billing"
       })
-      const [post] = await waitFor(() => hook.received.length > 0 ? hook.received : undefined)
+      const [post] = await waitFor(() => (hook.received.length > 0 ? hook.received : undefined))
       expect(JSON.parse(post!.body)).toEqual({
         formId,
         responseId: row.id,
@@ -331,7 +357,7 @@ for (const target of databaseTargets) {
       const mail = await waitFor(() => smtp.received[before])
       expect(mail.to).toEqual(["team@example.com", "boss@example.com"])
       expect(mail.parsed.subject).toBe("New response to Contact from Ada Lovelace")
-      expect(mail.parsed.from?.text).toBe("\"Forms\" <forms@example.com>")
+      expect(mail.parsed.from?.text).toBe('"Forms" <forms@example.com>')
       expect(mail.parsed.replyTo?.value[0]?.address).toBe("ada@example.com")
       const link = `https://forms.example.com/app/responses/${row.id}`
       expect(mail.parsed.text).toContain("■ Message\nHello <b>there</b>\nSecond line")
@@ -344,7 +370,9 @@ for (const target of databaseTargets) {
 
     it("e-mail: a temporary SMTP refusal is retried, a permanent one is final", async () => {
       const { fields, formId } = await publishedForm([], "Retry mail")
-      const put = await api("PUT", `/forms/${formId}/notifications`, { channels: [{ type: "email", to: ["t@example.com"] }] })
+      const put = await api("PUT", `/forms/${formId}/notifications`, {
+        channels: [{ type: "email", to: ["t@example.com"] }]
+      })
       const channelId = put.json.channels[0].id
       smtp.reject(451)
       const first = await submit(formId, { [fields[0]!.id]: "One" })
@@ -352,12 +380,19 @@ for (const target of databaseTargets) {
       expect(retried.deliveries[0]!.responseId).toBe(first.id)
       expect(retried.deliveries[0]!.attempts.map((a) => a.statusCode)).toEqual([451, 250])
       // The e-mail went out: retrying it would send it twice.
-      const again = await api("POST", `/forms/${formId}/notifications/${channelId}/deliveries/${retried.deliveries[0]!.id}/retry`)
+      const again = await api(
+        "POST",
+        `/forms/${formId}/notifications/${channelId}/deliveries/${retried.deliveries[0]!.id}/retry`
+      )
       expect(again.status).toBe(409)
       expect(again.json.error).toMatch(/not sent twice/)
       smtp.reject(550)
       await submit(formId, { [fields[0]!.id]: "Two" })
-      const failed = await logWhen(formId, channelId, (l) => l.deliveries.length === 2 && l.deliveries[0]!.status === "failed")
+      const failed = await logWhen(
+        formId,
+        channelId,
+        (l) => l.deliveries.length === 2 && l.deliveries[0]!.status === "failed"
+      )
       expect(failed.deliveries[0]!.attempts.map((a) => a.statusCode)).toEqual([550])
     })
 
@@ -371,13 +406,27 @@ for (const target of databaseTargets) {
       expect(log.deliveries[0]!.attempts.map((a) => a.statusCode)).toEqual([500, 503, 200])
       // A 400 is final; a member sends it again.
       await submit(formId, { [fields[0]!.id]: "Bob" })
-      const failed = await logWhen(formId, channelId, (l) => l.deliveries.length === 2 && l.deliveries[0]!.status === "failed")
+      const failed = await logWhen(
+        formId,
+        channelId,
+        (l) => l.deliveries.length === 2 && l.deliveries[0]!.status === "failed"
+      )
       const deliveryId = failed.deliveries[0]!.id
-      expect((await api("POST", `/forms/${formId}/notifications/${channelId}/deliveries/${log.deliveries[0]!.id + 1000}/retry`)).status)
-        .toBe(404)
+      expect(
+        (
+          await api(
+            "POST",
+            `/forms/${formId}/notifications/${channelId}/deliveries/${log.deliveries[0]!.id + 1000}/retry`
+          )
+        ).status
+      ).toBe(404)
       const retried = await api("POST", `/forms/${formId}/notifications/${channelId}/deliveries/${deliveryId}/retry`)
       expect(retried.status).toBe(200)
-      const done = await logWhen(formId, channelId, (l) => l.deliveries[0]!.status === "succeeded" && l.deliveries[0]!.id === deliveryId)
+      const done = await logWhen(
+        formId,
+        channelId,
+        (l) => l.deliveries[0]!.status === "succeeded" && l.deliveries[0]!.id === deliveryId
+      )
       expect(done.deliveries[0]!.attempts.map((a) => a.statusCode)).toEqual([400, 200])
       expect(hook.received).toHaveLength(5)
       await hook.close()
@@ -413,17 +462,18 @@ for (const target of databaseTargets) {
       const stage = await api("POST", `/forms/${formId}/stages`, { name: "Done", isClosed: true })
       expect(stage.status).toBe(201)
       const row = await submit(formId, { [fields[0]!.id]: "Ada" })
-      await waitFor(() => on.received.length === 1 ? true : undefined)
+      await waitFor(() => (on.received.length === 1 ? true : undefined))
       expect((await api("PATCH", `/responses/${row.id}`, { stageId: stage.json.id })).status).toBe(200)
-      const [moved] = await waitFor(() => stages.received.length === 1 ? stages.received : undefined)
+      const [moved] = await waitFor(() => (stages.received.length === 1 ? stages.received : undefined))
       const card = JSON.parse(moved!.body).attachments[0].content
       expect(card.body[0].text).toBe("Response to Support moved to Done")
       // Give the disabled channel every chance to (wrongly) receive something.
       await new Promise((resolve) => setTimeout(resolve, 300))
       expect(off.received).toHaveLength(0)
       expect(on.received).toHaveLength(1)
-      expect((await api("GET", `/forms/${formId}/notifications/${put.json.channels[0].id}/deliveries`)).json.deliveries)
-        .toEqual([])
+      expect(
+        (await api("GET", `/forms/${formId}/notifications/${put.json.channels[0].id}/deliveries`)).json.deliveries
+      ).toEqual([])
       for (const hook of [on, off, stages]) await hook.close()
     })
   })
@@ -433,7 +483,11 @@ describe("form notifications without e-mail, on a server that refuses private ta
   let qforms: Qforms.Qforms
   let api: Api
   beforeAll(async () => {
-    qforms = await Qforms.make({ database: {}, rateLimit: { requestsPerSecond: 10_000, burst: 10_000 }, delivery: { worker: false } })
+    qforms = await Qforms.make({
+      database: {},
+      rateLimit: { requestsPerSecond: 10_000, burst: 10_000 },
+      delivery: { worker: false }
+    })
     api = apiOf(qforms, (await workspace(qforms, "plain")).owner)
   }, 60_000)
   afterAll(() => qforms?.dispose())
@@ -441,16 +495,24 @@ describe("form notifications without e-mail, on a server that refuses private ta
   it("an e-mail channel gets 409 when e-mail is not configured; chat URLs must be https and public", async () => {
     const form = await api("POST", "/forms", { title: "F" })
     const formId = form.json.id
-    const email = await api("PUT", `/forms/${formId}/notifications`, { channels: [{ type: "email", to: ["a@example.com"] }] })
+    const email = await api("PUT", `/forms/${formId}/notifications`, {
+      channels: [{ type: "email", to: ["a@example.com"] }]
+    })
     expect(email).toEqual({ status: 409, json: { error: "e-mail is not configured" } })
-    const http = await api("PUT", `/forms/${formId}/notifications`, { channels: [{ type: "slack", url: "http://hooks.example.com/x" }] })
+    const http = await api("PUT", `/forms/${formId}/notifications`, {
+      channels: [{ type: "slack", url: "http://hooks.example.com/x" }]
+    })
     expect(http.status).toBe(400)
     expect(http.json.error).toMatch(/channels\.0\.url: a slack URL must be https/)
-    const local = await api("PUT", `/forms/${formId}/notifications`, { channels: [{ type: "url", url: "http://127.0.0.1:9/x" }] })
+    const local = await api("PUT", `/forms/${formId}/notifications`, {
+      channels: [{ type: "url", url: "http://127.0.0.1:9/x" }]
+    })
     expect(local.status).toBe(400)
     expect(local.json.error).toMatch(/channels\.0\.url is a loopback address/)
     // Not a Slack host, but https: allowed.
-    const other = await api("PUT", `/forms/${formId}/notifications`, { channels: [{ type: "slack", url: "https://8.8.8.8/hook" }] })
+    const other = await api("PUT", `/forms/${formId}/notifications`, {
+      channels: [{ type: "slack", url: "https://8.8.8.8/hook" }]
+    })
     expect(other.status).toBe(200)
   })
 })

@@ -24,12 +24,12 @@ import { Effect } from "effect"
 import { HttpApi } from "effect/http-api"
 import * as fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ApiKeys } from "../src/domain/ApiKeys.ts"
-import { Members } from "../src/domain/Members.ts"
-import { Workspaces } from "../src/domain/Workspaces.ts"
-import { Api } from "../src/http/Api.ts"
-import { databaseTargets } from "./support/Databases.ts"
-import { startTestServer, type TestServer } from "./support/TestServer.ts"
+import { ApiKeys } from "../src/identity/ApiKeys.ts"
+import { Members } from "../src/identity/Members.ts"
+import { Workspaces } from "../src/identity/Workspaces.ts"
+import { Api } from "../src/api/Api.ts"
+import { databaseTargets } from "@qforms/test-kit/Databases"
+import { startTestServer, type TestServer } from "@qforms/test-kit/TestServer"
 
 // ---------------------------------------------------------------------------
 // Settings
@@ -129,9 +129,17 @@ const routes: ReadonlyArray<Route> = [
     body: (f) => ({ stageId: f.stageId, assigneeId: f.ownerAccountId, tags: ["vip", "follow-up"] })
   },
   { method: "DELETE", path: "/responses/:response" },
-  { method: "POST", path: "/responses/:response/notes", body: () => ({ body: "Called back, waiting for the invoice." }) },
+  {
+    method: "POST",
+    path: "/responses/:response/notes",
+    body: () => ({ body: "Called back, waiting for the invoice." })
+  },
   { method: "GET", path: "/forms/:form/stages" },
-  { method: "POST", path: "/forms/:form/stages", body: () => ({ name: "Fuzz stage", color: "#aabbcc", isClosed: false }) },
+  {
+    method: "POST",
+    path: "/forms/:form/stages",
+    body: () => ({ name: "Fuzz stage", color: "#aabbcc", isClosed: false })
+  },
   { method: "PUT", path: "/forms/:form/stages/order", body: (f) => ({ stageIds: [...f.stageIds] }) },
   { method: "PATCH", path: "/stages/:stage", body: () => ({ name: "Renamed", color: null, isClosed: true }) },
   { method: "DELETE", path: "/stages/:stage" },
@@ -166,34 +174,53 @@ const routes: ReadonlyArray<Route> = [
   { method: "GET", path: "/files/:file" },
   { method: "POST", path: "/v1/forms/generate", body: () => ({ prompt: "A contact form", publish: true }) },
   { method: "GET", path: "/forms/:form/notifications" },
-  { method: "PUT", path: "/forms/:form/notifications", body: () => ({ channels: [{ type: "url", url: "https://93.184.215.14/hook" }] }) },
+  {
+    method: "PUT",
+    path: "/forms/:form/notifications",
+    body: () => ({ channels: [{ type: "url", url: "https://93.184.215.14/hook" }] })
+  },
   // No channel placeholder: a subscription id in the channel's place (a 404 after validation).
   { method: "GET", path: "/forms/:form/notifications/:subscription/deliveries" },
   { method: "POST", path: "/forms/:form/notifications/:subscription/deliveries/:delivery/retry" },
   { method: "POST", path: "/responses/:response/emails", body: () => ({ subject: "Hello", body: "Hi **there**" }) },
   { method: "GET", path: "/forms/:form/confirmation" },
-  { method: "PUT", path: "/forms/:form/confirmation", body: () => ({ enabled: true, subject: "Thanks", body: "{{answers}}" }) },
+  {
+    method: "PUT",
+    path: "/forms/:form/confirmation",
+    body: () => ({ enabled: true, subject: "Thanks", body: "{{answers}}" })
+  },
   { method: "GET", path: "/email/settings" },
   { method: "PUT", path: "/email/settings", body: () => ({ tracking: true, reopenOnReply: true }) },
   { method: "GET", path: "/openapi.json", public: true },
   { method: "GET", path: "/docs", public: true }
 ]
 
-const bodyRoutes = routes.map((r, i) => [r, i] as const).filter(([r]) => r.body !== undefined).map(([, i]) => i)
+const bodyRoutes = routes
+  .map((r, i) => [r, i] as const)
+  .filter(([r]) => r.body !== undefined)
+  .map(([, i]) => i)
 /** The routes that take a query string. */
-const listRoutes = routes.map((r, i) => [r, i] as const)
-  .filter(([r]) => r.method === "GET" && /\/(responses|responses\.csv|deliveries)$/.test(r.path)).map(([, i]) => i)
+const listRoutes = routes
+  .map((r, i) => [r, i] as const)
+  .filter(([r]) => r.method === "GET" && /\/(responses|responses\.csv|deliveries)$/.test(r.path))
+  .map(([, i]) => i)
 
 const validId = (f: Fixture, p: Placeholder): string =>
-  p === "form" ? String(f.formId)
-  : p === "response" ? String(f.responseId)
-  : p === "stage" ? String(f.stageId)
-  : p === "delivery" ? String(f.deliveryId)
-  : p === "file" ? f.fileId
-  // Never a member or key in use: removing the owner or revoking the fuzzer's own key would end the run
-  // (the valid paths are covered by App.test.ts).
-  : p === "account" || p === "key" ? "2147483647"
-  : encodeURIComponent(f.subscriptionId)
+  p === "form"
+    ? String(f.formId)
+    : p === "response"
+      ? String(f.responseId)
+      : p === "stage"
+        ? String(f.stageId)
+        : p === "delivery"
+          ? String(f.deliveryId)
+          : p === "file"
+            ? f.fileId
+            : // Never a member or key in use: removing the owner or revoking the fuzzer's own key would end the run
+              // (the valid paths are covered by App.test.ts).
+              p === "account" || p === "key"
+              ? "2147483647"
+              : encodeURIComponent(f.subscriptionId)
 
 // ---------------------------------------------------------------------------
 // What a generated request is (plain data, so fast-check prints and shrinks it)
@@ -207,7 +234,16 @@ type AuthToken =
   | "viewer"
   | "none"
   | { readonly header: string }
-  | { readonly ownerVariant: "lowercase" | "double space" | "no scheme" | "truncated" | "suffix" | "tab" | "uppercase key" }
+  | {
+      readonly ownerVariant:
+        | "lowercase"
+        | "double space"
+        | "no scheme"
+        | "truncated"
+        | "suffix"
+        | "tab"
+        | "uppercase key"
+    }
   | { readonly oversized: number }
 
 /** A value put into a JSON body: JSON, or a descriptor of something large. */
@@ -280,7 +316,7 @@ const specialStrings = [
   "\t",
   "<script>alert(1)</script>",
   "' OR 1=1 --",
-  "\"; drop table forms; --",
+  '"; drop table forms; --',
   "%s%n%x",
   "${jndi:ldap://x}",
   "../../etc/passwd",
@@ -335,43 +371,69 @@ const valueToken: fc.Arbitrary<ValueToken> = fc.oneof(
   { weight: 3, arbitrary: fc.jsonValue({ maxDepth: 3 }).map((json) => ({ json })) },
   { weight: 3, arbitrary: fc.constantFrom(...specialStrings).map((json) => ({ json })) },
   { weight: 2, arbitrary: fc.constantFrom(...specialNumbers).map((json) => ({ json })) },
-  { weight: 1, arbitrary: fc.constantFrom(null, true, false, [], {}, [[]], [{}], ["\u0000"], ["\ud800"]).map((json) => ({ json })) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(null, true, false, [], {}, [[]], [{}], ["\u0000"], ["\ud800"]).map((json) => ({ json }))
+  },
   { weight: 2, arbitrary: fc.string({ unit: "binary", maxLength: 40 }).map((json) => ({ json })) },
   { weight: 1, arbitrary: fc.string({ unit: "grapheme", maxLength: 40 }).map((json) => ({ json })) },
-  { weight: 1, arbitrary: fc.array(fc.string({ unit: "binary", maxLength: 40 }), { maxLength: 60 }).map((json) => ({ json })) },
+  {
+    weight: 1,
+    arbitrary: fc.array(fc.string({ unit: "binary", maxLength: 40 }), { maxLength: 60 }).map((json) => ({ json }))
+  },
   {
     weight: 1,
     arbitrary: fc.record({
       huge: fc.constantFrom(31, 41, 201, 1001, 2001, 4001, 5001, 10_001, 50_000, 100_000),
-      char: fc.constantFrom("x", "é", "😀", " ", "\u0000", "\\", "\"", "%")
+      char: fc.constantFrom("x", "é", "😀", " ", "\u0000", "\\", '"', "%")
     })
   },
   {
     weight: 1,
-    arbitrary: fc.record({ deep: fc.integer({ min: 1000, max: 5000 }), shape: fc.constantFrom("array" as const, "object" as const) })
+    arbitrary: fc.record({
+      deep: fc.integer({ min: 1000, max: 5000 }),
+      shape: fc.constantFrom("array" as const, "object" as const)
+    })
   },
   {
     weight: 1,
-    arbitrary: fc.constantFrom(
-      "{\"__proto__\":{\"isAdmin\":true}}",
-      "{\"constructor\":{\"prototype\":{\"x\":1}}}",
-      "1e999",
-      "-1e999",
-      "123456789012345678901234567890",
-      "0.0000000000000000000000000001",
-      "-0.0",
-      "1E+2",
-      "{\"a\":1,\"a\":2}",
-      "\"\\ud800\"",
-      "\"\\u0000\""
-    ).map((jsonText) => ({ jsonText }))
+    arbitrary: fc
+      .constantFrom(
+        '{"__proto__":{"isAdmin":true}}',
+        '{"constructor":{"prototype":{"x":1}}}',
+        "1e999",
+        "-1e999",
+        "123456789012345678901234567890",
+        "0.0000000000000000000000000001",
+        "-0.0",
+        "1E+2",
+        '{"a":1,"a":2}',
+        '"\\ud800"',
+        '"\\u0000"'
+      )
+      .map((jsonText) => ({ jsonText }))
   }
 )
 
 const pathIndex = fc.array(fc.nat({ max: 20 }), { minLength: 0, maxLength: 3 })
 
 const extraKey = fc.oneof(
-  fc.constantFrom("__proto__", "constructor", "prototype", "id", "workspaceId", "status", "fields", "title", "", " ", "toString", "0", "values", "extra"),
+  fc.constantFrom(
+    "__proto__",
+    "constructor",
+    "prototype",
+    "id",
+    "workspaceId",
+    "status",
+    "fields",
+    "title",
+    "",
+    " ",
+    "toString",
+    "0",
+    "values",
+    "extra"
+  ),
   fc.string({ unit: "binary", maxLength: 20 })
 )
 
@@ -409,7 +471,10 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
     arbitrary: fc.record({
       op: fc.constant("poisonString" as const),
       leaf: fc.nat({ max: 40 }),
-      poison: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...poisonStrings) }, { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 10 }) }),
+      poison: fc.oneof(
+        { weight: 3, arbitrary: fc.constantFrom(...poisonStrings) },
+        { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 10 }) }
+      ),
       append: fc.boolean()
     })
   },
@@ -418,14 +483,21 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
     arbitrary: fc.record({
       op: fc.constant("poisonNumber" as const),
       leaf: fc.nat({ max: 10 }),
-      value: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...specialNumbers) }, { weight: 1, arbitrary: fc.integer() })
+      value: fc.oneof(
+        { weight: 3, arbitrary: fc.constantFrom(...specialNumbers) },
+        { weight: 1, arbitrary: fc.integer() }
+      )
     })
   }
 )
 
 const byteOp: fc.Arbitrary<ByteOp> = fc.oneof(
   fc.record({ op: fc.constant("flip" as const), at: fc.nat(), byte: fc.integer({ min: 0, max: 255 }) }),
-  fc.record({ op: fc.constant("insert" as const), at: fc.nat(), bytes: fc.array(fc.integer({ min: 0, max: 255 }), { minLength: 1, maxLength: 8 }) }),
+  fc.record({
+    op: fc.constant("insert" as const),
+    at: fc.nat(),
+    bytes: fc.array(fc.integer({ min: 0, max: 255 }), { minLength: 1, maxLength: 8 })
+  }),
   fc.record({ op: fc.constant("delete" as const), at: fc.nat(), count: fc.integer({ min: 1, max: 16 }) }),
   fc.record({ op: fc.constant("truncate" as const), at: fc.nat() }),
   fc.record({ op: fc.constant("duplicate" as const), at: fc.nat(), count: fc.integer({ min: 1, max: 32 }) })
@@ -453,14 +525,14 @@ const invalidJsonTexts = [
   "{",
   "}",
   "[",
-  "{\"title\":}",
-  "{\"title\":\"x\",}",
+  '{"title":}',
+  '{"title":"x",}',
   "{'title':'x'}",
-  "{title:\"x\"}",
+  '{title:"x"}',
   "[1,]",
-  "\"unterminated",
-  "{\"a\":1}{\"b\":2}",
-  "{\"a\":1} trailing",
+  '"unterminated',
+  '{"a":1}{"b":2}',
+  '{"a":1} trailing',
   "NaN",
   "Infinity",
   "undefined",
@@ -471,9 +543,9 @@ const invalidJsonTexts = [
   "1.",
   ".5",
   "+1",
-  "{\"title\":\"\\x41\"}",
-  "{\"title\":\"\\u12\"}",
-  "{\"title\":\"a\nb\"}",
+  '{"title":"\\x41"}',
+  '{"title":"\\u12"}',
+  '{"title":"a\nb"}',
   "/* comment */ {}",
   "{} // comment",
   "\u0000",
@@ -481,17 +553,20 @@ const invalidJsonTexts = [
   "null",
   "true",
   "0",
-  "\"title\"",
+  '"title"',
   "[]",
   "[{}]",
-  "{\"\":\"\"}",
+  '{"":""}',
   "title=x&description=y"
 ]
 
 /** Structured JSON bodies: mostly one mutation of a valid body (so that it gets past the other checks), sometimes several. */
 const jsonBody: fc.Arbitrary<BodyToken> = fc.oneof(
   { weight: 4, arbitrary: mutation.map((m): BodyToken => ({ mutations: [m] })) },
-  { weight: 2, arbitrary: fc.array(mutation, { minLength: 2, maxLength: 4 }).map((mutations): BodyToken => ({ mutations })) },
+  {
+    weight: 2,
+    arbitrary: fc.array(mutation, { minLength: 2, maxLength: 4 }).map((mutations): BodyToken => ({ mutations }))
+  },
   { weight: 1, arbitrary: valueToken.map((value): BodyToken => ({ value })) }
 )
 
@@ -499,16 +574,27 @@ const bodyToken: fc.Arbitrary<BodyToken> = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom<BodyToken>("none", "valid") },
   { weight: 6, arbitrary: jsonBody },
   { weight: 2, arbitrary: valueToken.map((value) => ({ value })) },
-  { weight: 2, arbitrary: fc.oneof(fc.constantFrom(...invalidJsonTexts), fc.string({ unit: "binary", maxLength: 80 })).map((text) => ({ text })) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .oneof(fc.constantFrom(...invalidJsonTexts), fc.string({ unit: "binary", maxLength: 80 }))
+      .map((text) => ({ text }))
+  },
   { weight: 3, arbitrary: fc.array(byteOp, { minLength: 1, maxLength: 6 }).map((bytes) => ({ bytes })) },
   { weight: 2, arbitrary: fc.record({ invalidUtf8: fc.constantFrom(...invalidUtf8Sequences), at: fc.nat() }) },
   { weight: 1, arbitrary: fc.constant({ bom: true as const }) },
   {
     weight: 1,
-    arbitrary: fc.array(fc.tuple(fc.constantFrom("title", "body", "prompt", "values", "file"), fc.string({ maxLength: 20 })), { maxLength: 3 })
+    arbitrary: fc
+      .array(fc.tuple(fc.constantFrom("title", "body", "prompt", "values", "file"), fc.string({ maxLength: 20 })), {
+        maxLength: 3
+      })
       .map((multipart) => ({ multipart }))
   },
-  { weight: 1, arbitrary: fc.constantFrom(1024 * 1024 - 10, 1024 * 1024 + 1, 1_200_000).map((oversized) => ({ oversized })) }
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(1024 * 1024 - 10, 1024 * 1024 + 1, 1_200_000).map((oversized) => ({ oversized }))
+  }
 )
 
 const contentType: fc.Arbitrary<string | null> = fc.oneof(
@@ -604,7 +690,10 @@ const idToken: fc.Arbitrary<IdToken> = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...badIds).map((raw) => ({ raw })) },
   {
     weight: 1,
-    arbitrary: fc.record({ repeat: fc.constantFrom("1", "0", "x", "9", "%2F", "..%2F", "%F0%9F%98%80"), times: fc.constantFrom(20, 100, 101, 400, 800) })
+    arbitrary: fc.record({
+      repeat: fc.constantFrom("1", "0", "x", "9", "%2F", "..%2F", "%F0%9F%98%80"),
+      times: fc.constantFrom(20, 100, 101, 400, 800)
+    })
   },
   { weight: 1, arbitrary: fc.integer().map((n) => ({ raw: String(n) })) },
   { weight: 1, arbitrary: fc.bigInt({ min: -(10n ** 40n), max: 10n ** 40n }).map((n) => ({ raw: String(n) })) },
@@ -679,7 +768,21 @@ const queryValues = [
 const anyPair = fc.tuple(
   fc.oneof(
     { weight: 6, arbitrary: fc.constantFrom(...queryKeys) },
-    { weight: 1, arbitrary: fc.constantFrom("__proto__", "constructor", "q[]", "stage[0]", "%ZZ", "", "a%20b", "Q", "STAGE", "limit%00") },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        "__proto__",
+        "constructor",
+        "q[]",
+        "stage[0]",
+        "%ZZ",
+        "",
+        "a%20b",
+        "Q",
+        "STAGE",
+        "limit%00"
+      )
+    },
     { weight: 1, arbitrary: fc.string({ unit: "grapheme-ascii", maxLength: 8 }).map(encodeURIComponent) }
   ),
   fc.oneof(
@@ -705,12 +808,26 @@ const edgeDates = [
   "2026-01-31T12:00:00-23:59",
   "2026-01-31T12:00:00+2359"
 ]
-const edgeNumbers = ["0", "-1", "1", "2147483647", "2147483648", "-2147483649", "4294967296", "99999999999999", "9007199254740993", "1e3", "0x7fffffff"]
+const edgeNumbers = [
+  "0",
+  "-1",
+  "1",
+  "2147483647",
+  "2147483648",
+  "-2147483649",
+  "4294967296",
+  "99999999999999",
+  "9007199254740993",
+  "1e3",
+  "0x7fffffff"
+]
 
-const typedPair = fc.oneof(
-  fc.tuple(fc.constantFrom("from", "to"), fc.constantFrom(...edgeDates)),
-  fc.tuple(fc.constantFrom("stage", "assignee", "limit", "cursor"), fc.constantFrom(...edgeNumbers))
-).map(([key, value]) => [key, value, "="] as [string, string, string])
+const typedPair = fc
+  .oneof(
+    fc.tuple(fc.constantFrom("from", "to"), fc.constantFrom(...edgeDates)),
+    fc.tuple(fc.constantFrom("stage", "assignee", "limit", "cursor"), fc.constantFrom(...edgeNumbers))
+  )
+  .map(([key, value]) => [key, value, "="] as [string, string, string])
 
 const queryPair = fc.oneof({ weight: 3, arbitrary: anyPair }, { weight: 1, arbitrary: typedPair })
 
@@ -739,11 +856,11 @@ const rawQueries = [
   "?q=1#frag",
   "?q=%00",
   "?tag=%00",
-  "?q=" + "%F0%9F%98%80".repeat(60),
-  "?" + "&".repeat(2000),
-  "?" + "q=1&".repeat(500),
-  "?" + "stage=1&".repeat(300),
-  "?cursor=" + "A".repeat(3000)
+  `?q=${"%F0%9F%98%80".repeat(60)}`,
+  `?${"&".repeat(2000)}`,
+  `?${"q=1&".repeat(500)}`,
+  `?${"stage=1&".repeat(300)}`,
+  `?cursor=${"A".repeat(3000)}`
 ]
 
 /** At most 6000 characters: with the path, the request line stays under Node's 16 KiB header limit (tested apart). */
@@ -751,8 +868,9 @@ const query: fc.Arbitrary<string> = fc.oneof(
   { weight: 2, arbitrary: fc.constant("") },
   {
     weight: 5,
-    arbitrary: fc.array(queryPair, { minLength: 1, maxLength: 6 })
-      .map((pairs) => ("?" + pairs.map(([k, v, eq]) => `${k}${eq}${v}`).join("&")).slice(0, 6000))
+    arbitrary: fc
+      .array(queryPair, { minLength: 1, maxLength: 6 })
+      .map((pairs) => `?${pairs.map(([k, v, eq]) => `${k}${eq}${v}`).join("&")}`.slice(0, 6000))
   },
   { weight: 2, arbitrary: fc.constantFrom(...rawQueries) }
 )
@@ -762,35 +880,38 @@ const authToken: fc.Arbitrary<AuthToken> = fc.oneof(
   { weight: 2, arbitrary: fc.constantFrom<AuthToken>("owner", "viewer") },
   {
     weight: 4,
-    arbitrary: fc.constantFrom(
-      "",
-      "Bearer",
-      "Bearer ",
-      "Bearer  ",
-      "bearer",
-      "Basic dXNlcjpwYXNz",
-      "Basic",
-      "Digest username=\"x\"",
-      "Token abc",
-      "Bearer qk_live_",
-      "Bearer qk_live_" + "x".repeat(40),
-      "Bearer qk_live_" + "x".repeat(43),
-      "Bearer qk_test_" + "x".repeat(43),
-      "Bearer null",
-      "Bearer undefined",
-      "Bearer \t",
-      "Bearer \u00e9\u00ff",
-      "Bearer qk_live_%00",
-      "Bearer a b c",
-      "Bearer ' OR 1=1 --",
-      "Bearer ../../etc/passwd",
-      ",,,",
-      "Bearer qk_live_x, Bearer qk_live_y"
-    ).map((header) => ({ header }))
+    arbitrary: fc
+      .constantFrom(
+        "",
+        "Bearer",
+        "Bearer ",
+        "Bearer  ",
+        "bearer",
+        "Basic dXNlcjpwYXNz",
+        "Basic",
+        'Digest username="x"',
+        "Token abc",
+        "Bearer qk_live_",
+        `Bearer qk_live_${"x".repeat(40)}`,
+        `Bearer qk_live_${"x".repeat(43)}`,
+        `Bearer qk_test_${"x".repeat(43)}`,
+        "Bearer null",
+        "Bearer undefined",
+        "Bearer \t",
+        "Bearer \u00e9\u00ff",
+        "Bearer qk_live_%00",
+        "Bearer a b c",
+        "Bearer ' OR 1=1 --",
+        "Bearer ../../etc/passwd",
+        ",,,",
+        "Bearer qk_live_x, Bearer qk_live_y"
+      )
+      .map((header) => ({ header }))
   },
   {
     weight: 3,
-    arbitrary: fc.constantFrom("lowercase", "double space", "no scheme", "truncated", "suffix", "tab", "uppercase key" as const)
+    arbitrary: fc
+      .constantFrom("lowercase", "double space", "no scheme", "truncated", "suffix", "tab", "uppercase key" as const)
       .map((ownerVariant) => ({ ownerVariant: ownerVariant as "lowercase" }))
   },
   { weight: 2, arbitrary: fc.string({ unit: "binary-ascii", maxLength: 80 }).map((s) => ({ header: headerSafe(s) })) },
@@ -840,7 +961,9 @@ const otherMethod = fc.option(fc.constantFrom(...methods), { freq: 3, nil: undef
 // ---------------------------------------------------------------------------
 
 const materializeValue = (token: ValueToken, sentinels: Map<string, string>): unknown => {
-  if ("json" in token) return token.json
+  // A copy: later mutations write into what is inserted, and fast-check replays (and shrinks) the
+  // generated value itself, which would then hold what was written into it, even itself (a cycle).
+  if ("json" in token) return structuredClone(token.json)
   const sentinel = `@@fuzz-${sentinels.size}@@`
   if ("huge" in token) sentinels.set(sentinel, JSON.stringify(token.char.repeat(token.huge)))
   else if ("deep" in token) {
@@ -848,7 +971,7 @@ const materializeValue = (token: ValueToken, sentinels: Map<string, string>): un
       sentinel,
       token.shape === "array"
         ? "[".repeat(token.deep) + "]".repeat(token.deep)
-        : "{\"a\":".repeat(token.deep) + "1" + "}".repeat(token.deep)
+        : `${'{"a":'.repeat(token.deep)}1${"}".repeat(token.deep)}`
     )
   } else sentinels.set(sentinel, token.jsonText)
   return sentinel
@@ -978,10 +1101,13 @@ const authHeader = (token: AuthToken, keys: Keys): string | undefined => {
 const toWire = (req: FuzzRequest, f: Fixture, keys: Keys): Wire => {
   const route = routes[req.route]!
   let i = 0
-  const path = "/api" + route.path.replace(/:(form|response|stage|subscription|delivery|file|account|key)\b/g, (_, p: Placeholder) => {
-    const token = route.fixedIds ? "valid" : req.ids[i++] ?? "valid"
-    return token === "valid" ? validId(f, p) : "raw" in token ? pathSafe(token.raw) : token.repeat.repeat(token.times)
-  }) + pathSafe(req.query)
+  const path =
+    "/api" +
+    route.path.replace(/:(form|response|stage|subscription|delivery|file|account|key)\b/g, (_, p: Placeholder) => {
+      const token = route.fixedIds ? "valid" : (req.ids[i++] ?? "valid")
+      return token === "valid" ? validId(f, p) : "raw" in token ? pathSafe(token.raw) : token.repeat.repeat(token.times)
+    }) +
+    pathSafe(req.query)
   const template = route.body?.(f) ?? {}
   const sentinels = new Map<string, string>()
   const validText = () => stringify(template, sentinels)
@@ -1000,16 +1126,19 @@ const toWire = (req: FuzzRequest, f: Fixture, keys: Keys): Wire => {
   else if ("invalidUtf8" in token) {
     const valid = Buffer.from(validText())
     // Prefer a position inside a string value (after a `":"`), where a decoder would have to keep it.
-    const quote = valid.indexOf("\":\"")
+    const quote = valid.indexOf('":"')
     const at = quote >= 0 ? quote + 3 + (token.at % 4) : token.at % (valid.length + 1)
     body = Buffer.concat([valid.subarray(0, at), Buffer.from(token.invalidUtf8), valid.subarray(at)])
   } else if ("bom" in token) body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(validText())])
   else if ("multipart" in token) {
     defaultType = "multipart/form-data; boundary=fuzzboundary"
     body = Buffer.from(
-      token.multipart.map(([name, value]) =>
-        `--fuzzboundary\r\nContent-Disposition: form-data; name="${name}"${name === "file" ? "; filename=\"a.json\"" : ""}\r\n\r\n${value}\r\n`
-      ).join("") + "--fuzzboundary--\r\n"
+      `${token.multipart
+        .map(
+          ([name, value]) =>
+            `--fuzzboundary\r\nContent-Disposition: form-data; name="${name}"${name === "file" ? '; filename="a.json"' : ""}\r\n\r\n${value}\r\n`
+        )
+        .join("")}--fuzzboundary--\r\n`
     )
   } else body = Buffer.alloc(token.oversized, 0x20)
   const headers: Record<string, string> = {}
@@ -1058,7 +1187,8 @@ const send = (base: URL, wire: Wire, useAgent = true): Promise<Reply> =>
         res.on("aborted", () => reject(new Error("response aborted (connection dropped mid-body)")))
         res.on("end", () => {
           if (!res.complete) reject(new Error("response truncated (connection dropped mid-body)"))
-          else resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") })
+          else
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") })
         })
       }
     )
@@ -1090,16 +1220,19 @@ const exchange = async (base: URL, wire: Wire): Promise<Reply> => {
 }
 
 const describeWire = (wire: Wire) => {
-  const body = wire.body === undefined
-    ? "no body"
-    : `body ${wire.body.length} B${wire.chunked ? " chunked" : ""}: ${JSON.stringify(wire.body.subarray(0, 160).toString("latin1"))}`
-  const headers = Object.entries(wire.headers).map(([k, v]) => `${k}: ${JSON.stringify(v.length > 80 ? v.slice(0, 80) + `…(${v.length})` : v)}`)
-  return `${wire.method} ${wire.path.length > 200 ? wire.path.slice(0, 200) + `…(${wire.path.length})` : wire.path} [${headers.join("; ")}] ${body}`
+  const body =
+    wire.body === undefined
+      ? "no body"
+      : `body ${wire.body.length} B${wire.chunked ? " chunked" : ""}: ${JSON.stringify(wire.body.subarray(0, 160).toString("latin1"))}`
+  const headers = Object.entries(wire.headers).map(
+    ([k, v]) => `${k}: ${JSON.stringify(v.length > 80 ? `${v.slice(0, 80)}…(${v.length})` : v)}`
+  )
+  return `${wire.method} ${wire.path.length > 200 ? `${wire.path.slice(0, 200)}…(${wire.path.length})` : wire.path} [${headers.join("; ")}] ${body}`
 }
 
 const header = (reply: Reply, name: string): string => {
   const value = reply.headers[name]
-  return Array.isArray(value) ? value.join(", ") : value ?? ""
+  return Array.isArray(value) ? value.join(", ") : (value ?? "")
 }
 
 /** Everything wrong with an answer (empty when it keeps the rules). */
@@ -1117,10 +1250,14 @@ const problemsOf = (wire: Wire, reply: Reply): Array<string> => {
       problems.push("error body is not JSON")
     }
     const error = typeof body === "object" && body !== null ? (body as { error?: unknown }).error : undefined
-    if (body !== undefined && (typeof error !== "string" || error.length === 0)) problems.push("no non-empty string `error`")
+    if (body !== undefined && (typeof error !== "string" || error.length === 0))
+      problems.push("no non-empty string `error`")
     if (reply.status === 401 && header(reply, "www-authenticate") === "") problems.push("401 without WWW-Authenticate")
     if (reply.status === 405) {
-      const allow = header(reply, "allow").split(",").map((m) => m.trim().toUpperCase()).filter((m) => m !== "")
+      const allow = header(reply, "allow")
+        .split(",")
+        .map((m) => m.trim().toUpperCase())
+        .filter((m) => m !== "")
       if (allow.length === 0) problems.push("405 without Allow")
       if (allow.includes(wire.method.toUpperCase())) problems.push(`405 although Allow lists ${wire.method}`)
     }
@@ -1138,12 +1275,16 @@ const problemsOf = (wire: Wire, reply: Reply): Array<string> => {
 // Seeding
 // ---------------------------------------------------------------------------
 
-const seedKeys = Effect.gen(function*() {
+const seedKeys = Effect.gen(function* () {
   const workspaces = yield* Workspaces
   const members = yield* Members
   const keys = yield* ApiKeys
   const w = yield* workspaces.create({ name: "Fuzz", ownerEmail: "owner-fuzz@example.com", ownerName: "Owner" })
-  const viewer = yield* members.add(w.workspace.id, { email: "viewer-fuzz@example.com", name: "Viewer", role: "viewer" })
+  const viewer = yield* members.add(w.workspace.id, {
+    email: "viewer-fuzz@example.com",
+    name: "Viewer",
+    role: "viewer"
+  })
   const owner = yield* keys.create(w.workspace.id, { accountId: w.ownerAccountId, name: "owner" })
   const viewerKey = yield* keys.create(w.workspace.id, { accountId: viewer.accountId, name: "viewer" })
   return { keys: { owner: owner.key, viewer: viewerKey.key }, ownerAccountId: w.ownerAccountId }
@@ -1165,14 +1306,21 @@ const fixtureFields = [
 const makeFixture = async (base: URL, ownerKey: string, ownerAccountId: number): Promise<Fixture> => {
   const call = async (method: string, path: string, body?: unknown) => {
     // A fresh connection each: a pooled one may be closing after a fuzzed request.
-    const reply = await send(base, {
-      method,
-      path: `/api${path}`,
-      headers: { authorization: `Bearer ${ownerKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      body: body === undefined ? undefined : Buffer.from(JSON.stringify(body)),
-      chunked: false,
-      route: routes[0]!
-    }, false)
+    const reply = await send(
+      base,
+      {
+        method,
+        path: `/api${path}`,
+        headers: {
+          authorization: `Bearer ${ownerKey}`,
+          ...(body === undefined ? {} : { "content-type": "application/json" })
+        },
+        body: body === undefined ? undefined : Buffer.from(JSON.stringify(body)),
+        chunked: false,
+        route: routes[0]!
+      },
+      false
+    )
     if (reply.status >= 300) throw new Error(`fixture: ${method} ${path} → ${reply.status} ${reply.text.slice(0, 300)}`)
     return reply.text === "" ? undefined : JSON.parse(reply.text)
   }
@@ -1199,7 +1347,10 @@ const makeFixture = async (base: URL, ownerKey: string, ownerAccountId: number):
   // A file uploaded through the public route and attached to the response.
   const upload = new FormData()
   upload.append("file", new Blob(["%PDF-1.4 fuzz fixture\n"], { type: "application/pdf" }), "fixture.pdf")
-  const uploaded = await fetch(new URL(`/f/${form.publicId}/uploads?fieldId=${fields.file}`, base), { method: "POST", body: upload })
+  const uploaded = await fetch(new URL(`/f/${form.publicId}/uploads?fieldId=${fields.file}`, base), {
+    method: "POST",
+    body: upload
+  })
   if (uploaded.status !== 201) throw new Error(`fixture: upload → ${uploaded.status} ${await uploaded.text()}`)
   const fileId = ((await uploaded.json()) as { fileId: string }).fileId
   const response = await call("POST", `/forms/${form.id}/responses`, {
@@ -1207,7 +1358,8 @@ const makeFixture = async (base: URL, ownerKey: string, ownerAccountId: number):
   })
   await call("PATCH", `/responses/${response.id}`, { stageId: stages[1]!.id, tags: ["vip"] })
   await call("POST", `/responses/${response.id}/notes`, { body: "First contact" })
-  const deliveries = (await call("GET", `/webhooks/subscribe/${encodeURIComponent(subscription.id)}/deliveries`)).deliveries as Array<{ id: number }>
+  const deliveries = (await call("GET", `/webhooks/subscribe/${encodeURIComponent(subscription.id)}/deliveries`))
+    .deliveries as Array<{ id: number }>
   if (deliveries.length === 0) throw new Error("fixture: the response made no delivery")
   return { ...partial, responseId: response.id, deliveryId: deliveries[0]!.id, fileId }
 }
@@ -1227,7 +1379,9 @@ describe("fuzz: the route table covers the API", () => {
     // The 16 routes of the spec and every extension: a new endpoint must be added to `routes`.
     expect(endpoints.length).toBeGreaterThanOrEqual(22)
     expect(endpoints.filter((e) => !fuzzed.has(e))).toEqual([])
-    expect([...fuzzed].filter((r) => !endpoints.includes(r) && !r.endsWith("/openapi.json") && !r.endsWith("/docs"))).toEqual([])
+    expect(
+      [...fuzzed].filter((r) => !endpoints.includes(r) && !r.endsWith("/openapi.json") && !r.endsWith("/docs"))
+    ).toEqual([])
   })
 })
 
@@ -1257,14 +1411,18 @@ for (const target of databaseTargets) {
     })
 
     const expectAlive = async () => {
-      const reply = await send(base, {
-        method: "GET",
-        path: "/api/forms",
-        headers: { authorization: `Bearer ${keys.owner}` },
-        body: undefined,
-        chunked: false,
-        route: routes[0]!
-      }, false)
+      const reply = await send(
+        base,
+        {
+          method: "GET",
+          path: "/api/forms",
+          headers: { authorization: `Bearer ${keys.owner}` },
+          body: undefined,
+          chunked: false,
+          route: routes[0]!
+        },
+        false
+      )
       expect(reply.status, reply.text.slice(0, 300)).toBe(200)
       expect(Array.isArray(JSON.parse(reply.text))).toBe(true)
     }
@@ -1276,10 +1434,14 @@ for (const target of databaseTargets) {
       const reply = await exchange(base, wire)
       const problems = problemsOf(wire, reply)
       if (problems.length > 0) {
-        throw new Error(`${describeWire(wire)}\n→ ${reply.status} ${reply.text.slice(0, 300)}\nproblems: ${problems.join("; ")}`)
+        throw new Error(
+          `${describeWire(wire)}\n→ ${reply.status} ${reply.text.slice(0, 300)}\nproblems: ${problems.join("; ")}`
+        )
       }
       // A request that removed or reshaped the records the fuzzer points at: make new ones.
-      const changed = reply.status < 300 && (wire.method === "DELETE" || (wire.method === "PATCH" && wire.route.path === "/forms/:form"))
+      const changed =
+        reply.status < 300 &&
+        (wire.method === "DELETE" || (wire.method === "PATCH" && wire.route.path === "/forms/:form"))
       if (changed) fixture = await makeFixture(base, keys.owner, ownerAccountId)
     }
 
@@ -1291,57 +1453,95 @@ for (const target of databaseTargets) {
       }
     }
 
-    it("path ids (negative, zero, huge, non-numeric, traversal, unicode) and wrong methods on every route", async () => {
-      await property(fuzzRequest({ route: anyRoute, ids: idToken, method: otherMethod, auth: fc.constantFrom<AuthToken>("owner", "owner", "viewer") }), 250)
-    }, PROPERTY_TIMEOUT_MS)
+    it(
+      "path ids (negative, zero, huge, non-numeric, traversal, unicode) and wrong methods on every route",
+      async () => {
+        await property(
+          fuzzRequest({
+            route: anyRoute,
+            ids: idToken,
+            method: otherMethod,
+            auth: fc.constantFrom<AuthToken>("owner", "owner", "viewer")
+          }),
+          250
+        )
+      },
+      PROPERTY_TIMEOUT_MS
+    )
 
-    it("query strings: repeated, malformed and out-of-range parameters", async () => {
-      await property(
-        fuzzRequest({
-          route: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...listRoutes) }, { weight: 1, arbitrary: anyRoute }),
-          query
-        }),
-        300
-      )
-    }, PROPERTY_TIMEOUT_MS)
+    it(
+      "query strings: repeated, malformed and out-of-range parameters",
+      async () => {
+        await property(
+          fuzzRequest({
+            route: fc.oneof(
+              { weight: 4, arbitrary: fc.constantFrom(...listRoutes) },
+              { weight: 1, arbitrary: anyRoute }
+            ),
+            query
+          }),
+          300
+        )
+      },
+      PROPERTY_TIMEOUT_MS
+    )
 
-    it("JSON bodies: wrong types, missing and extra fields, huge strings, deep nesting", async () => {
-      await property(
-        fuzzRequest({
-          route: bodyRoute,
-          body: jsonBody,
-          auth: fc.constantFrom<AuthToken>("owner", "owner", "owner", "viewer")
-        }),
-        300
-      )
-    }, PROPERTY_TIMEOUT_MS)
+    it(
+      "JSON bodies: wrong types, missing and extra fields, huge strings, deep nesting",
+      async () => {
+        await property(
+          fuzzRequest({
+            route: bodyRoute,
+            body: jsonBody,
+            auth: fc.constantFrom<AuthToken>("owner", "owner", "owner", "viewer")
+          }),
+          300
+        )
+      },
+      PROPERTY_TIMEOUT_MS
+    )
 
-    it("raw bodies: invalid JSON, invalid UTF-8, byte mutations, wrong content types, chunked", async () => {
-      await property(
-        fuzzRequest({ route: anyRoute, body: bodyToken, contentType, chunked: fc.boolean() }),
-        200
-      )
-    }, PROPERTY_TIMEOUT_MS)
+    it(
+      "raw bodies: invalid JSON, invalid UTF-8, byte mutations, wrong content types, chunked",
+      async () => {
+        await property(fuzzRequest({ route: anyRoute, body: bodyToken, contentType, chunked: fc.boolean() }), 200)
+      },
+      PROPERTY_TIMEOUT_MS
+    )
 
-    it("Authorization: missing, malformed, wrong, oversized (up to 8 KB)", async () => {
-      await property(fuzzRequest({ route: anyRoute, auth: authToken, body: fc.constantFrom<BodyToken>("valid", "none") }), 150)
-    }, PROPERTY_TIMEOUT_MS)
+    it(
+      "Authorization: missing, malformed, wrong, oversized (up to 8 KB)",
+      async () => {
+        await property(
+          fuzzRequest({ route: anyRoute, auth: authToken, body: fc.constantFrom<BodyToken>("valid", "none") }),
+          150
+        )
+      },
+      PROPERTY_TIMEOUT_MS
+    )
 
-    it("everything at once", async () => {
-      await property(
-        fuzzRequest({
-          route: anyRoute,
-          method: otherMethod,
-          ids: idToken,
-          query,
-          auth: fc.oneof({ weight: 3, arbitrary: fc.constant("owner" as const) }, { weight: 1, arbitrary: authToken }),
-          contentType,
-          body: bodyToken,
-          chunked: fc.boolean()
-        }),
-        200
-      )
-    }, PROPERTY_TIMEOUT_MS)
+    it(
+      "everything at once",
+      async () => {
+        await property(
+          fuzzRequest({
+            route: anyRoute,
+            method: otherMethod,
+            ids: idToken,
+            query,
+            auth: fc.oneof(
+              { weight: 3, arbitrary: fc.constant("owner" as const) },
+              { weight: 1, arbitrary: authToken }
+            ),
+            contentType,
+            body: bodyToken,
+            chunked: fc.boolean()
+          }),
+          200
+        )
+      },
+      PROPERTY_TIMEOUT_MS
+    )
 
     it("still answers GET /api/forms with 200 afterwards", async () => {
       await expectAlive()
@@ -1389,14 +1589,18 @@ describe("fuzz below the routes (PGlite)", () => {
     })
 
   const alive = async () => {
-    const reply = await send(base, {
-      method: "GET",
-      path: "/api/forms",
-      headers: { authorization: `Bearer ${keys.owner}` },
-      body: undefined,
-      chunked: false,
-      route: routes[0]!
-    }, false)
+    const reply = await send(
+      base,
+      {
+        method: "GET",
+        path: "/api/forms",
+        headers: { authorization: `Bearer ${keys.owner}` },
+        body: undefined,
+        chunked: false,
+        route: routes[0]!
+      },
+      false
+    )
     return reply.status
   }
 
@@ -1437,9 +1641,15 @@ describe("fuzz below the routes (PGlite)", () => {
       fc.asyncProperty(
         fc.oneof(
           fc.uint8Array({ minLength: 1, maxLength: 300 }),
-          fc.tuple(fc.constantFrom("GET", "POST", "PATCH", "DELETE"), fc.uint8Array({ maxLength: 200 })).map(([method, tail]) =>
-            Buffer.concat([Buffer.from(`${method} /api/forms HTTP/1.1\r\nHost: x\r\n`), Buffer.from(tail), Buffer.from("\r\n\r\n")])
-          )
+          fc
+            .tuple(fc.constantFrom("GET", "POST", "PATCH", "DELETE"), fc.uint8Array({ maxLength: 200 }))
+            .map(([method, tail]) =>
+              Buffer.concat([
+                Buffer.from(`${method} /api/forms HTTP/1.1\r\nHost: x\r\n`),
+                Buffer.from(tail),
+                Buffer.from("\r\n\r\n")
+              ])
+            )
         ),
         async (bytes) => {
           const { status, text } = await rawExchange(Buffer.from(bytes))
@@ -1466,7 +1676,15 @@ describe("fuzz below the routes (PGlite)", () => {
     }
     await fc.assert(
       fc.asyncProperty(
-        fuzzRequest({ route: fc.constantFrom(...routes.map((r, i) => [r, i] as const).filter(([r]) => !r.public).map(([, i]) => i)), body: bodyToken }),
+        fuzzRequest({
+          route: fc.constantFrom(
+            ...routes
+              .map((r, i) => [r, i] as const)
+              .filter(([r]) => !r.public)
+              .map(([, i]) => i)
+          ),
+          body: bodyToken
+        }),
         async (req) => {
           const wire = toWire(req, fixture, keys)
           const reply = await exchange(base, wire)
@@ -1474,10 +1692,13 @@ describe("fuzz below the routes (PGlite)", () => {
           if (reply.status === 429) {
             limited++
             if (header(reply, "retry-after") === "") problems.push("429 without Retry-After")
-            if (header(reply, "ratelimit") === "" || header(reply, "ratelimit-policy") === "") problems.push("429 without RateLimit headers")
+            if (header(reply, "ratelimit") === "" || header(reply, "ratelimit-policy") === "")
+              problems.push("429 without RateLimit headers")
           }
           if (problems.length > 0) {
-            throw new Error(`${describeWire(wire)}\n→ ${reply.status} ${reply.text.slice(0, 300)}\nproblems: ${problems.join("; ")}`)
+            throw new Error(
+              `${describeWire(wire)}\n→ ${reply.status} ${reply.text.slice(0, 300)}\nproblems: ${problems.join("; ")}`
+            )
           }
         }
       ),

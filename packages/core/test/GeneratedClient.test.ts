@@ -14,10 +14,10 @@ import { fileURLToPath } from "node:url"
 import { Effect } from "effect"
 import openapiTS, { astToString, type OpenAPI3 } from "openapi-typescript"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ApiKeys } from "../src/domain/ApiKeys.ts"
-import { Workspaces } from "../src/domain/Workspaces.ts"
-import { databaseTargets } from "./support/Databases.ts"
-import { startTestServer, type TestServer } from "./support/TestServer.ts"
+import { ApiKeys } from "../src/identity/ApiKeys.ts"
+import { Workspaces } from "../src/identity/Workspaces.ts"
+import { databaseTargets } from "@qforms/test-kit/Databases"
+import { startTestServer, type TestServer } from "@qforms/test-kit/TestServer"
 
 const pglite = databaseTargets.find((target) => target.name === "pglite")!
 const clientDir = join(dirname(fileURLToPath(import.meta.url)), "client")
@@ -38,13 +38,15 @@ describe("a client generated from /api/openapi.json (openapi-typescript + openap
 
   beforeAll(async () => {
     server = await startTestServer(pglite, { publicPage: { minSubmitSeconds: 0 } })
-    key = await server.run(Effect.gen(function*() {
-      const workspaces = yield* Workspaces
-      const keys = yield* ApiKeys
-      const w = yield* workspaces.create({ name: "Client", ownerEmail: "owner@example.com", ownerName: "Owner" })
-      return (yield* keys.create(w.workspace.id, { accountId: w.ownerAccountId, name: "client" })).key
-    }))
-    const document = await (await fetch(`${server.url}/api/openapi.json`)).json() as OpenAPI3
+    key = await server.run(
+      Effect.gen(function* () {
+        const workspaces = yield* Workspaces
+        const keys = yield* ApiKeys
+        const w = yield* workspaces.create({ name: "Client", ownerEmail: "owner@example.com", ownerName: "Owner" })
+        return (yield* keys.create(w.workspace.id, { accountId: w.ownerAccountId, name: "client" })).key
+      })
+    )
+    const document = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as OpenAPI3
     const types = astToString(await openapiTS(document))
     await mkdir(join(clientDir, "generated"), { recursive: true })
     await writeFile(join(clientDir, "generated", "openapi.ts"), types)
@@ -78,7 +80,9 @@ describe("a client generated from /api/openapi.json (openapi-typescript + openap
     expect(summary.assigneeId).toEqual(expect.any(Number))
     expect(summary.tags).toEqual(["vip"])
     expect(summary.note).toBe("Called back; waiting for the invoice.")
-    expect(summary.activities).toEqual(expect.arrayContaining(["created", "stage_changed", "assigned", "tags_changed", "note"]))
+    expect(summary.activities).toEqual(
+      expect.arrayContaining(["created", "stage_changed", "assigned", "tags_changed", "note"])
+    )
     expect(summary.csvHasAda).toBe(true)
     expect(summary.subscriptionId).toMatch(/^sub_/)
     expect(summary.subscriptionListed).toBe(true)

@@ -10,14 +10,15 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ApiKeys } from "../src/domain/ApiKeys.ts"
-import { Members } from "../src/domain/Members.ts"
-import { Workspaces } from "../src/domain/Workspaces.ts"
-import type { HostIdentity } from "../src/http/Identity.ts"
+import { ApiKeys } from "../src/identity/ApiKeys.ts"
+import { Members } from "../src/identity/Members.ts"
+import { Workspaces } from "../src/identity/Workspaces.ts"
+import type { HostIdentity } from "../src/web/Identity.ts"
 import * as Qforms from "../src/Qforms.ts"
-import { databaseTargets } from "./support/Databases.ts"
-import { listenFirst } from "./support/Loopback.ts"
-import { receiver, waitFor } from "./support/Receiver.ts"
+import { databaseTargets } from "@qforms/test-kit/Databases"
+import { listenFirst } from "@qforms/test-kit/Loopback"
+import { waitFor } from "@qforms/test-kit/Conditions"
+import { receiver } from "@qforms/test-kit/Receiver"
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any
@@ -103,21 +104,27 @@ for (const target of databaseTargets) {
       })
       loopback.serve(qforms)
       http = loopback
-      seed = await qforms.run(Effect.gen(function*() {
-        const workspaces = yield* Workspaces
-        const keys = yield* ApiKeys
-        const a = yield* workspaces.create({ name: "A", ownerEmail: "owner-a@example.com", ownerName: "Owner A" })
-        const viewer = yield* (yield* Members).add(a.workspace.id, { email: "viewer-a@example.com", name: "Viewer A", role: "viewer" })
-        const b = yield* workspaces.create({ name: "B", ownerEmail: "owner-b@example.com", ownerName: "Owner B" })
-        return {
-          a: { workspaceId: a.workspace.id, ownerAccountId: a.ownerAccountId, viewerAccountId: viewer.accountId },
-          keys: {
-            owner: (yield* keys.create(a.workspace.id, { accountId: a.ownerAccountId })).key,
-            viewer: (yield* keys.create(a.workspace.id, { accountId: viewer.accountId })).key,
-            other: (yield* keys.create(b.workspace.id, { accountId: b.ownerAccountId })).key
+      seed = await qforms.run(
+        Effect.gen(function* () {
+          const workspaces = yield* Workspaces
+          const keys = yield* ApiKeys
+          const a = yield* workspaces.create({ name: "A", ownerEmail: "owner-a@example.com", ownerName: "Owner A" })
+          const viewer = yield* (yield* Members).add(a.workspace.id, {
+            email: "viewer-a@example.com",
+            name: "Viewer A",
+            role: "viewer"
+          })
+          const b = yield* workspaces.create({ name: "B", ownerEmail: "owner-b@example.com", ownerName: "Owner B" })
+          return {
+            a: { workspaceId: a.workspace.id, ownerAccountId: a.ownerAccountId, viewerAccountId: viewer.accountId },
+            keys: {
+              owner: (yield* keys.create(a.workspace.id, { accountId: a.ownerAccountId })).key,
+              viewer: (yield* keys.create(a.workspace.id, { accountId: viewer.accountId })).key,
+              other: (yield* keys.create(b.workspace.id, { accountId: b.ownerAccountId })).key
+            }
           }
-        }
-      }))
+        })
+      )
       hostUsers.set("viewer-a", { workspaceId: seed.a.workspaceId, accountId: seed.a.viewerAccountId })
     }, 60_000)
 
@@ -140,7 +147,9 @@ for (const target of databaseTargets) {
         ]
       })
       expect(created).toMatchObject({ title, status: "draft", responseCount: 0 })
-      expect(await call(client, "update_form", { formId: created.id, status: "published" })).toMatchObject({ status: "published" })
+      expect(await call(client, "update_form", { formId: created.id, status: "published" })).toMatchObject({
+        status: "published"
+      })
       const form = await call(client, "get_form", { formId: created.id })
       expect(form.fields.map((f: Json) => f.label)).toEqual(["Name", "Email", "Problem"])
       return form
@@ -172,9 +181,19 @@ for (const target of databaseTargets) {
       }
       const byName = new Map(tools.map((t) => [t.name, t]))
       // Straight from ResponseListQuery, plus the form: every filter of the HTTP list.
-      expect(Object.keys(byName.get("list_responses")!.inputSchema.properties!).sort()).toEqual(
-        ["assignee", "cursor", "flat", "formId", "from", "limit", "q", "stage", "status", "tag", "to"]
-      )
+      expect(Object.keys(byName.get("list_responses")!.inputSchema.properties!).sort()).toEqual([
+        "assignee",
+        "cursor",
+        "flat",
+        "formId",
+        "from",
+        "limit",
+        "q",
+        "stage",
+        "status",
+        "tag",
+        "to"
+      ])
       expect(byName.get("update_response")!.inputSchema).toMatchObject({
         required: ["responseId"],
         additionalProperties: false,
@@ -204,7 +223,10 @@ for (const target of databaseTargets) {
       })
       expect(subscribed.status).toBe(201)
       const [name, email, problem] = form.fields.map((f: Json) => f.id)
-      for (const [who, at] of [["Ada Lovelace", "ada@example.com"], ["Grace Hopper", "grace@example.com"]]) {
+      for (const [who, at] of [
+        ["Ada Lovelace", "ada@example.com"],
+        ["Grace Hopper", "grace@example.com"]
+      ]) {
         const submitted = await api("POST", `/forms/${form.id}/responses`, {
           values: { [name]: who, [email]: at, [problem]: "The printer is on fire" }
         })
@@ -215,7 +237,12 @@ for (const target of databaseTargets) {
       expect(page.responses).toHaveLength(1)
       expect(page.responses[0]).toMatchObject({ name: "Grace Hopper", answers: { Problem: "The printer is on fire" } })
       expect(page.nextCursor).not.toBeNull()
-      const next = await call(client, "list_responses", { formId: form.id, stage: "none", limit: 1, cursor: page.nextCursor })
+      const next = await call(client, "list_responses", {
+        formId: form.id,
+        stage: "none",
+        limit: 1,
+        cursor: page.nextCursor
+      })
       expect(next.responses.map((r: Json) => r.name)).toEqual(["Ada Lovelace"])
       expect(next.nextCursor).toBeNull()
       const found = await call(client, "list_responses", { formId: form.id, q: "ada@example" })
@@ -236,7 +263,7 @@ for (const target of databaseTargets) {
       })
       expect(updated).toMatchObject({ ok: true, formId: form.id })
       expect(updated.changes.map((c: Json) => c.field).sort()).toEqual(["assigneeId", "stageId", "tags"])
-      const [post] = await waitFor(() => hook.received.length > 0 ? hook.received : undefined)
+      const [post] = await waitFor(() => (hook.received.length > 0 ? hook.received : undefined))
       expect(JSON.parse(post!.body)).toMatchObject({
         event: "response.stage_changed",
         form: { id: form.id, title: "Support" },
@@ -245,13 +272,23 @@ for (const target of databaseTargets) {
       })
 
       const note = await call(client, "add_note", { responseId: ada.id, body: "Printer fire: sent to facilities." })
-      expect(note).toMatchObject({ responseId: ada.id, type: "note", payload: { body: "Printer fire: sent to facilities." } })
+      expect(note).toMatchObject({
+        responseId: ada.id,
+        type: "note",
+        payload: { body: "Printer fire: sent to facilities." }
+      })
 
       const detail = await call(client, "get_response", { responseId: ada.id })
-      expect(detail.response).toMatchObject({ stageId: inProgress.id, assigneeId: seed.a.ownerAccountId, tags: ["urgent", "hardware"] })
+      expect(detail.response).toMatchObject({
+        stageId: inProgress.id,
+        assigneeId: seed.a.ownerAccountId,
+        tags: ["urgent", "hardware"]
+      })
       const byType = new Map(detail.activities.map((a: Json) => [a.type, a]))
       for (const type of ["stage_changed", "assigned", "tags_changed", "note"]) {
-        expect(byType.get(type)).toMatchObject({ actor: { type: "member", accountId: seed.a.ownerAccountId, via: "mcp" } })
+        expect(byType.get(type)).toMatchObject({
+          actor: { type: "member", accountId: seed.a.ownerAccountId, via: "mcp" }
+        })
       }
       // The same change seen through the HTTP API.
       expect((await api("GET", `/responses/${ada.id}`)).json.response.stageId).toBe(inProgress.id)
@@ -265,14 +302,16 @@ for (const target of databaseTargets) {
       expect(log.deliveries[0]).toMatchObject({ event: "response.stage_changed", responseId: ada.id })
       const retried = await call(client, "retry_delivery", { deliveryId: log.deliveries[0].id })
       expect(retried.id).toBe(log.deliveries[0].id)
-      await waitFor(() => hook.received.length === 2 ? true : undefined)
+      await waitFor(() => (hook.received.length === 2 ? true : undefined))
       expect(hook.received[1]!.headers["webhook-id"]).toBe(post!.headers["webhook-id"])
       await hook.close()
     })
 
     it("generates a form from a description", async () => {
       const client = await as(seed.keys.owner)
-      const form = await call(client, "generate_form", { prompt: "an RSVP: ask for name, email and attending yes or no" })
+      const form = await call(client, "generate_form", {
+        prompt: "an RSVP: ask for name, email and attending yes or no"
+      })
       expect(form.status).toBe("draft")
       expect(form.fields.map((f: Json) => f.type)).toEqual(expect.arrayContaining(["email", "yes_no"]))
     })
@@ -281,11 +320,13 @@ for (const target of databaseTargets) {
       const client = await as(seed.keys.owner)
       const form = await publishedForm(client, "Resource form")
       const { resources } = await client.listResources()
-      expect(resources).toContainEqual(expect.objectContaining({
-        uri: `qforms://forms/${form.id}`,
-        title: "Resource form",
-        mimeType: "application/json"
-      }))
+      expect(resources).toContainEqual(
+        expect.objectContaining({
+          uri: `qforms://forms/${form.id}`,
+          title: "Resource form",
+          mimeType: "application/json"
+        })
+      )
       const { resourceTemplates } = await client.listResourceTemplates()
       expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(["qforms://forms/{id}"])
       const read = await client.readResource({ uri: `qforms://forms/${form.id}` })
@@ -298,20 +339,30 @@ for (const target of databaseTargets) {
       const prompt = await client.getPrompt({ name: "triage_new_responses", arguments: { formId: String(form.id) } })
       const text = (prompt.messages[0]!.content as Json).text as string
       expect(text).toContain(`"Resource form" (formId ${form.id}`)
-      for (const tool of ["list_stages", "list_members", "list_responses", "get_response", "update_response", "add_note"]) {
+      for (const tool of [
+        "list_stages",
+        "list_members",
+        "list_responses",
+        "get_response",
+        "update_response",
+        "add_note"
+      ]) {
         expect(text).toContain(tool)
       }
-      await expect(client.getPrompt({ name: "triage_new_responses", arguments: { formId: "abc" } })).rejects.toThrow(/formId/)
+      await expect(client.getPrompt({ name: "triage_new_responses", arguments: { formId: "abc" } })).rejects.toThrow(
+        /formId/
+      )
       // The official client prefixes "MCP error <code>: " once; the server's text carries no prefix of its own.
-      for (
-        // Called one at a time: a rejection created before it is awaited is an unhandled rejection.
-        const attempt of [
-          () => client.readResource({ uri: "qforms://forms/999999" }),
-          () => client.getPrompt({ name: "nope" }),
-          () => client.getPrompt({ name: "triage_new_responses", arguments: { formId: "abc" } })
-        ]
-      ) {
-        const error: unknown = await attempt().then(() => undefined, (e: unknown) => e)
+      // Called one at a time: a rejection created before it is awaited is an unhandled rejection.
+      for (const attempt of [
+        () => client.readResource({ uri: "qforms://forms/999999" }),
+        () => client.getPrompt({ name: "nope" }),
+        () => client.getPrompt({ name: "triage_new_responses", arguments: { formId: "abc" } })
+      ]) {
+        const error: unknown = await attempt().then(
+          () => undefined,
+          (e: unknown) => e
+        )
         const message = error instanceof Error ? error.message : String(error)
         expect(message).toMatch(/^MCP error -?\d+: /)
         expect(message.match(/MCP error/g), message).toHaveLength(1)
@@ -357,7 +408,9 @@ for (const target of databaseTargets) {
       expect(await refused(other, "get_form", { formId: form.id })).toMatch(/not found/)
       expect(await refused(other, "list_responses", { formId: form.id })).toMatch(/not found/)
       expect(await refused(other, "get_response", { responseId: response.json.id })).toMatch(/not found/)
-      expect(await refused(other, "update_response", { responseId: response.json.id, tags: ["x"] })).toMatch(/not found/)
+      expect(await refused(other, "update_response", { responseId: response.json.id, tags: ["x"] })).toMatch(
+        /not found/
+      )
       expect(await refused(other, "add_note", { responseId: response.json.id, body: "x" })).toMatch(/not found/)
       expect(await refused(other, "update_form", { formId: form.id, title: "Mine" })).toMatch(/not found/)
       await expect(other.readResource({ uri: `qforms://forms/${form.id}` })).rejects.toThrow(/not found/)
@@ -375,7 +428,9 @@ for (const target of databaseTargets) {
       expect(await refused(client, "create_form", { fields: [{ type: "hologram", label: "?" }] })).toMatch(/fields\.0/)
       expect(await refused(client, "list_responses", { formId: 1, from: "yesterday" })).toMatch(/from.*ISO 8601/)
       expect(await refused(client, "add_note", { responseId: 1, body: "   " })).toMatch(/body/)
-      expect(await refused(client, "update_response", { responseId: 2147483647, tags: [] })).toMatch(/response 2147483647 not found/)
+      expect(await refused(client, "update_response", { responseId: 2147483647, tags: [] })).toMatch(
+        /response 2147483647 not found/
+      )
       expect(await refused(client, "no_such_tool")).toMatch(/^unknown tool no_such_tool/)
       expect((await call(client, "list_forms")).forms.length).toBeGreaterThan(0)
     })
@@ -400,12 +455,15 @@ for (const target of databaseTargets) {
       }
       await expect(connect({})).rejects.toThrow(/missing API key/)
       for (const method of ["GET", "DELETE"]) {
-        const reply = await fetch(`${http.url}/mcp`, { method, headers: { authorization: `Bearer ${seed.keys.owner}` } })
+        const reply = await fetch(`${http.url}/mcp`, {
+          method,
+          headers: { authorization: `Bearer ${seed.keys.owner}` }
+        })
         expect(reply.status).toBe(405)
         expect(reply.headers.get("allow")).toBe("POST")
       }
       const owner = { ...headers, authorization: `Bearer ${seed.keys.owner}` }
-      const malformed = await fetch(`${http.url}/mcp`, { method: "POST", headers: owner, body: "{\"jsonrpc\": " })
+      const malformed = await fetch(`${http.url}/mcp`, { method: "POST", headers: owner, body: '{"jsonrpc": ' })
       expect(malformed.status).toBe(400)
       expect(((await malformed.json()) as Json).error.code).toBe(-32700)
       const plain = await fetch(`${http.url}/mcp`, {
@@ -426,13 +484,22 @@ for (const target of databaseTargets) {
     })
 
     it("counts every call of a JSON-RPC batch against the key's rate limit, not one per POST", async () => {
-      const limited = await Qforms.make({ database: {}, rateLimit: { requestsPerSecond: 0.001, burst: 10 }, delivery: { worker: false } })
+      const limited = await Qforms.make({
+        database: {},
+        rateLimit: { requestsPerSecond: 0.001, burst: 10 },
+        delivery: { worker: false }
+      })
       const limitedHttp = await listen(limited)
       try {
-        const key = await limited.run(Effect.gen(function*() {
-          const { ownerAccountId, workspace } = yield* (yield* Workspaces).create({ name: "Limited", ownerEmail: "limited@example.com" })
-          return (yield* (yield* ApiKeys).create(workspace.id, { accountId: ownerAccountId })).key
-        }))
+        const key = await limited.run(
+          Effect.gen(function* () {
+            const { ownerAccountId, workspace } = yield* (yield* Workspaces).create({
+              name: "Limited",
+              ownerEmail: "limited@example.com"
+            })
+            return (yield* (yield* ApiKeys).create(workspace.id, { accountId: ownerAccountId })).key
+          })
+        )
         const post = (body: unknown) =>
           fetch(`${limitedHttp.url}/mcp`, {
             method: "POST",
@@ -444,11 +511,18 @@ for (const target of databaseTargets) {
             },
             body: JSON.stringify(body)
           })
-        const call = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "list_forms", arguments: {} } })
+        const call = (id: number) => ({
+          jsonrpc: "2.0",
+          id,
+          method: "tools/call",
+          params: { name: "list_forms", arguments: {} }
+        })
         // A batch larger than the whole burst can never pass: refused, naming the batch.
         const tooMany = await post(Array.from({ length: 11 }, (_, i) => call(i + 1)))
         expect(tooMany.status, `${JSON.stringify([...tooMany.headers])} ${await tooMany.clone().text()}`).toBe(429)
-        expect(((await tooMany.json()) as Json).error).toMatch(/this batch counts as 11 requests.*at most 10 calls at once/)
+        expect(((await tooMany.json()) as Json).error).toMatch(
+          /this batch counts as 11 requests.*at most 10 calls at once/
+        )
         // A batch of 9 calls takes 9 of the 10 tokens: one single call is left, then 429.
         const batch = await post(Array.from({ length: 9 }, (_, i) => call(i + 1)))
         expect(batch.status, await batch.clone().text()).toBe(200)
@@ -467,7 +541,9 @@ for (const target of databaseTargets) {
     it("signs an assistant in through the host's identity bridge, with that member's role", async () => {
       const client = await connect({ "x-host-user": "viewer-a" })
       expect((await call(client, "list_members")).members.length).toBeGreaterThan(1)
-      expect(await refused(client, "create_form", { title: "Nope" })).toBe("this key belongs to a viewer, who can only read")
+      expect(await refused(client, "create_form", { title: "Nope" })).toBe(
+        "this key belongs to a viewer, who can only read"
+      )
     })
 
     it("OAuth 2.1: the 401 names the protected resource metadata, which names the authorization server; its tokens work", async () => {
@@ -496,7 +572,9 @@ for (const target of databaseTargets) {
       // An access token of the host's identity provider: the bridge maps it to the viewer.
       const client = await connect({ authorization: "Bearer at_viewer-a" })
       expect((await call(client, "list_forms")).forms.length).toBeGreaterThan(0)
-      expect(await refused(client, "create_form", { title: "Nope" })).toBe("this key belongs to a viewer, who can only read")
+      expect(await refused(client, "create_form", { title: "Nope" })).toBe(
+        "this key belongs to a viewer, who can only read"
+      )
       // A token the bridge does not know is refused like a wrong key, and the API takes the same tokens.
       await expect(connect({ authorization: "Bearer at_nobody" })).rejects.toThrow(/API key/)
       const viaApi = await fetch(`${http.url}/api/members`, { headers: { authorization: "Bearer at_viewer-a" } })
@@ -505,32 +583,29 @@ for (const target of databaseTargets) {
 
     // Two processes need one shared database: PostgreSQL only (PGlite is in this process).
     if (target.name === "postgres") {
-      it(
-        "is stateless: one client's requests alternate between two server processes on one database",
-        async () => {
-          const second = await Qforms.make({ database, delivery: { worker: false } })
-          const secondHttp = await listen(second)
-          try {
-            let turn = 0
-            const hosts: Array<string> = []
-            const roundRobin: typeof fetch = (input, init) => {
-              const url = new URL(String(input instanceof Request ? input.url : input))
-              const base = new URL(turn++ % 2 === 0 ? http.url : secondHttp.url)
-              url.host = base.host
-              hosts.push(url.host)
-              return fetch(url, init)
-            }
-            const client = await connect({ authorization: `Bearer ${seed.keys.owner}` }, `${http.url}/mcp`, roundRobin)
-            const created = await call(client, "create_form", { title: "Across processes" })
-            expect((await call(client, "get_form", { formId: created.id })).title).toBe("Across processes")
-            expect((await call(client, "list_forms")).forms.map((f: Json) => f.id)).toContain(created.id)
-            expect(new Set(hosts).size).toBe(2)
-          } finally {
-            await secondHttp.close()
-            await second.dispose()
+      it("is stateless: one client's requests alternate between two server processes on one database", async () => {
+        const second = await Qforms.make({ database, delivery: { worker: false } })
+        const secondHttp = await listen(second)
+        try {
+          let turn = 0
+          const hosts: Array<string> = []
+          const roundRobin: typeof fetch = (input, init) => {
+            const url = new URL(String(input instanceof Request ? input.url : input))
+            const base = new URL(turn++ % 2 === 0 ? http.url : secondHttp.url)
+            url.host = base.host
+            hosts.push(url.host)
+            return fetch(url, init)
           }
+          const client = await connect({ authorization: `Bearer ${seed.keys.owner}` }, `${http.url}/mcp`, roundRobin)
+          const created = await call(client, "create_form", { title: "Across processes" })
+          expect((await call(client, "get_form", { formId: created.id })).title).toBe("Across processes")
+          expect((await call(client, "list_forms")).forms.map((f: Json) => f.id)).toContain(created.id)
+          expect(new Set(hosts).size).toBe(2)
+        } finally {
+          await secondHttp.close()
+          await second.dispose()
         }
-    )
+      })
     }
   })
 }

@@ -13,20 +13,14 @@ import { Effect, Fiber, Layer, Redacted, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import WebSocket from "ws"
-import { ApiKeys } from "../src/domain/ApiKeys.ts"
-import { eventsChannel, outboxChannel } from "../src/domain/Events.ts"
-import { Workspaces } from "../src/domain/Workspaces.ts"
+import { ApiKeys } from "../src/identity/ApiKeys.ts"
+import { eventsChannel, outboxChannel } from "../src/outbox/Events.ts"
+import { Workspaces } from "../src/identity/Workspaces.ts"
 import * as Qforms from "../src/Qforms.ts"
 import { channelName, Notifications, notifyChannel } from "../src/storage/Notifications.ts"
-import { postgresUrl } from "./support/Databases.ts"
-
-const waitFor = async (probe: () => boolean, timeoutMs = 10_000) => {
-  const deadline = performance.now() + timeoutMs
-  while (!probe()) {
-    if (performance.now() > deadline) throw new Error("timed out waiting")
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
+import { postgresUrl } from "@qforms/test-kit/Databases"
+import { waitFor } from "@qforms/test-kit/Conditions"
+import { apiOf } from "@qforms/test-kit/InProcessApi"
 
 const suffix = `${process.pid}_${Math.random().toString(36).slice(2, 10)}`
 const schemaA = `qforms_test_a_${suffix}`
@@ -40,19 +34,13 @@ describe.skipIf(postgresUrl === undefined)("notification channels of two schemas
   let server: Server
   const keys = { a: "", b: "" }
 
-  const api = async (q: Qforms.Qforms, key: string, method: string, path: string, body?: unknown) => {
-    const response = await q.handler(new Request(`http://qforms.test/api${path}`, {
-      method,
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) })
-    }))
-    const text = await response.text()
-    return { status: response.status, body: text === "" ? undefined : JSON.parse(text) }
-  }
+  const api = (q: Qforms.Qforms, key: string, method: string, path: string, body?: unknown) =>
+    apiOf(q, key)(method, path, body)
   const publishedForm = async (q: Qforms.Qforms, key: string) => {
-    const form = (await api(q, key, "POST", "/forms", { title: "F", fields: [{ type: "short_text", label: "Name" }] })).body
+    const form = (await api(q, key, "POST", "/forms", { title: "F", fields: [{ type: "short_text", label: "Name" }] }))
+      .json
     await api(q, key, "PATCH", `/forms/${form.id}`, { status: "published" })
-    const full = (await api(q, key, "GET", `/forms/${form.id}`)).body
+    const full = (await api(q, key, "GET", `/forms/${form.id}`)).json
     return { id: form.id as number, fieldId: full.fields[0].id as number }
   }
   const submit = (q: Qforms.Qforms, key: string, form: { id: number; fieldId: number }, name: string) =>
@@ -68,10 +56,15 @@ describe.skipIf(postgresUrl === undefined)("notification channels of two schemas
     b = await make(schemaB)
     // Both first workspaces get id 1: the same `<workspace>:<seq>` notices on both sides.
     const seed = (q: Qforms.Qforms) =>
-      q.run(Effect.gen(function*() {
-        const { workspace, ownerAccountId } = yield* (yield* Workspaces).create({ name: "w", ownerEmail: "w@example.com" })
-        return (yield* (yield* ApiKeys).create(workspace.id, { accountId: ownerAccountId })).key
-      }))
+      q.run(
+        Effect.gen(function* () {
+          const { workspace, ownerAccountId } = yield* (yield* Workspaces).create({
+            name: "w",
+            ownerEmail: "w@example.com"
+          })
+          return (yield* (yield* ApiKeys).create(workspace.id, { accountId: ownerAccountId })).key
+        })
+      )
     keys.a = await seed(a)
     keys.b = await seed(b)
     server = createServer(a.nodeHandler)
@@ -85,24 +78,32 @@ describe.skipIf(postgresUrl === undefined)("notification channels of two schemas
     await new Promise((resolve) => server?.close(resolve))
     await b?.dispose()
     await a?.dispose()
-    await Effect.runPromise(Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
-      for (const schema of [schemaA, schemaB]) yield* sql.unsafe(`drop schema if exists "${schema}" cascade`)
-    }).pipe(Effect.provide(pgLayer), Effect.orDie))
+    await Effect.runPromise(
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        for (const schema of [schemaA, schemaB]) yield* sql.unsafe(`drop schema if exists "${schema}" cascade`)
+      }).pipe(Effect.provide(pgLayer), Effect.orDie)
+    )
   })
 
   it("names each schema's channels apart, the same in SQL as in the listener", async () => {
     expect(channelName(eventsChannel, schemaA)).toBe(`qforms_events_${schemaA}`)
     expect(channelName(eventsChannel, schemaB)).toMatch(/^qforms_events_[0-9a-f]{32}$/)
     const inSql = (schema: string) =>
-      Effect.runPromise(Effect.gen(function*() {
-        const sql = yield* SqlClient.SqlClient
-        return yield* sql.withTransaction(Effect.gen(function*() {
-          yield* sql.unsafe(`set local search_path to "${schema}", public`)
-          const rows = yield* sql<{ readonly channel: string }>`select ${notifyChannel(sql, outboxChannel)} as channel`
-          return rows[0]!.channel
-        }))
-      }).pipe(Effect.provide(pgLayer)))
+      Effect.runPromise(
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          return yield* sql.withTransaction(
+            Effect.gen(function* () {
+              yield* sql.unsafe(`set local search_path to "${schema}", public`)
+              const rows = yield* sql<{
+                readonly channel: string
+              }>`select ${notifyChannel(sql, outboxChannel)} as channel`
+              return rows[0]!.channel
+            })
+          )
+        }).pipe(Effect.provide(pgLayer))
+      )
     expect(await inSql(schemaA)).toBe(channelName(outboxChannel, schemaA))
     expect(await inSql(schemaB)).toBe(channelName(outboxChannel, schemaB))
   })
@@ -112,7 +113,9 @@ describe.skipIf(postgresUrl === undefined)("notification channels of two schemas
     // An old event of A: seq 1 of workspace 1, which B's first event will also be.
     expect((await submit(a, keys.a, formA, "old")).status).toBe(201)
     const { port } = server.address() as AddressInfo
-    const socket = new WebSocket(`ws://127.0.0.1:${port}/api/events`, { headers: { authorization: `Bearer ${keys.a}` } })
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/api/events`, {
+      headers: { authorization: `Bearer ${keys.a}` }
+    })
     const messages: Array<Record<string, unknown>> = []
     socket.on("message", (data) => messages.push(JSON.parse(String(data))))
     await new Promise((resolve, reject) => socket.once("open", resolve).once("error", reject))
@@ -122,7 +125,7 @@ describe.skipIf(postgresUrl === undefined)("notification channels of two schemas
     const fresh = await submit(a, keys.a, formA, "new")
     await waitFor(() => messages.length >= 1)
     await new Promise((resolve) => setTimeout(resolve, 300))
-    expect(messages.map((m) => [m.event, m.responseId])).toEqual([["response.created", fresh.body.id]])
+    expect(messages.map((m) => [m.event, m.responseId])).toEqual([["response.created", fresh.json.id]])
     socket.close()
   })
 
@@ -131,22 +134,26 @@ describe.skipIf(postgresUrl === undefined)("notification channels of two schemas
     const listen = (schema: string, count: () => void) =>
       Effect.runFork(
         Stream.runForEach(
-          Stream.unwrap(Effect.gen(function*() {
-            return (yield* Notifications).listen(outboxChannel)
-          })),
+          Stream.unwrap(
+            Effect.gen(function* () {
+              return (yield* Notifications).listen(outboxChannel)
+            })
+          ),
           () => Effect.sync(count)
-        ).pipe(
-          Effect.provide(Notifications.layerPg(schema).pipe(Layer.provide(pgLayer)))
-        )
+        ).pipe(Effect.provide(Notifications.layerPg(schema).pipe(Layer.provide(pgLayer))))
       )
     const listeners = [listen(schemaA, () => heard.a++), listen(schemaB, () => heard.b++)]
     // LISTEN is confirmed asynchronously: notify A's own channel until A hears it.
     await waitFor(() => {
-      void a.run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`select pg_notify(${notifyChannel(sql, outboxChannel)}, '')`))
+      void a.run(
+        Effect.flatMap(SqlClient.SqlClient, (sql) => sql`select pg_notify(${notifyChannel(sql, outboxChannel)}, '')`)
+      )
       return heard.a > 0
     })
     await waitFor(() => {
-      void b.run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`select pg_notify(${notifyChannel(sql, outboxChannel)}, '')`))
+      void b.run(
+        Effect.flatMap(SqlClient.SqlClient, (sql) => sql`select pg_notify(${notifyChannel(sql, outboxChannel)}, '')`)
+      )
       return heard.b > 0
     })
     await new Promise((resolve) => setTimeout(resolve, 300))

@@ -16,10 +16,10 @@
 import { compileErrors, validate } from "@readme/openapi-parser"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ApiKeys } from "../src/domain/ApiKeys.ts"
-import { Workspaces } from "../src/domain/Workspaces.ts"
-import { databaseTargets } from "./support/Databases.ts"
-import { startTestServer, type TestServer } from "./support/TestServer.ts"
+import { ApiKeys } from "../src/identity/ApiKeys.ts"
+import { Workspaces } from "../src/identity/Workspaces.ts"
+import { databaseTargets } from "@qforms/test-kit/Databases"
+import { startTestServer, type TestServer } from "@qforms/test-kit/TestServer"
 
 // ---------------------------------------------------------------------------
 // JSON Schema helpers
@@ -36,10 +36,10 @@ const resolve = (doc: Json, schema: Json, seen: ReadonlyArray<string> = []): Jso
   const ref: string = schema.$ref
   if (!ref.startsWith("#/")) throw new Error(`external $ref ${ref}`)
   if (seen.includes(ref)) throw new Error(`circular $ref ${ref}`)
-  const target = ref.slice(2).split("/").reduce(
-    (node: Json, segment) => node?.[segment.replaceAll("~1", "/").replaceAll("~0", "~")],
-    doc
-  )
+  const target = ref
+    .slice(2)
+    .split("/")
+    .reduce((node: Json, segment) => node?.[segment.replaceAll("~1", "/").replaceAll("~0", "~")], doc)
   if (target === undefined) throw new Error(`dangling $ref ${ref}`)
   return resolve(doc, target, [...seen, ref])
 }
@@ -152,15 +152,19 @@ const FieldFields = {
   options: "object|null"
 } as const satisfies Record<string, SpecType>
 
-const StageFields = { id: "integer", name: "string", color: "string|null", isClosed: "boolean" } as const satisfies Record<
-  string,
-  SpecType
->
+const StageFields = {
+  id: "integer",
+  name: "string",
+  color: "string|null",
+  isClosed: "boolean"
+} as const satisfies Record<string, SpecType>
 
-const MemberFields = { accountId: "integer", name: "string|null", email: "string", role: "string" } as const satisfies Record<
-  string,
-  SpecType
->
+const MemberFields = {
+  accountId: "integer",
+  name: "string|null",
+  email: "string",
+  role: "string"
+} as const satisfies Record<string, SpecType>
 
 const ResponseRowFields = {
   id: "integer",
@@ -380,12 +384,14 @@ describe("OpenAPI document (GET /api/openapi.json)", () => {
 
   beforeAll(async () => {
     server = await startTestServer(pglite, { rateLimit: { requestsPerSecond: 100_000, burst: 100_000 } })
-    ownerKey = await server.run(Effect.gen(function*() {
-      const workspaces = yield* Workspaces
-      const keys = yield* ApiKeys
-      const w = yield* workspaces.create({ name: "OpenAPI", ownerEmail: "owner@example.com", ownerName: "Owner" })
-      return (yield* keys.create(w.workspace.id, { accountId: w.ownerAccountId, name: "owner" })).key
-    }))
+    ownerKey = await server.run(
+      Effect.gen(function* () {
+        const workspaces = yield* Workspaces
+        const keys = yield* ApiKeys
+        const w = yield* workspaces.create({ name: "OpenAPI", ownerEmail: "owner@example.com", ownerName: "Owner" })
+        return (yield* keys.create(w.workspace.id, { accountId: w.ownerAccountId, name: "owner" })).key
+      })
+    )
     const reply = await fetch(`${server.url}/api/openapi.json`)
     expect(reply.status).toBe(200)
     expect(reply.headers.get("content-type") ?? "").toMatch(/json/)
@@ -421,19 +427,25 @@ describe("OpenAPI document (GET /api/openapi.json)", () => {
 
   // Changed with issue #20: the document now also describes the routes served beside the API, which take no key.
   it("has a bearer security scheme; every operation requires it but the documents, the probes and the public page's", () => {
-    const schemes = Object.entries((doc.components?.securitySchemes ?? {}) as Record<string, Json>)
-      .map(([name, scheme]) => [name, resolve(doc, scheme)] as const)
-    const bearer = schemes.filter(([, s]) => s.type === "http" && String(s.scheme).toLowerCase() === "bearer")
+    const schemes = Object.entries((doc.components?.securitySchemes ?? {}) as Record<string, Json>).map(
+      ([name, scheme]) => [name, resolve(doc, scheme)] as const
+    )
+    const bearer = schemes
+      .filter(([, s]) => s.type === "http" && String(s.scheme).toLowerCase() === "bearer")
       .map(([name]) => name)
     expect(bearer.length, JSON.stringify(doc.components?.securitySchemes)).toBeGreaterThan(0)
     const ops = operations(doc)
     expect(ops.length).toBeGreaterThan(0)
-    const unprotected = ops.filter(([, op]) => {
-      const requirements: Array<Record<string, unknown>> = op.security ?? doc.security ?? []
-      // Required: at least one alternative, and every alternative names the bearer scheme (`{}` would make it optional).
-      return requirements.length === 0 ||
-        !requirements.every((requirement) => Object.keys(requirement).some((name) => bearer.includes(name)))
-    }).map(([name]) => name)
+    const unprotected = ops
+      .filter(([, op]) => {
+        const requirements: Array<Record<string, unknown>> = op.security ?? doc.security ?? []
+        // Required: at least one alternative, and every alternative names the bearer scheme (`{}` would make it optional).
+        return (
+          requirements.length === 0 ||
+          !requirements.every((requirement) => Object.keys(requirement).some((name) => bearer.includes(name)))
+        )
+      })
+      .map(([name]) => name)
     expect(unprotected.sort()).toEqual([
       "GET /api/docs",
       "GET /api/openapi.json",
@@ -448,9 +460,14 @@ describe("OpenAPI document (GET /api/openapi.json)", () => {
     const problems: Array<string> = []
     for (const [name, op] of operations(doc)) {
       for (const p of (op.parameters ?? []).map((p: Json) => resolve(doc, p))) {
-        const numeric = /(?:^id|Id|^limit)$/.test(p.name) && p.name !== "fileId" && p.name !== "channelId" && p.name !== "publicId" &&
+        const numeric =
+          /(?:^id|Id|^limit)$/.test(p.name) &&
+          p.name !== "fileId" &&
+          p.name !== "channelId" &&
+          p.name !== "publicId" &&
           !(p.name === "id" && /\/webhooks\/subscribe\//.test(name))
-        if (numeric && !typesOf(doc, p.schema).has("integer")) problems.push(`${name} ${p.name}: ${JSON.stringify(p.schema)}`)
+        if (numeric && !typesOf(doc, p.schema).has("integer"))
+          problems.push(`${name} ${p.name}: ${JSON.stringify(p.schema)}`)
       }
     }
     expect(problems).toEqual([])
@@ -459,7 +476,8 @@ describe("OpenAPI document (GET /api/openapi.json)", () => {
   })
 
   it("documents answer maps (`values`) with a schema for each answer, never as a bare object", () => {
-    const submit = resolve(doc, doc.paths["/api/forms/{formId}/responses"].post.requestBody).content["application/json"].schema
+    const submit = resolve(doc, doc.paths["/api/forms/{formId}/responses"].post.requestBody).content["application/json"]
+      .schema
     const row = jsonSchemaOf(doc, doc.paths["/api/forms/{formId}/responses"].post.responses["201"])
     for (const values of [property(doc, submit, "values"), property(doc, row, "values")]) {
       expect(values.type).toBe("object")
@@ -471,7 +489,9 @@ describe("OpenAPI document (GET /api/openapi.json)", () => {
   })
 
   it("documents 405 on every operation (a known path answers another method 405 with Allow), 409 on every write", () => {
-    const missing = operations(doc).filter(([, op]) => op.responses["405"] === undefined).map(([name]) => name)
+    const missing = operations(doc)
+      .filter(([, op]) => op.responses["405"] === undefined)
+      .map(([name]) => name)
     expect(missing).toEqual([])
     // A write referring to something a concurrent request deleted answers 409 (see ConcurrentDeletion.test.ts).
     const writes = operations(doc).filter(([name]) => !name.startsWith("GET "))
@@ -480,7 +500,8 @@ describe("OpenAPI document (GET /api/openapi.json)", () => {
   })
 
   it("documents every path and method of spec section 4 under /api", () => {
-    const missing = specEndpoints.filter((e) => doc.paths?.[e.path]?.[e.method] === undefined)
+    const missing = specEndpoints
+      .filter((e) => doc.paths?.[e.path]?.[e.method] === undefined)
       .map((e) => `${e.method.toUpperCase()} ${e.path}`)
     expect(missing).toEqual([])
   })
@@ -548,7 +569,9 @@ describe("OpenAPI document (GET /api/openapi.json)", () => {
     expect(missing).toEqual([])
     for (const p of params) expect(p.required ?? false, `${p.name} is optional`).toBe(false)
     // flat: only allowed value "1".
-    const flat = alternatives(doc, byName.get("flat").schema).flatMap((alt) => alt.enum ?? ("const" in alt ? [alt.const] : []))
+    const flat = alternatives(doc, byName.get("flat").schema).flatMap(
+      (alt) => alt.enum ?? ("const" in alt ? [alt.const] : [])
+    )
     expect(flat).toEqual(["1"])
     // stage / assignee: an id, or "none".
     for (const name of ["stage", "assignee"]) {
@@ -567,7 +590,9 @@ describe("OpenAPI document (GET /api/openapi.json)", () => {
       return schema
     }
     const stringSchemaOf = (schema: Json): Json =>
-      alternatives(doc, schema).find((alt) => alt?.type === "string" || (Array.isArray(alt?.type) && alt.type.includes("string")))
+      alternatives(doc, schema).find(
+        (alt) => alt?.type === "string" || (Array.isArray(alt?.type) && alt.type.includes("string"))
+      )
 
     interface Limit {
       readonly name: string
@@ -627,7 +652,11 @@ describe("OpenAPI document (GET /api/openapi.json)", () => {
 
     // The same limits through the server: at the limit accepted, one more → 400 naming the field.
     it("the server enforces every limit with a 400 naming the field", async () => {
-      const api = async (method: string, path: string, body: unknown): Promise<{ status: number; text: string; body: Json }> => {
+      const api = async (
+        method: string,
+        path: string,
+        body: unknown
+      ): Promise<{ status: number; text: string; body: Json }> => {
         const reply = await fetch(`${server.url}/api${path}`, {
           method,
           headers: { authorization: `Bearer ${ownerKey}`, "content-type": "application/json" },
@@ -640,9 +669,11 @@ describe("OpenAPI document (GET /api/openapi.json)", () => {
       expect(form.status, form.text).toBe(201)
       const formId: number = form.body.id
       expect((await api("PATCH", `/forms/${formId}`, { status: "published" })).status).toBe(200)
-      const full: Json = await (await fetch(`${server.url}/api/forms/${formId}`, {
-        headers: { authorization: `Bearer ${ownerKey}` }
-      })).json()
+      const full: Json = await (
+        await fetch(`${server.url}/api/forms/${formId}`, {
+          headers: { authorization: `Bearer ${ownerKey}` }
+        })
+      ).json()
       const fieldId: number = full.fields[0].id
       const response = await api("POST", `/forms/${formId}/responses`, { values: { [fieldId]: "Ada" } })
       expect(response.status, response.text).toBe(201)
@@ -651,12 +682,21 @@ describe("OpenAPI document (GET /api/openapi.json)", () => {
         const base = "https://hooks.example.com/"
         return base + "a".repeat(length - base.length)
       }
-      const cases: ReadonlyArray<readonly [string, string, string, (n: number) => unknown, number, number | undefined]> = [
+      const cases: ReadonlyArray<
+        readonly [string, string, string, (n: number) => unknown, number, number | undefined]
+      > = [
         ["title (POST)", "POST", "/forms", (n) => ({ title: "t".repeat(n) }), 200, undefined],
         ["title (PATCH)", "PATCH", `/forms/${formId}`, (n) => ({ title: "t".repeat(n) }), 200, undefined],
         ["tags", "PATCH", `/responses/${responseId}`, (n) => ({ tags: ["g".repeat(n)] }), 30, undefined],
         ["body", "POST", `/responses/${responseId}/notes`, (n) => ({ body: "b".repeat(n) }), 5000, 1],
-        ["targetUrl", "POST", "/webhooks/subscribe", (n) => ({ formId, event: "response.created", targetUrl: url(n) }), 2000, undefined],
+        [
+          "targetUrl",
+          "POST",
+          "/webhooks/subscribe",
+          (n) => ({ formId, event: "response.created", targetUrl: url(n) }),
+          2000,
+          undefined
+        ],
         [
           "source",
           "POST",
@@ -671,7 +711,9 @@ describe("OpenAPI document (GET /api/openapi.json)", () => {
         const atLimit = await api(method, path, make(max))
         // Generation has no generator in tests: a valid prompt reaches it and gets 502, past validation.
         const accepted = path === "/v1/forms/generate" ? [502] : [200, 201]
-        expect.soft(accepted, `${field} at ${max}: ${atLimit.status} ${atLimit.text.slice(0, 200)}`).toContain(atLimit.status)
+        expect
+          .soft(accepted, `${field} at ${max}: ${atLimit.status} ${atLimit.text.slice(0, 200)}`)
+          .toContain(atLimit.status)
         const over = await api(method, path, make(max + 1))
         expect.soft(over.status, `${field} at ${max + 1}: ${over.text.slice(0, 200)}`).toBe(400)
         expect.soft(String(over.body?.error), `${field} named`).toContain(field.split(" ")[0])

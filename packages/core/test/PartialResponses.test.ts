@@ -12,7 +12,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type * as PublicPage from "../src/pages/PublicPage.ts"
-import { databaseTargets } from "./support/Databases.ts"
+import { databaseTargets } from "@qforms/test-kit/Databases"
 import {
   answer,
   api,
@@ -23,37 +23,47 @@ import {
   type Reply,
   seedWorkspace,
   tokenOf
-} from "./support/PublicForms.ts"
-import { startTestServer, type TestServer } from "./support/TestServer.ts"
+} from "@qforms/test-kit/PublicForms"
+import { startTestServer, type TestServer } from "@qforms/test-kit/TestServer"
 
 /** Rows of a form's responses straight from the database (finished or not). */
 const rowsOf = (server: TestServer, formId: number) =>
-  server.run(Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    return yield* sql<{ readonly id: number; readonly finished: boolean; readonly name: string | null }>`
+  server.run(
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      return yield* sql<{ readonly id: number; readonly finished: boolean; readonly name: string | null }>`
       select id, finished, name from responses where form_id = ${formId} order by id`
-  }))
+    })
+  )
 
 /** The respondent named by each `response.created` event of a form. */
 const eventNames = (server: TestServer, formId: number) =>
-  server.run(Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql<{ readonly payload: unknown }>`select payload from events where form_id = ${formId} order by id`
-    return rows.map((row) => {
-      const payload = (typeof row.payload === "string" ? JSON.parse(row.payload) : row.payload) as {
-        respondent: { name: string | null }
-      }
-      return payload.respondent.name
+  server.run(
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const rows = yield* sql<{
+        readonly payload: unknown
+      }>`select payload from events where form_id = ${formId} order by id`
+      return rows.map((row) => {
+        const payload = (typeof row.payload === "string" ? JSON.parse(row.payload) : row.payload) as {
+          respondent: { name: string | null }
+        }
+        return payload.respondent.name
+      })
     })
-  }))
+  )
 
 /** The stored name of the workspace's contact with this e-mail. */
 const contactName = (server: TestServer, email: string) =>
-  server.run(Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql<{ readonly name: string | null }>`select name from contacts where lower(email) = lower(${email})`
-    return rows[0]?.name
-  }))
+  server.run(
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const rows = yield* sql<{
+        readonly name: string | null
+      }>`select name from contacts where lower(email) = lower(${email})`
+      return rows[0]?.name
+    })
+  )
 
 /** A step as the page's script posts it: multipart, with its marker header. */
 const answerWithScript = async (
@@ -140,10 +150,12 @@ for (const target of databaseTargets) {
         expect(done.text).toContain("Thank you!")
         const after = await rowsOf(server, form.id)
         expect(after).toEqual([{ ...rows[0]!, finished: true }])
-        await server.run(Effect.gen(function*() {
-          const sql = yield* SqlClient.SqlClient
-          yield* sql`delete from responses where form_id = ${form.id}`
-        }))
+        await server.run(
+          Effect.gen(function* () {
+            const sql = yield* SqlClient.SqlClient
+            yield* sql`delete from responses where form_id = ${form.id}`
+          })
+        )
       }
     })
 
@@ -252,7 +264,10 @@ for (const target of databaseTargets) {
           const rows = (await rowsOf(server, form.id)).filter((r) => r.finished)
           expect(rows.map((r) => r.name)).toEqual(["Ada Lovelace", "Grace Hopper"])
           const listed = await api(server, key, "GET", `/forms/${form.id}/responses`)
-          expect(listed.body.responses.map((r: { name: string | null }) => r.name).sort()).toEqual(["Ada Lovelace", "Grace Hopper"])
+          expect(listed.body.responses.map((r: { name: string | null }) => r.name).sort()).toEqual([
+            "Ada Lovelace",
+            "Grace Hopper"
+          ])
           expect((await eventNames(server, form.id)).sort()).toEqual(["Ada Lovelace", "Grace Hopper"])
           expect(await contactName(server, address)).toBe("Grace Hopper")
           // Without a typed name, the contact's name fills in (as documented).

@@ -9,11 +9,11 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { ApiKeys } from "../src/domain/ApiKeys.ts"
-import { Workspaces } from "../src/domain/Workspaces.ts"
+import { ApiKeys } from "../src/identity/ApiKeys.ts"
+import { Workspaces } from "../src/identity/Workspaces.ts"
 import * as Qforms from "../src/Qforms.ts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { databaseTargets } from "./support/Databases.ts"
+import { databaseTargets } from "@qforms/test-kit/Databases"
 import {
   answer,
   api,
@@ -25,8 +25,8 @@ import {
   postStep,
   seedWorkspace,
   tokenOf
-} from "./support/PublicForms.ts"
-import { startTestServer, type TestServer } from "./support/TestServer.ts"
+} from "@qforms/test-kit/PublicForms"
+import { startTestServer, type TestServer } from "@qforms/test-kit/TestServer"
 
 const PNG = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
@@ -37,9 +37,15 @@ const TEXT = Buffer.from("just some text, not an image at all\n")
 /** A multipart body as a browser sends it when no file was chosen: an empty part with filename="". */
 const noFile = (fields: FormData) => {
   const boundary = "----qforms-boundary-7ma4ywxktrzu0gw" // lower case: a Blob lower-cases its type
-  const parts = [...fields.entries()].map(([k, v]) => `--${boundary}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${String(v)}\r\n`)
-  parts.splice(4, 0, `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename=""\r\ncontent-type: application/octet-stream\r\n\r\n\r\n`)
-  return new Blob([parts.join("") + `--${boundary}--\r\n`], { type: `multipart/form-data; boundary=${boundary}` })
+  const parts = [...fields.entries()].map(
+    ([k, v]) => `--${boundary}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${String(v)}\r\n`
+  )
+  parts.splice(
+    4,
+    0,
+    `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename=""\r\ncontent-type: application/octet-stream\r\n\r\n\r\n`
+  )
+  return new Blob([`${parts.join("")}--${boundary}--\r\n`], { type: `multipart/form-data; boundary=${boundary}` })
 }
 const XSS = `"><img src=x onerror=alert(1)><script>alert(1)</script>`
 
@@ -60,11 +66,15 @@ const everyType = [
 ]
 
 const countWhere = (server: TestServer, table: "responses" | "events", formId: number) =>
-  server.run(Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql<{ readonly n: number }>`select count(*)::int as n from ${sql(table)} where form_id = ${formId}`
-    return rows[0]!.n
-  }))
+  server.run(
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const rows = yield* sql<{
+        readonly n: number
+      }>`select count(*)::int as n from ${sql(table)} where form_id = ${formId}`
+      return rows[0]!.n
+    })
+  )
 
 for (const target of databaseTargets) {
   describe(`public form page on ${target.name}`, () => {
@@ -90,12 +100,22 @@ for (const target of databaseTargets) {
       expect(deeper.status).toBe(404)
       expect(deeper.headers.get("content-type")).toContain("text/html")
 
-      const draft = await createForm(server, key, { title: "Draft form", fields: [{ type: "short_text", label: "Q" }] }, "draft")
+      const draft = await createForm(
+        server,
+        key,
+        { title: "Draft form", fields: [{ type: "short_text", label: "Q" }] },
+        "draft"
+      )
       const draftPage = await getPage(server, `/f/${draft.publicId}`)
       expect(draftPage.status).toBe(404)
       expect(draftPage.text).not.toContain("Draft form")
 
-      const closed = await createForm(server, key, { title: "Closed form", fields: [{ type: "short_text", label: "Q" }] }, "closed")
+      const closed = await createForm(
+        server,
+        key,
+        { title: "Closed form", fields: [{ type: "short_text", label: "Q" }] },
+        "closed"
+      )
       const closedPage = await getPage(server, `/f/${closed.publicId}`)
       expect(closedPage.status).toBe(410)
       expect(closedPage.text).toContain("This form is no longer accepting responses")
@@ -144,7 +164,7 @@ for (const target of databaseTargets) {
       const step = await answer(server, form.publicId, welcome.text, [], "start")
       const second = await answer(server, form.publicId, step.text, [XSS])
       const invalid = await answer(server, form.publicId, welcome.text, [], "start").then((s) =>
-        answer(server, form.publicId, s.text, ["not a choice " + XSS])
+        answer(server, form.publicId, s.text, [`not a choice ${XSS}`])
       )
       for (const page of [welcome, step, second, invalid]) {
         expect(page.text).not.toContain("<img src=x")
@@ -152,7 +172,7 @@ for (const target of databaseTargets) {
         // Only the page's own script (under its nonce) may be a script element.
         const withoutOwn = page.text.replace(/<script nonce="[^"]+">[\s\S]*?<\/script>/, "")
         expect(withoutOwn).not.toContain("<script")
-        expect(withoutOwn).not.toContain("\"><img")
+        expect(withoutOwn).not.toContain('"><img')
       }
       expect(step.text).toContain("&lt;script&gt;alert(1)&lt;/script&gt;")
       expect(second.text).toContain(`placeholder="&quot;&gt;&lt;img src=x onerror=alert(1)&gt;`)
@@ -255,14 +275,26 @@ for (const target of databaseTargets) {
       // The last two characters of the MAC changed (never to what they were).
       const flipped = `${payload}.${mac.slice(0, -2)}${mac.endsWith("AA") ? "BB" : "AA"}`
       for (const bad of [forged, flipped, "garbage", ""]) {
-        const refused = await postStep(server, form.publicId, [["token", bad], ["at", "welcome"], ["move", "start"]])
+        const refused = await postStep(server, form.publicId, [
+          ["token", bad],
+          ["at", "welcome"],
+          ["move", "start"]
+        ])
         expect(refused.status, bad).toBe(400)
         expect(refused.text).toContain("Start again")
       }
-      const elsewhere = await postStep(server, other.publicId, [["token", token], ["at", "welcome"], ["move", "start"]])
+      const elsewhere = await postStep(server, other.publicId, [
+        ["token", token],
+        ["at", "welcome"],
+        ["move", "start"]
+      ])
       expect(elsewhere.status).toBe(400)
       expect(elsewhere.text).toContain("another form")
-      const fine = await postStep(server, form.publicId, [["token", token], ["at", "welcome"], ["move", "start"]])
+      const fine = await postStep(server, form.publicId, [
+        ["token", token],
+        ["at", "welcome"],
+        ["move", "start"]
+      ])
       expect(fine.status).toBe(200)
     })
 
@@ -287,14 +319,17 @@ for (const target of databaseTargets) {
     it("takes JSON submissions: 201 with the id, shown in the API with source form and its event; 400/404/409/415 otherwise", async () => {
       const form = await createForm(server, key, {
         title: "JSON",
-        fields: [{ type: "email", label: "Email", required: true }, { type: "rating", label: "Stars" }]
+        fields: [
+          { type: "email", label: "Email", required: true },
+          { type: "rating", label: "Stars" }
+        ]
       })
       const [email, stars] = form.fields.map((f) => f.id) as [number, number]
       const invalid = await postJson(server, form.publicId, { values: { [stars]: 9 } })
       expect(invalid.status).toBe(400)
       expect(invalid.body.details).toEqual([
-        { path: `values.${email}`, message: "\"Email\" is required" },
-        { path: `values.${stars}`, message: "\"Stars\" must be a whole number from 1 to 5" }
+        { path: `values.${email}`, message: '"Email" is required' },
+        { path: `values.${stars}`, message: '"Stars" must be a whole number from 1 to 5' }
       ])
       expect((await postJson(server, form.publicId, { nope: 1 })).status).toBe(400)
       const notJson = await fetch(`${server.url}/f/${form.publicId}/responses`, {
@@ -345,8 +380,10 @@ for (const target of databaseTargets) {
         body.set("a", "")
         if (file !== undefined) body.set("file", new Blob([file.bytes], { type: file.type }), file.name)
         body.set("move", "next")
-        return fetch(`${server.url}/f/${form.publicId}`, { method: "POST", body: file === undefined ? noFile(body) : body })
-          .then(async (r) => ({
+        return fetch(`${server.url}/f/${form.publicId}`, {
+          method: "POST",
+          body: file === undefined ? noFile(body) : body
+        }).then(async (r) => ({
           status: r.status,
           text: await r.text()
         }))
@@ -357,7 +394,11 @@ for (const target of databaseTargets) {
       expect(wrongType.text).toMatch(/class="error"[^>]*>[^<]*(type|PNG|png)/)
       const none = await post(wrongType.text, undefined)
       expect(none.text).toContain("&quot;Photo&quot; is required")
-      const tooBig = await post(none.text, { bytes: Buffer.concat([PNG, Buffer.alloc(1024 * 1024 + 10)]), name: "big.png", type: "image/png" })
+      const tooBig = await post(none.text, {
+        bytes: Buffer.concat([PNG, Buffer.alloc(1024 * 1024 + 10)]),
+        name: "big.png",
+        type: "image/png"
+      })
       expect(tooBig.status).toBe(400)
       expect(tooBig.text).toContain(`aria-invalid="true"`)
       const next = await post(tooBig.text, { bytes: PNG, name: "pixel.png", type: "image/png" })
@@ -370,7 +411,7 @@ for (const target of databaseTargets) {
       const kept = await postStep(server, form.publicId, [
         ["token", tokenOf(back.text)],
         ["at", String(photo)],
-        ["a", hidden(back.text, "a").replaceAll("&quot;", "\"")],
+        ["a", hidden(back.text, "a").replaceAll("&quot;", '"')],
         ["move", "next"]
       ])
       expect(kept.status).toBe(200)
@@ -394,7 +435,10 @@ for (const target of databaseTargets) {
       const field = form.fields[0]!.id
       const upload = new FormData()
       upload.set("file", new Blob([PDF], { type: "application/pdf" }), "cv.pdf")
-      const uploaded = await fetch(`${server.url}/f/${form.publicId}/uploads?fieldId=${field}`, { method: "POST", body: upload })
+      const uploaded = await fetch(`${server.url}/f/${form.publicId}/uploads?fieldId=${field}`, {
+        method: "POST",
+        body: upload
+      })
       expect(uploaded.status).toBe(201)
       const file = (await uploaded.json()) as Record<string, unknown>
       const created = await postJson(server, form.publicId, { values: { [field]: file } })
@@ -410,7 +454,11 @@ for (const target of databaseTargets) {
       const big = "x".repeat(1024 * 1024 + 10)
       const json = await postJson(server, form.publicId, { values: { [form.fields[0]!.id]: big } })
       expect(json.status).toBe(413)
-      const step = await postStep(server, form.publicId, [["token", "t"], ["at", "welcome"], ["a", big]])
+      const step = await postStep(server, form.publicId, [
+        ["token", "t"],
+        ["at", "welcome"],
+        ["a", big]
+      ])
       expect(step.status).toBe(413)
     })
 
@@ -421,7 +469,11 @@ for (const target of databaseTargets) {
       const nul = await answer(server, form.publicId, page.text, ["a\u0000b"])
       expect(nul.status).toBe(400)
       expect(nul.text).toContain("NUL")
-      const plain = await fetch(`${server.url}/f/${form.publicId}`, { method: "POST", body: "x", headers: { "content-type": "text/plain" } })
+      const plain = await fetch(`${server.url}/f/${form.publicId}`, {
+        method: "POST",
+        body: "x",
+        headers: { "content-type": "text/plain" }
+      })
       expect(plain.status).toBe(415)
       expect(plain.headers.get("content-type")).toContain("text/html")
     })
@@ -438,7 +490,11 @@ for (const target of databaseTargets) {
         publicPage: { minSubmitSeconds: 0, submissionRateLimit: { requestsPerSecond: 0.01, burst: 2 } }
       })
       proxied = await startTestServer(target, {
-        publicPage: { minSubmitSeconds: 0, submissionRateLimit: { requestsPerSecond: 0.01, burst: 1 }, trustedProxyHops: 1 }
+        publicPage: {
+          minSubmitSeconds: 0,
+          submissionRateLimit: { requestsPerSecond: 0.01, burst: 1 },
+          trustedProxyHops: 1
+        }
       })
     })
     afterAll(async () => {
@@ -454,7 +510,10 @@ for (const target of databaseTargets) {
       expect(done.status).toBe(400)
       expect(done.text).toContain("That was very quick")
       expect(done.text).not.toContain("Thank you")
-      const json = await postJson(slow, form.publicId, { values: { [form.fields[0]!.id]: "fast" }, token: tokenOf(welcome.text) })
+      const json = await postJson(slow, form.publicId, {
+        values: { [form.fields[0]!.id]: "fast" },
+        token: tokenOf(welcome.text)
+      })
       expect(json.status).toBe(400)
       expect(json.body.error).toContain("too soon")
       expect(await countWhere(slow, "responses", form.id)).toBe(0)
@@ -479,11 +538,18 @@ for (const target of databaseTargets) {
       expect(await countWhere(limited, "responses", form.id)).toBe(2)
 
       const proxiedKey = (await seedWorkspace(proxied)).key
-      const other = await createForm(proxied, proxiedKey, { title: "Proxied", fields: [{ type: "short_text", label: "Q" }] })
+      const other = await createForm(proxied, proxiedKey, {
+        title: "Proxied",
+        fields: [{ type: "short_text", label: "Q" }]
+      })
       const body = { values: { [other.fields[0]!.id]: "hi" } }
-      expect((await postJson(proxied, other.publicId, body, { "x-forwarded-for": "spoofed, 10.0.0.1" })).status).toBe(201)
+      expect((await postJson(proxied, other.publicId, body, { "x-forwarded-for": "spoofed, 10.0.0.1" })).status).toBe(
+        201
+      )
       expect((await postJson(proxied, other.publicId, body, { "x-forwarded-for": "10.0.0.1" })).status).toBe(429)
-      expect((await postJson(proxied, other.publicId, body, { "x-forwarded-for": "10.0.0.1, 10.0.0.2" })).status).toBe(201)
+      expect((await postJson(proxied, other.publicId, body, { "x-forwarded-for": "10.0.0.1, 10.0.0.2" })).status).toBe(
+        201
+      )
     })
   })
 
@@ -491,13 +557,22 @@ for (const target of databaseTargets) {
     it("are accepted after a restart, and by another process on the same database (the secret is stored there)", async () => {
       const filesDir = mkdtempSync(join(tmpdir(), "qforms-token-files-"))
       const dataDir = target.name === "pglite" ? mkdtempSync(join(tmpdir(), "qforms-token-")) : undefined
-      const { database, cleanup } = dataDir !== undefined
-        ? { database: { dataDir }, cleanup: async () => rmSync(dataDir, { recursive: true, force: true }) }
-        : target.options()
+      const { database, cleanup } =
+        dataDir !== undefined
+          ? { database: { dataDir }, cleanup: async () => rmSync(dataDir, { recursive: true, force: true }) }
+          : target.options()
       const open = () =>
-        Qforms.make({ database, files: { directory: filesDir }, delivery: { worker: false }, publicPage: { minSubmitSeconds: 0 }, logLevel: "Error" })
+        Qforms.make({
+          database,
+          files: { directory: filesDir },
+          delivery: { worker: false },
+          publicPage: { minSubmitSeconds: 0 },
+          logLevel: "Error"
+        })
       const call = (qforms: Qforms.Qforms, path: string, init?: RequestInit) =>
-        qforms.handler(new Request(`http://forms.test${path}`, init)).then(async (r) => ({ status: r.status, text: await r.text() }))
+        qforms
+          .handler(new Request(`http://forms.test${path}`, init))
+          .then(async (r) => ({ status: r.status, text: await r.text() }))
       const start = (qforms: Qforms.Qforms, publicId: string, token: string) =>
         call(qforms, `/f/${publicId}`, {
           method: "POST",
@@ -506,17 +581,32 @@ for (const target of databaseTargets) {
         })
       const first = await open()
       try {
-        const key = await first.run(Effect.gen(function*() {
-          const made = yield* (yield* Workspaces).create({ name: "Tokens", ownerEmail: "t@example.com", ownerName: null })
-          return (yield* (yield* ApiKeys).create(made.workspace.id, { accountId: made.ownerAccountId, name: "k" })).key
-        }))
+        const key = await first.run(
+          Effect.gen(function* () {
+            const made = yield* (yield* Workspaces).create({
+              name: "Tokens",
+              ownerEmail: "t@example.com",
+              ownerName: null
+            })
+            return (yield* (yield* ApiKeys).create(made.workspace.id, { accountId: made.ownerAccountId, name: "k" }))
+              .key
+          })
+        )
         const auth = { authorization: `Bearer ${key}`, "content-type": "application/json" }
-        const created = JSON.parse((await call(first, "/api/forms", {
-          method: "POST",
+        const created = JSON.parse(
+          (
+            await call(first, "/api/forms", {
+              method: "POST",
+              headers: auth,
+              body: JSON.stringify({ title: "Tokens", fields: [{ type: "short_text", label: "Q" }] })
+            })
+          ).text
+        )
+        await call(first, `/api/forms/${created.id}`, {
+          method: "PATCH",
           headers: auth,
-          body: JSON.stringify({ title: "Tokens", fields: [{ type: "short_text", label: "Q" }] })
-        })).text)
-        await call(first, `/api/forms/${created.id}`, { method: "PATCH", headers: auth, body: JSON.stringify({ status: "published" }) })
+          body: JSON.stringify({ status: "published" })
+        })
         const token = tokenOf((await call(first, `/f/${created.publicId}`)).text)
         expect((await start(first, created.publicId, token)).status).toBe(200)
         if (dataDir === undefined) {

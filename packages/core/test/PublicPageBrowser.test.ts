@@ -11,13 +11,12 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { type Browser, type BrowserContext, type Page } from "playwright-core"
-import { artifacts, axeSource, launch, present } from "./support/Browser.ts"
+import type { Browser, BrowserContext, Page } from "playwright-core"
+import { artifacts, axeSource, launch, present } from "@qforms/test-kit/Browser"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { databaseTargets } from "./support/Databases.ts"
-import { createForm, listResponses, seedWorkspace } from "./support/PublicForms.ts"
-import { startTestServer, type TestServer } from "./support/TestServer.ts"
-
+import { databaseTargets } from "@qforms/test-kit/Databases"
+import { createForm, listResponses, seedWorkspace } from "@qforms/test-kit/PublicForms"
+import { startTestServer, type TestServer } from "@qforms/test-kit/TestServer"
 
 const fields = [
   { type: "short_text", label: "Your name", required: true },
@@ -81,10 +80,19 @@ const check = async (flow: Flow, label: string) => {
   await axePage.setContent(html)
   await axePage.addScriptTag({ content: axeSource })
   const result = await axePage.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run: (context: unknown) => Promise<{ violations: ReadonlyArray<{ id: string; help: string; nodes: ReadonlyArray<{ html: string }> }> }> } }).axe
+    const axe = (
+      globalThis as unknown as {
+        axe: {
+          run: (context: unknown) => Promise<{
+            violations: ReadonlyArray<{ id: string; help: string; nodes: ReadonlyArray<{ html: string }> }>
+          }>
+        }
+      }
+    ).axe
     const r = await axe.run((globalThis as unknown as PageWindow).document)
-    return r.violations.map((v: { id: string; help: string; nodes: ReadonlyArray<{ html: string }> }) =>
-      `${v.id}: ${v.help} (${v.nodes.map((n) => n.html).join(" | ")})`
+    return r.violations.map(
+      (v: { id: string; help: string; nodes: ReadonlyArray<{ html: string }> }) =>
+        `${v.id}: ${v.help} (${v.nodes.map((n) => n.html).join(" | ")})`
     )
   })
   await axePage.close()
@@ -105,7 +113,13 @@ const screen = async (page: Page, text: string) => {
 /** Presses Tab until the focused element matches, as a keyboard user would. */
 const tabTo = async (page: Page, selector: string) => {
   for (let i = 0; i < 30; i++) {
-    if (await page.evaluate((s) => (globalThis as unknown as PageWindow).document.activeElement?.matches(s) ?? false, selector)) return
+    if (
+      await page.evaluate(
+        (s) => (globalThis as unknown as PageWindow).document.activeElement?.matches(s) ?? false,
+        selector
+      )
+    )
+      return
     await page.keyboard.press("Tab")
   }
   throw new Error(`could not reach ${selector} with Tab`)
@@ -213,7 +227,9 @@ const fill = async (flow: Flow, js: boolean) => {
   if (js) {
     // Uploaded ahead of the step, with progress; Enter then goes on.
     await page.locator("#upload-status").filter({ hasText: "Uploaded pixel.png" }).waitFor()
-    expect(await page.locator("progress.upload").evaluate((el) => (el as unknown as { readonly value: number }).value)).toBe(1)
+    expect(
+      await page.locator("progress.upload").evaluate((el) => (el as unknown as { readonly value: number }).value)
+    ).toBe(1)
     await check(flow, "file-uploaded")
     await page.keyboard.press("Enter")
   } else {

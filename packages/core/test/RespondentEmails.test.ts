@@ -8,20 +8,22 @@ import { createRequire } from "node:module"
 import type { AddressInfo } from "node:net"
 import { ImapFlow } from "imapflow"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { stripQuoted } from "../src/domain/EmailReplies.ts"
+import { stripQuoted } from "../src/email/EmailReplies.ts"
 import * as Qforms from "../src/Qforms.ts"
-import { adversarialBodies, adversarialReplies } from "./support/AdversarialMail.ts"
-import { databaseTargets } from "./support/Databases.ts"
-import { type Api, apiOf, workspace } from "./support/InProcessApi.ts"
-import { waitFor } from "./support/Receiver.ts"
-import { type ReceivedMail, smtpSink } from "./support/SmtpSink.ts"
+import { adversarialBodies, adversarialReplies } from "@qforms/test-kit/AdversarialMail"
+import { databaseTargets } from "@qforms/test-kit/Databases"
+import { type Api, apiOf, workspace } from "@qforms/test-kit/InProcessApi"
+import { waitFor } from "@qforms/test-kit/Conditions"
+import { type ReceivedMail, smtpSink } from "@qforms/test-kit/SmtpSink"
 
 const appUrl = "http://qforms.test"
 const inboundSecret = "inbound-s3cret"
 
 /** A raw MIME message. */
 const mime = (headers: Record<string, string>, body: string) =>
-  `${Object.entries(headers).map(([name, value]) => `${name}: ${value}`).join("\r\n")}\r\n\r\n${body.replace(/\r?\n/g, "\r\n")}`
+  `${Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}`)
+    .join("\r\n")}\r\n\r\n${body.replace(/\r?\n/g, "\r\n")}`
 
 const tokenAddress = (mail: ReceivedMail) => mail.parsed.replyTo?.value[0]?.address ?? ""
 
@@ -36,12 +38,17 @@ for (const target of databaseTargets) {
     let ownerKey: string
 
     const inbound = async (raw: string | Uint8Array, secret: string | null = inboundSecret) => {
-      const response = await qforms.handler(new Request(`${appUrl}/inbound/email`, {
-        method: "POST",
-        headers: { "content-type": "message/rfc822", ...(secret === null ? {} : { "x-qforms-inbound-secret": secret }) },
-        body: raw
-      }))
-      return { status: response.status, json: await response.json() as any }
+      const response = await qforms.handler(
+        new Request(`${appUrl}/inbound/email`, {
+          method: "POST",
+          headers: {
+            "content-type": "message/rfc822",
+            ...(secret === null ? {} : { "x-qforms-inbound-secret": secret })
+          },
+          body: raw
+        })
+      )
+      return { status: response.status, json: (await response.json()) as any }
     }
 
     /** A published form (Name, Email, Topic) with a closed and two open stages, and one response from Ada. */
@@ -65,7 +72,9 @@ for (const target of databaseTargets) {
       }
       await api("POST", `/forms/${formId}/stages`, { name: "Working", isClosed: false })
       const closed = await api("POST", `/forms/${formId}/stages`, { name: "Archived", isClosed: true })
-      const { json: { stages } } = await api("GET", `/forms/${formId}/stages`)
+      const {
+        json: { stages }
+      } = await api("GET", `/forms/${formId}/stages`)
       const open = stages.find((stage: { isClosed: boolean }) => !stage.isClosed)
       await api("PATCH", `/forms/${formId}`, { status: "published" })
       const before = smtp.received.length
@@ -102,7 +111,12 @@ for (const target of databaseTargets) {
         appUrl,
         rateLimit: { requestsPerSecond: 10_000, burst: 10_000 },
         delivery: { schedule: [0, 50, 100, 150], timeoutMs: 2_000, pollIntervalMs: 200 },
-        mail: { url: smtp.url, from: "Support <support@example.com>", inboundAddress: "reply+{token}@in.example.com", inboundSecret }
+        mail: {
+          url: smtp.url,
+          from: "Support <support@example.com>",
+          inboundAddress: "reply+{token}@in.example.com",
+          inboundSecret
+        }
       })
       const mine = await workspace(qforms, "mail")
       const other = await workspace(qforms, "elsewhere")
@@ -138,35 +152,43 @@ for (const target of databaseTargets) {
         const { json } = await api("GET", `/responses/${responseId}`)
         return json.emails[0]?.status === "sent" ? json : undefined
       })
-      expect(detail.emails).toEqual([{
-        id: expect.any(Number),
-        to: "ada@example.com",
-        subject: "Thanks, Ada Lovelace",
-        text: expect.stringContaining("our FAQ (https://example.com/faq?a=1&b=2)"),
-        sentAt: expect.any(String),
-        status: "sent",
-        openedAt: null,
-        opens: 0,
-        clicks: []
-      }])
+      expect(detail.emails).toEqual([
+        {
+          id: expect.any(Number),
+          to: "ada@example.com",
+          subject: "Thanks, Ada Lovelace",
+          text: expect.stringContaining("our FAQ (https://example.com/faq?a=1&b=2)"),
+          sentAt: expect.any(String),
+          status: "sent",
+          openedAt: null,
+          opens: 0,
+          clicks: []
+        }
+      ])
       expect(detail.activities.map((a: { type: string }) => a.type)).toEqual(["email_sent", "created"])
       expect(detail.activities[0].payload).toMatchObject({ kind: "confirmation", to: "ada@example.com" })
     })
 
     it("the confirmation links and tracks only the owner's links: respondent text is literal, escaped, never a link", async () => {
-      const hostile = "Ada [Reset your password](https://evil.example/login) https://evil.example/bare <b>urgent</b> **now**"
-      const { before } = await caseWithResponse({
-        subject: "Thanks, {{field:NAME}}",
-        body: "Hi **{{field:NAME}}**, see [our FAQ](https://example.com/faq).\n\n{{answers}}"
-      }, hostile)
+      const hostile =
+        "Ada [Reset your password](https://evil.example/login) https://evil.example/bare <b>urgent</b> **now**"
+      const { before } = await caseWithResponse(
+        {
+          subject: "Thanks, {{field:NAME}}",
+          body: "Hi **{{field:NAME}}**, see [our FAQ](https://example.com/faq).\n\n{{answers}}"
+        },
+        hostile
+      )
       const mail = await waitFor(() => smtp.received[before])
       const html = String(mail.parsed.html)
       const links = hrefs(html)
       expect(links).toHaveLength(1)
       expect(links[0]).toMatch(/^http:\/\/qforms\.test\/t\/c\/\d+\.0\.[0-9a-f]{32}$/)
       expect(html).not.toMatch(/href="[^"]*evil/)
-      expect(html).toContain("Hi <strong>Ada [Reset your password](https://evil.example/login) https://evil.example/bare " +
-        "&lt;b&gt;urgent&lt;/b&gt; **now**</strong>")
+      expect(html).toContain(
+        "Hi <strong>Ada [Reset your password](https://evil.example/login) https://evil.example/bare " +
+          "&lt;b&gt;urgent&lt;/b&gt; **now**</strong>"
+      )
       expect(html).not.toContain("<b>urgent</b>")
       expect(mail.parsed.text).toContain(`Hi ${hostile}, see our FAQ (https://example.com/faq).`)
       // The one tracked link leads to the owner's URL.
@@ -185,7 +207,13 @@ for (const target of databaseTargets) {
         responseId,
         "Hello **Ada**,\n\nplease read https://example.com/guide and [the form](https://example.com/form).\n\nThanks"
       )
-      expect(item).toMatchObject({ to: "ada@example.com", subject: "About your request", status: "queued", opens: 0, clicks: [] })
+      expect(item).toMatchObject({
+        to: "ada@example.com",
+        subject: "About your request",
+        status: "queued",
+        opens: 0,
+        clicks: []
+      })
       expect(mail.parsed.subject).toBe("About your request")
       expect(mail.parsed.text).toBe(
         "Hello Ada,\n\nplease read https://example.com/guide and the form (https://example.com/form).\n\nThanks"
@@ -193,7 +221,10 @@ for (const target of databaseTargets) {
       expect(String(mail.parsed.html)).toContain("<strong>Ada</strong>")
       expect(String(mail.parsed.html)).toContain("<p>Thanks</p>")
       const links = hrefs(String(mail.parsed.html))
-      expect(links.map((l) => l.replace(/\.[0-9a-f]{32}$/, ""))).toEqual([`${appUrl}/t/c/${item.id}.0`, `${appUrl}/t/c/${item.id}.1`])
+      expect(links.map((l) => l.replace(/\.[0-9a-f]{32}$/, ""))).toEqual([
+        `${appUrl}/t/c/${item.id}.0`,
+        `${appUrl}/t/c/${item.id}.1`
+      ])
       expect((await otherApi("GET", `/responses/${responseId}`)).status).toBe(404)
       const detail = (await api("GET", `/responses/${responseId}`)).json
       expect(detail.emails.map((e: { id: number }) => e.id)).toEqual([item.id])
@@ -222,17 +253,15 @@ for (const target of databaseTargets) {
       expect(redirected.headers.get("location")).toBe("https://xn--r8jz45g.jp/%E3%83%91%E3%82%B9?q=%C3%BC")
       // Tampering: another MAC, another link index with the same MAC, another e-mail id, garbage.
       const [emailId, , mac] = one!.split("/t/c/")[1]!.split(".")
-      const flipped = mac!.replace(/^./, (c) => c === "0" ? "1" : "0")
-      for (
-        const token of [
-          `${emailId}.0.${flipped}`,
-          `${emailId}.1.${mac}`,
-          `${emailId}.7.${mac}`,
-          `${Number(emailId) + 1}.0.${mac}`,
-          "x",
-          `${emailId}.0.${mac}extra`
-        ]
-      ) {
+      const flipped = mac!.replace(/^./, (c) => (c === "0" ? "1" : "0"))
+      for (const token of [
+        `${emailId}.0.${flipped}`,
+        `${emailId}.1.${mac}`,
+        `${emailId}.7.${mac}`,
+        `${Number(emailId) + 1}.0.${mac}`,
+        "x",
+        `${emailId}.0.${mac}extra`
+      ]) {
         const response = await get(`${appUrl}/t/c/${token}`)
         expect(response.status, token).toBe(404)
         expect(response.headers.get("location")).toBeNull()
@@ -242,32 +271,40 @@ for (const target of databaseTargets) {
       const email = detail.emails.find((e: { id: number }) => e.id === item.id)
       expect(email.opens).toBe(2)
       expect(email.openedAt).not.toBeNull()
-      expect(email.clicks.map((c: { url: string }) => c.url)).toEqual(["https://example.com/two", "https://example.com/one"])
+      expect(email.clicks.map((c: { url: string }) => c.url)).toEqual([
+        "https://example.com/two",
+        "https://example.com/one"
+      ])
     })
 
     it("a plain reply: quote and signature cut, stored with an activity, the closed case reopened", async () => {
       const { closedStageId, openStageId, responseId } = await caseWithResponse()
       const { mail } = await sendFromCase(responseId, "How can we help?")
       expect((await api("PATCH", `/responses/${responseId}`, { stageId: closedStageId })).status).toBe(200)
-      const raw = mime({
-        From: "Ada Lovelace <ada@example.com>",
-        To: tokenAddress(mail),
-        Subject: "Re: About your request",
-        "Message-ID": "<reply-1@example.com>",
-        "In-Reply-To": String(mail.parsed.messageId),
-        "Content-Type": "text/plain; charset=utf-8"
-      }, "Thanks, that helps!\nI will send the form today.\n\n-- \nAda\nAnalytical Engines Ltd\n\nOn Mon, 1 Jun 2026 at 10:00, Support <support@example.com>\nwrote:\n> How can we help?\n")
+      const raw = mime(
+        {
+          From: "Ada Lovelace <ada@example.com>",
+          To: tokenAddress(mail),
+          Subject: "Re: About your request",
+          "Message-ID": "<reply-1@example.com>",
+          "In-Reply-To": String(mail.parsed.messageId),
+          "Content-Type": "text/plain; charset=utf-8"
+        },
+        "Thanks, that helps!\nI will send the form today.\n\n-- \nAda\nAnalytical Engines Ltd\n\nOn Mon, 1 Jun 2026 at 10:00, Support <support@example.com>\nwrote:\n> How can we help?\n"
+      )
       expect((await inbound(raw, "wrong")).status).toBe(401)
       expect((await inbound(raw, null)).status).toBe(401)
       const reply = await inbound(raw)
       expect(reply.status).toBe(201)
       expect(reply.json).toMatchObject({ responseId, reopened: true })
       // Basic auth (the secret as the password) is accepted too; the case is open now, so nothing moves.
-      const again = await qforms.handler(new Request(`${appUrl}/inbound/email`, {
-        method: "POST",
-        headers: { authorization: `Basic ${Buffer.from(`qforms:${inboundSecret}`).toString("base64")}` },
-        body: raw.replace("reply-1@example.com", "reply-2@example.com")
-      }))
+      const again = await qforms.handler(
+        new Request(`${appUrl}/inbound/email`, {
+          method: "POST",
+          headers: { authorization: `Basic ${Buffer.from(`qforms:${inboundSecret}`).toString("base64")}` },
+          body: raw.replace("reply-1@example.com", "reply-2@example.com")
+        })
+      )
       expect(again.status).toBe(201)
       expect(await again.json()).toMatchObject({ responseId, reopened: false })
       const detail = (await api("GET", `/responses/${responseId}`)).json
@@ -281,20 +318,27 @@ for (const target of databaseTargets) {
         files: []
       })
       expect(detail.response.stageId).toBe(openStageId)
-      expect(detail.activities.slice(0, 3).map((a: { type: string }) => a.type)).toEqual(["email_reply", "stage_changed", "email_reply"])
+      expect(detail.activities.slice(0, 3).map((a: { type: string }) => a.type)).toEqual([
+        "email_reply",
+        "stage_changed",
+        "email_reply"
+      ])
       expect((await otherApi("GET", `/responses/${responseId}`)).status).toBe(404)
     })
 
     it("an HTML-only reply, matched by In-Reply-To alone", async () => {
       const { responseId } = await caseWithResponse()
       const { mail } = await sendFromCase(responseId, "Any news?")
-      const raw = mime({
-        From: "ada@example.com",
-        To: "support@example.com",
-        Subject: "Re: Any news",
-        "In-Reply-To": String(mail.parsed.messageId),
-        "Content-Type": "text/html; charset=utf-8"
-      }, "<html><body><p>Yes: <b>all done</b>.</p><div class=\"gmail_quote\">On Tue, 2 Jun 2026, Support wrote:<blockquote>Any news?</blockquote></div></body></html>")
+      const raw = mime(
+        {
+          From: "ada@example.com",
+          To: "support@example.com",
+          Subject: "Re: Any news",
+          "In-Reply-To": String(mail.parsed.messageId),
+          "Content-Type": "text/html; charset=utf-8"
+        },
+        '<html><body><p>Yes: <b>all done</b>.</p><div class="gmail_quote">On Tue, 2 Jun 2026, Support wrote:<blockquote>Any news?</blockquote></div></body></html>'
+      )
       const reply = await inbound(raw)
       expect(reply.status).toBe(201)
       expect(reply.json).toMatchObject({ responseId, reopened: false })
@@ -306,35 +350,42 @@ for (const target of databaseTargets) {
       const { responseId } = await caseWithResponse()
       const { mail } = await sendFromCase(responseId, "Please send the document.")
       const bytes = Buffer.from("%PDF-1.4\nhello attachment\n%%EOF\n")
-      const raw = mime({
-        From: "ada@example.com",
-        To: tokenAddress(mail),
-        Subject: "Re: document",
-        "MIME-Version": "1.0",
-        "Content-Type": "multipart/mixed; boundary=\"XyZ\""
-      }, [
-        "--XyZ",
-        "Content-Type: text/plain; charset=utf-8",
-        "",
-        "Here it is.",
-        "--XyZ",
-        "Content-Type: application/pdf; name=\"report.pdf\"",
-        "Content-Disposition: attachment; filename=\"report.pdf\"",
-        "Content-Transfer-Encoding: base64",
-        "",
-        bytes.toString("base64"),
-        "--XyZ--",
-        ""
-      ].join("\n"))
+      const raw = mime(
+        {
+          From: "ada@example.com",
+          To: tokenAddress(mail),
+          Subject: "Re: document",
+          "MIME-Version": "1.0",
+          "Content-Type": 'multipart/mixed; boundary="XyZ"'
+        },
+        [
+          "--XyZ",
+          "Content-Type: text/plain; charset=utf-8",
+          "",
+          "Here it is.",
+          "--XyZ",
+          'Content-Type: application/pdf; name="report.pdf"',
+          'Content-Disposition: attachment; filename="report.pdf"',
+          "Content-Transfer-Encoding: base64",
+          "",
+          bytes.toString("base64"),
+          "--XyZ--",
+          ""
+        ].join("\n")
+      )
       const reply = await inbound(raw)
       expect(reply.status).toBe(201)
       const detail = (await api("GET", `/responses/${responseId}`)).json
       const [stored] = detail.replies
       expect(stored.text).toBe("Here it is.")
-      expect(stored.files).toEqual([{ fileId: expect.stringMatching(/^file_/), name: "report.pdf", size: bytes.length, type: "application/pdf" }])
-      const download = await qforms.handler(new Request(`${appUrl}/api/files/${stored.files[0].fileId}`, {
-        headers: { authorization: `Bearer ${ownerKey}` }
-      }))
+      expect(stored.files).toEqual([
+        { fileId: expect.stringMatching(/^file_/), name: "report.pdf", size: bytes.length, type: "application/pdf" }
+      ])
+      const download = await qforms.handler(
+        new Request(`${appUrl}/api/files/${stored.files[0].fileId}`, {
+          headers: { authorization: `Bearer ${ownerKey}` }
+        })
+      )
       expect(download.status).toBe(200)
       expect(Buffer.from(await download.arrayBuffer())).toEqual(bytes)
       expect((await otherApi("GET", `/files/${stored.files[0].fileId}`)).status).toBe(404)
@@ -343,24 +394,31 @@ for (const target of databaseTargets) {
     it("an inbound-parse form post (SendGrid's email field, Mailgun's body-mime) is taken like a raw body", async () => {
       const { responseId } = await caseWithResponse()
       const { mail } = await sendFromCase(responseId, "Which day suits you?")
-      for (const [field, text] of [["email", "Monday."], ["body-mime", "Tuesday."]] as const) {
+      for (const [field, text] of [
+        ["email", "Monday."],
+        ["body-mime", "Tuesday."]
+      ] as const) {
         const form = new FormData()
         form.set("to", tokenAddress(mail))
         form.set(field, mime({ From: "ada@example.com", To: tokenAddress(mail), Subject: "Re: day" }, text))
-        const response = await qforms.handler(new Request(`${appUrl}/inbound/email`, {
-          method: "POST",
-          headers: { "x-qforms-inbound-secret": inboundSecret },
-          body: form
-        }))
+        const response = await qforms.handler(
+          new Request(`${appUrl}/inbound/email`, {
+            method: "POST",
+            headers: { "x-qforms-inbound-secret": inboundSecret },
+            body: form
+          })
+        )
         expect(response.status, field).toBe(201)
       }
       const empty = new FormData()
       empty.set("subject", "nothing else")
-      const refused = await qforms.handler(new Request(`${appUrl}/inbound/email`, {
-        method: "POST",
-        headers: { "x-qforms-inbound-secret": inboundSecret },
-        body: empty
-      }))
+      const refused = await qforms.handler(
+        new Request(`${appUrl}/inbound/email`, {
+          method: "POST",
+          headers: { "x-qforms-inbound-secret": inboundSecret },
+          body: empty
+        })
+      )
       expect(refused.status).toBe(400)
       expect(((await refused.json()) as { error: string }).error).toMatch(/body-mime/)
       const detail = (await api("GET", `/responses/${responseId}`)).json
@@ -371,7 +429,10 @@ for (const target of databaseTargets) {
       const { responseId } = await caseWithResponse()
       const { mail } = await sendFromCase(responseId, "Tell us more")
       // Built before the clock starts: only the server's work is measured.
-      const replies = adversarialReplies(tokenAddress(mail), 1024 * 1024).map(({ name, raw }) => ({ name, raw: Buffer.from(raw) }))
+      const replies = adversarialReplies(tokenAddress(mail), 1024 * 1024).map(({ name, raw }) => ({
+        name,
+        raw: Buffer.from(raw)
+      }))
       let last = performance.now()
       let stall = 0
       const beat = setInterval(() => {
@@ -403,26 +464,38 @@ for (const target of databaseTargets) {
     it("a message over the inbound limit is 413 with {error}; NULs and 70,000 References are no 500", async () => {
       const { responseId } = await caseWithResponse()
       const { mail } = await sendFromCase(responseId, "Anything else?")
-      const tooLarge = await inbound(mime({ From: "ada@example.com", To: tokenAddress(mail), Subject: "big" }, "x".repeat(1024 * 1024)))
+      const tooLarge = await inbound(
+        mime({ From: "ada@example.com", To: tokenAddress(mail), Subject: "big" }, "x".repeat(1024 * 1024))
+      )
       expect(tooLarge.status).toBe(413)
       expect(tooLarge.json.error).toMatch(/too large/)
-      const nul = await inbound(mime({
-        From: "ada@example.com",
-        To: tokenAddress(mail),
-        Subject: "=?utf-8?q?nul=00here?=",
-        "Message-ID": "<nul=00@example.com>",
-        "Content-Type": "text/plain; charset=utf-8",
-        "Content-Transfer-Encoding": "quoted-printable"
-      }, "before=00after"))
+      const nul = await inbound(
+        mime(
+          {
+            From: "ada@example.com",
+            To: tokenAddress(mail),
+            Subject: "=?utf-8?q?nul=00here?=",
+            "Message-ID": "<nul=00@example.com>",
+            "Content-Type": "text/plain; charset=utf-8",
+            "Content-Transfer-Encoding": "quoted-printable"
+          },
+          "before=00after"
+        )
+      )
       expect(nul.status, JSON.stringify(nul.json)).toBe(201)
       const references = Array.from({ length: 70_000 }, (_, i) => `<r${i}@x>`).join(" ")
-      const threaded = await inbound(mime({
-        From: "ada@example.com",
-        To: "support@example.com",
-        Subject: "Re: thread",
-        References: `${references} ${String(mail.parsed.messageId)}`,
-        "Content-Type": "text/plain"
-      }, "still here"))
+      const threaded = await inbound(
+        mime(
+          {
+            From: "ada@example.com",
+            To: "support@example.com",
+            Subject: "Re: thread",
+            References: `${references} ${String(mail.parsed.messageId)}`,
+            "Content-Type": "text/plain"
+          },
+          "still here"
+        )
+      )
       expect(threaded.status, JSON.stringify(threaded.json)).toBe(201)
       expect(threaded.json.responseId).toBe(responseId)
       const { json } = await api("GET", `/responses/${responseId}`)
@@ -441,11 +514,22 @@ for (const target of databaseTargets) {
       })
       const before = smtp.received.length
       const mcp = async (deliveryId: number) => {
-        const response = await qforms.handler(new Request(`${appUrl}/mcp`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${ownerKey}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
-          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "retry_delivery", arguments: { deliveryId } } })
-        }))
+        const response = await qforms.handler(
+          new Request(`${appUrl}/mcp`, {
+            method: "POST",
+            headers: {
+              authorization: `Bearer ${ownerKey}`,
+              "content-type": "application/json",
+              accept: "application/json, text/event-stream"
+            },
+            body: JSON.stringify({
+              jsonrpc: "2.0",
+              id: 1,
+              method: "tools/call",
+              params: { name: "retry_delivery", arguments: { deliveryId } }
+            })
+          })
+        )
         const text = await response.text()
         return { status: response.status, text }
       }
@@ -471,11 +555,15 @@ for (const target of databaseTargets) {
       const forged = genuine.replace(/\.([0-9a-f])/, (_, c: string) => `.${c === "0" ? "1" : "0"}`)
       const otherResponse = genuine.replace(`+${responseId}.`, `+${responseId + 1}.`)
       for (const to of [forged, otherResponse]) {
-        const reply = await inbound(mime({ From: "mallory@example.com", To: to, Subject: "Re: x", "Content-Type": "text/plain" }, "hi"))
+        const reply = await inbound(
+          mime({ From: "mallory@example.com", To: to, Subject: "Re: x", "Content-Type": "text/plain" }, "hi")
+        )
         expect(reply.status, to).toBe(404)
         expect(reply.json.error).toMatch(/forged/)
       }
-      const unmatched = await inbound(mime({ From: "x@example.com", To: "support@example.com", Subject: "hello" }, "hi"))
+      const unmatched = await inbound(
+        mime({ From: "x@example.com", To: "support@example.com", Subject: "hello" }, "hi")
+      )
       expect(unmatched.status).toBe(404)
       expect((await inbound("")).status).toBe(400)
       expect((await api("GET", `/responses/${responseId}`)).json.replies).toEqual([])
@@ -487,21 +575,42 @@ for (const target of databaseTargets) {
       const read = await api("GET", `/forms/${formId}/confirmation`)
       expect(read.status).toBe(200)
       expect(read.json.enabled).toBe(false)
-      expect((await api("PUT", `/forms/${formId}/confirmation`, { enabled: true, subject: "a\nb", body: "x" })).status).toBe(400)
+      expect(
+        (await api("PUT", `/forms/${formId}/confirmation`, { enabled: true, subject: "a\nb", body: "x" })).status
+      ).toBe(400)
       expect((await otherApi("GET", `/forms/${formId}/confirmation`)).status).toBe(404)
-      expect((await otherApi("PUT", `/forms/${formId}/confirmation`, { enabled: true, subject: "s", body: "b" })).status).toBe(404)
-      expect((await viewerApi("PUT", `/forms/${formId}/confirmation`, { enabled: true, subject: "s", body: "b" })).status).toBe(403)
+      expect(
+        (await otherApi("PUT", `/forms/${formId}/confirmation`, { enabled: true, subject: "s", body: "b" })).status
+      ).toBe(404)
+      expect(
+        (await viewerApi("PUT", `/forms/${formId}/confirmation`, { enabled: true, subject: "s", body: "b" })).status
+      ).toBe(403)
     })
 
     it("the OpenAPI document describes the emails and replies items", async () => {
-      const document = await (await qforms.handler(new Request(`${appUrl}/api/openapi.json`))).json() as {
+      const document = (await (await qforms.handler(new Request(`${appUrl}/api/openapi.json`))).json()) as {
         components: { schemas: Record<string, { properties: Record<string, unknown>; required?: Array<string> }> }
       }
       const { ResponseEmail, ResponseReply } = document.components.schemas
-      expect(Object.keys(ResponseEmail!.properties).sort()).toEqual(
-        ["clicks", "id", "openedAt", "opens", "sentAt", "status", "subject", "text", "to"]
-      )
-      expect(Object.keys(ResponseReply!.properties).sort()).toEqual(["files", "from", "id", "receivedAt", "subject", "text"])
+      expect(Object.keys(ResponseEmail!.properties).sort()).toEqual([
+        "clicks",
+        "id",
+        "openedAt",
+        "opens",
+        "sentAt",
+        "status",
+        "subject",
+        "text",
+        "to"
+      ])
+      expect(Object.keys(ResponseReply!.properties).sort()).toEqual([
+        "files",
+        "from",
+        "id",
+        "receivedAt",
+        "subject",
+        "text"
+      ])
       expect(JSON.stringify(document.components.schemas.ResponseDetail)).toContain("#/components/schemas/ResponseEmail")
     })
 
@@ -522,7 +631,11 @@ describe("respondent e-mails without e-mail configured", () => {
   let qforms: Qforms.Qforms
   let api: Api
   beforeAll(async () => {
-    qforms = await Qforms.make({ database: {}, rateLimit: { requestsPerSecond: 10_000, burst: 10_000 }, delivery: { worker: false } })
+    qforms = await Qforms.make({
+      database: {},
+      rateLimit: { requestsPerSecond: 10_000, burst: 10_000 },
+      delivery: { worker: false }
+    })
     api = apiOf(qforms, (await workspace(qforms, "nomail")).owner)
   }, 60_000)
   afterAll(() => qforms?.dispose())
@@ -535,10 +648,13 @@ describe("respondent e-mails without e-mail configured", () => {
     const formId = form.json.id
     const fieldId = (await api("GET", `/forms/${formId}`)).json.fields[0].id
     // Switching the confirmation on would send nothing: refused like e-mails from the case; off is fine.
-    expect(await api("PUT", `/forms/${formId}/confirmation`, { enabled: true, subject: "Thanks", body: "{{answers}}" }))
-      .toEqual({ status: 409, json: { error: "e-mail is not configured" } })
-    expect((await api("PUT", `/forms/${formId}/confirmation`, { enabled: false, subject: "Thanks", body: "{{answers}}" })).status)
-      .toBe(200)
+    expect(
+      await api("PUT", `/forms/${formId}/confirmation`, { enabled: true, subject: "Thanks", body: "{{answers}}" })
+    ).toEqual({ status: 409, json: { error: "e-mail is not configured" } })
+    expect(
+      (await api("PUT", `/forms/${formId}/confirmation`, { enabled: false, subject: "Thanks", body: "{{answers}}" }))
+        .status
+    ).toBe(200)
     expect((await api("GET", `/forms/${formId}/confirmation`)).json.enabled).toBe(false)
     await api("PATCH", `/forms/${formId}`, { status: "published" })
     const submitted = await api("POST", `/forms/${formId}/responses`, { values: { [fieldId]: "ada@example.com" } })
@@ -548,7 +664,9 @@ describe("respondent e-mails without e-mail configured", () => {
     const detail = (await api("GET", `/responses/${submitted.json.id}`)).json
     expect(detail.emails).toEqual([])
     expect(detail.activities.map((a: { type: string }) => a.type)).toEqual(["created"])
-    const response = await qforms.handler(new Request("http://x.test/inbound/email", { method: "POST", body: "From: a@b.c\r\n\r\nhi" }))
+    const response = await qforms.handler(
+      new Request("http://x.test/inbound/email", { method: "POST", body: "From: a@b.c\r\n\r\nhi" })
+    )
     expect(response.status).toBe(404)
   })
 })
@@ -569,7 +687,13 @@ describe("replies fetched from an IMAP mailbox (QFORMS_IMAP_URL)", () => {
   let api: Api
 
   const mailbox = async <A>(use: (client: ImapFlow) => Promise<A>) => {
-    const client = new ImapFlow({ host: "127.0.0.1", port: imap.server.address().port, secure: false, auth: { user: "testuser", pass: "testpass" }, logger: false })
+    const client = new ImapFlow({
+      host: "127.0.0.1",
+      port: imap.server.address().port,
+      secure: false,
+      auth: { user: "testuser", pass: "testpass" },
+      logger: false
+    })
     await client.connect()
     try {
       return await use(client)
@@ -579,7 +703,10 @@ describe("replies fetched from an IMAP mailbox (QFORMS_IMAP_URL)", () => {
   }
 
   beforeAll(async () => {
-    imap = hoodiecrow({ plugins: ["ID", "UNSELECT", "ENABLE", "LITERALPLUS", "UIDPLUS", "SPECIAL-USE", "IDLE"], storage: { INBOX: { messages: [] } } })
+    imap = hoodiecrow({
+      plugins: ["ID", "UNSELECT", "ENABLE", "LITERALPLUS", "UIDPLUS", "SPECIAL-USE", "IDLE"],
+      storage: { INBOX: { messages: [] } }
+    })
     await new Promise<void>((resolve) => imap.listen(0, "127.0.0.1", resolve))
     imapUrl = `imap://testuser:testpass@127.0.0.1:${imap.server.address().port}/INBOX`
     smtp = await smtpSink()
@@ -602,34 +729,54 @@ describe("replies fetched from an IMAP mailbox (QFORMS_IMAP_URL)", () => {
   afterAll(async () => {
     await qforms?.dispose()
     await smtp?.close()
-    await new Promise<void>((resolve) => imap ? imap.close(resolve) : resolve())
+    await new Promise<void>((resolve) => (imap ? imap.close(resolve) : resolve()))
   })
 
   it("a reply in the mailbox is stored like an inbound post; every message taken is marked seen", async () => {
-    const form = await api("POST", "/forms", { title: "Imap", fields: [{ type: "email", label: "Email", required: true }] })
+    const form = await api("POST", "/forms", {
+      title: "Imap",
+      fields: [{ type: "email", label: "Email", required: true }]
+    })
     const fieldId = (await api("GET", `/forms/${form.json.id}`)).json.fields[0].id
     await api("PATCH", `/forms/${form.json.id}`, { status: "published" })
-    const responseId = (await api("POST", `/forms/${form.json.id}/responses`, { values: { [fieldId]: "ada@example.com" } })).json.id
-    expect((await api("POST", `/responses/${responseId}/emails`, { subject: "Question", body: "Which plan?" })).status).toBe(201)
+    const responseId = (
+      await api("POST", `/forms/${form.json.id}/responses`, { values: { [fieldId]: "ada@example.com" } })
+    ).json.id
+    expect(
+      (await api("POST", `/responses/${responseId}/emails`, { subject: "Question", body: "Which plan?" })).status
+    ).toBe(201)
     const sent = await waitFor(() => smtp.received[0])
     await mailbox(async (client) => {
-      await client.append("INBOX", mime({ From: "ada@example.com", To: tokenAddress(sent), Subject: "Re: Question" }, "The big one.\n\n> Which plan?"))
-      await client.append("INBOX", mime({ From: "spam@example.com", To: "support@example.com", Subject: "Offer" }, "Buy now"))
+      await client.append(
+        "INBOX",
+        mime(
+          { From: "ada@example.com", To: tokenAddress(sent), Subject: "Re: Question" },
+          "The big one.\n\n> Which plan?"
+        )
+      )
+      await client.append(
+        "INBOX",
+        mime({ From: "spam@example.com", To: "support@example.com", Subject: "Offer" }, "Buy now")
+      )
     })
     const detail = await waitFor(async () => {
       const { json } = await api("GET", `/responses/${responseId}`)
       return json.replies.length > 0 ? json : undefined
     })
-    expect(detail.replies).toEqual([expect.objectContaining({ from: "ada@example.com", subject: "Re: Question", text: "The big one." })])
-    const unseen = await waitFor(() => mailbox(async (client) => {
-      const lock = await client.getMailboxLock("INBOX")
-      try {
-        const left = await client.search({ seen: false }, { uid: true })
-        return left !== false && left !== undefined && left.length === 0 ? left : undefined
-      } finally {
-        lock.release()
-      }
-    }))
+    expect(detail.replies).toEqual([
+      expect.objectContaining({ from: "ada@example.com", subject: "Re: Question", text: "The big one." })
+    ])
+    const unseen = await waitFor(() =>
+      mailbox(async (client) => {
+        const lock = await client.getMailboxLock("INBOX")
+        try {
+          const left = await client.search({ seen: false }, { uid: true })
+          return left !== false && left !== undefined && left.length === 0 ? left : undefined
+        } finally {
+          lock.release()
+        }
+      })
+    )
     expect(unseen).toEqual([])
     // Taken once: later polls find nothing new.
     await new Promise((resolve) => setTimeout(resolve, 300))
@@ -637,35 +784,61 @@ describe("replies fetched from an IMAP mailbox (QFORMS_IMAP_URL)", () => {
   })
 
   it("no poison message: NULs and 70,000 References are stored, one over the size limit is skipped; all marked seen", async () => {
-    const form = await api("POST", "/forms", { title: "Poison", fields: [{ type: "email", label: "Email", required: true }] })
+    const form = await api("POST", "/forms", {
+      title: "Poison",
+      fields: [{ type: "email", label: "Email", required: true }]
+    })
     const fieldId = (await api("GET", `/forms/${form.json.id}`)).json.fields[0].id
     await api("PATCH", `/forms/${form.json.id}`, { status: "published" })
-    const responseId = (await api("POST", `/forms/${form.json.id}/responses`, { values: { [fieldId]: "bob@example.com" } })).json.id
+    const responseId = (
+      await api("POST", `/forms/${form.json.id}/responses`, { values: { [fieldId]: "bob@example.com" } })
+    ).json.id
     const before = smtp.received.length
-    expect((await api("POST", `/responses/${responseId}/emails`, { subject: "Question", body: "Which size?" })).status).toBe(201)
+    expect(
+      (await api("POST", `/responses/${responseId}/emails`, { subject: "Question", body: "Which size?" })).status
+    ).toBe(201)
     const sent = await waitFor(() => smtp.received[before])
     const to = tokenAddress(sent)
     const references = Array.from({ length: 70_000 }, (_, i) => `<r${i}@x>`).join(" ")
     await mailbox(async (client) => {
-      await client.append("INBOX", mime({
-        From: "bob@example.com",
-        To: to,
-        Subject: "Re: nul",
-        "Content-Type": "text/plain; charset=utf-8",
-        "Content-Transfer-Encoding": "quoted-printable"
-      }, "Small=00."))
-      await client.append("INBOX", mime({ From: "bob@example.com", To: "support@example.com", Subject: "Re: thread", References: `${references} ${String(sent.parsed.messageId)}` }, "Medium."))
+      await client.append(
+        "INBOX",
+        mime(
+          {
+            From: "bob@example.com",
+            To: to,
+            Subject: "Re: nul",
+            "Content-Type": "text/plain; charset=utf-8",
+            "Content-Transfer-Encoding": "quoted-printable"
+          },
+          "Small=00."
+        )
+      )
+      await client.append(
+        "INBOX",
+        mime(
+          {
+            From: "bob@example.com",
+            To: "support@example.com",
+            Subject: "Re: thread",
+            References: `${references} ${String(sent.parsed.messageId)}`
+          },
+          "Medium."
+        )
+      )
       await client.append("INBOX", mime({ From: "bob@example.com", To: to, Subject: "Re: big" }, "x".repeat(1_000_000)))
     })
-    const unseen = await waitFor(() => mailbox(async (client) => {
-      const lock = await client.getMailboxLock("INBOX")
-      try {
-        const left = await client.search({ seen: false }, { uid: true })
-        return left !== false && left !== undefined && left.length === 0 ? left : undefined
-      } finally {
-        lock.release()
-      }
-    }))
+    const unseen = await waitFor(() =>
+      mailbox(async (client) => {
+        const lock = await client.getMailboxLock("INBOX")
+        try {
+          const left = await client.search({ seen: false }, { uid: true })
+          return left !== false && left !== undefined && left.length === 0 ? left : undefined
+        } finally {
+          lock.release()
+        }
+      })
+    )
     expect(unseen).toEqual([])
     const { json } = await api("GET", `/responses/${responseId}`)
     expect(json.replies.map((r: { subject: string; text: string }) => [r.subject, r.text])).toEqual([
@@ -677,28 +850,35 @@ describe("replies fetched from an IMAP mailbox (QFORMS_IMAP_URL)", () => {
 
 describe("stripQuoted on hostile text", () => {
   const MiB = 1024 * 1024
-  it.each(adversarialBodies(MiB).map(({ body, name }) => [name, body] as const))("1 MiB of %s in well under a second", (_, body) => {
-    // CPU time, not wall time: the machine is shared. Tens of ms when idle (it was hours for the quote lines).
-    const started = process.cpuUsage()
-    stripQuoted(body)
-    const used = process.cpuUsage(started)
-    expect((used.user + used.system) / 1_000).toBeLessThan(500)
-  }, 60_000)
+  it.each(adversarialBodies(MiB).map(({ body, name }) => [name, body] as const))(
+    "1 MiB of %s in well under a second",
+    (_, body) => {
+      // CPU time, not wall time: the machine is shared. Tens of ms when idle (it was hours for the quote lines).
+      const started = process.cpuUsage()
+      stripQuoted(body)
+      const used = process.cpuUsage(started)
+      expect((used.user + used.system) / 1_000).toBeLessThan(500)
+    },
+    60_000
+  )
 
-  it("is linear: twice the input takes about twice the time, not four times", () => {
+  it("is linear: four times the input takes about four times the time, not sixteen", () => {
+    // The best of several runs in CPU time, and a ratio of 4 against 16, so that a loaded machine
+    // (other test files, the collector) cannot make a linear parser look quadratic.
     const fastest = (body: string) => {
       let best = Infinity
       for (let run = 0; run < 7; run++) {
-        const started = performance.now()
+        const started = process.cpuUsage()
         stripQuoted(body)
-        best = Math.min(best, performance.now() - started)
+        const used = process.cpuUsage(started)
+        best = Math.min(best, (used.user + used.system) / 1_000)
       }
       return best
     }
     for (const { body, name } of adversarialBodies(MiB)) {
-      const half = fastest(body.slice(body.length / 2))
+      const quarter = fastest(body.slice(body.length * 0.75))
       const full = fastest(body)
-      expect(full / Math.max(half, 0.5), name).toBeLessThan(3)
+      expect(full / Math.max(quarter, 0.5), name).toBeLessThan(8)
     }
   }, 120_000)
 })

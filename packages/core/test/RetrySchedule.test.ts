@@ -1,6 +1,6 @@
 import { Result } from "effect"
 import { describe, expect, it } from "vitest"
-import { defaultSchedule, nextAttemptDelay, parse, parseRetryAfter } from "../src/delivery/RetrySchedule.ts"
+import { defaultSchedule, nextAttemptDelay, parse, parseRetryAfter } from "../src/outbox/RetrySchedule.ts"
 
 const S = 1_000
 const M = 60 * S
@@ -30,17 +30,17 @@ describe("RetrySchedule.parse", () => {
   it.each<[string, string]>([
     ["", "retry schedule is empty: expected durations like 0s,5s,5m,30m,2h"],
     ["   ", "retry schedule is empty: expected durations like 0s,5s,5m,30m,2h"],
-    ["0s,,2s", "retry schedule entry 2 is empty (in \"0s,,2s\")"],
-    ["0s,1s,", "retry schedule entry 3 is empty (in \"0s,1s,\")"],
-    ["5", "retry schedule entry 1 (\"5\") is not a duration like 500ms, 5s, 5m or 2h"],
-    ["0s,5x", "retry schedule entry 2 (\"5x\") is not a duration like 500ms, 5s, 5m or 2h"],
-    ["0s,-5s", "retry schedule entry 2 (\"-5s\") is not a duration like 500ms, 5s, 5m or 2h"],
-    ["1d", "retry schedule entry 1 (\"1d\") is not a duration like 500ms, 5s, 5m or 2h"],
-    ["5S", "retry schedule entry 1 (\"5S\") is not a duration like 500ms, 5s, 5m or 2h"],
-    ["s", "retry schedule entry 1 (\"s\") is not a duration like 500ms, 5s, 5m or 2h"],
-    ["1e3s", "retry schedule entry 1 (\"1e3s\") is not a duration like 500ms, 5s, 5m or 2h"],
-    ["0s;5s", "retry schedule entry 1 (\"0s;5s\") is not a duration like 500ms, 5s, 5m or 2h"],
-    ["99999999999999999999h", "retry schedule entry 1 (\"99999999999999999999h\") is too large"]
+    ["0s,,2s", 'retry schedule entry 2 is empty (in "0s,,2s")'],
+    ["0s,1s,", 'retry schedule entry 3 is empty (in "0s,1s,")'],
+    ["5", 'retry schedule entry 1 ("5") is not a duration like 500ms, 5s, 5m or 2h'],
+    ["0s,5x", 'retry schedule entry 2 ("5x") is not a duration like 500ms, 5s, 5m or 2h'],
+    ["0s,-5s", 'retry schedule entry 2 ("-5s") is not a duration like 500ms, 5s, 5m or 2h'],
+    ["1d", 'retry schedule entry 1 ("1d") is not a duration like 500ms, 5s, 5m or 2h'],
+    ["5S", 'retry schedule entry 1 ("5S") is not a duration like 500ms, 5s, 5m or 2h'],
+    ["s", 'retry schedule entry 1 ("s") is not a duration like 500ms, 5s, 5m or 2h'],
+    ["1e3s", 'retry schedule entry 1 ("1e3s") is not a duration like 500ms, 5s, 5m or 2h'],
+    ["0s;5s", 'retry schedule entry 1 ("0s;5s") is not a duration like 500ms, 5s, 5m or 2h'],
+    ["99999999999999999999h", 'retry schedule entry 1 ("99999999999999999999h") is too large']
   ])("rejects %j", (text, message) => {
     expect(parse(text)).toEqual(Result.fail(message))
   })

@@ -5,9 +5,9 @@ import { createServer as createTcpServer } from "node:net"
 import { performance } from "node:perf_hooks"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { SendResult } from "../src/delivery/Sender.ts"
-import { makeConnections, MAX_RESPONSE_BODY_BYTES, post } from "../src/delivery/Sender.ts"
-import type { VettedTarget } from "../src/delivery/SsrfGuard.ts"
+import type { SendResult } from "../src/outbox/Sender.ts"
+import { makeConnections, MAX_RESPONSE_BODY_BYTES, post } from "../src/outbox/Sender.ts"
+import type { VettedTarget } from "../src/outbox/SsrfGuard.ts"
 
 interface Received {
   readonly method: string | undefined
@@ -25,7 +25,12 @@ const handler = (req: IncomingMessage, res: ServerResponse) => {
   const chunks: Array<Buffer> = []
   req.on("data", (c: Buffer) => chunks.push(c))
   req.on("end", () => {
-    received.push({ method: req.method, url: req.url, headers: req.headers, body: Buffer.concat(chunks).toString("utf8") })
+    received.push({
+      method: req.method,
+      url: req.url,
+      headers: req.headers,
+      body: Buffer.concat(chunks).toString("utf8")
+    })
     const path = (req.url ?? "/").split("?")[0]
     switch (path) {
       case "/ok":
@@ -60,7 +65,7 @@ const handler = (req: IncomingMessage, res: ServerResponse) => {
         return
       }
       case "/unicode":
-        res.writeHead(200, { "content-type": "application/json" }).end("{\"name\":\"Zoë 🚀\"}")
+        res.writeHead(200, { "content-type": "application/json" }).end('{"name":"Zoë 🚀"}')
         return
       case "/reset":
         req.socket.destroy()
@@ -106,7 +111,7 @@ const send = (
   options: { timeoutMs?: number; headers?: Record<string, string>; body?: string; address?: string } = {}
 ): Promise<SendResult> =>
   Effect.runPromise(
-    post(target(url, options.address), options.body ?? "{\"event\":\"response.submitted\"}", options.headers ?? {}, {
+    post(target(url, options.address), options.body ?? '{"event":"response.submitted"}', options.headers ?? {}, {
       timeoutMs: options.timeoutMs ?? 5_000,
       userAgent: "qforms-webhooks/0.0.0-test"
     })
@@ -116,10 +121,15 @@ const lastFor = (path: string) => received.filter((r) => r.url?.startsWith(path)
 
 describe("Sender.post", () => {
   it("posts JSON with the given headers and reads a 200 with its body", async () => {
-    const body = "{\"event\":\"response.submitted\",\"responseId\":\"r1\"}"
+    const body = '{"event":"response.submitted","responseId":"r1"}'
     const result = await send(`http://127.0.0.1:${port}/ok?sub=1`, {
       body,
-      headers: { "webhook-id": "evt_1", "webhook-timestamp": "1700000000", "webhook-signature": "v1,abc", "Content-Type": "text/plain" }
+      headers: {
+        "webhook-id": "evt_1",
+        "webhook-timestamp": "1700000000",
+        "webhook-signature": "v1,abc",
+        "Content-Type": "text/plain"
+      }
     })
     expect(result).toMatchObject({ status: 200, body: "thanks", error: null, retryAfter: undefined })
     expect(result.durationMs).toBeGreaterThanOrEqual(0)
@@ -137,9 +147,9 @@ describe("Sender.post", () => {
   })
 
   it("sends a non-ASCII body with the right content-length and decodes a UTF-8 response", async () => {
-    const body = "{\"name\":\"Zoë 🚀\"}"
+    const body = '{"name":"Zoë 🚀"}'
     const result = await send(`http://127.0.0.1:${port}/unicode`, { body })
-    expect(result).toMatchObject({ status: 200, body: "{\"name\":\"Zoë 🚀\"}", error: null })
+    expect(result).toMatchObject({ status: 200, body: '{"name":"Zoë 🚀"}', error: null })
     expect(lastFor("/unicode")!.body).toBe(body)
   })
 
@@ -164,7 +174,13 @@ describe("Sender.post", () => {
     const started = performance.now()
     const result = await send(`http://127.0.0.1:${port}/slow`, { timeoutMs: 300 })
     const elapsed = performance.now() - started
-    expect(result).toEqual({ status: null, body: "", durationMs: result.durationMs, error: "timed out after 300 ms", retryAfter: undefined })
+    expect(result).toEqual({
+      status: null,
+      body: "",
+      durationMs: result.durationMs,
+      error: "timed out after 300 ms",
+      retryAfter: undefined
+    })
     expect(elapsed).toBeGreaterThanOrEqual(290)
     expect(elapsed).toBeLessThan(1_500)
     expect(result.durationMs).toBeGreaterThanOrEqual(290)
@@ -233,19 +249,28 @@ describe("Sender.post", () => {
   })
 
   it("with keep-alive connections, reuses one connection per vetted destination and never another address's", async () => {
-    const results = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-      const connections = yield* makeConnections({ maxDestinations: 8 })
-      const postTo = (url: string, address: string) =>
-        post(target(url, address), "{}", {}, { timeoutMs: 2_000, userAgent: "qforms-webhooks/0.0.0-test", connections })
-      const before = connectionsOpened
-      const first = yield* postTo(`http://hooks.example.test:${port}/ok?k=1`, "127.0.0.1")
-      const second = yield* postTo(`http://hooks.example.test:${port}/ok?k=2`, "127.0.0.1")
-      const third = yield* postTo(`http://hooks.example.test:${port}/ok?k=3`, "127.0.0.1")
-      const opened = connectionsOpened - before
-      // The same name vetted to another address now: a pooled connection to 127.0.0.1 must not be used.
-      const elsewhere = yield* postTo(`http://hooks.example.test:${port}/ok?k=4`, "127.0.0.2")
-      return { statuses: [first.status, second.status, third.status], opened, elsewhere }
-    })))
+    const results = await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const connections = yield* makeConnections({ maxDestinations: 8 })
+          const postTo = (url: string, address: string) =>
+            post(
+              target(url, address),
+              "{}",
+              {},
+              { timeoutMs: 2_000, userAgent: "qforms-webhooks/0.0.0-test", connections }
+            )
+          const before = connectionsOpened
+          const first = yield* postTo(`http://hooks.example.test:${port}/ok?k=1`, "127.0.0.1")
+          const second = yield* postTo(`http://hooks.example.test:${port}/ok?k=2`, "127.0.0.1")
+          const third = yield* postTo(`http://hooks.example.test:${port}/ok?k=3`, "127.0.0.1")
+          const opened = connectionsOpened - before
+          // The same name vetted to another address now: a pooled connection to 127.0.0.1 must not be used.
+          const elsewhere = yield* postTo(`http://hooks.example.test:${port}/ok?k=4`, "127.0.0.2")
+          return { statuses: [first.status, second.status, third.status], opened, elsewhere }
+        })
+      )
+    )
     expect(results.statuses).toEqual([200, 200, 200])
     expect(results.opened).toBe(1)
     expect(results.elsewhere.status).toBeNull()

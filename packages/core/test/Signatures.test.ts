@@ -1,21 +1,21 @@
 import { Clock, Effect } from "effect"
 import { Webhook, WebhookVerificationError } from "standardwebhooks"
 import { describe, expect, it } from "vitest"
-import { generateSecret, headers, secretKey, sign } from "../src/delivery/Signatures.ts"
+import { generateSecret, headers, secretKey, sign } from "../src/outbox/Signatures.ts"
 
 const secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
 const nowSeconds = () => Math.floor(Effect.runSync(Clock.currentTimeMillis) / 1000)
 
 describe("Signatures.sign", () => {
   it("matches the Standard Webhooks reference vector", () => {
-    expect(sign(secret, "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330, "{\"test\": 2432232314}")).toBe(
+    expect(sign(secret, "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330, '{"test": 2432232314}')).toBe(
       "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE="
     )
   })
 
   it.each([
-    ["ascii body", "evt_1", 1700000000, "{\"a\":1}"],
-    ["unicode body", "evt_ü", 1700000001, "{\"name\":\"Zoë 🚀\"}"],
+    ["ascii body", "evt_1", 1700000000, '{"a":1}'],
+    ["unicode body", "evt_ü", 1700000001, '{"name":"Zoë 🚀"}'],
     ["empty body", "evt_2", 1, ""]
   ])("equals the standardwebhooks package's own signature (%s)", (_name, id, ts, body) => {
     expect(sign(secret, id, ts, body)).toBe(new Webhook(secret).sign(id, new Date(ts * 1000), body))
@@ -45,23 +45,40 @@ describe("Signatures.headers", () => {
     const fresh = Effect.runSync(generateSecret)
     expect(fresh).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/)
     expect(secretKey(fresh)).toHaveLength(32)
-    const body = "{\"ok\":true}"
+    const body = '{"ok":true}'
     expect(new Webhook(fresh).verify(body, { ...headers(fresh, "evt_9", nowSeconds(), body) })).toEqual({ ok: true })
   })
 
   it.each([
-    ["a tampered body", (h: Record<string, string>) => ({ body: "{\"event\":\"x\",\"n\":2}", h })],
-    ["a tampered timestamp", (h: Record<string, string>) => ({
-      body: "{\"event\":\"x\",\"n\":1}",
-      h: { ...h, "webhook-timestamp": String(Number(h["webhook-timestamp"]) - 1) }
-    })],
-    ["a tampered id", (h: Record<string, string>) => ({ body: "{\"event\":\"x\",\"n\":1}", h: { ...h, "webhook-id": "evt_other" } })],
-    ["another secret", (h: Record<string, string>) => ({
-      body: "{\"event\":\"x\",\"n\":1}",
-      h: { ...h, ...headers("whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=", "evt_1", Number(h["webhook-timestamp"]), "{\"event\":\"x\",\"n\":1}") }
-    })]
+    ["a tampered body", (h: Record<string, string>) => ({ body: '{"event":"x","n":2}', h })],
+    [
+      "a tampered timestamp",
+      (h: Record<string, string>) => ({
+        body: '{"event":"x","n":1}',
+        h: { ...h, "webhook-timestamp": String(Number(h["webhook-timestamp"]) - 1) }
+      })
+    ],
+    [
+      "a tampered id",
+      (h: Record<string, string>) => ({ body: '{"event":"x","n":1}', h: { ...h, "webhook-id": "evt_other" } })
+    ],
+    [
+      "another secret",
+      (h: Record<string, string>) => ({
+        body: '{"event":"x","n":1}',
+        h: {
+          ...h,
+          ...headers(
+            "whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
+            "evt_1",
+            Number(h["webhook-timestamp"]),
+            '{"event":"x","n":1}'
+          )
+        }
+      })
+    ]
   ])("fails verification with %s", (_name, tamper) => {
-    const body = "{\"event\":\"x\",\"n\":1}"
+    const body = '{"event":"x","n":1}'
     const { body: sent, h } = tamper({ ...headers(secret, "evt_1", nowSeconds(), body) })
     expect(() => new Webhook(secret).verify(sent, h)).toThrow(WebhookVerificationError)
   })

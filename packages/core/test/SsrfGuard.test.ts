@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import type { Resolve } from "../src/delivery/SsrfGuard.ts"
+import type { Resolve } from "../src/outbox/SsrfGuard.ts"
 import {
   forbiddenReason,
   isForbiddenAddress,
@@ -8,15 +8,19 @@ import {
   systemResolve,
   TargetUnresolved,
   vet
-} from "../src/delivery/SsrfGuard.ts"
+} from "../src/outbox/SsrfGuard.ts"
 
 /** A resolver answering from a table; unknown names fail like ENOTFOUND. No real DNS in these tests. */
-const dns = (table: Record<string, ReadonlyArray<string>>): Resolve => (hostname) => {
-  const addresses = table[hostname]
-  return addresses === undefined
-    ? Effect.fail(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" }))
-    : Effect.succeed(addresses.map((address) => ({ address, family: address.includes(":") ? 6 as const : 4 as const })))
-}
+const dns =
+  (table: Record<string, ReadonlyArray<string>>): Resolve =>
+  (hostname) => {
+    const addresses = table[hostname]
+    return addresses === undefined
+      ? Effect.fail(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" }))
+      : Effect.succeed(
+          addresses.map((address) => ({ address, family: address.includes(":") ? (6 as const) : (4 as const) }))
+        )
+  }
 
 const resolve = dns({
   "public.example.test": ["93.184.216.34"],
@@ -153,7 +157,10 @@ describe("SsrfGuard.vet", () => {
     ["http://[::]/", "targetUrl is an unspecified address (::)"],
     ["http://[::ffff:127.0.0.1]/", "targetUrl is an IPv4-mapped loopback (127.0.0.1) address (::ffff:7f00:1)"],
     ["http://[::ffff:7f00:1]/", "targetUrl is an IPv4-mapped loopback (127.0.0.1) address (::ffff:7f00:1)"],
-    ["http://[::ffff:169.254.169.254]/", "targetUrl is an IPv4-mapped link-local (169.254.169.254) address (::ffff:a9fe:a9fe)"],
+    [
+      "http://[::ffff:169.254.169.254]/",
+      "targetUrl is an IPv4-mapped link-local (169.254.169.254) address (::ffff:a9fe:a9fe)"
+    ],
     ["http://10.0.0.5/", "targetUrl is a private address (10.0.0.5)"],
     ["http://10.255.0.1/", "targetUrl is a private address (10.255.0.1)"],
     ["http://172.16.0.1/", "targetUrl is a private address (172.16.0.1)"],
@@ -175,7 +182,10 @@ describe("SsrfGuard.vet", () => {
     ["https://rebind.example.test/hook", "targetUrl resolves to a loopback address (127.0.0.1)"],
     ["http://mixed.example.test/", "targetUrl resolves to a private address (192.168.1.10)"],
     ["http://metadata.example.test/", "targetUrl resolves to a link-local address (169.254.169.254)"],
-    ["http://mapped.example.test/", "targetUrl resolves to an IPv4-mapped loopback (127.0.0.1) address (::ffff:127.0.0.1)"],
+    [
+      "http://mapped.example.test/",
+      "targetUrl resolves to an IPv4-mapped loopback (127.0.0.1) address (::ffff:127.0.0.1)"
+    ],
     ["http://ula.example.test/", "targetUrl resolves to a unique-local address (fd12:3456::1)"],
     ["http://bogus.example.test/", "targetUrl host bogus.example.test resolves to an invalid address (not-an-ip)"],
     ["ftp://public.example.test/", "targetUrl must use http or https (got ftp)"],
@@ -188,20 +198,22 @@ describe("SsrfGuard.vet", () => {
     ["/relative/path", "targetUrl is not a valid URL"],
     ["http://999.0.0.1/", "targetUrl is not a valid URL"]
   ])("rejects %s", ([url, message]) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       expect(yield* rejectedMessage(url)).toBe(message)
-    }))
+    })
+  )
 
   // Not a verdict on the target: a delivery retries these on its schedule.
   it.effect.each<[string, string]>([
     ["http://empty.example.test/", "targetUrl host empty.example.test resolves to no address"],
     ["http://unknown.example.test/", "targetUrl host unknown.example.test could not be resolved (ENOTFOUND)"]
   ])("answers %s as unresolved, not rejected", ([url, message]) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const error = yield* Effect.flip(vet(url, { allowPrivate: false, resolve }))
       expect(error).toBeInstanceOf(TargetUnresolved)
       expect(error.message).toBe(message)
-    }))
+    })
+  )
 
   it.effect.each<[string, string, 4 | 6]>([
     ["https://public.example.test/hooks?x=1", "93.184.216.34", 4],
@@ -210,31 +222,35 @@ describe("SsrfGuard.vet", () => {
     ["http://[2606:2800:220:1:248:1893:25c8:1946]/", "2606:2800:220:1:248:1893:25c8:1946", 6],
     ["HTTPS://PUBLIC.EXAMPLE.TEST/Path", "93.184.216.34", 4]
   ])("allows %s → %s", ([url, address, family]) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const target = yield* vet(url, { allowPrivate: false, resolve })
       expect(target.address).toBe(address)
       expect(target.family).toBe(family)
       expect(target.url.href).toBe(new URL(url).href)
-    }))
+    })
+  )
 
-  it.effect("allowPrivate=true lets loopback, private and localhost through, but not other schemes or credentials", () =>
-    Effect.gen(function*() {
-      const literal = yield* vet("http://127.0.0.1:3000/hook", { allowPrivate: true, resolve })
-      expect(literal).toMatchObject({ address: "127.0.0.1", family: 4 })
-      expect((yield* vet("http://[::1]:3000/", { allowPrivate: true, resolve })).address).toBe("::1")
-      expect((yield* vet("http://2130706433/", { allowPrivate: true, resolve })).address).toBe("127.0.0.1")
-      expect((yield* vet("http://rebind.example.test/", { allowPrivate: true, resolve })).address).toBe("127.0.0.1")
-      const local = yield* vet("http://localhost:3000/", {
-        allowPrivate: true,
-        resolve: dns({ localhost: ["::1", "127.0.0.1"] })
+  it.effect(
+    "allowPrivate=true lets loopback, private and localhost through, but not other schemes or credentials",
+    () =>
+      Effect.gen(function* () {
+        const literal = yield* vet("http://127.0.0.1:3000/hook", { allowPrivate: true, resolve })
+        expect(literal).toMatchObject({ address: "127.0.0.1", family: 4 })
+        expect((yield* vet("http://[::1]:3000/", { allowPrivate: true, resolve })).address).toBe("::1")
+        expect((yield* vet("http://2130706433/", { allowPrivate: true, resolve })).address).toBe("127.0.0.1")
+        expect((yield* vet("http://rebind.example.test/", { allowPrivate: true, resolve })).address).toBe("127.0.0.1")
+        const local = yield* vet("http://localhost:3000/", {
+          allowPrivate: true,
+          resolve: dns({ localhost: ["::1", "127.0.0.1"] })
+        })
+        expect(local).toMatchObject({ address: "::1", family: 6 })
+        expect(yield* rejectedMessage("ftp://127.0.0.1/", true)).toBe("targetUrl must use http or https (got ftp)")
+        expect(yield* rejectedMessage("http://u:p@127.0.0.1/", true)).toBe("targetUrl must not contain credentials")
       })
-      expect(local).toMatchObject({ address: "::1", family: 6 })
-      expect(yield* rejectedMessage("ftp://127.0.0.1/", true)).toBe("targetUrl must use http or https (got ftp)")
-      expect(yield* rejectedMessage("http://u:p@127.0.0.1/", true)).toBe("targetUrl must not contain credentials")
-    }))
+  )
 
   it.effect("resolves DNS names only, not IP literals, and passes the bare host name", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const asked: Array<string> = []
       const spy: Resolve = (hostname) => {
         asked.push(hostname)
@@ -244,15 +260,17 @@ describe("SsrfGuard.vet", () => {
       yield* vet("http://[2606:2800:220:1:248:1893:25c8:1946]/", { allowPrivate: false, resolve: spy })
       yield* vet("https://Public.Example.Test:8443/x", { allowPrivate: false, resolve: spy })
       expect(asked).toEqual(["public.example.test"])
-    }))
+    })
+  )
 
   it.effect("the default resolver is node:dns lookup (numeric hosts: no DNS query)", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       expect(yield* systemResolve("127.0.0.1")).toEqual([{ address: "127.0.0.1", family: 4 }])
       expect(yield* systemResolve("::1")).toEqual([{ address: "::1", family: 6 }])
       const target = yield* vet("http://93.184.216.34/", { allowPrivate: false })
       expect(target.address).toBe("93.184.216.34")
       const refused = yield* Effect.flip(vet("http://localhost/", { allowPrivate: false }))
       expect(refused.message).toBe("targetUrl host localhost is a loopback name")
-    }))
+    })
+  )
 })

@@ -1,4 +1,4 @@
-import { databaseTargets } from "./support/Databases.ts"
+import { databaseTargets } from "@qforms/test-kit/Databases"
 import { storageSuite } from "./StorageSuite.ts"
 
 for (const target of databaseTargets) storageSuite(target)

@@ -1,7 +1,8 @@
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import type { AnswerValue, Field, FieldType } from "../src/domain/Fields.ts"
-import { flatAnswers, flattener, formatAnswer, summary } from "../src/domain/Summaries.ts"
+import type { Field, FieldType } from "../src/forms/Fields.ts"
+import type { AnswerValue } from "../src/forms/Answers.ts"
+import { flatAnswers, flattener, formatAnswer, summary } from "../src/cases/Summaries.ts"
 
 const field = (id: number, type: FieldType, label: string, extra: Partial<Field> = {}): Field => ({
   id,
@@ -26,7 +27,12 @@ describe("formatAnswer", () => {
     ["number float", field(1, "number", "Temp"), -0.5, "-0.5"],
     ["yes", field(1, "yes_no", "Agree"), true, "Yes"],
     ["no", field(1, "yes_no", "Agree"), false, "No"],
-    ["checkboxes", field(1, "checkboxes", "Days", { options: { choices: ["Mon", "Tue"] } }), ["Mon", "Tue"], "Mon, Tue"],
+    [
+      "checkboxes",
+      field(1, "checkboxes", "Days", { options: { choices: ["Mon", "Tue"] } }),
+      ["Mon", "Tue"],
+      "Mon, Tue"
+    ],
     ["rating default max", field(1, "rating", "Score"), 4, "4/5"],
     ["rating max 10", field(1, "rating", "Score", { options: { max: 10 } }), 7, "7/10"],
     ["file", field(1, "file", "CV"), { fileId: "f1", name: "cv.pdf", size: 10, type: "application/pdf" }, "cv.pdf"],
@@ -120,16 +126,27 @@ describe("summary", () => {
 
 describe("flattener", () => {
   it("gives what flatAnswers and summary give, for any fields and answers, byte for byte once serialised", () => {
-    const types: Array<FieldType> = ["short_text", "long_text", "number", "yes_no", "checkboxes", "rating", "statement", "file"]
-    const fieldsArb = fc.array(
-      fc.record({
-        type: fc.constantFrom(...types),
-        // shared, numeric-looking and prototype labels: keys with " (2)", integer keys ordered first, own "__proto__"
-        label: fc.oneof(fc.constantFrom("A", "A", "2", "10", "__proto__", "■"), fc.string({ maxLength: 6 })),
-        position: fc.integer({ min: 0, max: 5 })
-      }),
-      { maxLength: 8 }
-    ).map((specs) => specs.map((spec, i) => field(i + 1, spec.type, spec.label, { position: spec.position })))
+    const types: Array<FieldType> = [
+      "short_text",
+      "long_text",
+      "number",
+      "yes_no",
+      "checkboxes",
+      "rating",
+      "statement",
+      "file"
+    ]
+    const fieldsArb = fc
+      .array(
+        fc.record({
+          type: fc.constantFrom(...types),
+          // shared, numeric-looking and prototype labels: keys with " (2)", integer keys ordered first, own "__proto__"
+          label: fc.oneof(fc.constantFrom("A", "A", "2", "10", "__proto__", "■"), fc.string({ maxLength: 6 })),
+          position: fc.integer({ min: 0, max: 5 })
+        }),
+        { maxLength: 8 }
+      )
+      .map((specs) => specs.map((spec, i) => field(i + 1, spec.type, spec.label, { position: spec.position })))
     const value = fc.oneof(
       fc.string({ maxLength: 8 }),
       fc.integer(),
@@ -137,11 +154,19 @@ describe("flattener", () => {
       fc.array(fc.string({ maxLength: 4 }), { maxLength: 3 }),
       fc.constant({ fileId: "f", name: "cv.pdf", size: 1, type: "application/pdf" })
     )
-    fc.assert(fc.property(fieldsArb, fc.dictionary(fc.constantFrom("1", "2", "3", "4", "5", "6", "7", "8", "9"), value), (fields, values) => {
-      const flatten = flattener(fields)
-      const once = flatten(values as Record<string, AnswerValue>)
-      expect(JSON.stringify(once.answers)).toBe(JSON.stringify(flatAnswers(fields, values as Record<string, AnswerValue>)))
-      expect(once.summary).toBe(summary(fields, values as Record<string, AnswerValue>))
-    }))
+    fc.assert(
+      fc.property(
+        fieldsArb,
+        fc.dictionary(fc.constantFrom("1", "2", "3", "4", "5", "6", "7", "8", "9"), value),
+        (fields, values) => {
+          const flatten = flattener(fields)
+          const once = flatten(values as Record<string, AnswerValue>)
+          expect(JSON.stringify(once.answers)).toBe(
+            JSON.stringify(flatAnswers(fields, values as Record<string, AnswerValue>))
+          )
+          expect(once.summary).toBe(summary(fields, values as Record<string, AnswerValue>))
+        }
+      )
+    )
   })
 })

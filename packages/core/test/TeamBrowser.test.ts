@@ -11,13 +11,13 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import * as Effect from "effect/Effect"
-import { type Browser, type Page } from "playwright-core"
+import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Members } from "../src/domain/Members.ts"
-import { Sessions } from "../src/domain/Sessions.ts"
-import { Workspaces } from "../src/domain/Workspaces.ts"
+import { Members } from "../src/identity/Members.ts"
+import { Sessions } from "../src/identity/Sessions.ts"
+import { Workspaces } from "../src/identity/Workspaces.ts"
 import * as Qforms from "../src/Qforms.ts"
-import { artifacts, axeSource, launch, present } from "./support/Browser.ts"
+import { artifacts, axeSource, launch, present } from "@qforms/test-kit/Browser"
 
 const password = "correct horse battery"
 
@@ -25,9 +25,15 @@ const check = async (page: Page, label: string) => {
   await page.screenshot({ path: join(artifacts, `team-${label}.png`), fullPage: true })
   await page.evaluate(axeSource)
   const violations = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as {
-      axe: { run: (context: unknown) => Promise<{ violations: ReadonlyArray<{ id: string; nodes: ReadonlyArray<{ html: string }> }> }> }
-    }).axe
+    const axe = (
+      globalThis as unknown as {
+        axe: {
+          run: (
+            context: unknown
+          ) => Promise<{ violations: ReadonlyArray<{ id: string; nodes: ReadonlyArray<{ html: string }> }> }>
+        }
+      }
+    ).axe
     const result = await axe.run((globalThis as unknown as { document: unknown }).document)
     return result.violations.map((v) => `${v.id} (${v.nodes.map((n) => n.html).join(" | ")})`)
   })
@@ -44,12 +50,18 @@ describe.skipIf(!present)("inviting a colleague in the application", () => {
   beforeAll(async () => {
     mkdirSync(artifacts, { recursive: true })
     qforms = await Qforms.make({ database: {}, app: true, logLevel: "Error", delivery: { worker: false } })
-    workspaceId = await qforms.run(Effect.gen(function*() {
-      const workspace = (yield* (yield* Workspaces).create({ name: "Crew", ownerEmail: "olga@example.com", ownerName: "Olga" })).workspace
-      yield* (yield* Members).add(workspace.id, { email: "mo@example.com", role: "member" })
-      yield* (yield* Sessions).setPassword("olga@example.com", password)
-      return workspace.id
-    }))
+    workspaceId = await qforms.run(
+      Effect.gen(function* () {
+        const workspace = (yield* (yield* Workspaces).create({
+          name: "Crew",
+          ownerEmail: "olga@example.com",
+          ownerName: "Olga"
+        })).workspace
+        yield* (yield* Members).add(workspace.id, { email: "mo@example.com", role: "member" })
+        yield* (yield* Sessions).setPassword("olga@example.com", password)
+        return workspace.id
+      })
+    )
     server = createServer(qforms.nodeHandler)
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
@@ -58,7 +70,7 @@ describe.skipIf(!present)("inviting a colleague in the application", () => {
 
   afterAll(async () => {
     await browser?.close()
-    await new Promise<void>((resolve) => server === undefined ? resolve() : server.close(() => resolve()))
+    await new Promise<void>((resolve) => (server === undefined ? resolve() : server.close(() => resolve())))
     await qforms?.dispose()
   })
 
@@ -82,7 +94,10 @@ describe.skipIf(!present)("inviting a colleague in the application", () => {
     await shown.waitFor()
     const link = (await shown.locator("[data-secret]").textContent())!.trim()
     expect(link).toMatch(new RegExp(`^${url}/app/invite/[A-Za-z0-9_-]{43}$`))
-    await owner.getByRole("table", { name: "Pending invitations" }).getByRole("cell", { name: "nia@example.com", exact: true }).waitFor()
+    await owner
+      .getByRole("table", { name: "Pending invitations" })
+      .getByRole("cell", { name: "nia@example.com", exact: true })
+      .waitFor()
     await check(owner, "settings-invited")
 
     // A sign-in link for a member, shown once.
@@ -100,7 +115,10 @@ describe.skipIf(!present)("inviting a colleague in the application", () => {
     await invitee.getByLabel(/Choose a password/).fill(password)
     await invitee.getByRole("button", { name: "Join" }).click()
     await invitee.getByRole("heading", { name: "Forms", level: 1 }).waitFor()
-    const who = await (await invitee.request.get(`${url}/app/session`)).json() as { workspaceId: number; role: string }
+    const who = (await (await invitee.request.get(`${url}/app/session`)).json()) as {
+      workspaceId: number
+      role: string
+    }
     expect(who).toMatchObject({ workspaceId, role: "member" })
 
     // The link worked once.
@@ -116,7 +134,9 @@ describe.skipIf(!present)("inviting a colleague in the application", () => {
     await owner.getByRole("button", { name: "Invite", exact: true }).click()
     await owner.getByRole("button", { name: "Revoke the invitation of late@example.com" }).click()
     await owner.getByText("The invitation of late@example.com is revoked.").waitFor()
-    await expect.poll(() => owner.getByRole("button", { name: "Revoke the invitation of late@example.com" }).count()).toBe(0)
+    await expect
+      .poll(() => owner.getByRole("button", { name: "Revoke the invitation of late@example.com" }).count())
+      .toBe(0)
 
     // Later: Nia signs in with her password.
     const later = await (await context()).newPage()

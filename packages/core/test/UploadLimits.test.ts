@@ -12,21 +12,28 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ApiKeys } from "../src/domain/ApiKeys.ts"
-import { Workspaces } from "../src/domain/Workspaces.ts"
-import { databaseTargets, postgresUrl } from "./support/Databases.ts"
-import { createForm, getPage, hidden, tokenOf } from "./support/PublicForms.ts"
-import { startTestServer, type TestServer } from "./support/TestServer.ts"
+import { ApiKeys } from "../src/identity/ApiKeys.ts"
+import { Workspaces } from "../src/identity/Workspaces.ts"
+import { databaseTargets, postgresUrl } from "@qforms/test-kit/Databases"
+import { createForm, getPage, hidden, tokenOf } from "@qforms/test-kit/PublicForms"
+import { startTestServer, type TestServer } from "@qforms/test-kit/TestServer"
+import { waitFor } from "@qforms/test-kit/Conditions"
 
 /** A file of `size` bytes (not an image: any type is accepted by the questions here). */
 const bytesOf = (size: number) => Buffer.alloc(size, 0x61)
 
 const seedWorkspace = (server: TestServer, name: string) =>
-  server.run(Effect.gen(function*() {
-    const made = yield* (yield* Workspaces).create({ name, ownerEmail: `owner-${name}@example.com`, ownerName: "Owner" })
-    const key = yield* (yield* ApiKeys).create(made.workspace.id, { accountId: made.ownerAccountId, name: "owner" })
-    return { workspaceId: made.workspace.id, key: key.key }
-  }))
+  server.run(
+    Effect.gen(function* () {
+      const made = yield* (yield* Workspaces).create({
+        name,
+        ownerEmail: `owner-${name}@example.com`,
+        ownerName: "Owner"
+      })
+      const key = yield* (yield* ApiKeys).create(made.workspace.id, { accountId: made.ownerAccountId, name: "owner" })
+      return { workspaceId: made.workspace.id, key: key.key }
+    })
+  )
 
 /** A published form with one file question (any type, 1 MB) and a text question after it. */
 const fileForm = async (server: TestServer, key: string) => {
@@ -51,14 +58,21 @@ interface Reply {
 
 const reply = async (response: Response): Promise<Reply> => {
   const text = await response.text()
-  return { status: response.status, headers: response.headers, text, json: text.startsWith("{") ? JSON.parse(text) : undefined }
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    json: text.startsWith("{") ? JSON.parse(text) : undefined
+  }
 }
 
 /** The JavaScript path: `POST /f/{publicId}/uploads?fieldId=`. */
 const uploadJs = async (server: TestServer, form: FileForm, content: Buffer, headers: Record<string, string> = {}) => {
   const body = new FormData()
   body.set("file", new Blob([content], { type: "text/plain" }), "note.txt")
-  return reply(await fetch(`${server.url}/f/${form.publicId}/uploads?fieldId=${form.fileField}`, { method: "POST", body, headers }))
+  return reply(
+    await fetch(`${server.url}/f/${form.publicId}/uploads?fieldId=${form.fileField}`, { method: "POST", body, headers })
+  )
 }
 
 /** The question screen of the form's file question (opened from the welcome screen). */
@@ -67,8 +81,12 @@ const fileScreen = async (server: TestServer, form: FileForm, headers: Record<st
   const started = await fetch(`${server.url}/f/${form.publicId}`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
-    body: new URLSearchParams([["token", tokenOf(welcome.text)], ["at", "welcome"], ["website", ""], ["move", "start"]])
-      .toString()
+    body: new URLSearchParams([
+      ["token", tokenOf(welcome.text)],
+      ["at", "welcome"],
+      ["website", ""],
+      ["move", "start"]
+    ]).toString()
   })
   const page = await started.text()
   expect(hidden(page, "at")).toBe(String(form.fileField))
@@ -76,7 +94,13 @@ const fileScreen = async (server: TestServer, form: FileForm, headers: Record<st
 }
 
 /** The no-JavaScript path: the file question's step posted as multipart with the file. */
-const uploadStep = async (server: TestServer, form: FileForm, screen: string, content: Buffer, headers: Record<string, string> = {}) => {
+const uploadStep = async (
+  server: TestServer,
+  form: FileForm,
+  screen: string,
+  content: Buffer,
+  headers: Record<string, string> = {}
+) => {
   const body = new FormData()
   body.set("token", tokenOf(screen))
   body.set("at", hidden(screen, "at"))
@@ -107,24 +131,6 @@ const partialsUnder = (directory: string): number => {
   return existsSync(partials) ? readdirSync(partials).length : 0
 }
 
-/** Waits until a condition holds (polling), failing after `timeoutMs`. */
-const waitFor = async (condition: () => boolean, timeoutMs = 30_000) => {
-  const start = performance.now()
-  while (!condition()) {
-    if (performance.now() - start > timeoutMs) throw new Error("timed out waiting for a condition")
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-}
-
-/** Waits until an asynchronous condition holds (polling), failing after `timeoutMs`. */
-const waitForAsync = async (condition: () => Promise<boolean>, timeoutMs = 30_000) => {
-  const start = performance.now()
-  while (!(await condition())) {
-    if (performance.now() - start > timeoutMs) throw new Error("timed out waiting for a condition")
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-}
-
 const BOUNDARY = "----qformsQuotaRace"
 
 /**
@@ -141,18 +147,24 @@ const heldUpload = (server: TestServer, form: FileForm, content: Buffer) => {
   const body = [Buffer.concat([head, content.subarray(0, half)]), Buffer.concat([content.subarray(half), tail])]
   let finish: () => void = () => undefined
   const reply = new Promise<{ status: number; json: { error?: string; fileId?: string } }>((resolve, reject) => {
-    const request = httpRequest(`${server.url}/f/${form.publicId}/uploads?fieldId=${form.fileField}`, {
-      method: "POST",
-      headers: {
-        "content-type": `multipart/form-data; boundary=${BOUNDARY}`,
-        "content-length": body[0]!.length + body[1]!.length
+    const request = httpRequest(
+      `${server.url}/f/${form.publicId}/uploads?fieldId=${form.fileField}`,
+      {
+        method: "POST",
+        headers: {
+          "content-type": `multipart/form-data; boundary=${BOUNDARY}`,
+          "content-length": body[0]!.length + body[1]!.length
+        }
+      },
+      (response) => {
+        const chunks: Array<Buffer> = []
+        response.on("data", (chunk: Buffer) => chunks.push(chunk))
+        response.on("end", () =>
+          resolve({ status: response.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString()) })
+        )
+        response.on("error", reject)
       }
-    }, (response) => {
-      const chunks: Array<Buffer> = []
-      response.on("data", (chunk: Buffer) => chunks.push(chunk))
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString()) }))
-      response.on("error", reject)
-    })
+    )
     request.on("error", reject)
     request.write(body[0])
     finish = () => request.end(body[1])
@@ -161,10 +173,15 @@ const heldUpload = (server: TestServer, form: FileForm, content: Buffer) => {
 }
 
 const fileRows = (server: TestServer, formId: number) =>
-  server.run(Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    return yield* sql<{ readonly id: string; readonly size: number }>`select id, size from files where form_id = ${formId}`
-  }).pipe(Effect.orDie))
+  server.run(
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      return yield* sql<{
+        readonly id: string
+        readonly size: number
+      }>`select id, size from files where form_id = ${formId}`
+    }).pipe(Effect.orDie)
+  )
 
 for (const target of databaseTargets) {
   describe(`one upload limiter for every upload path, on ${target.name}`, () => {
@@ -311,7 +328,7 @@ for (const target of databaseTargets) {
       // Six uploads of 600 bytes where 1000 fit: all of them pass the early checks (nothing is
       // stored yet) and stream into the blob store before any is finished, so they meet at the insert.
       const held = Array.from({ length: 6 }, () => heldUpload(server, form, bytesOf(600)))
-      await waitFor(() => partialsUnder(directory) === 6)
+      await waitFor(() => partialsUnder(directory) === 6, 30_000)
       for (const upload of held) upload.finish()
       const replies = await Promise.all(held.map((upload) => upload.reply))
       const statuses = replies.map((r) => r.status).sort()
@@ -324,41 +341,54 @@ for (const target of databaseTargets) {
     // PostgreSQL only (PGlite has one connection: its transactions never overlap). The test holds
     // the files table so that no insert can proceed: both uploads check the quota, and wait at
     // their insert — or, with the quota lock, the second waits before its check — then both go on.
-    it.runIf(target.name === "postgres")("two uploads whose transactions overlap: the second sees the first before it checks", async () => {
-      const fresh = await seedWorkspace(server, "quota-overlap")
-      const form = await fileForm(server, fresh.key)
-      const blobs = blobsUnder(directory).length
-      let release: () => void = () => undefined
-      const released = new Promise<void>((resolve) => (release = resolve))
-      let locked: () => void = () => undefined
-      const isLocked = new Promise<void>((resolve) => (locked = resolve))
-      const locker = server.run(Effect.gen(function*() {
-        const sql = yield* SqlClient.SqlClient
-        yield* sql.withTransaction(Effect.gen(function*() {
-          yield* sql`lock table files in exclusive mode`
-          yield* Effect.sync(() => locked())
-          yield* Effect.promise(() => released)
-        }))
-      }).pipe(Effect.orDie))
-      await isLocked
-      const racing = [uploadJs(server, form, bytesOf(600)), uploadJs(server, form, bytesOf(600))]
-      // Seen from a connection of its own (the server's pool is busy with the racing uploads).
-      const waiting = () =>
-        Effect.runPromise(Effect.gen(function*() {
-          const sql = yield* SqlClient.SqlClient
-          const rows = yield* sql<{ readonly n: number }>`
+    it.runIf(target.name === "postgres")(
+      "two uploads whose transactions overlap: the second sees the first before it checks",
+      async () => {
+        const fresh = await seedWorkspace(server, "quota-overlap")
+        const form = await fileForm(server, fresh.key)
+        const blobs = blobsUnder(directory).length
+        let release: () => void = () => undefined
+        const released = new Promise<void>((resolve) => (release = resolve))
+        let locked: () => void = () => undefined
+        const isLocked = new Promise<void>((resolve) => (locked = resolve))
+        const locker = server.run(
+          Effect.gen(function* () {
+            const sql = yield* SqlClient.SqlClient
+            yield* sql.withTransaction(
+              Effect.gen(function* () {
+                yield* sql`lock table files in exclusive mode`
+                yield* Effect.sync(() => locked())
+                yield* Effect.promise(() => released)
+              })
+            )
+          }).pipe(Effect.orDie)
+        )
+        await isLocked
+        const racing = [uploadJs(server, form, bytesOf(600)), uploadJs(server, form, bytesOf(600))]
+        // Seen from a connection of its own (the server's pool is busy with the racing uploads).
+        const waiting = () =>
+          Effect.runPromise(
+            Effect.gen(function* () {
+              const sql = yield* SqlClient.SqlClient
+              const rows = yield* sql<{ readonly n: number }>`
             select count(*)::int as n from pg_stat_activity
             where datname = current_database() and wait_event_type = 'Lock'
               and (query like '%insert into files%' or query like '%for no key update%')`
-          return rows[0]!.n
-        }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(postgresUrl!), maxConnections: 1 })), Effect.orDie))
-      await waitForAsync(async () => (await waiting()) >= 2)
-      release()
-      await locker
-      const replies = await Promise.all(racing)
-      expect(replies.map((r) => r.status).sort()).toEqual([201, 413])
-      expect((await fileRows(server, form.id)).map((row) => row.size)).toEqual([600])
-      expect(blobsUnder(directory)).toHaveLength(blobs + 1)
-    }, 60_000)
+              return rows[0]!.n
+            }).pipe(
+              Effect.provide(PgClient.layer({ url: Redacted.make(postgresUrl!), maxConnections: 1 })),
+              Effect.orDie
+            )
+          )
+        await waitFor(async () => (await waiting()) >= 2, 30_000)
+        release()
+        await locker
+        const replies = await Promise.all(racing)
+        expect(replies.map((r) => r.status).sort()).toEqual([201, 413])
+        expect((await fileRows(server, form.id)).map((row) => row.size)).toEqual([600])
+        expect(blobsUnder(directory)).toHaveLength(blobs + 1)
+      },
+      60_000
+    )
   })
 }

@@ -6,11 +6,11 @@
  * axe-core at 360 px, light and dark.
  */
 import { join } from "node:path"
-import { type Browser } from "playwright-core"
+import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { artifact, axeSource, launch, present } from "./support/Browser.ts"
-import { databaseTargets } from "./support/Databases.ts"
-import { cspDirectives, prefix, type PrefixServer, rawGet, startPrefixServer } from "./support/PrefixServer.ts"
+import { artifact, axeSource, launch, present } from "@qforms/test-kit/Browser"
+import { databaseTargets } from "@qforms/test-kit/Databases"
+import { cspDirectives, prefix, type PrefixServer, rawGet, startPrefixServer } from "@qforms/test-kit/PrefixServer"
 
 const browserAccept = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 
@@ -72,7 +72,9 @@ for (const target of databaseTargets) {
         expect([200, 303], link).toContain(followed.status)
         if (followed.status === 303) expect(followed.headers["location"]).toMatch(new RegExp(`^${prefix}/app/sign-in`))
       }
-      const json = JSON.parse((await rawGet(`${server.url}${prefix}`, { accept: "application/json" })).body.toString("utf8"))
+      const json = JSON.parse(
+        (await rawGet(`${server.url}${prefix}`, { accept: "application/json" })).body.toString("utf8")
+      )
       expect(json.docs).toBe(`${server.url}${prefix}/api/docs`)
       expect(json.mcp).toBe(`${server.url}${prefix}/mcp`)
     })
@@ -124,9 +126,15 @@ describe.skipIf(!present)("the welcome page in Chromium", () => {
       // Its CSP allows no script of the page's own: axe is evaluated through the protocol, which the CSP does not govern.
       await page.evaluate(axeSource)
       const violations = await page.evaluate(async () => {
-        const axe = (globalThis as unknown as {
-          axe: { run: (context: unknown) => Promise<{ violations: ReadonlyArray<{ id: string; nodes: ReadonlyArray<{ html: string }> }> }> }
-        }).axe
+        const axe = (
+          globalThis as unknown as {
+            axe: {
+              run: (
+                context: unknown
+              ) => Promise<{ violations: ReadonlyArray<{ id: string; nodes: ReadonlyArray<{ html: string }> }> }>
+            }
+          }
+        ).axe
         const result = await axe.run((globalThis as unknown as { document: unknown }).document)
         return result.violations.map((v) => `${v.id} (${v.nodes.map((n) => n.html).join(" | ")})`)
       })

@@ -48,7 +48,9 @@ type ErrorHandler = (error: unknown, request: ExpressRequest, response: ServerRe
  * The middleware, then the handler of a host body parser's errors, for `app.use(prefix, …)`. `attach(server, prefix)`
  * answers WebSocket upgrades under `prefix` on `server` (from `app.listen()`); others are left to its other listeners.
  */
-export type ExpressMiddleware = [Handler, ErrorHandler] & { readonly attach: <S extends Server>(server: S, prefix: string) => S }
+export type ExpressMiddleware = [Handler, ErrorHandler] & {
+  readonly attach: <S extends Server>(server: S, prefix: string) => S
+}
 
 /** Sets `x-forwarded-prefix` (outer proxy prefix + mount point) and, on TLS, a missing `x-forwarded-proto`. */
 const forward = (request: ExpressRequest, mountPath = request.baseUrl ?? "") => {
@@ -96,7 +98,8 @@ export const toExpressMiddleware = (qforms: QformsHandlers): ExpressMiddleware =
         Object.assign(request, { url, headers }) // other `upgrade` listeners see it as it came
         if (taken) return
       }
-      if (ours || server.listenerCount("upgrade") === 1) socket.end("HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n")
+      if (ours || server.listenerCount("upgrade") === 1)
+        socket.end("HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n")
     })
   const middleware: [Handler, ErrorHandler] = [
     (request, response) => {

@@ -8,9 +8,9 @@ import type { AddressInfo } from "node:net"
 import express from "express"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { WebSocketServer } from "ws"
-import * as Qforms from "../../core/src/Qforms.ts"
-import { eventStreamSuite, type Host, prefix, refusal } from "../../node-http/test/support/EventStreamSuite.ts"
+import { eventStreamSuite, type Host, prefix, refusal } from "@qforms/test-kit/EventStreamSuite"
 import { toExpressMiddleware } from "../src/index.ts"
+import { Qforms } from "@qforms/core"
 
 const listening = async (server: Server): Promise<Host> => {
   await new Promise<void>((resolve) => server.once("listening", resolve))

@@ -75,7 +75,12 @@ const toQformsRequest = (event: H3Event): Request => {
  * Node's own request made relative to the mount point, for `qforms.nodeHandler`
  * (h3 restores `req.url` after). Resolves when the response is done.
  */
-const toNodeRequest = (event: H3Event, request: IncomingMessage, response: ServerResponse, qforms: Pick<Qforms.Qforms, "nodeHandler">) =>
+const toNodeRequest = (
+  event: H3Event,
+  request: IncomingMessage,
+  response: ServerResponse,
+  qforms: Pick<Qforms.Qforms, "nodeHandler">
+) =>
   new Promise<void>((resolve) => {
     const { prefix, path } = splitPath(event)
     const header = request.headers["x-forwarded-prefix"]
@@ -103,17 +108,26 @@ const eventStream = (qforms: Pick<Qforms.Qforms, "events">) =>
       const forwarded = forwardedPrefix(event.req.headers.get("x-forwarded-prefix"), prefix)
       if (forwarded !== "") headers["x-forwarded-prefix"] = forwarded
       const connection = await qforms.events.connect({ headers, url: path + event.url.search })
-      if (!("status" in connection)) return { context: { qforms: connection }, ...(connection.protocol && { protocol: connection.protocol }) }
+      if (!("status" in connection))
+        return { context: { qforms: connection }, ...(connection.protocol && { protocol: connection.protocol }) }
       const body = JSON.stringify({ error: connection.error })
       return new Response(body, {
         status: connection.status,
-        headers: { "content-type": "application/json", "content-length": String(new TextEncoder().encode(body).byteLength), connection: "close" }
+        headers: {
+          "content-type": "application/json",
+          "content-length": String(new TextEncoder().encode(body).byteLength),
+          connection: "close"
+        }
       })
     },
     open: (peer: WebSocketPeer) => {
       const connection = peer.context.qforms as Qforms.EventConnection
       peer.context.detach = connection.open(
-        (text) => peer.bufferedAmount <= maxBufferedBytes && (peer.send(text), true),
+        (text) => {
+          if (peer.bufferedAmount > maxBufferedBytes) return false
+          peer.send(text)
+          return true
+        },
         (code, reason) => peer.close(code, reason)
       )
     },
@@ -143,7 +157,8 @@ export const toH3Handler = (qforms: Pick<Qforms.Qforms, "handler" | "nodeHandler
     // Untouched: nothing (h3's `readBody`, srvx's `req.body`, …) has started reading it.
     if (node?.res !== undefined && node.req.readableFlowing === null && !node.req.readableEnded) {
       return fromNodeHandler((request, response) =>
-        toNodeRequest(event, request as IncomingMessage, response as ServerResponse, qforms))(event)
+        toNodeRequest(event, request as IncomingMessage, response as ServerResponse, qforms)
+      )(event)
     }
     return qforms.handler(toQformsRequest(event))
   })

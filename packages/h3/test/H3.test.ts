@@ -1,20 +1,18 @@
 /**
- * `@qforms/h3` in a real h3 v2 host app served on node:http: the shared HTTP
- * contract through the mount, and what the adapter itself must get right
+ * `@qforms/h3` in a real h3 v2 host app served on node:http: the HTTP
+ * contract's transport smoke through the mount, and what the adapter itself must get right
  * (the host's routes, paths relative to the mount point, the prefix, bodies).
  */
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
-import { Effect } from "effect"
 import { H3, toNodeHandler } from "h3"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ApiKeys } from "../../core/src/domain/ApiKeys.ts"
-import { Workspaces } from "../../core/src/domain/Workspaces.ts"
-import type * as Qforms from "../../core/src/Qforms.ts"
-import { httpContractSuite } from "../../core/test/HttpContractSuite.ts"
-import { databaseTargets } from "../../core/test/support/Databases.ts"
-import { startWithQforms, type TestServer } from "../../core/test/support/TestServer.ts"
+import { httpContractSuite } from "@qforms/test-kit/HttpContract"
+import { databaseTargets } from "@qforms/test-kit/Databases"
+import { startWithQforms, type TestServer } from "@qforms/test-kit/TestServer"
 import { toH3Handler } from "../src/index.ts"
+import type { Qforms } from "@qforms/core"
+import { ownerKey } from "@qforms/test-kit/Seeds"
 
 const prefix = "/forms-service"
 
@@ -40,16 +38,9 @@ const mountInH3Host = async (qforms: Qforms.Qforms) => {
 
 const start = startWithQforms(mountInH3Host)
 
-for (const target of databaseTargets) httpContractSuite(target, start, "@qforms/h3")
+for (const target of databaseTargets) httpContractSuite(target, start, "@qforms/h3", { smoke: true })
 
-const seedKey = Effect.gen(function*() {
-  const { workspace, ownerAccountId } = yield* (yield* Workspaces).create({
-    name: "H3 host",
-    ownerEmail: "owner@h3.example",
-    ownerName: "Owner"
-  })
-  return (yield* (yield* ApiKeys).create(workspace.id, { accountId: ownerAccountId, name: "h3" })).key
-})
+const seedKey = ownerKey({ name: "H3 host", ownerEmail: "owner@h3.example" })
 
 for (const target of databaseTargets) {
   describe(`@qforms/h3 in an h3 v2 host on ${target.name}`, () => {
@@ -86,7 +77,7 @@ for (const target of databaseTargets) {
     it("serves GET /forms-service/api/openapi.json, naming the mount point in servers", async () => {
       const reply = await fetch(`${server.url}/api/openapi.json`)
       expect(reply.status).toBe(200)
-      const doc = await reply.json() as { openapi: string; servers: Array<{ url: string }>; paths: object }
+      const doc = (await reply.json()) as { openapi: string; servers: Array<{ url: string }>; paths: object }
       expect(doc.openapi).toMatch(/^3\.1/)
       expect(doc.servers[0]!.url).toBe(server.url)
       expect(Object.keys(doc.paths).length).toBeGreaterThan(10)
@@ -96,7 +87,7 @@ for (const target of databaseTargets) {
       const reply = await fetch(`${server.url}/api/openapi.json`, {
         headers: { "x-forwarded-prefix": "/app/", "x-forwarded-proto": "https", "x-forwarded-host": "example.com" }
       })
-      const doc = await reply.json() as { servers: Array<{ url: string }> }
+      const doc = (await reply.json()) as { servers: Array<{ url: string }> }
       expect(doc.servers[0]!.url).toBe(`https://example.com/app${prefix}`)
     })
 
@@ -113,7 +104,7 @@ for (const target of databaseTargets) {
     })
 
     it("passes a JSON body intact (create a form, read it back) and keeps the query string", async () => {
-      const title = "Ünïcødé ✓ \"quoted\" \\ back\nslash"
+      const title = 'Ünïcødé ✓ "quoted" \\ back\nslash'
       const fields = [
         { type: "short_text", label: "Name 名前", required: true },
         { type: "select", label: "Plan", options: { choices: ["Free", "Pro & More"] } }
@@ -124,10 +115,10 @@ for (const target of databaseTargets) {
         body: JSON.stringify({ title, fields })
       })
       expect(created.status, await created.clone().text()).toBe(201)
-      const { id } = await created.json() as { id: number }
+      const { id } = (await created.json()) as { id: number }
       const read = await fetch(`${server.url}/api/forms/${id}`, { headers: authorized() })
       expect(read.status).toBe(200)
-      const form = await read.json() as { title: string; fields: Array<{ label: string; options: unknown }> }
+      const form = (await read.json()) as { title: string; fields: Array<{ label: string; options: unknown }> }
       expect(form.title).toBe(title)
       expect(form.fields.map((f) => f.label)).toEqual(["Name 名前", "Plan"])
       expect(form.fields[1]!.options).toMatchObject({ choices: ["Free", "Pro & More"] })
@@ -146,7 +137,7 @@ for (const target of databaseTargets) {
       })
       expect(reply.status).toBe(413)
       expect(reply.headers.get("content-type")).toMatch(/json/)
-      const body = await reply.json() as { error: string }
+      const body = (await reply.json()) as { error: string }
       expect(Object.keys(body)).toEqual(["error"])
       expect(body.error.length).toBeGreaterThan(0)
     })
@@ -174,15 +165,19 @@ describe("@qforms/h3 translation", () => {
       }),
     nodeHandler: (request, response) => {
       const chunks: Array<Buffer> = []
-      request.on("data", (chunk: Buffer) => chunks.push(chunk)).on("end", () => {
-        response.setHeader("content-type", "application/json")
-        response.end(JSON.stringify({
-          via: "node",
-          url: request.url,
-          prefix: request.headers["x-forwarded-prefix"],
-          body: Buffer.concat(chunks).toString()
-        }))
-      })
+      request
+        .on("data", (chunk: Buffer) => chunks.push(chunk))
+        .on("end", () => {
+          response.setHeader("content-type", "application/json")
+          response.end(
+            JSON.stringify({
+              via: "node",
+              url: request.url,
+              prefix: request.headers["x-forwarded-prefix"],
+              body: Buffer.concat(chunks).toString()
+            })
+          )
+        })
     },
     events: { close: async () => undefined, connect: async () => ({ status: 404, error: "no", headers: {} }) }
   }
@@ -212,12 +207,12 @@ describe("@qforms/h3 translation", () => {
     const get = await fetch(`${origin}${prefix}/api/forms?x=1`, { headers: { "x-forwarded-prefix": "/app/" } })
     expect(get.headers.get("x-host")).toBe("1")
     expect(await get.json()).toEqual({ via: "node", url: "/api/forms?x=1", prefix: `/app${prefix}`, body: "" })
-    const post = await fetch(`${origin}${prefix}/api/forms`, { method: "POST", body: "{\"a\":\"✓\"}" })
-    expect(await post.json()).toEqual({ via: "node", url: "/api/forms", prefix, body: "{\"a\":\"✓\"}" })
+    const post = await fetch(`${origin}${prefix}/api/forms`, { method: "POST", body: '{"a":"✓"}' })
+    expect(await post.json()).toEqual({ via: "node", url: "/api/forms", prefix, body: '{"a":"✓"}' })
   })
 
   it("takes the Web path when the host already read the body", async () => {
-    const reply = await fetch(`${origin}${prefix}/read-first`, { method: "POST", body: "{\"a\":1}" })
+    const reply = await fetch(`${origin}${prefix}/read-first`, { method: "POST", body: '{"a":1}' })
     expect(reply.headers.get("x-host")).toBe("1")
     expect(await reply.json()).toMatchObject({ via: "web", url: "/read-first", prefix })
   })

@@ -6,16 +6,22 @@
 import type { AddressInfo } from "node:net"
 import { plugin as ws } from "crossws/server"
 import { defineWebSocketHandler, H3, serve } from "h3"
-import type * as Qforms from "../../core/src/Qforms.ts"
-import { eventStreamSuite, prefix } from "../../node-http/test/support/EventStreamSuite.ts"
+import { eventStreamSuite, prefix } from "@qforms/test-kit/EventStreamSuite"
 import { toH3Handler } from "../src/index.ts"
+import type { Qforms } from "@qforms/core"
 
 const mountInH3Host = async (qforms: Qforms.Qforms) => {
   const app = new H3()
     .get("/", () => "host home")
     .get("/host-ws", defineWebSocketHandler({ open: (peer) => void peer.send("host socket") }))
   app.mount(prefix, toH3Handler(qforms))
-  const server = serve(app, { port: 0, hostname: "127.0.0.1", plugins: [ws({})], silent: true, gracefulShutdown: false })
+  const server = serve(app, {
+    port: 0,
+    hostname: "127.0.0.1",
+    plugins: [ws({})],
+    silent: true,
+    gracefulShutdown: false
+  })
   await server.ready()
   return {
     origin: `http://127.0.0.1:${(server.node!.server!.address() as AddressInfo).port}`,

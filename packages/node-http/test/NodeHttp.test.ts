@@ -1,19 +1,18 @@
 /**
  * `@qforms/node-http` in a real host: a `node:http` listener with routes of
- * its own that hands `/forms-service/*` to qforms. The whole HTTP contract
- * runs through it, on each test database, plus the adapter's own behaviour.
+ * its own that hands `/forms-service/*` to qforms. The contract's transport
+ * smoke (the `transportTest`s of `@qforms/test-kit/HttpContract`) runs through it, on each test database, plus the
+ * adapter's own translation tests; core runs the whole contract.
  */
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
-import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ApiKeys } from "../../core/src/domain/ApiKeys.ts"
-import { Workspaces } from "../../core/src/domain/Workspaces.ts"
-import * as Qforms from "../../core/src/Qforms.ts"
-import { httpContractSuite } from "../../core/test/HttpContractSuite.ts"
-import { databaseTargets } from "../../core/test/support/Databases.ts"
-import { startWithQforms } from "../../core/test/support/TestServer.ts"
+import { httpContractSuite } from "@qforms/test-kit/HttpContract"
+import { databaseTargets } from "@qforms/test-kit/Databases"
+import { startWithQforms } from "@qforms/test-kit/TestServer"
 import { toNodeHandler } from "../src/index.ts"
+import { Qforms } from "@qforms/core"
+import { ownerKey } from "@qforms/test-kit/Seeds"
 
 /** Listens on an ephemeral loopback port; `close` also drops kept-alive connections. */
 const listen = async (listener: RequestListener) => {
@@ -22,7 +21,7 @@ const listen = async (listener: RequestListener) => {
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   const close = () =>
     new Promise<void>((resolve, reject) => {
-      server.close((error) => error ? reject(error) : resolve())
+      server.close((error) => (error ? reject(error) : resolve()))
       server.closeAllConnections()
     })
   return { origin, close }
@@ -48,7 +47,8 @@ const mountInHost = async (qforms: Qforms.Qforms) => {
   return { url: `${origin}/forms-service`, close }
 }
 
-for (const target of databaseTargets) httpContractSuite(target, startWithQforms(mountInHost), "@qforms/node-http")
+for (const target of databaseTargets)
+  httpContractSuite(target, startWithQforms(mountInHost), "@qforms/node-http", { smoke: true })
 
 describe("@qforms/node-http", () => {
   let qforms: Qforms.Qforms
@@ -59,10 +59,7 @@ describe("@qforms/node-http", () => {
   beforeAll(async () => {
     qforms = await Qforms.make({ database: {}, delivery: { worker: false } })
     ;({ origin, close } = await listen(hostListener(qforms)))
-    key = await qforms.run(Effect.gen(function*() {
-      const { workspace, ownerAccountId } = yield* (yield* Workspaces).create({ name: "Host", ownerEmail: "o@example.com" })
-      return (yield* (yield* ApiKeys).create(workspace.id, { accountId: ownerAccountId })).key
-    }))
+    key = await qforms.run(ownerKey())
   }, 60_000)
   afterAll(async () => {
     await close?.()
@@ -79,14 +76,15 @@ describe("@qforms/node-http", () => {
   it("serves qforms under the prefix, with the prefix in the OpenAPI servers", async () => {
     const reply = await fetch(`${origin}/forms-service/api/openapi.json`)
     expect(reply.status).toBe(200)
-    const document = await reply.json() as { servers: Array<{ url: string }> }
+    const document = (await reply.json()) as { servers: Array<{ url: string }> }
     expect(document.servers[0]!.url).toBe(`${origin}/forms-service`)
     expect((await fetch(`${origin}/forms-service/healthz`)).status).toBe(200)
     const behindProxy = await fetch(`${origin}/forms-service/api/openapi.json`, {
       headers: { "x-forwarded-prefix": "/outer", "x-forwarded-proto": "https", "x-forwarded-host": "forms.example.com" }
     })
-    expect((await behindProxy.json() as { servers: Array<{ url: string }> }).servers[0]!.url)
-      .toBe("https://forms.example.com/outer/forms-service")
+    expect(((await behindProxy.json()) as { servers: Array<{ url: string }> }).servers[0]!.url).toBe(
+      "https://forms.example.com/outer/forms-service"
+    )
   })
 
   it("keeps the query and answers qforms' own 404 for unknown paths under the prefix", async () => {
@@ -96,7 +94,7 @@ describe("@qforms/node-http", () => {
       body: JSON.stringify({ title: "Via node-http", fields: [{ type: "short_text", label: "Name" }] })
     })
     expect(created.status).toBe(201)
-    const { id } = await created.json() as { id: number }
+    const { id } = (await created.json()) as { id: number }
     const read = await fetch(`${origin}/forms-service/api/forms/${id}`, { headers: { authorization: `Bearer ${key}` } })
     expect(await read.json()).toMatchObject({ id, title: "Via node-http", fields: [{ label: "Name" }] })
     const badQuery = await fetch(`${origin}/forms-service/api/forms/${id}/responses?limit=0`, {
@@ -127,7 +125,7 @@ describe("@qforms/node-http", () => {
     const server = await listen(toNodeHandler(qforms))
     try {
       const reply = await fetch(`${server.origin}/api/openapi.json`)
-      expect((await reply.json() as { servers: Array<{ url: string }> }).servers[0]!.url).toBe(server.origin)
+      expect(((await reply.json()) as { servers: Array<{ url: string }> }).servers[0]!.url).toBe(server.origin)
     } finally {
       await server.close()
     }

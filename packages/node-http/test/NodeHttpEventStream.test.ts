@@ -8,9 +8,9 @@ import type { AddressInfo } from "node:net"
 import type { Duplex } from "node:stream"
 import { describe, expect, it } from "vitest"
 import { WebSocketServer } from "ws"
-import type * as Qforms from "../../core/src/Qforms.ts"
 import { toNodeHandler } from "../src/index.ts"
-import { eventStreamSuite, prefix } from "./support/EventStreamSuite.ts"
+import { eventStreamSuite, prefix } from "@qforms/test-kit/EventStreamSuite"
+import type { Qforms } from "@qforms/core"
 
 const mountInHost = async (qforms: Qforms.Qforms) => {
   const forms = toNodeHandler(qforms, { prefix })
@@ -50,9 +50,15 @@ describe("@qforms/node-http upgrade", () => {
 
   it("hands upgrades under the prefix to qforms, relative to it and naming it", () => {
     const forms = toNodeHandler(stand, { prefix: "/forms-service/" })
-    const request = { url: "/forms-service/api/events?formId=3", headers: { "x-forwarded-prefix": "/outer" } } as unknown as IncomingMessage
+    const request = {
+      url: "/forms-service/api/events?formId=3",
+      headers: { "x-forwarded-prefix": "/outer" }
+    } as unknown as IncomingMessage
     expect(forms.upgrade(request, socket, head)).toBe(true)
-    expect(request).toMatchObject({ url: "/api/events?formId=3", headers: { "x-forwarded-prefix": "/outer/forms-service" } })
+    expect(request).toMatchObject({
+      url: "/api/events?formId=3",
+      headers: { "x-forwarded-prefix": "/outer/forms-service" }
+    })
   })
 
   it("answers false, leaving the request as it was, outside the prefix or for paths qforms does not upgrade", () => {

@@ -84,7 +84,10 @@ export const record = (entry: Figures): void => {
   mkdirSync(resultsDir, { recursive: true })
   const [one, five] = loadavg()
   const file = join(resultsDir, `${entry.scenario.replace(/\W+/g, "-")}.${entry.target}.json`)
-  writeFileSync(file, `${JSON.stringify({ ...entry, loadavg: [round(one!, 2), round(five!, 2)], at: new Date().toISOString() }, null, 2)}\n`)
+  writeFileSync(
+    file,
+    `${JSON.stringify({ ...entry, loadavg: [round(one!, 2), round(five!, 2)], at: new Date().toISOString() }, null, 2)}\n`
+  )
 }
 
 export const round = (value: number, digits = 1): number => Math.round(value * 10 ** digits) / 10 ** digits
@@ -186,7 +189,8 @@ export const receiver = async (options: { readonly status?: number; readonly por
     } catch {
       return
     }
-    if (typeof parsed?.event === "string" && typeof parsed.responseId === "number") idsOf(parsed.event).add(parsed.responseId)
+    if (typeof parsed?.event === "string" && typeof parsed.responseId === "number")
+      idsOf(parsed.event).add(parsed.responseId)
   }
   const state = { status: options.status ?? 200, port: options.port ?? 0 }
   let server: Server | undefined
@@ -194,7 +198,7 @@ export const receiver = async (options: { readonly status?: number; readonly por
     const s = createServer((request, response) => {
       let body = ""
       request.setEncoding("utf8")
-      request.on("data", (chunk: string) => body += chunk)
+      request.on("data", (chunk: string) => (body += chunk))
       request.on("end", () => {
         received.push({ headers: request.headers, body, at: performance.now(), status: state.status })
         index(body)
@@ -245,7 +249,11 @@ export type Receiver = Awaited<ReturnType<typeof receiver>>
 // ---------------------------------------------------------------------------
 
 /** Runs one query on a short-lived connection. */
-export const query = async <R extends Record<string, unknown>>(url: string, text: string, values: ReadonlyArray<unknown> = []) => {
+export const query = async <R extends Record<string, unknown>>(
+  url: string,
+  text: string,
+  values: ReadonlyArray<unknown> = []
+) => {
   const client = new pg.Client({ connectionString: url })
   await client.connect()
   try {

@@ -19,7 +19,7 @@ const patched = (hostname: string, options: unknown, callback?: unknown): void =
   const done = (typeof options === "function" ? options : callback) as Callback
   const opts = (typeof options === "object" && options !== null ? options : {}) as { all?: boolean }
   if (!hostname.endsWith(".rebind.qforms.test")) {
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    // biome-ignore lint/correctness/noVoidTypeReturn: hands the call to the original lookup unchanged
     return (original as any)(hostname, options, callback)
   }
   const table = JSON.parse(readFileSync(file, "utf8")) as Record<string, string | null>

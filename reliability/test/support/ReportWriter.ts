@@ -57,7 +57,7 @@ const scenarios: ReadonlyArray<readonly [string, string]> = [
   ],
   [
     "12 container restart",
-    "PGlite only: the standalone runs as PID 1 of a fresh PID namespace (`unshare --pid --fork --mount-proc`, as in a container), is killed with `kill -9` under 20 submitting clients and started again as PID 1 of a new namespace, round after round on the same data directory. The data-directory lock is a kernel advisory lock, dropped when the process dies: every start must succeed despite the lock file naming pid 1, every response acknowledged with 201 must be found, and a second live process (PID 1 of another namespace) must be refused as \"in use by process 1\"."
+    'PGlite only: the standalone runs as PID 1 of a fresh PID namespace (`unshare --pid --fork --mount-proc`, as in a container), is killed with `kill -9` under 20 submitting clients and started again as PID 1 of a new namespace, round after round on the same data directory. The data-directory lock is a kernel advisory lock, dropped when the process dies: every start must succeed despite the lock file naming pid 1, every response acknowledged with 201 must be found, and a second live process (PID 1 of another namespace) must be refused as "in use by process 1".'
   ],
   [
     "13 role escalation",
@@ -79,12 +79,12 @@ const scenarios: ReadonlyArray<readonly [string, string]> = [
 
 /** The defects this suite found, each fixed in the project (not excluded from the suite). */
 const defectsFound: ReadonlyArray<string> = [
-  "SSRF (8): subscribing to a host name that could not be resolved at that moment skipped every check, so `http://LOCALHOST.:port/`, URLs with credentials and other schemes were accepted. Fixed: `SsrfGuard.vetWithoutDns` runs first (commit \"Webhooks: a target name that cannot be resolved…\").",
-  "Tenant isolation (6): `POST /f/{publicId}/responses` answered a draft form with 409, telling that the draft exists, where its page answers 404. Fixed: 404 for drafts (commit \"Public page: the JSON submission route answers a draft form with 404…\").",
-  "Fuzzing (5), PostgreSQL: a stage added to a form that a concurrent request deleted failed its foreign key and answered 500. Fixed: a foreign-key violation answers 409 (commit \"HTTP: a write whose referenced row is deleted concurrently answers 409…\").",
-  "Database outage (3): with the database refusing connections and the server's sessions terminated, 385 of 1296 requests answered 500 (SQLSTATE 57P01 and the connect-time refusal were not seen as the database being away). Fixed: `Database.isUnreachable` covers them, 503 (commit \"Database: a session ended by the server or refused at connect…\").",
-  "Fuzzing (5), once the member and API key endpoints existed: `POST /api/api-keys` with an `accountId` beyond the 32-bit id range reached PostgreSQL and answered 500. Fixed: `accountId` is a bounded id, 400 (commit \"API keys: accountId is a bounded id…\").",
-  "Role escalation (13), once invitations existed: an admin or co-owner could `POST /api/invitations` for the address of an equal or higher member and got 409 (\"already a member\") instead of 403 — 8 probes. Fixed: an address that is already a member's goes through `Actors.requireAuthorityOver` before the 409 (commit \"Invitations: an address that is already a member's is held to the same authority rule…\").",
+  'SSRF (8): subscribing to a host name that could not be resolved at that moment skipped every check, so `http://LOCALHOST.:port/`, URLs with credentials and other schemes were accepted. Fixed: `SsrfGuard.vetWithoutDns` runs first (commit "Webhooks: a target name that cannot be resolved…").',
+  'Tenant isolation (6): `POST /f/{publicId}/responses` answered a draft form with 409, telling that the draft exists, where its page answers 404. Fixed: 404 for drafts (commit "Public page: the JSON submission route answers a draft form with 404…").',
+  'Fuzzing (5), PostgreSQL: a stage added to a form that a concurrent request deleted failed its foreign key and answered 500. Fixed: a foreign-key violation answers 409 (commit "HTTP: a write whose referenced row is deleted concurrently answers 409…").',
+  'Database outage (3): with the database refusing connections and the server\'s sessions terminated, 385 of 1296 requests answered 500 (SQLSTATE 57P01 and the connect-time refusal were not seen as the database being away). Fixed: `Database.isUnreachable` covers them, 503 (commit "Database: a session ended by the server or refused at connect…").',
+  'Fuzzing (5), once the member and API key endpoints existed: `POST /api/api-keys` with an `accountId` beyond the 32-bit id range reached PostgreSQL and answered 500. Fixed: `accountId` is a bounded id, 400 (commit "API keys: accountId is a bounded id…").',
+  'Role escalation (13), once invitations existed: an admin or co-owner could `POST /api/invitations` for the address of an equal or higher member and got 409 ("already a member") instead of 403 — 8 probes. Fixed: an address that is already a member\'s goes through `Actors.requireAuthorityOver` before the 409 (commit "Invitations: an address that is already a member\'s is held to the same authority rule…").',
   "Fuzzing (5), PGlite: `POST /api/webhooks/deliveries/{id}/retry` while a concurrent request deleted the delivery's subscription answered 500 (the delivery was gone when it was read back). Fixed: 404 (same commit)."
 ]
 
@@ -92,7 +92,9 @@ const cell = (value: unknown) => String(value).replace(/\|/g, "\\|").replace(/\n
 
 const readResults = (): Array<Figures & { readonly loadavg: ReadonlyArray<number>; readonly at: string }> =>
   existsSync(resultsDir)
-    ? readdirSync(resultsDir).filter((name) => name.endsWith(".json")).map((name) => JSON.parse(readFileSync(join(resultsDir, name), "utf8")))
+    ? readdirSync(resultsDir)
+        .filter((name) => name.endsWith(".json"))
+        .map((name) => JSON.parse(readFileSync(join(resultsDir, name), "utf8")))
     : []
 
 export default class ReportWriter implements Reporter {
@@ -114,9 +116,23 @@ export default class ReportWriter implements Reporter {
     lines.push("")
     lines.push("Generated by `npm run test:reliability` (the suite in `reliability/`); do not edit by hand.")
     lines.push("")
-    lines.push(`- Run: ${this.started.toISOString()} → ${new Date().toISOString()}, ${full ? "**full-size** counts (`QFORMS_RELIABILITY_FULL=1`)" : "CI counts (set `QFORMS_RELIABILITY_FULL=1` for the full-size run)"}.`)
-    lines.push(`- Machine: ${cpus().length} CPU(s) (${cpus()[0]?.model ?? "?"}), Node ${process.version}; load average (1 min / 5 min) ${this.startLoad.slice(0, 2).map((n) => n.toFixed(2)).join(" / ")} at the start, ${endLoad.slice(0, 2).map((n) => n.toFixed(2)).join(" / ")} at the end. Other work shared the machine: timings are noisy; each table gives the load average when its figures were taken.`)
-    lines.push(`- Counts: crash rounds ${counts.crashRounds} (full: 20) × ${counts.crashClients} clients; fuzzing ${counts.fuzzRequests} requests (full: 10 000); soak ${counts.soakSeconds} s (full: 600 s) at ${counts.soakRatePerSecond} requests/s.`)
+    lines.push(
+      `- Run: ${this.started.toISOString()} → ${new Date().toISOString()}, ${full ? "**full-size** counts (`QFORMS_RELIABILITY_FULL=1`)" : "CI counts (set `QFORMS_RELIABILITY_FULL=1` for the full-size run)"}.`
+    )
+    lines.push(
+      `- Machine: ${cpus().length} CPU(s) (${cpus()[0]?.model ?? "?"}), Node ${process.version}; load average (1 min / 5 min) ${this.startLoad
+        .slice(0, 2)
+        .map((n) => n.toFixed(2))
+        .join(" / ")} at the start, ${endLoad
+        .slice(0, 2)
+        .map((n) => n.toFixed(2))
+        .join(
+          " / "
+        )} at the end. Other work shared the machine: timings are noisy; each table gives the load average when its figures were taken.`
+    )
+    lines.push(
+      `- Counts: crash rounds ${counts.crashRounds} (full: 20) × ${counts.crashClients} clients; fuzzing ${counts.fuzzRequests} requests (full: 10 000); soak ${counts.soakSeconds} s (full: 600 s) at ${counts.soakRatePerSecond} requests/s.`
+    )
     lines.push("")
     lines.push("## Defects found by this suite (all fixed)")
     lines.push("")
@@ -140,7 +156,9 @@ export default class ReportWriter implements Reporter {
       const mine = results.filter((result) => result.scenario === name)
       if (mine.length === 0) {
         lines.push("")
-        lines.push("_No figures in this run (not run, or skipped: PostgreSQL scenarios need `QFORMS_TEST_DATABASE_URL`)._")
+        lines.push(
+          "_No figures in this run (not run, or skipped: PostgreSQL scenarios need `QFORMS_TEST_DATABASE_URL`)._"
+        )
         continue
       }
       const keys = [...new Set(mine.flatMap((result) => Object.keys(result.figures)))]
@@ -148,7 +166,9 @@ export default class ReportWriter implements Reporter {
       lines.push(`| Target | ${keys.map(cell).join(" | ")} | load avg (1/5 min) |`)
       lines.push(`|---|${keys.map(() => "---").join("|")}|---|`)
       for (const result of mine) {
-        lines.push(`| ${cell(result.target)} | ${keys.map((key) => cell(result.figures[key] ?? "")).join(" | ")} | ${result.loadavg.join(" / ")} |`)
+        lines.push(
+          `| ${cell(result.target)} | ${keys.map((key) => cell(result.figures[key] ?? "")).join(" | ")} | ${result.loadavg.join(" / ")} |`
+        )
       }
       for (const note of mine.flatMap((result) => (result.notes ?? []).map((n) => `${result.target}: ${n}`))) {
         lines.push("")

@@ -27,7 +27,13 @@ export const mcp = async (url: string, key: string | undefined, method: string, 
 }
 
 /** Uploads `content` to a file question through the public page (no key). */
-export const upload = async (url: string, publicId: string, fieldId: number | string, content: string, name = "note.txt") => {
+export const upload = async (
+  url: string,
+  publicId: string,
+  fieldId: number | string,
+  content: string,
+  name = "note.txt"
+) => {
   const form = new FormData()
   form.append("file", new Blob([content], { type: "text/plain" }), name)
   const response = await fetch(`${url}/f/${publicId}/uploads?fieldId=${fieldId}`, { method: "POST", body: form })
@@ -59,48 +65,98 @@ export interface Seeded {
 }
 
 const ok = (what: string, result: { status: number; body: Json }, status: number) => {
-  if (result.status !== status) throw new Error(`${what}: ${result.status} ${JSON.stringify(result.body).slice(0, 500)}`)
+  if (result.status !== status)
+    throw new Error(`${what}: ${result.status} ${JSON.stringify(result.body).slice(0, 500)}`)
   return result.body
 }
 
 /** Fills a workspace through its key; `hookUrl` receives its webhook (a loopback receiver). */
 export const seed = async (url: string, key: string, marker: string, hookUrl: string): Promise<Seeded> => {
-  const created = ok("create form", await call(url, "POST", "/api/forms", {
-    key,
-    body: {
-      title: `Form ${marker}`,
-      description: `About ${marker}`,
-      fields: [
-        { type: "short_text", label: `Name ${marker}`, required: true },
-        { type: "email", label: "Email", required: false },
-        { type: "file", label: `File ${marker}`, required: false }
-      ]
-    }
-  }), 201)
+  const created = ok(
+    "create form",
+    await call(url, "POST", "/api/forms", {
+      key,
+      body: {
+        title: `Form ${marker}`,
+        description: `About ${marker}`,
+        fields: [
+          { type: "short_text", label: `Name ${marker}`, required: true },
+          { type: "email", label: "Email", required: false },
+          { type: "file", label: `File ${marker}`, required: false }
+        ]
+      }
+    }),
+    201
+  )
   ok("publish", await call(url, "PATCH", `/api/forms/${created.id}`, { key, body: { status: "published" } }), 200)
   const full = ok("get form", await call(url, "GET", `/api/forms/${created.id}`, { key }), 200)
   const [name, email, file] = full.fields as Array<{ id: number }>
-  const draft = ok("create draft", await call(url, "POST", "/api/forms", {
-    key,
-    body: { title: `Draft ${marker}`, fields: [{ type: "short_text", label: `Q ${marker}` }] }
-  }), 201)
-  const stage = ok("create stage", await call(url, "POST", `/api/forms/${created.id}/stages`, { key, body: { name: `S${marker}`.slice(0, 40) } }), 201)
-  const uploaded = ok("upload", await upload(url, created.publicId, file!.id, `file content ${marker}`, `${marker}.txt`), 201)
-  const subscription = ok("subscribe", await call(url, "POST", "/api/webhooks/subscribe", {
-    key,
-    body: { formId: created.id, event: "response.created", targetUrl: hookUrl, source: marker.slice(0, 40) }
-  }), 201)
-  const response = ok("submit", await call(url, "POST", `/api/forms/${created.id}/responses`, {
-    key,
-    body: { values: { [name!.id]: `Person ${marker}`, [email!.id]: `${marker.toLowerCase()}@example.com`, [file!.id]: { fileId: uploaded.fileId } } }
-  }), 201)
-  ok("tag", await call(url, "PATCH", `/api/responses/${response.id}`, { key, body: { tags: [marker.slice(0, 30)], stageId: stage.id } }), 200)
-  const note = ok("note", await call(url, "POST", `/api/responses/${response.id}/notes`, { key, body: { body: `Note ${marker}` } }), 201)
-  const spareMember = ok("add member", await call(url, "POST", "/api/members", {
-    key,
-    body: { email: `spare-${marker.toLowerCase()}@example.com`, role: "member" }
-  }), 201)
-  const spareKey = ok("issue key", await call(url, "POST", "/api/api-keys", { key, body: { name: `spare ${marker}`.slice(0, 100) } }), 201)
+  const draft = ok(
+    "create draft",
+    await call(url, "POST", "/api/forms", {
+      key,
+      body: { title: `Draft ${marker}`, fields: [{ type: "short_text", label: `Q ${marker}` }] }
+    }),
+    201
+  )
+  const stage = ok(
+    "create stage",
+    await call(url, "POST", `/api/forms/${created.id}/stages`, { key, body: { name: `S${marker}`.slice(0, 40) } }),
+    201
+  )
+  const uploaded = ok(
+    "upload",
+    await upload(url, created.publicId, file!.id, `file content ${marker}`, `${marker}.txt`),
+    201
+  )
+  const subscription = ok(
+    "subscribe",
+    await call(url, "POST", "/api/webhooks/subscribe", {
+      key,
+      body: { formId: created.id, event: "response.created", targetUrl: hookUrl, source: marker.slice(0, 40) }
+    }),
+    201
+  )
+  const response = ok(
+    "submit",
+    await call(url, "POST", `/api/forms/${created.id}/responses`, {
+      key,
+      body: {
+        values: {
+          [name!.id]: `Person ${marker}`,
+          [email!.id]: `${marker.toLowerCase()}@example.com`,
+          [file!.id]: { fileId: uploaded.fileId }
+        }
+      }
+    }),
+    201
+  )
+  ok(
+    "tag",
+    await call(url, "PATCH", `/api/responses/${response.id}`, {
+      key,
+      body: { tags: [marker.slice(0, 30)], stageId: stage.id }
+    }),
+    200
+  )
+  const note = ok(
+    "note",
+    await call(url, "POST", `/api/responses/${response.id}/notes`, { key, body: { body: `Note ${marker}` } }),
+    201
+  )
+  const spareMember = ok(
+    "add member",
+    await call(url, "POST", "/api/members", {
+      key,
+      body: { email: `spare-${marker.toLowerCase()}@example.com`, role: "member" }
+    }),
+    201
+  )
+  const spareKey = ok(
+    "issue key",
+    await call(url, "POST", "/api/api-keys", { key, body: { name: `spare ${marker}`.slice(0, 100) } }),
+    201
+  )
   const deliveryId = await waitUntil("the seeded delivery", async () => {
     const log = await call(url, "GET", `/api/webhooks/subscribe/${subscription.id}/deliveries`, { key })
     return log.body?.deliveries?.[0]?.id as number | undefined

@@ -11,7 +11,7 @@ import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { type DatabaseTarget, databaseTargets } from "../../../../packages/core/test/support/Databases.ts"
+import { type DatabaseTarget, databaseTargets } from "@qforms/test-kit/Databases"
 
 /** examples/standalone */
 export const standaloneDir = fileURLToPath(new URL("../..", import.meta.url))
@@ -95,8 +95,8 @@ export const cli = (
     })
     let stdout = ""
     let stderr = ""
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => stdout += chunk)
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => stderr += chunk)
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk))
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
     const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs)
     child.on("error", reject)
     child.on("close", (code) => {
@@ -109,22 +109,25 @@ export const cli = (
 export const cliOk = async (args: ReadonlyArray<string>, env: Readonly<Record<string, string>>): Promise<string> => {
   const result = await cli(args, env)
   if (result.code !== 0) {
-    throw new Error(`qforms ${args.join(" ")} exited with ${result.code}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`)
+    throw new Error(
+      `qforms ${args.join(" ")} exited with ${result.code}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`
+    )
   }
   return result.stdout
 }
 
 /** Runs a command through npm from the repository root (`npm run -s qforms -- …`). */
-export const npm = (
-  args: ReadonlyArray<string>,
-  env: Readonly<Record<string, string>>
-): Promise<CliResult> =>
+export const npm = (args: ReadonlyArray<string>, env: Readonly<Record<string, string>>): Promise<CliResult> =>
   new Promise((resolve, reject) => {
-    const child = spawn("npm", args, { cwd: rootDir, env: { ...inherited(), ...env }, stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn("npm", args, {
+      cwd: rootDir,
+      env: { ...inherited(), ...env },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
     let stdout = ""
     let stderr = ""
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => stdout += chunk)
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => stderr += chunk)
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk))
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
     child.on("error", reject)
     child.on("close", (code) => resolve({ code, stdout, stderr }))
   })
@@ -186,15 +189,17 @@ export const spawnServer = (
     stdout += chunk
     for (const waiter of waiters) waiter()
   })
-  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => stderr += chunk)
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
+  // "close", not "exit": after "exit" the pipes may still hold output (a loaded machine shows it), and a test
+  // that reads stderr once the server has ended must see all of it.
   const exited = new Promise<number | string>((resolve) => {
-    child.on("exit", (code, signal) => {
+    child.on("close", (code, signal) => {
       resolve(code ?? signal ?? "unknown")
       for (const waiter of waiters) waiter()
     })
   })
   let ended = false
-  void exited.then(() => ended = true)
+  void exited.then(() => (ended = true))
   const waitFor = (pattern: RegExp, timeoutMs = 60_000) =>
     new Promise<RegExpMatchArray>((resolve, reject) => {
       const check = () => {
@@ -236,7 +241,8 @@ export const spawnServer = (
  */
 export const namespacedPid = (server: ServerProcess): number => {
   const children = readFileSync(`/proc/${server.pid}/task/${server.pid}/children`, "utf8").trim().split(/\s+/)
-  if (children.length !== 1 || children[0] === "") throw new Error(`unshare ${server.pid} has children [${children.join(" ")}]`)
+  if (children.length !== 1 || children[0] === "")
+    throw new Error(`unshare ${server.pid} has children [${children.join(" ")}]`)
   return Number(children[0])
 }
 
@@ -272,33 +278,39 @@ export const probe = (
 ): Promise<Probe> =>
   new Promise((resolve) => {
     const body = options.body === undefined ? undefined : JSON.stringify(options.body)
-    const req = httpRequest(url, {
-      method: options.method ?? "GET",
-      agent: false,
-      headers: {
-        ...(options.key ? { authorization: `Bearer ${options.key}` } : {}),
-        ...(body ? { "content-type": "application/json", "content-length": Buffer.byteLength(body) } : {})
+    const req = httpRequest(
+      url,
+      {
+        method: options.method ?? "GET",
+        agent: false,
+        headers: {
+          ...(options.key ? { authorization: `Bearer ${options.key}` } : {}),
+          ...(body ? { "content-type": "application/json", "content-length": Buffer.byteLength(body) } : {})
+        }
+      },
+      (res) => {
+        let text = ""
+        res.setEncoding("utf8")
+        res.on("data", (chunk: string) => (text += chunk))
+        res.on("end", () => {
+          clearTimeout(timer)
+          resolve({ _tag: "answered", status: res.statusCode!, body: text })
+        })
+        res.on("error", (error: NodeJS.ErrnoException) => {
+          clearTimeout(timer)
+          resolve({ _tag: "failed", code: error.code ?? error.message })
+        })
       }
-    }, (res) => {
-      let text = ""
-      res.setEncoding("utf8")
-      res.on("data", (chunk: string) => text += chunk)
-      res.on("end", () => {
-        clearTimeout(timer)
-        resolve({ _tag: "answered", status: res.statusCode!, body: text })
-      })
-      res.on("error", (error: NodeJS.ErrnoException) => {
-        clearTimeout(timer)
-        resolve({ _tag: "failed", code: error.code ?? error.message })
-      })
-    })
+    )
     const timer = setTimeout(() => {
       resolve({ _tag: "timeout" })
       req.destroy()
     }, options.timeoutMs ?? 5_000)
     req.on("error", (error: NodeJS.ErrnoException) => {
       clearTimeout(timer)
-      resolve(error.code === "ECONNREFUSED" ? { _tag: "refused" } : { _tag: "failed", code: error.code ?? error.message })
+      resolve(
+        error.code === "ECONNREFUSED" ? { _tag: "refused" } : { _tag: "failed", code: error.code ?? error.message }
+      )
     })
     req.end(body)
   })

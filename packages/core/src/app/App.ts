@@ -25,10 +25,9 @@
  * - `GET /app/assets/:name`, `GET /app/assets/vendor/:name`: the scripts and style sheet.
  */
 import { randomBytes } from "node:crypto"
-import { existsSync, readFileSync } from "node:fs"
+import { readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
-import { fileURLToPath } from "node:url"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Result from "effect/Result"
@@ -37,19 +36,21 @@ import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as UrlParams from "effect/http/UrlParams"
-import { EmailAddress, PersonName } from "../domain/Accounts.ts"
-import * as Files from "../domain/Files.ts"
-import { type Acceptance, Invitations } from "../domain/Invitations.ts"
-import { Mailer } from "../domain/Mailer.ts"
-import { Members } from "../domain/Members.ts"
-import * as Passwords from "../domain/Passwords.ts"
-import { type Session, Sessions, type WorkspaceChoice } from "../domain/Sessions.ts"
-import { baseUrl } from "../http/Http.ts"
-import { IdentityBridge } from "../http/Identity.ts"
-import * as RateLimit from "../http/RateLimit.ts"
-import { crossSiteRefusal, csrfHeader, sessionCookie } from "../http/Security.ts"
-import { clientAddress } from "../pages/PublicPage.ts"
-import { Html, html } from "../pages/Html.ts"
+import { EmailAddress, PersonName } from "../identity/Accounts.ts"
+import * as Links from "../kernel/Links.ts"
+import { type Acceptance, Invitations } from "../identity/Invitations.ts"
+import { Mailer } from "../email/Mailer.ts"
+import { Members } from "../identity/Members.ts"
+import * as Passwords from "../identity/Passwords.ts"
+import * as ShellData from "./ShellData.ts"
+import * as PackagedFiles from "../web/PackagedFiles.ts"
+import { type Session, Sessions, type WorkspaceChoice } from "../identity/Sessions.ts"
+import { baseUrl, clientAddress } from "../web/RequestOrigin.ts"
+import { IdentityBridge } from "../web/Identity.ts"
+import * as ErrorTable from "../web/ErrorTable.ts"
+import * as RateLimit from "../web/RateLimit.ts"
+import { crossSiteRefusal, csrfHeader, sessionCookie } from "../web/Security.ts"
+import { Html, html } from "../web/Html.ts"
 
 /** Options of the application. */
 export interface AppOptions {
@@ -64,9 +65,6 @@ export interface AppOptions {
 /** The default sign-in limit per address: 10 a minute, bursts of 10. */
 export const defaultSignInRateLimit: RateLimit.RateLimitConfig = { requestsPerSecond: 10 / 60, burst: 10 }
 
-const here = dirname(fileURLToPath(import.meta.url))
-/** The client's files: next to this module in the sources, `../src/app/static` from a build in `dist/`. */
-const staticDirectory = [join(here, "static"), join(here, "..", "src", "app", "static")]
 const require = createRequire(import.meta.url)
 
 // htm exports no package.json: its root is the parent of its main file's directory (dist/).
@@ -74,7 +72,10 @@ const htmRoot = () => join(dirname(require.resolve("htm")), "..")
 
 /** The third-party modules the client imports, by the name it imports them under. */
 const vendor: Record<string, { readonly file: string; readonly resolve: () => string }> = {
-  "preact.mjs": { file: "preact.mjs", resolve: () => join(dirname(require.resolve("preact/package.json")), "dist", "preact.mjs") },
+  "preact.mjs": {
+    file: "preact.mjs",
+    resolve: () => join(dirname(require.resolve("preact/package.json")), "dist", "preact.mjs")
+  },
   "hooks.mjs": {
     file: "hooks.mjs",
     resolve: () => join(dirname(require.resolve("preact/package.json")), "hooks", "dist", "hooks.mjs")
@@ -91,14 +92,16 @@ const fileCache = new Map<string, string | null>()
 const readOnce = (key: string, locate: () => string | undefined): string | null => {
   const cached = fileCache.get(key)
   if (cached !== undefined) return cached
-  const text = Result.getOrNull(Result.try(() => {
-    const path = locate()
-    return path === undefined ? null : readFileSync(path, "utf8").replace(/\/\/# sourceMappingURL=.*$/m, "")
-  }))
+  const text = Result.getOrNull(
+    Result.try(() => {
+      const path = locate()
+      return path === undefined ? null : readFileSync(path, "utf8").replace(/\/\/# sourceMappingURL=.*$/m, "")
+    })
+  )
   fileCache.set(key, text)
   return text
 }
-const readStatic = (name: string) => readOnce(name, () => staticDirectory.map((d) => join(d, name)).find((path) => existsSync(path)))
+const readStatic = (name: string) => readOnce(name, () => PackagedFiles.locate(import.meta.url, `app/static/${name}`))
 const readVendor = (name: string) => readOnce(`vendor/${name}`, () => vendor[name]?.resolve())
 
 /** The path prefix qforms is mounted under ("" at the root). */
@@ -122,7 +125,13 @@ const securityHeaders = (nonce: string) => ({
   "cache-control": "no-store"
 })
 
-const document = (options: { readonly title: string; readonly prefix: string; readonly nonce: string; readonly body: Html; readonly head?: Html }) =>
+const document = (options: {
+  readonly title: string
+  readonly prefix: string
+  readonly nonce: string
+  readonly body: Html
+  readonly head?: Html
+}) =>
   html`<!doctype html>
 <html lang="en">
 <head>
@@ -152,11 +161,14 @@ const nonce = () => randomBytes(16).toString("base64")
 const json = (status: number, body: object, headers: Record<string, string> = {}) =>
   HttpServerResponse.jsonUnsafe(body, { status, headers: { "cache-control": "no-store", ...headers } })
 
-const redirect = (location: string) => HttpServerResponse.empty({ status: 303, headers: { location, "cache-control": "no-store" } })
+const redirect = (location: string) =>
+  HttpServerResponse.empty({ status: 303, headers: { location, "cache-control": "no-store" } })
 
 /** Only a path of the application may be the target after sign-in (no open redirect). */
 const safeNext = (prefix: string, next: string | undefined) =>
-  next !== undefined && /^\/app(\/[A-Za-z0-9/_-]*)?(\?[A-Za-z0-9=&_%.-]*)?$/.test(next) ? `${prefix}${next}` : `${prefix}/app`
+  next !== undefined && /^\/app(\/[A-Za-z0-9/_-]*)?(\?[A-Za-z0-9=&_%.-]*)?$/.test(next)
+    ? `${prefix}${next}`
+    : `${prefix}/app`
 
 const SignInForm = Schema.Struct({
   email: Schema.String.check(Schema.isMaxLength(254)),
@@ -171,7 +183,9 @@ const WorkspaceChoiceForm = Schema.Struct({
 
 const InviteeName = PersonName
 
-const WorkspaceSwitch = Schema.Struct({ workspaceId: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 2_147_483_647 })) })
+const WorkspaceSwitch = Schema.Struct({
+  workspaceId: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 2_147_483_647 }))
+})
 
 const PasswordChange = Schema.Struct({
   currentPassword: Schema.String.check(Schema.isMaxLength(200)),
@@ -182,438 +196,592 @@ const PasswordChange = Schema.Struct({
 type Identity =
   | { readonly via: "session"; readonly id: string; readonly session: Session }
   | {
-    readonly via: "host"
-    readonly accountId: number
-    readonly workspaceId: number
-    readonly role: Session["role"]
-    readonly name: string | null
-    readonly email: string
-  }
+      readonly via: "host"
+      readonly accountId: number
+      readonly workspaceId: number
+      readonly role: Session["role"]
+      readonly name: string | null
+      readonly email: string
+    }
 
 /**
  * The application's routes. Mounted by `Http.layer` when its `app` option is
  * set (the standalone server sets it; embedding hosts opt in).
  */
 export const layer = (options: AppOptions & { readonly appUrl?: string | undefined }) =>
-  HttpRouter.use(Effect.fnUntraced(function*(router) {
-    const sessions = yield* Sessions
-    const members = yield* Members
-    const invitations = yield* Invitations
-    const bridge = yield* IdentityBridge
-    const limiter = yield* Effect.service(RateLimit.RateLimiter).pipe(
-      Effect.provide(RateLimit.RateLimiter.layerMemory(options.signInRateLimit ?? defaultSignInRateLimit))
-    )
-    const passwordSignIn = options.passwordSignIn !== false
-    const hops = options.trustedProxyHops ?? 0
-
-    const context = Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
-      const base = baseUrl(request, options.appUrl)
-      const prefix = prefixOf(base)
-      const secure = base.startsWith("https://") || request.headers["x-forwarded-proto"] === "https"
-      return { request, prefix, secure }
-    })
-
-    const setSession = (response: HttpServerResponse.HttpServerResponse, prefix: string, secure: boolean, id: string) =>
-      HttpServerResponse.setCookieUnsafe(response, sessionCookie, id, {
-        path: `${prefix}/`,
-        httpOnly: true,
-        sameSite: "lax",
-        secure,
-        maxAge: "14 days"
-      })
-    const clearSession = (response: HttpServerResponse.HttpServerResponse, prefix: string, secure: boolean) =>
-      HttpServerResponse.setCookieUnsafe(response, sessionCookie, "", { path: `${prefix}/`, httpOnly: true, sameSite: "lax", secure, maxAge: 0 })
-
-    /** The signed-in identity of a request, if any. */
-    const identify = Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const id = request.cookies[sessionCookie]
-      if (id !== undefined && id !== "") {
-        const session = yield* sessions.resolve(id)
-        if (session !== undefined) return { via: "session", id, session } satisfies Identity
-      }
-      if (bridge === undefined) return undefined
-      const identity = yield* Effect.tryPromise(() =>
-        Promise.resolve().then(() => bridge({ source: request.source, headers: request.headers }))
-      ).pipe(Effect.orDie)
-      if (identity === null || identity === undefined) return undefined
-      const member = yield* members.get(identity.workspaceId, identity.accountId).pipe(
-        Effect.catchTag("MemberNotFound", () => Effect.succeed(undefined))
+  HttpRouter.use(
+    Effect.fnUntraced(function* (router) {
+      const sessions = yield* Sessions
+      const members = yield* Members
+      const invitations = yield* Invitations
+      const bridge = yield* IdentityBridge
+      const limiter = yield* Effect.service(RateLimit.RateLimiter).pipe(
+        Effect.provide(RateLimit.RateLimiter.layerMemory(options.signInRateLimit ?? defaultSignInRateLimit))
       )
-      return member === undefined ? undefined : {
-        via: "host",
-        accountId: member.accountId,
-        workspaceId: identity.workspaceId,
-        role: member.role,
-        name: member.name,
-        email: member.email
-      } satisfies Identity
-    }).pipe(Effect.orDie)
+      const passwordSignIn = options.passwordSignIn !== false
+      const hops = options.trustedProxyHops ?? 0
+      // What the shell page tells its scripts: the same for every page of this server.
+      const shellData = ShellData.toScriptText({ mail: (yield* Mailer).configured })
 
-    /** A request that writes must come from a page of this origin (login CSRF, sign-out, password change). */
-    const sameOrigin = (request: HttpServerRequest.HttpServerRequest) => crossSiteRefusal(request.headers) === undefined
+      const context = Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
+        const base = baseUrl(request, options.appUrl)
+        const prefix = prefixOf(base)
+        const secure = base.startsWith("https://") || request.headers["x-forwarded-proto"] === "https"
+        return { request, prefix, secure }
+      })
 
-    /** A client that asked for JSON (a script) gets `{error}` rather than a page. */
-    const wantsJson = (request: HttpServerRequest.HttpServerRequest) =>
-      (request.headers["accept"] ?? "").includes("application/json") || (request.headers["content-type"] ?? "").includes("json")
+      const setSession = (
+        response: HttpServerResponse.HttpServerResponse,
+        prefix: string,
+        secure: boolean,
+        id: string
+      ) =>
+        HttpServerResponse.setCookieUnsafe(response, sessionCookie, id, {
+          path: `${prefix}/`,
+          httpOnly: true,
+          sameSite: "lax",
+          secure,
+          maxAge: "14 days"
+        })
+      const clearSession = (response: HttpServerResponse.HttpServerResponse, prefix: string, secure: boolean) =>
+        HttpServerResponse.setCookieUnsafe(response, sessionCookie, "", {
+          path: `${prefix}/`,
+          httpOnly: true,
+          sameSite: "lax",
+          secure,
+          maxAge: 0
+        })
 
-    /** The fields of a form post or a JSON body (strings only). */
-    const formOf = (request: HttpServerRequest.HttpServerRequest) =>
-      Effect.gen(function*() {
-        const fields: Record<string, string> = {}
-        if ((request.headers["content-type"] ?? "").includes("json")) {
-          const body = yield* Effect.orElseSucceed(request.json, () => undefined)
-          if (typeof body === "object" && body !== null) {
-            for (const [key, value] of Object.entries(body)) if (typeof value === "string") fields[key] = value
+      /** The signed-in identity of a request, if any. */
+      const identify = Effect.gen(function* () {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const id = request.cookies[sessionCookie]
+        if (id !== undefined && id !== "") {
+          const session = yield* sessions.resolve(id)
+          if (session !== undefined) return { via: "session", id, session } satisfies Identity
+        }
+        if (bridge === undefined) return undefined
+        const identity = yield* Effect.tryPromise(() =>
+          Promise.resolve().then(() => bridge({ source: request.source, headers: request.headers }))
+        ).pipe(Effect.orDie)
+        if (identity === null || identity === undefined) return undefined
+        const member = yield* members
+          .get(identity.workspaceId, identity.accountId)
+          .pipe(Effect.catchTag("MemberNotFound", () => Effect.succeed(undefined)))
+        return member === undefined
+          ? undefined
+          : ({
+              via: "host",
+              accountId: member.accountId,
+              workspaceId: identity.workspaceId,
+              role: member.role,
+              name: member.name,
+              email: member.email
+            } satisfies Identity)
+      }).pipe(Effect.orDie)
+
+      /** A request that writes must come from a page of this origin (login CSRF, sign-out, password change). */
+      const sameOrigin = (request: HttpServerRequest.HttpServerRequest) =>
+        crossSiteRefusal(request.headers) === undefined
+
+      /** A client that asked for JSON (a script) gets `{error}` rather than a page. */
+      const wantsJson = (request: HttpServerRequest.HttpServerRequest) =>
+        (request.headers["accept"] ?? "").includes("application/json") ||
+        (request.headers["content-type"] ?? "").includes("json")
+
+      /** The fields of a form post or a JSON body (strings only). */
+      const formOf = (request: HttpServerRequest.HttpServerRequest) =>
+        Effect.gen(function* () {
+          const fields: Record<string, string> = {}
+          if ((request.headers["content-type"] ?? "").includes("json")) {
+            const body = yield* Effect.orElseSucceed(request.json, () => undefined)
+            if (typeof body === "object" && body !== null) {
+              for (const [key, value] of Object.entries(body)) if (typeof value === "string") fields[key] = value
+            }
+            return fields
+          }
+          const params = yield* Effect.orElseSucceed(request.urlParamsBody, () => UrlParams.empty)
+          for (const key of ["name", "password", "email", "mode"]) {
+            const value = first(params, key)
+            if (value !== undefined) fields[key] = value
           }
           return fields
-        }
-        const params = yield* Effect.orElseSucceed(request.urlParamsBody, () => UrlParams.empty)
-        for (const key of ["name", "password", "email", "mode"]) {
-          const value = first(params, key)
-          if (value !== undefined) fields[key] = value
-        }
-        return fields
-      })
+        })
 
-    /** The limit of the token routes (invitations, resets, sign-in links) per client address: undefined when allowed. */
-    const takeToken = (request: HttpServerRequest.HttpServerRequest) =>
-      Effect.map(limiter.take(`token:${clientAddress(request, hops)}`), (decision) =>
-        decision.allowed
-          ? undefined
-          : json(429, { error: `too many attempts from your address: try again in ${decision.retryAfterSeconds} seconds` }, {
-            "retry-after": String(decision.retryAfterSeconds)
-          }))
+      /** The limit of the token routes (invitations, resets, sign-in links) per client address: undefined when allowed. */
+      const takeToken = (request: HttpServerRequest.HttpServerRequest) =>
+        Effect.map(limiter.take(`token:${clientAddress(request, hops)}`), (decision) =>
+          decision.allowed
+            ? undefined
+            : json(
+                429,
+                { error: `too many attempts from your address: try again in ${decision.retryAfterSeconds} seconds` },
+                {
+                  "retry-after": String(decision.retryAfterSeconds)
+                }
+              )
+        )
 
-    /**
-     * Spends a one-time sign-in token (a link, or a workspace choice): the browser's previous session ends first
-     * (session fixation), then the new session, or undefined when the token is unknown, spent or expired.
-     */
-    const redeem = (request: HttpServerRequest.HttpServerRequest, token: string) =>
-      Effect.gen(function*() {
-        const previous = request.cookies[sessionCookie]
-        if (previous !== undefined && previous !== "") yield* sessions.signOut(previous)
-        const opened = yield* Effect.result(sessions.redeemSignInLink(token))
-        if (opened._tag === "Success") return opened.success
-        if (opened.failure._tag === "SqlError") return yield* Effect.die(opened.failure)
-        return undefined
-      })
+      /**
+       * Spends a one-time sign-in token (a link, or a workspace choice): the browser's previous session ends first
+       * (session fixation), then the new session, or undefined when the token is unknown, spent or expired.
+       */
+      const redeem = (request: HttpServerRequest.HttpServerRequest, token: string) =>
+        Effect.gen(function* () {
+          const previous = request.cookies[sessionCookie]
+          if (previous !== undefined && previous !== "") yield* sessions.signOut(previous)
+          const opened = yield* Effect.result(sessions.redeemSignInLink(token))
+          if (opened._tag === "Success") return opened.success
+          if (opened.failure._tag === "SqlError") return yield* Effect.die(opened.failure)
+          return undefined
+        })
 
-    /** The page behind a one-time link: a button that posts it back (a link preview must not spend it). */
-    const linkPage = (prefix: string, action: string, intro: string, button: string) =>
-      page(200, {
-        title: "Sign in · qforms",
-        prefix,
-        nonce: nonce(),
-        body: html`<main class="auth" id="main">
+      /** The page behind a one-time link: a button that posts it back (a link preview must not spend it). */
+      const linkPage = (prefix: string, action: string, intro: string, button: string) =>
+        page(200, {
+          title: "Sign in · qforms",
+          prefix,
+          nonce: nonce(),
+          body: html`<main class="auth" id="main">
 <h1>Sign in to qforms</h1>
 <p>${intro}</p>
 <form method="post" action="${action}"><button type="submit" class="primary">${button}</button></form>
 </main>`
-      })
+        })
 
-    /** A token that leads nowhere: 404 (never issued) or 410 (used, revoked, expired), as a page or as JSON. */
-    const tokenProblem = (request: HttpServerRequest.HttpServerRequest, prefix: string, status: 404 | 410, message: string) =>
-      wantsJson(request)
-        ? json(status, { error: message })
-        : page(status, {
-          title: "Link not valid · qforms",
-          prefix,
-          nonce: nonce(),
-          body: html`<main class="auth" id="main">
+      /** A token that leads nowhere: 404 (never issued) or 410 (used, revoked, expired), as a page or as JSON. */
+      const tokenProblem = (
+        request: HttpServerRequest.HttpServerRequest,
+        prefix: string,
+        status: 404 | 410,
+        message: string
+      ) =>
+        wantsJson(request)
+          ? json(status, { error: message })
+          : page(status, {
+              title: "Link not valid · qforms",
+              prefix,
+              nonce: nonce(),
+              body: html`<main class="auth" id="main">
 <h1>${status === 404 ? "This link is not valid" : "This link no longer works"}</h1>
 <p role="alert">${message}</p>
 <p><a href="${prefix}/app/sign-in">Go to sign-in</a></p>
 </main>`
-        })
+            })
 
-    const signInPage = (status: number, prefix: string, extra: { readonly error?: string | undefined; readonly notice?: string | undefined; readonly email?: string | undefined; readonly next?: string | undefined }, headers?: Record<string, string>) =>
-      page(status, {
-        title: "Sign in · qforms",
-        prefix,
-        nonce: nonce(),
-        body: html`<main class="auth" id="main">
+      const signInPage = (
+        status: number,
+        prefix: string,
+        extra: {
+          readonly error?: string | undefined
+          readonly notice?: string | undefined
+          readonly email?: string | undefined
+          readonly next?: string | undefined
+        },
+        headers?: Record<string, string>
+      ) =>
+        page(
+          status,
+          {
+            title: "Sign in · qforms",
+            prefix,
+            nonce: nonce(),
+            body: html`<main class="auth" id="main">
 <h1>Sign in to qforms</h1>
 ${
-          passwordSignIn
-            ? html`<form method="post" action="${prefix}/app/sign-in" class="stack">
+  passwordSignIn
+    ? html`<form method="post" action="${prefix}/app/sign-in" class="stack">
 ${extra.error === undefined ? null : html`<p class="error" role="alert" id="sign-in-error">${extra.error}</p>`}
 ${extra.notice === undefined ? null : html`<p class="notice" role="status">${extra.notice}</p>`}
 <label for="email">E-mail</label>
 <input id="email" name="email" type="email" autocomplete="username" required value="${extra.email ?? ""}"${
-              extra.error === undefined ? null : html` aria-describedby="sign-in-error"`
-            }>
+        extra.error === undefined ? null : html` aria-describedby="sign-in-error"`
+      }>
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 ${extra.next === undefined ? null : html`<input type="hidden" name="next" value="${extra.next}">`}
 <button type="submit" class="primary">Sign in</button>
 </form>
 <p><a href="${prefix}/app/forgot-password">Forgot your password?</a></p>`
-            : html`<p>Sign in through the application this service is part of.</p>`
-        }
+    : html`<p>Sign in through the application this service is part of.</p>`
+}
 </main>`
-      }, headers)
+          },
+          headers
+        )
 
-    /** After the password: the workspaces of an account that is a member of several, one button each. */
-    const chooseWorkspacePage = (prefix: string, choices: ReadonlyArray<WorkspaceChoice>, next: string | undefined) =>
-      page(200, {
-        title: "Choose a workspace · qforms",
-        prefix,
-        nonce: nonce(),
-        body: html`<main class="auth" id="main">
+      /** After the password: the workspaces of an account that is a member of several, one button each. */
+      const chooseWorkspacePage = (prefix: string, choices: ReadonlyArray<WorkspaceChoice>, next: string | undefined) =>
+        page(200, {
+          title: "Choose a workspace · qforms",
+          prefix,
+          nonce: nonce(),
+          body: html`<main class="auth" id="main">
 <h1>Choose a workspace</h1>
 <p>You are a member of several workspaces. Which one do you want to open? You can switch later.</p>
 <ul class="stack workspace-choices">
-${
-          choices.map((choice) =>
-            html`<li><form method="post" action="${prefix}/app/sign-in/workspace">
+${choices.map(
+  (choice) =>
+    html`<li><form method="post" action="${prefix}/app/sign-in/workspace">
 <input type="hidden" name="token" value="${choice.token}">
 ${next === undefined ? null : html`<input type="hidden" name="next" value="${next}">`}
 <button type="submit" class="primary">${choice.workspaceName}</button> <span class="muted">(${choice.role})</span>
 </form></li>`
-          )
-        }
+)}
 </ul>
 </main>`
-      })
-
-    // The sign-in page.
-    yield* router.add("GET", "/app/sign-in", Effect.gen(function*() {
-      const { prefix, request } = yield* context
-      const identity = yield* identify
-      if (identity !== undefined) return redirect(`${prefix}/app`)
-      const next = new URL(request.url, "http://x").searchParams.get("next") ?? undefined
-      return signInPage(200, prefix, { next })
-    }))
-
-    yield* router.add("POST", "/app/sign-in", Effect.gen(function*() {
-      const { prefix, request, secure } = yield* context
-      if (!passwordSignIn) return signInPage(404, prefix, {})
-      if (!sameOrigin(request)) return json(403, { error: "sign-in must come from this site's own page" })
-      const decision = yield* limiter.take(`sign-in:${clientAddress(request, hops)}`)
-      if (!decision.allowed) {
-        return signInPage(429, prefix, { error: `Too many sign-in attempts from your address. Try again in ${decision.retryAfterSeconds} seconds.` }, {
-          "retry-after": String(decision.retryAfterSeconds)
         })
-      }
-      const params = yield* Effect.orElseSucceed(request.urlParamsBody, () => UrlParams.empty)
-      const form = Schema.decodeUnknownExit(SignInForm)({ email: first(params, "email"), password: first(params, "password"), ...(first(params, "next") === undefined ? {} : { next: first(params, "next") }) })
-      if (form._tag === "Failure") return signInPage(400, prefix, { error: "Enter your e-mail and password." })
-      // Session fixation: whatever session id the browser brought is ended; a fresh one is issued.
-      const previous = request.cookies[sessionCookie]
-      if (previous !== undefined && previous !== "") yield* sessions.signOut(previous)
-      const opened = yield* Effect.result(sessions.signIn({ email: form.value.email, password: form.value.password }))
-      if (opened._tag === "Failure") {
-        const error = opened.failure
-        if (error._tag === "SqlError") return yield* Effect.die(error)
-        return signInPage(
-          error._tag === "AccountLocked" ? 429 : 401,
+
+      // The sign-in page.
+      yield* router.add(
+        "GET",
+        "/app/sign-in",
+        Effect.gen(function* () {
+          const { prefix, request } = yield* context
+          const identity = yield* identify
+          if (identity !== undefined) return redirect(`${prefix}/app`)
+          const next = new URL(request.url, "http://x").searchParams.get("next") ?? undefined
+          return signInPage(200, prefix, { next })
+        })
+      )
+
+      yield* router.add(
+        "POST",
+        "/app/sign-in",
+        Effect.gen(function* () {
+          const { prefix, request, secure } = yield* context
+          if (!passwordSignIn) return signInPage(404, prefix, {})
+          if (!sameOrigin(request)) return json(403, { error: "sign-in must come from this site's own page" })
+          const decision = yield* limiter.take(`sign-in:${clientAddress(request, hops)}`)
+          if (!decision.allowed) {
+            return signInPage(
+              429,
+              prefix,
+              {
+                error: `Too many sign-in attempts from your address. Try again in ${decision.retryAfterSeconds} seconds.`
+              },
+              {
+                "retry-after": String(decision.retryAfterSeconds)
+              }
+            )
+          }
+          const params = yield* Effect.orElseSucceed(request.urlParamsBody, () => UrlParams.empty)
+          const form = Schema.decodeUnknownExit(SignInForm)({
+            email: first(params, "email"),
+            password: first(params, "password"),
+            ...(first(params, "next") === undefined ? {} : { next: first(params, "next") })
+          })
+          if (form._tag === "Failure") return signInPage(400, prefix, { error: "Enter your e-mail and password." })
+          // Session fixation: whatever session id the browser brought is ended; a fresh one is issued.
+          const previous = request.cookies[sessionCookie]
+          if (previous !== undefined && previous !== "") yield* sessions.signOut(previous)
+          const opened = yield* Effect.result(
+            sessions.signIn({ email: form.value.email, password: form.value.password })
+          )
+          if (opened._tag === "Failure") {
+            const error = opened.failure
+            if (error._tag === "SqlError") return yield* Effect.die(error)
+            return signInPage(
+              ErrorTable.statusOf(error),
+              prefix,
+              {
+                error: error._tag === "AccountLocked" ? error.message : "Wrong e-mail or password.",
+                email: form.value.email,
+                next: form.value.next
+              },
+              error._tag === "AccountLocked" ? { "retry-after": String(error.retryAfterSeconds) } : {}
+            )
+          }
+          if (opened.success._tag === "ChooseWorkspace")
+            return chooseWorkspacePage(prefix, opened.success.choices, form.value.next)
+          return setSession(redirect(safeNext(prefix, form.value.next)), prefix, secure, opened.success.opened.id)
+        })
+      )
+
+      // The workspace chosen after a verified password: its one-time token opens the session (and spends the others).
+      yield* router.add(
+        "POST",
+        "/app/sign-in/workspace",
+        Effect.gen(function* () {
+          const { prefix, request, secure } = yield* context
+          if (!sameOrigin(request)) return json(403, { error: "sign-in must come from this site's own page" })
+          const decision = yield* limiter.take(`sign-in:${clientAddress(request, hops)}`)
+          if (!decision.allowed)
+            return json(
+              429,
+              { error: "too many sign-in attempts" },
+              { "retry-after": String(decision.retryAfterSeconds) }
+            )
+          const params = yield* Effect.orElseSucceed(request.urlParamsBody, () => UrlParams.empty)
+          const form = Schema.decodeUnknownExit(WorkspaceChoiceForm)({
+            token: first(params, "token"),
+            ...(first(params, "next") === undefined ? {} : { next: first(params, "next") })
+          })
+          if (form._tag === "Failure") return signInPage(400, prefix, { error: "Choose a workspace from the list." })
+          const opened = yield* redeem(request, form.value.token)
+          if (opened === undefined) {
+            return signInPage(400, prefix, {
+              error: "This choice has expired or was already made. Sign in again.",
+              next: form.value.next
+            })
+          }
+          return setSession(redirect(safeNext(prefix, form.value.next)), prefix, secure, opened.id)
+        })
+      )
+
+      // One-time sign-in links: GET shows a button (link previews must not spend the link), POST redeems it.
+      yield* router.add(
+        "GET",
+        "/app/sign-in/link/:token",
+        Effect.gen(function* () {
+          const { prefix } = yield* context
+          const params = yield* HttpRouter.params
+          return linkPage(
+            prefix,
+            `${prefix}/app/sign-in/link/${params["token"] ?? ""}`,
+            "This one-time link signs you in as the workspace owner. Set a password right after, under Account.",
+            "Continue"
+          )
+        })
+      )
+
+      yield* router.add(
+        "POST",
+        "/app/sign-in/link/:token",
+        Effect.gen(function* () {
+          const { prefix, request, secure } = yield* context
+          if (!sameOrigin(request)) return json(403, { error: "sign-in must come from this site's own page" })
+          const decision = yield* limiter.take(`sign-in:${clientAddress(request, hops)}`)
+          if (!decision.allowed)
+            return json(
+              429,
+              { error: "too many sign-in attempts" },
+              { "retry-after": String(decision.retryAfterSeconds) }
+            )
+          const params = yield* HttpRouter.params
+          const opened = yield* redeem(request, params["token"] ?? "")
+          if (opened === undefined) {
+            return signInPage(400, prefix, {
+              error: "This sign-in link was already used or has expired. Sign in with your password."
+            })
+          }
+          return setSession(redirect(`${prefix}/app/account`), prefix, secure, opened.id)
+        })
+      )
+
+      // A one-time sign-in link an owner or admin issued for a member: the same two steps (a preview spends nothing).
+      yield* router.add(
+        "GET",
+        "/app/link/:token",
+        Effect.gen(function* () {
+          const { prefix } = yield* context
+          const params = yield* HttpRouter.params
+          return linkPage(
+            prefix,
+            `${prefix}/app/link/${params["token"] ?? ""}`,
+            "An administrator of your workspace gave you this one-time sign-in link. It works once, for 15 minutes.",
+            "Sign in"
+          )
+        })
+      )
+      yield* router.add(
+        "POST",
+        "/app/link/:token",
+        Effect.gen(function* () {
+          const { prefix, request, secure } = yield* context
+          if (!sameOrigin(request)) return json(403, { error: "sign-in must come from this site's own page" })
+          const limited = yield* takeToken(request)
+          if (limited !== undefined) return limited
+          const params = yield* HttpRouter.params
+          const opened = yield* redeem(request, params["token"] ?? "")
+          if (opened === undefined) {
+            return tokenProblem(
+              request,
+              prefix,
+              410,
+              "This sign-in link was already used or has expired. Ask for a new one, or sign in with your password."
+            )
+          }
+          return setSession(redirect(`${prefix}/app`), prefix, secure, opened.id)
+        })
+      )
+
+      // Invitations: the page shows what the invitee must do; the form accepts (spending the token).
+      const invitationPage = (
+        status: number,
+        prefix: string,
+        token: string,
+        view: {
+          readonly workspaceName: string
+          readonly email: string
+          readonly role: string
+          readonly account: "new" | "password" | "signInFirst"
+        },
+        signedInAs: string | undefined,
+        error?: string
+      ) =>
+        page(status, {
+          title: `Join ${view.workspaceName} · qforms`,
           prefix,
-          { error: error._tag === "AccountLocked" ? error.message : "Wrong e-mail or password.", email: form.value.email, next: form.value.next },
-          error._tag === "AccountLocked" ? { "retry-after": String(error.retryAfterSeconds) } : {}
-        )
-      }
-      if (opened.success._tag === "ChooseWorkspace") return chooseWorkspacePage(prefix, opened.success.choices, form.value.next)
-      return setSession(redirect(safeNext(prefix, form.value.next)), prefix, secure, opened.success.opened.id)
-    }))
-
-    // The workspace chosen after a verified password: its one-time token opens the session (and spends the others).
-    yield* router.add("POST", "/app/sign-in/workspace", Effect.gen(function*() {
-      const { prefix, request, secure } = yield* context
-      if (!sameOrigin(request)) return json(403, { error: "sign-in must come from this site's own page" })
-      const decision = yield* limiter.take(`sign-in:${clientAddress(request, hops)}`)
-      if (!decision.allowed) return json(429, { error: "too many sign-in attempts" }, { "retry-after": String(decision.retryAfterSeconds) })
-      const params = yield* Effect.orElseSucceed(request.urlParamsBody, () => UrlParams.empty)
-      const form = Schema.decodeUnknownExit(WorkspaceChoiceForm)({
-        token: first(params, "token"),
-        ...(first(params, "next") === undefined ? {} : { next: first(params, "next") })
-      })
-      if (form._tag === "Failure") return signInPage(400, prefix, { error: "Choose a workspace from the list." })
-      const opened = yield* redeem(request, form.value.token)
-      if (opened === undefined) {
-        return signInPage(400, prefix, { error: "This choice has expired or was already made. Sign in again.", next: form.value.next })
-      }
-      return setSession(redirect(safeNext(prefix, form.value.next)), prefix, secure, opened.id)
-    }))
-
-    // One-time sign-in links: GET shows a button (link previews must not spend the link), POST redeems it.
-    yield* router.add("GET", "/app/sign-in/link/:token", Effect.gen(function*() {
-      const { prefix } = yield* context
-      const params = yield* HttpRouter.params
-      return linkPage(
-        prefix,
-        `${prefix}/app/sign-in/link/${params["token"] ?? ""}`,
-        "This one-time link signs you in as the workspace owner. Set a password right after, under Account.",
-        "Continue"
-      )
-    }))
-
-    yield* router.add("POST", "/app/sign-in/link/:token", Effect.gen(function*() {
-      const { prefix, request, secure } = yield* context
-      if (!sameOrigin(request)) return json(403, { error: "sign-in must come from this site's own page" })
-      const decision = yield* limiter.take(`sign-in:${clientAddress(request, hops)}`)
-      if (!decision.allowed) return json(429, { error: "too many sign-in attempts" }, { "retry-after": String(decision.retryAfterSeconds) })
-      const params = yield* HttpRouter.params
-      const opened = yield* redeem(request, params["token"] ?? "")
-      if (opened === undefined) {
-        return signInPage(400, prefix, { error: "This sign-in link was already used or has expired. Sign in with your password." })
-      }
-      return setSession(redirect(`${prefix}/app/account`), prefix, secure, opened.id)
-    }))
-
-    // A one-time sign-in link an owner or admin issued for a member: the same two steps (a preview spends nothing).
-    yield* router.add("GET", "/app/link/:token", Effect.gen(function*() {
-      const { prefix } = yield* context
-      const params = yield* HttpRouter.params
-      return linkPage(
-        prefix,
-        `${prefix}/app/link/${params["token"] ?? ""}`,
-        "An administrator of your workspace gave you this one-time sign-in link. It works once, for 15 minutes.",
-        "Sign in"
-      )
-    }))
-    yield* router.add("POST", "/app/link/:token", Effect.gen(function*() {
-      const { prefix, request, secure } = yield* context
-      if (!sameOrigin(request)) return json(403, { error: "sign-in must come from this site's own page" })
-      const limited = yield* takeToken(request)
-      if (limited !== undefined) return limited
-      const params = yield* HttpRouter.params
-      const opened = yield* redeem(request, params["token"] ?? "")
-      if (opened === undefined) {
-        return tokenProblem(request, prefix, 410, "This sign-in link was already used or has expired. Ask for a new one, or sign in with your password.")
-      }
-      return setSession(redirect(`${prefix}/app`), prefix, secure, opened.id)
-    }))
-
-    // Invitations: the page shows what the invitee must do; the form accepts (spending the token).
-    const invitationPage = (status: number, prefix: string, token: string, view: {
-      readonly workspaceName: string
-      readonly email: string
-      readonly role: string
-      readonly account: "new" | "password" | "signInFirst"
-    }, signedInAs: string | undefined, error?: string) =>
-      page(status, {
-        title: `Join ${view.workspaceName} · qforms`,
-        prefix,
-        nonce: nonce(),
-        body: html`<main class="auth" id="main">
+          nonce: nonce(),
+          body: html`<main class="auth" id="main">
 <h1>Join ${view.workspaceName}</h1>
 <p>You are invited to the workspace <strong>${view.workspaceName}</strong> as <strong>${view.role}</strong>, with the address <strong>${view.email}</strong>.</p>
 ${error === undefined ? null : html`<p class="error" role="alert" id="invite-error">${error}</p>`}
 ${
-          signedInAs !== undefined && signedInAs.toLowerCase() === view.email.toLowerCase()
-            ? html`<form method="post" action="${prefix}/app/invite/${token}" class="stack">
+  signedInAs !== undefined && signedInAs.toLowerCase() === view.email.toLowerCase()
+    ? html`<form method="post" action="${prefix}/app/invite/${token}" class="stack">
 <input type="hidden" name="mode" value="session">
 <button type="submit" class="primary">Accept the invitation</button>
 </form>`
-            : view.account === "new"
-            ? html`<form method="post" action="${prefix}/app/invite/${token}" class="stack">
+    : view.account === "new"
+      ? html`<form method="post" action="${prefix}/app/invite/${token}" class="stack">
 <label for="name">Your name</label>
 <input id="name" name="name" autocomplete="name" maxlength="200" required>
 <label for="new-password">Choose a password (at least 10 characters)</label>
 <input id="new-password" name="password" type="password" autocomplete="new-password" minlength="10" maxlength="200" required${
-              error === undefined ? null : html` aria-describedby="invite-error"`
-            }>
+          error === undefined ? null : html` aria-describedby="invite-error"`
+        }>
 <button type="submit" class="primary">Join</button>
 </form>`
-            : view.account === "password"
-            ? html`<form method="post" action="${prefix}/app/invite/${token}" class="stack">
+      : view.account === "password"
+        ? html`<form method="post" action="${prefix}/app/invite/${token}" class="stack">
 <p>This address already has an account: sign in with its password to accept.</p>
 <label for="password">Password of ${view.email}</label>
 <input id="password" name="password" type="password" autocomplete="current-password" maxlength="200" required${
-              error === undefined ? null : html` aria-describedby="invite-error"`
-            }>
+            error === undefined ? null : html` aria-describedby="invite-error"`
+          }>
 <button type="submit" class="primary">Sign in and join</button>
 </form>
 <p><a href="${prefix}/app/forgot-password">Forgot your password?</a></p>`
-            : html`<p>This address already has an account in another workspace. Sign in to it first (<a href="${prefix}/app/forgot-password">set a password by e-mail</a> if it has none), then open this invitation again.</p>`
-        }
+        : html`<p>This address already has an account in another workspace. Sign in to it first (<a href="${prefix}/app/forgot-password">set a password by e-mail</a> if it has none), then open this invitation again.</p>`
+}
 </main>`
-      })
+        })
 
-    yield* router.add("GET", "/app/invite/:token", Effect.gen(function*() {
-      const { prefix, request } = yield* context
-      const params = yield* HttpRouter.params
-      const token = params["token"] ?? ""
-      const view = yield* Effect.result(invitations.view(token))
-      if (view._tag === "Failure") {
-        if (view.failure._tag === "SqlError") return yield* Effect.die(view.failure)
-        return view.failure._tag === "TokenUnknown"
-          ? tokenProblem(request, prefix, 404, "This invitation link is not valid: check that you copied all of it.")
-          : tokenProblem(request, prefix, 410, "This invitation was already accepted, was revoked or has expired. Ask for a new one.")
-      }
-      const identity = yield* identify
-      return invitationPage(200, prefix, token, view.success, identity?.via === "session" ? identity.session.email : undefined)
-    }))
+      yield* router.add(
+        "GET",
+        "/app/invite/:token",
+        Effect.gen(function* () {
+          const { prefix, request } = yield* context
+          const params = yield* HttpRouter.params
+          const token = params["token"] ?? ""
+          const view = yield* Effect.result(invitations.view(token))
+          if (view._tag === "Failure") {
+            if (view.failure._tag === "SqlError") return yield* Effect.die(view.failure)
+            return tokenProblem(
+              request,
+              prefix,
+              ErrorTable.statusOf(view.failure),
+              view.failure._tag === "TokenUnknown"
+                ? "This invitation link is not valid: check that you copied all of it."
+                : "This invitation was already accepted, was revoked or has expired. Ask for a new one."
+            )
+          }
+          const identity = yield* identify
+          return invitationPage(
+            200,
+            prefix,
+            token,
+            view.success,
+            identity?.via === "session" ? identity.session.email : undefined
+          )
+        })
+      )
 
-    yield* router.add("POST", "/app/invite/:token", Effect.gen(function*() {
-      const { prefix, request, secure } = yield* context
-      if (!passwordSignIn) return json(404, { error: "password sign-in is off: the host signs users in" })
-      if (!sameOrigin(request)) return json(403, { error: "an invitation must be accepted on this site's own page" })
-      const limited = yield* takeToken(request)
-      if (limited !== undefined) return limited
-      const params = yield* HttpRouter.params
-      const token = params["token"] ?? ""
-      const view = yield* Effect.result(invitations.view(token))
-      if (view._tag === "Failure") {
-        if (view.failure._tag === "SqlError") return yield* Effect.die(view.failure)
-        return view.failure._tag === "TokenUnknown"
-          ? tokenProblem(request, prefix, 404, "This invitation link is not valid: check that you copied all of it.")
-          : tokenProblem(request, prefix, 410, "This invitation was already accepted, was revoked or has expired. Ask for a new one.")
-      }
-      const form = yield* formOf(request)
-      const identity = yield* identify
-      const signedInAs = identity?.via === "session" ? identity.session : undefined
-      const again = (status: number, error: string) =>
-        wantsJson(request) ? json(status, { error }) : invitationPage(status, prefix, token, view.success, signedInAs?.email, error)
-      let how: Acceptance
-      if (form["mode"] === "session" && signedInAs !== undefined) {
-        how = { _tag: "Session", accountId: signedInAs.accountId }
-      } else if (view.success.account === "new") {
-        const name = Schema.decodeUnknownExit(InviteeName)(form["name"] ?? "")
-        if (name._tag === "Failure") return again(400, "Enter your name (at most 200 characters).")
-        const password = Schema.decodeUnknownExit(Passwords.NewPassword)(form["password"] ?? "")
-        if (password._tag === "Failure") return again(400, "The password must be 10 to 200 characters.")
-        how = { _tag: "NewPassword", name: name.value, passwordHash: yield* Passwords.hash(password.value) }
-      } else if (view.success.account === "password") {
-        const password = form["password"] ?? ""
-        if (password === "" || password.length > 200) return again(400, "Enter the password of this address.")
-        how = { _tag: "Password", password }
-      } else {
-        return again(409, "This address already has an account: sign in to it first, then open this invitation again.")
-      }
-      const previous = request.cookies[sessionCookie]
-      const accepted = yield* Effect.result(invitations.accept(token, how))
-      if (accepted._tag === "Failure") {
-        const error = accepted.failure
-        switch (error._tag) {
-          case "SqlError":
-            return yield* Effect.die(error)
-          case "TokenUnknown":
-            return tokenProblem(request, prefix, 404, "This invitation link is not valid: check that you copied all of it.")
-          case "TokenGone":
-            return tokenProblem(request, prefix, 410, "This invitation was already accepted, was revoked or has expired. Ask for a new one.")
-          case "AccountLocked":
-            return again(429, error.message)
-          case "SignInRefused":
-            return again(401, "Wrong password.")
-          case "Conflict":
-            return again(409, error.message)
-        }
-      }
-      // Session fixation: the browser's previous session ends; the fresh one is in the invited workspace.
-      if (previous !== undefined && previous !== "") yield* sessions.signOut(previous)
-      return setSession(redirect(`${prefix}/app`), prefix, secure, accepted.success.id)
-    }))
+      yield* router.add(
+        "POST",
+        "/app/invite/:token",
+        Effect.gen(function* () {
+          const { prefix, request, secure } = yield* context
+          if (!passwordSignIn) return json(404, { error: "password sign-in is off: the host signs users in" })
+          if (!sameOrigin(request))
+            return json(403, { error: "an invitation must be accepted on this site's own page" })
+          const limited = yield* takeToken(request)
+          if (limited !== undefined) return limited
+          const params = yield* HttpRouter.params
+          const token = params["token"] ?? ""
+          const view = yield* Effect.result(invitations.view(token))
+          if (view._tag === "Failure") {
+            if (view.failure._tag === "SqlError") return yield* Effect.die(view.failure)
+            return tokenProblem(
+              request,
+              prefix,
+              ErrorTable.statusOf(view.failure),
+              view.failure._tag === "TokenUnknown"
+                ? "This invitation link is not valid: check that you copied all of it."
+                : "This invitation was already accepted, was revoked or has expired. Ask for a new one."
+            )
+          }
+          const form = yield* formOf(request)
+          const identity = yield* identify
+          const signedInAs = identity?.via === "session" ? identity.session : undefined
+          const again = (status: number, error: string) =>
+            wantsJson(request)
+              ? json(status, { error })
+              : invitationPage(status, prefix, token, view.success, signedInAs?.email, error)
+          let how: Acceptance
+          if (form["mode"] === "session" && signedInAs !== undefined) {
+            how = { _tag: "Session", accountId: signedInAs.accountId }
+          } else if (view.success.account === "new") {
+            const name = Schema.decodeUnknownExit(InviteeName)(form["name"] ?? "")
+            if (name._tag === "Failure") return again(400, "Enter your name (at most 200 characters).")
+            const password = Schema.decodeUnknownExit(Passwords.NewPassword)(form["password"] ?? "")
+            if (password._tag === "Failure") return again(400, "The password must be 10 to 200 characters.")
+            how = { _tag: "NewPassword", name: name.value, passwordHash: yield* Passwords.hash(password.value) }
+          } else if (view.success.account === "password") {
+            const password = form["password"] ?? ""
+            if (password === "" || password.length > 200) return again(400, "Enter the password of this address.")
+            how = { _tag: "Password", password }
+          } else {
+            return again(
+              409,
+              "This address already has an account: sign in to it first, then open this invitation again."
+            )
+          }
+          const previous = request.cookies[sessionCookie]
+          const accepted = yield* Effect.result(invitations.accept(token, how))
+          if (accepted._tag === "Failure") {
+            const error = accepted.failure
+            switch (error._tag) {
+              case "SqlError":
+                return yield* Effect.die(error)
+              case "TokenUnknown":
+                return tokenProblem(
+                  request,
+                  prefix,
+                  ErrorTable.statusOf(error),
+                  "This invitation link is not valid: check that you copied all of it."
+                )
+              case "TokenGone":
+                return tokenProblem(
+                  request,
+                  prefix,
+                  ErrorTable.statusOf(error),
+                  "This invitation was already accepted, was revoked or has expired. Ask for a new one."
+                )
+              case "AccountLocked":
+                return again(ErrorTable.statusOf(error), error.message)
+              case "SignInRefused":
+                return again(ErrorTable.statusOf(error), "Wrong password.")
+              case "Conflict":
+                return again(ErrorTable.statusOf(error), error.message)
+            }
+          }
+          // Session fixation: the browser's previous session ends; the fresh one is in the invited workspace.
+          if (previous !== undefined && previous !== "") yield* sessions.signOut(previous)
+          return setSession(redirect(`${prefix}/app`), prefix, secure, accepted.success.id)
+        })
+      )
 
-    // Password reset: asking always answers the same (202), whether the address has an account or not; the
-    // work (a token, the e-mail) runs detached so that the time taken tells nothing either.
-    const forgotPage = (status: number, prefix: string, notice?: string, error?: string) =>
-      page(status, {
-        title: "Forgot your password · qforms",
-        prefix,
-        nonce: nonce(),
-        body: html`<main class="auth" id="main">
+      // Password reset: asking always answers the same (202), whether the address has an account or not; the
+      // work (a token, the e-mail) runs detached so that the time taken tells nothing either.
+      const forgotPage = (status: number, prefix: string, notice?: string, error?: string) =>
+        page(status, {
+          title: "Forgot your password · qforms",
+          prefix,
+          nonce: nonce(),
+          body: html`<main class="auth" id="main">
 <h1>Forgot your password?</h1>
 ${notice === undefined ? null : html`<p class="notice" role="status">${notice}</p>`}
 ${error === undefined ? null : html`<p class="error" role="alert" id="reset-error">${error}</p>`}
@@ -625,234 +793,315 @@ ${error === undefined ? null : html`<p class="error" role="alert" id="reset-erro
 <p class="muted">If the address has an account, a link to choose a new password arrives by e-mail (valid an hour). No e-mail? Ask an administrator of your workspace for a sign-in link.</p>
 <p><a href="${prefix}/app/sign-in">Back to sign-in</a></p>
 </main>`
-      })
+        })
 
-    yield* router.add("GET", "/app/forgot-password", Effect.map(context, ({ prefix }) => forgotPage(200, prefix)))
+      yield* router.add(
+        "GET",
+        "/app/forgot-password",
+        Effect.map(context, ({ prefix }) => forgotPage(200, prefix))
+      )
 
-    yield* router.add("POST", "/app/password-reset", Effect.gen(function*() {
-      const { prefix, request } = yield* context
-      if (!passwordSignIn) return json(404, { error: "password sign-in is off: the host signs users in" })
-      if (!sameOrigin(request)) return json(403, { error: "a password reset must be asked for on this site's own page" })
-      const decision = yield* limiter.take(`reset:${clientAddress(request, hops)}`)
-      if (!decision.allowed) {
-        const error = `too many password reset requests from your address: try again in ${decision.retryAfterSeconds} seconds`
-        return wantsJson(request)
-          ? json(429, { error }, { "retry-after": String(decision.retryAfterSeconds) })
-          : forgotPage(429, prefix, undefined, error)
-      }
-      const form = yield* formOf(request)
-      const email = Schema.decodeUnknownExit(EmailAddress)(form["email"] ?? "")
-      if (email._tag === "Failure") {
-        const error = "send email, an e-mail address"
-        return wantsJson(request) ? json(400, { error }) : forgotPage(400, prefix, undefined, "Enter an e-mail address.")
-      }
-      const mailer = yield* Mailer
-      const sentBase = yield* Files.SentLinkBase
-      if (mailer.configured && sentBase !== "") {
-        yield* Effect.forkDetach(Effect.gen(function*() {
-          const reset = yield* invitations.requestReset(email.value)
-          if (reset === undefined) return
-          const link = `${sentBase.replace(/\/$/, "")}/app/reset/${reset.token}`
-          yield* mailer.send({
-            to: [reset.email],
-            subject: "Choose a new qforms password",
-            text: `Someone (hopefully you) asked to choose a new password for ${reset.email}.\n\n` +
-              `Choose it here (valid for an hour, once):\n${link}\n\n` +
-              "If you did not ask for this, ignore this e-mail: your password stays as it is."
-          })
-        }).pipe(Effect.catchCause((cause) => Effect.logWarning("qforms: a password reset e-mail failed", cause))))
-      }
-      const notice = "If this address has an account, a link to choose a new password is on its way. Check your e-mail."
-      return wantsJson(request) ? json(202, { status: "accepted", message: notice }) : forgotPage(202, prefix, notice)
-    }))
+      yield* router.add(
+        "POST",
+        "/app/password-reset",
+        Effect.gen(function* () {
+          const { prefix, request } = yield* context
+          if (!passwordSignIn) return json(404, { error: "password sign-in is off: the host signs users in" })
+          if (!sameOrigin(request))
+            return json(403, { error: "a password reset must be asked for on this site's own page" })
+          const decision = yield* limiter.take(`reset:${clientAddress(request, hops)}`)
+          if (!decision.allowed) {
+            const error = `too many password reset requests from your address: try again in ${decision.retryAfterSeconds} seconds`
+            return wantsJson(request)
+              ? json(429, { error }, { "retry-after": String(decision.retryAfterSeconds) })
+              : forgotPage(429, prefix, undefined, error)
+          }
+          const form = yield* formOf(request)
+          const email = Schema.decodeUnknownExit(EmailAddress)(form["email"] ?? "")
+          if (email._tag === "Failure") {
+            const error = "send email, an e-mail address"
+            return wantsJson(request)
+              ? json(400, { error })
+              : forgotPage(400, prefix, undefined, "Enter an e-mail address.")
+          }
+          const mailer = yield* Mailer
+          const sentBase = yield* Links.SentLinkBase
+          if (mailer.configured && sentBase !== "") {
+            yield* Effect.forkDetach(
+              Effect.gen(function* () {
+                const reset = yield* invitations.requestReset(email.value)
+                if (reset === undefined) return
+                const link = `${sentBase.replace(/\/$/, "")}/app/reset/${reset.token}`
+                yield* mailer.send({
+                  to: [reset.email],
+                  subject: "Choose a new qforms password",
+                  text:
+                    `Someone (hopefully you) asked to choose a new password for ${reset.email}.\n\n` +
+                    `Choose it here (valid for an hour, once):\n${link}\n\n` +
+                    "If you did not ask for this, ignore this e-mail: your password stays as it is."
+                })
+              }).pipe(Effect.catchCause((cause) => Effect.logWarning("qforms: a password reset e-mail failed", cause)))
+            )
+          }
+          const notice =
+            "If this address has an account, a link to choose a new password is on its way. Check your e-mail."
+          return wantsJson(request)
+            ? json(202, { status: "accepted", message: notice })
+            : forgotPage(202, prefix, notice)
+        })
+      )
 
-    const resetPage = (status: number, prefix: string, token: string, error?: string) =>
-      page(status, {
-        title: "Choose a new password · qforms",
-        prefix,
-        nonce: nonce(),
-        body: html`<main class="auth" id="main">
+      const resetPage = (status: number, prefix: string, token: string, error?: string) =>
+        page(status, {
+          title: "Choose a new password · qforms",
+          prefix,
+          nonce: nonce(),
+          body: html`<main class="auth" id="main">
 <h1>Choose a new password</h1>
 ${error === undefined ? null : html`<p class="error" role="alert" id="reset-error">${error}</p>`}
 <form method="post" action="${prefix}/app/reset/${token}" class="stack">
 <label for="new-password">New password (at least 10 characters)</label>
 <input id="new-password" name="password" type="password" autocomplete="new-password" minlength="10" maxlength="200" required${
-          error === undefined ? null : html` aria-describedby="reset-error"`
-        }>
+            error === undefined ? null : html` aria-describedby="reset-error"`
+          }>
 <button type="submit" class="primary">Save the password</button>
 </form>
 <p class="muted">You are signed out everywhere else once it is saved.</p>
 </main>`
-      })
-
-    const resetProblem = (request: HttpServerRequest.HttpServerRequest, prefix: string, failure: { readonly _tag: "TokenUnknown" | "TokenGone" }) =>
-      failure._tag === "TokenUnknown"
-        ? tokenProblem(request, prefix, 404, "This password reset link is not valid: check that you copied all of it.")
-        : tokenProblem(request, prefix, 410, "This password reset link was already used or has expired. Ask for a new one.")
-
-    yield* router.add("GET", "/app/reset/:token", Effect.gen(function*() {
-      const { prefix, request } = yield* context
-      const token = (yield* HttpRouter.params)["token"] ?? ""
-      const checked = yield* Effect.result(invitations.checkReset(token))
-      if (checked._tag === "Failure") {
-        if (checked.failure._tag === "SqlError") return yield* Effect.die(checked.failure)
-        return resetProblem(request, prefix, checked.failure)
-      }
-      return resetPage(200, prefix, token)
-    }))
-
-    yield* router.add("POST", "/app/reset/:token", Effect.gen(function*() {
-      const { prefix, request, secure } = yield* context
-      if (!passwordSignIn) return json(404, { error: "password sign-in is off: the host signs users in" })
-      if (!sameOrigin(request)) return json(403, { error: "a new password must be set on this site's own page" })
-      const limited = yield* takeToken(request)
-      if (limited !== undefined) return limited
-      const token = (yield* HttpRouter.params)["token"] ?? ""
-      const form = yield* formOf(request)
-      const password = Schema.decodeUnknownExit(Passwords.NewPassword)(form["password"] ?? "")
-      if (password._tag === "Failure") {
-        const error = "The password must be 10 to 200 characters."
-        return wantsJson(request) ? json(400, { error }) : resetPage(400, prefix, token, error)
-      }
-      const done = yield* Effect.result(invitations.reset(token, yield* Passwords.hash(password.value)))
-      if (done._tag === "Failure") {
-        if (done.failure._tag === "SqlError") return yield* Effect.die(done.failure)
-        return resetProblem(request, prefix, done.failure)
-      }
-      const notice = "Your password was changed and every session of your account ended. Sign in with the new password."
-      return wantsJson(request)
-        ? clearSession(json(200, { status: "changed", message: notice }), prefix, secure)
-        : clearSession(signInPage(200, prefix, { notice }), prefix, secure)
-    }))
-
-    yield* router.add("POST", "/app/sign-out", Effect.gen(function*() {
-      const { prefix, request, secure } = yield* context
-      const identity = yield* identify
-      if (identity?.via === "session") {
-        if (!sameOrigin(request)) return json(403, { error: "sign-out must come from this site's own page" })
-        const params = yield* Effect.orElseSucceed(request.urlParamsBody, () => UrlParams.empty)
-        const token = request.headers[csrfHeader] ?? first(params, "csrf")
-        if (token !== identity.session.csrfToken) return json(403, { error: "missing or wrong CSRF token" })
-        yield* sessions.signOut(identity.id)
-      }
-      return clearSession(redirect(`${prefix}/app/sign-in`), prefix, secure)
-    }))
-
-    yield* router.add("GET", "/app/session", Effect.gen(function*() {
-      const identity = yield* identify
-      if (identity === undefined) return json(401, { error: "not signed in" })
-      const who = identity.via === "session"
-        ? { ...identity.session, via: "session" as const }
-        : { ...identity, csrfToken: "" }
-      // The workspaces a qforms session may switch to (a host's identity is bound by the host).
-      const workspaces = identity.via === "session" ? yield* sessions.memberships(who.accountId) : []
-      return json(200, {
-        account: { id: who.accountId, name: who.name, email: who.email },
-        workspaceId: who.workspaceId,
-        workspaces: workspaces.map((w) => ({ id: w.workspaceId, name: w.workspaceName, role: w.role })),
-        role: who.role,
-        csrfToken: who.csrfToken,
-        via: who.via,
-        passwordSignIn
-      })
-    }))
-
-    yield* router.add("POST", "/app/password", Effect.gen(function*() {
-      const { request } = yield* context
-      const identity = yield* identify
-      if (identity?.via !== "session") return json(401, { error: "not signed in with a qforms password" })
-      if (!sameOrigin(request)) return json(403, { error: "a password change must come from this site's own page" })
-      if (request.headers[csrfHeader] !== identity.session.csrfToken) return json(403, { error: "missing or wrong CSRF token" })
-      // The current password is guessed like a sign-in: the same limit per address (and the lockout, in Sessions).
-      const decision = yield* limiter.take(`password:${clientAddress(request, hops)}`)
-      if (!decision.allowed) {
-        return json(429, { error: `too many password changes from your address: try again in ${decision.retryAfterSeconds} seconds` }, {
-          "retry-after": String(decision.retryAfterSeconds)
         })
-      }
-      const body = yield* Effect.orElseSucceed(request.json, () => undefined)
-      const input = Schema.decodeUnknownExit(PasswordChange)(body)
-      if (input._tag === "Failure") return json(400, { error: "send currentPassword and newPassword" })
-      const changed = yield* Effect.result(sessions.changePassword(identity.id, input.value))
-      if (changed._tag === "Failure") {
-        if (changed.failure._tag === "SqlError") return yield* Effect.die(changed.failure)
-        if (changed.failure._tag === "AccountLocked") {
-          return json(429, { error: changed.failure.message }, { "retry-after": String(changed.failure.retryAfterSeconds) })
-        }
-        return json(400, { error: changed.failure.message })
-      }
-      return HttpServerResponse.empty({ status: 204 })
-    }))
 
-    // Switching workspace: the session is bound to one, so a fresh session opens in the other and this one ends.
-    yield* router.add("POST", "/app/workspace", Effect.gen(function*() {
-      const { prefix, request, secure } = yield* context
-      const identity = yield* identify
-      if (identity?.via !== "session") return json(401, { error: "not signed in with a qforms session" })
-      if (request.headers[csrfHeader] !== identity.session.csrfToken) return json(403, { error: "missing or wrong CSRF token" })
-      const body = yield* Effect.orElseSucceed(request.json, () => undefined)
-      const input = Schema.decodeUnknownExit(WorkspaceSwitch)(body)
-      if (input._tag === "Failure") return json(400, { error: "send workspaceId, the id of one of your workspaces" })
-      const switched = yield* Effect.result(sessions.switchWorkspace(identity.id, input.value.workspaceId))
-      if (switched._tag === "Failure") {
-        if (switched.failure._tag === "SqlError") return yield* Effect.die(switched.failure)
-        return switched.failure._tag === "NotAMember"
-          ? json(403, { error: switched.failure.message })
-          : json(401, { error: "not signed in" })
-      }
-      const session = switched.success.session
-      return setSession(
-        json(200, { workspaceId: session.workspaceId, role: session.role, csrfToken: session.csrfToken }),
-        prefix,
-        secure,
-        switched.success.id
+      const resetProblem = (
+        request: HttpServerRequest.HttpServerRequest,
+        prefix: string,
+        failure: { readonly _tag: "TokenUnknown" | "TokenGone" }
+      ) =>
+        tokenProblem(
+          request,
+          prefix,
+          ErrorTable.statusOf(failure),
+          failure._tag === "TokenUnknown"
+            ? "This password reset link is not valid: check that you copied all of it."
+            : "This password reset link was already used or has expired. Ask for a new one."
+        )
+
+      yield* router.add(
+        "GET",
+        "/app/reset/:token",
+        Effect.gen(function* () {
+          const { prefix, request } = yield* context
+          const token = (yield* HttpRouter.params)["token"] ?? ""
+          const checked = yield* Effect.result(invitations.checkReset(token))
+          if (checked._tag === "Failure") {
+            if (checked.failure._tag === "SqlError") return yield* Effect.die(checked.failure)
+            return resetProblem(request, prefix, checked.failure)
+          }
+          return resetPage(200, prefix, token)
+        })
       )
-    }))
 
-    const asset = (text: string | null, name: string) =>
-      text === null
-        ? json(404, { error: `no asset ${name}` })
-        : HttpServerResponse.text(text, {
-          contentType: name.endsWith(".css") ? "text/css; charset=utf-8" : "text/javascript; charset=utf-8",
-          headers: { "x-content-type-options": "nosniff", "cache-control": "no-cache" }
+      yield* router.add(
+        "POST",
+        "/app/reset/:token",
+        Effect.gen(function* () {
+          const { prefix, request, secure } = yield* context
+          if (!passwordSignIn) return json(404, { error: "password sign-in is off: the host signs users in" })
+          if (!sameOrigin(request)) return json(403, { error: "a new password must be set on this site's own page" })
+          const limited = yield* takeToken(request)
+          if (limited !== undefined) return limited
+          const token = (yield* HttpRouter.params)["token"] ?? ""
+          const form = yield* formOf(request)
+          const password = Schema.decodeUnknownExit(Passwords.NewPassword)(form["password"] ?? "")
+          if (password._tag === "Failure") {
+            const error = "The password must be 10 to 200 characters."
+            return wantsJson(request) ? json(400, { error }) : resetPage(400, prefix, token, error)
+          }
+          const done = yield* Effect.result(invitations.reset(token, yield* Passwords.hash(password.value)))
+          if (done._tag === "Failure") {
+            if (done.failure._tag === "SqlError") return yield* Effect.die(done.failure)
+            return resetProblem(request, prefix, done.failure)
+          }
+          const notice =
+            "Your password was changed and every session of your account ended. Sign in with the new password."
+          return wantsJson(request)
+            ? clearSession(json(200, { status: "changed", message: notice }), prefix, secure)
+            : clearSession(signInPage(200, prefix, { notice }), prefix, secure)
         })
+      )
 
-    yield* router.add("GET", "/app/assets/vendor/:name", Effect.map(HttpRouter.params, (params) => {
-      const name = params["name"] ?? ""
-      return asset(readVendor(name), name)
-    }))
-    yield* router.add("GET", "/app/assets/:name", Effect.map(HttpRouter.params, (params) => {
-      const name = params["name"] ?? ""
-      return asset(/^[a-z][a-z-]*\.(js|css)$/.test(name) ? readStatic(name) : null, name)
-    }))
+      yield* router.add(
+        "POST",
+        "/app/sign-out",
+        Effect.gen(function* () {
+          const { prefix, request, secure } = yield* context
+          const identity = yield* identify
+          if (identity?.via === "session") {
+            if (!sameOrigin(request)) return json(403, { error: "sign-out must come from this site's own page" })
+            const params = yield* Effect.orElseSucceed(request.urlParamsBody, () => UrlParams.empty)
+            const token = request.headers[csrfHeader] ?? first(params, "csrf")
+            if (token !== identity.session.csrfToken) return json(403, { error: "missing or wrong CSRF token" })
+            yield* sessions.signOut(identity.id)
+          }
+          return clearSession(redirect(`${prefix}/app/sign-in`), prefix, secure)
+        })
+      )
 
-    const shell = Effect.gen(function*() {
-      const { prefix, request } = yield* context
-      const identity = yield* identify
-      const path = request.url.split("?")[0]!
-      if (identity === undefined) {
-        return passwordSignIn
-          ? redirect(`${prefix}/app/sign-in?next=${encodeURIComponent(path)}`)
-          : signInPage(401, prefix, {})
-      }
-      const pageNonce = nonce()
-      const importMap = JSON.stringify({
-        imports: {
-          "preact": `${prefix}/app/assets/vendor/preact.mjs`,
-          "preact/hooks": `${prefix}/app/assets/vendor/hooks.mjs`,
-          "htm": `${prefix}/app/assets/vendor/htm.mjs`,
-          "htm/preact": `${prefix}/app/assets/vendor/htm-preact.mjs`
+      yield* router.add(
+        "GET",
+        "/app/session",
+        Effect.gen(function* () {
+          const identity = yield* identify
+          if (identity === undefined) return json(401, { error: "not signed in" })
+          const who =
+            identity.via === "session"
+              ? { ...identity.session, via: "session" as const }
+              : { ...identity, csrfToken: "" }
+          // The workspaces a qforms session may switch to (a host's identity is bound by the host).
+          const workspaces = identity.via === "session" ? yield* sessions.memberships(who.accountId) : []
+          return json(
+            200,
+            Schema.encodeSync(ShellData.SessionInfo)({
+              account: { id: who.accountId, name: who.name, email: who.email },
+              workspaceId: who.workspaceId,
+              workspaces: workspaces.map((w) => ({ id: w.workspaceId, name: w.workspaceName, role: w.role })),
+              role: who.role,
+              csrfToken: who.csrfToken,
+              via: who.via,
+              passwordSignIn
+            })
+          )
+        })
+      )
+
+      yield* router.add(
+        "POST",
+        "/app/password",
+        Effect.gen(function* () {
+          const { request } = yield* context
+          const identity = yield* identify
+          if (identity?.via !== "session") return json(401, { error: "not signed in with a qforms password" })
+          if (!sameOrigin(request)) return json(403, { error: "a password change must come from this site's own page" })
+          if (request.headers[csrfHeader] !== identity.session.csrfToken)
+            return json(403, { error: "missing or wrong CSRF token" })
+          // The current password is guessed like a sign-in: the same limit per address (and the lockout, in Sessions).
+          const decision = yield* limiter.take(`password:${clientAddress(request, hops)}`)
+          if (!decision.allowed) {
+            return json(
+              429,
+              {
+                error: `too many password changes from your address: try again in ${decision.retryAfterSeconds} seconds`
+              },
+              {
+                "retry-after": String(decision.retryAfterSeconds)
+              }
+            )
+          }
+          const body = yield* Effect.orElseSucceed(request.json, () => undefined)
+          const input = Schema.decodeUnknownExit(PasswordChange)(body)
+          if (input._tag === "Failure") return json(400, { error: "send currentPassword and newPassword" })
+          const changed = yield* Effect.result(sessions.changePassword(identity.id, input.value))
+          if (changed._tag === "Failure") {
+            if (changed.failure._tag === "SqlError") return yield* Effect.die(changed.failure)
+            if (changed.failure._tag === "AccountLocked") {
+              return json(
+                ErrorTable.statusOf(changed.failure),
+                { error: changed.failure.message },
+                {
+                  "retry-after": String(changed.failure.retryAfterSeconds)
+                }
+              )
+            }
+            // A wrong current password is a wrong field of this request (400), not a refused sign-in (401).
+            return json(400, { error: changed.failure.message })
+          }
+          return HttpServerResponse.empty({ status: 204 })
+        })
+      )
+
+      // Switching workspace: the session is bound to one, so a fresh session opens in the other and this one ends.
+      yield* router.add(
+        "POST",
+        "/app/workspace",
+        Effect.gen(function* () {
+          const { prefix, request, secure } = yield* context
+          const identity = yield* identify
+          if (identity?.via !== "session") return json(401, { error: "not signed in with a qforms session" })
+          if (request.headers[csrfHeader] !== identity.session.csrfToken)
+            return json(403, { error: "missing or wrong CSRF token" })
+          const body = yield* Effect.orElseSucceed(request.json, () => undefined)
+          const input = Schema.decodeUnknownExit(WorkspaceSwitch)(body)
+          if (input._tag === "Failure")
+            return json(400, { error: "send workspaceId, the id of one of your workspaces" })
+          const switched = yield* Effect.result(sessions.switchWorkspace(identity.id, input.value.workspaceId))
+          if (switched._tag === "Failure") {
+            if (switched.failure._tag === "SqlError") return yield* Effect.die(switched.failure)
+            return switched.failure._tag === "NotAMember"
+              ? json(ErrorTable.statusOf(switched.failure), { error: switched.failure.message })
+              : json(401, { error: "not signed in" })
+          }
+          const session = switched.success.session
+          return setSession(
+            json(200, { workspaceId: session.workspaceId, role: session.role, csrfToken: session.csrfToken }),
+            prefix,
+            secure,
+            switched.success.id
+          )
+        })
+      )
+
+      const asset = (text: string | null, name: string) =>
+        text === null
+          ? json(404, { error: `no asset ${name}` })
+          : HttpServerResponse.text(text, {
+              contentType: name.endsWith(".css") ? "text/css; charset=utf-8" : "text/javascript; charset=utf-8",
+              headers: { "x-content-type-options": "nosniff", "cache-control": "no-cache" }
+            })
+
+      yield* router.add(
+        "GET",
+        "/app/assets/vendor/:name",
+        Effect.map(HttpRouter.params, (params) => {
+          const name = params["name"] ?? ""
+          return asset(readVendor(name), name)
+        })
+      )
+      yield* router.add(
+        "GET",
+        "/app/assets/:name",
+        Effect.map(HttpRouter.params, (params) => {
+          const name = params["name"] ?? ""
+          return asset(/^[a-z][a-z-]*\.(js|css)$/.test(name) ? readStatic(name) : null, name)
+        })
+      )
+
+      const shell = Effect.gen(function* () {
+        const { prefix, request } = yield* context
+        const identity = yield* identify
+        const path = request.url.split("?")[0]!
+        if (identity === undefined) {
+          return passwordSignIn
+            ? redirect(`${prefix}/app/sign-in?next=${encodeURIComponent(path)}`)
+            : signInPage(401, prefix, {})
         }
-      }).replaceAll("<", "\\u003c")
-      return page(200, {
-        title: "qforms",
-        prefix,
-        nonce: pageNonce,
-        head: html`<script type="importmap" nonce="${pageNonce}">${new Html(importMap)}</script>
+        const pageNonce = nonce()
+        const importMap = JSON.stringify({
+          imports: {
+            preact: `${prefix}/app/assets/vendor/preact.mjs`,
+            "preact/hooks": `${prefix}/app/assets/vendor/hooks.mjs`,
+            htm: `${prefix}/app/assets/vendor/htm.mjs`,
+            "htm/preact": `${prefix}/app/assets/vendor/htm-preact.mjs`
+          }
+        }).replaceAll("<", "\\u003c")
+        return page(200, {
+          title: "qforms",
+          prefix,
+          nonce: pageNonce,
+          head: html`<script type="importmap" nonce="${pageNonce}">${new Html(importMap)}</script>
+<script type="application/json" id="qforms-shell">${new Html(shellData)}</script>
 <script type="module" src="${prefix}/app/assets/main.js"></script>`,
-        body: html`<div id="root" data-base="${prefix}"><p class="loading">Loading…</p></div>
+          body: html`<div id="root" data-base="${prefix}"><p class="loading">Loading…</p></div>
 <noscript><p>The qforms application needs JavaScript. The API works without it: ${prefix}/api/docs</p></noscript>`
+        })
       })
+      yield* router.add("GET", "/app/*", shell)
     })
-    yield* router.add("GET", "/app/*", shell)
-  }))
+  )

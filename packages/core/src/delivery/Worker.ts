@@ -15,27 +15,24 @@ import * as Result from "effect/Result"
 import * as Schedule from "effect/Schedule"
 import * as Semaphore from "effect/Semaphore"
 import * as Stream from "effect/Stream"
-import { type AttemptOutcome, type ClaimedDelivery, Deliveries, type DeliveryTarget } from "../domain/Deliveries.ts"
-import { type EventPayload, outboxChannel } from "../domain/Events.ts"
-import * as Mailer from "../domain/Mailer.ts"
-import * as NotificationFormats from "../domain/NotificationFormats.ts"
+import { type AttemptOutcome, type ClaimedDelivery, Deliveries, type DeliveryTarget } from "../outbox/Deliveries.ts"
+import { type EventPayload, outboxChannel } from "../outbox/Events.ts"
+import * as Mailer from "../email/Mailer.ts"
+import * as NotificationFormats from "../outbox/NotificationFormats.ts"
 import { Notifications } from "../storage/Notifications.ts"
 import { SqlPriority } from "../storage/SqlPriority.ts"
-import { DeliveryConfig } from "./DeliveryConfig.ts"
-import * as RetrySchedule from "./RetrySchedule.ts"
-import * as Sender from "./Sender.ts"
-import * as Signatures from "./Signatures.ts"
-import * as SsrfGuard from "./SsrfGuard.ts"
+import { DeliveryConfig } from "../outbox/DeliveryConfig.ts"
+import * as RetrySchedule from "../outbox/RetrySchedule.ts"
+import * as Sender from "../outbox/Sender.ts"
+import * as Signatures from "../outbox/Signatures.ts"
+import * as SsrfGuard from "../outbox/SsrfGuard.ts"
+import { responseLink } from "../kernel/Links.ts"
 
 /** Options of the worker; the rest comes from `DeliveryConfig`. */
 export interface WorkerOptions {
   /** Where the application is reached: each event's `link` is `{appUrl}/app/responses/{id}`. */
   readonly appUrl: string
 }
-
-/** The link to a response in the application. */
-export const responseLink = (appUrl: string, responseId: number) =>
-  `${appUrl.replace(/\/$/, "")}/app/responses/${responseId}`
 
 /** An event's target: a webhook subscription or a notification channel. */
 type EventTarget = Exclude<DeliveryTarget, { readonly kind: "email" }>
@@ -86,9 +83,10 @@ export const decide = (options: {
   if (result.status === 410) {
     return { status: "failed", nextAttemptAt: null, disableSubscription: "the receiver answered 410 Gone" }
   }
-  const retryAfterMs = result.status === 429 || result.status === 503
-    ? RetrySchedule.parseRetryAfter(result.retryAfter, options.now)
-    : undefined
+  const retryAfterMs =
+    result.status === 429 || result.status === 503
+      ? RetrySchedule.parseRetryAfter(result.retryAfter, options.now)
+      : undefined
   const delay = RetrySchedule.nextAttemptDelay(options.schedule, options.attemptsMade, {
     random: options.random,
     retryAfterMs
@@ -123,7 +121,7 @@ const maxBatch = 256
  * being claimed again until its attempt is recorded). At most `maxBatch`
  * outcomes wait to be recorded; beyond that, posts wait.
  */
-export const run = Effect.fnUntraced(function*(options: WorkerOptions) {
+export const run = Effect.fnUntraced(function* (options: WorkerOptions) {
   const store = yield* Deliveries
   // On PGlite the worker's few statements go ahead of queued API requests (see SqlPriority).
   const deliveries: Pick<Deliveries["Service"], "claim" | "complete" | "nextDueAt"> = {
@@ -162,14 +160,22 @@ export const run = Effect.fnUntraced(function*(options: WorkerOptions) {
    * a respondent): one message through the mailer; a 5xx reply (or no mailer) is final.
    */
   const mail = (delivery: ClaimedDelivery, message: Mailer.MailMessage) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const started = yield* Clock.currentTimeMillis
-      const sent = yield* Effect.result(mailer.send(message).pipe(
-        Effect.timeoutOrElse({
-          duration: Duration.millis(timeoutMs),
-          orElse: () => Effect.fail({ _tag: "MailFailed" as const, message: `timed out after ${timeoutMs} ms`, code: null, permanent: false })
-        })
-      ))
+      const sent = yield* Effect.result(
+        mailer.send(message).pipe(
+          Effect.timeoutOrElse({
+            duration: Duration.millis(timeoutMs),
+            orElse: () =>
+              Effect.fail({
+                _tag: "MailFailed" as const,
+                message: `timed out after ${timeoutMs} ms`,
+                code: null,
+                permanent: false
+              })
+          })
+        )
+      )
       const now = yield* Clock.currentTimeMillis
       const durationMs = now - started
       if (Result.isSuccess(sent)) {
@@ -201,7 +207,7 @@ export const run = Effect.fnUntraced(function*(options: WorkerOptions) {
     })
 
   const attempt = (delivery: ClaimedDelivery) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const target = delivery.target
       if (target.kind === "email") {
         return yield* mail(delivery, {
@@ -231,14 +237,15 @@ export const run = Effect.fnUntraced(function*(options: WorkerOptions) {
         : { status: null, body: "", durationMs: 0, error: vetted.failure.message, retryAfter: undefined }
       const now = yield* Clock.currentTimeMillis
       // A Google Apps Script web app runs the POST, then answers with a redirect to its output.
-      const ranThenRedirected = target.kind === "channel" && target.channelType === "sheet" &&
-        (result.status === 302 || result.status === 303)
+      const ranThenRedirected =
+        target.kind === "channel" && target.channelType === "sheet" && (result.status === 302 || result.status === 303)
       // A DNS failure is retried like a refused connection; a target refused by the SSRF rules is final.
-      const decision = Result.isSuccess(vetted) || vetted.failure._tag === "TargetUnresolved"
-        ? ranThenRedirected
-          ? { status: "succeeded" as const, nextAttemptAt: null }
-          : decide({ result, attemptsMade: delivery.attempts, schedule, now, random: yield* Random.next })
-        : { status: "failed" as const, nextAttemptAt: null }
+      const decision =
+        Result.isSuccess(vetted) || vetted.failure._tag === "TargetUnresolved"
+          ? ranThenRedirected
+            ? { status: "succeeded" as const, nextAttemptAt: null }
+            : decide({ result, attemptsMade: delivery.attempts, schedule, now, random: yield* Random.next })
+          : { status: "failed" as const, nextAttemptAt: null }
       return {
         at: new Date(started),
         statusCode: result.status,
@@ -253,35 +260,45 @@ export const run = Effect.fnUntraced(function*(options: WorkerOptions) {
 
   // One batch at a time; a batch that cannot be written is retried one
   // attempt at a time, so one bad row does not hold back the others.
-  const recordBatch = Effect.gen(function*() {
+  const recordBatch = Effect.gen(function* () {
     const batch = yield* Queue.takeBetween(finished, 1, maxBatch)
-    yield* deliveries.complete(batch).pipe(
-      Effect.catchCause((cause) =>
-        batch.length === 1
-          ? Effect.logError("webhook delivery could not be recorded", cause)
-          : Effect.forEach(batch, (item) =>
-            deliveries.complete([item]).pipe(
-              Effect.catchCause((cause) => Effect.logError("webhook delivery could not be recorded", cause))
-            ), { discard: true })
+    yield* deliveries
+      .complete(batch)
+      .pipe(
+        Effect.catchCause((cause) =>
+          batch.length === 1
+            ? Effect.logError("webhook delivery could not be recorded", cause)
+            : Effect.forEach(
+                batch,
+                (item) =>
+                  deliveries
+                    .complete([item])
+                    .pipe(
+                      Effect.catchCause((cause) => Effect.logError("webhook delivery could not be recorded", cause))
+                    ),
+                { discard: true }
+              )
+        )
       )
-    )
     // A retry's due time counts once its lease is cleared: let the loop look again.
     if (batch.some((item) => item.outcome.status === "retrying")) yield* signal
   })
   yield* Effect.forkScoped(Effect.forever(recordBatch))
 
   const deliver = (delivery: ClaimedDelivery) =>
-    hostPermit(delivery.target.kind !== "email" && delivery.target.url !== null ? delivery.target.url : smtpPermit).withPermit(
-      attempt(delivery)
-    ).pipe(
-      Effect.flatMap((outcome) => Queue.offer(finished, { delivery, outcome })),
-      // An unexpected failure is logged; the lease runs out and the delivery is claimed again.
-      Effect.catchCause((cause) => Effect.logError("webhook delivery failed", cause)),
-      Effect.ensuring(Effect.suspend(() => {
-        active--
-        return signal
-      }))
-    )
+    hostPermit(delivery.target.kind !== "email" && delivery.target.url !== null ? delivery.target.url : smtpPermit)
+      .withPermit(attempt(delivery))
+      .pipe(
+        Effect.flatMap((outcome) => Queue.offer(finished, { delivery, outcome })),
+        // An unexpected failure is logged; the lease runs out and the delivery is claimed again.
+        Effect.catchCause((cause) => Effect.logError("webhook delivery failed", cause)),
+        Effect.ensuring(
+          Effect.suspend(() => {
+            active--
+            return signal
+          })
+        )
+      )
 
   // Wake on every committed event; if the listening connection drops, listen again.
   yield* notifications.listen(outboxChannel).pipe(
@@ -294,7 +311,7 @@ export const run = Effect.fnUntraced(function*(options: WorkerOptions) {
   const sleepUntilWoken = (waitMs: number) =>
     Effect.raceFirst(Queue.take(wake), Effect.sleep(Duration.millis(Math.max(waitMs, 5))))
 
-  const loop = Effect.gen(function*() {
+  const loop = Effect.gen(function* () {
     const free = maxInFlight - active
     // Every slot busy: a finishing delivery wakes the loop.
     if (free <= 0) return yield* sleepUntilWoken(pollIntervalMs)
@@ -330,4 +347,3 @@ export const run = Effect.fnUntraced(function*(options: WorkerOptions) {
  * ```
  */
 export const layer = (options: WorkerOptions) => Layer.effectDiscard(Effect.forkScoped(Effect.scoped(run(options))))
-

@@ -22,8 +22,8 @@ import * as Effect from "effect/Effect"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
-import { Html, html } from "../pages/Html.ts"
-import * as Caching from "./Caching.ts"
+import { Html, html } from "../web/Html.ts"
+import * as Caching from "../web/Caching.ts"
 
 /** The page's path. */
 export const path = "/api/docs"
@@ -68,8 +68,7 @@ const loadScalar = Effect.tryPromise({
  * `#api-reference`: on an element with that id Scalar's bundle starts a
  * reference of its own, without these settings (with its web fonts).
  */
-const boot =
-  `window.Scalar.createApiReference(document.getElementById("qforms-api-reference"),JSON.parse(document.getElementById("qforms-docs-config").textContent))`
+const boot = `window.Scalar.createApiReference(document.getElementById("qforms-api-reference"),JSON.parse(document.getElementById("qforms-docs-config").textContent))`
 
 /**
  * The page's CSP: nothing but this origin's script and the boot script, the
@@ -133,7 +132,10 @@ interface Script {
 const notAvailable = (error: Error) =>
   Effect.as(
     Effect.logWarning("the API reference page is not available", error),
-    HttpServerResponse.jsonUnsafe({ error: `the API reference page is not available: ${error.message}` }, { status: 503 })
+    HttpServerResponse.jsonUnsafe(
+      { error: `the API reference page is not available: ${error.message}` },
+      { status: 503 }
+    )
   )
 
 /**
@@ -141,41 +143,59 @@ const notAvailable = (error: Error) =>
  * request (`""` at the root), which the page's links carry.
  */
 export const layer = (prefixOf: (request: HttpServerRequest.HttpServerRequest) => string) =>
-  HttpRouter.use(Effect.fnUntraced(function*(router) {
-    const script = yield* Effect.cached(Effect.gen(function*() {
-      const source = yield* loadScalar
-      const representation = yield* Caching.makeRepresentation(source)
-      return { name: `scalar-${Caching.hashOf(representation.bytes).slice(0, 16)}.js`, representation } satisfies Script
-    }))
-
-    yield* router.add("GET", path, Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const loaded = yield* Effect.result(script)
-      if (loaded._tag === "Failure") return yield* notAvailable(loaded.failure)
-      const representation = yield* Caching.makeRepresentation(page(prefixOf(request), loaded.success.name))
-      return yield* Caching.respond(representation, {
-        contentType: "text/html; charset=utf-8",
-        cacheControl: "no-cache",
-        headers: securityHeaders
-      })
-    }))
-
-    yield* router.add("GET", assetPath, Effect.gen(function*() {
-      const params = yield* HttpRouter.params
-      const name = params["name"] ?? ""
-      if (!/^scalar-[A-Za-z0-9_-]{16}\.js$/.test(name)) {
-        return HttpServerResponse.jsonUnsafe({ error: `no file ${path}/${name.slice(0, 100)}` }, { status: 404 })
-      }
-      const loaded = yield* Effect.result(script)
-      if (loaded._tag === "Failure") return yield* notAvailable(loaded.failure)
-      if (loaded.success.name !== name) {
-        return HttpServerResponse.jsonUnsafe({ error: `no file ${path}/${name}: the current script is ${loaded.success.name}` }, {
-          status: 404
+  HttpRouter.use(
+    Effect.fnUntraced(function* (router) {
+      const script = yield* Effect.cached(
+        Effect.gen(function* () {
+          const source = yield* loadScalar
+          const representation = yield* Caching.makeRepresentation(source)
+          return {
+            name: `scalar-${Caching.hashOf(representation.bytes).slice(0, 16)}.js`,
+            representation
+          } satisfies Script
         })
-      }
-      return yield* Caching.respond(loaded.success.representation, {
-        contentType: "text/javascript; charset=utf-8",
-        cacheControl: "public, max-age=31536000, immutable"
-      })
-    }))
-  }))
+      )
+
+      yield* router.add(
+        "GET",
+        path,
+        Effect.gen(function* () {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const loaded = yield* Effect.result(script)
+          if (loaded._tag === "Failure") return yield* notAvailable(loaded.failure)
+          const representation = yield* Caching.makeRepresentation(page(prefixOf(request), loaded.success.name))
+          return yield* Caching.respond(representation, {
+            contentType: "text/html; charset=utf-8",
+            cacheControl: "no-cache",
+            headers: securityHeaders
+          })
+        })
+      )
+
+      yield* router.add(
+        "GET",
+        assetPath,
+        Effect.gen(function* () {
+          const params = yield* HttpRouter.params
+          const name = params["name"] ?? ""
+          if (!/^scalar-[A-Za-z0-9_-]{16}\.js$/.test(name)) {
+            return HttpServerResponse.jsonUnsafe({ error: `no file ${path}/${name.slice(0, 100)}` }, { status: 404 })
+          }
+          const loaded = yield* Effect.result(script)
+          if (loaded._tag === "Failure") return yield* notAvailable(loaded.failure)
+          if (loaded.success.name !== name) {
+            return HttpServerResponse.jsonUnsafe(
+              { error: `no file ${path}/${name}: the current script is ${loaded.success.name}` },
+              {
+                status: 404
+              }
+            )
+          }
+          return yield* Caching.respond(loaded.success.representation, {
+            contentType: "text/javascript; charset=utf-8",
+            cacheControl: "public, max-age=31536000, immutable"
+          })
+        })
+      )
+    })
+  )

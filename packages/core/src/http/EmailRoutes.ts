@@ -13,9 +13,10 @@ import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as Multipart from "effect/http/Multipart"
 import * as Stream from "effect/Stream"
-import { EmailReplies } from "../domain/EmailReplies.ts"
-import { Mailer } from "../domain/Mailer.ts"
-import { RespondentEmails } from "../domain/RespondentEmails.ts"
+import { EmailReplies } from "../email/EmailReplies.ts"
+import { Mailer } from "../email/Mailer.ts"
+import { RespondentEmails } from "../email/RespondentEmails.ts"
+import * as ErrorTable from "../web/ErrorTable.ts"
 
 /** The routes, for the 404/405 table. */
 export const routes = [
@@ -61,12 +62,9 @@ const rawFromForm = (request: HttpServerRequest.HttpServerRequest) =>
       found !== undefined || !RAW_FIELDS.has(part.key)
         ? Effect.succeed(found)
         : part._tag === "Field"
-        ? Effect.succeed(new Uint8Array(Buffer.from(part.value)))
-        : part.contentEffect
-  ).pipe(
-    Effect.provideService(Multipart.MaxParts, 64),
-    Effect.provideService(Multipart.FieldMimeTypes, [])
-  )
+          ? Effect.succeed(new Uint8Array(Buffer.from(part.value)))
+          : part.contentEffect
+  ).pipe(Effect.provideService(Multipart.MaxParts, 64), Effect.provideService(Multipart.FieldMimeTypes, []))
 
 /**
  * The routes as a layer of the router (`Http.layer` includes it).
@@ -76,91 +74,94 @@ const rawFromForm = (request: HttpServerRequest.HttpServerRequest) =>
  * const routes = Layer.mergeAll(Http.layer(), EmailRoutes.layer)
  * ```
  */
-export const layer = HttpRouter.use(Effect.fnUntraced(function*(router) {
-  const emails = yield* RespondentEmails
-  const replies = yield* EmailReplies
+export const layer = HttpRouter.use(
+  Effect.fnUntraced(function* (router) {
+    const emails = yield* RespondentEmails
+    const replies = yield* EmailReplies
 
-  yield* router.add(
-    "GET",
-    "/t/o/:token",
-    Effect.gen(function*() {
-      const token = (yield* HttpRouter.params).token ?? ""
-      const recorded = yield* Effect.result(emails.recordOpen(token))
-      if (Result.isFailure(recorded)) {
-        if (recorded.failure._tag === "SqlError") return yield* Effect.die(recorded.failure)
-        return notFound
-      }
-      return HttpServerResponse.uint8Array(PIXEL, {
-        contentType: "image/gif",
-        headers: { "cache-control": "no-store, private", "x-content-type-options": "nosniff" }
-      })
-    })
-  )
-
-  yield* router.add(
-    "GET",
-    "/t/c/:token",
-    Effect.gen(function*() {
-      const token = (yield* HttpRouter.params).token ?? ""
-      const clicked = yield* Effect.result(emails.recordClick(token))
-      if (Result.isFailure(clicked)) {
-        if (clicked.failure._tag === "SqlError") return yield* Effect.die(clicked.failure)
-        return notFound
-      }
-      // A header is Latin-1: the recorded URL (which may be `https://例え.jp/パス?q=ü`) goes in its
-      // ASCII form, the host in punycode and the rest percent-encoded, as the URL standard writes it.
-      if (!URL.canParse(clicked.success)) return notFound
-      return HttpServerResponse.redirect(new URL(clicked.success).href, {
-        status: 302,
-        headers: { "cache-control": "no-store, private", "referrer-policy": "no-referrer" }
-      })
-    })
-  )
-
-  yield* router.add(
-    "POST",
-    "/inbound/email",
-    Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const mailer = yield* Mailer
-      if (mailer.inboundSecret === null) return json(404, { error: "inbound e-mail is not configured" })
-      const presented = presentedSecret(request.headers)
-      if (presented === undefined || !sameSecret(presented, mailer.inboundSecret)) {
-        return json(401, { error: "inbound e-mail needs the shared secret (x-qforms-inbound-secret or basic auth)" }, {
-          "www-authenticate": "Basic realm=\"qforms inbound e-mail\""
-        })
-      }
-      const length = Number(request.headers["content-length"] ?? "0")
-      if (Number.isFinite(length) && length > mailer.inboundMaxBytes) {
-        return json(413, { error: `the message is too large: inbound e-mail takes at most ${mailer.inboundMaxBytes} bytes` }, {
-          connection: "close"
-        })
-      }
-      const raw = (request.headers["content-type"] ?? "").toLowerCase().startsWith("multipart/form-data")
-        ? yield* Effect.result(rawFromForm(request))
-        : Result.succeed(new Uint8Array(yield* request.arrayBuffer))
-      if (Result.isFailure(raw)) return json(400, { error: `the form could not be read: ${raw.failure.message}` })
-      if (raw.success === undefined) {
-        return json(400, {
-          error: "send the raw message (MIME) as the body, or in a form field named email (SendGrid) or body-mime (Mailgun)"
-        })
-      }
-      const received = yield* Effect.result(replies.receive(raw.success))
-      if (Result.isFailure(received)) {
-        const error = received.failure
-        switch (error._tag) {
-          case "InvalidInput":
-            return json(400, { error: error.message })
-          case "ReplyNotMatched":
-            return json(404, { error: error.message })
-          case "MessageTooLarge":
-          case "StorageQuotaExceeded":
-            return json(413, { error: error.message })
-          default:
-            return yield* Effect.die(error)
+    yield* router.add(
+      "GET",
+      "/t/o/:token",
+      Effect.gen(function* () {
+        const token = (yield* HttpRouter.params).token ?? ""
+        const recorded = yield* Effect.result(emails.recordOpen(token))
+        if (Result.isFailure(recorded)) {
+          if (recorded.failure._tag === "SqlError") return yield* Effect.die(recorded.failure)
+          return notFound
         }
-      }
-      return json(201, received.success)
-    })
-  )
-}))
+        return HttpServerResponse.uint8Array(PIXEL, {
+          contentType: "image/gif",
+          headers: { "cache-control": "no-store, private", "x-content-type-options": "nosniff" }
+        })
+      })
+    )
+
+    yield* router.add(
+      "GET",
+      "/t/c/:token",
+      Effect.gen(function* () {
+        const token = (yield* HttpRouter.params).token ?? ""
+        const clicked = yield* Effect.result(emails.recordClick(token))
+        if (Result.isFailure(clicked)) {
+          if (clicked.failure._tag === "SqlError") return yield* Effect.die(clicked.failure)
+          return notFound
+        }
+        // A header is Latin-1: the recorded URL (which may be `https://例え.jp/パス?q=ü`) goes in its
+        // ASCII form, the host in punycode and the rest percent-encoded, as the URL standard writes it.
+        if (!URL.canParse(clicked.success)) return notFound
+        return HttpServerResponse.redirect(new URL(clicked.success).href, {
+          status: 302,
+          headers: { "cache-control": "no-store, private", "referrer-policy": "no-referrer" }
+        })
+      })
+    )
+
+    yield* router.add(
+      "POST",
+      "/inbound/email",
+      Effect.gen(function* () {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const mailer = yield* Mailer
+        if (mailer.inboundSecret === null) return json(404, { error: "inbound e-mail is not configured" })
+        const presented = presentedSecret(request.headers)
+        if (presented === undefined || !sameSecret(presented, mailer.inboundSecret)) {
+          return json(
+            401,
+            { error: "inbound e-mail needs the shared secret (x-qforms-inbound-secret or basic auth)" },
+            {
+              "www-authenticate": 'Basic realm="qforms inbound e-mail"'
+            }
+          )
+        }
+        const length = Number(request.headers["content-length"] ?? "0")
+        if (Number.isFinite(length) && length > mailer.inboundMaxBytes) {
+          return json(
+            413,
+            { error: `the message is too large: inbound e-mail takes at most ${mailer.inboundMaxBytes} bytes` },
+            {
+              connection: "close"
+            }
+          )
+        }
+        const raw = (request.headers["content-type"] ?? "").toLowerCase().startsWith("multipart/form-data")
+          ? yield* Effect.result(rawFromForm(request))
+          : Result.succeed(new Uint8Array(yield* request.arrayBuffer))
+        if (Result.isFailure(raw)) return json(400, { error: `the form could not be read: ${raw.failure.message}` })
+        if (raw.success === undefined) {
+          return json(400, {
+            error:
+              "send the raw message (MIME) as the body, or in a form field named email (SendGrid) or body-mime (Mailgun)"
+          })
+        }
+        const received = yield* Effect.result(replies.receive(raw.success))
+        if (Result.isFailure(received)) {
+          const error = received.failure
+          return ErrorTable.isAnswered(error)
+            ? json(ErrorTable.statusOf(error), { error: error.message })
+            : yield* Effect.die(error)
+        }
+        return json(201, received.success)
+      })
+    )
+  })
+)

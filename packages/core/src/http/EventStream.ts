@@ -20,17 +20,17 @@ import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import type * as SqlError from "effect/sql/SqlError"
-import { ApiKeys } from "../domain/ApiKeys.ts"
-import { eventsChannel, Events } from "../domain/Events.ts"
-import { Forms } from "../domain/Forms.ts"
-import { Id } from "../domain/Ids.ts"
-import { responseLink } from "../delivery/Worker.ts"
-import * as Actors from "../domain/Actors.ts"
-import type { MemberRole } from "../domain/Members.ts"
-import { Sessions } from "../domain/Sessions.ts"
+import { ApiKeys } from "../identity/ApiKeys.ts"
+import { eventsChannel, Events } from "../outbox/Events.ts"
+import { Forms } from "../forms/Forms.ts"
+import { Id } from "../kernel/Ids.ts"
+import { responseLink } from "../kernel/Links.ts"
+import * as Actors from "../identity/Actors.ts"
+import type { MemberRole } from "../identity/Members.ts"
+import { Sessions } from "../identity/Sessions.ts"
 import { Notifications } from "../storage/Notifications.ts"
-import { baseUrlOf } from "./Http.ts"
-import { bearerChallenge, sessionCookie } from "./Security.ts"
+import { baseUrlOf } from "../web/RequestOrigin.ts"
+import { bearerChallenge, sessionCookie } from "../web/Security.ts"
 
 /** What opened a stream: a bearer API key or an application session (kept to check it again later). */
 export type Credential =
@@ -85,7 +85,8 @@ export const defaultOptions = { maxStreamsPerCredential: 20, maxStreams: 1000, r
 const credentialsNotice = "credentials:"
 
 /** Two clients share a credential when this is equal. */
-const credentialKey = (credential: Credential) => `${credential._tag}:${credential._tag === "ApiKey" ? credential.key : credential.id}`
+const credentialKey = (credential: Credential) =>
+  `${credential._tag}:${credential._tag === "ApiKey" ? credential.key : credential.id}`
 
 /** The subprotocol a browser offers to carry its key: `qforms.bearer.<key>`. */
 export const bearerProtocolPrefix = "qforms.bearer."
@@ -94,23 +95,26 @@ export const bearerProtocolPrefix = "qforms.bearer."
 export const protocol = "qforms.v1"
 
 /** Fans committed events out to the connected clients of their workspace. */
-export class EventHub extends Context.Service<EventHub, {
-  /**
-   * Registers a client; the effect's result detaches it. A client over the
-   * limits (another stream got in since `admit`) is closed at once with
-   * {@link closeTooManyStreams}.
-   */
-  readonly attach: (client: StreamClient) => Effect.Effect<Effect.Effect<void>>
-  /** Whether one more stream of this credential fits the limits: a 429/503 refusal when not. */
-  readonly admit: (credential: Credential) => Effect.Effect<Refusal | undefined>
-  /** Closes every stream (code 1001): the start of a graceful stop. */
-  readonly closeAll: Effect.Effect<void>
-}>()("@qforms/core/http/EventHub") {
+export class EventHub extends Context.Service<
+  EventHub,
+  {
+    /**
+     * Registers a client; the effect's result detaches it. A client over the
+     * limits (another stream got in since `admit`) is closed at once with
+     * {@link closeTooManyStreams}.
+     */
+    readonly attach: (client: StreamClient) => Effect.Effect<Effect.Effect<void>>
+    /** Whether one more stream of this credential fits the limits: a 429/503 refusal when not. */
+    readonly admit: (credential: Credential) => Effect.Effect<Refusal | undefined>
+    /** Closes every stream (code 1001): the start of a graceful stop. */
+    readonly closeAll: Effect.Effect<void>
+  }
+>()("@qforms/core/http/EventHub") {
   /** The hub: listens for event notices while the layer lives. `appUrl` builds each event's `link`. */
   static readonly layer = (options: { readonly appUrl: string } & EventStreamOptions) =>
     Layer.effect(
       EventHub,
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const events = yield* Events
         const notifications = yield* Notifications
         const apiKeys = yield* ApiKeys
@@ -143,7 +147,7 @@ export class EventHub extends Context.Service<EventHub, {
         }
 
         // Why a client may no longer stream, if it may not: its credential checked again.
-        const verdict = Effect.fnUntraced(function*(client: StreamClient) {
+        const verdict = Effect.fnUntraced(function* (client: StreamClient) {
           let role: MemberRole | null
           if (client.credential._tag === "ApiKey") {
             const actor = yield* Effect.result(apiKeys.authenticate(client.credential.key))
@@ -164,24 +168,31 @@ export class EventHub extends Context.Service<EventHub, {
         })
 
         const recheck = (workspaceId: number | undefined) =>
-          Effect.suspend(() => Effect.forEach(
-            [...clients].filter((client) => workspaceId === undefined || client.workspaceId === workspaceId),
-            (client) =>
-              verdict(client).pipe(
-                Effect.map((closing) => {
-                  if (closing === undefined || !clients.delete(client)) return
-                  client.close(closing.code, closing.reason)
-                }),
-                // The database is unreachable: the stream stays, the next check decides.
-                Effect.catchCause((cause) => Effect.logWarning("event stream: a credential could not be checked", cause))
-              ),
-            { concurrency: 8, discard: true }
-          ))
+          Effect.suspend(() =>
+            Effect.forEach(
+              [...clients].filter((client) => workspaceId === undefined || client.workspaceId === workspaceId),
+              (client) =>
+                verdict(client).pipe(
+                  Effect.map((closing) => {
+                    if (closing === undefined || !clients.delete(client)) return
+                    client.close(closing.code, closing.reason)
+                  }),
+                  // The database is unreachable: the stream stays, the next check decides.
+                  Effect.catchCause((cause) =>
+                    Effect.logWarning("event stream: a credential could not be checked", cause)
+                  )
+                ),
+              { concurrency: 8, discard: true }
+            )
+          )
 
         const forward = (notice: string) =>
-          Effect.gen(function*() {
+          Effect.gen(function* () {
             // Checked before the next notice is read: no later event reaches a stream on a dead credential.
-            if (notice.startsWith(credentialsNotice)) return yield* recheck(Number(notice.slice(credentialsNotice.length)))
+            if (notice.startsWith(credentialsNotice))
+              return yield* recheck(Number(notice.slice(credentialsNotice.length)))
+            // Other notices on the channel (a changed form, the form cache's own) are not events.
+            if (!/^\d+:\d+$/.test(notice)) return
             const [workspace, seq] = notice.split(":").map(Number)
             const audience = [...clients].filter((client) => client.workspaceId === workspace)
             if (audience.length === 0 || workspace === undefined || seq === undefined) return
@@ -206,7 +217,9 @@ export class EventHub extends Context.Service<EventHub, {
         // One notice at a time, so each client sees its events in commit order.
         yield* notifications.listen(eventsChannel).pipe(
           Stream.runForEach((notice) =>
-            forward(notice).pipe(Effect.catchCause((cause) => Effect.logWarning("event stream: an event was skipped", cause)))
+            forward(notice).pipe(
+              Effect.catchCause((cause) => Effect.logWarning("event stream: an event was skipped", cause))
+            )
           ),
           Effect.retry(Schedule.spaced("1 second")),
           Effect.catchCause((cause) => Effect.logError("event stream stopped", cause)),
@@ -231,7 +244,10 @@ export class EventHub extends Context.Service<EventHub, {
             Effect.sync(() => {
               const over = refusal(client.credential)
               if (over !== undefined) {
-                client.close(closeTooManyStreams, over.status === 429 ? "too many streams for this credential" : "too many streams")
+                client.close(
+                  closeTooManyStreams,
+                  over.status === 429 ? "too many streams for this credential" : "too many streams"
+                )
                 return Effect.void
               }
               clients.add(client)
@@ -245,7 +261,17 @@ export class EventHub extends Context.Service<EventHub, {
 }
 
 /** The query of `GET /api/events`: an optional form filter. */
-export const StreamQuery = Schema.Struct({ formId: Schema.optionalKey(Schema.NumberFromString.pipe(Schema.decodeTo(Id))) })
+export const StreamQuery = Schema.Struct({
+  formId: Schema.optionalKey(Schema.NumberFromString.pipe(Schema.decodeTo(Id)))
+})
+
+/** An accepted event-stream connection, waiting for its transport. */
+export interface EventConnection {
+  /** The subprotocol to select in the handshake, if any. */
+  readonly protocol: string | undefined
+  /** Registers the client: `send` a text frame (false when it is too far behind), `close` it. Returns a detach function. */
+  readonly open: (send: (text: string) => boolean, close: (code: number, reason: string) => void) => () => void
+}
 
 /** Why a connection is refused: the HTTP status, headers and `{error}` body to answer instead of upgrading. */
 export interface Refusal {
@@ -270,7 +296,7 @@ export interface Accepted {
  * never sends the key back), and the `formId` filter (a form of the key's
  * workspace).
  */
-export const accept = Effect.fn("EventStream.accept")(function*(request: {
+export const accept = Effect.fn("EventStream.accept")(function* (request: {
   readonly headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
   readonly url: string
 }): Effect.fn.Return<Accepted | Refusal, SqlError.SqlError, ApiKeys | Forms | Sessions> {
@@ -278,7 +304,10 @@ export const accept = Effect.fn("EventStream.accept")(function*(request: {
     const value = request.headers[name]
     return typeof value === "string" ? value : value?.[0]
   }
-  const offered = (header("sec-websocket-protocol") ?? "").split(",").map((p) => p.trim()).filter((p) => p !== "")
+  const offered = (header("sec-websocket-protocol") ?? "")
+    .split(",")
+    .map((p) => p.trim())
+    .filter((p) => p !== "")
   const fromProtocol = offered.find((p) => p.startsWith(bearerProtocolPrefix))
   if (fromProtocol !== undefined && !offered.includes(protocol)) {
     // The handshake answers one of the offered subprotocols: without qforms.v1, that would be the key.
@@ -289,12 +318,17 @@ export const accept = Effect.fn("EventStream.accept")(function*(request: {
     }
   }
   const authorization = header("authorization") ?? ""
-  const key = /^Bearer\s+(.+)$/i.exec(authorization)?.[1]?.trim() ?? fromProtocol?.slice(bearerProtocolPrefix.length) ?? ""
-  const signedIn = key === "" ? yield* sessionActor(header("cookie"), header("origin"), header("x-forwarded-host") ?? header("host")) : undefined
+  const key =
+    /^Bearer\s+(.+)$/i.exec(authorization)?.[1]?.trim() ?? fromProtocol?.slice(bearerProtocolPrefix.length) ?? ""
+  const signedIn =
+    key === ""
+      ? yield* sessionActor(header("cookie"), header("origin"), header("x-forwarded-host") ?? header("host"))
+      : undefined
   const session = signedIn?.actor
-  const authenticated = session === undefined
-    ? yield* Effect.result((yield* ApiKeys).authenticate(key))
-    : { _tag: "Success" as const, success: session }
+  const authenticated =
+    session === undefined
+      ? yield* Effect.result((yield* ApiKeys).authenticate(key))
+      : { _tag: "Success" as const, success: session }
   if (authenticated._tag === "Failure") {
     if (authenticated.failure._tag === "SqlError") return yield* Effect.fail(authenticated.failure)
     return {
@@ -331,21 +365,30 @@ export const accept = Effect.fn("EventStream.accept")(function*(request: {
  * a page of this same origin (a WebSocket is not bound by the same-origin
  * policy, so another site's page could otherwise use the cookie).
  */
-const sessionActor = Effect.fnUntraced(function*(cookie: string | undefined, origin: string | undefined, host: string | undefined) {
-  const id = (cookie ?? "").split(";").map((part) => part.trim().split("=")).find(([name]) => name === sessionCookie)?.[1]
+const sessionActor = Effect.fnUntraced(function* (
+  cookie: string | undefined,
+  origin: string | undefined,
+  host: string | undefined
+) {
+  const id = (cookie ?? "")
+    .split(";")
+    .map((part) => part.trim().split("="))
+    .find(([name]) => name === sessionCookie)?.[1]
   if (id === undefined || origin === undefined || host === undefined) return undefined
   if (!URL.canParse(origin) || new URL(origin).host !== host.split(",")[0]!.trim()) return undefined
   const session = yield* (yield* Sessions).resolve(id)
-  return session === undefined ? undefined : {
-    id,
-    actor: Actors.member({
-      workspaceId: session.workspaceId,
-      accountId: session.accountId,
-      role: session.role,
-      name: session.name,
-      via: "session"
-    })
-  }
+  return session === undefined
+    ? undefined
+    : {
+        id,
+        actor: Actors.member({
+          workspaceId: session.workspaceId,
+          accountId: session.accountId,
+          role: session.role,
+          name: session.name,
+          via: "session"
+        })
+      }
 })
 
 /** Whether a value is a refusal. */

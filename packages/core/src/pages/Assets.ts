@@ -1,6 +1,7 @@
 /**
- * The public page's style sheet and its progressive-enhancement script, both
- * inline under the page's CSP nonce (no framework, no external request).
+ * The public page's style sheet and its progressive-enhancement script
+ * (`static/page.js`), both inline under the page's CSP nonce (no framework,
+ * no external request).
  *
  * Without the script every step is a plain form post that renders the next
  * screen. With it, the same posts go through `fetch` and only `<main>` is
@@ -8,6 +9,10 @@
  * (Shift+Enter for a new line in long text), and file uploads sent ahead of
  * the step with a progress bar (XHR, for its upload progress events).
  */
+import { readFileSync } from "node:fs"
+import * as PackagedFiles from "../web/PackagedFiles.ts"
+
+const scriptPath = "pages/static/page.js"
 
 /** The style sheet: readable without a framework, light and dark, visible focus, narrow screens first. */
 export const css = `
@@ -51,113 +56,20 @@ button{font:inherit;font-weight:600;border-radius:.4rem;padding:.5rem 1.2rem;cur
 @media (max-width:30rem){html{font-size:16px}.question{font-size:1.2rem}}
 `
 
-/** The progressive-enhancement script (plain ES2020, no dependency). */
-export const script = `
-(() => {
-  "use strict";
-  const main = document.getElementById("qf");
-  if (!main || !window.fetch || !window.DOMParser) return;
-  let busy = false;
+let scriptText: string | undefined
 
-  const focusScreen = () => {
-    const error = main.querySelector("[aria-invalid=true]");
-    const target = error || main.querySelector("input:checked:not([type=hidden]), input:not([type=hidden]):not([tabindex='-1']), textarea, select, [data-focus]");
-    if (target) target.focus(); else main.focus();
-  };
-
-  const enhance = () => {
-    const form = main.querySelector("form");
-    if (!form) return;
-    form.noValidate = true;
-    const file = form.querySelector("input[type=file]");
-    if (!file) return;
-    const answer = form.querySelector("input[name=a]");
-    const bar = form.querySelector("progress.upload");
-    const status = form.querySelector(".upload-status");
-    const error = form.querySelector(".error");
-    file.addEventListener("change", () => {
-      const chosen = file.files && file.files[0];
-      if (!chosen) return;
-      const body = new FormData();
-      body.append("file", chosen);
-      const xhr = new XMLHttpRequest();
-      xhr.open("POST", location.pathname.replace(/\\/$/, "") + "/uploads?fieldId=" + encodeURIComponent(file.dataset.field));
-      xhr.setRequestHeader("accept", "application/json");
-      busy = true;
-      bar.hidden = false;
-      bar.value = 0;
-      status.textContent = "Uploading " + chosen.name + "…";
-      xhr.upload.addEventListener("progress", (e) => { if (e.lengthComputable) bar.value = e.loaded / e.total; });
-      const done = (message, ok) => {
-        busy = false;
-        bar.hidden = !ok;
-        status.textContent = ok ? message : "";
-        error.textContent = ok ? "" : message;
-        file.setAttribute("aria-invalid", ok ? "false" : "true");
-      };
-      xhr.addEventListener("load", () => {
-        let body = null;
-        try { body = JSON.parse(xhr.responseText); } catch (e) { body = null; }
-        if (xhr.status === 201 && body) {
-          answer.value = xhr.responseText;
-          bar.value = 1;
-          done("Uploaded " + body.name, true);
-        } else {
-          answer.value = "";
-          file.value = "";
-          done((body && body.error) || "The upload failed (HTTP " + xhr.status + ")", false);
-        }
-      });
-      xhr.addEventListener("error", () => done("The upload failed: the connection was lost", false));
-      xhr.send(body);
-    });
-  };
-
-  main.addEventListener("submit", async (event) => {
-    const form = event.target;
-    if (!(form instanceof HTMLFormElement)) return;
-    event.preventDefault();
-    if (busy) return;
-    busy = true;
-    const data = new FormData(form);
-    data.delete("file");
-    const submitter = event.submitter;
-    if (submitter && submitter.name) data.set(submitter.name, submitter.value);
-    for (const button of form.querySelectorAll("button")) button.disabled = true;
-    try {
-      const response = await fetch(location.href, { method: "POST", body: data, headers: { "x-qforms-page": "1" } });
-      // The page's own style and script are left out: only <main> is used, and a parsed copy of them
-      // would only be refused by the CSP (their nonce is the new page's, not this one's).
-      const text = (await response.text()).replace(/<style[\\s\\S]*?<\\/style>|<script[\\s\\S]*?<\\/script>/g, "");
-      const doc = new DOMParser().parseFromString(text, "text/html");
-      const next = doc.getElementById("qf");
-      if (!next) throw new Error("unexpected answer");
-      main.innerHTML = next.innerHTML;
-      document.title = doc.title;
-      busy = false;
-      enhance();
-      focusScreen();
-    } catch (e) {
-      busy = false;
-      form.submit();
+/**
+ * The progressive-enhancement script (`static/page.js`, plain ES2020, no
+ * dependency, type-checked), read once. Without it the page still works.
+ */
+export const script = (): string => {
+  if (scriptText === undefined) {
+    const path = PackagedFiles.locate(import.meta.url, scriptPath)
+    if (path === undefined) {
+      const looked = PackagedFiles.candidates(import.meta.url, scriptPath).join(", ")
+      throw new Error(`qforms: the public page's script is missing (${looked})`)
     }
-  });
-
-  // Enter goes on from any control but a button or link (which Enter activates anyway) and a text
-  // field (where the browser submits the form itself); Shift+Enter keeps its meaning (a new line in long text).
-  main.addEventListener("keydown", (event) => {
-    if (event.key !== "Enter" || event.shiftKey || event.isComposing) return;
-    const target = event.target;
-    const tag = target.tagName;
-    if (tag === "BUTTON" || tag === "A") return;
-    const form = target.form || main.querySelector("form");
-    if (!form) return;
-    const native = tag === "INPUT" && !["radio", "checkbox", "file"].includes(target.type);
-    if (native) return;
-    event.preventDefault();
-    form.requestSubmit(form.querySelector("button.ok"));
-  });
-
-  enhance();
-})();
-`
+    scriptText = readFileSync(path, "utf8")
+  }
+  return scriptText
+}

@@ -20,7 +20,6 @@
  * and submitting it (the start time is signed into the token). Rejected spam
  * is never stored.
  */
-import { randomBytes } from "node:crypto"
 import * as ByteSize from "effect/ByteSize"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
@@ -33,23 +32,49 @@ import * as Stream from "effect/Stream"
 import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
-import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as Multipart from "effect/http/Multipart"
-import * as Actors from "../domain/Actors.ts"
-import { type AnswerState, AnswerTokens, maxAgeMs } from "../domain/AnswerTokens.ts"
-import { type AnswerValue, type Field, FileAnswer, isRealAnswer, validateAnswers } from "../domain/Fields.ts"
-import { Files } from "../domain/Files.ts"
-import * as FormLogic from "../domain/FormLogic.ts"
-import { Forms, type FormWithFields } from "../domain/Forms.ts"
-import { PublicSubmitInput, Responses } from "../domain/Responses.ts"
-import * as Summaries from "../domain/Summaries.ts"
-import { domainResponse } from "../http/ApiErrors.ts"
-import * as RateLimit from "../http/RateLimit.ts"
-import type { Html } from "./Html.ts"
+import * as Actors from "../identity/Actors.ts"
+import { type AnswerState, AnswerTokens, maxAgeMs } from "../cases/AnswerTokens.ts"
+import type { Field } from "../forms/Fields.ts"
+import { type AnswerValue, isRealAnswer } from "../forms/Answers.ts"
+import { Files } from "../files/Files.ts"
+import * as FormLogic from "../forms/FormLogic.ts"
+import { Forms, type FormWithFields } from "../forms/Forms.ts"
+import { PublicSubmitInput, Responses } from "../cases/Responses.ts"
+import { domainResponse } from "../web/ApiErrors.ts"
+import * as RateLimit from "../web/RateLimit.ts"
+import type { Html } from "../web/Html.ts"
 import * as Screens from "./Screens.ts"
-import { clientAddress, refusalMessage, UploadLimiter } from "./UploadLimits.ts"
-
-export { clientAddress } from "./UploadLimits.ts"
+import {
+  type StepInput,
+  refusal,
+  parseAnswer,
+  checkOne,
+  enteredOf,
+  withAnswer,
+  hiddenOf,
+  factsOf,
+  hiddenFromUrl,
+  recalled,
+  StepRefused,
+  MULTIPART_OVERHEAD_BYTES,
+  MAX_FILE_BYTES,
+  collectStep
+} from "./Steps.ts"
+import {
+  defaultSubmissionRateLimit,
+  defaultStepRateLimit,
+  defaultPartialResponsesPerAddressPerHour,
+  defaultMinSubmitSeconds,
+  FrameAncestor,
+  resumeCookieName,
+  page,
+  notFoundPage,
+  json,
+  makeLimiter
+} from "./PageSecurity.ts"
+import { refusalMessage, UploadLimiter } from "./UploadLimits.ts"
+import { clientAddress } from "../web/RequestOrigin.ts"
 
 /** Settings of the public page. */
 export interface PublicPageOptions {
@@ -84,268 +109,21 @@ export interface PublicPageOptions {
   readonly maxBodyBytes?: number | undefined
 }
 
-/** The default submission limit: 10 a minute per IP address, bursts of 10. */
-export const defaultSubmissionRateLimit: RateLimit.RateLimitConfig = { requestsPerSecond: 10 / 60, burst: 10 }
-/** The default step limit: 5 a second per IP address, bursts of 60. */
-export const defaultStepRateLimit: RateLimit.RateLimitConfig = { requestsPerSecond: 5, burst: 60 }
-/** The default number of new partial responses per client address per hour: 10. */
-export const defaultPartialResponsesPerAddressPerHour = 10
-/** The default minimum time to fill in a form: 3 seconds. */
-export const defaultMinSubmitSeconds = 3
-
-/**
- * One CSP `frame-ancestors` source: `*`, `'self'`, `'none'`, a scheme
- * (`https:`) or an origin with an optional `*.` host wildcard and port.
- *
- * @example
- * ```ts
- * Schema.decodeUnknownSync(FrameAncestor)("https://*.example.com") // ok
- * ```
- */
-export const FrameAncestor = Schema.String.check(
-  Schema.isPattern(/^(?:\*|'self'|'none'|https?:|https?:\/\/(?:\*\.)?[A-Za-z0-9.-]+(?::(?:\d{1,5}|\*))?)$/, {
-    message: "a frame ancestor is *, 'self', 'none', a scheme such as https: or an origin such as https://example.com"
-  })
-)
-
-// ---------------------------------------------------------------------------
-// Answers
-// ---------------------------------------------------------------------------
-
-/** What one step posts. */
-interface StepInput {
-  readonly token: string
-  /** `welcome`, or the id of the question on screen. */
-  readonly at: string
-  readonly action: string
-  /** Every `a` value (several for checkboxes). */
-  readonly answers: ReadonlyArray<string>
-  readonly honeypot: string
-  /** A file sent with the step (no-JavaScript flow): stored, or why not. */
-  readonly upload?: Result.Result<FileAnswer, UploadRefusal> | undefined
-}
-
-/** Why the file of a step was not stored: the message beside the question, and the status and headers of that page. */
-interface UploadRefusal {
-  readonly message: string
-  readonly status?: number | undefined
-  readonly headers?: Record<string, string> | undefined
-}
-
-const refusal = (message: string, status?: number, headers?: Record<string, string>): UploadRefusal => ({
-  message,
-  status,
-  headers
-})
-
-const NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?$/i
-
-const decodeFileAnswer = Schema.decodeUnknownResult(Schema.fromJsonString(FileAnswer))
-
-/** The typed answer of a question from the texts the page posted (checked afterwards by `validateAnswers`). */
-export const parseAnswer = (field: Field, answers: ReadonlyArray<string>): unknown => {
-  const first = (answers[0] ?? "").trim()
-  switch (field.type) {
-    case "statement":
-      return undefined
-    case "checkboxes":
-      return answers
-    case "number":
-    case "rating":
-      return first === "" ? undefined : NUMBER.test(first) ? Number(first) : first
-    case "yes_no":
-      return first === "yes" ? true : first === "no" ? false : first === "" ? undefined : first
-    case "file": {
-      if (first === "") return undefined
-      const file = decodeFileAnswer(first)
-      return Result.isSuccess(file) ? file.success : first
-    }
-    default:
-      return answers[0] === undefined || answers[0].trim() === "" ? undefined : answers[0]
-  }
-}
-
-/** Checks one question's answer with the API's validator: the answer to keep (undefined when empty), or the message. */
-const checkOne = (field: Field, value: unknown): Result.Result<AnswerValue | undefined, string> => {
-  const key = String(field.id)
-  const checked = validateAnswers([field], value === undefined ? {} : { [key]: value })
-  return Result.isSuccess(checked)
-    ? Result.succeed(checked.success[key])
-    : Result.fail(checked.failure[0]?.message ?? "this answer is not valid")
-}
-
-/** What the screen shows for a kept answer. */
-const enteredOf = (value: unknown): Screens.Entered => {
-  if (value === undefined || value === null) return { texts: [] }
-  if (Predicate.isString(value)) return { texts: [value] }
-  if (Predicate.isNumber(value)) return { texts: [String(value)] }
-  if (Predicate.isBoolean(value)) return { texts: [value ? "yes" : "no"] }
-  if (Array.isArray(value)) return { texts: value.filter(Predicate.isString) }
-  const file = Schema.decodeUnknownResult(FileAnswer)(value)
-  return Result.isSuccess(file) ? { texts: [], file: file.success } : { texts: [] }
-}
-
-/** The values without one question's answer, or with the new one. */
-const withAnswer = (values: AnswerState["values"], field: Field, value: AnswerValue | undefined): AnswerState["values"] => {
-  const key = String(field.id)
-  const { [key]: _, ...rest } = values
-  return value === undefined ? rest : { ...rest, [key]: value }
-}
-
-// ---------------------------------------------------------------------------
-// Form logic on the page (evaluated here, on every step, for both the
-// JavaScript and the plain-HTML page: one engine, no copy in the browser)
-// ---------------------------------------------------------------------------
-
-/** The hidden values of a state that the form (still) declares. */
-const hiddenOf = (form: FormWithFields, state: AnswerState): Record<string, string> => {
-  const declared = new Set(form.hiddenFields.map((h) => h.name))
-  return Object.fromEntries(Object.entries(state.hidden ?? {}).filter(([name]) => declared.has(name)))
-}
-
-const factsOf = (form: FormWithFields, state: AnswerState): FormLogic.Facts => ({
-  values: state.values,
-  hidden: hiddenOf(form, state)
-})
-
-/** The declared hidden fields given in the page's URL (`/f/{publicId}?ref=newsletter`). */
-export const hiddenFromUrl = (form: FormWithFields, url: string): Record<string, string> => {
-  const params = new URL(url, "http://qforms").searchParams
-  const out: Record<string, string> = {}
-  for (const { name } of form.hiddenFields) {
-    const value = params.get(name)
-    if (value !== null && value.trim() !== "") out[name] = value.slice(0, FormLogic.maxHiddenValueLength)
-  }
-  return out
-}
-
-/** The form as the respondent sees it now: earlier answers recalled into labels and help texts. */
-const recalled = (form: FormWithFields, state: AnswerState): FormWithFields => {
-  const facts = factsOf(form, state)
-  const fill = (text: string) => FormLogic.recall(text, form.fields, facts, Summaries.formatAnswer)
-  return {
-    ...form,
-    description: form.description === null ? null : fill(form.description),
-    fields: form.fields.map((f) => ({
-      ...f,
-      label: fill(f.label),
-      options: f.options?.help === undefined ? f.options : { ...f.options, help: fill(f.options.help) }
-    }))
-  }
-}
-
-/** The cookie that lets a respondent resume a partial response on the same device. */
-const resumeCookieName = (publicId: string) => `qf_${publicId}`
-
-// ---------------------------------------------------------------------------
-// Responses of the page
-// ---------------------------------------------------------------------------
-
-/** The value of the CSP `frame-ancestors` directive. */
-const ancestors = (sources: ReadonlyArray<string> | undefined) =>
-  sources === undefined || sources.length === 0 ? "*" : sources.join(" ")
-
-/**
- * The security headers of a page: a CSP that allows only this response's
- * inline style and script (by nonce), posts to this origin, no plugins or
- * base changes, and the configured frame ancestors.
- */
-export const securityHeaders = (nonce: string, frameAncestors: ReadonlyArray<string> | undefined) => ({
-  "content-security-policy": [
-    "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
-    `style-src 'nonce-${nonce}'`,
-    "img-src 'self' data:",
-    "connect-src 'self'",
-    "form-action 'self'",
-    "base-uri 'none'",
-    `frame-ancestors ${ancestors(frameAncestors)}`
-  ].join("; "),
-  "x-content-type-options": "nosniff",
-  "referrer-policy": "no-referrer",
-  "cache-control": "no-store"
-})
-
-/** An HTML page answer with its security headers. */
-export const page = (options: {
-  readonly status: number
-  readonly title: string
-  readonly body: Html
-  readonly script?: boolean | undefined
-  readonly frameAncestors: ReadonlyArray<string> | undefined
-  readonly headers?: Record<string, string> | undefined
-}): HttpServerResponse.HttpServerResponse => {
-  const nonce = randomBytes(16).toString("base64")
-  return HttpServerResponse.text(
-    Screens.document({ title: options.title, nonce, body: options.body, script: options.script ?? false }),
-    {
-      status: options.status,
-      contentType: "text/html; charset=utf-8",
-      headers: { ...securityHeaders(nonce, options.frameAncestors), ...options.headers }
-    }
-  )
-}
-
-/** The 404 page of `/f/…` paths. */
-export const notFoundPage = (frameAncestors: ReadonlyArray<string> | undefined) =>
-  page({
-    status: 404,
-    title: "Form not found",
-    body: Screens.message("Form not found", "There is no form at this address. Check the link you were given."),
-    frameAncestors
-  })
-
-const json = (status: number, body: object, headers?: Record<string, string>) =>
-  HttpServerResponse.jsonUnsafe(body, { status, headers: { "x-content-type-options": "nosniff", ...headers } })
-
-// ---------------------------------------------------------------------------
-// Reading a step
-// ---------------------------------------------------------------------------
-
-/** A step that cannot be read: the status and what to tell the respondent. */
-class StepRefused extends Schema.TaggedError<StepRefused>()("StepRefused", {
-  status: Schema.Int,
-  message: Schema.String
-}) {}
-
-/** Whether a request is a multipart step post (its body limit is the page's own, see {@link layer}). */
-export const isMultipartStep = (path: string, contentType: string | undefined): boolean =>
-  /^\/f\/[^/]+\/?$/.test(path) && (contentType ?? "").toLowerCase().startsWith("multipart/form-data")
-
-/** Room for the multipart framing besides the file and the fields. */
-const MULTIPART_OVERHEAD_BYTES = 64 * 1024
-
-/** The largest file any question accepts (`maxSizeMb` is at most 100). */
-const MAX_FILE_BYTES = 100 * 1024 * 1024
-
-const collectStep = (
-  pairs: ReadonlyArray<readonly [string, string]>,
-  upload: StepInput["upload"]
-): Result.Result<StepInput, string> => {
-  const get = (name: string) => pairs.find(([k]) => k === name)?.[1] ?? ""
-  if (pairs.some(([, v]) => v.includes("\u0000"))) return Result.fail("answers must not contain the NUL character")
-  return Result.succeed({
-    token: get("token"),
-    at: get("at"),
-    action: get("move") || "next",
-    // Browsers send a textarea's line breaks as CRLF; answers keep plain LF, as the API gets them.
-    answers: pairs.filter(([k]) => k === "a").map(([, v]) => v.replace(/\r\n?/g, "\n")),
-    honeypot: get(Screens.honeypotName),
-    upload
-  })
-}
+export {
+  defaultSubmissionRateLimit,
+  defaultStepRateLimit,
+  defaultPartialResponsesPerAddressPerHour,
+  defaultMinSubmitSeconds,
+  FrameAncestor,
+  securityHeaders,
+  page,
+  notFoundPage
+} from "./PageSecurity.ts"
+export { isMultipartStep, parseAnswer, hiddenFromUrl } from "./Steps.ts"
 
 // ---------------------------------------------------------------------------
 // Routes
 // ---------------------------------------------------------------------------
-
-const makeLimiter = (config: RateLimit.RateLimitConfig) =>
-  Effect.provide(
-    Effect.gen(function*() {
-      return yield* RateLimit.RateLimiter
-    }),
-    RateLimit.RateLimiter.layerMemory(config)
-  )
 
 /**
  * The routes of the public page (mounted by `Http.layer`).
@@ -356,498 +134,554 @@ const makeLimiter = (config: RateLimit.RateLimitConfig) =>
  * ```
  */
 export const layer = (options: PublicPageOptions = {}) =>
-  HttpRouter.use(Effect.fnUntraced(function*(router) {
-    const forms = yield* Forms
-    const responses = yield* Responses
-    const tokens = yield* AnswerTokens
-    const frameAncestors = options.frameAncestors
-    yield* Effect.orDie(Schema.decodeUnknownEffect(Schema.Array(FrameAncestor))(frameAncestors ?? []))
-    const submissionConfig = options.submissionRateLimit ?? defaultSubmissionRateLimit
-    const stepConfig = options.stepRateLimit ?? defaultStepRateLimit
-    const submissions = yield* makeLimiter(submissionConfig)
-    const steps = yield* makeLimiter(stepConfig)
-    const partialsPerHour = options.partialResponsesPerAddressPerHour ?? defaultPartialResponsesPerAddressPerHour
-    const newPartials = partialsPerHour > 0
-      ? Option.some(yield* makeLimiter({ requestsPerSecond: partialsPerHour / 3600, burst: partialsPerHour }))
-      : Option.none<RateLimit.RateLimiter["Service"]>()
-    const files = yield* Files
-    const uploadLimiter = yield* UploadLimiter
-    const maxFieldBytes = options.maxBodyBytes ?? 1024 * 1024
+  HttpRouter.use(
+    Effect.fnUntraced(function* (router) {
+      const forms = yield* Forms
+      const responses = yield* Responses
+      const tokens = yield* AnswerTokens
+      const frameAncestors = options.frameAncestors
+      yield* Effect.orDie(Schema.decodeUnknownEffect(Schema.Array(FrameAncestor))(frameAncestors ?? []))
+      const submissionConfig = options.submissionRateLimit ?? defaultSubmissionRateLimit
+      const stepConfig = options.stepRateLimit ?? defaultStepRateLimit
+      const submissions = yield* makeLimiter(submissionConfig)
+      const steps = yield* makeLimiter(stepConfig)
+      const partialsPerHour = options.partialResponsesPerAddressPerHour ?? defaultPartialResponsesPerAddressPerHour
+      const newPartials =
+        partialsPerHour > 0
+          ? Option.some(yield* makeLimiter({ requestsPerSecond: partialsPerHour / 3600, burst: partialsPerHour }))
+          : Option.none<RateLimit.RateLimiter["Service"]>()
+      const files = yield* Files
+      const uploadLimiter = yield* UploadLimiter
+      const maxFieldBytes = options.maxBodyBytes ?? 1024 * 1024
 
-    /**
-     * Reads a step post: url-encoded (under the router's body limit), or
-     * multipart, whose fields together stay under that limit and whose file
-     * part (the no-JavaScript upload) streams into the blob store under its
-     * question's own limit. The hidden inputs come first in the page, so the
-     * question is known when the file arrives.
-     */
-    const readStep = (publicId: string) =>
-      Effect.gen(function*() {
-        const request = yield* HttpServerRequest.HttpServerRequest
-        const type = (request.headers["content-type"] ?? "").toLowerCase()
-        const unreadable = () => new StepRefused({ status: 400, message: "The answers could not be read. Please try again." })
-        if (type.startsWith("application/x-www-form-urlencoded")) {
-          const params = yield* Effect.mapError(request.urlParamsBody, unreadable)
-          const step = collectStep(params.params.map(([k, v]) => [k, typeof v === "string" ? v : ""] as const), undefined)
-          return Result.isSuccess(step) ? step.success : yield* new StepRefused({ status: 400, message: step.failure })
-        }
-        if (!type.startsWith("multipart/form-data")) {
-          return yield* new StepRefused({
-            status: 415,
-            message: "The answers must be sent as a form (application/x-www-form-urlencoded or multipart/form-data)."
-          })
-        }
-        const pairs: Array<readonly [string, string]> = []
-        let fieldBytes = 0
-        let upload: StepInput["upload"] = undefined
-        const tooLarge = () => new StepRefused({ status: 413, message: `The answers are too long (at most ${maxFieldBytes} bytes).` })
-        yield* Stream.runForEach(request.multipartStream, (part): Effect.Effect<
-          void,
-          StepRefused | Multipart.MultipartError
-        > => {
-          if (Multipart.isField(part)) {
-            fieldBytes += part.key.length + part.value.length
-            if (fieldBytes > maxFieldBytes) return Effect.fail(tooLarge())
-            pairs.push([part.key, part.value])
-            return Effect.void
+      /**
+       * Reads a step post: url-encoded (under the router's body limit), or
+       * multipart, whose fields together stay under that limit and whose file
+       * part (the no-JavaScript upload) streams into the blob store under its
+       * question's own limit. The hidden inputs come first in the page, so the
+       * question is known when the file arrives.
+       */
+      const readStep = (publicId: string) =>
+        Effect.gen(function* () {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const type = (request.headers["content-type"] ?? "").toLowerCase()
+          const unreadable = () =>
+            new StepRefused({ status: 400, message: "The answers could not be read. Please try again." })
+          if (type.startsWith("application/x-www-form-urlencoded")) {
+            const params = yield* Effect.mapError(request.urlParamsBody, unreadable)
+            const step = collectStep(
+              params.params.map(([k, v]) => [k, typeof v === "string" ? v : ""] as const),
+              undefined
+            )
+            return Result.isSuccess(step)
+              ? step.success
+              : yield* new StepRefused({ status: 400, message: step.failure })
           }
-          const file = part as Multipart.File
-          const at = pairs.find(([k]) => k === "at")?.[1] ?? ""
-          // A second file, or not at a question: nothing to store.
-          if (file.key !== "file" || upload !== undefined || !/^[1-9][0-9]{0,9}$/.test(at)) {
-            return Stream.runDrain(file.content)
+          if (!type.startsWith("multipart/form-data")) {
+            return yield* new StepRefused({
+              status: 415,
+              message: "The answers must be sent as a form (application/x-www-form-urlencoded or multipart/form-data)."
+            })
           }
-          // A browser sends an empty part when no file was chosen: that is no answer, not an empty file.
-          const store = Effect.scoped(Effect.gen(function*() {
-            const [first, rest] = yield* Stream.peel(file.content, Sink.take<Uint8Array>(1))
-            if (first.length === 0) return Option.none()
-            // The same bucket as the upload route's: a file is a file, however it is sent.
-            const decision = yield* uploadLimiter.take(request)
-            if (!decision.allowed) {
-              yield* Stream.runDrain(rest)
-              upload = Result.fail(refusal(
-                `The file was not stored: ${refusalMessage(decision)}.`,
-                429,
-                RateLimit.headers(uploadLimiter.config, decision)
-              ))
-              return Option.none()
+          const pairs: Array<readonly [string, string]> = []
+          let fieldBytes = 0
+          let upload: StepInput["upload"]
+          const tooLarge = () =>
+            new StepRefused({ status: 413, message: `The answers are too long (at most ${maxFieldBytes} bytes).` })
+          yield* Stream.runForEach(
+            request.multipartStream,
+            (part): Effect.Effect<void, StepRefused | Multipart.MultipartError> => {
+              if (Multipart.isField(part)) {
+                fieldBytes += part.key.length + part.value.length
+                if (fieldBytes > maxFieldBytes) return Effect.fail(tooLarge())
+                pairs.push([part.key, part.value])
+                return Effect.void
+              }
+              const file = part as Multipart.File
+              const at = pairs.find(([k]) => k === "at")?.[1] ?? ""
+              // A second file, or not at a question: nothing to store.
+              if (file.key !== "file" || upload !== undefined || !/^[1-9][0-9]{0,9}$/.test(at)) {
+                return Stream.runDrain(file.content)
+              }
+              // A browser sends an empty part when no file was chosen: that is no answer, not an empty file.
+              const store = Effect.scoped(
+                Effect.gen(function* () {
+                  const [first, rest] = yield* Stream.peel(file.content, Sink.take<Uint8Array>(1))
+                  if (first.length === 0) return Option.none()
+                  // The same bucket as the upload route's: a file is a file, however it is sent.
+                  const decision = yield* uploadLimiter.take(request)
+                  if (!decision.allowed) {
+                    yield* Stream.runDrain(rest)
+                    upload = Result.fail(
+                      refusal(
+                        `The file was not stored: ${refusalMessage(decision)}.`,
+                        429,
+                        RateLimit.headers(uploadLimiter.config, decision)
+                      )
+                    )
+                    return Option.none()
+                  }
+                  return Option.some(
+                    yield* files.upload({
+                      publicId,
+                      fieldId: Number(at),
+                      filename: file.name,
+                      contentType: file.contentType,
+                      content: Stream.concat(Stream.fromIterable(first), rest)
+                    })
+                  )
+                })
+              )
+              return store.pipe(
+                Effect.map((answer) => {
+                  if (Option.isSome(answer)) upload = Result.succeed(answer.value)
+                }),
+                Effect.catchTags({
+                  FileTooLarge: (e) => Effect.sync(() => (upload = Result.fail(refusal(e.message)))),
+                  StorageQuotaExceeded: (e) =>
+                    Effect.sync(() => (upload = Result.fail(refusal(`The file was not stored: ${e.message}.`, 413)))),
+                  UnsupportedFileType: (e) => Effect.sync(() => (upload = Result.fail(refusal(e.message)))),
+                  InvalidInput: (e) => Effect.sync(() => (upload = Result.fail(refusal(e.message)))),
+                  Conflict: (e) => Effect.sync(() => (upload = Result.fail(refusal(e.message)))),
+                  FormNotFound: (e) => Effect.sync(() => (upload = Result.fail(refusal(e.message)))),
+                  BlobStoreError: (e) => Effect.die(e),
+                  SqlError: (e) => Effect.die(e)
+                }),
+                // A file over its limit stops the parser mid-body: what was read of the fields still counts.
+                Effect.catchTag("MultipartError", (e) =>
+                  e.reason._tag === "FileTooLarge" || e.reason._tag === "BodyTooLarge"
+                    ? Effect.sync(() => (upload = Result.fail(refusal("The file is too large."))))
+                    : Effect.fail(e)
+                )
+              )
             }
-            return Option.some(
-              yield* files.upload({
-                publicId,
-                fieldId: Number(at),
-                filename: file.name,
-                contentType: file.contentType,
-                content: Stream.concat(Stream.fromIterable(first), rest)
+          ).pipe(
+            Effect.provideService(Multipart.MaxParts, 512),
+            Effect.provideService(Multipart.MaxFieldSize, ByteSize.bytes(maxFieldBytes)),
+            Effect.provideService(Multipart.MaxFileSize, undefined),
+            Effect.provideService(Multipart.FieldMimeTypes, []),
+            Effect.provideService(
+              HttpIncomingMessage.MaxBodySize,
+              ByteSize.bytes(MAX_FILE_BYTES + maxFieldBytes + MULTIPART_OVERHEAD_BYTES)
+            ),
+            Effect.catchTag("MultipartError", (e) =>
+              Effect.fail(
+                e.reason._tag === "FileTooLarge" ||
+                  e.reason._tag === "BodyTooLarge" ||
+                  e.reason._tag === "FieldTooLarge"
+                  ? tooLarge()
+                  : unreadable()
+              )
+            )
+          )
+          const step = collectStep(pairs, upload)
+          return Result.isSuccess(step) ? step.success : yield* new StepRefused({ status: 400, message: step.failure })
+        })
+
+      const minSubmitMs = (options.minSubmitSeconds ?? defaultMinSubmitSeconds) * 1000
+      const hops = options.trustedProxyHops ?? 0
+
+      const show = (status: number, title: string, body: Html, script = false, headers?: Record<string, string>) =>
+        page({ status, title, body, script, frameAncestors, headers })
+      const notFound = notFoundPage(frameAncestors)
+      const closed = (form: FormWithFields, status = 410) =>
+        show(status, form.title, Screens.message(form.title, "This form is no longer accepting responses."))
+      const tooMany = (decision: RateLimit.Decision, config: RateLimit.RateLimitConfig) =>
+        show(
+          429,
+          "Too many requests",
+          Screens.message(
+            "Too many requests",
+            `Too many answers were sent from your network. Please wait ${decision.retryAfterSeconds} seconds and try again.`
+          ),
+          false,
+          RateLimit.headers(config, decision)
+        )
+
+      /** The published form, or the page to answer instead. */
+      const published = (publicId: string) =>
+        forms.getPublic(publicId).pipe(
+          Effect.map(({ form, workspaceId }) =>
+            form.status === "published"
+              ? Result.succeed({ form, workspaceId })
+              : Result.fail(form.status === "closed" ? closed(form) : notFound)
+          ),
+          Effect.catchTag("FormNotFound", () => Effect.succeed(Result.fail(notFound)))
+        )
+
+      const publicIdParam = Effect.map(HttpRouter.params, (params) => params["publicId"] ?? "")
+
+      /** The header that keeps (or, after the submission, forgets) the partial response on this device. */
+      const resumeHeaders = (form: FormWithFields, state: AnswerState | undefined) => {
+        const where = `Path=/f/${encodeURIComponent(form.publicId)}; HttpOnly; SameSite=Lax`
+        if (state === undefined)
+          return Effect.succeed({ "set-cookie": `${resumeCookieName(form.publicId)}=; ${where}; Max-Age=0` })
+        if (state.partialId === undefined) return Effect.succeed(undefined)
+        return Effect.map(
+          tokens.sign({ form: form.publicId, startedAt: state.startedAt, values: {}, partialId: state.partialId }),
+          (token): Record<string, string> => ({
+            "set-cookie": `${resumeCookieName(form.publicId)}=${token}; ${where}; Max-Age=${maxAgeMs / 1000}`
+          })
+        )
+      }
+
+      const questionPage = (
+        form: FormWithFields,
+        state: AnswerState,
+        index: number,
+        entered: Screens.Entered,
+        extra: {
+          readonly error?: string
+          readonly notice?: string
+          readonly status?: number | undefined
+          readonly headers?: Record<string, string> | undefined
+        } = {}
+      ) =>
+        Effect.gen(function* () {
+          const token = yield* tokens.sign(state)
+          const headers = yield* resumeHeaders(form, state)
+          const field = form.fields[index]!
+          const facts = factsOf(form, state)
+          return show(
+            extra.status ?? (extra.error === undefined && extra.notice === undefined ? 200 : 400),
+            `${form.title} (${index + 1} of ${form.fields.length})`,
+            Screens.question({
+              form: recalled(form, state),
+              index,
+              token,
+              entered,
+              error: extra.error,
+              notice: extra.notice,
+              last: FormLogic.next(form.fields, facts, field.id) === undefined,
+              first: FormLogic.previous(form.fields, facts, field.id) === undefined
+            }),
+            true,
+            extra.headers === undefined ? headers : { ...headers, ...extra.headers }
+          )
+        })
+
+      const welcomePage = (form: FormWithFields, state: AnswerState, notice?: string, note?: string) =>
+        Effect.map(tokens.sign(state), (token) =>
+          show(
+            notice === undefined ? 200 : 400,
+            form.title,
+            Screens.welcome(recalled(form, state), token, notice, note),
+            true
+          )
+        )
+
+      /** The partial response this device left unfinished, if any: its answers back in a state. */
+      const resume = (request: HttpServerRequest.HttpServerRequest, form: FormWithFields, workspaceId: number) =>
+        Effect.gen(function* () {
+          const cookie = request.cookies[resumeCookieName(form.publicId)]
+          if (cookie === undefined || cookie === "") return Option.none<AnswerState>()
+          const verified = yield* Effect.result(tokens.verify(cookie, form.publicId))
+          if (Result.isFailure(verified)) {
+            return verified.failure._tag === "SqlError"
+              ? yield* Effect.die(verified.failure)
+              : Option.none<AnswerState>()
+          }
+          const partialId = verified.success.partialId
+          if (partialId === undefined) return Option.none<AnswerState>()
+          const answers = yield* Effect.orDie(responses.partialAnswers(workspaceId, form.id, partialId))
+          return Option.map(answers, (stored): AnswerState => {
+            const values: Record<string, AnswerValue | null> = {}
+            const hidden: Record<string, string> = {}
+            for (const [key, value] of Object.entries(stored)) {
+              if (key.startsWith(FormLogic.hiddenPrefix)) {
+                if (Predicate.isString(value)) hidden[key.slice(FormLogic.hiddenPrefix.length)] = value
+              } else values[key] = value
+            }
+            return { form: form.publicId, startedAt: verified.success.startedAt, values, hidden, partialId }
+          })
+        })
+
+      /**
+       * Saves the answers so far as the partial response (best effort: the step
+       * goes on whatever happens). A new row needs a real answer (not a Start
+       * step, an empty optional answer or hidden values alone) and a token of
+       * the address's bucket of new partial responses; without either the
+       * respondent goes on with nothing saved.
+       */
+      const saveProgress = (
+        request: HttpServerRequest.HttpServerRequest,
+        found: { readonly form: FormWithFields; readonly workspaceId: number },
+        state: AnswerState
+      ) =>
+        Effect.gen(function* () {
+          if (state.partialId === undefined) {
+            const files = new Set(found.form.fields.filter((f) => f.type === "file").map((f) => String(f.id)))
+            const real = Object.entries(state.values).some(([key, value]) => !files.has(key) && isRealAnswer(value))
+            if (!real || Option.isNone(newPartials)) return state
+            const decision = yield* newPartials.value.take(`partial:${clientAddress(request, hops)}`)
+            if (!decision.allowed) {
+              yield* Effect.logDebug(
+                "public page: new partial responses over the limit for this address; not saved"
+              ).pipe(Effect.annotateLogs({ form: found.form.publicId }))
+              return state
+            }
+          }
+          const partialId = yield* responses.savePartial(
+            Actors.respondent(found.workspaceId),
+            found.form.id,
+            { values: state.values, hidden: hiddenOf(found.form, state) },
+            state.partialId
+          )
+          if (partialId !== undefined) return { ...state, partialId }
+          const { partialId: _, ...rest } = state
+          return rest
+        }).pipe(
+          Effect.catchTags({
+            InvalidInput: () => Effect.succeed(state),
+            Conflict: () => Effect.succeed(state),
+            FormNotFound: () => Effect.succeed(state),
+            Forbidden: () => Effect.succeed(state),
+            SqlError: (e) => Effect.die(e)
+          })
+        )
+
+      // GET /f/{publicId}: the welcome screen with a fresh token.
+      yield* router.add(
+        "GET",
+        "/f/:publicId",
+        Effect.gen(function* () {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const found = yield* published(yield* publicIdParam)
+          if (Result.isFailure(found)) return found.failure
+          const { form, workspaceId } = found.success
+          const hidden = hiddenFromUrl(form, request.url)
+          const resumed = yield* resume(request, form, workspaceId)
+          if (Option.isSome(resumed)) {
+            const state = { ...resumed.value, hidden: { ...resumed.value.hidden, ...hidden } }
+            return yield* welcomePage(form, state, undefined, "Welcome back: your earlier answers are still here.")
+          }
+          const now = yield* Clock.currentTimeMillis
+          return yield* welcomePage(form, { form: form.publicId, startedAt: now, values: {}, hidden })
+        })
+      )
+
+      /** The last step: honeypot, rate limit, minimum time, then the one submission path of the API. */
+      const submitFromPage = (
+        request: HttpServerRequest.HttpServerRequest,
+        found: { readonly form: FormWithFields; readonly workspaceId: number },
+        state: AnswerState,
+        input: StepInput,
+        index: number
+      ) =>
+        Effect.gen(function* () {
+          const { form } = found
+          if (input.honeypot !== "") {
+            yield* Effect.logInfo("public page: honeypot filled; submission dropped").pipe(
+              Effect.annotateLogs({ form: form.publicId })
+            )
+            return show(200, form.title, Screens.thanks(form))
+          }
+          const decision = yield* submissions.take(`submit:${clientAddress(request, hops)}`)
+          if (!decision.allowed) return tooMany(decision, submissionConfig)
+          const now = yield* Clock.currentTimeMillis
+          const here = form.fields[index]
+          const enteredHere = here === undefined ? { texts: [] } : enteredOf(state.values[String(here.id)])
+          if (now - state.startedAt < minSubmitMs) {
+            const notice = "That was very quick. Please check your answers, then submit again."
+            return here === undefined
+              ? yield* welcomePage(form, state, notice)
+              : yield* questionPage(form, state, index, enteredHere, { notice })
+          }
+          const forget = yield* resumeHeaders(form, undefined)
+          return yield* responses
+            .submit(
+              Actors.respondent(found.workspaceId),
+              form.id,
+              { values: state.values, hidden: hiddenOf(form, state) },
+              "form",
+              { partialId: state.partialId, form }
+            )
+            .pipe(
+              Effect.as(show(200, form.title, Screens.thanks(form), false, forget)),
+              Effect.catchTags({
+                InvalidInput: (error) => {
+                  // Back to the first question with a problem, its message beside it.
+                  const issue = error.details?.find((d) => /^values\.\d+$/.test(d.path))
+                  const at = issue === undefined ? -1 : form.fields.findIndex((f) => `values.${f.id}` === issue.path)
+                  const target = at === -1 ? Math.max(0, index) : at
+                  const field = form.fields[target]
+                  return field === undefined
+                    ? welcomePage(form, state, error.message)
+                    : questionPage(form, state, target, enteredOf(state.values[String(field.id)]), {
+                        error: issue?.message ?? error.message
+                      })
+                },
+                Conflict: () => Effect.succeed(closed(form, 409)),
+                FormNotFound: () => Effect.succeed(notFound),
+                Forbidden: () => Effect.succeed(notFound)
               })
             )
-          }))
-          return store.pipe(
-            Effect.map((answer) => {
-              if (Option.isSome(answer)) upload = Result.succeed(answer.value)
-            }),
-            Effect.catchTags({
-              FileTooLarge: (e) => Effect.sync(() => upload = Result.fail(refusal(e.message))),
-              StorageQuotaExceeded: (e) => Effect.sync(() => upload = Result.fail(refusal(`The file was not stored: ${e.message}.`, 413))),
-              UnsupportedFileType: (e) => Effect.sync(() => upload = Result.fail(refusal(e.message))),
-              InvalidInput: (e) => Effect.sync(() => upload = Result.fail(refusal(e.message))),
-              Conflict: (e) => Effect.sync(() => upload = Result.fail(refusal(e.message))),
-              FormNotFound: (e) => Effect.sync(() => upload = Result.fail(refusal(e.message))),
-              BlobStoreError: (e) => Effect.die(e),
-              SqlError: (e) => Effect.die(e)
-            }),
-            // A file over its limit stops the parser mid-body: what was read of the fields still counts.
-            Effect.catchTag("MultipartError", (e) =>
-              e.reason._tag === "FileTooLarge" || e.reason._tag === "BodyTooLarge"
-                ? Effect.sync(() => upload = Result.fail(refusal("The file is too large.")))
-                : Effect.fail(e))
-          )
-        }).pipe(
-          Effect.provideService(Multipart.MaxParts, 512),
-          Effect.provideService(Multipart.MaxFieldSize, ByteSize.bytes(maxFieldBytes)),
-          Effect.provideService(Multipart.MaxFileSize, undefined),
-          Effect.provideService(Multipart.FieldMimeTypes, []),
-          Effect.provideService(
-            HttpIncomingMessage.MaxBodySize,
-            ByteSize.bytes(MAX_FILE_BYTES + maxFieldBytes + MULTIPART_OVERHEAD_BYTES)
-          ),
-          Effect.catchTag("MultipartError", (e) =>
-            Effect.fail(
-              e.reason._tag === "FileTooLarge" || e.reason._tag === "BodyTooLarge" || e.reason._tag === "FieldTooLarge"
-                ? tooLarge()
-                : unreadable()
-            ))
-        )
-        const step = collectStep(pairs, upload)
-        return Result.isSuccess(step) ? step.success : yield* new StepRefused({ status: 400, message: step.failure })
-      })
-
-    const minSubmitMs = (options.minSubmitSeconds ?? defaultMinSubmitSeconds) * 1000
-    const hops = options.trustedProxyHops ?? 0
-
-    const show = (status: number, title: string, body: Html, script = false, headers?: Record<string, string>) =>
-      page({ status, title, body, script, frameAncestors, headers })
-    const notFound = notFoundPage(frameAncestors)
-    const closed = (form: FormWithFields, status = 410) =>
-      show(status, form.title, Screens.message(form.title, "This form is no longer accepting responses."))
-    const tooMany = (decision: RateLimit.Decision, config: RateLimit.RateLimitConfig) =>
-      show(
-        429,
-        "Too many requests",
-        Screens.message(
-          "Too many requests",
-          `Too many answers were sent from your network. Please wait ${decision.retryAfterSeconds} seconds and try again.`
-        ),
-        false,
-        RateLimit.headers(config, decision)
-      )
-
-    /** The published form, or the page to answer instead. */
-    const published = (publicId: string) =>
-      forms.getPublic(publicId).pipe(
-        Effect.map(({ form, workspaceId }) =>
-          form.status === "published"
-            ? Result.succeed({ form, workspaceId })
-            : Result.fail(form.status === "closed" ? closed(form) : notFound)
-        ),
-        Effect.catchTag("FormNotFound", () => Effect.succeed(Result.fail(notFound)))
-      )
-
-    const publicIdParam = Effect.map(HttpRouter.params, (params) => params["publicId"] ?? "")
-
-    /** The header that keeps (or, after the submission, forgets) the partial response on this device. */
-    const resumeHeaders = (form: FormWithFields, state: AnswerState | undefined) => {
-      const where = `Path=/f/${encodeURIComponent(form.publicId)}; HttpOnly; SameSite=Lax`
-      if (state === undefined) return Effect.succeed({ "set-cookie": `${resumeCookieName(form.publicId)}=; ${where}; Max-Age=0` })
-      if (state.partialId === undefined) return Effect.succeed(undefined)
-      return Effect.map(
-        tokens.sign({ form: form.publicId, startedAt: state.startedAt, values: {}, partialId: state.partialId }),
-        (token): Record<string, string> => ({
-          "set-cookie": `${resumeCookieName(form.publicId)}=${token}; ${where}; Max-Age=${maxAgeMs / 1000}`
         })
-      )
-    }
 
-    const questionPage = (
-      form: FormWithFields,
-      state: AnswerState,
-      index: number,
-      entered: Screens.Entered,
-      extra: {
-        readonly error?: string
-        readonly notice?: string
-        readonly status?: number | undefined
-        readonly headers?: Record<string, string> | undefined
-      } = {}
-    ) =>
-      Effect.gen(function*() {
-        const token = yield* tokens.sign(state)
-        const headers = yield* resumeHeaders(form, state)
-        const field = form.fields[index]!
-        const facts = factsOf(form, state)
-        return show(
-          extra.status ?? (extra.error === undefined && extra.notice === undefined ? 200 : 400),
-          `${form.title} (${index + 1} of ${form.fields.length})`,
-          Screens.question({
-            form: recalled(form, state),
-            index,
-            token,
-            entered,
-            error: extra.error,
-            notice: extra.notice,
-            last: FormLogic.next(form.fields, facts, field.id) === undefined,
-            first: FormLogic.previous(form.fields, facts, field.id) === undefined
-          }),
-          true,
-          extra.headers === undefined ? headers : { ...headers, ...extra.headers }
-        )
-      })
-
-    const welcomePage = (form: FormWithFields, state: AnswerState, notice?: string, note?: string) =>
-      Effect.map(tokens.sign(state), (token) =>
-        show(notice === undefined ? 200 : 400, form.title, Screens.welcome(recalled(form, state), token, notice, note), true))
-
-    /** The partial response this device left unfinished, if any: its answers back in a state. */
-    const resume = (request: HttpServerRequest.HttpServerRequest, form: FormWithFields, workspaceId: number) =>
-      Effect.gen(function*() {
-        const cookie = request.cookies[resumeCookieName(form.publicId)]
-        if (cookie === undefined || cookie === "") return Option.none<AnswerState>()
-        const verified = yield* Effect.result(tokens.verify(cookie, form.publicId))
-        if (Result.isFailure(verified)) {
-          return verified.failure._tag === "SqlError" ? yield* Effect.die(verified.failure) : Option.none<AnswerState>()
-        }
-        const partialId = verified.success.partialId
-        if (partialId === undefined) return Option.none<AnswerState>()
-        const answers = yield* Effect.orDie(responses.partialAnswers(workspaceId, form.id, partialId))
-        return Option.map(answers, (stored): AnswerState => {
-          const values: Record<string, AnswerValue | null> = {}
-          const hidden: Record<string, string> = {}
-          for (const [key, value] of Object.entries(stored)) {
-            if (key.startsWith(FormLogic.hiddenPrefix)) {
-              if (Predicate.isString(value)) hidden[key.slice(FormLogic.hiddenPrefix.length)] = value
-            } else values[key] = value
-          }
-          return { form: form.publicId, startedAt: verified.success.startedAt, values, hidden, partialId }
-        })
-      })
-
-    /**
-     * Saves the answers so far as the partial response (best effort: the step
-     * goes on whatever happens). A new row needs a real answer (not a Start
-     * step, an empty optional answer or hidden values alone) and a token of
-     * the address's bucket of new partial responses; without either the
-     * respondent goes on with nothing saved.
-     */
-    const saveProgress = (
-      request: HttpServerRequest.HttpServerRequest,
-      found: { readonly form: FormWithFields; readonly workspaceId: number },
-      state: AnswerState
-    ) =>
-      Effect.gen(function*() {
-        if (state.partialId === undefined) {
-          const files = new Set(found.form.fields.filter((f) => f.type === "file").map((f) => String(f.id)))
-          const real = Object.entries(state.values).some(([key, value]) => !files.has(key) && isRealAnswer(value))
-          if (!real || Option.isNone(newPartials)) return state
-          const decision = yield* newPartials.value.take(`partial:${clientAddress(request, hops)}`)
-          if (!decision.allowed) {
-            yield* Effect.logDebug("public page: new partial responses over the limit for this address; not saved").pipe(
-              Effect.annotateLogs({ form: found.form.publicId })
-            )
-            return state
-          }
-        }
-        const partialId = yield* responses.savePartial(
-          Actors.respondent(found.workspaceId),
-          found.form.id,
-          { values: state.values, hidden: hiddenOf(found.form, state) },
-          state.partialId
-        )
-        if (partialId !== undefined) return { ...state, partialId }
-        const { partialId: _, ...rest } = state
-        return rest
-      }).pipe(
-        Effect.catchTags({
-          InvalidInput: () => Effect.succeed(state),
-          Conflict: () => Effect.succeed(state),
-          FormNotFound: () => Effect.succeed(state),
-          Forbidden: () => Effect.succeed(state),
-          SqlError: (e) => Effect.die(e)
-        })
-      )
-
-    // GET /f/{publicId}: the welcome screen with a fresh token.
-    yield* router.add(
-      "GET",
-      "/f/:publicId",
-      Effect.gen(function*() {
-        const request = yield* HttpServerRequest.HttpServerRequest
-        const found = yield* published(yield* publicIdParam)
-        if (Result.isFailure(found)) return found.failure
-        const { form, workspaceId } = found.success
-        const hidden = hiddenFromUrl(form, request.url)
-        const resumed = yield* resume(request, form, workspaceId)
-        if (Option.isSome(resumed)) {
-          const state = { ...resumed.value, hidden: { ...resumed.value.hidden, ...hidden } }
-          return yield* welcomePage(form, state, undefined, "Welcome back: your earlier answers are still here.")
-        }
-        const now = yield* Clock.currentTimeMillis
-        return yield* welcomePage(form, { form: form.publicId, startedAt: now, values: {}, hidden })
-      })
-    )
-
-    /** The last step: honeypot, rate limit, minimum time, then the one submission path of the API. */
-    const submitFromPage = (
-      request: HttpServerRequest.HttpServerRequest,
-      found: { readonly form: FormWithFields; readonly workspaceId: number },
-      state: AnswerState,
-      input: StepInput,
-      index: number
-    ) =>
-      Effect.gen(function*() {
-        const { form } = found
-        if (input.honeypot !== "") {
-          yield* Effect.logInfo("public page: honeypot filled; submission dropped").pipe(
-            Effect.annotateLogs({ form: form.publicId })
-          )
-          return show(200, form.title, Screens.thanks(form))
-        }
-        const decision = yield* submissions.take(`submit:${clientAddress(request, hops)}`)
-        if (!decision.allowed) return tooMany(decision, submissionConfig)
-        const now = yield* Clock.currentTimeMillis
-        const here = form.fields[index]
-        const enteredHere = here === undefined ? { texts: [] } : enteredOf(state.values[String(here.id)])
-        if (now - state.startedAt < minSubmitMs) {
-          const notice = "That was very quick. Please check your answers, then submit again."
-          return here === undefined
-            ? yield* welcomePage(form, state, notice)
-            : yield* questionPage(form, state, index, enteredHere, { notice })
-        }
-        const forget = yield* resumeHeaders(form, undefined)
-        return yield* responses.submit(
-          Actors.respondent(found.workspaceId),
-          form.id,
-          { values: state.values, hidden: hiddenOf(form, state) },
-          "form",
-          { partialId: state.partialId }
-        )
-          .pipe(
-            Effect.as(show(200, form.title, Screens.thanks(form), false, forget)),
-            Effect.catchTags({
-              InvalidInput: (error) => {
-                // Back to the first question with a problem, its message beside it.
-                const issue = error.details?.find((d) => /^values\.\d+$/.test(d.path))
-                const at = issue === undefined ? -1 : form.fields.findIndex((f) => `values.${f.id}` === issue.path)
-                const target = at === -1 ? Math.max(0, index) : at
-                const field = form.fields[target]
-                return field === undefined
-                  ? welcomePage(form, state, error.message)
-                  : questionPage(form, state, target, enteredOf(state.values[String(field.id)]), {
-                    error: issue?.message ?? error.message
-                  })
-              },
-              Conflict: () => Effect.succeed(closed(form, 409)),
-              FormNotFound: () => Effect.succeed(notFound),
-              Forbidden: () => Effect.succeed(notFound)
-            })
-          )
-      })
-
-    // POST /f/{publicId}: one step.
-    yield* router.add(
-      "POST",
-      "/f/:publicId",
-      Effect.gen(function*() {
-        const request = yield* HttpServerRequest.HttpServerRequest
-        const publicId = yield* publicIdParam
-        const limit = yield* steps.take(`step:${clientAddress(request, hops)}`)
-        if (!limit.allowed) return tooMany(limit, stepConfig)
-        const found = yield* published(publicId)
-        if (Result.isFailure(found)) return found.failure
-        const { form } = found.success
-        const input = yield* readStep(publicId)
-        const verified = yield* Effect.result(tokens.verify(input.token, publicId))
-        if (Result.isFailure(verified)) {
-          const error = verified.failure
-          if (error._tag === "SqlError") return yield* Effect.die(error)
-          return show(
-            400,
-            form.title,
-            Screens.message(form.title, `Your answers could not be continued: ${error.message}.`, {
-              href: encodeURIComponent(publicId),
-              label: "Start again"
-            })
-          )
-        }
-        const state = verified.success
-        const fields = form.fields
-        const indexOf = (field: Field) => fields.findIndex((f) => f.id === field.id)
-        if (input.at === "welcome") {
-          const first = FormLogic.path(fields, factsOf(form, state))[0]
-          if (first === undefined) return yield* submitFromPage(request, found.success, state, input, -1)
-          return yield* questionPage(form, state, indexOf(first), enteredOf(state.values[String(first.id)]))
-        }
-        const index = fields.findIndex((f) => String(f.id) === input.at)
-        if (index === -1) {
-          return yield* welcomePage(form, state, "The form changed while you were answering. Please go through it again.")
-        }
-        const field = fields[index]!
-        if (field.type === "file" && input.upload !== undefined && Result.isFailure(input.upload)) {
-          return yield* questionPage(form, state, index, enteredOf(state.values[String(field.id)]), {
-            error: input.upload.failure.message,
-            status: input.upload.failure.status,
-            headers: input.upload.failure.headers
-          })
-        }
-        // A file sent with the step (no JavaScript) is the answer; else the page's hidden answer.
-        const raw = field.type === "file" && input.upload !== undefined && Result.isSuccess(input.upload)
-          ? input.upload.success
-          : parseAnswer(field, input.answers)
-        const checked = checkOne(field, raw)
-        if (input.action === "back") {
-          const values = Result.isSuccess(checked) ? withAnswer(state.values, field, checked.success) : state.values
-          const previous = { ...state, values }
-          const before = FormLogic.previous(fields, factsOf(form, previous), field.id)
-          return before === undefined
-            ? yield* welcomePage(form, previous)
-            : yield* questionPage(form, previous, indexOf(before), enteredOf(values[String(before.id)]))
-        }
-        if (Result.isFailure(checked)) {
-          return yield* questionPage(form, state, index, {
-            texts: input.answers,
-            file: field.type === "file" ? enteredOf(raw).file : undefined
-          }, { error: checked.failure })
-        }
-        const answered = { ...state, values: withAnswer(state.values, field, checked.success) }
-        const following = FormLogic.next(fields, factsOf(form, answered), field.id)
-        if (following !== undefined) {
-          // The answers so far are kept as a partial response (not a bot's: the honeypot is empty).
-          const next = input.honeypot === "" ? yield* saveProgress(request, found.success, answered) : answered
-          return yield* questionPage(form, next, indexOf(following), enteredOf(next.values[String(following.id)]))
-        }
-        return yield* submitFromPage(request, found.success, answered, input, index)
-      }).pipe(
-        Effect.catchTag("StepRefused", (refused) =>
-          Effect.succeed(show(refused.status, "Answers not accepted", Screens.message("Answers not accepted", refused.message))))
-      )
-    )
-
-    // POST /f/{publicId}/responses: a submission as JSON.
-    yield* router.add(
-      "POST",
-      "/f/:publicId/responses",
-      Effect.gen(function*() {
-        const request = yield* HttpServerRequest.HttpServerRequest
-        const publicId = yield* publicIdParam
-        const decision = yield* submissions.take(`submit:${clientAddress(request, hops)}`)
-        if (!decision.allowed) {
-          return json(429, { error: `too many submissions; retry after ${decision.retryAfterSeconds} seconds` }, {
-            ...RateLimit.headers(submissionConfig, decision)
-          })
-        }
-        if (!(request.headers["content-type"] ?? "").toLowerCase().includes("json")) {
-          return json(415, { error: "unsupported content type: send JSON (Content-Type: application/json)" })
-        }
-        const body = yield* Effect.result(request.json)
-        if (Result.isFailure(body)) return json(400, { error: "the request body is not valid JSON" })
-        const decoded = Schema.decodeUnknownResult(PublicSubmitInput)(body.success)
-        if (Result.isFailure(decoded)) {
-          return json(400, { error: `the body must be {"values": {"<questionId>": answer, ...}}: ${decoded.failure.message}` })
-        }
-        const input = decoded.success
-        const target = yield* forms.getPublic(publicId).pipe(Effect.map(Option.some), Effect.catchTag("FormNotFound", () => Effect.succeed(Option.none())))
-        // A draft does not exist for the public, as on its page (409 would tell that it does).
-        if (Option.isNone(target) || target.value.form.status === "draft") return json(404, { error: `form ${publicId} not found` })
-        if ((input.website ?? "") !== "") {
-          yield* Effect.logInfo("public page: honeypot filled; submission refused").pipe(Effect.annotateLogs({ form: publicId }))
-          return json(400, { error: "website: this field must be left empty; the submission was not stored" })
-        }
-        if (input.token !== undefined) {
+      // POST /f/{publicId}: one step.
+      yield* router.add(
+        "POST",
+        "/f/:publicId",
+        Effect.gen(function* () {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const publicId = yield* publicIdParam
+          const limit = yield* steps.take(`step:${clientAddress(request, hops)}`)
+          if (!limit.allowed) return tooMany(limit, stepConfig)
+          const found = yield* published(publicId)
+          if (Result.isFailure(found)) return found.failure
+          const { form } = found.success
+          const input = yield* readStep(publicId)
           const verified = yield* Effect.result(tokens.verify(input.token, publicId))
           if (Result.isFailure(verified)) {
             const error = verified.failure
             if (error._tag === "SqlError") return yield* Effect.die(error)
-            return json(400, { error: `token: ${error.message}` })
+            return show(
+              400,
+              form.title,
+              Screens.message(form.title, `Your answers could not be continued: ${error.message}.`, {
+                href: encodeURIComponent(publicId),
+                label: "Start again"
+              })
+            )
           }
-          const now = yield* Clock.currentTimeMillis
-          if (now - verified.success.startedAt < minSubmitMs) {
-            return json(400, {
-              error: `token: submitted too soon after opening the form (under ${minSubmitMs / 1000} s); the submission was not stored`
+          const state = verified.success
+          const fields = form.fields
+          const indexOf = (field: Field) => fields.findIndex((f) => f.id === field.id)
+          if (input.at === "welcome") {
+            const first = FormLogic.path(fields, factsOf(form, state))[0]
+            if (first === undefined) return yield* submitFromPage(request, found.success, state, input, -1)
+            return yield* questionPage(form, state, indexOf(first), enteredOf(state.values[String(first.id)]))
+          }
+          const index = fields.findIndex((f) => String(f.id) === input.at)
+          if (index === -1) {
+            return yield* welcomePage(
+              form,
+              state,
+              "The form changed while you were answering. Please go through it again."
+            )
+          }
+          const field = fields[index]!
+          if (field.type === "file" && input.upload !== undefined && Result.isFailure(input.upload)) {
+            return yield* questionPage(form, state, index, enteredOf(state.values[String(field.id)]), {
+              error: input.upload.failure.message,
+              status: input.upload.failure.status,
+              headers: input.upload.failure.headers
             })
           }
-        }
-        const { form, workspaceId } = target.value
-        const submitted = yield* Effect.result(
-          responses.submit(
-            Actors.respondent(workspaceId),
-            form.id,
-            input.hidden === undefined ? { values: input.values } : { values: input.values, hidden: input.hidden },
-            "form"
+          // A file sent with the step (no JavaScript) is the answer; else the page's hidden answer.
+          const raw =
+            field.type === "file" && input.upload !== undefined && Result.isSuccess(input.upload)
+              ? input.upload.success
+              : parseAnswer(field, input.answers)
+          const checked = checkOne(field, raw)
+          if (input.action === "back") {
+            const values = Result.isSuccess(checked) ? withAnswer(state.values, field, checked.success) : state.values
+            const previous = { ...state, values }
+            const before = FormLogic.previous(fields, factsOf(form, previous), field.id)
+            return before === undefined
+              ? yield* welcomePage(form, previous)
+              : yield* questionPage(form, previous, indexOf(before), enteredOf(values[String(before.id)]))
+          }
+          if (Result.isFailure(checked)) {
+            return yield* questionPage(
+              form,
+              state,
+              index,
+              {
+                texts: input.answers,
+                file: field.type === "file" ? enteredOf(raw).file : undefined
+              },
+              { error: checked.failure }
+            )
+          }
+          const answered = { ...state, values: withAnswer(state.values, field, checked.success) }
+          const following = FormLogic.next(fields, factsOf(form, answered), field.id)
+          if (following !== undefined) {
+            // The answers so far are kept as a partial response (not a bot's: the honeypot is empty).
+            const next = input.honeypot === "" ? yield* saveProgress(request, found.success, answered) : answered
+            return yield* questionPage(form, next, indexOf(following), enteredOf(next.values[String(following.id)]))
+          }
+          return yield* submitFromPage(request, found.success, answered, input, index)
+        }).pipe(
+          Effect.catchTag("StepRefused", (refused) =>
+            Effect.succeed(
+              show(refused.status, "Answers not accepted", Screens.message("Answers not accepted", refused.message))
+            )
           )
         )
-        if (Result.isSuccess(submitted)) return json(201, { id: submitted.success.id })
-        const error = submitted.failure
-        if (error._tag === "SqlError") return yield* Effect.die(error)
-        return domainResponse(error, { "x-content-type-options": "nosniff" })
-      })
-    )
-  }))
+      )
+
+      // POST /f/{publicId}/responses: a submission as JSON.
+      yield* router.add(
+        "POST",
+        "/f/:publicId/responses",
+        Effect.gen(function* () {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const publicId = yield* publicIdParam
+          const decision = yield* submissions.take(`submit:${clientAddress(request, hops)}`)
+          if (!decision.allowed) {
+            return json(
+              429,
+              { error: `too many submissions; retry after ${decision.retryAfterSeconds} seconds` },
+              {
+                ...RateLimit.headers(submissionConfig, decision)
+              }
+            )
+          }
+          if (!(request.headers["content-type"] ?? "").toLowerCase().includes("json")) {
+            return json(415, { error: "unsupported content type: send JSON (Content-Type: application/json)" })
+          }
+          const body = yield* Effect.result(request.json)
+          if (Result.isFailure(body)) return json(400, { error: "the request body is not valid JSON" })
+          const decoded = Schema.decodeUnknownResult(PublicSubmitInput)(body.success)
+          if (Result.isFailure(decoded)) {
+            return json(400, {
+              error: `the body must be {"values": {"<questionId>": answer, ...}}: ${decoded.failure.message}`
+            })
+          }
+          const input = decoded.success
+          const target = yield* forms.getPublic(publicId).pipe(
+            Effect.map(Option.some),
+            Effect.catchTag("FormNotFound", () => Effect.succeed(Option.none()))
+          )
+          // A draft does not exist for the public, as on its page (409 would tell that it does).
+          if (Option.isNone(target) || target.value.form.status === "draft")
+            return json(404, { error: `form ${publicId} not found` })
+          if ((input.website ?? "") !== "") {
+            yield* Effect.logInfo("public page: honeypot filled; submission refused").pipe(
+              Effect.annotateLogs({ form: publicId })
+            )
+            return json(400, { error: "website: this field must be left empty; the submission was not stored" })
+          }
+          if (input.token !== undefined) {
+            const verified = yield* Effect.result(tokens.verify(input.token, publicId))
+            if (Result.isFailure(verified)) {
+              const error = verified.failure
+              if (error._tag === "SqlError") return yield* Effect.die(error)
+              return json(400, { error: `token: ${error.message}` })
+            }
+            const now = yield* Clock.currentTimeMillis
+            if (now - verified.success.startedAt < minSubmitMs) {
+              return json(400, {
+                error: `token: submitted too soon after opening the form (under ${minSubmitMs / 1000} s); the submission was not stored`
+              })
+            }
+          }
+          const { form, workspaceId } = target.value
+          const submitted = yield* Effect.result(
+            responses.submit(
+              Actors.respondent(workspaceId),
+              form.id,
+              input.hidden === undefined ? { values: input.values } : { values: input.values, hidden: input.hidden },
+              "form",
+              { form }
+            )
+          )
+          if (Result.isSuccess(submitted)) return json(201, { id: submitted.success.id })
+          const error = submitted.failure
+          if (error._tag === "SqlError") return yield* Effect.die(error)
+          return domainResponse(error, { "x-content-type-options": "nosniff" })
+        })
+      )
+    })
+  )

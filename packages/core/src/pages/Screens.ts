@@ -4,10 +4,11 @@
  * pages for an unknown, closed or failed form. Every string from a form is
  * user content and goes through the escaping `html` template.
  */
-import { DEFAULT_RATING_MAX, type Field, type FileAnswer } from "../domain/Fields.ts"
-import type { FormWithFields } from "../domain/Forms.ts"
+import { DEFAULT_RATING_MAX, type Field } from "../forms/Fields.ts"
+import type { FileAnswer } from "../forms/Answers.ts"
+import type { FormWithFields } from "../forms/Forms.ts"
 import * as Assets from "./Assets.ts"
-import { Html, html, lines } from "./Html.ts"
+import { Html, html, lines } from "../web/Html.ts"
 
 /** Past this many choices a `select` question is a dropdown instead of radio buttons. */
 export const maxRadioChoices = 7
@@ -37,7 +38,7 @@ export const document = (options: {
 <main id="qf" tabindex="-1">
 ${options.body}
 </main>
-${options.script ? html`<script nonce="${options.nonce}">${new Html(Assets.script)}</script>` : null}
+${options.script ? html`<script nonce="${options.nonce}">${new Html(Assets.script())}</script>` : null}
 </body>
 </html>
 `.value
@@ -109,22 +110,24 @@ const group = (
   className: string,
   hint?: string
 ) =>
-  html`<fieldset${attr("aria-describedby", describedBy(field, error, hint ? "choice-hint" : undefined))}${
-    attr("aria-invalid", error ? "true" : false)
-  }>
+  html`<fieldset${attr("aria-describedby", describedBy(field, error, hint ? "choice-hint" : undefined))}${attr(
+    "aria-invalid",
+    error ? "true" : false
+  )}>
 <legend class="question" id="question">${field.label}${requiredMark(field)}</legend>
 ${field.options?.help ? html`<p class="help" id="help">${field.options.help}</p>` : null}
 ${hint ? html`<p class="hint" id="choice-hint">${hint}</p>` : null}
 <div class="choices ${className}">
-${
-    choices.map((choice, index) =>
-      html`<label class="choice"><input type="${kind}" name="a" value="${choice.value}"${
-        attr("checked", checked.includes(choice.value) ? "checked" : false)
-      }${attr("autofocus", (checked.length === 0 ? index === 0 : checked[0] === choice.value) ? "autofocus" : false)}${
-        attr("aria-invalid", error ? "true" : false)
-      }> <span>${choice.label}</span></label>\n`
-    )
-  }</div>
+${choices.map(
+  (choice, index) =>
+    html`<label class="choice"><input type="${kind}" name="a" value="${choice.value}"${attr(
+      "checked",
+      checked.includes(choice.value) ? "checked" : false
+    )}${attr("autofocus", (checked.length === 0 ? index === 0 : checked[0] === choice.value) ? "autofocus" : false)}${attr(
+      "aria-invalid",
+      error ? "true" : false
+    )}> <span>${choice.label}</span></label>\n`
+)}</div>
 </fieldset>`
 
 const checkboxHint = (field: Field): string | undefined => {
@@ -160,35 +163,48 @@ ${options?.help ? html`<p class="help" id="help">${options.help}</p>` : null}`
       const spec = inputTypes[field.type]!
       const numeric = field.type === "number"
       return html`${label}
-<input id="a" name="a" type="${spec.type}" value="${first}" autofocus${attr("required", field.required && "required")}${
-        attr("autocomplete", spec.autocomplete)
-      }${attr("placeholder", options?.placeholder)}${attr("min", numeric ? options?.min : undefined)}${
-        attr("max", numeric ? options?.max : undefined)
-      }${attr("step", numeric ? options?.step ?? "any" : undefined)}${
-        attr("inputmode", numeric ? "decimal" : undefined)
-      }${attr("maxlength", field.type === "short_text" ? 1000 : undefined)}${
-        attr("aria-describedby", describedBy(field, error))
-      }${invalid}>`
+<input id="a" name="a" type="${spec.type}" value="${first}" autofocus${attr("required", field.required && "required")}${attr(
+        "autocomplete",
+        spec.autocomplete
+      )}${attr("placeholder", options?.placeholder)}${attr("min", numeric ? options?.min : undefined)}${attr(
+        "max",
+        numeric ? options?.max : undefined
+      )}${attr("step", numeric ? (options?.step ?? "any") : undefined)}${attr(
+        "inputmode",
+        numeric ? "decimal" : undefined
+      )}${attr("maxlength", field.type === "short_text" ? 1000 : undefined)}${attr(
+        "aria-describedby",
+        describedBy(field, error)
+      )}${invalid}>`
     }
     case "long_text":
       return html`${label}
-<textarea id="a" name="a" rows="5" autofocus maxlength="10000"${attr("required", field.required && "required")}${
-        attr("placeholder", options?.placeholder)
-      }${attr("aria-describedby", describedBy(field, error, "newline-hint"))}${invalid}>${first}</textarea>
+<textarea id="a" name="a" rows="5" autofocus maxlength="10000"${attr("required", field.required && "required")}${attr(
+        "placeholder",
+        options?.placeholder
+      )}${attr("aria-describedby", describedBy(field, error, "newline-hint"))}${invalid}>${first}</textarea>
 <p class="hint" id="newline-hint">Shift+Enter for a new line</p>`
     case "select": {
       const choices = options?.choices ?? []
       if (choices.length > maxRadioChoices) {
         return html`${label}
-<select id="a" name="a" autofocus${attr("required", field.required && "required")}${
-          attr("aria-describedby", describedBy(field, error))
-        }${invalid}>
+<select id="a" name="a" autofocus${attr("required", field.required && "required")}${attr(
+          "aria-describedby",
+          describedBy(field, error)
+        )}${invalid}>
 <option value="">Choose…</option>
-${
-          choices.map((c) => html`<option value="${c}"${attr("selected", c === first ? "selected" : false)}>${c}</option>\n`)
-        }</select>`
+${choices.map(
+  (c) => html`<option value="${c}"${attr("selected", c === first ? "selected" : false)}>${c}</option>\n`
+)}</select>`
       }
-      return group(field, error, "radio", choices.map((c) => ({ value: c, label: c })), entered.texts, "")
+      return group(
+        field,
+        error,
+        "radio",
+        choices.map((c) => ({ value: c, label: c })),
+        entered.texts,
+        ""
+      )
     }
     case "checkboxes":
       return group(
@@ -210,7 +226,10 @@ ${
         field,
         error,
         "radio",
-        [{ value: "yes", label: "Yes" }, { value: "no", label: "No" }],
+        [
+          { value: "yes", label: "Yes" },
+          { value: "no", label: "No" }
+        ],
         entered.texts,
         "yes-no"
       )
@@ -218,13 +237,15 @@ ${
       const current = entered.file
       return html`${label}
 <input type="hidden" name="a" value="${current ? JSON.stringify(current) : ""}">
-<input id="a" name="file" type="file" autofocus data-field="${field.id}"${
-        attr("accept", options?.accept && options.accept.length > 0 ? options.accept.join(",") : undefined)
-      }${attr("aria-describedby", describedBy(field, error, "file-hint upload-status"))}${invalid}>
+<input id="a" name="file" type="file" autofocus data-field="${field.id}"${attr(
+        "accept",
+        options?.accept && options.accept.length > 0 ? options.accept.join(",") : undefined
+      )}${attr("aria-describedby", describedBy(field, error, "file-hint upload-status"))}${invalid}>
 <p class="hint" id="file-hint">${fileHint(field)}</p>
-<progress class="upload" max="1" value="${current ? 1 : 0}" aria-label="Upload progress"${
-        attr("hidden", current ? false : "hidden")
-      }></progress>
+<progress class="upload" max="1" value="${current ? 1 : 0}" aria-label="Upload progress"${attr(
+        "hidden",
+        current ? false : "hidden"
+      )}></progress>
 <p class="upload-status" id="upload-status" aria-live="polite">${current ? `Uploaded ${current.name}` : ""}</p>`
     }
     case "statement":

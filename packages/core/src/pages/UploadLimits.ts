@@ -15,34 +15,12 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
 import type * as HttpServerRequest from "effect/http/HttpServerRequest"
-import * as RateLimit from "../http/RateLimit.ts"
+import * as RateLimit from "../web/RateLimit.ts"
+import { clientAddress } from "../web/RequestOrigin.ts"
 
 /** Uploads per client address: bursts of 30, then one every 2 seconds. */
 export const defaultUploadRateLimit: RateLimit.RateLimitConfig = { requestsPerSecond: 0.5, burst: 30 }
-
-/**
- * The client's address: the connection's, or the one the trusted proxies put
- * in `X-Forwarded-For` (with `trustedProxyHops` proxies, the entry that many
- * places from the end; with 0, the header is ignored, so a client cannot
- * forge an address of its own).
- *
- * @example
- * ```ts
- * clientAddress(request, 1) // "203.0.113.7" for X-Forwarded-For: 203.0.113.7 from the proxy
- * ```
- */
-export const clientAddress = (request: HttpServerRequest.HttpServerRequest, trustedProxyHops: number): string => {
-  const forwarded = request.headers["x-forwarded-for"]
-  if (trustedProxyHops > 0 && forwarded !== undefined) {
-    const hops = forwarded.split(",").map((s) => s.trim()).filter((s) => s !== "")
-    const index = hops.length - trustedProxyHops
-    const address = hops[Math.max(0, index)]
-    if (address !== undefined) return address
-  }
-  return Option.getOrElse(request.remoteAddress, () => "unknown")
-}
 
 /** What a refused upload is told (the page and the route say the same). */
 export const refusalMessage = (decision: RateLimit.Decision): string =>
@@ -60,25 +38,30 @@ export const refusalMessage = (decision: RateLimit.Decision): string =>
  * if (!decision.allowed) // 429 with RateLimit.headers(limiter.config, decision)
  * ```
  */
-export class UploadLimiter extends Context.Service<UploadLimiter, {
-  /** The limit (for the rate-limit headers). */
-  readonly config: RateLimit.RateLimitConfig
-  /** Takes one upload from the bucket of the request's trusted client address. */
-  readonly take: (request: HttpServerRequest.HttpServerRequest) => Effect.Effect<RateLimit.Decision>
-}>()("@qforms/core/pages/UploadLimiter") {
+export class UploadLimiter extends Context.Service<
+  UploadLimiter,
+  {
+    /** The limit (for the rate-limit headers). */
+    readonly config: RateLimit.RateLimitConfig
+    /** Takes one upload from the bucket of the request's trusted client address. */
+    readonly take: (request: HttpServerRequest.HttpServerRequest) => Effect.Effect<RateLimit.Decision>
+  }
+>()("@qforms/core/pages/UploadLimiter") {
   /**
    * An in-memory limiter (per process, like the other limits): `rateLimit`
    * (default {@link defaultUploadRateLimit}) per client address, the address
    * read with `trustedProxyHops` (default 0, see {@link clientAddress}).
    * Provide one instance to every route that stores files.
    */
-  static readonly layer = (options: {
-    readonly rateLimit?: RateLimit.RateLimitConfig | undefined
-    readonly trustedProxyHops?: number | undefined
-  } = {}) =>
+  static readonly layer = (
+    options: {
+      readonly rateLimit?: RateLimit.RateLimitConfig | undefined
+      readonly trustedProxyHops?: number | undefined
+    } = {}
+  ) =>
     Layer.effect(
       UploadLimiter,
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const limiter = yield* RateLimit.RateLimiter
         const hops = options.trustedProxyHops ?? 0
         return UploadLimiter.of({

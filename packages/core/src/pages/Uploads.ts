@@ -23,10 +23,10 @@ import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as Multipart from "effect/http/Multipart"
-import type { FileAnswer } from "../domain/Fields.ts"
-import { Files, type UploadError, type UploadTarget } from "../domain/Files.ts"
-import { domainResponse } from "../http/ApiErrors.ts"
-import * as RateLimit from "../http/RateLimit.ts"
+import type { FileAnswer } from "../forms/Answers.ts"
+import { Files, type UploadError, type UploadTarget } from "../files/Files.ts"
+import { domainResponse } from "../web/ApiErrors.ts"
+import * as RateLimit from "../web/RateLimit.ts"
 import { refusalMessage, UploadLimiter } from "./UploadLimits.ts"
 
 export { defaultUploadRateLimit } from "./UploadLimits.ts"
@@ -53,14 +53,16 @@ const MULTIPART_OVERHEAD_BYTES = 64 * 1024
  * const parts = Stream.runForEach(request.multipartStream, onPart).pipe(Uploads.withMultipartLimits(target.maxBytes))
  * ```
  */
-export const withMultipartLimits = (maxFileBytes: number) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  effect.pipe(
-    Effect.provideService(Multipart.MaxParts, 16),
-    Effect.provideService(Multipart.MaxFieldSize, ByteSize.bytes(16 * 1024)),
-    Effect.provideService(Multipart.MaxFileSize, undefined),
-    Effect.provideService(Multipart.FieldMimeTypes, []),
-    Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(maxFileBytes + MULTIPART_OVERHEAD_BYTES))
-  )
+export const withMultipartLimits =
+  (maxFileBytes: number) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    effect.pipe(
+      Effect.provideService(Multipart.MaxParts, 16),
+      Effect.provideService(Multipart.MaxFieldSize, ByteSize.bytes(16 * 1024)),
+      Effect.provideService(Multipart.MaxFileSize, undefined),
+      Effect.provideService(Multipart.FieldMimeTypes, []),
+      Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(maxFileBytes + MULTIPART_OVERHEAD_BYTES))
+    )
 
 const json = (status: number, body: object, headers?: Record<string, string>) =>
   HttpServerResponse.jsonUnsafe(body, headers === undefined ? { status } : { status, headers })
@@ -69,14 +71,22 @@ const multipartRefusal = (error: Multipart.MultipartError, target: UploadTarget)
   switch (error.reason._tag) {
     case "FileTooLarge":
     case "BodyTooLarge":
-      return json(413, {
-        error: `${JSON.stringify(target.field.label)} takes files of at most ${target.maxBytes / (1024 * 1024)} MB`
-      }, { connection: "close" })
+      return json(
+        413,
+        {
+          error: `${JSON.stringify(target.field.label)} takes files of at most ${target.maxBytes / (1024 * 1024)} MB`
+        },
+        { connection: "close" }
+      )
     case "TooManyParts":
     case "FieldTooLarge":
-      return json(413, { error: "send one file part named \"file\" (and at most a few small fields)" }, {
-        connection: "close"
-      })
+      return json(
+        413,
+        { error: 'send one file part named "file" (and at most a few small fields)' },
+        {
+          connection: "close"
+        }
+      )
     case "Parse":
       return json(400, { error: "the body is not valid multipart/form-data" })
     case "InternalError":
@@ -99,81 +109,99 @@ class NoFilePart {
  * ```
  */
 export const layer = () =>
-  HttpRouter.use(Effect.fnUntraced(function*(router) {
-    const files = yield* Files
-    const limiter = yield* UploadLimiter
-    yield* router.add(
-      "POST",
-      uploadPath,
-      Effect.gen(function*() {
-        const request = yield* HttpServerRequest.HttpServerRequest
-        const params = yield* HttpRouter.params
-        const publicId = params.publicId ?? ""
-        const decision = yield* limiter.take(request)
-        if (!decision.allowed) {
-          return json(429, { error: refusalMessage(decision) }, {
-            ...RateLimit.headers(limiter.config, decision),
-            connection: "close"
-          })
-        }
-        const query = new URLSearchParams(request.url.split("?")[1] ?? "")
-        const fieldIdText = query.get("fieldId") ?? ""
-        if (!/^[1-9][0-9]{0,9}$/.test(fieldIdText) || Number(fieldIdText) > 2_147_483_647) {
-          return json(400, { error: "fieldId: give the id of the file question (?fieldId=12)" })
-        }
-        const fieldId = Number(fieldIdText)
-        const located = yield* Effect.result(files.target(publicId, fieldId))
-        if (Result.isFailure(located)) {
-          const error = located.failure
-          if (error._tag === "SqlError") return yield* Effect.die(error)
-          return domainResponse(error, { connection: "close" })
-        }
-        const target = located.success
-        const length = Number(request.headers["content-length"] ?? "0")
-        if (Number.isFinite(length) && length > target.maxBytes + MULTIPART_OVERHEAD_BYTES) {
-          return json(413, {
-            error: `${JSON.stringify(target.field.label)} takes files of at most ${target.maxBytes / (1024 * 1024)} MB`
-          }, { connection: "close" })
-        }
-        if (!(request.headers["content-type"] ?? "").toLowerCase().startsWith("multipart/form-data")) {
-          return json(400, { error: "send multipart/form-data with one file part named \"file\"" })
-        }
-
-        let stored: FileAnswer | undefined
-        const consume = Stream.runForEach(request.multipartStream, (part): Effect.Effect<
-          void,
-          NoFilePart | UploadError | Multipart.MultipartError
-        > => {
-          if (part._tag === "Field") return Effect.void
-          if (part.key !== "file" || stored !== undefined) return Effect.fail(new NoFilePart())
-          return Effect.map(
-            files.upload({ publicId, fieldId, filename: part.name, contentType: part.contentType, content: part.content }),
-            (answer) => {
-              stored = answer
-            }
-          )
-        }).pipe(
-          withMultipartLimits(target.maxBytes),
-          // Whatever fails after the file was stored takes the file with it.
-          Effect.onError(() => stored === undefined ? Effect.void : Effect.ignore(files.discard(target.workspaceId, stored.fileId)))
-        )
-        const outcome = yield* Effect.result(consume)
-        if (Result.isFailure(outcome)) {
-          const error = outcome.failure
-          switch (error._tag) {
-            case "SqlError":
-            case "BlobStoreError":
-              return yield* Effect.die(error)
-            case "MultipartError":
-              return multipartRefusal(error, target)
-            case "NoFilePart":
-              return json(400, { error: "send exactly one file part, named \"file\"" })
-            default:
-              return domainResponse(error, error._tag === "InvalidInput" ? undefined : { connection: "close" })
+  HttpRouter.use(
+    Effect.fnUntraced(function* (router) {
+      const files = yield* Files
+      const limiter = yield* UploadLimiter
+      yield* router.add(
+        "POST",
+        uploadPath,
+        Effect.gen(function* () {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const params = yield* HttpRouter.params
+          const publicId = params.publicId ?? ""
+          const decision = yield* limiter.take(request)
+          if (!decision.allowed) {
+            return json(
+              429,
+              { error: refusalMessage(decision) },
+              {
+                ...RateLimit.headers(limiter.config, decision),
+                connection: "close"
+              }
+            )
           }
-        }
-        if (stored === undefined) return json(400, { error: "no file: send one file part named \"file\"" })
-        return json(201, stored)
-      })
-    )
-  }))
+          const query = new URLSearchParams(request.url.split("?")[1] ?? "")
+          const fieldIdText = query.get("fieldId") ?? ""
+          if (!/^[1-9][0-9]{0,9}$/.test(fieldIdText) || Number(fieldIdText) > 2_147_483_647) {
+            return json(400, { error: "fieldId: give the id of the file question (?fieldId=12)" })
+          }
+          const fieldId = Number(fieldIdText)
+          const located = yield* Effect.result(files.target(publicId, fieldId))
+          if (Result.isFailure(located)) {
+            const error = located.failure
+            if (error._tag === "SqlError") return yield* Effect.die(error)
+            return domainResponse(error, { connection: "close" })
+          }
+          const target = located.success
+          const length = Number(request.headers["content-length"] ?? "0")
+          if (Number.isFinite(length) && length > target.maxBytes + MULTIPART_OVERHEAD_BYTES) {
+            return json(
+              413,
+              {
+                error: `${JSON.stringify(target.field.label)} takes files of at most ${target.maxBytes / (1024 * 1024)} MB`
+              },
+              { connection: "close" }
+            )
+          }
+          if (!(request.headers["content-type"] ?? "").toLowerCase().startsWith("multipart/form-data")) {
+            return json(400, { error: 'send multipart/form-data with one file part named "file"' })
+          }
+
+          let stored: FileAnswer | undefined
+          const consume = Stream.runForEach(
+            request.multipartStream,
+            (part): Effect.Effect<void, NoFilePart | UploadError | Multipart.MultipartError> => {
+              if (part._tag === "Field") return Effect.void
+              if (part.key !== "file" || stored !== undefined) return Effect.fail(new NoFilePart())
+              return Effect.map(
+                files.upload({
+                  publicId,
+                  fieldId,
+                  filename: part.name,
+                  contentType: part.contentType,
+                  content: part.content
+                }),
+                (answer) => {
+                  stored = answer
+                }
+              )
+            }
+          ).pipe(
+            withMultipartLimits(target.maxBytes),
+            // Whatever fails after the file was stored takes the file with it.
+            Effect.onError(() =>
+              stored === undefined ? Effect.void : Effect.ignore(files.discard(target.workspaceId, stored.fileId))
+            )
+          )
+          const outcome = yield* Effect.result(consume)
+          if (Result.isFailure(outcome)) {
+            const error = outcome.failure
+            switch (error._tag) {
+              case "SqlError":
+              case "BlobStoreError":
+                return yield* Effect.die(error)
+              case "MultipartError":
+                return multipartRefusal(error, target)
+              case "NoFilePart":
+                return json(400, { error: 'send exactly one file part, named "file"' })
+              default:
+                return domainResponse(error, error._tag === "InvalidInput" ? undefined : { connection: "close" })
+            }
+          }
+          if (stored === undefined) return json(400, { error: 'no file: send one file part named "file"' })
+          return json(201, stored)
+        })
+      )
+    })
+  )

@@ -18,8 +18,7 @@ import * as Effect from "effect/Effect"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
-import * as Mcp from "../http/Mcp.ts"
-import { Html, html } from "./Html.ts"
+import { Html, html } from "../web/Html.ts"
 
 /** Options of the welcome page. */
 export interface WelcomeOptions {
@@ -29,6 +28,8 @@ export interface WelcomeOptions {
   readonly baseUrl: (request: HttpServerRequest.HttpServerRequest) => string
   /** The mount prefix of this request (`""` at the root). */
   readonly prefix: (request: HttpServerRequest.HttpServerRequest) => string
+  /** The MCP endpoint's path under the mount (`/mcp`). */
+  readonly mcpPath: string
 }
 
 /** The style sheet: system fonts, light and dark, underlined links, narrow screens first. */
@@ -75,10 +76,10 @@ const page = (prefix: string, mcp: string, app: boolean) =>
 <p>Forms and cases: build forms, collect responses, and work through them as cases.</p>
 <ul>
 ${
-    app
-      ? html`<li><a href="${prefix}/app">Open the application</a><span class="what">Sign in to build forms and work through the responses.</span></li>`
-      : null
-  }
+  app
+    ? html`<li><a href="${prefix}/app">Open the application</a><span class="what">Sign in to build forms and work through the responses.</span></li>`
+    : null
+}
 <li><a href="${prefix}/api/docs">API reference</a><span class="what">Every endpoint of the HTTP API, browsable.</span></li>
 <li><a href="${prefix}/api/openapi.json">OpenAPI document</a><span class="what">The API described for tools and generated clients (OpenAPI 3.1).</span></li>
 <li><span>MCP endpoint for AI assistants:</span> <code>${mcp}</code><span class="what">Streamable HTTP; POST with an API key.</span></li>
@@ -89,7 +90,8 @@ ${
 `.value
 
 /** Whether the client asks for a page (a browser) rather than data. */
-const wantsHtml = (accept: string | undefined) => accept !== undefined && /\b(text\/html|application\/xhtml\+xml)\b/i.test(accept)
+const wantsHtml = (accept: string | undefined) =>
+  accept !== undefined && /\b(text\/html|application\/xhtml\+xml)\b/i.test(accept)
 
 /** The route `GET /`. */
 export const layer = (options: WelcomeOptions) =>
@@ -100,17 +102,20 @@ export const layer = (options: WelcomeOptions) =>
       const base = options.baseUrl(request)
       const headers = { vary: "Accept", "cache-control": "no-cache", "x-content-type-options": "nosniff" }
       if (wantsHtml(request.headers["accept"])) {
-        return HttpServerResponse.text(page(options.prefix(request), `${base}${Mcp.path}`, options.app), {
+        return HttpServerResponse.text(page(options.prefix(request), `${base}${options.mcpPath}`, options.app), {
           contentType: "text/html; charset=utf-8",
           headers: { ...headers, "content-security-policy": contentSecurityPolicy, "referrer-policy": "same-origin" }
         })
       }
-      return HttpServerResponse.jsonUnsafe({
-        name: "qforms",
-        ...(options.app ? { app: `${base}/app` } : {}),
-        docs: `${base}/api/docs`,
-        openapi: `${base}/api/openapi.json`,
-        mcp: `${base}${Mcp.path}`
-      }, { headers })
+      return HttpServerResponse.jsonUnsafe(
+        {
+          name: "qforms",
+          ...(options.app ? { app: `${base}/app` } : {}),
+          docs: `${base}/api/docs`,
+          openapi: `${base}/api/openapi.json`,
+          mcp: `${base}${options.mcpPath}`
+        },
+        { headers }
+      )
     })
   )

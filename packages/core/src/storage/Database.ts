@@ -41,7 +41,7 @@ const checkSchema = (schema: string) =>
   )
 
 const prepare = (schema: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const exists = yield* sql<{ readonly found: boolean }>`
       select exists (select 1 from pg_namespace where nspname = ${schema}) as found`
@@ -50,15 +50,19 @@ const prepare = (schema: string) =>
       yield* sql`create schema if not exists ${sql(schema)}`.pipe(
         Effect.catchTag("SqlError", (error) =>
           Effect.flatMap(
-            sql<{ readonly found: boolean }>`select exists (select 1 from pg_namespace where nspname = ${schema}) as found`,
-            (rows) => rows[0]?.found ? Effect.void : Effect.fail(error)
-          ))
+            sql<{
+              readonly found: boolean
+            }>`select exists (select 1 from pg_namespace where nspname = ${schema}) as found`,
+            (rows) => (rows[0]?.found ? Effect.void : Effect.fail(error))
+          )
+        )
       )
     }
     yield* Migrations.run
   }).pipe(
-    Effect.mapError((error: SqlError.SqlError | Migrator.MigrationError) =>
-      new DatabaseError({ message: `Could not migrate the database: ${error.message}`, cause: error })
+    Effect.mapError(
+      (error: SqlError.SqlError | Migrator.MigrationError) =>
+        new DatabaseError({ message: `Could not migrate the database: ${error.message}`, cause: error })
     )
   )
 
@@ -95,21 +99,29 @@ const loadPgClient = Effect.tryPromise({
 export const layerPg = (options: PgOptions): Layer.Layer<SqlClient.SqlClient | Notifications, DatabaseError> => {
   const schema = options.schema ?? defaultSchema
   return Layer.mergeAll(Layer.effectDiscard(prepare(schema)), Notifications.layerPg(schema)).pipe(
-    Layer.provideMerge(Layer.unwrap(Effect.map(loadPgClient, (PgClient) =>
-      PgClient.layerFrom(Effect.andThen(
-        checkSchema(schema),
-        PgClient.make({
-          url: Redacted.make(options.url),
-          maxConnections: options.maxConnections ?? 10,
-          multiplex: true,
-          applicationName: "qforms",
-          startupParameters: { search_path: searchPath(schema) }
-        }).pipe(
-          Effect.mapError((error) =>
-            new DatabaseError({ message: `Could not connect to PostgreSQL: ${error.message}`, cause: error })
+    Layer.provideMerge(
+      Layer.unwrap(
+        Effect.map(loadPgClient, (PgClient) =>
+          PgClient.layerFrom(
+            Effect.andThen(
+              checkSchema(schema),
+              PgClient.make({
+                url: Redacted.make(options.url),
+                maxConnections: options.maxConnections ?? 10,
+                multiplex: true,
+                applicationName: "qforms",
+                startupParameters: { search_path: searchPath(schema) }
+              }).pipe(
+                Effect.mapError(
+                  (error) =>
+                    new DatabaseError({ message: `Could not connect to PostgreSQL: ${error.message}`, cause: error })
+                )
+              )
+            )
           )
         )
-      )))))
+      )
+    )
   )
 }
 
@@ -136,7 +148,7 @@ export interface PgliteOptions {
  * background once the database is open and then every 10 minutes (sampled:
  * bounded time whatever the table sizes), in place of autovacuum's.
  */
-const refreshStatistics = Effect.gen(function*() {
+const refreshStatistics = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   yield* sql`analyze`.pipe(Effect.ignore, Effect.repeat(Schedule.spaced("10 minutes")), Effect.forkScoped)
 })
@@ -155,23 +167,23 @@ export const layerPglite = (
   options: PgliteOptions = {}
 ): Layer.Layer<SqlClient.SqlClient | PgliteClient.PgliteDatabase | Notifications, DatabaseError> => {
   const schema = options.schema ?? defaultSchema
-  const setSearchPath = Effect.gen(function*() {
+  const setSearchPath = Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     yield* sql.unsafe(`set search_path to ${searchPath(schema)}`)
-  }).pipe(
-    Effect.mapError((error) => new DatabaseError({ message: error.message, cause: error }))
-  )
+  }).pipe(Effect.mapError((error) => new DatabaseError({ message: error.message, cause: error })))
   return Layer.mergeAll(
     Layer.effectDiscard(Effect.andThen(setSearchPath, prepare(schema)).pipe(Effect.andThen(refreshStatistics))),
     Notifications.layerPglite(schema)
   ).pipe(
     Layer.provideMerge(
-      Layer.effectContext(Effect.andThen(
-        checkSchema(schema),
-        PgliteClient.makeContext({ dataDir: options.dataDir, sharedBuffers: options.sharedBuffers }).pipe(
-          Effect.mapError((error) => new DatabaseError({ message: error.message, cause: error }))
+      Layer.effectContext(
+        Effect.andThen(
+          checkSchema(schema),
+          PgliteClient.makeContext({ dataDir: options.dataDir, sharedBuffers: options.sharedBuffers }).pipe(
+            Effect.mapError((error) => new DatabaseError({ message: error.message, cause: error }))
+          )
         )
-      )).pipe(Layer.provide(Reactivity.layer))
+      ).pipe(Layer.provide(Reactivity.layer))
     )
   )
 }
@@ -189,7 +201,9 @@ export const ping: Effect.Effect<void, DatabaseError, SqlClient.SqlClient> = Eff
   (sql) => sql`select 1`
 ).pipe(
   Effect.asVoid,
-  Effect.mapError((error) => new DatabaseError({ message: `The database does not answer: ${error.message}`, cause: error }))
+  Effect.mapError(
+    (error) => new DatabaseError({ message: `The database does not answer: ${error.message}`, cause: error })
+  )
 )
 
 /**
@@ -211,8 +225,13 @@ export const isUnreachable = (error: unknown): boolean => {
   const reason = error.reason as { readonly _tag?: unknown; readonly operation?: unknown; readonly cause?: unknown }
   if (reason._tag === "ConnectionError" || reason.operation === "connect") return true
   const cause = reason.cause
-  return typeof cause === "object" && cause !== null && "code" in cause && typeof cause.code === "string" &&
+  return (
+    typeof cause === "object" &&
+    cause !== null &&
+    "code" in cause &&
+    typeof cause.code === "string" &&
     unavailableStates.has(cause.code)
+  )
 }
 
 /**
@@ -226,7 +245,17 @@ export const isUnreachable = (error: unknown): boolean => {
  * ```
  */
 export const isConcurrentDeletion = (error: unknown): boolean =>
-  typeof error === "object" && error !== null && "_tag" in error && error._tag === "SqlError" &&
-  "reason" in error && typeof error.reason === "object" && error.reason !== null && "_tag" in error.reason &&
-  error.reason._tag === "ConstraintError" && "cause" in error.reason && typeof error.reason.cause === "object" &&
-  error.reason.cause !== null && "code" in error.reason.cause && error.reason.cause.code === "23503"
+  typeof error === "object" &&
+  error !== null &&
+  "_tag" in error &&
+  error._tag === "SqlError" &&
+  "reason" in error &&
+  typeof error.reason === "object" &&
+  error.reason !== null &&
+  "_tag" in error.reason &&
+  error.reason._tag === "ConstraintError" &&
+  "cause" in error.reason &&
+  typeof error.reason.cause === "object" &&
+  error.reason.cause !== null &&
+  "code" in error.reason.cause &&
+  error.reason.cause.code === "23503"

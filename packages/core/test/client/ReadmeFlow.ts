@@ -21,10 +21,7 @@ const api = createClient<paths>({ baseUrl, headers: { authorization: `Bearer ${k
 const anonymous = createClient<paths>({ baseUrl })
 
 /** The data of a successful answer, or a thrown error naming the status and the `{error}` body. */
-const must = async <T>(
-  label: string,
-  call: Promise<{ data?: T; error?: unknown; response: Response }>
-): Promise<T> => {
+const must = async <T>(label: string, call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> => {
   const { data, error, response } = await call
   if (data === undefined) throw new Error(`${label}: ${response.status} ${JSON.stringify(error)}`)
   return data
@@ -45,9 +42,13 @@ const form: Form = await must(
   })
 )
 const [name, email, topic] = form.fields
-if (name === undefined || email === undefined || topic === undefined) throw new Error("the created form has no questions")
+if (name === undefined || email === undefined || topic === undefined)
+  throw new Error("the created form has no questions")
 
-await must("PATCH /api/forms/{id}", api.PATCH("/api/forms/{id}", { params: { path: { id: form.id } }, body: { status: "published" } }))
+await must(
+  "PATCH /api/forms/{id}",
+  api.PATCH("/api/forms/{id}", { params: { path: { id: form.id } }, body: { status: "published" } })
+)
 const full = await must("GET /api/forms/{id}", api.GET("/api/forms/{id}", { params: { path: { id: form.id } } }))
 
 // Submit a response (answers keyed by question id), then triage it.
@@ -86,7 +87,10 @@ const note = await must(
     body: { body: "Called back; waiting for the invoice." }
   })
 )
-const detail = await must("GET /api/responses/{id}", api.GET("/api/responses/{id}", { params: { path: { id: submitted.id } } }))
+const detail = await must(
+  "GET /api/responses/{id}",
+  api.GET("/api/responses/{id}", { params: { path: { id: submitted.id } } })
+)
 
 // Export, subscribe a webhook, read its delivery log, unsubscribe.
 const csv = await must(
@@ -96,7 +100,12 @@ const csv = await must(
 const subscription = await must(
   "POST /api/webhooks/subscribe",
   api.POST("/api/webhooks/subscribe", {
-    body: { formId: form.id, event: "response.created", targetUrl: "https://hooks.example.com/qforms", source: "zapier" }
+    body: {
+      formId: form.id,
+      event: "response.created",
+      targetUrl: "https://hooks.example.com/qforms",
+      source: "zapier"
+    }
   })
 )
 const subscriptions = await must("GET /api/webhooks", api.GET("/api/webhooks"))
@@ -119,25 +128,27 @@ const respondent = await must(
 const missing = await api.GET("/api/forms/{id}", { params: { path: { id: 2147483647 } } })
 const missingError: string | undefined = missing.error?.error
 
-process.stdout.write(JSON.stringify({
-  formId: form.id,
-  fieldIds: form.fields.map((field) => field.id),
-  fetchedFieldIds: full.fields.map((field) => field.id),
-  responseId: submitted.id,
-  values: submitted.values,
-  listed: list.responses.map((row) => ({ id: row.id, answers: row.answers ?? null })),
-  nextCursor: list.nextCursor,
-  changed: changed.ok,
-  stageId: detail.response.stageId,
-  assigneeId: detail.response.assigneeId,
-  tags: detail.response.tags,
-  note: note.payload.body,
-  activities: detail.activities.map((activity) => activity.type),
-  csvHasAda: csv.includes("Ada Lovelace"),
-  subscriptionId: subscription.id,
-  subscriptionListed: subscriptions.some((s) => s.id === subscription.id),
-  deliveries: deliveries.deliveries.length,
-  unsubscribed: unsubscribed.response.status,
-  publicResponseId: respondent.id,
-  missing: { status: missing.response.status, error: missingError ?? null }
-}))
+process.stdout.write(
+  JSON.stringify({
+    formId: form.id,
+    fieldIds: form.fields.map((field) => field.id),
+    fetchedFieldIds: full.fields.map((field) => field.id),
+    responseId: submitted.id,
+    values: submitted.values,
+    listed: list.responses.map((row) => ({ id: row.id, answers: row.answers ?? null })),
+    nextCursor: list.nextCursor,
+    changed: changed.ok,
+    stageId: detail.response.stageId,
+    assigneeId: detail.response.assigneeId,
+    tags: detail.response.tags,
+    note: note.payload.body,
+    activities: detail.activities.map((activity) => activity.type),
+    csvHasAda: csv.includes("Ada Lovelace"),
+    subscriptionId: subscription.id,
+    subscriptionListed: subscriptions.some((s) => s.id === subscription.id),
+    deliveries: deliveries.deliveries.length,
+    unsubscribed: unsubscribed.response.status,
+    publicResponseId: respondent.id,
+    missing: { status: missing.response.status, error: missingError ?? null }
+  })
+)

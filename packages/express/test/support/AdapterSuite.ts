@@ -6,13 +6,11 @@
  * parser refused still gets qforms' `{error}` answer.
  */
 import type express from "express"
-import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ApiKeys } from "../../../core/src/domain/ApiKeys.ts"
-import { Workspaces } from "../../../core/src/domain/Workspaces.ts"
-import * as Qforms from "../../../core/src/Qforms.ts"
 import type { QformsHandlers } from "../../src/index.ts"
 import { createHostApp, listen } from "./Host.ts"
+import { Qforms } from "@qforms/core"
+import { ownerKey } from "@qforms/test-kit/Seeds"
 
 type Servers = { servers: Array<{ url: string }> }
 
@@ -35,10 +33,7 @@ export const adapterSuite = (framework: typeof express, name: string) =>
 
     beforeAll(async () => {
       qforms = await Qforms.make({ database: {}, delivery: { worker: false } })
-      key = await qforms.run(Effect.gen(function*() {
-        const { workspace, ownerAccountId } = yield* (yield* Workspaces).create({ name: "Host", ownerEmail: "o@example.com" })
-        return (yield* (yield* ApiKeys).create(workspace.id, { accountId: ownerAccountId })).key
-      }))
+      key = await qforms.run(ownerKey())
       hosts.push(await listen(createHostApp(framework, counted)))
       hosts.push(await listen(createHostApp(framework, counted, { parseBodies: false })))
       hosts.push(await listen(createHostApp(framework, counted, { parseBodies: "raw" })))
@@ -56,7 +51,7 @@ export const adapterSuite = (framework: typeof express, name: string) =>
     it("leaves the host's own routes alone, before and after the mount", async () => {
       expect(await (await fetch(`${parsing}/`)).text()).toBe("host home")
       expect(await (await fetch(`${parsing}/hello`)).json()).toEqual({ hello: "world" })
-      expect(await (await post(`${parsing}/echo`, "{\"a\":[1]}")).json()).toEqual({ youSent: { a: [1] } })
+      expect(await (await post(`${parsing}/echo`, '{"a":[1]}')).json()).toEqual({ youSent: { a: [1] } })
       expect(await (await fetch(`${parsing}/after`)).text()).toBe("a host route registered after qforms")
       // Outside the prefix, the host's own 404 (Express' page), not qforms'.
       for (const path of ["/nope", "/forms-services/api/forms"]) {
@@ -72,22 +67,22 @@ export const adapterSuite = (framework: typeof express, name: string) =>
     it("serves GET /forms-service/api/openapi.json with the mount point in servers, honouring x-forwarded-proto", async () => {
       const reply = await fetch(`${parsing}/forms-service/api/openapi.json`)
       expect(reply.status).toBe(200)
-      expect((await reply.json() as Servers).servers[0]!.url).toBe(`${parsing}/forms-service`)
+      expect(((await reply.json()) as Servers).servers[0]!.url).toBe(`${parsing}/forms-service`)
       const proxied = await fetch(`${parsing}/forms-service/api/openapi.json`, {
         headers: { "x-forwarded-proto": "https", "x-forwarded-host": "forms.example.com", "x-forwarded-prefix": "/app" }
       })
-      expect((await proxied.json() as Servers).servers[0]!.url).toBe("https://forms.example.com/app/forms-service")
+      expect(((await proxied.json()) as Servers).servers[0]!.url).toBe("https://forms.example.com/app/forms-service")
       expect((await fetch(`${parsing}/forms-service/healthz`)).status).toBe(200)
       expect((await fetch(`${parsing}/forms-service/api/docs`)).headers.get("content-type")).toMatch(/^text\/html/)
       // The mount point's root is qforms' welcome: its links carry the prefix.
       const welcome = await fetch(`${parsing}/forms-service/`)
       expect(welcome.status).toBe(200)
-      expect((await welcome.json() as { docs: string }).docs).toBe(`${parsing}/forms-service/api/docs`)
+      expect(((await welcome.json()) as { docs: string }).docs).toBe(`${parsing}/forms-service/api/docs`)
     })
 
     it("hands a body express.json() already parsed to qforms intact (create a form, read it back)", async () => {
       const form = {
-        title: "Ünïcödé \"quoted\" ✓ form",
+        title: 'Ünïcödé "quoted" ✓ form',
         description: "line 1\nline 2",
         fields: [
           { type: "select", label: "Topic", required: true, options: { choices: ["Sales", "Support"] } },
@@ -98,7 +93,7 @@ export const adapterSuite = (framework: typeof express, name: string) =>
       const created = await post(`${parsing}/forms-service/api/forms`, JSON.stringify(form, null, 2))
       expect(created.status, await created.clone().text()).toBe(201)
       expect(calls.replayed).toBe(before.replayed + 1) // the body was parsed: handed over re-encoded
-      const { id } = await created.json() as { id: number }
+      const { id } = (await created.json()) as { id: number }
       const read = await fetch(`${parsing}/forms-service/api/forms/${id}`, { headers: auth() })
       expect(calls.node).toBe(before.node + 1) // nothing to re-serve: the native path
       expect(await read.json()).toMatchObject({
@@ -113,7 +108,7 @@ export const adapterSuite = (framework: typeof express, name: string) =>
       // Unknown fields are still refused by qforms, naming them.
       const extra = await post(`${parsing}/forms-service/api/forms`, JSON.stringify({ title: "x", colour: "red" }))
       expect(extra.status).toBe(400)
-      expect((await extra.json() as { error: string }).error).toContain("colour")
+      expect(((await extra.json()) as { error: string }).error).toContain("colour")
     })
 
     it("takes the native path when no parser read the body", async () => {
@@ -125,7 +120,7 @@ export const adapterSuite = (framework: typeof express, name: string) =>
     })
 
     it("answers qforms' {error} for bodies the host's parser refused, and leaves the host's own routes to the host", async () => {
-      for (const raw of ["{nope", "\"title\"", "[1,"]) {
+      for (const raw of ["{nope", '"title"', "[1,"]) {
         const reply = await post(`${parsing}/forms-service/api/forms`, raw)
         expect(reply.status).toBe(400)
         expect(reply.headers.get("content-type")).toMatch(/json/)
@@ -134,7 +129,7 @@ export const adapterSuite = (framework: typeof express, name: string) =>
       // Over express.json()'s own limit (100 kB by default): 413 in qforms' shape.
       const big = await post(`${parsing}/forms-service/api/forms`, JSON.stringify({ title: "x".repeat(200_000) }))
       expect(big.status).toBe(413)
-      expect(Object.keys(await big.json() as object)).toEqual(["error"])
+      expect(Object.keys((await big.json()) as object)).toEqual(["error"])
       // The host's own route keeps Express' handling of the same error.
       const hostError = await post(`${parsing}/echo`, "{nope")
       expect(hostError.status).toBe(400)
@@ -143,18 +138,18 @@ export const adapterSuite = (framework: typeof express, name: string) =>
 
     it("hands a body express.raw() read over byte for byte, and applies qforms' own body limit to it", async () => {
       const before = { ...calls }
-      const title = "Raw ✓ \"bytes\""
+      const title = 'Raw ✓ "bytes"'
       const created = await post(`${raw}/forms-service/api/forms`, JSON.stringify({ title }))
       expect(created.status, await created.clone().text()).toBe(201)
       expect(calls.replayed).toBe(before.replayed + 1)
       expect(await created.json()).toMatchObject({ title })
-      const invalid = await post(`${raw}/forms-service/api/forms`, "{\"title\": ")
+      const invalid = await post(`${raw}/forms-service/api/forms`, '{"title": ')
       expect(invalid.status).toBe(400)
       expect(await invalid.json()).toMatchObject({ error: expect.any(String) })
       // Within express.raw()'s 5 MB, over qforms' 1 MiB: qforms' 413.
       const big = await post(`${raw}/forms-service/api/forms`, JSON.stringify({ title: "x".repeat(1024 * 1024 + 10) }))
       expect(big.status).toBe(413)
-      expect(Object.keys(await big.json() as object)).toEqual(["error"])
+      expect(Object.keys((await big.json()) as object)).toEqual(["error"])
       // The connection stays usable after a refused body.
       expect((await fetch(`${raw}/forms-service/api/forms`, { headers: auth() })).status).toBe(200)
     })

@@ -6,8 +6,8 @@
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import type express from "express"
-import type { Qforms } from "../../../core/src/Qforms.ts"
 import { type QformsHandlers, toExpressMiddleware } from "../../src/index.ts"
+import type { Qforms } from "@qforms/core"
 
 export interface HostOptions {
   /**
@@ -44,14 +44,16 @@ export const listen = async (app: ReturnType<typeof express>) => {
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   const close = () =>
     new Promise<void>((resolve, reject) => {
-      server.close((error) => error ? reject(error) : resolve())
+      server.close((error) => (error ? reject(error) : resolve()))
       server.closeAllConnections()
     })
   return { origin, close }
 }
 
 /** `startWithQforms`' mount: the host app on a port, qforms at `<origin>/forms-service`. */
-export const mountIn = (framework: typeof express, options: HostOptions = {}) => async (qforms: Qforms) => {
-  const { origin, close } = await listen(createHostApp(framework, qforms, options))
-  return { url: `${origin}/forms-service`, close }
-}
+export const mountIn =
+  (framework: typeof express, options: HostOptions = {}) =>
+  async (qforms: Qforms.Qforms) => {
+    const { origin, close } = await listen(createHostApp(framework, qforms, options))
+    return { url: `${origin}/forms-service`, close }
+  }

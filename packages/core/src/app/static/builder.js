@@ -1,33 +1,49 @@
+// @ts-check
 // The form builder: questions of every type with their options, a live one-question-at-a-time preview, and the stages editor.
 import { html } from "htm/preact"
 import { useEffect, useState } from "preact/hooks"
-import { api, base, publicUrl } from "./api.js"
-import { ConfirmationEditor, HiddenFieldsEditor, LogicEditor, NotificationsEditor } from "./extras.js"
+import { api, base, messageOf, publicUrl, shell } from "./api.js"
+import { ConfirmationEditor } from "./confirmation.js"
+import { HiddenFieldsEditor, LogicEditor } from "./logic.js"
+import { NotificationsEditor } from "./notifications.js"
 
-export const questionTypes = [
-  ["short_text", "Short text"], ["long_text", "Long text"], ["email", "E-mail"], ["tel", "Phone"], ["url", "Web address"],
-  ["number", "Number"], ["date", "Date"], ["select", "One choice"], ["checkboxes", "Several choices"], ["rating", "Rating"],
-  ["yes_no", "Yes / no"], ["file", "File upload"], ["statement", "Statement (no answer)"]
-]
-const typeName = Object.fromEntries(questionTypes)
+/** @typedef {import("./types.js").Field} Field */
+/** @typedef {import("./types.js").FormWithFields} FormWithFields */
+/** @typedef {import("./types.js").Stage} Stage */
+/** @typedef {import("./types.js").FieldTypeInfo["type"]} FieldType */
+/** @typedef {import("./types.js").HiddenField} HiddenField */
+/** @typedef {Record<string, any>} DraftOptions the options being edited: any option key of any type, as the inputs hold them */
+/**
+ * A question being edited: `key` tells drafts apart before they have an id; logic is kept as the server gave it.
+ * @typedef {{ key: number, id?: number, type: FieldType, label: string, required: boolean, options: DraftOptions,
+ *   logic?: ReadonlyArray<import("./types.js").LogicRule>, showIf?: Field["showIf"] }} Draft
+ */
 
-/** The option keys each type takes (besides placeholder and help), as the API's schema defines them. */
-const optionKeys = {
-  select: ["choices"], checkboxes: ["choices", "minSelections", "maxSelections"], number: ["min", "max", "step"],
-  rating: ["max"], file: ["accept", "maxSizeMb"]
-}
+/** The question types and the option keys each takes: the server's Schemas, as the page tells them (`shell`). */
+const questionTypes = shell.fieldTypes
+/** @param {FieldType} type */
+const typeName = (type) => questionTypes.find((info) => info.type === type)?.label ?? type
+/** @param {FieldType} type */
+const optionKeysOf = (type) => questionTypes.find((info) => info.type === type)?.options ?? ["placeholder", "help"]
 
 let nextKey = 1
+/** @param {Pick<Field, "type" | "label" | "required"> & Partial<Field>} field @returns {Draft} */
 const draftOf = (field) => ({
-  key: nextKey++, id: field.id, type: field.type, label: field.label, required: field.required, options: { ...(field.options ?? {}) },
+  key: nextKey++,
+  id: field.id,
+  type: field.type,
+  label: field.label,
+  required: field.required,
+  options: { ...(field.options ?? {}) },
   // Form logic (when the server has it): kept as the server gave it, sent back as edited.
   ...(field.logic === undefined ? {} : { logic: field.logic }),
   ...(field.showIf === undefined || field.showIf === null ? {} : { showIf: field.showIf })
 })
 
-/** The question as the API takes it: only the option keys of its type, empty ones left out. */
+/** The question as the API takes it: only the option keys of its type, empty ones left out. @param {Draft} draft */
 const toInput = (draft) => {
-  const allowed = ["placeholder", "help", ...(optionKeys[draft.type] ?? [])]
+  const allowed = optionKeysOf(draft.type)
+  /** @type {DraftOptions} */
   const options = {}
   for (const key of allowed) {
     const value = draft.options[key]
@@ -46,24 +62,51 @@ const toInput = (draft) => {
   }
 }
 
-const numberOrUndefined = (text) => text === "" ? undefined : Number(text)
+/** @param {string} text */
+const numberOrUndefined = (text) => (text === "" ? undefined : Number(text))
 
+/** @param {{ draft: Draft, update: (draft: Draft) => void, disabled: boolean }} props */
 const OptionsEditor = ({ draft, update, disabled }) => {
+  /** @param {string} name */
   const id = (name) => `q${draft.key}-${name}`
+  /** @param {string} key @param {unknown} value */
   const set = (key, value) => update({ ...draft, options: { ...draft.options, [key]: value } })
+  /** @param {string} key @param {string} label */
   const num = (key, label) => html`<div class="stack"><label for=${id(key)}>${label}</label>
     <input id=${id(key)} type="number" disabled=${disabled} value=${draft.options[key] ?? ""} onInput=${(e) => set(key, numberOrUndefined(e.target.value))} /></div>`
   return html`<div class="grid">
-    ${draft.type === "select" || draft.type === "checkboxes" ? html`<div class="stack"><label for=${id("choices")}>Choices (one a line)</label>
+    ${
+      draft.type === "select" || draft.type === "checkboxes"
+        ? html`<div class="stack"><label for=${id("choices")}>Choices (one a line)</label>
       <textarea id=${id("choices")} disabled=${disabled} value=${(draft.options.choices ?? []).join("\n")}
-        onInput=${(e) => set("choices", e.target.value.split("\n").map((c) => c.trim()).filter((c) => c !== ""))}></textarea></div>` : null}
+        onInput=${(e) =>
+          set(
+            "choices",
+            e.target.value
+              .split("\n")
+              .map((c) => c.trim())
+              .filter((c) => c !== "")
+          )}></textarea></div>`
+        : null
+    }
     ${draft.type === "checkboxes" ? html`<div class="row">${num("minSelections", "At least")}${num("maxSelections", "At most")}</div>` : null}
     ${draft.type === "number" ? html`<div class="row">${num("min", "Minimum")}${num("max", "Maximum")}${num("step", "Step")}</div>` : null}
     ${draft.type === "rating" ? num("max", "Highest rating (2–10)") : null}
-    ${draft.type === "file" ? html`<div class="row"><div class="stack"><label for=${id("accept")}>Accepted types (comma-separated)</label>
+    ${
+      draft.type === "file"
+        ? html`<div class="row"><div class="stack"><label for=${id("accept")}>Accepted types (comma-separated)</label>
       <input id=${id("accept")} type="text" disabled=${disabled} placeholder="image/*, .pdf" value=${(draft.options.accept ?? []).join(", ")}
-        onInput=${(e) => set("accept", e.target.value.split(",").map((c) => c.trim()).filter((c) => c !== ""))} /></div>
-      ${num("maxSizeMb", "Largest file (MB)")}</div>` : null}
+        onInput=${(e) =>
+          set(
+            "accept",
+            e.target.value
+              .split(",")
+              .map((c) => c.trim())
+              .filter((c) => c !== "")
+          )} /></div>
+      ${num("maxSizeMb", "Largest file (MB)")}</div>`
+        : null
+    }
     <div class="row">
       <div class="stack"><label for=${id("help")}>Help text</label><input id=${id("help")} type="text" disabled=${disabled} value=${draft.options.help ?? ""} onInput=${(e) => set("help", e.target.value)} /></div>
       ${draft.type !== "statement" ? html`<div class="stack"><label for=${id("placeholder")}>Placeholder</label><input id=${id("placeholder")} type="text" disabled=${disabled} value=${draft.options.placeholder ?? ""} onInput=${(e) => set("placeholder", e.target.value)} /></div>` : null}
@@ -72,22 +115,27 @@ const OptionsEditor = ({ draft, update, disabled }) => {
 }
 
 /** The public page's one-question-at-a-time flow, drawn from the unsaved questions. */
+/** @param {{ title: string, drafts: ReadonlyArray<Draft> }} props */
 const Preview = ({ title, drafts }) => {
   const [index, setIndex] = useState(-1)
   const at = Math.min(index, drafts.length - 1)
   const draft = drafts[at]
   const body = () => {
     if (at < 0 || draft === undefined) return html`<p class="q">${title}</p><p class="muted">Welcome screen</p>`
+    /** @type {ReadonlyArray<string>} */
     const choices = draft.options.choices ?? []
-    const input = {
-      select: () => choices.map((c) => html`<span class="choice">○ ${c}</span>`),
-      checkboxes: () => choices.map((c) => html`<span class="choice">☐ ${c}</span>`),
-      rating: () => html`<div class="row">${Array.from({ length: draft.options.max ?? 5 }, (_, i) => html`<span class="choice">${i + 1}</span>`)}</div>`,
-      yes_no: () => html`<div class="row"><span class="choice">Yes</span><span class="choice">No</span></div>`,
-      statement: () => null,
-      file: () => html`<span class="choice">Choose a file…</span>`,
-      long_text: () => html`<span class="choice muted">${draft.options.placeholder || "Long answer"}</span>`
-    }[draft.type] ?? (() => html`<span class="choice muted">${draft.options.placeholder || typeName[draft.type]}</span>`)
+    const input =
+      {
+        select: () => choices.map((c) => html`<span class="choice">○ ${c}</span>`),
+        checkboxes: () => choices.map((c) => html`<span class="choice">☐ ${c}</span>`),
+        rating: () =>
+          html`<div class="row">${Array.from({ length: draft.options.max ?? 5 }, (_, i) => html`<span class="choice">${i + 1}</span>`)}</div>`,
+        yes_no: () => html`<div class="row"><span class="choice">Yes</span><span class="choice">No</span></div>`,
+        statement: () => null,
+        file: () => html`<span class="choice">Choose a file…</span>`,
+        long_text: () => html`<span class="choice muted">${draft.options.placeholder || "Long answer"}</span>`
+      }[draft.type] ??
+      (() => html`<span class="choice muted">${draft.options.placeholder || typeName(draft.type)}</span>`)
     return html`<p class="muted">${at + 1} of ${drafts.length}</p>
       <p class="q">${draft.label || "(no question text yet)"}${draft.required ? html`<span aria-hidden="true"> *</span>` : null}</p>
       ${draft.options.help ? html`<p class="muted">${draft.options.help}</p>` : null}
@@ -103,96 +151,149 @@ const Preview = ({ title, drafts }) => {
   </section>`
 }
 
+/** @param {{ formId: number, canWrite: boolean }} props */
 const StagesEditor = ({ formId, canWrite }) => {
-  const [stages, setStages] = useState([])
+  const [stages, setStages] = useState(/** @type {ReadonlyArray<Stage>} */ ([]))
   const [name, setName] = useState("")
-  const [error, setError] = useState(null)
-  const load = () => api.get(`/forms/${formId}/stages`).then((r) => setStages(r.stages), (e) => setError(e.message))
-  useEffect(() => { load() }, [formId])
-  const act = (action) => { setError(null); action().then(load, (e) => setError(e.message)) }
+  const [error, setError] = useState(/** @type {string | null} */ (null))
+  const load = () =>
+    api.get(`/forms/${formId}/stages`).then(
+      /** @param {{ stages: ReadonlyArray<Stage> }} r */ (r) => setStages(r.stages),
+      (e) => setError(messageOf(e))
+    )
+  useEffect(() => {
+    load()
+  }, [formId])
+  /** @param {() => Promise<unknown>} action */
+  const act = (action) => {
+    setError(null)
+    action().then(load, (e) => setError(messageOf(e)))
+  }
+  /** @param {number} index @param {number} delta */
   const move = (index, delta) => {
     const ids = stages.map((s) => s.id)
     const [moved] = ids.splice(index, 1)
+    if (moved === undefined) return
     ids.splice(index + delta, 0, moved)
     act(() => api.put(`/forms/${formId}/stages/order`, { stageIds: ids }))
   }
   return html`<section aria-labelledby="stages-title">
     <h2 id="stages-title">Stages</h2>
     ${error ? html`<p class="error" role="alert">${error}</p>` : null}
-    ${stages.map((stage, index) => html`<div class="stage-row" key=${stage.id}>
+    ${stages.map(
+      (stage, index) => html`<div class="stage-row" key=${stage.id}>
       <input type="text" aria-label=${`Name of stage ${index + 1}`} value=${stage.name} disabled=${!canWrite}
         onChange=${(e) => act(() => api.patch(`/stages/${stage.id}`, { name: e.target.value }))} />
       <input type="color" aria-label=${`Color of ${stage.name}`} value=${stage.color ?? "#888888"} disabled=${!canWrite}
         onChange=${(e) => act(() => api.patch(`/stages/${stage.id}`, { color: e.target.value }))} />
       <label><input type="checkbox" checked=${stage.isClosed} disabled=${!canWrite}
         onChange=${(e) => act(() => api.patch(`/stages/${stage.id}`, { isClosed: e.target.checked }))} /> Closed</label>
-      ${canWrite ? html`<div class="row">
+      ${
+        canWrite
+          ? html`<div class="row">
         <button aria-label=${`Move ${stage.name} up`} disabled=${index === 0} onClick=${() => move(index, -1)}>↑</button>
         <button aria-label=${`Move ${stage.name} down`} disabled=${index === stages.length - 1} onClick=${() => move(index, 1)}>↓</button>
         <button class="danger" aria-label=${`Delete stage ${stage.name}`} onClick=${() => confirm(`Delete the stage "${stage.name}"? Its responses go back to no stage.`) && act(() => api.del(`/stages/${stage.id}`))}>Delete</button>
-      </div>` : html`<span></span>`}
-    </div>`)}
-    ${canWrite ? html`<form class="row" onSubmit=${(e) => { e.preventDefault(); act(() => api.post(`/forms/${formId}/stages`, { name }).then(() => setName(""))) }}>
+      </div>`
+          : html`<span></span>`
+      }
+    </div>`
+    )}
+    ${
+      canWrite
+        ? html`<form class="row" onSubmit=${(e) => {
+            e.preventDefault()
+            act(() => api.post(`/forms/${formId}/stages`, { name }).then(() => setName("")))
+          }}>
       <label for="new-stage">New stage</label>
       <input id="new-stage" type="text" required maxlength="50" value=${name} onInput=${(e) => setName(e.target.value)} />
       <button type="submit">Add stage</button>
-    </form>` : null}
+    </form>`
+        : null
+    }
   </section>`
 }
 
+/** @param {{ route: import("./main.js").Route, canWrite: boolean }} props */
 export const BuilderScreen = ({ route, canWrite }) => {
-  const formId = route.formId
-  const [form, setForm] = useState(null)
-  const [drafts, setDrafts] = useState([])
+  const formId = route.formId ?? 0
+  const [form, setForm] = useState(/** @type {FormWithFields | null} */ (null))
+  const [drafts, setDrafts] = useState(/** @type {ReadonlyArray<Draft>} */ ([]))
   const [title, setTitle] = useState("")
   const [description, setDescription] = useState("")
-  const [newType, setNewType] = useState("short_text")
-  const [error, setError] = useState(null)
-  const [notice, setNotice] = useState(null)
+  const [newType, setNewType] = useState(/** @type {FieldType} */ ("short_text"))
+  const [error, setError] = useState(/** @type {string | null} */ (null))
+  const [notice, setNotice] = useState(/** @type {string | null} */ (null))
   const [dirty, setDirty] = useState(false)
-  const [hidden, setHidden] = useState(null)
+  const [hidden, setHidden] = useState(/** @type {ReadonlyArray<HiddenField> | null} */ (null))
 
-  const load = () => api.get(`/forms/${formId}`).then((f) => {
-    setForm(f)
-    setTitle(f.title)
-    setDescription(f.description ?? "")
-    setDrafts(f.fields.map(draftOf))
-    setHidden(Array.isArray(f.hiddenFields) ? f.hiddenFields : null)
-    setDirty(false)
-  }, (e) => setError(e.message))
-  useEffect(() => { load() }, [formId])
+  const load = () =>
+    api.get(`/forms/${formId}`).then(
+      /** @param {FormWithFields} f */
+      (f) => {
+        setForm(f)
+        setTitle(f.title)
+        setDescription(f.description ?? "")
+        setDrafts(f.fields.map(draftOf))
+        setHidden(Array.isArray(f.hiddenFields) ? f.hiddenFields : null)
+        setDirty(false)
+      },
+      (e) => setError(messageOf(e))
+    )
+  useEffect(() => {
+    load()
+  }, [formId])
 
-  const change = (next) => { setDrafts(next); setDirty(true); setNotice(null) }
-  const update = (index) => (draft) => change(drafts.map((d, i) => i === index ? draft : d))
+  /** @param {ReadonlyArray<Draft>} next */
+  const change = (next) => {
+    setDrafts(next)
+    setDirty(true)
+    setNotice(null)
+  }
+  /** @param {number} index @returns {(draft: Draft) => void} */
+  const update = (index) => (draft) => change(drafts.map((d, i) => (i === index ? draft : d)))
+  /** @param {number} index @param {number} delta */
   const move = (index, delta) => {
     const next = [...drafts]
     const [moved] = next.splice(index, 1)
+    if (moved === undefined) return
     next.splice(index + delta, 0, moved)
     change(next)
     requestAnimationFrame(() => document.getElementById(`q${moved.key}-label`)?.focus())
   }
   const add = () => {
-    const draft = draftOf({ type: newType, label: "", required: false, options: newType === "select" || newType === "checkboxes" ? { choices: ["Option 1", "Option 2"] } : {} })
+    const draft = draftOf({
+      type: newType,
+      label: "",
+      required: false,
+      options: newType === "select" || newType === "checkboxes" ? { choices: ["Option 1", "Option 2"] } : {}
+    })
     change([...drafts, draft])
     requestAnimationFrame(() => document.getElementById(`q${draft.key}-label`)?.focus())
   }
+  /** @param {"published" | "closed"} [status] */
   const save = async (status) => {
     setError(null)
     setNotice(null)
     try {
       await api.patch(`/forms/${formId}`, {
-        title, description: description.trim() === "" ? null : description,
-        fields: drafts.map(toInput), ...(status === undefined ? {} : { status }),
+        title,
+        description: description.trim() === "" ? null : description,
+        fields: drafts.map(toInput),
+        ...(status === undefined ? {} : { status }),
         ...(hidden === null ? {} : { hiddenFields: hidden })
       })
       await load()
       setNotice(status === undefined ? "Saved." : `Saved and ${status}.`)
     } catch (e) {
-      setError(e.message)
+      setError(messageOf(e))
     }
   }
 
-  if (form === null) return error ? html`<h1 tabindex="-1">Form</h1><p class="error" role="alert">${error}</p>` : html`<p class="loading">Loading…</p>`
+  if (form === null)
+    return error
+      ? html`<h1 tabindex="-1">Form</h1><p class="error" role="alert">${error}</p>`
+      : html`<p class="loading">Loading…</p>`
   return html`<div class="spread">
       <h1 tabindex="-1">${form.title} <span class=${`badge ${form.status}`}>${form.status}</span></h1>
       <div class="row">
@@ -205,36 +306,50 @@ export const BuilderScreen = ({ route, canWrite }) => {
       <div>
         <div class="card stack">
           <label for="form-title">Title</label>
-          <input id="form-title" type="text" maxlength="200" value=${title} disabled=${!canWrite} onInput=${(e) => { setTitle(e.target.value); setDirty(true) }} />
+          <input id="form-title" type="text" maxlength="200" value=${title} disabled=${!canWrite} onInput=${(e) => {
+            setTitle(e.target.value)
+            setDirty(true)
+          }} />
           <label for="form-description">Description</label>
-          <textarea id="form-description" disabled=${!canWrite} value=${description} onInput=${(e) => { setDescription(e.target.value); setDirty(true) }}></textarea>
+          <textarea id="form-description" disabled=${!canWrite} value=${description} onInput=${(e) => {
+            setDescription(e.target.value)
+            setDirty(true)
+          }}></textarea>
         </div>
         <h2>Questions</h2>
         ${drafts.length === 0 ? html`<p class="muted">No questions yet.</p>` : null}
         <ol class="stack" aria-label="Questions">
-        ${drafts.map((draft, index) => html`<li class="question-card" key=${draft.key}>
+        ${drafts.map(
+          (draft, index) => html`<li class="question-card" key=${draft.key}>
           <div class="fields">
             <div class="stack"><label for=${`q${draft.key}-label`}>Question ${index + 1}</label>
               <input id=${`q${draft.key}-label`} type="text" disabled=${!canWrite} value=${draft.label} onInput=${(e) => update(index)({ ...draft, label: e.target.value })} /></div>
             <div class="stack"><label for=${`q${draft.key}-type`}>Type</label>
               <select id=${`q${draft.key}-type`} disabled=${!canWrite} value=${draft.type} onChange=${(e) => update(index)({ ...draft, type: e.target.value })}>
-                ${questionTypes.map(([value, label]) => html`<option value=${value}>${label}</option>`)}
+                ${questionTypes.map(({ type, label }) => html`<option value=${type}>${label}</option>`)}
               </select></div>
           </div>
           ${draft.type !== "statement" ? html`<label><input type="checkbox" disabled=${!canWrite} checked=${draft.required} onChange=${(e) => update(index)({ ...draft, required: e.target.checked })} /> Required</label>` : null}
           <${OptionsEditor} draft=${draft} update=${update(index)} disabled=${!canWrite} />
           ${hidden === null ? null : html`<${LogicEditor} draft=${draft} index=${index} drafts=${drafts} hidden=${hidden} update=${update(index)} disabled=${!canWrite} />`}
-          ${canWrite ? html`<div class="row">
+          ${
+            canWrite
+              ? html`<div class="row">
             <button aria-label=${`Move question ${index + 1} up`} disabled=${index === 0} onClick=${() => move(index, -1)}>↑ Up</button>
             <button aria-label=${`Move question ${index + 1} down`} disabled=${index === drafts.length - 1} onClick=${() => move(index, 1)}>↓ Down</button>
             <button class="danger" aria-label=${`Delete question ${index + 1}`} onClick=${() => change(drafts.filter((_, i) => i !== index))}>Delete</button>
-          </div>` : null}
-        </li>`)}
+          </div>`
+              : null
+          }
+        </li>`
+        )}
         </ol>
-        ${canWrite ? html`<div class="row card">
+        ${
+          canWrite
+            ? html`<div class="row card">
           <label for="new-type">Add a question</label>
           <select id="new-type" value=${newType} onChange=${(e) => setNewType(e.target.value)}>
-            ${questionTypes.map(([value, label]) => html`<option value=${value}>${label}</option>`)}
+            ${questionTypes.map(({ type, label }) => html`<option value=${type}>${label}</option>`)}
           </select>
           <button onClick=${add}>Add question</button>
         </div>
@@ -242,8 +357,19 @@ export const BuilderScreen = ({ route, canWrite }) => {
           <button class="primary" onClick=${() => save()} disabled=${!dirty}>Save</button>
           ${form.status !== "published" ? html`<button onClick=${() => save("published")}>Save and publish</button>` : html`<button onClick=${() => save("closed")}>Save and close</button>`}
           ${dirty ? html`<span class="muted">Unsaved changes</span>` : null}
-        </div>` : null}
-        ${hidden === null ? null : html`<${HiddenFieldsEditor} hidden=${hidden} setHidden=${(next) => { setHidden(next); setDirty(true) }} disabled=${!canWrite} />`}
+        </div>`
+            : null
+        }
+        ${
+          hidden === null
+            ? null
+            : html`<${HiddenFieldsEditor} hidden=${hidden} setHidden=${(
+                /** @type {ReadonlyArray<HiddenField>} */ next
+              ) => {
+                setHidden(next)
+                setDirty(true)
+              }} disabled=${!canWrite} />`
+        }
         <${StagesEditor} formId=${formId} canWrite=${canWrite} />
         <${NotificationsEditor} formId=${formId} canWrite=${canWrite} />
         <${ConfirmationEditor} formId=${formId} canWrite=${canWrite} />

@@ -1,47 +1,91 @@
+// @ts-check
 // The case page (the webhook `link`): answers, respondent, stage, assignee, tags, internal notes, activity timeline, files, e-mails.
 import { html } from "htm/preact"
 import { useEffect, useState } from "preact/hooks"
-import { api, base, events, formatDate } from "./api.js"
-import { EmailComposer } from "./extras.js"
+import { api, base, events, formatDate, messageOf } from "./api.js"
+import { EmailComposer } from "./emails.js"
 
-const isFile = (value) => value !== null && typeof value === "object" && typeof value.fileId === "string"
+/** @typedef {import("./types.js").ResponseDetail} ResponseDetail */
+/** @typedef {ResponseDetail["activities"][number]} Activity */
+/** @typedef {{ fileId: string, name: string, size: number }} FileValue */
 
+/** @param {unknown} value @returns {value is FileValue} */
+const isFile = (value) =>
+  value !== null && typeof value === "object" && "fileId" in value && typeof value.fileId === "string"
+
+/** @param {{ value: unknown }} props @returns {unknown} */
 const Answer = ({ value }) => {
   if (value === undefined || value === null || value === "") return html`<span class="muted">(no answer)</span>`
-  if (isFile(value)) return html`<a href=${`${base}/api/files/${encodeURIComponent(value.fileId)}`}>${value.name}</a> <span class="muted">(${Math.ceil(value.size / 1024)} KB)</span>`
-  if (Array.isArray(value)) return value.map((v) => isFile(v) ? html`<${Answer} value=${v} /> ` : html`<span class="tag">${String(v)}</span>`)
+  if (isFile(value))
+    return html`<a href=${`${base}/api/files/${encodeURIComponent(value.fileId)}`}>${value.name}</a> <span class="muted">(${Math.ceil(value.size / 1024)} KB)</span>`
+  if (Array.isArray(value))
+    return value.map((v) => (isFile(v) ? html`<${Answer} value=${v} /> ` : html`<span class="tag">${String(v)}</span>`))
   if (typeof value === "boolean") return value ? "Yes" : "No"
   return String(value)
 }
 
+/** @param {Activity} activity @param {ResponseDetail} detail */
 const describe = (activity, detail) => {
-  const stage = (id) => id === null || id === undefined ? "no stage" : detail.stages.find((s) => s.id === id)?.name ?? `stage ${id}`
-  const member = (id) => id === null || id === undefined ? "nobody" : (detail.members.find((m) => m.accountId === id)?.name ?? detail.members.find((m) => m.accountId === id)?.email ?? `member ${id}`)
+  /** @param {unknown} id */
+  const stage = (id) =>
+    id === null || id === undefined ? "no stage" : (detail.stages.find((s) => s.id === id)?.name ?? `stage ${id}`)
+  /** @param {unknown} id */
+  const member = (id) =>
+    id === null || id === undefined
+      ? "nobody"
+      : (detail.members.find((m) => m.accountId === id)?.name ??
+        detail.members.find((m) => m.accountId === id)?.email ??
+        `member ${id}`)
+  /** @type {Record<string, any>} the payload's shape depends on the activity's type */
   const p = activity.payload
   switch (activity.type) {
-    case "created": return `Submitted (${p.source ?? "form"})`
-    case "stage_changed": return `Stage: ${stage(p.from)} → ${stage(p.to)}`
-    case "assigned": return `Assigned: ${member(p.from)} → ${member(p.to)}`
-    case "tags_changed": return `Tags: ${[...(p.added ?? []).map((t) => `+${t}`), ...(p.removed ?? []).map((t) => `−${t}`)].join(", ") || "changed"}`
-    case "note": return `Note: ${p.body}`
-    default: return activity.type
+    case "created":
+      return `Submitted (${p.source ?? "form"})`
+    case "stage_changed":
+      return `Stage: ${stage(p.from)} → ${stage(p.to)}`
+    case "assigned":
+      return `Assigned: ${member(p.from)} → ${member(p.to)}`
+    case "tags_changed":
+      return `Tags: ${[...(p.added ?? []).map((t) => `+${t}`), ...(p.removed ?? []).map((t) => `−${t}`)].join(", ") || "changed"}`
+    case "note":
+      return `Note: ${p.body}`
+    default:
+      return activity.type
   }
 }
 
-const actorName = (actor) => actor.type === "respondent" ? "Respondent" : actor.type === "system" ? "System" : `${actor.name ?? "A member"}${actor.via ? ` (${actor.via === "session" ? "app" : actor.via.replace("_", " ")})` : ""}`
+/** @param {Activity["actor"]} actor */
+const actorName = (actor) =>
+  actor.type === "respondent"
+    ? "Respondent"
+    : actor.type === "system"
+      ? "System"
+      : `${actor.name ?? "A member"}${actor.via ? ` (${actor.via === "session" ? "app" : actor.via.replace("_", " ")})` : ""}`
 
+/** @param {{ route: import("./main.js").Route, canWrite: boolean }} props */
 export const CaseScreen = ({ route, canWrite }) => {
-  const id = route.responseId
-  const [detail, setDetail] = useState(null)
-  const [error, setError] = useState(null)
-  const [notice, setNotice] = useState(null)
+  const id = route.responseId ?? 0
+  const [detail, setDetail] = useState(/** @type {ResponseDetail | null} */ (null))
+  const [error, setError] = useState(/** @type {string | null} */ (null))
+  const [notice, setNotice] = useState(/** @type {string | null} */ (null))
   const [note, setNote] = useState("")
   const [tag, setTag] = useState("")
 
-  const load = () => api.get(`/responses/${id}`).then(setDetail, (e) => setError(e.message))
-  useEffect(() => { load() }, [id])
-  useEffect(() => detail === null ? undefined : events(detail.form.id, (event) => { if (event.responseId === id) load() }), [detail?.form.id])
+  const load = () => api.get(`/responses/${id}`).then(setDetail, (e) => setError(messageOf(e)))
+  useEffect(() => {
+    load()
+  }, [id])
+  useEffect(
+    () =>
+      detail === null
+        ? undefined
+        : events(detail.form.id, (event) => {
+            if (event.responseId === id) load()
+          }),
+    [detail?.form.id]
+  )
 
+  /** @param {object} body @param {string} done */
   const patch = async (body, done) => {
     setError(null)
     try {
@@ -49,9 +93,10 @@ export const CaseScreen = ({ route, canWrite }) => {
       await load()
       setNotice(done)
     } catch (e) {
-      setError(e.message)
+      setError(messageOf(e))
     }
   }
+  /** @param {SubmitEvent} event */
   const addNote = async (event) => {
     event.preventDefault()
     setError(null)
@@ -61,11 +106,14 @@ export const CaseScreen = ({ route, canWrite }) => {
       await load()
       setNotice("Note added.")
     } catch (e) {
-      setError(e.message)
+      setError(messageOf(e))
     }
   }
 
-  if (detail === null) return error ? html`<h1 tabindex="-1">Response</h1><p class="error" role="alert">${error}</p>` : html`<p class="loading">Loading…</p>`
+  if (detail === null)
+    return error
+      ? html`<h1 tabindex="-1">Response</h1><p class="error" role="alert">${error}</p>`
+      : html`<p class="loading">Loading…</p>`
   const row = detail.response
   const tags = row.tags
   return html`<p><a href=${`${base}/app/forms/${detail.form.id}/responses`}>← ${detail.form.title}: all responses</a></p>
@@ -81,11 +129,15 @@ export const CaseScreen = ({ route, canWrite }) => {
         <section aria-labelledby="notes-title">
           <h2 id="notes-title">Internal notes</h2>
           <p class="muted">Notes are never shown to the respondent.</p>
-          ${canWrite ? html`<form class="stack" onSubmit=${addNote}>
+          ${
+            canWrite
+              ? html`<form class="stack" onSubmit=${addNote}>
             <label for="note">Add a note</label>
             <textarea id="note" required maxlength="5000" value=${note} onInput=${(e) => setNote(e.target.value)}></textarea>
             <div><button class="primary" type="submit" disabled=${note.trim() === ""}>Add note</button></div>
-          </form>` : null}
+          </form>`
+              : null
+          }
         </section>
         <section aria-labelledby="timeline-title">
           <h2 id="timeline-title">Activity</h2>
@@ -93,13 +145,33 @@ export const CaseScreen = ({ route, canWrite }) => {
         </section>
         <section aria-labelledby="emails-title">
           <h2 id="emails-title">E-mails with the respondent</h2>
-          ${detail.emails.length === 0 && detail.replies.length === 0 ? html`<p class="muted">No e-mails yet.</p>` : html`<ol class="timeline">
-            ${[...detail.emails.map((m) => ({ at: m.sentAt ?? "", item: html`<li><strong>Sent to ${m.to}</strong> · <span class="muted">${formatDate(m.sentAt)} · ${m.status} · ${m.opens} open(s), ${m.clicks.length} click(s)</span><br /><em>${m.subject}</em><pre>${m.text}</pre></li>` })),
-              ...detail.replies.map((r) => ({ at: r.receivedAt, item: html`<li><strong>Reply from ${r.from}</strong> · <span class="muted">${formatDate(r.receivedAt)}</span><br /><em>${r.subject}</em><pre>${r.text}</pre>
-                ${r.files.map((f) => html`<a href=${`${base}/api/files/${encodeURIComponent(f.fileId)}`}>${f.name}</a> `)}</li>` }))]
-              .sort((a, b) => a.at.localeCompare(b.at)).map((x) => x.item)}
-          </ol>`}
-          ${canWrite ? html`<${EmailComposer} responseId=${id} to=${row.email} onSent=${() => { load(); setNotice("E-mail sent.") }} />` : null}
+          ${
+            detail.emails.length === 0 && detail.replies.length === 0
+              ? html`<p class="muted">No e-mails yet.</p>`
+              : html`<ol class="timeline">
+            ${[
+              ...detail.emails.map((m) => ({
+                at: m.sentAt ?? "",
+                item: html`<li><strong>Sent to ${m.to}</strong> · <span class="muted">${formatDate(m.sentAt)} · ${m.status} · ${m.opens} open(s), ${m.clicks.length} click(s)</span><br /><em>${m.subject}</em><pre>${m.text}</pre></li>`
+              })),
+              ...detail.replies.map((r) => ({
+                at: r.receivedAt,
+                item: html`<li><strong>Reply from ${r.from}</strong> · <span class="muted">${formatDate(r.receivedAt)}</span><br /><em>${r.subject}</em><pre>${r.text}</pre>
+                ${r.files.map((f) => html`<a href=${`${base}/api/files/${encodeURIComponent(f.fileId)}`}>${f.name}</a> `)}</li>`
+              }))
+            ]
+              .sort((a, b) => a.at.localeCompare(b.at))
+              .map((x) => x.item)}
+          </ol>`
+          }
+          ${
+            canWrite
+              ? html`<${EmailComposer} responseId=${id} to=${row.email} onSent=${() => {
+                  load()
+                  setNotice("E-mail sent.")
+                }} />`
+              : null
+          }
         </section>
       </div>
       <aside class="card stack" aria-label="Case">
@@ -119,14 +191,27 @@ export const CaseScreen = ({ route, canWrite }) => {
         </select>
         <div>
           <strong id="tags-label">Tags</strong>
-          <ul class="row" aria-labelledby="tags-label">${tags.length === 0 ? html`<li class="muted">none</li>` : tags.map((t) => html`<li class="tag">${t}
-            ${canWrite ? html` <button class="link" aria-label=${`Remove tag ${t}`} onClick=${() => patch({ tags: tags.filter((x) => x !== t) }, `Tag ${t} removed.`)}>×</button>` : null}</li>`)}</ul>
+          <ul class="row" aria-labelledby="tags-label">${
+            tags.length === 0
+              ? html`<li class="muted">none</li>`
+              : tags.map(
+                  (t) => html`<li class="tag">${t}
+            ${canWrite ? html` <button class="link" aria-label=${`Remove tag ${t}`} onClick=${() => patch({ tags: tags.filter((x) => x !== t) }, `Tag ${t} removed.`)}>×</button>` : null}</li>`
+                )
+          }</ul>
         </div>
-        ${canWrite ? html`<form class="row" onSubmit=${(e) => { e.preventDefault(); patch({ tags: [...new Set([...tags, tag.trim()])] }, `Tag ${tag.trim()} added.`).then(() => setTag("")) }}>
+        ${
+          canWrite
+            ? html`<form class="row" onSubmit=${(e) => {
+                e.preventDefault()
+                patch({ tags: [...new Set([...tags, tag.trim()])] }, `Tag ${tag.trim()} added.`).then(() => setTag(""))
+              }}>
           <label for="case-tag">Add tag</label>
           <input id="case-tag" type="text" maxlength="30" required value=${tag} onInput=${(e) => setTag(e.target.value)} />
           <button type="submit" disabled=${tag.trim() === ""}>Add</button>
-        </form>` : null}
+        </form>`
+            : null
+        }
       </aside>
     </div>`
 }

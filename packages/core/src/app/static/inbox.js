@@ -1,12 +1,21 @@
+// @ts-check
 // The responses inbox: a paged table with the list filters, a board by stage (drag-and-drop and keyboard moves),
 // bulk actions, CSV export of the current filter, and live updates from the event stream.
 import { html } from "htm/preact"
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks"
-import { api, base, events, formatDate, query } from "./api.js"
+import { api, base, events, formatDate, messageOf, query } from "./api.js"
+
+/** @typedef {import("./types.js").ResponseRow} ResponseRow */
+/** @typedef {import("./types.js").ResponseList} ResponseList */
+/** @typedef {import("./types.js").Stage} Stage */
+/** @typedef {{ q: string, stage: string, assignee: string, tag: string, from: string, to: string }} Filters */
+/** @typedef {Pick<ResponseList, "form" | "stages" | "members" | "allTags" | "fields">} Meta what the screen shows besides the rows */
+/** @typedef {{ rows: ReadonlyArray<ResponseRow>, next: string | null }} Column */
 
 const pageSize = 100
 const columnSize = 50
 
+/** @param {Filters} filters */
 const filterQuery = (filters) => ({
   q: filters.q.trim(),
   stage: filters.stage,
@@ -16,10 +25,13 @@ const filterQuery = (filters) => ({
   to: filters.to === "" ? "" : new Date(`${filters.to}T23:59:59.999`).toISOString()
 })
 
+/** @param {ResponseRow} row */
 const who = (row) => row.name ?? row.email ?? `Response ${row.id}`
 
+/** @param {{ meta: Meta, filters: Filters, setFilters: (filters: Filters) => void }} props */
 const Filters = ({ meta, filters, setFilters }) => {
-  const set = (key) => (e) => setFilters({ ...filters, [key]: e.target.value })
+  /** @param {keyof Filters} key @returns {(e: Event & { currentTarget: HTMLInputElement | HTMLSelectElement }) => void} */
+  const set = (key) => (e) => setFilters({ ...filters, [key]: e.currentTarget.value })
   return html`<form class="filters" role="search" aria-label="Filter responses" onSubmit=${(e) => e.preventDefault()}>
     <div class="field"><label for="f-q">Search</label><input id="f-q" type="search" value=${filters.q} onInput=${set("q")} placeholder="Name, e-mail, tag, answer" /></div>
     <div class="field"><label for="f-stage">Stage</label><select id="f-stage" value=${filters.stage} onChange=${set("stage")}>
@@ -35,11 +47,16 @@ const Filters = ({ meta, filters, setFilters }) => {
   </form>`
 }
 
+/**
+ * @param {{ meta: Meta, selected: Set<number>, rows: ReadonlyArray<ResponseRow>, done: () => void,
+ *   announce: (message: string) => void }} props
+ */
 const Bulk = ({ meta, selected, rows, done, announce }) => {
   const [stage, setStage] = useState("")
   const [assignee, setAssignee] = useState("")
   const [tag, setTag] = useState("")
   const ids = [...selected]
+  /** @param {string} label @param {(row: ResponseRow | undefined) => object} patchOf */
   const apply = async (label, patchOf) => {
     let failed = 0
     for (const id of ids) {
@@ -71,17 +88,33 @@ const Bulk = ({ meta, selected, rows, done, announce }) => {
   </div>`
 }
 
+/**
+ * @param {{ meta: Meta, rows: ReadonlyArray<ResponseRow>, selected: Set<number>, setSelected: (ids: Set<number>) => void,
+ *   canWrite: boolean, more: boolean, loadMore: () => void }} props
+ */
 const Table = ({ meta, rows, selected, setSelected, canWrite, more, loadMore }) => {
-  const sentinel = useRef(null)
+  const sentinel = useRef(/** @type {HTMLDivElement | null} */ (null))
   useEffect(() => {
     if (!sentinel.current || !more) return
-    const observer = new IntersectionObserver((entries) => { if (entries.some((e) => e.isIntersecting)) loadMore() })
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) loadMore()
+    })
     observer.observe(sentinel.current)
     return () => observer.disconnect()
   }, [more, rows.length])
+  /** @param {number | null} id */
   const stageName = (id) => meta.stages.find((s) => s.id === id)?.name ?? "—"
-  const memberName = (id) => { const m = meta.members.find((x) => x.accountId === id); return m ? (m.name ?? m.email) : "—" }
-  const toggle = (id) => { const next = new Set(selected); next.has(id) ? next.delete(id) : next.add(id); setSelected(next) }
+  /** @param {number | null} id */
+  const memberName = (id) => {
+    const m = meta.members.find((x) => x.accountId === id)
+    return m ? (m.name ?? m.email) : "—"
+  }
+  /** @param {number} id */
+  const toggle = (id) => {
+    const next = new Set(selected)
+    next.has(id) ? next.delete(id) : next.add(id)
+    setSelected(next)
+  }
   const all = rows.length > 0 && rows.every((r) => selected.has(r.id))
   return html`<div class="inbox-scroll" tabindex="0" role="region" aria-label="Responses table">
     <table>
@@ -90,26 +123,33 @@ const Table = ({ meta, rows, selected, setSelected, canWrite, more, loadMore }) 
         ${canWrite ? html`<th scope="col"><input type="checkbox" aria-label="Select all loaded responses" checked=${all} onChange=${() => setSelected(all ? new Set() : new Set(rows.map((r) => r.id)))} /></th>` : null}
         <th scope="col">Respondent</th><th scope="col">Submitted</th><th scope="col">Stage</th><th scope="col">Assignee</th><th scope="col">Tags</th>
       </tr></thead>
-      <tbody>${rows.map((row) => html`<tr key=${row.id}>
+      <tbody>${rows.map(
+        (row) => html`<tr key=${row.id}>
         ${canWrite ? html`<td><input type="checkbox" aria-label=${`Select ${who(row)}`} checked=${selected.has(row.id)} onChange=${() => toggle(row.id)} /></td>` : null}
         <td><a href=${`${base}/app/responses/${row.id}`}>${who(row)}</a>${row.email && row.name ? html`<br /><span class="muted">${row.email}</span>` : null}</td>
         <td>${formatDate(row.submittedAt)}</td>
         <td>${stageName(row.stageId)}</td>
         <td>${memberName(row.assigneeId)}</td>
         <td>${row.tags.map((t) => html`<span class="tag">${t}</span>`)}</td>
-      </tr>`)}</tbody>
+      </tr>`
+      )}</tbody>
     </table>
     ${more ? html`<div ref=${sentinel} class="row"><button onClick=${loadMore}>Load more</button></div>` : null}
   </div>`
 }
 
+/**
+ * @param {{ formId: number, meta: Meta, filters: Filters, canWrite: boolean, announce: (message: string) => void,
+ *   version: number }} props
+ */
 const Board = ({ formId, meta, filters, canWrite, announce, version }) => {
+  /** @type {ReadonlyArray<{ id: number | null, name: string, color: string | null, isClosed?: boolean }>} */
   const columns = [{ id: null, name: "No stage", color: null }, ...meta.stages]
-  const [cards, setCards] = useState({})
-  const [over, setOver] = useState(null)
+  const [cards, setCards] = useState(/** @type {Record<string, Column>} */ ({}))
+  const [over, setOver] = useState(/** @type {string | null} */ (null))
   // A card moved with the keyboard is re-created in its new column; it takes the focus back in the same
   // render that creates it, so the next key press always reaches it.
-  const refocus = useRef(null)
+  const refocus = useRef(/** @type {{ id: number, column: string } | null} */ (null))
   useLayoutEffect(() => {
     if (refocus.current === null) return
     const { id, column } = refocus.current
@@ -120,21 +160,34 @@ const Board = ({ formId, meta, filters, canWrite, announce, version }) => {
       card.focus()
     }
   }, [cards])
-  const key = (stageId) => stageId === null ? "none" : String(stageId)
+  /** @param {number | null} stageId */
+  const key = (stageId) => (stageId === null ? "none" : String(stageId))
   // Loads overlap (a move, then the live update it causes): only the newest one started may paint, so a slower,
   // older answer never puts a card back in the column it left.
   const latest = useRef(0)
   const load = () => {
     const started = ++latest.current
-    return Promise.all(columns.map((column) =>
-      api.get(`/forms/${formId}/responses${query({ ...filterQuery(filters), stage: key(column.id), limit: columnSize })}`)
-        .then((list) => [key(column.id), list.responses, list.nextCursor])
-    )).then((entries) => {
-      if (started === latest.current) setCards(Object.fromEntries(entries.map(([k, rows, next]) => [k, { rows, next }])))
+    return Promise.all(
+      columns.map((column) =>
+        api
+          .get(
+            `/forms/${formId}/responses${query({ ...filterQuery(filters), stage: key(column.id), limit: columnSize })}`
+          )
+          .then(
+            /** @param {ResponseList} list @returns {[string, ResponseList["responses"], string | null]} */
+            (list) => [key(column.id), list.responses, list.nextCursor ?? null]
+          )
+      )
+    ).then((entries) => {
+      if (started === latest.current)
+        setCards(Object.fromEntries(entries.map(([k, rows, next]) => [k, { rows, next }])))
     })
   }
-  useEffect(() => { load() }, [formId, JSON.stringify(filters), meta.stages.length, version])
+  useEffect(() => {
+    load()
+  }, [formId, JSON.stringify(filters), meta.stages.length, version])
 
+  /** @param {ResponseRow} row @param {number | null} stageId @param {boolean} viaKeyboard */
   const moveTo = async (row, stageId, viaKeyboard) => {
     if (row.stageId === stageId) return
     try {
@@ -144,9 +197,10 @@ const Board = ({ formId, meta, filters, canWrite, announce, version }) => {
       if (viaKeyboard) refocus.current = { id: row.id, column: key(stageId) }
       await load()
     } catch (e) {
-      announce(`Could not move ${who(row)}: ${e.message}`)
+      announce(`Could not move ${who(row)}: ${messageOf(e)}`)
     }
   }
+  /** @param {ResponseRow} row @param {number} index @returns {(event: KeyboardEvent) => void} */
   const onKey = (row, index) => (event) => {
     if (!canWrite) return
     const delta = event.key === "ArrowRight" ? 1 : event.key === "ArrowLeft" ? -1 : 0
@@ -161,62 +215,95 @@ const Board = ({ formId, meta, filters, canWrite, announce, version }) => {
     ${columns.map((column, index) => {
       const column_ = cards[key(column.id)]
       return html`<section class=${`column${over === key(column.id) ? " over" : ""}`} aria-labelledby=${`col-${key(column.id)}`}
-        onDragOver=${(e) => { if (canWrite) { e.preventDefault(); setOver(key(column.id)) } }}
+        onDragOver=${(e) => {
+          if (canWrite) {
+            e.preventDefault()
+            setOver(key(column.id))
+          }
+        }}
         onDragLeave=${() => setOver(null)}
         onDrop=${(e) => {
           e.preventDefault()
           setOver(null)
           const id = Number(e.dataTransfer.getData("text/plain"))
-          const row = Object.values(cards).flatMap((c) => c.rows).find((r) => r.id === id)
+          const row = Object.values(cards)
+            .flatMap((c) => c.rows)
+            .find((r) => r.id === id)
           if (row) moveTo(row, column.id, false)
         }}>
-        <h2 id=${`col-${key(column.id)}`}>${column.color ? html`<span class="swatch" ref=${(el) => { if (el) el.style.background = column.color }}></span>` : null}${column.name}${column.isClosed ? " (closed)" : ""}
+        <h2 id=${`col-${key(column.id)}`}>${
+          column.color
+            ? html`<span class="swatch" ref=${(el) => {
+                if (el) el.style.background = column.color
+              }}></span>`
+            : null
+        }${column.name}${column.isClosed ? " (closed)" : ""}
           <span class="muted"> · ${column_ ? `${column_.rows.length}${column_.next ? "+" : ""}` : "…"}</span></h2>
-        <ul>${(column_?.rows ?? []).map((row) => html`<li key=${row.id} id=${`card-${row.id}`} class="board-card" tabindex="0" draggable=${canWrite ? "true" : "false"}
+        <ul>${(column_?.rows ?? []).map(
+          (
+            row
+          ) => html`<li key=${row.id} id=${`card-${row.id}`} class="board-card" tabindex="0" draggable=${canWrite ? "true" : "false"}
             aria-describedby="board-help" aria-label=${`${who(row)}, ${column.name}`}
-            onDragStart=${(e) => { e.dataTransfer.setData("text/plain", String(row.id)); e.dataTransfer.effectAllowed = "move" }}
+            onDragStart=${(e) => {
+              e.dataTransfer.setData("text/plain", String(row.id))
+              e.dataTransfer.effectAllowed = "move"
+            }}
             onKeyDown=${onKey(row, index)}>
           <a href=${`${base}/app/responses/${row.id}`}>${who(row)}</a>
           <div class="muted">${formatDate(row.submittedAt)}</div>
           <div>${row.tags.map((t) => html`<span class="tag">${t}</span>`)}</div>
-        </li>`)}</ul>
+        </li>`
+        )}</ul>
       </section>`
     })}
   </div>`
 }
 
+/** @param {{ route: import("./main.js").Route, canWrite: boolean }} props */
 export const InboxScreen = ({ route, canWrite }) => {
-  const formId = route.formId
+  const formId = route.formId ?? 0
   const params = new URLSearchParams(location.search)
   const [view, setView] = useState(params.get("view") === "board" ? "board" : "table")
-  const [filters, setFilters] = useState({ q: "", stage: "", assignee: "", tag: "", from: "", to: "" })
-  const [meta, setMeta] = useState(null)
-  const [rows, setRows] = useState([])
-  const [cursor, setCursor] = useState(null)
-  const [selected, setSelected] = useState(new Set())
-  const [error, setError] = useState(null)
+  const [filters, setFilters] = useState(
+    /** @type {Filters} */ ({ q: "", stage: "", assignee: "", tag: "", from: "", to: "" })
+  )
+  const [meta, setMeta] = useState(/** @type {Meta | null} */ (null))
+  const [rows, setRows] = useState(/** @type {ReadonlyArray<ResponseRow>} */ ([]))
+  const [cursor, setCursor] = useState(/** @type {string | null} */ (null))
+  const [selected, setSelected] = useState(/** @type {Set<number>} */ (new Set()))
+  const [error, setError] = useState(/** @type {string | null} */ (null))
   const [message, setMessage] = useState("")
   const [version, setVersion] = useState(0)
   const loading = useRef(false)
 
   const load = async () => {
     try {
+      /** @type {ResponseList} */
       const list = await api.get(`/forms/${formId}/responses${query({ ...filterQuery(filters), limit: pageSize })}`)
-      setMeta({ form: list.form, stages: list.stages, members: list.members, allTags: list.allTags, fields: list.fields })
+      setMeta({
+        form: list.form,
+        stages: list.stages,
+        members: list.members,
+        allTags: list.allTags,
+        fields: list.fields
+      })
       setRows(list.responses)
-      setCursor(list.nextCursor)
+      setCursor(list.nextCursor ?? null)
       setSelected(new Set())
     } catch (e) {
-      setError(e.message)
+      setError(messageOf(e))
     }
   }
   const loadMore = async () => {
     if (!cursor || loading.current) return
     loading.current = true
     try {
-      const list = await api.get(`/forms/${formId}/responses${query({ ...filterQuery(filters), limit: pageSize, cursor })}`)
+      /** @type {ResponseList} */
+      const list = await api.get(
+        `/forms/${formId}/responses${query({ ...filterQuery(filters), limit: pageSize, cursor })}`
+      )
       setRows((previous) => [...previous, ...list.responses])
-      setCursor(list.nextCursor)
+      setCursor(list.nextCursor ?? null)
     } finally {
       loading.current = false
     }
@@ -226,18 +313,30 @@ export const InboxScreen = ({ route, canWrite }) => {
     return () => clearTimeout(timer)
   }, [formId, JSON.stringify(filters)])
   // Live updates: a new or changed response reloads the first page (and the board).
-  useEffect(() => events(formId, (event) => {
-    if (event.event === "response.created") setMessage(`New response from ${event.respondent?.name ?? event.respondent?.email ?? "someone"}.`)
-    load()
-    setVersion((v) => v + 1)
-  }), [formId, JSON.stringify(filters)])
+  useEffect(
+    () =>
+      events(formId, (event) => {
+        if (event.event === "response.created")
+          setMessage(`New response from ${event.respondent?.name ?? event.respondent?.email ?? "someone"}.`)
+        load()
+        setVersion((v) => v + 1)
+      }),
+    [formId, JSON.stringify(filters)]
+  )
 
+  /** @param {"table" | "board"} next */
   const switchView = (next) => {
     setView(next)
     history.replaceState(null, "", `${base}/app/forms/${formId}/responses${next === "board" ? "?view=board" : ""}`)
   }
-  const refresh = () => { load(); setVersion((v) => v + 1) }
-  if (meta === null) return error ? html`<h1 tabindex="-1">Responses</h1><p class="error" role="alert">${error}</p>` : html`<p class="loading">Loading…</p>`
+  const refresh = () => {
+    load()
+    setVersion((v) => v + 1)
+  }
+  if (meta === null)
+    return error
+      ? html`<h1 tabindex="-1">Responses</h1><p class="error" role="alert">${error}</p>`
+      : html`<p class="loading">Loading…</p>`
   return html`<div class="spread">
       <h1 tabindex="-1">Responses: ${meta.form.title}</h1>
       <div class="row">
@@ -257,10 +356,13 @@ export const InboxScreen = ({ route, canWrite }) => {
       <button role="tab" id="tab-board" aria-selected=${view === "board" ? "true" : "false"} tabindex=${view === "board" ? "0" : "-1"} aria-controls="view-panel" onClick=${() => switchView("board")}>Board</button>
     </div>
     <div id="view-panel" role="tabpanel" aria-labelledby=${view === "board" ? "tab-board" : "tab-table"}>
-    ${view === "table" ? html`
+    ${
+      view === "table"
+        ? html`
       ${canWrite && selected.size > 0 ? html`<${Bulk} meta=${meta} selected=${selected} rows=${rows} done=${refresh} announce=${setMessage} />` : null}
       ${rows.length === 0 ? html`<p>No responses match.</p>` : html`<${Table} meta=${meta} rows=${rows} selected=${selected} setSelected=${setSelected} canWrite=${canWrite} more=${cursor !== null} loadMore=${loadMore} />`}
       <p class="muted">${rows.length} shown${cursor ? ", more below" : ""}.</p>`
-    : html`<${Board} formId=${formId} meta=${meta} filters=${filters} canWrite=${canWrite} announce=${setMessage} version=${version} />`}
+        : html`<${Board} formId=${formId} meta=${meta} filters=${filters} canWrite=${canWrite} announce=${setMessage} version=${version} />`
+    }
     </div>`
 }

@@ -1,25 +1,46 @@
+// @ts-check
 // The application shell: who is signed in, the navigation, and a tiny router over the History API.
 import { html, render } from "htm/preact"
 import { useEffect, useState } from "preact/hooks"
-import { base, call, navigate, setCsrf } from "./api.js"
+import { base, call, messageOf, navigate, setCsrf } from "./api.js"
 import { FormsScreen } from "./forms.js"
 import { BuilderScreen } from "./builder.js"
 import { InboxScreen } from "./inbox.js"
 import { CaseScreen } from "./case.js"
 import { SettingsScreen, AccountScreen } from "./settings.js"
 
+/** @typedef {import("./types.js").SessionInfo} SessionInfo */
+/** @typedef {{ screen: string, title: string, formId?: number, responseId?: number }} Route */
+
 const current = () => location.pathname.slice(base.length) + location.search
 
 // Links inside the application move without a reload (modifier clicks keep the browser's behaviour).
 document.addEventListener("click", (event) => {
+  /** @type {HTMLAnchorElement | null} */
   const link = event.target instanceof Element ? event.target.closest("a[href]") : null
-  if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return
-  const href = link.getAttribute("href")
-  if (link.target || link.hasAttribute("download") || !href.startsWith(`${base}/app`) || href.startsWith(`${base}/app/sign`)) return
+  if (
+    !link ||
+    event.defaultPrevented ||
+    event.button !== 0 ||
+    event.metaKey ||
+    event.ctrlKey ||
+    event.shiftKey ||
+    event.altKey
+  )
+    return
+  const href = link.getAttribute("href") ?? ""
+  if (
+    link.target ||
+    link.hasAttribute("download") ||
+    !href.startsWith(`${base}/app`) ||
+    href.startsWith(`${base}/app/sign`)
+  )
+    return
   event.preventDefault()
   navigate(href.slice(base.length))
 })
 
+/** @type {ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => Route]>} */
 const routes = [
   [/^\/app\/?$/, () => ({ screen: "forms", title: "Forms" })],
   [/^\/app\/forms\/(\d+)\/responses\/?$/, (m) => ({ screen: "inbox", title: "Responses", formId: Number(m[1]) })],
@@ -29,6 +50,7 @@ const routes = [
   [/^\/app\/account\/?$/, () => ({ screen: "account", title: "Account" })]
 ]
 
+/** @param {string} path @returns {Route} */
 const match = (path) => {
   const pathname = path.split("?")[0]
   for (const [pattern, make] of routes) {
@@ -40,14 +62,16 @@ const match = (path) => {
 
 // A person in several workspaces switches here: the server opens a fresh session in the chosen one, then the
 // application reloads on the forms of that workspace (every screen's data belongs to one workspace).
+/** @param {{ session: SessionInfo }} props */
 const WorkspaceSwitcher = ({ session }) => {
-  const [error, setError] = useState(null)
+  const [error, setError] = useState(/** @type {string | null} */ (null))
   if (session.via !== "session" || !session.workspaces || session.workspaces.length < 2) return null
+  /** @param {Event & { currentTarget: HTMLSelectElement }} event */
   const change = (event) => {
-    const workspaceId = Number(event.target.value)
+    const workspaceId = Number(event.currentTarget.value)
     call("POST", "/app/workspace", { workspaceId }).then(
       () => location.assign(`${base}/app`),
-      (failure) => setError(failure.message)
+      (failure) => setError(messageOf(failure))
     )
   }
   return html`<span class="workspace-switcher">
@@ -58,7 +82,9 @@ const WorkspaceSwitcher = ({ session }) => {
   </span>`
 }
 
+/** @param {{ route: Route, session: SessionInfo }} props */
 const Nav = ({ route, session }) => {
+  /** @param {string} href @param {string} label @param {boolean} active */
   const item = (href, label, active) =>
     html`<li><a href=${`${base}${href}`} aria-current=${active ? "page" : undefined}>${label}</a></li>`
   return html`<header class="top">
@@ -72,30 +98,44 @@ const Nav = ({ route, session }) => {
     <div class="who">
       <${WorkspaceSwitcher} session=${session} />
       <span>${session.account.name ?? session.account.email} <span class="badge">${session.role}</span></span>
-      ${session.via === "session" ? html`<form method="post" action=${`${base}/app/sign-out`}>
+      ${
+        session.via === "session"
+          ? html`<form method="post" action=${`${base}/app/sign-out`}>
         <input type="hidden" name="csrf" value=${session.csrfToken} />
         <button type="submit">Sign out</button>
-      </form>` : null}
+      </form>`
+          : null
+      }
     </div>
   </header>`
 }
 
 const App = () => {
-  const [session, setSession] = useState(null)
-  const [failed, setFailed] = useState(null)
+  const [session, setSession] = useState(/** @type {SessionInfo | null} */ (null))
+  const [failed, setFailed] = useState(/** @type {string | null} */ (null))
   const [path, setPath] = useState(current())
   useEffect(() => {
-    call("GET", "/app/session").then((s) => { setCsrf(s.csrfToken); setSession(s) }, (error) => setFailed(error.message))
+    call("GET", "/app/session").then(
+      /** @param {SessionInfo} s */
+      (s) => {
+        setCsrf(s.csrfToken)
+        setSession(s)
+      },
+      (error) => setFailed(messageOf(error))
+    )
     const update = () => setPath(current())
     addEventListener("popstate", update)
     addEventListener("qforms:navigate", update)
-    return () => { removeEventListener("popstate", update); removeEventListener("qforms:navigate", update) }
+    return () => {
+      removeEventListener("popstate", update)
+      removeEventListener("qforms:navigate", update)
+    }
   }, [])
   const route = match(path)
   useEffect(() => {
     document.title = `${route.title} · qforms`
     // Focus the new screen's heading so screen readers announce the change.
-    requestAnimationFrame(() => document.querySelector("main h1")?.focus())
+    requestAnimationFrame(() => /** @type {HTMLElement | null} */ (document.querySelector("main h1"))?.focus())
   }, [path])
   if (failed) {
     if (/signed in/.test(failed)) location.assign(`${base}/app/sign-in`)
@@ -105,19 +145,23 @@ const App = () => {
   const canWrite = session.role !== "viewer"
   const canAdmin = session.role === "owner" || session.role === "admin"
   const props = { session, canWrite, canAdmin, route, key: path }
-  const screen = {
-    forms: () => html`<${FormsScreen} ...${props} />`,
-    builder: () => html`<${BuilderScreen} ...${props} />`,
-    inbox: () => html`<${InboxScreen} ...${props} />`,
-    case: () => html`<${CaseScreen} ...${props} />`,
-    settings: () => html`<${SettingsScreen} ...${props} />`,
-    account: () => html`<${AccountScreen} ...${props} />`,
-    missing: () => html`<h1 tabindex="-1">Not found</h1><p>There is nothing at this address. <a href=${`${base}/app`}>Back to the forms</a>.</p>`
-  }[route.screen]
+  const screen =
+    {
+      forms: () => html`<${FormsScreen} ...${props} />`,
+      builder: () => html`<${BuilderScreen} ...${props} />`,
+      inbox: () => html`<${InboxScreen} ...${props} />`,
+      case: () => html`<${CaseScreen} ...${props} />`,
+      settings: () => html`<${SettingsScreen} ...${props} />`,
+      account: () => html`<${AccountScreen} ...${props} />`,
+      missing: () =>
+        html`<h1 tabindex="-1">Not found</h1><p>There is nothing at this address. <a href=${`${base}/app`}>Back to the forms</a>.</p>`
+    }[route.screen] ?? (() => null)
   return html`<${Nav} route=${route} session=${session} />
     <main class="page" id="main">${screen()}</main>`
 }
 
 const root = document.getElementById("root")
-root.textContent = ""
-render(html`<${App} />`, root)
+if (root) {
+  root.textContent = ""
+  render(html`<${App} />`, root)
+}

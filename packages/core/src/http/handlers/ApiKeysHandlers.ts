@@ -1,15 +1,20 @@
 /** Handlers of the API keys group. */
 import * as Effect from "effect/Effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import { ApiKeys } from "../../domain/ApiKeys.ts"
-import { Api, CurrentActor } from "../Api.ts"
-import { handle } from "../ApiErrors.ts"
+import { ApiKeys } from "../../identity/ApiKeys.ts"
+import { Api, CurrentActor } from "../../api/Api.ts"
+import { handle } from "../../web/ApiErrors.ts"
 
-export const ApiKeysHandlers = HttpApiBuilder.group(Api, "apiKeys", Effect.fnUntraced(function*(handlers) {
-  const keys = yield* ApiKeys
-  return handlers.handleAll({
-    list: () => Effect.flatMap(CurrentActor, (actor) => handle(Effect.map(keys.listAs(actor), (apiKeys) => ({ apiKeys })))),
-    issue: ({ payload }) => Effect.flatMap(CurrentActor, (actor) => handle(keys.issue(actor, payload))),
-    revoke: ({ params }) => Effect.flatMap(CurrentActor, (actor) => handle(keys.revokeAs(actor, params.id)))
+export const ApiKeysHandlers = HttpApiBuilder.group(
+  Api,
+  "apiKeys",
+  Effect.fnUntraced(function* (handlers) {
+    const keys = yield* ApiKeys
+    return handlers.handleAll({
+      list: () =>
+        Effect.flatMap(CurrentActor, (actor) => handle(Effect.map(keys.listAs(actor), (apiKeys) => ({ apiKeys })))),
+      issue: ({ payload }) => Effect.flatMap(CurrentActor, (actor) => handle(keys.issue(actor, payload))),
+      revoke: ({ params }) => Effect.flatMap(CurrentActor, (actor) => handle(keys.revokeAs(actor, params.id)))
+    })
   })
-}))
+)

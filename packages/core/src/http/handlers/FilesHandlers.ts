@@ -2,9 +2,9 @@
 import * as Effect from "effect/Effect"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import { Files } from "../../domain/Files.ts"
-import { Api, CurrentActor } from "../Api.ts"
-import { handle } from "../ApiErrors.ts"
+import { Files } from "../../files/Files.ts"
+import { Api, CurrentActor } from "../../api/Api.ts"
+import { handle } from "../../web/ApiErrors.ts"
 
 /**
  * `Content-Disposition: attachment` for a file name: an ASCII `filename`
@@ -63,21 +63,26 @@ export const downloadHeaders = (name: string): Readonly<Record<string, string>> 
   "cache-control": "private, no-store"
 })
 
-export const FilesHandlers = HttpApiBuilder.group(Api, "files", Effect.fnUntraced(function*(handlers) {
-  const files = yield* Files
-  return handlers.handle("download", ({ params }) =>
-    Effect.gen(function*() {
-      const actor = yield* CurrentActor
-      const { content, file } = yield* handle(
-        files.download(actor, params.fileId).pipe(
-          // A record whose bytes cannot be read is the server's failure (500), not the client's.
-          Effect.catchTag("BlobStoreError", (error) => Effect.die(error))
+export const FilesHandlers = HttpApiBuilder.group(
+  Api,
+  "files",
+  Effect.fnUntraced(function* (handlers) {
+    const files = yield* Files
+    return handlers.handle("download", ({ params }) =>
+      Effect.gen(function* () {
+        const actor = yield* CurrentActor
+        const { content, file } = yield* handle(
+          files.download(actor, params.fileId).pipe(
+            // A record whose bytes cannot be read is the server's failure (500), not the client's.
+            Effect.catchTag("BlobStoreError", (error) => Effect.die(error))
+          )
         )
-      )
-      return HttpServerResponse.stream(content, {
-        contentType: servedType(file.type),
-        contentLength: file.size,
-        headers: downloadHeaders(file.name)
+        return HttpServerResponse.stream(content, {
+          contentType: servedType(file.type),
+          contentLength: file.size,
+          headers: downloadHeaders(file.name)
+        })
       })
-    }))
-}))
+    )
+  })
+)

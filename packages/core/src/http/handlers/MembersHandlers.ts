@@ -1,29 +1,38 @@
 /** Handlers of the members group. */
 import * as Effect from "effect/Effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import * as Files from "../../domain/Files.ts"
-import { Invitations } from "../../domain/Invitations.ts"
-import { Members } from "../../domain/Members.ts"
-import { Api, CurrentActor } from "../Api.ts"
-import { handle } from "../ApiErrors.ts"
+import { Invitations } from "../../identity/Invitations.ts"
+import { Members } from "../../identity/Members.ts"
+import { Api, CurrentActor } from "../../api/Api.ts"
+import { handle } from "../../web/ApiErrors.ts"
+import * as Links from "../../kernel/Links.ts"
 
-export const MembersHandlers = HttpApiBuilder.group(Api, "members", Effect.fnUntraced(function*(handlers) {
-  const members = yield* Members
-  const invitations = yield* Invitations
-  return handlers.handleAll({
-    list: () =>
-      Effect.flatMap(CurrentActor, (actor) =>
-        handle(Effect.map(members.list(actor.workspaceId), (list) => ({ members: list })))),
-    add: ({ payload }) => Effect.flatMap(CurrentActor, (actor) => handle(members.invite(actor, payload))),
-    changeRole: ({ params, payload }) =>
-      Effect.flatMap(CurrentActor, (actor) => handle(members.changeRole(actor, params.accountId, payload.role))),
-    remove: ({ params }) => Effect.flatMap(CurrentActor, (actor) => handle(members.dismiss(actor, params.accountId))),
-    signInLink: ({ params }) =>
-      Effect.gen(function*() {
-        const actor = yield* CurrentActor
-        const issued = yield* handle(invitations.issueSignInLink(actor, params.accountId))
-        const base = (yield* Files.LinkBase).replace(/\/$/, "")
-        return { accountId: params.accountId, link: `${base}/app/link/${issued.token}`, expiresAt: issued.expiresAt.toISOString() }
-      })
+export const MembersHandlers = HttpApiBuilder.group(
+  Api,
+  "members",
+  Effect.fnUntraced(function* (handlers) {
+    const members = yield* Members
+    const invitations = yield* Invitations
+    return handlers.handleAll({
+      list: () =>
+        Effect.flatMap(CurrentActor, (actor) =>
+          handle(Effect.map(members.list(actor.workspaceId), (list) => ({ members: list })))
+        ),
+      add: ({ payload }) => Effect.flatMap(CurrentActor, (actor) => handle(members.invite(actor, payload))),
+      changeRole: ({ params, payload }) =>
+        Effect.flatMap(CurrentActor, (actor) => handle(members.changeRole(actor, params.accountId, payload.role))),
+      remove: ({ params }) => Effect.flatMap(CurrentActor, (actor) => handle(members.dismiss(actor, params.accountId))),
+      signInLink: ({ params }) =>
+        Effect.gen(function* () {
+          const actor = yield* CurrentActor
+          const issued = yield* handle(invitations.issueSignInLink(actor, params.accountId))
+          const base = (yield* Links.LinkBase).replace(/\/$/, "")
+          return {
+            accountId: params.accountId,
+            link: `${base}/app/link/${issued.token}`,
+            expiresAt: issued.expiresAt.toISOString()
+          }
+        })
+    })
   })
-}))
+)

@@ -3,12 +3,12 @@ import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import * as Csv from "../../domain/Csv.ts"
-import { LinkBase } from "../../domain/Files.ts"
-import { Notes } from "../../domain/Notes.ts"
-import { type ListOptions, Responses } from "../../domain/Responses.ts"
-import { Api, CurrentActor, type ResponseListQuery } from "../Api.ts"
-import { handle } from "../ApiErrors.ts"
+import * as Csv from "../../cases/Csv.ts"
+import { LinkBase } from "../../kernel/Links.ts"
+import { Notes } from "../../cases/Notes.ts"
+import { type ListOptions, Responses } from "../../cases/Responses.ts"
+import { Api, CurrentActor, type ResponseListQuery } from "../../api/Api.ts"
+import { handle } from "../../web/ApiErrors.ts"
 
 const toListOptions = (query: ResponseListQuery): ListOptions => ({
   q: query.q,
@@ -32,65 +32,73 @@ const toListOptions = (query: ResponseListQuery): ListOptions => ({
 const jsonListStream = (head: object, rows: Stream.Stream<object, unknown>): Stream.Stream<Uint8Array, unknown> => {
   const opening = JSON.stringify({ ...head, responses: [] }).slice(0, -2)
   return Stream.make(opening).pipe(
-    Stream.concat(Stream.suspend(() => {
-      let first = true
-      return Stream.mapArray(rows, (page) => {
-        let text = first ? "" : ","
-        first = false
-        for (let i = 0; i < page.length; i++) text += i === 0 ? JSON.stringify(page[i]) : `,${JSON.stringify(page[i])}`
-        return [text]
+    Stream.concat(
+      Stream.suspend(() => {
+        let first = true
+        return Stream.mapArray(rows, (page) => {
+          let text = first ? "" : ","
+          first = false
+          for (let i = 0; i < page.length; i++)
+            text += i === 0 ? JSON.stringify(page[i]) : `,${JSON.stringify(page[i])}`
+          return [text]
+        })
       })
-    })),
-    Stream.concat(Stream.make("],\"nextCursor\":null}")),
+    ),
+    Stream.concat(Stream.make('],"nextCursor":null}')),
     Stream.encodeText
   )
 }
 
-export const ResponsesHandlers = HttpApiBuilder.group(Api, "responses", Effect.fnUntraced(function*(handlers) {
-  const responses = yield* Responses
-  const notes = yield* Notes
-  return handlers.handleAll({
-    list: ({ params, query }) =>
-      Effect.gen(function*() {
-        const actor = yield* CurrentActor
-        const options = toListOptions(query)
-        if (options.limit !== undefined || options.cursor !== undefined) {
-          return yield* handle(responses.list(actor, params.formId, options))
-        }
-        const { head, rows } = yield* handle(responses.stream(actor, params.formId, options))
-        return HttpServerResponse.stream(jsonListStream(head, rows), { contentType: "application/json" })
-      }),
-    csv: ({ params, query }) =>
-      Effect.flatMap(Effect.all([CurrentActor, LinkBase]), ([actor, linkBase]) =>
-        handle(Effect.map(
-          responses.stream(actor, params.formId, toListOptions(query)),
-          ({ head, rows }) => {
-            const writer = Csv.writer(
-              head.fields,
-              head.stages,
-              head.members,
-              linkBase,
-              head.hiddenFields.map((h) => h.name)
-            )
-            return HttpServerResponse.stream(
-              Stream.make(writer.header).pipe(
-                // One string per page of rows, as for the JSON list.
-                Stream.concat(Stream.mapArray(rows, (page) => [page.map(writer.row).join("")])),
-                Stream.encodeText
-              ),
-              {
-                contentType: "text/csv; charset=utf-8",
-                headers: { "content-disposition": `attachment; filename="form-${head.form.id}-responses.csv"` }
-              }
-            )
+export const ResponsesHandlers = HttpApiBuilder.group(
+  Api,
+  "responses",
+  Effect.fnUntraced(function* (handlers) {
+    const responses = yield* Responses
+    const notes = yield* Notes
+    return handlers.handleAll({
+      list: ({ params, query }) =>
+        Effect.gen(function* () {
+          const actor = yield* CurrentActor
+          const options = toListOptions(query)
+          if (options.limit !== undefined || options.cursor !== undefined) {
+            return yield* handle(responses.list(actor, params.formId, options))
           }
-        ))),
-    submit: ({ params, payload }) =>
-      Effect.flatMap(CurrentActor, (actor) => handle(responses.submit(actor, params.formId, payload, "api"))),
-    get: ({ params }) => Effect.flatMap(CurrentActor, (actor) => handle(responses.get(actor, params.id))),
-    update: ({ params, payload }) =>
-      Effect.flatMap(CurrentActor, (actor) => handle(responses.update(actor, params.id, payload))),
-    remove: ({ params }) => Effect.flatMap(CurrentActor, (actor) => handle(responses.remove(actor, params.id))),
-    addNote: ({ params, payload }) => Effect.flatMap(CurrentActor, (actor) => handle(notes.add(actor, params.id, payload)))
+          const { head, rows } = yield* handle(responses.stream(actor, params.formId, options))
+          return HttpServerResponse.stream(jsonListStream(head, rows), { contentType: "application/json" })
+        }),
+      csv: ({ params, query }) =>
+        Effect.flatMap(Effect.all([CurrentActor, LinkBase]), ([actor, linkBase]) =>
+          handle(
+            Effect.map(responses.stream(actor, params.formId, toListOptions(query)), ({ head, rows }) => {
+              const writer = Csv.writer(
+                head.fields,
+                head.stages,
+                head.members,
+                linkBase,
+                head.hiddenFields.map((h) => h.name)
+              )
+              return HttpServerResponse.stream(
+                Stream.make(writer.header).pipe(
+                  // One string per page of rows, as for the JSON list.
+                  Stream.concat(Stream.mapArray(rows, (page) => [page.map(writer.row).join("")])),
+                  Stream.encodeText
+                ),
+                {
+                  contentType: "text/csv; charset=utf-8",
+                  headers: { "content-disposition": `attachment; filename="form-${head.form.id}-responses.csv"` }
+                }
+              )
+            })
+          )
+        ),
+      submit: ({ params, payload }) =>
+        Effect.flatMap(CurrentActor, (actor) => handle(responses.submit(actor, params.formId, payload, "api"))),
+      get: ({ params }) => Effect.flatMap(CurrentActor, (actor) => handle(responses.get(actor, params.id))),
+      update: ({ params, payload }) =>
+        Effect.flatMap(CurrentActor, (actor) => handle(responses.update(actor, params.id, payload))),
+      remove: ({ params }) => Effect.flatMap(CurrentActor, (actor) => handle(responses.remove(actor, params.id))),
+      addNote: ({ params, payload }) =>
+        Effect.flatMap(CurrentActor, (actor) => handle(notes.add(actor, params.id, payload)))
+    })
   })
-}))
+)

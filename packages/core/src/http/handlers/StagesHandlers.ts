@@ -1,23 +1,29 @@
 /** Handlers of the stages group. */
 import * as Effect from "effect/Effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import { Stages } from "../../domain/Stages.ts"
-import { Api, CurrentActor } from "../Api.ts"
-import { handle } from "../ApiErrors.ts"
+import { Stages } from "../../forms/Stages.ts"
+import { Api, CurrentActor } from "../../api/Api.ts"
+import { handle } from "../../web/ApiErrors.ts"
 
-export const StagesHandlers = HttpApiBuilder.group(Api, "stages", Effect.fnUntraced(function*(handlers) {
-  const stages = yield* Stages
-  return handlers.handleAll({
-    list: ({ params }) =>
-      Effect.flatMap(CurrentActor, (actor) =>
-        handle(Effect.map(stages.list(actor, params.formId), (list) => ({ stages: list })))),
-    create: ({ params, payload }) =>
-      Effect.flatMap(CurrentActor, (actor) => handle(stages.create(actor, params.formId, payload))),
-    reorder: ({ params, payload }) =>
-      Effect.flatMap(CurrentActor, (actor) =>
-        handle(Effect.map(stages.reorder(actor, params.formId, payload), (list) => ({ stages: list })))),
-    update: ({ params, payload }) =>
-      Effect.flatMap(CurrentActor, (actor) => handle(stages.update(actor, params.id, payload))),
-    remove: ({ params }) => Effect.flatMap(CurrentActor, (actor) => handle(stages.remove(actor, params.id)))
+export const StagesHandlers = HttpApiBuilder.group(
+  Api,
+  "stages",
+  Effect.fnUntraced(function* (handlers) {
+    const stages = yield* Stages
+    return handlers.handleAll({
+      list: ({ params }) =>
+        Effect.flatMap(CurrentActor, (actor) =>
+          handle(Effect.map(stages.list(actor, params.formId), (list) => ({ stages: list })))
+        ),
+      create: ({ params, payload }) =>
+        Effect.flatMap(CurrentActor, (actor) => handle(stages.create(actor, params.formId, payload))),
+      reorder: ({ params, payload }) =>
+        Effect.flatMap(CurrentActor, (actor) =>
+          handle(Effect.map(stages.reorder(actor, params.formId, payload), (list) => ({ stages: list })))
+        ),
+      update: ({ params, payload }) =>
+        Effect.flatMap(CurrentActor, (actor) => handle(stages.update(actor, params.id, payload))),
+      remove: ({ params }) => Effect.flatMap(CurrentActor, (actor) => handle(stages.remove(actor, params.id)))
+    })
   })
-}))
+)

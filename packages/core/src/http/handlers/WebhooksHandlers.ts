@@ -1,24 +1,33 @@
 /** Handlers of the webhooks group. */
 import * as Effect from "effect/Effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import * as TestPing from "../../delivery/TestPing.ts"
-import { Deliveries } from "../../domain/Deliveries.ts"
-import { Webhooks } from "../../domain/Webhooks.ts"
-import { Api, CurrentActor } from "../Api.ts"
-import { handle } from "../ApiErrors.ts"
+import * as TestPing from "../../outbox/TestPing.ts"
+import { Deliveries } from "../../outbox/Deliveries.ts"
+import { Webhooks } from "../../outbox/Webhooks.ts"
+import { Api, CurrentActor } from "../../api/Api.ts"
+import { handle } from "../../web/ApiErrors.ts"
 
-export const WebhooksHandlers = HttpApiBuilder.group(Api, "webhooks", Effect.fnUntraced(function*(handlers) {
-  const webhooks = yield* Webhooks
-  const deliveries = yield* Deliveries
-  return handlers.handleAll({
-    update: ({ params, payload }) => Effect.flatMap(CurrentActor, (actor) => handle(webhooks.update(actor, params.id, payload))),
-    deliveries: ({ params, query }) =>
-      Effect.flatMap(CurrentActor, (actor) => handle(deliveries.list(actor, params.id, query))),
-    retry: ({ params }) => Effect.flatMap(CurrentActor, (actor) => handle(deliveries.retry(actor, params.deliveryId))),
-    test: ({ params }) =>
-      Effect.flatMap(CurrentActor, (actor) => handle(Effect.flatMap(webhooks.target(actor, params.id), TestPing.send))),
-    list: () => Effect.flatMap(CurrentActor, (actor) => handle(webhooks.list(actor))),
-    subscribe: ({ payload }) => Effect.flatMap(CurrentActor, (actor) => handle(webhooks.subscribe(actor, payload))),
-    unsubscribe: ({ params }) => Effect.flatMap(CurrentActor, (actor) => handle(webhooks.unsubscribe(actor, params.id)))
+export const WebhooksHandlers = HttpApiBuilder.group(
+  Api,
+  "webhooks",
+  Effect.fnUntraced(function* (handlers) {
+    const webhooks = yield* Webhooks
+    const deliveries = yield* Deliveries
+    return handlers.handleAll({
+      update: ({ params, payload }) =>
+        Effect.flatMap(CurrentActor, (actor) => handle(webhooks.update(actor, params.id, payload))),
+      deliveries: ({ params, query }) =>
+        Effect.flatMap(CurrentActor, (actor) => handle(deliveries.list(actor, params.id, query))),
+      retry: ({ params }) =>
+        Effect.flatMap(CurrentActor, (actor) => handle(deliveries.retry(actor, params.deliveryId))),
+      test: ({ params }) =>
+        Effect.flatMap(CurrentActor, (actor) =>
+          handle(Effect.flatMap(webhooks.target(actor, params.id), TestPing.send))
+        ),
+      list: () => Effect.flatMap(CurrentActor, (actor) => handle(webhooks.list(actor))),
+      subscribe: ({ payload }) => Effect.flatMap(CurrentActor, (actor) => handle(webhooks.subscribe(actor, payload))),
+      unsubscribe: ({ params }) =>
+        Effect.flatMap(CurrentActor, (actor) => handle(webhooks.unsubscribe(actor, params.id)))
+    })
   })
-}))
+)

@@ -1,0 +1,102 @@
+// The dependency rules of the source tree (issue #21), checked in CI by `npm run lint:deps`.
+// Layers of packages/core/src, lowest first; a layer may import only the layers below it:
+//   kernel/ (ids, errors, display text, links, signing secrets) and Options.ts (leaf configuration)
+//   storage/ (the database, migrations, notifications)
+//   the bounded contexts: identity/ forms/ cases/ files/ outbox/ email/ generation/
+//   delivery/ (the background worker)
+//   web/ (what every surface shares: request origin, security, rate limits, error table, HTML, caching)
+//   api/ (the HTTP API definition: a contract, no handlers)
+//   the surfaces: http/ (API handlers, docs, event stream, inbound e-mail) mcp/ pages/ app/ — never each other
+//   the composition root: Http.ts Services.ts Qforms.ts Bootstrap.ts index.ts
+// Adapters, examples and the test kit see only the public entry point "@qforms/core".
+const core = "^packages/core/src/"
+const contexts = "(identity|forms|cases|files|outbox|email|generation)"
+const root = `${core}[^/]+\\.ts$`
+const rootButOptions = `${core}(?!Options\\.ts$)[^/]+\\.ts$`
+const layer = (name, from, forbidden, comment) => ({
+  name,
+  comment,
+  severity: "error",
+  from: { path: from },
+  to: { path: forbidden }
+})
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      comment: "No import cycles, type-only imports included.",
+      severity: "error",
+      from: {},
+      to: { circular: true }
+    },
+    layer("kernel-is-a-leaf", `${core}kernel/`, `${core}(?!kernel/)`, "The kernel imports nothing of ours."),
+    layer("storage-knows-no-domain", `${core}storage/`, `${core}(?!storage/|kernel/)`, "Storage knows the kernel only."),
+    layer(
+      "domain-knows-no-surface",
+      `${core}${contexts}/`,
+      `${core}(delivery|web|api|http|mcp|pages|app)/|${rootButOptions}`,
+      "The domain knows no HTTP, no pages, no app, no worker, no composition root."
+    ),
+    layer(
+      "delivery-knows-no-surface",
+      `${core}delivery/`,
+      `${core}(web|api|http|mcp|pages|app)/|${rootButOptions}`,
+      "The worker knows the domain and storage, not the surfaces."
+    ),
+    layer(
+      "web-knows-no-surface",
+      `${core}web/`,
+      `${core}(delivery|api|http|mcp|pages|app)/|${rootButOptions}`,
+      "What the surfaces share knows none of them."
+    ),
+    layer(
+      "api-definition-has-no-handlers",
+      `${core}api/`,
+      `${core}(delivery|http|mcp|pages|app)/|${rootButOptions}`,
+      "The API definition is a contract: no handlers, no surfaces."
+    ),
+    layer("http-calls-no-other-surface", `${core}http/`, `${core}(mcp|pages|app)/|${root}`, "Surfaces do not call each other."),
+    layer("mcp-calls-no-other-surface", `${core}mcp/`, `${core}(http|pages|app)/|${root}`, "Surfaces do not call each other."),
+    layer("pages-call-no-other-surface", `${core}pages/`, `${core}(http|mcp|app|api)/|${root}`, "Surfaces do not call each other."),
+    layer("app-calls-no-other-surface", `${core}app/`, `${core}(http|mcp|pages|api)/|${root}`, "Surfaces do not call each other."),
+    {
+      name: "adapters-see-the-entry-point",
+      comment: "Adapters and examples import @qforms/core's public entry point only.",
+      severity: "error",
+      from: { path: "^(packages/(express|h3|node-http)|examples/[^/]+)/src/" },
+      to: { path: "^packages/core/", pathNot: "^packages/core/(src/index\\.ts|dist/index\\.(js|d\\.ts))$" }
+    },
+    {
+      name: "test-kit-sees-the-entry-point",
+      comment: "The test kit drives core as a user does: through @qforms/core's public entry point only.",
+      severity: "error",
+      from: { path: "^packages/test-kit/src/" },
+      to: { path: "^packages/core/", pathNot: "^packages/core/(src/index\\.ts|dist/index\\.(js|d\\.ts))$" }
+    },
+    {
+      name: "no-test-kit-in-src",
+      comment: "No package's source imports the test kit; only tests do.",
+      severity: "error",
+      from: { path: "^(packages|examples)/[^/]+/src/", pathNot: "^packages/test-kit/" },
+      to: { path: "^packages/test-kit/" }
+    },
+    {
+      name: "no-tests-in-src",
+      comment: "Source never imports a test or a test helper.",
+      severity: "error",
+      from: { path: "^(packages|examples)/[^/]+/src/" },
+      to: { path: "/test/" }
+    }
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "(^|/)(node_modules|dist)/" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.base.json" },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["source", "import", "default"],
+      extensions: [".ts", ".js", ".mjs"]
+    }
+  }
+}

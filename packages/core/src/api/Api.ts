@@ -1,0 +1,696 @@
+/**
+ * The qforms HTTP API, defined once (no handlers here): paths, methods,
+ * request and response schemas, error statuses and security. The server, the
+ * OpenAPI document and typed clients all derive from it.
+ */
+import * as Context from "effect/Context"
+import * as Schema from "effect/Schema"
+import * as Multipart from "effect/http/Multipart"
+import * as HttpApi from "effect/http-api/HttpApi"
+import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
+import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
+import * as HttpApiMiddleware from "effect/http-api/HttpApiMiddleware"
+import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
+import * as HttpApiSecurity from "effect/http-api/HttpApiSecurity"
+import * as OpenApi from "effect/http-api/OpenApi"
+import type * as Actors from "../identity/Actors.ts"
+import { GenerateFormInput } from "../generation/FormGenerator.ts"
+import { Field } from "../forms/Fields.ts"
+import { FileAnswer } from "../forms/Answers.ts"
+import { CreatedForm, CreateFormInput, FormSummary, FormWithFields, UpdateFormInput } from "../forms/Forms.ts"
+import { AddMemberInput, ChangeRoleInput, Member } from "../identity/Members.ts"
+import { CreatedInvitation, CreateInvitationInput, Invitation, IssuedSignInLink } from "../identity/Invitations.ts"
+import { ApiKey, IssueApiKeyInput, IssuedApiKey } from "../identity/ApiKeys.ts"
+import { AddNoteInput, Note } from "../cases/Notes.ts"
+import { HiddenField } from "../forms/FormLogic.ts"
+import {
+  PublicSubmitInput,
+  PublicSubmitted,
+  ResponseDetail,
+  ResponseRow,
+  ResponseStatus,
+  SubmitInput,
+  UpdateResponseInput,
+  UpdateResponseResult
+} from "../cases/Responses.ts"
+import { CreateStageInput, ReorderStagesInput, Stage, UpdateStageInput } from "../forms/Stages.ts"
+import { CreatedSubscription, SubscribeInput, Subscription, UpdateSubscriptionInput } from "../outbox/Webhooks.ts"
+import { Delivery, DeliveryLog } from "../outbox/Deliveries.ts"
+import { PingResult } from "../outbox/TestPing.ts"
+import { NotificationSettings, NotificationSettingsInput } from "../outbox/FormNotifications.ts"
+import { ConfirmationSettings, EmailSettings, ResponseEmail, SendEmailInput } from "../email/RespondentEmails.ts"
+import { Id } from "../kernel/Ids.ts"
+import {
+  BadGateway,
+  BadRequest,
+  Conflict,
+  Forbidden,
+  InternalError,
+  MethodNotAllowed,
+  NotFound,
+  PayloadTooLarge,
+  ServiceUnavailable,
+  TooManyRequests,
+  Unauthorized,
+  UnsupportedMediaType,
+  UpgradeRequired
+} from "../web/ApiErrors.ts"
+
+/** The version of the API description (spec section 9), independent of the package version. */
+export const apiVersion = "1.0.0"
+
+/** The actor of the current request: the member an API key acts as. */
+export class CurrentActor extends Context.Service<CurrentActor, Actors.Actor>()("@qforms/core/http/CurrentActor") {}
+
+/**
+ * Bearer authentication with an API key (`Authorization: Bearer qk_live_…`),
+ * plus the per-key rate limit.
+ */
+export class Authentication extends HttpApiMiddleware.Service<
+  Authentication,
+  {
+    provides: CurrentActor
+  }
+>()("@qforms/core/http/Authentication", {
+  security: {
+    bearer: HttpApiSecurity.bearer.pipe(HttpApiSecurity.annotate(OpenApi.Description, "An API key: `qk_live_…`"))
+  },
+  error: [Unauthorized, TooManyRequests]
+}) {}
+
+/**
+ * The answers the router may give on any route: request decoding failures as
+ * a 400 `{error, details}` naming the field, 405 (a method the path does not
+ * take, with `Allow`), 409 (something the request refers to was deleted by a
+ * concurrent request), 413, 415, 500 and 503.
+ */
+export class RequestErrors extends HttpApiMiddleware.Service<RequestErrors>()("@qforms/core/http/RequestErrors", {
+  error: [
+    BadRequest,
+    MethodNotAllowed,
+    Conflict,
+    PayloadTooLarge,
+    UnsupportedMediaType,
+    InternalError,
+    ServiceUnavailable
+  ]
+}) {}
+
+/** A webhook subscription's id (`sub_…`). */
+export const SubscriptionId = Schema.String.check(Schema.isMaxLength(100))
+const SubscriptionIdParams = { id: SubscriptionId }
+const IdParams = { id: Id }
+const FormIdParams = { formId: Id }
+
+const IsoDateTime = Schema.String.check(
+  Schema.isPattern(/^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/, {
+    message: "must be an ISO 8601 date-time, e.g. 2026-01-31T12:00:00Z"
+  }),
+  Schema.makeFilter((value: string) => {
+    const year = new Date(value).getUTCFullYear()
+    return Number.isNaN(year)
+      ? "must be a real date-time"
+      : (year >= 1000 && year <= 9999) || "must be a date-time between the years 1000 and 9999"
+  })
+).annotate({ format: "date-time" })
+
+const IdOrNone = Schema.Union([Schema.Literal("none"), Id])
+
+/** The filters of the response list (query string). */
+export const ResponseListQuery = Schema.Struct({
+  q: Schema.optionalKey(
+    Schema.String.check(Schema.isMaxLength(200, { message: "q must be at most 200 characters" }))
+  ).annotate({ description: "Matches the name, the e-mail address, a tag, or the text of any answer." }),
+  stage: Schema.optionalKey(IdOrNone).annotate({ description: "A stage id, or `none` for responses with no stage." }),
+  assignee: Schema.optionalKey(IdOrNone).annotate({
+    description: "An account id, or `none` for unassigned responses."
+  }),
+  tag: Schema.optionalKey(Schema.String).annotate({ description: "Only responses carrying this tag." }),
+  from: Schema.optionalKey(IsoDateTime).annotate({ description: "Submitted at or after this moment." }),
+  to: Schema.optionalKey(IsoDateTime).annotate({ description: "Submitted at or before this moment." }),
+  flat: Schema.optionalKey(Schema.Literal("1")).annotate({
+    description: "Adds `answers` (keyed by question label) and `summary` to every response."
+  }),
+  limit: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 1000 }))).annotate({
+    description: "Extension: at most this many responses (1–1000); `nextCursor` then leads to the next page."
+  }),
+  cursor: Schema.optionalKey(Schema.String).annotate({ description: "Extension: `nextCursor` of the previous page." }),
+  status: Schema.optionalKey(ResponseStatus).annotate({
+    description: "Extension: `completed` (default: submitted responses), `partial` (not submitted yet) or `all`."
+  })
+})
+export type ResponseListQuery = typeof ResponseListQuery.Type
+
+/** The paging of a delivery log (query string). */
+export const DeliveryLogQuery = Schema.Struct({
+  limit: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 200 }))).annotate({
+    description: "At most this many deliveries (1–200); `nextCursor` then leads to the next page."
+  }),
+  cursor: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(20))).annotate({
+    description: "`nextCursor` of the previous page."
+  })
+})
+
+/** The response list (spec: ResponseList, plus `nextCursor`). */
+export const ResponseList = Schema.Struct({
+  form: Schema.Struct({ id: Schema.Int, title: Schema.String }),
+  fields: Schema.Array(Field),
+  stages: Schema.Array(Stage),
+  members: Schema.Array(Member),
+  allTags: Schema.Array(Schema.String),
+  responses: Schema.Array(ResponseRow),
+  nextCursor: Schema.NullOr(Schema.String).annotate({
+    description: "Extension: with `limit`, the cursor of the next page; null on the last."
+  }),
+  hiddenFields: Schema.optionalKey(Schema.Array(HiddenField)).annotate({
+    description: "Extension (form logic): the form's hidden fields; rows carry their values as `hidden:<name>`."
+  })
+}).annotate({ identifier: "ResponseList" })
+
+const created = HttpApiSchema.status(201)
+
+/** Forms and their questions. */
+export class FormsGroup extends HttpApiGroup.make("forms").add(
+  HttpApiEndpoint.get("list", "/forms", { success: Schema.Array(FormSummary) }).annotate(
+    OpenApi.Description,
+    "The workspace's forms, newest change first."
+  ),
+  HttpApiEndpoint.post("create", "/forms", {
+    payload: CreateFormInput,
+    success: CreatedForm.pipe(created),
+    error: Forbidden
+  }).annotate(
+    OpenApi.Description,
+    "Creates a draft form (extension: with `fields`, its questions; the answer lists them with their ids)."
+  ),
+  HttpApiEndpoint.get("get", "/forms/:id", { params: IdParams, success: FormWithFields, error: NotFound }),
+  HttpApiEndpoint.patch("update", "/forms/:id", {
+    params: IdParams,
+    payload: UpdateFormInput,
+    success: FormSummary,
+    error: [NotFound, Forbidden]
+  }).annotate(OpenApi.Description, "Changes any subset; `fields` (extension) replaces the questions."),
+  HttpApiEndpoint.delete("remove", "/forms/:id", {
+    params: IdParams,
+    success: HttpApiSchema.NoContent,
+    error: [NotFound, Forbidden]
+  }).annotate(OpenApi.Description, "Deletes the form and everything that came in through it.")
+) {}
+
+/** Responses (cases) and their notes. */
+export class ResponsesGroup extends HttpApiGroup.make("responses").add(
+  HttpApiEndpoint.get("list", "/forms/:formId/responses", {
+    params: FormIdParams,
+    query: ResponseListQuery,
+    success: ResponseList,
+    error: NotFound
+  }).annotate(OpenApi.Description, "A form's responses, newest first. Without `limit`, the whole list."),
+  HttpApiEndpoint.get("csv", "/forms/:formId/responses.csv", {
+    params: FormIdParams,
+    query: ResponseListQuery,
+    success: Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/csv" })),
+    error: NotFound
+  }).annotate(
+    OpenApi.Description,
+    "Extension: the same list as CSV (question labels as header, RFC 4180, formula-safe cells)."
+  ),
+  HttpApiEndpoint.post("submit", "/forms/:formId/responses", {
+    params: FormIdParams,
+    payload: SubmitInput,
+    success: ResponseRow.pipe(created),
+    error: [NotFound, Forbidden, Conflict]
+  }).annotate(OpenApi.Description, "Extension: submits a response (source `api`); 409 unless the form is published."),
+  HttpApiEndpoint.get("get", "/responses/:id", { params: IdParams, success: ResponseDetail, error: NotFound }),
+  HttpApiEndpoint.patch("update", "/responses/:id", {
+    params: IdParams,
+    payload: UpdateResponseInput,
+    success: UpdateResponseResult,
+    error: [NotFound, Forbidden]
+  }).annotate(OpenApi.Description, "Sets stage, assignee and/or tags (tags replace all tags)."),
+  HttpApiEndpoint.delete("remove", "/responses/:id", {
+    params: IdParams,
+    success: HttpApiSchema.NoContent,
+    error: [NotFound, Forbidden]
+  }),
+  HttpApiEndpoint.post("addNote", "/responses/:id/notes", {
+    params: IdParams,
+    payload: AddNoteInput,
+    success: Note.pipe(created),
+    error: [NotFound, Forbidden]
+  }).annotate(OpenApi.Description, "Adds an internal note, never shown to the respondent.")
+) {}
+
+/** A form's stages. */
+export class StagesGroup extends HttpApiGroup.make("stages").add(
+  HttpApiEndpoint.get("list", "/forms/:formId/stages", {
+    params: FormIdParams,
+    success: Schema.Struct({ stages: Schema.Array(Stage) }),
+    error: NotFound
+  }),
+  HttpApiEndpoint.post("create", "/forms/:formId/stages", {
+    params: FormIdParams,
+    payload: CreateStageInput,
+    success: Stage.pipe(created),
+    error: [NotFound, Forbidden]
+  }).annotate(OpenApi.Description, "Extension: adds a stage at the end."),
+  HttpApiEndpoint.put("reorder", "/forms/:formId/stages/order", {
+    params: FormIdParams,
+    payload: ReorderStagesInput,
+    success: Schema.Struct({ stages: Schema.Array(Stage) }),
+    error: [NotFound, Forbidden]
+  }).annotate(OpenApi.Description, "Extension: puts the stages in this order (every stage id once)."),
+  HttpApiEndpoint.patch("update", "/stages/:id", {
+    params: IdParams,
+    payload: UpdateStageInput,
+    success: Stage,
+    error: [NotFound, Forbidden]
+  }).annotate(OpenApi.Description, "Extension: renames, recolors or (un)closes a stage."),
+  HttpApiEndpoint.delete("remove", "/stages/:id", {
+    params: IdParams,
+    success: HttpApiSchema.NoContent,
+    error: [NotFound, Forbidden]
+  }).annotate(OpenApi.Description, "Extension: deletes a stage; its responses go back to no stage.")
+) {}
+
+/** The workspace's members. */
+export class MembersGroup extends HttpApiGroup.make("members").add(
+  HttpApiEndpoint.get("list", "/members", { success: Schema.Struct({ members: Schema.Array(Member) }) }),
+  HttpApiEndpoint.post("add", "/members", {
+    payload: AddMemberInput,
+    success: Member.pipe(created),
+    error: [Forbidden, Conflict]
+  }).annotate(
+    OpenApi.Description,
+    "Extension: adds a member by e-mail (owners and admins; an existing member gets the role)."
+  ),
+  HttpApiEndpoint.patch("changeRole", "/members/:accountId", {
+    params: { accountId: Id },
+    payload: ChangeRoleInput,
+    success: Member,
+    error: [NotFound, Forbidden, Conflict]
+  }).annotate(
+    OpenApi.Description,
+    "Extension: changes a member's role (the owner role is an owner's to give; one owner stays)."
+  ),
+  HttpApiEndpoint.delete("remove", "/members/:accountId", {
+    params: { accountId: Id },
+    success: HttpApiSchema.NoContent,
+    error: [NotFound, Forbidden, Conflict]
+  }).annotate(OpenApi.Description, "Extension: removes a member (their API keys go with them)."),
+  HttpApiEndpoint.post("signInLink", "/members/:accountId/sign-in-link", {
+    params: { accountId: Id },
+    success: IssuedSignInLink.pipe(created),
+    error: [NotFound, Forbidden, Conflict]
+  }).annotate(
+    OpenApi.Description,
+    "Extension: a one-time link `{appUrl}/app/link/{token}` that signs this member in to this workspace, valid " +
+      "15 minutes, for an owner or admin to pass on (over members whose role is below their own). 409 when the " +
+      "account belongs to another workspace too."
+  )
+) {}
+
+/** Invitations to the workspace (owners and admins). */
+export class InvitationsGroup extends HttpApiGroup.make("invitations").add(
+  HttpApiEndpoint.get("list", "/invitations", {
+    success: Schema.Struct({ invitations: Schema.Array(Invitation) }),
+    error: Forbidden
+  }).annotate(OpenApi.Description, "Extension: the invitations neither accepted nor revoked (expired ones included)."),
+  HttpApiEndpoint.post("create", "/invitations", {
+    payload: CreateInvitationInput,
+    success: CreatedInvitation.pipe(created),
+    error: [Forbidden, Conflict]
+  }).annotate(
+    OpenApi.Description,
+    "Extension: invites an e-mail address with a role (never above the caller's own), valid 7 days. Sent by " +
+      "e-mail when SMTP is configured; otherwise (or when sending fails) `link` is in this answer only, to pass on. " +
+      "409 when the address is already a member."
+  ),
+  HttpApiEndpoint.delete("revoke", "/invitations/:id", {
+    params: IdParams,
+    success: HttpApiSchema.NoContent,
+    error: [NotFound, Forbidden]
+  }).annotate(OpenApi.Description, "Extension: revokes a pending invitation; its link stops working.")
+) {}
+
+/** Webhook subscriptions. */
+export class WebhooksGroup extends HttpApiGroup.make("webhooks").add(
+  HttpApiEndpoint.get("list", "/webhooks", { success: Schema.Array(Subscription) }),
+  HttpApiEndpoint.post("subscribe", "/webhooks/subscribe", {
+    payload: SubscribeInput,
+    success: CreatedSubscription.pipe(created),
+    error: [NotFound, Forbidden]
+  }).annotate(OpenApi.Description, "Subscribes a URL to an event of a form. The signing `secret` is shown only here."),
+  HttpApiEndpoint.delete("unsubscribe", "/webhooks/subscribe/:id", {
+    params: SubscriptionIdParams,
+    success: HttpApiSchema.NoContent,
+    error: [NotFound, Forbidden]
+  }),
+  HttpApiEndpoint.patch("update", "/webhooks/subscribe/:id", {
+    params: SubscriptionIdParams,
+    payload: UpdateSubscriptionInput,
+    success: Subscription,
+    error: [NotFound, Forbidden]
+  }).annotate(OpenApi.Description, 'Extension: `{"disabled": false}` re-enables a disabled subscription.'),
+  HttpApiEndpoint.get("deliveries", "/webhooks/subscribe/:id/deliveries", {
+    params: SubscriptionIdParams,
+    query: DeliveryLogQuery.fields,
+    success: DeliveryLog,
+    error: NotFound
+  }).annotate(OpenApi.Description, "Extension: the delivery log, newest first, with every attempt."),
+  HttpApiEndpoint.post("retry", "/webhooks/deliveries/:deliveryId/retry", {
+    params: { deliveryId: Id },
+    success: Delivery,
+    error: [NotFound, Forbidden]
+  }).annotate(OpenApi.Description, "Extension: redelivers now, with the same `webhook-id`."),
+  HttpApiEndpoint.post("test", "/webhooks/subscribe/:id/test", {
+    params: SubscriptionIdParams,
+    success: PingResult,
+    error: [NotFound, Forbidden]
+  }).annotate(
+    OpenApi.Description,
+    "Extension: sends a signed test ping (`event: webhook.test`) now and reports the answer."
+  )
+) {}
+
+/** A notification channel's id (`ch_…`). */
+export const ChannelId = Schema.String.check(Schema.isMaxLength(100))
+
+/** Per-form notifications: Slack, Discord, Teams, a sheet, e-mail or any URL. */
+export class NotificationsGroup extends HttpApiGroup.make("notifications").add(
+  HttpApiEndpoint.get("get", "/forms/:id/notifications", {
+    params: IdParams,
+    success: NotificationSettings,
+    error: NotFound
+  }).annotate(OpenApi.Description, "The form's notification channels."),
+  HttpApiEndpoint.put("replace", "/forms/:id/notifications", {
+    params: IdParams,
+    payload: NotificationSettingsInput,
+    success: NotificationSettings,
+    error: [NotFound, Forbidden, Conflict]
+  }).annotate(
+    OpenApi.Description,
+    "Replaces the form's channels (owners and admins). A channel sent back with its `id` is kept; " +
+      "409 when an `email` channel is listed and e-mail is not configured."
+  ),
+  HttpApiEndpoint.get("deliveries", "/forms/:id/notifications/:channelId/deliveries", {
+    params: { id: Id, channelId: ChannelId },
+    query: DeliveryLogQuery.fields,
+    success: DeliveryLog,
+    error: NotFound
+  }).annotate(OpenApi.Description, "The channel's delivery log, newest first, with every attempt."),
+  HttpApiEndpoint.post("retry", "/forms/:id/notifications/:channelId/deliveries/:deliveryId/retry", {
+    params: { id: Id, channelId: ChannelId, deliveryId: Id },
+    success: Delivery,
+    error: [NotFound, Forbidden, Conflict]
+  }).annotate(
+    OpenApi.Description,
+    "Sends a channel's delivery again now (409 for an e-mail that was sent: never twice)."
+  )
+) {}
+
+/** E-mail with respondents: confirmations, e-mails from the case, the workspace's e-mail settings. */
+export class EmailsGroup extends HttpApiGroup.make("emails").add(
+  HttpApiEndpoint.post("send", "/responses/:id/emails", {
+    params: IdParams,
+    payload: SendEmailInput,
+    success: ResponseEmail.pipe(created),
+    error: [NotFound, Forbidden, Conflict]
+  }).annotate(
+    OpenApi.Description,
+    "Writes to the respondent from the case (queued and sent by the delivery worker). " +
+      "409 when e-mail is not configured or the response has no e-mail address."
+  ),
+  HttpApiEndpoint.get("getConfirmation", "/forms/:id/confirmation", {
+    params: IdParams,
+    success: ConfirmationSettings,
+    error: NotFound
+  }).annotate(
+    OpenApi.Description,
+    "The form's confirmation e-mail, sent when a response with an e-mail address arrives."
+  ),
+  HttpApiEndpoint.put("putConfirmation", "/forms/:id/confirmation", {
+    params: IdParams,
+    payload: ConfirmationSettings,
+    success: ConfirmationSettings,
+    error: [NotFound, Forbidden, Conflict]
+  }).annotate(
+    OpenApi.Description,
+    "Sets the form's confirmation e-mail (`{{field:<id>}}` and `{{answers}}` in the body). " +
+      "409 when enabling it while e-mail is not configured."
+  ),
+  HttpApiEndpoint.get("getSettings", "/email/settings", { success: EmailSettings }).annotate(
+    OpenApi.Description,
+    "The workspace's e-mail settings: open/click tracking, reopening on reply."
+  ),
+  HttpApiEndpoint.put("putSettings", "/email/settings", {
+    payload: EmailSettings,
+    success: EmailSettings,
+    error: Forbidden
+  }).annotate(OpenApi.Description, "Sets the workspace's e-mail settings (owners and admins).")
+) {}
+
+/** Uploaded files (the answers to `file` questions). */
+export class FilesGroup extends HttpApiGroup.make("files").add(
+  HttpApiEndpoint.get("download", "/files/:fileId", {
+    params: {
+      fileId: Schema.String.check(Schema.isMaxLength(100)).annotate({
+        description: "A file id (`file_…`) from an answer to a file question."
+      })
+    },
+    // Any media type: images and PDF keep their stored type, anything else is sent as application/octet-stream.
+    success: HttpApiSchema.StreamUint8Array({ contentType: "*/*" }).annotate({
+      description:
+        "The file's bytes as `Content-Disposition: attachment`: `Content-Type` is the stored type for images and PDF, " +
+        "`application/octet-stream` for anything else (a declared script, page or SVG never runs under this origin)."
+    }),
+    error: NotFound
+  }).annotate(
+    OpenApi.Description,
+    "Extension: downloads an uploaded file of this workspace (as an attachment, with `X-Content-Type-Options: nosniff` " +
+      "and `Content-Security-Policy: default-src 'none'; sandbox`)."
+  )
+) {}
+
+/** Form generation from a description. */
+export class GenerateGroup extends HttpApiGroup.make("generate").add(
+  HttpApiEndpoint.post("generate", "/v1/forms/generate", {
+    payload: GenerateFormInput,
+    success: FormWithFields.pipe(created),
+    error: [Forbidden, BadGateway]
+  }).annotate(OpenApi.Description, "Writes the questions from a description and creates the form.")
+) {}
+
+/** API keys of the workspace (owners and admins). */
+export class ApiKeysGroup extends HttpApiGroup.make("apiKeys").add(
+  HttpApiEndpoint.get("list", "/api-keys", {
+    success: Schema.Struct({ apiKeys: Schema.Array(ApiKey) }),
+    error: Forbidden
+  }).annotate(OpenApi.Description, "Extension: the workspace's keys (prefixes only, never the keys)."),
+  HttpApiEndpoint.post("issue", "/api-keys", {
+    payload: IssueApiKeyInput,
+    success: IssuedApiKey.pipe(created),
+    error: [NotFound, Forbidden]
+  }).annotate(OpenApi.Description, "Extension: issues a key; `key` is shown only in this answer."),
+  HttpApiEndpoint.delete("revoke", "/api-keys/:id", {
+    params: IdParams,
+    success: ApiKey,
+    error: [NotFound, Forbidden]
+  }).annotate(OpenApi.Description, "Extension: revokes a key; it stops working on the next request.")
+) {}
+
+/**
+ * The whole API, under `/api`.
+ *
+ * @example
+ * ```ts
+ * import * as OpenApi from "effect/http-api/OpenApi"
+ * import { Api } from "@qforms/core"
+ * const document = OpenApi.fromApi(Api.Api)
+ * ```
+ */
+export class Api extends HttpApi.make("qforms")
+  .add(FormsGroup)
+  .add(ResponsesGroup)
+  .add(StagesGroup)
+  .add(MembersGroup)
+  .add(InvitationsGroup)
+  .add(WebhooksGroup)
+  .add(FilesGroup)
+  .add(GenerateGroup)
+  .add(NotificationsGroup)
+  .add(EmailsGroup)
+  .add(ApiKeysGroup)
+  .prefix("/api")
+  .middleware(RequestErrors)
+  .middleware(Authentication)
+  .annotate(HttpApi.PayloadParseOptions, { onExcessProperty: "error", errors: "all" })
+  .annotate(HttpApi.QueryParseOptions, { errors: "all" })
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "qforms API",
+      version: apiVersion,
+      description:
+        "Forms, responses as cases (stage, assignee, tags, notes), and webhook subscriptions. " +
+        'Every endpoint takes an API key as a bearer token; every error body is `{"error": "…"}`.'
+    })
+  ) {}
+
+// ---------------------------------------------------------------------------
+// Routes served outside the HttpApi (by the router directly), described here
+// with the same Schemas their routes decode with, so that the document covers
+// everything qforms answers on the API's paths and the public page's JSON.
+// ---------------------------------------------------------------------------
+
+/** The answers the router may give on any route (see `Http.ts`: 400, 405, 409, 413, 500, 503). */
+const routerErrors = [
+  BadRequest,
+  MethodNotAllowed,
+  Conflict,
+  PayloadTooLarge,
+  InternalError,
+  ServiceUnavailable
+] as const
+
+/** A form's public id: the part of its public URL `/f/{publicId}`. */
+const PublicIdParams = {
+  publicId: Schema.String.check(Schema.isMaxLength(100)).annotate({
+    description: "The form's `publicId` (the part of its public URL `/f/{publicId}`)."
+  })
+}
+
+/**
+ * The public page's JSON routes: no API key (a respondent's browser or any
+ * site embedding the form), limited per client address. Served by
+ * `pages/PublicPage.ts` and `pages/Uploads.ts`.
+ */
+export class PublicGroup extends HttpApiGroup.make("public").add(
+  HttpApiEndpoint.post("submit", "/f/:publicId/responses", {
+    params: PublicIdParams,
+    payload: PublicSubmitInput,
+    success: PublicSubmitted.pipe(created),
+    error: [...routerErrors, NotFound, Conflict, UnsupportedMediaType, TooManyRequests]
+  }).annotate(
+    OpenApi.Description,
+    "Submits a response to a published form as its respondent (source `form`), without an API key. " +
+      "404 for an unknown or draft form, 409 for a closed one, 429 (with `Retry-After`) when this address sends too many."
+  ),
+  HttpApiEndpoint.post("upload", "/f/:publicId/uploads", {
+    params: PublicIdParams,
+    query: { fieldId: Id.annotate({ description: "The id of the `file` question the file answers." }) },
+    payload: Schema.Struct({
+      file: Multipart.SingleFileSchema.annotate({ description: "The file (one part named `file`)." })
+    }).pipe(HttpApiSchema.asMultipart()),
+    success: FileAnswer.pipe(created),
+    error: [...routerErrors, NotFound, Conflict, UnsupportedMediaType, TooManyRequests]
+  }).annotate(
+    OpenApi.Description,
+    "Uploads a respondent's file for a `file` question, without an API key; the answer is the value to submit " +
+      "for that question. 413 over the question's `maxSizeMb`, 415 for a type it does not accept, 429 (with " +
+      "`Retry-After`) when this address uploads too many."
+  )
+) {}
+
+/** The live event stream (a WebSocket, taken before the router; see `EventStream.ts`). */
+export class EventsGroup extends HttpApiGroup.make("events")
+  .add(
+    HttpApiEndpoint.get("stream", "/api/events", {
+      query: {
+        formId: Schema.optionalKey(Id).annotate({ description: "Only the events of this form." })
+      },
+      success: HttpApiSchema.Empty(101).annotate({
+        description:
+          "Switching Protocols: a WebSocket sending each event of the workspace as a text frame " +
+          "(the webhook body as JSON), in commit order."
+      }),
+      error: [...routerErrors, NotFound, UpgradeRequired]
+    }).annotate(
+      OpenApi.Description,
+      "Extension: the workspace's events, live, over a WebSocket (`Upgrade: websocket`); a browser, which cannot " +
+        "set headers, offers its key as the subprotocol `qforms.bearer.<key>`. A plain GET is answered 426."
+    )
+  )
+  .middleware(Authentication) {}
+
+/** The service's own documents and probes, readable without a key. */
+export class ServiceGroup extends HttpApiGroup.make("service").add(
+  HttpApiEndpoint.get("openapi", "/api/openapi.json", {
+    success: Schema.StructWithRest(Schema.Struct({ openapi: Schema.String }), [
+      Schema.Record(
+        Schema.String,
+        Schema.Union([Schema.String, Schema.Array(Schema.Unknown), Schema.Record(Schema.String, Schema.Unknown)])
+      )
+    ]).annotate({ description: "This OpenAPI 3.1 document." }),
+    error: routerErrors
+  }).annotate(OpenApi.Description, "The OpenAPI document of the API (this document), without a key."),
+  HttpApiEndpoint.get("docs", "/api/docs", {
+    success: Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/html" })),
+    error: routerErrors
+  }).annotate(OpenApi.Description, "The API reference page (HTML), without a key."),
+  HttpApiEndpoint.get("health", "/healthz", {
+    success: Schema.Struct({ status: Schema.Literal("ok") }),
+    error: routerErrors
+  }).annotate(OpenApi.Description, "Liveness: the process answers."),
+  HttpApiEndpoint.get("ready", "/readyz", {
+    success: Schema.Struct({ status: Schema.Literal("ready") }),
+    error: routerErrors
+  }).annotate(OpenApi.Description, "Readiness: the database answers too (503 when it does not).")
+) {}
+
+/**
+ * Documents each path and query parameter whose value is a number (an id,
+ * `limit`) with the JSON Schema of its decoded type (`integer`, with its
+ * bounds) rather than that of the text the URL carries, so that a generated
+ * client takes the ids the API returns. Derived from the endpoints' Schemas.
+ */
+const numericParameters =
+  <Id extends string, Groups extends HttpApiGroup.Constraint>(api: HttpApi.HttpApi<Id, Groups>) =>
+  (spec: Record<string, unknown>): Record<string, unknown> => {
+    const paths = spec["paths"] as Record<
+      string,
+      Record<string, { parameters?: Array<{ name: string; in: string; schema: unknown }> }>
+    >
+    HttpApi.reflect(api, {
+      onGroup: () => undefined,
+      onEndpoint: ({ endpoint }) => {
+        const path = endpoint.path.replace(/:(\w+)/g, "{$1}")
+        const operation = paths[path]?.[endpoint.method.toLowerCase()]
+        if (operation?.parameters === undefined) return
+        for (const [where, schema] of [
+          ["path", endpoint.params],
+          ["query", endpoint.query]
+        ] as const) {
+          if (schema === undefined) continue
+          const decoded = Schema.toJsonSchemaDocument(Schema.toType(schema))
+          const properties = (decoded.schema["properties"] ?? {}) as Record<string, unknown>
+          for (const parameter of operation.parameters) {
+            const typed = properties[parameter.name]
+            if (
+              parameter.in === where &&
+              typed !== undefined &&
+              /"type":"(?:integer|number)"/.test(JSON.stringify(typed))
+            ) {
+              parameter.schema = typed
+            }
+          }
+        }
+      }
+    })
+    return spec
+  }
+
+const described = Api.add(PublicGroup).add(EventsGroup).add(ServiceGroup)
+
+/**
+ * The API as published in the OpenAPI document (`/api/openapi.json`) and on
+ * the reference page: {@link Api} plus the routes served beside it — the public
+ * page's JSON submission and uploads, the event stream, the documents and the
+ * health probes.
+ *
+ * @example
+ * ```ts
+ * import * as OpenApi from "effect/http-api/OpenApi"
+ * import { Api } from "@qforms/core"
+ * const document = OpenApi.fromApi(Api.Documented)
+ * ```
+ */
+export const Documented = described.annotateMerge(OpenApi.annotations({ transform: numericParameters(described) }))

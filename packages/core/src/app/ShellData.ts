@@ -1,0 +1,77 @@
+/**
+ * What the application's page tells its scripts about this server, as JSON in
+ * the page (`<script type="application/json" id="qforms-shell">`, data the
+ * CSP does not run): the question types with their labels and the option keys
+ * each takes (from the Fields Schemas, so the builder never lags behind the
+ * API), and whether e-mail can be sent. The scripts type it from here
+ * (`app/static/types.js`).
+ */
+import * as Schema from "effect/Schema"
+import { FieldType, optionKeys } from "../forms/Fields.ts"
+import { MemberRole } from "../identity/Actors.ts"
+
+/** A question type as the builder offers it. */
+export const FieldTypeInfo = Schema.Struct({
+  type: FieldType,
+  label: Schema.String,
+  /** The option keys the type takes (`placeholder` and `help` for every one). */
+  options: Schema.Array(Schema.String)
+})
+
+/** What the page's scripts know of the server before their first request. */
+export const ShellData = Schema.Struct({
+  fieldTypes: Schema.Array(FieldTypeInfo),
+  /** Whether e-mail can be sent (SMTP configured): the case page offers writing to the respondent only then. */
+  mail: Schema.Boolean
+})
+
+/** Decoded {@link ShellData}. */
+export type ShellData = typeof ShellData.Type
+
+/** Who is signed in, in which workspace, and what they may switch to (`GET /app/session`). */
+export const SessionInfo = Schema.Struct({
+  account: Schema.Struct({ id: Schema.Int, name: Schema.NullOr(Schema.String), email: Schema.String }),
+  workspaceId: Schema.Int,
+  /** The workspaces a qforms session may switch to (empty when the host's identity signs in). */
+  workspaces: Schema.Array(Schema.Struct({ id: Schema.Int, name: Schema.String, role: MemberRole })),
+  role: MemberRole,
+  /** The token every write of the application carries (`x-csrf-token`); empty for the host's identity. */
+  csrfToken: Schema.String,
+  via: Schema.Literals(["session", "host"]),
+  passwordSignIn: Schema.Boolean
+})
+
+/** Decoded {@link SessionInfo}. */
+export type SessionInfo = typeof SessionInfo.Type
+
+const labels: { readonly [Type in FieldType]: string } = {
+  short_text: "Short text",
+  long_text: "Long text",
+  email: "E-mail",
+  tel: "Phone",
+  url: "Web address",
+  number: "Number",
+  date: "Date",
+  select: "One choice",
+  checkboxes: "Several choices",
+  rating: "Rating",
+  yes_no: "Yes / no",
+  file: "File upload",
+  statement: "Statement (no answer)"
+}
+
+/**
+ * The data of the page, as the text of its JSON script element.
+ *
+ * @example
+ * ```ts
+ * html`<script type="application/json" id="qforms-shell">${new Html(ShellData.toScriptText({ mail: true }))}</script>`
+ * ```
+ */
+export const toScriptText = (options: { readonly mail: boolean }): string =>
+  JSON.stringify(
+    Schema.encodeSync(ShellData)({
+      fieldTypes: FieldType.literals.map((type) => ({ type, label: labels[type], options: optionKeys[type] })),
+      mail: options.mail
+    })
+  ).replaceAll("<", "\\u003c")

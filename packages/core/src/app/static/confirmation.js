@@ -1,0 +1,46 @@
+// @ts-check
+// A form's confirmation e-mail to the respondent (recall and `{{answers}}` in its text).
+import { html } from "htm/preact"
+import { useEffect, useState } from "preact/hooks"
+import { api, messageOf } from "./api.js"
+
+/** @typedef {import("./types.js").ConfirmationSettings} ConfirmationSettings */
+
+/** @param {{ formId: number, canWrite: boolean }} props */
+export const ConfirmationEditor = ({ formId, canWrite }) => {
+  const [settings, setSettings] = useState(/** @type {ConfirmationSettings | null} */ (null))
+  const [error, setError] = useState(/** @type {string | null} */ (null))
+  const [notice, setNotice] = useState(/** @type {string | null} */ (null))
+  useEffect(() => {
+    api.get(`/forms/${formId}/confirmation`).then(setSettings, (e) => setError(messageOf(e)))
+  }, [formId])
+  /** @param {SubmitEvent} event */
+  const save = (event) => {
+    event.preventDefault()
+    api.put(`/forms/${formId}/confirmation`, settings).then(
+      /** @param {ConfirmationSettings} s */
+      (s) => {
+        setSettings(s)
+        setNotice("Confirmation e-mail saved.")
+        setError(null)
+      },
+      (e) => setError(messageOf(e))
+    )
+  }
+  return html`<section aria-labelledby="confirmation-title">
+    <h2 id="confirmation-title">Confirmation e-mail</h2>
+    <div aria-live="polite">${error ? html`<p class="error" role="alert">${error}</p>` : null}${notice ? html`<p class="notice">${notice}</p>` : null}</div>
+    ${
+      settings === null
+        ? html`<p class="loading">Loading…</p>`
+        : html`<form class="stack card" onSubmit=${save}>
+      <label><input type="checkbox" disabled=${!canWrite} checked=${settings.enabled} onChange=${(e) => setSettings({ ...settings, enabled: e.target.checked })} /> Send a confirmation to respondents who give an e-mail address</label>
+      <label for="confirmation-subject">Subject</label>
+      <input id="confirmation-subject" type="text" disabled=${!canWrite} value=${settings.subject ?? ""} onInput=${(e) => setSettings({ ...settings, subject: e.target.value })} />
+      <label for="confirmation-body">Body (<code>{{field:ID}}</code> recalls an answer)</label>
+      <textarea id="confirmation-body" disabled=${!canWrite} value=${settings.body ?? ""} onInput=${(e) => setSettings({ ...settings, body: e.target.value })}></textarea>
+      ${canWrite ? html`<div><button class="primary" type="submit">Save confirmation e-mail</button></div>` : null}
+    </form>`
+    }
+  </section>`
+}

@@ -1,0 +1,107 @@
+// @ts-check
+// A form's notifications: channels (Slack, Discord, Teams, a spreadsheet, e-mail, any URL) with their events,
+// and each channel's delivery log.
+import { html } from "htm/preact"
+import { useEffect, useState } from "preact/hooks"
+import { api, messageOf } from "./api.js"
+import { DeliveryLog } from "./settings.js"
+
+/** @typedef {import("./types.js").NotificationChannel} NotificationChannel */
+/**
+ * A channel being edited: one the server returned, or a new one without an id yet.
+ * @typedef {{ id?: string, type: NotificationChannel["type"], enabled?: boolean, events?: ReadonlyArray<string>,
+ *   url?: string, to?: ReadonlyArray<string> }} ChannelDraft
+ */
+
+/** @type {ReadonlyArray<readonly [NotificationChannel["type"], string]>} */
+const channelTypes = [
+  ["slack", "Slack"],
+  ["discord", "Discord"],
+  ["teams", "Microsoft Teams"],
+  ["sheet", "Spreadsheet"],
+  ["email", "E-mail"],
+  ["url", "Any URL"]
+]
+const eventNames = ["response.created", "response.stage_changed"]
+
+/** @param {{ formId: number, canWrite: boolean }} props */
+export const NotificationsEditor = ({ formId, canWrite }) => {
+  const [channels, setChannels] = useState(/** @type {ReadonlyArray<ChannelDraft> | null} */ (null))
+  const [error, setError] = useState(/** @type {string | null} */ (null))
+  const [notice, setNotice] = useState(/** @type {string | null} */ (null))
+  const [type, setType] = useState(/** @type {NotificationChannel["type"]} */ ("slack"))
+  const [open, setOpen] = useState(/** @type {ChannelDraft | null} */ (null))
+  useEffect(() => {
+    api.get(`/forms/${formId}/notifications`).then(
+      /** @param {import("./types.js").NotificationSettings} r */ (r) => setChannels(r.channels),
+      (e) => setError(messageOf(e))
+    )
+  }, [formId])
+  /** @param {number} index @param {Partial<ChannelDraft>} patch */
+  const set = (index, patch) => setChannels((channels ?? []).map((c, i) => (i === index ? { ...c, ...patch } : c)))
+  const save = () =>
+    api.put(`/forms/${formId}/notifications`, { channels }).then(
+      /** @param {import("./types.js").NotificationSettings} r */
+      (r) => {
+        setChannels(r.channels)
+        setNotice("Notifications saved.")
+        setError(null)
+      },
+      (e) => setError(messageOf(e))
+    )
+  return html`<section aria-labelledby="notifications-title">
+    <h2 id="notifications-title">Notifications</h2>
+    <div aria-live="polite">${error ? html`<p class="error" role="alert">${error}</p>` : null}${notice ? html`<p class="notice">${notice}</p>` : null}</div>
+    ${
+      channels === null
+        ? html`<p class="loading">Loading…</p>`
+        : html`<ul class="stack">
+      ${channels.map(
+        (channel, index) => html`<li class="card stack" key=${channel.id ?? `new-${index}`}>
+        <strong>${channelTypes.find(([t]) => t === channel.type)?.[1] ?? channel.type}</strong>
+        ${
+          channel.type === "email"
+            ? html`<label for=${`ch-${index}-to`}>To (comma-separated)</label><input id=${`ch-${index}-to`} type="text" disabled=${!canWrite} value=${(channel.to ?? []).join(", ")} onInput=${(
+                e
+              ) =>
+                set(index, {
+                  to: e.target.value
+                    .split(",")
+                    .map((s) => s.trim())
+                    .filter((s) => s !== "")
+                })} />`
+            : html`<label for=${`ch-${index}-url`}>URL</label><input id=${`ch-${index}-url`} type="url" disabled=${!canWrite} value=${channel.url ?? ""} onInput=${(e) => set(index, { url: e.target.value })} />`
+        }
+        <fieldset><legend>Events</legend>${eventNames.map(
+          (
+            name
+          ) => html`<label><input type="checkbox" disabled=${!canWrite} checked=${(channel.events ?? ["response.created"]).includes(name)}
+          onChange=${(e) => set(index, { events: e.target.checked ? [...new Set([...(channel.events ?? []), name])] : (channel.events ?? []).filter((x) => x !== name) })} /> ${name}</label> `
+        )}</fieldset>
+        <label><input type="checkbox" disabled=${!canWrite} checked=${channel.enabled !== false} onChange=${(e) => set(index, { enabled: e.target.checked })} /> Enabled</label>
+        <div class="row">
+          ${channel.id ? html`<button onClick=${() => setOpen(channel)}>Delivery log</button>` : null}
+          ${canWrite ? html`<button class="danger" onClick=${() => setChannels((channels ?? []).filter((_, i) => i !== index))}>Remove</button>` : null}
+        </div>
+      </li>`
+      )}
+    </ul>
+    ${
+      open
+        ? html`<${DeliveryLog} title=${open.url ?? (open.to ?? []).join(", ")} logPath=${`/forms/${formId}/notifications/${open.id}/deliveries`}
+      retryPath=${(/** @type {{ id: number }} */ d) => `/forms/${formId}/notifications/${open.id}/deliveries/${d.id}/retry`} onClose=${() => setOpen(null)} />`
+        : null
+    }
+    ${
+      canWrite
+        ? html`<div class="row">
+      <label for="new-channel">Add a channel</label>
+      <select id="new-channel" value=${type} onChange=${(e) => setType(e.target.value)}>${channelTypes.map(([value, label]) => html`<option value=${value}>${label}</option>`)}</select>
+      <button onClick=${() => setChannels([...(channels ?? []), type === "email" ? { type, enabled: true, events: ["response.created"], to: [] } : { type, enabled: true, events: ["response.created"], url: "" }])}>Add</button>
+      <button class="primary" onClick=${save}>Save notifications</button>
+    </div>`
+        : null
+    }`
+    }
+  </section>`
+}

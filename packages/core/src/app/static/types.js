@@ -1,0 +1,38 @@
+// @ts-check
+// The JSON the application reads and writes, typed from the domain Schemas: their encoded side, which is
+// what travels as JSON. Only types, for the type-checker (tsconfig.static.json): nothing here runs.
+// Use them in JSDoc, e.g. `/** @typedef {import("./types.js").FormSummary} FormSummary */`.
+
+/** @typedef {(typeof import("../../forms/Forms.ts").FormSummary)["Encoded"]} FormSummary a form in the list (`GET /api/forms`) */
+/** @typedef {(typeof import("../../forms/Forms.ts").FormWithFields)["Encoded"]} FormWithFields a form with its questions (`GET /api/forms/{id}`) */
+/** @typedef {(typeof import("../../forms/Fields.ts").Field)["Encoded"]} Field a question as the API returns it */
+/** @typedef {(typeof import("../../forms/Fields.ts").FieldInput)["Encoded"]} FieldInput a question as the API takes it */
+/** @typedef {(typeof import("../../forms/Stages.ts").Stage)["Encoded"]} Stage a stage of the case board */
+/** @typedef {(typeof import("../../cases/ResponseModels.ts").ResponseRow)["Encoded"]} ResponseRow a response in a list */
+/** @typedef {(typeof import("../../cases/ResponseModels.ts").ResponseDetail)["Encoded"]} ResponseDetail a response with its case (`GET /api/responses/{id}`) */
+/** @typedef {(typeof import("../../api/Api.ts").ResponseList)["Encoded"]} ResponseList a page of responses with the form's questions, stages and members */
+/** @typedef {(typeof import("../../cases/Notes.ts").Note)["Encoded"]} Note an internal note */
+/** @typedef {(typeof import("../../cases/Activities.ts").Activity)["Encoded"]} Activity an entry of a case's history */
+/** @typedef {(typeof import("../../identity/Members.ts").Member)["Encoded"]} Member a member of the workspace */
+/** @typedef {(typeof import("../../identity/Invitations.ts").Invitation)["Encoded"]} Invitation a pending invitation */
+/** @typedef {(typeof import("../../identity/Invitations.ts").CreatedInvitation)["Encoded"]} CreatedInvitation an invitation just made (with its link when no e-mail was sent) */
+/** @typedef {(typeof import("../../identity/Invitations.ts").IssuedSignInLink)["Encoded"]} IssuedSignInLink a one-time sign-in link issued for a member */
+/** @typedef {(typeof import("../../identity/ApiKeys.ts").ApiKey)["Encoded"]} ApiKey an API key (never its secret) */
+/** @typedef {(typeof import("../../outbox/Webhooks.ts").Subscription)["Encoded"]} Subscription a webhook */
+/** @typedef {(typeof import("../../outbox/Webhooks.ts").CreatedSubscription)["Encoded"]} CreatedSubscription a webhook just made, with its secret shown once */
+/** @typedef {(typeof import("../../outbox/Deliveries.ts").Delivery)["Encoded"]} Delivery a delivery with its attempts */
+/** @typedef {(typeof import("../../outbox/Deliveries.ts").DeliveryLog)["Encoded"]} DeliveryLog a page of a delivery log */
+/** @typedef {(typeof import("../../outbox/FormNotifications.ts").NotificationSettings)["Encoded"]} NotificationSettings a form's notification channels */
+/** @typedef {(typeof import("../../outbox/FormNotifications.ts").NotificationChannel)["Encoded"]} NotificationChannel one notification channel */
+/** @typedef {(typeof import("../../email/RespondentEmails.ts").ConfirmationSettings)["Encoded"]} ConfirmationSettings a form's confirmation e-mail */
+/** @typedef {(typeof import("../../email/RespondentEmails.ts").EmailSettings)["Encoded"]} EmailSettings the workspace's e-mail tracking settings */
+/** @typedef {(typeof import("../../email/RespondentEmails.ts").ResponseEmail)["Encoded"]} ResponseEmail an e-mail sent to a respondent */
+/** @typedef {(typeof import("../ShellData.ts").ShellData)["Encoded"]} ShellData what the page tells its scripts about the server (`#qforms-shell`) */
+/** @typedef {(typeof import("../ShellData.ts").FieldTypeInfo)["Encoded"]} FieldTypeInfo a question type as the builder offers it */
+/** @typedef {(typeof import("../../forms/LogicRules.ts").LogicRule)["Encoded"]} LogicRule a jump rule of a question */
+/** @typedef {(typeof import("../../forms/LogicRules.ts").HiddenField)["Encoded"]} HiddenField a hidden field of a form */
+/** @typedef {(typeof import("../../outbox/Events.ts").EventPayload)["Encoded"] & { readonly link: string }} LiveEvent an event of the live stream (`/api/events`): a webhook's payload and the case's link */
+
+/** The signed-in member and workspace (`GET /app/session`). @typedef {(typeof import("../ShellData.ts").SessionInfo)["Encoded"]} SessionInfo */
+
+export {}

@@ -1,0 +1,179 @@
+/**
+ * The Schemas and types of responses (cases): what a submission and a change
+ * take, a response as listed and in detail, the list's filters and pages.
+ * `Responses.ts` re-exports all of it.
+ *
+ * @module
+ */
+import * as Schema from "effect/Schema"
+import * as SchemaTransformation from "effect/SchemaTransformation"
+import { Activity } from "./Activities.ts"
+import { AnswerInputs, AnswerValue } from "../forms/Answers.ts"
+import { Field } from "../forms/Fields.ts"
+import * as FormLogic from "../forms/FormLogic.ts"
+import { FormStatus } from "../forms/FormStatus.ts"
+import { Stage } from "../forms/Stages.ts"
+import { Member } from "../identity/Members.ts"
+import { ResponseEmail, ResponseReply } from "../email/RespondentEmails.ts"
+import { Id } from "../kernel/Ids.ts"
+
+/** Where a response came from: the public page, the API, an assistant (MCP), or an import. */
+export const ResponseSource = Schema.Literals(["form", "api", "mcp", "import"])
+export type ResponseSource = typeof ResponseSource.Type
+
+/** A response as listed (spec: ResponseRow). `answers` and `summary` only with `flat=1`. */
+export const ResponseRow = Schema.Struct({
+  id: Schema.Int,
+  submittedAt: Schema.String,
+  updatedAt: Schema.String,
+  name: Schema.NullOr(Schema.String),
+  email: Schema.NullOr(Schema.String),
+  stageId: Schema.NullOr(Schema.Int),
+  assigneeId: Schema.NullOr(Schema.Int),
+  tags: Schema.Array(Schema.String),
+  source: Schema.String,
+  values: Schema.Record(Schema.String, AnswerValue).annotate({
+    description: "The answers keyed by question id (`fields[].id`); hidden field values as `hidden:<name>`."
+  }),
+  // Before the optional keys: the streamed list writes rows in this order too (see `toRow`).
+  /** Extension (partial responses): false while the respondent has not submitted yet. */
+  finished: Schema.Boolean,
+  answers: Schema.optionalKey(Schema.Record(Schema.String, Schema.String)),
+  summary: Schema.optionalKey(Schema.String)
+}).annotate({ identifier: "ResponseRow" })
+export type ResponseRow = typeof ResponseRow.Type
+
+/** A tag: trimmed, 1 to 30 characters, no control characters. */
+export const Tag = Schema.String.check(Schema.isMaxLength(30, { message: "each tag must be at most 30 characters" }))
+  .pipe(Schema.decodeTo(Schema.Trimmed, SchemaTransformation.trim()))
+  .check(
+    Schema.isNonEmpty({ message: "a tag must not be empty" }),
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this pattern refuses
+    Schema.isPattern(/^[^\u0000-\u001f\u007f]*$/, { message: "a tag must not contain control characters" })
+  )
+
+/** What a submission takes: answers keyed by question id. */
+export const SubmitInput = Schema.Struct({
+  values: AnswerInputs,
+  /** Extension (form logic): values of the form's hidden fields, by name. */
+  hidden: Schema.optionalKey(FormLogic.HiddenValues)
+}).annotate({ identifier: "SubmitResponse" })
+export type SubmitInput = typeof SubmitInput.Type
+
+/**
+ * What the public page's JSON submission takes (`POST /f/{publicId}/responses`,
+ * no API key): the answers, plus the page's answer token and honeypot.
+ */
+export const PublicSubmitInput = Schema.Struct({
+  values: AnswerInputs,
+  /** Values of the form's hidden fields, by name (form logic). */
+  hidden: Schema.optionalKey(FormLogic.HiddenValues),
+  /** The page's answer token, when the page's own data is submitted as JSON: its start time is checked. */
+  token: Schema.optionalKey(Schema.String).annotate({
+    description:
+      "The page's answer token (from the form page): when given, a submission too soon after opening is refused."
+  }),
+  /** The honeypot: must be absent or empty. */
+  website: Schema.optionalKey(Schema.String).annotate({ description: "The honeypot: must be absent or empty." })
+}).annotate({ identifier: "PublicSubmitResponse" })
+export type PublicSubmitInput = typeof PublicSubmitInput.Type
+
+/** The public submission's answer: the new response's id. */
+export const PublicSubmitted = Schema.Struct({ id: Schema.Int }).annotate({ identifier: "PublicSubmitted" })
+
+/** What changing a case takes (spec: PATCH /responses/{id}); every field optional. */
+export const UpdateResponseInput = Schema.Struct({
+  stageId: Schema.optionalKey(Schema.NullOr(Id)),
+  assigneeId: Schema.optionalKey(Schema.NullOr(Id)),
+  tags: Schema.optionalKey(
+    Schema.Array(Tag).check(Schema.isMaxLength(50, { message: "a response has at most 50 tags" }))
+  )
+}).annotate({ identifier: "UpdateResponse" })
+export type UpdateResponseInput = typeof UpdateResponseInput.Type
+
+/** One change made by an update: the field, its value before and after. */
+export const ResponseChange = Schema.Struct({
+  field: Schema.Literals(["stageId", "assigneeId", "tags"]),
+  from: Schema.Unknown,
+  to: Schema.Unknown
+})
+export type ResponseChange = typeof ResponseChange.Type
+
+/** The result of an update (spec: `{ok, formId, changes}`). */
+export const UpdateResponseResult = Schema.Struct({
+  ok: Schema.Boolean,
+  formId: Schema.Int,
+  changes: Schema.Array(ResponseChange)
+}).annotate({ identifier: "UpdateResponseResult" })
+export type UpdateResponseResult = typeof UpdateResponseResult.Type
+
+/** Which responses a list shows: submitted ones (the default), partial ones, or both. */
+export const ResponseStatus = Schema.Literals(["completed", "partial", "all"])
+export type ResponseStatus = typeof ResponseStatus.Type
+
+/** The filters of the response list (spec: GET /forms/{formId}/responses). */
+export interface ResponseFilter {
+  /** Extension: `completed` (default), `partial` (not yet submitted) or `all`. */
+  readonly status?: ResponseStatus | undefined
+  /** Matches the name, the e-mail, a tag or the text of any answer (case-insensitive, substring). */
+  readonly q?: string | undefined
+  readonly stage?: number | "none" | undefined
+  readonly assignee?: number | "none" | undefined
+  readonly tag?: string | undefined
+  readonly from?: Date | undefined
+  readonly to?: Date | undefined
+}
+
+/** Options of a list: filters, `flat` answers, and keyset paging (newest first). */
+export interface ListOptions extends ResponseFilter {
+  readonly flat?: boolean | undefined
+  /** At most this many responses; all when absent. */
+  readonly limit?: number | undefined
+  /** The `nextCursor` of the previous page. */
+  readonly cursor?: string | undefined
+}
+
+/** Everything of the response list but the responses. */
+export interface ResponseListHead {
+  readonly form: { readonly id: number; readonly title: string }
+  readonly fields: ReadonlyArray<Field>
+  readonly stages: ReadonlyArray<Stage>
+  readonly members: ReadonlyArray<Member>
+  readonly allTags: ReadonlyArray<string>
+  /** Extension (form logic): the form's hidden fields, whose values the rows carry as `hidden:<name>`. */
+  readonly hiddenFields: ReadonlyArray<FormLogic.HiddenField>
+}
+
+/** A page of the response list (spec: ResponseList, plus `nextCursor`). */
+export interface ResponseList extends ResponseListHead {
+  readonly responses: ReadonlyArray<ResponseRow>
+  /** Present when `limit` cut the list: pass it as `cursor` for the next page. */
+  readonly nextCursor: string | null
+}
+
+/** One response with everything about it (spec: ResponseDetail). */
+export const ResponseDetail = Schema.Struct({
+  response: ResponseRow,
+  form: Schema.Struct({ id: Schema.Int, title: Schema.String, publicId: Schema.String, status: FormStatus }),
+  fields: Schema.Array(Field),
+  stages: Schema.Array(Stage),
+  members: Schema.Array(Member),
+  activities: Schema.Array(Activity),
+  emails: Schema.Array(ResponseEmail),
+  replies: Schema.Array(ResponseReply)
+}).annotate({ identifier: "ResponseDetail" })
+
+export type ResponseDetail = typeof ResponseDetail.Type
+
+/** Trimmed tags without duplicates (the first spelling wins, compared case-insensitively). */
+export const normalizeTags = (tags: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const seen = new Set<string>()
+  return tags
+    .map((tag) => tag.trim())
+    .filter((tag) => {
+      const key = tag.toLowerCase()
+      if (seen.has(key)) return false
+      seen.add(key)
+      return true
+    })
+}

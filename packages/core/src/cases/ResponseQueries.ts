@@ -1,0 +1,81 @@
+/**
+ * The response list's query: the WHERE clause of a form's filtered list
+ * (status, stage, assignee, tag, dates, the text search on the trigram index)
+ * and its keyset cursor (newest first).
+ *
+ * @module
+ */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import * as SqlClient from "effect/sql/SqlClient"
+import type * as Actors from "../identity/Actors.ts"
+import { Forms } from "../forms/Forms.ts"
+import { InvalidInput } from "../kernel/Errors.ts"
+import type { ListOptions } from "./ResponseModels.ts"
+import type { Row } from "./ResponseRows.ts"
+
+const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+
+/**
+ * The part of an e-mail-like `q` to look up in the trigram index: the text
+ * before its `@`, when that holds a trigram (three letters or digits in a
+ * row). A domain is shared by many respondents (`@example.com`, `@gmail.com`),
+ * so its trigrams are in a large share of the rows, and intersecting their
+ * posting lists cost more than the rest of the search (~70 ms for one address
+ * at 1M rows, against ~20 ms probing the part before the `@`).
+ */
+const emailLocalPart = (q: string): string | undefined => {
+  const at = q.indexOf("@")
+  const local = at > 0 ? q.slice(0, at) : ""
+  return /[\p{L}\p{N}]{3}/u.test(local) ? local : undefined
+}
+
+const Cursor = Schema.Struct({ at: Schema.String, id: Schema.Int })
+const CursorFromString = Schema.fromJsonString(Cursor)
+
+export const encodeCursor = (row: Row): string =>
+  Buffer.from(JSON.stringify({ at: row.submitted_at.toISOString(), id: row.id })).toString("base64url")
+
+const decodeCursor = (cursor: string) =>
+  Schema.decodeUnknownEffect(CursorFromString)(Buffer.from(cursor, "base64url").toString("utf8")).pipe(
+    Effect.map((c) => ({ at: new Date(c.at), id: c.id })),
+    Effect.filterOrFail((c) => !Number.isNaN(c.at.getTime())),
+    Effect.mapError(() => new InvalidInput({ message: "cursor: not a cursor from this list" }))
+  )
+
+/** The list's query builder, on the current `SqlClient`. */
+export const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const forms = yield* Forms
+
+  /** The form's summary and the WHERE clause of a filtered list (keyset cursor included). */
+  const prepareList = Effect.fnUntraced(function* (actor: Actors.Actor, formId: number, options: ListOptions) {
+    const form = yield* forms.getSummary(actor, formId)
+    const cursor = options.cursor === undefined ? undefined : yield* decodeCursor(options.cursor)
+    const conditions = [sql`workspace_id = ${actor.workspaceId}`, sql`form_id = ${formId}`]
+    const status = options.status ?? "completed"
+    if (status === "completed") conditions.push(sql`finished`)
+    else if (status === "partial") conditions.push(sql`not finished`)
+    if (options.stage === "none") conditions.push(sql`stage_id is null`)
+    else if (options.stage !== undefined) conditions.push(sql`stage_id = ${options.stage}`)
+    if (options.assignee === "none") conditions.push(sql`assignee_id is null`)
+    else if (options.assignee !== undefined) conditions.push(sql`assignee_id = ${options.assignee}`)
+    if (options.tag !== undefined) conditions.push(sql`tags @> ${[options.tag]}::text[]`)
+    if (options.q !== undefined && options.q.trim() !== "") {
+      const q = options.q.trim()
+      const probe = emailLocalPart(q)
+      conditions.push(
+        probe === undefined
+          ? sql`search_text like ${likePattern(q)}`
+          : // Same rows: the probe is part of q, and strpos (which the index does not take) checks all of it.
+            sql`search_text like ${likePattern(probe)} and strpos(search_text, ${q.toLowerCase()}) > 0`
+      )
+    }
+    if (options.from !== undefined) conditions.push(sql`submitted_at >= ${options.from}`)
+    if (options.to !== undefined) conditions.push(sql`submitted_at <= ${options.to}`)
+    const after = (at: Date, id: number) => sql.and([...conditions, sql`(submitted_at, id) < (${at}, ${id})`])
+    return { form, where: cursor === undefined ? sql.and(conditions) : after(cursor.at, cursor.id), after }
+  })
+
+  return { prepareList }
+})

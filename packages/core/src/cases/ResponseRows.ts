@@ -1,0 +1,100 @@
+/**
+ * A response as stored: its row and columns, the row as the API shows it
+ * (with flat answers when asked), its search text, and the payload of the
+ * events it causes.
+ *
+ * @module
+ */
+import * as Effect from "effect/Effect"
+import type * as SqlClient from "effect/sql/SqlClient"
+import type { AnswerValue } from "../forms/Answers.ts"
+import type { Field } from "../forms/Fields.ts"
+import { ResponseNotFound } from "../kernel/Errors.ts"
+import type { EventPayload } from "../outbox/Events.ts"
+import type { ResponseRow } from "./ResponseModels.ts"
+import * as Summaries from "./Summaries.ts"
+
+/** The stored row of a response. */
+export interface Row {
+  readonly id: number
+  readonly form_id: number
+  readonly submitted_at: Date
+  readonly updated_at: Date
+  readonly name: string | null
+  readonly email: string | null
+  readonly stage_id: number | null
+  readonly assignee_id: number | null
+  readonly tags: ReadonlyArray<string>
+  readonly source: string
+  readonly answers: Record<string, AnswerValue>
+  readonly finished: boolean
+}
+
+export const columns = `id, form_id, submitted_at, updated_at, name, email, stage_id, assignee_id, tags, source, answers, finished`
+
+/** The flat answers and summary of a response's values (`Summaries.flattener` of its form's fields). */
+export type Flatten = ReturnType<typeof Summaries.flattener>
+
+export const toRow = (row: Row, flatten: Flatten | undefined): ResponseRow => {
+  const base: ResponseRow = {
+    id: row.id,
+    submittedAt: row.submitted_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    name: row.name,
+    email: row.email,
+    stageId: row.stage_id,
+    assigneeId: row.assignee_id,
+    tags: row.tags,
+    source: row.source,
+    values: row.answers,
+    finished: row.finished
+  }
+  if (flatten === undefined) return base
+  const { answers, summary } = flatten(row.answers)
+  return { ...base, answers, summary }
+}
+
+/**
+ * The searchable text of a response: its tags on the first line, then name,
+ * e-mail and every answer, lower-cased. A tag change rewrites only the first
+ * line (tags cannot hold a line break), so the answers need not be read again.
+ */
+export const searchText = (
+  tags: ReadonlyArray<string>,
+  name: string | null,
+  email: string | null,
+  fields: ReadonlyArray<Field>,
+  values: Readonly<Record<string, AnswerValue>>
+): string =>
+  `${tags.join(" ")}\n${[name ?? "", email ?? "", ...Object.values(Summaries.flatAnswers(fields, values))].join(" ")}`.toLowerCase()
+
+/** The payload of an event a response causes (spec: WebhookEvent without its link). */
+export const eventPayload = (
+  event: EventPayload["event"],
+  form: { readonly id: number; readonly title: string },
+  fields: ReadonlyArray<Field>,
+  row: Row,
+  stage: { readonly id: number; readonly name: string } | null,
+  linkBase: string
+): EventPayload => ({
+  event,
+  form: { id: form.id, title: form.title },
+  responseId: row.id,
+  submittedAt: row.submitted_at.toISOString(),
+  stage,
+  respondent: { name: row.name, email: row.email },
+  answers: Summaries.flatAnswers(fields, row.answers, linkBase),
+  summary: Summaries.summary(fields, row.answers, linkBase)
+})
+
+/** The row of a response of the workspace (locked `for update` when `lock`), or `ResponseNotFound`. */
+export const findRow = (sql: SqlClient.SqlClient, workspaceId: number, responseId: number, lock: boolean) =>
+  Effect.flatMap(
+    sql<Row>`
+      select ${sql.literal(columns)} from responses where workspace_id = ${workspaceId} and id = ${responseId}
+      ${lock ? sql`for update` : sql``}`,
+    (rows) =>
+      rows.length === 0
+        ? Effect.fail(new ResponseNotFound({ message: `response ${responseId} not found` }))
+        : Effect.succeed(rows[0]!)
+  )

@@ -1,0 +1,149 @@
+/**
+ * The read side of responses: a form's list (a page, or a stream of any
+ * length in constant memory), with everything the list shows beside the rows,
+ * and one response in detail with its timeline and e-mails.
+ *
+ * @module
+ */
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
+import * as SqlClient from "effect/sql/SqlClient"
+import type * as Statement from "effect/sql/Statement"
+import type * as Actors from "../identity/Actors.ts"
+import { Activities } from "./Activities.ts"
+import { Forms } from "../forms/Forms.ts"
+import type * as FormLogic from "../forms/FormLogic.ts"
+import { Stages } from "../forms/Stages.ts"
+import { Members } from "../identity/Members.ts"
+import { RespondentEmails } from "../email/RespondentEmails.ts"
+import { LinkBase } from "../kernel/Links.ts"
+import type { ListOptions, ResponseFilter, ResponseListHead } from "./ResponseModels.ts"
+import * as ResponseQueries from "./ResponseQueries.ts"
+import { columns, findRow, type Row, toRow } from "./ResponseRows.ts"
+import * as Summaries from "./Summaries.ts"
+
+/** Rows read per query when a whole list is streamed. */
+const STREAM_PAGE_SIZE = 500
+
+/** The read operations of the `Responses` service. */
+export const make = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const forms = yield* Forms
+  const stages = yield* Stages
+  const members = yield* Members
+  const activities = yield* Activities
+  const respondentEmails = yield* RespondentEmails
+  const { prepareList } = yield* ResponseQueries.make
+
+  /** Everything of a list but its responses. */
+  const listHead = (actor: Actors.Actor, form: { readonly id: number; readonly title: string }) =>
+    Effect.map(
+      Effect.all(
+        [
+          forms.fields(actor.workspaceId, form.id),
+          stages.list(actor, form.id),
+          members.list(actor.workspaceId),
+          sql<{ readonly tag: string }>`
+          select tag from form_tags where workspace_id = ${actor.workspaceId} and form_id = ${form.id} order by tag`,
+          sql<{ readonly hidden_fields: ReadonlyArray<FormLogic.HiddenField> }>`
+          select hidden_fields from forms where workspace_id = ${actor.workspaceId} and id = ${form.id}`
+        ],
+        { concurrency: "unbounded" }
+      ),
+      ([fields, stageList, memberList, tagRows, hiddenRows]): ResponseListHead => ({
+        form: { id: form.id, title: form.title },
+        fields,
+        stages: stageList,
+        members: memberList,
+        allTags: tagRows.map((r) => r.tag),
+        hiddenFields: hiddenRows[0]?.hidden_fields ?? []
+      })
+    )
+
+  const list = Effect.fn("Responses.list")(function* (actor: Actors.Actor, formId: number, options: ListOptions = {}) {
+    const { form, where } = yield* prepareList(actor, formId, options)
+    const limit = options.limit === undefined ? undefined : options.limit + 1
+    const [rows, head] = yield* Effect.all(
+      [
+        sql<Row>`
+        select ${sql.literal(columns)} from responses where ${where}
+        order by submitted_at desc, id desc ${limit === undefined ? sql`` : sql`limit ${limit}`}`,
+        listHead(actor, form)
+      ],
+      { concurrency: "unbounded" }
+    )
+    const more = options.limit !== undefined && rows.length > options.limit
+    const page = more ? rows.slice(0, options.limit) : rows
+    const flatten = options.flat ? Summaries.flattener(head.fields, yield* LinkBase) : undefined
+    return {
+      ...head,
+      responses: page.map((row) => toRow(row, flatten)),
+      nextCursor: more ? ResponseQueries.encodeCursor(page[page.length - 1]!) : null
+    }
+  })
+
+  const stream = Effect.fn("Responses.stream")(function* (
+    actor: Actors.Actor,
+    formId: number,
+    options: ResponseFilter & { readonly flat?: boolean | undefined } = {}
+  ) {
+    const { after, form, where } = yield* prepareList(actor, formId, options)
+    const head = yield* listHead(actor, form)
+    const flatten = options.flat ? Summaries.flattener(head.fields, yield* LinkBase) : undefined
+    // Keyset pages rather than one long cursor: memory stays flat, and no
+    // connection (PGlite has only one) is held while a slow client reads.
+    const page = (condition: Statement.Fragment) =>
+      sql<Row>`
+        select ${sql.literal(columns)} from responses where ${condition}
+        order by submitted_at desc, id desc limit ${STREAM_PAGE_SIZE}`
+    const toRows = (batch: ReadonlyArray<Row>) => batch.map((row) => toRow(row, flatten))
+    const nextOf = (batch: ReadonlyArray<Row>) => {
+      const last = batch[batch.length - 1]
+      return batch.length < STREAM_PAGE_SIZE || last === undefined
+        ? Option.none()
+        : Option.some(after(last.submitted_at, last.id))
+    }
+    // The first page is read before the answer starts, so a failing query
+    // is an error status, not a response cut off half-way.
+    const first = yield* page(where)
+    const rest = Option.match(nextOf(first), {
+      onNone: () => Stream.empty,
+      onSome: (start) =>
+        Stream.paginate(start, (condition) =>
+          Effect.map(page(condition), (batch) => [toRows(batch), nextOf(batch)] as const)
+        )
+    })
+    const rows = Stream.concat(Stream.fromIterable(toRows(first)), rest)
+    return { head, rows }
+  })
+
+  const get = Effect.fn("Responses.get")(function* (actor: Actors.Actor, responseId: number) {
+    const row = yield* findRow(sql, actor.workspaceId, responseId, false)
+    const [form, stageList, memberList, timeline, correspondence] = yield* Effect.all(
+      [
+        forms.get(actor, row.form_id),
+        stages.list(actor, row.form_id),
+        members.list(actor.workspaceId),
+        activities.listUnchecked(actor.workspaceId, responseId),
+        respondentEmails.forResponse(actor.workspaceId, responseId)
+      ],
+      { concurrency: "unbounded" }
+    ).pipe(
+      // The response exists, so its form does: a missing one is a broken invariant.
+      Effect.catchTag("FormNotFound", (error) => Effect.die(error))
+    )
+    return {
+      response: toRow(row, undefined),
+      form: { id: form.id, title: form.title, publicId: form.publicId, status: form.status },
+      fields: form.fields,
+      stages: stageList,
+      members: memberList,
+      activities: timeline,
+      emails: correspondence.emails,
+      replies: correspondence.replies
+    }
+  })
+
+  return { list, stream, get }
+})

@@ -1,0 +1,67 @@
+/**
+ * What a submission (finished or partial) is checked against before it is
+ * stored: the form must be published, hidden values must be declared ones,
+ * and answer issues become one `InvalidInput` naming each question.
+ *
+ * @module
+ */
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import type * as Actors from "../identity/Actors.ts"
+import type { AnswerValue } from "../forms/Answers.ts"
+import * as FormLogic from "../forms/FormLogic.ts"
+import { Forms, type SubmittedForm } from "../forms/Forms.ts"
+import { Conflict, FormNotFound, InvalidInput } from "../kernel/Errors.ts"
+
+/** The checks, on the forms of the current `SqlClient`. */
+export const make = Effect.gen(function* () {
+  const forms = yield* Forms
+
+  /**
+   * The published form of a submission with its questions (read in one
+   * query, unless the caller has just read it: `known`), or why it takes none.
+   */
+  const openForm = Effect.fnUntraced(function* (actor: Actors.Actor, formId: number, known?: SubmittedForm) {
+    const found = known === undefined ? yield* forms.forSubmission(actor.workspaceId, formId) : Option.some(known)
+    if (Option.isNone(found)) return yield* new FormNotFound({ message: `form ${formId} not found` })
+    const form = found.value
+    if (form.status !== "published") {
+      return yield* new Conflict({
+        message: `form ${formId} is ${form.status}: only a published form accepts responses`
+      })
+    }
+    return form
+  })
+
+  /** The hidden values of a submission: only declared names (others are a 400). */
+  const checkHidden = (
+    declared: ReadonlyArray<FormLogic.HiddenField>,
+    given: Readonly<Record<string, string>>
+  ): Effect.Effect<Record<string, string>, InvalidInput> => {
+    const names = new Set(declared.map((h) => h.name))
+    const unknown = Object.keys(given).filter((name) => !names.has(name))
+    if (unknown.length > 0) {
+      const issues = unknown.map((name) => ({
+        path: `hidden.${name}`,
+        message: `"${name}" is not a hidden field of this form`
+      }))
+      return Effect.fail(new InvalidInput({ message: issues.map((i) => i.message).join("; "), details: issues }))
+    }
+    return Effect.succeed(Object.fromEntries(Object.entries(given).filter(([, value]) => value !== "")))
+  }
+
+  const invalid = (issues: ReadonlyArray<{ readonly path: string; readonly message: string }>) =>
+    new InvalidInput({
+      message: issues.map((issue) => issue.message).join("; "),
+      details: issues.map((issue) => ({ path: issue.path, message: issue.message }))
+    })
+
+  /** The answers with the hidden values, as stored (`hidden:<name>` keys). */
+  const stored = (values: Record<string, AnswerValue>, hidden: Readonly<Record<string, string>>) => {
+    const out: Record<string, AnswerValue> = { ...values }
+    for (const [name, value] of Object.entries(hidden)) out[FormLogic.hiddenKey(name)] = value
+    return out
+  }
+
+  return { openForm, checkHidden, invalid, stored }
+})

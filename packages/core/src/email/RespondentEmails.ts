@@ -1,0 +1,616 @@
+/**
+ * Respondent e-mails: what a case sends to the person who answered — the
+ * form's confirmation e-mail, and e-mails members write from the case — and
+ * what they open and click. Each e-mail is stored with a delivery row in the
+ * transaction that queues it, and sent by the delivery worker (see
+ * `delivery/Worker.ts`) with the webhooks' retry schedule; so none is lost
+ * on a crash, and none is sent twice in normal operation.
+ *
+ * Bodies are "markdown-ish": paragraphs, `**bold**`, `*italic*`, `[text](url)`
+ * and bare `https://` links, rendered to text and HTML. With tracking on (the
+ * workspace's default), the HTML carries a 1×1 pixel (`/t/o/{token}`) and its
+ * links go through `/t/c/{token}`, which redirects only to the URL recorded
+ * for that link of that e-mail.
+ */
+import { randomBytes } from "node:crypto"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import * as SqlClient from "effect/sql/SqlClient"
+import type * as SqlError from "effect/sql/SqlError"
+import { Activities } from "../cases/Activities.ts"
+import * as Actors from "../identity/Actors.ts"
+import { Conflict, type Forbidden, FormNotFound, ResponseNotFound } from "../kernel/Errors.ts"
+import { Deliveries } from "../outbox/Deliveries.ts"
+import { EmailTokens, InvalidEmailToken } from "./EmailTokens.ts"
+import type { Field } from "../forms/Fields.ts"
+import type { AnswerValue } from "../forms/Answers.ts"
+import { SentLinkBase } from "../kernel/Links.ts"
+import { Mailer, notConfiguredMessage } from "./Mailer.ts"
+import { formatAnswer, summary } from "../cases/Summaries.ts"
+
+// ---------------------------------------------------------------------------
+// Schemas
+// ---------------------------------------------------------------------------
+
+const Subject = Schema.String.check(
+  Schema.isMinLength(1, { message: "subject must not be empty" }),
+  Schema.isMaxLength(200, { message: "subject must be at most 200 characters" }),
+  Schema.isPattern(/^[^\r\n]*$/, { message: "subject must be one line" })
+)
+
+const Body = Schema.String.check(
+  Schema.isMinLength(1, { message: "body must not be empty" }),
+  Schema.isMaxLength(20_000, { message: "body must be at most 20000 characters" })
+)
+
+/** What a member writes to the respondent from the case (`POST /responses/{id}/emails`). */
+export const SendEmailInput = Schema.Struct({
+  subject: Subject,
+  body: Body.annotate({
+    description: "Markdown-ish: paragraphs, **bold**, *italic*, [text](https://…) and bare https:// links."
+  })
+}).annotate({ identifier: "SendEmail" })
+export type SendEmailInput = typeof SendEmailInput.Type
+
+/** A form's confirmation e-mail (`GET/PUT /forms/{id}/confirmation`). */
+export const ConfirmationSettings = Schema.Struct({
+  enabled: Schema.Boolean,
+  subject: Subject,
+  body: Body.annotate({
+    description: "A template: `{{field:<id>}}` is that question's answer, `{{answers}}` the answers summary."
+  })
+}).annotate({ identifier: "ConfirmationSettings" })
+export type ConfirmationSettings = typeof ConfirmationSettings.Type
+
+/** The default confirmation (off until enabled). */
+export const defaultConfirmation: ConfirmationSettings = {
+  enabled: false,
+  subject: "We received your response",
+  body: "Thank you for your response. This is what you sent:\n\n{{answers}}"
+}
+
+/** The workspace's e-mail settings (`GET/PUT /email/settings`). */
+export const EmailSettings = Schema.Struct({
+  tracking: Schema.Boolean.annotate({
+    description: "Record opens (a 1×1 pixel) and clicks (links through /t/c/…). Default true."
+  }),
+  reopenOnReply: Schema.Boolean.annotate({
+    description: "A reply moves a case in a closed stage back to the form's first open stage. Default true."
+  })
+}).annotate({ identifier: "EmailSettings" })
+export type EmailSettings = typeof EmailSettings.Type
+
+/** The default e-mail settings of a workspace. */
+export const defaultEmailSettings: EmailSettings = { tracking: true, reopenOnReply: true }
+
+/** One e-mail sent to the respondent (spec: ResponseDetail `emails` item). */
+export const ResponseEmail = Schema.Struct({
+  id: Schema.Int,
+  to: Schema.String,
+  subject: Schema.String,
+  text: Schema.String,
+  sentAt: Schema.NullOr(Schema.String),
+  status: Schema.Literals(["queued", "retrying", "sent", "failed"]),
+  openedAt: Schema.NullOr(Schema.String),
+  opens: Schema.Int,
+  clicks: Schema.Array(Schema.Struct({ url: Schema.String, at: Schema.String }))
+}).annotate({ identifier: "ResponseEmail" })
+export type ResponseEmail = typeof ResponseEmail.Type
+
+/** One reply from the respondent (spec: ResponseDetail `replies` item). */
+export const ResponseReply = Schema.Struct({
+  id: Schema.Int,
+  from: Schema.String,
+  subject: Schema.String,
+  text: Schema.String,
+  receivedAt: Schema.String,
+  files: Schema.Array(
+    Schema.Struct({ fileId: Schema.String, name: Schema.String, size: Schema.Int, type: Schema.String })
+  )
+}).annotate({ identifier: "ResponseReply" })
+export type ResponseReply = typeof ResponseReply.Type
+
+// ---------------------------------------------------------------------------
+// Rendering
+// ---------------------------------------------------------------------------
+
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;")
+
+// `[text](https://…)` or a bare http(s) URL (not ending in punctuation). A URL never runs into an
+// answer's marker (see {@link fillTemplateParts}): respondent text is never part of a link.
+const LINK =
+  /\[([^\]\n]{1,500})\]\((https?:\/\/[^\s)\uE000\uE001]{1,2000})\)|(https?:\/\/[^\s<>()"'\uE000\uE001]*[^\s<>()"'.,;:!?\uE000\uE001])/g
+
+// An answer's place in a filled template: `\uE000{index}\uE001` (private-use characters).
+const ANSWER_MARK = /\uE000(\d+)\uE001/g
+const MARKERS = /[\uE000\uE001]/g
+
+/**
+ * The links of a body in order: each `[text](url)` and bare URL.
+ *
+ * @example
+ * ```ts
+ * extractLinks("See [the FAQ](https://example.com/faq) or https://example.com") // ["https://example.com/faq", "https://example.com"]
+ * ```
+ */
+export const extractLinks = (body: string): ReadonlyArray<string> =>
+  Array.from(body.matchAll(LINK), (match) => match[2] ?? match[3]!)
+
+const inline = (text: string) =>
+  escapeHtml(text)
+    .replace(/\*\*([^*\n]+)\*\*/g, "<strong>$1</strong>")
+    .replace(/\*([^*\n]+)\*/g, "<em>$1</em>")
+
+/**
+ * A markdown-ish body as text and HTML. `tracked` gives, per link (in
+ * {@link extractLinks} order), the URL its HTML anchor points to; `pixel`
+ * adds a 1×1 image at the end of the HTML.
+ *
+ * @example
+ * ```ts
+ * render("Hi **Ada**, see [docs](https://example.com/d)")
+ * // { text: "Hi Ada, see docs (https://example.com/d)", html: "…<strong>Ada</strong>…<a href=\"https://example.com/d\">docs</a>…" }
+ * ```
+ */
+export const render = (
+  body: string,
+  options: {
+    readonly tracked?: ReadonlyArray<string> | undefined
+    readonly pixel?: string | undefined
+    /** The answers a {@link fillTemplateParts} body marks: put in as literal text (escaped, never linked). */
+    readonly answers?: ReadonlyArray<string> | undefined
+  } = {}
+): { readonly text: string; readonly html: string } => {
+  const answers = options.answers ?? []
+  const answerText = (text: string) => text.replace(ANSWER_MARK, (_, i: string) => answers[Number(i)] ?? "")
+  const answerHtml = (html: string) =>
+    html.replace(ANSWER_MARK, (_, i: string) => escapeHtml(answers[Number(i)] ?? "").replace(/\n/g, "<br>"))
+  let index = 0
+  const textParts: Array<string> = []
+  const htmlParts: Array<string> = []
+  let last = 0
+  const normalized = body.replace(/\r\n?/g, "\n")
+  for (const match of normalized.matchAll(LINK)) {
+    const before = normalized.slice(last, match.index)
+    textParts.push(before.replace(/\*\*([^*\n]+)\*\*/g, "$1").replace(/\*([^*\n]+)\*/g, "$1"))
+    htmlParts.push(inline(before))
+    const url = match[2] ?? match[3]!
+    const href = options.tracked?.[index] ?? url
+    index++
+    if (match[1] !== undefined) {
+      textParts.push(`${match[1]} (${url})`)
+      htmlParts.push(`<a href="${escapeHtml(href)}">${escapeHtml(match[1])}</a>`)
+    } else {
+      textParts.push(url)
+      htmlParts.push(`<a href="${escapeHtml(href)}">${escapeHtml(url)}</a>`)
+    }
+    last = match.index + match[0].length
+  }
+  const rest = normalized.slice(last)
+  textParts.push(rest.replace(/\*\*([^*\n]+)\*\*/g, "$1").replace(/\*([^*\n]+)\*/g, "$1"))
+  htmlParts.push(inline(rest))
+  const html = htmlParts
+    .join("")
+    .split(/\n{2,}/)
+    .map((paragraph) => `<p>${paragraph.replace(/\n/g, "<br>")}</p>`)
+    .join("\n")
+  const pixel =
+    options.pixel === undefined
+      ? ""
+      : `\n<img src="${escapeHtml(options.pixel)}" width="1" height="1" alt="" style="display:block;border:0">`
+  return {
+    text: answerText(textParts.join("")),
+    html: `<!doctype html><html><body style="font-family:sans-serif">${answerHtml(html)}${pixel}</body></html>`
+  }
+}
+
+/**
+ * Fills a confirmation template: `{{field:<id>}}` with that question's
+ * answer, `{{answers}}` with the answers summary.
+ *
+ * @example
+ * ```ts
+ * fillTemplate("Hi {{field:12}}!", fields, { "12": "Ada" }) // "Hi Ada!"
+ * ```
+ */
+export const fillTemplate = (
+  template: string,
+  fields: ReadonlyArray<Field>,
+  values: Readonly<Record<string, AnswerValue>>,
+  linkBase?: string
+): string =>
+  template.replace(TEMPLATE_REF, (_whole, what: string, id: string | undefined) =>
+    answerOf(what, id, fields, values, linkBase)
+  )
+
+const TEMPLATE_REF = /\{\{\s*(answers|field:(\d{1,10}))\s*\}\}/g
+
+const answerOf = (
+  what: string,
+  id: string | undefined,
+  fields: ReadonlyArray<Field>,
+  values: Readonly<Record<string, AnswerValue>>,
+  linkBase: string | undefined
+): string => {
+  if (what === "answers") return summary(fields, values, linkBase)
+  const field = fields.find((f) => String(f.id) === id)
+  return field === undefined ? "" : formatAnswer(field, Object.hasOwn(values, id!) ? values[id!] : undefined, linkBase)
+}
+
+/**
+ * Fills a confirmation template for {@link render}: the template's own text
+ * stays markdown-ish (its links are the owner's, and tracked), while each
+ * answer is only marked in `template` and listed in `answers`, so it is put
+ * in as literal text: a URL or `[text](url)` a respondent typed is never
+ * linked nor tracked, and in HTML it is escaped.
+ *
+ * @example
+ * ```ts
+ * const { template, answers } = fillTemplateParts("Hi {{field:12}}, see https://example.com", fields, { "12": "[x](https://evil.example)" })
+ * render(template, { answers }).html // "…Hi [x](https://evil.example), see <a href=\"https://example.com\">…"
+ * ```
+ */
+export const fillTemplateParts = (
+  template: string,
+  fields: ReadonlyArray<Field>,
+  values: Readonly<Record<string, AnswerValue>>,
+  linkBase?: string
+): { readonly template: string; readonly answers: ReadonlyArray<string> } => {
+  const answers: Array<string> = []
+  const marked = template.replace(MARKERS, "").replace(TEMPLATE_REF, (_whole, what: string, id: string | undefined) => {
+    answers.push(answerOf(what, id, fields, values, linkBase).replace(MARKERS, ""))
+    return `\uE000${answers.length - 1}\uE001`
+  })
+  return { template: marked, answers }
+}
+
+// ---------------------------------------------------------------------------
+// Service
+// ---------------------------------------------------------------------------
+
+interface EmailRow {
+  readonly id: number
+  readonly to_address: string
+  readonly subject: string
+  readonly text: string
+  readonly sent_at: Date | null
+  readonly status: ResponseEmail["status"]
+  readonly opened_at: Date | null
+  readonly opens: number
+  readonly clicks: ReadonlyArray<{ readonly url: string; readonly at: string }> | null
+}
+
+interface ReplyRow {
+  readonly id: number
+  readonly from_address: string
+  readonly subject: string
+  readonly text: string
+  readonly received_at: Date
+  readonly files: ReadonlyArray<{
+    readonly fileId: string
+    readonly name: string
+    readonly size: number
+    readonly type: string
+  }> | null
+}
+
+const toEmail = (row: EmailRow): ResponseEmail => ({
+  id: row.id,
+  to: row.to_address,
+  subject: row.subject,
+  text: row.text,
+  sentAt: row.sent_at?.toISOString() ?? null,
+  status: row.status,
+  openedAt: row.opened_at?.toISOString() ?? null,
+  opens: row.opens,
+  clicks: (row.clicks ?? []).map((click) => ({ url: click.url, at: new Date(click.at).toISOString() }))
+})
+
+const toReply = (row: ReplyRow): ResponseReply => ({
+  id: row.id,
+  from: row.from_address,
+  subject: row.subject,
+  text: row.text,
+  receivedAt: row.received_at.toISOString(),
+  files: row.files ?? []
+})
+
+/** The host part of an address like `Forms <forms@example.com>` (for Message-IDs). */
+const domainOf = (from: string | null) => /@([A-Za-z0-9.-]+)>?\s*$/.exec(from ?? "")?.[1] ?? "qforms.invalid"
+
+/** A response the confirmation is about, as `Responses.submit` has it. */
+export interface SubmittedResponse {
+  readonly id: number
+  readonly formId: number
+  readonly email: string | null
+  readonly values: Readonly<Record<string, AnswerValue>>
+}
+
+/**
+ * Queues e-mails to respondents, keeps their settings, records opens and
+ * clicks, and lists a response's e-mails and replies.
+ *
+ * @example
+ * ```ts
+ * const emails = yield* RespondentEmails
+ * const sent = yield* emails.send(actor, responseId, { subject: "Your request", body: "Hi **Ada**, …" })
+ * ```
+ */
+export class RespondentEmails extends Context.Service<
+  RespondentEmails,
+  {
+    /** Queues an e-mail from a member to the response's respondent (409 when e-mail is not configured). */
+    readonly send: (
+      actor: Actors.Actor,
+      responseId: number,
+      input: SendEmailInput
+    ) => Effect.Effect<ResponseEmail, ResponseNotFound | Forbidden | Conflict | SqlError.SqlError>
+    /**
+     * Queues the form's confirmation to a new response, if the form has one
+     * enabled, the response has an address and e-mail is configured (inside the
+     * submission's transaction).
+     */
+    readonly queueConfirmation: (
+      actor: Actors.Actor,
+      response: SubmittedResponse,
+      fields: ReadonlyArray<Field>,
+      at: Date
+    ) => Effect.Effect<void, SqlError.SqlError>
+    readonly getConfirmation: (
+      actor: Actors.Actor,
+      formId: number
+    ) => Effect.Effect<ConfirmationSettings, FormNotFound | SqlError.SqlError>
+    readonly putConfirmation: (
+      actor: Actors.Actor,
+      formId: number,
+      input: ConfirmationSettings
+    ) => Effect.Effect<ConfirmationSettings, FormNotFound | Forbidden | Conflict | SqlError.SqlError>
+    readonly getSettings: (workspaceId: number) => Effect.Effect<EmailSettings, SqlError.SqlError>
+    readonly putSettings: (
+      actor: Actors.Actor,
+      input: EmailSettings
+    ) => Effect.Effect<EmailSettings, Forbidden | SqlError.SqlError>
+    /** A response's e-mails and replies, oldest first (no workspace check beyond the ids: callers read the response first). */
+    readonly forResponse: (
+      workspaceId: number,
+      responseId: number
+    ) => Effect.Effect<
+      { readonly emails: ReadonlyArray<ResponseEmail>; readonly replies: ReadonlyArray<ResponseReply> },
+      SqlError.SqlError
+    >
+    /** Records an open of the e-mail the token names. */
+    readonly recordOpen: (token: string) => Effect.Effect<void, InvalidEmailToken | SqlError.SqlError>
+    /** Records a click and answers the URL recorded for that link of that e-mail. */
+    readonly recordClick: (token: string) => Effect.Effect<string, InvalidEmailToken | SqlError.SqlError>
+  }
+>()("@qforms/core/RespondentEmails") {
+  static readonly layer = Layer.effect(
+    RespondentEmails,
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const tokens = yield* EmailTokens
+      const activities = yield* Activities
+      const deliveries = yield* Deliveries
+
+      const getSettings = Effect.fn("RespondentEmails.getSettings")(function* (workspaceId: number) {
+        const rows = yield* sql<{ readonly tracking: boolean; readonly reopen_on_reply: boolean }>`
+          select tracking, reopen_on_reply from workspace_email_settings where workspace_id = ${workspaceId}`
+        const row = rows[0]
+        return row === undefined ? defaultEmailSettings : { tracking: row.tracking, reopenOnReply: row.reopen_on_reply }
+      })
+
+      const putSettings = Effect.fn("RespondentEmails.putSettings")(function* (
+        actor: Actors.Actor,
+        input: EmailSettings
+      ) {
+        yield* Actors.requireAdmin(actor)
+        yield* sql`
+          insert into workspace_email_settings (workspace_id, tracking, reopen_on_reply)
+          values (${actor.workspaceId}, ${input.tracking}, ${input.reopenOnReply})
+          on conflict (workspace_id) do update set tracking = excluded.tracking, reopen_on_reply = excluded.reopen_on_reply`
+        return input
+      })
+
+      const formExists = (workspaceId: number, formId: number) =>
+        Effect.flatMap(sql`select 1 from forms where workspace_id = ${workspaceId} and id = ${formId}`, (rows) =>
+          rows.length === 0 ? Effect.fail(new FormNotFound({ message: `form ${formId} not found` })) : Effect.void
+        )
+
+      const readConfirmation = (workspaceId: number, formId: number) =>
+        Effect.map(
+          sql<ConfirmationSettings>`
+            select enabled, subject, body from form_confirmations where workspace_id = ${workspaceId} and form_id = ${formId}`,
+          (rows) =>
+            rows[0] === undefined
+              ? defaultConfirmation
+              : { enabled: rows[0].enabled, subject: rows[0].subject, body: rows[0].body }
+        )
+
+      const getConfirmation = Effect.fn("RespondentEmails.getConfirmation")(function* (
+        actor: Actors.Actor,
+        formId: number
+      ) {
+        yield* formExists(actor.workspaceId, formId)
+        return yield* readConfirmation(actor.workspaceId, formId)
+      })
+
+      const putConfirmation = Effect.fn("RespondentEmails.putConfirmation")(function* (
+        actor: Actors.Actor,
+        formId: number,
+        input: ConfirmationSettings
+      ) {
+        yield* Actors.requireWrite(actor)
+        // Switched on without a mailer it would send nothing, silently: refused like the e-mail channel.
+        if (input.enabled && !(yield* Mailer).configured) return yield* new Conflict({ message: notConfiguredMessage })
+        const rows = yield* sql`
+          insert into form_confirmations (form_id, workspace_id, enabled, subject, body)
+          select id, workspace_id, ${input.enabled}, ${input.subject}, ${input.body} from forms
+          where workspace_id = ${actor.workspaceId} and id = ${formId}
+          on conflict (form_id) do update set enabled = excluded.enabled, subject = excluded.subject, body = excluded.body
+          returning form_id`
+        if (rows.length === 0) return yield* new FormNotFound({ message: `form ${formId} not found` })
+        return input
+      })
+
+      /** Stores an e-mail with its delivery and activity, and wakes the workers (in the caller's transaction). */
+      const queue = Effect.fnUntraced(function* (
+        actor: Actors.Actor,
+        responseId: number,
+        kind: "confirmation" | "message",
+        to: string,
+        subject: string,
+        body: string,
+        at: Date,
+        answers: ReadonlyArray<string> = []
+      ) {
+        const mailer = yield* Mailer
+        const linkBase = (yield* SentLinkBase).replace(/\/$/, "")
+        const { tracking } = yield* getSettings(actor.workspaceId)
+        const messageId = `<${randomBytes(16).toString("hex")}@${domainOf(mailer.from)}>`
+        const replyTo =
+          mailer.inboundAddress === null
+            ? null
+            : mailer.inboundAddress.replace("{token}", yield* tokens.sign({ kind: "reply", responseId }))
+        const links = extractLinks(body)
+        const plain = render(body, { answers })
+        const [inserted] = yield* sql<{ readonly id: number }>`
+          insert into response_emails (workspace_id, response_id, kind, to_address, subject, text, html, reply_to,
+            message_id, links, status, opens, created_at)
+          values (${actor.workspaceId}, ${responseId}, ${kind}, ${to}, ${subject}, ${plain.text}, ${plain.html},
+            ${replyTo}, ${messageId}, ${JSON.stringify(links)}::jsonb, 'queued', 0, ${at})
+          returning id`
+        const emailId = inserted!.id
+        if (tracking) {
+          const tracked = yield* Effect.forEach(links, (_, link) =>
+            Effect.map(tokens.sign({ kind: "click", emailId, link }), (token) => `${linkBase}/t/c/${token}`)
+          )
+          const pixel = `${linkBase}/t/o/${yield* tokens.sign({ kind: "open", emailId })}`
+          yield* sql`update response_emails set html = ${render(body, { tracked, pixel, answers }).html} where id = ${emailId}`
+        }
+        yield* deliveries.queueEmail(actor.workspaceId, emailId, at)
+        yield* activities.record(actor, responseId, at, [
+          {
+            type: "email_sent",
+            payload: { emailId, kind, to, subject }
+          }
+        ])
+        return emailId
+      })
+
+      const selectEmails = (workspaceId: number, condition: ReturnType<typeof sql.and>) =>
+        sql<EmailRow>`
+          select e.id, e.to_address, e.subject, e.text, e.sent_at, e.status, e.opened_at, e.opens,
+            (select json_agg(json_build_object('url', c.url, 'at', c.clicked_at) order by c.id)
+             from response_email_clicks c where c.email_id = e.id) as clicks
+          from response_emails e
+          where e.workspace_id = ${workspaceId} and ${condition}
+          order by e.id`
+
+      const send = Effect.fn("RespondentEmails.send")(function* (
+        actor: Actors.Actor,
+        responseId: number,
+        input: SendEmailInput
+      ) {
+        yield* Actors.requireWrite(actor)
+        if (!(yield* Mailer).configured) return yield* new Conflict({ message: notConfiguredMessage })
+        const now = new Date(yield* Clock.currentTimeMillis)
+        return yield* sql.withTransaction(
+          Effect.gen(function* () {
+            const rows = yield* sql<{ readonly email: string | null }>`
+            select email from responses where workspace_id = ${actor.workspaceId} and id = ${responseId} for key share`
+            const row = rows[0]
+            if (row === undefined) return yield* new ResponseNotFound({ message: `response ${responseId} not found` })
+            if (row.email === null) {
+              return yield* new Conflict({ message: `response ${responseId} has no e-mail address to write to` })
+            }
+            const emailId = yield* queue(actor, responseId, "message", row.email, input.subject, input.body, now)
+            const [email] = yield* selectEmails(actor.workspaceId, sql.and([sql`e.id = ${emailId}`]))
+            return toEmail(email!)
+          })
+        )
+      })
+
+      const queueConfirmation = Effect.fn("RespondentEmails.queueConfirmation")(function* (
+        actor: Actors.Actor,
+        response: SubmittedResponse,
+        fields: ReadonlyArray<Field>,
+        at: Date
+      ) {
+        if (response.email === null || !(yield* Mailer).configured) return
+        const confirmation = yield* readConfirmation(actor.workspaceId, response.formId)
+        if (!confirmation.enabled) return
+        const linkBase = yield* SentLinkBase
+        const subject = fillTemplate(confirmation.subject, fields, response.values, linkBase)
+          .replace(/[\r\n]+/g, " ")
+          .slice(0, 200)
+        // The answers go in as literal text: only the owner's links are links (and tracked).
+        const body = fillTemplateParts(confirmation.body, fields, response.values, linkBase)
+        yield* queue(actor, response.id, "confirmation", response.email, subject, body.template, at, body.answers)
+      })
+
+      const forResponse = Effect.fn("RespondentEmails.forResponse")(function* (
+        workspaceId: number,
+        responseId: number
+      ) {
+        const [emails, replies] = yield* Effect.all(
+          [
+            selectEmails(workspaceId, sql.and([sql`e.response_id = ${responseId}`])),
+            sql<ReplyRow>`
+            select r.id, r.from_address, r.subject, r.text, r.received_at,
+              (select json_agg(json_build_object('fileId', f.id, 'name', f.name, 'size', f.size, 'type', f.type)
+                 order by array_position(r.file_ids, f.id))
+               from files f where f.id = any(r.file_ids) and f.workspace_id = r.workspace_id) as files
+            from response_replies r
+            where r.workspace_id = ${workspaceId} and r.response_id = ${responseId}
+            order by r.id`
+          ],
+          { concurrency: "unbounded" }
+        )
+        return { emails: emails.map(toEmail), replies: replies.map(toReply) }
+      })
+
+      const recordOpen = Effect.fn("RespondentEmails.recordOpen")(function* (token: string) {
+        const { emailId } = yield* tokens.verify("open", token)
+        const now = new Date(yield* Clock.currentTimeMillis)
+        yield* sql`
+          update response_emails set opens = opens + 1, opened_at = coalesce(opened_at, ${now}) where id = ${emailId}`
+      })
+
+      const recordClick = Effect.fn("RespondentEmails.recordClick")(function* (token: string) {
+        const { emailId, link } = yield* tokens.verify("click", token)
+        const now = new Date(yield* Clock.currentTimeMillis)
+        // The URL is the one recorded for this link of this e-mail: never one from the request.
+        const rows = yield* sql<{ readonly url: string | null }>`
+          with email as (
+            select workspace_id, links ->> ${link}::integer as url from response_emails where id = ${emailId}
+          ), click as (
+            insert into response_email_clicks (workspace_id, email_id, url, clicked_at)
+            select workspace_id, ${emailId}, url, ${now} from email where url is not null
+          ), opened as (
+            update response_emails set opened_at = coalesce(opened_at, ${now})
+            where id = ${emailId} and exists (select 1 from email where url is not null)
+          )
+          select url from email`
+        const url = rows[0]?.url ?? null
+        if (url === null) return yield* new InvalidEmailToken({ message: "no such link in this e-mail" })
+        return url
+      })
+
+      return RespondentEmails.of({
+        send,
+        queueConfirmation,
+        getConfirmation,
+        putConfirmation,
+        getSettings,
+        putSettings,
+        forResponse,
+        recordOpen,
+        recordClick
+      })
+    })
+  )
+}

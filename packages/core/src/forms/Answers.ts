@@ -1,0 +1,381 @@
+/**
+ * Answers to a form's questions: the stored answer values, what clients send,
+ * and the validation of submitted answers against the questions (one message
+ * per question, e.g. `"Email" must be an email address`).
+ *
+ * Everything here is pure: no I/O, no clock, no exceptions.
+ *
+ * @module
+ */
+import * as Predicate from "effect/Predicate"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
+import { stripBidiControls } from "../kernel/DisplayText.ts"
+import { type AnyFieldOptions, byPosition, DEFAULT_RATING_MAX, type Field } from "./Fields.ts"
+
+const NonNegativeInt = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
+
+/**
+ * The answer to a `file` question: a reference to an uploaded file.
+ *
+ * @example
+ * ```ts
+ * const a: FileAnswer = { fileId: "f_1", name: "cv.pdf", size: 1024, type: "application/pdf" }
+ * ```
+ */
+export const FileAnswer = Schema.Struct({
+  fileId: Schema.String.check(Schema.isNonEmpty()),
+  name: Schema.String,
+  size: NonNegativeInt,
+  type: Schema.String
+}).annotate({ identifier: "FileAnswer" })
+
+/** A decoded {@link FileAnswer}. @example `const size: FileAnswer["size"] = 0` */
+export type FileAnswer = typeof FileAnswer.Type
+
+/**
+ * An answer: text, number, boolean, selected choices, or a file. The schema
+ * of every answer map (`values`) in requests, responses and the OpenAPI
+ * document; which of these a question takes is checked by `validateAnswers`.
+ *
+ * @example
+ * ```ts
+ * const answers: Record<string, AnswerValue> = { "1": "Ada", "2": 4, "3": ["A", "B"] }
+ * ```
+ */
+export const AnswerValue = Schema.Union([
+  Schema.String,
+  Schema.Finite,
+  Schema.Boolean,
+  Schema.Array(Schema.String),
+  FileAnswer
+]).annotate({
+  identifier: "AnswerValue",
+  description:
+    "Text (also dates, e-mail addresses, choices), a number, a boolean, the selected choices, or an uploaded file."
+})
+export type AnswerValue = typeof AnswerValue.Type
+
+/**
+ * Whether a value is a real answer: text that is not blank, a number, a yes
+ * or no, at least one chosen option, or a file. An empty text, an empty
+ * selection or no value at all is not (such answers alone keep no partial
+ * response).
+ *
+ * @example
+ * ```ts
+ * isRealAnswer("  ") // false
+ * isRealAnswer(0) // true
+ * ```
+ */
+export const isRealAnswer = (value: unknown): boolean => {
+  if (value === undefined || value === null) return false
+  if (Predicate.isString(value)) return stripBidiControls(value).trim() !== ""
+  if (Array.isArray(value)) return value.some(isRealAnswer)
+  return true
+}
+
+/**
+ * A file answer as submitted: the `fileId` of an upload to that question
+ * (the upload's own name, size and type replace any sent along).
+ *
+ * @example
+ * ```ts
+ * const a: FileAnswerInput = { fileId: "file_1" }
+ * ```
+ */
+export const FileAnswerInput = Schema.Struct({
+  fileId: Schema.String.check(Schema.isNonEmpty()),
+  name: Schema.optionalKey(Schema.String),
+  size: Schema.optionalKey(NonNegativeInt),
+  type: Schema.optionalKey(Schema.String)
+}).annotate({ identifier: "FileAnswerInput" })
+export type FileAnswerInput = typeof FileAnswerInput.Type
+
+/**
+ * An answer as submitted: like {@link AnswerValue}, with a file given by its
+ * upload's `fileId`; `null` leaves an optional question unanswered.
+ */
+export const AnswerInput = Schema.NullOr(
+  Schema.Union([Schema.String, Schema.Finite, Schema.Boolean, Schema.Array(Schema.String), FileAnswerInput])
+).annotate({
+  identifier: "AnswerInput",
+  description:
+    "Text (also dates, e-mail addresses, choices), a number, a boolean, the selected choices, " +
+    "an uploaded file's `{fileId}`, or null for no answer."
+})
+export type AnswerInput = typeof AnswerInput.Type
+
+/**
+ * Answers keyed by question id as sent: an {@link AnswerInput} per question;
+ * `null` (like an empty string or array) leaves an optional question unanswered.
+ *
+ * @example
+ * ```ts
+ * Schema.decodeUnknownSync(Answers.AnswerInputs)({ "12": "Ada", "13": null })
+ * ```
+ */
+export const AnswerInputs = Schema.Record(Schema.String, AnswerInput).annotate({
+  description: "Answers keyed by question id (`fields[].id`); `null` leaves an optional question unanswered."
+})
+
+/**
+ * One problem with submitted answers. `path` is `values` or `values.<id>`;
+ * `fieldId` is the question concerned (null for whole-object or unknown keys).
+ *
+ * @example
+ * ```ts
+ * const i: AnswerIssue = { path: "values.3", fieldId: 3, message: "\"Email\" is required" }
+ * ```
+ */
+export interface AnswerIssue {
+  readonly path: string
+  readonly fieldId: number | null
+  readonly message: string
+}
+
+type Check = Result.Result<AnswerValue, string>
+
+const ok = (value: AnswerValue): Check => Result.succeed(value)
+const bad = (message: string): Check => Result.fail(message)
+
+const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/
+const TEL = /^[0-9 +\-().]{7,20}$/
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
+
+const isEmpty = (value: unknown): boolean =>
+  value === undefined ||
+  value === null ||
+  (Predicate.isString(value) && value.trim() === "") ||
+  (Array.isArray(value) && value.length === 0)
+
+const daysInMonth = (year: number, month: number): number =>
+  month === 2
+    ? (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
+      ? 29
+      : 28
+    : [4, 6, 9, 11].includes(month)
+      ? 30
+      : 31
+
+const isCalendarDate = (s: string): boolean => {
+  const m = DATE.exec(s)
+  if (m === null) return false
+  const year = Number(m[1])
+  const month = Number(m[2])
+  const day = Number(m[3])
+  return year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month)
+}
+
+const isHttpUrl = (s: string): boolean => {
+  if (!URL.canParse(s)) return false
+  const protocol = new URL(s).protocol
+  return protocol === "http:" || protocol === "https:"
+}
+
+const formatNumber = (n: number): string => String(n)
+
+const isOnStep = (value: number, base: number, step: number): boolean => {
+  const q = (value - base) / step
+  return Math.abs(q - Math.round(q)) <= 1e-9 * Math.max(1, Math.abs(q))
+}
+
+const decodeFileAnswer = Schema.decodeUnknownResult(FileAnswer)
+
+/**
+ * The types behind the extensions of files whose content can be recognised
+ * (images and PDF): an `accept` entry `.jpg` also matches a file whose type is
+ * `image/jpeg`, whatever its name.
+ *
+ * @example
+ * ```ts
+ * extensionTypes[".jpg"] // "image/jpeg"
+ * ```
+ */
+export const extensionTypes: Readonly<Record<string, string>> = {
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".jpe": "image/jpeg",
+  ".gif": "image/gif",
+  ".webp": "image/webp",
+  ".pdf": "application/pdf",
+  ".bmp": "image/bmp",
+  ".tif": "image/tiff",
+  ".tiff": "image/tiff",
+  ".ico": "image/x-icon",
+  ".avif": "image/avif",
+  ".heic": "image/heic",
+  ".heif": "image/heif"
+}
+
+const matchesAccept = (file: FileAnswer, accept: ReadonlyArray<string>): boolean => {
+  const type = file.type.toLowerCase()
+  const name = file.name.toLowerCase()
+  return accept.some((pattern) => {
+    const p = pattern.toLowerCase()
+    if (p.startsWith(".")) return name.endsWith(p) || extensionTypes[p] === type
+    if (p.endsWith("/*")) return type.startsWith(p.slice(0, -1))
+    return type === p
+  })
+}
+
+const text = (q: string, value: unknown, max: number): Check => {
+  if (!Predicate.isString(value)) return bad(`${q} must be text`)
+  const s = value.trim()
+  return s.length > max ? bad(`${q} must be at most ${max} characters`) : ok(s)
+}
+
+const checkAnswer = (field: Field, value: unknown): Check => {
+  const q = JSON.stringify(field.label)
+  const options = field.options
+  switch (field.type) {
+    case "short_text":
+      return text(q, value, 1000)
+    case "long_text":
+      return text(q, value, 10000)
+    case "email": {
+      if (!Predicate.isString(value)) return bad(`${q} must be an email address`)
+      const s = value.trim()
+      return s.length <= 254 && EMAIL.test(s) ? ok(s) : bad(`${q} must be an email address`)
+    }
+    case "tel": {
+      if (!Predicate.isString(value)) return bad(`${q} must be a phone number`)
+      const s = value.trim()
+      const digits = s.replace(/\D/g, "").length
+      return TEL.test(s) && digits >= 7 ? ok(s) : bad(`${q} must be a phone number`)
+    }
+    case "url": {
+      const message = `${q} must be a URL starting with http:// or https://`
+      if (!Predicate.isString(value)) return bad(message)
+      const s = value.trim()
+      return s.length <= 2000 && isHttpUrl(s) ? ok(s) : bad(message)
+    }
+    case "number": {
+      if (!Predicate.isNumber(value) || !Number.isFinite(value)) return bad(`${q} must be a number`)
+      const min = options?.min
+      const max = options?.max
+      const step = options?.step
+      if (min !== undefined && value < min) return bad(`${q} must be at least ${formatNumber(min)}`)
+      if (max !== undefined && value > max) return bad(`${q} must be at most ${formatNumber(max)}`)
+      if (step !== undefined && step > 0 && !isOnStep(value, min ?? 0, step)) {
+        return bad(
+          min === undefined || min === 0
+            ? `${q} must be a multiple of ${formatNumber(step)}`
+            : `${q} must be ${formatNumber(min)} plus a multiple of ${formatNumber(step)}`
+        )
+      }
+      return ok(value)
+    }
+    case "date": {
+      const message = `${q} must be a date in the form YYYY-MM-DD`
+      if (!Predicate.isString(value)) return bad(message)
+      const s = value.trim()
+      return isCalendarDate(s) ? ok(s) : bad(message)
+    }
+    case "select": {
+      const message = `${q} must be one of the choices`
+      if (!Predicate.isString(value)) return bad(message)
+      const s = value.trim()
+      return (options?.choices ?? []).includes(s) ? ok(s) : bad(message)
+    }
+    case "checkboxes":
+      return checkCheckboxes(q, options, value)
+    case "rating": {
+      const max = options?.max ?? DEFAULT_RATING_MAX
+      return Predicate.isNumber(value) && Number.isInteger(value) && value >= 1 && value <= max
+        ? ok(value)
+        : bad(`${q} must be a whole number from 1 to ${max}`)
+    }
+    case "yes_no":
+      return Predicate.isBoolean(value) ? ok(value) : bad(`${q} must be true or false`)
+    case "file": {
+      const decoded = decodeFileAnswer(value)
+      if (Result.isFailure(decoded)) return bad(`${q} must be an uploaded file`)
+      const file = decoded.success
+      const maxSizeMb = options?.maxSizeMb
+      if (maxSizeMb !== undefined && file.size > maxSizeMb * 1024 * 1024) {
+        return bad(`${q} must be at most ${formatNumber(maxSizeMb)} MB`)
+      }
+      const accept = options?.accept
+      if (accept !== undefined && accept.length > 0 && !matchesAccept(file, accept)) {
+        return bad(`${q} must be a file of type ${accept.join(", ")}`)
+      }
+      return ok(file)
+    }
+    case "statement":
+      return bad(`${q} does not take an answer`)
+  }
+}
+
+const checkCheckboxes = (q: string, options: AnyFieldOptions | null, value: unknown): Check => {
+  if (!Array.isArray(value) || !value.every(Predicate.isString)) return bad(`${q} must be a list of choices`)
+  const choices = options?.choices ?? []
+  const picked = value.map((s) => s.trim())
+  const unknown = picked.find((s) => !choices.includes(s))
+  if (unknown !== undefined) return bad(`${q} has an unknown choice ${JSON.stringify(unknown)}`)
+  if (new Set(picked).size !== picked.length) return bad(`${q} must not repeat a choice`)
+  const min = options?.minSelections
+  const max = options?.maxSelections
+  if (min !== undefined && picked.length < min) {
+    return bad(`${q} needs at least ${min} selection${min === 1 ? "" : "s"}`)
+  }
+  if (max !== undefined && picked.length > max) {
+    return bad(`${q} allows at most ${max} selection${max === 1 ? "" : "s"}`)
+  }
+  return ok(choices.filter((c) => picked.includes(c)))
+}
+
+/**
+ * Validates submitted answers against a form's questions. Pure and total:
+ * never throws, whatever `values` is.
+ *
+ * `values` must be an object keyed by question id. Empty answers (`undefined`,
+ * `null`, blank strings, empty arrays) count as missing; missing optional
+ * answers are omitted from the output. Strings are trimmed; checkbox answers
+ * are returned in the choices' order. All issues are collected, at most one
+ * per question, questions in position order, then unknown keys.
+ *
+ * @example
+ * ```ts
+ * const fields: ReadonlyArray<Field> = [
+ *   { id: 1, type: "email", label: "Email", required: true, position: 0, options: null }
+ * ]
+ * validateAnswers(fields, { "1": " ada@example.com " }) // Result.succeed({ "1": "ada@example.com" })
+ * validateAnswers(fields, {}) // Result.fail([{ path: "values.1", fieldId: 1, message: "\"Email\" is required" }])
+ * ```
+ */
+export const validateAnswers = (
+  fields: ReadonlyArray<Field>,
+  values: unknown
+): Result.Result<Record<string, AnswerValue>, ReadonlyArray<AnswerIssue>> => {
+  if (!Predicate.isObject(values)) {
+    return Result.fail([{ path: "values", fieldId: null, message: "values must be an object keyed by question id" }])
+  }
+  const issues: Array<AnswerIssue> = []
+  const out: Record<string, AnswerValue> = {}
+  const known = new Set<string>()
+  for (const field of byPosition(fields)) {
+    const key = String(field.id)
+    known.add(key)
+    const value = Object.hasOwn(values, key) ? values[key] : undefined
+    if (isEmpty(value)) {
+      if (field.required && field.type !== "statement") {
+        issues.push({ path: `values.${key}`, fieldId: field.id, message: `${JSON.stringify(field.label)} is required` })
+      }
+      continue
+    }
+    const checked = checkAnswer(field, value)
+    if (Result.isSuccess(checked)) {
+      out[key] = checked.success
+    } else {
+      issues.push({ path: `values.${key}`, fieldId: field.id, message: checked.failure })
+    }
+  }
+  for (const key of Object.keys(values)) {
+    if (!known.has(key)) {
+      issues.push({ path: `values.${key}`, fieldId: null, message: `unknown question ${key}` })
+    }
+  }
+  return issues.length > 0 ? Result.fail(issues) : Result.succeed(out)
+}

@@ -1,0 +1,459 @@
+/**
+ * Questions ("fields") of a form: their types, per-type options, the input
+ * schema clients send and the stored model. Answers and their validation are
+ * in `Answers.ts`; who answered (name, e-mail) is inferred in
+ * `cases/Respondents.ts`.
+ *
+ * Everything here is pure: no I/O, no clock, no exceptions.
+ *
+ * @module
+ */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import * as SchemaTransformation from "effect/SchemaTransformation"
+import { Id } from "../kernel/Ids.ts"
+import { Condition, Logic, QuestionKey } from "./LogicRules.ts"
+import { DisplayTrim } from "../kernel/DisplayText.ts"
+
+// ---------------------------------------------------------------------------
+// Field types
+// ---------------------------------------------------------------------------
+
+/**
+ * Every question type. `statement` is text shown to the respondent; it takes
+ * no answer.
+ *
+ * @example
+ * ```ts
+ * Schema.is(FieldType)("email") // true
+ * ```
+ */
+export const FieldType = Schema.Literals([
+  "short_text",
+  "long_text",
+  "email",
+  "tel",
+  "url",
+  "number",
+  "date",
+  "select",
+  "checkboxes",
+  "rating",
+  "yes_no",
+  "file",
+  "statement"
+])
+
+/**
+ * A question type.
+ *
+ * @example
+ * ```ts
+ * const t: FieldType = "rating"
+ * ```
+ */
+export type FieldType = typeof FieldType.Type
+
+/** Types whose options carry only `placeholder` / `help`. */
+const PLAIN_TYPES = ["short_text", "long_text", "email", "tel", "url", "date", "yes_no", "statement"] as const
+
+/** Default number of stars of a `rating` question when `options.max` is absent. */
+export const DEFAULT_RATING_MAX = 5
+
+// ---------------------------------------------------------------------------
+// Options
+// ---------------------------------------------------------------------------
+
+/**
+ * Builds an object schema that rejects unknown keys whatever the parse
+ * options (the default `onExcessProperty: "ignore"` would strip them).
+ *
+ * The encoded side is the struct plus an open index signature, checked so that
+ * only the declared keys may appear; the JSON Schema carries that rule as
+ * `propertyNames: { enum: [...] }`. Decoding yields exactly the declared struct.
+ */
+const strictStruct = <const Fields extends Schema.Struct.Fields>(fields: Fields) => {
+  const allowed = Object.keys(fields)
+  const allowedSet = new Set(allowed)
+  const open = Schema.StructWithRest(Schema.Struct(fields), [Schema.Record(Schema.String, Schema.Unknown)]).check(
+    Schema.makeFilter(
+      (input: object) =>
+        Object.keys(input)
+          .filter((key) => !allowedSet.has(key))
+          .map((key) => ({ path: [key], issue: `unknown option "${key}" (allowed: ${allowed.join(", ")})` })),
+      {
+        expected: `an object with only the keys ${allowed.join(", ")}`,
+        toJsonSchema: () => ({ propertyNames: { enum: allowed } })
+      }
+    )
+  )
+  return open.pipe(
+    Schema.decodeTo(Schema.toType(Schema.Struct(fields)), SchemaTransformation.passthrough({ strict: false }))
+  )
+}
+
+const TextOptionFields = {
+  placeholder: Schema.optionalKey(
+    Schema.String.check(Schema.isMaxLength(200, { message: "placeholder must be at most 200 characters" }))
+  ),
+  help: Schema.optionalKey(
+    Schema.String.check(Schema.isMaxLength(2000, { message: "help must be at most 2000 characters" }))
+  )
+}
+
+const Choice = Schema.Trim.check(
+  Schema.isNonEmpty({ message: "a choice must not be empty" }),
+  Schema.isMaxLength(200, { message: "a choice must be at most 200 characters" })
+)
+
+const Choices = Schema.Array(Choice).check(
+  Schema.isMinLength(1, { message: "choices must contain at least 1 item" }),
+  Schema.isMaxLength(200, { message: "choices must contain at most 200 items" }),
+  Schema.isUnique({ message: "choices must not contain duplicates" })
+)
+
+const NonNegativeInt = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
+const PositiveInt = Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))
+
+/**
+ * Options of a plain question (text, email, tel, url, date, yes_no,
+ * statement): only `placeholder` (≤ 200 chars) and `help` (≤ 2000 chars).
+ * Unknown keys are rejected (not stripped), whatever the parse options.
+ *
+ * @example
+ * ```ts
+ * Schema.decodeUnknownSync(BaseOptions)({ placeholder: "Ada" }) // { placeholder: "Ada" }
+ * ```
+ */
+export const BaseOptions = strictStruct(TextOptionFields)
+
+/** Decoded {@link BaseOptions}. @example `const o: BaseOptions = { help: "Shown below" }` */
+export type BaseOptions = typeof BaseOptions.Type
+
+/**
+ * Options of a `select` question: `choices` (1..200 distinct, trimmed,
+ * non-empty strings of ≤ 200 chars). Unknown keys are rejected.
+ *
+ * @example
+ * ```ts
+ * Schema.decodeUnknownSync(SelectOptions)({ choices: [" Red ", "Blue"] }) // { choices: ["Red", "Blue"] }
+ * ```
+ */
+const SelectOptionFields = { ...TextOptionFields, choices: Choices }
+
+export const SelectOptions = strictStruct(SelectOptionFields)
+
+/** Decoded {@link SelectOptions}. @example `const o: SelectOptions = { choices: ["Red"] }` */
+export type SelectOptions = typeof SelectOptions.Type
+
+/**
+ * Options of a `checkboxes` question: `choices` plus optional
+ * `minSelections` (int ≥ 0) and `maxSelections` (int ≥ 1), with
+ * min ≤ max ≤ number of choices. Unknown keys are rejected.
+ *
+ * @example
+ * ```ts
+ * Schema.decodeUnknownSync(CheckboxesOptions)({ choices: ["A", "B"], maxSelections: 2 })
+ * ```
+ */
+const CheckboxesOptionFields = {
+  ...TextOptionFields,
+  choices: Choices,
+  minSelections: Schema.optionalKey(NonNegativeInt),
+  maxSelections: Schema.optionalKey(PositiveInt)
+}
+
+export const CheckboxesOptions = strictStruct(CheckboxesOptionFields).check(
+  Schema.makeFilter(
+    (o) => {
+      const issues: Array<Schema.FilterIssue> = []
+      const n = o.choices.length
+      if (o.minSelections !== undefined && o.maxSelections !== undefined && o.minSelections > o.maxSelections) {
+        issues.push({ path: ["minSelections"], issue: "minSelections must be less than or equal to maxSelections" })
+      }
+      if (o.maxSelections !== undefined && o.maxSelections > n) {
+        issues.push({ path: ["maxSelections"], issue: `maxSelections must be at most the number of choices (${n})` })
+      }
+      if (o.minSelections !== undefined && o.minSelections > n) {
+        issues.push({ path: ["minSelections"], issue: `minSelections must be at most the number of choices (${n})` })
+      }
+      return issues
+    },
+    { expected: "minSelections ≤ maxSelections ≤ number of choices" }
+  )
+)
+
+/** Decoded {@link CheckboxesOptions}. @example `const o: CheckboxesOptions = { choices: ["A"], minSelections: 1 }` */
+export type CheckboxesOptions = typeof CheckboxesOptions.Type
+
+/**
+ * Options of a `number` question: optional finite `min`, `max` (min ≤ max)
+ * and `step` (> 0; answers must be `min` (or 0) plus a multiple of it).
+ * Unknown keys are rejected.
+ *
+ * @example
+ * ```ts
+ * Schema.decodeUnknownSync(NumberOptions)({ min: 0, max: 10, step: 0.5 })
+ * ```
+ */
+const NumberOptionFields = {
+  ...TextOptionFields,
+  min: Schema.optionalKey(Schema.Finite),
+  max: Schema.optionalKey(Schema.Finite),
+  step: Schema.optionalKey(Schema.Finite.check(Schema.isGreaterThan(0, { message: "step must be greater than 0" })))
+}
+
+export const NumberOptions = strictStruct(NumberOptionFields).check(
+  Schema.makeFilter(
+    (o) =>
+      o.min !== undefined && o.max !== undefined && o.min > o.max
+        ? { path: ["max"], issue: "max must be greater than or equal to min" }
+        : undefined,
+    { expected: "min ≤ max" }
+  )
+)
+
+/** Decoded {@link NumberOptions}. @example `const o: NumberOptions = { min: 1 }` */
+export type NumberOptions = typeof NumberOptions.Type
+
+/**
+ * Options of a `rating` question: `max` stars, an integer 2..10 (5 when
+ * absent). Unknown keys are rejected.
+ *
+ * @example
+ * ```ts
+ * Schema.decodeUnknownSync(RatingOptions)({ max: 10 })
+ * ```
+ */
+const RatingOptionFields = {
+  ...TextOptionFields,
+  max: Schema.optionalKey(
+    Schema.Int.check(Schema.isBetween({ minimum: 2, maximum: 10 }, { message: "max must be an integer from 2 to 10" }))
+  )
+}
+
+export const RatingOptions = strictStruct(RatingOptionFields)
+
+/** Decoded {@link RatingOptions}. @example `const o: RatingOptions = { max: 10 }` */
+export type RatingOptions = typeof RatingOptions.Type
+
+const AcceptPattern =
+  /^(?:\.[A-Za-z0-9][A-Za-z0-9+_-]*|[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*\/(?:\*|[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*))$/
+
+/**
+ * Options of a `file` question: `accept` (up to 50 MIME types such as
+ * `"application/pdf"`, wildcards such as `"image/*"`, or extensions such as
+ * `".pdf"`) and `maxSizeMb` (> 0, ≤ 100). Unknown keys are rejected.
+ *
+ * @example
+ * ```ts
+ * Schema.decodeUnknownSync(FileOptions)({ accept: ["image/*", ".pdf"], maxSizeMb: 5 })
+ * ```
+ */
+const FileOptionFields = {
+  ...TextOptionFields,
+  accept: Schema.optionalKey(
+    Schema.Array(
+      Schema.Trim.check(
+        Schema.isMaxLength(100),
+        Schema.isPattern(AcceptPattern, {
+          message: 'accept entries must be MIME types ("image/png", "image/*") or extensions (".pdf")'
+        })
+      )
+    ).check(Schema.isMaxLength(50))
+  ),
+  maxSizeMb: Schema.optionalKey(
+    Schema.Finite.check(
+      Schema.isGreaterThan(0, { message: "maxSizeMb must be greater than 0" }),
+      Schema.isLessThanOrEqualTo(100, { message: "maxSizeMb must be at most 100" })
+    )
+  )
+}
+
+export const FileOptions = strictStruct(FileOptionFields)
+
+/** Decoded {@link FileOptions}. @example `const o: FileOptions = { maxSizeMb: 5 }` */
+export type FileOptions = typeof FileOptions.Type
+
+const plainOptionKeys = Object.keys(TextOptionFields)
+
+/**
+ * The option keys each question type takes, read from its options schema
+ * (what the application's builder offers, served to it by the server).
+ *
+ * @example
+ * ```ts
+ * optionKeys.rating // ["placeholder", "help", "max"]
+ * ```
+ */
+export const optionKeys: { readonly [Type in FieldType]: ReadonlyArray<string> } = {
+  short_text: plainOptionKeys,
+  long_text: plainOptionKeys,
+  email: plainOptionKeys,
+  tel: plainOptionKeys,
+  url: plainOptionKeys,
+  date: plainOptionKeys,
+  yes_no: plainOptionKeys,
+  statement: plainOptionKeys,
+  select: Object.keys(SelectOptionFields),
+  checkboxes: Object.keys(CheckboxesOptionFields),
+  number: Object.keys(NumberOptionFields),
+  rating: Object.keys(RatingOptionFields),
+  file: Object.keys(FileOptionFields)
+}
+
+/**
+ * The decoded options of any question type (a union of the per-type option
+ * types).
+ *
+ * @example
+ * ```ts
+ * const o: FieldOptions = { choices: ["Yes", "No"] }
+ * ```
+ */
+export type FieldOptions = BaseOptions | SelectOptions | CheckboxesOptions | NumberOptions | RatingOptions | FileOptions
+
+/**
+ * The options stored on a {@link Field}: one flat object with every option key
+ * optional (a supertype of every {@link FieldOptions} member). Used for output
+ * and for decoding stored rows; input is validated per type by {@link FieldInput}.
+ *
+ * @example
+ * ```ts
+ * const o: AnyFieldOptions = { choices: ["A", "B"], maxSelections: 1 }
+ * ```
+ */
+export const AnyFieldOptions = Schema.Struct({
+  placeholder: Schema.optionalKey(Schema.String),
+  help: Schema.optionalKey(Schema.String),
+  choices: Schema.optionalKey(Schema.Array(Schema.String)),
+  minSelections: Schema.optionalKey(Schema.Int),
+  maxSelections: Schema.optionalKey(Schema.Int),
+  min: Schema.optionalKey(Schema.Finite),
+  max: Schema.optionalKey(Schema.Finite),
+  step: Schema.optionalKey(Schema.Finite),
+  accept: Schema.optionalKey(Schema.Array(Schema.String)),
+  maxSizeMb: Schema.optionalKey(Schema.Finite)
+})
+
+/** Decoded {@link AnyFieldOptions}. @example `const o: AnyFieldOptions = {}` */
+export type AnyFieldOptions = typeof AnyFieldOptions.Type
+
+// ---------------------------------------------------------------------------
+// FieldInput
+// ---------------------------------------------------------------------------
+
+const Label = DisplayTrim.check(
+  Schema.isNonEmpty({ message: "label must not be empty" }),
+  Schema.isMaxLength(1000, { message: "label must be at most 1000 characters" })
+).annotate({ description: "The question text; trimmed, then 1 to 1000 characters" })
+
+const inputFields = {
+  id: Schema.optionalKey(Id),
+  label: Label,
+  required: Schema.Boolean.pipe(Schema.withDecodingDefaultKey(Effect.succeed(false)))
+}
+
+const logicFields = {
+  /** This question's key in the request, so that logic can refer to it as `"ref:<ref>"` before it has an id (not stored). */
+  ref: Schema.optionalKey(QuestionKey),
+  /** Where to go after this question (see `FormLogic.ts`); `[]` or absent for none. */
+  logic: Schema.optionalKey(Logic),
+  /** Only asked when this holds (see `FormLogic.ts`); `null` or absent for always. */
+  showIf: Schema.optionalKey(Schema.NullOr(Condition))
+}
+
+const optionalOptions = <S extends Schema.Top>(schema: S) =>
+  Schema.NullOr(schema).pipe(Schema.withDecodingDefaultKey(Effect.succeed(null)))
+
+/**
+ * What a client sends to create or replace a question. A union discriminated
+ * by `type`:
+ *
+ * - `select` / `checkboxes` require `options` with `choices`;
+ * - `number`, `rating`, `file` take optional (or `null`) typed options;
+ * - every other type takes optional (or `null`) `{ placeholder?, help? }`.
+ *
+ * `id` (positive int) keeps an existing question; `label` is trimmed and must
+ * be 1..1000 chars. Decoding fills `required: false` and `options: null` when
+ * absent. Unknown keys inside `options` are rejected; unknown top-level keys
+ * follow the parse options (stripped by default, rejected with
+ * `onExcessProperty: "error"`).
+ *
+ * @example
+ * ```ts
+ * Schema.decodeUnknownSync(FieldInput)({ type: "email", label: " Email " })
+ * // { type: "email", label: "Email", required: false, options: null }
+ * ```
+ */
+const fieldInputOf = <const Extra extends Schema.Struct.Fields>(extra: Extra) => {
+  const base = { ...inputFields, ...extra }
+  return Schema.Union([
+    ...PLAIN_TYPES.map((type) =>
+      Schema.Struct({ type: Schema.Literal(type), ...base, options: optionalOptions(BaseOptions) })
+    ),
+    Schema.Struct({ type: Schema.Literal("select"), ...base, options: SelectOptions }),
+    Schema.Struct({ type: Schema.Literal("checkboxes"), ...base, options: CheckboxesOptions }),
+    Schema.Struct({ type: Schema.Literal("number"), ...base, options: optionalOptions(NumberOptions) }),
+    Schema.Struct({ type: Schema.Literal("rating"), ...base, options: optionalOptions(RatingOptions) }),
+    Schema.Struct({ type: Schema.Literal("file"), ...base, options: optionalOptions(FileOptions) })
+  ]).annotate({
+    identifier: "FieldInput",
+    message: `a question must be an object whose "type" is one of ${FieldType.literals.join(", ")}`
+  })
+}
+
+export const FieldInput = fieldInputOf(logicFields)
+
+/**
+ * A {@link FieldInput} without form logic (`logic`, `showIf`): what a form
+ * generator writes, since new questions have no ids for logic to refer to.
+ *
+ * @example
+ * ```ts
+ * Schema.decodeUnknownSync(PlainFieldInput)({ type: "email", label: "Email" })
+ * ```
+ */
+export const PlainFieldInput = fieldInputOf({}).annotate({ identifier: "PlainFieldInput" })
+
+/**
+ * A decoded {@link FieldInput}: `required` and `options` are always present.
+ *
+ * @example
+ * ```ts
+ * const q: FieldInput = { type: "select", label: "Color", required: true, options: { choices: ["Red"] } }
+ * ```
+ */
+export type FieldInput = typeof FieldInput.Type
+
+// ---------------------------------------------------------------------------
+// Field (stored / output model)
+// ---------------------------------------------------------------------------
+
+/**
+ * A question as stored and returned by the API.
+ *
+ * @example
+ * ```ts
+ * const f: Field = { id: 1, type: "email", label: "Email", required: true, position: 0, options: null }
+ * ```
+ */
+export const Field = Schema.Struct({
+  id: Schema.Int,
+  type: FieldType,
+  label: Schema.String,
+  required: Schema.Boolean,
+  position: Schema.Int,
+  options: Schema.NullOr(AnyFieldOptions),
+  /** Extension (form logic): rules tried after the question is answered; absent when none. */
+  logic: Schema.optionalKey(Logic),
+  /** Extension (form logic): the question is only asked when this holds; absent when always. */
+  showIf: Schema.optionalKey(Condition)
+}).annotate({ identifier: "Field" })
+
+/** A decoded {@link Field}. @example `const id: Field["id"] = 1` */
+export type Field = typeof Field.Type
+
+/** Questions in their order on the form (by position, then id). */
+export const byPosition = (fields: ReadonlyArray<Field>): ReadonlyArray<Field> =>
+  [...fields].sort((a, b) => a.position - b.position || a.id - b.id)

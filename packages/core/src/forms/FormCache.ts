@@ -1,0 +1,152 @@
+/**
+ * FormCache: the forms qforms reads on its hot paths (an API read, a
+ * submission, the public page) kept in this process's memory, and dropped
+ * when the form or one of its questions changes: at once for a change made by
+ * this process, and in every process once the change's notice arrives
+ * (migration 0019: triggers NOTIFY `form:<workspaceId>:<formId>` on the
+ * changes channel in the change's transaction, whatever path made it: the API,
+ * the application, the CLI, a cascade).
+ *
+ * Nothing is cached unless that channel is listened to: not before this
+ * process has heard its own notice on it (then no later change can be
+ * missed), not after the listening connection is lost (the cache is emptied
+ * and reads go to the database until it listens again), and not without
+ * `Notifications` (a bare `SqlClient`). A read that started before a change
+ * is not cached ({@link FormCache.stamp}).
+ *
+ * @module
+ */
+import { randomBytes } from "node:crypto"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
+import * as SqlClient from "effect/sql/SqlClient"
+import { eventsChannel, Notifications, notifyChannel } from "../storage/Notifications.ts"
+
+/** The notice the triggers of migration 0019 send on the changes channel: `form:<workspaceId>:<formId>`. */
+export const formNotice = "form:"
+
+/** How many forms a process keeps; the least recently read goes first. */
+export const defaultCapacity = 500
+
+/** The forms of one process, by workspace and id, and by public id. */
+export interface FormCache<A> {
+  /** The form, if cached. */
+  readonly get: (workspaceId: number, formId: number) => A | undefined
+  /** The form of a public id and its workspace, if cached. */
+  readonly getPublic: (publicId: string) => { readonly workspaceId: number; readonly form: A } | undefined
+  /** Taken before a read from the database: {@link put} keeps the read only if nothing changed since. */
+  readonly stamp: () => number
+  readonly put: (stamp: number, workspaceId: number, form: A) => void
+  /** Drops a form at once: a change this process has just committed (others hear the notice). */
+  readonly drop: (workspaceId: number, formId: number) => void
+}
+
+/**
+ * A cache for the forms of the layer it is built in; listens on the forms
+ * channel while that layer's scope lasts.
+ *
+ * @example
+ * ```ts
+ * const cache = yield* FormCache.make<FormWithFields>()
+ * const cached = cache.get(workspaceId, formId)
+ * if (cached !== undefined) return cached
+ * const stamp = cache.stamp()
+ * const form = yield* readForm(workspaceId, formId)
+ * cache.put(stamp, workspaceId, form)
+ * ```
+ */
+export const make = <A extends { readonly id: number; readonly publicId: string }>(
+  options: { readonly capacity?: number | undefined } = {}
+) =>
+  Effect.gen(function* () {
+    const capacity = options.capacity ?? defaultCapacity
+    const notifications = yield* Effect.serviceOption(Notifications)
+    const sql = yield* SqlClient.SqlClient
+    // A Map iterates in insertion order: re-inserting an entry on each read keeps the least recent first.
+    const entries = new Map<string, { readonly workspaceId: number; readonly form: A }>()
+    const byPublicId = new Map<string, string>()
+    let generation = 0
+    let live = false
+
+    const keyOf = (workspaceId: number, formId: number) => `${workspaceId}:${formId}`
+    const remove = (key: string) => {
+      const entry = entries.get(key)
+      if (entry === undefined) return
+      entries.delete(key)
+      byPublicId.delete(entry.form.publicId)
+    }
+    const drop = (workspaceId: number, formId: number) => {
+      generation++
+      remove(keyOf(workspaceId, formId))
+    }
+    const forget = () => {
+      generation++
+      entries.clear()
+      byPublicId.clear()
+    }
+    const stop = () => {
+      live = false
+      forget()
+    }
+    const touch = (key: string) => {
+      const entry = entries.get(key)
+      if (entry === undefined) return undefined
+      entries.delete(key)
+      entries.set(key, entry)
+      return entry
+    }
+
+    const cache: FormCache<A> = {
+      get: (workspaceId, formId) => (live ? touch(keyOf(workspaceId, formId))?.form : undefined),
+      getPublic: (publicId) => {
+        const key = live ? byPublicId.get(publicId) : undefined
+        return key === undefined ? undefined : touch(key)
+      },
+      stamp: () => generation,
+      put: (stamp, workspaceId, form) => {
+        if (!live || stamp !== generation) return
+        const key = keyOf(workspaceId, form.id)
+        remove(key)
+        entries.set(key, { workspaceId, form })
+        byPublicId.set(form.publicId, key)
+        while (entries.size > capacity) remove(entries.keys().next().value!)
+      },
+      drop
+    }
+
+    if (Option.isNone(notifications)) return cache
+    // Caching starts once this process hears its own notice on the channel: from then on no change is missed.
+    const ready = `ready:${randomBytes(12).toString("base64url")}`
+    const onNotice = (payload: string) =>
+      Effect.sync(() => {
+        if (payload === ready) {
+          live = true
+          return
+        }
+        if (!payload.startsWith(formNotice)) return // an event or a credentials notice
+        const [workspaceId, formId] = payload.slice(formNotice.length).split(":").map(Number)
+        if (Number.isInteger(workspaceId) && Number.isInteger(formId)) drop(workspaceId!, formId!)
+        else forget() // a form notice it cannot read: forget everything rather than guess
+      })
+    const announce = Effect.gen(function* () {
+      while (!live) {
+        yield* Effect.ignore(sql`select pg_notify(${notifyChannel(sql, eventsChannel)}, ${ready})`)
+        // A notice sent before the LISTEN took effect is lost: send again until one is heard.
+        yield* Effect.sleep("20 millis")
+      }
+    })
+    const session = Effect.scoped(
+      Effect.gen(function* () {
+        yield* Effect.forkScoped(announce)
+        yield* notifications.value.listen(eventsChannel).pipe(Stream.runForEach(onNotice))
+      })
+    ).pipe(
+      Effect.ensuring(Effect.sync(stop)),
+      Effect.catchCause((cause) =>
+        Effect.logWarning("form cache: not listening; forms are read from the database", cause)
+      )
+    )
+    yield* Effect.forkScoped(Effect.forever(Effect.andThen(session, Effect.sleep("1 second"))))
+    return cache
+  })

@@ -1,0 +1,588 @@
+/**
+ * Forms: a title, a status and ordered questions (see `Fields.ts`). Only a
+ * `published` form takes responses. `updatedAt` moves on any change to the
+ * form, its questions or its stages, never when a response arrives.
+ */
+import { randomBytes } from "node:crypto"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import * as SqlClient from "effect/sql/SqlClient"
+import type * as SqlError from "effect/sql/SqlError"
+import type * as Statement from "effect/sql/Statement"
+import * as Actors from "../identity/Actors.ts"
+import { type Forbidden, FormNotFound, InvalidInput } from "../kernel/Errors.ts"
+import { Field, FieldInput, type FieldType } from "./Fields.ts"
+import { Files } from "../files/Files.ts"
+import * as FormCache from "./FormCache.ts"
+import * as FormLogic from "./FormLogic.ts"
+import { Stages } from "./Stages.ts"
+import { Id } from "../kernel/Ids.ts"
+import { FormStatus } from "./FormStatus.ts"
+import { trimWithoutBidiControls } from "../kernel/DisplayText.ts"
+import * as StoredJson from "../storage/StoredJson.ts"
+
+export { FormNotFound } from "../kernel/Errors.ts"
+
+export { FormStatus } from "./FormStatus.ts"
+
+/** A form as listed, created and updated (spec: FormSummary / Form). */
+export const FormSummary = Schema.Struct({
+  id: Schema.Int,
+  publicId: Schema.String,
+  title: Schema.String,
+  description: Schema.NullOr(Schema.String),
+  status: FormStatus,
+  folderId: Schema.NullOr(Schema.Int),
+  responseCount: Schema.Int,
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+}).annotate({ identifier: "FormSummary" })
+export type FormSummary = typeof FormSummary.Type
+
+/** A form with its questions (spec: FormWithFields). */
+export const FormWithFields = Schema.Struct({
+  id: Schema.Int,
+  publicId: Schema.String,
+  title: Schema.String,
+  description: Schema.NullOr(Schema.String),
+  status: FormStatus,
+  fields: Schema.Array(Field),
+  /** Extension (form logic): values taken from the page URL or the submission, by name. */
+  hiddenFields: Schema.Array(FormLogic.HiddenField)
+}).annotate({ identifier: "FormWithFields" })
+export type FormWithFields = typeof FormWithFields.Type
+
+/**
+ * A created form (spec: Form, the answer of `POST /forms`) with, as an
+ * extension, its questions: their ids are the keys of the answers to submit.
+ */
+export const CreatedForm = Schema.Struct({
+  ...FormSummary.fields,
+  fields: Schema.Array(Field).annotate({ description: "Extension: the form's questions, in order, with their ids." })
+}).annotate({ identifier: "CreatedForm" })
+export type CreatedForm = typeof CreatedForm.Type
+
+/** A form title: trimmed, 1 to 200 characters. */
+export const FormTitle = Schema.String.check(
+  Schema.isMaxLength(200, { message: "title must be at most 200 characters" })
+).pipe(
+  Schema.decodeTo(
+    Schema.Trimmed.check(Schema.isNonEmpty({ message: "title must not be empty" })),
+    trimWithoutBidiControls
+  )
+)
+const Description = Schema.String.check(
+  Schema.isMaxLength(10_000, { message: "description must be at most 10000 characters" })
+)
+const FolderId = Id
+const FieldInputs = Schema.Array(FieldInput).check(
+  Schema.isMaxLength(200, { message: "a form has at most 200 questions" })
+)
+
+/** What creating a form takes; every field is optional (title defaults to "Untitled form"). */
+export const CreateFormInput = Schema.Struct({
+  title: Schema.optionalKey(FormTitle),
+  description: Schema.optionalKey(Schema.NullOr(Description)),
+  folderId: Schema.optionalKey(Schema.NullOr(FolderId)),
+  fields: Schema.optionalKey(FieldInputs),
+  hiddenFields: Schema.optionalKey(FormLogic.HiddenFields)
+}).annotate({ identifier: "CreateForm" })
+export type CreateFormInput = typeof CreateFormInput.Type
+
+/** What changing a form takes: any subset. `fields` replaces the question list. */
+export const UpdateFormInput = Schema.Struct({
+  title: Schema.optionalKey(FormTitle),
+  description: Schema.optionalKey(Schema.NullOr(Description)),
+  status: Schema.optionalKey(FormStatus),
+  folderId: Schema.optionalKey(Schema.NullOr(FolderId)),
+  fields: Schema.optionalKey(FieldInputs),
+  /** Replaces the hidden fields. */
+  hiddenFields: Schema.optionalKey(FormLogic.HiddenFields)
+}).annotate({ identifier: "UpdateForm" })
+export type UpdateFormInput = typeof UpdateFormInput.Type
+
+/** What a submission is checked against: the form's title, status, hidden fields and questions. */
+export type SubmittedForm = Pick<FormWithFields, "title" | "status" | "hiddenFields" | "fields">
+
+/** A form as the public page and submissions see it (any workspace, by public id). */
+export interface PublicForm {
+  readonly workspaceId: number
+  readonly form: FormWithFields
+}
+
+/** A new public id: 20 URL-safe characters (120 random bits). */
+export const makePublicId = (): string => randomBytes(15).toString("base64url")
+
+interface FormRow {
+  readonly id: number
+  readonly public_id: string
+  readonly title: string
+  readonly description: string | null
+  readonly status: FormStatus
+  readonly folder_id: number | null
+  readonly response_count: number
+  readonly created_at: Date
+  readonly updated_at: Date
+}
+
+interface FieldRow {
+  readonly id: number
+  readonly type: FieldType
+  readonly label: string
+  readonly required: boolean
+  readonly position: number
+  /** jsonb: decoded by {@link toField}. */
+  readonly options: unknown
+  readonly logic: unknown
+  readonly show_if: unknown
+}
+
+const toSummary = (row: FormRow): FormSummary => ({
+  id: row.id,
+  publicId: row.public_id,
+  title: row.title,
+  description: row.description,
+  status: row.status,
+  folderId: row.folder_id,
+  responseCount: row.response_count,
+  createdAt: row.created_at.toISOString(),
+  updatedAt: row.updated_at.toISOString()
+})
+
+const decodeField = StoredJson.decode(Field, "a row of fields (options, logic, show_if)")
+const decodeHiddenFields = StoredJson.decode(FormLogic.HiddenFields, "forms.hidden_fields")
+
+/** A stored question, its jsonb options and logic decoded with the Field Schema (see `storage/StoredJson.ts`). */
+const toField = (row: FieldRow): Effect.Effect<Field> =>
+  decodeField({
+    id: row.id,
+    type: row.type,
+    label: row.label,
+    required: row.required,
+    position: row.position,
+    options: row.options,
+    ...(Array.isArray(row.logic) && row.logic.length > 0 ? { logic: row.logic } : {}),
+    ...(row.show_if !== null ? { showIf: row.show_if } : {})
+  })
+
+/** Checks the logic of the questions and hidden fields being saved: 400 naming the rule broken. */
+const checkLogic = (
+  inputs: ReadonlyArray<FormLogic.LogicInput>,
+  hiddenFields: ReadonlyArray<FormLogic.HiddenField>
+): Effect.Effect<void, InvalidInput> => {
+  const issues = FormLogic.validate(inputs, hiddenFields)
+  return issues.length === 0
+    ? Effect.void
+    : Effect.fail(
+        new InvalidInput({
+          message: issues.map((i) => `${i.message} (rule ${i.rule})`).join("; "),
+          details: issues.map((i) => ({ path: i.path, message: `${i.message} (rule ${i.rule})` }))
+        })
+      )
+}
+
+/** Stored jsonb of a question's logic: null when none. */
+const logicJson = (input: FieldInput): string | null =>
+  input.logic === undefined || input.logic.length === 0 ? null : JSON.stringify(input.logic)
+const showIfJson = (input: FieldInput): string | null =>
+  input.showIf === undefined || input.showIf === null ? null : JSON.stringify(input.showIf)
+
+type ReadErrors = FormNotFound | SqlError.SqlError
+
+/**
+ * Forms and their questions.
+ *
+ * @example
+ * ```ts
+ * const forms = yield* Forms
+ * const form = yield* forms.create(actor, {
+ *   title: "Contact us",
+ *   fields: [{ type: "email", label: "Email", required: true, options: null }]
+ * })
+ * yield* forms.update(actor, form.id, { status: "published" })
+ * ```
+ */
+export class Forms extends Context.Service<
+  Forms,
+  {
+    /** The workspace's forms, newest change first. */
+    readonly list: (actor: Actors.Actor) => Effect.Effect<ReadonlyArray<FormSummary>, SqlError.SqlError>
+    /**
+     * A form with its questions. `get`, `getPublic` and `forSubmission` read
+     * through this process's {@link FormCache}: a form read once is served
+     * from memory until it changes.
+     */
+    readonly get: (actor: Actors.Actor, formId: number) => Effect.Effect<FormWithFields, ReadErrors>
+    readonly getSummary: (actor: Actors.Actor, formId: number) => Effect.Effect<FormSummary, ReadErrors>
+    /** A form's questions in order (no workspace check beyond the id pair). */
+    readonly fields: (workspaceId: number, formId: number) => Effect.Effect<ReadonlyArray<Field>, SqlError.SqlError>
+    /** A form by its public id, in whatever workspace it is. */
+    readonly getPublic: (publicId: string) => Effect.Effect<PublicForm, ReadErrors>
+    /**
+     * What a submission needs of a form: its title, status, hidden fields and
+     * questions (cached, or read in one query). None when the workspace has
+     * no such form.
+     * Not locked: a write that refers to the form fails its foreign key if the
+     * form is deleted meanwhile (see {@link holdForSubmission}).
+     */
+    readonly forSubmission: (
+      workspaceId: number,
+      formId: number
+    ) => Effect.Effect<Option.Option<SubmittedForm>, SqlError.SqlError>
+    /**
+     * Locks the form against deletion (`for key share`: edits do not wait)
+     * until the caller's transaction ends; false when it is gone. A submission
+     * that locks rows of its own (its uploads) takes this first, in the order
+     * a deletion takes them, so the two cannot deadlock.
+     */
+    readonly holdForSubmission: (workspaceId: number, formId: number) => Effect.Effect<boolean, SqlError.SqlError>
+    /** Creates a draft form with its questions and the default stages. */
+    readonly create: (
+      actor: Actors.Actor,
+      input: CreateFormInput,
+      options?: { readonly status?: FormStatus | undefined }
+    ) => Effect.Effect<FormSummary, Forbidden | InvalidInput | SqlError.SqlError>
+    /** Changes any subset; `fields` replaces the questions, keeping those that keep their id (and their answers). */
+    readonly update: (
+      actor: Actors.Actor,
+      formId: number,
+      input: UpdateFormInput
+    ) => Effect.Effect<FormSummary, ReadErrors | Forbidden | InvalidInput>
+    /** Deletes the form with its questions, stages, responses, notes, activities, pending events and uploaded files. */
+    readonly remove: (actor: Actors.Actor, formId: number) => Effect.Effect<void, ReadErrors | Forbidden>
+  }
+>()("@qforms/core/Forms") {
+  static readonly layer = Layer.effect(
+    Forms,
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const stages = yield* Stages
+      const files = yield* Files
+      const cache = yield* FormCache.make<FormWithFields>()
+
+      const summaryColumns = sql`
+        f.id, f.public_id, f.title, f.description, f.status, f.folder_id, f.created_at, f.updated_at,
+        (select coalesce(sum(c.n), 0)::int from form_response_counts c where c.form_id = f.id) as response_count`
+
+      const notFound = (formId: number) => new FormNotFound({ message: `form ${formId} not found` })
+
+      const list = Effect.fn("Forms.list")(function* (actor: Actors.Actor) {
+        const rows = yield* sql<FormRow>`
+          select ${summaryColumns} from forms f
+          where f.workspace_id = ${actor.workspaceId}
+          order by f.updated_at desc, f.id desc`
+        return rows.map(toSummary)
+      })
+
+      const getSummary = Effect.fn("Forms.getSummary")(function* (actor: Actors.Actor, formId: number) {
+        const rows = yield* sql<FormRow>`
+          select ${summaryColumns} from forms f where f.workspace_id = ${actor.workspaceId} and f.id = ${formId}`
+        if (rows.length === 0) return yield* notFound(formId)
+        return toSummary(rows[0]!)
+      })
+
+      const fields = Effect.fn("Forms.fields")(function* (workspaceId: number, formId: number) {
+        const rows = yield* sql<FieldRow>`
+          select id, type, label, required, position, options, logic, show_if from fields
+          where workspace_id = ${workspaceId} and form_id = ${formId} order by position, id`
+        return yield* Effect.forEach(rows, toField)
+      })
+
+      /**
+       * The questions of the form `f` of a query (in its workspace) as one json
+       * column: a form and its questions in one round trip. json_build_object keeps the plain
+       * columns' JSON types (numbers, strings, booleans); the jsonb ones are
+       * decoded by {@link toField}, as from `fields` itself.
+       */
+      const fieldsOfForm = sql`coalesce((
+          select json_agg(json_build_object('id', q.id, 'type', q.type, 'label', q.label, 'required', q.required,
+            'position', q.position, 'options', q.options, 'logic', q.logic, 'show_if', q.show_if)
+            order by q.position, q.id)
+          from fields q where q.workspace_id = f.workspace_id and q.form_id = f.id), '[]') as fields`
+
+      const withFields = (
+        row: Omit<FormRow, "response_count"> & {
+          readonly hidden_fields: unknown
+          readonly fields: ReadonlyArray<FieldRow>
+        }
+      ) =>
+        Effect.zipWith(
+          Effect.forEach(row.fields, toField),
+          decodeHiddenFields(row.hidden_fields),
+          (list, hiddenFields): FormWithFields => ({
+            id: row.id,
+            publicId: row.public_id,
+            title: row.title,
+            description: row.description,
+            status: row.status,
+            fields: list,
+            hiddenFields
+          })
+        )
+
+      /**
+       * The form `where` picks, with its questions and workspace, read in one
+       * query and kept in the cache (unless a change came in while it was read).
+       */
+      const load = Effect.fnUntraced(function* (where: Statement.Fragment) {
+        const stamp = cache.stamp()
+        const rows = yield* sql<
+          Omit<FormRow, "response_count"> & {
+            readonly workspace_id: number
+            readonly hidden_fields: unknown
+            readonly fields: ReadonlyArray<FieldRow>
+          }
+        >`
+          select f.id, f.workspace_id, f.public_id, f.title, f.description, f.status, f.folder_id, f.created_at,
+            f.updated_at, f.hidden_fields, ${fieldsOfForm}
+          from forms f where ${where}`
+        if (rows.length === 0) return Option.none<PublicForm>()
+        const row = rows[0]!
+        const form = yield* withFields(row)
+        cache.put(stamp, row.workspace_id, form)
+        return Option.some<PublicForm>({ workspaceId: row.workspace_id, form })
+      })
+
+      /** A form of the workspace with its questions: cached, or loaded. */
+      const readForm = (workspaceId: number, formId: number) => {
+        const cached = cache.get(workspaceId, formId)
+        return cached !== undefined
+          ? Effect.succeed(Option.some(cached))
+          : Effect.map(
+              load(sql`f.workspace_id = ${workspaceId} and f.id = ${formId}`),
+              Option.map((found) => found.form)
+            )
+      }
+
+      const get = Effect.fn("Forms.get")(function* (actor: Actors.Actor, formId: number) {
+        const found = yield* readForm(actor.workspaceId, formId)
+        if (Option.isNone(found)) return yield* notFound(formId)
+        return found.value
+      })
+
+      const getPublic = Effect.fn("Forms.getPublic")(function* (publicId: string) {
+        const found = cache.getPublic(publicId) ?? Option.getOrUndefined(yield* load(sql`f.public_id = ${publicId}`))
+        if (found === undefined) return yield* new FormNotFound({ message: `form ${publicId} not found` })
+        return found
+      })
+
+      const forSubmission = Effect.fn("Forms.forSubmission")(function* (workspaceId: number, formId: number) {
+        return yield* readForm(workspaceId, formId)
+      })
+
+      const holdForSubmission = Effect.fn("Forms.holdForSubmission")(function* (workspaceId: number, formId: number) {
+        const rows = yield* sql`
+          select 1 from forms where workspace_id = ${workspaceId} and id = ${formId} for key share`
+        return rows.length > 0
+      })
+
+      /** Replaces a form's questions; inside the caller's transaction. */
+      const replaceFields = Effect.fnUntraced(function* (
+        workspaceId: number,
+        formId: number,
+        inputs: ReadonlyArray<FieldInput>
+      ) {
+        const existing = new Set(
+          (yield* sql<{ readonly id: number }>`select id from fields where form_id = ${formId} for update`).map(
+            (r) => r.id
+          )
+        )
+        const kept = new Set<number>()
+        const issues: Array<{ path: string; message: string }> = []
+        inputs.forEach((input, index) => {
+          if (input.id === undefined) return
+          if (!existing.has(input.id)) {
+            issues.push({ path: `fields.${index}.id`, message: `question ${input.id} is not in form ${formId}` })
+          } else if (kept.has(input.id)) {
+            issues.push({ path: `fields.${index}.id`, message: `question ${input.id} is listed twice` })
+          }
+          kept.add(input.id)
+        })
+        if (issues.length > 0) {
+          return yield* new InvalidInput({
+            message: issues.map((i) => `${i.path}: ${i.message}`).join("; "),
+            details: issues
+          })
+        }
+        const removed = [...existing].filter((id) => !kept.has(id))
+        if (removed.length > 0) {
+          yield* sql`delete from fields where form_id = ${formId} and ${sql.in("id", removed)}`
+        }
+        yield* Effect.forEach(
+          inputs,
+          (input, position) =>
+            input.id === undefined
+              ? Effect.void
+              : Effect.asVoid(sql`
+            update fields set type = ${input.type}, label = ${input.label}, required = ${input.required},
+              position = ${position}, options = ${input.options === null ? null : JSON.stringify(input.options)}::jsonb,
+              logic = ${logicJson(input)}::jsonb, show_if = ${showIfJson(input)}::jsonb
+            where form_id = ${formId} and id = ${input.id}`),
+          { discard: true }
+        )
+        const added = inputs.flatMap((input, position) =>
+          input.id === undefined
+            ? [
+                {
+                  workspace_id: workspaceId,
+                  form_id: formId,
+                  type: input.type,
+                  label: input.label,
+                  required: input.required,
+                  position,
+                  options: input.options,
+                  logic: input.logic === undefined || input.logic.length === 0 ? null : input.logic,
+                  show_if: input.showIf ?? null
+                }
+              ]
+            : []
+        )
+        const idAt = new Map<number, number>()
+        inputs.forEach((input, position) => {
+          if (input.id !== undefined) idAt.set(position, input.id)
+        })
+        if (added.length > 0) {
+          const rows = yield* sql<{ readonly id: number; readonly position: number }>`
+            insert into fields (workspace_id, form_id, type, label, required, position, options, logic, show_if)
+            select workspace_id, form_id, type, label, required, position, options, logic, show_if
+            from jsonb_to_recordset(${JSON.stringify(added)}::jsonb)
+              as t(workspace_id int, form_id int, type text, label text, required bool, position int, options jsonb,
+                logic jsonb, show_if jsonb)
+            returning id, position`
+          for (const row of rows) idAt.set(row.position, row.id)
+        }
+        // Logic that named questions of this request by their `ref` now names their ids.
+        const ids = new Map<string, number>()
+        inputs.forEach((input, position) => {
+          const id = idAt.get(position)
+          if (input.ref !== undefined && id !== undefined) ids.set(input.ref, id)
+        })
+        yield* Effect.forEach(
+          inputs,
+          (input, position) => {
+            const id = idAt.get(position)
+            if (id === undefined || !FormLogic.hasRefs(input.logic, input.showIf)) return Effect.void
+            const logic = input.logic === undefined ? undefined : FormLogic.resolveRefs(input.logic, ids)
+            const showIf =
+              input.showIf === undefined || input.showIf === null ? null : FormLogic.resolveCondition(input.showIf, ids)
+            return Effect.asVoid(sql`
+            update fields set
+              logic = ${logic === undefined || logic.length === 0 ? null : JSON.stringify(logic)}::jsonb,
+              show_if = ${showIf === null ? null : JSON.stringify(showIf)}::jsonb
+            where form_id = ${formId} and id = ${id}`)
+          },
+          { discard: true }
+        )
+      })
+
+      const create = Effect.fn("Forms.create")(function* (
+        actor: Actors.Actor,
+        input: CreateFormInput,
+        options: { readonly status?: FormStatus | undefined } = {}
+      ) {
+        yield* Actors.requireWrite(actor)
+        yield* checkLogic(input.fields ?? [], input.hiddenFields ?? [])
+        const now = new Date(yield* Clock.currentTimeMillis)
+        const publicId = yield* Effect.sync(makePublicId)
+        const formId = yield* sql.withTransaction(
+          Effect.gen(function* () {
+            const rows = yield* sql<{ readonly id: number }>`
+            insert into forms (workspace_id, public_id, title, description, status, folder_id, created_at, updated_at,
+              hidden_fields)
+            values (${actor.workspaceId}, ${publicId}, ${input.title ?? "Untitled form"}, ${input.description ?? null},
+              ${options.status ?? "draft"}, ${input.folderId ?? null}, ${now}, ${now},
+              ${JSON.stringify(input.hiddenFields ?? [])}::jsonb)
+            returning id`
+            const formId = rows[0]!.id
+            yield* replaceFields(actor.workspaceId, formId, input.fields ?? [])
+            yield* stages.createDefaults(actor.workspaceId, formId)
+            return formId
+          })
+        )
+        return yield* Effect.orDie(getSummary(actor, formId))
+      })
+
+      /** Runs a change of the form, then drops it from this process's cache (other processes hear the notice). */
+      const changing = <A, E, R>(workspaceId: number, formId: number, change: Effect.Effect<A, E, R>) =>
+        Effect.ensuring(
+          change,
+          Effect.sync(() => cache.drop(workspaceId, formId))
+        )
+
+      const update = Effect.fn("Forms.update")(function* (actor: Actors.Actor, formId: number, input: UpdateFormInput) {
+        yield* Actors.requireWrite(actor)
+        const now = new Date(yield* Clock.currentTimeMillis)
+        yield* changing(
+          actor.workspaceId,
+          formId,
+          sql.withTransaction(
+            Effect.gen(function* () {
+              const keep = <A>(column: string, value: A | undefined) =>
+                value === undefined ? sql`${sql(column)}` : sql`${value as never}`
+              const rows = yield* sql`
+            update forms set
+              title = ${keep("title", input.title)},
+              description = ${keep("description", input.description)},
+              status = ${keep("status", input.status)},
+              folder_id = ${keep("folder_id", input.folderId)},
+              hidden_fields = ${
+                input.hiddenFields === undefined
+                  ? sql`hidden_fields`
+                  : sql`${JSON.stringify(input.hiddenFields)}::jsonb`
+              },
+              updated_at = ${now}
+            where workspace_id = ${actor.workspaceId} and id = ${formId}
+            returning id, hidden_fields`
+              if (rows.length === 0) return yield* notFound(formId)
+              if (input.fields !== undefined || input.hiddenFields !== undefined) {
+                const saved = input.fields ?? (yield* fields(actor.workspaceId, formId))
+                yield* checkLogic(saved, rows[0]!.hidden_fields as ReadonlyArray<FormLogic.HiddenField>)
+              }
+              if (input.fields !== undefined) yield* replaceFields(actor.workspaceId, formId, input.fields)
+            })
+          )
+        )
+        return yield* getSummary(actor, formId)
+      })
+
+      const remove = Effect.fn("Forms.remove")(function* (actor: Actors.Actor, formId: number) {
+        yield* Actors.requireWrite(actor)
+        const blobKeys = yield* changing(
+          actor.workspaceId,
+          formId,
+          sql.withTransaction(
+            Effect.gen(function* () {
+              // The form first: a submission holds it (key share) before it locks its files, so
+              // taking them in the same order cannot deadlock.
+              const rows = yield* sql`
+            select id from forms where workspace_id = ${actor.workspaceId} and id = ${formId} for update`
+              if (rows.length === 0) return yield* notFound(formId)
+              const keys = yield* files.forgetForm(actor.workspaceId, formId)
+              yield* sql`delete from forms where workspace_id = ${actor.workspaceId} and id = ${formId}`
+              return keys
+            })
+          )
+        )
+        // Only once the deletion has committed: a blob is never gone while its record is still there.
+        yield* files.deleteBlobs(blobKeys)
+      })
+
+      return Forms.of({
+        list,
+        get,
+        getSummary,
+        fields,
+        getPublic,
+        forSubmission,
+        holdForSubmission,
+        create,
+        update,
+        remove
+      })
+    })
+  )
+}

@@ -1,0 +1,47 @@
+/**
+ * Text that qforms shows to people (names, titles, labels, stage names,
+ * notes, file names) never carries bidirectional formatting controls: an
+ * override such as U+202E turns `invoice‮fdp.exe` into what reads as
+ * `invoiceexe.pdf`, and embeddings or isolates reorder what follows them.
+ * They are removed when such text is decoded; the letters of every script,
+ * right-to-left ones included, are kept as typed.
+ *
+ * @example
+ * ```ts
+ * import { Schema } from "effect"
+ * import { DisplayTrim, stripBidiControls } from "./DisplayText.ts"
+ *
+ * stripBidiControls("invoice\u202Efdp.exe") // "invoicefdp.exe"
+ * Schema.decodeUnknownSync(DisplayTrim)("  \u2067Ada\u2069 ") // "Ada"
+ * ```
+ */
+import * as Schema from "effect/Schema"
+import * as SchemaTransformation from "effect/SchemaTransformation"
+
+/**
+ * The bidirectional formatting controls: ALM (U+061C), LRM/RLM (U+200E,
+ * U+200F), the embeddings and overrides LRE…RLO (U+202A–U+202E) and the
+ * isolates LRI…PDI (U+2066–U+2069).
+ */
+const bidiControls = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
+
+/** `text` without bidirectional formatting controls. */
+export const stripBidiControls = (text: string): string => text.replace(bidiControls, "")
+
+/** Decodes a string to itself without bidirectional formatting controls (encodes unchanged). */
+export const withoutBidiControls: SchemaTransformation.Transformation<string, string> = SchemaTransformation.transform({
+  decode: stripBidiControls,
+  encode: (text: string) => text
+})
+
+/** `SchemaTransformation.trim()` that also removes bidirectional formatting controls. */
+export const trimWithoutBidiControls: SchemaTransformation.Transformation<string, string> =
+  SchemaTransformation.transform({
+    decode: (text: string) => stripBidiControls(text).trim(),
+    encode: (text: string) => text
+  })
+
+/** A string decoded without bidirectional formatting controls and trimmed: `Schema.Trim` for text people see. */
+export const DisplayTrim = Schema.String.annotate({
+  expected: "a string that will be decoded trimmed, without bidirectional formatting controls"
+}).pipe(Schema.decodeTo(Schema.Trimmed, trimWithoutBidiControls))

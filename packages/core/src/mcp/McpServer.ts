@@ -1,0 +1,210 @@
+/**
+ * The protocol side of `/mcp`: one official `@modelcontextprotocol/sdk`
+ * server per POST, answering with the tools, resources and prompt of
+ * `McpTools.ts` as the request's actor. Loaded on the first `/mcp` request
+ * (`Mcp.ts`), so a process that serves no assistant never loads the SDK
+ * (~30 MB and ~160 ms at start).
+ */
+import { randomBytes } from "node:crypto"
+import { Server } from "@modelcontextprotocol/sdk/server/index.js"
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv"
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema
+} from "@modelcontextprotocol/sdk/types.js"
+import * as Cause from "effect/Cause"
+import type * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import type * as Actors from "../identity/Actors.ts"
+import * as Database from "../storage/Database.ts"
+import { apiVersion } from "../api/Api.ts"
+import * as McpTools from "./McpTools.ts"
+
+/** The JSON-RPC error code of an unknown resource (MCP specification). */
+const resourceNotFoundCode = -32002
+
+/**
+ * A protocol error whose JSON-RPC message is the text alone. The SDK's
+ * `McpError` writes "MCP error <code>: " into its message, which the server
+ * sends, and the client's `McpError` prefixes it again.
+ */
+const mcpError = (code: number, message: string, data?: unknown): McpError => {
+  const error = new McpError(code, message, data)
+  error.message = message
+  return error
+}
+
+const instructions =
+  "qforms holds a workspace's forms (ordered questions) and the responses to them, handled " +
+  "as cases: each response has a stage, an assignee, tags and internal notes. Find a form's id with " +
+  "list_forms; read its responses with list_responses and get_response; triage them with update_response " +
+  "and add_note. The ids are numbers; stages and members are listed by list_stages and list_members. " +
+  "What you may change depends on the key's role: a viewer's key only reads."
+
+/** Runs an effect for the SDK: a failure the handler did not turn into an answer is logged and answered as an internal error. */
+const runner =
+  <R>(context: Context.Context<R>) =>
+  <A, E>(effect: Effect.Effect<A, E, R>): Promise<A> =>
+    Effect.runPromiseWith(context)(
+      effect.pipe(
+        Effect.catchCause((cause) => {
+          const failure = cause.reasons.find(Cause.isFailReason)?.error
+          if (failure instanceof McpError) return Effect.fail(failure)
+          if (Database.isUnreachable(failure)) {
+            return Effect.fail(mcpError(ErrorCode.InternalError, "the database is not reachable; try again shortly"))
+          }
+          const requestId = `req_${randomBytes(9).toString("base64url")}`
+          return Effect.logError("MCP request failed", cause).pipe(
+            Effect.annotateLogs({ requestId }),
+            Effect.andThen(Effect.fail(mcpError(ErrorCode.InternalError, `internal error (request id ${requestId})`)))
+          )
+        })
+      )
+    )
+
+/**
+ * One validator for every request's server: without it the SDK builds a new
+ * Ajv per server (one per POST), ~8% of the CPU under load.
+ */
+const jsonSchemaValidator = new AjvJsonSchemaValidator()
+
+export type Tools = Effect.Success<typeof McpTools.makeTools>
+export type Resources = Effect.Success<typeof McpTools.makeResources>
+export type Triage = Effect.Success<typeof McpTools.makeTriagePrompt>
+
+/** An SDK server for one POST, answering as `actor`. */
+const makeServer = (
+  actor: Actors.Actor,
+  run: <A, E>(effect: Effect.Effect<A, E>) => Promise<A>,
+  tools: Tools,
+  resources: Resources,
+  triage: Triage
+) => {
+  const server = new Server(
+    { name: "qforms", title: "qforms", version: apiVersion },
+    { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions, jsonSchemaValidator }
+  )
+  const byName = new Map(tools.map((tool) => [tool.name, tool]))
+  server.setRequestHandler(ListToolsRequestSchema, () =>
+    Promise.resolve({
+      tools: tools.map(({ annotations, description, inputSchema, name, outputSchema, title }) => ({
+        name,
+        title,
+        description,
+        inputSchema: inputSchema as { type: "object" },
+        outputSchema: outputSchema as { type: "object" },
+        annotations
+      }))
+    })
+  )
+  server.setRequestHandler(CallToolRequestSchema, (request) => {
+    const tool = byName.get(request.params.name)
+    if (tool === undefined) {
+      return Promise.resolve({
+        content: [
+          {
+            type: "text" as const,
+            text: `unknown tool ${request.params.name}; the tools are ${[...byName.keys()].join(", ")}`
+          }
+        ],
+        isError: true
+      })
+    }
+    return run(
+      Effect.map(tool.call(actor, request.params.arguments), (result) => ({ ...result, content: [...result.content] }))
+    )
+  })
+  server.setRequestHandler(ListResourcesRequestSchema, () =>
+    run(Effect.map(resources.list(actor), (list) => ({ resources: list })))
+  )
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () =>
+    Promise.resolve({
+      resourceTemplates: [
+        {
+          uriTemplate: McpTools.formUriTemplate,
+          name: "form",
+          title: "A form with its questions",
+          description: "A form of the workspace by its numeric id, with its questions in order.",
+          mimeType: "application/json"
+        }
+      ]
+    })
+  )
+  server.setRequestHandler(ReadResourceRequestSchema, (request) =>
+    run(
+      resources.read(actor, request.params.uri).pipe(
+        Effect.map((contents) => ({ contents: [contents] })),
+        Effect.catchTag("ResourceNotFound", (error) =>
+          Effect.fail(mcpError(resourceNotFoundCode, error.message, { uri: request.params.uri }))
+        )
+      )
+    )
+  )
+  server.setRequestHandler(ListPromptsRequestSchema, () =>
+    Promise.resolve({
+      prompts: [
+        {
+          name: McpTools.triagePromptName,
+          title: "Triage new responses",
+          description:
+            "Walks through a form's untriaged responses: read each, set stage, assignee and tags, " +
+            "and leave a note saying why.",
+          arguments: McpTools.triagePromptArguments
+        }
+      ]
+    })
+  )
+  server.setRequestHandler(GetPromptRequestSchema, (request) =>
+    request.params.name !== McpTools.triagePromptName
+      ? Promise.reject(
+          mcpError(
+            ErrorCode.InvalidParams,
+            `unknown prompt ${request.params.name}; the prompt is ${McpTools.triagePromptName}`
+          )
+        )
+      : run(
+          triage(actor, request.params.arguments).pipe(
+            Effect.catchTags({
+              InvalidPromptArguments: (error) => Effect.fail(mcpError(ErrorCode.InvalidParams, error.message)),
+              FormNotFound: (error) => Effect.fail(mcpError(ErrorCode.InvalidParams, error.message))
+            })
+          )
+        )
+  )
+  return server
+}
+
+/**
+ * Answers one MCP POST (a Web request whose body was already read under the
+ * router's limits) as `actor`, with a server made for it and closed after.
+ */
+export const answer = (
+  webRequest: Request,
+  actor: Actors.Actor,
+  context: Context.Context<never>,
+  tools: Tools,
+  resources: Resources,
+  triage: Triage
+) =>
+  Effect.acquireUseRelease(
+    Effect.sync(() => ({
+      server: makeServer(actor, runner(context), tools, resources, triage),
+      transport: new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true })
+    })),
+    ({ server, transport }) =>
+      Effect.promise(() =>
+        server
+          .connect(transport)
+          .then(() => transport.handleRequest(webRequest))
+          .then((response) => response.text().then((text) => ({ response, text })))
+      ),
+    ({ server }) => Effect.promise(() => server.close())
+  )

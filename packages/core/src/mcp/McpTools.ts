@@ -1,0 +1,445 @@
+/**
+ * What the MCP endpoint offers an assistant: the tools (each a domain service
+ * call, with its input Schema taken from the HTTP API's), the form resources
+ * and the `triage_new_responses` prompt. Transport-free: `Mcp.ts` serves
+ * these over Streamable HTTP for the authenticated member.
+ */
+import * as Effect from "effect/Effect"
+import type * as JsonSchema from "effect/JsonSchema"
+import * as Schema from "effect/Schema"
+import type * as SchemaIssue from "effect/SchemaIssue"
+import type * as SqlError from "effect/sql/SqlError"
+import * as Actors from "../identity/Actors.ts"
+import { Deliveries, Delivery, DeliveryLog } from "../outbox/Deliveries.ts"
+import { generateForm, GenerateFormInput } from "../generation/FormGenerator.ts"
+import { CreateFormInput, Forms, FormSummary, FormWithFields, UpdateFormInput } from "../forms/Forms.ts"
+import { Id } from "../kernel/Ids.ts"
+import { Member, Members } from "../identity/Members.ts"
+import { AddNoteInput, Note, Notes } from "../cases/Notes.ts"
+import { ResponseDetail, Responses, UpdateResponseInput, UpdateResponseResult } from "../cases/Responses.ts"
+import { Stage, Stages } from "../forms/Stages.ts"
+import { Subscription, Webhooks } from "../outbox/Webhooks.ts"
+import { DeliveryLogQuery, ResponseList, ResponseListQuery, SubscriptionId } from "../api/Api.ts"
+import { describeIssue } from "../web/Security.ts"
+import type * as ErrorTable from "../web/ErrorTable.ts"
+
+/** What a tool call answers: JSON text for any client, the same value as `structuredContent`, or a tool error. */
+export interface ToolResult {
+  readonly content: ReadonlyArray<{ readonly type: "text"; readonly text: string }>
+  readonly structuredContent?: Record<string, unknown> | undefined
+  readonly isError: boolean
+}
+
+/** A tool as listed (`tools/list`) and called (`tools/call`). */
+export interface McpTool {
+  readonly name: string
+  readonly title: string
+  readonly description: string
+  readonly inputSchema: JsonSchema.JsonSchema
+  readonly outputSchema: JsonSchema.JsonSchema
+  readonly annotations: {
+    readonly readOnlyHint: boolean
+    readonly destructiveHint: boolean
+    readonly idempotentHint: boolean
+    readonly openWorldHint: boolean
+  }
+  /** Decodes the arguments and runs the tool as `actor`; bad arguments and refusals are tool errors. */
+  readonly call: (actor: Actors.Actor, args: unknown) => Effect.Effect<ToolResult, SqlError.SqlError>
+}
+
+/** Every error a domain service may fail with: its message is what the assistant reads. */
+/** The errors a tool answers as a tool error result: those with a row in the error table (checked by the compiler). */
+type DomainError = { readonly _tag: ErrorTable.AnsweredTag; readonly message: string }
+
+const toolError = (text: string): ToolResult => ({ content: [{ type: "text", text }], isError: true })
+
+/** A result as JSON text plus `structuredContent` (the same object). */
+export const toolSuccess = (value: Record<string, unknown>): ToolResult => ({
+  content: [{ type: "text", text: JSON.stringify(value, null, 2) }],
+  structuredContent: value,
+  isError: false
+})
+
+/**
+ * A Schema's JSON Schema as MCP wants a tool's input and output: an object
+ * schema at the root (not a `$ref` to one), shared definitions in `$defs`.
+ */
+export const jsonSchemaOf = (schema: Schema.Top, onExcessProperty: "error" | "ignore"): JsonSchema.JsonSchema => {
+  const document = Schema.toJsonSchemaDocument(schema, { onExcessProperty })
+  const ref = document.schema.$ref
+  const name = typeof ref === "string" && ref.startsWith("#/$defs/") ? ref.slice("#/$defs/".length) : undefined
+  const root = name === undefined ? document.schema : (document.definitions[name] ?? document.schema)
+  return Object.keys(document.definitions).length === 0 ? root : { ...root, $defs: document.definitions }
+}
+
+/** The arguments of a tool that takes none: an empty object (`Schema.Struct({})` would take any value). */
+const NoArguments = Schema.Record(Schema.String, Schema.Never.annotate({ message: "unknown field" }))
+
+const parseOptions = { onExcessProperty: "error", errors: "all" } as const
+
+const define = <I extends Schema.Top & { readonly DecodingServices: never }, O extends Schema.Top>(
+  name: string,
+  options: {
+    readonly title: string
+    readonly description: string
+    readonly input: I
+    readonly output: O
+    readonly write: boolean
+    readonly run: (actor: Actors.Actor, input: I["Type"]) => Effect.Effect<O["Type"], DomainError | SqlError.SqlError>
+  }
+): McpTool => {
+  const decode = Schema.decodeUnknownEffect(options.input, parseOptions)
+  return {
+    name,
+    title: options.title,
+    description: options.description,
+    inputSchema: jsonSchemaOf(options.input, "error"),
+    outputSchema: jsonSchemaOf(options.output, "ignore"),
+    annotations: {
+      readOnlyHint: !options.write,
+      destructiveHint: false,
+      idempotentHint: !options.write,
+      openWorldHint: false
+    },
+    call: (actor, args) =>
+      Effect.gen(function* () {
+        const decoded = yield* Effect.result(decode(args ?? {}))
+        if (decoded._tag === "Failure") {
+          const { error } = describeIssue(decoded.failure.issue, "arguments", true)
+          return toolError(`invalid arguments: ${error}`)
+        }
+        if (options.write) {
+          const allowed = yield* Effect.result(Actors.requireWrite(actor))
+          if (allowed._tag === "Failure") return toolError(allowed.failure.message)
+        }
+        const result = yield* Effect.result(options.run(actor, decoded.success))
+        if (result._tag === "Success") return toolSuccess(result.success as Record<string, unknown>)
+        const error = result.failure
+        if (error._tag === "SqlError") return yield* Effect.fail(error as SqlError.SqlError)
+        return toolError(error.message)
+      })
+  }
+}
+
+const FormId = Id.annotate({
+  description: "The form's numeric id (`id` in list_forms), not its `publicId`."
+})
+const ResponseId = Id.annotate({ description: "The response's numeric id (`id` in list_responses)." })
+
+/** The list filters, as the HTTP list's query string, with `flat` as a boolean and a default page. */
+const ListResponsesInput = Schema.Struct({
+  formId: FormId,
+  ...ResponseListQuery.fields,
+  flat: Schema.optionalKey(Schema.Boolean).annotate({
+    description: "Adds `answers` (keyed by question label) and a readable `summary` to every response."
+  }),
+  limit: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 1000 }))).annotate({
+    description: "At most this many responses (1–1000, default 50); `nextCursor` then leads to the next page."
+  })
+})
+
+const defaultPage = 50
+
+/** Every tool, bound to the domain services. */
+export const makeTools = Effect.gen(function* () {
+  const forms = yield* Forms
+  const responses = yield* Responses
+  const notes = yield* Notes
+  const stages = yield* Stages
+  const members = yield* Members
+  const webhooks = yield* Webhooks
+  const deliveries = yield* Deliveries
+  const generate = yield* generateForm
+
+  const tools: ReadonlyArray<McpTool> = [
+    define("list_forms", {
+      title: "List forms",
+      description:
+        "Lists every form of the workspace, most recently changed first, with its status " +
+        "(draft, published, closed) and response count. Start here to find a form's `id`, which the other tools take as `formId`.",
+      input: NoArguments,
+      output: Schema.Struct({ forms: Schema.Array(FormSummary) }),
+      write: false,
+      run: (actor) => Effect.map(forms.list(actor), (list) => ({ forms: list }))
+    }),
+    define("get_form", {
+      title: "Get a form with its questions",
+      description:
+        "Returns one form with its questions in order. Each question's `id` is the key of its answer in " +
+        "a response's `values`. Use it before reading responses or changing the questions.",
+      input: Schema.Struct({ formId: FormId }),
+      output: FormWithFields,
+      write: false,
+      run: (actor, { formId }) => forms.get(actor, formId)
+    }),
+    define("create_form", {
+      title: "Create a form",
+      description:
+        "Creates a draft form with the questions given in `fields` (in order) and the default stages " +
+        '(New, In progress, Done). Publish it with update_form {status: "published"} to accept responses. ' +
+        "To write the questions from a plain-language description instead, use generate_form.",
+      input: CreateFormInput,
+      output: FormSummary,
+      write: true,
+      run: (actor, input) => forms.create(actor, input)
+    }),
+    define("update_form", {
+      title: "Change a form",
+      description:
+        "Changes a form's title, description, status (draft, published, closed) and/or questions. " +
+        "`fields` replaces the whole question list: keep a question's `id` to keep it and its answers; " +
+        "a question left out is deleted. Call get_form first to have the current questions. " +
+        "Form logic: `hiddenFields` [{name}] take values from the page URL; a question's `logic` " +
+        '[{if: Condition, then: {jumpTo: <later question id> | "end"}}] and `showIf` Condition refer to question ' +
+        'ids, or to questions of the same call by their `ref` as "ref:<ref>".',
+      input: Schema.Struct({ formId: FormId, ...UpdateFormInput.fields }),
+      output: FormSummary,
+      write: true,
+      run: (actor, { formId, ...input }) => forms.update(actor, formId, input)
+    }),
+    define("generate_form", {
+      title: "Generate a form from a description",
+      description:
+        'Writes the questions from a plain-language description (e.g. "an RSVP: name, email, ' +
+        'attending yes or no, number of guests") and creates the form, as a draft unless `publish` is true. ' +
+        "Returns the form with its questions; refine them with update_form.",
+      input: GenerateFormInput,
+      output: FormWithFields,
+      write: true,
+      run: (actor, input) => generate(actor, input)
+    }),
+    define("list_responses", {
+      title: "List a form's responses",
+      description:
+        "Lists a form's responses (cases), newest first, 50 at a time unless `limit` says otherwise; " +
+        "pass `nextCursor` back as `cursor` for the next page. Filters: `q` (text search in name, e-mail, tags " +
+        'and answers), `stage` (a stage id or "none"), `assignee` (an account id or "none"), `tag`, ' +
+        "`from`/`to` (submission time, ISO 8601), `status` (completed, the default; partial; all). The answer also carries the form's questions, stages, " +
+        "members and tags, so ids in the rows can be read. Set `flat` to get answers keyed by question label.",
+      input: ListResponsesInput,
+      output: ResponseList,
+      write: false,
+      run: (actor, { formId, from, to, flat, limit, ...filter }) =>
+        responses.list(actor, formId, {
+          ...filter,
+          from: from === undefined ? undefined : new Date(from),
+          to: to === undefined ? undefined : new Date(to),
+          flat: flat === true,
+          limit: limit ?? defaultPage
+        })
+    }),
+    define("get_response", {
+      title: "Get a response",
+      description:
+        "Returns one response with every answer, its stage, assignee and tags, and its activity " +
+        "(notes, stage and assignee changes, e-mails). Use it before deciding how to triage a case.",
+      input: Schema.Struct({ responseId: ResponseId }),
+      output: ResponseDetail,
+      write: false,
+      run: (actor, { responseId }) => responses.get(actor, responseId)
+    }),
+    define("update_response", {
+      title: "Triage a response",
+      description:
+        "Moves a response to a stage (`stageId` from list_stages; null for no stage), assigns it " +
+        "(`assigneeId`: an `accountId` from list_members; null to unassign) and/or sets its tags (`tags` " +
+        "replaces all tags). Changing the stage notifies the form's `response.stage_changed` webhooks.",
+      input: Schema.Struct({ responseId: ResponseId, ...UpdateResponseInput.fields }),
+      output: UpdateResponseResult,
+      write: true,
+      run: (actor, { responseId, ...input }) => responses.update(actor, responseId, input)
+    }),
+    define("add_note", {
+      title: "Add a note to a response",
+      description:
+        "Adds an internal note to a response (never shown to the respondent): say what you did or " +
+        "why, e.g. after triaging it.",
+      input: Schema.Struct({ responseId: ResponseId, ...AddNoteInput.fields }),
+      output: Note,
+      write: true,
+      run: (actor, { responseId, ...input }) => notes.add(actor, responseId, input)
+    }),
+    define("list_stages", {
+      title: "List a form's stages",
+      description:
+        "Lists the stages of a form's cases in order (e.g. New, In progress, Done), each with the " +
+        "`id` update_response takes as `stageId` and list_responses as `stage`. A closed stage ends a case.",
+      input: Schema.Struct({ formId: FormId }),
+      output: Schema.Struct({ stages: Schema.Array(Stage) }),
+      write: false,
+      run: (actor, { formId }) => Effect.map(stages.list(actor, formId), (list) => ({ stages: list }))
+    }),
+    define("list_members", {
+      title: "List the workspace's members",
+      description:
+        "Lists the people of the workspace with their role. A member's `accountId` is what " +
+        "update_response takes as `assigneeId` and list_responses as `assignee`.",
+      input: NoArguments,
+      output: Schema.Struct({ members: Schema.Array(Member) }),
+      write: false,
+      run: (actor) => Effect.map(members.list(actor.workspaceId), (list) => ({ members: list }))
+    }),
+    define("list_webhooks", {
+      title: "List webhook subscriptions",
+      description:
+        "Lists the webhook subscriptions (`sub_…` ids): which form and event each sends where, " +
+        "whether it is disabled and when its receiver last answered (any status). Use a subscription's `id` with get_delivery_log.",
+      input: NoArguments,
+      output: Schema.Struct({ webhooks: Schema.Array(Subscription) }),
+      write: false,
+      run: (actor) => Effect.map(webhooks.list(actor), (list) => ({ webhooks: list }))
+    }),
+    define("get_delivery_log", {
+      title: "Get a webhook's delivery log",
+      description:
+        "Shows a subscription's deliveries, newest first, each with every attempt (status code, " +
+        "error, time). Use it to find out why a webhook did not arrive; retry_delivery takes a delivery's `id`.",
+      input: Schema.Struct({
+        subscriptionId: SubscriptionId.annotate({ description: "The subscription's id (`sub_…`) from list_webhooks." }),
+        ...DeliveryLogQuery.fields
+      }),
+      output: DeliveryLog,
+      write: false,
+      run: (actor, { subscriptionId, ...page }) => deliveries.list(actor, subscriptionId, page)
+    }),
+    define("retry_delivery", {
+      title: "Retry a webhook delivery",
+      description:
+        "Sends a delivery again now, with the same `webhook-id` so the receiver can tell a repeat. " +
+        "Take the delivery's `id` from get_delivery_log.",
+      input: Schema.Struct({
+        deliveryId: Id.annotate({ description: "The delivery's numeric id from get_delivery_log." })
+      }),
+      output: Delivery,
+      write: true,
+      run: (actor, { deliveryId }) => deliveries.retry(actor, deliveryId)
+    })
+  ]
+  return tools
+})
+
+/** A resource as listed: one per form. */
+export interface McpResource {
+  readonly uri: string
+  readonly name: string
+  readonly title: string
+  readonly description: string
+  readonly mimeType: "application/json"
+}
+
+/** The URI of a form's resource. */
+export const formUri = (formId: number) => `qforms://forms/${formId}`
+
+/** The form resources' template. */
+export const formUriTemplate = "qforms://forms/{id}"
+
+const formUriPattern = /^qforms:\/\/forms\/(\d{1,10})$/
+
+/** Why a resource could not be read (the endpoint answers a JSON-RPC error naming it). */
+export class ResourceNotFound extends Schema.TaggedError<ResourceNotFound>()("ResourceNotFound", {
+  message: Schema.String
+}) {}
+
+/** The workspace's forms as resources, and reading one with its questions. */
+export const makeResources = Effect.gen(function* () {
+  const forms = yield* Forms
+  return {
+    list: (actor: Actors.Actor) =>
+      Effect.map(forms.list(actor), (list) =>
+        list.map(
+          (form): McpResource => ({
+            uri: formUri(form.id),
+            name: `form-${form.id}`,
+            title: form.title,
+            description: `${form.status} form with ${form.responseCount} responses`,
+            mimeType: "application/json"
+          })
+        )
+      ),
+    read: (actor: Actors.Actor, uri: string) =>
+      Effect.gen(function* () {
+        const id = Number(formUriPattern.exec(uri)?.[1] ?? Number.NaN)
+        if (!Schema.is(Id)(id)) {
+          return yield* new ResourceNotFound({ message: `no resource ${uri}: form resources are ${formUriTemplate}` })
+        }
+        const form = yield* forms
+          .get(actor, id)
+          .pipe(
+            Effect.catchTag("FormNotFound", (error) => Effect.fail(new ResourceNotFound({ message: error.message })))
+          )
+        return { uri, mimeType: "application/json" as const, text: JSON.stringify(form, null, 2) }
+      })
+  }
+})
+
+/** The prompt's name. */
+export const triagePromptName = "triage_new_responses"
+
+/** The prompt's arguments, as MCP lists them. */
+export const triagePromptArguments = [
+  {
+    name: "formId",
+    description:
+      "The numeric id of the form whose new responses to triage (from list_forms). Without it, every published form.",
+    required: false
+  }
+]
+
+/** The prompt's argument Schema (MCP prompt arguments are strings). */
+const TriageArguments = Schema.Struct({
+  formId: Schema.optionalKey(Schema.NumberFromString.pipe(Schema.decodeTo(Id)))
+})
+
+/** Bad prompt arguments (answered as a JSON-RPC invalid-params error). */
+export class InvalidPromptArguments extends Schema.TaggedError<InvalidPromptArguments>()("InvalidPromptArguments", {
+  message: Schema.String
+}) {}
+
+/**
+ * `triage_new_responses`: walks an assistant through the open cases of a
+ * form (or of every published form): read each, pick a stage and an
+ * assignee, tag it, and leave a note saying why.
+ */
+export const makeTriagePrompt = Effect.gen(function* () {
+  const forms = yield* Forms
+  return (actor: Actors.Actor, args: unknown) =>
+    Effect.gen(function* () {
+      const decoded = yield* Schema.decodeUnknownEffect(
+        TriageArguments,
+        parseOptions
+      )(args ?? {}).pipe(
+        Effect.mapError(
+          (error) =>
+            new InvalidPromptArguments({
+              message: describeIssue(error.issue as SchemaIssue.Issue, "arguments", true).error
+            })
+        )
+      )
+      const scope =
+        decoded.formId === undefined
+          ? "every published form of the workspace (find them with list_forms)"
+          : yield* Effect.map(
+              forms.getSummary(actor, decoded.formId),
+              (form) => `the form "${form.title}" (formId ${form.id}, ${form.responseCount} responses)`
+            )
+      const text = [
+        `Triage the new responses of ${scope}.`,
+        "",
+        "1. Call list_stages for the form and list_members, so you know the stage ids and who can take a case.",
+        '2. Call list_responses with `stage: "none"` (responses not triaged yet), and again with the first stage ' +
+          '(usually "New") and `assignee: "none"`. Page with `nextCursor` until it is null.',
+        "3. For each response, call get_response and read the answers and any earlier notes.",
+        "4. Decide: the stage it belongs in, who should handle it (by what they answered and who handles what), " +
+          'and a few short tags (e.g. "urgent", "billing"). Do not invent facts the answers do not give.',
+        "5. Call update_response with `stageId`, `assigneeId` and `tags`, then add_note with one or two sentences " +
+          "saying why you triaged it that way.",
+        "6. If a tool answers that the key may only read, stop and report what you would have done instead.",
+        "",
+        "Finish with a short summary: how many responses you triaged, to whom, and anything that needs a person."
+      ].join("\n")
+      return {
+        description: `Triage the new responses of ${scope}`,
+        messages: [{ role: "user" as const, content: { type: "text" as const, text } }]
+      }
+    })
+})

@@ -1,0 +1,513 @@
+/**
+ * Deliveries: one per (event, subscription), written with the event (see
+ * `Events.ts`). Workers claim due deliveries with a lease, post them, and
+ * record each attempt; the delivery log shows them to the subscriber.
+ */
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import * as SqlClient from "effect/sql/SqlClient"
+import type * as SqlError from "effect/sql/SqlError"
+import type * as Statement from "effect/sql/Statement"
+import * as Actors from "../identity/Actors.ts"
+import { Conflict, type Forbidden, InvalidInput } from "../kernel/Errors.ts"
+import { EventName, type EventPayload, outboxChannel } from "./Events.ts"
+import { notifyChannel } from "../storage/Notifications.ts"
+import { maxId } from "../kernel/Ids.ts"
+import type { Field } from "../forms/Fields.ts"
+import { ChannelNotFound, type ChannelType } from "./FormNotifications.ts"
+import { SubscriptionNotFound } from "./Webhooks.ts"
+
+/** Where a delivery stands. */
+export const DeliveryStatus = Schema.Literals(["pending", "succeeded", "failed", "retrying"])
+export type DeliveryStatus = typeof DeliveryStatus.Type
+
+/** One attempt to post a delivery. */
+export const DeliveryAttempt = Schema.Struct({
+  at: Schema.String,
+  statusCode: Schema.NullOr(Schema.Int),
+  durationMs: Schema.Int,
+  error: Schema.NullOr(Schema.String)
+}).annotate({ identifier: "DeliveryAttempt" })
+export type DeliveryAttempt = typeof DeliveryAttempt.Type
+
+/** A delivery as the log shows it. `eventId` is the `webhook-id` header: the receiver's idempotency key. */
+export const Delivery = Schema.Struct({
+  id: Schema.Int,
+  eventId: Schema.String,
+  event: EventName,
+  responseId: Schema.NullOr(Schema.Int),
+  status: DeliveryStatus,
+  attempts: Schema.Array(DeliveryAttempt),
+  nextAttemptAt: Schema.NullOr(Schema.String),
+  createdAt: Schema.String
+}).annotate({ identifier: "Delivery" })
+export type Delivery = typeof Delivery.Type
+
+/** A page of the delivery log, newest first. */
+export const DeliveryLog = Schema.Struct({
+  deliveries: Schema.Array(Delivery),
+  nextCursor: Schema.NullOr(Schema.String)
+}).annotate({ identifier: "DeliveryLog" })
+export type DeliveryLog = typeof DeliveryLog.Type
+
+/** No such delivery in this workspace. */
+export class DeliveryNotFound extends Schema.TaggedError<DeliveryNotFound>()("DeliveryNotFound", {
+  message: Schema.String
+}) {}
+
+/**
+ * Where a claimed delivery goes: a webhook subscription's URL, or a form's
+ * notification channel (formatted per channel type when it is sent).
+ */
+export type DeliveryTarget =
+  | {
+      readonly kind: "webhook"
+      /** The event's id: the `webhook-id` header. */
+      readonly eventId: string
+      readonly payload: EventPayload
+      readonly subscriptionId: string
+      readonly url: string
+      readonly secret: string
+    }
+  | {
+      readonly kind: "channel"
+      readonly eventId: string
+      readonly payload: EventPayload
+      readonly channelId: string
+      readonly channelType: ChannelType
+      /** The webhook-style types' URL; null for `email`. */
+      readonly url: string | null
+      /** The `email` type's recipients; empty otherwise. */
+      readonly to: ReadonlyArray<string>
+      readonly secret: string
+      /** The form's questions as they are now (for question order). */
+      readonly fields: ReadonlyArray<Field>
+    }
+  | {
+      /** An e-mail to a respondent (see `RespondentEmails.ts`). */
+      readonly kind: "email"
+      readonly emailId: number
+      readonly to: string
+      readonly subject: string
+      readonly text: string
+      readonly html: string
+      readonly replyTo: string | null
+      readonly messageId: string
+    }
+
+/** A delivery a worker has claimed, with what it needs to send it. */
+export interface ClaimedDelivery {
+  readonly id: number
+  readonly workspaceId: number
+  readonly attempts: number
+  readonly createdAt: Date
+  readonly target: DeliveryTarget
+}
+
+/** How an attempt ended, as the worker decided. */
+export interface AttemptOutcome {
+  readonly at: Date
+  readonly statusCode: number | null
+  readonly durationMs: number
+  readonly error: string | null
+  readonly responseBody: string | null
+  /** `succeeded`/`failed` end the delivery; `retrying` sets `nextAttemptAt`. */
+  readonly status: "succeeded" | "failed" | "retrying"
+  readonly nextAttemptAt: Date | null
+  /** Set when the receiver asked to stop (410 Gone): the subscription is disabled with this reason. */
+  readonly disableSubscription?: string | undefined
+}
+
+interface DeliveryRow {
+  readonly id: number
+  readonly event_id: string
+  readonly type: EventName
+  readonly response_id: number | null
+  readonly status: DeliveryStatus
+  readonly next_attempt_at: Date | null
+  readonly created_at: Date
+  readonly attempts: ReadonlyArray<{
+    readonly at: string
+    readonly statusCode: number | null
+    readonly durationMs: number
+    readonly error: string | null
+  }> | null
+}
+
+// PostgreSQL text (and jsonb) cannot hold NUL; a receiver's body may contain one.
+const withoutNul = (text: string | null): string | null => (text === null ? null : text.replaceAll("\u0000", "\uFFFD"))
+
+const toDelivery = (row: DeliveryRow): Delivery => ({
+  id: row.id,
+  eventId: row.event_id,
+  event: row.type,
+  responseId: row.response_id,
+  status: row.status,
+  attempts: (row.attempts ?? []).map((attempt) => ({
+    at: new Date(attempt.at).toISOString(),
+    statusCode: attempt.statusCode,
+    durationMs: attempt.durationMs,
+    error: attempt.error
+  })),
+  nextAttemptAt: row.next_attempt_at?.toISOString() ?? null,
+  createdAt: row.created_at.toISOString()
+})
+
+/**
+ * The delivery log, redelivery, and what workers use to claim and complete
+ * deliveries.
+ *
+ * @example
+ * ```ts
+ * const log = yield* (yield* Deliveries).list(actor, subscriptionId, { limit: 50 })
+ * ```
+ */
+export class Deliveries extends Context.Service<
+  Deliveries,
+  {
+    /** A subscription's deliveries, newest first, with their attempts. */
+    readonly list: (
+      actor: Actors.Actor,
+      subscriptionId: string,
+      options?: { readonly limit?: number | undefined; readonly cursor?: string | undefined }
+    ) => Effect.Effect<DeliveryLog, SubscriptionNotFound | InvalidInput | SqlError.SqlError>
+    /** A form's notification channel's deliveries, newest first, with their attempts. */
+    readonly listChannel: (
+      actor: Actors.Actor,
+      formId: number,
+      channelId: string,
+      options?: { readonly limit?: number | undefined; readonly cursor?: string | undefined }
+    ) => Effect.Effect<DeliveryLog, ChannelNotFound | InvalidInput | SqlError.SqlError>
+    /**
+     * Makes a webhook delivery (or, with `channelId`, one of that notification
+     * channel's) due now again (same event id, so the same `webhook-id`). Any
+     * other delivery is not found; an e-mail channel's delivery that was sent
+     * is a {@link Conflict} (an e-mail is never sent twice).
+     */
+    readonly retry: (
+      actor: Actors.Actor,
+      deliveryId: number,
+      scope?: { readonly channelId?: string | undefined }
+    ) => Effect.Effect<Delivery, DeliveryNotFound | Conflict | Forbidden | SqlError.SqlError>
+    /**
+     * Queues the delivery of a stored e-mail (`response_emails`), due at `at`,
+     * and wakes the workers once the caller's transaction commits.
+     */
+    readonly queueEmail: (workspaceId: number, emailId: number, at: Date) => Effect.Effect<void, SqlError.SqlError>
+    /** Claims up to `limit` due deliveries for `leaseMs` (worker use; all workspaces). */
+    readonly claim: (options: {
+      readonly limit: number
+      readonly leaseMs: number
+    }) => Effect.Effect<ReadonlyArray<ClaimedDelivery>, SqlError.SqlError>
+    /**
+     * Records finished attempts and their outcomes, all in one statement (one
+     * commit for the batch; worker use): an attempt row each, the deliveries'
+     * new status, and per subscription its `lastSentAt` and, after a 410, its
+     * disabling.
+     */
+    readonly complete: (
+      finished: ReadonlyArray<{ readonly delivery: ClaimedDelivery; readonly outcome: AttemptOutcome }>
+    ) => Effect.Effect<void, SqlError.SqlError>
+    /** When the next delivery falls due, if any is waiting (worker use). */
+    readonly nextDueAt: Effect.Effect<Date | undefined, SqlError.SqlError>
+  }
+>()("@qforms/core/Deliveries") {
+  static readonly layer = Layer.effect(
+    Deliveries,
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+
+      const selectDeliveries = (where: ReturnType<typeof sql.and>, limit: number) =>
+        sql<DeliveryRow>`
+          select d.id, d.event_id, e.type, e.response_id, d.status, d.next_attempt_at, d.created_at,
+            (select json_agg(json_build_object('at', a.attempted_at, 'statusCode', a.status_code,
+                'durationMs', a.duration_ms, 'error', a.error) order by a.id)
+             from delivery_attempts a where a.delivery_id = d.id) as attempts
+          from deliveries d join events e on e.id = d.event_id
+          where ${where}
+          order by d.id desc
+          limit ${limit}`
+
+      const page = Effect.fnUntraced(function* (
+        actor: Actors.Actor,
+        target: Statement.Fragment,
+        options: { readonly limit?: number | undefined; readonly cursor?: string | undefined }
+      ) {
+        const before = options.cursor === undefined ? undefined : Number(options.cursor)
+        if (before !== undefined && (!Number.isSafeInteger(before) || before <= 0 || before > maxId)) {
+          return yield* new InvalidInput({ message: "cursor: not a cursor from this log" })
+        }
+        const limit = options.limit ?? 50
+        const conditions = [sql`d.workspace_id = ${actor.workspaceId}`, target]
+        if (before !== undefined) conditions.push(sql`d.id < ${before}`)
+        const rows = yield* selectDeliveries(sql.and(conditions), limit + 1)
+        const shown = rows.slice(0, limit)
+        return {
+          deliveries: shown.map(toDelivery),
+          nextCursor: rows.length > limit ? String(shown[shown.length - 1]!.id) : null
+        }
+      })
+
+      const list = Effect.fn("Deliveries.list")(function* (
+        actor: Actors.Actor,
+        subscriptionId: string,
+        options: { readonly limit?: number | undefined; readonly cursor?: string | undefined } = {}
+      ) {
+        const found = yield* sql`
+          select 1 from webhook_subscriptions where workspace_id = ${actor.workspaceId} and id = ${subscriptionId}`
+        if (found.length === 0) {
+          return yield* new SubscriptionNotFound({ message: `subscription ${subscriptionId} not found` })
+        }
+        return yield* page(actor, sql`d.subscription_id = ${subscriptionId}`, options)
+      })
+
+      const listChannel = Effect.fn("Deliveries.listChannel")(function* (
+        actor: Actors.Actor,
+        formId: number,
+        channelId: string,
+        options: { readonly limit?: number | undefined; readonly cursor?: string | undefined } = {}
+      ) {
+        const found = yield* sql`
+          select 1 from notification_channels
+          where workspace_id = ${actor.workspaceId} and form_id = ${formId} and id = ${channelId}`
+        if (found.length === 0) {
+          return yield* new ChannelNotFound({
+            message: `notification channel ${channelId} not found in form ${formId}`
+          })
+        }
+        return yield* page(actor, sql`d.channel_id = ${channelId}`, options)
+      })
+
+      const retry = Effect.fn("Deliveries.retry")(function* (
+        actor: Actors.Actor,
+        deliveryId: number,
+        scope: { readonly channelId?: string | undefined } = {}
+      ) {
+        yield* Actors.requireAdmin(actor)
+        const now = new Date(yield* Clock.currentTimeMillis)
+        // Only a delivery of the kind asked for is retried: a webhook's (the default), or one of this
+        // channel's; never an e-mail to a respondent (it has no event and is sent once).
+        const target =
+          scope.channelId === undefined ? sql`d.subscription_id is not null` : sql`d.channel_id = ${scope.channelId}`
+        const found = yield* sql<{ readonly sent_email: boolean }>`
+          select d.status = 'succeeded' and coalesce(c.type = 'email', false) as sent_email
+          from deliveries d left join notification_channels c on c.id = d.channel_id
+          where d.workspace_id = ${actor.workspaceId} and d.id = ${deliveryId} and d.event_id is not null and ${target}`
+        if (found[0] === undefined) return yield* new DeliveryNotFound({ message: `delivery ${deliveryId} not found` })
+        const sentEmail = new Conflict({
+          message: `delivery ${deliveryId} is an e-mail that was sent; it is not sent twice`
+        })
+        if (found[0].sent_email) return yield* sentEmail
+        const updated = yield* sql`
+          with due as (
+            update deliveries d set status = case when d.status = 'pending' then 'pending' else 'retrying' end,
+              next_attempt_at = ${now}, lease_until = null, updated_at = ${now}
+            where d.workspace_id = ${actor.workspaceId} and d.id = ${deliveryId} and d.event_id is not null and ${target}
+              and not (d.status = 'succeeded' and exists (
+                select 1 from notification_channels c where c.id = d.channel_id and c.type = 'email'))
+            returning d.id
+          )
+          select pg_notify(${notifyChannel(sql, outboxChannel)}, ''), id from due`
+        // Sent between the check and the update.
+        if (updated.length === 0) return yield* sentEmail
+        const rows = yield* selectDeliveries(
+          sql.and([sql`d.workspace_id = ${actor.workspaceId}`, sql`d.id = ${deliveryId}`]),
+          1
+        )
+        // Its subscription or channel deleted meanwhile (the delivery went with it).
+        if (rows[0] === undefined) return yield* new DeliveryNotFound({ message: `delivery ${deliveryId} not found` })
+        return toDelivery(rows[0])
+      })
+
+      // The claim commits without waiting for its WAL flush (synchronous_commit
+      // off for this statement's transaction only): a claim lost in a database
+      // crash leaves the delivery due, so it is delivered again (at least once
+      // holds), and the attempt's record, which commits synchronously, flushes
+      // the WAL up to it. Posting starts one flush sooner.
+      const claim = Effect.fn("Deliveries.claim")(function* (options: {
+        readonly limit: number
+        readonly leaseMs: number
+      }) {
+        const now = yield* Clock.currentTimeMillis
+        const rows = yield* sql<{
+          readonly id: number
+          readonly workspace_id: number
+          readonly subscription_id: string | null
+          readonly channel_id: string | null
+          readonly email_id: number | null
+          readonly event_id: string | null
+          readonly attempts: number
+          readonly target_url: string | null
+          readonly secret: string | null
+          readonly channel_type: ChannelType | null
+          readonly channel_config: { readonly url?: string; readonly to?: ReadonlyArray<string> } | null
+          readonly channel_secret: string | null
+          readonly fields: ReadonlyArray<Field> | null
+          readonly payload: EventPayload | null
+          readonly created_at: Date
+          readonly to_address: string | null
+          readonly subject: string | null
+          readonly text: string | null
+          readonly html: string | null
+          readonly reply_to: string | null
+          readonly message_id: string | null
+        }>`
+          with claimed as (
+            update deliveries set lease_until = ${new Date(now + options.leaseMs)}, attempts = attempts + 1,
+              updated_at = ${new Date(now)}
+            where id in (
+              select id from deliveries
+              where next_attempt_at <= ${new Date(now)} and (lease_until is null or lease_until < ${new Date(now)})
+              order by next_attempt_at, id
+              limit ${options.limit}
+              for update skip locked
+            )
+            returning id, workspace_id, subscription_id, channel_id, email_id, event_id, attempts, created_at
+          )
+          select c.id, c.workspace_id, c.subscription_id, c.channel_id, c.email_id, c.event_id, c.attempts,
+            s.target_url, s.secret,
+            n.type as channel_type, n.config as channel_config, n.secret as channel_secret,
+            case when n.id is not null then (
+              select coalesce(json_agg(json_build_object('id', f.id, 'type', f.type, 'label', f.label,
+                'required', f.required, 'position', f.position, 'options', f.options) order by f.position, f.id), '[]')
+              from fields f where f.form_id = n.form_id
+            ) end as fields,
+            e.payload, c.created_at,
+            m.to_address, m.subject, m.text, m.html, m.reply_to, m.message_id
+          from claimed c
+          left join webhook_subscriptions s on s.id = c.subscription_id
+          left join notification_channels n on n.id = c.channel_id
+          left join response_emails m on m.id = c.email_id
+          left join events e on e.id = c.event_id
+          cross join (select set_config('synchronous_commit', 'off', true)) as relaxed
+          order by c.id`
+        return rows.map(
+          (row): ClaimedDelivery => ({
+            id: row.id,
+            workspaceId: row.workspace_id,
+            attempts: row.attempts,
+            createdAt: row.created_at,
+            target:
+              row.email_id !== null
+                ? {
+                    kind: "email",
+                    emailId: row.email_id,
+                    to: row.to_address!,
+                    subject: row.subject!,
+                    text: row.text!,
+                    html: row.html!,
+                    replyTo: row.reply_to,
+                    messageId: row.message_id!
+                  }
+                : row.channel_id === null
+                  ? {
+                      kind: "webhook",
+                      eventId: row.event_id!,
+                      payload: row.payload!,
+                      subscriptionId: row.subscription_id!,
+                      url: row.target_url!,
+                      secret: row.secret!
+                    }
+                  : {
+                      kind: "channel",
+                      eventId: row.event_id!,
+                      payload: row.payload!,
+                      channelId: row.channel_id,
+                      channelType: row.channel_type!,
+                      url: row.channel_config?.url ?? null,
+                      to: row.channel_config?.to ?? [],
+                      secret: row.channel_secret!,
+                      fields: row.fields ?? []
+                    }
+          })
+        )
+      })
+
+      // One statement, so one commit however many attempts it records: the rows
+      // travel as one JSON array. A subscription's row is updated once per batch
+      // (and not at all when a later time is already there), so completions do
+      // not queue on its row lock one commit at a time.
+      const complete = Effect.fn("Deliveries.complete")(function* (
+        finished: ReadonlyArray<{ readonly delivery: ClaimedDelivery; readonly outcome: AttemptOutcome }>
+      ) {
+        if (finished.length === 0) return
+        const rows = finished.map(({ delivery, outcome }, ord) => ({
+          ord,
+          delivery_id: delivery.id,
+          workspace_id: delivery.workspaceId,
+          subscription_id: delivery.target.kind === "webhook" ? delivery.target.subscriptionId : null,
+          channel_id: delivery.target.kind === "channel" ? delivery.target.channelId : null,
+          email_id: delivery.target.kind === "email" ? delivery.target.emailId : null,
+          at: outcome.at.toISOString(),
+          status_code: outcome.statusCode,
+          duration_ms: Math.round(outcome.durationMs),
+          error: withoutNul(outcome.error),
+          response_body: withoutNul(outcome.responseBody),
+          status: outcome.status,
+          next_attempt_at: outcome.nextAttemptAt?.toISOString() ?? null,
+          disable: outcome.disableSubscription ?? null
+        }))
+        yield* sql`
+          with outcome as (
+            select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as o(ord integer, delivery_id integer,
+              workspace_id integer, subscription_id text, channel_id text, email_id integer, at timestamptz, status_code integer, duration_ms integer,
+              error text, response_body text, status text, next_attempt_at timestamptz, disable text)
+          ), attempt as (
+            insert into delivery_attempts (workspace_id, delivery_id, attempted_at, status_code, duration_ms, error,
+              response_body)
+            select workspace_id, delivery_id, at, status_code, duration_ms, error, response_body
+            from outcome order by ord
+          ), delivery as (
+            update deliveries d set status = o.status, next_attempt_at = o.next_attempt_at, lease_until = null,
+              updated_at = o.at
+            from outcome o where d.id = o.delivery_id
+          ), email_sent as (
+            update response_emails m set
+              status = case o.status when 'succeeded' then 'sent' when 'failed' then 'failed' else 'retrying' end,
+              sent_at = case when o.status = 'succeeded' then o.at else m.sent_at end
+            from outcome o where o.email_id is not null and m.id = o.email_id
+          ), channel_sent as (
+            -- "Last sent": the last attempt that got an answer (a status code), not one that never reached the receiver.
+            update notification_channels n set last_sent_at = greatest(n.last_sent_at, o.at),
+              enabled = n.enabled and not o.gone
+            from (
+              select channel_id, max(at) filter (where status_code is not null) as at, bool_or(disable is not null) as gone
+              from outcome where channel_id is not null group by channel_id
+            ) o
+            where n.id = o.channel_id
+          ), sent as (
+            select subscription_id, max(at) filter (where status_code is not null) as at,
+              (array_agg(disable order by ord desc) filter (where disable is not null))[1] as disable,
+              max(at) filter (where disable is not null) as disabled_at
+            from outcome where subscription_id is not null group by subscription_id
+          )
+          update webhook_subscriptions s set last_sent_at = greatest(s.last_sent_at, sent.at),
+            disabled_at = coalesce(sent.disabled_at, s.disabled_at),
+            disabled_reason = coalesce(sent.disable, s.disabled_reason)
+          from sent
+          where s.id = sent.subscription_id
+            and (s.last_sent_at is null or s.last_sent_at < sent.at or sent.disable is not null)`
+      })
+
+      // A claimed delivery is not due before its lease runs out.
+      const nextDueAt = Effect.map(
+        sql<{ readonly at: Date | null }>`
+          select min(greatest(next_attempt_at, coalesce(lease_until, next_attempt_at))) as at
+          from deliveries where next_attempt_at is not null`,
+        (rows) => rows[0]?.at ?? undefined
+      )
+
+      const queueEmail = Effect.fn("Deliveries.queueEmail")(function* (workspaceId: number, emailId: number, at: Date) {
+        yield* sql`
+          insert into deliveries (workspace_id, email_id, status, attempts, next_attempt_at, created_at, updated_at)
+          values (${workspaceId}, ${emailId}, 'pending', 0, ${at}, ${at}, ${at})`
+        yield* sql`select pg_notify(${notifyChannel(sql, outboxChannel)}, '')`
+      })
+
+      return Deliveries.of({ list, listChannel, retry, queueEmail, claim, complete, nextDueAt })
+    })
+  )
+}

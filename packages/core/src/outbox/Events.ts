@@ -1,0 +1,196 @@
+/**
+ * Events: the outbox. An event row is written in the same transaction as the
+ * change that causes it, with a stable id, so delivery (webhooks, the live
+ * stream) can never see a change without its event or the reverse.
+ */
+import { randomBytes } from "node:crypto"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import * as SqlClient from "effect/sql/SqlClient"
+import type * as SqlError from "effect/sql/SqlError"
+import type * as Statement from "effect/sql/Statement"
+import { eventsChannel, notifyChannel } from "../storage/Notifications.ts"
+import * as StoredJson from "../storage/StoredJson.ts"
+
+/** The events of the contract (spec: EventName). */
+export const EventName = Schema.Literals(["response.created", "response.stage_changed"])
+export type EventName = typeof EventName.Type
+
+/**
+ * The body of an event as it is posted (spec: WebhookEvent), less `link`,
+ * which depends on where qforms is mounted and is added on delivery.
+ */
+export const EventPayload = Schema.Struct({
+  event: EventName,
+  form: Schema.Struct({ id: Schema.Int, title: Schema.String }),
+  responseId: Schema.Int,
+  submittedAt: Schema.NullOr(Schema.String),
+  stage: Schema.NullOr(Schema.Struct({ id: Schema.Int, name: Schema.String })),
+  respondent: Schema.Struct({ name: Schema.NullOr(Schema.String), email: Schema.NullOr(Schema.String) }),
+  answers: Schema.Record(Schema.String, Schema.String),
+  summary: Schema.String
+})
+export type EventPayload = typeof EventPayload.Type
+
+/** An event in the outbox. `seq` orders a workspace's events as they were written. */
+export const OutboxEvent = Schema.Struct({
+  id: Schema.String,
+  seq: Schema.Int,
+  type: EventName,
+  formId: Schema.NullOr(Schema.Int),
+  responseId: Schema.NullOr(Schema.Int),
+  payload: EventPayload,
+  createdAt: Schema.String
+})
+export type OutboxEvent = typeof OutboxEvent.Type
+
+interface EventRow {
+  readonly id: string
+  readonly seq: number
+  readonly type: EventName
+  readonly form_id: number | null
+  readonly response_id: number | null
+  /** jsonb: decoded by {@link toEvent}. */
+  readonly payload: unknown
+  readonly created_at: Date
+}
+
+const decodeEvent = StoredJson.decode(OutboxEvent, "a row of events (payload)")
+
+/** A stored event, its jsonb payload decoded with the OutboxEvent Schema. */
+const toEvent = (row: EventRow): Effect.Effect<OutboxEvent> =>
+  decodeEvent({
+    id: row.id,
+    seq: row.seq,
+    type: row.type,
+    formId: row.form_id,
+    responseId: row.response_id,
+    payload: row.payload,
+    createdAt: row.created_at.toISOString()
+  })
+
+/** The channel delivery workers LISTEN on; a NOTIFY on it means "deliveries are due". */
+export const outboxChannel = "qforms_outbox"
+
+/** The channel live event streams LISTEN on; an event's NOTIFY payload is `<workspaceId>:<seq>`. */
+export { eventsChannel } from "../storage/Notifications.ts"
+
+/** A new event id: `evt_` and 22 URL-safe characters (128 random bits). */
+export const makeEventId = (): string => `evt_${randomBytes(16).toString("base64url")}`
+
+/**
+ * Writing events (inside the change's transaction) and reading them back.
+ *
+ * @example
+ * ```ts
+ * const events = yield* Events
+ * const pending = yield* events.list(workspaceId, { afterSeq: 0 })
+ * ```
+ */
+export class Events extends Context.Service<
+  Events,
+  {
+    /** Writes an event; call it inside the transaction of the change. Returns the event id. */
+    readonly record: (workspaceId: number, at: Date, payload: EventPayload) => Effect.Effect<string, SqlError.SqlError>
+    /**
+     * The writes of {@link record} as common table expressions (`event`,
+     * `due`, `notify`, `notice`), for a change written in one statement with
+     * its event (no explicit transaction then: the statement is one). The
+     * statement must read `notice` (`… from notice`), which sends the NOTIFYs.
+     *
+     * @example
+     * ```ts
+     * const { ctes } = yield* events.recordWith(workspaceId, now, payload)
+     * // the change's own writes go beside the event's, as more expressions of the same `with`
+     * yield* sql`with ${ctes}, ${changeWrites} select 1 from notice`
+     * ```
+     */
+    readonly recordWith: (
+      workspaceId: number,
+      at: Date,
+      payload: EventPayload
+    ) => Effect.Effect<{ readonly id: string; readonly ctes: Statement.Fragment }>
+    /** One event by its sequence number, if it is still there. */
+    readonly get: (workspaceId: number, seq: number) => Effect.Effect<OutboxEvent | undefined, SqlError.SqlError>
+    /** A workspace's events in the order they were written, after `afterSeq`. */
+    readonly list: (
+      workspaceId: number,
+      options?: { readonly afterSeq?: number | undefined; readonly limit?: number | undefined }
+    ) => Effect.Effect<ReadonlyArray<OutboxEvent>, SqlError.SqlError>
+  }
+>()("@qforms/core/Events") {
+  static readonly layer = Layer.effect(
+    Events,
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+
+      const recordWith = Effect.fn("Events.recordWith")(function* (
+        workspaceId: number,
+        at: Date,
+        payload: EventPayload
+      ) {
+        const id = yield* Effect.sync(makeEventId)
+        // The event, a delivery per matching subscription and notification channel, the notice for live
+        // streams, and a wake-up for delivery workers (NOTIFY is sent only if the transaction commits, in
+        // commit order). pg_notify is volatile, so `notice` is evaluated once its statement reads it.
+        const ctes = sql`
+          event as (
+            insert into events (id, workspace_id, type, form_id, response_id, payload, created_at)
+            values (${id}, ${workspaceId}, ${payload.event}, ${payload.form.id}, ${payload.responseId},
+              ${JSON.stringify(payload)}::jsonb, ${at})
+            returning id, seq
+          ), due as (
+            insert into deliveries (workspace_id, subscription_id, event_id, status, attempts, next_attempt_at,
+              created_at, updated_at)
+            select ${workspaceId}, s.id, event.id, 'pending', 0, ${at}, ${at}, ${at}
+            from event, webhook_subscriptions s
+            where s.workspace_id = ${workspaceId} and s.form_id = ${payload.form.id} and s.event = ${payload.event}
+              and s.disabled_at is null
+            returning 1
+          ), notify as (
+            insert into deliveries (workspace_id, channel_id, event_id, status, attempts, next_attempt_at,
+              created_at, updated_at)
+            select ${workspaceId}, c.id, event.id, 'pending', 0, ${at}, ${at}, ${at}
+            from event, notification_channels c
+            where c.workspace_id = ${workspaceId} and c.form_id = ${payload.form.id} and c.enabled
+              and ${payload.event} = any(c.events)
+            returning 1
+          ), notice as (
+            select pg_notify(${notifyChannel(sql, eventsChannel)}, ${workspaceId} || ':' || event.seq) as live,
+              case when exists (select 1 from due) or exists (select 1 from notify)
+                then pg_notify(${notifyChannel(sql, outboxChannel)}, '') end as wake
+            from event
+          )`
+        return { id, ctes }
+      })
+
+      const record = Effect.fn("Events.record")(function* (workspaceId: number, at: Date, payload: EventPayload) {
+        const { id, ctes } = yield* recordWith(workspaceId, at, payload)
+        yield* sql`with ${ctes} select 1 from notice`
+        return id
+      })
+
+      const list = Effect.fn("Events.list")(function* (
+        workspaceId: number,
+        options: { readonly afterSeq?: number | undefined; readonly limit?: number | undefined } = {}
+      ) {
+        const rows = yield* sql<EventRow>`
+          select id, seq, type, form_id, response_id, payload, created_at from events
+          where workspace_id = ${workspaceId} and seq > ${options.afterSeq ?? 0}
+          order by seq limit ${options.limit ?? 1000}`
+        return yield* Effect.forEach(rows, toEvent)
+      })
+
+      const get = Effect.fn("Events.get")(function* (workspaceId: number, seq: number) {
+        const rows = yield* sql<EventRow>`
+          select id, seq, type, form_id, response_id, payload, created_at from events
+          where workspace_id = ${workspaceId} and seq = ${seq}`
+        return rows.length === 0 ? undefined : yield* toEvent(rows[0]!)
+      })
+
+      return Events.of({ record, recordWith, list, get })
+    })
+  )
+}

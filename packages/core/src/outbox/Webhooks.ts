@@ -1,0 +1,301 @@
+/**
+ * Webhook subscriptions: an outside tool asks for an event of one form to be
+ * posted to its URL. Each subscription has a signing secret, returned once
+ * when it is created. (Delivery reads the outbox; see `Events.ts`.)
+ */
+import { randomBytes } from "node:crypto"
+import { isIP } from "node:net"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import * as SchemaTransformation from "effect/SchemaTransformation"
+import * as SqlClient from "effect/sql/SqlClient"
+import type * as SqlError from "effect/sql/SqlError"
+import * as Actors from "../identity/Actors.ts"
+import { DeliveryConfig } from "./DeliveryConfig.ts"
+import * as SsrfGuard from "./SsrfGuard.ts"
+import { type Forbidden, FormNotFound, InvalidInput } from "../kernel/Errors.ts"
+import { EventName } from "./Events.ts"
+import { Id } from "../kernel/Ids.ts"
+
+/** A subscription as listed (spec: Subscription). */
+export const Subscription = Schema.Struct({
+  id: Schema.String,
+  formId: Schema.Int,
+  formTitle: Schema.String,
+  event: EventName,
+  targetUrl: Schema.String.annotate({
+    description:
+      "The receiver's URL. Whole for owners and admins; for members and viewers only its scheme and host, then `…` (a URL can carry a token: it is a credential)."
+  }),
+  source: Schema.String,
+  lastSentAt: Schema.NullOr(Schema.String).annotate({
+    description:
+      "When the receiver last answered a post (any HTTP status); null before any answer. Attempts that never reached it (DNS failure, refused connection, timeout) do not count."
+  }),
+  createdAt: Schema.String,
+  disabled: Schema.Boolean.annotate({
+    description:
+      "Extension: true when deliveries are stopped (the receiver answered 410 Gone, or a member disabled it)."
+  }),
+  disabledReason: Schema.NullOr(Schema.String).annotate({ description: "Extension: why it is disabled." })
+}).annotate({ identifier: "Subscription" })
+export type Subscription = typeof Subscription.Type
+
+/** A new subscription: the subscription and, this once, its signing secret (`whsec_…`). */
+export const CreatedSubscription = Schema.Struct({
+  ...Subscription.fields,
+  secret: Schema.String.annotate({
+    description: "The signing secret (Standard Webhooks), shown only in this response."
+  })
+}).annotate({ identifier: "CreatedSubscription" })
+export type CreatedSubscription = typeof CreatedSubscription.Type
+
+/** An absolute http(s) URL of at most 2000 characters. */
+export const TargetUrl = Schema.String.check(
+  Schema.isMaxLength(2000, { message: "targetUrl must be at most 2000 characters" }),
+  Schema.makeFilter((url: string) => {
+    const parsed = URL.canParse(url) ? new URL(url) : undefined
+    return (
+      (parsed !== undefined &&
+        (parsed.protocol === "http:" || parsed.protocol === "https:") &&
+        parsed.hostname !== "") ||
+      "targetUrl must be an absolute http:// or https:// URL"
+    )
+  })
+)
+
+/** What subscribing takes (spec: POST /webhooks/subscribe). */
+export const SubscribeInput = Schema.Struct({
+  formId: Id,
+  event: EventName,
+  targetUrl: TargetUrl,
+  source: Schema.optionalKey(
+    Schema.String.check(Schema.isMaxLength(40, { message: "source must be at most 40 characters" })).pipe(
+      Schema.decodeTo(Schema.Trimmed, SchemaTransformation.trim())
+    )
+  )
+}).annotate({ identifier: "Subscribe" })
+export type SubscribeInput = typeof SubscribeInput.Type
+
+/** What changing a subscription takes: `{"disabled": false}` re-enables it. */
+export const UpdateSubscriptionInput = Schema.Struct({
+  disabled: Schema.Boolean
+}).annotate({ identifier: "UpdateSubscription" })
+export type UpdateSubscriptionInput = typeof UpdateSubscriptionInput.Type
+
+/** Where and how a subscription's posts go (for a test ping). */
+export interface SubscriptionTarget {
+  readonly subscription: Subscription
+  readonly secret: string
+}
+
+/** No such subscription in this workspace. */
+export class SubscriptionNotFound extends Schema.TaggedError<SubscriptionNotFound>()("SubscriptionNotFound", {
+  message: Schema.String
+}) {}
+
+interface SubscriptionRow {
+  readonly id: string
+  readonly form_id: number
+  readonly form_title: string
+  readonly event: EventName
+  readonly target_url: string
+  readonly source: string
+  readonly last_sent_at: Date | null
+  readonly created_at: Date
+  readonly disabled_at: Date | null
+  readonly disabled_reason: string | null
+}
+
+/**
+ * A receiver URL as members and viewers see it: scheme and host, then `…`.
+ * Webhook and chat URLs often carry their token in the path or query.
+ *
+ * @example
+ * ```ts
+ * maskedUrl("https://hooks.slack.com/services/T0/B0/xyz") // "https://hooks.slack.com/…"
+ * ```
+ */
+export const maskedUrl = (url: string): string => {
+  const parsed = URL.parse(url)
+  return parsed === null ? "…" : `${parsed.protocol}//${parsed.host}/…`
+}
+
+/** Whether the actor sees receiver URLs and secrets whole: owners, admins, the system. */
+export const seesCredentials = (actor: Actors.Actor): boolean =>
+  actor.kind === "system" || actor.role === "owner" || actor.role === "admin"
+
+const toSubscription = (row: SubscriptionRow): Subscription => ({
+  id: row.id,
+  formId: row.form_id,
+  formTitle: row.form_title,
+  event: row.event,
+  targetUrl: row.target_url,
+  source: row.source,
+  lastSentAt: row.last_sent_at?.toISOString() ?? null,
+  createdAt: row.created_at.toISOString(),
+  disabled: row.disabled_at !== null,
+  disabledReason: row.disabled_reason
+})
+
+/** A new signing secret: `whsec_` and the base64 of 32 random bytes. */
+export const makeSecret = (): string => `whsec_${randomBytes(32).toString("base64")}`
+
+/**
+ * Refuses a target that is, or resolves to, a loopback, private or
+ * otherwise internal address (unless private targets are allowed). A name
+ * that cannot be resolved now is accepted: delivery checks again (and refuses
+ * it then if need be). `path` names the field in the error.
+ *
+ * @example
+ * ```ts
+ * yield* checkTarget("https://hooks.example.com/x") // fails with InvalidInput for http://10.0.0.1/
+ * ```
+ */
+export const checkTarget = Effect.fnUntraced(function* (targetUrl: string, path = "targetUrl") {
+  const config = yield* DeliveryConfig
+  if (config.allowPrivateTargets) return
+  const refuse = (error: SsrfGuard.SsrfRejected) => {
+    const message = error.message.replace(/^targetUrl/, path)
+    return new InvalidInput({ message, details: [{ path, message }] })
+  }
+  // Scheme, credentials, literal addresses and loopback names, even for a name that cannot be resolved now.
+  yield* SsrfGuard.vetWithoutDns(targetUrl, { allowPrivate: false }).pipe(Effect.mapError(refuse))
+  const host = new URL(targetUrl).hostname.replace(/^\[|\]$/g, "")
+  const addresses =
+    isIP(host) !== 0
+      ? undefined
+      : yield* SsrfGuard.systemResolve(host).pipe(
+          Effect.timeout("3 seconds"),
+          Effect.orElseSucceed(() => null)
+        )
+  if (addresses === null) return
+  yield* SsrfGuard.vet(targetUrl, {
+    allowPrivate: false,
+    ...(addresses === undefined ? {} : { resolve: () => Effect.succeed(addresses) })
+  }).pipe(
+    // No address now: accepted like a name that does not resolve (delivery checks again).
+    Effect.catchTag("TargetUnresolved", () => Effect.void),
+    Effect.mapError(refuse)
+  )
+})
+
+/**
+ * Webhook subscriptions of a workspace. Managing them takes an owner or admin.
+ *
+ * @example
+ * ```ts
+ * const created = yield* (yield* Webhooks).subscribe(actor, {
+ *   formId, event: "response.created", targetUrl: "https://hooks.example.com/qforms"
+ * })
+ * ```
+ */
+export class Webhooks extends Context.Service<
+  Webhooks,
+  {
+    readonly list: (actor: Actors.Actor) => Effect.Effect<ReadonlyArray<Subscription>, SqlError.SqlError>
+    readonly subscribe: (
+      actor: Actors.Actor,
+      input: SubscribeInput
+    ) => Effect.Effect<CreatedSubscription, FormNotFound | Forbidden | InvalidInput | SqlError.SqlError>
+    readonly unsubscribe: (
+      actor: Actors.Actor,
+      subscriptionId: string
+    ) => Effect.Effect<void, SubscriptionNotFound | Forbidden | SqlError.SqlError>
+    /** Disables or re-enables a subscription. */
+    readonly update: (
+      actor: Actors.Actor,
+      subscriptionId: string,
+      input: UpdateSubscriptionInput
+    ) => Effect.Effect<Subscription, SubscriptionNotFound | Forbidden | SqlError.SqlError>
+    /** A subscription with its signing secret (owners and admins; for a test ping). */
+    readonly target: (
+      actor: Actors.Actor,
+      subscriptionId: string
+    ) => Effect.Effect<SubscriptionTarget, SubscriptionNotFound | Forbidden | SqlError.SqlError>
+  }
+>()("@qforms/core/Webhooks") {
+  static readonly layer = Layer.effect(
+    Webhooks,
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+
+      const columns = sql.literal(
+        "s.id, s.form_id, f.title as form_title, s.event, s.target_url, s.source, s.last_sent_at, s.created_at, " +
+          "s.disabled_at, s.disabled_reason"
+      )
+      const notFound = (id: string) => new SubscriptionNotFound({ message: `subscription ${id} not found` })
+
+      const update = Effect.fn("Webhooks.update")(function* (
+        actor: Actors.Actor,
+        subscriptionId: string,
+        input: UpdateSubscriptionInput
+      ) {
+        yield* Actors.requireAdmin(actor)
+        const now = new Date(yield* Clock.currentTimeMillis)
+        const rows = yield* sql<SubscriptionRow>`
+          with changed as (
+            update webhook_subscriptions set
+              disabled_at = ${input.disabled ? sql`coalesce(disabled_at, ${now})` : sql`null`},
+              disabled_reason = ${input.disabled ? sql`coalesce(disabled_reason, 'disabled by a member')` : sql`null`}
+            where workspace_id = ${actor.workspaceId} and id = ${subscriptionId}
+            returning *
+          )
+          select ${columns} from changed s join forms f on f.id = s.form_id`
+        if (rows.length === 0) return yield* notFound(subscriptionId)
+        return toSubscription(rows[0]!)
+      })
+
+      const target = Effect.fn("Webhooks.target")(function* (actor: Actors.Actor, subscriptionId: string) {
+        yield* Actors.requireAdmin(actor)
+        const rows = yield* sql<SubscriptionRow & { readonly secret: string }>`
+          select ${columns}, s.secret from webhook_subscriptions s join forms f on f.id = s.form_id
+          where s.workspace_id = ${actor.workspaceId} and s.id = ${subscriptionId}`
+        if (rows.length === 0) return yield* notFound(subscriptionId)
+        return { subscription: toSubscription(rows[0]!), secret: rows[0]!.secret }
+      })
+
+      const list = Effect.fn("Webhooks.list")(function* (actor: Actors.Actor) {
+        const rows = yield* sql<SubscriptionRow>`
+          select ${columns} from webhook_subscriptions s join forms f on f.id = s.form_id
+          where s.workspace_id = ${actor.workspaceId}
+          order by s.created_at, s.id`
+        const whole = seesCredentials(actor)
+        return rows.map((row) =>
+          whole ? toSubscription(row) : { ...toSubscription(row), targetUrl: maskedUrl(row.target_url) }
+        )
+      })
+
+      const subscribe = Effect.fn("Webhooks.subscribe")(function* (actor: Actors.Actor, input: SubscribeInput) {
+        yield* Actors.requireAdmin(actor)
+        yield* checkTarget(input.targetUrl)
+        const now = new Date(yield* Clock.currentTimeMillis)
+        const id = `sub_${randomBytes(12).toString("base64url")}`
+        const secret = makeSecret()
+        const rows = yield* sql<SubscriptionRow>`
+          insert into webhook_subscriptions (id, workspace_id, form_id, event, target_url, source, secret, created_at)
+          select ${id}, f.workspace_id, f.id, ${input.event}, ${input.targetUrl}, ${input.source || "api"}, ${secret}, ${now}
+          from forms f where f.workspace_id = ${actor.workspaceId} and f.id = ${input.formId}
+          returning id, form_id, (select title from forms where id = form_id) as form_title, event, target_url, source,
+            last_sent_at, created_at, disabled_at, disabled_reason`
+        if (rows.length === 0) return yield* new FormNotFound({ message: `form ${input.formId} not found` })
+        return { ...toSubscription(rows[0]!), secret }
+      })
+
+      const unsubscribe = Effect.fn("Webhooks.unsubscribe")(function* (actor: Actors.Actor, subscriptionId: string) {
+        yield* Actors.requireAdmin(actor)
+        const rows = yield* sql`
+          delete from webhook_subscriptions where workspace_id = ${actor.workspaceId} and id = ${subscriptionId}
+          returning id`
+        if (rows.length === 0) {
+          return yield* new SubscriptionNotFound({ message: `subscription ${subscriptionId} not found` })
+        }
+      })
+
+      return Webhooks.of({ list, subscribe, unsubscribe, update, target })
+    })
+  )
+}

@@ -1,0 +1,112 @@
+/**
+ * The public page's security: its limits (submissions, steps, new partial
+ * responses per address, the minimum time to fill a form, one limiter per
+ * kind of request), the pages' headers (a nonce CSP with the configured
+ * `frame-ancestors`), and the resume cookie's name.
+ *
+ * @module
+ */
+import { randomBytes } from "node:crypto"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import * as RateLimit from "../web/RateLimit.ts"
+import type { Html } from "../web/Html.ts"
+import * as Screens from "./Screens.ts"
+
+/** The default submission limit: 10 a minute per IP address, bursts of 10. */
+export const defaultSubmissionRateLimit: RateLimit.RateLimitConfig = { requestsPerSecond: 10 / 60, burst: 10 }
+/** The default step limit: 5 a second per IP address, bursts of 60. */
+export const defaultStepRateLimit: RateLimit.RateLimitConfig = { requestsPerSecond: 5, burst: 60 }
+/** The default number of new partial responses per client address per hour: 10. */
+export const defaultPartialResponsesPerAddressPerHour = 10
+/** The default minimum time to fill in a form: 3 seconds. */
+export const defaultMinSubmitSeconds = 3
+
+/**
+ * One CSP `frame-ancestors` source: `*`, `'self'`, `'none'`, a scheme
+ * (`https:`) or an origin with an optional `*.` host wildcard and port.
+ *
+ * @example
+ * ```ts
+ * Schema.decodeUnknownSync(FrameAncestor)("https://*.example.com") // ok
+ * ```
+ */
+export const FrameAncestor = Schema.String.check(
+  Schema.isPattern(/^(?:\*|'self'|'none'|https?:|https?:\/\/(?:\*\.)?[A-Za-z0-9.-]+(?::(?:\d{1,5}|\*))?)$/, {
+    message: "a frame ancestor is *, 'self', 'none', a scheme such as https: or an origin such as https://example.com"
+  })
+)
+
+/** The cookie that lets a respondent resume a partial response on the same device. */
+export const resumeCookieName = (publicId: string) => `qf_${publicId}`
+
+// ---------------------------------------------------------------------------
+// Responses of the page
+// ---------------------------------------------------------------------------
+
+/** The value of the CSP `frame-ancestors` directive. */
+const ancestors = (sources: ReadonlyArray<string> | undefined) =>
+  sources === undefined || sources.length === 0 ? "*" : sources.join(" ")
+
+/**
+ * The security headers of a page: a CSP that allows only this response's
+ * inline style and script (by nonce), posts to this origin, no plugins or
+ * base changes, and the configured frame ancestors.
+ */
+export const securityHeaders = (nonce: string, frameAncestors: ReadonlyArray<string> | undefined) => ({
+  "content-security-policy": [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    `style-src 'nonce-${nonce}'`,
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "form-action 'self'",
+    "base-uri 'none'",
+    `frame-ancestors ${ancestors(frameAncestors)}`
+  ].join("; "),
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "cache-control": "no-store"
+})
+
+/** An HTML page answer with its security headers. */
+export const page = (options: {
+  readonly status: number
+  readonly title: string
+  readonly body: Html
+  readonly script?: boolean | undefined
+  readonly frameAncestors: ReadonlyArray<string> | undefined
+  readonly headers?: Record<string, string> | undefined
+}): HttpServerResponse.HttpServerResponse => {
+  const nonce = randomBytes(16).toString("base64")
+  return HttpServerResponse.text(
+    Screens.document({ title: options.title, nonce, body: options.body, script: options.script ?? false }),
+    {
+      status: options.status,
+      contentType: "text/html; charset=utf-8",
+      headers: { ...securityHeaders(nonce, options.frameAncestors), ...options.headers }
+    }
+  )
+}
+
+/** The 404 page of `/f/…` paths. */
+export const notFoundPage = (frameAncestors: ReadonlyArray<string> | undefined) =>
+  page({
+    status: 404,
+    title: "Form not found",
+    body: Screens.message("Form not found", "There is no form at this address. Check the link you were given."),
+    frameAncestors
+  })
+
+export const json = (status: number, body: object, headers?: Record<string, string>) =>
+  HttpServerResponse.jsonUnsafe(body, { status, headers: { "x-content-type-options": "nosniff", ...headers } })
+
+/** A limiter of its own for one kind of request. */
+export const makeLimiter = (config: RateLimit.RateLimitConfig) =>
+  Effect.provide(
+    Effect.gen(function* () {
+      return yield* RateLimit.RateLimiter
+    }),
+    RateLimit.RateLimiter.layerMemory(config)
+  )

@@ -1,0 +1,186 @@
+/**
+ * The public page's steps: what one step posts and how it is read (url-encoded
+ * or multipart, with its file), each question's typed answer from the posted
+ * texts, and the answer state moving through the form with its logic
+ * (recall, hidden values from the URL) — evaluated here on every step for the
+ * page with or without JavaScript: one engine, no copy in the browser.
+ *
+ * @module
+ */
+import * as Predicate from "effect/Predicate"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
+import type { AnswerState } from "../cases/AnswerTokens.ts"
+import type { Field } from "../forms/Fields.ts"
+import { type AnswerValue, FileAnswer, validateAnswers } from "../forms/Answers.ts"
+import * as FormLogic from "../forms/FormLogic.ts"
+import type { FormWithFields } from "../forms/Forms.ts"
+import * as Summaries from "../cases/Summaries.ts"
+import * as Screens from "./Screens.ts"
+
+// ---------------------------------------------------------------------------
+// Answers
+// ---------------------------------------------------------------------------
+
+/** What one step posts. */
+export interface StepInput {
+  readonly token: string
+  /** `welcome`, or the id of the question on screen. */
+  readonly at: string
+  readonly action: string
+  /** Every `a` value (several for checkboxes). */
+  readonly answers: ReadonlyArray<string>
+  readonly honeypot: string
+  /** A file sent with the step (no-JavaScript flow): stored, or why not. */
+  readonly upload?: Result.Result<FileAnswer, UploadRefusal> | undefined
+}
+
+/** Why the file of a step was not stored: the message beside the question, and the status and headers of that page. */
+export interface UploadRefusal {
+  readonly message: string
+  readonly status?: number | undefined
+  readonly headers?: Record<string, string> | undefined
+}
+
+export const refusal = (message: string, status?: number, headers?: Record<string, string>): UploadRefusal => ({
+  message,
+  status,
+  headers
+})
+
+const NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?$/i
+
+export const decodeFileAnswer = Schema.decodeUnknownResult(Schema.fromJsonString(FileAnswer))
+
+/** The typed answer of a question from the texts the page posted (checked afterwards by `validateAnswers`). */
+export const parseAnswer = (field: Field, answers: ReadonlyArray<string>): unknown => {
+  const first = (answers[0] ?? "").trim()
+  switch (field.type) {
+    case "statement":
+      return undefined
+    case "checkboxes":
+      return answers
+    case "number":
+    case "rating":
+      return first === "" ? undefined : NUMBER.test(first) ? Number(first) : first
+    case "yes_no":
+      return first === "yes" ? true : first === "no" ? false : first === "" ? undefined : first
+    case "file": {
+      if (first === "") return undefined
+      const file = decodeFileAnswer(first)
+      return Result.isSuccess(file) ? file.success : first
+    }
+    default:
+      return answers[0] === undefined || answers[0].trim() === "" ? undefined : answers[0]
+  }
+}
+
+/** Checks one question's answer with the API's validator: the answer to keep (undefined when empty), or the message. */
+export const checkOne = (field: Field, value: unknown): Result.Result<AnswerValue | undefined, string> => {
+  const key = String(field.id)
+  const checked = validateAnswers([field], value === undefined ? {} : { [key]: value })
+  return Result.isSuccess(checked)
+    ? Result.succeed(checked.success[key])
+    : Result.fail(checked.failure[0]?.message ?? "this answer is not valid")
+}
+
+/** What the screen shows for a kept answer. */
+export const enteredOf = (value: unknown): Screens.Entered => {
+  if (value === undefined || value === null) return { texts: [] }
+  if (Predicate.isString(value)) return { texts: [value] }
+  if (Predicate.isNumber(value)) return { texts: [String(value)] }
+  if (Predicate.isBoolean(value)) return { texts: [value ? "yes" : "no"] }
+  if (Array.isArray(value)) return { texts: value.filter(Predicate.isString) }
+  const file = Schema.decodeUnknownResult(FileAnswer)(value)
+  return Result.isSuccess(file) ? { texts: [], file: file.success } : { texts: [] }
+}
+
+/** The values without one question's answer, or with the new one. */
+export const withAnswer = (
+  values: AnswerState["values"],
+  field: Field,
+  value: AnswerValue | undefined
+): AnswerState["values"] => {
+  const key = String(field.id)
+  const { [key]: _, ...rest } = values
+  return value === undefined ? rest : { ...rest, [key]: value }
+}
+
+// ---------------------------------------------------------------------------
+// Form logic on the page (evaluated here, on every step, for both the
+// JavaScript and the plain-HTML page: one engine, no copy in the browser)
+// ---------------------------------------------------------------------------
+
+/** The hidden values of a state that the form (still) declares. */
+export const hiddenOf = (form: FormWithFields, state: AnswerState): Record<string, string> => {
+  const declared = new Set(form.hiddenFields.map((h) => h.name))
+  return Object.fromEntries(Object.entries(state.hidden ?? {}).filter(([name]) => declared.has(name)))
+}
+
+export const factsOf = (form: FormWithFields, state: AnswerState): FormLogic.Facts => ({
+  values: state.values,
+  hidden: hiddenOf(form, state)
+})
+
+/** The declared hidden fields given in the page's URL (`/f/{publicId}?ref=newsletter`). */
+export const hiddenFromUrl = (form: FormWithFields, url: string): Record<string, string> => {
+  const params = new URL(url, "http://qforms").searchParams
+  const out: Record<string, string> = {}
+  for (const { name } of form.hiddenFields) {
+    const value = params.get(name)
+    if (value !== null && value.trim() !== "") out[name] = value.slice(0, FormLogic.maxHiddenValueLength)
+  }
+  return out
+}
+
+/** The form as the respondent sees it now: earlier answers recalled into labels and help texts. */
+export const recalled = (form: FormWithFields, state: AnswerState): FormWithFields => {
+  const facts = factsOf(form, state)
+  const fill = (text: string) => FormLogic.recall(text, form.fields, facts, Summaries.formatAnswer)
+  return {
+    ...form,
+    description: form.description === null ? null : fill(form.description),
+    fields: form.fields.map((f) => ({
+      ...f,
+      label: fill(f.label),
+      options: f.options?.help === undefined ? f.options : { ...f.options, help: fill(f.options.help) }
+    }))
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Reading a step
+// ---------------------------------------------------------------------------
+
+/** A step that cannot be read: the status and what to tell the respondent. */
+export class StepRefused extends Schema.TaggedError<StepRefused>()("StepRefused", {
+  status: Schema.Int,
+  message: Schema.String
+}) {}
+
+/** Whether a request is a multipart step post (its body limit is the page's own, see {@link layer}). */
+export const isMultipartStep = (path: string, contentType: string | undefined): boolean =>
+  /^\/f\/[^/]+\/?$/.test(path) && (contentType ?? "").toLowerCase().startsWith("multipart/form-data")
+
+/** Room for the multipart framing besides the file and the fields. */
+export const MULTIPART_OVERHEAD_BYTES = 64 * 1024
+
+/** The largest file any question accepts (`maxSizeMb` is at most 100). */
+export const MAX_FILE_BYTES = 100 * 1024 * 1024
+
+export const collectStep = (
+  pairs: ReadonlyArray<readonly [string, string]>,
+  upload: StepInput["upload"]
+): Result.Result<StepInput, string> => {
+  const get = (name: string) => pairs.find(([k]) => k === name)?.[1] ?? ""
+  if (pairs.some(([, v]) => v.includes("\u0000"))) return Result.fail("answers must not contain the NUL character")
+  return Result.succeed({
+    token: get("token"),
+    at: get("at"),
+    action: get("move") || "next",
+    // Browsers send a textarea's line breaks as CRLF; answers keep plain LF, as the API gets them.
+    answers: pairs.filter(([k]) => k === "a").map(([, v]) => v.replace(/\r\n?/g, "\n")),
+    honeypot: get(Screens.honeypotName),
+    upload
+  })
+}

@@ -1,0 +1,146 @@
+// @ts-check
+// The public page's progressive-enhancement script (plain ES2020, no dependency), inlined under the page's
+// CSP nonce by pages/Assets.ts and type-checked with the application's scripts (tsconfig.static.json).
+//
+// Without it every step is a plain form post that renders the next screen. With it, the same posts go
+// through `fetch` and only `<main>` is swapped: no full reload, focus moved to the new question, Enter to
+// go on (Shift+Enter for a new line in long text), and file uploads sent ahead of the step with a
+// progress bar (XHR, for its upload progress events).
+;(() => {
+  // biome-ignore lint/suspicious/noRedundantUseStrict: the page inlines it as a classic script, not a module
+  "use strict"
+  const main = document.getElementById("qf")
+  if (!main || !window.fetch || !window.DOMParser) return
+  let busy = false
+
+  const focusScreen = () => {
+    /** @type {HTMLElement | null} */
+    const error = main.querySelector("[aria-invalid=true]")
+    /** @type {HTMLElement | null} */
+    const target =
+      error ||
+      main.querySelector(
+        "input:checked:not([type=hidden]), input:not([type=hidden]):not([tabindex='-1']), textarea, select, [data-focus]"
+      )
+    if (target) target.focus()
+    else main.focus()
+  }
+
+  const enhance = () => {
+    const form = main.querySelector("form")
+    if (!form) return
+    form.noValidate = true
+    /** @type {HTMLInputElement | null} */
+    const file = form.querySelector("input[type=file]")
+    /** @type {HTMLInputElement | null} */
+    const answer = form.querySelector("input[name=a]")
+    /** @type {HTMLProgressElement | null} */
+    const bar = form.querySelector("progress.upload")
+    const status = form.querySelector(".upload-status")
+    const error = form.querySelector(".error")
+    if (!file || !answer || !bar || !status || !error) return
+    file.addEventListener("change", () => {
+      const chosen = file.files?.[0]
+      if (!chosen) return
+      const body = new FormData()
+      body.append("file", chosen)
+      const xhr = new XMLHttpRequest()
+      xhr.open(
+        "POST",
+        `${location.pathname.replace(/\/$/, "")}/uploads?fieldId=${encodeURIComponent(file.dataset.field ?? "")}`
+      )
+      xhr.setRequestHeader("accept", "application/json")
+      busy = true
+      bar.hidden = false
+      bar.value = 0
+      status.textContent = `Uploading ${chosen.name}…`
+      xhr.upload.addEventListener("progress", (e) => {
+        if (e.lengthComputable) bar.value = e.loaded / e.total
+      })
+      /** @param {string} message @param {boolean} ok */
+      const done = (message, ok) => {
+        busy = false
+        bar.hidden = !ok
+        status.textContent = ok ? message : ""
+        error.textContent = ok ? "" : message
+        file.setAttribute("aria-invalid", ok ? "false" : "true")
+      }
+      xhr.addEventListener("load", () => {
+        /** @type {{ readonly name?: string, readonly error?: string } | null} */
+        let body = null
+        try {
+          body = JSON.parse(xhr.responseText)
+        } catch {
+          body = null
+        }
+        if (xhr.status === 201 && body) {
+          answer.value = xhr.responseText
+          bar.value = 1
+          done(`Uploaded ${body.name}`, true)
+        } else {
+          answer.value = ""
+          file.value = ""
+          done(body?.error || `The upload failed (HTTP ${xhr.status})`, false)
+        }
+      })
+      xhr.addEventListener("error", () => done("The upload failed: the connection was lost", false))
+      xhr.send(body)
+    })
+  }
+
+  main.addEventListener("submit", async (event) => {
+    const form = event.target
+    if (!(form instanceof HTMLFormElement)) return
+    event.preventDefault()
+    if (busy) return
+    busy = true
+    const data = new FormData(form)
+    data.delete("file")
+    const submitter = event.submitter
+    if ((submitter instanceof HTMLButtonElement || submitter instanceof HTMLInputElement) && submitter.name)
+      data.set(submitter.name, submitter.value)
+    for (const button of form.querySelectorAll("button")) button.disabled = true
+    try {
+      const response = await fetch(location.href, { method: "POST", body: data, headers: { "x-qforms-page": "1" } })
+      // The page's own style and script are left out: only <main> is used, and a parsed copy of them
+      // would only be refused by the CSP (their nonce is the new page's, not this one's).
+      const text = (await response.text()).replace(/<style[\s\S]*?<\/style>|<script[\s\S]*?<\/script>/g, "")
+      const doc = new DOMParser().parseFromString(text, "text/html")
+      const next = doc.getElementById("qf")
+      if (!next) throw new Error("unexpected answer")
+      main.innerHTML = next.innerHTML
+      document.title = doc.title
+      busy = false
+      enhance()
+      focusScreen()
+    } catch {
+      busy = false
+      form.submit()
+    }
+  })
+
+  // Enter goes on from any control but a button or link (which Enter activates anyway) and a text
+  // field (where the browser submits the form itself); Shift+Enter keeps its meaning (a new line in long text).
+  main.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" || event.shiftKey || event.isComposing) return
+    const target = event.target
+    if (!(target instanceof HTMLElement)) return
+    const tag = target.tagName
+    if (tag === "BUTTON" || tag === "A") return
+    const form =
+      (target instanceof HTMLInputElement ||
+      target instanceof HTMLTextAreaElement ||
+      target instanceof HTMLSelectElement
+        ? target.form
+        : null) ?? main.querySelector("form")
+    if (!form) return
+    const native = target instanceof HTMLInputElement && !["radio", "checkbox", "file"].includes(target.type)
+    if (native) return
+    event.preventDefault()
+    /** @type {HTMLButtonElement | null} */
+    const ok = form.querySelector("button.ok")
+    form.requestSubmit(ok)
+  })
+
+  enhance()
+})()

@@ -1,0 +1,106 @@
+/**
+ * The form cache (forms/FormCache.ts) never serves a form that changed:
+ * a change made by another process (or by plain SQL: the CLI, a cascade)
+ * reaches every reader through the triggers' notice, on PGlite and on
+ * PostgreSQL; a process's own change is seen by its next read at once.
+ */
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { afterAll, describe, expect, it } from "vitest"
+import * as Qforms from "../src/Qforms.ts"
+import { waitFor } from "@qforms/test-kit/Conditions"
+import { databaseTargets } from "@qforms/test-kit/Databases"
+import { apiOf } from "@qforms/test-kit/InProcessApi"
+import { ownerKey } from "@qforms/test-kit/Seeds"
+
+const settings = (database: Qforms.QformsOptions["database"]): Qforms.QformsOptions => ({
+  database,
+  delivery: { worker: false },
+  rateLimit: { requestsPerSecond: 10_000, burst: 10_000 }
+})
+
+for (const target of databaseTargets) {
+  describe(`form cache on ${target.name}`, () => {
+    const running: Array<Qforms.Qforms> = []
+    const cleanups: Array<() => Promise<void>> = []
+    afterAll(async () => {
+      for (const q of running) await q.dispose()
+      for (const cleanup of cleanups) await cleanup()
+    })
+
+    const setUp = async () => {
+      const options = target.options()
+      cleanups.push(options.cleanup)
+      const q = await Qforms.make(settings(options.database))
+      running.push(q)
+      const key = await q.run(ownerKey({ name: "Cache" }))
+      const api = apiOf(q, key)
+      const form = await api("POST", "/forms", { title: "Before", fields: [{ type: "short_text", label: "Name" }] })
+      expect((await api("PATCH", `/forms/${form.json.id}`, { status: "published" })).status).toBe(200)
+      return { q, key, api, formId: form.json.id as number, publicId: form.json.publicId as string, options }
+    }
+
+    it("a change by plain SQL (another process, the CLI, a cascade) reaches the API, the public page and submissions", async () => {
+      const { q, api, formId, publicId } = await setUp()
+      const page = async () => (await q.handler(new Request(`http://qforms.test/f/${publicId}`))).text()
+      // Read twice: the second read is served from memory.
+      for (let i = 0; i < 2; i++) {
+        expect((await api("GET", `/forms/${formId}`)).json.title).toBe("Before")
+        expect(await page()).toContain("Before")
+      }
+      await q.run(
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          yield* sql`update forms set title = 'After', status = 'closed' where id = ${formId}`
+        })
+      )
+      await waitFor(async () => (await api("GET", `/forms/${formId}`)).json.title === "After", 10_000, "the new title")
+      expect(await page()).toContain("After")
+      // The closed status is seen by a submission too.
+      expect((await api("POST", `/forms/${formId}/responses`, { values: {} })).status).toBe(409)
+      // A question added by plain SQL, likewise.
+      await q.run(
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          yield* sql`
+            insert into fields (workspace_id, form_id, type, label, required, position)
+            select workspace_id, id, 'email', 'Email', false, 5 from forms where id = ${formId}`
+        })
+      )
+      await waitFor(
+        async () => (await api("GET", `/forms/${formId}`)).json.fields.length === 2,
+        10_000,
+        "the new question"
+      )
+    })
+
+    it("the process's own change is read back at once", async () => {
+      const { api, formId } = await setUp()
+      for (let i = 0; i < 50; i++) {
+        expect((await api("GET", `/forms/${formId}`)).json.title).toBe(i === 0 ? "Before" : `T${i - 1}`)
+        expect((await api("PATCH", `/forms/${formId}`, { title: `T${i}` })).status).toBe(200)
+      }
+      expect((await api("DELETE", `/forms/${formId}`)).status).toBe(204)
+      expect((await api("GET", `/forms/${formId}`)).status).toBe(404)
+    })
+
+    it.skipIf(target.name !== "postgres")(
+      "a change made through another instance on the same database reaches this one",
+      async () => {
+        const { key, api, formId, options } = await setUp()
+        const other = await Qforms.make(settings(options.database))
+        running.push(other)
+        const otherApi = apiOf(other, key)
+        for (let i = 0; i < 2; i++) expect((await api("GET", `/forms/${formId}`)).json.title).toBe("Before")
+        expect((await otherApi("PATCH", `/forms/${formId}`, { title: "Elsewhere" })).status).toBe(200)
+        await waitFor(
+          async () => (await api("GET", `/forms/${formId}`)).json.title === "Elsewhere",
+          10_000,
+          "the other instance's title"
+        )
+        expect((await otherApi("DELETE", `/forms/${formId}`)).status).toBe(204)
+        await waitFor(async () => (await api("GET", `/forms/${formId}`)).status === 404, 10_000, "the deletion")
+      }
+    )
+  })
+}

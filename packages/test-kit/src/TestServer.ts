@@ -1,0 +1,119 @@
+/**
+ * A real qforms HTTP server on an ephemeral loopback port, on one of the test
+ * databases, with a handle to seed data through the same services.
+ */
+import { createServer } from "node:http"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Effect, Layer, ManagedRuntime } from "effect"
+import { HttpRouter, HttpServer } from "effect/http"
+import type { SqlClient } from "effect/sql"
+import {
+  type AppOptions,
+  BlobStore,
+  FormGenerator,
+  type PublicPage,
+  Qforms,
+  type RateLimitConfig,
+  type ResolveActor,
+  type Services
+} from "@qforms/core"
+import type { DatabaseTarget } from "./Databases.ts"
+
+export interface TestServer {
+  /** e.g. "http://127.0.0.1:54321"; the API is at `${url}/api` */
+  readonly url: string
+  /** Runs an effect against the server's own services and database (for seeding). */
+  readonly run: <A, E>(effect: Effect.Effect<A, E, Services.Services | SqlClient.SqlClient>) => Promise<A>
+  readonly close: () => Promise<void>
+}
+
+export interface TestServerOptions {
+  /** Token bucket per API key; default 20 requests/s with burst 100. */
+  readonly rateLimit?: RateLimitConfig | undefined
+  /** Settings of the public form page (limits, minimum time, framing). */
+  readonly publicPage?: PublicPage.PublicPageOptions | undefined
+  /** Uploads per client address; default bursts of 30, then one every 2 seconds. */
+  readonly uploadRateLimit?: RateLimitConfig | undefined
+  /** Storage quotas of uploaded files (default 1 GiB per form, 10 GiB per workspace). */
+  readonly uploads?: Qforms.QformsOptions["uploads"] | undefined
+  /** Where uploaded files go (default: a temporary directory removed on close). */
+  readonly filesDirectory?: string | undefined
+  /** Serve the application at /app (sign-in, screens). */
+  readonly app?: AppOptions | boolean | undefined
+  /** The host's identity bridge (its signed-in users act as members). */
+  readonly resolveActor?: ResolveActor | undefined
+}
+
+/** Starts qforms one way or another, on a test database. */
+export type StartServer = (target: DatabaseTarget, options?: TestServerOptions) => Promise<TestServer>
+
+/** The options a test passes on to `Qforms` as they are, whichever way it is started. */
+const passedOn = (options: TestServerOptions) => ({
+  rateLimit: options.rateLimit,
+  uploadRateLimit: options.uploadRateLimit,
+  uploads: options.uploads,
+  publicPage: options.publicPage,
+  app: options.app,
+  resolveActor: options.resolveActor
+})
+
+export const startTestServer: StartServer = async (
+  target: DatabaseTarget,
+  options: TestServerOptions = {}
+): Promise<TestServer> => {
+  const { database, cleanup } = target.options()
+  // The one composition root: the services and routes `Qforms.make` runs, served here on an ephemeral port.
+  const qformsOptions: Qforms.QformsOptions = {
+    ...passedOn(options),
+    database,
+    ...(options.filesDirectory === undefined ? {} : { files: { directory: options.filesDirectory } }),
+    formGenerator: FormGenerator.FormGenerator.layerNone,
+    delivery: { worker: false }
+  }
+  const runtime = ManagedRuntime.make(Qforms.layerServices(qformsOptions))
+  const context = await runtime.context()
+  const server = HttpRouter.serve(Qforms.layerRoutes(qformsOptions), { disableLogger: true }).pipe(
+    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
+    Layer.provide(Layer.succeedContext(context))
+  )
+  const serverRuntime = ManagedRuntime.make(server)
+  const address = await serverRuntime.runPromise(Effect.map(HttpServer.HttpServer, (s) => s.address))
+  return {
+    url: HttpServer.formatAddress(address).replace(/\/$/, ""),
+    run: (effect) => runtime.runPromise(effect),
+    close: async () => {
+      await serverRuntime.dispose()
+      await runtime.dispose()
+      await cleanup()
+    }
+  }
+}
+
+export const startWithQforms =
+  (
+    mount: (qforms: Qforms.Qforms) => Promise<{ readonly url: string; readonly close: () => Promise<void> }>
+  ): StartServer =>
+  async (target, options = {}) => {
+    const { database, cleanup } = target.options()
+    const qforms = await Qforms.make({
+      ...passedOn(options),
+      database,
+      // The contract suite checks no deliveries, and a host's address is known only once `mount` has listened.
+      delivery: { worker: false },
+      // Never the default directory under the working directory: a temporary one, removed on dispose.
+      files:
+        options.filesDirectory === undefined
+          ? { store: BlobStore.layerTemporary }
+          : { directory: options.filesDirectory }
+    })
+    const host = await mount(qforms)
+    return {
+      url: host.url,
+      run: qforms.run,
+      close: async () => {
+        await host.close()
+        await qforms.dispose()
+        await cleanup()
+      }
+    }
+  }

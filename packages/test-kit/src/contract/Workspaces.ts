@@ -1,0 +1,61 @@
+/**
+ * The HTTP contract: workspaces.
+ */
+import { expect } from "vitest"
+import { group, hookUrl } from "./Contract.ts"
+import { expectStatus, softError } from "./Expectations.ts"
+
+export const workspaces = group("workspaces", { transport: false }, (c) => {
+  const { api, everything, test } = c
+  test("a key of another workspace gets 404 for every resource kind that is not its own, and changes nothing", async () => {
+    const all = await everything()
+    const f = all.form.formId
+    const r = all.responseId
+    const stages = (await api("GET", `/forms/${f}/stages`)).body.stages.map((s: { id: number }) => s.id)
+    const attempts: ReadonlyArray<readonly [string, string, unknown?]> = [
+      ["GET", `/forms/${f}`],
+      ["PATCH", `/forms/${f}`, { title: "Stolen" }],
+      ["DELETE", `/forms/${f}`],
+      ["GET", `/forms/${f}/responses`],
+      ["GET", `/forms/${f}/responses.csv`],
+      ["GET", `/forms/${f}/stages`],
+      [
+        "POST",
+        `/forms/${f}/responses`,
+        { values: { [all.form.ids.name]: "X", [all.form.ids.email]: "x@example.com" } }
+      ],
+      ["POST", `/forms/${f}/stages`, { name: "Stolen" }],
+      ["PUT", `/forms/${f}/stages/order`, { stageIds: [...stages].reverse() }],
+      ["GET", `/responses/${r}`],
+      ["PATCH", `/responses/${r}`, { tags: ["stolen"] }],
+      ["DELETE", `/responses/${r}`],
+      ["POST", `/responses/${r}/notes`, { body: "stolen" }],
+      ["PATCH", `/stages/${all.stageId}`, { name: "Stolen" }],
+      ["DELETE", `/stages/${all.stageId}`],
+      ["DELETE", `/webhooks/subscribe/${encodeURIComponent(all.subscriptionId)}`],
+      ["POST", "/webhooks/subscribe", { formId: f, event: "response.created", targetUrl: hookUrl("stolen") }]
+    ]
+    for (const [method, path, body] of attempts) {
+      const reply = await api(method, path, { key: c.seed.keys.other, body })
+      softError(`${method} ${path}`, reply, 404)
+      expect(reply.text).not.toContain("Everything")
+    }
+    const forms = await api("GET", "/forms", { key: c.seed.keys.other })
+    expectStatus(forms, 200)
+    expect(forms.body.map((x: { id: number }) => x.id)).not.toContain(f)
+    const hooks = await api("GET", "/webhooks", { key: c.seed.keys.other })
+    expect(hooks.body.map((x: { id: string }) => x.id)).not.toContain(all.subscriptionId)
+    // Still there, unchanged, for its own workspace.
+    const form = await api("GET", `/forms/${f}`)
+    expect(form.body.title).toBe("Everything")
+    const detail = await api("GET", `/responses/${r}`)
+    expectStatus(detail, 200)
+    expect(detail.body.response.tags).toEqual([])
+    expect(detail.body.activities.map((a: { type: string }) => a.type)).toEqual(["created"])
+    const after = await api("GET", `/forms/${f}/stages`)
+    expect(after.body.stages.map((s: { id: number }) => s.id)).toEqual(stages)
+    expect(after.body.stages.map((s: { name: string }) => s.name)).toEqual(["New", "In progress", "Done", "Custom"])
+    expect((await api("GET", `/forms/${f}/responses`)).body.responses).toHaveLength(1)
+    expect((await api("GET", "/webhooks")).body.map((x: { id: string }) => x.id)).toContain(all.subscriptionId)
+  })
+})
