@@ -563,7 +563,7 @@ for (const target of targets) {
       const distinct = [...new Set(problems.map((p) => p.replace(/\d+/g, "N").slice(0, 160)))]
       if (problems.length > 0)
         process.stderr.write(
-          `${problems.slice(0, 10).join("\n")}\n--- server stderr ---\n${server.stderr().slice(-5_000)}\n`
+          `${problems.slice(0, 10).join("\n")}\n--- server stderr ---\n${server.stderr().slice(-5_000)}\n--- server log ---\n${server.stdout().slice(-10_000)}\n`
         )
       record({
         scenario: "5 fuzzing",

@@ -295,6 +295,11 @@ const Guard = (options: HttpOptions) => {
             error: "something this request refers to was deleted at the same time; nothing was changed"
           })
         }
+        if (Database.isCollision(error)) {
+          return json(409, {
+            error: "this change collided with another made at the same moment; nothing was changed, try again"
+          })
+        }
       }
       if (cause.reasons.length > 0 && cause.reasons.every(Cause.isInterruptReason)) {
         return yield* Effect.failCause(cause)

@@ -75,4 +75,37 @@ describe("isUnreachable and isConcurrentDeletion", () => {
     expect(Database.isConcurrentDeletion(constraint("23502"))).toBe(false)
     expect(Database.isConcurrentDeletion(failure(pg("23503")))).toBe(false)
   })
+
+  it("a deadlock or serialization failure is a collision (run again, else 409); a lock not free at once is told apart", () => {
+    const cause = (code: string) => ({ cause: Object.assign(new Error(code), { code }), message: code })
+    expect(Database.isCollision(failure(new SqlErrors.DeadlockError(cause("40P01"))))).toBe(true)
+    expect(Database.isCollision(failure(new SqlErrors.SerializationError(cause("40001"))))).toBe(true)
+    expect(Database.isCollision(failure(new SqlErrors.LockTimeoutError(cause("55P03"))))).toBe(false)
+    expect(Database.isCollision(failure(pg("40P01")))).toBe(false)
+    expect(Database.isLockNotAvailable(failure(new SqlErrors.LockTimeoutError(cause("55P03"))))).toBe(true)
+    expect(Database.isLockNotAvailable(failure(pg("55P03")))).toBe(true)
+    expect(Database.isLockNotAvailable(failure(new SqlErrors.LockTimeoutError(cause("57014"))))).toBe(false)
+    expect(Database.isLockNotAvailable(new Error("55P03"))).toBe(false)
+  })
+
+  it("retryingCollisions runs a transaction again after a collision, and only after one", async () => {
+    const collision = failure(new SqlErrors.DeadlockError({ cause: new Error("40P01"), message: "deadlock" }))
+    let runs = 0
+    const flaky = Effect.suspend(() => (++runs < 3 ? Effect.fail(collision) : Effect.succeed(runs)))
+    expect(await Effect.runPromise(Database.retryingCollisions(flaky))).toBe(3)
+    let other = 0
+    const failing = Effect.suspend(() => {
+      other++
+      return Effect.fail(failure(pg("23505")))
+    })
+    await Effect.runPromise(Effect.flip(Database.retryingCollisions(failing)))
+    expect(other).toBe(1)
+    let always = 0
+    const stuck = Effect.suspend(() => {
+      always++
+      return Effect.fail(collision)
+    })
+    expect(Database.isCollision(await Effect.runPromise(Effect.flip(Database.retryingCollisions(stuck))))).toBe(true)
+    expect(always).toBe(5)
+  })
 })

@@ -82,7 +82,8 @@ export class Authentication extends HttpApiMiddleware.Service<
  * The answers the router may give on any route: request decoding failures as
  * a 400 `{error, details}` naming the field, 405 (a method the path does not
  * take, with `Allow`), 409 (something the request refers to was deleted by a
- * concurrent request), 413, 415, 500 and 503.
+ * concurrent request, or the change collided with a concurrent one: nothing
+ * was changed), 413, 415, 500 and 503.
  */
 export class RequestErrors extends HttpApiMiddleware.Service<RequestErrors>()("@qforms/core/http/RequestErrors", {
   error: [

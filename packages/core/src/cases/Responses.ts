@@ -37,6 +37,7 @@ import { Mailer } from "../email/Mailer.ts"
 import { RespondentEmails } from "../email/RespondentEmails.ts"
 import * as PartialResponses from "./PartialResponses.ts"
 import * as ResponseCounts from "./ResponseCounts.ts"
+import * as Database from "../storage/Database.ts"
 import {
   type ListOptions,
   normalizeTags,
@@ -183,56 +184,61 @@ export class Responses extends Context.Service<
         // answers (their uploads are locked, then attached), a partial response to finish, or a confirmation
         // e-mail to queue add statements, and then all of it runs in one transaction. A form deleted in the
         // meantime fails the write's foreign key: 409, as any write to a row deleted at the same moment.
+        // The one statement shares its connection with other statements (the pool pipelines them), so it
+        // must not wait on a lock: it holds the form first without waiting, and while a deletion (or another
+        // change that locks the whole form) holds it, the submission runs as a transaction of its own, which
+        // waits on a connection of its own.
         const needsTransaction =
           options.partialId !== undefined ||
           route.fields.some((field) => field.type === "file") ||
           ((yield* Mailer).configured && route.fields.some((field) => field.type === "email"))
-        const write = Effect.gen(function* () {
-          if (needsTransaction && !(yield* forms.holdForSubmission(actor.workspaceId, formId))) {
-            return yield* new FormNotFound({ message: `form ${formId} not found` })
-          }
-          // File answers name uploads: each must be an upload to that question
-          // of this form, not yet attached; its stored name, size and type
-          // replace whatever the client sent.
-          const uploads = yield* files.resolveAnswers(actor.workspaceId, formId, fields, route.values)
-          const validated = validateAnswers(route.fields, uploads.values)
-          if (uploads.issues.length > 0 || Result.isFailure(validated)) {
-            const fileFields = new Set(uploads.issues.map((issue) => issue.fieldId))
-            return yield* invalid([
-              ...uploads.issues,
-              ...(Result.isFailure(validated)
-                ? validated.failure.filter((issue) => !fileFields.has(issue.fieldId))
-                : [])
-            ])
-          }
-          const values = stored(validated.success, hidden)
-          const respondent = deriveRespondent(fields, values)
-          // The contact and the new response's id in one statement, so the row's name, its event and its
-          // activity are known before the one statement that writes them.
-          const nextId = sql`nextval(pg_get_serial_sequence('responses', 'id'))::int`
-          const [found] =
-            respondent.email === null
-              ? yield* sql<{ readonly response_id: number; readonly contact_id: null; readonly contact_name: null }>`
+        const write = (inTransaction: boolean) =>
+          Effect.gen(function* () {
+            if (inTransaction && !(yield* forms.holdForSubmission(actor.workspaceId, formId))) {
+              return yield* new FormNotFound({ message: `form ${formId} not found` })
+            }
+            // File answers name uploads: each must be an upload to that question
+            // of this form, not yet attached; its stored name, size and type
+            // replace whatever the client sent.
+            const uploads = yield* files.resolveAnswers(actor.workspaceId, formId, fields, route.values)
+            const validated = validateAnswers(route.fields, uploads.values)
+            if (uploads.issues.length > 0 || Result.isFailure(validated)) {
+              const fileFields = new Set(uploads.issues.map((issue) => issue.fieldId))
+              return yield* invalid([
+                ...uploads.issues,
+                ...(Result.isFailure(validated)
+                  ? validated.failure.filter((issue) => !fileFields.has(issue.fieldId))
+                  : [])
+              ])
+            }
+            const values = stored(validated.success, hidden)
+            const respondent = deriveRespondent(fields, values)
+            // The contact and the new response's id in one statement, so the row's name, its event and its
+            // activity are known before the one statement that writes them.
+            const nextId = sql`nextval(pg_get_serial_sequence('responses', 'id'))::int`
+            const [found] =
+              respondent.email === null
+                ? yield* sql<{ readonly response_id: number; readonly contact_id: null; readonly contact_name: null }>`
                 select ${nextId} as response_id, null::int as contact_id, null::text as contact_name`
-              : yield* sql<{
-                  readonly response_id: number
-                  readonly contact_id: number
-                  readonly contact_name: string | null
-                }>`
+                : yield* sql<{
+                    readonly response_id: number
+                    readonly contact_id: number
+                    readonly contact_name: string | null
+                  }>`
                 with contact as (${contacts.upsertStatement(
                   actor.workspaceId,
                   { email: respondent.email, name: respondent.name },
                   now
                 )})
                 select ${nextId} as response_id, contact.id as contact_id, contact.name as contact_name from contact`
-          const contactId = found!.contact_id
-          const name = respondent.name ?? found!.contact_name
-          const text = searchText([], name, respondent.email, fields, values)
-          // A partial response of the page becomes the finished one (tags a member may have set are kept).
-          const finishing =
-            options.partialId === undefined
-              ? []
-              : yield* sql<Row>`
+            const contactId = found!.contact_id
+            const name = respondent.name ?? found!.contact_name
+            const text = searchText([], name, respondent.email, fields, values)
+            // A partial response of the page becomes the finished one (tags a member may have set are kept).
+            const finishing =
+              options.partialId === undefined
+                ? []
+                : yield* sql<Row>`
             update responses set contact_id = ${contactId}, submitted_at = ${now}, updated_at = ${now},
               name = ${name}, email = ${respondent.email}, source = ${source}, answers = ${JSON.stringify(values)}::jsonb,
               search_text = lower(array_to_string(tags, ' ')) || ${"\n"} || ${text.slice(text.indexOf("\n") + 1)},
@@ -240,64 +246,71 @@ export class Responses extends Context.Service<
             where workspace_id = ${actor.workspaceId} and form_id = ${formId} and id = ${options.partialId}
               and not finished
             returning ${sql.literal(columns)}`
-          const id = finishing[0]?.id ?? found!.response_id
-          const created: Row = {
-            id,
-            form_id: formId,
-            submitted_at: now,
-            updated_at: now,
-            name,
-            email: respondent.email,
-            stage_id: null,
-            assignee_id: null,
-            tags: [],
-            source,
-            answers: values,
-            finished: true
-          }
-          const event = yield* events.recordWith(
-            actor.workspaceId,
-            now,
-            eventPayload(
-              "response.created",
-              { id: formId, title: form.title },
-              fields,
-              created,
-              null,
-              yield* SentLinkBase
+            const id = finishing[0]?.id ?? found!.response_id
+            const created: Row = {
+              id,
+              form_id: formId,
+              submitted_at: now,
+              updated_at: now,
+              name,
+              email: respondent.email,
+              stage_id: null,
+              assignee_id: null,
+              tags: [],
+              source,
+              answers: values,
+              finished: true
+            }
+            const event = yield* events.recordWith(
+              actor.workspaceId,
+              now,
+              eventPayload(
+                "response.created",
+                { id: formId, title: form.title },
+                fields,
+                created,
+                null,
+                yield* SentLinkBase
+              )
             )
-          )
-          // The response (unless a partial one became it), its count, its activity and its event with the
-          // deliveries it causes: one statement. The row comes back from the database, as stored.
-          const shard = yield* randomShard
-          const writes = [
-            sql`counted as (${countResponsesInsert(actor.workspaceId, formId, shard, 1)})`,
-            sql`activity as (${activities.insert(actor, id, now, [{ type: "created", payload: { source } }])})`,
-            event.ctes
-          ]
-          const row =
-            finishing[0] ??
-            (yield* sql<Row>`
-            with response as (
+            // The response (unless a partial one became it), its count, its activity and its event with the
+            // deliveries it causes: one statement. The row comes back from the database, as stored.
+            const shard = yield* randomShard
+            const writes = [
+              sql`counted as (${countResponsesInsert(actor.workspaceId, formId, shard, 1)})`,
+              sql`activity as (${activities.insert(actor, id, now, [{ type: "created", payload: { source } }])})`,
+              event.ctes
+            ]
+            // The insert reads the hold's row, so the hold comes first; the other parts run after the main query.
+            const row =
+              finishing[0] ??
+              (yield* sql<Row>`
+            with held as (${
+              inTransaction ? sql`select 1 as held` : forms.holdForSubmissionNow(actor.workspaceId, formId)
+            }), response as (
               insert into responses (id, workspace_id, form_id, contact_id, submitted_at, updated_at, name, email,
                 tags, source, answers, search_text)
               overriding system value
-              values (${id}, ${actor.workspaceId}, ${formId}, ${contactId}, ${now}, ${now}, ${name},
-                ${respondent.email}, ${[]}::text[], ${source}, ${JSON.stringify(values)}::jsonb, ${text})
+              select ${id}, ${actor.workspaceId}, ${formId}, ${contactId}, ${now}, ${now}, ${name},
+                ${respondent.email}, ${[]}::text[], ${source}, ${JSON.stringify(values)}::jsonb, ${text} from held
               returning ${sql.literal(columns)}
             ), ${sql.csv(writes)}
-            select response.* from response, notice`)[0]!
-          if (finishing.length > 0) yield* sql`with ${sql.csv(writes)} select 1 from notice`
-          yield* files.attach(actor.workspaceId, row.id, uploads.fileIds, now)
-          yield* respondentEmails.queueConfirmation(
-            actor,
-            { id: row.id, formId, email: row.email, values: row.answers },
-            fields,
-            now
-          )
-          return toRow(row, undefined)
-        })
-        return yield* needsTransaction ? sql.withTransaction(write) : write
+            select response.* from response, notice`)[0]
+            // (The form is gone, yet no part of the statement failed its foreign key: never seen, but not a 500.)
+            if (row === undefined) return yield* new FormNotFound({ message: `form ${formId} not found` })
+            if (finishing.length > 0) yield* sql`with ${sql.csv(writes)} select 1 from notice`
+            yield* files.attach(actor.workspaceId, row.id, uploads.fileIds, now)
+            yield* respondentEmails.queueConfirmation(
+              actor,
+              { id: row.id, formId, email: row.email, values: row.answers },
+              fields,
+              now
+            )
+            return toRow(row, undefined)
+          })
+        return yield* needsTransaction
+          ? sql.withTransaction(write(true))
+          : write(false).pipe(Effect.catchIf(Database.isLockNotAvailable, () => sql.withTransaction(write(true))))
       })
 
       const update = Effect.fn("Responses.update")(function* (

@@ -23,6 +23,7 @@ import { Stages } from "./Stages.ts"
 import { Id } from "../kernel/Ids.ts"
 import { FormStatus } from "./FormStatus.ts"
 import { trimWithoutBidiControls } from "../kernel/DisplayText.ts"
+import * as Database from "../storage/Database.ts"
 import * as StoredJson from "../storage/StoredJson.ts"
 
 export { FormNotFound } from "../kernel/Errors.ts"
@@ -240,6 +241,15 @@ export class Forms extends Context.Service<
      * a deletion takes them, so the two cannot deadlock.
      */
     readonly holdForSubmission: (workspaceId: number, formId: number) => Effect.Effect<boolean, SqlError.SqlError>
+    /**
+     * The same hold as a statement for the CTE of a submission written in one
+     * statement (`held as (${holdForSubmissionNow(…)})`; a row when the form
+     * is there), which fails at once (SQLSTATE 55P03,
+     * `Database.isLockNotAvailable`) instead of waiting while a deletion holds
+     * the form: the statement shares its connection with others, which would
+     * all wait behind it.
+     */
+    readonly holdForSubmissionNow: (workspaceId: number, formId: number) => Statement.Statement<{ readonly held: 1 }>
     /** Creates a draft form with its questions and the default stages. */
     readonly create: (
       actor: Actors.Actor,
@@ -380,6 +390,10 @@ export class Forms extends Context.Service<
         return rows.length > 0
       })
 
+      const holdForSubmissionNow = (workspaceId: number, formId: number) =>
+        sql<{ readonly held: 1 }>`
+          select 1 as held from forms where workspace_id = ${workspaceId} and id = ${formId} for key share nowait`
+
       /** Replaces a form's questions; inside the caller's transaction. */
       const replaceFields = Effect.fnUntraced(function* (
         workspaceId: number,
@@ -506,10 +520,14 @@ export class Forms extends Context.Service<
         return yield* Effect.orDie(getSummary(actor, formId))
       })
 
-      /** Runs a change of the form, then drops it from this process's cache (other processes hear the notice). */
+      /**
+       * Runs a change of the form (a transaction, run again if PostgreSQL breaks a deadlock with it: a deletion
+       * cascades to rows other writes lock first), then drops the form from this process's cache (other
+       * processes hear the notice).
+       */
       const changing = <A, E, R>(workspaceId: number, formId: number, change: Effect.Effect<A, E, R>) =>
         Effect.ensuring(
-          change,
+          Database.retryingCollisions(change),
           Effect.sync(() => cache.drop(workspaceId, formId))
         )
 
@@ -579,6 +597,7 @@ export class Forms extends Context.Service<
         getPublic,
         forSubmission,
         holdForSubmission,
+        holdForSubmissionNow,
         create,
         update,
         remove

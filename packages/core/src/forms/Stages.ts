@@ -15,6 +15,7 @@ import * as Actors from "../identity/Actors.ts"
 import { type Forbidden, FormNotFound, InvalidInput } from "../kernel/Errors.ts"
 import { Id } from "../kernel/Ids.ts"
 import { DisplayTrim } from "../kernel/DisplayText.ts"
+import * as Database from "../storage/Database.ts"
 
 /** A stage (spec: Stage). */
 export const Stage = Schema.Struct({
@@ -122,6 +123,29 @@ export class Stages extends Context.Service<
         if (rows.length === 0) return yield* new FormNotFound({ message: `form ${formId} not found` })
       })
 
+      // A change to a form's stages is a change to the form: its updatedAt moves. Moving it first locks the
+      // form's row before any stage's, the order a deletion of the form takes them in (its cascade reaches
+      // the stages after the form), so the two do not deadlock; a collision that remains (a stage's cases
+      // are updated as the stage goes) is run again.
+      const lockForm = Effect.fnUntraced(function* (workspaceId: number, formId: number) {
+        const now = new Date(yield* Clock.currentTimeMillis)
+        const rows = yield* sql`
+          update forms set updated_at = ${now} where workspace_id = ${workspaceId} and id = ${formId} returning id`
+        if (rows.length === 0) return yield* new FormNotFound({ message: `form ${formId} not found` })
+      })
+      const stageNotFound = (stageId: number) => new StageNotFound({ message: `stage ${stageId} not found` })
+      /** Locks the form of a stage (see lockForm); the stage's form id. */
+      const lockFormOf = Effect.fnUntraced(function* (workspaceId: number, stageId: number) {
+        const stage = yield* sql<{ readonly form_id: number }>`
+          select form_id from stages where workspace_id = ${workspaceId} and id = ${stageId}`
+        if (stage.length === 0) return yield* stageNotFound(stageId)
+        const formId = stage[0]!.form_id
+        yield* Effect.catchTag(lockForm(workspaceId, formId), "FormNotFound", () => Effect.fail(stageNotFound(stageId)))
+        return formId
+      })
+      const inTransaction = <A, E, R>(change: Effect.Effect<A, E, R>) =>
+        Database.retryingCollisions(sql.withTransaction(change))
+
       const listRows = (workspaceId: number, formId: number) =>
         Effect.map(
           sql<StageRow>`
@@ -141,15 +165,14 @@ export class Stages extends Context.Service<
         input: CreateStageInput
       ) {
         yield* Actors.requireWrite(actor)
-        return yield* sql.withTransaction(
+        return yield* inTransaction(
           Effect.gen(function* () {
-            yield* requireForm(actor.workspaceId, formId)
+            yield* lockForm(actor.workspaceId, formId)
             const rows = yield* sql<StageRow>`
             insert into stages (workspace_id, form_id, name, color, is_closed, position)
             values (${actor.workspaceId}, ${formId}, ${input.name}, ${input.color ?? null}, ${input.isClosed ?? false},
               (select coalesce(max(position) + 1, 0) from stages where form_id = ${formId}))
             returning id, name, color, is_closed`
-            yield* touchForm(sql, actor.workspaceId, formId)
             return toStage(rows[0]!)
           })
         )
@@ -161,17 +184,17 @@ export class Stages extends Context.Service<
         input: UpdateStageInput
       ) {
         yield* Actors.requireWrite(actor)
-        return yield* sql.withTransaction(
+        return yield* inTransaction(
           Effect.gen(function* () {
-            const rows = yield* sql<StageRow & { readonly form_id: number }>`
+            const formId = yield* lockFormOf(actor.workspaceId, stageId)
+            const rows = yield* sql<StageRow>`
             update stages set
               name = ${input.name === undefined ? sql`name` : sql`${input.name}`},
               color = ${input.color === undefined ? sql`color` : sql`${input.color}`},
               is_closed = ${input.isClosed === undefined ? sql`is_closed` : sql`${input.isClosed}`}
-            where workspace_id = ${actor.workspaceId} and id = ${stageId}
-            returning id, name, color, is_closed, form_id`
-            if (rows.length === 0) return yield* new StageNotFound({ message: `stage ${stageId} not found` })
-            yield* touchForm(sql, actor.workspaceId, rows[0]!.form_id)
+            where workspace_id = ${actor.workspaceId} and form_id = ${formId} and id = ${stageId}
+            returning id, name, color, is_closed`
+            if (rows.length === 0) return yield* stageNotFound(stageId)
             return toStage(rows[0]!)
           })
         )
@@ -179,12 +202,13 @@ export class Stages extends Context.Service<
 
       const remove = Effect.fn("Stages.remove")(function* (actor: Actors.Actor, stageId: number) {
         yield* Actors.requireWrite(actor)
-        yield* sql.withTransaction(
+        yield* inTransaction(
           Effect.gen(function* () {
-            const rows = yield* sql<{ readonly form_id: number }>`
-            delete from stages where workspace_id = ${actor.workspaceId} and id = ${stageId} returning form_id`
-            if (rows.length === 0) return yield* new StageNotFound({ message: `stage ${stageId} not found` })
-            yield* touchForm(sql, actor.workspaceId, rows[0]!.form_id)
+            const formId = yield* lockFormOf(actor.workspaceId, stageId)
+            const rows = yield* sql`
+            delete from stages where workspace_id = ${actor.workspaceId} and form_id = ${formId} and id = ${stageId}
+            returning id`
+            if (rows.length === 0) return yield* stageNotFound(stageId)
           })
         )
       })
@@ -195,9 +219,9 @@ export class Stages extends Context.Service<
         input: ReorderStagesInput
       ) {
         yield* Actors.requireWrite(actor)
-        return yield* sql.withTransaction(
+        return yield* inTransaction(
           Effect.gen(function* () {
-            yield* requireForm(actor.workspaceId, formId)
+            yield* lockForm(actor.workspaceId, formId)
             const current = yield* listRows(actor.workspaceId, formId)
             const known = new Set(current.map((stage) => stage.id))
             const given = new Set(input.stageIds)
@@ -218,7 +242,6 @@ export class Stages extends Context.Service<
                 sql`update stages set position = ${position} where workspace_id = ${actor.workspaceId} and id = ${id}`,
               { discard: true }
             )
-            yield* touchForm(sql, actor.workspaceId, formId)
             return yield* listRows(actor.workspaceId, formId)
           })
         )
@@ -240,10 +263,3 @@ export class Stages extends Context.Service<
     })
   )
 }
-
-/** A change to a form's stages is a change to the form: its updatedAt moves. */
-const touchForm = (sql: SqlClient.SqlClient, workspaceId: number, formId: number) =>
-  Effect.flatMap(
-    Clock.currentTimeMillis,
-    (now) => sql`update forms set updated_at = ${new Date(now)} where workspace_id = ${workspaceId} and id = ${formId}`
-  ).pipe(Effect.asVoid)

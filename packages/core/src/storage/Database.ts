@@ -259,3 +259,68 @@ export const isConcurrentDeletion = (error: unknown): boolean =>
   error.reason.cause !== null &&
   "code" in error.reason.cause &&
   error.reason.cause.code === "23503"
+
+/**
+ * Whether a failure is a collision PostgreSQL broke by aborting this
+ * transaction: a deadlock (SQLSTATE 40P01) or a serialization failure
+ * (40001). Nothing of it was written; the same change can be tried again.
+ * What {@link retryingCollisions} does not absorb is answered 409, not 500.
+ *
+ * @example
+ * ```ts
+ * if (Database.isCollision(error)) return json(409, { error: "…collided with another change; try again" })
+ * ```
+ */
+export const isCollision = (error: unknown): boolean =>
+  typeof error === "object" &&
+  error !== null &&
+  "_tag" in error &&
+  error._tag === "SqlError" &&
+  "reason" in error &&
+  typeof error.reason === "object" &&
+  error.reason !== null &&
+  "_tag" in error.reason &&
+  (error.reason._tag === "DeadlockError" || error.reason._tag === "SerializationError")
+
+/**
+ * Whether a failure is a row lock a statement asked for with `nowait` and
+ * could not have at once (SQLSTATE 55P03): another transaction holds it.
+ *
+ * @example
+ * ```ts
+ * Effect.catchIf(write, Database.isLockNotAvailable, () => sql.withTransaction(waitingWrite))
+ * ```
+ */
+export const isLockNotAvailable = (error: unknown): boolean =>
+  typeof error === "object" &&
+  error !== null &&
+  "_tag" in error &&
+  error._tag === "SqlError" &&
+  "reason" in error &&
+  typeof error.reason === "object" &&
+  error.reason !== null &&
+  "cause" in error.reason &&
+  typeof error.reason.cause === "object" &&
+  error.reason.cause !== null &&
+  "code" in error.reason.cause &&
+  error.reason.cause.code === "55P03"
+
+/**
+ * Runs a transaction again, after a short random pause, when PostgreSQL
+ * aborted it to break a deadlock with a concurrent one (up to 4 more times).
+ * PostgreSQL's own advice: writes that cascade (a form's deletion reaches its
+ * stages, cases and questions) cannot always take their row locks in the
+ * same order as the writes they meet. Only for a transaction whose every
+ * effect is in the database: it runs again from the start.
+ *
+ * @example
+ * ```ts
+ * yield* Database.retryingCollisions(sql.withTransaction(deleteTheForm))
+ * ```
+ */
+export const retryingCollisions = <A, E, R>(transaction: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.retry(transaction, {
+    while: isCollision,
+    times: 4,
+    schedule: Schedule.jittered(Schedule.exponential("10 millis"))
+  })

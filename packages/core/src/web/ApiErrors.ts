@@ -75,7 +75,10 @@ export class UpgradeRequired extends Schema.Error<UpgradeRequired>("qforms/http/
   }
 ) {}
 
-/** 409: the change conflicts with the current state (a submission to an unpublished form, a concurrent deletion). */
+/**
+ * 409: the change conflicts with the current state (a submission to an unpublished form, a concurrent deletion,
+ * a collision with a concurrent change).
+ */
 export class Conflict extends Schema.Error<Conflict>("qforms/http/Conflict")(
   {
     error: Schema.String
@@ -83,7 +86,9 @@ export class Conflict extends Schema.Error<Conflict>("qforms/http/Conflict")(
   {
     httpApiStatus: 409,
     identifier: "ConflictError",
-    description: "The change conflicts with the current state, or refers to something a concurrent request deleted."
+    description:
+      "The change conflicts with the current state, refers to something a concurrent request deleted, or collided " +
+      "with a concurrent change (nothing was changed: try again)."
   }
 ) {}
 
