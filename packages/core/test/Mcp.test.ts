@@ -418,6 +418,43 @@ for (const target of databaseTargets) {
       expect((await call(owner, "get_form", { formId: form.id })).title).toBe("Private form")
     })
 
+    it("POSTs of two workspaces at once, with the same JSON-RPC ids, each get their own caller's answers", async () => {
+      // The process keeps its SDK servers between POSTs (one POST at a time each): an answer must never carry
+      // another POST's actor or reach another POST's transport.
+      const owner = await as(seed.keys.owner)
+      const form = await publishedForm(owner, "Only for A")
+      const post = (key: string, id: number) =>
+        fetch(`${http.url}/mcp`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            authorization: `Bearer ${key}`,
+            "mcp-protocol-version": "2025-06-18"
+          },
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id,
+            method: "tools/call",
+            params: { name: "get_form", arguments: { formId: form.id } }
+          })
+        }).then(async (response) => ({ status: response.status, body: (await response.json()) as Json }))
+      for (let round = 0; round < 3; round++) {
+        const answers = await Promise.all(
+          Array.from({ length: 40 }, (_, i) => post(i % 2 === 0 ? seed.keys.owner : seed.keys.other, 1 + (i % 3)))
+        )
+        answers.forEach((answer, i) => {
+          expect(answer.status).toBe(200)
+          expect(answer.body.id).toBe(1 + (i % 3))
+          if (i % 2 === 0) expect(answer.body.result.structuredContent.title).toBe("Only for A")
+          else {
+            expect(answer.body.result.isError).toBe(true)
+            expect(answer.body.result.content[0].text).toMatch(/not found/)
+          }
+        })
+      }
+    })
+
     it("bad arguments are tool errors naming the field, and the endpoint keeps answering", async () => {
       const client = await as(seed.keys.owner)
       expect(await refused(client, "get_form", { formId: "seven" })).toMatch(/^invalid arguments: formId/)

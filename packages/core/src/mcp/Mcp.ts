@@ -103,6 +103,13 @@ export const layer = (options: McpOptions) =>
       const tools = yield* McpTools.makeTools
       const resources = yield* McpTools.makeResources
       const triage = yield* McpTools.makeTriagePrompt
+      // The SDK's side is loaded on the first POST, and its servers are kept for the next ones.
+      const answerer = yield* Effect.cached(
+        Effect.map(
+          Effect.promise(() => import("./McpServer.ts")),
+          (McpServer) => McpServer.makeAnswerer(tools, resources, triage)
+        )
+      )
       const oauth = options.oauth
       if (oauth !== undefined) {
         const metadata = Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
@@ -140,15 +147,7 @@ export const layer = (options: McpOptions) =>
             if (!notForwarded.has(name)) headers.set(name, value)
           }
           const webRequest = new Request(`http://qforms.internal${path}`, { method: "POST", headers, body })
-          const McpServer = yield* Effect.promise(() => import("./McpServer.ts"))
-          const reply = yield* McpServer.answer(
-            webRequest,
-            actor,
-            yield* Effect.context<never>(),
-            tools,
-            resources,
-            triage
-          )
+          const reply = yield* (yield* answerer).answer(webRequest, actor, yield* Effect.context<never>())
           const contentType = reply.response.headers.get("content-type")
           const answer =
             reply.text === "" || contentType === null

@@ -1,9 +1,14 @@
 /**
- * The protocol side of `/mcp`: one official `@modelcontextprotocol/sdk`
- * server per POST, answering with the tools, resources and prompt of
- * `McpTools.ts` as the request's actor. Loaded on the first `/mcp` request
+ * The protocol side of `/mcp`: an official `@modelcontextprotocol/sdk`
+ * server answers each POST, with the tools, resources and prompt of
+ * `McpTools.ts`, as the request's actor. Loaded on the first `/mcp` request
  * (`Mcp.ts`), so a process that serves no assistant never loads the SDK
  * (~30 MB and ~160 ms at start).
+ *
+ * Each POST gets a transport of its own (the SDK's stateless transport: two
+ * clients' JSON-RPC ids never meet), but not a server of its own: building
+ * one (its handlers, their schemas) cost about a third of an MCP request, so
+ * idle servers wait in a pool, each answering one POST at a time.
  */
 import { randomBytes } from "node:crypto"
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
@@ -23,6 +28,7 @@ import {
 import * as Cause from "effect/Cause"
 import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import type * as Actors from "../identity/Actors.ts"
 import * as Database from "../storage/Database.ts"
 import { apiVersion } from "../api/Api.ts"
@@ -80,14 +86,20 @@ export type Tools = Effect.Success<typeof McpTools.makeTools>
 export type Resources = Effect.Success<typeof McpTools.makeResources>
 export type Triage = Effect.Success<typeof McpTools.makeTriagePrompt>
 
-/** An SDK server for one POST, answering as `actor`. */
-const makeServer = (
-  actor: Actors.Actor,
-  run: <A, E>(effect: Effect.Effect<A, E>) => Promise<A>,
-  tools: Tools,
-  resources: Resources,
-  triage: Triage
-) => {
+/** The POST a server is answering: as whom, and how its effects run. */
+interface Serving {
+  readonly actor: Actors.Actor
+  readonly run: <A, E>(effect: Effect.Effect<A, E>) => Promise<A>
+}
+
+/** An SDK server that answers, one POST at a time, as the actor its `serving` slot names. */
+const makeServer = (serving: { current: Serving | undefined }, tools: Tools, resources: Resources, triage: Triage) => {
+  // Read at a handler's start: the slot changes only between POSTs, when no handler runs.
+  const now = () => {
+    const current = serving.current
+    if (current === undefined) throw new Error("an MCP server answered outside a POST")
+    return current
+  }
   const server = new Server(
     { name: "qforms", title: "qforms", version: apiVersion },
     { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions, jsonSchemaValidator }
@@ -106,6 +118,7 @@ const makeServer = (
     })
   )
   server.setRequestHandler(CallToolRequestSchema, (request) => {
+    const { actor, run } = now()
     const tool = byName.get(request.params.name)
     if (tool === undefined) {
       return Promise.resolve({
@@ -122,9 +135,10 @@ const makeServer = (
       Effect.map(tool.call(actor, request.params.arguments), (result) => ({ ...result, content: [...result.content] }))
     )
   })
-  server.setRequestHandler(ListResourcesRequestSchema, () =>
-    run(Effect.map(resources.list(actor), (list) => ({ resources: list })))
-  )
+  server.setRequestHandler(ListResourcesRequestSchema, () => {
+    const { actor, run } = now()
+    return run(Effect.map(resources.list(actor), (list) => ({ resources: list })))
+  })
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () =>
     Promise.resolve({
       resourceTemplates: [
@@ -138,8 +152,9 @@ const makeServer = (
       ]
     })
   )
-  server.setRequestHandler(ReadResourceRequestSchema, (request) =>
-    run(
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+    const { actor, run } = now()
+    return run(
       resources.read(actor, request.params.uri).pipe(
         Effect.map((contents) => ({ contents: [contents] })),
         Effect.catchTag("ResourceNotFound", (error) =>
@@ -147,7 +162,7 @@ const makeServer = (
         )
       )
     )
-  )
+  })
   server.setRequestHandler(ListPromptsRequestSchema, () =>
     Promise.resolve({
       prompts: [
@@ -162,49 +177,85 @@ const makeServer = (
       ]
     })
   )
-  server.setRequestHandler(GetPromptRequestSchema, (request) =>
-    request.params.name !== McpTools.triagePromptName
-      ? Promise.reject(
-          mcpError(
-            ErrorCode.InvalidParams,
-            `unknown prompt ${request.params.name}; the prompt is ${McpTools.triagePromptName}`
-          )
+  server.setRequestHandler(GetPromptRequestSchema, (request) => {
+    if (request.params.name !== McpTools.triagePromptName) {
+      return Promise.reject(
+        mcpError(
+          ErrorCode.InvalidParams,
+          `unknown prompt ${request.params.name}; the prompt is ${McpTools.triagePromptName}`
         )
-      : run(
-          triage(actor, request.params.arguments).pipe(
-            Effect.catchTags({
-              InvalidPromptArguments: (error) => Effect.fail(mcpError(ErrorCode.InvalidParams, error.message)),
-              FormNotFound: (error) => Effect.fail(mcpError(ErrorCode.InvalidParams, error.message))
-            })
-          )
-        )
-  )
+      )
+    }
+    const { actor, run } = now()
+    return run(
+      triage(actor, request.params.arguments).pipe(
+        Effect.catchTags({
+          InvalidPromptArguments: (error) => Effect.fail(mcpError(ErrorCode.InvalidParams, error.message)),
+          FormNotFound: (error) => Effect.fail(mcpError(ErrorCode.InvalidParams, error.message))
+        })
+      )
+    )
+  })
   return server
 }
 
+/** How many idle servers a process keeps (one per POST answered at the same moment, up to this). */
+const idleServers = 64
+
+/** Answers MCP POSTs (Web requests whose bodies were already read under the router's limits). */
+export interface Answerer {
+  readonly answer: (
+    webRequest: Request,
+    actor: Actors.Actor,
+    context: Context.Context<never>
+  ) => Effect.Effect<{ readonly response: Response; readonly text: string }>
+}
+
 /**
- * Answers one MCP POST (a Web request whose body was already read under the
- * router's limits) as `actor`, with a server made for it and closed after.
+ * The answerer of one qforms instance: each POST takes an idle server (or a
+ * new one), connects it to a transport of its own, and gives it back once
+ * the transport has answered and closed. A POST that ends any other way
+ * (interrupted, failed) discards its server: a handler of it might still be
+ * running and would answer on the next POST's transport.
+ *
+ * @example
+ * ```ts
+ * const answerer = McpServer.makeAnswerer(tools, resources, triage)
+ * const { response, text } = yield* answerer.answer(webRequest, actor, yield* Effect.context<never>())
+ * ```
  */
-export const answer = (
-  webRequest: Request,
-  actor: Actors.Actor,
-  context: Context.Context<never>,
-  tools: Tools,
-  resources: Resources,
-  triage: Triage
-) =>
-  Effect.acquireUseRelease(
-    Effect.sync(() => ({
-      server: makeServer(actor, runner(context), tools, resources, triage),
-      transport: new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true })
-    })),
-    ({ server, transport }) =>
-      Effect.promise(() =>
-        server
-          .connect(transport)
-          .then(() => transport.handleRequest(webRequest))
-          .then((response) => response.text().then((text) => ({ response, text })))
-      ),
-    ({ server }) => Effect.promise(() => server.close())
-  )
+export const makeAnswerer = (tools: Tools, resources: Resources, triage: Triage): Answerer => {
+  const idle: Array<{ readonly server: Server; readonly serving: { current: Serving | undefined } }> = []
+  const take = () => {
+    const pooled = idle.pop()
+    if (pooled !== undefined) return pooled
+    const serving: { current: Serving | undefined } = { current: undefined }
+    return { server: makeServer(serving, tools, resources, triage), serving }
+  }
+  return {
+    answer: (webRequest, actor, context) =>
+      Effect.suspend(() => {
+        const pooled = take()
+        pooled.serving.current = { actor, run: runner(context) }
+        const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true })
+        return Effect.promise(() =>
+          pooled.server
+            .connect(transport)
+            .then(() => transport.handleRequest(webRequest))
+            .then((response) => response.text().then((text) => ({ response, text })))
+            .then((reply) => pooled.server.close().then(() => reply))
+        ).pipe(
+          Effect.onExit((exit) =>
+            Effect.sync(() => {
+              pooled.serving.current = undefined
+              if (Exit.isSuccess(exit)) {
+                if (idle.length < idleServers) idle.push(pooled)
+              } else {
+                pooled.server.close().catch(() => undefined)
+              }
+            })
+          )
+        )
+      })
+  }
+}

@@ -11,7 +11,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as RateLimit from "../web/RateLimit.ts"
-import type { Html } from "../web/Html.ts"
+import { escape, type Html } from "../web/Html.ts"
 import * as Screens from "./Screens.ts"
 
 /** The default submission limit: 10 a minute per IP address, bursts of 10. */
@@ -88,6 +88,56 @@ export const page = (options: {
       headers: { ...securityHeaders(nonce, options.frameAncestors), ...options.headers }
     }
   )
+}
+
+/**
+ * A page whose only parts that change per request are its nonce and one
+ * value (a token), rendered and encoded once: each answer splices a fresh
+ * nonce and the value (escaped) into the encoded parts. The form's welcome
+ * screen is the page most often asked for; rendering and encoding its whole
+ * document (inline style and script included) on every visit was most of its
+ * cost.
+ *
+ * @example
+ * ```ts
+ * const welcome = pageTemplate({ status: 200, title, body: (token) => Screens.welcome(form, token), script: true, frameAncestors })
+ * return welcome(signedToken)
+ * ```
+ */
+export const pageTemplate = (options: {
+  readonly status: number
+  readonly title: string
+  readonly body: (value: string) => Html
+  readonly script?: boolean | undefined
+  readonly frameAncestors: ReadonlyArray<string> | undefined
+}): ((value: string) => HttpServerResponse.HttpServerResponse) => {
+  // Marks nobody can put in a form's text (they are drawn here), and that escaping leaves as they are.
+  const mark = randomBytes(12).toString("hex")
+  const nonceMark = `qfn${mark}`
+  const valueMark = `qfv${mark}`
+  const parts = Screens.document({
+    title: options.title,
+    nonce: nonceMark,
+    body: options.body(valueMark),
+    script: options.script ?? false
+  })
+    .split(new RegExp(`(${nonceMark}|${valueMark})`))
+    .map((part): Buffer | "nonce" | "value" =>
+      part === nonceMark ? "nonce" : part === valueMark ? "value" : Buffer.from(part, "utf8")
+    )
+  return (value) => {
+    const nonce = randomBytes(16).toString("base64")
+    const nonceBytes = Buffer.from(nonce, "latin1")
+    const valueBytes = Buffer.from(escape(value), "utf8")
+    return HttpServerResponse.uint8Array(
+      Buffer.concat(parts.map((part) => (part === "nonce" ? nonceBytes : part === "value" ? valueBytes : part))),
+      {
+        status: options.status,
+        contentType: "text/html; charset=utf-8",
+        headers: securityHeaders(nonce, options.frameAncestors)
+      }
+    )
+  }
 }
 
 /** The 404 page of `/f/…` paths. */

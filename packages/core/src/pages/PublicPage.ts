@@ -32,6 +32,7 @@ import * as Stream from "effect/Stream"
 import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
+import type * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as Multipart from "effect/http/Multipart"
 import * as Actors from "../identity/Actors.ts"
 import { type AnswerState, AnswerTokens, maxAgeMs } from "../cases/AnswerTokens.ts"
@@ -69,6 +70,7 @@ import {
   FrameAncestor,
   resumeCookieName,
   page,
+  pageTemplate,
   notFoundPage,
   json,
   makeLimiter
@@ -360,6 +362,27 @@ export const layer = (options: PublicPageOptions = {}) =>
           )
         })
 
+      // A fresh visit's welcome screen differs only by its token and nonce (no answers or hidden values to
+      // recall): rendered once per form. A cached form stays one object until it changes, so a changed form
+      // gets a new one.
+      const welcomeTemplates = new WeakMap<FormWithFields, (token: string) => HttpServerResponse.HttpServerResponse>()
+      const freshWelcomePage = (form: FormWithFields, state: AnswerState) =>
+        Effect.map(tokens.sign(state), (token) => {
+          let template = welcomeTemplates.get(form)
+          if (template === undefined) {
+            const shown = recalled(form, state)
+            template = pageTemplate({
+              status: 200,
+              title: form.title,
+              body: (value) => Screens.welcome(shown, value),
+              script: true,
+              frameAncestors
+            })
+            welcomeTemplates.set(form, template)
+          }
+          return template(token)
+        })
+
       const welcomePage = (form: FormWithFields, state: AnswerState, notice?: string, note?: string) =>
         Effect.map(tokens.sign(state), (token) =>
           show(
@@ -456,7 +479,8 @@ export const layer = (options: PublicPageOptions = {}) =>
             return yield* welcomePage(form, state, undefined, "Welcome back: your earlier answers are still here.")
           }
           const now = yield* Clock.currentTimeMillis
-          return yield* welcomePage(form, { form: form.publicId, startedAt: now, values: {}, hidden })
+          const state = { form: form.publicId, startedAt: now, values: {}, hidden }
+          return yield* Object.keys(hidden).length === 0 ? freshWelcomePage(form, state) : welcomePage(form, state)
         })
       )
 
