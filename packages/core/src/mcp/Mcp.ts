@@ -71,10 +71,8 @@ const notForwarded = new Set(["host", "connection", "keep-alive", "transfer-enco
 const bearerKey = (header: string | undefined) => /^Bearer\s+(\S+)\s*$/i.exec(header ?? "")?.[1] ?? ""
 
 /** How many JSON-RPC messages a POST carries (a batch is an array of them), for the rate limit: at least one. */
-const messageCount = (body: string): number => {
-  const parsed = Result.getOrUndefined(Result.try(() => JSON.parse(body) as unknown))
-  return Array.isArray(parsed) ? Math.max(1, parsed.length) : 1
-}
+const messageCount = (parsed: Result.Result<unknown, unknown>): number =>
+  Result.isSuccess(parsed) && Array.isArray(parsed.success) ? Math.max(1, parsed.success.length) : 1
 
 /** Options of {@link layer}. */
 export interface McpOptions {
@@ -139,15 +137,27 @@ export const layer = (options: McpOptions) =>
           const request = yield* HttpServerRequest.HttpServerRequest
           // Read here, under the router's body limit; the SDK gets the text again as a plain Web request.
           const body = yield* request.text
-          const outcome = yield* authenticate(bearerKey(request.headers.authorization), messageCount(body))
+          // Parsed once: for the rate limit, then handed to the SDK (which parses a body it cannot read as JSON
+          // itself, to answer with its own parse error).
+          const parsed = Result.try(() => JSON.parse(body) as unknown)
+          const outcome = yield* authenticate(bearerKey(request.headers.authorization), messageCount(parsed))
           if (Result.isFailure(outcome)) return refusal(request, outcome.failure)
           const actor: Actors.Actor = { ...outcome.success.actor, channel: "mcp" }
           const headers = new Headers()
           for (const [name, value] of Object.entries(request.headers)) {
             if (!notForwarded.has(name)) headers.set(name, value)
           }
-          const webRequest = new Request(`http://qforms.internal${path}`, { method: "POST", headers, body })
-          const reply = yield* (yield* answerer).answer(webRequest, actor, yield* Effect.context<never>())
+          const webRequest = new Request(`http://qforms.internal${path}`, {
+            method: "POST",
+            headers,
+            ...(Result.isSuccess(parsed) ? {} : { body })
+          })
+          const reply = yield* (yield* answerer).answer(
+            webRequest,
+            Result.isSuccess(parsed) ? parsed.success : undefined,
+            actor,
+            yield* Effect.context<never>()
+          )
           const contentType = reply.response.headers.get("content-type")
           const answer =
             reply.text === "" || contentType === null

@@ -204,8 +204,10 @@ const idleServers = 64
 
 /** Answers MCP POSTs (Web requests whose bodies were already read under the router's limits). */
 export interface Answerer {
+  /** `parsedBody`: the body as parsed JSON (the request then carries none), or undefined for the SDK to read it. */
   readonly answer: (
     webRequest: Request,
+    parsedBody: unknown,
     actor: Actors.Actor,
     context: Context.Context<never>
   ) => Effect.Effect<{ readonly response: Response; readonly text: string }>
@@ -221,7 +223,7 @@ export interface Answerer {
  * @example
  * ```ts
  * const answerer = McpServer.makeAnswerer(tools, resources, triage)
- * const { response, text } = yield* answerer.answer(webRequest, actor, yield* Effect.context<never>())
+ * const { response, text } = yield* answerer.answer(webRequest, undefined, actor, yield* Effect.context<never>())
  * ```
  */
 export const makeAnswerer = (tools: Tools, resources: Resources, triage: Triage): Answerer => {
@@ -233,7 +235,7 @@ export const makeAnswerer = (tools: Tools, resources: Resources, triage: Triage)
     return { server: makeServer(serving, tools, resources, triage), serving }
   }
   return {
-    answer: (webRequest, actor, context) =>
+    answer: (webRequest, parsedBody, actor, context) =>
       Effect.suspend(() => {
         const pooled = take()
         pooled.serving.current = { actor, run: runner(context) }
@@ -241,7 +243,7 @@ export const makeAnswerer = (tools: Tools, resources: Resources, triage: Triage)
         return Effect.promise(() =>
           pooled.server
             .connect(transport)
-            .then(() => transport.handleRequest(webRequest))
+            .then(() => transport.handleRequest(webRequest, parsedBody === undefined ? undefined : { parsedBody }))
             .then((response) => response.text().then((text) => ({ response, text })))
             .then((reply) => pooled.server.close().then(() => reply))
         ).pipe(
