@@ -11,7 +11,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as RateLimit from "../web/RateLimit.ts"
-import { escape, type Html } from "../web/Html.ts"
+import { escape as escapeHtml, type Html } from "../web/Html.ts"
 import * as Screens from "./Screens.ts"
 
 /** The default submission limit: 10 a minute per IP address, bursts of 10. */
@@ -128,7 +128,7 @@ export const pageTemplate = (options: {
   return (value) => {
     const nonce = randomBytes(16).toString("base64")
     const nonceBytes = Buffer.from(nonce, "latin1")
-    const valueBytes = Buffer.from(escape(value), "utf8")
+    const valueBytes = Buffer.from(escapeHtml(value), "utf8")
     return HttpServerResponse.uint8Array(
       Buffer.concat(parts.map((part) => (part === "nonce" ? nonceBytes : part === "value" ? valueBytes : part))),
       {

@@ -234,6 +234,18 @@ export const isUnreachable = (error: unknown): boolean => {
   )
 }
 
+/** Of a `SqlError`: its reason's tag and the driver's SQLSTATE, if any; undefined for any other failure. */
+const sqlReason = (error: unknown): { readonly tag: unknown; readonly code: unknown } | undefined => {
+  if (typeof error !== "object" || error === null || !("_tag" in error) || error._tag !== "SqlError") return undefined
+  if (!("reason" in error) || typeof error.reason !== "object" || error.reason === null) return undefined
+  const reason = error.reason as { readonly _tag?: unknown; readonly cause?: unknown }
+  const cause = reason.cause
+  return {
+    tag: reason._tag,
+    code: typeof cause === "object" && cause !== null && "code" in cause ? cause.code : undefined
+  }
+}
+
 /**
  * Whether a failure is a foreign-key violation (SQLSTATE 23503): a row the
  * change refers to (a form, a response, a stage…) was deleted by a concurrent
@@ -244,21 +256,10 @@ export const isUnreachable = (error: unknown): boolean => {
  * if (Database.isConcurrentDeletion(error)) return json(409, { error: "…was deleted at the same time" })
  * ```
  */
-export const isConcurrentDeletion = (error: unknown): boolean =>
-  typeof error === "object" &&
-  error !== null &&
-  "_tag" in error &&
-  error._tag === "SqlError" &&
-  "reason" in error &&
-  typeof error.reason === "object" &&
-  error.reason !== null &&
-  "_tag" in error.reason &&
-  error.reason._tag === "ConstraintError" &&
-  "cause" in error.reason &&
-  typeof error.reason.cause === "object" &&
-  error.reason.cause !== null &&
-  "code" in error.reason.cause &&
-  error.reason.cause.code === "23503"
+export const isConcurrentDeletion = (error: unknown): boolean => {
+  const reason = sqlReason(error)
+  return reason?.tag === "ConstraintError" && reason.code === "23503"
+}
 
 /**
  * Whether a failure is a collision PostgreSQL broke by aborting this
@@ -271,16 +272,10 @@ export const isConcurrentDeletion = (error: unknown): boolean =>
  * if (Database.isCollision(error)) return json(409, { error: "…collided with another change; try again" })
  * ```
  */
-export const isCollision = (error: unknown): boolean =>
-  typeof error === "object" &&
-  error !== null &&
-  "_tag" in error &&
-  error._tag === "SqlError" &&
-  "reason" in error &&
-  typeof error.reason === "object" &&
-  error.reason !== null &&
-  "_tag" in error.reason &&
-  (error.reason._tag === "DeadlockError" || error.reason._tag === "SerializationError")
+export const isCollision = (error: unknown): boolean => {
+  const tag = sqlReason(error)?.tag
+  return tag === "DeadlockError" || tag === "SerializationError"
+}
 
 /**
  * Whether a failure is a row lock a statement asked for with `nowait` and
@@ -291,19 +286,7 @@ export const isCollision = (error: unknown): boolean =>
  * Effect.catchIf(write, Database.isLockNotAvailable, () => sql.withTransaction(waitingWrite))
  * ```
  */
-export const isLockNotAvailable = (error: unknown): boolean =>
-  typeof error === "object" &&
-  error !== null &&
-  "_tag" in error &&
-  error._tag === "SqlError" &&
-  "reason" in error &&
-  typeof error.reason === "object" &&
-  error.reason !== null &&
-  "cause" in error.reason &&
-  typeof error.reason.cause === "object" &&
-  error.reason.cause !== null &&
-  "code" in error.reason.cause &&
-  error.reason.cause.code === "55P03"
+export const isLockNotAvailable = (error: unknown): boolean => sqlReason(error)?.code === "55P03"
 
 /**
  * Runs a transaction again, after a short random pause, when PostgreSQL
