@@ -135,10 +135,9 @@ export const layer = (options: McpOptions) =>
         path,
         Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
-          // Read here, under the router's body limit; the SDK gets the text again as a plain Web request.
+          // Read here, under the router's body limit, and parsed once: for the rate limit, then handed to the
+          // SDK (a body that is not JSON goes to the SDK as text, for its own parse error).
           const body = yield* request.text
-          // Parsed once: for the rate limit, then handed to the SDK (which parses a body it cannot read as JSON
-          // itself, to answer with its own parse error).
           const parsed = Result.try(() => JSON.parse(body) as unknown)
           const outcome = yield* authenticate(bearerKey(request.headers.authorization), messageCount(parsed))
           if (Result.isFailure(outcome)) return refusal(request, outcome.failure)

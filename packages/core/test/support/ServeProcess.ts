@@ -1,7 +1,8 @@
 /**
  * A qforms server as its own process, for tests that kill or duplicate
  * processes. Configured by environment: QFORMS_TEST_DB (`pglite:<dir>` or
- * `postgres:<url>|<schema>`), QFORMS_TEST_APP_URL. Prints one JSON line
+ * `postgres:<url>|<schema>`), QFORMS_TEST_APP_URL, QFORMS_TEST_DELIVERY_TIMEOUT_MS
+ * (a post's timeout, default 2 s; the delivery's lease is 5 s longer). Prints one JSON line
  * `{"url": …, "key": …}` once listening (`key` only on an empty database).
  */
 import { createServer } from "node:http"
@@ -20,7 +21,12 @@ const qforms = await Qforms.make({
   appUrl: process.env.QFORMS_TEST_APP_URL ?? "http://qforms.test",
   rateLimit: { requestsPerSecond: 100_000, burst: 100_000 },
   logLevel: "Warn",
-  delivery: { allowPrivateTargets: true, schedule: [0, 100, 200, 400, 800], timeoutMs: 2_000, pollIntervalMs: 250 }
+  delivery: {
+    allowPrivateTargets: true,
+    schedule: [0, 100, 200, 400, 800],
+    timeoutMs: Number(process.env.QFORMS_TEST_DELIVERY_TIMEOUT_MS ?? 2_000),
+    pollIntervalMs: 250
+  }
 })
 const first = await qforms.run(Bootstrap.ensureDefaultWorkspace({ ownerEmail: "owner@example.com" }))
 const server = createServer(qforms.nodeHandler)
