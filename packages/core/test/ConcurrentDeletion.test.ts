@@ -16,10 +16,9 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, describe, expect, it } from "vitest"
-import { ApiKeys } from "../src/identity/ApiKeys.ts"
-import { Workspaces } from "../src/identity/Workspaces.ts"
 import * as Qforms from "../src/Qforms.ts"
 import { databaseTargets } from "@qforms/test-kit/Databases"
+import { ownerKey } from "@qforms/test-kit/Seeds"
 
 const postgres = databaseTargets.find((target) => target.name === "postgres")
 
@@ -43,15 +42,7 @@ describe.skipIf(postgres === undefined)("a concurrent deletion (postgres)", () =
     // Room in the pool for the held deletion, the two waiting writes, the probe below and the background work.
     const database = { ...options.database, maxConnections: 10 }
     const q = (qforms = await Qforms.make({ database, appUrl: "https://forms.example.com" }))
-    const key = await q.run(
-      Effect.gen(function* () {
-        const { workspace, ownerAccountId } = yield* (yield* Workspaces).create({
-          name: "C",
-          ownerEmail: "c@example.com"
-        })
-        return (yield* (yield* ApiKeys).create(workspace.id, { accountId: ownerAccountId })).key
-      })
-    )
+    const key = await q.run(ownerKey({ name: "C", ownerEmail: "c@example.com" }))
     const api = async (method: string, path: string, body?: unknown) => {
       const response = await q.handler(
         new Request(`http://qforms.test/api${path}`, {
@@ -115,15 +106,7 @@ describe.skipIf(postgres === undefined)("a concurrent deletion (postgres)", () =
       appUrl: "https://forms.example.com",
       rateLimit: { requestsPerSecond: 100_000, burst: 100_000 }
     }))
-    const key = await q.run(
-      Effect.gen(function* () {
-        const { workspace, ownerAccountId } = yield* (yield* Workspaces).create({
-          name: "Busy",
-          ownerEmail: "busy@example.com"
-        })
-        return (yield* (yield* ApiKeys).create(workspace.id, { accountId: ownerAccountId })).key
-      })
-    )
+    const key = await q.run(ownerKey({ name: "Busy", ownerEmail: "busy@example.com" }))
     type Answer = { readonly call: string; readonly status: number; readonly body: string }
     const api = async (method: string, path: string, body?: unknown): Promise<Answer> => {
       const response = await q.handler(
