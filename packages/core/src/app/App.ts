@@ -309,6 +309,14 @@ export const layer = (options: AppOptions & { readonly appUrl?: string | undefin
         })
 
       /** The limit of the token routes (invitations, resets, sign-in links) per client address: undefined when allowed. */
+      /** The sign-in limiter's token of a JSON sign-in step (a workspace choice, a sign-in link), or its 429. */
+      const takeSignIn = (request: HttpServerRequest.HttpServerRequest) =>
+        Effect.map(limiter.take(`sign-in:${clientAddress(request, hops)}`), (decision) =>
+          decision.allowed
+            ? undefined
+            : json(429, { error: "too many sign-in attempts" }, { "retry-after": String(decision.retryAfterSeconds) })
+        )
+
       const takeToken = (request: HttpServerRequest.HttpServerRequest) =>
         Effect.map(limiter.take(`token:${clientAddress(request, hops)}`), (decision) =>
           decision.allowed
@@ -505,13 +513,8 @@ ${next === undefined ? null : html`<input type="hidden" name="next" value="${nex
         Effect.gen(function* () {
           const { prefix, request, secure } = yield* context
           if (!sameOrigin(request)) return json(403, { error: "sign-in must come from this site's own page" })
-          const decision = yield* limiter.take(`sign-in:${clientAddress(request, hops)}`)
-          if (!decision.allowed)
-            return json(
-              429,
-              { error: "too many sign-in attempts" },
-              { "retry-after": String(decision.retryAfterSeconds) }
-            )
+          const limited = yield* takeSignIn(request)
+          if (limited !== undefined) return limited
           const params = yield* Effect.orElseSucceed(request.urlParamsBody, () => UrlParams.empty)
           const form = Schema.decodeUnknownExit(WorkspaceChoiceForm)({
             token: first(params, "token"),
@@ -551,13 +554,8 @@ ${next === undefined ? null : html`<input type="hidden" name="next" value="${nex
         Effect.gen(function* () {
           const { prefix, request, secure } = yield* context
           if (!sameOrigin(request)) return json(403, { error: "sign-in must come from this site's own page" })
-          const decision = yield* limiter.take(`sign-in:${clientAddress(request, hops)}`)
-          if (!decision.allowed)
-            return json(
-              429,
-              { error: "too many sign-in attempts" },
-              { "retry-after": String(decision.retryAfterSeconds) }
-            )
+          const limited = yield* takeSignIn(request)
+          if (limited !== undefined) return limited
           const params = yield* HttpRouter.params
           const opened = yield* redeem(request, params["token"] ?? "")
           if (opened === undefined) {
