@@ -7,6 +7,7 @@ import type * as SqlClient from "effect/sql/SqlClient"
 import { Accounts } from "./identity/Accounts.ts"
 import { Activities } from "./cases/Activities.ts"
 import { AnswerTokens } from "./cases/AnswerTokens.ts"
+import { ApiKeyCache } from "./identity/ApiKeyCache.ts"
 import { ApiKeys } from "./identity/ApiKeys.ts"
 import * as BlobStore from "./files/BlobStore.ts"
 import { Contacts } from "./cases/Contacts.ts"
@@ -53,6 +54,7 @@ export type Services =
   | Workspaces
 
 const foundation = Layer.mergeAll(
+  ApiKeyCache.layer,
   Accounts.layer,
   Stages.layer,
   Contacts.layer,

@@ -7,21 +7,15 @@
  * changes channel in the change's transaction, whatever path made it: the API,
  * the application, the CLI, a cascade).
  *
- * Nothing is cached unless that channel is listened to: not before this
- * process has heard its own notice on it (then no later change can be
- * missed), not after the listening connection is lost (the cache is emptied
- * and reads go to the database until it listens again), and not without
- * `Notifications` (a bare `SqlClient`). A read that started before a change
- * is not cached ({@link FormCache.stamp}).
+ * Nothing is cached unless the {@link ChangeFeed} is live (the channel is
+ * listened to and nothing can be missed); when it stops, the cache is
+ * emptied. A read that started before a change is not cached
+ * ({@link FormCache.stamp}).
  *
  * @module
  */
-import { randomBytes } from "node:crypto"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
-import * as Stream from "effect/Stream"
-import * as SqlClient from "effect/sql/SqlClient"
-import { eventsChannel, Notifications, notifyChannel } from "../storage/Notifications.ts"
+import * as ChangeFeed from "../storage/ChangeFeed.ts"
 
 /** The notice the triggers of migration 0019 send on the changes channel: `form:<workspaceId>:<formId>`. */
 export const formNotice = "form:"
@@ -61,13 +55,10 @@ export const make = <A extends { readonly id: number; readonly publicId: string 
 ) =>
   Effect.gen(function* () {
     const capacity = options.capacity ?? defaultCapacity
-    const notifications = yield* Effect.serviceOption(Notifications)
-    const sql = yield* SqlClient.SqlClient
     // A Map iterates in insertion order: re-inserting an entry on each read keeps the least recent first.
     const entries = new Map<string, { readonly workspaceId: number; readonly form: A }>()
     const byPublicId = new Map<string, string>()
     let generation = 0
-    let live = false
 
     const keyOf = (workspaceId: number, formId: number) => `${workspaceId}:${formId}`
     const remove = (key: string) => {
@@ -85,10 +76,6 @@ export const make = <A extends { readonly id: number; readonly publicId: string 
       entries.clear()
       byPublicId.clear()
     }
-    const stop = () => {
-      live = false
-      forget()
-    }
     const touch = (key: string) => {
       const entry = entries.get(key)
       if (entry === undefined) return undefined
@@ -97,15 +84,25 @@ export const make = <A extends { readonly id: number; readonly publicId: string 
       return entry
     }
 
+    const feed = yield* ChangeFeed.follow("form cache", {
+      onNotice: (notice) => {
+        if (!notice.startsWith(formNotice)) return // an event or a credentials notice
+        const [workspaceId, formId] = notice.slice(formNotice.length).split(":").map(Number)
+        if (Number.isInteger(workspaceId) && Number.isInteger(formId)) drop(workspaceId!, formId!)
+        else forget() // a form notice it cannot read: forget everything rather than guess
+      },
+      onStop: forget
+    })
+
     const cache: FormCache<A> = {
-      get: (workspaceId, formId) => (live ? touch(keyOf(workspaceId, formId))?.form : undefined),
+      get: (workspaceId, formId) => (feed.live() ? touch(keyOf(workspaceId, formId))?.form : undefined),
       getPublic: (publicId) => {
-        const key = live ? byPublicId.get(publicId) : undefined
+        const key = feed.live() ? byPublicId.get(publicId) : undefined
         return key === undefined ? undefined : touch(key)
       },
       stamp: () => generation,
       put: (stamp, workspaceId, form) => {
-        if (!live || stamp !== generation) return
+        if (!feed.live() || stamp !== generation) return
         const key = keyOf(workspaceId, form.id)
         remove(key)
         entries.set(key, { workspaceId, form })
@@ -115,38 +112,5 @@ export const make = <A extends { readonly id: number; readonly publicId: string 
       drop
     }
 
-    if (Option.isNone(notifications)) return cache
-    // Caching starts once this process hears its own notice on the channel: from then on no change is missed.
-    const ready = `ready:${randomBytes(12).toString("base64url")}`
-    const onNotice = (payload: string) =>
-      Effect.sync(() => {
-        if (payload === ready) {
-          live = true
-          return
-        }
-        if (!payload.startsWith(formNotice)) return // an event or a credentials notice
-        const [workspaceId, formId] = payload.slice(formNotice.length).split(":").map(Number)
-        if (Number.isInteger(workspaceId) && Number.isInteger(formId)) drop(workspaceId!, formId!)
-        else forget() // a form notice it cannot read: forget everything rather than guess
-      })
-    const announce = Effect.gen(function* () {
-      while (!live) {
-        yield* Effect.ignore(sql`select pg_notify(${notifyChannel(sql, eventsChannel)}, ${ready})`)
-        // A notice sent before the LISTEN took effect is lost: send again until one is heard.
-        yield* Effect.sleep("20 millis")
-      }
-    })
-    const session = Effect.scoped(
-      Effect.gen(function* () {
-        yield* Effect.forkScoped(announce)
-        yield* notifications.value.listen(eventsChannel).pipe(Stream.runForEach(onNotice))
-      })
-    ).pipe(
-      Effect.ensuring(Effect.sync(stop)),
-      Effect.catchCause((cause) =>
-        Effect.logWarning("form cache: not listening; forms are read from the database", cause)
-      )
-    )
-    yield* Effect.forkScoped(Effect.forever(Effect.andThen(session, Effect.sleep("1 second"))))
     return cache
   })

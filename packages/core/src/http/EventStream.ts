@@ -28,7 +28,7 @@ import { responseLink } from "../kernel/Links.ts"
 import * as Actors from "../identity/Actors.ts"
 import type { MemberRole } from "../identity/Members.ts"
 import { Sessions } from "../identity/Sessions.ts"
-import { Notifications } from "../storage/Notifications.ts"
+import { credentialsNotice, Notifications } from "../storage/Notifications.ts"
 import { baseUrlOf } from "../web/RequestOrigin.ts"
 import { bearerChallenge, sessionCookie } from "../web/Security.ts"
 
@@ -80,9 +80,6 @@ export interface EventStreamOptions {
 
 /** The defaults of {@link EventStreamOptions}. */
 export const defaultOptions = { maxStreamsPerCredential: 20, maxStreams: 1000, recheckInterval: "1 minute" } as const
-
-/** The notice the database sends on the events channel when credentials of a workspace changed (migration 0016). */
-const credentialsNotice = "credentials:"
 
 /** Two clients share a credential when this is equal. */
 const credentialKey = (credential: Credential) =>
@@ -150,7 +147,7 @@ export class EventHub extends Context.Service<
         const verdict = Effect.fnUntraced(function* (client: StreamClient) {
           let role: MemberRole | null
           if (client.credential._tag === "ApiKey") {
-            const actor = yield* Effect.result(apiKeys.authenticate(client.credential.key))
+            const actor = yield* Effect.result(apiKeys.authenticate(client.credential.key, { fresh: true }))
             if (actor._tag === "Failure") {
               if (actor.failure._tag === "SqlError") return yield* Effect.fail(actor.failure)
               return { code: closeUnauthorized, reason: `key no longer valid: ${actor.failure.message}` }

@@ -14,6 +14,7 @@ import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import * as Actors from "./Actors.ts"
+import { ApiKeyCache } from "./ApiKeyCache.ts"
 import { Forbidden } from "../kernel/Errors.ts"
 import { Id } from "../kernel/Ids.ts"
 import { Members, type MemberNotFound, type MemberRole } from "./Members.ts"
@@ -152,8 +153,15 @@ export class ApiKeys extends Context.Service<
      * their own workspace.
      */
     readonly locate: (keyId: number) => Effect.Effect<number, ApiKeyNotFound | SqlError.SqlError>
-    /** The actor a bearer key stands for, or `InvalidApiKey`. */
-    readonly authenticate: (key: string) => Effect.Effect<Actors.Actor, InvalidApiKey | SqlError.SqlError>
+    /**
+     * The actor a bearer key stands for, or `InvalidApiKey`. A key checked
+     * before is answered from memory ({@link ApiKeyCache}); `fresh` reads the
+     * database whatever is kept (a re-check after its credentials changed).
+     */
+    readonly authenticate: (
+      key: string,
+      options?: { readonly fresh?: boolean }
+    ) => Effect.Effect<Actors.Actor, InvalidApiKey | SqlError.SqlError>
     /**
      * Issues a key as an actor, acting as `accountId` or else the actor's own
      * account: owners and admins, for themselves or for members whose role is
@@ -180,6 +188,7 @@ export class ApiKeys extends Context.Service<
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const members = yield* Members
+      const cache = yield* ApiKeyCache
       const lastWritten = new Map<number, number>()
 
       const create = Effect.fn("ApiKeys.create")(function* (workspaceId: number, input: CreateApiKeyInput) {
@@ -205,15 +214,41 @@ export class ApiKeys extends Context.Service<
         const rows = yield* sql<ApiKeyRow>`
           update api_keys set revoked_at = coalesce(revoked_at, ${now})
           where workspace_id = ${workspaceId} and id = ${keyId}
-          returning id, name, prefix, account_id, created_at, last_used_at, revoked_at`
+          returning id, name, prefix, account_id, created_at, last_used_at, revoked_at`.pipe(
+          // At once in this process; every other process drops it when the revocation's notice arrives.
+          Effect.ensuring(Effect.sync(() => cache.dropWorkspace(workspaceId)))
+        )
         if (rows.length === 0) return yield* new ApiKeyNotFound({ message: `API key ${keyId} not found` })
         return toApiKey(rows[0]!)
       })
 
-      const authenticate = Effect.fn("ApiKeys.authenticate")(function* (key: string) {
+      // lastUsedAt is written at most once a minute per key and process, from memory or not.
+      const used = Effect.fnUntraced(function* (keyId: number) {
+        const now = yield* Clock.currentTimeMillis
+        const last = lastWritten.get(keyId)
+        if (last !== undefined && now - last < LAST_USED_RESOLUTION_MS) return
+        lastWritten.set(keyId, now)
+        const at = new Date(now)
+        const earliest = new Date(now - LAST_USED_RESOLUTION_MS)
+        yield* sql`
+          update api_keys set last_used_at = ${at}
+          where id = ${keyId} and (last_used_at is null or last_used_at < ${earliest})`
+      })
+
+      const authenticate = Effect.fn("ApiKeys.authenticate")(function* (
+        key: string,
+        options?: { readonly fresh?: boolean }
+      ) {
         if (key === "")
           return yield* new InvalidApiKey({ message: "missing API key: send Authorization: Bearer qk_live_..." })
         if (!isWellFormed(key)) return yield* new InvalidApiKey({ message: "malformed API key" })
+        const digest = hash(key)
+        const kept = options?.fresh === true ? undefined : cache.get(digest)
+        if (kept !== undefined) {
+          yield* used(kept.apiKeyId!)
+          return kept
+        }
+        const stamp = cache.stamp()
         const rows = yield* sql<{
           readonly id: number
           readonly workspace_id: number
@@ -226,21 +261,12 @@ export class ApiKeys extends Context.Service<
           from api_keys k
           join members m on m.workspace_id = k.workspace_id and m.account_id = k.account_id
           join accounts a on a.id = k.account_id
-          where k.hash = ${hash(key)}`
+          where k.hash = ${digest}`
         const row = rows[0]
         if (row === undefined) return yield* new InvalidApiKey({ message: "unknown API key" })
         if (row.revoked) return yield* new InvalidApiKey({ message: "this API key has been revoked" })
-        const now = yield* Clock.currentTimeMillis
-        const last = lastWritten.get(row.id)
-        if (last === undefined || now - last >= LAST_USED_RESOLUTION_MS) {
-          lastWritten.set(row.id, now)
-          const at = new Date(now)
-          const earliest = new Date(now - LAST_USED_RESOLUTION_MS)
-          yield* sql`
-            update api_keys set last_used_at = ${at}
-            where id = ${row.id} and (last_used_at is null or last_used_at < ${earliest})`
-        }
-        return Actors.member({
+        yield* used(row.id)
+        const actor = Actors.member({
           workspaceId: row.workspace_id,
           accountId: row.account_id,
           role: row.role,
@@ -248,6 +274,8 @@ export class ApiKeys extends Context.Service<
           via: "api_key",
           apiKeyId: row.id
         })
+        cache.put(stamp, digest, actor)
+        return actor
       })
 
       const locate = Effect.fn("ApiKeys.locate")(function* (keyId: number) {

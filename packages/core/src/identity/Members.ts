@@ -9,6 +9,7 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
+import { ApiKeyCache } from "./ApiKeyCache.ts"
 import { Accounts, EmailAddress, PersonName } from "./Accounts.ts"
 import * as Actors from "./Actors.ts"
 import { MemberRole } from "./Actors.ts"
@@ -118,6 +119,16 @@ export class Members extends Context.Service<
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const accounts = yield* Accounts
+      const keys = yield* ApiKeyCache
+      // A change to a membership drops the workspace's keys from this process's memory at once (after the
+      // change; other processes drop them when its notice arrives).
+      const droppingKeys =
+        (workspaceId: number) =>
+        <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+          Effect.ensuring(
+            effect,
+            Effect.sync(() => keys.dropWorkspace(workspaceId))
+          )
 
       const list = Effect.fn("Members.list")(function* (workspaceId: number) {
         const rows = yield* sql<MemberRow>`
@@ -141,36 +152,40 @@ export class Members extends Context.Service<
 
       const add = Effect.fn("Members.add")(function* (workspaceId: number, input: AddMemberInput) {
         const now = new Date(yield* Clock.currentTimeMillis)
-        return yield* sql.withTransaction(
-          Effect.gen(function* () {
-            const account = yield* accounts.findOrCreate({ email: input.email, name: input.name ?? null })
-            yield* sql`
+        return yield* sql
+          .withTransaction(
+            Effect.gen(function* () {
+              const account = yield* accounts.findOrCreate({ email: input.email, name: input.name ?? null })
+              yield* sql`
             insert into members (workspace_id, account_id, role, created_at)
             values (${workspaceId}, ${account.id}, ${input.role}, ${now})
             on conflict (workspace_id, account_id) do update set role = excluded.role`
-            return { accountId: account.id, name: account.name, email: account.email, role: input.role }
-          })
-        )
+              return { accountId: account.id, name: account.name, email: account.email, role: input.role }
+            })
+          )
+          .pipe(droppingKeys(workspaceId))
       })
 
       const remove = Effect.fn("Members.remove")(function* (workspaceId: number, accountId: number) {
         const now = new Date(yield* Clock.currentTimeMillis)
         // The membership's sessions, keys and unused sign-in links end with it, in the same transaction: re-adding
         // the account later must not bring an old cookie or key back to life.
-        yield* sql.withTransaction(
-          Effect.gen(function* () {
-            const rows = yield* sql`
+        yield* sql
+          .withTransaction(
+            Effect.gen(function* () {
+              const rows = yield* sql`
             delete from members where workspace_id = ${workspaceId} and account_id = ${accountId} returning account_id`
-            if (rows.length === 0) {
-              return yield* new MemberNotFound({ message: `member ${accountId} not found` })
-            }
-            yield* sql`delete from sessions where workspace_id = ${workspaceId} and account_id = ${accountId}`
-            yield* sql`delete from sign_in_links where workspace_id = ${workspaceId} and account_id = ${accountId} and used_at is null`
-            yield* sql`
+              if (rows.length === 0) {
+                return yield* new MemberNotFound({ message: `member ${accountId} not found` })
+              }
+              yield* sql`delete from sessions where workspace_id = ${workspaceId} and account_id = ${accountId}`
+              yield* sql`delete from sign_in_links where workspace_id = ${workspaceId} and account_id = ${accountId} and used_at is null`
+              yield* sql`
             update api_keys set revoked_at = ${now}
             where workspace_id = ${workspaceId} and account_id = ${accountId} and revoked_at is null`
-          })
-        )
+            })
+          )
+          .pipe(droppingKeys(workspaceId))
       })
 
       const keepAnOwner = Effect.fn("Members.keepAnOwner")(function* (workspaceId: number, accountId: number) {
@@ -238,15 +253,17 @@ export class Members extends Context.Service<
         role: MemberRole
       ) {
         yield* Actors.requireAdmin(actor)
-        return yield* sql.withTransaction(
-          Effect.gen(function* () {
-            const member = (yield* authorizeNow(actor, accountId, role))!
-            if (member.role === role) return member
-            if (member.role === "owner") yield* keepAnOwner(actor.workspaceId, accountId)
-            yield* sql`update members set role = ${role} where workspace_id = ${actor.workspaceId} and account_id = ${accountId}`
-            return { ...member, role }
-          })
-        )
+        return yield* sql
+          .withTransaction(
+            Effect.gen(function* () {
+              const member = (yield* authorizeNow(actor, accountId, role))!
+              if (member.role === role) return member
+              if (member.role === "owner") yield* keepAnOwner(actor.workspaceId, accountId)
+              yield* sql`update members set role = ${role} where workspace_id = ${actor.workspaceId} and account_id = ${accountId}`
+              return { ...member, role }
+            })
+          )
+          .pipe(droppingKeys(actor.workspaceId))
       })
 
       const dismiss = Effect.fn("Members.dismiss")(function* (actor: Actors.Actor, accountId: number) {

@@ -41,6 +41,9 @@ export const channelName = (base: string, schema: string): string => {
  */
 export const eventsChannel = "qforms_events"
 
+/** The notice on {@link eventsChannel} when a workspace's credentials changed: `credentials:<workspaceId>`. */
+export const credentialsNotice = "credentials:"
+
 /**
  * The channel `base` of the current schema, as an SQL expression for
  * `pg_notify` ({@link channelName} computed by the database, from

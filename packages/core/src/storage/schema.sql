@@ -11,6 +11,7 @@ create table accounts (
 alter table accounts add constraint accounts_pkey PRIMARY KEY (id);
 CREATE UNIQUE INDEX accounts_email ON accounts USING btree (lower(email));
 CREATE UNIQUE INDEX accounts_pkey ON accounts USING btree (id);
+CREATE TRIGGER accounts_name_changed AFTER UPDATE OF name ON accounts FOR EACH ROW WHEN ((old.name IS DISTINCT FROM new.name)) EXECUTE FUNCTION qforms_account_name_changed();
 
 create table activities (
   id integer not null generated always as identity,
@@ -473,6 +474,21 @@ create table workspaces (
 );
 alter table workspaces add constraint workspaces_pkey PRIMARY KEY (id);
 CREATE UNIQUE INDEX workspaces_pkey ON workspaces USING btree (id);
+
+CREATE OR REPLACE FUNCTION qforms_account_name_changed()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    begin
+      -- The events channel of this deployment's schema (storage/Notifications.ts channelName).
+      perform pg_notify(
+        case when length('qforms_events_' || tg_table_schema) <= 63 then 'qforms_events_' || tg_table_schema
+          else 'qforms_events_' || md5(tg_table_schema) end,
+        'credentials:' || m.workspace_id)
+      from members m where m.account_id = new.id;
+      return null;
+    end
+    $function$;
 
 CREATE OR REPLACE FUNCTION qforms_credentials_changed()
  RETURNS trigger
