@@ -12,6 +12,10 @@
  *   npm run bench -- --rounds 4         A/B rounds per pair (default 2; 1 in a smoke run)
  *   npm run bench -- --profile          qforms processes write CPU profiles (--cpu-prof) to bench/results/profiles/
  *                                       (figures in bench/results/profiled/, apart from the full run's)
+ *   npm run bench -- --memory           qforms processes sample where their memory is (src/MemoryProbe.ts) into
+ *                                       bench/results/memory/<pid>.json
+ *   npm run bench -- --node-args "--max-semi-space-size=16"
+ *                                       extra Node options for the qforms processes (A/B of a V8 setting)
  *   npm run bench -- --out /tmp/x       write the JSON and RESULTS.md there instead
  *   npm run bench -- --report           only rewrite RESULTS.md from results/*.json (and ANALYSIS.md)
  *
@@ -83,6 +87,7 @@ const outDir =
         : `${benchDir}results/`
 const resultsFile = smoke || profile || outOption !== undefined ? `${outDir}RESULTS.md` : `${benchDir}RESULTS.md`
 const profileDir = `${benchDir}results/profiles/`
+const memoryDir = `${benchDir}results/memory/`
 
 const started = Date.now()
 const log = (message: string) => {
@@ -97,10 +102,20 @@ const ctx: Context = {
   warmup: smoke ? 0.5 : 3,
   rounds: option("--rounds") !== undefined ? Math.max(1, Number(option("--rounds")) || 1) : smoke ? 1 : 2,
   connections: smoke ? 10 : 50,
-  qformsNodeArgs: flag("--profile") ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
+  qformsNodeArgs: [
+    ...(flag("--profile") ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []),
+    ...(flag("--memory") ? ["--import", `${benchDir}src/MemoryProbe.ts`] : []),
+    ...(option("--node-args")
+      ?.split(" ")
+      .filter((arg) => arg !== "") ?? [])
+  ],
   log
 }
 if (flag("--profile")) mkdirSync(profileDir, { recursive: true })
+if (flag("--memory")) {
+  mkdirSync(memoryDir, { recursive: true })
+  process.env.QFORMS_BENCH_MEMORY_DIR = memoryDir
+}
 
 const postgresVersion = async () => {
   const url = Db.pgUrl()
