@@ -7,11 +7,12 @@
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { afterAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { ApiKeys } from "../src/identity/ApiKeys.ts"
-import * as Qforms from "../src/Qforms.ts"
+import type * as Qforms from "../src/Qforms.ts"
 import { waitFor } from "@qforms/test-kit/Conditions"
 import { databaseTargets } from "@qforms/test-kit/Databases"
+import { instancesOn } from "@qforms/test-kit/Instances"
 import { apiOf } from "@qforms/test-kit/InProcessApi"
 import { ownerKey } from "@qforms/test-kit/Seeds"
 
@@ -23,18 +24,10 @@ const settings = (database: Qforms.QformsOptions["database"]): Qforms.QformsOpti
 
 for (const target of databaseTargets) {
   describe(`API key cache on ${target.name}`, () => {
-    const running: Array<Qforms.Qforms> = []
-    const cleanups: Array<() => Promise<void>> = []
-    afterAll(async () => {
-      for (const q of running) await q.dispose()
-      for (const cleanup of cleanups) await cleanup()
-    })
+    const instances = instancesOn(target, settings)
 
     const setUp = async () => {
-      const options = target.options()
-      cleanups.push(options.cleanup)
-      const q = await Qforms.make(settings(options.database))
-      running.push(q)
+      const { qforms: q, database } = await instances.fresh()
       const ownerKeyText = await q.run(ownerKey({ name: "Keys" }))
       const owner = apiOf(q, ownerKeyText)
       // A second member (an admin) with a key of their own: the key the tests change.
@@ -63,7 +56,7 @@ for (const target of databaseTargets) {
             yield* run(yield* SqlClient.SqlClient)
           }).pipe(Effect.orDie)
         )
-      return { q, options, owner, key, keyId, accountId, actor, refusal, plainSql, api: apiOf(q, key) }
+      return { q, database, owner, key, keyId, accountId, actor, refusal, plainSql, api: apiOf(q, key) }
     }
 
     it("a change by plain SQL reaches a key checked before: name, role, revocation", async () => {
@@ -102,9 +95,8 @@ for (const target of databaseTargets) {
     it.skipIf(target.name !== "postgres")(
       "a revocation through another instance on the same database reaches this one",
       async () => {
-        const { options, key, keyId, actor, refusal } = await setUp()
-        const other = await Qforms.make(settings(options.database))
-        running.push(other)
+        const { database, key, keyId, actor, refusal } = await setUp()
+        const other = await instances.sharing(database)
         for (let i = 0; i < 2; i++) expect((await actor()).role).toBe("admin")
         // The admin's key revokes itself through the other instance.
         const otherApi = apiOf(other, key)

@@ -6,10 +6,11 @@
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { afterAll, describe, expect, it } from "vitest"
-import * as Qforms from "../src/Qforms.ts"
+import { describe, expect, it } from "vitest"
+import type * as Qforms from "../src/Qforms.ts"
 import { waitFor } from "@qforms/test-kit/Conditions"
 import { databaseTargets } from "@qforms/test-kit/Databases"
+import { instancesOn } from "@qforms/test-kit/Instances"
 import { apiOf } from "@qforms/test-kit/InProcessApi"
 import { ownerKey } from "@qforms/test-kit/Seeds"
 
@@ -21,23 +22,15 @@ const settings = (database: Qforms.QformsOptions["database"]): Qforms.QformsOpti
 
 for (const target of databaseTargets) {
   describe(`form cache on ${target.name}`, () => {
-    const running: Array<Qforms.Qforms> = []
-    const cleanups: Array<() => Promise<void>> = []
-    afterAll(async () => {
-      for (const q of running) await q.dispose()
-      for (const cleanup of cleanups) await cleanup()
-    })
+    const instances = instancesOn(target, settings)
 
     const setUp = async () => {
-      const options = target.options()
-      cleanups.push(options.cleanup)
-      const q = await Qforms.make(settings(options.database))
-      running.push(q)
+      const { qforms: q, database } = await instances.fresh()
       const key = await q.run(ownerKey({ name: "Cache" }))
       const api = apiOf(q, key)
       const form = await api("POST", "/forms", { title: "Before", fields: [{ type: "short_text", label: "Name" }] })
       expect((await api("PATCH", `/forms/${form.json.id}`, { status: "published" })).status).toBe(200)
-      return { q, key, api, formId: form.json.id as number, publicId: form.json.publicId as string, options }
+      return { q, key, api, formId: form.json.id as number, publicId: form.json.publicId as string, database }
     }
 
     it("a change by plain SQL (another process, the CLI, a cascade) reaches the API, the public page and submissions", async () => {
@@ -87,9 +80,8 @@ for (const target of databaseTargets) {
     it.skipIf(target.name !== "postgres")(
       "a change made through another instance on the same database reaches this one",
       async () => {
-        const { key, api, formId, options } = await setUp()
-        const other = await Qforms.make(settings(options.database))
-        running.push(other)
+        const { key, api, formId, database } = await setUp()
+        const other = await instances.sharing(database)
         const otherApi = apiOf(other, key)
         for (let i = 0; i < 2; i++) expect((await api("GET", `/forms/${formId}`)).json.title).toBe("Before")
         expect((await otherApi("PATCH", `/forms/${formId}`, { title: "Elsewhere" })).status).toBe(200)
