@@ -69,13 +69,15 @@ export const render = (results: ReadonlyArray<Stored>, analysis: string | undefi
   ]
   if (runs.length > 0) {
     const first = runs[0]!
+    // Rows kept from earlier runs may come from another machine: then each run names its own.
+    const oneMachine = runs.every((run) => run.machine === first.machine)
     lines.push(
-      `- Machine: ${first.machine}; Node ${first.node}; ${first.postgres ?? "no PostgreSQL"}.`,
+      ...(oneMachine ? [`- Machine: ${first.machine}; Node ${first.node}; ${first.postgres ?? "no PostgreSQL"}.`] : []),
       ...[...new Map(runs.map((run) => [run.startedAt, run])).values()].map(
         (run) =>
-          `- Run ${run.startedAt} → ${run.finishedAt}${run.smoke ? " (smoke)" : ""}: \`${run.command}\`, load average ${run.loadavg
-            .map((n) => n.toFixed(2))
-            .join(" / ")} at its end.`
+          `- Run ${run.startedAt} → ${run.finishedAt}${run.smoke ? " (smoke)" : ""}${
+            oneMachine ? "" : ` on ${run.machine}, Node ${run.node}, ${run.postgres ?? "no PostgreSQL"}`
+          }: \`${run.command}\`, load average ${run.loadavg.map((n) => n.toFixed(2)).join(" / ")} at its end.`
       ),
       ""
     )
