@@ -152,6 +152,14 @@ describe.skipIf(!present)("the application in a browser", () => {
     await addQuestion("email", "Email")
     await addQuestion("select", "Topic", async (key) => page.locator(`#${key}-choices`).fill("Billing\nBug\nOther"))
     await addQuestion("rating", "How urgent is it?")
+    await addQuestion("nps", "Would you recommend us?", async (key) =>
+      page.locator(`#${key}-maxLabel`).fill("Certainly")
+    )
+    await addQuestion("opinion_scale", "Was it easy to reach us?", async (key) => {
+      await page.locator(`#${key}-min`).fill("0")
+      await page.locator(`#${key}-max`).fill("7")
+      await page.locator(`#${key}-minLabel`).fill("Very hard")
+    })
     // The live preview walks the unsaved questions one at a time.
     const preview = page.getByRole("region", { name: "Live preview" })
     await preview.getByRole("button", { name: "Next" }).click()
@@ -162,6 +170,14 @@ describe.skipIf(!present)("the application in a browser", () => {
     await page.getByRole("button", { name: "Save and publish" }).click()
     await page.getByText("Saved and published.").waitFor()
     const formId = Number(/\/app\/forms\/(\d+)/.exec(page.url())![1])
+    // The scale questions were saved with the options typed in the builder, and only those.
+    const saved = (await (
+      await fetch(`${url}/api/forms/${formId}`, { headers: { authorization: `Bearer ${ownerKey}` } })
+    ).json()) as { fields: ReadonlyArray<{ type: string; options: unknown }> }
+    expect(saved.fields.filter((f) => f.type === "nps" || f.type === "opinion_scale")).toEqual([
+      expect.objectContaining({ type: "nps", options: { maxLabel: "Certainly" } }),
+      expect.objectContaining({ type: "opinion_scale", options: { min: 0, max: 7, minLabel: "Very hard" } })
+    ])
 
     // Subscribe a webhook for stage changes; its secret is shown once.
     await page.getByRole("link", { name: "Settings" }).click()
@@ -189,6 +205,12 @@ describe.skipIf(!present)("the application in a browser", () => {
     await publicPage.getByLabel("Bug").check()
     await publicPage.getByRole("button", { name: "OK" }).click()
     await publicPage.getByLabel("4").check()
+    await publicPage.getByRole("button", { name: "OK" }).click()
+    await publicPage.getByText("Would you recommend us?").waitFor()
+    await publicPage.getByLabel("9", { exact: true }).check()
+    await publicPage.getByRole("button", { name: "OK" }).click()
+    // The opinion scale is optional: left unanswered.
+    await publicPage.getByText("Was it easy to reach us?").waitFor()
     await publicPage.getByRole("button", { name: "Submit" }).click()
     await publicPage.getByText(/Thank/).waitFor()
     await page.getByRole("link", { name: "Ada Lovelace" }).waitFor({ timeout: 10_000 })
@@ -414,7 +436,9 @@ describe.skipIf(!present)("the application in a browser", () => {
           type: "select",
           label: "What is it about?",
           options: { choices: ["Billing", "A bug report", "Something else entirely"] }
-        }
+        },
+        { type: "nps", label: "How likely are you to recommend us to a colleague?" },
+        { type: "opinion_scale", label: "Setting up was easy", options: { min: 0, max: 10 } }
       ]
     })
     await api("PATCH", `/forms/${form.id}`, { status: "published" })

@@ -7,7 +7,9 @@ import {
   FieldInput,
   type FieldType,
   FileOptions,
+  NpsOptions,
   NumberOptions,
+  OpinionScaleOptions,
   RatingOptions,
   SelectOptions
 } from "../src/forms/Fields.ts"
@@ -143,6 +145,31 @@ describe("FieldInput", () => {
       'max must be an integer from 2 to 10\n  at ["options"]["max"]'
     ],
     [
+      "opinion_scale min 2",
+      { type: "opinion_scale", label: "S", options: { min: 2 } },
+      'min must be 0 or 1\n  at ["options"]["min"]'
+    ],
+    [
+      "opinion_scale max 11",
+      { type: "opinion_scale", label: "S", options: { max: 11 } },
+      'max must be an integer from 2 to 10\n  at ["options"]["max"]'
+    ],
+    [
+      "nps with a range",
+      { type: "nps", label: "N", options: { max: 5 } },
+      'unknown option "max" (allowed: placeholder, help, minLabel, maxLabel)\n  at ["options"]["max"]'
+    ],
+    [
+      "nps empty end label",
+      { type: "nps", label: "N", options: { minLabel: "  " } },
+      'an end label must not be empty\n  at ["options"]["minLabel"]'
+    ],
+    [
+      "opinion_scale end label too long",
+      { type: "opinion_scale", label: "S", options: { maxLabel: "x".repeat(101) } },
+      'an end label must be at most 100 characters\n  at ["options"]["maxLabel"]'
+    ],
+    [
       "file maxSizeMb 101",
       { type: "file", label: "F", options: { maxSizeMb: 101 } },
       'maxSizeMb must be at most 100\n  at ["options"]["maxSizeMb"]'
@@ -177,14 +204,22 @@ describe("FieldInput", () => {
     [
       "unknown type",
       { type: "colour", label: "T" },
-      'a question must be an object whose "type" is one of short_text, long_text, email, tel, url, number, date, select, checkboxes, rating, yes_no, file, statement'
+      'a question must be an object whose "type" is one of short_text, long_text, email, tel, url, number, date, select, checkboxes, rating, nps, opinion_scale, yes_no, file, statement'
     ]
   ])("rejects %s", (_name, input, message) => {
     expect(inputError(input)).toBe(message)
   })
 
   it("rejects unknown option keys whatever the parse options", () => {
-    for (const schema of [SelectOptions, CheckboxesOptions, NumberOptions, RatingOptions, FileOptions]) {
+    for (const schema of [
+      SelectOptions,
+      CheckboxesOptions,
+      NumberOptions,
+      RatingOptions,
+      NpsOptions,
+      OpinionScaleOptions,
+      FileOptions
+    ]) {
       const result = Schema.decodeUnknownResult(schema)({ choices: ["a"], bogus: 1 }, { onExcessProperty: "ignore" })
       expect(Result.isFailure(result)).toBe(true)
     }
@@ -196,7 +231,7 @@ describe("FieldInput", () => {
     const root = doc.definitions["FieldInput"]
     expect(root).toBeDefined()
     const members = root as { anyOf?: ReadonlyArray<unknown>; oneOf?: ReadonlyArray<unknown> }
-    expect((members.anyOf ?? members.oneOf ?? []).length).toBe(13)
+    expect((members.anyOf ?? members.oneOf ?? []).length).toBe(15)
     expect(json).toContain('"propertyNames":{"enum":["placeholder","help","choices"]}')
     expect(json).toContain('"uniqueItems":true')
     expect(() => Schema.toJsonSchemaDocument(Schema.Array(FieldInput), { onExcessProperty: "error" })).not.toThrow()
@@ -233,6 +268,10 @@ describe("validateAnswers", () => {
     ],
     ["rating default max", field("rating", "Score"), 5, 5],
     ["rating max 10", field("rating", "Score", { options: { max: 10 } }), 10, 10],
+    ["nps 0", field("nps", "Recommend"), 0, 0],
+    ["nps 10", field("nps", "Recommend"), 10, 10],
+    ["opinion_scale default 1..5", field("opinion_scale", "Easy"), 5, 5],
+    ["opinion_scale 0..10", field("opinion_scale", "Easy", { options: { min: 0, max: 10 } }), 0, 0],
     ["yes_no true", field("yes_no", "Agree"), true, true],
     ["yes_no false", field("yes_no", "Agree"), false, false],
     [
@@ -351,6 +390,16 @@ describe("validateAnswers", () => {
       '"Score" must be a whole number from 1 to 10'
     ],
     ["yes_no string", field("yes_no", "Agree"), "yes", '"Agree" must be true or false'],
+    ["nps 11", field("nps", "Recommend"), 11, '"Recommend" must be a whole number from 0 to 10'],
+    ["nps float", field("nps", "Recommend"), 7.5, '"Recommend" must be a whole number from 0 to 10'],
+    ["nps string", field("nps", "Recommend"), "9", '"Recommend" must be a whole number from 0 to 10'],
+    ["opinion_scale 0 on 1..5", field("opinion_scale", "Easy"), 0, '"Easy" must be a whole number from 1 to 5'],
+    [
+      "opinion_scale 8 on 0..7",
+      field("opinion_scale", "Easy", { options: { min: 0, max: 7 } }),
+      8,
+      '"Easy" must be a whole number from 0 to 7'
+    ],
     ["file string", field("file", "CV"), "cv.pdf", '"CV" must be an uploaded file'],
     [
       "file negative size",

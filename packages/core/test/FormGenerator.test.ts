@@ -50,7 +50,7 @@ const offlineCases: ReadonlyArray<readonly [string, string, ReadonlyArray<Expect
     "NPS survey",
     "NPS survey",
     [
-      ["rating", "How likely are you to recommend us to a friend or colleague?", true, { max: 10 }],
+      ["nps", "How likely are you to recommend us to a friend or colleague?", true],
       ["long_text", "What is the main reason for your score?", false]
     ]
   ],
@@ -180,7 +180,7 @@ const offlineCases: ReadonlyArray<readonly [string, string, ReadonlyArray<Expect
     "Product feedback form",
     [
       ["checkboxes", "Which features do you use?", false, { choices: ["Dashboard", "Reports", "API", "Integrations"] }],
-      ["rating", "How likely are you to recommend us?", false, { max: 10 }],
+      ["nps", "How likely are you to recommend us?", false],
       ["long_text", "Any other comments", false]
     ]
   ],

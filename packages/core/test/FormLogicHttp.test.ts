@@ -299,6 +299,42 @@ for (const target of databaseTargets) {
       expect(none.status).toBe(201)
     })
 
+    it("branches on a Net Promoter Score: a detractor is asked why, a promoter is not; the flat answer is the score", async () => {
+      const created = await api(server, key, "POST", "/forms", {
+        title: "NPS with a follow-up",
+        fields: [
+          {
+            type: "nps",
+            label: "How likely are you to recommend us?",
+            required: true,
+            ref: "score",
+            logic: [{ if: { field: "ref:score", greaterThan: 6 }, then: { jumpTo: "ref:thanks" } }]
+          },
+          { type: "long_text", label: "What should we improve?", required: true },
+          { type: "statement", label: "Thank you", ref: "thanks" }
+        ]
+      })
+      expect(created.status, created.text).toBe(201)
+      const form = created.body as { id: number; fields: Array<{ id: number }> }
+      expect((await api(server, key, "PATCH", `/forms/${form.id}`, { status: "published" })).status).toBe(200)
+      const [score, improve] = form.fields.map((f) => f.id)
+      const detractor = await api(server, key, "POST", `/forms/${form.id}/responses`, { values: { [score!]: 3 } })
+      expect(detractor.status).toBe(400)
+      expect(detractor.body.error).toContain('"What should we improve?" is required')
+      const promoter = await api(server, key, "POST", `/forms/${form.id}/responses`, {
+        values: { [score!]: 10, [improve!]: "skipped on this path" }
+      })
+      expect(promoter.status, promoter.text).toBe(201)
+      expect(promoter.body.values).toEqual({ [score!]: 10 })
+      const outOfRange = await api(server, key, "POST", `/forms/${form.id}/responses`, { values: { [score!]: 11 } })
+      expect(outOfRange.status).toBe(400)
+      expect(outOfRange.body.error).toContain(
+        '"How likely are you to recommend us?" must be a whole number from 0 to 10'
+      )
+      const flat = await api(server, key, "GET", `/forms/${form.id}/responses?flat=1`)
+      expect(flat.body.responses[0].answers).toEqual({ "How likely are you to recommend us?": "10" })
+    })
+
     it("the API submission follows the path: skipped answers dropped, skipped required questions not required", async () => {
       const { email, form, plan, team, why } = await planForm()
       const free = await api(server, key, "POST", `/forms/${form.id}/responses`, {

@@ -93,7 +93,9 @@ const validAnswers = (f: Fixture): Record<string, unknown> => ({
   [f.fields.checkboxes!]: ["A", "C"],
   [f.fields.rating!]: 4,
   [f.fields.date!]: "2026-01-31",
-  [f.fields.yes_no!]: true
+  [f.fields.yes_no!]: true,
+  [f.fields.nps!]: 9,
+  [f.fields.opinion_scale!]: 3
 })
 
 const routes: ReadonlyArray<Route> = [
@@ -1299,6 +1301,8 @@ const fixtureFields = [
   { type: "rating", label: "Score", options: { max: 5 } },
   { type: "date", label: "Day" },
   { type: "yes_no", label: "Agree" },
+  { type: "nps", label: "Recommend" },
+  { type: "opinion_scale", label: "Ease", options: { min: 1, max: 7, minLabel: "Hard", maxLabel: "Easy" } },
   { type: "file", label: "Attachment", options: { accept: ["application/pdf"], maxSizeMb: 1 } }
 ]
 

@@ -36,7 +36,13 @@ const fields = [
   { type: "tel", label: "Phone" },
   { type: "url", label: "Website" },
   { type: "file", label: "Your photo", options: { accept: ["image/png"], maxSizeMb: 1 } },
-  { type: "date", label: "Start date" }
+  { type: "date", label: "Start date" },
+  { type: "nps", label: "Would you tell a friend about us?" },
+  {
+    type: "opinion_scale",
+    label: "Setting up was easy",
+    options: { min: 0, max: 4, minLabel: "Strongly disagree", maxLabel: "Strongly agree" }
+  }
 ]
 
 /** A 1×1 PNG: uploaded through the file question. */
@@ -244,6 +250,21 @@ const fill = async (flow: Flow, js: boolean) => {
   expect(await page.inputValue("#a")).toBe("2026-03-15")
   await page.keyboard.press("Enter")
 
+  await screen(page, "tell a friend")
+  await check(flow, "nps")
+  expect(await page.locator("#choice-hint").textContent()).toBe("0 is Not at all likely, 10 is Extremely likely")
+  for (let i = 0; i < 9; i++) await page.keyboard.press("ArrowRight")
+  expect(await page.locator("input[name=a]:checked").getAttribute("value")).toBe("9")
+  await goOn(flow, js)
+
+  await screen(page, "Setting up was easy")
+  await check(flow, "opinion-scale")
+  expect(await page.locator("input[name=a]").count()).toBe(5)
+  await page.keyboard.press("ArrowRight")
+  await page.keyboard.press("ArrowRight")
+  expect(await page.locator("input[name=a]:checked").getAttribute("value")).toBe("2")
+  await goOn(flow, js)
+
   await screen(page, "Thank you!")
   await check(flow, "thanks")
 }
@@ -261,7 +282,9 @@ const expected = (ids: ReadonlyArray<number>) => ({
   [ids[10]!]: "+44 20 7946 0000",
   [ids[11]!]: "https://example.com",
   [ids[12]!]: { fileId: expect.any(String), name: "pixel.png", size: PNG.length, type: "image/png" },
-  [ids[13]!]: "2026-03-15"
+  [ids[13]!]: "2026-03-15",
+  [ids[14]!]: 9,
+  [ids[15]!]: 2
 })
 
 describe.skipIf(!present)("public form page in Chromium", () => {

@@ -35,6 +35,8 @@ describe("formatAnswer", () => {
     ],
     ["rating default max", field(1, "rating", "Score"), 4, "4/5"],
     ["rating max 10", field(1, "rating", "Score", { options: { max: 10 } }), 7, "7/10"],
+    ["nps", field(1, "nps", "Recommend"), 9, "9"],
+    ["opinion scale", field(1, "opinion_scale", "Easy", { options: { min: 0, max: 4 } }), 0, "0"],
     ["file", field(1, "file", "CV"), { fileId: "f1", name: "cv.pdf", size: 10, type: "application/pdf" }, "cv.pdf"],
     ["missing", field(1, "short_text", "Name"), undefined, ""]
   ])("%s", (_name, f, value, expected) => {

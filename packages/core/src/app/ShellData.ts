@@ -55,6 +55,8 @@ const labels: { readonly [Type in FieldType]: string } = {
   select: "One choice",
   checkboxes: "Several choices",
   rating: "Rating",
+  nps: "Net Promoter Score (0–10)",
+  opinion_scale: "Opinion scale",
   yes_no: "Yes / no",
   file: "File upload",
   statement: "Statement (no answer)"

@@ -11,7 +11,7 @@ import * as Predicate from "effect/Predicate"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import { stripBidiControls } from "../kernel/DisplayText.ts"
-import { type AnyFieldOptions, byPosition, DEFAULT_RATING_MAX, type Field } from "./Fields.ts"
+import { type AnyFieldOptions, byPosition, DEFAULT_RATING_MAX, type Field, scaleOf } from "./Fields.ts"
 
 const NonNegativeInt = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
 
@@ -286,6 +286,13 @@ const checkAnswer = (field: Field, value: unknown): Check => {
       return Predicate.isNumber(value) && Number.isInteger(value) && value >= 1 && value <= max
         ? ok(value)
         : bad(`${q} must be a whole number from 1 to ${max}`)
+    }
+    case "nps":
+    case "opinion_scale": {
+      const { min, max } = scaleOf(field)
+      return Predicate.isNumber(value) && Number.isInteger(value) && value >= min && value <= max
+        ? ok(value)
+        : bad(`${q} must be a whole number from ${min} to ${max}`)
     }
     case "yes_no":
       return Predicate.isBoolean(value) ? ok(value) : bad(`${q} must be true or false`)

@@ -39,6 +39,8 @@ export const FieldType = Schema.Literals([
   "select",
   "checkboxes",
   "rating",
+  "nps",
+  "opinion_scale",
   "yes_no",
   "file",
   "statement"
@@ -59,6 +61,12 @@ const PLAIN_TYPES = ["short_text", "long_text", "email", "tel", "url", "date", "
 
 /** Default number of stars of a `rating` question when `options.max` is absent. */
 export const DEFAULT_RATING_MAX = 5
+
+/** The range of an `opinion_scale` question when `options.min` / `options.max` are absent. */
+export const DEFAULT_SCALE = { min: 1, max: 5 } as const
+
+/** The end labels of an `nps` question when its options name none. */
+export const DEFAULT_NPS_LABELS = { minLabel: "Not at all likely", maxLabel: "Extremely likely" } as const
 
 // ---------------------------------------------------------------------------
 // Options
@@ -272,6 +280,91 @@ const FileOptionFields = {
 
 export const FileOptions = strictStruct(FileOptionFields)
 
+const EndLabel = Schema.Trim.check(
+  Schema.isNonEmpty({ message: "an end label must not be empty" }),
+  Schema.isMaxLength(100, { message: "an end label must be at most 100 characters" })
+)
+
+const EndLabelFields = {
+  /** What the lowest value means ("Not at all likely"), shown at that end. */
+  minLabel: Schema.optionalKey(EndLabel),
+  /** What the highest value means ("Extremely likely"), shown at that end. */
+  maxLabel: Schema.optionalKey(EndLabel)
+}
+
+/**
+ * Options of an `nps` question (Net Promoter Score: a whole number from 0 to
+ * 10): the end labels `minLabel` and `maxLabel` (≤ 100 chars each; "Not at
+ * all likely" and "Extremely likely" when absent). Unknown keys are rejected.
+ *
+ * @example
+ * ```ts
+ * Schema.decodeUnknownSync(NpsOptions)({ minLabel: "Never", maxLabel: "Certainly" })
+ * ```
+ */
+const NpsOptionFields = { ...TextOptionFields, ...EndLabelFields }
+
+export const NpsOptions = strictStruct(NpsOptionFields)
+
+/** Decoded {@link NpsOptions}. @example `const o: NpsOptions = { maxLabel: "Certainly" }` */
+export type NpsOptions = typeof NpsOptions.Type
+
+/**
+ * Options of an `opinion_scale` question (a whole number on a scale): `min`
+ * 0 or 1 (1 when absent), `max` 2..10 (5 when absent), and the end labels
+ * `minLabel` and `maxLabel` (≤ 100 chars each). Unknown keys are rejected.
+ *
+ * @example
+ * ```ts
+ * Schema.decodeUnknownSync(OpinionScaleOptions)({ min: 0, max: 10, minLabel: "Disagree", maxLabel: "Agree" })
+ * ```
+ */
+const OpinionScaleOptionFields = {
+  ...TextOptionFields,
+  min: Schema.optionalKey(
+    Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 1 }, { message: "min must be 0 or 1" }))
+  ),
+  max: Schema.optionalKey(
+    Schema.Int.check(Schema.isBetween({ minimum: 2, maximum: 10 }, { message: "max must be an integer from 2 to 10" }))
+  ),
+  ...EndLabelFields
+}
+
+export const OpinionScaleOptions = strictStruct(OpinionScaleOptionFields)
+
+/** Decoded {@link OpinionScaleOptions}. @example `const o: OpinionScaleOptions = { min: 0, max: 10 }` */
+export type OpinionScaleOptions = typeof OpinionScaleOptions.Type
+
+/**
+ * The range and end labels a scale question (`nps`, `opinion_scale`) shows,
+ * with the defaults filled in.
+ *
+ * @example
+ * ```ts
+ * scaleOf({ type: "nps", options: null }) // { min: 0, max: 10, minLabel: "Not at all likely", maxLabel: "Extremely likely" }
+ * ```
+ */
+export const scaleOf = (field: {
+  readonly type: FieldType
+  readonly options: AnyFieldOptions | null
+}): { readonly min: number; readonly max: number; readonly minLabel?: string; readonly maxLabel?: string } => {
+  const options = field.options
+  if (field.type === "nps") {
+    return {
+      min: 0,
+      max: 10,
+      minLabel: options?.minLabel ?? DEFAULT_NPS_LABELS.minLabel,
+      maxLabel: options?.maxLabel ?? DEFAULT_NPS_LABELS.maxLabel
+    }
+  }
+  return {
+    min: options?.min ?? DEFAULT_SCALE.min,
+    max: options?.max ?? DEFAULT_SCALE.max,
+    ...(options?.minLabel === undefined ? {} : { minLabel: options.minLabel }),
+    ...(options?.maxLabel === undefined ? {} : { maxLabel: options.maxLabel })
+  }
+}
+
 /** Decoded {@link FileOptions}. @example `const o: FileOptions = { maxSizeMb: 5 }` */
 export type FileOptions = typeof FileOptions.Type
 
@@ -299,6 +392,8 @@ export const optionKeys: { readonly [Type in FieldType]: ReadonlyArray<string> }
   checkboxes: Object.keys(CheckboxesOptionFields),
   number: Object.keys(NumberOptionFields),
   rating: Object.keys(RatingOptionFields),
+  nps: Object.keys(NpsOptionFields),
+  opinion_scale: Object.keys(OpinionScaleOptionFields),
   file: Object.keys(FileOptionFields)
 }
 
@@ -311,7 +406,15 @@ export const optionKeys: { readonly [Type in FieldType]: ReadonlyArray<string> }
  * const o: FieldOptions = { choices: ["Yes", "No"] }
  * ```
  */
-export type FieldOptions = BaseOptions | SelectOptions | CheckboxesOptions | NumberOptions | RatingOptions | FileOptions
+export type FieldOptions =
+  | BaseOptions
+  | SelectOptions
+  | CheckboxesOptions
+  | NumberOptions
+  | RatingOptions
+  | NpsOptions
+  | OpinionScaleOptions
+  | FileOptions
 
 /**
  * The options stored on a {@link Field}: one flat object with every option key
@@ -333,7 +436,9 @@ export const AnyFieldOptions = Schema.Struct({
   max: Schema.optionalKey(Schema.Finite),
   step: Schema.optionalKey(Schema.Finite),
   accept: Schema.optionalKey(Schema.Array(Schema.String)),
-  maxSizeMb: Schema.optionalKey(Schema.Finite)
+  maxSizeMb: Schema.optionalKey(Schema.Finite),
+  minLabel: Schema.optionalKey(Schema.String),
+  maxLabel: Schema.optionalKey(Schema.String)
 })
 
 /** Decoded {@link AnyFieldOptions}. @example `const o: AnyFieldOptions = {}` */
@@ -371,7 +476,7 @@ const optionalOptions = <S extends Schema.Top>(schema: S) =>
  * by `type`:
  *
  * - `select` / `checkboxes` require `options` with `choices`;
- * - `number`, `rating`, `file` take optional (or `null`) typed options;
+ * - `number`, `rating`, `nps`, `opinion_scale`, `file` take optional (or `null`) typed options;
  * - every other type takes optional (or `null`) `{ placeholder?, help? }`.
  *
  * `id` (positive int) keeps an existing question; `label` is trimmed and must
@@ -396,6 +501,8 @@ const fieldInputOf = <const Extra extends Schema.Struct.Fields>(extra: Extra) =>
     Schema.Struct({ type: Schema.Literal("checkboxes"), ...base, options: CheckboxesOptions }),
     Schema.Struct({ type: Schema.Literal("number"), ...base, options: optionalOptions(NumberOptions) }),
     Schema.Struct({ type: Schema.Literal("rating"), ...base, options: optionalOptions(RatingOptions) }),
+    Schema.Struct({ type: Schema.Literal("nps"), ...base, options: optionalOptions(NpsOptions) }),
+    Schema.Struct({ type: Schema.Literal("opinion_scale"), ...base, options: optionalOptions(OpinionScaleOptions) }),
     Schema.Struct({ type: Schema.Literal("file"), ...base, options: optionalOptions(FileOptions) })
   ]).annotate({
     identifier: "FieldInput",

@@ -12,7 +12,7 @@
  * - typed hints: email; phone/telephone/mobile; website/URL/link/LinkedIn;
  *   date/date of birth/birthday/when; how many/number of/age/amount/budget;
  *   rate/rating/"1-5"/"out of 10"/"stars" (rating, with that maximum);
- *   "how likely … recommend" (rating out of 10); yes or no/whether/"do you…?";
+ *   "how likely … recommend" (nps, 0 to 10); yes or no/whether/"do you…?";
  *   upload/attach/CV/resume/photo/screenshot (file, with a sensible accept
  *   list); comments/describe/tell us/feedback/message/explain/why (long text);
  * - choice lists: "(a, b or c)", "one of a, b, c", "which of: …",
@@ -148,7 +148,7 @@ const kinds: ReadonlyArray<Kind> = [
     pattern: /\b(?:nps|net promoter)\b|\blikely\b.*\brecommend\b/i,
     title: "Net Promoter Score survey",
     questions: () => [
-      q("rating", "How likely are you to recommend us to a friend or colleague?", true, { max: 10 }),
+      q("nps", "How likely are you to recommend us to a friend or colleague?", true),
       q("long_text", "What is the main reason for your score?", false)
     ]
   },
@@ -543,7 +543,7 @@ const questionOf = (rawItem: string, context: { readonly allRequired: boolean | 
     )
     return make("file", label, accept === undefined ? null : { accept })
   }
-  if (NPS_HINT.test(lower)) return make("rating", labelOf(item), { max: 10 })
+  if (NPS_HINT.test(lower)) return make("nps", labelOf(item))
   if (RATING_HINT.test(lower) && !NUMBER_HINT.test(lower.replace(/\bout\s+of\b/, ""))) {
     const range =
       /\b(\d{1,2})\s*(?:-|–|to)\s*(\d{1,2})\b/.exec(lower) ??

@@ -74,7 +74,9 @@ const INSTRUCTIONS = [
   "The object has: title (at most 200 characters), description (one or two sentences shown above the form, or null),",
   "and fields: the questions in a sensible order, 3 to 20 of them (fewer only when the description clearly asks for fewer).",
   "Question types: short_text, long_text, email, tel, url, number, date, select (one choice), checkboxes (several choices),",
-  'rating (options.max from 2 to 10), yes_no, file (upload; options.accept such as ["application/pdf", "image/*"] and',
+  "rating (stars; options.max from 2 to 10), nps (how likely to recommend, 0 to 10; options.minLabel and options.maxLabel),",
+  "opinion_scale (agreement or a scale; options.min 0 or 1, options.max from 2 to 10, options.minLabel, options.maxLabel),",
+  'yes_no, file (upload; options.accept such as ["application/pdf", "image/*"] and',
   "options.maxSizeMb), statement (text shown to the respondent, no answer).",
   "select and checkboxes need options.choices (distinct, short). Use options.help for a short hint where it helps.",
   "Set required to true only for what the form cannot do without. Set every id to null. Use null for options you don't need."

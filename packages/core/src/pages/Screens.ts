@@ -4,7 +4,7 @@
  * pages for an unknown, closed or failed form. Every string from a form is
  * user content and goes through the escaping `html` template.
  */
-import { DEFAULT_RATING_MAX, type Field } from "../forms/Fields.ts"
+import { DEFAULT_RATING_MAX, type Field, scaleOf } from "../forms/Fields.ts"
 import type { FileAnswer } from "../forms/Answers.ts"
 import type { FormWithFields } from "../forms/Forms.ts"
 import * as Assets from "./Assets.ts"
@@ -220,6 +220,16 @@ ${choices.map(
       const max = options?.max ?? DEFAULT_RATING_MAX
       const choices = Array.from({ length: max }, (_, i) => ({ value: String(i + 1), label: String(i + 1) }))
       return group(field, error, "radio", choices, entered.texts, "rating", `1 is lowest, ${max} is highest`)
+    }
+    case "nps":
+    case "opinion_scale": {
+      const scale = scaleOf(field)
+      const choices = Array.from({ length: scale.max - scale.min + 1 }, (_, i) => ({
+        value: String(scale.min + i),
+        label: String(scale.min + i)
+      }))
+      const hint = `${scale.min} is ${scale.minLabel ?? "lowest"}, ${scale.max} is ${scale.maxLabel ?? "highest"}`
+      return group(field, error, "radio", choices, entered.texts, "rating", hint)
     }
     case "yes_no":
       return group(

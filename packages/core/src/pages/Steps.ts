@@ -62,6 +62,8 @@ export const parseAnswer = (field: Field, answers: ReadonlyArray<string>): unkno
       return answers
     case "number":
     case "rating":
+    case "nps":
+    case "opinion_scale":
       return first === "" ? undefined : NUMBER.test(first) ? Number(first) : first
     case "yes_no":
       return first === "yes" ? true : first === "no" ? false : first === "" ? undefined : first

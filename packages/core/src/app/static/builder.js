@@ -74,6 +74,9 @@ const OptionsEditor = ({ draft, update, disabled }) => {
   /** @param {string} key @param {string} label */
   const num = (key, label) => html`<div class="stack"><label for=${id(key)}>${label}</label>
     <input id=${id(key)} type="number" disabled=${disabled} value=${draft.options[key] ?? ""} onInput=${(e) => set(key, numberOrUndefined(e.target.value))} /></div>`
+  /** @param {string} key @param {string} label @param {string} placeholder */
+  const text = (key, label, placeholder) => html`<div class="stack"><label for=${id(key)}>${label}</label>
+    <input id=${id(key)} type="text" maxlength="100" disabled=${disabled} placeholder=${placeholder} value=${draft.options[key] ?? ""} onInput=${(e) => set(key, e.target.value.trim() === "" ? undefined : e.target.value)} /></div>`
   return html`<div class="grid">
     ${
       draft.type === "select" || draft.type === "checkboxes"
@@ -92,6 +95,16 @@ const OptionsEditor = ({ draft, update, disabled }) => {
     ${draft.type === "checkboxes" ? html`<div class="row">${num("minSelections", "At least")}${num("maxSelections", "At most")}</div>` : null}
     ${draft.type === "number" ? html`<div class="row">${num("min", "Minimum")}${num("max", "Maximum")}${num("step", "Step")}</div>` : null}
     ${draft.type === "rating" ? num("max", "Highest rating (2–10)") : null}
+    ${draft.type === "opinion_scale" ? html`<div class="row">${num("min", "Lowest value (0 or 1)")}${num("max", "Highest value (2–10)")}</div>` : null}
+    ${
+      draft.type === "nps" || draft.type === "opinion_scale"
+        ? html`<div class="row">${text("minLabel", "Label of the lowest value", draft.type === "nps" ? "Not at all likely" : "")}${text(
+            "maxLabel",
+            "Label of the highest value",
+            draft.type === "nps" ? "Extremely likely" : ""
+          )}</div>`
+        : null
+    }
     ${
       draft.type === "file"
         ? html`<div class="row"><div class="stack"><label for=${id("accept")}>Accepted types (comma-separated)</label>
@@ -124,12 +137,17 @@ const Preview = ({ title, drafts }) => {
     if (at < 0 || draft === undefined) return html`<p class="q">${title}</p><p class="muted">Welcome screen</p>`
     /** @type {ReadonlyArray<string>} */
     const choices = draft.options.choices ?? []
+    /** @param {number} min @param {number} max */
+    const scale = (min, max) =>
+      html`<div class="row">${Array.from({ length: Math.max(0, max - min + 1) }, (_, i) => html`<span class="choice">${min + i}</span>`)}</div>`
     const input =
       {
         select: () => choices.map((c) => html`<span class="choice">○ ${c}</span>`),
         checkboxes: () => choices.map((c) => html`<span class="choice">☐ ${c}</span>`),
         rating: () =>
           html`<div class="row">${Array.from({ length: draft.options.max ?? 5 }, (_, i) => html`<span class="choice">${i + 1}</span>`)}</div>`,
+        nps: () => scale(0, 10),
+        opinion_scale: () => scale(draft.options.min ?? 1, draft.options.max ?? 5),
         yes_no: () => html`<div class="row"><span class="choice">Yes</span><span class="choice">No</span></div>`,
         statement: () => null,
         file: () => html`<span class="choice">Choose a file…</span>`,
