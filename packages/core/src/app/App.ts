@@ -308,26 +308,35 @@ export const layer = (options: AppOptions & { readonly appUrl?: string | undefin
           return fields
         })
 
-      /** The limit of the token routes (invitations, resets, sign-in links) per client address: undefined when allowed. */
-      /** The sign-in limiter's token of a JSON sign-in step (a workspace choice, a sign-in link), or its 429. */
-      const takeSignIn = (request: HttpServerRequest.HttpServerRequest) =>
-        Effect.map(limiter.take(`sign-in:${clientAddress(request, hops)}`), (decision) =>
-          decision.allowed
-            ? undefined
-            : json(429, { error: "too many sign-in attempts" }, { "retry-after": String(decision.retryAfterSeconds) })
-        )
-
-      const takeToken = (request: HttpServerRequest.HttpServerRequest) =>
-        Effect.map(limiter.take(`token:${clientAddress(request, hops)}`), (decision) =>
+      /**
+       * Takes a token of the client address's bucket: undefined when allowed, otherwise the JSON 429 with `error`
+       * (given the seconds to wait) and `Retry-After`.
+       */
+      const takeOrRefuse = (
+        request: HttpServerRequest.HttpServerRequest,
+        bucket: "sign-in" | "token" | "password",
+        error: (retryAfterSeconds: number) => string
+      ) =>
+        Effect.map(limiter.take(`${bucket}:${clientAddress(request, hops)}`), (decision) =>
           decision.allowed
             ? undefined
             : json(
                 429,
-                { error: `too many attempts from your address: try again in ${decision.retryAfterSeconds} seconds` },
-                {
-                  "retry-after": String(decision.retryAfterSeconds)
-                }
+                { error: error(decision.retryAfterSeconds) },
+                { "retry-after": String(decision.retryAfterSeconds) }
               )
+        )
+
+      /** The sign-in limit of a JSON sign-in step (a workspace choice, a sign-in link): undefined when allowed. */
+      const takeSignIn = (request: HttpServerRequest.HttpServerRequest) =>
+        takeOrRefuse(request, "sign-in", () => "too many sign-in attempts")
+
+      /** The limit of the token routes (invitations, resets, sign-in links) per client address: undefined when allowed. */
+      const takeToken = (request: HttpServerRequest.HttpServerRequest) =>
+        takeOrRefuse(
+          request,
+          "token",
+          (seconds) => `too many attempts from your address: try again in ${seconds} seconds`
         )
 
       /**
@@ -981,18 +990,12 @@ ${error === undefined ? null : html`<p class="error" role="alert" id="reset-erro
           if (request.headers[csrfHeader] !== identity.session.csrfToken)
             return json(403, { error: "missing or wrong CSRF token" })
           // The current password is guessed like a sign-in: the same limit per address (and the lockout, in Sessions).
-          const decision = yield* limiter.take(`password:${clientAddress(request, hops)}`)
-          if (!decision.allowed) {
-            return json(
-              429,
-              {
-                error: `too many password changes from your address: try again in ${decision.retryAfterSeconds} seconds`
-              },
-              {
-                "retry-after": String(decision.retryAfterSeconds)
-              }
-            )
-          }
+          const limited = yield* takeOrRefuse(
+            request,
+            "password",
+            (seconds) => `too many password changes from your address: try again in ${seconds} seconds`
+          )
+          if (limited !== undefined) return limited
           const body = yield* Effect.orElseSucceed(request.json, () => undefined)
           const input = Schema.decodeUnknownExit(PasswordChange)(body)
           if (input._tag === "Failure") return json(400, { error: "send currentPassword and newPassword" })
