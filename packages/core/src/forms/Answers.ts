@@ -226,6 +226,12 @@ const text = (q: string, value: unknown, max: number): Check => {
   return s.length > max ? bad(`${q} must be at most ${max} characters`) : ok(s)
 }
 
+/** A whole number from `min` to `max`: ratings and scales. */
+const wholeNumber = (q: string, value: unknown, min: number, max: number): Check =>
+  Predicate.isNumber(value) && Number.isInteger(value) && value >= min && value <= max
+    ? ok(value)
+    : bad(`${q} must be a whole number from ${min} to ${max}`)
+
 const checkAnswer = (field: Field, value: unknown): Check => {
   const q = JSON.stringify(field.label)
   const options = field.options
@@ -281,18 +287,12 @@ const checkAnswer = (field: Field, value: unknown): Check => {
     }
     case "checkboxes":
       return checkCheckboxes(q, options, value)
-    case "rating": {
-      const max = options?.max ?? DEFAULT_RATING_MAX
-      return Predicate.isNumber(value) && Number.isInteger(value) && value >= 1 && value <= max
-        ? ok(value)
-        : bad(`${q} must be a whole number from 1 to ${max}`)
-    }
+    case "rating":
+      return wholeNumber(q, value, 1, options?.max ?? DEFAULT_RATING_MAX)
     case "nps":
     case "opinion_scale": {
       const { min, max } = scaleOf(field)
-      return Predicate.isNumber(value) && Number.isInteger(value) && value >= min && value <= max
-        ? ok(value)
-        : bad(`${q} must be a whole number from ${min} to ${max}`)
+      return wholeNumber(q, value, min, max)
     }
     case "yes_no":
       return Predicate.isBoolean(value) ? ok(value) : bad(`${q} must be true or false`)

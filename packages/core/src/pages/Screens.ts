@@ -130,6 +130,10 @@ ${choices.map(
 )}</div>
 </fieldset>`
 
+/** The whole numbers from `min` to `max` as radio choices: ratings and scales. */
+const numberChoices = (min: number, max: number) =>
+  Array.from({ length: max - min + 1 }, (_, i) => ({ value: String(min + i), label: String(min + i) }))
+
 const checkboxHint = (field: Field): string | undefined => {
   const min = field.options?.minSelections
   const max = field.options?.maxSelections
@@ -218,18 +222,21 @@ ${choices.map(
       )
     case "rating": {
       const max = options?.max ?? DEFAULT_RATING_MAX
-      const choices = Array.from({ length: max }, (_, i) => ({ value: String(i + 1), label: String(i + 1) }))
-      return group(field, error, "radio", choices, entered.texts, "rating", `1 is lowest, ${max} is highest`)
+      return group(
+        field,
+        error,
+        "radio",
+        numberChoices(1, max),
+        entered.texts,
+        "rating",
+        `1 is lowest, ${max} is highest`
+      )
     }
     case "nps":
     case "opinion_scale": {
       const scale = scaleOf(field)
-      const choices = Array.from({ length: scale.max - scale.min + 1 }, (_, i) => ({
-        value: String(scale.min + i),
-        label: String(scale.min + i)
-      }))
       const hint = `${scale.min} is ${scale.minLabel ?? "lowest"}, ${scale.max} is ${scale.maxLabel ?? "highest"}`
-      return group(field, error, "radio", choices, entered.texts, "rating", hint)
+      return group(field, error, "radio", numberChoices(scale.min, scale.max), entered.texts, "rating", hint)
     }
     case "yes_no":
       return group(

@@ -144,8 +144,7 @@ const Preview = ({ title, drafts }) => {
       {
         select: () => choices.map((c) => html`<span class="choice">○ ${c}</span>`),
         checkboxes: () => choices.map((c) => html`<span class="choice">☐ ${c}</span>`),
-        rating: () =>
-          html`<div class="row">${Array.from({ length: draft.options.max ?? 5 }, (_, i) => html`<span class="choice">${i + 1}</span>`)}</div>`,
+        rating: () => scale(1, draft.options.max ?? 5),
         nps: () => scale(0, 10),
         opinion_scale: () => scale(draft.options.min ?? 1, draft.options.max ?? 5),
         yes_no: () => html`<div class="row"><span class="choice">Yes</span><span class="choice">No</span></div>`,
