@@ -54,63 +54,30 @@ export const make = <A extends { readonly id: number; readonly publicId: string 
   options: { readonly capacity?: number | undefined } = {}
 ) =>
   Effect.gen(function* () {
-    const capacity = options.capacity ?? defaultCapacity
-    // A Map iterates in insertion order: re-inserting an entry on each read keeps the least recent first.
-    const entries = new Map<string, { readonly workspaceId: number; readonly form: A }>()
     const byPublicId = new Map<string, string>()
-    let generation = 0
-
     const keyOf = (workspaceId: number, formId: number) => `${workspaceId}:${formId}`
-    const remove = (key: string) => {
-      const entry = entries.get(key)
-      if (entry === undefined) return
-      entries.delete(key)
-      byPublicId.delete(entry.form.publicId)
-    }
-    const drop = (workspaceId: number, formId: number) => {
-      generation++
-      remove(keyOf(workspaceId, formId))
-    }
-    const forget = () => {
-      generation++
-      entries.clear()
-      byPublicId.clear()
-    }
-    const touch = (key: string) => {
-      const entry = entries.get(key)
-      if (entry === undefined) return undefined
-      entries.delete(key)
-      entries.set(key, entry)
-      return entry
-    }
-
-    const feed = yield* ChangeFeed.follow("form cache", {
-      onNotice: (notice) => {
+    const kept = yield* ChangeFeed.keep<{ readonly workspaceId: number; readonly form: A }>("form cache", {
+      capacity: options.capacity ?? defaultCapacity,
+      onNotice: (notice, kept) => {
         if (!notice.startsWith(formNotice)) return // an event or a credentials notice
         const [workspaceId, formId] = notice.slice(formNotice.length).split(":").map(Number)
-        if (Number.isInteger(workspaceId) && Number.isInteger(formId)) drop(workspaceId!, formId!)
-        else forget() // a form notice it cannot read: forget everything rather than guess
+        if (Number.isInteger(workspaceId) && Number.isInteger(formId)) kept.drop(keyOf(workspaceId!, formId!))
+        else kept.forget() // a form notice it cannot read: forget everything rather than guess
       },
-      onStop: forget
+      onRemove: (_, entry) => byPublicId.delete(entry.form.publicId)
     })
-
     const cache: FormCache<A> = {
-      get: (workspaceId, formId) => (feed.live() ? touch(keyOf(workspaceId, formId))?.form : undefined),
+      get: (workspaceId, formId) => kept.get(keyOf(workspaceId, formId))?.form,
       getPublic: (publicId) => {
-        const key = feed.live() ? byPublicId.get(publicId) : undefined
-        return key === undefined ? undefined : touch(key)
+        const key = byPublicId.get(publicId)
+        return key === undefined ? undefined : kept.get(key)
       },
-      stamp: () => generation,
+      stamp: kept.stamp,
       put: (stamp, workspaceId, form) => {
-        if (!feed.live() || stamp !== generation) return
         const key = keyOf(workspaceId, form.id)
-        remove(key)
-        entries.set(key, { workspaceId, form })
-        byPublicId.set(form.publicId, key)
-        while (entries.size > capacity) remove(entries.keys().next().value!)
+        if (kept.put(stamp, key, { workspaceId, form })) byPublicId.set(form.publicId, key)
       },
-      drop
+      drop: (workspaceId, formId) => kept.drop(keyOf(workspaceId, formId))
     }
-
     return cache
   })

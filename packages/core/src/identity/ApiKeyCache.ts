@@ -54,43 +54,20 @@ export class ApiKeyCache extends Context.Service<
   static readonly layer = Layer.effect(
     ApiKeyCache,
     Effect.gen(function* () {
-      // A Map iterates in insertion order: re-inserting an entry on each use keeps the least recent first.
-      const entries = new Map<string, Actors.Actor>()
-      let generation = 0
-      const dropWorkspace = (workspaceId: number) => {
-        generation++
-        for (const [hash, actor] of entries) if (actor.workspaceId === workspaceId) entries.delete(hash)
-      }
-      const forget = () => {
-        generation++
-        entries.clear()
-      }
-      const feed = yield* ChangeFeed.follow("API key cache", {
-        onNotice: (notice) => {
+      const kept = yield* ChangeFeed.keep<Actors.Actor>("API key cache", {
+        capacity: defaultCapacity,
+        onNotice: (notice, kept) => {
           if (!notice.startsWith(credentialsNotice)) return // an event or a changed form
           const workspaceId = Number(notice.slice(credentialsNotice.length))
-          if (Number.isInteger(workspaceId)) dropWorkspace(workspaceId)
-          else forget() // a notice it cannot read: forget everything rather than guess
-        },
-        onStop: forget
+          if (Number.isInteger(workspaceId)) kept.dropWhere((actor) => actor.workspaceId === workspaceId)
+          else kept.forget() // a notice it cannot read: forget everything rather than guess
+        }
       })
       return ApiKeyCache.of({
-        get: (hash) => {
-          if (!feed.live()) return undefined
-          const actor = entries.get(hash)
-          if (actor === undefined) return undefined
-          entries.delete(hash)
-          entries.set(hash, actor)
-          return actor
-        },
-        stamp: () => generation,
-        put: (stamp, hash, actor) => {
-          if (!feed.live() || stamp !== generation) return
-          entries.delete(hash)
-          entries.set(hash, actor)
-          while (entries.size > defaultCapacity) entries.delete(entries.keys().next().value!)
-        },
-        dropWorkspace
+        get: kept.get,
+        stamp: kept.stamp,
+        put: (stamp, hash, actor) => void kept.put(stamp, hash, actor),
+        dropWorkspace: (workspaceId) => kept.dropWhere((actor) => actor.workspaceId === workspaceId)
       })
     })
   )

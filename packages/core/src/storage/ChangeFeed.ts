@@ -11,7 +11,8 @@
  * can be missed) until the listening connection is lost (then the cache is
  * told to forget everything, and it reads from the database until the feed is
  * live again, after a second). Without `Notifications` (a bare `SqlClient`)
- * the feed is never live.
+ * the feed is never live. {@link keep} is that discipline as a store: the
+ * form cache and the API key cache are built on it.
  *
  * @module
  */
@@ -83,4 +84,89 @@ export const follow = (
     )
     yield* Effect.forkScoped(Effect.forever(Effect.andThen(session, Effect.sleep("1 second"))))
     return feed
+  })
+
+/** What a cache keeps while its feed is live, least recently used first out. */
+export interface Kept<V> {
+  /** The value of `key`, if kept and the feed is live (it becomes the most recently used). */
+  readonly get: (key: string) => V | undefined
+  /** Taken before a read from the database: {@link put} keeps the read only if nothing was dropped since. */
+  readonly stamp: () => number
+  /** Keeps a read (answers whether it was kept): only while the feed is live and nothing was dropped since `stamp`. */
+  readonly put: (stamp: number, key: string, value: V) => boolean
+  /** Drops `key`: a change to it (reads begun before are not kept). */
+  readonly drop: (key: string) => void
+  /** Drops every value `changed` holds for (reads begun before are not kept). */
+  readonly dropWhere: (changed: (value: V) => boolean) => void
+  /** Drops everything (reads begun before are not kept). */
+  readonly forget: () => void
+}
+
+/**
+ * A cache's store on a followed feed: at most `capacity` values, kept only
+ * while the feed is live; `onNotice` reads each notice and drops what it
+ * changed; everything goes when the feed stops. `onRemove` hears every value
+ * that leaves (dropped, replaced, pushed out), for an index the cache keeps
+ * beside it.
+ *
+ * @example
+ * ```ts
+ * const kept = yield* ChangeFeed.keep<Form>("form cache", {
+ *   capacity: 500,
+ *   onNotice: (notice, kept) => { if (notice.startsWith("form:")) kept.drop(notice.slice(5)) }
+ * })
+ * const stamp = kept.stamp()
+ * kept.put(stamp, key, yield* readForm(key))
+ * ```
+ */
+export const keep = <V>(
+  name: string,
+  options: {
+    readonly capacity: number
+    readonly onNotice: (notice: string, kept: Kept<V>) => void
+    readonly onRemove?: (key: string, value: V) => void
+  }
+): Effect.Effect<Kept<V>, never, Scope.Scope | SqlClient.SqlClient> =>
+  Effect.gen(function* () {
+    // A Map iterates in insertion order: re-inserting an entry on each use keeps the least recent first.
+    const entries = new Map<string, V>()
+    let generation = 0
+    const remove = (key: string) => {
+      const value = entries.get(key)
+      if (value === undefined) return
+      entries.delete(key)
+      options.onRemove?.(key, value)
+    }
+    const kept: Kept<V> = {
+      get: (key) => {
+        if (!feed.live()) return undefined
+        const value = entries.get(key)
+        if (value === undefined) return undefined
+        entries.delete(key)
+        entries.set(key, value)
+        return value
+      },
+      stamp: () => generation,
+      put: (stamp, key, value) => {
+        if (!feed.live() || stamp !== generation) return false
+        remove(key)
+        entries.set(key, value)
+        while (entries.size > options.capacity) remove(entries.keys().next().value!)
+        return true
+      },
+      drop: (key) => {
+        generation++
+        remove(key)
+      },
+      dropWhere: (changed) => {
+        generation++
+        for (const [key, value] of entries) if (changed(value)) remove(key)
+      },
+      forget: () => {
+        generation++
+        for (const key of [...entries.keys()]) remove(key)
+      }
+    }
+    const feed = yield* follow(name, { onNotice: (notice) => options.onNotice(notice, kept), onStop: kept.forget })
+    return kept
   })
