@@ -160,6 +160,11 @@ describe.skipIf(!present)("the application in a browser", () => {
       await page.locator(`#${key}-max`).fill("7")
       await page.locator(`#${key}-minLabel`).fill("Very hard")
     })
+    await addQuestion("slider", "How many minutes did it take?", async (key) => {
+      await page.locator(`#${key}-max`).fill("60")
+      await page.locator(`#${key}-step`).fill("5")
+      await page.locator(`#${key}-maxLabel`).fill("An hour")
+    })
     // The live preview walks the unsaved questions one at a time.
     const preview = page.getByRole("region", { name: "Live preview" })
     await preview.getByRole("button", { name: "Next" }).click()
@@ -173,10 +178,11 @@ describe.skipIf(!present)("the application in a browser", () => {
     // The scale questions were saved with the options typed in the builder, and only those.
     const saved = (await (
       await fetch(`${url}/api/forms/${formId}`, { headers: { authorization: `Bearer ${ownerKey}` } })
-    ).json()) as { fields: ReadonlyArray<{ type: string; options: unknown }> }
-    expect(saved.fields.filter((f) => f.type === "nps" || f.type === "opinion_scale")).toEqual([
+    ).json()) as { fields: ReadonlyArray<{ id: number; type: string; options: unknown }> }
+    expect(saved.fields.filter((f) => ["nps", "opinion_scale", "slider"].includes(f.type))).toEqual([
       expect.objectContaining({ type: "nps", options: { maxLabel: "Certainly" } }),
-      expect.objectContaining({ type: "opinion_scale", options: { min: 0, max: 7, minLabel: "Very hard" } })
+      expect.objectContaining({ type: "opinion_scale", options: { min: 0, max: 7, minLabel: "Very hard" } }),
+      expect.objectContaining({ type: "slider", options: { max: 60, step: 5, maxLabel: "An hour" } })
     ])
 
     // Subscribe a webhook for stage changes; its secret is shown once.
@@ -209,12 +215,21 @@ describe.skipIf(!present)("the application in a browser", () => {
     await publicPage.getByText("Would you recommend us?").waitFor()
     await publicPage.getByLabel("9", { exact: true }).check()
     await publicPage.getByRole("button", { name: "OK" }).click()
-    // The opinion scale is optional: left unanswered.
+    // The opinion scale and the slider are optional: left unanswered (a slider nobody moved posts nothing).
     await publicPage.getByText("Was it easy to reach us?").waitFor()
+    await publicPage.getByRole("button", { name: "OK" }).click()
+    await publicPage.getByText("How many minutes did it take?").waitFor()
+    expect(await publicPage.locator("input[type=range]").inputValue()).toBe("30")
     await publicPage.getByRole("button", { name: "Submit" }).click()
     await publicPage.getByText(/Thank/).waitFor()
     await page.getByRole("link", { name: "Ada Lovelace" }).waitFor({ timeout: 10_000 })
     await page.getByRole("status").getByText("New response from Ada Lovelace").waitFor()
+    const stored = (await (
+      await fetch(`${url}/api/forms/${formId}/responses`, { headers: { authorization: `Bearer ${ownerKey}` } })
+    ).json()) as { responses: ReadonlyArray<{ values: Record<string, unknown> }> }
+    const sliderId = String(saved.fields.find((f) => f.type === "slider")!.id)
+    expect(stored.responses[0]!.values).not.toHaveProperty(sliderId)
+    expect(Object.keys(stored.responses[0]!.values)).toHaveLength(5)
     await check(page, "05-inbox-table")
 
     // The board: drag the card to "New", then move it with the keyboard to "Done".

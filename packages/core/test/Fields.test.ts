@@ -11,9 +11,11 @@ import {
   NumberOptions,
   OpinionScaleOptions,
   RatingOptions,
-  SelectOptions
+  SelectOptions,
+  SliderOptions,
+  sliderOf
 } from "../src/forms/Fields.ts"
-import { type AnswerIssue, type AnswerValue, validateAnswers } from "../src/forms/Answers.ts"
+import { type AnswerIssue, type AnswerValue, cleanAnswers, validateAnswers } from "../src/forms/Answers.ts"
 import { deriveRespondent } from "../src/cases/Respondents.ts"
 
 let nextId = 1
@@ -84,6 +86,25 @@ describe("FieldInput", () => {
         { type: "statement", label: "Thanks!", options: { help: "shown" } }
       ])
     ).toHaveLength(5)
+  })
+
+  it("decodes slider options and fills their defaults", () => {
+    const decoded = Schema.decodeUnknownSync(FieldInput)({
+      type: "slider",
+      label: "Temperature",
+      options: { min: -10, max: 40, step: 0.5, minLabel: " Cold ", maxLabel: "Hot" }
+    })
+    expect(decoded.options).toEqual({ min: -10, max: 40, step: 0.5, minLabel: "Cold", maxLabel: "Hot" })
+    expect(sliderOf({ options: null })).toEqual({ min: 0, max: 100, step: 1 })
+    expect(sliderOf({ options: { max: 10, maxLabel: "All" } })).toEqual({ min: 0, max: 10, step: 1, maxLabel: "All" })
+    for (const type of ["time", "datetime", "legal"]) {
+      expect(Schema.decodeUnknownSync(FieldInput)({ type, label: "Q", options: { help: "h" } })).toEqual({
+        type,
+        label: "Q",
+        required: false,
+        options: { help: "h" }
+      })
+    }
   })
 
   it.each<[string, unknown, string]>([
@@ -170,6 +191,31 @@ describe("FieldInput", () => {
       'an end label must be at most 100 characters\n  at ["options"]["maxLabel"]'
     ],
     [
+      "slider min = max",
+      { type: "slider", label: "S", options: { min: 5, max: 5 } },
+      'max (5) must be greater than min (5)\n  at ["options"]["max"]'
+    ],
+    [
+      "slider min above the default max",
+      { type: "slider", label: "S", options: { min: 200 } },
+      'max (100) must be greater than min (200)\n  at ["options"]["min"]'
+    ],
+    [
+      "slider step wider than the range",
+      { type: "slider", label: "S", options: { min: 0, max: 1, step: 2 } },
+      'step must be at most max − min (1)\n  at ["options"]["step"]'
+    ],
+    [
+      "slider step 0",
+      { type: "slider", label: "S", options: { step: 0 } },
+      'step must be greater than 0\n  at ["options"]["step"]'
+    ],
+    [
+      "legal with choices",
+      { type: "legal", label: "Terms", options: { choices: ["Yes"] } },
+      'unknown option "choices" (allowed: placeholder, help)\n  at ["options"]["choices"]'
+    ],
+    [
       "file maxSizeMb 101",
       { type: "file", label: "F", options: { maxSizeMb: 101 } },
       'maxSizeMb must be at most 100\n  at ["options"]["maxSizeMb"]'
@@ -204,7 +250,7 @@ describe("FieldInput", () => {
     [
       "unknown type",
       { type: "colour", label: "T" },
-      'a question must be an object whose "type" is one of short_text, long_text, email, tel, url, number, date, select, checkboxes, rating, nps, opinion_scale, yes_no, file, statement'
+      'a question must be an object whose "type" is one of short_text, long_text, email, tel, url, number, date, select, checkboxes, rating, nps, opinion_scale, slider, time, datetime, yes_no, legal, file, statement'
     ]
   ])("rejects %s", (_name, input, message) => {
     expect(inputError(input)).toBe(message)
@@ -218,6 +264,7 @@ describe("FieldInput", () => {
       RatingOptions,
       NpsOptions,
       OpinionScaleOptions,
+      SliderOptions,
       FileOptions
     ]) {
       const result = Schema.decodeUnknownResult(schema)({ choices: ["a"], bogus: 1 }, { onExcessProperty: "ignore" })
@@ -231,7 +278,7 @@ describe("FieldInput", () => {
     const root = doc.definitions["FieldInput"]
     expect(root).toBeDefined()
     const members = root as { anyOf?: ReadonlyArray<unknown>; oneOf?: ReadonlyArray<unknown> }
-    expect((members.anyOf ?? members.oneOf ?? []).length).toBe(15)
+    expect((members.anyOf ?? members.oneOf ?? []).length).toBe(19)
     expect(json).toContain('"propertyNames":{"enum":["placeholder","help","choices"]}')
     expect(json).toContain('"uniqueItems":true')
     expect(() => Schema.toJsonSchemaDocument(Schema.Array(FieldInput), { onExcessProperty: "error" })).not.toThrow()
@@ -272,6 +319,17 @@ describe("validateAnswers", () => {
     ["nps 10", field("nps", "Recommend"), 10, 10],
     ["opinion_scale default 1..5", field("opinion_scale", "Easy"), 5, 5],
     ["opinion_scale 0..10", field("opinion_scale", "Easy", { options: { min: 0, max: 10 } }), 0, 0],
+    ["slider default 0..100", field("slider", "Level"), 100, 100],
+    ["slider on step from min", field("slider", "Temp", { options: { min: -10, max: 40, step: 0.5 } }), 12.5, 12.5],
+    ["slider decimal step", field("slider", "Share", { options: { min: 0, max: 1, step: 0.1 } }), 0.3, 0.3],
+    ["time", field("time", "Arrival"), " 09:30 ", "09:30"],
+    ["time single-digit hour", field("time", "Arrival"), "9:05", "09:05"],
+    ["time with zero seconds", field("time", "Arrival"), "23:59:00", "23:59"],
+    ["time with seconds", field("time", "Arrival"), "00:00:30", "00:00:30"],
+    ["datetime", field("datetime", "Meeting"), "2026-11-26T14:30", "2026-11-26T14:30"],
+    ["datetime with a space and seconds", field("datetime", "Meeting"), "2024-02-29 7:00:00", "2024-02-29T07:00"],
+    ["legal accepted", field("legal", "Terms", { required: true }), true, true],
+    ["legal declined when optional", field("legal", "Marketing"), false, false],
     ["yes_no true", field("yes_no", "Agree"), true, true],
     ["yes_no false", field("yes_no", "Agree"), false, false],
     [
@@ -400,6 +458,50 @@ describe("validateAnswers", () => {
       8,
       '"Easy" must be a whole number from 0 to 7'
     ],
+    ["slider above max", field("slider", "Level"), 101, '"Level" must be from 0 to 100'],
+    ["slider string", field("slider", "Level"), "50", '"Level" must be a number'],
+    [
+      "slider off step from min",
+      field("slider", "Temp", { options: { min: -10, max: 40, step: 0.5 } }),
+      0.2,
+      '"Temp" must be -10 plus a multiple of 0.5'
+    ],
+    [
+      "slider off step from 0",
+      field("slider", "Level", { options: { step: 5 } }),
+      7,
+      '"Level" must be a multiple of 5'
+    ],
+    ["time 24:00", field("time", "Arrival"), "24:00", '"Arrival" must be a time in the form HH:MM (24-hour)'],
+    ["time 12-hour", field("time", "Arrival"), "9:30 pm", '"Arrival" must be a time in the form HH:MM (24-hour)'],
+    ["time minutes 60", field("time", "Arrival"), "10:60", '"Arrival" must be a time in the form HH:MM (24-hour)'],
+    ["time number", field("time", "Arrival"), 930, '"Arrival" must be a time in the form HH:MM (24-hour)'],
+    [
+      "datetime without a time",
+      field("datetime", "Meeting"),
+      "2026-11-26",
+      '"Meeting" must be a date and time in the form YYYY-MM-DDTHH:MM'
+    ],
+    [
+      "datetime 30 Feb",
+      field("datetime", "Meeting"),
+      "2026-02-30T10:00",
+      '"Meeting" must be a date and time in the form YYYY-MM-DDTHH:MM'
+    ],
+    [
+      "datetime with a zone",
+      field("datetime", "Meeting"),
+      "2026-11-26T10:00Z",
+      '"Meeting" must be a date and time in the form YYYY-MM-DDTHH:MM'
+    ],
+    [
+      "datetime hour 25",
+      field("datetime", "Meeting"),
+      "2026-11-26T25:00",
+      '"Meeting" must be a date and time in the form YYYY-MM-DDTHH:MM'
+    ],
+    ["legal declined when required", field("legal", "Terms", { required: true }), false, '"Terms" must be accepted'],
+    ["legal string", field("legal", "Terms"), "yes", '"Terms" must be true (accepted) or false'],
     ["file string", field("file", "CV"), "cv.pdf", '"CV" must be an uploaded file'],
     [
       "file negative size",
@@ -435,6 +537,24 @@ describe("validateAnswers", () => {
       expect(ok([required], { [String(required.id)]: empty })).toEqual({})
     }
     expect(issues([days], { [String(days.id)]: [] })[0]?.message).toBe('"Days" is required')
+    const terms = field("legal", "Terms", { required: true })
+    expect(issues([terms], {})[0]?.message).toBe('"Terms" must be accepted')
+  })
+
+  it("cleans the answers logic reads: valid ones as stored, the rest as sent", () => {
+    const arrival = field("time", "Arrival")
+    const days = field("checkboxes", "Days", { options: { choices: ["Mon", "Tue"] } })
+    expect(
+      cleanAnswers([arrival, days], {
+        [String(arrival.id)]: "9:05",
+        [String(days.id)]: ["Tue", "Mon"],
+        "99": "unknown"
+      })
+    ).toEqual({ [String(arrival.id)]: "09:05", [String(days.id)]: ["Mon", "Tue"], "99": "unknown" })
+    expect(cleanAnswers([arrival, days], { [String(arrival.id)]: "25:00", [String(days.id)]: [] })).toEqual({
+      [String(arrival.id)]: "25:00",
+      [String(days.id)]: []
+    })
   })
 
   it("omits missing optional answers and keeps false answers", () => {

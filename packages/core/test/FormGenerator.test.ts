@@ -102,7 +102,19 @@ const offlineCases: ReadonlyArray<readonly [string, string, ReadonlyArray<Expect
     "Newsletter signup",
     [
       ["short_text", "Name", false],
-      ["email", "Email", true]
+      ["email", "Email", true],
+      ["legal", "I agree to receive e-mails from you and know I can unsubscribe at any time", true]
+    ]
+  ],
+  [
+    "Visit booking: ask for name, date and time of the visit, preferred arrival time, what percentage of the day they can stay (0-100), and consent to the privacy policy.",
+    "Visit booking",
+    [
+      ["short_text", "Name", true],
+      ["datetime", "Date and time of the visit", false],
+      ["time", "Preferred arrival time", false],
+      ["slider", "What percentage of the day can you stay?", false],
+      ["legal", "Consent to the privacy policy", true]
     ]
   ],
   [

@@ -335,6 +335,73 @@ for (const target of databaseTargets) {
       expect(flat.body.responses[0].answers).toEqual({ "How likely are you to recommend us?": "10" })
     })
 
+    it("branches on a time of day; a legal question must be accepted; times, date-times and sliders read back flat", async () => {
+      const created = await api(server, key, "POST", "/forms", {
+        title: "Guest house",
+        fields: [
+          {
+            type: "time",
+            label: "When will you arrive?",
+            required: true,
+            ref: "arrive",
+            logic: [{ if: { field: "ref:arrive", lessThan: "12:00" }, then: { jumpTo: "ref:leave" } }]
+          },
+          { type: "yes_no", label: "Will you stay for lunch?", required: true },
+          { type: "datetime", label: "When will you leave?", ref: "leave" },
+          { type: "slider", label: "How warm should the room be?", options: { min: 16, max: 26, step: 0.5 } },
+          { type: "legal", label: "I accept the house rules", required: true }
+        ]
+      })
+      expect(created.status, created.text).toBe(201)
+      const form = created.body as { id: number; fields: Array<{ id: number }> }
+      expect((await api(server, key, "PATCH", `/forms/${form.id}`, { status: "published" })).status).toBe(200)
+      const [arrive, lunch, leave, warmth, rules] = form.fields.map((f) => f.id) as [
+        number,
+        number,
+        number,
+        number,
+        number
+      ]
+      const submit = (values: Record<string, unknown>) =>
+        api(server, key, "POST", `/forms/${form.id}/responses`, { values })
+      const afternoon = await submit({ [arrive]: "14:00", [rules]: true })
+      expect(afternoon.status).toBe(400)
+      expect(afternoon.body.error).toContain('"Will you stay for lunch?" is required')
+      const declined = await submit({ [arrive]: "9:15", [rules]: false })
+      expect(declined.status).toBe(400)
+      expect(declined.body.error).toContain('"I accept the house rules" must be accepted')
+      const missing = await submit({ [arrive]: "9:15" })
+      expect(missing.status).toBe(400)
+      expect(missing.body.error).toContain('"I accept the house rules" must be accepted')
+      const twelveHour = await submit({ [arrive]: "9:15 am", [rules]: true })
+      expect(twelveHour.status).toBe(400)
+      expect(twelveHour.body.error).toContain('"When will you arrive?" must be a time in the form HH:MM (24-hour)')
+      const offStep = await submit({ [arrive]: "9:15", [warmth]: 20.2, [rules]: true })
+      expect(offStep.status).toBe(400)
+      expect(offStep.body.error).toContain('"How warm should the room be?" must be 16 plus a multiple of 0.5')
+      const morning = await submit({
+        [arrive]: "9:15",
+        [lunch]: true,
+        [leave]: "2026-11-28 10:30",
+        [warmth]: 21.5,
+        [rules]: true
+      })
+      expect(morning.status, morning.text).toBe(201)
+      expect(morning.body.values).toEqual({
+        [arrive]: "09:15",
+        [leave]: "2026-11-28T10:30",
+        [warmth]: 21.5,
+        [rules]: true
+      })
+      const flat = await api(server, key, "GET", `/forms/${form.id}/responses?flat=1`)
+      expect(flat.body.responses[0].answers).toEqual({
+        "When will you arrive?": "09:15",
+        "When will you leave?": "2026-11-28T10:30",
+        "How warm should the room be?": "21.5",
+        "I accept the house rules": "Yes"
+      })
+    })
+
     it("the API submission follows the path: skipped answers dropped, skipped required questions not required", async () => {
       const { email, form, plan, team, why } = await planForm()
       const free = await api(server, key, "POST", `/forms/${form.id}/responses`, {

@@ -95,7 +95,11 @@ const validAnswers = (f: Fixture): Record<string, unknown> => ({
   [f.fields.date!]: "2026-01-31",
   [f.fields.yes_no!]: true,
   [f.fields.nps!]: 9,
-  [f.fields.opinion_scale!]: 3
+  [f.fields.opinion_scale!]: 3,
+  [f.fields.slider!]: 37.5,
+  [f.fields.time!]: "09:30",
+  [f.fields.datetime!]: "2026-11-26T14:30",
+  [f.fields.legal!]: true
 })
 
 const routes: ReadonlyArray<Route> = [
@@ -1303,6 +1307,10 @@ const fixtureFields = [
   { type: "yes_no", label: "Agree" },
   { type: "nps", label: "Recommend" },
   { type: "opinion_scale", label: "Ease", options: { min: 1, max: 7, minLabel: "Hard", maxLabel: "Easy" } },
+  { type: "slider", label: "Share", options: { min: 0, max: 100, step: 2.5, minLabel: "None", maxLabel: "All" } },
+  { type: "time", label: "Arrival" },
+  { type: "datetime", label: "Meeting" },
+  { type: "legal", label: "I accept the terms", required: true },
   { type: "file", label: "Attachment", options: { accept: ["application/pdf"], maxSizeMb: 1 } }
 ]
 

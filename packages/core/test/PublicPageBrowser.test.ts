@@ -42,7 +42,15 @@ const fields = [
     type: "opinion_scale",
     label: "Setting up was easy",
     options: { min: 0, max: 4, minLabel: "Strongly disagree", maxLabel: "Strongly agree" }
-  }
+  },
+  {
+    type: "slider",
+    label: "How much of your work is remote?",
+    options: { min: 0, max: 100, step: 5, minLabel: "None", maxLabel: "All" }
+  },
+  { type: "time", label: "Best time to call" },
+  { type: "datetime", label: "Meeting starts" },
+  { type: "legal", label: "I accept the terms of service", required: true }
 ]
 
 /** A 1×1 PNG: uploaded through the file question. */
@@ -265,6 +273,50 @@ const fill = async (flow: Flow, js: boolean) => {
   expect(await page.locator("input[name=a]:checked").getAttribute("value")).toBe("2")
   await goOn(flow, js)
 
+  await screen(page, "work is remote")
+  expect(await page.locator("#slider-hint").textContent()).toBe("From 0 (None) to 100 (All), in steps of 5")
+  if (js) {
+    // The track beside the number box, from its middle: two steps right, then Enter goes on.
+    expect(await focused(page)).toBe("input[range]")
+    expect(await page.inputValue("#a")).toBe("")
+    await check(flow, "slider")
+    await page.keyboard.press("ArrowRight")
+    await page.keyboard.press("ArrowRight")
+    expect(await page.inputValue("#a")).toBe("60")
+  } else {
+    expect(await focused(page)).toBe("input#a[number]")
+    await check(flow, "slider")
+    await page.keyboard.type("60")
+  }
+  await page.keyboard.press("Enter")
+
+  await screen(page, "Best time to call")
+  expect(await focused(page)).toBe("input#a[time]")
+  await check(flow, "time")
+  await page.keyboard.type("0930A")
+  expect(await page.inputValue("#a")).toBe("09:30")
+  await page.keyboard.press("Enter")
+
+  await screen(page, "Meeting starts")
+  expect(await focused(page)).toBe("input#a[datetime-local]")
+  await check(flow, "datetime")
+  // The year takes up to six digits, so the keyboard moves on to the time itself.
+  await page.keyboard.type("03152026")
+  await page.keyboard.press("ArrowRight")
+  await page.keyboard.type("0230P")
+  expect(await page.inputValue("#a")).toBe("2026-03-15T14:30")
+  await page.keyboard.press("Enter")
+
+  await screen(page, "terms of service")
+  expect(await focused(page)).toBe("input[checkbox]")
+  await check(flow, "legal")
+  await goOn(flow, js)
+  await page.locator("#error").filter({ hasText: "must be accepted" }).waitFor()
+  expect(await focused(page)).toBe("input[checkbox]")
+  await check(flow, "legal-refused")
+  await page.keyboard.press("Space")
+  await goOn(flow, js)
+
   await screen(page, "Thank you!")
   await check(flow, "thanks")
 }
@@ -284,7 +336,11 @@ const expected = (ids: ReadonlyArray<number>) => ({
   [ids[12]!]: { fileId: expect.any(String), name: "pixel.png", size: PNG.length, type: "image/png" },
   [ids[13]!]: "2026-03-15",
   [ids[14]!]: 9,
-  [ids[15]!]: 2
+  [ids[15]!]: 2,
+  [ids[16]!]: 60,
+  [ids[17]!]: "09:30",
+  [ids[18]!]: "2026-03-15T14:30",
+  [ids[19]!]: true
 })
 
 describe.skipIf(!present)("public form page in Chromium", () => {

@@ -37,6 +37,10 @@ describe("formatAnswer", () => {
     ["rating max 10", field(1, "rating", "Score", { options: { max: 10 } }), 7, "7/10"],
     ["nps", field(1, "nps", "Recommend"), 9, "9"],
     ["opinion scale", field(1, "opinion_scale", "Easy", { options: { min: 0, max: 4 } }), 0, "0"],
+    ["slider", field(1, "slider", "Share", { options: { step: 0.5 } }), 37.5, "37.5"],
+    ["time", field(1, "time", "Arrival"), "09:30", "09:30"],
+    ["datetime", field(1, "datetime", "Meeting"), "2026-11-26T14:30", "2026-11-26T14:30"],
+    ["legal", field(1, "legal", "Terms"), true, "Yes"],
     ["file", field(1, "file", "CV"), { fileId: "f1", name: "cv.pdf", size: 10, type: "application/pdf" }, "cv.pdf"],
     ["missing", field(1, "short_text", "Name"), undefined, ""]
   ])("%s", (_name, f, value, expected) => {

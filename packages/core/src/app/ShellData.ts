@@ -57,7 +57,11 @@ const labels: { readonly [Type in FieldType]: string } = {
   rating: "Rating",
   nps: "Net Promoter Score (0–10)",
   opinion_scale: "Opinion scale",
+  slider: "Slider",
+  time: "Time of day",
+  datetime: "Date and time",
   yes_no: "Yes / no",
+  legal: "Legal (must be accepted)",
   file: "File upload",
   statement: "Statement (no answer)"
 }

@@ -11,7 +11,7 @@ import * as Option from "effect/Option"
 import * as Result from "effect/Result"
 import * as SqlClient from "effect/sql/SqlClient"
 import * as Actors from "../identity/Actors.ts"
-import { type AnswerValue, isRealAnswer, validateAnswers } from "../forms/Answers.ts"
+import { type AnswerValue, cleanAnswers, isRealAnswer, validateAnswers } from "../forms/Answers.ts"
 import * as FormLogic from "../forms/FormLogic.ts"
 import { deriveRespondent } from "./Respondents.ts"
 import * as ResponseCounts from "./ResponseCounts.ts"
@@ -38,7 +38,9 @@ export const make = Effect.gen(function* () {
         const form = yield* openForm(actor, formId)
         const hidden = yield* checkHidden(form.hiddenFields, input.hidden ?? {})
         const fields = form.fields
-        const route = FormLogic.onPath(fields, { values: input.values, hidden })
+        // Logic reads the answers as they are stored ("9:05" as "09:05"), as on the page.
+        const facts = FormLogic.branches(fields) ? cleanAnswers(fields, input.values) : input.values
+        const route = FormLogic.onPath(fields, { values: facts, hidden })
         // Uploads are attached when the response is submitted, so a partial one keeps no file answer;
         // nothing is required yet.
         const kept = Object.fromEntries(

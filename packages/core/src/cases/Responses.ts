@@ -26,7 +26,7 @@ import * as Actors from "../identity/Actors.ts"
 import { Contacts } from "./Contacts.ts"
 import { type Conflict, type Forbidden, FormNotFound, InvalidInput, ResponseNotFound } from "../kernel/Errors.ts"
 import { Events } from "../outbox/Events.ts"
-import { type AnswerValue, validateAnswers } from "../forms/Answers.ts"
+import { type AnswerValue, cleanAnswers, validateAnswers } from "../forms/Answers.ts"
 import { deriveRespondent } from "./Respondents.ts"
 import { Files } from "../files/Files.ts"
 import { SentLinkBase } from "../kernel/Links.ts"
@@ -179,7 +179,9 @@ export class Responses extends Context.Service<
         const fields = form.fields
         // The path through the form decides what is asked: answers to skipped
         // questions are dropped, and a skipped required question is not required.
-        const route = FormLogic.onPath(fields, { values: input.values, hidden })
+        // Logic reads the answers as they are stored ("9:05" as "09:05"), as on the page.
+        const facts = FormLogic.branches(fields) ? cleanAnswers(fields, input.values) : input.values
+        const route = FormLogic.onPath(fields, { values: facts, hidden })
         // Most submissions are written by one statement (below), which is a transaction of its own. File
         // answers (their uploads are locked, then attached), a partial response to finish, or a confirmation
         // e-mail to queue add statements, and then all of it runs in one transaction. A form deleted in the

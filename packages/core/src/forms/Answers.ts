@@ -11,7 +11,7 @@ import * as Predicate from "effect/Predicate"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import { stripBidiControls } from "../kernel/DisplayText.ts"
-import { type AnyFieldOptions, byPosition, DEFAULT_RATING_MAX, type Field, scaleOf } from "./Fields.ts"
+import { type AnyFieldOptions, byPosition, DEFAULT_RATING_MAX, type Field, scaleOf, sliderOf } from "./Fields.ts"
 
 const NonNegativeInt = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
 
@@ -52,7 +52,7 @@ export const AnswerValue = Schema.Union([
 ]).annotate({
   identifier: "AnswerValue",
   description:
-    "Text (also dates, e-mail addresses, choices), a number, a boolean, the selected choices, or an uploaded file."
+    "Text (also dates, times, e-mail addresses, choices), a number, a boolean, the selected choices, or an uploaded file."
 })
 export type AnswerValue = typeof AnswerValue.Type
 
@@ -101,7 +101,7 @@ export const AnswerInput = Schema.NullOr(
 ).annotate({
   identifier: "AnswerInput",
   description:
-    "Text (also dates, e-mail addresses, choices), a number, a boolean, the selected choices, " +
+    "Text (also dates, times, e-mail addresses, choices), a number, a boolean, the selected choices, " +
     "an uploaded file's `{fileId}`, or null for no answer."
 })
 export type AnswerInput = typeof AnswerInput.Type
@@ -142,6 +142,10 @@ const bad = (message: string): Check => Result.fail(message)
 const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/
 const TEL = /^[0-9 +\-().]{7,20}$/
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
+/** A time of day, 24-hour, hours and minutes with optional seconds (`9:05` is read as `09:05`). */
+const TIME = /^([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?$/
+/** A local date and time as `<input type="datetime-local">` posts it (a space is read as `T`). */
+const DATETIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{1,2}:\d{2}(?::\d{2})?)$/
 
 const isEmpty = (value: unknown): boolean =>
   value === undefined ||
@@ -165,6 +169,14 @@ const isCalendarDate = (s: string): boolean => {
   const month = Number(m[2])
   const day = Number(m[3])
   return year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month)
+}
+
+/** A time of day in its stored form (`HH:MM`, or `HH:MM:SS` when the seconds are not zero), or undefined. */
+const timeOf = (s: string): string | undefined => {
+  const m = TIME.exec(s)
+  if (m === null) return undefined
+  const hm = `${m[1]!.padStart(2, "0")}:${m[2]}`
+  return m[3] === undefined || m[3] === "00" ? hm : `${hm}:${m[3]}`
 }
 
 const isHttpUrl = (s: string): boolean => {
@@ -226,11 +238,29 @@ const text = (q: string, value: unknown, max: number): Check => {
   return s.length > max ? bad(`${q} must be at most ${max} characters`) : ok(s)
 }
 
+/** A number from `min` to `max` that is `min` plus a multiple of `step`: sliders. */
+const onScale = (q: string, value: unknown, min: number, max: number, step: number): Check => {
+  if (!Predicate.isNumber(value) || !Number.isFinite(value)) return bad(`${q} must be a number`)
+  if (value < min || value > max) return bad(`${q} must be from ${formatNumber(min)} to ${formatNumber(max)}`)
+  if (!isOnStep(value, min, step)) {
+    return bad(
+      min === 0
+        ? `${q} must be a multiple of ${formatNumber(step)}`
+        : `${q} must be ${formatNumber(min)} plus a multiple of ${formatNumber(step)}`
+    )
+  }
+  return ok(value)
+}
+
 /** A whole number from `min` to `max`: ratings and scales. */
 const wholeNumber = (q: string, value: unknown, min: number, max: number): Check =>
   Predicate.isNumber(value) && Number.isInteger(value) && value >= min && value <= max
     ? ok(value)
     : bad(`${q} must be a whole number from ${min} to ${max}`)
+
+/** What a required question without an answer is told: a `legal` question must be accepted. */
+const requiredMessage = (field: Field): string =>
+  `${JSON.stringify(field.label)} ${field.type === "legal" ? "must be accepted" : "is required"}`
 
 const checkAnswer = (field: Field, value: unknown): Check => {
   const q = JSON.stringify(field.label)
@@ -294,8 +324,28 @@ const checkAnswer = (field: Field, value: unknown): Check => {
       const { min, max } = scaleOf(field)
       return wholeNumber(q, value, min, max)
     }
+    case "slider": {
+      const { min, max, step } = sliderOf(field)
+      return onScale(q, value, min, max, step)
+    }
+    case "time": {
+      const message = `${q} must be a time in the form HH:MM (24-hour)`
+      if (!Predicate.isString(value)) return bad(message)
+      const time = timeOf(value.trim())
+      return time === undefined ? bad(message) : ok(time)
+    }
+    case "datetime": {
+      const message = `${q} must be a date and time in the form YYYY-MM-DDTHH:MM`
+      if (!Predicate.isString(value)) return bad(message)
+      const m = DATETIME.exec(value.trim())
+      const time = m === null ? undefined : timeOf(m[2]!)
+      return m === null || time === undefined || !isCalendarDate(m[1]!) ? bad(message) : ok(`${m[1]}T${time}`)
+    }
     case "yes_no":
       return Predicate.isBoolean(value) ? ok(value) : bad(`${q} must be true or false`)
+    case "legal":
+      if (!Predicate.isBoolean(value)) return bad(`${q} must be true (accepted) or false`)
+      return value || !field.required ? ok(value) : bad(requiredMessage(field))
     case "file": {
       const decoded = decodeFileAnswer(value)
       if (Result.isFailure(decoded)) return bad(`${q} must be an uploaded file`)
@@ -334,6 +384,35 @@ const checkCheckboxes = (q: string, options: AnyFieldOptions | null, value: unkn
 }
 
 /**
+ * The answers with each one that passes its question's check in its stored
+ * form (trimmed, `9:05` as `09:05`, checkboxes in the choices' order); any
+ * other value is kept as sent, for `validateAnswers` to name. Form logic
+ * reads these, so that a submission through the API takes the same path as
+ * the page, which checks each answer before it goes on.
+ *
+ * @example
+ * ```ts
+ * const fields: ReadonlyArray<Field> = [
+ *   { id: 1, type: "time", label: "Arrival", required: true, position: 0, options: null }
+ * ]
+ * cleanAnswers(fields, { "1": "9:05", "2": "x" }) // { "1": "09:05", "2": "x" }
+ * ```
+ */
+export const cleanAnswers = (
+  fields: ReadonlyArray<Field>,
+  values: Readonly<Record<string, unknown>>
+): Record<string, unknown> => {
+  const byId = new Map(fields.map((field) => [String(field.id), field]))
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(values)) {
+    const field = byId.get(key)
+    const checked = field === undefined || isEmpty(value) ? undefined : checkAnswer(field, value)
+    out[key] = checked !== undefined && Result.isSuccess(checked) ? checked.success : value
+  }
+  return out
+}
+
+/**
  * Validates submitted answers against a form's questions. Pure and total:
  * never throws, whatever `values` is.
  *
@@ -368,7 +447,7 @@ export const validateAnswers = (
     const value = Object.hasOwn(values, key) ? values[key] : undefined
     if (isEmpty(value)) {
       if (field.required && field.type !== "statement") {
-        issues.push({ path: `values.${key}`, fieldId: field.id, message: `${JSON.stringify(field.label)} is required` })
+        issues.push({ path: `values.${key}`, fieldId: field.id, message: requiredMessage(field) })
       }
       continue
     }

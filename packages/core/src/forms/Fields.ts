@@ -41,7 +41,11 @@ export const FieldType = Schema.Literals([
   "rating",
   "nps",
   "opinion_scale",
+  "slider",
+  "time",
+  "datetime",
   "yes_no",
+  "legal",
   "file",
   "statement"
 ])
@@ -57,13 +61,28 @@ export const FieldType = Schema.Literals([
 export type FieldType = typeof FieldType.Type
 
 /** Types whose options carry only `placeholder` / `help`. */
-const PLAIN_TYPES = ["short_text", "long_text", "email", "tel", "url", "date", "yes_no", "statement"] as const
+const PLAIN_TYPES = [
+  "short_text",
+  "long_text",
+  "email",
+  "tel",
+  "url",
+  "date",
+  "time",
+  "datetime",
+  "yes_no",
+  "legal",
+  "statement"
+] as const
 
 /** Default number of stars of a `rating` question when `options.max` is absent. */
 export const DEFAULT_RATING_MAX = 5
 
 /** The range of an `opinion_scale` question when `options.min` / `options.max` are absent. */
 export const DEFAULT_SCALE = { min: 1, max: 5 } as const
+
+/** The range and step of a `slider` question when its options name none. */
+export const DEFAULT_SLIDER = { min: 0, max: 100, step: 1 } as const
 
 /** The end labels of an `nps` question when its options name none. */
 export const DEFAULT_NPS_LABELS = { minLabel: "Not at all likely", maxLabel: "Extremely likely" } as const
@@ -124,8 +143,8 @@ const NonNegativeInt = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
 const PositiveInt = Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))
 
 /**
- * Options of a plain question (text, email, tel, url, date, yes_no,
- * statement): only `placeholder` (≤ 200 chars) and `help` (≤ 2000 chars).
+ * Options of a plain question (text, email, tel, url, date, time, datetime,
+ * yes_no, legal, statement): only `placeholder` (≤ 200 chars) and `help` (≤ 2000 chars).
  * Unknown keys are rejected (not stripped), whatever the parse options.
  *
  * @example
@@ -336,6 +355,75 @@ export const OpinionScaleOptions = strictStruct(OpinionScaleOptionFields)
 export type OpinionScaleOptions = typeof OpinionScaleOptions.Type
 
 /**
+ * Options of a `slider` question (a number picked on a track): `min` (0 when
+ * absent), `max` (100 when absent) and `step` (> 0, 1 when absent), with
+ * min < max and step ≤ max − min, and the end labels `minLabel` and
+ * `maxLabel` (≤ 100 chars each). Answers are `min` plus a multiple of `step`.
+ * Unknown keys are rejected.
+ *
+ * @example
+ * ```ts
+ * Schema.decodeUnknownSync(SliderOptions)({ min: 0, max: 10, step: 0.5, minLabel: "Cold", maxLabel: "Hot" })
+ * ```
+ */
+const SliderOptionFields = {
+  ...TextOptionFields,
+  min: Schema.optionalKey(Schema.Finite),
+  max: Schema.optionalKey(Schema.Finite),
+  step: Schema.optionalKey(Schema.Finite.check(Schema.isGreaterThan(0, { message: "step must be greater than 0" }))),
+  ...EndLabelFields
+}
+
+export const SliderOptions = strictStruct(SliderOptionFields).check(
+  Schema.makeFilter(
+    (o) => {
+      const min = o.min ?? DEFAULT_SLIDER.min
+      const max = o.max ?? DEFAULT_SLIDER.max
+      const step = o.step ?? DEFAULT_SLIDER.step
+      if (min >= max) {
+        return {
+          path: [o.max === undefined ? "min" : "max"],
+          issue: `max (${max}) must be greater than min (${min})`
+        }
+      }
+      return step > max - min ? { path: ["step"], issue: `step must be at most max − min (${max - min})` } : undefined
+    },
+    { expected: "min < max and step ≤ max − min" }
+  )
+)
+
+/** Decoded {@link SliderOptions}. @example `const o: SliderOptions = { max: 10 }` */
+export type SliderOptions = typeof SliderOptions.Type
+
+/**
+ * The range, step and end labels a `slider` question shows, with the
+ * defaults filled in.
+ *
+ * @example
+ * ```ts
+ * sliderOf({ options: { max: 10 } }) // { min: 0, max: 10, step: 1 }
+ * ```
+ */
+export const sliderOf = (field: {
+  readonly options: AnyFieldOptions | null
+}): {
+  readonly min: number
+  readonly max: number
+  readonly step: number
+  readonly minLabel?: string
+  readonly maxLabel?: string
+} => {
+  const options = field.options
+  return {
+    min: options?.min ?? DEFAULT_SLIDER.min,
+    max: options?.max ?? DEFAULT_SLIDER.max,
+    step: options?.step ?? DEFAULT_SLIDER.step,
+    ...(options?.minLabel === undefined ? {} : { minLabel: options.minLabel }),
+    ...(options?.maxLabel === undefined ? {} : { maxLabel: options.maxLabel })
+  }
+}
+
+/**
  * The range and end labels a scale question (`nps`, `opinion_scale`) shows,
  * with the defaults filled in.
  *
@@ -386,7 +474,10 @@ export const optionKeys: { readonly [Type in FieldType]: ReadonlyArray<string> }
   tel: plainOptionKeys,
   url: plainOptionKeys,
   date: plainOptionKeys,
+  time: plainOptionKeys,
+  datetime: plainOptionKeys,
   yes_no: plainOptionKeys,
+  legal: plainOptionKeys,
   statement: plainOptionKeys,
   select: Object.keys(SelectOptionFields),
   checkboxes: Object.keys(CheckboxesOptionFields),
@@ -394,6 +485,7 @@ export const optionKeys: { readonly [Type in FieldType]: ReadonlyArray<string> }
   rating: Object.keys(RatingOptionFields),
   nps: Object.keys(NpsOptionFields),
   opinion_scale: Object.keys(OpinionScaleOptionFields),
+  slider: Object.keys(SliderOptionFields),
   file: Object.keys(FileOptionFields)
 }
 
@@ -414,6 +506,7 @@ export type FieldOptions =
   | RatingOptions
   | NpsOptions
   | OpinionScaleOptions
+  | SliderOptions
   | FileOptions
 
 /**
@@ -476,7 +569,7 @@ const optionalOptions = <S extends Schema.Top>(schema: S) =>
  * by `type`:
  *
  * - `select` / `checkboxes` require `options` with `choices`;
- * - `number`, `rating`, `nps`, `opinion_scale`, `file` take optional (or `null`) typed options;
+ * - `number`, `rating`, `nps`, `opinion_scale`, `slider`, `file` take optional (or `null`) typed options;
  * - every other type takes optional (or `null`) `{ placeholder?, help? }`.
  *
  * `id` (positive int) keeps an existing question; `label` is trimmed and must
@@ -503,6 +596,7 @@ const fieldInputOf = <const Extra extends Schema.Struct.Fields>(extra: Extra) =>
     Schema.Struct({ type: Schema.Literal("rating"), ...base, options: optionalOptions(RatingOptions) }),
     Schema.Struct({ type: Schema.Literal("nps"), ...base, options: optionalOptions(NpsOptions) }),
     Schema.Struct({ type: Schema.Literal("opinion_scale"), ...base, options: optionalOptions(OpinionScaleOptions) }),
+    Schema.Struct({ type: Schema.Literal("slider"), ...base, options: optionalOptions(SliderOptions) }),
     Schema.Struct({ type: Schema.Literal("file"), ...base, options: optionalOptions(FileOptions) })
   ]).annotate({
     identifier: "FieldInput",

@@ -224,6 +224,18 @@ export const previous = <F extends LogicField>(
 const after = (a: LogicField, b: LogicField) => a.position > b.position || (a.position === b.position && a.id > b.id)
 
 /**
+ * Whether any question has logic or a condition: without, the path is every
+ * question whatever the answers.
+ *
+ * @example
+ * ```ts
+ * branches([{ id: 1, position: 0 }]) // false
+ * ```
+ */
+export const branches = (fields: ReadonlyArray<LogicField>): boolean =>
+  fields.some((field) => (field.logic !== undefined && field.logic.length > 0) || field.showIf !== undefined)
+
+/**
  * The answers of the questions on the path (answers to skipped questions are
  * dropped) and the questions on the path. Keys that are no question of the
  * form are kept, so that validation can name them.

@@ -10,9 +10,12 @@
  *   bullet or numbered lines; sentences ending in "?" become questions as
  *   written; "ask whether/how many/which/… …" becomes one question;
  * - typed hints: email; phone/telephone/mobile; website/URL/link/LinkedIn;
- *   date/date of birth/birthday/when; how many/number of/age/amount/budget;
- *   rate/rating/"1-5"/"out of 10"/"stars" (rating, with that maximum);
- *   "how likely … recommend" (nps, 0 to 10); yes or no/whether/"do you…?";
+ *   date/date of birth/birthday/when; "date and time"/appointment (datetime);
+ *   "what time"/"preferred time"/"time slot" (time); how many/number of/age/
+ *   amount/budget; rate/rating/"1-5"/"out of 10"/"stars" (rating, with that
+ *   maximum); slider/percentage/"0-100" (slider); "how likely … recommend"
+ *   (nps, 0 to 10); terms and conditions/privacy policy/consent/"I agree"
+ *   (legal, required unless marked optional); yes or no/whether/"do you…?";
  *   upload/attach/CV/resume/photo/screenshot (file, with a sensible accept
  *   list); comments/describe/tell us/feedback/message/explain/why (long text);
  * - choice lists: "(a, b or c)", "one of a, b, c", "which of: …",
@@ -234,7 +237,11 @@ const kinds: ReadonlyArray<Kind> = [
   {
     pattern: /\b(?:newsletter|mailing list|subscribe|subscription|waitlist|wait list|sign[ -]?up)\b/i,
     title: "Sign-up",
-    questions: () => [q("short_text", "Name", false), q("email", "Email", true)]
+    questions: () => [
+      q("short_text", "Name", false),
+      q("email", "Email", true),
+      q("legal", "I agree to receive e-mails from you and know I can unsubscribe at any time", true)
+    ]
   },
   {
     pattern: /\b(?:booking|reservation|appointment|book a|reserve)\b/i,
@@ -441,6 +448,12 @@ const FILE_HINT =
   /\b(?:upload|attach(?:ment|ed)?|cv|resume|résumé|portfolio\s+file|photos?|pictures?|images?|screenshots?|documents?|files?|scans?|receipts?|logo|headshot|avatar)\b/i
 const IMAGE_HINT = /\b(?:photos?|pictures?|images?|screenshots?|logo|headshot|avatar)\b/i
 const DOC_HINT = /\b(?:cv|resume|résumé|cover\s+letter|documents?|certificates?|transcripts?)\b/i
+const LEGAL_HINT =
+  /\b(?:terms\s+(?:and|&)\s+conditions|terms\s+of\s+(?:service|use)|privacy\s+(?:policy|notice)|consent|gdpr|i\s+agree|agree\s+to|accept\s+(?:the|our)\s+(?:terms|policy|conditions|rules))\b/i
+const SLIDER_HINT = /\bslider\b|\bslide\b|\bpercent(?:age)?\b|%|\b0\s*(?:-|–|to)\s*100\b/i
+const DATETIME_HINT = /\bdate\s+(?:and|&)\s+time\b|\bappointment\b|\bdate-?time\b/i
+const TIME_HINT =
+  /\bwhat\s+time\b|\btime\s+of\s+day\b|\b(?:preferred|arrival|start|end|pick-?up|drop-?off|delivery|call(?:back)?)\s+time\b|\btime\s+slot\b/i
 const NPS_HINT = /\blikely\b.*\brecommend\b|\bnps\b|\bnet promoter\b/i
 const RATING_HINT =
   /\b(?:rate|rating|ratings|stars?|score|satisf(?:ied|action)|scale)\b|\b\d{1,2}\s*(?:-|–|to)\s*\d{1,2}\b|\bout\s+of\s+\d{1,2}\b/i
@@ -543,7 +556,16 @@ const questionOf = (rawItem: string, context: { readonly allRequired: boolean | 
     )
     return make("file", label, accept === undefined ? null : { accept })
   }
+  if (LEGAL_HINT.test(lower)) return { ...make("legal", labelOf(item)), required: !optional }
   if (NPS_HINT.test(lower)) return make("nps", labelOf(item))
+  if (SLIDER_HINT.test(lower)) {
+    const label = labelOf(
+      item
+        .replace(/\s*\(?\b(?:from\s+|on\s+a\s+)?0\s*(?:-|–|to)\s*100\)?/i, "")
+        .replace(/\s*\(?\b(?:on\s+|with\s+)?a\s+slider\)?/i, "")
+    )
+    return make("slider", label, null)
+  }
   if (RATING_HINT.test(lower) && !NUMBER_HINT.test(lower.replace(/\bout\s+of\b/, ""))) {
     const range =
       /\b(\d{1,2})\s*(?:-|–|to)\s*(\d{1,2})\b/.exec(lower) ??
@@ -573,17 +595,22 @@ const questionOf = (rawItem: string, context: { readonly allRequired: boolean | 
       )
     return make("number", labelOf(item), nonNegative ? { min: 0 } : null)
   }
+  if (DATETIME_HINT.test(lower)) return make("datetime", labelOf(item))
+  if (TIME_HINT.test(lower)) return make("time", labelOf(item))
   if (DATE_HINT.test(lower)) return make("date", labelOf(item))
   if (LONG_HINT.test(lower)) return make("long_text", labelOf(item))
   return make("short_text", labelOf(item))
 }
 
+/** Joins the words of "date and time" (one thing to ask) so that the list is not split inside it. */
+const JOINER = "\u2060"
+
 /** The things a list clause names: "name, email, phone and company". */
 const itemsOf = (list: string): Array<string> =>
   splitOutside(
-    list,
+    list.replace(/\bdate\s+(?:and|&)\s+time\b/gi, (phrase) => phrase.replace(/\s+/g, JOINER)),
     /^(?:\s*,\s*(?:and\s+|plus\s+|as\s+well\s+as\s+)?|\s*;\s*|\s+and\s+(?!so\s+on)|\s+as\s+well\s+as\s+|\s+plus\s+|\s*&\s*)/i
-  )
+  ).map((item) => item.replaceAll(JOINER, " "))
 
 const OPENS_LIST =
   /^(?:one\s+of|which\s+of|either|choose\s+(?:one\s+)?from|pick\s+(?:one\s+)?from|options?(?:\s+are)?\s*:)/i

@@ -30,7 +30,7 @@ h1{font-size:1.6rem;line-height:1.25;margin:0 0 .75rem}
 fieldset{border:0;margin:0;padding:0;min-width:0}
 .req{color:var(--error);margin-left:.2em}
 .sr-only{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
-input[type=text],input[type=email],input[type=tel],input[type=url],input[type=number],input[type=date],textarea,select{width:100%;font:inherit;color:inherit;background:transparent;border:0;border-bottom:2px solid var(--line);padding:.4rem .1rem;margin:.5rem 0}
+input[type=text],input[type=email],input[type=tel],input[type=url],input[type=number],input[type=date],input[type=time],input[type=datetime-local],textarea,select{width:100%;font:inherit;color:inherit;background:transparent;border:0;border-bottom:2px solid var(--line);padding:.4rem .1rem;margin:.5rem 0}
 textarea{min-height:6rem;border:2px solid var(--line);border-radius:.3rem;padding:.5rem;resize:vertical}
 select{border:2px solid var(--line);border-radius:.3rem;background:var(--bg)}
 input[type=file]{font:inherit;margin:.75rem 0}
@@ -40,6 +40,10 @@ input[type=file]{font:inherit;margin:.75rem 0}
 .rating{flex-direction:row;flex-wrap:wrap}
 .rating .choice{min-width:3rem;justify-content:center}
 .yes-no{flex-direction:row}
+.slider{display:flex;align-items:center;gap:1rem}
+.slider input[type=range]{flex:1;min-width:0;height:2rem;margin:.5rem 0;accent-color:var(--accent)}
+.slider input[type=number]{flex:none;width:7rem}
+.slider input[data-unset]{opacity:.45}
 .actions{display:flex;flex-wrap:wrap;align-items:center;gap:.75rem;margin-top:1.25rem}
 button{font:inherit;font-weight:600;border-radius:.4rem;padding:.5rem 1.2rem;cursor:pointer;border:2px solid var(--accent)}
 .ok{background:var(--accent);color:var(--accent-fg)}

@@ -4,7 +4,7 @@
  * pages for an unknown, closed or failed form. Every string from a form is
  * user content and goes through the escaping `html` template.
  */
-import { DEFAULT_RATING_MAX, type Field, scaleOf } from "../forms/Fields.ts"
+import { DEFAULT_RATING_MAX, type Field, scaleOf, sliderOf } from "../forms/Fields.ts"
 import type { FileAnswer } from "../forms/Answers.ts"
 import type { FormWithFields } from "../forms/Forms.ts"
 import * as Assets from "./Assets.ts"
@@ -94,7 +94,9 @@ const inputTypes: Partial<Record<Field["type"], { readonly type: string; readonl
   tel: { type: "tel", autocomplete: "tel" },
   url: { type: "url", autocomplete: "url" },
   number: { type: "number" },
-  date: { type: "date" }
+  date: { type: "date" },
+  time: { type: "time" },
+  datetime: { type: "datetime-local" }
 }
 
 const attr = (name: string, value: string | number | null | undefined | false) =>
@@ -163,7 +165,9 @@ ${options?.help ? html`<p class="help" id="help">${options.help}</p>` : null}`
     case "tel":
     case "url":
     case "number":
-    case "date": {
+    case "date":
+    case "time":
+    case "datetime": {
       const spec = inputTypes[field.type]!
       const numeric = field.type === "number"
       return html`${label}
@@ -238,6 +242,26 @@ ${choices.map(
       const hint = `${scale.min} is ${scale.minLabel ?? "lowest"}, ${scale.max} is ${scale.maxLabel ?? "highest"}`
       return group(field, error, "radio", numberChoices(scale.min, scale.max), entered.texts, "rating", hint)
     }
+    case "slider": {
+      // A number box the page's script pairs with a range track (a slider without JavaScript would
+      // always post a value, even for a question left unanswered).
+      const slider = sliderOf(field)
+      const end = (value: number, label: string | undefined) =>
+        label === undefined ? `${value}` : `${value} (${label})`
+      const hint = `From ${end(slider.min, slider.minLabel)} to ${end(slider.max, slider.maxLabel)}${
+        slider.step === 1 ? "" : `, in steps of ${slider.step}`
+      }`
+      return html`${label}
+<div class="slider" data-slider><input id="a" name="a" type="number" value="${first}" autofocus min="${slider.min}" max="${
+        slider.max
+      }" step="${slider.step}" inputmode="decimal"${attr("required", field.required && "required")}${attr(
+        "placeholder",
+        options?.placeholder
+      )}${attr("aria-describedby", describedBy(field, error, "slider-hint"))}${invalid}></div>
+<p class="hint" id="slider-hint">${hint}</p>`
+    }
+    case "legal":
+      return group(field, error, "checkbox", [{ value: "yes", label: "I accept" }], entered.texts, "legal")
     case "yes_no":
       return group(
         field,

@@ -64,8 +64,10 @@ export const parseAnswer = (field: Field, answers: ReadonlyArray<string>): unkno
     case "rating":
     case "nps":
     case "opinion_scale":
+    case "slider":
       return first === "" ? undefined : NUMBER.test(first) ? Number(first) : first
     case "yes_no":
+    case "legal":
       return first === "yes" ? true : first === "no" ? false : first === "" ? undefined : first
     case "file": {
       if (first === "") return undefined

@@ -94,10 +94,11 @@ const OptionsEditor = ({ draft, update, disabled }) => {
     }
     ${draft.type === "checkboxes" ? html`<div class="row">${num("minSelections", "At least")}${num("maxSelections", "At most")}</div>` : null}
     ${draft.type === "number" ? html`<div class="row">${num("min", "Minimum")}${num("max", "Maximum")}${num("step", "Step")}</div>` : null}
+    ${draft.type === "slider" ? html`<div class="row">${num("min", "Lowest value (0 if empty)")}${num("max", "Highest value (100 if empty)")}${num("step", "Step (1 if empty)")}</div>` : null}
     ${draft.type === "rating" ? num("max", "Highest rating (2–10)") : null}
     ${draft.type === "opinion_scale" ? html`<div class="row">${num("min", "Lowest value (0 or 1)")}${num("max", "Highest value (2–10)")}</div>` : null}
     ${
-      draft.type === "nps" || draft.type === "opinion_scale"
+      draft.type === "nps" || draft.type === "opinion_scale" || draft.type === "slider"
         ? html`<div class="row">${text("minLabel", "Label of the lowest value", draft.type === "nps" ? "Not at all likely" : "")}${text(
             "maxLabel",
             "Label of the highest value",
@@ -147,7 +148,10 @@ const Preview = ({ title, drafts }) => {
         rating: () => scale(1, draft.options.max ?? 5),
         nps: () => scale(0, 10),
         opinion_scale: () => scale(draft.options.min ?? 1, draft.options.max ?? 5),
+        slider: () =>
+          html`<div class="row"><span>${draft.options.minLabel ?? draft.options.min ?? 0}</span><span class="choice muted" aria-hidden="true">——●——</span><span>${draft.options.maxLabel ?? draft.options.max ?? 100}</span></div>`,
         yes_no: () => html`<div class="row"><span class="choice">Yes</span><span class="choice">No</span></div>`,
+        legal: () => html`<span class="choice">☐ I accept</span>`,
         statement: () => null,
         file: () => html`<span class="choice">Choose a file…</span>`,
         long_text: () => html`<span class="choice muted">${draft.options.placeholder || "Long answer"}</span>`

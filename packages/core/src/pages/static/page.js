@@ -14,8 +14,11 @@
   let busy = false
 
   const focusScreen = () => {
+    // A control, not the fieldset of a group (which carries aria-invalid too but takes no focus).
     /** @type {HTMLElement | null} */
-    const error = main.querySelector("[aria-invalid=true]")
+    const error = main.querySelector(
+      "input[aria-invalid=true]:not([type=hidden]), textarea[aria-invalid=true], select[aria-invalid=true]"
+    )
     /** @type {HTMLElement | null} */
     const target =
       error ||
@@ -26,10 +29,43 @@
     else main.focus()
   }
 
+  // A slider question's number box gets a range track beside it, kept in step both ways. The track has
+  // no name: the box alone is posted, so a slider nobody touched stays unanswered.
+  /** @param {HTMLFormElement} form */
+  const enhanceSlider = (form) => {
+    /** @type {HTMLInputElement | null} */
+    const box = form.querySelector("[data-slider] input[type=number]")
+    if (!box?.parentElement) return
+    const range = document.createElement("input")
+    range.type = "range"
+    range.min = box.min
+    range.max = box.max
+    range.step = box.step
+    const low = Number(box.min)
+    const step = Number(box.step)
+    range.value = box.value !== "" ? box.value : String(low + Math.round((Number(box.max) - low) / 2 / step) * step)
+    range.setAttribute("aria-labelledby", "question")
+    const described = box.getAttribute("aria-describedby")
+    if (described) range.setAttribute("aria-describedby", described)
+    if (box.value === "") range.dataset.unset = ""
+    range.addEventListener("input", () => {
+      box.value = range.value
+      delete range.dataset.unset
+    })
+    box.addEventListener("input", () => {
+      if (box.value === "" || !Number.isFinite(Number(box.value))) return
+      range.value = box.value
+      delete range.dataset.unset
+    })
+    box.removeAttribute("autofocus")
+    box.parentElement.insertBefore(range, box)
+  }
+
   const enhance = () => {
     const form = main.querySelector("form")
     if (!form) return
     form.noValidate = true
+    enhanceSlider(form)
     /** @type {HTMLInputElement | null} */
     const file = form.querySelector("input[type=file]")
     /** @type {HTMLInputElement | null} */
@@ -134,7 +170,7 @@
         ? target.form
         : null) ?? main.querySelector("form")
     if (!form) return
-    const native = target instanceof HTMLInputElement && !["radio", "checkbox", "file"].includes(target.type)
+    const native = target instanceof HTMLInputElement && !["radio", "checkbox", "file", "range"].includes(target.type)
     if (native) return
     event.preventDefault()
     /** @type {HTMLButtonElement | null} */
