@@ -165,6 +165,11 @@ describe.skipIf(!present)("the application in a browser", () => {
       await page.locator(`#${key}-step`).fill("5")
       await page.locator(`#${key}-maxLabel`).fill("An hour")
     })
+    await addQuestion("contact", "How can we reach you?", async (key) => {
+      await page.locator(`#${key}-part-phone`).uncheck()
+      await page.locator(`#${key}-part-company`).check()
+      await page.locator(`#${key}-optional-company`).check()
+    })
     // The live preview walks the unsaved questions one at a time.
     const preview = page.getByRole("region", { name: "Live preview" })
     await preview.getByRole("button", { name: "Next" }).click()
@@ -179,10 +184,14 @@ describe.skipIf(!present)("the application in a browser", () => {
     const saved = (await (
       await fetch(`${url}/api/forms/${formId}`, { headers: { authorization: `Bearer ${ownerKey}` } })
     ).json()) as { fields: ReadonlyArray<{ id: number; type: string; options: unknown }> }
-    expect(saved.fields.filter((f) => ["nps", "opinion_scale", "slider"].includes(f.type))).toEqual([
+    expect(saved.fields.filter((f) => ["nps", "opinion_scale", "slider", "contact"].includes(f.type))).toEqual([
       expect.objectContaining({ type: "nps", options: { maxLabel: "Certainly" } }),
       expect.objectContaining({ type: "opinion_scale", options: { min: 0, max: 7, minLabel: "Very hard" } }),
-      expect.objectContaining({ type: "slider", options: { max: 60, step: 5, maxLabel: "An hour" } })
+      expect.objectContaining({ type: "slider", options: { max: 60, step: 5, maxLabel: "An hour" } }),
+      expect.objectContaining({
+        type: "contact",
+        options: { parts: ["name", "email", "company"], optionalParts: ["company"] }
+      })
     ])
 
     // Subscribe a webhook for stage changes; its secret is shown once.
@@ -215,11 +224,14 @@ describe.skipIf(!present)("the application in a browser", () => {
     await publicPage.getByText("Would you recommend us?").waitFor()
     await publicPage.getByLabel("9", { exact: true }).check()
     await publicPage.getByRole("button", { name: "OK" }).click()
-    // The opinion scale and the slider are optional: left unanswered (a slider nobody moved posts nothing).
+    // The opinion scale, the slider and the contact are optional: left unanswered (a slider nobody moved posts nothing).
     await publicPage.getByText("Was it easy to reach us?").waitFor()
     await publicPage.getByRole("button", { name: "OK" }).click()
     await publicPage.getByText("How many minutes did it take?").waitFor()
     expect(await publicPage.locator("input[type=range]").inputValue()).toBe("30")
+    await publicPage.getByRole("button", { name: "OK" }).click()
+    await publicPage.getByText("How can we reach you?").waitFor()
+    expect(await publicPage.getByLabel(/Company/).getAttribute("autocomplete")).toBe("organization")
     await publicPage.getByRole("button", { name: "Submit" }).click()
     await publicPage.getByText(/Thank/).waitFor()
     await page.getByRole("link", { name: "Ada Lovelace" }).waitFor({ timeout: 10_000 })

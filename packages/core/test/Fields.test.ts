@@ -13,7 +13,10 @@ import {
   RatingOptions,
   SelectOptions,
   SliderOptions,
-  sliderOf
+  sliderOf,
+  ContactOptions,
+  AddressOptions,
+  partsOf
 } from "../src/forms/Fields.ts"
 import { type AnswerIssue, type AnswerValue, cleanAnswers, validateAnswers } from "../src/forms/Answers.ts"
 import { deriveRespondent } from "../src/cases/Respondents.ts"
@@ -88,6 +91,31 @@ describe("FieldInput", () => {
     ).toHaveLength(5)
   })
 
+  it("decodes contact and address parts and fills their defaults", () => {
+    expect(
+      Schema.decodeUnknownSync(FieldInput)({
+        type: "contact",
+        label: "You",
+        options: { parts: ["email", "name", "company"], optionalParts: ["company"] }
+      }).options
+    ).toEqual({ parts: ["email", "name", "company"], optionalParts: ["company"] })
+    const summary = (f: Pick<Field, "type" | "options">) => partsOf(f).map((p) => `${p.name}${p.optional ? "?" : ""}`)
+    expect(summary({ type: "contact", options: null })).toEqual(["name", "email", "phone"])
+    expect(summary({ type: "address", options: null })).toEqual([
+      "line1",
+      "line2?",
+      "city",
+      "region?",
+      "postalCode",
+      "country"
+    ])
+    expect(summary({ type: "address", options: { parts: ["line1", "city"], optionalParts: [] } })).toEqual([
+      "line1",
+      "city"
+    ])
+    expect(summary({ type: "short_text", options: null })).toEqual([])
+  })
+
   it("decodes slider options and fills their defaults", () => {
     const decoded = Schema.decodeUnknownSync(FieldInput)({
       type: "slider",
@@ -97,7 +125,7 @@ describe("FieldInput", () => {
     expect(decoded.options).toEqual({ min: -10, max: 40, step: 0.5, minLabel: "Cold", maxLabel: "Hot" })
     expect(sliderOf({ options: null })).toEqual({ min: 0, max: 100, step: 1 })
     expect(sliderOf({ options: { max: 10, maxLabel: "All" } })).toEqual({ min: 0, max: 10, step: 1, maxLabel: "All" })
-    for (const type of ["time", "datetime", "legal"]) {
+    for (const type of ["time", "datetime", "legal", "contact", "address"]) {
       expect(Schema.decodeUnknownSync(FieldInput)({ type, label: "Q", options: { help: "h" } })).toEqual({
         type,
         label: "Q",
@@ -211,6 +239,31 @@ describe("FieldInput", () => {
       'step must be greater than 0\n  at ["options"]["step"]'
     ],
     [
+      "contact with an unknown part",
+      { type: "contact", label: "C", options: { parts: ["name", "fax"] } },
+      'a part must be one of name, email, phone, company\n  at ["options"]["parts"][1]'
+    ],
+    [
+      "contact with no part",
+      { type: "contact", label: "C", options: { parts: [] } },
+      'parts must name at least 1 part\n  at ["options"]["parts"]'
+    ],
+    [
+      "address with a repeated part",
+      { type: "address", label: "A", options: { parts: ["city", "city"] } },
+      'parts must not repeat a part\n  at ["options"]["parts"]'
+    ],
+    [
+      "address with an optional part not asked",
+      { type: "address", label: "A", options: { parts: ["line1", "city"], optionalParts: ["country"] } },
+      'optionalParts names "country", which is not asked (parts: line1, city)\n  at ["options"]["optionalParts"]'
+    ],
+    [
+      "contact with company optional but not asked by default",
+      { type: "contact", label: "C", options: { optionalParts: ["company"] } },
+      'optionalParts names "company", which is not asked (parts: name, email, phone)\n  at ["options"]["optionalParts"]'
+    ],
+    [
       "legal with choices",
       { type: "legal", label: "Terms", options: { choices: ["Yes"] } },
       'unknown option "choices" (allowed: placeholder, help)\n  at ["options"]["choices"]'
@@ -250,7 +303,7 @@ describe("FieldInput", () => {
     [
       "unknown type",
       { type: "colour", label: "T" },
-      'a question must be an object whose "type" is one of short_text, long_text, email, tel, url, number, date, select, checkboxes, rating, nps, opinion_scale, slider, time, datetime, yes_no, legal, file, statement'
+      'a question must be an object whose "type" is one of short_text, long_text, email, tel, url, number, date, select, checkboxes, rating, nps, opinion_scale, slider, time, datetime, yes_no, legal, contact, address, file, statement'
     ]
   ])("rejects %s", (_name, input, message) => {
     expect(inputError(input)).toBe(message)
@@ -265,6 +318,8 @@ describe("FieldInput", () => {
       NpsOptions,
       OpinionScaleOptions,
       SliderOptions,
+      ContactOptions,
+      AddressOptions,
       FileOptions
     ]) {
       const result = Schema.decodeUnknownResult(schema)({ choices: ["a"], bogus: 1 }, { onExcessProperty: "ignore" })
@@ -278,7 +333,7 @@ describe("FieldInput", () => {
     const root = doc.definitions["FieldInput"]
     expect(root).toBeDefined()
     const members = root as { anyOf?: ReadonlyArray<unknown>; oneOf?: ReadonlyArray<unknown> }
-    expect((members.anyOf ?? members.oneOf ?? []).length).toBe(19)
+    expect((members.anyOf ?? members.oneOf ?? []).length).toBe(21)
     expect(json).toContain('"propertyNames":{"enum":["placeholder","help","choices"]}')
     expect(json).toContain('"uniqueItems":true')
     expect(() => Schema.toJsonSchemaDocument(Schema.Array(FieldInput), { onExcessProperty: "error" })).not.toThrow()
@@ -329,6 +384,18 @@ describe("validateAnswers", () => {
     ["datetime", field("datetime", "Meeting"), "2026-11-26T14:30", "2026-11-26T14:30"],
     ["datetime with a space and seconds", field("datetime", "Meeting"), "2024-02-29 7:00:00", "2024-02-29T07:00"],
     ["legal accepted", field("legal", "Terms", { required: true }), true, true],
+    [
+      "contact trimmed, in the parts' order, empty optional parts left out",
+      field("contact", "You", { options: { parts: ["name", "email", "phone"], optionalParts: ["phone"] } }),
+      { email: " ada@example.com ", name: "Ada Lovelace", phone: "  " },
+      { name: "Ada Lovelace", email: "ada@example.com" }
+    ],
+    [
+      "address with null for an optional part",
+      field("address", "Home"),
+      { line1: "12 Main St", line2: null, city: "Springfield", postalCode: "12345", country: "USA" },
+      { line1: "12 Main St", city: "Springfield", postalCode: "12345", country: "USA" }
+    ],
     ["legal declined when optional", field("legal", "Marketing"), false, false],
     ["yes_no true", field("yes_no", "Agree"), true, true],
     ["yes_no false", field("yes_no", "Agree"), false, false],
@@ -500,6 +567,49 @@ describe("validateAnswers", () => {
       "2026-11-26T25:00",
       '"Meeting" must be a date and time in the form YYYY-MM-DDTHH:MM'
     ],
+    [
+      "contact without its e-mail",
+      field("contact", "You"),
+      { name: "Ada", phone: "+44 20 7946 0000" },
+      '"You" (E-mail) is required'
+    ],
+    [
+      "contact with a bad e-mail",
+      field("contact", "You"),
+      { name: "Ada", email: "ada-at-example", phone: "+44 20 7946 0000" },
+      '"You" (E-mail) must be an email address'
+    ],
+    [
+      "contact with a bad phone",
+      field("contact", "You"),
+      { name: "Ada", email: "ada@example.com", phone: "call me" },
+      '"You" (Phone) must be a phone number'
+    ],
+    [
+      "contact with an unknown part",
+      field("contact", "You"),
+      { name: "Ada", fax: "1" },
+      '"You" has an unknown part "fax" (parts: name, email, phone)'
+    ],
+    [
+      "contact with a part that is not text",
+      field("contact", "You"),
+      { name: "Ada", email: "ada@example.com", phone: 123456789 },
+      '"You" (Phone) must be text'
+    ],
+    ["contact as text", field("contact", "You"), "Ada", '"You" must be an object with the parts name, email, phone'],
+    [
+      "address with a postal code too long",
+      field("address", "Home"),
+      { line1: "1 A St", city: "B", postalCode: "1".repeat(21), country: "C" },
+      '"Home" (Postal code) must be at most 20 characters'
+    ],
+    [
+      "address partly filled in on an optional question",
+      field("address", "Home"),
+      { city: "Springfield" },
+      '"Home" (Address) is required'
+    ],
     ["legal declined when required", field("legal", "Terms", { required: true }), false, '"Terms" must be accepted'],
     ["legal string", field("legal", "Terms"), "yes", '"Terms" must be true (accepted) or false'],
     ["file string", field("file", "CV"), "cv.pdf", '"CV" must be an uploaded file'],
@@ -539,6 +649,10 @@ describe("validateAnswers", () => {
     expect(issues([days], { [String(days.id)]: [] })[0]?.message).toBe('"Days" is required')
     const terms = field("legal", "Terms", { required: true })
     expect(issues([terms], {})[0]?.message).toBe('"Terms" must be accepted')
+    const you = field("contact", "You", { required: true })
+    expect(issues([you], { [String(you.id)]: { name: " ", email: null } })[0]?.message).toBe('"You" is required')
+    const home = field("address", "Home")
+    expect(ok([home], { [String(home.id)]: { line1: "", city: null } })).toEqual({})
   })
 
   it("cleans the answers logic reads: valid ones as stored, the rest as sent", () => {
@@ -675,6 +789,35 @@ describe("deriveRespondent", () => {
   ])("label %j is a name: %s", (label, isName) => {
     const f = field("short_text", label)
     expect(deriveRespondent([f], answers([[f, " Ada "]])).name).toBe(isName ? "Ada" : null)
+  })
+
+  it("takes the name and e-mail of a contact question, before other questions", () => {
+    const name = field("short_text", "Name", { position: 1 })
+    const you = field("contact", "Your details", { position: 2 })
+    const email = field("email", "Email", { position: 3 })
+    expect(
+      deriveRespondent(
+        [name, you, email],
+        answers([
+          [name, "Bob"],
+          [you, { name: "Ada Lovelace", email: "ada@example.com" }],
+          [email, "bob@example.com"]
+        ])
+      )
+    ).toEqual({ name: "Ada Lovelace", email: "ada@example.com" })
+    const noEmail = field("contact", "Who", { options: { parts: ["name"] } })
+    expect(
+      deriveRespondent(
+        [noEmail, email],
+        answers([
+          [noEmail, { name: "Ada" }],
+          [email, "a@x.io"]
+        ])
+      )
+    ).toEqual({
+      name: "Ada",
+      email: "a@x.io"
+    })
   })
 
   it("prefers an exact name label over a fuzzy match", () => {

@@ -118,6 +118,16 @@ const offlineCases: ReadonlyArray<readonly [string, string, ReadonlyArray<Expect
     ]
   ],
   [
+    "Warranty claim: contact details, shipping address, the billing address (optional) and a photo of the damage.",
+    "Warranty claim",
+    [
+      ["contact", "Contact details", false],
+      ["address", "Shipping address", false],
+      ["address", "Billing address", false],
+      ["file", "Photo of the damage", false, { accept: ["image/*"] }]
+    ]
+  ],
+  [
     "Workshop registration. Ask for name, email, t-shirt size, one of S, M, L or XL, and which sessions they want to attend (select all that apply): Keynote, Panel, Hands-on lab.",
     "Workshop registration",
     [
@@ -155,7 +165,7 @@ const offlineCases: ReadonlyArray<readonly [string, string, ReadonlyArray<Expect
     [
       ["short_text", "Name", true],
       ["email", "Email", true],
-      ["long_text", "Address", false],
+      ["address", "Address", false],
       ["yes_no", "Do you have a garden?", false],
       ["number", "How many pets do you already own?", false, { min: 0 }],
       ["long_text", "Why do you want to adopt?", false]

@@ -402,6 +402,60 @@ for (const target of databaseTargets) {
       })
     })
 
+    it("a contact and an address: logic reads their parts, the respondent comes from the contact, flat answers join the parts", async () => {
+      const created = await api(server, key, "POST", "/forms", {
+        title: "Delivery",
+        fields: [
+          { type: "contact", label: "Your details", required: true, options: { parts: ["name", "email"] } },
+          {
+            type: "address",
+            label: "Deliver to",
+            required: true,
+            ref: "to",
+            logic: [{ if: { field: "ref:to", contains: "berlin" }, then: { jumpTo: "ref:slot" } }]
+          },
+          { type: "short_text", label: "Courier notes", required: true },
+          { type: "time", label: "Preferred slot", ref: "slot" }
+        ]
+      })
+      expect(created.status, created.text).toBe(201)
+      const form = created.body as { id: number; fields: Array<{ id: number }> }
+      expect((await api(server, key, "PATCH", `/forms/${form.id}`, { status: "published" })).status).toBe(200)
+      const [you, to, notes] = form.fields.map((f) => f.id) as [number, number, number]
+      const submit = (values: Record<string, unknown>) =>
+        api(server, key, "POST", `/forms/${form.id}/responses`, { values })
+      const berlin = { line1: "Unter den Linden 1", city: "Berlin", postalCode: "10117", country: "Germany" }
+      const noEmail = await submit({ [you]: { name: "Ada" }, [to]: berlin })
+      expect(noEmail.status).toBe(400)
+      expect(noEmail.body.error).toContain('"Your details" (E-mail) is required')
+      const elsewhere = await submit({
+        [you]: { name: "Ada", email: "ada@example.com" },
+        [to]: { ...berlin, city: "Paris", postalCode: "75001", country: "France" }
+      })
+      expect(elsewhere.status).toBe(400)
+      expect(elsewhere.body.error).toContain('"Courier notes" is required')
+      const created201 = await submit({
+        [you]: { name: " Ada Lovelace ", email: "ada@example.com" },
+        [to]: { ...berlin, line2: null },
+        [notes]: "skipped on this path"
+      })
+      expect(created201.status, created201.text).toBe(201)
+      expect(created201.body.values).toEqual({
+        [you]: { name: "Ada Lovelace", email: "ada@example.com" },
+        [to]: berlin
+      })
+      expect(created201.body).toMatchObject({ name: "Ada Lovelace", email: "ada@example.com" })
+      const flat = await api(server, key, "GET", `/forms/${form.id}/responses?flat=1`)
+      expect(flat.body.responses[0].answers).toEqual({
+        "Your details": "Ada Lovelace, ada@example.com",
+        "Deliver to": "Unter den Linden 1, Berlin, 10117, Germany"
+      })
+      const csv = await fetch(`${server.url}/api/forms/${form.id}/responses.csv`, {
+        headers: { authorization: `Bearer ${key}` }
+      })
+      expect(await csv.text()).toContain('"Unter den Linden 1, Berlin, 10117, Germany"')
+    })
+
     it("the API submission follows the path: skipped answers dropped, skipped required questions not required", async () => {
       const { email, form, plan, team, why } = await planForm()
       const free = await api(server, key, "POST", `/forms/${form.id}/responses`, {

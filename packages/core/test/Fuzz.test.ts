@@ -99,7 +99,9 @@ const validAnswers = (f: Fixture): Record<string, unknown> => ({
   [f.fields.slider!]: 37.5,
   [f.fields.time!]: "09:30",
   [f.fields.datetime!]: "2026-11-26T14:30",
-  [f.fields.legal!]: true
+  [f.fields.legal!]: true,
+  [f.fields.contact!]: { name: "Ada Lovelace", email: "ada@example.com", company: "Analytical Engines" },
+  [f.fields.address!]: { line1: "12 St James's Square", city: "London", postalCode: "SW1Y 4JH", country: "UK" }
 })
 
 const routes: ReadonlyArray<Route> = [
@@ -1311,6 +1313,12 @@ const fixtureFields = [
   { type: "time", label: "Arrival" },
   { type: "datetime", label: "Meeting" },
   { type: "legal", label: "I accept the terms", required: true },
+  {
+    type: "contact",
+    label: "Your details",
+    options: { parts: ["name", "email", "phone", "company"], optionalParts: ["phone", "company"] }
+  },
+  { type: "address", label: "Postal address" },
   { type: "file", label: "Attachment", options: { accept: ["application/pdf"], maxSizeMb: 1 } }
 ]
 

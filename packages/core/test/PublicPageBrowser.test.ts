@@ -50,6 +50,8 @@ const fields = [
   },
   { type: "time", label: "Best time to call" },
   { type: "datetime", label: "Meeting starts" },
+  { type: "contact", label: "How can we reach you?", required: true, options: { optionalParts: ["phone"] } },
+  { type: "address", label: "Where do you live?", required: true },
   { type: "legal", label: "I accept the terms of service", required: true }
 ]
 
@@ -307,6 +309,42 @@ const fill = async (flow: Flow, js: boolean) => {
   expect(await page.inputValue("#a")).toBe("2026-03-15T14:30")
   await page.keyboard.press("Enter")
 
+  await screen(page, "How can we reach you?")
+  expect(await focused(page)).toBe("input#a-name[text]")
+  await check(flow, "contact")
+  await page.keyboard.type("Ada Lovelace")
+  // With JavaScript, Enter moves from part to part; without, Tab does (Enter would send the step).
+  await page.keyboard.press(js ? "Enter" : "Tab")
+  expect(await focused(page)).toBe("input#a-email[email]")
+  await page.keyboard.type("ada@example.com")
+  if (js) {
+    await page.keyboard.press("Enter")
+    expect(await focused(page)).toBe("input#a-phone[tel]")
+  }
+  // The phone may be left empty: Enter goes on.
+  await page.keyboard.press("Enter")
+
+  await screen(page, "Where do you live?")
+  expect(await focused(page)).toBe("input#a-line1[text]")
+  await check(flow, "address")
+  await page.keyboard.type("221B Baker Street")
+  await tabTo(page, "button.ok")
+  await page.keyboard.press("Enter")
+  await page.locator("#error").filter({ hasText: '"Where do you live?" (City) is required' }).waitFor()
+  expect(await focused(page)).toBe("input#a-line1[text]")
+  expect(await page.inputValue("#a-line1")).toBe("221B Baker Street")
+  await check(flow, "address-invalid")
+  await page.keyboard.press("Tab")
+  await page.keyboard.press("Tab")
+  await page.keyboard.type("London")
+  await page.keyboard.press("Tab")
+  await page.keyboard.press("Tab")
+  await page.keyboard.type("NW1 6XE")
+  await page.keyboard.press("Tab")
+  expect(await focused(page)).toBe("input#a-country[text]")
+  await page.keyboard.type("United Kingdom")
+  await page.keyboard.press("Enter")
+
   await screen(page, "terms of service")
   expect(await focused(page)).toBe("input[checkbox]")
   await check(flow, "legal")
@@ -340,7 +378,9 @@ const expected = (ids: ReadonlyArray<number>) => ({
   [ids[16]!]: 60,
   [ids[17]!]: "09:30",
   [ids[18]!]: "2026-03-15T14:30",
-  [ids[19]!]: true
+  [ids[19]!]: { name: "Ada Lovelace", email: "ada@example.com" },
+  [ids[20]!]: { line1: "221B Baker Street", city: "London", postalCode: "NW1 6XE", country: "United Kingdom" },
+  [ids[21]!]: true
 })
 
 describe.skipIf(!present)("public form page in Chromium", () => {

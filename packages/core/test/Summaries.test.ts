@@ -41,6 +41,18 @@ describe("formatAnswer", () => {
     ["time", field(1, "time", "Arrival"), "09:30", "09:30"],
     ["datetime", field(1, "datetime", "Meeting"), "2026-11-26T14:30", "2026-11-26T14:30"],
     ["legal", field(1, "legal", "Terms"), true, "Yes"],
+    [
+      "contact in its parts' order",
+      field(1, "contact", "You"),
+      { phone: "+44 20 7946 0000", name: "Ada Lovelace", email: "ada@example.com" },
+      "Ada Lovelace, ada@example.com, +44 20 7946 0000"
+    ],
+    [
+      "address without its empty parts",
+      field(1, "address", "Home"),
+      { line1: "12 Main St", city: "Springfield", postalCode: "12345", country: "USA" },
+      "12 Main St, Springfield, 12345, USA"
+    ],
     ["file", field(1, "file", "CV"), { fileId: "f1", name: "cv.pdf", size: 10, type: "application/pdf" }, "cv.pdf"],
     ["missing", field(1, "short_text", "Name"), undefined, ""]
   ])("%s", (_name, f, value, expected) => {

@@ -7,7 +7,7 @@
  * (`app/static/types.js`).
  */
 import * as Schema from "effect/Schema"
-import { FieldType, optionKeys } from "../forms/Fields.ts"
+import { FieldType, optionKeys, PARTS } from "../forms/Fields.ts"
 import { MemberRole } from "../identity/Actors.ts"
 
 /** A question type as the builder offers it. */
@@ -15,7 +15,13 @@ export const FieldTypeInfo = Schema.Struct({
   type: FieldType,
   label: Schema.String,
   /** The option keys the type takes (`placeholder` and `help` for every one). */
-  options: Schema.Array(Schema.String)
+  options: Schema.Array(Schema.String),
+  /** The parts a `contact` or `address` question may ask, with whether each is asked and optional by default. */
+  parts: Schema.optionalKey(
+    Schema.Array(
+      Schema.Struct({ name: Schema.String, label: Schema.String, asked: Schema.Boolean, optional: Schema.Boolean })
+    )
+  )
 })
 
 /** What the page's scripts know of the server before their first request. */
@@ -62,6 +68,8 @@ const labels: { readonly [Type in FieldType]: string } = {
   datetime: "Date and time",
   yes_no: "Yes / no",
   legal: "Legal (must be accepted)",
+  contact: "Contact details",
+  address: "Address",
   file: "File upload",
   statement: "Statement (no answer)"
 }
@@ -77,7 +85,14 @@ const labels: { readonly [Type in FieldType]: string } = {
 export const toScriptText = (options: { readonly mail: boolean }): string =>
   JSON.stringify(
     Schema.encodeSync(ShellData)({
-      fieldTypes: FieldType.literals.map((type) => ({ type, label: labels[type], options: optionKeys[type] })),
+      fieldTypes: FieldType.literals.map((type) => ({
+        type,
+        label: labels[type],
+        options: optionKeys[type],
+        ...(type === "contact" || type === "address"
+          ? { parts: PARTS[type].map(({ name, label, asked, optional }) => ({ name, label, asked, optional })) }
+          : {})
+      })),
       mail: options.mail
     })
   ).replaceAll("<", "\\u003c")

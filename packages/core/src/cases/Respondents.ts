@@ -9,7 +9,7 @@
  */
 import * as Predicate from "effect/Predicate"
 import { stripBidiControls } from "../kernel/DisplayText.ts"
-import { byPosition, type Field } from "../forms/Fields.ts"
+import { byPosition, type Field, partsOf } from "../forms/Fields.ts"
 import type { AnswerValue } from "../forms/Answers.ts"
 
 const FULL_NAME_LABELS: ReadonlySet<string> = new Set([
@@ -36,8 +36,21 @@ const normalizeLabel = (label: string): string =>
     .replace(/\s+/g, " ")
 
 /**
- * Guesses who answered: `email` is the first answered `email` question; `name`
- * is the first answered `short_text` question labelled like a person's name
+ * Whether a question asks for an e-mail address: an `email` question, or a
+ * `contact` question whose parts include the e-mail.
+ *
+ * @example
+ * ```ts
+ * asksEmail({ type: "contact", options: null }) // true (name, e-mail and phone by default)
+ * ```
+ */
+export const asksEmail = (field: Pick<Field, "type" | "options">): boolean =>
+  field.type === "email" || partsOf(field).some((part) => part.name === "email")
+
+/**
+ * Guesses who answered: `email` is the e-mail of the first answered `email`
+ * or `contact` question; `name` is the name of the first answered `contact`
+ * question, else the first answered `short_text` question labelled like a person's name
  * ("Name", "Full name", "Your name", "Nom", …), else one whose label contains
  * "name" but not company/organisation/business/pet/project/team, else the
  * "First name" and "Last name" answers joined by a space.
@@ -53,26 +66,32 @@ export const deriveRespondent = (
   values: Readonly<Record<string, AnswerValue>>
 ): { name: string | null; email: string | null } => {
   const sorted = byPosition(fields)
-  const answerOf = (field: Field): string | null => {
+  /** The text answer of a question, or the given part of a contact's answer. */
+  const answerOf = (field: Field, part: string): string | null => {
     const key = String(field.id)
-    const value = Object.hasOwn(values, key) ? values[key] : undefined
+    const answer = Object.hasOwn(values, key) ? values[key] : undefined
+    const value =
+      field.type === "contact" && Predicate.isObject(answer)
+        ? new Map<string, unknown>(Object.entries(answer)).get(part)
+        : answer
     if (!Predicate.isString(value)) return null
     const s = stripBidiControls(value).trim()
     return s === "" ? null : s
   }
-  const firstAnswer = (predicate: (field: Field) => boolean): string | null => {
+  const firstAnswer = (predicate: (field: Field) => boolean, part = ""): string | null => {
     for (const field of sorted) {
       if (predicate(field)) {
-        const answer = answerOf(field)
+        const answer = answerOf(field, part)
         if (answer !== null) return answer
       }
     }
     return null
   }
-  const email = firstAnswer((f) => f.type === "email")
+  const email = firstAnswer(asksEmail, "email")
   const textLabel = (labels: ReadonlySet<string>) => (f: Field) =>
     f.type === "short_text" && labels.has(normalizeLabel(f.label))
   const name =
+    firstAnswer((f) => f.type === "contact", "name") ??
     firstAnswer(textLabel(FULL_NAME_LABELS)) ??
     firstAnswer((f) => {
       if (f.type !== "short_text") return false

@@ -27,7 +27,7 @@ import { Contacts } from "./Contacts.ts"
 import { type Conflict, type Forbidden, FormNotFound, InvalidInput, ResponseNotFound } from "../kernel/Errors.ts"
 import { Events } from "../outbox/Events.ts"
 import { type AnswerValue, cleanAnswers, validateAnswers } from "../forms/Answers.ts"
-import { deriveRespondent } from "./Respondents.ts"
+import { asksEmail, deriveRespondent } from "./Respondents.ts"
 import { Files } from "../files/Files.ts"
 import { SentLinkBase } from "../kernel/Links.ts"
 import * as FormLogic from "../forms/FormLogic.ts"
@@ -193,7 +193,7 @@ export class Responses extends Context.Service<
         const needsTransaction =
           options.partialId !== undefined ||
           route.fields.some((field) => field.type === "file") ||
-          ((yield* Mailer).configured && route.fields.some((field) => field.type === "email"))
+          ((yield* Mailer).configured && route.fields.some(asksEmail))
         const write = (inTransaction: boolean) =>
           Effect.gen(function* () {
             if (inTransaction && !(yield* forms.holdForSubmission(actor.workspaceId, formId))) {

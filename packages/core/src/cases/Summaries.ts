@@ -5,7 +5,7 @@
  * @module
  */
 import * as Predicate from "effect/Predicate"
-import { DEFAULT_RATING_MAX, type Field } from "../forms/Fields.ts"
+import { DEFAULT_RATING_MAX, type Field, partsOf } from "../forms/Fields.ts"
 import type { AnswerValue } from "../forms/Answers.ts"
 import { hiddenPrefix } from "../forms/FormLogic.ts"
 
@@ -30,7 +30,8 @@ export const fileLink = (linkBase: string, fileId: string): string =>
 
 /**
  * The text form of one answer: strings as-is, numbers via `String`, booleans
- * `Yes`/`No`, checkboxes joined with `", "`, ratings as `"4/5"` (out of
+ * `Yes`/`No`, checkboxes and the parts of a contact or address joined with
+ * `", "`, ratings as `"4/5"` (out of
  * `options.max`, default 5), files by name — followed by their download link
  * in parentheses when `linkBase` is given (`""` for relative links) — and `""`
  * when missing.
@@ -52,6 +53,15 @@ export const formatAnswer = (field: Field, value: AnswerValue | undefined, linkB
     return field.type === "rating" ? `${value}/${field.options?.max ?? DEFAULT_RATING_MAX}` : String(value)
   }
   if (Array.isArray(value)) return value.join(", ")
+  if (field.type === "contact" || field.type === "address") {
+    const given = new Map<string, unknown>(Object.entries(value))
+    return partsOf(field)
+      .flatMap(({ name }) => {
+        const part = given.get(name)
+        return Predicate.isString(part) && part !== "" ? [part] : []
+      })
+      .join(", ")
+  }
   if (!Predicate.isObject(value) || !Predicate.isString(value.name)) return ""
   return linkBase === undefined || !Predicate.isString(value.fileId)
     ? value.name

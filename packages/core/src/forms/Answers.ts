@@ -11,7 +11,16 @@ import * as Predicate from "effect/Predicate"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import { stripBidiControls } from "../kernel/DisplayText.ts"
-import { type AnyFieldOptions, byPosition, DEFAULT_RATING_MAX, type Field, scaleOf, sliderOf } from "./Fields.ts"
+import {
+  type AnyFieldOptions,
+  byPosition,
+  DEFAULT_RATING_MAX,
+  type Field,
+  type PartInfo,
+  partsOf,
+  scaleOf,
+  sliderOf
+} from "./Fields.ts"
 
 const NonNegativeInt = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
 
@@ -34,7 +43,28 @@ export const FileAnswer = Schema.Struct({
 export type FileAnswer = typeof FileAnswer.Type
 
 /**
- * An answer: text, number, boolean, selected choices, or a file. The schema
+ * The answer to a `contact` or `address` question: its parts by name (only
+ * the asked ones, each trimmed and non-empty), e.g.
+ * `{ "name": "Ada Lovelace", "email": "ada@example.com" }`.
+ *
+ * @example
+ * ```ts
+ * const a: PartsAnswer = { line1: "12 Main St", city: "Springfield", postalCode: "12345", country: "USA" }
+ * ```
+ */
+export const PartsAnswer = Schema.Record(Schema.String, Schema.String).annotate({
+  identifier: "PartsAnswer",
+  description:
+    "A contact or address answer: its parts by name (contact: name, email, phone, company; " +
+    "address: line1, line2, city, region, postalCode, country)."
+})
+
+/** A decoded {@link PartsAnswer}. @example `const a: PartsAnswer = { name: "Ada" }` */
+export type PartsAnswer = typeof PartsAnswer.Type
+
+/**
+ * An answer: text, number, boolean, selected choices, a file, or the parts of
+ * a contact or address. The schema
  * of every answer map (`values`) in requests, responses and the OpenAPI
  * document; which of these a question takes is checked by `validateAnswers`.
  *
@@ -48,17 +78,20 @@ export const AnswerValue = Schema.Union([
   Schema.Finite,
   Schema.Boolean,
   Schema.Array(Schema.String),
-  FileAnswer
+  FileAnswer,
+  PartsAnswer
 ]).annotate({
   identifier: "AnswerValue",
   description:
-    "Text (also dates, times, e-mail addresses, choices), a number, a boolean, the selected choices, or an uploaded file."
+    "Text (also dates, times, e-mail addresses, choices), a number, a boolean, the selected choices, an uploaded file, " +
+    "or the parts of a contact or address."
 })
 export type AnswerValue = typeof AnswerValue.Type
 
 /**
  * Whether a value is a real answer: text that is not blank, a number, a yes
- * or no, at least one chosen option, or a file. An empty text, an empty
+ * or no, at least one chosen option, a file, or a contact or address with a
+ * part filled in. An empty text, an empty
  * selection or no value at all is not (such answers alone keep no partial
  * response).
  *
@@ -72,6 +105,8 @@ export const isRealAnswer = (value: unknown): boolean => {
   if (value === undefined || value === null) return false
   if (Predicate.isString(value)) return stripBidiControls(value).trim() !== ""
   if (Array.isArray(value)) return value.some(isRealAnswer)
+  // A file (its id is text) or the parts of a contact or address.
+  if (Predicate.isObject(value)) return Object.values(value).some(isRealAnswer)
   return true
 }
 
@@ -97,12 +132,20 @@ export type FileAnswerInput = typeof FileAnswerInput.Type
  * upload's `fileId`; `null` leaves an optional question unanswered.
  */
 export const AnswerInput = Schema.NullOr(
-  Schema.Union([Schema.String, Schema.Finite, Schema.Boolean, Schema.Array(Schema.String), FileAnswerInput])
+  Schema.Union([
+    Schema.String,
+    Schema.Finite,
+    Schema.Boolean,
+    Schema.Array(Schema.String),
+    FileAnswerInput,
+    Schema.Record(Schema.String, Schema.NullOr(Schema.String))
+  ])
 ).annotate({
   identifier: "AnswerInput",
   description:
     "Text (also dates, times, e-mail addresses, choices), a number, a boolean, the selected choices, " +
-    "an uploaded file's `{fileId}`, or null for no answer."
+    'an uploaded file\'s `{fileId}`, the parts of a contact or address by name (`null` or `""` for a part left empty), ' +
+    "or null for no answer."
 })
 export type AnswerInput = typeof AnswerInput.Type
 
@@ -151,7 +194,13 @@ const isEmpty = (value: unknown): boolean =>
   value === undefined ||
   value === null ||
   (Predicate.isString(value) && value.trim() === "") ||
-  (Array.isArray(value) && value.length === 0)
+  (Array.isArray(value) && value.length === 0) ||
+  // The parts of a contact or address, all left empty.
+  (Predicate.isObject(value) &&
+    !Array.isArray(value) &&
+    Object.values(value).every(
+      (part) => part === undefined || part === null || (Predicate.isString(part) && part.trim() === "")
+    ))
 
 const daysInMonth = (year: number, month: number): number =>
   month === 2
@@ -258,6 +307,40 @@ const wholeNumber = (q: string, value: unknown, min: number, max: number): Check
     ? ok(value)
     : bad(`${q} must be a whole number from ${min} to ${max}`)
 
+const partProblem = (info: PartInfo, s: string): string | undefined => {
+  if (s.length > info.maxLength) return `must be at most ${info.maxLength} characters`
+  if (info.name === "email" && !EMAIL.test(s)) return "must be an email address"
+  if (info.name === "phone" && !(TEL.test(s) && s.replace(/\D/g, "").length >= 7)) return "must be a phone number"
+  return undefined
+}
+
+/** A contact or address: an object of the asked parts, each checked; the required ones present. */
+const checkParts = (q: string, field: Field, value: unknown): Check => {
+  const parts = partsOf(field)
+  const names = parts.map((p) => p.name)
+  if (!Predicate.isObject(value) || Array.isArray(value)) {
+    return bad(`${q} must be an object with the parts ${names.join(", ")}`)
+  }
+  const unknown = Object.keys(value).find((key) => !names.includes(key))
+  if (unknown !== undefined) {
+    return bad(`${q} has an unknown part ${JSON.stringify(unknown)} (parts: ${names.join(", ")})`)
+  }
+  const out: Record<string, string> = {}
+  for (const info of parts) {
+    const raw = value[info.name]
+    const s = Predicate.isString(raw) ? raw.trim() : raw
+    if (s === undefined || s === null || s === "") {
+      if (!info.optional) return bad(`${q} (${info.label}) is required`)
+      continue
+    }
+    if (!Predicate.isString(s)) return bad(`${q} (${info.label}) must be text`)
+    const problem = partProblem(info, s)
+    if (problem !== undefined) return bad(`${q} (${info.label}) ${problem}`)
+    out[info.name] = s
+  }
+  return ok(out)
+}
+
 /** What a required question without an answer is told: a `legal` question must be accepted. */
 const requiredMessage = (field: Field): string =>
   `${JSON.stringify(field.label)} ${field.type === "legal" ? "must be accepted" : "is required"}`
@@ -341,6 +424,9 @@ const checkAnswer = (field: Field, value: unknown): Check => {
       const time = m === null ? undefined : timeOf(m[2]!)
       return m === null || time === undefined || !isCalendarDate(m[1]!) ? bad(message) : ok(`${m[1]}T${time}`)
     }
+    case "contact":
+    case "address":
+      return checkParts(q, field, value)
     case "yes_no":
       return Predicate.isBoolean(value) ? ok(value) : bad(`${q} must be true or false`)
     case "legal":

@@ -46,6 +46,8 @@ export const FieldType = Schema.Literals([
   "datetime",
   "yes_no",
   "legal",
+  "contact",
+  "address",
   "file",
   "statement"
 ])
@@ -86,6 +88,63 @@ export const DEFAULT_SLIDER = { min: 0, max: 100, step: 1 } as const
 
 /** The end labels of an `nps` question when its options name none. */
 export const DEFAULT_NPS_LABELS = { minLabel: "Not at all likely", maxLabel: "Extremely likely" } as const
+
+/**
+ * A part of a `contact` or `address` question: its name in the answer
+ * object, its label on the page, the browser's autofill token, the longest
+ * text it takes, and whether it is asked and optional when the question's
+ * options do not say.
+ */
+export interface PartInfo {
+  readonly name: string
+  readonly label: string
+  readonly autocomplete: string
+  readonly maxLength: number
+  readonly asked: boolean
+  readonly optional: boolean
+}
+
+const part = (
+  name: string,
+  label: string,
+  autocomplete: string,
+  maxLength: number,
+  defaults: { readonly asked?: boolean; readonly optional?: boolean } = {}
+): PartInfo => ({
+  name,
+  label,
+  autocomplete,
+  maxLength,
+  asked: defaults.asked ?? true,
+  optional: defaults.optional ?? false
+})
+
+/**
+ * The parts of a `contact` question (name, e-mail, phone, company) and of an
+ * `address` question (two lines, city, region, postal code, country), in the
+ * order the page asks them.
+ *
+ * @example
+ * ```ts
+ * PARTS.contact.map((p) => p.name) // ["name", "email", "phone", "company"]
+ * ```
+ */
+export const PARTS = {
+  contact: [
+    part("name", "Name", "name", 200),
+    part("email", "E-mail", "email", 254),
+    part("phone", "Phone", "tel", 20),
+    part("company", "Company", "organization", 200, { asked: false })
+  ],
+  address: [
+    part("line1", "Address", "address-line1", 200),
+    part("line2", "Address line 2", "address-line2", 200, { optional: true }),
+    part("city", "City", "address-level2", 200),
+    part("region", "State, province or region", "address-level1", 200, { optional: true }),
+    part("postalCode", "Postal code", "postal-code", 20),
+    part("country", "Country", "country-name", 100)
+  ]
+} as const satisfies Record<string, ReadonlyArray<PartInfo>>
 
 // ---------------------------------------------------------------------------
 // Options
@@ -395,6 +454,104 @@ export const SliderOptions = strictStruct(SliderOptionFields).check(
 /** Decoded {@link SliderOptions}. @example `const o: SliderOptions = { max: 10 }` */
 export type SliderOptions = typeof SliderOptions.Type
 
+const partListOf = (names: ReadonlyArray<string>, key: string, least: number) =>
+  Schema.Array(
+    Schema.Literals(names as [string, ...Array<string>]).annotate({
+      message: `a part must be one of ${names.join(", ")}`
+    })
+  ).check(
+    Schema.isMinLength(least, { message: `${key} must name at least ${least} part` }),
+    Schema.isUnique({ message: `${key} must not repeat a part` })
+  )
+
+const partsOptionsOf = (type: keyof typeof PARTS) => {
+  const names = PARTS[type].map((p) => p.name)
+  const fields = {
+    ...TextOptionFields,
+    /** The parts asked, in order (by default every part but those not asked by default). */
+    parts: Schema.optionalKey(partListOf(names, "parts", 1)),
+    /** The asked parts that may be left empty (the others are required once the question is answered). */
+    optionalParts: Schema.optionalKey(partListOf(names, "optionalParts", 0))
+  }
+  const schema = strictStruct(fields).check(
+    Schema.makeFilter(
+      (o) => {
+        const asked = o.parts ?? PARTS[type].filter((p) => p.asked).map((p) => p.name)
+        const stray = (o.optionalParts ?? []).find((name) => !asked.includes(name))
+        return stray === undefined
+          ? undefined
+          : {
+              path: ["optionalParts"],
+              issue: `optionalParts names "${stray}", which is not asked (parts: ${asked.join(", ")})`
+            }
+      },
+      { expected: "optionalParts within parts" }
+    )
+  )
+  return { fields, schema }
+}
+
+const contactOptions = partsOptionsOf("contact")
+const addressOptions = partsOptionsOf("address")
+
+/**
+ * Options of a `contact` question (a person's details in one step): `parts`,
+ * which of `name`, `email`, `phone`, `company` to ask and in which order
+ * (name, e-mail and phone when absent), and `optionalParts`, the asked parts
+ * that may be left empty (none when absent). Unknown keys are rejected.
+ *
+ * @example
+ * ```ts
+ * Schema.decodeUnknownSync(ContactOptions)({ parts: ["name", "email", "company"], optionalParts: ["company"] })
+ * ```
+ */
+export const ContactOptions = contactOptions.schema
+
+/** Decoded {@link ContactOptions}. @example `const o: ContactOptions = { parts: ["name", "email"] }` */
+export type ContactOptions = typeof ContactOptions.Type
+
+/**
+ * Options of an `address` question: `parts`, which of `line1`, `line2`,
+ * `city`, `region`, `postalCode`, `country` to ask and in which order (all
+ * when absent), and `optionalParts`, the asked parts that may be left empty
+ * (`line2` and `region` when absent). Unknown keys are rejected.
+ *
+ * @example
+ * ```ts
+ * Schema.decodeUnknownSync(AddressOptions)({ parts: ["line1", "city", "postalCode"] })
+ * ```
+ */
+export const AddressOptions = addressOptions.schema
+
+/** Decoded {@link AddressOptions}. @example `const o: AddressOptions = { optionalParts: [] }` */
+export type AddressOptions = typeof AddressOptions.Type
+
+/**
+ * The parts a `contact` or `address` question asks, in order, with whether
+ * each may be left empty: its options, or the defaults. Empty for other types.
+ *
+ * @example
+ * ```ts
+ * partsOf({ type: "contact", options: null }).map((p) => [p.name, p.optional])
+ * // [["name", false], ["email", false], ["phone", false]]
+ * ```
+ */
+export const partsOf = (field: {
+  readonly type: FieldType
+  readonly options: AnyFieldOptions | null
+}): ReadonlyArray<PartInfo> => {
+  if (field.type !== "contact" && field.type !== "address") return []
+  const all: ReadonlyArray<PartInfo> = PARTS[field.type]
+  const names = field.options?.parts ?? all.filter((p) => p.asked).map((p) => p.name)
+  const optional = field.options?.optionalParts
+  return names.flatMap((name) => {
+    const info = all.find((p) => p.name === name)
+    return info === undefined
+      ? []
+      : [{ ...info, optional: optional === undefined ? info.optional : optional.includes(name) }]
+  })
+}
+
 /**
  * The range, step and end labels a `slider` question shows, with the
  * defaults filled in.
@@ -486,6 +643,8 @@ export const optionKeys: { readonly [Type in FieldType]: ReadonlyArray<string> }
   nps: Object.keys(NpsOptionFields),
   opinion_scale: Object.keys(OpinionScaleOptionFields),
   slider: Object.keys(SliderOptionFields),
+  contact: Object.keys(contactOptions.fields),
+  address: Object.keys(addressOptions.fields),
   file: Object.keys(FileOptionFields)
 }
 
@@ -507,6 +666,8 @@ export type FieldOptions =
   | NpsOptions
   | OpinionScaleOptions
   | SliderOptions
+  | ContactOptions
+  | AddressOptions
   | FileOptions
 
 /**
@@ -531,7 +692,9 @@ export const AnyFieldOptions = Schema.Struct({
   accept: Schema.optionalKey(Schema.Array(Schema.String)),
   maxSizeMb: Schema.optionalKey(Schema.Finite),
   minLabel: Schema.optionalKey(Schema.String),
-  maxLabel: Schema.optionalKey(Schema.String)
+  maxLabel: Schema.optionalKey(Schema.String),
+  parts: Schema.optionalKey(Schema.Array(Schema.String)),
+  optionalParts: Schema.optionalKey(Schema.Array(Schema.String))
 })
 
 /** Decoded {@link AnyFieldOptions}. @example `const o: AnyFieldOptions = {}` */
@@ -569,7 +732,7 @@ const optionalOptions = <S extends Schema.Top>(schema: S) =>
  * by `type`:
  *
  * - `select` / `checkboxes` require `options` with `choices`;
- * - `number`, `rating`, `nps`, `opinion_scale`, `slider`, `file` take optional (or `null`) typed options;
+ * - `number`, `rating`, `nps`, `opinion_scale`, `slider`, `contact`, `address`, `file` take optional (or `null`) typed options;
  * - every other type takes optional (or `null`) `{ placeholder?, help? }`.
  *
  * `id` (positive int) keeps an existing question; `label` is trimmed and must
@@ -597,6 +760,8 @@ const fieldInputOf = <const Extra extends Schema.Struct.Fields>(extra: Extra) =>
     Schema.Struct({ type: Schema.Literal("nps"), ...base, options: optionalOptions(NpsOptions) }),
     Schema.Struct({ type: Schema.Literal("opinion_scale"), ...base, options: optionalOptions(OpinionScaleOptions) }),
     Schema.Struct({ type: Schema.Literal("slider"), ...base, options: optionalOptions(SliderOptions) }),
+    Schema.Struct({ type: Schema.Literal("contact"), ...base, options: optionalOptions(ContactOptions) }),
+    Schema.Struct({ type: Schema.Literal("address"), ...base, options: optionalOptions(AddressOptions) }),
     Schema.Struct({ type: Schema.Literal("file"), ...base, options: optionalOptions(FileOptions) })
   ]).annotate({
     identifier: "FieldInput",

@@ -53,18 +53,19 @@ const lookup = (ref: FieldRef, facts: Facts): unknown => {
   return Object.hasOwn(facts.hidden, name) ? facts.hidden[name] : undefined
 }
 
-/** The comparable text of one answer value (a file by its name), if it has one. */
+/** The comparable text of one answer value (a file by its name, a contact or address by its parts), if it has one. */
 const textOf = (value: unknown): ReadonlyArray<string> => {
   if (Predicate.isString(value)) return value.trim() === "" ? [] : [value.trim()]
   if (Predicate.isNumber(value)) return [String(value)]
   if (Predicate.isBoolean(value)) return [value ? "true" : "false"]
-  if (Predicate.isObject(value) && !Array.isArray(value) && Predicate.isString(value.name)) return [value.name]
-  return []
+  if (!Predicate.isObject(value) || Array.isArray(value)) return []
+  if (Object.hasOwn(value, "fileId")) return Predicate.isString(value.name) ? [value.name] : []
+  return Object.values(value).flatMap((part) => (Predicate.isString(part) && part.trim() !== "" ? [part.trim()] : []))
 }
 
 /**
  * The comparable texts of an answer: one per element (checkboxes), a file by
- * its name. Answers arrive unvalidated (the path decides which are checked),
+ * its name, one per part (contact, address). Answers arrive unvalidated (the path decides which are checked),
  * so this looks one level into an array and never recurses into the value.
  */
 const textsOf = (value: unknown): ReadonlyArray<string> =>

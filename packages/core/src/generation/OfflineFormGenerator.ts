@@ -15,7 +15,9 @@
  *   amount/budget; rate/rating/"1-5"/"out of 10"/"stars" (rating, with that
  *   maximum); slider/percentage/"0-100" (slider); "how likely … recommend"
  *   (nps, 0 to 10); terms and conditions/privacy policy/consent/"I agree"
- *   (legal, required unless marked optional); yes or no/whether/"do you…?";
+ *   (legal, required unless marked optional); "contact details" (contact:
+ *   name, e-mail, phone); address/postal/shipping/billing address (address);
+ *   yes or no/whether/"do you…?";
  *   upload/attach/CV/resume/photo/screenshot (file, with a sensible accept
  *   list); comments/describe/tell us/feedback/message/explain/why (long text);
  * - choice lists: "(a, b or c)", "one of a, b, c", "which of: …",
@@ -263,7 +265,7 @@ const kinds: ReadonlyArray<Kind> = [
       q("email", "Email", true),
       q("short_text", "Product", true),
       q("number", "Quantity", true, { min: 1 }),
-      q("long_text", "Delivery address", true),
+      q("address", "Delivery address", true),
       q("long_text", "Notes", false)
     ]
   },
@@ -450,6 +452,9 @@ const IMAGE_HINT = /\b(?:photos?|pictures?|images?|screenshots?|logo|headshot|av
 const DOC_HINT = /\b(?:cv|resume|résumé|cover\s+letter|documents?|certificates?|transcripts?)\b/i
 const LEGAL_HINT =
   /\b(?:terms\s+(?:and|&)\s+conditions|terms\s+of\s+(?:service|use)|privacy\s+(?:policy|notice)|consent|gdpr|i\s+agree|agree\s+to|accept\s+(?:the|our)\s+(?:terms|policy|conditions|rules))\b/i
+const CONTACT_HINT = /\bcontact\s+(?:details|info(?:rmation)?)\b/i
+const ADDRESS_HINT =
+  /\b(?:postal|mailing|shipping|delivery|home|street|billing|physical|residential)\s+address\b|^(?:(?:their|your|the|full)\s+)*address$/i
 const SLIDER_HINT = /\bslider\b|\bslide\b|\bpercent(?:age)?\b|%|\b0\s*(?:-|–|to)\s*100\b/i
 const DATETIME_HINT = /\bdate\s+(?:and|&)\s+time\b|\bappointment\b|\bdate-?time\b/i
 const TIME_HINT =
@@ -557,6 +562,8 @@ const questionOf = (rawItem: string, context: { readonly allRequired: boolean | 
     return make("file", label, accept === undefined ? null : { accept })
   }
   if (LEGAL_HINT.test(lower)) return { ...make("legal", labelOf(item)), required: !optional }
+  if (CONTACT_HINT.test(lower)) return make("contact", labelOf(item))
+  if (ADDRESS_HINT.test(lower)) return make("address", labelOf(item))
   if (NPS_HINT.test(lower)) return make("nps", labelOf(item))
   if (SLIDER_HINT.test(lower)) {
     const label = labelOf(

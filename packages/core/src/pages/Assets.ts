@@ -44,6 +44,9 @@ input[type=file]{font:inherit;margin:.75rem 0}
 .slider input[type=range]{flex:1;min-width:0;height:2rem;margin:.5rem 0;accent-color:var(--accent)}
 .slider input[type=number]{flex:none;width:7rem}
 .slider input[data-unset]{opacity:.45}
+.parts{display:flex;flex-direction:column;gap:.25rem;margin:.5rem 0}
+.part label{display:block;font-weight:600;margin-top:.5rem}
+.optional{font-weight:400;color:var(--muted)}
 .actions{display:flex;flex-wrap:wrap;align-items:center;gap:.75rem;margin-top:1.25rem}
 button{font:inherit;font-weight:600;border-radius:.4rem;padding:.5rem 1.2rem;cursor:pointer;border:2px solid var(--accent)}
 .ok{background:var(--accent);color:var(--accent-fg)}

@@ -596,7 +596,7 @@ export const layer = (options: PublicPageOptions = {}) =>
           const raw =
             field.type === "file" && input.upload !== undefined && Result.isSuccess(input.upload)
               ? input.upload.success
-              : parseAnswer(field, input.answers)
+              : parseAnswer(field, input.answers, input.parts)
           const checked = checkOne(field, raw)
           if (input.action === "back") {
             const values = Result.isSuccess(checked) ? withAnswer(state.values, field, checked.success) : state.values
@@ -613,7 +613,8 @@ export const layer = (options: PublicPageOptions = {}) =>
               index,
               {
                 texts: input.answers,
-                file: field.type === "file" ? enteredOf(raw).file : undefined
+                file: field.type === "file" ? enteredOf(raw).file : undefined,
+                parts: input.parts
               },
               { error: checked.failure }
             )

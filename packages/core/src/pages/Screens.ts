@@ -4,7 +4,7 @@
  * pages for an unknown, closed or failed form. Every string from a form is
  * user content and goes through the escaping `html` template.
  */
-import { DEFAULT_RATING_MAX, type Field, scaleOf, sliderOf } from "../forms/Fields.ts"
+import { DEFAULT_RATING_MAX, type Field, partsOf, scaleOf, sliderOf } from "../forms/Fields.ts"
 import type { FileAnswer } from "../forms/Answers.ts"
 import type { FormWithFields } from "../forms/Forms.ts"
 import * as Assets from "./Assets.ts"
@@ -80,6 +80,8 @@ ${link ? html`<p><a href="${link.href}">${link.label}</a></p>` : null}`
 export interface Entered {
   readonly texts: ReadonlyArray<string>
   readonly file?: FileAnswer | undefined
+  /** The parts of a contact or address, by name. */
+  readonly parts?: Readonly<Record<string, string>> | undefined
 }
 
 const requiredMark = (field: Field) =>
@@ -260,6 +262,29 @@ ${choices.map(
       )}${attr("aria-describedby", describedBy(field, error, "slider-hint"))}${invalid}></div>
 <p class="hint" id="slider-hint">${hint}</p>`
     }
+    case "contact":
+    case "address":
+      return html`<fieldset${attr("aria-describedby", describedBy(field, error))}>
+<legend class="question" id="question">${field.label}${requiredMark(field)}</legend>
+${options?.help ? html`<p class="help" id="help">${options.help}</p>` : null}
+<div class="parts" data-parts>
+${partsOf(field).map(
+  (part, index) =>
+    html`<div class="part"><label for="a-${part.name}">${part.label}${
+      part.optional ? html` <span class="optional">(optional)</span>` : null
+    }</label>
+<input id="a-${part.name}" name="a.${part.name}" type="${
+      part.name === "email" ? "email" : part.name === "phone" ? "tel" : "text"
+    }" value="${entered.parts?.[part.name] ?? ""}" autocomplete="${part.autocomplete}" maxlength="${part.maxLength}"${attr(
+      "autofocus",
+      index === 0 && "autofocus"
+    )}${attr("required", field.required && !part.optional && "required")}${attr(
+      "aria-describedby",
+      error ? "error" : null
+    )}${invalid}></div>
+`
+)}</div>
+</fieldset>`
     case "legal":
       return group(field, error, "checkbox", [{ value: "yes", label: "I accept" }], entered.texts, "legal")
     case "yes_no":

@@ -11,7 +11,7 @@ import * as Predicate from "effect/Predicate"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import type { AnswerState } from "../cases/AnswerTokens.ts"
-import type { Field } from "../forms/Fields.ts"
+import { type Field, partsOf } from "../forms/Fields.ts"
 import { type AnswerValue, FileAnswer, validateAnswers } from "../forms/Answers.ts"
 import * as FormLogic from "../forms/FormLogic.ts"
 import type { FormWithFields } from "../forms/Forms.ts"
@@ -30,6 +30,8 @@ export interface StepInput {
   readonly action: string
   /** Every `a` value (several for checkboxes). */
   readonly answers: ReadonlyArray<string>
+  /** The parts of a contact or address, posted as `a.<part>`. */
+  readonly parts: Readonly<Record<string, string>>
   readonly honeypot: string
   /** A file sent with the step (no-JavaScript flow): stored, or why not. */
   readonly upload?: Result.Result<FileAnswer, UploadRefusal> | undefined
@@ -53,9 +55,21 @@ const NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?$/i
 export const decodeFileAnswer = Schema.decodeUnknownResult(Schema.fromJsonString(FileAnswer))
 
 /** The typed answer of a question from the texts the page posted (checked afterwards by `validateAnswers`). */
-export const parseAnswer = (field: Field, answers: ReadonlyArray<string>): unknown => {
+export const parseAnswer = (
+  field: Field,
+  answers: ReadonlyArray<string>,
+  parts: Readonly<Record<string, string>> = {}
+): unknown => {
   const first = (answers[0] ?? "").trim()
   switch (field.type) {
+    case "contact":
+    case "address": {
+      const given = partsOf(field).flatMap(({ name }) => {
+        const value = parts[name]
+        return value === undefined || value.trim() === "" ? [] : [[name, value] as const]
+      })
+      return given.length === 0 ? undefined : Object.fromEntries(given)
+    }
     case "statement":
       return undefined
     case "checkboxes":
@@ -96,7 +110,15 @@ export const enteredOf = (value: unknown): Screens.Entered => {
   if (Predicate.isBoolean(value)) return { texts: [value ? "yes" : "no"] }
   if (Array.isArray(value)) return { texts: value.filter(Predicate.isString) }
   const file = Schema.decodeUnknownResult(FileAnswer)(value)
-  return Result.isSuccess(file) ? { texts: [], file: file.success } : { texts: [] }
+  if (Result.isSuccess(file)) return { texts: [], file: file.success }
+  return Predicate.isObject(value)
+    ? {
+        texts: [],
+        parts: Object.fromEntries(
+          Object.entries(value).filter((entry): entry is [string, string] => Predicate.isString(entry[1]))
+        )
+      }
+    : { texts: [] }
 }
 
 /** The values without one question's answer, or with the new one. */
@@ -184,6 +206,9 @@ export const collectStep = (
     action: get("move") || "next",
     // Browsers send a textarea's line breaks as CRLF; answers keep plain LF, as the API gets them.
     answers: pairs.filter(([k]) => k === "a").map(([, v]) => v.replace(/\r\n?/g, "\n")),
+    parts: Object.fromEntries(
+      pairs.filter(([k]) => k.startsWith("a.") && k.length <= 40).map(([k, v]) => [k.slice(2), v] as const)
+    ),
     honeypot: get(Screens.honeypotName),
     upload
   })

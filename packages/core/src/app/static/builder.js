@@ -47,7 +47,9 @@ const toInput = (draft) => {
   const options = {}
   for (const key of allowed) {
     const value = draft.options[key]
-    if (value === undefined || value === "" || (Array.isArray(value) && value.length === 0)) continue
+    // An empty list of optional parts says "none", which is not the default.
+    if (value === undefined || value === "" || (Array.isArray(value) && value.length === 0 && key !== "optionalParts"))
+      continue
     options[key] = value
   }
   if ((draft.type === "select" || draft.type === "checkboxes") && options.choices === undefined) options.choices = []
@@ -65,12 +67,49 @@ const toInput = (draft) => {
 /** @param {string} text */
 const numberOrUndefined = (text) => (text === "" ? undefined : Number(text))
 
+/**
+ * The parts a contact or address asks, in their order, and which may be left empty.
+ * @param {{ draft: Draft, update: (draft: Draft) => void, disabled: boolean,
+ *   parts: NonNullable<import("./types.js").FieldTypeInfo["parts"]>, id: (name: string) => string }} props
+ */
+const PartsEditor = ({ draft, update, disabled, parts, id }) => {
+  /** @param {DraftOptions} changes */
+  const put = (changes) => update({ ...draft, options: { ...draft.options, ...changes } })
+  /** @type {ReadonlyArray<string>} */
+  const asked = draft.options.parts ?? parts.filter((p) => p.asked).map((p) => p.name)
+  /** @type {ReadonlyArray<string>} */
+  const optional = draft.options.optionalParts ?? parts.filter((p) => p.optional).map((p) => p.name)
+  /** @param {string} name @param {boolean} on */
+  const ask = (name, on) => {
+    put({
+      parts: parts.map((p) => p.name).filter((n) => (n === name ? on : asked.includes(n))),
+      optionalParts: optional.filter((n) => n !== name || on)
+    })
+  }
+  return html`<fieldset class="stack"><legend>Parts asked</legend>
+    ${parts.map(
+      (p) => html`<div class="row">
+        <label><input type="checkbox" id=${id(`part-${p.name}`)} disabled=${disabled} checked=${asked.includes(p.name)}
+          onChange=${(e) => ask(p.name, e.target.checked)} /> ${p.label}</label>
+        <label><input type="checkbox" id=${id(`optional-${p.name}`)} disabled=${disabled || !asked.includes(p.name)} checked=${optional.includes(p.name)}
+          onChange=${(e) =>
+            put({
+              optionalParts: parts
+                .map((q) => q.name)
+                .filter((n) => (n === p.name ? e.target.checked : optional.includes(n)))
+            })} /> <span class="sr-only">${p.label} </span>may be left empty</label>
+      </div>`
+    )}
+  </fieldset>`
+}
+
 /** @param {{ draft: Draft, update: (draft: Draft) => void, disabled: boolean }} props */
 const OptionsEditor = ({ draft, update, disabled }) => {
   /** @param {string} name */
   const id = (name) => `q${draft.key}-${name}`
   /** @param {string} key @param {unknown} value */
   const set = (key, value) => update({ ...draft, options: { ...draft.options, [key]: value } })
+  const partsInfo = questionTypes.find((info) => info.type === draft.type)?.parts ?? []
   /** @param {string} key @param {string} label */
   const num = (key, label) => html`<div class="stack"><label for=${id(key)}>${label}</label>
     <input id=${id(key)} type="number" disabled=${disabled} value=${draft.options[key] ?? ""} onInput=${(e) => set(key, numberOrUndefined(e.target.value))} /></div>`
@@ -106,6 +145,7 @@ const OptionsEditor = ({ draft, update, disabled }) => {
           )}</div>`
         : null
     }
+    ${partsInfo.length > 0 ? html`<${PartsEditor} draft=${draft} update=${update} disabled=${disabled} parts=${partsInfo} id=${id} />` : null}
     ${
       draft.type === "file"
         ? html`<div class="row"><div class="stack"><label for=${id("accept")}>Accepted types (comma-separated)</label>
@@ -138,6 +178,14 @@ const Preview = ({ title, drafts }) => {
     if (at < 0 || draft === undefined) return html`<p class="q">${title}</p><p class="muted">Welcome screen</p>`
     /** @type {ReadonlyArray<string>} */
     const choices = draft.options.choices ?? []
+    const partsPreview = () => {
+      const parts = questionTypes.find((info) => info.type === draft.type)?.parts ?? []
+      /** @type {ReadonlyArray<string>} */
+      const asked = draft.options.parts ?? parts.filter((p) => p.asked).map((p) => p.name)
+      return asked.map(
+        (name) => html`<span class="choice muted">${parts.find((p) => p.name === name)?.label ?? name}</span>`
+      )
+    }
     /** @param {number} min @param {number} max */
     const scale = (min, max) =>
       html`<div class="row">${Array.from({ length: Math.max(0, max - min + 1) }, (_, i) => html`<span class="choice">${min + i}</span>`)}</div>`
@@ -152,6 +200,8 @@ const Preview = ({ title, drafts }) => {
           html`<div class="row"><span>${draft.options.minLabel ?? draft.options.min ?? 0}</span><span class="choice muted" aria-hidden="true">——●——</span><span>${draft.options.maxLabel ?? draft.options.max ?? 100}</span></div>`,
         yes_no: () => html`<div class="row"><span class="choice">Yes</span><span class="choice">No</span></div>`,
         legal: () => html`<span class="choice">☐ I accept</span>`,
+        contact: () => partsPreview(),
+        address: () => partsPreview(),
         statement: () => null,
         file: () => html`<span class="choice">Choose a file…</span>`,
         long_text: () => html`<span class="choice muted">${draft.options.placeholder || "Long answer"}</span>`

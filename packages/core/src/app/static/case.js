@@ -21,6 +21,11 @@ const Answer = ({ value }) => {
   if (Array.isArray(value))
     return value.map((v) => (isFile(v) ? html`<${Answer} value=${v} /> ` : html`<span class="tag">${String(v)}</span>`))
   if (typeof value === "boolean") return value ? "Yes" : "No"
+  // The parts of a contact or address, in the order they were asked.
+  if (typeof value === "object")
+    return Object.values(value)
+      .filter((part) => typeof part === "string" && part !== "")
+      .join(", ")
   return String(value)
 }
 

@@ -170,6 +170,17 @@
         ? target.form
         : null) ?? main.querySelector("form")
     if (!form) return
+    // In a contact or address, Enter moves to the next part; from the last one it goes on.
+    const parts = target instanceof HTMLInputElement ? target.closest("[data-parts]") : null
+    if (parts) {
+      const inputs = Array.from(parts.querySelectorAll("input"))
+      const at = inputs.indexOf(/** @type {HTMLInputElement} */ (target))
+      if (at >= 0 && at < inputs.length - 1) {
+        event.preventDefault()
+        inputs[at + 1]?.focus()
+        return
+      }
+    }
     const native = target instanceof HTMLInputElement && !["radio", "checkbox", "file", "range"].includes(target.type)
     if (native) return
     event.preventDefault()
