@@ -170,6 +170,11 @@ describe.skipIf(!present)("the application in a browser", () => {
       await page.locator(`#${key}-part-company`).check()
       await page.locator(`#${key}-optional-company`).check()
     })
+    await addQuestion("matrix", "Rate each part of the help", async (key) => {
+      await page.locator(`#${key}-rows`).fill("Speed\nFriendliness")
+      await page.locator(`#${key}-columns`).fill("Bad\nOK\nGood")
+      await page.locator(`#${key}-multiple`).check()
+    })
     // The live preview walks the unsaved questions one at a time.
     const preview = page.getByRole("region", { name: "Live preview" })
     await preview.getByRole("button", { name: "Next" }).click()
@@ -184,13 +189,19 @@ describe.skipIf(!present)("the application in a browser", () => {
     const saved = (await (
       await fetch(`${url}/api/forms/${formId}`, { headers: { authorization: `Bearer ${ownerKey}` } })
     ).json()) as { fields: ReadonlyArray<{ id: number; type: string; options: unknown }> }
-    expect(saved.fields.filter((f) => ["nps", "opinion_scale", "slider", "contact"].includes(f.type))).toEqual([
+    expect(
+      saved.fields.filter((f) => ["nps", "opinion_scale", "slider", "contact", "matrix"].includes(f.type))
+    ).toEqual([
       expect.objectContaining({ type: "nps", options: { maxLabel: "Certainly" } }),
       expect.objectContaining({ type: "opinion_scale", options: { min: 0, max: 7, minLabel: "Very hard" } }),
       expect.objectContaining({ type: "slider", options: { max: 60, step: 5, maxLabel: "An hour" } }),
       expect.objectContaining({
         type: "contact",
         options: { parts: ["name", "email", "company"], optionalParts: ["company"] }
+      }),
+      expect.objectContaining({
+        type: "matrix",
+        options: { rows: ["Speed", "Friendliness"], columns: ["Bad", "OK", "Good"], multiple: true }
       })
     ])
 
@@ -224,7 +235,7 @@ describe.skipIf(!present)("the application in a browser", () => {
     await publicPage.getByText("Would you recommend us?").waitFor()
     await publicPage.getByLabel("9", { exact: true }).check()
     await publicPage.getByRole("button", { name: "OK" }).click()
-    // The opinion scale, the slider and the contact are optional: left unanswered (a slider nobody moved posts nothing).
+    // The opinion scale, the slider, the contact and the matrix are optional: left unanswered (a slider nobody moved posts nothing).
     await publicPage.getByText("Was it easy to reach us?").waitFor()
     await publicPage.getByRole("button", { name: "OK" }).click()
     await publicPage.getByText("How many minutes did it take?").waitFor()
@@ -232,6 +243,9 @@ describe.skipIf(!present)("the application in a browser", () => {
     await publicPage.getByRole("button", { name: "OK" }).click()
     await publicPage.getByText("How can we reach you?").waitFor()
     expect(await publicPage.getByLabel(/Company/).getAttribute("autocomplete")).toBe("organization")
+    await publicPage.getByRole("button", { name: "OK" }).click()
+    await publicPage.getByText("Rate each part of the help").waitFor()
+    expect(await publicPage.locator("input[name='a.Speed'][type=checkbox]").count()).toBe(3)
     await publicPage.getByRole("button", { name: "Submit" }).click()
     await publicPage.getByText(/Thank/).waitFor()
     await page.getByRole("link", { name: "Ada Lovelace" }).waitFor({ timeout: 10_000 })

@@ -16,6 +16,7 @@ import {
   sliderOf,
   ContactOptions,
   AddressOptions,
+  MatrixOptions,
   partsOf
 } from "../src/forms/Fields.ts"
 import { type AnswerIssue, type AnswerValue, cleanAnswers, validateAnswers } from "../src/forms/Answers.ts"
@@ -263,6 +264,27 @@ describe("FieldInput", () => {
       { type: "contact", label: "C", options: { optionalParts: ["company"] } },
       'optionalParts names "company", which is not asked (parts: name, email, phone)\n  at ["options"]["optionalParts"]'
     ],
+    ["matrix without options", { type: "matrix", label: "M" }, 'Missing key\n  at ["options"]'],
+    [
+      "matrix with one column",
+      { type: "matrix", label: "M", options: { rows: ["Speed"], columns: ["Good"] } },
+      'columns must contain at least 2 items\n  at ["options"]["columns"]'
+    ],
+    [
+      "matrix with a repeated row",
+      { type: "matrix", label: "M", options: { rows: ["Speed", " Speed "], columns: ["Bad", "Good"] } },
+      'rows must not contain duplicates\n  at ["options"]["rows"]'
+    ],
+    [
+      "matrix minRows above the rows",
+      { type: "matrix", label: "M", options: { rows: ["Speed"], columns: ["Bad", "Good"], minRows: 2 } },
+      'minRows must be at most the number of rows (1)\n  at ["options"]["minRows"]'
+    ],
+    [
+      "matrix minRows 0",
+      { type: "matrix", label: "M", options: { rows: ["Speed"], columns: ["Bad", "Good"], minRows: 0 } },
+      'minRows must be a whole number of at least 1\n  at ["options"]["minRows"]'
+    ],
     [
       "legal with choices",
       { type: "legal", label: "Terms", options: { choices: ["Yes"] } },
@@ -303,7 +325,7 @@ describe("FieldInput", () => {
     [
       "unknown type",
       { type: "colour", label: "T" },
-      'a question must be an object whose "type" is one of short_text, long_text, email, tel, url, number, date, select, checkboxes, rating, nps, opinion_scale, slider, time, datetime, yes_no, legal, contact, address, file, statement'
+      'a question must be an object whose "type" is one of short_text, long_text, email, tel, url, number, date, select, checkboxes, rating, nps, opinion_scale, slider, time, datetime, yes_no, legal, contact, address, matrix, file, statement'
     ]
   ])("rejects %s", (_name, input, message) => {
     expect(inputError(input)).toBe(message)
@@ -320,6 +342,7 @@ describe("FieldInput", () => {
       SliderOptions,
       ContactOptions,
       AddressOptions,
+      MatrixOptions,
       FileOptions
     ]) {
       const result = Schema.decodeUnknownResult(schema)({ choices: ["a"], bogus: 1 }, { onExcessProperty: "ignore" })
@@ -333,7 +356,7 @@ describe("FieldInput", () => {
     const root = doc.definitions["FieldInput"]
     expect(root).toBeDefined()
     const members = root as { anyOf?: ReadonlyArray<unknown>; oneOf?: ReadonlyArray<unknown> }
-    expect((members.anyOf ?? members.oneOf ?? []).length).toBe(21)
+    expect((members.anyOf ?? members.oneOf ?? []).length).toBe(22)
     expect(json).toContain('"propertyNames":{"enum":["placeholder","help","choices"]}')
     expect(json).toContain('"uniqueItems":true')
     expect(() => Schema.toJsonSchemaDocument(Schema.Array(FieldInput), { onExcessProperty: "error" })).not.toThrow()
@@ -389,6 +412,29 @@ describe("validateAnswers", () => {
       field("contact", "You", { options: { parts: ["name", "email", "phone"], optionalParts: ["phone"] } }),
       { email: " ada@example.com ", name: "Ada Lovelace", phone: "  " },
       { name: "Ada Lovelace", email: "ada@example.com" }
+    ],
+    [
+      "matrix, one column per row, rows in order",
+      field("matrix", "Rate", { options: { rows: ["Speed", "Price"], columns: ["Bad", "OK", "Good"] } }),
+      { Price: " OK ", Speed: "Good" },
+      { Speed: "Good", Price: "OK" }
+    ],
+    [
+      "matrix with several columns, in the columns' order, a row left out",
+      field("matrix", "Use", {
+        options: { rows: ["Mon", "Tue"], columns: ["Am", "Pm", "Eve"], multiple: true }
+      }),
+      { Mon: ["Eve", "Am"], Tue: [] },
+      { Mon: ["Am", "Eve"] }
+    ],
+    [
+      "required matrix with minRows",
+      field("matrix", "Rate", {
+        required: true,
+        options: { rows: ["Speed", "Price", "Support"], columns: ["Bad", "Good"], minRows: 2 }
+      }),
+      { Speed: "Good", Support: "Bad" },
+      { Speed: "Good", Support: "Bad" }
     ],
     [
       "address with null for an optional part",
@@ -598,6 +644,51 @@ describe("validateAnswers", () => {
       '"You" (Phone) must be text'
     ],
     ["contact as text", field("contact", "You"), "Ada", '"You" must be an object with the parts name, email, phone'],
+    [
+      "matrix missing a row when required",
+      field("matrix", "Rate", { required: true, options: { rows: ["Speed", "Price"], columns: ["Bad", "Good"] } }),
+      { Speed: "Good" },
+      '"Rate" (Price) is required'
+    ],
+    [
+      "matrix below minRows",
+      field("matrix", "Rate", {
+        required: true,
+        options: { rows: ["Speed", "Price", "Support"], columns: ["Bad", "Good"], minRows: 2 }
+      }),
+      { Speed: "Good" },
+      '"Rate" needs an answer in at least 2 rows'
+    ],
+    [
+      "matrix with an unknown column",
+      field("matrix", "Rate", { options: { rows: ["Speed"], columns: ["Bad", "Good"] } }),
+      { Speed: "Great" },
+      '"Rate" (Speed) has an unknown column "Great"'
+    ],
+    [
+      "matrix with an unknown row",
+      field("matrix", "Rate", { options: { rows: ["Speed"], columns: ["Bad", "Good"] } }),
+      { Sped: "Good" },
+      '"Rate" has an unknown row "Sped"'
+    ],
+    [
+      "matrix with two columns in a one-column row",
+      field("matrix", "Rate", { options: { rows: ["Speed"], columns: ["Bad", "Good"] } }),
+      { Speed: ["Bad", "Good"] },
+      '"Rate" (Speed) takes one column'
+    ],
+    [
+      "matrix with a number",
+      field("matrix", "Rate", { options: { rows: ["Speed"], columns: ["Bad", "Good"] } }),
+      { Speed: 3 },
+      '"Rate" (Speed) must be one of the columns'
+    ],
+    [
+      "matrix as a list",
+      field("matrix", "Rate", { options: { rows: ["Speed"], columns: ["Bad", "Good"], multiple: true } }),
+      ["Good"],
+      '"Rate" must be an object with the chosen columns of each row'
+    ],
     [
       "address with a postal code too long",
       field("address", "Home"),

@@ -118,6 +118,19 @@ const offlineCases: ReadonlyArray<readonly [string, string, ReadonlyArray<Expect
     ]
   ],
   [
+    "Hotel stay survey. Rate each of the following: room, breakfast, staff. Anything else we should know?",
+    "Hotel stay survey",
+    [
+      [
+        "matrix",
+        "Rate each of the following",
+        false,
+        { rows: ["Room", "Breakfast", "Staff"], columns: ["Very poor", "Poor", "Fair", "Good", "Excellent"] }
+      ],
+      ["long_text", "Anything else we should know", false]
+    ]
+  ],
+  [
     "Warranty claim: contact details, shipping address, the billing address (optional) and a photo of the damage.",
     "Warranty claim",
     [

@@ -456,6 +456,48 @@ for (const target of databaseTargets) {
       expect(await csv.text()).toContain('"Unter den Linden 1, Berlin, 10117, Germany"')
     })
 
+    it("a matrix: a required one needs its rows, logic reads the chosen columns, flat answers list the rows", async () => {
+      const created = await api(server, key, "POST", "/forms", {
+        title: "Service review",
+        fields: [
+          {
+            type: "matrix",
+            label: "Rate each",
+            required: true,
+            ref: "rate",
+            options: { rows: ["Speed", "Price", "Support"], columns: ["Bad", "OK", "Good"], minRows: 2 },
+            logic: [
+              { if: { field: "ref:rate", contains: "bad" }, then: { jumpTo: "ref:why" } },
+              { if: { field: "ref:rate", isNotEmpty: true }, then: { jumpTo: "end" } }
+            ]
+          },
+          { type: "long_text", label: "What went wrong?", required: true, ref: "why" }
+        ]
+      })
+      expect(created.status, created.text).toBe(201)
+      const form = created.body as { id: number; fields: Array<{ id: number }> }
+      expect((await api(server, key, "PATCH", `/forms/${form.id}`, { status: "published" })).status).toBe(200)
+      const [rate, why] = form.fields.map((f) => f.id) as [number, number]
+      const submit = (values: Record<string, unknown>) =>
+        api(server, key, "POST", `/forms/${form.id}/responses`, { values })
+      const oneRow = await submit({ [rate]: { Speed: "Good" } })
+      expect(oneRow.status).toBe(400)
+      expect(oneRow.body.error).toContain('"Rate each" needs an answer in at least 2 rows')
+      const unhappy = await submit({ [rate]: { Speed: "Bad", Price: "OK" } })
+      expect(unhappy.status).toBe(400)
+      expect(unhappy.body.error).toContain('"What went wrong?" is required')
+      const happy = await submit({ [rate]: { Support: "Good", Speed: "OK", Price: null } })
+      expect(happy.status, happy.text).toBe(201)
+      expect(happy.body.values).toEqual({ [rate]: { Speed: "OK", Support: "Good" } })
+      const answered = await submit({ [rate]: { Speed: "Bad", Price: "OK" }, [why]: "Slow" })
+      expect(answered.status, answered.text).toBe(201)
+      const flat = await api(server, key, "GET", `/forms/${form.id}/responses?flat=1`)
+      expect(flat.body.responses.map((r: { answers: Record<string, string> }) => r.answers)).toEqual([
+        { "Rate each": "Speed: Bad; Price: OK", "What went wrong?": "Slow" },
+        { "Rate each": "Speed: OK; Support: Good" }
+      ])
+    })
+
     it("the API submission follows the path: skipped answers dropped, skipped required questions not required", async () => {
       const { email, form, plan, team, why } = await planForm()
       const free = await api(server, key, "POST", `/forms/${form.id}/responses`, {

@@ -101,7 +101,8 @@ const validAnswers = (f: Fixture): Record<string, unknown> => ({
   [f.fields.datetime!]: "2026-11-26T14:30",
   [f.fields.legal!]: true,
   [f.fields.contact!]: { name: "Ada Lovelace", email: "ada@example.com", company: "Analytical Engines" },
-  [f.fields.address!]: { line1: "12 St James's Square", city: "London", postalCode: "SW1Y 4JH", country: "UK" }
+  [f.fields.address!]: { line1: "12 St James's Square", city: "London", postalCode: "SW1Y 4JH", country: "UK" },
+  [f.fields.matrix!]: { Speed: ["OK", "Good"] }
 })
 
 const routes: ReadonlyArray<Route> = [
@@ -1319,6 +1320,12 @@ const fixtureFields = [
     options: { parts: ["name", "email", "phone", "company"], optionalParts: ["phone", "company"] }
   },
   { type: "address", label: "Postal address" },
+  {
+    type: "matrix",
+    label: "Rate each",
+    required: true,
+    options: { rows: ["Speed", "Price"], columns: ["Bad", "OK", "Good"], multiple: true, minRows: 1 }
+  },
   { type: "file", label: "Attachment", options: { accept: ["application/pdf"], maxSizeMb: 1 } }
 ]
 

@@ -52,6 +52,12 @@ const fields = [
   { type: "datetime", label: "Meeting starts" },
   { type: "contact", label: "How can we reach you?", required: true, options: { optionalParts: ["phone"] } },
   { type: "address", label: "Where do you live?", required: true },
+  {
+    type: "matrix",
+    label: "How was each part of your visit?",
+    required: true,
+    options: { rows: ["Arrival", "Food"], columns: ["Poor", "Fair", "Good"] }
+  },
   { type: "legal", label: "I accept the terms of service", required: true }
 ]
 
@@ -345,6 +351,22 @@ const fill = async (flow: Flow, js: boolean) => {
   await page.keyboard.type("United Kingdom")
   await page.keyboard.press("Enter")
 
+  await screen(page, "each part of your visit")
+  expect(await focused(page)).toBe("input[radio]")
+  expect(await page.locator("#choice-hint").textContent()).toBe("Choose one in each row")
+  await check(flow, "matrix")
+  // The first row's radio group: arrows choose; Tab goes to the next row's group.
+  await page.keyboard.press("ArrowRight")
+  await page.keyboard.press("ArrowRight")
+  await tabTo(page, "button.ok")
+  await page.keyboard.press("Enter")
+  await page.locator("#error").filter({ hasText: '"How was each part of your visit?" (Food) is required' }).waitFor()
+  expect(await page.locator("input[name='a.Arrival']:checked").getAttribute("value")).toBe("Good")
+  await check(flow, "matrix-invalid")
+  await page.locator("input[name='a.Food'][value=Fair]").focus()
+  await page.keyboard.press("Space")
+  await goOn(flow, js)
+
   await screen(page, "terms of service")
   expect(await focused(page)).toBe("input[checkbox]")
   await check(flow, "legal")
@@ -380,7 +402,8 @@ const expected = (ids: ReadonlyArray<number>) => ({
   [ids[18]!]: "2026-03-15T14:30",
   [ids[19]!]: { name: "Ada Lovelace", email: "ada@example.com" },
   [ids[20]!]: { line1: "221B Baker Street", city: "London", postalCode: "NW1 6XE", country: "United Kingdom" },
-  [ids[21]!]: true
+  [ids[21]!]: { Arrival: "Good", Food: "Fair" },
+  [ids[22]!]: true
 })
 
 describe.skipIf(!present)("public form page in Chromium", () => {
@@ -442,6 +465,8 @@ describe.skipIf(!present)("public form page in Chromium", () => {
       expect(responses).toHaveLength(before + 1)
       expect(responses[0]!.source).toBe("form")
       expect(responses[0]!.values).toEqual(expected(form.fields.map((f) => f.id)))
-    }, 120_000)
+      // About thirty screens, each checked by axe in a page of its own: a minute on an idle two-core
+      // machine, and more than two when other test files share it.
+    }, 300_000)
   }
 })

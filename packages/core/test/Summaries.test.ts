@@ -48,6 +48,12 @@ describe("formatAnswer", () => {
       "Ada Lovelace, ada@example.com, +44 20 7946 0000"
     ],
     [
+      "matrix by row, in the rows' order",
+      field(1, "matrix", "Rate", { options: { rows: ["Speed", "Price"], columns: ["OK", "Good"], multiple: true } }),
+      { Price: ["OK", "Good"], Speed: ["Good"] },
+      "Speed: Good; Price: OK, Good"
+    ],
+    [
       "address without its empty parts",
       field(1, "address", "Home"),
       { line1: "12 Main St", city: "Springfield", postalCode: "12345", country: "USA" },

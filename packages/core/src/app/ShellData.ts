@@ -70,6 +70,7 @@ const labels: { readonly [Type in FieldType]: string } = {
   legal: "Legal (must be accepted)",
   contact: "Contact details",
   address: "Address",
+  matrix: "Matrix (rows × columns)",
   file: "File upload",
   statement: "Statement (no answer)"
 }

@@ -31,7 +31,7 @@ export const fileLink = (linkBase: string, fileId: string): string =>
 /**
  * The text form of one answer: strings as-is, numbers via `String`, booleans
  * `Yes`/`No`, checkboxes and the parts of a contact or address joined with
- * `", "`, ratings as `"4/5"` (out of
+ * `", "`, a matrix as `"Row: column; Row: column, column"`, ratings as `"4/5"` (out of
  * `options.max`, default 5), files by name — followed by their download link
  * in parentheses when `linkBase` is given (`""` for relative links) — and `""`
  * when missing.
@@ -53,6 +53,16 @@ export const formatAnswer = (field: Field, value: AnswerValue | undefined, linkB
     return field.type === "rating" ? `${value}/${field.options?.max ?? DEFAULT_RATING_MAX}` : String(value)
   }
   if (Array.isArray(value)) return value.join(", ")
+  if (field.type === "matrix") {
+    const given = new Map<string, unknown>(Object.entries(value))
+    return (field.options?.rows ?? [])
+      .flatMap((row) => {
+        const chosen = given.get(row)
+        const text = Predicate.isString(chosen) ? chosen : Array.isArray(chosen) ? chosen.join(", ") : ""
+        return text === "" ? [] : [`${row}: ${text}`]
+      })
+      .join("; ")
+  }
   if (field.type === "contact" || field.type === "address") {
     const given = new Map<string, unknown>(Object.entries(value))
     return partsOf(field)

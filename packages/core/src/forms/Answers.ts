@@ -43,24 +43,30 @@ export const FileAnswer = Schema.Struct({
 export type FileAnswer = typeof FileAnswer.Type
 
 /**
- * The answer to a `contact` or `address` question: its parts by name (only
- * the asked ones, each trimmed and non-empty), e.g.
- * `{ "name": "Ada Lovelace", "email": "ada@example.com" }`.
+ * An answer keyed by name: the parts of a `contact` or `address` question
+ * (only the asked ones, each trimmed and non-empty), or the chosen column of
+ * each answered row of a `matrix` (the columns, in their order, when it takes
+ * several per row).
  *
  * @example
  * ```ts
- * const a: PartsAnswer = { line1: "12 Main St", city: "Springfield", postalCode: "12345", country: "USA" }
+ * const contact: KeyedAnswer = { name: "Ada Lovelace", email: "ada@example.com" }
+ * const matrix: KeyedAnswer = { Speed: "Good", Price: ["OK", "Good"] }
  * ```
  */
-export const PartsAnswer = Schema.Record(Schema.String, Schema.String).annotate({
-  identifier: "PartsAnswer",
+export const KeyedAnswer = Schema.Record(
+  Schema.String,
+  Schema.Union([Schema.String, Schema.Array(Schema.String)])
+).annotate({
+  identifier: "KeyedAnswer",
   description:
     "A contact or address answer: its parts by name (contact: name, email, phone, company; " +
-    "address: line1, line2, city, region, postalCode, country)."
+    "address: line1, line2, city, region, postalCode, country); or a matrix answer: the chosen column " +
+    "(or columns) by row."
 })
 
-/** A decoded {@link PartsAnswer}. @example `const a: PartsAnswer = { name: "Ada" }` */
-export type PartsAnswer = typeof PartsAnswer.Type
+/** A decoded {@link KeyedAnswer}. @example `const a: KeyedAnswer = { name: "Ada" }` */
+export type KeyedAnswer = typeof KeyedAnswer.Type
 
 /**
  * An answer: text, number, boolean, selected choices, a file, or the parts of
@@ -79,12 +85,12 @@ export const AnswerValue = Schema.Union([
   Schema.Boolean,
   Schema.Array(Schema.String),
   FileAnswer,
-  PartsAnswer
+  KeyedAnswer
 ]).annotate({
   identifier: "AnswerValue",
   description:
     "Text (also dates, times, e-mail addresses, choices), a number, a boolean, the selected choices, an uploaded file, " +
-    "or the parts of a contact or address."
+    "the parts of a contact or address, or a matrix's columns by row."
 })
 export type AnswerValue = typeof AnswerValue.Type
 
@@ -138,14 +144,14 @@ export const AnswerInput = Schema.NullOr(
     Schema.Boolean,
     Schema.Array(Schema.String),
     FileAnswerInput,
-    Schema.Record(Schema.String, Schema.NullOr(Schema.String))
+    Schema.Record(Schema.String, Schema.NullOr(Schema.Union([Schema.String, Schema.Array(Schema.String)])))
   ])
 ).annotate({
   identifier: "AnswerInput",
   description:
     "Text (also dates, times, e-mail addresses, choices), a number, a boolean, the selected choices, " +
     'an uploaded file\'s `{fileId}`, the parts of a contact or address by name (`null` or `""` for a part left empty), ' +
-    "or null for no answer."
+    "a matrix's column (or columns) by row, or null for no answer."
 })
 export type AnswerInput = typeof AnswerInput.Type
 
@@ -195,11 +201,15 @@ const isEmpty = (value: unknown): boolean =>
   value === null ||
   (Predicate.isString(value) && value.trim() === "") ||
   (Array.isArray(value) && value.length === 0) ||
-  // The parts of a contact or address, all left empty.
+  // The parts of a contact or address, or the rows of a matrix, all left empty.
   (Predicate.isObject(value) &&
     !Array.isArray(value) &&
     Object.values(value).every(
-      (part) => part === undefined || part === null || (Predicate.isString(part) && part.trim() === "")
+      (part) =>
+        part === undefined ||
+        part === null ||
+        (Predicate.isString(part) && part.trim() === "") ||
+        (Array.isArray(part) && part.length === 0)
     ))
 
 const daysInMonth = (year: number, month: number): number =>
@@ -341,6 +351,48 @@ const checkParts = (q: string, field: Field, value: unknown): Check => {
   return ok(out)
 }
 
+/** A matrix: an object of answered rows, each one column (or several, in the columns' order); enough rows. */
+const checkMatrix = (q: string, field: Field, value: unknown): Check => {
+  const rows = field.options?.rows ?? []
+  const columns = field.options?.columns ?? []
+  const multiple = field.options?.multiple === true
+  if (!Predicate.isObject(value) || Array.isArray(value)) {
+    return bad(`${q} must be an object with the chosen column${multiple ? "s" : ""} of each row`)
+  }
+  const unknown = Object.keys(value).find((key) => !rows.includes(key))
+  if (unknown !== undefined) return bad(`${q} has an unknown row ${JSON.stringify(unknown)}`)
+  const out: Record<string, string | ReadonlyArray<string>> = {}
+  let answered = 0
+  let firstMissing: string | undefined
+  for (const row of rows) {
+    const raw = value[row]
+    const picked = Predicate.isString(raw) ? (raw.trim() === "" ? [] : [raw.trim()]) : raw
+    if (picked === undefined || picked === null || (Array.isArray(picked) && picked.length === 0)) {
+      firstMissing ??= row
+      continue
+    }
+    if (!Array.isArray(picked) || !picked.every(Predicate.isString)) {
+      return bad(`${q} (${row}) must be ${multiple ? "a list of columns" : "one of the columns"}`)
+    }
+    const chosen = picked.map((c) => c.trim())
+    const stray = chosen.find((c) => !columns.includes(c))
+    if (stray !== undefined) return bad(`${q} (${row}) has an unknown column ${JSON.stringify(stray)}`)
+    if (!multiple && chosen.length > 1) return bad(`${q} (${row}) takes one column`)
+    if (new Set(chosen).size !== chosen.length) return bad(`${q} (${row}) must not repeat a column`)
+    out[row] = multiple ? columns.filter((c) => chosen.includes(c)) : chosen[0]!
+    answered++
+  }
+  const needed = field.required ? (field.options?.minRows ?? rows.length) : 0
+  if (answered < needed) {
+    return bad(
+      needed === rows.length && firstMissing !== undefined
+        ? `${q} (${firstMissing}) is required`
+        : `${q} needs an answer in at least ${needed} row${needed === 1 ? "" : "s"}`
+    )
+  }
+  return ok(out)
+}
+
 /** What a required question without an answer is told: a `legal` question must be accepted. */
 const requiredMessage = (field: Field): string =>
   `${JSON.stringify(field.label)} ${field.type === "legal" ? "must be accepted" : "is required"}`
@@ -427,6 +479,8 @@ const checkAnswer = (field: Field, value: unknown): Check => {
     case "contact":
     case "address":
       return checkParts(q, field, value)
+    case "matrix":
+      return checkMatrix(q, field, value)
     case "yes_no":
       return Predicate.isBoolean(value) ? ok(value) : bad(`${q} must be true or false`)
     case "legal":

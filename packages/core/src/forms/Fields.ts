@@ -48,6 +48,7 @@ export const FieldType = Schema.Literals([
   "legal",
   "contact",
   "address",
+  "matrix",
   "file",
   "statement"
 ])
@@ -200,6 +201,8 @@ const Choices = Schema.Array(Choice).check(
 
 const NonNegativeInt = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
 const PositiveInt = Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))
+const PositiveIntOf = (key: string) =>
+  Schema.Int.check(Schema.isGreaterThanOrEqualTo(1, { message: `${key} must be a whole number of at least 1` }))
 
 /**
  * Options of a plain question (text, email, tel, url, date, time, datetime,
@@ -231,6 +234,57 @@ export const SelectOptions = strictStruct(SelectOptionFields)
 
 /** Decoded {@link SelectOptions}. @example `const o: SelectOptions = { choices: ["Red"] }` */
 export type SelectOptions = typeof SelectOptions.Type
+
+const MatrixLabel = (what: string, max: number) =>
+  Schema.Trim.check(
+    Schema.isNonEmpty({ message: `a ${what} must not be empty` }),
+    Schema.isMaxLength(max, { message: `a ${what} must be at most ${max} characters` })
+  )
+
+const MatrixOptionFields = {
+  ...TextOptionFields,
+  /** The statements rated, one per row (1..50, distinct; the keys of the answer). */
+  rows: Schema.Array(MatrixLabel("row", 200)).check(
+    Schema.isMinLength(1, { message: "rows must contain at least 1 item" }),
+    Schema.isMaxLength(50, { message: "rows must contain at most 50 items" }),
+    Schema.isUnique({ message: "rows must not contain duplicates" })
+  ),
+  /** The choices offered in every row (2..20, distinct). */
+  columns: Schema.Array(MatrixLabel("column", 100)).check(
+    Schema.isMinLength(2, { message: "columns must contain at least 2 items" }),
+    Schema.isMaxLength(20, { message: "columns must contain at most 20 items" }),
+    Schema.isUnique({ message: "columns must not contain duplicates" })
+  ),
+  /** Several columns per row (checkboxes) instead of one (radio buttons). */
+  multiple: Schema.optionalKey(Schema.Boolean),
+  /** When the question is required, how many rows must be answered (every row when absent). */
+  minRows: Schema.optionalKey(PositiveIntOf("minRows"))
+}
+
+/**
+ * Options of a `matrix` question (rows × columns: rate each statement on the
+ * same scale): `rows` (1..50 distinct, ≤ 200 chars), `columns` (2..20
+ * distinct, ≤ 100 chars), `multiple` (several columns per row; one when
+ * absent) and `minRows` (1..number of rows: how many rows a required matrix
+ * needs; all when absent). Unknown keys are rejected.
+ *
+ * @example
+ * ```ts
+ * Schema.decodeUnknownSync(MatrixOptions)({ rows: ["Speed", "Price"], columns: ["Bad", "OK", "Good"] })
+ * ```
+ */
+export const MatrixOptions = strictStruct(MatrixOptionFields).check(
+  Schema.makeFilter(
+    (o) =>
+      o.minRows !== undefined && o.minRows > o.rows.length
+        ? { path: ["minRows"], issue: `minRows must be at most the number of rows (${o.rows.length})` }
+        : undefined,
+    { expected: "minRows ≤ number of rows" }
+  )
+)
+
+/** Decoded {@link MatrixOptions}. @example `const o: MatrixOptions = { rows: ["Speed"], columns: ["Bad", "Good"] }` */
+export type MatrixOptions = typeof MatrixOptions.Type
 
 /**
  * Options of a `checkboxes` question: `choices` plus optional
@@ -645,6 +699,7 @@ export const optionKeys: { readonly [Type in FieldType]: ReadonlyArray<string> }
   slider: Object.keys(SliderOptionFields),
   contact: Object.keys(contactOptions.fields),
   address: Object.keys(addressOptions.fields),
+  matrix: Object.keys(MatrixOptionFields),
   file: Object.keys(FileOptionFields)
 }
 
@@ -668,6 +723,7 @@ export type FieldOptions =
   | SliderOptions
   | ContactOptions
   | AddressOptions
+  | MatrixOptions
   | FileOptions
 
 /**
@@ -694,7 +750,11 @@ export const AnyFieldOptions = Schema.Struct({
   minLabel: Schema.optionalKey(Schema.String),
   maxLabel: Schema.optionalKey(Schema.String),
   parts: Schema.optionalKey(Schema.Array(Schema.String)),
-  optionalParts: Schema.optionalKey(Schema.Array(Schema.String))
+  optionalParts: Schema.optionalKey(Schema.Array(Schema.String)),
+  rows: Schema.optionalKey(Schema.Array(Schema.String)),
+  columns: Schema.optionalKey(Schema.Array(Schema.String)),
+  multiple: Schema.optionalKey(Schema.Boolean),
+  minRows: Schema.optionalKey(Schema.Int)
 })
 
 /** Decoded {@link AnyFieldOptions}. @example `const o: AnyFieldOptions = {}` */
@@ -731,7 +791,7 @@ const optionalOptions = <S extends Schema.Top>(schema: S) =>
  * What a client sends to create or replace a question. A union discriminated
  * by `type`:
  *
- * - `select` / `checkboxes` require `options` with `choices`;
+ * - `select` / `checkboxes` require `options` with `choices`; `matrix` requires `options` with `rows` and `columns`;
  * - `number`, `rating`, `nps`, `opinion_scale`, `slider`, `contact`, `address`, `file` take optional (or `null`) typed options;
  * - every other type takes optional (or `null`) `{ placeholder?, help? }`.
  *
@@ -755,6 +815,7 @@ const fieldInputOf = <const Extra extends Schema.Struct.Fields>(extra: Extra) =>
     ),
     Schema.Struct({ type: Schema.Literal("select"), ...base, options: SelectOptions }),
     Schema.Struct({ type: Schema.Literal("checkboxes"), ...base, options: CheckboxesOptions }),
+    Schema.Struct({ type: Schema.Literal("matrix"), ...base, options: MatrixOptions }),
     Schema.Struct({ type: Schema.Literal("number"), ...base, options: optionalOptions(NumberOptions) }),
     Schema.Struct({ type: Schema.Literal("rating"), ...base, options: optionalOptions(RatingOptions) }),
     Schema.Struct({ type: Schema.Literal("nps"), ...base, options: optionalOptions(NpsOptions) }),

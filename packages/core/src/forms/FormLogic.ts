@@ -60,12 +60,17 @@ const textOf = (value: unknown): ReadonlyArray<string> => {
   if (Predicate.isBoolean(value)) return [value ? "true" : "false"]
   if (!Predicate.isObject(value) || Array.isArray(value)) return []
   if (Object.hasOwn(value, "fileId")) return Predicate.isString(value.name) ? [value.name] : []
-  return Object.values(value).flatMap((part) => (Predicate.isString(part) && part.trim() !== "" ? [part.trim()] : []))
+  // The parts of a contact or address; the chosen columns of a matrix, one level into each row's list.
+  return Object.values(value).flatMap((part) =>
+    (Array.isArray(part) ? part : [part]).flatMap((text) =>
+      Predicate.isString(text) && text.trim() !== "" ? [text.trim()] : []
+    )
+  )
 }
 
 /**
  * The comparable texts of an answer: one per element (checkboxes), a file by
- * its name, one per part (contact, address). Answers arrive unvalidated (the path decides which are checked),
+ * its name, one per part (contact, address) or chosen column (matrix). Answers arrive unvalidated (the path decides which are checked),
  * so this looks one level into an array and never recurses into the value.
  */
 const textsOf = (value: unknown): ReadonlyArray<string> =>

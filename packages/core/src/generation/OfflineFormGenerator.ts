@@ -17,6 +17,7 @@
  *   (nps, 0 to 10); terms and conditions/privacy policy/consent/"I agree"
  *   (legal, required unless marked optional); "contact details" (contact:
  *   name, e-mail, phone); address/postal/shipping/billing address (address);
+ *   "rate each of the following: a, b, c" (matrix with a five-point scale);
  *   yes or no/whether/"do you…?";
  *   upload/attach/CV/resume/photo/screenshot (file, with a sensible accept
  *   list); comments/describe/tell us/feedback/message/explain/why (long text);
@@ -450,6 +451,10 @@ const FILE_HINT =
   /\b(?:upload|attach(?:ment|ed)?|cv|resume|résumé|portfolio\s+file|photos?|pictures?|images?|screenshots?|documents?|files?|scans?|receipts?|logo|headshot|avatar)\b/i
 const IMAGE_HINT = /\b(?:photos?|pictures?|images?|screenshots?|logo|headshot|avatar)\b/i
 const DOC_HINT = /\b(?:cv|resume|résumé|cover\s+letter|documents?|certificates?|transcripts?)\b/i
+/** "Rate each of the following: a, b, c" asks the same scale of every item: a matrix. */
+const MATRIX_HINT =
+  /\b(?:rate|rating|score|grade|assess|evaluate)\s+(?:each|every|all)\b|\beach\s+of\s+the\s+following\b/i
+const LIKERT = ["Very poor", "Poor", "Fair", "Good", "Excellent"] as const
 const LEGAL_HINT =
   /\b(?:terms\s+(?:and|&)\s+conditions|terms\s+of\s+(?:service|use)|privacy\s+(?:policy|notice)|consent|gdpr|i\s+agree|agree\s+to|accept\s+(?:the|our)\s+(?:terms|policy|conditions|rules))\b/i
 const CONTACT_HINT = /\bcontact\s+(?:details|info(?:rmation)?)\b/i
@@ -549,6 +554,9 @@ const questionOf = (rawItem: string, context: { readonly allRequired: boolean | 
 
   if (choices !== undefined) {
     if (isYesNo(choices)) return make("yes_no", labelOf(item))
+    if (MATRIX_HINT.test(item)) {
+      return make("matrix", labelOf(item), { rows: choices, columns: [...LIKERT], ...(many ? { multiple: true } : {}) })
+    }
     return many ? make("checkboxes", labelOf(item), { choices }) : make("select", labelOf(item), { choices })
   }
   if (FILE_HINT.test(lower) && !/\b(?:link|url)\b/.test(lower)) {
@@ -703,6 +711,12 @@ export const generate = (prompt: string): Result.Result<OfflineForm, string> => 
     const body = heading === null ? text : heading[2]!
     if (isMeta(text) || isMeta(body)) continue
     const context = { allRequired }
+    // "Rate each of the following: a, b, c" is one question (a matrix), not a list of things to ask.
+    const matrixText = MATRIX_HINT.test(body) ? body : MATRIX_HINT.test(text) ? text : undefined
+    if (!bullet && matrixText !== undefined && /:\s*\S/.test(matrixText)) {
+      add(questionOf(matrixText.replace(/[.!]+$/, ""), context))
+      continue
+    }
     if (bullet) {
       add(questionOf(text, context))
       continue

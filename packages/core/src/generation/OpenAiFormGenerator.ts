@@ -81,6 +81,8 @@ const INSTRUCTIONS = [
   "legal (terms or consent the respondent must accept: the label is the statement accepted; set required to true),",
   "contact (a person's details in one step: options.parts from name, email, phone, company; options.optionalParts),",
   "address (a postal address in parts: options.parts from line1, line2, city, region, postalCode, country; options.optionalParts),",
+  "matrix (rate each of several items on the same scale: options.rows, the items; options.columns, the scale;",
+  "options.multiple for several columns per row),",
   'yes_no, file (upload; options.accept such as ["application/pdf", "image/*"] and',
   "options.maxSizeMb), statement (text shown to the respondent, no answer).",
   "select and checkboxes need options.choices (distinct, short). Use options.help for a short hint where it helps.",

@@ -47,6 +47,9 @@ input[type=file]{font:inherit;margin:.75rem 0}
 .parts{display:flex;flex-direction:column;gap:.25rem;margin:.5rem 0}
 .part label{display:block;font-weight:600;margin-top:.5rem}
 .optional{font-weight:400;color:var(--muted)}
+.matrix-row{margin:.75rem 0 0}
+.matrix-row legend{font-weight:600;padding:0}
+.matrix-row .choices{margin:.35rem 0}
 .actions{display:flex;flex-wrap:wrap;align-items:center;gap:.75rem;margin-top:1.25rem}
 button{font:inherit;font-weight:600;border-radius:.4rem;padding:.5rem 1.2rem;cursor:pointer;border:2px solid var(--accent)}
 .ok{background:var(--accent);color:var(--accent-fg)}

@@ -80,8 +80,8 @@ ${link ? html`<p><a href="${link.href}">${link.label}</a></p>` : null}`
 export interface Entered {
   readonly texts: ReadonlyArray<string>
   readonly file?: FileAnswer | undefined
-  /** The parts of a contact or address, by name. */
-  readonly parts?: Readonly<Record<string, string>> | undefined
+  /** The parts of a contact or address by name, or the chosen columns of a matrix by row. */
+  readonly parts?: Readonly<Record<string, ReadonlyArray<string>>> | undefined
 }
 
 const requiredMark = (field: Field) =>
@@ -152,6 +152,43 @@ const fileHint = (field: Field): string => {
   const accept = field.options?.accept
   if (accept !== undefined && accept.length > 0) parts.push(`types: ${accept.join(", ")}`)
   return parts.join("; ")
+}
+
+/** A matrix: one group per row (its legend the row), the same columns in each, radio buttons or checkboxes. */
+const matrix = (field: Field, entered: Entered, error: string | undefined): Html => {
+  const rows = field.options?.rows ?? []
+  const columns = field.options?.columns ?? []
+  const multiple = field.options?.multiple === true
+  const minRows = field.options?.minRows
+  const hint = `${multiple ? "Choose any in each row" : "Choose one in each row"}${
+    field.required && minRows !== undefined && minRows < rows.length
+      ? `; answer at least ${minRows} row${minRows === 1 ? "" : "s"}`
+      : ""
+  }`
+  const firstChecked = rows.findIndex((row) => (entered.parts?.[row] ?? []).length > 0)
+  const focusRow = firstChecked === -1 ? 0 : firstChecked
+  return html`<fieldset${attr("aria-describedby", describedBy(field, error, "choice-hint"))}>
+<legend class="question" id="question">${field.label}${requiredMark(field)}</legend>
+${field.options?.help ? html`<p class="help" id="help">${field.options.help}</p>` : null}
+<p class="hint" id="choice-hint">${hint}</p>
+<div class="matrix">
+${rows.map((row, r) => {
+  const checked = entered.parts?.[row] ?? []
+  return html`<fieldset class="matrix-row"${attr("aria-invalid", error ? "true" : false)}><legend>${row}</legend>
+<div class="choices rating">
+${columns.map(
+  (column, c) =>
+    html`<label class="choice"><input type="${multiple ? "checkbox" : "radio"}" name="a.${row}" value="${column}"${attr(
+      "checked",
+      checked.includes(column) ? "checked" : false
+    )}${attr(
+      "autofocus",
+      r === focusRow && (checked.length === 0 ? c === 0 : checked[0] === column) ? "autofocus" : false
+    )}${attr("aria-invalid", error ? "true" : false)}> <span>${column}</span></label>\n`
+)}</div>
+</fieldset>\n`
+})}</div>
+</fieldset>`
 }
 
 /** The input(s) of one question. */
@@ -275,7 +312,7 @@ ${partsOf(field).map(
     }</label>
 <input id="a-${part.name}" name="a.${part.name}" type="${
       part.name === "email" ? "email" : part.name === "phone" ? "tel" : "text"
-    }" value="${entered.parts?.[part.name] ?? ""}" autocomplete="${part.autocomplete}" maxlength="${part.maxLength}"${attr(
+    }" value="${entered.parts?.[part.name]?.[0] ?? ""}" autocomplete="${part.autocomplete}" maxlength="${part.maxLength}"${attr(
       "autofocus",
       index === 0 && "autofocus"
     )}${attr("required", field.required && !part.optional && "required")}${attr(
@@ -285,6 +322,8 @@ ${partsOf(field).map(
 `
 )}</div>
 </fieldset>`
+    case "matrix":
+      return matrix(field, entered, error)
     case "legal":
       return group(field, error, "checkbox", [{ value: "yes", label: "I accept" }], entered.texts, "legal")
     case "yes_no":

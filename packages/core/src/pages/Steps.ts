@@ -30,8 +30,8 @@ export interface StepInput {
   readonly action: string
   /** Every `a` value (several for checkboxes). */
   readonly answers: ReadonlyArray<string>
-  /** The parts of a contact or address, posted as `a.<part>`. */
-  readonly parts: Readonly<Record<string, string>>
+  /** The parts of a contact or address, or the rows of a matrix, posted as `a.<part>` / `a.<row>` (several for a matrix with checkboxes). */
+  readonly parts: Readonly<Record<string, ReadonlyArray<string>>>
   readonly honeypot: string
   /** A file sent with the step (no-JavaScript flow): stored, or why not. */
   readonly upload?: Result.Result<FileAnswer, UploadRefusal> | undefined
@@ -58,15 +58,25 @@ export const decodeFileAnswer = Schema.decodeUnknownResult(Schema.fromJsonString
 export const parseAnswer = (
   field: Field,
   answers: ReadonlyArray<string>,
-  parts: Readonly<Record<string, string>> = {}
+  parts: Readonly<Record<string, ReadonlyArray<string>>> = {}
 ): unknown => {
   const first = (answers[0] ?? "").trim()
+  const posted = (name: string) =>
+    (Object.hasOwn(parts, name) ? (parts[name] ?? []) : []).filter((v) => v.trim() !== "")
   switch (field.type) {
     case "contact":
     case "address": {
       const given = partsOf(field).flatMap(({ name }) => {
-        const value = parts[name]
-        return value === undefined || value.trim() === "" ? [] : [[name, value] as const]
+        const value = posted(name)[0]
+        return value === undefined ? [] : [[name, value] as const]
+      })
+      return given.length === 0 ? undefined : Object.fromEntries(given)
+    }
+    case "matrix": {
+      const multiple = field.options?.multiple === true
+      const given = (field.options?.rows ?? []).flatMap((row) => {
+        const chosen = posted(row)
+        return chosen.length === 0 ? [] : [[row, multiple ? chosen : chosen[0]!] as const]
       })
       return given.length === 0 ? undefined : Object.fromEntries(given)
     }
@@ -115,7 +125,10 @@ export const enteredOf = (value: unknown): Screens.Entered => {
     ? {
         texts: [],
         parts: Object.fromEntries(
-          Object.entries(value).filter((entry): entry is [string, string] => Predicate.isString(entry[1]))
+          Object.entries(value).map(([key, part]) => [
+            key,
+            Predicate.isString(part) ? [part] : Array.isArray(part) ? part.filter(Predicate.isString) : []
+          ])
         )
       }
     : { texts: [] }
@@ -194,6 +207,19 @@ export const MULTIPART_OVERHEAD_BYTES = 64 * 1024
 /** The largest file any question accepts (`maxSizeMb` is at most 100). */
 export const MAX_FILE_BYTES = 100 * 1024 * 1024
 
+/** The `a.<name>` pairs by name (a part's or a matrix row's name is at most 200 characters), values in order. */
+const postedParts = (pairs: ReadonlyArray<readonly [string, string]>): Record<string, ReadonlyArray<string>> => {
+  const out = new Map<string, Array<string>>()
+  for (const [key, value] of pairs) {
+    if (!key.startsWith("a.") || key.length > 202) continue
+    const name = key.slice(2)
+    const list = out.get(name)
+    if (list === undefined) out.set(name, [value])
+    else list.push(value)
+  }
+  return Object.fromEntries(out)
+}
+
 export const collectStep = (
   pairs: ReadonlyArray<readonly [string, string]>,
   upload: StepInput["upload"]
@@ -206,9 +232,7 @@ export const collectStep = (
     action: get("move") || "next",
     // Browsers send a textarea's line breaks as CRLF; answers keep plain LF, as the API gets them.
     answers: pairs.filter(([k]) => k === "a").map(([, v]) => v.replace(/\r\n?/g, "\n")),
-    parts: Object.fromEntries(
-      pairs.filter(([k]) => k.startsWith("a.") && k.length <= 40).map(([k, v]) => [k.slice(2), v] as const)
-    ),
+    parts: postedParts(pairs),
     honeypot: get(Screens.honeypotName),
     upload
   })

@@ -53,6 +53,10 @@ const toInput = (draft) => {
     options[key] = value
   }
   if ((draft.type === "select" || draft.type === "checkboxes") && options.choices === undefined) options.choices = []
+  if (draft.type === "matrix") {
+    options.rows ??= []
+    options.columns ??= []
+  }
   return {
     ...(draft.id === undefined ? {} : { id: draft.id }),
     type: draft.type,
@@ -116,6 +120,17 @@ const OptionsEditor = ({ draft, update, disabled }) => {
   /** @param {string} key @param {string} label @param {string} placeholder */
   const text = (key, label, placeholder) => html`<div class="stack"><label for=${id(key)}>${label}</label>
     <input id=${id(key)} type="text" maxlength="100" disabled=${disabled} placeholder=${placeholder} value=${draft.options[key] ?? ""} onInput=${(e) => set(key, e.target.value.trim() === "" ? undefined : e.target.value)} /></div>`
+  /** @param {string} key @param {string} label */
+  const lines = (key, label) => html`<div class="stack"><label for=${id(key)}>${label}</label>
+    <textarea id=${id(key)} disabled=${disabled} value=${(draft.options[key] ?? []).join("\n")}
+      onInput=${(e) =>
+        set(
+          key,
+          e.target.value
+            .split("\n")
+            .map((/** @type {string} */ c) => c.trim())
+            .filter((/** @type {string} */ c) => c !== "")
+        )}></textarea></div>`
   return html`<div class="grid">
     ${
       draft.type === "select" || draft.type === "checkboxes"
@@ -132,6 +147,14 @@ const OptionsEditor = ({ draft, update, disabled }) => {
         : null
     }
     ${draft.type === "checkboxes" ? html`<div class="row">${num("minSelections", "At least")}${num("maxSelections", "At most")}</div>` : null}
+    ${
+      draft.type === "matrix"
+        ? html`<div class="row">${lines("rows", "Rows (one a line)")}${lines("columns", "Columns (one a line)")}</div>
+      <div class="row"><label><input type="checkbox" id=${id("multiple")} disabled=${disabled} checked=${draft.options.multiple === true}
+        onChange=${(e) => set("multiple", e.target.checked ? true : undefined)} /> Several columns per row</label>
+      ${num("minRows", "Rows a required matrix needs (all if empty)")}</div>`
+        : null
+    }
     ${draft.type === "number" ? html`<div class="row">${num("min", "Minimum")}${num("max", "Maximum")}${num("step", "Step")}</div>` : null}
     ${draft.type === "slider" ? html`<div class="row">${num("min", "Lowest value (0 if empty)")}${num("max", "Highest value (100 if empty)")}${num("step", "Step (1 if empty)")}</div>` : null}
     ${draft.type === "rating" ? num("max", "Highest rating (2–10)") : null}
@@ -178,6 +201,9 @@ const Preview = ({ title, drafts }) => {
     if (at < 0 || draft === undefined) return html`<p class="q">${title}</p><p class="muted">Welcome screen</p>`
     /** @type {ReadonlyArray<string>} */
     const choices = draft.options.choices ?? []
+    /** @param {ReadonlyArray<string>} columns @param {string} mark */
+    const scaleOf = (columns, mark) =>
+      html`<div class="row">${columns.map((c) => html`<span class="choice">${mark} ${c}</span>`)}</div>`
     const partsPreview = () => {
       const parts = questionTypes.find((info) => info.type === draft.type)?.parts ?? []
       /** @type {ReadonlyArray<string>} */
@@ -200,6 +226,11 @@ const Preview = ({ title, drafts }) => {
           html`<div class="row"><span>${draft.options.minLabel ?? draft.options.min ?? 0}</span><span class="choice muted" aria-hidden="true">——●——</span><span>${draft.options.maxLabel ?? draft.options.max ?? 100}</span></div>`,
         yes_no: () => html`<div class="row"><span class="choice">Yes</span><span class="choice">No</span></div>`,
         legal: () => html`<span class="choice">☐ I accept</span>`,
+        matrix: () =>
+          (draft.options.rows ?? []).map(
+            (/** @type {string} */ row) =>
+              html`<p class="muted">${row}</p>${scaleOf(draft.options.columns ?? [], draft.options.multiple === true ? "☐" : "○")}`
+          ),
         contact: () => partsPreview(),
         address: () => partsPreview(),
         statement: () => null,

@@ -13,19 +13,25 @@ import { EmailComposer } from "./emails.js"
 const isFile = (value) =>
   value !== null && typeof value === "object" && "fileId" in value && typeof value.fileId === "string"
 
-/** @param {{ value: unknown }} props @returns {unknown} */
-const Answer = ({ value }) => {
+/** @param {{ value: unknown, type?: string }} props @returns {unknown} */
+const Answer = ({ value, type }) => {
   if (value === undefined || value === null || value === "") return html`<span class="muted">(no answer)</span>`
   if (isFile(value))
     return html`<a href=${`${base}/api/files/${encodeURIComponent(value.fileId)}`}>${value.name}</a> <span class="muted">(${Math.ceil(value.size / 1024)} KB)</span>`
   if (Array.isArray(value))
     return value.map((v) => (isFile(v) ? html`<${Answer} value=${v} /> ` : html`<span class="tag">${String(v)}</span>`))
   if (typeof value === "boolean") return value ? "Yes" : "No"
-  // The parts of a contact or address, in the order they were asked.
-  if (typeof value === "object")
+  if (typeof value === "object") {
+    // A matrix: each answered row with its column(s).
+    if (type === "matrix")
+      return html`<ul class="plain">${Object.entries(value).map(
+        ([row, chosen]) => html`<li>${row}: ${Array.isArray(chosen) ? chosen.join(", ") : String(chosen)}</li>`
+      )}</ul>`
+    // The parts of a contact or address, in the order they were asked.
     return Object.values(value)
       .filter((part) => typeof part === "string" && part !== "")
       .join(", ")
+  }
   return String(value)
 }
 
@@ -129,7 +135,7 @@ export const CaseScreen = ({ route, canWrite }) => {
         <section class="card" aria-labelledby="answers-title">
           <h2 id="answers-title">Answers</h2>
           <p class="muted">Submitted ${formatDate(row.submittedAt)} · source ${row.source}</p>
-          <dl class="answers">${detail.fields.filter((f) => f.type !== "statement").map((field) => html`<dt>${field.label}</dt><dd><${Answer} value=${row.values[String(field.id)]} /></dd>`)}</dl>
+          <dl class="answers">${detail.fields.filter((f) => f.type !== "statement").map((field) => html`<dt>${field.label}</dt><dd><${Answer} value=${row.values[String(field.id)]} type=${field.type} /></dd>`)}</dl>
         </section>
         <section aria-labelledby="notes-title">
           <h2 id="notes-title">Internal notes</h2>
