@@ -428,6 +428,12 @@ describe("validateAnswers", () => {
       { Mon: ["Am", "Eve"] }
     ],
     [
+      "matrix whose rows are named like Object's own properties",
+      field("matrix", "Odd", { options: { rows: ["constructor", "toString", "__proto__"], columns: ["A", "B"] } }),
+      JSON.parse('{"__proto__": "B", "constructor": "A"}'),
+      JSON.parse('{"constructor": "A", "__proto__": "B"}')
+    ],
+    [
       "required matrix with minRows",
       field("matrix", "Rate", {
         required: true,

@@ -361,11 +361,11 @@ const checkMatrix = (q: string, field: Field, value: unknown): Check => {
   }
   const unknown = Object.keys(value).find((key) => !rows.includes(key))
   if (unknown !== undefined) return bad(`${q} has an unknown row ${JSON.stringify(unknown)}`)
-  const out: Record<string, string | ReadonlyArray<string>> = {}
-  let answered = 0
+  // Rows are the form's text: read as own keys only, written with fromEntries (a row may be called "__proto__").
+  const out: Array<readonly [string, string | ReadonlyArray<string>]> = []
   let firstMissing: string | undefined
   for (const row of rows) {
-    const raw = value[row]
+    const raw = Object.hasOwn(value, row) ? value[row] : undefined
     const picked = Predicate.isString(raw) ? (raw.trim() === "" ? [] : [raw.trim()]) : raw
     if (picked === undefined || picked === null || (Array.isArray(picked) && picked.length === 0)) {
       firstMissing ??= row
@@ -379,18 +379,17 @@ const checkMatrix = (q: string, field: Field, value: unknown): Check => {
     if (stray !== undefined) return bad(`${q} (${row}) has an unknown column ${JSON.stringify(stray)}`)
     if (!multiple && chosen.length > 1) return bad(`${q} (${row}) takes one column`)
     if (new Set(chosen).size !== chosen.length) return bad(`${q} (${row}) must not repeat a column`)
-    out[row] = multiple ? columns.filter((c) => chosen.includes(c)) : chosen[0]!
-    answered++
+    out.push([row, multiple ? columns.filter((c) => chosen.includes(c)) : chosen[0]!])
   }
   const needed = field.required ? (field.options?.minRows ?? rows.length) : 0
-  if (answered < needed) {
+  if (out.length < needed) {
     return bad(
       needed === rows.length && firstMissing !== undefined
         ? `${q} (${firstMissing}) is required`
         : `${q} needs an answer in at least ${needed} row${needed === 1 ? "" : "s"}`
     )
   }
-  return ok(out)
+  return ok(Object.fromEntries(out))
 }
 
 /** What a required question without an answer is told: a `legal` question must be accepted. */

@@ -165,7 +165,10 @@ const matrix = (field: Field, entered: Entered, error: string | undefined): Html
       ? `; answer at least ${minRows} row${minRows === 1 ? "" : "s"}`
       : ""
   }`
-  const firstChecked = rows.findIndex((row) => (entered.parts?.[row] ?? []).length > 0)
+  // Rows are the form's text: looked up as own keys only (a row may be called "constructor").
+  const chosenIn = (row: string) =>
+    entered.parts !== undefined && Object.hasOwn(entered.parts, row) ? (entered.parts[row] ?? []) : []
+  const firstChecked = rows.findIndex((row) => chosenIn(row).length > 0)
   const focusRow = firstChecked === -1 ? 0 : firstChecked
   return html`<fieldset${attr("aria-describedby", describedBy(field, error, "choice-hint"))}>
 <legend class="question" id="question">${field.label}${requiredMark(field)}</legend>
@@ -173,7 +176,7 @@ ${field.options?.help ? html`<p class="help" id="help">${field.options.help}</p>
 <p class="hint" id="choice-hint">${hint}</p>
 <div class="matrix">
 ${rows.map((row, r) => {
-  const checked = entered.parts?.[row] ?? []
+  const checked = chosenIn(row)
   return html`<fieldset class="matrix-row"${attr("aria-invalid", error ? "true" : false)}><legend>${row}</legend>
 <div class="choices rating">
 ${columns.map(
