@@ -175,6 +175,10 @@ describe.skipIf(!present)("the application in a browser", () => {
       await page.locator(`#${key}-columns`).fill("Bad\nOK\nGood")
       await page.locator(`#${key}-multiple`).check()
     })
+    await addQuestion("ranking", "What matters most to you?", async (key) => {
+      await page.locator(`#${key}-choices`).fill("Speed\nPrice\nSupport")
+      await page.locator(`#${key}-top`).fill("2")
+    })
     // The live preview walks the unsaved questions one at a time.
     const preview = page.getByRole("region", { name: "Live preview" })
     await preview.getByRole("button", { name: "Next" }).click()
@@ -190,7 +194,7 @@ describe.skipIf(!present)("the application in a browser", () => {
       await fetch(`${url}/api/forms/${formId}`, { headers: { authorization: `Bearer ${ownerKey}` } })
     ).json()) as { fields: ReadonlyArray<{ id: number; type: string; options: unknown }> }
     expect(
-      saved.fields.filter((f) => ["nps", "opinion_scale", "slider", "contact", "matrix"].includes(f.type))
+      saved.fields.filter((f) => ["nps", "opinion_scale", "slider", "contact", "matrix", "ranking"].includes(f.type))
     ).toEqual([
       expect.objectContaining({ type: "nps", options: { maxLabel: "Certainly" } }),
       expect.objectContaining({ type: "opinion_scale", options: { min: 0, max: 7, minLabel: "Very hard" } }),
@@ -202,7 +206,8 @@ describe.skipIf(!present)("the application in a browser", () => {
       expect.objectContaining({
         type: "matrix",
         options: { rows: ["Speed", "Friendliness"], columns: ["Bad", "OK", "Good"], multiple: true }
-      })
+      }),
+      expect.objectContaining({ type: "ranking", options: { choices: ["Speed", "Price", "Support"], top: 2 } })
     ])
 
     // Subscribe a webhook for stage changes; its secret is shown once.
@@ -235,7 +240,7 @@ describe.skipIf(!present)("the application in a browser", () => {
     await publicPage.getByText("Would you recommend us?").waitFor()
     await publicPage.getByLabel("9", { exact: true }).check()
     await publicPage.getByRole("button", { name: "OK" }).click()
-    // The opinion scale, the slider, the contact and the matrix are optional: left unanswered (a slider nobody moved posts nothing).
+    // The opinion scale, the slider, the contact, the matrix and the ranking are optional: left unanswered (a slider nobody moved posts nothing).
     await publicPage.getByText("Was it easy to reach us?").waitFor()
     await publicPage.getByRole("button", { name: "OK" }).click()
     await publicPage.getByText("How many minutes did it take?").waitFor()
@@ -246,6 +251,9 @@ describe.skipIf(!present)("the application in a browser", () => {
     await publicPage.getByRole("button", { name: "OK" }).click()
     await publicPage.getByText("Rate each part of the help").waitFor()
     expect(await publicPage.locator("input[name='a.Speed'][type=checkbox]").count()).toBe(3)
+    await publicPage.getByRole("button", { name: "OK" }).click()
+    await publicPage.getByText("What matters most to you?").waitFor()
+    expect(await publicPage.getByRole("button", { name: "Move Speed down" }).count()).toBe(1)
     await publicPage.getByRole("button", { name: "Submit" }).click()
     await publicPage.getByText(/Thank/).waitFor()
     await page.getByRole("link", { name: "Ada Lovelace" }).waitFor({ timeout: 10_000 })

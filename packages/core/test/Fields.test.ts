@@ -17,6 +17,8 @@ import {
   ContactOptions,
   AddressOptions,
   MatrixOptions,
+  RankingOptions,
+  rankedPlaces,
   partsOf
 } from "../src/forms/Fields.ts"
 import { type AnswerIssue, type AnswerValue, cleanAnswers, validateAnswers } from "../src/forms/Answers.ts"
@@ -115,6 +117,11 @@ describe("FieldInput", () => {
       "city"
     ])
     expect(summary({ type: "short_text", options: null })).toEqual([])
+  })
+
+  it("counts a ranking's places", () => {
+    expect(rankedPlaces({ options: { choices: ["A", "B", "C"] } })).toBe(3)
+    expect(rankedPlaces({ options: { choices: ["A", "B", "C"], top: 2 } })).toBe(2)
   })
 
   it("decodes slider options and fills their defaults", () => {
@@ -266,6 +273,21 @@ describe("FieldInput", () => {
     ],
     ["matrix without options", { type: "matrix", label: "M" }, 'Missing key\n  at ["options"]'],
     [
+      "ranking with one choice",
+      { type: "ranking", label: "R", options: { choices: ["A"] } },
+      'a ranking takes 2 to 20 choices (1 given)\n  at ["options"]["choices"]'
+    ],
+    [
+      "ranking with 21 choices",
+      { type: "ranking", label: "R", options: { choices: Array.from({ length: 21 }, (_, i) => `C${i}`) } },
+      'a ranking takes 2 to 20 choices (21 given)\n  at ["options"]["choices"]'
+    ],
+    [
+      "ranking top above the choices",
+      { type: "ranking", label: "R", options: { choices: ["A", "B"], top: 3 } },
+      'top must be at most the number of choices (2)\n  at ["options"]["top"]'
+    ],
+    [
       "matrix with one column",
       { type: "matrix", label: "M", options: { rows: ["Speed"], columns: ["Good"] } },
       'columns must contain at least 2 items\n  at ["options"]["columns"]'
@@ -325,7 +347,7 @@ describe("FieldInput", () => {
     [
       "unknown type",
       { type: "colour", label: "T" },
-      'a question must be an object whose "type" is one of short_text, long_text, email, tel, url, number, date, select, checkboxes, rating, nps, opinion_scale, slider, time, datetime, yes_no, legal, contact, address, matrix, file, statement'
+      'a question must be an object whose "type" is one of short_text, long_text, email, tel, url, number, date, select, checkboxes, rating, nps, opinion_scale, slider, time, datetime, yes_no, legal, contact, address, matrix, ranking, file, statement'
     ]
   ])("rejects %s", (_name, input, message) => {
     expect(inputError(input)).toBe(message)
@@ -343,6 +365,7 @@ describe("FieldInput", () => {
       ContactOptions,
       AddressOptions,
       MatrixOptions,
+      RankingOptions,
       FileOptions
     ]) {
       const result = Schema.decodeUnknownResult(schema)({ choices: ["a"], bogus: 1 }, { onExcessProperty: "ignore" })
@@ -356,7 +379,7 @@ describe("FieldInput", () => {
     const root = doc.definitions["FieldInput"]
     expect(root).toBeDefined()
     const members = root as { anyOf?: ReadonlyArray<unknown>; oneOf?: ReadonlyArray<unknown> }
-    expect((members.anyOf ?? members.oneOf ?? []).length).toBe(22)
+    expect((members.anyOf ?? members.oneOf ?? []).length).toBe(23)
     expect(json).toContain('"propertyNames":{"enum":["placeholder","help","choices"]}')
     expect(json).toContain('"uniqueItems":true')
     expect(() => Schema.toJsonSchemaDocument(Schema.Array(FieldInput), { onExcessProperty: "error" })).not.toThrow()
@@ -426,6 +449,18 @@ describe("validateAnswers", () => {
       }),
       { Mon: ["Eve", "Am"], Tue: [] },
       { Mon: ["Am", "Eve"] }
+    ],
+    [
+      "ranking, every choice in order",
+      field("ranking", "Order", { options: { choices: ["Price", "Speed", "Support"] } }),
+      [" Support", "Price", "Speed"],
+      ["Support", "Price", "Speed"]
+    ],
+    [
+      "ranking of the top 2",
+      field("ranking", "Order", { options: { choices: ["Price", "Speed", "Support"], top: 2 } }),
+      ["Speed", "Price"],
+      ["Speed", "Price"]
     ],
     [
       "matrix whose rows are named like Object's own properties",
@@ -650,6 +685,36 @@ describe("validateAnswers", () => {
       '"You" (Phone) must be text'
     ],
     ["contact as text", field("contact", "You"), "Ada", '"You" must be an object with the parts name, email, phone'],
+    [
+      "ranking missing a choice",
+      field("ranking", "Order", { options: { choices: ["Price", "Speed", "Support"] } }),
+      ["Price", "Speed"],
+      '"Order" must rank all 3 choices (2 ranked)'
+    ],
+    [
+      "ranking beyond the top places",
+      field("ranking", "Order", { options: { choices: ["Price", "Speed", "Support"], top: 1 } }),
+      ["Price", "Speed"],
+      '"Order" must rank exactly 1 choice (2 ranked)'
+    ],
+    [
+      "ranking repeating a choice",
+      field("ranking", "Order", { options: { choices: ["Price", "Speed"] } }),
+      ["Price", "Price"],
+      '"Order" must not repeat a choice'
+    ],
+    [
+      "ranking with an unknown choice",
+      field("ranking", "Order", { options: { choices: ["Price", "Speed"] } }),
+      ["Price", "Colour"],
+      '"Order" has an unknown choice "Colour"'
+    ],
+    [
+      "ranking as text",
+      field("ranking", "Order", { options: { choices: ["Price", "Speed"] } }),
+      "Price",
+      '"Order" must be a list of choices in order'
+    ],
     [
       "matrix missing a row when required",
       field("matrix", "Rate", { required: true, options: { rows: ["Speed", "Price"], columns: ["Bad", "Good"] } }),

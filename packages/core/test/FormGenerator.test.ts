@@ -131,6 +131,15 @@ const offlineCases: ReadonlyArray<readonly [string, string, ReadonlyArray<Expect
     ]
   ],
   [
+    "Product research. Rank these in order of importance: price, speed, support. Ask for name and email.",
+    "Product research",
+    [
+      ["ranking", "Rank these in order of importance", false, { choices: ["Price", "Speed", "Support"] }],
+      ["short_text", "Name", true],
+      ["email", "Email", true]
+    ]
+  ],
+  [
     "Warranty claim: contact details, shipping address, the billing address (optional) and a photo of the damage.",
     "Warranty claim",
     [

@@ -58,6 +58,12 @@ const fields = [
     required: true,
     options: { rows: ["Arrival", "Food"], columns: ["Poor", "Fair", "Good"] }
   },
+  {
+    type: "ranking",
+    label: "Put these in order of importance",
+    required: true,
+    options: { choices: ["Price", "Speed", "Support"] }
+  },
   { type: "legal", label: "I accept the terms of service", required: true }
 ]
 
@@ -367,6 +373,43 @@ const fill = async (flow: Flow, js: boolean) => {
   await page.keyboard.press("Space")
   await goOn(flow, js)
 
+  await screen(page, "order of importance")
+  expect(await page.locator("#choice-hint").textContent()).toBe("Give every choice its place: 1 is first")
+  if (js) {
+    // A list with Move up / Move down buttons; focus stays with the moved item.
+    expect(await focused(page)).toBe("button[button]")
+    expect(
+      await page.evaluate(() =>
+        (globalThis as unknown as PageWindow).document.activeElement?.getAttribute("aria-label")
+      )
+    ).toBe("Move Price down")
+    await check(flow, "ranking")
+    await page.keyboard.press("Enter")
+    await page.keyboard.press("Enter")
+    expect(await page.locator(".rank-list .name").allTextContents()).toEqual(["Speed", "Support", "Price"])
+    await tabTo(page, "button.ok")
+    await page.keyboard.press("Enter")
+  } else {
+    // A place select per choice; a place given twice is refused with a message naming both.
+    expect(await focused(page)).toBe("select#rank-0[]")
+    await check(flow, "ranking")
+    await page.keyboard.type("3")
+    await page.keyboard.press("Tab")
+    await page.keyboard.type("1")
+    await page.keyboard.press("Tab")
+    await page.keyboard.type("1")
+    await goOn(flow, js)
+    await page
+      .locator("#error")
+      .filter({ hasText: '"Put these in order of importance": "Speed" and "Support" both have place 1' })
+      .waitFor()
+    await check(flow, "ranking-invalid")
+    expect(await page.inputValue("#rank-0")).toBe("3")
+    await page.locator("#rank-2").focus()
+    await page.keyboard.type("2")
+    await goOn(flow, js)
+  }
+
   await screen(page, "terms of service")
   expect(await focused(page)).toBe("input[checkbox]")
   await check(flow, "legal")
@@ -403,7 +446,8 @@ const expected = (ids: ReadonlyArray<number>) => ({
   [ids[19]!]: { name: "Ada Lovelace", email: "ada@example.com" },
   [ids[20]!]: { line1: "221B Baker Street", city: "London", postalCode: "NW1 6XE", country: "United Kingdom" },
   [ids[21]!]: { Arrival: "Good", Food: "Fair" },
-  [ids[22]!]: true
+  [ids[22]!]: ["Speed", "Support", "Price"],
+  [ids[23]!]: true
 })
 
 describe.skipIf(!present)("public form page in Chromium", () => {

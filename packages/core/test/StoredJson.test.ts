@@ -19,7 +19,7 @@ describe("StoredJson", () => {
       for (const bad of [
         { ...stored, options: { choices: "Red" } },
         { ...stored, showIf: { field: 1, nonsense: true } },
-        { ...stored, type: "matrix" }
+        { ...stored, type: "hologram" }
       ]) {
         const exit = yield* Effect.exit(decode(bad))
         expect(Exit.isFailure(exit)).toBe(true)

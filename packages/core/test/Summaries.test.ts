@@ -48,6 +48,12 @@ describe("formatAnswer", () => {
       "Ada Lovelace, ada@example.com, +44 20 7946 0000"
     ],
     [
+      "ranking numbered",
+      field(1, "ranking", "Order", { options: { choices: ["Price", "Speed"] } }),
+      ["Speed", "Price"],
+      "1. Speed, 2. Price"
+    ],
+    [
       "matrix by row, in the rows' order",
       field(1, "matrix", "Rate", { options: { rows: ["Speed", "Price"], columns: ["OK", "Good"], multiple: true } }),
       { Price: ["OK", "Good"], Speed: ["Good"] },

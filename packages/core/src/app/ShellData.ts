@@ -71,6 +71,7 @@ const labels: { readonly [Type in FieldType]: string } = {
   contact: "Contact details",
   address: "Address",
   matrix: "Matrix (rows × columns)",
+  ranking: "Ranking (put in order)",
   file: "File upload",
   statement: "Statement (no answer)"
 }

@@ -31,7 +31,8 @@ export const fileLink = (linkBase: string, fileId: string): string =>
 /**
  * The text form of one answer: strings as-is, numbers via `String`, booleans
  * `Yes`/`No`, checkboxes and the parts of a contact or address joined with
- * `", "`, a matrix as `"Row: column; Row: column, column"`, ratings as `"4/5"` (out of
+ * `", "`, a ranking as `"1. First, 2. Second"`, a matrix as
+ * `"Row: column; Row: column, column"`, ratings as `"4/5"` (out of
  * `options.max`, default 5), files by name — followed by their download link
  * in parentheses when `linkBase` is given (`""` for relative links) — and `""`
  * when missing.
@@ -52,7 +53,11 @@ export const formatAnswer = (field: Field, value: AnswerValue | undefined, linkB
   if (Predicate.isNumber(value)) {
     return field.type === "rating" ? `${value}/${field.options?.max ?? DEFAULT_RATING_MAX}` : String(value)
   }
-  if (Array.isArray(value)) return value.join(", ")
+  if (Array.isArray(value)) {
+    return field.type === "ranking"
+      ? value.map((choice, index) => `${index + 1}. ${choice}`).join(", ")
+      : value.join(", ")
+  }
   if (field.type === "matrix") {
     const given = new Map<string, unknown>(Object.entries(value))
     return (field.options?.rows ?? [])

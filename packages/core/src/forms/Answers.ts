@@ -18,6 +18,7 @@ import {
   type Field,
   type PartInfo,
   partsOf,
+  rankedPlaces,
   scaleOf,
   sliderOf
 } from "./Fields.ts"
@@ -392,6 +393,25 @@ const checkMatrix = (q: string, field: Field, value: unknown): Check => {
   return ok(Object.fromEntries(out))
 }
 
+/** A ranking: the choices in order, each once, as many as the places asked. */
+const checkRanking = (q: string, field: Field, value: unknown): Check => {
+  if (!Array.isArray(value) || !value.every(Predicate.isString)) return bad(`${q} must be a list of choices in order`)
+  const choices = field.options?.choices ?? []
+  const ranked = value.map((s) => s.trim())
+  const unknown = ranked.find((s) => !choices.includes(s))
+  if (unknown !== undefined) return bad(`${q} has an unknown choice ${JSON.stringify(unknown)}`)
+  if (new Set(ranked).size !== ranked.length) return bad(`${q} must not repeat a choice`)
+  const places = rankedPlaces(field)
+  if (ranked.length !== places) {
+    return bad(
+      places === choices.length
+        ? `${q} must rank all ${places} choices (${ranked.length} ranked)`
+        : `${q} must rank exactly ${places} choice${places === 1 ? "" : "s"} (${ranked.length} ranked)`
+    )
+  }
+  return ok(ranked)
+}
+
 /** What a required question without an answer is told: a `legal` question must be accepted. */
 const requiredMessage = (field: Field): string =>
   `${JSON.stringify(field.label)} ${field.type === "legal" ? "must be accepted" : "is required"}`
@@ -480,6 +500,8 @@ const checkAnswer = (field: Field, value: unknown): Check => {
       return checkParts(q, field, value)
     case "matrix":
       return checkMatrix(q, field, value)
+    case "ranking":
+      return checkRanking(q, field, value)
     case "yes_no":
       return Predicate.isBoolean(value) ? ok(value) : bad(`${q} must be true or false`)
     case "legal":

@@ -49,6 +49,7 @@ export const FieldType = Schema.Literals([
   "contact",
   "address",
   "matrix",
+  "ranking",
   "file",
   "statement"
 ])
@@ -285,6 +286,52 @@ export const MatrixOptions = strictStruct(MatrixOptionFields).check(
 
 /** Decoded {@link MatrixOptions}. @example `const o: MatrixOptions = { rows: ["Speed"], columns: ["Bad", "Good"] }` */
 export type MatrixOptions = typeof MatrixOptions.Type
+
+const RankingOptionFields = {
+  ...TextOptionFields,
+  /** The choices to put in order (2..20, distinct). */
+  choices: Choices,
+  /** Rank only the first `top` places (every choice when absent). */
+  top: Schema.optionalKey(PositiveIntOf("top"))
+}
+
+/**
+ * Options of a `ranking` question (put the choices in order): `choices`
+ * (2..20 distinct, trimmed, ≤ 200 chars) and `top` (1..number of choices:
+ * rank only the first places; every choice when absent). Unknown keys are
+ * rejected.
+ *
+ * @example
+ * ```ts
+ * Schema.decodeUnknownSync(RankingOptions)({ choices: ["Price", "Speed", "Support"], top: 2 })
+ * ```
+ */
+export const RankingOptions = strictStruct(RankingOptionFields).check(
+  Schema.makeFilter(
+    (o) => {
+      const n = o.choices.length
+      if (n < 2 || n > 20) return { path: ["choices"], issue: `a ranking takes 2 to 20 choices (${n} given)` }
+      return o.top !== undefined && o.top > n
+        ? { path: ["top"], issue: `top must be at most the number of choices (${n})` }
+        : undefined
+    },
+    { expected: "2 to 20 choices, top ≤ number of choices" }
+  )
+)
+
+/** Decoded {@link RankingOptions}. @example `const o: RankingOptions = { choices: ["A", "B"] }` */
+export type RankingOptions = typeof RankingOptions.Type
+
+/**
+ * How many places a `ranking` question asks for: `top`, or every choice.
+ *
+ * @example
+ * ```ts
+ * rankedPlaces({ options: { choices: ["A", "B", "C"], top: 2 } }) // 2
+ * ```
+ */
+export const rankedPlaces = (field: { readonly options: AnyFieldOptions | null }): number =>
+  field.options?.top ?? field.options?.choices?.length ?? 0
 
 /**
  * Options of a `checkboxes` question: `choices` plus optional
@@ -700,6 +747,7 @@ export const optionKeys: { readonly [Type in FieldType]: ReadonlyArray<string> }
   contact: Object.keys(contactOptions.fields),
   address: Object.keys(addressOptions.fields),
   matrix: Object.keys(MatrixOptionFields),
+  ranking: Object.keys(RankingOptionFields),
   file: Object.keys(FileOptionFields)
 }
 
@@ -724,6 +772,7 @@ export type FieldOptions =
   | ContactOptions
   | AddressOptions
   | MatrixOptions
+  | RankingOptions
   | FileOptions
 
 /**
@@ -754,7 +803,8 @@ export const AnyFieldOptions = Schema.Struct({
   rows: Schema.optionalKey(Schema.Array(Schema.String)),
   columns: Schema.optionalKey(Schema.Array(Schema.String)),
   multiple: Schema.optionalKey(Schema.Boolean),
-  minRows: Schema.optionalKey(Schema.Int)
+  minRows: Schema.optionalKey(Schema.Int),
+  top: Schema.optionalKey(Schema.Int)
 })
 
 /** Decoded {@link AnyFieldOptions}. @example `const o: AnyFieldOptions = {}` */
@@ -791,7 +841,7 @@ const optionalOptions = <S extends Schema.Top>(schema: S) =>
  * What a client sends to create or replace a question. A union discriminated
  * by `type`:
  *
- * - `select` / `checkboxes` require `options` with `choices`; `matrix` requires `options` with `rows` and `columns`;
+ * - `select` / `checkboxes` / `ranking` require `options` with `choices`; `matrix` requires `options` with `rows` and `columns`;
  * - `number`, `rating`, `nps`, `opinion_scale`, `slider`, `contact`, `address`, `file` take optional (or `null`) typed options;
  * - every other type takes optional (or `null`) `{ placeholder?, help? }`.
  *
@@ -816,6 +866,7 @@ const fieldInputOf = <const Extra extends Schema.Struct.Fields>(extra: Extra) =>
     Schema.Struct({ type: Schema.Literal("select"), ...base, options: SelectOptions }),
     Schema.Struct({ type: Schema.Literal("checkboxes"), ...base, options: CheckboxesOptions }),
     Schema.Struct({ type: Schema.Literal("matrix"), ...base, options: MatrixOptions }),
+    Schema.Struct({ type: Schema.Literal("ranking"), ...base, options: RankingOptions }),
     Schema.Struct({ type: Schema.Literal("number"), ...base, options: optionalOptions(NumberOptions) }),
     Schema.Struct({ type: Schema.Literal("rating"), ...base, options: optionalOptions(RatingOptions) }),
     Schema.Struct({ type: Schema.Literal("nps"), ...base, options: optionalOptions(NpsOptions) }),

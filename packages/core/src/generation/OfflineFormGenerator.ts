@@ -18,6 +18,7 @@
  *   (legal, required unless marked optional); "contact details" (contact:
  *   name, e-mail, phone); address/postal/shipping/billing address (address);
  *   "rate each of the following: a, b, c" (matrix with a five-point scale);
+ *   "rank these: a, b, c", "in order of preference" (ranking);
  *   yes or no/whether/"do you…?";
  *   upload/attach/CV/resume/photo/screenshot (file, with a sensible accept
  *   list); comments/describe/tell us/feedback/message/explain/why (long text);
@@ -454,6 +455,9 @@ const DOC_HINT = /\b(?:cv|resume|résumé|cover\s+letter|documents?|certificates
 /** "Rate each of the following: a, b, c" asks the same scale of every item: a matrix. */
 const MATRIX_HINT =
   /\b(?:rate|rating|score|grade|assess|evaluate)\s+(?:each|every|all)\b|\beach\s+of\s+the\s+following\b/i
+/** "Rank these: a, b, c" / "in order of preference": put the choices in order. */
+const RANKING_HINT =
+  /\brank\s+(?:these|those|the\s+following|them|each|all|your|from|in\s+order)\b|\bin\s+order\s+of\s+(?:preference|importance|priority)\b|\bprioriti[sz]e\b|\border\s+(?:these|the\s+following)\b/i
 const LIKERT = ["Very poor", "Poor", "Fair", "Good", "Excellent"] as const
 const LEGAL_HINT =
   /\b(?:terms\s+(?:and|&)\s+conditions|terms\s+of\s+(?:service|use)|privacy\s+(?:policy|notice)|consent|gdpr|i\s+agree|agree\s+to|accept\s+(?:the|our)\s+(?:terms|policy|conditions|rules))\b/i
@@ -554,6 +558,7 @@ const questionOf = (rawItem: string, context: { readonly allRequired: boolean | 
 
   if (choices !== undefined) {
     if (isYesNo(choices)) return make("yes_no", labelOf(item))
+    if (RANKING_HINT.test(item)) return make("ranking", labelOf(item), { choices: choices.slice(0, 20) })
     if (MATRIX_HINT.test(item)) {
       return make("matrix", labelOf(item), { rows: choices, columns: [...LIKERT], ...(many ? { multiple: true } : {}) })
     }
@@ -711,8 +716,10 @@ export const generate = (prompt: string): Result.Result<OfflineForm, string> => 
     const body = heading === null ? text : heading[2]!
     if (isMeta(text) || isMeta(body)) continue
     const context = { allRequired }
-    // "Rate each of the following: a, b, c" is one question (a matrix), not a list of things to ask.
-    const matrixText = MATRIX_HINT.test(body) ? body : MATRIX_HINT.test(text) ? text : undefined
+    // "Rate each of the following: a, b, c" (a matrix) or "Rank these: a, b, c" (a ranking) is one
+    // question, not a list of things to ask.
+    const isGrid = (t: string) => MATRIX_HINT.test(t) || RANKING_HINT.test(t)
+    const matrixText = isGrid(body) ? body : isGrid(text) ? text : undefined
     if (!bullet && matrixText !== undefined && /:\s*\S/.test(matrixText)) {
       add(questionOf(matrixText.replace(/[.!]+$/, ""), context))
       continue

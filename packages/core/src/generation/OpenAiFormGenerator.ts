@@ -83,6 +83,7 @@ const INSTRUCTIONS = [
   "address (a postal address in parts: options.parts from line1, line2, city, region, postalCode, country; options.optionalParts),",
   "matrix (rate each of several items on the same scale: options.rows, the items; options.columns, the scale;",
   "options.multiple for several columns per row),",
+  "ranking (put choices in order: options.choices, 2 to 20; options.top to rank only the first places),",
   'yes_no, file (upload; options.accept such as ["application/pdf", "image/*"] and',
   "options.maxSizeMb), statement (text shown to the respondent, no answer).",
   "select and checkboxes need options.choices (distinct, short). Use options.help for a short hint where it helps.",

@@ -50,6 +50,18 @@ input[type=file]{font:inherit;margin:.75rem 0}
 .matrix-row{margin:.75rem 0 0}
 .matrix-row legend{font-weight:600;padding:0}
 .matrix-row .choices{margin:.35rem 0}
+.ranking{display:flex;flex-direction:column;gap:.5rem;margin:.75rem 0}
+.rank-item{display:flex;align-items:center;gap:.75rem}
+.rank-item select{width:auto;margin:0}
+.rank-item[hidden]{display:none}
+.keep{align-self:flex-start;background:transparent;color:var(--fg);border-color:var(--line)}
+.rank-list{list-style:none;margin:.75rem 0;padding:0;display:flex;flex-direction:column;gap:.5rem}
+.rank-list li{display:flex;align-items:center;gap:.5rem;border:2px solid var(--line);border-radius:.4rem;padding:.35rem .5rem;background:var(--soft);cursor:grab}
+.rank-list li.dragging{opacity:.6}
+.rank-list .place{min-width:1.5rem;font-weight:600}
+.rank-list .name{flex:1}
+.rank-list button{padding:.2rem .6rem;border-color:var(--line);background:transparent;color:var(--fg)}
+.rank-list button:disabled{opacity:.4;cursor:default}
 .actions{display:flex;flex-wrap:wrap;align-items:center;gap:.75rem;margin-top:1.25rem}
 button{font:inherit;font-weight:600;border-radius:.4rem;padding:.5rem 1.2rem;cursor:pointer;border:2px solid var(--accent)}
 .ok{background:var(--accent);color:var(--accent-fg)}

@@ -50,6 +50,7 @@ import {
   type StepInput,
   refusal,
   parseAnswer,
+  rankingProblem,
   checkOne,
   enteredOf,
   withAnswer,
@@ -597,7 +598,8 @@ export const layer = (options: PublicPageOptions = {}) =>
             field.type === "file" && input.upload !== undefined && Result.isSuccess(input.upload)
               ? input.upload.success
               : parseAnswer(field, input.answers, input.parts)
-          const checked = checkOne(field, raw)
+          const problem = rankingProblem(field, input.parts)
+          const checked = problem === undefined ? checkOne(field, raw) : Result.fail(problem)
           if (input.action === "back") {
             const values = Result.isSuccess(checked) ? withAnswer(state.values, field, checked.success) : state.values
             const previous = { ...state, values }

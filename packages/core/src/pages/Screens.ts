@@ -4,7 +4,7 @@
  * pages for an unknown, closed or failed form. Every string from a form is
  * user content and goes through the escaping `html` template.
  */
-import { DEFAULT_RATING_MAX, type Field, partsOf, scaleOf, sliderOf } from "../forms/Fields.ts"
+import { DEFAULT_RATING_MAX, type Field, partsOf, rankedPlaces, scaleOf, sliderOf } from "../forms/Fields.ts"
 import type { FileAnswer } from "../forms/Answers.ts"
 import type { FormWithFields } from "../forms/Forms.ts"
 import * as Assets from "./Assets.ts"
@@ -194,6 +194,46 @@ ${columns.map(
 </fieldset>`
 }
 
+/**
+ * A ranking: a place select per choice (the page without JavaScript); the
+ * page's script turns it into a list moved with buttons or dragged, which
+ * sets the same selects.
+ */
+const ranking = (field: Field, entered: Entered, error: string | undefined): Html => {
+  const choices = field.options?.choices ?? []
+  const places = rankedPlaces(field)
+  const hint =
+    places === choices.length
+      ? `Give every choice its place: 1 is first`
+      : `Give your top ${places} their places: 1 is first`
+  // The places posted (a step that failed), or those of a kept answer.
+  const placeOf = (choice: string): string => {
+    const posted =
+      entered.parts !== undefined && Object.hasOwn(entered.parts, choice) ? entered.parts[choice] : undefined
+    if (posted !== undefined) return posted[0] ?? ""
+    const index = entered.texts.indexOf(choice)
+    return index === -1 ? "" : String(index + 1)
+  }
+  return html`<fieldset${attr("aria-describedby", describedBy(field, error, "choice-hint"))}>
+<legend class="question" id="question">${field.label}${requiredMark(field)}</legend>
+${field.options?.help ? html`<p class="help" id="help">${field.options.help}</p>` : null}
+<p class="hint" id="choice-hint">${hint}</p>
+<div class="ranking" data-ranking data-places="${places}">
+${choices.map((choice, index) => {
+  const place = placeOf(choice)
+  return html`<div class="rank-item"><select id="rank-${index}" name="a.${choice}"${attr(
+    "autofocus",
+    index === 0 && "autofocus"
+  )}${attr("aria-invalid", error ? "true" : false)}>
+<option value="">No place</option>
+${Array.from({ length: places }, (_, i) => {
+  const value = String(i + 1)
+  return html`<option value="${value}"${attr("selected", place === value && "selected")}>${value}</option>`
+})}</select> <label for="rank-${index}">${choice}</label></div>\n`
+})}</div>
+</fieldset>`
+}
+
 /** The input(s) of one question. */
 const control = (field: Field, entered: Entered, error: string | undefined): Html => {
   const options = field.options
@@ -327,6 +367,8 @@ ${partsOf(field).map(
 </fieldset>`
     case "matrix":
       return matrix(field, entered, error)
+    case "ranking":
+      return ranking(field, entered, error)
     case "legal":
       return group(field, error, "checkbox", [{ value: "yes", label: "I accept" }], entered.texts, "legal")
     case "yes_no":

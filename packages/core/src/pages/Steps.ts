@@ -11,7 +11,7 @@ import * as Predicate from "effect/Predicate"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import type { AnswerState } from "../cases/AnswerTokens.ts"
-import { type Field, partsOf } from "../forms/Fields.ts"
+import { type Field, partsOf, rankedPlaces } from "../forms/Fields.ts"
 import { type AnswerValue, FileAnswer, validateAnswers } from "../forms/Answers.ts"
 import * as FormLogic from "../forms/FormLogic.ts"
 import type { FormWithFields } from "../forms/Forms.ts"
@@ -72,6 +72,16 @@ export const parseAnswer = (
       })
       return given.length === 0 ? undefined : Object.fromEntries(given)
     }
+    case "ranking": {
+      // Each choice's place, from its own select (`a.<choice>`): the placed choices in place order.
+      const choices = field.options?.choices ?? []
+      const placed = choices.flatMap((choice, index) => {
+        const place = Number(posted(choice)[0] ?? "")
+        return Number.isInteger(place) && place >= 1 ? [{ choice, place, index }] : []
+      })
+      placed.sort((a, b) => a.place - b.place || a.index - b.index)
+      return placed.length === 0 ? undefined : placed.map((p) => p.choice)
+    }
     case "matrix": {
       const multiple = field.options?.multiple === true
       const given = (field.options?.rows ?? []).flatMap((row) => {
@@ -101,6 +111,32 @@ export const parseAnswer = (
     default:
       return answers[0] === undefined || answers[0].trim() === "" ? undefined : answers[0]
   }
+}
+
+/**
+ * What is wrong with the places a page posted for a ranking (the page's own
+ * form of the answer, before it is a list): a place given twice, or not one
+ * of those offered. Undefined when nothing is.
+ */
+export const rankingProblem = (
+  field: Field,
+  parts: Readonly<Record<string, ReadonlyArray<string>>>
+): string | undefined => {
+  if (field.type !== "ranking") return undefined
+  const q = JSON.stringify(field.label)
+  const places = rankedPlaces(field)
+  const seen = new Map<number, string>()
+  for (const choice of field.options?.choices ?? []) {
+    const raw = (Object.hasOwn(parts, choice) ? (parts[choice] ?? []) : [])[0]?.trim() ?? ""
+    if (raw === "") continue
+    const place = Number(raw)
+    if (!Number.isInteger(place) || place < 1 || place > places) return `${q}: a place must be from 1 to ${places}`
+    const before = seen.get(place)
+    if (before !== undefined)
+      return `${q}: ${JSON.stringify(before)} and ${JSON.stringify(choice)} both have place ${place}`
+    seen.set(place, choice)
+  }
+  return undefined
 }
 
 /** Checks one question's answer with the API's validator: the answer to keep (undefined when empty), or the message. */

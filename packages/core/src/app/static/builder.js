@@ -52,7 +52,11 @@ const toInput = (draft) => {
       continue
     options[key] = value
   }
-  if ((draft.type === "select" || draft.type === "checkboxes") && options.choices === undefined) options.choices = []
+  if (
+    (draft.type === "select" || draft.type === "checkboxes" || draft.type === "ranking") &&
+    options.choices === undefined
+  )
+    options.choices = []
   if (draft.type === "matrix") {
     options.rows ??= []
     options.columns ??= []
@@ -133,7 +137,7 @@ const OptionsEditor = ({ draft, update, disabled }) => {
         )}></textarea></div>`
   return html`<div class="grid">
     ${
-      draft.type === "select" || draft.type === "checkboxes"
+      draft.type === "select" || draft.type === "checkboxes" || draft.type === "ranking"
         ? html`<div class="stack"><label for=${id("choices")}>Choices (one a line)</label>
       <textarea id=${id("choices")} disabled=${disabled} value=${(draft.options.choices ?? []).join("\n")}
         onInput=${(e) =>
@@ -147,6 +151,7 @@ const OptionsEditor = ({ draft, update, disabled }) => {
         : null
     }
     ${draft.type === "checkboxes" ? html`<div class="row">${num("minSelections", "At least")}${num("maxSelections", "At most")}</div>` : null}
+    ${draft.type === "ranking" ? num("top", "Places to rank (every choice if empty)") : null}
     ${
       draft.type === "matrix"
         ? html`<div class="row">${lines("rows", "Rows (one a line)")}${lines("columns", "Columns (one a line)")}</div>
@@ -231,6 +236,8 @@ const Preview = ({ title, drafts }) => {
             (/** @type {string} */ row) =>
               html`<p class="muted">${row}</p>${scaleOf(draft.options.columns ?? [], draft.options.multiple === true ? "☐" : "○")}`
           ),
+        ranking: () =>
+          html`<ol>${choices.slice(0, draft.options.top ?? choices.length).map((c) => html`<li class="choice">${c}</li>`)}</ol>`,
         contact: () => partsPreview(),
         address: () => partsPreview(),
         statement: () => null,

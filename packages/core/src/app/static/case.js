@@ -18,6 +18,8 @@ const Answer = ({ value, type }) => {
   if (value === undefined || value === null || value === "") return html`<span class="muted">(no answer)</span>`
   if (isFile(value))
     return html`<a href=${`${base}/api/files/${encodeURIComponent(value.fileId)}`}>${value.name}</a> <span class="muted">(${Math.ceil(value.size / 1024)} KB)</span>`
+  if (Array.isArray(value) && type === "ranking")
+    return html`<ol class="plain">${value.map((choice, index) => html`<li>${index + 1}. ${String(choice)}</li>`)}</ol>`
   if (Array.isArray(value))
     return value.map((v) => (isFile(v) ? html`<${Answer} value=${v} /> ` : html`<span class="tag">${String(v)}</span>`))
   if (typeof value === "boolean") return value ? "Yes" : "No"

@@ -17,13 +17,13 @@
     // A control, not the fieldset of a group (which carries aria-invalid too but takes no focus).
     /** @type {HTMLElement | null} */
     const error = main.querySelector(
-      "input[aria-invalid=true]:not([type=hidden]), textarea[aria-invalid=true], select[aria-invalid=true]"
+      "input[aria-invalid=true]:not([type=hidden]), textarea[aria-invalid=true], select[aria-invalid=true]:not([hidden] *)"
     )
     /** @type {HTMLElement | null} */
     const target =
       error ||
       main.querySelector(
-        "input:checked:not([type=hidden]), input:not([type=hidden]):not([tabindex='-1']), textarea, select, [data-focus]"
+        "input:checked:not([type=hidden]), input:not([type=hidden]):not([tabindex='-1']), textarea, select:not([hidden] *), .rank-list button:not(:disabled), [data-focus]"
       )
     if (target) target.focus()
     else main.focus()
@@ -61,11 +61,113 @@
     box.parentElement.insertBefore(range, box)
   }
 
+  // A ranking's place selects become a list put in order with Move up / Move down buttons (or by
+  // dragging). The selects stay in the form, hidden, and are set from the list on every move: the first
+  // `places` items get 1, 2, …, the rest no place. A list nobody moved posts the places already chosen.
+  /** @param {HTMLFormElement} form */
+  const enhanceRanking = (form) => {
+    /** @type {HTMLElement | null} */
+    const box = form.querySelector("[data-ranking]")
+    if (!box) return
+    const places = Number(box.dataset.places)
+    /** @type {Array<HTMLSelectElement>} */
+    const selects = Array.from(box.querySelectorAll("select"))
+    const labelOf = (/** @type {HTMLSelectElement} */ select) => select.labels?.[0]?.textContent ?? select.name.slice(2)
+    const order = selects
+      .map((select, index) => ({ select, index, place: Number(select.value) || Number.POSITIVE_INFINITY }))
+      .sort((a, b) => a.place - b.place || a.index - b.index)
+      .map((item) => item.select)
+    const list = document.createElement("ol")
+    list.className = "rank-list"
+    list.setAttribute("aria-labelledby", "question")
+    const status = document.createElement("p")
+    status.className = "sr-only"
+    status.setAttribute("aria-live", "polite")
+    /** @param {number} at @param {number} to @param {boolean} [focusUp] */
+    const move = (at, to, focusUp) => {
+      if (to < 0 || to >= order.length) return
+      const [item] = order.splice(at, 1)
+      if (!item) return
+      order.splice(to, 0, item)
+      apply()
+      status.textContent = `${labelOf(item)} is now in place ${to + 1} of ${order.length}`
+      // Focus stays with the moved item: on the same button, or the other one at either end of the list.
+      const row = list.children[to]
+      const same = /** @type {HTMLButtonElement | null | undefined} */ (
+        row?.querySelector(focusUp ? "button.up:not(:disabled)" : "button.down:not(:disabled)")
+      )
+      const other = /** @type {HTMLButtonElement | null | undefined} */ (row?.querySelector("button:not(:disabled)"))
+      ;(same ?? other)?.focus()
+    }
+    /** @type {number | null} */
+    let dragged = null
+    const draw = () => {
+      list.replaceChildren(
+        ...order.map((select, index) => {
+          const li = document.createElement("li")
+          li.draggable = true
+          const place = document.createElement("span")
+          place.className = "place"
+          place.textContent = select.value === "" ? "–" : `${select.value}.`
+          const name = document.createElement("span")
+          name.className = "name"
+          name.textContent = labelOf(select)
+          const up = document.createElement("button")
+          up.type = "button"
+          up.className = "up"
+          up.textContent = "↑"
+          up.setAttribute("aria-label", `Move ${labelOf(select)} up`)
+          up.disabled = index === 0
+          up.addEventListener("click", () => move(index, index - 1, true))
+          const down = document.createElement("button")
+          down.type = "button"
+          down.className = "down"
+          down.textContent = "↓"
+          down.setAttribute("aria-label", `Move ${labelOf(select)} down`)
+          down.disabled = index === order.length - 1
+          down.addEventListener("click", () => move(index, index + 1, false))
+          li.addEventListener("dragstart", () => {
+            dragged = index
+            li.classList.add("dragging")
+          })
+          li.addEventListener("dragend", () => li.classList.remove("dragging"))
+          li.addEventListener("dragover", (event) => event.preventDefault())
+          li.addEventListener("drop", (event) => {
+            event.preventDefault()
+            if (dragged !== null && dragged !== index) move(dragged, index, true)
+            dragged = null
+          })
+          li.append(place, name, up, down)
+          return li
+        })
+      )
+    }
+    const apply = () => {
+      order.forEach((select, index) => {
+        select.value = index < places ? String(index + 1) : ""
+      })
+      draw()
+    }
+    draw()
+    for (const item of box.querySelectorAll(".rank-item")) item.setAttribute("hidden", "")
+    box.prepend(list, status)
+    const keep = document.createElement("button")
+    keep.type = "button"
+    keep.className = "keep"
+    keep.textContent = "Keep this order"
+    keep.addEventListener("click", () => {
+      apply()
+      status.textContent = "The order shown is your answer"
+    })
+    box.append(keep)
+  }
+
   const enhance = () => {
     const form = main.querySelector("form")
     if (!form) return
     form.noValidate = true
     enhanceSlider(form)
+    enhanceRanking(form)
     /** @type {HTMLInputElement | null} */
     const file = form.querySelector("input[type=file]")
     /** @type {HTMLInputElement | null} */
