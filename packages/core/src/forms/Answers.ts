@@ -298,18 +298,25 @@ const text = (q: string, value: unknown, max: number): Check => {
   return s.length > max ? bad(`${q} must be at most ${max} characters`) : ok(s)
 }
 
+/** An e-mail address: the `email` question's and a contact's e-mail part's check. */
+const isEmail = (s: string): boolean => s.length <= 254 && EMAIL.test(s)
+
+/** A phone number of 7 digits or more: the `tel` question's and a contact's phone part's check. */
+const isPhone = (s: string): boolean => TEL.test(s) && s.replace(/\D/g, "").length >= 7
+
+/** The message of a number off its step, counted from `base` (numbers and sliders). */
+const offStep = (q: string, base: number, step: number): Check =>
+  bad(
+    base === 0
+      ? `${q} must be a multiple of ${formatNumber(step)}`
+      : `${q} must be ${formatNumber(base)} plus a multiple of ${formatNumber(step)}`
+  )
+
 /** A number from `min` to `max` that is `min` plus a multiple of `step`: sliders. */
 const onScale = (q: string, value: unknown, min: number, max: number, step: number): Check => {
   if (!Predicate.isNumber(value) || !Number.isFinite(value)) return bad(`${q} must be a number`)
   if (value < min || value > max) return bad(`${q} must be from ${formatNumber(min)} to ${formatNumber(max)}`)
-  if (!isOnStep(value, min, step)) {
-    return bad(
-      min === 0
-        ? `${q} must be a multiple of ${formatNumber(step)}`
-        : `${q} must be ${formatNumber(min)} plus a multiple of ${formatNumber(step)}`
-    )
-  }
-  return ok(value)
+  return isOnStep(value, min, step) ? ok(value) : offStep(q, min, step)
 }
 
 /** A whole number from `min` to `max`: ratings and scales. */
@@ -320,8 +327,8 @@ const wholeNumber = (q: string, value: unknown, min: number, max: number): Check
 
 const partProblem = (info: PartInfo, s: string): string | undefined => {
   if (s.length > info.maxLength) return `must be at most ${info.maxLength} characters`
-  if (info.name === "email" && !EMAIL.test(s)) return "must be an email address"
-  if (info.name === "phone" && !(TEL.test(s) && s.replace(/\D/g, "").length >= 7)) return "must be a phone number"
+  if (info.name === "email" && !isEmail(s)) return "must be an email address"
+  if (info.name === "phone" && !isPhone(s)) return "must be a phone number"
   return undefined
 }
 
@@ -427,13 +434,12 @@ const checkAnswer = (field: Field, value: unknown): Check => {
     case "email": {
       if (!Predicate.isString(value)) return bad(`${q} must be an email address`)
       const s = value.trim()
-      return s.length <= 254 && EMAIL.test(s) ? ok(s) : bad(`${q} must be an email address`)
+      return isEmail(s) ? ok(s) : bad(`${q} must be an email address`)
     }
     case "tel": {
       if (!Predicate.isString(value)) return bad(`${q} must be a phone number`)
       const s = value.trim()
-      const digits = s.replace(/\D/g, "").length
-      return TEL.test(s) && digits >= 7 ? ok(s) : bad(`${q} must be a phone number`)
+      return isPhone(s) ? ok(s) : bad(`${q} must be a phone number`)
     }
     case "url": {
       const message = `${q} must be a URL starting with http:// or https://`
@@ -448,13 +454,7 @@ const checkAnswer = (field: Field, value: unknown): Check => {
       const step = options?.step
       if (min !== undefined && value < min) return bad(`${q} must be at least ${formatNumber(min)}`)
       if (max !== undefined && value > max) return bad(`${q} must be at most ${formatNumber(max)}`)
-      if (step !== undefined && step > 0 && !isOnStep(value, min ?? 0, step)) {
-        return bad(
-          min === undefined || min === 0
-            ? `${q} must be a multiple of ${formatNumber(step)}`
-            : `${q} must be ${formatNumber(min)} plus a multiple of ${formatNumber(step)}`
-        )
-      }
+      if (step !== undefined && step > 0 && !isOnStep(value, min ?? 0, step)) return offStep(q, min ?? 0, step)
       return ok(value)
     }
     case "date": {
