@@ -54,6 +54,10 @@ const NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?$/i
 
 export const decodeFileAnswer = Schema.decodeUnknownResult(Schema.fromJsonString(FileAnswer))
 
+/** The non-blank values posted as `a.<name>` (own keys only: a matrix row or choice may be called "constructor"). */
+const postedUnder = (parts: Readonly<Record<string, ReadonlyArray<string>>>, name: string): ReadonlyArray<string> =>
+  (Object.hasOwn(parts, name) ? (parts[name] ?? []) : []).filter((v) => v.trim() !== "")
+
 /** The typed answer of a question from the texts the page posted (checked afterwards by `validateAnswers`). */
 export const parseAnswer = (
   field: Field,
@@ -61,8 +65,7 @@ export const parseAnswer = (
   parts: Readonly<Record<string, ReadonlyArray<string>>> = {}
 ): unknown => {
   const first = (answers[0] ?? "").trim()
-  const posted = (name: string) =>
-    (Object.hasOwn(parts, name) ? (parts[name] ?? []) : []).filter((v) => v.trim() !== "")
+  const posted = (name: string) => postedUnder(parts, name)
   switch (field.type) {
     case "contact":
     case "address": {
@@ -127,7 +130,7 @@ export const rankingProblem = (
   const places = rankedPlaces(field)
   const seen = new Map<number, string>()
   for (const choice of field.options?.choices ?? []) {
-    const raw = (Object.hasOwn(parts, choice) ? (parts[choice] ?? []) : [])[0]?.trim() ?? ""
+    const raw = postedUnder(parts, choice)[0]?.trim() ?? ""
     if (raw === "") continue
     const place = Number(raw)
     if (!Number.isInteger(place) || place < 1 || place > places) return `${q}: a place must be from 1 to ${places}`
