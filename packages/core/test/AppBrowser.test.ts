@@ -27,6 +27,12 @@ import * as Qforms from "../src/Qforms.ts"
 import { waitFor } from "@qforms/test-kit/Conditions"
 import { receiver } from "@qforms/test-kit/Receiver"
 
+/** A 1×1 PNG: the drawing of a signature question. */
+const SIGNATURE_PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+  "base64"
+)
+
 const ownerPassword = "correct horse battery"
 const viewerPassword = "viewer password 1"
 
@@ -179,6 +185,7 @@ describe.skipIf(!present)("the application in a browser", () => {
       await page.locator(`#${key}-choices`).fill("Speed\nPrice\nSupport")
       await page.locator(`#${key}-top`).fill("2")
     })
+    await addQuestion("signature", "Sign here")
     // The live preview walks the unsaved questions one at a time.
     const preview = page.getByRole("region", { name: "Live preview" })
     await preview.getByRole("button", { name: "Next" }).click()
@@ -254,6 +261,10 @@ describe.skipIf(!present)("the application in a browser", () => {
     await publicPage.getByRole("button", { name: "OK" }).click()
     await publicPage.getByText("What matters most to you?").waitFor()
     expect(await publicPage.getByRole("button", { name: "Move Speed down" }).count()).toBe(1)
+    await publicPage.getByRole("button", { name: "OK" }).click()
+    // The signature is optional too: its pad shows (the script runs), nothing drawn or typed.
+    await publicPage.getByText("Sign here").waitFor()
+    await publicPage.locator("canvas.pad").waitFor()
     await publicPage.getByRole("button", { name: "Submit" }).click()
     await publicPage.getByText(/Thank/).waitFor()
     await page.getByRole("link", { name: "Ada Lovelace" }).waitFor({ timeout: 10_000 })
@@ -487,13 +498,29 @@ describe.skipIf(!present)("the application in a browser", () => {
           options: { choices: ["Billing", "A bug report", "Something else entirely"] }
         },
         { type: "nps", label: "How likely are you to recommend us to a colleague?" },
-        { type: "opinion_scale", label: "Setting up was easy", options: { min: 0, max: 10 } }
+        { type: "opinion_scale", label: "Setting up was easy", options: { min: 0, max: 10 } },
+        { type: "signature", label: "Signature" }
       ]
     })
     await api("PATCH", `/forms/${form.id}`, { status: "published" })
-    const [name, email] = form.fields
+    const [name, email, , , , signature] = form.fields
+    // A drawn signature, uploaded as the page's script does: the case page shows the drawing.
+    const published = (await (
+      await fetch(`${url}/api/forms/${form.id}`, { headers: { authorization: `Bearer ${ownerKey}` } })
+    ).json()) as { publicId: string }
+    const upload = new FormData()
+    upload.set("file", new Blob([SIGNATURE_PNG], { type: "image/png" }), "signature.png")
+    const drawn = await fetch(`${url}/f/${published.publicId}/uploads?fieldId=${signature!.id}`, {
+      method: "POST",
+      body: upload
+    })
+    expect(drawn.status).toBe(201)
     const response = await api("POST", `/forms/${form.id}/responses`, {
-      values: { [name!.id]: "Grace Hopper", [email!.id]: "grace.hopper.with.a.long.address@example.com" }
+      values: {
+        [name!.id]: "Grace Hopper",
+        [email!.id]: "grace.hopper.with.a.long.address@example.com",
+        [signature!.id]: { fileId: ((await drawn.json()) as { fileId: string }).fileId }
+      }
     })
     /** Elements that reach past the right edge (none may: the page never scrolls sideways). */
     const overflow = (page: Page) =>
@@ -544,7 +571,18 @@ describe.skipIf(!present)("the application in a browser", () => {
       await page.goto(`${url}/app/forms/${form.id}/responses?view=board`)
       await screen("board", () => page.locator(".board-card").first().waitFor())
       await page.goto(`${url}/app/responses/${response.id}`)
-      await screen("case", () => page.getByRole("heading", { name: "Grace Hopper", level: 1 }).waitFor())
+      await screen("case", async () => {
+        await page.getByRole("heading", { name: "Grace Hopper", level: 1 }).waitFor()
+        // The drawing loads with the session cookie (an image the browser decoded has a natural width).
+        await page.waitForFunction(() => {
+          const img = (
+            globalThis as unknown as {
+              document: { querySelector: (s: string) => { complete: boolean; naturalWidth: number } | null }
+            }
+          ).document.querySelector("img.signature")
+          return img?.complete === true && img.naturalWidth > 0
+        })
+      })
       await page.goto(`${url}/app/settings`)
       for (const tab of ["Members", "API keys", "Webhooks"]) {
         await page.getByRole("tab", { name: tab }).click()

@@ -347,7 +347,7 @@ describe("FieldInput", () => {
     [
       "unknown type",
       { type: "colour", label: "T" },
-      'a question must be an object whose "type" is one of short_text, long_text, email, tel, url, number, date, select, checkboxes, rating, nps, opinion_scale, slider, time, datetime, yes_no, legal, contact, address, matrix, ranking, file, statement'
+      'a question must be an object whose "type" is one of short_text, long_text, email, tel, url, number, date, select, checkboxes, rating, nps, opinion_scale, slider, time, datetime, yes_no, legal, contact, address, matrix, ranking, file, signature, statement'
     ]
   ])("rejects %s", (_name, input, message) => {
     expect(inputError(input)).toBe(message)
@@ -379,7 +379,7 @@ describe("FieldInput", () => {
     const root = doc.definitions["FieldInput"]
     expect(root).toBeDefined()
     const members = root as { anyOf?: ReadonlyArray<unknown>; oneOf?: ReadonlyArray<unknown> }
-    expect((members.anyOf ?? members.oneOf ?? []).length).toBe(23)
+    expect((members.anyOf ?? members.oneOf ?? []).length).toBe(24)
     expect(json).toContain('"propertyNames":{"enum":["placeholder","help","choices"]}')
     expect(json).toContain('"uniqueItems":true')
     expect(() => Schema.toJsonSchemaDocument(Schema.Array(FieldInput), { onExcessProperty: "error" })).not.toThrow()
@@ -461,6 +461,18 @@ describe("validateAnswers", () => {
       field("ranking", "Order", { options: { choices: ["Price", "Speed", "Support"], top: 2 } }),
       ["Speed", "Price"],
       ["Speed", "Price"]
+    ],
+    [
+      "signature typed, spaces folded",
+      field("signature", "Sign"),
+      { typedName: "  Ada   Lovelace ", consent: true },
+      { typedName: "Ada Lovelace", consent: true }
+    ],
+    [
+      "signature drawn",
+      field("signature", "Sign"),
+      { fileId: "file_1", name: "signature.png", size: 2048, type: "image/png" },
+      { fileId: "file_1", name: "signature.png", size: 2048, type: "image/png" }
     ],
     [
       "matrix whose rows are named like Object's own properties",
@@ -708,6 +720,42 @@ describe("validateAnswers", () => {
       field("ranking", "Order", { options: { choices: ["Price", "Speed"] } }),
       ["Price", "Colour"],
       '"Order" has an unknown choice "Colour"'
+    ],
+    [
+      "signature typed without consent",
+      field("signature", "Sign"),
+      { typedName: "Ada Lovelace", consent: false },
+      '"Sign": tick the box to agree that your typed name is your signature'
+    ],
+    [
+      "signature with consent but no name",
+      field("signature", "Sign"),
+      { typedName: "  ", consent: true },
+      '"Sign": type your full name to sign'
+    ],
+    [
+      "signature typed too long",
+      field("signature", "Sign"),
+      { typedName: "A".repeat(201), consent: true },
+      '"Sign": the typed name must be at most 200 characters'
+    ],
+    [
+      "signature drawn as a JPEG",
+      field("signature", "Sign"),
+      { fileId: "file_1", name: "s.jpg", size: 2048, type: "image/jpeg" },
+      '"Sign" must be a drawn signature (a PNG image)'
+    ],
+    [
+      "signature drawn over 1 MB",
+      field("signature", "Sign"),
+      { fileId: "file_1", name: "s.png", size: 1024 * 1024 + 1, type: "image/png" },
+      '"Sign" must be at most 1 MB'
+    ],
+    [
+      "signature as text",
+      field("signature", "Sign"),
+      "Ada",
+      '"Sign" must be a drawn signature (an uploaded PNG\'s {fileId}) or {typedName, consent: true}'
     ],
     [
       "ranking as text",

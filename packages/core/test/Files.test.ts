@@ -757,6 +757,112 @@ for (const target of databaseTargets) {
         expect(await fileRows(kept.fileId)).toHaveLength(1)
       })
     })
+
+    describe("signature questions", () => {
+      /** A published form with a name question and a required signature. */
+      const formWithSignature = async () => {
+        const created = await api("POST", "/forms", {
+          title: "Waiver",
+          fields: [
+            { type: "short_text", label: "Name", required: true },
+            { type: "signature", label: "Sign here", required: true }
+          ]
+        })
+        expect(created.status, created.body.toString()).toBe(201)
+        expect((await api("PATCH", `/forms/${created.json.id}`, { status: "published" })).status).toBe(200)
+        const full = await api("GET", `/forms/${created.json.id}`)
+        const [name, signature] = full.json.fields as Array<{ id: number }>
+        return {
+          id: created.json.id as number,
+          publicId: created.json.publicId as string,
+          name: name!.id,
+          signature: signature!.id
+        }
+      }
+
+      it("a drawn signature is a PNG uploaded to the question, attached at submission and downloadable", async () => {
+        const form = await formWithSignature()
+        const drawn = await uploadFile(form.publicId, form.signature, {
+          name: "signature.png",
+          type: "image/png",
+          content: PNG
+        })
+        expect(drawn.status, drawn.body.toString()).toBe(201)
+        expect(drawn.json).toMatchObject({ name: "signature.png", type: "image/png", size: PNG.length })
+        const submitted = await api("POST", `/forms/${form.id}/responses`, {
+          values: { [form.name]: "Ada", [form.signature]: { fileId: drawn.json.fileId } }
+        })
+        expect(submitted.status, submitted.body.toString()).toBe(201)
+        expect(submitted.json.values[String(form.signature)]).toEqual({
+          fileId: drawn.json.fileId,
+          name: "signature.png",
+          size: PNG.length,
+          type: "image/png"
+        })
+        expect((await fileRows(drawn.json.fileId))[0]?.response_id).toBe(submitted.json.id)
+        const got = await download(drawn.json.fileId)
+        expect(got.status).toBe(200)
+        expect(got.body.equals(PNG)).toBe(true)
+        expect(got.headers["content-type"]).toBe("image/png")
+        // The same upload cannot sign a second response.
+        const again = await api("POST", `/forms/${form.id}/responses`, {
+          values: { [form.name]: "Eve", [form.signature]: { fileId: drawn.json.fileId } }
+        })
+        expect(again.status).toBe(400)
+        expect(again.json.error).toContain("already attached to another response")
+      })
+
+      it("a drawing must be a PNG of at most 1 MB: other content → 415, larger → 413", async () => {
+        const form = await formWithSignature()
+        const pdf = await uploadFile(form.publicId, form.signature, { name: "s.png", type: "image/png", content: PDF })
+        expect(pdf.status).toBe(415)
+        expect(pdf.json.error).toBe('"Sign here" accepts image/png; this file\'s content is application/pdf')
+        const big = Buffer.concat([PNG, Buffer.alloc(1024 * 1024)])
+        const large = await uploadFile(form.publicId, form.signature, {
+          name: "s.png",
+          type: "image/png",
+          content: big
+        })
+        expect(large.status).toBe(413)
+        expect(large.json.error).toBe('"Sign here" takes files of at most 1 MB')
+      })
+
+      it("a typed signature needs the name and the consent; it is stored as typed and summarised", async () => {
+        const form = await formWithSignature()
+        const refused = await api("POST", `/forms/${form.id}/responses`, {
+          values: { [form.name]: "Ada", [form.signature]: { typedName: "Ada Lovelace", consent: false } }
+        })
+        expect(refused.status).toBe(400)
+        expect(refused.json.error).toContain(
+          '"Sign here": tick the box to agree that your typed name is your signature'
+        )
+        const missing = await api("POST", `/forms/${form.id}/responses`, { values: { [form.name]: "Ada" } })
+        expect(missing.status).toBe(400)
+        expect(missing.json.error).toContain('"Sign here" is required')
+        const signed = await api("POST", `/forms/${form.id}/responses`, {
+          values: { [form.name]: "Ada", [form.signature]: { typedName: " Ada  Lovelace ", consent: true } }
+        })
+        expect(signed.status, signed.body.toString()).toBe(201)
+        expect(signed.json.values[String(form.signature)]).toEqual({ typedName: "Ada Lovelace", consent: true })
+        const csv = await api("GET", `/forms/${form.id}/responses.csv`)
+        expect(csv.status).toBe(200)
+        expect(csv.body.toString()).toContain("Ada Lovelace (typed signature)")
+      })
+
+      it("a file question's upload cannot be a signature, nor the other way round", async () => {
+        const form = await formWithSignature()
+        const other = await formWithFile({ accept: ["image/*"] })
+        const photo = await uploaded(other, other.photo, { name: "me.png", type: "image/png", content: PNG })
+        const wrong = await api("POST", `/forms/${form.id}/responses`, {
+          values: { [form.name]: "Ada", [form.signature]: { fileId: photo.fileId } }
+        })
+        expect(wrong.status).toBe(400)
+        expect(wrong.json.error).toContain("was not uploaded to this question")
+        const toName = await uploadFile(form.publicId, form.name, { name: "s.png", type: "image/png", content: PNG })
+        expect(toName.status).toBe(400)
+        expect(toName.json.error).toContain("is not a file or signature question of this form")
+      })
+    })
   })
 }
 

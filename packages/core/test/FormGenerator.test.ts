@@ -140,6 +140,16 @@ const offlineCases: ReadonlyArray<readonly [string, string, ReadonlyArray<Expect
     ]
   ],
   [
+    "Volunteer waiver: name, email, I agree to the waiver terms, and sign below.",
+    "Volunteer waiver",
+    [
+      ["short_text", "Name", true],
+      ["email", "Email", true],
+      ["legal", "I agree to the waiver terms", true],
+      ["signature", "Signature", true]
+    ]
+  ],
+  [
     "Warranty claim: contact details, shipping address, the billing address (optional) and a photo of the damage.",
     "Warranty claim",
     [

@@ -103,7 +103,8 @@ const validAnswers = (f: Fixture): Record<string, unknown> => ({
   [f.fields.contact!]: { name: "Ada Lovelace", email: "ada@example.com", company: "Analytical Engines" },
   [f.fields.address!]: { line1: "12 St James's Square", city: "London", postalCode: "SW1Y 4JH", country: "UK" },
   [f.fields.matrix!]: { Speed: ["OK", "Good"] },
-  [f.fields.ranking!]: ["Support", "Price"]
+  [f.fields.ranking!]: ["Support", "Price"],
+  [f.fields.signature!]: { typedName: "Ada Lovelace", consent: true }
 })
 
 const routes: ReadonlyArray<Route> = [
@@ -1328,6 +1329,7 @@ const fixtureFields = [
     options: { rows: ["Speed", "Price"], columns: ["Bad", "OK", "Good"], multiple: true, minRows: 1 }
   },
   { type: "ranking", label: "Priorities", options: { choices: ["Price", "Speed", "Support"], top: 2 } },
+  { type: "signature", label: "Sign here" },
   { type: "file", label: "Attachment", options: { accept: ["application/pdf"], maxSizeMb: 1 } }
 ]
 

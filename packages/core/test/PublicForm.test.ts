@@ -449,6 +449,62 @@ for (const target of databaseTargets) {
       expect(detail.body.response.values[String(field)]).toMatchObject({ name: "cv.pdf", type: "application/pdf" })
     })
 
+    it("signs without JavaScript by a typed name and the consent box; a drawing uploaded ahead is the answer when no name is typed", async () => {
+      const form = await createForm(server, key, {
+        title: "Waiver",
+        fields: [
+          { type: "signature", label: "Sign here", required: true },
+          { type: "signature", label: "Witness", required: false }
+        ]
+      })
+      const [signer, witness] = form.fields.map((f) => f.id) as [number, number]
+      const welcome = await getPage(server, `/f/${form.publicId}`)
+      let page = await answer(server, form.publicId, welcome.text, [], "start")
+      expect(page.text).toContain(`name="a.typedName"`)
+      expect(page.text).toContain(`name="a.consent" value="yes"`)
+      // The pad is hidden until the page's script shows it.
+      expect(page.text).toMatch(/data-signature data-field="\d+" hidden/)
+
+      let refused = await answer(server, form.publicId, page.text, [""])
+      expect(refused.status).toBe(400)
+      expect(refused.text).toContain("&quot;Sign here&quot; is required")
+      refused = await answer(server, form.publicId, page.text, [""], "next", [["a.typedName", "Ada Lovelace"]])
+      expect(refused.status).toBe(400)
+      expect(refused.text).toContain("tick the box to agree that your typed name is your signature")
+      expect(refused.text).toContain(`value="Ada Lovelace"`)
+      refused = await answer(server, form.publicId, refused.text, [""], "next", [["a.consent", "yes"]])
+      expect(refused.text).toContain("type your full name to sign")
+      expect(refused.text).toMatch(/name="a\.consent" value="yes" checked="checked"/)
+      page = await answer(server, form.publicId, refused.text, [""], "next", [
+        ["a.typedName", "Ada Lovelace"],
+        ["a.consent", "yes"]
+      ])
+      expect(page.status).toBe(200)
+      // Back shows the typed signature with its box ticked.
+      const back = await answer(server, form.publicId, page.text, [""], "back")
+      expect(back.text).toContain(`value="Ada Lovelace"`)
+      expect(back.text).toMatch(/name="a\.consent" value="yes" checked="checked"/)
+      page = await answer(server, form.publicId, back.text, [""], "next", [
+        ["a.typedName", "Ada Lovelace"],
+        ["a.consent", "yes"]
+      ])
+
+      // The witness draws (the script uploads the PNG and posts its answer as "a").
+      const upload = new FormData()
+      upload.set("file", new Blob([PNG], { type: "image/png" }), "signature.png")
+      const uploaded = await fetch(`${server.url}/f/${form.publicId}/uploads?fieldId=${witness}`, {
+        method: "POST",
+        body: upload
+      })
+      expect(uploaded.status).toBe(201)
+      const drawn = (await uploaded.json()) as Record<string, unknown>
+      const done = await answer(server, form.publicId, page.text, [JSON.stringify(drawn)])
+      expect(done.text).toContain("Thank you!")
+      const responses = await listResponses(server, key, form.id)
+      expect(responses[0]!.values[String(signer)]).toEqual({ typedName: "Ada Lovelace", consent: true })
+      expect(responses[0]!.values[String(witness)]).toEqual({ ...drawn, name: "signature.png", type: "image/png" })
+    })
+
     it("refuses bodies over the limit", async () => {
       const form = await createForm(server, key, { title: "Big", fields: [{ type: "long_text", label: "Q" }] })
       const big = "x".repeat(1024 * 1024 + 10)

@@ -4,7 +4,8 @@
  * type is filled with the keyboard only — with JavaScript on and off —
  * including an invalid answer that is corrected; axe-core finds no
  * violation on any screen; each screen is saved as a screenshot in
- * `packages/core/test-artifacts/`; the response then shows in the API.
+ * `packages/core/test-artifacts/`; the response then shows in the API. A
+ * signature is also drawn with a finger on a 360 px touch screen.
  *
  * Skipped only when Chromium is absent outside CI; with CI=true a missing
  * browser fails the run.
@@ -64,6 +65,7 @@ const fields = [
     required: true,
     options: { choices: ["Price", "Speed", "Support"] }
   },
+  { type: "signature", label: "Sign to confirm", required: true },
   { type: "legal", label: "I accept the terms of service", required: true }
 ]
 
@@ -410,6 +412,42 @@ const fill = async (flow: Flow, js: boolean) => {
     await goOn(flow, js)
   }
 
+  await screen(page, "Sign to confirm")
+  expect(await focused(page)).toBe("input#a-typedName[text]")
+  if (js) {
+    // A pad to draw on with the pointer; Clear empties it; what is drawn when OK is pressed is the answer.
+    const pad = page.locator("canvas.pad")
+    await pad.waitFor()
+    const stroke = async () => {
+      const box = (await pad.boundingBox())!
+      await page.mouse.move(box.x + box.width * 0.1, box.y + box.height * 0.6)
+      await page.mouse.down()
+      for (let i = 1; i <= 10; i++) {
+        await page.mouse.move(box.x + box.width * (0.1 + i * 0.07), box.y + box.height * (0.6 - (i % 2) * 0.3))
+      }
+      await page.mouse.up()
+    }
+    await stroke()
+    await page.locator("#signature-status").filter({ hasText: "Signature drawn" }).waitFor()
+    await check(flow, "signature-drawn")
+    await page.locator("button.clear").click()
+    await page.locator("#signature-status").filter({ hasText: "Drawing cleared" }).waitFor()
+    await stroke()
+    await page.locator("#a-typedName").focus()
+    await page.keyboard.press("Enter")
+  } else {
+    // Without JavaScript: the typed full name and the consent box; no pad that could not work.
+    expect(await page.locator("canvas.pad").isVisible()).toBe(false)
+    await check(flow, "signature")
+    await page.keyboard.type("Ada Lovelace")
+    await page.keyboard.press("Enter")
+    await page.locator("#error").filter({ hasText: "tick the box to agree" }).waitFor()
+    await check(flow, "signature-refused")
+    await tabTo(page, "input[name='a.consent']")
+    await page.keyboard.press("Space")
+    await goOn(flow, js)
+  }
+
   await screen(page, "terms of service")
   expect(await focused(page)).toBe("input[checkbox]")
   await check(flow, "legal")
@@ -424,7 +462,7 @@ const fill = async (flow: Flow, js: boolean) => {
   await check(flow, "thanks")
 }
 
-const expected = (ids: ReadonlyArray<number>) => ({
+const expected = (ids: ReadonlyArray<number>, js: boolean) => ({
   [ids[0]!]: "Ada Lovelace",
   [ids[1]!]: "ada@example.com",
   [ids[2]!]: "First line\nSecond line",
@@ -447,7 +485,11 @@ const expected = (ids: ReadonlyArray<number>) => ({
   [ids[20]!]: { line1: "221B Baker Street", city: "London", postalCode: "NW1 6XE", country: "United Kingdom" },
   [ids[21]!]: { Arrival: "Good", Food: "Fair" },
   [ids[22]!]: ["Speed", "Support", "Price"],
-  [ids[23]!]: true
+  // Drawn with the pointer when the script runs, typed with consent without it.
+  [ids[23]!]: js
+    ? { fileId: expect.any(String), name: "signature.png", size: expect.any(Number), type: "image/png" }
+    : { typedName: "Ada Lovelace", consent: true },
+  [ids[24]!]: true
 })
 
 describe.skipIf(!present)("public form page in Chromium", () => {
@@ -508,9 +550,77 @@ describe.skipIf(!present)("public form page in Chromium", () => {
       const responses = await listResponses(server, key, form.id)
       expect(responses).toHaveLength(before + 1)
       expect(responses[0]!.source).toBe("form")
-      expect(responses[0]!.values).toEqual(expected(form.fields.map((f) => f.id)))
+      expect(responses[0]!.values).toEqual(
+        expected(
+          form.fields.map((f) => f.id),
+          js
+        )
+      )
       // About thirty screens, each checked by axe in a page of its own: a minute on an idle two-core
       // machine, and more than two when other test files share it.
     }, 300_000)
   }
+
+  it("a signature is drawn with a finger on a 360 px touch screen, in the dark theme, and stored as a PNG", async () => {
+    const signing = await createForm(server, key, {
+      title: "Touch signature",
+      fields: [{ type: "signature", label: "Sign with your finger", required: true }]
+    })
+    const context = await browser.newContext({
+      hasTouch: true,
+      isMobile: true,
+      colorScheme: "dark",
+      viewport: { width: 360, height: 740 }
+    })
+    const page = await context.newPage()
+    const errors: Array<string> = []
+    page.on("pageerror", (error) => errors.push(error.message))
+    await page.goto(`${server.url}/f/${signing.publicId}`)
+    await page.getByRole("button", { name: "Start" }).tap()
+    const pad = page.locator("canvas.pad")
+    await pad.waitFor()
+    const box = (await pad.boundingBox())!
+    expect(box.x + box.width).toBeLessThanOrEqual(360)
+    // Real touch events (touchStart, touchMove, touchEnd) through the DevTools protocol: the page gets
+    // them as pointer events of type "touch", and the pad's touch-action keeps the page from scrolling.
+    const cdp = await context.newCDPSession(page)
+    const point = (i: number) => ({
+      x: box.x + box.width * (0.1 + i * 0.08),
+      y: box.y + box.height * (0.3 + (i % 2) * 0.4)
+    })
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [point(0)] })
+    for (let i = 1; i <= 10; i++)
+      await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [point(i)] })
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] })
+    await page.locator("#signature-status").filter({ hasText: "Signature drawn" }).waitFor()
+    // Ink was put down: some pixels of the pad are no longer transparent.
+    const inked = await pad.evaluate((canvas) => {
+      const c = canvas as unknown as {
+        width: number
+        height: number
+        getContext: (t: "2d") => { getImageData: (...a: Array<number>) => { data: ArrayLike<number> } }
+      }
+      const data = c.getContext("2d").getImageData(0, 0, c.width, c.height).data
+      let n = 0
+      for (let i = 3; i < data.length; i += 4) if ((data[i] ?? 0) > 0) n++
+      return n
+    })
+    expect(inked).toBeGreaterThan(200)
+    await check({ page, name: "touch-360-dark", colorScheme: "dark", step: 0 }, "signature")
+    await page.getByRole("button", { name: "Submit" }).tap()
+    await page.getByText("Thank you!").waitFor()
+    expect(errors).toEqual([])
+    await context.close()
+    const responses = await listResponses(server, key, signing.id)
+    const answer = responses[0]!.values[String(signing.fields[0]!.id)] as { fileId: string; type: string; size: number }
+    expect(answer).toMatchObject({ name: "signature.png", type: "image/png" })
+    // The stored drawing is a real PNG with the pad's size (600 × 200).
+    const file = await fetch(`${server.url}/api/files/${answer.fileId}`, {
+      headers: { authorization: `Bearer ${key}` }
+    })
+    const bytes = Buffer.from(await file.arrayBuffer())
+    expect(bytes.subarray(1, 4).toString("latin1")).toBe("PNG")
+    expect([bytes.readUInt32BE(16), bytes.readUInt32BE(20)]).toEqual([600, 200])
+    expect(bytes.length).toBe(answer.size)
+  }, 120_000)
 })

@@ -66,6 +66,18 @@ describe("formatAnswer", () => {
       "12 Main St, Springfield, 12345, USA"
     ],
     ["file", field(1, "file", "CV"), { fileId: "f1", name: "cv.pdf", size: 10, type: "application/pdf" }, "cv.pdf"],
+    [
+      "signature typed",
+      field(1, "signature", "Sign"),
+      { typedName: "Ada Lovelace", consent: true },
+      "Ada Lovelace (typed signature)"
+    ],
+    [
+      "signature drawn",
+      field(1, "signature", "Sign"),
+      { fileId: "f1", name: "signature.png", size: 10, type: "image/png" },
+      "Drawn signature"
+    ],
     ["missing", field(1, "short_text", "Name"), undefined, ""]
   ])("%s", (_name, f, value, expected) => {
     expect(formatAnswer(f, value)).toBe(expected)

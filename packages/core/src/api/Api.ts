@@ -577,7 +577,11 @@ export class PublicGroup extends HttpApiGroup.make("public").add(
   ),
   HttpApiEndpoint.post("upload", "/f/:publicId/uploads", {
     params: PublicIdParams,
-    query: { fieldId: Id.annotate({ description: "The id of the `file` question the file answers." }) },
+    query: {
+      fieldId: Id.annotate({
+        description: "The id of the `file` question (or `signature`, for its drawing) the file answers."
+      })
+    },
     payload: Schema.Struct({
       file: Multipart.SingleFileSchema.annotate({ description: "The file (one part named `file`)." })
     }).pipe(HttpApiSchema.asMultipart()),
@@ -585,8 +589,9 @@ export class PublicGroup extends HttpApiGroup.make("public").add(
     error: [...routerErrors, NotFound, Conflict, UnsupportedMediaType, TooManyRequests]
   }).annotate(
     OpenApi.Description,
-    "Uploads a respondent's file for a `file` question, without an API key; the answer is the value to submit " +
-      "for that question. 413 over the question's `maxSizeMb`, 415 for a type it does not accept, 429 (with " +
+    "Uploads a respondent's file for a `file` question (or the PNG of a `signature` question's drawing, at most " +
+      "1 MB), without an API key; the answer is the value to submit for that question. 413 over the question's " +
+      "`maxSizeMb`, 415 for a type it does not accept, 429 (with " +
       "`Retry-After`) when this address uploads too many."
   )
 ) {}

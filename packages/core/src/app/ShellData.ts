@@ -73,6 +73,7 @@ const labels: { readonly [Type in FieldType]: string } = {
   matrix: "Matrix (rows × columns)",
   ranking: "Ranking (put in order)",
   file: "File upload",
+  signature: "Signature (drawn or typed)",
   statement: "Statement (no answer)"
 }
 

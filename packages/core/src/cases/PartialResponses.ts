@@ -13,6 +13,7 @@ import * as SqlClient from "effect/sql/SqlClient"
 import * as Actors from "../identity/Actors.ts"
 import { type AnswerValue, cleanAnswers, isRealAnswer, validateAnswers } from "../forms/Answers.ts"
 import * as FormLogic from "../forms/FormLogic.ts"
+import { takesUploads } from "../forms/Fields.ts"
 import { deriveRespondent } from "./Respondents.ts"
 import * as ResponseCounts from "./ResponseCounts.ts"
 import type { SubmitInput } from "./ResponseModels.ts"
@@ -44,7 +45,10 @@ export const make = Effect.gen(function* () {
         // Uploads are attached when the response is submitted, so a partial one keeps no file answer;
         // nothing is required yet.
         const kept = Object.fromEntries(
-          Object.entries(route.values).filter(([key]) => fields.find((f) => String(f.id) === key)?.type !== "file")
+          Object.entries(route.values).filter(([key]) => {
+            const field = fields.find((f) => String(f.id) === key)
+            return field === undefined || !takesUploads(field)
+          })
         )
         const validated = validateAnswers(
           route.fields.map((f) => ({ ...f, required: false })),

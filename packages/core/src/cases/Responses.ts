@@ -31,6 +31,7 @@ import { asksEmail, deriveRespondent } from "./Respondents.ts"
 import { Files } from "../files/Files.ts"
 import { SentLinkBase } from "../kernel/Links.ts"
 import * as FormLogic from "../forms/FormLogic.ts"
+import { takesUploads } from "../forms/Fields.ts"
 import { Forms, type SubmittedForm } from "../forms/Forms.ts"
 import { Members } from "../identity/Members.ts"
 import { Mailer } from "../email/Mailer.ts"
@@ -192,7 +193,7 @@ export class Responses extends Context.Service<
         // waits on a connection of its own.
         const needsTransaction =
           options.partialId !== undefined ||
-          route.fields.some((field) => field.type === "file") ||
+          route.fields.some(takesUploads) ||
           ((yield* Mailer).configured && route.fields.some(asksEmail))
         const write = (inTransaction: boolean) =>
           Effect.gen(function* () {

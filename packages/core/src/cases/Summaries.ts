@@ -33,9 +33,10 @@ export const fileLink = (linkBase: string, fileId: string): string =>
  * `Yes`/`No`, checkboxes and the parts of a contact or address joined with
  * `", "`, a ranking as `"1. First, 2. Second"`, a matrix as
  * `"Row: column; Row: column, column"`, ratings as `"4/5"` (out of
- * `options.max`, default 5), files by name — followed by their download link
- * in parentheses when `linkBase` is given (`""` for relative links) — and `""`
- * when missing.
+ * `options.max`, default 5), files by name and a drawn signature as "Drawn
+ * signature" — followed by their download link in parentheses when
+ * `linkBase` is given (`""` for relative links) —, a typed signature as
+ * "Ada Lovelace (typed signature)", and `""` when missing.
  *
  * @example
  * ```ts
@@ -77,10 +78,10 @@ export const formatAnswer = (field: Field, value: AnswerValue | undefined, linkB
       })
       .join(", ")
   }
-  if (!Predicate.isObject(value) || !Predicate.isString(value.name)) return ""
-  return linkBase === undefined || !Predicate.isString(value.fileId)
-    ? value.name
-    : `${value.name} (${fileLink(linkBase, value.fileId)})`
+  if ("typedName" in value && Predicate.isString(value.typedName)) return `${value.typedName} (typed signature)`
+  if (!("fileId" in value) || !Predicate.isString(value.fileId) || !Predicate.isString(value.name)) return ""
+  const name = field.type === "signature" ? "Drawn signature" : value.name
+  return linkBase === undefined ? name : `${name} (${fileLink(linkBase, value.fileId)})`
 }
 
 /**

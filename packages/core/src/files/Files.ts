@@ -24,14 +24,32 @@ import type * as Actors from "../identity/Actors.ts"
 import { type BlobNotFound, BlobStore, BlobStoreError } from "./BlobStore.ts"
 import { stripBidiControls } from "../kernel/DisplayText.ts"
 import { Conflict, FormNotFound, InvalidInput } from "../kernel/Errors.ts"
-import type { AnyFieldOptions, Field } from "../forms/Fields.ts"
-import { type AnswerIssue, extensionTypes, type FileAnswer } from "../forms/Answers.ts"
+import { type AnyFieldOptions, type Field, takesUploads } from "../forms/Fields.ts"
+import { type AnswerIssue, extensionTypes, type FileAnswer, SIGNATURE_MAX_BYTES } from "../forms/Answers.ts"
 import type { FormStatus } from "../forms/FormStatus.ts"
 
 export { BlobNotFound, BlobStoreError } from "./BlobStore.ts"
 
 /** The size limit of a `file` question without `maxSizeMb`: 10 MB. */
 export const DEFAULT_MAX_SIZE_MB = 10
+
+/**
+ * What an upload to a question may be: a `file` question's `maxSizeMb`
+ * (default {@link DEFAULT_MAX_SIZE_MB}) and `accept` list; a `signature`'s
+ * drawing, a PNG of at most 1 MB.
+ *
+ * @example
+ * ```ts
+ * uploadLimitsOf({ type: "signature", options: null }) // { maxSizeMb: 1, accept: ["image/png"] }
+ * ```
+ */
+export const uploadLimitsOf = (field: {
+  readonly type: Field["type"]
+  readonly options: AnyFieldOptions | null
+}): { readonly maxSizeMb: number; readonly accept: ReadonlyArray<string> } =>
+  field.type === "signature"
+    ? { maxSizeMb: SIGNATURE_MAX_BYTES / (1024 * 1024), accept: ["image/png"] }
+    : { maxSizeMb: field.options?.maxSizeMb ?? DEFAULT_MAX_SIZE_MB, accept: field.options?.accept ?? [] }
 
 /** How long an upload may wait for the submission that attaches it: 24 hours. */
 export const unattachedLifetimeMs = 24 * 60 * 60 * 1000
@@ -505,27 +523,27 @@ export class Files extends Context.Service<
         if (row.status !== "published") {
           return yield* new Conflict({ message: "this form is no longer accepting responses" })
         }
-        if (row.field_id === null || row.type !== "file") {
+        if (row.field_id === null || (row.type !== "file" && row.type !== "signature")) {
           return yield* new InvalidInput({
-            message: `fieldId: ${fieldId} is not a file question of this form`,
-            details: [{ path: "fieldId", message: `${fieldId} is not a file question of this form` }]
+            message: `fieldId: ${fieldId} is not a file or signature question of this form`,
+            details: [{ path: "fieldId", message: `${fieldId} is not a file or signature question of this form` }]
           })
         }
         const field: Field = {
           id: row.field_id,
-          type: "file",
+          type: row.type,
           label: row.label ?? "",
           required: row.required ?? false,
           position: row.position ?? 0,
           options: row.options
         }
-        const maxSizeMb = row.options?.maxSizeMb ?? DEFAULT_MAX_SIZE_MB
+        const limits = uploadLimitsOf(field)
         return {
           workspaceId: row.workspace_id,
           formId: row.form_id,
           field,
-          maxBytes: Math.floor(maxSizeMb * 1024 * 1024),
-          accept: row.options?.accept ?? []
+          maxBytes: Math.floor(limits.maxSizeMb * 1024 * 1024),
+          accept: limits.accept
         }
       })
 
@@ -566,7 +584,7 @@ export class Files extends Context.Service<
           const full = overQuota(quotas, used, 1)
           if (full !== undefined) return yield* full
           const q = JSON.stringify(to.field.label)
-          const maxSizeMb = to.field.options?.maxSizeMb ?? DEFAULT_MAX_SIZE_MB
+          const { maxSizeMb } = uploadLimitsOf(to.field)
           const name = cleanFileName(input.filename)
           const declared = normalizeType(input.contentType)
           const fileId = yield* Effect.sync(makeFileId)
@@ -693,7 +711,7 @@ export class Files extends Context.Service<
         if (!Predicate.isObject(values)) return { values, fileIds: [], issues: [] }
         const wanted = fields.flatMap((field) => {
           const key = String(field.id)
-          const value = field.type === "file" && Object.hasOwn(values, key) ? values[key] : undefined
+          const value = takesUploads(field) && Object.hasOwn(values, key) ? values[key] : undefined
           return Predicate.isObject(value) && Predicate.isString(value.fileId) ? [{ field, fileId: value.fileId }] : []
         })
         if (wanted.length === 0) return { values, fileIds: [], issues: [] }

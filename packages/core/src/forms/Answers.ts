@@ -44,6 +44,34 @@ export const FileAnswer = Schema.Struct({
 export type FileAnswer = typeof FileAnswer.Type
 
 /**
+ * A signature given by typing a full name (a `signature` question's answer
+ * when it is not drawn): the name as typed and the signer's explicit consent
+ * that the typed name is their signature. A drawn signature is a
+ * {@link FileAnswer} (a PNG) instead.
+ *
+ * @example
+ * ```ts
+ * const a: TypedSignature = { typedName: "Ada Lovelace", consent: true }
+ * ```
+ */
+export const TypedSignature = Schema.Struct({
+  typedName: Schema.String,
+  consent: Schema.Literal(true)
+}).annotate({
+  identifier: "TypedSignature",
+  description: "A signature given as a typed full name, with the signer's consent that it is their signature."
+})
+
+/** A decoded {@link TypedSignature}. @example `const name: TypedSignature["typedName"] = "Ada Lovelace"` */
+export type TypedSignature = typeof TypedSignature.Type
+
+/** The most characters a typed signature's name may have. */
+export const TYPED_SIGNATURE_MAX = 200
+
+/** The most bytes a drawn signature's PNG may have: 1 MB (a drawn line over a 600×200 canvas is some 10–40 KB). */
+export const SIGNATURE_MAX_BYTES = 1024 * 1024
+
+/**
  * An answer keyed by name: the parts of a `contact` or `address` question
  * (only the asked ones, each trimmed and non-empty), or the chosen column of
  * each answered row of a `matrix` (the columns, in their order, when it takes
@@ -86,12 +114,13 @@ export const AnswerValue = Schema.Union([
   Schema.Boolean,
   Schema.Array(Schema.String),
   FileAnswer,
+  TypedSignature,
   KeyedAnswer
 ]).annotate({
   identifier: "AnswerValue",
   description:
-    "Text (also dates, times, e-mail addresses, choices), a number, a boolean, the selected choices, an uploaded file, " +
-    "the parts of a contact or address, or a matrix's columns by row."
+    "Text (also dates, times, e-mail addresses, choices), a number, a boolean, the selected choices, an uploaded file " +
+    "(also a drawn signature), a typed signature, the parts of a contact or address, or a matrix's columns by row."
 })
 export type AnswerValue = typeof AnswerValue.Type
 
@@ -145,13 +174,18 @@ export const AnswerInput = Schema.NullOr(
     Schema.Boolean,
     Schema.Array(Schema.String),
     FileAnswerInput,
+    Schema.Struct({ typedName: Schema.String, consent: Schema.Boolean }).annotate({
+      identifier: "TypedSignatureInput",
+      description: "A typed signature: the full name and `consent: true` (that the typed name is the signature)."
+    }),
     Schema.Record(Schema.String, Schema.NullOr(Schema.Union([Schema.String, Schema.Array(Schema.String)])))
   ])
 ).annotate({
   identifier: "AnswerInput",
   description:
     "Text (also dates, times, e-mail addresses, choices), a number, a boolean, the selected choices, " +
-    'an uploaded file\'s `{fileId}`, the parts of a contact or address by name (`null` or `""` for a part left empty), ' +
+    "an uploaded file's `{fileId}` (also a drawn signature's PNG), a typed signature's `{typedName, consent}`, " +
+    'the parts of a contact or address by name (`null` or `""` for a part left empty), ' +
     "a matrix's column (or columns) by row, or null for no answer."
 })
 export type AnswerInput = typeof AnswerInput.Type
@@ -521,9 +555,35 @@ const checkAnswer = (field: Field, value: unknown): Check => {
       }
       return ok(file)
     }
+    case "signature":
+      return checkSignature(q, value)
     case "statement":
       return bad(`${q} does not take an answer`)
   }
+}
+
+const decodeTypedSignature = Schema.decodeUnknownResult(
+  Schema.Struct({ typedName: Schema.String, consent: Schema.Boolean })
+)
+
+/** A signature: a drawn PNG uploaded to the question, or a typed full name with consent. */
+const checkSignature = (q: string, value: unknown): Check => {
+  const file = decodeFileAnswer(value)
+  if (Result.isSuccess(file)) {
+    if (file.success.type !== "image/png") return bad(`${q} must be a drawn signature (a PNG image)`)
+    if (file.success.size > SIGNATURE_MAX_BYTES) return bad(`${q} must be at most 1 MB`)
+    return ok(file.success)
+  }
+  const typed = decodeTypedSignature(value)
+  if (Result.isFailure(typed)) {
+    return bad(`${q} must be a drawn signature (an uploaded PNG's {fileId}) or {typedName, consent: true}`)
+  }
+  const name = stripBidiControls(typed.success.typedName).trim().replace(/\s+/g, " ")
+  if (name === "") return bad(`${q}: type your full name to sign`)
+  if (name.length > TYPED_SIGNATURE_MAX)
+    return bad(`${q}: the typed name must be at most ${TYPED_SIGNATURE_MAX} characters`)
+  if (!typed.success.consent) return bad(`${q}: tick the box to agree that your typed name is your signature`)
+  return ok({ typedName: name, consent: true })
 }
 
 const checkCheckboxes = (q: string, options: AnyFieldOptions | null, value: unknown): Check => {

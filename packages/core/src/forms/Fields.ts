@@ -51,6 +51,7 @@ export const FieldType = Schema.Literals([
   "matrix",
   "ranking",
   "file",
+  "signature",
   "statement"
 ])
 
@@ -76,6 +77,7 @@ const PLAIN_TYPES = [
   "datetime",
   "yes_no",
   "legal",
+  "signature",
   "statement"
 ] as const
 
@@ -207,7 +209,7 @@ const PositiveIntOf = (key: string) =>
 
 /**
  * Options of a plain question (text, email, tel, url, date, time, datetime,
- * yes_no, legal, statement): only `placeholder` (≤ 200 chars) and `help` (≤ 2000 chars).
+ * yes_no, legal, signature, statement): only `placeholder` (≤ 200 chars) and `help` (≤ 2000 chars).
  * Unknown keys are rejected (not stripped), whatever the parse options.
  *
  * @example
@@ -321,6 +323,19 @@ export const RankingOptions = strictStruct(RankingOptionFields).check(
 
 /** Decoded {@link RankingOptions}. @example `const o: RankingOptions = { choices: ["A", "B"] }` */
 export type RankingOptions = typeof RankingOptions.Type
+
+/**
+ * Whether a question's answer may be an upload (through the page's upload
+ * route): a `file` question's always, a `signature`'s when it is drawn (a PNG).
+ * Such answers are attached at submission and never kept by a partial response.
+ *
+ * @example
+ * ```ts
+ * takesUploads({ type: "signature" }) // true
+ * ```
+ */
+export const takesUploads = (field: { readonly type: FieldType }): boolean =>
+  field.type === "file" || field.type === "signature"
 
 /**
  * How many places a `ranking` question asks for: `top`, or every choice.
@@ -736,6 +751,7 @@ export const optionKeys: { readonly [Type in FieldType]: ReadonlyArray<string> }
   datetime: plainOptionKeys,
   yes_no: plainOptionKeys,
   legal: plainOptionKeys,
+  signature: plainOptionKeys,
   statement: plainOptionKeys,
   select: Object.keys(SelectOptionFields),
   checkboxes: Object.keys(CheckboxesOptionFields),

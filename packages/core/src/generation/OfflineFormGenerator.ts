@@ -448,6 +448,9 @@ const labelOf = (item: string): string => {
   return clip(capitalize(toSecondPerson(noun)), 1000)
 }
 
+/** "Sign below", "their signature", "e-signature": a signature to draw or type. */
+const SIGNATURE_HINT =
+  /\bsign\s+(?:below|here|(?:the|this)\s+(?:form|agreement|consent|waiver))\b|\b(?:e-?)?signatures?\b/i
 const FILE_HINT =
   /\b(?:upload|attach(?:ment|ed)?|cv|resume|résumé|portfolio\s+file|photos?|pictures?|images?|screenshots?|documents?|files?|scans?|receipts?|logo|headshot|avatar)\b/i
 const IMAGE_HINT = /\b(?:photos?|pictures?|images?|screenshots?|logo|headshot|avatar)\b/i
@@ -563,6 +566,10 @@ const questionOf = (rawItem: string, context: { readonly allRequired: boolean | 
       return make("matrix", labelOf(item), { rows: choices, columns: [...LIKERT], ...(many ? { multiple: true } : {}) })
     }
     return many ? make("checkboxes", labelOf(item), { choices }) : make("select", labelOf(item), { choices })
+  }
+  if (SIGNATURE_HINT.test(lower)) {
+    const label = /\bsignatures?\b/i.test(item) ? labelOf(item) : "Signature"
+    return { ...make("signature", label), required: !optional }
   }
   if (FILE_HINT.test(lower) && !/\b(?:link|url)\b/.test(lower)) {
     const accept = IMAGE_HINT.test(lower) ? ["image/*"] : DOC_HINT.test(lower) ? [".pdf", ".doc", ".docx"] : undefined

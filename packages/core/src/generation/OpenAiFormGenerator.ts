@@ -79,6 +79,7 @@ const INSTRUCTIONS = [
   "slider (a number on a track; options.min, options.max, options.step, options.minLabel, options.maxLabel),",
   "time (time of day), datetime (a date with a time, such as an appointment),",
   "legal (terms or consent the respondent must accept: the label is the statement accepted; set required to true),",
+  'signature (a signature drawn or typed as a full name with consent, for agreements and waivers: "sign below"; set required to true),',
   "contact (a person's details in one step: options.parts from name, email, phone, company; options.optionalParts),",
   "address (a postal address in parts: options.parts from line1, line2, city, region, postalCode, country; options.optionalParts),",
   "matrix (rate each of several items on the same scale: options.rows, the items; options.columns, the scale;",

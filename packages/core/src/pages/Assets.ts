@@ -50,6 +50,9 @@ input[type=file]{font:inherit;margin:.75rem 0}
 .matrix-row{margin:.75rem 0 0}
 .matrix-row legend{font-weight:600;padding:0}
 .matrix-row .choices{margin:.35rem 0}
+.signature[hidden]{display:none}
+.signature{margin:.75rem 0;display:flex;flex-direction:column;align-items:flex-start;gap:.5rem}
+.signature .pad{width:100%;max-width:600px;aspect-ratio:3/1;background:#fff;border:2px dashed var(--line);border-radius:.5rem;touch-action:none;cursor:crosshair}
 .ranking{display:flex;flex-direction:column;gap:.5rem;margin:.75rem 0}
 .rank-item{display:flex;align-items:center;gap:.75rem}
 .rank-item select{width:auto;margin:0}

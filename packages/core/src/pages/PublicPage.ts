@@ -36,7 +36,7 @@ import type * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as Multipart from "effect/http/Multipart"
 import * as Actors from "../identity/Actors.ts"
 import { type AnswerState, AnswerTokens, maxAgeMs } from "../cases/AnswerTokens.ts"
-import type { Field } from "../forms/Fields.ts"
+import { type Field, takesUploads } from "../forms/Fields.ts"
 import { type AnswerValue, isRealAnswer } from "../forms/Answers.ts"
 import { Files } from "../files/Files.ts"
 import * as FormLogic from "../forms/FormLogic.ts"
@@ -434,7 +434,7 @@ export const layer = (options: PublicPageOptions = {}) =>
       ) =>
         Effect.gen(function* () {
           if (state.partialId === undefined) {
-            const files = new Set(found.form.fields.filter((f) => f.type === "file").map((f) => String(f.id)))
+            const files = new Set(found.form.fields.filter(takesUploads).map((f) => String(f.id)))
             const real = Object.entries(state.values).some(([key, value]) => !files.has(key) && isRealAnswer(value))
             if (!real || Option.isNone(newPartials)) return state
             const decision = yield* newPartials.value.take(`partial:${clientAddress(request, hops)}`)
@@ -615,7 +615,7 @@ export const layer = (options: PublicPageOptions = {}) =>
               index,
               {
                 texts: input.answers,
-                file: field.type === "file" ? enteredOf(raw).file : undefined,
+                file: takesUploads(field) ? enteredOf(raw).file : undefined,
                 parts: input.parts
               },
               { error: checked.failure }

@@ -234,6 +234,39 @@ ${Array.from({ length: places }, (_, i) => {
 </fieldset>`
 }
 
+/**
+ * A signature: a full name typed with a consent box, which works everywhere;
+ * the page's script adds a pad to draw on (pointer, touch or pen) whose PNG,
+ * once drawn, is the answer instead. A drawing kept from before is carried in
+ * the hidden answer until it is cleared or a name is typed.
+ */
+const signature = (field: Field, entered: Entered, error: string | undefined): Html => {
+  const typed = entered.parts?.typedName?.[0] ?? ""
+  const consent = entered.parts?.consent?.[0] === "yes"
+  const drawn = entered.file
+  const invalid = attr("aria-invalid", error ? "true" : false)
+  return html`<fieldset${attr("aria-describedby", describedBy(field, error, "signature-hint"))}>
+<legend class="question" id="question">${field.label}${requiredMark(field)}</legend>
+${field.options?.help ? html`<p class="help" id="help">${field.options.help}</p>` : null}
+<p class="hint" id="signature-hint">Type your full name and tick the box to sign.</p>
+<div class="signature" data-signature data-field="${field.id}" hidden>
+<canvas class="pad" width="600" height="200" role="img" aria-label="Signature pad: draw with a mouse, finger or pen"></canvas>
+<button type="button" class="clear">Clear drawing</button>
+</div>
+<input type="hidden" name="a" value="${drawn ? JSON.stringify(drawn) : ""}">
+<p class="signature-status" id="signature-status" aria-live="polite">${drawn ? "Your drawn signature is kept." : ""}</p>
+<div class="part"><label for="a-typedName">Full name</label>
+<input id="a-typedName" name="a.typedName" type="text" value="${typed}" autocomplete="name" maxlength="200" autofocus${attr("placeholder", field.options?.placeholder)}${attr(
+    "aria-describedby",
+    error ? "error" : null
+  )}${invalid}></div>
+<label class="choice legal"><input type="checkbox" name="a.consent" value="yes"${attr(
+    "checked",
+    consent && "checked"
+  )}> I agree that my typed name is my signature</label>
+</fieldset>`
+}
+
 /** The input(s) of one question. */
 const control = (field: Field, entered: Entered, error: string | undefined): Html => {
   const options = field.options
@@ -398,6 +431,8 @@ ${partsOf(field).map(
       )}></progress>
 <p class="upload-status" id="upload-status" aria-live="polite">${current ? `Uploaded ${current.name}` : ""}</p>`
     }
+    case "signature":
+      return signature(field, entered, error)
     case "statement":
       return html`<h2 class="question" id="question" tabindex="-1" data-focus>${field.label}</h2>
 ${options?.help ? html`<p class="help">${lines(options.help)}</p>` : null}`

@@ -106,6 +106,15 @@ export const parseAnswer = (
     case "yes_no":
     case "legal":
       return first === "yes" ? true : first === "no" ? false : first === "" ? undefined : first
+    case "signature": {
+      // A typed name (with or without the consent box) is the answer; else a drawing the script uploaded.
+      const typedName = posted("typedName")[0]
+      const consent = posted("consent")[0] === "yes"
+      if (typedName !== undefined || consent) return { typedName: typedName ?? "", consent }
+      if (first === "") return undefined
+      const file = decodeFileAnswer(first)
+      return Result.isSuccess(file) ? file.success : first
+    }
     case "file": {
       if (first === "") return undefined
       const file = decodeFileAnswer(first)
@@ -166,7 +175,13 @@ export const enteredOf = (value: unknown): Screens.Entered => {
         parts: Object.fromEntries(
           Object.entries(value).map(([key, part]) => [
             key,
-            Predicate.isString(part) ? [part] : Array.isArray(part) ? part.filter(Predicate.isString) : []
+            Predicate.isString(part)
+              ? [part]
+              : Array.isArray(part)
+                ? part.filter(Predicate.isString)
+                : part === true // a typed signature's consent
+                  ? ["yes"]
+                  : []
           ])
         )
       }

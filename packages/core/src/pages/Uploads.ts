@@ -2,11 +2,12 @@
  * `POST /f/{publicId}/uploads?fieldId={fieldId}`: a respondent's file upload,
  * public (no API key), one `multipart/form-data` part named `file`, streamed to
  * the blob store as it arrives. The router-wide 1 MiB body limit does not apply
- * here; the question's own limit (`maxSizeMb`, default 10) does, up front from
- * `Content-Length` and again on the bytes as they stream.
+ * here; the question's own limit (`maxSizeMb`, default 10; a signature's
+ * drawing, a PNG of at most 1 MB) does, up front from `Content-Length` and
+ * again on the bytes as they stream.
  *
  * Answers 201 `{fileId, name, size, type}` — the value to submit as the answer
- * to that question — or `{error}` with 400 (no such file question, no file
+ * to that question — or `{error}` with 400 (no such file or signature question, no file
  * part, malformed multipart, empty file), 404 (unknown or draft form), 409
  * (closed form), 413 (too large, or a storage quota of the form or workspace
  * is used up), 415 (content not of an accepted type) or 429 (too many uploads
@@ -134,7 +135,7 @@ export const layer = () =>
           const query = new URLSearchParams(request.url.split("?")[1] ?? "")
           const fieldIdText = query.get("fieldId") ?? ""
           if (!/^[1-9][0-9]{0,9}$/.test(fieldIdText) || Number(fieldIdText) > 2_147_483_647) {
-            return json(400, { error: "fieldId: give the id of the file question (?fieldId=12)" })
+            return json(400, { error: "fieldId: give the id of the file or signature question (?fieldId=12)" })
           }
           const fieldId = Number(fieldIdText)
           const located = yield* Effect.result(files.target(publicId, fieldId))

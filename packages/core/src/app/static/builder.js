@@ -242,6 +242,8 @@ const Preview = ({ title, drafts }) => {
         address: () => partsPreview(),
         statement: () => null,
         file: () => html`<span class="choice">Choose a file…</span>`,
+        signature: () =>
+          html`<span class="choice muted">✍ Draw here, or type your full name</span><span class="choice">☐ I agree that my typed name is my signature</span>`,
         long_text: () => html`<span class="choice muted">${draft.options.placeholder || "Long answer"}</span>`
       }[draft.type] ??
       (() => html`<span class="choice muted">${draft.options.placeholder || typeName(draft.type)}</span>`)

@@ -16,6 +16,12 @@ const isFile = (value) =>
 /** @param {{ value: unknown, type?: string }} props @returns {unknown} */
 const Answer = ({ value, type }) => {
   if (value === undefined || value === null || value === "") return html`<span class="muted">(no answer)</span>`
+  if (type === "signature" && isFile(value)) {
+    const href = `${base}/api/files/${encodeURIComponent(value.fileId)}`
+    return html`<a href=${href}><img class="signature" src=${href} alt="Drawn signature" width="300" height="100" /></a>`
+  }
+  if (type === "signature" && typeof value === "object" && "typedName" in value)
+    return html`${String(value.typedName)} <span class="muted">(typed signature, agreed to as a signature)</span>`
   if (isFile(value))
     return html`<a href=${`${base}/api/files/${encodeURIComponent(value.fileId)}`}>${value.name}</a> <span class="muted">(${Math.ceil(value.size / 1024)} KB)</span>`
   if (Array.isArray(value) && type === "ranking")

@@ -4,8 +4,8 @@
 //
 // Without it every step is a plain form post that renders the next screen. With it, the same posts go
 // through `fetch` and only `<main>` is swapped: no full reload, focus moved to the new question, Enter to
-// go on (Shift+Enter for a new line in long text), and file uploads sent ahead of the step with a
-// progress bar (XHR, for its upload progress events).
+// go on (Shift+Enter for a new line in long text), file uploads sent ahead of the step with a
+// progress bar (XHR, for its upload progress events), and a pad to draw a signature on.
 ;(() => {
   // biome-ignore lint/suspicious/noRedundantUseStrict: the page inlines it as a classic script, not a module
   "use strict"
@@ -162,12 +162,111 @@
     box.append(keep)
   }
 
+  // A signature question gets a pad to draw on (pointer events: mouse, finger or pen). The typed name
+  // and consent box stay beside it, for whoever cannot or would rather not draw. A drawing is uploaded
+  // as a PNG when the step is sent (see drawnSignature) and is then the answer.
+  /** @param {HTMLFormElement} form */
+  const enhanceSignature = (form) => {
+    /** @type {HTMLElement | null} */
+    const box = form.querySelector("[data-signature]")
+    const canvas = box?.querySelector("canvas")
+    const context = canvas?.getContext("2d")
+    /** @type {HTMLInputElement | null} */
+    const answer = form.querySelector("input[name=a]")
+    const status = form.querySelector(".signature-status")
+    const hint = form.querySelector("#signature-hint")
+    if (!box || !canvas || !context || !answer || !status) return
+    box.hidden = false
+    if (hint) hint.textContent = "Draw your signature in the box, or type your full name and tick the box."
+    context.lineWidth = 2.5
+    context.lineCap = "round"
+    context.lineJoin = "round"
+    context.strokeStyle = "#111"
+    /** @param {PointerEvent} e */
+    const at = (e) => {
+      const rect = canvas.getBoundingClientRect()
+      return {
+        x: ((e.clientX - rect.left) * canvas.width) / rect.width,
+        y: ((e.clientY - rect.top) * canvas.height) / rect.height
+      }
+    }
+    let drawing = false
+    canvas.addEventListener("pointerdown", (e) => {
+      e.preventDefault()
+      drawing = true
+      canvas.setPointerCapture(e.pointerId)
+      const p = at(e)
+      context.beginPath()
+      context.moveTo(p.x, p.y)
+      // A dot for a tap.
+      context.lineTo(p.x + 0.1, p.y + 0.1)
+      context.stroke()
+      canvas.dataset.drawn = "1"
+    })
+    canvas.addEventListener("pointermove", (e) => {
+      if (!drawing) return
+      const p = at(e)
+      context.lineTo(p.x, p.y)
+      context.stroke()
+    })
+    const stop = () => {
+      if (!drawing) return
+      drawing = false
+      status.textContent = "Signature drawn. It is sent when you go on."
+    }
+    canvas.addEventListener("pointerup", stop)
+    canvas.addEventListener("pointercancel", stop)
+    box.querySelector("button.clear")?.addEventListener("click", () => {
+      context.clearRect(0, 0, canvas.width, canvas.height)
+      delete canvas.dataset.drawn
+      answer.value = ""
+      status.textContent = "Drawing cleared."
+    })
+  }
+
+  /**
+   * Uploads a signature drawn on this step's pad: its answer (the upload's JSON) to post, undefined when
+   * nothing new is drawn, or an Error whose message says why the upload failed.
+   * @param {HTMLFormElement} form
+   * @returns {Promise<string | Error | undefined>}
+   */
+  const drawnSignature = async (form) => {
+    /** @type {HTMLElement | null} */
+    const box = form.querySelector("[data-signature]")
+    const canvas = box?.querySelector("canvas")
+    if (!box || !canvas || canvas.dataset.drawn !== "1") return undefined
+    /** @type {Blob | null} */
+    const png = await new Promise((resolve) => canvas.toBlob(resolve, "image/png"))
+    if (!png) return new Error("The drawing could not be read; type your name instead")
+    const body = new FormData()
+    body.append("file", png, "signature.png")
+    try {
+      const response = await fetch(
+        `${location.pathname.replace(/\/$/, "")}/uploads?fieldId=${encodeURIComponent(box.dataset.field ?? "")}`,
+        { method: "POST", body, headers: { accept: "application/json" } }
+      )
+      const text = await response.text()
+      if (response.status === 201) return text
+      /** @type {{ readonly error?: string } | null} */
+      let parsed = null
+      try {
+        parsed = JSON.parse(text)
+      } catch {
+        parsed = null
+      }
+      return new Error(parsed?.error || `The signature could not be sent (HTTP ${response.status})`)
+    } catch {
+      return new Error("The signature could not be sent: the connection was lost")
+    }
+  }
+
   const enhance = () => {
     const form = main.querySelector("form")
     if (!form) return
     form.noValidate = true
     enhanceSlider(form)
     enhanceRanking(form)
+    enhanceSignature(form)
     /** @type {HTMLInputElement | null} */
     const file = form.querySelector("input[type=file]")
     /** @type {HTMLInputElement | null} */
@@ -238,6 +337,19 @@
     if ((submitter instanceof HTMLButtonElement || submitter instanceof HTMLInputElement) && submitter.name)
       data.set(submitter.name, submitter.value)
     for (const button of form.querySelectorAll("button")) button.disabled = true
+    const drawn = await drawnSignature(form)
+    if (drawn instanceof Error) {
+      const error = form.querySelector(".error#error")
+      if (error) error.textContent = drawn.message
+      for (const button of form.querySelectorAll("button")) button.disabled = false
+      busy = false
+      return
+    }
+    if (drawn !== undefined) {
+      data.set("a", drawn)
+      data.delete("a.typedName")
+      data.delete("a.consent")
+    }
     try {
       const response = await fetch(location.href, { method: "POST", body: data, headers: { "x-qforms-page": "1" } })
       // The page's own style and script are left out: only <main> is used, and a parsed copy of them
