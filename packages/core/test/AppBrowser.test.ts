@@ -156,7 +156,12 @@ describe.skipIf(!present)("the application in a browser", () => {
       page.locator(`li:has(#${key}-label) >> text=Required`).click()
     )
     await addQuestion("email", "Email")
-    await addQuestion("select", "Topic", async (key) => page.locator(`#${key}-choices`).fill("Billing\nBug\nOther"))
+    await addQuestion("select", "Topic", async (key) => {
+      await page.locator(`#${key}-choices`).fill("Billing\nBug\nOther")
+      await page.locator(`#${key}-randomize`).check()
+      await page.locator(`#${key}-allowOther`).check()
+      await page.locator(`#${key}-otherLabel`).fill("Something else")
+    })
     await addQuestion("rating", "How urgent is it?")
     await addQuestion("nps", "Would you recommend us?", async (key) =>
       page.locator(`#${key}-maxLabel`).fill("Certainly")
@@ -201,8 +206,19 @@ describe.skipIf(!present)("the application in a browser", () => {
       await fetch(`${url}/api/forms/${formId}`, { headers: { authorization: `Bearer ${ownerKey}` } })
     ).json()) as { fields: ReadonlyArray<{ id: number; type: string; options: unknown }> }
     expect(
-      saved.fields.filter((f) => ["nps", "opinion_scale", "slider", "contact", "matrix", "ranking"].includes(f.type))
+      saved.fields.filter((f) =>
+        ["select", "nps", "opinion_scale", "slider", "contact", "matrix", "ranking"].includes(f.type)
+      )
     ).toEqual([
+      expect.objectContaining({
+        type: "select",
+        options: {
+          choices: ["Billing", "Bug", "Other"],
+          randomize: true,
+          allowOther: true,
+          otherLabel: "Something else"
+        }
+      }),
       expect.objectContaining({ type: "nps", options: { maxLabel: "Certainly" } }),
       expect.objectContaining({ type: "opinion_scale", options: { min: 0, max: 7, minLabel: "Very hard" } }),
       expect.objectContaining({ type: "slider", options: { max: 60, step: 5, maxLabel: "An hour" } }),
@@ -240,7 +256,8 @@ describe.skipIf(!present)("the application in a browser", () => {
     await publicPage.getByRole("button", { name: "OK" }).click()
     await publicPage.getByLabel(/Email/).fill("ada@example.com")
     await publicPage.getByRole("button", { name: "OK" }).click()
-    await publicPage.getByLabel("Bug").check()
+    await publicPage.getByLabel("Something else: your answer").waitFor()
+    await publicPage.getByLabel("Bug", { exact: true }).check()
     await publicPage.getByRole("button", { name: "OK" }).click()
     await publicPage.getByLabel("4").check()
     await publicPage.getByRole("button", { name: "OK" }).click()

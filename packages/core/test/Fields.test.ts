@@ -271,6 +271,31 @@ describe("FieldInput", () => {
       { type: "contact", label: "C", options: { optionalParts: ["company"] } },
       'optionalParts names "company", which is not asked (parts: name, email, phone)\n  at ["options"]["optionalParts"]'
     ],
+    [
+      "select with a choice called like its Other",
+      { type: "select", label: "S", options: { choices: ["A", "other"], allowOther: true } },
+      'choices must not include "Other" when allowOther is on: that choice is added with its text box\n  at ["options"]["choices"]'
+    ],
+    [
+      "checkboxes with a choice called like its own Other label",
+      { type: "checkboxes", label: "C", options: { choices: ["A", "Else"], allowOther: true, otherLabel: " Else " } },
+      'choices must not include "Else" when allowOther is on: that choice is added with its text box\n  at ["options"]["choices"]'
+    ],
+    [
+      "checkboxes with maxSelections beyond the choices and Other",
+      { type: "checkboxes", label: "C", options: { choices: ["A"], allowOther: true, maxSelections: 3 } },
+      'maxSelections must be at most the number of choices (2)\n  at ["options"]["maxSelections"]'
+    ],
+    [
+      "an empty otherLabel",
+      { type: "select", label: "S", options: { choices: ["A"], allowOther: true, otherLabel: " " } },
+      'otherLabel must not be empty\n  at ["options"]["otherLabel"]'
+    ],
+    [
+      "a matrix asked to randomize",
+      { type: "matrix", label: "M", options: { rows: ["A"], columns: ["x", "y"], randomize: true } },
+      'unknown option "randomize" (allowed: placeholder, help, rows, columns, multiple, minRows)\n  at ["options"]["randomize"]'
+    ],
     ["matrix without options", { type: "matrix", label: "M" }, 'Missing key\n  at ["options"]'],
     [
       "ranking with one choice",
@@ -325,7 +350,7 @@ describe("FieldInput", () => {
     [
       "unknown option key",
       { type: "select", label: "C", options: { choices: ["a"], colour: "red" } },
-      'unknown option "colour" (allowed: placeholder, help, choices)\n  at ["options"]["colour"]'
+      'unknown option "colour" (allowed: placeholder, help, choices, randomize, allowOther, otherLabel)\n  at ["options"]["colour"]'
     ],
     [
       "option of another type",
@@ -380,7 +405,9 @@ describe("FieldInput", () => {
     expect(root).toBeDefined()
     const members = root as { anyOf?: ReadonlyArray<unknown>; oneOf?: ReadonlyArray<unknown> }
     expect((members.anyOf ?? members.oneOf ?? []).length).toBe(24)
-    expect(json).toContain('"propertyNames":{"enum":["placeholder","help","choices"]}')
+    expect(json).toContain(
+      '"propertyNames":{"enum":["placeholder","help","choices","randomize","allowOther","otherLabel"]}'
+    )
     expect(json).toContain('"uniqueItems":true')
     expect(() => Schema.toJsonSchemaDocument(Schema.Array(FieldInput), { onExcessProperty: "error" })).not.toThrow()
     expect(() => Schema.toJsonSchemaDocument(Field)).not.toThrow()
@@ -461,6 +488,18 @@ describe("validateAnswers", () => {
       field("ranking", "Order", { options: { choices: ["Price", "Speed", "Support"], top: 2 } }),
       ["Speed", "Price"],
       ["Speed", "Price"]
+    ],
+    [
+      "select with Other: a choice, or the text typed",
+      field("select", "Topic", { options: { choices: ["Billing", "Bug"], allowOther: true } }),
+      " A feature idea ",
+      "A feature idea"
+    ],
+    [
+      "checkboxes with Other: the choices in order, then the text typed",
+      field("checkboxes", "Topics", { options: { choices: ["Billing", "Bug"], allowOther: true } }),
+      ["Press", "Bug", "Billing"],
+      ["Billing", "Bug", "Press"]
     ],
     [
       "signature typed, spaces folded",
@@ -720,6 +759,36 @@ describe("validateAnswers", () => {
       field("ranking", "Order", { options: { choices: ["Price", "Speed"] } }),
       ["Price", "Colour"],
       '"Order" has an unknown choice "Colour"'
+    ],
+    [
+      "select without Other given text",
+      field("select", "Topic", { options: { choices: ["Billing", "Bug"] } }),
+      "A feature idea",
+      '"Topic" must be one of the choices'
+    ],
+    [
+      "select with Other given text over 200 characters",
+      field("select", "Topic", { options: { choices: ["Billing"], allowOther: true } }),
+      "x".repeat(201),
+      '"Topic": the other answer must be at most 200 characters'
+    ],
+    [
+      "checkboxes with two other answers",
+      field("checkboxes", "Topics", { options: { choices: ["Billing"], allowOther: true } }),
+      ["Press", "Sales"],
+      '"Topics" takes one other answer besides the choices (2 given)'
+    ],
+    [
+      "checkboxes with Other chosen and left empty",
+      field("checkboxes", "Topics", { options: { choices: ["Billing"], allowOther: true, otherLabel: "Else" } }),
+      ["Billing", " "],
+      '"Topics": type your answer for "Else"'
+    ],
+    [
+      "checkboxes with Other over maxSelections",
+      field("checkboxes", "Topics", { options: { choices: ["Billing", "Bug"], allowOther: true, maxSelections: 2 } }),
+      ["Billing", "Bug", "Press"],
+      '"Topics" allows at most 2 selections'
     ],
     [
       "signature typed without consent",

@@ -140,6 +140,14 @@ const offlineCases: ReadonlyArray<readonly [string, string, ReadonlyArray<Expect
     ]
   ],
   [
+    "Book club poll: name, and your favourite genre, one of crime, poetry or other.",
+    "Book club poll",
+    [
+      ["short_text", "Name", true],
+      ["select", "Favourite genre", false, { choices: ["Crime", "Poetry"], allowOther: true }]
+    ]
+  ],
+  [
     "Volunteer waiver: name, email, I agree to the waiver terms, and sign below.",
     "Volunteer waiver",
     [

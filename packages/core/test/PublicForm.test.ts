@@ -505,6 +505,69 @@ for (const target of databaseTargets) {
       expect(responses[0]!.values[String(witness)]).toEqual({ ...drawn, name: "signature.png", type: "image/png" })
     })
 
+    it("offers Other with a text box and shows randomised choices in one order per respondent", async () => {
+      const form = await createForm(server, key, {
+        title: "Other and order",
+        fields: [
+          {
+            type: "select",
+            label: "Topic",
+            required: true,
+            options: {
+              choices: ["Alpha", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot"],
+              randomize: true,
+              allowOther: true
+            }
+          },
+          {
+            type: "checkboxes",
+            label: "Channels",
+            options: { choices: ["Mail", "Phone"], allowOther: true, otherLabel: "Somewhere else" }
+          }
+        ]
+      })
+      const [topic, channels] = form.fields.map((f) => f.id) as [number, number]
+      const orderOf = (html: string) => [...html.matchAll(/name="a" value="([^"]*)"/g)].map((m) => m[1])
+      const start = async () =>
+        answer(server, form.publicId, (await getPage(server, `/f/${form.publicId}`)).text, [], "start")
+
+      // Every respondent sees every choice, Other last; not all in the same order.
+      const orders = new Set<string>()
+      for (let i = 0; i < 6; i++) {
+        const shown = orderOf((await start()).text)
+        expect([...shown].sort()).toEqual(["Alpha", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot", "Other"].sort())
+        expect(shown.at(-1)).toBe("Other")
+        orders.add(shown.join(","))
+      }
+      expect(orders.size).toBeGreaterThan(1)
+
+      let page = await start()
+      const order = orderOf(page.text)
+      expect(page.text).toMatch(/value="Other"[^>]* data-other/)
+      expect(page.text).toContain(`<label for="a-other">Other: your answer</label>`)
+      // Other chosen, its box left empty: refused, in the same order.
+      const refused = await answer(server, form.publicId, page.text, ["Other"])
+      expect(refused.status).toBe(400)
+      expect(refused.text).toContain("&quot;Topic&quot;: type your answer for &quot;Other&quot;")
+      expect(orderOf(refused.text)).toEqual(order)
+      page = await answer(server, form.publicId, refused.text, ["Other"], "next", [["a.other", " A feature idea "]])
+      expect(page.text).toContain('name="a.other"')
+      expect(page.text).toContain("Somewhere else: your answer")
+      // Back: Other is chosen again, with its text.
+      const back = await answer(server, form.publicId, page.text, [], "back")
+      expect(back.text).toMatch(/value="Other" checked="checked"/)
+      expect(back.text).toContain('value="A feature idea"')
+      expect(orderOf(back.text)).toEqual(order)
+      page = await answer(server, form.publicId, back.text, ["Other"], "next", [["a.other", "A feature idea"]])
+      const done = await answer(server, form.publicId, page.text, ["Phone", "Somewhere else"], "next", [
+        ["a.other", "Carrier pigeon"]
+      ])
+      expect(done.text).toContain("Thank you!")
+      const responses = await listResponses(server, key, form.id)
+      expect(responses[0]!.values[String(topic)]).toBe("A feature idea")
+      expect(responses[0]!.values[String(channels)]).toEqual(["Phone", "Carrier pigeon"])
+    })
+
     it("refuses bodies over the limit", async () => {
       const form = await createForm(server, key, { title: "Big", fields: [{ type: "long_text", label: "Q" }] })
       const big = "x".repeat(1024 * 1024 + 10)

@@ -27,7 +27,7 @@ const fields = [
   { type: "yes_no", label: "Subscribe?" },
   { type: "checkboxes", label: "Topics", options: { choices: ["Forms", "Cases", "Webhooks"], maxSelections: 2 } },
   { type: "rating", label: "How likely are you to recommend us?", options: { max: 5 } },
-  { type: "select", label: "Plan", options: { choices: ["Free", "Team", "Enterprise"] } },
+  { type: "select", label: "Plan", options: { choices: ["Free", "Team", "Enterprise"], allowOther: true } },
   {
     type: "select",
     label: "Country",
@@ -226,8 +226,17 @@ const fill = async (flow: Flow, js: boolean) => {
 
   await screen(page, "Plan")
   await check(flow, "select-radios")
-  await page.keyboard.press("ArrowDown")
-  await goOn(flow, js)
+  if (js) {
+    // Typing in Other's box chooses Other.
+    await page.keyboard.press("Tab")
+    expect(await focused(page)).toBe("input#a-other[text]")
+    await page.keyboard.type("Startup")
+    expect(await page.locator("input[name=a][value=Other]").isChecked()).toBe(true)
+    await page.keyboard.press("Enter")
+  } else {
+    await page.keyboard.press("ArrowDown")
+    await goOn(flow, js)
+  }
 
   await screen(page, "Country")
   expect(await focused(page)).toBe("select#a[]")
@@ -470,7 +479,7 @@ const expected = (ids: ReadonlyArray<number>, js: boolean) => ({
   [ids[4]!]: true,
   [ids[5]!]: ["Forms", "Webhooks"],
   [ids[6]!]: 4,
-  [ids[7]!]: "Team",
+  [ids[7]!]: js ? "Startup" : "Team",
   [ids[8]!]: "Germany",
   [ids[10]!]: "+44 20 7946 0000",
   [ids[11]!]: "https://example.com",

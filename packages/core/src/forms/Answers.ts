@@ -12,10 +12,11 @@ import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import { stripBidiControls } from "../kernel/DisplayText.ts"
 import {
-  type AnyFieldOptions,
   byPosition,
   DEFAULT_RATING_MAX,
   type Field,
+  OTHER_MAX,
+  otherOf,
   type PartInfo,
   partsOf,
   rankedPlaces,
@@ -498,13 +499,17 @@ const checkAnswer = (field: Field, value: unknown): Check => {
       return isCalendarDate(s) ? ok(s) : bad(message)
     }
     case "select": {
-      const message = `${q} must be one of the choices`
+      const other = otherOf(field)
+      const message =
+        other === undefined ? `${q} must be one of the choices` : `${q} must be one of the choices or text`
       if (!Predicate.isString(value)) return bad(message)
       const s = value.trim()
-      return (options?.choices ?? []).includes(s) ? ok(s) : bad(message)
+      if ((options?.choices ?? []).includes(s)) return ok(s)
+      if (other === undefined) return bad(message)
+      return s.length > OTHER_MAX ? bad(`${q}: the other answer must be at most ${OTHER_MAX} characters`) : ok(s)
     }
     case "checkboxes":
-      return checkCheckboxes(q, options, value)
+      return checkCheckboxes(q, field, value)
     case "rating":
       return wholeNumber(q, value, 1, options?.max ?? DEFAULT_RATING_MAX)
     case "nps":
@@ -586,12 +591,21 @@ const checkSignature = (q: string, value: unknown): Check => {
   return ok({ typedName: name, consent: true })
 }
 
-const checkCheckboxes = (q: string, options: AnyFieldOptions | null, value: unknown): Check => {
+const checkCheckboxes = (q: string, field: Field, value: unknown): Check => {
+  const options = field.options
   if (!Array.isArray(value) || !value.every(Predicate.isString)) return bad(`${q} must be a list of choices`)
   const choices = options?.choices ?? []
   const picked = value.map((s) => s.trim())
-  const unknown = picked.find((s) => !choices.includes(s))
-  if (unknown !== undefined) return bad(`${q} has an unknown choice ${JSON.stringify(unknown)}`)
+  const unknown = picked.filter((s) => !choices.includes(s))
+  // With Other, one answer may be any text (it goes last); without, every answer is a choice.
+  const other = otherOf(field)
+  if (other === undefined) {
+    if (unknown[0] !== undefined) return bad(`${q} has an unknown choice ${JSON.stringify(unknown[0])}`)
+  } else if (unknown[0] !== undefined) {
+    if (unknown.length > 1) return bad(`${q} takes one other answer besides the choices (${unknown.length} given)`)
+    if (unknown[0] === "") return bad(`${q}: type your answer for ${JSON.stringify(other)}`)
+    if (unknown[0].length > OTHER_MAX) return bad(`${q}: the other answer must be at most ${OTHER_MAX} characters`)
+  }
   if (new Set(picked).size !== picked.length) return bad(`${q} must not repeat a choice`)
   const min = options?.minSelections
   const max = options?.maxSelections
@@ -601,7 +615,7 @@ const checkCheckboxes = (q: string, options: AnyFieldOptions | null, value: unkn
   if (max !== undefined && picked.length > max) {
     return bad(`${q} allows at most ${max} selection${max === 1 ? "" : "s"}`)
   }
-  return ok(choices.filter((c) => picked.includes(c)))
+  return ok([...choices.filter((c) => picked.includes(c)), ...unknown])
 }
 
 /**

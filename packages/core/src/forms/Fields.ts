@@ -207,6 +207,58 @@ const PositiveInt = Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))
 const PositiveIntOf = (key: string) =>
   Schema.Int.check(Schema.isGreaterThanOrEqualTo(1, { message: `${key} must be a whole number of at least 1` }))
 
+/** The label of the "Other" choice when a question does not name its own. */
+export const DEFAULT_OTHER_LABEL = "Other"
+
+/** The most characters of an answer typed for "Other" (as long as a choice may be). */
+export const OTHER_MAX = 200
+
+/** Option fields shared by the questions that offer choices: a shuffled order, and "Other" with free text. */
+const RandomizeField = {
+  /** Shows the choices in a random order, the same for one respondent throughout (Other stays last). */
+  randomize: Schema.optionalKey(Schema.Boolean)
+}
+
+const OtherFields = {
+  /** Adds an "Other" choice with a text box; the answer is then the text typed (at most 200 characters). */
+  allowOther: Schema.optionalKey(Schema.Boolean),
+  /** The label of that choice (default "Other"), 1..100 characters. */
+  otherLabel: Schema.optionalKey(
+    Schema.Trim.check(
+      Schema.isNonEmpty({ message: "otherLabel must not be empty" }),
+      Schema.isMaxLength(100, { message: "otherLabel must be at most 100 characters" })
+    )
+  )
+}
+
+/** A choice may not be called like the Other choice that `allowOther` adds: both would read the same. */
+const otherClash = (o: {
+  readonly choices: ReadonlyArray<string>
+  readonly allowOther?: boolean | undefined
+  readonly otherLabel?: string | undefined
+}): Schema.FilterIssue | undefined => {
+  if (o.allowOther !== true) return undefined
+  const label = o.otherLabel ?? DEFAULT_OTHER_LABEL
+  return o.choices.some((c) => c.toLowerCase() === label.toLowerCase())
+    ? {
+        path: ["choices"],
+        issue: `choices must not include ${JSON.stringify(label)} when allowOther is on: that choice is added with its text box`
+      }
+    : undefined
+}
+
+/**
+ * Whether a question offers "Other" with a text box, and that choice's label.
+ *
+ * @example
+ * ```ts
+ * otherOf({ options: { choices: ["A"], allowOther: true } }) // "Other"
+ * otherOf({ options: { choices: ["A"] } }) // undefined
+ * ```
+ */
+export const otherOf = (field: { readonly options: AnyFieldOptions | null }): string | undefined =>
+  field.options?.allowOther === true ? (field.options.otherLabel ?? DEFAULT_OTHER_LABEL) : undefined
+
 /**
  * Options of a plain question (text, email, tel, url, date, time, datetime,
  * yes_no, legal, signature, statement): only `placeholder` (≤ 200 chars) and `help` (≤ 2000 chars).
@@ -224,16 +276,21 @@ export type BaseOptions = typeof BaseOptions.Type
 
 /**
  * Options of a `select` question: `choices` (1..200 distinct, trimmed,
- * non-empty strings of ≤ 200 chars). Unknown keys are rejected.
+ * non-empty strings of ≤ 200 chars), `randomize` (shuffled per respondent),
+ * `allowOther` with `otherLabel` (an "Other" choice with a text box; no
+ * choice may be called like it). Unknown keys are rejected.
  *
  * @example
  * ```ts
  * Schema.decodeUnknownSync(SelectOptions)({ choices: [" Red ", "Blue"] }) // { choices: ["Red", "Blue"] }
+ * Schema.decodeUnknownSync(SelectOptions)({ choices: ["Red"], allowOther: true, randomize: true })
  * ```
  */
-const SelectOptionFields = { ...TextOptionFields, choices: Choices }
+const SelectOptionFields = { ...TextOptionFields, choices: Choices, ...RandomizeField, ...OtherFields }
 
-export const SelectOptions = strictStruct(SelectOptionFields)
+export const SelectOptions = strictStruct(SelectOptionFields).check(
+  Schema.makeFilter(otherClash, { expected: "no choice called like the Other choice" })
+)
 
 /** Decoded {@link SelectOptions}. @example `const o: SelectOptions = { choices: ["Red"] }` */
 export type SelectOptions = typeof SelectOptions.Type
@@ -294,7 +351,8 @@ const RankingOptionFields = {
   /** The choices to put in order (2..20, distinct). */
   choices: Choices,
   /** Rank only the first `top` places (every choice when absent). */
-  top: Schema.optionalKey(PositiveIntOf("top"))
+  top: Schema.optionalKey(PositiveIntOf("top")),
+  ...RandomizeField
 }
 
 /**
@@ -351,7 +409,8 @@ export const rankedPlaces = (field: { readonly options: AnyFieldOptions | null }
 /**
  * Options of a `checkboxes` question: `choices` plus optional
  * `minSelections` (int ≥ 0) and `maxSelections` (int ≥ 1), with
- * min ≤ max ≤ number of choices. Unknown keys are rejected.
+ * min ≤ max ≤ number of choices (Other counting as one), `randomize`, and
+ * `allowOther` with `otherLabel` as for `select`. Unknown keys are rejected.
  *
  * @example
  * ```ts
@@ -362,14 +421,19 @@ const CheckboxesOptionFields = {
   ...TextOptionFields,
   choices: Choices,
   minSelections: Schema.optionalKey(NonNegativeInt),
-  maxSelections: Schema.optionalKey(PositiveInt)
+  maxSelections: Schema.optionalKey(PositiveInt),
+  ...RandomizeField,
+  ...OtherFields
 }
 
 export const CheckboxesOptions = strictStruct(CheckboxesOptionFields).check(
   Schema.makeFilter(
     (o) => {
       const issues: Array<Schema.FilterIssue> = []
-      const n = o.choices.length
+      // The Other choice counts as one more.
+      const n = o.choices.length + (o.allowOther === true ? 1 : 0)
+      const clash = otherClash(o)
+      if (clash !== undefined) issues.push(clash)
       if (o.minSelections !== undefined && o.maxSelections !== undefined && o.minSelections > o.maxSelections) {
         issues.push({ path: ["minSelections"], issue: "minSelections must be less than or equal to maxSelections" })
       }
@@ -820,7 +884,10 @@ export const AnyFieldOptions = Schema.Struct({
   columns: Schema.optionalKey(Schema.Array(Schema.String)),
   multiple: Schema.optionalKey(Schema.Boolean),
   minRows: Schema.optionalKey(Schema.Int),
-  top: Schema.optionalKey(Schema.Int)
+  top: Schema.optionalKey(Schema.Int),
+  randomize: Schema.optionalKey(Schema.Boolean),
+  allowOther: Schema.optionalKey(Schema.Boolean),
+  otherLabel: Schema.optionalKey(Schema.String)
 })
 
 /** Decoded {@link AnyFieldOptions}. @example `const o: AnyFieldOptions = {}` */

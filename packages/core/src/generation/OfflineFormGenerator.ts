@@ -344,9 +344,13 @@ const splitChoices = (text: string): Array<string> =>
     .filter(
       (choice, index, all) =>
         choice.length > 0 &&
-        !/^(?:etc|so on|and so on|others?)$/i.test(choice) &&
+        // "Other" stays, for the caller to make it the Other choice with its text box.
+        !/^(?:etc|so on|and so on)$/i.test(choice) &&
         all.findIndex((other) => other.toLowerCase() === choice.toLowerCase()) === index
     )
+
+/** A listed choice that stands for "anything else": Other, Others, Other (please specify), Something else. */
+const OTHER_CHOICE = /^(?:an?\s+)?others?\b(?:\s*\(.*\))?$|^(?:something|anything)\s+else$/i
 
 const isYesNo = (choices: ReadonlyArray<string>) =>
   choices.length === 2 && choices.every((choice) => /^(?:yes|no)$/i.test(choice))
@@ -560,12 +564,18 @@ const questionOf = (rawItem: string, context: { readonly allRequired: boolean | 
   })
 
   if (choices !== undefined) {
+    // "…, or other" asks for Other with its text box rather than a choice called Other.
+    const listed = choices.length
+    choices = choices.filter((c) => !OTHER_CHOICE.test(c))
+    const other = choices.length < listed && choices.length > 0 ? { allowOther: true } : {}
     if (isYesNo(choices)) return make("yes_no", labelOf(item))
     if (RANKING_HINT.test(item)) return make("ranking", labelOf(item), { choices: choices.slice(0, 20) })
     if (MATRIX_HINT.test(item)) {
       return make("matrix", labelOf(item), { rows: choices, columns: [...LIKERT], ...(many ? { multiple: true } : {}) })
     }
-    return many ? make("checkboxes", labelOf(item), { choices }) : make("select", labelOf(item), { choices })
+    return many
+      ? make("checkboxes", labelOf(item), { choices, ...other })
+      : make("select", labelOf(item), { choices, ...other })
   }
   if (SIGNATURE_HINT.test(lower)) {
     const label = /\bsignatures?\b/i.test(item) ? labelOf(item) : "Signature"

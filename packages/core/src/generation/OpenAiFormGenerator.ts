@@ -87,7 +87,9 @@ const INSTRUCTIONS = [
   "ranking (put choices in order: options.choices, 2 to 20; options.top to rank only the first places),",
   'yes_no, file (upload; options.accept such as ["application/pdf", "image/*"] and',
   "options.maxSizeMb), statement (text shown to the respondent, no answer).",
-  "select and checkboxes need options.choices (distinct, short). Use options.help for a short hint where it helps.",
+  "select and checkboxes need options.choices (distinct, short); instead of a choice called Other, set options.allowOther",
+  "to true (an Other choice with a text box); options.randomize shuffles the choices (also for ranking).",
+  "Use options.help for a short hint where it helps.",
   "Set required to true only for what the form cannot do without. Set every id to null. Use null for options you don't need."
 ].join(" ")
 

@@ -45,6 +45,7 @@ input[type=file]{font:inherit;margin:.75rem 0}
 .slider input[type=number]{flex:none;width:7rem}
 .slider input[data-unset]{opacity:.45}
 .parts{display:flex;flex-direction:column;gap:.25rem;margin:.5rem 0}
+.other{margin-top:.75rem}
 .part label{display:block;font-weight:600;margin-top:.5rem}
 .optional{font-weight:400;color:var(--muted)}
 .matrix-row{margin:.75rem 0 0}

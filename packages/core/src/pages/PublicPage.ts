@@ -50,7 +50,7 @@ import {
   type StepInput,
   refusal,
   parseAnswer,
-  rankingProblem,
+  postedProblem,
   checkOne,
   enteredOf,
   withAnswer,
@@ -356,7 +356,8 @@ export const layer = (options: PublicPageOptions = {}) =>
               error: extra.error,
               notice: extra.notice,
               last: FormLogic.next(form.fields, facts, field.id) === undefined,
-              first: FormLogic.previous(form.fields, facts, field.id) === undefined
+              first: FormLogic.previous(form.fields, facts, field.id) === undefined,
+              seed: state.startedAt % 2 ** 32
             }),
             true,
             extra.headers === undefined ? headers : { ...headers, ...extra.headers }
@@ -598,7 +599,7 @@ export const layer = (options: PublicPageOptions = {}) =>
             field.type === "file" && input.upload !== undefined && Result.isSuccess(input.upload)
               ? input.upload.success
               : parseAnswer(field, input.answers, input.parts)
-          const problem = rankingProblem(field, input.parts)
+          const problem = postedProblem(field, input.answers, input.parts)
           const checked = problem === undefined ? checkOne(field, raw) : Result.fail(problem)
           if (input.action === "back") {
             const values = Result.isSuccess(checked) ? withAnswer(state.values, field, checked.success) : state.values

@@ -4,7 +4,16 @@
  * pages for an unknown, closed or failed form. Every string from a form is
  * user content and goes through the escaping `html` template.
  */
-import { DEFAULT_RATING_MAX, type Field, partsOf, rankedPlaces, scaleOf, sliderOf } from "../forms/Fields.ts"
+import {
+  DEFAULT_RATING_MAX,
+  type Field,
+  OTHER_MAX,
+  otherOf,
+  partsOf,
+  rankedPlaces,
+  scaleOf,
+  sliderOf
+} from "../forms/Fields.ts"
 import type { FileAnswer } from "../forms/Answers.ts"
 import type { FormWithFields } from "../forms/Forms.ts"
 import * as Assets from "./Assets.ts"
@@ -104,15 +113,70 @@ const inputTypes: Partial<Record<Field["type"], { readonly type: string; readonl
 const attr = (name: string, value: string | number | null | undefined | false) =>
   value === null || value === undefined || value === false ? null : html` ${name}="${String(value)}"`
 
+/**
+ * The order a respondent sees a question's choices in: as written, or, with
+ * `randomize`, shuffled by `seed` (when the respondent started, from their
+ * answer token), so that it stays the same on every screen they see.
+ */
+const ordered = (field: Field, seed: number | undefined): ReadonlyArray<string> => {
+  const choices = field.options?.choices ?? []
+  if (field.options?.randomize !== true || seed === undefined) return choices
+  // mulberry32, seeded by the respondent and the question.
+  let t = (seed ^ Math.imul(field.id, 0x9e3779b1)) >>> 0
+  const next = () => {
+    t = (t + 0x6d2b79f5) >>> 0
+    let r = Math.imul(t ^ (t >>> 15), 1 | t)
+    r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r
+    return ((r ^ (r >>> 14)) >>> 0) / 4294967296
+  }
+  const out = [...choices]
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1))
+    const swap = out[i]!
+    out[i] = out[j]!
+    out[j] = swap
+  }
+  return out
+}
+
+/** The Other choice of a question that offers it: its label, the text typed for it, and whether it is chosen. */
+interface OtherChoice {
+  readonly label: string
+  readonly text: string
+  readonly chosen: boolean
+}
+
+const otherChoice = (field: Field, entered: Entered): OtherChoice | undefined => {
+  const label = otherOf(field)
+  if (label === undefined) return undefined
+  const choices = field.options?.choices ?? []
+  // A kept answer holds the typed text itself; a refused step holds the label and the box's text.
+  const kept = entered.texts.find((t) => t.trim() !== "" && t !== label && !choices.includes(t))
+  return {
+    label,
+    text: entered.parts?.other?.[0] ?? kept ?? "",
+    chosen: entered.texts.includes(label) || kept !== undefined
+  }
+}
+
+/** The text box of the Other choice. */
+const otherBox = (other: OtherChoice, error: string | undefined): Html =>
+  html`<div class="part other"><label for="a-other">${other.label}: your answer</label>
+<input id="a-other" name="a.other" type="text" value="${other.text}" maxlength="${OTHER_MAX}" data-other-text${attr(
+    "aria-describedby",
+    error ? "error" : null
+  )}${attr("aria-invalid", error ? "true" : false)}></div>`
+
 /** A group of radio buttons or checkboxes in a fieldset whose legend is the question. */
 const group = (
   field: Field,
   error: string | undefined,
   kind: "radio" | "checkbox",
-  choices: ReadonlyArray<{ readonly value: string; readonly label: string }>,
+  choices: ReadonlyArray<{ readonly value: string; readonly label: string; readonly other?: boolean }>,
   checked: ReadonlyArray<string>,
   className: string,
-  hint?: string
+  hint?: string,
+  other?: OtherChoice
 ) =>
   html`<fieldset${attr("aria-describedby", describedBy(field, error, hint ? "choice-hint" : undefined))}${attr(
     "aria-invalid",
@@ -130,9 +194,24 @@ ${choices.map(
     )}${attr("autofocus", (checked.length === 0 ? index === 0 : checked[0] === choice.value) ? "autofocus" : false)}${attr(
       "aria-invalid",
       error ? "true" : false
-    )}> <span>${choice.label}</span></label>\n`
+    )}${attr("data-other", choice.other === true && "")}> <span>${choice.label}</span></label>\n`
 )}</div>
+${other === undefined ? null : otherBox(other, error)}
 </fieldset>`
+
+/** A question's choices in the respondent's order, then its Other choice; and which of them are checked. */
+const choiceList = (field: Field, entered: Entered, seed: number | undefined) => {
+  const choices = ordered(field, seed)
+  const other = otherChoice(field, entered)
+  return {
+    other,
+    choices: [
+      ...choices.map((c) => ({ value: c, label: c, other: false })),
+      ...(other === undefined ? [] : [{ value: other.label, label: other.label, other: true }])
+    ],
+    checked: [...entered.texts.filter((t) => choices.includes(t)), ...(other?.chosen ? [other.label] : [])]
+  }
+}
 
 /** The whole numbers from `min` to `max` as radio choices: ratings and scales. */
 const numberChoices = (min: number, max: number) =>
@@ -199,8 +278,8 @@ ${columns.map(
  * page's script turns it into a list moved with buttons or dragged, which
  * sets the same selects.
  */
-const ranking = (field: Field, entered: Entered, error: string | undefined): Html => {
-  const choices = field.options?.choices ?? []
+const ranking = (field: Field, entered: Entered, error: string | undefined, seed: number | undefined): Html => {
+  const choices = ordered(field, seed)
   const places = rankedPlaces(field)
   const hint =
     places === choices.length
@@ -268,7 +347,7 @@ ${field.options?.help ? html`<p class="help" id="help">${field.options.help}</p>
 }
 
 /** The input(s) of one question. */
-const control = (field: Field, entered: Entered, error: string | undefined): Html => {
+const control = (field: Field, entered: Entered, error: string | undefined, seed: number | undefined): Html => {
   const options = field.options
   const first = entered.texts[0] ?? ""
   const invalid = attr("aria-invalid", error ? "true" : false)
@@ -308,37 +387,30 @@ ${options?.help ? html`<p class="help" id="help">${options.help}</p>` : null}`
       )}${attr("aria-describedby", describedBy(field, error, "newline-hint"))}${invalid}>${first}</textarea>
 <p class="hint" id="newline-hint">Shift+Enter for a new line</p>`
     case "select": {
-      const choices = options?.choices ?? []
-      if (choices.length > maxRadioChoices) {
+      const list = choiceList(field, entered, seed)
+      if (list.choices.length > maxRadioChoices) {
+        const chosen = list.checked[0]
         return html`${label}
 <select id="a" name="a" autofocus${attr("required", field.required && "required")}${attr(
           "aria-describedby",
           describedBy(field, error)
         )}${invalid}>
 <option value="">Choose…</option>
-${choices.map(
-  (c) => html`<option value="${c}"${attr("selected", c === first ? "selected" : false)}>${c}</option>\n`
-)}</select>`
+${list.choices.map(
+  (c) =>
+    html`<option value="${c.value}"${attr("selected", c.value === chosen ? "selected" : false)}${attr(
+      "data-other",
+      c.other === true && ""
+    )}>${c.label}</option>\n`
+)}</select>
+${list.other === undefined ? null : otherBox(list.other, error)}`
       }
-      return group(
-        field,
-        error,
-        "radio",
-        choices.map((c) => ({ value: c, label: c })),
-        entered.texts,
-        ""
-      )
+      return group(field, error, "radio", list.choices, list.checked, "", undefined, list.other)
     }
-    case "checkboxes":
-      return group(
-        field,
-        error,
-        "checkbox",
-        (options?.choices ?? []).map((c) => ({ value: c, label: c })),
-        entered.texts,
-        "",
-        checkboxHint(field)
-      )
+    case "checkboxes": {
+      const list = choiceList(field, entered, seed)
+      return group(field, error, "checkbox", list.choices, list.checked, "", checkboxHint(field), list.other)
+    }
     case "rating": {
       const max = options?.max ?? DEFAULT_RATING_MAX
       return group(
@@ -401,7 +473,7 @@ ${partsOf(field).map(
     case "matrix":
       return matrix(field, entered, error)
     case "ranking":
-      return ranking(field, entered, error)
+      return ranking(field, entered, error, seed)
     case "legal":
       return group(field, error, "checkbox", [{ value: "yes", label: "I accept" }], entered.texts, "legal")
     case "yes_no":
@@ -452,6 +524,8 @@ export const question = (options: {
   readonly last?: boolean | undefined
   /** Whether no question comes before this one (form logic); by default, when it is the first one. */
   readonly first?: boolean | undefined
+  /** What shuffles the choices of a question with `randomize`: the same for one respondent (when they started). */
+  readonly seed?: number | undefined
 }): Html => {
   const { form, index } = options
   const field = form.fields[index]!
@@ -464,7 +538,7 @@ export const question = (options: {
 <form method="post"${attr("enctype", multipart && "multipart/form-data")} novalidate>
 ${stepInputs(options.token, String(field.id))}
 ${options.notice ? html`<p class="error" role="alert">${options.notice}</p>` : null}
-${control(field, options.entered, options.error)}
+${control(field, options.entered, options.error, options.seed)}
 <p class="error" id="error" role="alert" aria-live="assertive">${options.error ?? ""}</p>
 <div class="actions"><button type="submit" name="move" value="next" class="ok">${last ? "Submit" : "OK"}</button>
 ${!first ? html`<button type="submit" name="move" value="back" class="back" formnovalidate>Back</button>` : null}

@@ -11,7 +11,7 @@ import * as Predicate from "effect/Predicate"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import type { AnswerState } from "../cases/AnswerTokens.ts"
-import { type Field, partsOf, rankedPlaces } from "../forms/Fields.ts"
+import { type Field, otherOf, partsOf, rankedPlaces } from "../forms/Fields.ts"
 import { type AnswerValue, FileAnswer, validateAnswers } from "../forms/Answers.ts"
 import * as FormLogic from "../forms/FormLogic.ts"
 import type { FormWithFields } from "../forms/Forms.ts"
@@ -95,8 +95,18 @@ export const parseAnswer = (
     }
     case "statement":
       return undefined
-    case "checkboxes":
-      return answers
+    case "select": {
+      // "Other" stands for the text typed in its box; a text typed with nothing chosen is meant as Other too.
+      const other = otherOf(field)
+      const typed = (posted("other")[0] ?? "").trim()
+      if (other !== undefined && (first === other || (first === "" && typed !== ""))) return typed
+      return first === "" ? undefined : answers[0]
+    }
+    case "checkboxes": {
+      const other = otherOf(field)
+      const typed = (posted("other")[0] ?? "").trim()
+      return other === undefined ? answers : answers.map((a) => (a === other ? typed : a))
+    }
     case "number":
     case "rating":
     case "nps":
@@ -126,16 +136,21 @@ export const parseAnswer = (
 }
 
 /**
- * What is wrong with the places a page posted for a ranking (the page's own
- * form of the answer, before it is a list): a place given twice, or not one
- * of those offered. Undefined when nothing is.
+ * What is wrong with what the page posted, in its own form before it is an
+ * answer: "Other" chosen with its box left empty; for a ranking, a place
+ * given twice or not one of those offered. Undefined when nothing is.
  */
-export const rankingProblem = (
+export const postedProblem = (
   field: Field,
+  answers: ReadonlyArray<string>,
   parts: Readonly<Record<string, ReadonlyArray<string>>>
 ): string | undefined => {
-  if (field.type !== "ranking") return undefined
   const q = JSON.stringify(field.label)
+  const other = otherOf(field)
+  if (other !== undefined && answers.includes(other) && (postedUnder(parts, "other")[0] ?? "").trim() === "") {
+    return `${q}: type your answer for ${JSON.stringify(other)}`
+  }
+  if (field.type !== "ranking") return undefined
   const places = rankedPlaces(field)
   const seen = new Map<number, string>()
   for (const choice of field.options?.choices ?? []) {

@@ -151,6 +151,19 @@ const OptionsEditor = ({ draft, update, disabled }) => {
         : null
     }
     ${draft.type === "checkboxes" ? html`<div class="row">${num("minSelections", "At least")}${num("maxSelections", "At most")}</div>` : null}
+    ${
+      draft.type === "select" || draft.type === "checkboxes" || draft.type === "ranking"
+        ? html`<div class="row"><label><input type="checkbox" id=${id("randomize")} disabled=${disabled} checked=${draft.options.randomize === true}
+        onChange=${(e) => set("randomize", e.target.checked ? true : undefined)} /> Random order for each respondent</label>
+      ${
+        draft.type === "ranking"
+          ? null
+          : html`<label><input type="checkbox" id=${id("allowOther")} disabled=${disabled} checked=${draft.options.allowOther === true}
+        onChange=${(e) => set("allowOther", e.target.checked ? true : undefined)} /> Offer "Other" with a text box</label>
+      ${draft.options.allowOther === true ? text("otherLabel", "Label of the Other choice", "Other") : null}`
+      }</div>`
+        : null
+    }
     ${draft.type === "ranking" ? num("top", "Places to rank (every choice if empty)") : null}
     ${
       draft.type === "matrix"
@@ -206,6 +219,14 @@ const Preview = ({ title, drafts }) => {
     if (at < 0 || draft === undefined) return html`<p class="q">${title}</p><p class="muted">Welcome screen</p>`
     /** @type {ReadonlyArray<string>} */
     const choices = draft.options.choices ?? []
+    /** The choices, then Other with its box when offered, and a note when they are shuffled. @param {unknown[]} shown @param {string} mark */
+    const withOther = (shown, mark) => [
+      ...shown,
+      draft.options.allowOther === true
+        ? html`<span class="choice">${mark} ${draft.options.otherLabel || "Other"}: <span class="muted">your answer</span></span>`
+        : null,
+      draft.options.randomize === true ? html`<p class="muted">Shown in a random order to each respondent.</p>` : null
+    ]
     /** @param {ReadonlyArray<string>} columns @param {string} mark */
     const scaleOf = (columns, mark) =>
       html`<div class="row">${columns.map((c) => html`<span class="choice">${mark} ${c}</span>`)}</div>`
@@ -222,8 +243,16 @@ const Preview = ({ title, drafts }) => {
       html`<div class="row">${Array.from({ length: Math.max(0, max - min + 1) }, (_, i) => html`<span class="choice">${min + i}</span>`)}</div>`
     const input =
       {
-        select: () => choices.map((c) => html`<span class="choice">○ ${c}</span>`),
-        checkboxes: () => choices.map((c) => html`<span class="choice">☐ ${c}</span>`),
+        select: () =>
+          withOther(
+            choices.map((c) => html`<span class="choice">○ ${c}</span>`),
+            "○"
+          ),
+        checkboxes: () =>
+          withOther(
+            choices.map((c) => html`<span class="choice">☐ ${c}</span>`),
+            "☐"
+          ),
         rating: () => scale(1, draft.options.max ?? 5),
         nps: () => scale(0, 10),
         opinion_scale: () => scale(draft.options.min ?? 1, draft.options.max ?? 5),

@@ -260,6 +260,21 @@
     }
   }
 
+  // Typing an answer for "Other" chooses it (its radio button, checkbox or option), as a respondent means.
+  /** @param {HTMLFormElement} form */
+  const enhanceOther = (form) => {
+    /** @type {HTMLInputElement | null} */
+    const text = form.querySelector("[data-other-text]")
+    /** @type {HTMLInputElement | HTMLOptionElement | null} */
+    const choice = form.querySelector("input[data-other], option[data-other]")
+    if (!text || !choice) return
+    text.addEventListener("input", () => {
+      if (text.value.trim() === "") return
+      if (choice instanceof HTMLOptionElement) choice.selected = true
+      else choice.checked = true
+    })
+  }
+
   const enhance = () => {
     const form = main.querySelector("form")
     if (!form) return
@@ -267,6 +282,7 @@
     enhanceSlider(form)
     enhanceRanking(form)
     enhanceSignature(form)
+    enhanceOther(form)
     /** @type {HTMLInputElement | null} */
     const file = form.querySelector("input[type=file]")
     /** @type {HTMLInputElement | null} */
