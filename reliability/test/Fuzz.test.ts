@@ -298,6 +298,37 @@ const generators = (doc: Json, key: string, s: Seeded, tools: ReadonlyArray<{ na
         headers: {}
       })
     ),
+    // Pre-filling links (pages/Prefill.ts): any key under prefill., any text, repeated.
+    fc
+      .tuple(
+        publicIds,
+        fc.array(
+          fc.tuple(
+            fc.constantFrom(
+              `prefill.${s.fieldIds.name}`,
+              `prefill.${s.fieldIds.email}`,
+              `prefill.${s.fieldIds.file}`,
+              `prefill.${s.fieldIds.name}.__proto__`,
+              `prefill.${s.fieldIds.email}.other`,
+              "prefill.",
+              "prefill..",
+              "prefill.__proto__",
+              "prefill.-1",
+              "prefill.99999999999999"
+            ),
+            fc.string({ maxLength: 300 })
+          ),
+          { maxLength: 30 }
+        )
+      )
+      .map(
+        ([id, pairs]): RawRequest => ({
+          kind: "page GET prefill",
+          method: "GET",
+          path: `/f/${id}?${new URLSearchParams(pairs).toString()}`,
+          headers: {}
+        })
+      ),
     fc.tuple(publicIds, formFields).map(
       ([id, fields]): RawRequest => ({
         kind: "page step",

@@ -191,6 +191,7 @@ describe.skipIf(!present)("the application in a browser", () => {
       await page.locator(`#${key}-top`).fill("2")
     })
     await addQuestion("signature", "Sign here")
+    await page.getByLabel("Skip the questions pre-filled from the link").check()
     // The live preview walks the unsaved questions one at a time.
     const preview = page.getByRole("region", { name: "Live preview" })
     await preview.getByRole("button", { name: "Next" }).click()
@@ -204,7 +205,8 @@ describe.skipIf(!present)("the application in a browser", () => {
     // The scale questions were saved with the options typed in the builder, and only those.
     const saved = (await (
       await fetch(`${url}/api/forms/${formId}`, { headers: { authorization: `Bearer ${ownerKey}` } })
-    ).json()) as { fields: ReadonlyArray<{ id: number; type: string; options: unknown }> }
+    ).json()) as { fields: ReadonlyArray<{ id: number; type: string; options: unknown }>; settings: unknown }
+    expect(saved.settings).toEqual({ skipPrefilled: true })
     expect(
       saved.fields.filter((f) =>
         ["select", "nps", "opinion_scale", "slider", "contact", "matrix", "ranking"].includes(f.type)

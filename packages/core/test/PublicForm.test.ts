@@ -83,7 +83,12 @@ for (const target of databaseTargets) {
 
     beforeAll(async () => {
       server = await startTestServer(target, {
-        publicPage: { minSubmitSeconds: 0, submissionRateLimit: { requestsPerSecond: 100, burst: 1000 } }
+        // The tests here take many steps from one address; the per-address step limit is not what they check.
+        publicPage: {
+          minSubmitSeconds: 0,
+          submissionRateLimit: { requestsPerSecond: 100, burst: 1000 },
+          stepRateLimit: { requestsPerSecond: 100, burst: 1000 }
+        }
       })
       key = (await seedWorkspace(server)).key
     })
@@ -566,6 +571,90 @@ for (const target of databaseTargets) {
       const responses = await listResponses(server, key, form.id)
       expect(responses[0]!.values[String(topic)]).toBe("A feature idea")
       expect(responses[0]!.values[String(channels)]).toEqual(["Phone", "Carrier pigeon"])
+    })
+
+    it("pre-fills answers from the link (valid ones only, never legal), and with skipPrefilled does not ask them again", async () => {
+      const form = await createForm(server, key, {
+        title: "Pre-filled",
+        fields: [
+          { type: "short_text", label: "Name", required: true },
+          { type: "email", label: "Email", required: true },
+          { type: "checkboxes", label: "Channels", options: { choices: ["Mail", "Phone"], allowOther: true } },
+          { type: "contact", label: "Reach you", options: { parts: ["name", "email"] } },
+          { type: "legal", label: "I accept the terms", required: true }
+        ]
+      })
+      const [name, email, channels, contact, terms] = form.fields.map((f) => f.id) as [
+        number,
+        number,
+        number,
+        number,
+        number
+      ]
+      const link = new URLSearchParams([
+        [`prefill.${name}`, " Ada Lovelace "],
+        [`prefill.${email}`, "not-an-email"],
+        [`prefill.${channels}`, "Mail"],
+        [`prefill.${channels}`, "Other"],
+        [`prefill.${channels}.other`, "Pigeon"],
+        [`prefill.${contact}.name`, "Ada"],
+        [`prefill.${contact}.email`, "ada@example.com"],
+        [`prefill.${terms}`, "yes"],
+        ["prefill.999999", "nobody's"],
+        ["prefill.", ""],
+        [`prefill.${name}.__proto__`, "x"]
+      ]).toString()
+      const visit = async () => {
+        const welcome = await getPage(server, `/f/${form.publicId}?${link}`)
+        expect(welcome.status).toBe(200)
+        return answer(server, form.publicId, welcome.text, [], "start")
+      }
+      // Shown, filled in: the valid values only.
+      let page = await visit()
+      expect(hidden(page.text, "at")).toBe(String(name))
+      expect(page.text).toContain(`value="Ada Lovelace"`)
+      page = await answer(server, form.publicId, page.text, ["Ada Lovelace"])
+      expect(hidden(page.text, "at")).toBe(String(email))
+      expect(page.text).not.toContain("not-an-email")
+      page = await answer(server, form.publicId, page.text, ["ada@example.com"])
+      expect(page.text).toMatch(/value="Mail" checked="checked"/)
+      expect(page.text).toMatch(/value="Other" checked="checked"/)
+      expect(page.text).toContain(`value="Pigeon"`)
+      page = await answer(server, form.publicId, page.text, ["Mail", "Other"], "next", [["a.other", "Pigeon"]])
+      expect(page.text).toContain(`value="ada@example.com"`)
+      page = await answer(server, form.publicId, page.text, [], "next", [
+        ["a.name", "Ada"],
+        ["a.email", "ada@example.com"]
+      ])
+      // The terms are never accepted for the respondent.
+      expect(hidden(page.text, "at")).toBe(String(terms))
+      expect(page.text).not.toContain(`checked="checked"`)
+
+      // With skipPrefilled, the pre-filled questions are passed over, forwards and back.
+      const unknown = await api(server, key, "PATCH", `/forms/${form.id}`, { settings: { skipPrefiled: true } })
+      expect(unknown.status).toBe(400)
+      expect(unknown.body.error).toContain('unknown setting "skipPrefiled" (allowed: skipPrefilled)')
+      const patched = await api(server, key, "PATCH", `/forms/${form.id}`, { settings: { skipPrefilled: true } })
+      expect(patched.status).toBe(200)
+      expect((await api(server, key, "GET", `/forms/${form.id}`)).body.settings).toEqual({ skipPrefilled: true })
+      page = await visit()
+      expect(hidden(page.text, "at")).toBe(String(email))
+      const back = await answer(server, form.publicId, page.text, ["ada@example.com"], "back")
+      expect(back.text).toContain(">Start<")
+      page = await answer(server, form.publicId, back.text, [], "start")
+      expect(hidden(page.text, "at")).toBe(String(email))
+      page = await answer(server, form.publicId, page.text, ["ada@example.com"])
+      expect(hidden(page.text, "at")).toBe(String(terms))
+      const done = await answer(server, form.publicId, page.text, ["yes"])
+      expect(done.text).toContain("Thank you!")
+      const responses = await listResponses(server, key, form.id)
+      expect(responses[0]!.values).toEqual({
+        [name]: "Ada Lovelace",
+        [email]: "ada@example.com",
+        [channels]: ["Mail", "Pigeon"],
+        [contact]: { name: "Ada", email: "ada@example.com" },
+        [terms]: true
+      })
     })
 
     it("refuses bodies over the limit", async () => {

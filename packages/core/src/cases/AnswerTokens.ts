@@ -33,7 +33,9 @@ export const AnswerState = Schema.Struct({
   /** Values of the form's hidden fields, from the page's URL (form logic). */
   hidden: Schema.optionalKey(Schema.Record(Schema.String, Schema.String)),
   /** The partial response the answers so far are saved in. */
-  partialId: Schema.optionalKey(Schema.Int)
+  partialId: Schema.optionalKey(Schema.Int),
+  /** The questions pre-filled from the page's link (ids), which a form with `skipPrefilled` does not ask. */
+  prefilled: Schema.optionalKey(Schema.Array(Schema.String))
 }).annotate({ identifier: "AnswerState" })
 export type AnswerState = typeof AnswerState.Type
 

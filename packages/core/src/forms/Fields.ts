@@ -10,8 +10,8 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import * as SchemaTransformation from "effect/SchemaTransformation"
 import { Id } from "../kernel/Ids.ts"
+import { strictStruct } from "../kernel/StrictStruct.ts"
 import { Condition, Logic, QuestionKey } from "./LogicRules.ts"
 import { DisplayTrim } from "../kernel/DisplayText.ts"
 
@@ -153,34 +153,6 @@ export const PARTS = {
 // ---------------------------------------------------------------------------
 // Options
 // ---------------------------------------------------------------------------
-
-/**
- * Builds an object schema that rejects unknown keys whatever the parse
- * options (the default `onExcessProperty: "ignore"` would strip them).
- *
- * The encoded side is the struct plus an open index signature, checked so that
- * only the declared keys may appear; the JSON Schema carries that rule as
- * `propertyNames: { enum: [...] }`. Decoding yields exactly the declared struct.
- */
-const strictStruct = <const Fields extends Schema.Struct.Fields>(fields: Fields) => {
-  const allowed = Object.keys(fields)
-  const allowedSet = new Set(allowed)
-  const open = Schema.StructWithRest(Schema.Struct(fields), [Schema.Record(Schema.String, Schema.Unknown)]).check(
-    Schema.makeFilter(
-      (input: object) =>
-        Object.keys(input)
-          .filter((key) => !allowedSet.has(key))
-          .map((key) => ({ path: [key], issue: `unknown option "${key}" (allowed: ${allowed.join(", ")})` })),
-      {
-        expected: `an object with only the keys ${allowed.join(", ")}`,
-        toJsonSchema: () => ({ propertyNames: { enum: allowed } })
-      }
-    )
-  )
-  return open.pipe(
-    Schema.decodeTo(Schema.toType(Schema.Struct(fields)), SchemaTransformation.passthrough({ strict: false }))
-  )
-}
 
 const TextOptionFields = {
   placeholder: Schema.optionalKey(

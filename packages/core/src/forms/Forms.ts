@@ -22,6 +22,7 @@ import * as FormLogic from "./FormLogic.ts"
 import { Stages } from "./Stages.ts"
 import { Id } from "../kernel/Ids.ts"
 import { FormStatus } from "./FormStatus.ts"
+import { FormSettings } from "./FormSettings.ts"
 import { trimWithoutBidiControls } from "../kernel/DisplayText.ts"
 import * as Database from "../storage/Database.ts"
 import * as StoredJson from "../storage/StoredJson.ts"
@@ -53,7 +54,9 @@ export const FormWithFields = Schema.Struct({
   status: FormStatus,
   fields: Schema.Array(Field),
   /** Extension (form logic): values taken from the page URL or the submission, by name. */
-  hiddenFields: Schema.Array(FormLogic.HiddenField)
+  hiddenFields: Schema.Array(FormLogic.HiddenField),
+  /** Extension: how the public page behaves (see `FormSettings.ts`). */
+  settings: FormSettings
 }).annotate({ identifier: "FormWithFields" })
 export type FormWithFields = typeof FormWithFields.Type
 
@@ -90,7 +93,8 @@ export const CreateFormInput = Schema.Struct({
   description: Schema.optionalKey(Schema.NullOr(Description)),
   folderId: Schema.optionalKey(Schema.NullOr(FolderId)),
   fields: Schema.optionalKey(FieldInputs),
-  hiddenFields: Schema.optionalKey(FormLogic.HiddenFields)
+  hiddenFields: Schema.optionalKey(FormLogic.HiddenFields),
+  settings: Schema.optionalKey(FormSettings)
 }).annotate({ identifier: "CreateForm" })
 export type CreateFormInput = typeof CreateFormInput.Type
 
@@ -102,7 +106,9 @@ export const UpdateFormInput = Schema.Struct({
   folderId: Schema.optionalKey(Schema.NullOr(FolderId)),
   fields: Schema.optionalKey(FieldInputs),
   /** Replaces the hidden fields. */
-  hiddenFields: Schema.optionalKey(FormLogic.HiddenFields)
+  hiddenFields: Schema.optionalKey(FormLogic.HiddenFields),
+  /** Replaces the settings (every key left out takes its default). */
+  settings: Schema.optionalKey(FormSettings)
 }).annotate({ identifier: "UpdateForm" })
 export type UpdateFormInput = typeof UpdateFormInput.Type
 
@@ -156,6 +162,7 @@ const toSummary = (row: FormRow): FormSummary => ({
 
 const decodeField = StoredJson.decode(Field, "a row of fields (options, logic, show_if)")
 const decodeHiddenFields = StoredJson.decode(FormLogic.HiddenFields, "forms.hidden_fields")
+const decodeSettings = StoredJson.decode(FormSettings, "forms.settings")
 
 /** A stored question, its jsonb options and logic decoded with the Field Schema (see `storage/StoredJson.ts`). */
 const toField = (row: FieldRow): Effect.Effect<Field> =>
@@ -317,21 +324,27 @@ export class Forms extends Context.Service<
       const withFields = (
         row: Omit<FormRow, "response_count"> & {
           readonly hidden_fields: unknown
+          readonly settings: unknown
           readonly fields: ReadonlyArray<FieldRow>
         }
       ) =>
-        Effect.zipWith(
+        Effect.all([
           Effect.forEach(row.fields, toField),
           decodeHiddenFields(row.hidden_fields),
-          (list, hiddenFields): FormWithFields => ({
-            id: row.id,
-            publicId: row.public_id,
-            title: row.title,
-            description: row.description,
-            status: row.status,
-            fields: list,
-            hiddenFields
-          })
+          decodeSettings(row.settings)
+        ]).pipe(
+          Effect.map(
+            ([list, hiddenFields, settings]): FormWithFields => ({
+              id: row.id,
+              publicId: row.public_id,
+              title: row.title,
+              description: row.description,
+              status: row.status,
+              fields: list,
+              hiddenFields,
+              settings
+            })
+          )
         )
 
       /**
@@ -344,11 +357,12 @@ export class Forms extends Context.Service<
           Omit<FormRow, "response_count"> & {
             readonly workspace_id: number
             readonly hidden_fields: unknown
+            readonly settings: unknown
             readonly fields: ReadonlyArray<FieldRow>
           }
         >`
           select f.id, f.workspace_id, f.public_id, f.title, f.description, f.status, f.folder_id, f.created_at,
-            f.updated_at, f.hidden_fields, ${fieldsOfForm}
+            f.updated_at, f.hidden_fields, f.settings, ${fieldsOfForm}
           from forms f where ${where}`
         if (rows.length === 0) return Option.none<PublicForm>()
         const row = rows[0]!
@@ -506,10 +520,10 @@ export class Forms extends Context.Service<
           Effect.gen(function* () {
             const rows = yield* sql<{ readonly id: number }>`
             insert into forms (workspace_id, public_id, title, description, status, folder_id, created_at, updated_at,
-              hidden_fields)
+              hidden_fields, settings)
             values (${actor.workspaceId}, ${publicId}, ${input.title ?? "Untitled form"}, ${input.description ?? null},
               ${options.status ?? "draft"}, ${input.folderId ?? null}, ${now}, ${now},
-              ${JSON.stringify(input.hiddenFields ?? [])}::jsonb)
+              ${JSON.stringify(input.hiddenFields ?? [])}::jsonb, ${JSON.stringify(input.settings ?? {})}::jsonb)
             returning id`
             const formId = rows[0]!.id
             yield* replaceFields(actor.workspaceId, formId, input.fields ?? [])
@@ -552,6 +566,7 @@ export class Forms extends Context.Service<
                   ? sql`hidden_fields`
                   : sql`${JSON.stringify(input.hiddenFields)}::jsonb`
               },
+              settings = ${input.settings === undefined ? sql`settings` : sql`${JSON.stringify(input.settings)}::jsonb`},
               updated_at = ${now}
             where workspace_id = ${actor.workspaceId} and id = ${formId}
             returning id, hidden_fields`

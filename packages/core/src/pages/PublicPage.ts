@@ -55,7 +55,6 @@ import {
   enteredOf,
   withAnswer,
   hiddenOf,
-  factsOf,
   hiddenFromUrl,
   recalled,
   StepRefused,
@@ -77,6 +76,7 @@ import {
   makeLimiter
 } from "./PageSecurity.ts"
 import { refusalMessage, UploadLimiter } from "./UploadLimits.ts"
+import { firstAsked, nextAsked, prefillFromUrl, previousAsked } from "./Prefill.ts"
 import { clientAddress } from "../web/RequestOrigin.ts"
 
 /** Settings of the public page. */
@@ -344,7 +344,6 @@ export const layer = (options: PublicPageOptions = {}) =>
           const token = yield* tokens.sign(state)
           const headers = yield* resumeHeaders(form, state)
           const field = form.fields[index]!
-          const facts = factsOf(form, state)
           return show(
             extra.status ?? (extra.error === undefined && extra.notice === undefined ? 200 : 400),
             `${form.title} (${index + 1} of ${form.fields.length})`,
@@ -355,8 +354,8 @@ export const layer = (options: PublicPageOptions = {}) =>
               entered,
               error: extra.error,
               notice: extra.notice,
-              last: FormLogic.next(form.fields, facts, field.id) === undefined,
-              first: FormLogic.previous(form.fields, facts, field.id) === undefined,
+              last: nextAsked(form, state, field.id) === undefined,
+              first: previousAsked(form, state, field.id) === undefined,
               seed: state.startedAt % 2 ** 32
             }),
             true,
@@ -417,7 +416,15 @@ export const layer = (options: PublicPageOptions = {}) =>
                 if (Predicate.isString(value)) hidden[key.slice(FormLogic.hiddenPrefix.length)] = value
               } else values[key] = value
             }
-            return { form: form.publicId, startedAt: verified.success.startedAt, values, hidden, partialId }
+            const prefilled = verified.success.prefilled
+            return {
+              form: form.publicId,
+              startedAt: verified.success.startedAt,
+              values,
+              hidden,
+              partialId,
+              ...(prefilled === undefined ? {} : { prefilled })
+            }
           })
         })
 
@@ -475,14 +482,24 @@ export const layer = (options: PublicPageOptions = {}) =>
           if (Result.isFailure(found)) return found.failure
           const { form, workspaceId } = found.success
           const hidden = hiddenFromUrl(form, request.url)
+          const prefill = prefillFromUrl(form, request.url)
+          const prefilled = form.settings.skipPrefilled === true ? { prefilled: Object.keys(prefill) } : {}
           const resumed = yield* resume(request, form, workspaceId)
           if (Option.isSome(resumed)) {
-            const state = { ...resumed.value, hidden: { ...resumed.value.hidden, ...hidden } }
+            // Answers given before win over the link's.
+            const state = {
+              ...resumed.value,
+              ...prefilled,
+              values: { ...prefill, ...resumed.value.values },
+              hidden: { ...resumed.value.hidden, ...hidden }
+            }
             return yield* welcomePage(form, state, undefined, "Welcome back: your earlier answers are still here.")
           }
           const now = yield* Clock.currentTimeMillis
-          const state = { form: form.publicId, startedAt: now, values: {}, hidden }
-          return yield* Object.keys(hidden).length === 0 ? freshWelcomePage(form, state) : welcomePage(form, state)
+          const state = { form: form.publicId, startedAt: now, values: prefill, hidden, ...prefilled }
+          return yield* Object.keys(hidden).length === 0 && Object.keys(prefill).length === 0
+            ? freshWelcomePage(form, state)
+            : welcomePage(form, state)
         })
       )
 
@@ -574,7 +591,7 @@ export const layer = (options: PublicPageOptions = {}) =>
           const fields = form.fields
           const indexOf = (field: Field) => fields.findIndex((f) => f.id === field.id)
           if (input.at === "welcome") {
-            const first = FormLogic.path(fields, factsOf(form, state))[0]
+            const first = firstAsked(form, state)
             if (first === undefined) return yield* submitFromPage(request, found.success, state, input, -1)
             return yield* questionPage(form, state, indexOf(first), enteredOf(state.values[String(first.id)]))
           }
@@ -604,7 +621,7 @@ export const layer = (options: PublicPageOptions = {}) =>
           if (input.action === "back") {
             const values = Result.isSuccess(checked) ? withAnswer(state.values, field, checked.success) : state.values
             const previous = { ...state, values }
-            const before = FormLogic.previous(fields, factsOf(form, previous), field.id)
+            const before = previousAsked(form, previous, field.id)
             return before === undefined
               ? yield* welcomePage(form, previous)
               : yield* questionPage(form, previous, indexOf(before), enteredOf(values[String(before.id)]))
@@ -623,7 +640,7 @@ export const layer = (options: PublicPageOptions = {}) =>
             )
           }
           const answered = { ...state, values: withAnswer(state.values, field, checked.success) }
-          const following = FormLogic.next(fields, factsOf(form, answered), field.id)
+          const following = nextAsked(form, answered, field.id)
           if (following !== undefined) {
             // The answers so far are kept as a partial response (not a bot's: the honeypot is empty).
             const next = input.honeypot === "" ? yield* saveProgress(request, found.success, answered) : answered

@@ -201,7 +201,8 @@ create table forms (
   folder_id integer,
   created_at timestamp with time zone not null,
   updated_at timestamp with time zone not null,
-  hidden_fields jsonb not null default '[]'::jsonb
+  hidden_fields jsonb not null default '[]'::jsonb,
+  settings jsonb not null default '{}'::jsonb
 );
 alter table forms add constraint forms_pkey PRIMARY KEY (id);
 alter table forms add constraint forms_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'published'::text, 'closed'::text])));

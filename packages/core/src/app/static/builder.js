@@ -366,6 +366,7 @@ export const BuilderScreen = ({ route, canWrite }) => {
   const [notice, setNotice] = useState(/** @type {string | null} */ (null))
   const [dirty, setDirty] = useState(false)
   const [hidden, setHidden] = useState(/** @type {ReadonlyArray<HiddenField> | null} */ (null))
+  const [settings, setSettings] = useState(/** @type {FormWithFields["settings"]} */ ({}))
 
   const load = () =>
     api.get(`/forms/${formId}`).then(
@@ -376,6 +377,7 @@ export const BuilderScreen = ({ route, canWrite }) => {
         setDescription(f.description ?? "")
         setDrafts(f.fields.map(draftOf))
         setHidden(Array.isArray(f.hiddenFields) ? f.hiddenFields : null)
+        setSettings(f.settings ?? {})
         setDirty(false)
       },
       (e) => setError(messageOf(e))
@@ -421,7 +423,8 @@ export const BuilderScreen = ({ route, canWrite }) => {
         description: description.trim() === "" ? null : description,
         fields: drafts.map(toInput),
         ...(status === undefined ? {} : { status }),
-        ...(hidden === null ? {} : { hiddenFields: hidden })
+        ...(hidden === null ? {} : { hiddenFields: hidden }),
+        settings
       })
       await load()
       setNotice(status === undefined ? "Saved." : `Saved and ${status}.`)
@@ -455,6 +458,16 @@ export const BuilderScreen = ({ route, canWrite }) => {
             setDescription(e.target.value)
             setDirty(true)
           }}></textarea>
+          <label><input type="checkbox" id="form-skip-prefilled" disabled=${!canWrite} checked=${settings.skipPrefilled === true}
+            onChange=${(e) => {
+              setSettings({ ...settings, skipPrefilled: e.target.checked ? true : undefined })
+              setDirty(true)
+            }} /> Skip the questions pre-filled from the link</label>
+          <p class="muted">A link pre-fills a question with <code>?prefill.<var>question id</var>=value</code>${
+            form.fields[0] === undefined
+              ? null
+              : html` (for example <code>?prefill.${form.fields[0].id}=…</code> for the first question)`
+          }; without this option they are shown, filled in.</p>
         </div>
         <h2>Questions</h2>
         ${drafts.length === 0 ? html`<p class="muted">No questions yet.</p>` : null}

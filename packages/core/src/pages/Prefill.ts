@@ -1,0 +1,99 @@
+/**
+ * Pre-filling a form from its page's link: `?prefill.<questionId>=value`
+ * answers a question before the respondent sees it (repeat the key for
+ * several choices: `?prefill.12=Mail&prefill.12=Phone`), and
+ * `?prefill.<questionId>.<name>=value` gives one named part: a contact's or
+ * address's part (`prefill.7.email=ada@example.com`), a matrix's row
+ * (`prefill.9.Speed=Good`), a ranking's place (`prefill.8.Price=1`) or the
+ * text of Other (`prefill.5=Other&prefill.5.other=Press`). Each value is read
+ * as the page reads a posted answer and kept only when it is a valid answer;
+ * anything else in the link is ignored, as a link is anyone's to write. Files,
+ * signatures and `legal` questions are never pre-filled: those the respondent
+ * gives themself.
+ *
+ * With the form's `skipPrefilled` setting, the questions pre-filled this way
+ * are not asked again ({@link firstAsked}, {@link nextAsked},
+ * {@link previousAsked}); by default they are shown, filled in.
+ *
+ * @module
+ */
+import * as Result from "effect/Result"
+import type { AnswerState } from "../cases/AnswerTokens.ts"
+import type { AnswerValue } from "../forms/Answers.ts"
+import type { Field } from "../forms/Fields.ts"
+import * as FormLogic from "../forms/FormLogic.ts"
+import type { FormWithFields } from "../forms/Forms.ts"
+import { checkOne, factsOf, parseAnswer } from "./Steps.ts"
+
+/** The prefix of a pre-filling parameter: `prefill.<questionId>` or `prefill.<questionId>.<name>`. */
+export const PREFILL_PREFIX = "prefill."
+
+/** The most values read for one question (a checkboxes question has at most 200 choices). */
+const MAX_VALUES = 200
+
+const prefillable = (field: Field): boolean =>
+  field.type !== "file" && field.type !== "signature" && field.type !== "legal" && field.type !== "statement"
+
+/**
+ * The valid answers a page link pre-fills, keyed by question id. Reads the
+ * query string once, whatever its size (the server bounds a URL's length).
+ *
+ * @example
+ * ```ts
+ * prefillFromUrl(form, "/f/abc?prefill.12=Ada&prefill.13=not-an-email") // { "12": "Ada" }
+ * ```
+ */
+export const prefillFromUrl = (form: FormWithFields, url: string): Record<string, AnswerValue> => {
+  // Each question's values and named parts, in one pass over the query string.
+  const byId = new Map<string, { readonly answers: Array<string>; readonly parts: Map<string, Array<string>> }>()
+  for (const [key, value] of new URL(url, "http://qforms").searchParams) {
+    if (!key.startsWith(PREFILL_PREFIX)) continue
+    const rest = key.slice(PREFILL_PREFIX.length)
+    const dot = rest.indexOf(".")
+    const id = dot === -1 ? rest : rest.slice(0, dot)
+    const given = byId.get(id) ?? { answers: [], parts: new Map<string, Array<string>>() }
+    byId.set(id, given)
+    const list = dot === -1 ? given.answers : (given.parts.get(rest.slice(dot + 1)) ?? [])
+    if (dot !== -1) given.parts.set(rest.slice(dot + 1), list)
+    if (list.length < MAX_VALUES) list.push(value)
+  }
+  const out: Record<string, AnswerValue> = {}
+  if (byId.size === 0) return out
+  for (const field of form.fields) {
+    const given = byId.get(String(field.id))
+    if (given === undefined || !prefillable(field)) continue
+    const checked = checkOne(field, parseAnswer(field, given.answers, Object.fromEntries(given.parts)))
+    if (Result.isSuccess(checked) && checked.success !== undefined) out[String(field.id)] = checked.success
+  }
+  return out
+}
+
+/** Whether a question is passed over: pre-filled from the link, still answered, on a form that skips such questions. */
+const skipper = (form: FormWithFields, state: AnswerState) => {
+  const skipped = new Set(form.settings.skipPrefilled === true ? (state.prefilled ?? []) : [])
+  return (field: Field): boolean => skipped.has(String(field.id)) && Object.hasOwn(state.values, String(field.id))
+}
+
+/** The first question the respondent is asked on the logic path (undefined when none is left to ask). */
+export const firstAsked = (form: FormWithFields, state: AnswerState): Field | undefined => {
+  const skip = skipper(form, state)
+  return FormLogic.path(form.fields, factsOf(form, state)).find((f) => !skip(f))
+}
+
+/** The question asked after `id` on the logic path, passing over skipped ones. */
+export const nextAsked = (form: FormWithFields, state: AnswerState, id: number): Field | undefined => {
+  const skip = skipper(form, state)
+  const facts = factsOf(form, state)
+  let field = FormLogic.next(form.fields, facts, id)
+  while (field !== undefined && skip(field)) field = FormLogic.next(form.fields, facts, field.id)
+  return field
+}
+
+/** The question asked before `id` on the logic path, passing over skipped ones. */
+export const previousAsked = (form: FormWithFields, state: AnswerState, id: number): Field | undefined => {
+  const skip = skipper(form, state)
+  const facts = factsOf(form, state)
+  let field = FormLogic.previous(form.fields, facts, id)
+  while (field !== undefined && skip(field)) field = FormLogic.previous(form.fields, facts, field.id)
+  return field
+}
