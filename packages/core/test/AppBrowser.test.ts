@@ -192,6 +192,8 @@ describe.skipIf(!present)("the application in a browser", () => {
     })
     await addQuestion("signature", "Sign here")
     await page.getByLabel("Skip the questions pre-filled from the link").check()
+    await page.getByLabel("Stop after this many responses").fill("100")
+    await page.getByLabel("Close at (your time)").fill("2999-12-31T18:00")
     // The live preview walks the unsaved questions one at a time.
     const preview = page.getByRole("region", { name: "Live preview" })
     await preview.getByRole("button", { name: "Next" }).click()
@@ -206,7 +208,12 @@ describe.skipIf(!present)("the application in a browser", () => {
     const saved = (await (
       await fetch(`${url}/api/forms/${formId}`, { headers: { authorization: `Bearer ${ownerKey}` } })
     ).json()) as { fields: ReadonlyArray<{ id: number; type: string; options: unknown }>; settings: unknown }
-    expect(saved.settings).toEqual({ skipPrefilled: true })
+    // The closing time typed in the browser's time zone is stored as the same instant, in UTC.
+    expect(saved.settings).toEqual({
+      skipPrefilled: true,
+      maxResponses: 100,
+      closesAt: expect.stringMatching(/^2999-12-31T\d{2}:00:00\.000Z$/)
+    })
     expect(
       saved.fields.filter((f) =>
         ["select", "nps", "opinion_scale", "slider", "contact", "matrix", "ranking"].includes(f.type)

@@ -633,7 +633,9 @@ for (const target of databaseTargets) {
       // With skipPrefilled, the pre-filled questions are passed over, forwards and back.
       const unknown = await api(server, key, "PATCH", `/forms/${form.id}`, { settings: { skipPrefiled: true } })
       expect(unknown.status).toBe(400)
-      expect(unknown.body.error).toContain('unknown setting "skipPrefiled" (allowed: skipPrefilled)')
+      expect(unknown.body.error).toContain(
+        'unknown setting "skipPrefiled" (allowed: skipPrefilled, closesAt, maxResponses, closedMessage)'
+      )
       const patched = await api(server, key, "PATCH", `/forms/${form.id}`, { settings: { skipPrefilled: true } })
       expect(patched.status).toBe(200)
       expect((await api(server, key, "GET", `/forms/${form.id}`)).body.settings).toEqual({ skipPrefilled: true })

@@ -38,6 +38,7 @@ import { Mailer } from "../email/Mailer.ts"
 import { RespondentEmails } from "../email/RespondentEmails.ts"
 import * as PartialResponses from "./PartialResponses.ts"
 import * as ResponseCounts from "./ResponseCounts.ts"
+import * as ResponseLimits from "./ResponseLimits.ts"
 import * as Database from "../storage/Database.ts"
 import {
   type ListOptions,
@@ -161,6 +162,7 @@ export class Responses extends Context.Service<
       const { countResponses, countResponsesInsert, countTags, randomShard } = yield* ResponseCounts.make
       const { checkHidden, invalid, openForm, stored } = yield* SubmissionChecks.make
       const partials = yield* PartialResponses.make
+      const limits = yield* ResponseLimits.make
       const views = yield* ResponseViews.make
 
       const submit = Effect.fn("Responses.submit")(function* (
@@ -176,6 +178,8 @@ export class Responses extends Context.Service<
         yield* Actors.requireSubmit(actor)
         const now = new Date(yield* Clock.currentTimeMillis)
         const form = yield* openForm(actor, formId, options.form)
+        const closing = ResponseLimits.pastClosing(form.settings, now.getTime())
+        if (closing !== undefined) return yield* ResponseLimits.refusal(closing)
         const hidden = yield* checkHidden(form.hiddenFields, input.hidden ?? {})
         const fields = form.fields
         // The path through the form decides what is asked: answers to skipped
@@ -194,12 +198,15 @@ export class Responses extends Context.Service<
         const needsTransaction =
           options.partialId !== undefined ||
           route.fields.some(takesUploads) ||
+          ResponseLimits.limitsCount(form.settings) ||
           ((yield* Mailer).configured && route.fields.some(asksEmail))
         const write = (inTransaction: boolean) =>
           Effect.gen(function* () {
             if (inTransaction && !(yield* forms.holdForSubmission(actor.workspaceId, formId))) {
               return yield* new FormNotFound({ message: `form ${formId} not found` })
             }
+            // A form with a response limit: its submissions are counted one after the other.
+            if (inTransaction) yield* limits.claimPlace(actor.workspaceId, formId, form.settings)
             // File answers name uploads: each must be an upload to that question
             // of this form, not yet attached; its stored name, size and type
             // replace whatever the client sent.

@@ -7,18 +7,55 @@
  * - `skipPrefilled`: questions pre-filled from the page's link
  *   (`?prefill.<questionId>=…`, see `pages/Prefill.ts`) are not asked again;
  *   by default they are shown with the value filled in.
+ * - `closesAt`, `maxResponses`: the form takes no response from that moment
+ *   on, or once it has that many (`cases/ResponseLimits.ts`); `closedMessage`
+ *   is what its page then says.
  *
  * @module
  */
 import * as Schema from "effect/Schema"
 import { strictStruct } from "../kernel/StrictStruct.ts"
 
+/** A moment with its offset, as ISO 8601 writes it: `2026-12-01T17:00:00Z`, `2026-12-01T18:00+01:00`. */
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2})$/
+
+const Instant = Schema.String.check(
+  Schema.makeFilter(
+    (s: string) =>
+      INSTANT.test(s) && Number.isFinite(Date.parse(s))
+        ? undefined
+        : "closesAt must be a date and time with its offset, such as 2026-12-01T17:00:00Z",
+    { expected: "an ISO 8601 date and time with an offset" }
+  )
+)
+
+/** The most responses a limit may name: ten million. */
+export const MAX_RESPONSES_LIMIT = 10_000_000
+
 const fields = {
   skipPrefilled: Schema.optionalKey(Schema.Boolean).annotate({
     description:
       "Skip the questions pre-filled from the page's link (`?prefill.<questionId>=…`) with a valid answer; " +
       "by default they are shown, filled in."
-  })
+  }),
+  closesAt: Schema.optionalKey(Instant).annotate({
+    description: "The form takes no response from this moment on (ISO 8601 with an offset, e.g. 2026-12-01T17:00:00Z)."
+  }),
+  maxResponses: Schema.optionalKey(
+    Schema.Finite.check(
+      Schema.isInt({ message: `maxResponses must be a whole number from 1 to ${MAX_RESPONSES_LIMIT}` }),
+      Schema.isBetween(
+        { minimum: 1, maximum: MAX_RESPONSES_LIMIT },
+        { message: `maxResponses must be a whole number from 1 to ${MAX_RESPONSES_LIMIT}` }
+      )
+    )
+  ).annotate({ description: "The form takes no response once it has this many (checked when each one is stored)." }),
+  closedMessage: Schema.optionalKey(
+    Schema.Trim.check(
+      Schema.isNonEmpty({ message: "closedMessage must not be empty" }),
+      Schema.isMaxLength(1000, { message: "closedMessage must be at most 1000 characters" })
+    )
+  ).annotate({ description: "What the page says once the form is closed or full, instead of the default." })
 }
 
 /**
@@ -32,7 +69,7 @@ const fields = {
  */
 export const FormSettings = strictStruct(fields, "setting").annotate({
   identifier: "FormSettings",
-  description: "Extension: how the form's public page behaves (pre-fill), every key optional."
+  description: "Extension: how the form's public page behaves (pre-fill, closing, limits), every key optional."
 })
 
 /** Decoded {@link FormSettings}. @example `const s: FormSettings = { skipPrefilled: true }` */

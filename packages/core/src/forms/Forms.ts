@@ -112,8 +112,8 @@ export const UpdateFormInput = Schema.Struct({
 }).annotate({ identifier: "UpdateForm" })
 export type UpdateFormInput = typeof UpdateFormInput.Type
 
-/** What a submission is checked against: the form's title, status, hidden fields and questions. */
-export type SubmittedForm = Pick<FormWithFields, "title" | "status" | "hiddenFields" | "fields">
+/** What a submission is checked against: the form's title, status, hidden fields, questions and settings (limits). */
+export type SubmittedForm = Pick<FormWithFields, "title" | "status" | "hiddenFields" | "fields" | "settings">
 
 /** A form as the public page and submissions see it (any workspace, by public id). */
 export interface PublicForm {

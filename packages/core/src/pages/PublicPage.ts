@@ -77,6 +77,7 @@ import {
 } from "./PageSecurity.ts"
 import { refusalMessage, UploadLimiter } from "./UploadLimits.ts"
 import { firstAsked, nextAsked, prefillFromUrl, previousAsked } from "./Prefill.ts"
+import * as ResponseLimits from "../cases/ResponseLimits.ts"
 import { clientAddress } from "../web/RequestOrigin.ts"
 
 /** Settings of the public page. */
@@ -155,6 +156,7 @@ export const layer = (options: PublicPageOptions = {}) =>
           : Option.none<RateLimit.RateLimiter["Service"]>()
       const files = yield* Files
       const uploadLimiter = yield* UploadLimiter
+      const limits = yield* ResponseLimits.make
       const maxFieldBytes = options.maxBodyBytes ?? 1024 * 1024
 
       /**
@@ -288,7 +290,21 @@ export const layer = (options: PublicPageOptions = {}) =>
         page({ status, title, body, script, frameAncestors, headers })
       const notFound = notFoundPage(frameAncestors)
       const closed = (form: FormWithFields, status = 410) =>
-        show(status, form.title, Screens.message(form.title, "This form is no longer accepting responses."))
+        show(
+          status,
+          form.title,
+          Screens.message(form.title, form.settings.closedMessage ?? "This form is no longer accepting responses.")
+        )
+      const full = (form: FormWithFields, status = 410) =>
+        show(
+          status,
+          form.title,
+          Screens.message(
+            form.title,
+            form.settings.closedMessage ??
+              "This form has received all the responses it can take. Thank you for your interest."
+          )
+        )
       const tooMany = (decision: RateLimit.Decision, config: RateLimit.RateLimitConfig) =>
         show(
           429,
@@ -301,13 +317,19 @@ export const layer = (options: PublicPageOptions = {}) =>
           RateLimit.headers(config, decision)
         )
 
-      /** The published form, or the page to answer instead. */
+      /** The published form that still takes responses (before its closing time, not full), or the page to answer instead. */
       const published = (publicId: string) =>
         forms.getPublic(publicId).pipe(
-          Effect.map(({ form, workspaceId }) =>
-            form.status === "published"
-              ? Result.succeed({ form, workspaceId })
-              : Result.fail(form.status === "closed" ? closed(form) : notFound)
+          Effect.flatMap(({ form, workspaceId }) =>
+            Effect.gen(function* () {
+              if (form.status !== "published") return Result.fail(form.status === "closed" ? closed(form) : notFound)
+              if (ResponseLimits.pastClosing(form.settings, yield* Clock.currentTimeMillis) !== undefined) {
+                return Result.fail(closed(form))
+              }
+              if ((yield* limits.full(workspaceId, form.id, form.settings)) !== undefined)
+                return Result.fail(full(form))
+              return Result.succeed({ form, workspaceId })
+            })
           ),
           Effect.catchTag("FormNotFound", () => Effect.succeed(Result.fail(notFound)))
         )
@@ -554,7 +576,11 @@ export const layer = (options: PublicPageOptions = {}) =>
                         error: issue?.message ?? error.message
                       })
                 },
-                Conflict: () => Effect.succeed(closed(form, 409)),
+                // Closed or filled up while the respondent answered.
+                Conflict: () =>
+                  Effect.map(limits.full(found.workspaceId, form.id, form.settings), (stop) =>
+                    stop === undefined ? closed(form, 409) : full(form, 409)
+                  ),
                 FormNotFound: () => Effect.succeed(notFound),
                 Forbidden: () => Effect.succeed(notFound)
               })

@@ -40,6 +40,17 @@ const draftOf = (field) => ({
   ...(field.showIf === undefined || field.showIf === null ? {} : { showIf: field.showIf })
 })
 
+/**
+ * An instant (ISO 8601) as a datetime-local input shows it, in the browser's own time zone.
+ * @param {string | undefined} iso
+ */
+const localInput = (iso) => {
+  if (iso === undefined) return ""
+  const at = new Date(iso)
+  if (Number.isNaN(at.getTime())) return ""
+  return new Date(at.getTime() - at.getTimezoneOffset() * 60_000).toISOString().slice(0, 16)
+}
+
 /** The question as the API takes it: only the option keys of its type, empty ones left out. @param {Draft} draft */
 const toInput = (draft) => {
   const allowed = optionKeysOf(draft.type)
@@ -463,6 +474,30 @@ export const BuilderScreen = ({ route, canWrite }) => {
               setSettings({ ...settings, skipPrefilled: e.target.checked ? true : undefined })
               setDirty(true)
             }} /> Skip the questions pre-filled from the link</label>
+          <div class="row">
+            <div class="stack"><label for="form-closes-at">Close at (your time)</label>
+              <input id="form-closes-at" type="datetime-local" disabled=${!canWrite} value=${localInput(settings.closesAt)}
+                onInput=${(e) => {
+                  const at = e.target.value === "" ? undefined : new Date(e.target.value)
+                  setSettings({
+                    ...settings,
+                    closesAt: at === undefined || Number.isNaN(at.getTime()) ? undefined : at.toISOString()
+                  })
+                  setDirty(true)
+                }} /></div>
+            <div class="stack"><label for="form-max-responses">Stop after this many responses</label>
+              <input id="form-max-responses" type="number" min="1" step="1" disabled=${!canWrite} value=${settings.maxResponses ?? ""}
+                onInput=${(e) => {
+                  setSettings({ ...settings, maxResponses: numberOrUndefined(e.target.value) })
+                  setDirty(true)
+                }} /></div>
+          </div>
+          <label for="form-closed-message">What the page says once closed or full</label>
+          <textarea id="form-closed-message" maxlength="1000" disabled=${!canWrite} placeholder="This form is no longer accepting responses."
+            value=${settings.closedMessage ?? ""} onInput=${(e) => {
+              setSettings({ ...settings, closedMessage: e.target.value.trim() === "" ? undefined : e.target.value })
+              setDirty(true)
+            }}></textarea>
           <p class="muted">A link pre-fills a question with <code>?prefill.<var>question id</var>=value</code>${
             form.fields[0] === undefined
               ? null

@@ -1,0 +1,140 @@
+/**
+ * A form's closing time and response limit (cases/ResponseLimits.ts), on a
+ * real server on each test database: submissions after `closesAt` and beyond
+ * `maxResponses` get 409, the page says so (with the form's own message when
+ * it has one), and concurrent submissions racing for the last places never
+ * take the form past its limit.
+ */
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { databaseTargets } from "@qforms/test-kit/Databases"
+import { api, createForm, getPage, postJson, seedWorkspace } from "@qforms/test-kit/PublicForms"
+import { startTestServer, type TestServer } from "@qforms/test-kit/TestServer"
+
+for (const target of databaseTargets) {
+  describe(`response limits on ${target.name}`, () => {
+    let server: TestServer
+    let key: string
+
+    beforeAll(async () => {
+      server = await startTestServer(target, {
+        rateLimit: { requestsPerSecond: 100_000, burst: 100_000 },
+        publicPage: { minSubmitSeconds: 0, submissionRateLimit: { requestsPerSecond: 100_000, burst: 100_000 } }
+      })
+      key = (await seedWorkspace(server)).key
+    }, 120_000)
+    afterAll(async () => {
+      await server?.close()
+    })
+
+    const form = async (settings: Record<string, unknown>) => {
+      const made = await createForm(server, key, {
+        title: "Limited",
+        fields: [{ type: "short_text", label: "Name", required: true }]
+      })
+      const patched = await api(server, key, "PATCH", `/forms/${made.id}`, { settings })
+      expect(patched.status, patched.text).toBe(200)
+      return { ...made, name: made.fields[0]!.id }
+    }
+
+    it("refuses settings that are not a closing time or a limit, naming the problem", async () => {
+      const made = await createForm(server, key, { title: "Bad settings", fields: [] })
+      const cases: ReadonlyArray<readonly [unknown, string]> = [
+        [{ closesAt: "tomorrow" }, "closesAt must be a date and time with its offset, such as 2026-12-01T17:00:00Z"],
+        [{ closesAt: "2026-12-01T17:00:00" }, "closesAt must be a date and time with its offset"],
+        [{ closesAt: "2026-13-45T17:00:00Z" }, "closesAt must be a date and time with its offset"],
+        [{ maxResponses: 0 }, "maxResponses must be a whole number from 1 to 10000000"],
+        [{ maxResponses: 2.5 }, "maxResponses must be a whole number"],
+        [{ closedMessage: "  " }, "closedMessage must not be empty"]
+      ]
+      for (const [settings, message] of cases) {
+        const reply = await api(server, key, "PATCH", `/forms/${made.id}`, { settings })
+        expect(reply.status, JSON.stringify(settings)).toBe(400)
+        expect(reply.body.error).toContain(message)
+      }
+    })
+
+    it("takes no response after closesAt: 409 through the API, a kind page (its own message if set)", async () => {
+      const open = await form({ closesAt: "2999-01-01T00:00:00+01:00" })
+      expect(
+        (await api(server, key, "POST", `/forms/${open.id}/responses`, { values: { [open.name]: "Ada" } })).status
+      ).toBe(201)
+      expect((await getPage(server, `/f/${open.publicId}`)).status).toBe(200)
+
+      const past = await form({ closesAt: "2020-01-01T00:00:00Z" })
+      const refused = await api(server, key, "POST", `/forms/${past.id}/responses`, { values: { [past.name]: "Ada" } })
+      expect(refused.status).toBe(409)
+      expect(refused.body.error).toBe("this form closed at 2020-01-01T00:00:00Z and takes no more responses")
+      const viaPage = await postJson(server, past.publicId, { values: { [past.name]: "Ada" } })
+      expect(viaPage.status).toBe(409)
+      const page = await getPage(server, `/f/${past.publicId}`)
+      expect(page.status).toBe(410)
+      expect(page.text).toContain("This form is no longer accepting responses.")
+
+      const kind = await form({
+        closesAt: "2020-01-01T00:00:00Z",
+        closedMessage: "Registration has closed — see you next year!"
+      })
+      const kindPage = await getPage(server, `/f/${kind.publicId}`)
+      expect(kindPage.status).toBe(410)
+      expect(kindPage.text).toContain("Registration has closed — see you next year!")
+    })
+
+    it("never takes more than maxResponses, however many submissions race for the last places", async () => {
+      const limit = 5
+      const limited = await form({ maxResponses: limit })
+      // Each new response row waits 20 ms before it is written: the moment between a submission counting the
+      // responses and its own being counted is then wide enough that, without the lock, racers would all see
+      // room for them (a fault injected in the database, not a mock).
+      await server.run(
+        Effect.flatMap(SqlClient.SqlClient, (sql) =>
+          Effect.andThen(
+            sql`create or replace function qforms_test_slow_insert() returns trigger language plpgsql as $$
+              begin perform pg_sleep(0.02); return new; end $$`,
+            sql`create trigger responses_slow_insert before insert on responses
+              for each row execute function qforms_test_slow_insert()`
+          )
+        )
+      )
+      // 3 in first, then 80 at once for the last 2 places (through the API and the page's JSON route).
+      for (let i = 0; i < 3; i++) {
+        const reply = await api(server, key, "POST", `/forms/${limited.id}/responses`, {
+          values: { [limited.name]: `Early ${i}` }
+        })
+        expect(reply.status).toBe(201)
+      }
+      const replies = await Promise.all(
+        Array.from({ length: 80 }, (_, i) =>
+          i % 2 === 0
+            ? api(server, key, "POST", `/forms/${limited.id}/responses`, { values: { [limited.name]: `Racer ${i}` } })
+            : postJson(server, limited.publicId, { values: { [limited.name]: `Racer ${i}` } })
+        )
+      )
+      const statuses = replies.map((r) => r.status).sort()
+      expect(statuses.filter((s) => s === 201)).toHaveLength(limit - 3)
+      expect(statuses.filter((s) => s === 409)).toHaveLength(80 - (limit - 3))
+      for (const refused of replies.filter((r) => r.status === 409)) {
+        expect(refused.body.error).toBe(`this form has reached its limit of ${limit} responses`)
+      }
+      const list = await api(server, key, "GET", `/forms/${limited.id}/responses`)
+      expect(list.body.responses).toHaveLength(limit)
+      const page = await getPage(server, `/f/${limited.publicId}`)
+      expect(page.status).toBe(410)
+      expect(page.text).toContain("This form has received all the responses it can take.")
+
+      await server.run(
+        Effect.flatMap(SqlClient.SqlClient, (sql) => sql`drop trigger responses_slow_insert on responses`)
+      )
+
+      // Deleting a response frees a place.
+      const freed = await api(server, key, "DELETE", `/responses/${list.body.responses[0].id}`)
+      expect(freed.status).toBe(204)
+      expect((await getPage(server, `/f/${limited.publicId}`)).status).toBe(200)
+      const again = await api(server, key, "POST", `/forms/${limited.id}/responses`, {
+        values: { [limited.name]: "Late" }
+      })
+      expect(again.status).toBe(201)
+    })
+  })
+}
