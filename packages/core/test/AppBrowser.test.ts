@@ -161,6 +161,8 @@ describe.skipIf(!present)("the application in a browser", () => {
       await page.locator(`#${key}-randomize`).check()
       await page.locator(`#${key}-allowOther`).check()
       await page.locator(`#${key}-otherLabel`).fill("Something else")
+      await page.locator(`#${key}-quotas`).fill("Bug: 50")
+      await page.locator(`#${key}-quotas`).blur()
     })
     await addQuestion("rating", "How urgent is it?")
     await addQuestion("nps", "Would you recommend us?", async (key) =>
@@ -225,7 +227,8 @@ describe.skipIf(!present)("the application in a browser", () => {
           choices: ["Billing", "Bug", "Other"],
           randomize: true,
           allowOther: true,
-          otherLabel: "Something else"
+          otherLabel: "Something else",
+          quotas: { Bug: 50 }
         }
       }),
       expect.objectContaining({ type: "nps", options: { maxLabel: "Certainly" } }),

@@ -9,7 +9,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { databaseTargets } from "@qforms/test-kit/Databases"
-import { api, createForm, getPage, postJson, seedWorkspace } from "@qforms/test-kit/PublicForms"
+import { answer, api, createForm, getPage, postJson, seedWorkspace } from "@qforms/test-kit/PublicForms"
 import { startTestServer, type TestServer } from "@qforms/test-kit/TestServer"
 
 for (const target of databaseTargets) {
@@ -79,6 +79,74 @@ for (const target of databaseTargets) {
       const kindPage = await getPage(server, `/f/${kind.publicId}`)
       expect(kindPage.status).toBe(410)
       expect(kindPage.text).toContain("Registration has closed — see you next year!")
+    })
+
+    it("fills each choice only up to its quota, under racing submissions; a full choice is shown as full", async () => {
+      for (const [quotas, message] of [
+        [{ B: 2 }, 'quotas names "B", which is not a choice'],
+        [{ A: 0 }, "a quota must be a whole number from 1 to 1000000"]
+      ] as const) {
+        const bad = await api(server, key, "POST", "/forms", {
+          title: "Bad quotas",
+          fields: [{ type: "select", label: "S", options: { choices: ["A"], quotas } }]
+        })
+        expect(bad.status).toBe(400)
+        expect(bad.body.error).toContain(message)
+      }
+
+      const made = await createForm(server, key, {
+        title: "Workshops",
+        fields: [
+          { type: "short_text", label: "Name", required: true },
+          { type: "select", label: "Session", options: { choices: ["Keynote", "Panel"], quotas: { Keynote: 3 } } },
+          { type: "checkboxes", label: "Extras", options: { choices: ["Lunch", "Dinner"], quotas: { Lunch: 2 } } }
+        ]
+      })
+      const [name, session, extras] = made.fields.map((f) => f.id) as [number, number, number]
+      await server.run(
+        Effect.flatMap(SqlClient.SqlClient, (sql) =>
+          Effect.andThen(
+            sql`create or replace function qforms_test_slow_insert() returns trigger language plpgsql as $$
+              begin perform pg_sleep(0.02); return new; end $$`,
+            sql`create trigger responses_slow_insert before insert on responses
+              for each row execute function qforms_test_slow_insert()`
+          )
+        )
+      )
+      const replies = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          postJson(server, made.publicId, { values: { [name]: `Racer ${i}`, [session]: "Keynote" } })
+        )
+      )
+      await server.run(
+        Effect.flatMap(SqlClient.SqlClient, (sql) => sql`drop trigger responses_slow_insert on responses`)
+      )
+      expect(replies.filter((r) => r.status === 201)).toHaveLength(3)
+      const refused = replies.filter((r) => r.status !== 201)
+      expect(refused).toHaveLength(37)
+      for (const r of refused) {
+        expect(r.status).toBe(400)
+        expect(r.body.error).toBe('"Session": "Keynote" is full')
+      }
+      // Another choice, and no choice, still go in.
+      expect((await postJson(server, made.publicId, { values: { [name]: "Eve", [session]: "Panel" } })).status).toBe(
+        201
+      )
+      expect((await postJson(server, made.publicId, { values: { [name]: "Mallory" } })).status).toBe(201)
+      // Checkboxes: a list holding the full choice is refused.
+      for (const expected of [201, 201, 400]) {
+        const reply = await api(server, key, "POST", `/forms/${made.id}/responses`, {
+          values: { [name]: "Lunch-goer", [extras]: ["Lunch", "Dinner"] }
+        })
+        expect(reply.status).toBe(expected)
+        if (expected === 400) expect(reply.body.error).toBe('"Extras": "Lunch" is full')
+      }
+      // The page shows the full choice as full, and it cannot be chosen.
+      const welcome = await getPage(server, `/f/${made.publicId}`)
+      let page = await answer(server, made.publicId, welcome.text, [], "start")
+      page = await answer(server, made.publicId, page.text, ["Trudy"])
+      expect(page.text).toMatch(/value="Keynote"[^>]* disabled="disabled"> <span>Keynote \(full\)<\/span>/)
+      expect(page.text).toMatch(/value="Panel"> <span>Panel<\/span>/)
     })
 
     it("never takes more than maxResponses, however many submissions race for the last places", async () => {

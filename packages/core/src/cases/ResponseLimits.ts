@@ -1,19 +1,24 @@
 /**
  * When a form stops taking responses by its settings (`forms/FormSettings.ts`):
- * at `closesAt`, and once it has `maxResponses`. The moment is checked when a
- * response is submitted; the count is checked inside the submission's
- * transaction under a lock on the form's row (`for no key update`), so that
- * submissions racing for the last places are checked one after the other and
- * the form never takes one more than its limit. The lock is taken only by
- * forms with a limit; the count is the sum of the form's sharded counters
- * (`ResponseCounts.ts`), written in the same transactions.
+ * at `closesAt`, and once it has `maxResponses`; and when a choice with a
+ * quota (`options.quotas` of a select or checkboxes question) is full. The
+ * moment is checked when a response is submitted; the counts are checked
+ * inside the submission's transaction under a lock on the form's row (`for no
+ * key update`), so that submissions racing for the last places are checked
+ * one after the other and neither the form nor a choice ever takes one more
+ * than its limit. The lock is taken only by forms with a limit or a quota.
+ * The form's count is the sum of its sharded counters (`ResponseCounts.ts`),
+ * written in the same transactions; a choice's is counted over the form's
+ * submitted responses.
  *
  * @module
  */
 import * as Effect from "effect/Effect"
 import * as SqlClient from "effect/sql/SqlClient"
+import type { AnswerValue } from "../forms/Answers.ts"
+import { type Field, quotasOf } from "../forms/Fields.ts"
 import type { FormSettings } from "../forms/FormSettings.ts"
-import { Conflict } from "../kernel/Errors.ts"
+import { Conflict, InvalidInput } from "../kernel/Errors.ts"
 
 /** Why a form takes no more responses, if it does not: closed at its `closesAt`, or full. */
 export type Stop =
@@ -65,20 +70,64 @@ export const make = Effect.gen(function* () {
         )
   }
 
+  /** The choices of a question whose quota the form's submitted responses have used up. */
+  const fullChoices = Effect.fnUntraced(function* (workspaceId: number, formId: number, field: Field) {
+    const quotas = quotasOf(field)
+    if (quotas.length === 0) return new Set<string>()
+    const key = String(field.id)
+    // A select's answer is the choice itself, a checkboxes answer a list holding it.
+    const rows = yield* sql<{ readonly choice: string; readonly n: number | bigint }>`
+      select q.choice, (
+        select count(*) from responses r
+        where r.workspace_id = ${workspaceId} and r.form_id = ${formId} and r.finished
+          and (r.answers -> ${key} = to_jsonb(q.choice) or r.answers -> ${key} @> jsonb_build_array(q.choice))
+      ) as n
+      from unnest(${quotas.map(([choice]) => choice)}::text[]) as q(choice)`
+    const limit = new Map(quotas)
+    return new Set(rows.filter((row) => Number(row.n) >= (limit.get(row.choice) ?? Infinity)).map((row) => row.choice))
+  })
+
   /**
    * Inside a submission's transaction, before its response is counted: locks
    * the form's row (held until the transaction ends, so the next submission
-   * counts after this one is in) and fails with 409 when it is full.
+   * counts after this one is in), fails with 409 when the form is full, and
+   * with 400 naming the question when a chosen choice is full (the respondent
+   * may pick another).
    */
-  const claimPlace = Effect.fnUntraced(function* (workspaceId: number, formId: number, settings: FormSettings) {
-    if (settings.maxResponses === undefined) return
+  const claimPlace = Effect.fnUntraced(function* (
+    workspaceId: number,
+    formId: number,
+    form: { readonly settings: FormSettings; readonly fields: ReadonlyArray<Field> },
+    values: Readonly<Record<string, AnswerValue>>
+  ) {
+    if (!limited(form)) return
     yield* sql`select id from forms where workspace_id = ${workspaceId} and id = ${formId} for no key update`
-    const stop = yield* full(workspaceId, formId, settings)
+    const stop = yield* full(workspaceId, formId, form.settings)
     if (stop !== undefined) return yield* refusal(stop)
+    const issues: Array<{ readonly path: string; readonly message: string }> = []
+    for (const field of form.fields) {
+      const answer = Object.hasOwn(values, String(field.id)) ? values[String(field.id)] : undefined
+      const chosen = typeof answer === "string" ? [answer] : Array.isArray(answer) ? answer : []
+      if (chosen.length === 0 || quotasOf(field).length === 0) continue
+      const taken = yield* fullChoices(workspaceId, formId, field)
+      const over = chosen.find((choice) => taken.has(choice))
+      if (over !== undefined) {
+        issues.push({
+          path: `values.${field.id}`,
+          message: `${JSON.stringify(field.label)}: ${JSON.stringify(over)} is full`
+        })
+      }
+    }
+    if (issues.length > 0) {
+      return yield* new InvalidInput({ message: issues.map((i) => i.message).join("; "), details: issues })
+    }
   })
 
-  return { full, claimPlace }
+  return { full, fullChoices, claimPlace }
 })
 
-/** Whether a form's settings put a limit on its count, so that its submissions take {@link make}'s lock. */
-export const limitsCount = (settings: FormSettings): boolean => settings.maxResponses !== undefined
+/** Whether a form has a limit or a quota, so that its submissions take {@link make}'s lock. */
+export const limited = (form: {
+  readonly settings: FormSettings
+  readonly fields: ReadonlyArray<{ readonly options: Field["options"] }>
+}): boolean => form.settings.maxResponses !== undefined || form.fields.some((f) => quotasOf(f).length > 0)

@@ -198,15 +198,14 @@ export class Responses extends Context.Service<
         const needsTransaction =
           options.partialId !== undefined ||
           route.fields.some(takesUploads) ||
-          ResponseLimits.limitsCount(form.settings) ||
+          ResponseLimits.limited(form) ||
           ((yield* Mailer).configured && route.fields.some(asksEmail))
         const write = (inTransaction: boolean) =>
           Effect.gen(function* () {
             if (inTransaction && !(yield* forms.holdForSubmission(actor.workspaceId, formId))) {
               return yield* new FormNotFound({ message: `form ${formId} not found` })
             }
-            // A form with a response limit: its submissions are counted one after the other.
-            if (inTransaction) yield* limits.claimPlace(actor.workspaceId, formId, form.settings)
+
             // File answers name uploads: each must be an upload to that question
             // of this form, not yet attached; its stored name, size and type
             // replace whatever the client sent.
@@ -221,6 +220,8 @@ export class Responses extends Context.Service<
                   : [])
               ])
             }
+            // A form with a response limit or quotas: its submissions are counted one after the other.
+            if (inTransaction) yield* limits.claimPlace(actor.workspaceId, formId, form, validated.success)
             const values = stored(validated.success, hidden)
             const respondent = deriveRespondent(fields, values)
             // The contact and the new response's id in one statement, so the row's name, its event and its

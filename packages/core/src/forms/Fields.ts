@@ -203,6 +203,50 @@ const OtherFields = {
   )
 }
 
+/** The most places a quota may give one choice. */
+export const MAX_QUOTA = 1_000_000
+
+/** How many responses may pick each choice (select, checkboxes): `{"Keynote": 20}`; a full choice is shown as full. */
+const QuotaFields = {
+  quotas: Schema.optionalKey(
+    Schema.Record(
+      Schema.String,
+      Schema.Finite.check(
+        Schema.isInt({ message: `a quota must be a whole number from 1 to ${MAX_QUOTA}` }),
+        Schema.isBetween(
+          { minimum: 1, maximum: MAX_QUOTA },
+          { message: `a quota must be a whole number from 1 to ${MAX_QUOTA}` }
+        )
+      )
+    )
+  )
+}
+
+/** Every quota must name one of the choices. */
+const quotaIssues = (o: {
+  readonly choices: ReadonlyArray<string>
+  readonly quotas?: Readonly<Record<string, number>> | undefined
+}): ReadonlyArray<Schema.FilterIssue> =>
+  Object.keys(o.quotas ?? {})
+    .filter((choice) => !o.choices.includes(choice))
+    .map((choice) => ({
+      path: ["quotas", choice],
+      issue: `quotas names ${JSON.stringify(choice)}, which is not a choice`
+    }))
+
+/**
+ * The quota of each choice that has one, as stored on a question.
+ *
+ * @example
+ * ```ts
+ * quotasOf({ options: { choices: ["A", "B"], quotas: { A: 20 } } }) // [["A", 20]]
+ * ```
+ */
+export const quotasOf = (field: {
+  readonly options: AnyFieldOptions | null
+}): ReadonlyArray<readonly [string, number]> =>
+  Object.entries(field.options?.quotas ?? {}).filter(([choice]) => (field.options?.choices ?? []).includes(choice))
+
 /** A choice may not be called like the Other choice that `allowOther` adds: both would read the same. */
 const otherClash = (o: {
   readonly choices: ReadonlyArray<string>
@@ -258,10 +302,16 @@ export type BaseOptions = typeof BaseOptions.Type
  * Schema.decodeUnknownSync(SelectOptions)({ choices: ["Red"], allowOther: true, randomize: true })
  * ```
  */
-const SelectOptionFields = { ...TextOptionFields, choices: Choices, ...RandomizeField, ...OtherFields }
+const SelectOptionFields = { ...TextOptionFields, choices: Choices, ...RandomizeField, ...OtherFields, ...QuotaFields }
 
 export const SelectOptions = strictStruct(SelectOptionFields).check(
-  Schema.makeFilter(otherClash, { expected: "no choice called like the Other choice" })
+  Schema.makeFilter(
+    (o) => {
+      const clash = otherClash(o)
+      return [...(clash === undefined ? [] : [clash]), ...quotaIssues(o)]
+    },
+    { expected: "no choice called like the Other choice, quotas of choices only" }
+  )
 )
 
 /** Decoded {@link SelectOptions}. @example `const o: SelectOptions = { choices: ["Red"] }` */
@@ -395,7 +445,8 @@ const CheckboxesOptionFields = {
   minSelections: Schema.optionalKey(NonNegativeInt),
   maxSelections: Schema.optionalKey(PositiveInt),
   ...RandomizeField,
-  ...OtherFields
+  ...OtherFields,
+  ...QuotaFields
 }
 
 export const CheckboxesOptions = strictStruct(CheckboxesOptionFields).check(
@@ -406,6 +457,7 @@ export const CheckboxesOptions = strictStruct(CheckboxesOptionFields).check(
       const n = o.choices.length + (o.allowOther === true ? 1 : 0)
       const clash = otherClash(o)
       if (clash !== undefined) issues.push(clash)
+      issues.push(...quotaIssues(o))
       if (o.minSelections !== undefined && o.maxSelections !== undefined && o.minSelections > o.maxSelections) {
         issues.push({ path: ["minSelections"], issue: "minSelections must be less than or equal to maxSelections" })
       }
@@ -859,7 +911,8 @@ export const AnyFieldOptions = Schema.Struct({
   top: Schema.optionalKey(Schema.Int),
   randomize: Schema.optionalKey(Schema.Boolean),
   allowOther: Schema.optionalKey(Schema.Boolean),
-  otherLabel: Schema.optionalKey(Schema.String)
+  otherLabel: Schema.optionalKey(Schema.String),
+  quotas: Schema.optionalKey(Schema.Record(Schema.String, Schema.Finite))
 })
 
 /** Decoded {@link AnyFieldOptions}. @example `const o: AnyFieldOptions = {}` */

@@ -36,7 +36,7 @@ import type * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as Multipart from "effect/http/Multipart"
 import * as Actors from "../identity/Actors.ts"
 import { type AnswerState, AnswerTokens, maxAgeMs } from "../cases/AnswerTokens.ts"
-import { type Field, takesUploads } from "../forms/Fields.ts"
+import { type Field, quotasOf, takesUploads } from "../forms/Fields.ts"
 import { type AnswerValue, isRealAnswer } from "../forms/Answers.ts"
 import { Files } from "../files/Files.ts"
 import * as FormLogic from "../forms/FormLogic.ts"
@@ -366,6 +366,12 @@ export const layer = (options: PublicPageOptions = {}) =>
           const token = yield* tokens.sign(state)
           const headers = yield* resumeHeaders(form, state)
           const field = form.fields[index]!
+          const full =
+            quotasOf(field).length === 0
+              ? undefined
+              : yield* Effect.flatMap(forms.getPublic(form.publicId), ({ workspaceId }) =>
+                  limits.fullChoices(workspaceId, form.id, field)
+                )
           return show(
             extra.status ?? (extra.error === undefined && extra.notice === undefined ? 200 : 400),
             `${form.title} (${index + 1} of ${form.fields.length})`,
@@ -378,7 +384,8 @@ export const layer = (options: PublicPageOptions = {}) =>
               notice: extra.notice,
               last: nextAsked(form, state, field.id) === undefined,
               first: previousAsked(form, state, field.id) === undefined,
-              seed: state.startedAt % 2 ** 32
+              seed: state.startedAt % 2 ** 32,
+              full
             }),
             true,
             extra.headers === undefined ? headers : { ...headers, ...extra.headers }

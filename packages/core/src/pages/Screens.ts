@@ -172,7 +172,12 @@ const group = (
   field: Field,
   error: string | undefined,
   kind: "radio" | "checkbox",
-  choices: ReadonlyArray<{ readonly value: string; readonly label: string; readonly other?: boolean }>,
+  choices: ReadonlyArray<{
+    readonly value: string
+    readonly label: string
+    readonly other?: boolean
+    readonly disabled?: boolean
+  }>,
   checked: ReadonlyArray<string>,
   className: string,
   hint?: string,
@@ -194,19 +199,26 @@ ${choices.map(
     )}${attr("autofocus", (checked.length === 0 ? index === 0 : checked[0] === choice.value) ? "autofocus" : false)}${attr(
       "aria-invalid",
       error ? "true" : false
-    )}${attr("data-other", choice.other === true && "")}> <span>${choice.label}</span></label>\n`
+    )}${attr("data-other", choice.other === true && "")}${attr("disabled", choice.disabled === true && "disabled")}> <span>${
+      choice.label
+    }</span></label>\n`
 )}</div>
 ${other === undefined ? null : otherBox(other, error)}
 </fieldset>`
 
 /** A question's choices in the respondent's order, then its Other choice; and which of them are checked. */
-const choiceList = (field: Field, entered: Entered, seed: number | undefined) => {
+const choiceList = (field: Field, entered: Entered, seed: number | undefined, full: ReadonlySet<string>) => {
   const choices = ordered(field, seed)
   const other = otherChoice(field, entered)
   return {
     other,
     choices: [
-      ...choices.map((c) => ({ value: c, label: c, other: false })),
+      // A choice whose quota is used up is shown, marked full, and cannot be chosen.
+      ...choices.map((c) =>
+        full.has(c)
+          ? { value: c, label: `${c} (full)`, other: false, disabled: true }
+          : { value: c, label: c, other: false }
+      ),
       ...(other === undefined ? [] : [{ value: other.label, label: other.label, other: true }])
     ],
     checked: [...entered.texts.filter((t) => choices.includes(t)), ...(other?.chosen ? [other.label] : [])]
@@ -347,7 +359,13 @@ ${field.options?.help ? html`<p class="help" id="help">${field.options.help}</p>
 }
 
 /** The input(s) of one question. */
-const control = (field: Field, entered: Entered, error: string | undefined, seed: number | undefined): Html => {
+const control = (
+  field: Field,
+  entered: Entered,
+  error: string | undefined,
+  seed: number | undefined,
+  full: ReadonlySet<string>
+): Html => {
   const options = field.options
   const first = entered.texts[0] ?? ""
   const invalid = attr("aria-invalid", error ? "true" : false)
@@ -387,7 +405,7 @@ ${options?.help ? html`<p class="help" id="help">${options.help}</p>` : null}`
       )}${attr("aria-describedby", describedBy(field, error, "newline-hint"))}${invalid}>${first}</textarea>
 <p class="hint" id="newline-hint">Shift+Enter for a new line</p>`
     case "select": {
-      const list = choiceList(field, entered, seed)
+      const list = choiceList(field, entered, seed, full)
       if (list.choices.length > maxRadioChoices) {
         const chosen = list.checked[0]
         return html`${label}
@@ -401,14 +419,14 @@ ${list.choices.map(
     html`<option value="${c.value}"${attr("selected", c.value === chosen ? "selected" : false)}${attr(
       "data-other",
       c.other === true && ""
-    )}>${c.label}</option>\n`
+    )}${attr("disabled", "disabled" in c && c.disabled === true && "disabled")}>${c.label}</option>\n`
 )}</select>
 ${list.other === undefined ? null : otherBox(list.other, error)}`
       }
       return group(field, error, "radio", list.choices, list.checked, "", undefined, list.other)
     }
     case "checkboxes": {
-      const list = choiceList(field, entered, seed)
+      const list = choiceList(field, entered, seed, full)
       return group(field, error, "checkbox", list.choices, list.checked, "", checkboxHint(field), list.other)
     }
     case "rating": {
@@ -526,6 +544,8 @@ export const question = (options: {
   readonly first?: boolean | undefined
   /** What shuffles the choices of a question with `randomize`: the same for one respondent (when they started). */
   readonly seed?: number | undefined
+  /** The choices whose quota is used up: shown as full. */
+  readonly full?: ReadonlySet<string> | undefined
 }): Html => {
   const { form, index } = options
   const field = form.fields[index]!
@@ -538,7 +558,7 @@ export const question = (options: {
 <form method="post"${attr("enctype", multipart && "multipart/form-data")} novalidate>
 ${stepInputs(options.token, String(field.id))}
 ${options.notice ? html`<p class="error" role="alert">${options.notice}</p>` : null}
-${control(field, options.entered, options.error, options.seed)}
+${control(field, options.entered, options.error, options.seed, options.full ?? new Set())}
 <p class="error" id="error" role="alert" aria-live="assertive">${options.error ?? ""}</p>
 <div class="actions"><button type="submit" name="move" value="next" class="ok">${last ? "Submit" : "OK"}</button>
 ${!first ? html`<button type="submit" name="move" value="back" class="back" formnovalidate>Back</button>` : null}

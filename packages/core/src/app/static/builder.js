@@ -175,6 +175,26 @@ const OptionsEditor = ({ draft, update, disabled }) => {
       }</div>`
         : null
     }
+    ${
+      draft.type === "select" || draft.type === "checkboxes"
+        ? html`<div class="stack"><label for=${id("quotas")}>Places per choice (one a line, such as "Keynote: 20"; others unlimited)</label>
+      <textarea id=${id("quotas")} disabled=${disabled}
+        value=${Object.entries(draft.options.quotas ?? {})
+          .map(([choice, n]) => `${choice}: ${n}`)
+          .join("\n")}
+        onChange=${(e) => {
+          /** @type {Record<string, number>} */
+          const quotas = {}
+          for (const line of e.target.value.split("\n")) {
+            const at = line.lastIndexOf(":")
+            const choice = line.slice(0, at).trim()
+            const n = Number(line.slice(at + 1).trim())
+            if (at > 0 && choice !== "" && Number.isFinite(n)) quotas[choice] = n
+          }
+          set("quotas", Object.keys(quotas).length === 0 ? undefined : quotas)
+        }}></textarea></div>`
+        : null
+    }
     ${draft.type === "ranking" ? num("top", "Places to rank (every choice if empty)") : null}
     ${
       draft.type === "matrix"
