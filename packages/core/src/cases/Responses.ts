@@ -205,7 +205,6 @@ export class Responses extends Context.Service<
             if (inTransaction && !(yield* forms.holdForSubmission(actor.workspaceId, formId))) {
               return yield* new FormNotFound({ message: `form ${formId} not found` })
             }
-
             // File answers name uploads: each must be an upload to that question
             // of this form, not yet attached; its stored name, size and type
             // replace whatever the client sent.

@@ -343,7 +343,14 @@ export const layer = (options: PublicPageOptions = {}) =>
           return Effect.succeed({ "set-cookie": `${resumeCookieName(form.publicId)}=; ${where}; Max-Age=0` })
         if (state.partialId === undefined) return Effect.succeed(undefined)
         return Effect.map(
-          tokens.sign({ form: form.publicId, startedAt: state.startedAt, values: {}, partialId: state.partialId }),
+          tokens.sign({
+            form: form.publicId,
+            startedAt: state.startedAt,
+            values: {},
+            partialId: state.partialId,
+            // The questions pre-filled from the link stay passed over when the respondent comes back.
+            ...(state.prefilled === undefined ? {} : { prefilled: state.prefilled })
+          }),
           (token): Record<string, string> => ({
             "set-cookie": `${resumeCookieName(form.publicId)}=${token}; ${where}; Max-Age=${maxAgeMs / 1000}`
           })
@@ -512,20 +519,27 @@ export const layer = (options: PublicPageOptions = {}) =>
           const { form, workspaceId } = found.success
           const hidden = hiddenFromUrl(form, request.url)
           const prefill = prefillFromUrl(form, request.url)
-          const prefilled = form.settings.skipPrefilled === true ? { prefilled: Object.keys(prefill) } : {}
+          const linked = form.settings.skipPrefilled === true ? Object.keys(prefill) : []
           const resumed = yield* resume(request, form, workspaceId)
           if (Option.isSome(resumed)) {
             // Answers given before win over the link's.
+            const kept = resumed.value.prefilled ?? []
             const state = {
               ...resumed.value,
-              ...prefilled,
+              ...(kept.length + linked.length === 0 ? {} : { prefilled: [...new Set([...kept, ...linked])] }),
               values: { ...prefill, ...resumed.value.values },
               hidden: { ...resumed.value.hidden, ...hidden }
             }
             return yield* welcomePage(form, state, undefined, "Welcome back: your earlier answers are still here.")
           }
           const now = yield* Clock.currentTimeMillis
-          const state = { form: form.publicId, startedAt: now, values: prefill, hidden, ...prefilled }
+          const state = {
+            form: form.publicId,
+            startedAt: now,
+            values: prefill,
+            hidden,
+            ...(linked.length === 0 ? {} : { prefilled: linked })
+          }
           return yield* Object.keys(hidden).length === 0 && Object.keys(prefill).length === 0
             ? freshWelcomePage(form, state)
             : welcomePage(form, state)
