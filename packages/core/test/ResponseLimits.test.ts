@@ -149,6 +149,51 @@ for (const target of databaseTargets) {
       expect(page.text).toMatch(/value="Panel"> <span>Panel<\/span>/)
     })
 
+    it("with oneResponsePerEmail takes one response per e-mail address, also when the same address races", async () => {
+      const made = await createForm(server, key, {
+        title: "One each",
+        fields: [{ type: "email", label: "Email" }]
+      })
+      const email = made.fields[0]!.id
+      expect(
+        (await api(server, key, "PATCH", `/forms/${made.id}`, { settings: { oneResponsePerEmail: true } })).status
+      ).toBe(200)
+      expect((await postJson(server, made.publicId, { values: { [email]: "ada@example.com" } })).status).toBe(201)
+      const again = await postJson(server, made.publicId, { values: { [email]: "ADA@example.com" } })
+      expect(again.status).toBe(400)
+      expect(again.body.error).toBe("a response with this e-mail address was already submitted to this form")
+      expect(again.body.details).toEqual([
+        { path: `values.${email}`, message: "a response with this e-mail address was already submitted to this form" }
+      ])
+      // Without an e-mail address, nothing to compare: both go in.
+      expect((await postJson(server, made.publicId, { values: {} })).status).toBe(201)
+      expect((await postJson(server, made.publicId, { values: {} })).status).toBe(201)
+      // The page goes back to the e-mail question with the message.
+      const welcome = await getPage(server, `/f/${made.publicId}`)
+      const page = await answer(server, made.publicId, welcome.text, [], "start")
+      const refused = await answer(server, made.publicId, page.text, ["ada@example.com"])
+      expect(refused.status).toBe(400)
+      expect(refused.text).toContain("a response with this e-mail address was already submitted to this form")
+      // Ten submissions with one new address at once: one goes in.
+      await server.run(
+        Effect.flatMap(SqlClient.SqlClient, (sql) =>
+          Effect.andThen(
+            sql`create or replace function qforms_test_slow_insert() returns trigger language plpgsql as $$
+              begin perform pg_sleep(0.02); return new; end $$`,
+            sql`create trigger responses_slow_insert before insert on responses
+              for each row execute function qforms_test_slow_insert()`
+          )
+        )
+      )
+      const racers = await Promise.all(
+        Array.from({ length: 10 }, () => postJson(server, made.publicId, { values: { [email]: "grace@example.com" } }))
+      )
+      await server.run(
+        Effect.flatMap(SqlClient.SqlClient, (sql) => sql`drop trigger responses_slow_insert on responses`)
+      )
+      expect(racers.map((r) => r.status).sort()).toEqual([201, ...Array.from({ length: 9 }, () => 400)])
+    })
+
     it("never takes more than maxResponses, however many submissions race for the last places", async () => {
       const limit = 5
       const limited = await form({ maxResponses: limit })

@@ -6,7 +6,9 @@
  * inside the submission's transaction under a lock on the form's row (`for no
  * key update`), so that submissions racing for the last places are checked
  * one after the other and neither the form nor a choice ever takes one more
- * than its limit. The lock is taken only by forms with a limit or a quota.
+ * than its limit, nor one e-mail address a second response with
+ * `oneResponsePerEmail`. The lock is taken only by forms with a limit, a
+ * quota or that setting.
  * The form's count is the sum of its sharded counters (`ResponseCounts.ts`),
  * written in the same transactions; a choice's is counted over the form's
  * submitted responses.
@@ -98,13 +100,26 @@ export const make = Effect.gen(function* () {
     workspaceId: number,
     formId: number,
     form: { readonly settings: FormSettings; readonly fields: ReadonlyArray<Field> },
-    values: Readonly<Record<string, AnswerValue>>
+    values: Readonly<Record<string, AnswerValue>>,
+    respondent: { readonly email: string | null; readonly fieldId: number | undefined }
   ) {
     if (!limited(form)) return
     yield* sql`select id from forms where workspace_id = ${workspaceId} and id = ${formId} for no key update`
     const stop = yield* full(workspaceId, formId, form.settings)
     if (stop !== undefined) return yield* refusal(stop)
     const issues: Array<{ readonly path: string; readonly message: string }> = []
+    if (form.settings.oneResponsePerEmail === true && respondent.email !== null) {
+      const before = yield* sql`
+        select 1 from responses
+        where workspace_id = ${workspaceId} and form_id = ${formId} and finished and lower(email) = lower(${respondent.email})
+        limit 1`
+      if (before.length > 0) {
+        issues.push({
+          path: respondent.fieldId === undefined ? "values" : `values.${respondent.fieldId}`,
+          message: "a response with this e-mail address was already submitted to this form"
+        })
+      }
+    }
     for (const field of form.fields) {
       const answer = Object.hasOwn(values, String(field.id)) ? values[String(field.id)] : undefined
       const chosen = typeof answer === "string" ? [answer] : Array.isArray(answer) ? answer : []
@@ -126,8 +141,11 @@ export const make = Effect.gen(function* () {
   return { full, fullChoices, claimPlace }
 })
 
-/** Whether a form has a limit or a quota, so that its submissions take {@link make}'s lock. */
+/** Whether a form has a limit, a quota or one response per e-mail address, so that its submissions take {@link make}'s lock. */
 export const limited = (form: {
   readonly settings: FormSettings
   readonly fields: ReadonlyArray<{ readonly options: Field["options"] }>
-}): boolean => form.settings.maxResponses !== undefined || form.fields.some((f) => quotasOf(f).length > 0)
+}): boolean =>
+  form.settings.maxResponses !== undefined ||
+  form.settings.oneResponsePerEmail === true ||
+  form.fields.some((f) => quotasOf(f).length > 0)

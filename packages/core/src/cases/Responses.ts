@@ -219,10 +219,16 @@ export class Responses extends Context.Service<
                   : [])
               ])
             }
-            // A form with a response limit or quotas: its submissions are counted one after the other.
-            if (inTransaction) yield* limits.claimPlace(actor.workspaceId, formId, form, validated.success)
             const values = stored(validated.success, hidden)
             const respondent = deriveRespondent(fields, values)
+            // A form with a response limit, quotas or one response per e-mail: its submissions are counted
+            // one after the other.
+            if (inTransaction) {
+              yield* limits.claimPlace(actor.workspaceId, formId, form, validated.success, {
+                email: respondent.email,
+                fieldId: route.fields.find((f) => asksEmail(f) && Object.hasOwn(validated.success, String(f.id)))?.id
+              })
+            }
             // The contact and the new response's id in one statement, so the row's name, its event and its
             // activity are known before the one statement that writes them.
             const nextId = sql`nextval(pg_get_serial_sequence('responses', 'id'))::int`

@@ -10,6 +10,8 @@
  * - `closesAt`, `maxResponses`: the form takes no response from that moment
  *   on, or once it has that many (`cases/ResponseLimits.ts`); `closedMessage`
  *   is what its page then says.
+ * - `oneResponsePerEmail`: a second response from the same e-mail address is
+ *   refused (`cases/ResponseLimits.ts`).
  *
  * @module
  */
@@ -50,6 +52,11 @@ const fields = {
       )
     )
   ).annotate({ description: "The form takes no response once it has this many (checked when each one is stored)." }),
+  oneResponsePerEmail: Schema.optionalKey(Schema.Boolean).annotate({
+    description:
+      "Take one response per e-mail address (the respondent's, from the first answered email or contact question): " +
+      "a second one is refused with 400 on that question. Responses without an e-mail address are not limited."
+  }),
   closedMessage: Schema.optionalKey(
     Schema.Trim.check(
       Schema.isNonEmpty({ message: "closedMessage must not be empty" }),

@@ -494,6 +494,11 @@ export const BuilderScreen = ({ route, canWrite }) => {
               setSettings({ ...settings, skipPrefilled: e.target.checked ? true : undefined })
               setDirty(true)
             }} /> Skip the questions pre-filled from the link</label>
+          <label><input type="checkbox" id="form-one-per-email" disabled=${!canWrite} checked=${settings.oneResponsePerEmail === true}
+            onChange=${(e) => {
+              setSettings({ ...settings, oneResponsePerEmail: e.target.checked ? true : undefined })
+              setDirty(true)
+            }} /> One response per e-mail address (needs an e-mail or contact question)</label>
           <div class="row">
             <div class="stack"><label for="form-closes-at">Close at (your time)</label>
               <input id="form-closes-at" type="datetime-local" disabled=${!canWrite} value=${localInput(settings.closesAt)}
