@@ -12,6 +12,30 @@ import { databaseTargets } from "@qforms/test-kit/Databases"
 import { answer, api, createForm, getPage, postJson, seedWorkspace } from "@qforms/test-kit/PublicForms"
 import { startTestServer, type TestServer } from "@qforms/test-kit/TestServer"
 
+/**
+ * Makes each new response row wait 20 ms before it is written, until the
+ * returned function is called: the moment between a submission counting the
+ * responses and its own being counted is then wide enough that, without the
+ * lock, racing submissions would all see room for them (a fault injected in
+ * the database, not a mock).
+ */
+const slowInserts = async (server: TestServer): Promise<() => Promise<void>> => {
+  await server.run(
+    Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      Effect.andThen(
+        sql`create or replace function qforms_test_slow_insert() returns trigger language plpgsql as $$
+          begin perform pg_sleep(0.02); return new; end $$`,
+        sql`create trigger responses_slow_insert before insert on responses
+          for each row execute function qforms_test_slow_insert()`
+      )
+    )
+  )
+  return () =>
+    server.run(
+      Effect.asVoid(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`drop trigger responses_slow_insert on responses`))
+    )
+}
+
 for (const target of databaseTargets) {
   describe(`response limits on ${target.name}`, () => {
     let server: TestServer
@@ -103,24 +127,13 @@ for (const target of databaseTargets) {
         ]
       })
       const [name, session, extras] = made.fields.map((f) => f.id) as [number, number, number]
-      await server.run(
-        Effect.flatMap(SqlClient.SqlClient, (sql) =>
-          Effect.andThen(
-            sql`create or replace function qforms_test_slow_insert() returns trigger language plpgsql as $$
-              begin perform pg_sleep(0.02); return new; end $$`,
-            sql`create trigger responses_slow_insert before insert on responses
-              for each row execute function qforms_test_slow_insert()`
-          )
-        )
-      )
+      const fast = await slowInserts(server)
       const replies = await Promise.all(
         Array.from({ length: 40 }, (_, i) =>
           postJson(server, made.publicId, { values: { [name]: `Racer ${i}`, [session]: "Keynote" } })
         )
       )
-      await server.run(
-        Effect.flatMap(SqlClient.SqlClient, (sql) => sql`drop trigger responses_slow_insert on responses`)
-      )
+      await fast()
       expect(replies.filter((r) => r.status === 201)).toHaveLength(3)
       const refused = replies.filter((r) => r.status !== 201)
       expect(refused).toHaveLength(37)
@@ -175,41 +188,18 @@ for (const target of databaseTargets) {
       expect(refused.status).toBe(400)
       expect(refused.text).toContain("a response with this e-mail address was already submitted to this form")
       // Ten submissions with one new address at once: one goes in.
-      await server.run(
-        Effect.flatMap(SqlClient.SqlClient, (sql) =>
-          Effect.andThen(
-            sql`create or replace function qforms_test_slow_insert() returns trigger language plpgsql as $$
-              begin perform pg_sleep(0.02); return new; end $$`,
-            sql`create trigger responses_slow_insert before insert on responses
-              for each row execute function qforms_test_slow_insert()`
-          )
-        )
-      )
+      const fast = await slowInserts(server)
       const racers = await Promise.all(
         Array.from({ length: 10 }, () => postJson(server, made.publicId, { values: { [email]: "grace@example.com" } }))
       )
-      await server.run(
-        Effect.flatMap(SqlClient.SqlClient, (sql) => sql`drop trigger responses_slow_insert on responses`)
-      )
+      await fast()
       expect(racers.map((r) => r.status).sort()).toEqual([201, ...Array.from({ length: 9 }, () => 400)])
     })
 
     it("never takes more than maxResponses, however many submissions race for the last places", async () => {
       const limit = 5
       const limited = await form({ maxResponses: limit })
-      // Each new response row waits 20 ms before it is written: the moment between a submission counting the
-      // responses and its own being counted is then wide enough that, without the lock, racers would all see
-      // room for them (a fault injected in the database, not a mock).
-      await server.run(
-        Effect.flatMap(SqlClient.SqlClient, (sql) =>
-          Effect.andThen(
-            sql`create or replace function qforms_test_slow_insert() returns trigger language plpgsql as $$
-              begin perform pg_sleep(0.02); return new; end $$`,
-            sql`create trigger responses_slow_insert before insert on responses
-              for each row execute function qforms_test_slow_insert()`
-          )
-        )
-      )
+      const fast = await slowInserts(server)
       // 3 in first, then 80 at once for the last 2 places (through the API and the page's JSON route).
       for (let i = 0; i < 3; i++) {
         const reply = await api(server, key, "POST", `/forms/${limited.id}/responses`, {
@@ -236,9 +226,7 @@ for (const target of databaseTargets) {
       expect(page.status).toBe(410)
       expect(page.text).toContain("This form has received all the responses it can take.")
 
-      await server.run(
-        Effect.flatMap(SqlClient.SqlClient, (sql) => sql`drop trigger responses_slow_insert on responses`)
-      )
+      await fast()
 
       // Deleting a response frees a place.
       const freed = await api(server, key, "DELETE", `/responses/${list.body.responses[0].id}`)

@@ -80,20 +80,19 @@ export const firstAsked = (form: FormWithFields, state: AnswerState): Field | un
   return FormLogic.path(form.fields, factsOf(form, state)).find((f) => !skip(f))
 }
 
+/** The question asked after (`FormLogic.next`) or before (`FormLogic.previous`) `id` on the logic path, passing over skipped ones. */
+const stepping =
+  (step: typeof FormLogic.next) =>
+  (form: FormWithFields, state: AnswerState, id: number): Field | undefined => {
+    const skip = skipper(form, state)
+    const facts = factsOf(form, state)
+    let field = step(form.fields, facts, id)
+    while (field !== undefined && skip(field)) field = step(form.fields, facts, field.id)
+    return field
+  }
+
 /** The question asked after `id` on the logic path, passing over skipped ones. */
-export const nextAsked = (form: FormWithFields, state: AnswerState, id: number): Field | undefined => {
-  const skip = skipper(form, state)
-  const facts = factsOf(form, state)
-  let field = FormLogic.next(form.fields, facts, id)
-  while (field !== undefined && skip(field)) field = FormLogic.next(form.fields, facts, field.id)
-  return field
-}
+export const nextAsked = stepping(FormLogic.next)
 
 /** The question asked before `id` on the logic path, passing over skipped ones. */
-export const previousAsked = (form: FormWithFields, state: AnswerState, id: number): Field | undefined => {
-  const skip = skipper(form, state)
-  const facts = factsOf(form, state)
-  let field = FormLogic.previous(form.fields, facts, id)
-  while (field !== undefined && skip(field)) field = FormLogic.previous(form.fields, facts, field.id)
-  return field
-}
+export const previousAsked = stepping(FormLogic.previous)
