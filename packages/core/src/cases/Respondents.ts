@@ -47,6 +47,40 @@ const normalizeLabel = (label: string): string =>
 export const asksEmail = (field: Pick<Field, "type" | "options">): boolean =>
   field.type === "email" || partsOf(field).some((part) => part.name === "email")
 
+/** The text answer of a question, or the given part of a contact's answer, trimmed; null when there is none. */
+const textAnswer = (values: Readonly<Record<string, AnswerValue>>, field: Field, part: string): string | null => {
+  const key = String(field.id)
+  const answer = Object.hasOwn(values, key) ? values[key] : undefined
+  const value =
+    field.type === "contact" && Predicate.isObject(answer)
+      ? new Map<string, unknown>(Object.entries(answer)).get(part)
+      : answer
+  if (!Predicate.isString(value)) return null
+  const s = stripBidiControls(value).trim()
+  return s === "" ? null : s
+}
+
+/**
+ * The respondent's e-mail address and the question it came from: the first
+ * answered `email` question, or `contact` question with its e-mail part, in
+ * position order (the `email` of {@link deriveRespondent}).
+ *
+ * @example
+ * ```ts
+ * respondentEmailOf(fields, { "2": "ada@example.com" }) // { field: <question 2>, email: "ada@example.com" }
+ * ```
+ */
+export const respondentEmailOf = (
+  fields: ReadonlyArray<Field>,
+  values: Readonly<Record<string, AnswerValue>>
+): { readonly field: Field; readonly email: string } | undefined => {
+  for (const field of byPosition(fields)) {
+    const email = asksEmail(field) ? textAnswer(values, field, "email") : null
+    if (email !== null) return { field, email }
+  }
+  return undefined
+}
+
 /**
  * Guesses who answered: `email` is the e-mail of the first answered `email`
  * or `contact` question; `name` is the name of the first answered `contact`
@@ -66,28 +100,16 @@ export const deriveRespondent = (
   values: Readonly<Record<string, AnswerValue>>
 ): { name: string | null; email: string | null } => {
   const sorted = byPosition(fields)
-  /** The text answer of a question, or the given part of a contact's answer. */
-  const answerOf = (field: Field, part: string): string | null => {
-    const key = String(field.id)
-    const answer = Object.hasOwn(values, key) ? values[key] : undefined
-    const value =
-      field.type === "contact" && Predicate.isObject(answer)
-        ? new Map<string, unknown>(Object.entries(answer)).get(part)
-        : answer
-    if (!Predicate.isString(value)) return null
-    const s = stripBidiControls(value).trim()
-    return s === "" ? null : s
-  }
   const firstAnswer = (predicate: (field: Field) => boolean, part = ""): string | null => {
     for (const field of sorted) {
       if (predicate(field)) {
-        const answer = answerOf(field, part)
+        const answer = textAnswer(values, field, part)
         if (answer !== null) return answer
       }
     }
     return null
   }
-  const email = firstAnswer(asksEmail, "email")
+  const email = respondentEmailOf(fields, values)?.email ?? null
   const textLabel = (labels: ReadonlySet<string>) => (f: Field) =>
     f.type === "short_text" && labels.has(normalizeLabel(f.label))
   const name =

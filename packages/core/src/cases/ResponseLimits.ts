@@ -21,6 +21,7 @@ import type { AnswerValue } from "../forms/Answers.ts"
 import { type Field, quotasOf } from "../forms/Fields.ts"
 import type { FormSettings } from "../forms/FormSettings.ts"
 import { Conflict, InvalidInput } from "../kernel/Errors.ts"
+import { respondentEmailOf } from "./Respondents.ts"
 
 /** Why a form takes no more responses, if it does not: closed at its `closesAt`, or full. */
 export type Stop =
@@ -101,21 +102,23 @@ export const make = Effect.gen(function* () {
     formId: number,
     form: { readonly settings: FormSettings; readonly fields: ReadonlyArray<Field> },
     values: Readonly<Record<string, AnswerValue>>,
-    respondent: { readonly email: string | null; readonly fieldId: number | undefined }
+    email: string | null
   ) {
     if (!limited(form)) return
     yield* sql`select id from forms where workspace_id = ${workspaceId} and id = ${formId} for no key update`
     const stop = yield* full(workspaceId, formId, form.settings)
     if (stop !== undefined) return yield* refusal(stop)
     const issues: Array<{ readonly path: string; readonly message: string }> = []
-    if (form.settings.oneResponsePerEmail === true && respondent.email !== null) {
+    if (form.settings.oneResponsePerEmail === true && email !== null) {
       const before = yield* sql`
         select 1 from responses
-        where workspace_id = ${workspaceId} and form_id = ${formId} and finished and lower(email) = lower(${respondent.email})
+        where workspace_id = ${workspaceId} and form_id = ${formId} and finished and lower(email) = lower(${email})
         limit 1`
       if (before.length > 0) {
+        // On the question the address came from.
+        const from = respondentEmailOf(form.fields, values)?.field.id
         issues.push({
-          path: respondent.fieldId === undefined ? "values" : `values.${respondent.fieldId}`,
+          path: from === undefined ? "values" : `values.${from}`,
           message: "a response with this e-mail address was already submitted to this form"
         })
       }

@@ -224,10 +224,7 @@ export class Responses extends Context.Service<
             // A form with a response limit, quotas or one response per e-mail: its submissions are counted
             // one after the other.
             if (inTransaction) {
-              yield* limits.claimPlace(actor.workspaceId, formId, form, validated.success, {
-                email: respondent.email,
-                fieldId: route.fields.find((f) => asksEmail(f) && Object.hasOwn(validated.success, String(f.id)))?.id
-              })
+              yield* limits.claimPlace(actor.workspaceId, formId, form, validated.success, respondent.email)
             }
             // The contact and the new response's id in one statement, so the row's name, its event and its
             // activity are known before the one statement that writes them.

@@ -165,6 +165,16 @@ export const FileAnswerInput = Schema.Struct({
 export type FileAnswerInput = typeof FileAnswerInput.Type
 
 /**
+ * A typed signature as submitted: `consent` may be `false`, so that the
+ * answer is refused with a message saying to tick the box rather than as a
+ * value of the wrong shape.
+ */
+const TypedSignatureInput = Schema.Struct({ typedName: Schema.String, consent: Schema.Boolean }).annotate({
+  identifier: "TypedSignatureInput",
+  description: "A typed signature: the full name and `consent: true` (that the typed name is the signature)."
+})
+
+/**
  * An answer as submitted: like {@link AnswerValue}, with a file given by its
  * upload's `fileId`; `null` leaves an optional question unanswered.
  */
@@ -175,10 +185,7 @@ export const AnswerInput = Schema.NullOr(
     Schema.Boolean,
     Schema.Array(Schema.String),
     FileAnswerInput,
-    Schema.Struct({ typedName: Schema.String, consent: Schema.Boolean }).annotate({
-      identifier: "TypedSignatureInput",
-      description: "A typed signature: the full name and `consent: true` (that the typed name is the signature)."
-    }),
+    TypedSignatureInput,
     Schema.Record(Schema.String, Schema.NullOr(Schema.Union([Schema.String, Schema.Array(Schema.String)])))
   ])
 ).annotate({
@@ -435,6 +442,9 @@ const checkMatrix = (q: string, field: Field, value: unknown): Check => {
   return ok(Object.fromEntries(out))
 }
 
+/** The message of a text typed for "Other" that is too long (select, checkboxes). */
+const otherTooLong = (q: string): Check => bad(`${q}: the other answer must be at most ${OTHER_MAX} characters`)
+
 /** A ranking: the choices in order, each once, as many as the places asked. */
 const checkRanking = (q: string, field: Field, value: unknown): Check => {
   if (!Array.isArray(value) || !value.every(Predicate.isString)) return bad(`${q} must be a list of choices in order`)
@@ -506,7 +516,7 @@ const checkAnswer = (field: Field, value: unknown): Check => {
       const s = value.trim()
       if ((options?.choices ?? []).includes(s)) return ok(s)
       if (other === undefined) return bad(message)
-      return s.length > OTHER_MAX ? bad(`${q}: the other answer must be at most ${OTHER_MAX} characters`) : ok(s)
+      return s.length > OTHER_MAX ? otherTooLong(q) : ok(s)
     }
     case "checkboxes":
       return checkCheckboxes(q, field, value)
@@ -567,9 +577,7 @@ const checkAnswer = (field: Field, value: unknown): Check => {
   }
 }
 
-const decodeTypedSignature = Schema.decodeUnknownResult(
-  Schema.Struct({ typedName: Schema.String, consent: Schema.Boolean })
-)
+const decodeTypedSignature = Schema.decodeUnknownResult(TypedSignatureInput)
 
 /** A signature: a drawn PNG uploaded to the question, or a typed full name with consent. */
 const checkSignature = (q: string, value: unknown): Check => {
@@ -604,7 +612,7 @@ const checkCheckboxes = (q: string, field: Field, value: unknown): Check => {
   } else if (unknown[0] !== undefined) {
     if (unknown.length > 1) return bad(`${q} takes one other answer besides the choices (${unknown.length} given)`)
     if (unknown[0] === "") return bad(`${q}: type your answer for ${JSON.stringify(other)}`)
-    if (unknown[0].length > OTHER_MAX) return bad(`${q}: the other answer must be at most ${OTHER_MAX} characters`)
+    if (unknown[0].length > OTHER_MAX) return otherTooLong(q)
   }
   if (new Set(picked).size !== picked.length) return bad(`${q} must not repeat a choice`)
   const min = options?.minSelections

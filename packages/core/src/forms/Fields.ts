@@ -294,7 +294,8 @@ export type BaseOptions = typeof BaseOptions.Type
  * Options of a `select` question: `choices` (1..200 distinct, trimmed,
  * non-empty strings of ≤ 200 chars), `randomize` (shuffled per respondent),
  * `allowOther` with `otherLabel` (an "Other" choice with a text box; no
- * choice may be called like it). Unknown keys are rejected.
+ * choice may be called like it), `quotas` (places per choice, each naming a
+ * choice). Unknown keys are rejected.
  *
  * @example
  * ```ts
@@ -431,8 +432,9 @@ export const rankedPlaces = (field: { readonly options: AnyFieldOptions | null }
 /**
  * Options of a `checkboxes` question: `choices` plus optional
  * `minSelections` (int ≥ 0) and `maxSelections` (int ≥ 1), with
- * min ≤ max ≤ number of choices (Other counting as one), `randomize`, and
- * `allowOther` with `otherLabel` as for `select`. Unknown keys are rejected.
+ * min ≤ max ≤ number of choices (Other counting as one), `randomize`,
+ * `allowOther` with `otherLabel` and `quotas` as for `select`. Unknown keys
+ * are rejected.
  *
  * @example
  * ```ts

@@ -81,6 +81,3 @@ export const FormSettings = strictStruct(fields, "setting").annotate({
 
 /** Decoded {@link FormSettings}. @example `const s: FormSettings = { skipPrefilled: true }` */
 export type FormSettings = typeof FormSettings.Type
-
-/** The settings of a form that has none: every default. */
-export const noSettings: FormSettings = {}

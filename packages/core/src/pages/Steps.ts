@@ -58,6 +58,17 @@ export const decodeFileAnswer = Schema.decodeUnknownResult(Schema.fromJsonString
 const postedUnder = (parts: Readonly<Record<string, ReadonlyArray<string>>>, name: string): ReadonlyArray<string> =>
   (Object.hasOwn(parts, name) ? (parts[name] ?? []) : []).filter((v) => v.trim() !== "")
 
+/** The text typed in the Other box (`a.other`), trimmed; "" when none. */
+const otherText = (parts: Readonly<Record<string, ReadonlyArray<string>>>): string =>
+  postedUnder(parts, "other")[0]?.trim() ?? ""
+
+/** An upload's answer as the page posts it (its JSON, from the upload route); the text as posted when it is not one. */
+const uploaded = (first: string): unknown => {
+  if (first === "") return undefined
+  const file = decodeFileAnswer(first)
+  return Result.isSuccess(file) ? file.success : first
+}
+
 /** The typed answer of a question from the texts the page posted (checked afterwards by `validateAnswers`). */
 export const parseAnswer = (
   field: Field,
@@ -98,14 +109,13 @@ export const parseAnswer = (
     case "select": {
       // "Other" stands for the text typed in its box; a text typed with nothing chosen is meant as Other too.
       const other = otherOf(field)
-      const typed = (posted("other")[0] ?? "").trim()
+      const typed = otherText(parts)
       if (other !== undefined && (first === other || (first === "" && typed !== ""))) return typed
       return first === "" ? undefined : answers[0]
     }
     case "checkboxes": {
       const other = otherOf(field)
-      const typed = (posted("other")[0] ?? "").trim()
-      return other === undefined ? answers : answers.map((a) => (a === other ? typed : a))
+      return other === undefined ? answers : answers.map((a) => (a === other ? otherText(parts) : a))
     }
     case "number":
     case "rating":
@@ -120,16 +130,10 @@ export const parseAnswer = (
       // A typed name (with or without the consent box) is the answer; else a drawing the script uploaded.
       const typedName = posted("typedName")[0]
       const consent = posted("consent")[0] === "yes"
-      if (typedName !== undefined || consent) return { typedName: typedName ?? "", consent }
-      if (first === "") return undefined
-      const file = decodeFileAnswer(first)
-      return Result.isSuccess(file) ? file.success : first
+      return typedName !== undefined || consent ? { typedName: typedName ?? "", consent } : uploaded(first)
     }
-    case "file": {
-      if (first === "") return undefined
-      const file = decodeFileAnswer(first)
-      return Result.isSuccess(file) ? file.success : first
-    }
+    case "file":
+      return uploaded(first)
     default:
       return answers[0] === undefined || answers[0].trim() === "" ? undefined : answers[0]
   }
@@ -147,7 +151,7 @@ export const postedProblem = (
 ): string | undefined => {
   const q = JSON.stringify(field.label)
   const other = otherOf(field)
-  if (other !== undefined && answers.includes(other) && (postedUnder(parts, "other")[0] ?? "").trim() === "") {
+  if (other !== undefined && answers.includes(other) && otherText(parts) === "") {
     return `${q}: type your answer for ${JSON.stringify(other)}`
   }
   if (field.type !== "ranking") return undefined

@@ -224,6 +224,23 @@
     })
   }
 
+  /** The page's upload route for one question. @param {string | undefined} fieldId */
+  const uploadUrl = (fieldId) =>
+    `${location.pathname.replace(/\/$/, "")}/uploads?fieldId=${encodeURIComponent(fieldId ?? "")}`
+
+  /**
+   * An upload's JSON answer, or null when it is not JSON (a proxy's error page, a cut connection).
+   * @param {string} text
+   * @returns {{ readonly name?: string, readonly error?: string } | null}
+   */
+  const jsonOf = (text) => {
+    try {
+      return JSON.parse(text)
+    } catch {
+      return null
+    }
+  }
+
   /**
    * Uploads a signature drawn on this step's pad: its answer (the upload's JSON) to post, undefined when
    * nothing new is drawn, or an Error whose message says why the upload failed.
@@ -241,20 +258,14 @@
     const body = new FormData()
     body.append("file", png, "signature.png")
     try {
-      const response = await fetch(
-        `${location.pathname.replace(/\/$/, "")}/uploads?fieldId=${encodeURIComponent(box.dataset.field ?? "")}`,
-        { method: "POST", body, headers: { accept: "application/json" } }
-      )
+      const response = await fetch(uploadUrl(box.dataset.field), {
+        method: "POST",
+        body,
+        headers: { accept: "application/json" }
+      })
       const text = await response.text()
       if (response.status === 201) return text
-      /** @type {{ readonly error?: string } | null} */
-      let parsed = null
-      try {
-        parsed = JSON.parse(text)
-      } catch {
-        parsed = null
-      }
-      return new Error(parsed?.error || `The signature could not be sent (HTTP ${response.status})`)
+      return new Error(jsonOf(text)?.error || `The signature could not be sent (HTTP ${response.status})`)
     } catch {
       return new Error("The signature could not be sent: the connection was lost")
     }
@@ -298,10 +309,7 @@
       const body = new FormData()
       body.append("file", chosen)
       const xhr = new XMLHttpRequest()
-      xhr.open(
-        "POST",
-        `${location.pathname.replace(/\/$/, "")}/uploads?fieldId=${encodeURIComponent(file.dataset.field ?? "")}`
-      )
+      xhr.open("POST", uploadUrl(file.dataset.field))
       xhr.setRequestHeader("accept", "application/json")
       busy = true
       bar.hidden = false
@@ -319,13 +327,7 @@
         file.setAttribute("aria-invalid", ok ? "false" : "true")
       }
       xhr.addEventListener("load", () => {
-        /** @type {{ readonly name?: string, readonly error?: string } | null} */
-        let body = null
-        try {
-          body = JSON.parse(xhr.responseText)
-        } catch {
-          body = null
-        }
+        const body = jsonOf(xhr.responseText)
         if (xhr.status === 201 && body) {
           answer.value = xhr.responseText
           bar.value = 1
