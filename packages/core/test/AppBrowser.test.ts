@@ -131,8 +131,16 @@ describe.skipIf(!present)("the application in a browser", () => {
     await hook?.close()
   })
 
-  it("takes a form from creation to a triaged first response; keys, roles and live updates work", async () => {
-    const page = await newPage()
+  // One flow in steps that share its state and run in order: each step has its own time budget, and a
+  // failure names the step it happened in.
+  let page: Page
+  let formId = 0
+  let saved: { fields: ReadonlyArray<{ id: number; type: string; options: unknown }>; settings: unknown }
+  let delivered: { event: string; stage: { name: string } | null; link: string }
+  let responseId = 0
+
+  it("signs in, builds a form in the builder with every option and setting typed, and publishes it", async () => {
+    page = await newPage()
     await page.goto(`${url}/app`)
     await page.waitForURL(/\/app\/sign-in/)
     await check(page, "01-sign-in")
@@ -205,11 +213,11 @@ describe.skipIf(!present)("the application in a browser", () => {
     await check(page, "03-builder")
     await page.getByRole("button", { name: "Save and publish" }).click()
     await page.getByText("Saved and published.").waitFor()
-    const formId = Number(/\/app\/forms\/(\d+)/.exec(page.url())![1])
+    formId = Number(/\/app\/forms\/(\d+)/.exec(page.url())![1])
     // The scale questions were saved with the options typed in the builder, and only those.
-    const saved = (await (
+    saved = (await (
       await fetch(`${url}/api/forms/${formId}`, { headers: { authorization: `Bearer ${ownerKey}` } })
-    ).json()) as { fields: ReadonlyArray<{ id: number; type: string; options: unknown }>; settings: unknown }
+    ).json()) as typeof saved
     // The closing time typed in the browser's time zone is stored as the same instant, in UTC.
     expect(saved.settings).toEqual({
       skipPrefilled: true,
@@ -244,7 +252,9 @@ describe.skipIf(!present)("the application in a browser", () => {
       }),
       expect.objectContaining({ type: "ranking", options: { choices: ["Speed", "Price", "Support"], top: 2 } })
     ])
+  }, 120_000)
 
+  it("subscribes a webhook; a response answered on the public page shows in the open inbox without a reload", async () => {
     // Subscribe a webhook for stage changes; its secret is shown once.
     await page.getByRole("link", { name: "Settings" }).click()
     await page.getByRole("tab", { name: "Webhooks" }).click()
@@ -305,7 +315,9 @@ describe.skipIf(!present)("the application in a browser", () => {
     expect(stored.responses[0]!.values).not.toHaveProperty(sliderId)
     expect(Object.keys(stored.responses[0]!.values)).toHaveLength(5)
     await check(page, "05-inbox-table")
+  }, 120_000)
 
+  it("moves the case on the board by dragging and by keyboard; the stage change is delivered to the webhook", async () => {
     // The board: drag the card to "New", then move it with the keyboard to "Done".
     await page.getByRole("tab", { name: "Board" }).click()
     const card = page.locator(".board-card").filter({ hasText: "Ada Lovelace" })
@@ -348,17 +360,19 @@ describe.skipIf(!present)("the application in a browser", () => {
       .waitFor()
     await page.getByText("Ada Lovelace moved to Done.").waitFor()
     await check(page, "06-inbox-board")
-    const delivered = await waitFor(() =>
+    delivered = await waitFor(() =>
       hook.received
         .map((r) => JSON.parse(r.body) as { event: string; stage: { name: string } | null; link: string })
         .find((body) => body.event === "response.stage_changed" && body.stage?.name === "Done")
     )
     expect(delivered.link).toMatch(/\/app\/responses\/\d+$/)
+  }, 120_000)
 
+  it("assigns, tags and notes the case on its page; the webhook's link opens that page", async () => {
     // The case page: assign, tag, note.
     await page.locator(".board-card").filter({ hasText: "Ada Lovelace" }).getByRole("link").click()
     await page.getByRole("heading", { name: "Ada Lovelace", level: 1 }).waitFor()
-    const responseId = Number(/\/app\/responses\/(\d+)/.exec(page.url())![1])
+    responseId = Number(/\/app\/responses\/(\d+)/.exec(page.url())![1])
     await page.getByLabel("Assignee").selectOption({ label: "Olivia Owner" })
     await page.getByText("Assignee changed.").waitFor()
     await page.getByLabel("Add tag").fill("vip")
@@ -382,7 +396,9 @@ describe.skipIf(!present)("the application in a browser", () => {
       delivered.link.startsWith("http") ? delivered.link.replace(/^https?:\/\/[^/]+/, url) : `${url}${delivered.link}`
     )
     await page.getByRole("heading", { name: "Ada Lovelace", level: 1 }).waitFor()
+  }, 120_000)
 
+  it("creates, uses and revokes an API key; retries a webhook delivery and sends a test ping", async () => {
     // API keys: created (shown once), works, revoked (then 401).
     await page.getByRole("link", { name: "Settings" }).click()
     await check(page, "08-settings-members")
@@ -417,7 +433,9 @@ describe.skipIf(!present)("the application in a browser", () => {
 
     await page.getByRole("link", { name: "Account" }).click()
     await check(page, "10-account")
+  }, 120_000)
 
+  it("generates, duplicates and deletes forms; tags the selected responses and exports the CSV", async () => {
     // Forms list: generate from a description, duplicate, delete (after confirming).
     await page.getByRole("link", { name: "Forms", exact: true }).click()
     await page
@@ -449,7 +467,9 @@ describe.skipIf(!present)("the application in a browser", () => {
     const csv = await page.request.get(`${url}${csvHref}`)
     expect(csv.headers()["content-type"]).toMatch(/text\/csv/)
     expect(await csv.text()).toContain("Ada Lovelace")
+  }, 120_000)
 
+  it("stays readable in dark mode and on a phone; a viewer reads and cannot change anything; signing out ends the session", async () => {
     // Dark mode: the same screens stay readable (axe checks contrast in the dark theme).
     const dark = await newPage("dark")
     await signIn(dark, "olivia@example.com", ownerPassword)

@@ -616,7 +616,10 @@ describe.skipIf(!present)("public form page in Chromium", () => {
     })
     expect(inked).toBeGreaterThan(200)
     await check({ page, name: "touch-360-dark", colorScheme: "dark", step: 0 }, "signature")
-    await page.getByRole("button", { name: "Submit" }).tap()
+    // Submit is clicked, not tapped: in Chromium 156 a tap sent through the DevTools protocol soon after
+    // a stroke sent the same way gives no click about half of the time (taps without a stroke before
+    // them, as on Start, do). The stroke is what this test is about.
+    await page.getByRole("button", { name: "Submit" }).click()
     await page.getByText("Thank you!").waitFor()
     expect(errors).toEqual([])
     await context.close()
