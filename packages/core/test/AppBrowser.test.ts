@@ -202,6 +202,7 @@ describe.skipIf(!present)("the application in a browser", () => {
     })
     await addQuestion("signature", "Sign here")
     await page.getByLabel("Skip the questions pre-filled from the link").check()
+    await page.getByLabel(/One response per device/).check()
     await page.getByLabel("Stop after this many responses").fill("100")
     await page.getByLabel("Close at (your time)").fill("2999-12-31T18:00")
     // The live preview walks the unsaved questions one at a time.
@@ -221,6 +222,7 @@ describe.skipIf(!present)("the application in a browser", () => {
     // The closing time typed in the browser's time zone is stored as the same instant, in UTC.
     expect(saved.settings).toEqual({
       skipPrefilled: true,
+      oneResponsePerDevice: true,
       maxResponses: 100,
       closesAt: expect.stringMatching(/^2999-12-31T\d{2}:00:00\.000Z$/)
     })
@@ -306,6 +308,10 @@ describe.skipIf(!present)("the application in a browser", () => {
     await publicPage.locator("canvas.pad").waitFor()
     await publicPage.getByRole("button", { name: "Submit" }).click()
     await publicPage.getByText(/Thank/).waitFor()
+    // The form takes one response per device: opened again on this one, it says so.
+    await publicPage.goto(`${url}/f/${detail.publicId}`)
+    await publicPage.getByText("You have already sent a response to this form from this device.").waitFor()
+    await check(publicPage, "05-public-already-sent")
     await page.getByRole("link", { name: "Ada Lovelace" }).waitFor({ timeout: 10_000 })
     await page.getByRole("status").getByText("New response from Ada Lovelace").waitFor()
     const stored = (await (

@@ -3,13 +3,24 @@
  * real server on each test database: submissions after `closesAt` and beyond
  * `maxResponses` get 409, the page says so (with the form's own message when
  * it has one), and concurrent submissions racing for the last places never
- * take the form past its limit.
+ * take the form past its limit; one response per e-mail address and per
+ * device (its signed cookie).
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { databaseTargets } from "@qforms/test-kit/Databases"
-import { answer, api, createForm, getPage, postJson, seedWorkspace } from "@qforms/test-kit/PublicForms"
+import {
+  answer,
+  api,
+  createForm,
+  getPage,
+  hidden,
+  postJson,
+  postStep,
+  seedWorkspace,
+  tokenOf
+} from "@qforms/test-kit/PublicForms"
 import { startTestServer, type TestServer } from "@qforms/test-kit/TestServer"
 
 /**
@@ -194,6 +205,83 @@ for (const target of databaseTargets) {
       )
       await fast()
       expect(racers.map((r) => r.status).sort()).toEqual([201, ...Array.from({ length: 9 }, () => 400)])
+    })
+
+    it("with oneResponsePerDevice marks the device a response was sent from and refuses it a second one", async () => {
+      const made = await form({ oneResponsePerDevice: true })
+      const cookieName = `qf_sent_${made.publicId}`
+      const markOf = (headers: Headers) => {
+        const cookie = headers.getSetCookie().find((c) => c.startsWith(`${cookieName}=`))
+        expect(cookie, "the mark's Set-Cookie").toBeDefined()
+        expect(cookie).toContain(`Path=/f/${made.publicId}`)
+        expect(cookie).toMatch(/HttpOnly/i)
+        expect(cookie).toMatch(/SameSite=Lax/i)
+        expect(cookie).toContain(`Max-Age=${400 * 24 * 60 * 60}`)
+        return cookie!.split(";")[0]!
+      }
+      // On the page without JavaScript: the thanks page marks the device, which then gets the kind refusal.
+      const welcome = await getPage(server, `/f/${made.publicId}`)
+      const question = await answer(server, made.publicId, welcome.text, [], "start")
+      const done = await answer(server, made.publicId, question.text, ["Ada"])
+      expect(done.text).toContain("Thank you!")
+      const mark = markOf(done.headers)
+      // The resume cookie is forgotten in the same answer.
+      expect(done.headers.getSetCookie().some((c) => c.startsWith(`qf_${made.publicId}=;`))).toBe(true)
+      const again = await getPage(server, `/f/${made.publicId}`, { cookie: mark })
+      expect(again.status).toBe(409)
+      expect(again.text).toContain("You have already sent a response to this form from this device. Thank you!")
+      // A step of a page opened before (another tab) is refused as well.
+      const step = await postStep(
+        server,
+        made.publicId,
+        [
+          ["token", tokenOf(question.text)],
+          ["at", hidden(question.text, "at")],
+          ["website", ""],
+          ["a", "Ada again"],
+          ["move", "next"]
+        ],
+        { cookie: mark }
+      )
+      expect(step.status).toBe(409)
+      // As JSON: 409 with the reason; the same device without its cookie is not known.
+      const json = await postJson(server, made.publicId, { values: { [made.name]: "Ada" } }, { cookie: mark })
+      expect(json.status).toBe(409)
+      expect(json.body).toEqual({
+        error:
+          "this device has already sent a response to this form, which takes one per device (setting oneResponsePerDevice)"
+      })
+      const other = await postJson(server, made.publicId, { values: { [made.name]: "Grace" } })
+      expect(other.status).toBe(201)
+      markOf(other.headers)
+      // A changed or made-up mark, or another form's, counts for nothing.
+      const value = mark.slice(cookieName.length + 1)
+      const [payload, mac] = value.split(".") as [string, string]
+      const forged = Buffer.from(
+        JSON.stringify({ ...JSON.parse(Buffer.from(payload, "base64url").toString()), sentAt: 0 })
+      ).toString("base64url")
+      for (const cookie of [`${cookieName}=${forged}.${mac}`, `${cookieName}=x.y`, `${cookieName}=`]) {
+        expect((await getPage(server, `/f/${made.publicId}`, { cookie })).status, cookie).toBe(200)
+      }
+      const second = await form({ oneResponsePerDevice: true })
+      expect(
+        (await getPage(server, `/f/${second.publicId}`, { cookie: `qf_sent_${second.publicId}=${value}` })).status
+      ).toBe(200)
+      // Without the setting no mark is left, and a marked device is not refused.
+      const open = await form({})
+      const free = await postJson(server, open.publicId, { values: { [open.name]: "Ada" } })
+      expect(free.status).toBe(201)
+      expect(free.headers.getSetCookie()).toEqual([])
+      expect(
+        (
+          await postJson(
+            server,
+            open.publicId,
+            { values: { [open.name]: "Ada" } },
+            { cookie: `qf_sent_${open.publicId}=${value}` }
+          )
+        ).status
+      ).toBe(201)
     })
 
     it("never takes more than maxResponses, however many submissions race for the last places", async () => {

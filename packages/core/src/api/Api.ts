@@ -573,7 +573,8 @@ export class PublicGroup extends HttpApiGroup.make("public").add(
   }).annotate(
     OpenApi.Description,
     "Submits a response to a published form as its respondent (source `form`), without an API key. " +
-      "404 for an unknown or draft form, 409 for a closed one, 429 (with `Retry-After`) when this address sends too many."
+      "404 for an unknown or draft form, 409 for a closed or full one (and, with `oneResponsePerDevice`, from a " +
+      "device whose cookie shows it has sent its response), 429 (with `Retry-After`) when this address sends too many."
   ),
   HttpApiEndpoint.post("upload", "/f/:publicId/uploads", {
     params: PublicIdParams,

@@ -12,6 +12,8 @@
  *   is what its page then says.
  * - `oneResponsePerEmail`: a second response from the same e-mail address is
  *   refused (`cases/ResponseLimits.ts`).
+ * - `oneResponsePerDevice`: the page leaves a signed cookie on the device a
+ *   response was sent from and refuses a second one (`pages/DeviceMarks.ts`).
  *
  * @module
  */
@@ -56,6 +58,11 @@ const fields = {
     description:
       "Take one response per e-mail address (the respondent's, from the first answered email or contact question): " +
       "a second one is refused with 400 on that question. Responses without an e-mail address are not limited."
+  }),
+  oneResponsePerDevice: Schema.optionalKey(Schema.Boolean).annotate({
+    description:
+      "Take one response per device: the public page leaves a signed cookie (400 days) on the device a response " +
+      "was sent from, and a second one from it gets 409. A private window or another browser goes around it."
   }),
   closedMessage: Schema.optionalKey(
     Schema.Trim.check(

@@ -78,6 +78,7 @@ import {
 import { refusalMessage, UploadLimiter } from "./UploadLimits.ts"
 import { firstAsked, nextAsked, prefillFromUrl, previousAsked } from "./Prefill.ts"
 import * as ResponseLimits from "../cases/ResponseLimits.ts"
+import * as DeviceMarks from "./DeviceMarks.ts"
 import { clientAddress } from "../web/RequestOrigin.ts"
 
 /** Settings of the public page. */
@@ -129,6 +130,12 @@ export { isMultipartStep, parseAnswer, hiddenFromUrl } from "./Steps.ts"
 // Routes
 // ---------------------------------------------------------------------------
 
+/** What the page says to a device that has sent its response to a form with `oneResponsePerDevice`. */
+const ALREADY_SENT = "You have already sent a response to this form from this device. Thank you!"
+/** What a JSON submission from such a device gets, with 409. */
+const DEVICE_SENT_ERROR =
+  "this device has already sent a response to this form, which takes one per device (setting oneResponsePerDevice)"
+
 /**
  * The routes of the public page (mounted by `Http.layer`).
  *
@@ -157,6 +164,7 @@ export const layer = (options: PublicPageOptions = {}) =>
       const files = yield* Files
       const uploadLimiter = yield* UploadLimiter
       const limits = yield* ResponseLimits.make
+      const marks = yield* DeviceMarks.make
       const maxFieldBytes = options.maxBodyBytes ?? 1024 * 1024
 
       /**
@@ -333,6 +341,14 @@ export const layer = (options: PublicPageOptions = {}) =>
           ),
           Effect.catchTag("FormNotFound", () => Effect.succeed(Result.fail(notFound)))
         )
+
+      /** With `oneResponsePerDevice`: the page that says this device has sent its response, when it has. */
+      const sentBefore = (request: HttpServerRequest.HttpServerRequest, form: FormWithFields) =>
+        form.settings.oneResponsePerDevice === true
+          ? Effect.map(marks.sent(request.cookies, form.publicId), (sent) =>
+              sent ? show(409, form.title, Screens.message(form.title, ALREADY_SENT)) : undefined
+            )
+          : Effect.succeed(undefined)
 
       const publicIdParam = Effect.map(HttpRouter.params, (params) => params["publicId"] ?? "")
 
@@ -517,6 +533,8 @@ export const layer = (options: PublicPageOptions = {}) =>
           const found = yield* published(yield* publicIdParam)
           if (Result.isFailure(found)) return found.failure
           const { form, workspaceId } = found.success
+          const sent = yield* sentBefore(request, form)
+          if (sent !== undefined) return sent
           const hidden = hiddenFromUrl(form, request.url)
           const prefill = prefillFromUrl(form, request.url)
           const linked = form.settings.skipPrefilled === true ? Object.keys(prefill) : []
@@ -583,7 +601,12 @@ export const layer = (options: PublicPageOptions = {}) =>
               { partialId: state.partialId, form }
             )
             .pipe(
-              Effect.as(show(200, form.title, Screens.thanks(form), false, forget)),
+              Effect.flatMap(() => {
+                const thanks = show(200, form.title, Screens.thanks(form), false, forget)
+                return form.settings.oneResponsePerDevice === true
+                  ? marks.mark(thanks, form.publicId)
+                  : Effect.succeed(thanks)
+              }),
               Effect.catchTags({
                 InvalidInput: (error) => {
                   // Back to the first question with a problem, its message beside it.
@@ -620,6 +643,8 @@ export const layer = (options: PublicPageOptions = {}) =>
           const found = yield* published(publicId)
           if (Result.isFailure(found)) return found.failure
           const { form } = found.success
+          const sent = yield* sentBefore(request, form)
+          if (sent !== undefined) return sent
           const input = yield* readStep(publicId)
           const verified = yield* Effect.result(tokens.verify(input.token, publicId))
           if (Result.isFailure(verified)) {
@@ -760,6 +785,9 @@ export const layer = (options: PublicPageOptions = {}) =>
             }
           }
           const { form, workspaceId } = target.value
+          const devicePerResponse = form.settings.oneResponsePerDevice === true
+          if (devicePerResponse && (yield* marks.sent(request.cookies, publicId)))
+            return json(409, { error: DEVICE_SENT_ERROR })
           const submitted = yield* Effect.result(
             responses.submit(
               Actors.respondent(workspaceId),
@@ -769,7 +797,10 @@ export const layer = (options: PublicPageOptions = {}) =>
               { form }
             )
           )
-          if (Result.isSuccess(submitted)) return json(201, { id: submitted.success.id })
+          if (Result.isSuccess(submitted)) {
+            const created = json(201, { id: submitted.success.id })
+            return devicePerResponse ? yield* marks.mark(created, publicId) : created
+          }
           const error = submitted.failure
           if (error._tag === "SqlError") return yield* Effect.die(error)
           return domainResponse(error, { "x-content-type-options": "nosniff" })

@@ -499,6 +499,11 @@ export const BuilderScreen = ({ route, canWrite }) => {
               setSettings({ ...settings, oneResponsePerEmail: e.target.checked ? true : undefined })
               setDirty(true)
             }} /> One response per e-mail address (needs an e-mail or contact question)</label>
+          <label><input type="checkbox" id="form-one-per-device" disabled=${!canWrite} checked=${settings.oneResponsePerDevice === true}
+            onChange=${(e) => {
+              setSettings({ ...settings, oneResponsePerDevice: e.target.checked ? true : undefined })
+              setDirty(true)
+            }} /> One response per device (a cookie: another browser or a private window goes around it)</label>
           <div class="row">
             <div class="stack"><label for="form-closes-at">Close at (your time)</label>
               <input id="form-closes-at" type="datetime-local" disabled=${!canWrite} value=${localInput(settings.closesAt)}
