@@ -265,6 +265,7 @@ const generators = (doc: Json, key: string, s: Seeded, tools: ReadonlyArray<{ na
   const publicIds = fc.constantFrom(
     s.publicId,
     s.draftPublicId,
+    s.lockedPublicId,
     "nope",
     "%00",
     "..%2f..",
@@ -281,11 +282,14 @@ const generators = (doc: Json, key: string, s: Seeded, tools: ReadonlyArray<{ na
       `q${s.fieldIds.name}`,
       String(s.fieldIds.name),
       "values",
-      "fileId"
+      "fileId",
+      "at",
+      "a",
+      "move"
     ),
     fc.oneof(
       fc.string({ maxLength: 50 }),
-      fc.constantFrom("-1", "99999999999", "x".repeat(100_000), "\u0000", "back", "next", "submit")
+      fc.constantFrom("-1", "99999999999", "x".repeat(100_000), "\u0000", "back", "next", "submit", "access", "welcome")
     ),
     { maxKeys: 5 }
   )
@@ -346,7 +350,12 @@ const generators = (doc: Json, key: string, s: Seeded, tools: ReadonlyArray<{ na
         headers: { "content-type": "application/json" },
         body: json(
           mutate(
-            { values: { [s.fieldIds.name]: "Ada", [s.fieldIds.file]: { fileId: s.fileId } }, token: "x", website: "" },
+            {
+              values: { [s.fieldIds.name]: "Ada", [s.fieldIds.file]: { fileId: s.fileId } },
+              token: "x",
+              website: "",
+              accessCode: "code"
+            },
             at,
             nasty
           )

@@ -165,6 +165,9 @@ export const CheckedOptions = Schema.Struct({
       minSubmitSeconds: optional(NonNegativeNumber),
       trustedProxyHops: optional(NonNegativeInt),
       partialResponsesPerAddressPerHour: optional(NonNegativeInt),
+      accessCodeFailures: optional(
+        Schema.Struct({ perAddress: optional(RateLimitConfig), perForm: optional(RateLimitConfig) })
+      ),
       maxBodyBytes: optional(PositiveInt)
     })
   ),

@@ -203,6 +203,7 @@ describe.skipIf(!present)("the application in a browser", () => {
     await addQuestion("signature", "Sign here")
     await page.getByLabel("Skip the questions pre-filled from the link").check()
     await page.getByLabel(/One response per device/).check()
+    await page.getByLabel(/^Access code/).fill("Blue Door")
     await page.getByLabel("Stop after this many responses").fill("100")
     await page.getByLabel("Close at (your time)").fill("2999-12-31T18:00")
     // The live preview walks the unsaved questions one at a time.
@@ -223,6 +224,7 @@ describe.skipIf(!present)("the application in a browser", () => {
     expect(saved.settings).toEqual({
       skipPrefilled: true,
       oneResponsePerDevice: true,
+      accessCode: "Blue Door",
       maxResponses: 100,
       closesAt: expect.stringMatching(/^2999-12-31T\d{2}:00:00\.000Z$/)
     })
@@ -275,6 +277,13 @@ describe.skipIf(!present)("the application in a browser", () => {
     const publicPage = await newPage()
     const detail = (await (await page.request.get(`${url}/api/forms/${form}`)).json()) as { publicId: string }
     await publicPage.goto(`${url}/f/${detail.publicId}`)
+    // The form has an access code: the page asks for it first (a wrong one is refused, kindly).
+    await publicPage.getByLabel("Access code").fill("red door")
+    await publicPage.keyboard.press("Enter")
+    await publicPage.getByText("That code is not right. Check it and try again.").waitFor()
+    await check(publicPage, "05-public-access-code")
+    await publicPage.getByLabel("Access code").fill("blue door")
+    await publicPage.keyboard.press("Enter")
     await publicPage.getByRole("button", { name: "Start" }).click()
     await publicPage.getByLabel(/Your name/).fill("Ada Lovelace")
     await publicPage.getByRole("button", { name: "OK" }).click()

@@ -52,6 +52,8 @@ export interface Seeded {
   readonly publicId: string
   readonly draftFormId: number
   readonly draftPublicId: string
+  /** A published form with an access code (`pages/AccessCodes.ts`): its page asks for the code first. */
+  readonly lockedPublicId: string
   readonly fieldIds: { readonly name: number; readonly email: number; readonly file: number }
   readonly responseId: number
   readonly stageId: number
@@ -98,6 +100,22 @@ export const seed = async (url: string, key: string, marker: string, hookUrl: st
       body: { title: `Draft ${marker}`, fields: [{ type: "short_text", label: `Q ${marker}` }] }
     }),
     201
+  )
+  const locked = ok(
+    "create locked",
+    await call(url, "POST", "/api/forms", {
+      key,
+      body: { title: `Locked ${marker}`, fields: [{ type: "short_text", label: `Q ${marker}` }] }
+    }),
+    201
+  )
+  ok(
+    "lock",
+    await call(url, "PATCH", `/api/forms/${locked.id}`, {
+      key,
+      body: { status: "published", settings: { accessCode: `code ${marker}` } }
+    }),
+    200
   )
   const stage = ok(
     "create stage",
@@ -167,6 +185,7 @@ export const seed = async (url: string, key: string, marker: string, hookUrl: st
     publicId: created.publicId,
     draftFormId: draft.id,
     draftPublicId: draft.publicId,
+    lockedPublicId: locked.publicId,
     fieldIds: { name: name!.id, email: email!.id, file: file!.id },
     responseId: response.id,
     stageId: stage.id,

@@ -35,7 +35,9 @@ export const AnswerState = Schema.Struct({
   /** The partial response the answers so far are saved in. */
   partialId: Schema.optionalKey(Schema.Int),
   /** The questions pre-filled from the page's link (ids), which a form with `skipPrefilled` does not ask. */
-  prefilled: Schema.optionalKey(Schema.Array(Schema.String))
+  prefilled: Schema.optionalKey(Schema.Array(Schema.String)),
+  /** The tag of the form's access code, once the respondent typed it (`pages/AccessCodes.ts`). */
+  access: Schema.optionalKey(Schema.String)
 }).annotate({ identifier: "AnswerState" })
 export type AnswerState = typeof AnswerState.Type
 

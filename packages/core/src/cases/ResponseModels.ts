@@ -73,6 +73,10 @@ export const PublicSubmitInput = Schema.Struct({
     description:
       "The page's answer token (from the form page): when given, a submission too soon after opening is refused."
   }),
+  /** The form's access code, for a form with the setting `accessCode`. */
+  accessCode: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200))).annotate({
+    description: "The form's access code, when its settings have one (or a token from a page where it was typed)."
+  }),
   /** The honeypot: must be absent or empty. */
   website: Schema.optionalKey(Schema.String).annotate({ description: "The honeypot: must be absent or empty." })
 }).annotate({ identifier: "PublicSubmitResponse" })

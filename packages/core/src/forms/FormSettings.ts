@@ -14,6 +14,8 @@
  *   refused (`cases/ResponseLimits.ts`).
  * - `oneResponsePerDevice`: the page leaves a signed cookie on the device a
  *   response was sent from and refuses a second one (`pages/DeviceMarks.ts`).
+ * - `accessCode`: the form takes responses only from those who type it
+ *   (`pages/AccessCodes.ts`).
  *
  * @module
  */
@@ -63,6 +65,18 @@ const fields = {
     description:
       "Take one response per device: the public page leaves a signed cookie (400 days) on the device a response " +
       "was sent from, and a second one from it gets 409. A private window or another browser goes around it."
+  }),
+  accessCode: Schema.optionalKey(
+    Schema.Trim.check(
+      Schema.isMinLength(4, { message: "accessCode must be 4 to 64 characters" }),
+      Schema.isMaxLength(64, { message: "accessCode must be 4 to 64 characters" }),
+      Schema.isPattern(/^[^\p{Cc}\p{Cf}]*$/u, { message: "accessCode must not contain control characters" })
+    )
+  ).annotate({
+    description:
+      "The form takes responses only from those who type this code (4 to 64 characters, compared without case): " +
+      "the page asks for it first, and a JSON submission sends it as `accessCode`. Wrong codes are limited per " +
+      "address and per form (429)."
   }),
   closedMessage: Schema.optionalKey(
     Schema.Trim.check(

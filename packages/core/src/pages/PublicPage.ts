@@ -78,6 +78,7 @@ import {
 import { refusalMessage, UploadLimiter } from "./UploadLimits.ts"
 import { firstAsked, nextAsked, prefillFromUrl, previousAsked } from "./Prefill.ts"
 import * as ResponseLimits from "../cases/ResponseLimits.ts"
+import * as AccessCodes from "./AccessCodes.ts"
 import * as DeviceMarks from "./DeviceMarks.ts"
 import { clientAddress } from "../web/RequestOrigin.ts"
 
@@ -110,6 +111,13 @@ export interface PublicPageOptions {
    * `partialResponses.newPerAddressPerHour`.
    */
   readonly partialResponsesPerAddressPerHour?: number | undefined
+  /**
+   * Wrong access codes allowed per client address and per form (defaults
+   * {@link AccessCodes.defaultAccessCodeFailuresPerAddress}: 5, then one every
+   * 3 minutes; {@link AccessCodes.defaultAccessCodeFailuresPerForm}: 100, then
+   * 100 an hour). Only wrong codes count.
+   */
+  readonly accessCodeFailures?: AccessCodes.AccessCodeLimits | undefined
   /** The router's body limit, which the fields of a step keep to (set by `Http.layer`). */
   readonly maxBodyBytes?: number | undefined
 }
@@ -165,6 +173,7 @@ export const layer = (options: PublicPageOptions = {}) =>
       const uploadLimiter = yield* UploadLimiter
       const limits = yield* ResponseLimits.make
       const marks = yield* DeviceMarks.make
+      const codes = yield* AccessCodes.make(options.accessCodeFailures ?? {})
       const maxFieldBytes = options.maxBodyBytes ?? 1024 * 1024
 
       /**
@@ -350,6 +359,26 @@ export const layer = (options: PublicPageOptions = {}) =>
             )
           : Effect.succeed(undefined)
 
+      /** The access code screen of a form with `accessCode`, keeping the state (pre-fill, hidden values) for after it. */
+      const accessPage = (form: FormWithFields, state: AnswerState, status: number, error?: string) =>
+        Effect.map(tokens.sign(state), (token) =>
+          show(status, form.title, Screens.accessCode(form, token, error), true)
+        )
+      const tooManyCodes = (blocked: {
+        readonly decision: RateLimit.Decision
+        readonly config: RateLimit.RateLimitConfig
+      }) =>
+        show(
+          429,
+          "Too many wrong codes",
+          Screens.message(
+            "Too many wrong codes",
+            `Too many wrong access codes were typed for this form. Please wait ${blocked.decision.retryAfterSeconds} seconds and try again.`
+          ),
+          false,
+          RateLimit.headers(blocked.config, blocked.decision)
+        )
+
       const publicIdParam = Effect.map(HttpRouter.params, (params) => params["publicId"] ?? "")
 
       /** The header that keeps (or, after the submission, forgets) the partial response on this device. */
@@ -365,7 +394,9 @@ export const layer = (options: PublicPageOptions = {}) =>
             values: {},
             partialId: state.partialId,
             // The questions pre-filled from the link stay passed over when the respondent comes back.
-            ...(state.prefilled === undefined ? {} : { prefilled: state.prefilled })
+            ...(state.prefilled === undefined ? {} : { prefilled: state.prefilled }),
+            // So is the access code, typed once on this device.
+            ...(state.access === undefined ? {} : { access: state.access })
           }),
           (token): Record<string, string> => ({
             "set-cookie": `${resumeCookieName(form.publicId)}=${token}; ${where}; Max-Age=${maxAgeMs / 1000}`
@@ -468,14 +499,15 @@ export const layer = (options: PublicPageOptions = {}) =>
                 if (Predicate.isString(value)) hidden[key.slice(FormLogic.hiddenPrefix.length)] = value
               } else values[key] = value
             }
-            const prefilled = verified.success.prefilled
+            const { prefilled, access } = verified.success
             return {
               form: form.publicId,
               startedAt: verified.success.startedAt,
               values,
               hidden,
               partialId,
-              ...(prefilled === undefined ? {} : { prefilled })
+              ...(prefilled === undefined ? {} : { prefilled }),
+              ...(access === undefined ? {} : { access })
             }
           })
         })
@@ -548,6 +580,7 @@ export const layer = (options: PublicPageOptions = {}) =>
               values: { ...prefill, ...resumed.value.values },
               hidden: { ...resumed.value.hidden, ...hidden }
             }
+            if (!(yield* codes.holds(form, state))) return yield* accessPage(form, state, 200)
             return yield* welcomePage(form, state, undefined, "Welcome back: your earlier answers are still here.")
           }
           const now = yield* Clock.currentTimeMillis
@@ -558,6 +591,7 @@ export const layer = (options: PublicPageOptions = {}) =>
             hidden,
             ...(linked.length === 0 ? {} : { prefilled: linked })
           }
+          if (form.settings.accessCode !== undefined) return yield* accessPage(form, state, 200)
           return yield* Object.keys(hidden).length === 0 && Object.keys(prefill).length === 0
             ? freshWelcomePage(form, state)
             : welcomePage(form, state)
@@ -660,6 +694,24 @@ export const layer = (options: PublicPageOptions = {}) =>
             )
           }
           const state = verified.success
+          if (input.at === "access") {
+            // A form without a code (any more) goes straight on to its welcome screen.
+            if (form.settings.accessCode === undefined) return yield* welcomePage(form, state)
+            const attempt = yield* codes.attempt(form, input.answers[0] ?? "", clientAddress(request, hops))
+            switch (attempt._tag) {
+              case "Granted":
+                return yield* welcomePage(form, { ...state, access: attempt.tag })
+              case "Wrong":
+                return yield* accessPage(form, state, 403, "That code is not right. Check it and try again.")
+              case "Empty":
+                return yield* accessPage(form, state, 400, "Type the access code to go on.")
+              case "Blocked":
+                return tooManyCodes(attempt)
+            }
+          }
+          // A page opened with a code the form no longer has (or none) asks for the code again.
+          if (!(yield* codes.holds(form, state)))
+            return yield* accessPage(form, state, 403, "Type the access code to go on.")
           const fields = form.fields
           const indexOf = (field: Field) => fields.findIndex((f) => f.id === field.id)
           if (input.at === "welcome") {
@@ -770,6 +822,7 @@ export const layer = (options: PublicPageOptions = {}) =>
             )
             return json(400, { error: "website: this field must be left empty; the submission was not stored" })
           }
+          let fromPage: AnswerState | undefined
           if (input.token !== undefined) {
             const verified = yield* Effect.result(tokens.verify(input.token, publicId))
             if (Result.isFailure(verified)) {
@@ -783,8 +836,27 @@ export const layer = (options: PublicPageOptions = {}) =>
                 error: `token: submitted too soon after opening the form (under ${minSubmitMs / 1000} s); the submission was not stored`
               })
             }
+            fromPage = verified.success
           }
           const { form, workspaceId } = target.value
+          if (
+            form.settings.accessCode !== undefined &&
+            !(fromPage !== undefined && (yield* codes.holds(form, fromPage)))
+          ) {
+            const attempt = yield* codes.attempt(form, input.accessCode ?? "", clientAddress(request, hops))
+            if (attempt._tag === "Empty")
+              return json(403, {
+                error: "accessCode: this form takes responses only with its access code; send it as accessCode"
+              })
+            if (attempt._tag === "Blocked") {
+              return json(
+                429,
+                { error: `too many wrong access codes; retry after ${attempt.decision.retryAfterSeconds} seconds` },
+                RateLimit.headers(attempt.config, attempt.decision)
+              )
+            }
+            if (attempt._tag === "Wrong") return json(403, { error: "accessCode: the access code is not right" })
+          }
           const devicePerResponse = form.settings.oneResponsePerDevice === true
           if (devicePerResponse && (yield* marks.sent(request.cookies, publicId)))
             return json(409, { error: DEVICE_SENT_ERROR })

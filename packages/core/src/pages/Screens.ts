@@ -73,6 +73,23 @@ ${stepInputs(token, "welcome")}
 </form>`
 }
 
+/**
+ * The access code screen of a form with the setting `accessCode`, before its
+ * welcome screen: the code (a password input), the message of a wrong one,
+ * Continue.
+ */
+export const accessCode = (form: FormWithFields, token: string, error?: string): Html =>
+  html`<h1 class="form-title">${form.title}</h1>
+<form method="post" novalidate>
+${stepInputs(token, "access")}
+<label class="question" for="a">Access code</label>
+<p class="help" id="a-help">This form is open to those who have its access code.</p>
+<input id="a" name="a" type="password" autocomplete="off" autocapitalize="off" spellcheck="false" maxlength="200" required aria-describedby="a-help error"${attr("aria-invalid", error !== undefined && "true")}>
+<p class="error" id="error" role="alert" aria-live="assertive">${error ?? ""}</p>
+<div class="actions"><button type="submit" name="move" value="next" class="ok">Continue</button>
+<span class="hint">press Enter ↵</span></div>
+</form>`
+
 /** The thank-you screen. */
 export const thanks = (form: FormWithFields): Html =>
   html`<p class="form-title">${form.title}</p>

@@ -60,6 +60,11 @@ export class RateLimiter extends Context.Service<
   {
     readonly config: RateLimitConfig
     readonly take: (key: string, cost?: number) => Effect.Effect<Decision>
+    /**
+     * What `take(key)` would decide, without taking: for limits that count
+     * only some requests (wrong access codes), checked before each one.
+     */
+    readonly peek: (key: string) => Effect.Effect<Decision>
   }
 >()("@qforms/core/http/RateLimiter") {
   /** An in-memory limiter. */
@@ -77,29 +82,32 @@ export class RateLimiter extends Context.Service<
           if (bucket.tokens >= config.burst) buckets.delete(key)
         }
       }
+      const decide = (key: string, cost: number, taking: boolean) =>
+        Effect.map(Clock.currentTimeMillis, (now): Decision => {
+          let bucket = buckets.get(key)
+          if (bucket === undefined) {
+            if (!taking) return { allowed: true, remaining: config.burst, resetSeconds: 0, retryAfterSeconds: 0 }
+            if (buckets.size >= SWEEP_AFTER_BUCKETS) sweep(now)
+            bucket = { tokens: config.burst, updatedAt: now }
+            buckets.set(key, bucket)
+          } else {
+            refill(bucket, now)
+          }
+          const allowed = bucket.tokens >= cost
+          if (allowed && taking) bucket.tokens -= cost
+          return {
+            allowed,
+            remaining: Math.floor(bucket.tokens),
+            resetSeconds: Math.ceil((config.burst - bucket.tokens) / config.requestsPerSecond),
+            retryAfterSeconds: allowed
+              ? 0
+              : Math.max(1, Math.ceil((Math.min(cost, config.burst) - bucket.tokens) / config.requestsPerSecond))
+          }
+        })
       return RateLimiter.of({
         config,
-        take: (key, cost = 1) =>
-          Effect.map(Clock.currentTimeMillis, (now): Decision => {
-            let bucket = buckets.get(key)
-            if (bucket === undefined) {
-              if (buckets.size >= SWEEP_AFTER_BUCKETS) sweep(now)
-              bucket = { tokens: config.burst, updatedAt: now }
-              buckets.set(key, bucket)
-            } else {
-              refill(bucket, now)
-            }
-            const allowed = bucket.tokens >= cost
-            if (allowed) bucket.tokens -= cost
-            return {
-              allowed,
-              remaining: Math.floor(bucket.tokens),
-              resetSeconds: Math.ceil((config.burst - bucket.tokens) / config.requestsPerSecond),
-              retryAfterSeconds: allowed
-                ? 0
-                : Math.max(1, Math.ceil((Math.min(cost, config.burst) - bucket.tokens) / config.requestsPerSecond))
-            }
-          })
+        take: (key, cost = 1) => decide(key, cost, true),
+        peek: (key) => decide(key, 1, false)
       })
     })
 }

@@ -522,6 +522,13 @@ export const BuilderScreen = ({ route, canWrite }) => {
                   setDirty(true)
                 }} /></div>
           </div>
+          <label for="form-access-code">Access code (respondents type it before they start; empty: none)</label>
+          <input id="form-access-code" type="text" maxlength="64" autocomplete="off" spellcheck="false" disabled=${!canWrite}
+            aria-describedby="form-access-code-help" value=${settings.accessCode ?? ""} onInput=${(e) => {
+              setSettings({ ...settings, accessCode: e.target.value.trim() === "" ? undefined : e.target.value })
+              setDirty(true)
+            }} />
+          <p class="muted" id="form-access-code-help">4 to 64 characters, compared without case. Changing it asks everyone for the new one.</p>
           <label for="form-closed-message">What the page says once closed or full</label>
           <textarea id="form-closed-message" maxlength="1000" disabled=${!canWrite} placeholder="This form is no longer accepting responses."
             value=${settings.closedMessage ?? ""} onInput=${(e) => {
