@@ -204,6 +204,17 @@ describe.skipIf(!present)("the application in a browser", () => {
     await page.getByLabel("Skip the questions pre-filled from the link").check()
     await page.getByLabel(/One response per device/).check()
     await page.getByLabel(/^Access code/).fill("Blue Door")
+    // A theme: its colours are checked for contrast when saved, and a failing pair is named.
+    await page.getByLabel("Font", { exact: true }).selectOption("serif")
+    await page.getByLabel("Corner radius (px)").fill("12")
+    await page.getByLabel(/^Own colours/).check()
+    await page.getByLabel("Background", { exact: true }).fill("#fdf6e3")
+    await page.getByLabel("Text", { exact: true }).fill("#9a9a9a")
+    await page.getByRole("button", { name: "Save and publish" }).click()
+    await page
+      .getByText(/theme: text \(#9a9a9a on #fdf6e3\) has a contrast of 2\.\d+:1; WCAG AA needs 4\.5:1/)
+      .waitFor()
+    await page.getByLabel("Text", { exact: true }).fill("#073642")
     await page.getByLabel("Stop after this many responses").fill("100")
     await page.getByLabel("Close at (your time)").fill("2999-12-31T18:00")
     // The live preview walks the unsaved questions one at a time.
@@ -225,6 +236,14 @@ describe.skipIf(!present)("the application in a browser", () => {
       skipPrefilled: true,
       oneResponsePerDevice: true,
       accessCode: "Blue Door",
+      theme: {
+        font: "serif",
+        radius: 12,
+        background: "#fdf6e3",
+        text: "#073642",
+        accent: "#0b57d0",
+        buttonText: "#ffffff"
+      },
       maxResponses: 100,
       closesAt: expect.stringMatching(/^2999-12-31T\d{2}:00:00\.000Z$/)
     })

@@ -634,7 +634,7 @@ for (const target of databaseTargets) {
       const unknown = await api(server, key, "PATCH", `/forms/${form.id}`, { settings: { skipPrefiled: true } })
       expect(unknown.status).toBe(400)
       expect(unknown.body.error).toContain(
-        'unknown setting "skipPrefiled" (allowed: skipPrefilled, closesAt, maxResponses, oneResponsePerEmail, oneResponsePerDevice, accessCode, closedMessage)'
+        'unknown setting "skipPrefiled" (allowed: skipPrefilled, closesAt, maxResponses, oneResponsePerEmail, oneResponsePerDevice, accessCode, theme, closedMessage)'
       )
       const patched = await api(server, key, "PATCH", `/forms/${form.id}`, { settings: { skipPrefilled: true } })
       expect(patched.status).toBe(200)
@@ -657,6 +657,51 @@ for (const target of databaseTargets) {
         [contact]: { name: "Ada", email: "ada@example.com" },
         [terms]: true
       })
+    })
+
+    it("wears the form's theme on every screen; a theme failing WCAG AA contrast is refused with the reason", async () => {
+      const form = await createForm(server, key, {
+        title: "Themed",
+        fields: [{ type: "short_text", label: "Name", required: true }]
+      })
+      const refused = await api(server, key, "PATCH", `/forms/${form.id}`, {
+        settings: { theme: { background: "#ffffff", text: "#777777" } }
+      })
+      expect(refused.status).toBe(400)
+      expect(refused.body.error).toContain(
+        "theme: text (#777777 on #ffffff) has a contrast of 4.47:1; WCAG AA needs 4.5:1"
+      )
+      const theme = {
+        background: "#fdf6e3",
+        text: "#073642",
+        accent: "#268bd2",
+        buttonText: "#000000",
+        font: "serif",
+        radius: 12
+      }
+      const saved = await api(server, key, "PATCH", `/forms/${form.id}`, { settings: { theme } })
+      expect(saved.status, saved.text).toBe(200)
+      expect((await api(server, key, "GET", `/forms/${form.id}`)).body.settings).toEqual({ theme })
+      const themed = (html: string) => {
+        const style = /<style nonce="[^"]+">([\s\S]*?)<\/style>/.exec(html)?.[1] ?? ""
+        // After the page's own variables, so they win on light and dark devices alike.
+        expect(style.lastIndexOf(":root{")).toBeGreaterThan(style.indexOf("prefers-color-scheme:dark"))
+        expect(style).toContain("color-scheme:light;--bg:#fdf6e3;--fg:#073642;")
+        expect(style).toContain("--accent:#268bd2;--accent-fg:#000000")
+        expect(style).toContain("--font:ui-serif,")
+        expect(style).toContain("--radius:12px")
+      }
+      const welcome = await getPage(server, `/f/${form.publicId}`)
+      themed(welcome.text)
+      const question = await answer(server, form.publicId, welcome.text, [], "start")
+      themed(question.text)
+      const missing = await answer(server, form.publicId, question.text, [""])
+      expect(missing.status).toBe(400)
+      themed(missing.text)
+      themed((await answer(server, form.publicId, question.text, ["Ada"])).text)
+      // A form without a theme keeps the page's own style only.
+      const plain = await createForm(server, key, { title: "Plain", fields: [{ type: "short_text", label: "Q" }] })
+      expect((await getPage(server, `/f/${plain.publicId}`)).text).not.toContain("--radius:12px")
     })
 
     it("refuses bodies over the limit", async () => {

@@ -16,11 +16,14 @@
  *   response was sent from and refuses a second one (`pages/DeviceMarks.ts`).
  * - `accessCode`: the form takes responses only from those who type it
  *   (`pages/AccessCodes.ts`).
+ * - `theme`: colours, font, corner radius, light or dark of its page
+ *   (`forms/Theme.ts`).
  *
  * @module
  */
 import * as Schema from "effect/Schema"
 import { strictStruct } from "../kernel/StrictStruct.ts"
+import { Theme } from "./Theme.ts"
 
 /** A moment with its offset, as ISO 8601 writes it: `2026-12-01T17:00:00Z`, `2026-12-01T18:00+01:00`. */
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2})$/
@@ -78,6 +81,7 @@ const fields = {
       "the page asks for it first, and a JSON submission sends it as `accessCode`. Wrong codes are limited per " +
       "address and per form (429)."
   }),
+  theme: Schema.optionalKey(Theme),
   closedMessage: Schema.optionalKey(
     Schema.Trim.check(
       Schema.isNonEmpty({ message: "closedMessage must not be empty" }),

@@ -11,15 +11,16 @@
  */
 import { readFileSync } from "node:fs"
 import * as PackagedFiles from "../web/PackagedFiles.ts"
+import { fontStacks, paletteOf, type Theme } from "../forms/Theme.ts"
 
 const scriptPath = "pages/static/page.js"
 
 /** The style sheet: readable without a framework, light and dark, visible focus, narrow screens first. */
 export const css = `
-:root{color-scheme:light dark;--bg:#fff;--fg:#1a1a1a;--muted:#4a4a4a;--line:#767676;--accent:#0b57d0;--accent-fg:#fff;--error:#b3261e;--soft:#f1f4f9}
+:root{color-scheme:light dark;--font:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;--radius:.4rem;--bg:#fff;--fg:#1a1a1a;--muted:#4a4a4a;--line:#767676;--accent:#0b57d0;--accent-fg:#fff;--error:#b3261e;--soft:#f1f4f9}
 @media (prefers-color-scheme:dark){:root{--bg:#121212;--fg:#ececec;--muted:#c4c4c4;--line:#8a8a8a;--accent:#a8c7fa;--accent-fg:#062e6f;--error:#ffb4ab;--soft:#1f2328}}
 *{box-sizing:border-box}
-html{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;font-size:18px;line-height:1.5;background:var(--bg);color:var(--fg)}
+html{font-family:var(--font);font-size:18px;line-height:1.5;background:var(--bg);color:var(--fg)}
 body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;padding:1.5rem 1rem}
 main{width:100%;max-width:40rem}
 main:focus{outline:none}
@@ -30,12 +31,12 @@ h1{font-size:1.6rem;line-height:1.25;margin:0 0 .75rem}
 fieldset{border:0;margin:0;padding:0;min-width:0}
 .req{color:var(--error);margin-left:.2em}
 .sr-only{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
-input[type=text],input[type=email],input[type=tel],input[type=url],input[type=number],input[type=date],input[type=time],input[type=datetime-local],textarea,select{width:100%;font:inherit;color:inherit;background:transparent;border:0;border-bottom:2px solid var(--line);padding:.4rem .1rem;margin:.5rem 0}
-textarea{min-height:6rem;border:2px solid var(--line);border-radius:.3rem;padding:.5rem;resize:vertical}
-select{border:2px solid var(--line);border-radius:.3rem;background:var(--bg)}
+input[type=text],input[type=password],input[type=email],input[type=tel],input[type=url],input[type=number],input[type=date],input[type=time],input[type=datetime-local],textarea,select{width:100%;font:inherit;color:inherit;background:transparent;border:0;border-bottom:2px solid var(--line);padding:.4rem .1rem;margin:.5rem 0}
+textarea{min-height:6rem;border:2px solid var(--line);border-radius:var(--radius);padding:.5rem;resize:vertical}
+select{border:2px solid var(--line);border-radius:var(--radius);background:var(--bg)}
 input[type=file]{font:inherit;margin:.75rem 0}
 .choices{display:flex;flex-direction:column;gap:.5rem;margin:.75rem 0}
-.choice{display:flex;align-items:center;gap:.6rem;border:2px solid var(--line);border-radius:.4rem;padding:.5rem .75rem;cursor:pointer;background:var(--soft)}
+.choice{display:flex;align-items:center;gap:.6rem;border:2px solid var(--line);border-radius:var(--radius);padding:.5rem .75rem;cursor:pointer;background:var(--soft)}
 .choice input{width:1.1rem;height:1.1rem;margin:0;accent-color:var(--accent)}
 .rating{flex-direction:row;flex-wrap:wrap}
 .rating .choice{min-width:3rem;justify-content:center}
@@ -60,14 +61,14 @@ input[type=file]{font:inherit;margin:.75rem 0}
 .rank-item[hidden]{display:none}
 .keep{align-self:flex-start;background:transparent;color:var(--fg);border-color:var(--line)}
 .rank-list{list-style:none;margin:.75rem 0;padding:0;display:flex;flex-direction:column;gap:.5rem}
-.rank-list li{display:flex;align-items:center;gap:.5rem;border:2px solid var(--line);border-radius:.4rem;padding:.35rem .5rem;background:var(--soft);cursor:grab}
+.rank-list li{display:flex;align-items:center;gap:.5rem;border:2px solid var(--line);border-radius:var(--radius);padding:.35rem .5rem;background:var(--soft);cursor:grab}
 .rank-list li.dragging{opacity:.6}
 .rank-list .place{min-width:1.5rem;font-weight:600}
 .rank-list .name{flex:1}
 .rank-list button{padding:.2rem .6rem;border-color:var(--line);background:transparent;color:var(--fg)}
 .rank-list button:disabled{opacity:.4;cursor:default}
 .actions{display:flex;flex-wrap:wrap;align-items:center;gap:.75rem;margin-top:1.25rem}
-button{font:inherit;font-weight:600;border-radius:.4rem;padding:.5rem 1.2rem;cursor:pointer;border:2px solid var(--accent)}
+button{font:inherit;font-weight:600;border-radius:var(--radius);padding:.5rem 1.2rem;cursor:pointer;border:2px solid var(--accent)}
 .ok{background:var(--accent);color:var(--accent-fg)}
 .back{background:transparent;color:var(--fg);border-color:var(--line);order:-1}
 .hint{font-size:.85rem}
@@ -81,6 +82,39 @@ button{font:inherit;font-weight:600;border-radius:.4rem;padding:.5rem 1.2rem;cur
 .hp{position:absolute;left:-10000px;top:auto;width:1px;height:1px;overflow:hidden}
 @media (max-width:30rem){html{font-size:16px}.question{font-size:1.2rem}}
 `
+
+/**
+ * The CSS of a form's theme, put after the page's own style sheet so its
+ * variables win on light and dark devices alike; empty without a theme. Made
+ * of checked values only (colours `#rrggbb`, a named font stack, a whole
+ * number of pixels), so nothing in it comes from free text.
+ *
+ * @example
+ * ```ts
+ * themeCss({ font: "serif", radius: 12 }) // ":root{--font:ui-serif,…;--radius:12px}"
+ * ```
+ */
+export const themeCss = (theme: Theme | undefined): string => {
+  if (theme === undefined) return ""
+  const rules: Array<string> = []
+  if (theme.font !== undefined) rules.push(`--font:${fontStacks[theme.font]}`)
+  if (theme.radius !== undefined) rules.push(`--radius:${theme.radius}px`)
+  const p = paletteOf(theme)
+  if (p !== undefined) {
+    rules.push(
+      `color-scheme:${p.scheme}`,
+      `--bg:${p.bg}`,
+      `--fg:${p.fg}`,
+      `--muted:${p.muted}`,
+      `--line:${p.line}`,
+      `--accent:${p.accent}`,
+      `--accent-fg:${p.accentFg}`,
+      `--error:${p.error}`,
+      `--soft:${p.soft}`
+    )
+  }
+  return rules.length === 0 ? "" : `\n:root{${rules.join(";")}}\n`
+}
 
 let scriptText: string | undefined
 

@@ -78,10 +78,18 @@ export const page = (options: {
   readonly script?: boolean | undefined
   readonly frameAncestors: ReadonlyArray<string> | undefined
   readonly headers?: Record<string, string> | undefined
+  /** More style after the page's own (a form's theme, `Assets.themeCss`). */
+  readonly style?: string | undefined
 }): HttpServerResponse.HttpServerResponse => {
   const nonce = randomBytes(16).toString("base64")
   return HttpServerResponse.text(
-    Screens.document({ title: options.title, nonce, body: options.body, script: options.script ?? false }),
+    Screens.document({
+      title: options.title,
+      nonce,
+      body: options.body,
+      script: options.script ?? false,
+      style: options.style
+    }),
     {
       status: options.status,
       contentType: "text/html; charset=utf-8",
@@ -110,6 +118,8 @@ export const pageTemplate = (options: {
   readonly body: (value: string) => Html
   readonly script?: boolean | undefined
   readonly frameAncestors: ReadonlyArray<string> | undefined
+  /** More style after the page's own (a form's theme). */
+  readonly style?: string | undefined
 }): ((value: string) => HttpServerResponse.HttpServerResponse) => {
   // Marks nobody can put in a form's text (they are drawn here), and that escaping leaves as they are.
   const mark = randomBytes(12).toString("hex")
@@ -119,7 +129,8 @@ export const pageTemplate = (options: {
     title: options.title,
     nonce: nonceMark,
     body: options.body(valueMark),
-    script: options.script ?? false
+    script: options.script ?? false,
+    style: options.style
   })
     .split(new RegExp(`(${nonceMark}|${valueMark})`))
     .map((part): Buffer | "nonce" | "value" =>

@@ -79,6 +79,7 @@ import { refusalMessage, UploadLimiter } from "./UploadLimits.ts"
 import { firstAsked, nextAsked, prefillFromUrl, previousAsked } from "./Prefill.ts"
 import * as ResponseLimits from "../cases/ResponseLimits.ts"
 import * as AccessCodes from "./AccessCodes.ts"
+import { themeCss } from "./Assets.ts"
 import * as DeviceMarks from "./DeviceMarks.ts"
 import { clientAddress } from "../web/RequestOrigin.ts"
 
@@ -305,17 +306,26 @@ export const layer = (options: PublicPageOptions = {}) =>
 
       const show = (status: number, title: string, body: Html, script = false, headers?: Record<string, string>) =>
         page({ status, title, body, script, frameAncestors, headers })
+      /** A page of a form, in its theme; titled with the form's title unless `title` is given. */
+      const formPage = (
+        form: FormWithFields,
+        status: number,
+        body: Html,
+        script = false,
+        headers?: Record<string, string>,
+        title = form.title
+      ) => page({ status, title, body, script, frameAncestors, headers, style: themeCss(form.settings.theme) })
       const notFound = notFoundPage(frameAncestors)
       const closed = (form: FormWithFields, status = 410) =>
-        show(
+        formPage(
+          form,
           status,
-          form.title,
           Screens.message(form.title, form.settings.closedMessage ?? "This form is no longer accepting responses.")
         )
       const full = (form: FormWithFields, status = 410) =>
-        show(
+        formPage(
+          form,
           status,
-          form.title,
           Screens.message(
             form.title,
             form.settings.closedMessage ??
@@ -355,15 +365,13 @@ export const layer = (options: PublicPageOptions = {}) =>
       const sentBefore = (request: HttpServerRequest.HttpServerRequest, form: FormWithFields) =>
         form.settings.oneResponsePerDevice === true
           ? Effect.map(marks.sent(request.cookies, form.publicId), (sent) =>
-              sent ? show(409, form.title, Screens.message(form.title, ALREADY_SENT)) : undefined
+              sent ? formPage(form, 409, Screens.message(form.title, ALREADY_SENT)) : undefined
             )
           : Effect.succeed(undefined)
 
       /** The access code screen of a form with `accessCode`, keeping the state (pre-fill, hidden values) for after it. */
       const accessPage = (form: FormWithFields, state: AnswerState, status: number, error?: string) =>
-        Effect.map(tokens.sign(state), (token) =>
-          show(status, form.title, Screens.accessCode(form, token, error), true)
-        )
+        Effect.map(tokens.sign(state), (token) => formPage(form, status, Screens.accessCode(form, token, error), true))
       const tooManyCodes = (blocked: {
         readonly decision: RateLimit.Decision
         readonly config: RateLimit.RateLimitConfig
@@ -426,9 +434,9 @@ export const layer = (options: PublicPageOptions = {}) =>
               : yield* Effect.flatMap(forms.getPublic(form.publicId), ({ workspaceId }) =>
                   limits.fullChoices(workspaceId, form.id, field)
                 )
-          return show(
+          return formPage(
+            form,
             extra.status ?? (extra.error === undefined && extra.notice === undefined ? 200 : 400),
-            `${form.title} (${index + 1} of ${form.fields.length})`,
             Screens.question({
               form: recalled(form, state),
               index,
@@ -442,7 +450,8 @@ export const layer = (options: PublicPageOptions = {}) =>
               full
             }),
             true,
-            extra.headers === undefined ? headers : { ...headers, ...extra.headers }
+            extra.headers === undefined ? headers : { ...headers, ...extra.headers },
+            `${form.title} (${index + 1} of ${form.fields.length})`
           )
         })
 
@@ -460,7 +469,8 @@ export const layer = (options: PublicPageOptions = {}) =>
               title: form.title,
               body: (value) => Screens.welcome(shown, value),
               script: true,
-              frameAncestors
+              frameAncestors,
+              style: themeCss(form.settings.theme)
             })
             welcomeTemplates.set(form, template)
           }
@@ -469,9 +479,9 @@ export const layer = (options: PublicPageOptions = {}) =>
 
       const welcomePage = (form: FormWithFields, state: AnswerState, notice?: string, note?: string) =>
         Effect.map(tokens.sign(state), (token) =>
-          show(
+          formPage(
+            form,
             notice === undefined ? 200 : 400,
-            form.title,
             Screens.welcome(recalled(form, state), token, notice, note),
             true
           )
@@ -612,7 +622,7 @@ export const layer = (options: PublicPageOptions = {}) =>
             yield* Effect.logInfo("public page: honeypot filled; submission dropped").pipe(
               Effect.annotateLogs({ form: form.publicId })
             )
-            return show(200, form.title, Screens.thanks(form))
+            return formPage(form, 200, Screens.thanks(form))
           }
           const decision = yield* submissions.take(`submit:${clientAddress(request, hops)}`)
           if (!decision.allowed) return tooMany(decision, submissionConfig)
@@ -636,7 +646,7 @@ export const layer = (options: PublicPageOptions = {}) =>
             )
             .pipe(
               Effect.flatMap(() => {
-                const thanks = show(200, form.title, Screens.thanks(form), false, forget)
+                const thanks = formPage(form, 200, Screens.thanks(form), false, forget)
                 return form.settings.oneResponsePerDevice === true
                   ? marks.mark(thanks, form.publicId)
                   : Effect.succeed(thanks)
@@ -684,9 +694,9 @@ export const layer = (options: PublicPageOptions = {}) =>
           if (Result.isFailure(verified)) {
             const error = verified.failure
             if (error._tag === "SqlError") return yield* Effect.die(error)
-            return show(
+            return formPage(
+              form,
               400,
-              form.title,
               Screens.message(form.title, `Your answers could not be continued: ${error.message}.`, {
                 href: encodeURIComponent(publicId),
                 label: "Start again"

@@ -32,6 +32,8 @@ export const document = (options: {
   readonly body: Html
   /** Whether to include the enhancement script (not on pages without a form). */
   readonly script: boolean
+  /** More style after the page's own: a form's theme (`Assets.themeCss`), made of checked values only. */
+  readonly style?: string | undefined
 }): string =>
   html`<!doctype html>
 <html lang="en">
@@ -41,7 +43,7 @@ export const document = (options: {
 <meta name="referrer" content="no-referrer">
 <link rel="icon" href="data:,">
 <title>${options.title}</title>
-<style nonce="${options.nonce}">${new Html(Assets.css)}</style>
+<style nonce="${options.nonce}">${new Html(Assets.css + (options.style ?? ""))}</style>
 </head>
 <body>
 <main id="qf" tabindex="-1">
