@@ -16,7 +16,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core"
 import { artifacts, axeSource, launch, present } from "@qforms/test-kit/Browser"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { databaseTargets } from "@qforms/test-kit/Databases"
-import { createForm, listResponses, seedWorkspace } from "@qforms/test-kit/PublicForms"
+import { api, createForm, listResponses, seedWorkspace } from "@qforms/test-kit/PublicForms"
 import { startTestServer, type TestServer } from "@qforms/test-kit/TestServer"
 
 const fields = [
@@ -569,6 +569,50 @@ describe.skipIf(!present)("public form page in Chromium", () => {
       // machine, and more than two when other test files share it.
     }, 300_000)
   }
+
+  it("a themed form stays readable: axe on its screens at 360 px, on light and dark devices", async () => {
+    const themes = [
+      { background: "#fdf6e3", text: "#073642", accent: "#268bd2", buttonText: "#000000", font: "serif", radius: 12 },
+      { mode: "dark", font: "rounded", radius: 0 },
+      { background: "#002b36", text: "#eee8d5", accent: "#b58900", buttonText: "#000000", font: "monospace" }
+    ]
+    for (const [i, theme] of themes.entries()) {
+      const themed = await createForm(server, key, {
+        title: `Themed ${i}`,
+        fields: [
+          { type: "select", label: "Pick one", required: true, options: { choices: ["Tea", "Coffee"] } },
+          { type: "short_text", label: "Anything else?", options: { help: "Optional." } }
+        ]
+      })
+      const saved = await api(server, key, "PATCH", `/forms/${themed.id}`, { settings: { theme } })
+      expect(saved.status, saved.text).toBe(200)
+      for (const colorScheme of ["light", "dark"] as const) {
+        const context = await browser.newContext({ colorScheme, viewport: { width: 360, height: 740 } })
+        const page = await context.newPage()
+        const flow: Flow = { page, name: `theme-${i}-${colorScheme}`, colorScheme, step: 0 }
+        await page.goto(`${server.url}/f/${themed.publicId}`)
+        await check(flow, "welcome")
+        await page.getByRole("button", { name: "Start" }).click()
+        await page.getByText("Pick one").waitFor()
+        // OK with nothing chosen: the error message is checked for contrast too.
+        await page.getByRole("button", { name: "OK" }).click()
+        await page.locator("p.error#error").filter({ hasText: /./ }).waitFor()
+        await check(flow, "choice-error")
+        await page.getByLabel("Coffee").check()
+        await page.getByRole("button", { name: "OK" }).click()
+        await page.getByText("Anything else?").waitFor()
+        await check(flow, "text")
+        const fits = await page.evaluate(() => {
+          const d = (
+            globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }
+          ).document.documentElement
+          return d.scrollWidth <= d.clientWidth
+        })
+        expect(fits, "no sideways scrolling at 360 px").toBe(true)
+        await context.close()
+      }
+    }
+  }, 180_000)
 
   it("a signature is drawn with a finger on a 360 px touch screen, in the dark theme, and stored as a PNG", async () => {
     const signing = await createForm(server, key, {

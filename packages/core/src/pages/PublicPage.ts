@@ -372,19 +372,20 @@ export const layer = (options: PublicPageOptions = {}) =>
       /** The access code screen of a form with `accessCode`, keeping the state (pre-fill, hidden values) for after it. */
       const accessPage = (form: FormWithFields, state: AnswerState, status: number, error?: string) =>
         Effect.map(tokens.sign(state), (token) => formPage(form, status, Screens.accessCode(form, token, error), true))
-      const tooManyCodes = (blocked: {
-        readonly decision: RateLimit.Decision
-        readonly config: RateLimit.RateLimitConfig
-      }) =>
-        show(
+      const tooManyCodes = (
+        form: FormWithFields,
+        blocked: { readonly decision: RateLimit.Decision; readonly config: RateLimit.RateLimitConfig }
+      ) =>
+        formPage(
+          form,
           429,
-          "Too many wrong codes",
           Screens.message(
             "Too many wrong codes",
             `Too many wrong access codes were typed for this form. Please wait ${blocked.decision.retryAfterSeconds} seconds and try again.`
           ),
           false,
-          RateLimit.headers(blocked.config, blocked.decision)
+          RateLimit.headers(blocked.config, blocked.decision),
+          "Too many wrong codes"
         )
 
       const publicIdParam = Effect.map(HttpRouter.params, (params) => params["publicId"] ?? "")
@@ -716,7 +717,7 @@ export const layer = (options: PublicPageOptions = {}) =>
               case "Empty":
                 return yield* accessPage(form, state, 400, "Type the access code to go on.")
               case "Blocked":
-                return tooManyCodes(attempt)
+                return tooManyCodes(form, attempt)
             }
           }
           // A page opened with a code the form no longer has (or none) asks for the code again.
