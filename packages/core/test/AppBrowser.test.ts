@@ -18,7 +18,7 @@ import * as Effect from "effect/Effect"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { artifacts, axeSource, launch, present } from "@qforms/test-kit/Browser"
 import { listenFirst, type Loopback } from "@qforms/test-kit/Loopback"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { ApiKeys } from "../src/identity/ApiKeys.ts"
 import { Members } from "../src/identity/Members.ts"
 import { Sessions } from "../src/identity/Sessions.ts"
@@ -55,6 +55,9 @@ const check = async (page: Page, label: string) => {
   })
   expect(violations, `axe on ${label}`).toEqual([])
 }
+
+/** The test that does not follow on from the flow's steps. */
+const lastStep = "every screen fits a 360 px wide phone and passes axe, light and dark"
 
 describe.skipIf(!present)("the application in a browser", () => {
   let browser: Browser
@@ -138,6 +141,14 @@ describe.skipIf(!present)("the application in a browser", () => {
   let saved: { fields: ReadonlyArray<{ id: number; type: string; options: unknown }>; settings: unknown }
   let delivered: { event: string; stage: { name: string } | null; link: string }
   let responseId = 0
+  // A step that fails leaves the flow where the next ones cannot start: they are skipped, not failed again.
+  let broken = false
+  beforeEach((context) => {
+    if (broken && context.task.name !== lastStep) context.skip()
+  })
+  afterEach((context) => {
+    if (context.task.result?.state === "fail") broken = true
+  })
 
   it("signs in, builds a form in the builder with every option and setting typed, and publishes it", async () => {
     page = await newPage()
@@ -207,7 +218,7 @@ describe.skipIf(!present)("the application in a browser", () => {
     // A theme: its colours are checked for contrast when saved, and a failing pair is named.
     await page.getByLabel("Font", { exact: true }).selectOption("serif")
     await page.getByLabel("Corner radius (px)").fill("12")
-    await page.getByLabel(/^Own colours/).check()
+    await page.getByLabel(/Own colours/).check()
     await page.getByLabel("Background", { exact: true }).fill("#fdf6e3")
     await page.getByLabel("Text", { exact: true }).fill("#9a9a9a")
     await page.getByRole("button", { name: "Save and publish" }).click()
@@ -560,7 +571,7 @@ describe.skipIf(!present)("the application in a browser", () => {
     expect(cspViolations).toEqual([])
   }, 120_000)
 
-  it("every screen fits a 360 px wide phone and passes axe, light and dark", async () => {
+  it(lastStep, async () => {
     const api = async (method: string, path: string, body?: unknown) => {
       const reply = await fetch(`${url}/api${path}`, {
         method,
