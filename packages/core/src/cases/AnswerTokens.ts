@@ -11,7 +11,7 @@
  * (`signing_secrets`), and so shared by every process on that database and
  * kept across restarts.
  */
-import { createHmac, type KeyObject, timingSafeEqual } from "node:crypto"
+import type { KeyObject } from "node:crypto"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -20,6 +20,7 @@ import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import type * as SqlError from "effect/sql/SqlError"
 import * as SigningSecrets from "../kernel/SigningSecrets.ts"
+import { seal, unseal } from "../kernel/SignedJson.ts"
 import { AnswerInputs } from "../forms/Answers.ts"
 
 /** What a token carries. */
@@ -55,16 +56,9 @@ const CONTEXT = "qforms-answers.v1."
 
 const decodeState = Schema.decodeUnknownResult(Schema.fromJsonString(AnswerState))
 
-const mac = (secret: Buffer | KeyObject, json: string) =>
-  createHmac("sha256", secret)
-    .update(CONTEXT + json)
-    .digest()
-
 /** Signs a state with a secret (pure; the service supplies the stored secret). */
-export const signWith = (secret: Buffer | KeyObject, state: AnswerState): string => {
-  const json = JSON.stringify(state)
-  return `${Buffer.from(json).toString("base64url")}.${mac(secret, json).toString("base64url")}`
-}
+export const signWith = (secret: Buffer | KeyObject, state: AnswerState): string =>
+  seal(secret, CONTEXT, JSON.stringify(state))
 
 /**
  * Checks a token against a secret, the form it must belong to and the time
@@ -76,17 +70,15 @@ export const verifyWith = (
   publicId: string,
   now: number
 ): Result.Result<AnswerState, string> => {
-  const parts = token.split(".")
-  if (parts.length !== 2 || !/^[A-Za-z0-9_-]+$/.test(parts[0]!) || !/^[A-Za-z0-9_-]+$/.test(parts[1]!)) {
-    return Result.fail("the answer token is malformed")
+  const opened = unseal(secret, CONTEXT, token)
+  if (Result.isFailure(opened)) {
+    return Result.fail(
+      opened.failure === "malformed"
+        ? "the answer token is malformed"
+        : "the answer token was changed or was not made by this server"
+    )
   }
-  const json = Buffer.from(parts[0]!, "base64url").toString("utf8")
-  const given = Buffer.from(parts[1]!, "base64url")
-  const expected = mac(secret, json)
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-    return Result.fail("the answer token was changed or was not made by this server")
-  }
-  const state = decodeState(json)
+  const state = decodeState(opened.success)
   if (Result.isFailure(state)) return Result.fail("the answer token is malformed")
   if (state.success.form !== publicId) return Result.fail("the answer token belongs to another form")
   if (now - state.success.startedAt > maxAgeMs) return Result.fail("the answer token has expired")

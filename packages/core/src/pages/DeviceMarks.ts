@@ -3,7 +3,7 @@
  * leaves a signed cookie on the device a response was sent from, and refuses
  * a second response from a device that shows it (409).
  *
- * The mark is `base64url(JSON) "." base64url(HMAC-SHA256(secret, "qforms-device-mark.v1." JSON))`
+ * The mark is signed JSON (`kernel/SignedJson.ts`, context `"qforms-device-mark.v1."`)
  * with the form's public id and the moment it was sent, so a mark is good for
  * its own form only and cannot be made up. It lives `Path=/f/<publicId>`,
  * `HttpOnly`, `SameSite=Lax`, for 400 days (the longest a browser keeps a
@@ -15,12 +15,14 @@
  *
  * @module
  */
-import { createHmac, type KeyObject, timingSafeEqual } from "node:crypto"
+import type { KeyObject } from "node:crypto"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import * as Result from "effect/Result"
 import * as SigningSecrets from "../kernel/SigningSecrets.ts"
+import { seal, unseal } from "../kernel/SignedJson.ts"
 
 /** How long a mark is kept and honoured: 400 days, in seconds. */
 export const markMaxAgeSeconds = 400 * 24 * 60 * 60
@@ -34,11 +36,6 @@ const SECRET_NAME = "device_marks"
 const Mark = Schema.Struct({ form: Schema.String, sentAt: Schema.Int })
 const decodeMark = Schema.decodeUnknownOption(Schema.fromJsonString(Mark))
 
-const mac = (secret: KeyObject | Buffer, json: string) =>
-  createHmac("sha256", secret)
-    .update(CONTEXT + json)
-    .digest()
-
 /**
  * A mark for the form, sent at `now` (epoch milliseconds); pure.
  *
@@ -48,21 +45,16 @@ const mac = (secret: KeyObject | Buffer, json: string) =>
  * isMarkWith(secret, value, "a-7hFjkOvQ", Date.now()) // true
  * ```
  */
-export const markWith = (secret: KeyObject | Buffer, publicId: string, now: number): string => {
-  const json = JSON.stringify({ form: publicId, sentAt: now })
-  return `${Buffer.from(json).toString("base64url")}.${mac(secret, json).toString("base64url")}`
-}
+export const markWith = (secret: KeyObject | Buffer, publicId: string, now: number): string =>
+  seal(secret, CONTEXT, JSON.stringify({ form: publicId, sentAt: now }))
 
 /** Whether `value` is a genuine, unexpired mark of this form; pure. */
 export const isMarkWith = (secret: KeyObject | Buffer, value: string, publicId: string, now: number): boolean => {
-  const parts = value.split(".")
-  if (parts.length !== 2 || !/^[A-Za-z0-9_-]{1,400}$/.test(parts[0]!) || !/^[A-Za-z0-9_-]{43}$/.test(parts[1]!))
-    return false
-  const json = Buffer.from(parts[0]!, "base64url").toString("utf8")
-  const given = Buffer.from(parts[1]!, "base64url")
-  const expected = mac(secret, json)
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return false
-  const mark = decodeMark(json)
+  // A real mark is a few dozen characters: a longer cookie is not read.
+  if (value.length > 400) return false
+  const opened = unseal(secret, CONTEXT, value)
+  if (Result.isFailure(opened)) return false
+  const mark = decodeMark(opened.success)
   return mark._tag === "Some" && mark.value.form === publicId && now - mark.value.sentAt <= markMaxAgeSeconds * 1000
 }
 
