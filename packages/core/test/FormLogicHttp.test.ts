@@ -235,6 +235,43 @@ for (const target of databaseTargets) {
       expect(unknown.body.error).toContain("no-unknown-question")
     })
 
+    it("the page's progress counts the respondent's path, not every question of the form", async () => {
+      const created = await api(server, key, "POST", "/forms", {
+        title: "Path",
+        fields: [
+          {
+            type: "select",
+            label: "Customer?",
+            ref: "customer",
+            required: true,
+            options: { choices: ["Yes", "No"] },
+            logic: [{ if: { field: "ref:customer", equals: "No" }, then: { jumpTo: "ref:last" } }]
+          },
+          { type: "short_text", label: "Account number" },
+          { type: "short_text", label: "Since when" },
+          { type: "short_text", label: "Anything else?", ref: "last" }
+        ]
+      })
+      expect(created.status, created.text).toBe(201)
+      expect((await api(server, key, "PATCH", `/forms/${created.body.id}`, { status: "published" })).status).toBe(200)
+      const { publicId } = (await api(server, key, "GET", `/forms/${created.body.id}`)).body as { publicId: string }
+      const progress = (html: string) => /<span>(\d+ of \d+)<\/span>/.exec(html)?.[1]
+      const welcome = await getPage(server, `/f/${publicId}`)
+      const first = await answer(server, publicId, welcome.text, [], "start")
+      // Nothing answered yet: every question may come.
+      expect(progress(first.text)).toBe("1 of 4")
+      expect(first.text).toContain("<title>Path (1 of 4)</title>")
+      // "No" jumps to the last question: two on this path.
+      const skipped = await answer(server, publicId, first.text, ["No"])
+      expect(hidden(skipped.text, "at")).toBe(String(created.body.fields[3].id))
+      expect(progress(skipped.text)).toBe("2 of 2")
+      expect(skipped.text).toContain('<progress max="2" value="1"')
+      // Back, and "Yes": the whole form.
+      const back = await answer(server, publicId, skipped.text, [], "back")
+      const yes = await answer(server, publicId, back.text, ["Yes"])
+      expect(progress(yes.text)).toBe("2 of 4")
+    })
+
     it("the README's worked example gives the paths it describes", async () => {
       const created = await api(server, key, "POST", "/forms", {
         title: "Sign up",

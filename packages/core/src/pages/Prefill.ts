@@ -74,11 +74,18 @@ const skipper = (form: FormWithFields, state: AnswerState) => {
   return (field: Field): boolean => skipped.has(String(field.id)) && Object.hasOwn(state.values, String(field.id))
 }
 
-/** The first question the respondent is asked on the logic path (undefined when none is left to ask). */
-export const firstAsked = (form: FormWithFields, state: AnswerState): Field | undefined => {
+/**
+ * The questions the respondent is asked on the logic path as the answers so
+ * far set it (questions not answered yet take no jump), passing over skipped
+ * ones: what the page's progress counts.
+ */
+export const askedPath = (form: FormWithFields, state: AnswerState): ReadonlyArray<Field> => {
   const skip = skipper(form, state)
-  return FormLogic.path(form.fields, factsOf(form, state)).find((f) => !skip(f))
+  return FormLogic.path(form.fields, factsOf(form, state)).filter((f) => !skip(f))
 }
+
+/** The first question the respondent is asked on the logic path (undefined when none is left to ask). */
+export const firstAsked = (form: FormWithFields, state: AnswerState): Field | undefined => askedPath(form, state)[0]
 
 /** The question asked after (`FormLogic.next`) or before (`FormLogic.previous`) `id` on the logic path, passing over skipped ones. */
 const stepping =

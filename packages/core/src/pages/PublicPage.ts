@@ -76,7 +76,7 @@ import {
   makeLimiter
 } from "./PageSecurity.ts"
 import { refusalMessage, UploadLimiter } from "./UploadLimits.ts"
-import { firstAsked, nextAsked, prefillFromUrl, previousAsked } from "./Prefill.ts"
+import { askedPath, firstAsked, nextAsked, prefillFromUrl, previousAsked } from "./Prefill.ts"
 import * as ResponseLimits from "../cases/ResponseLimits.ts"
 import * as AccessCodes from "./AccessCodes.ts"
 import { themeCss } from "./Assets.ts"
@@ -435,6 +435,10 @@ export const layer = (options: PublicPageOptions = {}) =>
               : yield* Effect.flatMap(forms.getPublic(form.publicId), ({ workspaceId }) =>
                   limits.fullChoices(workspaceId, form.id, field)
                 )
+          // Progress counts the respondent's path (logic and skipped questions), not every question of the form.
+          const path = askedPath(form, state)
+          const at = path.findIndex((f) => f.id === field.id)
+          const place = at === -1 ? { at: index, of: form.fields.length } : { at, of: path.length }
           return formPage(
             form,
             extra.status ?? (extra.error === undefined && extra.notice === undefined ? 200 : 400),
@@ -448,11 +452,12 @@ export const layer = (options: PublicPageOptions = {}) =>
               last: nextAsked(form, state, field.id) === undefined,
               first: previousAsked(form, state, field.id) === undefined,
               seed: state.startedAt % 2 ** 32,
-              full
+              full,
+              place
             }),
             true,
             extra.headers === undefined ? headers : { ...headers, ...extra.headers },
-            `${form.title} (${index + 1} of ${form.fields.length})`
+            `${form.title} (${place.at + 1} of ${place.of})`
           )
         })
 

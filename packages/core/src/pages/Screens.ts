@@ -565,15 +565,18 @@ export const question = (options: {
   readonly seed?: number | undefined
   /** The choices whose quota is used up: shown as full. */
   readonly full?: ReadonlySet<string> | undefined
+  /** Where the question is on the respondent's path (from 0) and how long the path is; by default, its place in the form. */
+  readonly place?: { readonly at: number; readonly of: number } | undefined
 }): Html => {
   const { form, index } = options
   const field = form.fields[index]!
   const total = form.fields.length
   const last = options.last ?? index === total - 1
   const first = options.first ?? index === 0
+  const place = options.place ?? { at: index, of: total }
   const multipart = field.type === "file"
   return html`<h1 class="form-title">${form.title}</h1>
-<div class="progress"><progress max="${total}" value="${index}" aria-label="Progress"></progress><span>${index + 1} of ${total}</span></div>
+<div class="progress"><progress max="${place.of}" value="${place.at}" aria-label="Progress"></progress><span>${place.at + 1} of ${place.of}</span></div>
 <form method="post"${attr("enctype", multipart && "multipart/form-data")} novalidate>
 ${stepInputs(options.token, String(field.id))}
 ${options.notice ? html`<p class="error" role="alert">${options.notice}</p>` : null}
