@@ -5,7 +5,6 @@
  * `POST /inbound/email`, where an inbound-mail service posts a raw reply
  * (authenticated by the shared secret, see `Mailer.ts` `inboundSecret`).
  */
-import { timingSafeEqual } from "node:crypto"
 import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
 import * as HttpRouter from "effect/http/HttpRouter"
@@ -17,6 +16,7 @@ import { EmailReplies } from "../email/EmailReplies.ts"
 import { Mailer } from "../email/Mailer.ts"
 import { RespondentEmails } from "../email/RespondentEmails.ts"
 import * as ErrorTable from "../web/ErrorTable.ts"
+import { equalStrings } from "../kernel/ConstantTime.ts"
 
 /** The routes, for the 404/405 table. */
 export const routes = [
@@ -32,12 +32,6 @@ const json = (status: number, body: object, headers?: Record<string, string>) =>
   HttpServerResponse.jsonUnsafe(body, headers === undefined ? { status } : { status, headers })
 
 const notFound = json(404, { error: "no such link" })
-
-const sameSecret = (given: string, secret: string) => {
-  const a = Buffer.from(given)
-  const b = Buffer.from(secret)
-  return a.length === b.length && timingSafeEqual(a, b)
-}
 
 /** The secret a request presents: the `x-qforms-inbound-secret` header, or the password of basic auth. */
 const presentedSecret = (headers: Readonly<Record<string, string | undefined>>): string | undefined => {
@@ -124,7 +118,7 @@ export const layer = HttpRouter.use(
         const mailer = yield* Mailer
         if (mailer.inboundSecret === null) return json(404, { error: "inbound e-mail is not configured" })
         const presented = presentedSecret(request.headers)
-        if (presented === undefined || !sameSecret(presented, mailer.inboundSecret)) {
+        if (presented === undefined || !equalStrings(presented, mailer.inboundSecret)) {
           return json(
             401,
             { error: "inbound e-mail needs the shared secret (x-qforms-inbound-secret or basic auth)" },

@@ -17,11 +17,12 @@
  *
  * @module
  */
-import { createHmac, type KeyObject, timingSafeEqual } from "node:crypto"
+import { createHmac, type KeyObject } from "node:crypto"
 import * as Effect from "effect/Effect"
 import type * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import type { FormWithFields } from "../forms/Forms.ts"
+import { equalStrings } from "../kernel/ConstantTime.ts"
 import * as SigningSecrets from "../kernel/SigningSecrets.ts"
 import type * as RateLimit from "../web/RateLimit.ts"
 import type { AnswerState } from "../cases/AnswerTokens.ts"
@@ -51,12 +52,6 @@ export const tagWith = (secret: KeyObject | Buffer, publicId: string, code: stri
     .update(`${CONTEXT}${publicId}\n${comparable(code)}`)
     .digest("base64url")
     .slice(0, 22)
-
-const same = (a: string, b: string) => {
-  const x = Buffer.from(a)
-  const y = Buffer.from(b)
-  return x.length === y.length && timingSafeEqual(x, y)
-}
 
 /** The outcome of a typed code. */
 export type Attempt =
@@ -111,7 +106,7 @@ export const make = (
           const code = form.settings.accessCode
           if (code === undefined) return true
           if (state.access === undefined) return false
-          return same(state.access, tagWith(yield* secret, form.publicId, code))
+          return equalStrings(state.access, tagWith(yield* secret, form.publicId, code))
         }),
       /** Checks a typed code, counting it against the limits when it is wrong. */
       attempt: (form, typed, address) =>
@@ -125,7 +120,7 @@ export const make = (
           if (!byForm.allowed) return { _tag: "Blocked", decision: byForm, config: perFormConfig } as const
           const key = yield* secret
           const tag = tagWith(key, form.publicId, code ?? "")
-          if (code !== undefined && same(tagWith(key, form.publicId, typed), tag))
+          if (code !== undefined && equalStrings(tagWith(key, form.publicId, typed), tag))
             return { _tag: "Granted", tag } as const
           yield* perAddress.take(addressKey)
           yield* perForm.take(form.publicId)
