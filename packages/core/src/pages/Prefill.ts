@@ -103,3 +103,25 @@ export const nextAsked = stepping(FormLogic.next)
 
 /** The question asked before `id` on the logic path, passing over skipped ones. */
 export const previousAsked = stepping(FormLogic.previous)
+
+/**
+ * Where a question stands on the respondent's path, walked once: its place
+ * (from 0), how many questions the path has, and whether it is the first or
+ * the last asked. A question off the path (the answers changed under it) has
+ * its place in the form, and its neighbours as stepping finds them.
+ */
+export const placeOf = (
+  form: FormWithFields,
+  state: AnswerState,
+  field: Field
+): { readonly at: number; readonly of: number; readonly first: boolean; readonly last: boolean } => {
+  const path = askedPath(form, state)
+  const at = path.findIndex((f) => f.id === field.id)
+  if (at !== -1) return { at, of: path.length, first: at === 0, last: at === path.length - 1 }
+  return {
+    at: form.fields.findIndex((f) => f.id === field.id),
+    of: form.fields.length,
+    first: previousAsked(form, state, field.id) === undefined,
+    last: nextAsked(form, state, field.id) === undefined
+  }
+}

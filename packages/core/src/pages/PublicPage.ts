@@ -76,7 +76,7 @@ import {
   makeLimiter
 } from "./PageSecurity.ts"
 import { refusalMessage, UploadLimiter } from "./UploadLimits.ts"
-import { askedPath, firstAsked, nextAsked, prefillFromUrl, previousAsked } from "./Prefill.ts"
+import { firstAsked, nextAsked, placeOf, prefillFromUrl, previousAsked } from "./Prefill.ts"
 import * as ResponseLimits from "../cases/ResponseLimits.ts"
 import * as AccessCodes from "./AccessCodes.ts"
 import { themeCss } from "./Assets.ts"
@@ -436,9 +436,7 @@ export const layer = (options: PublicPageOptions = {}) =>
                   limits.fullChoices(workspaceId, form.id, field)
                 )
           // Progress counts the respondent's path (logic and skipped questions), not every question of the form.
-          const path = askedPath(form, state)
-          const at = path.findIndex((f) => f.id === field.id)
-          const place = at === -1 ? { at: index, of: form.fields.length } : { at, of: path.length }
+          const place = placeOf(form, state, field)
           return formPage(
             form,
             extra.status ?? (extra.error === undefined && extra.notice === undefined ? 200 : 400),
@@ -449,8 +447,8 @@ export const layer = (options: PublicPageOptions = {}) =>
               entered,
               error: extra.error,
               notice: extra.notice,
-              last: nextAsked(form, state, field.id) === undefined,
-              first: previousAsked(form, state, field.id) === undefined,
+              last: place.last,
+              first: place.first,
               seed: state.startedAt % 2 ** 32,
               full,
               place
