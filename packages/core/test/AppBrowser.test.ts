@@ -182,6 +182,9 @@ describe.skipIf(!present)("the application in a browser", () => {
       await page.locator(`#${key}-otherLabel`).fill("Something else")
       await page.locator(`#${key}-quotas`).fill("Bug: 50")
       await page.locator(`#${key}-quotas`).blur()
+      // Quiz points: the score that an ending below reads.
+      await page.locator(`#${key}-points`).fill("Bug: 2\nBilling: -1")
+      await page.locator(`#${key}-points`).blur()
     })
     await addQuestion("rating", "How urgent is it?")
     await addQuestion("nps", "Would you recommend us?", async (key) =>
@@ -226,6 +229,16 @@ describe.skipIf(!present)("the application in a browser", () => {
       .getByText(/theme: text \(#9a9a9a on #fdf6e3\) has a contrast of 2\.\d+:1; WCAG AA needs 4\.5:1/)
       .waitFor()
     await page.getByLabel("Text", { exact: true }).fill("#073642")
+    // A variable, and an ending chosen by the score, with recall.
+    const variablesSection = page.getByRole("region", { name: "Variables" })
+    await variablesSection.getByLabel("Add variable").fill("priority")
+    await variablesSection.getByRole("button", { name: "Add", exact: true }).click()
+    await page.getByRole("button", { name: "Add an ending" }).click()
+    await page.locator("#ending-0-key").fill("urgent")
+    await page.locator("#ending-0-title").fill("Thanks, we will hurry ({{var:score}} points)")
+    await page.getByLabel("Only when").check()
+    await page.locator("#ending-0-when-field").selectOption("var:score")
+    await page.locator("#ending-0-when-value").fill("1")
     await page.getByLabel("Stop after this many responses").fill("100")
     await page.getByLabel("Close at (your time)").fill("2999-12-31T18:00")
     // The live preview walks the unsaved questions one at a time.
@@ -238,6 +251,17 @@ describe.skipIf(!present)("the application in a browser", () => {
     await page.getByRole("button", { name: "Save and publish" }).click()
     await page.getByText("Saved and published.").waitFor()
     formId = Number(/\/app\/forms\/(\d+)/.exec(page.url())![1])
+    // A calculation needs the question's id: once saved, Topic raises the priority by 3 when answered.
+    // (The third question: saving gave the questions new keys.)
+    const topic = page.locator("ol[aria-label=Questions] > li").nth(2)
+    expect(await topic.getByLabel("Question 3", { exact: true }).inputValue()).toBe("Topic")
+    await topic.locator("summary", { hasText: "Logic" }).click()
+    await topic.getByRole("button", { name: "Add a calculation" }).click()
+    await topic.locator("input[id$='-c0-value']").fill("3")
+    await topic.getByLabel("only if", { exact: true }).check()
+    await check(page, "03-builder-logic")
+    await page.getByRole("button", { name: "Save", exact: true }).click()
+    await page.getByText("Saved.").waitFor()
     // The scale questions were saved with the options typed in the builder, and only those.
     saved = (await (
       await fetch(`${url}/api/forms/${formId}`, { headers: { authorization: `Bearer ${ownerKey}` } })
@@ -256,7 +280,15 @@ describe.skipIf(!present)("the application in a browser", () => {
         buttonText: "#ffffff"
       },
       maxResponses: 100,
-      closesAt: expect.stringMatching(/^2999-12-31T\d{2}:00:00\.000Z$/)
+      closesAt: expect.stringMatching(/^2999-12-31T\d{2}:00:00\.000Z$/),
+      variables: [{ name: "priority", type: "number" }],
+      endings: [
+        {
+          key: "urgent",
+          title: "Thanks, we will hurry ({{var:score}} points)",
+          when: { field: "var:score", greaterThan: "1" }
+        }
+      ]
     })
     expect(
       saved.fields.filter((f) =>
@@ -270,8 +302,10 @@ describe.skipIf(!present)("the application in a browser", () => {
           randomize: true,
           allowOther: true,
           otherLabel: "Something else",
-          quotas: { Bug: 50 }
-        }
+          quotas: { Bug: 50 },
+          points: { Bug: 2, Billing: -1 }
+        },
+        calculate: [{ variable: "priority", add: 3, if: { field: expect.any(Number), isNotEmpty: true } }]
       }),
       expect.objectContaining({ type: "nps", options: { maxLabel: "Certainly" } }),
       expect.objectContaining({ type: "opinion_scale", options: { min: 0, max: 7, minLabel: "Very hard" } }),
@@ -346,7 +380,8 @@ describe.skipIf(!present)("the application in a browser", () => {
     await publicPage.getByText("Sign here").waitFor()
     await publicPage.locator("canvas.pad").waitFor()
     await publicPage.getByRole("button", { name: "Submit" }).click()
-    await publicPage.getByText(/Thank/).waitFor()
+    // The ending the score chose (Bug: 2 points), its recall filled in.
+    await publicPage.getByRole("heading", { name: "Thanks, we will hurry (2 points)" }).waitFor()
     // The form takes one response per device: opened again on this one, it says so.
     await publicPage.goto(`${url}/f/${detail.publicId}`)
     await publicPage.getByText("You have already sent a response to this form from this device.").waitFor()
@@ -358,7 +393,9 @@ describe.skipIf(!present)("the application in a browser", () => {
     ).json()) as { responses: ReadonlyArray<{ values: Record<string, unknown> }> }
     const sliderId = String(saved.fields.find((f) => f.type === "slider")!.id)
     expect(stored.responses[0]!.values).not.toHaveProperty(sliderId)
-    expect(Object.keys(stored.responses[0]!.values)).toHaveLength(5)
+    // Five answers, then the outcome: the variables and the ending.
+    expect(Object.keys(stored.responses[0]!.values)).toHaveLength(8)
+    expect(stored.responses[0]!.values).toMatchObject({ "var:priority": 3, "var:score": 2, ending: "urgent" })
     await check(page, "05-inbox-table")
   }, 120_000)
 
@@ -418,6 +455,9 @@ describe.skipIf(!present)("the application in a browser", () => {
     await page.locator(".board-card").filter({ hasText: "Ada Lovelace" }).getByRole("link").click()
     await page.getByRole("heading", { name: "Ada Lovelace", level: 1 }).waitFor()
     responseId = Number(/\/app\/responses\/(\d+)/.exec(page.url())![1])
+    // The outcome of the form's logic: its variables and the ending shown.
+    await page.locator("dl.answers dt", { hasText: "Score" }).waitFor()
+    await page.locator("dl.answers dd", { hasText: "urgent" }).waitFor()
     await page.getByLabel("Assignee").selectOption({ label: "Olivia Owner" })
     await page.getByText("Assignee changed.").waitFor()
     await page.getByLabel("Add tag").fill("vip")

@@ -7,6 +7,7 @@ import {
   type Facts,
   hasRefs,
   HiddenFields,
+  keptVariables,
   type LogicField,
   type LogicInput,
   Logic,
@@ -18,7 +19,9 @@ import {
   recall,
   resolveCondition,
   resolveRefs,
-  validate
+  startingValues,
+  validate,
+  walk
 } from "../src/forms/FormLogic.ts"
 import type { Field } from "../src/forms/Fields.ts"
 
@@ -394,5 +397,147 @@ describe("FormLogic properties", () => {
       }),
       { numRuns: 300 }
     )
+  })
+})
+
+describe("FormLogic variables and scores", () => {
+  const quiz: ReadonlyArray<LogicField> = [
+    { id: 1, position: 0, options: { choices: ["Paris", "Lyon"], points: { Paris: 2, Lyon: -1 } } },
+    {
+      id: 2,
+      position: 1,
+      options: { choices: ["Mars", "Venus", "Moon"], points: { Mars: 1, Venus: 1 } },
+      calculate: [
+        { if: { field: 2, equals: "Moon" }, variable: "level", set: "beginner" },
+        { variable: "price", multiply: 1.1 },
+        { variable: "price", add: 0.2 }
+      ]
+    },
+    { id: 3, position: 2, showIf: { field: "var:score", greaterThan: 2 } },
+    { id: 4, position: 3, logic: [{ if: { field: "var:score", lessThan: 0 }, then: { jumpTo: "ending:retry" } }] },
+    { id: 5, position: 4 }
+  ]
+  const start = { level: "expert", price: 1 }
+
+  it("adds the points of the answers to score, runs calculations in order, and conditions read the variables as they are", () => {
+    const high = walk(quiz, { values: { "1": "Paris", "2": ["Mars", "Venus"] }, hidden: {}, variables: start })
+    expect(high.fields.map((f) => f.id)).toEqual([1, 2, 3, 4, 5])
+    expect(high.variables).toEqual({ level: "expert", price: 1.3, score: 4 })
+    expect(high.ending).toBeUndefined()
+    // What a question's text recalls: the variables as the respondent reaches it.
+    expect(high.reached.get(2)).toEqual({ level: "expert", price: 1, score: 2 })
+
+    const low = walk(quiz, { values: { "1": "Lyon", "2": ["Moon"] }, hidden: {}, variables: start })
+    expect(low.fields.map((f) => f.id)).toEqual([1, 2, 4])
+    expect(low.variables).toMatchObject({ level: "beginner", score: -1 })
+    expect(low.ending).toBe("retry")
+  })
+
+  it("starts declared variables at their initial value and keeps score only when points or calculations use it", () => {
+    expect(
+      startingValues([
+        { name: "n", type: "number" },
+        { name: "t", type: "text", initial: "x" }
+      ])
+    ).toEqual({
+      n: 0,
+      t: "x"
+    })
+    expect(keptVariables([{ name: "n", type: "number" }], quiz)).toEqual(["n", "score"])
+    expect(keptVariables([], [{ id: 1, position: 0 }])).toEqual([])
+    expect(keptVariables([], [{ id: 1, position: 0, calculate: [{ variable: "score", add: 1 }] }])).toEqual(["score"])
+  })
+
+  it("keeps numbers within bounds and without binary noise", () => {
+    const fields: ReadonlyArray<LogicField> = [
+      {
+        id: 1,
+        position: 0,
+        calculate: [
+          { variable: "n", add: 0.1 },
+          { variable: "n", add: 0.2 }
+        ]
+      },
+      {
+        id: 2,
+        position: 1,
+        calculate: [
+          { variable: "big", multiply: 1e12 },
+          { variable: "big", multiply: 1e12 }
+        ]
+      }
+    ]
+    expect(walk(fields, { values: {}, hidden: {}, variables: { n: 0, big: 5 } }).variables).toEqual({
+      n: 0.3,
+      big: 1e12
+    })
+  })
+
+  it("recalls variables, URL-encoding every value when asked", () => {
+    const facts: Facts = { values: { "1": "A & B" }, hidden: { ref: "x y" }, variables: { score: 3, level: "top" } }
+    const fields = [{ id: 1, type: "short_text", label: "Q", required: false, position: 0, options: null }] as const
+    expect(recall("{{var:score}}/{{var:level}}/{{var:none}}", fields, facts, (_, v) => String(v))).toBe("3/top/")
+    expect(recall("?a={{field:1}}&r={{hidden:ref}}", fields, facts, (_, v) => String(v), encodeURIComponent)).toBe(
+      "?a=A%20%26%20B&r=x%20y"
+    )
+  })
+
+  it("validates variables, calculations and jumps to endings against the form's settings", () => {
+    const rules = (inputs: ReadonlyArray<LogicInput>, context: Parameters<typeof validate>[2]) =>
+      validate(inputs, [], context).map((i) => `${i.path} ${i.rule}`)
+    expect(
+      rules(
+        [
+          {
+            id: 1,
+            options: { points: { A: 1 } },
+            logic: [{ if: { field: "var:score", greaterThan: 1 }, then: { jumpTo: "ending:x" } }]
+          },
+          {
+            id: 2,
+            calculate: [
+              { variable: "t", set: "ok" },
+              { variable: "n", add: 1 }
+            ]
+          }
+        ],
+        {
+          variables: [
+            { name: "t", type: "text" },
+            { name: "n", type: "number" }
+          ],
+          endings: [{ key: "x" }]
+        }
+      )
+    ).toEqual([])
+    expect(
+      rules(
+        [
+          { id: 1, logic: [{ if: { field: "var:score", greaterThan: 1 }, then: { jumpTo: "ending:y" } }] },
+          {
+            id: 2,
+            calculate: [
+              { variable: "t", add: 1 },
+              { variable: "n", set: "x" },
+              { variable: "zz", add: 1 }
+            ]
+          }
+        ],
+        {
+          variables: [
+            { name: "t", type: "text" },
+            { name: "n", type: "number" }
+          ],
+          endings: [{ key: "x", when: { field: 9, equals: "a" } }]
+        }
+      )
+    ).toEqual([
+      "fields.0.logic.0.if no-unknown-variable",
+      "fields.0.logic.0.then.jumpTo no-unknown-ending",
+      "fields.1.calculate.0 variable-type",
+      "fields.1.calculate.1 variable-type",
+      "fields.1.calculate.2.variable no-unknown-variable",
+      "settings.endings.0.when no-unknown-question"
+    ])
   })
 })

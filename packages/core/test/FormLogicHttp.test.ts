@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { maxConditionDepth } from "../src/forms/FormLogic.ts"
 import { layerPartialPurger, Responses } from "../src/cases/Responses.ts"
 import { databaseTargets } from "@qforms/test-kit/Databases"
-import { answer, api, createForm, getPage, hidden, seedWorkspace } from "@qforms/test-kit/PublicForms"
+import { answer, api, asInput, createForm, getPage, hidden, seedWorkspace } from "@qforms/test-kit/PublicForms"
 import { startTestServer, type TestServer } from "@qforms/test-kit/TestServer"
 
 const countEvents = (server: TestServer, formId: number) =>
@@ -24,12 +24,6 @@ const countEvents = (server: TestServer, formId: number) =>
       return rows[0]!.n
     })
   )
-
-/** A question as returned, as the API takes it back (no `position`). */
-const asInput = (field: object): Record<string, unknown> => {
-  const { position: _, ...rest } = field as Record<string, unknown>
-  return rest
-}
 
 for (const target of databaseTargets) {
   describe(`form logic over HTTP on ${target.name}`, () => {

@@ -618,6 +618,78 @@ describe.skipIf(!present)("public form page in Chromium", () => {
     }
   }, 180_000)
 
+  it("a quiz ends on the ending its score chooses, axe-clean at 360 px, and a redirect takes the respondent on with or without JavaScript", async () => {
+    const quiz = await createForm(server, key, {
+      title: "Capitals quiz",
+      fields: [
+        {
+          type: "select",
+          label: "Capital of France?",
+          required: true,
+          options: { choices: ["Paris", "Lyon"], points: { Paris: 1 } }
+        }
+      ]
+    })
+    const saved = await api(server, key, "PATCH", `/forms/${quiz.id}`, {
+      settings: {
+        endings: [
+          {
+            key: "pass",
+            title: "You passed with {{var:score}} point",
+            message: "Well done.\nSee you at the next quiz.",
+            when: { field: "var:score", greaterThan: 0 },
+            button: { label: "Read the answers", url: `${server.url}/api/docs?from=quiz` }
+          },
+          { key: "fail", title: "Not this time", redirectUrl: `${server.url}/?from=quiz&score={{var:score}}` }
+        ]
+      }
+    })
+    expect(saved.status, saved.text).toBe(200)
+    /**
+     * Answers the one question and sends it once this server's minimum time has passed (minSubmitSeconds: 1,
+     * counted from before the welcome screen was served).
+     */
+    const answerQuiz = async (page: Page, choice: string) => {
+      await page.goto(`${server.url}/f/${quiz.publicId}`)
+      const opened = Date.now()
+      await page.getByRole("button", { name: "Start" }).click()
+      await page.getByText("Capital of France?").waitFor()
+      await page.getByLabel(choice).check()
+      await expect.poll(() => Date.now() - opened, { interval: 100, timeout: 10_000 }).toBeGreaterThan(1_100)
+      await page.getByRole("button", { name: "Submit" }).click()
+    }
+    for (const js of [true, false]) {
+      const colorScheme = js ? "light" : "dark"
+      const context = await browser.newContext({
+        javaScriptEnabled: js,
+        colorScheme,
+        viewport: { width: 360, height: 740 }
+      })
+      const page = await context.newPage()
+      const errors: Array<string> = []
+      page.on("pageerror", (error) => errors.push(error.message))
+      const flow: Flow = { page, name: `ending-${js ? "js" : "nojs"}-${colorScheme}`, colorScheme, step: 0 }
+      await answerQuiz(page, "Paris")
+      await page.getByRole("heading", { name: "You passed with 1 point" }).waitFor()
+      await page.getByText("See you at the next quiz.").waitFor()
+      const button = page.getByRole("link", { name: "Read the answers" })
+      expect(await button.getAttribute("href")).toBe(`${server.url}/api/docs?from=quiz`)
+      await check(flow, "ending")
+      // The other ending goes on to its address, by the script or by the document's refresh.
+      await answerQuiz(page, "Lyon")
+      await page.waitForURL(`${server.url}/?from=quiz&score=0`)
+      expect(errors).toEqual([])
+      await context.close()
+    }
+    const responses = await listResponses(server, key, quiz.id)
+    expect(responses.map((r) => [r.values["var:score"], r.values.ending])).toEqual([
+      [0, "fail"],
+      [1, "pass"],
+      [0, "fail"],
+      [1, "pass"]
+    ])
+  }, 180_000)
+
   it("a signature is drawn with a finger on a 360 px touch screen, in the dark theme, and stored as a PNG", async () => {
     const signing = await createForm(server, key, {
       title: "Touch signature",

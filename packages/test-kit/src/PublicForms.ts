@@ -72,6 +72,12 @@ export const createForm = async (
   }
 }
 
+/** A question as the API returned it, as the API takes it back (no `position`). */
+export const asInput = (field: object): Record<string, unknown> => {
+  const { position: _, ...rest } = field as Record<string, unknown>
+  return rest
+}
+
 /** GET a page. */
 export const getPage = async (server: TestServer, path: string, headers: Record<string, string> = {}) =>
   reply(await fetch(`${server.url}${path}`, { headers }))

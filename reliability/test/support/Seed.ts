@@ -90,9 +90,24 @@ export const seed = async (url: string, key: string, marker: string, hookUrl: st
     }),
     201
   )
-  ok("publish", await call(url, "PATCH", `/api/forms/${created.id}`, { key, body: { status: "published" } }), 200)
   const full = ok("get form", await call(url, "GET", `/api/forms/${created.id}`, { key }), 200)
   const [name, email, file] = full.fields as Array<{ id: number }>
+  // Published with a variable and an ending that recalls an answer: every response walks the form's variables
+  // and its ending (`forms/Endings.ts`) is chosen and stored, so probes of the submission paths reach them.
+  ok(
+    "publish",
+    await call(url, "PATCH", `/api/forms/${created.id}`, {
+      key,
+      body: {
+        status: "published",
+        settings: {
+          variables: [{ name: "visits", type: "number" }],
+          endings: [{ key: "done", title: `Thanks {{field:${name!.id}}}`, message: `Ending ${marker}: {{var:visits}}` }]
+        }
+      }
+    }),
+    200
+  )
   const draft = ok(
     "create draft",
     await call(url, "POST", "/api/forms", {

@@ -165,6 +165,11 @@ export const ResponseList = Schema.Struct({
   }),
   hiddenFields: Schema.optionalKey(Schema.Array(HiddenField)).annotate({
     description: "Extension (form logic): the form's hidden fields; rows carry their values as `hidden:<name>`."
+  }),
+  valueKeys: Schema.optionalKey(Schema.Array(Schema.String)).annotate({
+    description:
+      "Extension: the keys of `values` beyond the questions, in the order the CSV export gives them columns: " +
+      "`hidden:<name>` per hidden field, `var:<name>` per variable the form keeps, and `ending` when it has endings."
   })
 }).annotate({ identifier: "ResponseList" })
 

@@ -14,7 +14,6 @@ import type { Field } from "../forms/Fields.ts"
 import type { Member } from "../identity/Members.ts"
 import type { ResponseRow } from "./Responses.ts"
 import type { Stage } from "../forms/Stages.ts"
-import { hiddenKey } from "../forms/FormLogic.ts"
 import * as Summaries from "./Summaries.ts"
 
 /** A sign that starts a formula, at the start of the cell (after blanks or quotes), or a leading tab / CR. */
@@ -80,15 +79,18 @@ export const writer = (
   stages: ReadonlyArray<Stage>,
   members: ReadonlyArray<Member>,
   linkBase = "",
-  /** The form's hidden fields (form logic): one column each after the questions, headed `hidden:<name>`. */
-  hiddenNames: ReadonlyArray<string> = []
+  /**
+   * The keys of values beyond the questions (`ResponseListHead.valueKeys`: `hidden:<name>`, `var:<name>`,
+   * `ending`): one column each after the questions, headed by the key.
+   */
+  valueKeys: ReadonlyArray<string> = []
 ): CsvWriter => {
-  const keyed = Summaries.answerKeys(fields, [...metadataColumns, ...hiddenNames.map(hiddenKey)])
+  const keyed = Summaries.answerKeys(fields, [...metadataColumns, ...valueKeys])
   const questions = answered(fields)
   const stageNames = new Map(stages.map((stage) => [stage.id, stage.name]))
   const memberNames = new Map(members.map((member) => [member.accountId, member.name ?? member.email]))
   return {
-    header: line([...metadataColumns, ...keyed.map((k) => k.key), ...hiddenNames.map(hiddenKey)]),
+    header: line([...metadataColumns, ...keyed.map((k) => k.key), ...valueKeys]),
     row: (response) =>
       line([
         String(response.id),
@@ -106,9 +108,9 @@ export const writer = (
             linkBase
           )
         ),
-        ...hiddenNames.map((name) => {
-          const value = response.values[hiddenKey(name)]
-          return typeof value === "string" ? value : ""
+        ...valueKeys.map((key) => {
+          const value = response.values[key]
+          return typeof value === "string" || typeof value === "number" ? String(value) : ""
         })
       ])
   }

@@ -41,7 +41,11 @@ export const make = Effect.gen(function* () {
         const fields = form.fields
         // Logic reads the answers as they are stored ("9:05" as "09:05"), as on the page.
         const facts = FormLogic.branches(fields) ? cleanAnswers(fields, input.values) : input.values
-        const route = FormLogic.onPath(fields, { values: facts, hidden })
+        const route = FormLogic.onPath(fields, {
+          values: facts,
+          hidden,
+          variables: FormLogic.startingValues(form.settings.variables)
+        })
         // Uploads are attached when the response is submitted, so a partial one keeps no file answer;
         // nothing is required yet.
         const kept = Object.fromEntries(

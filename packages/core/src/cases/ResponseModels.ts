@@ -33,7 +33,9 @@ export const ResponseRow = Schema.Struct({
   tags: Schema.Array(Schema.String),
   source: Schema.String,
   values: Schema.Record(Schema.String, AnswerValue).annotate({
-    description: "The answers keyed by question id (`fields[].id`); hidden field values as `hidden:<name>`."
+    description:
+      "The answers keyed by question id (`fields[].id`); hidden field values as `hidden:<name>`; extension: " +
+      "the form's variables as `var:<name>` and the key of the ending shown as `ending`."
   }),
   // Before the optional keys: the streamed list writes rows in this order too (see `toRow`).
   /** Extension (partial responses): false while the respondent has not submitted yet. */
@@ -146,6 +148,8 @@ export interface ResponseListHead {
   readonly allTags: ReadonlyArray<string>
   /** Extension (form logic): the form's hidden fields, whose values the rows carry as `hidden:<name>`. */
   readonly hiddenFields: ReadonlyArray<FormLogic.HiddenField>
+  /** Extension: the keys of `values` beyond the questions (hidden fields, variables, the ending), in column order. */
+  readonly valueKeys: ReadonlyArray<string>
 }
 
 /** A page of the response list (spec: ResponseList, plus `nextCursor`). */

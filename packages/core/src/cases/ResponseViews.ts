@@ -13,7 +13,9 @@ import type * as Statement from "effect/sql/Statement"
 import type * as Actors from "../identity/Actors.ts"
 import { Activities } from "./Activities.ts"
 import { Forms } from "../forms/Forms.ts"
-import type * as FormLogic from "../forms/FormLogic.ts"
+import * as Endings from "../forms/Endings.ts"
+import * as FormLogic from "../forms/FormLogic.ts"
+import type { FormSettings } from "../forms/FormSettings.ts"
 import { Stages } from "../forms/Stages.ts"
 import { Members } from "../identity/Members.ts"
 import { RespondentEmails } from "../email/RespondentEmails.ts"
@@ -46,19 +48,28 @@ export const make = Effect.gen(function* () {
           members.list(actor.workspaceId),
           sql<{ readonly tag: string }>`
           select tag from form_tags where workspace_id = ${actor.workspaceId} and form_id = ${form.id} order by tag`,
-          sql<{ readonly hidden_fields: ReadonlyArray<FormLogic.HiddenField> }>`
-          select hidden_fields from forms where workspace_id = ${actor.workspaceId} and id = ${form.id}`
+          sql<{ readonly hidden_fields: ReadonlyArray<FormLogic.HiddenField>; readonly settings: unknown }>`
+          select hidden_fields, settings from forms where workspace_id = ${actor.workspaceId} and id = ${form.id}`
         ],
         { concurrency: "unbounded" }
       ),
-      ([fields, stageList, memberList, tagRows, hiddenRows]): ResponseListHead => ({
-        form: { id: form.id, title: form.title },
-        fields,
-        stages: stageList,
-        members: memberList,
-        allTags: tagRows.map((r) => r.tag),
-        hiddenFields: hiddenRows[0]?.hidden_fields ?? []
-      })
+      ([fields, stageList, memberList, tagRows, hiddenRows]): ResponseListHead => {
+        const hiddenFields = hiddenRows[0]?.hidden_fields ?? []
+        const settings = (hiddenRows[0]?.settings ?? {}) as FormSettings
+        return {
+          form: { id: form.id, title: form.title },
+          fields,
+          stages: stageList,
+          members: memberList,
+          allTags: tagRows.map((r) => r.tag),
+          hiddenFields,
+          valueKeys: [
+            ...hiddenFields.map((h) => FormLogic.hiddenKey(h.name)),
+            ...FormLogic.keptVariables(settings.variables, fields).map(FormLogic.variableKey),
+            ...((settings.endings ?? []).length > 0 ? [Endings.endingKey] : [])
+          ]
+        }
+      }
     )
 
   const list = Effect.fn("Responses.list")(function* (actor: Actors.Actor, formId: number, options: ListOptions = {}) {

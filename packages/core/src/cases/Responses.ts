@@ -186,7 +186,11 @@ export class Responses extends Context.Service<
         // questions are dropped, and a skipped required question is not required.
         // Logic reads the answers as they are stored ("9:05" as "09:05"), as on the page.
         const facts = FormLogic.branches(fields) ? cleanAnswers(fields, input.values) : input.values
-        const route = FormLogic.onPath(fields, { values: facts, hidden })
+        const route = FormLogic.onPath(fields, {
+          values: facts,
+          hidden,
+          variables: FormLogic.startingValues(form.settings.variables)
+        })
         // Most submissions are written by one statement (below), which is a transaction of its own. File
         // answers (their uploads are locked, then attached), a partial response to finish, or a confirmation
         // e-mail to queue add statements, and then all of it runs in one transaction. A form deleted in the
@@ -219,7 +223,11 @@ export class Responses extends Context.Service<
                   : [])
               ])
             }
-            const values = stored(validated.success, hidden)
+            const values = stored(
+              validated.success,
+              hidden,
+              SubmissionChecks.outcome(form, route, validated.success, hidden)
+            )
             const respondent = deriveRespondent(fields, values)
             // A form with a response limit, quotas or one response per e-mail: its submissions are counted
             // one after the other.

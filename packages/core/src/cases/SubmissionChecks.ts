@@ -12,6 +12,33 @@ import type { AnswerValue } from "../forms/Answers.ts"
 import * as FormLogic from "../forms/FormLogic.ts"
 import { Forms, type SubmittedForm } from "../forms/Forms.ts"
 import { Conflict, FormNotFound, InvalidInput } from "../kernel/Errors.ts"
+import * as Endings from "../forms/Endings.ts"
+
+/** What a finished response keeps of its walk through the form: the variables it keeps and its ending. */
+export interface Outcome {
+  readonly variables: Readonly<Record<string, FormLogic.VariableValue>>
+  readonly ending: string | undefined
+}
+
+/**
+ * The outcome of a finished response: the variables the form keeps
+ * (`FormLogic.keptVariables`) at their final values, and the key of the
+ * ending it sees (`Endings.choose`), read from the answers as stored.
+ */
+export const outcome = (
+  form: Pick<SubmittedForm, "fields" | "settings">,
+  route: { readonly variables: Readonly<Record<string, FormLogic.VariableValue>>; readonly ending: string | undefined },
+  values: Readonly<Record<string, AnswerValue>>,
+  hidden: Readonly<Record<string, string>>
+): Outcome => {
+  const variables: Record<string, FormLogic.VariableValue> = {}
+  for (const name of FormLogic.keptVariables(form.settings.variables, form.fields)) {
+    const value = route.variables[name]
+    if (value !== undefined) variables[name] = value
+  }
+  const ending = Endings.choose(form.settings.endings, route.ending, { values, hidden, variables: route.variables })
+  return { variables, ending: ending?.key }
+}
 
 /** The checks, on the forms of the current `SqlClient`. */
 export const make = Effect.gen(function* () {
@@ -56,10 +83,21 @@ export const make = Effect.gen(function* () {
       details: issues.map((issue) => ({ path: issue.path, message: issue.message }))
     })
 
-  /** The answers with the hidden values, as stored (`hidden:<name>` keys). */
-  const stored = (values: Record<string, AnswerValue>, hidden: Readonly<Record<string, string>>) => {
+  /**
+   * The answers with the hidden values, as stored (`hidden:<name>` keys), and what a finished response
+   * adds: its variables (`var:<name>`) and the key of its ending (`ending`).
+   */
+  const stored = (
+    values: Record<string, AnswerValue>,
+    hidden: Readonly<Record<string, string>>,
+    finished?: Outcome
+  ) => {
     const out: Record<string, AnswerValue> = { ...values }
     for (const [name, value] of Object.entries(hidden)) out[FormLogic.hiddenKey(name)] = value
+    if (finished !== undefined) {
+      for (const [name, value] of Object.entries(finished.variables)) out[FormLogic.variableKey(name)] = value
+      if (finished.ending !== undefined) out[Endings.endingKey] = finished.ending
+    }
     return out
   }
 

@@ -7,7 +7,8 @@
 import * as Predicate from "effect/Predicate"
 import { DEFAULT_RATING_MAX, type Field, partsOf } from "../forms/Fields.ts"
 import type { AnswerValue } from "../forms/Answers.ts"
-import { hiddenPrefix } from "../forms/FormLogic.ts"
+import { endingKey } from "../forms/Endings.ts"
+import { hiddenPrefix, variablePrefix } from "../forms/FormLogic.ts"
 
 const byPosition = (fields: ReadonlyArray<Field>): ReadonlyArray<Field> =>
   [...fields].sort((a, b) => a.position - b.position || a.id - b.id)
@@ -116,12 +117,25 @@ const answered = (
     const text = formatAnswer(field, answerOf(values, field), linkBase)
     if (text !== "") entries.push({ key, label: field.label, text })
   }
-  // Hidden-field values (form logic) follow the questions, keyed `hidden:<name>`.
+  // Hidden-field values (form logic) follow the questions, keyed `hidden:<name>`, then the variables
+  // (`var:<name>`) and the ending's key (`ending`), under a key no question's took.
+  const used = new Set(entries.map((e) => e.key))
+  const add = (key: string, text: string) => {
+    let unique = key
+    for (let n = 2; used.has(unique); n++) unique = `${key} (${n})`
+    used.add(unique)
+    entries.push({ key: unique, label: key, text })
+  }
   for (const [key, value] of Object.entries(values)) {
-    if (key.startsWith(hiddenPrefix) && Predicate.isString(value) && value !== "") {
-      entries.push({ key, label: key, text: value })
+    if (key.startsWith(hiddenPrefix) && Predicate.isString(value) && value !== "") add(key, value)
+  }
+  for (const [key, value] of Object.entries(values)) {
+    if (key.startsWith(variablePrefix) && (Predicate.isString(value) || Predicate.isNumber(value))) {
+      add(key, String(value))
     }
   }
+  const ending = values[endingKey]
+  if (Predicate.isString(ending)) add(endingKey, ending)
   return entries
 }
 
@@ -138,7 +152,8 @@ const answeredEntries = (
  * a label, later ones get `" (2)"`, `" (3)"`, … appended; the numbering
  * counts every non-statement question, answered or not, so keys are stable
  * across responses of the same form. Hidden-field values follow, keyed
- * `hidden:<name>`. With `linkBase`, a file answer is its
+ * `hidden:<name>`, then variables (`var:<name>`) and the ending's key
+ * (`ending`). With `linkBase`, a file answer is its
  * name and download link (see {@link formatAnswer}).
  *
  * @example

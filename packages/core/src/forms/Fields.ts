@@ -12,7 +12,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { Id } from "../kernel/Ids.ts"
 import { strictStruct } from "../kernel/StrictStruct.ts"
-import { Condition, Logic, QuestionKey } from "./LogicRules.ts"
+import { Calculations, Condition, Logic, QuestionKey } from "./LogicRules.ts"
 import { DisplayTrim } from "../kernel/DisplayText.ts"
 
 // ---------------------------------------------------------------------------
@@ -222,17 +222,42 @@ const QuotaFields = {
   )
 }
 
-/** Every quota must name one of the choices. */
+/** The most points one choice may give, either way. */
+export const MAX_POINTS = 1_000_000
+
+/**
+ * What each choice adds to the form's `score` when it is picked (select,
+ * checkboxes): `{"Paris": 1}` for a quiz's right answer; negative points
+ * take away. Choices without points add nothing.
+ */
+const PointsFields = {
+  points: Schema.optionalKey(
+    Schema.Record(
+      Schema.String,
+      Schema.Finite.check(
+        Schema.isBetween(
+          { minimum: -MAX_POINTS, maximum: MAX_POINTS },
+          { message: `points must be a number from -${MAX_POINTS} to ${MAX_POINTS}` }
+        )
+      )
+    )
+  )
+}
+
+/** Every quota and every choice given points must be one of the choices. */
 const quotaIssues = (o: {
   readonly choices: ReadonlyArray<string>
   readonly quotas?: Readonly<Record<string, number>> | undefined
+  readonly points?: Readonly<Record<string, number>> | undefined
 }): ReadonlyArray<Schema.FilterIssue> =>
-  Object.keys(o.quotas ?? {})
-    .filter((choice) => !o.choices.includes(choice))
-    .map((choice) => ({
-      path: ["quotas", choice],
-      issue: `quotas names ${JSON.stringify(choice)}, which is not a choice`
-    }))
+  (["quotas", "points"] as const).flatMap((key) =>
+    Object.keys(o[key] ?? {})
+      .filter((choice) => !o.choices.includes(choice))
+      .map((choice) => ({
+        path: [key, choice],
+        issue: `${key} names ${JSON.stringify(choice)}, which is not a choice`
+      }))
+  )
 
 /**
  * The quota of each choice that has one, as stored on a question.
@@ -303,7 +328,14 @@ export type BaseOptions = typeof BaseOptions.Type
  * Schema.decodeUnknownSync(SelectOptions)({ choices: ["Red"], allowOther: true, randomize: true })
  * ```
  */
-const SelectOptionFields = { ...TextOptionFields, choices: Choices, ...RandomizeField, ...OtherFields, ...QuotaFields }
+const SelectOptionFields = {
+  ...TextOptionFields,
+  choices: Choices,
+  ...RandomizeField,
+  ...OtherFields,
+  ...QuotaFields,
+  ...PointsFields
+}
 
 export const SelectOptions = strictStruct(SelectOptionFields).check(
   Schema.makeFilter(
@@ -448,7 +480,8 @@ const CheckboxesOptionFields = {
   maxSelections: Schema.optionalKey(PositiveInt),
   ...RandomizeField,
   ...OtherFields,
-  ...QuotaFields
+  ...QuotaFields,
+  ...PointsFields
 }
 
 export const CheckboxesOptions = strictStruct(CheckboxesOptionFields).check(
@@ -914,7 +947,8 @@ export const AnyFieldOptions = Schema.Struct({
   randomize: Schema.optionalKey(Schema.Boolean),
   allowOther: Schema.optionalKey(Schema.Boolean),
   otherLabel: Schema.optionalKey(Schema.String),
-  quotas: Schema.optionalKey(Schema.Record(Schema.String, Schema.Finite))
+  quotas: Schema.optionalKey(Schema.Record(Schema.String, Schema.Finite)),
+  points: Schema.optionalKey(Schema.Record(Schema.String, Schema.Finite))
 })
 
 /** Decoded {@link AnyFieldOptions}. @example `const o: AnyFieldOptions = {}` */
@@ -941,7 +975,9 @@ const logicFields = {
   /** Where to go after this question (see `FormLogic.ts`); `[]` or absent for none. */
   logic: Schema.optionalKey(Logic),
   /** Only asked when this holds (see `FormLogic.ts`); `null` or absent for always. */
-  showIf: Schema.optionalKey(Schema.NullOr(Condition))
+  showIf: Schema.optionalKey(Schema.NullOr(Condition)),
+  /** Changes the form's variables after this question (see `FormLogic.ts`); `[]` or absent for none. */
+  calculate: Schema.optionalKey(Calculations)
 }
 
 const optionalOptions = <S extends Schema.Top>(schema: S) =>
@@ -1036,7 +1072,9 @@ export const Field = Schema.Struct({
   /** Extension (form logic): rules tried after the question is answered; absent when none. */
   logic: Schema.optionalKey(Logic),
   /** Extension (form logic): the question is only asked when this holds; absent when always. */
-  showIf: Schema.optionalKey(Condition)
+  showIf: Schema.optionalKey(Condition),
+  /** Extension (variables): calculations run after the question is answered; absent when none. */
+  calculate: Schema.optionalKey(Calculations)
 }).annotate({ identifier: "Field" })
 
 /** A decoded {@link Field}. @example `const id: Field["id"] = 1` */

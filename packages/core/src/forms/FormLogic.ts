@@ -21,13 +21,22 @@ import * as Predicate from "effect/Predicate"
 import type { Field } from "./Fields.ts"
 import type { AnswerValue } from "./Answers.ts"
 import {
+  type Calculation,
+  type Calculations,
   type Condition,
+  endingPrefix,
   type FieldRef,
   type HiddenField,
   hiddenPrefix,
   type Logic,
+  type LogicRule,
+  maxVariableNumber,
+  maxVariableText,
   refPrefix,
-  type Scalar
+  type Scalar,
+  scoreVariable,
+  type Variable,
+  variablePrefix
 } from "./LogicRules.ts"
 
 export * from "./LogicRules.ts"
@@ -36,16 +45,28 @@ export * from "./LogicRules.ts"
 // Evaluation
 // ---------------------------------------------------------------------------
 
-/** What conditions read: answers keyed by question id, hidden values by name. */
+/** The value of a variable: a number or a text. */
+export type VariableValue = number | string
+
+/**
+ * What conditions read: answers keyed by question id, hidden values by name,
+ * and the variables by name (as the form starts, {@link startingValues}; the
+ * walk through the form changes them as it passes each question).
+ */
 export interface Facts {
   readonly values: Readonly<Record<string, unknown>>
   readonly hidden: Readonly<Record<string, string>>
+  readonly variables?: Readonly<Record<string, VariableValue>> | undefined
 }
 
 const lookup = (ref: FieldRef, facts: Facts): unknown => {
   if (Predicate.isNumber(ref)) {
     const key = String(ref)
     return Object.hasOwn(facts.values, key) ? facts.values[key] : undefined
+  }
+  if (ref.startsWith(variablePrefix)) {
+    const name = ref.slice(variablePrefix.length)
+    return facts.variables !== undefined && Object.hasOwn(facts.variables, name) ? facts.variables[name] : undefined
   }
   // Saved logic refers to ids; a `ref:` left unresolved reads nothing.
   if (!ref.startsWith(hiddenPrefix)) return undefined
@@ -139,16 +160,144 @@ export const evaluate = (condition: Condition, facts: Facts): boolean => {
 export type LogicField = Pick<Field, "id" | "position"> & {
   readonly logic?: Logic | undefined
   readonly showIf?: Condition | undefined
+  readonly calculate?: Calculations | undefined
+  /** Only `points` is read: what each choice adds to the variable `score` (see {@link pointsTable}). */
+  readonly options?: object | null | undefined
+}
+
+/**
+ * The points of a question's choices (`options.points`), if it gives any.
+ * Options are typed per question type; only choices' options carry points.
+ */
+const pointsTable = (options: object | null | undefined): Readonly<Record<string, number>> | undefined => {
+  if (options === null || options === undefined || !("points" in options)) return undefined
+  const points = options.points
+  return Predicate.isObject(points) && Object.keys(points).length > 0
+    ? (points as Readonly<Record<string, number>>)
+    : undefined
 }
 
 const ordered = <F extends LogicField>(fields: ReadonlyArray<F>): ReadonlyArray<F> =>
   [...fields].sort((a, b) => a.position - b.position || a.id - b.id)
 
+/** Where a walk through the form went: the questions, the variables at its end, the ending a jump chose. */
+export interface Walk<F> {
+  readonly fields: ReadonlyArray<F>
+  readonly variables: Readonly<Record<string, VariableValue>>
+  /** The key of the ending that a logic rule jumped to (`"ending:<key>"`), if one did. */
+  readonly ending: string | undefined
+  /** The variables as each question on the path is reached (before its own points and calculations): what its text recalls. */
+  readonly reached: ReadonlyMap<number, Readonly<Record<string, VariableValue>>>
+}
+
+/** A number kept within the variables' bounds, without the noise of binary fractions (0.1 + 0.2 is 0.3). */
+const tidy = (n: number): number =>
+  Number.isFinite(n)
+    ? Math.min(maxVariableNumber, Math.max(-maxVariableNumber, Math.round(n * 1e9) / 1e9))
+    : n > 0
+      ? maxVariableNumber
+      : -maxVariableNumber
+
+const numberOf = (value: VariableValue | undefined): number => {
+  if (Predicate.isNumber(value)) return value
+  const n = value === undefined || value.trim() === "" ? 0 : Number(value)
+  return Number.isFinite(n) ? n : 0
+}
+
+/** One calculation applied to the variables. */
+const apply = (calculation: Calculation, variables: Record<string, VariableValue>) => {
+  const name = calculation.variable
+  const now = variables[name]
+  if (calculation.set !== undefined) {
+    variables[name] = Predicate.isNumber(calculation.set)
+      ? tidy(calculation.set)
+      : calculation.set.slice(0, maxVariableText)
+  } else if (calculation.add !== undefined) variables[name] = tidy(numberOf(now) + calculation.add)
+  else if (calculation.subtract !== undefined) variables[name] = tidy(numberOf(now) - calculation.subtract)
+  else if (calculation.multiply !== undefined) variables[name] = tidy(numberOf(now) * calculation.multiply)
+}
+
+/** The points an answer gets from its question's `options.points` (a choice, or each of several). */
+const pointsOf = (field: LogicField, value: unknown): number => {
+  const points = pointsTable(field.options)
+  if (points === undefined) return 0
+  const chosen = Array.isArray(value) ? value : [value]
+  let sum = 0
+  for (const choice of chosen) {
+    if (Predicate.isString(choice) && Object.hasOwn(points, choice)) sum += points[choice]!
+  }
+  return sum
+}
+
+/** Whether a question's choices give points (so that the form keeps a `score`). */
+export const givesPoints = (field: Pick<LogicField, "options">): boolean => pointsTable(field.options) !== undefined
+
 /**
- * The questions a respondent goes through, in order, given the answers and
- * hidden values. Later answers never change the path before them. Total even
+ * Walks through the form given the answers, hidden values and the
+ * variables' starting values: which questions a respondent goes through,
+ * in order, what the variables hold after them, and the ending a jump
+ * chose. A question on the path first adds the points of its answer to
+ * `score`, then runs its `calculate` rules in order, then its `logic`; its
+ * conditions (and those of later questions) read the variables as they are
+ * at that point. Later answers never change the path before them. Total even
  * for logic that was never validated: a jump that does not go forward is
  * ignored, so the walk always ends.
+ *
+ * @example
+ * ```ts
+ * const fields = [
+ *   { id: 1, position: 0, options: { points: { Paris: 1 } } },
+ *   { id: 2, position: 1, logic: [{ if: { field: "var:score", lessThan: 1 }, then: { jumpTo: "ending:retry" } }] }
+ * ]
+ * walk(fields, { values: { "1": "Lyon" }, hidden: {} }) // { fields: [1, 2], variables: { score: 0 }, ending: "retry" }
+ * ```
+ */
+export const walk = <F extends LogicField>(fields: ReadonlyArray<F>, facts: Facts): Walk<F> => {
+  const list = ordered(fields)
+  const indexOf = new Map(list.map((f, i) => [f.id, i]))
+  const variables: Record<string, VariableValue> = { ...facts.variables }
+  if (!Object.hasOwn(variables, scoreVariable) && list.some(givesPoints)) variables[scoreVariable] = 0
+  const live: Facts = { values: facts.values, hidden: facts.hidden, variables }
+  const visited: Array<F> = []
+  const reached = new Map<number, Readonly<Record<string, VariableValue>>>()
+  let ending: string | undefined
+  let i = 0
+  while (i < list.length) {
+    const field = list[i]!
+    if (field.showIf !== undefined && !evaluate(field.showIf, live)) {
+      i++
+      continue
+    }
+    visited.push(field)
+    reached.set(field.id, { ...variables })
+    if (givesPoints(field)) {
+      const key = String(field.id)
+      const value = Object.hasOwn(facts.values, key) ? facts.values[key] : undefined
+      variables[scoreVariable] = tidy(numberOf(variables[scoreVariable]) + pointsOf(field, value))
+    }
+    for (const calculation of field.calculate ?? []) {
+      if (calculation.if === undefined || evaluate(calculation.if, live)) apply(calculation, variables)
+    }
+    const rule = (field.logic ?? []).find((r) => evaluate(r.if, live))
+    if (rule === undefined) {
+      i++
+      continue
+    }
+    const jump = rule.then.jumpTo
+    if (jump === "end") break
+    if (Predicate.isString(jump) && jump.startsWith(endingPrefix)) {
+      ending = jump.slice(endingPrefix.length)
+      break
+    }
+    const target = Predicate.isNumber(jump) ? indexOf.get(jump) : undefined
+    i = target !== undefined && target > i ? target : i + 1
+  }
+  return { fields: visited, variables, ending, reached }
+}
+
+/**
+ * The questions a respondent goes through, in order, given the answers,
+ * hidden values and variables ({@link walk}'s questions).
  *
  * @example
  * ```ts
@@ -160,29 +309,48 @@ const ordered = <F extends LogicField>(fields: ReadonlyArray<F>): ReadonlyArray<
  * path(fields, { values: { "1": "Yes" }, hidden: {} }).map((f) => f.id) // [1, 2]
  * ```
  */
-export const path = <F extends LogicField>(fields: ReadonlyArray<F>, facts: Facts): ReadonlyArray<F> => {
-  const list = ordered(fields)
-  const indexOf = new Map(list.map((f, i) => [f.id, i]))
-  const visited: Array<F> = []
-  let i = 0
-  while (i < list.length) {
-    const field = list[i]!
-    if (field.showIf !== undefined && !evaluate(field.showIf, facts)) {
-      i++
-      continue
-    }
-    visited.push(field)
-    const rule = (field.logic ?? []).find((r) => evaluate(r.if, facts))
-    if (rule === undefined) {
-      i++
-      continue
-    }
-    const jump = rule.then.jumpTo
-    if (jump === "end") break
-    const target = Predicate.isNumber(jump) ? indexOf.get(jump) : undefined
-    i = target !== undefined && target > i ? target : i + 1
+export const path = <F extends LogicField>(fields: ReadonlyArray<F>, facts: Facts): ReadonlyArray<F> =>
+  walk(fields, facts).fields
+
+/**
+ * The values the form's variables start with: each declared one at its
+ * `initial` value (or 0, or "" for a text).
+ *
+ * @example
+ * ```ts
+ * startingValues([{ name: "price", type: "number", initial: 10 }, { name: "team", type: "text" }])
+ * // { price: 10, team: "" }
+ * ```
+ */
+export const startingValues = (
+  variables: ReadonlyArray<Variable> | undefined
+): Readonly<Record<string, VariableValue>> => {
+  const out: Record<string, VariableValue> = {}
+  for (const v of variables ?? []) out[v.name] = v.initial ?? (v.type === "number" ? 0 : "")
+  return out
+}
+
+/**
+ * The variables a form keeps on each response: the declared ones, and
+ * `score` when a question's choices give points or it is calculated.
+ *
+ * @example
+ * ```ts
+ * keptVariables([], [{ id: 1, position: 0, options: { points: { A: 1 } } }]) // ["score"]
+ * ```
+ */
+export const keptVariables = (
+  variables: ReadonlyArray<Variable> | undefined,
+  fields: ReadonlyArray<LogicField>
+): ReadonlyArray<string> => {
+  const names = (variables ?? []).map((v) => v.name)
+  if (
+    !names.includes(scoreVariable) &&
+    fields.some((f) => givesPoints(f) || (f.calculate ?? []).some((c) => c.variable === scoreVariable))
+  ) {
+    names.push(scoreVariable)
   }
-  return visited
+  return names
 }
 
 /**
@@ -239,7 +407,13 @@ const after = (a: LogicField, b: LogicField) => a.position > b.position || (a.po
  * ```
  */
 export const branches = (fields: ReadonlyArray<LogicField>): boolean =>
-  fields.some((field) => (field.logic !== undefined && field.logic.length > 0) || field.showIf !== undefined)
+  fields.some(
+    (field) =>
+      (field.logic !== undefined && field.logic.length > 0) ||
+      field.showIf !== undefined ||
+      (field.calculate !== undefined && field.calculate.length > 0) ||
+      givesPoints(field)
+  )
 
 /**
  * The answers of the questions on the path (answers to skipped questions are
@@ -254,27 +428,35 @@ export const branches = (fields: ReadonlyArray<LogicField>): boolean =>
 export const onPath = <F extends LogicField>(
   fields: ReadonlyArray<F>,
   facts: Facts
-): { readonly fields: ReadonlyArray<F>; readonly values: Record<string, unknown> } => {
-  const route = path(fields, facts)
+): {
+  readonly fields: ReadonlyArray<F>
+  readonly values: Record<string, unknown>
+  readonly variables: Readonly<Record<string, VariableValue>>
+  readonly ending: string | undefined
+} => {
+  const walked = walk(fields, facts)
+  const route = walked.fields
   const kept = new Set(route.map((f) => String(f.id)))
   const known = new Set(fields.map((f) => String(f.id)))
   const values: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(facts.values)) {
     if (kept.has(key) || !known.has(key)) values[key] = value
   }
-  return { fields: route, values }
+  return { fields: route, values, variables: walked.variables, ending: walked.ending }
 }
 
 // ---------------------------------------------------------------------------
 // Recall
 // ---------------------------------------------------------------------------
 
-const RECALL = /\{\{\s*(field:(\d{1,10})|hidden:([A-Za-z_][A-Za-z0-9_-]{0,39}))\s*\}\}/g
+const RECALL =
+  /\{\{\s*(field:(\d{1,10})|hidden:([A-Za-z_][A-Za-z0-9_-]{0,39})|var:([A-Za-z_][A-Za-z0-9_-]{0,39}))\s*\}\}/g
 
 /**
  * Replaces `{{field:<id>}}` with the answer to that question (as `format`
- * writes it) and `{{hidden:<name>}}` with the hidden value; a missing answer
- * or value becomes `""`.
+ * writes it), `{{hidden:<name>}}` with the hidden value and `{{var:<name>}}`
+ * with the variable's value; a missing answer or value becomes `""`. Each
+ * replacement goes through `encode` (`encodeURIComponent` in a URL).
  *
  * @example
  * ```ts
@@ -285,14 +467,24 @@ export const recall = (
   text: string,
   fields: ReadonlyArray<Field>,
   facts: Facts,
-  format: (field: Field, value: AnswerValue) => string
+  format: (field: Field, value: AnswerValue) => string,
+  encode: (text: string) => string = (t) => t
 ): string =>
-  text.replace(RECALL, (_match, _ref: string, id: string | undefined, name: string | undefined) => {
-    if (name !== undefined) return Object.hasOwn(facts.hidden, name) ? facts.hidden[name]! : ""
-    const field = fields.find((f) => String(f.id) === id)
-    const value = id === undefined ? undefined : lookup(Number(id), facts)
-    return field === undefined || value === undefined || value === null ? "" : format(field, value as AnswerValue)
-  })
+  text.replace(
+    RECALL,
+    (_match, _ref: string, id: string | undefined, name: string | undefined, variable: string | undefined) => {
+      if (variable !== undefined) {
+        const value = lookup(`${variablePrefix}${variable}`, facts)
+        return Predicate.isNumber(value) || Predicate.isString(value) ? encode(String(value)) : ""
+      }
+      if (name !== undefined) return Object.hasOwn(facts.hidden, name) ? encode(facts.hidden[name]!) : ""
+      const field = fields.find((f) => String(f.id) === id)
+      const value = id === undefined ? undefined : lookup(Number(id), facts)
+      return field === undefined || value === undefined || value === null
+        ? ""
+        : encode(format(field, value as AnswerValue))
+    }
+  )
 
 // ---------------------------------------------------------------------------
 // Validation of saved logic
@@ -306,6 +498,9 @@ export type LogicRuleName =
   | "no-later-question"
   | "no-unknown-hidden-field"
   | "unique-ref"
+  | "no-unknown-variable"
+  | "variable-type"
+  | "no-unknown-ending"
 
 /**
  * One problem with saved logic: `path` such as `fields.2.logic.0.then.jumpTo`,
@@ -329,6 +524,15 @@ export interface LogicInput {
   readonly ref?: string | undefined
   readonly logic?: Logic | null | undefined
   readonly showIf?: Condition | null | undefined
+  readonly calculate?: Calculations | null | undefined
+  /** Only `points` is read (a question whose choices give points keeps the variable `score`). */
+  readonly options?: object | null | undefined
+}
+
+/** What else of the form its logic may name: its variables and its endings (`settings`). */
+export interface LogicContext {
+  readonly variables?: ReadonlyArray<Variable> | undefined
+  readonly endings?: ReadonlyArray<{ readonly key: string; readonly when?: Condition | undefined }> | undefined
 }
 
 const refsOf = (condition: Condition): ReadonlyArray<FieldRef> =>
@@ -343,7 +547,12 @@ const refsOf = (condition: Condition): ReadonlyArray<FieldRef> =>
  * hidden fields. Rules: a condition refers to a question that exists (by id)
  * and comes earlier (a question's `logic` may also read its own answer; its
  * `showIf` may not), or to a declared hidden field; a jump goes to an
- * existing, later question or `"end"`; the jumps have no cycle. Questions
+ * existing, later question, `"end"` or one of the form's endings; the jumps
+ * have no cycle. A variable read (`"var:<name>"`) or calculated is one the
+ * form declares (`score` is declared by choices with points), and a
+ * calculation fits its type (`add`, `subtract` and `multiply` change
+ * numbers). An ending's `when` reads questions by id (any of them), hidden
+ * fields and variables. Questions
  * being added have no id yet, so nothing can refer to them until they are
  * saved.
  *
@@ -355,7 +564,8 @@ const refsOf = (condition: Condition): ReadonlyArray<FieldRef> =>
  */
 export const validate = (
   inputs: ReadonlyArray<LogicInput>,
-  hiddenFields: ReadonlyArray<HiddenField>
+  hiddenFields: ReadonlyArray<HiddenField>,
+  context: LogicContext = {}
 ): ReadonlyArray<LogicIssue> => {
   const issues: Array<LogicIssue> = []
   const indexOf = new Map<number | string, number>()
@@ -374,8 +584,32 @@ export const validate = (
   })
   const describe = (ref: number | string) => (Predicate.isNumber(ref) ? `question ${ref}` : `question "${ref}"`)
   const hiddenNames = new Set(hiddenFields.map((h) => h.name))
+  const types = new Map((context.variables ?? []).map((v) => [v.name, v.type]))
+  if (!types.has(scoreVariable) && inputs.some(givesPoints)) {
+    types.set(scoreVariable, "number")
+  }
+  const endingKeys = new Set((context.endings ?? []).map((e) => e.key))
+  const unknownVariable = (name: string, where: string) =>
+    issues.push({
+      path: where,
+      rule: "no-unknown-variable",
+      message: `${where}: "${name}" is not a variable of this form (declare it in settings.variables)`
+    })
   const checkCondition = (condition: Condition, at: number, where: string, own: boolean) => {
     for (const ref of refsOf(condition)) {
+      if (Predicate.isString(ref) && ref.startsWith(variablePrefix)) {
+        const name = ref.slice(variablePrefix.length)
+        if (!types.has(name)) unknownVariable(name, where)
+        continue
+      }
+      if (at === -1 && Predicate.isString(ref) && ref.startsWith(refPrefix)) {
+        issues.push({
+          path: where,
+          rule: "no-unknown-question",
+          message: `${where}: an ending's condition names questions by their id, not by "${ref}"`
+        })
+        continue
+      }
       if (Predicate.isString(ref) && ref.startsWith(hiddenPrefix)) {
         const name = ref.slice(hiddenPrefix.length)
         if (!hiddenNames.has(name)) {
@@ -394,7 +628,7 @@ export const validate = (
           rule: "no-unknown-question",
           message: `${where}: ${describe(ref)} is not a question of this form`
         })
-      } else if (target > at || (target === at && !own)) {
+      } else if (at !== -1 && (target > at || (target === at && !own))) {
         issues.push({
           path: where,
           rule: "no-later-question",
@@ -407,11 +641,39 @@ export const validate = (
   inputs.forEach((input, at) => {
     const base = `fields.${at}`
     if (input.showIf !== undefined && input.showIf !== null) checkCondition(input.showIf, at, `${base}.showIf`, false)
+    ;(input.calculate ?? []).forEach((calculation, c) => {
+      const where = `${base}.calculate.${c}`
+      if (calculation.if !== undefined) checkCondition(calculation.if, at, `${where}.if`, true)
+      const type = types.get(calculation.variable)
+      if (type === undefined) return unknownVariable(calculation.variable, `${where}.variable`)
+      const text = calculation.set !== undefined && Predicate.isString(calculation.set)
+      if (type === "number" ? text : !text) {
+        issues.push({
+          path: where,
+          rule: "variable-type",
+          message:
+            type === "number"
+              ? `${where}: "${calculation.variable}" is a number variable, so it is set to a number`
+              : `${where}: "${calculation.variable}" is a text variable, so it can only be set to a text`
+        })
+      }
+    })
     ;(input.logic ?? []).forEach((rule, r) => {
       checkCondition(rule.if, at, `${base}.logic.${r}.if`, true)
       const jump = rule.then.jumpTo
       if (jump === "end") return
       const where = `${base}.logic.${r}.then.jumpTo`
+      if (Predicate.isString(jump) && jump.startsWith(endingPrefix)) {
+        const key = jump.slice(endingPrefix.length)
+        if (!endingKeys.has(key)) {
+          issues.push({
+            path: where,
+            rule: "no-unknown-ending",
+            message: `${where}: "${key}" is not an ending of this form (settings.endings)`
+          })
+        }
+        return
+      }
       const target = indexOf.get(jump)
       if (target === undefined) {
         issues.push({
@@ -437,6 +699,9 @@ export const validate = (
         edges.set(at, list)
       }
     })
+  })
+  ;(context.endings ?? []).forEach((ending, e) => {
+    if (ending.when !== undefined) checkCondition(ending.when, -1, `settings.endings.${e}.when`, false)
   })
   // Forward-only jumps cannot loop; this guards the rule itself should the checks above ever change.
   const cycle = findCycle(inputs.length, edges)
@@ -495,8 +760,12 @@ const findCycle = (size: number, jumps: ReadonlyMap<number, ReadonlyArray<number
 export const resolveRefs = (logic: Logic, ids: ReadonlyMap<string, number>): Logic =>
   logic.map((rule) => ({
     if: resolveCondition(rule.if, ids),
-    then: { jumpTo: resolveRef(rule.then.jumpTo, ids) as number | "end" }
+    then: { jumpTo: resolveRef(rule.then.jumpTo, ids) as LogicRule["then"]["jumpTo"] }
   }))
+
+/** {@link resolveRefs} for calculations. */
+export const resolveCalculations = (calculations: Calculations, ids: ReadonlyMap<string, number>): Calculations =>
+  calculations.map((c) => (c.if === undefined ? c : { ...c, if: resolveCondition(c.if, ids) }))
 
 /** {@link resolveRefs} for one condition. */
 export const resolveCondition = (condition: Condition, ids: ReadonlyMap<string, number>): Condition =>
@@ -509,6 +778,9 @@ export const resolveCondition = (condition: Condition, ids: ReadonlyMap<string, 
 const resolveRef = (ref: number | string, ids: ReadonlyMap<string, number>): number | string =>
   Predicate.isString(ref) && ref.startsWith(refPrefix) ? (ids.get(ref.slice(refPrefix.length)) ?? ref) : ref
 
-/** Whether rules or a condition refer to a question by `"ref:<ref>"`. */
-export const hasRefs = (logic: Logic | undefined, showIf: Condition | null | undefined): boolean =>
-  JSON.stringify([logic ?? [], showIf ?? null]).includes(`"${refPrefix}`)
+/** Whether rules, a condition or calculations refer to a question by `"ref:<ref>"`. */
+export const hasRefs = (
+  logic: Logic | undefined,
+  showIf: Condition | null | undefined,
+  calculate?: Calculations | undefined
+): boolean => JSON.stringify([logic ?? [], showIf ?? null, calculate ?? []]).includes(`"${refPrefix}`)

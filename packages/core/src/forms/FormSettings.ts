@@ -18,11 +18,18 @@
  *   (`pages/AccessCodes.ts`).
  * - `theme`: colours, font, corner radius, light or dark of its page
  *   (`forms/Theme.ts`).
+ * - `variables`: numbers and texts that the questions' `calculate` rules
+ *   change (and `score`, which choices with points add to), stored on each
+ *   response (`forms/LogicRules.ts`, `forms/FormLogic.ts`).
+ * - `endings`: the screens shown once a response is sent, chosen by logic
+ *   or by a condition such as a score (`forms/Endings.ts`).
  *
  * @module
  */
 import * as Schema from "effect/Schema"
 import { strictStruct } from "../kernel/StrictStruct.ts"
+import { Endings } from "./Endings.ts"
+import { Variables } from "./LogicRules.ts"
 import { Theme } from "./Theme.ts"
 
 /** A moment with its offset, as ISO 8601 writes it: `2026-12-01T17:00:00Z`, `2026-12-01T18:00+01:00`. */
@@ -82,6 +89,17 @@ const fields = {
       "address and per form (429)."
   }),
   theme: Schema.optionalKey(Theme),
+  variables: Schema.optionalKey(Variables).annotate({
+    description:
+      'Numbers and texts changed by the questions\' `calculate` rules, read by conditions as "var:<name>", ' +
+      "recalled as {{var:<name>}} and stored on each response as `var:<name>` (`score`, which choices with " +
+      "`points` add to, needs no declaration)."
+  }),
+  endings: Schema.optionalKey(Endings).annotate({
+    description:
+      'The screens shown once a response is sent: the one a logic rule jumps to ("ending:<key>"), else the ' +
+      "first whose `when` holds, else the first without `when`. Each with recall, an optional button and redirect."
+  }),
   closedMessage: Schema.optionalKey(
     Schema.Trim.check(
       Schema.isNonEmpty({ message: "closedMessage must not be empty" }),

@@ -146,6 +146,7 @@ interface FieldRow {
   readonly options: unknown
   readonly logic: unknown
   readonly show_if: unknown
+  readonly calculate: unknown
 }
 
 const toSummary = (row: FormRow): FormSummary => ({
@@ -160,7 +161,7 @@ const toSummary = (row: FormRow): FormSummary => ({
   updatedAt: row.updated_at.toISOString()
 })
 
-const decodeField = StoredJson.decode(Field, "a row of fields (options, logic, show_if)")
+const decodeField = StoredJson.decode(Field, "a row of fields (options, logic, show_if, calculate)")
 const decodeHiddenFields = StoredJson.decode(FormLogic.HiddenFields, "forms.hidden_fields")
 const decodeSettings = StoredJson.decode(FormSettings, "forms.settings")
 
@@ -174,15 +175,23 @@ const toField = (row: FieldRow): Effect.Effect<Field> =>
     position: row.position,
     options: row.options,
     ...(Array.isArray(row.logic) && row.logic.length > 0 ? { logic: row.logic } : {}),
-    ...(row.show_if !== null ? { showIf: row.show_if } : {})
+    ...(row.show_if !== null ? { showIf: row.show_if } : {}),
+    ...(Array.isArray(row.calculate) && row.calculate.length > 0 ? { calculate: row.calculate } : {})
   })
 
-/** Checks the logic of the questions and hidden fields being saved: 400 naming the rule broken. */
+/**
+ * Checks the logic of the questions, hidden fields and settings (variables, endings) being saved: 400
+ * naming the rule broken.
+ */
 const checkLogic = (
   inputs: ReadonlyArray<FormLogic.LogicInput>,
-  hiddenFields: ReadonlyArray<FormLogic.HiddenField>
+  hiddenFields: ReadonlyArray<FormLogic.HiddenField>,
+  settings: FormSettings | undefined
 ): Effect.Effect<void, InvalidInput> => {
-  const issues = FormLogic.validate(inputs, hiddenFields)
+  const issues = FormLogic.validate(inputs, hiddenFields, {
+    variables: settings?.variables,
+    endings: settings?.endings
+  })
   return issues.length === 0
     ? Effect.void
     : Effect.fail(
@@ -198,6 +207,8 @@ const logicJson = (input: FieldInput): string | null =>
   input.logic === undefined || input.logic.length === 0 ? null : JSON.stringify(input.logic)
 const showIfJson = (input: FieldInput): string | null =>
   input.showIf === undefined || input.showIf === null ? null : JSON.stringify(input.showIf)
+const calculateJson = (input: FieldInput): string | null =>
+  input.calculate === undefined || input.calculate.length === 0 ? null : JSON.stringify(input.calculate)
 
 type ReadErrors = FormNotFound | SqlError.SqlError
 
@@ -304,7 +315,7 @@ export class Forms extends Context.Service<
 
       const fields = Effect.fn("Forms.fields")(function* (workspaceId: number, formId: number) {
         const rows = yield* sql<FieldRow>`
-          select id, type, label, required, position, options, logic, show_if from fields
+          select id, type, label, required, position, options, logic, show_if, calculate from fields
           where workspace_id = ${workspaceId} and form_id = ${formId} order by position, id`
         return yield* Effect.forEach(rows, toField)
       })
@@ -317,7 +328,8 @@ export class Forms extends Context.Service<
        */
       const fieldsOfForm = sql`coalesce((
           select json_agg(json_build_object('id', q.id, 'type', q.type, 'label', q.label, 'required', q.required,
-            'position', q.position, 'options', q.options, 'logic', q.logic, 'show_if', q.show_if)
+            'position', q.position, 'options', q.options, 'logic', q.logic, 'show_if', q.show_if,
+            'calculate', q.calculate)
             order by q.position, q.id)
           from fields q where q.workspace_id = f.workspace_id and q.form_id = f.id), '[]') as fields`
 
@@ -448,7 +460,8 @@ export class Forms extends Context.Service<
               : Effect.asVoid(sql`
             update fields set type = ${input.type}, label = ${input.label}, required = ${input.required},
               position = ${position}, options = ${input.options === null ? null : JSON.stringify(input.options)}::jsonb,
-              logic = ${logicJson(input)}::jsonb, show_if = ${showIfJson(input)}::jsonb
+              logic = ${logicJson(input)}::jsonb, show_if = ${showIfJson(input)}::jsonb,
+              calculate = ${calculateJson(input)}::jsonb
             where form_id = ${formId} and id = ${input.id}`),
           { discard: true }
         )
@@ -464,7 +477,8 @@ export class Forms extends Context.Service<
                   position,
                   options: input.options,
                   logic: input.logic === undefined || input.logic.length === 0 ? null : input.logic,
-                  show_if: input.showIf ?? null
+                  show_if: input.showIf ?? null,
+                  calculate: input.calculate === undefined || input.calculate.length === 0 ? null : input.calculate
                 }
               ]
             : []
@@ -475,11 +489,12 @@ export class Forms extends Context.Service<
         })
         if (added.length > 0) {
           const rows = yield* sql<{ readonly id: number; readonly position: number }>`
-            insert into fields (workspace_id, form_id, type, label, required, position, options, logic, show_if)
-            select workspace_id, form_id, type, label, required, position, options, logic, show_if
+            insert into fields (workspace_id, form_id, type, label, required, position, options, logic, show_if,
+              calculate)
+            select workspace_id, form_id, type, label, required, position, options, logic, show_if, calculate
             from jsonb_to_recordset(${JSON.stringify(added)}::jsonb)
               as t(workspace_id int, form_id int, type text, label text, required bool, position int, options jsonb,
-                logic jsonb, show_if jsonb)
+                logic jsonb, show_if jsonb, calculate jsonb)
             returning id, position`
           for (const row of rows) idAt.set(row.position, row.id)
         }
@@ -493,14 +508,17 @@ export class Forms extends Context.Service<
           inputs,
           (input, position) => {
             const id = idAt.get(position)
-            if (id === undefined || !FormLogic.hasRefs(input.logic, input.showIf)) return Effect.void
+            if (id === undefined || !FormLogic.hasRefs(input.logic, input.showIf, input.calculate)) return Effect.void
             const logic = input.logic === undefined ? undefined : FormLogic.resolveRefs(input.logic, ids)
             const showIf =
               input.showIf === undefined || input.showIf === null ? null : FormLogic.resolveCondition(input.showIf, ids)
+            const calculate =
+              input.calculate === undefined ? undefined : FormLogic.resolveCalculations(input.calculate, ids)
             return Effect.asVoid(sql`
             update fields set
               logic = ${logic === undefined || logic.length === 0 ? null : JSON.stringify(logic)}::jsonb,
-              show_if = ${showIf === null ? null : JSON.stringify(showIf)}::jsonb
+              show_if = ${showIf === null ? null : JSON.stringify(showIf)}::jsonb,
+              calculate = ${calculate === undefined || calculate.length === 0 ? null : JSON.stringify(calculate)}::jsonb
             where form_id = ${formId} and id = ${id}`)
           },
           { discard: true }
@@ -513,7 +531,7 @@ export class Forms extends Context.Service<
         options: { readonly status?: FormStatus | undefined } = {}
       ) {
         yield* Actors.requireWrite(actor)
-        yield* checkLogic(input.fields ?? [], input.hiddenFields ?? [])
+        yield* checkLogic(input.fields ?? [], input.hiddenFields ?? [], input.settings)
         const now = new Date(yield* Clock.currentTimeMillis)
         const publicId = yield* Effect.sync(makePublicId)
         const formId = yield* sql.withTransaction(
@@ -569,11 +587,15 @@ export class Forms extends Context.Service<
               settings = ${input.settings === undefined ? sql`settings` : sql`${JSON.stringify(input.settings)}::jsonb`},
               updated_at = ${now}
             where workspace_id = ${actor.workspaceId} and id = ${formId}
-            returning id, hidden_fields`
+            returning id, hidden_fields, settings`
               if (rows.length === 0) return yield* notFound(formId)
-              if (input.fields !== undefined || input.hiddenFields !== undefined) {
+              if (input.fields !== undefined || input.hiddenFields !== undefined || input.settings !== undefined) {
                 const saved = input.fields ?? (yield* fields(actor.workspaceId, formId))
-                yield* checkLogic(saved, rows[0]!.hidden_fields as ReadonlyArray<FormLogic.HiddenField>)
+                yield* checkLogic(
+                  saved,
+                  rows[0]!.hidden_fields as ReadonlyArray<FormLogic.HiddenField>,
+                  rows[0]!.settings as FormSettings
+                )
               }
               if (input.fields !== undefined) yield* replaceFields(actor.workspaceId, formId, input.fields)
             })

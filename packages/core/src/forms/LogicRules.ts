@@ -9,6 +9,23 @@
  */
 import * as Schema from "effect/Schema"
 
+/**
+ * A check that the items of a list have distinct keys (names of hidden
+ * fields, variables, endings); the message names the first repeated one:
+ * `hidden field "ref" is listed twice`.
+ *
+ * @example
+ * ```ts
+ * Schema.Array(Ending).check(isUniqueBy((e: Ending) => e.key, "ending"))
+ * ```
+ */
+export const isUniqueBy = <A>(keyOf: (item: A) => string, what: string) =>
+  Schema.makeFilter((list: ReadonlyArray<A>) => {
+    const keys = list.map(keyOf)
+    const repeated = keys.find((key, index) => keys.indexOf(key) !== index)
+    return repeated === undefined || `${what} "${repeated}" is listed twice`
+  })
+
 // ---------------------------------------------------------------------------
 // Hidden fields
 // ---------------------------------------------------------------------------
@@ -53,11 +70,7 @@ export type HiddenField = typeof HiddenField.Type
  */
 export const HiddenFields = Schema.Array(HiddenField).check(
   Schema.isMaxLength(20, { message: "a form has at most 20 hidden fields" }),
-  Schema.makeFilter((list: ReadonlyArray<HiddenField>) => {
-    const names = list.map((h) => h.name)
-    const repeated = names.find((name, index) => names.indexOf(name) !== index)
-    return repeated === undefined || `hidden field "${repeated}" is listed twice`
-  })
+  isUniqueBy((h: HiddenField) => h.name, "hidden field")
 )
 
 /** The longest value a hidden field keeps (longer ones are cut). */
@@ -137,13 +150,14 @@ const QuestionRefText = Schema.String.check(
 export const FieldRef = Schema.Union([
   Schema.Int,
   Schema.String.check(
-    Schema.isPattern(/^(?:hidden|ref):[A-Za-z_][A-Za-z0-9_-]{0,39}$/, {
-      message: 'a reference is a question id, "ref:<question ref>" or "hidden:<name>"'
+    Schema.isPattern(/^(?:hidden|ref|var):[A-Za-z_][A-Za-z0-9_-]{0,39}$/, {
+      message: 'a reference is a question id, "ref:<question ref>", "hidden:<name>" or "var:<variable>"'
     })
   )
 ]).annotate({
   description:
-    'A question id, "hidden:<name>" for a hidden field, or "ref:<ref>" for a question saved in the same request'
+    'A question id, "hidden:<name>" for a hidden field, "var:<name>" for a variable (its value at that point of the ' +
+    'form), or "ref:<ref>" for a question saved in the same request'
 })
 export type FieldRef = typeof FieldRef.Type
 
@@ -273,9 +287,17 @@ const conditionAt = (groups: number): Schema.Codec<Condition> => {
  */
 export const Condition: Schema.Codec<Condition> = conditionAt(0)
 
+/** The prefix of a jump to one of the form's endings: `"ending:<key>"`. */
+export const endingPrefix = "ending:"
+
+const EndingJump = Schema.String.check(
+  Schema.isPattern(/^ending:[A-Za-z_][A-Za-z0-9_-]{0,39}$/, { message: 'a jump to an ending is "ending:<key>"' })
+)
+
 /**
  * One rule of a question's logic: after the question is answered, when `if`
- * holds, go to `jumpTo` (a later question's id, or `"end"` to finish).
+ * holds, go to `jumpTo` (a later question's id, `"end"` to finish, or
+ * `"ending:<key>"` to finish with that one of the form's endings).
  *
  * @example
  * ```ts
@@ -285,8 +307,10 @@ export const Condition: Schema.Codec<Condition> = conditionAt(0)
 export const LogicRule = Schema.Struct({
   if: Condition,
   then: Schema.Struct({
-    jumpTo: Schema.Union([Schema.Int, Schema.Literal("end"), QuestionRefText]).annotate({
-      description: 'The id of a later question (or "ref:<ref>" of one saved in the same request), or "end"'
+    jumpTo: Schema.Union([Schema.Int, Schema.Literal("end"), QuestionRefText, EndingJump]).annotate({
+      description:
+        'The id of a later question (or "ref:<ref>" of one saved in the same request), "end", or ' +
+        '"ending:<key>" to finish with that ending of the form (settings.endings)'
     })
   })
 }).annotate({ identifier: "LogicRule" })
@@ -304,3 +328,130 @@ export const Logic = Schema.Array(LogicRule).check(
   Schema.isMaxLength(50, { message: "a question has at most 50 logic rules" })
 )
 export type Logic = typeof Logic.Type
+
+// ---------------------------------------------------------------------------
+// Variables and calculations
+// ---------------------------------------------------------------------------
+
+/** The prefix of variable references (`"var:score"`) and of their keys in stored values and flat answers. */
+export const variablePrefix = "var:"
+
+/**
+ * The key of a variable's final value in a response's `values` and in flat
+ * answers: `var:<name>`.
+ *
+ * @example
+ * ```ts
+ * variableKey("score") // "var:score"
+ * ```
+ */
+export const variableKey = (name: string): string => `${variablePrefix}${name}`
+
+/** The variable that the points of choices (`options.points`) add to. */
+export const scoreVariable = "score"
+
+/** The longest text a text variable keeps (longer results are cut). */
+export const maxVariableText = 1000
+
+const VariableText = Schema.String.check(
+  Schema.isMaxLength(maxVariableText, { message: `a variable's text must be at most ${maxVariableText} characters` })
+)
+
+/** The largest size of a number a variable or a calculation may name. */
+export const maxVariableNumber = 1e12
+
+const VariableNumber = Schema.Finite.check(
+  Schema.isBetween(
+    { minimum: -maxVariableNumber, maximum: maxVariableNumber },
+    { message: `a variable's number must be from -${maxVariableNumber} to ${maxVariableNumber}` }
+  )
+)
+
+/**
+ * A variable of a form (`settings.variables`): a number (starting at
+ * `initial`, or 0) or a text (starting at `initial`, or ""), changed by the
+ * questions' `calculate` rules as the respondent goes through the form, read
+ * by conditions as `"var:<name>"`, recalled as `{{var:<name>}}`, and stored
+ * on the response as `var:<name>`.
+ *
+ * @example
+ * ```ts
+ * const v: Variable = { name: "price", type: "number", initial: 10 }
+ * ```
+ */
+export const Variable = Schema.Struct({
+  name: HiddenFieldName,
+  type: Schema.Literals(["number", "text"]),
+  initial: Schema.optionalKey(Schema.Union([VariableNumber, VariableText]))
+})
+  .check(
+    Schema.makeFilter((v) =>
+      v.initial === undefined || typeof v.initial === (v.type === "number" ? "number" : "string")
+        ? undefined
+        : `variable "${v.name}" is a ${v.type}, so its initial value must be ${v.type === "number" ? "a number" : "a text"}`
+    )
+  )
+  .annotate({ identifier: "Variable" })
+export type Variable = typeof Variable.Type
+
+/**
+ * A form's variables: at most 20, names unique.
+ *
+ * @example
+ * ```ts
+ * Schema.decodeUnknownSync(Variables)([{ name: "score", type: "number" }])
+ * ```
+ */
+export const Variables = Schema.Array(Variable).check(
+  Schema.isMaxLength(20, { message: "a form has at most 20 variables" }),
+  isUniqueBy((v: Variable) => v.name, "variable")
+)
+
+/** The operations of a calculation; exactly one per calculation. */
+export const calculationOperators = ["add", "subtract", "multiply", "set"] as const
+
+/**
+ * One calculation of a question (`calculate`): after the question is
+ * answered, when `if` holds (or always, without `if`), change `variable`:
+ * `add`, `subtract` or `multiply` it by a number, or `set` it to a number
+ * or a text.
+ *
+ * @example
+ * ```ts
+ * const c: Calculation = { if: { field: 12, equals: "Paris" }, variable: "score", add: 1 }
+ * ```
+ */
+export const Calculation = Schema.Struct({
+  if: Schema.optionalKey(Condition),
+  variable: HiddenFieldName,
+  add: Schema.optionalKey(VariableNumber),
+  subtract: Schema.optionalKey(VariableNumber),
+  multiply: Schema.optionalKey(VariableNumber),
+  set: Schema.optionalKey(Schema.Union([VariableNumber, VariableText]))
+})
+  .check(
+    Schema.makeFilter((c) => {
+      const used = calculationOperators.filter((op) => c[op] !== undefined)
+      return (
+        used.length === 1 ||
+        (used.length === 0
+          ? `a calculation needs one operation: ${calculationOperators.join(", ")}`
+          : `a calculation takes exactly one operation, not ${used.join(" and ")}`)
+      )
+    })
+  )
+  .annotate({ identifier: "Calculation" })
+export type Calculation = typeof Calculation.Type
+
+/**
+ * A question's calculations, run in order after it is answered (at most 50).
+ *
+ * @example
+ * ```ts
+ * Schema.decodeUnknownSync(Calculations)([{ variable: "score", add: 2 }])
+ * ```
+ */
+export const Calculations = Schema.Array(Calculation).check(
+  Schema.isMaxLength(50, { message: "a question has at most 50 calculations" })
+)
+export type Calculations = typeof Calculations.Type

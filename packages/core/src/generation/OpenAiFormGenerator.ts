@@ -89,6 +89,8 @@ const INSTRUCTIONS = [
   "options.maxSizeMb), statement (text shown to the respondent, no answer).",
   "select and checkboxes need options.choices (distinct, short); instead of a choice called Other, set options.allowOther",
   "to true (an Other choice with a text box); options.randomize shuffles the choices (also for ranking).",
+  "For a quiz or a test with right answers, give select and checkboxes options.points: the points of each right choice",
+  '(such as {"Paris": 1}); the points are added up into the score.',
   "Use options.help for a short hint where it helps.",
   "Set required to true only for what the form cannot do without. Set every id to null. Use null for options you don't need."
 ].join(" ")

@@ -70,6 +70,7 @@ input[type=file]{font:inherit;margin:.75rem 0}
 .actions{display:flex;flex-wrap:wrap;align-items:center;gap:.75rem;margin-top:1.25rem}
 button{font:inherit;font-weight:600;border-radius:var(--radius);padding:.5rem 1.2rem;cursor:pointer;border:2px solid var(--accent)}
 .ok{background:var(--accent);color:var(--accent-fg)}
+a.button{display:inline-block;font-weight:600;border-radius:var(--radius);padding:.5rem 1.2rem;border:2px solid var(--accent);text-decoration:none}
 .back{background:transparent;color:var(--fg);border-color:var(--line);order:-1}
 .hint{font-size:.85rem}
 :focus-visible{outline:3px solid var(--accent);outline-offset:2px}

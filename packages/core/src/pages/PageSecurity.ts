@@ -80,6 +80,8 @@ export const page = (options: {
   readonly headers?: Record<string, string> | undefined
   /** More style after the page's own (a form's theme, `Assets.themeCss`). */
   readonly style?: string | undefined
+  /** Where the document takes the respondent at once (an ending's redirect). */
+  readonly redirect?: string | undefined
 }): HttpServerResponse.HttpServerResponse => {
   const nonce = randomBytes(16).toString("base64")
   return HttpServerResponse.text(
@@ -88,7 +90,8 @@ export const page = (options: {
       nonce,
       body: options.body,
       script: options.script ?? false,
-      style: options.style
+      style: options.style,
+      redirect: options.redirect
     }),
     {
       status: options.status,

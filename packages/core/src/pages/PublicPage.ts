@@ -39,9 +39,11 @@ import { type AnswerState, AnswerTokens, maxAgeMs } from "../cases/AnswerTokens.
 import { type Field, quotasOf, takesUploads } from "../forms/Fields.ts"
 import { type AnswerValue, isRealAnswer } from "../forms/Answers.ts"
 import { Files } from "../files/Files.ts"
+import * as Endings from "../forms/Endings.ts"
 import * as FormLogic from "../forms/FormLogic.ts"
 import { Forms, type FormWithFields } from "../forms/Forms.ts"
 import { PublicSubmitInput, Responses } from "../cases/Responses.ts"
+import * as Summaries from "../cases/Summaries.ts"
 import { domainResponse } from "../web/ApiErrors.ts"
 import * as RateLimit from "../web/RateLimit.ts"
 import type { Html } from "../web/Html.ts"
@@ -138,6 +140,15 @@ export { isMultipartStep, parseAnswer, hiddenFromUrl } from "./Steps.ts"
 // ---------------------------------------------------------------------------
 // Routes
 // ---------------------------------------------------------------------------
+
+/** The ending a stored response was given (`values.ending`), its recall filled in from the response. */
+const endingOf = (form: FormWithFields, values: Readonly<Record<string, AnswerValue>>) => {
+  const key = values[Endings.endingKey]
+  const chosen = Predicate.isString(key) ? form.settings.endings?.find((e) => e.key === key) : undefined
+  return chosen === undefined
+    ? undefined
+    : Endings.fill(chosen, form.fields, Endings.factsOfStored(values), Summaries.formatAnswer)
+}
 
 /** What the page says to a device that has sent its response to a form with `oneResponsePerDevice`. */
 const ALREADY_SENT = "You have already sent a response to this form from this device. Thank you!"
@@ -313,8 +324,10 @@ export const layer = (options: PublicPageOptions = {}) =>
         body: Html,
         script = false,
         headers?: Record<string, string>,
-        title = form.title
-      ) => page({ status, title, body, script, frameAncestors, headers, style: themeCss(form.settings.theme) })
+        title = form.title,
+        redirect?: string
+      ) =>
+        page({ status, title, body, script, frameAncestors, headers, style: themeCss(form.settings.theme), redirect })
       const notFound = notFoundPage(frameAncestors)
       const closed = (form: FormWithFields, status = 410) =>
         formPage(
@@ -649,8 +662,17 @@ export const layer = (options: PublicPageOptions = {}) =>
               { partialId: state.partialId, form }
             )
             .pipe(
-              Effect.flatMap(() => {
-                const thanks = formPage(form, 200, Screens.thanks(form), false, forget)
+              Effect.flatMap((response) => {
+                const ending = endingOf(form, response.values)
+                const thanks = formPage(
+                  form,
+                  200,
+                  Screens.thanks(form, ending),
+                  false,
+                  forget,
+                  ending?.title ?? form.title,
+                  ending?.redirectUrl
+                )
                 return form.settings.oneResponsePerDevice === true
                   ? marks.mark(thanks, form.publicId)
                   : Effect.succeed(thanks)

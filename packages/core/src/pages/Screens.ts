@@ -15,6 +15,7 @@ import {
   sliderOf
 } from "../forms/Fields.ts"
 import type { FileAnswer } from "../forms/Answers.ts"
+import type { FilledEnding } from "../forms/Endings.ts"
 import type { FormWithFields } from "../forms/Forms.ts"
 import * as Assets from "./Assets.ts"
 import { Html, html, lines } from "../web/Html.ts"
@@ -34,6 +35,8 @@ export const document = (options: {
   readonly script: boolean
   /** More style after the page's own: a form's theme (`Assets.themeCss`), made of checked values only. */
   readonly style?: string | undefined
+  /** Where the page takes the respondent at once (an ending's redirect), by the document's refresh. */
+  readonly redirect?: string | undefined
 }): string =>
   html`<!doctype html>
 <html lang="en">
@@ -42,6 +45,7 @@ export const document = (options: {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <link rel="icon" href="data:,">
+${options.redirect === undefined ? null : html`<meta http-equiv="refresh" content="0; url=${options.redirect}">`}
 <title>${options.title}</title>
 <style nonce="${options.nonce}">${new Html(Assets.css + (options.style ?? ""))}</style>
 </head>
@@ -92,11 +96,22 @@ ${stepInputs(token, "access")}
 <span class="hint">press Enter ↵</span></div>
 </form>`
 
-/** The thank-you screen. */
-export const thanks = (form: FormWithFields): Html =>
-  html`<p class="form-title">${form.title}</p>
+/**
+ * The screen once a response is sent: the form's ending chosen for it
+ * (`forms/Endings.ts`, recall filled in), or the built-in "Thank you!". An
+ * ending with a redirect shows a link there too (`data-redirect`: the
+ * script follows it; without the script the document's refresh does).
+ */
+export const thanks = (form: FormWithFields, ending?: FilledEnding): Html =>
+  ending === undefined
+    ? html`<p class="form-title">${form.title}</p>
 <h1 id="title" tabindex="-1" data-focus>Thank you!</h1>
 <p>Your response has been recorded.</p>`
+    : html`<p class="form-title">${form.title}</p>
+<h1 id="title" tabindex="-1" data-focus>${ending.title}</h1>
+${ending.message === undefined ? null : html`<p class="description">${lines(ending.message)}</p>`}
+${ending.button === undefined ? null : html`<p class="actions"><a class="button ok" href="${ending.button.url}">${ending.button.label}</a></p>`}
+${ending.redirectUrl === undefined ? null : html`<p class="note" role="status">Taking you on… <a href="${ending.redirectUrl}" data-redirect>Continue</a></p>`}`
 
 /** A page that is not a form screen: unknown form, closed form, refused step. */
 export const message = (title: string, text: string, link?: { readonly href: string; readonly label: string }): Html =>

@@ -231,7 +231,8 @@ export const hiddenOf = (form: FormWithFields, state: AnswerState): Record<strin
 
 export const factsOf = (form: FormWithFields, state: AnswerState): FormLogic.Facts => ({
   values: state.values,
-  hidden: hiddenOf(form, state)
+  hidden: hiddenOf(form, state),
+  variables: FormLogic.startingValues(form.settings.variables)
 })
 
 /** The declared hidden fields given in the page's URL (`/f/{publicId}?ref=newsletter`). */
@@ -248,14 +249,22 @@ export const hiddenFromUrl = (form: FormWithFields, url: string): Record<string,
 /** The form as the respondent sees it now: earlier answers recalled into labels and help texts. */
 export const recalled = (form: FormWithFields, state: AnswerState): FormWithFields => {
   const facts = factsOf(form, state)
-  const fill = (text: string) => FormLogic.recall(text, form.fields, facts, Summaries.formatAnswer)
+  // A question recalls the variables as the respondent reaches it.
+  const reached = FormLogic.walk(form.fields, facts).reached
+  const fill = (text: string, id?: number) =>
+    FormLogic.recall(
+      text,
+      form.fields,
+      id === undefined ? facts : { ...facts, variables: reached.get(id) ?? facts.variables },
+      Summaries.formatAnswer
+    )
   return {
     ...form,
     description: form.description === null ? null : fill(form.description),
     fields: form.fields.map((f) => ({
       ...f,
-      label: fill(f.label),
-      options: f.options?.help === undefined ? f.options : { ...f.options, help: fill(f.options.help) }
+      label: fill(f.label, f.id),
+      options: f.options?.help === undefined ? f.options : { ...f.options, help: fill(f.options.help, f.id) }
     }))
   }
 }

@@ -128,7 +128,8 @@ create table fields (
   position integer not null,
   options jsonb,
   logic jsonb,
-  show_if jsonb
+  show_if jsonb,
+  calculate jsonb
 );
 alter table fields add constraint fields_form_id_fkey FOREIGN KEY (form_id) REFERENCES forms(id) ON DELETE CASCADE;
 alter table fields add constraint fields_pkey PRIMARY KEY (id);

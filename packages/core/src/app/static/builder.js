@@ -4,7 +4,7 @@ import { html } from "htm/preact"
 import { useEffect, useState } from "preact/hooks"
 import { api, base, messageOf, publicUrl, shell } from "./api.js"
 import { ConfirmationEditor } from "./confirmation.js"
-import { HiddenFieldsEditor, LogicEditor } from "./logic.js"
+import { EndingsEditor, HiddenFieldsEditor, LogicEditor, VariablesEditor } from "./logic.js"
 import { NotificationsEditor } from "./notifications.js"
 
 /** @typedef {import("./types.js").Field} Field */
@@ -16,7 +16,7 @@ import { NotificationsEditor } from "./notifications.js"
 /**
  * A question being edited: `key` tells drafts apart before they have an id; logic is kept as the server gave it.
  * @typedef {{ key: number, id?: number, type: FieldType, label: string, required: boolean, options: DraftOptions,
- *   logic?: ReadonlyArray<import("./types.js").LogicRule>, showIf?: Field["showIf"] }} Draft
+ *   logic?: ReadonlyArray<import("./types.js").LogicRule>, showIf?: Field["showIf"], calculate?: Field["calculate"] }} Draft
  */
 
 /** The question types and the option keys each takes: the server's Schemas, as the page tells them (`shell`). */
@@ -37,7 +37,8 @@ const draftOf = (field) => ({
   options: { ...(field.options ?? {}) },
   // Form logic (when the server has it): kept as the server gave it, sent back as edited.
   ...(field.logic === undefined ? {} : { logic: field.logic }),
-  ...(field.showIf === undefined || field.showIf === null ? {} : { showIf: field.showIf })
+  ...(field.showIf === undefined || field.showIf === null ? {} : { showIf: field.showIf }),
+  ...(field.calculate === undefined ? {} : { calculate: field.calculate })
 })
 
 /**
@@ -79,7 +80,8 @@ const toInput = (draft) => {
     required: draft.type === "statement" ? false : draft.required,
     options: Object.keys(options).length === 0 ? null : options,
     ...(draft.logic === undefined || draft.logic.length === 0 ? {} : { logic: draft.logic }),
-    ...(draft.showIf === undefined || draft.showIf === null ? {} : { showIf: draft.showIf })
+    ...(draft.showIf === undefined || draft.showIf === null ? {} : { showIf: draft.showIf }),
+    ...(draft.calculate === undefined || draft.calculate.length === 0 ? {} : { calculate: draft.calculate })
   }
 }
 
@@ -196,6 +198,23 @@ const OptionsEditor = ({ draft, update, disabled }) => {
   const set = (key, value) => update({ ...draft, options: { ...draft.options, [key]: value } })
   const partsInfo = questionTypes.find((info) => info.type === draft.type)?.parts ?? []
   /** @param {string} key @param {string} label */
+  /** A number per choice (quotas, points), edited as "choice: number" lines. */
+  const perChoice = (key, label) => html`<div class="stack"><label for=${id(key)}>${label}</label>
+      <textarea id=${id(key)} disabled=${disabled}
+        value=${Object.entries(draft.options[key] ?? {})
+          .map(([choice, n]) => `${choice}: ${n}`)
+          .join("\n")}
+        onChange=${(e) => {
+          /** @type {Record<string, number>} */
+          const numbers = {}
+          for (const line of e.target.value.split("\n")) {
+            const at = line.lastIndexOf(":")
+            const choice = line.slice(0, at).trim()
+            const n = Number(line.slice(at + 1).trim())
+            if (at > 0 && choice !== "" && line.slice(at + 1).trim() !== "" && Number.isFinite(n)) numbers[choice] = n
+          }
+          set(key, Object.keys(numbers).length === 0 ? undefined : numbers)
+        }}></textarea></div>`
   const num = (key, label) => html`<div class="stack"><label for=${id(key)}>${label}</label>
     <input id=${id(key)} type="number" disabled=${disabled} value=${draft.options[key] ?? ""} onInput=${(e) => set(key, numberOrUndefined(e.target.value))} /></div>`
   /** @param {string} key @param {string} label @param {string} placeholder */
@@ -243,22 +262,8 @@ const OptionsEditor = ({ draft, update, disabled }) => {
     }
     ${
       draft.type === "select" || draft.type === "checkboxes"
-        ? html`<div class="stack"><label for=${id("quotas")}>Places per choice (one a line, such as "Keynote: 20"; others unlimited)</label>
-      <textarea id=${id("quotas")} disabled=${disabled}
-        value=${Object.entries(draft.options.quotas ?? {})
-          .map(([choice, n]) => `${choice}: ${n}`)
-          .join("\n")}
-        onChange=${(e) => {
-          /** @type {Record<string, number>} */
-          const quotas = {}
-          for (const line of e.target.value.split("\n")) {
-            const at = line.lastIndexOf(":")
-            const choice = line.slice(0, at).trim()
-            const n = Number(line.slice(at + 1).trim())
-            if (at > 0 && choice !== "" && Number.isFinite(n)) quotas[choice] = n
-          }
-          set("quotas", Object.keys(quotas).length === 0 ? undefined : quotas)
-        }}></textarea></div>`
+        ? html`${perChoice("quotas", 'Places per choice (one a line, such as "Keynote: 20"; others unlimited)')}
+      ${perChoice("points", 'Quiz points per choice, added to the score (one a line, such as "Paris: 1"; others none)')}`
         : null
     }
     ${draft.type === "ranking" ? num("top", "Places to rank (every choice if empty)") : null}
@@ -530,6 +535,13 @@ export const BuilderScreen = ({ route, canWrite }) => {
     }
   }
 
+  // What calculations and conditions may name: the declared variables, and `score` once choices give points.
+  const declared = settings.variables ?? []
+  const variables =
+    declared.some((v) => v.name === "score") ||
+    !drafts.some((d) => d.options.points !== undefined && Object.keys(d.options.points).length > 0)
+      ? declared
+      : [...declared, { name: "score", type: "number" }]
   if (form === null)
     return error
       ? html`<h1 tabindex="-1">Form</h1><p class="error" role="alert">${error}</p>`
@@ -626,7 +638,7 @@ export const BuilderScreen = ({ route, canWrite }) => {
           </div>
           ${draft.type !== "statement" ? html`<label><input type="checkbox" disabled=${!canWrite} checked=${draft.required} onChange=${(e) => update(index)({ ...draft, required: e.target.checked })} /> Required</label>` : null}
           <${OptionsEditor} draft=${draft} update=${update(index)} disabled=${!canWrite} />
-          ${hidden === null ? null : html`<${LogicEditor} draft=${draft} index=${index} drafts=${drafts} hidden=${hidden} update=${update(index)} disabled=${!canWrite} />`}
+          ${hidden === null ? null : html`<${LogicEditor} draft=${draft} index=${index} drafts=${drafts} hidden=${hidden} variables=${variables} endings=${settings.endings ?? []} update=${update(index)} disabled=${!canWrite} />`}
           ${
             canWrite
               ? html`<div class="row">
@@ -664,6 +676,21 @@ export const BuilderScreen = ({ route, canWrite }) => {
                 setHidden(next)
                 setDirty(true)
               }} disabled=${!canWrite} />`
+        }
+        ${
+          hidden === null
+            ? null
+            : html`<${VariablesEditor} variables=${settings.variables ?? []} disabled=${!canWrite} setVariables=${(
+                next
+              ) => {
+                setSettings(({ variables: _, ...rest }) => (next.length === 0 ? rest : { ...rest, variables: next }))
+                setDirty(true)
+              }} />
+        <${EndingsEditor} endings=${settings.endings ?? []} questions=${drafts.filter((d) => d.id !== undefined)} hidden=${hidden} variables=${variables} disabled=${!canWrite}
+          setEndings=${(next) => {
+            setSettings(({ endings: _, ...rest }) => (next.length === 0 ? rest : { ...rest, endings: next }))
+            setDirty(true)
+          }} />`
         }
         <${StagesEditor} formId=${formId} canWrite=${canWrite} />
         <${NotificationsEditor} formId=${formId} canWrite=${canWrite} />

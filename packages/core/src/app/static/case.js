@@ -82,6 +82,25 @@ const actorName = (actor) =>
       : `${actor.name ?? "A member"}${actor.via ? ` (${actor.via === "session" ? "app" : actor.via.replace("_", " ")})` : ""}`
 
 /** @param {{ route: import("./main.js").Route, canWrite: boolean }} props */
+/**
+ * What a response holds beyond its answers, as label and text: hidden values (`hidden:<name>`), the form's
+ * variables at the end (`var:<name>`, such as a quiz's score) and the ending it was shown (`ending`).
+ * @param {Readonly<Record<string, unknown>>} values
+ * @returns {Array<[string, string]>}
+ */
+const outcome = (values) => {
+  /** @type {Array<[string, string]>} */
+  const out = []
+  for (const [key, value] of Object.entries(values)) {
+    if (typeof value !== "string" && typeof value !== "number") continue
+    if (key.startsWith("hidden:")) out.push([`Hidden field ${key.slice(7)}`, String(value)])
+    else if (key.startsWith("var:"))
+      out.push([key === "var:score" ? "Score" : `Variable ${key.slice(4)}`, String(value)])
+    else if (key === "ending") out.push(["Ending shown", String(value)])
+  }
+  return out
+}
+
 export const CaseScreen = ({ route, canWrite }) => {
   const id = route.responseId ?? 0
   const [detail, setDetail] = useState(/** @type {ResponseDetail | null} */ (null))
@@ -144,6 +163,7 @@ export const CaseScreen = ({ route, canWrite }) => {
           <h2 id="answers-title">Answers</h2>
           <p class="muted">Submitted ${formatDate(row.submittedAt)} · source ${row.source}</p>
           <dl class="answers">${detail.fields.filter((f) => f.type !== "statement").map((field) => html`<dt>${field.label}</dt><dd><${Answer} value=${row.values[String(field.id)]} type=${field.type} /></dd>`)}</dl>
+          ${outcome(row.values).length === 0 ? null : html`<h3>Outcome</h3><dl class="answers">${outcome(row.values).map(([label, text]) => html`<dt>${label}</dt><dd>${text}</dd>`)}</dl>`}
         </section>
         <section aria-labelledby="notes-title">
           <h2 id="notes-title">Internal notes</h2>

@@ -1,5 +1,6 @@
 // @ts-check
-// Form logic in the builder: hidden fields, jumps after a question, and conditions to show one.
+// Form logic in the builder: hidden fields, variables, jumps after a question, conditions to show one,
+// calculations, and the form's endings.
 import { html } from "htm/preact"
 import { useState } from "preact/hooks"
 
@@ -19,11 +20,11 @@ const conditionParts = (condition) => {
   return { field: condition?.field ?? "", operator, value: condition?.[operator] ?? "" }
 }
 const conditionOf = ({ field, operator, value }) => ({
-  field: typeof field === "string" && field.startsWith("hidden:") ? field : Number(field),
+  field: typeof field === "string" && (field.startsWith("hidden:") || field.startsWith("var:")) ? field : Number(field),
   [operator]: operator === "isEmpty" || operator === "isNotEmpty" ? true : value
 })
 
-const ConditionEditor = ({ id, condition, earlier, hidden, onChange, disabled }) => {
+const ConditionEditor = ({ id, condition, earlier, hidden, variables = [], onChange, disabled }) => {
   const parts = conditionParts(condition)
   const set = (patch) => onChange(conditionOf({ ...parts, ...patch }))
   return html`<span class="row">
@@ -32,6 +33,7 @@ const ConditionEditor = ({ id, condition, earlier, hidden, onChange, disabled })
       <option value="">Choose…</option>
       ${earlier.map((d) => html`<option value=${String(d.id)}>${d.label}</option>`)}
       ${hidden.map((h) => html`<option value=${`hidden:${h.name}`}>hidden: ${h.name}</option>`)}
+      ${variables.map((v) => html`<option value=${`var:${v.name}`}>variable: ${v.name}</option>`)}
     </select>
     <label class="sr-only" for=${`${id}-op`}>Operator</label>
     <select id=${`${id}-op`} disabled=${disabled} value=${parts.operator} onChange=${(e) => set({ operator: e.target.value })}>
@@ -49,23 +51,31 @@ const ConditionEditor = ({ id, condition, earlier, hidden, onChange, disabled })
  * Logic of one question (saved questions only: rules refer to question ids): jumps after it is answered, and a
  * show-if condition. The server's engine validates on save and its message is shown as is.
  */
-export const LogicEditor = ({ draft, index, drafts, hidden, update, disabled }) => {
+export const LogicEditor = ({ draft, index, drafts, hidden, variables = [], endings = [], update, disabled }) => {
   const earlier = drafts.slice(0, index + 1).filter((d) => d.id !== undefined)
   const later = drafts.slice(index + 1).filter((d) => d.id !== undefined)
   const rules = draft.logic ?? []
   const setRules = (next) => update({ ...draft, logic: next })
+  const calculations = draft.calculate ?? []
+  const setCalculations = (next) => update({ ...draft, calculate: next })
   if (draft.id === undefined) return html`<p class="muted">Save the form to add logic to this question.</p>`
+  const counts = [
+    rules.length > 0 ? `${rules.length} rule${rules.length === 1 ? "" : "s"}` : "",
+    draft.showIf ? "show-if" : "",
+    calculations.length > 0 ? `${calculations.length} calculation${calculations.length === 1 ? "" : "s"}` : ""
+  ].filter((c) => c !== "")
   return html`<details>
-    <summary>Logic${rules.length > 0 || draft.showIf ? ` (${rules.length} rule${rules.length === 1 ? "" : "s"}${draft.showIf ? ", show-if" : ""})` : ""}</summary>
+    <summary>Logic${counts.length > 0 ? ` (${counts.join(", ")})` : ""}</summary>
     <div class="stack">
       ${rules.map(
         (rule, r) => html`<div class="row" key=${r}>
-        If <${ConditionEditor} id=${`q${draft.key}-r${r}`} condition=${rule.if} earlier=${earlier} hidden=${hidden} disabled=${disabled}
+        If <${ConditionEditor} id=${`q${draft.key}-r${r}`} condition=${rule.if} earlier=${earlier} hidden=${hidden} variables=${variables} disabled=${disabled}
           onChange=${(condition) => setRules(rules.map((x, i) => (i === r ? { ...x, if: condition } : x)))} />
         <label for=${`q${draft.key}-r${r}-jump`}>then go to</label>
         <select id=${`q${draft.key}-r${r}-jump`} disabled=${disabled} value=${String(rule.then?.jumpTo ?? "end")}
-          onChange=${(e) => setRules(rules.map((x, i) => (i === r ? { ...x, then: { jumpTo: e.target.value === "end" ? "end" : Number(e.target.value) } } : x)))}>
-          ${later.map((d) => html`<option value=${String(d.id)}>${d.label}</option>`)}<option value="end">the end</option></select>
+          onChange=${(e) => setRules(rules.map((x, i) => (i === r ? { ...x, then: { jumpTo: jumpOf(e.target.value) } } : x)))}>
+          ${later.map((d) => html`<option value=${String(d.id)}>${d.label}</option>`)}<option value="end">the end</option>
+          ${endings.map((e) => html`<option value=${`ending:${e.key}`}>the ending "${e.title}"</option>`)}</select>
         ${disabled ? null : html`<button class="danger" onClick=${() => setRules(rules.filter((_, i) => i !== r))} aria-label=${`Remove rule ${r + 1}`}>Remove</button>`}
       </div>`
       )}
@@ -75,13 +85,140 @@ export const LogicEditor = ({ draft, index, drafts, hidden, update, disabled }) 
           onChange=${(e) => update({ ...draft, showIf: e.target.checked ? { field: earlier[0]?.id ?? "", isNotEmpty: true } : undefined })} /> Show only if</label>
         ${
           draft.showIf
-            ? html`<${ConditionEditor} id=${`q${draft.key}-show`} condition=${draft.showIf} earlier=${drafts.slice(0, index).filter((d) => d.id !== undefined)} hidden=${hidden} disabled=${disabled}
+            ? html`<${ConditionEditor} id=${`q${draft.key}-show`} condition=${draft.showIf} earlier=${drafts.slice(0, index).filter((d) => d.id !== undefined)} hidden=${hidden} variables=${variables} disabled=${disabled}
           onChange=${(condition) => update({ ...draft, showIf: condition })} />`
             : null
         }
       </div>
+      ${calculations.map((calculation, c) => {
+        const at = `q${draft.key}-c${c}`
+        const operation = calculationOperations.find(([op]) => op in calculation)?.[0] ?? "add"
+        const target = variables.find((v) => v.name === calculation.variable)
+        const change = (patch) => setCalculations(calculations.map((x, i) => (i === c ? patch(x) : x)))
+        return html`<div class="row" key=${`c${c}`}>
+        <label for=${`${at}-var`}>Then change</label>
+        <select id=${`${at}-var`} disabled=${disabled} value=${calculation.variable}
+          onChange=${(e) => change((x) => ({ ...x, variable: e.target.value }))}>
+          ${variables.map((v) => html`<option value=${v.name}>${v.name}</option>`)}</select>
+        <label class="sr-only" for=${`${at}-op`}>Operation</label>
+        <select id=${`${at}-op`} disabled=${disabled} value=${operation}
+          onChange=${(e) => change((x) => calculationOf(x, e.target.value, x[operation], target))}>
+          ${calculationOperations.map(([value, label]) => html`<option value=${value}>${label}</option>`)}</select>
+        <label class="sr-only" for=${`${at}-value`}>Value</label>
+        <input id=${`${at}-value`} type=${target?.type === "text" && operation === "set" ? "text" : "number"} step="any" disabled=${disabled}
+          value=${String(calculation[operation] ?? "")} onInput=${(e) => change((x) => calculationOf(x, operation, e.target.value, target))} />
+        <label><input type="checkbox" disabled=${disabled} checked=${calculation.if !== undefined}
+          onChange=${(e) => change(({ if: _, ...x }) => (e.target.checked ? { ...x, if: { field: draft.id, isNotEmpty: true } } : x))} /> only if</label>
+        ${
+          calculation.if === undefined
+            ? null
+            : html`<${ConditionEditor} id=${`${at}-if`} condition=${calculation.if} earlier=${earlier} hidden=${hidden} variables=${variables} disabled=${disabled}
+          onChange=${(condition) => change((x) => ({ ...x, if: condition }))} />`
+        }
+        ${disabled ? null : html`<button class="danger" onClick=${() => setCalculations(calculations.filter((_, i) => i !== c))} aria-label=${`Remove calculation ${c + 1}`}>Remove</button>`}
+      </div>`
+      })}
+      ${
+        disabled || variables.length === 0
+          ? null
+          : html`<div><button onClick=${() => setCalculations([...calculations, { variable: variables[0].name, add: 1 }])}>Add a calculation</button></div>`
+      }
     </div>
   </details>`
+}
+
+/** A jump's target as the select holds it: a question id, "end", or "ending:<key>". */
+const jumpOf = (value) => (value === "end" || value.startsWith("ending:") ? value : Number(value))
+
+const calculationOperations = [
+  ["add", "add"],
+  ["subtract", "subtract"],
+  ["multiply", "multiply by"],
+  ["set", "set to"]
+]
+
+/** A calculation with its one operation and value (a number, or text when setting a text variable). */
+const calculationOf = (calculation, operation, value, variable) => {
+  const { add: _a, subtract: _s, multiply: _m, set: _t, ...rest } = calculation
+  const text = variable?.type === "text" && operation === "set"
+  const number = value === "" || value === undefined ? 0 : Number(value)
+  return { ...rest, [operation]: text ? String(value ?? "") : Number.isFinite(number) ? number : 0 }
+}
+
+/**
+ * The form's variables (`settings.variables`): numbers and texts its questions' calculations change, stored on
+ * each response. `score` needs no declaring when choices give quiz points.
+ */
+export const VariablesEditor = ({ variables, setVariables, disabled }) => {
+  const [name, setName] = useState("")
+  const [type, setType] = useState("number")
+  return html`<section aria-labelledby="variables-title">
+    <h2 id="variables-title">Variables</h2>
+    <p class="muted">Numbers and texts that calculations change as people answer (a quiz's score needs none: give its choices points). Recall one as <code>{{var:name}}</code>.</p>
+    <ul class="row">${variables.map((v) => html`<li class="tag">${v.name} (${v.type}${v.initial === undefined ? "" : `, from ${v.initial}`})${disabled ? null : html` <button class="link" aria-label=${`Remove variable ${v.name}`} onClick=${() => setVariables(variables.filter((x) => x.name !== v.name))}>×</button>`}</li>`)}</ul>
+    ${
+      disabled
+        ? null
+        : html`<div class="row"><label for="variable-name">Add variable</label>
+      <input id="variable-name" type="text" value=${name} onInput=${(e) => setName(e.target.value)} />
+      <label class="sr-only" for="variable-type">Type</label>
+      <select id="variable-type" value=${type} onChange=${(e) => setType(e.target.value)}><option value="number">number</option><option value="text">text</option></select>
+      <button disabled=${name.trim() === ""} onClick=${() => {
+        setVariables([...variables, { name: name.trim(), type }])
+        setName("")
+      }}>Add</button></div>`
+    }
+  </section>`
+}
+
+/**
+ * The form's endings (`settings.endings`): the screen after sending, chosen by a jump, else the first whose
+ * condition holds, else the first without one.
+ */
+export const EndingsEditor = ({ endings, setEndings, questions, hidden, variables, disabled }) => {
+  const change = (e, patch) => setEndings(endings.map((x, i) => (i === e ? patch(x) : x)))
+  const text = (e, key, label, value, set, multiline = false) => {
+    const at = `ending-${e}-${key}`
+    return html`<div class="stack"><label for=${at}>${label}</label>
+      ${
+        multiline
+          ? html`<textarea id=${at} disabled=${disabled} value=${value ?? ""} onInput=${(ev) => set(ev.target.value)}></textarea>`
+          : html`<input id=${at} type="text" disabled=${disabled} value=${value ?? ""} onInput=${(ev) => set(ev.target.value)} />`
+      }</div>`
+  }
+  const optional = (value) => (value.trim() === "" ? undefined : value)
+  return html`<section aria-labelledby="endings-title">
+    <h2 id="endings-title">Endings</h2>
+    <p class="muted">What people see once they send: the ending a jump names, else the first whose condition holds (such as a score), else the first without one. Recall answers as <code>{{field:id}}</code> and variables as <code>{{var:name}}</code>.</p>
+    ${endings.map(
+      (ending, e) => html`<fieldset class="card stack" key=${e}>
+      <legend>Ending ${e + 1}</legend>
+      ${text(e, "key", "Key (for jumps and exports)", ending.key, (v) => change(e, (x) => ({ ...x, key: v.trim() })))}
+      ${text(e, "title", "Title", ending.title, (v) => change(e, (x) => ({ ...x, title: v })))}
+      ${text(e, "message", "Message", ending.message, (v) => change(e, ({ message: _, ...x }) => ({ ...x, ...(optional(v) === undefined ? {} : { message: v }) })), true)}
+      <div class="row"><label><input type="checkbox" disabled=${disabled} checked=${ending.when !== undefined}
+        onChange=${(ev) => change(e, ({ when: _, ...x }) => (ev.target.checked ? { ...x, when: { field: variables[0] ? `var:${variables[0].name}` : (questions[0]?.id ?? ""), greaterThan: 0 } } : x))} /> Only when</label>
+      ${
+        ending.when === undefined
+          ? null
+          : html`<${ConditionEditor} id=${`ending-${e}-when`} condition=${ending.when} earlier=${questions} hidden=${hidden} variables=${variables} disabled=${disabled}
+        onChange=${(condition) => change(e, (x) => ({ ...x, when: condition }))} />`
+      }</div>
+      ${text(e, "button-label", "Button label (optional)", ending.button?.label, (v) => change(e, (x) => withButton(x, { label: v })))}
+      ${text(e, "button-url", "Button link", ending.button?.url, (v) => change(e, (x) => withButton(x, { url: v })))}
+      ${text(e, "redirect", "Then take them to (optional address)", ending.redirectUrl, (v) => change(e, ({ redirectUrl: _, ...x }) => ({ ...x, ...(optional(v) === undefined ? {} : { redirectUrl: v.trim() }) })))}
+      ${disabled ? null : html`<div><button class="danger" onClick=${() => setEndings(endings.filter((_, i) => i !== e))}>Remove ending ${e + 1}</button></div>`}
+    </fieldset>`
+    )}
+    ${disabled ? null : html`<div><button onClick=${() => setEndings([...endings, { key: `ending${endings.length + 1}`, title: "Thank you!" }])}>Add an ending</button></div>`}
+  </section>`
+}
+
+/** An ending with its button's label or link changed: no button while both are empty. */
+const withButton = (ending, patch) => {
+  const { button, ...rest } = ending
+  const next = { label: "", url: "", ...button, ...patch }
+  return next.label.trim() === "" && next.url.trim() === "" ? rest : { ...rest, button: next }
 }
 
 /** The form's hidden fields (values from the page URL or the API). */

@@ -70,13 +70,7 @@ export const ResponsesHandlers = HttpApiBuilder.group(
         Effect.flatMap(Effect.all([CurrentActor, LinkBase]), ([actor, linkBase]) =>
           handle(
             Effect.map(responses.stream(actor, params.formId, toListOptions(query)), ({ head, rows }) => {
-              const writer = Csv.writer(
-                head.fields,
-                head.stages,
-                head.members,
-                linkBase,
-                head.hiddenFields.map((h) => h.name)
-              )
+              const writer = Csv.writer(head.fields, head.stages, head.members, linkBase, head.valueKeys)
               return HttpServerResponse.stream(
                 Stream.make(writer.header).pipe(
                   // One string per page of rows, as for the JSON list.

@@ -378,6 +378,12 @@
       if (!next) throw new Error("unexpected answer")
       main.innerHTML = next.innerHTML
       document.title = doc.title
+      // An ending that takes the respondent on: its document's refresh is not run from here, so follow its link.
+      const onward = main.querySelector("a[data-redirect]")
+      if (onward instanceof HTMLAnchorElement) {
+        location.assign(onward.href)
+        return
+      }
       busy = false
       enhance()
       focusScreen()
