@@ -229,6 +229,7 @@ describe.skipIf(!present)("the application in a browser", () => {
       .getByText(/theme: text \(#9a9a9a on #fdf6e3\) has a contrast of 2\.\d+:1; WCAG AA needs 4\.5:1/)
       .waitFor()
     await page.getByLabel("Text", { exact: true }).fill("#073642")
+    await page.getByLabel("Back button").fill("Previous")
     // A variable, and an ending chosen by the score, with recall.
     const variablesSection = page.getByRole("region", { name: "Variables" })
     await variablesSection.getByLabel("Add variable").fill("priority")
@@ -277,7 +278,8 @@ describe.skipIf(!present)("the application in a browser", () => {
         background: "#fdf6e3",
         text: "#073642",
         accent: "#0b57d0",
-        buttonText: "#ffffff"
+        buttonText: "#ffffff",
+        buttons: { back: "Previous" }
       },
       maxResponses: 100,
       closesAt: expect.stringMatching(/^2999-12-31T\d{2}:00:00\.000Z$/),
@@ -352,6 +354,8 @@ describe.skipIf(!present)("the application in a browser", () => {
     await publicPage.getByLabel(/Your name/).fill("Ada Lovelace")
     await publicPage.getByRole("button", { name: "OK" }).click()
     await publicPage.getByLabel(/Email/).fill("ada@example.com")
+    // The theme's word for Back.
+    expect(await publicPage.getByRole("button", { name: "Previous" }).count()).toBe(1)
     await publicPage.getByRole("button", { name: "OK" }).click()
     await publicPage.getByLabel("Something else: your answer").waitFor()
     await publicPage.getByLabel("Bug", { exact: true }).check()

@@ -677,7 +677,8 @@ for (const target of databaseTargets) {
         accent: "#268bd2",
         buttonText: "#000000",
         font: "serif",
-        radius: 12
+        radius: 12,
+        buttons: { start: "Let's go", next: "Next", submit: "Send <it>" }
       }
       const saved = await api(server, key, "PATCH", `/forms/${form.id}`, { settings: { theme } })
       expect(saved.status, saved.text).toBe(200)
@@ -693,8 +694,12 @@ for (const target of databaseTargets) {
       }
       const welcome = await getPage(server, `/f/${form.publicId}`)
       themed(welcome.text)
+      expect(welcome.text).toContain(">Let&#39;s go</button>")
       const question = await answer(server, form.publicId, welcome.text, [], "start")
       themed(question.text)
+      // The theme's words on the buttons, escaped; the words it leaves out are the page's own.
+      expect(question.text).toContain(">Send &lt;it&gt;</button>")
+      expect(question.text).not.toContain(">Submit</button>")
       const missing = await answer(server, form.publicId, question.text, [""])
       expect(missing.status).toBe(400)
       themed(missing.text)

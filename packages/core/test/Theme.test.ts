@@ -7,11 +7,33 @@
 import * as Schema from "effect/Schema"
 import { describe, expect, it } from "vitest"
 import { themeCss } from "../src/pages/Assets.ts"
-import { builtInPalettes, contrast, contrastProblem, paletteOf, Theme } from "../src/forms/Theme.ts"
+import { buttonWords, builtInPalettes, contrast, contrastProblem, paletteOf, Theme } from "../src/forms/Theme.ts"
 
 const decode = Schema.decodeUnknownSync(Theme)
 
 describe("Theme", () => {
+  it("takes the words of the page's buttons, trimmed, and names a bad one", () => {
+    expect(decode({ buttons: { submit: "  Send  ", back: "Previous" } })).toEqual({
+      buttons: { submit: "Send", back: "Previous" }
+    })
+    expect(buttonWords(decode({ buttons: { submit: "Send" } }))).toEqual({
+      start: "Start",
+      next: "OK",
+      submit: "Send",
+      back: "Back"
+    })
+    const message = (input: unknown) => {
+      const result = Schema.decodeUnknownExit(Theme)(input)
+      return result._tag === "Failure" ? String(result.cause) : "accepted"
+    }
+    expect(message({ buttons: { submit: " " } })).toContain("theme: buttons.submit must not be empty")
+    expect(message({ buttons: { next: "x".repeat(41) } })).toContain(
+      "theme: buttons.next must be at most 40 characters"
+    )
+    expect(message({ buttons: { back: "a\u0000b" } })).toContain("must not contain control characters")
+    expect(message({ buttons: { finish: "Done" } })).toContain('unknown button "finish"')
+  })
+
   it("computes WCAG 2 contrast ratios", () => {
     expect(contrast("#ffffff", "#000000")).toBeCloseTo(21, 5)
     expect(contrast("#777777", "#ffffff")).toBeCloseTo(4.48, 2)

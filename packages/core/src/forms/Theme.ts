@@ -19,6 +19,35 @@
 import * as Schema from "effect/Schema"
 import { strictStruct } from "../kernel/StrictStruct.ts"
 
+/** A button's words: trimmed, 1 to 40 characters, no control characters. */
+const ButtonLabel = (name: string) =>
+  Schema.Trim.check(
+    Schema.isNonEmpty({ message: `theme: buttons.${name} must not be empty` }),
+    Schema.isMaxLength(40, { message: `theme: buttons.${name} must be at most 40 characters` }),
+    Schema.isPattern(/^[^\p{Cc}\p{Cf}]*$/u, { message: `theme: buttons.${name} must not contain control characters` })
+  )
+
+/**
+ * The words of a page's buttons: the theme's (`theme.buttons`), else the
+ * page's own.
+ *
+ * @example
+ * ```ts
+ * buttonWords({ buttons: { submit: "Send" } }).submit // "Send"
+ * buttonWords(undefined).next // "OK"
+ * ```
+ */
+export const buttonWords = (
+  theme:
+    | { readonly buttons?: { readonly [K in "start" | "next" | "submit" | "back"]?: string | undefined } | undefined }
+    | undefined
+): { readonly start: string; readonly next: string; readonly submit: string; readonly back: string } => ({
+  start: theme?.buttons?.start ?? "Start",
+  next: theme?.buttons?.next ?? "OK",
+  submit: theme?.buttons?.submit ?? "Submit",
+  back: theme?.buttons?.back ?? "Back"
+})
+
 /** The font stacks a theme may name (all system fonts: nothing is downloaded). */
 export const fontStacks = {
   system: 'system-ui,-apple-system,"Segoe UI",Roboto,sans-serif',
@@ -132,7 +161,22 @@ const fields = {
       Schema.isInt({ message: "radius must be a whole number of pixels from 0 to 24" }),
       Schema.isBetween({ minimum: 0, maximum: 24 }, { message: "radius must be a whole number of pixels from 0 to 24" })
     )
-  ).annotate({ description: "The corner radius of fields, choices and buttons, in pixels (0 to 24)." })
+  ).annotate({ description: "The corner radius of fields, choices and buttons, in pixels (0 to 24)." }),
+  buttons: Schema.optionalKey(
+    strictStruct(
+      {
+        start: Schema.optionalKey(ButtonLabel("start")),
+        next: Schema.optionalKey(ButtonLabel("next")),
+        submit: Schema.optionalKey(ButtonLabel("submit")),
+        back: Schema.optionalKey(ButtonLabel("back"))
+      },
+      "button"
+    ).annotate({ identifier: "ThemeButtons" })
+  ).annotate({
+    description:
+      'The words of the page\'s buttons instead of "Start", "OK" (and the access code\'s "Continue"), "Submit" ' +
+      'and "Back": 1 to 40 characters each.'
+  })
 }
 
 const ThemeFields = strictStruct(fields, "theme key")

@@ -345,17 +345,27 @@ export const layer = (options: PublicPageOptions = {}) =>
               "This form has received all the responses it can take. Thank you for your interest."
           )
         )
-      const tooMany = (decision: RateLimit.Decision, config: RateLimit.RateLimitConfig) =>
-        show(
-          429,
-          "Too many requests",
-          Screens.message(
-            "Too many requests",
-            `Too many answers were sent from your network. Please wait ${decision.retryAfterSeconds} seconds and try again.`
-          ),
-          false,
-          RateLimit.headers(config, decision)
+      /**
+       * The 429 page of a limit used up: what was limited, and when to try again; in the form's theme when the
+       * form is known (a step is limited before its form is read).
+       */
+      const tooMany = (
+        limited: { readonly decision: RateLimit.Decision; readonly config: RateLimit.RateLimitConfig },
+        what: { readonly title: string; readonly text: string } = {
+          title: "Too many requests",
+          text: "Too many answers were sent from your network."
+        },
+        form?: FormWithFields
+      ) => {
+        const body = Screens.message(
+          what.title,
+          `${what.text} Please wait ${limited.decision.retryAfterSeconds} seconds and try again.`
         )
+        const headers = RateLimit.headers(limited.config, limited.decision)
+        return form === undefined
+          ? show(429, what.title, body, false, headers)
+          : formPage(form, 429, body, false, headers, what.title)
+      }
 
       /** The published form that still takes responses (before its closing time, not full), or the page to answer instead. */
       const published = (publicId: string) =>
@@ -385,22 +395,6 @@ export const layer = (options: PublicPageOptions = {}) =>
       /** The access code screen of a form with `accessCode`, keeping the state (pre-fill, hidden values) for after it. */
       const accessPage = (form: FormWithFields, state: AnswerState, status: number, error?: string) =>
         Effect.map(tokens.sign(state), (token) => formPage(form, status, Screens.accessCode(form, token, error), true))
-      const tooManyCodes = (
-        form: FormWithFields,
-        blocked: { readonly decision: RateLimit.Decision; readonly config: RateLimit.RateLimitConfig }
-      ) =>
-        formPage(
-          form,
-          429,
-          Screens.message(
-            "Too many wrong codes",
-            `Too many wrong access codes were typed for this form. Please wait ${blocked.decision.retryAfterSeconds} seconds and try again.`
-          ),
-          false,
-          RateLimit.headers(blocked.config, blocked.decision),
-          "Too many wrong codes"
-        )
-
       const publicIdParam = Effect.map(HttpRouter.params, (params) => params["publicId"] ?? "")
 
       /** The header that keeps (or, after the submission, forgets) the partial response on this device. */
@@ -642,7 +636,7 @@ export const layer = (options: PublicPageOptions = {}) =>
             return formPage(form, 200, Screens.thanks(form))
           }
           const decision = yield* submissions.take(`submit:${clientAddress(request, hops)}`)
-          if (!decision.allowed) return tooMany(decision, submissionConfig)
+          if (!decision.allowed) return tooMany({ decision, config: submissionConfig }, undefined, form)
           const now = yield* Clock.currentTimeMillis
           const here = form.fields[index]
           const enteredHere = here === undefined ? { texts: [] } : enteredOf(state.values[String(here.id)])
@@ -709,7 +703,7 @@ export const layer = (options: PublicPageOptions = {}) =>
           const request = yield* HttpServerRequest.HttpServerRequest
           const publicId = yield* publicIdParam
           const limit = yield* steps.take(`step:${clientAddress(request, hops)}`)
-          if (!limit.allowed) return tooMany(limit, stepConfig)
+          if (!limit.allowed) return tooMany({ decision: limit, config: stepConfig })
           const found = yield* published(publicId)
           if (Result.isFailure(found)) return found.failure
           const { form } = found.success
@@ -742,7 +736,14 @@ export const layer = (options: PublicPageOptions = {}) =>
               case "Empty":
                 return yield* accessPage(form, state, 400, "Type the access code to go on.")
               case "Blocked":
-                return tooManyCodes(form, attempt)
+                return tooMany(
+                  attempt,
+                  {
+                    title: "Too many wrong codes",
+                    text: "Too many wrong access codes were typed for this form."
+                  },
+                  form
+                )
             }
           }
           // A page opened with a code the form no longer has (or none) asks for the code again.

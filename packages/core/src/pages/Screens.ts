@@ -17,6 +17,7 @@ import {
 import type { FileAnswer } from "../forms/Answers.ts"
 import type { FilledEnding } from "../forms/Endings.ts"
 import type { FormWithFields } from "../forms/Forms.ts"
+import { buttonWords } from "../forms/Theme.ts"
 import * as Assets from "./Assets.ts"
 import { Html, html, lines } from "../web/Html.ts"
 
@@ -74,7 +75,7 @@ ${note ? html`<p class="note" role="status">${note}</p>` : null}
 <form method="post">
 ${stepInputs(token, "welcome")}
 <p class="count">${questions} question${questions === 1 ? "" : "s"}</p>
-<div class="actions"><button type="submit" name="move" value="start" class="ok" autofocus>Start</button>
+<div class="actions"><button type="submit" name="move" value="start" class="ok" autofocus>${buttonWords(form.settings.theme).start}</button>
 <span class="hint">press Enter ↵</span></div>
 </form>`
 }
@@ -92,7 +93,7 @@ ${stepInputs(token, "access")}
 <p class="help" id="a-help">This form is open to those who have its access code.</p>
 <input id="a" name="a" type="password" autocomplete="off" autocapitalize="off" spellcheck="false" maxlength="200" required aria-describedby="a-help error"${attr("aria-invalid", error !== undefined && "true")}>
 <p class="error" id="error" role="alert" aria-live="assertive">${error ?? ""}</p>
-<div class="actions"><button type="submit" name="move" value="next" class="ok">Continue</button>
+<div class="actions"><button type="submit" name="move" value="next" class="ok">${form.settings.theme?.buttons?.next ?? "Continue"}</button>
 <span class="hint">press Enter ↵</span></div>
 </form>`
 
@@ -585,6 +586,7 @@ export const question = (options: {
 }): Html => {
   const { form, index } = options
   const field = form.fields[index]!
+  const words = buttonWords(form.settings.theme)
   const total = form.fields.length
   const last = options.last ?? index === total - 1
   const first = options.first ?? index === 0
@@ -597,8 +599,8 @@ ${stepInputs(options.token, String(field.id))}
 ${options.notice ? html`<p class="error" role="alert">${options.notice}</p>` : null}
 ${control(field, options.entered, options.error, options.seed, options.full ?? new Set())}
 <p class="error" id="error" role="alert" aria-live="assertive">${options.error ?? ""}</p>
-<div class="actions"><button type="submit" name="move" value="next" class="ok">${last ? "Submit" : "OK"}</button>
-${!first ? html`<button type="submit" name="move" value="back" class="back" formnovalidate>Back</button>` : null}
+<div class="actions"><button type="submit" name="move" value="next" class="ok">${last ? words.submit : words.next}</button>
+${!first ? html`<button type="submit" name="move" value="back" class="back" formnovalidate>${words.back}</button>` : null}
 <span class="hint">press Enter ↵</span></div>
 </form>`
 }

@@ -102,7 +102,8 @@ const colourKeys = [
 ]
 
 /**
- * The form's theme: light or dark, own colours (checked for contrast when saved), font, corner radius.
+ * The form's theme: light or dark, own colours (checked for contrast when saved), font, corner radius, the words of
+ * the page's buttons.
  * @param {{ theme: Theme | undefined, onChange: (theme: Theme | undefined) => void, disabled: boolean }} props
  */
 const ThemeEditor = ({ theme, onChange, disabled }) => {
@@ -151,8 +152,29 @@ const ThemeEditor = ({ theme, onChange, disabled }) => {
           )}</div>`
         : null
     }
+    <div class="row">${buttonKeys.map(
+      ([k, label]) => html`<div class="stack"><label for=${`theme-button-${k}`}>${label}</label>
+        <input id=${`theme-button-${k}`} type="text" maxlength="40" disabled=${disabled} placeholder=${buttonDefaults[k]}
+          value=${current.buttons?.[k] ?? ""} onInput=${(e) => {
+            const buttons = Object.fromEntries(
+              Object.entries({ ...current.buttons, [k]: e.target.value }).filter(
+                ([, v]) => typeof v === "string" && v.trim() !== ""
+              )
+            )
+            set({ ...current, buttons: Object.keys(buttons).length === 0 ? undefined : buttons })
+          }} /></div>`
+    )}</div>
   </fieldset>`
 }
+
+/** The buttons whose words a theme may change, with the page's own words. */
+const buttonKeys = /** @type {const} */ ([
+  ["start", "Start button"],
+  ["next", "Next button"],
+  ["submit", "Submit button"],
+  ["back", "Back button"]
+])
+const buttonDefaults = { start: "Start", next: "OK", submit: "Submit", back: "Back" }
 
 /**
  * The parts a contact or address asks, in their order, and which may be left empty.
