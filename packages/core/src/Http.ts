@@ -27,6 +27,7 @@ import { GenerateHandlers } from "./http/handlers/GenerateHandlers.ts"
 import { MembersHandlers } from "./http/handlers/MembersHandlers.ts"
 import { ResponsesHandlers } from "./http/handlers/ResponsesHandlers.ts"
 import { StagesHandlers } from "./http/handlers/StagesHandlers.ts"
+import { WorkspaceHandlers } from "./http/handlers/WorkspaceHandlers.ts"
 import { WebhooksHandlers } from "./http/handlers/WebhooksHandlers.ts"
 import { NotificationsHandlers } from "./http/handlers/NotificationsHandlers.ts"
 import { EmailsHandlers } from "./http/handlers/EmailsHandlers.ts"
@@ -465,7 +466,8 @@ export const layer = (options: HttpOptions = {}) => {
           NotificationsHandlers,
           EmailsHandlers,
           ApiKeysHandlers,
-          InvitationsHandlers
+          InvitationsHandlers,
+          WorkspaceHandlers
         ).pipe(Layer.provide([AuthenticationLive.pipe(Layer.provide(limiter)), RequestErrorsLive]))
       )
     ),

@@ -27,6 +27,7 @@ import { Sessions } from "./identity/Sessions.ts"
 import { Stages } from "./forms/Stages.ts"
 import { Webhooks } from "./outbox/Webhooks.ts"
 import { Workspaces } from "./identity/Workspaces.ts"
+import { WorkspaceSettingsStore } from "./forms/WorkspaceSettings.ts"
 import * as Database from "./storage/Database.ts"
 
 /** The services this module provides. */
@@ -52,6 +53,7 @@ export type Services =
   | Stages
   | Webhooks
   | Workspaces
+  | WorkspaceSettingsStore
 
 const foundation = Layer.mergeAll(
   ApiKeyCache.layer,
@@ -61,7 +63,8 @@ const foundation = Layer.mergeAll(
   Activities.layer,
   Events.layer,
   Files.layer,
-  Deliveries.layer
+  Deliveries.layer,
+  WorkspaceSettingsStore.layer
 )
 const emails = RespondentEmails.layer.pipe(Layer.provideMerge(EmailTokens.layer))
 const middle = Layer.mergeAll(Members.layer, Forms.layer, Notes.layer, emails).pipe(Layer.provideMerge(foundation))

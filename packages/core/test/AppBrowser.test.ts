@@ -335,6 +335,17 @@ describe.skipIf(!present)("the application in a browser", () => {
     const secret = await page.locator("[data-secret]").textContent()
     expect(secret).toMatch(/^whsec_/)
     await check(page, "04-settings-webhooks")
+    // The workspace's default theme of its forms' pages.
+    await page.getByRole("tab", { name: "Page theme" }).click()
+    await page.getByLabel("Font", { exact: true }).selectOption("rounded")
+    await page.getByLabel("Start button").fill("Begin")
+    await page.getByRole("button", { name: "Save theme" }).click()
+    await page.getByText("Theme saved.").waitFor()
+    await check(page, "04-settings-theme")
+    const workspaceSettings = await (
+      await fetch(`${url}/api/workspace/settings`, { headers: { authorization: `Bearer ${ownerKey}` } })
+    ).json()
+    expect(workspaceSettings).toEqual({ theme: { font: "rounded", buttons: { start: "Begin" } } })
 
     // The inbox is open when the first response arrives: it shows without a reload.
     await page.goto(`${url}/app/forms/${formId}/responses`)

@@ -108,6 +108,12 @@ export const seed = async (url: string, key: string, marker: string, hookUrl: st
     }),
     200
   )
+  // The workspace's own settings carry the marker too (its theme's words), for the isolation scenario.
+  ok(
+    "workspace settings",
+    await call(url, "PUT", "/api/workspace/settings", { key, body: { theme: { buttons: { start: `Go ${marker}` } } } }),
+    200
+  )
   const draft = ok(
     "create draft",
     await call(url, "POST", "/api/forms", {

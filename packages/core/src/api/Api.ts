@@ -34,6 +34,7 @@ import {
   UpdateResponseResult
 } from "../cases/Responses.ts"
 import { CreateStageInput, ReorderStagesInput, Stage, UpdateStageInput } from "../forms/Stages.ts"
+import { WorkspaceSettings } from "../forms/WorkspaceSettings.ts"
 import { CreatedSubscription, SubscribeInput, Subscription, UpdateSubscriptionInput } from "../outbox/Webhooks.ts"
 import { Delivery, DeliveryLog } from "../outbox/Deliveries.ts"
 import { PingResult } from "../outbox/TestPing.ts"
@@ -504,6 +505,23 @@ export class ApiKeysGroup extends HttpApiGroup.make("apiKeys").add(
   }).annotate(OpenApi.Description, "Extension: revokes a key; it stops working on the next request.")
 ) {}
 
+/** The workspace's own settings (extension): the default theme of its forms' pages. */
+export class WorkspaceGroup extends HttpApiGroup.make("workspace").add(
+  HttpApiEndpoint.get("settings", "/workspace/settings", { success: WorkspaceSettings }).annotate(
+    OpenApi.Description,
+    "Extension: the workspace's settings: `theme`, worn by the public pages of its forms that have no theme of their own."
+  ),
+  HttpApiEndpoint.put("replaceSettings", "/workspace/settings", {
+    payload: WorkspaceSettings,
+    success: WorkspaceSettings,
+    error: Forbidden
+  }).annotate(
+    OpenApi.Description,
+    "Extension: replaces the workspace's settings (owners and admins); a key left out takes its default. A theme " +
+      "is checked for contrast as a form's is (400 naming the pair)."
+  )
+) {}
+
 /**
  * The whole API, under `/api`.
  *
@@ -526,6 +544,7 @@ export class Api extends HttpApi.make("qforms")
   .add(NotificationsGroup)
   .add(EmailsGroup)
   .add(ApiKeysGroup)
+  .add(WorkspaceGroup)
   .prefix("/api")
   .middleware(RequestErrors)
   .middleware(Authentication)

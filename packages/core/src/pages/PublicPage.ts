@@ -42,6 +42,8 @@ import { Files } from "../files/Files.ts"
 import * as Endings from "../forms/Endings.ts"
 import * as FormLogic from "../forms/FormLogic.ts"
 import { Forms, type FormWithFields } from "../forms/Forms.ts"
+import type { Theme } from "../forms/Theme.ts"
+import { WorkspaceSettingsStore } from "../forms/WorkspaceSettings.ts"
 import { PublicSubmitInput, Responses } from "../cases/Responses.ts"
 import * as Summaries from "../cases/Summaries.ts"
 import { domainResponse } from "../web/ApiErrors.ts"
@@ -168,6 +170,7 @@ export const layer = (options: PublicPageOptions = {}) =>
   HttpRouter.use(
     Effect.fnUntraced(function* (router) {
       const forms = yield* Forms
+      const workspaceSettings = yield* WorkspaceSettingsStore
       const responses = yield* Responses
       const tokens = yield* AnswerTokens
       const frameAncestors = options.frameAncestors
@@ -368,10 +371,26 @@ export const layer = (options: PublicPageOptions = {}) =>
       }
 
       /** The published form that still takes responses (before its closing time, not full), or the page to answer instead. */
+      /**
+       * The form as its page wears it: a form without a theme of its own wears its workspace's. The same object
+       * while neither changes, so the page's caches keyed by the form (the welcome template) keep working.
+       */
+      const themed = new WeakMap<FormWithFields, { readonly theme: Theme; readonly form: FormWithFields }>()
+      const wearing = (form: FormWithFields, theme: Theme | undefined): FormWithFields => {
+        if (theme === undefined || form.settings.theme !== undefined) return form
+        const known = themed.get(form)
+        if (known !== undefined && known.theme === theme) return known.form
+        const worn = { ...form, settings: { ...form.settings, theme } }
+        themed.set(form, { theme, form: worn })
+        return worn
+      }
+
       const published = (publicId: string) =>
         forms.getPublic(publicId).pipe(
-          Effect.flatMap(({ form, workspaceId }) =>
+          Effect.flatMap(({ form: own, workspaceId }) =>
             Effect.gen(function* () {
+              const form =
+                own.settings.theme === undefined ? wearing(own, yield* workspaceSettings.themeOf(workspaceId)) : own
               if (form.status !== "published") return Result.fail(form.status === "closed" ? closed(form) : notFound)
               if (ResponseLimits.pastClosing(form.settings, yield* Clock.currentTimeMillis) !== undefined) {
                 return Result.fail(closed(form))

@@ -472,10 +472,12 @@ CREATE UNIQUE INDEX workspace_email_settings_pkey ON workspace_email_settings US
 create table workspaces (
   id integer not null generated always as identity,
   name text not null,
-  created_at timestamp with time zone not null
+  created_at timestamp with time zone not null,
+  settings jsonb not null default '{}'::jsonb
 );
 alter table workspaces add constraint workspaces_pkey PRIMARY KEY (id);
 CREATE UNIQUE INDEX workspaces_pkey ON workspaces USING btree (id);
+CREATE TRIGGER workspaces_settings_changed AFTER UPDATE OF settings ON workspaces FOR EACH ROW EXECUTE FUNCTION qforms_workspace_changed();
 
 CREATE OR REPLACE FUNCTION qforms_account_name_changed()
  RETURNS trigger
@@ -522,6 +524,19 @@ AS $function$
         case when length('qforms_events_' || tg_table_schema) <= 63 then 'qforms_events_' || tg_table_schema
           else 'qforms_events_' || md5(tg_table_schema) end,
         'form:' || changed.workspace_id || ':' || form_id);
+      return null;
+    end
+    $function$;
+
+CREATE OR REPLACE FUNCTION qforms_workspace_changed()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    begin
+      perform pg_notify(
+        case when length('qforms_events_' || tg_table_schema) <= 63 then 'qforms_events_' || tg_table_schema
+          else 'qforms_events_' || md5(tg_table_schema) end,
+        'workspace:' || new.id);
       return null;
     end
     $function$;

@@ -1,9 +1,11 @@
 // @ts-check
-// Settings (members, API keys shown once, webhooks with their secret shown once, delivery log, retry, test ping) and the account.
+// Settings (members, API keys shown once, webhooks with their secret shown once, delivery log, retry, test ping, the
+// workspace's page theme) and the account.
 import { html } from "htm/preact"
 import { useEffect, useState } from "preact/hooks"
 import { TableScroll } from "./table.js"
 import { api, call, copy, formatDate, messageOf } from "./api.js"
+import { ThemeEditor } from "./theme.js"
 
 /** @typedef {import("./types.js").SessionInfo} SessionInfo */
 /** @typedef {import("./types.js").Member} Member */
@@ -393,6 +395,50 @@ const Webhooks = ({ canAdmin }) => {
   </section>`
 }
 
+/**
+ * The workspace's default theme of its forms' public pages (`/api/workspace/settings`): worn by every form without a
+ * theme of its own. Owners and admins change it.
+ * @param {{ canAdmin: boolean }} props
+ */
+const PageTheme = ({ canAdmin }) => {
+  const [settings, reload, loadError] = useLoad(
+    () => /** @type {Promise<import("./types.js").WorkspaceSettings>} */ (api.get("/workspace/settings"))
+  )
+  const [theme, setTheme] = useState(/** @type {import("./types.js").WorkspaceSettings["theme"]} */ (undefined))
+  const [dirty, setDirty] = useState(false)
+  const [error, setError] = useState(/** @type {string | null} */ (null))
+  const [notice, setNotice] = useState(/** @type {string | null} */ (null))
+  useEffect(() => {
+    if (settings !== null && !dirty) setTheme(settings.theme)
+  }, [settings])
+  const save = async () => {
+    setError(null)
+    setNotice(null)
+    try {
+      await api.put("/workspace/settings", { ...settings, theme })
+      setDirty(false)
+      setNotice("Theme saved.")
+      await reload()
+    } catch (e) {
+      setError(messageOf(e))
+    }
+  }
+  return html`<section class="stack" aria-labelledby="page-theme-title">
+    <h2 id="page-theme-title">Theme of the form pages</h2>
+    <p class="muted">Every form without a theme of its own wears this one on its public page and its embed.</p>
+    <${Status} error=${error ?? loadError} notice=${notice} />
+    ${
+      settings === null
+        ? html`<p class="loading">Loading…</p>`
+        : html`<${ThemeEditor} theme=${theme} disabled=${!canAdmin} legend="Default theme" onChange=${(next) => {
+            setTheme(next)
+            setDirty(true)
+          }} />
+    ${canAdmin ? html`<div><button class="primary" disabled=${!dirty} onClick=${save}>Save theme</button></div>` : html`<p class="muted">Only an owner or admin can change it.</p>`}`
+    }
+  </section>`
+}
+
 /** @param {{ session: SessionInfo, canAdmin: boolean }} props */
 export const SettingsScreen = ({ session, canAdmin }) => {
   const [tab, setTab] = useState("members")
@@ -400,7 +446,8 @@ export const SettingsScreen = ({ session, canAdmin }) => {
   const tabs = [
     ["members", "Members"],
     ["keys", "API keys"],
-    ["webhooks", "Webhooks"]
+    ["webhooks", "Webhooks"],
+    ["theme", "Page theme"]
   ]
   /** @param {KeyboardEvent} event */
   const onKey = (event) => {
@@ -416,7 +463,15 @@ export const SettingsScreen = ({ session, canAdmin }) => {
       ${tabs.map(([id, label]) => html`<button role="tab" id=${`tab-${id}`} aria-selected=${tab === id ? "true" : "false"} aria-controls="settings-panel" tabindex=${tab === id ? "0" : "-1"} onClick=${() => setTab(id)}>${label}</button>`)}
     </div>
     <div id="settings-panel" role="tabpanel" aria-labelledby=${`tab-${tab}`}>
-      ${tab === "members" ? html`<${Members} session=${session} canAdmin=${canAdmin} />` : tab === "keys" ? html`<${ApiKeys} canAdmin=${canAdmin} />` : html`<${Webhooks} canAdmin=${canAdmin} />`}
+      ${
+        tab === "members"
+          ? html`<${Members} session=${session} canAdmin=${canAdmin} />`
+          : tab === "keys"
+            ? html`<${ApiKeys} canAdmin=${canAdmin} />`
+            : tab === "theme"
+              ? html`<${PageTheme} canAdmin=${canAdmin} />`
+              : html`<${Webhooks} canAdmin=${canAdmin} />`
+      }
     </div>`
 }
 

@@ -1,0 +1,129 @@
+/**
+ * A workspace's settings (`workspaces.settings`, migration 0023), one JSON
+ * object whose keys are all optional; an unknown key is refused, naming the
+ * allowed ones:
+ *
+ * - `theme`: the theme of the public pages of the workspace's forms that have
+ *   no theme of their own (`settings.theme` of a form wins whole, it is not
+ *   merged), checked for contrast as a form's is (`forms/Theme.ts`).
+ *
+ * Every member reads them (`GET /workspace/settings`); owners and admins
+ * replace them (`PUT /workspace/settings`). The public page reads the theme
+ * on every screen, so each process keeps the settings it read in memory
+ * while the change feed is live; a change NOTIFYs `workspace:<id>` (a
+ * trigger, migration 0023) and every process drops them.
+ *
+ * @module
+ */
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import * as SqlClient from "effect/sql/SqlClient"
+import type * as SqlError from "effect/sql/SqlError"
+import * as Actors from "../identity/Actors.ts"
+import type { Forbidden } from "../kernel/Errors.ts"
+import { strictStruct } from "../kernel/StrictStruct.ts"
+import * as ChangeFeed from "../storage/ChangeFeed.ts"
+import * as StoredJson from "../storage/StoredJson.ts"
+import { Theme } from "./Theme.ts"
+
+/**
+ * A workspace's settings: every key optional, unknown keys refused. `PUT
+ * /workspace/settings` replaces them all.
+ *
+ * @example
+ * ```ts
+ * Schema.decodeUnknownSync(WorkspaceSettings)({ theme: { mode: "dark", radius: 0 } })
+ * ```
+ */
+export const WorkspaceSettings = strictStruct(
+  {
+    theme: Schema.optionalKey(Theme).annotate({
+      description: "The theme of the public pages of the workspace's forms that have no theme of their own."
+    })
+  },
+  "workspace setting"
+).annotate({
+  identifier: "WorkspaceSettings",
+  description: "Extension: settings of the whole workspace (the default theme of its forms' pages)."
+})
+
+/** Decoded {@link WorkspaceSettings}. @example `const s: WorkspaceSettings = { theme: { font: "serif" } }` */
+export type WorkspaceSettings = typeof WorkspaceSettings.Type
+
+/** The notice a change of a workspace's settings sends on the change feed (migration 0023). */
+export const workspaceNotice = "workspace:"
+
+const decodeSettings = StoredJson.decode(WorkspaceSettings, "workspaces.settings")
+
+/**
+ * Reading and replacing a workspace's settings, and the theme its forms'
+ * pages wear by default.
+ *
+ * @example
+ * ```ts
+ * const settings = yield* WorkspaceSettingsStore
+ * yield* settings.replace(actor, { theme: { mode: "dark" } })
+ * const theme = yield* settings.themeOf(actor.workspaceId) // { mode: "dark" }
+ * ```
+ */
+export class WorkspaceSettingsStore extends Context.Service<
+  WorkspaceSettingsStore,
+  {
+    /** The settings of the actor's workspace (any member). */
+    readonly get: (actor: Actors.Actor) => Effect.Effect<WorkspaceSettings, SqlError.SqlError>
+    /** Replaces the settings of the actor's workspace (owners and admins). */
+    readonly replace: (
+      actor: Actors.Actor,
+      settings: WorkspaceSettings
+    ) => Effect.Effect<WorkspaceSettings, Forbidden | SqlError.SqlError>
+    /** The default theme of a workspace's forms' pages, if it has one: kept in memory while the feed is live. */
+    readonly themeOf: (workspaceId: number) => Effect.Effect<Theme | undefined, SqlError.SqlError>
+  }
+>()("@qforms/core/WorkspaceSettings") {
+  static readonly layer = Layer.effect(
+    WorkspaceSettingsStore,
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const kept = yield* ChangeFeed.keep<WorkspaceSettings>("workspace settings", {
+        capacity: 1_000,
+        onNotice: (notice, kept) => {
+          if (notice.startsWith(workspaceNotice)) kept.drop(notice.slice(workspaceNotice.length))
+        }
+      })
+
+      const read = Effect.fnUntraced(function* (workspaceId: number) {
+        const cached = kept.get(String(workspaceId))
+        if (cached !== undefined) return cached
+        const stamp = kept.stamp()
+        const rows = yield* sql<{ readonly settings: unknown }>`
+          select settings from workspaces where id = ${workspaceId}`
+        const settings = rows.length === 0 ? {} : yield* decodeSettings(rows[0]!.settings)
+        kept.put(stamp, String(workspaceId), settings)
+        return settings
+      })
+
+      const get = Effect.fn("WorkspaceSettings.get")(function* (actor: Actors.Actor) {
+        return yield* read(actor.workspaceId)
+      })
+
+      const replace = Effect.fn("WorkspaceSettings.replace")(function* (
+        actor: Actors.Actor,
+        settings: WorkspaceSettings
+      ) {
+        yield* Actors.requireAdmin(actor)
+        yield* Effect.ensuring(
+          sql`update workspaces set settings = ${JSON.stringify(settings)}::jsonb where id = ${actor.workspaceId}`,
+          // Other processes hear the trigger's notice; this one drops its copy at once.
+          Effect.sync(() => kept.drop(String(actor.workspaceId)))
+        )
+        return settings
+      })
+
+      const themeOf = (workspaceId: number) => Effect.map(read(workspaceId), (settings) => settings.theme)
+
+      return WorkspaceSettingsStore.of({ get, replace, themeOf })
+    })
+  )
+}

@@ -1,0 +1,19 @@
+/** Handlers of the workspace group: its settings. */
+import * as Effect from "effect/Effect"
+import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
+import { WorkspaceSettingsStore } from "../../forms/WorkspaceSettings.ts"
+import { Api, CurrentActor } from "../../api/Api.ts"
+import { handle } from "../../web/ApiErrors.ts"
+
+export const WorkspaceHandlers = HttpApiBuilder.group(
+  Api,
+  "workspace",
+  Effect.fnUntraced(function* (handlers) {
+    const settings = yield* WorkspaceSettingsStore
+    return handlers.handleAll({
+      settings: () => Effect.flatMap(CurrentActor, (actor) => handle(settings.get(actor))),
+      replaceSettings: ({ payload }) =>
+        Effect.flatMap(CurrentActor, (actor) => handle(settings.replace(actor, payload)))
+    })
+  })
+)
