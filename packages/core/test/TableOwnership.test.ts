@@ -42,6 +42,7 @@ const owners: Readonly<Record<string, string>> = {
   response_replies: "email",
   form_confirmations: "email",
   workspace_email_settings: "email",
+  workspace_page_settings: "forms",
   signing_secrets: "kernel",
   qforms_migrations: "storage"
 }

@@ -138,8 +138,8 @@ for (const target of databaseTargets) {
       await server.run(
         Effect.gen(function* () {
           const sql = yield* SqlClient.SqlClient
-          yield* sql`update workspaces set settings = ${JSON.stringify({ theme: { radius: 7 } })}::jsonb
-            where id = ${workspaceId}`
+          yield* sql`update workspace_page_settings set settings = ${JSON.stringify({ theme: { radius: 7 } })}::jsonb
+            where workspace_id = ${workspaceId}`
         }).pipe(Effect.orDie)
       )
       await expect.poll(() => style(plain.publicId), { interval: 50, timeout: 10_000 }).toContain("--radius:7px")

@@ -1,5 +1,5 @@
 /**
- * A workspace's settings (`workspaces.settings`, migration 0023), one JSON
+ * A workspace's settings of its forms' pages (`workspace_page_settings`, migration 0023), one JSON
  * object whose keys are all optional; an unknown key is refused, naming the
  * allowed ones:
  *
@@ -55,7 +55,7 @@ export type WorkspaceSettings = typeof WorkspaceSettings.Type
 /** The notice a change of a workspace's settings sends on the change feed (migration 0023). */
 export const workspaceNotice = "workspace:"
 
-const decodeSettings = StoredJson.decode(WorkspaceSettings, "workspaces.settings")
+const decodeSettings = StoredJson.decode(WorkspaceSettings, "workspace_page_settings.settings")
 
 /**
  * Reading and replacing a workspace's settings, and the theme its forms'
@@ -98,7 +98,7 @@ export class WorkspaceSettingsStore extends Context.Service<
         if (cached !== undefined) return cached
         const stamp = kept.stamp()
         const rows = yield* sql<{ readonly settings: unknown }>`
-          select settings from workspaces where id = ${workspaceId}`
+          select settings from workspace_page_settings where workspace_id = ${workspaceId}`
         const settings = rows.length === 0 ? {} : yield* decodeSettings(rows[0]!.settings)
         kept.put(stamp, String(workspaceId), settings)
         return settings
@@ -114,7 +114,10 @@ export class WorkspaceSettingsStore extends Context.Service<
       ) {
         yield* Actors.requireAdmin(actor)
         yield* Effect.ensuring(
-          sql`update workspaces set settings = ${JSON.stringify(settings)}::jsonb where id = ${actor.workspaceId}`,
+          sql`
+          insert into workspace_page_settings (workspace_id, settings)
+          values (${actor.workspaceId}, ${JSON.stringify(settings)}::jsonb)
+          on conflict (workspace_id) do update set settings = excluded.settings`,
           // Other processes hear the trigger's notice; this one drops its copy at once.
           Effect.sync(() => kept.drop(String(actor.workspaceId)))
         )

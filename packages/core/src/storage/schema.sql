@@ -469,15 +469,22 @@ alter table workspace_email_settings add constraint workspace_email_settings_pke
 alter table workspace_email_settings add constraint workspace_email_settings_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE;
 CREATE UNIQUE INDEX workspace_email_settings_pkey ON workspace_email_settings USING btree (workspace_id);
 
+create table workspace_page_settings (
+  workspace_id integer not null,
+  settings jsonb not null default '{}'::jsonb
+);
+alter table workspace_page_settings add constraint workspace_page_settings_pkey PRIMARY KEY (workspace_id);
+alter table workspace_page_settings add constraint workspace_page_settings_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE;
+CREATE UNIQUE INDEX workspace_page_settings_pkey ON workspace_page_settings USING btree (workspace_id);
+CREATE TRIGGER workspace_page_settings_changed AFTER INSERT OR DELETE OR UPDATE ON workspace_page_settings FOR EACH ROW EXECUTE FUNCTION qforms_workspace_settings_changed();
+
 create table workspaces (
   id integer not null generated always as identity,
   name text not null,
-  created_at timestamp with time zone not null,
-  settings jsonb not null default '{}'::jsonb
+  created_at timestamp with time zone not null
 );
 alter table workspaces add constraint workspaces_pkey PRIMARY KEY (id);
 CREATE UNIQUE INDEX workspaces_pkey ON workspaces USING btree (id);
-CREATE TRIGGER workspaces_settings_changed AFTER UPDATE OF settings ON workspaces FOR EACH ROW EXECUTE FUNCTION qforms_workspace_changed();
 
 CREATE OR REPLACE FUNCTION qforms_account_name_changed()
  RETURNS trigger
@@ -528,15 +535,18 @@ AS $function$
     end
     $function$;
 
-CREATE OR REPLACE FUNCTION qforms_workspace_changed()
+CREATE OR REPLACE FUNCTION qforms_workspace_settings_changed()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
+    declare
+      changed record;
     begin
+      if tg_op = 'DELETE' then changed := old; else changed := new; end if;
       perform pg_notify(
         case when length('qforms_events_' || tg_table_schema) <= 63 then 'qforms_events_' || tg_table_schema
           else 'qforms_events_' || md5(tg_table_schema) end,
-        'workspace:' || new.id);
+        'workspace:' || changed.workspace_id);
       return null;
     end
     $function$;
