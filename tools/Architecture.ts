@@ -23,7 +23,7 @@ const folders: ReadonlyArray<readonly [string, string]> = [
   ["identity", "workspaces, accounts, members and roles, API keys, sessions, passwords, actors, invitations"],
   ["forms", "forms, questions and answer rules, form logic, stages"],
   ["cases", "responses as cases: submissions, contacts, notes, activities, summaries, CSV, answer tokens"],
-  ["files", "uploaded files and the blob store"],
+  ["files", "uploaded files, the image library and the blob store"],
   ["outbox", "events, webhooks, deliveries, notification channels and formats, retry schedule, SSRF guard, sender"],
   ["email", "the mailer, respondent e-mails, tracked links, inbound replies"],
   ["generation", "form generation from a prompt: offline and OpenAI-compatible"],

@@ -52,6 +52,8 @@ const forgeries: ReadonlyArray<Forgery> = [
 interface Route {
   readonly method: string
   readonly path: string
+  /** Its body is `multipart/form-data` (an upload): a page of another site can post one without asking (no preflight). */
+  readonly multipart?: true
 }
 
 /** Every write of the served OpenAPI document, each `{param}` filled with `id`, plus /mcp and the application's writes. */
@@ -66,9 +68,12 @@ const writeRoutes = async (url: string, id: (name: string) => string): Promise<R
       // Public routes (the form page's JSON submit and uploads) take no credentials, so there is nothing to forge.
       const security = (operations[method] as { readonly security?: ReadonlyArray<unknown> }).security
       if (security !== undefined && security.length === 0) continue
+      const content = (operations[method] as { readonly requestBody?: { readonly content?: Record<string, unknown> } })
+        .requestBody?.content
       routes.push({
         method: method.toUpperCase(),
-        path: `${path.replace(/\{([^}]+)\}/g, (_, name: string) => id(name))}`
+        path: `${path.replace(/\{([^}]+)\}/g, (_, name: string) => id(name))}`,
+        ...(content !== undefined && "multipart/form-data" in content ? { multipart: true as const } : {})
       })
     }
   }
@@ -87,7 +92,24 @@ const bodyOf = (route: Route): string =>
       ? JSON.stringify({ currentPassword: "x", newPassword: "a password the attacker chose" })
       : JSON.stringify({ title: "Forged", name: "Forged", email: "forged@example.com", role: "owner", body: "Forged" })
 
+/** A 1×1 PNG: the file part of an upload route's body. */
+const pixel = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+  "base64"
+)
+
 const send = (url: string, route: Route, credentials: Record<string, string>, forgery: Forgery | undefined) => {
+  if (route.multipart) {
+    // Every forgery of an upload is the multipart post an HTML form of another site makes.
+    const upload = new FormData()
+    upload.append("file", new Blob([pixel], { type: "image/png" }), "forged.png")
+    return fetch(`${url}${route.path}`, {
+      method: route.method,
+      redirect: "manual",
+      headers: { accept: "application/json", ...credentials, ...(forgery?.headers ?? {}) },
+      body: upload
+    })
+  }
   const body = bodyOf(route)
   const type = forgery?.body ?? "json"
   return fetch(`${url}${route.path}`, {
@@ -122,7 +144,8 @@ const snapshot = async (url: string, key: string, formId: number) => {
       read("/members"),
       read("/webhooks"),
       read("/api-keys"),
-      read(`/forms/${formId}/notifications`)
+      read(`/forms/${formId}/notifications`),
+      read("/images")
     ])
   )
 }

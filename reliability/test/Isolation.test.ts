@@ -2,8 +2,8 @@
  * Scenario 6, tenant isolation: workspace B's key on every operation of the
  * served OpenAPI document and every MCP tool with workspace A's ids, on A's
  * files, delivery logs and event stream; A's drafts' public pages without a
- * key. Nothing of A may show, nothing of A may change. Public ids and file ids
- * must not be guessable.
+ * key. Nothing of A may show, nothing of A may change (its files and its
+ * image library included). Public ids and file ids must not be guessable.
  */
 import { afterAll, describe, expect, it } from "vitest"
 import {
@@ -188,6 +188,8 @@ for (const target of targets) {
       const stages = await call(url, "GET", `/api/forms/${a.formId}/stages`, { key: keyA })
       const file = await fetch(`${url}/api/files/${a.fileId}`, { headers: { authorization: `Bearer ${keyA}` } })
       const fileText = await file.text()
+      const image = await fetch(`${url}/api/images/${a.imageId}`, { headers: { authorization: `Bearer ${keyA}` } })
+      const images = await call(url, "GET", "/api/images", { key: keyA })
       const intact =
         formA.status === 200 &&
         formA.body.title === `Form ${markerA}` &&
@@ -199,7 +201,9 @@ for (const target of targets) {
         subs.body.some((s: { id: string; disabled?: boolean }) => s.id === a.subscriptionId && s.disabled !== true) &&
         stages.body.stages.some((s: { id: number }) => s.id === a.stageId) &&
         file.status === 200 &&
-        fileText === `file content ${markerA}`
+        fileText === `file content ${markerA}` &&
+        image.status === 200 &&
+        images.body.data.some((i: { id: string; name: string }) => i.id === a.imageId && i.name === `${markerA}.png`)
 
       record({
         scenario: "6 tenant isolation",

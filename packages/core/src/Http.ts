@@ -22,6 +22,7 @@ import * as OpenApi from "effect/http-api/OpenApi"
 import * as SqlClient from "effect/sql/SqlClient"
 import { Api, Documented } from "./api/Api.ts"
 import { FilesHandlers } from "./http/handlers/FilesHandlers.ts"
+import { ImagesHandlers, imageUploadPath } from "./http/handlers/ImagesHandlers.ts"
 import { FormsHandlers } from "./http/handlers/FormsHandlers.ts"
 import { GenerateHandlers } from "./http/handlers/GenerateHandlers.ts"
 import { MembersHandlers } from "./http/handlers/MembersHandlers.ts"
@@ -156,6 +157,8 @@ const jsonRoutes = (options: HttpOptions): ReadonlyArray<JsonRoute> => {
     onGroup: () => undefined,
     onEndpoint: ({ endpoint }) => {
       if (endpoint.method === "GET" || endpoint.method === "HEAD") return
+      // A file upload's body is multipart (a session's write still needs its CSRF header, see web/Security.ts).
+      if (endpoint.payload.has("multipart/form-data")) return
       routes.push({
         method: endpoint.method,
         pattern: toPattern(endpoint.path),
@@ -317,12 +320,15 @@ const Guard = (options: HttpOptions) => {
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
         const length = Number(request.headers["content-length"] ?? "0")
-        // An upload streams under its question's own limit (see pages/Uploads.ts), and so does a
+        // An upload streams under its question's own limit (see pages/Uploads.ts), an image under
+        // Images.MAX_IMAGE_BYTES (http/handlers/ImagesHandlers.ts), and so does a
         // multipart step of the public page (its fields stay under this limit, see pages/PublicPage.ts).
         const path = request.url.split("?")[0]!
         const upload =
           request.method === "POST" &&
-          (Uploads.isUploadPath(path) || PublicPage.isMultipartStep(path, request.headers["content-type"]))
+          (Uploads.isUploadPath(path) ||
+            path === imageUploadPath ||
+            PublicPage.isMultipartStep(path, request.headers["content-type"]))
         if (Number.isFinite(length) && length > maxBodyBytes && !upload) return tooLarge
         if (/%00/.test(request.url)) return json(400, { error: "the URL must not contain the NUL character (%00)" })
         // A JSON body only as JSON: a page of another site can send text/plain, a form or a typeless
@@ -462,6 +468,7 @@ export const layer = (options: HttpOptions = {}) => {
           MembersHandlers,
           WebhooksHandlers,
           FilesHandlers,
+          ImagesHandlers,
           GenerateHandlers,
           NotificationsHandlers,
           EmailsHandlers,

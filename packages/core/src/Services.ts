@@ -14,6 +14,7 @@ import { Contacts } from "./cases/Contacts.ts"
 import { Deliveries } from "./outbox/Deliveries.ts"
 import { Events } from "./outbox/Events.ts"
 import { Files } from "./files/Files.ts"
+import { Images } from "./files/Images.ts"
 import { FormNotifications } from "./outbox/FormNotifications.ts"
 import { Forms } from "./forms/Forms.ts"
 import { Invitations } from "./identity/Invitations.ts"
@@ -40,6 +41,7 @@ export type Services =
   | Deliveries
   | Events
   | Files
+  | Images
   | FormNotifications
   | EmailTokens
   | EmailReplies
@@ -55,6 +57,8 @@ export type Services =
   | Workspaces
   | WorkspaceSettingsStore
 
+/** Uploaded files and the image library kept beside them. */
+const library = Images.layer.pipe(Layer.provideMerge(Files.layer))
 const foundation = Layer.mergeAll(
   ApiKeyCache.layer,
   Accounts.layer,
@@ -62,9 +66,9 @@ const foundation = Layer.mergeAll(
   Contacts.layer,
   Activities.layer,
   Events.layer,
-  Files.layer,
+  library,
   Deliveries.layer,
-  WorkspaceSettingsStore.layer
+  WorkspaceSettingsStore.layer.pipe(Layer.provide(library))
 )
 const emails = RespondentEmails.layer.pipe(Layer.provideMerge(EmailTokens.layer))
 const middle = Layer.mergeAll(Members.layer, Forms.layer, Notes.layer, emails).pipe(Layer.provideMerge(foundation))

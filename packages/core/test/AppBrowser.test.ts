@@ -25,6 +25,7 @@ import { Sessions } from "../src/identity/Sessions.ts"
 import { Workspaces } from "../src/identity/Workspaces.ts"
 import * as Qforms from "../src/Qforms.ts"
 import { waitFor } from "@qforms/test-kit/Conditions"
+import { png } from "@qforms/test-kit/Pictures"
 import { receiver } from "@qforms/test-kit/Receiver"
 
 /** A 1×1 PNG: the drawing of a signature question. */
@@ -185,6 +186,12 @@ describe.skipIf(!present)("the application in a browser", () => {
       // Quiz points: the score that an ending below reads.
       await page.locator(`#${key}-points`).fill("Bug: 2\nBilling: -1")
       await page.locator(`#${key}-points`).blur()
+      // A picture on the choice "Bug", uploaded to the workspace's image library.
+      await page.locator(`li:has(#${key}-label) summary`, { hasText: "Pictures on choices" }).click()
+      await page
+        .locator(`#${key}-image-1-file`)
+        .setInputFiles({ name: "bug.png", mimeType: "image/png", buffer: png(80, 60, [200, 40, 40]) })
+      await page.getByRole("img", { name: 'Picture of "Bug": bug.png' }).waitFor()
     })
     await addQuestion("rating", "How urgent is it?")
     await addQuestion("nps", "Would you recommend us?", async (key) =>
@@ -230,6 +237,12 @@ describe.skipIf(!present)("the application in a browser", () => {
       .waitFor()
     await page.getByLabel("Text", { exact: true }).fill("#073642")
     await page.getByLabel("Back button").fill("Previous")
+    // A logo from the image library, with the words it says.
+    await page
+      .locator("#theme-logo-file")
+      .setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: png(200, 50, [11, 87, 208]) })
+    await page.getByRole("img", { name: "Logo: logo.png" }).waitFor()
+    await page.locator("#theme-logo-alt").fill("Support desk")
     // A variable, and an ending chosen by the score, with recall.
     const variablesSection = page.getByRole("region", { name: "Variables" })
     await variablesSection.getByLabel("Add variable").fill("priority")
@@ -279,7 +292,9 @@ describe.skipIf(!present)("the application in a browser", () => {
         text: "#073642",
         accent: "#0b57d0",
         buttonText: "#ffffff",
-        buttons: { back: "Previous" }
+        buttons: { back: "Previous" },
+        logo: expect.stringMatching(/^img_[A-Za-z0-9_-]{22}$/),
+        logoAlt: "Support desk"
       },
       maxResponses: 100,
       closesAt: expect.stringMatching(/^2999-12-31T\d{2}:00:00\.000Z$/),
@@ -305,7 +320,8 @@ describe.skipIf(!present)("the application in a browser", () => {
           allowOther: true,
           otherLabel: "Something else",
           quotas: { Bug: 50 },
-          points: { Bug: 2, Billing: -1 }
+          points: { Bug: 2, Billing: -1 },
+          images: { Bug: expect.stringMatching(/^img_[A-Za-z0-9_-]{22}$/) }
         },
         calculate: [{ variable: "priority", add: 3, if: { field: expect.any(Number), isNotEmpty: true } }]
       }),
@@ -361,6 +377,8 @@ describe.skipIf(!present)("the application in a browser", () => {
     await check(publicPage, "05-public-access-code")
     await publicPage.getByLabel("Access code").fill("blue door")
     await publicPage.keyboard.press("Enter")
+    // The theme's logo, with its words.
+    await publicPage.getByRole("img", { name: "Support desk" }).waitFor()
     await publicPage.getByRole("button", { name: "Start" }).click()
     await publicPage.getByLabel(/Your name/).fill("Ada Lovelace")
     await publicPage.getByRole("button", { name: "OK" }).click()
@@ -691,7 +709,7 @@ describe.skipIf(!present)("the application in a browser", () => {
         if (d.documentElement.scrollWidth <= width) return []
         return Array.from(d.querySelectorAll("body *"))
           .filter((el) => el.getBoundingClientRect().right > width + 1)
-          .slice(0, 5)
+          .slice(0, 12)
           .map(
             (el) =>
               `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}${typeof el.className === "string" && el.className ? `.${el.className.split(" ").join(".")}` : ""}`

@@ -66,12 +66,14 @@ interface Fixture {
   readonly deliveryId: number
   /** An uploaded file, attached to the response. */
   readonly fileId: string
+  /** An image of the workspace's library. */
+  readonly imageId: string
   readonly ownerAccountId: number
   /** Question ids by type. */
   readonly fields: Readonly<Record<string, number>>
 }
 
-type Placeholder = "form" | "response" | "stage" | "subscription" | "delivery" | "file" | "account" | "key"
+type Placeholder = "form" | "response" | "stage" | "subscription" | "delivery" | "file" | "image" | "account" | "key"
 
 interface Route {
   readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
@@ -183,6 +185,11 @@ const routes: ReadonlyArray<Route> = [
   { method: "POST", path: "/webhooks/deliveries/:delivery/retry" },
   { method: "POST", path: "/webhooks/subscribe/:subscription/test" },
   { method: "GET", path: "/files/:file" },
+  { method: "GET", path: "/images" },
+  // No valid JSON body: the fuzz sends its multipart, JSON, raw and oversized bodies.
+  { method: "POST", path: "/images" },
+  { method: "GET", path: "/images/:image" },
+  { method: "DELETE", path: "/images/:image" },
   { method: "POST", path: "/v1/forms/generate", body: () => ({ prompt: "A contact form", publish: true }) },
   { method: "GET", path: "/forms/:form/notifications" },
   {
@@ -229,11 +236,13 @@ const validId = (f: Fixture, p: Placeholder): string =>
           ? String(f.deliveryId)
           : p === "file"
             ? f.fileId
-            : // Never a member or key in use: removing the owner or revoking the fuzzer's own key would end the run
-              // (the valid paths are covered by App.test.ts).
-              p === "account" || p === "key"
-              ? "2147483647"
-              : encodeURIComponent(f.subscriptionId)
+            : p === "image"
+              ? f.imageId
+              : // Never a member or key in use: removing the owner or revoking the fuzzer's own key would end the run
+                // (the valid paths are covered by App.test.ts).
+                p === "account" || p === "key"
+                ? "2147483647"
+                : encodeURIComponent(f.subscriptionId)
 
 // ---------------------------------------------------------------------------
 // What a generated request is (plain data, so fast-check prints and shrinks it)
@@ -1116,10 +1125,17 @@ const toWire = (req: FuzzRequest, f: Fixture, keys: Keys): Wire => {
   let i = 0
   const path =
     "/api" +
-    route.path.replace(/:(form|response|stage|subscription|delivery|file|account|key)\b/g, (_, p: Placeholder) => {
-      const token = route.fixedIds ? "valid" : (req.ids[i++] ?? "valid")
-      return token === "valid" ? validId(f, p) : "raw" in token ? pathSafe(token.raw) : token.repeat.repeat(token.times)
-    }) +
+    route.path.replace(
+      /:(form|response|stage|subscription|delivery|file|image|account|key)\b/g,
+      (_, p: Placeholder) => {
+        const token = route.fixedIds ? "valid" : (req.ids[i++] ?? "valid")
+        return token === "valid"
+          ? validId(f, p)
+          : "raw" in token
+            ? pathSafe(token.raw)
+            : token.repeat.repeat(token.times)
+      }
+    ) +
     pathSafe(req.query)
   const template = route.body?.(f) ?? {}
   const sentinels = new Map<string, string>()
@@ -1387,14 +1403,36 @@ const makeFixture = async (base: URL, ownerKey: string, ownerAccountId: number):
   if (uploaded.status !== 201) throw new Error(`fixture: upload → ${uploaded.status} ${await uploaded.text()}`)
   const fileId = ((await uploaded.json()) as { fileId: string }).fileId
   const response = await call("POST", `/forms/${form.id}/responses`, {
-    values: { ...validAnswers({ ...partial, responseId: 0, deliveryId: 0, fileId }), [fields.file!]: { fileId } }
+    values: {
+      ...validAnswers({ ...partial, responseId: 0, deliveryId: 0, fileId, imageId: "" }),
+      [fields.file!]: { fileId }
+    }
   })
   await call("PATCH", `/responses/${response.id}`, { stageId: stages[1]!.id, tags: ["vip"] })
   await call("POST", `/responses/${response.id}/notes`, { body: "First contact" })
   const deliveries = (await call("GET", `/webhooks/subscribe/${encodeURIComponent(subscription.id)}/deliveries`))
     .deliveries as Array<{ id: number }>
   if (deliveries.length === 0) throw new Error("fixture: the response made no delivery")
-  return { ...partial, responseId: response.id, deliveryId: deliveries[0]!.id, fileId }
+  // An image of the library (a 1×1 PNG), shown by no form: the fuzz may delete it.
+  const picture = new FormData()
+  picture.append(
+    "file",
+    new Blob([
+      Buffer.from(
+        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+        "base64"
+      )
+    ]),
+    "pixel.png"
+  )
+  const image = await fetch(new URL("/api/images", base), {
+    method: "POST",
+    headers: { authorization: `Bearer ${ownerKey}` },
+    body: picture
+  })
+  if (image.status !== 201) throw new Error(`fixture: image → ${image.status} ${await image.text()}`)
+  const imageId = ((await image.json()) as { id: string }).id
+  return { ...partial, responseId: response.id, deliveryId: deliveries[0]!.id, fileId, imageId }
 }
 
 // ---------------------------------------------------------------------------
@@ -1704,6 +1742,7 @@ describe("fuzz below the routes (PGlite)", () => {
       subscriptionId: "x",
       deliveryId: 1,
       fileId: "file_AAAAAAAAAAAAAAAAAAAAAA",
+      imageId: "img_AAAAAAAAAAAAAAAAAAAAAA",
       ownerAccountId: 1,
       fields: Object.fromEntries(fixtureFields.map((f, i) => [f.type, i + 1]))
     }

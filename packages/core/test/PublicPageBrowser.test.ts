@@ -16,6 +16,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core"
 import { artifacts, axeSource, launch, present } from "@qforms/test-kit/Browser"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { databaseTargets } from "@qforms/test-kit/Databases"
+import { png, uploadImage } from "@qforms/test-kit/Pictures"
 import { api, createForm, listResponses, seedWorkspace } from "@qforms/test-kit/PublicForms"
 import { startTestServer, type TestServer } from "@qforms/test-kit/TestServer"
 
@@ -94,6 +95,15 @@ interface Flow {
   readonly colorScheme: "light" | "dark"
   step: number
 }
+
+/** Whether the page fits its viewport's width (no sideways scrolling). */
+const fitsWidth = (page: Page) =>
+  page.evaluate(() => {
+    const d = (
+      globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }
+    ).document.documentElement
+    return d.scrollWidth <= d.clientWidth
+  })
 
 /** Runs axe-core on the current screen (0 violations expected) and saves a screenshot. */
 const check = async (flow: Flow, label: string) => {
@@ -606,13 +616,83 @@ describe.skipIf(!present)("public form page in Chromium", () => {
         await page.getByRole("button", { name: "OK" }).click()
         await page.getByText("Anything else?").waitFor()
         await check(flow, "text")
-        const fits = await page.evaluate(() => {
-          const d = (
-            globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }
-          ).document.documentElement
-          return d.scrollWidth <= d.clientWidth
+        expect(await fitsWidth(page), "no sideways scrolling at 360 px").toBe(true)
+        await context.close()
+      }
+    }
+  }, 180_000)
+
+  it("pictures on choices and a logo load and stay readable at 360 px, light and dark, with and without JavaScript", async () => {
+    const colours: ReadonlyArray<readonly [number, number, number]> = [
+      [200, 40, 40],
+      [40, 160, 60],
+      [40, 80, 200],
+      [220, 180, 30],
+      [120, 40, 160],
+      [20, 150, 160],
+      [240, 120, 20],
+      [90, 90, 90]
+    ]
+    const choices = ["Red", "Green", "Blue", "Yellow", "Purple", "Teal", "Orange", "Grey"]
+    const images: Record<string, string> = {}
+    for (const [i, choice] of choices.entries()) {
+      const uploaded = await uploadImage(server, key, png(160, 120, colours[i]!), `${choice}.png`)
+      expect(uploaded.status, uploaded.text).toBe(201)
+      images[choice] = uploaded.body.id
+    }
+    const logo = await uploadImage(server, key, png(240, 60, [11, 87, 208]), "logo.png")
+    const pictured = await createForm(server, key, {
+      title: "Favourite colour",
+      fields: [
+        // Eight choices would be a dropdown; with pictures they stay a group of radio buttons.
+        { type: "select", label: "Pick a colour", required: true, options: { choices, images } },
+        {
+          type: "checkboxes",
+          label: "Any others?",
+          options: { choices: ["Red", "Blue", "None of these"], images: { Red: images.Red!, Blue: images.Blue! } }
+        }
+      ]
+    })
+    const saved = await api(server, key, "PATCH", `/forms/${pictured.id}`, {
+      settings: { theme: { logo: logo.body.id, logoAlt: "Colour Club" } }
+    })
+    expect(saved.status, saved.text).toBe(200)
+    /** Every image of the screen is decoded and shown (none broken). */
+    const loaded = (page: Page) =>
+      page.evaluate(() =>
+        [
+          ...(
+            globalThis as unknown as {
+              document: { querySelectorAll: (s: string) => Iterable<{ complete: boolean; naturalWidth: number }> }
+            }
+          ).document.querySelectorAll("img")
+        ].map((img) => img.complete && img.naturalWidth > 0)
+      )
+    for (const js of [true, false]) {
+      for (const colorScheme of ["light", "dark"] as const) {
+        const context = await browser.newContext({
+          javaScriptEnabled: js,
+          colorScheme,
+          viewport: { width: 360, height: 740 }
         })
-        expect(fits, "no sideways scrolling at 360 px").toBe(true)
+        const page = await context.newPage()
+        const flow: Flow = { page, name: `pictures-${js ? "js" : "nojs"}-${colorScheme}`, colorScheme, step: 0 }
+        await page.goto(`${server.url}/f/${pictured.publicId}`)
+        await page.getByRole("img", { name: "Colour Club" }).waitFor()
+        await expect.poll(() => loaded(page)).toEqual([true])
+        await check(flow, "welcome")
+        await page.getByRole("button", { name: "Start" }).click()
+        await page.getByText("Pick a colour").waitFor()
+        expect(await page.locator("select").count()).toBe(0)
+        await expect.poll(() => loaded(page), { timeout: 10_000 }).toEqual(Array(9).fill(true))
+        await check(flow, "pictures")
+        expect(await fitsWidth(page), "no sideways scrolling at 360 px").toBe(true)
+        // The label (and the picture in it) picks the choice.
+        await page.getByLabel("Teal").check()
+        await page.getByRole("button", { name: "OK" }).click()
+        await page.getByText("Any others?").waitFor()
+        await expect.poll(() => loaded(page)).toEqual([true, true, true])
+        await check(flow, "checkbox-pictures")
         await context.close()
       }
     }

@@ -32,6 +32,7 @@ const owners: Readonly<Record<string, string>> = {
   form_response_counts: "cases",
   form_tags: "cases",
   files: "files",
+  images: "files",
   events: "outbox",
   deliveries: "outbox",
   delivery_attempts: "outbox",

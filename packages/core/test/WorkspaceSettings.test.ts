@@ -10,15 +10,10 @@
 import * as Effect from "effect/Effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ApiKeys } from "../src/identity/ApiKeys.ts"
-import { Members } from "../src/identity/Members.ts"
-import { Workspaces } from "../src/identity/Workspaces.ts"
 import { databaseTargets } from "@qforms/test-kit/Databases"
+import { keysByRole, type Role, roles } from "@qforms/test-kit/Seeds"
 import { api, createForm, getPage } from "@qforms/test-kit/PublicForms"
 import { startTestServer, type TestServer } from "@qforms/test-kit/TestServer"
-
-const roles = ["owner", "admin", "member", "viewer"] as const
-type Role = (typeof roles)[number]
 
 /** The expected rule, written independently of the code under test. */
 const mayReplace = (role: Role) => role === "owner" || role === "admin"
@@ -35,28 +30,7 @@ for (const target of databaseTargets) {
     afterAll(() => server?.close())
 
     /** A workspace with a key for a member of every role. */
-    const seed = () => {
-      const name = `ws${++counter}`
-      return server.run(
-        Effect.gen(function* () {
-          const { workspace, ownerAccountId } = yield* (yield* Workspaces).create({
-            name,
-            ownerEmail: `${name}-owner@example.com`
-          })
-          const members = yield* Members
-          const keys = yield* ApiKeys
-          const byRole: Partial<Record<Role, string>> = {}
-          for (const role of roles) {
-            const accountId =
-              role === "owner"
-                ? ownerAccountId
-                : (yield* members.add(workspace.id, { email: `${name}-${role}@example.com`, role })).accountId
-            byRole[role] = (yield* keys.create(workspace.id, { accountId })).key
-          }
-          return { workspaceId: workspace.id, keys: byRole as Record<Role, string> }
-        }).pipe(Effect.orDie)
-      )
-    }
+    const seed = () => server.run(keysByRole(`ws${++counter}`))
 
     it("every role reads its own workspace's settings; only owners and admins replace them; the other workspace is never reached", async () => {
       const a = await seed()

@@ -45,6 +45,29 @@ export const upload = async (
   return { status: response.status, body }
 }
 
+/** A 1×1 PNG, for the image library. */
+const pixel = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+  "base64"
+)
+
+/** Uploads a PNG to the workspace's image library (`POST /api/images`). */
+export const uploadImage = async (url: string, key: string, name: string) => {
+  const form = new FormData()
+  form.append("file", new Blob([pixel], { type: "image/png" }), name)
+  const response = await fetch(`${url}/api/images`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}` },
+    body: form
+  })
+  const text = await response.text()
+  let body: Json = text
+  try {
+    body = JSON.parse(text)
+  } catch {}
+  return { status: response.status, body }
+}
+
 /** What `seed` made. */
 export interface Seeded {
   readonly marker: string
@@ -58,6 +81,8 @@ export interface Seeded {
   readonly responseId: number
   readonly stageId: number
   readonly fileId: string
+  /** An image of the library (named with the marker), the workspace theme's logo. */
+  readonly imageId: string
   readonly subscriptionId: string
   readonly deliveryId: number
   readonly noteId: number
@@ -108,10 +133,15 @@ export const seed = async (url: string, key: string, marker: string, hookUrl: st
     }),
     200
   )
-  // The workspace's own settings carry the marker too (its theme's words), for the isolation scenario.
+  // The workspace's own settings carry the marker too (its theme's words, its logo's name and words), for the
+  // isolation scenario.
+  const image = ok("image", await uploadImage(url, key, `${marker}.png`), 201)
   ok(
     "workspace settings",
-    await call(url, "PUT", "/api/workspace/settings", { key, body: { theme: { buttons: { start: `Go ${marker}` } } } }),
+    await call(url, "PUT", "/api/workspace/settings", {
+      key,
+      body: { theme: { buttons: { start: `Go ${marker}` }, logo: image.id, logoAlt: `Logo ${marker}` } }
+    }),
     200
   )
   const draft = ok(
@@ -211,6 +241,7 @@ export const seed = async (url: string, key: string, marker: string, hookUrl: st
     responseId: response.id,
     stageId: stage.id,
     fileId: uploaded.fileId,
+    imageId: image.id,
     subscriptionId: subscription.id,
     deliveryId,
     noteId: note.id,
@@ -225,6 +256,7 @@ export const idHints = (s: Seeded): Record<string, unknown> => ({
   responseId: s.responseId,
   stageId: s.stageId,
   fileId: s.fileId,
+  imageId: s.imageId,
   subscriptionId: s.subscriptionId,
   deliveryId: s.deliveryId,
   noteId: s.noteId,
@@ -245,6 +277,7 @@ export const pathParam = (s: Seeded, path: string, name: string): string => {
     subscriptions: s.subscriptionId,
     deliveries: s.deliveryId,
     files: s.fileId,
+    images: s.imageId,
     notes: s.noteId,
     members: s.spareAccountId,
     "api-keys": s.spareKeyId

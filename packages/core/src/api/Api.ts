@@ -41,6 +41,7 @@ import { PingResult } from "../outbox/TestPing.ts"
 import { NotificationSettings, NotificationSettingsInput } from "../outbox/FormNotifications.ts"
 import { ConfirmationSettings, EmailSettings, ResponseEmail, SendEmailInput } from "../email/RespondentEmails.ts"
 import { Id } from "../kernel/Ids.ts"
+import { Image, ImageList, imageMultipartLimits } from "../files/Images.ts"
 import {
   BadGateway,
   BadRequest,
@@ -456,6 +457,11 @@ export class EmailsGroup extends HttpApiGroup.make("emails").add(
   }).annotate(OpenApi.Description, "Sets the workspace's e-mail settings (owners and admins).")
 ) {}
 
+/** An image's id in a path. */
+const ImageParams = {
+  imageId: Schema.String.check(Schema.isMaxLength(100)).annotate({ description: "An image id (`img_…`)." })
+}
+
 /** Uploaded files (the answers to `file` questions). */
 export class FilesGroup extends HttpApiGroup.make("files").add(
   HttpApiEndpoint.get("download", "/files/:fileId", {
@@ -475,6 +481,42 @@ export class FilesGroup extends HttpApiGroup.make("files").add(
     OpenApi.Description,
     "Extension: downloads an uploaded file of this workspace (as an attachment, with `X-Content-Type-Options: nosniff` " +
       "and `Content-Security-Policy: default-src 'none'; sandbox`)."
+  )
+) {}
+
+/** The workspace's image library: logos and images on choices (see `files/Images.ts`). */
+export class ImagesGroup extends HttpApiGroup.make("images").add(
+  HttpApiEndpoint.get("list", "/images", { success: ImageList }).annotate(
+    OpenApi.Description,
+    "Extension: the workspace's images (a theme's `logo`, a question's `options.images`), newest first."
+  ),
+  HttpApiEndpoint.post("upload", "/images", {
+    payload: Schema.Struct({
+      file: Multipart.SingleFileSchema.annotate({ description: "The image (one part named `file`)." })
+    }).pipe(HttpApiSchema.asMultipartStream(imageMultipartLimits)),
+    success: Image.pipe(created),
+    error: [Forbidden, UnsupportedMediaType]
+  }).annotate(
+    OpenApi.Description,
+    "Extension: adds an image to the library (owners, admins and members): a PNG, JPEG, GIF or WebP of at most " +
+      "2 MB, recognised from its bytes (SVG is refused: it could run scripts). 413 over 2 MB or over the " +
+      "workspace's storage quota, 415 for any other content."
+  ),
+  HttpApiEndpoint.get("download", "/images/:imageId", {
+    params: ImageParams,
+    success: HttpApiSchema.StreamUint8Array({ contentType: "image/*" }).annotate({
+      description: "The image's bytes, with its type (`X-Content-Type-Options: nosniff`)."
+    }),
+    error: NotFound
+  }).annotate(OpenApi.Description, "Extension: one image of the library."),
+  HttpApiEndpoint.delete("remove", "/images/:imageId", {
+    params: ImageParams,
+    success: HttpApiSchema.NoContent,
+    error: [NotFound, Forbidden, Conflict]
+  }).annotate(
+    OpenApi.Description,
+    "Extension: deletes an image (owners, admins and members); 409 naming the forms (or the workspace's page " +
+      "theme) that still show it."
   )
 ) {}
 
@@ -540,6 +582,7 @@ export class Api extends HttpApi.make("qforms")
   .add(InvitationsGroup)
   .add(WebhooksGroup)
   .add(FilesGroup)
+  .add(ImagesGroup)
   .add(GenerateGroup)
   .add(NotificationsGroup)
   .add(EmailsGroup)

@@ -457,13 +457,14 @@ export class Files extends Context.Service<
     readonly deleteBlobs: (keys: ReadonlyArray<string>) => Effect.Effect<void>
     /**
      * Inside a transaction that is about to record `bytes` of new files of a
-     * form: takes the workspace's quota lock (held until the transaction ends)
-     * and fails with `StorageQuotaExceeded` when the form's or the workspace's
-     * files would then take more than {@link UploadQuotas} allows.
+     * form (or, with `formId` null, of the workspace's image library): takes
+     * the workspace's quota lock (held until the transaction ends) and fails
+     * with `StorageQuotaExceeded` when the form's or the workspace's files
+     * would then take more than {@link UploadQuotas} allows.
      */
     readonly claimQuota: (
       workspaceId: number,
-      formId: number,
+      formId: number | null,
       bytes: number
     ) => Effect.Effect<void, StorageQuotaExceeded | SqlError.SqlError>
     /** Deletes an upload that was never attached (e.g. the request that carried it failed afterwards). */
@@ -547,11 +548,14 @@ export class Files extends Context.Service<
         }
       })
 
-      const usage = (workspaceId: number, formId: number) =>
+      // A workspace's images (Images.ts) count towards its quota, not any form's.
+      const usage = (workspaceId: number, formId: number | null) =>
         Effect.map(
           // int8 sums: a bigint on PostgreSQL, a number on PGlite (DriverTypes.test.ts); Number() reads both.
           sql<{ readonly form: number | bigint; readonly workspace: number | bigint }>`
-            select coalesce(sum(size) filter (where form_id = ${formId}), 0) as form, coalesce(sum(size), 0) as workspace
+            select coalesce(sum(size) filter (where form_id = ${formId ?? 0}), 0) as form,
+              coalesce(sum(size), 0)
+                + (select coalesce(sum(size), 0) from images where workspace_id = ${workspaceId}) as workspace
             from files where workspace_id = ${workspaceId}`,
           (rows): Usage => ({ form: Number(rows[0]?.form ?? 0), workspace: Number(rows[0]?.workspace ?? 0) })
         )
@@ -567,7 +571,11 @@ export class Files extends Context.Service<
       // A counter table would save the sum but must follow every deletion
       // path (responses, forms, sweeps, cascades); the sum over the index
       // of migration 0018 cannot drift.
-      const claimQuota = Effect.fn("Files.claimQuota")(function* (workspaceId: number, formId: number, bytes: number) {
+      const claimQuota = Effect.fn("Files.claimQuota")(function* (
+        workspaceId: number,
+        formId: number | null,
+        bytes: number
+      ) {
         const quotas = yield* UploadQuotas
         yield* sql`select id from workspaces where id = ${workspaceId} for no key update`
         const over = overQuota(quotas, yield* usage(workspaceId, formId), bytes)
@@ -820,7 +828,9 @@ export class Files extends Context.Service<
             const known = new Set(
               keysOf(
                 yield* sql<{ readonly storage_key: string }>`
-              select storage_key from files where workspace_id = ${workspaceId} and storage_key in ${sql.in(batch)}`
+              select storage_key from files where workspace_id = ${workspaceId} and storage_key in ${sql.in(batch)}
+              union all
+              select storage_key from images where workspace_id = ${workspaceId} and storage_key in ${sql.in(batch)}`
               )
             )
             const orphaned = batch.filter((key) => !known.has(key))

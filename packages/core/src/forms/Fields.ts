@@ -14,6 +14,7 @@ import { Id } from "../kernel/Ids.ts"
 import { strictStruct } from "../kernel/StrictStruct.ts"
 import { Calculations, Condition, Logic, QuestionKey } from "./LogicRules.ts"
 import { DisplayTrim } from "../kernel/DisplayText.ts"
+import { ImageId } from "./ImageRefs.ts"
 
 // ---------------------------------------------------------------------------
 // Field types
@@ -244,13 +245,23 @@ const PointsFields = {
   )
 }
 
-/** Every quota and every choice given points must be one of the choices. */
+/**
+ * A picture shown with each choice that has one (select, checkboxes):
+ * `{"Tea": "img_…"}`, images of the workspace's library (`/api/images`). The
+ * choice's words stay its label; the picture is decoration beside them.
+ */
+const ImagesFields = {
+  images: Schema.optionalKey(Schema.Record(Schema.String, ImageId))
+}
+
+/** Every quota, every choice given points and every choice given an image must be one of the choices. */
 const quotaIssues = (o: {
   readonly choices: ReadonlyArray<string>
   readonly quotas?: Readonly<Record<string, number>> | undefined
   readonly points?: Readonly<Record<string, number>> | undefined
+  readonly images?: Readonly<Record<string, string>> | undefined
 }): ReadonlyArray<Schema.FilterIssue> =>
-  (["quotas", "points"] as const).flatMap((key) =>
+  (["quotas", "points", "images"] as const).flatMap((key) =>
     Object.keys(o[key] ?? {})
       .filter((choice) => !o.choices.includes(choice))
       .map((choice) => ({
@@ -320,7 +331,8 @@ export type BaseOptions = typeof BaseOptions.Type
  * non-empty strings of ≤ 200 chars), `randomize` (shuffled per respondent),
  * `allowOther` with `otherLabel` (an "Other" choice with a text box; no
  * choice may be called like it), `quotas` (places per choice, each naming a
- * choice). Unknown keys are rejected.
+ * choice), `points` (a quiz's score per choice) and `images` (a picture per
+ * choice, from the image library). Unknown keys are rejected.
  *
  * @example
  * ```ts
@@ -334,7 +346,8 @@ const SelectOptionFields = {
   ...RandomizeField,
   ...OtherFields,
   ...QuotaFields,
-  ...PointsFields
+  ...PointsFields,
+  ...ImagesFields
 }
 
 export const SelectOptions = strictStruct(SelectOptionFields).check(
@@ -481,7 +494,8 @@ const CheckboxesOptionFields = {
   ...RandomizeField,
   ...OtherFields,
   ...QuotaFields,
-  ...PointsFields
+  ...PointsFields,
+  ...ImagesFields
 }
 
 export const CheckboxesOptions = strictStruct(CheckboxesOptionFields).check(
@@ -948,7 +962,8 @@ export const AnyFieldOptions = Schema.Struct({
   allowOther: Schema.optionalKey(Schema.Boolean),
   otherLabel: Schema.optionalKey(Schema.String),
   quotas: Schema.optionalKey(Schema.Record(Schema.String, Schema.Finite)),
-  points: Schema.optionalKey(Schema.Record(Schema.String, Schema.Finite))
+  points: Schema.optionalKey(Schema.Record(Schema.String, Schema.Finite)),
+  images: Schema.optionalKey(Schema.Record(Schema.String, Schema.String))
 })
 
 /** Decoded {@link AnyFieldOptions}. @example `const o: AnyFieldOptions = {}` */

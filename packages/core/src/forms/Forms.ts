@@ -17,6 +17,8 @@ import * as Actors from "../identity/Actors.ts"
 import { type Forbidden, FormNotFound, InvalidInput } from "../kernel/Errors.ts"
 import { Field, FieldInput, type FieldType } from "./Fields.ts"
 import { Files } from "../files/Files.ts"
+import { Images } from "../files/Images.ts"
+import { imageIdsOf } from "./ImageRefs.ts"
 import * as FormCache from "./FormCache.ts"
 import * as FormLogic from "./FormLogic.ts"
 import { Stages } from "./Stages.ts"
@@ -290,6 +292,52 @@ export class Forms extends Context.Service<
       const sql = yield* SqlClient.SqlClient
       const stages = yield* Stages
       const files = yield* Files
+      const images = yield* Images
+
+      /**
+       * Inside the saving transaction: 400 naming each image the form would show (its theme's logo, its choices'
+       * pictures) that is not in the workspace's library. The check's share lock keeps the images from being
+       * deleted until the save commits.
+       */
+      const checkImages = Effect.fn("Forms.checkImages")(function* (
+        workspaceId: number,
+        saved: ReadonlyArray<{ readonly options?: FieldInput["options"] | null }>,
+        settings: FormSettings | undefined
+      ) {
+        const missing = new Set(
+          yield* images.missing(
+            workspaceId,
+            imageIdsOf(
+              saved as ReadonlyArray<{ readonly options?: { readonly images?: Record<string, string> } }>,
+              settings
+            )
+          )
+        )
+        if (missing.size === 0) return
+        const issues: Array<{ path: string; message: string }> = []
+        const logo = settings?.theme?.logo
+        if (logo !== undefined && missing.has(logo)) {
+          issues.push({
+            path: "settings.theme.logo",
+            message: `settings.theme.logo: no image ${logo} in this workspace`
+          })
+        }
+        saved.forEach((field, index) => {
+          const chosen = (field.options as { readonly images?: Record<string, string> } | null | undefined)?.images
+          for (const [choice, id] of Object.entries(chosen ?? {})) {
+            if (missing.has(id)) {
+              issues.push({
+                path: `fields.${index}.options.images.${choice}`,
+                message: `fields.${index}.options.images ${JSON.stringify(choice)}: no image ${id} in this workspace`
+              })
+            }
+          }
+        })
+        return yield* new InvalidInput({
+          message: `${issues.map((i) => i.message).join("; ")} (upload images with POST /api/images)`,
+          details: issues
+        })
+      })
       const cache = yield* FormCache.make<FormWithFields>()
 
       const summaryColumns = sql`
@@ -544,6 +592,7 @@ export class Forms extends Context.Service<
               ${JSON.stringify(input.hiddenFields ?? [])}::jsonb, ${JSON.stringify(input.settings ?? {})}::jsonb)
             returning id`
             const formId = rows[0]!.id
+            yield* checkImages(actor.workspaceId, input.fields ?? [], input.settings)
             yield* replaceFields(actor.workspaceId, formId, input.fields ?? [])
             yield* stages.createDefaults(actor.workspaceId, formId)
             return formId
@@ -596,6 +645,7 @@ export class Forms extends Context.Service<
                   rows[0]!.hidden_fields as ReadonlyArray<FormLogic.HiddenField>,
                   rows[0]!.settings as FormSettings
                 )
+                yield* checkImages(actor.workspaceId, saved, rows[0]!.settings as FormSettings)
               }
               if (input.fields !== undefined) yield* replaceFields(actor.workspaceId, formId, input.fields)
             })

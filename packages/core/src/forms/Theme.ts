@@ -12,12 +12,14 @@
  * messages 4.5:1 on the background (and text on a choice), button text 4.5:1
  * on the accent, the accent (focus ring, selected choices, borders of
  * buttons) 3:1 on the background. Fonts are system stacks only: the page
- * downloads nothing.
+ * downloads nothing. A `logo` is an image of the workspace's library, shown
+ * at the top of every screen.
  *
  * @module
  */
 import * as Schema from "effect/Schema"
 import { strictStruct } from "../kernel/StrictStruct.ts"
+import { ImageId } from "./ImageRefs.ts"
 
 /** A button's words: trimmed, 1 to 40 characters, no control characters. */
 const ButtonLabel = (name: string) =>
@@ -162,6 +164,19 @@ const fields = {
       Schema.isBetween({ minimum: 0, maximum: 24 }, { message: "radius must be a whole number of pixels from 0 to 24" })
     )
   ).annotate({ description: "The corner radius of fields, choices and buttons, in pixels (0 to 24)." }),
+  logo: Schema.optionalKey(ImageId).annotate({
+    description: "An image of the workspace's library (`/api/images`) shown at the top of every screen of the page."
+  }),
+  logoAlt: Schema.optionalKey(
+    Schema.Trim.check(
+      Schema.isMaxLength(200, { message: "theme: logoAlt must be at most 200 characters" }),
+      Schema.isPattern(/^[^\p{Cc}\p{Cf}]*$/u, { message: "theme: logoAlt must not contain control characters" })
+    )
+  ).annotate({
+    description:
+      "What the logo says, for screen readers (e.g. the organisation's name), at most 200 characters; without it " +
+      "the logo is decoration."
+  }),
   buttons: Schema.optionalKey(
     strictStruct(
       {

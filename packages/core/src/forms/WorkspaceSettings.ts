@@ -22,7 +22,8 @@ import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import * as Actors from "../identity/Actors.ts"
-import type { Forbidden } from "../kernel/Errors.ts"
+import { type Forbidden, InvalidInput } from "../kernel/Errors.ts"
+import { Images } from "../files/Images.ts"
 import { strictStruct } from "../kernel/StrictStruct.ts"
 import * as ChangeFeed from "../storage/ChangeFeed.ts"
 import * as StoredJson from "../storage/StoredJson.ts"
@@ -77,7 +78,7 @@ export class WorkspaceSettingsStore extends Context.Service<
     readonly replace: (
       actor: Actors.Actor,
       settings: WorkspaceSettings
-    ) => Effect.Effect<WorkspaceSettings, Forbidden | SqlError.SqlError>
+    ) => Effect.Effect<WorkspaceSettings, Forbidden | InvalidInput | SqlError.SqlError>
     /** The default theme of a workspace's forms' pages, if it has one: kept in memory while the feed is live. */
     readonly themeOf: (workspaceId: number) => Effect.Effect<Theme | undefined, SqlError.SqlError>
   }
@@ -86,6 +87,7 @@ export class WorkspaceSettingsStore extends Context.Service<
     WorkspaceSettingsStore,
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
+      const images = yield* Images
       const kept = yield* ChangeFeed.keep<WorkspaceSettings>("workspace settings", {
         capacity: 1_000,
         onNotice: (notice, kept) => {
@@ -113,11 +115,21 @@ export class WorkspaceSettingsStore extends Context.Service<
         settings: WorkspaceSettings
       ) {
         yield* Actors.requireAdmin(actor)
+        const logo = settings.theme?.logo
         yield* Effect.ensuring(
-          sql`
-          insert into workspace_page_settings (workspace_id, settings)
-          values (${actor.workspaceId}, ${JSON.stringify(settings)}::jsonb)
-          on conflict (workspace_id) do update set settings = excluded.settings`,
+          sql.withTransaction(
+            Effect.gen(function* () {
+              // The check's share lock keeps the logo from being deleted until the save commits.
+              if (logo !== undefined && (yield* images.missing(actor.workspaceId, [logo])).length > 0) {
+                const message = `theme.logo: no image ${logo} in this workspace (upload images with POST /api/images)`
+                return yield* new InvalidInput({ message, details: [{ path: "theme.logo", message }] })
+              }
+              yield* sql`
+              insert into workspace_page_settings (workspace_id, settings)
+              values (${actor.workspaceId}, ${JSON.stringify(settings)}::jsonb)
+              on conflict (workspace_id) do update set settings = excluded.settings`
+            })
+          ),
           // Other processes hear the trigger's notice; this one drops its copy at once.
           Effect.sync(() => kept.drop(String(actor.workspaceId)))
         )

@@ -40,6 +40,10 @@ input[type=file]{font:inherit;margin:.75rem 0}
 .choice input{width:1.1rem;height:1.1rem;margin:0;accent-color:var(--accent)}
 .rating{flex-direction:row;flex-wrap:wrap}
 .rating .choice{min-width:3rem;justify-content:center}
+.pictures{display:grid;grid-template-columns:repeat(auto-fill,minmax(9rem,1fr))}
+.pictures .choice{flex-wrap:wrap}
+.pictures .choice img{order:-1;width:100%;aspect-ratio:4/3;object-fit:cover;border-radius:calc(var(--radius) / 2)}
+.brand img{display:block;max-height:4rem;max-width:min(15rem,100%);width:auto;height:auto;margin:0 0 1rem}
 .yes-no{flex-direction:row}
 .slider{display:flex;align-items:center;gap:1rem}
 .slider input[type=range]{flex:1;min-width:0;height:2rem;margin:.5rem 0;accent-color:var(--accent)}

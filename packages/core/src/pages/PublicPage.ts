@@ -31,8 +31,10 @@ import * as Sink from "effect/Sink"
 import * as Stream from "effect/Stream"
 import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
 import * as HttpRouter from "effect/http/HttpRouter"
+import { Images } from "../files/Images.ts"
+import { imageIdsOf } from "../forms/ImageRefs.ts"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
-import type * as HttpServerResponse from "effect/http/HttpServerResponse"
+import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as Multipart from "effect/http/Multipart"
 import * as Actors from "../identity/Actors.ts"
 import { type AnswerState, AnswerTokens, maxAgeMs } from "../cases/AnswerTokens.ts"
@@ -171,6 +173,7 @@ export const layer = (options: PublicPageOptions = {}) =>
     Effect.fnUntraced(function* (router) {
       const forms = yield* Forms
       const workspaceSettings = yield* WorkspaceSettingsStore
+      const images = yield* Images
       const responses = yield* Responses
       const tokens = yield* AnswerTokens
       const frameAncestors = options.frameAncestors
@@ -330,7 +333,16 @@ export const layer = (options: PublicPageOptions = {}) =>
         title = form.title,
         redirect?: string
       ) =>
-        page({ status, title, body, script, frameAncestors, headers, style: themeCss(form.settings.theme), redirect })
+        page({
+          status,
+          title,
+          body: Screens.branded(form, body),
+          script,
+          frameAncestors,
+          headers,
+          style: themeCss(form.settings.theme),
+          redirect
+        })
       const notFound = notFoundPage(frameAncestors)
       const closed = (form: FormWithFields, status = 410) =>
         formPage(
@@ -497,7 +509,7 @@ export const layer = (options: PublicPageOptions = {}) =>
             template = pageTemplate({
               status: 200,
               title: form.title,
-              body: (value) => Screens.welcome(shown, value),
+              body: (value) => Screens.branded(shown, Screens.welcome(shown, value)),
               script: true,
               frameAncestors,
               style: themeCss(form.settings.theme)
@@ -595,6 +607,36 @@ export const layer = (options: PublicPageOptions = {}) =>
             SqlError: (e) => Effect.die(e)
           })
         )
+
+      // GET /f/{publicId}/images/{imageId}: an image the form's page shows (its theme's logo, a choice's
+      // picture), while the page can be seen (published or closed); any other image of the library is a 404 here.
+      yield* router.add(
+        "GET",
+        "/f/:publicId/images/:imageId",
+        Effect.gen(function* () {
+          const params = yield* HttpRouter.params
+          const imageId = params.imageId ?? ""
+          const found = yield* Effect.result(forms.getPublic(params.publicId ?? ""))
+          if (Result.isFailure(found)) return notFound
+          const { form: own, workspaceId } = found.success
+          const form =
+            own.settings.theme === undefined ? wearing(own, yield* workspaceSettings.themeOf(workspaceId)) : own
+          if (form.status === "draft" || !imageIdsOf(form.fields, form.settings).includes(imageId)) return notFound
+          const shown = yield* Effect.result(images.content(workspaceId, imageId))
+          if (Result.isFailure(shown)) {
+            return shown.failure._tag === "ImageNotFound" ? notFound : yield* Effect.die(shown.failure)
+          }
+          return HttpServerResponse.stream(shown.success.content, {
+            contentType: shown.success.image.type,
+            contentLength: shown.success.image.size,
+            headers: {
+              "x-content-type-options": "nosniff",
+              "content-security-policy": "default-src 'none'; sandbox",
+              "cache-control": "public, max-age=3600"
+            }
+          })
+        })
+      )
 
       // GET /f/{publicId}: the welcome screen with a fresh token.
       yield* router.add(

@@ -59,6 +59,24 @@ ${options.script ? html`<script nonce="${options.nonce}">${new Html(Assets.scrip
 </html>
 `.value
 
+/**
+ * Where the page shows an image of its form (`/f/{publicId}/images/{imageId}`), relative to the page's own
+ * URL `…/f/{publicId}` so that it holds under any prefix the host mounts the page at.
+ */
+export const imageSrc = (form: { readonly publicId: string }, imageId: string): string =>
+  `${encodeURIComponent(form.publicId)}/images/${encodeURIComponent(imageId)}`
+
+/**
+ * A screen of a form with its theme's logo at the top (`theme.logo`; its `logoAlt` for screen readers, else
+ * decoration), or the screen alone.
+ */
+export const branded = (form: FormWithFields, body: Html): Html => {
+  const theme = form.settings.theme
+  if (theme?.logo === undefined) return body
+  return html`<div class="brand"><img src="${imageSrc(form, theme.logo)}" alt="${theme.logoAlt ?? ""}"></div>
+${body}`
+}
+
 /** The hidden inputs every step form carries. */
 const stepInputs = (token: string, at: string) =>
   html`<input type="hidden" name="token" value="${token}">
@@ -212,6 +230,8 @@ const group = (
     readonly label: string
     readonly other?: boolean
     readonly disabled?: boolean
+    /** A picture beside the label (decoration: the label names the choice). */
+    readonly image?: string | undefined
   }>,
   checked: ReadonlyArray<string>,
   className: string,
@@ -225,7 +245,7 @@ const group = (
 <legend class="question" id="question">${field.label}${requiredMark(field)}</legend>
 ${field.options?.help ? html`<p class="help" id="help">${field.options.help}</p>` : null}
 ${hint ? html`<p class="hint" id="choice-hint">${hint}</p>` : null}
-<div class="choices ${className}">
+<div class="choices ${className}${choices.some((c) => c.image !== undefined) ? " pictures" : ""}">
 ${choices.map(
   (choice, index) =>
     html`<label class="choice"><input type="${kind}" name="a" value="${choice.value}"${attr(
@@ -234,25 +254,34 @@ ${choices.map(
     )}${attr("autofocus", (checked.length === 0 ? index === 0 : checked[0] === choice.value) ? "autofocus" : false)}${attr(
       "aria-invalid",
       error ? "true" : false
-    )}${attr("data-other", choice.other === true && "")}${attr("disabled", choice.disabled === true && "disabled")}> <span>${
-      choice.label
-    }</span></label>\n`
+    )}${attr("data-other", choice.other === true && "")}${attr("disabled", choice.disabled === true && "disabled")}> ${
+      choice.image === undefined ? null : html`<img src="${choice.image}" alt="" loading="lazy"> `
+    }<span>${choice.label}</span></label>\n`
 )}</div>
 ${other === undefined ? null : otherBox(other, error)}
 </fieldset>`
 
 /** A question's choices in the respondent's order, then its Other choice; and which of them are checked. */
-const choiceList = (field: Field, entered: Entered, seed: number | undefined, full: ReadonlySet<string>) => {
+const choiceList = (
+  field: Field,
+  entered: Entered,
+  seed: number | undefined,
+  full: ReadonlySet<string>,
+  publicId: string
+) => {
   const choices = ordered(field, seed)
   const other = otherChoice(field, entered)
+  const images = field.options?.images ?? {}
+  const imageOf = (c: string) => (Object.hasOwn(images, c) ? imageSrc({ publicId }, images[c]!) : undefined)
   return {
     other,
+    pictures: Object.keys(images).length > 0,
     choices: [
       // A choice whose quota is used up is shown, marked full, and cannot be chosen.
       ...choices.map((c) =>
         full.has(c)
-          ? { value: c, label: `${c} (full)`, other: false, disabled: true }
-          : { value: c, label: c, other: false }
+          ? { value: c, label: `${c} (full)`, other: false, disabled: true, image: imageOf(c) }
+          : { value: c, label: c, other: false, image: imageOf(c) }
       ),
       ...(other === undefined ? [] : [{ value: other.label, label: other.label, other: true }])
     ],
@@ -399,7 +428,8 @@ const control = (
   entered: Entered,
   error: string | undefined,
   seed: number | undefined,
-  full: ReadonlySet<string>
+  full: ReadonlySet<string>,
+  publicId: string
 ): Html => {
   const options = field.options
   const first = entered.texts[0] ?? ""
@@ -440,8 +470,9 @@ ${options?.help ? html`<p class="help" id="help">${options.help}</p>` : null}`
       )}${attr("aria-describedby", describedBy(field, error, "newline-hint"))}${invalid}>${first}</textarea>
 <p class="hint" id="newline-hint">Shift+Enter for a new line</p>`
     case "select": {
-      const list = choiceList(field, entered, seed, full)
-      if (list.choices.length > maxRadioChoices) {
+      const list = choiceList(field, entered, seed, full, publicId)
+      // Many choices fit a dropdown, unless they have pictures (a dropdown cannot show them).
+      if (list.choices.length > maxRadioChoices && !list.pictures) {
         const chosen = list.checked[0]
         return html`${label}
 <select id="a" name="a" autofocus${attr("required", field.required && "required")}${attr(
@@ -461,7 +492,7 @@ ${list.other === undefined ? null : otherBox(list.other, error)}`
       return group(field, error, "radio", list.choices, list.checked, "", undefined, list.other)
     }
     case "checkboxes": {
-      const list = choiceList(field, entered, seed, full)
+      const list = choiceList(field, entered, seed, full, publicId)
       return group(field, error, "checkbox", list.choices, list.checked, "", checkboxHint(field), list.other)
     }
     case "rating": {
@@ -597,7 +628,7 @@ export const question = (options: {
 <form method="post"${attr("enctype", multipart && "multipart/form-data")} novalidate>
 ${stepInputs(options.token, String(field.id))}
 ${options.notice ? html`<p class="error" role="alert">${options.notice}</p>` : null}
-${control(field, options.entered, options.error, options.seed, options.full ?? new Set())}
+${control(field, options.entered, options.error, options.seed, options.full ?? new Set(), form.publicId)}
 <p class="error" id="error" role="alert" aria-live="assertive">${options.error ?? ""}</p>
 <div class="actions"><button type="submit" name="move" value="next" class="ok">${last ? words.submit : words.next}</button>
 ${!first ? html`<button type="submit" name="move" value="back" class="back" formnovalidate>${words.back}</button>` : null}

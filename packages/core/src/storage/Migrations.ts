@@ -35,6 +35,7 @@ import m0021_formSettings from "./migrations/0021_form_settings.ts"
 import m0022_fieldCalculations from "./migrations/0022_field_calculations.ts"
 import m0023_workspaceSettings from "./migrations/0023_workspace_settings.ts"
 import m0024_workspacePageSettings from "./migrations/0024_workspace_page_settings.ts"
+import m0025_images from "./migrations/0025_images.ts"
 
 /**
  * Every migration of qforms, in order. Add new ones at the end; never edit a
@@ -59,7 +60,8 @@ export const loader = Migrator.fromRecord({
   "0021_form_settings": m0021_formSettings,
   "0022_field_calculations": m0022_fieldCalculations,
   "0023_workspace_settings": m0023_workspaceSettings,
-  "0024_workspace_page_settings": m0024_workspacePageSettings
+  "0024_workspace_page_settings": m0024_workspacePageSettings,
+  "0025_images": m0025_images
 })
 
 /**

@@ -213,6 +213,22 @@ CREATE UNIQUE INDEX forms_public_id ON forms USING btree (public_id);
 CREATE INDEX forms_workspace_updated ON forms USING btree (workspace_id, updated_at DESC, id DESC);
 CREATE TRIGGER forms_changed AFTER DELETE OR UPDATE ON forms FOR EACH ROW EXECUTE FUNCTION qforms_form_changed();
 
+create table images (
+  id text not null,
+  workspace_id integer not null,
+  name text not null,
+  size integer not null,
+  type text not null,
+  width integer,
+  height integer,
+  storage_key text not null,
+  created_at timestamp with time zone not null
+);
+alter table images add constraint images_pkey PRIMARY KEY (id);
+alter table images add constraint images_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE;
+CREATE UNIQUE INDEX images_pkey ON images USING btree (id);
+CREATE INDEX images_workspace_created ON images USING btree (workspace_id, created_at DESC, id DESC);
+
 create table invitations (
   id integer not null generated always as identity,
   workspace_id integer not null,

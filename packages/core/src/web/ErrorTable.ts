@@ -28,6 +28,7 @@ export const statuses = {
   SubscriptionNotFound: 404,
   DeliveryNotFound: 404,
   FileNotFound: 404,
+  ImageNotFound: 404,
   ChannelNotFound: 404,
   TokenUnknown: 404,
   ReplyNotMatched: 404,

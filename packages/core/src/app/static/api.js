@@ -19,7 +19,8 @@ export class ApiError extends Error {
 }
 
 /**
- * Calls `path` (under the mount prefix): JSON in and out; throws ApiError with the server's message.
+ * Calls `path` (under the mount prefix): JSON in (or a FormData upload) and out; throws ApiError with the server's
+ * message.
  * The answer's type is the caller's to state (from `types.js`): the server's Schemas define it.
  * @param {"GET" | "POST" | "PATCH" | "PUT" | "DELETE"} method
  * @param {string} path
@@ -30,12 +31,14 @@ export const call = async (method, path, body) => {
   /** @type {Record<string, string>} */
   const headers = { accept: "application/json" }
   if (method !== "GET") headers["x-csrf-token"] = csrf
-  if (body !== undefined) headers["content-type"] = "application/json"
+  // A FormData body (an upload) goes as multipart, its type and boundary set by the browser.
+  const multipart = body instanceof FormData
+  if (body !== undefined && !multipart) headers["content-type"] = "application/json"
   const response = await fetch(`${base}${path}`, {
     method,
     headers,
     credentials: "same-origin",
-    body: body === undefined ? undefined : JSON.stringify(body)
+    body: body === undefined ? undefined : multipart ? body : JSON.stringify(body)
   })
   if (response.status === 401 && path !== "/app/session") {
     location.assign(`${base}/app/sign-in?next=${encodeURIComponent(location.pathname.slice(base.length))}`)

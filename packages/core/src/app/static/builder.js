@@ -5,6 +5,7 @@ import { useEffect, useState } from "preact/hooks"
 import { api, base, messageOf, publicUrl, shell } from "./api.js"
 import { ConfirmationEditor } from "./confirmation.js"
 import { EndingsEditor, HiddenFieldsEditor, LogicEditor, VariablesEditor } from "./logic.js"
+import { ImagePicker } from "./images.js"
 import { ThemeEditor } from "./theme.js"
 import { NotificationsEditor } from "./notifications.js"
 
@@ -150,6 +151,26 @@ const OptionsEditor = ({ draft, update, disabled }) => {
           }
           set(key, Object.keys(numbers).length === 0 ? undefined : numbers)
         }}></textarea></div>`
+  /** A picture per choice (`options.images`), each from the workspace's image library. */
+  const choicePictures = () => {
+    /** @type {Record<string, string>} */
+    const images = draft.options.images ?? {}
+    return html`<details class="stack choice-pictures" open=${Object.keys(images).length > 0}>
+      <summary>Pictures on choices</summary>
+      ${(draft.options.choices ?? []).map(
+        (choice, index) => html`<${ImagePicker} id=${id(`image-${index}`)} label=${`Picture of "${choice}"`}
+          value=${images[choice]} disabled=${disabled}
+          onChange=${(/** @type {string | undefined} */ imageId) => {
+            const next = Object.fromEntries(
+              Object.entries({ ...images, [choice]: imageId }).filter(
+                ([c, v]) => v !== undefined && (draft.options.choices ?? []).includes(c)
+              )
+            )
+            set("images", Object.keys(next).length === 0 ? undefined : next)
+          }} />`
+      )}
+    </details>`
+  }
   const num = (key, label) => html`<div class="stack"><label for=${id(key)}>${label}</label>
     <input id=${id(key)} type="number" disabled=${disabled} value=${draft.options[key] ?? ""} onInput=${(e) => set(key, numberOrUndefined(e.target.value))} /></div>`
   /** @param {string} key @param {string} label @param {string} placeholder */
@@ -198,7 +219,8 @@ const OptionsEditor = ({ draft, update, disabled }) => {
     ${
       draft.type === "select" || draft.type === "checkboxes"
         ? html`${perChoice("quotas", 'Places per choice (one a line, such as "Keynote: 20"; others unlimited)')}
-      ${perChoice("points", 'Quiz points per choice, added to the score (one a line, such as "Paris: 1"; others none)')}`
+      ${perChoice("points", 'Quiz points per choice, added to the score (one a line, such as "Paris: 1"; others none)')}
+      ${choicePictures()}`
         : null
     }
     ${draft.type === "ranking" ? num("top", "Places to rank (every choice if empty)") : null}

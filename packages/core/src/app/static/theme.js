@@ -1,7 +1,9 @@
 // @ts-check
 // The theme of public form pages, edited in the builder (a form's) and in the settings (the workspace's default):
-// light or dark, own colours (checked for contrast by the server when saved), font, corner radius, button words.
+// light or dark, own colours (checked for contrast by the server when saved), font, corner radius, a logo from the
+// image library, button words.
 import { html } from "htm/preact"
+import { ImagePicker } from "./images.js"
 
 /** @typedef {import("./types.js").FormWithFields} FormWithFields */
 
@@ -71,6 +73,16 @@ export const ThemeEditor = ({ theme, onChange, disabled, legend = "Theme of the 
                 onInput=${(e) => set({ ...current, [k]: e.target.value })} /></div>`
           )}</div>`
         : null
+    }
+    <${ImagePicker} id="theme-logo" label="Logo" value=${current.logo} disabled=${disabled}
+      onChange=${(/** @type {string | undefined} */ logo) =>
+        set({ ...current, logo, logoAlt: logo === undefined ? undefined : current.logoAlt })} />
+    ${
+      current.logo === undefined
+        ? null
+        : html`<div class="stack"><label for="theme-logo-alt">What the logo says, for screen readers (empty: decoration)</label>
+      <input id="theme-logo-alt" type="text" maxlength="200" disabled=${disabled} value=${current.logoAlt ?? ""}
+        onInput=${(e) => set({ ...current, logoAlt: e.target.value.trim() === "" ? undefined : e.target.value })} /></div>`
     }
     <div class="row">${buttonKeys.map(
       ([k, label]) => html`<div class="stack"><label for=${`theme-button-${k}`}>${label}</label>
