@@ -99,9 +99,8 @@ interface Flow {
 /** Whether the page fits its viewport's width (no sideways scrolling). */
 const fitsWidth = (page: Page) =>
   page.evaluate(() => {
-    const d = (
-      globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }
-    ).document.documentElement
+    const d = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } })
+      .document.documentElement
     return d.scrollWidth <= d.clientWidth
   })
 
