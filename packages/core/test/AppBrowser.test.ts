@@ -273,6 +273,13 @@ describe.skipIf(!present)("the application in a browser", () => {
     await topic.getByRole("button", { name: "Add a calculation" }).click()
     await topic.locator("input[id$='-c0-value']").fill("3")
     await topic.getByLabel("only if", { exact: true }).check()
+    // The urgency adds itself to the priority: a calculation's value taken from an answer.
+    const urgency = page.locator("ol[aria-label=Questions] > li").nth(3)
+    expect(await urgency.getByLabel("Question 4", { exact: true }).inputValue()).toBe("How urgent is it?")
+    await urgency.locator("summary", { hasText: "Logic" }).click()
+    await urgency.getByRole("button", { name: "Add a calculation" }).click()
+    await urgency.getByLabel("Value from", { exact: true }).selectOption({ label: 'the answer to "How urgent is it?"' })
+    expect(await urgency.locator("input[id$='-c0-value']").count()).toBe(0)
     await check(page, "03-builder-logic")
     await page.getByRole("button", { name: "Save", exact: true }).click()
     await page.getByText("Saved.").waitFor()
@@ -338,6 +345,8 @@ describe.skipIf(!present)("the application in a browser", () => {
       }),
       expect.objectContaining({ type: "ranking", options: { choices: ["Speed", "Price", "Support"], top: 2 } })
     ])
+    const rating = saved.fields.find((f) => f.type === "rating")!
+    expect(rating).toMatchObject({ calculate: [{ variable: "priority", add: { field: rating.id } }] })
   }, 120_000)
 
   it("subscribes a webhook; a response answered on the public page shows in the open inbox without a reload", async () => {
@@ -428,7 +437,8 @@ describe.skipIf(!present)("the application in a browser", () => {
     expect(stored.responses[0]!.values).not.toHaveProperty(sliderId)
     // Five answers, then the outcome: the variables and the ending.
     expect(Object.keys(stored.responses[0]!.values)).toHaveLength(8)
-    expect(stored.responses[0]!.values).toMatchObject({ "var:priority": 3, "var:score": 2, ending: "urgent" })
+    // Priority: 3 for answering Topic, plus the urgency rated (4).
+    expect(stored.responses[0]!.values).toMatchObject({ "var:priority": 7, "var:score": 2, ending: "urgent" })
     await check(page, "05-inbox-table")
   }, 120_000)
 

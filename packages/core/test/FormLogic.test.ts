@@ -17,6 +17,8 @@ import {
   path,
   previous,
   recall,
+  Calculation,
+  resolveCalculations,
   resolveCondition,
   resolveRefs,
   startingValues,
@@ -538,6 +540,102 @@ describe("FormLogic variables and scores", () => {
       "fields.1.calculate.1 variable-type",
       "fields.1.calculate.2.variable no-unknown-variable",
       "settings.endings.0.when no-unknown-question"
+    ])
+  })
+
+  it("takes a calculation's value from an answer, a hidden field or a variable: price × quantity", () => {
+    const order: ReadonlyArray<LogicField> = [
+      { id: 1, position: 0, calculate: [{ variable: "total", set: { field: "hidden:price" } }] },
+      {
+        id: 2,
+        position: 1,
+        calculate: [
+          { variable: "total", multiply: { field: 2 } },
+          { variable: "shipping", add: { field: "var:total" } },
+          { variable: "shipping", multiply: 0.1 },
+          { variable: "total", add: { field: "var:shipping" } },
+          { variable: "size", set: { field: 1 } }
+        ]
+      },
+      { id: 3, position: 2, calculate: [{ variable: "gift", add: { field: 3 } }] }
+    ]
+    const start = { total: 0, shipping: 0, size: "", gift: 0 }
+    const priced = walk(order, {
+      values: { "1": ["Large", "Blue"], "2": "3" },
+      hidden: { price: "12.5" },
+      variables: start
+    })
+    // 12.5 × 3 = 37.5; shipping 10% of it; size as the answer's texts; question 3 is not answered yet: 0.
+    expect(priced.variables).toEqual({ total: 41.25, shipping: 3.75, size: "Large, Blue", gift: 0 })
+    // A number variable reads words, lists and nothing as 0, yes as 1.
+    const words = walk(order, { values: { "1": "x", "2": "many", "3": true }, hidden: {}, variables: start })
+    expect(words.variables).toEqual({ total: 0, shipping: 0, size: "x", gift: 1 })
+    expect(
+      walk([order[1]!], { values: { "2": 2 }, hidden: {}, variables: { gift: 0, total: 5, shipping: 0 } }).variables
+    ).toMatchObject({ total: 11, shipping: 1 })
+    expect(
+      walk([{ id: 9, position: 0, calculate: [{ variable: "gift", add: { field: 9 } }] }], {
+        values: { "9": true },
+        hidden: {},
+        variables: { gift: 0 }
+      }).variables
+    ).toEqual({ gift: 1 })
+    // The Schema takes either a number or {field}, and nothing else.
+    expect(Schema.decodeUnknownSync(Calculation)({ variable: "t", multiply: { field: "ref:qty" } })).toEqual({
+      variable: "t",
+      multiply: { field: "ref:qty" }
+    })
+    expect(() => Schema.decodeUnknownSync(Calculation)({ variable: "t", add: { field: "nope" } })).toThrow()
+    expect(() => Schema.decodeUnknownSync(Calculation)({ variable: "t", add: "3" })).toThrow()
+    // Refs of the same request are resolved to ids, in the value as in the condition.
+    expect(
+      resolveCalculations(
+        [{ variable: "t", multiply: { field: "ref:qty" }, if: { field: "ref:qty", isNotEmpty: true } }],
+        new Map([["qty", 7]])
+      )
+    ).toEqual([{ variable: "t", multiply: { field: 7 }, if: { field: 7, isNotEmpty: true } }])
+  })
+
+  it("checks a calculation's value from the form as a condition's question: known, and this one or earlier", () => {
+    const rules = (inputs: ReadonlyArray<LogicInput>) =>
+      validate(inputs, [{ name: "price" }], {
+        variables: [
+          { name: "t", type: "number" },
+          { name: "label", type: "text" }
+        ]
+      }).map((i) => `${i.path} ${i.rule}`)
+    expect(
+      rules([
+        { id: 1, calculate: [{ variable: "t", set: { field: "hidden:price" } }] },
+        {
+          id: 2,
+          calculate: [
+            { variable: "t", multiply: { field: 2 } },
+            { variable: "t", add: { field: 1 } },
+            { variable: "label", set: { field: 2 } },
+            { variable: "t", subtract: { field: "var:t" } }
+          ]
+        }
+      ])
+    ).toEqual([])
+    expect(
+      rules([
+        {
+          id: 1,
+          calculate: [
+            { variable: "t", multiply: { field: 2 } },
+            { variable: "t", add: { field: 99 } },
+            { variable: "t", add: { field: "hidden:cost" } },
+            { variable: "t", add: { field: "var:nope" } }
+          ]
+        },
+        { id: 2 }
+      ])
+    ).toEqual([
+      "fields.0.calculate.0.multiply no-later-question",
+      "fields.0.calculate.1.add no-unknown-question",
+      "fields.0.calculate.2.add no-unknown-hidden-field",
+      "fields.0.calculate.3.add no-unknown-variable"
     ])
   })
 })

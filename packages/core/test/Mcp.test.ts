@@ -16,6 +16,7 @@ import { Workspaces } from "../src/identity/Workspaces.ts"
 import type { HostIdentity } from "../src/web/Identity.ts"
 import * as Qforms from "../src/Qforms.ts"
 import { databaseTargets } from "@qforms/test-kit/Databases"
+import { png } from "@qforms/test-kit/Pictures"
 import { listenFirst } from "@qforms/test-kit/Loopback"
 import { waitFor } from "@qforms/test-kit/Conditions"
 import { receiver } from "@qforms/test-kit/Receiver"
@@ -165,14 +166,17 @@ for (const target of databaseTargets) {
         "get_delivery_log",
         "get_form",
         "get_response",
+        "get_workspace_settings",
         "list_forms",
+        "list_images",
         "list_members",
         "list_responses",
         "list_stages",
         "list_webhooks",
         "retry_delivery",
         "update_form",
-        "update_response"
+        "update_response",
+        "update_workspace_settings"
       ])
       for (const tool of tools) {
         expect(tool.description!.length).toBeGreaterThan(60)
@@ -385,7 +389,8 @@ for (const target of databaseTargets) {
         ["generate_form", { prompt: "ask for name and email" }],
         ["update_response", { responseId: response.json.id, stageId }],
         ["add_note", { responseId: response.json.id, body: "Nope" }],
-        ["retry_delivery", { deliveryId: 1 }]
+        ["retry_delivery", { deliveryId: 1 }],
+        ["update_workspace_settings", { theme: { font: "serif" } }]
       ]
       for (const [name, args] of writes) {
         expect(await refused(viewer, name, args)).toBe("this key belongs to a viewer, who can only read")
@@ -394,6 +399,43 @@ for (const target of databaseTargets) {
       expect(after.response.stageId).toBeNull()
       expect(after.activities.map((a: Json) => a.type)).toEqual(["created"])
       expect((await call(owner, "get_form", { formId: form.id })).title).toBe("Viewer form")
+    })
+
+    it("reads and replaces the workspace's settings, checked as over HTTP, and lists its images; another workspace sees its own", async () => {
+      const owner = await as(seed.keys.owner)
+      const viewer = await as(seed.keys.viewer)
+      const other = await as(seed.keys.other)
+      const upload = new FormData()
+      upload.append("file", new Blob([png(40, 10)], { type: "image/png" }), "mcp-logo.png")
+      const uploaded = await fetch(`${http.url}/api/images`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${seed.keys.owner}` },
+        body: upload
+      })
+      expect(uploaded.status).toBe(201)
+      const image = (await uploaded.json()) as { id: string }
+      const listed = await call(viewer, "list_images")
+      expect(listed.data.map((i: Json) => [i.id, i.name, i.width, i.height])).toContainEqual([
+        image.id,
+        "mcp-logo.png",
+        40,
+        10
+      ])
+      expect((await call(other, "list_images")).data.map((i: Json) => i.id)).not.toContain(image.id)
+      const theme = { font: "rounded", radius: 6, logo: image.id, logoAlt: "MCP Club" }
+      expect(await call(owner, "update_workspace_settings", { theme })).toEqual({ theme })
+      expect(await call(viewer, "get_workspace_settings")).toEqual({ theme })
+      expect(await call(other, "get_workspace_settings")).toEqual({})
+      // Checked as over HTTP: contrast, unknown keys, another workspace's image.
+      expect(
+        await refused(owner, "update_workspace_settings", { theme: { background: "#ffffff", text: "#777777" } })
+      ).toContain("theme: text (#777777 on #ffffff) has a contrast of 4.47:1; WCAG AA needs 4.5:1")
+      expect(await refused(owner, "update_workspace_settings", { colour: "red" })).toContain("colour")
+      expect(await refused(other, "update_workspace_settings", { theme: { logo: image.id } })).toBe(
+        `theme.logo: no image ${image.id} in this workspace (upload images with POST /api/images)`
+      )
+      expect(await call(owner, "get_workspace_settings")).toEqual({ theme })
+      expect(await call(owner, "update_workspace_settings", {})).toEqual({})
     })
 
     it("a key of another workspace sees none of the first workspace's forms or responses", async () => {

@@ -6,12 +6,16 @@
  * the checked-in `storage/schema.sql`, the same on PostgreSQL and PGlite.
  */
 import { createHash } from "node:crypto"
-import { readdirSync, readFileSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Effect } from "effect"
-import { SqlClient } from "effect/sql"
+import { Effect, Layer } from "effect"
+import * as Reactivity from "effect/reactivity/Reactivity"
+import { Migrator, SqlClient } from "effect/sql"
 import { describe, expect, it } from "vitest"
+import * as Database from "../src/storage/Database.ts"
 import { loader } from "../src/storage/Migrations.ts"
+import * as PgliteClient from "../src/storage/PgliteClient.ts"
 import * as SchemaSnapshot from "../src/storage/SchemaSnapshot.ts"
 import { databaseTargets } from "@qforms/test-kit/Databases"
 
@@ -49,6 +53,45 @@ describe("migrations", () => {
     const ids = loaded.map(([id]) => id)
     expect(ids.every((id, index) => index === 0 || id > ids[index - 1]!)).toBe(true)
   })
+
+  it("carry the data saved before them: a workspace's page settings saved under 0023 move to 0024's table", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "qforms-migrations-"))
+    try {
+      // A database as 0023 left it, with settings saved in its column of workspaces.
+      const upTo0023 = Effect.map(loader, (all) => all.filter(([id]) => id <= 23))
+      await Effect.runPromise(
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          yield* sql.unsafe(`create schema "${Database.defaultSchema}"`)
+          yield* sql.unsafe(`set search_path to "${Database.defaultSchema}", public`)
+          yield* Migrator.make({})({ loader: upTo0023, table: "qforms_migrations" })
+          yield* sql`insert into workspaces (name, created_at, settings)
+            values ('Kept', now(), ${JSON.stringify({ theme: { font: "serif", radius: 6 } })}::jsonb),
+              ('Plain', now(), '{}'::jsonb)`
+        }).pipe(
+          Effect.provide(
+            Layer.effectContext(PgliteClient.makeContext({ dataDir })).pipe(Layer.provide(Reactivity.layer))
+          ),
+          Effect.scoped
+        )
+      )
+      // Opened by this version: the rest of the migrations run, and the settings are where 0024 keeps them.
+      const rows = await Effect.runPromise(
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          return yield* sql<{ readonly name: string; readonly settings: unknown }>`
+            select w.name, s.settings from workspaces w
+            left join workspace_page_settings s on s.workspace_id = w.id order by w.id`
+        }).pipe(Effect.provide(Database.layerPglite({ dataDir })), Effect.scoped)
+      )
+      expect(rows).toEqual([
+        { name: "Kept", settings: { theme: { font: "serif", radius: 6 } } },
+        { name: "Plain", settings: null }
+      ])
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true })
+    }
+  }, 60_000)
 
   const snapshot = readFileSync(join(storage, "schema.sql"), "utf8").replace(/^(--.*\n)+\n/, "")
   for (const target of databaseTargets) {

@@ -142,6 +142,70 @@ for (const target of databaseTargets) {
       expect(rows.some((row) => row.endsWith(",expert,3,4,top"))).toBe(true)
     })
 
+    it("calculates from the answers (price × quantity), saved with refs in one request, and shows the total", async () => {
+      const created = await api(server, key, "POST", "/forms", {
+        title: "Order",
+        hiddenFields: [{ name: "price" }],
+        settings: {
+          variables: [
+            { name: "total", type: "number" },
+            { name: "size", type: "text" }
+          ],
+          endings: [{ key: "done", title: "Your total: {{var:total}} ({{var:size}})" }]
+        },
+        fields: [
+          { type: "select", label: "Size", ref: "size", options: { choices: ["Small", "Large"] } },
+          {
+            type: "number",
+            label: "How many?",
+            ref: "qty",
+            required: true,
+            calculate: [
+              { variable: "total", set: { field: "hidden:price" } },
+              { variable: "total", multiply: { field: "ref:qty" } },
+              { if: { field: "ref:size", equals: "Large" }, variable: "total", add: { field: "ref:qty" } },
+              { variable: "size", set: { field: "ref:size" } }
+            ]
+          }
+        ]
+      })
+      expect(created.status, created.text).toBe(201)
+      const form = (await api(server, key, "GET", `/forms/${created.body.id}`)).body
+      const [size, qty] = form.fields.map((f: { id: number }) => f.id) as [number, number]
+      // Saved with the refs resolved to the questions' ids.
+      expect(form.fields[1].calculate).toEqual([
+        { variable: "total", set: { field: "hidden:price" } },
+        { variable: "total", multiply: { field: qty } },
+        { if: { field: size, equals: "Large" }, variable: "total", add: { field: qty } },
+        { variable: "size", set: { field: size } }
+      ])
+      expect((await api(server, key, "PATCH", `/forms/${form.id}`, { status: "published" })).status).toBe(200)
+      const submitted = await api(server, key, "POST", `/forms/${form.id}/responses`, {
+        values: { [size]: "Large", [qty]: 3 },
+        hidden: { price: "12.5" }
+      })
+      expect(submitted.status, submitted.text).toBe(201)
+      // 12.5 × 3, plus 1 a piece for Large.
+      expect(submitted.body.values).toMatchObject({ "var:total": 40.5, "var:size": "Large", ending: "done" })
+      // A value from a later question, or from none, is refused naming it.
+      const later = await api(server, key, "PATCH", `/forms/${form.id}`, {
+        fields: [
+          { ...asInput(form.fields[0]), calculate: [{ variable: "total", add: { field: qty } }] },
+          asInput(form.fields[1])
+        ]
+      })
+      expect(later.status).toBe(400)
+      expect(later.body.error).toContain("fields.0.calculate.0.add: a calculation may only look at earlier answers")
+      const unknown = await api(server, key, "PATCH", `/forms/${form.id}`, {
+        fields: [
+          asInput(form.fields[0]),
+          { ...asInput(form.fields[1]), calculate: [{ variable: "total", add: { field: "hidden:cost" } }] }
+        ]
+      })
+      expect(unknown.status).toBe(400)
+      expect(unknown.body.error).toContain('fields.1.calculate.0.add: "hidden:cost" is not a hidden field of this form')
+    })
+
     it("shows the chosen ending on the page without JavaScript, with recall, its button and its redirect", async () => {
       const { form } = await quizForm()
       const run = async (answers: ReadonlyArray<ReadonlyArray<string>>) => {

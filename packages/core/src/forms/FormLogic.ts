@@ -21,7 +21,9 @@ import * as Predicate from "effect/Predicate"
 import type { Field } from "./Fields.ts"
 import type { AnswerValue } from "./Answers.ts"
 import {
+  type AnswerOperand,
   type Calculation,
+  calculationOperators,
   type Calculations,
   type Condition,
   endingPrefix,
@@ -204,17 +206,41 @@ const numberOf = (value: VariableValue | undefined): number => {
   return Number.isFinite(n) ? n : 0
 }
 
-/** One calculation applied to the variables. */
-const apply = (calculation: Calculation, variables: Record<string, VariableValue>) => {
+/**
+ * An answer, hidden value or variable read as a number: a number as it is, a
+ * numeric text as its number, yes or no as 1 or 0, anything else (no answer,
+ * a choice's words, a list) as 0.
+ */
+const numberOfAnswer = (value: unknown): number => {
+  if (Predicate.isNumber(value)) return Number.isFinite(value) ? value : 0
+  if (Predicate.isBoolean(value)) return value ? 1 : 0
+  if (!Predicate.isString(value) || value.trim() === "") return 0
+  const n = Number(value.trim())
+  return Number.isFinite(n) ? n : 0
+}
+
+/** A calculation's number: given, or read from the form as it is filled ({@link AnswerOperand}). */
+const operandNumber = (operand: number | AnswerOperand, facts: Facts): number =>
+  Predicate.isNumber(operand) ? operand : numberOfAnswer(lookup(operand.field, facts))
+
+/** One calculation applied to the variables; `facts` gives the values it may read. */
+const apply = (calculation: Calculation, variables: Record<string, VariableValue>, facts: Facts) => {
   const name = calculation.variable
   const now = variables[name]
-  if (calculation.set !== undefined) {
-    variables[name] = Predicate.isNumber(calculation.set)
-      ? tidy(calculation.set)
-      : calculation.set.slice(0, maxVariableText)
-  } else if (calculation.add !== undefined) variables[name] = tidy(numberOf(now) + calculation.add)
-  else if (calculation.subtract !== undefined) variables[name] = tidy(numberOf(now) - calculation.subtract)
-  else if (calculation.multiply !== undefined) variables[name] = tidy(numberOf(now) * calculation.multiply)
+  const set = calculation.set
+  if (set !== undefined) {
+    if (Predicate.isNumber(set)) variables[name] = tidy(set)
+    else if (Predicate.isString(set)) variables[name] = set.slice(0, maxVariableText)
+    // A value of the form: as a text for a text variable (its texts joined), else as a number.
+    else if (Predicate.isString(now))
+      variables[name] = textsOf(lookup(set.field, facts)).join(", ").slice(0, maxVariableText)
+    else variables[name] = tidy(numberOfAnswer(lookup(set.field, facts)))
+  } else if (calculation.add !== undefined)
+    variables[name] = tidy(numberOf(now) + operandNumber(calculation.add, facts))
+  else if (calculation.subtract !== undefined)
+    variables[name] = tidy(numberOf(now) - operandNumber(calculation.subtract, facts))
+  else if (calculation.multiply !== undefined)
+    variables[name] = tidy(numberOf(now) * operandNumber(calculation.multiply, facts))
 }
 
 /** The points an answer gets from its question's `options.points` (a choice, or each of several). */
@@ -276,7 +302,7 @@ export const walk = <F extends LogicField>(fields: ReadonlyArray<F>, facts: Fact
       variables[scoreVariable] = tidy(numberOf(variables[scoreVariable]) + pointsOf(field, value))
     }
     for (const calculation of field.calculate ?? []) {
-      if (calculation.if === undefined || evaluate(calculation.if, live)) apply(calculation, variables)
+      if (calculation.if === undefined || evaluate(calculation.if, live)) apply(calculation, variables, live)
     }
     const rule = (field.logic ?? []).find((r) => evaluate(r.if, live))
     if (rule === undefined) {
@@ -595,7 +621,7 @@ export const validate = (
       rule: "no-unknown-variable",
       message: `${where}: "${name}" is not a variable of this form (declare it in settings.variables)`
     })
-  const checkCondition = (condition: Condition, at: number, where: string, own: boolean) => {
+  const checkCondition = (condition: Condition, at: number, where: string, own: boolean, what = "a condition") => {
     for (const ref of refsOf(condition)) {
       if (Predicate.isString(ref) && ref.startsWith(variablePrefix)) {
         const name = ref.slice(variablePrefix.length)
@@ -632,7 +658,7 @@ export const validate = (
         issues.push({
           path: where,
           rule: "no-later-question",
-          message: `${where}: a condition may only look at earlier answers, and ${describe(ref)} does not come earlier`
+          message: `${where}: ${what} may only look at earlier answers, and ${describe(ref)} does not come earlier`
         })
       }
     }
@@ -644,9 +670,17 @@ export const validate = (
     ;(input.calculate ?? []).forEach((calculation, c) => {
       const where = `${base}.calculate.${c}`
       if (calculation.if !== undefined) checkCondition(calculation.if, at, `${where}.if`, true)
+      // A value read from the form is checked as a condition's question is: known, and this one or earlier.
+      for (const op of calculationOperators) {
+        const operand = calculation[op]
+        if (Predicate.isObject(operand))
+          checkCondition({ field: operand.field, isNotEmpty: true }, at, `${where}.${op}`, true)
+      }
       const type = types.get(calculation.variable)
       if (type === undefined) return unknownVariable(calculation.variable, `${where}.variable`)
       const text = calculation.set !== undefined && Predicate.isString(calculation.set)
+      // Set from the form, any variable takes the value (read as its type).
+      if (Predicate.isObject(calculation.set)) return
       if (type === "number" ? text : !text) {
         issues.push({
           path: where,
@@ -765,7 +799,15 @@ export const resolveRefs = (logic: Logic, ids: ReadonlyMap<string, number>): Log
 
 /** {@link resolveRefs} for calculations. */
 export const resolveCalculations = (calculations: Calculations, ids: ReadonlyMap<string, number>): Calculations =>
-  calculations.map((c) => (c.if === undefined ? c : { ...c, if: resolveCondition(c.if, ids) }))
+  calculations.map((c) => {
+    const resolved: Record<string, unknown> = { ...c }
+    if (c.if !== undefined) resolved.if = resolveCondition(c.if, ids)
+    for (const op of calculationOperators) {
+      const operand = c[op]
+      if (Predicate.isObject(operand)) resolved[op] = { field: resolveRef(operand.field, ids) }
+    }
+    return resolved as Calculation
+  })
 
 /** {@link resolveRefs} for one condition. */
 export const resolveCondition = (condition: Condition, ids: ReadonlyMap<string, number>): Condition =>

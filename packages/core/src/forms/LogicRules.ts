@@ -407,6 +407,28 @@ export const Variables = Schema.Array(Variable).check(
   isUniqueBy((v: Variable) => v.name, "variable")
 )
 
+/**
+ * A calculation's value taken from the form as the respondent fills it: a
+ * question's answer (its id, or `"ref:<ref>"` in the request that saves
+ * it), a hidden field (`"hidden:<name>"`) or another variable
+ * (`"var:<name>"`), as it is when the calculation runs. A number reads an
+ * answer as a number (a number question, a rating, a numeric text; anything
+ * else, or no answer, is 0); `set` on a text variable reads it as text.
+ *
+ * @example
+ * ```ts
+ * const c: Calculation = { variable: "total", multiply: { field: 14 } } // price × the quantity asked in question 14
+ * ```
+ */
+export const AnswerOperand = Schema.Struct({ field: FieldRef }).annotate({
+  identifier: "AnswerOperand",
+  description: "The value of a question's answer, a hidden field or a variable when the calculation runs."
+})
+export type AnswerOperand = typeof AnswerOperand.Type
+
+/** What `add`, `subtract` and `multiply` take: a number, or a value of the form read as a number. */
+const Operand = Schema.Union([VariableNumber, AnswerOperand])
+
 /** The operations of a calculation; exactly one per calculation. */
 export const calculationOperators = ["add", "subtract", "multiply", "set"] as const
 
@@ -414,7 +436,8 @@ export const calculationOperators = ["add", "subtract", "multiply", "set"] as co
  * One calculation of a question (`calculate`): after the question is
  * answered, when `if` holds (or always, without `if`), change `variable`:
  * `add`, `subtract` or `multiply` it by a number, or `set` it to a number
- * or a text.
+ * or a text; each may instead take `{ "field": … }`, the value of an answer,
+ * hidden field or variable ({@link AnswerOperand}: price × quantity).
  *
  * @example
  * ```ts
@@ -424,10 +447,10 @@ export const calculationOperators = ["add", "subtract", "multiply", "set"] as co
 export const Calculation = Schema.Struct({
   if: Schema.optionalKey(Condition),
   variable: HiddenFieldName,
-  add: Schema.optionalKey(VariableNumber),
-  subtract: Schema.optionalKey(VariableNumber),
-  multiply: Schema.optionalKey(VariableNumber),
-  set: Schema.optionalKey(Schema.Union([VariableNumber, VariableText]))
+  add: Schema.optionalKey(Operand),
+  subtract: Schema.optionalKey(Operand),
+  multiply: Schema.optionalKey(Operand),
+  set: Schema.optionalKey(Schema.Union([VariableNumber, VariableText, AnswerOperand]))
 })
   .check(
     Schema.makeFilter((c) => {

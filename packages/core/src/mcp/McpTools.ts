@@ -20,6 +20,8 @@ import { ResponseDetail, Responses, UpdateResponseInput, UpdateResponseResult } 
 import { Stage, Stages } from "../forms/Stages.ts"
 import { Subscription, Webhooks } from "../outbox/Webhooks.ts"
 import { DeliveryLogQuery, ResponseList, ResponseListQuery, SubscriptionId } from "../api/Api.ts"
+import { ImageList, Images } from "../files/Images.ts"
+import { WorkspaceSettings, WorkspaceSettingsStore } from "../forms/WorkspaceSettings.ts"
 import { describeIssue } from "../web/Security.ts"
 import type * as ErrorTable from "../web/ErrorTable.ts"
 
@@ -150,6 +152,8 @@ export const makeTools = Effect.gen(function* () {
   const webhooks = yield* Webhooks
   const deliveries = yield* Deliveries
   const generate = yield* generateForm
+  const workspaceSettings = yield* WorkspaceSettingsStore
+  const images = yield* Images
 
   const tools: ReadonlyArray<McpTool> = [
     define("list_forms", {
@@ -191,7 +195,8 @@ export const makeTools = Effect.gen(function* () {
         "a question left out is deleted. Call get_form first to have the current questions. " +
         "Form logic: `hiddenFields` [{name}] take values from the page URL; a question's `logic` " +
         '[{if: Condition, then: {jumpTo: <later question id> | "end"}}] and `showIf` Condition refer to question ' +
-        'ids, or to questions of the same call by their `ref` as "ref:<ref>".',
+        'ids, or to questions of the same call by their `ref` as "ref:<ref>". Pictures: `settings.theme.logo` and a ' +
+        "select or checkboxes question's `options.images` {choice: image id} take ids from list_images.",
       input: Schema.Struct({ formId: FormId, ...UpdateFormInput.fields }),
       output: FormSummary,
       write: true,
@@ -301,6 +306,38 @@ export const makeTools = Effect.gen(function* () {
       output: DeliveryLog,
       write: false,
       run: (actor, { subscriptionId, ...page }) => deliveries.list(actor, subscriptionId, page)
+    }),
+    define("get_workspace_settings", {
+      title: "Get the workspace's settings",
+      description:
+        "Returns the workspace's settings: `theme`, the default theme (colours, font, corner radius, logo, button " +
+        "words) of the public pages of its forms that have no theme of their own.",
+      input: NoArguments,
+      output: WorkspaceSettings,
+      write: false,
+      run: (actor) => workspaceSettings.get(actor)
+    }),
+    define("update_workspace_settings", {
+      title: "Replace the workspace's settings",
+      description:
+        "Replaces the workspace's settings (owners and admins only); a key left out takes its default. `theme` is " +
+        "checked as a form's is: colours that fail WCAG AA contrast are refused, naming the pair; a `logo` must be " +
+        "an image id from list_images.",
+      input: WorkspaceSettings,
+      output: WorkspaceSettings,
+      write: true,
+      run: (actor, input) => workspaceSettings.replace(actor, input)
+    }),
+    define("list_images", {
+      title: "List the workspace's images",
+      description:
+        "Lists the workspace's image library, newest first: each image's `id`, name, type and size. A theme's " +
+        "`logo` and a select or checkboxes question's `options.images` take these ids (images are uploaded over " +
+        "HTTP, POST /api/images).",
+      input: NoArguments,
+      output: ImageList,
+      write: false,
+      run: (actor) => images.list(actor)
     }),
     define("retry_delivery", {
       title: "Retry a webhook delivery",

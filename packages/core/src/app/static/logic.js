@@ -104,9 +104,25 @@ export const LogicEditor = ({ draft, index, drafts, hidden, variables = [], endi
         <select id=${`${at}-op`} disabled=${disabled} value=${operation}
           onChange=${(e) => change((x) => calculationOf(x, e.target.value, x[operation], target))}>
           ${calculationOperations.map(([value, label]) => html`<option value=${value}>${label}</option>`)}</select>
-        <label class="sr-only" for=${`${at}-value`}>Value</label>
+        <label class="sr-only" for=${`${at}-from`}>Value from</label>
+        <select id=${`${at}-from`} disabled=${disabled} value=${operandSource(calculation[operation])}
+          onChange=${(e) =>
+            change((x) =>
+              calculationOf(x, operation, e.target.value === "" ? undefined : { field: refOf(e.target.value) }, target)
+            )}>
+          <option value="">${target?.type === "text" && operation === "set" ? "this text" : "this number"}</option>
+          ${earlier.map((d) => html`<option value=${String(d.id)}>the answer to "${d.label}"</option>`)}
+          ${hidden.map((h) => html`<option value=${`hidden:${h.name}`}>the hidden field ${h.name}</option>`)}
+          ${variables
+            .filter((v) => v.name !== calculation.variable)
+            .map((v) => html`<option value=${`var:${v.name}`}>the variable ${v.name}</option>`)}</select>
+        ${
+          operandSource(calculation[operation]) === ""
+            ? html`<label class="sr-only" for=${`${at}-value`}>Value</label>
         <input id=${`${at}-value`} type=${target?.type === "text" && operation === "set" ? "text" : "number"} step="any" disabled=${disabled}
-          value=${String(calculation[operation] ?? "")} onInput=${(e) => change((x) => calculationOf(x, operation, e.target.value, target))} />
+          value=${String(calculation[operation] ?? "")} onInput=${(e) => change((x) => calculationOf(x, operation, e.target.value, target))} />`
+            : null
+        }
         <label><input type="checkbox" disabled=${disabled} checked=${calculation.if !== undefined}
           onChange=${(e) => change(({ if: _, ...x }) => (e.target.checked ? { ...x, if: { field: draft.id, isNotEmpty: true } } : x))} /> only if</label>
         ${
@@ -137,9 +153,20 @@ const calculationOperations = [
   ["set", "set to"]
 ]
 
-/** A calculation with its one operation and value (a number, or text when setting a text variable). */
+/** Where a calculation's value comes from, as the "Value from" select holds it: "" for a value typed in. */
+const operandSource = (operand) =>
+  operand !== null && typeof operand === "object" && "field" in operand ? String(operand.field) : ""
+
+/** A reference as the select holds it: a question id as a number, "hidden:…" and "var:…" as they are. */
+const refOf = (value) => (/^\d+$/.test(value) ? Number(value) : value)
+
+/**
+ * A calculation with its one operation and value: a number, text when setting a text variable, or a value of the
+ * form (`{ field }`), kept as it is.
+ */
 const calculationOf = (calculation, operation, value, variable) => {
   const { add: _a, subtract: _s, multiply: _m, set: _t, ...rest } = calculation
+  if (value !== null && typeof value === "object") return { ...rest, [operation]: value }
   const text = variable?.type === "text" && operation === "set"
   const number = value === "" || value === undefined ? 0 : Number(value)
   return { ...rest, [operation]: text ? String(value ?? "") : Number.isFinite(number) ? number : 0 }
