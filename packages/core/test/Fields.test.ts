@@ -350,7 +350,7 @@ describe("FieldInput", () => {
     [
       "unknown option key",
       { type: "select", label: "C", options: { choices: ["a"], colour: "red" } },
-      'unknown option "colour" (allowed: placeholder, help, choices, randomize, allowOther, otherLabel, quotas, points)\n  at ["options"]["colour"]'
+      'unknown option "colour" (allowed: placeholder, help, choices, randomize, allowOther, otherLabel, quotas, points, images)\n  at ["options"]["colour"]'
     ],
     [
       "option of another type",
@@ -406,7 +406,7 @@ describe("FieldInput", () => {
     const members = root as { anyOf?: ReadonlyArray<unknown>; oneOf?: ReadonlyArray<unknown> }
     expect((members.anyOf ?? members.oneOf ?? []).length).toBe(24)
     expect(json).toContain(
-      '"propertyNames":{"enum":["placeholder","help","choices","randomize","allowOther","otherLabel","quotas","points"]}'
+      '"propertyNames":{"enum":["placeholder","help","choices","randomize","allowOther","otherLabel","quotas","points","images"]}'
     )
     expect(json).toContain('"uniqueItems":true')
     expect(() => Schema.toJsonSchemaDocument(Schema.Array(FieldInput), { onExcessProperty: "error" })).not.toThrow()

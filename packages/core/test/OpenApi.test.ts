@@ -456,13 +456,14 @@ describe("OpenAPI document (GET /api/openapi.json)", () => {
     ])
   })
 
-  it("documents ids and limits in the URL as integers (spec section 4), the subscription id as a string", () => {
+  it("documents ids and limits in the URL as integers (spec section 4), the subscription, file and image ids as strings", () => {
     const problems: Array<string> = []
     for (const [name, op] of operations(doc)) {
       for (const p of (op.parameters ?? []).map((p: Json) => resolve(doc, p))) {
         const numeric =
           /(?:^id|Id|^limit)$/.test(p.name) &&
           p.name !== "fileId" &&
+          p.name !== "imageId" &&
           p.name !== "channelId" &&
           p.name !== "publicId" &&
           !(p.name === "id" && /\/webhooks\/subscribe\//.test(name))

@@ -673,8 +673,9 @@ export const validate = (
       // A value read from the form is checked as a condition's question is: known, and this one or earlier.
       for (const op of calculationOperators) {
         const operand = calculation[op]
-        if (Predicate.isObject(operand))
-          checkCondition({ field: operand.field, isNotEmpty: true }, at, `${where}.${op}`, true)
+        if (Predicate.isObject(operand)) {
+          checkCondition({ field: operand.field, isNotEmpty: true }, at, `${where}.${op}`, true, "a calculation")
+        }
       }
       const type = types.get(calculation.variable)
       if (type === undefined) return unknownVariable(calculation.variable, `${where}.variable`)
