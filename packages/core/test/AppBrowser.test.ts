@@ -172,6 +172,10 @@ describe.skipIf(!present)("the application in a browser", () => {
       const key = (await input.getAttribute("id"))!.replace(/-label$/, "")
       if (extra !== undefined) await extra(key)
     }
+    // A page: the two questions of feedback are asked together.
+    await page.getByRole("button", { name: "Add a page" }).click()
+    await page.locator("#page-0-key").fill("feedback")
+    await page.locator("#page-0-title").fill("Your feedback")
     await addQuestion("short_text", "Your name", async (key) =>
       page.locator(`li:has(#${key}-label) >> text=Required`).click()
     )
@@ -194,10 +198,12 @@ describe.skipIf(!present)("the application in a browser", () => {
       await page.getByRole("img", { name: 'Picture of "Bug": bug.png' }).waitFor()
     })
     await addQuestion("rating", "How urgent is it?")
-    await addQuestion("nps", "Would you recommend us?", async (key) =>
-      page.locator(`#${key}-maxLabel`).fill("Certainly")
-    )
+    await addQuestion("nps", "Would you recommend us?", async (key) => {
+      await page.locator(`#${key}-maxLabel`).fill("Certainly")
+      await page.locator(`#${key}-page`).selectOption("feedback")
+    })
     await addQuestion("opinion_scale", "Was it easy to reach us?", async (key) => {
+      await page.locator(`#${key}-page`).selectOption({ label: "Your feedback" })
       await page.locator(`#${key}-min`).fill("0")
       await page.locator(`#${key}-max`).fill("7")
       await page.locator(`#${key}-minLabel`).fill("Very hard")
@@ -305,6 +311,7 @@ describe.skipIf(!present)("the application in a browser", () => {
       },
       maxResponses: 100,
       closesAt: expect.stringMatching(/^2999-12-31T\d{2}:00:00\.000Z$/),
+      pages: [{ key: "feedback", title: "Your feedback" }],
       variables: [{ name: "priority", type: "number" }],
       endings: [
         {
@@ -332,8 +339,12 @@ describe.skipIf(!present)("the application in a browser", () => {
         },
         calculate: [{ variable: "priority", add: 3, if: { field: expect.any(Number), isNotEmpty: true } }]
       }),
-      expect.objectContaining({ type: "nps", options: { maxLabel: "Certainly" } }),
-      expect.objectContaining({ type: "opinion_scale", options: { min: 0, max: 7, minLabel: "Very hard" } }),
+      expect.objectContaining({ type: "nps", options: { maxLabel: "Certainly" }, page: "feedback" }),
+      expect.objectContaining({
+        type: "opinion_scale",
+        options: { min: 0, max: 7, minLabel: "Very hard" },
+        page: "feedback"
+      }),
       expect.objectContaining({ type: "slider", options: { max: 60, step: 5, maxLabel: "An hour" } }),
       expect.objectContaining({
         type: "contact",
@@ -400,11 +411,12 @@ describe.skipIf(!present)("the application in a browser", () => {
     await publicPage.getByRole("button", { name: "OK" }).click()
     await publicPage.getByLabel("4").check()
     await publicPage.getByRole("button", { name: "OK" }).click()
-    await publicPage.getByText("Would you recommend us?").waitFor()
-    await publicPage.getByLabel("9", { exact: true }).check()
-    await publicPage.getByRole("button", { name: "OK" }).click()
-    // The opinion scale, the slider, the contact, the matrix and the ranking are optional: left unanswered (a slider nobody moved posts nothing).
+    // The page of feedback: both its questions on one screen.
+    await publicPage.getByRole("heading", { name: "Your feedback" }).waitFor()
     await publicPage.getByText("Was it easy to reach us?").waitFor()
+    await check(publicPage, "05-public-page")
+    await publicPage.getByLabel("9", { exact: true }).check()
+    // The opinion scale, the slider, the contact, the matrix and the ranking are optional: left unanswered (a slider nobody moved posts nothing).
     await publicPage.getByRole("button", { name: "OK" }).click()
     await publicPage.getByText("How many minutes did it take?").waitFor()
     expect(await publicPage.locator("input[type=range]").inputValue()).toBe("30")

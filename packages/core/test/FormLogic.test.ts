@@ -26,6 +26,7 @@ import {
   walk
 } from "../src/forms/FormLogic.ts"
 import type { Field } from "../src/forms/Fields.ts"
+import { pagesOf } from "../src/forms/Pages.ts"
 
 const facts = (values: Record<string, unknown>, hidden: Record<string, string> = {}): Facts => ({ values, hidden })
 
@@ -636,6 +637,97 @@ describe("FormLogic variables and scores", () => {
       "fields.0.calculate.1.add no-unknown-question",
       "fields.0.calculate.2.add no-unknown-hidden-field",
       "fields.0.calculate.3.add no-unknown-variable"
+    ])
+  })
+})
+
+describe("FormLogic pages", () => {
+  // Questions 2, 3 and 4 are one page ("contact"); 6 and 7 another ("last"); 1 and 5 pages of their own.
+  const form: ReadonlyArray<LogicField> = [
+    { id: 1, position: 0 },
+    {
+      id: 2,
+      position: 1,
+      page: "contact",
+      logic: [{ if: { field: 2, equals: "skip" }, then: { jumpTo: "page:last" } }]
+    },
+    { id: 3, position: 2, page: "contact", logic: [{ if: { field: 3, equals: "stop" }, then: { jumpTo: "end" } }] },
+    { id: 4, position: 3, page: "contact", calculate: [{ variable: "n", add: 1 }] },
+    { id: 5, position: 4 },
+    { id: 6, position: 5, page: "last" },
+    { id: 7, position: 6, page: "last" }
+  ]
+  const ids = (values: Record<string, unknown>) =>
+    walk(form, { values, hidden: {}, variables: { n: 0 } }).fields.map((f) => f.id)
+
+  it("groups questions into pages: runs of the same page, a question without one alone", () => {
+    expect(pagesOf(form).map((p) => [p.key, p.fields.map((f) => f.id)])).toEqual([
+      ["#1", [1]],
+      ["contact", [2, 3, 4]],
+      ["#5", [5]],
+      ["last", [6, 7]]
+    ])
+  })
+
+  it("takes a jump once its page ends: the page's other questions are still on the path", () => {
+    expect(ids({})).toEqual([1, 2, 3, 4, 5, 6, 7])
+    // Question 2 jumps to the page "last": 3 and 4 were on its page, 5 is skipped.
+    expect(ids({ "2": "skip" })).toEqual([1, 2, 3, 4, 6, 7])
+    expect(walk(form, { values: { "2": "skip" }, hidden: {}, variables: { n: 0 } }).variables).toEqual({ n: 1 })
+    // The first rule that holds on the page wins, even when a later question's holds too.
+    expect(ids({ "2": "skip", "3": "stop" })).toEqual([1, 2, 3, 4, 6, 7])
+    expect(ids({ "3": "stop" })).toEqual([1, 2, 3, 4])
+  })
+
+  it("refuses pages that do not hold together, naming the rule", () => {
+    const rules = (inputs: ReadonlyArray<LogicInput>, pages: ReadonlyArray<{ key: string }>) =>
+      validate(inputs, [], { pages }).map((i) => `${i.path} ${i.rule}`)
+    const pages = [{ key: "contact" }, { key: "last" }]
+    expect(
+      rules(
+        [
+          { id: 1, logic: [{ if: { field: 1, equals: "x" }, then: { jumpTo: "page:last" } }] },
+          { id: 2, page: "contact", logic: [{ if: { field: 2, equals: "x" }, then: { jumpTo: "page:last" } }] },
+          { id: 3, page: "contact", showIf: { field: 1, equals: "y" } },
+          { id: 4, page: "last" },
+          { id: 5, page: "last", type: "short_text" }
+        ],
+        pages
+      )
+    ).toEqual([])
+    expect(
+      rules(
+        [
+          { id: 1, page: "nowhere" },
+          { id: 2, page: "contact" },
+          { id: 3 },
+          { id: 4, page: "contact", showIf: { field: 2, isNotEmpty: true } },
+          { id: 5, page: "last", type: "file" },
+          {
+            id: 6,
+            page: "last",
+            logic: [
+              { if: { field: 6, equals: "a" }, then: { jumpTo: "page:contact" } },
+              { if: { field: 6, equals: "b" }, then: { jumpTo: "page:last" } },
+              { if: { field: 6, equals: "c" }, then: { jumpTo: "page:gone" } }
+            ]
+          },
+          { id: 7, logic: [{ if: { field: 7, equals: "a" }, then: { jumpTo: 9 } }] },
+          { id: 8, page: "tail" },
+          { id: 9, page: "tail" }
+        ],
+        [...pages, { key: "tail" }, { key: "empty" }]
+      )
+    ).toEqual([
+      "fields.0.page no-unknown-page",
+      "fields.3.page page-in-one-piece",
+      "fields.4.page own-page",
+      "settings.pages.3 no-empty-page",
+      "fields.3.showIf no-same-page-condition",
+      "fields.5.logic.0.then.jumpTo no-backward-jump",
+      "fields.5.logic.1.then.jumpTo no-cycle",
+      "fields.5.logic.2.then.jumpTo no-unknown-page",
+      "fields.6.logic.0.then.jumpTo no-jump-into-page"
     ])
   })
 })

@@ -697,6 +697,62 @@ describe.skipIf(!present)("public form page in Chromium", () => {
     }
   }, 180_000)
 
+  it("a page of several questions is filled together, a refused answer keeps the others, axe-clean at 360 px, with or without JavaScript", async () => {
+    const created = await api(server, key, "POST", "/forms", {
+      title: "Paged form",
+      settings: { pages: [{ key: "contact", title: "How can we reach you?", description: "We answer within a day." }] },
+      fields: [
+        { type: "short_text", label: "Your name", required: true },
+        { type: "email", label: "Email", required: true, page: "contact" },
+        {
+          type: "select",
+          label: "Best time",
+          page: "contact",
+          options: { choices: ["Morning", "Evening"], allowOther: true }
+        },
+        { type: "slider", label: "How urgent?", page: "contact", options: { min: 0, max: 10 } },
+        { type: "ranking", label: "Order these", page: "contact", options: { choices: ["Price", "Speed", "Care"] } },
+        { type: "long_text", label: "Anything else?" }
+      ]
+    })
+    expect(created.status, created.text).toBe(201)
+    expect((await api(server, key, "PATCH", `/forms/${created.body.id}`, { status: "published" })).status).toBe(200)
+    const publicId = created.body.publicId as string
+    for (const js of [true, false]) {
+      const colorScheme = js ? "light" : "dark"
+      const context = await browser.newContext({
+        javaScriptEnabled: js,
+        colorScheme,
+        viewport: { width: 360, height: 740 }
+      })
+      const page = await context.newPage()
+      const flow: Flow = { page, name: `pages-${js ? "js" : "nojs"}-${colorScheme}`, colorScheme, step: 0 }
+      await page.goto(`${server.url}/f/${publicId}`)
+      await page.getByRole("button", { name: "Start" }).click()
+      await page.getByLabel(/Your name/).fill("Ada")
+      await page.getByRole("button", { name: "OK" }).click()
+      await page.getByRole("heading", { name: "How can we reach you?" }).waitFor()
+      await check(flow, "page")
+      expect(await fitsWidth(page), "no sideways scrolling at 360 px").toBe(true)
+      await page.getByLabel(/Email/).fill("not an address")
+      await page.getByLabel("Evening", { exact: true }).check()
+      await page.getByRole("button", { name: "OK" }).click()
+      await page.locator(".item .error").filter({ hasText: "must be an email address" }).waitFor()
+      await check(flow, "page-error")
+      expect(await page.getByLabel("Evening", { exact: true }).isChecked()).toBe(true)
+      await page.getByLabel(/Email/).fill("ada@example.com")
+      await page.getByRole("button", { name: "OK" }).click()
+      await page.getByText("Anything else?").waitFor()
+      await page.getByRole("button", { name: "Submit" }).click()
+      await page.getByRole("heading", { name: "Thank you!" }).waitFor()
+      await context.close()
+    }
+    const stored = await listResponses(server, key, created.body.id)
+    expect(stored).toHaveLength(2)
+    for (const response of stored)
+      expect(Object.values(response.values)).toEqual(expect.arrayContaining(["Ada", "ada@example.com", "Evening"]))
+  }, 180_000)
+
   it("a quiz ends on the ending its score chooses, axe-clean at 360 px, and a redirect takes the respondent on with or without JavaScript", async () => {
     const quiz = await createForm(server, key, {
       title: "Capitals quiz",

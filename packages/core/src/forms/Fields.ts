@@ -12,7 +12,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { Id } from "../kernel/Ids.ts"
 import { strictStruct } from "../kernel/StrictStruct.ts"
-import { Calculations, Condition, Logic, QuestionKey } from "./LogicRules.ts"
+import { Calculations, Condition, Logic, PageKey, QuestionKey } from "./LogicRules.ts"
 import { DisplayTrim } from "../kernel/DisplayText.ts"
 import { ImageId } from "./ImageRefs.ts"
 
@@ -992,7 +992,9 @@ const logicFields = {
   /** Only asked when this holds (see `FormLogic.ts`); `null` or absent for always. */
   showIf: Schema.optionalKey(Schema.NullOr(Condition)),
   /** Changes the form's variables after this question (see `FormLogic.ts`); `[]` or absent for none. */
-  calculate: Schema.optionalKey(Calculations)
+  calculate: Schema.optionalKey(Calculations),
+  /** The page of `settings.pages` the question is on, with the questions beside it (see `Pages.ts`); `null` or absent for a page of its own. */
+  page: Schema.optionalKey(Schema.NullOr(PageKey))
 }
 
 const optionalOptions = <S extends Schema.Top>(schema: S) =>
@@ -1089,7 +1091,9 @@ export const Field = Schema.Struct({
   /** Extension (form logic): the question is only asked when this holds; absent when always. */
   showIf: Schema.optionalKey(Condition),
   /** Extension (variables): calculations run after the question is answered; absent when none. */
-  calculate: Schema.optionalKey(Calculations)
+  calculate: Schema.optionalKey(Calculations),
+  /** Extension (pages): the page of `settings.pages` the question is on; absent when it is a page of its own. */
+  page: Schema.optionalKey(PageKey)
 }).annotate({ identifier: "Field" })
 
 /** A decoded {@link Field}. @example `const id: Field["id"] = 1` */

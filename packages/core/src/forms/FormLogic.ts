@@ -20,6 +20,7 @@
 import * as Predicate from "effect/Predicate"
 import type { Field } from "./Fields.ts"
 import type { AnswerValue } from "./Answers.ts"
+import { pageKeyOf } from "./Pages.ts"
 import {
   type AnswerOperand,
   type Calculation,
@@ -34,6 +35,7 @@ import {
   type LogicRule,
   maxVariableNumber,
   maxVariableText,
+  pagePrefix,
   refPrefix,
   type Scalar,
   scoreVariable,
@@ -160,6 +162,8 @@ export const evaluate = (condition: Condition, facts: Facts): boolean => {
 
 /** What the engine needs of a question. */
 export type LogicField = Pick<Field, "id" | "position"> & {
+  /** The page the question is on (`Pages.ts`); absent: a page of its own. */
+  readonly page?: string | undefined
   readonly logic?: Logic | undefined
   readonly showIf?: Condition | undefined
   readonly calculate?: Calculations | undefined
@@ -265,7 +269,9 @@ export const givesPoints = (field: Pick<LogicField, "options">): boolean => poin
  * chose. A question on the path first adds the points of its answer to
  * `score`, then runs its `calculate` rules in order, then its `logic`; its
  * conditions (and those of later questions) read the variables as they are
- * at that point. Later answers never change the path before them. Total even
+ * at that point. On a page of several questions (`Pages.ts`) the first rule
+ * that holds among them is taken once the page ends. Later answers never
+ * change the path before them. Total even
  * for logic that was never validated: a jump that does not go forward is
  * ignored, so the walk always ends.
  *
@@ -287,35 +293,45 @@ export const walk = <F extends LogicField>(fields: ReadonlyArray<F>, facts: Fact
   const visited: Array<F> = []
   const reached = new Map<number, Readonly<Record<string, VariableValue>>>()
   let ending: string | undefined
+  // Where each page starts; a jump found on a page waits for the page's end (its questions are sent together).
+  const pageStart = new Map<string, number>()
+  list.forEach((f, at) => {
+    if (!pageStart.has(pageKeyOf(f))) pageStart.set(pageKeyOf(f), at)
+  })
+  let pending: LogicRule["then"]["jumpTo"] | undefined
   let i = 0
   while (i < list.length) {
     const field = list[i]!
-    if (field.showIf !== undefined && !evaluate(field.showIf, live)) {
+    if (field.showIf === undefined || evaluate(field.showIf, live)) {
+      visited.push(field)
+      reached.set(field.id, { ...variables })
+      if (givesPoints(field)) {
+        const key = String(field.id)
+        const value = Object.hasOwn(facts.values, key) ? facts.values[key] : undefined
+        variables[scoreVariable] = tidy(numberOf(variables[scoreVariable]) + pointsOf(field, value))
+      }
+      for (const calculation of field.calculate ?? []) {
+        if (calculation.if === undefined || evaluate(calculation.if, live)) apply(calculation, variables, live)
+      }
+      pending ??= (field.logic ?? []).find((r) => evaluate(r.if, live))?.then.jumpTo
+    }
+    const pageEnds = i + 1 >= list.length || pageKeyOf(list[i + 1]!) !== pageKeyOf(field)
+    if (!pageEnds || pending === undefined) {
       i++
       continue
     }
-    visited.push(field)
-    reached.set(field.id, { ...variables })
-    if (givesPoints(field)) {
-      const key = String(field.id)
-      const value = Object.hasOwn(facts.values, key) ? facts.values[key] : undefined
-      variables[scoreVariable] = tidy(numberOf(variables[scoreVariable]) + pointsOf(field, value))
-    }
-    for (const calculation of field.calculate ?? []) {
-      if (calculation.if === undefined || evaluate(calculation.if, live)) apply(calculation, variables, live)
-    }
-    const rule = (field.logic ?? []).find((r) => evaluate(r.if, live))
-    if (rule === undefined) {
-      i++
-      continue
-    }
-    const jump = rule.then.jumpTo
+    const jump = pending
+    pending = undefined
     if (jump === "end") break
     if (Predicate.isString(jump) && jump.startsWith(endingPrefix)) {
       ending = jump.slice(endingPrefix.length)
       break
     }
-    const target = Predicate.isNumber(jump) ? indexOf.get(jump) : undefined
+    const target = Predicate.isNumber(jump)
+      ? indexOf.get(jump)
+      : jump.startsWith(pagePrefix)
+        ? pageStart.get(jump.slice(pagePrefix.length))
+        : undefined
     i = target !== undefined && target > i ? target : i + 1
   }
   return { fields: visited, variables, ending, reached }
@@ -527,6 +543,12 @@ export type LogicRuleName =
   | "no-unknown-variable"
   | "variable-type"
   | "no-unknown-ending"
+  | "no-unknown-page"
+  | "page-in-one-piece"
+  | "own-page"
+  | "no-empty-page"
+  | "no-same-page-condition"
+  | "no-jump-into-page"
 
 /**
  * One problem with saved logic: `path` such as `fields.2.logic.0.then.jumpTo`,
@@ -553,13 +575,21 @@ export interface LogicInput {
   readonly calculate?: Calculations | null | undefined
   /** Only `points` is read (a question whose choices give points keeps the variable `score`). */
   readonly options?: object | null | undefined
+  /** The page the question is on (`Pages.ts`). */
+  readonly page?: string | null | undefined
+  /** The question's type: a file or signature question is a page of its own. */
+  readonly type?: string | undefined
 }
 
-/** What else of the form its logic may name: its variables and its endings (`settings`). */
+/** What else of the form its logic may name: its variables, its endings and its pages (`settings`). */
 export interface LogicContext {
   readonly variables?: ReadonlyArray<Variable> | undefined
   readonly endings?: ReadonlyArray<{ readonly key: string; readonly when?: Condition | undefined }> | undefined
+  readonly pages?: ReadonlyArray<{ readonly key: string }> | undefined
 }
+
+/** Question types that cannot share a page: their answer is a file sent ahead of the step. */
+const ownPageTypes: ReadonlySet<string> = new Set(["file", "signature"])
 
 const refsOf = (condition: Condition): ReadonlyArray<FieldRef> =>
   "and" in condition
@@ -663,10 +693,68 @@ export const validate = (
       }
     }
   }
+  // Pages: each question's page (a question without one is a page of its own), where each page starts and ends.
+  const declaredPages = new Set((context.pages ?? []).map((p) => p.key))
+  const pageAt = inputs.map((input, at) => input.page ?? `#${at}`)
+  const pageFirst = new Map<string, number>()
+  const pageLast = new Map<string, number>()
+  pageAt.forEach((key, at) => {
+    if (!pageFirst.has(key)) pageFirst.set(key, at)
+    pageLast.set(key, at)
+  })
+  const shared = (at: number) => pageFirst.get(pageAt[at]!) !== pageLast.get(pageAt[at]!)
+  inputs.forEach((input, at) => {
+    const key = input.page
+    if (key === undefined || key === null) return
+    const where = `fields.${at}.page`
+    if (!declaredPages.has(key)) {
+      issues.push({
+        path: where,
+        rule: "no-unknown-page",
+        message: `${where}: "${key}" is not a page of this form (settings.pages)`
+      })
+    }
+    if (at > 0 && pageAt[at - 1] !== key && pageFirst.get(key)! < at) {
+      issues.push({
+        path: where,
+        rule: "page-in-one-piece",
+        message: `${where}: the questions of page "${key}" must follow one another, and question ${at} is between them`
+      })
+    }
+    if (input.type !== undefined && ownPageTypes.has(input.type) && shared(at)) {
+      issues.push({
+        path: where,
+        rule: "own-page",
+        message: `${where}: a ${input.type} question is a page of its own (its answer is sent ahead of the page)`
+      })
+    }
+  })
+  ;(context.pages ?? []).forEach((page, p) => {
+    if (!pageFirst.has(page.key)) {
+      issues.push({
+        path: `settings.pages.${p}`,
+        rule: "no-empty-page",
+        message: `settings.pages.${p}: page "${page.key}" has no questions (give questions "page": "${page.key}")`
+      })
+    }
+  })
   const edges = new Map<number, Array<number>>()
   inputs.forEach((input, at) => {
     const base = `fields.${at}`
-    if (input.showIf !== undefined && input.showIf !== null) checkCondition(input.showIf, at, `${base}.showIf`, false)
+    if (input.showIf !== undefined && input.showIf !== null) {
+      checkCondition(input.showIf, at, `${base}.showIf`, false)
+      // The questions of a page are shown together: whether one is shown cannot wait for another's answer.
+      for (const ref of refsOf(input.showIf)) {
+        const target = indexOf.get(ref)
+        if (target !== undefined && target < at && pageAt[target] === pageAt[at]) {
+          issues.push({
+            path: `${base}.showIf`,
+            rule: "no-same-page-condition",
+            message: `${base}.showIf: ${describe(ref)} is on the same page, whose answers are sent together; show a question by the answers of earlier pages`
+          })
+        }
+      }
+    }
     ;(input.calculate ?? []).forEach((calculation, c) => {
       const where = `${base}.calculate.${c}`
       if (calculation.if !== undefined) checkCondition(calculation.if, at, `${where}.if`, true)
@@ -709,8 +797,31 @@ export const validate = (
         }
         return
       }
-      const target = indexOf.get(jump)
-      if (target === undefined) {
+      const toPage = Predicate.isString(jump) && jump.startsWith(pagePrefix) ? jump.slice(pagePrefix.length) : undefined
+      if (toPage !== undefined && !declaredPages.has(toPage)) {
+        issues.push({
+          path: where,
+          rule: "no-unknown-page",
+          message: `${where}: "${toPage}" is not a page of this form (settings.pages)`
+        })
+        return
+      }
+      // A page without questions is refused above.
+      if (toPage !== undefined && !pageFirst.has(toPage)) return
+      const target = toPage !== undefined ? pageFirst.get(toPage) : indexOf.get(jump)
+      if (target !== undefined && toPage === undefined && shared(target) && pageFirst.get(pageAt[target]!) !== target) {
+        issues.push({
+          path: where,
+          rule: "no-jump-into-page",
+          message: `${where}: ${describe(jump)} is inside page "${pageAt[target]}": jump to the page ("page:${pageAt[target]}")`
+        })
+      } else if (target !== undefined && target !== at && pageAt[target] === pageAt[at]) {
+        issues.push({
+          path: where,
+          rule: "no-cycle",
+          message: `${where}: ${toPage !== undefined ? `page "${toPage}"` : describe(jump)} is this question's own page; jumps go to a later page`
+        })
+      } else if (target === undefined) {
         issues.push({
           path: where,
           rule: "no-unknown-question",
@@ -726,7 +837,7 @@ export const validate = (
         issues.push({
           path: where,
           rule: "no-backward-jump",
-          message: `${where}: ${describe(jump)} comes earlier; jumps only go forward`
+          message: `${where}: ${toPage !== undefined ? `page "${toPage}"` : describe(jump)} comes earlier; jumps only go forward`
         })
       } else {
         const list = edges.get(at) ?? []

@@ -31,6 +31,7 @@ import { strictStruct } from "../kernel/StrictStruct.ts"
 import { Endings } from "./Endings.ts"
 import { Variables } from "./LogicRules.ts"
 import { Theme } from "./Theme.ts"
+import { Pages } from "./Pages.ts"
 
 /** A moment with its offset, as ISO 8601 writes it: `2026-12-01T17:00:00Z`, `2026-12-01T18:00+01:00`. */
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2})$/
@@ -99,6 +100,12 @@ const fields = {
     description:
       'The screens shown once a response is sent: the one a logic rule jumps to ("ending:<key>"), else the ' +
       "first whose `when` holds, else the first without `when`. Each with recall, an optional button and redirect."
+  }),
+  pages: Schema.optionalKey(Pages).annotate({
+    description:
+      'Pages of several questions shown on one screen: a question names its page with `page: "<key>"` (the ' +
+      'questions of a page follow one another), logic jumps to one with "page:<key>". A question without a page ' +
+      "is asked on its own (the default)."
   }),
   closedMessage: Schema.optionalKey(
     Schema.Trim.check(

@@ -149,6 +149,7 @@ interface FieldRow {
   readonly logic: unknown
   readonly show_if: unknown
   readonly calculate: unknown
+  readonly page: string | null
 }
 
 const toSummary = (row: FormRow): FormSummary => ({
@@ -178,7 +179,8 @@ const toField = (row: FieldRow): Effect.Effect<Field> =>
     options: row.options,
     ...(Array.isArray(row.logic) && row.logic.length > 0 ? { logic: row.logic } : {}),
     ...(row.show_if !== null ? { showIf: row.show_if } : {}),
-    ...(Array.isArray(row.calculate) && row.calculate.length > 0 ? { calculate: row.calculate } : {})
+    ...(Array.isArray(row.calculate) && row.calculate.length > 0 ? { calculate: row.calculate } : {}),
+    ...(row.page !== null && row.page !== undefined ? { page: row.page } : {})
   })
 
 /**
@@ -192,7 +194,8 @@ const checkLogic = (
 ): Effect.Effect<void, InvalidInput> => {
   const issues = FormLogic.validate(inputs, hiddenFields, {
     variables: settings?.variables,
-    endings: settings?.endings
+    endings: settings?.endings,
+    pages: settings?.pages
   })
   return issues.length === 0
     ? Effect.void
@@ -363,7 +366,7 @@ export class Forms extends Context.Service<
 
       const fields = Effect.fn("Forms.fields")(function* (workspaceId: number, formId: number) {
         const rows = yield* sql<FieldRow>`
-          select id, type, label, required, position, options, logic, show_if, calculate from fields
+          select id, type, label, required, position, options, logic, show_if, calculate, page from fields
           where workspace_id = ${workspaceId} and form_id = ${formId} order by position, id`
         return yield* Effect.forEach(rows, toField)
       })
@@ -377,7 +380,7 @@ export class Forms extends Context.Service<
       const fieldsOfForm = sql`coalesce((
           select json_agg(json_build_object('id', q.id, 'type', q.type, 'label', q.label, 'required', q.required,
             'position', q.position, 'options', q.options, 'logic', q.logic, 'show_if', q.show_if,
-            'calculate', q.calculate)
+            'calculate', q.calculate, 'page', q.page)
             order by q.position, q.id)
           from fields q where q.workspace_id = f.workspace_id and q.form_id = f.id), '[]') as fields`
 
@@ -509,7 +512,7 @@ export class Forms extends Context.Service<
             update fields set type = ${input.type}, label = ${input.label}, required = ${input.required},
               position = ${position}, options = ${input.options === null ? null : JSON.stringify(input.options)}::jsonb,
               logic = ${logicJson(input)}::jsonb, show_if = ${showIfJson(input)}::jsonb,
-              calculate = ${calculateJson(input)}::jsonb
+              calculate = ${calculateJson(input)}::jsonb, page = ${input.page ?? null}
             where form_id = ${formId} and id = ${input.id}`),
           { discard: true }
         )
@@ -526,7 +529,8 @@ export class Forms extends Context.Service<
                   options: input.options,
                   logic: input.logic === undefined || input.logic.length === 0 ? null : input.logic,
                   show_if: input.showIf ?? null,
-                  calculate: input.calculate === undefined || input.calculate.length === 0 ? null : input.calculate
+                  calculate: input.calculate === undefined || input.calculate.length === 0 ? null : input.calculate,
+                  page: input.page ?? null
                 }
               ]
             : []
@@ -538,11 +542,11 @@ export class Forms extends Context.Service<
         if (added.length > 0) {
           const rows = yield* sql<{ readonly id: number; readonly position: number }>`
             insert into fields (workspace_id, form_id, type, label, required, position, options, logic, show_if,
-              calculate)
-            select workspace_id, form_id, type, label, required, position, options, logic, show_if, calculate
+              calculate, page)
+            select workspace_id, form_id, type, label, required, position, options, logic, show_if, calculate, page
             from jsonb_to_recordset(${JSON.stringify(added)}::jsonb)
               as t(workspace_id int, form_id int, type text, label text, required bool, position int, options jsonb,
-                logic jsonb, show_if jsonb, calculate jsonb)
+                logic jsonb, show_if jsonb, calculate jsonb, page text)
             returning id, position`
           for (const row of rows) idAt.set(row.position, row.id)
         }

@@ -287,6 +287,27 @@ const conditionAt = (groups: number): Schema.Codec<Condition> => {
  */
 export const Condition: Schema.Codec<Condition> = conditionAt(0)
 
+/** The prefix of a jump to one of the form's pages: `"page:<key>"` (see `Pages.ts`). */
+export const pagePrefix = "page:"
+
+/**
+ * A page's key: a letter or `_`, then at most 39 letters, digits, `_` or `-`.
+ *
+ * @example
+ * ```ts
+ * Schema.decodeUnknownSync(PageKey)("contact")
+ * ```
+ */
+export const PageKey = Schema.String.check(
+  Schema.isPattern(/^[A-Za-z_][A-Za-z0-9_-]{0,39}$/, {
+    message: "a page's key starts with a letter or _ and has at most 40 letters, digits, _ or -"
+  })
+).annotate({ identifier: "PageKey" })
+
+const PageJump = Schema.String.check(
+  Schema.isPattern(/^page:[A-Za-z_][A-Za-z0-9_-]{0,39}$/, { message: 'a jump to a page is "page:<key>"' })
+)
+
 /** The prefix of a jump to one of the form's endings: `"ending:<key>"`. */
 export const endingPrefix = "ending:"
 
@@ -296,8 +317,10 @@ const EndingJump = Schema.String.check(
 
 /**
  * One rule of a question's logic: after the question is answered, when `if`
- * holds, go to `jumpTo` (a later question's id, `"end"` to finish, or
- * `"ending:<key>"` to finish with that one of the form's endings).
+ * holds, go to `jumpTo` (a later question's id, `"page:<key>"` for a later
+ * page, `"end"` to finish, or `"ending:<key>"` to finish with that one of the
+ * form's endings). On a page of several questions, the jump is taken once the
+ * page is sent.
  *
  * @example
  * ```ts
@@ -307,10 +330,10 @@ const EndingJump = Schema.String.check(
 export const LogicRule = Schema.Struct({
   if: Condition,
   then: Schema.Struct({
-    jumpTo: Schema.Union([Schema.Int, Schema.Literal("end"), QuestionRefText, EndingJump]).annotate({
+    jumpTo: Schema.Union([Schema.Int, Schema.Literal("end"), QuestionRefText, EndingJump, PageJump]).annotate({
       description:
-        'The id of a later question (or "ref:<ref>" of one saved in the same request), "end", or ' +
-        '"ending:<key>" to finish with that ending of the form (settings.endings)'
+        'The id of a later question (or "ref:<ref>" of one saved in the same request), "page:<key>" for a later ' +
+        'page (settings.pages), "end", or "ending:<key>" to finish with that ending of the form (settings.endings)'
     })
   })
 }).annotate({ identifier: "LogicRule" })

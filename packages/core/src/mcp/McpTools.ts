@@ -194,9 +194,10 @@ export const makeTools = Effect.gen(function* () {
         "`fields` replaces the whole question list: keep a question's `id` to keep it and its answers; " +
         "a question left out is deleted. Call get_form first to have the current questions. " +
         "Form logic: `hiddenFields` [{name}] take values from the page URL; a question's `logic` " +
-        '[{if: Condition, then: {jumpTo: <later question id> | "end"}}] and `showIf` Condition refer to question ' +
+        '[{if: Condition, then: {jumpTo: <later question id> | "page:<key>" | "end"}}] and `showIf` Condition refer to question ' +
         'ids, or to questions of the same call by their `ref` as "ref:<ref>". Pictures: `settings.theme.logo` and a ' +
-        "select or checkboxes question's `options.images` {choice: image id} take ids from list_images.",
+        "select or checkboxes question's `options.images` {choice: image id} take ids from list_images. Pages: " +
+        "`settings.pages` [{key, title?}] and a question's `page` show consecutive questions on one screen.",
       input: Schema.Struct({ formId: FormId, ...UpdateFormInput.fields }),
       output: FormSummary,
       write: true,

@@ -27,6 +27,9 @@ main:focus{outline:none}
 h1{font-size:1.6rem;line-height:1.25;margin:0 0 .75rem}
 .form-title{font-size:.95rem;font-weight:600;color:var(--muted);margin:0 0 1rem}
 .description,.help,.hint,.count{color:var(--muted)}
+.page-title{font-size:1.4rem;margin:0 0 .5rem}
+.item{margin:0 0 1.25rem}
+.item+.item{border-top:1px solid var(--line);padding-top:1.25rem}
 .question{display:block;font-size:1.35rem;font-weight:600;line-height:1.3;margin:0 0 .5rem;padding:0}
 fieldset{border:0;margin:0;padding:0;min-width:0}
 .req{color:var(--error);margin-left:.2em}

@@ -22,6 +22,7 @@ import type { AnswerState } from "../cases/AnswerTokens.ts"
 import type { AnswerValue } from "../forms/Answers.ts"
 import type { Field } from "../forms/Fields.ts"
 import * as FormLogic from "../forms/FormLogic.ts"
+import { pageKeyOf, pagesOf } from "../forms/Pages.ts"
 import type { FormWithFields } from "../forms/Forms.ts"
 import { checkOne, factsOf, parseAnswer } from "./Steps.ts"
 
@@ -123,5 +124,35 @@ export const placeOf = (
     of: form.fields.length,
     first: previousAsked(form, state, field.id) === undefined,
     last: nextAsked(form, state, field.id) === undefined
+  }
+}
+
+/**
+ * The questions asked on the page of `field` (`settings.pages`), in order:
+ * the page's questions on the respondent's path; `field` alone when it is a
+ * page of its own or off the path.
+ */
+export const pageAsked = (form: FormWithFields, state: AnswerState, field: Field): ReadonlyArray<Field> => {
+  if (field.page === undefined) return [field]
+  const on = askedPath(form, state).filter((f) => pageKeyOf(f) === pageKeyOf(field))
+  return on.some((f) => f.id === field.id) ? on : [field]
+}
+
+/**
+ * Where a page stands on the respondent's path: its place among the pages
+ * asked (from 0), how many there are, and whether it is the first or last.
+ * A page off the path counts as {@link placeOf} counts a question.
+ */
+export const pagePlaceOf = (
+  form: FormWithFields,
+  state: AnswerState,
+  shown: ReadonlyArray<Field>
+): { readonly at: number; readonly of: number; readonly first: boolean; readonly last: boolean } => {
+  const pages = pagesOf(askedPath(form, state))
+  const at = pages.findIndex((p) => p.fields.some((f) => f.id === shown[0]!.id))
+  if (at !== -1) return { at, of: pages.length, first: at === 0, last: at === pages.length - 1 }
+  return {
+    ...placeOf(form, state, shown[0]!),
+    last: nextAsked(form, state, shown.at(-1)!.id) === undefined
   }
 }

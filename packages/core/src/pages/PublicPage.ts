@@ -63,6 +63,8 @@ import {
   hiddenOf,
   hiddenFromUrl,
   recalled,
+  recalledPage,
+  pageAnswers,
   StepRefused,
   MULTIPART_OVERHEAD_BYTES,
   MAX_FILE_BYTES,
@@ -82,7 +84,7 @@ import {
   makeLimiter
 } from "./PageSecurity.ts"
 import { refusalMessage, UploadLimiter } from "./UploadLimits.ts"
-import { firstAsked, nextAsked, placeOf, prefillFromUrl, previousAsked } from "./Prefill.ts"
+import { firstAsked, nextAsked, pageAsked, pagePlaceOf, prefillFromUrl, previousAsked } from "./Prefill.ts"
 import * as ResponseLimits from "../cases/ResponseLimits.ts"
 import * as AccessCodes from "./AccessCodes.ts"
 import { themeCss } from "./Assets.ts"
@@ -461,20 +463,57 @@ export const layer = (options: PublicPageOptions = {}) =>
           readonly notice?: string
           readonly status?: number | undefined
           readonly headers?: Record<string, string> | undefined
+          /** On a page of several questions: what each shows as entered (default: its answer so far). */
+          readonly entered?: ((fieldId: number) => Screens.Entered) | undefined
+          /** On a page of several questions: the message beside each question refused. */
+          readonly errors?: ReadonlyMap<number, string> | undefined
         } = {}
       ) =>
         Effect.gen(function* () {
           const token = yield* tokens.sign(state)
           const headers = yield* resumeHeaders(form, state)
           const field = form.fields[index]!
+          const shown = pageAsked(form, state, field)
+          if (shown.length > 1) {
+            const workspaceId = (yield* forms.getPublic(form.publicId)).workspaceId
+            const fullOf = new Map<number, ReadonlySet<string>>()
+            for (const f of shown) {
+              if (quotasOf(f).length > 0) fullOf.set(f.id, yield* limits.fullChoices(workspaceId, form.id, f))
+            }
+            const place = pagePlaceOf(form, state, shown)
+            const declared = form.settings.pages?.find((p) => p.key === field.page)
+            const errors = extra.errors ?? new Map<number, string>()
+            return formPage(
+              form,
+              extra.status ?? (errors.size === 0 && extra.notice === undefined ? 200 : 400),
+              Screens.page({
+                form: recalledPage(form, state, shown),
+                indexes: shown.map((f) => form.fields.findIndex((g) => g.id === f.id)),
+                token,
+                entered: extra.entered ?? ((id) => enteredOf(state.values[String(id)])),
+                errors,
+                notice: extra.notice,
+                last: place.last,
+                first: place.first,
+                seed: state.startedAt % 2 ** 32,
+                full: (id) => fullOf.get(id) ?? new Set(),
+                place,
+                title: declared?.title,
+                description: declared?.description
+              }),
+              true,
+              extra.headers === undefined ? headers : { ...headers, ...extra.headers },
+              `${form.title} (${place.at + 1} of ${place.of})`
+            )
+          }
           const full =
             quotasOf(field).length === 0
               ? undefined
               : yield* Effect.flatMap(forms.getPublic(form.publicId), ({ workspaceId }) =>
                   limits.fullChoices(workspaceId, form.id, field)
                 )
-          // Progress counts the respondent's path (logic and skipped questions), not every question of the form.
-          const place = placeOf(form, state, field)
+          // Progress counts the respondent's path (logic and skipped questions) by pages, not every question of the form.
+          const place = pagePlaceOf(form, state, [field])
           return formPage(
             form,
             extra.status ?? (extra.error === undefined && extra.notice === undefined ? 200 : 400),
@@ -826,6 +865,50 @@ export const layer = (options: PublicPageOptions = {}) =>
             )
           }
           const field = fields[index]!
+          const shown = pageAsked(form, state, field)
+          if (shown.length > 1) {
+            // A page of several questions: each read from its own names, all kept or all shown again.
+            const posted = pageAnswers(
+              input.pairs,
+              shown.map((f) => f.id)
+            )
+            const read = shown.map((f) => {
+              const p = posted.get(f.id) ?? { answers: [], parts: {} }
+              const raw = parseAnswer(f, p.answers, p.parts)
+              const problem = postedProblem(f, p.answers, p.parts)
+              return { field: f, posted: p, checked: problem === undefined ? checkOne(f, raw) : Result.fail(problem) }
+            })
+            let values = state.values
+            for (const r of read) {
+              if (Result.isSuccess(r.checked)) values = withAnswer(values, r.field, r.checked.success)
+            }
+            if (input.action === "back") {
+              const previous = { ...state, values }
+              const before = previousAsked(form, previous, shown[0]!.id)
+              return before === undefined
+                ? yield* welcomePage(form, previous)
+                : yield* questionPage(form, previous, indexOf(before), enteredOf(values[String(before.id)]))
+            }
+            const errors = new Map<number, string>()
+            for (const r of read) if (Result.isFailure(r.checked)) errors.set(r.field.id, r.checked.failure)
+            if (errors.size > 0) {
+              const byId = new Map(read.map((r) => [r.field.id, r.posted]))
+              return yield* questionPage(form, state, index, enteredOf(undefined), {
+                errors,
+                entered: (id) => {
+                  const p = byId.get(id)
+                  return p === undefined ? enteredOf(state.values[String(id)]) : { texts: p.answers, parts: p.parts }
+                }
+              })
+            }
+            const answered = { ...state, values }
+            const following = nextAsked(form, answered, shown.at(-1)!.id)
+            if (following !== undefined) {
+              const next = input.honeypot === "" ? yield* saveProgress(request, found.success, answered) : answered
+              return yield* questionPage(form, next, indexOf(following), enteredOf(next.values[String(following.id)]))
+            }
+            return yield* submitFromPage(request, found.success, answered, input, indexOf(shown.at(-1)!))
+          }
           if (field.type === "file" && input.upload !== undefined && Result.isFailure(input.upload)) {
             return yield* questionPage(form, state, index, enteredOf(state.values[String(field.id)]), {
               error: input.upload.failure.message,

@@ -33,6 +33,8 @@ export interface StepInput {
   /** The parts of a contact or address, or the rows of a matrix, posted as `a.<part>` / `a.<row>` (several for a matrix with checkboxes). */
   readonly parts: Readonly<Record<string, ReadonlyArray<string>>>
   readonly honeypot: string
+  /** Everything posted, for a page of several questions (see {@link pageAnswers}). */
+  readonly pairs: ReadonlyArray<readonly [string, string]>
   /** A file sent with the step (no-JavaScript flow): stored, or why not. */
   readonly upload?: Result.Result<FileAnswer, UploadRefusal> | undefined
 }
@@ -247,15 +249,38 @@ export const hiddenFromUrl = (form: FormWithFields, url: string): Record<string,
 }
 
 /** The form as the respondent sees it now: earlier answers recalled into labels and help texts. */
-export const recalled = (form: FormWithFields, state: AnswerState): FormWithFields => {
+export const recalled = (form: FormWithFields, state: AnswerState): FormWithFields => recalledAt(form, state)
+
+/**
+ * {@link recalled} for a page of several questions (`shown`): they are shown
+ * together, before any of them is answered, so each recalls the variables as
+ * they are when the page is reached.
+ */
+export const recalledPage = (
+  form: FormWithFields,
+  state: AnswerState,
+  shown: ReadonlyArray<{ readonly id: number }>
+): FormWithFields => recalledAt(form, state, new Set(shown.map((f) => f.id)), shown[0]?.id)
+
+const recalledAt = (
+  form: FormWithFields,
+  state: AnswerState,
+  page: ReadonlySet<number> = new Set(),
+  pageStart?: number
+): FormWithFields => {
   const facts = factsOf(form, state)
-  // A question recalls the variables as the respondent reaches it.
+  // A question recalls the variables as the respondent reaches it (a page's, as its page is reached).
   const reached = FormLogic.walk(form.fields, facts).reached
   const fill = (text: string, id?: number) =>
     FormLogic.recall(
       text,
       form.fields,
-      id === undefined ? facts : { ...facts, variables: reached.get(id) ?? facts.variables },
+      id === undefined
+        ? facts
+        : {
+            ...facts,
+            variables: reached.get(page.has(id) && pageStart !== undefined ? pageStart : id) ?? facts.variables
+          },
       Summaries.formatAnswer
     )
   return {
@@ -290,17 +315,45 @@ export const MULTIPART_OVERHEAD_BYTES = 64 * 1024
 export const MAX_FILE_BYTES = 100 * 1024 * 1024
 
 /** The `a.<name>` pairs by name (a part's or a matrix row's name is at most 200 characters), values in order. */
-const postedParts = (pairs: ReadonlyArray<readonly [string, string]>): Record<string, ReadonlyArray<string>> => {
+const postedParts = (
+  pairs: ReadonlyArray<readonly [string, string]>,
+  prefix = "a"
+): Record<string, ReadonlyArray<string>> => {
   const out = new Map<string, Array<string>>()
+  const start = `${prefix}.`
   for (const [key, value] of pairs) {
-    if (!key.startsWith("a.") || key.length > 202) continue
-    const name = key.slice(2)
+    if (!key.startsWith(start) || key.length > start.length + 200) continue
+    const name = key.slice(start.length)
     const list = out.get(name)
     if (list === undefined) out.set(name, [value])
     else list.push(value)
   }
   return Object.fromEntries(out)
 }
+
+/**
+ * The answers of a page of several questions (`Screens.page`): each
+ * question's posted texts (`q<id>`) and parts (`q<id>.<part>`), as a step of
+ * one question posts them under `a`.
+ *
+ * @example
+ * ```ts
+ * pageAnswers([["q4", "Ada"], ["q5.city", "Oslo"]], [4, 5]).get(5) // { answers: [], parts: { city: ["Oslo"] } }
+ * ```
+ */
+export const pageAnswers = (
+  pairs: ReadonlyArray<readonly [string, string]>,
+  fieldIds: ReadonlyArray<number>
+): ReadonlyMap<number, Pick<StepInput, "answers" | "parts">> =>
+  new Map(
+    fieldIds.map((id) => [
+      id,
+      {
+        answers: pairs.filter(([k]) => k === `q${id}`).map(([, v]) => v.replace(/\r\n?/g, "\n")),
+        parts: postedParts(pairs, `q${id}`)
+      }
+    ])
+  )
 
 export const collectStep = (
   pairs: ReadonlyArray<readonly [string, string]>,
@@ -315,6 +368,7 @@ export const collectStep = (
     // Browsers send a textarea's line breaks as CRLF; answers keep plain LF, as the API gets them.
     answers: pairs.filter(([k]) => k === "a").map(([, v]) => v.replace(/\r\n?/g, "\n")),
     parts: postedParts(pairs),
+    pairs,
     honeypot: get(Screens.honeypotName),
     upload
   })

@@ -36,6 +36,7 @@ import m0022_fieldCalculations from "./migrations/0022_field_calculations.ts"
 import m0023_workspaceSettings from "./migrations/0023_workspace_settings.ts"
 import m0024_workspacePageSettings from "./migrations/0024_workspace_page_settings.ts"
 import m0025_images from "./migrations/0025_images.ts"
+import m0026_fieldPages from "./migrations/0026_field_pages.ts"
 
 /**
  * Every migration of qforms, in order. Add new ones at the end; never edit a
@@ -61,7 +62,8 @@ export const loader = Migrator.fromRecord({
   "0022_field_calculations": m0022_fieldCalculations,
   "0023_workspace_settings": m0023_workspaceSettings,
   "0024_workspace_page_settings": m0024_workspacePageSettings,
-  "0025_images": m0025_images
+  "0025_images": m0025_images,
+  "0026_field_pages": m0026_fieldPages
 })
 
 /**

@@ -129,7 +129,8 @@ create table fields (
   options jsonb,
   logic jsonb,
   show_if jsonb,
-  calculate jsonb
+  calculate jsonb,
+  page text
 );
 alter table fields add constraint fields_form_id_fkey FOREIGN KEY (form_id) REFERENCES forms(id) ON DELETE CASCADE;
 alter table fields add constraint fields_pkey PRIMARY KEY (id);

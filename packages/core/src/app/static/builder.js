@@ -4,7 +4,7 @@ import { html } from "htm/preact"
 import { useEffect, useState } from "preact/hooks"
 import { api, base, messageOf, publicUrl, shell } from "./api.js"
 import { ConfirmationEditor } from "./confirmation.js"
-import { EndingsEditor, HiddenFieldsEditor, LogicEditor, VariablesEditor } from "./logic.js"
+import { EndingsEditor, HiddenFieldsEditor, LogicEditor, PagesEditor, VariablesEditor } from "./logic.js"
 import { ImagePicker } from "./images.js"
 import { ThemeEditor } from "./theme.js"
 import { NotificationsEditor } from "./notifications.js"
@@ -18,7 +18,8 @@ import { NotificationsEditor } from "./notifications.js"
 /**
  * A question being edited: `key` tells drafts apart before they have an id; logic is kept as the server gave it.
  * @typedef {{ key: number, id?: number, type: FieldType, label: string, required: boolean, options: DraftOptions,
- *   logic?: ReadonlyArray<import("./types.js").LogicRule>, showIf?: Field["showIf"], calculate?: Field["calculate"] }} Draft
+ *   logic?: ReadonlyArray<import("./types.js").LogicRule>, showIf?: Field["showIf"], calculate?: Field["calculate"],
+ *   page?: string }} Draft
  */
 
 /** The question types and the option keys each takes: the server's Schemas, as the page tells them (`shell`). */
@@ -40,7 +41,8 @@ const draftOf = (field) => ({
   // Form logic (when the server has it): kept as the server gave it, sent back as edited.
   ...(field.logic === undefined ? {} : { logic: field.logic }),
   ...(field.showIf === undefined || field.showIf === null ? {} : { showIf: field.showIf }),
-  ...(field.calculate === undefined ? {} : { calculate: field.calculate })
+  ...(field.calculate === undefined ? {} : { calculate: field.calculate }),
+  ...(field.page === undefined ? {} : { page: field.page })
 })
 
 /**
@@ -83,7 +85,8 @@ const toInput = (draft) => {
     options: Object.keys(options).length === 0 ? null : options,
     ...(draft.logic === undefined || draft.logic.length === 0 ? {} : { logic: draft.logic }),
     ...(draft.showIf === undefined || draft.showIf === null ? {} : { showIf: draft.showIf }),
-    ...(draft.calculate === undefined || draft.calculate.length === 0 ? {} : { calculate: draft.calculate })
+    ...(draft.calculate === undefined || draft.calculate.length === 0 ? {} : { calculate: draft.calculate }),
+    ...(draft.page === undefined ? {} : { page: draft.page })
   }
 }
 
@@ -272,10 +275,18 @@ const OptionsEditor = ({ draft, update, disabled }) => {
 /** @param {{ title: string, drafts: ReadonlyArray<Draft> }} props */
 const Preview = ({ title, drafts }) => {
   const [index, setIndex] = useState(-1)
-  const at = Math.min(index, drafts.length - 1)
-  const draft = drafts[at]
-  const body = () => {
-    if (at < 0 || draft === undefined) return html`<p class="q">${title}</p><p class="muted">Welcome screen</p>`
+  // Questions on the same page are previewed together; a question without a page is a screen of its own.
+  /** @type {Array<Array<Draft>>} */
+  const screens = []
+  for (const d of drafts) {
+    const last = screens.at(-1)
+    if (last !== undefined && d.page !== undefined && last[0]?.page === d.page) last.push(d)
+    else screens.push([d])
+  }
+  const at = Math.min(index, screens.length - 1)
+  const screen = screens[at]
+  /** @param {Draft} draft */
+  const question = (draft) => {
     /** @type {ReadonlyArray<string>} */
     const choices = draft.options.choices ?? []
     /** The choices, then Other with its box when offered, and a note when they are shuffled. @param {unknown[]} shown @param {string} mark */
@@ -335,17 +346,20 @@ const Preview = ({ title, drafts }) => {
         long_text: () => html`<span class="choice muted">${draft.options.placeholder || "Long answer"}</span>`
       }[draft.type] ??
       (() => html`<span class="choice muted">${draft.options.placeholder || typeName(draft.type)}</span>`)
-    return html`<p class="muted">${at + 1} of ${drafts.length}</p>
-      <p class="q">${draft.label || "(no question text yet)"}${draft.required ? html`<span aria-hidden="true"> *</span>` : null}</p>
+    return html`<p class="q">${draft.label || "(no question text yet)"}${draft.required ? html`<span aria-hidden="true"> *</span>` : null}</p>
       ${draft.options.help ? html`<p class="muted">${draft.options.help}</p>` : null}
       ${input()}`
   }
+  const body = () =>
+    at < 0 || screen === undefined
+      ? html`<p class="q">${title}</p><p class="muted">Welcome screen</p>`
+      : html`<p class="muted">${at + 1} of ${screens.length}</p>${screen.map((d) => question(d))}`
   return html`<section class="preview" aria-labelledby="preview-title">
     <h2 id="preview-title">Live preview</h2>
     <div aria-live="polite">${body()}</div>
     <div class="row">
       <button onClick=${() => setIndex(Math.max(-1, at - 1))} disabled=${at < 0}>Back</button>
-      <button onClick=${() => setIndex(Math.min(drafts.length - 1, at + 1))} disabled=${at >= drafts.length - 1}>Next</button>
+      <button onClick=${() => setIndex(Math.min(screens.length - 1, at + 1))} disabled=${at >= screens.length - 1}>Next</button>
     </div>
   </section>`
 }
@@ -595,7 +609,20 @@ export const BuilderScreen = ({ route, canWrite }) => {
           </div>
           ${draft.type !== "statement" ? html`<label><input type="checkbox" disabled=${!canWrite} checked=${draft.required} onChange=${(e) => update(index)({ ...draft, required: e.target.checked })} /> Required</label>` : null}
           <${OptionsEditor} draft=${draft} update=${update(index)} disabled=${!canWrite} />
-          ${hidden === null ? null : html`<${LogicEditor} draft=${draft} index=${index} drafts=${drafts} hidden=${hidden} variables=${variables} endings=${settings.endings ?? []} update=${update(index)} disabled=${!canWrite} />`}
+          ${
+            (settings.pages ?? []).length === 0
+              ? null
+              : html`<div class="stack"><label for=${`q${draft.key}-page`}>Page</label>
+            <select id=${`q${draft.key}-page`} disabled=${!canWrite} value=${draft.page ?? ""}
+              onChange=${(e) => {
+                const { page: _, ...rest } = draft
+                update(index)(e.target.value === "" ? rest : { ...rest, page: e.target.value })
+              }}>
+              <option value="">On its own</option>
+              ${(settings.pages ?? []).map((p) => html`<option value=${p.key}>${p.title ?? p.key}</option>`)}
+            </select></div>`
+          }
+          ${hidden === null ? null : html`<${LogicEditor} draft=${draft} index=${index} drafts=${drafts} hidden=${hidden} variables=${variables} endings=${settings.endings ?? []} pages=${settings.pages ?? []} update=${update(index)} disabled=${!canWrite} />`}
           ${
             canWrite
               ? html`<div class="row">
@@ -643,6 +670,16 @@ export const BuilderScreen = ({ route, canWrite }) => {
                 setSettings(({ variables: _, ...rest }) => (next.length === 0 ? rest : { ...rest, variables: next }))
                 setDirty(true)
               }} />
+        <${PagesEditor} pages=${settings.pages ?? []} disabled=${!canWrite}
+          setPages=${(next) => {
+            setSettings(({ pages: _, ...rest }) => (next.length === 0 ? rest : { ...rest, pages: next }))
+            // Questions on a page that is gone are asked on their own again.
+            const keys = new Set(next.map((p) => p.key))
+            change(
+              drafts.map((d) => (d.page === undefined || keys.has(d.page) ? d : (({ page: _, ...rest }) => rest)(d)))
+            )
+            setDirty(true)
+          }} />
         <${EndingsEditor} endings=${settings.endings ?? []} questions=${drafts.filter((d) => d.id !== undefined)} hidden=${hidden} variables=${variables} disabled=${!canWrite}
           setEndings=${(next) => {
             setSettings(({ endings: _, ...rest }) => (next.length === 0 ? rest : { ...rest, endings: next }))

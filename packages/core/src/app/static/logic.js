@@ -51,7 +51,17 @@ const ConditionEditor = ({ id, condition, earlier, hidden, variables = [], onCha
  * Logic of one question (saved questions only: rules refer to question ids): jumps after it is answered, and a
  * show-if condition. The server's engine validates on save and its message is shown as is.
  */
-export const LogicEditor = ({ draft, index, drafts, hidden, variables = [], endings = [], update, disabled }) => {
+export const LogicEditor = ({
+  draft,
+  index,
+  drafts,
+  hidden,
+  variables = [],
+  endings = [],
+  pages = [],
+  update,
+  disabled
+}) => {
   const earlier = drafts.slice(0, index + 1).filter((d) => d.id !== undefined)
   const later = drafts.slice(index + 1).filter((d) => d.id !== undefined)
   const rules = draft.logic ?? []
@@ -74,7 +84,8 @@ export const LogicEditor = ({ draft, index, drafts, hidden, variables = [], endi
         <label for=${`q${draft.key}-r${r}-jump`}>then go to</label>
         <select id=${`q${draft.key}-r${r}-jump`} disabled=${disabled} value=${String(rule.then?.jumpTo ?? "end")}
           onChange=${(e) => setRules(rules.map((x, i) => (i === r ? { ...x, then: { jumpTo: jumpOf(e.target.value) } } : x)))}>
-          ${later.map((d) => html`<option value=${String(d.id)}>${d.label}</option>`)}<option value="end">the end</option>
+          ${later.map((d) => html`<option value=${String(d.id)}>${d.label}</option>`)}
+          ${pages.map((p) => html`<option value=${`page:${p.key}`}>the page "${p.title ?? p.key}"</option>`)}<option value="end">the end</option>
           ${endings.map((e) => html`<option value=${`ending:${e.key}`}>the ending "${e.title}"</option>`)}</select>
         ${disabled ? null : html`<button class="danger" onClick=${() => setRules(rules.filter((_, i) => i !== r))} aria-label=${`Remove rule ${r + 1}`}>Remove</button>`}
       </div>`
@@ -143,8 +154,9 @@ export const LogicEditor = ({ draft, index, drafts, hidden, variables = [], endi
   </details>`
 }
 
-/** A jump's target as the select holds it: a question id, "end", or "ending:<key>". */
-const jumpOf = (value) => (value === "end" || value.startsWith("ending:") ? value : Number(value))
+/** A jump's target as the select holds it: a question id, "end", "ending:<key>" or "page:<key>". */
+const jumpOf = (value) =>
+  value === "end" || value.startsWith("ending:") || value.startsWith("page:") ? value : Number(value)
 
 const calculationOperations = [
   ["add", "add"],
@@ -198,21 +210,23 @@ export const VariablesEditor = ({ variables, setVariables, disabled }) => {
   </section>`
 }
 
+/** A labelled text box (or area) of the endings and pages editors. */
+const textField = (at, label, value, set, multiline, disabled) =>
+  html`<div class="stack"><label for=${at}>${label}</label>
+    ${
+      multiline
+        ? html`<textarea id=${at} disabled=${disabled} value=${value ?? ""} onInput=${(ev) => set(ev.target.value)}></textarea>`
+        : html`<input id=${at} type="text" disabled=${disabled} value=${value ?? ""} onInput=${(ev) => set(ev.target.value)} />`
+    }</div>`
+
 /**
  * The form's endings (`settings.endings`): the screen after sending, chosen by a jump, else the first whose
  * condition holds, else the first without one.
  */
 export const EndingsEditor = ({ endings, setEndings, questions, hidden, variables, disabled }) => {
   const change = (e, patch) => setEndings(endings.map((x, i) => (i === e ? patch(x) : x)))
-  const text = (e, key, label, value, set, multiline = false) => {
-    const at = `ending-${e}-${key}`
-    return html`<div class="stack"><label for=${at}>${label}</label>
-      ${
-        multiline
-          ? html`<textarea id=${at} disabled=${disabled} value=${value ?? ""} onInput=${(ev) => set(ev.target.value)}></textarea>`
-          : html`<input id=${at} type="text" disabled=${disabled} value=${value ?? ""} onInput=${(ev) => set(ev.target.value)} />`
-      }</div>`
-  }
+  const text = (e, key, label, value, set, multiline = false) =>
+    textField(`ending-${e}-${key}`, label, value, set, multiline, disabled)
   const optional = (value) => (value.trim() === "" ? undefined : value)
   return html`<section aria-labelledby="endings-title">
     <h2 id="endings-title">Endings</h2>
@@ -238,6 +252,31 @@ export const EndingsEditor = ({ endings, setEndings, questions, hidden, variable
     </fieldset>`
     )}
     ${disabled ? null : html`<div><button onClick=${() => setEndings([...endings, { key: `ending${endings.length + 1}`, title: "Thank you!" }])}>Add an ending</button></div>`}
+  </section>`
+}
+
+/**
+ * The form's pages (`settings.pages`): questions shown together on one screen. Each question picks its page (a
+ * question without one is asked on its own); a page's questions must follow one another, which the server checks.
+ */
+export const PagesEditor = ({ pages, setPages, disabled }) => {
+  const change = (p, patch) => setPages(pages.map((x, i) => (i === p ? patch(x) : x)))
+  const optional = (value) => (value.trim() === "" ? undefined : value)
+  const text = (p, key, label, value, set, multiline = false) =>
+    textField(`page-${p}-${key}`, label, value, set, multiline, disabled)
+  return html`<section aria-labelledby="pages-title">
+    <h2 id="pages-title">Pages</h2>
+    <p class="muted">Questions are asked one at a time unless they share a page: add a page, then choose it under each question it holds (they must follow one another). Logic can jump to a page.</p>
+    ${pages.map(
+      (page, p) => html`<fieldset class="card stack" key=${p}>
+      <legend>Page ${p + 1}</legend>
+      ${text(p, "key", "Key (for questions and jumps)", page.key, (v) => change(p, (x) => ({ ...x, key: v.trim() })))}
+      ${text(p, "title", "Title (optional)", page.title, (v) => change(p, ({ title: _, ...x }) => ({ ...x, ...(optional(v) === undefined ? {} : { title: v }) })))}
+      ${text(p, "description", "Description (optional)", page.description, (v) => change(p, ({ description: _, ...x }) => ({ ...x, ...(optional(v) === undefined ? {} : { description: v }) })), true)}
+      ${disabled ? null : html`<div><button class="danger" onClick=${() => setPages(pages.filter((_, i) => i !== p))}>Remove page ${p + 1}</button></div>`}
+    </fieldset>`
+    )}
+    ${disabled ? null : html`<div><button onClick=${() => setPages([...pages, { key: `page${pages.length + 1}` }])}>Add a page</button></div>`}
   </section>`
 }
 

@@ -29,13 +29,27 @@
     else main.focus()
   }
 
+  // The id of the label of the question an element belongs to: "question" on a screen of one question,
+  // "q<id>-question" on a page of several (each question's ids carry its prefix, see Screens.scoped).
+  /** @param {Element} element */
+  const questionLabelId = (element) => {
+    /** @type {HTMLElement | null} */
+    const item = element.closest("[data-q]")
+    return item ? `q${item.dataset.q}-question` : "question"
+  }
+
   // A slider question's number box gets a range track beside it, kept in step both ways. The track has
   // no name: the box alone is posted, so a slider nobody touched stays unanswered.
   /** @param {HTMLFormElement} form */
-  const enhanceSlider = (form) => {
-    /** @type {HTMLInputElement | null} */
-    const box = form.querySelector("[data-slider] input[type=number]")
-    if (!box?.parentElement) return
+  const enhanceSliders = (form) => {
+    for (const box of form.querySelectorAll("[data-slider] input[type=number]")) {
+      if (box instanceof HTMLInputElement) enhanceSlider(box)
+    }
+  }
+
+  /** @param {HTMLInputElement} box */
+  const enhanceSlider = (box) => {
+    if (!box.parentElement) return
     const range = document.createElement("input")
     range.type = "range"
     range.min = box.min
@@ -44,7 +58,7 @@
     const low = Number(box.min)
     const step = Number(box.step)
     range.value = box.value !== "" ? box.value : String(low + Math.round((Number(box.max) - low) / 2 / step) * step)
-    range.setAttribute("aria-labelledby", "question")
+    range.setAttribute("aria-labelledby", questionLabelId(box))
     const described = box.getAttribute("aria-describedby")
     if (described) range.setAttribute("aria-describedby", described)
     if (box.value === "") range.dataset.unset = ""
@@ -65,21 +79,26 @@
   // dragging). The selects stay in the form, hidden, and are set from the list on every move: the first
   // `places` items get 1, 2, …, the rest no place. A list nobody moved posts the places already chosen.
   /** @param {HTMLFormElement} form */
-  const enhanceRanking = (form) => {
-    /** @type {HTMLElement | null} */
-    const box = form.querySelector("[data-ranking]")
-    if (!box) return
+  const enhanceRankings = (form) => {
+    for (const box of form.querySelectorAll("[data-ranking]")) {
+      if (box instanceof HTMLElement) enhanceRanking(box)
+    }
+  }
+
+  /** @param {HTMLElement} box */
+  const enhanceRanking = (box) => {
     const places = Number(box.dataset.places)
     /** @type {Array<HTMLSelectElement>} */
     const selects = Array.from(box.querySelectorAll("select"))
-    const labelOf = (/** @type {HTMLSelectElement} */ select) => select.labels?.[0]?.textContent ?? select.name.slice(2)
+    const labelOf = (/** @type {HTMLSelectElement} */ select) =>
+      select.labels?.[0]?.textContent ?? select.name.slice(select.name.indexOf(".") + 1)
     const order = selects
       .map((select, index) => ({ select, index, place: Number(select.value) || Number.POSITIVE_INFINITY }))
       .sort((a, b) => a.place - b.place || a.index - b.index)
       .map((item) => item.select)
     const list = document.createElement("ol")
     list.className = "rank-list"
-    list.setAttribute("aria-labelledby", "question")
+    list.setAttribute("aria-labelledby", questionLabelId(box))
     const status = document.createElement("p")
     status.className = "sr-only"
     status.setAttribute("aria-live", "polite")
@@ -274,24 +293,25 @@
   // Typing an answer for "Other" chooses it (its radio button, checkbox or option), as a respondent means.
   /** @param {HTMLFormElement} form */
   const enhanceOther = (form) => {
-    /** @type {HTMLInputElement | null} */
-    const text = form.querySelector("[data-other-text]")
-    /** @type {HTMLInputElement | HTMLOptionElement | null} */
-    const choice = form.querySelector("input[data-other], option[data-other]")
-    if (!text || !choice) return
-    text.addEventListener("input", () => {
-      if (text.value.trim() === "") return
-      if (choice instanceof HTMLOptionElement) choice.selected = true
-      else choice.checked = true
-    })
+    for (const text of form.querySelectorAll("[data-other-text]")) {
+      // The Other choice of the same question (each question of a page is its own item).
+      /** @type {HTMLInputElement | HTMLOptionElement | null} */
+      const choice = (text.closest("[data-q]") ?? form).querySelector("input[data-other], option[data-other]")
+      if (!(text instanceof HTMLInputElement) || !choice) continue
+      text.addEventListener("input", () => {
+        if (text.value.trim() === "") return
+        if (choice instanceof HTMLOptionElement) choice.selected = true
+        else choice.checked = true
+      })
+    }
   }
 
   const enhance = () => {
     const form = main.querySelector("form")
     if (!form) return
     form.noValidate = true
-    enhanceSlider(form)
-    enhanceRanking(form)
+    enhanceSliders(form)
+    enhanceRankings(form)
     enhanceSignature(form)
     enhanceOther(form)
     /** @type {HTMLInputElement | null} */
