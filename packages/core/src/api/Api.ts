@@ -41,7 +41,8 @@ import { PingResult } from "../outbox/TestPing.ts"
 import { NotificationSettings, NotificationSettingsInput } from "../outbox/FormNotifications.ts"
 import { ConfirmationSettings, EmailSettings, ResponseEmail, SendEmailInput } from "../email/RespondentEmails.ts"
 import { Id } from "../kernel/Ids.ts"
-import { Image, ImageList, imageMultipartLimits } from "../files/Images.ts"
+import { Image, ImageList, MAX_IMAGE_BYTES } from "../files/Images.ts"
+import { uploadLimits } from "../web/MultipartUploads.ts"
 import {
   BadGateway,
   BadRequest,
@@ -493,7 +494,7 @@ export class ImagesGroup extends HttpApiGroup.make("images").add(
   HttpApiEndpoint.post("upload", "/images", {
     payload: Schema.Struct({
       file: Multipart.SingleFileSchema.annotate({ description: "The image (one part named `file`)." })
-    }).pipe(HttpApiSchema.asMultipartStream(imageMultipartLimits)),
+    }).pipe(HttpApiSchema.asMultipartStream(uploadLimits(MAX_IMAGE_BYTES))),
     success: Image.pipe(created),
     error: [Forbidden, UnsupportedMediaType]
   }).annotate(

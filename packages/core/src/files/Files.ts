@@ -290,6 +290,75 @@ const formatBytes = (bytes: number): string => {
   return `${bytes} bytes`
 }
 
+/**
+ * A stream of uploaded bytes checked as it arrives, on its way to the
+ * `BlobStore`: it fails with `tooLarge()` as soon as the bytes pass
+ * `maxBytes`, with `over(size)` as soon as that says they no longer fit,
+ * with `judge(head)` once the first {@link SNIFF_BYTES} are in (or all of
+ * them, when fewer) and the content is not what the upload takes, and with
+ * `empty()` when nothing came. `head()` is the first `keep` bytes
+ * (at least {@link SNIFF_BYTES}); `size()` the bytes so far.
+ *
+ * @example
+ * ```ts
+ * const inspected = inspect(part.content, { maxBytes, tooLarge, over: () => undefined, keep: 512, judge, empty })
+ * yield* blobs.put(key, inspected.stream)
+ * const type = sniff(inspected.head())
+ * ```
+ */
+export const inspect = <E, F>(
+  content: Stream.Stream<Uint8Array, E>,
+  rules: {
+    readonly maxBytes: number
+    readonly tooLarge: () => FileTooLarge
+    readonly over: (size: number) => F | undefined
+    readonly keep: number
+    readonly judge: (head: Uint8Array) => UnsupportedFileType | undefined
+    readonly empty: () => InvalidInput
+  }
+): {
+  readonly stream: Stream.Stream<Uint8Array, E | F | FileTooLarge | UnsupportedFileType | InvalidInput>
+  readonly size: () => number
+  readonly head: () => Uint8Array
+} => {
+  const keep = Math.max(rules.keep, SNIFF_BYTES)
+  let size = 0
+  let head = new Uint8Array(0)
+  let judged = false
+  const judge = Effect.suspend((): Effect.Effect<void, UnsupportedFileType> => {
+    judged = true
+    const refused = rules.judge(head)
+    return refused === undefined ? Effect.void : Effect.fail(refused)
+  })
+  const stream = Stream.mapEffect(
+    content,
+    (chunk: Uint8Array): Effect.Effect<Uint8Array, F | FileTooLarge | UnsupportedFileType> => {
+      size += chunk.length
+      if (size > rules.maxBytes) return Effect.fail(rules.tooLarge())
+      const over = rules.over(size)
+      if (over !== undefined) return Effect.fail(over)
+      if (head.length < keep) {
+        const more = chunk.subarray(0, keep - head.length)
+        const joined = new Uint8Array(head.length + more.length)
+        joined.set(head)
+        joined.set(more, head.length)
+        head = joined
+      }
+      return !judged && head.length >= SNIFF_BYTES ? Effect.as(judge, chunk) : Effect.succeed(chunk)
+    }
+  ).pipe(
+    Stream.concat(
+      Stream.fromEffectDrain(
+        Effect.suspend((): Effect.Effect<void, InvalidInput | UnsupportedFileType> => {
+          if (size === 0) return Effect.fail(rules.empty())
+          return judged ? Effect.void : judge
+        })
+      )
+    )
+  )
+  return { stream, size: () => size, head: () => head }
+}
+
 /** What a form and its workspace hold, in bytes. */
 interface Usage {
   readonly form: number
@@ -601,59 +670,29 @@ export class Files extends Context.Service<
           // What the bytes are is decided from their first SNIFF_BYTES (or
           // fewer, at the end); the size is checked on every chunk, so an
           // oversized upload stops as soon as it passes the limit.
-          let size = 0
-          let head = new Uint8Array(0)
-          let judged = false
-          let sniffed: string | undefined
-          const judge: Effect.Effect<void, UnsupportedFileType> = Effect.suspend(() => {
-            judged = true
-            sniffed = sniff(head)
-            if (to.accept.length > 0 && !matchesAccept(to.accept, { sniffed, declared, name })) {
-              return Effect.fail(
-                new UnsupportedFileType({
-                  message: `${q} accepts ${to.accept.join(", ")}; ${
-                    sniffed === undefined ? "this file's content is none of these" : `this file's content is ${sniffed}`
-                  }`
-                })
-              )
-            }
-            return Effect.void
+          const inspected = inspect(input.content, {
+            maxBytes: to.maxBytes,
+            tooLarge: () => new FileTooLarge({ message: `${q} takes files of at most ${formatMb(maxSizeMb)} MB` }),
+            over: (size) => overQuota(quotas, used, size),
+            keep: SNIFF_BYTES,
+            judge: (head) => {
+              const sniffed = sniff(head)
+              return to.accept.length > 0 && !matchesAccept(to.accept, { sniffed, declared, name })
+                ? new UnsupportedFileType({
+                    message: `${q} accepts ${to.accept.join(", ")}; ${
+                      sniffed === undefined
+                        ? "this file's content is none of these"
+                        : `this file's content is ${sniffed}`
+                    }`
+                  })
+                : undefined
+            },
+            empty: () => new InvalidInput({ message: `${q}: the file is empty` })
           })
-          const checked = Stream.mapEffect(
-            input.content,
-            (
-              chunk: Uint8Array
-            ): Effect.Effect<Uint8Array, FileTooLarge | UnsupportedFileType | StorageQuotaExceeded> => {
-              size += chunk.length
-              if (size > to.maxBytes) {
-                return Effect.fail(
-                  new FileTooLarge({ message: `${q} takes files of at most ${formatMb(maxSizeMb)} MB` })
-                )
-              }
-              const over = overQuota(quotas, used, size)
-              if (over !== undefined) return Effect.fail(over)
-              if (!judged && head.length < SNIFF_BYTES) {
-                const more = chunk.subarray(0, SNIFF_BYTES - head.length)
-                const joined = new Uint8Array(head.length + more.length)
-                joined.set(head)
-                joined.set(more, head.length)
-                head = joined
-                if (head.length >= SNIFF_BYTES) return Effect.as(judge, chunk)
-              }
-              return Effect.succeed(chunk)
-            }
-          ).pipe(
-            Stream.concat(
-              Stream.fromEffectDrain(
-                Effect.suspend((): Effect.Effect<void, InvalidInput | UnsupportedFileType> => {
-                  if (size === 0) return Effect.fail(new InvalidInput({ message: `${q}: the file is empty` }))
-                  return judged ? Effect.void : judge
-                })
-              )
-            )
-          )
-          yield* blobs.put(key, checked)
-          const type = sniffed ?? declared ?? SNIFFED_EXTENSIONS[extensionOf(name)] ?? "application/octet-stream"
+          yield* blobs.put(key, inspected.stream)
+          const size = inspected.size()
+          const type =
+            sniff(inspected.head()) ?? declared ?? SNIFFED_EXTENSIONS[extensionOf(name)] ?? "application/octet-stream"
           const now = new Date(yield* Clock.currentTimeMillis)
           yield* sql
             .withTransaction(

@@ -21,7 +21,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
-import * as Stream from "effect/Stream"
+import type * as Stream from "effect/Stream"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import * as Actors from "../identity/Actors.ts"
@@ -32,6 +32,7 @@ import {
   cleanFileName,
   FileTooLarge,
   Files,
+  inspect,
   sniff,
   type StorageQuotaExceeded,
   UnsupportedFileType,
@@ -40,17 +41,6 @@ import {
 
 /** The largest image accepted: 2 MiB. */
 export const MAX_IMAGE_BYTES = 2 * 1024 * 1024
-
-/**
- * The multipart parser's limits of an image upload (`POST /api/images`): the
- * image and 64 KiB of framing and small fields, at most 16 parts.
- */
-export const imageMultipartLimits = {
-  maxParts: 16,
-  maxFieldSize: 16 * 1024,
-  maxTotalSize: MAX_IMAGE_BYTES + 64 * 1024,
-  fieldMimeTypes: []
-} as const
 
 /** The content types of images, recognised from their first bytes. */
 export const imageTypes: ReadonlyArray<string> = ["image/png", "image/jpeg", "image/gif", "image/webp"]
@@ -284,58 +274,32 @@ export class Images extends Context.Service<
           const id = yield* Effect.sync(makeImageId)
           const key = `${actor.workspaceId}/${id}`
           const maxMb = MAX_IMAGE_BYTES / (1024 * 1024)
-          let size = 0
-          let head = new Uint8Array(0)
-          let type: string | undefined
-          const judge = Effect.suspend((): Effect.Effect<void, UnsupportedFileType> => {
-            type = sniff(head)
-            return type !== undefined && imageTypes.includes(type)
-              ? Effect.void
-              : Effect.fail(
-                  new UnsupportedFileType({
+          const inspected = inspect(input.content, {
+            maxBytes: MAX_IMAGE_BYTES,
+            tooLarge: () => new FileTooLarge({ message: `an image may be at most ${maxMb} MB` }),
+            over: (size) =>
+              size > quotas.maxBytesPerWorkspace
+                ? new FileTooLarge({ message: "this image is larger than the workspace's storage quota" })
+                : undefined,
+            // A JPEG's frame header, which gives its size, may follow large metadata.
+            keep: HEAD_BYTES,
+            judge: (head) => {
+              const type = sniff(head)
+              return type !== undefined && imageTypes.includes(type)
+                ? undefined
+                : new UnsupportedFileType({
                     message: `an image must be a PNG, JPEG, GIF or WebP file; ${
                       type === undefined ? "this file's content is none of these" : `this file's content is ${type}`
                     }`
                   })
-                )
+            },
+            empty: () => new InvalidInput({ message: "file: the image is empty" })
           })
-          const checked = Stream.mapEffect(
-            input.content,
-            (
-              chunk: Uint8Array
-            ): Effect.Effect<Uint8Array, FileTooLarge | UnsupportedFileType | StorageQuotaExceeded> => {
-              size += chunk.length
-              if (size > MAX_IMAGE_BYTES) {
-                return Effect.fail(new FileTooLarge({ message: `an image may be at most ${maxMb} MB` }))
-              }
-              if (size > quotas.maxBytesPerWorkspace) {
-                return Effect.fail(
-                  new FileTooLarge({ message: "this image is larger than the workspace's storage quota" })
-                )
-              }
-              if (head.length < HEAD_BYTES) {
-                const before = head.length
-                const more = chunk.subarray(0, HEAD_BYTES - head.length)
-                const joined = new Uint8Array(head.length + more.length)
-                joined.set(head)
-                joined.set(more, head.length)
-                head = joined
-                if (before < 512 && head.length >= 512) return Effect.as(judge, chunk)
-              }
-              return Effect.succeed(chunk)
-            }
-          ).pipe(
-            Stream.concat(
-              Stream.fromEffectDrain(
-                Effect.suspend((): Effect.Effect<void, InvalidInput | UnsupportedFileType> => {
-                  if (size === 0) return Effect.fail(new InvalidInput({ message: "file: the image is empty" }))
-                  return head.length >= 512 ? Effect.void : judge
-                })
-              )
-            )
-          )
-          yield* blobs.put(key, checked)
-          const found = dimensions(type!, head)
+          yield* blobs.put(key, inspected.stream)
+          const size = inspected.size()
+          // The judge passed: the bytes are one of the image types.
+          const type = sniff(inspected.head())!
+          const found = dimensions(type, inspected.head())
           const now = new Date(yield* Clock.currentTimeMillis)
           const rows = yield* sql
             .withTransaction(
@@ -343,7 +307,7 @@ export class Images extends Context.Service<
                 files.claimQuota(actor.workspaceId, null, size),
                 sql<ImageRow>`
                 insert into images (id, workspace_id, name, size, type, width, height, storage_key, created_at)
-                values (${id}, ${actor.workspaceId}, ${name}, ${size}, ${type!}, ${found?.width ?? null},
+                values (${id}, ${actor.workspaceId}, ${name}, ${size}, ${type}, ${found?.width ?? null},
                   ${found?.height ?? null}, ${key}, ${now})
                 returning ${sql.literal(columns)}`
               )

@@ -66,7 +66,6 @@ import {
   recalledPage,
   pageAnswers,
   StepRefused,
-  MULTIPART_OVERHEAD_BYTES,
   MAX_FILE_BYTES,
   collectStep
 } from "./Steps.ts"
@@ -84,6 +83,7 @@ import {
   makeLimiter
 } from "./PageSecurity.ts"
 import { refusalMessage, UploadLimiter } from "./UploadLimits.ts"
+import { MULTIPART_OVERHEAD_BYTES } from "../web/MultipartUploads.ts"
 import { firstAsked, nextAsked, pageAsked, pagePlaceOf, prefillFromUrl, previousAsked } from "./Prefill.ts"
 import * as ResponseLimits from "../cases/ResponseLimits.ts"
 import * as AccessCodes from "./AccessCodes.ts"

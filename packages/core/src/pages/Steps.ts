@@ -308,9 +308,6 @@ export class StepRefused extends Schema.TaggedError<StepRefused>()("StepRefused"
 export const isMultipartStep = (path: string, contentType: string | undefined): boolean =>
   /^\/f\/[^/]+\/?$/.test(path) && (contentType ?? "").toLowerCase().startsWith("multipart/form-data")
 
-/** Room for the multipart framing besides the file and the fields. */
-export const MULTIPART_OVERHEAD_BYTES = 64 * 1024
-
 /** The largest file any question accepts (`maxSizeMb` is at most 100). */
 export const MAX_FILE_BYTES = 100 * 1024 * 1024
 

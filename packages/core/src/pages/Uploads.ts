@@ -27,6 +27,7 @@ import * as Multipart from "effect/http/Multipart"
 import type { FileAnswer } from "../forms/Answers.ts"
 import { Files, type UploadError, type UploadTarget } from "../files/Files.ts"
 import { domainResponse } from "../web/ApiErrors.ts"
+import { MULTIPART_OVERHEAD_BYTES, multipartRefusal } from "../web/MultipartUploads.ts"
 import * as RateLimit from "../web/RateLimit.ts"
 import { refusalMessage, UploadLimiter } from "./UploadLimits.ts"
 
@@ -37,9 +38,6 @@ export const uploadPath = "/f/:publicId/uploads"
 
 /** Whether a request path is the upload route's. */
 export const isUploadPath = (path: string): boolean => /^\/f\/[^/]+\/uploads\/?$/.test(path)
-
-/** Room for the multipart framing and small fields besides the file itself. */
-const MULTIPART_OVERHEAD_BYTES = 64 * 1024
 
 /**
  * The multipart parser's limits for a body carrying one file of at most
@@ -68,31 +66,12 @@ export const withMultipartLimits =
 const json = (status: number, body: object, headers?: Record<string, string>) =>
   HttpServerResponse.jsonUnsafe(body, headers === undefined ? { status } : { status, headers })
 
-const multipartRefusal = (error: Multipart.MultipartError, target: UploadTarget) => {
-  switch (error.reason._tag) {
-    case "FileTooLarge":
-    case "BodyTooLarge":
-      return json(
-        413,
-        {
-          error: `${JSON.stringify(target.field.label)} takes files of at most ${target.maxBytes / (1024 * 1024)} MB`
-        },
-        { connection: "close" }
-      )
-    case "TooManyParts":
-    case "FieldTooLarge":
-      return json(
-        413,
-        { error: 'send one file part named "file" (and at most a few small fields)' },
-        {
-          connection: "close"
-        }
-      )
-    case "Parse":
-      return json(400, { error: "the body is not valid multipart/form-data" })
-    case "InternalError":
-      return json(400, { error: "the upload could not be read (the connection was cut?)" })
-  }
+const refusedBody = (error: Multipart.MultipartError, target: UploadTarget) => {
+  const refused = multipartRefusal(
+    error,
+    `${JSON.stringify(target.field.label)} takes files of at most ${target.maxBytes / (1024 * 1024)} MB`
+  )
+  return json(refused.status, { error: refused.error }, refused.status === 413 ? { connection: "close" } : undefined)
 }
 
 /** Answered when the body is not one. */
@@ -193,7 +172,7 @@ export const layer = () =>
               case "BlobStoreError":
                 return yield* Effect.die(error)
               case "MultipartError":
-                return multipartRefusal(error, target)
+                return refusedBody(error, target)
               case "NoFilePart":
                 return json(400, { error: 'send exactly one file part, named "file"' })
               default:

@@ -2,29 +2,14 @@
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
-import type * as Multipart from "effect/http/Multipart"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { type Image, Images, MAX_IMAGE_BYTES } from "../../files/Images.ts"
 import { Api, CurrentActor } from "../../api/Api.ts"
 import { BadRequest, handle, PayloadTooLarge } from "../../web/ApiErrors.ts"
+import { multipartRefusal } from "../../web/MultipartUploads.ts"
 
 /** The upload route's path: the router's 1 MiB body limit skips it (the image's own limit applies). */
 export const imageUploadPath = "/api/images"
-
-const multipartRefusal = (error: Multipart.MultipartError) => {
-  switch (error.reason._tag) {
-    case "FileTooLarge":
-    case "BodyTooLarge":
-      return new PayloadTooLarge({ error: `an image may be at most ${MAX_IMAGE_BYTES / (1024 * 1024)} MB` })
-    case "TooManyParts":
-    case "FieldTooLarge":
-      return new PayloadTooLarge({ error: 'send one file part named "file" (and at most a few small fields)' })
-    case "Parse":
-      return new BadRequest({ error: "the body is not valid multipart/form-data" })
-    case "InternalError":
-      return new BadRequest({ error: "the upload could not be read (the connection was cut?)" })
-  }
-}
 
 /** The headers of an image from the library: its own type, never sniffed, loading and running nothing. */
 const imageHeaders = {
@@ -57,7 +42,11 @@ export const ImagesHandlers = HttpApiBuilder.group(
           }).pipe(
             Effect.catchTag("MultipartError", (error) =>
               Effect.sync(() => {
-                refusal = multipartRefusal(error)
+                const refused = multipartRefusal(error, `an image may be at most ${MAX_IMAGE_BYTES / (1024 * 1024)} MB`)
+                refusal =
+                  refused.status === 413
+                    ? new PayloadTooLarge({ error: refused.error })
+                    : new BadRequest({ error: refused.error })
               })
             ),
             // Whatever fails after the image was stored takes the image with it.
