@@ -1,6 +1,7 @@
 // The dependency rules of the source tree (issue #21), checked in CI by `npm run lint:deps`.
 // Layers of packages/core/src, lowest first; a layer may import only the layers below it:
 //   kernel/ (ids, errors, display text, links, signing secrets) and Options.ts (leaf configuration)
+//   languages/ (language tags, the page's message catalogues)
 //   storage/ (the database, migrations, notifications)
 //   the bounded contexts: identity/ forms/ cases/ files/ outbox/ email/ generation/
 //   delivery/ (the background worker)
@@ -30,6 +31,12 @@ module.exports = {
       to: { circular: true }
     },
     layer("kernel-is-a-leaf", `${core}kernel/`, `${core}(?!kernel/)`, "The kernel imports nothing of ours."),
+    layer(
+      "languages-know-the-kernel-only",
+      `${core}languages/`,
+      `${core}(?!languages/|kernel/)`,
+      "Language tags and message catalogues know nothing of the domain."
+    ),
     layer("storage-knows-no-domain", `${core}storage/`, `${core}(?!storage/|kernel/)`, "Storage knows the kernel only."),
     layer(
       "domain-knows-no-surface",

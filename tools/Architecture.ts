@@ -19,6 +19,7 @@ const end = "<!-- architecture:end -->"
 /** The folders of core, lowest layer first, with what each holds. */
 const folders: ReadonlyArray<readonly [string, string]> = [
   ["kernel", "the shared kernel: ids, domain errors, display text, links, signing secrets"],
+  ["languages", "language tags and their choice, the message catalogues of the page's own words (13 languages)"],
   ["storage", "the database (PostgreSQL or embedded PGlite), migrations, LISTEN/NOTIFY"],
   ["identity", "workspaces, accounts, members and roles, API keys, sessions, passwords, actors, invitations"],
   ["forms", "forms, questions and answer rules, form logic, stages"],

@@ -23,6 +23,7 @@ import * as SqlClient from "effect/sql/SqlClient"
 import { Api, Documented } from "./api/Api.ts"
 import { FilesHandlers } from "./http/handlers/FilesHandlers.ts"
 import { ImagesHandlers, imageUploadPath } from "./http/handlers/ImagesHandlers.ts"
+import { TranslationsHandlers } from "./http/handlers/TranslationsHandlers.ts"
 import { FormsHandlers } from "./http/handlers/FormsHandlers.ts"
 import { GenerateHandlers } from "./http/handlers/GenerateHandlers.ts"
 import { MembersHandlers } from "./http/handlers/MembersHandlers.ts"
@@ -469,6 +470,7 @@ export const layer = (options: HttpOptions = {}) => {
           WebhooksHandlers,
           FilesHandlers,
           ImagesHandlers,
+          TranslationsHandlers,
           GenerateHandlers,
           NotificationsHandlers,
           EmailsHandlers,

@@ -40,6 +40,7 @@ import * as Options from "./Options.ts"
 import * as Services from "./Services.ts"
 import type * as Database from "./storage/Database.ts"
 import * as Links from "./kernel/Links.ts"
+import * as Messages from "./languages/Messages.ts"
 
 /** Options of {@link make}. */
 export interface QformsOptions {
@@ -89,6 +90,17 @@ export interface QformsOptions {
    * `OpenAiFormGenerator.layer({ baseUrl, model })` for a model, or `FormGenerator.layerNone` to switch generation off.
    */
   readonly formGenerator?: Layer.Layer<FormGenerator> | undefined
+  /**
+   * The words qforms says to respondents, by language: any message of a built-in language replaced, or a
+   * language added (its missing messages are said in English). Keys and values as in
+   * `languages/catalogues/en.ts`, ICU MessageFormat; checked at start.
+   *
+   * @example
+   * ```ts
+   * Qforms.make({ messages: { de: { "page.submit": "Abschicken" }, sv: { "page.submit": "Skicka", "page.back": "Tillbaka" } } })
+   * ```
+   */
+  readonly messages?: Messages.CustomMessages | undefined
   /** Maps the host's signed-in user to a qforms member (API keys keep working). */
   readonly resolveActor?: ResolveActor | undefined
   /**
@@ -238,7 +250,7 @@ const httpOptions = (options: QformsOptions): Http.HttpOptions => ({
 
 /** Where `make` and the layers fail at once on options that cannot work, before anything is opened. */
 const check = (options: QformsOptions) => {
-  const invalid = Options.problem(options) ?? sentLinksProblem(options)
+  const invalid = Options.problem(options) ?? sentLinksProblem(options) ?? Messages.customProblem(options.messages)
   if (invalid !== undefined) throw new Error(`Invalid Qforms options: ${invalid}`)
 }
 
@@ -264,7 +276,8 @@ export const layerServices = (options: QformsOptions = {}) => {
     Context.make(IdentityBridge, options.resolveActor).pipe(
       Context.add(DeliveryConfig, { ...DeliveryConfig.defaultValue(), ...options.delivery }),
       Context.add(Links.SentLinkBase, appUrl),
-      Context.add(Files.UploadQuotas, uploadQuotas(options))
+      Context.add(Files.UploadQuotas, uploadQuotas(options)),
+      Context.add(Messages.MessageCatalogues, Messages.make(options.messages))
     )
   )
   const services = databaseLayer(options.database, options.files).pipe(

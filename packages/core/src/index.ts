@@ -98,6 +98,12 @@ export * as Forms from "./forms/Forms.ts"
 export * as Fields from "./forms/Fields.ts"
 /** Answers to questions: their Schemas and validation against a form's questions. */
 export * as Answers from "./forms/Answers.ts"
+/** A form in other languages: the `Translation` Schema, what a translation lacks, a form in a language. */
+export * as Translations from "./forms/Translations.ts"
+/** Language tags, their direction and the choice of a language (`?lang=`, `Accept-Language`). */
+export * as Languages from "./languages/Languages.ts"
+/** The page's own words in 13 languages (ICU MessageFormat); a host's messages over them (`Qforms.make({ messages })`). */
+export * as Messages from "./languages/Messages.ts"
 /** Responses (cases): submit, list, triage; their Schemas. */
 export * as Responses from "./cases/Responses.ts"
 /** Stages a form's cases move through. */

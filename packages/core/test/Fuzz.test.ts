@@ -73,7 +73,17 @@ interface Fixture {
   readonly fields: Readonly<Record<string, number>>
 }
 
-type Placeholder = "form" | "response" | "stage" | "subscription" | "delivery" | "file" | "image" | "account" | "key"
+type Placeholder =
+  | "form"
+  | "response"
+  | "stage"
+  | "subscription"
+  | "delivery"
+  | "file"
+  | "image"
+  | "account"
+  | "key"
+  | "language"
 
 interface Route {
   readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
@@ -190,6 +200,14 @@ const routes: ReadonlyArray<Route> = [
   { method: "POST", path: "/images" },
   { method: "GET", path: "/images/:image" },
   { method: "DELETE", path: "/images/:image" },
+  { method: "GET", path: "/forms/:form/translations" },
+  { method: "GET", path: "/forms/:form/translations/:language" },
+  {
+    method: "PUT",
+    path: "/forms/:form/translations/:language",
+    body: () => ({ title: "Fuzz-Formular", description: "Vom Fuzzer", buttons: { submit: "Senden" }, status: "ready" })
+  },
+  { method: "DELETE", path: "/forms/:form/translations/:language" },
   { method: "POST", path: "/v1/forms/generate", body: () => ({ prompt: "A contact form", publish: true }) },
   { method: "GET", path: "/forms/:form/notifications" },
   {
@@ -238,11 +256,13 @@ const validId = (f: Fixture, p: Placeholder): string =>
             ? f.fileId
             : p === "image"
               ? f.imageId
-              : // Never a member or key in use: removing the owner or revoking the fuzzer's own key would end the run
-                // (the valid paths are covered by App.test.ts).
-                p === "account" || p === "key"
-                ? "2147483647"
-                : encodeURIComponent(f.subscriptionId)
+              : p === "language"
+                ? "de"
+                : // Never a member or key in use: removing the owner or revoking the fuzzer's own key would end the run
+                  // (the valid paths are covered by App.test.ts).
+                  p === "account" || p === "key"
+                  ? "2147483647"
+                  : encodeURIComponent(f.subscriptionId)
 
 // ---------------------------------------------------------------------------
 // What a generated request is (plain data, so fast-check prints and shrinks it)
@@ -1126,7 +1146,7 @@ const toWire = (req: FuzzRequest, f: Fixture, keys: Keys): Wire => {
   const path =
     "/api" +
     route.path.replace(
-      /:(form|response|stage|subscription|delivery|file|image|account|key)\b/g,
+      /:(form|response|stage|subscription|delivery|file|image|account|key|language)\b/g,
       (_, p: Placeholder) => {
         const token = route.fixedIds ? "valid" : (req.ids[i++] ?? "valid")
         return token === "valid"

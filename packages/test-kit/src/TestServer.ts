@@ -42,6 +42,14 @@ export interface TestServerOptions {
   readonly app?: AppOptions | boolean | undefined
   /** The host's identity bridge (its signed-in users act as members). */
   readonly resolveActor?: ResolveActor | undefined
+  /** Where qforms is reached (needed with `mail`: links in e-mails are absolute). */
+  readonly appUrl?: string | undefined
+  /** E-mail through a mailer (e.g. the test kit's SMTP sink); give `delivery.worker` to send what is queued. */
+  readonly mail?: Qforms.QformsOptions["mail"] | undefined
+  /** Delivery settings; by default no delivery worker runs. */
+  readonly delivery?: Qforms.QformsOptions["delivery"] | undefined
+  /** The host's own messages over the built-in catalogues. */
+  readonly messages?: Qforms.QformsOptions["messages"] | undefined
 }
 
 /** Starts qforms one way or another, on a test database. */
@@ -54,7 +62,10 @@ const passedOn = (options: TestServerOptions) => ({
   uploads: options.uploads,
   publicPage: options.publicPage,
   app: options.app,
-  resolveActor: options.resolveActor
+  resolveActor: options.resolveActor,
+  mail: options.mail,
+  messages: options.messages,
+  appUrl: options.appUrl
 })
 
 export const startTestServer: StartServer = async (
@@ -68,7 +79,7 @@ export const startTestServer: StartServer = async (
     database,
     ...(options.filesDirectory === undefined ? {} : { files: { directory: options.filesDirectory } }),
     formGenerator: FormGenerator.FormGenerator.layerNone,
-    delivery: { worker: false }
+    delivery: { worker: false, ...options.delivery }
   }
   const runtime = ManagedRuntime.make(Qforms.layerServices(qformsOptions))
   const context = await runtime.context()

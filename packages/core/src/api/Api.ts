@@ -42,6 +42,8 @@ import { NotificationSettings, NotificationSettingsInput } from "../outbox/FormN
 import { ConfirmationSettings, EmailSettings, ResponseEmail, SendEmailInput } from "../email/RespondentEmails.ts"
 import { Id } from "../kernel/Ids.ts"
 import { Image, ImageList, MAX_IMAGE_BYTES } from "../files/Images.ts"
+import { LanguageTag } from "../languages/Languages.ts"
+import { Translation, TranslationDetail, TranslationList } from "../forms/Translations.ts"
 import { uploadLimits } from "../web/MultipartUploads.ts"
 import {
   BadGateway,
@@ -521,6 +523,48 @@ export class ImagesGroup extends HttpApiGroup.make("images").add(
   )
 ) {}
 
+const TranslationParams = {
+  formId: Id,
+  language: LanguageTag.annotate({ description: "The translation's language: a BCP 47 tag (de, pt-BR, zh-Hans)." })
+}
+
+/** A form in other languages (see `forms/Translations.ts`). */
+export class TranslationsGroup extends HttpApiGroup.make("translations").add(
+  HttpApiEndpoint.get("list", "/forms/:formId/translations", {
+    params: FormIdParams,
+    success: TranslationList,
+    error: NotFound
+  }).annotate(
+    OpenApi.Description,
+    "Extension: the form's own language and how far each translation is (texts translated of the form's total)."
+  ),
+  HttpApiEndpoint.get("get", "/forms/:formId/translations/:language", {
+    params: TranslationParams,
+    success: TranslationDetail,
+    error: NotFound
+  }).annotate(
+    OpenApi.Description,
+    "Extension: one translation, with the form's texts it does not have yet (`missing`: where each goes and the " +
+      "form's own words)."
+  ),
+  HttpApiEndpoint.put("put", "/forms/:formId/translations/:language", {
+    params: TranslationParams,
+    payload: Translation,
+    success: TranslationDetail,
+    error: [NotFound, Forbidden]
+  }).annotate(
+    OpenApi.Description,
+    "Extension: sets the form's translation into a language (owners, admins and members), replacing the one " +
+      "there was. Questions by id, choices, rows and columns by the form's own text; 400 naming anything the form " +
+      "does not have. `status: draft` keeps it off the page until it is reviewed."
+  ),
+  HttpApiEndpoint.delete("remove", "/forms/:formId/translations/:language", {
+    params: TranslationParams,
+    success: HttpApiSchema.NoContent,
+    error: [NotFound, Forbidden]
+  }).annotate(OpenApi.Description, "Extension: takes the translation away (the page no longer offers it).")
+) {}
+
 /** Form generation from a description. */
 export class GenerateGroup extends HttpApiGroup.make("generate").add(
   HttpApiEndpoint.post("generate", "/v1/forms/generate", {
@@ -584,6 +628,7 @@ export class Api extends HttpApi.make("qforms")
   .add(WebhooksGroup)
   .add(FilesGroup)
   .add(ImagesGroup)
+  .add(TranslationsGroup)
   .add(GenerateGroup)
   .add(NotificationsGroup)
   .add(EmailsGroup)

@@ -38,7 +38,9 @@ export const AnswerState = Schema.Struct({
   /** The questions pre-filled from the page's link (ids), which a form with `skipPrefilled` does not ask. */
   prefilled: Schema.optionalKey(Schema.Array(Schema.String)),
   /** The tag of the form's access code, once the respondent typed it (`pages/AccessCodes.ts`). */
-  access: Schema.optionalKey(Schema.String)
+  access: Schema.optionalKey(Schema.String),
+  /** The language the respondent answers in (`pages/Voice.ts`): the page keeps speaking it. */
+  language: Schema.optionalKey(Schema.String)
 }).annotate({ identifier: "AnswerState" })
 export type AnswerState = typeof AnswerState.Type
 

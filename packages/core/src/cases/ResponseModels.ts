@@ -8,6 +8,7 @@
 import * as Schema from "effect/Schema"
 import * as SchemaTransformation from "effect/SchemaTransformation"
 import { Activity } from "./Activities.ts"
+import { LanguageTag } from "../languages/Languages.ts"
 import { AnswerInputs, AnswerValue } from "../forms/Answers.ts"
 import { Field } from "../forms/Fields.ts"
 import * as FormLogic from "../forms/FormLogic.ts"
@@ -40,6 +41,11 @@ export const ResponseRow = Schema.Struct({
   // Before the optional keys: the streamed list writes rows in this order too (see `toRow`).
   /** Extension (partial responses): false while the respondent has not submitted yet. */
   finished: Schema.Boolean,
+  language: Schema.NullOr(Schema.String).annotate({
+    description:
+      "Extension: the language the response was given in (BCP 47: the public page's, or `language` of an API " +
+      "submission); null when not known (then the form's own). Answers are keyed the same in every language."
+  }),
   answers: Schema.optionalKey(Schema.Record(Schema.String, Schema.String)),
   summary: Schema.optionalKey(Schema.String)
 }).annotate({ identifier: "ResponseRow" })
@@ -58,7 +64,9 @@ export const Tag = Schema.String.check(Schema.isMaxLength(30, { message: "each t
 export const SubmitInput = Schema.Struct({
   values: AnswerInputs,
   /** Extension (form logic): values of the form's hidden fields, by name. */
-  hidden: Schema.optionalKey(FormLogic.HiddenValues)
+  hidden: Schema.optionalKey(FormLogic.HiddenValues),
+  /** Extension: the language the answers were given in (BCP 47), recorded on the response. */
+  language: Schema.optionalKey(LanguageTag)
 }).annotate({ identifier: "SubmitResponse" })
 export type SubmitInput = typeof SubmitInput.Type
 
@@ -75,6 +83,8 @@ export const PublicSubmitInput = Schema.Struct({
     description:
       "The page's answer token (from the form page): when given, a submission too soon after opening is refused."
   }),
+  /** The language the answers were given in (BCP 47); a page's token carries its own. */
+  language: Schema.optionalKey(LanguageTag),
   /** The form's access code, for a form with the setting `accessCode`. */
   accessCode: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200))).annotate({
     description: "The form's access code, when its settings have one (or a token from a page where it was typed)."

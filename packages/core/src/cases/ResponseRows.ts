@@ -28,9 +28,10 @@ export interface Row {
   readonly source: string
   readonly answers: Record<string, AnswerValue>
   readonly finished: boolean
+  readonly language: string | null
 }
 
-export const columns = `id, form_id, submitted_at, updated_at, name, email, stage_id, assignee_id, tags, source, answers, finished`
+export const columns = `id, form_id, submitted_at, updated_at, name, email, stage_id, assignee_id, tags, source, answers, finished, language`
 
 /** The flat answers and summary of a response's values (`Summaries.flattener` of its form's fields). */
 export type Flatten = ReturnType<typeof Summaries.flattener>
@@ -47,7 +48,8 @@ export const toRow = (row: Row, flatten: Flatten | undefined): ResponseRow => {
     tags: row.tags,
     source: row.source,
     values: row.answers,
-    finished: row.finished
+    finished: row.finished,
+    language: row.language
   }
   if (flatten === undefined) return base
   const { answers, summary } = flatten(row.answers)
@@ -84,7 +86,8 @@ export const eventPayload = (
   stage,
   respondent: { name: row.name, email: row.email },
   answers: Summaries.flatAnswers(fields, row.answers, linkBase),
-  summary: Summaries.summary(fields, row.answers, linkBase)
+  summary: Summaries.summary(fields, row.answers, linkBase),
+  ...(row.language === null ? {} : { language: row.language })
 })
 
 /** The row of a response of the workspace (locked `for update` when `lock`), or `ResponseNotFound`. */

@@ -91,7 +91,12 @@ export class Responses extends Context.Service<
       formId: number,
       input: SubmitInput,
       source: ResponseSource,
-      options?: { readonly partialId?: number | undefined; readonly form?: SubmittedForm | undefined }
+      options?: {
+        readonly partialId?: number | undefined
+        readonly form?: SubmittedForm | undefined
+        /** The language the answers were given in (the page's); else the input's `language`. */
+        readonly language?: string | undefined
+      }
     ) => Effect.Effect<ResponseRow, FormNotFound | Conflict | InvalidInput | Forbidden | SqlError.SqlError>
     /**
      * Saves the answers so far as a partial response (`finished: false`): the
@@ -173,8 +178,10 @@ export class Responses extends Context.Service<
         options: {
           readonly partialId?: number | undefined
           readonly form?: SubmittedForm | undefined
+          readonly language?: string | undefined
         } = {}
       ) {
+        const language = options.language ?? input.language ?? null
         yield* Actors.requireSubmit(actor)
         const now = new Date(yield* Clock.currentTimeMillis)
         const form = yield* openForm(actor, formId, options.form)
@@ -263,7 +270,7 @@ export class Responses extends Context.Service<
             update responses set contact_id = ${contactId}, submitted_at = ${now}, updated_at = ${now},
               name = ${name}, email = ${respondent.email}, source = ${source}, answers = ${JSON.stringify(values)}::jsonb,
               search_text = lower(array_to_string(tags, ' ')) || ${"\n"} || ${text.slice(text.indexOf("\n") + 1)},
-              finished = true
+              finished = true, language = ${language}
             where workspace_id = ${actor.workspaceId} and form_id = ${formId} and id = ${options.partialId}
               and not finished
             returning ${sql.literal(columns)}`
@@ -280,7 +287,8 @@ export class Responses extends Context.Service<
               tags: [],
               source,
               answers: values,
-              finished: true
+              finished: true,
+              language
             }
             const event = yield* events.recordWith(
               actor.workspaceId,
@@ -310,10 +318,11 @@ export class Responses extends Context.Service<
               inTransaction ? sql`select 1 as held` : forms.holdForSubmissionNow(actor.workspaceId, formId)
             }), response as (
               insert into responses (id, workspace_id, form_id, contact_id, submitted_at, updated_at, name, email,
-                tags, source, answers, search_text)
+                tags, source, answers, search_text, language)
               overriding system value
               select ${id}, ${actor.workspaceId}, ${formId}, ${contactId}, ${now}, ${now}, ${name},
-                ${respondent.email}, ${[]}::text[], ${source}, ${JSON.stringify(values)}::jsonb, ${text} from held
+                ${respondent.email}, ${[]}::text[], ${source}, ${JSON.stringify(values)}::jsonb, ${text}, ${language}
+              from held
               returning ${sql.literal(columns)}
             ), ${sql.csv(writes)}
             select response.* from response, notice`)[0]
@@ -323,8 +332,8 @@ export class Responses extends Context.Service<
             yield* files.attach(actor.workspaceId, row.id, uploads.fileIds, now)
             yield* respondentEmails.queueConfirmation(
               actor,
-              { id: row.id, formId, email: row.email, values: row.answers },
-              fields,
+              { id: row.id, formId, email: row.email, values: row.answers, language: row.language },
+              form,
               now
             )
             return toRow(row, undefined)

@@ -30,6 +30,8 @@ import type { AnswerValue } from "../forms/Answers.ts"
 import { SentLinkBase } from "../kernel/Links.ts"
 import { Mailer, notConfiguredMessage } from "./Mailer.ts"
 import { formatAnswer, summary } from "../cases/Summaries.ts"
+import { DEFAULT_LANGUAGE, forDisplay, localize, type Translations } from "../forms/Translations.ts"
+import { MessageCatalogues, type Messages } from "../languages/Messages.ts"
 
 // ---------------------------------------------------------------------------
 // Schemas
@@ -319,6 +321,46 @@ const toReply = (row: ReplyRow): ResponseReply => ({
   files: row.files ?? []
 })
 
+/**
+ * A confirmation as the respondent reads it: in the language of their
+ * response, the form's translation of its subject and body, else (for the
+ * default confirmation, whatever language the form is in) the built-in one in
+ * that language, else the form's own; questions and answers in that language.
+ */
+const inLanguage = (
+  form: ConfirmedForm,
+  response: SubmittedResponse,
+  confirmation: ConfirmationSettings,
+  messages: Messages
+) => {
+  const own = form.settings.language ?? DEFAULT_LANGUAGE
+  const language = response.language ?? own
+  const translations = form.translations ?? {}
+  const translation = language !== own && Object.hasOwn(translations, language) ? translations[language] : undefined
+  const { form: localized, wording } = localize(
+    { title: "", description: null, fields: form.fields, settings: {} },
+    translation
+  )
+  const shown =
+    language === own
+      ? { fields: form.fields, values: response.values }
+      : forDisplay(localized.fields, response.values, wording, {
+          yes: messages.say(language, "question.yes"),
+          no: messages.say(language, "question.no")
+        })
+  const builtIn = (key: "email.confirmationSubject" | "email.confirmationBody", text: string, standard: string) =>
+    text === standard ? messages.say(language, key, { answers: "{{answers}}" }) : text
+  return {
+    subject:
+      translation?.confirmation?.subject ??
+      builtIn("email.confirmationSubject", confirmation.subject, defaultConfirmation.subject),
+    body:
+      translation?.confirmation?.body ?? builtIn("email.confirmationBody", confirmation.body, defaultConfirmation.body),
+    fields: shown.fields,
+    values: shown.values
+  }
+}
+
 /** The host part of an address like `Forms <forms@example.com>` (for Message-IDs). */
 const domainOf = (from: string | null) => /@([A-Za-z0-9.-]+)>?\s*$/.exec(from ?? "")?.[1] ?? "qforms.invalid"
 
@@ -328,6 +370,15 @@ export interface SubmittedResponse {
   readonly formId: number
   readonly email: string | null
   readonly values: Readonly<Record<string, AnswerValue>>
+  /** The language it was given in (null: the form's own). */
+  readonly language: string | null
+}
+
+/** What a confirmation is written from: the form's questions, its own language and its translations. */
+export interface ConfirmedForm {
+  readonly fields: ReadonlyArray<Field>
+  readonly settings: { readonly language?: string | undefined }
+  readonly translations?: Translations | undefined
 }
 
 /**
@@ -352,12 +403,15 @@ export class RespondentEmails extends Context.Service<
     /**
      * Queues the form's confirmation to a new response, if the form has one
      * enabled, the response has an address and e-mail is configured (inside the
-     * submission's transaction).
+     * submission's transaction), in the language the response was given in:
+     * the form's translation of the subject and body (else, for the default
+     * confirmation, the built-in one in that language), with the questions and
+     * answers in that language.
      */
     readonly queueConfirmation: (
       actor: Actors.Actor,
       response: SubmittedResponse,
-      fields: ReadonlyArray<Field>,
+      form: ConfirmedForm,
       at: Date
     ) => Effect.Effect<void, SqlError.SqlError>
     readonly getConfirmation: (
@@ -537,18 +591,19 @@ export class RespondentEmails extends Context.Service<
       const queueConfirmation = Effect.fn("RespondentEmails.queueConfirmation")(function* (
         actor: Actors.Actor,
         response: SubmittedResponse,
-        fields: ReadonlyArray<Field>,
+        form: ConfirmedForm,
         at: Date
       ) {
         if (response.email === null || !(yield* Mailer).configured) return
         const confirmation = yield* readConfirmation(actor.workspaceId, response.formId)
         if (!confirmation.enabled) return
         const linkBase = yield* SentLinkBase
-        const subject = fillTemplate(confirmation.subject, fields, response.values, linkBase)
+        const written = inLanguage(form, response, confirmation, yield* MessageCatalogues)
+        const subject = fillTemplate(written.subject, written.fields, written.values, linkBase)
           .replace(/[\r\n]+/g, " ")
           .slice(0, 200)
         // The answers go in as literal text: only the owner's links are links (and tracked).
-        const body = fillTemplateParts(confirmation.body, fields, response.values, linkBase)
+        const body = fillTemplateParts(written.body, written.fields, written.values, linkBase)
         yield* queue(actor, response.id, "confirmation", response.email, subject, body.template, at, body.answers)
       })
 

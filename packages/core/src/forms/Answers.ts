@@ -11,6 +11,8 @@ import * as Predicate from "effect/Predicate"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import { stripBidiControls } from "../kernel/DisplayText.ts"
+import * as Messages from "../languages/Messages.ts"
+import type { Message, MessageKey, MessageValues } from "../languages/Messages.ts"
 import {
   byPosition,
   DEFAULT_RATING_MAX,
@@ -226,10 +228,43 @@ export interface AnswerIssue {
   readonly message: string
 }
 
-type Check = Result.Result<AnswerValue, string>
+type Check = Result.Result<AnswerValue, Message>
+
+/** Says a message in a language: the page's voice, or English (what the API says). */
+export type Say = (key: MessageKey, values?: MessageValues) => string
+
+const englishMessages = Messages.make()
+
+/** Says a message in English. */
+export const sayEnglish: Say = (key, values) => englishMessages.say("en", key, values)
+
+/** The messages naming a part of a contact or address: the part is named in the message's language. */
+const partKeys: ReadonlySet<MessageKey> = new Set([
+  "answer.partRequired",
+  "answer.partText",
+  "answer.partMax",
+  "answer.partEmail",
+  "answer.partPhone"
+])
+
+/**
+ * A check's message in a language (a contact's or address's part named in it too).
+ *
+ * @example
+ * ```ts
+ * messageText({ key: "answer.required", values: { q: '"Email"' } }) // "\"Email\" is required"
+ * ```
+ */
+export const messageText = (message: Message, say: Say = sayEnglish): string => {
+  const values = message.values
+  const part = values?.["part"]
+  return partKeys.has(message.key) && typeof part === "string"
+    ? say(message.key, { ...values, part: say(`part.${part}` as MessageKey) })
+    : say(message.key, values)
+}
 
 const ok = (value: AnswerValue): Check => Result.succeed(value)
-const bad = (message: string): Check => Result.fail(message)
+const bad = (key: MessageKey, values: MessageValues): Check => Result.fail({ key, values })
 
 const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/
 const TEL = /^[0-9 +\-().]{7,20}$/
@@ -287,8 +322,6 @@ const isHttpUrl = (s: string): boolean => {
   return protocol === "http:" || protocol === "https:"
 }
 
-const formatNumber = (n: number): string => String(n)
-
 const isOnStep = (value: number, base: number, step: number): boolean => {
   const q = (value - base) / step
   return Math.abs(q - Math.round(q)) <= 1e-9 * Math.max(1, Math.abs(q))
@@ -335,9 +368,9 @@ const matchesAccept = (file: FileAnswer, accept: ReadonlyArray<string>): boolean
 }
 
 const text = (q: string, value: unknown, max: number): Check => {
-  if (!Predicate.isString(value)) return bad(`${q} must be text`)
+  if (!Predicate.isString(value)) return bad("answer.text", { q })
   const s = value.trim()
-  return s.length > max ? bad(`${q} must be at most ${max} characters`) : ok(s)
+  return s.length > max ? bad("answer.textMax", { q, max }) : ok(s)
 }
 
 /** An e-mail address: the `email` question's and a contact's e-mail part's check. */
@@ -348,16 +381,12 @@ const isPhone = (s: string): boolean => TEL.test(s) && s.replace(/\D/g, "").leng
 
 /** The message of a number off its step, counted from `base` (numbers and sliders). */
 const offStep = (q: string, base: number, step: number): Check =>
-  bad(
-    base === 0
-      ? `${q} must be a multiple of ${formatNumber(step)}`
-      : `${q} must be ${formatNumber(base)} plus a multiple of ${formatNumber(step)}`
-  )
+  base === 0 ? bad("answer.multipleOf", { q, step }) : bad("answer.plusMultipleOf", { q, base, step })
 
 /** A number from `min` to `max` that is `min` plus a multiple of `step`: sliders. */
 const onScale = (q: string, value: unknown, min: number, max: number, step: number): Check => {
-  if (!Predicate.isNumber(value) || !Number.isFinite(value)) return bad(`${q} must be a number`)
-  if (value < min || value > max) return bad(`${q} must be from ${formatNumber(min)} to ${formatNumber(max)}`)
+  if (!Predicate.isNumber(value) || !Number.isFinite(value)) return bad("answer.number", { q })
+  if (value < min || value > max) return bad("answer.range", { q, min, max })
   return isOnStep(value, min, step) ? ok(value) : offStep(q, min, step)
 }
 
@@ -365,12 +394,12 @@ const onScale = (q: string, value: unknown, min: number, max: number, step: numb
 const wholeNumber = (q: string, value: unknown, min: number, max: number): Check =>
   Predicate.isNumber(value) && Number.isInteger(value) && value >= min && value <= max
     ? ok(value)
-    : bad(`${q} must be a whole number from ${min} to ${max}`)
+    : bad("answer.wholeRange", { q, min, max })
 
-const partProblem = (info: PartInfo, s: string): string | undefined => {
-  if (s.length > info.maxLength) return `must be at most ${info.maxLength} characters`
-  if (info.name === "email" && !isEmail(s)) return "must be an email address"
-  if (info.name === "phone" && !isPhone(s)) return "must be a phone number"
+const partProblem = (info: PartInfo, s: string): { readonly key: MessageKey; readonly max?: number } | undefined => {
+  if (s.length > info.maxLength) return { key: "answer.partMax", max: info.maxLength }
+  if (info.name === "email" && !isEmail(s)) return { key: "answer.partEmail" }
+  if (info.name === "phone" && !isPhone(s)) return { key: "answer.partPhone" }
   return undefined
 }
 
@@ -379,23 +408,27 @@ const checkParts = (q: string, field: Field, value: unknown): Check => {
   const parts = partsOf(field)
   const names = parts.map((p) => p.name)
   if (!Predicate.isObject(value) || Array.isArray(value)) {
-    return bad(`${q} must be an object with the parts ${names.join(", ")}`)
+    return bad("answer.partsObject", { q, parts: names.join(", ") })
   }
   const unknown = Object.keys(value).find((key) => !names.includes(key))
   if (unknown !== undefined) {
-    return bad(`${q} has an unknown part ${JSON.stringify(unknown)} (parts: ${names.join(", ")})`)
+    return bad("answer.unknownPart", { q, part: JSON.stringify(unknown), parts: names.join(", ") })
   }
   const out: Record<string, string> = {}
   for (const info of parts) {
     const raw = value[info.name]
     const s = Predicate.isString(raw) ? raw.trim() : raw
     if (s === undefined || s === null || s === "") {
-      if (!info.optional) return bad(`${q} (${info.label}) is required`)
+      if (!info.optional) return bad("answer.partRequired", { q, part: info.name })
       continue
     }
-    if (!Predicate.isString(s)) return bad(`${q} (${info.label}) must be text`)
+    if (!Predicate.isString(s)) return bad("answer.partText", { q, part: info.name })
     const problem = partProblem(info, s)
-    if (problem !== undefined) return bad(`${q} (${info.label}) ${problem}`)
+    if (problem !== undefined)
+      return bad(
+        problem.key,
+        problem.max === undefined ? { q, part: info.name } : { q, part: info.name, max: problem.max }
+      )
     out[info.name] = s
   }
   return ok(out)
@@ -407,10 +440,10 @@ const checkMatrix = (q: string, field: Field, value: unknown): Check => {
   const columns = field.options?.columns ?? []
   const multiple = field.options?.multiple === true
   if (!Predicate.isObject(value) || Array.isArray(value)) {
-    return bad(`${q} must be an object with the chosen column${multiple ? "s" : ""} of each row`)
+    return bad(multiple ? "answer.matrixObjectMultiple" : "answer.matrixObject", { q })
   }
   const unknown = Object.keys(value).find((key) => !rows.includes(key))
-  if (unknown !== undefined) return bad(`${q} has an unknown row ${JSON.stringify(unknown)}`)
+  if (unknown !== undefined) return bad("answer.unknownRow", { q, row: JSON.stringify(unknown) })
   // Rows are the form's text: read as own keys only, written with fromEntries (a row may be called "__proto__").
   const out: Array<readonly [string, string | ReadonlyArray<string>]> = []
   let firstMissing: string | undefined
@@ -422,51 +455,51 @@ const checkMatrix = (q: string, field: Field, value: unknown): Check => {
       continue
     }
     if (!Array.isArray(picked) || !picked.every(Predicate.isString)) {
-      return bad(`${q} (${row}) must be ${multiple ? "a list of columns" : "one of the columns"}`)
+      return bad(multiple ? "answer.rowColumnList" : "answer.rowOneColumn", { q, row })
     }
     const chosen = picked.map((c) => c.trim())
     const stray = chosen.find((c) => !columns.includes(c))
-    if (stray !== undefined) return bad(`${q} (${row}) has an unknown column ${JSON.stringify(stray)}`)
-    if (!multiple && chosen.length > 1) return bad(`${q} (${row}) takes one column`)
-    if (new Set(chosen).size !== chosen.length) return bad(`${q} (${row}) must not repeat a column`)
+    if (stray !== undefined) return bad("answer.unknownColumn", { q, row, column: JSON.stringify(stray) })
+    if (!multiple && chosen.length > 1) return bad("answer.rowTakesOne", { q, row })
+    if (new Set(chosen).size !== chosen.length) return bad("answer.rowRepeat", { q, row })
     out.push([row, multiple ? columns.filter((c) => chosen.includes(c)) : chosen[0]!])
   }
   const needed = field.required ? (field.options?.minRows ?? rows.length) : 0
   if (out.length < needed) {
-    return bad(
-      needed === rows.length && firstMissing !== undefined
-        ? `${q} (${firstMissing}) is required`
-        : `${q} needs an answer in at least ${needed} row${needed === 1 ? "" : "s"}`
-    )
+    return needed === rows.length && firstMissing !== undefined
+      ? bad("answer.rowRequired", { q, row: firstMissing })
+      : bad("answer.minRows", { q, count: needed })
   }
   return ok(Object.fromEntries(out))
 }
 
 /** The message of a text typed for "Other" that is too long (select, checkboxes). */
-const otherTooLong = (q: string): Check => bad(`${q}: the other answer must be at most ${OTHER_MAX} characters`)
+const otherTooLong = (q: string): Check => bad("answer.otherTooLong", { q, max: OTHER_MAX })
 
 /** A ranking: the choices in order, each once, as many as the places asked. */
 const checkRanking = (q: string, field: Field, value: unknown): Check => {
-  if (!Array.isArray(value) || !value.every(Predicate.isString)) return bad(`${q} must be a list of choices in order`)
+  if (!Array.isArray(value) || !value.every(Predicate.isString)) return bad("answer.rankingList", { q })
   const choices = field.options?.choices ?? []
   const ranked = value.map((s) => s.trim())
   const unknown = ranked.find((s) => !choices.includes(s))
-  if (unknown !== undefined) return bad(`${q} has an unknown choice ${JSON.stringify(unknown)}`)
-  if (new Set(ranked).size !== ranked.length) return bad(`${q} must not repeat a choice`)
+  if (unknown !== undefined) return bad("answer.unknownChoice", { q, choice: JSON.stringify(unknown) })
+  if (new Set(ranked).size !== ranked.length) return bad("answer.repeatChoice", { q })
   const places = rankedPlaces(field)
   if (ranked.length !== places) {
-    return bad(
-      places === choices.length
-        ? `${q} must rank all ${places} choices (${ranked.length} ranked)`
-        : `${q} must rank exactly ${places} choice${places === 1 ? "" : "s"} (${ranked.length} ranked)`
-    )
+    return bad(places === choices.length ? "answer.rankAll" : "answer.rankExactly", {
+      q,
+      count: places,
+      ranked: ranked.length
+    })
   }
   return ok(ranked)
 }
 
 /** What a required question without an answer is told: a `legal` question must be accepted. */
-const requiredMessage = (field: Field): string =>
-  `${JSON.stringify(field.label)} ${field.type === "legal" ? "must be accepted" : "is required"}`
+const requiredMessage = (field: Field): Message => ({
+  key: field.type === "legal" ? "answer.mustAccept" : "answer.required",
+  values: { q: JSON.stringify(field.label) }
+})
 
 const checkAnswer = (field: Field, value: unknown): Check => {
   const q = JSON.stringify(field.label)
@@ -477,45 +510,42 @@ const checkAnswer = (field: Field, value: unknown): Check => {
     case "long_text":
       return text(q, value, 10000)
     case "email": {
-      if (!Predicate.isString(value)) return bad(`${q} must be an email address`)
+      if (!Predicate.isString(value)) return bad("answer.email", { q })
       const s = value.trim()
-      return isEmail(s) ? ok(s) : bad(`${q} must be an email address`)
+      return isEmail(s) ? ok(s) : bad("answer.email", { q })
     }
     case "tel": {
-      if (!Predicate.isString(value)) return bad(`${q} must be a phone number`)
+      if (!Predicate.isString(value)) return bad("answer.phone", { q })
       const s = value.trim()
-      return isPhone(s) ? ok(s) : bad(`${q} must be a phone number`)
+      return isPhone(s) ? ok(s) : bad("answer.phone", { q })
     }
     case "url": {
-      const message = `${q} must be a URL starting with http:// or https://`
-      if (!Predicate.isString(value)) return bad(message)
+      if (!Predicate.isString(value)) return bad("answer.url", { q })
       const s = value.trim()
-      return s.length <= 2000 && isHttpUrl(s) ? ok(s) : bad(message)
+      return s.length <= 2000 && isHttpUrl(s) ? ok(s) : bad("answer.url", { q })
     }
     case "number": {
-      if (!Predicate.isNumber(value) || !Number.isFinite(value)) return bad(`${q} must be a number`)
+      if (!Predicate.isNumber(value) || !Number.isFinite(value)) return bad("answer.number", { q })
       const min = options?.min
       const max = options?.max
       const step = options?.step
-      if (min !== undefined && value < min) return bad(`${q} must be at least ${formatNumber(min)}`)
-      if (max !== undefined && value > max) return bad(`${q} must be at most ${formatNumber(max)}`)
+      if (min !== undefined && value < min) return bad("answer.atLeast", { q, min })
+      if (max !== undefined && value > max) return bad("answer.atMost", { q, max })
       if (step !== undefined && step > 0 && !isOnStep(value, min ?? 0, step)) return offStep(q, min ?? 0, step)
       return ok(value)
     }
     case "date": {
-      const message = `${q} must be a date in the form YYYY-MM-DD`
-      if (!Predicate.isString(value)) return bad(message)
+      if (!Predicate.isString(value)) return bad("answer.date", { q })
       const s = value.trim()
-      return isCalendarDate(s) ? ok(s) : bad(message)
+      return isCalendarDate(s) ? ok(s) : bad("answer.date", { q })
     }
     case "select": {
       const other = otherOf(field)
-      const message =
-        other === undefined ? `${q} must be one of the choices` : `${q} must be one of the choices or text`
-      if (!Predicate.isString(value)) return bad(message)
+      const message = other === undefined ? "answer.oneOfChoices" : "answer.oneOfChoicesOrText"
+      if (!Predicate.isString(value)) return bad(message, { q })
       const s = value.trim()
       if ((options?.choices ?? []).includes(s)) return ok(s)
-      if (other === undefined) return bad(message)
+      if (other === undefined) return bad(message, { q })
       return s.length > OTHER_MAX ? otherTooLong(q) : ok(s)
     }
     case "checkboxes":
@@ -532,17 +562,17 @@ const checkAnswer = (field: Field, value: unknown): Check => {
       return onScale(q, value, min, max, step)
     }
     case "time": {
-      const message = `${q} must be a time in the form HH:MM (24-hour)`
-      if (!Predicate.isString(value)) return bad(message)
+      if (!Predicate.isString(value)) return bad("answer.time", { q })
       const time = timeOf(value.trim())
-      return time === undefined ? bad(message) : ok(time)
+      return time === undefined ? bad("answer.time", { q }) : ok(time)
     }
     case "datetime": {
-      const message = `${q} must be a date and time in the form YYYY-MM-DDTHH:MM`
-      if (!Predicate.isString(value)) return bad(message)
+      if (!Predicate.isString(value)) return bad("answer.datetime", { q })
       const m = DATETIME.exec(value.trim())
       const time = m === null ? undefined : timeOf(m[2]!)
-      return m === null || time === undefined || !isCalendarDate(m[1]!) ? bad(message) : ok(`${m[1]}T${time}`)
+      return m === null || time === undefined || !isCalendarDate(m[1]!)
+        ? bad("answer.datetime", { q })
+        : ok(`${m[1]}T${time}`)
     }
     case "contact":
     case "address":
@@ -552,28 +582,28 @@ const checkAnswer = (field: Field, value: unknown): Check => {
     case "ranking":
       return checkRanking(q, field, value)
     case "yes_no":
-      return Predicate.isBoolean(value) ? ok(value) : bad(`${q} must be true or false`)
+      return Predicate.isBoolean(value) ? ok(value) : bad("answer.boolean", { q })
     case "legal":
-      if (!Predicate.isBoolean(value)) return bad(`${q} must be true (accepted) or false`)
-      return value || !field.required ? ok(value) : bad(requiredMessage(field))
+      if (!Predicate.isBoolean(value)) return bad("answer.legal", { q })
+      return value || !field.required ? ok(value) : Result.fail(requiredMessage(field))
     case "file": {
       const decoded = decodeFileAnswer(value)
-      if (Result.isFailure(decoded)) return bad(`${q} must be an uploaded file`)
+      if (Result.isFailure(decoded)) return bad("answer.file", { q })
       const file = decoded.success
       const maxSizeMb = options?.maxSizeMb
       if (maxSizeMb !== undefined && file.size > maxSizeMb * 1024 * 1024) {
-        return bad(`${q} must be at most ${formatNumber(maxSizeMb)} MB`)
+        return bad("answer.fileSize", { q, size: maxSizeMb })
       }
       const accept = options?.accept
       if (accept !== undefined && accept.length > 0 && !matchesAccept(file, accept)) {
-        return bad(`${q} must be a file of type ${accept.join(", ")}`)
+        return bad("answer.fileType", { q, types: accept.join(", ") })
       }
       return ok(file)
     }
     case "signature":
       return checkSignature(q, value)
     case "statement":
-      return bad(`${q} does not take an answer`)
+      return bad("answer.noAnswer", { q })
   }
 }
 
@@ -583,45 +613,44 @@ const decodeTypedSignature = Schema.decodeUnknownResult(TypedSignatureInput)
 const checkSignature = (q: string, value: unknown): Check => {
   const file = decodeFileAnswer(value)
   if (Result.isSuccess(file)) {
-    if (file.success.type !== "image/png") return bad(`${q} must be a drawn signature (a PNG image)`)
-    if (file.success.size > SIGNATURE_MAX_BYTES) return bad(`${q} must be at most 1 MB`)
+    if (file.success.type !== "image/png") return bad("answer.signaturePng", { q })
+    if (file.success.size > SIGNATURE_MAX_BYTES) return bad("answer.signatureSize", { q })
     return ok(file.success)
   }
   const typed = decodeTypedSignature(value)
   if (Result.isFailure(typed)) {
-    return bad(`${q} must be a drawn signature (an uploaded PNG's {fileId}) or {typedName, consent: true}`)
+    return bad("answer.signatureShape", { q })
   }
   const name = stripBidiControls(typed.success.typedName).trim().replace(/\s+/g, " ")
-  if (name === "") return bad(`${q}: type your full name to sign`)
-  if (name.length > TYPED_SIGNATURE_MAX)
-    return bad(`${q}: the typed name must be at most ${TYPED_SIGNATURE_MAX} characters`)
-  if (!typed.success.consent) return bad(`${q}: tick the box to agree that your typed name is your signature`)
+  if (name === "") return bad("answer.signatureName", { q })
+  if (name.length > TYPED_SIGNATURE_MAX) return bad("answer.signatureNameMax", { q, max: TYPED_SIGNATURE_MAX })
+  if (!typed.success.consent) return bad("answer.signatureConsent", { q })
   return ok({ typedName: name, consent: true })
 }
 
 const checkCheckboxes = (q: string, field: Field, value: unknown): Check => {
   const options = field.options
-  if (!Array.isArray(value) || !value.every(Predicate.isString)) return bad(`${q} must be a list of choices`)
+  if (!Array.isArray(value) || !value.every(Predicate.isString)) return bad("answer.choiceList", { q })
   const choices = options?.choices ?? []
   const picked = value.map((s) => s.trim())
   const unknown = picked.filter((s) => !choices.includes(s))
   // With Other, one answer may be any text (it goes last); without, every answer is a choice.
   const other = otherOf(field)
   if (other === undefined) {
-    if (unknown[0] !== undefined) return bad(`${q} has an unknown choice ${JSON.stringify(unknown[0])}`)
+    if (unknown[0] !== undefined) return bad("answer.unknownChoice", { q, choice: JSON.stringify(unknown[0]) })
   } else if (unknown[0] !== undefined) {
-    if (unknown.length > 1) return bad(`${q} takes one other answer besides the choices (${unknown.length} given)`)
-    if (unknown[0] === "") return bad(`${q}: type your answer for ${JSON.stringify(other)}`)
+    if (unknown.length > 1) return bad("answer.oneOther", { q, count: unknown.length })
+    if (unknown[0] === "") return bad("answer.typeOther", { q, other: JSON.stringify(other) })
     if (unknown[0].length > OTHER_MAX) return otherTooLong(q)
   }
-  if (new Set(picked).size !== picked.length) return bad(`${q} must not repeat a choice`)
+  if (new Set(picked).size !== picked.length) return bad("answer.repeatChoice", { q })
   const min = options?.minSelections
   const max = options?.maxSelections
   if (min !== undefined && picked.length < min) {
-    return bad(`${q} needs at least ${min} selection${min === 1 ? "" : "s"}`)
+    return bad("answer.minSelections", { q, count: min })
   }
   if (max !== undefined && picked.length > max) {
-    return bad(`${q} allows at most ${max} selection${max === 1 ? "" : "s"}`)
+    return bad("answer.maxSelections", { q, count: max })
   }
   return ok([...choices.filter((c) => picked.includes(c)), ...unknown])
 }
@@ -676,7 +705,8 @@ export const cleanAnswers = (
  */
 export const validateAnswers = (
   fields: ReadonlyArray<Field>,
-  values: unknown
+  values: unknown,
+  say: Say = sayEnglish
 ): Result.Result<Record<string, AnswerValue>, ReadonlyArray<AnswerIssue>> => {
   if (!Predicate.isObject(values)) {
     return Result.fail([{ path: "values", fieldId: null, message: "values must be an object keyed by question id" }])
@@ -690,7 +720,7 @@ export const validateAnswers = (
     const value = Object.hasOwn(values, key) ? values[key] : undefined
     if (isEmpty(value)) {
       if (field.required && field.type !== "statement") {
-        issues.push({ path: `values.${key}`, fieldId: field.id, message: requiredMessage(field) })
+        issues.push({ path: `values.${key}`, fieldId: field.id, message: messageText(requiredMessage(field), say) })
       }
       continue
     }
@@ -698,7 +728,7 @@ export const validateAnswers = (
     if (Result.isSuccess(checked)) {
       out[key] = checked.success
     } else {
-      issues.push({ path: `values.${key}`, fieldId: field.id, message: checked.failure })
+      issues.push({ path: `values.${key}`, fieldId: field.id, message: messageText(checked.failure, say) })
     }
   }
   for (const key of Object.keys(values)) {

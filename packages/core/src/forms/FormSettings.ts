@@ -21,6 +21,8 @@
  * - `variables`: numbers and texts that the questions' `calculate` rules
  *   change (and `score`, which choices with points add to), stored on each
  *   response (`forms/LogicRules.ts`, `forms/FormLogic.ts`).
+ * - `language`: the language the form is written in (`forms/Translations.ts`
+ *   holds it in others).
  * - `endings`: the screens shown once a response is sent, chosen by logic
  *   or by a condition such as a score (`forms/Endings.ts`).
  *
@@ -28,6 +30,7 @@
  */
 import * as Schema from "effect/Schema"
 import { strictStruct } from "../kernel/StrictStruct.ts"
+import { LanguageTag } from "../languages/Languages.ts"
 import { Endings } from "./Endings.ts"
 import { Variables } from "./LogicRules.ts"
 import { Theme } from "./Theme.ts"
@@ -106,6 +109,11 @@ const fields = {
       'Pages of several questions shown on one screen: a question names its page with `page: "<key>"` (the ' +
       'questions of a page follow one another), logic jumps to one with "page:<key>". A question without a page ' +
       "is asked on its own (the default)."
+  }),
+  language: Schema.optionalKey(LanguageTag).annotate({
+    description:
+      "The language the form is written in (BCP 47, default en): the page's own words are in it, and its " +
+      "translations (`translations`) are into other languages."
   }),
   closedMessage: Schema.optionalKey(
     Schema.Trim.check(

@@ -25,6 +25,8 @@ import { Stages } from "./Stages.ts"
 import { Id } from "../kernel/Ids.ts"
 import { FormStatus } from "./FormStatus.ts"
 import { FormSettings } from "./FormSettings.ts"
+import * as FormTranslations from "./Translations.ts"
+import { type Translation, Translations } from "./Translations.ts"
 import { trimWithoutBidiControls } from "../kernel/DisplayText.ts"
 import * as Database from "../storage/Database.ts"
 import * as StoredJson from "../storage/StoredJson.ts"
@@ -58,7 +60,9 @@ export const FormWithFields = Schema.Struct({
   /** Extension (form logic): values taken from the page URL or the submission, by name. */
   hiddenFields: Schema.Array(FormLogic.HiddenField),
   /** Extension: how the public page behaves (see `FormSettings.ts`). */
-  settings: FormSettings
+  settings: FormSettings,
+  /** Extension: the form in other languages (see `Translations.ts`); `{}` for none. */
+  translations: Schema.optionalKey(Translations)
 }).annotate({ identifier: "FormWithFields" })
 export type FormWithFields = typeof FormWithFields.Type
 
@@ -96,7 +100,9 @@ export const CreateFormInput = Schema.Struct({
   folderId: Schema.optionalKey(Schema.NullOr(FolderId)),
   fields: Schema.optionalKey(FieldInputs),
   hiddenFields: Schema.optionalKey(FormLogic.HiddenFields),
-  settings: Schema.optionalKey(FormSettings)
+  settings: Schema.optionalKey(FormSettings),
+  /** The form in other languages, by language tag (see `Translations.ts`). */
+  translations: Schema.optionalKey(Translations)
 }).annotate({ identifier: "CreateForm" })
 export type CreateFormInput = typeof CreateFormInput.Type
 
@@ -110,12 +116,20 @@ export const UpdateFormInput = Schema.Struct({
   /** Replaces the hidden fields. */
   hiddenFields: Schema.optionalKey(FormLogic.HiddenFields),
   /** Replaces the settings (every key left out takes its default). */
-  settings: Schema.optionalKey(FormSettings)
+  settings: Schema.optionalKey(FormSettings),
+  /**
+   * Replaces the translations. Left out, they are kept, less what the form no longer has (a question, choice,
+   * page or ending taken out by this change).
+   */
+  translations: Schema.optionalKey(Translations)
 }).annotate({ identifier: "UpdateForm" })
 export type UpdateFormInput = typeof UpdateFormInput.Type
 
 /** What a submission is checked against: the form's title, status, hidden fields, questions and settings (limits). */
-export type SubmittedForm = Pick<FormWithFields, "title" | "status" | "hiddenFields" | "fields" | "settings">
+export type SubmittedForm = Pick<
+  FormWithFields,
+  "title" | "status" | "hiddenFields" | "fields" | "settings" | "translations"
+>
 
 /** A form as the public page and submissions see it (any workspace, by public id). */
 export interface PublicForm {
@@ -167,6 +181,7 @@ const toSummary = (row: FormRow): FormSummary => ({
 const decodeField = StoredJson.decode(Field, "a row of fields (options, logic, show_if, calculate)")
 const decodeHiddenFields = StoredJson.decode(FormLogic.HiddenFields, "forms.hidden_fields")
 const decodeSettings = StoredJson.decode(FormSettings, "forms.settings")
+const decodeTranslations = StoredJson.decode(Translations, "forms.translations")
 
 /** A stored question, its jsonb options and logic decoded with the Field Schema (see `storage/StoredJson.ts`). */
 const toField = (row: FieldRow): Effect.Effect<Field> =>
@@ -287,6 +302,22 @@ export class Forms extends Context.Service<
     ) => Effect.Effect<FormSummary, ReadErrors | Forbidden | InvalidInput>
     /** Deletes the form with its questions, stages, responses, notes, activities, pending events and uploaded files. */
     readonly remove: (actor: Actors.Actor, formId: number) => Effect.Effect<void, ReadErrors | Forbidden>
+    /**
+     * Sets the form's translation into one language (replacing the one there was): 400 naming what it has that
+     * the form does not, or when the form has 30 other languages already.
+     */
+    readonly putTranslation: (
+      actor: Actors.Actor,
+      formId: number,
+      language: string,
+      translation: Translation
+    ) => Effect.Effect<Translation, ReadErrors | Forbidden | InvalidInput>
+    /** Takes a language's translation away from the form (404 when it has none). */
+    readonly removeTranslation: (
+      actor: Actors.Actor,
+      formId: number,
+      language: string
+    ) => Effect.Effect<void, ReadErrors | Forbidden | FormTranslations.TranslationNotFound>
   }
 >()("@qforms/core/Forms") {
   static readonly layer = Layer.effect(
@@ -341,6 +372,44 @@ export class Forms extends Context.Service<
           details: issues
         })
       })
+      /** The saved texts of a form, inside the saving transaction (its questions with their ids). */
+      const translatable = Effect.fnUntraced(function* (workspaceId: number, formId: number) {
+        const rows = yield* sql<{
+          readonly title: string
+          readonly description: string | null
+          readonly settings: unknown
+          readonly translations: unknown
+        }>`select title, description, settings, translations from forms
+          where workspace_id = ${workspaceId} and id = ${formId}`
+        if (rows.length === 0) return yield* notFound(formId)
+        const row = rows[0]!
+        return {
+          title: row.title,
+          description: row.description,
+          fields: yield* fields(workspaceId, formId),
+          settings: yield* decodeSettings(row.settings),
+          translations: yield* decodeTranslations(row.translations)
+        }
+      })
+
+      /** 400 naming each text of the translations that the saved form does not have (or a translation into its own language). */
+      const checkTranslations = (form: FormTranslations.TranslatableForm, translations: Translations) => {
+        const issues = Object.entries(translations).flatMap(([language, translation]) =>
+          FormTranslations.problems(form, language, translation).map((problem) => {
+            const path = ["translations", language, ...problem.path].join(".")
+            return { path, message: `${path}: ${problem.issue}` }
+          })
+        )
+        return issues.length === 0
+          ? Effect.void
+          : Effect.fail(new InvalidInput({ message: issues.map((i) => i.message).join("; "), details: issues }))
+      }
+
+      /** Saves the translations, inside the saving transaction. */
+      const saveTranslations = (workspaceId: number, formId: number, translations: Translations) =>
+        sql`update forms set translations = ${JSON.stringify(translations)}::jsonb
+          where workspace_id = ${workspaceId} and id = ${formId}`
+
       const cache = yield* FormCache.make<FormWithFields>()
 
       const summaryColumns = sql`
@@ -388,16 +457,18 @@ export class Forms extends Context.Service<
         row: Omit<FormRow, "response_count"> & {
           readonly hidden_fields: unknown
           readonly settings: unknown
+          readonly translations: unknown
           readonly fields: ReadonlyArray<FieldRow>
         }
       ) =>
         Effect.all([
           Effect.forEach(row.fields, toField),
           decodeHiddenFields(row.hidden_fields),
-          decodeSettings(row.settings)
+          decodeSettings(row.settings),
+          decodeTranslations(row.translations)
         ]).pipe(
           Effect.map(
-            ([list, hiddenFields, settings]): FormWithFields => ({
+            ([list, hiddenFields, settings, translations]): FormWithFields => ({
               id: row.id,
               publicId: row.public_id,
               title: row.title,
@@ -405,7 +476,8 @@ export class Forms extends Context.Service<
               status: row.status,
               fields: list,
               hiddenFields,
-              settings
+              settings,
+              translations
             })
           )
         )
@@ -421,11 +493,12 @@ export class Forms extends Context.Service<
             readonly workspace_id: number
             readonly hidden_fields: unknown
             readonly settings: unknown
+            readonly translations: unknown
             readonly fields: ReadonlyArray<FieldRow>
           }
         >`
           select f.id, f.workspace_id, f.public_id, f.title, f.description, f.status, f.folder_id, f.created_at,
-            f.updated_at, f.hidden_fields, f.settings, ${fieldsOfForm}
+            f.updated_at, f.hidden_fields, f.settings, f.translations, ${fieldsOfForm}
           from forms f where ${where}`
         if (rows.length === 0) return Option.none<PublicForm>()
         const row = rows[0]!
@@ -598,6 +671,14 @@ export class Forms extends Context.Service<
             const formId = rows[0]!.id
             yield* checkImages(actor.workspaceId, input.fields ?? [], input.settings)
             yield* replaceFields(actor.workspaceId, formId, input.fields ?? [])
+            if (input.translations !== undefined && Object.keys(input.translations).length > 0) {
+              // The form was inserted just before, in this transaction.
+              const saved = yield* translatable(actor.workspaceId, formId).pipe(
+                Effect.catchTag("FormNotFound", Effect.die)
+              )
+              yield* checkTranslations(saved, input.translations)
+              yield* saveTranslations(actor.workspaceId, formId, input.translations)
+            }
             yield* stages.createDefaults(actor.workspaceId, formId)
             return formId
           })
@@ -652,6 +733,23 @@ export class Forms extends Context.Service<
                 yield* checkImages(actor.workspaceId, saved, rows[0]!.settings as FormSettings)
               }
               if (input.fields !== undefined) yield* replaceFields(actor.workspaceId, formId, input.fields)
+              if (input.translations !== undefined) {
+                yield* checkTranslations(yield* translatable(actor.workspaceId, formId), input.translations)
+                yield* saveTranslations(actor.workspaceId, formId, input.translations)
+              } else if (input.fields !== undefined || input.settings !== undefined) {
+                // What the form no longer has goes from its translations, so they always fit it.
+                const saved = yield* translatable(actor.workspaceId, formId)
+                const pruned = Object.fromEntries(
+                  Object.entries(saved.translations).map(([language, t]) => [
+                    language,
+                    FormTranslations.prune(saved, t)
+                  ])
+                )
+                if (JSON.stringify(pruned) !== JSON.stringify(saved.translations)) {
+                  yield* saveTranslations(actor.workspaceId, formId, pruned)
+                }
+                yield* checkTranslations(saved, pruned)
+              }
             })
           )
         )
@@ -680,6 +778,68 @@ export class Forms extends Context.Service<
         yield* files.deleteBlobs(blobKeys)
       })
 
+      const putTranslation = Effect.fn("Forms.putTranslation")(function* (
+        actor: Actors.Actor,
+        formId: number,
+        language: string,
+        translation: Translation
+      ) {
+        yield* Actors.requireWrite(actor)
+        const now = new Date(yield* Clock.currentTimeMillis)
+        yield* changing(
+          actor.workspaceId,
+          formId,
+          sql.withTransaction(
+            Effect.gen(function* () {
+              const locked = yield* sql`
+                select 1 from forms where workspace_id = ${actor.workspaceId} and id = ${formId} for update`
+              if (locked.length === 0) return yield* notFound(formId)
+              const saved = yield* translatable(actor.workspaceId, formId)
+              const others = Object.keys(saved.translations).filter((l) => l !== language)
+              if (others.length >= FormTranslations.MAX_TRANSLATIONS) {
+                return yield* new InvalidInput({
+                  message: `a form has at most ${FormTranslations.MAX_TRANSLATIONS} translations`
+                })
+              }
+              yield* checkTranslations(saved, { [language]: translation })
+              yield* sql`update forms
+                set translations = translations || jsonb_build_object(${language}::text, ${JSON.stringify(translation)}::jsonb),
+                  updated_at = ${now}
+                where workspace_id = ${actor.workspaceId} and id = ${formId}`
+            })
+          )
+        )
+        return translation
+      })
+
+      const removeTranslation = Effect.fn("Forms.removeTranslation")(function* (
+        actor: Actors.Actor,
+        formId: number,
+        language: string
+      ) {
+        yield* Actors.requireWrite(actor)
+        const now = new Date(yield* Clock.currentTimeMillis)
+        yield* changing(
+          actor.workspaceId,
+          formId,
+          sql.withTransaction(
+            Effect.gen(function* () {
+              const rows = yield* sql<{ readonly had: boolean }>`
+                select (translations -> ${language}::text) is not null as had from forms
+                where workspace_id = ${actor.workspaceId} and id = ${formId} for update`
+              if (rows.length === 0) return yield* notFound(formId)
+              if (!rows[0]!.had) {
+                return yield* new FormTranslations.TranslationNotFound({
+                  message: `form ${formId} has no translation into ${language}`
+                })
+              }
+              yield* sql`update forms set translations = translations - ${language}::text, updated_at = ${now}
+                where workspace_id = ${actor.workspaceId} and id = ${formId}`
+            })
+          )
+        )
+      })
+
       return Forms.of({
         list,
         get,
@@ -691,7 +851,9 @@ export class Forms extends Context.Service<
         holdForSubmissionNow,
         create,
         update,
-        remove
+        remove,
+        putTranslation,
+        removeTranslation
       })
     })
   )

@@ -29,9 +29,20 @@ const ButtonLabel = (name: string) =>
     Schema.isPattern(/^[^\p{Cc}\p{Cf}]*$/u, { message: `theme: buttons.${name} must not contain control characters` })
   )
 
+/** The words of the page's four buttons. */
+export interface ButtonWords {
+  readonly start: string
+  readonly next: string
+  readonly submit: string
+  readonly back: string
+}
+
+/** The page's own button words in English (the page says them in the respondent's language). */
+export const englishButtonWords: ButtonWords = { start: "Start", next: "OK", submit: "Submit", back: "Back" }
+
 /**
  * The words of a page's buttons: the theme's (`theme.buttons`), else the
- * page's own.
+ * page's own (`defaults`, in the page's language).
  *
  * @example
  * ```ts
@@ -42,12 +53,13 @@ const ButtonLabel = (name: string) =>
 export const buttonWords = (
   theme:
     | { readonly buttons?: { readonly [K in "start" | "next" | "submit" | "back"]?: string | undefined } | undefined }
-    | undefined
-): { readonly start: string; readonly next: string; readonly submit: string; readonly back: string } => ({
-  start: theme?.buttons?.start ?? "Start",
-  next: theme?.buttons?.next ?? "OK",
-  submit: theme?.buttons?.submit ?? "Submit",
-  back: theme?.buttons?.back ?? "Back"
+    | undefined,
+  defaults: ButtonWords = englishButtonWords
+): ButtonWords => ({
+  start: theme?.buttons?.start ?? defaults.start,
+  next: theme?.buttons?.next ?? defaults.next,
+  submit: theme?.buttons?.submit ?? defaults.submit,
+  back: theme?.buttons?.back ?? defaults.back
 })
 
 /** The font stacks a theme may name (all system fonts: nothing is downloaded). */
@@ -141,6 +153,24 @@ const mix = (a: string, b: string, share: number) => {
     .join("")}`
 }
 
+/**
+ * The words of the page's four buttons, each optional, 1 to 40 characters.
+ *
+ * @example
+ * ```ts
+ * Schema.decodeUnknownSync(ThemeButtons)({ submit: "Send" }) // { submit: "Send" }
+ * ```
+ */
+export const ThemeButtons = strictStruct(
+  {
+    start: Schema.optionalKey(ButtonLabel("start")),
+    next: Schema.optionalKey(ButtonLabel("next")),
+    submit: Schema.optionalKey(ButtonLabel("submit")),
+    back: Schema.optionalKey(ButtonLabel("back"))
+  },
+  "button"
+).annotate({ identifier: "ThemeButtons" })
+
 const fields = {
   mode: Schema.optionalKey(Schema.Literals(["auto", "light", "dark"])).annotate({
     description:
@@ -177,17 +207,7 @@ const fields = {
       "What the logo says, for screen readers (e.g. the organisation's name), at most 200 characters; without it " +
       "the logo is decoration."
   }),
-  buttons: Schema.optionalKey(
-    strictStruct(
-      {
-        start: Schema.optionalKey(ButtonLabel("start")),
-        next: Schema.optionalKey(ButtonLabel("next")),
-        submit: Schema.optionalKey(ButtonLabel("submit")),
-        back: Schema.optionalKey(ButtonLabel("back"))
-      },
-      "button"
-    ).annotate({ identifier: "ThemeButtons" })
-  ).annotate({
+  buttons: Schema.optionalKey(ThemeButtons).annotate({
     description:
       'The words of the page\'s buttons instead of "Start", "OK" (and the access code\'s "Continue"), "Submit" ' +
       'and "Back": 1 to 40 characters each.'

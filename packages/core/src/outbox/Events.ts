@@ -30,7 +30,9 @@ export const EventPayload = Schema.Struct({
   stage: Schema.NullOr(Schema.Struct({ id: Schema.Int, name: Schema.String })),
   respondent: Schema.Struct({ name: Schema.NullOr(Schema.String), email: Schema.NullOr(Schema.String) }),
   answers: Schema.Record(Schema.String, Schema.String),
-  summary: Schema.String
+  summary: Schema.String,
+  /** Extension: the language the response was given in (BCP 47), when known. */
+  language: Schema.optionalKey(Schema.String)
 })
 export type EventPayload = typeof EventPayload.Type
 

@@ -13,6 +13,7 @@ import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as RateLimit from "../web/RateLimit.ts"
 import { escape as escapeHtml, type Html } from "../web/Html.ts"
 import * as Screens from "./Screens.ts"
+import type { Voice } from "./Voice.ts"
 
 /** The default submission limit: 10 a minute per IP address, bursts of 10. */
 export const defaultSubmissionRateLimit: RateLimit.RateLimitConfig = { requestsPerSecond: 10 / 60, burst: 10 }
@@ -70,6 +71,16 @@ export const securityHeaders = (nonce: string, frameAncestors: ReadonlyArray<str
   "cache-control": "no-store"
 })
 
+/** The document's language, direction and (with the script) the script's messages, of a voice. */
+const spoken = (voice: Voice | undefined, script: boolean) =>
+  voice === undefined
+    ? {}
+    : {
+        language: voice.language,
+        direction: voice.direction,
+        words: script ? voice.words(Screens.clientMessageKeys) : undefined
+      }
+
 /** An HTML page answer with its security headers. */
 export const page = (options: {
   readonly status: number
@@ -82,6 +93,8 @@ export const page = (options: {
   readonly style?: string | undefined
   /** Where the document takes the respondent at once (an ending's redirect). */
   readonly redirect?: string | undefined
+  /** The language the page speaks (its `lang`, `dir` and the script's messages); default English. */
+  readonly voice?: Voice | undefined
 }): HttpServerResponse.HttpServerResponse => {
   const nonce = randomBytes(16).toString("base64")
   return HttpServerResponse.text(
@@ -91,7 +104,8 @@ export const page = (options: {
       body: options.body,
       script: options.script ?? false,
       style: options.style,
-      redirect: options.redirect
+      redirect: options.redirect,
+      ...spoken(options.voice, options.script ?? false)
     }),
     {
       status: options.status,
@@ -123,6 +137,8 @@ export const pageTemplate = (options: {
   readonly frameAncestors: ReadonlyArray<string> | undefined
   /** More style after the page's own (a form's theme). */
   readonly style?: string | undefined
+  /** The language the page speaks; default English. */
+  readonly voice?: Voice | undefined
 }): ((value: string) => HttpServerResponse.HttpServerResponse) => {
   // Marks nobody can put in a form's text (they are drawn here), and that escaping leaves as they are.
   const mark = randomBytes(12).toString("hex")
@@ -133,7 +149,8 @@ export const pageTemplate = (options: {
     nonce: nonceMark,
     body: options.body(valueMark),
     script: options.script ?? false,
-    style: options.style
+    style: options.style,
+    ...spoken(options.voice, options.script ?? false)
   })
     .split(new RegExp(`(${nonceMark}|${valueMark})`))
     .map((part): Buffer | "nonce" | "value" =>
@@ -154,13 +171,17 @@ export const pageTemplate = (options: {
   }
 }
 
-/** The 404 page of `/f/…` paths. */
-export const notFoundPage = (frameAncestors: ReadonlyArray<string> | undefined) =>
+/** The 404 page of `/f/…` paths, in the page's language when the request's is known (default English). */
+export const notFoundPage = (frameAncestors: ReadonlyArray<string> | undefined, voice?: Voice) =>
   page({
     status: 404,
-    title: "Form not found",
-    body: Screens.message("Form not found", "There is no form at this address. Check the link you were given."),
-    frameAncestors
+    title: voice?.say("page.notFoundTitle") ?? "Form not found",
+    body: Screens.message(
+      voice?.say("page.notFoundTitle") ?? "Form not found",
+      voice?.say("page.notFoundText") ?? "There is no form at this address. Check the link you were given."
+    ),
+    frameAncestors,
+    voice
   })
 
 export const json = (status: number, body: object, headers?: Record<string, string>) =>

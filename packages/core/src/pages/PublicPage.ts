@@ -82,7 +82,7 @@ import {
   json,
   makeLimiter
 } from "./PageSecurity.ts"
-import { refusalMessage, UploadLimiter } from "./UploadLimits.ts"
+import { UploadLimiter } from "./UploadLimits.ts"
 import { MULTIPART_OVERHEAD_BYTES } from "../web/MultipartUploads.ts"
 import { firstAsked, nextAsked, pageAsked, pagePlaceOf, prefillFromUrl, previousAsked } from "./Prefill.ts"
 import * as ResponseLimits from "../cases/ResponseLimits.ts"
@@ -90,6 +90,8 @@ import * as AccessCodes from "./AccessCodes.ts"
 import { themeCss } from "./Assets.ts"
 import * as DeviceMarks from "./DeviceMarks.ts"
 import { clientAddress } from "../web/RequestOrigin.ts"
+import { MessageCatalogues } from "../languages/Messages.ts"
+import { type LanguageWish, languageFor, plainVoice, speaker, type Voice } from "./Voice.ts"
 
 /** Settings of the public page. */
 export interface PublicPageOptions {
@@ -156,8 +158,6 @@ const endingOf = (form: FormWithFields, values: Readonly<Record<string, AnswerVa
     : Endings.fill(chosen, form.fields, Endings.factsOfStored(values), Summaries.formatAnswer)
 }
 
-/** What the page says to a device that has sent its response to a form with `oneResponsePerDevice`. */
-const ALREADY_SENT = "You have already sent a response to this form from this device. Thank you!"
 /** What a JSON submission from such a device gets, with 409. */
 const DEVICE_SENT_ERROR =
   "this device has already sent a response to this form, which takes one per device (setting oneResponsePerDevice)"
@@ -195,6 +195,11 @@ export const layer = (options: PublicPageOptions = {}) =>
       const marks = yield* DeviceMarks.make
       const codes = yield* AccessCodes.make(options.accessCodeFailures ?? {})
       const maxFieldBytes = options.maxBodyBytes ?? 1024 * 1024
+      const messages = yield* MessageCatalogues
+      const speak = speaker(messages)
+      /** The page's voice for a request before its form is known: the browser's language, if qforms speaks it. */
+      const requestVoice = (request: HttpServerRequest.HttpServerRequest) =>
+        plainVoice(messages, request.headers["accept-language"])
 
       /**
        * Reads a step post: url-encoded (under the router's body limit), or
@@ -203,12 +208,11 @@ export const layer = (options: PublicPageOptions = {}) =>
        * question's own limit. The hidden inputs come first in the page, so the
        * question is known when the file arrives.
        */
-      const readStep = (publicId: string) =>
+      const readStep = (publicId: string, voice: Voice) =>
         Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
           const type = (request.headers["content-type"] ?? "").toLowerCase()
-          const unreadable = () =>
-            new StepRefused({ status: 400, message: "The answers could not be read. Please try again." })
+          const unreadable = () => new StepRefused({ status: 400, message: voice.say("page.unreadable") })
           if (type.startsWith("application/x-www-form-urlencoded")) {
             const params = yield* Effect.mapError(request.urlParamsBody, unreadable)
             const step = collectStep(
@@ -220,16 +224,13 @@ export const layer = (options: PublicPageOptions = {}) =>
               : yield* new StepRefused({ status: 400, message: step.failure })
           }
           if (!type.startsWith("multipart/form-data")) {
-            return yield* new StepRefused({
-              status: 415,
-              message: "The answers must be sent as a form (application/x-www-form-urlencoded or multipart/form-data)."
-            })
+            return yield* new StepRefused({ status: 415, message: voice.say("page.notAForm") })
           }
           const pairs: Array<readonly [string, string]> = []
           let fieldBytes = 0
           let upload: StepInput["upload"]
           const tooLarge = () =>
-            new StepRefused({ status: 413, message: `The answers are too long (at most ${maxFieldBytes} bytes).` })
+            new StepRefused({ status: 413, message: voice.say("page.tooLong", { bytes: maxFieldBytes }) })
           yield* Stream.runForEach(
             request.multipartStream,
             (part): Effect.Effect<void, StepRefused | Multipart.MultipartError> => {
@@ -256,7 +257,9 @@ export const layer = (options: PublicPageOptions = {}) =>
                     yield* Stream.runDrain(rest)
                     upload = Result.fail(
                       refusal(
-                        `The file was not stored: ${refusalMessage(decision)}.`,
+                        voice.say("page.fileNotStored", {
+                          reason: voice.say("page.uploadsLimited", { seconds: decision.retryAfterSeconds })
+                        }),
                         429,
                         RateLimit.headers(uploadLimiter.config, decision)
                       )
@@ -281,7 +284,9 @@ export const layer = (options: PublicPageOptions = {}) =>
                 Effect.catchTags({
                   FileTooLarge: (e) => Effect.sync(() => (upload = Result.fail(refusal(e.message)))),
                   StorageQuotaExceeded: (e) =>
-                    Effect.sync(() => (upload = Result.fail(refusal(`The file was not stored: ${e.message}.`, 413)))),
+                    Effect.sync(
+                      () => (upload = Result.fail(refusal(voice.say("page.fileNotStored", { reason: e.message }), 413)))
+                    ),
                   UnsupportedFileType: (e) => Effect.sync(() => (upload = Result.fail(refusal(e.message)))),
                   InvalidInput: (e) => Effect.sync(() => (upload = Result.fail(refusal(e.message)))),
                   Conflict: (e) => Effect.sync(() => (upload = Result.fail(refusal(e.message)))),
@@ -292,7 +297,7 @@ export const layer = (options: PublicPageOptions = {}) =>
                 // A file over its limit stops the parser mid-body: what was read of the fields still counts.
                 Effect.catchTag("MultipartError", (e) =>
                   e.reason._tag === "FileTooLarge" || e.reason._tag === "BodyTooLarge"
-                    ? Effect.sync(() => (upload = Result.fail(refusal("The file is too large."))))
+                    ? Effect.sync(() => (upload = Result.fail(refusal(voice.say("page.fileTooLarge")))))
                     : Effect.fail(e)
                 )
               )
@@ -323,11 +328,18 @@ export const layer = (options: PublicPageOptions = {}) =>
       const minSubmitMs = (options.minSubmitSeconds ?? defaultMinSubmitSeconds) * 1000
       const hops = options.trustedProxyHops ?? 0
 
-      const show = (status: number, title: string, body: Html, script = false, headers?: Record<string, string>) =>
-        page({ status, title, body, script, frameAncestors, headers })
+      const show = (
+        status: number,
+        title: string,
+        body: Html,
+        voice: Voice,
+        script = false,
+        headers?: Record<string, string>
+      ) => page({ status, title, body, script, frameAncestors, headers, voice })
       /** A page of a form, in its theme; titled with the form's title unless `title` is given. */
       const formPage = (
         form: FormWithFields,
+        voice: Voice,
         status: number,
         body: Html,
         script = false,
@@ -343,24 +355,23 @@ export const layer = (options: PublicPageOptions = {}) =>
           frameAncestors,
           headers,
           style: themeCss(form.settings.theme),
-          redirect
+          redirect,
+          voice
         })
-      const notFound = notFoundPage(frameAncestors)
-      const closed = (form: FormWithFields, status = 410) =>
+      const notFound = (voice: Voice) => notFoundPage(frameAncestors, voice)
+      const closed = (form: FormWithFields, voice: Voice, status = 410) =>
         formPage(
           form,
+          voice,
           status,
-          Screens.message(form.title, form.settings.closedMessage ?? "This form is no longer accepting responses.")
+          Screens.message(form.title, form.settings.closedMessage ?? voice.say("page.closed"))
         )
-      const full = (form: FormWithFields, status = 410) =>
+      const full = (form: FormWithFields, voice: Voice, status = 410) =>
         formPage(
           form,
+          voice,
           status,
-          Screens.message(
-            form.title,
-            form.settings.closedMessage ??
-              "This form has received all the responses it can take. Thank you for your interest."
-          )
+          Screens.message(form.title, form.settings.closedMessage ?? voice.say("page.full"))
         )
       /**
        * The 429 page of a limit used up: what was limited, and when to try again; in the form's theme when the
@@ -368,20 +379,21 @@ export const layer = (options: PublicPageOptions = {}) =>
        */
       const tooMany = (
         limited: { readonly decision: RateLimit.Decision; readonly config: RateLimit.RateLimitConfig },
+        voice: Voice,
         what: { readonly title: string; readonly text: string } = {
-          title: "Too many requests",
-          text: "Too many answers were sent from your network."
+          title: voice.say("page.tooManyTitle"),
+          text: voice.say("page.tooManyText")
         },
         form?: FormWithFields
       ) => {
         const body = Screens.message(
           what.title,
-          `${what.text} Please wait ${limited.decision.retryAfterSeconds} seconds and try again.`
+          voice.say("page.waitSeconds", { text: what.text, seconds: limited.decision.retryAfterSeconds })
         )
         const headers = RateLimit.headers(limited.config, limited.decision)
         return form === undefined
-          ? show(429, what.title, body, false, headers)
-          : formPage(form, 429, body, false, headers, what.title)
+          ? show(429, what.title, body, voice, false, headers)
+          : formPage(form, voice, 429, body, false, headers, what.title)
       }
 
       /** The published form that still takes responses (before its closing time, not full), or the page to answer instead. */
@@ -399,35 +411,47 @@ export const layer = (options: PublicPageOptions = {}) =>
         return worn
       }
 
-      const published = (publicId: string) =>
+      /**
+       * The published form that still takes responses (before its closing time, not full), or the page to answer
+       * instead, in the language the request asks for: `form` as stored (what a submission is checked against),
+       * `shown` as the page shows it (in the respondent's language), and the page's voice.
+       */
+      const published = (publicId: string, request: HttpServerRequest.HttpServerRequest, wish: LanguageWish = {}) =>
         forms.getPublic(publicId).pipe(
           Effect.flatMap(({ form: own, workspaceId }) =>
             Effect.gen(function* () {
               const form =
                 own.settings.theme === undefined ? wearing(own, yield* workspaceSettings.themeOf(workspaceId)) : own
-              if (form.status !== "published") return Result.fail(form.status === "closed" ? closed(form) : notFound)
+              const { form: shown, voice } = speak(
+                form,
+                languageFor(form, { ...wish, acceptLanguage: request.headers["accept-language"] })
+              )
+              if (form.status !== "published")
+                return Result.fail(form.status === "closed" ? closed(shown, voice) : notFound(requestVoice(request)))
               if (ResponseLimits.pastClosing(form.settings, yield* Clock.currentTimeMillis) !== undefined) {
-                return Result.fail(closed(form))
+                return Result.fail(closed(shown, voice))
               }
               if ((yield* limits.full(workspaceId, form.id, form.settings)) !== undefined)
-                return Result.fail(full(form))
-              return Result.succeed({ form, workspaceId })
+                return Result.fail(full(shown, voice))
+              return Result.succeed({ form, workspaceId, shown, voice })
             })
           ),
-          Effect.catchTag("FormNotFound", () => Effect.succeed(Result.fail(notFound)))
+          Effect.catchTag("FormNotFound", () => Effect.succeed(Result.fail(notFound(requestVoice(request)))))
         )
 
       /** With `oneResponsePerDevice`: the page that says this device has sent its response, when it has. */
-      const sentBefore = (request: HttpServerRequest.HttpServerRequest, form: FormWithFields) =>
+      const sentBefore = (request: HttpServerRequest.HttpServerRequest, form: FormWithFields, voice: Voice) =>
         form.settings.oneResponsePerDevice === true
           ? Effect.map(marks.sent(request.cookies, form.publicId), (sent) =>
-              sent ? formPage(form, 409, Screens.message(form.title, ALREADY_SENT)) : undefined
+              sent ? formPage(form, voice, 409, Screens.message(form.title, voice.say("page.alreadySent"))) : undefined
             )
           : Effect.succeed(undefined)
 
       /** The access code screen of a form with `accessCode`, keeping the state (pre-fill, hidden values) for after it. */
-      const accessPage = (form: FormWithFields, state: AnswerState, status: number, error?: string) =>
-        Effect.map(tokens.sign(state), (token) => formPage(form, status, Screens.accessCode(form, token, error), true))
+      const accessPage = (form: FormWithFields, voice: Voice, state: AnswerState, status: number, error?: string) =>
+        Effect.map(tokens.sign(state), (token) =>
+          formPage(form, voice, status, Screens.accessCode(form, token, voice, error), true)
+        )
       const publicIdParam = Effect.map(HttpRouter.params, (params) => params["publicId"] ?? "")
 
       /** The header that keeps (or, after the submission, forgets) the partial response on this device. */
@@ -444,8 +468,9 @@ export const layer = (options: PublicPageOptions = {}) =>
             partialId: state.partialId,
             // The questions pre-filled from the link stay passed over when the respondent comes back.
             ...(state.prefilled === undefined ? {} : { prefilled: state.prefilled }),
-            // So is the access code, typed once on this device.
-            ...(state.access === undefined ? {} : { access: state.access })
+            // So is the access code, typed once on this device, and the language chosen.
+            ...(state.access === undefined ? {} : { access: state.access }),
+            ...(state.language === undefined ? {} : { language: state.language })
           }),
           (token): Record<string, string> => ({
             "set-cookie": `${resumeCookieName(form.publicId)}=${token}; ${where}; Max-Age=${maxAgeMs / 1000}`
@@ -455,6 +480,7 @@ export const layer = (options: PublicPageOptions = {}) =>
 
       const questionPage = (
         form: FormWithFields,
+        voice: Voice,
         state: AnswerState,
         index: number,
         entered: Screens.Entered,
@@ -485,6 +511,7 @@ export const layer = (options: PublicPageOptions = {}) =>
             const errors = extra.errors ?? new Map<number, string>()
             return formPage(
               form,
+              voice,
               extra.status ?? (errors.size === 0 && extra.notice === undefined ? 200 : 400),
               Screens.page({
                 form: recalledPage(form, state, shown),
@@ -499,11 +526,12 @@ export const layer = (options: PublicPageOptions = {}) =>
                 full: (id) => fullOf.get(id) ?? new Set(),
                 place,
                 title: declared?.title,
-                description: declared?.description
+                description: declared?.description,
+                voice
               }),
               true,
               extra.headers === undefined ? headers : { ...headers, ...extra.headers },
-              `${form.title} (${place.at + 1} of ${place.of})`
+              `${form.title} (${voice.say("page.progressPlace", { at: place.at + 1, of: place.of })})`
             )
           }
           const full =
@@ -516,6 +544,7 @@ export const layer = (options: PublicPageOptions = {}) =>
           const place = pagePlaceOf(form, state, [field])
           return formPage(
             form,
+            voice,
             extra.status ?? (extra.error === undefined && extra.notice === undefined ? 200 : 400),
             Screens.question({
               form: recalled(form, state),
@@ -528,11 +557,12 @@ export const layer = (options: PublicPageOptions = {}) =>
               first: place.first,
               seed: state.startedAt % 2 ** 32,
               full,
-              place
+              place,
+              voice
             }),
             true,
             extra.headers === undefined ? headers : { ...headers, ...extra.headers },
-            `${form.title} (${place.at + 1} of ${place.of})`
+            `${form.title} (${voice.say("page.progressPlace", { at: place.at + 1, of: place.of })})`
           )
         })
 
@@ -540,7 +570,7 @@ export const layer = (options: PublicPageOptions = {}) =>
       // recall): rendered once per form. A cached form stays one object until it changes, so a changed form
       // gets a new one.
       const welcomeTemplates = new WeakMap<FormWithFields, (token: string) => HttpServerResponse.HttpServerResponse>()
-      const freshWelcomePage = (form: FormWithFields, state: AnswerState) =>
+      const freshWelcomePage = (form: FormWithFields, voice: Voice, state: AnswerState) =>
         Effect.map(tokens.sign(state), (token) => {
           let template = welcomeTemplates.get(form)
           if (template === undefined) {
@@ -548,25 +578,37 @@ export const layer = (options: PublicPageOptions = {}) =>
             template = pageTemplate({
               status: 200,
               title: form.title,
-              body: (value) => Screens.branded(shown, Screens.welcome(shown, value)),
+              body: (value) => Screens.branded(shown, Screens.welcome(shown, value, voice)),
               script: true,
               frameAncestors,
-              style: themeCss(form.settings.theme)
+              style: themeCss(form.settings.theme),
+              voice
             })
             welcomeTemplates.set(form, template)
           }
           return template(token)
         })
 
-      const welcomePage = (form: FormWithFields, state: AnswerState, notice?: string, note?: string) =>
+      const welcomePage = (form: FormWithFields, voice: Voice, state: AnswerState, notice?: string, note?: string) =>
         Effect.map(tokens.sign(state), (token) =>
           formPage(
             form,
+            voice,
             notice === undefined ? 200 : 400,
-            Screens.welcome(recalled(form, state), token, notice, note),
+            Screens.welcome(recalled(form, state), token, voice, notice, note),
             true
           )
         )
+
+      /** The language this device answered the form in before (its resume cookie), if any. */
+      const resumedLanguageOf = (request: HttpServerRequest.HttpServerRequest, publicId: string) =>
+        Effect.gen(function* () {
+          const cookie = request.cookies[resumeCookieName(publicId)]
+          if (cookie === undefined || cookie === "") return undefined
+          const verified = yield* Effect.result(tokens.verify(cookie, publicId))
+          if (Result.isSuccess(verified)) return verified.success.language
+          return verified.failure._tag === "SqlError" ? yield* Effect.die(verified.failure) : undefined
+        })
 
       /** The partial response this device left unfinished, if any: its answers back in a state. */
       const resume = (request: HttpServerRequest.HttpServerRequest, form: FormWithFields, workspaceId: number) =>
@@ -590,7 +632,7 @@ export const layer = (options: PublicPageOptions = {}) =>
                 if (Predicate.isString(value)) hidden[key.slice(FormLogic.hiddenPrefix.length)] = value
               } else values[key] = value
             }
-            const { prefilled, access } = verified.success
+            const { prefilled, access, language } = verified.success
             return {
               form: form.publicId,
               startedAt: verified.success.startedAt,
@@ -598,7 +640,8 @@ export const layer = (options: PublicPageOptions = {}) =>
               hidden,
               partialId,
               ...(prefilled === undefined ? {} : { prefilled }),
-              ...(access === undefined ? {} : { access })
+              ...(access === undefined ? {} : { access }),
+              ...(language === undefined ? {} : { language })
             }
           })
         })
@@ -656,14 +699,18 @@ export const layer = (options: PublicPageOptions = {}) =>
           const params = yield* HttpRouter.params
           const imageId = params.imageId ?? ""
           const found = yield* Effect.result(forms.getPublic(params.publicId ?? ""))
-          if (Result.isFailure(found)) return notFound
+          const request = yield* HttpServerRequest.HttpServerRequest
+          if (Result.isFailure(found)) return notFound(requestVoice(request))
           const { form: own, workspaceId } = found.success
           const form =
             own.settings.theme === undefined ? wearing(own, yield* workspaceSettings.themeOf(workspaceId)) : own
-          if (form.status === "draft" || !imageIdsOf(form.fields, form.settings).includes(imageId)) return notFound
+          if (form.status === "draft" || !imageIdsOf(form.fields, form.settings).includes(imageId))
+            return notFound(requestVoice(request))
           const shown = yield* Effect.result(images.content(workspaceId, imageId))
           if (Result.isFailure(shown)) {
-            return shown.failure._tag === "ImageNotFound" ? notFound : yield* Effect.die(shown.failure)
+            return shown.failure._tag === "ImageNotFound"
+              ? notFound(requestVoice(request))
+              : yield* Effect.die(shown.failure)
           }
           return HttpServerResponse.stream(shown.success.content, {
             contentType: shown.success.image.type,
@@ -677,16 +724,19 @@ export const layer = (options: PublicPageOptions = {}) =>
         })
       )
 
-      // GET /f/{publicId}: the welcome screen with a fresh token.
+      // GET /f/{publicId}: the welcome screen with a fresh token (`?lang=` chooses the page's language).
       yield* router.add(
         "GET",
         "/f/:publicId",
         Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
-          const found = yield* published(yield* publicIdParam)
+          const publicId = yield* publicIdParam
+          const resumedLanguage = yield* resumedLanguageOf(request, publicId)
+          const chosen = new URL(request.url, "http://qforms").searchParams.get("lang") ?? undefined
+          const found = yield* published(publicId, request, { chosen, kept: resumedLanguage })
           if (Result.isFailure(found)) return found.failure
-          const { form, workspaceId } = found.success
-          const sent = yield* sentBefore(request, form)
+          const { form, workspaceId, shown, voice } = found.success
+          const sent = yield* sentBefore(request, shown, voice)
           if (sent !== undefined) return sent
           const hidden = hiddenFromUrl(form, request.url)
           const prefill = prefillFromUrl(form, request.url)
@@ -699,10 +749,11 @@ export const layer = (options: PublicPageOptions = {}) =>
               ...resumed.value,
               ...(kept.length + linked.length === 0 ? {} : { prefilled: [...new Set([...kept, ...linked])] }),
               values: { ...prefill, ...resumed.value.values },
-              hidden: { ...resumed.value.hidden, ...hidden }
+              hidden: { ...resumed.value.hidden, ...hidden },
+              language: voice.language
             }
-            if (!(yield* codes.holds(form, state))) return yield* accessPage(form, state, 200)
-            return yield* welcomePage(form, state, undefined, "Welcome back: your earlier answers are still here.")
+            if (!(yield* codes.holds(form, state))) return yield* accessPage(shown, voice, state, 200)
+            return yield* welcomePage(shown, voice, state, undefined, voice.say("page.welcomeBack"))
           }
           const now = yield* Clock.currentTimeMillis
           const state = {
@@ -710,41 +761,50 @@ export const layer = (options: PublicPageOptions = {}) =>
             startedAt: now,
             values: prefill,
             hidden,
-            ...(linked.length === 0 ? {} : { prefilled: linked })
+            ...(linked.length === 0 ? {} : { prefilled: linked }),
+            language: voice.language
           }
-          if (form.settings.accessCode !== undefined) return yield* accessPage(form, state, 200)
+          if (form.settings.accessCode !== undefined) return yield* accessPage(shown, voice, state, 200)
           return yield* Object.keys(hidden).length === 0 && Object.keys(prefill).length === 0
-            ? freshWelcomePage(form, state)
-            : welcomePage(form, state)
+            ? freshWelcomePage(shown, voice, state)
+            : welcomePage(shown, voice, state)
         })
       )
+
+      /** The page as a request sees it: the form as stored and as shown, the page's voice, the workspace. */
+      interface Found {
+        readonly form: FormWithFields
+        readonly shown: FormWithFields
+        readonly voice: Voice
+        readonly workspaceId: number
+      }
 
       /** The last step: honeypot, rate limit, minimum time, then the one submission path of the API. */
       const submitFromPage = (
         request: HttpServerRequest.HttpServerRequest,
-        found: { readonly form: FormWithFields; readonly workspaceId: number },
+        found: Found,
         state: AnswerState,
         input: StepInput,
         index: number
       ) =>
         Effect.gen(function* () {
-          const { form } = found
+          const { form, shown, voice } = found
           if (input.honeypot !== "") {
             yield* Effect.logInfo("public page: honeypot filled; submission dropped").pipe(
               Effect.annotateLogs({ form: form.publicId })
             )
-            return formPage(form, 200, Screens.thanks(form))
+            return formPage(shown, voice, 200, Screens.thanks(shown, voice))
           }
           const decision = yield* submissions.take(`submit:${clientAddress(request, hops)}`)
-          if (!decision.allowed) return tooMany({ decision, config: submissionConfig }, undefined, form)
+          if (!decision.allowed) return tooMany({ decision, config: submissionConfig }, voice, undefined, shown)
           const now = yield* Clock.currentTimeMillis
           const here = form.fields[index]
           const enteredHere = here === undefined ? { texts: [] } : enteredOf(state.values[String(here.id)])
           if (now - state.startedAt < minSubmitMs) {
-            const notice = "That was very quick. Please check your answers, then submit again."
+            const notice = voice.say("page.tooQuick")
             return here === undefined
-              ? yield* welcomePage(form, state, notice)
-              : yield* questionPage(form, state, index, enteredHere, { notice })
+              ? yield* welcomePage(shown, voice, state, notice)
+              : yield* questionPage(shown, voice, state, index, enteredHere, { notice })
           }
           const forget = yield* resumeHeaders(form, undefined)
           return yield* responses
@@ -753,18 +813,19 @@ export const layer = (options: PublicPageOptions = {}) =>
               form.id,
               { values: state.values, hidden: hiddenOf(form, state) },
               "form",
-              { partialId: state.partialId, form }
+              { partialId: state.partialId, form, language: voice.language }
             )
             .pipe(
               Effect.flatMap((response) => {
-                const ending = endingOf(form, response.values)
+                const ending = endingOf(shown, response.values)
                 const thanks = formPage(
-                  form,
+                  shown,
+                  voice,
                   200,
-                  Screens.thanks(form, ending),
+                  Screens.thanks(shown, voice, ending),
                   false,
                   forget,
-                  ending?.title ?? form.title,
+                  ending?.title ?? shown.title,
                   ending?.redirectUrl
                 )
                 return form.settings.oneResponsePerDevice === true
@@ -773,24 +834,25 @@ export const layer = (options: PublicPageOptions = {}) =>
               }),
               Effect.catchTags({
                 InvalidInput: (error) => {
-                  // Back to the first question with a problem, its message beside it.
+                  // Back to the first question with a problem, its message beside it (in the page's language
+                  // when it is an answer's: the answers are checked again as the page checked them).
                   const issue = error.details?.find((d) => /^values\.\d+$/.test(d.path))
                   const at = issue === undefined ? -1 : form.fields.findIndex((f) => `values.${f.id}` === issue.path)
                   const target = at === -1 ? Math.max(0, index) : at
-                  const field = form.fields[target]
-                  return field === undefined
-                    ? welcomePage(form, state, error.message)
-                    : questionPage(form, state, target, enteredOf(state.values[String(field.id)]), {
-                        error: issue?.message ?? error.message
-                      })
+                  const field = shown.fields[target]
+                  if (field === undefined) return welcomePage(shown, voice, state, error.message)
+                  const again = checkOne(field, state.values[String(field.id)], voice.say)
+                  return questionPage(shown, voice, state, target, enteredOf(state.values[String(field.id)]), {
+                    error: Result.isFailure(again) ? again.failure : (issue?.message ?? error.message)
+                  })
                 },
                 // Closed or filled up while the respondent answered.
                 Conflict: () =>
                   Effect.map(limits.full(found.workspaceId, form.id, form.settings), (stop) =>
-                    stop === undefined ? closed(form, 409) : full(form, 409)
+                    stop === undefined ? closed(shown, voice, 409) : full(shown, voice, 409)
                   ),
-                FormNotFound: () => Effect.succeed(notFound),
-                Forbidden: () => Effect.succeed(notFound)
+                FormNotFound: () => Effect.succeed(notFound(voice)),
+                Forbidden: () => Effect.succeed(notFound(voice))
               })
             )
         })
@@ -803,80 +865,93 @@ export const layer = (options: PublicPageOptions = {}) =>
           const request = yield* HttpServerRequest.HttpServerRequest
           const publicId = yield* publicIdParam
           const limit = yield* steps.take(`step:${clientAddress(request, hops)}`)
-          if (!limit.allowed) return tooMany({ decision: limit, config: stepConfig })
-          const found = yield* published(publicId)
-          if (Result.isFailure(found)) return found.failure
-          const { form } = found.success
-          const sent = yield* sentBefore(request, form)
-          if (sent !== undefined) return sent
-          const input = yield* readStep(publicId)
+          if (!limit.allowed) return tooMany({ decision: limit, config: stepConfig }, requestVoice(request))
+          const input = yield* readStep(publicId, requestVoice(request))
           const verified = yield* Effect.result(tokens.verify(input.token, publicId))
+          const kept = Result.isSuccess(verified) ? verified.success.language : undefined
+          const chosen = input.action === "lang" ? input.pairs.find(([k]) => k === "lang")?.[1] : undefined
+          const published_ = yield* published(publicId, request, { chosen, kept })
+          if (Result.isFailure(published_)) return published_.failure
+          const found = published_.success
+          const { form, shown, voice } = found
+          const sent = yield* sentBefore(request, shown, voice)
+          if (sent !== undefined) return sent
           if (Result.isFailure(verified)) {
             const error = verified.failure
             if (error._tag === "SqlError") return yield* Effect.die(error)
             return formPage(
-              form,
+              shown,
+              voice,
               400,
-              Screens.message(form.title, `Your answers could not be continued: ${error.message}.`, {
+              Screens.message(shown.title, voice.say("page.notContinued", { reason: error.message }), {
                 href: encodeURIComponent(publicId),
-                label: "Start again"
+                label: voice.say("page.startAgain")
               })
             )
           }
-          const state = verified.success
+          const state = { ...verified.success, language: voice.language }
           if (input.at === "access") {
             // A form without a code (any more) goes straight on to its welcome screen.
-            if (form.settings.accessCode === undefined) return yield* welcomePage(form, state)
+            if (form.settings.accessCode === undefined) return yield* welcomePage(shown, voice, state)
+            if (input.action === "lang") return yield* accessPage(shown, voice, state, 200)
             const attempt = yield* codes.attempt(form, input.answers[0] ?? "", clientAddress(request, hops))
             switch (attempt._tag) {
               case "Granted":
-                return yield* welcomePage(form, { ...state, access: attempt.tag })
+                return yield* welcomePage(shown, voice, { ...state, access: attempt.tag })
               case "Wrong":
-                return yield* accessPage(form, state, 403, "That code is not right. Check it and try again.")
+                return yield* accessPage(shown, voice, state, 403, voice.say("page.accessCodeWrong"))
               case "Empty":
-                return yield* accessPage(form, state, 400, "Type the access code to go on.")
+                return yield* accessPage(shown, voice, state, 400, voice.say("page.accessCodeEmpty"))
               case "Blocked":
                 return tooMany(
                   attempt,
-                  {
-                    title: "Too many wrong codes",
-                    text: "Too many wrong access codes were typed for this form."
-                  },
-                  form
+                  voice,
+                  { title: voice.say("page.accessCodeBlockedTitle"), text: voice.say("page.accessCodeBlocked") },
+                  shown
                 )
             }
           }
           // A page opened with a code the form no longer has (or none) asks for the code again.
           if (!(yield* codes.holds(form, state)))
-            return yield* accessPage(form, state, 403, "Type the access code to go on.")
+            return yield* accessPage(shown, voice, state, 403, voice.say("page.accessCodeEmpty"))
           const fields = form.fields
           const indexOf = (field: Field) => fields.findIndex((f) => f.id === field.id)
           if (input.at === "welcome") {
+            if (input.action === "lang") return yield* welcomePage(shown, voice, state)
             const first = firstAsked(form, state)
-            if (first === undefined) return yield* submitFromPage(request, found.success, state, input, -1)
-            return yield* questionPage(form, state, indexOf(first), enteredOf(state.values[String(first.id)]))
+            if (first === undefined) return yield* submitFromPage(request, found, state, input, -1)
+            return yield* questionPage(shown, voice, state, indexOf(first), enteredOf(state.values[String(first.id)]))
           }
           const index = fields.findIndex((f) => String(f.id) === input.at)
-          if (index === -1) {
-            return yield* welcomePage(
-              form,
-              state,
-              "The form changed while you were answering. Please go through it again."
-            )
-          }
-          const field = fields[index]!
-          const shown = pageAsked(form, state, field)
-          if (shown.length > 1) {
+          if (index === -1) return yield* welcomePage(shown, voice, state, voice.say("page.formChanged"))
+          // The question in the page's language: its label names it in the messages of its checks.
+          const field = shown.fields[index]!
+          const asked = pageAsked(form, state, field)
+          if (asked.length > 1) {
             // A page of several questions: each read from its own names, all kept or all shown again.
             const posted = pageAnswers(
               input.pairs,
-              shown.map((f) => f.id)
+              asked.map((f) => f.id)
             )
-            const read = shown.map((f) => {
+            const onPage = asked.map((f) => shown.fields[indexOf(f)]!)
+            if (input.action === "lang") {
+              // The same page in the other language, with what was typed on it.
+              return yield* questionPage(shown, voice, state, index, enteredOf(undefined), {
+                entered: (id) => {
+                  const p = posted.get(id)
+                  return p === undefined ? enteredOf(state.values[String(id)]) : { texts: p.answers, parts: p.parts }
+                }
+              })
+            }
+            const read = onPage.map((f) => {
               const p = posted.get(f.id) ?? { answers: [], parts: {} }
               const raw = parseAnswer(f, p.answers, p.parts)
-              const problem = postedProblem(f, p.answers, p.parts)
-              return { field: f, posted: p, checked: problem === undefined ? checkOne(f, raw) : Result.fail(problem) }
+              const problem = postedProblem(f, p.answers, p.parts, voice.say)
+              return {
+                field: f,
+                posted: p,
+                checked: problem === undefined ? checkOne(f, raw, voice.say) : Result.fail(problem)
+              }
             })
             let values = state.values
             for (const r of read) {
@@ -884,16 +959,16 @@ export const layer = (options: PublicPageOptions = {}) =>
             }
             if (input.action === "back") {
               const previous = { ...state, values }
-              const before = previousAsked(form, previous, shown[0]!.id)
+              const before = previousAsked(form, previous, asked[0]!.id)
               return before === undefined
-                ? yield* welcomePage(form, previous)
-                : yield* questionPage(form, previous, indexOf(before), enteredOf(values[String(before.id)]))
+                ? yield* welcomePage(shown, voice, previous)
+                : yield* questionPage(shown, voice, previous, indexOf(before), enteredOf(values[String(before.id)]))
             }
             const errors = new Map<number, string>()
             for (const r of read) if (Result.isFailure(r.checked)) errors.set(r.field.id, r.checked.failure)
             if (errors.size > 0) {
               const byId = new Map(read.map((r) => [r.field.id, r.posted]))
-              return yield* questionPage(form, state, index, enteredOf(undefined), {
+              return yield* questionPage(shown, voice, state, index, enteredOf(undefined), {
                 errors,
                 entered: (id) => {
                   const p = byId.get(id)
@@ -902,15 +977,21 @@ export const layer = (options: PublicPageOptions = {}) =>
               })
             }
             const answered = { ...state, values }
-            const following = nextAsked(form, answered, shown.at(-1)!.id)
+            const following = nextAsked(form, answered, asked.at(-1)!.id)
             if (following !== undefined) {
-              const next = input.honeypot === "" ? yield* saveProgress(request, found.success, answered) : answered
-              return yield* questionPage(form, next, indexOf(following), enteredOf(next.values[String(following.id)]))
+              const next = input.honeypot === "" ? yield* saveProgress(request, found, answered) : answered
+              return yield* questionPage(
+                shown,
+                voice,
+                next,
+                indexOf(following),
+                enteredOf(next.values[String(following.id)])
+              )
             }
-            return yield* submitFromPage(request, found.success, answered, input, indexOf(shown.at(-1)!))
+            return yield* submitFromPage(request, found, answered, input, indexOf(asked.at(-1)!))
           }
           if (field.type === "file" && input.upload !== undefined && Result.isFailure(input.upload)) {
-            return yield* questionPage(form, state, index, enteredOf(state.values[String(field.id)]), {
+            return yield* questionPage(shown, voice, state, index, enteredOf(state.values[String(field.id)]), {
               error: input.upload.failure.message,
               status: input.upload.failure.status,
               headers: input.upload.failure.headers
@@ -921,42 +1002,47 @@ export const layer = (options: PublicPageOptions = {}) =>
             field.type === "file" && input.upload !== undefined && Result.isSuccess(input.upload)
               ? input.upload.success
               : parseAnswer(field, input.answers, input.parts)
-          const problem = postedProblem(field, input.answers, input.parts)
-          const checked = problem === undefined ? checkOne(field, raw) : Result.fail(problem)
+          const typed = {
+            texts: input.answers,
+            file: takesUploads(field) ? enteredOf(raw).file : undefined,
+            parts: input.parts
+          }
+          // The same screen in the other language, with what was typed on it.
+          if (input.action === "lang") return yield* questionPage(shown, voice, state, index, typed)
+          const problem = postedProblem(field, input.answers, input.parts, voice.say)
+          const checked = problem === undefined ? checkOne(field, raw, voice.say) : Result.fail(problem)
           if (input.action === "back") {
             const values = Result.isSuccess(checked) ? withAnswer(state.values, field, checked.success) : state.values
             const previous = { ...state, values }
             const before = previousAsked(form, previous, field.id)
             return before === undefined
-              ? yield* welcomePage(form, previous)
-              : yield* questionPage(form, previous, indexOf(before), enteredOf(values[String(before.id)]))
+              ? yield* welcomePage(shown, voice, previous)
+              : yield* questionPage(shown, voice, previous, indexOf(before), enteredOf(values[String(before.id)]))
           }
           if (Result.isFailure(checked)) {
-            return yield* questionPage(
-              form,
-              state,
-              index,
-              {
-                texts: input.answers,
-                file: takesUploads(field) ? enteredOf(raw).file : undefined,
-                parts: input.parts
-              },
-              { error: checked.failure }
-            )
+            return yield* questionPage(shown, voice, state, index, typed, { error: checked.failure })
           }
           const answered = { ...state, values: withAnswer(state.values, field, checked.success) }
           const following = nextAsked(form, answered, field.id)
           if (following !== undefined) {
             // The answers so far are kept as a partial response (not a bot's: the honeypot is empty).
-            const next = input.honeypot === "" ? yield* saveProgress(request, found.success, answered) : answered
-            return yield* questionPage(form, next, indexOf(following), enteredOf(next.values[String(following.id)]))
+            const next = input.honeypot === "" ? yield* saveProgress(request, found, answered) : answered
+            return yield* questionPage(
+              shown,
+              voice,
+              next,
+              indexOf(following),
+              enteredOf(next.values[String(following.id)])
+            )
           }
-          return yield* submitFromPage(request, found.success, answered, input, index)
+          return yield* submitFromPage(request, found, answered, input, index)
         }).pipe(
           Effect.catchTag("StepRefused", (refused) =>
-            Effect.succeed(
-              show(refused.status, "Answers not accepted", Screens.message("Answers not accepted", refused.message))
-            )
+            Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
+              const voice = requestVoice(request)
+              const title = voice.say("page.notAcceptedTitle")
+              return show(refused.status, title, Screens.message(title, refused.message), voice)
+            })
           )
         )
       )
@@ -1047,7 +1133,7 @@ export const layer = (options: PublicPageOptions = {}) =>
               form.id,
               input.hidden === undefined ? { values: input.values } : { values: input.values, hidden: input.hidden },
               "form",
-              { form }
+              { form, language: fromPage?.language ?? input.language }
             )
           )
           if (Result.isSuccess(submitted)) {

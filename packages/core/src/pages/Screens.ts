@@ -17,8 +17,11 @@ import {
 import type { FileAnswer } from "../forms/Answers.ts"
 import type { FilledEnding } from "../forms/Endings.ts"
 import type { FormWithFields } from "../forms/Forms.ts"
-import { buttonWords } from "../forms/Theme.ts"
+import { buttonWords, type ButtonWords } from "../forms/Theme.ts"
+import { nativeName } from "../languages/Languages.ts"
+import type { MessageKey } from "../languages/Messages.ts"
 import * as Assets from "./Assets.ts"
+import type { Voice } from "./Voice.ts"
 import { Html, html, lines } from "../web/Html.ts"
 
 /** Past this many choices a `select` question is a dropdown instead of radio buttons. */
@@ -38,9 +41,14 @@ export const document = (options: {
   readonly style?: string | undefined
   /** Where the page takes the respondent at once (an ending's redirect), by the document's refresh. */
   readonly redirect?: string | undefined
+  /** The page's language and direction (default English, left to right). */
+  readonly language?: string | undefined
+  readonly direction?: "ltr" | "rtl" | undefined
+  /** The messages the page's script shows, in the page's language (`client.*`). */
+  readonly words?: Readonly<Record<string, string>> | undefined
 }): string =>
   html`<!doctype html>
-<html lang="en">
+<html lang="${options.language ?? "en"}" dir="${options.direction ?? "ltr"}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -51,7 +59,7 @@ ${options.redirect === undefined ? null : html`<meta http-equiv="refresh" conten
 <style nonce="${options.nonce}">${new Html(Assets.css + (options.style ?? ""))}</style>
 </head>
 <body>
-<main id="qf" tabindex="-1">
+<main id="qf" tabindex="-1"${options.words === undefined ? null : html` data-words="${JSON.stringify(options.words)}"`}>
 ${options.body}
 </main>
 ${options.script ? html`<script nonce="${options.nonce}">${new Html(Assets.script())}</script>` : null}
@@ -77,24 +85,69 @@ export const branded = (form: FormWithFields, body: Html): Html => {
 ${body}`
 }
 
+/** The messages of the page's script (`static/page.js`), for {@link document}'s `words`. */
+export const clientMessageKeys: ReadonlyArray<MessageKey> = [
+  "client.moveUp",
+  "client.moveDown",
+  "client.keepOrder",
+  "client.orderIsAnswer",
+  "client.signatureDrawHint",
+  "client.signatureDrawn",
+  "client.drawingCleared",
+  "client.drawingUnreadable",
+  "client.signatureFailed",
+  "client.signatureLost",
+  "client.uploading",
+  "client.uploaded",
+  "client.uploadFailed",
+  "client.uploadLost"
+]
+
+/** The page's button words: the theme's, else the page's own in its language. */
+const wordsOf = (form: FormWithFields, voice: Voice): ButtonWords =>
+  buttonWords(form.settings.theme, {
+    start: voice.say("page.start"),
+    next: voice.say("page.next"),
+    submit: voice.say("page.submit"),
+    back: voice.say("page.back")
+  })
+
+/**
+ * The page's language switcher, when the form is offered in several: a select
+ * of the languages (each named in itself) and a button that posts the step
+ * with `move=lang`, showing the same screen in the chosen language (no
+ * JavaScript needed; nothing typed on the screen is lost).
+ */
+const languageSwitcher = (voice: Voice): Html | null =>
+  voice.offered.length < 2
+    ? null
+    : html`<div class="languages"><label for="lang">${voice.say("page.language")}</label>
+<select id="lang" name="lang" data-lang>
+${voice.offered.map(
+  (language) =>
+    html`<option value="${language}" lang="${language}"${attr("selected", language === voice.language && "selected")}>${nativeName(language)}</option>\n`
+)}</select>
+<button type="submit" name="move" value="lang" class="lang" formnovalidate>${voice.say("page.changeLanguage")}</button></div>`
+
 /** The hidden inputs every step form carries. */
-const stepInputs = (token: string, at: string) =>
+const stepInputs = (token: string, at: string, voice: Voice) =>
   html`<input type="hidden" name="token" value="${token}">
 <input type="hidden" name="at" value="${at}">
-<div class="hp" aria-hidden="true"><label>Leave this field empty <input type="text" name="${honeypotName}" tabindex="-1" autocomplete="off"></label></div>`
+<div class="hp" aria-hidden="true"><label>${voice.say("page.honeypot")} <input type="text" name="${honeypotName}" tabindex="-1" autocomplete="off"></label></div>`
 
 /** The welcome screen: title, description, how many questions, Start. */
-export const welcome = (form: FormWithFields, token: string, notice?: string, note?: string): Html => {
+export const welcome = (form: FormWithFields, token: string, voice: Voice, notice?: string, note?: string): Html => {
   const questions = form.fields.filter((f) => f.type !== "statement").length
   return html`<h1 id="title" tabindex="-1" data-focus>${form.title}</h1>
 ${form.description ? html`<p class="description">${lines(form.description)}</p>` : null}
 ${notice ? html`<p class="error" role="alert">${notice}</p>` : null}
 ${note ? html`<p class="note" role="status">${note}</p>` : null}
 <form method="post">
-${stepInputs(token, "welcome")}
-<p class="count">${questions} question${questions === 1 ? "" : "s"}</p>
-<div class="actions"><button type="submit" name="move" value="start" class="ok" autofocus>${buttonWords(form.settings.theme).start}</button>
-<span class="hint">press Enter ↵</span></div>
+${stepInputs(token, "welcome", voice)}
+<p class="count">${voice.say("page.questionCount", { count: questions })}</p>
+<div class="actions"><button type="submit" name="move" value="start" class="ok" autofocus>${wordsOf(form, voice).start}</button>
+<span class="hint">${voice.say("page.pressEnter")}</span></div>
+${languageSwitcher(voice)}
 </form>`
 }
 
@@ -103,16 +156,17 @@ ${stepInputs(token, "welcome")}
  * welcome screen: the code (a password input), the message of a wrong one,
  * Continue.
  */
-export const accessCode = (form: FormWithFields, token: string, error?: string): Html =>
+export const accessCode = (form: FormWithFields, token: string, voice: Voice, error?: string): Html =>
   html`<h1 class="form-title">${form.title}</h1>
 <form method="post" novalidate>
-${stepInputs(token, "access")}
-<label class="question" for="a">Access code</label>
-<p class="help" id="a-help">This form is open to those who have its access code.</p>
+${stepInputs(token, "access", voice)}
+<label class="question" for="a">${voice.say("page.accessCode")}</label>
+<p class="help" id="a-help">${voice.say("page.accessCodeHelp")}</p>
 <input id="a" name="a" type="password" autocomplete="off" autocapitalize="off" spellcheck="false" maxlength="200" required aria-describedby="a-help error"${attr("aria-invalid", error !== undefined && "true")}>
 <p class="error" id="error" role="alert" aria-live="assertive">${error ?? ""}</p>
-<div class="actions"><button type="submit" name="move" value="next" class="ok">${form.settings.theme?.buttons?.next ?? "Continue"}</button>
-<span class="hint">press Enter ↵</span></div>
+<div class="actions"><button type="submit" name="move" value="next" class="ok">${form.settings.theme?.buttons?.next ?? voice.say("page.continue")}</button>
+<span class="hint">${voice.say("page.pressEnter")}</span></div>
+${languageSwitcher(voice)}
 </form>`
 
 /**
@@ -121,16 +175,16 @@ ${stepInputs(token, "access")}
  * ending with a redirect shows a link there too (`data-redirect`: the
  * script follows it; without the script the document's refresh does).
  */
-export const thanks = (form: FormWithFields, ending?: FilledEnding): Html =>
+export const thanks = (form: FormWithFields, voice: Voice, ending?: FilledEnding): Html =>
   ending === undefined
     ? html`<p class="form-title">${form.title}</p>
-<h1 id="title" tabindex="-1" data-focus>Thank you!</h1>
-<p>Your response has been recorded.</p>`
+<h1 id="title" tabindex="-1" data-focus>${voice.say("page.thanksTitle")}</h1>
+<p>${voice.say("page.thanksText")}</p>`
     : html`<p class="form-title">${form.title}</p>
 <h1 id="title" tabindex="-1" data-focus>${ending.title}</h1>
 ${ending.message === undefined ? null : html`<p class="description">${lines(ending.message)}</p>`}
 ${ending.button === undefined ? null : html`<p class="actions"><a class="button ok" href="${ending.button.url}">${ending.button.label}</a></p>`}
-${ending.redirectUrl === undefined ? null : html`<p class="note" role="status">Taking you on… <a href="${ending.redirectUrl}" data-redirect>Continue</a></p>`}`
+${ending.redirectUrl === undefined ? null : html`<p class="note" role="status">${voice.say("page.redirecting")} <a href="${ending.redirectUrl}" data-redirect>${voice.say("page.continue")}</a></p>`}`
 
 /** A page that is not a form screen: unknown form, closed form, refused step. */
 export const message = (title: string, text: string, link?: { readonly href: string; readonly label: string }): Html =>
@@ -146,8 +200,10 @@ export interface Entered {
   readonly parts?: Readonly<Record<string, ReadonlyArray<string>>> | undefined
 }
 
-const requiredMark = (field: Field) =>
-  field.required ? html`<span class="req" aria-hidden="true">*</span><span class="sr-only"> (required)</span>` : null
+const requiredMark = (field: Field, voice: Voice) =>
+  field.required
+    ? html`<span class="req" aria-hidden="true">*</span><span class="sr-only"> ${voice.say("page.required")}</span>`
+    : null
 
 const describedBy = (field: Field, error: string | undefined, extra?: string) =>
   [field.options?.help ? "help" : "", extra ?? "", error ? "error" : ""].filter((s) => s !== "").join(" ") || null
@@ -192,29 +248,36 @@ const ordered = (field: Field, seed: number | undefined): ReadonlyArray<string> 
   return out
 }
 
-/** The Other choice of a question that offers it: its label, the text typed for it, and whether it is chosen. */
+/** The Other choice of a question that offers it: its value and label, the text typed for it, and whether it is chosen. */
 interface OtherChoice {
+  /** What the page posts for it: the form's own label of the choice. */
+  readonly value: string
+  /** What the respondent reads. */
   readonly label: string
   readonly text: string
   readonly chosen: boolean
 }
 
-const otherChoice = (field: Field, entered: Entered): OtherChoice | undefined => {
+const otherChoice = (field: Field, entered: Entered, voice: Voice): OtherChoice | undefined => {
   const label = otherOf(field)
   if (label === undefined) return undefined
+  // The built-in label is the page's word; one the form set is the form's text.
+  const shown =
+    field.options?.otherLabel === undefined ? voice.say("question.other") : voice.wording.choice(field, label)
   const choices = field.options?.choices ?? []
   // A kept answer holds the typed text itself; a refused step holds the label and the box's text.
   const kept = entered.texts.find((t) => t.trim() !== "" && t !== label && !choices.includes(t))
   return {
-    label,
+    value: label,
+    label: shown,
     text: entered.parts?.other?.[0] ?? kept ?? "",
     chosen: entered.texts.includes(label) || kept !== undefined
   }
 }
 
 /** The text box of the Other choice. */
-const otherBox = (other: OtherChoice, error: string | undefined): Html =>
-  html`<div class="part other"><label for="a-other">${other.label}: your answer</label>
+const otherBox = (other: OtherChoice, error: string | undefined, voice: Voice): Html =>
+  html`<div class="part other"><label for="a-other">${voice.say("question.otherAnswer", { choice: other.label })}</label>
 <input id="a-other" name="a.other" type="text" value="${other.text}" maxlength="${OTHER_MAX}" data-other-text${attr(
     "aria-describedby",
     error ? "error" : null
@@ -222,6 +285,7 @@ const otherBox = (other: OtherChoice, error: string | undefined): Html =>
 
 /** A group of radio buttons or checkboxes in a fieldset whose legend is the question. */
 const group = (
+  voice: Voice,
   field: Field,
   error: string | undefined,
   kind: "radio" | "checkbox",
@@ -242,7 +306,7 @@ const group = (
     "aria-invalid",
     error ? "true" : false
   )}>
-<legend class="question" id="question">${field.label}${requiredMark(field)}</legend>
+<legend class="question" id="question">${field.label}${requiredMark(field, voice)}</legend>
 ${field.options?.help ? html`<p class="help" id="help">${field.options.help}</p>` : null}
 ${hint ? html`<p class="hint" id="choice-hint">${hint}</p>` : null}
 <div class="choices ${className}${choices.some((c) => c.image !== undefined) ? " pictures" : ""}">
@@ -258,7 +322,7 @@ ${choices.map(
       choice.image === undefined ? null : html`<img src="${choice.image}" alt="" loading="lazy"> `
     }<span>${choice.label}</span></label>\n`
 )}</div>
-${other === undefined ? null : otherBox(other, error)}
+${other === undefined ? null : otherBox(other, error, voice)}
 </fieldset>`
 
 /** A question's choices in the respondent's order, then its Other choice; and which of them are checked. */
@@ -267,10 +331,11 @@ const choiceList = (
   entered: Entered,
   seed: number | undefined,
   full: ReadonlySet<string>,
-  publicId: string
+  publicId: string,
+  voice: Voice
 ) => {
   const choices = ordered(field, seed)
-  const other = otherChoice(field, entered)
+  const other = otherChoice(field, entered, voice)
   const images = field.options?.images ?? {}
   const imageOf = (c: string) => (Object.hasOwn(images, c) ? imageSrc({ publicId }, images[c]!) : undefined)
   return {
@@ -278,14 +343,21 @@ const choiceList = (
     pictures: Object.keys(images).length > 0,
     choices: [
       // A choice whose quota is used up is shown, marked full, and cannot be chosen.
-      ...choices.map((c) =>
-        full.has(c)
-          ? { value: c, label: `${c} (full)`, other: false, disabled: true, image: imageOf(c) }
-          : { value: c, label: c, other: false, image: imageOf(c) }
-      ),
-      ...(other === undefined ? [] : [{ value: other.label, label: other.label, other: true }])
+      ...choices.map((c) => {
+        const label = voice.wording.choice(field, c)
+        return full.has(c)
+          ? {
+              value: c,
+              label: voice.say("question.full", { choice: label }),
+              other: false,
+              disabled: true,
+              image: imageOf(c)
+            }
+          : { value: c, label, other: false, image: imageOf(c) }
+      }),
+      ...(other === undefined ? [] : [{ value: other.value, label: other.label, other: true }])
     ],
-    checked: [...entered.texts.filter((t) => choices.includes(t)), ...(other?.chosen ? [other.label] : [])]
+    checked: [...entered.texts.filter((t) => choices.includes(t)), ...(other?.chosen ? [other.value] : [])]
   }
 }
 
@@ -293,46 +365,49 @@ const choiceList = (
 const numberChoices = (min: number, max: number) =>
   Array.from({ length: max - min + 1 }, (_, i) => ({ value: String(min + i), label: String(min + i) }))
 
-const checkboxHint = (field: Field): string | undefined => {
+const checkboxHint = (field: Field, voice: Voice): string | undefined => {
   const min = field.options?.minSelections
   const max = field.options?.maxSelections
-  if (min !== undefined && max !== undefined) return min === max ? `Choose ${min}` : `Choose ${min} to ${max}`
-  if (min !== undefined && min > 0) return `Choose at least ${min}`
-  if (max !== undefined) return `Choose up to ${max}`
-  return "Choose as many as you like"
+  if (min !== undefined && max !== undefined)
+    return min === max
+      ? voice.say("question.chooseExactly", { count: min })
+      : voice.say("question.chooseRange", { min, max })
+  if (min !== undefined && min > 0) return voice.say("question.chooseAtLeast", { min })
+  if (max !== undefined) return voice.say("question.chooseUpTo", { max })
+  return voice.say("question.chooseAny")
 }
 
-const fileHint = (field: Field): string => {
-  const parts = [`Up to ${field.options?.maxSizeMb ?? 10} MB`]
+const fileHint = (field: Field, voice: Voice): string => {
+  const size = field.options?.maxSizeMb ?? 10
   const accept = field.options?.accept
-  if (accept !== undefined && accept.length > 0) parts.push(`types: ${accept.join(", ")}`)
-  return parts.join("; ")
+  return accept !== undefined && accept.length > 0
+    ? voice.say("question.fileHintTypes", { size, types: accept.join(", ") })
+    : voice.say("question.fileHint", { size })
 }
 
 /** A matrix: one group per row (its legend the row), the same columns in each, radio buttons or checkboxes. */
-const matrix = (field: Field, entered: Entered, error: string | undefined): Html => {
+const matrix = (field: Field, entered: Entered, error: string | undefined, voice: Voice): Html => {
   const rows = field.options?.rows ?? []
   const columns = field.options?.columns ?? []
   const multiple = field.options?.multiple === true
   const minRows = field.options?.minRows
-  const hint = `${multiple ? "Choose any in each row" : "Choose one in each row"}${
+  const hint =
     field.required && minRows !== undefined && minRows < rows.length
-      ? `; answer at least ${minRows} row${minRows === 1 ? "" : "s"}`
-      : ""
-  }`
+      ? voice.say(multiple ? "question.matrixAnyAtLeast" : "question.matrixOneAtLeast", { count: minRows })
+      : voice.say(multiple ? "question.matrixAny" : "question.matrixOne")
   // Rows are the form's text: looked up as own keys only (a row may be called "constructor").
   const chosenIn = (row: string) =>
     entered.parts !== undefined && Object.hasOwn(entered.parts, row) ? (entered.parts[row] ?? []) : []
   const firstChecked = rows.findIndex((row) => chosenIn(row).length > 0)
   const focusRow = firstChecked === -1 ? 0 : firstChecked
   return html`<fieldset${attr("aria-describedby", describedBy(field, error, "choice-hint"))}>
-<legend class="question" id="question">${field.label}${requiredMark(field)}</legend>
+<legend class="question" id="question">${field.label}${requiredMark(field, voice)}</legend>
 ${field.options?.help ? html`<p class="help" id="help">${field.options.help}</p>` : null}
 <p class="hint" id="choice-hint">${hint}</p>
 <div class="matrix">
 ${rows.map((row, r) => {
   const checked = chosenIn(row)
-  return html`<fieldset class="matrix-row"${attr("aria-invalid", error ? "true" : false)}><legend>${row}</legend>
+  return html`<fieldset class="matrix-row"${attr("aria-invalid", error ? "true" : false)}><legend>${voice.wording.row(field, row)}</legend>
 <div class="choices rating">
 ${columns.map(
   (column, c) =>
@@ -342,7 +417,7 @@ ${columns.map(
     )}${attr(
       "autofocus",
       r === focusRow && (checked.length === 0 ? c === 0 : checked[0] === column) ? "autofocus" : false
-    )}${attr("aria-invalid", error ? "true" : false)}> <span>${column}</span></label>\n`
+    )}${attr("aria-invalid", error ? "true" : false)}> <span>${voice.wording.column(field, column)}</span></label>\n`
 )}</div>
 </fieldset>\n`
 })}</div>
@@ -354,13 +429,17 @@ ${columns.map(
  * page's script turns it into a list moved with buttons or dragged, which
  * sets the same selects.
  */
-const ranking = (field: Field, entered: Entered, error: string | undefined, seed: number | undefined): Html => {
+const ranking = (
+  field: Field,
+  entered: Entered,
+  error: string | undefined,
+  seed: number | undefined,
+  voice: Voice
+): Html => {
   const choices = ordered(field, seed)
   const places = rankedPlaces(field)
   const hint =
-    places === choices.length
-      ? `Give every choice its place: 1 is first`
-      : `Give your top ${places} their places: 1 is first`
+    places === choices.length ? voice.say("question.rankAll") : voice.say("question.rankTop", { count: places })
   // The places posted (a step that failed), or those of a kept answer.
   const placeOf = (choice: string): string => {
     const posted =
@@ -370,7 +449,7 @@ const ranking = (field: Field, entered: Entered, error: string | undefined, seed
     return index === -1 ? "" : String(index + 1)
   }
   return html`<fieldset${attr("aria-describedby", describedBy(field, error, "choice-hint"))}>
-<legend class="question" id="question">${field.label}${requiredMark(field)}</legend>
+<legend class="question" id="question">${field.label}${requiredMark(field, voice)}</legend>
 ${field.options?.help ? html`<p class="help" id="help">${field.options.help}</p>` : null}
 <p class="hint" id="choice-hint">${hint}</p>
 <div class="ranking" data-ranking data-places="${places}">
@@ -380,11 +459,11 @@ ${choices.map((choice, index) => {
     "autofocus",
     index === 0 && "autofocus"
   )}${attr("aria-invalid", error ? "true" : false)}>
-<option value="">No place</option>
+<option value="">${voice.say("question.noPlace")}</option>
 ${Array.from({ length: places }, (_, i) => {
   const value = String(i + 1)
   return html`<option value="${value}"${attr("selected", place === value && "selected")}>${value}</option>`
-})}</select> <label for="rank-${index}">${choice}</label></div>\n`
+})}</select> <label for="rank-${index}">${voice.wording.choice(field, choice)}</label></div>\n`
 })}</div>
 </fieldset>`
 }
@@ -395,22 +474,22 @@ ${Array.from({ length: places }, (_, i) => {
  * once drawn, is the answer instead. A drawing kept from before is carried in
  * the hidden answer until it is cleared or a name is typed.
  */
-const signature = (field: Field, entered: Entered, error: string | undefined): Html => {
+const signature = (field: Field, entered: Entered, error: string | undefined, voice: Voice): Html => {
   const typed = entered.parts?.typedName?.[0] ?? ""
   const consent = entered.parts?.consent?.[0] === "yes"
   const drawn = entered.file
   const invalid = attr("aria-invalid", error ? "true" : false)
   return html`<fieldset${attr("aria-describedby", describedBy(field, error, "signature-hint"))}>
-<legend class="question" id="question">${field.label}${requiredMark(field)}</legend>
+<legend class="question" id="question">${field.label}${requiredMark(field, voice)}</legend>
 ${field.options?.help ? html`<p class="help" id="help">${field.options.help}</p>` : null}
-<p class="hint" id="signature-hint">Type your full name and tick the box to sign.</p>
+<p class="hint" id="signature-hint">${voice.say("question.signatureHint")}</p>
 <div class="signature" data-signature data-field="${field.id}" hidden>
-<canvas class="pad" width="600" height="200" role="img" aria-label="Signature pad: draw with a mouse, finger or pen"></canvas>
-<button type="button" class="clear">Clear drawing</button>
+<canvas class="pad" width="600" height="200" role="img" aria-label="${voice.say("question.signaturePad")}"></canvas>
+<button type="button" class="clear">${voice.say("question.signatureClear")}</button>
 </div>
 <input type="hidden" name="a" value="${drawn ? JSON.stringify(drawn) : ""}">
-<p class="signature-status" id="signature-status" aria-live="polite">${drawn ? "Your drawn signature is kept." : ""}</p>
-<div class="part"><label for="a-typedName">Full name</label>
+<p class="signature-status" id="signature-status" aria-live="polite">${drawn ? voice.say("question.signatureKept") : ""}</p>
+<div class="part"><label for="a-typedName">${voice.say("question.fullName")}</label>
 <input id="a-typedName" name="a.typedName" type="text" value="${typed}" autocomplete="name" maxlength="200" autofocus${attr("placeholder", field.options?.placeholder)}${attr(
     "aria-describedby",
     error ? "error" : null
@@ -418,7 +497,7 @@ ${field.options?.help ? html`<p class="help" id="help">${field.options.help}</p>
 <label class="choice legal"><input type="checkbox" name="a.consent" value="yes"${attr(
     "checked",
     consent && "checked"
-  )}> I agree that my typed name is my signature</label>
+  )}> ${voice.say("question.signatureConsent")}</label>
 </fieldset>`
 }
 
@@ -429,12 +508,13 @@ const control = (
   error: string | undefined,
   seed: number | undefined,
   full: ReadonlySet<string>,
-  publicId: string
+  publicId: string,
+  voice: Voice
 ): Html => {
   const options = field.options
   const first = entered.texts[0] ?? ""
   const invalid = attr("aria-invalid", error ? "true" : false)
-  const label = html`<label class="question" id="question" for="a">${field.label}${requiredMark(field)}</label>
+  const label = html`<label class="question" id="question" for="a">${field.label}${requiredMark(field, voice)}</label>
 ${options?.help ? html`<p class="help" id="help">${options.help}</p>` : null}`
   switch (field.type) {
     case "short_text":
@@ -468,9 +548,9 @@ ${options?.help ? html`<p class="help" id="help">${options.help}</p>` : null}`
         "placeholder",
         options?.placeholder
       )}${attr("aria-describedby", describedBy(field, error, "newline-hint"))}${invalid}>${first}</textarea>
-<p class="hint" id="newline-hint">Shift+Enter for a new line</p>`
+<p class="hint" id="newline-hint">${voice.say("question.newLine")}</p>`
     case "select": {
-      const list = choiceList(field, entered, seed, full, publicId)
+      const list = choiceList(field, entered, seed, full, publicId, voice)
       // Many choices fit a dropdown, unless they have pictures (a dropdown cannot show them).
       if (list.choices.length > maxRadioChoices && !list.pictures) {
         const chosen = list.checked[0]
@@ -479,7 +559,7 @@ ${options?.help ? html`<p class="help" id="help">${options.help}</p>` : null}`
           "aria-describedby",
           describedBy(field, error)
         )}${invalid}>
-<option value="">Choose…</option>
+<option value="">${voice.say("question.selectPlaceholder")}</option>
 ${list.choices.map(
   (c) =>
     html`<option value="${c.value}"${attr("selected", c.value === chosen ? "selected" : false)}${attr(
@@ -487,41 +567,71 @@ ${list.choices.map(
       c.other === true && ""
     )}${attr("disabled", "disabled" in c && c.disabled === true && "disabled")}>${c.label}</option>\n`
 )}</select>
-${list.other === undefined ? null : otherBox(list.other, error)}`
+${list.other === undefined ? null : otherBox(list.other, error, voice)}`
       }
-      return group(field, error, "radio", list.choices, list.checked, "", undefined, list.other)
+      return group(voice, field, error, "radio", list.choices, list.checked, "", undefined, list.other)
     }
     case "checkboxes": {
-      const list = choiceList(field, entered, seed, full, publicId)
-      return group(field, error, "checkbox", list.choices, list.checked, "", checkboxHint(field), list.other)
+      const list = choiceList(field, entered, seed, full, publicId, voice)
+      return group(
+        voice,
+        field,
+        error,
+        "checkbox",
+        list.choices,
+        list.checked,
+        "",
+        checkboxHint(field, voice),
+        list.other
+      )
     }
     case "rating": {
       const max = options?.max ?? DEFAULT_RATING_MAX
       return group(
+        voice,
         field,
         error,
         "radio",
         numberChoices(1, max),
         entered.texts,
         "rating",
-        `1 is lowest, ${max} is highest`
+        voice.say("question.scale", {
+          min: 1,
+          max,
+          minLabel: voice.say("question.lowest"),
+          maxLabel: voice.say("question.highest")
+        })
       )
     }
     case "nps":
     case "opinion_scale": {
       const scale = scaleOf(field)
-      const hint = `${scale.min} is ${scale.minLabel ?? "lowest"}, ${scale.max} is ${scale.maxLabel ?? "highest"}`
-      return group(field, error, "radio", numberChoices(scale.min, scale.max), entered.texts, "rating", hint)
+      // An NPS question without labels of its own has the page's, in the page's language.
+      const nps = field.type === "nps"
+      const hint = voice.say("question.scale", {
+        min: scale.min,
+        max: scale.max,
+        minLabel:
+          (nps && options?.minLabel === undefined ? voice.say("question.npsLow") : scale.minLabel) ??
+          voice.say("question.lowest"),
+        maxLabel:
+          (nps && options?.maxLabel === undefined ? voice.say("question.npsHigh") : scale.maxLabel) ??
+          voice.say("question.highest")
+      })
+      return group(voice, field, error, "radio", numberChoices(scale.min, scale.max), entered.texts, "rating", hint)
     }
     case "slider": {
       // A number box the page's script pairs with a range track (a slider without JavaScript would
       // always post a value, even for a question left unanswered).
       const slider = sliderOf(field)
       const end = (value: number, label: string | undefined) =>
-        label === undefined ? `${value}` : `${value} (${label})`
-      const hint = `From ${end(slider.min, slider.minLabel)} to ${end(slider.max, slider.maxLabel)}${
-        slider.step === 1 ? "" : `, in steps of ${slider.step}`
-      }`
+        label === undefined ? value : voice.say("question.sliderEnd", { value, label })
+      const min = end(slider.min, slider.minLabel)
+      const max = end(slider.max, slider.maxLabel)
+      const hint =
+        slider.step === 1
+          ? voice.say("question.sliderRange", { min, max })
+          : voice.say("question.sliderRangeStep", { min, max, step: slider.step })
       return html`${label}
 <div class="slider" data-slider><input id="a" name="a" type="number" value="${first}" autofocus min="${slider.min}" max="${
         slider.max
@@ -534,13 +644,13 @@ ${list.other === undefined ? null : otherBox(list.other, error)}`
     case "contact":
     case "address":
       return html`<fieldset${attr("aria-describedby", describedBy(field, error))}>
-<legend class="question" id="question">${field.label}${requiredMark(field)}</legend>
+<legend class="question" id="question">${field.label}${requiredMark(field, voice)}</legend>
 ${options?.help ? html`<p class="help" id="help">${options.help}</p>` : null}
 <div class="parts" data-parts>
 ${partsOf(field).map(
   (part, index) =>
-    html`<div class="part"><label for="a-${part.name}">${part.label}${
-      part.optional ? html` <span class="optional">(optional)</span>` : null
+    html`<div class="part"><label for="a-${part.name}">${voice.say(`part.${part.name}` as MessageKey)}${
+      part.optional ? html` <span class="optional">${voice.say("page.optional")}</span>` : null
     }</label>
 <input id="a-${part.name}" name="a.${part.name}" type="${
       part.name === "email" ? "email" : part.name === "phone" ? "tel" : "text"
@@ -555,19 +665,28 @@ ${partsOf(field).map(
 )}</div>
 </fieldset>`
     case "matrix":
-      return matrix(field, entered, error)
+      return matrix(field, entered, error, voice)
     case "ranking":
-      return ranking(field, entered, error, seed)
+      return ranking(field, entered, error, seed, voice)
     case "legal":
-      return group(field, error, "checkbox", [{ value: "yes", label: "I accept" }], entered.texts, "legal")
+      return group(
+        voice,
+        field,
+        error,
+        "checkbox",
+        [{ value: "yes", label: voice.say("question.accept") }],
+        entered.texts,
+        "legal"
+      )
     case "yes_no":
       return group(
+        voice,
         field,
         error,
         "radio",
         [
-          { value: "yes", label: "Yes" },
-          { value: "no", label: "No" }
+          { value: "yes", label: voice.say("question.yes") },
+          { value: "no", label: voice.say("question.no") }
         ],
         entered.texts,
         "yes-no"
@@ -580,15 +699,15 @@ ${partsOf(field).map(
         "accept",
         options?.accept && options.accept.length > 0 ? options.accept.join(",") : undefined
       )}${attr("aria-describedby", describedBy(field, error, "file-hint upload-status"))}${invalid}>
-<p class="hint" id="file-hint">${fileHint(field)}</p>
-<progress class="upload" max="1" value="${current ? 1 : 0}" aria-label="Upload progress"${attr(
+<p class="hint" id="file-hint">${fileHint(field, voice)}</p>
+<progress class="upload" max="1" value="${current ? 1 : 0}" aria-label="${voice.say("question.uploadProgress")}"${attr(
         "hidden",
         current ? false : "hidden"
       )}></progress>
-<p class="upload-status" id="upload-status" aria-live="polite">${current ? `Uploaded ${current.name}` : ""}</p>`
+<p class="upload-status" id="upload-status" aria-live="polite">${current ? voice.say("question.uploaded", { name: current.name }) : ""}</p>`
     }
     case "signature":
-      return signature(field, entered, error)
+      return signature(field, entered, error, voice)
     case "statement":
       return html`<h2 class="question" id="question" tabindex="-1" data-focus>${field.label}</h2>
 ${options?.help ? html`<p class="help">${lines(options.help)}</p>` : null}`
@@ -640,25 +759,26 @@ export const page = (options: {
   readonly place: { readonly at: number; readonly of: number }
   readonly title?: string | undefined
   readonly description?: string | undefined
+  readonly voice: Voice
 }): Html => {
-  const { form } = options
+  const { form, voice } = options
   const fields = options.indexes.map((i) => form.fields[i]!)
-  const words = buttonWords(form.settings.theme)
+  const words = wordsOf(form, voice)
   const place = options.place
   const firstError = fields.find((f) => options.errors.has(f.id))
   return html`<h1 class="form-title">${form.title}</h1>
-<div class="progress"><progress max="${place.of}" value="${place.at}" aria-label="Progress"></progress><span>${place.at + 1} of ${place.of}</span></div>
+<div class="progress"><progress max="${place.of}" value="${place.at}" aria-label="${voice.say("page.progress")}"></progress><span>${voice.say("page.progressPlace", { at: place.at + 1, of: place.of })}</span></div>
 ${options.title ? html`<h2 class="page-title">${options.title}</h2>` : null}
 ${options.description ? html`<p class="description">${lines(options.description)}</p>` : null}
 <form method="post" novalidate>
-${stepInputs(options.token, String(fields[0]!.id))}
+${stepInputs(options.token, String(fields[0]!.id), voice)}
 ${options.notice ? html`<p class="error" role="alert">${options.notice}</p>` : null}
 ${fields.map((field, n) => {
   const error = options.errors.get(field.id)
   const focus = firstError === undefined ? n === 0 : firstError.id === field.id
   return html`<div class="item" data-q="${String(field.id)}">
 ${scoped(
-  html`${control(field, options.entered(field.id), error, options.seed, options.full?.(field.id) ?? new Set(), form.publicId)}
+  html`${control(field, options.entered(field.id), error, options.seed, options.full?.(field.id) ?? new Set(), form.publicId, voice)}
 <p class="error" id="error" role="alert" aria-live="assertive">${error ?? ""}</p>`,
   field.id,
   focus
@@ -669,6 +789,7 @@ ${scoped(
 <div class="actions"><button type="submit" name="move" value="next" class="ok">${options.last ? words.submit : words.next}</button>
 ${!options.first ? html`<button type="submit" name="move" value="back" class="back" formnovalidate>${words.back}</button>` : null}
 </div>
+${languageSwitcher(voice)}
 </form>`
 }
 
@@ -691,24 +812,26 @@ export const question = (options: {
   readonly full?: ReadonlySet<string> | undefined
   /** Where the question is on the respondent's path (from 0) and how long the path is; by default, its place in the form. */
   readonly place?: { readonly at: number; readonly of: number } | undefined
+  readonly voice: Voice
 }): Html => {
-  const { form, index } = options
+  const { form, index, voice } = options
   const field = form.fields[index]!
-  const words = buttonWords(form.settings.theme)
+  const words = wordsOf(form, voice)
   const total = form.fields.length
   const last = options.last ?? index === total - 1
   const first = options.first ?? index === 0
   const place = options.place ?? { at: index, of: total }
   const multipart = field.type === "file"
   return html`<h1 class="form-title">${form.title}</h1>
-<div class="progress"><progress max="${place.of}" value="${place.at}" aria-label="Progress"></progress><span>${place.at + 1} of ${place.of}</span></div>
+<div class="progress"><progress max="${place.of}" value="${place.at}" aria-label="${voice.say("page.progress")}"></progress><span>${voice.say("page.progressPlace", { at: place.at + 1, of: place.of })}</span></div>
 <form method="post"${attr("enctype", multipart && "multipart/form-data")} novalidate>
-${stepInputs(options.token, String(field.id))}
+${stepInputs(options.token, String(field.id), voice)}
 ${options.notice ? html`<p class="error" role="alert">${options.notice}</p>` : null}
-${control(field, options.entered, options.error, options.seed, options.full ?? new Set(), form.publicId)}
+${control(field, options.entered, options.error, options.seed, options.full ?? new Set(), form.publicId, voice)}
 <p class="error" id="error" role="alert" aria-live="assertive">${options.error ?? ""}</p>
 <div class="actions"><button type="submit" name="move" value="next" class="ok">${last ? words.submit : words.next}</button>
 ${!first ? html`<button type="submit" name="move" value="back" class="back" formnovalidate>${words.back}</button>` : null}
-<span class="hint">press Enter ↵</span></div>
+<span class="hint">${voice.say("page.pressEnter")}</span></div>
+${languageSwitcher(voice)}
 </form>`
 }

@@ -12,7 +12,7 @@ import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import type { AnswerState } from "../cases/AnswerTokens.ts"
 import { type Field, otherOf, partsOf, rankedPlaces } from "../forms/Fields.ts"
-import { type AnswerValue, FileAnswer, validateAnswers } from "../forms/Answers.ts"
+import { type AnswerValue, FileAnswer, type Say, sayEnglish, validateAnswers } from "../forms/Answers.ts"
 import * as FormLogic from "../forms/FormLogic.ts"
 import type { FormWithFields } from "../forms/Forms.ts"
 import * as Summaries from "../cases/Summaries.ts"
@@ -149,12 +149,14 @@ export const parseAnswer = (
 export const postedProblem = (
   field: Field,
   answers: ReadonlyArray<string>,
-  parts: Readonly<Record<string, ReadonlyArray<string>>>
+  parts: Readonly<Record<string, ReadonlyArray<string>>>,
+  say: Say = sayEnglish
 ): string | undefined => {
   const q = JSON.stringify(field.label)
   const other = otherOf(field)
   if (other !== undefined && answers.includes(other) && otherText(parts) === "") {
-    return `${q}: type your answer for ${JSON.stringify(other)}`
+    const named = field.options?.otherLabel === undefined ? say("question.other") : other
+    return say("answer.typeOther", { q, other: JSON.stringify(named) })
   }
   if (field.type !== "ranking") return undefined
   const places = rankedPlaces(field)
@@ -163,22 +165,29 @@ export const postedProblem = (
     const raw = postedUnder(parts, choice)[0]?.trim() ?? ""
     if (raw === "") continue
     const place = Number(raw)
-    if (!Number.isInteger(place) || place < 1 || place > places) return `${q}: a place must be from 1 to ${places}`
+    if (!Number.isInteger(place) || place < 1 || place > places) return say("answer.rankPlace", { q, max: places })
     const before = seen.get(place)
     if (before !== undefined)
-      return `${q}: ${JSON.stringify(before)} and ${JSON.stringify(choice)} both have place ${place}`
+      return say("answer.rankSamePlace", { q, first: JSON.stringify(before), second: JSON.stringify(choice), place })
     seen.set(place, choice)
   }
   return undefined
 }
 
-/** Checks one question's answer with the API's validator: the answer to keep (undefined when empty), or the message. */
-export const checkOne = (field: Field, value: unknown): Result.Result<AnswerValue | undefined, string> => {
+/**
+ * Checks one question's answer with the API's validator: the answer to keep (undefined when empty), or the
+ * message, said by `say` (the page's language; English by default).
+ */
+export const checkOne = (
+  field: Field,
+  value: unknown,
+  say: Say = sayEnglish
+): Result.Result<AnswerValue | undefined, string> => {
   const key = String(field.id)
-  const checked = validateAnswers([field], value === undefined ? {} : { [key]: value })
+  const checked = validateAnswers([field], value === undefined ? {} : { [key]: value }, say)
   return Result.isSuccess(checked)
     ? Result.succeed(checked.success[key])
-    : Result.fail(checked.failure[0]?.message ?? "this answer is not valid")
+    : Result.fail(checked.failure[0]?.message ?? say("answer.invalid"))
 }
 
 /** What the screen shows for a kept answer. */

@@ -204,7 +204,8 @@ create table forms (
   created_at timestamp with time zone not null,
   updated_at timestamp with time zone not null,
   hidden_fields jsonb not null default '[]'::jsonb,
-  settings jsonb not null default '{}'::jsonb
+  settings jsonb not null default '{}'::jsonb,
+  translations jsonb not null default '{}'::jsonb
 );
 alter table forms add constraint forms_pkey PRIMARY KEY (id);
 alter table forms add constraint forms_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'published'::text, 'closed'::text])));
@@ -379,7 +380,8 @@ create table responses (
   source text not null,
   answers jsonb not null,
   search_text text not null,
-  finished boolean not null default true
+  finished boolean not null default true,
+  language text
 );
 alter table responses add constraint responses_assignee_id_fkey FOREIGN KEY (assignee_id) REFERENCES accounts(id) ON DELETE SET NULL;
 alter table responses add constraint responses_contact_id_fkey FOREIGN KEY (contact_id) REFERENCES contacts(id) ON DELETE SET NULL;

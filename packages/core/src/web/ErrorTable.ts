@@ -29,6 +29,7 @@ export const statuses = {
   DeliveryNotFound: 404,
   FileNotFound: 404,
   ImageNotFound: 404,
+  TranslationNotFound: 404,
   ChannelNotFound: 404,
   TokenUnknown: 404,
   ReplyNotMatched: 404,

@@ -13,6 +13,27 @@
   if (!main || !window.fetch || !window.DOMParser) return
   let busy = false
 
+  // The page's messages in its language (`data-words` on <main>, see Screens.document): `{name}` filled in.
+  /** @type {Record<string, string>} */
+  let words = {}
+  const readWords = () => {
+    try {
+      words = JSON.parse(main.dataset.words || "{}")
+    } catch {
+      words = {}
+    }
+  }
+  readWords()
+  /**
+   * @param {string} key
+   * @param {string} fallback the English message
+   * @param {Record<string, string | number>} [values]
+   */
+  const say = (key, fallback, values = {}) =>
+    (words[`client.${key}`] || fallback).replace(/\{(\w+)\}/g, (whole, name) =>
+      name in values ? String(values[name]) : whole
+    )
+
   const focusScreen = () => {
     // A control, not the fieldset of a group (which carries aria-invalid too but takes no focus).
     /** @type {HTMLElement | null} */
@@ -135,14 +156,14 @@
           up.type = "button"
           up.className = "up"
           up.textContent = "↑"
-          up.setAttribute("aria-label", `Move ${labelOf(select)} up`)
+          up.setAttribute("aria-label", say("moveUp", "Move {label} up", { label: labelOf(select) }))
           up.disabled = index === 0
           up.addEventListener("click", () => move(index, index - 1, true))
           const down = document.createElement("button")
           down.type = "button"
           down.className = "down"
           down.textContent = "↓"
-          down.setAttribute("aria-label", `Move ${labelOf(select)} down`)
+          down.setAttribute("aria-label", say("moveDown", "Move {label} down", { label: labelOf(select) }))
           down.disabled = index === order.length - 1
           down.addEventListener("click", () => move(index, index + 1, false))
           li.addEventListener("dragstart", () => {
@@ -173,10 +194,10 @@
     const keep = document.createElement("button")
     keep.type = "button"
     keep.className = "keep"
-    keep.textContent = "Keep this order"
+    keep.textContent = say("keepOrder", "Keep this order")
     keep.addEventListener("click", () => {
       apply()
-      status.textContent = "The order shown is your answer"
+      status.textContent = say("orderIsAnswer", "The order shown is your answer")
     })
     box.append(keep)
   }
@@ -196,7 +217,11 @@
     const hint = form.querySelector("#signature-hint")
     if (!box || !canvas || !context || !answer || !status) return
     box.hidden = false
-    if (hint) hint.textContent = "Draw your signature in the box, or type your full name and tick the box."
+    if (hint)
+      hint.textContent = say(
+        "signatureDrawHint",
+        "Draw your signature in the box, or type your full name and tick the box."
+      )
     context.lineWidth = 2.5
     context.lineCap = "round"
     context.lineJoin = "round"
@@ -231,7 +256,7 @@
     const stop = () => {
       if (!drawing) return
       drawing = false
-      status.textContent = "Signature drawn. It is sent when you go on."
+      status.textContent = say("signatureDrawn", "Signature drawn. It is sent when you go on.")
     }
     canvas.addEventListener("pointerup", stop)
     canvas.addEventListener("pointercancel", stop)
@@ -239,7 +264,7 @@
       context.clearRect(0, 0, canvas.width, canvas.height)
       delete canvas.dataset.drawn
       answer.value = ""
-      status.textContent = "Drawing cleared."
+      status.textContent = say("drawingCleared", "Drawing cleared.")
     })
   }
 
@@ -273,7 +298,7 @@
     if (!box || !canvas || canvas.dataset.drawn !== "1") return undefined
     /** @type {Blob | null} */
     const png = await new Promise((resolve) => canvas.toBlob(resolve, "image/png"))
-    if (!png) return new Error("The drawing could not be read; type your name instead")
+    if (!png) return new Error(say("drawingUnreadable", "The drawing could not be read; type your name instead"))
     const body = new FormData()
     body.append("file", png, "signature.png")
     try {
@@ -284,9 +309,12 @@
       })
       const text = await response.text()
       if (response.status === 201) return text
-      return new Error(jsonOf(text)?.error || `The signature could not be sent (HTTP ${response.status})`)
+      return new Error(
+        jsonOf(text)?.error ||
+          say("signatureFailed", "The signature could not be sent (HTTP {status})", { status: response.status })
+      )
     } catch {
-      return new Error("The signature could not be sent: the connection was lost")
+      return new Error(say("signatureLost", "The signature could not be sent: the connection was lost"))
     }
   }
 
@@ -334,7 +362,7 @@
       busy = true
       bar.hidden = false
       bar.value = 0
-      status.textContent = `Uploading ${chosen.name}…`
+      status.textContent = say("uploading", "Uploading {name}…", { name: chosen.name })
       xhr.upload.addEventListener("progress", (e) => {
         if (e.lengthComputable) bar.value = e.loaded / e.total
       })
@@ -351,14 +379,14 @@
         if (xhr.status === 201 && body) {
           answer.value = xhr.responseText
           bar.value = 1
-          done(`Uploaded ${body.name}`, true)
+          done(say("uploaded", "Uploaded {name}", { name: body.name ?? "" }), true)
         } else {
           answer.value = ""
           file.value = ""
-          done(body?.error || `The upload failed (HTTP ${xhr.status})`, false)
+          done(body?.error || say("uploadFailed", "The upload failed (HTTP {status})", { status: xhr.status }), false)
         }
       })
-      xhr.addEventListener("error", () => done("The upload failed: the connection was lost", false))
+      xhr.addEventListener("error", () => done(say("uploadLost", "The upload failed: the connection was lost"), false))
       xhr.send(body)
     })
   }
@@ -398,6 +426,11 @@
       if (!next) throw new Error("unexpected answer")
       main.innerHTML = next.innerHTML
       document.title = doc.title
+      // The language may have changed (the page's switcher): the document's and the script's words follow.
+      document.documentElement.lang = doc.documentElement.lang
+      document.documentElement.dir = doc.documentElement.dir
+      main.dataset.words = next.dataset.words || ""
+      readWords()
       // An ending that takes the respondent on: its document's refresh is not run from here, so follow its link.
       const onward = main.querySelector("a[data-redirect]")
       if (onward instanceof HTMLAnchorElement) {
@@ -421,6 +454,14 @@
     if (!(target instanceof HTMLElement)) return
     const tag = target.tagName
     if (tag === "BUTTON" || tag === "A") return
+    // Enter on the language switcher changes the language, not the answer.
+    if (target instanceof HTMLSelectElement && target.hasAttribute("data-lang")) {
+      event.preventDefault()
+      /** @type {HTMLButtonElement | null} */
+      const change = target.form?.querySelector("button.lang") ?? null
+      target.form?.requestSubmit(change)
+      return
+    }
     const form =
       (target instanceof HTMLInputElement ||
       target instanceof HTMLTextAreaElement ||
