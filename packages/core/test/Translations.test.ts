@@ -388,7 +388,7 @@ for (const target of databaseTargets) {
       const stored = await listResponses(server, keys.owner, formId)
       const byName = new Map(stored.map((r) => [r.values[String(ids.name)] as string, r]))
       for (const c of cases) {
-        const response = byName.get(`Ada ${c.language}`) as { language: string; values: Record<string, unknown> }
+        const response = byName.get(`Ada ${c.language}`)!
         expect(response.language).toBe(c.language)
         expect(response.values).toEqual({
           [ids.name]: `Ada ${c.language}`,

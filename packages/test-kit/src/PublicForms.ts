@@ -144,7 +144,12 @@ export const answer = (
 export const listResponses = async (server: TestServer, key: string, formId: number) => {
   const list = await api(server, key, "GET", `/forms/${formId}/responses`)
   if (list.status !== 200) throw new Error(`list failed: ${list.text}`)
-  return list.body.responses as ReadonlyArray<{ id: number; source: string; values: Record<string, unknown> }>
+  return list.body.responses as ReadonlyArray<{
+    id: number
+    source: string
+    language: string | null
+    values: Record<string, unknown>
+  }>
 }
 
 /** Waits this many milliseconds. */
