@@ -166,14 +166,17 @@ for (const target of databaseTargets) {
         "get_delivery_log",
         "get_form",
         "get_response",
+        "get_translation",
         "get_workspace_settings",
         "list_forms",
         "list_images",
         "list_members",
         "list_responses",
         "list_stages",
+        "list_translations",
         "list_webhooks",
         "retry_delivery",
+        "set_translation",
         "update_form",
         "update_response",
         "update_workspace_settings"
@@ -436,6 +439,59 @@ for (const target of databaseTargets) {
       )
       expect(await call(owner, "get_workspace_settings")).toEqual({ theme })
       expect(await call(owner, "update_workspace_settings", {})).toEqual({})
+    })
+
+    it("translates a form: reads what a translation lacks, sets it, refuses what the form does not have; a viewer reads only, another workspace nothing", async () => {
+      const owner = await as(seed.keys.owner)
+      const viewer = await as(seed.keys.viewer)
+      const other = await as(seed.keys.other)
+      const form = await publishedForm(owner, "Form to translate")
+      const [name, email, problem] = form.fields.map((f: Json) => String(f.id))
+      expect(await call(owner, "list_translations", { formId: form.id })).toEqual({ language: "en", translations: [] })
+      expect(await refused(owner, "get_translation", { formId: form.id, language: "de" })).toBe(
+        `form ${form.id} has no translation into de`
+      )
+      const first = await call(owner, "set_translation", {
+        formId: form.id,
+        language: "de",
+        translation: { title: "Zu übersetzendes Formular", fields: { [name]: { label: "Name" } }, status: "draft" }
+      })
+      expect(first).toMatchObject({ language: "de", name: "Deutsch", status: "draft", translated: 2, total: 5 })
+      expect(first.missing).toEqual([
+        { path: ["description"], source: "Tell us what went wrong" },
+        { path: ["fields", email, "label"], source: "Email" },
+        { path: ["fields", problem, "label"], source: "Problem" }
+      ])
+      const done = await call(owner, "set_translation", {
+        formId: form.id,
+        language: "de",
+        translation: {
+          title: "Zu übersetzendes Formular",
+          description: "Sagen Sie uns, was schiefging",
+          fields: { [name]: { label: "Name" }, [email]: { label: "E-Mail" }, [problem]: { label: "Anliegen" } }
+        }
+      })
+      expect(done).toMatchObject({ status: "ready", translated: 5, total: 5, missing: [] })
+      expect((await call(viewer, "get_translation", { formId: form.id, language: "de" })).translation.title).toBe(
+        "Zu übersetzendes Formular"
+      )
+      expect(
+        await refused(owner, "set_translation", {
+          formId: form.id,
+          language: "de",
+          translation: { fields: { "999999": { label: "x" } } }
+        })
+      ).toContain("translations.de.fields.999999: no question 999999 in this form")
+      expect(
+        await refused(owner, "set_translation", { formId: form.id, language: "de_AT", translation: {} })
+      ).toContain("a language must be a tag such as de, pt-BR or zh-Hans")
+      expect(
+        await refused(viewer, "set_translation", { formId: form.id, language: "fr", translation: { title: "x" } })
+      ).toBe("this key belongs to a viewer, who can only read")
+      expect(await refused(other, "list_translations", { formId: form.id })).toBe(`form ${form.id} not found`)
+      expect(await refused(other, "get_translation", { formId: form.id, language: "de" })).toBe(
+        `form ${form.id} not found`
+      )
     })
 
     it("a key of another workspace sees none of the first workspace's forms or responses", async () => {

@@ -753,6 +753,99 @@ describe.skipIf(!present)("public form page in Chromium", () => {
       expect(Object.values(response.values)).toEqual(expect.arrayContaining(["Ada", "ada@example.com", "Evening"]))
   }, 180_000)
 
+  it("a form in Arabic and German is answered right to left, switched to German on the way, axe-clean at 360 px, with or without JavaScript", async () => {
+    const created = await api(server, key, "POST", "/forms", {
+      title: "Travel survey",
+      description: "Three short questions.",
+      fields: [
+        { type: "short_text", label: "Your name", required: true, options: { help: "As you like to be called" } },
+        { type: "email", label: "Email", required: true },
+        { type: "select", label: "Where to next?", required: true, options: { choices: ["Sea", "Mountains", "City"] } }
+      ]
+    })
+    expect(created.status, created.text).toBe(201)
+    const [name, email, where] = (created.body.fields as ReadonlyArray<{ id: number }>).map((f) => String(f.id))
+    const translations = {
+      ar: {
+        title: "استطلاع السفر",
+        description: "ثلاثة أسئلة قصيرة.",
+        fields: {
+          [name!]: { label: "اسمك", help: "كما تحب أن تُنادى" },
+          [email!]: { label: "البريد الإلكتروني" },
+          [where!]: { label: "إلى أين بعد ذلك؟", choices: { Sea: "البحر", Mountains: "الجبال", City: "المدينة" } }
+        }
+      },
+      de: {
+        title: "Reiseumfrage",
+        description: "Drei kurze Fragen.",
+        fields: {
+          [name!]: { label: "Ihr Name", help: "Wie Sie genannt werden möchten" },
+          [email!]: { label: "E-Mail-Adresse" },
+          [where!]: { label: "Wohin als Nächstes?", choices: { Sea: "Meer", Mountains: "Berge", City: "Stadt" } }
+        }
+      }
+    }
+    const published = await api(server, key, "PATCH", `/forms/${created.body.id}`, {
+      translations,
+      status: "published"
+    })
+    expect(published.status, published.text).toBe(200)
+    const publicId = created.body.publicId as string
+    for (const js of [true, false]) {
+      const colorScheme = js ? "dark" : "light"
+      // The browser asks for Arabic (its Accept-Language); the page answers in it, right to left.
+      const context = await browser.newContext({
+        javaScriptEnabled: js,
+        colorScheme,
+        locale: "ar-EG",
+        viewport: { width: 360, height: 740 }
+      })
+      const page = await context.newPage()
+      const flow: Flow = { page, name: `languages-${js ? "js" : "nojs"}-${colorScheme}`, colorScheme, step: 0 }
+      const documentLanguage = () =>
+        page.evaluate(() => {
+          const root = (globalThis as unknown as { document: { documentElement: { lang: string; dir: string } } })
+            .document.documentElement
+          return { lang: root.lang, dir: root.dir }
+        })
+      await page.goto(`${server.url}/f/${publicId}`)
+      await page.getByRole("heading", { name: "استطلاع السفر" }).waitFor()
+      expect(await documentLanguage()).toEqual({ lang: "ar", dir: "rtl" })
+      await check(flow, "welcome-rtl")
+      expect(await fitsWidth(page), "no sideways scrolling at 360 px, right to left").toBe(true)
+      await page.getByRole("button", { name: "ابدأ" }).click()
+      await page.getByLabel(/اسمك/).fill("عائشة")
+      await check(flow, "question-rtl")
+      await page.getByRole("button", { name: "موافق" }).click()
+      await page.getByLabel(/البريد الإلكتروني/).fill("not an address")
+      await page.getByRole("button", { name: "موافق" }).click()
+      await page.locator(".error").filter({ hasText: "عنوان بريد إلكتروني" }).waitFor()
+      await check(flow, "error-rtl")
+      expect(await fitsWidth(page), "no sideways scrolling at 360 px with the message").toBe(true)
+      // The switcher: German, on the same question, with what was typed.
+      await page.getByLabel("اللغة").selectOption("de")
+      await page.getByRole("button", { name: "تغيير" }).click()
+      await page.getByLabel(/E-Mail-Adresse/).waitFor()
+      expect(await documentLanguage()).toEqual({ lang: "de", dir: "ltr" })
+      expect(await page.getByLabel(/E-Mail-Adresse/).inputValue()).toBe("not an address")
+      await check(flow, "switched-ltr")
+      await page.getByLabel(/E-Mail-Adresse/).fill("aisha@example.com")
+      await page.getByRole("button", { name: "OK" }).click()
+      await page.getByLabel("Berge", { exact: true }).check()
+      await check(flow, "choices-de")
+      await page.getByRole("button", { name: "Absenden" }).click()
+      await page.getByRole("heading", { name: "Vielen Dank!" }).waitFor()
+      await context.close()
+    }
+    // Recorded in the language they were sent in, the answers keyed and worded as the form's own.
+    const stored = await listResponses(server, key, created.body.id)
+    expect(stored).toHaveLength(2)
+    for (const response of stored) {
+      expect(response.language).toBe("de")
+      expect(response.values).toEqual({ [name!]: "عائشة", [email!]: "aisha@example.com", [where!]: "Mountains" })
+    }
+  }, 180_000)
+
   it("a quiz ends on the ending its score chooses, axe-clean at 360 px, and a redirect takes the respondent on with or without JavaScript", async () => {
     const quiz = await createForm(server, key, {
       title: "Capitals quiz",

@@ -418,6 +418,14 @@ export class RespondentEmails extends Context.Service<
       actor: Actors.Actor,
       formId: number
     ) => Effect.Effect<ConfirmationSettings, FormNotFound | SqlError.SqlError>
+    /** The confirmation's subject and body when the form sends one (then its translations have them to translate too). */
+    readonly confirmationTexts: (
+      actor: Actors.Actor,
+      formId: number
+    ) => Effect.Effect<
+      { readonly subject: string; readonly body: string } | undefined,
+      FormNotFound | SqlError.SqlError
+    >
     readonly putConfirmation: (
       actor: Actors.Actor,
       formId: number,
@@ -490,6 +498,14 @@ export class RespondentEmails extends Context.Service<
       ) {
         yield* formExists(actor.workspaceId, formId)
         return yield* readConfirmation(actor.workspaceId, formId)
+      })
+
+      const confirmationTexts = Effect.fn("RespondentEmails.confirmationTexts")(function* (
+        actor: Actors.Actor,
+        formId: number
+      ) {
+        const confirmation = yield* getConfirmation(actor, formId)
+        return confirmation.enabled ? { subject: confirmation.subject, body: confirmation.body } : undefined
       })
 
       const putConfirmation = Effect.fn("RespondentEmails.putConfirmation")(function* (
@@ -659,6 +675,7 @@ export class RespondentEmails extends Context.Service<
         send,
         queueConfirmation,
         getConfirmation,
+        confirmationTexts,
         putConfirmation,
         getSettings,
         putSettings,

@@ -655,3 +655,43 @@ const shownAnswer = (
   }
   return value
 }
+
+/**
+ * A form's own language and how far each of its translations is, by language tag.
+ *
+ * @example
+ * ```ts
+ * listOf(form).translations.map((t) => [t.language, t.translated, t.total]) // [["de", 12, 13]]
+ * ```
+ */
+export const listOf = (
+  form: TranslatableForm & { readonly translations?: Translations | undefined },
+  confirmation?: ConfirmationSource
+): TranslationList => ({
+  language: form.settings.language ?? DEFAULT_LANGUAGE,
+  translations: Object.entries(form.translations ?? {})
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([language, translation]) => {
+      const { translation: _, missing: __, ...state } = detailOf(form, language, translation, confirmation)
+      return state
+    })
+})
+
+/**
+ * The form's translation into a language with how far it is, or undefined when it has none.
+ *
+ * @example
+ * ```ts
+ * translationOf(form, "de")?.missing // the texts still to translate
+ * ```
+ */
+export const translationOf = (
+  form: TranslatableForm & { readonly translations?: Translations | undefined },
+  language: string,
+  confirmation?: ConfirmationSource
+): TranslationDetail | undefined => {
+  const translations = form.translations ?? {}
+  return Object.hasOwn(translations, language)
+    ? detailOf(form, language, translations[language]!, confirmation)
+    : undefined
+}

@@ -22,6 +22,9 @@ import { Subscription, Webhooks } from "../outbox/Webhooks.ts"
 import { DeliveryLogQuery, ResponseList, ResponseListQuery, SubscriptionId } from "../api/Api.ts"
 import { ImageList, Images } from "../files/Images.ts"
 import { WorkspaceSettings, WorkspaceSettingsStore } from "../forms/WorkspaceSettings.ts"
+import * as Translations from "../forms/Translations.ts"
+import { RespondentEmails } from "../email/RespondentEmails.ts"
+import { LanguageTag } from "../languages/Languages.ts"
 import { describeIssue } from "../web/Security.ts"
 import type * as ErrorTable from "../web/ErrorTable.ts"
 
@@ -154,6 +157,19 @@ export const makeTools = Effect.gen(function* () {
   const generate = yield* generateForm
   const workspaceSettings = yield* WorkspaceSettingsStore
   const images = yield* Images
+  const emails = yield* RespondentEmails
+
+  /** The form's translation into a language, with what it lacks (its confirmation e-mail's texts too, when sent). */
+  const translationDetail = (actor: Actors.Actor, formId: number, language: string) =>
+    Effect.gen(function* () {
+      const form = yield* forms.get(actor, formId)
+      const found = Translations.translationOf(form, language, yield* emails.confirmationTexts(actor, formId))
+      if (found !== undefined) return found
+      return yield* new Translations.TranslationNotFound({
+        message: `form ${formId} has no translation into ${language}`
+      })
+    })
+  const Language = LanguageTag.annotate({ description: "A BCP 47 language tag: de, fr, pt-BR, zh-Hans, ar, …" })
 
   const tools: ReadonlyArray<McpTool> = [
     define("list_forms", {
@@ -339,6 +355,48 @@ export const makeTools = Effect.gen(function* () {
       output: ImageList,
       write: false,
       run: (actor) => images.list(actor)
+    }),
+    define("list_translations", {
+      title: "List a form's translations",
+      description:
+        "Returns the form's own language (`settings.language`, default en) and, for each language it is " +
+        "translated into, its status (ready: the page offers it; draft: waiting for review) and how many of the " +
+        "form's texts it has (`translated` of `total`).",
+      input: Schema.Struct({ formId: FormId }),
+      output: Translations.TranslationList,
+      write: false,
+      run: (actor, { formId }) =>
+        Effect.gen(function* () {
+          const form = yield* forms.get(actor, formId)
+          return Translations.listOf(form, yield* emails.confirmationTexts(actor, formId))
+        })
+    }),
+    define("get_translation", {
+      title: "Get a form's translation",
+      description:
+        "Returns the form's translation into one language and `missing`: each text it still lacks, with where it " +
+        'goes (`path`, e.g. ["fields", "12", "choices", "Red"]) and the form\'s own words (`source`). Translate ' +
+        "those and send them with set_translation.",
+      input: Schema.Struct({ formId: FormId, language: Language }),
+      output: Translations.TranslationDetail,
+      write: false,
+      run: (actor, { formId, language }) => translationDetail(actor, formId, language)
+    }),
+    define("set_translation", {
+      title: "Set a form's translation",
+      description:
+        "Sets the form's translation into a language, replacing the one there was: `title`, `description`, " +
+        "`fields` {<question id>: {label, help, placeholder, choices: {<the form's choice>: words}, rows, columns, " +
+        "other, minLabel, maxLabel}}, `pages` and `endings` by key, `buttons`, `closedMessage`, `logoAlt`, " +
+        "`confirmation` {subject, body}. Answers keep the form's own choices whatever the language. Use status " +
+        '"draft" to keep it off the page until someone reviews it. Anything the form does not have is refused, naming it.',
+      input: Schema.Struct({ formId: FormId, language: Language, translation: Translations.Translation }),
+      output: Translations.TranslationDetail,
+      write: true,
+      run: (actor, { formId, language, translation }) =>
+        Effect.flatMap(forms.putTranslation(actor, formId, language, translation), () =>
+          translationDetail(actor, formId, language)
+        )
     }),
     define("retry_delivery", {
       title: "Retry a webhook delivery",

@@ -32,7 +32,7 @@ h1{font-size:1.6rem;line-height:1.25;margin:0 0 .75rem}
 .item+.item{border-top:1px solid var(--line);padding-top:1.25rem}
 .question{display:block;font-size:1.35rem;font-weight:600;line-height:1.3;margin:0 0 .5rem;padding:0}
 fieldset{border:0;margin:0;padding:0;min-width:0}
-.req{color:var(--error);margin-left:.2em}
+.req{color:var(--error);margin-inline-start:.2em}
 .sr-only{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
 input[type=text],input[type=password],input[type=email],input[type=tel],input[type=url],input[type=number],input[type=date],input[type=time],input[type=datetime-local],textarea,select{width:100%;font:inherit;color:inherit;background:transparent;border:0;border-bottom:2px solid var(--line);padding:.4rem .1rem;margin:.5rem 0}
 textarea{min-height:6rem;border:2px solid var(--line);border-radius:var(--radius);padding:.5rem;resize:vertical}
@@ -87,7 +87,11 @@ a.button{display:inline-block;font-weight:600;border-radius:var(--radius);paddin
 .progress{display:flex;align-items:center;gap:.75rem;margin-bottom:1.5rem;font-size:.85rem;color:var(--muted)}
 .progress progress{flex:1;height:.5rem;accent-color:var(--accent)}
 .upload{width:100%}
-.hp{position:absolute;left:-10000px;top:auto;width:1px;height:1px;overflow:hidden}
+.hp{position:absolute;inset-inline-start:-10000px;top:auto;width:1px;height:1px;overflow:hidden}
+.languages{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;margin-top:1.5rem;font-size:.85rem;color:var(--muted)}
+.languages select{width:auto;margin:0;padding:.25rem .5rem}
+.languages button{padding:.25rem .8rem;background:transparent;color:var(--fg);border-color:var(--line)}
+[dir=rtl] input[type=email],[dir=rtl] input[type=tel],[dir=rtl] input[type=url]{direction:ltr;text-align:right}
 @media (max-width:30rem){html{font-size:16px}.question{font-size:1.2rem}}
 `
 

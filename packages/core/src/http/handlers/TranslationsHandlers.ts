@@ -15,41 +15,23 @@ export const TranslationsHandlers = HttpApiBuilder.group(
     const forms = yield* Forms
     const emails = yield* RespondentEmails
 
-    /** The form with the confirmation e-mail's texts when it sends one (then they are to translate too). */
-    const read = Effect.fnUntraced(function* (actor: Actors.Actor, formId: number) {
-      const form = yield* forms.get(actor, formId)
-      const confirmation = yield* emails.getConfirmation(actor, formId)
-      return { form, confirmation: confirmation.enabled ? confirmation : undefined }
-    })
-
     const detail = Effect.fnUntraced(function* (actor: Actors.Actor, formId: number, language: string) {
-      const { form, confirmation } = yield* read(actor, formId)
-      const translations = form.translations ?? {}
-      if (!Object.hasOwn(translations, language)) {
-        return yield* new Translations.TranslationNotFound({
-          message: `form ${formId} has no translation into ${language}`
-        })
-      }
-      return Translations.detailOf(form, language, translations[language]!, confirmation)
+      const form = yield* forms.get(actor, formId)
+      const found = Translations.translationOf(form, language, yield* emails.confirmationTexts(actor, formId))
+      if (found !== undefined) return found
+      return yield* new Translations.TranslationNotFound({
+        message: `form ${formId} has no translation into ${language}`
+      })
     })
 
     return handlers
       .handle("list", ({ params }) =>
         Effect.flatMap(CurrentActor, (actor) =>
           handle(
-            Effect.map(read(actor, params.formId), ({ form, confirmation }) => ({
-              language: form.settings.language ?? Translations.DEFAULT_LANGUAGE,
-              translations: Object.entries(form.translations ?? {})
-                .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-                .map(([language, translation]) => {
-                  const {
-                    translation: _,
-                    missing: __,
-                    ...state
-                  } = Translations.detailOf(form, language, translation, confirmation)
-                  return state
-                })
-            }))
+            Effect.gen(function* () {
+              const form = yield* forms.get(actor, params.formId)
+              return Translations.listOf(form, yield* emails.confirmationTexts(actor, params.formId))
+            })
           )
         )
       )
