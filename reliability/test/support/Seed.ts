@@ -133,6 +133,20 @@ export const seed = async (url: string, key: string, marker: string, hookUrl: st
     }),
     200
   )
+  // A translation into German carrying the marker (title, a question, the ending): the translations' surfaces
+  // (`/api/forms/{formId}/translations/{language}`, MCP) are probed with it, and the page offers it.
+  ok(
+    "translation",
+    await call(url, "PUT", `/api/forms/${created.id}/translations/de`, {
+      key,
+      body: {
+        title: `Formular ${marker}`,
+        fields: { [String(name!.id)]: { label: `Name ${marker} (de)` } },
+        endings: { done: { message: `Ende ${marker}: {{var:visits}}` } }
+      }
+    }),
+    200
+  )
   // The workspace's own settings carry the marker too (its theme's words, its logo's name and words), for the
   // isolation scenario.
   const image = ok("image", await uploadImage(url, key, `${marker}.png`), 201)
@@ -261,7 +275,8 @@ export const idHints = (s: Seeded): Record<string, unknown> => ({
   deliveryId: s.deliveryId,
   noteId: s.noteId,
   accountId: s.spareAccountId,
-  stageIds: [s.stageId]
+  stageIds: [s.stageId],
+  language: "de"
 })
 
 /** The value of a path parameter `{name}` of `path`, from the segment before it. */
