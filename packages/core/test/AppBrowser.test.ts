@@ -609,6 +609,35 @@ describe.skipIf(!present)("the application in a browser", () => {
     expect(await csv.text()).toContain("Ada Lovelace")
   }, 120_000)
 
+  it("translates the form in the builder: adds German, fills its texts, marks it ready; the public page then speaks German", async () => {
+    await page.goto(`${url}/app/forms/${formId}`)
+    await page.getByRole("heading", { name: "Languages" }).waitFor()
+    await page.getByLabel("Add a language").fill("de")
+    await page.getByRole("button", { name: "Add language" }).click()
+    const editor = page.getByRole("region", { name: /Deutsch/ })
+    await editor.waitFor()
+    // Every text of the form beside its words in German; the title first.
+    const title = editor.getByRole("textbox").first()
+    await title.fill("Supportanfrage")
+    await editor.getByLabel("Status").selectOption("ready")
+    await check(page, "16-translation")
+    await editor.getByRole("button", { name: "Save translation" }).click()
+    await editor.getByText("Saved: the page offers it.").waitFor()
+    await page.getByRole("cell", { name: /Deutsch \(de\)/ }).waitFor()
+    await page.getByRole("cell", { name: /^1 of \d+$/ }).waitFor()
+    // Without a language model the machine translation is refused, saying why.
+    await editor.getByRole("button", { name: "Translate the rest by machine" }).click()
+    await editor.getByText(/machine translation needs a language model/).waitFor()
+    const published = (await (
+      await fetch(`${url}/api/forms/${formId}`, { headers: { authorization: `Bearer ${ownerKey}` } })
+    ).json()) as { publicId: string; status: string; translations: Record<string, { title?: string }> }
+    expect(published.translations.de?.title).toBe("Supportanfrage")
+    if (published.status === "published") {
+      const german = await fetch(`${url}/f/${published.publicId}`, { headers: { "accept-language": "de" } })
+      expect(await german.text()).toContain("Supportanfrage")
+    }
+  }, 120_000)
+
   it("stays readable in dark mode and on a phone; a viewer reads and cannot change anything; signing out ends the session", async () => {
     // Dark mode: the same screens stay readable (axe checks contrast in the dark theme).
     const dark = await newPage("dark")

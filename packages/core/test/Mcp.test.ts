@@ -162,6 +162,7 @@ for (const target of databaseTargets) {
       expect(tools.map((t) => t.name).sort()).toEqual([
         "add_note",
         "create_form",
+        "draft_translation",
         "generate_form",
         "get_delivery_log",
         "get_form",

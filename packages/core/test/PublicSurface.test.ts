@@ -34,8 +34,10 @@ describe("the public surface of @qforms/core", () => {
       "FormGenerator",
       "Forms",
       "Ids",
+      "Languages",
       "Mailer",
       "Members",
+      "Messages",
       "Notes",
       "OpenAiFormGenerator",
       "Options",
@@ -49,6 +51,7 @@ describe("the public surface of @qforms/core", () => {
       "Services",
       "Sessions",
       "Stages",
+      "Translations",
       "Webhooks",
       "Workspaces"
     ])

@@ -562,7 +562,18 @@ export class TranslationsGroup extends HttpApiGroup.make("translations").add(
     params: TranslationParams,
     success: HttpApiSchema.NoContent,
     error: [NotFound, Forbidden]
-  }).annotate(OpenApi.Description, "Extension: takes the translation away (the page no longer offers it).")
+  }).annotate(OpenApi.Description, "Extension: takes the translation away (the page no longer offers it)."),
+  HttpApiEndpoint.post("draft", "/forms/:formId/translations/:language/draft", {
+    params: TranslationParams,
+    success: TranslationDetail,
+    error: [NotFound, Forbidden, Conflict, BadGateway]
+  }).annotate(
+    OpenApi.Description,
+    "Extension: machine translation, as a draft to review: the configured language model translates the texts the " +
+      "translation lacks (all of them for a new one); the result is saved with `status: draft`, which the page does " +
+      "not offer until it is set `ready`. 409 without a language model (the offline generator writes English only); " +
+      "502 when the model fails."
+  )
 ) {}
 
 /** Form generation from a description. */

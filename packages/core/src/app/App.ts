@@ -40,6 +40,7 @@ import { EmailAddress, PersonName } from "../identity/Accounts.ts"
 import * as Links from "../kernel/Links.ts"
 import { type Acceptance, Invitations } from "../identity/Invitations.ts"
 import { Mailer } from "../email/Mailer.ts"
+import { MessageCatalogues } from "../languages/Messages.ts"
 import { Members } from "../identity/Members.ts"
 import * as Passwords from "../identity/Passwords.ts"
 import * as ShellData from "./ShellData.ts"
@@ -221,7 +222,10 @@ export const layer = (options: AppOptions & { readonly appUrl?: string | undefin
       const passwordSignIn = options.passwordSignIn !== false
       const hops = options.trustedProxyHops ?? 0
       // What the shell page tells its scripts: the same for every page of this server.
-      const shellData = ShellData.toScriptText({ mail: (yield* Mailer).configured })
+      const shellData = ShellData.toScriptText({
+        mail: (yield* Mailer).configured,
+        languages: (yield* MessageCatalogues).languages
+      })
 
       const context = Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
         const base = baseUrl(request, options.appUrl)

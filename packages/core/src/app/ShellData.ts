@@ -9,6 +9,7 @@
 import * as Schema from "effect/Schema"
 import { FieldType, optionKeys, PARTS } from "../forms/Fields.ts"
 import { MemberRole } from "../identity/Actors.ts"
+import { nativeName } from "../languages/Languages.ts"
 
 /** A question type as the builder offers it. */
 export const FieldTypeInfo = Schema.Struct({
@@ -28,7 +29,9 @@ export const FieldTypeInfo = Schema.Struct({
 export const ShellData = Schema.Struct({
   fieldTypes: Schema.Array(FieldTypeInfo),
   /** Whether e-mail can be sent (SMTP configured): the case page offers writing to the respondent only then. */
-  mail: Schema.Boolean
+  mail: Schema.Boolean,
+  /** The languages the public page speaks (built in, and any the host added), each named in itself. */
+  languages: Schema.Array(Schema.Struct({ tag: Schema.String, name: Schema.String }))
 })
 
 /** Decoded {@link ShellData}. */
@@ -82,10 +85,10 @@ const labels: { readonly [Type in FieldType]: string } = {
  *
  * @example
  * ```ts
- * html`<script type="application/json" id="qforms-shell">${new Html(ShellData.toScriptText({ mail: true }))}</script>`
+ * html`<script type="application/json" id="qforms-shell">${new Html(ShellData.toScriptText({ mail: true, languages: ["en", "de"] }))}</script>`
  * ```
  */
-export const toScriptText = (options: { readonly mail: boolean }): string =>
+export const toScriptText = (options: { readonly mail: boolean; readonly languages: ReadonlyArray<string> }): string =>
   JSON.stringify(
     Schema.encodeSync(ShellData)({
       fieldTypes: FieldType.literals.map((type) => ({
@@ -96,6 +99,7 @@ export const toScriptText = (options: { readonly mail: boolean }): string =>
           ? { parts: PARTS[type].map(({ name, label, asked, optional }) => ({ name, label, asked, optional })) }
           : {})
       })),
-      mail: options.mail
+      mail: options.mail,
+      languages: options.languages.map((tag) => ({ tag, name: nativeName(tag) }))
     })
   ).replaceAll("<", "\\u003c")

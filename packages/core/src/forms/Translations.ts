@@ -535,10 +535,19 @@ export const TranslationList = Schema.Struct({
 }).annotate({ identifier: "TranslationList" })
 export type TranslationList = typeof TranslationList.Type
 
+/** One text of the form with its translation, if it has one. */
+export const TranslatedText = Schema.Struct({
+  ...TranslatableText.fields,
+  text: Schema.NullOr(Schema.String).annotate({ description: "The translation's words, or null when it has none." })
+}).annotate({ identifier: "TranslatedText" })
+
 /** One translation with how far it is and what it still lacks (`GET /forms/{formId}/translations/{language}`). */
 export const TranslationDetail = Schema.Struct({
   ...TranslationState.fields,
   translation: Translation,
+  texts: Schema.Array(TranslatedText).annotate({
+    description: "Every text of the form, in the form's order, with the translation's words (null where it has none)."
+  }),
   missing: Schema.Array(TranslatableText).annotate({
     description: "The form's texts the translation does not have yet (shown in the form's own language)."
   })
@@ -559,8 +568,8 @@ export const detailOf = (
   translation: Translation,
   confirmation?: ConfirmationSource
 ): TranslationDetail => {
-  const texts = sourceTexts(form, confirmation)
-  const lacking = texts.filter((s) => textAt(translation, s.path) === undefined)
+  const texts = sourceTexts(form, confirmation).map((s) => ({ ...s, text: textAt(translation, s.path) ?? null }))
+  const lacking = texts.filter((s) => s.text === null).map(({ path, source }) => ({ path, source }))
   return {
     language,
     name: nativeName(language),
@@ -569,6 +578,7 @@ export const detailOf = (
     translated: texts.length - lacking.length,
     total: texts.length,
     translation,
+    texts,
     missing: lacking
   }
 }
@@ -672,7 +682,7 @@ export const listOf = (
   translations: Object.entries(form.translations ?? {})
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([language, translation]) => {
-      const { translation: _, missing: __, ...state } = detailOf(form, language, translation, confirmation)
+      const { translation: _, texts: __, missing: ___, ...state } = detailOf(form, language, translation, confirmation)
       return state
     })
 })
@@ -694,4 +704,38 @@ export const translationOf = (
   return Object.hasOwn(translations, language)
     ? detailOf(form, language, translations[language]!, confirmation)
     : undefined
+}
+
+/**
+ * The translation with texts put at their paths (as {@link missing} lists
+ * them), keeping what it had; own keys only (a choice may be called "__proto__").
+ *
+ * @example
+ * ```ts
+ * withTexts({ title: "Umfrage" }, [{ path: ["fields", "3", "choices", "Red"], text: "Rot" }])
+ * // { title: "Umfrage", fields: { "3": { choices: { Red: "Rot" } } } }
+ * ```
+ */
+export const withTexts = (
+  translation: Translation,
+  texts: ReadonlyArray<{ readonly path: ReadonlyArray<string>; readonly text: string }>
+): Record<string, unknown> => {
+  const copy = (value: unknown): unknown =>
+    typeof value === "object" && value !== null
+      ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, copy(v)]))
+      : value
+  const out = copy(translation) as Record<string, unknown>
+  for (const { path, text } of texts) {
+    let at = out
+    path.slice(0, -1).forEach((key) => {
+      const next = Object.hasOwn(at, key) ? at[key] : undefined
+      if (typeof next !== "object" || next === null) {
+        const fresh: Record<string, unknown> = {}
+        Object.defineProperty(at, key, { value: fresh, enumerable: true, writable: true, configurable: true })
+        at = fresh
+      } else at = next as Record<string, unknown>
+    })
+    Object.defineProperty(at, path.at(-1)!, { value: text, enumerable: true, writable: true, configurable: true })
+  }
+  return out
 }

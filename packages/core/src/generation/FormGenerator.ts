@@ -32,6 +32,15 @@ export interface GeneratedForm {
   readonly fields: ReadonlyArray<FieldInput>
 }
 
+/** Texts of a form to translate: the languages by name and tag, each text by an id of the caller's. */
+export interface TranslationRequest {
+  /** The form's own language, e.g. "English (en)". */
+  readonly from: string
+  /** The language to translate into, e.g. "Deutsch (de)". */
+  readonly to: string
+  readonly texts: ReadonlyArray<{ readonly id: string; readonly text: string }>
+}
+
 /** The generator could not be reached or gave an unusable result (answered 502). */
 export class GeneratorFailed extends Schema.TaggedError<GeneratorFailed>()("GeneratorFailed", {
   message: Schema.String
@@ -49,6 +58,13 @@ export class FormGenerator extends Context.Service<
   FormGenerator,
   {
     readonly generate: (prompt: string) => Effect.Effect<GeneratedForm, GeneratorFailed>
+    /**
+     * Translates texts by a language model: each text's translation by its id (a text it gave none for is
+     * left out). Absent when there is no model: the offline generator writes English forms and translates nothing.
+     */
+    readonly translate?:
+      | ((request: TranslationRequest) => Effect.Effect<Record<string, string>, GeneratorFailed>)
+      | undefined
   }
 >()("@qforms/core/FormGenerator") {
   /** No generator: every request fails with "no form generator configured". */

@@ -5,7 +5,9 @@
  * The model is asked for structured output with a JSON Schema derived from
  * the same `FieldInput` Schema the API validates questions with
  * (`response_format: json_schema`); a server that refuses that format is asked
- * again in JSON mode with the schema in the instructions. The answer is decoded
+ * again in JSON mode with the schema in the instructions. It also translates
+ * a form's texts (`translate`, the drafts of `FormTranslator.ts`), in batches
+ * of {@link TEXTS_PER_REQUEST}. The answer is decoded
  * with the Schema; when it does not fit, the model gets the validation errors
  * back once to repair its answer. Anything else — no connection, a timeout,
  * an error status, a second unusable answer — is a `GeneratorFailed` (502).
@@ -30,7 +32,7 @@ import * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import type { HttpClientError } from "effect/http/HttpClientError"
 import { PlainFieldInput } from "../forms/Fields.ts"
-import { FormGenerator, type GeneratedForm, GeneratorFailed } from "./FormGenerator.ts"
+import { FormGenerator, type GeneratedForm, GeneratorFailed, type TranslationRequest } from "./FormGenerator.ts"
 
 /** Where the model is and how long to wait for it. */
 export interface OpenAiGeneratorConfig {
@@ -67,7 +69,25 @@ export const GeneratedFormSchema = Schema.Struct({
 
 const structured = toCodecOpenAI(GeneratedFormSchema)
 const decodeAnswer = Schema.decodeUnknownResult(Schema.fromJsonString(structured.codec))
-const jsonSchemaText = JSON.stringify(structured.jsonSchema)
+
+/** What the model must answer to a translation: each text given, by its id, in the other language. */
+export const TranslatedTextsSchema = Schema.Struct({
+  translations: Schema.Array(Schema.Struct({ id: Schema.String, text: Schema.String }))
+}).annotate({ identifier: "TranslatedTexts" })
+
+const structuredTranslation = toCodecOpenAI(TranslatedTextsSchema)
+const decodeTranslation = Schema.decodeUnknownResult(Schema.fromJsonString(structuredTranslation.codec))
+
+/** Texts sent to the model in one request (a long form is translated in several). */
+export const TEXTS_PER_REQUEST = 60
+
+const TRANSLATION_INSTRUCTIONS = [
+  "You translate the texts of a web form that people fill in. Reply with a single JSON object and nothing else:",
+  "translations, one entry per text given, with the same id and the text in the target language.",
+  "Keep placeholders such as {{field:12}}, {{answers}}, {{hidden:source}} and {{var:score}} exactly as they are, and",
+  "keep Markdown, line breaks and URLs. Keep the meaning, the tone and the length: a short choice stays short,",
+  "a question stays a question. Do not add explanations."
+].join(" ")
 
 const INSTRUCTIONS = [
   "You design web forms from a description. Reply with a single JSON object and nothing else.",
@@ -96,6 +116,20 @@ const INSTRUCTIONS = [
 ].join(" ")
 
 type Message = { readonly role: "system" | "user" | "assistant"; readonly content: string }
+
+/** What the model is asked to do: its instructions and the JSON Schema of its answer. */
+interface Task {
+  readonly name: string
+  readonly instructions: string
+  readonly jsonSchema: object
+}
+
+const formTask: Task = { name: "form", instructions: INSTRUCTIONS, jsonSchema: structured.jsonSchema }
+const translationTask: Task = {
+  name: "translations",
+  instructions: TRANSLATION_INSTRUCTIONS,
+  jsonSchema: structuredTranslation.jsonSchema
+}
 
 const CompletionBody = Schema.Struct({
   choices: Schema.Array(
@@ -152,13 +186,16 @@ export const make = Effect.fnUntraced(function* (config: OpenAiGeneratorConfig) 
 
   /** One chat completion; its text, or why there is none. */
   const complete = (
+    task: Task,
     messages: ReadonlyArray<Message>,
     jsonMode: boolean
   ): Effect.Effect<{ readonly text: string } | { readonly refusedFormat: true }, GeneratorFailed> =>
     Effect.gen(function* () {
       const system: Message = {
         role: "system",
-        content: jsonMode ? `${INSTRUCTIONS} The object must match this JSON Schema: ${jsonSchemaText}` : INSTRUCTIONS
+        content: jsonMode
+          ? `${task.instructions} The object must match this JSON Schema: ${JSON.stringify(task.jsonSchema)}`
+          : task.instructions
       }
       const body = {
         model: config.model,
@@ -166,7 +203,7 @@ export const make = Effect.fnUntraced(function* (config: OpenAiGeneratorConfig) 
         messages: [system, ...messages],
         response_format: jsonMode
           ? { type: "json_object" }
-          : { type: "json_schema", json_schema: { name: "form", strict: true, schema: structured.jsonSchema } }
+          : { type: "json_schema", json_schema: { name: task.name, strict: true, schema: task.jsonSchema } }
       }
       const request = HttpClientRequest.post(`${base}/chat/completions`).pipe(
         HttpClientRequest.acceptJson,
@@ -220,14 +257,14 @@ export const make = Effect.fnUntraced(function* (config: OpenAiGeneratorConfig) 
     })
 
   /** One exchange, falling back to JSON mode when the server refuses json_schema. */
-  const ask = (messages: ReadonlyArray<Message>) =>
+  const ask = (messages: ReadonlyArray<Message>, task: Task = formTask) =>
     Effect.gen(function* () {
       if (!(yield* Ref.get(jsonModeOnly))) {
-        const answer = yield* complete(messages, false)
+        const answer = yield* complete(task, messages, false)
         if ("text" in answer) return answer.text
         yield* Ref.set(jsonModeOnly, true)
       }
-      const answer = yield* complete(messages, true)
+      const answer = yield* complete(task, messages, true)
       if ("text" in answer) return answer.text
       return yield* failed(`the model server at ${server} refused structured output in both JSON schema and JSON mode`)
     })
@@ -257,7 +294,52 @@ export const make = Effect.fnUntraced(function* (config: OpenAiGeneratorConfig) 
     return yield* failed(`the model gave an unusable form twice: ${second.failure.message.slice(0, 500)}`)
   })
 
-  return FormGenerator.of({ generate })
+  /** One batch of texts: the model's translation of each, by id (ids it does not know are passed over). */
+  const translateBatch = (
+    request: TranslationRequest,
+    texts: ReadonlyArray<{ readonly id: string; readonly text: string }>
+  ) =>
+    Effect.gen(function* () {
+      const messages: Array<Message> = [
+        {
+          role: "user",
+          content: `Translate from ${request.from} to ${request.to}:\n${JSON.stringify({ texts })}`
+        }
+      ]
+      const first = yield* ask(messages, translationTask)
+      let decoded = decodeTranslation(jsonPart(first))
+      if (Result.isFailure(decoded)) {
+        const repaired = yield* ask(
+          [
+            ...messages,
+            { role: "assistant", content: first },
+            {
+              role: "user",
+              content: `That reply cannot be used: ${decoded.failure.message}\nReply again with the corrected JSON object only.`
+            }
+          ],
+          translationTask
+        )
+        decoded = decodeTranslation(jsonPart(repaired))
+      }
+      if (Result.isFailure(decoded)) {
+        return yield* failed(`the model gave an unusable translation twice: ${decoded.failure.message.slice(0, 500)}`)
+      }
+      const asked = new Set(texts.map((t) => t.id))
+      return decoded.success.translations.filter((t) => asked.has(t.id) && t.text.trim() !== "")
+    })
+
+  const translate = Effect.fn("OpenAiFormGenerator.translate")(function* (request: TranslationRequest) {
+    const out: Record<string, string> = {}
+    for (let at = 0; at < request.texts.length; at += TEXTS_PER_REQUEST) {
+      for (const t of yield* translateBatch(request, request.texts.slice(at, at + TEXTS_PER_REQUEST))) {
+        out[t.id] = t.text.trim()
+      }
+    }
+    return out
+  })
+
+  return FormGenerator.of({ generate, translate })
 })
 
 /**

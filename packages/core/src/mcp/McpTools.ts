@@ -12,6 +12,7 @@ import type * as SqlError from "effect/sql/SqlError"
 import * as Actors from "../identity/Actors.ts"
 import { Deliveries, Delivery, DeliveryLog } from "../outbox/Deliveries.ts"
 import { generateForm, GenerateFormInput } from "../generation/FormGenerator.ts"
+import { draftTranslation } from "../generation/FormTranslator.ts"
 import { CreateFormInput, Forms, FormSummary, FormWithFields, UpdateFormInput } from "../forms/Forms.ts"
 import { Id } from "../kernel/Ids.ts"
 import { Member, Members } from "../identity/Members.ts"
@@ -158,6 +159,7 @@ export const makeTools = Effect.gen(function* () {
   const workspaceSettings = yield* WorkspaceSettingsStore
   const images = yield* Images
   const emails = yield* RespondentEmails
+  const draft = yield* draftTranslation
 
   /** The form's translation into a language, with what it lacks (its confirmation e-mail's texts too, when sent). */
   const translationDetail = (actor: Actors.Actor, formId: number, language: string) =>
@@ -397,6 +399,18 @@ export const makeTools = Effect.gen(function* () {
         Effect.flatMap(forms.putTranslation(actor, formId, language, translation), () =>
           translationDetail(actor, formId, language)
         )
+    }),
+    define("draft_translation", {
+      title: "Draft a form's translation by machine",
+      description:
+        "Has the configured language model translate the texts the form's translation into a language lacks, and " +
+        'saves the result as a draft (status "draft": the page does not offer it). Review it with get_translation, ' +
+        'correct it and set status "ready" with set_translation. Fails without a language model (the offline ' +
+        "generator writes English only); you can also translate the texts yourself and use set_translation.",
+      input: Schema.Struct({ formId: FormId, language: Language }),
+      output: Translations.TranslationDetail,
+      write: true,
+      run: (actor, { formId, language }) => draft(actor, formId, language)
     }),
     define("retry_delivery", {
       title: "Retry a webhook delivery",

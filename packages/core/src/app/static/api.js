@@ -149,6 +149,7 @@ export const copy = async (text) => {
 export const shell = /** @type {ShellData} */ (
   JSON.parse(document.getElementById("qforms-shell")?.textContent ?? "null") ?? {
     fieldTypes: [],
-    mail: false
+    mail: false,
+    languages: [{ tag: "en", name: "English" }]
   }
 )

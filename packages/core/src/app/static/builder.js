@@ -5,6 +5,7 @@ import { useEffect, useState } from "preact/hooks"
 import { api, base, messageOf, publicUrl, shell } from "./api.js"
 import { ConfirmationEditor } from "./confirmation.js"
 import { EndingsEditor, HiddenFieldsEditor, LogicEditor, PagesEditor, VariablesEditor } from "./logic.js"
+import { TranslationsEditor } from "./translations.js"
 import { ImagePicker } from "./images.js"
 import { ThemeEditor } from "./theme.js"
 import { NotificationsEditor } from "./notifications.js"
@@ -689,6 +690,11 @@ export const BuilderScreen = ({ route, canWrite }) => {
         <${StagesEditor} formId=${formId} canWrite=${canWrite} />
         <${NotificationsEditor} formId=${formId} canWrite=${canWrite} />
         <${ConfirmationEditor} formId=${formId} canWrite=${canWrite} />
+        <${TranslationsEditor} formId=${formId} canWrite=${canWrite} language=${settings.language}
+          onLanguage=${(language) => {
+            setSettings(({ language: _, ...rest }) => (language === undefined ? rest : { ...rest, language }))
+            setDirty(true)
+          }} />
       </div>
       <${Preview} title=${title} drafts=${drafts} />
     </div>`

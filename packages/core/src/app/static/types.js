@@ -29,6 +29,8 @@
 /** @typedef {(typeof import("../../email/RespondentEmails.ts").ResponseEmail)["Encoded"]} ResponseEmail an e-mail sent to a respondent */
 /** @typedef {(typeof import("../../forms/WorkspaceSettings.ts").WorkspaceSettings)["Encoded"]} WorkspaceSettings the workspace's settings (`GET /api/workspace/settings`) */
 /** @typedef {(typeof import("../../files/Images.ts").Image)["Encoded"]} Image an image of the workspace's library (`GET /api/images`) */
+/** @typedef {(typeof import("../../forms/Translations.ts").TranslationList)["Encoded"]} TranslationList a form's language and its translations' progress (`GET /api/forms/{id}/translations`) */
+/** @typedef {(typeof import("../../forms/Translations.ts").TranslationDetail)["Encoded"]} TranslationDetail one translation with every text of the form (`GET /api/forms/{id}/translations/{language}`) */
 /** @typedef {(typeof import("../ShellData.ts").ShellData)["Encoded"]} ShellData what the page tells its scripts about the server (`#qforms-shell`) */
 /** @typedef {(typeof import("../ShellData.ts").FieldTypeInfo)["Encoded"]} FieldTypeInfo a question type as the builder offers it */
 /** @typedef {(typeof import("../../forms/LogicRules.ts").LogicRule)["Encoded"]} LogicRule a jump rule of a question */

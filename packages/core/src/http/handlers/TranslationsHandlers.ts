@@ -5,6 +5,7 @@ import { Api, CurrentActor } from "../../api/Api.ts"
 import type * as Actors from "../../identity/Actors.ts"
 import { RespondentEmails } from "../../email/RespondentEmails.ts"
 import { Forms } from "../../forms/Forms.ts"
+import { draftTranslation } from "../../generation/FormTranslator.ts"
 import * as Translations from "../../forms/Translations.ts"
 import { handle } from "../../web/ApiErrors.ts"
 
@@ -14,6 +15,7 @@ export const TranslationsHandlers = HttpApiBuilder.group(
   Effect.fnUntraced(function* (handlers) {
     const forms = yield* Forms
     const emails = yield* RespondentEmails
+    const draft = yield* draftTranslation
 
     const detail = Effect.fnUntraced(function* (actor: Actors.Actor, formId: number, language: string) {
       const form = yield* forms.get(actor, formId)
@@ -50,6 +52,9 @@ export const TranslationsHandlers = HttpApiBuilder.group(
       )
       .handle("remove", ({ params }) =>
         Effect.flatMap(CurrentActor, (actor) => handle(forms.removeTranslation(actor, params.formId, params.language)))
+      )
+      .handle("draft", ({ params }) =>
+        Effect.flatMap(CurrentActor, (actor) => handle(draft(actor, params.formId, params.language)))
       )
   })
 )
