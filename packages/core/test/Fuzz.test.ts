@@ -208,6 +208,8 @@ const routes: ReadonlyArray<Route> = [
     body: () => ({ title: "Fuzz-Formular", description: "Vom Fuzzer", buttons: { submit: "Senden" }, status: "ready" })
   },
   { method: "DELETE", path: "/forms/:form/translations/:language" },
+  // The fuzz server has no language model: a 409 saying so, after validation.
+  { method: "POST", path: "/forms/:form/translations/:language/draft" },
   { method: "POST", path: "/v1/forms/generate", body: () => ({ prompt: "A contact form", publish: true }) },
   { method: "GET", path: "/forms/:form/notifications" },
   {
