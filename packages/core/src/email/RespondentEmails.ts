@@ -30,7 +30,7 @@ import type { AnswerValue } from "../forms/Answers.ts"
 import { SentLinkBase } from "../kernel/Links.ts"
 import { Mailer, notConfiguredMessage } from "./Mailer.ts"
 import { formatAnswer, summary } from "../cases/Summaries.ts"
-import { DEFAULT_LANGUAGE, forDisplay, localize, type Translations } from "../forms/Translations.ts"
+import { DEFAULT_LANGUAGE, entryOf, forDisplay, localize, type Translations } from "../forms/Translations.ts"
 import { MessageCatalogues, type Messages } from "../languages/Messages.ts"
 
 // ---------------------------------------------------------------------------
@@ -335,8 +335,7 @@ const inLanguage = (
 ) => {
   const own = form.settings.language ?? DEFAULT_LANGUAGE
   const language = response.language ?? own
-  const translations = form.translations ?? {}
-  const translation = language !== own && Object.hasOwn(translations, language) ? translations[language] : undefined
+  const translation = language === own ? undefined : entryOf(form.translations, language)
   const { form: localized, wording } = localize(
     { title: "", description: null, fields: form.fields, settings: {} },
     translation

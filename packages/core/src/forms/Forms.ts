@@ -778,36 +778,53 @@ export class Forms extends Context.Service<
         yield* files.deleteBlobs(blobKeys)
       })
 
+      /**
+       * A change of a form's translations by a writer: in one transaction with the form locked (404 when it is
+       * gone), its cache dropped.
+       */
+      const changingTranslations = <E>(
+        actor: Actors.Actor,
+        formId: number,
+        change: (now: Date) => Effect.Effect<unknown, E | ReadErrors>
+      ) =>
+        Effect.gen(function* () {
+          yield* Actors.requireWrite(actor)
+          const now = new Date(yield* Clock.currentTimeMillis)
+          yield* changing(
+            actor.workspaceId,
+            formId,
+            sql.withTransaction(
+              Effect.gen(function* () {
+                const locked = yield* sql`
+                  select 1 from forms where workspace_id = ${actor.workspaceId} and id = ${formId} for update`
+                if (locked.length === 0) return yield* notFound(formId)
+                yield* change(now)
+              })
+            )
+          )
+        })
+
       const putTranslation = Effect.fn("Forms.putTranslation")(function* (
         actor: Actors.Actor,
         formId: number,
         language: string,
         translation: Translation
       ) {
-        yield* Actors.requireWrite(actor)
-        const now = new Date(yield* Clock.currentTimeMillis)
-        yield* changing(
-          actor.workspaceId,
-          formId,
-          sql.withTransaction(
-            Effect.gen(function* () {
-              const locked = yield* sql`
-                select 1 from forms where workspace_id = ${actor.workspaceId} and id = ${formId} for update`
-              if (locked.length === 0) return yield* notFound(formId)
-              const saved = yield* translatable(actor.workspaceId, formId)
-              const others = Object.keys(saved.translations).filter((l) => l !== language)
-              if (others.length >= FormTranslations.MAX_TRANSLATIONS) {
-                return yield* new InvalidInput({
-                  message: `a form has at most ${FormTranslations.MAX_TRANSLATIONS} translations`
-                })
-              }
-              yield* checkTranslations(saved, { [language]: translation })
-              yield* sql`update forms
-                set translations = translations || jsonb_build_object(${language}::text, ${JSON.stringify(translation)}::jsonb),
-                  updated_at = ${now}
-                where workspace_id = ${actor.workspaceId} and id = ${formId}`
-            })
-          )
+        yield* changingTranslations(actor, formId, (now) =>
+          Effect.gen(function* () {
+            const saved = yield* translatable(actor.workspaceId, formId)
+            const others = Object.keys(saved.translations).filter((l) => l !== language)
+            if (others.length >= FormTranslations.MAX_TRANSLATIONS) {
+              return yield* new InvalidInput({
+                message: `a form has at most ${FormTranslations.MAX_TRANSLATIONS} translations`
+              })
+            }
+            yield* checkTranslations(saved, { [language]: translation })
+            yield* sql`update forms
+              set translations = translations || jsonb_build_object(${language}::text, ${JSON.stringify(translation)}::jsonb),
+                updated_at = ${now}
+              where workspace_id = ${actor.workspaceId} and id = ${formId}`
+          })
         )
         return translation
       })
@@ -817,26 +834,18 @@ export class Forms extends Context.Service<
         formId: number,
         language: string
       ) {
-        yield* Actors.requireWrite(actor)
-        const now = new Date(yield* Clock.currentTimeMillis)
-        yield* changing(
-          actor.workspaceId,
-          formId,
-          sql.withTransaction(
-            Effect.gen(function* () {
-              const rows = yield* sql<{ readonly had: boolean }>`
-                select (translations -> ${language}::text) is not null as had from forms
-                where workspace_id = ${actor.workspaceId} and id = ${formId} for update`
-              if (rows.length === 0) return yield* notFound(formId)
-              if (!rows[0]!.had) {
-                return yield* new FormTranslations.TranslationNotFound({
-                  message: `form ${formId} has no translation into ${language}`
-                })
-              }
+        yield* changingTranslations(actor, formId, (now) =>
+          Effect.gen(function* () {
+            const removed =
               yield* sql`update forms set translations = translations - ${language}::text, updated_at = ${now}
-                where workspace_id = ${actor.workspaceId} and id = ${formId}`
-            })
-          )
+              where workspace_id = ${actor.workspaceId} and id = ${formId} and (translations -> ${language}::text) is not null
+              returning id`
+            if (removed.length === 0) {
+              return yield* new FormTranslations.TranslationNotFound({
+                message: `form ${formId} has no translation into ${language}`
+              })
+            }
+          })
         )
       })
 

@@ -371,6 +371,19 @@ export const prune = (form: TranslatableForm, translation: Translation): Transla
   return (keep(translation, []) ?? {}) as Translation
 }
 
+/**
+ * The entry of a record by a key of the form's text, own keys only (a choice or page may be called
+ * "__proto__" or "constructor").
+ *
+ * @example
+ * ```ts
+ * entryOf({ Red: "Rot" }, "Red") // "Rot"
+ * entryOf({ Red: "Rot" }, "constructor") // undefined
+ * ```
+ */
+export const entryOf = <A>(record: Readonly<Record<string, A>> | undefined, key: string): A | undefined =>
+  record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined
+
 /** The words a respondent sees for the form's own texts: choices, rows and columns by the form's text. */
 export interface Wording {
   readonly choice: (field: Field, choice: string) => string
@@ -399,12 +412,8 @@ export interface Localized<F> {
  */
 export const localize = <F extends TranslatableForm>(form: F, translation: Translation | undefined): Localized<F> => {
   if (translation === undefined) return { form, wording: own }
-  const fieldsOf = (field: Field): QuestionTranslation | undefined => {
-    const all = translation.fields
-    return all !== undefined && Object.hasOwn(all, String(field.id)) ? all[String(field.id)] : undefined
-  }
-  const inMap = (map: Readonly<Record<string, string>> | undefined, key: string): string =>
-    map !== undefined && Object.hasOwn(map, key) ? map[key]! : key
+  const fieldsOf = (field: Field): QuestionTranslation | undefined => entryOf(translation.fields, String(field.id))
+  const inMap = (map: Readonly<Record<string, string>> | undefined, key: string): string => entryOf(map, key) ?? key
   const fields = form.fields.map((field): Field => {
     const t = fieldsOf(field)
     if (t === undefined) return field
@@ -428,10 +437,7 @@ export const localize = <F extends TranslatableForm>(form: F, translation: Trans
   })
   const settings = form.settings
   const pages = settings.pages?.map((page) => {
-    const t =
-      translation.pages !== undefined && Object.hasOwn(translation.pages, page.key)
-        ? translation.pages[page.key]
-        : undefined
+    const t = entryOf(translation.pages, page.key)
     return t === undefined
       ? page
       : {
@@ -441,10 +447,7 @@ export const localize = <F extends TranslatableForm>(form: F, translation: Trans
         }
   })
   const endings = settings.endings?.map((ending) => {
-    const t =
-      translation.endings !== undefined && Object.hasOwn(translation.endings, ending.key)
-        ? translation.endings[ending.key]
-        : undefined
+    const t = entryOf(translation.endings, ending.key)
     return t === undefined
       ? ending
       : {
@@ -700,10 +703,8 @@ export const translationOf = (
   language: string,
   confirmation?: ConfirmationSource
 ): TranslationDetail | undefined => {
-  const translations = form.translations ?? {}
-  return Object.hasOwn(translations, language)
-    ? detailOf(form, language, translations[language]!, confirmation)
-    : undefined
+  const translation = entryOf(form.translations, language)
+  return translation === undefined ? undefined : detailOf(form, language, translation, confirmation)
 }
 
 /**

@@ -12,7 +12,7 @@ import type * as SqlError from "effect/sql/SqlError"
 import * as Actors from "../identity/Actors.ts"
 import { Deliveries, Delivery, DeliveryLog } from "../outbox/Deliveries.ts"
 import { generateForm, GenerateFormInput } from "../generation/FormGenerator.ts"
-import { draftTranslation } from "../generation/FormTranslator.ts"
+import * as FormTranslator from "../generation/FormTranslator.ts"
 import { CreateFormInput, Forms, FormSummary, FormWithFields, UpdateFormInput } from "../forms/Forms.ts"
 import { Id } from "../kernel/Ids.ts"
 import { Member, Members } from "../identity/Members.ts"
@@ -24,7 +24,6 @@ import { DeliveryLogQuery, ResponseList, ResponseListQuery, SubscriptionId } fro
 import { ImageList, Images } from "../files/Images.ts"
 import { WorkspaceSettings, WorkspaceSettingsStore } from "../forms/WorkspaceSettings.ts"
 import * as Translations from "../forms/Translations.ts"
-import { RespondentEmails } from "../email/RespondentEmails.ts"
 import { LanguageTag } from "../languages/Languages.ts"
 import { describeIssue } from "../web/Security.ts"
 import type * as ErrorTable from "../web/ErrorTable.ts"
@@ -158,19 +157,8 @@ export const makeTools = Effect.gen(function* () {
   const generate = yield* generateForm
   const workspaceSettings = yield* WorkspaceSettingsStore
   const images = yield* Images
-  const emails = yield* RespondentEmails
-  const draft = yield* draftTranslation
+  const translator = yield* FormTranslator.make
 
-  /** The form's translation into a language, with what it lacks (its confirmation e-mail's texts too, when sent). */
-  const translationDetail = (actor: Actors.Actor, formId: number, language: string) =>
-    Effect.gen(function* () {
-      const form = yield* forms.get(actor, formId)
-      const found = Translations.translationOf(form, language, yield* emails.confirmationTexts(actor, formId))
-      if (found !== undefined) return found
-      return yield* new Translations.TranslationNotFound({
-        message: `form ${formId} has no translation into ${language}`
-      })
-    })
   const Language = LanguageTag.annotate({ description: "A BCP 47 language tag: de, fr, pt-BR, zh-Hans, ar, …" })
 
   const tools: ReadonlyArray<McpTool> = [
@@ -367,11 +355,7 @@ export const makeTools = Effect.gen(function* () {
       input: Schema.Struct({ formId: FormId }),
       output: Translations.TranslationList,
       write: false,
-      run: (actor, { formId }) =>
-        Effect.gen(function* () {
-          const form = yield* forms.get(actor, formId)
-          return Translations.listOf(form, yield* emails.confirmationTexts(actor, formId))
-        })
+      run: (actor, { formId }) => translator.list(actor, formId)
     }),
     define("get_translation", {
       title: "Get a form's translation",
@@ -382,7 +366,7 @@ export const makeTools = Effect.gen(function* () {
       input: Schema.Struct({ formId: FormId, language: Language }),
       output: Translations.TranslationDetail,
       write: false,
-      run: (actor, { formId, language }) => translationDetail(actor, formId, language)
+      run: (actor, { formId, language }) => translator.get(actor, formId, language)
     }),
     define("set_translation", {
       title: "Set a form's translation",
@@ -395,10 +379,7 @@ export const makeTools = Effect.gen(function* () {
       input: Schema.Struct({ formId: FormId, language: Language, translation: Translations.Translation }),
       output: Translations.TranslationDetail,
       write: true,
-      run: (actor, { formId, language, translation }) =>
-        Effect.flatMap(forms.putTranslation(actor, formId, language, translation), () =>
-          translationDetail(actor, formId, language)
-        )
+      run: (actor, { formId, language, translation }) => translator.put(actor, formId, language, translation)
     }),
     define("draft_translation", {
       title: "Draft a form's translation by machine",
@@ -410,7 +391,7 @@ export const makeTools = Effect.gen(function* () {
       input: Schema.Struct({ formId: FormId, language: Language }),
       output: Translations.TranslationDetail,
       write: true,
-      run: (actor, { formId, language }) => draft(actor, formId, language)
+      run: (actor, { formId, language }) => translator.draft(actor, formId, language)
     }),
     define("retry_delivery", {
       title: "Retry a webhook delivery",

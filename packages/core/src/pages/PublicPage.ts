@@ -857,6 +857,31 @@ export const layer = (options: PublicPageOptions = {}) =>
             )
         })
 
+      /**
+       * After the answers of a step were taken (the question at `index` last): the next question on the path,
+       * with the answers so far kept as a partial response (not a bot's: the honeypot is empty); or, at the end,
+       * the submission.
+       */
+      const goOn = (
+        request: HttpServerRequest.HttpServerRequest,
+        found: Found,
+        answered: AnswerState,
+        input: StepInput,
+        index: number
+      ) =>
+        Effect.gen(function* () {
+          const following = nextAsked(found.form, answered, found.form.fields[index]!.id)
+          if (following === undefined) return yield* submitFromPage(request, found, answered, input, index)
+          const next = input.honeypot === "" ? yield* saveProgress(request, found, answered) : answered
+          return yield* questionPage(
+            found.shown,
+            found.voice,
+            next,
+            found.form.fields.findIndex((f) => f.id === following.id),
+            enteredOf(next.values[String(following.id)])
+          )
+        })
+
       // POST /f/{publicId}: one step.
       yield* router.add(
         "POST",
@@ -976,19 +1001,7 @@ export const layer = (options: PublicPageOptions = {}) =>
                 }
               })
             }
-            const answered = { ...state, values }
-            const following = nextAsked(form, answered, asked.at(-1)!.id)
-            if (following !== undefined) {
-              const next = input.honeypot === "" ? yield* saveProgress(request, found, answered) : answered
-              return yield* questionPage(
-                shown,
-                voice,
-                next,
-                indexOf(following),
-                enteredOf(next.values[String(following.id)])
-              )
-            }
-            return yield* submitFromPage(request, found, answered, input, indexOf(asked.at(-1)!))
+            return yield* goOn(request, found, { ...state, values }, input, indexOf(asked.at(-1)!))
           }
           if (field.type === "file" && input.upload !== undefined && Result.isFailure(input.upload)) {
             return yield* questionPage(shown, voice, state, index, enteredOf(state.values[String(field.id)]), {
@@ -1022,20 +1035,13 @@ export const layer = (options: PublicPageOptions = {}) =>
           if (Result.isFailure(checked)) {
             return yield* questionPage(shown, voice, state, index, typed, { error: checked.failure })
           }
-          const answered = { ...state, values: withAnswer(state.values, field, checked.success) }
-          const following = nextAsked(form, answered, field.id)
-          if (following !== undefined) {
-            // The answers so far are kept as a partial response (not a bot's: the honeypot is empty).
-            const next = input.honeypot === "" ? yield* saveProgress(request, found, answered) : answered
-            return yield* questionPage(
-              shown,
-              voice,
-              next,
-              indexOf(following),
-              enteredOf(next.values[String(following.id)])
-            )
-          }
-          return yield* submitFromPage(request, found, answered, input, index)
+          return yield* goOn(
+            request,
+            found,
+            { ...state, values: withAnswer(state.values, field, checked.success) },
+            input,
+            index
+          )
         }).pipe(
           Effect.catchTag("StepRefused", (refused) =>
             Effect.map(HttpServerRequest.HttpServerRequest, (request) => {

@@ -9,7 +9,7 @@
 import { directionOf, acceptedLanguages, negotiate } from "../languages/Languages.ts"
 import type { MessageKey, Messages, MessageValues } from "../languages/Messages.ts"
 import type { FormWithFields } from "../forms/Forms.ts"
-import { DEFAULT_LANGUAGE, localize, offeredLanguages, type Wording } from "../forms/Translations.ts"
+import { DEFAULT_LANGUAGE, entryOf, localize, offeredLanguages, type Wording } from "../forms/Translations.ts"
 
 /** How the page speaks to a respondent. */
 export interface Voice {
@@ -108,9 +108,8 @@ export const speaker = (messages: Messages) => {
     }
     const found = byLanguage.get(language)
     if (found !== undefined) return found
-    const translations = form.translations ?? {}
     const own = form.settings.language ?? DEFAULT_LANGUAGE
-    const translation = language !== own && Object.hasOwn(translations, language) ? translations[language] : undefined
+    const translation = language === own ? undefined : entryOf(form.translations, language)
     const localized = localize(form, translation)
     const spoken: Spoken = {
       form: localized.form,
