@@ -233,10 +233,8 @@ type Check = Result.Result<AnswerValue, Message>
 /** Says a message in a language: the page's voice, or English (what the API says). */
 export type Say = (key: MessageKey, values?: MessageValues) => string
 
-const englishMessages = Messages.make()
-
 /** Says a message in English. */
-export const sayEnglish: Say = (key, values) => englishMessages.say("en", key, values)
+export const sayEnglish: Say = (key, values) => Messages.builtInMessages.say("en", key, values)
 
 /** The messages naming a part of a contact or address: the part is named in the message's language. */
 const partKeys: ReadonlySet<MessageKey> = new Set([

@@ -16,6 +16,7 @@
  * @module
  */
 import * as Schema from "effect/Schema"
+import { BoundedText } from "../kernel/DisplayText.ts"
 import type { AnswerValue } from "./Answers.ts"
 import type { Field } from "./Fields.ts"
 import * as FormLogic from "./FormLogic.ts"
@@ -29,11 +30,8 @@ const Key = Schema.String.check(
   })
 )
 
-const text = (name: string, max: number) =>
-  Schema.Trim.check(
-    Schema.isNonEmpty({ message: `${name} must not be empty` }),
-    Schema.isMaxLength(max, { message: `${name} must be at most ${max} characters` })
-  )
+/** A text of the form: trimmed, 1 to `max` characters. */
+const text = BoundedText
 
 /** The address as a browser writes it, when it is an http(s) one. */
 const webAddress = (url: string): string | undefined => {

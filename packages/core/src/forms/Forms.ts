@@ -721,7 +721,7 @@ export class Forms extends Context.Service<
               settings = ${input.settings === undefined ? sql`settings` : sql`${JSON.stringify(input.settings)}::jsonb`},
               updated_at = ${now}
             where workspace_id = ${actor.workspaceId} and id = ${formId}
-            returning id, hidden_fields, settings`
+            returning id, hidden_fields, settings, translations = '{}'::jsonb as untranslated`
               if (rows.length === 0) return yield* notFound(formId)
               if (input.fields !== undefined || input.hiddenFields !== undefined || input.settings !== undefined) {
                 const saved = input.fields ?? (yield* fields(actor.workspaceId, formId))
@@ -736,8 +736,12 @@ export class Forms extends Context.Service<
               if (input.translations !== undefined) {
                 yield* checkTranslations(yield* translatable(actor.workspaceId, formId), input.translations)
                 yield* saveTranslations(actor.workspaceId, formId, input.translations)
-              } else if (input.fields !== undefined || input.settings !== undefined) {
-                // What the form no longer has goes from its translations, so they always fit it.
+              } else if (
+                (input.fields !== undefined || input.settings !== undefined) &&
+                rows[0]!.untranslated !== true
+              ) {
+                // What the form no longer has goes from its translations, so they always fit it (a form without
+                // translations has nothing to read again).
                 const saved = yield* translatable(actor.workspaceId, formId)
                 const pruned = Object.fromEntries(
                   Object.entries(saved.translations).map(([language, t]) => [

@@ -10,14 +10,12 @@
  * @module
  */
 import * as Schema from "effect/Schema"
+import { BoundedText } from "../kernel/DisplayText.ts"
 import { strictStruct } from "../kernel/StrictStruct.ts"
 import { isUniqueBy, PageKey } from "./LogicRules.ts"
 
-const text = (name: string, max: number) =>
-  Schema.Trim.check(
-    Schema.isNonEmpty({ message: `${name} must not be empty` }),
-    Schema.isMaxLength(max, { message: `${name} must be at most ${max} characters` })
-  )
+/** A text of the form: trimmed, 1 to `max` characters. */
+const text = BoundedText
 
 /**
  * One page: its key (what questions and jumps name), and an optional title

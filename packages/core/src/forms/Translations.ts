@@ -11,6 +11,7 @@
  * @module
  */
 import * as Schema from "effect/Schema"
+import { BoundedText } from "../kernel/DisplayText.ts"
 import { directionOf, LanguageTag, nativeName } from "../languages/Languages.ts"
 import { strictStruct } from "../kernel/StrictStruct.ts"
 import type { AnswerValue } from "./Answers.ts"
@@ -19,11 +20,8 @@ import type { Ending } from "./Endings.ts"
 import type { Page } from "./Pages.ts"
 import { ThemeButtons } from "./Theme.ts"
 
-const text = (name: string, max: number) =>
-  Schema.Trim.check(
-    Schema.isNonEmpty({ message: `${name} must not be empty` }),
-    Schema.isMaxLength(max, { message: `${name} must be at most ${max} characters` })
-  )
+/** A text of the form: trimmed, 1 to `max` characters. */
+const text = BoundedText
 
 /** Texts by the form's own text (a choice, a row, a column): at most 200 entries. */
 const TextsByKey = (name: string, max: number) =>
@@ -391,7 +389,8 @@ export interface Wording {
   readonly column: (field: Field, column: string) => string
 }
 
-const own: Wording = { choice: (_, c) => c, row: (_, r) => r, column: (_, c) => c }
+/** The form's own words: each choice, row and column as the form writes it. */
+export const ownWording: Wording = { choice: (_, c) => c, row: (_, r) => r, column: (_, c) => c }
 
 /** A form in a language: its texts in that language, and the words of its choices, rows and columns. */
 export interface Localized<F> {
@@ -411,7 +410,7 @@ export interface Localized<F> {
  * ```
  */
 export const localize = <F extends TranslatableForm>(form: F, translation: Translation | undefined): Localized<F> => {
-  if (translation === undefined) return { form, wording: own }
+  if (translation === undefined) return { form, wording: ownWording }
   const fieldsOf = (field: Field): QuestionTranslation | undefined => entryOf(translation.fields, String(field.id))
   const inMap = (map: Readonly<Record<string, string>> | undefined, key: string): string => entryOf(map, key) ?? key
   const fields = form.fields.map((field): Field => {

@@ -45,3 +45,18 @@ export const trimWithoutBidiControls: SchemaTransformation.Transformation<string
 export const DisplayTrim = Schema.String.annotate({
   expected: "a string that will be decoded trimmed, without bidirectional formatting controls"
 }).pipe(Schema.decodeTo(Schema.Trimmed, trimWithoutBidiControls))
+
+/**
+ * A short text of a form (a page's or an ending's title, a translation's words): trimmed, then 1 to `max`
+ * characters, each refusal naming the text.
+ *
+ * @example
+ * ```ts
+ * Schema.decodeUnknownSync(BoundedText("a page's title", 200))("  Contact  ") // "Contact"
+ * ```
+ */
+export const BoundedText = (name: string, max: number) =>
+  Schema.Trim.check(
+    Schema.isNonEmpty({ message: `${name} must not be empty` }),
+    Schema.isMaxLength(max, { message: `${name} must be at most ${max} characters` })
+  )

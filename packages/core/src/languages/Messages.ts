@@ -82,16 +82,29 @@ interface Compiled {
   readonly counted: ReadonlySet<string>
 }
 
-const countedOf = (elements: ReadonlyArray<MessageFormatElement>, into = new Set<string>()): Set<string> => {
+/**
+ * The values a message takes, each with how: `counted` when a plural, select or number format reads it as a
+ * number, `plain` when it is put in as text.
+ */
+const valuesOf = (
+  elements: ReadonlyArray<MessageFormatElement>,
+  into = new Map<string, "plain" | "counted">()
+): Map<string, "plain" | "counted"> => {
   for (const element of elements) {
     if (isPluralElement(element) || isSelectElement(element)) {
-      into.add(element.value)
-      for (const option of Object.values(element.options)) countedOf(option.value, into)
-    } else if (isNumberElement(element)) into.add(element.value)
-    else if (isTagElement(element)) countedOf(element.children, into)
+      into.set(element.value, "counted")
+      for (const option of Object.values(element.options)) valuesOf(option.value, into)
+    } else if (isNumberElement(element)) into.set(element.value, "counted")
+    else if (isArgumentElement(element) || isDateElement(element) || isTimeElement(element)) {
+      if (!into.has(element.value)) into.set(element.value, "plain")
+    } else if (isTagElement(element)) valuesOf(element.children, into)
   }
   return into
 }
+
+/** The values a message counts or selects by. */
+const countedOf = (elements: ReadonlyArray<MessageFormatElement>): ReadonlySet<string> =>
+  new Set([...valuesOf(elements)].filter(([, how]) => how === "counted").map(([name]) => name))
 
 /** Messages a host gives: by language tag, any messages by key (a built-in language's override it). */
 export type CustomMessages = Readonly<Record<string, Readonly<Partial<Record<MessageKey, string>>>>>
@@ -173,19 +186,6 @@ export const make = (custom: CustomMessages = {}): Messages => {
   }
 }
 
-/** The names of the values a message takes. */
-const argumentsOf = (elements: ReadonlyArray<MessageFormatElement>, into = new Set<string>()): Set<string> => {
-  for (const element of elements) {
-    if (isArgumentElement(element) || isNumberElement(element) || isDateElement(element) || isTimeElement(element))
-      into.add(element.value)
-    else if (isPluralElement(element) || isSelectElement(element)) {
-      into.add(element.value)
-      for (const option of Object.values(element.options)) argumentsOf(option.value, into)
-    } else if (isTagElement(element)) argumentsOf(element.children, into)
-  }
-  return into
-}
-
 /**
  * What is wrong with a host's messages, or undefined: a language that is not
  * a tag, a key no catalogue has, a message that is not ICU MessageFormat or
@@ -217,20 +217,21 @@ export const customProblem = (custom: unknown): string | undefined => {
       } catch (error) {
         return `messages.${language}.${key}: not ICU MessageFormat (${error instanceof Error ? error.message : String(error)})`
       }
-      const given = argumentsOf(parse(en[key as MessageKey]))
-      const unknown = [...argumentsOf(elements)].find((name) => !given.has(name))
+      const given = valuesOf(parse(en[key as MessageKey]))
+      const unknown = [...valuesOf(elements).keys()].find((name) => !given.has(name))
       if (unknown !== undefined) return `messages.${language}.${key}: takes no value {${unknown}}`
     }
   }
   return undefined
 }
 
+/** The built-in catalogues alone, made once (what the API's English messages and a host without its own say). */
+export const builtInMessages: Messages = make()
+
 /**
  * The messages in force: the built-in catalogues, or a host's over them
  * (`Qforms.make({ messages })` provides it).
  */
 export const MessageCatalogues = Context.Reference<Messages>("@qforms/core/languages/MessageCatalogues", {
-  defaultValue: () => defaultMessages
+  defaultValue: () => builtInMessages
 })
-
-const defaultMessages = make()

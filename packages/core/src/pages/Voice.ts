@@ -9,7 +9,14 @@
 import { directionOf, acceptedLanguages, negotiate } from "../languages/Languages.ts"
 import type { MessageKey, Messages, MessageValues } from "../languages/Messages.ts"
 import type { FormWithFields } from "../forms/Forms.ts"
-import { DEFAULT_LANGUAGE, entryOf, localize, offeredLanguages, type Wording } from "../forms/Translations.ts"
+import {
+  DEFAULT_LANGUAGE,
+  entryOf,
+  localize,
+  offeredLanguages,
+  ownWording,
+  type Wording
+} from "../forms/Translations.ts"
 
 /** How the page speaks to a respondent. */
 export interface Voice {
@@ -25,8 +32,6 @@ export interface Voice {
   /** Messages as written, for the page's script. */
   readonly words: (keys: ReadonlyArray<MessageKey>) => Readonly<Record<string, string>>
 }
-
-const ownWording: Wording = { choice: (_, c) => c, row: (_, r) => r, column: (_, c) => c }
 
 /**
  * The page's voice before a form is known (a refused step, an unknown
