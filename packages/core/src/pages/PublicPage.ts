@@ -600,28 +600,21 @@ export const layer = (options: PublicPageOptions = {}) =>
           )
         )
 
-      /** The language this device answered the form in before (its resume cookie), if any. */
-      const resumedLanguageOf = (request: HttpServerRequest.HttpServerRequest, publicId: string) =>
+      /** What this device's resume cookie for the form says (checked), if it has a genuine one. */
+      const resumeCookieOf = (request: HttpServerRequest.HttpServerRequest, publicId: string) =>
         Effect.gen(function* () {
           const cookie = request.cookies[resumeCookieName(publicId)]
           if (cookie === undefined || cookie === "") return undefined
           const verified = yield* Effect.result(tokens.verify(cookie, publicId))
-          if (Result.isSuccess(verified)) return verified.success.language
+          if (Result.isSuccess(verified)) return verified.success
           return verified.failure._tag === "SqlError" ? yield* Effect.die(verified.failure) : undefined
         })
 
-      /** The partial response this device left unfinished, if any: its answers back in a state. */
-      const resume = (request: HttpServerRequest.HttpServerRequest, form: FormWithFields, workspaceId: number) =>
+      /** The partial response this device left unfinished (its resume cookie's), if any: its answers back in a state. */
+      const resume = (cookie: AnswerState | undefined, form: FormWithFields, workspaceId: number) =>
         Effect.gen(function* () {
-          const cookie = request.cookies[resumeCookieName(form.publicId)]
-          if (cookie === undefined || cookie === "") return Option.none<AnswerState>()
-          const verified = yield* Effect.result(tokens.verify(cookie, form.publicId))
-          if (Result.isFailure(verified)) {
-            return verified.failure._tag === "SqlError"
-              ? yield* Effect.die(verified.failure)
-              : Option.none<AnswerState>()
-          }
-          const partialId = verified.success.partialId
+          if (cookie === undefined) return Option.none<AnswerState>()
+          const partialId = cookie.partialId
           if (partialId === undefined) return Option.none<AnswerState>()
           const answers = yield* Effect.orDie(responses.partialAnswers(workspaceId, form.id, partialId))
           return Option.map(answers, (stored): AnswerState => {
@@ -632,10 +625,10 @@ export const layer = (options: PublicPageOptions = {}) =>
                 if (Predicate.isString(value)) hidden[key.slice(FormLogic.hiddenPrefix.length)] = value
               } else values[key] = value
             }
-            const { prefilled, access, language } = verified.success
+            const { prefilled, access, language } = cookie
             return {
               form: form.publicId,
-              startedAt: verified.success.startedAt,
+              startedAt: cookie.startedAt,
               values,
               hidden,
               partialId,
@@ -731,9 +724,9 @@ export const layer = (options: PublicPageOptions = {}) =>
         Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
           const publicId = yield* publicIdParam
-          const resumedLanguage = yield* resumedLanguageOf(request, publicId)
+          const cookie = yield* resumeCookieOf(request, publicId)
           const chosen = new URL(request.url, "http://qforms").searchParams.get("lang") ?? undefined
-          const found = yield* published(publicId, request, { chosen, kept: resumedLanguage })
+          const found = yield* published(publicId, request, { chosen, kept: cookie?.language })
           if (Result.isFailure(found)) return found.failure
           const { form, workspaceId, shown, voice } = found.success
           const sent = yield* sentBefore(request, shown, voice)
@@ -741,7 +734,7 @@ export const layer = (options: PublicPageOptions = {}) =>
           const hidden = hiddenFromUrl(form, request.url)
           const prefill = prefillFromUrl(form, request.url)
           const linked = form.settings.skipPrefilled === true ? Object.keys(prefill) : []
-          const resumed = yield* resume(request, form, workspaceId)
+          const resumed = yield* resume(cookie, form, workspaceId)
           if (Option.isSome(resumed)) {
             // Answers given before win over the link's.
             const kept = resumed.value.prefilled ?? []
