@@ -77,7 +77,12 @@ const writeRoutes = async (url: string, id: (name: string) => string): Promise<R
       })
     }
   }
-  return [...routes, { method: "POST", path: "/mcp" }, { method: "POST", path: "/app/password" }]
+  return [
+    ...routes,
+    { method: "POST", path: "/mcp" },
+    { method: "POST", path: "/app/password" },
+    { method: "PUT", path: "/app/account/language" }
+  ]
 }
 
 const bodyOf = (route: Route): string =>
@@ -90,7 +95,15 @@ const bodyOf = (route: Route): string =>
       })
     : route.path === "/app/password"
       ? JSON.stringify({ currentPassword: "x", newPassword: "a password the attacker chose" })
-      : JSON.stringify({ title: "Forged", name: "Forged", email: "forged@example.com", role: "owner", body: "Forged" })
+      : route.path === "/app/account/language"
+        ? JSON.stringify({ language: "ar" })
+        : JSON.stringify({
+            title: "Forged",
+            name: "Forged",
+            email: "forged@example.com",
+            role: "owner",
+            body: "Forged"
+          })
 
 /** A 1×1 PNG: the file part of an upload route's body. */
 const pixel = Buffer.from(
@@ -263,8 +276,9 @@ describe(`cross-site writes on ${target.name}`, () => {
       [hostUrl, hostKey, hostRoutes]
     ] as const) {
       for (const route of routeList) {
-        // Not the password (no session) nor the key revocation (the key would be gone for the next calls).
-        if (route.path === "/app/password" || route.path.startsWith("/api/api-keys/")) continue
+        // Not the application's own routes (a key signs no one in to them) nor the key revocation (the key would
+        // be gone for the next calls).
+        if (route.path.startsWith("/app/") || route.path.startsWith("/api/api-keys/")) continue
         const response = await send(base, route, { authorization: `Bearer ${bearer}` }, forgeries[1])
         const text = await response.text()
         bearerSent++

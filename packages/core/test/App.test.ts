@@ -618,4 +618,23 @@ describe("the application embedded behind the host's identity bridge", () => {
     expect(signIn.status).toBe(404)
     expect((await fetch(`${url}/api/forms`, { headers: { "x-host-user": "olivia" } })).status).toBe(200)
   })
+
+  it("keeps the host's user's choice of language on their account; only this site's page may set it", async () => {
+    const choose = (headers: Record<string, string>) =>
+      fetch(`${url}/app/account/language`, {
+        method: "PUT",
+        headers: { "x-host-user": "olivia", "content-type": "application/json", ...headers },
+        body: JSON.stringify({ language: "de" })
+      })
+    expect((await choose({ origin: "https://evil.example" })).status).toBe(403)
+    expect((await choose({ "sec-fetch-site": "cross-site" })).status).toBe(403)
+    const chosen = await choose({ origin: url })
+    expect(chosen.status).toBe(200)
+    const who = await (
+      await fetch(`${url}/app/session`, { headers: { "x-host-user": "olivia", "accept-language": "ar" } })
+    ).json()
+    expect(who).toMatchObject({ language: "de", languagePreference: "de", browserLanguage: "ar" })
+    const shell = await (await fetch(`${url}/app`, { headers: { "x-host-user": "olivia" } })).text()
+    expect(shell).toContain('<html lang="de" dir="ltr">')
+  })
 })

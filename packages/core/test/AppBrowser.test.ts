@@ -16,7 +16,7 @@ import { mkdirSync } from "node:fs"
 import { join } from "node:path"
 import * as Effect from "effect/Effect"
 import type { Browser, BrowserContext, Page } from "playwright-core"
-import { artifacts, axeSource, launch, present } from "@qforms/test-kit/Browser"
+import { artifacts, axeViolations, launch, present } from "@qforms/test-kit/Browser"
 import { listenFirst, type Loopback } from "@qforms/test-kit/Loopback"
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { ApiKeys } from "../src/identity/ApiKeys.ts"
@@ -37,24 +37,10 @@ const SIGNATURE_PNG = Buffer.from(
 const ownerPassword = "correct horse battery"
 const viewerPassword = "viewer password 1"
 
-interface Violation {
-  readonly id: string
-  readonly help: string
-  readonly nodes: ReadonlyArray<{ readonly html: string }>
-}
-
 /** Saves a screenshot of the screen and runs axe-core in the page itself (0 violations expected). */
 const check = async (page: Page, label: string) => {
   await page.screenshot({ path: join(artifacts, `app-${label}.png`), fullPage: true })
-  await page.evaluate(axeSource)
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      globalThis as unknown as { axe: { run: (context: unknown) => Promise<{ violations: ReadonlyArray<Violation> }> } }
-    ).axe
-    const result = await axe.run((globalThis as unknown as { document: unknown }).document)
-    return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.html).join(" | ")})`)
-  })
-  expect(violations, `axe on ${label}`).toEqual([])
+  expect(await axeViolations(page), `axe on ${label}`).toEqual([])
 }
 
 /** The test that does not follow on from the flow's steps. */

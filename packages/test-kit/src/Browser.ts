@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { type Browser, chromium } from "playwright-core"
+import { type Browser, chromium, type Page } from "playwright-core"
 
 export const chromiumPath = process.env["QFORMS_CHROMIUM"] ?? "/usr/bin/chromium"
 
@@ -29,6 +29,30 @@ export const artifact = (name: string): string => {
 
 /** axe-core's script, to evaluate in a page. */
 export const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
+
+/**
+ * Runs axe-core in the page as it is now: each violation as one line (rule, help, the offending elements).
+ *
+ * @example
+ * ```ts
+ * expect(await axeViolations(page), "axe on the forms screen").toEqual([])
+ * ```
+ */
+export const axeViolations = async (page: Page): Promise<ReadonlyArray<string>> => {
+  await page.evaluate(axeSource)
+  return page.evaluate(async () => {
+    interface Violation {
+      readonly id: string
+      readonly help: string
+      readonly nodes: ReadonlyArray<{ readonly html: string }>
+    }
+    const axe = (
+      globalThis as unknown as { axe: { run: (context: unknown) => Promise<{ violations: ReadonlyArray<Violation> }> } }
+    ).axe
+    const result = await axe.run((globalThis as unknown as { document: unknown }).document)
+    return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.html).join(" | ")})`)
+  })
+}
 
 /**
  * Headless Chromium with the flags this machine's closed network needs

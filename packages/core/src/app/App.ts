@@ -40,9 +40,11 @@ import { EmailAddress, PersonName } from "../identity/Accounts.ts"
 import * as Links from "../kernel/Links.ts"
 import { type Acceptance, Invitations } from "../identity/Invitations.ts"
 import { Mailer } from "../email/Mailer.ts"
+import { directionOf } from "../languages/Languages.ts"
 import { MessageCatalogues } from "../languages/Messages.ts"
 import { Members } from "../identity/Members.ts"
 import * as Passwords from "../identity/Passwords.ts"
+import * as AppLanguage from "./AppLanguage.ts"
 import * as ShellData from "./ShellData.ts"
 import * as PackagedFiles from "../web/PackagedFiles.ts"
 import { type Session, Sessions, type WorkspaceChoice } from "../identity/Sessions.ts"
@@ -85,6 +87,11 @@ const vendor: Record<string, { readonly file: string; readonly resolve: () => st
   "htm-preact.mjs": {
     file: "htm-preact.mjs",
     resolve: () => join(htmRoot(), "preact", "index.mjs")
+  },
+  // The package's browser build: one self-contained ES module (the parser included).
+  "intl-messageformat.mjs": {
+    file: "intl-messageformat.mjs",
+    resolve: () => join(dirname(require.resolve("intl-messageformat")), "intl-messageformat.iife.js")
   }
 }
 
@@ -132,9 +139,10 @@ const document = (options: {
   readonly nonce: string
   readonly body: Html
   readonly head?: Html
+  readonly language: AppLanguage.AppLanguage
 }) =>
   html`<!doctype html>
-<html lang="en">
+<html lang="${options.language}" dir="${directionOf(options.language)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -188,10 +196,30 @@ const WorkspaceSwitch = Schema.Struct({
   workspaceId: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 2_147_483_647 }))
 })
 
+const LanguageChoice = Schema.Struct({ language: Schema.NullOr(AppLanguage.AppLanguage) })
+
 const PasswordChange = Schema.Struct({
   currentPassword: Schema.String.check(Schema.isMaxLength(200)),
   newPassword: Schema.String.check(Schema.isMaxLength(1000))
 })
+
+/** Where a page is made: the path prefix qforms is mounted under, and the language the page speaks. */
+interface Here {
+  readonly prefix: string
+  readonly language: AppLanguage.AppLanguage
+  readonly say: AppLanguage.Say
+}
+
+/** The application's words in English: what its JSON answers say (like the API's errors). */
+const english = AppLanguage.sayer("en")
+
+/** A locked account's message in the page's language (the lockout counts in minutes). */
+const lockedMessage = (here: Here, retryAfterSeconds: number) =>
+  here.say("auth.accountLocked", { minutes: Math.ceil(retryAfterSeconds / 60) })
+
+/** What a dead invitation link says. */
+const invitationProblem = (failure: { readonly _tag: "TokenUnknown" | "TokenGone" }): AppLanguage.AppKey =>
+  failure._tag === "TokenUnknown" ? "auth.invitationUnknown" : "auth.invitationGone"
 
 /** Who is signed in to the application: a qforms session, or the host's identity. */
 type Identity =
@@ -203,6 +231,7 @@ type Identity =
       readonly role: Session["role"]
       readonly name: string | null
       readonly email: string
+      readonly language: string | null
     }
 
 /**
@@ -221,17 +250,43 @@ export const layer = (options: AppOptions & { readonly appUrl?: string | undefin
       )
       const passwordSignIn = options.passwordSignIn !== false
       const hops = options.trustedProxyHops ?? 0
-      // What the shell page tells its scripts: the same for every page of this server.
-      const shellData = ShellData.toScriptText({
-        mail: (yield* Mailer).configured,
-        languages: (yield* MessageCatalogues).languages
-      })
+      // What the shell page tells its scripts: the same for every page of this server in one language.
+      const mail = (yield* Mailer).configured
+      const formLanguages = (yield* MessageCatalogues).languages
+      const shellTexts = new Map<AppLanguage.AppLanguage, string>()
+      const shellDataOf = (language: AppLanguage.AppLanguage) => {
+        const existing = shellTexts.get(language)
+        if (existing !== undefined) return existing
+        const text = ShellData.toScriptText({
+          mail,
+          languages: formLanguages,
+          language,
+          say: AppLanguage.sayer(language)
+        })
+        shellTexts.set(language, text)
+        return text
+      }
+
+      /** The language the application speaks to a signed-in person: their choice, else their browser's. */
+      const languageOf = (
+        identity:
+          | { readonly via: "session"; readonly session: Session }
+          | { readonly via: "host"; readonly language: string | null },
+        request: HttpServerRequest.HttpServerRequest
+      ) =>
+        AppLanguage.choose(
+          identity.via === "session" ? identity.session.language : identity.language,
+          request.headers["accept-language"]
+        )
 
       const context = Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
         const base = baseUrl(request, options.appUrl)
         const prefix = prefixOf(base)
         const secure = base.startsWith("https://") || request.headers["x-forwarded-proto"] === "https"
-        return { request, prefix, secure }
+        // Before sign-in nobody's choice is known: the browser's languages decide.
+        const language = AppLanguage.choose(null, request.headers["accept-language"])
+        const here: Here = { prefix, language, say: AppLanguage.sayer(language) }
+        return { request, prefix, secure, here }
       })
 
       const setSession = (
@@ -272,16 +327,16 @@ export const layer = (options: AppOptions & { readonly appUrl?: string | undefin
         const member = yield* members
           .get(identity.workspaceId, identity.accountId)
           .pipe(Effect.catchTag("MemberNotFound", () => Effect.succeed(undefined)))
-        return member === undefined
-          ? undefined
-          : ({
-              via: "host",
-              accountId: member.accountId,
-              workspaceId: identity.workspaceId,
-              role: member.role,
-              name: member.name,
-              email: member.email
-            } satisfies Identity)
+        if (member === undefined) return undefined
+        return {
+          via: "host",
+          accountId: member.accountId,
+          workspaceId: identity.workspaceId,
+          role: member.role,
+          name: member.name,
+          email: member.email,
+          language: yield* sessions.languageOf(member.accountId)
+        } satisfies Identity
       }).pipe(Effect.orDie)
 
       /** A request that writes must come from a page of this origin (login CSRF, sign-out, password change). */
@@ -337,11 +392,7 @@ export const layer = (options: AppOptions & { readonly appUrl?: string | undefin
 
       /** The limit of the token routes (invitations, resets, sign-in links) per client address: undefined when allowed. */
       const takeToken = (request: HttpServerRequest.HttpServerRequest) =>
-        takeOrRefuse(
-          request,
-          "token",
-          (seconds) => `too many attempts from your address: try again in ${seconds} seconds`
-        )
+        takeOrRefuse(request, "token", (seconds) => english("auth.tooManyAttempts", { seconds }))
 
       /**
        * Spends a one-time sign-in token (a link, or a workspace choice): the browser's previous session ends first
@@ -358,41 +409,46 @@ export const layer = (options: AppOptions & { readonly appUrl?: string | undefin
         })
 
       /** The page behind a one-time link: a button that posts it back (a link preview must not spend it). */
-      const linkPage = (prefix: string, action: string, intro: string, button: string) =>
+      const linkPage = (here: Here, action: string, intro: string, button: string) =>
         page(200, {
-          title: "Sign in · qforms",
-          prefix,
+          title: here.say("auth.signInTitle"),
+          prefix: here.prefix,
+          language: here.language,
           nonce: nonce(),
           body: html`<main class="auth" id="main">
-<h1>Sign in to qforms</h1>
+<h1>${here.say("auth.signInHeading")}</h1>
 <p>${intro}</p>
 <form method="post" action="${action}"><button type="submit" class="primary">${button}</button></form>
 </main>`
         })
 
-      /** A token that leads nowhere: 404 (never issued) or 410 (used, revoked, expired), as a page or as JSON. */
+      /**
+       * A token that leads nowhere: 404 (never issued) or 410 (used, revoked, expired), as a page in the browser's
+       * language or as JSON (in English, like the API's errors).
+       */
       const tokenProblem = (
         request: HttpServerRequest.HttpServerRequest,
-        prefix: string,
+        here: Here,
         status: 404 | 410,
-        message: string
+        message: AppLanguage.AppKey
       ) =>
         wantsJson(request)
-          ? json(status, { error: message })
+          ? json(status, { error: english(message) })
           : page(status, {
-              title: "Link not valid · qforms",
-              prefix,
+              title: here.say("auth.linkNotValidTitle"),
+              prefix: here.prefix,
+              language: here.language,
               nonce: nonce(),
               body: html`<main class="auth" id="main">
-<h1>${status === 404 ? "This link is not valid" : "This link no longer works"}</h1>
-<p role="alert">${message}</p>
-<p><a href="${prefix}/app/sign-in">Go to sign-in</a></p>
+<h1>${here.say(status === 404 ? "auth.linkNotValid" : "auth.linkGone")}</h1>
+<p role="alert">${here.say(message)}</p>
+<p><a href="${here.prefix}/app/sign-in">${here.say("auth.goToSignIn")}</a></p>
 </main>`
             })
 
       const signInPage = (
         status: number,
-        prefix: string,
+        here: Here,
         extra: {
           readonly error?: string | undefined
           readonly notice?: string | undefined
@@ -404,27 +460,28 @@ export const layer = (options: AppOptions & { readonly appUrl?: string | undefin
         page(
           status,
           {
-            title: "Sign in · qforms",
-            prefix,
+            title: here.say("auth.signInTitle"),
+            prefix: here.prefix,
+            language: here.language,
             nonce: nonce(),
             body: html`<main class="auth" id="main">
-<h1>Sign in to qforms</h1>
+<h1>${here.say("auth.signInHeading")}</h1>
 ${
   passwordSignIn
-    ? html`<form method="post" action="${prefix}/app/sign-in" class="stack">
+    ? html`<form method="post" action="${here.prefix}/app/sign-in" class="stack">
 ${extra.error === undefined ? null : html`<p class="error" role="alert" id="sign-in-error">${extra.error}</p>`}
 ${extra.notice === undefined ? null : html`<p class="notice" role="status">${extra.notice}</p>`}
-<label for="email">E-mail</label>
+<label for="email">${here.say("auth.email")}</label>
 <input id="email" name="email" type="email" autocomplete="username" required value="${extra.email ?? ""}"${
         extra.error === undefined ? null : html` aria-describedby="sign-in-error"`
       }>
-<label for="password">Password</label>
+<label for="password">${here.say("auth.password")}</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 ${extra.next === undefined ? null : html`<input type="hidden" name="next" value="${extra.next}">`}
-<button type="submit" class="primary">Sign in</button>
+<button type="submit" class="primary">${here.say("auth.signIn")}</button>
 </form>
-<p><a href="${prefix}/app/forgot-password">Forgot your password?</a></p>`
-    : html`<p>Sign in through the application this service is part of.</p>`
+<p><a href="${here.prefix}/app/forgot-password">${here.say("auth.forgotPassword")}</a></p>`
+    : html`<p>${here.say("auth.hostSignIn")}</p>`
 }
 </main>`
           },
@@ -432,21 +489,22 @@ ${extra.next === undefined ? null : html`<input type="hidden" name="next" value=
         )
 
       /** After the password: the workspaces of an account that is a member of several, one button each. */
-      const chooseWorkspacePage = (prefix: string, choices: ReadonlyArray<WorkspaceChoice>, next: string | undefined) =>
+      const chooseWorkspacePage = (here: Here, choices: ReadonlyArray<WorkspaceChoice>, next: string | undefined) =>
         page(200, {
-          title: "Choose a workspace · qforms",
-          prefix,
+          title: here.say("auth.chooseWorkspaceTitle"),
+          prefix: here.prefix,
+          language: here.language,
           nonce: nonce(),
           body: html`<main class="auth" id="main">
-<h1>Choose a workspace</h1>
-<p>You are a member of several workspaces. Which one do you want to open? You can switch later.</p>
+<h1>${here.say("auth.chooseWorkspace")}</h1>
+<p>${here.say("auth.chooseWorkspaceIntro")}</p>
 <ul class="stack workspace-choices">
 ${choices.map(
   (choice) =>
-    html`<li><form method="post" action="${prefix}/app/sign-in/workspace">
+    html`<li><form method="post" action="${here.prefix}/app/sign-in/workspace">
 <input type="hidden" name="token" value="${choice.token}">
 ${next === undefined ? null : html`<input type="hidden" name="next" value="${next}">`}
-<button type="submit" class="primary">${choice.workspaceName}</button> <span class="muted">(${choice.role})</span>
+<button type="submit" class="primary">${choice.workspaceName}</button> <span class="muted">(${here.say("shell.role", { role: choice.role })})</span>
 </form></li>`
 )}
 </ul>
@@ -458,11 +516,11 @@ ${next === undefined ? null : html`<input type="hidden" name="next" value="${nex
         "GET",
         "/app/sign-in",
         Effect.gen(function* () {
-          const { prefix, request } = yield* context
+          const { prefix, request, here } = yield* context
           const identity = yield* identify
           if (identity !== undefined) return redirect(`${prefix}/app`)
           const next = new URL(request.url, "http://x").searchParams.get("next") ?? undefined
-          return signInPage(200, prefix, { next })
+          return signInPage(200, here, { next })
         })
       )
 
@@ -470,17 +528,15 @@ ${next === undefined ? null : html`<input type="hidden" name="next" value="${nex
         "POST",
         "/app/sign-in",
         Effect.gen(function* () {
-          const { prefix, request, secure } = yield* context
-          if (!passwordSignIn) return signInPage(404, prefix, {})
+          const { prefix, request, secure, here } = yield* context
+          if (!passwordSignIn) return signInPage(404, here, {})
           if (!sameOrigin(request)) return json(403, { error: "sign-in must come from this site's own page" })
           const decision = yield* limiter.take(`sign-in:${clientAddress(request, hops)}`)
           if (!decision.allowed) {
             return signInPage(
               429,
-              prefix,
-              {
-                error: `Too many sign-in attempts from your address. Try again in ${decision.retryAfterSeconds} seconds.`
-              },
+              here,
+              { error: here.say("auth.tooManySignIns", { seconds: decision.retryAfterSeconds }) },
               {
                 "retry-after": String(decision.retryAfterSeconds)
               }
@@ -492,7 +548,7 @@ ${next === undefined ? null : html`<input type="hidden" name="next" value="${nex
             password: first(params, "password"),
             ...(first(params, "next") === undefined ? {} : { next: first(params, "next") })
           })
-          if (form._tag === "Failure") return signInPage(400, prefix, { error: "Enter your e-mail and password." })
+          if (form._tag === "Failure") return signInPage(400, here, { error: here.say("auth.enterEmailAndPassword") })
           // Session fixation: whatever session id the browser brought is ended; a fresh one is issued.
           const previous = request.cookies[sessionCookie]
           if (previous !== undefined && previous !== "") yield* sessions.signOut(previous)
@@ -504,9 +560,12 @@ ${next === undefined ? null : html`<input type="hidden" name="next" value="${nex
             if (error._tag === "SqlError") return yield* Effect.die(error)
             return signInPage(
               ErrorTable.statusOf(error),
-              prefix,
+              here,
               {
-                error: error._tag === "AccountLocked" ? error.message : "Wrong e-mail or password.",
+                error:
+                  error._tag === "AccountLocked"
+                    ? lockedMessage(here, error.retryAfterSeconds)
+                    : here.say("auth.wrongEmailOrPassword"),
                 email: form.value.email,
                 next: form.value.next
               },
@@ -514,7 +573,7 @@ ${next === undefined ? null : html`<input type="hidden" name="next" value="${nex
             )
           }
           if (opened.success._tag === "ChooseWorkspace")
-            return chooseWorkspacePage(prefix, opened.success.choices, form.value.next)
+            return chooseWorkspacePage(here, opened.success.choices, form.value.next)
           return setSession(redirect(safeNext(prefix, form.value.next)), prefix, secure, opened.success.opened.id)
         })
       )
@@ -524,7 +583,7 @@ ${next === undefined ? null : html`<input type="hidden" name="next" value="${nex
         "POST",
         "/app/sign-in/workspace",
         Effect.gen(function* () {
-          const { prefix, request, secure } = yield* context
+          const { prefix, request, secure, here } = yield* context
           if (!sameOrigin(request)) return json(403, { error: "sign-in must come from this site's own page" })
           const limited = yield* takeSignIn(request)
           if (limited !== undefined) return limited
@@ -533,11 +592,11 @@ ${next === undefined ? null : html`<input type="hidden" name="next" value="${nex
             token: first(params, "token"),
             ...(first(params, "next") === undefined ? {} : { next: first(params, "next") })
           })
-          if (form._tag === "Failure") return signInPage(400, prefix, { error: "Choose a workspace from the list." })
+          if (form._tag === "Failure") return signInPage(400, here, { error: here.say("auth.chooseFromList") })
           const opened = yield* redeem(request, form.value.token)
           if (opened === undefined) {
-            return signInPage(400, prefix, {
-              error: "This choice has expired or was already made. Sign in again.",
+            return signInPage(400, here, {
+              error: here.say("auth.choiceExpired"),
               next: form.value.next
             })
           }
@@ -550,13 +609,13 @@ ${next === undefined ? null : html`<input type="hidden" name="next" value="${nex
         "GET",
         "/app/sign-in/link/:token",
         Effect.gen(function* () {
-          const { prefix } = yield* context
+          const { prefix, here } = yield* context
           const params = yield* HttpRouter.params
           return linkPage(
-            prefix,
+            here,
             `${prefix}/app/sign-in/link/${params["token"] ?? ""}`,
-            "This one-time link signs you in as the workspace owner. Set a password right after, under Account.",
-            "Continue"
+            here.say("auth.ownerLinkIntro"),
+            here.say("auth.continue")
           )
         })
       )
@@ -565,17 +624,13 @@ ${next === undefined ? null : html`<input type="hidden" name="next" value="${nex
         "POST",
         "/app/sign-in/link/:token",
         Effect.gen(function* () {
-          const { prefix, request, secure } = yield* context
+          const { prefix, request, secure, here } = yield* context
           if (!sameOrigin(request)) return json(403, { error: "sign-in must come from this site's own page" })
           const limited = yield* takeSignIn(request)
           if (limited !== undefined) return limited
           const params = yield* HttpRouter.params
           const opened = yield* redeem(request, params["token"] ?? "")
-          if (opened === undefined) {
-            return signInPage(400, prefix, {
-              error: "This sign-in link was already used or has expired. Sign in with your password."
-            })
-          }
+          if (opened === undefined) return signInPage(400, here, { error: here.say("auth.ownerLinkSpent") })
           return setSession(redirect(`${prefix}/app/account`), prefix, secure, opened.id)
         })
       )
@@ -585,13 +640,13 @@ ${next === undefined ? null : html`<input type="hidden" name="next" value="${nex
         "GET",
         "/app/link/:token",
         Effect.gen(function* () {
-          const { prefix } = yield* context
+          const { prefix, here } = yield* context
           const params = yield* HttpRouter.params
           return linkPage(
-            prefix,
+            here,
             `${prefix}/app/link/${params["token"] ?? ""}`,
-            "An administrator of your workspace gave you this one-time sign-in link. It works once, for 15 minutes.",
-            "Sign in"
+            here.say("auth.memberLinkIntro"),
+            here.say("auth.signIn")
           )
         })
       )
@@ -599,20 +654,13 @@ ${next === undefined ? null : html`<input type="hidden" name="next" value="${nex
         "POST",
         "/app/link/:token",
         Effect.gen(function* () {
-          const { prefix, request, secure } = yield* context
+          const { prefix, request, secure, here } = yield* context
           if (!sameOrigin(request)) return json(403, { error: "sign-in must come from this site's own page" })
           const limited = yield* takeToken(request)
           if (limited !== undefined) return limited
           const params = yield* HttpRouter.params
           const opened = yield* redeem(request, params["token"] ?? "")
-          if (opened === undefined) {
-            return tokenProblem(
-              request,
-              prefix,
-              410,
-              "This sign-in link was already used or has expired. Ask for a new one, or sign in with your password."
-            )
-          }
+          if (opened === undefined) return tokenProblem(request, here, 410, "auth.memberLinkSpent")
           return setSession(redirect(`${prefix}/app`), prefix, secure, opened.id)
         })
       )
@@ -620,7 +668,7 @@ ${next === undefined ? null : html`<input type="hidden" name="next" value="${nex
       // Invitations: the page shows what the invitee must do; the form accepts (spending the token).
       const invitationPage = (
         status: number,
-        prefix: string,
+        here: Here,
         token: string,
         view: {
           readonly workspaceName: string
@@ -632,40 +680,46 @@ ${next === undefined ? null : html`<input type="hidden" name="next" value="${nex
         error?: string
       ) =>
         page(status, {
-          title: `Join ${view.workspaceName} · qforms`,
-          prefix,
+          title: here.say("auth.joinTitle", { workspace: view.workspaceName }),
+          prefix: here.prefix,
+          language: here.language,
           nonce: nonce(),
           body: html`<main class="auth" id="main">
-<h1>Join ${view.workspaceName}</h1>
-<p>You are invited to the workspace <strong>${view.workspaceName}</strong> as <strong>${view.role}</strong>, with the address <strong>${view.email}</strong>.</p>
+<h1>${here.say("auth.join", { workspace: view.workspaceName })}</h1>
+<p>${here.say("auth.invited", {
+            workspace: view.workspaceName,
+            role: here.say("shell.role", { role: view.role }),
+            email: view.email
+          })}</p>
 ${error === undefined ? null : html`<p class="error" role="alert" id="invite-error">${error}</p>`}
 ${
   signedInAs !== undefined && signedInAs.toLowerCase() === view.email.toLowerCase()
-    ? html`<form method="post" action="${prefix}/app/invite/${token}" class="stack">
+    ? html`<form method="post" action="${here.prefix}/app/invite/${token}" class="stack">
 <input type="hidden" name="mode" value="session">
-<button type="submit" class="primary">Accept the invitation</button>
+<button type="submit" class="primary">${here.say("auth.acceptInvitation")}</button>
 </form>`
     : view.account === "new"
-      ? html`<form method="post" action="${prefix}/app/invite/${token}" class="stack">
-<label for="name">Your name</label>
+      ? html`<form method="post" action="${here.prefix}/app/invite/${token}" class="stack">
+<label for="name">${here.say("auth.yourName")}</label>
 <input id="name" name="name" autocomplete="name" maxlength="200" required>
-<label for="new-password">Choose a password (at least 10 characters)</label>
+<label for="new-password">${here.say("auth.choosePassword")}</label>
 <input id="new-password" name="password" type="password" autocomplete="new-password" minlength="10" maxlength="200" required${
           error === undefined ? null : html` aria-describedby="invite-error"`
         }>
-<button type="submit" class="primary">Join</button>
+<button type="submit" class="primary">${here.say("auth.joinButton")}</button>
 </form>`
       : view.account === "password"
-        ? html`<form method="post" action="${prefix}/app/invite/${token}" class="stack">
-<p>This address already has an account: sign in with its password to accept.</p>
-<label for="password">Password of ${view.email}</label>
+        ? html`<form method="post" action="${here.prefix}/app/invite/${token}" class="stack">
+<p>${here.say("auth.addressHasAccount")}</p>
+<label for="password">${here.say("auth.passwordOf", { email: view.email })}</label>
 <input id="password" name="password" type="password" autocomplete="current-password" maxlength="200" required${
             error === undefined ? null : html` aria-describedby="invite-error"`
           }>
-<button type="submit" class="primary">Sign in and join</button>
+<button type="submit" class="primary">${here.say("auth.signInAndJoin")}</button>
 </form>
-<p><a href="${prefix}/app/forgot-password">Forgot your password?</a></p>`
-        : html`<p>This address already has an account in another workspace. Sign in to it first (<a href="${prefix}/app/forgot-password">set a password by e-mail</a> if it has none), then open this invitation again.</p>`
+<p><a href="${here.prefix}/app/forgot-password">${here.say("auth.forgotPassword")}</a></p>`
+        : html`<p>${here.say("auth.accountElsewhere")}</p>
+<p><a href="${here.prefix}/app/forgot-password">${here.say("auth.noPasswordYet")}</a></p>`
 }
 </main>`
         })
@@ -674,25 +728,18 @@ ${
         "GET",
         "/app/invite/:token",
         Effect.gen(function* () {
-          const { prefix, request } = yield* context
+          const { request, here } = yield* context
           const params = yield* HttpRouter.params
           const token = params["token"] ?? ""
           const view = yield* Effect.result(invitations.view(token))
           if (view._tag === "Failure") {
             if (view.failure._tag === "SqlError") return yield* Effect.die(view.failure)
-            return tokenProblem(
-              request,
-              prefix,
-              ErrorTable.statusOf(view.failure),
-              view.failure._tag === "TokenUnknown"
-                ? "This invitation link is not valid: check that you copied all of it."
-                : "This invitation was already accepted, was revoked or has expired. Ask for a new one."
-            )
+            return tokenProblem(request, here, ErrorTable.statusOf(view.failure), invitationProblem(view.failure))
           }
           const identity = yield* identify
           return invitationPage(
             200,
-            prefix,
+            here,
             token,
             view.success,
             identity?.via === "session" ? identity.session.email : undefined
@@ -704,7 +751,7 @@ ${
         "POST",
         "/app/invite/:token",
         Effect.gen(function* () {
-          const { prefix, request, secure } = yield* context
+          const { prefix, request, secure, here } = yield* context
           if (!passwordSignIn) return json(404, { error: "password sign-in is off: the host signs users in" })
           if (!sameOrigin(request))
             return json(403, { error: "an invitation must be accepted on this site's own page" })
@@ -715,40 +762,41 @@ ${
           const view = yield* Effect.result(invitations.view(token))
           if (view._tag === "Failure") {
             if (view.failure._tag === "SqlError") return yield* Effect.die(view.failure)
-            return tokenProblem(
-              request,
-              prefix,
-              ErrorTable.statusOf(view.failure),
-              view.failure._tag === "TokenUnknown"
-                ? "This invitation link is not valid: check that you copied all of it."
-                : "This invitation was already accepted, was revoked or has expired. Ask for a new one."
-            )
+            return tokenProblem(request, here, ErrorTable.statusOf(view.failure), invitationProblem(view.failure))
           }
           const form = yield* formOf(request)
           const identity = yield* identify
           const signedInAs = identity?.via === "session" ? identity.session : undefined
-          const again = (status: number, error: string) =>
+          // A script gets the English error (like the API's); the page says it in the browser's language.
+          const again = (
+            status: number,
+            error: AppLanguage.AppKey | { readonly json: string; readonly page: string }
+          ) =>
             wantsJson(request)
-              ? json(status, { error })
-              : invitationPage(status, prefix, token, view.success, signedInAs?.email, error)
+              ? json(status, { error: typeof error === "string" ? english(error) : error.json })
+              : invitationPage(
+                  status,
+                  here,
+                  token,
+                  view.success,
+                  signedInAs?.email,
+                  typeof error === "string" ? here.say(error) : error.page
+                )
           let how: Acceptance
           if (form["mode"] === "session" && signedInAs !== undefined) {
             how = { _tag: "Session", accountId: signedInAs.accountId }
           } else if (view.success.account === "new") {
             const name = Schema.decodeUnknownExit(InviteeName)(form["name"] ?? "")
-            if (name._tag === "Failure") return again(400, "Enter your name (at most 200 characters).")
+            if (name._tag === "Failure") return again(400, "auth.enterName")
             const password = Schema.decodeUnknownExit(Passwords.NewPassword)(form["password"] ?? "")
-            if (password._tag === "Failure") return again(400, "The password must be 10 to 200 characters.")
+            if (password._tag === "Failure") return again(400, "auth.passwordLength")
             how = { _tag: "NewPassword", name: name.value, passwordHash: yield* Passwords.hash(password.value) }
           } else if (view.success.account === "password") {
             const password = form["password"] ?? ""
-            if (password === "" || password.length > 200) return again(400, "Enter the password of this address.")
+            if (password === "" || password.length > 200) return again(400, "auth.enterPasswordOfAddress")
             how = { _tag: "Password", password }
           } else {
-            return again(
-              409,
-              "This address already has an account: sign in to it first, then open this invitation again."
-            )
+            return again(409, "auth.signInFirst")
           }
           const previous = request.cookies[sessionCookie]
           const accepted = yield* Effect.result(invitations.accept(token, how))
@@ -758,25 +806,17 @@ ${
               case "SqlError":
                 return yield* Effect.die(error)
               case "TokenUnknown":
-                return tokenProblem(
-                  request,
-                  prefix,
-                  ErrorTable.statusOf(error),
-                  "This invitation link is not valid: check that you copied all of it."
-                )
               case "TokenGone":
-                return tokenProblem(
-                  request,
-                  prefix,
-                  ErrorTable.statusOf(error),
-                  "This invitation was already accepted, was revoked or has expired. Ask for a new one."
-                )
+                return tokenProblem(request, here, ErrorTable.statusOf(error), invitationProblem(error))
               case "AccountLocked":
-                return again(ErrorTable.statusOf(error), error.message)
+                return again(ErrorTable.statusOf(error), {
+                  json: error.message,
+                  page: lockedMessage(here, error.retryAfterSeconds)
+                })
               case "SignInRefused":
-                return again(ErrorTable.statusOf(error), "Wrong password.")
+                return again(ErrorTable.statusOf(error), "auth.wrongPassword")
               case "Conflict":
-                return again(ErrorTable.statusOf(error), error.message)
+                return again(ErrorTable.statusOf(error), { json: error.message, page: error.message })
             }
           }
           // Session fixation: the browser's previous session ends; the fresh one is in the invited workspace.
@@ -787,53 +827,57 @@ ${
 
       // Password reset: asking always answers the same (202), whether the address has an account or not; the
       // work (a token, the e-mail) runs detached so that the time taken tells nothing either.
-      const forgotPage = (status: number, prefix: string, notice?: string, error?: string) =>
+      const forgotPage = (status: number, here: Here, notice?: string, error?: string) =>
         page(status, {
-          title: "Forgot your password · qforms",
-          prefix,
+          title: here.say("auth.forgotTitle"),
+          prefix: here.prefix,
+          language: here.language,
           nonce: nonce(),
           body: html`<main class="auth" id="main">
-<h1>Forgot your password?</h1>
+<h1>${here.say("auth.forgotPassword")}</h1>
 ${notice === undefined ? null : html`<p class="notice" role="status">${notice}</p>`}
 ${error === undefined ? null : html`<p class="error" role="alert" id="reset-error">${error}</p>`}
-<form method="post" action="${prefix}/app/password-reset" class="stack">
-<label for="email">E-mail</label>
+<form method="post" action="${here.prefix}/app/password-reset" class="stack">
+<label for="email">${here.say("auth.email")}</label>
 <input id="email" name="email" type="email" autocomplete="username" required${error === undefined ? null : html` aria-describedby="reset-error"`}>
-<button type="submit" class="primary">Send me a link</button>
+<button type="submit" class="primary">${here.say("auth.sendLink")}</button>
 </form>
-<p class="muted">If the address has an account, a link to choose a new password arrives by e-mail (valid an hour). No e-mail? Ask an administrator of your workspace for a sign-in link.</p>
-<p><a href="${prefix}/app/sign-in">Back to sign-in</a></p>
+<p class="muted">${here.say("auth.forgotHelp")}</p>
+<p><a href="${here.prefix}/app/sign-in">${here.say("auth.backToSignIn")}</a></p>
 </main>`
         })
 
       yield* router.add(
         "GET",
         "/app/forgot-password",
-        Effect.map(context, ({ prefix }) => forgotPage(200, prefix))
+        Effect.map(context, ({ here }) => forgotPage(200, here))
       )
 
       yield* router.add(
         "POST",
         "/app/password-reset",
         Effect.gen(function* () {
-          const { prefix, request } = yield* context
+          const { request, here } = yield* context
           if (!passwordSignIn) return json(404, { error: "password sign-in is off: the host signs users in" })
           if (!sameOrigin(request))
             return json(403, { error: "a password reset must be asked for on this site's own page" })
           const decision = yield* limiter.take(`reset:${clientAddress(request, hops)}`)
           if (!decision.allowed) {
-            const error = `too many password reset requests from your address: try again in ${decision.retryAfterSeconds} seconds`
+            const seconds = { seconds: decision.retryAfterSeconds }
             return wantsJson(request)
-              ? json(429, { error }, { "retry-after": String(decision.retryAfterSeconds) })
-              : forgotPage(429, prefix, undefined, error)
+              ? json(
+                  429,
+                  { error: english("auth.tooManyResets", seconds) },
+                  { "retry-after": String(decision.retryAfterSeconds) }
+                )
+              : forgotPage(429, here, undefined, here.say("auth.tooManyResets", seconds))
           }
           const form = yield* formOf(request)
           const email = Schema.decodeUnknownExit(EmailAddress)(form["email"] ?? "")
           if (email._tag === "Failure") {
-            const error = "send email, an e-mail address"
             return wantsJson(request)
-              ? json(400, { error })
-              : forgotPage(400, prefix, undefined, "Enter an e-mail address.")
+              ? json(400, { error: "send email, an e-mail address" })
+              : forgotPage(400, here, undefined, here.say("auth.enterEmail"))
           }
           const mailer = yield* Mailer
           const sentBase = yield* Links.SentLinkBase
@@ -843,70 +887,65 @@ ${error === undefined ? null : html`<p class="error" role="alert" id="reset-erro
                 const reset = yield* invitations.requestReset(email.value)
                 if (reset === undefined) return
                 const link = `${sentBase.replace(/\/$/, "")}/app/reset/${reset.token}`
+                // In the language of the browser that asked (the person asking is, hopefully, the account's).
                 yield* mailer.send({
                   to: [reset.email],
-                  subject: "Choose a new qforms password",
-                  text:
-                    `Someone (hopefully you) asked to choose a new password for ${reset.email}.\n\n` +
-                    `Choose it here (valid for an hour, once):\n${link}\n\n` +
-                    "If you did not ask for this, ignore this e-mail: your password stays as it is."
+                  subject: here.say("auth.resetMailSubject"),
+                  text: here.say("auth.resetMailText", { email: reset.email, link })
                 })
               }).pipe(Effect.catchCause((cause) => Effect.logWarning("qforms: a password reset e-mail failed", cause)))
             )
           }
-          const notice =
-            "If this address has an account, a link to choose a new password is on its way. Check your e-mail."
           return wantsJson(request)
-            ? json(202, { status: "accepted", message: notice })
-            : forgotPage(202, prefix, notice)
+            ? json(202, { status: "accepted", message: english("auth.resetSent") })
+            : forgotPage(202, here, here.say("auth.resetSent"))
         })
       )
 
-      const resetPage = (status: number, prefix: string, token: string, error?: string) =>
+      const resetPage = (status: number, here: Here, token: string, error?: string) =>
         page(status, {
-          title: "Choose a new password · qforms",
-          prefix,
+          title: here.say("auth.newPasswordTitle"),
+          prefix: here.prefix,
+          language: here.language,
           nonce: nonce(),
           body: html`<main class="auth" id="main">
-<h1>Choose a new password</h1>
+<h1>${here.say("auth.newPasswordHeading")}</h1>
 ${error === undefined ? null : html`<p class="error" role="alert" id="reset-error">${error}</p>`}
-<form method="post" action="${prefix}/app/reset/${token}" class="stack">
-<label for="new-password">New password (at least 10 characters)</label>
+<form method="post" action="${here.prefix}/app/reset/${token}" class="stack">
+<label for="new-password">${here.say("auth.newPassword")}</label>
 <input id="new-password" name="password" type="password" autocomplete="new-password" minlength="10" maxlength="200" required${
             error === undefined ? null : html` aria-describedby="reset-error"`
           }>
-<button type="submit" class="primary">Save the password</button>
+<button type="submit" class="primary">${here.say("auth.savePassword")}</button>
 </form>
-<p class="muted">You are signed out everywhere else once it is saved.</p>
+<p class="muted">${here.say("auth.signedOutElsewhere")}</p>
 </main>`
         })
 
       const resetProblem = (
         request: HttpServerRequest.HttpServerRequest,
-        prefix: string,
+        here: Here,
         failure: { readonly _tag: "TokenUnknown" | "TokenGone" }
       ) =>
         tokenProblem(
           request,
-          prefix,
+          here,
           ErrorTable.statusOf(failure),
-          failure._tag === "TokenUnknown"
-            ? "This password reset link is not valid: check that you copied all of it."
-            : "This password reset link was already used or has expired. Ask for a new one."
+          failure._tag === "TokenUnknown" ? "auth.resetUnknown" : "auth.resetGone"
         )
 
       yield* router.add(
         "GET",
         "/app/reset/:token",
         Effect.gen(function* () {
-          const { prefix, request } = yield* context
+          const { request, here } = yield* context
           const token = (yield* HttpRouter.params)["token"] ?? ""
           const checked = yield* Effect.result(invitations.checkReset(token))
           if (checked._tag === "Failure") {
             if (checked.failure._tag === "SqlError") return yield* Effect.die(checked.failure)
-            return resetProblem(request, prefix, checked.failure)
+            return resetProblem(request, here, checked.failure)
           }
-          return resetPage(200, prefix, token)
+          return resetPage(200, here, token)
         })
       )
 
@@ -914,7 +953,7 @@ ${error === undefined ? null : html`<p class="error" role="alert" id="reset-erro
         "POST",
         "/app/reset/:token",
         Effect.gen(function* () {
-          const { prefix, request, secure } = yield* context
+          const { prefix, request, secure, here } = yield* context
           if (!passwordSignIn) return json(404, { error: "password sign-in is off: the host signs users in" })
           if (!sameOrigin(request)) return json(403, { error: "a new password must be set on this site's own page" })
           const limited = yield* takeToken(request)
@@ -923,19 +962,18 @@ ${error === undefined ? null : html`<p class="error" role="alert" id="reset-erro
           const form = yield* formOf(request)
           const password = Schema.decodeUnknownExit(Passwords.NewPassword)(form["password"] ?? "")
           if (password._tag === "Failure") {
-            const error = "The password must be 10 to 200 characters."
-            return wantsJson(request) ? json(400, { error }) : resetPage(400, prefix, token, error)
+            return wantsJson(request)
+              ? json(400, { error: english("auth.passwordLength") })
+              : resetPage(400, here, token, here.say("auth.passwordLength"))
           }
           const done = yield* Effect.result(invitations.reset(token, yield* Passwords.hash(password.value)))
           if (done._tag === "Failure") {
             if (done.failure._tag === "SqlError") return yield* Effect.die(done.failure)
-            return resetProblem(request, prefix, done.failure)
+            return resetProblem(request, here, done.failure)
           }
-          const notice =
-            "Your password was changed and every session of your account ended. Sign in with the new password."
           return wantsJson(request)
-            ? clearSession(json(200, { status: "changed", message: notice }), prefix, secure)
-            : clearSession(signInPage(200, prefix, { notice }), prefix, secure)
+            ? clearSession(json(200, { status: "changed", message: english("auth.passwordChanged") }), prefix, secure)
+            : clearSession(signInPage(200, here, { notice: here.say("auth.passwordChanged") }), prefix, secure)
         })
       )
 
@@ -960,8 +998,10 @@ ${error === undefined ? null : html`<p class="error" role="alert" id="reset-erro
         "GET",
         "/app/session",
         Effect.gen(function* () {
+          const { request } = yield* context
           const identity = yield* identify
           if (identity === undefined) return json(401, { error: "not signed in" })
+          const preference = identity.via === "session" ? identity.session.language : identity.language
           const who =
             identity.via === "session"
               ? { ...identity.session, via: "session" as const }
@@ -977,9 +1017,39 @@ ${error === undefined ? null : html`<p class="error" role="alert" id="reset-erro
               role: who.role,
               csrfToken: who.csrfToken,
               via: who.via,
-              passwordSignIn
+              passwordSignIn,
+              language: languageOf(identity, request),
+              languagePreference: Schema.is(AppLanguage.AppLanguage)(preference) ? preference : null,
+              browserLanguage: AppLanguage.choose(null, request.headers["accept-language"]),
+              languages: AppLanguage.offered
             })
           )
+        })
+      )
+
+      // The language an account chose for the application (null: follow the browser), from its own page.
+      yield* router.add(
+        "PUT",
+        "/app/account/language",
+        Effect.gen(function* () {
+          const { request } = yield* context
+          const identity = yield* identify
+          if (identity === undefined) return json(401, { error: "not signed in" })
+          if (!sameOrigin(request)) return json(403, { error: "a language must be chosen on this site's own page" })
+          if (identity.via === "session" && request.headers[csrfHeader] !== identity.session.csrfToken)
+            return json(403, { error: "missing or wrong CSRF token" })
+          const body = yield* Effect.orElseSucceed(request.json, () => undefined)
+          const input = Schema.decodeUnknownExit(LanguageChoice)(body)
+          if (input._tag === "Failure")
+            return json(400, {
+              error: `send language: one of ${AppLanguage.appLanguages.join(", ")}, or null to follow the browser`
+            })
+          const accountId = identity.via === "session" ? identity.session.accountId : identity.accountId
+          yield* sessions.setLanguage(accountId, input.value.language)
+          return json(200, {
+            language: AppLanguage.choose(input.value.language, request.headers["accept-language"]),
+            languagePreference: input.value.language
+          })
         })
       )
 
@@ -1079,32 +1149,37 @@ ${error === undefined ? null : html`<p class="error" role="alert" id="reset-erro
       )
 
       const shell = Effect.gen(function* () {
-        const { prefix, request } = yield* context
+        const { prefix, request, here } = yield* context
         const identity = yield* identify
         const path = request.url.split("?")[0]!
         if (identity === undefined) {
           return passwordSignIn
             ? redirect(`${prefix}/app/sign-in?next=${encodeURIComponent(path)}`)
-            : signInPage(401, prefix, {})
+            : signInPage(401, here, {})
         }
+        const language = languageOf(identity, request)
+        const say = AppLanguage.sayer(language)
         const pageNonce = nonce()
         const importMap = JSON.stringify({
           imports: {
             preact: `${prefix}/app/assets/vendor/preact.mjs`,
             "preact/hooks": `${prefix}/app/assets/vendor/hooks.mjs`,
             htm: `${prefix}/app/assets/vendor/htm.mjs`,
-            "htm/preact": `${prefix}/app/assets/vendor/htm-preact.mjs`
+            "htm/preact": `${prefix}/app/assets/vendor/htm-preact.mjs`,
+            "intl-messageformat": `${prefix}/app/assets/vendor/intl-messageformat.mjs`
           }
         }).replaceAll("<", "\\u003c")
         return page(200, {
-          title: "qforms",
+          title: say("auth.appTitle"),
           prefix,
+          language,
           nonce: pageNonce,
           head: html`<script type="importmap" nonce="${pageNonce}">${new Html(importMap)}</script>
-<script type="application/json" id="qforms-shell">${new Html(shellData)}</script>
+<script type="application/json" id="qforms-shell">${new Html(shellDataOf(language))}</script>
+<script type="application/json" id="qforms-words">${new Html(AppLanguage.scriptText(language))}</script>
 <script type="module" src="${prefix}/app/assets/main.js"></script>`,
-          body: html`<div id="root" data-base="${prefix}"><p class="loading">Loading…</p></div>
-<noscript><p>The qforms application needs JavaScript. The API works without it: ${prefix}/api/docs</p></noscript>`
+          body: html`<div id="root" data-base="${prefix}"><p class="loading">${say("shell.loading")}</p></div>
+<noscript><p>${say("auth.needsJavaScript", { docs: `${prefix}/api/docs` })}</p></noscript>`
         })
       })
       yield* router.add("GET", "/app/*", shell)

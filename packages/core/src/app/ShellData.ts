@@ -10,6 +10,8 @@ import * as Schema from "effect/Schema"
 import { FieldType, optionKeys, PARTS } from "../forms/Fields.ts"
 import { MemberRole } from "../identity/Actors.ts"
 import { nativeName } from "../languages/Languages.ts"
+import { builtInMessages, type MessageKey } from "../languages/Messages.ts"
+import { AppLanguage, type Say } from "./AppLanguage.ts"
 
 /** A question type as the builder offers it. */
 export const FieldTypeInfo = Schema.Struct({
@@ -47,56 +49,51 @@ export const SessionInfo = Schema.Struct({
   /** The token every write of the application carries (`x-csrf-token`); empty for the host's identity. */
   csrfToken: Schema.String,
   via: Schema.Literals(["session", "host"]),
-  passwordSignIn: Schema.Boolean
+  passwordSignIn: Schema.Boolean,
+  /** The language the application speaks to this person. */
+  language: AppLanguage,
+  /** The language the account chose, or null: it follows the browser's `Accept-Language`. */
+  languagePreference: Schema.NullOr(AppLanguage),
+  /** The language the browser's `Accept-Language` asks for (what a null preference gives). */
+  browserLanguage: AppLanguage,
+  /** The languages the application speaks, each named in itself. */
+  languages: Schema.Array(Schema.Struct({ tag: AppLanguage, name: Schema.String }))
 })
 
 /** Decoded {@link SessionInfo}. */
 export type SessionInfo = typeof SessionInfo.Type
-
-const labels: { readonly [Type in FieldType]: string } = {
-  short_text: "Short text",
-  long_text: "Long text",
-  email: "E-mail",
-  tel: "Phone",
-  url: "Web address",
-  number: "Number",
-  date: "Date",
-  select: "One choice",
-  checkboxes: "Several choices",
-  rating: "Rating",
-  nps: "Net Promoter Score (0–10)",
-  opinion_scale: "Opinion scale",
-  slider: "Slider",
-  time: "Time of day",
-  datetime: "Date and time",
-  yes_no: "Yes / no",
-  legal: "Legal (must be accepted)",
-  contact: "Contact details",
-  address: "Address",
-  matrix: "Matrix (rows × columns)",
-  ranking: "Ranking (put in order)",
-  file: "File upload",
-  signature: "Signature (drawn or typed)",
-  statement: "Statement (no answer)"
-}
 
 /**
  * The data of the page, as the text of its JSON script element.
  *
  * @example
  * ```ts
- * html`<script type="application/json" id="qforms-shell">${new Html(ShellData.toScriptText({ mail: true, languages: ["en", "de"] }))}</script>`
+ * const shell = ShellData.toScriptText({ mail: true, languages: ["en", "de"], language: "de", say: AppLanguage.sayer("de") })
+ * html`<script type="application/json" id="qforms-shell">${new Html(shell)}</script>`
  * ```
  */
-export const toScriptText = (options: { readonly mail: boolean; readonly languages: ReadonlyArray<string> }): string =>
+export const toScriptText = (options: {
+  readonly mail: boolean
+  readonly languages: ReadonlyArray<string>
+  readonly say: Say
+  readonly language: AppLanguage
+}): string =>
   JSON.stringify(
     Schema.encodeSync(ShellData)({
       fieldTypes: FieldType.literals.map((type) => ({
         type,
-        label: labels[type],
+        label: options.say(`fieldType.${type}`),
         options: optionKeys[type],
         ...(type === "contact" || type === "address"
-          ? { parts: PARTS[type].map(({ name, label, asked, optional }) => ({ name, label, asked, optional })) }
+          ? {
+              parts: PARTS[type].map(({ name, asked, optional }) => ({
+                name,
+                // The public page's words for the parts, in the application's language.
+                label: builtInMessages.say(options.language, `part.${name}` as MessageKey),
+                asked,
+                optional
+              }))
+            }
           : {})
       })),
       mail: options.mail,

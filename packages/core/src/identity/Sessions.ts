@@ -27,6 +27,8 @@ export interface Session {
   readonly role: MemberRole
   readonly name: string | null
   readonly email: string
+  /** The language the account chose for the application (null: the browser's). */
+  readonly language: string | null
   readonly csrfToken: string
   readonly expiresAt: Date
 }
@@ -62,6 +64,7 @@ interface SessionRow {
   readonly role: MemberRole
   readonly name: string | null
   readonly email: string
+  readonly language: string | null
   readonly csrf_token: string
   readonly expires_at: Date
 }
@@ -72,6 +75,7 @@ const toSession = (row: SessionRow): Session => ({
   role: row.role,
   name: row.name,
   email: row.email,
+  language: row.language,
   csrfToken: row.csrf_token,
   expiresAt: row.expires_at
 })
@@ -202,6 +206,10 @@ export class Sessions extends Context.Service<
     readonly replacePassword: (accountId: number, passwordHash: string) => Effect.Effect<void, SqlError.SqlError>
     /** Redeems a one-time link: a fresh session, and the link (with the other links of its batch) is spent. */
     readonly redeemSignInLink: (linkToken: string) => Effect.Effect<Opened, SignInRefused | SqlError.SqlError>
+    /** The language an account chose for the application, or null (it follows the browser). */
+    readonly languageOf: (accountId: number) => Effect.Effect<string | null, SqlError.SqlError>
+    /** Stores (or, with null, forgets) the language an account chose for the application. */
+    readonly setLanguage: (accountId: number, language: string | null) => Effect.Effect<void, SqlError.SqlError>
   }
 >()("@qforms/core/Sessions") {
   static readonly layer = Layer.effect(
@@ -231,7 +239,7 @@ export class Sessions extends Context.Service<
         if (id === "" || id.length > 100) return undefined
         const now = new Date(yield* Clock.currentTimeMillis)
         const rows = yield* sql<SessionRow>`
-          select s.account_id, s.workspace_id, m.role, a.name, a.email, s.csrf_token, s.expires_at
+          select s.account_id, s.workspace_id, m.role, a.name, a.email, a.language, s.csrf_token, s.expires_at
           from sessions s
           join members m on m.workspace_id = s.workspace_id and m.account_id = s.account_id
           join accounts a on a.id = s.account_id
@@ -458,6 +466,16 @@ export class Sessions extends Context.Service<
         )
       })
 
+      const languageOf = Effect.fn("Sessions.languageOf")(function* (accountId: number) {
+        const rows = yield* sql<{ readonly language: string | null }>`
+          select language from accounts where id = ${accountId}`
+        return rows[0]?.language ?? null
+      })
+
+      const setLanguage = Effect.fn("Sessions.setLanguage")(function* (accountId: number, language: string | null) {
+        yield* sql`update accounts set language = ${language} where id = ${accountId}`
+      })
+
       return Sessions.of({
         signIn,
         memberships,
@@ -470,7 +488,9 @@ export class Sessions extends Context.Service<
         redeemSignInLink,
         openSession: open,
         verifyPassword,
-        replacePassword
+        replacePassword,
+        languageOf,
+        setLanguage
       })
     })
   )

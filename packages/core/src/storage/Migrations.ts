@@ -38,6 +38,7 @@ import m0024_workspacePageSettings from "./migrations/0024_workspace_page_settin
 import m0025_images from "./migrations/0025_images.ts"
 import m0026_fieldPages from "./migrations/0026_field_pages.ts"
 import m0027_translations from "./migrations/0027_translations.ts"
+import m0028_account_language from "./migrations/0028_account_language.ts"
 
 /**
  * Every migration of qforms, in order. Add new ones at the end; never edit a
@@ -65,7 +66,8 @@ export const loader = Migrator.fromRecord({
   "0024_workspace_page_settings": m0024_workspacePageSettings,
   "0025_images": m0025_images,
   "0026_field_pages": m0026_fieldPages,
-  "0027_translations": m0027_translations
+  "0027_translations": m0027_translations,
+  "0028_account_language": m0028_account_language
 })
 
 /**

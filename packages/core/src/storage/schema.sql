@@ -6,8 +6,10 @@ create table accounts (
   email text not null,
   name text,
   created_at timestamp with time zone not null,
-  password_hash text
+  password_hash text,
+  language text
 );
+alter table accounts add constraint accounts_language_length CHECK ((char_length(language) <= 35));
 alter table accounts add constraint accounts_pkey PRIMARY KEY (id);
 CREATE UNIQUE INDEX accounts_email ON accounts USING btree (lower(email));
 CREATE UNIQUE INDEX accounts_pkey ON accounts USING btree (id);

@@ -1,5 +1,7 @@
 // @ts-check
 // The application's one way to the server: the same JSON API as everyone else, with the session's CSRF token on writes.
+import { t } from "./words.js"
+
 const root = document.getElementById("root")
 export const base = root?.dataset.base ?? ""
 let csrf = ""
@@ -34,15 +36,22 @@ export const call = async (method, path, body) => {
   // A FormData body (an upload) goes as multipart, its type and boundary set by the browser.
   const multipart = body instanceof FormData
   if (body !== undefined && !multipart) headers["content-type"] = "application/json"
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers,
-    credentials: "same-origin",
-    body: body === undefined ? undefined : multipart ? body : JSON.stringify(body)
-  })
+  /** @type {Response} */
+  let response
+  try {
+    response = await fetch(`${base}${path}`, {
+      method,
+      headers,
+      credentials: "same-origin",
+      body: body === undefined ? undefined : multipart ? body : JSON.stringify(body)
+    })
+  } catch {
+    // No answer at all (offline, the server down): the browser's own message says little.
+    throw new ApiError(0, t("shell.networkFailed"))
+  }
   if (response.status === 401 && path !== "/app/session") {
     location.assign(`${base}/app/sign-in?next=${encodeURIComponent(location.pathname.slice(base.length))}`)
-    throw new ApiError(401, "signed out")
+    throw new ApiError(401, t("shell.signedOut"))
   }
   if (response.status === 204) return undefined
   const text = await response.text()
@@ -56,7 +65,8 @@ export const call = async (method, path, body) => {
             return text
           }
         })()
-  if (!response.ok) throw new ApiError(response.status, data?.error ?? `HTTP ${response.status}`)
+  if (!response.ok)
+    throw new ApiError(response.status, data?.error ?? t("shell.httpFailed", { status: String(response.status) }))
   return data
 }
 

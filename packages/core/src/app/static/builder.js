@@ -9,6 +9,7 @@ import { TranslationsEditor } from "./translations.js"
 import { ImagePicker } from "./images.js"
 import { ThemeEditor } from "./theme.js"
 import { NotificationsEditor } from "./notifications.js"
+import { t, withParts } from "./words.js"
 
 /** @typedef {import("./types.js").Field} Field */
 /** @typedef {import("./types.js").FormWithFields} FormWithFields */
@@ -113,7 +114,7 @@ const PartsEditor = ({ draft, update, disabled, parts, id }) => {
       optionalParts: optional.filter((n) => n !== name || on)
     })
   }
-  return html`<fieldset class="stack"><legend>Parts asked</legend>
+  return html`<fieldset class="stack"><legend>${t("builder.partsAsked")}</legend>
     ${parts.map(
       (p) => html`<div class="row">
         <label><input type="checkbox" id=${id(`part-${p.name}`)} disabled=${disabled} checked=${asked.includes(p.name)}
@@ -124,7 +125,7 @@ const PartsEditor = ({ draft, update, disabled, parts, id }) => {
               optionalParts: parts
                 .map((q) => q.name)
                 .filter((n) => (n === p.name ? e.target.checked : optional.includes(n)))
-            })} /> <span class="sr-only">${p.label} </span>may be left empty</label>
+            })} /> <span aria-hidden="true">${t("builder.partOptional")}</span><span class="sr-only">${t("builder.partOptionalFor", { part: p.label })}</span></label>
       </div>`
     )}
   </fieldset>`
@@ -160,9 +161,12 @@ const OptionsEditor = ({ draft, update, disabled }) => {
     /** @type {Record<string, string>} */
     const images = draft.options.images ?? {}
     return html`<details class="stack choice-pictures" open=${Object.keys(images).length > 0}>
-      <summary>Pictures on choices</summary>
+      <summary>${t("builder.choicePictures")}</summary>
       ${(draft.options.choices ?? []).map(
-        (choice, index) => html`<${ImagePicker} id=${id(`image-${index}`)} label=${`Picture of "${choice}"`}
+        (
+          choice,
+          index
+        ) => html`<${ImagePicker} id=${id(`image-${index}`)} label=${t("builder.choicePicture", { choice })}
           value=${images[choice]} disabled=${disabled}
           onChange=${(/** @type {string | undefined} */ imageId) => {
             const next = Object.fromEntries(
@@ -194,7 +198,7 @@ const OptionsEditor = ({ draft, update, disabled }) => {
   return html`<div class="grid">
     ${
       draft.type === "select" || draft.type === "checkboxes" || draft.type === "ranking"
-        ? html`<div class="stack"><label for=${id("choices")}>Choices (one a line)</label>
+        ? html`<div class="stack"><label for=${id("choices")}>${t("builder.choices")}</label>
       <textarea id=${id("choices")} disabled=${disabled} value=${(draft.options.choices ?? []).join("\n")}
         onInput=${(e) =>
           set(
@@ -206,53 +210,53 @@ const OptionsEditor = ({ draft, update, disabled }) => {
           )}></textarea></div>`
         : null
     }
-    ${draft.type === "checkboxes" ? html`<div class="row">${num("minSelections", "At least")}${num("maxSelections", "At most")}</div>` : null}
+    ${draft.type === "checkboxes" ? html`<div class="row">${num("minSelections", t("builder.minSelections"))}${num("maxSelections", t("builder.maxSelections"))}</div>` : null}
     ${
       draft.type === "select" || draft.type === "checkboxes" || draft.type === "ranking"
         ? html`<div class="row"><label><input type="checkbox" id=${id("randomize")} disabled=${disabled} checked=${draft.options.randomize === true}
-        onChange=${(e) => set("randomize", e.target.checked ? true : undefined)} /> Random order for each respondent</label>
+        onChange=${(e) => set("randomize", e.target.checked ? true : undefined)} /> ${t("builder.randomize")}</label>
       ${
         draft.type === "ranking"
           ? null
           : html`<label><input type="checkbox" id=${id("allowOther")} disabled=${disabled} checked=${draft.options.allowOther === true}
-        onChange=${(e) => set("allowOther", e.target.checked ? true : undefined)} /> Offer "Other" with a text box</label>
-      ${draft.options.allowOther === true ? text("otherLabel", "Label of the Other choice", "Other") : null}`
+        onChange=${(e) => set("allowOther", e.target.checked ? true : undefined)} /> ${t("builder.allowOther")}</label>
+      ${draft.options.allowOther === true ? text("otherLabel", t("builder.otherLabel"), t("builder.otherPlaceholder")) : null}`
       }</div>`
         : null
     }
     ${
       draft.type === "select" || draft.type === "checkboxes"
-        ? html`${perChoice("quotas", 'Places per choice (one a line, such as "Keynote: 20"; others unlimited)')}
-      ${perChoice("points", 'Quiz points per choice, added to the score (one a line, such as "Paris: 1"; others none)')}
+        ? html`${perChoice("quotas", t("builder.quotas"))}
+      ${perChoice("points", t("builder.points"))}
       ${choicePictures()}`
         : null
     }
-    ${draft.type === "ranking" ? num("top", "Places to rank (every choice if empty)") : null}
+    ${draft.type === "ranking" ? num("top", t("builder.rankTop")) : null}
     ${
       draft.type === "matrix"
-        ? html`<div class="row">${lines("rows", "Rows (one a line)")}${lines("columns", "Columns (one a line)")}</div>
+        ? html`<div class="row">${lines("rows", t("builder.rows"))}${lines("columns", t("builder.columns"))}</div>
       <div class="row"><label><input type="checkbox" id=${id("multiple")} disabled=${disabled} checked=${draft.options.multiple === true}
-        onChange=${(e) => set("multiple", e.target.checked ? true : undefined)} /> Several columns per row</label>
-      ${num("minRows", "Rows a required matrix needs (all if empty)")}</div>`
+        onChange=${(e) => set("multiple", e.target.checked ? true : undefined)} /> ${t("builder.matrixMultiple")}</label>
+      ${num("minRows", t("builder.matrixMinRows"))}</div>`
         : null
     }
-    ${draft.type === "number" ? html`<div class="row">${num("min", "Minimum")}${num("max", "Maximum")}${num("step", "Step")}</div>` : null}
-    ${draft.type === "slider" ? html`<div class="row">${num("min", "Lowest value (0 if empty)")}${num("max", "Highest value (100 if empty)")}${num("step", "Step (1 if empty)")}</div>` : null}
-    ${draft.type === "rating" ? num("max", "Highest rating (2–10)") : null}
-    ${draft.type === "opinion_scale" ? html`<div class="row">${num("min", "Lowest value (0 or 1)")}${num("max", "Highest value (2–10)")}</div>` : null}
+    ${draft.type === "number" ? html`<div class="row">${num("min", t("builder.numberMin"))}${num("max", t("builder.numberMax"))}${num("step", t("builder.numberStep"))}</div>` : null}
+    ${draft.type === "slider" ? html`<div class="row">${num("min", t("builder.sliderMin"))}${num("max", t("builder.sliderMax"))}${num("step", t("builder.sliderStep"))}</div>` : null}
+    ${draft.type === "rating" ? num("max", t("builder.ratingMax")) : null}
+    ${draft.type === "opinion_scale" ? html`<div class="row">${num("min", t("builder.scaleMin"))}${num("max", t("builder.scaleMax"))}</div>` : null}
     ${
       draft.type === "nps" || draft.type === "opinion_scale" || draft.type === "slider"
-        ? html`<div class="row">${text("minLabel", "Label of the lowest value", draft.type === "nps" ? "Not at all likely" : "")}${text(
+        ? html`<div class="row">${text("minLabel", t("builder.minLabel"), draft.type === "nps" ? t("builder.npsMinPlaceholder") : "")}${text(
             "maxLabel",
-            "Label of the highest value",
-            draft.type === "nps" ? "Extremely likely" : ""
+            t("builder.maxLabel"),
+            draft.type === "nps" ? t("builder.npsMaxPlaceholder") : ""
           )}</div>`
         : null
     }
     ${partsInfo.length > 0 ? html`<${PartsEditor} draft=${draft} update=${update} disabled=${disabled} parts=${partsInfo} id=${id} />` : null}
     ${
       draft.type === "file"
-        ? html`<div class="row"><div class="stack"><label for=${id("accept")}>Accepted types (comma-separated)</label>
+        ? html`<div class="row"><div class="stack"><label for=${id("accept")}>${t("builder.accept")}</label>
       <input id=${id("accept")} type="text" disabled=${disabled} placeholder="image/*, .pdf" value=${(draft.options.accept ?? []).join(", ")}
         onInput=${(e) =>
           set(
@@ -262,12 +266,12 @@ const OptionsEditor = ({ draft, update, disabled }) => {
               .map((c) => c.trim())
               .filter((c) => c !== "")
           )} /></div>
-      ${num("maxSizeMb", "Largest file (MB)")}</div>`
+      ${num("maxSizeMb", t("builder.maxSizeMb"))}</div>`
         : null
     }
     <div class="row">
-      <div class="stack"><label for=${id("help")}>Help text</label><input id=${id("help")} type="text" disabled=${disabled} value=${draft.options.help ?? ""} onInput=${(e) => set("help", e.target.value)} /></div>
-      ${draft.type !== "statement" ? html`<div class="stack"><label for=${id("placeholder")}>Placeholder</label><input id=${id("placeholder")} type="text" disabled=${disabled} value=${draft.options.placeholder ?? ""} onInput=${(e) => set("placeholder", e.target.value)} /></div>` : null}
+      <div class="stack"><label for=${id("help")}>${t("builder.help")}</label><input id=${id("help")} type="text" disabled=${disabled} value=${draft.options.help ?? ""} onInput=${(e) => set("help", e.target.value)} /></div>
+      ${draft.type !== "statement" ? html`<div class="stack"><label for=${id("placeholder")}>${t("builder.placeholder")}</label><input id=${id("placeholder")} type="text" disabled=${disabled} value=${draft.options.placeholder ?? ""} onInput=${(e) => set("placeholder", e.target.value)} /></div>` : null}
     </div>
   </div>`
 }
@@ -294,9 +298,9 @@ const Preview = ({ title, drafts }) => {
     const withOther = (shown, mark) => [
       ...shown,
       draft.options.allowOther === true
-        ? html`<span class="choice">${mark} ${draft.options.otherLabel || "Other"}: <span class="muted">your answer</span></span>`
+        ? html`<span class="choice">${mark} ${draft.options.otherLabel || t("builder.previewOther")}: <span class="muted">${t("builder.previewYourAnswer")}</span></span>`
         : null,
-      draft.options.randomize === true ? html`<p class="muted">Shown in a random order to each respondent.</p>` : null
+      draft.options.randomize === true ? html`<p class="muted">${t("builder.previewRandomized")}</p>` : null
     ]
     /** @param {ReadonlyArray<string>} columns @param {string} mark */
     const scaleOf = (columns, mark) =>
@@ -329,8 +333,9 @@ const Preview = ({ title, drafts }) => {
         opinion_scale: () => scale(draft.options.min ?? 1, draft.options.max ?? 5),
         slider: () =>
           html`<div class="row"><span>${draft.options.minLabel ?? draft.options.min ?? 0}</span><span class="choice muted" aria-hidden="true">——●——</span><span>${draft.options.maxLabel ?? draft.options.max ?? 100}</span></div>`,
-        yes_no: () => html`<div class="row"><span class="choice">Yes</span><span class="choice">No</span></div>`,
-        legal: () => html`<span class="choice">☐ I accept</span>`,
+        yes_no: () =>
+          html`<div class="row"><span class="choice">${t("builder.previewYes")}</span><span class="choice">${t("builder.previewNo")}</span></div>`,
+        legal: () => html`<span class="choice">☐ ${t("builder.previewAccept")}</span>`,
         matrix: () =>
           (draft.options.rows ?? []).map(
             (/** @type {string} */ row) =>
@@ -341,26 +346,27 @@ const Preview = ({ title, drafts }) => {
         contact: () => partsPreview(),
         address: () => partsPreview(),
         statement: () => null,
-        file: () => html`<span class="choice">Choose a file…</span>`,
+        file: () => html`<span class="choice">${t("builder.previewChooseFile")}</span>`,
         signature: () =>
-          html`<span class="choice muted">✍ Draw here, or type your full name</span><span class="choice">☐ I agree that my typed name is my signature</span>`,
-        long_text: () => html`<span class="choice muted">${draft.options.placeholder || "Long answer"}</span>`
+          html`<span class="choice muted">✍ ${t("builder.previewSignatureDraw")}</span><span class="choice">☐ ${t("builder.previewSignatureAgree")}</span>`,
+        long_text: () =>
+          html`<span class="choice muted">${draft.options.placeholder || t("builder.previewLongAnswer")}</span>`
       }[draft.type] ??
       (() => html`<span class="choice muted">${draft.options.placeholder || typeName(draft.type)}</span>`)
-    return html`<p class="q">${draft.label || "(no question text yet)"}${draft.required ? html`<span aria-hidden="true"> *</span>` : null}</p>
+    return html`<p class="q">${draft.label || t("builder.previewNoText")}${draft.required ? html`<span aria-hidden="true"> *</span>` : null}</p>
       ${draft.options.help ? html`<p class="muted">${draft.options.help}</p>` : null}
       ${input()}`
   }
   const body = () =>
     at < 0 || screen === undefined
-      ? html`<p class="q">${title}</p><p class="muted">Welcome screen</p>`
-      : html`<p class="muted">${at + 1} of ${screens.length}</p>${screen.map((d) => question(d))}`
+      ? html`<p class="q">${title}</p><p class="muted">${t("builder.previewWelcome")}</p>`
+      : html`<p class="muted">${t("builder.previewPosition", { position: at + 1, total: screens.length })}</p>${screen.map((d) => question(d))}`
   return html`<section class="preview" aria-labelledby="preview-title">
-    <h2 id="preview-title">Live preview</h2>
+    <h2 id="preview-title">${t("builder.previewTitle")}</h2>
     <div aria-live="polite">${body()}</div>
     <div class="row">
-      <button onClick=${() => setIndex(Math.max(-1, at - 1))} disabled=${at < 0}>Back</button>
-      <button onClick=${() => setIndex(Math.min(screens.length - 1, at + 1))} disabled=${at >= screens.length - 1}>Next</button>
+      <button onClick=${() => setIndex(Math.max(-1, at - 1))} disabled=${at < 0}>${t("builder.previewBack")}</button>
+      <button onClick=${() => setIndex(Math.min(screens.length - 1, at + 1))} disabled=${at >= screens.length - 1}>${t("builder.previewNext")}</button>
     </div>
   </section>`
 }
@@ -392,22 +398,22 @@ const StagesEditor = ({ formId, canWrite }) => {
     act(() => api.put(`/forms/${formId}/stages/order`, { stageIds: ids }))
   }
   return html`<section aria-labelledby="stages-title">
-    <h2 id="stages-title">Stages</h2>
+    <h2 id="stages-title">${t("builder.stagesTitle")}</h2>
     ${error ? html`<p class="error" role="alert">${error}</p>` : null}
     ${stages.map(
       (stage, index) => html`<div class="stage-row" key=${stage.id}>
-      <input type="text" aria-label=${`Name of stage ${index + 1}`} value=${stage.name} disabled=${!canWrite}
+      <input type="text" aria-label=${t("builder.stageName", { position: index + 1 })} value=${stage.name} disabled=${!canWrite}
         onChange=${(e) => act(() => api.patch(`/stages/${stage.id}`, { name: e.target.value }))} />
-      <input type="color" aria-label=${`Color of ${stage.name}`} value=${stage.color ?? "#888888"} disabled=${!canWrite}
+      <input type="color" aria-label=${t("builder.stageColor", { stage: stage.name })} value=${stage.color ?? "#888888"} disabled=${!canWrite}
         onChange=${(e) => act(() => api.patch(`/stages/${stage.id}`, { color: e.target.value }))} />
       <label><input type="checkbox" checked=${stage.isClosed} disabled=${!canWrite}
-        onChange=${(e) => act(() => api.patch(`/stages/${stage.id}`, { isClosed: e.target.checked }))} /> Closed</label>
+        onChange=${(e) => act(() => api.patch(`/stages/${stage.id}`, { isClosed: e.target.checked }))} /> ${t("builder.stageClosed")}</label>
       ${
         canWrite
           ? html`<div class="row">
-        <button aria-label=${`Move ${stage.name} up`} disabled=${index === 0} onClick=${() => move(index, -1)}>↑</button>
-        <button aria-label=${`Move ${stage.name} down`} disabled=${index === stages.length - 1} onClick=${() => move(index, 1)}>↓</button>
-        <button class="danger" aria-label=${`Delete stage ${stage.name}`} onClick=${() => confirm(`Delete the stage "${stage.name}"? Its responses go back to no stage.`) && act(() => api.del(`/stages/${stage.id}`))}>Delete</button>
+        <button aria-label=${t("builder.stageMoveUp", { stage: stage.name })} disabled=${index === 0} onClick=${() => move(index, -1)}>↑</button>
+        <button aria-label=${t("builder.stageMoveDown", { stage: stage.name })} disabled=${index === stages.length - 1} onClick=${() => move(index, 1)}>↓</button>
+        <button class="danger" aria-label=${t("builder.stageDelete", { stage: stage.name })} onClick=${() => confirm(t("builder.stageDeleteConfirm", { stage: stage.name })) && act(() => api.del(`/stages/${stage.id}`))}>${t("builder.delete")}</button>
       </div>`
           : html`<span></span>`
       }
@@ -419,9 +425,9 @@ const StagesEditor = ({ formId, canWrite }) => {
             e.preventDefault()
             act(() => api.post(`/forms/${formId}/stages`, { name }).then(() => setName("")))
           }}>
-      <label for="new-stage">New stage</label>
+      <label for="new-stage">${t("builder.newStage")}</label>
       <input id="new-stage" type="text" required maxlength="50" value=${name} onInput=${(e) => setName(e.target.value)} />
-      <button type="submit">Add stage</button>
+      <button type="submit">${t("builder.addStage")}</button>
     </form>`
         : null
     }
@@ -482,7 +488,10 @@ export const BuilderScreen = ({ route, canWrite }) => {
       type: newType,
       label: "",
       required: false,
-      options: newType === "select" || newType === "checkboxes" ? { choices: ["Option 1", "Option 2"] } : {}
+      options:
+        newType === "select" || newType === "checkboxes"
+          ? { choices: [t("builder.defaultChoice", { number: 1 }), t("builder.defaultChoice", { number: 2 })] }
+          : {}
     })
     change([...drafts, draft])
     requestAnimationFrame(() => document.getElementById(`q${draft.key}-label`)?.focus())
@@ -501,7 +510,13 @@ export const BuilderScreen = ({ route, canWrite }) => {
         settings
       })
       await load()
-      setNotice(status === undefined ? "Saved." : `Saved and ${status}.`)
+      setNotice(
+        status === undefined
+          ? t("builder.saved")
+          : status === "published"
+            ? t("builder.savedPublished")
+            : t("builder.savedClosed")
+      )
     } catch (e) {
       setError(messageOf(e))
     }
@@ -514,27 +529,28 @@ export const BuilderScreen = ({ route, canWrite }) => {
     !drafts.some((d) => d.options.points !== undefined && Object.keys(d.options.points).length > 0)
       ? declared
       : [...declared, { name: "score", type: "number" }]
+  const prefillSyntax = html`<code>?prefill.<var>${t("builder.prefillQuestionId")}</var>=${t("builder.prefillValue")}</code>`
   if (form === null)
     return error
-      ? html`<h1 tabindex="-1">Form</h1><p class="error" role="alert">${error}</p>`
-      : html`<p class="loading">Loading…</p>`
+      ? html`<h1 tabindex="-1">${t("builder.formHeading")}</h1><p class="error" role="alert">${error}</p>`
+      : html`<p class="loading">${t("builder.loading")}</p>`
   return html`<div class="spread">
-      <h1 tabindex="-1">${form.title} <span class=${`badge ${form.status}`}>${form.status}</span></h1>
+      <h1 tabindex="-1">${form.title} <span class=${`badge ${form.status}`}>${t("builder.status", { status: form.status })}</span></h1>
       <div class="row">
-        <a class="button" href=${`${base}/app/forms/${formId}/responses`}>Responses</a>
-        ${form.status === "published" ? html`<a href=${publicUrl(form.publicId)} target="_blank" rel="noopener">Public page</a>` : null}
+        <a class="button" href=${`${base}/app/forms/${formId}/responses`}>${t("builder.responses")}</a>
+        ${form.status === "published" ? html`<a href=${publicUrl(form.publicId)} target="_blank" rel="noopener">${t("builder.publicPage")}</a>` : null}
       </div>
     </div>
     <div aria-live="polite">${error ? html`<p class="error" role="alert">${error}</p>` : null}${notice ? html`<p class="notice">${notice}</p>` : null}</div>
     <div class="builder">
       <div>
         <div class="card stack">
-          <label for="form-title">Title</label>
+          <label for="form-title">${t("builder.title")}</label>
           <input id="form-title" type="text" maxlength="200" value=${title} disabled=${!canWrite} onInput=${(e) => {
             setTitle(e.target.value)
             setDirty(true)
           }} />
-          <label for="form-description">Description</label>
+          <label for="form-description">${t("builder.description")}</label>
           <textarea id="form-description" disabled=${!canWrite} value=${description} onInput=${(e) => {
             setDescription(e.target.value)
             setDirty(true)
@@ -543,19 +559,19 @@ export const BuilderScreen = ({ route, canWrite }) => {
             onChange=${(e) => {
               setSettings({ ...settings, skipPrefilled: e.target.checked ? true : undefined })
               setDirty(true)
-            }} /> Skip the questions pre-filled from the link</label>
+            }} /> ${t("builder.skipPrefilled")}</label>
           <label><input type="checkbox" id="form-one-per-email" disabled=${!canWrite} checked=${settings.oneResponsePerEmail === true}
             onChange=${(e) => {
               setSettings({ ...settings, oneResponsePerEmail: e.target.checked ? true : undefined })
               setDirty(true)
-            }} /> One response per e-mail address (needs an e-mail or contact question)</label>
+            }} /> ${t("builder.onePerEmail")}</label>
           <label><input type="checkbox" id="form-one-per-device" disabled=${!canWrite} checked=${settings.oneResponsePerDevice === true}
             onChange=${(e) => {
               setSettings({ ...settings, oneResponsePerDevice: e.target.checked ? true : undefined })
               setDirty(true)
-            }} /> One response per device (a cookie: another browser or a private window goes around it)</label>
+            }} /> ${t("builder.onePerDevice")}</label>
           <div class="row">
-            <div class="stack"><label for="form-closes-at">Close at (your time)</label>
+            <div class="stack"><label for="form-closes-at">${t("builder.closesAt")}</label>
               <input id="form-closes-at" type="datetime-local" disabled=${!canWrite} value=${localInput(settings.closesAt)}
                 onInput=${(e) => {
                   const at = e.target.value === "" ? undefined : new Date(e.target.value)
@@ -565,61 +581,64 @@ export const BuilderScreen = ({ route, canWrite }) => {
                   })
                   setDirty(true)
                 }} /></div>
-            <div class="stack"><label for="form-max-responses">Stop after this many responses</label>
+            <div class="stack"><label for="form-max-responses">${t("builder.maxResponses")}</label>
               <input id="form-max-responses" type="number" min="1" step="1" disabled=${!canWrite} value=${settings.maxResponses ?? ""}
                 onInput=${(e) => {
                   setSettings({ ...settings, maxResponses: numberOrUndefined(e.target.value) })
                   setDirty(true)
                 }} /></div>
           </div>
-          <label for="form-access-code">Access code (respondents type it before they start; empty: none)</label>
+          <label for="form-access-code">${t("builder.accessCode")}</label>
           <input id="form-access-code" type="text" maxlength="64" autocomplete="off" spellcheck="false" disabled=${!canWrite}
             aria-describedby="form-access-code-help" value=${settings.accessCode ?? ""} onInput=${(e) => {
               setSettings({ ...settings, accessCode: e.target.value.trim() === "" ? undefined : e.target.value })
               setDirty(true)
             }} />
-          <p class="muted" id="form-access-code-help">4 to 64 characters, compared without case. Changing it asks everyone for the new one.</p>
+          <p class="muted" id="form-access-code-help">${t("builder.accessCodeHelp")}</p>
           <${ThemeEditor} theme=${settings.theme} disabled=${!canWrite} onChange=${(theme) => {
             setSettings({ ...settings, theme })
             setDirty(true)
           }} />
-          <label for="form-closed-message">What the page says once closed or full</label>
-          <textarea id="form-closed-message" maxlength="1000" disabled=${!canWrite} placeholder="This form is no longer accepting responses."
+          <label for="form-closed-message">${t("builder.closedMessage")}</label>
+          <textarea id="form-closed-message" maxlength="1000" disabled=${!canWrite} placeholder=${t("builder.closedMessagePlaceholder")}
             value=${settings.closedMessage ?? ""} onInput=${(e) => {
               setSettings({ ...settings, closedMessage: e.target.value.trim() === "" ? undefined : e.target.value })
               setDirty(true)
             }}></textarea>
-          <p class="muted">A link pre-fills a question with <code>?prefill.<var>question id</var>=value</code>${
+          <p class="muted">${
             form.fields[0] === undefined
-              ? null
-              : html` (for example <code>?prefill.${form.fields[0].id}=…</code> for the first question)`
-          }; without this option they are shown, filled in.</p>
+              ? withParts("builder.prefillHelp", { syntax: prefillSyntax })
+              : withParts("builder.prefillHelpExample", {
+                  syntax: prefillSyntax,
+                  example: html`<code>?prefill.${form.fields[0].id}=…</code>`
+                })
+          }</p>
         </div>
-        <h2>Questions</h2>
-        ${drafts.length === 0 ? html`<p class="muted">No questions yet.</p>` : null}
-        <ol class="stack" aria-label="Questions">
+        <h2>${t("builder.questions")}</h2>
+        ${drafts.length === 0 ? html`<p class="muted">${t("builder.noQuestions")}</p>` : null}
+        <ol class="stack" aria-label=${t("builder.questions")}>
         ${drafts.map(
           (draft, index) => html`<li class="question-card" key=${draft.key}>
           <div class="fields">
-            <div class="stack"><label for=${`q${draft.key}-label`}>Question ${index + 1}</label>
+            <div class="stack"><label for=${`q${draft.key}-label`}>${t("builder.questionNumber", { position: index + 1 })}</label>
               <input id=${`q${draft.key}-label`} type="text" disabled=${!canWrite} value=${draft.label} onInput=${(e) => update(index)({ ...draft, label: e.target.value })} /></div>
-            <div class="stack"><label for=${`q${draft.key}-type`}>Type</label>
+            <div class="stack"><label for=${`q${draft.key}-type`}>${t("builder.type")}</label>
               <select id=${`q${draft.key}-type`} disabled=${!canWrite} value=${draft.type} onChange=${(e) => update(index)({ ...draft, type: e.target.value })}>
                 ${questionTypes.map(({ type, label }) => html`<option value=${type}>${label}</option>`)}
               </select></div>
           </div>
-          ${draft.type !== "statement" ? html`<label><input type="checkbox" disabled=${!canWrite} checked=${draft.required} onChange=${(e) => update(index)({ ...draft, required: e.target.checked })} /> Required</label>` : null}
+          ${draft.type !== "statement" ? html`<label><input type="checkbox" disabled=${!canWrite} checked=${draft.required} onChange=${(e) => update(index)({ ...draft, required: e.target.checked })} /> ${t("builder.required")}</label>` : null}
           <${OptionsEditor} draft=${draft} update=${update(index)} disabled=${!canWrite} />
           ${
             (settings.pages ?? []).length === 0
               ? null
-              : html`<div class="stack"><label for=${`q${draft.key}-page`}>Page</label>
+              : html`<div class="stack"><label for=${`q${draft.key}-page`}>${t("builder.page")}</label>
             <select id=${`q${draft.key}-page`} disabled=${!canWrite} value=${draft.page ?? ""}
               onChange=${(e) => {
                 const { page: _, ...rest } = draft
                 update(index)(e.target.value === "" ? rest : { ...rest, page: e.target.value })
               }}>
-              <option value="">On its own</option>
+              <option value="">${t("builder.pageOwn")}</option>
               ${(settings.pages ?? []).map((p) => html`<option value=${p.key}>${p.title ?? p.key}</option>`)}
             </select></div>`
           }
@@ -627,9 +646,9 @@ export const BuilderScreen = ({ route, canWrite }) => {
           ${
             canWrite
               ? html`<div class="row">
-            <button aria-label=${`Move question ${index + 1} up`} disabled=${index === 0} onClick=${() => move(index, -1)}>↑ Up</button>
-            <button aria-label=${`Move question ${index + 1} down`} disabled=${index === drafts.length - 1} onClick=${() => move(index, 1)}>↓ Down</button>
-            <button class="danger" aria-label=${`Delete question ${index + 1}`} onClick=${() => change(drafts.filter((_, i) => i !== index))}>Delete</button>
+            <button aria-label=${t("builder.moveUp", { position: index + 1 })} disabled=${index === 0} onClick=${() => move(index, -1)}>${t("builder.up")}</button>
+            <button aria-label=${t("builder.moveDown", { position: index + 1 })} disabled=${index === drafts.length - 1} onClick=${() => move(index, 1)}>${t("builder.down")}</button>
+            <button class="danger" aria-label=${t("builder.deleteQuestion", { position: index + 1 })} onClick=${() => change(drafts.filter((_, i) => i !== index))}>${t("builder.delete")}</button>
           </div>`
               : null
           }
@@ -639,16 +658,16 @@ export const BuilderScreen = ({ route, canWrite }) => {
         ${
           canWrite
             ? html`<div class="row card">
-          <label for="new-type">Add a question</label>
+          <label for="new-type">${t("builder.addQuestionType")}</label>
           <select id="new-type" value=${newType} onChange=${(e) => setNewType(e.target.value)}>
             ${questionTypes.map(({ type, label }) => html`<option value=${type}>${label}</option>`)}
           </select>
-          <button onClick=${add}>Add question</button>
+          <button onClick=${add}>${t("builder.addQuestion")}</button>
         </div>
         <div class="row">
-          <button class="primary" onClick=${() => save()} disabled=${!dirty}>Save</button>
-          ${form.status !== "published" ? html`<button onClick=${() => save("published")}>Save and publish</button>` : html`<button onClick=${() => save("closed")}>Save and close</button>`}
-          ${dirty ? html`<span class="muted">Unsaved changes</span>` : null}
+          <button class="primary" onClick=${() => save()} disabled=${!dirty}>${t("builder.save")}</button>
+          ${form.status !== "published" ? html`<button onClick=${() => save("published")}>${t("builder.saveAndPublish")}</button>` : html`<button onClick=${() => save("closed")}>${t("builder.saveAndClose")}</button>`}
+          ${dirty ? html`<span class="muted">${t("builder.unsavedChanges")}</span>` : null}
         </div>`
             : null
         }

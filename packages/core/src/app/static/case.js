@@ -2,12 +2,20 @@
 // The case page (the webhook `link`): answers, respondent, stage, assignee, tags, internal notes, activity timeline, files, e-mails.
 import { html } from "htm/preact"
 import { useEffect, useState } from "preact/hooks"
-import { api, base, events, formatDate, messageOf } from "./api.js"
+import { api, base, events, messageOf } from "./api.js"
 import { EmailComposer } from "./emails.js"
+import { formatDateTime, formatRelative, t } from "./words.js"
 
 /** @typedef {import("./types.js").ResponseDetail} ResponseDetail */
 /** @typedef {ResponseDetail["activities"][number]} Activity */
 /** @typedef {{ fileId: string, name: string, size: number }} FileValue */
+
+/** When something happened, relative, the exact moment in its title. @param {string | null | undefined} iso */
+const When = (iso) =>
+  iso ? html`<time datetime=${iso} title=${formatDateTime(iso)}>${formatRelative(iso)}</time>` : null
+
+/** Parts of one answer (a contact's, a matrix row's columns, a tag change's) in a list. @param {ReadonlyArray<string>} parts */
+const joined = (parts) => parts.join(t("case.listSeparator"))
 
 /** @param {unknown} value @returns {value is FileValue} */
 const isFile = (value) =>
@@ -15,30 +23,30 @@ const isFile = (value) =>
 
 /** @param {{ value: unknown, type?: string }} props @returns {unknown} */
 const Answer = ({ value, type }) => {
-  if (value === undefined || value === null || value === "") return html`<span class="muted">(no answer)</span>`
+  if (value === undefined || value === null || value === "")
+    return html`<span class="muted">${t("case.noAnswer")}</span>`
   if (type === "signature" && isFile(value)) {
     const href = `${base}/api/files/${encodeURIComponent(value.fileId)}`
-    return html`<a href=${href}><img class="signature" src=${href} alt="Drawn signature" width="300" height="100" /></a>`
+    return html`<a href=${href}><img class="signature" src=${href} alt=${t("case.drawnSignature")} width="300" height="100" /></a>`
   }
   if (type === "signature" && typeof value === "object" && "typedName" in value)
-    return html`${String(value.typedName)} <span class="muted">(typed signature, agreed to as a signature)</span>`
+    return html`${String(value.typedName)} <span class="muted">${t("case.typedSignature")}</span>`
   if (isFile(value))
-    return html`<a href=${`${base}/api/files/${encodeURIComponent(value.fileId)}`}>${value.name}</a> <span class="muted">(${Math.ceil(value.size / 1024)} KB)</span>`
+    return html`<a href=${`${base}/api/files/${encodeURIComponent(value.fileId)}`}>${value.name}</a> <span class="muted">${t("case.fileSize", { kilobytes: Math.ceil(value.size / 1024) })}</span>`
   if (Array.isArray(value) && type === "ranking")
-    return html`<ol class="plain">${value.map((choice, index) => html`<li>${index + 1}. ${String(choice)}</li>`)}</ol>`
+    return html`<ol class="plain">${value.map((choice, index) => html`<li>${t("case.rankedChoice", { rank: index + 1, choice: String(choice) })}</li>`)}</ol>`
   if (Array.isArray(value))
     return value.map((v) => (isFile(v) ? html`<${Answer} value=${v} /> ` : html`<span class="tag">${String(v)}</span>`))
-  if (typeof value === "boolean") return value ? "Yes" : "No"
+  if (typeof value === "boolean") return value ? t("case.yes") : t("case.no")
   if (typeof value === "object") {
     // A matrix: each answered row with its column(s).
     if (type === "matrix")
       return html`<ul class="plain">${Object.entries(value).map(
-        ([row, chosen]) => html`<li>${row}: ${Array.isArray(chosen) ? chosen.join(", ") : String(chosen)}</li>`
+        ([row, chosen]) =>
+          html`<li>${t("case.matrixRow", { row, chosen: Array.isArray(chosen) ? joined(chosen.map(String)) : String(chosen) })}</li>`
       )}</ul>`
     // The parts of a contact or address, in the order they were asked.
-    return Object.values(value)
-      .filter((part) => typeof part === "string" && part !== "")
-      .join(", ")
+    return joined(Object.values(value).filter((part) => typeof part === "string" && part !== ""))
   }
   return String(value)
 }
@@ -47,27 +55,36 @@ const Answer = ({ value, type }) => {
 const describe = (activity, detail) => {
   /** @param {unknown} id */
   const stage = (id) =>
-    id === null || id === undefined ? "no stage" : (detail.stages.find((s) => s.id === id)?.name ?? `stage ${id}`)
+    id === null || id === undefined
+      ? t("case.noStageLower")
+      : (detail.stages.find((s) => s.id === id)?.name ?? t("case.stageNumber", { id: String(id) }))
   /** @param {unknown} id */
   const member = (id) =>
     id === null || id === undefined
-      ? "nobody"
+      ? t("case.nobody")
       : (detail.members.find((m) => m.accountId === id)?.name ??
         detail.members.find((m) => m.accountId === id)?.email ??
-        `member ${id}`)
+        t("case.memberNumber", { id: String(id) }))
   /** @type {Record<string, any>} the payload's shape depends on the activity's type */
   const p = activity.payload
   switch (activity.type) {
     case "created":
-      return `Submitted (${p.source ?? "form"})`
+      return t("case.activitySubmitted", { source: String(p.source ?? "form") })
     case "stage_changed":
-      return `Stage: ${stage(p.from)} → ${stage(p.to)}`
+      return t("case.activityStage", { from: stage(p.from), to: stage(p.to) })
     case "assigned":
-      return `Assigned: ${member(p.from)} → ${member(p.to)}`
-    case "tags_changed":
-      return `Tags: ${[...(p.added ?? []).map((t) => `+${t}`), ...(p.removed ?? []).map((t) => `−${t}`)].join(", ") || "changed"}`
+      return t("case.activityAssigned", { from: member(p.from), to: member(p.to) })
+    case "tags_changed": {
+      /** @type {Array<string>} */
+      const changes = [...(p.added ?? []).map((tag) => `+${tag}`), ...(p.removed ?? []).map((tag) => `−${tag}`)]
+      return changes.length === 0 ? t("case.activityTagsChanged") : t("case.activityTags", { changes: joined(changes) })
+    }
     case "note":
-      return `Note: ${p.body}`
+      return t("case.activityNote", { body: String(p.body ?? "") })
+    case "email_sent":
+      return t("case.activityEmailSent", { to: String(p.to ?? ""), subject: String(p.subject ?? "") })
+    case "email_reply":
+      return t("case.activityEmailReply", { from: String(p.from ?? ""), subject: String(p.subject ?? "") })
     default:
       return activity.type
   }
@@ -76,10 +93,12 @@ const describe = (activity, detail) => {
 /** @param {Activity["actor"]} actor */
 const actorName = (actor) =>
   actor.type === "respondent"
-    ? "Respondent"
+    ? t("case.actorRespondent")
     : actor.type === "system"
-      ? "System"
-      : `${actor.name ?? "A member"}${actor.via ? ` (${actor.via === "session" ? "app" : actor.via.replace("_", " ")})` : ""}`
+      ? t("case.actorSystem")
+      : actor.via
+        ? t("case.actorVia", { name: actor.name ?? t("case.aMember"), via: actor.via })
+        : (actor.name ?? t("case.aMember"))
 
 /** @param {{ route: import("./main.js").Route, canWrite: boolean }} props */
 /**
@@ -93,10 +112,10 @@ const outcome = (values) => {
   const out = []
   for (const [key, value] of Object.entries(values)) {
     if (typeof value !== "string" && typeof value !== "number") continue
-    if (key.startsWith("hidden:")) out.push([`Hidden field ${key.slice(7)}`, String(value)])
+    if (key.startsWith("hidden:")) out.push([t("case.hiddenField", { name: key.slice(7) }), String(value)])
     else if (key.startsWith("var:"))
-      out.push([key === "var:score" ? "Score" : `Variable ${key.slice(4)}`, String(value)])
-    else if (key === "ending") out.push(["Ending shown", String(value)])
+      out.push([key === "var:score" ? t("case.score") : t("case.variable", { name: key.slice(4) }), String(value)])
+    else if (key === "ending") out.push([t("case.endingShown"), String(value)])
   }
   return out
 }
@@ -142,7 +161,7 @@ export const CaseScreen = ({ route, canWrite }) => {
       await api.post(`/responses/${id}/notes`, { body: note })
       setNote("")
       await load()
-      setNotice("Note added.")
+      setNotice(t("case.noteAdded"))
     } catch (e) {
       setError(messageOf(e))
     }
@@ -150,52 +169,52 @@ export const CaseScreen = ({ route, canWrite }) => {
 
   if (detail === null)
     return error
-      ? html`<h1 tabindex="-1">Response</h1><p class="error" role="alert">${error}</p>`
-      : html`<p class="loading">Loading…</p>`
+      ? html`<h1 tabindex="-1">${t("case.response")}</h1><p class="error" role="alert">${error}</p>`
+      : html`<p class="loading">${t("case.loading")}</p>`
   const row = detail.response
   const tags = row.tags
-  return html`<p><a href=${`${base}/app/forms/${detail.form.id}/responses`}>← ${detail.form.title}: all responses</a></p>
-    <h1 tabindex="-1">${row.name ?? row.email ?? `Response ${row.id}`}</h1>
+  return html`<p><a href=${`${base}/app/forms/${detail.form.id}/responses`}>${t("case.backToResponses", { form: detail.form.title })}</a></p>
+    <h1 tabindex="-1">${row.name ?? row.email ?? t("case.responseNumber", { id: String(row.id) })}</h1>
     <div aria-live="polite">${error ? html`<p class="error" role="alert">${error}</p>` : null}${notice ? html`<p class="notice">${notice}</p>` : null}</div>
     <div class="case">
       <div>
         <section class="card" aria-labelledby="answers-title">
-          <h2 id="answers-title">Answers</h2>
-          <p class="muted">Submitted ${formatDate(row.submittedAt)} · source ${row.source}</p>
+          <h2 id="answers-title">${t("case.answers")}</h2>
+          <p class="muted">${t("case.submittedFrom", { date: formatDateTime(row.submittedAt), source: row.source })}</p>
           <dl class="answers">${detail.fields.filter((f) => f.type !== "statement").map((field) => html`<dt>${field.label}</dt><dd><${Answer} value=${row.values[String(field.id)]} type=${field.type} /></dd>`)}</dl>
-          ${outcome(row.values).length === 0 ? null : html`<h3>Outcome</h3><dl class="answers">${outcome(row.values).map(([label, text]) => html`<dt>${label}</dt><dd>${text}</dd>`)}</dl>`}
+          ${outcome(row.values).length === 0 ? null : html`<h3>${t("case.outcome")}</h3><dl class="answers">${outcome(row.values).map(([label, text]) => html`<dt>${label}</dt><dd>${text}</dd>`)}</dl>`}
         </section>
         <section aria-labelledby="notes-title">
-          <h2 id="notes-title">Internal notes</h2>
-          <p class="muted">Notes are never shown to the respondent.</p>
+          <h2 id="notes-title">${t("case.internalNotes")}</h2>
+          <p class="muted">${t("case.notesPrivate")}</p>
           ${
             canWrite
               ? html`<form class="stack" onSubmit=${addNote}>
-            <label for="note">Add a note</label>
+            <label for="note">${t("case.addANote")}</label>
             <textarea id="note" required maxlength="5000" value=${note} onInput=${(e) => setNote(e.target.value)}></textarea>
-            <div><button class="primary" type="submit" disabled=${note.trim() === ""}>Add note</button></div>
+            <div><button class="primary" type="submit" disabled=${note.trim() === ""}>${t("case.addNote")}</button></div>
           </form>`
               : null
           }
         </section>
         <section aria-labelledby="timeline-title">
-          <h2 id="timeline-title">Activity</h2>
-          <ol class="timeline">${detail.activities.map((a) => html`<li key=${a.id}><strong>${actorName(a.actor)}</strong> · <span class="muted">${formatDate(a.createdAt)}</span><br />${describe(a, detail)}</li>`)}</ol>
+          <h2 id="timeline-title">${t("case.activity")}</h2>
+          <ol class="timeline">${detail.activities.map((a) => html`<li key=${a.id}><strong>${actorName(a.actor)}</strong> · <span class="muted">${When(a.createdAt)}</span><br />${describe(a, detail)}</li>`)}</ol>
         </section>
         <section aria-labelledby="emails-title">
-          <h2 id="emails-title">E-mails with the respondent</h2>
+          <h2 id="emails-title">${t("case.emails")}</h2>
           ${
             detail.emails.length === 0 && detail.replies.length === 0
-              ? html`<p class="muted">No e-mails yet.</p>`
+              ? html`<p class="muted">${t("case.noEmails")}</p>`
               : html`<ol class="timeline">
             ${[
               ...detail.emails.map((m) => ({
                 at: m.sentAt ?? "",
-                item: html`<li><strong>Sent to ${m.to}</strong> · <span class="muted">${formatDate(m.sentAt)} · ${m.status} · ${m.opens} open(s), ${m.clicks.length} click(s)</span><br /><em>${m.subject}</em><pre>${m.text}</pre></li>`
+                item: html`<li><strong>${t("case.sentTo", { to: m.to })}</strong> · <span class="muted">${m.sentAt ? html`${When(m.sentAt)} · ` : null}${t("case.emailStatus", { status: m.status, opens: m.opens, clicks: m.clicks.length })}</span><br /><em>${m.subject}</em><pre>${m.text}</pre></li>`
               })),
               ...detail.replies.map((r) => ({
                 at: r.receivedAt,
-                item: html`<li><strong>Reply from ${r.from}</strong> · <span class="muted">${formatDate(r.receivedAt)}</span><br /><em>${r.subject}</em><pre>${r.text}</pre>
+                item: html`<li><strong>${t("case.replyFrom", { from: r.from })}</strong> · <span class="muted">${When(r.receivedAt)}</span><br /><em>${r.subject}</em><pre>${r.text}</pre>
                 ${r.files.map((f) => html`<a href=${`${base}/api/files/${encodeURIComponent(f.fileId)}`}>${f.name}</a> `)}</li>`
               }))
             ]
@@ -207,35 +226,35 @@ export const CaseScreen = ({ route, canWrite }) => {
             canWrite
               ? html`<${EmailComposer} responseId=${id} to=${row.email} onSent=${() => {
                   load()
-                  setNotice("E-mail sent.")
+                  setNotice(t("case.emailSent"))
                 }} />`
               : null
           }
         </section>
       </div>
-      <aside class="card stack" aria-label="Case">
-        <h2>Case</h2>
-        <p><strong>Respondent</strong><br />${row.name ?? "—"}<br />${row.email ? html`<a href=${`mailto:${row.email}`}>${row.email}</a>` : null}</p>
-        <label for="case-stage">Stage</label>
+      <aside class="card stack" aria-label=${t("case.case")}>
+        <h2>${t("case.case")}</h2>
+        <p><strong>${t("case.respondent")}</strong><br />${row.name ?? "—"}<br />${row.email ? html`<a href=${`mailto:${row.email}`}>${row.email}</a>` : null}</p>
+        <label for="case-stage">${t("case.stage")}</label>
         <select id="case-stage" disabled=${!canWrite} value=${row.stageId === null ? "" : String(row.stageId)}
-          onChange=${(e) => patch({ stageId: e.target.value === "" ? null : Number(e.target.value) }, "Stage changed.")}>
-          <option value="">No stage</option>
-          ${detail.stages.map((s) => html`<option value=${String(s.id)}>${s.name}${s.isClosed ? " (closed)" : ""}</option>`)}
+          onChange=${(e) => patch({ stageId: e.target.value === "" ? null : Number(e.target.value) }, t("case.stageChanged"))}>
+          <option value="">${t("case.noStage")}</option>
+          ${detail.stages.map((s) => html`<option value=${String(s.id)}>${s.isClosed ? t("case.closedStage", { stage: s.name }) : s.name}</option>`)}
         </select>
-        <label for="case-assignee">Assignee</label>
+        <label for="case-assignee">${t("case.assignee")}</label>
         <select id="case-assignee" disabled=${!canWrite} value=${row.assigneeId === null ? "" : String(row.assigneeId)}
-          onChange=${(e) => patch({ assigneeId: e.target.value === "" ? null : Number(e.target.value) }, "Assignee changed.")}>
-          <option value="">Unassigned</option>
+          onChange=${(e) => patch({ assigneeId: e.target.value === "" ? null : Number(e.target.value) }, t("case.assigneeChanged"))}>
+          <option value="">${t("case.unassigned")}</option>
           ${detail.members.map((m) => html`<option value=${String(m.accountId)}>${m.name ?? m.email}</option>`)}
         </select>
         <div>
-          <strong id="tags-label">Tags</strong>
+          <strong id="tags-label">${t("case.tags")}</strong>
           <ul class="row" aria-labelledby="tags-label">${
             tags.length === 0
-              ? html`<li class="muted">none</li>`
+              ? html`<li class="muted">${t("case.noTags")}</li>`
               : tags.map(
-                  (t) => html`<li class="tag">${t}
-            ${canWrite ? html` <button class="link" aria-label=${`Remove tag ${t}`} onClick=${() => patch({ tags: tags.filter((x) => x !== t) }, `Tag ${t} removed.`)}>×</button>` : null}</li>`
+                  (name) => html`<li class="tag">${name}
+            ${canWrite ? html` <button class="link" aria-label=${t("case.removeTag", { tag: name })} onClick=${() => patch({ tags: tags.filter((x) => x !== name) }, t("case.tagRemoved", { tag: name }))}>×</button>` : null}</li>`
                 )
           }</ul>
         </div>
@@ -243,11 +262,13 @@ export const CaseScreen = ({ route, canWrite }) => {
           canWrite
             ? html`<form class="row" onSubmit=${(e) => {
                 e.preventDefault()
-                patch({ tags: [...new Set([...tags, tag.trim()])] }, `Tag ${tag.trim()} added.`).then(() => setTag(""))
+                patch({ tags: [...new Set([...tags, tag.trim()])] }, t("case.tagAdded", { tag: tag.trim() })).then(() =>
+                  setTag("")
+                )
               }}>
-          <label for="case-tag">Add tag</label>
+          <label for="case-tag">${t("case.addTag")}</label>
           <input id="case-tag" type="text" maxlength="30" required value=${tag} onInput=${(e) => setTag(e.target.value)} />
-          <button type="submit" disabled=${tag.trim() === ""}>Add</button>
+          <button type="submit" disabled=${tag.trim() === ""}>${t("case.add")}</button>
         </form>`
             : null
         }

@@ -3,6 +3,7 @@
 import { html } from "htm/preact"
 import { useEffect, useState } from "preact/hooks"
 import { api, messageOf } from "./api.js"
+import { t, withParts } from "./words.js"
 
 /** @typedef {import("./types.js").ConfirmationSettings} ConfirmationSettings */
 
@@ -21,25 +22,25 @@ export const ConfirmationEditor = ({ formId, canWrite }) => {
       /** @param {ConfirmationSettings} s */
       (s) => {
         setSettings(s)
-        setNotice("Confirmation e-mail saved.")
+        setNotice(t("confirmation.saved"))
         setError(null)
       },
       (e) => setError(messageOf(e))
     )
   }
   return html`<section aria-labelledby="confirmation-title">
-    <h2 id="confirmation-title">Confirmation e-mail</h2>
+    <h2 id="confirmation-title">${t("confirmation.title")}</h2>
     <div aria-live="polite">${error ? html`<p class="error" role="alert">${error}</p>` : null}${notice ? html`<p class="notice">${notice}</p>` : null}</div>
     ${
       settings === null
-        ? html`<p class="loading">Loading…</p>`
+        ? html`<p class="loading">${t("confirmation.loading")}</p>`
         : html`<form class="stack card" onSubmit=${save}>
-      <label><input type="checkbox" disabled=${!canWrite} checked=${settings.enabled} onChange=${(e) => setSettings({ ...settings, enabled: e.target.checked })} /> Send a confirmation to respondents who give an e-mail address</label>
-      <label for="confirmation-subject">Subject</label>
+      <label><input type="checkbox" disabled=${!canWrite} checked=${settings.enabled} onChange=${(e) => setSettings({ ...settings, enabled: e.target.checked })} /> ${t("confirmation.enabled")}</label>
+      <label for="confirmation-subject">${t("confirmation.subject")}</label>
       <input id="confirmation-subject" type="text" disabled=${!canWrite} value=${settings.subject ?? ""} onInput=${(e) => setSettings({ ...settings, subject: e.target.value })} />
-      <label for="confirmation-body">Body (<code>{{field:ID}}</code> recalls an answer)</label>
+      <label for="confirmation-body">${withParts("confirmation.body", { recall: html`<code>{{field:ID}}</code>` })}</label>
       <textarea id="confirmation-body" disabled=${!canWrite} value=${settings.body ?? ""} onInput=${(e) => setSettings({ ...settings, body: e.target.value })}></textarea>
-      ${canWrite ? html`<div><button class="primary" type="submit">Save confirmation e-mail</button></div>` : null}
+      ${canWrite ? html`<div><button class="primary" type="submit">${t("confirmation.save")}</button></div>` : null}
     </form>`
     }
   </section>`

@@ -3,7 +3,8 @@
 import { html } from "htm/preact"
 import { useEffect, useState } from "preact/hooks"
 import { TableScroll } from "./table.js"
-import { api, base, copy, formatDate, messageOf, navigate, publicUrl } from "./api.js"
+import { api, base, copy, messageOf, navigate, publicUrl } from "./api.js"
+import { formatDateTime, formatNumber, t } from "./words.js"
 
 /** @typedef {import("./types.js").FormSummary} FormSummary */
 /** @typedef {import("./types.js").FormWithFields} FormWithFields */
@@ -51,7 +52,7 @@ export const FormsScreen = ({ canWrite }) => {
   /** @param {SubmitEvent} event */
   const create = (event) => {
     event.preventDefault()
-    run(() => api.post("/forms", { title: title.trim() === "" ? "Untitled form" : title.trim() })).then((form) => {
+    run(() => api.post("/forms", { title: title.trim() === "" ? t("forms.untitled") : title.trim() })).then((form) => {
       if (form) navigate(`/app/forms/${form.id}`)
     })
   }
@@ -64,75 +65,81 @@ export const FormsScreen = ({ canWrite }) => {
   }
   /** @param {FormSummary} form */
   const duplicate = (form) =>
-    run(async () => {
-      /** @type {FormWithFields} */
-      const full = await api.get(`/forms/${form.id}`)
-      const fields = full.fields.map(({ type, label, required, options }) => ({ type, label, required, options }))
-      return api.post("/forms", { title: `Copy of ${full.title}`.slice(0, 200), description: full.description, fields })
-    }, `"${form.title}" duplicated.`)
+    run(
+      async () => {
+        /** @type {FormWithFields} */
+        const full = await api.get(`/forms/${form.id}`)
+        const fields = full.fields.map(({ type, label, required, options }) => ({ type, label, required, options }))
+        return api.post("/forms", {
+          title: t("forms.copyTitle", { title: full.title }).slice(0, 200),
+          description: full.description,
+          fields
+        })
+      },
+      t("forms.duplicated", { title: form.title })
+    )
   /** @param {FormSummary} form */
   const remove = (form) => {
-    if (!confirm(`Delete "${form.title}" and all ${form.responseCount} of its responses? This cannot be undone.`))
-      return
-    run(() => api.del(`/forms/${form.id}`), `"${form.title}" deleted.`)
+    if (!confirm(t("forms.confirmDelete", { title: form.title, count: form.responseCount }))) return
+    run(() => api.del(`/forms/${form.id}`), t("forms.deleted", { title: form.title }))
   }
   /** @param {FormSummary} form @param {"published" | "closed"} status */
   const setStatus = (form, status) =>
-    run(() => api.patch(`/forms/${form.id}`, { status }), `"${form.title}" is now ${status}.`)
-  /** @param {string} text @param {string} what */
-  const copyText = async (text, what) => setNotice((await copy(text)) ? `${what} copied.` : `Copy it by hand: ${text}`)
+    run(() => api.patch(`/forms/${form.id}`, { status }), t("forms.statusChanged", { title: form.title, status }))
+  /** @param {string} text @param {string} copied what to say when it worked */
+  const copyText = async (text, copied) => setNotice((await copy(text)) ? copied : t("forms.copyByHand", { text }))
 
-  return html`<h1 tabindex="-1">Forms</h1>
+  return html`<h1 tabindex="-1">${t("forms.title")}</h1>
     <div aria-live="polite">${error ? html`<p class="error" role="alert">${error}</p>` : null}${notice ? html`<p class="notice">${notice}</p>` : null}</div>
     ${
       canWrite
         ? html`<div class="grid">
-      <form class="row card" onSubmit=${create} aria-label="Create a form">
-        <label for="new-title">New form</label>
-        <input id="new-title" type="text" maxlength="200" placeholder="Title" value=${title} onInput=${(e) => setTitle(e.target.value)} />
-        <button class="primary" type="submit" disabled=${busy}>Create</button>
+      <form class="row card" onSubmit=${create} aria-label=${t("forms.createForm")}>
+        <label for="new-title">${t("forms.newForm")}</label>
+        <input id="new-title" type="text" maxlength="200" placeholder=${t("forms.titlePlaceholder")} value=${title} onInput=${(e) => setTitle(e.target.value)} />
+        <button class="primary" type="submit" disabled=${busy}>${t("forms.create")}</button>
       </form>
-      <form class="stack card" onSubmit=${generate} aria-label="Generate a form from a description">
-        <label for="prompt">Generate from description</label>
-        <textarea id="prompt" maxlength="4000" required placeholder="A contact form asking for name, e-mail and a message" value=${prompt} onInput=${(e) => setPrompt(e.target.value)}></textarea>
-        <div><button type="submit" disabled=${busy || prompt.trim() === ""}>Generate</button></div>
+      <form class="stack card" onSubmit=${generate} aria-label=${t("forms.generateForm")}>
+        <label for="prompt">${t("forms.generateLabel")}</label>
+        <textarea id="prompt" maxlength="4000" required placeholder=${t("forms.generatePlaceholder")} value=${prompt} onInput=${(e) => setPrompt(e.target.value)}></textarea>
+        <div><button type="submit" disabled=${busy || prompt.trim() === ""}>${t("forms.generate")}</button></div>
       </form>
     </div>`
         : null
     }
-    <h2>All forms</h2>
+    <h2>${t("forms.allForms")}</h2>
     ${
       forms === null
-        ? html`<p class="loading">Loading…</p>`
+        ? html`<p class="loading">${t("forms.loading")}</p>`
         : forms.length === 0
-          ? html`<p>No forms yet.</p>`
-          : html`<${TableScroll} label="Forms table"><table>
-      <thead><tr><th scope="col">Title</th><th scope="col">Status</th><th scope="col">Responses</th><th scope="col">Changed</th><th scope="col">Actions</th></tr></thead>
+          ? html`<p>${t("forms.empty")}</p>`
+          : html`<${TableScroll} label=${t("forms.table")}><table>
+      <thead><tr><th scope="col">${t("forms.colTitle")}</th><th scope="col">${t("forms.colStatus")}</th><th scope="col">${t("forms.colResponses")}</th><th scope="col">${t("forms.colChanged")}</th><th scope="col">${t("forms.colActions")}</th></tr></thead>
       <tbody>${forms.map(
         (form) => html`<tr key=${form.id}>
         <td><a href=${`${base}/app/forms/${form.id}`}>${form.title}</a></td>
-        <td><span class=${`badge ${form.status}`}>${form.status}</span></td>
-        <td><a href=${`${base}/app/forms/${form.id}/responses`} aria-label=${`${form.responseCount} responses to ${form.title}`}>${form.responseCount}</a></td>
-        <td>${formatDate(form.updatedAt)}</td>
+        <td><span class=${`badge ${form.status}`}>${t("forms.status", { status: form.status })}</span></td>
+        <td><a href=${`${base}/app/forms/${form.id}/responses`} aria-label=${t("forms.responsesTo", { count: form.responseCount, title: form.title })}>${formatNumber(form.responseCount)}</a></td>
+        <td>${formatDateTime(form.updatedAt)}</td>
         <td><div class="row">
-          ${canWrite && form.status !== "published" ? html`<button onClick=${() => setStatus(form, "published")} aria-label=${`Publish ${form.title}`}>Publish</button>` : null}
-          ${canWrite && form.status === "published" ? html`<button onClick=${() => setStatus(form, "closed")} aria-label=${`Close ${form.title}`}>Close</button>` : null}
-          <button onClick=${() => copyText(publicUrl(form.publicId), "Public link")} aria-label=${`Copy link of ${form.title}`}>Copy link</button>
-          <button aria-expanded=${details[form.id] ? "true" : "false"} onClick=${() => setDetails({ ...details, [form.id]: !details[form.id] })} aria-label=${`Embed ${form.title}`}>Embed</button>
+          ${canWrite && form.status !== "published" ? html`<button onClick=${() => setStatus(form, "published")} aria-label=${t("forms.publishForm", { title: form.title })}>${t("forms.publish")}</button>` : null}
+          ${canWrite && form.status === "published" ? html`<button onClick=${() => setStatus(form, "closed")} aria-label=${t("forms.closeForm", { title: form.title })}>${t("forms.close")}</button>` : null}
+          <button onClick=${() => copyText(publicUrl(form.publicId), t("forms.linkCopied"))} aria-label=${t("forms.copyLinkOf", { title: form.title })}>${t("forms.copyLink")}</button>
+          <button aria-expanded=${details[form.id] ? "true" : "false"} onClick=${() => setDetails({ ...details, [form.id]: !details[form.id] })} aria-label=${t("forms.embedForm", { title: form.title })}>${t("forms.embed")}</button>
           ${
             canWrite
-              ? html`<button onClick=${() => duplicate(form)} aria-label=${`Duplicate ${form.title}`}>Duplicate</button>
-          <button class="danger" onClick=${() => remove(form)} aria-label=${`Delete ${form.title}`}>Delete</button>`
+              ? html`<button onClick=${() => duplicate(form)} aria-label=${t("forms.duplicateForm", { title: form.title })}>${t("forms.duplicate")}</button>
+          <button class="danger" onClick=${() => remove(form)} aria-label=${t("forms.deleteForm", { title: form.title })}>${t("forms.delete")}</button>`
               : null
           }
         </div>
         ${
           details[form.id]
             ? html`<div class="stack">
-          <label for=${`embed-${form.id}`}>Embed snippet</label>
+          <label for=${`embed-${form.id}`}>${t("forms.embedSnippet")}</label>
           <textarea id=${`embed-${form.id}`} readonly value=${embedSnippet(form)}></textarea>
-          <div class="row"><button onClick=${() => copyText(embedSnippet(form), "Embed snippet")}>Copy snippet</button>
-          <a href=${publicUrl(form.publicId)} target="_blank" rel="noopener">Open the public page</a></div>
+          <div class="row"><button onClick=${() => copyText(embedSnippet(form), t("forms.snippetCopied"))}>${t("forms.copySnippet")}</button>
+          <a href=${publicUrl(form.publicId)} target="_blank" rel="noopener">${t("forms.openPublicPage")}</a></div>
         </div>`
             : null
         }

@@ -4,6 +4,7 @@
 import { html } from "htm/preact"
 import { useEffect, useState } from "preact/hooks"
 import { api, base, messageOf } from "./api.js"
+import { t } from "./words.js"
 
 /** @typedef {import("./types.js").Image} Image */
 
@@ -53,11 +54,11 @@ export const ImagePicker = ({ id, label, value, onChange, disabled }) => {
     ${
       value === undefined
         ? null
-        : html`<div class="row"><img class="thumb" src=${imageUrl(value)} alt=${`${label}: ${current?.name ?? value}`} />
-          <button type="button" id=${`${id}-remove`} disabled=${disabled} onClick=${() => onChange(undefined)}>Remove picture</button></div>`
+        : html`<div class="row"><img class="thumb" src=${imageUrl(value)} alt=${t("images.pictureAlt", { label, name: current?.name ?? value })} />
+          <button type="button" id=${`${id}-remove`} disabled=${disabled} onClick=${() => onChange(undefined)}>${t("images.remove")}</button></div>`
     }
     <div class="row">
-      <div class="stack"><label for=${`${id}-file`}>Upload a picture (PNG, JPEG, GIF or WebP, up to 2 MB)</label>
+      <div class="stack"><label for=${`${id}-file`}>${t("images.upload")}</label>
         <input id=${`${id}-file`} type="file" accept="image/png,image/jpeg,image/gif,image/webp" disabled=${disabled || busy}
           onChange=${(e) => {
             const file = e.target.files?.[0]
@@ -67,15 +68,15 @@ export const ImagePicker = ({ id, label, value, onChange, disabled }) => {
       ${
         images.length === 0
           ? null
-          : html`<div class="stack"><label for=${`${id}-library`}>Or take one uploaded before</label>
+          : html`<div class="stack"><label for=${`${id}-library`}>${t("images.library")}</label>
         <select id=${`${id}-library`} disabled=${disabled || busy} value=${value ?? ""}
           onChange=${(e) => onChange(e.target.value === "" ? undefined : e.target.value)}>
-          <option value="">None</option>
+          <option value="">${t("images.none")}</option>
           ${images.map((image) => html`<option value=${image.id}>${image.name}</option>`)}
         </select></div>`
       }
     </div>
-    ${busy ? html`<p role="status">Uploading…</p>` : null}
+    ${busy ? html`<p role="status">${t("images.uploading")}</p>` : null}
     ${error === "" ? null : html`<p class="error" role="alert">${error}</p>`}
   </fieldset>`
 }

@@ -3,7 +3,8 @@
 // bulk actions, CSV export of the current filter, and live updates from the event stream.
 import { html } from "htm/preact"
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks"
-import { api, base, events, formatDate, messageOf, query } from "./api.js"
+import { api, base, events, messageOf, query } from "./api.js"
+import { formatDateTime, formatRelative, t } from "./words.js"
 
 /** @typedef {import("./types.js").ResponseRow} ResponseRow */
 /** @typedef {import("./types.js").ResponseList} ResponseList */
@@ -26,24 +27,28 @@ const filterQuery = (filters) => ({
 })
 
 /** @param {ResponseRow} row */
-const who = (row) => row.name ?? row.email ?? `Response ${row.id}`
+const who = (row) => row.name ?? row.email ?? t("inbox.responseNumber", { id: String(row.id) })
+
+/** When something happened, relative, the exact moment in its title. @param {string | null | undefined} iso */
+const When = (iso) =>
+  iso ? html`<time datetime=${iso} title=${formatDateTime(iso)}>${formatRelative(iso)}</time>` : null
 
 /** @param {{ meta: Meta, filters: Filters, setFilters: (filters: Filters) => void }} props */
 const Filters = ({ meta, filters, setFilters }) => {
   /** @param {keyof Filters} key @returns {(e: Event & { currentTarget: HTMLInputElement | HTMLSelectElement }) => void} */
   const set = (key) => (e) => setFilters({ ...filters, [key]: e.currentTarget.value })
-  return html`<form class="filters" role="search" aria-label="Filter responses" onSubmit=${(e) => e.preventDefault()}>
-    <div class="field"><label for="f-q">Search</label><input id="f-q" type="search" value=${filters.q} onInput=${set("q")} placeholder="Name, e-mail, tag, answer" /></div>
-    <div class="field"><label for="f-stage">Stage</label><select id="f-stage" value=${filters.stage} onChange=${set("stage")}>
-      <option value="">Any</option><option value="none">No stage</option>
+  return html`<form class="filters" role="search" aria-label=${t("inbox.filterResponses")} onSubmit=${(e) => e.preventDefault()}>
+    <div class="field"><label for="f-q">${t("inbox.search")}</label><input id="f-q" type="search" value=${filters.q} onInput=${set("q")} placeholder=${t("inbox.searchPlaceholder")} /></div>
+    <div class="field"><label for="f-stage">${t("inbox.stage")}</label><select id="f-stage" value=${filters.stage} onChange=${set("stage")}>
+      <option value="">${t("inbox.anyStage")}</option><option value="none">${t("inbox.noStage")}</option>
       ${meta.stages.map((s) => html`<option value=${String(s.id)}>${s.name}</option>`)}</select></div>
-    <div class="field"><label for="f-assignee">Assignee</label><select id="f-assignee" value=${filters.assignee} onChange=${set("assignee")}>
-      <option value="">Anyone</option><option value="none">Unassigned</option>
+    <div class="field"><label for="f-assignee">${t("inbox.assignee")}</label><select id="f-assignee" value=${filters.assignee} onChange=${set("assignee")}>
+      <option value="">${t("inbox.anyone")}</option><option value="none">${t("inbox.unassigned")}</option>
       ${meta.members.map((m) => html`<option value=${String(m.accountId)}>${m.name ?? m.email}</option>`)}</select></div>
-    <div class="field"><label for="f-tag">Tag</label><select id="f-tag" value=${filters.tag} onChange=${set("tag")}>
-      <option value="">Any</option>${meta.allTags.map((t) => html`<option value=${t}>${t}</option>`)}</select></div>
-    <div class="field"><label for="f-from">From</label><input id="f-from" type="date" value=${filters.from} onChange=${set("from")} /></div>
-    <div class="field"><label for="f-to">To</label><input id="f-to" type="date" value=${filters.to} onChange=${set("to")} /></div>
+    <div class="field"><label for="f-tag">${t("inbox.tag")}</label><select id="f-tag" value=${filters.tag} onChange=${set("tag")}>
+      <option value="">${t("inbox.anyTag")}</option>${meta.allTags.map((tag) => html`<option value=${tag}>${tag}</option>`)}</select></div>
+    <div class="field"><label for="f-from">${t("inbox.from")}</label><input id="f-from" type="date" value=${filters.from} onChange=${set("from")} /></div>
+    <div class="field"><label for="f-to">${t("inbox.to")}</label><input id="f-to" type="date" value=${filters.to} onChange=${set("to")} /></div>
   </form>`
 }
 
@@ -56,8 +61,11 @@ const Bulk = ({ meta, selected, rows, done, announce }) => {
   const [assignee, setAssignee] = useState("")
   const [tag, setTag] = useState("")
   const ids = [...selected]
-  /** @param {string} label @param {(row: ResponseRow | undefined) => object} patchOf */
-  const apply = async (label, patchOf) => {
+  /**
+   * @param {"inbox.bulkStageSet" | "inbox.bulkAssigned" | "inbox.bulkTagged"} report what to announce
+   * @param {(row: ResponseRow | undefined) => object} patchOf
+   */
+  const apply = async (report, patchOf) => {
     let failed = 0
     for (const id of ids) {
       const row = rows.find((r) => r.id === id)
@@ -67,24 +75,24 @@ const Bulk = ({ meta, selected, rows, done, announce }) => {
         failed += 1
       }
     }
-    announce(`${label}: ${ids.length - failed} of ${ids.length} responses updated.`)
+    announce(t(report, { updated: ids.length - failed, total: ids.length }))
     done()
   }
-  return html`<div class="bulk" role="group" aria-label="Bulk actions">
-    <strong>${ids.length} selected</strong>
-    <label for="b-stage">Stage</label>
+  return html`<div class="bulk" role="group" aria-label=${t("inbox.bulkActions")}>
+    <strong>${t("inbox.selectedCount", { count: ids.length })}</strong>
+    <label for="b-stage">${t("inbox.stage")}</label>
     <select id="b-stage" value=${stage} onChange=${(e) => setStage(e.target.value)}>
-      <option value="">Choose…</option><option value="none">No stage</option>
+      <option value="">${t("inbox.choose")}</option><option value="none">${t("inbox.noStage")}</option>
       ${meta.stages.map((s) => html`<option value=${String(s.id)}>${s.name}</option>`)}</select>
-    <button disabled=${stage === ""} onClick=${() => apply("Stage set", () => ({ stageId: stage === "none" ? null : Number(stage) }))}>Set stage</button>
-    <label for="b-assignee">Assign</label>
+    <button disabled=${stage === ""} onClick=${() => apply("inbox.bulkStageSet", () => ({ stageId: stage === "none" ? null : Number(stage) }))}>${t("inbox.setStage")}</button>
+    <label for="b-assignee">${t("inbox.assignLabel")}</label>
     <select id="b-assignee" value=${assignee} onChange=${(e) => setAssignee(e.target.value)}>
-      <option value="">Choose…</option><option value="none">Nobody</option>
+      <option value="">${t("inbox.choose")}</option><option value="none">${t("inbox.nobody")}</option>
       ${meta.members.map((m) => html`<option value=${String(m.accountId)}>${m.name ?? m.email}</option>`)}</select>
-    <button disabled=${assignee === ""} onClick=${() => apply("Assigned", () => ({ assigneeId: assignee === "none" ? null : Number(assignee) }))}>Assign</button>
-    <label for="b-tag">Tag</label>
+    <button disabled=${assignee === ""} onClick=${() => apply("inbox.bulkAssigned", () => ({ assigneeId: assignee === "none" ? null : Number(assignee) }))}>${t("inbox.assign")}</button>
+    <label for="b-tag">${t("inbox.tag")}</label>
     <input id="b-tag" type="text" maxlength="30" value=${tag} onInput=${(e) => setTag(e.target.value)} />
-    <button disabled=${tag.trim() === ""} onClick=${() => apply("Tagged", (row) => ({ tags: [...new Set([...(row?.tags ?? []), tag.trim()])] }))}>Add tag</button>
+    <button disabled=${tag.trim() === ""} onClick=${() => apply("inbox.bulkTagged", (row) => ({ tags: [...new Set([...(row?.tags ?? []), tag.trim()])] }))}>${t("inbox.addTag")}</button>
   </div>`
 }
 
@@ -116,25 +124,25 @@ const Table = ({ meta, rows, selected, setSelected, canWrite, more, loadMore }) 
     setSelected(next)
   }
   const all = rows.length > 0 && rows.every((r) => selected.has(r.id))
-  return html`<div class="inbox-scroll" tabindex="0" role="region" aria-label="Responses table">
+  return html`<div class="inbox-scroll" tabindex="0" role="region" aria-label=${t("inbox.responsesTable")}>
     <table>
-      <caption class="sr-only">Responses, newest first</caption>
+      <caption class="sr-only">${t("inbox.tableCaption")}</caption>
       <thead><tr>
-        ${canWrite ? html`<th scope="col"><input type="checkbox" aria-label="Select all loaded responses" checked=${all} onChange=${() => setSelected(all ? new Set() : new Set(rows.map((r) => r.id)))} /></th>` : null}
-        <th scope="col">Respondent</th><th scope="col">Submitted</th><th scope="col">Stage</th><th scope="col">Assignee</th><th scope="col">Tags</th>
+        ${canWrite ? html`<th scope="col"><input type="checkbox" aria-label=${t("inbox.selectAll")} checked=${all} onChange=${() => setSelected(all ? new Set() : new Set(rows.map((r) => r.id)))} /></th>` : null}
+        <th scope="col">${t("inbox.respondent")}</th><th scope="col">${t("inbox.submitted")}</th><th scope="col">${t("inbox.stage")}</th><th scope="col">${t("inbox.assignee")}</th><th scope="col">${t("inbox.tags")}</th>
       </tr></thead>
       <tbody>${rows.map(
         (row) => html`<tr key=${row.id}>
-        ${canWrite ? html`<td><input type="checkbox" aria-label=${`Select ${who(row)}`} checked=${selected.has(row.id)} onChange=${() => toggle(row.id)} /></td>` : null}
+        ${canWrite ? html`<td><input type="checkbox" aria-label=${t("inbox.selectResponse", { name: who(row) })} checked=${selected.has(row.id)} onChange=${() => toggle(row.id)} /></td>` : null}
         <td><a href=${`${base}/app/responses/${row.id}`}>${who(row)}</a>${row.email && row.name ? html`<br /><span class="muted">${row.email}</span>` : null}</td>
-        <td>${formatDate(row.submittedAt)}</td>
+        <td>${When(row.submittedAt)}</td>
         <td>${stageName(row.stageId)}</td>
         <td>${memberName(row.assigneeId)}</td>
-        <td>${row.tags.map((t) => html`<span class="tag">${t}</span>`)}</td>
+        <td>${row.tags.map((tag) => html`<span class="tag">${tag}</span>`)}</td>
       </tr>`
       )}</tbody>
     </table>
-    ${more ? html`<div ref=${sentinel} class="row"><button onClick=${loadMore}>Load more</button></div>` : null}
+    ${more ? html`<div ref=${sentinel} class="row"><button onClick=${loadMore}>${t("inbox.loadMore")}</button></div>` : null}
   </div>`
 }
 
@@ -144,7 +152,7 @@ const Table = ({ meta, rows, selected, setSelected, canWrite, more, loadMore }) 
  */
 const Board = ({ formId, meta, filters, canWrite, announce, version }) => {
   /** @type {ReadonlyArray<{ id: number | null, name: string, color: string | null, isClosed?: boolean }>} */
-  const columns = [{ id: null, name: "No stage", color: null }, ...meta.stages]
+  const columns = [{ id: null, name: t("inbox.noStage"), color: null }, ...meta.stages]
   const [cards, setCards] = useState(/** @type {Record<string, Column>} */ ({}))
   const [over, setOver] = useState(/** @type {string | null} */ (null))
   // A card moved with the keyboard is re-created in its new column; it takes the focus back in the same
@@ -193,24 +201,27 @@ const Board = ({ formId, meta, filters, canWrite, announce, version }) => {
     try {
       await api.patch(`/responses/${row.id}`, { stageId })
       const name = columns.find((c) => c.id === stageId)?.name
-      announce(`${who(row)} moved to ${name}.`)
+      announce(t("inbox.moved", { name: who(row), stage: name ?? "" }))
       if (viaKeyboard) refocus.current = { id: row.id, column: key(stageId) }
       await load()
     } catch (e) {
-      announce(`Could not move ${who(row)}: ${messageOf(e)}`)
+      announce(t("inbox.moveFailed", { name: who(row), error: messageOf(e) }))
     }
   }
   /** @param {ResponseRow} row @param {number} index @returns {(event: KeyboardEvent) => void} */
   const onKey = (row, index) => (event) => {
     if (!canWrite) return
-    const delta = event.key === "ArrowRight" ? 1 : event.key === "ArrowLeft" ? -1 : 0
+    // The arrow points at the column the card goes to: in a right-to-left language the next stage is on the left.
+    const forward = document.documentElement.dir === "rtl" ? "ArrowLeft" : "ArrowRight"
+    const backward = forward === "ArrowLeft" ? "ArrowRight" : "ArrowLeft"
+    const delta = event.key === forward ? 1 : event.key === backward ? -1 : 0
     if (delta === 0) return
     const target = columns[index + delta]
     if (!target) return
     event.preventDefault()
     moveTo(row, target.id, true)
   }
-  return html`<p class="muted" id="board-help">${canWrite ? "Drag a card to another stage, or focus a card and press ← or → to move it." : "Read only."}</p>
+  return html`<p class="muted" id="board-help">${canWrite ? t("inbox.boardHelp") : t("inbox.readOnly")}</p>
     <div class="board">
     ${columns.map((column, index) => {
       const column_ = cards[key(column.id)]
@@ -237,21 +248,21 @@ const Board = ({ formId, meta, filters, canWrite, announce, version }) => {
                 if (el) el.style.background = column.color
               }}></span>`
             : null
-        }${column.name}${column.isClosed ? " (closed)" : ""}
-          <span class="muted"> · ${column_ ? `${column_.rows.length}${column_.next ? "+" : ""}` : "…"}</span></h2>
+        }${column.isClosed ? t("inbox.closedStage", { stage: column.name }) : column.name}
+          <span class="muted"> · ${column_ ? t(column_.next ? "inbox.columnCountMore" : "inbox.columnCount", { count: column_.rows.length }) : "…"}</span></h2>
         <ul>${(column_?.rows ?? []).map(
           (
             row
           ) => html`<li key=${row.id} id=${`card-${row.id}`} class="board-card" tabindex="0" draggable=${canWrite ? "true" : "false"}
-            aria-describedby="board-help" aria-label=${`${who(row)}, ${column.name}`}
+            aria-describedby="board-help" aria-label=${t("inbox.cardLabel", { name: who(row), stage: column.name })}
             onDragStart=${(e) => {
               e.dataTransfer.setData("text/plain", String(row.id))
               e.dataTransfer.effectAllowed = "move"
             }}
             onKeyDown=${onKey(row, index)}>
           <a href=${`${base}/app/responses/${row.id}`}>${who(row)}</a>
-          <div class="muted">${formatDate(row.submittedAt)}</div>
-          <div>${row.tags.map((t) => html`<span class="tag">${t}</span>`)}</div>
+          <div class="muted">${When(row.submittedAt)}</div>
+          <div>${row.tags.map((tag) => html`<span class="tag">${tag}</span>`)}</div>
         </li>`
         )}</ul>
       </section>`
@@ -316,8 +327,10 @@ export const InboxScreen = ({ route, canWrite }) => {
   useEffect(
     () =>
       events(formId, (event) => {
-        if (event.event === "response.created")
-          setMessage(`New response from ${event.respondent?.name ?? event.respondent?.email ?? "someone"}.`)
+        if (event.event === "response.created") {
+          const name = event.respondent?.name ?? event.respondent?.email
+          setMessage(name ? t("inbox.newResponseFrom", { name }) : t("inbox.newResponse"))
+        }
         load()
         setVersion((v) => v + 1)
       }),
@@ -335,33 +348,33 @@ export const InboxScreen = ({ route, canWrite }) => {
   }
   if (meta === null)
     return error
-      ? html`<h1 tabindex="-1">Responses</h1><p class="error" role="alert">${error}</p>`
-      : html`<p class="loading">Loading…</p>`
+      ? html`<h1 tabindex="-1">${t("inbox.responses")}</h1><p class="error" role="alert">${error}</p>`
+      : html`<p class="loading">${t("inbox.loading")}</p>`
   return html`<div class="spread">
-      <h1 tabindex="-1">Responses: ${meta.form.title}</h1>
+      <h1 tabindex="-1">${t("inbox.heading", { form: meta.form.title })}</h1>
       <div class="row">
-        <a class="button" href=${`${base}/app/forms/${formId}`}>Edit form</a>
-        <a class="button" download href=${`${base}/api/forms/${formId}/responses.csv${query(filterQuery(filters))}`}>Export CSV</a>
+        <a class="button" href=${`${base}/app/forms/${formId}`}>${t("inbox.editForm")}</a>
+        <a class="button" download href=${`${base}/api/forms/${formId}/responses.csv${query(filterQuery(filters))}`}>${t("inbox.exportCsv")}</a>
       </div>
     </div>
     <p class="live" aria-live="polite" role="status">${message}</p>
     <${Filters} meta=${meta} filters=${filters} setFilters=${setFilters} />
-    <div class="tabs" role="tablist" aria-label="View" onKeyDown=${(e) => {
+    <div class="tabs" role="tablist" aria-label=${t("inbox.view")} onKeyDown=${(e) => {
       if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return
       const next = view === "table" ? "board" : "table"
       switchView(next)
       requestAnimationFrame(() => document.getElementById(`tab-${next}`)?.focus())
     }}>
-      <button role="tab" id="tab-table" aria-selected=${view === "table" ? "true" : "false"} tabindex=${view === "table" ? "0" : "-1"} aria-controls="view-panel" onClick=${() => switchView("table")}>Table</button>
-      <button role="tab" id="tab-board" aria-selected=${view === "board" ? "true" : "false"} tabindex=${view === "board" ? "0" : "-1"} aria-controls="view-panel" onClick=${() => switchView("board")}>Board</button>
+      <button role="tab" id="tab-table" aria-selected=${view === "table" ? "true" : "false"} tabindex=${view === "table" ? "0" : "-1"} aria-controls="view-panel" onClick=${() => switchView("table")}>${t("inbox.table")}</button>
+      <button role="tab" id="tab-board" aria-selected=${view === "board" ? "true" : "false"} tabindex=${view === "board" ? "0" : "-1"} aria-controls="view-panel" onClick=${() => switchView("board")}>${t("inbox.board")}</button>
     </div>
     <div id="view-panel" role="tabpanel" aria-labelledby=${view === "board" ? "tab-board" : "tab-table"}>
     ${
       view === "table"
         ? html`
       ${canWrite && selected.size > 0 ? html`<${Bulk} meta=${meta} selected=${selected} rows=${rows} done=${refresh} announce=${setMessage} />` : null}
-      ${rows.length === 0 ? html`<p>No responses match.</p>` : html`<${Table} meta=${meta} rows=${rows} selected=${selected} setSelected=${setSelected} canWrite=${canWrite} more=${cursor !== null} loadMore=${loadMore} />`}
-      <p class="muted">${rows.length} shown${cursor ? ", more below" : ""}.</p>`
+      ${rows.length === 0 ? html`<p>${t("inbox.noResponses")}</p>` : html`<${Table} meta=${meta} rows=${rows} selected=${selected} setSelected=${setSelected} canWrite=${canWrite} more=${cursor !== null} loadMore=${loadMore} />`}
+      <p class="muted">${t(cursor ? "inbox.shownMore" : "inbox.shown", { count: rows.length })}</p>`
         : html`<${Board} formId=${formId} meta=${meta} filters=${filters} canWrite=${canWrite} announce=${setMessage} version=${version} />`
     }
     </div>`

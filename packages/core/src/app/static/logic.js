@@ -3,16 +3,20 @@
 // calculations, and the form's endings.
 import { html } from "htm/preact"
 import { useState } from "preact/hooks"
+import { language, t, withParts } from "./words.js"
+
+/** The counts a question's logic summary lists ("1 rule, show-if, 2 calculations"). */
+const list = new Intl.ListFormat(language, { type: "unit", style: "short" })
 
 const operators = [
-  ["equals", "equals"],
-  ["notEquals", "does not equal"],
-  ["contains", "contains"],
-  ["notContains", "does not contain"],
-  ["greaterThan", "is greater than"],
-  ["lessThan", "is less than"],
-  ["isEmpty", "is empty"],
-  ["isNotEmpty", "is not empty"]
+  ["equals", t("logic.opEquals")],
+  ["notEquals", t("logic.opNotEquals")],
+  ["contains", t("logic.opContains")],
+  ["notContains", t("logic.opNotContains")],
+  ["greaterThan", t("logic.opGreaterThan")],
+  ["lessThan", t("logic.opLessThan")],
+  ["isEmpty", t("logic.opIsEmpty")],
+  ["isNotEmpty", t("logic.opIsNotEmpty")]
 ]
 
 const conditionParts = (condition) => {
@@ -28,20 +32,20 @@ const ConditionEditor = ({ id, condition, earlier, hidden, variables = [], onCha
   const parts = conditionParts(condition)
   const set = (patch) => onChange(conditionOf({ ...parts, ...patch }))
   return html`<span class="row">
-    <label class="sr-only" for=${`${id}-field`}>Question</label>
+    <label class="sr-only" for=${`${id}-field`}>${t("logic.question")}</label>
     <select id=${`${id}-field`} disabled=${disabled} value=${String(parts.field)} onChange=${(e) => set({ field: e.target.value })}>
-      <option value="">Choose…</option>
+      <option value="">${t("logic.choose")}</option>
       ${earlier.map((d) => html`<option value=${String(d.id)}>${d.label}</option>`)}
-      ${hidden.map((h) => html`<option value=${`hidden:${h.name}`}>hidden: ${h.name}</option>`)}
-      ${variables.map((v) => html`<option value=${`var:${v.name}`}>variable: ${v.name}</option>`)}
+      ${hidden.map((h) => html`<option value=${`hidden:${h.name}`}>${t("logic.hiddenOption", { name: h.name })}</option>`)}
+      ${variables.map((v) => html`<option value=${`var:${v.name}`}>${t("logic.variableOption", { name: v.name })}</option>`)}
     </select>
-    <label class="sr-only" for=${`${id}-op`}>Operator</label>
+    <label class="sr-only" for=${`${id}-op`}>${t("logic.operator")}</label>
     <select id=${`${id}-op`} disabled=${disabled} value=${parts.operator} onChange=${(e) => set({ operator: e.target.value })}>
       ${operators.map(([value, label]) => html`<option value=${value}>${label}</option>`)}</select>
     ${
       parts.operator === "isEmpty" || parts.operator === "isNotEmpty"
         ? null
-        : html`<label class="sr-only" for=${`${id}-value`}>Value</label>
+        : html`<label class="sr-only" for=${`${id}-value`}>${t("logic.value")}</label>
       <input id=${`${id}-value`} type="text" disabled=${disabled} value=${String(parts.value)} onInput=${(e) => set({ value: e.target.value })} />`
     }
   </span>`
@@ -68,32 +72,32 @@ export const LogicEditor = ({
   const setRules = (next) => update({ ...draft, logic: next })
   const calculations = draft.calculate ?? []
   const setCalculations = (next) => update({ ...draft, calculate: next })
-  if (draft.id === undefined) return html`<p class="muted">Save the form to add logic to this question.</p>`
+  if (draft.id === undefined) return html`<p class="muted">${t("logic.saveFirst")}</p>`
   const counts = [
-    rules.length > 0 ? `${rules.length} rule${rules.length === 1 ? "" : "s"}` : "",
-    draft.showIf ? "show-if" : "",
-    calculations.length > 0 ? `${calculations.length} calculation${calculations.length === 1 ? "" : "s"}` : ""
+    rules.length > 0 ? t("logic.ruleCount", { count: rules.length }) : "",
+    draft.showIf ? t("logic.showIf") : "",
+    calculations.length > 0 ? t("logic.calculationCount", { count: calculations.length }) : ""
   ].filter((c) => c !== "")
   return html`<details>
-    <summary>Logic${counts.length > 0 ? ` (${counts.join(", ")})` : ""}</summary>
+    <summary>${counts.length > 0 ? t("logic.summaryWith", { details: list.format(counts) }) : t("logic.summary")}</summary>
     <div class="stack">
       ${rules.map(
         (rule, r) => html`<div class="row" key=${r}>
-        If <${ConditionEditor} id=${`q${draft.key}-r${r}`} condition=${rule.if} earlier=${earlier} hidden=${hidden} variables=${variables} disabled=${disabled}
+        ${t("logic.if")} <${ConditionEditor} id=${`q${draft.key}-r${r}`} condition=${rule.if} earlier=${earlier} hidden=${hidden} variables=${variables} disabled=${disabled}
           onChange=${(condition) => setRules(rules.map((x, i) => (i === r ? { ...x, if: condition } : x)))} />
-        <label for=${`q${draft.key}-r${r}-jump`}>then go to</label>
+        <label for=${`q${draft.key}-r${r}-jump`}>${t("logic.thenGoTo")}</label>
         <select id=${`q${draft.key}-r${r}-jump`} disabled=${disabled} value=${String(rule.then?.jumpTo ?? "end")}
           onChange=${(e) => setRules(rules.map((x, i) => (i === r ? { ...x, then: { jumpTo: jumpOf(e.target.value) } } : x)))}>
           ${later.map((d) => html`<option value=${String(d.id)}>${d.label}</option>`)}
-          ${pages.map((p) => html`<option value=${`page:${p.key}`}>the page "${p.title ?? p.key}"</option>`)}<option value="end">the end</option>
-          ${endings.map((e) => html`<option value=${`ending:${e.key}`}>the ending "${e.title}"</option>`)}</select>
-        ${disabled ? null : html`<button class="danger" onClick=${() => setRules(rules.filter((_, i) => i !== r))} aria-label=${`Remove rule ${r + 1}`}>Remove</button>`}
+          ${pages.map((p) => html`<option value=${`page:${p.key}`}>${t("logic.jumpToPage", { page: p.title ?? p.key })}</option>`)}<option value="end">${t("logic.jumpToEnd")}</option>
+          ${endings.map((e) => html`<option value=${`ending:${e.key}`}>${t("logic.jumpToEnding", { ending: e.title })}</option>`)}</select>
+        ${disabled ? null : html`<button class="danger" onClick=${() => setRules(rules.filter((_, i) => i !== r))} aria-label=${t("logic.removeRule", { position: r + 1 })}>${t("logic.remove")}</button>`}
       </div>`
       )}
-      ${disabled ? null : html`<div><button onClick=${() => setRules([...rules, { if: { field: draft.id, equals: "" }, then: { jumpTo: "end" } }])}>Add a jump rule</button></div>`}
+      ${disabled ? null : html`<div><button onClick=${() => setRules([...rules, { if: { field: draft.id, equals: "" }, then: { jumpTo: "end" } }])}>${t("logic.addJumpRule")}</button></div>`}
       <div class="row">
         <label><input type="checkbox" disabled=${disabled} checked=${draft.showIf !== undefined && draft.showIf !== null}
-          onChange=${(e) => update({ ...draft, showIf: e.target.checked ? { field: earlier[0]?.id ?? "", isNotEmpty: true } : undefined })} /> Show only if</label>
+          onChange=${(e) => update({ ...draft, showIf: e.target.checked ? { field: earlier[0]?.id ?? "", isNotEmpty: true } : undefined })} /> ${t("logic.showOnlyIf")}</label>
         ${
           draft.showIf
             ? html`<${ConditionEditor} id=${`q${draft.key}-show`} condition=${draft.showIf} earlier=${drafts.slice(0, index).filter((d) => d.id !== undefined)} hidden=${hidden} variables=${variables} disabled=${disabled}
@@ -107,48 +111,50 @@ export const LogicEditor = ({
         const target = variables.find((v) => v.name === calculation.variable)
         const change = (patch) => setCalculations(calculations.map((x, i) => (i === c ? patch(x) : x)))
         return html`<div class="row" key=${`c${c}`}>
-        <label for=${`${at}-var`}>Then change</label>
+        <label for=${`${at}-var`}>${t("logic.thenChange")}</label>
         <select id=${`${at}-var`} disabled=${disabled} value=${calculation.variable}
           onChange=${(e) => change((x) => ({ ...x, variable: e.target.value }))}>
           ${variables.map((v) => html`<option value=${v.name}>${v.name}</option>`)}</select>
-        <label class="sr-only" for=${`${at}-op`}>Operation</label>
+        <label class="sr-only" for=${`${at}-op`}>${t("logic.operation")}</label>
         <select id=${`${at}-op`} disabled=${disabled} value=${operation}
           onChange=${(e) => change((x) => calculationOf(x, e.target.value, x[operation], target))}>
           ${calculationOperations.map(([value, label]) => html`<option value=${value}>${label}</option>`)}</select>
-        <label class="sr-only" for=${`${at}-from`}>Value from</label>
+        <label class="sr-only" for=${`${at}-from`}>${t("logic.valueFrom")}</label>
         <select id=${`${at}-from`} disabled=${disabled} value=${operandSource(calculation[operation])}
           onChange=${(e) =>
             change((x) =>
               calculationOf(x, operation, e.target.value === "" ? undefined : { field: refOf(e.target.value) }, target)
             )}>
-          <option value="">${target?.type === "text" && operation === "set" ? "this text" : "this number"}</option>
-          ${earlier.map((d) => html`<option value=${String(d.id)}>the answer to "${d.label}"</option>`)}
-          ${hidden.map((h) => html`<option value=${`hidden:${h.name}`}>the hidden field ${h.name}</option>`)}
+          <option value="">${target?.type === "text" && operation === "set" ? t("logic.thisText") : t("logic.thisNumber")}</option>
+          ${earlier.map((d) => html`<option value=${String(d.id)}>${t("logic.answerTo", { question: d.label })}</option>`)}
+          ${hidden.map((h) => html`<option value=${`hidden:${h.name}`}>${t("logic.hiddenField", { name: h.name })}</option>`)}
           ${variables
             .filter((v) => v.name !== calculation.variable)
-            .map((v) => html`<option value=${`var:${v.name}`}>the variable ${v.name}</option>`)}</select>
+            .map(
+              (v) => html`<option value=${`var:${v.name}`}>${t("logic.variable", { name: v.name })}</option>`
+            )}</select>
         ${
           operandSource(calculation[operation]) === ""
-            ? html`<label class="sr-only" for=${`${at}-value`}>Value</label>
+            ? html`<label class="sr-only" for=${`${at}-value`}>${t("logic.value")}</label>
         <input id=${`${at}-value`} type=${target?.type === "text" && operation === "set" ? "text" : "number"} step="any" disabled=${disabled}
           value=${String(calculation[operation] ?? "")} onInput=${(e) => change((x) => calculationOf(x, operation, e.target.value, target))} />`
             : null
         }
         <label><input type="checkbox" disabled=${disabled} checked=${calculation.if !== undefined}
-          onChange=${(e) => change(({ if: _, ...x }) => (e.target.checked ? { ...x, if: { field: draft.id, isNotEmpty: true } } : x))} /> only if</label>
+          onChange=${(e) => change(({ if: _, ...x }) => (e.target.checked ? { ...x, if: { field: draft.id, isNotEmpty: true } } : x))} /> ${t("logic.onlyIf")}</label>
         ${
           calculation.if === undefined
             ? null
             : html`<${ConditionEditor} id=${`${at}-if`} condition=${calculation.if} earlier=${earlier} hidden=${hidden} variables=${variables} disabled=${disabled}
           onChange=${(condition) => change((x) => ({ ...x, if: condition }))} />`
         }
-        ${disabled ? null : html`<button class="danger" onClick=${() => setCalculations(calculations.filter((_, i) => i !== c))} aria-label=${`Remove calculation ${c + 1}`}>Remove</button>`}
+        ${disabled ? null : html`<button class="danger" onClick=${() => setCalculations(calculations.filter((_, i) => i !== c))} aria-label=${t("logic.removeCalculation", { position: c + 1 })}>${t("logic.remove")}</button>`}
       </div>`
       })}
       ${
         disabled || variables.length === 0
           ? null
-          : html`<div><button onClick=${() => setCalculations([...calculations, { variable: variables[0].name, add: 1 }])}>Add a calculation</button></div>`
+          : html`<div><button onClick=${() => setCalculations([...calculations, { variable: variables[0].name, add: 1 }])}>${t("logic.addCalculation")}</button></div>`
       }
     </div>
   </details>`
@@ -159,10 +165,10 @@ const jumpOf = (value) =>
   value === "end" || value.startsWith("ending:") || value.startsWith("page:") ? value : Number(value)
 
 const calculationOperations = [
-  ["add", "add"],
-  ["subtract", "subtract"],
-  ["multiply", "multiply by"],
-  ["set", "set to"]
+  ["add", t("logic.calcAdd")],
+  ["subtract", t("logic.calcSubtract")],
+  ["multiply", t("logic.calcMultiply")],
+  ["set", t("logic.calcSet")]
 ]
 
 /** Where a calculation's value comes from, as the "Value from" select holds it: "" for a value typed in. */
@@ -192,20 +198,20 @@ export const VariablesEditor = ({ variables, setVariables, disabled }) => {
   const [name, setName] = useState("")
   const [type, setType] = useState("number")
   return html`<section aria-labelledby="variables-title">
-    <h2 id="variables-title">Variables</h2>
-    <p class="muted">Numbers and texts that calculations change as people answer (a quiz's score needs none: give its choices points). Recall one as <code>{{var:name}}</code>.</p>
-    <ul class="row">${variables.map((v) => html`<li class="tag">${v.name} (${v.type}${v.initial === undefined ? "" : `, from ${v.initial}`})${disabled ? null : html` <button class="link" aria-label=${`Remove variable ${v.name}`} onClick=${() => setVariables(variables.filter((x) => x.name !== v.name))}>×</button>`}</li>`)}</ul>
+    <h2 id="variables-title">${t("logic.variablesTitle")}</h2>
+    <p class="muted">${withParts("logic.variablesHelp", { syntax: html`<code>{{var:name}}</code>` })}</p>
+    <ul class="row">${variables.map((v) => html`<li class="tag">${v.initial === undefined ? t("logic.variableTag", { name: v.name, type: v.type }) : t("logic.variableTagInitial", { name: v.name, type: v.type, initial: v.initial })}${disabled ? null : html` <button class="link" aria-label=${t("logic.removeVariable", { name: v.name })} onClick=${() => setVariables(variables.filter((x) => x.name !== v.name))}>×</button>`}</li>`)}</ul>
     ${
       disabled
         ? null
-        : html`<div class="row"><label for="variable-name">Add variable</label>
+        : html`<div class="row"><label for="variable-name">${t("logic.addVariable")}</label>
       <input id="variable-name" type="text" value=${name} onInput=${(e) => setName(e.target.value)} />
-      <label class="sr-only" for="variable-type">Type</label>
-      <select id="variable-type" value=${type} onChange=${(e) => setType(e.target.value)}><option value="number">number</option><option value="text">text</option></select>
+      <label class="sr-only" for="variable-type">${t("logic.type")}</label>
+      <select id="variable-type" value=${type} onChange=${(e) => setType(e.target.value)}><option value="number">${t("logic.typeNumber")}</option><option value="text">${t("logic.typeText")}</option></select>
       <button disabled=${name.trim() === ""} onClick=${() => {
         setVariables([...variables, { name: name.trim(), type }])
         setName("")
-      }}>Add</button></div>`
+      }}>${t("logic.add")}</button></div>`
     }
   </section>`
 }
@@ -229,29 +235,32 @@ export const EndingsEditor = ({ endings, setEndings, questions, hidden, variable
     textField(`ending-${e}-${key}`, label, value, set, multiline, disabled)
   const optional = (value) => (value.trim() === "" ? undefined : value)
   return html`<section aria-labelledby="endings-title">
-    <h2 id="endings-title">Endings</h2>
-    <p class="muted">What people see once they send: the ending a jump names, else the first whose condition holds (such as a score), else the first without one. Recall answers as <code>{{field:id}}</code> and variables as <code>{{var:name}}</code>.</p>
+    <h2 id="endings-title">${t("logic.endingsTitle")}</h2>
+    <p class="muted">${withParts("logic.endingsHelp", {
+      fieldSyntax: html`<code>{{field:id}}</code>`,
+      variableSyntax: html`<code>{{var:name}}</code>`
+    })}</p>
     ${endings.map(
       (ending, e) => html`<fieldset class="card stack" key=${e}>
-      <legend>Ending ${e + 1}</legend>
-      ${text(e, "key", "Key (for jumps and exports)", ending.key, (v) => change(e, (x) => ({ ...x, key: v.trim() })))}
-      ${text(e, "title", "Title", ending.title, (v) => change(e, (x) => ({ ...x, title: v })))}
-      ${text(e, "message", "Message", ending.message, (v) => change(e, ({ message: _, ...x }) => ({ ...x, ...(optional(v) === undefined ? {} : { message: v }) })), true)}
+      <legend>${t("logic.ending", { position: e + 1 })}</legend>
+      ${text(e, "key", t("logic.endingKey"), ending.key, (v) => change(e, (x) => ({ ...x, key: v.trim() })))}
+      ${text(e, "title", t("logic.endingTitle"), ending.title, (v) => change(e, (x) => ({ ...x, title: v })))}
+      ${text(e, "message", t("logic.endingMessage"), ending.message, (v) => change(e, ({ message: _, ...x }) => ({ ...x, ...(optional(v) === undefined ? {} : { message: v }) })), true)}
       <div class="row"><label><input type="checkbox" disabled=${disabled} checked=${ending.when !== undefined}
-        onChange=${(ev) => change(e, ({ when: _, ...x }) => (ev.target.checked ? { ...x, when: { field: variables[0] ? `var:${variables[0].name}` : (questions[0]?.id ?? ""), greaterThan: 0 } } : x))} /> Only when</label>
+        onChange=${(ev) => change(e, ({ when: _, ...x }) => (ev.target.checked ? { ...x, when: { field: variables[0] ? `var:${variables[0].name}` : (questions[0]?.id ?? ""), greaterThan: 0 } } : x))} /> ${t("logic.onlyWhen")}</label>
       ${
         ending.when === undefined
           ? null
           : html`<${ConditionEditor} id=${`ending-${e}-when`} condition=${ending.when} earlier=${questions} hidden=${hidden} variables=${variables} disabled=${disabled}
         onChange=${(condition) => change(e, (x) => ({ ...x, when: condition }))} />`
       }</div>
-      ${text(e, "button-label", "Button label (optional)", ending.button?.label, (v) => change(e, (x) => withButton(x, { label: v })))}
-      ${text(e, "button-url", "Button link", ending.button?.url, (v) => change(e, (x) => withButton(x, { url: v })))}
-      ${text(e, "redirect", "Then take them to (optional address)", ending.redirectUrl, (v) => change(e, ({ redirectUrl: _, ...x }) => ({ ...x, ...(optional(v) === undefined ? {} : { redirectUrl: v.trim() }) })))}
-      ${disabled ? null : html`<div><button class="danger" onClick=${() => setEndings(endings.filter((_, i) => i !== e))}>Remove ending ${e + 1}</button></div>`}
+      ${text(e, "button-label", t("logic.buttonLabel"), ending.button?.label, (v) => change(e, (x) => withButton(x, { label: v })))}
+      ${text(e, "button-url", t("logic.buttonUrl"), ending.button?.url, (v) => change(e, (x) => withButton(x, { url: v })))}
+      ${text(e, "redirect", t("logic.redirect"), ending.redirectUrl, (v) => change(e, ({ redirectUrl: _, ...x }) => ({ ...x, ...(optional(v) === undefined ? {} : { redirectUrl: v.trim() }) })))}
+      ${disabled ? null : html`<div><button class="danger" onClick=${() => setEndings(endings.filter((_, i) => i !== e))}>${t("logic.removeEnding", { position: e + 1 })}</button></div>`}
     </fieldset>`
     )}
-    ${disabled ? null : html`<div><button onClick=${() => setEndings([...endings, { key: `ending${endings.length + 1}`, title: "Thank you!" }])}>Add an ending</button></div>`}
+    ${disabled ? null : html`<div><button onClick=${() => setEndings([...endings, { key: `ending${endings.length + 1}`, title: t("logic.defaultEndingTitle") }])}>${t("logic.addEnding")}</button></div>`}
   </section>`
 }
 
@@ -265,18 +274,18 @@ export const PagesEditor = ({ pages, setPages, disabled }) => {
   const text = (p, key, label, value, set, multiline = false) =>
     textField(`page-${p}-${key}`, label, value, set, multiline, disabled)
   return html`<section aria-labelledby="pages-title">
-    <h2 id="pages-title">Pages</h2>
-    <p class="muted">Questions are asked one at a time unless they share a page: add a page, then choose it under each question it holds (they must follow one another). Logic can jump to a page.</p>
+    <h2 id="pages-title">${t("logic.pagesTitle")}</h2>
+    <p class="muted">${t("logic.pagesHelp")}</p>
     ${pages.map(
       (page, p) => html`<fieldset class="card stack" key=${p}>
-      <legend>Page ${p + 1}</legend>
-      ${text(p, "key", "Key (for questions and jumps)", page.key, (v) => change(p, (x) => ({ ...x, key: v.trim() })))}
-      ${text(p, "title", "Title (optional)", page.title, (v) => change(p, ({ title: _, ...x }) => ({ ...x, ...(optional(v) === undefined ? {} : { title: v }) })))}
-      ${text(p, "description", "Description (optional)", page.description, (v) => change(p, ({ description: _, ...x }) => ({ ...x, ...(optional(v) === undefined ? {} : { description: v }) })), true)}
-      ${disabled ? null : html`<div><button class="danger" onClick=${() => setPages(pages.filter((_, i) => i !== p))}>Remove page ${p + 1}</button></div>`}
+      <legend>${t("logic.page", { position: p + 1 })}</legend>
+      ${text(p, "key", t("logic.pageKey"), page.key, (v) => change(p, (x) => ({ ...x, key: v.trim() })))}
+      ${text(p, "title", t("logic.pageTitle"), page.title, (v) => change(p, ({ title: _, ...x }) => ({ ...x, ...(optional(v) === undefined ? {} : { title: v }) })))}
+      ${text(p, "description", t("logic.pageDescription"), page.description, (v) => change(p, ({ description: _, ...x }) => ({ ...x, ...(optional(v) === undefined ? {} : { description: v }) })), true)}
+      ${disabled ? null : html`<div><button class="danger" onClick=${() => setPages(pages.filter((_, i) => i !== p))}>${t("logic.removePage", { position: p + 1 })}</button></div>`}
     </fieldset>`
     )}
-    ${disabled ? null : html`<div><button onClick=${() => setPages([...pages, { key: `page${pages.length + 1}` }])}>Add a page</button></div>`}
+    ${disabled ? null : html`<div><button onClick=${() => setPages([...pages, { key: `page${pages.length + 1}` }])}>${t("logic.addPage")}</button></div>`}
   </section>`
 }
 
@@ -291,18 +300,18 @@ const withButton = (ending, patch) => {
 export const HiddenFieldsEditor = ({ hidden, setHidden, disabled }) => {
   const [name, setName] = useState("")
   return html`<section aria-labelledby="hidden-title">
-    <h2 id="hidden-title">Hidden fields</h2>
-    <p class="muted">Filled from the page address, e.g. <code>/f/…?ref=newsletter</code>.</p>
-    <ul class="row">${hidden.map((h) => html`<li class="tag">${h.name}${disabled ? null : html` <button class="link" aria-label=${`Remove hidden field ${h.name}`} onClick=${() => setHidden(hidden.filter((x) => x.name !== h.name))}>×</button>`}</li>`)}</ul>
+    <h2 id="hidden-title">${t("logic.hiddenTitle")}</h2>
+    <p class="muted">${withParts("logic.hiddenHelp", { example: html`<code>/f/…?ref=newsletter</code>` })}</p>
+    <ul class="row">${hidden.map((h) => html`<li class="tag">${h.name}${disabled ? null : html` <button class="link" aria-label=${t("logic.removeHidden", { name: h.name })} onClick=${() => setHidden(hidden.filter((x) => x.name !== h.name))}>×</button>`}</li>`)}</ul>
     ${
       disabled
         ? null
-        : html`<div class="row"><label for="hidden-name">Add hidden field</label>
+        : html`<div class="row"><label for="hidden-name">${t("logic.addHidden")}</label>
       <input id="hidden-name" type="text" value=${name} onInput=${(e) => setName(e.target.value)} />
       <button disabled=${name.trim() === ""} onClick=${() => {
         setHidden([...hidden, { name: name.trim() }])
         setName("")
-      }}>Add</button></div>`
+      }}>${t("logic.add")}</button></div>`
     }
   </section>`
 }

@@ -8,6 +8,7 @@ import { BuilderScreen } from "./builder.js"
 import { InboxScreen } from "./inbox.js"
 import { CaseScreen } from "./case.js"
 import { SettingsScreen, AccountScreen } from "./settings.js"
+import { t } from "./words.js"
 
 /** @typedef {import("./types.js").SessionInfo} SessionInfo */
 /** @typedef {{ screen: string, title: string, formId?: number, responseId?: number }} Route */
@@ -42,12 +43,18 @@ document.addEventListener("click", (event) => {
 
 /** @type {ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => Route]>} */
 const routes = [
-  [/^\/app\/?$/, () => ({ screen: "forms", title: "Forms" })],
-  [/^\/app\/forms\/(\d+)\/responses\/?$/, (m) => ({ screen: "inbox", title: "Responses", formId: Number(m[1]) })],
-  [/^\/app\/forms\/(\d+)\/?$/, (m) => ({ screen: "builder", title: "Form builder", formId: Number(m[1]) })],
-  [/^\/app\/responses\/(\d+)\/?$/, (m) => ({ screen: "case", title: "Response", responseId: Number(m[1]) })],
-  [/^\/app\/settings\/?$/, () => ({ screen: "settings", title: "Settings" })],
-  [/^\/app\/account\/?$/, () => ({ screen: "account", title: "Account" })]
+  [/^\/app\/?$/, () => ({ screen: "forms", title: t("shell.forms") })],
+  [
+    /^\/app\/forms\/(\d+)\/responses\/?$/,
+    (m) => ({ screen: "inbox", title: t("shell.titleResponses"), formId: Number(m[1]) })
+  ],
+  [/^\/app\/forms\/(\d+)\/?$/, (m) => ({ screen: "builder", title: t("shell.titleBuilder"), formId: Number(m[1]) })],
+  [
+    /^\/app\/responses\/(\d+)\/?$/,
+    (m) => ({ screen: "case", title: t("shell.titleResponse"), responseId: Number(m[1]) })
+  ],
+  [/^\/app\/settings\/?$/, () => ({ screen: "settings", title: t("shell.settings") })],
+  [/^\/app\/account\/?$/, () => ({ screen: "account", title: t("shell.account") })]
 ]
 
 /** @param {string} path @returns {Route} */
@@ -57,7 +64,7 @@ const match = (path) => {
     const m = pattern.exec(pathname)
     if (m) return make(m)
   }
-  return { screen: "missing", title: "Not found" }
+  return { screen: "missing", title: t("shell.notFound") }
 }
 
 // A person in several workspaces switches here: the server opens a fresh session in the chosen one, then the
@@ -75,7 +82,7 @@ const WorkspaceSwitcher = ({ session }) => {
     )
   }
   return html`<span class="workspace-switcher">
-    <select aria-label="Workspace" onChange=${change} value=${String(session.workspaceId)}>
+    <select aria-label=${t("shell.workspace")} onChange=${change} value=${String(session.workspaceId)}>
       ${session.workspaces.map((w) => html`<option value=${String(w.id)}>${w.name}</option>`)}
     </select>
     ${error ? html`<span class="error" role="alert">${error}</span>` : null}
@@ -88,21 +95,21 @@ const Nav = ({ route, session }) => {
   const item = (href, label, active) =>
     html`<li><a href=${`${base}${href}`} aria-current=${active ? "page" : undefined}>${label}</a></li>`
   return html`<header class="top">
-    <a class="skip" href="#main">Skip to content</a>
+    <a class="skip" href="#main">${t("shell.skip")}</a>
     <a class="brand" href=${`${base}/app`}>qforms</a>
-    <nav aria-label="Main"><ul>
-      ${item("/app", "Forms", route.screen === "forms" || route.screen === "builder" || route.screen === "inbox" || route.screen === "case")}
-      ${item("/app/settings", "Settings", route.screen === "settings")}
-      ${item("/app/account", "Account", route.screen === "account")}
+    <nav aria-label=${t("shell.mainNav")}><ul>
+      ${item("/app", t("shell.forms"), route.screen === "forms" || route.screen === "builder" || route.screen === "inbox" || route.screen === "case")}
+      ${item("/app/settings", t("shell.settings"), route.screen === "settings")}
+      ${item("/app/account", t("shell.account"), route.screen === "account")}
     </ul></nav>
     <div class="who">
       <${WorkspaceSwitcher} session=${session} />
-      <span>${session.account.name ?? session.account.email} <span class="badge">${session.role}</span></span>
+      <span>${session.account.name ?? session.account.email} <span class="badge">${t("shell.role", { role: session.role })}</span></span>
       ${
         session.via === "session"
           ? html`<form method="post" action=${`${base}/app/sign-out`}>
         <input type="hidden" name="csrf" value=${session.csrfToken} />
-        <button type="submit">Sign out</button>
+        <button type="submit">${t("shell.signOut")}</button>
       </form>`
           : null
       }
@@ -133,7 +140,7 @@ const App = () => {
   }, [])
   const route = match(path)
   useEffect(() => {
-    document.title = `${route.title} · qforms`
+    document.title = t("shell.documentTitle", { title: route.title })
     // Focus the new screen's heading so screen readers announce the change.
     requestAnimationFrame(() => /** @type {HTMLElement | null} */ (document.querySelector("main h1"))?.focus())
   }, [path])
@@ -141,7 +148,7 @@ const App = () => {
     if (/signed in/.test(failed)) location.assign(`${base}/app/sign-in`)
     return html`<main class="page" id="main"><h1>qforms</h1><p class="error" role="alert">${failed}</p></main>`
   }
-  if (!session) return html`<main class="page" id="main"><p class="loading">Loading…</p></main>`
+  if (!session) return html`<main class="page" id="main"><p class="loading">${t("shell.loading")}</p></main>`
   const canWrite = session.role !== "viewer"
   const canAdmin = session.role === "owner" || session.role === "admin"
   const props = { session, canWrite, canAdmin, route, key: path }
@@ -154,7 +161,7 @@ const App = () => {
       settings: () => html`<${SettingsScreen} ...${props} />`,
       account: () => html`<${AccountScreen} ...${props} />`,
       missing: () =>
-        html`<h1 tabindex="-1">Not found</h1><p>There is nothing at this address. <a href=${`${base}/app`}>Back to the forms</a>.</p>`
+        html`<h1 tabindex="-1">${t("shell.notFound")}</h1><p>${t("shell.notFoundText")} <a href=${`${base}/app`}>${t("shell.backToForms")}</a></p>`
     }[route.screen] ?? (() => null)
   return html`<${Nav} route=${route} session=${session} />
     <main class="page" id="main">${screen()}</main>`

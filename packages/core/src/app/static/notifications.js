@@ -5,6 +5,7 @@ import { html } from "htm/preact"
 import { useEffect, useState } from "preact/hooks"
 import { api, messageOf } from "./api.js"
 import { DeliveryLog } from "./settings.js"
+import { t } from "./words.js"
 
 /** @typedef {import("./types.js").NotificationChannel} NotificationChannel */
 /**
@@ -13,15 +14,16 @@ import { DeliveryLog } from "./settings.js"
  *   url?: string, to?: ReadonlyArray<string> }} ChannelDraft
  */
 
-/** @type {ReadonlyArray<readonly [NotificationChannel["type"], string]>} */
-const channelTypes = [
-  ["slack", "Slack"],
-  ["discord", "Discord"],
-  ["teams", "Microsoft Teams"],
-  ["sheet", "Spreadsheet"],
-  ["email", "E-mail"],
-  ["url", "Any URL"]
-]
+/** The kinds of channel and their names for people (brand names stay as they are). */
+const channelTypes = () =>
+  /** @type {ReadonlyArray<readonly [NotificationChannel["type"], string]>} */ ([
+    ["slack", "Slack"],
+    ["discord", "Discord"],
+    ["teams", "Microsoft Teams"],
+    ["sheet", t("notifications.typeSheet")],
+    ["email", t("notifications.typeEmail")],
+    ["url", t("notifications.typeUrl")]
+  ])
 const eventNames = ["response.created", "response.stage_changed"]
 
 /** @param {{ formId: number, canWrite: boolean }} props */
@@ -44,24 +46,24 @@ export const NotificationsEditor = ({ formId, canWrite }) => {
       /** @param {import("./types.js").NotificationSettings} r */
       (r) => {
         setChannels(r.channels)
-        setNotice("Notifications saved.")
+        setNotice(t("notifications.saved"))
         setError(null)
       },
       (e) => setError(messageOf(e))
     )
   return html`<section aria-labelledby="notifications-title">
-    <h2 id="notifications-title">Notifications</h2>
+    <h2 id="notifications-title">${t("notifications.title")}</h2>
     <div aria-live="polite">${error ? html`<p class="error" role="alert">${error}</p>` : null}${notice ? html`<p class="notice">${notice}</p>` : null}</div>
     ${
       channels === null
-        ? html`<p class="loading">Loading…</p>`
+        ? html`<p class="loading">${t("notifications.loading")}</p>`
         : html`<ul class="stack">
       ${channels.map(
         (channel, index) => html`<li class="card stack" key=${channel.id ?? `new-${index}`}>
-        <strong>${channelTypes.find(([t]) => t === channel.type)?.[1] ?? channel.type}</strong>
+        <strong>${channelTypes().find(([kind]) => kind === channel.type)?.[1] ?? channel.type}</strong>
         ${
           channel.type === "email"
-            ? html`<label for=${`ch-${index}-to`}>To (comma-separated)</label><input id=${`ch-${index}-to`} type="text" disabled=${!canWrite} value=${(channel.to ?? []).join(", ")} onInput=${(
+            ? html`<label for=${`ch-${index}-to`}>${t("notifications.to")}</label><input id=${`ch-${index}-to`} type="text" disabled=${!canWrite} value=${(channel.to ?? []).join(", ")} onInput=${(
                 e
               ) =>
                 set(index, {
@@ -70,18 +72,18 @@ export const NotificationsEditor = ({ formId, canWrite }) => {
                     .map((s) => s.trim())
                     .filter((s) => s !== "")
                 })} />`
-            : html`<label for=${`ch-${index}-url`}>URL</label><input id=${`ch-${index}-url`} type="url" disabled=${!canWrite} value=${channel.url ?? ""} onInput=${(e) => set(index, { url: e.target.value })} />`
+            : html`<label for=${`ch-${index}-url`}>${t("notifications.url")}</label><input id=${`ch-${index}-url`} type="url" disabled=${!canWrite} value=${channel.url ?? ""} onInput=${(e) => set(index, { url: e.target.value })} />`
         }
-        <fieldset><legend>Events</legend>${eventNames.map(
+        <fieldset><legend>${t("notifications.events")}</legend>${eventNames.map(
           (
             name
           ) => html`<label><input type="checkbox" disabled=${!canWrite} checked=${(channel.events ?? ["response.created"]).includes(name)}
           onChange=${(e) => set(index, { events: e.target.checked ? [...new Set([...(channel.events ?? []), name])] : (channel.events ?? []).filter((x) => x !== name) })} /> ${name}</label> `
         )}</fieldset>
-        <label><input type="checkbox" disabled=${!canWrite} checked=${channel.enabled !== false} onChange=${(e) => set(index, { enabled: e.target.checked })} /> Enabled</label>
+        <label><input type="checkbox" disabled=${!canWrite} checked=${channel.enabled !== false} onChange=${(e) => set(index, { enabled: e.target.checked })} /> ${t("notifications.enabled")}</label>
         <div class="row">
-          ${channel.id ? html`<button onClick=${() => setOpen(channel)}>Delivery log</button>` : null}
-          ${canWrite ? html`<button class="danger" onClick=${() => setChannels((channels ?? []).filter((_, i) => i !== index))}>Remove</button>` : null}
+          ${channel.id ? html`<button onClick=${() => setOpen(channel)}>${t("notifications.deliveryLog")}</button>` : null}
+          ${canWrite ? html`<button class="danger" onClick=${() => setChannels((channels ?? []).filter((_, i) => i !== index))}>${t("notifications.remove")}</button>` : null}
         </div>
       </li>`
       )}
@@ -95,10 +97,10 @@ export const NotificationsEditor = ({ formId, canWrite }) => {
     ${
       canWrite
         ? html`<div class="row">
-      <label for="new-channel">Add a channel</label>
-      <select id="new-channel" value=${type} onChange=${(e) => setType(e.target.value)}>${channelTypes.map(([value, label]) => html`<option value=${value}>${label}</option>`)}</select>
-      <button onClick=${() => setChannels([...(channels ?? []), type === "email" ? { type, enabled: true, events: ["response.created"], to: [] } : { type, enabled: true, events: ["response.created"], url: "" }])}>Add</button>
-      <button class="primary" onClick=${save}>Save notifications</button>
+      <label for="new-channel">${t("notifications.addChannel")}</label>
+      <select id="new-channel" value=${type} onChange=${(e) => setType(e.target.value)}>${channelTypes().map(([value, label]) => html`<option value=${value}>${label}</option>`)}</select>
+      <button onClick=${() => setChannels([...(channels ?? []), type === "email" ? { type, enabled: true, events: ["response.created"], to: [] } : { type, enabled: true, events: ["response.created"], url: "" }])}>${t("notifications.add")}</button>
+      <button class="primary" onClick=${save}>${t("notifications.save")}</button>
     </div>`
         : null
     }`

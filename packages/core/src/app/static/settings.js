@@ -2,10 +2,12 @@
 // Settings (members, API keys shown once, webhooks with their secret shown once, delivery log, retry, test ping, the
 // workspace's page theme) and the account.
 import { html } from "htm/preact"
-import { useEffect, useState } from "preact/hooks"
+import { useEffect, useRef, useState } from "preact/hooks"
 import { TableScroll } from "./table.js"
-import { api, call, copy, formatDate, messageOf } from "./api.js"
+import { api, call, copy, messageOf } from "./api.js"
+import { LanguageChooser } from "./language.js"
 import { ThemeEditor } from "./theme.js"
+import { formatDateTime, formatNumber, t } from "./words.js"
 
 /** @typedef {import("./types.js").SessionInfo} SessionInfo */
 /** @typedef {import("./types.js").Member} Member */
@@ -19,6 +21,9 @@ import { ThemeEditor } from "./theme.js"
 
 /** @type {ReadonlyArray<Role>} */
 const roles = ["owner", "admin", "member", "viewer"]
+
+/** A role's name for people (the API keeps the literal). @param {string} role */
+const roleName = (role) => t("shell.role", { role })
 
 /**
  * Loads once (and again when `deps` change); `reload` loads again.
@@ -46,11 +51,11 @@ const Status = ({ error, notice }) =>
 const Secret = ({ label, value, onDone }) => {
   const [copied, setCopied] = useState("")
   return html`<div class="card stack" role="region" aria-label=${label}>
-    <strong>${label}: shown this once. Copy it now.</strong>
+    <strong>${t("settings.secretShownOnce", { label })}</strong>
     <div class="secret" data-secret>${value}</div>
     <div class="row">
-      <button class="primary" onClick=${async () => setCopied((await copy(value)) ? "Copied." : "Select the text and copy it by hand.")}>Copy</button>
-      <button onClick=${onDone}>Done</button>
+      <button class="primary" onClick=${async () => setCopied((await copy(value)) ? t("settings.copied") : t("settings.copyByHand"))}>${t("settings.copy")}</button>
+      <button onClick=${onDone}>${t("settings.done")}</button>
       <span aria-live="polite">${copied}</span>
     </div>
   </div>`
@@ -106,11 +111,12 @@ const Members = ({ session, canAdmin }) => {
     api.post("/invitations", { email, role }).then(
       /** @param {import("./types.js").CreatedInvitation} created */
       (created) => {
-        if (created.link) setShown({ label: `Invitation link for ${created.email}`, value: created.link })
+        if (created.link)
+          setShown({ label: t("settings.invitationLinkFor", { email: created.email }), value: created.link })
         setNotice(
           created.emailed
-            ? `Invitation sent to ${created.email}.`
-            : (created.emailError ?? `${created.email} is invited: pass the link on (it works once, for 7 days).`)
+            ? t("settings.invitationSent", { email: created.email })
+            : (created.emailError ?? t("settings.invitedPassLinkOn", { email: created.email }))
         )
         setEmail("")
         return reloadPending()
@@ -125,53 +131,53 @@ const Members = ({ session, canAdmin }) => {
     setShown(null)
     api.post(`/members/${m.accountId}/sign-in-link`).then(
       /** @param {import("./types.js").IssuedSignInLink} issued */
-      (issued) => setShown({ label: `Sign-in link for ${m.email} (once, 15 minutes)`, value: issued.link }),
+      (issued) => setShown({ label: t("settings.signInLinkFor", { email: m.email }), value: issued.link }),
       (e) => setError(messageOf(e))
     )
   }
   return html`<section aria-labelledby="members-title">
-    <h2 id="members-title">Members</h2>
+    <h2 id="members-title">${t("settings.membersTitle")}</h2>
     <${Status} error=${error ?? loadError ?? pendingError} notice=${notice} />
     ${shown === null ? null : html`<${Secret} label=${shown.label} value=${shown.value} onDone=${() => setShown(null)} />`}
     ${
       list === null
-        ? html`<p class="loading">Loading…</p>`
-        : html`<${TableScroll} label="Members table"><table>
-      <thead><tr><th scope="col">Name</th><th scope="col">E-mail</th><th scope="col">Role</th>${canAdmin ? html`<th scope="col">Actions</th>` : null}</tr></thead>
+        ? html`<p class="loading">${t("settings.loading")}</p>`
+        : html`<${TableScroll} label=${t("settings.membersTable")}><table>
+      <thead><tr><th scope="col">${t("settings.colName")}</th><th scope="col">${t("settings.colEmail")}</th><th scope="col">${t("settings.colRole")}</th>${canAdmin ? html`<th scope="col">${t("settings.colActions")}</th>` : null}</tr></thead>
       <tbody>${list.map(
         (m) => html`<tr key=${m.accountId}>
-        <td>${m.name ?? "—"}${m.accountId === session.account.id ? " (you)" : ""}</td><td>${m.email}</td>
+        <td>${m.accountId === session.account.id ? t("settings.nameYou", { name: m.name ?? "—" }) : (m.name ?? "—")}</td><td>${m.email}</td>
         <td>${
           canAdmin && manages(session, m)
-            ? html`<select aria-label=${`Role of ${m.email}`} value=${m.role} onChange=${(e) => act(() => api.patch(`/members/${m.accountId}`, { role: e.target.value }), `${m.email} is now ${e.target.value}.`)}>
-          ${givable(session, m).map((r) => html`<option value=${r}>${r}</option>`)}</select>`
-            : m.role
+            ? html`<select aria-label=${t("settings.roleOf", { email: m.email })} value=${m.role} onChange=${(e) => act(() => api.patch(`/members/${m.accountId}`, { role: e.target.value }), t("settings.roleChanged", { email: m.email, role: roleName(e.target.value) }))}>
+          ${givable(session, m).map((r) => html`<option value=${r}>${roleName(r)}</option>`)}</select>`
+            : roleName(m.role)
         }</td>
-        ${canAdmin ? html`<td>${manages(session, m) ? html`<div class="row">${m.accountId === session.account.id ? null : html`<button aria-label=${`Copy a sign-in link for ${m.email}`} onClick=${() => signInLink(m)}>Sign-in link</button>`}<button class="danger" aria-label=${`Remove ${m.email}`} onClick=${() => confirm(`Remove ${m.email} from the workspace? Their API keys stop working.`) && act(() => api.del(`/members/${m.accountId}`), `${m.email} removed.`)}>Remove</button></div>` : null}</td>` : null}
+        ${canAdmin ? html`<td>${manages(session, m) ? html`<div class="row">${m.accountId === session.account.id ? null : html`<button aria-label=${t("settings.copySignInLink", { email: m.email })} onClick=${() => signInLink(m)}>${t("settings.signInLink")}</button>`}<button class="danger" aria-label=${t("settings.removeMember", { email: m.email })} onClick=${() => confirm(t("settings.removeMemberConfirm", { email: m.email })) && act(() => api.del(`/members/${m.accountId}`), t("settings.memberRemoved", { email: m.email }))}>${t("settings.remove")}</button></div>` : null}</td>` : null}
       </tr>`
       )}</tbody></table><//>`
     }
     ${
       canAdmin
-        ? html`<form class="row" aria-label="Invite someone" onSubmit=${invite}>
-      <label for="member-email">Invite by e-mail</label>
+        ? html`<form class="row" aria-label=${t("settings.inviteSomeone")} onSubmit=${invite}>
+      <label for="member-email">${t("settings.inviteByEmail")}</label>
       <input id="member-email" type="email" required value=${email} onInput=${(e) => setEmail(e.target.value)} placeholder="name@example.com" />
-      <label for="member-role">Role</label>
-      <select id="member-role" value=${role} onChange=${(e) => setRole(e.target.value)}>${givable(session).map((r) => html`<option value=${r}>${r}</option>`)}</select>
-      <button type="submit">Invite</button>
-    </form><p class="muted">The invitee chooses their own password. Without e-mail set up, you get a link to pass on. A member who cannot sign in gets a one-time sign-in link from you.</p>
-    <h3 id="pending-title">Pending invitations</h3>
+      <label for="member-role">${t("settings.inviteRole")}</label>
+      <select id="member-role" value=${role} onChange=${(e) => setRole(e.target.value)}>${givable(session).map((r) => html`<option value=${r}>${roleName(r)}</option>`)}</select>
+      <button type="submit">${t("settings.invite")}</button>
+    </form><p class="muted">${t("settings.inviteHelp")}</p>
+    <h3 id="pending-title">${t("settings.pendingTitle")}</h3>
     ${
       pending === null
-        ? html`<p class="loading">Loading…</p>`
+        ? html`<p class="loading">${t("settings.loading")}</p>`
         : pending.length === 0
-          ? html`<p class="muted">None.</p>`
-          : html`<${TableScroll} label="Pending invitations table"><table aria-labelledby="pending-title">
-      <thead><tr><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Expires</th><th scope="col">Actions</th></tr></thead>
+          ? html`<p class="muted">${t("settings.pendingNone")}</p>`
+          : html`<${TableScroll} label=${t("settings.pendingTable")}><table aria-labelledby="pending-title">
+      <thead><tr><th scope="col">${t("settings.colEmail")}</th><th scope="col">${t("settings.colRole")}</th><th scope="col">${t("settings.colExpires")}</th><th scope="col">${t("settings.colActions")}</th></tr></thead>
       <tbody>${pending.map(
         (i) => html`<tr key=${i.id}>
-        <td>${i.email}</td><td>${i.role}</td><td>${i.status === "expired" ? "expired" : formatDate(i.expiresAt)}</td>
-        <td><button class="danger" aria-label=${`Revoke the invitation of ${i.email}`} onClick=${() => act(() => api.del(`/invitations/${i.id}`), `The invitation of ${i.email} is revoked.`)}>Revoke</button></td>
+        <td>${i.email}</td><td>${roleName(i.role)}</td><td>${i.status === "expired" ? t("settings.expired") : formatDateTime(i.expiresAt)}</td>
+        <td><button class="danger" aria-label=${t("settings.revokeInvitation", { email: i.email })} onClick=${() => act(() => api.del(`/invitations/${i.id}`), t("settings.invitationRevoked", { email: i.email }))}>${t("settings.revoke")}</button></td>
       </tr>`
       )}</tbody></table><//>`
     }`
@@ -192,7 +198,7 @@ const ApiKeys = ({ canAdmin }) => {
   const [error, setError] = useState(/** @type {string | null} */ (null))
   const [notice, setNotice] = useState(/** @type {string | null} */ (null))
   if (!canAdmin)
-    return html`<section aria-labelledby="keys-title"><h2 id="keys-title">API keys</h2><p>Only owners and admins manage API keys.</p></section>`
+    return html`<section aria-labelledby="keys-title"><h2 id="keys-title">${t("settings.apiKeysTitle")}</h2><p>${t("settings.apiKeysAdminsOnly")}</p></section>`
   /** @param {SubmitEvent} event */
   const create = async (event) => {
     event.preventDefault()
@@ -209,34 +215,34 @@ const ApiKeys = ({ canAdmin }) => {
   }
   /** @param {ApiKey} key */
   const revoke = (key) => {
-    if (!confirm(`Revoke ${key.prefix}…? It stops working at once.`)) return
+    if (!confirm(t("settings.revokeKeyConfirm", { prefix: key.prefix }))) return
     api.del(`/api-keys/${key.id}`).then(
       () => {
-        setNotice(`${key.prefix}… revoked.`)
+        setNotice(t("settings.keyRevoked", { prefix: key.prefix }))
         reload()
       },
       (e) => setError(messageOf(e))
     )
   }
   return html`<section aria-labelledby="keys-title">
-    <h2 id="keys-title">API keys</h2>
+    <h2 id="keys-title">${t("settings.apiKeysTitle")}</h2>
     <${Status} error=${error ?? loadError} notice=${notice} />
-    ${created ? html`<${Secret} label="New API key" value=${created} onDone=${() => setCreated(null)} />` : null}
+    ${created ? html`<${Secret} label=${t("settings.newApiKey")} value=${created} onDone=${() => setCreated(null)} />` : null}
     <form class="row" onSubmit=${create}>
-      <label for="key-name">Key name</label>
-      <input id="key-name" type="text" maxlength="100" value=${name} onInput=${(e) => setName(e.target.value)} placeholder="e.g. Zapier" />
-      <button type="submit" class="primary">Create key</button>
+      <label for="key-name">${t("settings.keyName")}</label>
+      <input id="key-name" type="text" maxlength="100" value=${name} onInput=${(e) => setName(e.target.value)} placeholder=${t("settings.keyNamePlaceholder")} />
+      <button type="submit" class="primary">${t("settings.createKey")}</button>
     </form>
     ${
       list === null
-        ? html`<p class="loading">Loading…</p>`
-        : html`<${TableScroll} label="API keys table"><table>
-      <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col">Actions</th></tr></thead>
+        ? html`<p class="loading">${t("settings.loading")}</p>`
+        : html`<${TableScroll} label=${t("settings.apiKeysTable")}><table>
+      <thead><tr><th scope="col">${t("settings.colName")}</th><th scope="col">${t("settings.colPrefix")}</th><th scope="col">${t("settings.colCreated")}</th><th scope="col">${t("settings.colLastUsed")}</th><th scope="col">${t("settings.colStatus")}</th><th scope="col">${t("settings.colActions")}</th></tr></thead>
       <tbody>${list.map(
         (k) => html`<tr key=${k.id}>
-        <td>${k.name ?? "—"}</td><td><code>${k.prefix}…</code></td><td>${formatDate(k.createdAt)}</td><td>${k.lastUsedAt ? formatDate(k.lastUsedAt) : "never"}</td>
-        <td>${k.revokedAt ? `revoked ${formatDate(k.revokedAt)}` : "active"}</td>
-        <td>${k.revokedAt ? null : html`<button class="danger" aria-label=${`Revoke ${k.name ?? k.prefix}`} onClick=${() => revoke(k)}>Revoke</button>`}</td>
+        <td>${k.name ?? "—"}</td><td><code>${k.prefix}…</code></td><td>${formatDateTime(k.createdAt)}</td><td>${k.lastUsedAt ? formatDateTime(k.lastUsedAt) : t("settings.never")}</td>
+        <td>${k.revokedAt ? t("settings.keyRevokedOn", { date: formatDateTime(k.revokedAt) }) : t("settings.keyActive")}</td>
+        <td>${k.revokedAt ? null : html`<button class="danger" aria-label=${t("settings.revokeKey", { name: k.name ?? k.prefix })} onClick=${() => revoke(k)}>${t("settings.revoke")}</button>`}</td>
       </tr>`
       )}</tbody></table><//>`
     }
@@ -259,27 +265,27 @@ export const DeliveryLog = ({ title, logPath, retryPath, onClose }) => {
   const retry = (delivery) =>
     api.post(retryPath(delivery)).then(
       () => {
-        setNotice(`Delivery ${delivery.id} sent again.`)
+        setNotice(t("settings.deliverySentAgain", { id: String(delivery.id) }))
         reload()
       },
       (e) => setError(messageOf(e))
     )
-  return html`<div class="card stack" role="region" aria-label=${`Delivery log of ${title}`}>
-    <div class="spread"><h3>Delivery log: ${title}</h3><button onClick=${onClose}>Close log</button></div>
+  return html`<div class="card stack" role="region" aria-label=${t("settings.deliveryLogOf", { title })}>
+    <div class="spread"><h3>${t("settings.deliveryLogTitle", { title })}</h3><button onClick=${onClose}>${t("settings.closeLog")}</button></div>
     <${Status} error=${error ?? loadError} notice=${notice} />
     ${
       log === null
-        ? html`<p class="loading">Loading…</p>`
+        ? html`<p class="loading">${t("settings.loading")}</p>`
         : log.deliveries.length === 0
-          ? html`<p>No deliveries yet.</p>`
-          : html`<${TableScroll} label=${`Deliveries of ${title}`}><table>
-      <thead><tr><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Created</th><th scope="col">Actions</th></tr></thead>
+          ? html`<p>${t("settings.noDeliveries")}</p>`
+          : html`<${TableScroll} label=${t("settings.deliveriesOf", { title })}><table>
+      <thead><tr><th scope="col">${t("settings.colEvent")}</th><th scope="col">${t("settings.colStatus")}</th><th scope="col">${t("settings.colAttempts")}</th><th scope="col">${t("settings.colCreated")}</th><th scope="col">${t("settings.colActions")}</th></tr></thead>
       <tbody>${log.deliveries.map(
         (d) => html`<tr key=${d.id}>
-        <td>${d.event}${d.responseId ? ` #${d.responseId}` : ""}</td><td>${d.status}</td>
-        <td>${d.attempts.map((a) => html`<div>${formatDate(a.at)}: ${a.statusCode ?? a.error ?? "—"} (${a.durationMs} ms)</div>`)}</td>
-        <td>${formatDate(d.createdAt)}</td>
-        <td><button onClick=${() => retry(d)} aria-label=${`Retry delivery ${d.id}`}>Retry</button></td>
+        <td>${d.event}${d.responseId ? ` #${d.responseId}` : ""}</td><td>${t("settings.deliveryState", { state: d.status })}</td>
+        <td>${d.attempts.map((a) => html`<div>${t("settings.attempt", { time: formatDateTime(a.at), outcome: a.statusCode === null ? (a.error ?? "—") : String(a.statusCode), duration: formatNumber(a.durationMs) })}</div>`)}</td>
+        <td>${formatDateTime(d.createdAt)}</td>
+        <td><button onClick=${() => retry(d)} aria-label=${t("settings.retryDelivery", { id: String(d.id) })}>${t("settings.retry")}</button></td>
       </tr>`
       )}</tbody></table><//>`
     }
@@ -325,17 +331,17 @@ const Webhooks = ({ canAdmin }) => {
       (r) =>
         setNotice(
           r.ok
-            ? `Test ping answered ${r.statusCode} in ${r.durationMs} ms.`
-            : `Test ping failed: ${r.error ?? `HTTP ${r.statusCode}`}.`
+            ? t("settings.testPingAnswered", { code: String(r.statusCode), duration: formatNumber(r.durationMs) })
+            : t("settings.testPingFailed", { reason: r.error ?? `HTTP ${r.statusCode}` })
         ),
       (err) => setError(messageOf(err))
     )
   /** @param {Subscription} s */
   const remove = (s) =>
-    confirm(`Delete the webhook to ${s.targetUrl}?`) &&
+    confirm(t("settings.deleteWebhookConfirm", { url: s.targetUrl })) &&
     api.del(`/webhooks/subscribe/${s.id}`).then(
       () => {
-        setNotice("Webhook deleted.")
+        setNotice(t("settings.webhookDeleted"))
         reload()
       },
       (err) => setError(messageOf(err))
@@ -344,42 +350,42 @@ const Webhooks = ({ canAdmin }) => {
   const enable = (s) =>
     api.patch(`/webhooks/subscribe/${s.id}`, { disabled: false }).then(reload, (err) => setError(messageOf(err)))
   return html`<section aria-labelledby="hooks-title">
-    <h2 id="hooks-title">Webhooks</h2>
+    <h2 id="hooks-title">${t("settings.webhooksTitle")}</h2>
     <${Status} error=${error ?? loadError} notice=${notice} />
-    ${secret ? html`<${Secret} label="Signing secret" value=${secret} onDone=${() => setSecret(null)} />` : null}
+    ${secret ? html`<${Secret} label=${t("settings.signingSecret")} value=${secret} onDone=${() => setSecret(null)} />` : null}
     ${
       canAdmin
         ? html`<form class="row" onSubmit=${subscribe}>
-      <label for="hook-form">Form</label>
+      <label for="hook-form">${t("settings.hookForm")}</label>
       <select id="hook-form" required value=${form} onChange=${(e) => setForm(e.target.value)}>
-        <option value="">Choose…</option>${(forms ?? []).map((f) => html`<option value=${String(f.id)}>${f.title}</option>`)}</select>
-      <label for="hook-event">Event</label>
+        <option value="">${t("settings.chooseForm")}</option>${(forms ?? []).map((f) => html`<option value=${String(f.id)}>${f.title}</option>`)}</select>
+      <label for="hook-event">${t("settings.hookEvent")}</label>
       <select id="hook-event" value=${event} onChange=${(e) => setEvent(e.target.value)}>
         <option value="response.created">response.created</option><option value="response.stage_changed">response.stage_changed</option></select>
-      <label for="hook-url">URL</label>
+      <label for="hook-url">${t("settings.hookUrl")}</label>
       <input id="hook-url" type="url" required maxlength="2000" value=${url} onInput=${(e) => setUrl(e.target.value)} placeholder="https://example.com/hook" />
-      <button type="submit" class="primary">Subscribe</button>
+      <button type="submit" class="primary">${t("settings.subscribe")}</button>
     </form>`
-        : html`<p>Only owners and admins manage webhooks.</p>`
+        : html`<p>${t("settings.webhooksAdminsOnly")}</p>`
     }
     ${
       list === null
-        ? html`<p class="loading">Loading…</p>`
+        ? html`<p class="loading">${t("settings.loading")}</p>`
         : list.length === 0
-          ? html`<p>No webhooks yet.</p>`
-          : html`<${TableScroll} label="Webhooks table"><table>
-      <thead><tr><th scope="col">Form</th><th scope="col">Event</th><th scope="col">URL</th><th scope="col">Source</th><th scope="col" title="When the receiver last answered (any status)">Last answered</th><th scope="col">Actions</th></tr></thead>
+          ? html`<p>${t("settings.noWebhooks")}</p>`
+          : html`<${TableScroll} label=${t("settings.webhooksTable")}><table>
+      <thead><tr><th scope="col">${t("settings.hookForm")}</th><th scope="col">${t("settings.colEvent")}</th><th scope="col">${t("settings.hookUrl")}</th><th scope="col">${t("settings.colSource")}</th><th scope="col" title=${t("settings.lastAnsweredHint")}>${t("settings.colLastAnswered")}</th><th scope="col">${t("settings.colActions")}</th></tr></thead>
       <tbody>${list.map(
         (s) => html`<tr key=${s.id}>
-        <td>${s.formTitle}</td><td>${s.event}</td><td>${s.targetUrl}${s.disabled ? html`<br /><span class="error">disabled: ${s.disabledReason}</span>` : null}</td><td>${s.source}</td>
-        <td>${s.lastSentAt ? formatDate(s.lastSentAt) : "never"}</td>
+        <td>${s.formTitle}</td><td>${s.event}</td><td>${s.targetUrl}${s.disabled ? html`<br /><span class="error">${t("settings.webhookDisabled", { reason: s.disabledReason ?? "" })}</span>` : null}</td><td>${s.source}</td>
+        <td>${s.lastSentAt ? formatDateTime(s.lastSentAt) : t("settings.never")}</td>
         <td><div class="row">
-          <button onClick=${() => setOpen(s)} aria-label=${`Delivery log of ${s.targetUrl}`}>Log</button>
+          <button onClick=${() => setOpen(s)} aria-label=${t("settings.deliveryLogOf", { title: s.targetUrl })}>${t("settings.log")}</button>
           ${
             canAdmin
-              ? html`<button onClick=${() => ping(s)} aria-label=${`Send a test ping to ${s.targetUrl}`}>Test</button>
-          ${s.disabled ? html`<button onClick=${() => enable(s)}>Enable</button>` : null}
-          <button class="danger" onClick=${() => remove(s)} aria-label=${`Delete the webhook to ${s.targetUrl}`}>Delete</button>`
+              ? html`<button onClick=${() => ping(s)} aria-label=${t("settings.sendTestPing", { url: s.targetUrl })}>${t("settings.test")}</button>
+          ${s.disabled ? html`<button onClick=${() => enable(s)}>${t("settings.enable")}</button>` : null}
+          <button class="danger" onClick=${() => remove(s)} aria-label=${t("settings.deleteWebhook", { url: s.targetUrl })}>${t("settings.delete")}</button>`
               : null
           }
         </div></td>
@@ -405,36 +411,46 @@ const PageTheme = ({ canAdmin }) => {
     () => /** @type {Promise<import("./types.js").WorkspaceSettings>} */ (api.get("/workspace/settings"))
   )
   const [theme, setTheme] = useState(/** @type {import("./types.js").WorkspaceSettings["theme"]} */ (undefined))
+  const [seeded, setSeeded] = useState(false)
   const [dirty, setDirty] = useState(false)
+  // The effect below runs after the render that loaded the settings: a ref, not that render's `dirty`, tells it
+  // whether the person has changed something since (their change must not be overwritten by the saved theme).
+  const changed = useRef(false)
   const [error, setError] = useState(/** @type {string | null} */ (null))
   const [notice, setNotice] = useState(/** @type {string | null} */ (null))
   useEffect(() => {
-    if (settings !== null && !dirty) setTheme(settings.theme)
+    if (settings === null) return
+    if (!changed.current) setTheme(settings.theme)
+    setSeeded(true)
   }, [settings])
   const save = async () => {
     setError(null)
     setNotice(null)
     try {
       await api.put("/workspace/settings", { ...settings, theme })
+      changed.current = false
       setDirty(false)
-      setNotice("Theme saved.")
+      setNotice(t("settings.themeSaved"))
       await reload()
     } catch (e) {
       setError(messageOf(e))
     }
   }
   return html`<section class="stack" aria-labelledby="page-theme-title">
-    <h2 id="page-theme-title">Theme of the form pages</h2>
-    <p class="muted">Every form without a theme of its own wears this one on its public page and its embed.</p>
+    <h2 id="page-theme-title">${t("settings.themeTitle")}</h2>
+    <p class="muted">${t("settings.themeHelp")}</p>
     <${Status} error=${error ?? loadError} notice=${notice} />
     ${
-      settings === null
-        ? html`<p class="loading">Loading…</p>`
-        : html`<${ThemeEditor} theme=${theme} disabled=${!canAdmin} legend="Default theme" onChange=${(next) => {
+      settings === null || !seeded
+        ? html`<p class="loading">${t("settings.loading")}</p>`
+        : html`<${ThemeEditor} theme=${theme} disabled=${!canAdmin} legend=${t("settings.defaultTheme")} onChange=${(
+            next
+          ) => {
+            changed.current = true
             setTheme(next)
             setDirty(true)
           }} />
-    ${canAdmin ? html`<div><button class="primary" disabled=${!dirty} onClick=${save}>Save theme</button></div>` : html`<p class="muted">Only an owner or admin can change it.</p>`}`
+    ${canAdmin ? html`<div><button class="primary" disabled=${!dirty} onClick=${save}>${t("settings.saveTheme")}</button></div>` : html`<p class="muted">${t("settings.themeAdminsOnly")}</p>`}`
     }
   </section>`
 }
@@ -444,10 +460,10 @@ export const SettingsScreen = ({ session, canAdmin }) => {
   const [tab, setTab] = useState("members")
   /** @type {ReadonlyArray<readonly [string, string]>} */
   const tabs = [
-    ["members", "Members"],
-    ["keys", "API keys"],
-    ["webhooks", "Webhooks"],
-    ["theme", "Page theme"]
+    ["members", t("settings.tabMembers")],
+    ["keys", t("settings.tabApiKeys")],
+    ["webhooks", t("settings.tabWebhooks")],
+    ["theme", t("settings.tabPageTheme")]
   ]
   /** @param {KeyboardEvent} event */
   const onKey = (event) => {
@@ -458,8 +474,8 @@ export const SettingsScreen = ({ session, canAdmin }) => {
     setTab(id)
     requestAnimationFrame(() => document.getElementById(`tab-${id}`)?.focus())
   }
-  return html`<h1 tabindex="-1">Settings</h1>
-    <div class="tabs" role="tablist" aria-label="Settings" onKeyDown=${onKey}>
+  return html`<h1 tabindex="-1">${t("settings.title")}</h1>
+    <div class="tabs" role="tablist" aria-label=${t("settings.title")} onKeyDown=${onKey}>
       ${tabs.map(([id, label]) => html`<button role="tab" id=${`tab-${id}`} aria-selected=${tab === id ? "true" : "false"} aria-controls="settings-panel" tabindex=${tab === id ? "0" : "-1"} onClick=${() => setTab(id)}>${label}</button>`)}
     </div>
     <div id="settings-panel" role="tabpanel" aria-labelledby=${`tab-${tab}`}>
@@ -490,24 +506,25 @@ export const AccountScreen = ({ session }) => {
       await call("POST", "/app/password", { currentPassword: current, newPassword: next })
       setCurrent("")
       setNext("")
-      setNotice("Password changed. Your other sessions were signed out.")
+      setNotice(t("account.passwordChanged"))
     } catch (e) {
       setError(messageOf(e))
     }
   }
-  return html`<h1 tabindex="-1">Account</h1>
-    <p>${session.account.name ?? ""} ${session.account.email} · ${session.role}</p>
+  return html`<h1 tabindex="-1">${t("account.title")}</h1>
+    <p>${session.account.name ?? ""} ${session.account.email} · ${roleName(session.role)}</p>
+    <${LanguageChooser} session=${session} />
     ${
       session.via === "session"
         ? html`<form class="stack card" onSubmit=${submit}>
-      <h2>Password</h2>
+      <h2>${t("account.password")}</h2>
       <${Status} error=${error} notice=${notice} />
-      <label for="current-password">Current password (leave empty if you never set one)</label>
+      <label for="current-password">${t("account.currentPassword")}</label>
       <input id="current-password" type="password" autocomplete="current-password" value=${current} onInput=${(e) => setCurrent(e.target.value)} />
-      <label for="new-password">New password (at least 10 characters)</label>
+      <label for="new-password">${t("account.newPassword")}</label>
       <input id="new-password" type="password" autocomplete="new-password" minlength="10" required value=${next} onInput=${(e) => setNext(e.target.value)} />
-      <div><button class="primary" type="submit">Change password</button></div>
+      <div><button class="primary" type="submit">${t("account.changePassword")}</button></div>
     </form>`
-        : html`<p>You are signed in through the host application; manage your password there.</p>`
+        : html`<p>${t("account.viaHost")}</p>`
     }`
 }

@@ -4,6 +4,7 @@
 // image library, button words.
 import { html } from "htm/preact"
 import { ImagePicker } from "./images.js"
+import { t } from "./words.js"
 
 /** @typedef {import("./types.js").FormWithFields} FormWithFields */
 
@@ -15,12 +16,12 @@ const numberOrUndefined = (text) => (text === "" ? undefined : Number(text))
 /** The colours a theme starts from when "Own colours" is ticked: the page's light palette. */
 const startingColours = { background: "#ffffff", text: "#1a1a1a", accent: "#0b57d0", buttonText: "#ffffff" }
 
-/** @type {ReadonlyArray<readonly ["background" | "text" | "accent" | "buttonText", string]>} */
+/** @type {ReadonlyArray<readonly ["background" | "text" | "accent" | "buttonText", import("./types.js").AppKey]>} */
 const colourKeys = [
-  ["background", "Background"],
-  ["text", "Text"],
-  ["accent", "Buttons and focus"],
-  ["buttonText", "Button text"]
+  ["background", "theme.background"],
+  ["text", "theme.text"],
+  ["accent", "theme.accent"],
+  ["buttonText", "theme.buttonText"]
 ]
 
 /**
@@ -28,7 +29,7 @@ const colourKeys = [
  * the page's buttons.
  * @param {{ theme: Theme | undefined, onChange: (theme: Theme | undefined) => void, disabled: boolean, legend?: string }} props
  */
-export const ThemeEditor = ({ theme, onChange, disabled, legend = "Theme of the public page" }) => {
+export const ThemeEditor = ({ theme, onChange, disabled, legend = t("theme.legend") }) => {
   const current = theme ?? {}
   /** @param {Record<string, unknown>} next */
   const set = (next) => {
@@ -39,22 +40,22 @@ export const ThemeEditor = ({ theme, onChange, disabled, legend = "Theme of the 
   return html`<fieldset class="stack">
     <legend>${legend}</legend>
     <div class="row">
-      <div class="stack"><label for="theme-mode">Light or dark</label>
+      <div class="stack"><label for="theme-mode">${t("theme.mode")}</label>
         <select id="theme-mode" disabled=${disabled} value=${current.mode ?? "auto"}
           onChange=${(e) => set({ ...current, mode: e.target.value === "auto" ? undefined : e.target.value })}>
-          <option value="auto">As the respondent's device</option>
-          <option value="light">Light</option>
-          <option value="dark">Dark</option>
+          <option value="auto">${t("theme.modeAuto")}</option>
+          <option value="light">${t("theme.modeLight")}</option>
+          <option value="dark">${t("theme.modeDark")}</option>
         </select></div>
-      <div class="stack"><label for="theme-font">Font</label>
+      <div class="stack"><label for="theme-font">${t("theme.font")}</label>
         <select id="theme-font" disabled=${disabled} value=${current.font ?? "system"}
           onChange=${(e) => set({ ...current, font: e.target.value === "system" ? undefined : e.target.value })}>
-          <option value="system">System</option>
-          <option value="serif">Serif</option>
-          <option value="rounded">Rounded</option>
-          <option value="monospace">Monospace</option>
+          <option value="system">${t("theme.fontSystem")}</option>
+          <option value="serif">${t("theme.fontSerif")}</option>
+          <option value="rounded">${t("theme.fontRounded")}</option>
+          <option value="monospace">${t("theme.fontMonospace")}</option>
         </select></div>
-      <div class="stack"><label for="theme-radius">Corner radius (px)</label>
+      <div class="stack"><label for="theme-radius">${t("theme.radius")}</label>
         <input id="theme-radius" type="number" min="0" max="24" step="1" disabled=${disabled} value=${current.radius ?? ""}
           onInput=${(e) => set({ ...current, radius: numberOrUndefined(e.target.value) })} /></div>
     </div>
@@ -64,28 +65,28 @@ export const ThemeEditor = ({ theme, onChange, disabled, legend = "Theme of the 
           e.target.checked
             ? { ...current, ...startingColours }
             : { ...current, background: undefined, text: undefined, accent: undefined, buttonText: undefined }
-        )} /> Own colours (checked for readable contrast when saved)</label>
+        )} /> ${t("theme.ownColours")}</label>
     ${
       own
         ? html`<div class="row">${colourKeys.map(
-            ([k, label]) => html`<div class="stack"><label for=${`theme-${k}`}>${label}</label>
+            ([k, label]) => html`<div class="stack"><label for=${`theme-${k}`}>${t(label)}</label>
               <input id=${`theme-${k}`} type="color" disabled=${disabled} value=${current[k] ?? startingColours[k]}
                 onInput=${(e) => set({ ...current, [k]: e.target.value })} /></div>`
           )}</div>`
         : null
     }
-    <${ImagePicker} id="theme-logo" label="Logo" value=${current.logo} disabled=${disabled}
+    <${ImagePicker} id="theme-logo" label=${t("theme.logo")} value=${current.logo} disabled=${disabled}
       onChange=${(/** @type {string | undefined} */ logo) =>
         set({ ...current, logo, logoAlt: logo === undefined ? undefined : current.logoAlt })} />
     ${
       current.logo === undefined
         ? null
-        : html`<div class="stack"><label for="theme-logo-alt">What the logo says, for screen readers (empty: decoration)</label>
+        : html`<div class="stack"><label for="theme-logo-alt">${t("theme.logoAlt")}</label>
       <input id="theme-logo-alt" type="text" maxlength="200" disabled=${disabled} value=${current.logoAlt ?? ""}
         onInput=${(e) => set({ ...current, logoAlt: e.target.value.trim() === "" ? undefined : e.target.value })} /></div>`
     }
     <div class="row">${buttonKeys.map(
-      ([k, label]) => html`<div class="stack"><label for=${`theme-button-${k}`}>${label}</label>
+      ([k, label]) => html`<div class="stack"><label for=${`theme-button-${k}`}>${t(label)}</label>
         <input id=${`theme-button-${k}`} type="text" maxlength="40" disabled=${disabled} placeholder=${buttonDefaults[k]}
           value=${current.buttons?.[k] ?? ""} onInput=${(e) => {
             const buttons = Object.fromEntries(
@@ -99,11 +100,12 @@ export const ThemeEditor = ({ theme, onChange, disabled, legend = "Theme of the 
   </fieldset>`
 }
 
-/** The buttons whose words a theme may change, with the page's own words. */
+/** The buttons whose words a theme may change (with their labels' messages), and the page's own words. */
 const buttonKeys = /** @type {const} */ ([
-  ["start", "Start button"],
-  ["next", "Next button"],
-  ["submit", "Submit button"],
-  ["back", "Back button"]
+  ["start", "theme.startButton"],
+  ["next", "theme.nextButton"],
+  ["submit", "theme.submitButton"],
+  ["back", "theme.backButton"]
 ])
+// The public page's English defaults, shown as placeholders (a page in another language says its own words).
 const buttonDefaults = { start: "Start", next: "OK", submit: "Submit", back: "Back" }

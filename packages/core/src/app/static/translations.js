@@ -5,21 +5,22 @@
 import { html } from "htm/preact"
 import { useEffect, useState } from "preact/hooks"
 import { api, messageOf, shell } from "./api.js"
+import { language as appLanguage, t } from "./words.js"
 
 /** @typedef {import("./types.js").TranslationList} TranslationList */
 /** @typedef {import("./types.js").TranslationDetail} TranslationDetail */
 
 /** Where a text goes, as people read it: "Question 12 · choice “Red”". @param {ReadonlyArray<string>} path */
 const placeOf = (path) => {
-  const [top, key, part, item] = path
-  if (top === "fields") {
-    const what = part === "choices" ? "choice" : part === "rows" ? "row" : part === "columns" ? "column" : part
-    return `Question ${key} · ${what}${item === undefined ? "" : ` “${item}”`}`
-  }
-  if (top === "pages" || top === "endings") return `${top === "pages" ? "Page" : "Ending"} “${key}” · ${part}`
-  if (top === "buttons") return `Button · ${key}`
-  if (top === "confirmation") return `Confirmation e-mail · ${key}`
-  return top ?? ""
+  const [top = "", key = "", part = "", item = ""] = path
+  // A field's "other" would meet ICU's own `other` case of a select: it goes as "otherChoice".
+  if (top === "fields")
+    return t("translations.placeField", { question: key, part: part === "other" ? "otherChoice" : part, item })
+  if (top === "pages") return t("translations.placePage", { key, part })
+  if (top === "endings") return t("translations.placeEnding", { key, part })
+  if (top === "buttons") return t("translations.placeButton", { button: key })
+  if (top === "confirmation") return t("translations.placeConfirmation", { part: key })
+  return t("translations.placeForm", { part: top })
 }
 
 /**
@@ -78,9 +79,7 @@ const TranslationEditor = ({ formId, language, canWrite, onClose, onChanged }) =
       /** @param {TranslationDetail} d */
       (d) => {
         show(d)
-        setNotice(
-          d.status === "draft" ? "Saved as a draft: the page does not offer it yet." : "Saved: the page offers it."
-        )
+        setNotice(d.status === "draft" ? t("translations.savedDraft") : t("translations.savedReady"))
         onChanged()
       },
       (e) => setError(messageOf(e))
@@ -94,7 +93,7 @@ const TranslationEditor = ({ formId, language, canWrite, onClose, onChanged }) =
       (d) => {
         show(d)
         setBusy(false)
-        setNotice("Translated by machine as a draft: review it, then choose “Ready” and save.")
+        setNotice(t("translations.machineDone"))
         onChanged()
       },
       (e) => {
@@ -104,37 +103,37 @@ const TranslationEditor = ({ formId, language, canWrite, onClose, onChanged }) =
     )
   }
   const id = `tr-${language}`
-  return html`<section class="card stack" aria-labelledby=${`${id}-title`} lang="en">
+  return html`<section class="card stack" aria-labelledby=${`${id}-title`} lang=${appLanguage}>
     <div class="spread"><h3 id=${`${id}-title`}>${detail?.name ?? language} <span class="muted">(${language})</span></h3>
-      <button type="button" onClick=${onClose}>Close</button></div>
+      <button type="button" onClick=${onClose}>${t("translations.close")}</button></div>
     <div aria-live="polite">${error ? html`<p class="error" role="alert">${error}</p>` : null}${notice ? html`<p class="notice">${notice}</p>` : null}</div>
     ${
       detail === null
-        ? html`<p class="loading">Loading…</p>`
+        ? html`<p class="loading">${t("translations.loading")}</p>`
         : html`<form class="stack" onSubmit=${save}>
-      <p class="muted">${detail.translated} of ${detail.total} texts translated. What is left empty shows in the form's own language.</p>
+      <p class="muted">${t("translations.textsTranslated", { translated: detail.translated, total: detail.total })}</p>
       ${texts.map(
-        (t, index) => html`<div class="stack translation-text">
-          <label for=${`${id}-${index}`}>${placeOf(t.path)}</label>
-          <p class="muted source" id=${`${id}-${index}-source`}>${t.source}</p>
+        (text, index) => html`<div class="stack translation-text">
+          <label for=${`${id}-${index}`}>${placeOf(text.path)}</label>
+          <p class="muted source" id=${`${id}-${index}-source`}>${text.source}</p>
           ${
-            t.source.length > 80 || t.source.includes("\n")
+            text.source.length > 80 || text.source.includes("\n")
               ? html`<textarea id=${`${id}-${index}`} lang=${language} dir="auto" disabled=${!canWrite} aria-describedby=${`${id}-${index}-source`}
-                  value=${t.text ?? ""} onInput=${(e) => setTexts(texts.map((x, i) => (i === index ? { ...x, text: e.target.value } : x)))}></textarea>`
+                  value=${text.text ?? ""} onInput=${(e) => setTexts(texts.map((x, i) => (i === index ? { ...x, text: e.target.value } : x)))}></textarea>`
               : html`<input id=${`${id}-${index}`} type="text" lang=${language} dir="auto" disabled=${!canWrite} aria-describedby=${`${id}-${index}-source`}
-                  value=${t.text ?? ""} onInput=${(e) => setTexts(texts.map((x, i) => (i === index ? { ...x, text: e.target.value } : x)))} />`
+                  value=${text.text ?? ""} onInput=${(e) => setTexts(texts.map((x, i) => (i === index ? { ...x, text: e.target.value } : x)))} />`
           }
         </div>`
       )}
-      <label for=${`${id}-status`}>Status</label>
+      <label for=${`${id}-status`}>${t("translations.statusLabel")}</label>
       <select id=${`${id}-status`} disabled=${!canWrite} value=${status} onChange=${(e) => setStatus(e.target.value === "draft" ? "draft" : "ready")}>
-        <option value="ready">Ready: the page offers it</option>
-        <option value="draft">Draft: not offered yet</option>
+        <option value="ready">${t("translations.statusReady")}</option>
+        <option value="draft">${t("translations.statusDraft")}</option>
       </select>
       ${
         canWrite
-          ? html`<div class="row"><button class="primary" type="submit">Save translation</button>
-        <button type="button" disabled=${busy || detail.missing.length === 0} onClick=${byMachine}>${busy ? "Translating…" : "Translate the rest by machine"}</button></div>`
+          ? html`<div class="row"><button class="primary" type="submit">${t("translations.save")}</button>
+        <button type="button" disabled=${busy || detail.missing.length === 0} onClick=${byMachine}>${busy ? t("translations.translating") : t("translations.byMachine")}</button></div>`
           : null
       }
     </form>`
@@ -153,7 +152,7 @@ export const TranslationsEditor = ({ formId, canWrite, language, onLanguage }) =
     load()
   }, [formId])
   const own = language ?? "en"
-  const taken = new Set([own, ...(list?.translations ?? []).map((t) => t.language)])
+  const taken = new Set([own, ...(list?.translations ?? []).map((translation) => translation.language)])
   const offered = shell.languages.filter((l) => !taken.has(l.tag))
   /** @param {SubmitEvent} event */
   const add = (event) => {
@@ -182,42 +181,42 @@ export const TranslationsEditor = ({ formId, canWrite, language, onLanguage }) =
     )
   }
   return html`<section aria-labelledby="translations-title">
-    <h2 id="translations-title">Languages</h2>
+    <h2 id="translations-title">${t("translations.title")}</h2>
     <div aria-live="polite">${error ? html`<p class="error" role="alert">${error}</p>` : null}</div>
     <div class="card stack">
-      <label for="form-language">The form's own language</label>
+      <label for="form-language">${t("translations.formLanguage")}</label>
       <select id="form-language" disabled=${!canWrite} value=${own} onChange=${(e) => onLanguage(e.target.value === "en" ? undefined : e.target.value)}>
         ${[...shell.languages.map((l) => l.tag), ...(shell.languages.some((l) => l.tag === own) ? [] : [own])].map(
           (tag) =>
             html`<option value=${tag}>${shell.languages.find((l) => l.tag === tag)?.name ?? tag} (${tag})</option>`
         )}
       </select>
-      <p class="muted">The page speaks the respondent's language when the form is translated into it (their browser's, or the one they choose on the page).</p>
+      <p class="muted">${t("translations.formLanguageHelp")}</p>
       ${
         list === null
-          ? html`<p class="loading">Loading…</p>`
+          ? html`<p class="loading">${t("translations.loading")}</p>`
           : list.translations.length === 0
-            ? html`<p class="muted">Not translated yet.</p>`
-            : html`<table><caption class="sr-only">Translations</caption>
-          <thead><tr><th scope="col">Language</th><th scope="col">Status</th><th scope="col">Translated</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+            ? html`<p class="muted">${t("translations.none")}</p>`
+            : html`<table><caption class="sr-only">${t("translations.table")}</caption>
+          <thead><tr><th scope="col">${t("translations.colLanguage")}</th><th scope="col">${t("translations.colStatus")}</th><th scope="col">${t("translations.colTranslated")}</th><th scope="col"><span class="sr-only">${t("translations.colActions")}</span></th></tr></thead>
           <tbody>${list.translations.map(
-            (t) => html`<tr>
-            <td><span lang=${t.language}>${t.name}</span> (${t.language})</td>
-            <td>${t.status === "draft" ? "Draft" : "Ready"}</td>
-            <td>${t.translated} of ${t.total}</td>
-            <td class="row"><button type="button" aria-label=${`Edit the ${t.language} translation`} onClick=${() => setOpen(t.language)}>Edit</button>
-              ${canWrite ? html`<button type="button" class="danger" aria-label=${`Delete the ${t.language} translation`} onClick=${() => remove(t.language)}>Delete</button>` : null}</td>
+            (tr) => html`<tr>
+            <td><span lang=${tr.language}>${tr.name}</span> (${tr.language})</td>
+            <td>${t("translations.status", { status: tr.status })}</td>
+            <td>${t("translations.progress", { translated: tr.translated, total: tr.total })}</td>
+            <td class="row"><button type="button" aria-label=${t("translations.editLanguage", { language: tr.language })} onClick=${() => setOpen(tr.language)}>${t("translations.edit")}</button>
+              ${canWrite ? html`<button type="button" class="danger" aria-label=${t("translations.deleteLanguage", { language: tr.language })} onClick=${() => remove(tr.language)}>${t("translations.delete")}</button>` : null}</td>
           </tr>`
           )}</tbody></table>`
       }
       ${
         canWrite
           ? html`<form class="row" onSubmit=${add}>
-        <label for="translation-add">Add a language</label>
+        <label for="translation-add">${t("translations.addLanguage")}</label>
         <input id="translation-add" type="text" list="translation-languages" placeholder="de, fr, ar, pt-BR…" maxlength="16" value=${adding}
           onInput=${(e) => setAdding(e.target.value)} />
         <datalist id="translation-languages">${offered.map((l) => html`<option value=${l.tag}>${l.name}</option>`)}</datalist>
-        <button type="submit">Add language</button>
+        <button type="submit">${t("translations.add")}</button>
       </form>`
           : null
       }

@@ -37,6 +37,9 @@
 /** @typedef {(typeof import("../../forms/LogicRules.ts").HiddenField)["Encoded"]} HiddenField a hidden field of a form */
 /** @typedef {(typeof import("../../outbox/Events.ts").EventPayload)["Encoded"] & { readonly link: string }} LiveEvent an event of the live stream (`/api/events`): a webhook's payload and the case's link */
 
+/** @typedef {import("../AppLanguage.ts").AppKey} AppKey the name of one of the application's messages (`app/catalogues/en/*.ts`) */
+/** @typedef {(typeof import("../AppLanguage.ts").AppWords)["Encoded"]} AppWords the application's words in the account's language (`#qforms-words`) */
+
 /** The signed-in member and workspace (`GET /app/session`). @typedef {(typeof import("../ShellData.ts").SessionInfo)["Encoded"]} SessionInfo */
 
 export {}

@@ -1,0 +1,27 @@
+/** The question types as the builder names them, in English. */
+export const fields = {
+  "fieldType.short_text": "Short text",
+  "fieldType.long_text": "Long text",
+  "fieldType.email": "E-mail",
+  "fieldType.tel": "Phone",
+  "fieldType.url": "Web address",
+  "fieldType.number": "Number",
+  "fieldType.date": "Date",
+  "fieldType.select": "One choice",
+  "fieldType.checkboxes": "Several choices",
+  "fieldType.rating": "Rating",
+  "fieldType.nps": "Net Promoter Score (0–10)",
+  "fieldType.opinion_scale": "Opinion scale",
+  "fieldType.slider": "Slider",
+  "fieldType.time": "Time of day",
+  "fieldType.datetime": "Date and time",
+  "fieldType.yes_no": "Yes / no",
+  "fieldType.legal": "Legal (must be accepted)",
+  "fieldType.contact": "Contact details",
+  "fieldType.address": "Address",
+  "fieldType.matrix": "Matrix (rows × columns)",
+  "fieldType.ranking": "Ranking (put in order)",
+  "fieldType.file": "File upload",
+  "fieldType.signature": "Signature (drawn or typed)",
+  "fieldType.statement": "Statement (no answer)"
+}
