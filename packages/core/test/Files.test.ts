@@ -477,6 +477,36 @@ for (const target of databaseTargets) {
         expect(partialsUnder(directory)).toEqual([])
       })
 
+      it("says the refusals a respondent meets in the page's language (lang=), English without it", async () => {
+        const form = await formWithFile({ maxSizeMb: 1, accept: [".pdf"] })
+        const inGerman = (body: Buffer) =>
+          send(`${server.url}/f/${form.publicId}/uploads?fieldId=${form.cv}&lang=de`, {
+            method: "POST",
+            headers: multipartHeaders(body),
+            body
+          })
+        const large = await inGerman(
+          multipart({
+            name: "big.pdf",
+            type: "application/pdf",
+            content: Buffer.concat([PDF, Buffer.alloc(MB + 10, 1)])
+          })
+        )
+        expect(large.status).toBe(413)
+        expect(large.json.error).toBe("Die Datei ist zu groß. Bis zu 1 MB")
+        const wrongType = await inGerman(multipart({ name: "cv.pdf", type: "application/pdf", content: PNG }))
+        expect(wrongType.status).toBe(415)
+        expect(wrongType.json.error).toBe("Dieser Dateityp wird nicht angenommen. Erlaubt: .pdf.")
+        // Not a language: English, as without one.
+        const unknown = await send(`${server.url}/f/${form.publicId}/uploads?fieldId=${form.cv}&lang=%3Cx%3E`, {
+          method: "POST",
+          headers: multipartHeaders(multipart({ name: "cv.pdf", type: "application/pdf", content: PNG })),
+          body: multipart({ name: "cv.pdf", type: "application/pdf", content: PNG })
+        })
+        expect(unknown.status).toBe(415)
+        expect(unknown.json.error).toContain('"CV" accepts .pdf')
+      })
+
       it("malformed or missing multipart → 400 {error}", async () => {
         const form = await formWithFile()
         const noFile = multipart(undefined, { note: "hello" })

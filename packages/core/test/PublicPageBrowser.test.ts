@@ -836,15 +836,69 @@ describe.skipIf(!present)("public form page in Chromium", () => {
       await page.getByRole("button", { name: "Absenden" }).click()
       await page.getByRole("heading", { name: "Vielen Dank!" }).waitFor()
       await context.close()
+
+      // Start to end in each of the form's three languages: Arabic and English too.
+      for (const language of [
+        {
+          locale: "ar-EG",
+          start: "ابدأ",
+          next: "موافق",
+          submit: "إرسال",
+          thanks: "شكرًا لك!",
+          name: /اسمك/,
+          email: /البريد الإلكتروني/,
+          choice: "الجبال"
+        },
+        {
+          locale: "en-GB",
+          start: "Start",
+          next: "OK",
+          submit: "Submit",
+          thanks: "Thank you!",
+          name: /Your name/,
+          email: /Email/,
+          choice: "Mountains"
+        }
+      ]) {
+        const whole = await browser.newContext({
+          javaScriptEnabled: js,
+          colorScheme,
+          locale: language.locale,
+          viewport: { width: 360, height: 740 }
+        })
+        const respondent = await whole.newPage()
+        const through: Flow = {
+          page: respondent,
+          name: `languages-${language.locale}-${js ? "js" : "nojs"}-${colorScheme}`,
+          colorScheme,
+          step: 0
+        }
+        await respondent.goto(`${server.url}/f/${publicId}`)
+        const opened = Date.now()
+        await respondent.getByRole("button", { name: language.start }).click()
+        await respondent.getByLabel(language.name).fill("Sam")
+        await respondent.getByRole("button", { name: language.next }).click()
+        await respondent.getByLabel(language.email).fill(`sam.${language.locale}@example.com`)
+        await respondent.getByRole("button", { name: language.next }).click()
+        await respondent.getByLabel(language.choice, { exact: true }).check()
+        await check(through, "choices")
+        // This server takes no response within a second of opening the form (minSubmitSeconds: 1).
+        await expect.poll(() => Date.now() - opened, { interval: 100, timeout: 10_000 }).toBeGreaterThan(1_100)
+        await respondent.getByRole("button", { name: language.submit }).click()
+        await respondent.getByRole("heading", { name: language.thanks }).waitFor()
+        await check(through, "thanks")
+        await whole.close()
+      }
     }
     // Recorded in the language they were sent in, the answers keyed and worded as the form's own.
     const stored = await listResponses(server, key, created.body.id)
-    expect(stored).toHaveLength(2)
+    expect(stored).toHaveLength(6)
+    expect(stored.map((response) => response.language).sort()).toEqual(["ar", "ar", "de", "de", "en", "en"])
     for (const response of stored) {
-      expect(response.language).toBe("de")
-      expect(response.values).toEqual({ [name!]: "عائشة", [email!]: "aisha@example.com", [where!]: "Mountains" })
+      const who = response.language === "de" ? ["عائشة", "aisha@example.com"] : ["Sam", expect.stringMatching(/^sam\./)]
+      expect(response.values).toEqual({ [name!]: who[0], [email!]: who[1], [where!]: "Mountains" })
     }
-  }, 180_000)
+  }, 240_000)
 
   it("a quiz ends on the ending its score chooses, axe-clean at 360 px, and a redirect takes the respondent on with or without JavaScript", async () => {
     const quiz = await createForm(server, key, {

@@ -707,7 +707,14 @@ export class PublicGroup extends HttpApiGroup.make("public").add(
     query: {
       fieldId: Id.annotate({
         description: "The id of the `file` question (or `signature`, for its drawing) the file answers."
-      })
+      }),
+      lang: Schema.optionalKey(
+        Schema.String.check(Schema.isMaxLength(35)).annotate({
+          description:
+            "Extension: the language (BCP 47) the respondent reads, for the refusals they may meet (413, 415, 429): " +
+            "their `error` is then said in it, as the public page says it (English when the language is unknown)."
+        })
+      )
     },
     payload: Schema.Struct({
       file: Multipart.SingleFileSchema.annotate({ description: "The file (one part named `file`)." })

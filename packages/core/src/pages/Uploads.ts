@@ -13,7 +13,9 @@
  * is used up), 415 (content not of an accepted type) or 429 (too many uploads
  * from this client address, with `Retry-After`: the bucket of
  * `UploadLimits.UploadLimiter`, shared with the no-JavaScript file steps of
- * the public page).
+ * the public page). With `&lang=` (the page's script sends its language) the
+ * refusals a respondent may meet (413, 415, 429) are said in that language;
+ * the others are protocol errors of a client, in English.
  */
 import * as ByteSize from "effect/ByteSize"
 import * as Effect from "effect/Effect"
@@ -26,6 +28,8 @@ import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as Multipart from "effect/http/Multipart"
 import type { FileAnswer } from "../forms/Answers.ts"
 import { Files, type UploadError, type UploadTarget } from "../files/Files.ts"
+import { canonicalOf } from "../languages/Languages.ts"
+import { MessageCatalogues, type MessageKey, type MessageValues } from "../languages/Messages.ts"
 import { domainResponse } from "../web/ApiErrors.ts"
 import { MULTIPART_OVERHEAD_BYTES, multipartRefusal } from "../web/MultipartUploads.ts"
 import * as RateLimit from "../web/RateLimit.ts"
@@ -66,11 +70,17 @@ export const withMultipartLimits =
 const json = (status: number, body: object, headers?: Record<string, string>) =>
   HttpServerResponse.jsonUnsafe(body, headers === undefined ? { status } : { status, headers })
 
-const refusedBody = (error: Multipart.MultipartError, target: UploadTarget) => {
-  const refused = multipartRefusal(
-    error,
-    `${JSON.stringify(target.field.label)} takes files of at most ${target.maxBytes / (1024 * 1024)} MB`
-  )
+/** Says a message of the public page in the respondent's language (English without one). */
+type Say = (key: MessageKey, values?: MessageValues) => string
+
+/** Too large, as the respondent reads it: in their language when they gave one, else the question's limit in English. */
+const tooLargeMessage = (target: UploadTarget, say: Say | undefined) =>
+  say === undefined
+    ? `${JSON.stringify(target.field.label)} takes files of at most ${target.maxBytes / (1024 * 1024)} MB`
+    : `${say("page.fileTooLarge")} ${say("question.fileHint", { size: target.maxBytes / (1024 * 1024) })}`
+
+const refusedBody = (error: Multipart.MultipartError, target: UploadTarget, say: Say | undefined) => {
+  const refused = multipartRefusal(error, tooLargeMessage(target, say))
   return json(refused.status, { error: refused.error }, refused.status === 413 ? { connection: "close" } : undefined)
 }
 
@@ -93,6 +103,7 @@ export const layer = () =>
     Effect.fnUntraced(function* (router) {
       const files = yield* Files
       const limiter = yield* UploadLimiter
+      const messages = yield* MessageCatalogues
       yield* router.add(
         "POST",
         uploadPath,
@@ -100,18 +111,26 @@ export const layer = () =>
           const request = yield* HttpServerRequest.HttpServerRequest
           const params = yield* HttpRouter.params
           const publicId = params.publicId ?? ""
+          const query = new URLSearchParams(request.url.split("?")[1] ?? "")
+          const language = canonicalOf((query.get("lang") ?? "").slice(0, 35))
+          const say: Say | undefined =
+            language === undefined ? undefined : (key, values) => messages.say(language, key, values)
           const decision = yield* limiter.take(request)
           if (!decision.allowed) {
             return json(
               429,
-              { error: refusalMessage(decision) },
+              {
+                error:
+                  say === undefined
+                    ? refusalMessage(decision)
+                    : say("page.uploadsLimited", { seconds: decision.retryAfterSeconds })
+              },
               {
                 ...RateLimit.headers(limiter.config, decision),
                 connection: "close"
               }
             )
           }
-          const query = new URLSearchParams(request.url.split("?")[1] ?? "")
           const fieldIdText = query.get("fieldId") ?? ""
           if (!/^[1-9][0-9]{0,9}$/.test(fieldIdText) || Number(fieldIdText) > 2_147_483_647) {
             return json(400, { error: "fieldId: give the id of the file or signature question (?fieldId=12)" })
@@ -126,13 +145,7 @@ export const layer = () =>
           const target = located.success
           const length = Number(request.headers["content-length"] ?? "0")
           if (Number.isFinite(length) && length > target.maxBytes + MULTIPART_OVERHEAD_BYTES) {
-            return json(
-              413,
-              {
-                error: `${JSON.stringify(target.field.label)} takes files of at most ${target.maxBytes / (1024 * 1024)} MB`
-              },
-              { connection: "close" }
-            )
+            return json(413, { error: tooLargeMessage(target, say) }, { connection: "close" })
           }
           if (!(request.headers["content-type"] ?? "").toLowerCase().startsWith("multipart/form-data")) {
             return json(400, { error: 'send multipart/form-data with one file part named "file"' })
@@ -172,9 +185,15 @@ export const layer = () =>
               case "BlobStoreError":
                 return yield* Effect.die(error)
               case "MultipartError":
-                return refusedBody(error, target)
+                return refusedBody(error, target, say)
               case "NoFilePart":
                 return json(400, { error: 'send exactly one file part, named "file"' })
+              case "FileTooLarge":
+                if (say === undefined) return domainResponse(error, { connection: "close" })
+                return json(413, { error: tooLargeMessage(target, say) }, { connection: "close" })
+              case "UnsupportedFileType":
+                if (say === undefined) return domainResponse(error, { connection: "close" })
+                return json(415, { error: say("page.fileTypeRefused", { types: target.accept.join(", ") }) })
               default:
                 return domainResponse(error, error._tag === "InvalidInput" ? undefined : { connection: "close" })
             }

@@ -51,6 +51,7 @@ export const ar: Catalogue = {
   "page.tooLong": "الإجابات طويلة جدًا (الحد الأقصى {bytes} بايت).",
   "page.fileNotStored": "لم يُحفظ الملف: {reason}.",
   "page.fileTooLarge": "الملف كبير جدًا.",
+  "page.fileTypeRefused": "هذا النوع من الملفات غير مقبول. الأنواع المقبولة: {types}.",
   "page.uploadsLimited":
     "عدد كبير جدًا من عمليات الرفع من هذا العنوان؛ يُرجى المحاولة مرة أخرى بعد {seconds, plural, zero {# ثانية} one {ثانية واحدة} two {ثانيتين} few {# ثوانٍ} many {# ثانية} other {# ثانية}}",
   // Question screens

@@ -50,6 +50,7 @@ export const de: Catalogue = {
   "page.tooLong": "Die Antworten sind zu lang (höchstens {bytes} Byte).",
   "page.fileNotStored": "Die Datei wurde nicht gespeichert: {reason}.",
   "page.fileTooLarge": "Die Datei ist zu groß.",
+  "page.fileTypeRefused": "Dieser Dateityp wird nicht angenommen. Erlaubt: {types}.",
   "page.uploadsLimited":
     "zu viele Uploads von dieser Adresse; bitte versuchen Sie es in {seconds, plural, one {# Sekunde} other {# Sekunden}} erneut",
   // Question screens

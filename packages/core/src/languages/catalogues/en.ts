@@ -51,6 +51,7 @@ export const en = {
   "page.tooLong": "The answers are too long (at most {bytes} bytes).",
   "page.fileNotStored": "The file was not stored: {reason}.",
   "page.fileTooLarge": "The file is too large.",
+  "page.fileTypeRefused": "This type of file is not accepted. Accepted: {types}.",
   "page.uploadsLimited":
     "too many uploads from this address; try again in {seconds, plural, one {# second} other {# seconds}}",
   // Question screens

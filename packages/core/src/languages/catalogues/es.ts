@@ -49,6 +49,7 @@ export const es: Catalogue = {
   "page.tooLong": "Las respuestas son demasiado largas (como máximo {bytes} bytes).",
   "page.fileNotStored": "No se ha guardado el archivo: {reason}.",
   "page.fileTooLarge": "El archivo es demasiado grande.",
+  "page.fileTypeRefused": "Este tipo de archivo no se acepta. Se aceptan: {types}.",
   "page.uploadsLimited":
     "demasiadas subidas desde esta dirección; inténtelo de nuevo dentro de {seconds, plural, one {# segundo} other {# segundos}}",
   // Question screens

@@ -49,6 +49,7 @@ export const fr: Catalogue = {
   "page.tooLong": "Les réponses sont trop longues ({bytes} octets au maximum).",
   "page.fileNotStored": "Le fichier n’a pas été enregistré : {reason}.",
   "page.fileTooLarge": "Le fichier est trop volumineux.",
+  "page.fileTypeRefused": "Ce type de fichier n’est pas accepté. Acceptés : {types}.",
   "page.uploadsLimited":
     "trop de fichiers envoyés depuis cette adresse ; réessayez dans {seconds, plural, one {# seconde} other {# secondes}}",
   // Question screens

@@ -49,6 +49,7 @@ export const he: Catalogue = {
   "page.tooLong": "התשובות ארוכות מדי (עד {bytes} בתים).",
   "page.fileNotStored": "הקובץ לא נשמר: {reason}.",
   "page.fileTooLarge": "הקובץ גדול מדי.",
+  "page.fileTypeRefused": "סוג קובץ זה אינו מתקבל. סוגים מותרים: {types}.",
   "page.uploadsLimited":
     "יותר מדי העלאות מכתובת זו; נסו שוב בעוד {seconds, plural, one {שנייה אחת} two {שתי שניות} other {# שניות}}",
   // Question screens

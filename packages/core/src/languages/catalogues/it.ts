@@ -49,6 +49,7 @@ export const it: Catalogue = {
   "page.tooLong": "Le risposte sono troppo lunghe (al massimo {bytes} byte).",
   "page.fileNotStored": "Il file non è stato salvato: {reason}.",
   "page.fileTooLarge": "Il file è troppo grande.",
+  "page.fileTypeRefused": "Questo tipo di file non è accettato. Accettati: {types}.",
   "page.uploadsLimited":
     "troppi caricamenti da questo indirizzo; riprova tra {seconds, plural, one {# secondo} other {# secondi}}",
   // Question screens

@@ -50,6 +50,7 @@ export const ja: Catalogue = {
   "page.tooLong": "回答が長すぎます（最大{bytes}バイト）。",
   "page.fileNotStored": "ファイルを保存できませんでした：{reason}。",
   "page.fileTooLarge": "ファイルが大きすぎます。",
+  "page.fileTypeRefused": "この種類のファイルは受け付けていません。受け付ける形式: {types}。",
   "page.uploadsLimited":
     "このアドレスからのアップロードが多すぎます。{seconds, plural, other {#秒}}後にもう一度お試しください",
   // Question screens

@@ -48,6 +48,7 @@ export const nl: Catalogue = {
   "page.tooLong": "De antwoorden zijn te lang (maximaal {bytes} bytes).",
   "page.fileNotStored": "Het bestand is niet opgeslagen: {reason}.",
   "page.fileTooLarge": "Het bestand is te groot.",
+  "page.fileTypeRefused": "Dit bestandstype wordt niet geaccepteerd. Toegestaan: {types}.",
   "page.uploadsLimited":
     "te veel uploads vanaf dit adres; probeer het over {seconds, plural, one {# seconde} other {# seconden}} opnieuw",
   // Question screens

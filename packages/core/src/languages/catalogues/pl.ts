@@ -54,6 +54,7 @@ export const pl: Catalogue = {
     "Odpowiedzi są zbyt długie (maksymalnie {bytes, plural, one {# bajt} few {# bajty} many {# bajtów} other {# bajta}}).",
   "page.fileNotStored": "Nie zapisano pliku: {reason}.",
   "page.fileTooLarge": "Plik jest zbyt duży.",
+  "page.fileTypeRefused": "Ten typ pliku nie jest akceptowany. Dozwolone: {types}.",
   "page.uploadsLimited":
     "zbyt wiele przesłanych plików z tego adresu; spróbuj ponownie za {seconds, plural, one {# sekundę} few {# sekundy} many {# sekund} other {# sekundy}}",
   // Question screens

@@ -50,6 +50,7 @@ export const pt: Catalogue = {
   "page.tooLong": "As respostas são longas demais (no máximo {bytes} bytes).",
   "page.fileNotStored": "O arquivo não foi salvo: {reason}.",
   "page.fileTooLarge": "O arquivo é grande demais.",
+  "page.fileTypeRefused": "Este tipo de arquivo não é aceito. Aceitos: {types}.",
   "page.uploadsLimited":
     "muitos envios a partir deste endereço; tente novamente em {seconds, plural, one {# segundo} other {# segundos}}",
   // Question screens

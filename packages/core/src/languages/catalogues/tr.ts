@@ -49,6 +49,7 @@ export const tr: Catalogue = {
   "page.tooLong": "Yanıtlar çok uzun (en fazla {bytes} bayt).",
   "page.fileNotStored": "Dosya kaydedilemedi: {reason}.",
   "page.fileTooLarge": "Dosya çok büyük.",
+  "page.fileTypeRefused": "Bu dosya türü kabul edilmiyor. Kabul edilenler: {types}.",
   "page.uploadsLimited":
     "bu adresten çok fazla yükleme yapıldı; {seconds, plural, other {# saniye}} sonra tekrar deneyin",
   // Question screens

@@ -48,6 +48,7 @@ export const zhHans: Catalogue = {
   "page.tooLong": "回答过长（最多 {bytes} 字节）。",
   "page.fileNotStored": "文件未能保存：{reason}。",
   "page.fileTooLarge": "文件过大。",
+  "page.fileTypeRefused": "不接受此类型的文件。接受的类型：{types}。",
   "page.uploadsLimited": "来自此地址的上传过多，请在 {seconds, plural, other {# 秒}}后重试",
   // Question screens
   "question.other": "其他",

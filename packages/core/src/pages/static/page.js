@@ -269,8 +269,9 @@
   }
 
   /** The page's upload route for one question. @param {string | undefined} fieldId */
+  // With the page's language, so that a refusal (too large, a type not accepted, too many) is said in it.
   const uploadUrl = (fieldId) =>
-    `${location.pathname.replace(/\/$/, "")}/uploads?fieldId=${encodeURIComponent(fieldId ?? "")}`
+    `${location.pathname.replace(/\/$/, "")}/uploads?fieldId=${encodeURIComponent(fieldId ?? "")}&lang=${encodeURIComponent(document.documentElement.lang)}`
 
   /**
    * An upload's JSON answer, or null when it is not JSON (a proxy's error page, a cut connection).
