@@ -487,7 +487,64 @@ const generators = (doc: Json, key: string, s: Seeded, tools: ReadonlyArray<{ na
       )
   )
 
+  // Languages asked for (Accept-Language, ?lang=) on every page that speaks several: the public page, the
+  // application's sign-in pages, the upload route's refusals; and the application's own language route.
+  const acceptLanguage = fc.oneof(
+    fc.string({ maxLength: 2_000 }),
+    fc.constantFrom(
+      "de-DE,de;q=0.9,en;q=0.8",
+      "ar",
+      `${"de,".repeat(5_000)}en`,
+      "*;q=0.5",
+      "de;q=1e999,ar;q=-1,en;q=NaN",
+      "x-".repeat(3_000),
+      "zh-Hant-TW-u-nu-hanidec",
+      ";;;,,,;q="
+    )
+  )
+  const languages = fc.oneof(
+    fc
+      .tuple(
+        fc.constantFrom(
+          s.publicId,
+          s.lockedPublicId,
+          "/app/sign-in",
+          "/app/forgot-password",
+          "/app/invite/x",
+          "/app/reset/x"
+        ),
+        acceptLanguage
+      )
+      .map(
+        ([where, language]): RawRequest => ({
+          kind: "languages GET",
+          method: "GET",
+          path: where.startsWith("/") ? where : `/f/${where}`,
+          headers: { "accept-language": language }
+        })
+      ),
+    fc.tuple(fc.string({ maxLength: 200 }), acceptLanguage).map(
+      ([lang, language]): RawRequest => ({
+        kind: "languages upload",
+        method: "POST",
+        path: `/f/${s.publicId}/uploads?fieldId=${s.fieldIds.file}&lang=${encodeURIComponent(lang)}`,
+        headers: { "content-type": "multipart/form-data; boundary=x", "accept-language": language },
+        body: Buffer.from('--x\r\nContent-Disposition: form-data; name="file"; filename="a.exe"\r\n\r\nMZ\r\n--x--\r\n')
+      })
+    ),
+    fc.tuple(nastyValue, acceptLanguage).map(
+      ([language, accept]): RawRequest => ({
+        kind: "languages choice",
+        method: "PUT",
+        path: "/app/account/language",
+        headers: { "content-type": "application/json", "accept-language": accept },
+        body: json({ language })
+      })
+    )
+  )
+
   return fc.oneof(
+    { arbitrary: languages, weight: 2 },
     { arbitrary: mutatedApi, weight: 10 },
     { arbitrary: rawApi, weight: 3 },
     { arbitrary: oddPaths, weight: 2 },
