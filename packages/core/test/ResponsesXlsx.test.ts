@@ -302,6 +302,21 @@ for (const target of databaseTargets) {
   })
 }
 
+describe("Xlsx.sheetInput", () => {
+  it("finds the stream exceljs's streaming writer puts a sheet's XML into (the writer waits on it)", async () => {
+    const { PassThrough } = await import("node:stream")
+    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: new PassThrough().resume() })
+    const sheet = workbook.addWorksheet("Responses")
+    sheet.addRow(["Response ID"]).commit()
+    const input = Xlsx.sheetInput(sheet)
+    expect(input).toBeDefined()
+    expect(input!.needsDrain()).toBe(false)
+    // Rows written at once, with no turn of the event loop for the zip: the input asks to wait.
+    for (let i = 0; i < 2_000; i++) sheet.addRow([i, "x".repeat(100)]).commit()
+    expect(input!.needsDrain()).toBe(true)
+  })
+})
+
 describe("Xlsx.text", () => {
   it("keeps a formula's text as text, drops what XML refuses, cuts at 32,767 characters", () => {
     expect(Xlsx.text("=1+1")).toBe("=1+1")

@@ -16,6 +16,7 @@
  *
  * @module
  */
+import { EventEmitter } from "node:events"
 import { PassThrough } from "node:stream"
 import * as Effect from "effect/Effect"
 import * as Predicate from "effect/Predicate"
@@ -266,29 +267,53 @@ export class XlsxWriteFailed extends Schema.TaggedError<XlsxWriteFailed>()("Xlsx
   cause: Schema.Defect()
 }) {}
 
-/** Resumes once `out` takes more (or is closed): the writer waits for a slow reader page by page. */
-const drained = (out: PassThrough) =>
+/** A writable stream's wait: whether it asks for one, and the emitter of its `drain`. */
+interface Drainable {
+  readonly needsDrain: () => boolean
+  readonly emitter: EventEmitter
+}
+
+/** Resumes once the stream has written out what it holds (or is closed): at once when it takes more. */
+const drained = ({ needsDrain, emitter }: Drainable) =>
   Effect.callback<void>((resume) => {
-    if (!out.writableNeedDrain || out.destroyed) return resume(Effect.void)
+    if (!needsDrain()) return resume(Effect.void)
     const done = () => {
-      out.off("drain", done)
-      out.off("close", done)
+      emitter.off("drain", done)
+      emitter.off("close", done)
       resume(Effect.void)
     }
-    out.on("drain", done)
-    out.on("close", done)
+    emitter.on("drain", done)
+    emitter.on("close", done)
     return Effect.sync(() => {
-      out.off("drain", done)
-      out.off("close", done)
+      emitter.off("drain", done)
+      emitter.off("close", done)
     })
   })
 
 /**
+ * Where exceljs's streaming writer puts a sheet's XML: its own buffer writes
+ * into the zip's input stream (a `readable-stream` 2 PassThrough) without
+ * waiting for it, so a sheet written faster than it is compressed piles up
+ * there (100k rows: +200 MB). That stream's own `needDrain` gives the writer
+ * the wait it lacks. Undefined if exceljs is ever built otherwise (then only
+ * the output is waited for).
+ */
+export const sheetInput = (sheet: object): Drainable | undefined => {
+  const buffer: unknown = Reflect.get(sheet, "stream")
+  const pipes: unknown = Predicate.isObject(buffer) ? Reflect.get(buffer, "pipes") : undefined
+  const input: unknown = Array.isArray(pipes) ? pipes[0] : undefined
+  if (!(input instanceof EventEmitter)) return undefined
+  const state: unknown = Reflect.get(input, "_writableState")
+  if (!Predicate.isObject(state) || !Predicate.isBoolean(Reflect.get(state, "needDrain"))) return undefined
+  return { needsDrain: () => Reflect.get(state, "needDrain") === true, emitter: input }
+}
+
+/**
  * The workbook of `rows` under `columns`, as bytes while it is written: each
  * page of rows (a chunk of the stream) is written as it comes, and the next one
- * is read when the reader has taken the bytes so far, so memory stays flat
- * whatever the number of rows. Fails with the rows' error, or
- * {@link XlsxWriteFailed}.
+ * is read once the zip has compressed it and the reader has taken the bytes so
+ * far, so memory stays flat whatever the number of rows. Fails with the rows'
+ * error, or {@link XlsxWriteFailed}.
  *
  * @example
  * ```ts
@@ -317,6 +342,7 @@ export const stream = <E>(
           width: column.width,
           ...(column.numFmt === undefined ? {} : { style: { numFmt: column.numFmt } })
         }))
+        const output: Drainable = { needsDrain: () => out.writableNeedDrain && !out.destroyed, emitter: out }
         const write = Effect.gen(function* () {
           const header = sheet.addRow(sheetColumns.map((column) => column.header))
           header.font = { bold: true }
@@ -324,7 +350,8 @@ export const stream = <E>(
           yield* Stream.runForEachArray(rows, (page) =>
             Effect.suspend(() => {
               for (const response of page) sheet.addRow(sheetColumns.map((column) => column.cell(response))).commit()
-              return drained(out)
+              const input = sheetInput(sheet)
+              return input === undefined ? drained(output) : Effect.andThen(drained(input), drained(output))
             })
           )
           sheet.commit()
