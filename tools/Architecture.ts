@@ -23,7 +23,7 @@ const folders: ReadonlyArray<readonly [string, string]> = [
   ["storage", "the database (PostgreSQL or embedded PGlite), migrations, LISTEN/NOTIFY"],
   ["identity", "workspaces, accounts, members and roles, API keys, sessions, passwords, actors, invitations"],
   ["forms", "forms, questions and answer rules, form logic, stages"],
-  ["cases", "responses as cases: submissions, contacts, notes, activities, summaries, CSV, answer tokens"],
+  ["cases", "responses as cases: submissions, contacts, notes, activities, summaries, CSV and XLSX, answer tokens"],
   ["files", "uploaded files, the image library and the blob store"],
   ["outbox", "events, webhooks, deliveries, notification channels and formats, retry schedule, SSRF guard, sender"],
   ["email", "the mailer, respondent e-mails, tracked links, inbound replies"],

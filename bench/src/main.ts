@@ -6,7 +6,7 @@
  *   npm run bench -- --smoke            each scenario for about a second with tiny counts
  *                                       (results in bench/results/smoke/); exits non-zero
  *                                       only when a scenario fails to run, never for a missed target
- *   npm run bench -- --only api,lists   some scenarios (api, adapters, lists, search, footprint, webhooks, public, mcp)
+ *   npm run bench -- --only api,lists   some scenarios (api, adapters, lists, search, footprint, webhooks, public, mcp, xlsx)
  *   npm run bench -- --db pglite        one database (pglite | pg); the other database's rows of the
  *                                       scenarios run are kept from their earlier results/<scenario>.json
  *   npm run bench -- --rounds 4         A/B rounds per pair (default 2; 1 in a smoke run)
@@ -32,6 +32,7 @@ import type { Context, Scenario, ScenarioResult } from "./lib/Scenario.ts"
 import { readResults, render, type RunInfo } from "./Report.ts"
 import { adapters } from "./scenarios/Adapters.ts"
 import { api } from "./scenarios/Api.ts"
+import { xlsxExport } from "./scenarios/Exports.ts"
 import { footprint } from "./scenarios/Footprint.ts"
 import { lists } from "./scenarios/Lists.ts"
 import { mcp } from "./scenarios/Mcp.ts"
@@ -40,7 +41,17 @@ import { search } from "./scenarios/Search.ts"
 import { webhooks } from "./scenarios/Webhooks.ts"
 
 /** In the order of the priorities. */
-const scenarios: ReadonlyArray<Scenario> = [api, adapters, lists, search, footprint, webhooks, publicPage, mcp]
+const scenarios: ReadonlyArray<Scenario> = [
+  api,
+  adapters,
+  lists,
+  search,
+  footprint,
+  webhooks,
+  publicPage,
+  mcp,
+  xlsxExport
+]
 const order = scenarios.map((s) => s.name)
 
 const args = process.argv.slice(2)

@@ -226,6 +226,7 @@ const generators = (doc: Json, key: string, s: Seeded, tools: ReadonlyArray<{ na
         "/api/forms/%zz",
         "/api//forms",
         "/api/forms/1/responses.csv/..",
+        "/api/forms/1/responses.xlsx/..",
         "/api/openapi.json/..%2f",
         "/api/nope",
         "/api",

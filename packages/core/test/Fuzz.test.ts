@@ -144,6 +144,7 @@ const routes: ReadonlyArray<Route> = [
   { method: "DELETE", path: "/forms/:form" },
   { method: "GET", path: "/forms/:form/responses" },
   { method: "GET", path: "/forms/:form/responses.csv" },
+  { method: "GET", path: "/forms/:form/responses.xlsx" },
   { method: "POST", path: "/forms/:form/responses", body: (f) => ({ values: validAnswers(f) }) },
   { method: "GET", path: "/responses/:response" },
   {
@@ -242,7 +243,7 @@ const bodyRoutes = routes
 /** The routes that take a query string. */
 const listRoutes = routes
   .map((r, i) => [r, i] as const)
-  .filter(([r]) => r.method === "GET" && /\/(responses|responses\.csv|deliveries)$/.test(r.path))
+  .filter(([r]) => r.method === "GET" && /\/(responses|responses\.csv|responses\.xlsx|deliveries)$/.test(r.path))
   .map(([, i]) => i)
 
 const validId = (f: Fixture, p: Placeholder): string =>

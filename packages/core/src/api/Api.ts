@@ -225,6 +225,20 @@ export class ResponsesGroup extends HttpApiGroup.make("responses").add(
     OpenApi.Description,
     "Extension: the same list as CSV (question labels as header, RFC 4180, formula-safe cells)."
   ),
+  HttpApiEndpoint.get("xlsx", "/forms/:formId/responses.xlsx", {
+    params: FormIdParams,
+    query: ResponseListQuery,
+    success: Schema.Uint8Array.pipe(
+      HttpApiSchema.asUint8Array({
+        contentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+      })
+    ),
+    error: NotFound
+  }).annotate(
+    OpenApi.Description,
+    "Extension: the same list as an Excel workbook (the CSV's columns, a checkboxes choice and a matrix row each " +
+      "in a column of its own; numbers, dates and yes/no answers as typed cells; text never a formula)."
+  ),
   HttpApiEndpoint.post("submit", "/forms/:formId/responses", {
     params: FormIdParams,
     payload: SubmitInput,

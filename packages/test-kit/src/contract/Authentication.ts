@@ -37,6 +37,7 @@ export const authentication = group("authentication", { transport: true }, (c) =
         ["DELETE", `/forms/${f}`],
         ["GET", `/forms/${f}/responses`],
         ["GET", `/forms/${f}/responses.csv`],
+        ["GET", `/forms/${f}/responses.xlsx`],
         [
           "POST",
           `/forms/${f}/responses`,

@@ -28,6 +28,7 @@ export const publicDocuments = group("public documents", { transport: true }, (c
       ["GET", "/forms/{}/responses"],
       ["POST", "/forms/{}/responses"],
       ["GET", "/forms/{}/responses.csv"],
+      ["GET", "/forms/{}/responses.xlsx"],
       ["GET", "/forms/{}/stages"],
       ["POST", "/forms/{}/stages"],
       ["PUT", "/forms/{}/stages/order"],

@@ -59,6 +59,7 @@ export const roles = group("roles", { transport: false }, (c) => {
       `/forms/${f}/responses`,
       `/forms/${f}/responses?flat=1`,
       `/forms/${f}/responses.csv`,
+      `/forms/${f}/responses.xlsx`,
       `/forms/${f}/stages`,
       `/responses/${all.responseId}`,
       "/members",

@@ -18,6 +18,7 @@ export const workspaces = group("workspaces", { transport: false }, (c) => {
       ["DELETE", `/forms/${f}`],
       ["GET", `/forms/${f}/responses`],
       ["GET", `/forms/${f}/responses.csv`],
+      ["GET", `/forms/${f}/responses.xlsx`],
       ["GET", `/forms/${f}/stages`],
       [
         "POST",

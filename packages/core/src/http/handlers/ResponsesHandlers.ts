@@ -4,6 +4,7 @@ import * as Stream from "effect/Stream"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import * as Csv from "../../cases/Csv.ts"
+import * as Xlsx from "../../cases/Xlsx.ts"
 import { LinkBase } from "../../kernel/Links.ts"
 import { Notes } from "../../cases/Notes.ts"
 import { type ListOptions, Responses } from "../../cases/Responses.ts"
@@ -83,6 +84,23 @@ export const ResponsesHandlers = HttpApiBuilder.group(
                 }
               )
             })
+          )
+        ),
+      xlsx: ({ params, query }) =>
+        Effect.flatMap(Effect.all([CurrentActor, LinkBase]), ([actor, linkBase]) =>
+          handle(
+            // No `flat` answers: the sheet has its own columns.
+            Effect.map(
+              responses.stream(actor, params.formId, { ...toListOptions(query), flat: false }),
+              ({ head, rows }) =>
+                HttpServerResponse.stream(
+                  Xlsx.stream(Xlsx.columns(head.fields, head.stages, head.members, linkBase, head.valueKeys), rows),
+                  {
+                    contentType: Xlsx.contentType,
+                    headers: { "content-disposition": `attachment; filename="form-${head.form.id}-responses.xlsx"` }
+                  }
+                )
+            )
           )
         ),
       submit: ({ params, payload }) =>

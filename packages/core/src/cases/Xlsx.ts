@@ -1,0 +1,369 @@
+/**
+ * Responses as an Excel workbook (XLSX): one sheet, the header row bold and
+ * frozen, one row per response, written by exceljs's streaming writer while
+ * the rows are read from the database, so a list of any length is exported in
+ * flat memory.
+ *
+ * The columns are the CSV's ({@link Csv.metadataColumns}, then the questions,
+ * then the values beyond them), with typed cells: numbers as numbers, dates and
+ * date-times as Excel dates (UTC, the way they were given), yes/no and legal
+ * answers as booleans, everything else as text. A checkboxes question has one
+ * column per choice (`TRUE` or blank, plus its Other text when it has one) and a
+ * matrix one column per row.
+ *
+ * Formula-safe: a text is always a string cell, never a formula, so
+ * `=HYPERLINK(…)` typed by a respondent stays text.
+ *
+ * @module
+ */
+import { EventEmitter } from "node:events"
+import { PassThrough } from "node:stream"
+import * as Effect from "effect/Effect"
+import * as Predicate from "effect/Predicate"
+import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
+import { byPosition, type Field, otherOf } from "../forms/Fields.ts"
+import type { AnswerValue } from "../forms/Answers.ts"
+import type { Member } from "../identity/Members.ts"
+import type { Stage } from "../forms/Stages.ts"
+import { metadataColumns } from "./Csv.ts"
+import type { ResponseRow } from "./ResponseModels.ts"
+import * as Summaries from "./Summaries.ts"
+
+/** The media type of an XLSX workbook. */
+export const contentType = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+/** What one cell holds: text, a number, a yes/no, a moment, or nothing (a blank cell). */
+export type XlsxCell = string | number | boolean | Date | null
+
+/** One column of the sheet: its header, width (characters), number format, and the cell of a response. */
+export interface XlsxColumn {
+  readonly header: string
+  readonly width: number
+  readonly numFmt?: string | undefined
+  readonly cell: (response: ResponseRow) => XlsxCell
+}
+
+/** The number formats of dates and moments. */
+const DATE_FORMAT = "yyyy-mm-dd"
+const DATETIME_FORMAT = "yyyy-mm-dd hh:mm"
+const TIMESTAMP_FORMAT = "yyyy-mm-dd hh:mm:ss"
+
+/** The longest text an Excel cell holds. */
+const CELL_MAX = 32_767
+/** Characters XML 1.0 does not allow (an Excel file with one does not open). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this pattern removes
+const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/
+const NOT_XML_ALL = new RegExp(NOT_XML.source, "g")
+
+/**
+ * A text cell: blank when empty, without the characters XML refuses, cut at
+ * Excel's 32,767 characters. Always a string: never read as a formula.
+ *
+ * @example
+ * ```ts
+ * text("=HYPERLINK(\"x\")") // "=HYPERLINK(\"x\")" (a string cell)
+ * text("") // null
+ * ```
+ */
+export const text = (value: string): string | null => {
+  if (value === "") return null
+  const clean = NOT_XML.test(value) ? value.replace(NOT_XML_ALL, "") : value
+  return clean.length > CELL_MAX ? clean.slice(0, CELL_MAX) : clean
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/
+const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?$/
+
+/** A moment read as UTC, or undefined when it is not one. */
+const utc = (iso: string): Date | undefined => {
+  const date = new Date(iso)
+  return Number.isNaN(date.getTime()) ? undefined : date
+}
+
+/** A column's width: its header's, within 10–50 characters (`atLeast` for wide answers). */
+const widthOf = (header: string, atLeast = 10): number => Math.min(50, Math.max(atLeast, header.length + 2))
+
+/** Answers that are long texts: their columns start wider. */
+const WIDE: ReadonlySet<Field["type"]> = new Set(["long_text", "contact", "address", "file", "signature", "ranking"])
+const NUMERIC: ReadonlySet<Field["type"]> = new Set(["number", "rating", "nps", "opinion_scale", "slider"])
+
+const answerOf = (response: ResponseRow, field: Field): AnswerValue | undefined => {
+  const key = String(field.id)
+  return Object.hasOwn(response.values, key) ? response.values[key] : undefined
+}
+
+/** The columns of one question (one, or one per choice / matrix row). */
+const questionColumns = (field: Field, key: string, linkBase: string): ReadonlyArray<XlsxColumn> => {
+  const asText = (response: ResponseRow): XlsxCell =>
+    text(Summaries.formatAnswer(field, answerOf(response, field), linkBase))
+  switch (field.type) {
+    case "checkboxes": {
+      const choices = field.options?.choices ?? []
+      const other = otherOf(field)
+      const picked = (response: ResponseRow): ReadonlyArray<string> => {
+        const value = answerOf(response, field)
+        return Array.isArray(value) ? value : []
+      }
+      const columns: Array<XlsxColumn> = choices.map((choice) => {
+        const header = `${key}: ${choice}`
+        return { header, width: widthOf(header, 8), cell: (r) => (picked(r).includes(choice) ? true : null) }
+      })
+      if (other !== undefined) {
+        const header = `${key}: ${other}`
+        columns.push({
+          header,
+          width: widthOf(header, 16),
+          cell: (r) => text(picked(r).find((choice) => !choices.includes(choice)) ?? "")
+        })
+      }
+      return columns
+    }
+    case "matrix":
+      return (field.options?.rows ?? []).map((row) => {
+        const header = `${key}: ${row}`
+        return {
+          header,
+          width: widthOf(header, 12),
+          cell: (r) => {
+            const value = answerOf(r, field)
+            if (!Predicate.isObject(value) || Array.isArray(value)) return null
+            const chosen: unknown = Object.hasOwn(value, row) ? (value as Record<string, unknown>)[row] : undefined
+            return Predicate.isString(chosen)
+              ? text(chosen)
+              : Array.isArray(chosen)
+                ? text(chosen.filter(Predicate.isString).join(", "))
+                : null
+          }
+        }
+      })
+    case "date":
+      return [
+        {
+          header: key,
+          width: widthOf(key, 12),
+          numFmt: DATE_FORMAT,
+          cell: (r) => {
+            const value = answerOf(r, field)
+            const date = Predicate.isString(value) && DATE.test(value) ? utc(`${value}T00:00:00Z`) : undefined
+            return date ?? asText(r)
+          }
+        }
+      ]
+    case "datetime":
+      return [
+        {
+          header: key,
+          width: widthOf(key, 17),
+          numFmt: DATETIME_FORMAT,
+          cell: (r) => {
+            const value = answerOf(r, field)
+            const date = Predicate.isString(value) && DATETIME.test(value) ? utc(`${value}Z`) : undefined
+            return date ?? asText(r)
+          }
+        }
+      ]
+    case "yes_no":
+    case "legal":
+      return [
+        {
+          header: key,
+          width: widthOf(key, 8),
+          cell: (r) => {
+            const value = answerOf(r, field)
+            return Predicate.isBoolean(value) ? value : asText(r)
+          }
+        }
+      ]
+    default:
+      if (NUMERIC.has(field.type)) {
+        return [
+          {
+            header: key,
+            width: widthOf(key, 8),
+            cell: (r) => {
+              const value = answerOf(r, field)
+              return Predicate.isNumber(value) ? value : asText(r)
+            }
+          }
+        ]
+      }
+      return [{ header: key, width: widthOf(key, WIDE.has(field.type) ? 40 : 16), cell: asText }]
+  }
+}
+
+/**
+ * The columns of a form's sheet: the CSV's metadata columns (the response id
+ * a number, the submission a date-time in UTC), one or more per question in
+ * question order (headed as the CSV heads them; a checkboxes choice or matrix
+ * row as `Question: choice`), then one per value beyond the questions
+ * (`ResponseListHead.valueKeys`), headed by its key.
+ *
+ * @example
+ * ```ts
+ * const columns = Xlsx.columns(fields, stages, members, "https://forms.example.com")
+ * columns.map((c) => c.header) // ["Response ID", "Submitted at", …, "Topics: Sales", "Topics: Support"]
+ * ```
+ */
+export const columns = (
+  fields: ReadonlyArray<Field>,
+  stages: ReadonlyArray<Stage>,
+  members: ReadonlyArray<Member>,
+  linkBase = "",
+  valueKeys: ReadonlyArray<string> = []
+): ReadonlyArray<XlsxColumn> => {
+  const keys = Summaries.answerKeys(fields, [...metadataColumns, ...valueKeys])
+  const questions = byPosition(fields).filter((field) => field.type !== "statement")
+  const stageNames = new Map(stages.map((stage) => [stage.id, stage.name]))
+  const memberNames = new Map(members.map((member) => [member.accountId, member.name ?? member.email]))
+  const [id, submittedAt, name, email, stage, assignee, tags, source] = metadataColumns as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string
+  ]
+  return [
+    { header: id, width: 12, cell: (r) => r.id },
+    {
+      header: submittedAt,
+      width: 20,
+      numFmt: TIMESTAMP_FORMAT,
+      cell: (r) => utc(r.submittedAt) ?? text(r.submittedAt)
+    },
+    { header: name, width: 20, cell: (r) => text(r.name ?? "") },
+    { header: email, width: 28, cell: (r) => text(r.email ?? "") },
+    {
+      header: stage,
+      width: 14,
+      cell: (r) => (r.stageId === null ? null : text(stageNames.get(r.stageId) ?? ""))
+    },
+    {
+      header: assignee,
+      width: 20,
+      cell: (r) => (r.assigneeId === null ? null : text(memberNames.get(r.assigneeId) ?? ""))
+    },
+    { header: tags, width: 20, cell: (r) => text(r.tags.join(", ")) },
+    { header: source, width: 10, cell: (r) => text(r.source) },
+    ...questions.flatMap((field, i) => questionColumns(field, keys[i]!.key, linkBase)),
+    ...valueKeys.map(
+      (key): XlsxColumn => ({
+        header: key,
+        width: widthOf(key, 12),
+        cell: (r) => {
+          const value = r.values[key]
+          return Predicate.isNumber(value) ? value : Predicate.isString(value) ? text(value) : null
+        }
+      })
+    )
+  ]
+}
+
+/** The XLSX writer failed (exceljs or its output stream). */
+export class XlsxWriteFailed extends Schema.TaggedError<XlsxWriteFailed>()("XlsxWriteFailed", {
+  cause: Schema.Defect()
+}) {}
+
+/** A writable stream's wait: whether it asks for one, and the emitter of its `drain`. */
+interface Drainable {
+  readonly needsDrain: () => boolean
+  readonly emitter: EventEmitter
+}
+
+/** Resumes once the stream has written out what it holds (or is closed): at once when it takes more. */
+const drained = ({ needsDrain, emitter }: Drainable) =>
+  Effect.callback<void>((resume) => {
+    if (!needsDrain()) return resume(Effect.void)
+    const done = () => {
+      emitter.off("drain", done)
+      emitter.off("close", done)
+      resume(Effect.void)
+    }
+    emitter.on("drain", done)
+    emitter.on("close", done)
+    return Effect.sync(() => {
+      emitter.off("drain", done)
+      emitter.off("close", done)
+    })
+  })
+
+/**
+ * Where exceljs's streaming writer puts a sheet's XML: its own buffer writes
+ * into the zip's input stream (a `readable-stream` 2 PassThrough) without
+ * waiting for it, so a sheet written faster than it is compressed piles up
+ * there (100k rows: +200 MB). That stream's own `needDrain` gives the writer
+ * the wait it lacks. Undefined if exceljs is ever built otherwise (then only
+ * the output is waited for).
+ */
+export const sheetInput = (sheet: object): Drainable | undefined => {
+  const buffer: unknown = Reflect.get(sheet, "stream")
+  const pipes: unknown = Predicate.isObject(buffer) ? Reflect.get(buffer, "pipes") : undefined
+  const input: unknown = Array.isArray(pipes) ? pipes[0] : undefined
+  if (!(input instanceof EventEmitter)) return undefined
+  const state: unknown = Reflect.get(input, "_writableState")
+  if (!Predicate.isObject(state) || !Predicate.isBoolean(Reflect.get(state, "needDrain"))) return undefined
+  return { needsDrain: () => Reflect.get(state, "needDrain") === true, emitter: input }
+}
+
+/**
+ * The workbook of `rows` under `columns`, as bytes while it is written: each
+ * page of rows (a chunk of the stream) is written as it comes, and the next one
+ * is read once the zip has compressed it and the reader has taken the bytes so
+ * far, so memory stays flat whatever the number of rows. Fails with the rows'
+ * error, or {@link XlsxWriteFailed}.
+ *
+ * @example
+ * ```ts
+ * const bytes = Xlsx.stream(Xlsx.columns(head.fields, head.stages, head.members), rows)
+ * HttpServerResponse.stream(bytes, { contentType: Xlsx.contentType })
+ * ```
+ */
+export const stream = <E>(
+  sheetColumns: ReadonlyArray<XlsxColumn>,
+  rows: Stream.Stream<ResponseRow, E>
+): Stream.Stream<Uint8Array, E | XlsxWriteFailed> =>
+  Stream.unwrap(
+    Effect.map(
+      // Loaded on the first export: no process pays for exceljs before it is used.
+      Effect.tryPromise({ try: () => import("exceljs"), catch: (cause) => new XlsxWriteFailed({ cause }) }),
+      ({ default: ExcelJS }) => {
+        const out = new PassThrough()
+        const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+          stream: out,
+          // Inline strings: shared strings would keep every distinct text in memory until the end.
+          useSharedStrings: false,
+          useStyles: true
+        })
+        const sheet = workbook.addWorksheet("Responses", { views: [{ state: "frozen", ySplit: 1 }] })
+        sheet.columns = sheetColumns.map((column) => ({
+          width: column.width,
+          ...(column.numFmt === undefined ? {} : { style: { numFmt: column.numFmt } })
+        }))
+        const output: Drainable = { needsDrain: () => out.writableNeedDrain && !out.destroyed, emitter: out }
+        const write = Effect.gen(function* () {
+          const header = sheet.addRow(sheetColumns.map((column) => column.header))
+          header.font = { bold: true }
+          header.commit()
+          yield* Stream.runForEachArray(rows, (page) =>
+            Effect.suspend(() => {
+              for (const response of page) sheet.addRow(sheetColumns.map((column) => column.cell(response))).commit()
+              const input = sheetInput(sheet)
+              return input === undefined ? drained(output) : Effect.andThen(drained(input), drained(output))
+            })
+          )
+          sheet.commit()
+          yield* Effect.tryPromise({ try: () => workbook.commit(), catch: (cause) => new XlsxWriteFailed({ cause }) })
+        })
+        return Stream.fromAsyncIterable<Uint8Array, XlsxWriteFailed>(
+          out,
+          (cause) => new XlsxWriteFailed({ cause })
+        ).pipe(
+          Stream.merge(Stream.fromEffectDrain(write), { haltStrategy: "left" }),
+          Stream.ensuring(Effect.sync(() => out.destroy()))
+        )
+      }
+    )
+  )
