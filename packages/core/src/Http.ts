@@ -28,6 +28,7 @@ import { FormsHandlers } from "./http/handlers/FormsHandlers.ts"
 import { GenerateHandlers } from "./http/handlers/GenerateHandlers.ts"
 import { MembersHandlers } from "./http/handlers/MembersHandlers.ts"
 import { ResponsesHandlers } from "./http/handlers/ResponsesHandlers.ts"
+import { InsightsHandlers } from "./http/handlers/InsightsHandlers.ts"
 import { StagesHandlers } from "./http/handlers/StagesHandlers.ts"
 import { WorkspaceHandlers } from "./http/handlers/WorkspaceHandlers.ts"
 import { WebhooksHandlers } from "./http/handlers/WebhooksHandlers.ts"
@@ -476,7 +477,8 @@ export const layer = (options: HttpOptions = {}) => {
           EmailsHandlers,
           ApiKeysHandlers,
           InvitationsHandlers,
-          WorkspaceHandlers
+          WorkspaceHandlers,
+          InsightsHandlers
         ).pipe(Layer.provide([AuthenticationLive.pipe(Layer.provide(limiter)), RequestErrorsLive]))
       )
     ),

@@ -17,6 +17,8 @@ import { Files } from "./files/Files.ts"
 import { Images } from "./files/Images.ts"
 import { FormNotifications } from "./outbox/FormNotifications.ts"
 import { Forms } from "./forms/Forms.ts"
+import { FormSummaries } from "./insights/FormSummaries.ts"
+import { PageCounts } from "./insights/PageCounts.ts"
 import { Invitations } from "./identity/Invitations.ts"
 import { EmailReplies } from "./email/EmailReplies.ts"
 import { EmailTokens } from "./email/EmailTokens.ts"
@@ -47,6 +49,8 @@ export type Services =
   | EmailReplies
   | RespondentEmails
   | Forms
+  | FormSummaries
+  | PageCounts
   | Invitations
   | Members
   | Notes
@@ -93,7 +97,9 @@ export const layer: Layer.Layer<Services, never, SqlClient.SqlClient | BlobStore
   Webhooks.layer,
   Workspaces.layer,
   FormNotifications.layer,
-  Sessions.layer
+  Sessions.layer,
+  FormSummaries.layer,
+  PageCounts.layer
 ).pipe(Layer.provideMerge(middle), (core) =>
   Layer.mergeAll(EmailReplies.layer, Invitations.layer).pipe(Layer.provideMerge(core))
 )

@@ -145,6 +145,8 @@ const routes: ReadonlyArray<Route> = [
   { method: "GET", path: "/forms/:form/responses" },
   { method: "GET", path: "/forms/:form/responses.csv" },
   { method: "GET", path: "/forms/:form/responses.xlsx" },
+  { method: "GET", path: "/forms/:form/summary" },
+  { method: "GET", path: "/forms/:form/summary.csv" },
   { method: "POST", path: "/forms/:form/responses", body: (f) => ({ values: validAnswers(f) }) },
   { method: "GET", path: "/responses/:response" },
   {
@@ -243,7 +245,10 @@ const bodyRoutes = routes
 /** The routes that take a query string. */
 const listRoutes = routes
   .map((r, i) => [r, i] as const)
-  .filter(([r]) => r.method === "GET" && /\/(responses|responses\.csv|responses\.xlsx|deliveries)$/.test(r.path))
+  .filter(
+    ([r]) =>
+      r.method === "GET" && /\/(responses|responses\.csv|responses\.xlsx|summary|summary\.csv|deliveries)$/.test(r.path)
+  )
   .map(([, i]) => i)
 
 const validId = (f: Fixture, p: Placeholder): string =>

@@ -166,6 +166,7 @@ for (const target of databaseTargets) {
         "generate_form",
         "get_delivery_log",
         "get_form",
+        "get_form_summary",
         "get_response",
         "get_translation",
         "get_workspace_settings",
@@ -493,6 +494,36 @@ for (const target of databaseTargets) {
       expect(await refused(other, "get_translation", { formId: form.id, language: "de" })).toBe(
         `form ${form.id} not found`
       )
+    })
+
+    it("summarizes a form's answers for a viewer, with the list's filters; another workspace is refused", async () => {
+      const owner = await as(seed.keys.owner)
+      const viewer = await as(seed.keys.viewer)
+      const other = await as(seed.keys.other)
+      const form = await publishedForm(owner, "Summary form")
+      for (const [name, problem] of [
+        ["Ann", "The invoice is wrong"],
+        ["Bob", "Invoice missing"]
+      ] as const) {
+        const created = await api("POST", `/forms/${form.id}/responses`, {
+          values: {
+            [form.fields[0].id]: name,
+            [form.fields[1].id]: `${name.toLowerCase()}@example.com`,
+            [form.fields[2].id]: problem
+          }
+        })
+        expect(created.status).toBe(201)
+      }
+      const report = await call(viewer, "get_form_summary", { formId: form.id, texts: 1 })
+      expect(report).toMatchObject({ form: { id: form.id }, computedFrom: "tallies", totals: { responses: 2 } })
+      const problem = report.questions.find((q: Json) => q.label === "Problem")
+      expect(problem).toMatchObject({ kind: "texts", answered: 2 })
+      expect(problem.words[0]).toEqual({ word: "invoice", count: 2 })
+      expect(problem.latest).toHaveLength(1)
+      const searched = await call(viewer, "get_form_summary", { formId: form.id, q: "ann@" })
+      expect(searched).toMatchObject({ computedFrom: "responses", totals: { responses: 1 } })
+      expect(await refused(viewer, "get_form_summary", { formId: form.id, texts: 99 })).toMatch(/texts/)
+      expect(await refused(other, "get_form_summary", { formId: form.id })).toBe(`form ${form.id} not found`)
     })
 
     it("a key of another workspace sees none of the first workspace's forms or responses", async () => {

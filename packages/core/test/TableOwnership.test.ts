@@ -31,6 +31,9 @@ const owners: Readonly<Record<string, string>> = {
   activities: "cases",
   form_response_counts: "cases",
   form_tags: "cases",
+  // Written by the triggers of migration 0029 as responses change; read by insights/FormSummaries.ts.
+  answer_tallies: "insights",
+  page_counts: "insights",
   files: "files",
   images: "files",
   events: "outbox",

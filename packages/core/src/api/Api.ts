@@ -35,6 +35,7 @@ import {
 } from "../cases/Responses.ts"
 import { CreateStageInput, ReorderStagesInput, Stage, UpdateStageInput } from "../forms/Stages.ts"
 import { WorkspaceSettings } from "../forms/WorkspaceSettings.ts"
+import { FormSummaryReport } from "../insights/FormSummaries.ts"
 import { CreatedSubscription, SubscribeInput, Subscription, UpdateSubscriptionInput } from "../outbox/Webhooks.ts"
 import { Delivery, DeliveryLog } from "../outbox/Deliveries.ts"
 import { PingResult } from "../outbox/TestPing.ts"
@@ -634,6 +635,46 @@ export class WorkspaceGroup extends HttpApiGroup.make("workspace").add(
   )
 ) {}
 
+/** A form's summary (query string): the response list's filters, and how many text answers to show. */
+export const SummaryQuery = Schema.Struct({
+  q: ResponseListQuery.fields.q,
+  stage: ResponseListQuery.fields.stage,
+  assignee: ResponseListQuery.fields.assignee,
+  tag: ResponseListQuery.fields.tag,
+  from: ResponseListQuery.fields.from,
+  to: ResponseListQuery.fields.to,
+  status: ResponseListQuery.fields.status,
+  texts: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 50 }))).annotate({
+    description: "The latest answers shown per text question (0–50, default 10)."
+  })
+})
+export type SummaryQuery = typeof SummaryQuery.Type
+
+/** What the answers say (extension): a form's summary. */
+export class InsightsGroup extends HttpApiGroup.make("insights").add(
+  HttpApiEndpoint.get("summary", "/forms/:formId/summary", {
+    params: FormIdParams,
+    query: SummaryQuery,
+    success: FormSummaryReport,
+    error: NotFound
+  }).annotate(
+    OpenApi.Description,
+    "Extension: the summary of a form's responses with the list's filters: totals (views, starts, responses, " +
+      "completion rate and median time), the public page's drop-off funnel, and per question the counts and " +
+      "shares of choices, the distribution and statistics of numbers (NPS score), matrix rows, ranking places, " +
+      "dates per month, and the latest text answers with their frequent words."
+  ),
+  HttpApiEndpoint.get("summaryCsv", "/forms/:formId/summary.csv", {
+    params: FormIdParams,
+    query: SummaryQuery,
+    success: Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/csv" })),
+    error: NotFound
+  }).annotate(
+    OpenApi.Description,
+    "Extension: the same summary as CSV, one figure per line (`section,question,item,count,percent`)."
+  )
+) {}
+
 /**
  * The whole API, under `/api`.
  *
@@ -659,6 +700,7 @@ export class Api extends HttpApi.make("qforms")
   .add(EmailsGroup)
   .add(ApiKeysGroup)
   .add(WorkspaceGroup)
+  .add(InsightsGroup)
   .prefix("/api")
   .middleware(RequestErrors)
   .middleware(Authentication)

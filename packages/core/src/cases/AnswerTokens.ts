@@ -40,7 +40,13 @@ export const AnswerState = Schema.Struct({
   /** The tag of the form's access code, once the respondent typed it (`pages/AccessCodes.ts`). */
   access: Schema.optionalKey(Schema.String),
   /** The language the respondent answers in (`pages/Voice.ts`): the page keeps speaking it. */
-  language: Schema.optionalKey(Schema.String)
+  language: Schema.optionalKey(Schema.String),
+  /**
+   * How far the page counts (`insights/PageCounts.ts`) have counted this
+   * respondent: -1 once started, then the index of the furthest question
+   * answered. Absent before the start.
+   */
+  counted: Schema.optionalKey(Schema.Int)
 }).annotate({ identifier: "AnswerState" })
 export type AnswerState = typeof AnswerState.Type
 

@@ -96,6 +96,8 @@ export class Responses extends Context.Service<
         readonly form?: SubmittedForm | undefined
         /** The language the answers were given in (the page's); else the input's `language`. */
         readonly language?: string | undefined
+        /** When the respondent opened the page (its answer token's): the summary's time to complete. */
+        readonly startedAt?: Date | undefined
       }
     ) => Effect.Effect<ResponseRow, FormNotFound | Conflict | InvalidInput | Forbidden | SqlError.SqlError>
     /**
@@ -179,11 +181,19 @@ export class Responses extends Context.Service<
           readonly partialId?: number | undefined
           readonly form?: SubmittedForm | undefined
           readonly language?: string | undefined
+          readonly startedAt?: Date | undefined
         } = {}
       ) {
         const language = options.language ?? input.language ?? null
         yield* Actors.requireSubmit(actor)
         const now = new Date(yield* Clock.currentTimeMillis)
+        // A start later than now or over a day before (an answer token lives a day) is not one to measure by.
+        const startedAt =
+          options.startedAt !== undefined &&
+          options.startedAt.getTime() <= now.getTime() &&
+          now.getTime() - options.startedAt.getTime() <= 24 * 60 * 60 * 1000
+            ? options.startedAt
+            : null
         const form = yield* openForm(actor, formId, options.form)
         const closing = ResponseLimits.pastClosing(form.settings, now.getTime())
         if (closing !== undefined) return yield* ResponseLimits.refusal(closing)
@@ -270,7 +280,7 @@ export class Responses extends Context.Service<
             update responses set contact_id = ${contactId}, submitted_at = ${now}, updated_at = ${now},
               name = ${name}, email = ${respondent.email}, source = ${source}, answers = ${JSON.stringify(values)}::jsonb,
               search_text = lower(array_to_string(tags, ' ')) || ${"\n"} || ${text.slice(text.indexOf("\n") + 1)},
-              finished = true, language = ${language}
+              finished = true, language = ${language}, started_at = ${startedAt}
             where workspace_id = ${actor.workspaceId} and form_id = ${formId} and id = ${options.partialId}
               and not finished
             returning ${sql.literal(columns)}`
@@ -318,10 +328,11 @@ export class Responses extends Context.Service<
               inTransaction ? sql`select 1 as held` : forms.holdForSubmissionNow(actor.workspaceId, formId)
             }), response as (
               insert into responses (id, workspace_id, form_id, contact_id, submitted_at, updated_at, name, email,
-                tags, source, answers, search_text, language)
+                tags, source, answers, search_text, language, started_at)
               overriding system value
               select ${id}, ${actor.workspaceId}, ${formId}, ${contactId}, ${now}, ${now}, ${name},
-                ${respondent.email}, ${[]}::text[], ${source}, ${JSON.stringify(values)}::jsonb, ${text}, ${language}
+                ${respondent.email}, ${[]}::text[], ${source}, ${JSON.stringify(values)}::jsonb, ${text}, ${language},
+                ${startedAt}::timestamptz
               from held
               returning ${sql.literal(columns)}
             ), ${sql.csv(writes)}

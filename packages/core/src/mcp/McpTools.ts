@@ -20,7 +20,8 @@ import { AddNoteInput, Note, Notes } from "../cases/Notes.ts"
 import { ResponseDetail, Responses, UpdateResponseInput, UpdateResponseResult } from "../cases/Responses.ts"
 import { Stage, Stages } from "../forms/Stages.ts"
 import { Subscription, Webhooks } from "../outbox/Webhooks.ts"
-import { DeliveryLogQuery, ResponseList, ResponseListQuery, SubscriptionId } from "../api/Api.ts"
+import { DeliveryLogQuery, ResponseList, ResponseListQuery, SubscriptionId, SummaryQuery } from "../api/Api.ts"
+import { FormSummaries, FormSummaryReport } from "../insights/FormSummaries.ts"
 import { ImageList, Images } from "../files/Images.ts"
 import { WorkspaceSettings, WorkspaceSettingsStore } from "../forms/WorkspaceSettings.ts"
 import * as Translations from "../forms/Translations.ts"
@@ -158,6 +159,7 @@ export const makeTools = Effect.gen(function* () {
   const workspaceSettings = yield* WorkspaceSettingsStore
   const images = yield* Images
   const translator = yield* FormTranslator.make
+  const summaries = yield* FormSummaries
 
   const Language = LanguageTag.annotate({ description: "A BCP 47 language tag: de, fr, pt-BR, zh-Hans, ar, …" })
 
@@ -238,6 +240,26 @@ export const makeTools = Effect.gen(function* () {
           to: to === undefined ? undefined : new Date(to),
           flat: flat === true,
           limit: limit ?? defaultPage
+        })
+    }),
+    define("get_form_summary", {
+      title: "Summarize a form's answers",
+      description:
+        "Summarizes a form's responses instead of listing them: totals (page views, starts, responses, completion " +
+        "rate, median time to complete), the drop-off funnel of the public page, and per question the count and " +
+        "share of each choice (Other included), the mean, median, percentiles and distribution of numbers with the " +
+        "NPS score, matrix rows, the average place of ranked choices, dates per month, and the latest text answers " +
+        "with their most frequent words. Takes list_responses' filters (`q`, `stage`, `assignee`, `tag`, `from`, " +
+        "`to`, `status`) and `texts` (latest answers per text question, 0–50, default 10). Use it to answer " +
+        '"what do people say" or "how many chose X" without paging through responses.',
+      input: Schema.Struct({ formId: FormId, ...SummaryQuery.fields }),
+      output: FormSummaryReport,
+      write: false,
+      run: (actor, { formId, from, to, ...filter }) =>
+        summaries.summarize(actor, formId, {
+          ...filter,
+          from: from === undefined ? undefined : new Date(from),
+          to: to === undefined ? undefined : new Date(to)
         })
     }),
     define("get_response", {

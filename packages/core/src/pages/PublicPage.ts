@@ -47,6 +47,7 @@ import { Forms, type FormWithFields } from "../forms/Forms.ts"
 import type { Theme } from "../forms/Theme.ts"
 import { WorkspaceSettingsStore } from "../forms/WorkspaceSettings.ts"
 import { PublicSubmitInput, Responses } from "../cases/Responses.ts"
+import { PageCounts } from "../insights/PageCounts.ts"
 import * as Summaries from "../cases/Summaries.ts"
 import { domainResponse } from "../web/ApiErrors.ts"
 import * as RateLimit from "../web/RateLimit.ts"
@@ -178,6 +179,7 @@ export const layer = (options: PublicPageOptions = {}) =>
       const images = yield* Images
       const responses = yield* Responses
       const tokens = yield* AnswerTokens
+      const pageCounts = yield* PageCounts
       const frameAncestors = options.frameAncestors
       yield* Effect.orDie(Schema.decodeUnknownEffect(Schema.Array(FrameAncestor))(frameAncestors ?? []))
       const submissionConfig = options.submissionRateLimit ?? defaultSubmissionRateLimit
@@ -731,6 +733,7 @@ export const layer = (options: PublicPageOptions = {}) =>
           const { form, workspaceId, shown, voice } = found.success
           const sent = yield* sentBefore(request, shown, voice)
           if (sent !== undefined) return sent
+          yield* pageCounts.add(workspaceId, form.id, "view")
           const hidden = hiddenFromUrl(form, request.url)
           const prefill = prefillFromUrl(form, request.url)
           const linked = form.settings.skipPrefilled === true ? Object.keys(prefill) : []
@@ -806,7 +809,7 @@ export const layer = (options: PublicPageOptions = {}) =>
               form.id,
               { values: state.values, hidden: hiddenOf(form, state) },
               "form",
-              { partialId: state.partialId, form, language: voice.language }
+              { partialId: state.partialId, form, language: voice.language, startedAt: new Date(state.startedAt) }
             )
             .pipe(
               Effect.flatMap((response) => {
@@ -851,19 +854,47 @@ export const layer = (options: PublicPageOptions = {}) =>
         })
 
       /**
-       * After the answers of a step were taken (the question at `index` last): the next question on the path,
+       * Counts a respondent's progress for the summary's funnel (`PageCounts`),
+       * once each however often they go back: the start (the first step past
+       * the first screen), then each question of `step` further than the token
+       * has counted. Answers the state with how far it has counted.
+       */
+      const counted = (found: Found, state: AnswerState, step: ReadonlyArray<Field>) =>
+        Effect.gen(function* () {
+          const { form, workspaceId } = found
+          let reached = state.counted
+          if (reached === undefined) {
+            yield* pageCounts.add(workspaceId, form.id, "start")
+            reached = -1
+          }
+          for (const field of step) {
+            const at = form.fields.findIndex((f) => f.id === field.id)
+            if (at > reached) {
+              yield* pageCounts.add(workspaceId, form.id, field.id)
+              reached = at
+            }
+          }
+          return reached === state.counted ? state : { ...state, counted: reached }
+        })
+
+      /**
+       * After the answers of a step were taken (the questions of `step`, in order): the next question on the path,
        * with the answers so far kept as a partial response (not a bot's: the honeypot is empty); or, at the end,
        * the submission.
        */
       const goOn = (
         request: HttpServerRequest.HttpServerRequest,
         found: Found,
-        answered: AnswerState,
+        given: AnswerState,
         input: StepInput,
-        index: number
+        step: ReadonlyArray<Field>
       ) =>
         Effect.gen(function* () {
-          const following = nextAsked(found.form, answered, found.form.fields[index]!.id)
+          const last = step.at(-1)!
+          const index = found.form.fields.findIndex((f) => f.id === last.id)
+          // A bot's step (its honeypot filled) counts for nothing.
+          const answered = input.honeypot === "" ? yield* counted(found, given, step) : given
+          const following = nextAsked(found.form, answered, last.id)
           if (following === undefined) return yield* submitFromPage(request, found, answered, input, index)
           const next = input.honeypot === "" ? yield* saveProgress(request, found, answered) : answered
           return yield* questionPage(
@@ -936,9 +967,16 @@ export const layer = (options: PublicPageOptions = {}) =>
           const indexOf = (field: Field) => fields.findIndex((f) => f.id === field.id)
           if (input.at === "welcome") {
             if (input.action === "lang") return yield* welcomePage(shown, voice, state)
-            const first = firstAsked(form, state)
-            if (first === undefined) return yield* submitFromPage(request, found, state, input, -1)
-            return yield* questionPage(shown, voice, state, indexOf(first), enteredOf(state.values[String(first.id)]))
+            const started = input.honeypot === "" ? yield* counted(found, state, []) : state
+            const first = firstAsked(form, started)
+            if (first === undefined) return yield* submitFromPage(request, found, started, input, -1)
+            return yield* questionPage(
+              shown,
+              voice,
+              started,
+              indexOf(first),
+              enteredOf(started.values[String(first.id)])
+            )
           }
           const index = fields.findIndex((f) => String(f.id) === input.at)
           if (index === -1) return yield* welcomePage(shown, voice, state, voice.say("page.formChanged"))
@@ -994,7 +1032,7 @@ export const layer = (options: PublicPageOptions = {}) =>
                 }
               })
             }
-            return yield* goOn(request, found, { ...state, values }, input, indexOf(asked.at(-1)!))
+            return yield* goOn(request, found, { ...state, values }, input, asked)
           }
           if (field.type === "file" && input.upload !== undefined && Result.isFailure(input.upload)) {
             return yield* questionPage(shown, voice, state, index, enteredOf(state.values[String(field.id)]), {
@@ -1033,7 +1071,7 @@ export const layer = (options: PublicPageOptions = {}) =>
             found,
             { ...state, values: withAnswer(state.values, field, checked.success) },
             input,
-            index
+            [form.fields[index]!]
           )
         }).pipe(
           Effect.catchTag("StepRefused", (refused) =>

@@ -29,6 +29,19 @@ alter table activities add constraint activities_response_id_fkey FOREIGN KEY (r
 CREATE UNIQUE INDEX activities_pkey ON activities USING btree (id);
 CREATE INDEX activities_response ON activities USING btree (response_id, id DESC);
 
+create table answer_tallies (
+  workspace_id integer not null,
+  form_id integer not null,
+  day date not null,
+  field_id integer not null,
+  key text not null,
+  shard smallint not null,
+  count bigint not null
+);
+alter table answer_tallies add constraint answer_tallies_form_id_fkey FOREIGN KEY (form_id) REFERENCES forms(id) ON DELETE CASCADE;
+alter table answer_tallies add constraint answer_tallies_pkey PRIMARY KEY (form_id, day, field_id, key, shard);
+CREATE UNIQUE INDEX answer_tallies_pkey ON answer_tallies USING btree (form_id, day, field_id, key, shard);
+
 create table api_keys (
   id integer not null generated always as identity,
   workspace_id integer not null,
@@ -290,6 +303,18 @@ alter table notification_channels add constraint notification_channels_workspace
 CREATE INDEX notification_channels_form ON notification_channels USING btree (form_id, "position");
 CREATE UNIQUE INDEX notification_channels_pkey ON notification_channels USING btree (id);
 
+create table page_counts (
+  workspace_id integer not null,
+  form_id integer not null,
+  day date not null,
+  step text not null,
+  count bigint not null
+);
+alter table page_counts add constraint page_counts_form_id_fkey FOREIGN KEY (form_id) REFERENCES forms(id) ON DELETE CASCADE;
+alter table page_counts add constraint page_counts_pkey PRIMARY KEY (form_id, day, step);
+alter table page_counts add constraint page_counts_step_check CHECK ((char_length(step) <= 20));
+CREATE UNIQUE INDEX page_counts_pkey ON page_counts USING btree (form_id, day, step);
+
 create table password_resets (
   token_hash text not null,
   account_id integer not null,
@@ -383,7 +408,8 @@ create table responses (
   answers jsonb not null,
   search_text text not null,
   finished boolean not null default true,
-  language text
+  language text,
+  started_at timestamp with time zone
 );
 alter table responses add constraint responses_assignee_id_fkey FOREIGN KEY (assignee_id) REFERENCES accounts(id) ON DELETE SET NULL;
 alter table responses add constraint responses_contact_id_fkey FOREIGN KEY (contact_id) REFERENCES contacts(id) ON DELETE SET NULL;
@@ -398,6 +424,9 @@ CREATE INDEX responses_partial ON responses USING btree (updated_at) WHERE (NOT 
 CREATE UNIQUE INDEX responses_pkey ON responses USING btree (id);
 CREATE INDEX responses_search ON responses USING gin (search_text gin_trgm_ops);
 CREATE INDEX responses_tags ON responses USING gin (tags);
+CREATE TRIGGER responses_tallies_deleted AFTER DELETE ON responses REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION qforms_tallies_deleted();
+CREATE TRIGGER responses_tallies_inserted AFTER INSERT ON responses REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION qforms_tallies_inserted();
+CREATE TRIGGER responses_tallies_updated AFTER UPDATE ON responses REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION qforms_tallies_updated();
 
 create table sessions (
   id_hash text not null,
@@ -522,6 +551,53 @@ AS $function$
     end
     $function$;
 
+CREATE OR REPLACE FUNCTION qforms_answer_keys(type text, v jsonb)
+ RETURNS SETOF text
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+      select 'a' where case jsonb_typeof(v)
+        when 'string' then btrim(v #>> '{}') <> ''
+        when 'array' then jsonb_array_length(v) > 0
+        when 'object' then v <> '{}'::jsonb
+        when 'null' then false
+        else true end
+      union all
+      select 'c:' || left(v #>> '{}', 200) where type = 'select' and jsonb_typeof(v) = 'string'
+      union all
+      select 'c:' || left(e, 200)
+      from jsonb_array_elements_text(case when type = 'checkboxes' and jsonb_typeof(v) = 'array' then v
+        else '[]'::jsonb end) as e
+      union all
+      select 'c:' || (v #>> '{}') where type in ('yes_no', 'legal') and jsonb_typeof(v) = 'boolean'
+      union all
+      select 'c:' || case when v ? 'fileId' then 'drawn' else 'typed' end
+      where type = 'signature' and jsonb_typeof(v) = 'object'
+      union all
+      select 'n:' || (v #>> '{}')
+      where type in ('number', 'rating', 'nps', 'opinion_scale', 'slider') and jsonb_typeof(v) = 'number'
+      union all
+      select 'm:' || left(r.key, 200) || chr(31) || left(c, 200)
+      from jsonb_each(case when type = 'matrix' and jsonb_typeof(v) = 'object' then v else '{}'::jsonb end) as r
+      cross join lateral jsonb_array_elements_text(case jsonb_typeof(r.value)
+        when 'array' then r.value when 'string' then jsonb_build_array(r.value) else '[]'::jsonb end) as c
+      union all
+      select 'm:' || left(r.key, 200)
+      from jsonb_each(case when type = 'matrix' and jsonb_typeof(v) = 'object' then v else '{}'::jsonb end) as r
+      where case jsonb_typeof(r.value) when 'array' then jsonb_array_length(r.value) > 0
+        when 'string' then true else false end
+      union all
+      select 'r:' || left(e.value, 200) || chr(31) || e.n
+      from jsonb_array_elements_text(case when type = 'ranking' and jsonb_typeof(v) = 'array' then v
+        else '[]'::jsonb end) with ordinality as e(value, n)
+      union all
+      select 'd:' || left(v #>> '{}', 7)
+      where type in ('date', 'datetime') and jsonb_typeof(v) = 'string' and (v #>> '{}') ~ '^[0-9]{4}-[0-9]{2}'
+      union all
+      select 'h:' || left(v #>> '{}', 2)
+      where type = 'time' and jsonb_typeof(v) = 'string' and (v #>> '{}') ~ '^[0-9]{2}:'
+    $function$;
+
 CREATE OR REPLACE FUNCTION qforms_credentials_changed()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -554,6 +630,95 @@ AS $function$
         'form:' || changed.workspace_id || ':' || form_id);
       return null;
     end
+    $function$;
+
+CREATE OR REPLACE FUNCTION qforms_tallies_deleted()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    declare
+      pick smallint := floor(random() * 8);
+    begin
+      insert into answer_tallies (workspace_id, form_id, day, field_id, key, shard, count)
+      select r.workspace_id, r.form_id, (r.submitted_at at time zone 'UTC')::date, k.field_id, k.key, pick,
+        -count(*)
+      from old_rows as r
+      cross join lateral qforms_tally_keys(r.form_id, r.answers, r.source, r.started_at, r.submitted_at) as k
+      where r.finished and exists (select 1 from forms as f where f.id = r.form_id)
+      group by 1, 2, 3, 4, 5
+      order by 2, 3, 4, 5
+      on conflict (form_id, day, field_id, key, shard) do update set count = answer_tallies.count + excluded.count;
+      return null;
+    end
+    $function$;
+
+CREATE OR REPLACE FUNCTION qforms_tallies_inserted()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    declare
+      pick smallint := floor(random() * 8);
+    begin
+      insert into answer_tallies (workspace_id, form_id, day, field_id, key, shard, count)
+      select r.workspace_id, r.form_id, (r.submitted_at at time zone 'UTC')::date, k.field_id, k.key, pick, count(*)
+      from new_rows as r
+      cross join lateral qforms_tally_keys(r.form_id, r.answers, r.source, r.started_at, r.submitted_at) as k
+      where r.finished
+      group by 1, 2, 3, 4, 5
+      order by 2, 3, 4, 5
+      on conflict (form_id, day, field_id, key, shard) do update set count = answer_tallies.count + excluded.count;
+      return null;
+    end
+    $function$;
+
+CREATE OR REPLACE FUNCTION qforms_tallies_updated()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    declare
+      pick smallint := floor(random() * 8);
+    begin
+      insert into answer_tallies (workspace_id, form_id, day, field_id, key, shard, count)
+      select r.workspace_id, r.form_id, (r.submitted_at at time zone 'UTC')::date, k.field_id, k.key, pick,
+        sum(r.delta)
+      from (
+        select o.workspace_id, o.form_id, o.submitted_at, o.answers, o.source, o.started_at, -1 as delta
+        from old_rows as o join new_rows as n on n.id = o.id
+        where o.finished and row(o.form_id, o.answers, o.finished, o.submitted_at, o.started_at, o.source)
+          is distinct from row(n.form_id, n.answers, n.finished, n.submitted_at, n.started_at, n.source)
+        union all
+        select n.workspace_id, n.form_id, n.submitted_at, n.answers, n.source, n.started_at, 1 as delta
+        from new_rows as n join old_rows as o on o.id = n.id
+        where n.finished and row(o.form_id, o.answers, o.finished, o.submitted_at, o.started_at, o.source)
+          is distinct from row(n.form_id, n.answers, n.finished, n.submitted_at, n.started_at, n.source)
+      ) as r
+      cross join lateral qforms_tally_keys(r.form_id, r.answers, r.source, r.started_at, r.submitted_at) as k
+      group by 1, 2, 3, 4, 5
+      having sum(r.delta) <> 0
+      order by 2, 3, 4, 5
+      on conflict (form_id, day, field_id, key, shard) do update set count = answer_tallies.count + excluded.count;
+      return null;
+    end
+    $function$;
+
+CREATE OR REPLACE FUNCTION qforms_tally_keys(p_form_id integer, p_answers jsonb, p_source text, p_started timestamp with time zone, p_submitted timestamp with time zone)
+ RETURNS TABLE(field_id integer, key text)
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$
+      select 0, 'n'
+      union all
+      select 0, 's:' || p_source
+      union all
+      select 0, 't:' || (case when d.s < 100 then d.s
+        else round(d.s / power(10, floor(log(d.s)) - 1)) * power(10, floor(log(d.s)) - 1) end)::bigint
+      from (select round(extract(epoch from p_submitted - p_started))::numeric as s) as d
+      where p_started is not null and d.s >= 0
+      union all
+      select f.id, k.key
+      from fields as f
+      cross join lateral qforms_answer_keys(f.type, p_answers -> f.id::text) as k(key)
+      where f.form_id = p_form_id and p_answers ? f.id::text
     $function$;
 
 CREATE OR REPLACE FUNCTION qforms_workspace_settings_changed()

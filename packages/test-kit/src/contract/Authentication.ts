@@ -38,6 +38,8 @@ export const authentication = group("authentication", { transport: true }, (c) =
         ["GET", `/forms/${f}/responses`],
         ["GET", `/forms/${f}/responses.csv`],
         ["GET", `/forms/${f}/responses.xlsx`],
+        ["GET", `/forms/${f}/summary`],
+        ["GET", `/forms/${f}/summary.csv`],
         [
           "POST",
           `/forms/${f}/responses`,

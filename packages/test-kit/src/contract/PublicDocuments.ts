@@ -29,6 +29,8 @@ export const publicDocuments = group("public documents", { transport: true }, (c
       ["POST", "/forms/{}/responses"],
       ["GET", "/forms/{}/responses.csv"],
       ["GET", "/forms/{}/responses.xlsx"],
+      ["GET", "/forms/{}/summary"],
+      ["GET", "/forms/{}/summary.csv"],
       ["GET", "/forms/{}/stages"],
       ["POST", "/forms/{}/stages"],
       ["PUT", "/forms/{}/stages/order"],

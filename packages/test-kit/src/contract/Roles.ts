@@ -60,6 +60,8 @@ export const roles = group("roles", { transport: false }, (c) => {
       `/forms/${f}/responses?flat=1`,
       `/forms/${f}/responses.csv`,
       `/forms/${f}/responses.xlsx`,
+      `/forms/${f}/summary`,
+      `/forms/${f}/summary.csv`,
       `/forms/${f}/stages`,
       `/responses/${all.responseId}`,
       "/members",

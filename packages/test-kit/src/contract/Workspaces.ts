@@ -19,6 +19,8 @@ export const workspaces = group("workspaces", { transport: false }, (c) => {
       ["GET", `/forms/${f}/responses`],
       ["GET", `/forms/${f}/responses.csv`],
       ["GET", `/forms/${f}/responses.xlsx`],
+      ["GET", `/forms/${f}/summary`],
+      ["GET", `/forms/${f}/summary.csv`],
       ["GET", `/forms/${f}/stages`],
       [
         "POST",

@@ -1,0 +1,363 @@
+/**
+ * A form's summary: totals (views, starts, responses, completion rate and
+ * time), the drop-off funnel of its public page, and per question what the
+ * answers say (see `AnswerTallies.ts`), for the response list's filters.
+ *
+ * Computed in the database, never by reading responses into memory:
+ *
+ * - Without filters, or with `from`/`to` on whole UTC days, from the tallies
+ *   kept as responses arrive (`answer_tallies`): a sum over at most one row
+ *   per answer key, day and shard, however many responses there are.
+ * - With any other filter, the same keys counted over the matching responses
+ *   in one aggregate query (`computedFrom: "responses"`).
+ * - Text questions: the latest answers and the frequent words of the latest
+ *   1,000, read newest first along the list's index.
+ * - Views and starts come from the page counts (`PageCounts.ts`) of the days
+ *   of `from`/`to`; the other filters do not apply to them.
+ *
+ * @module
+ */
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import * as SqlClient from "effect/sql/SqlClient"
+import type * as SqlError from "effect/sql/SqlError"
+import type * as Actors from "../identity/Actors.ts"
+import type { AnswerValue } from "../forms/Answers.ts"
+import { byPosition, type Field } from "../forms/Fields.ts"
+import { Forms } from "../forms/Forms.ts"
+import type { FormNotFound, InvalidInput } from "../kernel/Errors.ts"
+import { cell } from "../cases/Csv.ts"
+import type { ResponseFilter } from "../cases/ResponseModels.ts"
+import * as ResponseQueries from "../cases/ResponseQueries.ts"
+import * as Summaries from "../cases/Summaries.ts"
+import {
+  kindOf,
+  medianSeconds,
+  percentOf,
+  QuestionSummary,
+  summarizeQuestions,
+  type Tally,
+  type TextFacts,
+  totalOf
+} from "./AnswerTallies.ts"
+import { frequentWords, stopWords } from "./FrequentWords.ts"
+
+/** The totals of a summary. */
+export const SummaryTotals = Schema.Struct({
+  views: Schema.Int.annotate({ description: "Times the public page was opened (the days of `from`/`to`)." }),
+  starts: Schema.Int.annotate({ description: "Respondents who went past the page's first screen." }),
+  responses: Schema.Int.annotate({ description: "Responses in the summary (all sources)." }),
+  completedOnPage: Schema.Int.annotate({ description: "Of these, submitted through the public page." }),
+  completionRate: Schema.NullOr(Schema.Number).annotate({
+    description: "completedOnPage / starts in percent (one decimal, at most 100); null without starts."
+  }),
+  medianCompletionSeconds: Schema.NullOr(Schema.Number).annotate({
+    description:
+      "Median time from opening the page to submitting, in seconds (to two significant figures); " +
+      "null when no response in the summary came through the page."
+  }),
+  sources: Schema.Record(Schema.String, Schema.Int).annotate({
+    description: "Responses by source: `form` (the public page), `api`, `mcp`, `import`."
+  })
+}).annotate({ identifier: "SummaryTotals" })
+export type SummaryTotals = typeof SummaryTotals.Type
+
+/** One step of the funnel. */
+export const FunnelStep = Schema.Struct({
+  step: Schema.Literals(["view", "start", "question", "complete"]),
+  fieldId: Schema.NullOr(Schema.Int).annotate({ description: "The question's id (step `question`)." }),
+  label: Schema.String,
+  count: Schema.Int,
+  percent: Schema.Number.annotate({ description: "Of the views (of the starts without views), one decimal." })
+}).annotate({ identifier: "FunnelStep" })
+export type FunnelStep = typeof FunnelStep.Type
+
+/** A form's summary. */
+export const FormSummaryReport = Schema.Struct({
+  form: Schema.Struct({ id: Schema.Int, title: Schema.String }),
+  computedFrom: Schema.Literals(["tallies", "responses"]).annotate({
+    description:
+      "`tallies`: kept as responses arrive (no filter, or whole UTC days); `responses`: counted over the " +
+      "responses matching the filters."
+  }),
+  totals: SummaryTotals,
+  funnel: Schema.Array(FunnelStep).annotate({
+    description:
+      "Views, starts, each question answered on the public page (in question order), and submissions through " +
+      "the page: where respondents drop off. Counted per day, without storing who."
+  }),
+  questions: Schema.Array(QuestionSummary)
+}).annotate({ identifier: "FormSummaryReport" })
+export type FormSummaryReport = typeof FormSummaryReport.Type
+
+/** What a summary takes: the list's filters and how many latest answers a text question shows. */
+export interface SummaryOptions extends ResponseFilter {
+  /** Latest answers per text question (0–50, default 10). */
+  readonly texts?: number | undefined
+}
+
+const DAY_MS = 86_400_000
+/** Text answers read for the frequent words: the latest this many per question. */
+const WORDS_FROM = 1_000
+/** Words per text question. */
+const WORDS_SHOWN = 20
+/** A text shown in the summary is cut at this many characters. */
+const TEXT_SHOWN_MAX = 500
+/** Pieces split at spaces and ASCII punctuation (the database's regular expression). */
+const PIECES = "[\\s[:punct:]]+"
+
+/** Whether the tallies answer these filters: none but whole UTC days. */
+export const answeredByTallies = (filter: ResponseFilter): boolean =>
+  (filter.status === undefined || filter.status === "completed") &&
+  (filter.q === undefined || filter.q.trim() === "") &&
+  filter.stage === undefined &&
+  filter.assignee === undefined &&
+  filter.tag === undefined &&
+  (filter.from === undefined || filter.from.getTime() % DAY_MS === 0) &&
+  (filter.to === undefined || filter.to.getTime() % DAY_MS === DAY_MS - 1)
+
+const dayOf = (date: Date) => date.toISOString().slice(0, 10)
+
+const shorten = (text: string) => (text.length > TEXT_SHOWN_MAX ? `${text.slice(0, TEXT_SHOWN_MAX - 1)}…` : text)
+
+/** The funnel from the page counts and the tallies. */
+const funnelOf = (
+  fields: ReadonlyArray<Field>,
+  steps: ReadonlyMap<string, number>,
+  completed: number
+): ReadonlyArray<FunnelStep> => {
+  const views = steps.get("view") ?? 0
+  const starts = steps.get("start") ?? 0
+  const base = views > 0 ? views : starts
+  const step = (kind: FunnelStep["step"], fieldId: number | null, label: string, count: number): FunnelStep => ({
+    step: kind,
+    fieldId,
+    label,
+    count,
+    percent: percentOf(count, base)
+  })
+  return [
+    step("view", null, "Viewed", views),
+    step("start", null, "Started", starts),
+    ...byPosition(fields)
+      .filter((field) => kindOf(field.type) !== undefined)
+      .map((field) => step("question", field.id, field.label, steps.get(String(field.id)) ?? 0)),
+    step("complete", null, "Completed", completed)
+  ]
+}
+
+/**
+ * A summary as CSV: one line per figure (`section,question,item,count,percent`),
+ * totals and funnel first, then each question's choices, values, rows or words
+ * (text answers themselves are not in it; the response export has them).
+ *
+ * @example
+ * ```ts
+ * const csv = summaryCsv(report)
+ * csv.split("\r\n")[0] // "section,question,item,count,percent"
+ * ```
+ */
+export const summaryCsv = (report: FormSummaryReport): string => {
+  const lines: Array<ReadonlyArray<string | number | null>> = [["section", "question", "item", "count", "percent"]]
+  const t = report.totals
+  lines.push(
+    ["totals", "", "views", t.views, null],
+    ["totals", "", "starts", t.starts, null],
+    ["totals", "", "responses", t.responses, null],
+    ["totals", "", "completed on page", t.completedOnPage, t.completionRate],
+    ["totals", "", "median completion seconds", t.medianCompletionSeconds, null]
+  )
+  for (const step of report.funnel) lines.push(["funnel", "", step.label, step.count, step.percent])
+  for (const q of report.questions) {
+    lines.push(["answered", q.label, "", q.answered, null])
+    switch (q.kind) {
+      case "choices":
+        for (const c of [...q.choices, ...(q.other === null ? [] : [q.other])])
+          lines.push(["choice", q.label, c.choice, c.count, c.percent])
+        break
+      case "numbers":
+        for (const [name, value] of [
+          ["mean", q.mean],
+          ["median", q.median],
+          ["p25", q.p25],
+          ["p75", q.p75],
+          ["p90", q.p90],
+          ["min", q.min],
+          ["max", q.max]
+        ] as const)
+          lines.push(["statistic", q.label, name, value, null])
+        for (const bin of q.distribution)
+          lines.push([
+            "distribution",
+            q.label,
+            bin.from === bin.to ? String(bin.from) : `${bin.from}–${bin.to}`,
+            bin.count,
+            bin.percent
+          ])
+        if (q.nps !== null) {
+          lines.push(
+            ["nps", q.label, "score", q.nps.score, null],
+            ["nps", q.label, "promoters", q.nps.promoters, null],
+            ["nps", q.label, "passives", q.nps.passives, null],
+            ["nps", q.label, "detractors", q.nps.detractors, null]
+          )
+        }
+        break
+      case "matrix":
+        for (const row of q.rows)
+          for (const c of row.columns) lines.push(["matrix", q.label, `${row.row}: ${c.choice}`, c.count, c.percent])
+        break
+      case "ranking":
+        for (const item of q.items) lines.push(["average place", q.label, item.choice, item.averagePlace, null])
+        break
+      case "dates":
+        for (const bucket of q.buckets) lines.push([q.unit, q.label, bucket.choice, bucket.count, bucket.percent])
+        break
+      case "texts":
+        for (const word of q.words) lines.push(["word", q.label, word.word, word.count, null])
+        break
+      case "files":
+        if (q.drawn !== undefined) lines.push(["signature", q.label, "drawn", q.drawn, null])
+        if (q.typed !== undefined) lines.push(["signature", q.label, "typed", q.typed, null])
+        break
+    }
+  }
+  return lines.map((cells) => `${cells.map((c) => cell(c === null ? "" : String(c))).join(",")}\r\n`).join("")
+}
+
+/**
+ * Form summaries.
+ *
+ * @example
+ * ```ts
+ * const report = yield* (yield* FormSummaries).summarize(actor, formId, { from: new Date("2026-11-01") })
+ * report.totals.completionRate // 62.5
+ * ```
+ */
+export class FormSummaries extends Context.Service<
+  FormSummaries,
+  {
+    readonly summarize: (
+      actor: Actors.Actor,
+      formId: number,
+      options?: SummaryOptions
+    ) => Effect.Effect<FormSummaryReport, FormNotFound | InvalidInput | SqlError.SqlError>
+  }
+>()("@qforms/core/FormSummaries") {
+  static readonly layer = Layer.effect(
+    FormSummaries,
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const forms = yield* Forms
+      const queries = yield* ResponseQueries.make
+
+      const summarize = Effect.fn("FormSummaries.summarize")(function* (
+        actor: Actors.Actor,
+        formId: number,
+        options: SummaryOptions = {}
+      ) {
+        const { form, where } = yield* queries.prepareList(actor, formId, options)
+        const full = yield* forms.get(actor, formId)
+        const fields = full.fields
+        const workspaceId = actor.workspaceId
+        const fromDay = options.from === undefined ? undefined : dayOf(options.from)
+        const toDay = options.to === undefined ? undefined : dayOf(options.to)
+        const days = sql.and([
+          ...(fromDay === undefined ? [] : [sql`day >= ${fromDay}::date`]),
+          ...(toDay === undefined ? [] : [sql`day <= ${toDay}::date`])
+        ])
+        const tallied = answeredByTallies(options)
+        const tallyRows = tallied
+          ? yield* sql<{ readonly field_id: number; readonly key: string; readonly count: number }>`
+            select field_id, key, sum(count)::int as count from answer_tallies
+            where workspace_id = ${workspaceId} and form_id = ${formId} and ${days}
+            group by field_id, key having sum(count) <> 0`
+          : yield* sql<{ readonly field_id: number; readonly key: string; readonly count: number }>`
+            select k.field_id, k.key, count(*)::int as count
+            from responses
+            cross join lateral qforms_tally_keys(responses.form_id, responses.answers, responses.source,
+              responses.started_at, responses.submitted_at) as k
+            where ${where}
+            group by k.field_id, k.key`
+        const tallies: ReadonlyArray<Tally> = tallyRows.map((r) => ({
+          fieldId: r.field_id,
+          key: r.key,
+          count: Number(r.count)
+        }))
+        const stepRows = yield* sql<{ readonly step: string; readonly count: number }>`
+          select step, sum(count)::int as count from page_counts
+          where workspace_id = ${workspaceId} and form_id = ${formId} and ${days}
+          group by step`
+        const steps = new Map(stepRows.map((r) => [r.step, Number(r.count)]))
+
+        const shown = Math.max(0, Math.min(50, options.texts ?? 10))
+        const languages = [full.settings.language ?? "en", ...Object.keys(full.translations ?? {})]
+        const stop = yield* stopWords(languages)
+        const texts = new Map<number, TextFacts>()
+        for (const field of fields) {
+          if (kindOf(field.type) !== "texts") continue
+          const key = String(field.id)
+          const latest =
+            shown === 0
+              ? []
+              : yield* sql<{ readonly id: number; readonly submitted_at: Date; readonly value: AnswerValue }>`
+                select id, submitted_at, answers -> ${key} as value from responses
+                where ${where} and answers -> ${key} is not null
+                order by submitted_at desc, id desc limit ${shown}`
+          const worded = field.type === "short_text" || field.type === "long_text"
+          const pieces = worded
+            ? yield* sql<{ readonly piece: string; readonly count: number }>`
+                select w as piece, count(*)::int as count from (
+                  select left(answers ->> ${key}, 2000) as t from responses
+                  where ${where} and answers -> ${key} is not null
+                  order by submitted_at desc, id desc limit ${WORDS_FROM}
+                ) as s
+                cross join lateral regexp_split_to_table(lower(s.t), ${PIECES}) as w
+                where w <> ''
+                group by w order by count(*) desc, w limit 400`
+            : []
+          texts.set(field.id, {
+            latest: latest.map((row) => ({
+              responseId: row.id,
+              submittedAt: new Date(row.submitted_at).toISOString(),
+              text: shorten(Summaries.formatAnswer(field, row.value))
+            })),
+            words: frequentWords(
+              pieces.map((p) => [p.piece, Number(p.count)] as const),
+              stop,
+              WORDS_SHOWN
+            )
+          })
+        }
+
+        const responses = totalOf(tallies, "n")
+        const completedOnPage = totalOf(tallies, "s:form")
+        const starts = steps.get("start") ?? 0
+        const sources: Record<string, number> = {}
+        for (const tally of tallies) {
+          if (tally.fieldId === 0 && tally.key.startsWith("s:") && tally.count > 0)
+            sources[tally.key.slice(2)] = tally.count
+        }
+        return {
+          form: { id: form.id, title: form.title },
+          computedFrom: tallied ? ("tallies" as const) : ("responses" as const),
+          totals: {
+            views: steps.get("view") ?? 0,
+            starts,
+            responses,
+            completedOnPage,
+            completionRate: starts === 0 ? null : Math.min(100, percentOf(completedOnPage, starts)),
+            medianCompletionSeconds: medianSeconds(tallies),
+            sources
+          },
+          funnel: funnelOf(fields, steps, completedOnPage),
+          questions: summarizeQuestions(fields, tallies, texts)
+        }
+      })
+
+      return FormSummaries.of({ summarize })
+    })
+  )
+}
