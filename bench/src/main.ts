@@ -6,7 +6,7 @@
  *   npm run bench -- --smoke            each scenario for about a second with tiny counts
  *                                       (results in bench/results/smoke/); exits non-zero
  *                                       only when a scenario fails to run, never for a missed target
- *   npm run bench -- --only api,lists   some scenarios (api, adapters, lists, search, footprint, webhooks, public, mcp, xlsx)
+ *   npm run bench -- --only api,lists   some scenarios (api, adapters, lists, search, footprint, webhooks, public, mcp, xlsx, summary)
  *   npm run bench -- --db pglite        one database (pglite | pg); the other database's rows of the
  *                                       scenarios run are kept from their earlier results/<scenario>.json
  *   npm run bench -- --rounds 4         A/B rounds per pair (default 2; 1 in a smoke run)
@@ -38,6 +38,7 @@ import { lists } from "./scenarios/Lists.ts"
 import { mcp } from "./scenarios/Mcp.ts"
 import { publicPage } from "./scenarios/Public.ts"
 import { search } from "./scenarios/Search.ts"
+import { summaries } from "./scenarios/Summaries.ts"
 import { webhooks } from "./scenarios/Webhooks.ts"
 
 /** In the order of the priorities. */
@@ -50,7 +51,8 @@ const scenarios: ReadonlyArray<Scenario> = [
   webhooks,
   publicPage,
   mcp,
-  xlsxExport
+  xlsxExport,
+  summaries
 ]
 const order = scenarios.map((s) => s.name)
 

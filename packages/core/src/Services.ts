@@ -17,6 +17,7 @@ import { Files } from "./files/Files.ts"
 import { Images } from "./files/Images.ts"
 import { FormNotifications } from "./outbox/FormNotifications.ts"
 import { Forms } from "./forms/Forms.ts"
+import { CaseMetrics } from "./insights/CaseMetrics.ts"
 import { FormSummaries } from "./insights/FormSummaries.ts"
 import { PageCounts } from "./insights/PageCounts.ts"
 import { Invitations } from "./identity/Invitations.ts"
@@ -50,6 +51,7 @@ export type Services =
   | RespondentEmails
   | Forms
   | FormSummaries
+  | CaseMetrics
   | PageCounts
   | Invitations
   | Members
@@ -99,6 +101,7 @@ export const layer: Layer.Layer<Services, never, SqlClient.SqlClient | BlobStore
   FormNotifications.layer,
   Sessions.layer,
   FormSummaries.layer,
+  CaseMetrics.layer,
   PageCounts.layer
 ).pipe(Layer.provideMerge(middle), (core) =>
   Layer.mergeAll(EmailReplies.layer, Invitations.layer).pipe(Layer.provideMerge(core))

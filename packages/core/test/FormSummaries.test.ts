@@ -28,6 +28,7 @@ const fields = [
   { type: "email", label: "Email" },
   { type: "long_text", label: "Note" },
   { type: "signature", label: "Sign" },
+  { type: "matrix", label: "Pick", options: { rows: ["X", "Y"], columns: ["P", "Q"], multiple: true } },
   { type: "statement", label: "Thanks" }
 ]
 
@@ -103,7 +104,8 @@ for (const target of databaseTargets) {
           Arrival: "09:30",
           Email: "ada@example.com",
           Note: "The delivery was late and the delivery box was damaged",
-          Sign: { typedName: "Ada Lovelace", consent: true }
+          Sign: { typedName: "Ada Lovelace", consent: true },
+          Pick: { X: ["P", "Q"], Y: ["Q"] }
         },
         {
           Name: "Grace",
@@ -117,7 +119,8 @@ for (const target of databaseTargets) {
           Order: ["B", "A", "C"],
           Day: "2026-03-02",
           Arrival: "09:05",
-          Note: "Great delivery, fast!"
+          Note: "Great delivery, fast!",
+          Pick: { X: ["P"] }
         },
         {
           Name: "Linus",
@@ -278,6 +281,27 @@ for (const target of databaseTargets) {
       expect(words[0]).toEqual({ word: "delivery", count: 3 })
       expect(words.map((w) => w.word).sort()).toEqual(["box", "damaged", "delivery", "fast", "great", "late"])
       expect(question(report, "Sign")).toMatchObject({ kind: "files", answered: 1, drawn: 0, typed: 1 })
+      expect(question(report, "Pick")).toMatchObject({
+        answered: 2,
+        rows: [
+          {
+            row: "X",
+            answered: 2,
+            columns: [
+              { choice: "P", count: 2, percent: 100 },
+              { choice: "Q", count: 1, percent: 50 }
+            ]
+          },
+          {
+            row: "Y",
+            answered: 1,
+            columns: [
+              { choice: "P", count: 0, percent: 0 },
+              { choice: "Q", count: 1, percent: 100 }
+            ]
+          }
+        ]
+      })
     })
 
     it("counts the same over the responses as the tallies do, and a tag change leaves the tallies alone", async () => {
@@ -421,6 +445,14 @@ for (const target of databaseTargets) {
         sources: { form: 1 }
       })
       expect(report.totals.medianCompletionSeconds).toBeGreaterThanOrEqual(0)
+      // The time to complete counted over the responses (a moment, not a whole day) is the tallies'.
+      const counted = await summary(
+        small.id,
+        `?from=${encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString())}`
+      )
+      expect(counted.computedFrom).toBe("responses")
+      expect(counted.totals).toEqual(report.totals)
+      expect(counted.questions).toEqual(report.questions)
       // The other workspace's counts are its own.
       expect((await api(server, b.keys.owner, "GET", `/forms/${small.id}/summary`)).status).toBe(404)
     })

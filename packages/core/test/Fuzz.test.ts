@@ -147,6 +147,8 @@ const routes: ReadonlyArray<Route> = [
   { method: "GET", path: "/forms/:form/responses.xlsx" },
   { method: "GET", path: "/forms/:form/summary" },
   { method: "GET", path: "/forms/:form/summary.csv" },
+  { method: "GET", path: "/forms/:form/metrics" },
+  { method: "GET", path: "/metrics" },
   { method: "POST", path: "/forms/:form/responses", body: (f) => ({ values: validAnswers(f) }) },
   { method: "GET", path: "/responses/:response" },
   {
@@ -247,7 +249,8 @@ const listRoutes = routes
   .map((r, i) => [r, i] as const)
   .filter(
     ([r]) =>
-      r.method === "GET" && /\/(responses|responses\.csv|responses\.xlsx|summary|summary\.csv|deliveries)$/.test(r.path)
+      r.method === "GET" &&
+      /\/(responses|responses\.csv|responses\.xlsx|summary|summary\.csv|metrics|deliveries)$/.test(r.path)
   )
   .map(([, i]) => i)
 

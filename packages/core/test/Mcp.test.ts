@@ -164,6 +164,7 @@ for (const target of databaseTargets) {
         "create_form",
         "draft_translation",
         "generate_form",
+        "get_case_metrics",
         "get_delivery_log",
         "get_form",
         "get_form_summary",
@@ -524,6 +525,14 @@ for (const target of databaseTargets) {
       expect(searched).toMatchObject({ computedFrom: "responses", totals: { responses: 1 } })
       expect(await refused(viewer, "get_form_summary", { formId: form.id, texts: 99 })).toMatch(/texts/)
       expect(await refused(other, "get_form_summary", { formId: form.id })).toBe(`form ${form.id} not found`)
+      const metrics = await call(viewer, "get_case_metrics", { formId: form.id, interval: "week" })
+      expect(metrics).toMatchObject({ formId: form.id, interval: "week", cases: 2, open: 2, closed: 0 })
+      expect(metrics.firstResponse).toMatchObject({ responded: 0, waiting: 2 })
+      const workspace = await call(viewer, "get_case_metrics", {})
+      expect(workspace.formId).toBeNull()
+      expect(workspace.cases).toBeGreaterThanOrEqual(2)
+      expect(await refused(viewer, "get_case_metrics", { stage: "none" })).toMatch(/formId/)
+      expect(await refused(other, "get_case_metrics", { formId: form.id })).toBe(`form ${form.id} not found`)
     })
 
     it("a key of another workspace sees none of the first workspace's forms or responses", async () => {

@@ -36,6 +36,7 @@ import {
 import { CreateStageInput, ReorderStagesInput, Stage, UpdateStageInput } from "../forms/Stages.ts"
 import { WorkspaceSettings } from "../forms/WorkspaceSettings.ts"
 import { FormSummaryReport } from "../insights/FormSummaries.ts"
+import { CaseMetricsReport, MetricsInterval } from "../insights/CaseMetrics.ts"
 import { CreatedSubscription, SubscribeInput, Subscription, UpdateSubscriptionInput } from "../outbox/Webhooks.ts"
 import { Delivery, DeliveryLog } from "../outbox/Deliveries.ts"
 import { PingResult } from "../outbox/TestPing.ts"
@@ -650,6 +651,19 @@ export const SummaryQuery = Schema.Struct({
 })
 export type SummaryQuery = typeof SummaryQuery.Type
 
+/** A form's case metrics (query string): the response list's filters and the series' periods. */
+export const MetricsQuery = Schema.Struct({
+  ...SummaryQuery.mapFields(({ texts: _, ...fields }) => fields).fields,
+  interval: Schema.optionalKey(MetricsInterval).annotate({
+    description: "The periods of `newPerPeriod` and `closedPerPeriod`: `day` (default) or `week` (from Monday), UTC."
+  })
+})
+export type MetricsQuery = typeof MetricsQuery.Type
+
+/** The workspace's case metrics (query string): the filters that apply across forms. */
+export const WorkspaceMetricsQuery = MetricsQuery.mapFields(({ stage: _, ...fields }) => fields)
+export type WorkspaceMetricsQuery = typeof WorkspaceMetricsQuery.Type
+
 /** What the answers say (extension): a form's summary. */
 export class InsightsGroup extends HttpApiGroup.make("insights").add(
   HttpApiEndpoint.get("summary", "/forms/:formId/summary", {
@@ -672,7 +686,22 @@ export class InsightsGroup extends HttpApiGroup.make("insights").add(
   }).annotate(
     OpenApi.Description,
     "Extension: the same summary as CSV, one figure per line (`section,question,item,count,percent`)."
-  )
+  ),
+  HttpApiEndpoint.get("formMetrics", "/forms/:formId/metrics", {
+    params: FormIdParams,
+    query: MetricsQuery,
+    success: CaseMetricsReport,
+    error: NotFound
+  }).annotate(
+    OpenApi.Description,
+    "Extension: how a form's cases are doing, for the list's filters: open cases by stage and by assignee, new " +
+      "and closed cases per day or week, time to a first response (a member's stage change, assignment, note or " +
+      "e-mail) and time spent in each stage."
+  ),
+  HttpApiEndpoint.get("workspaceMetrics", "/metrics", {
+    query: WorkspaceMetricsQuery,
+    success: CaseMetricsReport
+  }).annotate(OpenApi.Description, "Extension: the same case metrics across every form of the workspace.")
 ) {}
 
 /**

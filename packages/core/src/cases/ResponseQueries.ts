@@ -11,7 +11,7 @@ import * as SqlClient from "effect/sql/SqlClient"
 import type * as Actors from "../identity/Actors.ts"
 import { Forms } from "../forms/Forms.ts"
 import { InvalidInput } from "../kernel/Errors.ts"
-import type { ListOptions } from "./ResponseModels.ts"
+import type { ListOptions, ResponseFilter } from "./ResponseModels.ts"
 import type { Row } from "./ResponseRows.ts"
 
 const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
@@ -48,11 +48,12 @@ export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const forms = yield* Forms
 
-  /** The form's summary and the WHERE clause of a filtered list (keyset cursor included). */
-  const prepareList = Effect.fnUntraced(function* (actor: Actors.Actor, formId: number, options: ListOptions) {
-    const form = yield* forms.getSummary(actor, formId)
-    const cursor = options.cursor === undefined ? undefined : yield* decodeCursor(options.cursor)
-    const conditions = [sql`workspace_id = ${actor.workspaceId}`, sql`form_id = ${formId}`]
+  /**
+   * The conditions of the list's filters on `responses` (columns unqualified), in a workspace and, when
+   * given, one form.
+   */
+  const filterConditions = (workspaceId: number, formId: number | undefined, options: ResponseFilter) => {
+    const conditions = [sql`workspace_id = ${workspaceId}`, ...(formId === undefined ? [] : [sql`form_id = ${formId}`])]
     const status = options.status ?? "completed"
     if (status === "completed") conditions.push(sql`finished`)
     else if (status === "partial") conditions.push(sql`not finished`)
@@ -73,9 +74,17 @@ export const make = Effect.gen(function* () {
     }
     if (options.from !== undefined) conditions.push(sql`submitted_at >= ${options.from}`)
     if (options.to !== undefined) conditions.push(sql`submitted_at <= ${options.to}`)
+    return conditions
+  }
+
+  /** The form's summary and the WHERE clause of a filtered list (keyset cursor included). */
+  const prepareList = Effect.fnUntraced(function* (actor: Actors.Actor, formId: number, options: ListOptions) {
+    const form = yield* forms.getSummary(actor, formId)
+    const cursor = options.cursor === undefined ? undefined : yield* decodeCursor(options.cursor)
+    const conditions = filterConditions(actor.workspaceId, formId, options)
     const after = (at: Date, id: number) => sql.and([...conditions, sql`(submitted_at, id) < (${at}, ${id})`])
     return { form, where: cursor === undefined ? sql.and(conditions) : after(cursor.at, cursor.id), after }
   })
 
-  return { prepareList }
+  return { prepareList, filterConditions }
 })

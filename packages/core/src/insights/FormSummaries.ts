@@ -42,6 +42,7 @@ import {
   type TextFacts,
   totalOf
 } from "./AnswerTallies.ts"
+import { keyArraySql } from "./AnswerKeySql.ts"
 import { frequentWords, stopWords } from "./FrequentWords.ts"
 
 /** The totals of a summary. */
@@ -274,13 +275,21 @@ export class FormSummaries extends Context.Service<
             select field_id, key, sum(count)::int as count from answer_tallies
             where workspace_id = ${workspaceId} and form_id = ${formId} and ${days}
             group by field_id, key having sum(count) <> 0`
-          : yield* sql<{ readonly field_id: number; readonly key: string; readonly count: number }>`
-            select k.field_id, k.key, count(*)::int as count
-            from responses
-            cross join lateral qforms_tally_keys(responses.form_id, responses.answers, responses.source,
-              responses.started_at, responses.submitted_at) as k
-            where ${where}
-            group by k.field_id, k.key`
+          : (yield* sql.withTransaction(
+              // A million-row count is estimated costly enough for PostgreSQL to compile it (JIT) first, which
+              // takes longer than the count itself.
+              Effect.andThen(
+                sql`set local jit = off`,
+                sql<{ readonly k: string; readonly count: number }>`
+                select k, count(*)::int as count
+                from responses cross join lateral unnest(${sql.literal(keyArraySql(fields))}) as k
+                where ${where} and k is not null
+                group by k`
+              )
+            )).map((r) => {
+              const bar = r.k.indexOf("|")
+              return { field_id: Number(r.k.slice(0, bar)), key: r.k.slice(bar + 1), count: r.count }
+            })
         const tallies: ReadonlyArray<Tally> = tallyRows.map((r) => ({
           fieldId: r.field_id,
           key: r.key,

@@ -15,13 +15,22 @@ import { generateForm, GenerateFormInput } from "../generation/FormGenerator.ts"
 import * as FormTranslator from "../generation/FormTranslator.ts"
 import { CreateFormInput, Forms, FormSummary, FormWithFields, UpdateFormInput } from "../forms/Forms.ts"
 import { Id } from "../kernel/Ids.ts"
+import { InvalidInput } from "../kernel/Errors.ts"
 import { Member, Members } from "../identity/Members.ts"
 import { AddNoteInput, Note, Notes } from "../cases/Notes.ts"
 import { ResponseDetail, Responses, UpdateResponseInput, UpdateResponseResult } from "../cases/Responses.ts"
 import { Stage, Stages } from "../forms/Stages.ts"
 import { Subscription, Webhooks } from "../outbox/Webhooks.ts"
-import { DeliveryLogQuery, ResponseList, ResponseListQuery, SubscriptionId, SummaryQuery } from "../api/Api.ts"
+import {
+  DeliveryLogQuery,
+  ResponseList,
+  ResponseListQuery,
+  SubscriptionId,
+  SummaryQuery,
+  WorkspaceMetricsQuery
+} from "../api/Api.ts"
 import { FormSummaries, FormSummaryReport } from "../insights/FormSummaries.ts"
+import { CaseMetrics, CaseMetricsReport } from "../insights/CaseMetrics.ts"
 import { ImageList, Images } from "../files/Images.ts"
 import { WorkspaceSettings, WorkspaceSettingsStore } from "../forms/WorkspaceSettings.ts"
 import * as Translations from "../forms/Translations.ts"
@@ -160,6 +169,7 @@ export const makeTools = Effect.gen(function* () {
   const images = yield* Images
   const translator = yield* FormTranslator.make
   const summaries = yield* FormSummaries
+  const caseMetrics = yield* CaseMetrics
 
   const Language = LanguageTag.annotate({ description: "A BCP 47 language tag: de, fr, pt-BR, zh-Hans, ar, …" })
 
@@ -261,6 +271,30 @@ export const makeTools = Effect.gen(function* () {
           from: from === undefined ? undefined : new Date(from),
           to: to === undefined ? undefined : new Date(to)
         })
+    }),
+    define("get_case_metrics", {
+      title: "Measure how the cases are doing",
+      description:
+        "Answers how a form's cases are doing (with `formId`; across every form of the workspace without it): open " +
+        "and closed cases, open cases by stage and by assignee, new and closed cases per day or week (`interval`), " +
+        "the time to a first response (a member's stage change, assignment, note or e-mail; median and p90 seconds, " +
+        "and how many still wait) and the time spent in each stage. Takes list_responses' filters (`stage` only " +
+        "with a form). Use it for backlog and response-time questions.",
+      input: Schema.Struct({
+        formId: Schema.optionalKey(FormId),
+        ...WorkspaceMetricsQuery.fields,
+        stage: ResponseListQuery.fields.stage
+      }),
+      output: CaseMetricsReport,
+      write: false,
+      run: (actor, { formId, from, to, ...filter }) =>
+        formId === undefined && filter.stage !== undefined
+          ? Effect.fail(new InvalidInput({ message: "stage: give formId too (a stage belongs to one form)" }))
+          : caseMetrics.measure(actor, formId, {
+              ...filter,
+              from: from === undefined ? undefined : new Date(from),
+              to: to === undefined ? undefined : new Date(to)
+            })
     }),
     define("get_response", {
       title: "Get a response",

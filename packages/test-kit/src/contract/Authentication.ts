@@ -40,6 +40,8 @@ export const authentication = group("authentication", { transport: true }, (c) =
         ["GET", `/forms/${f}/responses.xlsx`],
         ["GET", `/forms/${f}/summary`],
         ["GET", `/forms/${f}/summary.csv`],
+        ["GET", `/forms/${f}/metrics`],
+        ["GET", "/metrics"],
         [
           "POST",
           `/forms/${f}/responses`,

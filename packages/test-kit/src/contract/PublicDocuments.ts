@@ -31,6 +31,8 @@ export const publicDocuments = group("public documents", { transport: true }, (c
       ["GET", "/forms/{}/responses.xlsx"],
       ["GET", "/forms/{}/summary"],
       ["GET", "/forms/{}/summary.csv"],
+      ["GET", "/forms/{}/metrics"],
+      ["GET", "/metrics"],
       ["GET", "/forms/{}/stages"],
       ["POST", "/forms/{}/stages"],
       ["PUT", "/forms/{}/stages/order"],

@@ -62,6 +62,8 @@ export const roles = group("roles", { transport: false }, (c) => {
       `/forms/${f}/responses.xlsx`,
       `/forms/${f}/summary`,
       `/forms/${f}/summary.csv`,
+      `/forms/${f}/metrics`,
+      "/metrics",
       `/forms/${f}/stages`,
       `/responses/${all.responseId}`,
       "/members",

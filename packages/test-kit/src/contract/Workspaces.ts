@@ -21,6 +21,7 @@ export const workspaces = group("workspaces", { transport: false }, (c) => {
       ["GET", `/forms/${f}/responses.xlsx`],
       ["GET", `/forms/${f}/summary`],
       ["GET", `/forms/${f}/summary.csv`],
+      ["GET", `/forms/${f}/metrics`],
       ["GET", `/forms/${f}/stages`],
       [
         "POST",

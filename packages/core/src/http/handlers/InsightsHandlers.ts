@@ -1,9 +1,10 @@
-/** Handlers of the insights group: a form's summary, as JSON and as CSV. */
+/** Handlers of the insights group: a form's summary (JSON and CSV), and the case metrics of a form or workspace. */
 import * as Effect from "effect/Effect"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { FormSummaries, type SummaryOptions, summaryCsv } from "../../insights/FormSummaries.ts"
-import { Api, CurrentActor, type SummaryQuery } from "../../api/Api.ts"
+import { CaseMetrics, type MetricsOptions } from "../../insights/CaseMetrics.ts"
+import { Api, CurrentActor, type MetricsQuery, type SummaryQuery, type WorkspaceMetricsQuery } from "../../api/Api.ts"
 import { handle } from "../../web/ApiErrors.ts"
 
 const toSummaryOptions = (query: SummaryQuery): SummaryOptions => ({
@@ -17,11 +18,23 @@ const toSummaryOptions = (query: SummaryQuery): SummaryOptions => ({
   texts: query.texts
 })
 
+const toMetricsOptions = (query: MetricsQuery | WorkspaceMetricsQuery): MetricsOptions => ({
+  q: query.q,
+  stage: "stage" in query ? query.stage : undefined,
+  assignee: query.assignee,
+  tag: query.tag,
+  from: query.from === undefined ? undefined : new Date(query.from),
+  to: query.to === undefined ? undefined : new Date(query.to),
+  status: query.status,
+  interval: query.interval
+})
+
 export const InsightsHandlers = HttpApiBuilder.group(
   Api,
   "insights",
   Effect.fnUntraced(function* (handlers) {
     const summaries = yield* FormSummaries
+    const metrics = yield* CaseMetrics
     return handlers.handleAll({
       summary: ({ params, query }) =>
         Effect.flatMap(CurrentActor, (actor) =>
@@ -37,7 +50,11 @@ export const InsightsHandlers = HttpApiBuilder.group(
               })
             )
           )
-        )
+        ),
+      formMetrics: ({ params, query }) =>
+        Effect.flatMap(CurrentActor, (actor) => handle(metrics.measure(actor, params.formId, toMetricsOptions(query)))),
+      workspaceMetrics: ({ query }) =>
+        Effect.flatMap(CurrentActor, (actor) => handle(metrics.measure(actor, undefined, toMetricsOptions(query))))
     })
   })
 )
