@@ -42,7 +42,6 @@ import { type Acceptance, Invitations } from "../identity/Invitations.ts"
 import { Mailer } from "../email/Mailer.ts"
 import { directionOf } from "../languages/Languages.ts"
 import { MessageCatalogues } from "../languages/Messages.ts"
-import { Members } from "../identity/Members.ts"
 import * as Passwords from "../identity/Passwords.ts"
 import * as AppLanguage from "./AppLanguage.ts"
 import * as ShellData from "./ShellData.ts"
@@ -242,7 +241,6 @@ export const layer = (options: AppOptions & { readonly appUrl?: string | undefin
   HttpRouter.use(
     Effect.fnUntraced(function* (router) {
       const sessions = yield* Sessions
-      const members = yield* Members
       const invitations = yield* Invitations
       const bridge = yield* IdentityBridge
       const limiter = yield* Effect.service(RateLimit.RateLimiter).pipe(
@@ -324,9 +322,7 @@ export const layer = (options: AppOptions & { readonly appUrl?: string | undefin
           Promise.resolve().then(() => bridge({ source: request.source, headers: request.headers }))
         ).pipe(Effect.orDie)
         if (identity === null || identity === undefined) return undefined
-        const member = yield* members
-          .get(identity.workspaceId, identity.accountId)
-          .pipe(Effect.catchTag("MemberNotFound", () => Effect.succeed(undefined)))
+        const member = yield* sessions.bridgedMember(identity.workspaceId, identity.accountId)
         if (member === undefined) return undefined
         return {
           via: "host",
@@ -335,13 +331,24 @@ export const layer = (options: AppOptions & { readonly appUrl?: string | undefin
           role: member.role,
           name: member.name,
           email: member.email,
-          language: yield* sessions.languageOf(member.accountId)
+          language: member.language
         } satisfies Identity
       }).pipe(Effect.orDie)
 
       /** A request that writes must come from a page of this origin (login CSRF, sign-out, password change). */
       const sameOrigin = (request: HttpServerRequest.HttpServerRequest) =>
         crossSiteRefusal(request.headers) === undefined
+
+      /**
+       * The refusal of a signed-in write from elsewhere: not from a page of this origin (`what` must come from
+       * "this site's own page"), or, with a qforms session, without its CSRF token. Undefined when it may go on.
+       */
+      const writeRefusal = (request: HttpServerRequest.HttpServerRequest, identity: Identity, what: string) =>
+        !sameOrigin(request)
+          ? json(403, { error: `${what} must come from this site's own page` })
+          : identity.via === "session" && request.headers[csrfHeader] !== identity.session.csrfToken
+            ? json(403, { error: "missing or wrong CSRF token" })
+            : undefined
 
       /** A client that asked for JSON (a script) gets `{error}` rather than a page. */
       const wantsJson = (request: HttpServerRequest.HttpServerRequest) =>
@@ -1035,9 +1042,8 @@ ${error === undefined ? null : html`<p class="error" role="alert" id="reset-erro
           const { request } = yield* context
           const identity = yield* identify
           if (identity === undefined) return json(401, { error: "not signed in" })
-          if (!sameOrigin(request)) return json(403, { error: "a language must be chosen on this site's own page" })
-          if (identity.via === "session" && request.headers[csrfHeader] !== identity.session.csrfToken)
-            return json(403, { error: "missing or wrong CSRF token" })
+          const refused = writeRefusal(request, identity, "a choice of language")
+          if (refused !== undefined) return refused
           const body = yield* Effect.orElseSucceed(request.json, () => undefined)
           const input = Schema.decodeUnknownExit(LanguageChoice)(body)
           if (input._tag === "Failure")
@@ -1060,9 +1066,8 @@ ${error === undefined ? null : html`<p class="error" role="alert" id="reset-erro
           const { request } = yield* context
           const identity = yield* identify
           if (identity?.via !== "session") return json(401, { error: "not signed in with a qforms password" })
-          if (!sameOrigin(request)) return json(403, { error: "a password change must come from this site's own page" })
-          if (request.headers[csrfHeader] !== identity.session.csrfToken)
-            return json(403, { error: "missing or wrong CSRF token" })
+          const refused = writeRefusal(request, identity, "a password change")
+          if (refused !== undefined) return refused
           // The current password is guessed like a sign-in: the same limit per address (and the lockout, in Sessions).
           const limited = yield* takeOrRefuse(
             request,
@@ -1100,8 +1105,8 @@ ${error === undefined ? null : html`<p class="error" role="alert" id="reset-erro
           const { prefix, request, secure } = yield* context
           const identity = yield* identify
           if (identity?.via !== "session") return json(401, { error: "not signed in with a qforms session" })
-          if (request.headers[csrfHeader] !== identity.session.csrfToken)
-            return json(403, { error: "missing or wrong CSRF token" })
+          const refused = writeRefusal(request, identity, "a change of workspace")
+          if (refused !== undefined) return refused
           const body = yield* Effect.orElseSucceed(request.json, () => undefined)
           const input = Schema.decodeUnknownExit(WorkspaceSwitch)(body)
           if (input._tag === "Failure")

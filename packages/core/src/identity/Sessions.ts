@@ -126,6 +126,15 @@ const lockedMessage = (retryAfterSeconds: number) =>
     retryAfterSeconds
   })
 
+/** A member named by the host's identity bridge, with their application language (null: the browser's). */
+export interface BridgedMember {
+  readonly accountId: number
+  readonly role: MemberRole
+  readonly name: string | null
+  readonly email: string
+  readonly language: string | null
+}
+
 /**
  * Signing in and out, sessions, passwords and sign-in links.
  *
@@ -206,8 +215,15 @@ export class Sessions extends Context.Service<
     readonly replacePassword: (accountId: number, passwordHash: string) => Effect.Effect<void, SqlError.SqlError>
     /** Redeems a one-time link: a fresh session, and the link (with the other links of its batch) is spent. */
     readonly redeemSignInLink: (linkToken: string) => Effect.Effect<Opened, SignInRefused | SqlError.SqlError>
-    /** The language an account chose for the application, or null (it follows the browser). */
-    readonly languageOf: (accountId: number) => Effect.Effect<string | null, SqlError.SqlError>
+    /**
+     * A member as the host's identity bridge names them (workspace and
+     * account), with the language they chose for the application: one query
+     * per request. Undefined when the account is no member of the workspace.
+     */
+    readonly bridgedMember: (
+      workspaceId: number,
+      accountId: number
+    ) => Effect.Effect<BridgedMember | undefined, SqlError.SqlError>
     /** Stores (or, with null, forgets) the language an account chose for the application. */
     readonly setLanguage: (accountId: number, language: string | null) => Effect.Effect<void, SqlError.SqlError>
   }
@@ -466,10 +482,21 @@ export class Sessions extends Context.Service<
         )
       })
 
-      const languageOf = Effect.fn("Sessions.languageOf")(function* (accountId: number) {
-        const rows = yield* sql<{ readonly language: string | null }>`
-          select language from accounts where id = ${accountId}`
-        return rows[0]?.language ?? null
+      const bridgedMember = Effect.fn("Sessions.bridgedMember")(function* (workspaceId: number, accountId: number) {
+        const rows = yield* sql<{
+          readonly account_id: number
+          readonly role: MemberRole
+          readonly name: string | null
+          readonly email: string
+          readonly language: string | null
+        }>`
+          select m.account_id, m.role, a.name, a.email, a.language
+          from members m join accounts a on a.id = m.account_id
+          where m.workspace_id = ${workspaceId} and m.account_id = ${accountId}`
+        const row = rows[0]
+        return row === undefined
+          ? undefined
+          : { accountId: row.account_id, role: row.role, name: row.name, email: row.email, language: row.language }
       })
 
       const setLanguage = Effect.fn("Sessions.setLanguage")(function* (accountId: number, language: string | null) {
@@ -489,7 +516,7 @@ export class Sessions extends Context.Service<
         openSession: open,
         verifyPassword,
         replacePassword,
-        languageOf,
+        bridgedMember,
         setLanguage
       })
     })
