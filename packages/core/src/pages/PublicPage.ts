@@ -1170,7 +1170,11 @@ export const layer = (options: PublicPageOptions = {}) =>
               form.id,
               input.hidden === undefined ? { values: input.values } : { values: input.values, hidden: input.hidden },
               "form",
-              { form, language: fromPage?.language ?? input.language }
+              {
+                form,
+                language: fromPage?.language ?? input.language,
+                startedAt: fromPage === undefined ? undefined : new Date(fromPage.startedAt)
+              }
             )
           )
           if (Result.isSuccess(submitted)) {
