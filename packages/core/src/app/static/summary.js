@@ -62,21 +62,21 @@ const countRows = (items) => items.map((i) => [i.label, formatNumber(i.count), f
 /** @param {{ report: FormSummaryReport }} props */
 const Totals = ({ report }) => {
   const totals = report.totals
-  /** @type {ReadonlyArray<readonly [string, string]>} */
+  /** @type {ReadonlyArray<readonly [string, string | null]>} a figure, or null when it is not known yet */
   const figures = [
     [t("summary.views"), formatNumber(totals.views)],
     [t("summary.starts"), formatNumber(totals.starts)],
     [t("summary.responses"), formatNumber(totals.responses)],
-    [
-      t("summary.completionRate"),
-      totals.completionRate === null ? t("summary.unknown") : formatPercent(totals.completionRate)
-    ],
+    [t("summary.completionRate"), totals.completionRate === null ? null : formatPercent(totals.completionRate)],
     [
       t("summary.medianTime"),
-      totals.medianCompletionSeconds === null ? t("summary.unknown") : formatDuration(totals.medianCompletionSeconds)
+      totals.medianCompletionSeconds === null ? null : formatDuration(totals.medianCompletionSeconds)
     ]
   ]
-  return html`<dl class="figures">${figures.map(([label, value]) => html`<div><dt>${label}</dt><dd>${value}</dd></div>`)}</dl>
+  return html`<dl class="figures">${figures.map(
+    ([label, value]) =>
+      html`<div><dt>${label}</dt>${value === null ? html`<dd class="unknown">${t("summary.unknown")}</dd>` : html`<dd>${value}</dd>`}</div>`
+  )}</dl>
     <p class="muted">${t("summary.scope")}</p>`
 }
 

@@ -77,7 +77,7 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "summary.starts": "Begonnen",
   "summary.responses": "Antworten",
   "summary.completionRate": "Abschlussquote",
-  "summary.medianTime": "Mittlere Bearbeitungszeit (Median)",
+  "summary.medianTime": "Bearbeitungszeit (Median)",
   "summary.unknown": "noch unbekannt",
   "summary.scope":
     "Aufrufe und Begonnen zählen die Besuche der öffentlichen Seite an den gewählten Tagen; die übrigen Filter gelten nur für Antworten.",
