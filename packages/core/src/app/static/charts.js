@@ -112,7 +112,7 @@ export const Chart = ({ id, name, summary, table, draw, legend }) => {
       <figcaption id=${`${id}-summary`}>${summary}</figcaption>
     </figure>
     <details class="chart-data">
-      <summary>${t("summary.dataTable")}</summary>
+      <summary>${t("summary.dataTable")}<span class="sr-only"> (${name})</span></summary>
       <${TableScroll} label=${t("summary.dataOf", { chart: name })}>
         <table>
           <thead><tr>${table.head.map((cell) => html`<th scope="col"><bdi>${cell}</bdi></th>`)}</tr></thead>
