@@ -1,11 +1,11 @@
 /**
  * The application's own interface in German and Arabic in a real browser
  * (Debian's Chromium): a browser that asks for German gets the sign-in page and
- * every screen in German, with no English words left in texts, labels, titles
- * or placeholders, and dates and relative times in German; the account then
- * chooses Arabic on its page: every screen turns right to left (`dir="rtl"`),
- * fits a 360 px phone and passes axe in light and dark; choosing "as the
- * browser asks" brings German back. Screens are saved in
+ * every screen (the inbox's summary view too) in German, with no English words
+ * left in texts, labels, titles or placeholders, and dates and relative times
+ * in German; the account then chooses Arabic on its page: every screen turns
+ * right to left (`dir="rtl"`), fits a 360 px phone and passes axe in light and
+ * dark; choosing "as the browser asks" brings German back. Screens are saved in
  * `packages/core/test-artifacts/` (`app-lang-*.png`).
  *
  * Skipped only when Chromium is absent outside CI; with CI=true a missing
@@ -208,6 +208,11 @@ describe.skipIf(!present)("the application in German and Arabic in a browser", (
       label: "board",
       path: `/app/forms/${formId}/responses?view=board`,
       ready: () => page.locator(".board-card").first().waitFor()
+    },
+    {
+      label: "summary",
+      path: `/app/forms/${formId}/responses?view=summary`,
+      ready: () => page.locator(".summary[aria-busy=false] svg[role=img]").first().waitFor()
     },
     {
       label: "case",

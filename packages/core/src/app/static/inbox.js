@@ -1,9 +1,11 @@
 // @ts-check
 // The responses inbox: a paged table with the list filters, a board by stage (drag-and-drop and keyboard moves),
-// bulk actions, CSV export of the current filter, and live updates from the event stream.
+// a summary of what the answers say (summary.js), bulk actions, CSV and XLSX export of the current filter, and live
+// updates from the event stream.
 import { html } from "htm/preact"
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks"
 import { api, base, events, messageOf, query } from "./api.js"
+import { SummaryView } from "./summary.js"
 import { formatDateTime, formatRelative, t } from "./words.js"
 
 /** @typedef {import("./types.js").ResponseRow} ResponseRow */
@@ -12,6 +14,10 @@ import { formatDateTime, formatRelative, t } from "./words.js"
 /** @typedef {{ q: string, stage: string, assignee: string, tag: string, from: string, to: string }} Filters */
 /** @typedef {Pick<ResponseList, "form" | "stages" | "members" | "allTags" | "fields">} Meta what the screen shows besides the rows */
 /** @typedef {{ rows: ReadonlyArray<ResponseRow>, next: string | null }} Column */
+/** @typedef {"table" | "board" | "summary"} View */
+
+/** The inbox's views, in the order of their tabs. @type {ReadonlyArray<View>} */
+const views = ["table", "board", "summary"]
 
 const pageSize = 100
 const columnSize = 50
@@ -274,7 +280,7 @@ const Board = ({ formId, meta, filters, canWrite, announce, version }) => {
 export const InboxScreen = ({ route, canWrite }) => {
   const formId = route.formId ?? 0
   const params = new URLSearchParams(location.search)
-  const [view, setView] = useState(params.get("view") === "board" ? "board" : "table")
+  const [view, setView] = useState(/** @type {View} */ (views.find((v) => v === params.get("view")) ?? "table"))
   const [filters, setFilters] = useState(
     /** @type {Filters} */ ({ q: "", stage: "", assignee: "", tag: "", from: "", to: "" })
   )
@@ -337,11 +343,33 @@ export const InboxScreen = ({ route, canWrite }) => {
     [formId, JSON.stringify(filters)]
   )
 
-  /** @param {"table" | "board"} next */
+  /** @param {View} next */
   const switchView = (next) => {
     setView(next)
-    history.replaceState(null, "", `${base}/app/forms/${formId}/responses${next === "board" ? "?view=board" : ""}`)
+    history.replaceState(null, "", `${base}/app/forms/${formId}/responses${next === "table" ? "" : `?view=${next}`}`)
   }
+  /** The tabs follow the arrow keys (the next tab is on the left right to left), Home and End. @param {KeyboardEvent} e */
+  const onTabKey = (e) => {
+    const forward = document.documentElement.dir === "rtl" ? "ArrowLeft" : "ArrowRight"
+    const backward = forward === "ArrowLeft" ? "ArrowRight" : "ArrowLeft"
+    const at = views.indexOf(view)
+    const next =
+      e.key === forward
+        ? views[(at + 1) % views.length]
+        : e.key === backward
+          ? views[(at + views.length - 1) % views.length]
+          : e.key === "Home"
+            ? views[0]
+            : e.key === "End"
+              ? views[views.length - 1]
+              : undefined
+    if (next === undefined) return
+    e.preventDefault()
+    switchView(next)
+    requestAnimationFrame(() => document.getElementById(`tab-${next}`)?.focus())
+  }
+  /** @type {Readonly<Record<View, string>>} */
+  const tabNames = { table: t("inbox.table"), board: t("inbox.board"), summary: t("inbox.summary") }
   const refresh = () => {
     load()
     setVersion((v) => v + 1)
@@ -352,30 +380,30 @@ export const InboxScreen = ({ route, canWrite }) => {
       : html`<p class="loading">${t("inbox.loading")}</p>`
   return html`<div class="spread">
       <h1 tabindex="-1">${t("inbox.heading", { form: meta.form.title })}</h1>
-      <div class="row">
+      <div class="row no-print">
         <a class="button" href=${`${base}/app/forms/${formId}`}>${t("inbox.editForm")}</a>
         <a class="button" download href=${`${base}/api/forms/${formId}/responses.csv${query(filterQuery(filters))}`}>${t("inbox.exportCsv")}</a>
+        <a class="button" download href=${`${base}/api/forms/${formId}/responses.xlsx${query(filterQuery(filters))}`}>${t("inbox.exportXlsx")}</a>
       </div>
     </div>
     <p class="live" aria-live="polite" role="status">${message}</p>
     <${Filters} meta=${meta} filters=${filters} setFilters=${setFilters} />
-    <div class="tabs" role="tablist" aria-label=${t("inbox.view")} onKeyDown=${(e) => {
-      if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return
-      const next = view === "table" ? "board" : "table"
-      switchView(next)
-      requestAnimationFrame(() => document.getElementById(`tab-${next}`)?.focus())
-    }}>
-      <button role="tab" id="tab-table" aria-selected=${view === "table" ? "true" : "false"} tabindex=${view === "table" ? "0" : "-1"} aria-controls="view-panel" onClick=${() => switchView("table")}>${t("inbox.table")}</button>
-      <button role="tab" id="tab-board" aria-selected=${view === "board" ? "true" : "false"} tabindex=${view === "board" ? "0" : "-1"} aria-controls="view-panel" onClick=${() => switchView("board")}>${t("inbox.board")}</button>
+    <div class="tabs" role="tablist" aria-label=${t("inbox.view")} onKeyDown=${onTabKey}>
+      ${views.map(
+        (v) =>
+          html`<button role="tab" id=${`tab-${v}`} aria-selected=${view === v ? "true" : "false"} tabindex=${view === v ? "0" : "-1"} aria-controls="view-panel" onClick=${() => switchView(v)}>${tabNames[v]}</button>`
+      )}
     </div>
-    <div id="view-panel" role="tabpanel" aria-labelledby=${view === "board" ? "tab-board" : "tab-table"}>
+    <div id="view-panel" role="tabpanel" aria-labelledby=${`tab-${view}`}>
     ${
-      view === "table"
-        ? html`
+      view === "summary"
+        ? html`<${SummaryView} formId=${formId} params=${filterQuery(filters)} version=${version} />`
+        : view === "table"
+          ? html`
       ${canWrite && selected.size > 0 ? html`<${Bulk} meta=${meta} selected=${selected} rows=${rows} done=${refresh} announce=${setMessage} />` : null}
       ${rows.length === 0 ? html`<p>${t("inbox.noResponses")}</p>` : html`<${Table} meta=${meta} rows=${rows} selected=${selected} setSelected=${setSelected} canWrite=${canWrite} more=${cursor !== null} loadMore=${loadMore} />`}
       <p class="muted">${t(cursor ? "inbox.shownMore" : "inbox.shown", { count: rows.length })}</p>`
-        : html`<${Board} formId=${formId} meta=${meta} filters=${filters} canWrite=${canWrite} announce=${setMessage} version=${version} />`
+          : html`<${Board} formId=${formId} meta=${meta} filters=${filters} canWrite=${canWrite} announce=${setMessage} version=${version} />`
     }
     </div>`
 }

@@ -67,6 +67,54 @@ export const formatDay = (iso) => (iso ? dateOnly.format(new Date(iso)) : "")
 /** A number in the application's language (its digits and separators). @param {number} value */
 export const formatNumber = (value) => numbers.format(value)
 
+const percents = new Intl.NumberFormat(language, { style: "percent", maximumFractionDigits: 1 })
+const decimals = new Intl.NumberFormat(language, { maximumFractionDigits: 2 })
+const months = new Intl.DateTimeFormat(language, { month: "short", year: "numeric", timeZone: "UTC" })
+const hours = new Intl.DateTimeFormat(language, { hour: "numeric", minute: "2-digit", timeZone: "UTC" })
+
+/** A share given in percent (`50` for half, as the API answers it) in the application's language: "50%", "50 %". @param {number} percent */
+export const formatPercent = (percent) => percents.format(percent / 100)
+
+/** A measure (a mean, a percentile) to at most two decimals. @param {number} value */
+export const formatDecimal = (value) => decimals.format(value)
+
+/** A month given as `2026-05` ("May 2026", "Mai 2026"); as it is when it is not one. @param {string} month */
+export const formatMonth = (month) => {
+  const date = new Date(`${month}-01T00:00:00Z`)
+  return Number.isNaN(date.getTime()) ? month : months.format(date)
+}
+
+/** An hour of the day given as `09` ("9:00 AM", "09:00"); as it is when it is not one. @param {string} hour */
+export const formatHour = (hour) => {
+  const value = Number(hour)
+  return Number.isInteger(value) && value >= 0 && value < 24 ? hours.format(Date.UTC(2000, 0, 1, value)) : hour
+}
+
+/** @type {ReadonlyArray<readonly ["second" | "minute" | "hour" | "day", number]>} */
+const spans = [
+  ["day", 24 * 3600],
+  ["hour", 3600],
+  ["minute", 60],
+  ["second", 1]
+]
+
+/**
+ * A length of time in the largest unit that keeps it at least 1.5 of them, to one decimal ("45 seconds",
+ * "2.5 minutes", "2,5 Minuten").
+ * @param {number} seconds
+ */
+export const formatDuration = (seconds) => {
+  const [unit, size] = spans.find(([, size]) => seconds >= size * 1.5) ?? ["second", 1]
+  return new Intl.NumberFormat(language, { style: "unit", unit, unitDisplay: "long", maximumFractionDigits: 1 }).format(
+    seconds / size
+  )
+}
+
+const lists = new Intl.ListFormat(language, { type: "unit", style: "short" })
+
+/** Items one after another in the application's language ("a, b, c"). @param {ReadonlyArray<string>} items */
+export const formatList = (items) => lists.format(items)
+
 /** @type {ReadonlyArray<readonly [Intl.RelativeTimeFormatUnit, number]>} */
 const units = [
   ["year", 365 * 24 * 3600],

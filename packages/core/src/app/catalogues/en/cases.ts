@@ -1,6 +1,6 @@
 /**
- * The application's responses inbox (`inbox.*`: static/inbox.js, static/table.js) and case page (`case.*`:
- * static/case.js) in English. ICU MessageFormat.
+ * The application's responses inbox (`inbox.*`: static/inbox.js, static/table.js), its summary view (`summary.*`:
+ * static/summary.js, static/charts.js) and case page (`case.*`: static/case.js) in English. ICU MessageFormat.
  */
 export const cases = {
   // Inbox: heading, view and live updates
@@ -9,6 +9,8 @@ export const cases = {
   "inbox.loading": "Loading…",
   "inbox.editForm": "Edit form",
   "inbox.exportCsv": "Export CSV",
+  "inbox.summary": "Summary",
+  "inbox.exportXlsx": "Export XLSX",
   "inbox.view": "View",
   "inbox.table": "Table",
   "inbox.board": "Board",
@@ -62,6 +64,71 @@ export const cases = {
   "inbox.cardLabel": "{name}, {stage}",
   "inbox.moved": "{name} moved to {stage}.",
   "inbox.moveFailed": "Could not move {name}: {error}",
+
+  // Summary view: totals, funnel, a chart per question, its words and data tables (static/summary.js, static/charts.js)
+  "summary.heading": "Summary of the answers",
+  "summary.loading": "Loading the summary…",
+  "summary.print": "Print / Save as PDF",
+  "summary.downloadCsv": "Download CSV",
+  "summary.views": "Views",
+  "summary.starts": "Starts",
+  "summary.responses": "Responses",
+  "summary.completionRate": "Completion rate",
+  "summary.medianTime": "Median time to complete",
+  "summary.unknown": "not known yet",
+  "summary.scope":
+    "Views and starts count visits to the public page on the chosen days; the other filters apply to responses only.",
+  "summary.funnel": "Drop-off on the public page",
+  "summary.funnelHelp":
+    "Only the public page counts here: responses sent through the API or imported are not in the funnel.",
+  "summary.funnelView": "Viewed",
+  "summary.funnelStart": "Started",
+  "summary.funnelComplete": "Completed",
+  "summary.step": "Step",
+  "summary.count": "Count",
+  "summary.share": "Share",
+  "summary.shareOf": "{label}: {count, number} ({percent})",
+  "summary.chartName": "Chart: {question}",
+  "summary.dataTable": "Data table",
+  "summary.dataOf": "Data table of {chart}",
+  "summary.choice": "Choice",
+  "summary.yes": "Yes",
+  "summary.no": "No",
+  "summary.other": "Other",
+  "summary.answered": "{count, plural, one {# answer} other {# answers}}",
+  "summary.noAnswers": "No answers yet.",
+  "summary.value": "Value",
+  "summary.mean": "Mean",
+  "summary.median": "Median",
+  "summary.quartileLow": "25th percentile",
+  "summary.quartileHigh": "75th percentile",
+  "summary.percentileNinety": "90th percentile",
+  "summary.min": "Lowest",
+  "summary.max": "Highest",
+  "summary.npsName": "Net Promoter Score of {question}",
+  "summary.npsScore": "Net Promoter Score",
+  "summary.npsCaption":
+    "Net Promoter Score {score} (from −100 to 100). Promoters: {promoters}, passives: {passives}, detractors: {detractors}.",
+  "summary.npsGroup": "Group",
+  "summary.npsGroups": "Detractors, passives and promoters",
+  "summary.promoters": "Promoters (9–10)",
+  "summary.passives": "Passives (7–8)",
+  "summary.detractors": "Detractors (0–6)",
+  "summary.row": "Row",
+  "summary.rowShares": "{row}: {shares}.",
+  "summary.averagePlace": "Average place",
+  "summary.averageOf": "{label}: average place {average}",
+  "summary.notRanked": "not ranked",
+  "summary.place": "Place {place, number}",
+  "summary.rankingHelp": "1 means ranked first: the shorter the bar, the higher the choice was ranked.",
+  "summary.month": "Month",
+  "summary.hour": "Hour",
+  "summary.latest": "Latest answers",
+  "summary.answerLink": "Response {id}, {date}",
+  "summary.words": "Frequent words",
+  "summary.times": "{count, plural, one {# time} other {# times}}",
+  "summary.drawn": "Drawn",
+  "summary.typed": "Typed",
 
   // Case: heading and notices
   "case.response": "Response",
