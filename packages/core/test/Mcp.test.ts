@@ -4,7 +4,7 @@
  * ephemeral loopback port, a real webhook receiver, on PGlite always and on
  * PostgreSQL when QFORMS_TEST_DATABASE_URL is set.
  */
-import { createServer, type Server } from "node:http"
+import type { Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
@@ -17,7 +17,7 @@ import type { HostIdentity } from "../src/web/Identity.ts"
 import * as Qforms from "../src/Qforms.ts"
 import { databaseTargets } from "@qforms/test-kit/Databases"
 import { png } from "@qforms/test-kit/Pictures"
-import { listenFirst } from "@qforms/test-kit/Loopback"
+import { listenFirst, testHttpServer } from "@qforms/test-kit/Loopback"
 import { waitFor } from "@qforms/test-kit/Conditions"
 import { receiver } from "@qforms/test-kit/Receiver"
 
@@ -26,7 +26,8 @@ type Json = any
 
 /** A loopback HTTP server for a running qforms. */
 const listen = async (qforms: Qforms.Qforms) => {
-  const server: Server = createServer(qforms.nodeHandler)
+  const server: Server = testHttpServer()
+  server.on("request", qforms.nodeHandler)
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -16,8 +16,23 @@ export interface Loopback {
   readonly close: () => Promise<void>
 }
 
-export const listenFirst = async (): Promise<Loopback> => {
+/**
+ * A test's HTTP server: idle keep-alive connections are kept for a minute.
+ * The tests' `fetch` (undici) keeps its idle connections about 4 s; with the
+ * server's default of 5 s, a test that keeps the process busy for seconds
+ * (building a large document, a CPU-bound step, a loaded machine) lets both
+ * timers fire late, and a request can go out on a connection the server is
+ * closing at that moment: `ECONNRESET`. The client now always drops an idle
+ * connection first.
+ */
+export const testHttpServer = (): Server => {
   const server = createServer()
+  server.keepAliveTimeout = 60_000
+  return server
+}
+
+export const listenFirst = async (): Promise<Loopback> => {
+  const server = testHttpServer()
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -2,7 +2,6 @@
  * A real qforms HTTP server on an ephemeral loopback port, on one of the test
  * databases, with a handle to seed data through the same services.
  */
-import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
@@ -18,6 +17,7 @@ import {
   type Services
 } from "@qforms/core"
 import type { DatabaseTarget } from "./Databases.ts"
+import { testHttpServer } from "./Loopback.ts"
 
 export interface TestServer {
   /** e.g. "http://127.0.0.1:54321"; the API is at `${url}/api` */
@@ -84,7 +84,7 @@ export const startTestServer: StartServer = async (
   const runtime = ManagedRuntime.make(Qforms.layerServices(qformsOptions))
   const context = await runtime.context()
   const server = HttpRouter.serve(Qforms.layerRoutes(qformsOptions), { disableLogger: true }).pipe(
-    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
+    Layer.provideMerge(NodeHttpServer.layer(testHttpServer, { port: 0, host: "127.0.0.1" })),
     Layer.provide(Layer.succeedContext(context))
   )
   const serverRuntime = ManagedRuntime.make(server)
