@@ -24,7 +24,7 @@ const folders: ReadonlyArray<readonly [string, string]> = [
   ["identity", "workspaces, accounts, members and roles, API keys, sessions, passwords, actors, invitations"],
   ["forms", "forms, questions and answer rules, form logic, stages"],
   ["cases", "responses as cases: submissions, contacts, notes, activities, summaries, CSV and XLSX, answer tokens"],
-  ["files", "uploaded files, the image library and the blob store"],
+  ["files", "uploaded files, the image library, the blob store, the streaming ZIP writer"],
   ["outbox", "events, webhooks, deliveries, notification channels and formats, retry schedule, SSRF guard, sender"],
   ["email", "the mailer, respondent e-mails, tracked links, inbound replies"],
   ["generation", "form generation from a prompt: offline and OpenAI-compatible"],
