@@ -12,6 +12,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import ExcelJS from "exceljs"
 import { Effect, Option, Stream } from "effect"
+import * as fc from "fast-check"
 import { afterAll, describe, expect, it } from "vitest"
 import type { ResponseRow } from "../src/cases/ResponseModels.ts"
 import * as Xlsx from "../src/cases/Xlsx.ts"
@@ -173,6 +174,59 @@ with zipfile.ZipFile(sys.argv[1]) as z:
       )
     )
     expect(seen).toEqual([0, 1, 2, 3])
+  })
+})
+
+describe("XlsxWorkbook.sheet", () => {
+  /** The text of a cell's XML as Excel reads it: XML references, then `_xHHHH_`. */
+  const readBack = (xml: string): string =>
+    xml
+      .replace(/&(lt|gt|amp|#13);/g, (_, name) => ({ lt: "<", gt: ">", amp: "&", "#13": "\r" })[name as string]!)
+      .replace(/_x([0-9A-Fa-f]{4})_/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)))
+
+  it("writes any text as UTF-8 that reads back as the text, less what XML refuses", () => {
+    const decoder = new TextDecoder("utf-8", { fatal: true })
+    // One sheet, page after page: each text is its own page.
+    const sheet = XlsxWorkbook.sheet([{ header: "Text", width: 10 }])
+    fc.assert(
+      fc.property(
+        fc.string({
+          unit: fc.oneof(
+            fc.constantFrom("_x0041_", "_x00e9_", "&", "<", ">", "\r", "_"),
+            fc.string({ unit: "binary", maxLength: 3 })
+          )
+        }),
+        (text) => {
+          const xml = decoder.decode(sheet.rows([[text]]))
+          if (text === "") {
+            expect(xml).toMatch(/^<row r="\d+"><\/row>$/)
+            return
+          }
+          const inner =
+            /^<row r="(\d+)"><c r="A\1" t="inlineStr"><is><t xml:space="preserve">([^<]*)<\/t><\/is><\/c><\/row>$/.exec(
+              xml
+            )
+          expect(inner, xml).not.toBe(null)
+          // Lone surrogates become U+FFFD (as TextEncoder writes them); characters XML refuses are dropped.
+          const expected = decoder
+            .decode(new TextEncoder().encode(text))
+            // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters XML refuses
+            .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, "")
+          expect(readBack(inner![2]!)).toBe(expected)
+        }
+      ),
+      { numRuns: 500 }
+    )
+  })
+
+  it("numbers its rows on from page to page, and writes each page over the last one's bytes", () => {
+    const sheet = XlsxWorkbook.sheet([{ header: "N", width: 10 }])
+    const first = sheet.rows([[1], [2]])
+    expect(new TextDecoder().decode(first)).toBe(
+      '<row r="2"><c r="A2"><v>1</v></c></row><row r="3"><c r="A3"><v>2</v></c></row>'
+    )
+    const second = new TextDecoder().decode(sheet.rows([[true, "ignored: beyond the columns"], [-1.5]]))
+    expect(second).toBe('<row r="4"><c r="A4" t="b"><v>1</v></c></row><row r="5"><c r="A5"><v>-1.5</v></c></row>')
   })
 })
 

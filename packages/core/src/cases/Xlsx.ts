@@ -286,15 +286,13 @@ export const stream = <E>(
   rows: Stream.Stream<ResponseRow, E>
 ): Stream.Stream<Uint8Array, E | XlsxWriteFailed> =>
   Stream.suspend(() => {
-    const encoder = new TextEncoder()
     const sheet = XlsxWorkbook.sheet(sheetColumns)
     const sheetXml = Stream.make(sheet.start).pipe(
-      // One piece of XML per page of rows.
+      // One piece of XML per page of rows, in the sheet writer's buffer (compressed before the next page is read).
       Stream.concat(
         Stream.mapArray(rows, (page) => [sheet.rows(page.map((row) => sheetColumns.map((column) => column.cell(row))))])
       ),
-      Stream.concat(Stream.make(sheet.end)),
-      Stream.map((xml) => encoder.encode(xml))
+      Stream.concat(Stream.make(sheet.end))
     )
     return ZipWriter.archive([
       ...XlsxWorkbook.parts(SHEET_NAME, sheetColumns).map(([path, xml]) => ZipWriter.text(path, xml)),

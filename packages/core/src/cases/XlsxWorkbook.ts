@@ -34,27 +34,9 @@ const MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 const RELATIONSHIPS = "http://schemas.openxmlformats.org/package/2006/relationships"
 const OFFICE_RELATIONSHIPS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 
-/**
- * What a text cannot hold as it is: XML's markup characters, a carriage return
- * (XML reads it as a line feed), an `_xHHHH_` (Excel reads it as an escaped
- * character: its `_` is written `_x005F_`), and characters XML refuses (dropped).
- */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this pattern removes
-const ESCAPED = /[&<>\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|_(?=x[0-9A-Fa-f]{4}_)/g
-const NEEDS_ESCAPE = new RegExp(ESCAPED.source)
-const ESCAPES: Readonly<Record<string, string>> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  "\r": "&#13;",
-  _: "_x005F_"
-}
-const escapeChar = (char: string): string => ESCAPES[char] ?? ""
-
-/** A text as the content of an XML element: `a < b & _x0041_` → `a &lt; b &amp; _x005F_x0041_`. */
-const escapeText = (text: string): string => (NEEDS_ESCAPE.test(text) ? text.replace(ESCAPED, escapeChar) : text)
-
-const attribute = (text: string): string => escapeText(text).replaceAll('"', "&quot;")
+/** A text as an attribute's value (the formats' codes, the sheet's name). */
+const attribute = (text: string): string =>
+  text.replace(/[&<>"]/g, (char) => (char === "&" ? "&amp;" : char === "<" ? "&lt;" : char === ">" ? "&gt;" : "&quot;"))
 
 /**
  * A column's letters: 0 → `A`, 25 → `Z`, 26 → `AA`.
@@ -160,31 +142,199 @@ export const parts = (
   ["xl/styles.xml", styles(numberFormats(columns))]
 ]
 
-/** A sheet being written: its XML in pieces. */
+/** A sheet being written: its XML in pieces, as UTF-8. */
 export interface SheetWriter {
   /** From the XML declaration to the header row, included. */
-  readonly start: string
-  /** The next rows (numbered on from the last ones), one array of cells per row, in column order. */
-  readonly rows: (rows: ReadonlyArray<ReadonlyArray<Cell>>) => string
+  readonly start: Uint8Array
+  /**
+   * The next rows (numbered on from the last ones), one array of cells per
+   * row, in column order. The bytes are a view of the writer's own buffer:
+   * valid until the next call, which writes over them.
+   */
+  readonly rows: (rows: ReadonlyArray<ReadonlyArray<Cell>>) => Uint8Array
   /** The end of the sheet. */
-  readonly end: string
+  readonly end: Uint8Array
 }
+
+const utf8 = new TextEncoder()
+const bytesOf = (text: string): Uint8Array => utf8.encode(text)
+
+/** The buffer a page of rows is written into: this size at first, given back when a page needed far more. */
+const BUFFER_SIZE = 256 * 1024
+const KEPT_BUFFER_SIZE = 4 * 1024 * 1024
+
+/** Bytes written into a buffer that grows as needed and is written over from the start by `reset`. */
+const byteWriter = () => {
+  let buffer = new Uint8Array(BUFFER_SIZE)
+  let at = 0
+  /** Room for `size` more bytes. */
+  const room = (size: number) => {
+    if (at + size <= buffer.length) return
+    const grown = new Uint8Array(Math.max(2 * buffer.length, at + size))
+    grown.set(buffer.subarray(0, at))
+    buffer = grown
+  }
+  const bytes = (part: Uint8Array) => {
+    room(part.length)
+    buffer.set(part, at)
+    at += part.length
+  }
+  /** Text known to be ASCII without markup (numbers). */
+  const ascii = (text: string) => {
+    room(text.length)
+    for (let i = 0; i < text.length; i++) buffer[at++] = text.charCodeAt(i)
+  }
+  const digits = (n: number) => {
+    let size = 1
+    for (let rest = n; rest >= 10; rest = Math.floor(rest / 10)) size++
+    room(size)
+    for (let i = at + size - 1, rest = n; i >= at; i--, rest = Math.floor(rest / 10)) buffer[i] = 48 + (rest % 10)
+    at += size
+  }
+  /**
+   * A text as the content of an element, in UTF-8: markup and a carriage
+   * return as references, the `_` of an `_xHHHH_` as `_x005F_`, characters
+   * XML refuses dropped, a lone surrogate as U+FFFD.
+   */
+  const text = (value: string) => {
+    // The longest a UTF-16 unit becomes: `_` → `_x005F_`.
+    room(7 * value.length)
+    for (let i = 0; i < value.length; i++) {
+      const c = value.charCodeAt(i)
+      if (c < 0x80) {
+        if (c >= 0x20 && c !== 0x26 && c !== 0x3c && c !== 0x3e && c !== 0x5f) buffer[at++] = c
+        else if (c === 0x26) at = put(AMP, at)
+        else if (c === 0x3c) at = put(LT, at)
+        else if (c === 0x3e) at = put(GT, at)
+        else if (c === 0x0d) at = put(CR, at)
+        else if (c === 0x5f) {
+          if (excelEscapeAt(value, i + 1)) at = put(UNDERSCORE, at)
+          else buffer[at++] = c
+        } else if (c === 0x09 || c === 0x0a) buffer[at++] = c
+        // Other control characters: dropped.
+      } else if (c < 0x800) {
+        buffer[at++] = 0xc0 | (c >> 6)
+        buffer[at++] = 0x80 | (c & 0x3f)
+      } else if (c >= 0xd800 && c <= 0xdbff && i + 1 < value.length && isLowSurrogate(value.charCodeAt(i + 1))) {
+        const point = 0x10000 + ((c - 0xd800) << 10) + (value.charCodeAt(++i) - 0xdc00)
+        buffer[at++] = 0xf0 | (point >> 18)
+        buffer[at++] = 0x80 | ((point >> 12) & 0x3f)
+        buffer[at++] = 0x80 | ((point >> 6) & 0x3f)
+        buffer[at++] = 0x80 | (point & 0x3f)
+      } else if (c === 0xfffe || c === 0xffff) {
+        // Not characters in XML: dropped.
+      } else {
+        const unit = c >= 0xd800 && c <= 0xdfff ? 0xfffd : c
+        buffer[at++] = 0xe0 | (unit >> 12)
+        buffer[at++] = 0x80 | ((unit >> 6) & 0x3f)
+        buffer[at++] = 0x80 | (unit & 0x3f)
+      }
+    }
+  }
+  const put = (part: Uint8Array, offset: number): number => {
+    buffer.set(part, offset)
+    return offset + part.length
+  }
+  return {
+    bytes,
+    ascii,
+    digits,
+    text,
+    /** What was written since the last reset (a view: written over after the next reset). */
+    written: () => buffer.subarray(0, at),
+    reset: () => {
+      if (buffer.length > KEPT_BUFFER_SIZE) buffer = new Uint8Array(BUFFER_SIZE)
+      at = 0
+    }
+  }
+}
+
+const AMP = bytesOf("&amp;")
+const LT = bytesOf("&lt;")
+const GT = bytesOf("&gt;")
+const CR = bytesOf("&#13;")
+const UNDERSCORE = bytesOf("_x005F_")
+const isLowSurrogate = (c: number) => c >= 0xdc00 && c <= 0xdfff
+const isHex = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66)
+/** Whether `x` + 4 hex digits + `_` starts at `i`: after a `_`, what Excel reads as an escaped character. */
+const excelEscapeAt = (value: string, i: number): boolean =>
+  value.charCodeAt(i) === 0x78 &&
+  isHex(value.charCodeAt(i + 1)) &&
+  isHex(value.charCodeAt(i + 2)) &&
+  isHex(value.charCodeAt(i + 3)) &&
+  isHex(value.charCodeAt(i + 4)) &&
+  value.charCodeAt(i + 5) === 0x5f
+
+const ROW_OPEN = bytesOf('<row r="')
+const ROW_OPENED = bytesOf('">')
+const ROW_CLOSE = bytesOf("</row>")
+const CELL_OPEN = bytesOf('<c r="')
+const INLINE_OPEN = bytesOf('" t="inlineStr"><is><t xml:space="preserve">')
+const INLINE_CLOSE = bytesOf("</t></is></c>")
+const VALUE_OPEN = bytesOf('"><v>')
+const VALUE_CLOSE = bytesOf("</v></c>")
+const TRUE = bytesOf('" t="b"><v>1</v></c>')
+const FALSE = bytesOf('" t="b"><v>0</v></c>')
 
 /**
  * The writer of a sheet with `columns`: its header row bold and frozen, then
- * the rows given to `rows`, in order.
+ * the rows given to `rows`, in order. The rows are written straight into one
+ * buffer as UTF-8, page after page, so a page costs no string per cell.
  *
  * @example
  * ```ts
  * const sheet = XlsxWorkbook.sheet([{ header: "Id", width: 12 }, { header: "At", width: 20, numFmt: "yyyy-mm-dd" }])
- * const xml = sheet.start + sheet.rows([[1, new Date("2026-01-31")], [2, null]]) + sheet.end
+ * const pieces = [sheet.start, sheet.rows([[1, new Date("2026-01-31")], [2, null]]).slice(), sheet.end]
  * ```
  */
 export const sheet = (columns: ReadonlyArray<SheetColumn>): SheetWriter => {
   const formats = numberFormats(columns)
-  const names = columns.map((_, i) => columnName(i))
   /** The style of a moment in each column. */
   const dateStyles = columns.map((column) => styleOf(formats, column.numFmt ?? DATE_FORMATS[2]))
+  const names = columns.map((_, i) => bytesOf(columnName(i)))
+  const dateOpens = dateStyles.map((style) => bytesOf(`" s="${style}"><v>`))
+  const out = byteWriter()
+  let row = 1
+  /** `<c r="B7` */
+  const ref = (i: number) => {
+    out.bytes(CELL_OPEN)
+    out.bytes(names[i]!)
+    out.digits(row)
+  }
+  const inline = (i: number, value: string) => {
+    ref(i)
+    out.bytes(INLINE_OPEN)
+    out.text(value)
+    out.bytes(INLINE_CLOSE)
+  }
+  const cell = (value: Cell, i: number) => {
+    if (value === null) return
+    switch (typeof value) {
+      case "string":
+        if (value !== "") inline(i, value)
+        return
+      case "number":
+        if (!Number.isFinite(value)) return inline(i, String(value))
+        ref(i)
+        out.bytes(VALUE_OPEN)
+        if (Number.isSafeInteger(value) && value >= 0) out.digits(value)
+        else out.ascii(String(value))
+        out.bytes(VALUE_CLOSE)
+        return
+      case "boolean":
+        ref(i)
+        out.bytes(value ? TRUE : FALSE)
+        return
+      default: {
+        const time = value.getTime()
+        if (Number.isNaN(time)) return
+        ref(i)
+        out.bytes(dateOpens[i]!)
+        out.ascii(String(time / DAY_MS + UNIX_EPOCH_SERIAL))
+        out.bytes(VALUE_CLOSE)
+      }
+    }
+  }
   const cols =
     columns.length === 0
       ? ""
@@ -194,47 +344,38 @@ export const sheet = (columns: ReadonlyArray<SheetColumn>): SheetWriter => {
             return `<col min="${i + 1}" max="${i + 1}" width="${column.width}" customWidth="1"${style}/>`
           })
           .join("")}</cols>`
-  const inline = (ref: string, style: string, text: string) =>
-    `<c r="${ref}"${style} t="inlineStr"><is><t xml:space="preserve">${escapeText(text)}</t></is></c>`
-  const start =
-    `${DECLARATION}<worksheet xmlns="${MAIN}" xmlns:r="${OFFICE_RELATIONSHIPS}">` +
-    '<sheetViews><sheetView tabSelected="1" workbookViewId="0">' +
-    '<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/>' +
-    '<selection pane="bottomLeft" activeCell="A2" sqref="A2"/>' +
-    "</sheetView></sheetViews>" +
-    '<sheetFormatPr defaultRowHeight="15"/>' +
-    cols +
-    '<sheetData><row r="1">' +
-    columns.map((column, i) => inline(`${names[i]}1`, ` s="${HEADER_STYLE}"`, column.header)).join("") +
-    "</row>"
-  let row = 1
-  const cell = (value: Cell, i: number): string => {
-    if (value === null) return ""
-    const ref = `${names[i]}${row}`
-    switch (typeof value) {
-      case "string":
-        return value === "" ? "" : inline(ref, "", value)
-      case "number":
-        return Number.isFinite(value) ? `<c r="${ref}"><v>${value}</v></c>` : inline(ref, "", String(value))
-      case "boolean":
-        return `<c r="${ref}" t="b"><v>${value ? 1 : 0}</v></c>`
-      default: {
-        const time = value.getTime()
-        return Number.isNaN(time)
-          ? ""
-          : `<c r="${ref}" s="${dateStyles[i]}"><v>${time / DAY_MS + UNIX_EPOCH_SERIAL}</v></c>`
-      }
-    }
-  }
-  const rows = (cells: ReadonlyArray<ReadonlyArray<Cell>>): string => {
-    let xml = ""
+  out.bytes(
+    bytesOf(
+      `${DECLARATION}<worksheet xmlns="${MAIN}" xmlns:r="${OFFICE_RELATIONSHIPS}">` +
+        '<sheetViews><sheetView tabSelected="1" workbookViewId="0">' +
+        '<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/>' +
+        '<selection pane="bottomLeft" activeCell="A2" sqref="A2"/>' +
+        "</sheetView></sheetViews>" +
+        '<sheetFormatPr defaultRowHeight="15"/>' +
+        cols +
+        '<sheetData><row r="1">'
+    )
+  )
+  const headerStyle = bytesOf(`" s="${HEADER_STYLE}" t="inlineStr"><is><t xml:space="preserve">`)
+  columns.forEach((column, i) => {
+    ref(i)
+    out.bytes(headerStyle)
+    out.text(column.header)
+    out.bytes(INLINE_CLOSE)
+  })
+  out.bytes(ROW_CLOSE)
+  const start = out.written().slice()
+  const rows = (cells: ReadonlyArray<ReadonlyArray<Cell>>): Uint8Array => {
+    out.reset()
     for (const values of cells) {
       row += 1
-      xml += `<row r="${row}">`
-      for (let i = 0; i < values.length && i < columns.length; i++) xml += cell(values[i]!, i)
-      xml += "</row>"
+      out.bytes(ROW_OPEN)
+      out.digits(row)
+      out.bytes(ROW_OPENED)
+      for (let i = 0; i < values.length && i < columns.length; i++) cell(values[i]!, i)
+      out.bytes(ROW_CLOSE)
     }
-    return xml
+    return out.written()
   }
-  return { start, rows, end: "</sheetData></worksheet>" }
+  return { start, rows, end: bytesOf("</sheetData></worksheet>") }
 }

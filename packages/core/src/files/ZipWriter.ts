@@ -132,7 +132,9 @@ const tooLarge = (what: string) =>
 /**
  * The bytes of a ZIP archive of `entries`, in their order, made while each
  * entry's content is read: a piece of content is read once the bytes before it
- * were taken, so a slow reader holds back the source. Fails with the content's
+ * were taken, so a slow reader holds back the source. A piece is done with
+ * (checksummed and compressed) before the next one is pulled, so its producer
+ * may write the next piece into the same buffer. Fails with the content's
  * error, or {@link ZipWriteFailed}. `level`: the DEFLATE level (0–9, 6 by
  * default).
  *
