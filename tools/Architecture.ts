@@ -25,7 +25,7 @@ const folders: ReadonlyArray<readonly [string, string]> = [
   ["forms", "forms, questions and answer rules, form logic, stages"],
   ["cases", "responses as cases: submissions, contacts, notes, activities, summaries, CSV and XLSX, answer tokens"],
   ["insights", "what the answers say: form summaries from answer tallies, page counts (views, starts, funnel)"],
-  ["files", "uploaded files, the image library and the blob store"],
+  ["files", "uploaded files, the image library, the blob store, the streaming ZIP writer"],
   ["outbox", "events, webhooks, deliveries, notification channels and formats, retry schedule, SSRF guard, sender"],
   ["email", "the mailer, respondent e-mails, tracked links, inbound replies"],
   ["generation", "form generation from a prompt: offline and OpenAI-compatible"],

@@ -1,8 +1,10 @@
 /**
  * Responses as an Excel workbook (XLSX): one sheet, the header row bold and
- * frozen, one row per response, written by exceljs's streaming writer while
- * the rows are read from the database, so a list of any length is exported in
- * flat memory.
+ * frozen, one row per response. The workbook is written by hand
+ * ({@link XlsxWorkbook} for its parts, {@link ZipWriter} for the archive) page
+ * by page while the rows are read from the database: each page of rows becomes
+ * the sheet's XML, is compressed and handed to the reader before the next page
+ * is read, so a list of any length is exported in flat memory.
  *
  * The columns are the CSV's ({@link Csv.metadataColumns}, then the questions,
  * then the values beyond them), with typed cells: numbers as numbers, dates and
@@ -16,12 +18,10 @@
  *
  * @module
  */
-import { EventEmitter } from "node:events"
-import { PassThrough } from "node:stream"
-import * as Effect from "effect/Effect"
 import * as Predicate from "effect/Predicate"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
+import * as ZipWriter from "../files/ZipWriter.ts"
 import { byPosition, type Field, otherOf } from "../forms/Fields.ts"
 import type { AnswerValue } from "../forms/Answers.ts"
 import type { Member } from "../identity/Members.ts"
@@ -29,18 +29,16 @@ import type { Stage } from "../forms/Stages.ts"
 import { metadataColumns } from "./Csv.ts"
 import type { ResponseRow } from "./ResponseModels.ts"
 import * as Summaries from "./Summaries.ts"
+import * as XlsxWorkbook from "./XlsxWorkbook.ts"
 
 /** The media type of an XLSX workbook. */
 export const contentType = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 /** What one cell holds: text, a number, a yes/no, a moment, or nothing (a blank cell). */
-export type XlsxCell = string | number | boolean | Date | null
+export type XlsxCell = XlsxWorkbook.Cell
 
 /** One column of the sheet: its header, width (characters), number format, and the cell of a response. */
-export interface XlsxColumn {
-  readonly header: string
-  readonly width: number
-  readonly numFmt?: string | undefined
+export interface XlsxColumn extends XlsxWorkbook.SheetColumn {
   readonly cell: (response: ResponseRow) => XlsxCell
 }
 
@@ -262,58 +260,20 @@ export const columns = (
   ]
 }
 
-/** The XLSX writer failed (exceljs or its output stream). */
+/** The XLSX writer failed (the compressor, or a workbook beyond 4 GiB). */
 export class XlsxWriteFailed extends Schema.TaggedError<XlsxWriteFailed>()("XlsxWriteFailed", {
   cause: Schema.Defect()
 }) {}
 
-/** A writable stream's wait: whether it asks for one, and the emitter of its `drain`. */
-interface Drainable {
-  readonly needsDrain: () => boolean
-  readonly emitter: EventEmitter
-}
-
-/** Resumes once the stream has written out what it holds (or is closed): at once when it takes more. */
-const drained = ({ needsDrain, emitter }: Drainable) =>
-  Effect.callback<void>((resume) => {
-    if (!needsDrain()) return resume(Effect.void)
-    const done = () => {
-      emitter.off("drain", done)
-      emitter.off("close", done)
-      resume(Effect.void)
-    }
-    emitter.on("drain", done)
-    emitter.on("close", done)
-    return Effect.sync(() => {
-      emitter.off("drain", done)
-      emitter.off("close", done)
-    })
-  })
-
-/**
- * Where exceljs's streaming writer puts a sheet's XML: its own buffer writes
- * into the zip's input stream (a `readable-stream` 2 PassThrough) without
- * waiting for it, so a sheet written faster than it is compressed piles up
- * there (100k rows: +200 MB). That stream's own `needDrain` gives the writer
- * the wait it lacks. Undefined if exceljs is ever built otherwise (then only
- * the output is waited for).
- */
-export const sheetInput = (sheet: object): Drainable | undefined => {
-  const buffer: unknown = Reflect.get(sheet, "stream")
-  const pipes: unknown = Predicate.isObject(buffer) ? Reflect.get(buffer, "pipes") : undefined
-  const input: unknown = Array.isArray(pipes) ? pipes[0] : undefined
-  if (!(input instanceof EventEmitter)) return undefined
-  const state: unknown = Reflect.get(input, "_writableState")
-  if (!Predicate.isObject(state) || !Predicate.isBoolean(Reflect.get(state, "needDrain"))) return undefined
-  return { needsDrain: () => Reflect.get(state, "needDrain") === true, emitter: input }
-}
+/** The name of the one sheet. */
+const SHEET_NAME = "Responses"
 
 /**
  * The workbook of `rows` under `columns`, as bytes while it is written: each
- * page of rows (a chunk of the stream) is written as it comes, and the next one
- * is read once the zip has compressed it and the reader has taken the bytes so
- * far, so memory stays flat whatever the number of rows. Fails with the rows'
- * error, or {@link XlsxWriteFailed}.
+ * page of rows (a chunk of the stream) is written as the sheet's XML,
+ * compressed and handed on, and the next page is read only once the reader
+ * has taken the bytes so far, so memory stays flat whatever the number of
+ * rows. Fails with the rows' error, or {@link XlsxWriteFailed}.
  *
  * @example
  * ```ts
@@ -325,45 +285,21 @@ export const stream = <E>(
   sheetColumns: ReadonlyArray<XlsxColumn>,
   rows: Stream.Stream<ResponseRow, E>
 ): Stream.Stream<Uint8Array, E | XlsxWriteFailed> =>
-  Stream.unwrap(
-    Effect.map(
-      // Loaded on the first export: no process pays for exceljs before it is used.
-      Effect.tryPromise({ try: () => import("exceljs"), catch: (cause) => new XlsxWriteFailed({ cause }) }),
-      ({ default: ExcelJS }) => {
-        const out = new PassThrough()
-        const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
-          stream: out,
-          // Inline strings: shared strings would keep every distinct text in memory until the end.
-          useSharedStrings: false,
-          useStyles: true
-        })
-        const sheet = workbook.addWorksheet("Responses", { views: [{ state: "frozen", ySplit: 1 }] })
-        sheet.columns = sheetColumns.map((column) => ({
-          width: column.width,
-          ...(column.numFmt === undefined ? {} : { style: { numFmt: column.numFmt } })
-        }))
-        const output: Drainable = { needsDrain: () => out.writableNeedDrain && !out.destroyed, emitter: out }
-        const write = Effect.gen(function* () {
-          const header = sheet.addRow(sheetColumns.map((column) => column.header))
-          header.font = { bold: true }
-          header.commit()
-          yield* Stream.runForEachArray(rows, (page) =>
-            Effect.suspend(() => {
-              for (const response of page) sheet.addRow(sheetColumns.map((column) => column.cell(response))).commit()
-              const input = sheetInput(sheet)
-              return input === undefined ? drained(output) : Effect.andThen(drained(input), drained(output))
-            })
-          )
-          sheet.commit()
-          yield* Effect.tryPromise({ try: () => workbook.commit(), catch: (cause) => new XlsxWriteFailed({ cause }) })
-        })
-        return Stream.fromAsyncIterable<Uint8Array, XlsxWriteFailed>(
-          out,
-          (cause) => new XlsxWriteFailed({ cause })
-        ).pipe(
-          Stream.merge(Stream.fromEffectDrain(write), { haltStrategy: "left" }),
-          Stream.ensuring(Effect.sync(() => out.destroy()))
-        )
-      }
+  Stream.suspend(() => {
+    const sheet = XlsxWorkbook.sheet(sheetColumns)
+    const sheetXml = Stream.make(sheet.start).pipe(
+      // One piece of XML per page of rows, in the sheet writer's buffer (compressed before the next page is read).
+      Stream.concat(
+        Stream.mapArray(rows, (page) => [sheet.rows(page.map((row) => sheetColumns.map((column) => column.cell(row))))])
+      ),
+      Stream.concat(Stream.make(sheet.end))
     )
-  )
+    return ZipWriter.archive([
+      ...XlsxWorkbook.parts(SHEET_NAME, sheetColumns).map(([path, xml]) => ZipWriter.text(path, xml)),
+      { name: XlsxWorkbook.sheetPath, content: sheetXml }
+    ]).pipe(
+      Stream.mapError((error) =>
+        error instanceof ZipWriter.ZipWriteFailed ? new XlsxWriteFailed({ cause: error }) : error
+      )
+    )
+  })

@@ -60,6 +60,7 @@ export const internalErrors: Readonly<Record<string, string>> = {
   BlobStoreError: "a storage failure: a defect, answered 500 with a request id",
   BlobNotFound: "a file record whose blob is gone: answered as FileNotFound",
   XlsxWriteFailed: "the workbook failed while it streamed, after its 200: the download is cut short, as any stream's",
+  ZipWriteFailed: "an archive failed while it streamed (the XLSX export reports it as XlsxWriteFailed)",
   MailNotConfigured: "a delivery outcome: recorded on the e-mail's delivery, never an answer",
   MailFailed: "a delivery outcome: recorded on the e-mail's delivery, never an answer",
   ImapFailed: "the IMAP poller's failure: logged and retried",
