@@ -9,9 +9,10 @@
  * printing hides the navigation and shows the tables; the Export XLSX link
  * downloads the filtered list. The cases, moved through stages, assigned and
  * noted through the API (their timeline then set to days and hours ago), show
- * in the view's Cases section with the figures of `GET /metrics` (by day and
- * by week, and with a filter), and across all forms on the forms screen with
- * those of `GET /api/metrics`. Screens are saved in
+ * in the view's Cases section with the figures of
+ * `GET /api/forms/{id}/metrics` (by day and by week, and with a filter), and
+ * across all forms on the forms screen with those of `GET /api/metrics`.
+ * Screens are saved in
  * `packages/core/test-artifacts/` (`summary-*.png`).
  *
  * Skipped only when Chromium is absent outside CI; with CI=true a missing
