@@ -7,7 +7,12 @@
  * keyboard; axe-core finds nothing in light and dark, at 360 px (the page
  * never scrolls sideways), and in Arabic, where the bars grow from the right;
  * printing hides the navigation and shows the tables; the Export XLSX link
- * downloads the filtered list. Screens are saved in
+ * downloads the filtered list. The cases, moved through stages, assigned and
+ * noted through the API (their timeline then set to days and hours ago), show
+ * in the view's Cases section with the figures of
+ * `GET /api/forms/{id}/metrics` (by day and by week, and with a filter), and
+ * across all forms on the forms screen with those of `GET /api/metrics`.
+ * Screens are saved in
  * `packages/core/test-artifacts/` (`summary-*.png`).
  *
  * Skipped only when Chromium is absent outside CI; with CI=true a missing
@@ -16,6 +21,7 @@
 import { mkdirSync } from "node:fs"
 import { join } from "node:path"
 import * as Effect from "effect/Effect"
+import * as SqlClient from "effect/sql/SqlClient"
 import type { Browser, Page } from "playwright-core"
 import { artifacts, axeViolations, launch, present } from "@qforms/test-kit/Browser"
 import { waitFor } from "@qforms/test-kit/Conditions"
@@ -126,6 +132,34 @@ const answers: ReadonlyArray<{ readonly vip: boolean; readonly values: Record<st
   { vip: false, values: { "Your name": "Barbara Liskov", "Favourite colour": "Green", Stars: 3 } }
 ]
 
+/** The case metrics as the tests read them (`CaseMetricsReport`). */
+interface Metrics {
+  readonly interval: "day" | "week"
+  readonly open: number
+  readonly closed: number
+  readonly byStage: ReadonlyArray<{ readonly name: string | null; readonly closed: boolean; readonly count: number }>
+  readonly byAssignee: ReadonlyArray<{
+    readonly accountId: number | null
+    readonly name: string | null
+    readonly open: number
+  }>
+  readonly newPerPeriod: ReadonlyArray<{ readonly period: string; readonly count: number }>
+  readonly closedPerPeriod: ReadonlyArray<{ readonly period: string; readonly count: number }>
+  readonly firstResponse: {
+    readonly responded: number
+    readonly waiting: number
+    readonly medianSeconds: number | null
+    readonly p90Seconds: number | null
+  }
+  readonly timeInStage: ReadonlyArray<{
+    readonly name: string
+    readonly current: number
+    readonly left: number
+    readonly medianSeconds: number | null
+    readonly p90Seconds: number | null
+  }>
+}
+
 interface Report {
   readonly totals: { readonly views: number; readonly starts: number; readonly responses: number }
   readonly funnel: ReadonlyArray<{ readonly step: string; readonly count: number; readonly percent: number }>
@@ -154,6 +188,25 @@ interface Dom {
   }
 }
 
+/** What the application writes for a length of time (`words.js` `formatDuration`), in English. */
+const duration = (seconds: number) => {
+  const [unit, size] = (
+    [
+      ["day", 86_400],
+      ["hour", 3600],
+      ["minute", 60],
+      ["second", 1]
+    ] as const
+  ).find(([, size]) => seconds >= size * 1.5) ?? ["second", 1]
+  return new Intl.NumberFormat("en-US", { style: "unit", unit, unitDisplay: "long", maximumFractionDigits: 1 }).format(
+    seconds / size
+  )
+}
+
+/** What the application writes for a day of the metrics (`2026-11-23`: "Nov 23, 2026"), in English. */
+const day = (period: string) =>
+  new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" }).format(new Date(`${period}T00:00:00Z`))
+
 /** What the application writes for a share (`50` percent: "50%"), in English. */
 const percent = (value: number) =>
   new Intl.NumberFormat("en-US", { style: "percent", maximumFractionDigits: 1 }).format(value / 100)
@@ -166,6 +219,7 @@ describe.skipIf(!present)("the inbox's summary view in a browser", () => {
   let key = ""
   let formId = 0
   let ids: Record<string, number> = {}
+  let ownerId = 0
   const problems: Array<string> = []
 
   const api = async (method: string, path: string, body?: unknown) => {
@@ -178,6 +232,7 @@ describe.skipIf(!present)("the inbox's summary view in a browser", () => {
     return reply.status === 204 ? undefined : await reply.json()
   }
   const summary = async (query = "") => (await api("GET", `/forms/${formId}/summary${query}`)) as Report
+  const metrics = async (query = "") => (await api("GET", `/forms/${formId}/metrics${query}`)) as Metrics
 
   beforeAll(async () => {
     mkdirSync(artifacts, { recursive: true })
@@ -191,7 +246,7 @@ describe.skipIf(!present)("the inbox's summary view in a browser", () => {
       publicPage: { minSubmitSeconds: 0 },
       delivery: { worker: false }
     })
-    key = await qforms.run(
+    const seeded = await qforms.run(
       Effect.gen(function* () {
         const { workspace, ownerAccountId } = yield* (yield* Workspaces).create({
           name: "Acme",
@@ -199,9 +254,12 @@ describe.skipIf(!present)("the inbox's summary view in a browser", () => {
           ownerName: "Olivia Owner"
         })
         yield* (yield* Sessions).setPassword("olivia@example.com", password)
-        return (yield* (yield* ApiKeys).create(workspace.id, { accountId: ownerAccountId })).key
+        const key = (yield* (yield* ApiKeys).create(workspace.id, { accountId: ownerAccountId })).key
+        return { key, ownerId: ownerAccountId }
       })
     )
+    key = seeded.key
+    ownerId = seeded.ownerId
     loopback.serve(qforms)
     browser = await launch()
 
@@ -213,11 +271,46 @@ describe.skipIf(!present)("the inbox's summary view in a browser", () => {
     formId = form.id
     ids = Object.fromEntries(form.fields.map((field) => [field.label, field.id]))
     await api("PATCH", `/forms/${formId}`, { status: "published" })
+    const cases: Array<number> = []
     for (const given of answers) {
       const values = Object.fromEntries(Object.entries(given.values).map(([label, value]) => [ids[label]!, value]))
       const created = (await api("POST", `/forms/${formId}/responses`, { values })) as { id: number }
       if (given.vip) await api("PATCH", `/responses/${created.id}`, { tags: ["vip"] })
+      cases.push(created.id)
     }
+    // The cases worked through the API: in progress and assigned, closed after half a day in New, noted, assigned;
+    // the last one waits. Then each submission and its activities (in order, `step` minutes apart) are set to the
+    // past, so that the times to a first response and in a stage are hours, and the cases fall on several days.
+    const { stages } = (await api("GET", `/forms/${formId}/stages`)) as {
+      stages: Array<{ id: number; name: string; isClosed: boolean }>
+    }
+    const stage = (name: string) => stages.find((s) => s.name === name)!.id
+    await api("PATCH", `/responses/${cases[0]}`, { stageId: stage("In progress"), assigneeId: ownerId })
+    await api("PATCH", `/responses/${cases[1]}`, { stageId: stage("New") })
+    await api("PATCH", `/responses/${cases[1]}`, { stageId: stage("Done") })
+    await api("POST", `/responses/${cases[2]}/notes`, { body: "Called back" })
+    await api("PATCH", `/responses/${cases[3]}`, { assigneeId: ownerId })
+    const timeline: ReadonlyArray<readonly [days: number, step: number]> = [
+      [6, 60],
+      [5, 720],
+      [3, 240],
+      [1, 45],
+      [0.1, 1]
+    ]
+    await qforms.run(
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        for (const [i, [days, step]] of timeline.entries()) {
+          const submitted = new Date(Date.now() - days * 86_400_000)
+          yield* sql`update responses set submitted_at = ${submitted} where id = ${cases[i]!}`
+          const rows = yield* sql<{ id: number }>`
+            select id from activities where response_id = ${cases[i]!} and type <> 'created' order by id`
+          for (const [n, row] of rows.entries())
+            yield* sql`update activities set created_at = ${new Date(submitted.getTime() + (n + 1) * step * 60_000)}
+              where id = ${row.id}`
+        }
+      })
+    )
     // The public page: three views, two starts, one response answered through to the end (the funnel and the
     // median time count the page only).
     const server = { url } as TestServer
@@ -269,11 +362,20 @@ describe.skipIf(!present)("the inbox's summary view in a browser", () => {
     await page.locator("main h1").waitFor()
   }
 
-  /** Opens the summary view and waits until its charts are drawn. */
+  /** Opens the summary view and waits until its charts, the cases' too, are drawn. */
   const openSummary = async (page: Page) => {
     await page.goto(`${url}/app/forms/${formId}/responses?view=summary`)
     await page.locator(".summary[aria-busy=false] svg[role=img]").first().waitFor()
+    await page.locator(".summary-cases[aria-busy=false] svg[role=img]").first().waitFor()
   }
+
+  /** A figure of the view's Cases section (or of the forms screen's panel), by its exact name. */
+  const caseFigure = (page: Page, name: string, within = ".summary-cases") =>
+    page
+      .locator(`${within} .figures div`, {
+        has: page.locator("dt", { hasText: new RegExp(`^${name.replace(/[()]/g, "\\$&")}$`) })
+      })
+      .locator("dd")
 
   /** Saves a screenshot (the whole page) and runs axe-core in it: no violation. */
   const check = async (page: Page, label: string) => {
@@ -438,6 +540,16 @@ describe.skipIf(!present)("the inbox's summary view in a browser", () => {
       .choices!.find((c) => c.choice === "Red")!
     expect(red.percent).toBe(100)
     expect(await tableOf(page, "Chart: Favourite colour")).toContainEqual(["Red", "2", "100%"])
+    // The cases follow the filter too: the two tagged cases, one in progress and one closed.
+    const vip = await metrics("?tag=vip")
+    expect([vip.open, vip.closed]).toEqual([1, 1])
+    await page.locator(".summary-cases[aria-busy=false]").waitFor()
+    await caseFigure(page, "Open").filter({ hasText: /^1$/ }).waitFor()
+    expect(await caseFigure(page, "Closed").textContent()).toBe(String(vip.closed))
+    expect(await tableOf(page, "Open cases by assignee")).toEqual([
+      ["Assignee", "Open cases"],
+      ["Olivia Owner", "1"]
+    ])
     expect(await page.getByRole("link", { name: "Download CSV" }).getAttribute("href")).toBe(
       `/api/forms/${formId}/summary.csv?tag=vip`
     )
@@ -455,6 +567,123 @@ describe.skipIf(!present)("the inbox's summary view in a browser", () => {
     expect((await xlsx.body()).subarray(0, 2).toString()).toBe("PK")
     await check(page, "filtered")
     await page.context().close()
+    expect(problems).toEqual([])
+  }, 120_000)
+
+  it("shows how the cases are doing with the API's figures, by day and by week", async () => {
+    const report = await metrics()
+    // Six cases: one in progress, one closed after a day in New, one noted, one assigned, two waiting.
+    expect([report.open, report.closed, report.firstResponse.responded, report.firstResponse.waiting]).toEqual([
+      5, 1, 4, 2
+    ])
+    const page = await newPage()
+    await signIn(page)
+    await openSummary(page)
+    await page.getByRole("heading", { name: "Cases", level: 2 }).waitFor()
+
+    // The figures.
+    expect(await caseFigure(page, "Open").textContent()).toBe(String(report.open))
+    expect(await caseFigure(page, "Closed").textContent()).toBe(String(report.closed))
+    expect(await caseFigure(page, "Waiting for a first response").textContent()).toBe(
+      String(report.firstResponse.waiting)
+    )
+    expect(await caseFigure(page, "First response (median)").textContent()).toBe(
+      duration(report.firstResponse.medianSeconds!)
+    )
+    expect(await caseFigure(page, "First response (90th percentile)").textContent()).toBe(
+      duration(report.firstResponse.p90Seconds!)
+    )
+    expect(report.firstResponse.medianSeconds).toBe(3 * 3600)
+
+    // Every stage with its cases, closed stages marked; a bar each, the closed one in its own colour.
+    const stageRows = await tableOf(page, "Cases by stage")
+    expect(stageRows).toEqual([
+      ["Stage", "Cases"],
+      ...report.byStage.map((s) => [
+        s.name === null ? "No stage" : s.closed ? `${s.name} (closed)` : s.name,
+        String(s.count)
+      ])
+    ])
+    expect(stageRows).toContainEqual(["In progress", "1"])
+    expect(stageRows).toContainEqual(["Done (closed)", "1"])
+    const stageChart = page.getByRole("img", { name: "Cases by stage", exact: true })
+    expect(await stageChart.locator("rect.series-0").count()).toBe(report.byStage.filter((s) => !s.closed).length)
+    expect(await stageChart.locator("rect.series-1").count()).toBe(report.byStage.filter((s) => s.closed).length)
+
+    // Open cases by assignee, most first, "Unassigned" for nobody's.
+    expect(await tableOf(page, "Open cases by assignee")).toEqual([
+      ["Assignee", "Open cases"],
+      ...report.byAssignee.map((a) => [a.name ?? "Unassigned", String(a.open)])
+    ])
+    expect(report.byAssignee).toContainEqual({ accountId: ownerId, name: "Olivia Owner", open: 2 })
+    expect(await page.locator("#cases-assignees-summary").textContent()).toContain(
+      "\u2068Olivia Owner\u2069: 2 open cases"
+    )
+
+    // New and closed per day over the last 30 days: two columns a day, the same counts in the table.
+    const perDay = page.getByRole("img", { name: "New and closed cases per day", exact: true })
+    expect(await perDay.locator("rect[class*=series-]").count()).toBe(2 * report.newPerPeriod.length)
+    const closedOn = new Map(report.closedPerPeriod.map((p) => [p.period, p.count]))
+    expect(await tableOf(page, "New and closed cases per day")).toEqual([
+      ["Day", "New", "Closed"],
+      ...report.newPerPeriod.map((p) => [day(p.period), String(p.count), String(closedOn.get(p.period) ?? 0)])
+    ])
+    expect(report.newPerPeriod.reduce((sum, p) => sum + p.count, 0)).toBe(6)
+    expect(await page.locator("#cases-periods-summary").textContent()).toMatch(/6 new cases, 1 case closed\.$/)
+
+    await page.locator(".summary-cases").screenshot({ path: join(artifacts, "summary-cases-section.png") })
+
+    // By week: the switch fetches the weekly series.
+    await page.getByRole("radio", { name: "week" }).check()
+    const weekly = await metrics("?interval=week")
+    await page.getByRole("img", { name: "New and closed cases per week", exact: true }).waitFor()
+    const weekClosed = new Map(weekly.closedPerPeriod.map((p) => [p.period, p.count]))
+    expect(await tableOf(page, "New and closed cases per week")).toEqual([
+      ["Week from", "New", "Closed"],
+      ...weekly.newPerPeriod.map((p) => [day(p.period), String(p.count), String(weekClosed.get(p.period) ?? 0)])
+    ])
+    expect(await page.getByRole("radio", { name: "week" }).isChecked()).toBe(true)
+
+    // Time in each stage: the median drawn, the 90th percentile in the table; half a day in New.
+    const inNew = report.timeInStage.find((s) => s.name === "New")!
+    expect([inNew.current, inNew.left, inNew.medianSeconds]).toEqual([0, 1, 12 * 3600])
+    const timeRows = await tableOf(page, "Time in each stage")
+    expect(timeRows[0]).toEqual(["Stage", "Median", "90th percentile", "In the stage now", "Moved on"])
+    expect(timeRows).toContainEqual(["New", duration(inNew.medianSeconds!), duration(inNew.p90Seconds!), "0", "1"])
+    expect(timeRows).toContainEqual(["In progress", "no case moved on", "no case moved on", "1", "0"])
+
+    await check(page, "cases")
+    await page.context().close()
+    expect(problems).toEqual([])
+  }, 120_000)
+
+  it("shows the cases across all forms on the forms screen with the figures of GET /api/metrics", async () => {
+    const all = (await api("GET", "/metrics")) as Metrics
+    for (const colorScheme of ["light", "dark"] as const) {
+      for (const width of [1280, 360]) {
+        const page = await newPage({ colorScheme, width })
+        await signIn(page)
+        await page.locator(".cases-panel[aria-busy=false] .figures").waitFor()
+        await page.getByRole("heading", { name: "Cases across all forms", level: 2 }).waitFor()
+        expect(await caseFigure(page, "Open", ".cases-panel").textContent()).toBe(String(all.open))
+        expect(await caseFigure(page, "Closed", ".cases-panel").textContent()).toBe(String(all.closed))
+        expect(await caseFigure(page, "Waiting for a first response", ".cases-panel").textContent()).toBe(
+          String(all.firstResponse.waiting)
+        )
+        expect(await caseFigure(page, "First response (median)", ".cases-panel").textContent()).toBe(
+          duration(all.firstResponse.medianSeconds!)
+        )
+        expect(await tableOf(page, "Open cases by assignee")).toEqual([
+          ["Assignee", "Open cases"],
+          ...all.byAssignee.map((a) => [a.name ?? "Unassigned", String(a.open)])
+        ])
+        expect(await overflows(page), `the forms screen at ${width} px (${colorScheme}) overflows`).toEqual([])
+        if (width === 1280 && colorScheme === "light")
+          await page.locator(".cases-panel").screenshot({ path: join(artifacts, "summary-forms-cases.png") })
+        await check(page, `forms-${width}-${colorScheme}`)
+        await page.context().close()
+      }
+    }
     expect(problems).toEqual([])
   }, 120_000)
 
@@ -490,6 +719,16 @@ describe.skipIf(!present)("the inbox's summary view in a browser", () => {
       .getByRole("cell")
       .first()
     expect(await cell.isVisible()).toBe(true)
+    // The cases too, without their interval switch.
+    expect(await page.locator("fieldset.interval").isVisible(), "the interval switch in print").toBe(false)
+    expect(await page.getByRole("img", { name: "Cases by stage" }).isVisible()).toBe(true)
+    expect(
+      await page
+        .locator(".chart-block", { has: page.getByRole("img", { name: "Cases by stage" }) })
+        .getByRole("cell")
+        .first()
+        .isVisible()
+    ).toBe(true)
     // No question is cut across pages.
     expect(
       await page
@@ -533,6 +772,16 @@ describe.skipIf(!present)("the inbox's summary view in a browser", () => {
       })
       expect(Math.abs(edges.svgRight - edges.barRight)).toBeLessThan(1)
       expect(edges.barLeft - edges.svgLeft).toBeGreaterThan(0)
+      // The cases' days run from the right: the first day's columns are right of the last day's.
+      const days = await phone.locator("#cases-periods-summary").evaluate((caption) => {
+        const figure = (
+          caption as unknown as { parentElement: { querySelectorAll: (s: string) => ArrayLike<DomElement> } }
+        ).parentElement
+        const rects = Array.from(figure.querySelectorAll("rect[class*=series-]"))
+        return { first: rects[0]!.getBoundingClientRect().left, last: rects.at(-1)!.getBoundingClientRect().left }
+      })
+      expect(days.first).toBeGreaterThan(days.last)
+      expect(await phone.getByRole("heading", { name: "الطلبات", level: 2 }).count()).toBe(1)
       expect(await overflows(phone), `Arabic at 360 px (${colorScheme}) overflows`).toEqual([])
       await check(phone, `ar-360-${colorScheme}`)
       await phone.context().close()

@@ -1,9 +1,10 @@
 // @ts-check
-// The summary's charts, drawn by hand in SVG: horizontal bars, columns, stacked bars and a gauge. No library and
-// nothing fetched: shapes are placed in pixels at the width the chart has on the page (measured, so words keep their
-// size on a phone), then scale with it (printing). Colours come from classes in app.css (the CSP blocks inline
-// styles): the Okabe–Ito palette, told apart with colour blindness, in light and dark. Right to left, every
-// position is mirrored and words anchor at their logical start (SVG text follows the page's `direction`).
+// The summary's charts, drawn by hand in SVG: horizontal bars, columns (alone or in groups), stacked bars and a
+// gauge. No library and nothing fetched: shapes are placed in pixels at the width the chart has on the page
+// (measured, so words keep their size on a phone), then scale with it (printing). Colours come from classes in
+// app.css (the CSP blocks inline styles): the Okabe–Ito palette, told apart with colour blindness, in light and
+// dark. Right to left, every position is mirrored and words anchor at their logical start (SVG text follows the
+// page's `direction`).
 // Each chart is an image with a name, a text summary (its caption, the image's description) and its figures as a
 // table behind a disclosure.
 import { html } from "htm/preact"
@@ -153,6 +154,30 @@ export const bars = (bars, max) => (width) => {
 }
 
 /**
+ * The words under a baseline of columns, one a slot: every few when they would crowd, each cut to its room and
+ * kept inside the chart; one that would still touch the one before it (moved in from an edge) is left out.
+ * @param {ReadonlyArray<string>} labels
+ * @param {number} width the chart's width
+ * @param {number} y the words' baseline
+ */
+const axisLabels = (labels, width, y) => {
+  const slot = width / Math.max(1, labels.length)
+  const widest = Math.max(0, ...labels.map((label) => widthOf(label)))
+  const every = Math.max(1, Math.ceil((Math.min(widest, 90) + 8) / slot))
+  /** @type {{ from: number, to: number } | null} the place of the last words written */
+  let last = null
+  return labels.map((text, i) => {
+    if (i % every !== 0) return null
+    const label = fit(text, slot * every - 4)
+    const half = widthOf(label) / 2
+    const x = Math.min(width - half, Math.max(half, across(width, i * slot + slot / 2)))
+    if (label === "" || (last !== null && x - half < last.to + 6 && x + half > last.from - 6)) return null
+    last = { from: x - half, to: x + half }
+    return html`<text class="chart-label" text-anchor="middle" x=${x} y=${y}>${isolate(label)}</text>`
+  })
+}
+
+/**
  * Columns side by side along a baseline (a histogram, months, hours), each with its figure on top when it has any
  * and there is room, and its words under the baseline (every few when they would crowd, kept inside the chart);
  * right to left the first is on the right.
@@ -165,8 +190,6 @@ export const columns = (columns) => (width) => {
   const slot = width / Math.max(1, columns.length)
   const max = Math.max(1, ...columns.map((column) => column.value))
   const thickness = Math.max(2, Math.min(56, slot * 0.72))
-  const widest = Math.max(0, ...columns.map((column) => widthOf(column.label)))
-  const every = Math.max(1, Math.ceil((Math.min(widest, 90) + 8) / slot))
   const baseline = top + plot
   return {
     height: baseline + 24,
@@ -175,14 +198,64 @@ export const columns = (columns) => (width) => {
         const middle = across(width, i * slot + slot / 2)
         const height = (column.value / max) * plot
         const showValue = column.value > 0 && widthOf(column.text) + 2 <= slot
-        const label = i % every === 0 ? fit(column.label, slot * every - 4) : ""
-        const half = widthOf(label) / 2
         return html`<g>
           <rect class=${`series-${column.series ?? 0}`} x=${middle - thickness / 2} y=${baseline - height} width=${thickness} height=${height} />
           ${showValue ? html`<text class="chart-value" text-anchor="middle" x=${middle} y=${baseline - height - 5}>${column.text}</text>` : null}
-          ${label === "" ? null : html`<text class="chart-label" text-anchor="middle" x=${Math.min(width - half, Math.max(half, middle))} y=${baseline + 17}>${isolate(label)}</text>`}
         </g>`
-      })}`
+      })}
+      ${axisLabels(
+        columns.map((column) => column.label),
+        width,
+        baseline + 17
+      )}`
+  }
+}
+
+/**
+ * Columns in groups along a baseline (new and closed cases per day): in each group one column per series, side by
+ * side, coloured by its series (the chart's colour key names them). Every column's figure is on top of it when all
+ * of them fit; else a dashed line marks the highest value, with its figure. The groups' words are under the
+ * baseline (every few when they would crowd, kept inside the chart); right to left the first group is on the right,
+ * and so is the first column of a group.
+ * @param {ReadonlyArray<{ label: string, values: ReadonlyArray<Datum> }>} groups
+ * @returns {(width: number) => Drawing}
+ */
+export const groupedColumns = (groups) => (width) => {
+  const top = 22
+  const plot = 150
+  const baseline = top + plot
+  const slot = width / Math.max(1, groups.length)
+  const per = Math.max(1, ...groups.map((group) => group.values.length))
+  const values = groups.flatMap((group) => group.values)
+  const highest = values.reduce((most, value) => (value.value > most.value ? value : most), { value: 0, text: "" })
+  const max = Math.max(1, highest.value)
+  const thickness = Math.max(1, Math.min(24, (slot * 0.8) / per))
+  const figures = values.every((value) => value.value === 0 || widthOf(value.text) + 2 <= thickness)
+  return {
+    height: baseline + 24,
+    shapes: html`${
+      figures || highest.value === 0
+        ? null
+        : html`<line class="chart-grid" x1="0" x2=${width} y1=${top + 0.5} y2=${top + 0.5} />
+          <text class="chart-value" x=${across(width, 0)} y=${top - 6}>${highest.text}</text>`
+    }
+      <line class="chart-axis" x1="0" x2=${width} y1=${baseline + 0.5} y2=${baseline + 0.5} />
+      ${groups.map((group, i) => {
+        const start = i * slot + (slot - per * thickness) / 2
+        return html`<g>
+          ${group.values.map((value, j) => {
+            const height = (value.value / max) * plot
+            const x = across(width, start + j * thickness, thickness)
+            return html`<rect class=${`series-${value.series ?? j}${thickness >= 4 ? " chart-segment" : ""}`} x=${x} y=${baseline - height} width=${thickness} height=${height} />
+              ${figures && value.value > 0 ? html`<text class="chart-value" text-anchor="middle" x=${x + thickness / 2} y=${baseline - height - 5}>${value.text}</text>` : null}`
+          })}
+        </g>`
+      })}
+      ${axisLabels(
+        groups.map((group) => group.label),
+        width,
+        baseline + 17
+      )}`
   }
 }
 

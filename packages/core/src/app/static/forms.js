@@ -1,9 +1,11 @@
 // @ts-check
-// Forms: list with status and response counts, create, duplicate, delete, publish/close, public link and embed snippet, generate.
+// Forms: list with status and response counts, create, duplicate, delete, publish/close, public link and embed snippet,
+// generate; above the list, once there is a form, how the cases of every form are doing (metrics.js).
 import { html } from "htm/preact"
 import { useEffect, useState } from "preact/hooks"
 import { TableScroll } from "./table.js"
 import { api, base, copy, messageOf, navigate, publicUrl } from "./api.js"
+import { WorkspaceCases } from "./metrics.js"
 import { formatDateTime, formatNumber, t } from "./words.js"
 
 /** @typedef {import("./types.js").FormSummary} FormSummary */
@@ -23,7 +25,17 @@ export const FormsScreen = ({ canWrite }) => {
   const [busy, setBusy] = useState(false)
   const [details, setDetails] = useState(/** @type {Record<number, boolean>} */ ({}))
 
-  const load = () => api.get("/forms").then(setForms, (e) => setError(messageOf(e)))
+  // Each load of the list (after a form is created, duplicated or deleted) counts the cases again too.
+  const [loads, setLoads] = useState(0)
+  const load = () =>
+    api.get("/forms").then(
+      /** @param {ReadonlyArray<FormSummary>} list */
+      (list) => {
+        setForms(list)
+        setLoads((n) => n + 1)
+      },
+      (e) => setError(messageOf(e))
+    )
   useEffect(() => {
     load()
   }, [])
@@ -107,6 +119,7 @@ export const FormsScreen = ({ canWrite }) => {
     </div>`
         : null
     }
+    ${forms !== null && forms.length > 0 ? html`<${WorkspaceCases} version=${loads} />` : null}
     <h2>${t("forms.allForms")}</h2>
     ${
       forms === null

@@ -2,12 +2,14 @@
 // The inbox's Summary view: what the responses the inbox's filters keep say (`GET /api/forms/{id}/summary`):
 // the totals as figures, the public page's drop-off funnel, and one chart per question by its kind (choices,
 // numbers with their statistics and NPS, matrix rows, ranking places, dates, the latest texts and their frequent
-// words, files). Each chart has its summary in words and its figures as a table (charts.js). It prints as a
-// report (app.css `@media print`) and downloads as CSV (`summary.csv`) with the same filters.
+// words, files), then how the cases of those responses are doing (metrics.js). Each chart has its summary in words
+// and its figures as a table (charts.js). It prints as a report (app.css `@media print`) and downloads as CSV
+// (`summary.csv`) with the same filters.
 import { html } from "htm/preact"
 import { useEffect, useRef, useState } from "preact/hooks"
 import { api, base, messageOf, query } from "./api.js"
 import { bars, Chart, columns, gauge, isolate, stacked, together } from "./charts.js"
+import { CasesSection } from "./metrics.js"
 import {
   formatDateTime,
   formatDecimal,
@@ -384,7 +386,8 @@ export const SummaryView = ({ formId, params, version }) => {
           : html`<p class="loading">${t("summary.loading")}</p>`
         : html`<${Totals} report=${report} />
           <${Funnel} funnel=${report.funnel} />
-          ${report.questions.map((q) => html`<${Question} key=${q.fieldId} q=${q} />`)}`
+          ${report.questions.map((q) => html`<${Question} key=${q.fieldId} q=${q} />`)}
+          <${CasesSection} formId=${formId} params=${params} version=${version} />`
     }
   </div>`
 }

@@ -78,6 +78,19 @@ export const formatPercent = (percent) => percents.format(percent / 100)
 /** A measure (a mean, a percentile) to at most two decimals. @param {number} value */
 export const formatDecimal = (value) => decimals.format(value)
 
+const calendarDays = new Intl.DateTimeFormat(language, { dateStyle: "medium", timeZone: "UTC" })
+const shortDays = new Intl.DateTimeFormat(language, { month: "short", day: "numeric", timeZone: "UTC" })
+
+/**
+ * A day of the calendar given as `2026-11-23` (a period of the case metrics, in UTC), not a moment: "Nov 23, 2026",
+ * or with `short` "Nov 23"; as it is when it is not one.
+ * @param {string} day @param {boolean} [short]
+ */
+export const formatCalendarDay = (day, short = false) => {
+  const date = new Date(`${day}T00:00:00Z`)
+  return Number.isNaN(date.getTime()) ? day : (short ? shortDays : calendarDays).format(date)
+}
+
 /** A month given as `2026-05` ("May 2026", "Mai 2026"); as it is when it is not one. @param {string} month */
 export const formatMonth = (month) => {
   const date = new Date(`${month}-01T00:00:00Z`)

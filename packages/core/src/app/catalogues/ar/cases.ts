@@ -1,6 +1,6 @@
 import type { cases as english } from "../en/cases.ts"
 
-/** The application's responses inbox, its summary view and case page in Arabic. */
+/** The application's responses inbox, its summary view (with the case metrics) and case page in Arabic. */
 export const cases: { readonly [K in keyof typeof english]: string } = {
   // Inbox: heading, view and live updates
   "inbox.responses": "الردود",
@@ -131,6 +131,57 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "summary.times": "{count, plural, zero {# مرة} one {مرة واحدة} two {مرتان} few {# مرات} many {# مرة} other {# مرة}}",
   "summary.drawn": "مرسوم",
   "summary.typed": "مكتوب",
+
+  // Summary view: the Cases section (static/metrics.js), and the forms screen's panel across all forms (static/forms.js)
+  "metrics.heading": "الطلبات",
+  "metrics.loading": "جارٍ تحميل الطلبات…",
+  "metrics.scope": "الطلبات هي الردود التي تبقيها عوامل التصفية. يبقى الطلب مفتوحًا حتى يصل إلى مرحلة مغلقة.",
+  "metrics.open": "مفتوحة",
+  "metrics.closed": "مغلقة",
+  "metrics.waiting": "بانتظار أول استجابة",
+  "metrics.firstResponseMedian": "أول استجابة (الوسيط)",
+  "metrics.firstResponseNinety": "أول استجابة (المئين التسعون)",
+  "metrics.firstResponseHelp":
+    "أول استجابة هي أول تغيير للمرحلة أو إسناد أو ملاحظة أو بريد إلكتروني إلى المُرسِل يقوم به عضو بعد الإرسال.",
+  "metrics.byStage": "الطلبات حسب المرحلة",
+  "metrics.stage": "المرحلة",
+  "metrics.cases": "الطلبات",
+  "metrics.noStage": "بلا مرحلة",
+  // The name is isolated so that a Latin stage name keeps "(مغلقة)" after it, on its left.
+  "metrics.closedStage": "\u2068{stage}\u2069 (مغلقة)",
+  "metrics.openStage": "مرحلة مفتوحة",
+  "metrics.closedStageKey": "مرحلة مغلقة",
+  "metrics.casesOf":
+    "{label}: {count, plural, zero {لا طلبات} one {طلب واحد} two {طلبان} few {# طلبات} many {# طلبًا} other {# طلب}}",
+  "metrics.byAssignee": "الطلبات المفتوحة حسب المسؤول",
+  "metrics.assignee": "المسؤول",
+  "metrics.openCases": "الطلبات المفتوحة",
+  "metrics.unassigned": "غير مُسنَد",
+  "metrics.member": "العضو {id}",
+  "metrics.openOf":
+    "{label}: {count, plural, zero {لا طلبات مفتوحة} one {طلب مفتوح واحد} two {طلبان مفتوحان} few {# طلبات مفتوحة} many {# طلبًا مفتوحًا} other {# طلب مفتوح}}",
+  "metrics.noOpen": "لا توجد طلبات مفتوحة.",
+  "metrics.newAndClosed": "الطلبات الجديدة والمغلقة",
+  "metrics.interval": "العدّ لكل",
+  "metrics.intervalName": "{interval, select, week {أسبوع} other {يوم}}",
+  "metrics.perPeriod":
+    "{interval, select, week {الطلبات الجديدة والمغلقة في كل أسبوع} other {الطلبات الجديدة والمغلقة في كل يوم}}",
+  "metrics.period": "{interval, select, week {الأسبوع بدءًا من} other {اليوم}}",
+  "metrics.new": "جديدة",
+  "metrics.newCases":
+    "{count, plural, zero {لا طلبات جديدة} one {طلب جديد واحد} two {طلبان جديدان} few {# طلبات جديدة} many {# طلبًا جديدًا} other {# طلب جديد}}",
+  "metrics.closedCases":
+    "{count, plural, zero {لم يُغلق أي طلب} one {أُغلق طلب واحد} two {أُغلق طلبان} few {أُغلقت # طلبات} many {أُغلق # طلبًا} other {أُغلق # طلب}}",
+  "metrics.periodsCaption": "من {from} إلى {to}: {opened}، {closed}.",
+  "metrics.timeInStage": "المدة في كل مرحلة",
+  "metrics.timeHelp":
+    "المدة التي بقيت فيها الطلبات في مرحلة قبل أن تنتقل منها (الوسيط؛ والمئين التسعون في الجدول). لا تُحسب بعدُ الطلبات التي ما زالت في مرحلة.",
+  "metrics.medianOf": "{label}: الوسيط {time}",
+  "metrics.noTimes": "لم ينتقل أي طلب من مرحلة بعد.",
+  "metrics.notMoved": "لم ينتقل أي طلب",
+  "metrics.inStageNow": "في المرحلة الآن",
+  "metrics.movedOn": "انتقل منها",
+  "metrics.workspace": "الطلبات في كل النماذج",
 
   // Case: heading and notices
   "case.response": "الرد",

@@ -1,6 +1,6 @@
 import type { cases as english } from "../en/cases.ts"
 
-/** The application's responses inbox, its summary view and case page in German. */
+/** The application's responses inbox, its summary view (with the case metrics) and case page in German. */
 export const cases: { readonly [K in keyof typeof english]: string } = {
   // Inbox: heading, view and live updates
   "inbox.responses": "Antworten",
@@ -132,6 +132,53 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "summary.times": "{count, plural, one {# Mal} other {# Mal}}",
   "summary.drawn": "Gezeichnet",
   "summary.typed": "Getippt",
+
+  // Summary view: the Cases section (static/metrics.js), and the forms screen's panel across all forms (static/forms.js)
+  "metrics.heading": "Vorgänge",
+  "metrics.loading": "Vorgänge werden geladen…",
+  "metrics.scope":
+    "Vorgänge sind die Antworten, die die Filter zeigen. Ein Vorgang ist offen, bis er in einer abschließenden Phase ist.",
+  "metrics.open": "Offen",
+  "metrics.closed": "Abgeschlossen",
+  "metrics.waiting": "Warten auf erste Reaktion",
+  "metrics.firstResponseMedian": "Erste Reaktion (Median)",
+  "metrics.firstResponseNinety": "Erste Reaktion (90. Perzentil)",
+  "metrics.firstResponseHelp":
+    "Die erste Reaktion ist der erste Phasenwechsel, die erste Zuweisung, Notiz oder E-Mail an den Absender durch ein Mitglied nach dem Eingang.",
+  "metrics.byStage": "Vorgänge nach Phase",
+  "metrics.stage": "Phase",
+  "metrics.cases": "Vorgänge",
+  "metrics.noStage": "Ohne Phase",
+  "metrics.closedStage": "{stage} (abgeschlossen)",
+  "metrics.openStage": "Offene Phase",
+  "metrics.closedStageKey": "Abschließende Phase",
+  "metrics.casesOf": "{label}: {count, plural, one {# Vorgang} other {# Vorgänge}}",
+  "metrics.byAssignee": "Offene Vorgänge nach Zuständigkeit",
+  "metrics.assignee": "Zuständig",
+  "metrics.openCases": "Offene Vorgänge",
+  "metrics.unassigned": "Nicht zugewiesen",
+  "metrics.member": "Mitglied {id}",
+  "metrics.openOf": "{label}: {count, plural, one {# offener Vorgang} other {# offene Vorgänge}}",
+  "metrics.noOpen": "Keine offenen Vorgänge.",
+  "metrics.newAndClosed": "Neue und abgeschlossene Vorgänge",
+  "metrics.interval": "Zählen pro",
+  "metrics.intervalName": "{interval, select, week {Woche} other {Tag}}",
+  "metrics.perPeriod":
+    "{interval, select, week {Neue und abgeschlossene Vorgänge pro Woche} other {Neue und abgeschlossene Vorgänge pro Tag}}",
+  "metrics.period": "{interval, select, week {Woche ab} other {Tag}}",
+  "metrics.new": "Neu",
+  "metrics.newCases": "{count, plural, one {# neuer Vorgang} other {# neue Vorgänge}}",
+  "metrics.closedCases": "{count, plural, one {# Vorgang abgeschlossen} other {# Vorgänge abgeschlossen}}",
+  "metrics.periodsCaption": "{from} bis {to}: {opened}, {closed}.",
+  "metrics.timeInStage": "Zeit in jeder Phase",
+  "metrics.timeHelp":
+    "Wie lange Vorgänge in einer Phase blieben, bevor sie weiterrückten (der Median; das 90. Perzentil steht in der Tabelle). Vorgänge, die noch in einer Phase sind, zählen noch nicht.",
+  "metrics.medianOf": "{label}: Median {time}",
+  "metrics.noTimes": "Noch kein Vorgang ist aus einer Phase weitergerückt.",
+  "metrics.notMoved": "noch kein Vorgang weitergerückt",
+  "metrics.inStageNow": "Jetzt in der Phase",
+  "metrics.movedOn": "Weitergerückt",
+  "metrics.workspace": "Vorgänge aller Formulare",
 
   // Case: heading and notices
   "case.response": "Antwort",

@@ -1,6 +1,7 @@
 /**
  * The application's responses inbox (`inbox.*`: static/inbox.js, static/table.js), its summary view (`summary.*`:
- * static/summary.js, static/charts.js) and case page (`case.*`: static/case.js) in English. ICU MessageFormat.
+ * static/summary.js, static/charts.js), the case metrics of the summary view and the forms screen (`metrics.*`:
+ * static/metrics.js) and case page (`case.*`: static/case.js) in English. ICU MessageFormat.
  */
 export const cases = {
   // Inbox: heading, view and live updates
@@ -129,6 +130,51 @@ export const cases = {
   "summary.times": "{count, plural, one {# time} other {# times}}",
   "summary.drawn": "Drawn",
   "summary.typed": "Typed",
+
+  // Summary view: the Cases section (static/metrics.js), and the forms screen's panel across all forms (static/forms.js)
+  "metrics.heading": "Cases",
+  "metrics.loading": "Loading the cases…",
+  "metrics.scope": "The cases are the responses the filters keep. A case is open until it is in a closed stage.",
+  "metrics.open": "Open",
+  "metrics.closed": "Closed",
+  "metrics.waiting": "Waiting for a first response",
+  "metrics.firstResponseMedian": "First response (median)",
+  "metrics.firstResponseNinety": "First response (90th percentile)",
+  "metrics.firstResponseHelp":
+    "A first response is a member's first stage change, assignment, note or e-mail to the respondent after the submission.",
+  "metrics.byStage": "Cases by stage",
+  "metrics.stage": "Stage",
+  "metrics.cases": "Cases",
+  "metrics.noStage": "No stage",
+  "metrics.closedStage": "{stage} (closed)",
+  "metrics.openStage": "Open stage",
+  "metrics.closedStageKey": "Closed stage",
+  "metrics.casesOf": "{label}: {count, plural, one {# case} other {# cases}}",
+  "metrics.byAssignee": "Open cases by assignee",
+  "metrics.assignee": "Assignee",
+  "metrics.openCases": "Open cases",
+  "metrics.unassigned": "Unassigned",
+  "metrics.member": "Member {id}",
+  "metrics.openOf": "{label}: {count, plural, one {# open case} other {# open cases}}",
+  "metrics.noOpen": "No open cases.",
+  "metrics.newAndClosed": "New and closed cases",
+  "metrics.interval": "Count per",
+  "metrics.intervalName": "{interval, select, week {week} other {day}}",
+  "metrics.perPeriod": "{interval, select, week {New and closed cases per week} other {New and closed cases per day}}",
+  "metrics.period": "{interval, select, week {Week from} other {Day}}",
+  "metrics.new": "New",
+  "metrics.newCases": "{count, plural, one {# new case} other {# new cases}}",
+  "metrics.closedCases": "{count, plural, one {# case closed} other {# cases closed}}",
+  "metrics.periodsCaption": "{from} to {to}: {opened}, {closed}.",
+  "metrics.timeInStage": "Time in each stage",
+  "metrics.timeHelp":
+    "How long cases stayed in a stage before they moved on (the median; the 90th percentile is in the table). Cases still in a stage do not count yet.",
+  "metrics.medianOf": "{label}: median {time}",
+  "metrics.noTimes": "No case has moved on from a stage yet.",
+  "metrics.notMoved": "no case moved on",
+  "metrics.inStageNow": "In the stage now",
+  "metrics.movedOn": "Moved on",
+  "metrics.workspace": "Cases across all forms",
 
   // Case: heading and notices
   "case.response": "Response",
