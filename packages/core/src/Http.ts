@@ -34,6 +34,7 @@ import { WorkspaceHandlers } from "./http/handlers/WorkspaceHandlers.ts"
 import { WebhooksHandlers } from "./http/handlers/WebhooksHandlers.ts"
 import { NotificationsHandlers } from "./http/handlers/NotificationsHandlers.ts"
 import { EmailsHandlers } from "./http/handlers/EmailsHandlers.ts"
+import * as DigestRoutes from "./http/DigestRoutes.ts"
 import * as EmailRoutes from "./http/EmailRoutes.ts"
 import { ApiKeysHandlers } from "./http/handlers/ApiKeysHandlers.ts"
 import { InvitationsHandlers } from "./http/handlers/InvitationsHandlers.ts"
@@ -120,6 +121,7 @@ const knownRoutes = (options: HttpOptions): ReadonlyArray<KnownRoute> => {
     { method: "POST", pattern: toPattern("/f/:publicId/responses") },
     { method: "POST", pattern: toPattern(Uploads.uploadPath) },
     ...EmailRoutes.routes.map((route) => ({ method: route.method, pattern: toPattern(route.path) })),
+    ...DigestRoutes.routes.map((route) => ({ method: route.method, pattern: toPattern(route.path) })),
     ...(options.app === undefined || options.app === false
       ? []
       : [
@@ -507,6 +509,7 @@ export const layer = (options: HttpOptions = {}) => {
       )
     ),
     EmailRoutes.layer,
+    DigestRoutes.layer,
     options.app === undefined || options.app === false
       ? Layer.empty
       : App.layer({

@@ -23,6 +23,7 @@ import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import type * as SqlClient from "effect/sql/SqlClient"
 import { DeliveryConfig, type DeliverySettings } from "./outbox/DeliveryConfig.ts"
 import * as Worker from "./delivery/Worker.ts"
+import { Digests } from "./insights/Digests.ts"
 import * as Files from "./files/Files.ts"
 import { FormGenerator } from "./generation/FormGenerator.ts"
 import * as EmailReplies from "./email/EmailReplies.ts"
@@ -261,7 +262,7 @@ const check = (options: QformsOptions) => {
  * settings, the base of sent links, upload quotas), and the background work:
  * the delivery worker (unless `delivery: { worker: false }`), the event
  * stream's hub, the IMAP poller (with `mail.imap`), the sweep of unattached
- * files and the purge of old partial responses. `make` and {@link layer} are
+ * files, the purge of old partial responses and the digest e-mails' scheduler. `make` and {@link layer} are
  * built on it. Throws, like `make`, on options that cannot work.
  *
  * @example
@@ -287,6 +288,7 @@ export const layerServices = (options: QformsOptions = {}) => {
   )
   const background = Layer.mergeAll(
     Files.layerSweeper,
+    Digests.layerScheduler,
     Responses.layerPartialPurger(options.partialResponses),
     EventStream.EventHub.layer({ ...options.events, appUrl }),
     options.delivery?.worker === false ? Layer.empty : Worker.layer({ appUrl }),

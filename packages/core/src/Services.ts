@@ -18,6 +18,7 @@ import { Images } from "./files/Images.ts"
 import { FormNotifications } from "./outbox/FormNotifications.ts"
 import { Forms } from "./forms/Forms.ts"
 import { CaseMetrics } from "./insights/CaseMetrics.ts"
+import { Digests } from "./insights/Digests.ts"
 import { FormSummaries } from "./insights/FormSummaries.ts"
 import { PageCounts } from "./insights/PageCounts.ts"
 import { Invitations } from "./identity/Invitations.ts"
@@ -52,6 +53,7 @@ export type Services =
   | Forms
   | FormSummaries
   | CaseMetrics
+  | Digests
   | PageCounts
   | Invitations
   | Members
@@ -104,7 +106,7 @@ export const layer: Layer.Layer<Services, never, SqlClient.SqlClient | BlobStore
   CaseMetrics.layer,
   PageCounts.layer
 ).pipe(Layer.provideMerge(middle), (core) =>
-  Layer.mergeAll(EmailReplies.layer, Invitations.layer).pipe(Layer.provideMerge(core))
+  Layer.mergeAll(EmailReplies.layer, Invitations.layer, Digests.layer).pipe(Layer.provideMerge(core))
 )
 
 /**

@@ -149,6 +149,9 @@ const routes: ReadonlyArray<Route> = [
   { method: "GET", path: "/forms/:form/summary.csv" },
   { method: "GET", path: "/forms/:form/metrics" },
   { method: "GET", path: "/metrics" },
+  { method: "GET", path: "/forms/:form/digest" },
+  { method: "PUT", path: "/forms/:form/digest" },
+  { method: "POST", path: "/forms/:form/digest/send" },
   { method: "POST", path: "/forms/:form/responses", body: (f) => ({ values: validAnswers(f) }) },
   { method: "GET", path: "/responses/:response" },
   {

@@ -34,6 +34,8 @@ const owners: Readonly<Record<string, string>> = {
   // Written by the triggers of migration 0029 as responses change; read by insights/FormSummaries.ts.
   answer_tallies: "insights",
   page_counts: "insights",
+  digest_subscriptions: "insights",
+  digest_emails: "insights",
   files: "files",
   images: "files",
   events: "outbox",
@@ -54,7 +56,8 @@ const owners: Readonly<Record<string, string>> = {
 /** Writes outside the owner, each deliberate: `module → table` and why. */
 const exceptions: Readonly<Record<string, string>> = {
   "outbox/Deliveries.ts → response_emails":
-    "the worker's one statement per batch records each attempt and marks its e-mail sent or failed (a second round trip per batch otherwise)"
+    "the worker's one statement per batch records each attempt and marks its e-mail sent or failed (a second round trip per batch otherwise)",
+  "outbox/Deliveries.ts → digest_emails": "the same statement marks a digest e-mail sent or failed"
 }
 
 const modules = (dir: string): Array<string> =>

@@ -37,6 +37,7 @@ import { CreateStageInput, ReorderStagesInput, Stage, UpdateStageInput } from ".
 import { WorkspaceSettings } from "../forms/WorkspaceSettings.ts"
 import { FormSummaryReport } from "../insights/FormSummaries.ts"
 import { CaseMetricsReport, MetricsInterval } from "../insights/CaseMetrics.ts"
+import { DigestInput, DigestQueued, DigestSettings } from "../insights/Digests.ts"
 import { CreatedSubscription, SubscribeInput, Subscription, UpdateSubscriptionInput } from "../outbox/Webhooks.ts"
 import { Delivery, DeliveryLog } from "../outbox/Deliveries.ts"
 import { PingResult } from "../outbox/TestPing.ts"
@@ -701,7 +702,37 @@ export class InsightsGroup extends HttpApiGroup.make("insights").add(
   HttpApiEndpoint.get("workspaceMetrics", "/metrics", {
     query: WorkspaceMetricsQuery,
     success: CaseMetricsReport
-  }).annotate(OpenApi.Description, "Extension: the same case metrics across every form of the workspace.")
+  }).annotate(OpenApi.Description, "Extension: the same case metrics across every form of the workspace."),
+  HttpApiEndpoint.get("getDigest", "/forms/:formId/digest", {
+    params: FormIdParams,
+    success: DigestSettings,
+    error: [NotFound, Forbidden]
+  }).annotate(
+    OpenApi.Description,
+    "Extension: your own digest e-mail of the form (the key's member, or the signed-in member): `off`, " +
+      "`daily` or `weekly`, the local hour and time zone, and when the next one is due."
+  ),
+  HttpApiEndpoint.put("putDigest", "/forms/:formId/digest", {
+    params: FormIdParams,
+    payload: DigestInput,
+    success: DigestSettings,
+    error: [NotFound, Forbidden]
+  }).annotate(
+    OpenApi.Description,
+    "Extension: chooses your own digest e-mail of the form: daily, or weekly on Mondays, at a local hour of a " +
+      "time zone (`off` stops it). Any role may; each digest says what the period brought (new responses, " +
+      "views and completion), the open cases by stage, unassigned and waiting cases, and the top answers; a " +
+      "period without new responses or open cases sends nothing. Every digest has a one-click unsubscribe link."
+  ),
+  HttpApiEndpoint.post("sendDigest", "/forms/:formId/digest/send", {
+    params: FormIdParams,
+    success: DigestQueued.pipe(HttpApiSchema.status(202)),
+    error: [NotFound, Forbidden, Conflict]
+  }).annotate(
+    OpenApi.Description,
+    "Extension: sends you the form's digest of the last day (of the last week when you chose weekly) now, " +
+      "through the outbox (202); 409 when e-mail is not configured."
+  )
 ) {}
 
 /**

@@ -35,7 +35,7 @@ export interface WorkerOptions {
 }
 
 /** An event's target: a webhook subscription or a notification channel. */
-type EventTarget = Exclude<DeliveryTarget, { readonly kind: "email" }>
+type EventTarget = Exclude<DeliveryTarget, { readonly kind: "email" | "digest" }>
 
 /** The body posted for an event: the stored event and its link (spec: WebhookEvent). */
 export const webhookBody = (appUrl: string, target: { readonly payload: EventPayload }): string =>
@@ -219,6 +219,21 @@ export const run = Effect.fnUntraced(function* (options: WorkerOptions) {
           messageId: target.messageId
         })
       }
+      if (target.kind === "digest") {
+        return yield* mail(delivery, {
+          to: [target.to],
+          subject: target.subject,
+          text: target.text,
+          html: target.html,
+          messageId: target.messageId,
+          // One-click unsubscribe (RFC 8058): mail providers post to the link without opening it.
+          headers: {
+            "List-Unsubscribe": `<${target.unsubscribeUrl}>`,
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+            "Auto-Submitted": "auto-generated"
+          }
+        })
+      }
       if (target.kind === "channel" && target.channelType === "email") {
         const message = NotificationFormats.email({
           payload: target.payload,
@@ -286,7 +301,11 @@ export const run = Effect.fnUntraced(function* (options: WorkerOptions) {
   yield* Effect.forkScoped(Effect.forever(recordBatch))
 
   const deliver = (delivery: ClaimedDelivery) =>
-    hostPermit(delivery.target.kind !== "email" && delivery.target.url !== null ? delivery.target.url : smtpPermit)
+    hostPermit(
+      delivery.target.kind !== "email" && delivery.target.kind !== "digest" && delivery.target.url !== null
+        ? delivery.target.url
+        : smtpPermit
+    )
       .withPermit(attempt(delivery))
       .pipe(
         Effect.flatMap((outcome) => Queue.offer(finished, { delivery, outcome })),

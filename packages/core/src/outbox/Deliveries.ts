@@ -97,6 +97,18 @@ export type DeliveryTarget =
       readonly replyTo: string | null
       readonly messageId: string
     }
+  | {
+      /** A member's digest e-mail (see `insights/Digests.ts`). */
+      readonly kind: "digest"
+      readonly digestId: number
+      readonly to: string
+      readonly subject: string
+      readonly text: string
+      readonly html: string
+      readonly messageId: string
+      /** The one-click unsubscribe address (`List-Unsubscribe`, RFC 8058). */
+      readonly unsubscribeUrl: string
+    }
 
 /** A delivery a worker has claimed, with what it needs to send it. */
 export interface ClaimedDelivery {
@@ -197,6 +209,11 @@ export class Deliveries extends Context.Service<
      * and wakes the workers once the caller's transaction commits.
      */
     readonly queueEmail: (workspaceId: number, emailId: number, at: Date) => Effect.Effect<void, SqlError.SqlError>
+    /**
+     * Queues the delivery of a stored digest e-mail (`digest_emails`), due at
+     * `at`, and wakes the workers once the caller's transaction commits.
+     */
+    readonly queueDigest: (workspaceId: number, digestId: number, at: Date) => Effect.Effect<void, SqlError.SqlError>
     /** Claims up to `limit` due deliveries for `leaseMs` (worker use; all workspaces). */
     readonly claim: (options: {
       readonly limit: number
@@ -338,6 +355,7 @@ export class Deliveries extends Context.Service<
           readonly subscription_id: string | null
           readonly channel_id: string | null
           readonly email_id: number | null
+          readonly digest_id: number | null
           readonly event_id: string | null
           readonly attempts: number
           readonly target_url: string | null
@@ -354,6 +372,7 @@ export class Deliveries extends Context.Service<
           readonly html: string | null
           readonly reply_to: string | null
           readonly message_id: string | null
+          readonly unsubscribe_url: string | null
         }>`
           with claimed as (
             update deliveries set lease_until = ${new Date(now + options.leaseMs)}, attempts = attempts + 1,
@@ -365,9 +384,9 @@ export class Deliveries extends Context.Service<
               limit ${options.limit}
               for update skip locked
             )
-            returning id, workspace_id, subscription_id, channel_id, email_id, event_id, attempts, created_at
+            returning id, workspace_id, subscription_id, channel_id, email_id, digest_id, event_id, attempts, created_at
           )
-          select c.id, c.workspace_id, c.subscription_id, c.channel_id, c.email_id, c.event_id, c.attempts,
+          select c.id, c.workspace_id, c.subscription_id, c.channel_id, c.email_id, c.digest_id, c.event_id, c.attempts,
             s.target_url, s.secret,
             n.type as channel_type, n.config as channel_config, n.secret as channel_secret,
             case when n.id is not null then (
@@ -376,11 +395,14 @@ export class Deliveries extends Context.Service<
               from fields f where f.form_id = n.form_id
             ) end as fields,
             e.payload, c.created_at,
-            m.to_address, m.subject, m.text, m.html, m.reply_to, m.message_id
+            coalesce(m.to_address, g.to_address) as to_address, coalesce(m.subject, g.subject) as subject,
+            coalesce(m.text, g.text) as text, coalesce(m.html, g.html) as html, m.reply_to,
+            coalesce(m.message_id, g.message_id) as message_id, g.unsubscribe_url
           from claimed c
           left join webhook_subscriptions s on s.id = c.subscription_id
           left join notification_channels n on n.id = c.channel_id
           left join response_emails m on m.id = c.email_id
+          left join digest_emails g on g.id = c.digest_id
           left join events e on e.id = c.event_id
           cross join (select set_config('synchronous_commit', 'off', true)) as relaxed
           order by c.id`
@@ -391,37 +413,48 @@ export class Deliveries extends Context.Service<
             attempts: row.attempts,
             createdAt: row.created_at,
             target:
-              row.email_id !== null
+              row.digest_id !== null
                 ? {
-                    kind: "email",
-                    emailId: row.email_id,
+                    kind: "digest",
+                    digestId: row.digest_id,
                     to: row.to_address!,
                     subject: row.subject!,
                     text: row.text!,
                     html: row.html!,
-                    replyTo: row.reply_to,
-                    messageId: row.message_id!
+                    messageId: row.message_id!,
+                    unsubscribeUrl: row.unsubscribe_url!
                   }
-                : row.channel_id === null
+                : row.email_id !== null
                   ? {
-                      kind: "webhook",
-                      eventId: row.event_id!,
-                      payload: row.payload!,
-                      subscriptionId: row.subscription_id!,
-                      url: row.target_url!,
-                      secret: row.secret!
+                      kind: "email",
+                      emailId: row.email_id,
+                      to: row.to_address!,
+                      subject: row.subject!,
+                      text: row.text!,
+                      html: row.html!,
+                      replyTo: row.reply_to,
+                      messageId: row.message_id!
                     }
-                  : {
-                      kind: "channel",
-                      eventId: row.event_id!,
-                      payload: row.payload!,
-                      channelId: row.channel_id,
-                      channelType: row.channel_type!,
-                      url: row.channel_config?.url ?? null,
-                      to: row.channel_config?.to ?? [],
-                      secret: row.channel_secret!,
-                      fields: row.fields ?? []
-                    }
+                  : row.channel_id === null
+                    ? {
+                        kind: "webhook",
+                        eventId: row.event_id!,
+                        payload: row.payload!,
+                        subscriptionId: row.subscription_id!,
+                        url: row.target_url!,
+                        secret: row.secret!
+                      }
+                    : {
+                        kind: "channel",
+                        eventId: row.event_id!,
+                        payload: row.payload!,
+                        channelId: row.channel_id,
+                        channelType: row.channel_type!,
+                        url: row.channel_config?.url ?? null,
+                        to: row.channel_config?.to ?? [],
+                        secret: row.channel_secret!,
+                        fields: row.fields ?? []
+                      }
           })
         )
       })
@@ -441,6 +474,7 @@ export class Deliveries extends Context.Service<
           subscription_id: delivery.target.kind === "webhook" ? delivery.target.subscriptionId : null,
           channel_id: delivery.target.kind === "channel" ? delivery.target.channelId : null,
           email_id: delivery.target.kind === "email" ? delivery.target.emailId : null,
+          digest_id: delivery.target.kind === "digest" ? delivery.target.digestId : null,
           at: outcome.at.toISOString(),
           status_code: outcome.statusCode,
           duration_ms: Math.round(outcome.durationMs),
@@ -453,7 +487,8 @@ export class Deliveries extends Context.Service<
         yield* sql`
           with outcome as (
             select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as o(ord integer, delivery_id integer,
-              workspace_id integer, subscription_id text, channel_id text, email_id integer, at timestamptz, status_code integer, duration_ms integer,
+              workspace_id integer, subscription_id text, channel_id text, email_id integer, digest_id integer,
+              at timestamptz, status_code integer, duration_ms integer,
               error text, response_body text, status text, next_attempt_at timestamptz, disable text)
           ), attempt as (
             insert into delivery_attempts (workspace_id, delivery_id, attempted_at, status_code, duration_ms, error,
@@ -469,6 +504,11 @@ export class Deliveries extends Context.Service<
               status = case o.status when 'succeeded' then 'sent' when 'failed' then 'failed' else 'retrying' end,
               sent_at = case when o.status = 'succeeded' then o.at else m.sent_at end
             from outcome o where o.email_id is not null and m.id = o.email_id
+          ), digest_sent as (
+            update digest_emails g set
+              status = case o.status when 'succeeded' then 'sent' when 'failed' then 'failed' else 'retrying' end,
+              sent_at = case when o.status = 'succeeded' then o.at else g.sent_at end
+            from outcome o where o.digest_id is not null and g.id = o.digest_id
           ), channel_sent as (
             -- "Last sent": the last attempt that got an answer (a status code), not one that never reached the receiver.
             update notification_channels n set last_sent_at = greatest(n.last_sent_at, o.at),
@@ -507,7 +547,18 @@ export class Deliveries extends Context.Service<
         yield* sql`select pg_notify(${notifyChannel(sql, outboxChannel)}, '')`
       })
 
-      return Deliveries.of({ list, listChannel, retry, queueEmail, claim, complete, nextDueAt })
+      const queueDigest = Effect.fn("Deliveries.queueDigest")(function* (
+        workspaceId: number,
+        digestId: number,
+        at: Date
+      ) {
+        yield* sql`
+          insert into deliveries (workspace_id, digest_id, status, attempts, next_attempt_at, created_at, updated_at)
+          values (${workspaceId}, ${digestId}, 'pending', 0, ${at}, ${at}, ${at})`
+        yield* sql`select pg_notify(${notifyChannel(sql, outboxChannel)}, '')`
+      })
+
+      return Deliveries.of({ list, listChannel, retry, queueEmail, queueDigest, claim, complete, nextDueAt })
     })
   )
 }

@@ -85,17 +85,20 @@ create table deliveries (
   created_at timestamp with time zone not null,
   updated_at timestamp with time zone not null,
   channel_id text,
-  email_id integer
+  email_id integer,
+  digest_id integer
 );
 alter table deliveries add constraint deliveries_channel_id_fkey FOREIGN KEY (channel_id) REFERENCES notification_channels(id) ON DELETE CASCADE;
+alter table deliveries add constraint deliveries_digest_id_fkey FOREIGN KEY (digest_id) REFERENCES digest_emails(id) ON DELETE CASCADE;
 alter table deliveries add constraint deliveries_email_id_fkey FOREIGN KEY (email_id) REFERENCES response_emails(id) ON DELETE CASCADE;
 alter table deliveries add constraint deliveries_event_id_fkey FOREIGN KEY (event_id) REFERENCES events(id) ON DELETE CASCADE;
-alter table deliveries add constraint deliveries_one_target CHECK (((num_nonnulls(subscription_id, channel_id, email_id) = 1) AND ((email_id IS NOT NULL) OR (event_id IS NOT NULL))));
+alter table deliveries add constraint deliveries_one_target CHECK (((num_nonnulls(subscription_id, channel_id, email_id, digest_id) = 1) AND ((email_id IS NOT NULL) OR (digest_id IS NOT NULL) OR (event_id IS NOT NULL))));
 alter table deliveries add constraint deliveries_pkey PRIMARY KEY (id);
 alter table deliveries add constraint deliveries_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'retrying'::text, 'succeeded'::text, 'failed'::text])));
 alter table deliveries add constraint deliveries_subscription_id_fkey FOREIGN KEY (subscription_id) REFERENCES webhook_subscriptions(id) ON DELETE CASCADE;
 alter table deliveries add constraint deliveries_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE;
 CREATE INDEX deliveries_channel ON deliveries USING btree (channel_id, id DESC) WHERE (channel_id IS NOT NULL);
+CREATE INDEX deliveries_digest ON deliveries USING btree (digest_id) WHERE (digest_id IS NOT NULL);
 CREATE INDEX deliveries_due ON deliveries USING btree (next_attempt_at, id) WHERE (next_attempt_at IS NOT NULL);
 CREATE INDEX deliveries_event ON deliveries USING btree (event_id);
 CREATE UNIQUE INDEX deliveries_pkey ON deliveries USING btree (id);
@@ -115,6 +118,55 @@ alter table delivery_attempts add constraint delivery_attempts_delivery_id_fkey 
 alter table delivery_attempts add constraint delivery_attempts_pkey PRIMARY KEY (id);
 CREATE INDEX delivery_attempts_delivery ON delivery_attempts USING btree (delivery_id, id);
 CREATE UNIQUE INDEX delivery_attempts_pkey ON delivery_attempts USING btree (id);
+
+create table digest_emails (
+  id integer not null generated always as identity,
+  workspace_id integer not null,
+  form_id integer not null,
+  account_id integer not null,
+  to_address text not null,
+  subject text not null,
+  text text not null,
+  html text not null,
+  message_id text not null,
+  unsubscribe_url text not null,
+  period_start timestamp with time zone not null,
+  period_end timestamp with time zone not null,
+  status text not null,
+  sent_at timestamp with time zone,
+  created_at timestamp with time zone not null
+);
+alter table digest_emails add constraint digest_emails_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id) ON DELETE CASCADE;
+alter table digest_emails add constraint digest_emails_form_id_fkey FOREIGN KEY (form_id) REFERENCES forms(id) ON DELETE CASCADE;
+alter table digest_emails add constraint digest_emails_message_id_key UNIQUE (message_id);
+alter table digest_emails add constraint digest_emails_pkey PRIMARY KEY (id);
+alter table digest_emails add constraint digest_emails_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'retrying'::text, 'sent'::text, 'failed'::text])));
+alter table digest_emails add constraint digest_emails_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE;
+CREATE INDEX digest_emails_created ON digest_emails USING btree (created_at);
+CREATE INDEX digest_emails_form ON digest_emails USING btree (form_id, account_id, period_end);
+CREATE UNIQUE INDEX digest_emails_message_id_key ON digest_emails USING btree (message_id);
+CREATE UNIQUE INDEX digest_emails_pkey ON digest_emails USING btree (id);
+
+create table digest_subscriptions (
+  workspace_id integer not null,
+  form_id integer not null,
+  account_id integer not null,
+  frequency text not null,
+  hour integer not null,
+  time_zone text not null,
+  next_at timestamp with time zone not null,
+  created_at timestamp with time zone not null,
+  updated_at timestamp with time zone not null
+);
+alter table digest_subscriptions add constraint digest_subscriptions_form_id_fkey FOREIGN KEY (form_id) REFERENCES forms(id) ON DELETE CASCADE;
+alter table digest_subscriptions add constraint digest_subscriptions_frequency_check CHECK ((frequency = ANY (ARRAY['daily'::text, 'weekly'::text])));
+alter table digest_subscriptions add constraint digest_subscriptions_hour_check CHECK (((hour >= 0) AND (hour <= 23)));
+alter table digest_subscriptions add constraint digest_subscriptions_pkey PRIMARY KEY (form_id, account_id);
+alter table digest_subscriptions add constraint digest_subscriptions_time_zone_check CHECK (((char_length(time_zone) >= 1) AND (char_length(time_zone) <= 64)));
+alter table digest_subscriptions add constraint digest_subscriptions_workspace_id_account_id_fkey FOREIGN KEY (workspace_id, account_id) REFERENCES members(workspace_id, account_id) ON DELETE CASCADE;
+CREATE INDEX digest_subscriptions_due ON digest_subscriptions USING btree (next_at);
+CREATE INDEX digest_subscriptions_member ON digest_subscriptions USING btree (workspace_id, account_id);
+CREATE UNIQUE INDEX digest_subscriptions_pkey ON digest_subscriptions USING btree (form_id, account_id);
 
 create table events (
   seq integer not null generated always as identity,

@@ -34,6 +34,7 @@ export const statuses = {
   TokenUnknown: 404,
   ReplyNotMatched: 404,
   InvalidEmailToken: 404,
+  InvalidDigestToken: 404,
   Conflict: 409,
   TokenGone: 410,
   FileTooLarge: 413,

@@ -42,6 +42,9 @@ export const authentication = group("authentication", { transport: true }, (c) =
         ["GET", `/forms/${f}/summary.csv`],
         ["GET", `/forms/${f}/metrics`],
         ["GET", "/metrics"],
+        ["GET", `/forms/${f}/digest`],
+        ["PUT", `/forms/${f}/digest`, { frequency: "daily" }],
+        ["POST", `/forms/${f}/digest/send`],
         [
           "POST",
           `/forms/${f}/responses`,

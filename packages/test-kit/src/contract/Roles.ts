@@ -64,6 +64,7 @@ export const roles = group("roles", { transport: false }, (c) => {
       `/forms/${f}/summary.csv`,
       `/forms/${f}/metrics`,
       "/metrics",
+      `/forms/${f}/digest`,
       `/forms/${f}/stages`,
       `/responses/${all.responseId}`,
       "/members",

@@ -22,6 +22,9 @@ export const workspaces = group("workspaces", { transport: false }, (c) => {
       ["GET", `/forms/${f}/summary`],
       ["GET", `/forms/${f}/summary.csv`],
       ["GET", `/forms/${f}/metrics`],
+      ["GET", `/forms/${f}/digest`],
+      ["PUT", `/forms/${f}/digest`, { frequency: "daily" }],
+      ["POST", `/forms/${f}/digest/send`],
       ["GET", `/forms/${f}/stages`],
       [
         "POST",

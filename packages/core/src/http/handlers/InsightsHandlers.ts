@@ -1,9 +1,13 @@
-/** Handlers of the insights group: a form's summary (JSON and CSV), and the case metrics of a form or workspace. */
+/**
+ * Handlers of the insights group: a form's summary (JSON and CSV), the case
+ * metrics of a form or workspace, and the member's own digest e-mail of a form.
+ */
 import * as Effect from "effect/Effect"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { FormSummaries, type SummaryOptions, summaryCsv } from "../../insights/FormSummaries.ts"
 import { CaseMetrics, type MetricsOptions } from "../../insights/CaseMetrics.ts"
+import { Digests } from "../../insights/Digests.ts"
 import { Api, CurrentActor, type MetricsQuery, type SummaryQuery, type WorkspaceMetricsQuery } from "../../api/Api.ts"
 import { handle } from "../../web/ApiErrors.ts"
 
@@ -35,6 +39,7 @@ export const InsightsHandlers = HttpApiBuilder.group(
   Effect.fnUntraced(function* (handlers) {
     const summaries = yield* FormSummaries
     const metrics = yield* CaseMetrics
+    const digests = yield* Digests
     return handlers.handleAll({
       summary: ({ params, query }) =>
         Effect.flatMap(CurrentActor, (actor) =>
@@ -54,7 +59,11 @@ export const InsightsHandlers = HttpApiBuilder.group(
       formMetrics: ({ params, query }) =>
         Effect.flatMap(CurrentActor, (actor) => handle(metrics.measure(actor, params.formId, toMetricsOptions(query)))),
       workspaceMetrics: ({ query }) =>
-        Effect.flatMap(CurrentActor, (actor) => handle(metrics.measure(actor, undefined, toMetricsOptions(query))))
+        Effect.flatMap(CurrentActor, (actor) => handle(metrics.measure(actor, undefined, toMetricsOptions(query)))),
+      getDigest: ({ params }) => Effect.flatMap(CurrentActor, (actor) => handle(digests.get(actor, params.formId))),
+      putDigest: ({ params, payload }) =>
+        Effect.flatMap(CurrentActor, (actor) => handle(digests.set(actor, params.formId, payload))),
+      sendDigest: ({ params }) => Effect.flatMap(CurrentActor, (actor) => handle(digests.sendNow(actor, params.formId)))
     })
   })
 )
