@@ -9,6 +9,7 @@ import { html } from "htm/preact"
 import { useEffect, useRef, useState } from "preact/hooks"
 import { api, base, messageOf, query } from "./api.js"
 import { bars, Chart, columns, gauge, isolate, stacked, together } from "./charts.js"
+import { DigestControl } from "./digest.js"
 import { CasesSection } from "./metrics.js"
 import {
   formatDateTime,
@@ -378,6 +379,7 @@ export const SummaryView = ({ formId, params, version }) => {
         <a class="button" download href=${`${base}/api/forms/${formId}/summary.csv${query(params)}`}>${t("summary.downloadCsv")}</a>
       </div>
     </div>
+    <${DigestControl} formId=${formId} />
     ${error ? html`<p class="error" role="alert">${error}</p>` : null}
     ${
       report === null

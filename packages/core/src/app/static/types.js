@@ -14,6 +14,7 @@
 /** @typedef {(typeof import("../../insights/FormSummaries.ts").FormSummaryReport)["Encoded"]} FormSummaryReport a form's summary: totals, funnel, each question (`GET /api/forms/{id}/summary`) */
 /** @typedef {(typeof import("../../insights/AnswerTallies.ts").QuestionSummary)["Encoded"]} QuestionSummary what one question's answers say, by `kind` */
 /** @typedef {(typeof import("../../insights/CaseMetrics.ts").CaseMetricsReport)["Encoded"]} CaseMetricsReport how the cases are doing: open and closed, by stage and assignee, per period, first response, time in stage (`GET /api/forms/{id}/metrics`, `GET /api/metrics`) */
+/** @typedef {(typeof import("../../insights/Digests.ts").DigestSettings)["Encoded"]} DigestSettings the member's own digest e-mail of a form (`GET|PUT /api/forms/{id}/digest`) */
 /** @typedef {(typeof import("../../cases/Notes.ts").Note)["Encoded"]} Note an internal note */
 /** @typedef {(typeof import("../../cases/Activities.ts").Activity)["Encoded"]} Activity an entry of a case's history */
 /** @typedef {(typeof import("../../identity/Members.ts").Member)["Encoded"]} Member a member of the workspace */

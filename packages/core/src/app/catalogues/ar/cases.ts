@@ -258,5 +258,21 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "case.noTags": "لا توجد",
   "case.removeTag": "إزالة الوسم {tag}",
   "case.addTag": "إضافة وسم",
-  "case.add": "إضافة"
+  "case.add": "إضافة",
+
+  // The member's own digest e-mail of a form (static/digest.js)
+  "digest.heading": "ملخص بالبريد الإلكتروني",
+  "digest.explain": "ملخص لهذا النموذج يُرسل إليك ({email}): الردود الجديدة والحالات المفتوحة والإجابات الأكثر.",
+  "digest.noMail": "هذا الخادم لا يرسل البريد الإلكتروني، لذا لا يمكن إرسال أي ملخص.",
+  "digest.frequency": "كم مرة",
+  "digest.off": "متوقف",
+  "digest.daily": "يوميًا",
+  "digest.weekly": "أسبوعيًا (أيام الاثنين)",
+  "digest.hour": "في الساعة",
+  "digest.save": "حفظ",
+  "digest.sendNow": "أرسل لي ملخصًا الآن",
+  "digest.saved": "تم الحفظ. يصل الملخص التالي {when}.",
+  "digest.stopped": "تم الحفظ. لن تصل ملخصات أخرى لهذا النموذج.",
+  "digest.sent": "الملخص في طريقه إلى {email}.",
+  "digest.next": "الملخص التالي: {when} ({zone})."
 }

@@ -254,5 +254,22 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "case.noTags": "keine",
   "case.removeTag": "Tag {tag} entfernen",
   "case.addTag": "Tag hinzufügen",
-  "case.add": "Hinzufügen"
+  "case.add": "Hinzufügen",
+
+  // The member's own digest e-mail of a form (static/digest.js)
+  "digest.heading": "Übersicht per E-Mail",
+  "digest.explain":
+    "Eine Übersicht dieses Formulars an Sie ({email}): neue Antworten, offene Fälle und die häufigsten Antworten.",
+  "digest.noMail": "Dieser Server versendet keine E-Mails, daher kann keine Übersicht gesendet werden.",
+  "digest.frequency": "Wie oft",
+  "digest.off": "Aus",
+  "digest.daily": "Täglich",
+  "digest.weekly": "Wöchentlich (montags)",
+  "digest.hour": "Um",
+  "digest.save": "Speichern",
+  "digest.sendNow": "Jetzt eine senden",
+  "digest.saved": "Gespeichert. Die nächste Übersicht kommt {when}.",
+  "digest.stopped": "Gespeichert. Keine Übersichten mehr für dieses Formular.",
+  "digest.sent": "Eine Übersicht ist unterwegs an {email}.",
+  "digest.next": "Nächste Übersicht: {when} ({zone})."
 }

@@ -250,5 +250,21 @@ export const cases = {
   "case.noTags": "none",
   "case.removeTag": "Remove tag {tag}",
   "case.addTag": "Add tag",
-  "case.add": "Add"
+  "case.add": "Add",
+
+  // The member's own digest e-mail of a form (static/digest.js)
+  "digest.heading": "Digest e-mail",
+  "digest.explain": "A summary of this form sent to you ({email}): new responses, open cases and the top answers.",
+  "digest.noMail": "This server sends no e-mail, so no digest can be sent.",
+  "digest.frequency": "How often",
+  "digest.off": "Off",
+  "digest.daily": "Daily",
+  "digest.weekly": "Weekly (Mondays)",
+  "digest.hour": "At",
+  "digest.save": "Save",
+  "digest.sendNow": "Send me one now",
+  "digest.saved": "Saved. The next digest comes {when}.",
+  "digest.stopped": "Saved. No more digests of this form.",
+  "digest.sent": "A digest is on its way to {email}.",
+  "digest.next": "Next digest: {when} ({zone})."
 }
