@@ -40,6 +40,7 @@ import m0026_fieldPages from "./migrations/0026_field_pages.ts"
 import m0027_translations from "./migrations/0027_translations.ts"
 import m0028_account_language from "./migrations/0028_account_language.ts"
 import m0029_insights from "./migrations/0029_insights.ts"
+import m0031_tallyUpsert from "./migrations/0031_tally_upsert.ts"
 
 /**
  * Every migration of qforms, in order. Add new ones at the end; never edit a
@@ -69,7 +70,8 @@ export const loader = Migrator.fromRecord({
   "0026_field_pages": m0026_fieldPages,
   "0027_translations": m0027_translations,
   "0028_account_language": m0028_account_language,
-  "0029_insights": m0029_insights
+  "0029_insights": m0029_insights,
+  "0031_tally_upsert": m0031_tallyUpsert
 })
 
 /**
