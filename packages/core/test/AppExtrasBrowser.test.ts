@@ -6,7 +6,8 @@
  * its own OpenAPI document), since the screens show only then.
  */
 import { mkdirSync } from "node:fs"
-import { createServer, type Server } from "node:http"
+import type { Server } from "node:http"
+import { testHttpServer } from "@qforms/test-kit/Loopback"
 import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import * as Effect from "effect/Effect"
@@ -72,7 +73,7 @@ describe.skipIf(!present || !(hasNotifications || hasConfirmation || hasEmails |
       // E-mail is configured (a local SMTP sink), as the confirmation and the composer need it; links in
       // e-mails start at appUrl, so the server listens first and qforms is made with its URL.
       smtp = await smtpSink()
-      server = createServer((req, res) => qforms.nodeHandler(req, res))
+      server = testHttpServer((req, res) => qforms.nodeHandler(req, res))
       await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
       url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
       qforms = await Qforms.make({

@@ -7,7 +7,8 @@
  * passes axe.
  */
 import { mkdirSync } from "node:fs"
-import { createServer, type Server } from "node:http"
+import type { Server } from "node:http"
+import { testHttpServer } from "@qforms/test-kit/Loopback"
 import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import * as Effect from "effect/Effect"
@@ -62,7 +63,7 @@ describe.skipIf(!present)("inviting a colleague in the application", () => {
         return workspace.id
       })
     )
-    server = createServer(qforms.nodeHandler)
+    server = testHttpServer(qforms.nodeHandler)
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
     browser = await launch()
