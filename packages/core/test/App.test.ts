@@ -4,7 +4,8 @@
  * CSRF on every write, login rate limit and lockout, sign-out, password change,
  * one-time sign-in links, and the member/API key endpoints' roles.
  */
-import { createServer, type Server } from "node:http"
+import type { Server } from "node:http"
+import { testHttpServer } from "@qforms/test-kit/Loopback"
 import type { AddressInfo } from "node:net"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
@@ -584,7 +585,7 @@ describe("the application embedded behind the host's identity bridge", () => {
         return ownerAccountId
       })
     )
-    server = createServer(qforms.nodeHandler)
+    server = testHttpServer(qforms.nodeHandler)
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   })

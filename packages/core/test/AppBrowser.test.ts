@@ -12,11 +12,16 @@
  * Skipped only when Chromium is absent outside CI; with CI=true a missing
  * browser fails the run.
  */
-import { mkdirSync } from "node:fs"
-import { join } from "node:path"
 import * as Effect from "effect/Effect"
-import type { Browser, BrowserContext, Page } from "playwright-core"
-import { artifacts, axeViolations, launch, present } from "@qforms/test-kit/Browser"
+import type { Browser, Page } from "playwright-core"
+import {
+  launch,
+  newPage as openPage,
+  overflows,
+  present,
+  screenshotAndAxe,
+  signIn as signInAs
+} from "@qforms/test-kit/Browser"
 import { listenFirst, type Loopback } from "@qforms/test-kit/Loopback"
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { ApiKeys } from "../src/identity/ApiKeys.ts"
@@ -38,10 +43,7 @@ const ownerPassword = "correct horse battery"
 const viewerPassword = "viewer password 1"
 
 /** Saves a screenshot of the screen and runs axe-core in the page itself (0 violations expected). */
-const check = async (page: Page, label: string) => {
-  await page.screenshot({ path: join(artifacts, `app-${label}.png`), fullPage: true })
-  expect(await axeViolations(page), `axe on ${label}`).toEqual([])
-}
+const check = (page: Page, label: string) => screenshotAndAxe(page, `app-${label}`)
 
 /** The test that does not follow on from the flow's steps. */
 const lastStep = "every screen fits a 360 px wide phone and passes axe, light and dark"
@@ -55,32 +57,22 @@ describe.skipIf(!present)("the application in a browser", () => {
   const cspViolations: Array<string> = []
   let ownerKey = ""
 
-  const newPage = async (colorScheme: "light" | "dark" = "light", viewport = { width: 1280, height: 900 }) => {
-    const context: BrowserContext = await browser.newContext({
-      locale: "en-US",
+  const newPage = (colorScheme: "light" | "dark" = "light", viewport = { width: 1280, height: 900 }) =>
+    openPage(browser, {
       colorScheme,
-      viewport,
-      permissions: ["clipboard-read", "clipboard-write"]
+      width: viewport.width,
+      height: viewport.height,
+      permissions: ["clipboard-read", "clipboard-write"],
+      problems: cspViolations,
+      consoleErrors: false
     })
-    const page = await context.newPage()
-    page.on("console", (message) => {
-      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text())
-    })
-    page.on("pageerror", (error) => cspViolations.push(`page error: ${error.message}`))
-    return page
-  }
 
   const signIn = async (page: Page, email: string, password: string) => {
-    await page.goto(`${url}/app`)
-    await page.waitForURL(/\/app\/sign-in/)
-    await page.getByLabel("E-mail").fill(email)
-    await page.getByLabel("Password").fill(password)
-    await page.keyboard.press("Enter")
+    await signInAs(page, { url, email, password, labels: { email: "E-mail", password: "Password" } })
     await page.getByRole("heading", { name: "Forms", level: 1 }).waitFor()
   }
 
   beforeAll(async () => {
-    mkdirSync(artifacts, { recursive: true })
     hook = await receiver()
     loopback = await listenFirst()
     url = loopback.url
@@ -726,38 +718,12 @@ describe.skipIf(!present)("the application in a browser", () => {
         [signature!.id]: { fileId: ((await drawn.json()) as { fileId: string }).fileId }
       }
     })
-    /** Elements that reach past the right edge (none may: the page never scrolls sideways). */
-    const overflow = (page: Page) =>
-      page.evaluate(() => {
-        const d = (
-          globalThis as unknown as {
-            document: {
-              documentElement: { scrollWidth: number; clientWidth: number }
-              querySelectorAll: (s: string) => ArrayLike<{
-                getBoundingClientRect: () => { right: number }
-                tagName: string
-                className: string
-                id: string
-              }>
-            }
-          }
-        ).document
-        const width = d.documentElement.clientWidth
-        if (d.documentElement.scrollWidth <= width) return []
-        return Array.from(d.querySelectorAll("body *"))
-          .filter((el) => el.getBoundingClientRect().right > width + 1)
-          .slice(0, 12)
-          .map(
-            (el) =>
-              `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}${typeof el.className === "string" && el.className ? `.${el.className.split(" ").join(".")}` : ""}`
-          )
-      })
     for (const scheme of ["light", "dark"] as const) {
       const page = await newPage(scheme, { width: 360, height: 740 })
       const screen = async (label: string, ready: () => Promise<unknown>) => {
         await ready()
         await check(page, `360-${scheme}-${label}`)
-        expect(await overflow(page), `${label} at 360 px (${scheme}) overflows`).toEqual([])
+        expect(await overflows(page), `${label} at 360 px (${scheme}) overflows`).toEqual([])
       }
       await page.goto(`${url}/app`)
       await screen("sign-in", () => page.getByLabel("Password").waitFor())

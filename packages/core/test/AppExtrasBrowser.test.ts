@@ -5,14 +5,13 @@
  * Each part runs when this build of qforms has the feature's API (read from
  * its own OpenAPI document), since the screens show only then.
  */
-import { mkdirSync } from "node:fs"
-import { createServer, type Server } from "node:http"
+import type { Server } from "node:http"
+import { testHttpServer } from "@qforms/test-kit/Loopback"
 import type { AddressInfo } from "node:net"
-import { join } from "node:path"
 import * as Effect from "effect/Effect"
 import * as OpenApi from "effect/http-api/OpenApi"
 import type { Browser, Page } from "playwright-core"
-import { artifacts, axeSource, launch, present } from "@qforms/test-kit/Browser"
+import { launch, newPage, present, screenshotAndAxe } from "@qforms/test-kit/Browser"
 import { smtpSink } from "@qforms/test-kit/SmtpSink"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Sessions } from "../src/identity/Sessions.ts"
@@ -28,24 +27,8 @@ const formSchema = JSON.stringify(OpenApi.fromApi(Api).components ?? {})
 const hasLogic = formSchema.includes("hiddenFields")
 const password = "correct horse battery"
 
-const check = async (page: Page, label: string) => {
-  await page.screenshot({ path: join(artifacts, `app-extras-${label}.png`), fullPage: true })
-  await page.evaluate(axeSource)
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      globalThis as unknown as {
-        axe: {
-          run: (
-            context: unknown
-          ) => Promise<{ violations: ReadonlyArray<{ id: string; nodes: ReadonlyArray<{ html: string }> }> }>
-        }
-      }
-    ).axe
-    const result = await axe.run((globalThis as unknown as { document: unknown }).document)
-    return result.violations.map((v) => `${v.id} (${v.nodes.map((n) => n.html).join(" | ")})`)
-  })
-  expect(violations, `axe on ${label}`).toEqual([])
-}
+/** Saves a screenshot and runs axe-core in the page (0 violations expected). */
+const check = (page: Page, label: string) => screenshotAndAxe(page, `app-extras-${label}`)
 
 describe.skipIf(!present || !(hasNotifications || hasConfirmation || hasEmails || hasLogic))(
   "the application's screens for notifications, confirmation, logic and e-mail",
@@ -68,11 +51,10 @@ describe.skipIf(!present || !(hasNotifications || hasConfirmation || hasEmails |
     }
 
     beforeAll(async () => {
-      mkdirSync(artifacts, { recursive: true })
       // E-mail is configured (a local SMTP sink), as the confirmation and the composer need it; links in
       // e-mails start at appUrl, so the server listens first and qforms is made with its URL.
       smtp = await smtpSink()
-      server = createServer((req, res) => qforms.nodeHandler(req, res))
+      server = testHttpServer((req, res) => qforms.nodeHandler(req, res))
       await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
       url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
       qforms = await Qforms.make({
@@ -94,7 +76,7 @@ describe.skipIf(!present || !(hasNotifications || hasConfirmation || hasEmails |
         })
       )
       browser = await launch()
-      page = await (await browser.newContext({ locale: "en-US", viewport: { width: 1280, height: 900 } })).newPage()
+      page = await newPage(browser)
       await page.goto(`${url}/app/sign-in`)
       await page.getByLabel("E-mail").fill("olivia@example.com")
       await page.getByLabel("Password").fill(password)

@@ -11,11 +11,16 @@
  * Skipped only when Chromium is absent outside CI; with CI=true a missing
  * browser fails the run.
  */
-import { mkdirSync } from "node:fs"
-import { join } from "node:path"
 import * as Effect from "effect/Effect"
 import type { Browser, Page } from "playwright-core"
-import { artifacts, axeViolations, launch, present } from "@qforms/test-kit/Browser"
+import {
+  launch,
+  newPage as openPage,
+  overflows,
+  present,
+  screenshotAndAxe,
+  signIn as signInAs
+} from "@qforms/test-kit/Browser"
 import { listenFirst, type Loopback } from "@qforms/test-kit/Loopback"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ApiKeys } from "../src/identity/ApiKeys.ts"
@@ -27,12 +32,8 @@ const password = "ein langes Passwort"
 
 /** An element as the page functions below read it (the tests are typed without the DOM's types). */
 interface DomElement {
-  readonly tagName: string
-  readonly id: string
-  readonly className: string
   getAttribute(name: string): string | null
   closest(selector: string): DomElement | null
-  getBoundingClientRect(): { readonly left: number; readonly right: number }
 }
 
 /** The browser's globals the page functions below use. */
@@ -42,8 +43,6 @@ interface Dom {
     readonly documentElement: {
       readonly dir: string
       readonly lang: string
-      readonly scrollWidth: number
-      readonly clientWidth: number
     }
     createTreeWalker(
       root: unknown,
@@ -57,10 +56,7 @@ interface Dom {
 }
 
 /** Saves a screenshot and runs axe-core in the page (0 violations expected). */
-const check = async (page: Page, label: string) => {
-  await page.screenshot({ path: join(artifacts, `app-lang-${label}.png`), fullPage: true })
-  expect(await axeViolations(page), `axe on ${label}`).toEqual([])
-}
+const check = (page: Page, label: string) => screenshotAndAxe(page, `app-lang-${label}`)
 
 /**
  * English words no German or Arabic text has: what is left of the application's English in a screen's visible
@@ -115,7 +111,6 @@ describe.skipIf(!present)("the application in German and Arabic in a browser", (
   }
 
   beforeAll(async () => {
-    mkdirSync(artifacts, { recursive: true })
     loopback = await listenFirst()
     url = loopback.url
     qforms = await Qforms.make({
@@ -166,34 +161,8 @@ describe.skipIf(!present)("the application in German and Arabic in a browser", (
     await qforms?.dispose()
   })
 
-  const newPage = async (options: { colorScheme?: "light" | "dark"; width?: number } = {}) => {
-    const context = await browser.newContext({
-      locale: "de-DE",
-      colorScheme: options.colorScheme ?? "light",
-      viewport: { width: options.width ?? 1280, height: 900 }
-    })
-    const page = await context.newPage()
-    page.on("pageerror", (error) => pageErrors.push(error.message))
-    page.on("console", (message) => {
-      if (message.type() === "error" || /Content Security Policy/i.test(message.text())) pageErrors.push(message.text())
-    })
-    return page
-  }
-
-  /** Elements that reach past the page's width (none may: the page never scrolls sideways). */
-  const overflows = (page: Page) =>
-    page.evaluate(() => {
-      const d = (globalThis as unknown as Dom).document
-      const width = d.documentElement.clientWidth
-      if (d.documentElement.scrollWidth <= width) return []
-      return Array.from(d.querySelectorAll("body *"))
-        .filter((el) => {
-          const box = el.getBoundingClientRect()
-          return box.right > width + 1 || box.left < -1
-        })
-        .slice(0, 12)
-        .map((el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}.${el.className}`)
-    })
+  const newPage = (options: { colorScheme?: "light" | "dark"; width?: number } = {}) =>
+    openPage(browser, { ...options, locale: "de-DE", problems: pageErrors })
 
   /** Every screen of the application, each ready when its heading (or content) shows. */
   const screens = (page: Page) => [
@@ -223,14 +192,14 @@ describe.skipIf(!present)("the application in German and Arabic in a browser", (
     { label: "account", path: "/app/account", ready: () => page.locator("#app-language").waitFor() }
   ]
 
-  const signIn = async (page: Page) => {
-    await page.goto(`${url}/app`)
-    await page.waitForURL(/\/app\/sign-in/)
-    await page.getByLabel("E-Mail").fill("lena@example.com")
-    await page.getByLabel("Passwort").fill(password)
-    await page.getByRole("button", { name: "Anmelden" }).click()
-    await page.locator("main h1").waitFor()
-  }
+  const signIn = (page: Page) =>
+    signInAs(page, {
+      url,
+      email: "lena@example.com",
+      password,
+      labels: { email: "E-Mail", password: "Passwort" },
+      submit: "Anmelden"
+    })
 
   /** Chooses the application's language on the account page; the page reloads in it (`""`: as the browser asks). */
   const choose = async (

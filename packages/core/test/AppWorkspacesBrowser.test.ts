@@ -3,10 +3,9 @@
  * password it chooses the workspace to open (nothing opens before), and the
  * header's workspace menu switches to the other one. Both screens pass axe.
  */
-import { mkdirSync } from "node:fs"
-import { createServer, type Server } from "node:http"
+import type { Server } from "node:http"
+import { testHttpServer } from "@qforms/test-kit/Loopback"
 import type { AddressInfo } from "node:net"
-import { join } from "node:path"
 import * as Effect from "effect/Effect"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -14,28 +13,12 @@ import { Members } from "../src/identity/Members.ts"
 import { Sessions } from "../src/identity/Sessions.ts"
 import { Workspaces } from "../src/identity/Workspaces.ts"
 import * as Qforms from "../src/Qforms.ts"
-import { artifacts, axeSource, launch, present } from "@qforms/test-kit/Browser"
+import { launch, newPage, present, screenshotAndAxe } from "@qforms/test-kit/Browser"
 
 const password = "correct horse battery"
 
-const check = async (page: Page, label: string) => {
-  await page.screenshot({ path: join(artifacts, `app-workspaces-${label}.png`), fullPage: true })
-  await page.evaluate(axeSource)
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      globalThis as unknown as {
-        axe: {
-          run: (
-            context: unknown
-          ) => Promise<{ violations: ReadonlyArray<{ id: string; nodes: ReadonlyArray<{ html: string }> }> }>
-        }
-      }
-    ).axe
-    const result = await axe.run((globalThis as unknown as { document: unknown }).document)
-    return result.violations.map((v) => `${v.id} (${v.nodes.map((n) => n.html).join(" | ")})`)
-  })
-  expect(violations, `axe on ${label}`).toEqual([])
-}
+/** Saves a screenshot and runs axe-core in the page (0 violations expected). */
+const check = (page: Page, label: string) => screenshotAndAxe(page, `app-workspaces-${label}`)
 
 describe.skipIf(!present)("choosing and switching workspaces in the application", () => {
   let browser: Browser
@@ -45,7 +28,6 @@ describe.skipIf(!present)("choosing and switching workspaces in the application"
   let ids = { alpha: 0, beta: 0 }
 
   beforeAll(async () => {
-    mkdirSync(artifacts, { recursive: true })
     qforms = await Qforms.make({ database: {}, app: true, logLevel: "Error", delivery: { worker: false } })
     ids = await qforms.run(
       Effect.gen(function* () {
@@ -58,7 +40,7 @@ describe.skipIf(!present)("choosing and switching workspaces in the application"
         return { alpha: alpha.id, beta: beta.id }
       })
     )
-    server = createServer(qforms.nodeHandler)
+    server = testHttpServer(qforms.nodeHandler)
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
     browser = await launch()
@@ -71,7 +53,7 @@ describe.skipIf(!present)("choosing and switching workspaces in the application"
   })
 
   it("chooses the workspace after the password, then switches from the header", async () => {
-    const page = await (await browser.newContext({ locale: "en-US", viewport: { width: 1280, height: 900 } })).newPage()
+    const page = await newPage(browser)
     const session = async () =>
       (await (await page.request.get(`${url}/app/session`)).json()) as { workspaceId?: number; role?: string }
     await page.goto(`${url}/app/sign-in`)

@@ -3,7 +3,8 @@
  * `Qforms.upgradeHandler`), on both databases; on PostgreSQL also across two
  * qforms instances sharing the database.
  */
-import { createServer, type Server } from "node:http"
+import type { Server } from "node:http"
+import { testHttpServer } from "@qforms/test-kit/Loopback"
 import type { AddressInfo } from "node:net"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -19,7 +20,7 @@ import { waitFor } from "@qforms/test-kit/Conditions"
 import { apiOf } from "@qforms/test-kit/InProcessApi"
 
 const listen = async (qforms: Qforms.Qforms) => {
-  const server: Server = createServer(qforms.nodeHandler)
+  const server: Server = testHttpServer(qforms.nodeHandler)
   server.on("upgrade", (request, socket, head) => {
     if (!qforms.upgradeHandler(request, socket, head)) socket.destroy()
   })

@@ -6,7 +6,8 @@
  * A script of the host's own, from the same origin, runs (the control).
  */
 import { mkdtempSync, rmSync } from "node:fs"
-import { createServer, type Server } from "node:http"
+import type { Server } from "node:http"
+import { testHttpServer } from "@qforms/test-kit/Loopback"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -74,7 +75,7 @@ describe.skipIf(!present)("uploaded files in a browser, under qforms' origin", (
     await api("PATCH", `/forms/${form.id}`, { status: "published" })
     const fieldId = (await api("GET", `/forms/${form.id}`)).fields[0]!.id
 
-    server = createServer((request, response) => {
+    server = testHttpServer((request, response) => {
       if (request.url === "/host") {
         response.writeHead(200, { "content-type": "text/html; charset=utf-8" })
         response.end(`<!doctype html><title>host</title>

@@ -4,6 +4,7 @@
  * chat-completions protocol, and `POST /api/v1/forms/generate` end to end.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import { testHttpServer } from "@qforms/test-kit/Loopback"
 import type { AddressInfo } from "node:net"
 import { Effect, Exit, Option, Result } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -660,7 +661,7 @@ describe("OpenAiFormGenerator against a chat-completions server", () => {
           })).key
         }).pipe(Effect.orDie)
       )
-      server = createServer(qforms.nodeHandler)
+      server = testHttpServer(qforms.nodeHandler)
       await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
       url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
     })
@@ -742,7 +743,7 @@ describe("OpenAiFormGenerator against a chat-completions server", () => {
 describe("the offline generator through the API (the default)", () => {
   it("POST /api/v1/forms/generate without a model configured writes the form from the description", async () => {
     const qforms = await Qforms.make({ database: {}, logLevel: "None", delivery: { worker: false } })
-    const server = createServer(qforms.nodeHandler)
+    const server = testHttpServer(qforms.nodeHandler)
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
     try {
       const first = await qforms.run(Bootstrap.ensureDefaultWorkspace({ ownerEmail: "owner@example.com" }))

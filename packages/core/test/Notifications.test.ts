@@ -6,7 +6,8 @@
  * work). One of the two schemas is 63 characters long, the longest PostgreSQL
  * allows, so its channel names take the hashed form.
  */
-import { createServer, type Server } from "node:http"
+import type { Server } from "node:http"
+import { testHttpServer } from "@qforms/test-kit/Loopback"
 import type { AddressInfo } from "node:net"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Fiber, Layer, Redacted, Stream } from "effect"
@@ -67,7 +68,7 @@ describe.skipIf(postgresUrl === undefined)("notification channels of two schemas
       )
     keys.a = await seed(a)
     keys.b = await seed(b)
-    server = createServer(a.nodeHandler)
+    server = testHttpServer(a.nodeHandler)
     server.on("upgrade", (request, socket, head) => {
       if (!a.upgradeHandler(request, socket, head)) socket.destroy()
     })

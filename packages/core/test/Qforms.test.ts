@@ -1,4 +1,4 @@
-import { createServer } from "node:http"
+import { testHttpServer } from "@qforms/test-kit/Loopback"
 import type { AddressInfo } from "node:net"
 import { Effect, Layer } from "effect"
 import * as References from "effect/References"
@@ -57,7 +57,7 @@ describe("Qforms.make", () => {
   })
 
   it("serves the API through the native Node handler", async () => {
-    const server = createServer(qforms.nodeHandler)
+    const server = testHttpServer(qforms.nodeHandler)
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
     const { port } = server.address() as AddressInfo
     const reply = await fetch(`http://127.0.0.1:${port}/api/forms`, { headers: { authorization: `Bearer ${key}` } })

@@ -23,7 +23,15 @@ import { join } from "node:path"
 import * as Effect from "effect/Effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import type { Browser, Page } from "playwright-core"
-import { artifacts, axeViolations, launch, present } from "@qforms/test-kit/Browser"
+import {
+  artifacts,
+  launch,
+  newPage as openPage,
+  overflows,
+  present,
+  screenshotAndAxe,
+  signIn as signInAs
+} from "@qforms/test-kit/Browser"
 import { waitFor } from "@qforms/test-kit/Conditions"
 import { listenFirst, type Loopback } from "@qforms/test-kit/Loopback"
 import { answer, getPage } from "@qforms/test-kit/PublicForms"
@@ -180,14 +188,6 @@ interface DomElement {
   getBoundingClientRect(): { readonly left: number; readonly right: number; readonly width: number }
 }
 
-interface Dom {
-  readonly document: {
-    readonly documentElement: { readonly scrollWidth: number; readonly clientWidth: number }
-    querySelectorAll(selector: string): ArrayLike<DomElement>
-    querySelector(selector: string): DomElement | null
-  }
-}
-
 /** What the application writes for a length of time (`words.js` `formatDuration`), in English. */
 const duration = (seconds: number) => {
   const [unit, size] = (
@@ -339,28 +339,10 @@ describe.skipIf(!present)("the inbox's summary view in a browser", () => {
     await qforms?.dispose()
   })
 
-  const newPage = async (options: { colorScheme?: "light" | "dark"; width?: number; locale?: string } = {}) => {
-    const context = await browser.newContext({
-      locale: options.locale ?? "en-US",
-      colorScheme: options.colorScheme ?? "light",
-      viewport: { width: options.width ?? 1280, height: 900 }
-    })
-    const page = await context.newPage()
-    page.on("pageerror", (error) => problems.push(`page error: ${error.message}`))
-    page.on("console", (message) => {
-      if (message.type() === "error" || /Content Security Policy/i.test(message.text())) problems.push(message.text())
-    })
-    return page
-  }
+  const newPage = (options: { colorScheme?: "light" | "dark"; width?: number; locale?: string } = {}) =>
+    openPage(browser, { ...options, problems })
 
-  const signIn = async (page: Page) => {
-    await page.goto(`${url}/app`)
-    await page.waitForURL(/\/app\/sign-in/)
-    await page.locator("input[type=email]").fill("olivia@example.com")
-    await page.locator("input[type=password]").fill(password)
-    await page.keyboard.press("Enter")
-    await page.locator("main h1").waitFor()
-  }
+  const signIn = (page: Page) => signInAs(page, { url, email: "olivia@example.com", password })
 
   /** Opens the summary view and waits until its charts, the cases' too, are drawn. */
   const openSummary = async (page: Page) => {
@@ -378,10 +360,7 @@ describe.skipIf(!present)("the inbox's summary view in a browser", () => {
       .locator("dd")
 
   /** Saves a screenshot (the whole page) and runs axe-core in it: no violation. */
-  const check = async (page: Page, label: string) => {
-    await page.screenshot({ path: join(artifacts, `summary-${label}.png`), fullPage: true })
-    expect(await axeViolations(page), `axe on ${label}`).toEqual([])
-  }
+  const check = (page: Page, label: string) => screenshotAndAxe(page, `summary-${label}`)
 
   /** The cells of a chart's data table, row by row (the table is in the document, open or not). */
   const tableOf = (page: Page, chart: string) =>
@@ -395,21 +374,6 @@ describe.skipIf(!present)("the inbox's summary view in a browser", () => {
           )
         )
       )
-
-  /** Elements reaching past the page's sides (none may: the page never scrolls sideways). */
-  const overflows = (page: Page) =>
-    page.evaluate(() => {
-      const d = (globalThis as unknown as Dom).document
-      const width = d.documentElement.clientWidth
-      if (d.documentElement.scrollWidth <= width) return []
-      return Array.from(d.querySelectorAll("body *"))
-        .filter((el) => {
-          const box = el.getBoundingClientRect()
-          return box.right > width + 1 || box.left < -1
-        })
-        .slice(0, 12)
-        .map((el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}`)
-    })
 
   it("shows the totals, the funnel and a chart per question with the API's figures; keyboard reaches its controls", async () => {
     const report = await summary()

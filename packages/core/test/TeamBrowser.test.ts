@@ -6,10 +6,9 @@
  * sign-in link for a member and revokes a pending invitation. Every screen
  * passes axe.
  */
-import { mkdirSync } from "node:fs"
-import { createServer, type Server } from "node:http"
+import type { Server } from "node:http"
+import { testHttpServer } from "@qforms/test-kit/Loopback"
 import type { AddressInfo } from "node:net"
-import { join } from "node:path"
 import * as Effect from "effect/Effect"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -17,28 +16,12 @@ import { Members } from "../src/identity/Members.ts"
 import { Sessions } from "../src/identity/Sessions.ts"
 import { Workspaces } from "../src/identity/Workspaces.ts"
 import * as Qforms from "../src/Qforms.ts"
-import { artifacts, axeSource, launch, present } from "@qforms/test-kit/Browser"
+import { launch, newPage, present, screenshotAndAxe } from "@qforms/test-kit/Browser"
 
 const password = "correct horse battery"
 
-const check = async (page: Page, label: string) => {
-  await page.screenshot({ path: join(artifacts, `team-${label}.png`), fullPage: true })
-  await page.evaluate(axeSource)
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      globalThis as unknown as {
-        axe: {
-          run: (
-            context: unknown
-          ) => Promise<{ violations: ReadonlyArray<{ id: string; nodes: ReadonlyArray<{ html: string }> }> }>
-        }
-      }
-    ).axe
-    const result = await axe.run((globalThis as unknown as { document: unknown }).document)
-    return result.violations.map((v) => `${v.id} (${v.nodes.map((n) => n.html).join(" | ")})`)
-  })
-  expect(violations, `axe on ${label}`).toEqual([])
-}
+/** Saves a screenshot and runs axe-core in the page (0 violations expected). */
+const check = (page: Page, label: string) => screenshotAndAxe(page, `team-${label}`)
 
 describe.skipIf(!present)("inviting a colleague in the application", () => {
   let browser: Browser
@@ -48,7 +31,6 @@ describe.skipIf(!present)("inviting a colleague in the application", () => {
   let workspaceId = 0
 
   beforeAll(async () => {
-    mkdirSync(artifacts, { recursive: true })
     qforms = await Qforms.make({ database: {}, app: true, logLevel: "Error", delivery: { worker: false } })
     workspaceId = await qforms.run(
       Effect.gen(function* () {
@@ -62,7 +44,7 @@ describe.skipIf(!present)("inviting a colleague in the application", () => {
         return workspace.id
       })
     )
-    server = createServer(qforms.nodeHandler)
+    server = testHttpServer(qforms.nodeHandler)
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
     browser = await launch()
@@ -74,10 +56,8 @@ describe.skipIf(!present)("inviting a colleague in the application", () => {
     await qforms?.dispose()
   })
 
-  const context = () => browser.newContext({ locale: "en-US", viewport: { width: 1280, height: 900 } })
-
   it("invites, the invitee joins with the copied link and signs in again", async () => {
-    const owner = await (await context()).newPage()
+    const owner = await newPage(browser)
     await owner.goto(`${url}/app/sign-in`)
     expect(await owner.getByRole("link", { name: "Forgot your password?" }).count()).toBe(1)
     await owner.getByLabel("E-mail").fill("olga@example.com")
@@ -107,7 +87,7 @@ describe.skipIf(!present)("inviting a colleague in the application", () => {
     expect((await signInLink.locator("[data-secret]").textContent())!.trim()).toMatch(new RegExp(`^${url}/app/link/`))
 
     // The invitee, in a browser of their own.
-    const invitee = await (await context()).newPage()
+    const invitee = await newPage(browser)
     await invitee.goto(link)
     await invitee.getByRole("heading", { name: "Join Crew", level: 1 }).waitFor()
     await check(invitee, "invite")
@@ -122,7 +102,7 @@ describe.skipIf(!present)("inviting a colleague in the application", () => {
     expect(who).toMatchObject({ workspaceId, role: "member" })
 
     // The link worked once.
-    const again = await (await context()).newPage()
+    const again = await newPage(browser)
     const reused = await again.goto(link)
     expect(reused?.status()).toBe(410)
     await check(again, "invite-used")
@@ -139,7 +119,7 @@ describe.skipIf(!present)("inviting a colleague in the application", () => {
       .toBe(0)
 
     // Later: Nia signs in with her password.
-    const later = await (await context()).newPage()
+    const later = await newPage(browser)
     await later.goto(`${url}/app/sign-in`)
     await later.getByLabel("E-mail").fill("nia@example.com")
     await later.getByLabel("Password").fill(password)

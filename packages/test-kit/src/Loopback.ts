@@ -3,7 +3,7 @@
  * address its links start at (`appUrl`) when it starts, and a test's port is
  * known only once the server listens.
  */
-import { createServer, type Server } from "node:http"
+import { createServer, type RequestListener, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import type { Qforms } from "@qforms/core"
 
@@ -24,9 +24,18 @@ export interface Loopback {
  * timers fire late, and a request can go out on a connection the server is
  * closing at that moment: `ECONNRESET`. The client now always drops an idle
  * connection first.
+ *
+ * Use it wherever a test would call `createServer`: give it the listener
+ * (`qforms.nodeHandler`, a stub's handler) or attach one later.
+ *
+ * @example
+ * ```ts
+ * const server = testHttpServer(qforms.nodeHandler)
+ * await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+ * ```
  */
-export const testHttpServer = (): Server => {
-  const server = createServer()
+export const testHttpServer = (listener?: RequestListener): Server => {
+  const server = createServer(listener)
   server.keepAliveTimeout = 60_000
   return server
 }

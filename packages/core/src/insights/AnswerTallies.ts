@@ -55,6 +55,7 @@ export const ChoiceCount = Schema.Struct({
 }).annotate({ identifier: "ChoiceCount" })
 export type ChoiceCount = typeof ChoiceCount.Type
 
+/** The fields every question's summary has after its `kind` (spread into each kind's Schema; built by `baseOf`). */
 const common = {
   fieldId: Schema.Int,
   label: Schema.String,
@@ -261,6 +262,15 @@ export const quantile = (sorted: ReadonlyArray<readonly [number, number]>, q: nu
 /** A question's tallies by key. */
 type Keys = ReadonlyMap<string, number>
 
+/** A summary's `kind` and common fields, in the order its JSON lists them; each kind adds its own after them. */
+const baseOf = <K extends QuestionSummary["kind"]>(kind: K, field: Field, answered: number) => ({
+  kind,
+  fieldId: field.id,
+  label: field.label,
+  type: field.type,
+  answered
+})
+
 const choicesSummary = (field: Field, keys: Keys, answered: number): typeof ChoicesSummary.Type => {
   const named =
     field.type === "yes_no" || field.type === "legal"
@@ -279,11 +289,7 @@ const choicesSummary = (field: Field, keys: Keys, answered: number): typeof Choi
   const otherLabel = otherOf(field) ?? "Other"
   const hasOther = otherOf(field) !== undefined || others > 0
   return {
-    kind: "choices",
-    fieldId: field.id,
-    label: field.label,
-    type: field.type,
-    answered,
+    ...baseOf("choices", field, answered),
     choices,
     other: hasOther ? { choice: otherLabel, count: others, percent: percentOf(others, answered) } : null
   }
@@ -369,11 +375,7 @@ const numbersSummary = (field: Field, keys: Keys, answered: number): typeof Numb
     }
   }
   return {
-    kind: "numbers",
-    fieldId: field.id,
-    label: field.label,
-    type: field.type,
-    answered,
+    ...baseOf("numbers", field, answered),
     mean: total === 0 ? null : round(sum / total),
     median: at(0.5),
     p25: at(0.25),
@@ -389,11 +391,7 @@ const numbersSummary = (field: Field, keys: Keys, answered: number): typeof Numb
 const matrixSummary = (field: Field, keys: Keys, answered: number): typeof MatrixSummary.Type => {
   const columns = field.options?.columns ?? []
   return {
-    kind: "matrix",
-    fieldId: field.id,
-    label: field.label,
-    type: field.type,
-    answered,
+    ...baseOf("matrix", field, answered),
     rows: (field.options?.rows ?? []).map((row) => {
       const prefix = `m:${keyName(row)}${SEPARATOR}`
       const counts = columns.map((column) => keys.get(prefix + keyName(column)) ?? 0)
@@ -431,11 +429,7 @@ const rankingSummary = (field: Field, keys: Keys, answered: number): typeof Rank
   )
   const width = Math.max(0, ...sorted.map((item) => item.places.length))
   return {
-    kind: "ranking",
-    fieldId: field.id,
-    label: field.label,
-    type: field.type,
-    answered,
+    ...baseOf("ranking", field, answered),
     items: sorted.map((item) => ({
       ...item,
       places: Array.from({ length: width }, (_, i) => item.places[i] ?? 0)
@@ -452,7 +446,7 @@ const nextMonth = (month: string): string => {
 const MONTHS_MAX = 240
 
 const datesSummary = (field: Field, keys: Keys, answered: number): typeof DatesSummary.Type => {
-  const base = { kind: "dates" as const, fieldId: field.id, label: field.label, type: field.type, answered }
+  const base = baseOf("dates", field, answered)
   if (field.type === "time") {
     return {
       ...base,
@@ -540,22 +534,14 @@ export const summarizeQuestions = (
         break
       case "files":
         summaries.push({
-          kind: "files",
-          fieldId: field.id,
-          label: field.label,
-          type: field.type,
-          answered,
+          ...baseOf("files", field, answered),
           ...(field.type === "signature" ? { drawn: keys.get("c:drawn") ?? 0, typed: keys.get("c:typed") ?? 0 } : {})
         })
         break
       case "texts": {
         const facts = texts.get(field.id)
         summaries.push({
-          kind: "texts",
-          fieldId: field.id,
-          label: field.label,
-          type: field.type,
-          answered,
+          ...baseOf("texts", field, answered),
           latest: facts?.latest ?? [],
           words: facts?.words ?? []
         })

@@ -41,6 +41,7 @@ import m0027_translations from "./migrations/0027_translations.ts"
 import m0028_account_language from "./migrations/0028_account_language.ts"
 import m0029_insights from "./migrations/0029_insights.ts"
 import m0030_digests from "./migrations/0030_digests.ts"
+import m0031_tallyUpsert from "./migrations/0031_tally_upsert.ts"
 
 /**
  * Every migration of qforms, in order. Add new ones at the end; never edit a
@@ -71,7 +72,8 @@ export const loader = Migrator.fromRecord({
   "0027_translations": m0027_translations,
   "0028_account_language": m0028_account_language,
   "0029_insights": m0029_insights,
-  "0030_digests": m0030_digests
+  "0030_digests": m0030_digests,
+  "0031_tally_upsert": m0031_tallyUpsert
 })
 
 /**

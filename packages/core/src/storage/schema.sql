@@ -684,47 +684,8 @@ AS $function$
     end
     $function$;
 
-CREATE OR REPLACE FUNCTION qforms_tallies_deleted()
- RETURNS trigger
- LANGUAGE plpgsql
-AS $function$
-    declare
-      pick smallint := floor(random() * 8);
-    begin
-      insert into answer_tallies (workspace_id, form_id, day, field_id, key, shard, count)
-      select r.workspace_id, r.form_id, (r.submitted_at at time zone 'UTC')::date, k.field_id, k.key, pick,
-        -count(*)
-      from old_rows as r
-      cross join lateral qforms_tally_keys(r.form_id, r.answers, r.source, r.started_at, r.submitted_at) as k
-      where r.finished and exists (select 1 from forms as f where f.id = r.form_id)
-      group by 1, 2, 3, 4, 5
-      order by 2, 3, 4, 5
-      on conflict (form_id, day, field_id, key, shard) do update set count = answer_tallies.count + excluded.count;
-      return null;
-    end
-    $function$;
-
-CREATE OR REPLACE FUNCTION qforms_tallies_inserted()
- RETURNS trigger
- LANGUAGE plpgsql
-AS $function$
-    declare
-      pick smallint := floor(random() * 8);
-    begin
-      insert into answer_tallies (workspace_id, form_id, day, field_id, key, shard, count)
-      select r.workspace_id, r.form_id, (r.submitted_at at time zone 'UTC')::date, k.field_id, k.key, pick, count(*)
-      from new_rows as r
-      cross join lateral qforms_tally_keys(r.form_id, r.answers, r.source, r.started_at, r.submitted_at) as k
-      where r.finished
-      group by 1, 2, 3, 4, 5
-      order by 2, 3, 4, 5
-      on conflict (form_id, day, field_id, key, shard) do update set count = answer_tallies.count + excluded.count;
-      return null;
-    end
-    $function$;
-
-CREATE OR REPLACE FUNCTION qforms_tallies_updated()
- RETURNS trigger
+CREATE OR REPLACE FUNCTION qforms_tallies_add(p_added responses[], p_subtracted responses[])
+ RETURNS void
  LANGUAGE plpgsql
 AS $function$
     declare
@@ -734,21 +695,52 @@ AS $function$
       select r.workspace_id, r.form_id, (r.submitted_at at time zone 'UTC')::date, k.field_id, k.key, pick,
         sum(r.delta)
       from (
-        select o.workspace_id, o.form_id, o.submitted_at, o.answers, o.source, o.started_at, -1 as delta
-        from old_rows as o join new_rows as n on n.id = o.id
-        where o.finished and row(o.form_id, o.answers, o.finished, o.submitted_at, o.started_at, o.source)
-          is distinct from row(n.form_id, n.answers, n.finished, n.submitted_at, n.started_at, n.source)
+        select a.workspace_id, a.form_id, a.submitted_at, a.answers, a.source, a.started_at, 1 as delta
+        from unnest(p_added) as a
+        where a.finished
         union all
-        select n.workspace_id, n.form_id, n.submitted_at, n.answers, n.source, n.started_at, 1 as delta
-        from new_rows as n join old_rows as o on o.id = n.id
-        where n.finished and row(o.form_id, o.answers, o.finished, o.submitted_at, o.started_at, o.source)
-          is distinct from row(n.form_id, n.answers, n.finished, n.submitted_at, n.started_at, n.source)
+        select s.workspace_id, s.form_id, s.submitted_at, s.answers, s.source, s.started_at, -1 as delta
+        from unnest(p_subtracted) as s
+        where s.finished
       ) as r
       cross join lateral qforms_tally_keys(r.form_id, r.answers, r.source, r.started_at, r.submitted_at) as k
       group by 1, 2, 3, 4, 5
       having sum(r.delta) <> 0
       order by 2, 3, 4, 5
       on conflict (form_id, day, field_id, key, shard) do update set count = answer_tallies.count + excluded.count;
+    end
+    $function$;
+
+CREATE OR REPLACE FUNCTION qforms_tallies_deleted()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    begin
+      perform qforms_tallies_add('{}',
+        array(select o::responses from old_rows as o where exists (select 1 from forms as f where f.id = o.form_id)));
+      return null;
+    end
+    $function$;
+
+CREATE OR REPLACE FUNCTION qforms_tallies_inserted()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    begin
+      perform qforms_tallies_add(array(select n::responses from new_rows as n), '{}');
+      return null;
+    end
+    $function$;
+
+CREATE OR REPLACE FUNCTION qforms_tallies_updated()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    begin
+      perform qforms_tallies_add(coalesce(array_agg(n::responses), '{}'), coalesce(array_agg(o::responses), '{}'))
+      from old_rows as o join new_rows as n on n.id = o.id
+      where row(o.form_id, o.answers, o.finished, o.submitted_at, o.started_at, o.source)
+        is distinct from row(n.form_id, n.answers, n.finished, n.submitted_at, n.started_at, n.source);
       return null;
     end
     $function$;

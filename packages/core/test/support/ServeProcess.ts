@@ -5,7 +5,7 @@
  * (a post's timeout, default 2 s; the delivery's lease is 5 s longer). Prints one JSON line
  * `{"url": …, "key": …}` once listening (`key` only on an empty database).
  */
-import { createServer } from "node:http"
+import { testHttpServer } from "@qforms/test-kit/Loopback"
 import type { AddressInfo } from "node:net"
 import { Option } from "effect"
 import * as Bootstrap from "../../src/Bootstrap.ts"
@@ -29,7 +29,7 @@ const qforms = await Qforms.make({
   }
 })
 const first = await qforms.run(Bootstrap.ensureDefaultWorkspace({ ownerEmail: "owner@example.com" }))
-const server = createServer(qforms.nodeHandler)
+const server = testHttpServer(qforms.nodeHandler)
 await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
 const { port } = server.address() as AddressInfo
 process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}`, key: Option.getOrUndefined(first)?.key })}\n`)

@@ -8,7 +8,8 @@
 // Each chart is an image with a name, a text summary (its caption, the image's description) and its figures as a
 // table behind a disclosure.
 import { html } from "htm/preact"
-import { useLayoutEffect, useRef, useState } from "preact/hooks"
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks"
+import { api, messageOf } from "./api.js"
 import { TableScroll } from "./table.js"
 import { t } from "./words.js"
 
@@ -81,6 +82,63 @@ const useWidth = () => {
     return () => observer.disconnect()
   }, [])
   return [/** @type {import("preact").RefObject<HTMLElement>} */ (ref), width]
+}
+
+/**
+ * Figures side by side, each with its name; a figure not known yet (a median without any case, a completion rate
+ * without any view) says so. The Summary view's totals and the case metrics show their figures with it.
+ * @param {{ figures: ReadonlyArray<readonly [string, string | null]> }} props
+ */
+export const Figures = ({ figures }) =>
+  html`<dl class="figures">${figures.map(
+    ([label, value]) =>
+      html`<div><dt>${label}</dt>${value === null ? html`<dd class="unknown">${t("summary.unknown")}</dd>` : html`<dd>${value}</dd>`}</div>`
+  )}</dl>`
+
+/**
+ * @template T
+ * @typedef {{ report: T | null, error: string | null, busy: boolean }} Report a report as fetched so far: null
+ * until the first answer; `busy` while a request is under way
+ */
+
+/**
+ * Fetches the report at `path` (the summary, the case metrics) again whenever `path` or `version` changes; only
+ * the newest request started may paint, so a slower, older answer never shows the figures of an old filter or
+ * interval. A caller casts the result to the report's type (`Report<CaseMetricsReport>`).
+ * @param {string} path under `/api`
+ * @param {number} [delay] milliseconds to wait first (while a search is typed)
+ * @param {number} [version] changes when the responses or cases may have changed
+ * @returns {Report<unknown>}
+ */
+export const useReport = (path, delay = 0, version = 0) => {
+  const [report, setReport] = useState(/** @type {unknown} */ (null))
+  const [error, setError] = useState(/** @type {string | null} */ (null))
+  const [busy, setBusy] = useState(true)
+  const latest = useRef(0)
+  useEffect(() => {
+    const started = ++latest.current
+    setBusy(true)
+    const timer = setTimeout(
+      () =>
+        api.get(path).then(
+          /** @param {unknown} next */
+          (next) => {
+            if (started !== latest.current) return
+            setReport(next)
+            setError(null)
+            setBusy(false)
+          },
+          (failure) => {
+            if (started !== latest.current) return
+            setError(messageOf(failure))
+            setBusy(false)
+          }
+        ),
+      delay
+    )
+    return () => clearTimeout(timer)
+  }, [path, version])
+  return { report, error, busy }
 }
 
 /** A colour key: a swatch and its words. @param {{ items: ReadonlyArray<Datum> }} props */

@@ -4,14 +4,15 @@
 // cases per day or week, the time spent in each stage) for the inbox's filters, and the forms screen's small panel
 // of the cases across all forms. Charts, their words and tables as the rest of the summary (charts.js).
 import { html } from "htm/preact"
-import { useEffect, useRef, useState } from "preact/hooks"
-import { api, messageOf, query } from "./api.js"
-import { bars, Chart, groupedColumns, isolate } from "./charts.js"
+import { useState } from "preact/hooks"
+import { query } from "./api.js"
+import { bars, Chart, Figures, groupedColumns, isolate, useReport } from "./charts.js"
 import { formatCalendarDay, formatDuration, formatList, formatNumber, t } from "./words.js"
 
 /** @typedef {import("./types.js").CaseMetricsReport} CaseMetricsReport */
 /** @typedef {CaseMetricsReport["interval"]} Interval */
 /** @typedef {CaseMetricsReport["byAssignee"][number]} AssigneeCount */
+/** @template T @typedef {import("./charts.js").Report<T>} Report */
 
 /** The periods a series may have, in the order of the switch. @type {ReadonlyArray<Interval>} */
 const intervals = ["day", "week"]
@@ -42,16 +43,6 @@ const assigneeName = (assignee) =>
   assignee.accountId === null
     ? t("metrics.unassigned")
     : (assignee.name ?? t("metrics.member", { id: String(assignee.accountId) }))
-
-/**
- * Figures side by side, each with its name; a figure not known yet (a median without any case) says so.
- * @param {{ figures: ReadonlyArray<readonly [string, string | null]> }} props
- */
-const Figures = ({ figures }) =>
-  html`<dl class="figures">${figures.map(
-    ([label, value]) =>
-      html`<div><dt>${label}</dt>${value === null ? html`<dd class="unknown">${t("summary.unknown")}</dd>` : html`<dd>${value}</dd>`}</div>`
-  )}</dl>`
 
 /**
  * Open cases by assignee, most first, as bars (a sentence when none is open).
@@ -178,53 +169,14 @@ const Times = ({ report }) => {
 }
 
 /**
- * Fetches a metrics report again whenever `path` changes; only the newest request started may paint, so a slower,
- * older answer never shows the figures of an old filter or interval.
- * @param {string} path @param {number} [delay] milliseconds to wait first (while a search is typed)
- * @param {number} [version] changes when the cases may have changed
- */
-const useReport = (path, delay = 0, version = 0) => {
-  const [report, setReport] = useState(/** @type {CaseMetricsReport | null} */ (null))
-  const [error, setError] = useState(/** @type {string | null} */ (null))
-  const [busy, setBusy] = useState(true)
-  const latest = useRef(0)
-  useEffect(() => {
-    const started = ++latest.current
-    setBusy(true)
-    const timer = setTimeout(
-      () =>
-        api.get(path).then(
-          /** @param {CaseMetricsReport} next */
-          (next) => {
-            if (started !== latest.current) return
-            setReport(next)
-            setError(null)
-            setBusy(false)
-          },
-          (failure) => {
-            if (started !== latest.current) return
-            setError(messageOf(failure))
-            setBusy(false)
-          }
-        ),
-      delay
-    )
-    return () => clearTimeout(timer)
-  }, [path, version])
-  return { report, error, busy }
-}
-
-/**
  * The Summary view's Cases section: the case metrics of the form for the inbox's filters, with a switch between
  * days and weeks for the series of new and closed cases.
  * @param {{ formId: number, params: Readonly<Record<string, string>>, version: number }} props
  */
 export const CasesSection = ({ formId, params, version }) => {
   const [interval, choose] = useState(/** @type {Interval} */ ("day"))
-  const { report, error, busy } = useReport(
-    `/forms/${formId}/metrics${query({ ...params, interval })}`,
-    params.q ? 250 : 0,
-    version
+  const { report, error, busy } = /** @type {Report<CaseMetricsReport>} */ (
+    useReport(`/forms/${formId}/metrics${query({ ...params, interval })}`, params.q ? 250 : 0, version)
   )
   return html`<section class="summary-cases" aria-labelledby="cases-heading" aria-busy=${busy ? "true" : "false"}>
     <h2 id="cases-heading">${t("metrics.heading")}</h2>
@@ -276,7 +228,7 @@ export const CasesSection = ({ formId, params, version }) => {
  * @param {{ version: number }} props `version` changes when the forms may have changed
  */
 export const WorkspaceCases = ({ version }) => {
-  const { report, error, busy } = useReport("/metrics", 0, version)
+  const { report, error, busy } = /** @type {Report<CaseMetricsReport>} */ (useReport("/metrics", 0, version))
   return html`<section class="cases-panel card" aria-labelledby="workspace-cases" aria-busy=${busy ? "true" : "false"}>
     <h2 id="workspace-cases">${t("metrics.workspace")}</h2>
     ${error ? html`<p class="error" role="alert">${error}</p>` : null}

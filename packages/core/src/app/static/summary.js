@@ -6,9 +6,9 @@
 // and its figures as a table (charts.js). It prints as a report (app.css `@media print`) and downloads as CSV
 // (`summary.csv`) with the same filters.
 import { html } from "htm/preact"
-import { useEffect, useRef, useState } from "preact/hooks"
-import { api, base, messageOf, query } from "./api.js"
-import { bars, Chart, columns, gauge, isolate, stacked, together } from "./charts.js"
+import { useEffect } from "preact/hooks"
+import { base, query } from "./api.js"
+import { bars, Chart, columns, Figures, gauge, isolate, stacked, together, useReport } from "./charts.js"
 import { DigestControl } from "./digest.js"
 import { CasesSection } from "./metrics.js"
 import {
@@ -76,10 +76,7 @@ const Totals = ({ report }) => {
       totals.medianCompletionSeconds === null ? null : formatDuration(totals.medianCompletionSeconds)
     ]
   ]
-  return html`<dl class="figures">${figures.map(
-    ([label, value]) =>
-      html`<div><dt>${label}</dt>${value === null ? html`<dd class="unknown">${t("summary.unknown")}</dd>` : html`<dd>${value}</dd>`}</div>`
-  )}</dl>
+  return html`<${Figures} figures=${figures} />
     <p class="muted">${t("summary.scope")}</p>`
 }
 
@@ -322,34 +319,10 @@ const Question = ({ q }) => {
  * @param {{ formId: number, params: Readonly<Record<string, string>>, version: number }} props
  */
 export const SummaryView = ({ formId, params, version }) => {
-  const [report, setReport] = useState(/** @type {FormSummaryReport | null} */ (null))
-  const [error, setError] = useState(/** @type {string | null} */ (null))
-  const [busy, setBusy] = useState(true)
   // Only the newest request started may paint: a slower, older answer never shows the figures of an old filter.
-  const latest = useRef(0)
-  useEffect(() => {
-    const started = ++latest.current
-    setBusy(true)
-    const timer = setTimeout(
-      () =>
-        api.get(`/forms/${formId}/summary${query(params)}`).then(
-          /** @param {FormSummaryReport} next */
-          (next) => {
-            if (started !== latest.current) return
-            setReport(next)
-            setError(null)
-            setBusy(false)
-          },
-          (failure) => {
-            if (started !== latest.current) return
-            setError(messageOf(failure))
-            setBusy(false)
-          }
-        ),
-      params.q ? 250 : 0
-    )
-    return () => clearTimeout(timer)
-  }, [formId, JSON.stringify(params), version])
+  const { report, error, busy } = /** @type {import("./charts.js").Report<FormSummaryReport>} */ (
+    useReport(`/forms/${formId}/summary${query(params)}`, params.q ? 250 : 0, version)
+  )
   // Printing opens every chart's table (the style sheet does too where the browser lets it), then closes them again.
   useEffect(() => {
     /** @type {ReadonlyArray<HTMLDetailsElement>} */
