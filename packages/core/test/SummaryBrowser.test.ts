@@ -11,7 +11,8 @@
  * noted through the API (their timeline then set to days and hours ago), show
  * in the view's Cases section with the figures of
  * `GET /api/forms/{id}/metrics` (by day and by week, and with a filter), and
- * across all forms on the forms screen with those of `GET /api/metrics`.
+ * across all forms on the forms screen with those of `GET /api/metrics`. The
+ * member's own digest e-mail is chosen in the view and read back from the API.
  * Screens are saved in
  * `packages/core/test-artifacts/` (`summary-*.png`).
  *
@@ -648,6 +649,43 @@ describe.skipIf(!present)("the inbox's summary view in a browser", () => {
         await page.context().close()
       }
     }
+    expect(problems).toEqual([])
+  }, 120_000)
+
+  it("chooses the member's own digest e-mail: weekly at 09:00 of the browser's time zone, as the API then says", async () => {
+    const page = await newPage()
+    await signIn(page)
+    await openSummary(page)
+    const digest = page.getByRole("region", { name: "Digest e-mail" })
+    expect(await digest.getByLabel("How often", { exact: true }).inputValue()).toBe("off")
+    await digest.getByLabel("How often", { exact: true }).selectOption("weekly")
+    await digest.getByLabel("At", { exact: true }).selectOption("9")
+    await digest.getByRole("button", { name: "Save", exact: true }).click()
+    await digest.getByRole("status").filter({ hasText: "Saved. The next digest comes" }).waitFor()
+    const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone)
+    const chosen = (await api("GET", `/forms/${formId}/digest`)) as {
+      frequency: string
+      hour: number
+      timeZone: string
+      nextAt: string
+    }
+    expect(chosen).toMatchObject({ frequency: "weekly", hour: 9, timeZone: zone, mailConfigured: false })
+    expect(new Date(chosen.nextAt).getUTCDay() === 1 || zone !== "UTC").toBe(true)
+    // This server sends no e-mail: it says so, and nothing can be sent now.
+    expect(await digest.textContent()).toContain("This server sends no e-mail")
+    expect(await digest.getByRole("button", { name: "Send me one now" }).isDisabled()).toBe(true)
+    // The choice is there when the view opens again; off stops it.
+    await page.reload()
+    await openSummary(page)
+    expect(await digest.getByLabel("How often", { exact: true }).inputValue()).toBe("weekly")
+    expect(await digest.getByLabel("At", { exact: true }).inputValue()).toBe("9")
+    await digest.getByLabel("How often", { exact: true }).selectOption("off")
+    expect(await digest.getByLabel("At", { exact: true }).isDisabled()).toBe(true)
+    await digest.getByRole("button", { name: "Save", exact: true }).click()
+    await digest.getByRole("status").filter({ hasText: "No more digests of this form." }).waitFor()
+    expect(await api("GET", `/forms/${formId}/digest`)).toMatchObject({ frequency: "off", nextAt: null })
+    await check(page, "digest")
+    await page.context().close()
     expect(problems).toEqual([])
   }, 120_000)
 

@@ -87,20 +87,16 @@ export const DigestControl = ({ formId }) => {
         : html`<p class="muted">${t("digest.noMail")}</p>`
     }
     <div class="row">
-      <label>
-        ${t("digest.frequency")}
-        <select value=${frequency} disabled=${busy} onChange=${(/** @type {Event} */ e) => setFrequency(/** @type {Frequency} */ (/** @type {HTMLSelectElement} */ (e.currentTarget).value))}>
-          <option value="off">${t("digest.off")}</option>
-          <option value="daily">${t("digest.daily")}</option>
-          <option value="weekly">${t("digest.weekly")}</option>
-        </select>
-      </label>
-      <label>
-        ${t("digest.hour")}
-        <select value=${String(hour)} disabled=${busy || frequency === "off"} onChange=${(/** @type {Event} */ e) => setHour(Number(/** @type {HTMLSelectElement} */ (e.currentTarget).value))}>
-          ${hours.map((h) => html`<option value=${String(h)}>${formatHour(String(h))}</option>`)}
-        </select>
-      </label>
+      <label for=${`${id}-frequency`}>${t("digest.frequency")}</label>
+      <select id=${`${id}-frequency`} value=${frequency} disabled=${busy} onChange=${(/** @type {Event} */ e) => setFrequency(/** @type {Frequency} */ (/** @type {HTMLSelectElement} */ (e.currentTarget).value))}>
+        <option value="off">${t("digest.off")}</option>
+        <option value="daily">${t("digest.daily")}</option>
+        <option value="weekly">${t("digest.weekly")}</option>
+      </select>
+      <label for=${`${id}-hour`}>${t("digest.hour")}</label>
+      <select id=${`${id}-hour`} value=${String(hour)} disabled=${busy || frequency === "off"} onChange=${(/** @type {Event} */ e) => setHour(Number(/** @type {HTMLSelectElement} */ (e.currentTarget).value))}>
+        ${hours.map((h) => html`<option value=${String(h)}>${formatHour(String(h))}</option>`)}
+      </select>
       <button type="button" disabled=${busy} onClick=${save}>${t("digest.save")}</button>
       <button type="button" disabled=${busy || !settings.mailConfigured} onClick=${sendNow}>${t("digest.sendNow")}</button>
     </div>
