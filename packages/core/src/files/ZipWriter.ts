@@ -11,10 +11,11 @@
  * a one-shot `zlib.deflateRaw` per piece: the one-shot call builds a zlib
  * stream and its native state for every piece, and in a server those objects
  * outlived young-generation collections (about 14 MB moved to the old space
- * per scavenge during a 100k-row XLSX export, and 2–3× the time). Names are UTF-8 (bit 11), every entry
- * is dated 1980-01-01 00:00 (the DOS epoch: the same content is the same
- * bytes). No ZIP64: an archive reaching 4 GiB, or more than 65,535 entries,
- * fails with {@link ZipWriteFailed}.
+ * per scavenge during a 100k-row XLSX export, and 2–3× the time).
+ *
+ * Names are UTF-8 (bit 11), every entry is dated 1980-01-01 00:00 (the DOS
+ * epoch: the same content is the same bytes). No ZIP64: an archive reaching
+ * 4 GiB, or more than 65,535 entries, fails with {@link ZipWriteFailed}.
  *
  * @module
  */
