@@ -256,9 +256,13 @@ export const xlsxExport: Scenario = {
           "a 100k export allocates ~200 MB (the database rows decoded, ~1.6 KB a row, most of it) so the second one " +
           "is touched as well (heap.new 65 → 105 MB), plus the socket's and zlib's buffers waiting for the next " +
           "scavenge (arrayBuffers up to ~20 MB). Any request allocating as much does the same (the CSV of the same " +
-          "list: +58 MB), once per process. With the young generation capped, the export's own growth is what is " +
-          "left. The standalone keeps V8's default (a cap cost submissions throughput, see section 5); a host short " +
-          "of memory can set `NODE_OPTIONS=--max-semi-space-size=16`."
+          "list: +58 MB), once per process. With the young generation capped, on PostgreSQL what is left is the " +
+          "export's own growth; on PGlite the cap does not help (+61 to +76 MB, and slower: 8.7–9.4 s; not analysed " +
+          "further); the floor, whose young " +
+          "generation starts nearly empty (2 MB: it did nothing before), grows it to 28 MB with the cap (56 MB " +
+          "without) and holds up to ~20 MB of its page strings as large objects until a full collection. The " +
+          "standalone keeps V8's default (a cap cost submissions throughput, see section 5); a host short of memory " +
+          "on PostgreSQL can set `NODE_OPTIONS=--max-semi-space-size=16`."
       ]
     }
   }
