@@ -10,7 +10,9 @@
  * `XLSX_ROWS=100000 node bench/src/baselines/XlsxFloor.ts` prints `ready`,
  * waits a second (the harness reads the idle RSS), writes a workbook of 10
  * rows and prints `warm`, waits a second (the harness reads the RSS again),
- * writes the `XLSX_ROWS` rows and prints `done {"rows":…,"bytes":…,"ms":…}`.
+ * writes the `XLSX_ROWS` rows and prints `done {"rows":…,"bytes":…,"ms":…}`,
+ * waits a second and prints `rest` (the harness reads the RSS at rest), then
+ * writes them once more and prints `again {…}`.
  */
 import { once } from "node:events"
 import { Writable } from "node:stream"
@@ -186,3 +188,11 @@ await sleep(1_000)
 const started = performance.now()
 const bytes = await write(rows)
 process.stdout.write(`done ${JSON.stringify({ rows, bytes, ms: performance.now() - started })}\n`)
+// The same workbook once more, after a rest (the harness reads the RSS at rest, then the peak of this one):
+// what a further export adds once the process has made one of this size.
+await sleep(1_000)
+process.stdout.write("rest\n")
+await sleep(500)
+const again = performance.now()
+const bytesAgain = await write(rows)
+process.stdout.write(`again ${JSON.stringify({ rows, bytes: bytesAgain, ms: performance.now() - again })}\n`)

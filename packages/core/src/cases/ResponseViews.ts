@@ -25,8 +25,14 @@ import * as ResponseQueries from "./ResponseQueries.ts"
 import { columns, findRow, type Row, toRow } from "./ResponseRows.ts"
 import * as Summaries from "./Summaries.ts"
 
-/** Rows read per query when a whole list is streamed. */
-const STREAM_PAGE_SIZE = 500
+/**
+ * Rows read per query when a whole list is streamed. 250 rather than 500: on
+ * PGlite a page of 500 rows outlived young-generation collections (about
+ * 5 MB moved to the old space per scavenge while a 100k-row XLSX export ran,
+ * +93–114 MB RSS; 250 rows: 0.15 MB, +44–47 MB), at the same time to the
+ * last byte; on PostgreSQL the size made no difference (100, 250, 500).
+ */
+const STREAM_PAGE_SIZE = 250
 
 /** The read operations of the `Responses` service. */
 export const make = Effect.gen(function* () {

@@ -5,17 +5,23 @@
  * been read), and at the end the central directory. Only what is being
  * compressed is ever held, so an entry of any length is written in flat memory.
  *
- * Each piece is compressed on its own (`zlib.deflateRaw` in the thread pool)
- * and ends with a sync flush, so the pieces' outputs, followed by an empty
- * final block, are one DEFLATE stream. Names are UTF-8 (bit 11), every entry
- * is dated 1980-01-01 00:00 (the DOS epoch: the same content is the same
- * bytes). No ZIP64: an archive reaching 4 GiB, or more than 65,535 entries,
- * fails with {@link ZipWriteFailed}.
+ * An entry's pieces go through one zlib stream of its own (in the thread
+ * pool), each followed by a sync flush, so the pieces' outputs, followed by an
+ * empty final block, are one DEFLATE stream. One stream per entry rather than
+ * a one-shot `zlib.deflateRaw` per piece: the one-shot call builds a zlib
+ * stream and its native state for every piece, and in a server those objects
+ * outlived young-generation collections (about 14 MB moved to the old space
+ * per scavenge during a 100k-row XLSX export, and 2–3× the time).
+ *
+ * Names are UTF-8 (bit 11), every entry is dated 1980-01-01 00:00 (the DOS
+ * epoch: the same content is the same bytes). No ZIP64: an archive reaching
+ * 4 GiB, or more than 65,535 entries, fails with {@link ZipWriteFailed}.
  *
  * @module
  */
 import * as zlib from "node:zlib"
 import * as Effect from "effect/Effect"
+import type * as Scope from "effect/Scope"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 
@@ -114,17 +120,48 @@ const centralDirectory = (entries: ReadonlyArray<Written>, offset: number): Uint
   return bytes
 }
 
-/** A piece of content compressed on its own, ending byte-aligned with a sync flush (no final block). */
-const deflate = (piece: Uint8Array, level: number) =>
-  Effect.callback<Uint8Array, ZipWriteFailed>((resume) => {
-    zlib.deflateRaw(piece, { level, finishFlush: zlib.constants.Z_SYNC_FLUSH }, (error, compressed) =>
-      resume(
-        error === null
-          ? Effect.succeed(compressed)
-          : Effect.fail(new ZipWriteFailed({ message: "the compressor failed", cause: error }))
-      )
-    )
-  })
+/**
+ * The DEFLATE compressor of one entry: one zlib stream for all its pieces
+ * (one native state and window, reused piece after piece, so the pieces share
+ * a dictionary), each piece written and then sync-flushed, so its output ends
+ * byte-aligned without a final block. Run in the thread pool; closed when the
+ * entry ends, fails or is interrupted.
+ */
+interface Compressor {
+  /** The compressed bytes of `piece` (read before this resumes: the caller may write over it afterwards). */
+  readonly piece: (piece: Uint8Array) => Effect.Effect<Uint8Array, ZipWriteFailed>
+}
+
+const compressor = (level: number): Effect.Effect<Compressor, never, Scope.Scope> =>
+  Effect.map(
+    Effect.acquireRelease(
+      Effect.sync(() => zlib.createDeflateRaw({ level })),
+      (stream) => Effect.sync(() => stream.destroy())
+    ),
+    (stream): Compressor => {
+      const output: Array<Buffer> = []
+      let failed: ((error: unknown) => void) | undefined
+      stream.on("data", (bytes: Buffer) => output.push(bytes))
+      stream.on("error", (error) => failed?.(error))
+      const taken = (): Uint8Array => {
+        const bytes = output.length === 1 ? output[0]! : Buffer.concat(output)
+        output.length = 0
+        return bytes
+      }
+      return {
+        piece: (piece) =>
+          Effect.callback<Uint8Array, ZipWriteFailed>((resume) => {
+            failed = (error) =>
+              resume(Effect.fail(new ZipWriteFailed({ message: "the compressor failed", cause: error })))
+            stream.write(piece)
+            stream.flush(zlib.constants.Z_SYNC_FLUSH, () => {
+              failed = undefined
+              resume(Effect.succeed(taken()))
+            })
+          })
+      }
+    }
+  )
 
 const tooLarge = (what: string) =>
   new ZipWriteFailed({ message: `${what}: the archive would need ZIP64, which this writer does not write` })
@@ -165,17 +202,21 @@ export const archive = <E, R>(
         if (encodedName.length > 0xffff) return Stream.fail(tooLarge(`a name of ${encodedName.length} bytes`))
         const entry: Written = { name: encodedName, offset, crc: 0, size: 0, compressed: 0 }
         written.push(entry)
-        const compressed = Stream.mapEffect(
-          Stream.filter(content, (piece) => piece.length > 0),
-          (piece) => {
-            entry.crc = zlib.crc32(piece, entry.crc)
-            entry.size += piece.length
-            if (entry.size > MAX_32) return Effect.fail(tooLarge(`${name} reached 4 GiB`))
-            return Effect.flatMap(deflate(piece, level), (bytes) => {
-              entry.compressed += bytes.length
-              return emitted(bytes)
-            })
-          }
+        const compressed = Stream.unwrap(
+          Effect.map(compressor(level), (deflate) =>
+            Stream.mapEffect(
+              Stream.filter(content, (piece) => piece.length > 0),
+              (piece) => {
+                entry.crc = zlib.crc32(piece, entry.crc)
+                entry.size += piece.length
+                if (entry.size > MAX_32) return Effect.fail(tooLarge(`${name} reached 4 GiB`))
+                return Effect.flatMap(deflate.piece(piece), (bytes) => {
+                  entry.compressed += bytes.length
+                  return emitted(bytes)
+                })
+              }
+            )
+          )
         )
         return Stream.fromEffect(emitted(localHeader(encodedName))).pipe(
           Stream.concat(compressed),
