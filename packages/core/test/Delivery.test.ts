@@ -68,7 +68,7 @@ for (const target of databaseTargets) {
         database,
         appUrl: "https://forms.example.com/base",
         rateLimit: { requestsPerSecond: 10_000, burst: 10_000 },
-        delivery: { allowPrivateTargets: true, schedule: [0, 50, 100, 150], timeoutMs: 1_000, pollIntervalMs: 200 }
+        delivery: { allowPrivateTargets: true, schedule: [0, 50, 100, 150], timeoutMs: 3_000, pollIntervalMs: 200 }
       })
       key = await qforms.run(
         Effect.gen(function* () {
@@ -235,7 +235,7 @@ for (const target of databaseTargets) {
       let calls = 0
       const slow = createServer((_request, response) => {
         calls++
-        if (calls === 1) setTimeout(() => response.end("late"), 2_000)
+        if (calls === 1) setTimeout(() => response.end("late"), 10_000)
         else response.writeHead(302, { location: "http://127.0.0.1:1/elsewhere" }).end()
       })
       await new Promise<void>((resolve) => slow.listen(0, "127.0.0.1", resolve))

@@ -453,8 +453,9 @@ for (const target of databaseTargets) {
       } finally {
         clearInterval(beat)
       }
-      // Only the linear quote cut runs on the event loop (tens of ms when idle).
-      expect(stall).toBeLessThan(1_000)
+      // Only the linear quote cut runs on the event loop: tens of ms when idle, above a second seen on a loaded
+      // CI machine (PGlite's statements run on this loop too); a quadratic cut of 1 MiB would stall for minutes.
+      expect(stall).toBeLessThan(3_000)
       console.log(`hostile replies: longest event-loop stall ${Math.round(stall)} ms`)
       // The ones that parsed are stored, each cut to what stands above its quotes.
       const { json } = await api("GET", `/responses/${responseId}`)

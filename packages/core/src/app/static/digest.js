@@ -1,6 +1,6 @@
 // @ts-check
 // The signed-in member's own digest e-mail of a form (`GET|PUT /api/forms/{id}/digest`): off, daily or weekly
-// (Mondays) at a local hour of their time zone (the browser's, unless they chose another), and "Send me one now"
+// (Mondays) at a local hour of their time zone (the browser's, kept with the choice), and "Send me one now"
 // (`POST /api/forms/{id}/digest/send`). Shown at the top of the Summary view; not printed.
 import { html } from "htm/preact"
 import { useEffect, useState } from "preact/hooks"
@@ -61,7 +61,7 @@ export const DigestControl = ({ formId }) => {
           : {
               frequency,
               hour,
-              timeZone: settings?.frequency === "off" ? browserZone() : (settings?.timeZone ?? browserZone())
+              timeZone: browserZone()
             }
       )
       show(next)
