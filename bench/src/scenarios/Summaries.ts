@@ -77,47 +77,78 @@ export const summaries: Scenario = {
           await query("analyze responses")
         })
         const seedMs = performance.now() - seeded
-        const server = await startQforms("standalone", db, { nodeArgs: ctx.qformsNodeArgs })
+        const cases = [
+          { name: "tallies", query: "", where: "workspace_id = $1 and form_id = $2", params: [] },
+          {
+            name: "tag=vip",
+            query: "?tag=vip",
+            where: "workspace_id = $1 and form_id = $2 and tags @> array['vip']",
+            params: []
+          },
+          {
+            name: "stage",
+            query: `?stage=${stageIds[0]}`,
+            where: "workspace_id = $1 and form_id = $2 and stage_id = $3",
+            params: [stageIds[0]]
+          }
+        ] as const
+        // The stage filter counts a quarter of the rows on each request: fewer requests. The floor reads every
+        // matching row once per question (all million of them without a filter): fewer floor rounds.
+        const roundsOf = (name: string) => (name === "stage" ? Math.min(requests, 10) : requests)
+        const floorRoundsOf = (name: string) => (name === "tag=vip" ? requests : Math.min(requests, 10))
         const measured: Record<string, Timings> = {}
+        const floor: Record<string, Timings> = {}
+        const floorOnce = async (query: Db.Query, c: (typeof cases)[number]) => {
+          const started = performance.now()
+          await floorSummary(query, form, c.where, [form.workspaceId, form.id, ...c.params])
+          return performance.now() - started
+        }
+        const server = await startQforms("standalone", db, { nodeArgs: ctx.qformsNodeArgs })
         try {
           const headers = { authorization: `Bearer ${server.key}` }
-          for (const [name, query] of [
-            ["tallies", ""],
-            ["tag=vip", "?tag=vip"],
-            ["stage", `?stage=${stageIds[0]}`]
-          ] as const) {
-            const url = `${server.base}/api/forms/${form.id}/summary${query}`
-            const warm = await timedRequest(url, { headers })
-            if (warm.status !== 200) throw new Error(`summary ${name} answered ${warm.status}`)
-            const ms: Array<number> = []
-            // The stage filter counts a quarter of the rows on each request: fewer requests.
-            const n = name === "stage" ? Math.min(requests, 10) : requests
-            for (let i = 0; i < n; i++) ms.push((await timedRequest(url, { headers })).ms)
-            measured[name] = timings(ms)
-            ctx.log(`  qforms ${name}: p50 ${fmtMs(measured[name].p50)} ms, p95 ${fmtMs(measured[name].p95)} ms`)
+          const qformsOnce = async (c: (typeof cases)[number]) => {
+            const answer = await timedRequest(`${server.base}/api/forms/${form.id}/summary${c.query}`, { headers })
+            if (answer.status !== 200) throw new Error(`summary ${c.name} answered ${answer.status}`)
+            return answer.ms
           }
+          // On PostgreSQL the floor runs beside the server, one floor summary after each request, so both see
+          // the same load (another process on the machine slows both, not one). PGlite's directory takes one
+          // process at a time: its floor runs after the server has stopped.
+          const rounds = async (floorQuery: Db.Query | undefined) => {
+            for (const c of cases) {
+              await qformsOnce(c)
+              if (floorQuery !== undefined) await floorOnce(floorQuery, c)
+              const ms: Array<number> = []
+              const floorMs: Array<number> = []
+              for (let i = 0; i < roundsOf(c.name); i++) {
+                ms.push(await qformsOnce(c))
+                if (floorQuery !== undefined && i < floorRoundsOf(c.name)) floorMs.push(await floorOnce(floorQuery, c))
+              }
+              measured[c.name] = timings(ms)
+              if (floorQuery !== undefined) floor[c.name] = timings(floorMs)
+              ctx.log(
+                `  qforms ${c.name}: p50 ${fmtMs(measured[c.name]!.p50)} ms, p95 ${fmtMs(measured[c.name]!.p95)} ms`
+              )
+            }
+          }
+          if (kind === "pg") await db.withQuery(rounds)
+          else await rounds(undefined)
         } finally {
           await server.proc.stop()
         }
-        const floor: Record<string, Timings> = {}
-        await db.withQuery(async (query) => {
-          for (const [name, where, params] of [
-            ["tallies", "workspace_id = $1 and form_id = $2", [form.workspaceId, form.id]],
-            ["tag=vip", "workspace_id = $1 and form_id = $2 and tags @> array['vip']", [form.workspaceId, form.id]],
-            ["stage", "workspace_id = $1 and form_id = $2 and stage_id = $3", [form.workspaceId, form.id, stageIds[0]]]
-          ] as const) {
-            await floorSummary(query, form, where, params)
-            const ms: Array<number> = []
-            const n = name === "tallies" ? Math.min(requests, 10) : name === "stage" ? Math.min(requests, 10) : requests
-            for (let i = 0; i < n; i++) {
-              const started = performance.now()
-              await floorSummary(query, form, where, params)
-              ms.push(performance.now() - started)
+        if (kind !== "pg") {
+          await db.withQuery(async (query) => {
+            for (const c of cases) {
+              await floorOnce(query, c)
+              const ms: Array<number> = []
+              for (let i = 0; i < floorRoundsOf(c.name); i++) ms.push(await floorOnce(query, c))
+              floor[c.name] = timings(ms)
             }
-            floor[name] = timings(ms)
-            ctx.log(`  floor ${name}: p50 ${fmtMs(floor[name].p50)} ms, p95 ${fmtMs(floor[name].p95)} ms`)
-          }
-        })
+          })
+        }
+        for (const c of cases) {
+          ctx.log(`  floor ${c.name}: p50 ${fmtMs(floor[c.name]!.p50)} ms, p95 ${fmtMs(floor[c.name]!.p95)} ms`)
+        }
         const describe: Record<string, string> = {
           tallies: "no filter (tallies)",
           "tag=vip": "tag=vip (1%, counted)",
@@ -134,8 +165,8 @@ export const summaries: Scenario = {
             ratio: `${(Math.floor((b.p95 / q.p95) * 100) / 100).toFixed(2)}×`,
             latency: `${fmtMs(q.p50)} / ${fmtMs(q.p95)} ms p50/p95 (floor ${fmtMs(b.p50)} / ${fmtMs(b.p95)})`,
             peakRss: "—",
-            target: name === "tallies" && count >= 1_000_000 ? "< 500 ms p95 (PostgreSQL)" : "—",
-            met: name === "tallies" && count >= 1_000_000 ? q.p95 < 500 : undefined
+            target: count < 1_000_000 ? "—" : name === "tallies" ? "< 500 ms p95 (PostgreSQL)" : "≥ 1× the floor",
+            met: count < 1_000_000 ? undefined : name === "tallies" ? q.p95 < 500 : b.p95 >= q.p95
           })
         }
         raw[kind] = { count, seedMs, qforms: measured, floor }
@@ -148,8 +179,10 @@ export const summaries: Scenario = {
       raw,
       notes: [
         `Rows seeded with generate_series (not the API) on the bench form (name, e-mail, a select, a rating, a long ` +
-          `text); the triggers of migration 0029 keep the tallies as the rows go in. ${requests} sequential requests ` +
-          "per case after one warm-up, from a freshly started standalone; the whole answer (totals, funnel, every " +
+          `text); the triggers of migrations 0029 and 0031 keep the tallies as the rows go in. ${requests} sequential ` +
+          "requests per case (10 with the stage filter) after one warm-up, from a freshly started standalone; on " +
+          "PostgreSQL each request is followed by one floor summary (10 rounds without a filter and with the stage " +
+          "filter), so that load from elsewhere falls on both; the whole answer (totals, funnel, every " +
           "question, the latest 10 texts and the frequent words of the latest 1,000 per text question). The floor " +
           "runs, on one connection of its own and without HTTP, the queries a hand-written summary of the same form " +
           "needs straight on the responses: choice counts, the rating's count, mean and quartiles and its " +

@@ -391,6 +391,18 @@ for (const target of databaseTargets) {
       expect((question(one, "Note").latest as Array<{ responseId: number }>).map((t) => t.responseId)).toEqual([
         responseIds[1]
       ])
+      // 4 responses: the latest one is read walking the index (4 × 4 ≥ 1 × 4), the latest five by sorting all
+      // the answers (4 × 4 < 5 × 4). Both ways give the same order.
+      const five = await summary(form.id, "?texts=5")
+      expect((question(five, "Note").latest as Array<{ responseId: number }>).map((t) => t.responseId)).toEqual([
+        responseIds[1],
+        responseIds[0]
+      ])
+      expect((question(five, "Name").latest as Array<{ responseId: number }>).map((t) => t.responseId)).toEqual([
+        responseIds[2],
+        responseIds[1],
+        responseIds[0]
+      ])
     })
 
     it("the public page's funnel: views, starts, each question once however often one goes back, completions", async () => {
