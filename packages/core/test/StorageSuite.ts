@@ -606,7 +606,10 @@ export const storageSuite = (target: DatabaseTarget) =>
             expect(detail.response).toMatchObject({ stageId: inProgress!.id, assigneeId: viewerAccountId })
             const cleared = yield* responses.update(owner, row.id, { stageId: null })
             expect(cleared.changes).toEqual([{ field: "stageId", from: inProgress!.id, to: null }])
-            expect((yield* events.list(workspace.id)).at(-1)!.payload.stage).toBeNull()
+            expect((yield* events.list(workspace.id)).at(-1)!.payload).toMatchObject({
+              event: "response.stage_changed",
+              stage: null
+            })
           })
         )
 

@@ -13,6 +13,9 @@ import { Activities } from "./Activities.ts"
 import * as Actors from "../identity/Actors.ts"
 import { type Forbidden, ResponseNotFound } from "../kernel/Errors.ts"
 import { withoutBidiControls } from "../kernel/DisplayText.ts"
+import { toEventMember } from "../outbox/EventCatalogue.ts"
+import { Members } from "../identity/Members.ts"
+import { Events } from "../outbox/Events.ts"
 
 /** A note (spec: Note). */
 export const Note = Schema.Struct({
@@ -63,20 +66,51 @@ export class Notes extends Context.Service<
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const activities = yield* Activities
+      const events = yield* Events
+      const members = yield* Members
       const add = Effect.fn("Notes.add")(function* (actor: Actors.Actor, responseId: number, input: AddNoteInput) {
         yield* Actors.requireWrite(actor)
         const now = new Date(yield* Clock.currentTimeMillis)
         return yield* sql.withTransaction(
           Effect.gen(function* () {
-            const found = yield* sql`
-            select 1 from responses where workspace_id = ${actor.workspaceId} and id = ${responseId} for key share`
-            if (found.length === 0) return yield* new ResponseNotFound({ message: `response ${responseId} not found` })
+            const found = yield* sql<{
+              readonly form_id: number
+              readonly form_title: string
+              readonly stage_id: number | null
+              readonly tags: ReadonlyArray<string>
+            }>`
+            select r.form_id, f.title as form_title, r.stage_id, r.tags
+            from responses r join forms f on f.workspace_id = r.workspace_id and f.id = r.form_id
+            where r.workspace_id = ${actor.workspaceId} and r.id = ${responseId}
+            for key share of r`
+            const response = found[0]
+            if (response === undefined) {
+              return yield* new ResponseNotFound({ message: `response ${responseId} not found` })
+            }
             const [activity] = yield* activities.record(actor, responseId, now, [
               {
                 type: "note",
                 payload: { body: input.body }
               }
             ])
+            const author =
+              actor.accountId === null
+                ? null
+                : yield* members.get(actor.workspaceId, actor.accountId).pipe(
+                    Effect.map(toEventMember),
+                    Effect.catchTag("MemberNotFound", () => Effect.succeed(null))
+                  )
+            yield* events.record(
+              actor.workspaceId,
+              now,
+              {
+                event: "note.created",
+                form: { id: response.form_id, title: response.form_title },
+                responseId,
+                note: { id: activity!.id, body: input.body, author, createdAt: activity!.createdAt }
+              },
+              { stageId: response.stage_id, tags: response.tags }
+            )
             return {
               id: activity!.id,
               responseId,

@@ -10,7 +10,7 @@ import type * as SqlClient from "effect/sql/SqlClient"
 import type { AnswerValue } from "../forms/Answers.ts"
 import type { Field } from "../forms/Fields.ts"
 import { ResponseNotFound } from "../kernel/Errors.ts"
-import type { EventPayload } from "../outbox/Events.ts"
+import type { SpecEventBody } from "../outbox/EventCatalogue.ts"
 import type { ResponseRow } from "./ResponseModels.ts"
 import * as Summaries from "./Summaries.ts"
 
@@ -70,15 +70,18 @@ export const searchText = (
 ): string =>
   `${tags.join(" ")}\n${[name ?? "", email ?? "", ...Object.values(Summaries.flatAnswers(fields, values))].join(" ")}`.toLowerCase()
 
-/** The payload of an event a response causes (spec: WebhookEvent without its link). */
+/**
+ * The body of an event a response causes (spec: WebhookEvent without its link); the catalogue's other
+ * response events add their own fields to it.
+ */
 export const eventPayload = (
-  event: EventPayload["event"],
+  event: SpecEventBody["event"],
   form: { readonly id: number; readonly title: string },
   fields: ReadonlyArray<Field>,
   row: Row,
   stage: { readonly id: number; readonly name: string } | null,
   linkBase: string
-): EventPayload => ({
+): SpecEventBody => ({
   event,
   form: { id: form.id, title: form.title },
   responseId: row.id,

@@ -26,6 +26,7 @@ import * as Actors from "../identity/Actors.ts"
 import { Contacts } from "./Contacts.ts"
 import { type Conflict, type Forbidden, FormNotFound, InvalidInput, ResponseNotFound } from "../kernel/Errors.ts"
 import { Events } from "../outbox/Events.ts"
+import { toEventMember } from "../outbox/EventCatalogue.ts"
 import { type AnswerValue, cleanAnswers, validateAnswers } from "../forms/Answers.ts"
 import { asksEmail, deriveRespondent } from "./Respondents.ts"
 import { Files } from "../files/Files.ts"
@@ -310,7 +311,8 @@ export class Responses extends Context.Service<
                 created,
                 null,
                 yield* SentLinkBase
-              )
+              ),
+              { tags: created.tags }
             )
             // The response (unless a partial one became it), its count, its activity and its event with the
             // deliveries it causes: one statement. The row comes back from the database, as stored.
@@ -352,6 +354,81 @@ export class Responses extends Context.Service<
         return yield* needsTransaction
           ? sql.withTransaction(write(true))
           : write(false).pipe(Effect.catchIf(Database.isLockNotAvailable, () => sql.withTransaction(write(true))))
+      })
+
+      /** A member as events name them; null for none, or one who has left the workspace. */
+      const eventMember = (workspaceId: number, accountId: number | null) =>
+        accountId === null
+          ? Effect.succeed(null)
+          : members.get(workspaceId, accountId).pipe(
+              Effect.map(toEventMember),
+              Effect.catchTag("MemberNotFound", () => Effect.succeed(null))
+            )
+
+      /**
+       * The events of an update, in its transaction: `response.stage_changed` (the contract's), then
+       * `response.assigned` and `response.tagged` (extensions), each with the response as it is now.
+       */
+      const recordChangeEvents = Effect.fnUntraced(function* (
+        workspaceId: number,
+        now: Date,
+        updated: Row,
+        change: {
+          readonly stage: { readonly id: number; readonly name: string } | null | undefined
+          readonly assignee: boolean
+          readonly previousAssigneeId: number | null
+          readonly previousTags: ReadonlyArray<string>
+        }
+      ) {
+        const tagsChanged = !sameTags(updated.tags, change.previousTags)
+        if (change.stage === undefined && !change.assignee && !tagsChanged) return
+        const formRows = yield* sql<{ readonly title: string }>`
+          select title from forms where workspace_id = ${workspaceId} and id = ${updated.form_id}`
+        const fields = yield* forms.fields(workspaceId, updated.form_id)
+        const stage =
+          change.stage !== undefined
+            ? change.stage
+            : updated.stage_id === null
+              ? null
+              : ((yield* sql<{ readonly id: number; readonly name: string }>`
+                  select id, name from stages where workspace_id = ${workspaceId} and id = ${updated.stage_id}`)[0] ??
+                null)
+        const base = (event: "response.created" | "response.stage_changed") =>
+          eventPayload(event, { id: updated.form_id, title: formRows[0]!.title }, fields, updated, stage, linkBase)
+        const linkBase = yield* SentLinkBase
+        const match = { tags: updated.tags }
+        if (change.stage !== undefined) yield* events.record(workspaceId, now, base("response.stage_changed"), match)
+        if (change.assignee) {
+          const { event: _, ...response } = base("response.created")
+          yield* events.record(
+            workspaceId,
+            now,
+            {
+              event: "response.assigned",
+              ...response,
+              assignee: yield* eventMember(workspaceId, updated.assignee_id),
+              previousAssignee: yield* eventMember(workspaceId, change.previousAssigneeId)
+            },
+            match
+          )
+        }
+        if (tagsChanged) {
+          const before = new Set(change.previousTags)
+          const after = new Set(updated.tags)
+          const { event: _, ...response } = base("response.created")
+          yield* events.record(
+            workspaceId,
+            now,
+            {
+              event: "response.tagged",
+              ...response,
+              tags: updated.tags,
+              added: updated.tags.filter((t) => !before.has(t)),
+              removed: change.previousTags.filter((t) => !after.has(t))
+            },
+            match
+          )
+        }
       })
 
       const update = Effect.fn("Responses.update")(function* (
@@ -434,23 +511,12 @@ export class Responses extends Context.Service<
               yield* countTags(actor.workspaceId, row.form_id, tags, 1)
               yield* countTags(actor.workspaceId, row.form_id, row.tags, -1)
               yield* activities.record(actor, responseId, now, written)
-              if (newStage !== undefined) {
-                const formRows = yield* sql<{ readonly title: string }>`
-                select title from forms where workspace_id = ${actor.workspaceId} and id = ${row.form_id}`
-                const fields = yield* forms.fields(actor.workspaceId, row.form_id)
-                yield* events.record(
-                  actor.workspaceId,
-                  now,
-                  eventPayload(
-                    "response.stage_changed",
-                    { id: row.form_id, title: formRows[0]!.title },
-                    fields,
-                    updated[0]!,
-                    newStage,
-                    yield* SentLinkBase
-                  )
-                )
-              }
+              yield* recordChangeEvents(actor.workspaceId, now, updated[0]!, {
+                stage: newStage,
+                assignee: input.assigneeId !== undefined && input.assigneeId !== row.assignee_id,
+                previousAssigneeId: row.assignee_id,
+                previousTags: row.tags
+              })
             }
             return { ok: true, formId: row.form_id, changes }
           })
@@ -459,21 +525,40 @@ export class Responses extends Context.Service<
 
       const remove = Effect.fn("Responses.remove")(function* (actor: Actors.Actor, responseId: number) {
         yield* Actors.requireWrite(actor)
+        const now = new Date(yield* Clock.currentTimeMillis)
         const blobKeys = yield* sql.withTransaction(
           Effect.gen(function* () {
             const keys = yield* files.forgetResponse(actor.workspaceId, responseId)
             const rows = yield* sql<{
               readonly form_id: number
+              readonly form_title: string
               readonly tags: ReadonlyArray<string>
+              readonly stage_id: number | null
               readonly finished: boolean
             }>`
-            delete from responses where workspace_id = ${actor.workspaceId} and id = ${responseId}
-            returning form_id, tags, finished`
+            delete from responses r using forms f
+            where r.workspace_id = ${actor.workspaceId} and r.id = ${responseId}
+              and f.workspace_id = r.workspace_id and f.id = r.form_id
+            returning r.form_id, f.title as form_title, r.tags, r.stage_id, r.finished`
             const row = rows[0]
             if (row === undefined) return yield* new ResponseNotFound({ message: `response ${responseId} not found` })
             // Only submitted responses are counted.
             if (row.finished) yield* countResponses(actor.workspaceId, row.form_id, -1)
             yield* countTags(actor.workspaceId, row.form_id, row.tags, -1)
+            // A partial response was never announced; a submitted one was, so its deletion is too.
+            if (row.finished) {
+              yield* events.record(
+                actor.workspaceId,
+                now,
+                {
+                  event: "response.deleted",
+                  form: { id: row.form_id, title: row.form_title },
+                  responseId,
+                  deletedAt: now.toISOString()
+                },
+                { stageId: row.stage_id, tags: row.tags }
+              )
+            }
             return keys
           })
         )

@@ -16,7 +16,8 @@ import * as Schedule from "effect/Schedule"
 import * as Semaphore from "effect/Semaphore"
 import * as Stream from "effect/Stream"
 import { type AttemptOutcome, type ClaimedDelivery, Deliveries, type DeliveryTarget } from "../outbox/Deliveries.ts"
-import { type EventPayload, outboxChannel } from "../outbox/Events.ts"
+import { type EventBody, sentBody } from "../outbox/EventCatalogue.ts"
+import { outboxChannel } from "../outbox/Events.ts"
 import * as Mailer from "../email/Mailer.ts"
 import * as NotificationFormats from "../outbox/NotificationFormats.ts"
 import { Notifications } from "../storage/Notifications.ts"
@@ -38,8 +39,8 @@ export interface WorkerOptions {
 type EventTarget = Exclude<DeliveryTarget, { readonly kind: "email" | "digest" }>
 
 /** The body posted for an event: the stored event and its link (spec: WebhookEvent). */
-export const webhookBody = (appUrl: string, target: { readonly payload: EventPayload }): string =>
-  JSON.stringify({ ...target.payload, link: responseLink(appUrl, target.payload.responseId) })
+export const webhookBody = (appUrl: string, target: { readonly payload: EventBody }): string =>
+  sentBody(appUrl, target.payload)
 
 /**
  * The body posted for a claimed delivery to a URL: the WebhookEvent for a

@@ -24,7 +24,7 @@ import { ApiKeys } from "../identity/ApiKeys.ts"
 import { eventsChannel, Events } from "../outbox/Events.ts"
 import { Forms } from "../forms/Forms.ts"
 import { Id } from "../kernel/Ids.ts"
-import { responseLink } from "../kernel/Links.ts"
+import { sentBody } from "../outbox/EventCatalogue.ts"
 import * as Actors from "../identity/Actors.ts"
 import type { MemberRole } from "../identity/Members.ts"
 import { Sessions } from "../identity/Sessions.ts"
@@ -201,7 +201,7 @@ export class EventHub extends Context.Service<
               const base = options.appUrl === "" ? client.linkBase : options.appUrl
               let text = texts.get(base)
               if (text === undefined) {
-                text = JSON.stringify({ ...event.payload, link: responseLink(base, event.payload.responseId) })
+                text = sentBody(base, event.payload)
                 texts.set(base, text)
               }
               if (!client.send(text)) {

@@ -26,6 +26,9 @@ export const LinkBase = Context.Reference<string>("@qforms/core/Files/LinkBase",
  */
 export const SentLinkBase = Context.Reference<string>("@qforms/core/Files/SentLinkBase", { defaultValue: () => "" })
 
+/** The link to a form's responses in the application. */
+export const formLink = (appUrl: string, formId: number) => `${appUrl.replace(/\/$/, "")}/app/forms/${formId}/responses`
+
 /** The link to a response in the application. */
 export const responseLink = (appUrl: string, responseId: number) =>
   `${appUrl.replace(/\/$/, "")}/app/responses/${responseId}`

@@ -13,7 +13,8 @@ import type * as SqlError from "effect/sql/SqlError"
 import type * as Statement from "effect/sql/Statement"
 import * as Actors from "../identity/Actors.ts"
 import { Conflict, type Forbidden, InvalidInput } from "../kernel/Errors.ts"
-import { EventName, type EventPayload, outboxChannel } from "./Events.ts"
+import type { EventBody, SpecEventBody } from "./EventCatalogue.ts"
+import { EventName, outboxChannel } from "./Events.ts"
 import { notifyChannel } from "../storage/Notifications.ts"
 import { maxId } from "../kernel/Ids.ts"
 import type { Field } from "../forms/Fields.ts"
@@ -67,7 +68,7 @@ export type DeliveryTarget =
       readonly kind: "webhook"
       /** The event's id: the `webhook-id` header. */
       readonly eventId: string
-      readonly payload: EventPayload
+      readonly payload: EventBody
       readonly subscriptionId: string
       readonly url: string
       readonly secret: string
@@ -75,7 +76,8 @@ export type DeliveryTarget =
   | {
       readonly kind: "channel"
       readonly eventId: string
-      readonly payload: EventPayload
+      /** Channels take the contract's two events only (`FormNotifications.ChannelEvents`). */
+      readonly payload: SpecEventBody
       readonly channelId: string
       readonly channelType: ChannelType
       /** The webhook-style types' URL; null for `email`. */
@@ -364,7 +366,7 @@ export class Deliveries extends Context.Service<
           readonly channel_config: { readonly url?: string; readonly to?: ReadonlyArray<string> } | null
           readonly channel_secret: string | null
           readonly fields: ReadonlyArray<Field> | null
-          readonly payload: EventPayload | null
+          readonly payload: EventBody | null
           readonly created_at: Date
           readonly to_address: string | null
           readonly subject: string | null
@@ -447,8 +449,9 @@ export class Deliveries extends Context.Service<
                     : {
                         kind: "channel",
                         eventId: row.event_id!,
-                        payload: row.payload!,
                         channelId: row.channel_id,
+                        // Channels take the contract's events only: their `events` are checked when they are saved.
+                        payload: row.payload as SpecEventBody,
                         channelType: row.channel_type!,
                         url: row.channel_config?.url ?? null,
                         to: row.channel_config?.to ?? [],

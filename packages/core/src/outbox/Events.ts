@@ -13,28 +13,18 @@ import type * as SqlError from "effect/sql/SqlError"
 import type * as Statement from "effect/sql/Statement"
 import { eventsChannel, notifyChannel } from "../storage/Notifications.ts"
 import * as StoredJson from "../storage/StoredJson.ts"
+import { EventBody, EventName, responseIdOf } from "./EventCatalogue.ts"
 
-/** The events of the contract (spec: EventName). */
-export const EventName = Schema.Literals(["response.created", "response.stage_changed"])
-export type EventName = typeof EventName.Type
+export { EventBody, EventName } from "./EventCatalogue.ts"
 
 /**
- * The body of an event as it is posted (spec: WebhookEvent), less `link`,
- * which depends on where qforms is mounted and is added on delivery.
+ * What a subscription's filters read of the response an event is about: its stage (by default the body's)
+ * and its tags. An event without them passes only subscriptions without that filter.
  */
-export const EventPayload = Schema.Struct({
-  event: EventName,
-  form: Schema.Struct({ id: Schema.Int, title: Schema.String }),
-  responseId: Schema.Int,
-  submittedAt: Schema.NullOr(Schema.String),
-  stage: Schema.NullOr(Schema.Struct({ id: Schema.Int, name: Schema.String })),
-  respondent: Schema.Struct({ name: Schema.NullOr(Schema.String), email: Schema.NullOr(Schema.String) }),
-  answers: Schema.Record(Schema.String, Schema.String),
-  summary: Schema.String,
-  /** Extension: the language the response was given in (BCP 47), when known. */
-  language: Schema.optionalKey(Schema.String)
-})
-export type EventPayload = typeof EventPayload.Type
+export interface EventMatch {
+  readonly stageId?: number | null | undefined
+  readonly tags?: ReadonlyArray<string> | undefined
+}
 
 /** An event in the outbox. `seq` orders a workspace's events as they were written. */
 export const OutboxEvent = Schema.Struct({
@@ -43,7 +33,7 @@ export const OutboxEvent = Schema.Struct({
   type: EventName,
   formId: Schema.NullOr(Schema.Int),
   responseId: Schema.NullOr(Schema.Int),
-  payload: EventPayload,
+  payload: EventBody,
   createdAt: Schema.String
 })
 export type OutboxEvent = typeof OutboxEvent.Type
@@ -95,7 +85,12 @@ export class Events extends Context.Service<
   Events,
   {
     /** Writes an event; call it inside the transaction of the change. Returns the event id. */
-    readonly record: (workspaceId: number, at: Date, payload: EventPayload) => Effect.Effect<string, SqlError.SqlError>
+    readonly record: (
+      workspaceId: number,
+      at: Date,
+      payload: EventBody,
+      match?: EventMatch
+    ) => Effect.Effect<string, SqlError.SqlError>
     /**
      * The writes of {@link record} as common table expressions (`event`,
      * `due`, `notify`, `notice`), for a change written in one statement with
@@ -112,7 +107,8 @@ export class Events extends Context.Service<
     readonly recordWith: (
       workspaceId: number,
       at: Date,
-      payload: EventPayload
+      payload: EventBody,
+      match?: EventMatch
     ) => Effect.Effect<{ readonly id: string; readonly ctes: Statement.Fragment }>
     /** One event by its sequence number, if it is still there. */
     readonly get: (workspaceId: number, seq: number) => Effect.Effect<OutboxEvent | undefined, SqlError.SqlError>
@@ -131,16 +127,19 @@ export class Events extends Context.Service<
       const recordWith = Effect.fn("Events.recordWith")(function* (
         workspaceId: number,
         at: Date,
-        payload: EventPayload
+        payload: EventBody,
+        match: EventMatch = {}
       ) {
         const id = yield* Effect.sync(makeEventId)
+        const stageId = match.stageId !== undefined ? match.stageId : "stage" in payload ? (payload.stage?.id ?? null) : null
+        const tags = match.tags ?? null
         // The event, a delivery per matching subscription and notification channel, the notice for live
         // streams, and a wake-up for delivery workers (NOTIFY is sent only if the transaction commits, in
         // commit order). pg_notify is volatile, so `notice` is evaluated once its statement reads it.
         const ctes = sql`
           event as (
             insert into events (id, workspace_id, type, form_id, response_id, payload, created_at)
-            values (${id}, ${workspaceId}, ${payload.event}, ${payload.form.id}, ${payload.responseId},
+            values (${id}, ${workspaceId}, ${payload.event}, ${payload.form.id}, ${responseIdOf(payload)},
               ${JSON.stringify(payload)}::jsonb, ${at})
             returning id, seq
           ), due as (
@@ -148,8 +147,10 @@ export class Events extends Context.Service<
               created_at, updated_at)
             select ${workspaceId}, s.id, event.id, 'pending', 0, ${at}, ${at}, ${at}
             from event, webhook_subscriptions s
-            where s.workspace_id = ${workspaceId} and s.form_id = ${payload.form.id} and s.event = ${payload.event}
-              and s.disabled_at is null
+            where s.workspace_id = ${workspaceId} and s.form_id = ${payload.form.id}
+              and ${payload.event} = any(s.events) and s.disabled_at is null
+              and (s.stage_ids is null or ${stageId}::integer = any(s.stage_ids))
+              and (s.tags is null or s.tags && ${tags}::text[])
             returning 1
           ), notify as (
             insert into deliveries (workspace_id, channel_id, event_id, status, attempts, next_attempt_at,
@@ -168,8 +169,13 @@ export class Events extends Context.Service<
         return { id, ctes }
       })
 
-      const record = Effect.fn("Events.record")(function* (workspaceId: number, at: Date, payload: EventPayload) {
-        const { id, ctes } = yield* recordWith(workspaceId, at, payload)
+      const record = Effect.fn("Events.record")(function* (
+        workspaceId: number,
+        at: Date,
+        payload: EventBody,
+        match?: EventMatch
+      ) {
+        const { id, ctes } = yield* recordWith(workspaceId, at, payload, match)
         yield* sql`with ${ctes} select 1 from notice`
         return id
       })

@@ -18,7 +18,7 @@ import type * as SqlError from "effect/sql/SqlError"
 import { DeliveryConfig } from "./DeliveryConfig.ts"
 import * as Actors from "../identity/Actors.ts"
 import { Conflict, type Forbidden, FormNotFound, InvalidInput, type Issue } from "../kernel/Errors.ts"
-import { EventName } from "./Events.ts"
+import { SpecEventName } from "./EventCatalogue.ts"
 import { Mailer, notConfiguredMessage } from "../email/Mailer.ts"
 import { checkTarget, makeSecret, maskedUrl, seesCredentials } from "./Webhooks.ts"
 
@@ -38,7 +38,7 @@ export const maxRecipients = 20
 
 const ChannelId = Schema.String.check(Schema.isMaxLength(100, { message: "id must be at most 100 characters" }))
 
-const ChannelEvents = Schema.Array(EventName).check(
+const ChannelEvents = Schema.Array(SpecEventName).check(
   Schema.isMinLength(1, { message: "events must name at least one event" })
 )
 
@@ -107,7 +107,7 @@ export const NotificationChannel = Schema.Struct({
   id: Schema.String,
   type: ChannelType,
   enabled: Schema.Boolean,
-  events: Schema.Array(EventName),
+  events: Schema.Array(SpecEventName),
   url: Schema.optionalKey(Schema.String).annotate({
     description:
       "The webhook-style types' URL. Whole for owners and admins; for members and viewers only its scheme and host, then `…` (it is a credential)."
@@ -134,7 +134,7 @@ interface ChannelRow {
   readonly id: string
   readonly type: ChannelType
   readonly enabled: boolean
-  readonly events: ReadonlyArray<EventName>
+  readonly events: ReadonlyArray<SpecEventName>
   readonly config: { readonly url?: string; readonly to?: ReadonlyArray<string> }
   readonly secret: string
 }

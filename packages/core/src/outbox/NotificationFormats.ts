@@ -6,13 +6,13 @@
  *
  * @module
  */
-import type { EventPayload } from "./Events.ts"
+import type { SpecEventBody } from "./EventCatalogue.ts"
 import type { Field } from "../forms/Fields.ts"
 import { answerKeys } from "../cases/Summaries.ts"
 
 /** What every format is built from: the event, the form's questions now, and the link to the response. */
 export interface NotificationInput {
-  readonly payload: EventPayload
+  readonly payload: SpecEventBody
   readonly fields: ReadonlyArray<Field>
   readonly link: string
 }
@@ -72,14 +72,14 @@ export const entries = (input: NotificationInput): ReadonlyArray<AnswerEntry> =>
 }
 
 /** The respondent as one line: `Ada Lovelace <ada@example.com>`, or `an anonymous respondent`. */
-export const respondentLine = (payload: EventPayload): string => {
+export const respondentLine = (payload: SpecEventBody): string => {
   const { email, name } = payload.respondent
   if (name !== null && email !== null) return `${name} <${email}>`
   return name ?? email ?? "an anonymous respondent"
 }
 
 /** The first line of every format: what happened to which form. */
-export const headline = (payload: EventPayload): string =>
+export const headline = (payload: SpecEventBody): string =>
   payload.event === "response.created"
     ? `New response to ${payload.form.title}`
     : `Response to ${payload.form.title} moved to ${payload.stage === null ? "no stage" : payload.stage.name}`

@@ -42,6 +42,7 @@ import m0028_account_language from "./migrations/0028_account_language.ts"
 import m0029_insights from "./migrations/0029_insights.ts"
 import m0030_digests from "./migrations/0030_digests.ts"
 import m0031_tallyUpsert from "./migrations/0031_tally_upsert.ts"
+import m0032_eventCatalogue from "./migrations/0032_event_catalogue.ts"
 
 /**
  * Every migration of qforms, in order. Add new ones at the end; never edit a
@@ -73,7 +74,8 @@ export const loader = Migrator.fromRecord({
   "0028_account_language": m0028_account_language,
   "0029_insights": m0029_insights,
   "0030_digests": m0030_digests,
-  "0031_tally_upsert": m0031_tallyUpsert
+  "0031_tally_upsert": m0031_tallyUpsert,
+  "0032_event_catalogue": m0032_eventCatalogue
 })
 
 /**

@@ -1,0 +1,277 @@
+/**
+ * The event catalogue: every event qforms writes to its outbox, with its body
+ * as a Schema, a description and an example. Webhooks, notification channels,
+ * the live stream and MCP all read events of these shapes; the OpenAPI
+ * document publishes them in its `webhooks` section and
+ * `GET /api/events/catalogue` lists them.
+ *
+ * `response.created` and `response.stage_changed` are the contract's events,
+ * with its body (spec: WebhookEvent). The others are extensions; an event
+ * about a response carries the same fields as the contract's body, so a
+ * receiver reads every response event the same way.
+ *
+ * A body is stored without `link`, which depends on where qforms is reached
+ * and is added when it is sent.
+ *
+ * @module
+ */
+import * as Schema from "effect/Schema"
+import { formLink, responseLink } from "../kernel/Links.ts"
+
+/** The form an event is about. */
+export const EventForm = Schema.Struct({ id: Schema.Int, title: Schema.String }).annotate({
+  identifier: "EventForm"
+})
+
+/** A stage as events name it. */
+export const EventStage = Schema.Struct({ id: Schema.Int, name: Schema.String }).annotate({
+  identifier: "EventStage"
+})
+
+/** A member as events name it (an assignee). */
+export const EventMember = Schema.Struct({
+  id: Schema.Int,
+  name: Schema.NullOr(Schema.String),
+  email: Schema.String
+}).annotate({ identifier: "EventMember" })
+export type EventMember = typeof EventMember.Type
+
+/** A workspace member as events name them. */
+export const toEventMember = (member: {
+  readonly accountId: number
+  readonly name: string | null
+  readonly email: string
+}): EventMember => ({ id: member.accountId, name: member.name, email: member.email })
+
+/** The fields of the contract's WebhookEvent (less `event` and `link`): a response as it is now. */
+const responseFields = {
+  form: EventForm,
+  responseId: Schema.Int,
+  submittedAt: Schema.NullOr(Schema.String),
+  stage: Schema.NullOr(EventStage),
+  respondent: Schema.Struct({ name: Schema.NullOr(Schema.String), email: Schema.NullOr(Schema.String) }),
+  answers: Schema.Record(Schema.String, Schema.String).annotate({
+    description: "The answers keyed by question label, as text (as in a `flat=1` list)."
+  }),
+  summary: Schema.String,
+  /** Extension: the language the response was given in (BCP 47), when known. */
+  language: Schema.optionalKey(Schema.String)
+}
+
+/** The events of the contract (spec: EventName). */
+export const SpecEventName = Schema.Literals(["response.created", "response.stage_changed"])
+export type SpecEventName = typeof SpecEventName.Type
+
+/** The body of the contract's two events as stored (spec: WebhookEvent, less `link`). */
+export const SpecEventBody = Schema.Struct({ event: SpecEventName, ...responseFields }).annotate({
+  identifier: "SpecEventBody"
+})
+export type SpecEventBody = typeof SpecEventBody.Type
+
+/** `response.assigned`: the assignee changed. */
+export const ResponseAssignedBody = Schema.Struct({
+  event: Schema.Literal("response.assigned"),
+  ...responseFields,
+  assignee: Schema.NullOr(EventMember).annotate({ description: "The new assignee; null when unassigned." }),
+  previousAssignee: Schema.NullOr(EventMember)
+}).annotate({ identifier: "ResponseAssignedBody" })
+
+/** `response.tagged`: tags were added or removed. */
+export const ResponseTaggedBody = Schema.Struct({
+  event: Schema.Literal("response.tagged"),
+  ...responseFields,
+  tags: Schema.Array(Schema.String).annotate({ description: "The tags now." }),
+  added: Schema.Array(Schema.String),
+  removed: Schema.Array(Schema.String)
+}).annotate({ identifier: "ResponseTaggedBody" })
+
+/**
+ * `response.deleted`: a response was deleted. Only its id, its form and when:
+ * what it said is gone, and is not sent on.
+ */
+export const ResponseDeletedBody = Schema.Struct({
+  event: Schema.Literal("response.deleted"),
+  form: EventForm,
+  responseId: Schema.Int,
+  deletedAt: Schema.String
+}).annotate({ identifier: "ResponseDeletedBody" })
+
+/** `note.created`: a member wrote an internal note on a response. */
+export const NoteCreatedBody = Schema.Struct({
+  event: Schema.Literal("note.created"),
+  form: EventForm,
+  responseId: Schema.Int,
+  note: Schema.Struct({
+    id: Schema.Int,
+    body: Schema.String,
+    author: Schema.NullOr(EventMember).annotate({ description: "null when an API key without a member wrote it." }),
+    createdAt: Schema.String
+  })
+}).annotate({ identifier: "NoteCreatedBody" })
+
+/** The status names of a form as events give them. */
+const FormEventForm = Schema.Struct({
+  id: Schema.Int,
+  title: Schema.String,
+  publicId: Schema.String,
+  status: Schema.String
+}).annotate({ identifier: "EventFormState" })
+
+/** `form.published`: a form started taking responses. */
+export const FormPublishedBody = Schema.Struct({
+  event: Schema.Literal("form.published"),
+  form: FormEventForm,
+  previousStatus: Schema.String
+}).annotate({ identifier: "FormPublishedBody" })
+
+/** `form.closed`: a form stopped taking responses. */
+export const FormClosedBody = Schema.Struct({
+  event: Schema.Literal("form.closed"),
+  form: FormEventForm,
+  previousStatus: Schema.String
+}).annotate({ identifier: "FormClosedBody" })
+
+/** Any event's body as stored in the outbox (without `link`). */
+export const EventBody = Schema.Union([
+  SpecEventBody,
+  ResponseAssignedBody,
+  ResponseTaggedBody,
+  ResponseDeletedBody,
+  NoteCreatedBody,
+  FormPublishedBody,
+  FormClosedBody
+]).annotate({ identifier: "EventBody" })
+export type EventBody = typeof EventBody.Type
+
+/** Every event name of the catalogue. */
+export const EventName = Schema.Literals([
+  "response.created",
+  "response.stage_changed",
+  "response.assigned",
+  "response.tagged",
+  "response.deleted",
+  "note.created",
+  "form.published",
+  "form.closed"
+]).annotate({ identifier: "EventName" })
+export type EventName = typeof EventName.Type
+
+/** The body of an event about a response with the response's fields (everything but `response.deleted`). */
+export type ResponseEventBody = Extract<EventBody, { readonly respondent: unknown }>
+
+/** Whether an event's body carries the whole response (the contract's body and the other response events). */
+export const isResponseEvent = (body: EventBody): body is ResponseEventBody => "respondent" in body
+
+/** The response an event is about, if any. */
+export const responseIdOf = (body: EventBody): number | null => ("responseId" in body ? body.responseId : null)
+
+/**
+ * An event's `link`, added when it is sent: the response in the application, or the form's responses for
+ * an event about the form or about a deleted response.
+ */
+export const eventLink = (appUrl: string, body: EventBody): string =>
+  body.event === "response.deleted" || !("responseId" in body)
+    ? formLink(appUrl, body.form.id)
+    : responseLink(appUrl, body.responseId)
+
+/** An event's body as it is posted and streamed: the stored body and its `link`. */
+export const sentBody = (appUrl: string, body: EventBody): string => JSON.stringify({ ...body, link: eventLink(appUrl, body) })
+
+const exampleResponse = {
+  form: { id: 12, title: "Contact us" },
+  responseId: 3481,
+  submittedAt: "2026-11-27T09:14:03.000Z",
+  stage: { id: 41, name: "New" },
+  respondent: { name: "Ada Lovelace", email: "ada@example.com" },
+  answers: { Name: "Ada Lovelace", Email: "ada@example.com", Topic: "Billing", Message: "My invoice is wrong." },
+  summary: "Name: Ada Lovelace\nEmail: ada@example.com\nTopic: Billing\nMessage: My invoice is wrong."
+}
+const mia: EventMember = { id: 7, name: "Mia Chen", email: "mia@example.com" }
+const exampleForm = { id: 12, title: "Contact us", publicId: "p8Xq2LmV0aBcDeFgHiJk", status: "published" }
+
+/** One entry of the catalogue. */
+export interface CatalogueEntry {
+  readonly name: EventName
+  readonly description: string
+  /** Whether the contract names it (the others are extensions). */
+  readonly spec: boolean
+  readonly schema: Schema.Top
+  readonly example: EventBody
+}
+
+/**
+ * Every event, in the order the catalogue lists them.
+ *
+ * @example
+ * ```ts
+ * catalogue.map((entry) => entry.name) // ["response.created", "response.stage_changed", …]
+ * ```
+ */
+export const catalogue: ReadonlyArray<CatalogueEntry> = [
+  {
+    name: "response.created",
+    description: "A response was submitted (the public page, the API or an import). Its body is the contract's WebhookEvent.",
+    spec: true,
+    schema: SpecEventBody,
+    example: { event: "response.created", ...exampleResponse }
+  },
+  {
+    name: "response.stage_changed",
+    description: "A response moved to another stage (or to none). Its body is the contract's WebhookEvent, with the new stage.",
+    spec: true,
+    schema: SpecEventBody,
+    example: { event: "response.stage_changed", ...exampleResponse, stage: { id: 42, name: "In progress" } }
+  },
+  {
+    name: "response.assigned",
+    description: "A response was assigned to a member, to another one, or unassigned.",
+    spec: false,
+    schema: ResponseAssignedBody,
+    example: { event: "response.assigned", ...exampleResponse, assignee: mia, previousAssignee: null }
+  },
+  {
+    name: "response.tagged",
+    description: "Tags were added to a response or removed from it.",
+    spec: false,
+    schema: ResponseTaggedBody,
+    example: { event: "response.tagged", ...exampleResponse, tags: ["vip", "invoice"], added: ["invoice"], removed: [] }
+  },
+  {
+    name: "response.deleted",
+    description: "A response was deleted. The body names it only: what it said is not sent on.",
+    spec: false,
+    schema: ResponseDeletedBody,
+    example: {
+      event: "response.deleted",
+      form: { id: 12, title: "Contact us" },
+      responseId: 3481,
+      deletedAt: "2026-11-27T10:02:51.000Z"
+    }
+  },
+  {
+    name: "note.created",
+    description: "A member wrote an internal note on a response (never shown to the respondent).",
+    spec: false,
+    schema: NoteCreatedBody,
+    example: {
+      event: "note.created",
+      form: { id: 12, title: "Contact us" },
+      responseId: 3481,
+      note: { id: 90211, body: "Called back, refund on its way.", author: mia, createdAt: "2026-11-27T09:40:12.000Z" }
+    }
+  },
+  {
+    name: "form.published",
+    description: "A form was published: its public page takes responses.",
+    spec: false,
+    schema: FormPublishedBody,
+    example: { event: "form.published", form: exampleForm, previousStatus: "draft" }
+  },
+  {
+    name: "form.closed",
+    description: "A form was closed: its public page takes no more responses.",
+    spec: false,
+    schema: FormClosedBody,
+    example: { event: "form.closed", form: { ...exampleForm, status: "closed" }, previousStatus: "published" }
+  }
+]
