@@ -558,7 +558,7 @@ export class RespondentEmails extends Context.Service<
           const pixel = `${linkBase}/t/o/${yield* tokens.sign({ kind: "open", emailId })}`
           yield* sql`update response_emails set html = ${render(body, { tracked, pixel, answers }).html} where id = ${emailId}`
         }
-        yield* deliveries.queueEmail(actor.workspaceId, emailId, at)
+        yield* deliveries.queueMail(actor.workspaceId, { emailId }, at)
         yield* activities.record(actor, responseId, at, [
           {
             type: "email_sent",

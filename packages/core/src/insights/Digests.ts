@@ -345,7 +345,7 @@ export class Digests extends Context.Service<
             ${message.subject}, ${message.text}, ${message.html}, ${`<digest.${randomUUID()}@${host}>`}, ${unsubscribe},
             ${content.periodStart}, ${content.periodEnd}, 'queued', ${now})
           returning id`
-        yield* deliveries.queueDigest(recipient.workspace_id, rows[0]!.id, now)
+        yield* deliveries.queueMail(recipient.workspace_id, { digestId: rows[0]!.id }, now)
       })
 
       const actorOf = (recipient: Recipient) =>
