@@ -410,12 +410,13 @@ export class Digests extends Context.Service<
               limit ${BATCH}
               for update of s skip locked`
             let count = 0
-            // Members of one form due at the same time share one computation per role.
+            // Members of one form due at the same time share one computation, whatever their roles: every
+            // role reads all of a form (the summary and the case metrics scope by workspace and form only).
             const contents = new Map<string, DigestContent>()
             for (const recipient of due) {
               const schedule = scheduleOf(recipient)
               if (configured) {
-                const key = `${recipient.form_id}|${recipient.role}|${recipient.frequency}|${recipient.time_zone}|${recipient.next_at.getTime()}`
+                const key = `${recipient.form_id}|${recipient.frequency}|${recipient.time_zone}|${recipient.next_at.getTime()}`
                 let content = contents.get(key)
                 if (content === undefined) {
                   const periodStart = previousBefore(schedule, recipient.next_at)
