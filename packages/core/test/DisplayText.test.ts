@@ -5,7 +5,7 @@
  * stored without them, while right-to-left letters stay as typed.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { stripBidiControls } from "../src/kernel/DisplayText.ts"
+import { cut, escapeHtml, oneLine, stripBidiControls } from "../src/kernel/DisplayText.ts"
 import { cleanFileName } from "../src/files/Files.ts"
 import * as Qforms from "../src/Qforms.ts"
 import { databaseTargets } from "@qforms/test-kit/Databases"
@@ -40,6 +40,28 @@ describe("stripBidiControls", () => {
   it("file names lose them too: an override cannot disguise an extension", () => {
     expect(cleanFileName(`invoice${rlo}fdp.exe`)).toBe("invoicefdp.exe")
     expect(cleanFileName(`${rlo}\u2066`)).toBe("file")
+  })
+})
+
+describe("escapeHtml, cut and oneLine (pages and e-mails share them)", () => {
+  it("escapes the characters that could open markup or leave a quoted attribute", () => {
+    expect(escapeHtml(`<a href="x" title='y'>\`&</a>`)).toBe(
+      "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&#96;&amp;&lt;/a&gt;"
+    )
+    expect(escapeHtml("Ada ✓ مرحبا")).toBe("Ada ✓ مرحبا")
+  })
+
+  it("cuts by code point, never inside a surrogate pair, with an ellipsis only when cut", () => {
+    expect(cut("abcdef", 6)).toBe("abcdef")
+    expect(cut("abcdef", 4)).toBe("abc…")
+    expect(cut("😀😀😀", 3)).toBe("😀😀😀")
+    expect(cut("😀😀😀😀", 3)).toBe("😀😀…")
+  })
+
+  it("puts a header on one line: every kind of line break becomes a space", () => {
+    expect(oneLine("Support\r\nBcc: x@example.com", 200)).toBe("Support Bcc: x@example.com")
+    expect(oneLine("a\u2028b\u2029c\n\nd", 200)).toBe("a b c d")
+    expect(oneLine("line\none", 5)).toBe("line…")
   })
 })
 

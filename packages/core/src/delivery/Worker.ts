@@ -36,7 +36,7 @@ export interface WorkerOptions {
 }
 
 /** An event's target: a webhook subscription or a notification channel. */
-type EventTarget = Exclude<DeliveryTarget, { readonly kind: "email" | "digest" }>
+type EventTarget = Exclude<DeliveryTarget, { readonly kind: "email" }>
 
 /** The body posted for an event: the stored event and its link (spec: WebhookEvent). */
 export const webhookBody = (appUrl: string, target: { readonly payload: EventBody }): string =>
@@ -157,8 +157,9 @@ export const run = Effect.fnUntraced(function* (options: WorkerOptions) {
   let active = 0
 
   /**
-   * An e-mail's delivery (an `email` channel's notification, or an e-mail to
-   * a respondent): one message through the mailer; a 5xx reply (or no mailer) is final.
+   * An e-mail's delivery (an `email` channel's notification, an e-mail to a
+   * respondent, or a digest): one message through the mailer; a 5xx reply (or
+   * no mailer) is final.
    */
   const mail = (delivery: ClaimedDelivery, message: Mailer.MailMessage) =>
     Effect.gen(function* () {
@@ -217,22 +218,8 @@ export const run = Effect.fnUntraced(function* (options: WorkerOptions) {
           text: target.text,
           html: target.html,
           replyTo: target.replyTo ?? undefined,
-          messageId: target.messageId
-        })
-      }
-      if (target.kind === "digest") {
-        return yield* mail(delivery, {
-          to: [target.to],
-          subject: target.subject,
-          text: target.text,
-          html: target.html,
           messageId: target.messageId,
-          // One-click unsubscribe (RFC 8058): mail providers post to the link without opening it.
-          headers: {
-            "List-Unsubscribe": `<${target.unsubscribeUrl}>`,
-            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-            "Auto-Submitted": "auto-generated"
-          }
+          headers: target.headers
         })
       }
       if (target.kind === "channel" && target.channelType === "email") {
@@ -302,11 +289,7 @@ export const run = Effect.fnUntraced(function* (options: WorkerOptions) {
   yield* Effect.forkScoped(Effect.forever(recordBatch))
 
   const deliver = (delivery: ClaimedDelivery) =>
-    hostPermit(
-      delivery.target.kind !== "email" && delivery.target.kind !== "digest" && delivery.target.url !== null
-        ? delivery.target.url
-        : smtpPermit
-    )
+    hostPermit(delivery.target.kind !== "email" && delivery.target.url !== null ? delivery.target.url : smtpPermit)
       .withPermit(attempt(delivery))
       .pipe(
         Effect.flatMap((outcome) => Queue.offer(finished, { delivery, outcome })),

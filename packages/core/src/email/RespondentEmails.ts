@@ -23,6 +23,7 @@ import type * as SqlError from "effect/sql/SqlError"
 import { Activities } from "../cases/Activities.ts"
 import * as Actors from "../identity/Actors.ts"
 import { Conflict, type Forbidden, FormNotFound, ResponseNotFound } from "../kernel/Errors.ts"
+import { escapeHtml } from "../kernel/DisplayText.ts"
 import { Deliveries } from "../outbox/Deliveries.ts"
 import { EmailTokens, InvalidEmailToken } from "./EmailTokens.ts"
 import type { Field } from "../forms/Fields.ts"
@@ -118,9 +119,6 @@ export type ResponseReply = typeof ResponseReply.Type
 // ---------------------------------------------------------------------------
 // Rendering
 // ---------------------------------------------------------------------------
-
-const escapeHtml = (text: string) =>
-  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;")
 
 // `[text](https://…)` or a bare http(s) URL (not ending in punctuation). A URL never runs into an
 // answer's marker (see {@link fillTemplateParts}): respondent text is never part of a link.
@@ -560,7 +558,7 @@ export class RespondentEmails extends Context.Service<
           const pixel = `${linkBase}/t/o/${yield* tokens.sign({ kind: "open", emailId })}`
           yield* sql`update response_emails set html = ${render(body, { tracked, pixel, answers }).html} where id = ${emailId}`
         }
-        yield* deliveries.queueEmail(actor.workspaceId, emailId, at)
+        yield* deliveries.queueMail(actor.workspaceId, { emailId }, at)
         yield* activities.record(actor, responseId, at, [
           {
             type: "email_sent",

@@ -7,6 +7,7 @@
  * as plain text and as HTML with inline styles (mail clients drop style sheets).
  */
 import { IntlMessageFormat } from "intl-messageformat"
+import { escapeHtml, oneLine } from "../kernel/DisplayText.ts"
 import type { DigestFrequency } from "./DigestSchedule.ts"
 
 /** The languages a digest is written in (the application's: `accounts.language`). */
@@ -195,16 +196,6 @@ export const catalogue: Readonly<Record<DigestLanguage, Readonly<Record<WordKey,
  */
 export const languageOf = (preference: string | null): DigestLanguage =>
   digestLanguages.find((language) => language === preference) ?? "en"
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!)
-
-/** A header line cannot carry a line break (header injection); a subject is cut at 200 characters. */
-const oneLine = (text: string, max: number) => {
-  const flat = text.replace(/[\r\n\u2028\u2029]+/g, " ")
-  const points = Array.from(flat)
-  return points.length <= max ? flat : `${points.slice(0, max - 1).join("")}…`
-}
 
 const dateTime = (language: DigestLanguage, timeZone: string, at: Date) =>
   new Intl.DateTimeFormat(language, { timeZone, dateStyle: "medium", timeStyle: "short" }).format(at)

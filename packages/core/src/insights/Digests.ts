@@ -99,9 +99,14 @@ interface SubscriptionRow {
   readonly next_at: Date
 }
 
-interface Recipient extends SubscriptionRow {
+/** Whom a digest of a form goes to, and in which language. */
+interface Addressee extends Pick<SubscriptionRow, "workspace_id" | "form_id" | "account_id"> {
   readonly email: string
   readonly language: string | null
+}
+
+/** A member whose digest is due: their subscription, their account and their role. */
+interface Recipient extends SubscriptionRow, Addressee {
   readonly name: string | null
   readonly role: Actors.MemberRole
 }
@@ -223,30 +228,45 @@ export class Digests extends Context.Service<
         return rows[0].title
       })
 
-      const settingsOf = Effect.fnUntraced(function* (actor: Actors.Actor, formId: number, accountId: number) {
+      /** The member's digest of a form and whom it goes to, in one query. */
+      const subscriptionOf = Effect.fnUntraced(function* (actor: Actors.Actor, formId: number, accountId: number) {
         const rows = yield* sql<{
           readonly email: string
+          readonly language: string | null
           readonly frequency: DigestFrequency | null
           readonly hour: number | null
           readonly time_zone: string | null
           readonly next_at: Date | null
         }>`
-          select a.email, s.frequency, s.hour, s.time_zone, s.next_at
+          select a.email, a.language, s.frequency, s.hour, s.time_zone, s.next_at
           from accounts a
           left join digest_subscriptions s
             on s.workspace_id = ${actor.workspaceId} and s.form_id = ${formId} and s.account_id = a.id
           where a.id = ${accountId}`
         const row = rows[0]
+        const email = row?.email ?? ""
         return {
-          formId,
-          frequency: row?.frequency ?? "off",
-          hour: row?.hour ?? DEFAULT_HOUR,
-          timeZone: row?.time_zone ?? DEFAULT_ZONE,
-          nextAt: row?.next_at?.toISOString() ?? null,
-          email: row?.email ?? "",
-          mailConfigured: (yield* Mailer).configured
-        } satisfies DigestSettings
+          settings: {
+            formId,
+            frequency: row?.frequency ?? "off",
+            hour: row?.hour ?? DEFAULT_HOUR,
+            timeZone: row?.time_zone ?? DEFAULT_ZONE,
+            nextAt: row?.next_at?.toISOString() ?? null,
+            email,
+            mailConfigured: (yield* Mailer).configured
+          } satisfies DigestSettings,
+          addressee: {
+            workspace_id: actor.workspaceId,
+            form_id: formId,
+            account_id: accountId,
+            email,
+            language: row?.language ?? null
+          } satisfies Addressee
+        }
       })
+
+      const settingsOf = (actor: Actors.Actor, formId: number, accountId: number) =>
+        Effect.map(subscriptionOf(actor, formId, accountId), ({ settings }) => settings)
 
       const get = Effect.fn("Digests.get")(function* (actor: Actors.Actor, formId: number) {
         const accountId = yield* requireMember(actor)
@@ -328,7 +348,7 @@ export class Digests extends Context.Service<
         )
 
       /** Stores a digest and queues its delivery (in the caller's transaction). */
-      const queue = Effect.fnUntraced(function* (recipient: Recipient, content: DigestContent, now: Date) {
+      const queue = Effect.fnUntraced(function* (recipient: Addressee, content: DigestContent, now: Date) {
         const base = (yield* SentLinkBase).replace(/\/$/, "")
         const inbox = `${base}/app/forms/${recipient.form_id}/responses`
         const unsubscribe = `${base}/digest/unsubscribe/${yield* tokenFor(recipient.workspace_id, recipient.form_id, recipient.account_id)}`
@@ -345,7 +365,7 @@ export class Digests extends Context.Service<
             ${message.subject}, ${message.text}, ${message.html}, ${`<digest.${randomUUID()}@${host}>`}, ${unsubscribe},
             ${content.periodStart}, ${content.periodEnd}, 'queued', ${now})
           returning id`
-        yield* deliveries.queueDigest(recipient.workspace_id, rows[0]!.id, now)
+        yield* deliveries.queueMail(recipient.workspace_id, { digestId: rows[0]!.id }, now)
       })
 
       const actorOf = (recipient: Recipient) =>
@@ -361,7 +381,7 @@ export class Digests extends Context.Service<
         const accountId = yield* requireMember(actor)
         yield* formTitle(actor.workspaceId, formId)
         if (!(yield* Mailer).configured) return yield* new Conflict({ message: notConfiguredMessage })
-        const settings = yield* settingsOf(actor, formId, accountId)
+        const { settings, addressee } = yield* subscriptionOf(actor, formId, accountId)
         const now = new Date(yield* Clock.currentTimeMillis)
         const schedule: DigestSchedule = {
           frequency: settings.frequency === "weekly" ? "weekly" : "daily",
@@ -369,24 +389,9 @@ export class Digests extends Context.Service<
           timeZone: settings.timeZone
         }
         const periodStart = new Date(now.getTime() - (schedule.frequency === "weekly" ? 7 : 1) * 86_400_000)
-        const recipientRows = yield* sql<{ readonly language: string | null }>`
-          select language from accounts where id = ${accountId}`
-        const recipient: Recipient = {
-          workspace_id: actor.workspaceId,
-          form_id: formId,
-          account_id: accountId,
-          frequency: schedule.frequency,
-          hour: schedule.hour,
-          time_zone: schedule.timeZone,
-          next_at: now,
-          email: settings.email,
-          language: recipientRows[0]?.language ?? null,
-          name: actor.name,
-          role: actor.role!
-        }
         const content = yield* contentOf(actor, formId, schedule, periodStart, now)
-        yield* sql.withTransaction(queue(recipient, content, now))
-        return { to: settings.email, periodStart: periodStart.toISOString(), periodEnd: now.toISOString() }
+        yield* sql.withTransaction(queue(addressee, content, now))
+        return { to: addressee.email, periodStart: periodStart.toISOString(), periodEnd: now.toISOString() }
       })
 
       const runDue = Effect.gen(function* () {
@@ -405,12 +410,13 @@ export class Digests extends Context.Service<
               limit ${BATCH}
               for update of s skip locked`
             let count = 0
-            // Members of one form due at the same time share one computation per role.
+            // Members of one form due at the same time share one computation, whatever their roles: every
+            // role reads all of a form (the summary and the case metrics scope by workspace and form only).
             const contents = new Map<string, DigestContent>()
             for (const recipient of due) {
               const schedule = scheduleOf(recipient)
               if (configured) {
-                const key = `${recipient.form_id}|${recipient.role}|${recipient.frequency}|${recipient.time_zone}|${recipient.next_at.getTime()}`
+                const key = `${recipient.form_id}|${recipient.frequency}|${recipient.time_zone}|${recipient.next_at.getTime()}`
                 let content = contents.get(key)
                 if (content === undefined) {
                   const periodStart = previousBefore(schedule, recipient.next_at)

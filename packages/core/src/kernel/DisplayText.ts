@@ -4,7 +4,10 @@
  * override such as U+202E turns `invoice‮fdp.exe` into what reads as
  * `invoiceexe.pdf`, and embeddings or isolates reorder what follows them.
  * They are removed when such text is decoded; the letters of every script,
- * right-to-left ones included, are kept as typed.
+ * right-to-left ones included, are kept as typed. Where such text is put
+ * into HTML (pages and e-mails alike) it is escaped with {@link escapeHtml};
+ * where it must fit a length it is {@link cut}, and where it must stay on one
+ * line (an e-mail's subject) it is made {@link oneLine}.
  *
  * @example
  * ```ts
@@ -60,3 +63,49 @@ export const BoundedText = (name: string, max: number) =>
     Schema.isNonEmpty({ message: `${name} must not be empty` }),
     Schema.isMaxLength(max, { message: `${name} must be at most ${max} characters` })
   )
+
+const htmlEntities: Readonly<Record<string, string>> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+  "`": "&#96;"
+}
+
+/**
+ * Escapes text for an HTML element body or a quoted attribute value: the one
+ * escape of every page and e-mail qforms writes.
+ *
+ * @example
+ * ```ts
+ * escapeHtml("<b>\"hi\"</b>") // "&lt;b&gt;&quot;hi&quot;&lt;/b&gt;"
+ * ```
+ */
+export const escapeHtml = (text: string): string => text.replace(/[&<>"'`]/g, (c) => htmlEntities[c]!)
+
+/**
+ * Cuts `text` to at most `max` characters (code points), ending with "…" when cut.
+ *
+ * @example
+ * ```ts
+ * cut("abcdef", 4) // "abc…"
+ * ```
+ */
+export const cut = (text: string, max: number): string => {
+  if (text.length <= max) return text
+  const points = Array.from(text)
+  return points.length <= max ? text : `${points.slice(0, Math.max(0, max - 1)).join("")}…`
+}
+
+/**
+ * `text` on one line, cut to `max` characters: each run of line breaks
+ * becomes a space, since a line break in a header (an e-mail's subject)
+ * would start another header.
+ *
+ * @example
+ * ```ts
+ * oneLine("Support\r\nBcc: x@example.com", 200) // "Support Bcc: x@example.com"
+ * ```
+ */
+export const oneLine = (text: string, max: number): string => cut(text.replace(/[\r\n\u2028\u2029]+/g, " "), max)

@@ -60,8 +60,32 @@ export class DeliveryNotFound extends Schema.TaggedError<DeliveryNotFound>()("De
 }) {}
 
 /**
- * Where a claimed delivery goes: a webhook subscription's URL, or a form's
- * notification channel (formatted per channel type when it is sent).
+ * A stored e-mail a delivery sends: one to a respondent (`response_emails`,
+ * see `RespondentEmails.ts`) or a member's digest (`digest_emails`, see
+ * `insights/Digests.ts`).
+ */
+export type StoredMail = { readonly emailId: number } | { readonly digestId: number }
+
+/** The columns of `deliveries` that name a stored e-mail: one of them set, or neither. */
+const mailColumns = (mail: StoredMail | null) => ({
+  email_id: mail !== null && "emailId" in mail ? mail.emailId : null,
+  digest_id: mail !== null && "digestId" in mail ? mail.digestId : null
+})
+
+/**
+ * A digest's headers: one-click unsubscribe (RFC 8058: mail providers post to
+ * the link without opening it), and the mark of an automatic message.
+ */
+const unsubscribeHeaders = (url: string): Readonly<Record<string, string>> => ({
+  "List-Unsubscribe": `<${url}>`,
+  "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+  "Auto-Submitted": "auto-generated"
+})
+
+/**
+ * Where a claimed delivery goes: a webhook subscription's URL, a form's
+ * notification channel (formatted per channel type when it is sent), or a
+ * stored e-mail's recipient.
  */
 export type DeliveryTarget =
   | {
@@ -89,27 +113,18 @@ export type DeliveryTarget =
       readonly fields: ReadonlyArray<Field>
     }
   | {
-      /** An e-mail to a respondent (see `RespondentEmails.ts`). */
+      /** A stored e-mail: to a respondent, or a member's digest. */
       readonly kind: "email"
-      readonly emailId: number
+      readonly mail: StoredMail
       readonly to: string
       readonly subject: string
       readonly text: string
       readonly html: string
+      /** Where replies go; null when none are received (a digest, or replies not configured). */
       readonly replyTo: string | null
       readonly messageId: string
-    }
-  | {
-      /** A member's digest e-mail (see `insights/Digests.ts`). */
-      readonly kind: "digest"
-      readonly digestId: number
-      readonly to: string
-      readonly subject: string
-      readonly text: string
-      readonly html: string
-      readonly messageId: string
-      /** The one-click unsubscribe address (`List-Unsubscribe`, RFC 8058). */
-      readonly unsubscribeUrl: string
+      /** Headers of its own: a digest's one-click unsubscribe (`List-Unsubscribe`, RFC 8058). */
+      readonly headers?: Readonly<Record<string, string>> | undefined
     }
 
 /** A delivery a worker has claimed, with what it needs to send it. */
@@ -207,15 +222,10 @@ export class Deliveries extends Context.Service<
       scope?: { readonly channelId?: string | undefined }
     ) => Effect.Effect<Delivery, DeliveryNotFound | Conflict | Forbidden | SqlError.SqlError>
     /**
-     * Queues the delivery of a stored e-mail (`response_emails`), due at `at`,
-     * and wakes the workers once the caller's transaction commits.
+     * Queues the delivery of a stored e-mail (to a respondent, or a digest),
+     * due at `at`, and wakes the workers once the caller's transaction commits.
      */
-    readonly queueEmail: (workspaceId: number, emailId: number, at: Date) => Effect.Effect<void, SqlError.SqlError>
-    /**
-     * Queues the delivery of a stored digest e-mail (`digest_emails`), due at
-     * `at`, and wakes the workers once the caller's transaction commits.
-     */
-    readonly queueDigest: (workspaceId: number, digestId: number, at: Date) => Effect.Effect<void, SqlError.SqlError>
+    readonly queueMail: (workspaceId: number, mail: StoredMail, at: Date) => Effect.Effect<void, SqlError.SqlError>
     /** Claims up to `limit` due deliveries for `leaseMs` (worker use; all workspaces). */
     readonly claim: (options: {
       readonly limit: number
@@ -415,52 +425,48 @@ export class Deliveries extends Context.Service<
             attempts: row.attempts,
             createdAt: row.created_at,
             target:
-              row.digest_id !== null
+              row.email_id !== null || row.digest_id !== null
                 ? {
-                    kind: "digest",
-                    digestId: row.digest_id,
+                    kind: "email",
+                    mail: row.email_id !== null ? { emailId: row.email_id } : { digestId: row.digest_id! },
                     to: row.to_address!,
                     subject: row.subject!,
                     text: row.text!,
                     html: row.html!,
+                    replyTo: row.reply_to,
                     messageId: row.message_id!,
-                    unsubscribeUrl: row.unsubscribe_url!
+                    headers: row.unsubscribe_url === null ? undefined : unsubscribeHeaders(row.unsubscribe_url)
                   }
-                : row.email_id !== null
+                : row.channel_id === null
                   ? {
-                      kind: "email",
-                      emailId: row.email_id,
-                      to: row.to_address!,
-                      subject: row.subject!,
-                      text: row.text!,
-                      html: row.html!,
-                      replyTo: row.reply_to,
-                      messageId: row.message_id!
+                      kind: "webhook",
+                      eventId: row.event_id!,
+                      payload: row.payload!,
+                      subscriptionId: row.subscription_id!,
+                      url: row.target_url!,
+                      secret: row.secret!
                     }
-                  : row.channel_id === null
-                    ? {
-                        kind: "webhook",
-                        eventId: row.event_id!,
-                        payload: row.payload!,
-                        subscriptionId: row.subscription_id!,
-                        url: row.target_url!,
-                        secret: row.secret!
-                      }
-                    : {
-                        kind: "channel",
-                        eventId: row.event_id!,
-                        channelId: row.channel_id,
-                        // Channels take the contract's events only: their `events` are checked when they are saved.
-                        payload: row.payload as SpecEventBody,
-                        channelType: row.channel_type!,
-                        url: row.channel_config?.url ?? null,
-                        to: row.channel_config?.to ?? [],
-                        secret: row.channel_secret!,
-                        fields: row.fields ?? []
-                      }
+                  : {
+                      kind: "channel",
+                      eventId: row.event_id!,
+                      // Channels take the contract's events only: their `events` are checked when they are saved.
+                      payload: row.payload as SpecEventBody,
+                      channelId: row.channel_id,
+                      channelType: row.channel_type!,
+                      url: row.channel_config?.url ?? null,
+                      to: row.channel_config?.to ?? [],
+                      secret: row.channel_secret!,
+                      fields: row.fields ?? []
+                    }
           })
         )
       })
+
+      // A stored e-mail's status follows its delivery's, in its own table (`m`: a respondent's e-mail or a
+      // digest; `o`: the attempt's outcome).
+      const mailStatus = sql`
+        status = case o.status when 'succeeded' then 'sent' when 'failed' then 'failed' else 'retrying' end,
+        sent_at = case when o.status = 'succeeded' then o.at else m.sent_at end`
 
       // One statement, so one commit however many attempts it records: the rows
       // travel as one JSON array. A subscription's row is updated once per batch
@@ -476,8 +482,7 @@ export class Deliveries extends Context.Service<
           workspace_id: delivery.workspaceId,
           subscription_id: delivery.target.kind === "webhook" ? delivery.target.subscriptionId : null,
           channel_id: delivery.target.kind === "channel" ? delivery.target.channelId : null,
-          email_id: delivery.target.kind === "email" ? delivery.target.emailId : null,
-          digest_id: delivery.target.kind === "digest" ? delivery.target.digestId : null,
+          ...mailColumns(delivery.target.kind === "email" ? delivery.target.mail : null),
           at: outcome.at.toISOString(),
           status_code: outcome.statusCode,
           duration_ms: Math.round(outcome.durationMs),
@@ -503,15 +508,9 @@ export class Deliveries extends Context.Service<
               updated_at = o.at
             from outcome o where d.id = o.delivery_id
           ), email_sent as (
-            update response_emails m set
-              status = case o.status when 'succeeded' then 'sent' when 'failed' then 'failed' else 'retrying' end,
-              sent_at = case when o.status = 'succeeded' then o.at else m.sent_at end
-            from outcome o where o.email_id is not null and m.id = o.email_id
+            update response_emails m set ${mailStatus} from outcome o where m.id = o.email_id
           ), digest_sent as (
-            update digest_emails g set
-              status = case o.status when 'succeeded' then 'sent' when 'failed' then 'failed' else 'retrying' end,
-              sent_at = case when o.status = 'succeeded' then o.at else g.sent_at end
-            from outcome o where o.digest_id is not null and g.id = o.digest_id
+            update digest_emails m set ${mailStatus} from outcome o where m.id = o.digest_id
           ), channel_sent as (
             -- "Last sent": the last attempt that got an answer (a status code), not one that never reached the receiver.
             update notification_channels n set last_sent_at = greatest(n.last_sent_at, o.at),
@@ -543,25 +542,16 @@ export class Deliveries extends Context.Service<
         (rows) => rows[0]?.at ?? undefined
       )
 
-      const queueEmail = Effect.fn("Deliveries.queueEmail")(function* (workspaceId: number, emailId: number, at: Date) {
+      const queueMail = Effect.fn("Deliveries.queueMail")(function* (workspaceId: number, mail: StoredMail, at: Date) {
+        const { email_id, digest_id } = mailColumns(mail)
         yield* sql`
-          insert into deliveries (workspace_id, email_id, status, attempts, next_attempt_at, created_at, updated_at)
-          values (${workspaceId}, ${emailId}, 'pending', 0, ${at}, ${at}, ${at})`
+          insert into deliveries (workspace_id, email_id, digest_id, status, attempts, next_attempt_at, created_at,
+            updated_at)
+          values (${workspaceId}, ${email_id}, ${digest_id}, 'pending', 0, ${at}, ${at}, ${at})`
         yield* sql`select pg_notify(${notifyChannel(sql, outboxChannel)}, '')`
       })
 
-      const queueDigest = Effect.fn("Deliveries.queueDigest")(function* (
-        workspaceId: number,
-        digestId: number,
-        at: Date
-      ) {
-        yield* sql`
-          insert into deliveries (workspace_id, digest_id, status, attempts, next_attempt_at, created_at, updated_at)
-          values (${workspaceId}, ${digestId}, 'pending', 0, ${at}, ${at}, ${at})`
-        yield* sql`select pg_notify(${notifyChannel(sql, outboxChannel)}, '')`
-      })
-
-      return Deliveries.of({ list, listChannel, retry, queueEmail, queueDigest, claim, complete, nextDueAt })
+      return Deliveries.of({ list, listChannel, retry, queueMail, claim, complete, nextDueAt })
     })
   )
 }

@@ -9,6 +9,7 @@
 import type { SpecEventBody } from "./EventCatalogue.ts"
 import type { Field } from "../forms/Fields.ts"
 import { answerKeys } from "../cases/Summaries.ts"
+import { cut, escapeHtml, oneLine } from "../kernel/DisplayText.ts"
 
 /** What every format is built from: the event, the form's questions now, and the link to the response. */
 export interface NotificationInput {
@@ -22,20 +23,6 @@ export interface AnswerEntry {
   readonly key: string
   readonly label: string
   readonly text: string
-}
-
-/**
- * Cuts `text` to at most `max` characters (code points), ending with "…" when cut.
- *
- * @example
- * ```ts
- * cut("abcdef", 4) // "abc…"
- * ```
- */
-export const cut = (text: string, max: number): string => {
-  if (text.length <= max) return text
-  const points = Array.from(text)
-  return points.length <= max ? text : `${points.slice(0, Math.max(0, max - 1)).join("")}…`
 }
 
 const length = (text: string) => Array.from(text).length
@@ -359,9 +346,6 @@ export const sheet = (input: NotificationInput) => {
 // E-mail
 // ---------------------------------------------------------------------------
 
-const escapeHtml = (text: string) =>
-  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;")
-
 /**
  * A notification e-mail: the subject names the form and the respondent; a
  * plain-text body (the answers summary) and an HTML version; the link to the
@@ -376,7 +360,7 @@ const escapeHtml = (text: string) =>
 export const email = (input: NotificationInput) => {
   const { payload } = input
   const who = payload.respondent.name ?? payload.respondent.email ?? "an anonymous respondent"
-  const subject = cut(`${headline(payload)} from ${who}`.replace(/[\r\n]+/g, " "), 200)
+  const subject = oneLine(`${headline(payload)} from ${who}`, 200)
   const all = entries(input)
   const summary = all.map((entry) => `■ ${entry.label}\n${entry.text}`).join("\n\n")
   const text = `${headline(payload)}\nFrom: ${respondentLine(payload)}\n\n${summary}\n\nOpen the response: ${input.link}\n`

@@ -1,8 +1,10 @@
 /**
  * HTML built safely: the `html` template escapes every interpolated value
- * unless it is already {@link Html} (made by `html` itself), so a form's
- * title, labels and choices — user content — can never become markup.
+ * (with the kernel's `escapeHtml`) unless it is already {@link Html} (made by
+ * `html` itself), so a form's title, labels and choices — user content — can
+ * never become markup.
  */
+import { escapeHtml } from "../kernel/DisplayText.ts"
 
 /** A piece of markup that is safe to insert as is. */
 export class Html {
@@ -18,31 +20,11 @@ export class Html {
 /** What may be interpolated: text (escaped), numbers, markup, lists of those, or nothing. */
 export type Part = string | number | Html | ReadonlyArray<Part> | null | undefined | false
 
-const entities: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-  "`": "&#96;"
-}
-
-/**
- * Escapes text for an HTML element body or a quoted attribute value.
- *
- * @example
- * ```ts
- * escape("<b>\"hi\"</b>") // "&lt;b&gt;&quot;hi&quot;&lt;/b&gt;"
- * ```
- */
-// biome-ignore lint/suspicious/noShadowRestrictedNames: read as `Html.escape` through its module, never the global
-export const escape = (text: string): string => text.replace(/[&<>"'`]/g, (c) => entities[c]!)
-
 const render = (part: Part): string => {
   if (part === null || part === undefined || part === false) return ""
   if (part instanceof Html) return part.value
   if (typeof part === "number") return String(part)
-  if (typeof part === "string") return escape(part)
+  if (typeof part === "string") return escapeHtml(part)
   return part.map(render).join("")
 }
 
@@ -74,6 +56,6 @@ export const lines = (text: string): Html =>
   new Html(
     text
       .split(/\r\n|\r|\n/)
-      .map(escape)
+      .map(escapeHtml)
       .join("<br>")
   )
