@@ -79,12 +79,9 @@ const foundation = Layer.mergeAll(
   WorkspaceSettingsStore.layer.pipe(Layer.provide(library))
 )
 const emails = RespondentEmails.layer.pipe(Layer.provideMerge(EmailTokens.layer))
-const middle = Layer.mergeAll(
-  Members.layer,
-  Forms.layer,
-  Notes.layer.pipe(Layer.provide(Members.layer)),
-  emails
-).pipe(Layer.provideMerge(foundation))
+const middle = Layer.mergeAll(Members.layer, Forms.layer, Notes.layer.pipe(Layer.provide(Members.layer)), emails).pipe(
+  Layer.provideMerge(foundation)
+)
 
 /**
  * Every domain service, on whatever `SqlClient` you provide (migrated with

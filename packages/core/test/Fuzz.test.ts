@@ -198,6 +198,7 @@ const routes: ReadonlyArray<Route> = [
     })
   },
   { method: "DELETE", path: "/webhooks/subscribe/:subscription" },
+  { method: "GET", path: "/events/catalogue" },
   { method: "PATCH", path: "/webhooks/subscribe/:subscription", body: () => ({ disabled: false }) },
   { method: "GET", path: "/webhooks/subscribe/:subscription/deliveries" },
   { method: "POST", path: "/webhooks/deliveries/:delivery/retry" },

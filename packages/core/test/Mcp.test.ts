@@ -172,6 +172,7 @@ for (const target of databaseTargets) {
         "get_response",
         "get_translation",
         "get_workspace_settings",
+        "list_event_catalogue",
         "list_forms",
         "list_images",
         "list_members",
@@ -304,6 +305,8 @@ for (const target of databaseTargets) {
       // The same change seen through the HTTP API.
       expect((await api("GET", `/responses/${ada.id}`)).json.response.stageId).toBe(inProgress.id)
 
+      const events = await call(client, "list_event_catalogue")
+      expect(events.events.map((e: { name: string }) => e.name)).toContain("note.created")
       const { webhooks } = await call(client, "list_webhooks")
       expect(webhooks.map((w: Json) => w.id)).toContain(subscribed.json.id)
       const log = await waitFor(async () => {

@@ -88,6 +88,16 @@ export class OpenApiValidator {
     )
   }
 
+  /** Checks the JSON body of a posted event against the document's `webhooks[name]`. */
+  checkWebhook(name: string, text: string): Problem {
+    if (this.document.webhooks?.[name]?.post === undefined) return `webhook ${name}: not in the document`
+    return this.body(
+      `webhook ${name}`,
+      pointer("webhooks", name, "post", "requestBody", "content", "application/json", "schema"),
+      { method: "POST", path: name, status: 200, contentType: "application/json", text }
+    )
+  }
+
   /** Checks one answer; returns what does not match the document. */
   check(answer: Answer): Problem {
     const label = `${answer.method} ${answer.path} → ${answer.status}`

@@ -39,6 +39,7 @@ import { FormSummaryReport } from "../insights/FormSummaries.ts"
 import { CaseMetricsReport, MetricsInterval } from "../insights/CaseMetrics.ts"
 import { DigestInput, DigestQueued, DigestSettings } from "../insights/Digests.ts"
 import { CreatedSubscription, SubscribeInput, Subscription, UpdateSubscriptionInput } from "../outbox/Webhooks.ts"
+import { catalogue, catalogueDocument, EventCatalogueDocument } from "../outbox/EventCatalogue.ts"
 import { Delivery, DeliveryLog } from "../outbox/Deliveries.ts"
 import { PingResult } from "../outbox/TestPing.ts"
 import { NotificationSettings, NotificationSettingsInput } from "../outbox/FormNotifications.ts"
@@ -397,6 +398,11 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks").add(
   }).annotate(
     OpenApi.Description,
     "Extension: sends a signed test ping (`event: webhook.test`) now and reports the answer."
+  ),
+  HttpApiEndpoint.get("catalogue", "/events/catalogue", { success: EventCatalogueDocument }).annotate(
+    OpenApi.Description,
+    "Extension: every event qforms sends, with a description, the JSON Schema of its body and an example. The " +
+      "same bodies are in this document's `webhooks`."
   )
 ) {}
 
@@ -934,6 +940,45 @@ const numericParameters =
     return spec
   }
 
+/**
+ * Publishes the event catalogue as the document's `webhooks` (OpenAPI 3.1): one POST per event, its body the
+ * event's Schema (the contract's WebhookEvent for its two events), with an example. The Schemas' definitions
+ * join `components.schemas`.
+ */
+const eventWebhooks = (spec: Record<string, unknown>): Record<string, unknown> => {
+  const components = (spec["components"] ?? {}) as { schemas?: Record<string, unknown> }
+  const schemas = (components.schemas ??= {})
+  const toComponents = (json: unknown): unknown =>
+    JSON.parse(JSON.stringify(json).replaceAll('"#/$defs/', '"#/components/schemas/'))
+  const webhooks: Record<string, unknown> = {}
+  const examples = catalogueDocument().events
+  for (const entry of catalogue) {
+    const document = Schema.toJsonSchemaDocument(entry.schema)
+    for (const [name, definition] of Object.entries(document.definitions)) schemas[name] ??= toComponents(definition)
+    webhooks[entry.name] = {
+      post: {
+        operationId: `event.${entry.name}`,
+        summary: entry.name,
+        description: `${entry.spec ? "" : "Extension: "}${entry.description}`,
+        tags: ["events"],
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: toComponents(document.schema),
+              example: examples.find((e) => e.name === entry.name)!.example
+            }
+          }
+        },
+        responses: {
+          "200": { description: "Any 2xx answer acknowledges the event; anything else is retried." }
+        }
+      }
+    }
+  }
+  return { ...spec, components: { ...components, schemas }, webhooks }
+}
+
 const described = Api.add(PublicGroup).add(EventsGroup).add(ServiceGroup)
 
 /**
@@ -949,4 +994,6 @@ const described = Api.add(PublicGroup).add(EventsGroup).add(ServiceGroup)
  * const document = OpenApi.fromApi(Api.Documented)
  * ```
  */
-export const Documented = described.annotateMerge(OpenApi.annotations({ transform: numericParameters(described) }))
+export const Documented = described.annotateMerge(
+  OpenApi.annotations({ transform: (spec) => eventWebhooks(numericParameters(described)(spec)) })
+)

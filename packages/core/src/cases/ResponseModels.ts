@@ -6,7 +6,6 @@
  * @module
  */
 import * as Schema from "effect/Schema"
-import * as SchemaTransformation from "effect/SchemaTransformation"
 import { Activity } from "./Activities.ts"
 import { LanguageTag } from "../languages/Languages.ts"
 import { AnswerInputs, AnswerValue } from "../forms/Answers.ts"
@@ -17,6 +16,9 @@ import { Stage } from "../forms/Stages.ts"
 import { Member } from "../identity/Members.ts"
 import { ResponseEmail, ResponseReply } from "../email/RespondentEmails.ts"
 import { Id } from "../kernel/Ids.ts"
+import { Tag } from "./Tags.ts"
+
+export { normalizeTags, Tag } from "./Tags.ts"
 
 /** Where a response came from: the public page, the API, an assistant (MCP), or an import. */
 export const ResponseSource = Schema.Literals(["form", "api", "mcp", "import"])
@@ -50,15 +52,6 @@ export const ResponseRow = Schema.Struct({
   summary: Schema.optionalKey(Schema.String)
 }).annotate({ identifier: "ResponseRow" })
 export type ResponseRow = typeof ResponseRow.Type
-
-/** A tag: trimmed, 1 to 30 characters, no control characters. */
-export const Tag = Schema.String.check(Schema.isMaxLength(30, { message: "each tag must be at most 30 characters" }))
-  .pipe(Schema.decodeTo(Schema.Trimmed, SchemaTransformation.trim()))
-  .check(
-    Schema.isNonEmpty({ message: "a tag must not be empty" }),
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this pattern refuses
-    Schema.isPattern(/^[^\u0000-\u001f\u007f]*$/, { message: "a tag must not contain control characters" })
-  )
 
 /** What a submission takes: answers keyed by question id. */
 export const SubmitInput = Schema.Struct({
@@ -182,16 +175,3 @@ export const ResponseDetail = Schema.Struct({
 }).annotate({ identifier: "ResponseDetail" })
 
 export type ResponseDetail = typeof ResponseDetail.Type
-
-/** Trimmed tags without duplicates (the first spelling wins, compared case-insensitively). */
-export const normalizeTags = (tags: ReadonlyArray<string>): ReadonlyArray<string> => {
-  const seen = new Set<string>()
-  return tags
-    .map((tag) => tag.trim())
-    .filter((tag) => {
-      const key = tag.toLowerCase()
-      if (seen.has(key)) return false
-      seen.add(key)
-      return true
-    })
-}

@@ -30,6 +30,7 @@ import { type Translation, Translations } from "./Translations.ts"
 import { trimWithoutBidiControls } from "../kernel/DisplayText.ts"
 import * as Database from "../storage/Database.ts"
 import * as StoredJson from "../storage/StoredJson.ts"
+import { Events } from "../outbox/Events.ts"
 
 export { FormNotFound } from "../kernel/Errors.ts"
 
@@ -150,6 +151,14 @@ interface FormRow {
   readonly response_count: number
   readonly created_at: Date
   readonly updated_at: Date
+}
+
+/** What a status event reads of a form's row. */
+interface StatusRow {
+  readonly id: number
+  readonly title: string
+  readonly public_id: string
+  readonly status: FormStatus
 }
 
 interface FieldRow {
@@ -325,6 +334,7 @@ export class Forms extends Context.Service<
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const stages = yield* Stages
+      const events = yield* Events
       const files = yield* Files
       const images = yield* Images
 
@@ -650,6 +660,19 @@ export class Forms extends Context.Service<
         )
       })
 
+      /**
+       * `form.published` or `form.closed` when a form's status became one of them (a new form counts as coming
+       * from `draft`), in the change's transaction.
+       */
+      const recordStatusEvent = (workspaceId: number, now: Date, row: StatusRow, previous: FormStatus | undefined) => {
+        if (previous === undefined || previous === row.status || row.status === "draft") return Effect.void
+        return events.record(workspaceId, now, {
+          event: row.status === "published" ? "form.published" : "form.closed",
+          form: { id: row.id, title: row.title, publicId: row.public_id, status: row.status },
+          previousStatus: previous
+        })
+      }
+
       const create = Effect.fn("Forms.create")(function* (
         actor: Actors.Actor,
         input: CreateFormInput,
@@ -661,14 +684,15 @@ export class Forms extends Context.Service<
         const publicId = yield* Effect.sync(makePublicId)
         const formId = yield* sql.withTransaction(
           Effect.gen(function* () {
-            const rows = yield* sql<{ readonly id: number }>`
+            const rows = yield* sql<StatusRow>`
             insert into forms (workspace_id, public_id, title, description, status, folder_id, created_at, updated_at,
               hidden_fields, settings)
             values (${actor.workspaceId}, ${publicId}, ${input.title ?? "Untitled form"}, ${input.description ?? null},
               ${options.status ?? "draft"}, ${input.folderId ?? null}, ${now}, ${now},
               ${JSON.stringify(input.hiddenFields ?? [])}::jsonb, ${JSON.stringify(input.settings ?? {})}::jsonb)
-            returning id`
+            returning id, title, public_id, status`
             const formId = rows[0]!.id
+            yield* recordStatusEvent(actor.workspaceId, now, rows[0]!, "draft")
             yield* checkImages(actor.workspaceId, input.fields ?? [], input.settings)
             yield* replaceFields(actor.workspaceId, formId, input.fields ?? [])
             if (input.translations !== undefined && Object.keys(input.translations).length > 0) {
@@ -707,7 +731,18 @@ export class Forms extends Context.Service<
             Effect.gen(function* () {
               const keep = <A>(column: string, value: A | undefined) =>
                 value === undefined ? sql`${sql(column)}` : sql`${value as never}`
-              const rows = yield* sql`
+              const before =
+                input.status === undefined
+                  ? []
+                  : yield* sql<{ readonly status: FormStatus }>`
+                    select status from forms where workspace_id = ${actor.workspaceId} and id = ${formId} for update`
+              const rows = yield* sql<
+                StatusRow & {
+                  readonly hidden_fields: unknown
+                  readonly settings: unknown
+                  readonly untranslated: boolean
+                }
+              >`
             update forms set
               title = ${keep("title", input.title)},
               description = ${keep("description", input.description)},
@@ -721,8 +756,9 @@ export class Forms extends Context.Service<
               settings = ${input.settings === undefined ? sql`settings` : sql`${JSON.stringify(input.settings)}::jsonb`},
               updated_at = ${now}
             where workspace_id = ${actor.workspaceId} and id = ${formId}
-            returning id, hidden_fields, settings, translations = '{}'::jsonb as untranslated`
+            returning id, title, public_id, status, hidden_fields, settings, translations = '{}'::jsonb as untranslated`
               if (rows.length === 0) return yield* notFound(formId)
+              yield* recordStatusEvent(actor.workspaceId, now, rows[0]!, before[0]?.status)
               if (input.fields !== undefined || input.hiddenFields !== undefined || input.settings !== undefined) {
                 const saved = input.fields ?? (yield* fields(actor.workspaceId, formId))
                 yield* checkLogic(

@@ -7,6 +7,7 @@
 import * as Effect from "effect/Effect"
 import type * as JsonSchema from "effect/JsonSchema"
 import * as Schema from "effect/Schema"
+import { jsonSchemaOf } from "../kernel/JsonSchemas.ts"
 import type * as SchemaIssue from "effect/SchemaIssue"
 import type * as SqlError from "effect/sql/SqlError"
 import * as Actors from "../identity/Actors.ts"
@@ -21,6 +22,7 @@ import { AddNoteInput, Note, Notes } from "../cases/Notes.ts"
 import { ResponseDetail, Responses, UpdateResponseInput, UpdateResponseResult } from "../cases/Responses.ts"
 import { Stage, Stages } from "../forms/Stages.ts"
 import { Subscription, Webhooks } from "../outbox/Webhooks.ts"
+import { catalogueDocument, EventCatalogueDocument } from "../outbox/EventCatalogue.ts"
 import {
   DeliveryLogQuery,
   ResponseList,
@@ -74,18 +76,6 @@ export const toolSuccess = (value: Record<string, unknown>): ToolResult => ({
   structuredContent: value,
   isError: false
 })
-
-/**
- * A Schema's JSON Schema as MCP wants a tool's input and output: an object
- * schema at the root (not a `$ref` to one), shared definitions in `$defs`.
- */
-export const jsonSchemaOf = (schema: Schema.Top, onExcessProperty: "error" | "ignore"): JsonSchema.JsonSchema => {
-  const document = Schema.toJsonSchemaDocument(schema, { onExcessProperty })
-  const ref = document.schema.$ref
-  const name = typeof ref === "string" && ref.startsWith("#/$defs/") ? ref.slice("#/$defs/".length) : undefined
-  const root = name === undefined ? document.schema : (document.definitions[name] ?? document.schema)
-  return Object.keys(document.definitions).length === 0 ? root : { ...root, $defs: document.definitions }
-}
 
 /** The arguments of a tool that takes none: an empty object (`Schema.Struct({})` would take any value). */
 const NoArguments = Schema.Record(Schema.String, Schema.Never.annotate({ message: "unknown field" }))
@@ -356,6 +346,16 @@ export const makeTools = Effect.gen(function* () {
       output: Schema.Struct({ webhooks: Schema.Array(Subscription) }),
       write: false,
       run: (actor) => Effect.map(webhooks.list(actor), (list) => ({ webhooks: list }))
+    }),
+    define("list_event_catalogue", {
+      title: "List the events qforms sends",
+      description:
+        "Lists every event webhooks and the live stream carry (`response.created`, `note.created`, …): what " +
+        "each means, the JSON Schema of its body and an example. Subscriptions name these events.",
+      input: NoArguments,
+      output: EventCatalogueDocument,
+      write: false,
+      run: () => Effect.succeed(catalogueDocument())
     }),
     define("get_delivery_log", {
       title: "Get a webhook's delivery log",

@@ -16,6 +16,7 @@
  * @module
  */
 import * as Schema from "effect/Schema"
+import { jsonSchemaOf } from "../kernel/JsonSchemas.ts"
 import { formLink, responseLink } from "../kernel/Links.ts"
 
 /** The form an event is about. */
@@ -131,6 +132,40 @@ export const FormClosedBody = Schema.Struct({
   previousStatus: Schema.String
 }).annotate({ identifier: "FormClosedBody" })
 
+/** `link`, added to every body when it is sent. */
+const Link = Schema.String.annotate({
+  description: "The response in the application (or, for a form or a deleted response, the form's responses)."
+})
+
+/** The contract's body of `response.created` and `response.stage_changed` as posted (spec: WebhookEvent). */
+export const WebhookEvent = Schema.Struct({ ...SpecEventBody.fields, link: Link }).annotate({
+  identifier: "WebhookEvent"
+})
+/** `response.assigned` as posted. */
+export const ResponseAssignedEvent = Schema.Struct({ ...ResponseAssignedBody.fields, link: Link }).annotate({
+  identifier: "ResponseAssignedEvent"
+})
+/** `response.tagged` as posted. */
+export const ResponseTaggedEvent = Schema.Struct({ ...ResponseTaggedBody.fields, link: Link }).annotate({
+  identifier: "ResponseTaggedEvent"
+})
+/** `response.deleted` as posted. */
+export const ResponseDeletedEvent = Schema.Struct({ ...ResponseDeletedBody.fields, link: Link }).annotate({
+  identifier: "ResponseDeletedEvent"
+})
+/** `note.created` as posted. */
+export const NoteCreatedEvent = Schema.Struct({ ...NoteCreatedBody.fields, link: Link }).annotate({
+  identifier: "NoteCreatedEvent"
+})
+/** `form.published` as posted. */
+export const FormPublishedEvent = Schema.Struct({ ...FormPublishedBody.fields, link: Link }).annotate({
+  identifier: "FormPublishedEvent"
+})
+/** `form.closed` as posted. */
+export const FormClosedEvent = Schema.Struct({ ...FormClosedBody.fields, link: Link }).annotate({
+  identifier: "FormClosedEvent"
+})
+
 /** Any event's body as stored in the outbox (without `link`). */
 export const EventBody = Schema.Union([
   SpecEventBody,
@@ -175,7 +210,8 @@ export const eventLink = (appUrl: string, body: EventBody): string =>
     : responseLink(appUrl, body.responseId)
 
 /** An event's body as it is posted and streamed: the stored body and its `link`. */
-export const sentBody = (appUrl: string, body: EventBody): string => JSON.stringify({ ...body, link: eventLink(appUrl, body) })
+export const sentBody = (appUrl: string, body: EventBody): string =>
+  JSON.stringify({ ...body, link: eventLink(appUrl, body) })
 
 const exampleResponse = {
   form: { id: 12, title: "Contact us" },
@@ -195,7 +231,9 @@ export interface CatalogueEntry {
   readonly description: string
   /** Whether the contract names it (the others are extensions). */
   readonly spec: boolean
+  /** The body as posted (with `link`). */
   readonly schema: Schema.Top
+  /** An example body as stored (without `link`). */
   readonly example: EventBody
 }
 
@@ -210,37 +248,39 @@ export interface CatalogueEntry {
 export const catalogue: ReadonlyArray<CatalogueEntry> = [
   {
     name: "response.created",
-    description: "A response was submitted (the public page, the API or an import). Its body is the contract's WebhookEvent.",
+    description:
+      "A response was submitted (the public page, the API or an import). Its body is the contract's WebhookEvent.",
     spec: true,
-    schema: SpecEventBody,
+    schema: WebhookEvent,
     example: { event: "response.created", ...exampleResponse }
   },
   {
     name: "response.stage_changed",
-    description: "A response moved to another stage (or to none). Its body is the contract's WebhookEvent, with the new stage.",
+    description:
+      "A response moved to another stage (or to none). Its body is the contract's WebhookEvent, with the new stage.",
     spec: true,
-    schema: SpecEventBody,
+    schema: WebhookEvent,
     example: { event: "response.stage_changed", ...exampleResponse, stage: { id: 42, name: "In progress" } }
   },
   {
     name: "response.assigned",
     description: "A response was assigned to a member, to another one, or unassigned.",
     spec: false,
-    schema: ResponseAssignedBody,
+    schema: ResponseAssignedEvent,
     example: { event: "response.assigned", ...exampleResponse, assignee: mia, previousAssignee: null }
   },
   {
     name: "response.tagged",
     description: "Tags were added to a response or removed from it.",
     spec: false,
-    schema: ResponseTaggedBody,
+    schema: ResponseTaggedEvent,
     example: { event: "response.tagged", ...exampleResponse, tags: ["vip", "invoice"], added: ["invoice"], removed: [] }
   },
   {
     name: "response.deleted",
     description: "A response was deleted. The body names it only: what it said is not sent on.",
     spec: false,
-    schema: ResponseDeletedBody,
+    schema: ResponseDeletedEvent,
     example: {
       event: "response.deleted",
       form: { id: 12, title: "Contact us" },
@@ -252,7 +292,7 @@ export const catalogue: ReadonlyArray<CatalogueEntry> = [
     name: "note.created",
     description: "A member wrote an internal note on a response (never shown to the respondent).",
     spec: false,
-    schema: NoteCreatedBody,
+    schema: NoteCreatedEvent,
     example: {
       event: "note.created",
       form: { id: 12, title: "Contact us" },
@@ -264,14 +304,53 @@ export const catalogue: ReadonlyArray<CatalogueEntry> = [
     name: "form.published",
     description: "A form was published: its public page takes responses.",
     spec: false,
-    schema: FormPublishedBody,
+    schema: FormPublishedEvent,
     example: { event: "form.published", form: exampleForm, previousStatus: "draft" }
   },
   {
     name: "form.closed",
     description: "A form was closed: its public page takes no more responses.",
     spec: false,
-    schema: FormClosedBody,
+    schema: FormClosedEvent,
     example: { event: "form.closed", form: { ...exampleForm, status: "closed" }, previousStatus: "published" }
   }
 ]
+
+/** The catalogue as `GET /api/events/catalogue` answers it. */
+export const EventCatalogueDocument = Schema.Struct({
+  events: Schema.Array(
+    Schema.Struct({
+      name: EventName,
+      description: Schema.String,
+      spec: Schema.Boolean.annotate({
+        description: "Whether the contract names the event (the others are extensions)."
+      }),
+      schema: Schema.Record(Schema.String, Schema.Unknown).annotate({
+        description: "The JSON Schema of the body as posted (with `link`), definitions in `$defs`."
+      }),
+      example: Schema.Record(Schema.String, Schema.Unknown).annotate({ description: "An example body." })
+    })
+  )
+}).annotate({ identifier: "EventCatalogue" })
+export type EventCatalogueDocument = typeof EventCatalogueDocument.Type
+
+/** Where the examples' links point. */
+const exampleAppUrl = "https://forms.example.com"
+
+/**
+ * The catalogue with each body's JSON Schema and an example as posted.
+ *
+ * @example
+ * ```ts
+ * catalogueDocument().events.find((e) => e.name === "response.tagged")?.example.added // ["invoice"]
+ * ```
+ */
+export const catalogueDocument = (): EventCatalogueDocument => ({
+  events: catalogue.map((entry) => ({
+    name: entry.name,
+    description: entry.description,
+    spec: entry.spec,
+    schema: jsonSchemaOf(entry.schema, "ignore") as Record<string, unknown>,
+    example: { ...entry.example, link: eventLink(exampleAppUrl, entry.example) }
+  }))
+})

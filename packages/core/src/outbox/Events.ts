@@ -131,8 +131,10 @@ export class Events extends Context.Service<
         match: EventMatch = {}
       ) {
         const id = yield* Effect.sync(makeEventId)
-        const stageId = match.stageId !== undefined ? match.stageId : "stage" in payload ? (payload.stage?.id ?? null) : null
-        const tags = match.tags ?? null
+        const stageId =
+          match.stageId !== undefined ? match.stageId : "stage" in payload ? (payload.stage?.id ?? null) : null
+        // Filters hold their tags lower-cased.
+        const tags = match.tags?.map((tag) => tag.toLowerCase()) ?? null
         // The event, a delivery per matching subscription and notification channel, the notice for live
         // streams, and a wake-up for delivery workers (NOTIFY is sent only if the transaction commits, in
         // commit order). pg_notify is volatile, so `notice` is evaluated once its statement reads it.

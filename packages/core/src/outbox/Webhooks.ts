@@ -17,15 +17,48 @@ import * as Actors from "../identity/Actors.ts"
 import { DeliveryConfig } from "./DeliveryConfig.ts"
 import * as SsrfGuard from "./SsrfGuard.ts"
 import { type Forbidden, FormNotFound, InvalidInput } from "../kernel/Errors.ts"
-import { EventName } from "./Events.ts"
+import { EventName } from "./EventCatalogue.ts"
+import { Tag } from "../cases/Tags.ts"
 import { Id } from "../kernel/Ids.ts"
+
+/** Which of a form's responses a subscription hears of: those in some stages, or with some tags. */
+export const SubscriptionFilters = Schema.Struct({
+  stageIds: Schema.optionalKey(
+    Schema.Array(Id).check(
+      Schema.isMinLength(1, { message: "filters.stageIds must name 1 to 50 stages" }),
+      Schema.isMaxLength(50, { message: "filters.stageIds must name 1 to 50 stages" })
+    )
+  ).annotate({ description: "Only responses in one of these stages of the form." }),
+  tags: Schema.optionalKey(
+    Schema.Array(Tag).check(
+      Schema.isMinLength(1, { message: "filters.tags must name 1 to 50 tags" }),
+      Schema.isMaxLength(50, { message: "filters.tags must name 1 to 50 tags" })
+    )
+  ).annotate({ description: "Only responses with at least one of these tags (compared without case)." })
+}).annotate({
+  identifier: "SubscriptionFilters",
+  description:
+    "Extension: which responses the subscription hears of. An event that is not about a response (form.published, form.closed) reaches only subscriptions without filters."
+})
+export type SubscriptionFilters = typeof SubscriptionFilters.Type
+
+/** The events of a subscription: 1 to 20 names of the catalogue. */
+const invalid = (path: string, message: string) => new InvalidInput({ message, details: [{ path, message }] })
+
+const SubscribedEvents = Schema.Array(EventName).check(
+  Schema.isMinLength(1, { message: "events must name 1 to 20 events" }),
+  Schema.isMaxLength(20, { message: "events must name 1 to 20 events" })
+)
 
 /** A subscription as listed (spec: Subscription). */
 export const Subscription = Schema.Struct({
   id: Schema.String,
   formId: Schema.Int,
   formTitle: Schema.String,
+  /** The event named when subscribing (the first of `events`). */
   event: EventName,
+  events: Schema.Array(EventName).annotate({ description: "Extension: every event the subscription receives." }),
+  filters: SubscriptionFilters,
   targetUrl: Schema.String.annotate({
     description:
       "The receiver's URL. Whole for owners and admins; for members and viewers only its scheme and host, then `…` (a URL can carry a token: it is a credential)."
@@ -71,6 +104,11 @@ export const TargetUrl = Schema.String.check(
 export const SubscribeInput = Schema.Struct({
   formId: Id,
   event: EventName,
+  events: Schema.optionalKey(SubscribedEvents).annotate({
+    description:
+      "Extension: more events for the same target (`event` is always one of them). See GET /api/events/catalogue."
+  }),
+  filters: Schema.optionalKey(SubscriptionFilters),
   targetUrl: TargetUrl,
   source: Schema.optionalKey(
     Schema.String.check(Schema.isMaxLength(40, { message: "source must be at most 40 characters" })).pipe(
@@ -102,6 +140,9 @@ interface SubscriptionRow {
   readonly form_id: number
   readonly form_title: string
   readonly event: EventName
+  readonly events: ReadonlyArray<EventName>
+  readonly stage_ids: ReadonlyArray<number> | null
+  readonly tags: ReadonlyArray<string> | null
   readonly target_url: string
   readonly source: string
   readonly last_sent_at: Date | null
@@ -133,6 +174,11 @@ const toSubscription = (row: SubscriptionRow): Subscription => ({
   formId: row.form_id,
   formTitle: row.form_title,
   event: row.event,
+  events: row.events,
+  filters: {
+    ...(row.stage_ids === null ? {} : { stageIds: row.stage_ids }),
+    ...(row.tags === null ? {} : { tags: row.tags })
+  },
   targetUrl: row.target_url,
   source: row.source,
   lastSentAt: row.last_sent_at?.toISOString() ?? null,
@@ -224,7 +270,8 @@ export class Webhooks extends Context.Service<
       const sql = yield* SqlClient.SqlClient
 
       const columns = sql.literal(
-        "s.id, s.form_id, f.title as form_title, s.event, s.target_url, s.source, s.last_sent_at, s.created_at, " +
+        "s.id, s.form_id, f.title as form_title, s.event, s.events, s.stage_ids, s.tags, s.target_url, s.source, " +
+          "s.last_sent_at, s.created_at, " +
           "s.disabled_at, s.disabled_reason"
       )
       const notFound = (id: string) => new SubscriptionNotFound({ message: `subscription ${id} not found` })
@@ -275,12 +322,35 @@ export class Webhooks extends Context.Service<
         const now = new Date(yield* Clock.currentTimeMillis)
         const id = `sub_${randomBytes(12).toString("base64url")}`
         const secret = makeSecret()
+        const events = [input.event, ...(input.events ?? []).filter((e) => e !== input.event)].filter(
+          (e, i, all) => all.indexOf(e) === i
+        )
+        if (events.length > 20) return yield* invalid("events", "events must name 1 to 20 events")
+        const stageIds = input.filters?.stageIds === undefined ? null : [...new Set(input.filters.stageIds)]
+        const tags =
+          input.filters?.tags === undefined ? null : [...new Set(input.filters.tags.map((t) => t.trim().toLowerCase()))]
+        if (tags?.includes("")) return yield* invalid("filters.tags", "filters.tags must not hold an empty tag")
+        if (stageIds !== null) {
+          const known = yield* sql<{ readonly form: boolean; readonly n: number }>`
+            select exists (select 1 from forms where workspace_id = ${actor.workspaceId} and id = ${input.formId}) as form,
+              (select count(*)::int from stages where workspace_id = ${actor.workspaceId} and form_id = ${input.formId}
+                and id = any(${stageIds}::integer[])) as n`
+          if (!known[0]!.form) return yield* new FormNotFound({ message: `form ${input.formId} not found` })
+          if (known[0]!.n !== stageIds.length) {
+            return yield* invalid(
+              "filters.stageIds",
+              `filters.stageIds: not every stage belongs to form ${input.formId}`
+            )
+          }
+        }
         const rows = yield* sql<SubscriptionRow>`
-          insert into webhook_subscriptions (id, workspace_id, form_id, event, target_url, source, secret, created_at)
-          select ${id}, f.workspace_id, f.id, ${input.event}, ${input.targetUrl}, ${input.source || "api"}, ${secret}, ${now}
+          insert into webhook_subscriptions (id, workspace_id, form_id, event, events, stage_ids, tags, target_url,
+            source, secret, created_at)
+          select ${id}, f.workspace_id, f.id, ${input.event}, ${events}::text[], ${stageIds}::integer[],
+            ${tags}::text[], ${input.targetUrl}, ${input.source || "api"}, ${secret}, ${now}
           from forms f where f.workspace_id = ${actor.workspaceId} and f.id = ${input.formId}
-          returning id, form_id, (select title from forms where id = form_id) as form_title, event, target_url, source,
-            last_sent_at, created_at, disabled_at, disabled_reason`
+          returning id, form_id, (select title from forms where id = form_id) as form_title, event, events, stage_ids,
+            tags, target_url, source, last_sent_at, created_at, disabled_at, disabled_reason`
         if (rows.length === 0) return yield* new FormNotFound({ message: `form ${input.formId} not found` })
         return { ...toSubscription(rows[0]!), secret }
       })

@@ -553,8 +553,13 @@ create table webhook_subscriptions (
   created_at timestamp with time zone not null,
   last_sent_at timestamp with time zone,
   disabled_at timestamp with time zone,
-  disabled_reason text
+  disabled_reason text,
+  events text[] not null,
+  stage_ids integer[],
+  tags text[]
 );
+alter table webhook_subscriptions add constraint webhook_subscriptions_events_check CHECK ((((cardinality(events) >= 1) AND (cardinality(events) <= 20)) AND (events[1] = event)));
+alter table webhook_subscriptions add constraint webhook_subscriptions_filters_check CHECK ((((cardinality(stage_ids) >= 1) AND (cardinality(stage_ids) <= 50)) AND ((cardinality(tags) >= 1) AND (cardinality(tags) <= 50))));
 alter table webhook_subscriptions add constraint webhook_subscriptions_form_id_fkey FOREIGN KEY (form_id) REFERENCES forms(id) ON DELETE CASCADE;
 alter table webhook_subscriptions add constraint webhook_subscriptions_pkey PRIMARY KEY (id);
 alter table webhook_subscriptions add constraint webhook_subscriptions_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE;

@@ -63,6 +63,7 @@ export const authentication = group("authentication", { transport: true }, (c) =
         ["GET", "/webhooks"],
         ["POST", "/webhooks/subscribe", { formId: f, event: "response.created", targetUrl: hookUrl() }],
         ["DELETE", `/webhooks/subscribe/${all.subscriptionId}`],
+        ["GET", "/events/catalogue"],
         ["POST", "/v1/forms/generate", { prompt: "A contact form" }]
       ]
       for (const [label, headers] of badCredentials()) {

@@ -49,6 +49,7 @@ export const publicDocuments = group("public documents", { transport: true }, (c
       ["GET", "/webhooks"],
       ["POST", "/webhooks/subscribe"],
       ["DELETE", "/webhooks/subscribe/{}"],
+      ["GET", "/events/catalogue"],
       ["POST", "/v1/forms/generate"]
     ]
     const missing = expected.filter(([method, path]) => !documented.get(path)?.has(method))

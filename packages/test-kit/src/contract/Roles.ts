@@ -68,7 +68,8 @@ export const roles = group("roles", { transport: false }, (c) => {
       `/forms/${f}/stages`,
       `/responses/${all.responseId}`,
       "/members",
-      "/webhooks"
+      "/webhooks",
+      "/events/catalogue"
     ]
     for (const path of reads) {
       const reply = await api("GET", path, { key: c.seed.keys.viewer })

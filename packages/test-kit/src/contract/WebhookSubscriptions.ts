@@ -60,7 +60,7 @@ export const webhookSubscriptions = group("webhook subscriptions", { transport: 
     const form = await publishedForm("Bad hooks")
     const valid = { formId: form.formId, event: "response.created", targetUrl: hookUrl() }
     const cases: ReadonlyArray<readonly [object, string]> = [
-      [{ ...valid, event: "response.deleted" }, "event"],
+      [{ ...valid, event: "response.exploded" }, "event"],
       [{ ...valid, targetUrl: "not a url" }, "targetUrl"],
       [{ ...valid, targetUrl: "ftp://x.example" }, "targetUrl"],
       [{ ...valid, targetUrl: hookUrl("a".repeat(2001 - hookUrl("").length)) }, "targetUrl"],

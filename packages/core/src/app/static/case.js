@@ -137,7 +137,7 @@ export const CaseScreen = ({ route, canWrite }) => {
       detail === null
         ? undefined
         : events(detail.form.id, (event) => {
-            if (event.responseId === id) load()
+            if ("responseId" in event && event.responseId === id) load()
           }),
     [detail?.form.id]
   )

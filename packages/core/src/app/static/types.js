@@ -39,7 +39,7 @@
 /** @typedef {(typeof import("../ShellData.ts").FieldTypeInfo)["Encoded"]} FieldTypeInfo a question type as the builder offers it */
 /** @typedef {(typeof import("../../forms/LogicRules.ts").LogicRule)["Encoded"]} LogicRule a jump rule of a question */
 /** @typedef {(typeof import("../../forms/LogicRules.ts").HiddenField)["Encoded"]} HiddenField a hidden field of a form */
-/** @typedef {(typeof import("../../outbox/Events.ts").EventPayload)["Encoded"] & { readonly link: string }} LiveEvent an event of the live stream (`/api/events`): a webhook's payload and the case's link */
+/** @typedef {(typeof import("../../outbox/EventCatalogue.ts").EventBody)["Encoded"] & { readonly link: string }} LiveEvent an event of the live stream (`/api/events`): an event of the catalogue and its link */
 
 /** @typedef {import("../AppLanguage.ts").AppKey} AppKey the name of one of the application's messages (`app/catalogues/en/*.ts`) */
 /** @typedef {(typeof import("../AppLanguage.ts").AppWords)["Encoded"]} AppWords the application's words in the account's language (`#qforms-words`) */

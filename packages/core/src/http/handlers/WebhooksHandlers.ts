@@ -3,6 +3,7 @@ import * as Effect from "effect/Effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import * as TestPing from "../../outbox/TestPing.ts"
 import { Deliveries } from "../../outbox/Deliveries.ts"
+import { catalogueDocument } from "../../outbox/EventCatalogue.ts"
 import { Webhooks } from "../../outbox/Webhooks.ts"
 import { Api, CurrentActor } from "../../api/Api.ts"
 import { handle } from "../../web/ApiErrors.ts"
@@ -13,6 +14,7 @@ export const WebhooksHandlers = HttpApiBuilder.group(
   Effect.fnUntraced(function* (handlers) {
     const webhooks = yield* Webhooks
     const deliveries = yield* Deliveries
+    const catalogue = catalogueDocument()
     return handlers.handleAll({
       update: ({ params, payload }) =>
         Effect.flatMap(CurrentActor, (actor) => handle(webhooks.update(actor, params.id, payload))),
@@ -24,6 +26,7 @@ export const WebhooksHandlers = HttpApiBuilder.group(
         Effect.flatMap(CurrentActor, (actor) =>
           handle(Effect.flatMap(webhooks.target(actor, params.id), TestPing.send))
         ),
+      catalogue: () => Effect.succeed(catalogue),
       list: () => Effect.flatMap(CurrentActor, (actor) => handle(webhooks.list(actor))),
       subscribe: ({ payload }) => Effect.flatMap(CurrentActor, (actor) => handle(webhooks.subscribe(actor, payload))),
       unsubscribe: ({ params }) =>

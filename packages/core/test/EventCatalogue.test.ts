@@ -1,0 +1,266 @@
+/**
+ * The event catalogue end to end: `GET /api/events/catalogue` and the OpenAPI
+ * document's `webhooks` agree with what is posted; each event is written with
+ * its change (none when the change fails) and posted, signed, to the
+ * subscriptions that name it and whose filters take it. A real qforms with its
+ * worker and real receivers on loopback; PGlite always, PostgreSQL too when
+ * QFORMS_TEST_DATABASE_URL is set.
+ */
+import { Effect } from "effect"
+import { Webhook } from "standardwebhooks"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { ApiKeys } from "../src/identity/ApiKeys.ts"
+import { Members } from "../src/identity/Members.ts"
+import { Workspaces } from "../src/identity/Workspaces.ts"
+import { catalogue } from "../src/outbox/EventCatalogue.ts"
+import * as Qforms from "../src/Qforms.ts"
+import { databaseTargets } from "@qforms/test-kit/Databases"
+import { waitFor } from "@qforms/test-kit/Conditions"
+import { apiOf } from "@qforms/test-kit/InProcessApi"
+import { OpenApiValidator } from "@qforms/test-kit/OpenApiValidator"
+import { receiver } from "@qforms/test-kit/Receiver"
+
+type Hook = Awaited<ReturnType<typeof receiver>>
+
+for (const target of databaseTargets) {
+  describe(`event catalogue on ${target.name}`, () => {
+    let qforms: Qforms.Qforms
+    let cleanup: () => Promise<void>
+    let keys: { owner: string; viewer: string; foreign: string }
+    let mia: { accountId: number; name: string | null; email: string }
+    let validator: OpenApiValidator
+    const api = (method: string, path: string, body?: unknown, key = keys.owner) =>
+      apiOf(qforms, key)(method, path, body)
+
+    beforeAll(async () => {
+      const { database, cleanup: drop } = target.options()
+      cleanup = drop
+      qforms = await Qforms.make({
+        database,
+        appUrl: "https://forms.example.com",
+        rateLimit: { requestsPerSecond: 10_000, burst: 10_000 },
+        delivery: { allowPrivateTargets: true, schedule: [0, 50, 100], timeoutMs: 3_000, pollIntervalMs: 100 }
+      })
+      const made = await qforms.run(
+        Effect.gen(function* () {
+          const workspaces = yield* Workspaces
+          const apiKeys = yield* ApiKeys
+          const members = yield* Members
+          const { workspace, ownerAccountId } = yield* workspaces.create({ name: "E", ownerEmail: "e@example.com" })
+          const member = yield* members.add(workspace.id, { email: "mia@example.com", name: "Mia", role: "member" })
+          const viewer = yield* members.add(workspace.id, { email: "vic@example.com", role: "viewer" })
+          const other = yield* workspaces.create({ name: "F", ownerEmail: "f@example.com" })
+          return {
+            keys: {
+              owner: (yield* apiKeys.create(workspace.id, { accountId: ownerAccountId })).key,
+              viewer: (yield* apiKeys.create(workspace.id, { accountId: viewer.accountId })).key,
+              foreign: (yield* apiKeys.create(other.workspace.id, { accountId: other.ownerAccountId })).key
+            },
+            member
+          }
+        })
+      )
+      keys = made.keys
+      mia = made.member
+      validator = new OpenApiValidator((await api("GET", "/openapi.json")).json)
+    }, 60_000)
+
+    afterAll(async () => {
+      await qforms?.dispose()
+      await cleanup?.()
+    })
+
+    it("lists every event with its body's JSON Schema and an example; the document's webhooks take the examples", async () => {
+      const listed = await api("GET", "/events/catalogue", undefined, keys.viewer)
+      expect(listed.status).toBe(200)
+      expect(
+        validator.check({
+          method: "GET",
+          path: "/api/events/catalogue",
+          status: 200,
+          contentType: "application/json",
+          text: JSON.stringify(listed.json)
+        })
+      ).toBeUndefined()
+      const names = listed.json.events.map((e: { name: string }) => e.name)
+      expect(names).toEqual(catalogue.map((entry) => entry.name))
+      expect(new Set(names).size).toBe(names.length)
+      expect(listed.json.events.filter((e: { spec: boolean }) => e.spec).map((e: { name: string }) => e.name)).toEqual([
+        "response.created",
+        "response.stage_changed"
+      ])
+      for (const event of listed.json.events) {
+        expect(event.example.event).toBe(event.name)
+        expect(event.example.link).toMatch(/^https:\/\/forms\.example\.com\/app\//)
+        expect(validator.checkWebhook(event.name, JSON.stringify(event.example)), event.name).toBeUndefined()
+        expect(event.schema.type, event.name).toBe("object")
+      }
+      // The document's schema is not a rubber stamp: a wrong body is refused.
+      expect(
+        validator.checkWebhook("response.tagged", JSON.stringify({ ...listed.json.events[3].example, added: "vip" }))
+      ).toMatch(/does not match/)
+      expect((await apiOf(qforms, "")("GET", "/events/catalogue")).status).toBe(401)
+    })
+
+    it("posts each event with its change, signed, to the subscriptions that name it and whose filters take it", async () => {
+      const form = await api("POST", "/forms", {
+        title: "Support",
+        fields: [
+          { type: "short_text", label: "Name", required: true },
+          { type: "email", label: "Email", required: true }
+        ]
+      })
+      const formId = form.json.id as number
+      const { json: full } = await api("GET", `/forms/${formId}`)
+      const stages = (await api("GET", `/forms/${formId}/stages`)).json.stages as Array<{ id: number; name: string }>
+      const [everything, vip, staged] = [await receiver([200]), await receiver([200]), await receiver([200])]
+      const subscribe = async (hook: Hook, body: Record<string, unknown>) => {
+        const reply = await api("POST", "/webhooks/subscribe", { formId, targetUrl: hook.url, ...body })
+        expect(reply.status, JSON.stringify(reply.json)).toBe(201)
+        return reply.json as { id: string; secret: string; events: Array<string> }
+      }
+      const all = await subscribe(everything, {
+        event: "response.created",
+        events: catalogue.map((entry) => entry.name)
+      })
+      expect(all.events).toEqual(catalogue.map((entry) => entry.name))
+      const tagged = await subscribe(vip, {
+        event: "response.tagged",
+        events: ["response.created", "response.assigned", "note.created", "response.stage_changed", "response.deleted"],
+        filters: { tags: ["VIP"] }
+      })
+      expect(tagged).toMatchObject({ event: "response.tagged", filters: { tags: ["vip"] } })
+      await subscribe(staged, {
+        event: "response.stage_changed",
+        events: ["note.created", "response.deleted", "form.closed"],
+        filters: { stageIds: [stages[1]!.id] }
+      })
+
+      expect((await api("PATCH", `/forms/${formId}`, { status: "published" })).status).toBe(200)
+      const created = await api("POST", `/forms/${formId}/responses`, {
+        values: { [full.fields[0].id]: "Ada Lovelace", [full.fields[1].id]: "ada@example.com" }
+      })
+      expect(created.status).toBe(201)
+      const id = created.json.id as number
+      expect((await api("PATCH", `/responses/${id}`, { assigneeId: mia.accountId })).status).toBe(200)
+      // A change refused is no event: the assignee must be a member.
+      expect((await api("PATCH", `/responses/${id}`, { assigneeId: 999_999, tags: ["lost"] })).status).toBe(400)
+      expect((await api("PATCH", `/responses/${id}`, { tags: ["vip", "invoice"] })).status).toBe(200)
+      const note = await api("POST", `/responses/${id}/notes`, { body: "Called back." })
+      expect(note.status).toBe(201)
+      expect((await api("PATCH", `/responses/${id}`, { stageId: stages[1]!.id })).status).toBe(200)
+      expect((await api("DELETE", `/responses/${id}`)).status).toBe(204)
+      expect((await api("PATCH", `/forms/${formId}`, { status: "closed" })).status).toBe(200)
+
+      const bodies = async (hook: Hook, count: number) => {
+        const posts = await waitFor(() => (hook.received.length >= count ? hook.received : undefined))
+        return posts.map((post) => ({ post, body: JSON.parse(post.body) }))
+      }
+      const received = await bodies(everything, 8)
+      const byEvent = Object.fromEntries(received.map(({ body }) => [body.event, body]))
+      expect(received.map(({ body }) => body.event).sort()).toEqual(
+        [
+          "form.published",
+          "response.created",
+          "response.assigned",
+          "response.tagged",
+          "note.created",
+          "response.stage_changed",
+          "response.deleted",
+          "form.closed"
+        ].sort()
+      )
+      for (const { post, body } of received) {
+        expect(validator.checkWebhook(body.event, post.body), body.event).toBeUndefined()
+        const verified = new Webhook(all.secret).verify(post.body, {
+          "webhook-id": String(post.headers["webhook-id"]),
+          "webhook-timestamp": String(post.headers["webhook-timestamp"]),
+          "webhook-signature": String(post.headers["webhook-signature"])
+        })
+        expect(verified).toEqual(body)
+      }
+      const owner = { id: expect.any(Number), name: null, email: "e@example.com" }
+      expect(byEvent["form.published"]).toEqual({
+        event: "form.published",
+        form: { id: formId, title: "Support", publicId: form.json.publicId, status: "published" },
+        previousStatus: "draft",
+        link: `https://forms.example.com/app/forms/${formId}/responses`
+      })
+      expect(byEvent["response.assigned"]).toMatchObject({
+        responseId: id,
+        respondent: { name: "Ada Lovelace", email: "ada@example.com" },
+        assignee: { id: mia.accountId, name: "Mia", email: "mia@example.com" },
+        previousAssignee: null,
+        link: `https://forms.example.com/app/responses/${id}`
+      })
+      expect(byEvent["response.tagged"]).toMatchObject({
+        tags: ["vip", "invoice"],
+        added: ["vip", "invoice"],
+        removed: []
+      })
+      expect(byEvent["note.created"]).toMatchObject({
+        form: { id: formId, title: "Support" },
+        responseId: id,
+        note: { id: expect.any(Number), body: "Called back.", author: owner }
+      })
+      expect(byEvent["response.stage_changed"]).toMatchObject({ stage: { id: stages[1]!.id, name: stages[1]!.name } })
+      expect(byEvent["response.deleted"]).toEqual({
+        event: "response.deleted",
+        form: { id: formId, title: "Support" },
+        responseId: id,
+        deletedAt: expect.any(String),
+        link: `https://forms.example.com/app/forms/${formId}/responses`
+      })
+      expect(byEvent["form.closed"]).toMatchObject({ form: { status: "closed" }, previousStatus: "published" })
+
+      // The tag filter: nothing before the tag, everything named after it (the created and assigned events came
+      // while the response had no tags).
+      const vipEvents = (await bodies(vip, 4)).map(({ body }) => body.event).sort()
+      expect(vipEvents).toEqual(["note.created", "response.deleted", "response.stage_changed", "response.tagged"])
+      // The stage filter: the note came while the response had no stage; a form event is not about a response.
+      const stagedEvents = (await bodies(staged, 2)).map(({ body }) => body.event).sort()
+      expect(stagedEvents).toEqual(["response.deleted", "response.stage_changed"])
+      // Nothing more arrives: the receivers' last events were the form's closing (only `everything`).
+      await waitFor(async () => {
+        const log = await api("GET", `/webhooks/subscribe/${all.id}/deliveries`)
+        return log.json.deliveries.length === 8 &&
+          log.json.deliveries.every((d: { status: string }) => d.status === "succeeded")
+          ? true
+          : undefined
+      })
+      expect(vip.received).toHaveLength(4)
+      expect(staged.received).toHaveLength(2)
+      for (const hook of [everything, vip, staged]) await hook.close()
+    })
+
+    it("refuses what a subscription cannot be: 400 naming the problem, 404 for another workspace's form", async () => {
+      const form = await api("POST", "/forms", { title: "Other", fields: [] })
+      const other = await api("POST", "/forms", { title: "Another", fields: [] })
+      const foreignStage = (await api("GET", `/forms/${other.json.id}/stages`)).json.stages[0].id
+      const base = { formId: form.json.id, event: "response.created", targetUrl: "http://127.0.0.1:9/hook" }
+      for (const [body, message] of [
+        [{ ...base, events: ["response.exploded"] }, /events/],
+        [{ ...base, event: "webhook.test" }, /event/],
+        [{ ...base, events: [] }, /events must name 1 to 20 events/],
+        [{ ...base, filters: { stageIds: [foreignStage] } }, /not every stage belongs to form/],
+        [{ ...base, filters: { tags: [] } }, /filters.tags must name 1 to 50 tags/],
+        [{ ...base, filters: { tags: ["x".repeat(31)] } }, /at most 30 characters/]
+      ] as const) {
+        const reply = await api("POST", "/webhooks/subscribe", body)
+        expect(reply.status, JSON.stringify(body)).toBe(400)
+        expect(reply.json.error, JSON.stringify(body)).toMatch(message)
+      }
+      const foreign = await api(
+        "POST",
+        "/webhooks/subscribe",
+        { ...base, filters: { stageIds: [foreignStage] } },
+        keys.foreign
+      )
+      expect(foreign.status).toBe(404)
+      // The contract's shape alone still works, and lists with its one event and no filters.
+      const plain = await api("POST", "/webhooks/subscribe", base)
+      expect(plain.status).toBe(201)
+      expect(plain.json).toMatchObject({ event: "response.created", events: ["response.created"], filters: {} })
+    })
+  })
+}
