@@ -18,6 +18,7 @@ import { testHttpServer } from "@qforms/test-kit/Loopback"
 import { api, type createForm, listResponses, seedWorkspace } from "@qforms/test-kit/PublicForms"
 import { startTestServer, type TestServer } from "@qforms/test-kit/TestServer"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { formUrl, isPageMessage } from "../src/index.js"
 
 /** What the host page records: the embed's events, and the origin of every message its window received. */
 interface Recorded {
@@ -40,6 +41,57 @@ declare global {
     qfReceived: Array<unknown>
   }
 }
+
+describe("the embed protocol", () => {
+  const options = { form: "kx81mq", host: "https://forms.example.com/forms-service" }
+
+  it("puts hidden fields, pre-fill and language in the page's query, the mode and theme in its fragment", () => {
+    const url = formUrl(
+      {
+        ...options,
+        hidden: { ref: "news letter" },
+        prefill: { 12: "Ada", 14: ["Mail", "Phone"], "7.email": "ada@example.com" },
+        language: "de",
+        theme: "dark"
+      },
+      "popup"
+    )
+    expect(url.origin).toBe("https://forms.example.com")
+    expect(url.pathname).toBe("/forms-service/f/kx81mq")
+    expect([...url.searchParams]).toEqual([
+      ["ref", "news letter"],
+      ["prefill.12", "Ada"],
+      ["prefill.14", "Mail"],
+      ["prefill.14", "Phone"],
+      ["prefill.7.email", "ada@example.com"],
+      ["lang", "de"]
+    ])
+    expect(url.hash).toBe("#qf-embed=popup&qf-theme=dark")
+    expect(formUrl({ ...options, host: "https://forms.example.com/" }, "inline").href).toBe(
+      "https://forms.example.com/f/kx81mq#qf-embed=inline"
+    )
+    // A public id is one path segment, whatever it holds.
+    expect(formUrl({ ...options, form: "../api/forms" }, "inline").pathname).toBe("/forms-service/f/..%2Fapi%2Fforms")
+    expect(() => formUrl({ ...options, form: "" }, "inline")).toThrow(/form/)
+  })
+
+  it("takes a message only from its frame's window, from the form's origin, with its channel", () => {
+    const frame = {}
+    const expected = { source: frame, origin: "https://forms.example.com", channel: "c".repeat(32) }
+    const good = { qforms: "submitted", channel: expected.channel, responseId: 7 }
+    const event = (over: { source?: unknown; origin?: string; data?: unknown }) =>
+      ({ source: frame, origin: expected.origin, data: good, ...over }) as unknown as MessageEvent
+    expect(isPageMessage(event({}), expected)).toBe(true)
+    expect(isPageMessage(event({ origin: "https://evil.example" }), expected)).toBe(false)
+    expect(isPageMessage(event({ origin: "https://forms.example.com:444" }), expected)).toBe(false)
+    expect(isPageMessage(event({ source: {} }), expected)).toBe(false)
+    expect(isPageMessage(event({ source: null }), { ...expected, source: null })).toBe(false)
+    expect(isPageMessage(event({ data: { ...good, channel: "d".repeat(32) } }), expected)).toBe(false)
+    expect(isPageMessage(event({ data: { channel: expected.channel } }), expected)).toBe(false)
+    expect(isPageMessage(event({ data: "submitted" }), expected)).toBe(false)
+    expect(isPageMessage(event({ data: null }), expected)).toBe(false)
+  })
+})
 
 const choices = Array.from({ length: 14 }, (_, i) => `Topic ${i + 1}`)
 
