@@ -74,6 +74,13 @@ module.exports = {
       to: { path: "^packages/core/", pathNot: "^packages/core/(src/index\\.ts|dist/index\\.(js|d\\.ts))$" }
     },
     {
+      name: "embed-is-a-leaf",
+      comment: "The embed kit is a browser module that imports nothing of ours (core reads its file to serve it, never imports it).",
+      severity: "error",
+      from: { path: "^packages/embed/src/" },
+      to: { path: "^(packages|examples)/(?!embed/)" }
+    },
+    {
       name: "test-kit-sees-the-entry-point",
       comment: "The test kit drives core as a user does: through @qforms/core's public entry point only.",
       severity: "error",

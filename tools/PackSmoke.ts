@@ -1,13 +1,13 @@
 /**
  * `npm run test:packages`: what a user gets from the registry, checked outside the workspace.
  *
- * Builds and packs every published package (`npm pack`), installs the tarballs together with
- * express, h3 and crossws from the registry into a host app in a temporary directory (under
+ * Builds and packs every published package (`npm pack`; the embed kit too, which core serves at
+ * `/embed.js`), installs the tarballs together with express, h3 and crossws from the registry into a host app in a temporary directory (under
  * `os.tmpdir()`, so nothing resolves from this monorepo), and runs one host per adapter there
  * (`node:http`, Express, h3; one qforms, one server per adapter), each mounting it under `/forms-service`. Against each it
  * checks: the API (create and publish a form, submit, list), the public page (GET, a step without
  * JavaScript, a step as its script posts it), `/api/docs`, `/api/openapi.json` (`servers` under the
- * prefix), the application (`/app` and its assets, preact resolved from the installed packages),
+ * prefix), `/embed.js`, the application (`/app` and its assets, preact resolved from the installed packages),
  * MCP (`initialize` and `tools/list` over HTTP) and the live event stream (a WebSocket receives the
  * submission's `response.created`). Exits non-zero with the failed check named.
  *
@@ -21,7 +21,7 @@ import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..")
-const published = ["packages/core", "packages/node-http", "packages/express", "packages/h3"] as const
+const published = ["packages/embed", "packages/core", "packages/node-http", "packages/express", "packages/h3"] as const
 const hosts = ["node-http", "express", "h3"] as const
 const prefix = "/forms-service"
 const started = performance.now()
@@ -290,6 +290,16 @@ const smoke = async (
   )
   check(event !== undefined, `${host}: the event stream carried the submission`)
   socket.close()
+
+  // The embed kit, served from the installed @qforms/embed under the prefix.
+  const embed = await fetch(`${base}/embed.js`)
+  const embedText = await embed.text()
+  check(
+    embed.status === 200 &&
+      embedText.includes("export const inline") &&
+      embed.headers.get("access-control-allow-origin") === "*",
+    `${host}: GET ${prefix}/embed.js is the embed kit (${embed.status})`
+  )
 
   // Public page without JavaScript: GET, then the steps as url-encoded posts, to the thank-you screen.
   const pagePath = `${base}/f/${detail.publicId}`

@@ -244,7 +244,11 @@ const generators = (doc: Json, key: string, s: Seeded, tools: ReadonlyArray<{ na
         "/digest/unsubscribe/%00",
         "/digest/unsubscribe/eyJ3IjoxfQ.AAAA",
         `/digest/unsubscribe/${"a.".repeat(200)}`,
-        "/digest/unsubscribe/"
+        "/digest/unsubscribe/",
+        "/embed.js",
+        "/embed.js/..%2f..%2fpackage.json",
+        "/embed.js?x=..%2f..%2f",
+        "/embed.js%00.map"
       ),
       fc.boolean()
     )

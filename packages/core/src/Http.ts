@@ -1,7 +1,7 @@
 /**
  * Everything qforms serves over HTTP, as routes of an `HttpRouter`: the API
  * under `/api`, its OpenAPI document (`/api/openapi.json`) and reference page
- * (`/api/docs`, see `Docs.ts`), the welcome page (`/`), the MCP endpoint (`/mcp`, see `Mcp.ts`), `/healthz` and `/readyz`, and one router-wide layer that keeps every answer in shape:
+ * (`/api/docs`, see `Docs.ts`), the welcome page (`/`), the MCP endpoint (`/mcp`, see `Mcp.ts`), `/healthz` and `/readyz`, the embed kit (`/embed.js`), and one router-wide layer that keeps every answer in shape:
  * `{error}` bodies, 404 and 405 (with `Allow`), 413 over the body limit, 503
  * when the database is away, and 500 with a request id for the unexpected.
  */
@@ -48,6 +48,7 @@ import * as ErrorTable from "./web/ErrorTable.ts"
 import * as Docs from "./http/Docs.ts"
 import * as Mcp from "./mcp/Mcp.ts"
 import * as Welcome from "./pages/Welcome.ts"
+import * as EmbedScript from "./pages/EmbedScript.ts"
 import * as RateLimit from "./web/RateLimit.ts"
 import { redactUrl } from "./web/Redact.ts"
 import { baseUrl, mountPrefix } from "./web/RequestOrigin.ts"
@@ -107,6 +108,7 @@ const knownRoutes = (options: HttpOptions): ReadonlyArray<KnownRoute> => {
     { method: "GET", pattern: toPattern(Docs.assetPath) },
     { method: "GET", pattern: toPattern("/") },
     { method: "GET", pattern: toPattern("/healthz") },
+    { method: "GET", pattern: toPattern(EmbedScript.path) },
     { method: "GET", pattern: toPattern("/api/events") },
     { method: "GET", pattern: toPattern("/readyz") },
     { method: "POST", pattern: toPattern(Mcp.path) },
@@ -486,6 +488,7 @@ export const layer = (options: HttpOptions = {}) => {
     ),
     OpenApiRoute(options),
     HealthRoutes,
+    EmbedScript.layer,
     Docs.layer((request) => mountPrefix(request, options.appUrl)),
     Welcome.layer({
       app: options.app !== undefined && options.app !== false,

@@ -93,6 +93,9 @@ a.button{display:inline-block;font-weight:600;border-radius:var(--radius);paddin
 .languages button{padding:.25rem .8rem;background:transparent;color:var(--fg);border-color:var(--line)}
 [dir=rtl] input[type=email],[dir=rtl] input[type=tel],[dir=rtl] input[type=url]{direction:ltr;text-align:right}
 @media (max-width:30rem){html{font-size:16px}.question{font-size:1.2rem}}
+[data-embed=inline] body,[data-embed=popup] body{min-height:0}
+[data-theme=light]{color-scheme:light;--bg:#fff;--fg:#1a1a1a;--muted:#4a4a4a;--line:#767676;--accent:#0b57d0;--accent-fg:#fff;--error:#b3261e;--soft:#f1f4f9}
+[data-theme=dark]{color-scheme:dark;--bg:#121212;--fg:#ececec;--muted:#c4c4c4;--line:#8a8a8a;--accent:#a8c7fa;--accent-fg:#062e6f;--error:#ffb4ab;--soft:#1f2328}
 `
 
 /**

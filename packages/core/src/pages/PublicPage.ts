@@ -818,7 +818,7 @@ export const layer = (options: PublicPageOptions = {}) =>
                   shown,
                   voice,
                   200,
-                  Screens.thanks(shown, voice, ending),
+                  Screens.thanks(shown, voice, ending, response.id),
                   false,
                   forget,
                   ending?.title ?? shown.title,

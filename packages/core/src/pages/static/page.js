@@ -392,6 +392,63 @@
     })
   }
 
+  // Embedded by @qforms/embed (see packages/embed): the frame's fragment names the mode and theme
+  // (`#qf-embed=inline&qf-theme=dark`, never sent to the server), applied before the first paint. The page then
+  // talks to its host only after a hello from its parent window, and only to that hello's origin (which the
+  // page's `frame-ancestors` already limits), each message with the hello's channel: never to `*`.
+  const fragment = new URLSearchParams(location.hash.slice(1))
+  const embedMode = window.parent !== window ? fragment.get("qf-embed") : null
+  if (embedMode === "inline" || embedMode === "popup" || embedMode === "slider") {
+    document.documentElement.dataset.embed = embedMode
+    const theme = fragment.get("qf-theme")
+    if (theme === "light" || theme === "dark") document.documentElement.dataset.theme = theme
+  }
+  /** @type {{ readonly origin: string, readonly channel: string } | null} */
+  let host = null
+  /** @param {string} type @param {Record<string, unknown>} [detail] */
+  const tell = (type, detail = {}) => {
+    if (host) window.parent.postMessage({ ...detail, qforms: type, channel: host.channel }, host.origin)
+  }
+  /** What the screen shown is, for the host: its kind, the question and place on a question, the response at the end. */
+  const screenOf = () => {
+    /** @type {HTMLInputElement | null} */
+    const at = main.querySelector("input[name=at]")
+    /** @type {HTMLElement | null} */
+    const sent = main.querySelector("[data-response]")
+    if (sent) return { screen: "thanks", responseId: Number(sent.dataset.response) }
+    if (!at) return { screen: "message" }
+    if (at.value === "welcome" || at.value === "access") return { screen: at.value }
+    /** @type {HTMLProgressElement | null} */
+    const progress = main.querySelector(".progress progress")
+    return {
+      screen: "question",
+      question: at.value,
+      ...(progress ? { step: progress.value + 1, steps: progress.max } : {})
+    }
+  }
+  const contentHeight = () => Math.ceil(document.body.getBoundingClientRect().height)
+  if (embedMode) {
+    window.addEventListener("message", (event) => {
+      const data = event.data
+      if (event.source !== window.parent || event.origin === "null") return
+      if (data?.qforms !== "hello" || typeof data.channel !== "string" || !/^[0-9a-f]{32}$/.test(data.channel)) return
+      host = { origin: event.origin, channel: data.channel }
+      tell("ready", screenOf())
+      tell("resize", { height: contentHeight() })
+    })
+    new ResizeObserver(() => tell("resize", { height: contentHeight() })).observe(document.body)
+    // Escape inside the frame closes a popup or slider, as it does on the host page.
+    document.addEventListener("keydown", (event) => {
+      if (event.key === "Escape" && embedMode !== "inline") tell("close")
+    })
+  }
+  /** After a new screen: the host hears of it, and of the response once one is sent. */
+  const screenChanged = () => {
+    const shown = screenOf()
+    tell("page-changed", shown)
+    if (shown.screen === "thanks") tell("submitted", { responseId: shown.responseId })
+  }
+
   main.addEventListener("submit", async (event) => {
     const form = event.target
     if (!(form instanceof HTMLFormElement)) return
@@ -432,6 +489,7 @@
       document.documentElement.dir = doc.documentElement.dir
       main.dataset.words = next.dataset.words || ""
       readWords()
+      screenChanged()
       // An ending that takes the respondent on: its document's refresh is not run from here, so follow its link.
       const onward = main.querySelector("a[data-redirect]")
       if (onward instanceof HTMLAnchorElement) {
