@@ -121,17 +121,22 @@ for (const target of databaseTargets) {
       }
       const { stages } = await api(qforms, keys.a, "GET", `/forms/${form.id}/stages`)
       await api(qforms, keys.a, "PATCH", `/responses/${ids[0]}`, { stageId: stages[2].id })
-      await waitFor(() => client.messages.length >= 6)
+      await waitFor(() => client.messages.length >= 7)
       expect(client.messages.map((m) => [m.event, m.responseId])).toEqual([
+        ["form.published", undefined],
         ...ids.map((id) => ["response.created", id]),
         ["response.stage_changed", ids[0]]
       ])
       expect(client.messages[0]).toMatchObject({
+        form: { id: form.id, title: "Live", status: "published" },
+        link: `https://forms.example.com/app/forms/${form.id}/responses`
+      })
+      expect(client.messages[1]).toMatchObject({
         form: { id: form.id, title: "Live" },
         answers: { Name: "one" },
         link: `https://forms.example.com/app/responses/${ids[0]}`
       })
-      expect(client.messages[5]!.stage).toEqual({ id: stages[2].id, name: "Done" })
+      expect(client.messages[6]!.stage).toEqual({ id: stages[2].id, name: "Done" })
       await new Promise((resolve) => setTimeout(resolve, 200))
       expect(other.messages).toEqual([])
       client.socket.close()

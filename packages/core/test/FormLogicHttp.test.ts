@@ -16,11 +16,13 @@ import { databaseTargets } from "@qforms/test-kit/Databases"
 import { answer, api, asInput, createForm, getPage, hidden, seedWorkspace } from "@qforms/test-kit/PublicForms"
 import { startTestServer, type TestServer } from "@qforms/test-kit/TestServer"
 
+/** The events about the form's responses (not those about the form itself, as its publication). */
 const countEvents = (server: TestServer, formId: number) =>
   server.run(
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
-      const rows = yield* sql<{ readonly n: number }>`select count(*)::int as n from events where form_id = ${formId}`
+      const rows = yield* sql<{ readonly n: number }>`
+        select count(*)::int as n from events where form_id = ${formId} and response_id is not null`
       return rows[0]!.n
     })
   )

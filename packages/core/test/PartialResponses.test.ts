@@ -43,7 +43,7 @@ const eventNames = (server: TestServer, formId: number) =>
       const sql = yield* SqlClient.SqlClient
       const rows = yield* sql<{
         readonly payload: unknown
-      }>`select payload from events where form_id = ${formId} order by id`
+      }>`select payload from events where form_id = ${formId} and type = 'response.created' order by id`
       return rows.map((row) => {
         const payload = (typeof row.payload === "string" ? JSON.parse(row.payload) : row.payload) as {
           respondent: { name: string | null }

@@ -65,13 +65,15 @@ const everyType = [
   { type: "date", label: "Day" }
 ]
 
+/** The form's responses, or the events about its responses (not those about the form itself, as its publication). */
 const countWhere = (server: TestServer, table: "responses" | "events", formId: number) =>
   server.run(
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const rows = yield* sql<{
         readonly n: number
-      }>`select count(*)::int as n from ${sql(table)} where form_id = ${formId}`
+      }>`select count(*)::int as n from ${sql(table)} where form_id = ${formId}
+        ${table === "events" ? sql`and response_id is not null` : sql``}`
       return rows[0]!.n
     })
   )

@@ -71,18 +71,16 @@ export const searchText = (
   `${tags.join(" ")}\n${[name ?? "", email ?? "", ...Object.values(Summaries.flatAnswers(fields, values))].join(" ")}`.toLowerCase()
 
 /**
- * The body of an event a response causes (spec: WebhookEvent without its link); the catalogue's other
- * response events add their own fields to it.
+ * A response as its events carry it: the contract's WebhookEvent less `event` and `link`. The catalogue's
+ * other response events add their own fields to it.
  */
-export const eventPayload = (
-  event: SpecEventBody["event"],
+export const responseEventFields = (
   form: { readonly id: number; readonly title: string },
   fields: ReadonlyArray<Field>,
   row: Row,
   stage: { readonly id: number; readonly name: string } | null,
   linkBase: string
-): SpecEventBody => ({
-  event,
+): Omit<SpecEventBody, "event"> => ({
   form: { id: form.id, title: form.title },
   responseId: row.id,
   submittedAt: row.submitted_at.toISOString(),
@@ -92,6 +90,16 @@ export const eventPayload = (
   summary: Summaries.summary(fields, row.answers, linkBase),
   ...(row.language === null ? {} : { language: row.language })
 })
+
+/** The body of an event of the contract a response causes (spec: WebhookEvent without its link). */
+export const eventPayload = (
+  event: SpecEventBody["event"],
+  form: { readonly id: number; readonly title: string },
+  fields: ReadonlyArray<Field>,
+  row: Row,
+  stage: { readonly id: number; readonly name: string } | null,
+  linkBase: string
+): SpecEventBody => ({ event, ...responseEventFields(form, fields, row, stage, linkBase) })
 
 /** The row of a response of the workspace (locked `for update` when `lock`), or `ResponseNotFound`. */
 export const findRow = (sql: SqlClient.SqlClient, workspaceId: number, responseId: number, lock: boolean) =>

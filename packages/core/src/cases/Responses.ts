@@ -55,7 +55,7 @@ import {
   type UpdateResponseInput,
   type UpdateResponseResult
 } from "./ResponseModels.ts"
-import { columns, eventPayload, findRow, type Row, searchText, toRow } from "./ResponseRows.ts"
+import { columns, eventPayload, findRow, type Row, responseEventFields, searchText, toRow } from "./ResponseRows.ts"
 import * as ResponseViews from "./ResponseViews.ts"
 import * as SubmissionChecks from "./SubmissionChecks.ts"
 
@@ -393,13 +393,18 @@ export class Responses extends Context.Service<
               : ((yield* sql<{ readonly id: number; readonly name: string }>`
                   select id, name from stages where workspace_id = ${workspaceId} and id = ${updated.stage_id}`)[0] ??
                 null)
-        const base = (event: "response.created" | "response.stage_changed") =>
-          eventPayload(event, { id: updated.form_id, title: formRows[0]!.title }, fields, updated, stage, linkBase)
-        const linkBase = yield* SentLinkBase
+        const response = responseEventFields(
+          { id: updated.form_id, title: formRows[0]!.title },
+          fields,
+          updated,
+          stage,
+          yield* SentLinkBase
+        )
         const match = { tags: updated.tags }
-        if (change.stage !== undefined) yield* events.record(workspaceId, now, base("response.stage_changed"), match)
+        if (change.stage !== undefined) {
+          yield* events.record(workspaceId, now, { event: "response.stage_changed", ...response }, match)
+        }
         if (change.assignee) {
-          const { event: _, ...response } = base("response.created")
           yield* events.record(
             workspaceId,
             now,
@@ -415,7 +420,6 @@ export class Responses extends Context.Service<
         if (tagsChanged) {
           const before = new Set(change.previousTags)
           const after = new Set(updated.tags)
-          const { event: _, ...response } = base("response.created")
           yield* events.record(
             workspaceId,
             now,
