@@ -280,7 +280,7 @@ for (const target of databaseTargets) {
       const ping = await api("POST", `/webhooks/subscribe/${sub.id}/test`)
       expect(ping.json).toMatchObject({ ok: true, statusCode: 200, error: null })
       const pinged = hook.received[2]!
-      expect(JSON.parse(pinged.body)).toMatchObject({ event: "webhook.test", subscriptionId: sub.id })
+      expect(JSON.parse(pinged.body)).toMatchObject({ event: "ping", subscriptionId: sub.id })
       expect(String(pinged.headers["webhook-id"])).toMatch(/^msg_test_/)
       new Webhook(sub.secret).verify(pinged.body, {
         "webhook-id": String(pinged.headers["webhook-id"]),

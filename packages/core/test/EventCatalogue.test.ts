@@ -22,6 +22,9 @@ import { receiver } from "@qforms/test-kit/Receiver"
 
 type Hook = Awaited<ReturnType<typeof receiver>>
 
+/** Every event but the test ping, which is never subscribed to. */
+const subscribable = catalogue.map((entry) => entry.name).filter((name) => name !== "ping")
+
 for (const target of databaseTargets) {
   describe(`event catalogue on ${target.name}`, () => {
     let qforms: Qforms.Qforms
@@ -91,7 +94,7 @@ for (const target of databaseTargets) {
       ])
       for (const event of listed.json.events) {
         expect(event.example.event).toBe(event.name)
-        expect(event.example.link).toMatch(/^https:\/\/forms\.example\.com\/app\//)
+        if (event.name !== "ping") expect(event.example.link).toMatch(/^https:\/\/forms\.example\.com\/app\//)
         expect(validator.checkWebhook(event.name, JSON.stringify(event.example)), event.name).toBeUndefined()
         expect(event.schema.type, event.name).toBe("object")
       }
@@ -121,9 +124,9 @@ for (const target of databaseTargets) {
       }
       const all = await subscribe(everything, {
         event: "response.created",
-        events: catalogue.map((entry) => entry.name)
+        events: subscribable
       })
-      expect(all.events).toEqual(catalogue.map((entry) => entry.name))
+      expect(all.events).toEqual(subscribable)
       const tagged = await subscribe(vip, {
         event: "response.tagged",
         events: ["response.created", "response.assigned", "note.created", "response.stage_changed", "response.deleted"],
@@ -241,6 +244,8 @@ for (const target of databaseTargets) {
       for (const [body, message] of [
         [{ ...base, events: ["response.exploded"] }, /events/],
         [{ ...base, event: "webhook.test" }, /event/],
+        [{ ...base, event: "ping" }, /event/],
+        [{ ...base, events: ["ping"] }, /events/],
         [{ ...base, events: [] }, /events must name 1 to 20 events/],
         [{ ...base, filters: { stageIds: [foreignStage] } }, /not every stage belongs to form/],
         [{ ...base, filters: { tags: [] } }, /filters.tags must name 1 to 50 tags/],
@@ -261,6 +266,79 @@ for (const target of databaseTargets) {
       const plain = await api("POST", "/webhooks/subscribe", base)
       expect(plain.status).toBe(201)
       expect(plain.json).toMatchObject({ event: "response.created", events: ["response.created"], filters: {} })
+    })
+
+    it("a test posts a ping, or the example of a chosen event about the subscription's form, as it is posted", async () => {
+      const form = await api("POST", "/forms", { title: "Tested", fields: [] })
+      const { json: full } = await api("GET", `/forms/${form.json.id}`)
+      const hook = await receiver([200])
+      const sub = (
+        await api("POST", "/webhooks/subscribe", {
+          formId: form.json.id,
+          event: "response.created",
+          events: ["response.created", "note.created"],
+          targetUrl: hook.url
+        })
+      ).json as { id: string; secret: string }
+      const test = (query: Record<string, string> = {}, key = keys.owner) =>
+        api("POST", `/webhooks/subscribe/${sub.id}/test?${new URLSearchParams(query)}`, undefined, key)
+      const verified = (index: number) => {
+        const post = hook.received[index]!
+        expect(String(post.headers["webhook-id"])).toMatch(/^msg_test_/)
+        new Webhook(sub.secret).verify(post.body, {
+          "webhook-id": String(post.headers["webhook-id"]),
+          "webhook-timestamp": String(post.headers["webhook-timestamp"]),
+          "webhook-signature": String(post.headers["webhook-signature"])
+        })
+        return { text: post.body, json: JSON.parse(post.body) }
+      }
+      // No body: a ping naming the subscription and what it receives.
+      expect((await test()).json).toMatchObject({ ok: true, statusCode: 200, error: null })
+      const ping = verified(0)
+      expect(ping.json).toMatchObject({
+        event: "ping",
+        subscriptionId: sub.id,
+        form: { id: form.json.id, title: "Tested" },
+        events: ["response.created", "note.created"]
+      })
+      expect(validator.checkWebhook("ping", ping.text)).toBeUndefined()
+      // A chosen event: its example about this form, valid as that event, link included.
+      expect((await test({ event: "response.tagged" })).json).toMatchObject({ ok: true })
+      const tagged = verified(1)
+      expect(tagged.json).toMatchObject({
+        event: "response.tagged",
+        form: { id: form.json.id, title: "Tested" },
+        added: ["invoice"],
+        link: expect.stringMatching(/^https:\/\/forms\.example\.com\/app\/responses\//)
+      })
+      expect(validator.checkWebhook("response.tagged", tagged.text)).toBeUndefined()
+      expect((await test({ event: "form.closed" })).json).toMatchObject({ ok: true })
+      const closed = verified(2)
+      expect(closed.json.form).toEqual({
+        id: form.json.id,
+        title: "Tested",
+        publicId: full.publicId,
+        status: full.status
+      })
+      expect(validator.checkWebhook("form.closed", closed.text)).toBeUndefined()
+      for (const name of subscribable) {
+        expect((await test({ event: name })).json.ok, name).toBe(true)
+      }
+      await waitFor(() => (hook.received.length === 3 + catalogue.length - 1 ? true : undefined))
+      for (let i = 3; i < hook.received.length; i++) {
+        const { json, text } = verified(i)
+        expect(validator.checkWebhook(json.event, text), json.event).toBeUndefined()
+      }
+      // Refused: an unknown event, a ping by name, viewers, another workspace.
+      for (const body of [{ event: "response.exploded" }, { event: "ping" }, { event: "" }]) {
+        const bad = await test(body)
+        expect(bad.status, JSON.stringify(body)).toBe(400)
+        expect(bad.json.error, JSON.stringify(body)).toMatch(/event/)
+      }
+      expect((await test({}, keys.viewer)).status).toBe(403)
+      expect((await test({}, keys.foreign)).status).toBe(404)
+      expect(hook.received).toHaveLength(3 + catalogue.length - 1)
+      await hook.close()
     })
   })
 }

@@ -41,7 +41,7 @@ import { DigestInput, DigestQueued, DigestSettings } from "../insights/Digests.t
 import { CreatedSubscription, SubscribeInput, Subscription, UpdateSubscriptionInput } from "../outbox/Webhooks.ts"
 import { catalogue, catalogueDocument, EventCatalogueDocument } from "../outbox/EventCatalogue.ts"
 import { Delivery, DeliveryLog } from "../outbox/Deliveries.ts"
-import { PingResult } from "../outbox/TestPing.ts"
+import { PingResult, TestInput } from "../outbox/TestPing.ts"
 import { NotificationSettings, NotificationSettingsInput } from "../outbox/FormNotifications.ts"
 import { ConfirmationSettings, EmailSettings, ResponseEmail, SendEmailInput } from "../email/RespondentEmails.ts"
 import { Id } from "../kernel/Ids.ts"
@@ -393,11 +393,13 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks").add(
   }).annotate(OpenApi.Description, "Extension: redelivers now, with the same `webhook-id`."),
   HttpApiEndpoint.post("test", "/webhooks/subscribe/:id/test", {
     params: SubscriptionIdParams,
+    query: TestInput.fields,
     success: PingResult,
     error: [NotFound, Forbidden]
   }).annotate(
     OpenApi.Description,
-    "Extension: sends a signed test ping (`event: webhook.test`) now and reports the answer."
+    "Extension: sends a signed test now and reports the answer: a `ping`, or with `?event=` that event's example " +
+      "about the subscription's form, as the event is posted (its `webhook-id` starts with `msg_test_`)."
   ),
   HttpApiEndpoint.get("catalogue", "/events/catalogue", { success: EventCatalogueDocument }).annotate(
     OpenApi.Description,
@@ -971,7 +973,12 @@ const eventWebhooks = (spec: Record<string, unknown>): Record<string, unknown> =
           }
         },
         responses: {
-          "200": { description: "Any 2xx answer acknowledges the event; anything else is retried." }
+          "200": {
+            description:
+              entry.name === "ping"
+                ? "Any 2xx answer passes the test; the answer is reported to whoever sent it, and nothing is retried."
+                : "Any 2xx answer acknowledges the event; anything else is retried."
+          }
         }
       }
     }

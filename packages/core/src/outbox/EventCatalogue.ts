@@ -132,6 +132,19 @@ export const FormClosedBody = Schema.Struct({
   previousStatus: Schema.String
 }).annotate({ identifier: "FormClosedBody" })
 
+/**
+ * `ping`: a test a member sends to a subscription's URL (`POST /api/webhooks/subscribe/{id}/test`), never
+ * written to the outbox and never subscribed to. Its `webhook-id` starts with `msg_test_`.
+ */
+export const PingBody = Schema.Struct({
+  event: Schema.Literal("ping"),
+  subscriptionId: Schema.String,
+  form: EventForm,
+  events: Schema.Array(Schema.String).annotate({ description: "The events the subscription receives." }),
+  sentAt: Schema.String
+}).annotate({ identifier: "PingBody" })
+export type PingBody = typeof PingBody.Type
+
 /** `link`, added to every body when it is sent. */
 const Link = Schema.String.annotate({
   description: "The response in the application (or, for a form or a deleted response, the form's responses)."
@@ -225,16 +238,20 @@ const exampleResponse = {
 const mia: EventMember = { id: 7, name: "Mia Chen", email: "mia@example.com" }
 const exampleForm = { id: 12, title: "Contact us", publicId: "p8Xq2LmV0aBcDeFgHiJk", status: "published" }
 
+/** The names the catalogue lists: every event, and `ping`. */
+export const CatalogueName = Schema.Literals([...EventName.literals, "ping"]).annotate({ identifier: "CatalogueName" })
+export type CatalogueName = typeof CatalogueName.Type
+
 /** One entry of the catalogue. */
 export interface CatalogueEntry {
-  readonly name: EventName
+  readonly name: CatalogueName
   readonly description: string
   /** Whether the contract names it (the others are extensions). */
   readonly spec: boolean
   /** The body as posted (with `link`). */
   readonly schema: Schema.Top
-  /** An example body as stored (without `link`). */
-  readonly example: EventBody
+  /** An example body as stored (without `link`; a ping has none). */
+  readonly example: EventBody | PingBody
 }
 
 /**
@@ -313,6 +330,21 @@ export const catalogue: ReadonlyArray<CatalogueEntry> = [
     spec: false,
     schema: FormClosedEvent,
     example: { event: "form.closed", form: { ...exampleForm, status: "closed" }, previousStatus: "published" }
+  },
+  {
+    name: "ping",
+    description:
+      "A test a member sent (POST /api/webhooks/subscribe/{id}/test without a chosen event), to check that the " +
+      "URL receives and verifies qforms' posts. Never subscribed to; its webhook-id starts with msg_test_.",
+    spec: false,
+    schema: PingBody,
+    example: {
+      event: "ping",
+      subscriptionId: "sub_9Xk2LmQ0aBcDeFgH",
+      form: { id: 12, title: "Contact us" },
+      events: ["response.created"],
+      sentAt: "2026-11-27T09:00:00.000Z"
+    }
   }
 ]
 
@@ -320,7 +352,7 @@ export const catalogue: ReadonlyArray<CatalogueEntry> = [
 export const EventCatalogueDocument = Schema.Struct({
   events: Schema.Array(
     Schema.Struct({
-      name: EventName,
+      name: CatalogueName,
       description: Schema.String,
       spec: Schema.Boolean.annotate({
         description: "Whether the contract names the event (the others are extensions)."
@@ -351,6 +383,9 @@ export const catalogueDocument = (): EventCatalogueDocument => ({
     description: entry.description,
     spec: entry.spec,
     schema: jsonSchemaOf(entry.schema, "ignore") as Record<string, unknown>,
-    example: { ...entry.example, link: eventLink(exampleAppUrl, entry.example) }
+    example:
+      entry.example.event === "ping"
+        ? entry.example
+        : { ...entry.example, link: eventLink(exampleAppUrl, entry.example) }
   }))
 })

@@ -128,6 +128,8 @@ export type UpdateSubscriptionInput = typeof UpdateSubscriptionInput.Type
 export interface SubscriptionTarget {
   readonly subscription: Subscription
   readonly secret: string
+  /** The subscription's form as events about forms name it. */
+  readonly form: { readonly publicId: string; readonly status: string }
 }
 
 /** No such subscription in this workspace. */
@@ -298,11 +300,18 @@ export class Webhooks extends Context.Service<
 
       const target = Effect.fn("Webhooks.target")(function* (actor: Actors.Actor, subscriptionId: string) {
         yield* Actors.requireAdmin(actor)
-        const rows = yield* sql<SubscriptionRow & { readonly secret: string }>`
-          select ${columns}, s.secret from webhook_subscriptions s join forms f on f.id = s.form_id
+        const rows = yield* sql<
+          SubscriptionRow & { readonly secret: string; readonly public_id: string; readonly status: string }
+        >`
+          select ${columns}, s.secret, f.public_id, f.status from webhook_subscriptions s join forms f on f.id = s.form_id
           where s.workspace_id = ${actor.workspaceId} and s.id = ${subscriptionId}`
         if (rows.length === 0) return yield* notFound(subscriptionId)
-        return { subscription: toSubscription(rows[0]!), secret: rows[0]!.secret }
+        const row = rows[0]!
+        return {
+          subscription: toSubscription(row),
+          secret: row.secret,
+          form: { publicId: row.public_id, status: row.status }
+        }
       })
 
       const list = Effect.fn("Webhooks.list")(function* (actor: Actors.Actor) {

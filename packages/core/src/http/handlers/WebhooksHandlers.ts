@@ -22,9 +22,9 @@ export const WebhooksHandlers = HttpApiBuilder.group(
         Effect.flatMap(CurrentActor, (actor) => handle(deliveries.list(actor, params.id, query))),
       retry: ({ params }) =>
         Effect.flatMap(CurrentActor, (actor) => handle(deliveries.retry(actor, params.deliveryId))),
-      test: ({ params }) =>
+      test: ({ params, query }) =>
         Effect.flatMap(CurrentActor, (actor) =>
-          handle(Effect.flatMap(webhooks.target(actor, params.id), TestPing.send))
+          handle(Effect.flatMap(webhooks.target(actor, params.id), (target) => TestPing.send(target, query)))
         ),
       catalogue: () => Effect.succeed(catalogue),
       list: () => Effect.flatMap(CurrentActor, (actor) => handle(webhooks.list(actor))),
