@@ -5,7 +5,8 @@
  * filter counted over the matching responses (`tag=vip`, 1% of the rows;
  * `stage=<first>`, about a quarter), against the floor: the minimal
  * hand-written way, one aggregate query per question straight on the
- * responses (no tallies, no HTTP), over the same rows.
+ * responses (no tallies, no HTTP), over the same rows, with the same
+ * answer: the latest texts and the frequent words included.
  */
 import * as Db from "../lib/Db.ts"
 import { percentile, timedRequest } from "../lib/Load.ts"
@@ -46,6 +47,17 @@ const floorSummary = async (query: Db.Query, form: BenchForm, where: string, par
     await query(
       `select id, answers -> '${field}' from responses where ${where} and finished and answers ? '${field}'
        order by submitted_at desc, id desc limit 10`,
+      params
+    )
+  }
+  // The frequent words of the latest 1,000 answers of each text question (the e-mail address has none).
+  for (const field of [f.name, f.message]) {
+    await query(
+      `select w, count(*) from (
+         select answers ->> '${field}' as t from responses where ${where} and finished and answers ? '${field}'
+         order by submitted_at desc, id desc limit 1000
+       ) as s cross join lateral regexp_split_to_table(lower(s.t), '[^[:alnum:]]+') as w
+       where w <> '' group by w order by count(*) desc limit 20`,
       params
     )
   }
@@ -186,7 +198,8 @@ export const summaries: Scenario = {
           "question, the latest 10 texts and the frequent words of the latest 1,000 per text question). The floor " +
           "runs, on one connection of its own and without HTTP, the queries a hand-written summary of the same form " +
           "needs straight on the responses: choice counts, the rating's count, mean and quartiles and its " +
-          "distribution, and per text question its count and latest 10 (no frequent words); ratio = floor p95 / " +
+          "distribution, per text question its count and latest 10, and the 20 most frequent words of the latest 1,000 " +
+          "answers of the name and the message, each the plain way (newest first, then split); ratio = floor p95 / " +
           "qforms p95. 1M rows run on PostgreSQL only (the smoke run also uses PGlite)."
       ]
     }

@@ -11,7 +11,8 @@
  * - With any other filter, the same keys counted over the matching responses
  *   in one aggregate query (`computedFrom: "responses"`).
  * - Text questions: the latest answers and the frequent words of the latest
- *   1,000, read newest first along the list's index.
+ *   1,000, read newest first along the list's index, or, when few responses
+ *   match, by sorting the matches (read once for every worded question).
  * - Views and starts come from the page counts (`PageCounts.ts`) of the days
  *   of `from`/`to`; the other filters do not apply to them.
  *
@@ -23,6 +24,7 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
+import type * as Statement from "effect/sql/Statement"
 import type * as Actors from "../identity/Actors.ts"
 import type { AnswerValue } from "../forms/Answers.ts"
 import { byPosition, type Field } from "../forms/Fields.ts"
@@ -281,6 +283,34 @@ export class FormSummaries extends Context.Service<
           )
         )
 
+      /**
+       * The pieces of the latest `WORDS_FROM` answers of each worded question, counted, in one statement. With
+       * few matches (see `fence`) the matching rows are read once into a materialized CTE and each question's
+       * latest are sorted from it; otherwise the CTE is inlined and each question walks the form's index newest
+       * first. Either way the rows are read once per statement rather than once per question.
+       */
+      const wordsOf = (worded: ReadonlyArray<Field>, where: Statement.Fragment, matched: number, total: number) => {
+        const texts = worded.map((field) => `left(answers ->> '${Number(field.id)}', 2000)`).join(", ")
+        const ids = worded.map((field) => Number(field.id))
+        return sql<{ readonly field_id: number; readonly piece: string; readonly count: number }>`
+          with m as ${sql.literal(fence(matched, WORDS_FROM, total) === "" ? "not materialized" : "materialized")} (
+            select id, submitted_at, ${sql.literal(`array[${texts}]`)} as t from responses where ${where}
+          )
+          select field_id, piece, count from (
+            select f.field_id, w as piece, count(*)::int as count,
+              row_number() over (partition by f.field_id order by count(*) desc, w) as r
+            from unnest(${ids}::int[]) with ordinality as f(field_id, i)
+            cross join lateral (
+              select m.t[f.i] as t from m where m.t[f.i] is not null
+              order by m.submitted_at desc, m.id desc limit ${WORDS_FROM}
+            ) as s
+            cross join lateral regexp_split_to_table(lower(s.t), ${PIECES}) as w
+            where w <> ''
+            group by f.field_id, w
+          ) as g
+          where r <= 400`
+      }
+
       const summarize = Effect.fn("FormSummaries.summarize")(function* (
         actor: Actors.Actor,
         formId: number,
@@ -328,43 +358,34 @@ export class FormSummaries extends Context.Service<
         const stop = yield* stopWords(languages)
         const matched = totalOf(tallies, "n")
         const texts = new Map<number, TextFacts>()
+        const textFields = fields.filter((field) => kindOf(field.type) === "texts")
+        const worded = textFields.filter((field) => field.type === "short_text" || field.type === "long_text")
         yield* planned(
           Effect.gen(function* () {
-            for (const field of fields) {
-              if (kindOf(field.type) !== "texts") continue
+            const latestOf = new Map<number, ReadonlyArray<{ id: number; submitted_at: Date; value: AnswerValue }>>()
+            for (const field of shown === 0 ? [] : textFields) {
               const key = String(field.id)
-              const answered = sql`${where} and answers -> ${key} is not null`
-              const latest =
-                shown === 0
-                  ? []
-                  : yield* sql<{ readonly id: number; readonly submitted_at: Date; readonly value: AnswerValue }>`
-                select id, submitted_at, value from (
-                  select id, submitted_at, answers -> ${key} as value from responses
-                  where ${answered} ${sql.literal(fence(matched, shown, form.responseCount))}
-                ) as s
-                order by submitted_at desc, id desc limit ${shown}`
-              const worded = field.type === "short_text" || field.type === "long_text"
-              const pieces = worded
-                ? yield* sql<{ readonly piece: string; readonly count: number }>`
-                select w as piece, count(*)::int as count from (
-                  select t from (
-                    select submitted_at, id, left(answers ->> ${key}, 2000) as t from responses
-                    where ${answered} ${sql.literal(fence(matched, WORDS_FROM, form.responseCount))}
-                  ) as a
-                  order by submitted_at desc, id desc limit ${WORDS_FROM}
-                ) as s
-                cross join lateral regexp_split_to_table(lower(s.t), ${PIECES}) as w
-                where w <> ''
-                group by w order by count(*) desc, w limit 400`
-                : []
+              latestOf.set(
+                field.id,
+                yield* sql<{ readonly id: number; readonly submitted_at: Date; readonly value: AnswerValue }>`
+                  select id, submitted_at, value from (
+                    select id, submitted_at, answers -> ${key} as value from responses
+                    where ${where} and answers -> ${key} is not null
+                    ${sql.literal(fence(matched, shown, form.responseCount))}
+                  ) as s
+                  order by submitted_at desc, id desc limit ${shown}`
+              )
+            }
+            const pieces = worded.length === 0 ? [] : yield* wordsOf(worded, where, matched, form.responseCount)
+            for (const field of textFields) {
               texts.set(field.id, {
-                latest: latest.map((row) => ({
+                latest: (latestOf.get(field.id) ?? []).map((row) => ({
                   responseId: row.id,
                   submittedAt: new Date(row.submitted_at).toISOString(),
                   text: shorten(Summaries.formatAnswer(field, row.value))
                 })),
                 words: frequentWords(
-                  pieces.map((p) => [p.piece, Number(p.count)] as const),
+                  pieces.filter((p) => p.field_id === field.id).map((p) => [p.piece, Number(p.count)] as const),
                   stop,
                   WORDS_SHOWN
                 )
