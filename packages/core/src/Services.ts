@@ -75,7 +75,7 @@ const foundation = Layer.mergeAll(
   Activities.layer,
   Events.layer,
   library,
-  Deliveries.layer,
+  Deliveries.layer.pipe(Layer.provide(Events.layer)),
   WorkspaceSettingsStore.layer.pipe(Layer.provide(library))
 )
 const emails = RespondentEmails.layer.pipe(Layer.provideMerge(EmailTokens.layer))

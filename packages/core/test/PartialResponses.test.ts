@@ -159,6 +159,60 @@ for (const target of databaseTargets) {
       }
     })
 
+    it("response.partial is opt-in: written at the first real answer (with it alone) only while a subscription names it", async () => {
+      const form = await feedbackForm()
+      const partialEvents = () =>
+        server.run(
+          Effect.gen(function* () {
+            const sql = yield* SqlClient.SqlClient
+            const rows = yield* sql<{ readonly payload: unknown }>`
+              select payload from events where form_id = ${form.id} and type = 'response.partial' order by seq`
+            return rows.map((row) => (typeof row.payload === "string" ? JSON.parse(row.payload) : row.payload))
+          })
+        )
+      const startAnswering = async () => {
+        const welcome = await getPage(server, `/f/${form.publicId}`)
+        let page = await answer(server, form.publicId, welcome.text, [], "start")
+        page = await answer(server, form.publicId, page.text, [])
+        page = await answer(server, form.publicId, page.text, ["Nice"])
+        return answer(server, form.publicId, page.text, ["ada@example.com"])
+      }
+      await startAnswering()
+      expect(await rowsOf(server, form.id)).toHaveLength(1)
+      expect(await partialEvents()).toEqual([])
+      const subscribed = await api(server, key, "POST", "/webhooks/subscribe", {
+        formId: form.id,
+        event: "response.created",
+        events: ["response.created", "response.partial"],
+        targetUrl: "https://hooks.example.com/partial"
+      })
+      expect(subscribed.status, subscribed.text).toBe(201)
+      const page = await startAnswering()
+      const rows = await rowsOf(server, form.id)
+      expect(rows).toHaveLength(2)
+      const events = await partialEvents()
+      expect(events).toEqual([
+        {
+          event: "response.partial",
+          form: { id: form.id, title: "Feedback" },
+          responseId: rows[1]!.id,
+          submittedAt: null,
+          stage: null,
+          respondent: { name: null, email: null },
+          answers: { Comment: "Nice" },
+          summary: expect.stringContaining("Nice"),
+          startedAt: expect.any(String)
+        }
+      ])
+      // Later steps and the submission write no more of it.
+      const done = await answer(server, form.publicId, page.text, ["fine"])
+      expect(done.text).toContain("Thank you!")
+      expect(await partialEvents()).toHaveLength(1)
+      expect((await api(server, key, "DELETE", `/webhooks/subscribe/${subscribed.body.id}`)).status).toBe(204)
+      await startAnswering()
+      expect(await partialEvents()).toHaveLength(1)
+    })
+
     it("limits new partial rows per client address; the respondent still submits; trusted X-Forwarded-For gives the address", async () => {
       const limited = await startTestServer(target, {
         publicPage: { ...lenient, trustedProxyHops: 1, partialResponsesPerAddressPerHour: 2 }

@@ -14,6 +14,8 @@ import { adversarialBodies, adversarialReplies } from "@qforms/test-kit/Adversar
 import { databaseTargets } from "@qforms/test-kit/Databases"
 import { type Api, apiOf, workspace } from "@qforms/test-kit/InProcessApi"
 import { waitFor } from "@qforms/test-kit/Conditions"
+import { OpenApiValidator } from "@qforms/test-kit/OpenApiValidator"
+import { receiver } from "@qforms/test-kit/Receiver"
 import { type ReceivedMail, smtpSink } from "@qforms/test-kit/SmtpSink"
 
 const appUrl = "http://qforms.test"
@@ -110,7 +112,7 @@ for (const target of databaseTargets) {
         database,
         appUrl,
         rateLimit: { requestsPerSecond: 10_000, burst: 10_000 },
-        delivery: { schedule: [0, 50, 100, 150], timeoutMs: 2_000, pollIntervalMs: 200 },
+        delivery: { schedule: [0, 50, 100, 150], timeoutMs: 2_000, pollIntervalMs: 200, allowPrivateTargets: true },
         mail: {
           url: smtp.url,
           from: "Support <support@example.com>",
@@ -275,6 +277,78 @@ for (const target of databaseTargets) {
         "https://example.com/two",
         "https://example.com/one"
       ])
+    })
+
+    it("email.sent, email.opened (once, by the image or a link) and email.replied are posted to a subscription naming them", async () => {
+      const { formId, responseId } = await caseWithResponse()
+      const hook = await receiver([200])
+      const subscribed = await api("POST", "/webhooks/subscribe", {
+        formId,
+        event: "email.sent",
+        events: ["email.sent", "email.opened", "email.replied"],
+        targetUrl: hook.url
+      })
+      expect(subscribed.status, JSON.stringify(subscribed.json)).toBe(201)
+      const validator = new OpenApiValidator((await api("GET", "/openapi.json")).json)
+      const posted = (name: string) =>
+        hook.received.map((post) => JSON.parse(post.body)).filter((body: { event: string }) => body.event === name)
+      const { item, mail } = await sendFromCase(responseId, "See https://example.com/one", "Your request")
+      const email = { id: item.id, kind: "message", to: "ada@example.com", subject: "Your request" }
+      const [sent] = await waitFor(() => (posted("email.sent").length > 0 ? posted("email.sent") : undefined))
+      expect(sent).toMatchObject({
+        form: { id: formId, title: "Support" },
+        responseId,
+        email,
+        sentAt: expect.any(String)
+      })
+      // Opened: the image twice, then a link: one event, at the first.
+      const pixel = /<img src="([^"]+)"/.exec(String(mail.parsed.html))![1]!
+      const get = (url: string) => qforms.handler(new Request(url, { redirect: "manual" }))
+      await get(pixel)
+      await get(pixel)
+      expect((await get(hrefs(String(mail.parsed.html))[0]!)).status).toBe(302)
+      const raw = mime(
+        {
+          From: "Ada Lovelace <ada@example.com>",
+          To: tokenAddress(mail),
+          Subject: "Re: Your request",
+          "Message-ID": "<events-1@example.com>",
+          "In-Reply-To": String(mail.parsed.messageId),
+          "Content-Type": "text/plain; charset=utf-8"
+        },
+        "Got it, thanks.\n\n> See https://example.com/one\n"
+      )
+      const reply = await inbound(raw)
+      expect(reply.status).toBe(201)
+      const [replied] = await waitFor(() => (posted("email.replied").length > 0 ? posted("email.replied") : undefined))
+      expect(replied).toMatchObject({
+        form: { id: formId },
+        responseId,
+        reply: {
+          id: reply.json.replyId,
+          from: "ada@example.com",
+          subject: "Re: Your request",
+          text: "Got it, thanks.",
+          attachments: 0
+        },
+        reopened: false,
+        link: `${appUrl}/app/responses/${responseId}`
+      })
+      await waitFor(() => (posted("email.opened").length > 0 ? true : undefined))
+      const opened = posted("email.opened")
+      expect(opened).toHaveLength(1)
+      expect(opened[0]).toMatchObject({ responseId, email })
+      for (const post of hook.received) {
+        const body = JSON.parse(post.body) as { event: string }
+        expect(validator.checkWebhook(body.event, post.body), body.event).toBeUndefined()
+      }
+      // Only what it names: the subscription heard nothing of the response itself.
+      expect(hook.received.map((post) => JSON.parse(post.body).event).sort()).toEqual([
+        "email.opened",
+        "email.replied",
+        "email.sent"
+      ])
+      await hook.close()
     })
 
     it("a plain reply: quote and signature cut, stored with an activity, the closed case reopened", async () => {

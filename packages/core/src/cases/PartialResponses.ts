@@ -1,7 +1,8 @@
 /**
  * Partial responses: the public page saves the answers so far
- * (`finished: false`), resumes them, and old ones are purged. No event,
- * activity or count is written until the response is submitted.
+ * (`finished: false`), resumes them, and old ones are purged. No activity or
+ * count is written until the response is submitted, and no event but the
+ * opt-in `response.partial` at the first answer.
  *
  * @module
  */
@@ -19,12 +20,16 @@ import * as ResponseCounts from "./ResponseCounts.ts"
 import type { SubmitInput } from "./ResponseModels.ts"
 import { searchText } from "./ResponseRows.ts"
 import * as SubmissionChecks from "./SubmissionChecks.ts"
+import * as Summaries from "./Summaries.ts"
+import { SentLinkBase } from "../kernel/Links.ts"
+import { Events } from "../outbox/Events.ts"
 
 /** The partial-response operations of the `Responses` service. */
 export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const { countTags } = yield* ResponseCounts.make
   const { checkHidden, invalid, openForm, stored } = yield* SubmissionChecks.make
+  const events = yield* Events
 
   const savePartial = Effect.fn("Responses.savePartial")(function* (
     actor: Actors.Actor,
@@ -80,7 +85,28 @@ export const make = Effect.gen(function* () {
         values (${actor.workspaceId}, ${formId}, ${now}, ${now}, ${respondent.name}, ${respondent.email},
           ${[]}::text[], ${"form"}, ${JSON.stringify(values)}::jsonb, ${text}, false)
         returning id`
-        return inserted[0]!.id
+        const id = inserted[0]!.id
+        // `response.partial` is opt-in: written only while a subscription of the form names it.
+        const wanted = yield* sql<{ readonly wanted: boolean }>`
+          select exists (
+            select 1 from webhook_subscriptions where workspace_id = ${actor.workspaceId} and form_id = ${formId}
+              and 'response.partial' = any(events) and disabled_at is null
+          ) as wanted`
+        if (wanted[0]?.wanted === true) {
+          const linkBase = yield* SentLinkBase
+          yield* events.record(actor.workspaceId, now, {
+            event: "response.partial",
+            form: { id: formId, title: form.title },
+            responseId: id,
+            submittedAt: null,
+            stage: null,
+            respondent: { name: respondent.name, email: respondent.email },
+            answers: Summaries.flatAnswers(fields, values, linkBase),
+            summary: Summaries.summary(fields, values, linkBase),
+            startedAt: now.toISOString()
+          })
+        }
+        return id
       })
     )
   })

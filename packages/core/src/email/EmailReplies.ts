@@ -28,6 +28,8 @@ import { InvalidInput } from "../kernel/Errors.ts"
 import { cleanFileName, Files, makeFileId, type StorageQuotaExceeded, type StoredAttachment } from "../files/Files.ts"
 import { Mailer } from "./Mailer.ts"
 import { parseMail } from "./MailParsing.ts"
+import { Events } from "../outbox/Events.ts"
+import { cut } from "../kernel/DisplayText.ts"
 import { RespondentEmails } from "./RespondentEmails.ts"
 import { Responses } from "../cases/Responses.ts"
 
@@ -57,6 +59,9 @@ const maxReferences = 100
 const withoutNul = (text: string): string => (text.includes("\0") ? text.replaceAll("\0", "") : text)
 
 /** The message is over the inbound size limit (`mail.inboundMaxBytes`); answered as 413. */
+/** An `email.replied` event carries at most this many characters of the reply (the case keeps it whole). */
+const EVENT_TEXT_MAX = 10_000
+
 export class MessageTooLarge extends Schema.TaggedError<MessageTooLarge>()("MessageTooLarge", {
   message: Schema.String
 }) {}
@@ -88,6 +93,7 @@ export class EmailReplies extends Context.Service<
       const activities = yield* Activities
       const responses = yield* Responses
       const respondentEmails = yield* RespondentEmails
+      const events = yield* Events
       const blobs = yield* BlobStore
       const files = yield* Files
 
@@ -207,6 +213,22 @@ export class EmailReplies extends Context.Service<
                   reopened = true
                 }
               }
+              const form = yield* sql<{ readonly id: number; readonly title: string }>`
+                select id, title from forms where workspace_id = ${workspaceId} and id = ${response.form_id}`
+              yield* events.record(workspaceId, now, {
+                event: "email.replied",
+                form: form[0]!,
+                responseId: responseId!,
+                reply: {
+                  id: replyId,
+                  from,
+                  subject,
+                  text: cut(text, EVENT_TEXT_MAX),
+                  attachments: stored.length,
+                  receivedAt: now.toISOString()
+                },
+                reopened
+              })
               return { replyId, responseId: responseId!, reopened }
             })
           )

@@ -25,6 +25,7 @@ import * as Actors from "../identity/Actors.ts"
 import { Conflict, type Forbidden, FormNotFound, ResponseNotFound } from "../kernel/Errors.ts"
 import { escapeHtml } from "../kernel/DisplayText.ts"
 import { Deliveries } from "../outbox/Deliveries.ts"
+import { Events } from "../outbox/Events.ts"
 import { EmailTokens, InvalidEmailToken } from "./EmailTokens.ts"
 import type { Field } from "../forms/Fields.ts"
 import type { AnswerValue } from "../forms/Answers.ts"
@@ -454,6 +455,7 @@ export class RespondentEmails extends Context.Service<
       const tokens = yield* EmailTokens
       const activities = yield* Activities
       const deliveries = yield* Deliveries
+      const events = yield* Events
 
       const getSettings = Effect.fn("RespondentEmails.getSettings")(function* (workspaceId: number) {
         const rows = yield* sql<{ readonly tracking: boolean; readonly reopen_on_reply: boolean }>`
@@ -641,31 +643,67 @@ export class RespondentEmails extends Context.Service<
         return { emails: emails.map(toEmail), replies: replies.map(toReply) }
       })
 
+      /**
+       * Marks an e-mail opened (counting an open when `counted`: the image loaded, not a followed link) and,
+       * the first time, writes `email.opened` in the same transaction.
+       */
+      const markOpened = (emailId: number, now: Date, counted: boolean) =>
+        sql.withTransaction(
+          Effect.gen(function* () {
+            const rows = yield* sql<{
+              readonly workspace_id: number
+              readonly response_id: number
+              readonly kind: "confirmation" | "message"
+              readonly to_address: string
+              readonly subject: string
+              readonly first: boolean
+            }>`
+              with old as (select id, opened_at from response_emails where id = ${emailId} for update)
+              update response_emails e set opens = e.opens + ${counted ? 1 : 0}, opened_at = coalesce(e.opened_at, ${now})
+              from old where e.id = old.id
+              returning e.workspace_id, e.response_id, e.kind, e.to_address, e.subject, old.opened_at is null as first`
+            const row = rows[0]
+            if (row === undefined || !row.first) return
+            const form = yield* sql<{ readonly id: number; readonly title: string }>`
+              select f.id, f.title from responses r join forms f on f.id = r.form_id
+              where r.workspace_id = ${row.workspace_id} and r.id = ${row.response_id}`
+            yield* events.record(row.workspace_id, now, {
+              event: "email.opened",
+              form: form[0]!,
+              responseId: row.response_id,
+              email: { id: emailId, kind: row.kind, to: row.to_address, subject: row.subject },
+              openedAt: now.toISOString()
+            })
+          })
+        )
+
       const recordOpen = Effect.fn("RespondentEmails.recordOpen")(function* (token: string) {
         const { emailId } = yield* tokens.verify("open", token)
-        const now = new Date(yield* Clock.currentTimeMillis)
-        yield* sql`
-          update response_emails set opens = opens + 1, opened_at = coalesce(opened_at, ${now}) where id = ${emailId}`
+        yield* markOpened(emailId, new Date(yield* Clock.currentTimeMillis), true)
       })
 
       const recordClick = Effect.fn("RespondentEmails.recordClick")(function* (token: string) {
         const { emailId, link } = yield* tokens.verify("click", token)
         const now = new Date(yield* Clock.currentTimeMillis)
-        // The URL is the one recorded for this link of this e-mail: never one from the request.
-        const rows = yield* sql<{ readonly url: string | null }>`
+        // The URL is the one recorded for this link of this e-mail: never one from the request. The click and
+        // the open it implies commit together.
+        return yield* sql.withTransaction(
+          Effect.gen(function* () {
+            const rows = yield* sql<{ readonly url: string | null }>`
           with email as (
             select workspace_id, links ->> ${link}::integer as url from response_emails where id = ${emailId}
           ), click as (
             insert into response_email_clicks (workspace_id, email_id, url, clicked_at)
             select workspace_id, ${emailId}, url, ${now} from email where url is not null
-          ), opened as (
-            update response_emails set opened_at = coalesce(opened_at, ${now})
-            where id = ${emailId} and exists (select 1 from email where url is not null)
           )
           select url from email`
-        const url = rows[0]?.url ?? null
-        if (url === null) return yield* new InvalidEmailToken({ message: "no such link in this e-mail" })
-        return url
+            const url = rows[0]?.url ?? null
+            if (url === null) return yield* new InvalidEmailToken({ message: "no such link in this e-mail" })
+            // A followed link means the e-mail was opened, even with its images blocked.
+            yield* markOpened(emailId, now, false)
+            return url
+          })
+        )
       })
 
       return RespondentEmails.of({

@@ -14,7 +14,7 @@ import type * as Statement from "effect/sql/Statement"
 import * as Actors from "../identity/Actors.ts"
 import { Conflict, type Forbidden, InvalidInput } from "../kernel/Errors.ts"
 import type { EventBody, SpecEventBody } from "./EventCatalogue.ts"
-import { EventName, outboxChannel } from "./Events.ts"
+import { EventName, Events, outboxChannel } from "./Events.ts"
 import { notifyChannel } from "../storage/Notifications.ts"
 import { maxId } from "../kernel/Ids.ts"
 import type { Field } from "../forms/Fields.ts"
@@ -248,6 +248,7 @@ export class Deliveries extends Context.Service<
     Deliveries,
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
+      const events = yield* Events
 
       const selectDeliveries = (where: ReturnType<typeof sql.and>, limit: number) =>
         sql<DeliveryRow>`
@@ -492,7 +493,11 @@ export class Deliveries extends Context.Service<
           next_attempt_at: outcome.nextAttemptAt?.toISOString() ?? null,
           disable: outcome.disableSubscription ?? null
         }))
-        yield* sql`
+        // The e-mails to respondents this batch sent: their `email.sent` events commit with their status.
+        const sentEmails = rows.flatMap((row) =>
+          row.email_id !== null && row.status === "succeeded" ? [{ id: row.email_id, at: row.at }] : []
+        )
+        const statement = sql`
           with outcome as (
             select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as o(ord integer, delivery_id integer,
               workspace_id integer, subscription_id text, channel_id text, email_id integer, digest_id integer,
@@ -532,6 +537,36 @@ export class Deliveries extends Context.Service<
           from sent
           where s.id = sent.subscription_id
             and (s.last_sent_at is null or s.last_sent_at < sent.at or sent.disable is not null)`
+        if (sentEmails.length === 0) return yield* statement
+        yield* sql.withTransaction(
+          Effect.gen(function* () {
+            yield* statement
+            const sent = yield* sql<{
+              readonly id: number
+              readonly workspace_id: number
+              readonly response_id: number
+              readonly kind: "confirmation" | "message"
+              readonly to_address: string
+              readonly subject: string
+              readonly form_id: number
+              readonly title: string
+            }>`
+              select m.id, m.workspace_id, m.response_id, m.kind, m.to_address, m.subject, f.id as form_id, f.title
+              from response_emails m join responses r on r.id = m.response_id join forms f on f.id = r.form_id
+              where m.id in ${sql.in(sentEmails.map((e) => e.id))} and r.workspace_id = m.workspace_id
+              order by m.id`
+            for (const email of sent) {
+              const at = sentEmails.find((e) => e.id === email.id)!.at
+              yield* events.record(email.workspace_id, new Date(at), {
+                event: "email.sent",
+                form: { id: email.form_id, title: email.title },
+                responseId: email.response_id,
+                email: { id: email.id, kind: email.kind, to: email.to_address, subject: email.subject },
+                sentAt: new Date(at).toISOString()
+              })
+            }
+          })
+        )
       })
 
       // A claimed delivery is not due before its lease runs out.

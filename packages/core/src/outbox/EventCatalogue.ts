@@ -110,6 +110,64 @@ export const NoteCreatedBody = Schema.Struct({
   })
 }).annotate({ identifier: "NoteCreatedBody" })
 
+/**
+ * `response.partial`: a respondent gave the first answer of a response they have not submitted yet (the
+ * public page keeps partial responses). Written only while a subscription of the form names it: opt-in.
+ */
+export const ResponsePartialBody = Schema.Struct({
+  event: Schema.Literal("response.partial"),
+  ...responseFields,
+  submittedAt: Schema.Null.annotate({ description: "Always null: the response is not submitted yet." }),
+  startedAt: Schema.String
+}).annotate({ identifier: "ResponsePartialBody" })
+
+/** An e-mail to a respondent as events name it. */
+export const EventEmail = Schema.Struct({
+  id: Schema.Int,
+  kind: Schema.Literals(["confirmation", "message"]).annotate({
+    description: "`confirmation`: the form's automatic confirmation; `message`: written by a member."
+  }),
+  to: Schema.String,
+  subject: Schema.String
+}).annotate({ identifier: "EventEmail" })
+export type EventEmail = typeof EventEmail.Type
+
+/** `email.sent`: an e-mail to a respondent left qforms (the mail server took it). */
+export const EmailSentBody = Schema.Struct({
+  event: Schema.Literal("email.sent"),
+  form: EventForm,
+  responseId: Schema.Int,
+  email: EventEmail,
+  sentAt: Schema.String
+}).annotate({ identifier: "EmailSentBody" })
+
+/** `email.opened`: a respondent opened an e-mail for the first time (its image loaded, or a link in it). */
+export const EmailOpenedBody = Schema.Struct({
+  event: Schema.Literal("email.opened"),
+  form: EventForm,
+  responseId: Schema.Int,
+  email: EventEmail,
+  openedAt: Schema.String
+}).annotate({ identifier: "EmailOpenedBody" })
+
+/** `email.replied`: a reply to an e-mail of a response arrived and was stored on the case. */
+export const EmailRepliedBody = Schema.Struct({
+  event: Schema.Literal("email.replied"),
+  form: EventForm,
+  responseId: Schema.Int,
+  reply: Schema.Struct({
+    id: Schema.Int,
+    from: Schema.String,
+    subject: Schema.String,
+    text: Schema.String.annotate({
+      description: "The reply without the quoted message, cut at 10,000 characters (the case keeps it whole)."
+    }),
+    attachments: Schema.Int.annotate({ description: "How many files came with it (stored on the case)." }),
+    receivedAt: Schema.String
+  }),
+  reopened: Schema.Boolean.annotate({ description: "Whether the reply moved a closed case back to an open stage." })
+}).annotate({ identifier: "EmailRepliedBody" })
+
 /** The status names of a form as events give them. */
 const FormEventForm = Schema.Struct({
   id: Schema.Int,
@@ -170,6 +228,22 @@ export const ResponseDeletedEvent = Schema.Struct({ ...ResponseDeletedBody.field
 export const NoteCreatedEvent = Schema.Struct({ ...NoteCreatedBody.fields, link: Link }).annotate({
   identifier: "NoteCreatedEvent"
 })
+/** `response.partial` as posted. */
+export const ResponsePartialEvent = Schema.Struct({ ...ResponsePartialBody.fields, link: Link }).annotate({
+  identifier: "ResponsePartialEvent"
+})
+/** `email.sent` as posted. */
+export const EmailSentEvent = Schema.Struct({ ...EmailSentBody.fields, link: Link }).annotate({
+  identifier: "EmailSentEvent"
+})
+/** `email.opened` as posted. */
+export const EmailOpenedEvent = Schema.Struct({ ...EmailOpenedBody.fields, link: Link }).annotate({
+  identifier: "EmailOpenedEvent"
+})
+/** `email.replied` as posted. */
+export const EmailRepliedEvent = Schema.Struct({ ...EmailRepliedBody.fields, link: Link }).annotate({
+  identifier: "EmailRepliedEvent"
+})
 /** `form.published` as posted. */
 export const FormPublishedEvent = Schema.Struct({ ...FormPublishedBody.fields, link: Link }).annotate({
   identifier: "FormPublishedEvent"
@@ -185,7 +259,11 @@ export const EventBody = Schema.Union([
   ResponseAssignedBody,
   ResponseTaggedBody,
   ResponseDeletedBody,
+  ResponsePartialBody,
   NoteCreatedBody,
+  EmailSentBody,
+  EmailOpenedBody,
+  EmailRepliedBody,
   FormPublishedBody,
   FormClosedBody
 ]).annotate({ identifier: "EventBody" })
@@ -198,7 +276,11 @@ export const EventName = Schema.Literals([
   "response.assigned",
   "response.tagged",
   "response.deleted",
+  "response.partial",
   "note.created",
+  "email.sent",
+  "email.opened",
+  "email.replied",
   "form.published",
   "form.closed"
 ]).annotate({ identifier: "EventName" })
@@ -236,6 +318,7 @@ const exampleResponse = {
   summary: "Name: Ada Lovelace\nEmail: ada@example.com\nTopic: Billing\nMessage: My invoice is wrong."
 }
 const mia: EventMember = { id: 7, name: "Mia Chen", email: "mia@example.com" }
+const exampleEmail: EventEmail = { id: 880, kind: "message", to: "ada@example.com", subject: "Your invoice" }
 const exampleForm = { id: 12, title: "Contact us", publicId: "p8Xq2LmV0aBcDeFgHiJk", status: "published" }
 
 /** The names the catalogue lists: every event, and `ping`. */
@@ -306,6 +389,23 @@ export const catalogue: ReadonlyArray<CatalogueEntry> = [
     }
   },
   {
+    name: "response.partial",
+    description:
+      "A respondent gave the first answer of a response not submitted yet (the public page keeps partial " +
+      "responses). Opt-in: written only while a subscription of the form names it. The answers are those so far.",
+    spec: false,
+    schema: ResponsePartialEvent,
+    example: {
+      event: "response.partial",
+      ...exampleResponse,
+      submittedAt: null,
+      stage: null,
+      answers: { Name: "Ada Lovelace" },
+      summary: "Name: Ada Lovelace",
+      startedAt: "2026-11-27T09:12:40.000Z"
+    }
+  },
+  {
     name: "note.created",
     description: "A member wrote an internal note on a response (never shown to the respondent).",
     spec: false,
@@ -315,6 +415,54 @@ export const catalogue: ReadonlyArray<CatalogueEntry> = [
       form: { id: 12, title: "Contact us" },
       responseId: 3481,
       note: { id: 90211, body: "Called back, refund on its way.", author: mia, createdAt: "2026-11-27T09:40:12.000Z" }
+    }
+  },
+  {
+    name: "email.sent",
+    description: "An e-mail to a respondent (the form's confirmation, or one a member wrote) left qforms.",
+    spec: false,
+    schema: EmailSentEvent,
+    example: {
+      event: "email.sent",
+      form: { id: 12, title: "Contact us" },
+      responseId: 3481,
+      email: exampleEmail,
+      sentAt: "2026-11-27T09:41:02.000Z"
+    }
+  },
+  {
+    name: "email.opened",
+    description:
+      "A respondent opened an e-mail for the first time (its image loaded, or a link in it was followed); " +
+      "only while tracking is on (workspace e-mail settings).",
+    spec: false,
+    schema: EmailOpenedEvent,
+    example: {
+      event: "email.opened",
+      form: { id: 12, title: "Contact us" },
+      responseId: 3481,
+      email: exampleEmail,
+      openedAt: "2026-11-27T10:15:47.000Z"
+    }
+  },
+  {
+    name: "email.replied",
+    description: "A reply to an e-mail of a response arrived and was stored on the case.",
+    spec: false,
+    schema: EmailRepliedEvent,
+    example: {
+      event: "email.replied",
+      form: { id: 12, title: "Contact us" },
+      responseId: 3481,
+      reply: {
+        id: 512,
+        from: "ada@example.com",
+        subject: "Re: Your invoice",
+        text: "Thank you, the refund arrived.",
+        attachments: 0,
+        receivedAt: "2026-11-28T08:03:19.000Z"
+      },
+      reopened: false
     }
   },
   {
