@@ -93,13 +93,8 @@ export class Notes extends Context.Service<
                 payload: { body: input.body }
               }
             ])
-            const author =
-              actor.accountId === null
-                ? null
-                : yield* members.get(actor.workspaceId, actor.accountId).pipe(
-                    Effect.map(toEventMember),
-                    Effect.catchTag("MemberNotFound", () => Effect.succeed(null))
-                  )
+            const member = yield* members.find(actor.workspaceId, actor.accountId)
+            const author = member === null ? null : toEventMember(member)
             yield* events.record(
               actor.workspaceId,
               now,

@@ -358,12 +358,7 @@ export class Responses extends Context.Service<
 
       /** A member as events name them; null for none, or one who has left the workspace. */
       const eventMember = (workspaceId: number, accountId: number | null) =>
-        accountId === null
-          ? Effect.succeed(null)
-          : members.get(workspaceId, accountId).pipe(
-              Effect.map(toEventMember),
-              Effect.catchTag("MemberNotFound", () => Effect.succeed(null))
-            )
+        Effect.map(members.find(workspaceId, accountId), (member) => (member === null ? null : toEventMember(member)))
 
       /**
        * The events of an update, in its transaction: `response.stage_changed` (the contract's), then

@@ -73,6 +73,8 @@ export class Members extends Context.Service<
     readonly list: (workspaceId: number) => Effect.Effect<ReadonlyArray<Member>, SqlError.SqlError>
     /** One member, or `MemberNotFound`. */
     readonly get: (workspaceId: number, accountId: number) => Effect.Effect<Member, MemberNotFound | SqlError.SqlError>
+    /** One member, or null for no account or one who is not (or no longer) a member, as events name people. */
+    readonly find: (workspaceId: number, accountId: number | null) => Effect.Effect<Member | null, SqlError.SqlError>
     /** Adds the account with this e-mail (created if new); an existing member gets the new role. */
     readonly add: (workspaceId: number, input: AddMemberInput) => Effect.Effect<Member, SqlError.SqlError>
     /** Removes a member: their sessions end, their keys are revoked and their unused sign-in links spent, in one transaction. */
@@ -277,7 +279,12 @@ export class Members extends Context.Service<
         )
       })
 
-      return Members.of({ list, get, add, remove, authorize, invite, changeRole, dismiss })
+      const find = (workspaceId: number, accountId: number | null) =>
+        accountId === null
+          ? Effect.succeed(null)
+          : get(workspaceId, accountId).pipe(Effect.catchTag("MemberNotFound", () => Effect.succeed(null)))
+
+      return Members.of({ list, get, find, add, remove, authorize, invite, changeRole, dismiss })
     })
   )
 }
