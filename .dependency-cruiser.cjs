@@ -81,6 +81,13 @@ module.exports = {
       to: { path: "^(packages|examples)/(?!embed/)" }
     },
     {
+      name: "client-is-a-leaf",
+      comment: "The fetch client runs in browsers and any JavaScript runtime: it imports nothing of ours (its types are generated into its own folder).",
+      severity: "error",
+      from: { path: "^packages/client/src/" },
+      to: { path: "^(packages|examples)/(?!client/)" }
+    },
+    {
       name: "test-kit-sees-the-entry-point",
       comment: "The test kit drives core as a user does: through @qforms/core's public entry point only.",
       severity: "error",
