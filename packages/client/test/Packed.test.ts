@@ -20,7 +20,7 @@ const tsc = fileURLToPath(new URL("../../../node_modules/typescript/bin/tsc", im
 /** Runs a command; resolves with its exit code and output, never rejects. */
 const run = (command: string, args: ReadonlyArray<string>, cwd: string) =>
   new Promise<{ readonly code: number; readonly stdout: string; readonly stderr: string }>((resolve) => {
-    execFile(command, [...args], { cwd, timeout: 240_000 }, (error, stdout, stderr) => {
+    execFile(command, [...args], { cwd, timeout: 400_000 }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1
       resolve({ code, stdout, stderr })
     })
@@ -119,7 +119,7 @@ describe("the packed client in a plain Node ESM project outside the workspace", 
     if (installed.code !== 0) throw new Error(`npm install failed: ${installed.stdout}${installed.stderr}`)
     server = await startTestServer(databaseTargets[0]!, { publicPage: { minSubmitSeconds: 0 } })
     key = (await seedWorkspace(server)).key
-  }, 240_000)
+  }, 480_000)
 
   afterAll(async () => {
     await server?.close()
