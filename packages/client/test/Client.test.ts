@@ -150,8 +150,17 @@ describe("@qforms/client on a live 429", () => {
 
   it("waits for Retry-After and tries again; with retries off, the 429 is a QformsError", async () => {
     const { key } = await seedWorkspace(server)
+    // Calls until the bucket is empty (the third, unless a second passed): without retries the 429 is thrown.
     const noRetry = createClient({ baseUrl: server.url, apiKey: key, retry: false })
-    const statuses: Array<number> = []
+    let refused: unknown
+    for (let call = 0; call < 20 && refused === undefined; call++)
+      await noRetry.GET("/api/forms").catch((error: unknown) => {
+        refused = error
+      })
+    expect(isQformsError(refused, 429)).toBe(true)
+    expect((refused as QformsError).retryAfter).toBeGreaterThanOrEqual(1)
+    // With retries, a call refused with 429 waits and is answered: some call sees 429 then 200, after a wait.
+    let statuses: Array<number> = []
     const retrying = createClient({
       baseUrl: server.url,
       apiKey: key,
@@ -161,15 +170,14 @@ describe("@qforms/client on a live 429", () => {
         return response
       }
     })
-    await noRetry.GET("/api/forms")
-    await noRetry.GET("/api/forms")
-    const refused = await noRetry.GET("/api/forms").catch((error: unknown) => error)
-    expect(isQformsError(refused, 429)).toBe(true)
-    expect((refused as QformsError).retryAfter).toBeGreaterThanOrEqual(1)
-    const started = Date.now()
-    await retrying.GET("/api/forms")
-    expect(statuses[0]).toBe(429)
-    expect(statuses.at(-1)).toBe(200)
-    expect(Date.now() - started).toBeGreaterThanOrEqual(500)
+    let retried: { readonly statuses: Array<number>; readonly ms: number } | undefined
+    for (let call = 0; call < 20 && retried === undefined; call++) {
+      statuses = []
+      const started = Date.now()
+      await retrying.GET("/api/forms")
+      if (statuses[0] === 429) retried = { statuses, ms: Date.now() - started }
+    }
+    expect(retried?.statuses.at(-1)).toBe(200)
+    expect(retried!.ms).toBeGreaterThanOrEqual(500)
   })
 })
