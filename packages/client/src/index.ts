@@ -15,18 +15,7 @@
  * ```
  */
 import type { paths } from "./openapi.ts"
-import type {
-  AllOptional,
-  Data,
-  Init,
-  ItemOf,
-  ListKey,
-  Method,
-  Operation,
-  PagedPath,
-  PathsWith,
-  Success
-} from "./types.ts"
+import type { AllOptional, Data, Init, ItemOf, ListKey, Method, PagedPath, PathsWith } from "./types.ts"
 
 export type { components, operations, paths, webhooks } from "./openapi.ts"
 export type {
@@ -344,8 +333,3 @@ export const createClient = (options: ClientOptions): Client => {
     url: url as Client["url"]
   }
 }
-
-/** The success body of an operation, by its generated type (`Success<operations["forms.get"]>`). */
-export type SuccessOf<O> = Success<O>
-/** The operation of a path and method (`OperationOf<"/api/forms", "post">`). */
-export type OperationOf<P extends keyof paths, M extends Method> = Operation<P, M>
