@@ -81,6 +81,20 @@ module.exports = {
       to: { path: "^(packages|examples)/(?!embed/)" }
     },
     {
+      name: "client-is-a-leaf",
+      comment: "The fetch client runs in browsers and any JavaScript runtime: it imports nothing of ours (its types are generated into its own folder).",
+      severity: "error",
+      from: { path: "^packages/client/src/", pathNot: "^packages/client/src/effect\\.ts$" },
+      to: { path: "^(packages|examples)/(?!client/)" }
+    },
+    {
+      name: "client-effect-sees-the-api-definition",
+      comment: "@qforms/client/effect imports core's API definition only (@qforms/core/api), never the rest of core.",
+      severity: "error",
+      from: { path: "^packages/client/src/effect\\.ts$" },
+      to: { path: "^(packages|examples)/(?!client/)", pathNot: "^packages/core/(src/api/Api\\.ts|dist/api/Api\\.(js|d\\.ts))$" }
+    },
+    {
       name: "test-kit-sees-the-entry-point",
       comment: "The test kit drives core as a user does: through @qforms/core's public entry point only.",
       severity: "error",

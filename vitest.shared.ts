@@ -31,7 +31,14 @@ export const isolate = false
  * sources some dependencies publish under it (eventsource, used by the MCP
  * client) and make Vite compile them.
  */
-export const alias = { "@qforms/core": fileURLToPath(new URL("./packages/core/src/index.ts", import.meta.url)) }
+export const alias = [
+  { find: /^@qforms\/core$/, replacement: fileURLToPath(new URL("./packages/core/src/index.ts", import.meta.url)) },
+  // The API definition alone (`@qforms/core/api`), as `@qforms/client/effect` imports it.
+  {
+    find: /^@qforms\/core\/api$/,
+    replacement: fileURLToPath(new URL("./packages/core/src/api/Api.ts", import.meta.url))
+  }
+]
 
 /** One package's Vitest project: the shared workers, isolation and resolution. */
 export const project = (name: string, timeouts: { readonly testTimeout: number; readonly hookTimeout: number }) =>

@@ -102,6 +102,7 @@ export const render = (): string => {
   out.push(
     "packages/node-http, packages/express, packages/h3   adapters: only convert the host's request and response",
     "packages/embed         the embed kit: one browser ES module, no dependencies, imports nothing of ours; core serves it at /embed.js",
+    "packages/client        the typed API client on fetch: no dependencies, imports nothing of ours; its types generated from the OpenAPI document",
     "examples/standalone    the server (config → database → first start → HTTP), and its CLI",
     "packages/test-kit      what the tests share (servers, databases, receivers, Chromium, the contract by concern); sees core's entry only",
     "```"

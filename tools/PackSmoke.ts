@@ -9,7 +9,8 @@
  * JavaScript, a step as its script posts it), `/api/docs`, `/api/openapi.json` (`servers` under the
  * prefix), `/embed.js`, the application (`/app` and its assets, preact resolved from the installed packages),
  * MCP (`initialize` and `tools/list` over HTTP) and the live event stream (a WebSocket receives the
- * submission's `response.created`). Exits non-zero with the failed check named.
+ * submission's `response.created`); and the installed `@qforms/client` under the prefix (a form made, every response
+ * paged through, a typed 404). Exits non-zero with the failed check named.
  *
  * `--keep` leaves the temporary directory in place (its path is printed); `--no-build` packs the
  * `dist` directories as they are (CI: right after `npm run lint:packages`, which builds them).
@@ -18,10 +19,17 @@ import { spawn, spawnSync } from "node:child_process"
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
-import { fileURLToPath } from "node:url"
+import { fileURLToPath, pathToFileURL } from "node:url"
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..")
-const published = ["packages/embed", "packages/core", "packages/node-http", "packages/express", "packages/h3"] as const
+const published = [
+  "packages/embed",
+  "packages/core",
+  "packages/node-http",
+  "packages/express",
+  "packages/h3",
+  "packages/client"
+] as const
 const hosts = ["node-http", "express", "h3"] as const
 const prefix = "/forms-service"
 const started = performance.now()
@@ -424,6 +432,32 @@ const smoke = async (
   )
 }
 
+/** The installed `@qforms/client` (imported from the host app's node_modules, not the workspace) under the prefix. */
+const clientSmoke = async (host: string, app: string, key: string, url: string): Promise<void> => {
+  const entry = join(app, "node_modules", "@qforms", "client", "dist", "index.js")
+  const { createClient, isQformsError } = (await import(pathToFileURL(entry).href)) as typeof import("@qforms/client")
+  const qforms = createClient({ baseUrl: `${url}${prefix}`, apiKey: key })
+  const form = await qforms.POST("/api/forms", {
+    body: { title: "Client smoke", fields: [{ type: "short_text", label: "Name" }] }
+  })
+  await qforms.PATCH("/api/forms/{id}", { params: { path: { id: form.id } }, body: { status: "published" } })
+  const name = form.fields[0]!
+  for (const person of ["Ada", "Grace", "Hedy"])
+    await qforms.POST("/api/forms/{formId}/responses", {
+      params: { path: { formId: form.id } },
+      body: { values: { [name.id]: person } }
+    })
+  const ids: Array<number> = []
+  const init = { params: { path: { formId: form.id }, query: { limit: 2 } } }
+  for await (const row of qforms.paginate("/api/forms/{formId}/responses", init, "responses")) ids.push(row.id)
+  check(
+    ids.length === 3,
+    `${host}: @qforms/client pages through the form's 3 responses under the prefix (${ids.length})`
+  )
+  const missing = await qforms.GET("/api/forms/{id}", { params: { path: { id: 2147483647 } } }).catch((e: unknown) => e)
+  check(isQformsError(missing, 404), `${host}: @qforms/client throws a QformsError 404 for a missing form`)
+}
+
 const main = async () => {
   const work = mkdtempSync(join(tmpdir(), "qforms-pack-smoke-"))
   const keep = process.argv.includes("--keep")
@@ -483,6 +517,7 @@ const main = async () => {
       const session: { readonly signInToken: string; cookie?: string } = { signInToken: running.signInToken }
       for (const host of hosts) {
         await smoke(host, running.key, running.urls[host]!, session)
+        await clientSmoke(host, app, running.key, running.urls[host]!)
         log(`${host}: every check passed`)
       }
     } finally {

@@ -60,6 +60,14 @@ describe("the public surface of @qforms/core", () => {
     expect(typeof Core.Bootstrap.ensureDefaultWorkspace).toBe("function")
   })
 
+  it("exports the API definition alone at @qforms/core/api (for @qforms/client/effect)", async () => {
+    const manifest = JSON.parse(readFileSync(join(root, "packages/core/package.json"), "utf8"))
+    expect(manifest.exports["./api"].source).toBe("./src/api/Api.ts")
+    const api = await import("../src/api/Api.ts")
+    expect(api.Documented).toBeDefined()
+    expect(api.Api).toBe(Core.Api.Api)
+  })
+
   it("is the only way the adapters' and examples' code reaches core", () => {
     const shipped = [
       "packages/node-http/src",
