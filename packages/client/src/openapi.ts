@@ -358,7 +358,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Extension: sends a signed test ping (`event: webhook.test`) now and reports the answer. */
+        /** @description Extension: sends a signed test now and reports the answer: a `ping`, or with `?event=` that event's example about the subscription's form, as the event is posted (its `webhook-id` starts with `msg_test_`). */
         post: operations["webhooks.test"];
         delete?: never;
         options?: never;
@@ -988,6 +988,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "response.partial": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * response.partial
+         * @description Extension: A respondent gave the first answer of a response not submitted yet (the public page keeps partial responses). Opt-in: written only while a subscription of the form names it. The answers are those so far.
+         */
+        post: operations["event.response.partial"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "note.created": {
         parameters: {
             query?: never;
@@ -1002,6 +1022,66 @@ export interface webhooks {
          * @description Extension: A member wrote an internal note on a response (never shown to the respondent).
          */
         post: operations["event.note.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "email.sent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * email.sent
+         * @description Extension: An e-mail to a respondent (the form's confirmation, or one a member wrote) left qforms.
+         */
+        post: operations["event.email.sent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "email.opened": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * email.opened
+         * @description Extension: A respondent opened an e-mail for the first time (its image loaded, or a link in it was followed); only while tracking is on (workspace e-mail settings).
+         */
+        post: operations["event.email.opened"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "email.replied": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * email.replied
+         * @description Extension: A reply to an e-mail of a response arrived and was stored on the case.
+         */
+        post: operations["event.email.replied"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1042,6 +1122,26 @@ export interface webhooks {
          * @description Extension: A form was closed: its public page takes no more responses.
          */
         post: operations["event.form.closed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    ping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ping
+         * @description Extension: A test a member sent (POST /api/webhooks/subscribe/{id}/test without a chosen event), to check that the URL receives and verifies qforms' posts. Never subscribed to; its webhook-id starts with msg_test_.
+         */
+        post: operations["event.ping"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1503,7 +1603,7 @@ export interface components {
             error: string | null;
         };
         /** @enum {string} */
-        EventName: "response.created" | "response.stage_changed" | "response.assigned" | "response.tagged" | "response.deleted" | "note.created" | "form.published" | "form.closed";
+        EventName: "response.created" | "response.stage_changed" | "response.assigned" | "response.tagged" | "response.deleted" | "response.partial" | "note.created" | "email.sent" | "email.opened" | "email.replied" | "form.published" | "form.closed";
         DeliveryLog: {
             deliveries: components["schemas"]["Delivery"][];
             nextCursor: string | null;
@@ -1973,7 +2073,7 @@ export interface components {
         };
         EventCatalogue: {
             events: {
-                name: components["schemas"]["EventName"];
+                name: components["schemas"]["CatalogueName"];
                 description: string;
                 /** @description Whether the contract names the event (the others are extensions). */
                 spec: boolean;
@@ -1983,6 +2083,8 @@ export interface components {
                 example: Record<string, never>;
             }[];
         };
+        /** @enum {string} */
+        CatalogueName: "response.created" | "response.stage_changed" | "response.assigned" | "response.tagged" | "response.deleted" | "response.partial" | "note.created" | "email.sent" | "email.opened" | "email.replied" | "form.published" | "form.closed" | "ping";
         PingResult: {
             ok: boolean;
             statusCode: number | null;
@@ -2823,6 +2925,32 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        ResponsePartialEvent: {
+            /** @enum {string} */
+            event: "response.partial";
+            form: components["schemas"]["EventForm"];
+            responseId: number;
+            /** @description Always null: the response is not submitted yet. */
+            submittedAt: null;
+            stage: components["schemas"]["EventStage"] | null;
+            respondent: {
+                name: string | null;
+                email: string | null;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description The answers keyed by question label, as text (as in a `flat=1` list). */
+            answers: {
+                [key: string]: string;
+            };
+            summary: string;
+            language?: string;
+            startedAt: string;
+            /** @description The response in the application (or, for a form or a deleted response, the form's responses). */
+            link: string;
+        } & {
+            [key: string]: unknown;
+        };
         NoteCreatedEvent: {
             /** @enum {string} */
             event: "note.created";
@@ -2837,6 +2965,66 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
+            /** @description The response in the application (or, for a form or a deleted response, the form's responses). */
+            link: string;
+        } & {
+            [key: string]: unknown;
+        };
+        EventEmail: {
+            id: number;
+            /**
+             * @description `confirmation`: the form's automatic confirmation; `message`: written by a member.
+             * @enum {string}
+             */
+            kind: "confirmation" | "message";
+            to: string;
+            subject: string;
+        } & {
+            [key: string]: unknown;
+        };
+        EmailSentEvent: {
+            /** @enum {string} */
+            event: "email.sent";
+            form: components["schemas"]["EventForm"];
+            responseId: number;
+            email: components["schemas"]["EventEmail"];
+            sentAt: string;
+            /** @description The response in the application (or, for a form or a deleted response, the form's responses). */
+            link: string;
+        } & {
+            [key: string]: unknown;
+        };
+        EmailOpenedEvent: {
+            /** @enum {string} */
+            event: "email.opened";
+            form: components["schemas"]["EventForm"];
+            responseId: number;
+            email: components["schemas"]["EventEmail"];
+            openedAt: string;
+            /** @description The response in the application (or, for a form or a deleted response, the form's responses). */
+            link: string;
+        } & {
+            [key: string]: unknown;
+        };
+        EmailRepliedEvent: {
+            /** @enum {string} */
+            event: "email.replied";
+            form: components["schemas"]["EventForm"];
+            responseId: number;
+            reply: {
+                id: number;
+                from: string;
+                subject: string;
+                /** @description The reply without the quoted message, cut at 10,000 characters (the case keeps it whole). */
+                text: string;
+                /** @description How many files came with it (stored on the case). */
+                attachments: number;
+                receivedAt: string;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description Whether the reply moved a closed case back to an open stage. */
+            reopened: boolean;
             /** @description The response in the application (or, for a form or a deleted response, the form's responses). */
             link: string;
         } & {
@@ -2867,6 +3055,17 @@ export interface components {
             previousStatus: string;
             /** @description The response in the application (or, for a form or a deleted response, the form's responses). */
             link: string;
+        } & {
+            [key: string]: unknown;
+        };
+        PingBody: {
+            /** @enum {string} */
+            event: "ping";
+            subscriptionId: string;
+            form: components["schemas"]["EventForm"];
+            /** @description The events the subscription receives. */
+            events: string[];
+            sentAt: string;
         } & {
             [key: string]: unknown;
         };
@@ -6755,7 +6954,9 @@ export interface operations {
     };
     "webhooks.test": {
         parameters: {
-            query?: never;
+            query?: {
+                event?: components["schemas"]["EventName"];
+            };
             header?: never;
             path: {
                 id: string;
@@ -11632,6 +11833,50 @@ export interface operations {
             };
         };
     };
+    "event.response.partial": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "response.partial",
+                 *       "form": {
+                 *         "id": 12,
+                 *         "title": "Contact us"
+                 *       },
+                 *       "responseId": 3481,
+                 *       "submittedAt": null,
+                 *       "stage": null,
+                 *       "respondent": {
+                 *         "name": "Ada Lovelace",
+                 *         "email": "ada@example.com"
+                 *       },
+                 *       "answers": {
+                 *         "Name": "Ada Lovelace"
+                 *       },
+                 *       "summary": "Name: Ada Lovelace",
+                 *       "startedAt": "2026-11-27T09:12:40.000Z",
+                 *       "link": "https://forms.example.com/app/responses/3481"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ResponsePartialEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the event; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     "event.note.created": {
         parameters: {
             query?: never;
@@ -11663,6 +11908,128 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["NoteCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the event; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.email.sent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "email.sent",
+                 *       "form": {
+                 *         "id": 12,
+                 *         "title": "Contact us"
+                 *       },
+                 *       "responseId": 3481,
+                 *       "email": {
+                 *         "id": 880,
+                 *         "kind": "message",
+                 *         "to": "ada@example.com",
+                 *         "subject": "Your invoice"
+                 *       },
+                 *       "sentAt": "2026-11-27T09:41:02.000Z",
+                 *       "link": "https://forms.example.com/app/responses/3481"
+                 *     }
+                 */
+                "application/json": components["schemas"]["EmailSentEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the event; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.email.opened": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "email.opened",
+                 *       "form": {
+                 *         "id": 12,
+                 *         "title": "Contact us"
+                 *       },
+                 *       "responseId": 3481,
+                 *       "email": {
+                 *         "id": 880,
+                 *         "kind": "message",
+                 *         "to": "ada@example.com",
+                 *         "subject": "Your invoice"
+                 *       },
+                 *       "openedAt": "2026-11-27T10:15:47.000Z",
+                 *       "link": "https://forms.example.com/app/responses/3481"
+                 *     }
+                 */
+                "application/json": components["schemas"]["EmailOpenedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the event; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.email.replied": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "email.replied",
+                 *       "form": {
+                 *         "id": 12,
+                 *         "title": "Contact us"
+                 *       },
+                 *       "responseId": 3481,
+                 *       "reply": {
+                 *         "id": 512,
+                 *         "from": "ada@example.com",
+                 *         "subject": "Re: Your invoice",
+                 *         "text": "Thank you, the refund arrived.",
+                 *         "attachments": 0,
+                 *         "receivedAt": "2026-11-28T08:03:19.000Z"
+                 *       },
+                 *       "reopened": false,
+                 *       "link": "https://forms.example.com/app/responses/3481"
+                 *     }
+                 */
+                "application/json": components["schemas"]["EmailRepliedEvent"];
             };
         };
         responses: {
@@ -11737,6 +12104,42 @@ export interface operations {
         };
         responses: {
             /** @description Any 2xx answer acknowledges the event; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "ping",
+                 *       "subscriptionId": "sub_9Xk2LmQ0aBcDeFgH",
+                 *       "form": {
+                 *         "id": 12,
+                 *         "title": "Contact us"
+                 *       },
+                 *       "events": [
+                 *         "response.created"
+                 *       ],
+                 *       "sentAt": "2026-11-27T09:00:00.000Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PingBody"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer passes the test; the answer is reported to whoever sent it, and nothing is retried. */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -85,9 +85,14 @@ describe("verifyWebhook and signWebhook (Standard Webhooks)", () => {
       | "response.assigned"
       | "response.tagged"
       | "response.deleted"
+      | "response.partial"
       | "note.created"
+      | "email.sent"
+      | "email.opened"
+      | "email.replied"
       | "form.published"
       | "form.closed"
+      | "ping"
     >()
   })
 })
