@@ -113,6 +113,22 @@ export const ReplayResult = Schema.Struct({
 }).annotate({ identifier: "ReplayResult" })
 export type ReplayResult = typeof ReplayResult.Type
 
+/**
+ * The id a page of a newest-first list (a delivery log, the dead letters, the
+ * alerts) starts below: its `cursor`, the last id of the page before.
+ *
+ * @example
+ * ```ts
+ * const before = yield* cursorBefore("120") // 120; "abc" fails with InvalidInput
+ * ```
+ */
+export const cursorBefore = (cursor: string | undefined): Effect.Effect<number | undefined, InvalidInput> => {
+  const before = cursor === undefined ? undefined : Number(cursor)
+  return before !== undefined && (!Number.isSafeInteger(before) || before <= 0 || before > maxId)
+    ? Effect.fail(new InvalidInput({ message: "cursor: not a cursor from this list" }))
+    : Effect.succeed(before)
+}
+
 /** No such delivery in this workspace. */
 export class DeliveryNotFound extends Schema.TaggedError<DeliveryNotFound>()("DeliveryNotFound", {
   message: Schema.String
@@ -347,10 +363,7 @@ export class Deliveries extends Context.Service<
         target: Statement.Fragment,
         options: { readonly limit?: number | undefined; readonly cursor?: string | undefined }
       ) {
-        const before = options.cursor === undefined ? undefined : Number(options.cursor)
-        if (before !== undefined && (!Number.isSafeInteger(before) || before <= 0 || before > maxId)) {
-          return yield* new InvalidInput({ message: "cursor: not a cursor from this log" })
-        }
+        const before = yield* cursorBefore(options.cursor)
         const limit = options.limit ?? 50
         const conditions = [sql`d.workspace_id = ${actor.workspaceId}`, target]
         if (before !== undefined) conditions.push(sql`d.id < ${before}`)
@@ -680,10 +693,7 @@ export class Deliveries extends Context.Service<
           readonly cursor?: string | undefined
         } = {}
       ) {
-        const before = options.cursor === undefined ? undefined : Number(options.cursor)
-        if (before !== undefined && (!Number.isSafeInteger(before) || before <= 0 || before > maxId)) {
-          return yield* new InvalidInput({ message: "cursor: not a cursor from this list" })
-        }
+        const before = yield* cursorBefore(options.cursor)
         if (options.subscriptionId !== undefined) yield* subscriptionExists(actor, options.subscriptionId)
         const limit = options.limit ?? 50
         const conditions = [

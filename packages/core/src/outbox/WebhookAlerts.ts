@@ -15,12 +15,11 @@ import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import type * as Actors from "../identity/Actors.ts"
-import { InvalidInput } from "../kernel/Errors.ts"
-import { maxId } from "../kernel/Ids.ts"
+import type { InvalidInput } from "../kernel/Errors.ts"
 import { escapeHtml, oneLine } from "../kernel/DisplayText.ts"
 import { SentLinkBase } from "../kernel/Links.ts"
 import { Mailer } from "../email/Mailer.ts"
-import { Deliveries } from "./Deliveries.ts"
+import { cursorBefore, Deliveries } from "./Deliveries.ts"
 import { DeliveryConfig } from "./DeliveryConfig.ts"
 import { maskedUrl, memberDisabledReason } from "./Webhooks.ts"
 
@@ -225,10 +224,7 @@ export class WebhookAlerts extends Context.Service<
         actor: Actors.Actor,
         options: { readonly limit?: number | undefined; readonly cursor?: string | undefined } = {}
       ) {
-        const before = options.cursor === undefined ? undefined : Number(options.cursor)
-        if (before !== undefined && (!Number.isSafeInteger(before) || before <= 0 || before > maxId)) {
-          return yield* new InvalidInput({ message: "cursor: not a cursor from this list" })
-        }
+        const before = yield* cursorBefore(options.cursor)
         const limit = options.limit ?? 50
         const rows = yield* sql<AlertRow>`
           select w.id, w.kind, w.subscription_id, w.form_id, f.title as form_title, w.target, w.failures, w.reason,
