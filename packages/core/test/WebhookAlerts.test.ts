@@ -313,6 +313,55 @@ for (const target of databaseTargets) {
       expect((await api(server, a.keys.owner, "GET", "/webhooks/alerts")).body.alerts).toHaveLength(3)
     })
 
+    it("a delivered delivery ends the incident: the next failures in a row alert again; a member's disabling alerts nobody", async () => {
+      const flaky = await receiver([500, 500, 200, 500, 500])
+      try {
+        const sub = await api(server, a.keys.owner, "POST", "/webhooks/subscribe", {
+          formId: form.id,
+          event: "response.created",
+          targetUrl: flaky.url
+        })
+        const id = sub.body.id as string
+        const alertsOf = async () =>
+          (
+            (await api(server, a.keys.owner, "GET", "/webhooks/alerts")).body.alerts as Array<{
+              subscriptionId: string
+              kind: string
+            }>
+          ).filter((x) => x.subscriptionId === id)
+        // One post at a time: each response's delivery is recorded before the next is made.
+        const post = async (n: number) => {
+          await submit(a.keys.owner, form)
+          await waitFor(() => (flaky.received.length >= n ? true : undefined))
+          await waitFor(async () => {
+            const log = await api(server, a.keys.owner, "GET", `/webhooks/subscribe/${id}/deliveries`)
+            return log.body.deliveries.every(
+              (d: { status: string }) => d.status === "failed" || d.status === "succeeded"
+            )
+              ? true
+              : undefined
+          })
+        }
+        await post(1)
+        await post(2)
+        expect((await subscription(id)).consecutiveFailures).toBe(2)
+        expect(await alertsOf()).toHaveLength(1)
+        await post(3)
+        expect((await subscription(id)).consecutiveFailures).toBe(0)
+        await post(4)
+        expect(await alertsOf()).toHaveLength(1)
+        await post(5)
+        expect((await subscription(id)).consecutiveFailures).toBe(2)
+        expect((await alertsOf()).map((x) => x.kind)).toEqual(["failing", "failing"])
+        // Disabled by a member: no alert.
+        const off = await api(server, a.keys.admin, "PATCH", `/webhooks/subscribe/${id}`, { disabled: true })
+        expect(off.body).toMatchObject({ disabled: true, disabledReason: "disabled by a member" })
+        expect(await alertsOf()).toHaveLength(2)
+      } finally {
+        await flaky.close()
+      }
+    })
+
     it("answers bad input with 400 and an error", async () => {
       const bad: ReadonlyArray<unknown> = [
         {},
