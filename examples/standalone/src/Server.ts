@@ -116,6 +116,8 @@ export const start = async (settings: Settings.Settings): Promise<Server> => {
         worker: settings.deliveryWorker,
         timeoutMs: settings.webhookTimeoutMs,
         allowPrivateTargets: settings.allowPrivateWebhookTargets,
+        alertAfterFailures: settings.webhookAlertAfterFailures,
+        disableAfterFailures: settings.webhookDisableAfterFailures,
         ...Option.match(settings.retrySchedule, { onNone: () => ({}), onSome: (schedule) => ({ schedule }) })
       }
     })

@@ -97,6 +97,12 @@ export const Settings = Config.all({
   webhookTimeoutMs: Config.schema(Options.PositiveInt, "QFORMS_WEBHOOK_TIMEOUT_MS").pipe(Config.withDefault(10_000)),
   allowPrivateWebhookTargets: Config.Boolean("QFORMS_ALLOW_PRIVATE_WEBHOOK_TARGETS").pipe(Config.withDefault(false)),
   deliveryWorker: Config.Boolean("QFORMS_DELIVERY_WORKER").pipe(Config.withDefault(true)),
+  webhookAlertAfterFailures: Config.schema(Options.PositiveInt, "QFORMS_WEBHOOK_ALERT_AFTER_FAILURES").pipe(
+    Config.withDefault(3)
+  ),
+  webhookDisableAfterFailures: Config.schema(Options.PositiveInt, "QFORMS_WEBHOOK_DISABLE_AFTER_FAILURES").pipe(
+    Config.withDefault(10)
+  ),
   formGenerator: Config.option(Config.Literals(["offline", "openai", "none"], "QFORMS_FORM_GENERATOR")),
   llmBaseUrl: Config.option(Config.URL("QFORMS_LLM_BASE_URL")),
   llmApiKey: Config.option(Config.Redacted("QFORMS_LLM_API_KEY")),

@@ -42,6 +42,8 @@ const startStandalone: StartServer = async (target, options = {}) => {
     webhookTimeoutMs: 10_000,
     allowPrivateWebhookTargets: false,
     deliveryWorker: false,
+    webhookAlertAfterFailures: 3,
+    webhookDisableAfterFailures: 10,
     formGenerator: Option.none(),
     llmBaseUrl: Option.none(),
     llmApiKey: Option.none(),

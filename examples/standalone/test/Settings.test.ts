@@ -39,6 +39,14 @@ describe("settings", () => {
     ],
     [{ QFORMS_SHUTDOWN_TIMEOUT_MS: "-1" }, /^Invalid configuration: .*0 or more.*\(in QFORMS_SHUTDOWN_TIMEOUT_MS\)\n$/],
     [{ QFORMS_WEBHOOK_TIMEOUT_MS: "0" }, /^Invalid configuration: .*1 or more.*\(in QFORMS_WEBHOOK_TIMEOUT_MS\)\n$/],
+    [
+      { QFORMS_WEBHOOK_ALERT_AFTER_FAILURES: "0" },
+      /^Invalid configuration: .*1 or more.*\(in QFORMS_WEBHOOK_ALERT_AFTER_FAILURES\)\n$/
+    ],
+    [
+      { QFORMS_WEBHOOK_DISABLE_AFTER_FAILURES: "x" },
+      /^Invalid configuration: .*\(in QFORMS_WEBHOOK_DISABLE_AFTER_FAILURES\)\n$/
+    ],
     [{ QFORMS_TRUSTED_PROXY_HOPS: "-1" }, /^Invalid configuration: .*0 or more.*\(in QFORMS_TRUSTED_PROXY_HOPS\)\n$/],
     [
       { QFORMS_UPLOADS_PER_MINUTE: "0" },

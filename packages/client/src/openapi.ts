@@ -366,6 +366,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks/dead-letters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Extension: the workspace's webhook deliveries that gave up (status `failed`), newest first, with every attempt. */
+        get: operations["webhooks.deadLetters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/dead-letters/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Extension: redelivers dead letters now (same `webhook-id`): the named ones, or all of a subscription (at most 500 a call). A disabled subscription's are not replayed (409 for `subscriptionId`): enable it first. */
+        post: operations["webhooks.replay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Extension: the workspace's webhook failure alerts (deliveries failing in a row, a subscription disabled), newest first. */
+        get: operations["webhooks.alerts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/events/catalogue": {
         parameters: {
             query?: never;
@@ -2085,6 +2136,57 @@ export interface components {
         };
         /** @enum {string} */
         CatalogueName: "response.created" | "response.stage_changed" | "response.assigned" | "response.tagged" | "response.deleted" | "response.partial" | "note.created" | "email.sent" | "email.opened" | "email.replied" | "form.published" | "form.closed" | "ping";
+        WebhookAlertList: {
+            alerts: components["schemas"]["WebhookAlert"][];
+            nextCursor: string | null;
+        };
+        WebhookAlert: {
+            id: number;
+            /** @enum {string} */
+            kind: "failing" | "disabled";
+            subscriptionId: string;
+            formId: number;
+            formTitle: string;
+            /** @description The receiver's scheme and host, then `…`. */
+            target: string;
+            /** @description Deliveries in a row that gave up when the alert was raised. */
+            failures: number;
+            /** @description Why it was disabled (`disabled` only). */
+            reason: string | null;
+            createdAt: string;
+        };
+        ReplayResult: {
+            /** @description The deliveries due again now (same `webhook-id`). */
+            replayed: number[];
+            /** @description Named deliveries not replayed: not a dead letter of this workspace, or its subscription is disabled (re-enable it first). */
+            skipped: number[];
+            /** @description With `subscriptionId`: more than 500 were waiting. */
+            more: boolean;
+        };
+        ReplayDeadLetters: {
+            /** @description Dead letters to replay. */
+            deliveryIds?: number[];
+            /** @description Replays every dead letter of this subscription (at most 500 at a time, oldest first). */
+            subscriptionId?: string;
+        };
+        DeadLetterList: {
+            deliveries: components["schemas"]["DeadLetter"][];
+            nextCursor: string | null;
+        };
+        DeadLetter: {
+            id: number;
+            eventId: string;
+            event: components["schemas"]["EventName"];
+            responseId: number | null;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed" | "retrying";
+            attempts: components["schemas"]["DeliveryAttempt"][];
+            nextAttemptAt: string | null;
+            createdAt: string;
+            subscriptionId: string;
+            formId: number;
+            formTitle: string;
+        };
         PingResult: {
             ok: boolean;
             statusCode: number | null;
@@ -2105,10 +2207,12 @@ export interface components {
             /** @description When the receiver last answered a post (any HTTP status); null before any answer. Attempts that never reached it (DNS failure, refused connection, timeout) do not count. */
             lastSentAt: string | null;
             createdAt: string;
-            /** @description Extension: true when deliveries are stopped (the receiver answered 410 Gone, or a member disabled it). */
+            /** @description Extension: true when deliveries are stopped (the receiver answered 410 Gone, too many deliveries in a row gave up, or a member disabled it). */
             disabled: boolean;
             /** @description Extension: why it is disabled. */
             disabledReason: string | null;
+            /** @description Extension: how many deliveries in a row gave up (final status `failed`); a delivered one or re-enabling resets it. */
+            consecutiveFailures: number;
         };
         /** @description Extension: which responses the subscription hears of. An event that is not about a response (form.published, form.closed) reaches only subscriptions without filters. */
         SubscriptionFilters: {
@@ -2134,10 +2238,12 @@ export interface components {
             /** @description When the receiver last answered a post (any HTTP status); null before any answer. Attempts that never reached it (DNS failure, refused connection, timeout) do not count. */
             lastSentAt: string | null;
             createdAt: string;
-            /** @description Extension: true when deliveries are stopped (the receiver answered 410 Gone, or a member disabled it). */
+            /** @description Extension: true when deliveries are stopped (the receiver answered 410 Gone, too many deliveries in a row gave up, or a member disabled it). */
             disabled: boolean;
             /** @description Extension: why it is disabled. */
             disabledReason: string | null;
+            /** @description Extension: how many deliveries in a row gave up (final status `failed`); a delivered one or re-enabling resets it. */
+            consecutiveFailures: number;
             /** @description The signing secret (Standard Webhooks), shown only in this response. */
             secret: string;
         };
@@ -7008,6 +7114,347 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundErrorEncoded"];
+                };
+            };
+            /** @description The path exists but not with this method. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedErrorEncoded"];
+                };
+            };
+            /** @description The change conflicts with the current state, refers to something a concurrent request deleted, or collided with a concurrent change (nothing was changed: try again). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictErrorEncoded"];
+                };
+            };
+            /** @description The request body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeErrorEncoded"];
+                };
+            };
+            /** @description The request body must be JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeErrorEncoded"];
+                };
+            };
+            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsErrorEncoded"];
+                };
+            };
+            /** @description An unexpected failure; the request id is in the server log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalServerErrorEncoded"];
+                };
+            };
+            /** @description The service cannot reach its database right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableErrorEncoded"];
+                };
+            };
+        };
+    };
+    "webhooks.deadLetters": {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                subscriptionId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description DeadLetterList */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeadLetterList"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `error` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestErrorEncoded"];
+                };
+            };
+            /** @description The API key is missing, malformed, wrong or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorEncoded"];
+                };
+            };
+            /** @description Not found in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundErrorEncoded"];
+                };
+            };
+            /** @description The path exists but not with this method. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedErrorEncoded"];
+                };
+            };
+            /** @description The change conflicts with the current state, refers to something a concurrent request deleted, or collided with a concurrent change (nothing was changed: try again). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictErrorEncoded"];
+                };
+            };
+            /** @description The request body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeErrorEncoded"];
+                };
+            };
+            /** @description The request body must be JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeErrorEncoded"];
+                };
+            };
+            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsErrorEncoded"];
+                };
+            };
+            /** @description An unexpected failure; the request id is in the server log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalServerErrorEncoded"];
+                };
+            };
+            /** @description The service cannot reach its database right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableErrorEncoded"];
+                };
+            };
+        };
+    };
+    "webhooks.replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplayDeadLetters"];
+            };
+        };
+        responses: {
+            /** @description ReplayResult */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplayResult"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `error` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestErrorEncoded"];
+                };
+            };
+            /** @description The API key is missing, malformed, wrong or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorEncoded"];
+                };
+            };
+            /** @description The key's member may not do this (a viewer key is read-only). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenErrorEncoded"];
+                };
+            };
+            /** @description Not found in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundErrorEncoded"];
+                };
+            };
+            /** @description The path exists but not with this method. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedErrorEncoded"];
+                };
+            };
+            /** @description The change conflicts with the current state, refers to something a concurrent request deleted, or collided with a concurrent change (nothing was changed: try again). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictErrorEncoded"];
+                };
+            };
+            /** @description The request body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeErrorEncoded"];
+                };
+            };
+            /** @description The request body must be JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeErrorEncoded"];
+                };
+            };
+            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsErrorEncoded"];
+                };
+            };
+            /** @description An unexpected failure; the request id is in the server log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalServerErrorEncoded"];
+                };
+            };
+            /** @description The service cannot reach its database right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableErrorEncoded"];
+                };
+            };
+        };
+    };
+    "webhooks.alerts": {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description WebhookAlertList */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookAlertList"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `error` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestErrorEncoded"];
+                };
+            };
+            /** @description The API key is missing, malformed, wrong or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorEncoded"];
                 };
             };
             /** @description The path exists but not with this method. */

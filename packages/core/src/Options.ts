@@ -155,7 +155,9 @@ export const CheckedOptions = Schema.Struct({
       timeoutMs: optional(PositiveInt),
       maxInFlight: optional(PositiveInt),
       maxPerHost: optional(PositiveInt),
-      pollIntervalMs: optional(PositiveInt)
+      pollIntervalMs: optional(PositiveInt),
+      alertAfterFailures: optional(PositiveInt),
+      disableAfterFailures: optional(PositiveInt)
     })
   ),
   publicPage: optional(

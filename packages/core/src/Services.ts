@@ -31,6 +31,7 @@ import { Responses } from "./cases/Responses.ts"
 import { Sessions } from "./identity/Sessions.ts"
 import { Stages } from "./forms/Stages.ts"
 import { Webhooks } from "./outbox/Webhooks.ts"
+import { WebhookAlerts } from "./outbox/WebhookAlerts.ts"
 import { Workspaces } from "./identity/Workspaces.ts"
 import { WorkspaceSettingsStore } from "./forms/WorkspaceSettings.ts"
 import * as Database from "./storage/Database.ts"
@@ -62,6 +63,7 @@ export type Services =
   | Sessions
   | Stages
   | Webhooks
+  | WebhookAlerts
   | Workspaces
   | WorkspaceSettingsStore
 
@@ -101,6 +103,7 @@ export const layer: Layer.Layer<Services, never, SqlClient.SqlClient | BlobStore
   AnswerTokens.layer,
   Responses.layer,
   Webhooks.layer,
+  WebhookAlerts.layer,
   Workspaces.layer,
   FormNotifications.layer,
   Sessions.layer,

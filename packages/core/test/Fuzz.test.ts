@@ -203,6 +203,13 @@ const routes: ReadonlyArray<Route> = [
   { method: "GET", path: "/webhooks/subscribe/:subscription/deliveries" },
   { method: "POST", path: "/webhooks/deliveries/:delivery/retry" },
   { method: "POST", path: "/webhooks/subscribe/:subscription/test" },
+  { method: "GET", path: "/webhooks/dead-letters" },
+  {
+    method: "POST",
+    path: "/webhooks/dead-letters/replay",
+    body: (f) => ({ subscriptionId: f.subscriptionId })
+  },
+  { method: "GET", path: "/webhooks/alerts" },
   { method: "GET", path: "/files/:file" },
   { method: "GET", path: "/images" },
   // No valid JSON body: the fuzz sends its multipart, JSON, raw and oversized bodies.

@@ -172,6 +172,7 @@ for (const target of databaseTargets) {
         "get_response",
         "get_translation",
         "get_workspace_settings",
+        "list_dead_letters",
         "list_event_catalogue",
         "list_forms",
         "list_images",
@@ -180,6 +181,7 @@ for (const target of databaseTargets) {
         "list_stages",
         "list_translations",
         "list_webhooks",
+        "replay_dead_letters",
         "retry_delivery",
         "set_translation",
         "update_form",
@@ -318,6 +320,14 @@ for (const target of databaseTargets) {
       expect(retried.id).toBe(log.deliveries[0].id)
       await waitFor(() => (hook.received.length === 2 ? true : undefined))
       expect(hook.received[1]!.headers["webhook-id"]).toBe(post!.headers["webhook-id"])
+      // Delivered: no dead letter, and nothing to replay.
+      const dead = await call(client, "list_dead_letters", { subscriptionId: subscribed.json.id })
+      expect(dead).toEqual({ deliveries: [], nextCursor: null })
+      expect(await call(client, "replay_dead_letters", { deliveryIds: [log.deliveries[0].id] })).toEqual({
+        replayed: [],
+        skipped: [log.deliveries[0].id],
+        more: false
+      })
       await hook.close()
     })
 
@@ -400,6 +410,7 @@ for (const target of databaseTargets) {
         ["update_response", { responseId: response.json.id, stageId }],
         ["add_note", { responseId: response.json.id, body: "Nope" }],
         ["retry_delivery", { deliveryId: 1 }],
+        ["replay_dead_letters", { deliveryIds: [1] }],
         ["update_workspace_settings", { theme: { font: "serif" } }]
       ]
       for (const [name, args] of writes) {

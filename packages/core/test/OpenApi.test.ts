@@ -465,6 +465,7 @@ describe("OpenAPI document (GET /api/openapi.json)", () => {
           p.name !== "fileId" &&
           p.name !== "imageId" &&
           p.name !== "channelId" &&
+          p.name !== "subscriptionId" &&
           p.name !== "publicId" &&
           !(p.name === "id" && /\/webhooks\/subscribe\//.test(name))
         if (numeric && !typesOf(doc, p.schema).has("integer"))

@@ -43,6 +43,8 @@ const owners: Readonly<Record<string, string>> = {
   delivery_attempts: "outbox",
   webhook_subscriptions: "outbox",
   notification_channels: "outbox",
+  webhook_alerts: "outbox",
+  alert_emails: "outbox",
   response_emails: "email",
   response_email_clicks: "email",
   response_replies: "email",

@@ -40,7 +40,8 @@ import { CaseMetricsReport, MetricsInterval } from "../insights/CaseMetrics.ts"
 import { DigestInput, DigestQueued, DigestSettings } from "../insights/Digests.ts"
 import { CreatedSubscription, SubscribeInput, Subscription, UpdateSubscriptionInput } from "../outbox/Webhooks.ts"
 import { catalogue, catalogueDocument, EventCatalogueDocument } from "../outbox/EventCatalogue.ts"
-import { Delivery, DeliveryLog } from "../outbox/Deliveries.ts"
+import { DeadLetterList, Delivery, DeliveryLog, ReplayDeadLettersInput, ReplayResult } from "../outbox/Deliveries.ts"
+import { WebhookAlertList } from "../outbox/WebhookAlerts.ts"
 import { PingResult, TestInput } from "../outbox/TestPing.ts"
 import { NotificationSettings, NotificationSettingsInput } from "../outbox/FormNotifications.ts"
 import { ConfirmationSettings, EmailSettings, ResponseEmail, SendEmailInput } from "../email/RespondentEmails.ts"
@@ -400,6 +401,34 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks").add(
     OpenApi.Description,
     "Extension: sends a signed test now and reports the answer: a `ping`, or with `?event=` that event's example " +
       "about the subscription's form, as the event is posted (its `webhook-id` starts with `msg_test_`)."
+  ),
+  HttpApiEndpoint.get("deadLetters", "/webhooks/dead-letters", {
+    query: {
+      ...DeliveryLogQuery.fields,
+      subscriptionId: Schema.optionalKey(SubscriptionId).annotate({ description: "Only this subscription's." })
+    },
+    success: DeadLetterList,
+    error: NotFound
+  }).annotate(
+    OpenApi.Description,
+    "Extension: the workspace's webhook deliveries that gave up (status `failed`), newest first, with every attempt."
+  ),
+  HttpApiEndpoint.post("replay", "/webhooks/dead-letters/replay", {
+    payload: ReplayDeadLettersInput,
+    success: ReplayResult,
+    error: [NotFound, Forbidden, Conflict]
+  }).annotate(
+    OpenApi.Description,
+    "Extension: redelivers dead letters now (same `webhook-id`): the named ones, or all of a subscription (at most " +
+      "500 a call). A disabled subscription's are not replayed (409 for `subscriptionId`): enable it first."
+  ),
+  HttpApiEndpoint.get("alerts", "/webhooks/alerts", {
+    query: DeliveryLogQuery.fields,
+    success: WebhookAlertList
+  }).annotate(
+    OpenApi.Description,
+    "Extension: the workspace's webhook failure alerts (deliveries failing in a row, a subscription disabled), " +
+      "newest first."
   ),
   HttpApiEndpoint.get("catalogue", "/events/catalogue", { success: EventCatalogueDocument }).annotate(
     OpenApi.Description,

@@ -21,6 +21,8 @@ import { outboxChannel } from "../outbox/Events.ts"
 import * as Mailer from "../email/Mailer.ts"
 import * as NotificationFormats from "../outbox/NotificationFormats.ts"
 import { Notifications } from "../storage/Notifications.ts"
+import * as SqlClient from "effect/sql/SqlClient"
+import { WebhookAlerts } from "../outbox/WebhookAlerts.ts"
 import { SqlPriority } from "../storage/SqlPriority.ts"
 import { DeliveryConfig } from "../outbox/DeliveryConfig.ts"
 import * as RetrySchedule from "../outbox/RetrySchedule.ts"
@@ -124,10 +126,28 @@ const maxBatch = 256
  */
 export const run = Effect.fnUntraced(function* (options: WorkerOptions) {
   const store = yield* Deliveries
+  const alerts = yield* WebhookAlerts
+  const sql = yield* SqlClient.SqlClient
   // On PGlite the worker's few statements go ahead of queued API requests (see SqlPriority).
   const deliveries: Pick<Deliveries["Service"], "claim" | "complete" | "nextDueAt"> = {
     claim: (claimOptions) => Effect.provideService(store.claim(claimOptions), SqlPriority, true),
-    complete: (finished) => Effect.provideService(store.complete(finished), SqlPriority, true),
+    // A batch in which a webhook delivery gave up may raise failure alerts: in the same transaction.
+    complete: (finished) => {
+      const failing = [
+        ...new Set(
+          finished.flatMap(({ delivery, outcome }) =>
+            delivery.target.kind === "webhook" && outcome.status === "failed" ? [delivery.target.subscriptionId] : []
+          )
+        )
+      ]
+      return Effect.provideService(
+        failing.length === 0
+          ? store.complete(finished)
+          : sql.withTransaction(Effect.andThen(store.complete(finished), alerts.raise(failing))),
+        SqlPriority,
+        true
+      )
+    },
     nextDueAt: Effect.provideService(store.nextDueAt, SqlPriority, true)
   }
   const notifications = yield* Notifications

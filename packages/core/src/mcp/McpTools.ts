@@ -11,7 +11,14 @@ import { jsonSchemaOf } from "../kernel/JsonSchemas.ts"
 import type * as SchemaIssue from "effect/SchemaIssue"
 import type * as SqlError from "effect/sql/SqlError"
 import * as Actors from "../identity/Actors.ts"
-import { Deliveries, Delivery, DeliveryLog } from "../outbox/Deliveries.ts"
+import {
+  DeadLetterList,
+  Deliveries,
+  Delivery,
+  DeliveryLog,
+  ReplayDeadLettersInput,
+  ReplayResult
+} from "../outbox/Deliveries.ts"
 import { generateForm, GenerateFormInput } from "../generation/FormGenerator.ts"
 import * as FormTranslator from "../generation/FormTranslator.ts"
 import { CreateFormInput, Forms, FormSummary, FormWithFields, UpdateFormInput } from "../forms/Forms.ts"
@@ -370,6 +377,22 @@ export const makeTools = Effect.gen(function* () {
       write: false,
       run: (actor, { subscriptionId, ...page }) => deliveries.list(actor, subscriptionId, page)
     }),
+    define("list_dead_letters", {
+      title: "List webhook deliveries that gave up",
+      description:
+        "Lists the workspace's dead letters: webhook deliveries that gave up after their retries (status `failed`), " +
+        "newest first, each with its subscription and every attempt. Optionally of one subscription. " +
+        "replay_dead_letters sends them again.",
+      input: Schema.Struct({
+        subscriptionId: Schema.optionalKey(
+          SubscriptionId.annotate({ description: "Only this subscription's (`sub_…`, from list_webhooks)." })
+        ),
+        ...DeliveryLogQuery.fields
+      }),
+      output: DeadLetterList,
+      write: false,
+      run: (actor, query) => deliveries.deadLetters(actor, query)
+    }),
     define("get_workspace_settings", {
       title: "Get the workspace's settings",
       description:
@@ -460,6 +483,17 @@ export const makeTools = Effect.gen(function* () {
       output: Delivery,
       write: true,
       run: (actor, { deliveryId }) => deliveries.retry(actor, deliveryId)
+    }),
+    define("replay_dead_letters", {
+      title: "Replay webhook deliveries that gave up",
+      description:
+        "Sends dead letters again now (owners and admins only), each with its own `webhook-id`: give `deliveryIds` " +
+        "(from list_dead_letters, up to 100) or a `subscriptionId` to replay all of it (up to 500 a call). A " +
+        "disabled subscription's are not replayed: enable it first.",
+      input: ReplayDeadLettersInput,
+      output: ReplayResult,
+      write: true,
+      run: (actor, input) => deliveries.replayDeadLetters(actor, input)
     })
   ]
   return tools

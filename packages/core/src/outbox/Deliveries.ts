@@ -16,10 +16,21 @@ import { Conflict, type Forbidden, InvalidInput } from "../kernel/Errors.ts"
 import type { EventBody, SpecEventBody } from "./EventCatalogue.ts"
 import { EventName, Events, outboxChannel } from "./Events.ts"
 import { notifyChannel } from "../storage/Notifications.ts"
-import { maxId } from "../kernel/Ids.ts"
+import { Id, maxId } from "../kernel/Ids.ts"
 import type { Field } from "../forms/Fields.ts"
 import { ChannelNotFound, type ChannelType } from "./FormNotifications.ts"
 import { SubscriptionNotFound } from "./Webhooks.ts"
+import { DeliveryConfig } from "./DeliveryConfig.ts"
+
+/**
+ * Why a subscription was disabled after `count` deliveries in a row gave up.
+ *
+ * @example
+ * ```ts
+ * failuresReason(10) // "10 deliveries in a row gave up"
+ * ```
+ */
+export const failuresReason = (count: number): string => `${count} deliveries in a row gave up`
 
 /** Where a delivery stands. */
 export const DeliveryStatus = Schema.Literals(["pending", "succeeded", "failed", "retrying"])
@@ -54,6 +65,70 @@ export const DeliveryLog = Schema.Struct({
 }).annotate({ identifier: "DeliveryLog" })
 export type DeliveryLog = typeof DeliveryLog.Type
 
+/** A webhook delivery that gave up (final status `failed`), with its subscription. */
+export const DeadLetter = Schema.Struct({
+  ...Delivery.fields,
+  subscriptionId: Schema.String,
+  formId: Schema.Int,
+  formTitle: Schema.String
+}).annotate({ identifier: "DeadLetter" })
+export type DeadLetter = typeof DeadLetter.Type
+
+/** A page of the workspace's dead letters, newest first. */
+export const DeadLetterList = Schema.Struct({
+  deliveries: Schema.Array(DeadLetter),
+  nextCursor: Schema.NullOr(Schema.String)
+}).annotate({ identifier: "DeadLetterList" })
+export type DeadLetterList = typeof DeadLetterList.Type
+
+/** Most dead letters one bulk replay queues. */
+export const maxReplay = 500
+
+/**
+ * What a bulk replay takes: the ids of dead letters (1 to 100), or a
+ * subscription whose dead letters are all replayed (the oldest
+ * {@link maxReplay}; `more` then says some are left).
+ */
+export const ReplayDeadLettersInput = Schema.Struct({
+  deliveryIds: Schema.optionalKey(
+    Schema.Array(Id).check(
+      Schema.isMinLength(1, { message: "deliveryIds must name 1 to 100 deliveries" }),
+      Schema.isMaxLength(100, { message: "deliveryIds must name 1 to 100 deliveries" })
+    )
+  ).annotate({ description: "Dead letters to replay." }),
+  subscriptionId: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(100))).annotate({
+    description: `Replays every dead letter of this subscription (at most ${maxReplay} at a time, oldest first).`
+  })
+}).annotate({ identifier: "ReplayDeadLetters" })
+export type ReplayDeadLettersInput = typeof ReplayDeadLettersInput.Type
+
+/** What a bulk replay did. */
+export const ReplayResult = Schema.Struct({
+  replayed: Schema.Array(Schema.Int).annotate({ description: "The deliveries due again now (same `webhook-id`)." }),
+  skipped: Schema.Array(Schema.Int).annotate({
+    description:
+      "Named deliveries not replayed: not a dead letter of this workspace, or its subscription is disabled (re-enable it first)."
+  }),
+  more: Schema.Boolean.annotate({ description: `With \`subscriptionId\`: more than ${maxReplay} were waiting.` })
+}).annotate({ identifier: "ReplayResult" })
+export type ReplayResult = typeof ReplayResult.Type
+
+/**
+ * The id a page of a newest-first list (a delivery log, the dead letters, the
+ * alerts) starts below: its `cursor`, the last id of the page before.
+ *
+ * @example
+ * ```ts
+ * const before = yield* cursorBefore("120") // 120; "abc" fails with InvalidInput
+ * ```
+ */
+export const cursorBefore = (cursor: string | undefined): Effect.Effect<number | undefined, InvalidInput> => {
+  const before = cursor === undefined ? undefined : Number(cursor)
+  return before !== undefined && (!Number.isSafeInteger(before) || before <= 0 || before > maxId)
+    ? Effect.fail(new InvalidInput({ message: "cursor: not a cursor from this list" }))
+    : Effect.succeed(before)
+}
+
 /** No such delivery in this workspace. */
 export class DeliveryNotFound extends Schema.TaggedError<DeliveryNotFound>()("DeliveryNotFound", {
   message: Schema.String
@@ -62,14 +137,19 @@ export class DeliveryNotFound extends Schema.TaggedError<DeliveryNotFound>()("De
 /**
  * A stored e-mail a delivery sends: one to a respondent (`response_emails`,
  * see `RespondentEmails.ts`) or a member's digest (`digest_emails`, see
- * `insights/Digests.ts`).
+ * `insights/Digests.ts`), or a webhook failure alert to an owner or admin
+ * (`alert_emails`, see `WebhookAlerts.ts`).
  */
-export type StoredMail = { readonly emailId: number } | { readonly digestId: number }
+export type StoredMail =
+  | { readonly emailId: number }
+  | { readonly digestId: number }
+  | { readonly alertEmailId: number }
 
 /** The columns of `deliveries` that name a stored e-mail: one of them set, or neither. */
 const mailColumns = (mail: StoredMail | null) => ({
   email_id: mail !== null && "emailId" in mail ? mail.emailId : null,
-  digest_id: mail !== null && "digestId" in mail ? mail.digestId : null
+  digest_id: mail !== null && "digestId" in mail ? mail.digestId : null,
+  alert_email_id: mail !== null && "alertEmailId" in mail ? mail.alertEmailId : null
 })
 
 /**
@@ -226,6 +306,24 @@ export class Deliveries extends Context.Service<
      * due at `at`, and wakes the workers once the caller's transaction commits.
      */
     readonly queueMail: (workspaceId: number, mail: StoredMail, at: Date) => Effect.Effect<void, SqlError.SqlError>
+    /** The workspace's webhook deliveries that gave up, newest first, optionally of one subscription. */
+    readonly deadLetters: (
+      actor: Actors.Actor,
+      options?: {
+        readonly subscriptionId?: string | undefined
+        readonly limit?: number | undefined
+        readonly cursor?: string | undefined
+      }
+    ) => Effect.Effect<DeadLetterList, SubscriptionNotFound | InvalidInput | SqlError.SqlError>
+    /**
+     * Makes dead letters due now again, like {@link retry} (owners and admins).
+     * A disabled subscription's are not replayed: re-enable it first (a
+     * replay never re-enables it).
+     */
+    readonly replayDeadLetters: (
+      actor: Actors.Actor,
+      input: ReplayDeadLettersInput
+    ) => Effect.Effect<ReplayResult, SubscriptionNotFound | Conflict | InvalidInput | Forbidden | SqlError.SqlError>
     /** Claims up to `limit` due deliveries for `leaseMs` (worker use; all workspaces). */
     readonly claim: (options: {
       readonly limit: number
@@ -266,10 +364,7 @@ export class Deliveries extends Context.Service<
         target: Statement.Fragment,
         options: { readonly limit?: number | undefined; readonly cursor?: string | undefined }
       ) {
-        const before = options.cursor === undefined ? undefined : Number(options.cursor)
-        if (before !== undefined && (!Number.isSafeInteger(before) || before <= 0 || before > maxId)) {
-          return yield* new InvalidInput({ message: "cursor: not a cursor from this log" })
-        }
+        const before = yield* cursorBefore(options.cursor)
         const limit = options.limit ?? 50
         const conditions = [sql`d.workspace_id = ${actor.workspaceId}`, target]
         if (before !== undefined) conditions.push(sql`d.id < ${before}`)
@@ -369,6 +464,7 @@ export class Deliveries extends Context.Service<
           readonly channel_id: string | null
           readonly email_id: number | null
           readonly digest_id: number | null
+          readonly alert_email_id: number | null
           readonly event_id: string | null
           readonly attempts: number
           readonly target_url: string | null
@@ -397,9 +493,11 @@ export class Deliveries extends Context.Service<
               limit ${options.limit}
               for update skip locked
             )
-            returning id, workspace_id, subscription_id, channel_id, email_id, digest_id, event_id, attempts, created_at
+            returning id, workspace_id, subscription_id, channel_id, email_id, digest_id, alert_email_id, event_id,
+              attempts, created_at
           )
-          select c.id, c.workspace_id, c.subscription_id, c.channel_id, c.email_id, c.digest_id, c.event_id, c.attempts,
+          select c.id, c.workspace_id, c.subscription_id, c.channel_id, c.email_id, c.digest_id, c.alert_email_id,
+            c.event_id, c.attempts,
             s.target_url, s.secret,
             n.type as channel_type, n.config as channel_config, n.secret as channel_secret,
             case when n.id is not null then (
@@ -408,14 +506,16 @@ export class Deliveries extends Context.Service<
               from fields f where f.form_id = n.form_id
             ) end as fields,
             e.payload, c.created_at,
-            coalesce(m.to_address, g.to_address) as to_address, coalesce(m.subject, g.subject) as subject,
-            coalesce(m.text, g.text) as text, coalesce(m.html, g.html) as html, m.reply_to,
-            coalesce(m.message_id, g.message_id) as message_id, g.unsubscribe_url
+            coalesce(m.to_address, g.to_address, x.to_address) as to_address,
+            coalesce(m.subject, g.subject, x.subject) as subject,
+            coalesce(m.text, g.text, x.text) as text, coalesce(m.html, g.html, x.html) as html, m.reply_to,
+            coalesce(m.message_id, g.message_id, x.message_id) as message_id, g.unsubscribe_url
           from claimed c
           left join webhook_subscriptions s on s.id = c.subscription_id
           left join notification_channels n on n.id = c.channel_id
           left join response_emails m on m.id = c.email_id
           left join digest_emails g on g.id = c.digest_id
+          left join alert_emails x on x.id = c.alert_email_id
           left join events e on e.id = c.event_id
           cross join (select set_config('synchronous_commit', 'off', true)) as relaxed
           order by c.id`
@@ -426,10 +526,15 @@ export class Deliveries extends Context.Service<
             attempts: row.attempts,
             createdAt: row.created_at,
             target:
-              row.email_id !== null || row.digest_id !== null
+              row.email_id !== null || row.digest_id !== null || row.alert_email_id !== null
                 ? {
                     kind: "email",
-                    mail: row.email_id !== null ? { emailId: row.email_id } : { digestId: row.digest_id! },
+                    mail:
+                      row.email_id !== null
+                        ? { emailId: row.email_id }
+                        : row.digest_id !== null
+                          ? { digestId: row.digest_id }
+                          : { alertEmailId: row.alert_email_id! },
                     to: row.to_address!,
                     subject: row.subject!,
                     text: row.text!,
@@ -477,6 +582,9 @@ export class Deliveries extends Context.Service<
         finished: ReadonlyArray<{ readonly delivery: ClaimedDelivery; readonly outcome: AttemptOutcome }>
       ) {
         if (finished.length === 0) return
+        const disableAfter = (yield* DeliveryConfig).disableAfterFailures
+        const failures = sql`case when sent.succeeded then sent.failed_after
+          else s.consecutive_failures + sent.failed_after end`
         const rows = finished.map(({ delivery, outcome }, ord) => ({
           ord,
           delivery_id: delivery.id,
@@ -501,6 +609,7 @@ export class Deliveries extends Context.Service<
           with outcome as (
             select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as o(ord integer, delivery_id integer,
               workspace_id integer, subscription_id text, channel_id text, email_id integer, digest_id integer,
+              alert_email_id integer,
               at timestamptz, status_code integer, duration_ms integer,
               error text, response_body text, status text, next_attempt_at timestamptz, disable text)
           ), attempt as (
@@ -516,6 +625,8 @@ export class Deliveries extends Context.Service<
             update response_emails m set ${mailStatus} from outcome o where m.id = o.email_id
           ), digest_sent as (
             update digest_emails m set ${mailStatus} from outcome o where m.id = o.digest_id
+          ), alert_sent as (
+            update alert_emails m set ${mailStatus} from outcome o where m.id = o.alert_email_id
           ), channel_sent as (
             -- "Last sent": the last attempt that got an answer (a status code), not one that never reached the receiver.
             update notification_channels n set last_sent_at = greatest(n.last_sent_at, o.at),
@@ -526,17 +637,30 @@ export class Deliveries extends Context.Service<
             ) o
             where n.id = o.channel_id
           ), sent as (
+            -- The deliveries that gave up after the last one delivered (in this batch) count as failures in a row.
             select subscription_id, max(at) filter (where status_code is not null) as at,
               (array_agg(disable order by ord desc) filter (where disable is not null))[1] as disable,
-              max(at) filter (where disable is not null) as disabled_at
-            from outcome where subscription_id is not null group by subscription_id
+              max(at) filter (where disable is not null) as disabled_at,
+              bool_or(status = 'succeeded') as succeeded,
+              count(*) filter (where status = 'failed' and ord > coalesce(last_ok, -1))::int as failed_after,
+              max(at) filter (where status = 'failed') as failed_at
+            from (
+              select *, max(ord) filter (where status = 'succeeded') over (partition by subscription_id) as last_ok
+              from outcome where subscription_id is not null
+            ) o
+            group by subscription_id
           )
           update webhook_subscriptions s set last_sent_at = greatest(s.last_sent_at, sent.at),
-            disabled_at = coalesce(sent.disabled_at, s.disabled_at),
-            disabled_reason = coalesce(sent.disable, s.disabled_reason)
+            consecutive_failures = ${failures},
+            failing_alerted_at = case when sent.succeeded then null else s.failing_alerted_at end,
+            disabled_at = coalesce(sent.disabled_at, s.disabled_at,
+              case when ${failures} >= ${disableAfter} then sent.failed_at end),
+            disabled_reason = coalesce(sent.disable, s.disabled_reason,
+              case when ${failures} >= ${disableAfter} then ${failuresReason(disableAfter)} end)
           from sent
           where s.id = sent.subscription_id
-            and (s.last_sent_at is null or s.last_sent_at < sent.at or sent.disable is not null)`
+            and (s.last_sent_at is null or s.last_sent_at < sent.at or sent.disable is not null
+              or sent.failed_after > 0 or (sent.succeeded and s.consecutive_failures > 0))`
         if (sentEmails.length === 0) return yield* statement
         yield* sql.withTransaction(
           Effect.gen(function* () {
@@ -578,15 +702,129 @@ export class Deliveries extends Context.Service<
       )
 
       const queueMail = Effect.fn("Deliveries.queueMail")(function* (workspaceId: number, mail: StoredMail, at: Date) {
-        const { email_id, digest_id } = mailColumns(mail)
+        const { email_id, digest_id, alert_email_id } = mailColumns(mail)
         yield* sql`
-          insert into deliveries (workspace_id, email_id, digest_id, status, attempts, next_attempt_at, created_at,
-            updated_at)
-          values (${workspaceId}, ${email_id}, ${digest_id}, 'pending', 0, ${at}, ${at}, ${at})`
+          insert into deliveries (workspace_id, email_id, digest_id, alert_email_id, status, attempts, next_attempt_at,
+            created_at, updated_at)
+          values (${workspaceId}, ${email_id}, ${digest_id}, ${alert_email_id}, 'pending', 0, ${at}, ${at}, ${at})`
         yield* sql`select pg_notify(${notifyChannel(sql, outboxChannel)}, '')`
       })
 
-      return Deliveries.of({ list, listChannel, retry, queueMail, claim, complete, nextDueAt })
+      const subscriptionExists = Effect.fnUntraced(function* (actor: Actors.Actor, subscriptionId: string) {
+        const found = yield* sql<{ readonly disabled: boolean }>`
+          select disabled_at is not null as disabled from webhook_subscriptions
+          where workspace_id = ${actor.workspaceId} and id = ${subscriptionId}`
+        if (found[0] === undefined) {
+          return yield* new SubscriptionNotFound({ message: `subscription ${subscriptionId} not found` })
+        }
+        return found[0]
+      })
+
+      const deadLetters = Effect.fn("Deliveries.deadLetters")(function* (
+        actor: Actors.Actor,
+        options: {
+          readonly subscriptionId?: string | undefined
+          readonly limit?: number | undefined
+          readonly cursor?: string | undefined
+        } = {}
+      ) {
+        const before = yield* cursorBefore(options.cursor)
+        if (options.subscriptionId !== undefined) yield* subscriptionExists(actor, options.subscriptionId)
+        const limit = options.limit ?? 50
+        const conditions = [
+          sql`d.workspace_id = ${actor.workspaceId}`,
+          sql`d.status = 'failed'`,
+          sql`d.subscription_id is not null`
+        ]
+        if (options.subscriptionId !== undefined) conditions.push(sql`d.subscription_id = ${options.subscriptionId}`)
+        if (before !== undefined) conditions.push(sql`d.id < ${before}`)
+        const rows = yield* sql<
+          DeliveryRow & { readonly subscription_id: string; readonly form_id: number; readonly form_title: string }
+        >`
+          select d.id, d.event_id, e.type, e.response_id, d.status, d.next_attempt_at, d.created_at,
+            d.subscription_id, s.form_id, f.title as form_title,
+            (select json_agg(json_build_object('at', a.attempted_at, 'statusCode', a.status_code,
+                'durationMs', a.duration_ms, 'error', a.error) order by a.id)
+             from delivery_attempts a where a.delivery_id = d.id) as attempts
+          from deliveries d join events e on e.id = d.event_id
+            join webhook_subscriptions s on s.id = d.subscription_id
+            join forms f on f.id = s.form_id
+          where ${sql.and(conditions)}
+          order by d.id desc
+          limit ${limit + 1}`
+        const shown = rows.slice(0, limit)
+        return {
+          deliveries: shown.map(
+            (row): DeadLetter => ({
+              ...toDelivery(row),
+              subscriptionId: row.subscription_id,
+              formId: row.form_id,
+              formTitle: row.form_title
+            })
+          ),
+          nextCursor: rows.length > limit ? String(shown[shown.length - 1]!.id) : null
+        }
+      })
+
+      const replayDeadLetters = Effect.fn("Deliveries.replayDeadLetters")(function* (
+        actor: Actors.Actor,
+        input: ReplayDeadLettersInput
+      ) {
+        yield* Actors.requireAdmin(actor)
+        if ((input.deliveryIds === undefined) === (input.subscriptionId === undefined)) {
+          const message = "give either deliveryIds or subscriptionId"
+          return yield* new InvalidInput({ message, details: [{ path: "deliveryIds", message }] })
+        }
+        if (input.subscriptionId !== undefined) {
+          const subscription = yield* subscriptionExists(actor, input.subscriptionId)
+          if (subscription.disabled) {
+            return yield* new Conflict({
+              message: `subscription ${input.subscriptionId} is disabled: enable it before replaying its dead letters`
+            })
+          }
+        }
+        const now = new Date(yield* Clock.currentTimeMillis)
+        const which =
+          input.deliveryIds !== undefined
+            ? sql`d.id = any(${[...new Set(input.deliveryIds)]}::integer[])`
+            : sql`d.subscription_id = ${input.subscriptionId!}`
+        // Only dead letters of enabled subscriptions; locked rows are being replayed by another request.
+        const replayed = yield* sql<{ readonly id: number; readonly chosen: number }>`
+          with chosen as (
+            select d.id from deliveries d join webhook_subscriptions s on s.id = d.subscription_id
+            where d.workspace_id = ${actor.workspaceId} and d.status = 'failed' and d.event_id is not null
+              and s.disabled_at is null and ${which}
+            order by d.id
+            limit ${maxReplay + 1}
+            for update of d skip locked
+          ), due as (
+            update deliveries d set status = 'retrying', next_attempt_at = ${now}, lease_until = null,
+              updated_at = ${now}
+            where d.id in (select id from chosen order by id limit ${maxReplay})
+            returning d.id
+          )
+          select id, (select count(*)::int from chosen) as chosen from due order by id`
+        if (replayed.length > 0) yield* sql`select pg_notify(${notifyChannel(sql, outboxChannel)}, '')`
+        const ids = replayed.map((row) => row.id)
+        const chosen = replayed[0]?.chosen ?? 0
+        return {
+          replayed: ids,
+          skipped: (input.deliveryIds ?? []).filter((id, i, all) => !ids.includes(id) && all.indexOf(id) === i),
+          more: chosen > maxReplay
+        }
+      })
+
+      return Deliveries.of({
+        list,
+        listChannel,
+        retry,
+        deadLetters,
+        replayDeadLetters,
+        queueMail,
+        claim,
+        complete,
+        nextDueAt
+      })
     })
   )
 }

@@ -25,9 +25,23 @@ export interface DeliverySettings {
   readonly pollIntervalMs: number
   /** `User-Agent` of every post. */
   readonly userAgent: string
+  /**
+   * After this many deliveries of a subscription in a row gave up (final
+   * status `failed`), its workspace's owners and admins get an alert (once per
+   * incident; a delivered one ends the incident). Default 3.
+   */
+  readonly alertAfterFailures: number
+  /**
+   * After this many deliveries in a row gave up, the subscription is disabled
+   * (and the owners and admins alerted); re-enabling starts the count again. Default 10.
+   */
+  readonly disableAfterFailures: number
 }
 
-/** The defaults: the schedule above, 10 s timeout, 64 in flight (32 per host), private targets refused, 5 s poll. */
+/**
+ * The defaults: the schedule above, 10 s timeout, 64 in flight (32 per host), private targets refused, 5 s poll,
+ * an alert after 3 failed deliveries in a row, disabled after 10.
+ */
 export const defaults: DeliverySettings = {
   schedule: RetrySchedule.defaultSchedule,
   timeoutMs: 10_000,
@@ -35,7 +49,9 @@ export const defaults: DeliverySettings = {
   maxPerHost: 32,
   allowPrivateTargets: false,
   pollIntervalMs: 5_000,
-  userAgent: "qforms-webhooks/1.0"
+  userAgent: "qforms-webhooks/1.0",
+  alertAfterFailures: 3,
+  disableAfterFailures: 10
 }
 
 /** The settings in force (a reference: provide it to change them). */

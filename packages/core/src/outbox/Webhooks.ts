@@ -71,9 +71,13 @@ export const Subscription = Schema.Struct({
   createdAt: Schema.String,
   disabled: Schema.Boolean.annotate({
     description:
-      "Extension: true when deliveries are stopped (the receiver answered 410 Gone, or a member disabled it)."
+      "Extension: true when deliveries are stopped (the receiver answered 410 Gone, too many deliveries in a row gave up, or a member disabled it)."
   }),
-  disabledReason: Schema.NullOr(Schema.String).annotate({ description: "Extension: why it is disabled." })
+  disabledReason: Schema.NullOr(Schema.String).annotate({ description: "Extension: why it is disabled." }),
+  consecutiveFailures: Schema.Int.annotate({
+    description:
+      "Extension: how many deliveries in a row gave up (final status `failed`); a delivered one or re-enabling resets it."
+  })
 }).annotate({ identifier: "Subscription" })
 export type Subscription = typeof Subscription.Type
 
@@ -124,6 +128,9 @@ export const UpdateSubscriptionInput = Schema.Struct({
 }).annotate({ identifier: "UpdateSubscription" })
 export type UpdateSubscriptionInput = typeof UpdateSubscriptionInput.Type
 
+/** Why a subscription a member disabled is disabled (no alert is sent for it). */
+export const memberDisabledReason = "disabled by a member"
+
 /** Where and how a subscription's posts go (for a test ping). */
 export interface SubscriptionTarget {
   readonly subscription: Subscription
@@ -151,6 +158,7 @@ interface SubscriptionRow {
   readonly created_at: Date
   readonly disabled_at: Date | null
   readonly disabled_reason: string | null
+  readonly consecutive_failures: number
 }
 
 /**
@@ -186,7 +194,8 @@ const toSubscription = (row: SubscriptionRow): Subscription => ({
   lastSentAt: row.last_sent_at?.toISOString() ?? null,
   createdAt: row.created_at.toISOString(),
   disabled: row.disabled_at !== null,
-  disabledReason: row.disabled_reason
+  disabledReason: row.disabled_reason,
+  consecutiveFailures: row.consecutive_failures
 })
 
 /** A new signing secret: `whsec_` and the base64 of 32 random bytes. */
@@ -274,7 +283,7 @@ export class Webhooks extends Context.Service<
       const columns = sql.literal(
         "s.id, s.form_id, f.title as form_title, s.event, s.events, s.stage_ids, s.tags, s.target_url, s.source, " +
           "s.last_sent_at, s.created_at, " +
-          "s.disabled_at, s.disabled_reason"
+          "s.disabled_at, s.disabled_reason, s.consecutive_failures"
       )
       const notFound = (id: string) => new SubscriptionNotFound({ message: `subscription ${id} not found` })
 
@@ -289,7 +298,10 @@ export class Webhooks extends Context.Service<
           with changed as (
             update webhook_subscriptions set
               disabled_at = ${input.disabled ? sql`coalesce(disabled_at, ${now})` : sql`null`},
-              disabled_reason = ${input.disabled ? sql`coalesce(disabled_reason, 'disabled by a member')` : sql`null`}
+              disabled_reason = ${input.disabled ? sql`coalesce(disabled_reason, ${memberDisabledReason})` : sql`null`},
+              consecutive_failures = ${input.disabled ? sql`consecutive_failures` : sql`0`},
+              failing_alerted_at = ${input.disabled ? sql`failing_alerted_at` : sql`null`},
+              disabled_alerted_at = ${input.disabled ? sql`disabled_alerted_at` : sql`null`}
             where workspace_id = ${actor.workspaceId} and id = ${subscriptionId}
             returning *
           )
@@ -359,7 +371,7 @@ export class Webhooks extends Context.Service<
             ${tags}::text[], ${input.targetUrl}, ${input.source || "api"}, ${secret}, ${now}
           from forms f where f.workspace_id = ${actor.workspaceId} and f.id = ${input.formId}
           returning id, form_id, (select title from forms where id = form_id) as form_title, event, events, stage_ids,
-            tags, target_url, source, last_sent_at, created_at, disabled_at, disabled_reason`
+            tags, target_url, source, last_sent_at, created_at, disabled_at, disabled_reason, consecutive_failures`
         if (rows.length === 0) return yield* new FormNotFound({ message: `form ${input.formId} not found` })
         return { ...toSubscription(rows[0]!), secret }
       })

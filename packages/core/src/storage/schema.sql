@@ -29,6 +29,30 @@ alter table activities add constraint activities_response_id_fkey FOREIGN KEY (r
 CREATE UNIQUE INDEX activities_pkey ON activities USING btree (id);
 CREATE INDEX activities_response ON activities USING btree (response_id, id DESC);
 
+create table alert_emails (
+  id integer not null generated always as identity,
+  workspace_id integer not null,
+  alert_id integer not null,
+  account_id integer not null,
+  to_address text not null,
+  subject text not null,
+  text text not null,
+  html text not null,
+  message_id text not null,
+  status text not null,
+  sent_at timestamp with time zone,
+  created_at timestamp with time zone not null
+);
+alter table alert_emails add constraint alert_emails_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id) ON DELETE CASCADE;
+alter table alert_emails add constraint alert_emails_alert_id_fkey FOREIGN KEY (alert_id) REFERENCES webhook_alerts(id) ON DELETE CASCADE;
+alter table alert_emails add constraint alert_emails_message_id_key UNIQUE (message_id);
+alter table alert_emails add constraint alert_emails_pkey PRIMARY KEY (id);
+alter table alert_emails add constraint alert_emails_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'retrying'::text, 'sent'::text, 'failed'::text])));
+alter table alert_emails add constraint alert_emails_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE;
+CREATE INDEX alert_emails_alert ON alert_emails USING btree (alert_id);
+CREATE UNIQUE INDEX alert_emails_message_id_key ON alert_emails USING btree (message_id);
+CREATE UNIQUE INDEX alert_emails_pkey ON alert_emails USING btree (id);
+
 create table answer_tallies (
   workspace_id integer not null,
   form_id integer not null,
@@ -86,18 +110,22 @@ create table deliveries (
   updated_at timestamp with time zone not null,
   channel_id text,
   email_id integer,
-  digest_id integer
+  digest_id integer,
+  alert_email_id integer
 );
+alter table deliveries add constraint deliveries_alert_email_id_fkey FOREIGN KEY (alert_email_id) REFERENCES alert_emails(id) ON DELETE CASCADE;
 alter table deliveries add constraint deliveries_channel_id_fkey FOREIGN KEY (channel_id) REFERENCES notification_channels(id) ON DELETE CASCADE;
 alter table deliveries add constraint deliveries_digest_id_fkey FOREIGN KEY (digest_id) REFERENCES digest_emails(id) ON DELETE CASCADE;
 alter table deliveries add constraint deliveries_email_id_fkey FOREIGN KEY (email_id) REFERENCES response_emails(id) ON DELETE CASCADE;
 alter table deliveries add constraint deliveries_event_id_fkey FOREIGN KEY (event_id) REFERENCES events(id) ON DELETE CASCADE;
-alter table deliveries add constraint deliveries_one_target CHECK (((num_nonnulls(subscription_id, channel_id, email_id, digest_id) = 1) AND ((email_id IS NOT NULL) OR (digest_id IS NOT NULL) OR (event_id IS NOT NULL))));
+alter table deliveries add constraint deliveries_one_target CHECK (((num_nonnulls(subscription_id, channel_id, email_id, digest_id, alert_email_id) = 1) AND ((email_id IS NOT NULL) OR (digest_id IS NOT NULL) OR (alert_email_id IS NOT NULL) OR (event_id IS NOT NULL))));
 alter table deliveries add constraint deliveries_pkey PRIMARY KEY (id);
 alter table deliveries add constraint deliveries_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'retrying'::text, 'succeeded'::text, 'failed'::text])));
 alter table deliveries add constraint deliveries_subscription_id_fkey FOREIGN KEY (subscription_id) REFERENCES webhook_subscriptions(id) ON DELETE CASCADE;
 alter table deliveries add constraint deliveries_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE;
+CREATE INDEX deliveries_alert_email ON deliveries USING btree (alert_email_id) WHERE (alert_email_id IS NOT NULL);
 CREATE INDEX deliveries_channel ON deliveries USING btree (channel_id, id DESC) WHERE (channel_id IS NOT NULL);
+CREATE INDEX deliveries_dead_letters ON deliveries USING btree (workspace_id, id DESC) WHERE ((status = 'failed'::text) AND (subscription_id IS NOT NULL));
 CREATE INDEX deliveries_digest ON deliveries USING btree (digest_id) WHERE (digest_id IS NOT NULL);
 CREATE INDEX deliveries_due ON deliveries USING btree (next_attempt_at, id) WHERE (next_attempt_at IS NOT NULL);
 CREATE INDEX deliveries_event ON deliveries USING btree (event_id);
@@ -542,6 +570,24 @@ alter table stages add constraint stages_pkey PRIMARY KEY (id);
 CREATE INDEX stages_form ON stages USING btree (form_id, "position");
 CREATE UNIQUE INDEX stages_pkey ON stages USING btree (id);
 
+create table webhook_alerts (
+  id integer not null generated always as identity,
+  workspace_id integer not null,
+  subscription_id text not null,
+  form_id integer not null,
+  kind text not null,
+  target text not null,
+  failures integer not null,
+  reason text,
+  created_at timestamp with time zone not null
+);
+alter table webhook_alerts add constraint webhook_alerts_form_id_fkey FOREIGN KEY (form_id) REFERENCES forms(id) ON DELETE CASCADE;
+alter table webhook_alerts add constraint webhook_alerts_kind_check CHECK ((kind = ANY (ARRAY['failing'::text, 'disabled'::text])));
+alter table webhook_alerts add constraint webhook_alerts_pkey PRIMARY KEY (id);
+alter table webhook_alerts add constraint webhook_alerts_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE;
+CREATE UNIQUE INDEX webhook_alerts_pkey ON webhook_alerts USING btree (id);
+CREATE INDEX webhook_alerts_workspace ON webhook_alerts USING btree (workspace_id, id DESC);
+
 create table webhook_subscriptions (
   id text not null,
   workspace_id integer not null,
@@ -556,7 +602,10 @@ create table webhook_subscriptions (
   disabled_reason text,
   events text[] not null,
   stage_ids integer[],
-  tags text[]
+  tags text[],
+  consecutive_failures integer not null default 0,
+  failing_alerted_at timestamp with time zone,
+  disabled_alerted_at timestamp with time zone
 );
 alter table webhook_subscriptions add constraint webhook_subscriptions_events_check CHECK ((((cardinality(events) >= 1) AND (cardinality(events) <= 20)) AND (events[1] = event)));
 alter table webhook_subscriptions add constraint webhook_subscriptions_filters_check CHECK ((((cardinality(stage_ids) >= 1) AND (cardinality(stage_ids) <= 50)) AND ((cardinality(tags) >= 1) AND (cardinality(tags) <= 50))));

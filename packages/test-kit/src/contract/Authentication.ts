@@ -64,6 +64,9 @@ export const authentication = group("authentication", { transport: true }, (c) =
         ["POST", "/webhooks/subscribe", { formId: f, event: "response.created", targetUrl: hookUrl() }],
         ["DELETE", `/webhooks/subscribe/${all.subscriptionId}`],
         ["GET", "/events/catalogue"],
+        ["GET", "/webhooks/dead-letters"],
+        ["POST", "/webhooks/dead-letters/replay", { subscriptionId: all.subscriptionId }],
+        ["GET", "/webhooks/alerts"],
         ["POST", "/v1/forms/generate", { prompt: "A contact form" }]
       ]
       for (const [label, headers] of badCredentials()) {

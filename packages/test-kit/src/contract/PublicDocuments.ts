@@ -50,6 +50,9 @@ export const publicDocuments = group("public documents", { transport: true }, (c
       ["POST", "/webhooks/subscribe"],
       ["DELETE", "/webhooks/subscribe/{}"],
       ["GET", "/events/catalogue"],
+      ["GET", "/webhooks/dead-letters"],
+      ["POST", "/webhooks/dead-letters/replay"],
+      ["GET", "/webhooks/alerts"],
       ["POST", "/v1/forms/generate"]
     ]
     const missing = expected.filter(([method, path]) => !documented.get(path)?.has(method))

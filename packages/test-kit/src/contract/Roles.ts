@@ -30,6 +30,7 @@ export const roles = group("roles", { transport: false }, (c) => {
       ["PUT", `/forms/${f}/stages/order`, { stageIds: [...stages].reverse() }],
       ["POST", "/webhooks/subscribe", { formId: f, event: "response.created", targetUrl: hookUrl("viewer") }],
       ["DELETE", `/webhooks/subscribe/${encodeURIComponent(all.subscriptionId)}`],
+      ["POST", "/webhooks/dead-letters/replay", { subscriptionId: all.subscriptionId }],
       ["POST", "/v1/forms/generate", { prompt: "A contact form" }]
     ]
     const formsBefore = (await api("GET", "/forms")).body.length as number
@@ -69,7 +70,10 @@ export const roles = group("roles", { transport: false }, (c) => {
       `/responses/${all.responseId}`,
       "/members",
       "/webhooks",
-      "/events/catalogue"
+      "/events/catalogue",
+      "/webhooks/dead-letters",
+      `/webhooks/dead-letters?subscriptionId=${encodeURIComponent(all.subscriptionId)}`,
+      "/webhooks/alerts"
     ]
     for (const path of reads) {
       const reply = await api("GET", path, { key: c.seed.keys.viewer })

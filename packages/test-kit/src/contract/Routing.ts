@@ -106,6 +106,7 @@ export const routing = group("routing and request bodies", { transport: true }, 
         },
         "headers"
       ],
+      ["POST", "/webhooks/dead-letters/replay", { subscriptionId: all.subscriptionId, force: true }, "force"],
       ["POST", "/v1/forms/generate", { prompt: "A contact form", model: "gpt" }, "model"]
     ]
     for (const [method, path, body, field] of cases) {

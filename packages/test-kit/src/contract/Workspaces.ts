@@ -40,6 +40,8 @@ export const workspaces = group("workspaces", { transport: false }, (c) => {
       ["PATCH", `/stages/${all.stageId}`, { name: "Stolen" }],
       ["DELETE", `/stages/${all.stageId}`],
       ["DELETE", `/webhooks/subscribe/${encodeURIComponent(all.subscriptionId)}`],
+      ["GET", `/webhooks/dead-letters?subscriptionId=${encodeURIComponent(all.subscriptionId)}`],
+      ["POST", "/webhooks/dead-letters/replay", { subscriptionId: all.subscriptionId }],
       ["POST", "/webhooks/subscribe", { formId: f, event: "response.created", targetUrl: hookUrl("stolen") }]
     ]
     for (const [method, path, body] of attempts) {

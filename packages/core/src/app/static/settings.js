@@ -17,6 +17,10 @@ import { formatDateTime, formatNumber, t } from "./words.js"
 /** @typedef {import("./types.js").Delivery} Delivery */
 /** @typedef {import("./types.js").DeliveryLog} DeliveryLogPage */
 /** @typedef {import("./types.js").FormSummary} FormSummary */
+/** @typedef {import("./types.js").Stage} Stage */
+/** @typedef {import("./types.js").DeadLetterList} DeadLetterList */
+/** @typedef {import("./types.js").WebhookAlertList} WebhookAlertList */
+/** @typedef {import("./types.js").ReplayResult} ReplayResult */
 /** @typedef {SessionInfo["role"]} Role */
 
 /** @type {ReadonlyArray<Role>} */
@@ -292,6 +296,85 @@ export const DeliveryLog = ({ title, logPath, retryPath, onClose }) => {
   </div>`
 }
 
+/** The contract's two events, offered while the catalogue loads (or if it cannot). */
+const specEvents = ["response.created", "response.stage_changed"]
+
+/** Tags typed with commas between them: trimmed, without empty ones. @param {string} text */
+const tagsOf = (text) =>
+  text
+    .split(",")
+    .map((tag) => tag.trim())
+    .filter((tag) => tag !== "")
+
+/**
+ * The workspace's webhook deliveries that gave up, with a bulk replay (owners and admins), and its failure alerts.
+ * @param {{ canAdmin: boolean, version: number, onReplayed: () => void }} props
+ */
+const DeadLetters = ({ canAdmin, version, onReplayed }) => {
+  const [dead, reload, loadError] = useLoad(
+    () => /** @type {Promise<DeadLetterList>} */ (api.get("/webhooks/dead-letters?limit=50")),
+    [version]
+  )
+  const [alerts] = useLoad(
+    () => /** @type {Promise<WebhookAlertList>} */ (api.get("/webhooks/alerts?limit=20")),
+    [version]
+  )
+  const [chosen, setChosen] = useState(/** @type {ReadonlyArray<number>} */ ([]))
+  const [error, setError] = useState(/** @type {string | null} */ (null))
+  const [notice, setNotice] = useState(/** @type {string | null} */ (null))
+  /** @param {number} id @param {boolean} on */
+  const choose = (id, on) => setChosen(on ? [...chosen, id] : chosen.filter((x) => x !== id))
+  const replay = () =>
+    api.post("/webhooks/dead-letters/replay", { deliveryIds: chosen }).then(
+      /** @param {ReplayResult} r */
+      (r) => {
+        setNotice(t("settings.replayed", { replayed: String(r.replayed.length), skipped: String(r.skipped.length) }))
+        setChosen([])
+        reload()
+        onReplayed()
+      },
+      (err) => setError(messageOf(err))
+    )
+  return html`<div class="stack">
+    <h3 id="dead-title">${t("settings.deadLettersTitle")}</h3>
+    <p>${t("settings.deadLettersHelp")}</p>
+    <${Status} error=${error ?? loadError} notice=${notice} />
+    ${
+      dead === null
+        ? html`<p class="loading">${t("settings.loading")}</p>`
+        : dead.deliveries.length === 0
+          ? html`<p>${t("settings.noDeadLetters")}</p>`
+          : html`<${TableScroll} label=${t("settings.deadLettersTitle")}><table>
+      <thead><tr>${canAdmin ? html`<th scope="col">${t("settings.colReplay")}</th>` : null}<th scope="col">${t("settings.hookForm")}</th><th scope="col">${t("settings.colEvent")}</th><th scope="col">${t("settings.colAttempts")}</th><th scope="col">${t("settings.colCreated")}</th></tr></thead>
+      <tbody>${dead.deliveries.map((d) => {
+        const last = d.attempts[d.attempts.length - 1]
+        return html`<tr key=${d.id}>
+        ${canAdmin ? html`<td><input type="checkbox" checked=${chosen.includes(d.id)} onChange=${(e) => choose(d.id, e.target.checked)} aria-label=${t("settings.chooseDeadLetter", { id: String(d.id) })} /></td>` : null}
+        <td>${d.formTitle}</td><td>${d.event}${d.responseId ? ` #${d.responseId}` : ""}</td>
+        <td>${String(d.attempts.length)}${last ? html`<br />${last.statusCode === null ? (last.error ?? "—") : String(last.statusCode)}` : null}</td>
+        <td>${formatDateTime(d.createdAt)}</td>
+      </tr>`
+      })}</tbody></table><//>
+      ${canAdmin ? html`<div class="row"><button class="primary" disabled=${chosen.length === 0} onClick=${replay}>${t("settings.replaySelected", { count: String(chosen.length) })}</button></div>` : null}`
+    }
+    <h3>${t("settings.alertsTitle")}</h3>
+    ${
+      alerts === null
+        ? html`<p class="loading">${t("settings.loading")}</p>`
+        : alerts.alerts.length === 0
+          ? html`<p>${t("settings.noAlerts")}</p>`
+          : html`<ul class="stack">${alerts.alerts.map(
+              (a) =>
+                html`<li key=${a.id}>${formatDateTime(a.createdAt)}: ${
+                  a.kind === "failing"
+                    ? t("settings.alertFailing", { url: a.target, form: a.formTitle, count: String(a.failures) })
+                    : t("settings.alertDisabled", { url: a.target, form: a.formTitle, reason: a.reason ?? "" })
+                }</li>`
+            )}</ul>`
+    }
+  </div>`
+}
+
 /** @param {{ canAdmin: boolean }} props */
 const Webhooks = ({ canAdmin }) => {
   const [list, reload, loadError] = useLoad(
@@ -300,6 +383,24 @@ const Webhooks = ({ canAdmin }) => {
   const [forms] = useLoad(() => /** @type {Promise<ReadonlyArray<FormSummary>>} */ (api.get("/forms")))
   const [form, setForm] = useState("")
   const [event, setEvent] = useState("response.created")
+  const [catalogue] = useLoad(
+    () =>
+      /** @type {Promise<{ events: ReadonlyArray<{ name: string, description: string }> }>} */ (
+        api.get("/events/catalogue")
+      )
+  )
+  const eventNames = catalogue === null ? specEvents : catalogue.events.map((e) => e.name)
+  const [more, setMore] = useState(/** @type {ReadonlyArray<string>} */ ([]))
+  const [stages] = useLoad(
+    () =>
+      form === ""
+        ? Promise.resolve({ stages: /** @type {ReadonlyArray<Stage>} */ ([]) })
+        : /** @type {Promise<{ stages: ReadonlyArray<Stage> }>} */ (api.get(`/forms/${form}/stages`)),
+    [form]
+  )
+  const [stageIds, setStageIds] = useState(/** @type {ReadonlyArray<number>} */ ([]))
+  const [tags, setTags] = useState("")
+  const [version, setVersion] = useState(0)
   const [url, setUrl] = useState("")
   const [secret, setSecret] = useState(/** @type {string | null} */ (null))
   const [open, setOpen] = useState(/** @type {Subscription | null} */ (null))
@@ -310,15 +411,31 @@ const Webhooks = ({ canAdmin }) => {
     e.preventDefault()
     setError(null)
     try {
+      const events = more.filter((name) => name !== event)
+      const tagList = tagsOf(tags)
+      const formStages = (stages?.stages ?? []).map((stage) => stage.id)
+      const chosenStages = stageIds.filter((id) => formStages.includes(id))
       /** @type {import("./types.js").CreatedSubscription} */
       const created = await api.post("/webhooks/subscribe", {
         formId: Number(form),
         event,
+        ...(events.length > 0 ? { events: [event, ...events] } : {}),
+        ...(chosenStages.length > 0 || tagList.length > 0
+          ? {
+              filters: {
+                ...(chosenStages.length > 0 ? { stageIds: chosenStages } : {}),
+                ...(tagList.length > 0 ? { tags: tagList } : {})
+              }
+            }
+          : {}),
         targetUrl: url,
         source: "app"
       })
       setSecret(created.secret)
       setUrl("")
+      setMore([])
+      setStageIds([])
+      setTags("")
       reload()
     } catch (err) {
       setError(messageOf(err))
@@ -348,23 +465,57 @@ const Webhooks = ({ canAdmin }) => {
     )
   /** @param {Subscription} s */
   const enable = (s) =>
-    api.patch(`/webhooks/subscribe/${s.id}`, { disabled: false }).then(reload, (err) => setError(messageOf(err)))
+    api.patch(`/webhooks/subscribe/${s.id}`, { disabled: false }).then(
+      () => {
+        reload()
+        setVersion(version + 1)
+      },
+      (err) => setError(messageOf(err))
+    )
   return html`<section aria-labelledby="hooks-title">
     <h2 id="hooks-title">${t("settings.webhooksTitle")}</h2>
     <${Status} error=${error ?? loadError} notice=${notice} />
     ${secret ? html`<${Secret} label=${t("settings.signingSecret")} value=${secret} onDone=${() => setSecret(null)} />` : null}
     ${
       canAdmin
-        ? html`<form class="row" onSubmit=${subscribe}>
+        ? html`<form class="stack" onSubmit=${subscribe}>
+      <div class="row">
       <label for="hook-form">${t("settings.hookForm")}</label>
-      <select id="hook-form" required value=${form} onChange=${(e) => setForm(e.target.value)}>
+      <select id="hook-form" required value=${form} onChange=${(e) => {
+        setForm(e.target.value)
+        setStageIds([])
+      }}>
         <option value="">${t("settings.chooseForm")}</option>${(forms ?? []).map((f) => html`<option value=${String(f.id)}>${f.title}</option>`)}</select>
       <label for="hook-event">${t("settings.hookEvent")}</label>
       <select id="hook-event" value=${event} onChange=${(e) => setEvent(e.target.value)}>
-        <option value="response.created">response.created</option><option value="response.stage_changed">response.stage_changed</option></select>
+        ${eventNames.map((name) => html`<option value=${name}>${name}</option>`)}</select>
       <label for="hook-url">${t("settings.hookUrl")}</label>
       <input id="hook-url" type="url" required maxlength="2000" value=${url} onInput=${(e) => setUrl(e.target.value)} placeholder="https://example.com/hook" />
-      <button type="submit" class="primary">${t("settings.subscribe")}</button>
+      </div>
+      <fieldset class="interval"><legend>${t("settings.hookMoreEvents")}</legend>
+        <div class="row">${eventNames
+          .filter((name) => name !== event)
+          .map(
+            (name) => html`<label key=${name}><input type="checkbox" checked=${more.includes(name)}
+              onChange=${(e) => setMore(e.target.checked ? [...more, name] : more.filter((x) => x !== name))} /> ${name}</label>`
+          )}</div>
+      </fieldset>
+      ${
+        (stages?.stages ?? []).length === 0
+          ? null
+          : html`<fieldset class="interval"><legend>${t("settings.hookStages")}</legend>
+        <div class="row">${(stages?.stages ?? []).map(
+          (stage) => html`<label key=${stage.id}><input type="checkbox" checked=${stageIds.includes(stage.id)}
+            onChange=${(e) => setStageIds(e.target.checked ? [...stageIds, stage.id] : stageIds.filter((x) => x !== stage.id))} /> ${stage.name}</label>`
+        )}</div>
+      </fieldset>`
+      }
+      <div class="row">
+        <label for="hook-tags">${t("settings.hookTags")}</label>
+        <input id="hook-tags" maxlength="2000" value=${tags} onInput=${(e) => setTags(e.target.value)} placeholder="vip, billing" aria-describedby="hook-tags-help" />
+        <span id="hook-tags-help" class="muted">${t("settings.hookTagsHelp")}</span>
+      </div>
+      <div class="row"><button type="submit" class="primary">${t("settings.subscribe")}</button></div>
     </form>`
         : html`<p>${t("settings.webhooksAdminsOnly")}</p>`
     }
@@ -377,7 +528,18 @@ const Webhooks = ({ canAdmin }) => {
       <thead><tr><th scope="col">${t("settings.hookForm")}</th><th scope="col">${t("settings.colEvent")}</th><th scope="col">${t("settings.hookUrl")}</th><th scope="col">${t("settings.colSource")}</th><th scope="col" title=${t("settings.lastAnsweredHint")}>${t("settings.colLastAnswered")}</th><th scope="col">${t("settings.colActions")}</th></tr></thead>
       <tbody>${list.map(
         (s) => html`<tr key=${s.id}>
-        <td>${s.formTitle}</td><td>${s.event}</td><td>${s.targetUrl}${s.disabled ? html`<br /><span class="error">${t("settings.webhookDisabled", { reason: s.disabledReason ?? "" })}</span>` : null}</td><td>${s.source}</td>
+        <td>${s.formTitle}</td><td>${s.events.join(", ")}${
+          s.filters.stageIds || s.filters.tags
+            ? html`<br /><span class="muted">${t("settings.hookFilterSummary", {
+                stages: String(s.filters.stageIds?.length ?? 0),
+                tags: s.filters.tags?.join(", ") ?? "—"
+              })}</span>`
+            : null
+        }</td><td>${s.targetUrl}${s.disabled ? html`<br /><span class="error">${t("settings.webhookDisabled", { reason: s.disabledReason ?? "" })}</span>` : null}${
+          !s.disabled && s.consecutiveFailures > 0
+            ? html`<br /><span class="error">${t("settings.failuresInRow", { count: String(s.consecutiveFailures) })}</span>`
+            : null
+        }</td><td>${s.source}</td>
         <td>${s.lastSentAt ? formatDateTime(s.lastSentAt) : t("settings.never")}</td>
         <td><div class="row">
           <button onClick=${() => setOpen(s)} aria-label=${t("settings.deliveryLogOf", { title: s.targetUrl })}>${t("settings.log")}</button>
@@ -398,6 +560,7 @@ const Webhooks = ({ canAdmin }) => {
       retryPath=${(d) => `/webhooks/deliveries/${d.id}/retry`} onClose=${() => setOpen(null)} />`
         : null
     }
+    <${DeadLetters} canAdmin=${canAdmin} version=${version} onReplayed=${reload} />
   </section>`
 }
 

@@ -26,6 +26,9 @@
 /** @typedef {(typeof import("../../outbox/Webhooks.ts").CreatedSubscription)["Encoded"]} CreatedSubscription a webhook just made, with its secret shown once */
 /** @typedef {(typeof import("../../outbox/Deliveries.ts").Delivery)["Encoded"]} Delivery a delivery with its attempts */
 /** @typedef {(typeof import("../../outbox/Deliveries.ts").DeliveryLog)["Encoded"]} DeliveryLog a page of a delivery log */
+/** @typedef {(typeof import("../../outbox/Deliveries.ts").DeadLetterList)["Encoded"]} DeadLetterList a page of the workspace's webhook deliveries that gave up (`GET /api/webhooks/dead-letters`) */
+/** @typedef {(typeof import("../../outbox/Deliveries.ts").ReplayResult)["Encoded"]} ReplayResult what a bulk replay did (`POST /api/webhooks/dead-letters/replay`) */
+/** @typedef {(typeof import("../../outbox/WebhookAlerts.ts").WebhookAlertList)["Encoded"]} WebhookAlertList a page of the workspace's webhook failure alerts (`GET /api/webhooks/alerts`) */
 /** @typedef {(typeof import("../../outbox/FormNotifications.ts").NotificationSettings)["Encoded"]} NotificationSettings a form's notification channels */
 /** @typedef {(typeof import("../../outbox/FormNotifications.ts").NotificationChannel)["Encoded"]} NotificationChannel one notification channel */
 /** @typedef {(typeof import("../../email/RespondentEmails.ts").ConfirmationSettings)["Encoded"]} ConfirmationSettings a form's confirmation e-mail */

@@ -5,6 +5,7 @@ import * as TestPing from "../../outbox/TestPing.ts"
 import { Deliveries } from "../../outbox/Deliveries.ts"
 import { catalogueDocument } from "../../outbox/EventCatalogue.ts"
 import { Webhooks } from "../../outbox/Webhooks.ts"
+import { WebhookAlerts } from "../../outbox/WebhookAlerts.ts"
 import { Api, CurrentActor } from "../../api/Api.ts"
 import { handle } from "../../web/ApiErrors.ts"
 
@@ -14,6 +15,7 @@ export const WebhooksHandlers = HttpApiBuilder.group(
   Effect.fnUntraced(function* (handlers) {
     const webhooks = yield* Webhooks
     const deliveries = yield* Deliveries
+    const alerts = yield* WebhookAlerts
     const catalogue = catalogueDocument()
     return handlers.handleAll({
       update: ({ params, payload }) =>
@@ -26,6 +28,10 @@ export const WebhooksHandlers = HttpApiBuilder.group(
         Effect.flatMap(CurrentActor, (actor) =>
           handle(Effect.flatMap(webhooks.target(actor, params.id), (target) => TestPing.send(target, query)))
         ),
+      deadLetters: ({ query }) => Effect.flatMap(CurrentActor, (actor) => handle(deliveries.deadLetters(actor, query))),
+      replay: ({ payload }) =>
+        Effect.flatMap(CurrentActor, (actor) => handle(deliveries.replayDeadLetters(actor, payload))),
+      alerts: ({ query }) => Effect.flatMap(CurrentActor, (actor) => handle(alerts.list(actor, query))),
       catalogue: () => Effect.succeed(catalogue),
       list: () => Effect.flatMap(CurrentActor, (actor) => handle(webhooks.list(actor))),
       subscribe: ({ payload }) => Effect.flatMap(CurrentActor, (actor) => handle(webhooks.subscribe(actor, payload))),

@@ -1,0 +1,246 @@
+/**
+ * Webhook failure alerts: when a subscription's deliveries keep giving up
+ * (`DeliveryConfig.alertAfterFailures` in a row), and when it is disabled by
+ * its receiver (410 Gone) or by failures (`disableAfterFailures` in a row),
+ * the workspace gets an activity entry (`webhook_alerts`, listed by
+ * `GET /api/webhooks/alerts`) and each owner and admin an e-mail
+ * (`alert_emails`, sent by the outbox). Once per incident: a delivered
+ * delivery ends a failing incident, re-enabling ends a disabled one.
+ */
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import * as SqlClient from "effect/sql/SqlClient"
+import type * as SqlError from "effect/sql/SqlError"
+import type * as Actors from "../identity/Actors.ts"
+import type { InvalidInput } from "../kernel/Errors.ts"
+import { escapeHtml, oneLine } from "../kernel/DisplayText.ts"
+import { SentLinkBase } from "../kernel/Links.ts"
+import { Mailer } from "../email/Mailer.ts"
+import { cursorBefore, Deliveries } from "./Deliveries.ts"
+import { DeliveryConfig } from "./DeliveryConfig.ts"
+import { maskedUrl, memberDisabledReason } from "./Webhooks.ts"
+
+/** What an alert says: deliveries keep giving up, or the subscription was disabled. */
+export const WebhookAlertKind = Schema.Literals(["failing", "disabled"])
+export type WebhookAlertKind = typeof WebhookAlertKind.Type
+
+/** One alert: a workspace activity entry about a webhook subscription. */
+export const WebhookAlert = Schema.Struct({
+  id: Schema.Int,
+  kind: WebhookAlertKind,
+  subscriptionId: Schema.String,
+  formId: Schema.Int,
+  formTitle: Schema.String,
+  target: Schema.String.annotate({ description: "The receiver's scheme and host, then `…`." }),
+  failures: Schema.Int.annotate({ description: "Deliveries in a row that gave up when the alert was raised." }),
+  reason: Schema.NullOr(Schema.String).annotate({ description: "Why it was disabled (`disabled` only)." }),
+  createdAt: Schema.String
+}).annotate({ identifier: "WebhookAlert" })
+export type WebhookAlert = typeof WebhookAlert.Type
+
+/** A page of alerts, newest first. */
+export const WebhookAlertList = Schema.Struct({
+  alerts: Schema.Array(WebhookAlert),
+  nextCursor: Schema.NullOr(Schema.String)
+}).annotate({ identifier: "WebhookAlertList" })
+export type WebhookAlertList = typeof WebhookAlertList.Type
+
+/** The words of an alert e-mail. */
+export interface AlertMessage {
+  readonly subject: string
+  readonly text: string
+  readonly html: string
+}
+
+/**
+ * The e-mail of an alert, in plain text and HTML (the form title and target
+ * are escaped; the subject is one line).
+ *
+ * @example
+ * ```ts
+ * alertMessage({ kind: "failing", formTitle: "Support", target: "https://hooks.example.com/…", failures: 3,
+ *   reason: null }, "https://forms.example.com/app/settings")
+ * ```
+ */
+export const alertMessage = (
+  alert: Pick<WebhookAlert, "kind" | "formTitle" | "target" | "failures" | "reason">,
+  settingsUrl: string
+): AlertMessage => {
+  const what =
+    alert.kind === "failing"
+      ? `${alert.failures} deliveries in a row to ${alert.target} (form "${alert.formTitle}") gave up.`
+      : `The webhook to ${alert.target} (form "${alert.formTitle}") was disabled: ${alert.reason ?? ""}.`
+  const next =
+    alert.kind === "failing"
+      ? "qforms keeps trying new events. The dead letters can be replayed once the receiver works again."
+      : "No events are sent to it until an owner or admin enables it again; its dead letters can then be replayed."
+  const subject = oneLine(
+    alert.kind === "failing"
+      ? `Webhook failing: ${alert.target} (${alert.formTitle})`
+      : `Webhook disabled: ${alert.target} (${alert.formTitle})`,
+    200
+  )
+  return {
+    subject,
+    text: `${what}\n\n${next}\n\nWebhook settings: ${settingsUrl}\n`,
+    html:
+      `<p>${escapeHtml(what)}</p><p>${escapeHtml(next)}</p>` +
+      `<p><a href="${escapeHtml(settingsUrl)}">Webhook settings</a></p>`
+  }
+}
+
+interface AlertRow {
+  readonly id: number
+  readonly kind: WebhookAlertKind
+  readonly subscription_id: string
+  readonly form_id: number
+  readonly form_title: string
+  readonly target: string
+  readonly failures: number
+  readonly reason: string | null
+  readonly created_at: Date
+}
+
+const toAlert = (row: AlertRow): WebhookAlert => ({
+  id: row.id,
+  kind: row.kind,
+  subscriptionId: row.subscription_id,
+  formId: row.form_id,
+  formTitle: row.form_title,
+  target: row.target,
+  failures: row.failures,
+  reason: row.reason,
+  createdAt: row.created_at.toISOString()
+})
+
+/**
+ * Raising alerts (worker use) and the workspace's list of them.
+ *
+ * @example
+ * ```ts
+ * const page = yield* (yield* WebhookAlerts).list(actor, { limit: 20 })
+ * ```
+ */
+export class WebhookAlerts extends Context.Service<
+  WebhookAlerts,
+  {
+    /**
+     * Raises the alerts due for these subscriptions (any workspace), in the
+     * caller's transaction: an entry and an e-mail to each owner and admin
+     * per alert. Does nothing for a subscription already alerted in this incident.
+     */
+    readonly raise: (subscriptionIds: ReadonlyArray<string>) => Effect.Effect<void, SqlError.SqlError>
+    /** The workspace's alerts, newest first (every role). */
+    readonly list: (
+      actor: Actors.Actor,
+      options?: { readonly limit?: number | undefined; readonly cursor?: string | undefined }
+    ) => Effect.Effect<WebhookAlertList, InvalidInput | SqlError.SqlError>
+  }
+>()("@qforms/core/WebhookAlerts") {
+  static readonly layer = Layer.effect(
+    WebhookAlerts,
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const deliveries = yield* Deliveries
+
+      const raise = Effect.fn("WebhookAlerts.raise")(function* (subscriptionIds: ReadonlyArray<string>) {
+        if (subscriptionIds.length === 0) return
+        const config = yield* DeliveryConfig
+        const now = new Date(yield* Clock.currentTimeMillis)
+        // Marked alerted in the statement that finds them due: a concurrent worker raises nothing twice.
+        const due = yield* sql<{
+          readonly id: string
+          readonly workspace_id: number
+          readonly form_id: number
+          readonly form_title: string
+          readonly target_url: string
+          readonly failures: number
+          readonly reason: string | null
+          readonly kind: WebhookAlertKind
+        }>`
+          with due as (
+            select s.id,
+              s.disabled_at is not null and s.disabled_alerted_at is null
+                and s.disabled_reason is distinct from ${memberDisabledReason} as disabled,
+              s.disabled_at is null and s.failing_alerted_at is null
+                and s.consecutive_failures >= ${config.alertAfterFailures} as failing
+            from webhook_subscriptions s
+            where s.id = any(${subscriptionIds}::text[])
+            for update
+          ), marked as (
+            update webhook_subscriptions s set
+              disabled_alerted_at = case when due.disabled then ${now} else s.disabled_alerted_at end,
+              failing_alerted_at = case when due.failing then ${now} else s.failing_alerted_at end
+            from due
+            where s.id = due.id and (due.disabled or due.failing)
+            returning s.id, s.workspace_id, s.form_id, s.target_url, s.consecutive_failures as failures,
+              case when due.disabled then s.disabled_reason end as reason,
+              case when due.disabled then 'disabled' else 'failing' end as kind
+          )
+          select m.*, f.title as form_title from marked m join forms f on f.id = m.form_id
+          order by m.id`
+        if (due.length === 0) return
+        const base = (yield* SentLinkBase).replace(/\/$/, "")
+        const settingsUrl = `${base}/app/settings?tab=webhooks`
+        const host = /@([^>\s]+)>?$/.exec((yield* Mailer).from ?? "")?.[1] ?? "qforms.invalid"
+        for (const subscription of due) {
+          const target = maskedUrl(subscription.target_url)
+          const alert = yield* sql<{ readonly id: number }>`
+            insert into webhook_alerts (workspace_id, subscription_id, form_id, kind, target, failures, reason,
+              created_at)
+            values (${subscription.workspace_id}, ${subscription.id}, ${subscription.form_id}, ${subscription.kind},
+              ${target}, ${subscription.failures}, ${subscription.reason}, ${now})
+            returning id`
+          const message = alertMessage(
+            {
+              kind: subscription.kind,
+              formTitle: subscription.form_title,
+              target,
+              failures: subscription.failures,
+              reason: subscription.reason
+            },
+            settingsUrl
+          )
+          const emails = yield* sql<{ readonly id: number }>`
+            insert into alert_emails (workspace_id, alert_id, account_id, to_address, subject, text, html, message_id,
+              status, created_at)
+            select m.workspace_id, ${alert[0]!.id}, m.account_id, a.email, ${message.subject}, ${message.text},
+              ${message.html}, '<alert.' || gen_random_uuid()::text || ${`@${host}>`},
+              'queued', ${now}
+            from members m join accounts a on a.id = m.account_id
+            where m.workspace_id = ${subscription.workspace_id} and m.role in ('owner', 'admin')
+            order by m.account_id
+            returning id`
+          for (const email of emails) {
+            yield* deliveries.queueMail(subscription.workspace_id, { alertEmailId: email.id }, now)
+          }
+        }
+      })
+
+      const list = Effect.fn("WebhookAlerts.list")(function* (
+        actor: Actors.Actor,
+        options: { readonly limit?: number | undefined; readonly cursor?: string | undefined } = {}
+      ) {
+        const before = yield* cursorBefore(options.cursor)
+        const limit = options.limit ?? 50
+        const rows = yield* sql<AlertRow>`
+          select w.id, w.kind, w.subscription_id, w.form_id, f.title as form_title, w.target, w.failures, w.reason,
+            w.created_at
+          from webhook_alerts w join forms f on f.id = w.form_id
+          where w.workspace_id = ${actor.workspaceId} ${before === undefined ? sql`` : sql`and w.id < ${before}`}
+          order by w.id desc
+          limit ${limit + 1}`
+        const shown = rows.slice(0, limit)
+        return {
+          alerts: shown.map(toAlert),
+          nextCursor: rows.length > limit ? String(shown[shown.length - 1]!.id) : null
+        }
+      })
+
+      return WebhookAlerts.of({ raise, list })
+    })
+  )
+}

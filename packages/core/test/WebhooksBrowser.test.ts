@@ -1,0 +1,195 @@
+/**
+ * The application's webhook settings in a real browser (Debian's Chromium
+ * through playwright-core): an admin subscribes with several events of the
+ * catalogue, a stage filter and tags (the API then lists them); a receiver
+ * answering 500 makes the deliveries give up, the screen shows the failures in
+ * a row, the alert and the dead letters, and replays the chosen ones (the
+ * receiver gets them again); a viewer sees the dead letters without a replay.
+ * axe-core finds no violation, light and dark, and the tab fits a 360 px phone.
+ *
+ * Skipped only when Chromium is absent outside CI; with CI=true a missing
+ * browser fails the run.
+ */
+import * as Effect from "effect/Effect"
+import type { Browser, Page } from "playwright-core"
+import {
+  launch,
+  newPage as openPage,
+  overflows,
+  present,
+  screenshotAndAxe,
+  signIn as signInAs
+} from "@qforms/test-kit/Browser"
+import { waitFor } from "@qforms/test-kit/Conditions"
+import { listenFirst, type Loopback } from "@qforms/test-kit/Loopback"
+import { receiver } from "@qforms/test-kit/Receiver"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { ApiKeys } from "../src/identity/ApiKeys.ts"
+import { Members } from "../src/identity/Members.ts"
+import { Sessions } from "../src/identity/Sessions.ts"
+import { Workspaces } from "../src/identity/Workspaces.ts"
+import * as Qforms from "../src/Qforms.ts"
+
+/** The API's JSON, read as the tests expect it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any
+
+const adminPassword = "correct horse battery"
+const viewerPassword = "viewer password 1"
+
+describe.skipIf(!present)("webhook settings in the application", () => {
+  let browser: Browser
+  let qforms: Qforms.Qforms
+  let loopback: Loopback | undefined
+  let url = ""
+  let key = ""
+  let hook: Awaited<ReturnType<typeof receiver>>
+  const problems: Array<string> = []
+
+  const api = async (method: string, path: string, body?: unknown) => {
+    const reply = await fetch(`${url}/api${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) })
+    })
+    expect(reply.status, `${method} ${path}`).toBeLessThan(300)
+    return (await reply.json()) as Json
+  }
+
+  const newPage = (colorScheme: "light" | "dark", width = 1280) =>
+    openPage(browser, { colorScheme, width, height: 900, problems, consoleErrors: false })
+
+  const signIn = async (page: Page, email: string, password: string) => {
+    await signInAs(page, { url, email, password, labels: { email: "E-mail", password: "Password" } })
+    await page.getByRole("heading", { name: "Forms", level: 1 }).waitFor()
+  }
+
+  beforeAll(async () => {
+    // Two posts fail (both give up: one attempt each), later ones are delivered.
+    hook = await receiver([500, 500, 200])
+    loopback = await listenFirst()
+    url = loopback.url
+    qforms = await Qforms.make({
+      database: {},
+      appUrl: url,
+      app: true,
+      logLevel: "Error",
+      delivery: {
+        allowPrivateTargets: true,
+        schedule: [0],
+        timeoutMs: 1_000,
+        pollIntervalMs: 100,
+        alertAfterFailures: 2,
+        disableAfterFailures: 5
+      }
+    })
+    await qforms.run(
+      Effect.gen(function* () {
+        const { workspace, ownerAccountId } = yield* (yield* Workspaces).create({
+          name: "Hooks",
+          ownerEmail: "owner@example.com"
+        })
+        const members = yield* Members
+        yield* members.add(workspace.id, { email: "ada@example.com", name: "Ada Admin", role: "admin" })
+        yield* members.add(workspace.id, { email: "vic@example.com", name: "Vic Viewer", role: "viewer" })
+        const sessions = yield* Sessions
+        yield* sessions.setPassword("ada@example.com", adminPassword)
+        yield* sessions.setPassword("vic@example.com", viewerPassword)
+        key = (yield* (yield* ApiKeys).create(workspace.id, { accountId: ownerAccountId })).key
+      })
+    )
+    loopback.serve(qforms)
+    browser = await launch()
+  }, 60_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await loopback?.close()
+    await qforms?.dispose()
+    await hook?.close()
+  })
+
+  it("subscribes with events and filters, shows failures, the alert and dead letters, and replays them", async () => {
+    const form = await api("POST", "/forms", {
+      title: "Support",
+      fields: [{ type: "short_text", label: "Name", required: true }]
+    })
+    await api("PATCH", `/forms/${form.id}`, { status: "published" })
+    const stages = (await api("GET", `/forms/${form.id}/stages`)).stages as Array<{ id: number; name: string }>
+
+    const page = await newPage("light")
+    await signIn(page, "ada@example.com", adminPassword)
+    await page.getByRole("link", { name: "Settings" }).click()
+    await page.getByRole("tab", { name: "Webhooks" }).click()
+    await page.getByLabel("Form", { exact: true }).selectOption(String(form.id))
+    await page.getByLabel("Event", { exact: true }).selectOption("response.created")
+    await page.getByRole("checkbox", { name: "response.tagged" }).check()
+    await page.getByRole("checkbox", { name: "note.created" }).check()
+    await page.getByRole("checkbox", { name: stages[0]!.name }).check()
+    await page.getByLabel("Only responses with these tags").fill("VIP, billing ")
+    await page.getByLabel("URL").fill(hook.url)
+    await page.getByRole("button", { name: "Subscribe" }).click()
+    expect(await page.locator("[data-secret]").textContent()).toMatch(/^whsec_/)
+    await screenshotAndAxe(page, "webhooks-subscribed")
+    const [subscription] = await api("GET", "/webhooks")
+    expect(subscription).toMatchObject({
+      formId: form.id,
+      event: "response.created",
+      events: ["response.created", "response.tagged", "note.created"],
+      filters: { stageIds: [stages[0]!.id], tags: ["vip", "billing"] },
+      source: "app"
+    })
+    await page.getByText("filters: 1 stages, tags vip, billing").waitFor()
+
+    // Two responses in the chosen stage with a chosen tag: both deliveries give up.
+    for (const name of ["One", "Two"]) {
+      const created = await api("POST", `/forms/${form.id}/responses`, { values: { [form.fields[0].id]: name } })
+      await api("PATCH", `/responses/${created.id}`, { stageId: stages[0]!.id, tags: ["vip"] })
+    }
+    await waitFor(async () => {
+      const [s] = await api("GET", "/webhooks")
+      return s.consecutiveFailures >= 2 ? true : undefined
+    })
+    await page.reload()
+    await page.getByRole("tab", { name: "Webhooks" }).click()
+    await page.getByText("2 deliveries in a row gave up").first().waitFor()
+    await page.getByText(/2 deliveries in a row to http:\/\/127\.0\.0\.1:\d+\/… \(Support\) gave up\./).waitFor()
+    const dead = (await api("GET", "/webhooks/dead-letters")).deliveries as Array<{ id: number }>
+    expect(dead).toHaveLength(2)
+    await screenshotAndAxe(page, "webhooks-dead-letters")
+
+    const before = hook.received.length
+    for (const d of dead) await page.getByRole("checkbox", { name: `Choose delivery ${d.id} to replay` }).check()
+    await page.getByRole("button", { name: "Replay selected (2)" }).click()
+    await page.getByText("2 sent again, 0 skipped.").waitFor()
+    await waitFor(() => (hook.received.length - before === 2 ? true : undefined))
+    await page.getByText("No dead letters.").waitFor()
+    await page.context().close()
+
+    // Dark mode and a phone: readable, nothing overflows; a viewer reads the dead letters but cannot replay.
+    await api("POST", "/webhooks/subscribe", {
+      formId: form.id,
+      event: "response.created",
+      targetUrl: "http://127.0.0.1:9/never"
+    })
+    await api("POST", `/forms/${form.id}/responses`, { values: { [form.fields[0].id]: "Three" } })
+    await waitFor(async () => {
+      const list = await api("GET", "/webhooks/dead-letters")
+      return list.deliveries.length === 1 ? true : undefined
+    })
+    for (const scheme of ["light", "dark"] as const) {
+      const phone = await newPage(scheme, 360)
+      await signIn(phone, "vic@example.com", viewerPassword)
+      await phone.goto(`${url}/app/settings`)
+      await phone.getByRole("tab", { name: "Webhooks" }).click()
+      await phone.getByRole("heading", { name: "Dead letters" }).waitFor()
+      await phone.getByRole("region", { name: "Dead letters" }).waitFor()
+      expect(await phone.getByRole("button", { name: /Replay selected/ }).count()).toBe(0)
+      expect(await phone.getByRole("checkbox").count()).toBe(0)
+      await screenshotAndAxe(phone, `webhooks-360-${scheme}`)
+      expect(await overflows(phone), `webhooks at 360 px (${scheme})`).toEqual([])
+      await phone.context().close()
+    }
+    expect(problems).toEqual([])
+  }, 120_000)
+})
