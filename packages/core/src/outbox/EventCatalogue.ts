@@ -208,50 +208,32 @@ const Link = Schema.String.annotate({
   description: "The response in the application (or, for a form or a deleted response, the form's responses)."
 })
 
+/** A body as posted: the stored body and its `link`. */
+const posted = <Fields extends Schema.Struct.Fields>(body: Schema.Struct<Fields>, identifier: string) =>
+  Schema.Struct({ ...body.fields, link: Link }).annotate({ identifier })
+
 /** The contract's body of `response.created` and `response.stage_changed` as posted (spec: WebhookEvent). */
-export const WebhookEvent = Schema.Struct({ ...SpecEventBody.fields, link: Link }).annotate({
-  identifier: "WebhookEvent"
-})
+export const WebhookEvent = posted(SpecEventBody, "WebhookEvent")
 /** `response.assigned` as posted. */
-export const ResponseAssignedEvent = Schema.Struct({ ...ResponseAssignedBody.fields, link: Link }).annotate({
-  identifier: "ResponseAssignedEvent"
-})
+export const ResponseAssignedEvent = posted(ResponseAssignedBody, "ResponseAssignedEvent")
 /** `response.tagged` as posted. */
-export const ResponseTaggedEvent = Schema.Struct({ ...ResponseTaggedBody.fields, link: Link }).annotate({
-  identifier: "ResponseTaggedEvent"
-})
+export const ResponseTaggedEvent = posted(ResponseTaggedBody, "ResponseTaggedEvent")
 /** `response.deleted` as posted. */
-export const ResponseDeletedEvent = Schema.Struct({ ...ResponseDeletedBody.fields, link: Link }).annotate({
-  identifier: "ResponseDeletedEvent"
-})
+export const ResponseDeletedEvent = posted(ResponseDeletedBody, "ResponseDeletedEvent")
 /** `note.created` as posted. */
-export const NoteCreatedEvent = Schema.Struct({ ...NoteCreatedBody.fields, link: Link }).annotate({
-  identifier: "NoteCreatedEvent"
-})
+export const NoteCreatedEvent = posted(NoteCreatedBody, "NoteCreatedEvent")
 /** `response.partial` as posted. */
-export const ResponsePartialEvent = Schema.Struct({ ...ResponsePartialBody.fields, link: Link }).annotate({
-  identifier: "ResponsePartialEvent"
-})
+export const ResponsePartialEvent = posted(ResponsePartialBody, "ResponsePartialEvent")
 /** `email.sent` as posted. */
-export const EmailSentEvent = Schema.Struct({ ...EmailSentBody.fields, link: Link }).annotate({
-  identifier: "EmailSentEvent"
-})
+export const EmailSentEvent = posted(EmailSentBody, "EmailSentEvent")
 /** `email.opened` as posted. */
-export const EmailOpenedEvent = Schema.Struct({ ...EmailOpenedBody.fields, link: Link }).annotate({
-  identifier: "EmailOpenedEvent"
-})
+export const EmailOpenedEvent = posted(EmailOpenedBody, "EmailOpenedEvent")
 /** `email.replied` as posted. */
-export const EmailRepliedEvent = Schema.Struct({ ...EmailRepliedBody.fields, link: Link }).annotate({
-  identifier: "EmailRepliedEvent"
-})
+export const EmailRepliedEvent = posted(EmailRepliedBody, "EmailRepliedEvent")
 /** `form.published` as posted. */
-export const FormPublishedEvent = Schema.Struct({ ...FormPublishedBody.fields, link: Link }).annotate({
-  identifier: "FormPublishedEvent"
-})
+export const FormPublishedEvent = posted(FormPublishedBody, "FormPublishedEvent")
 /** `form.closed` as posted. */
-export const FormClosedEvent = Schema.Struct({ ...FormClosedBody.fields, link: Link }).annotate({
-  identifier: "FormClosedEvent"
-})
+export const FormClosedEvent = posted(FormClosedBody, "FormClosedEvent")
 
 /** Any event's body as stored in the outbox (without `link`). */
 export const EventBody = Schema.Union([
