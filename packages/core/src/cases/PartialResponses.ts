@@ -18,9 +18,8 @@ import { takesUploads } from "../forms/Fields.ts"
 import { deriveRespondent } from "./Respondents.ts"
 import * as ResponseCounts from "./ResponseCounts.ts"
 import type { SubmitInput } from "./ResponseModels.ts"
-import { searchText } from "./ResponseRows.ts"
+import { responseEventFields, searchText } from "./ResponseRows.ts"
 import * as SubmissionChecks from "./SubmissionChecks.ts"
-import * as Summaries from "./Summaries.ts"
 import { SentLinkBase } from "../kernel/Links.ts"
 import { Events } from "../outbox/Events.ts"
 
@@ -93,16 +92,17 @@ export const make = Effect.gen(function* () {
               and 'response.partial' = any(events) and disabled_at is null
           ) as wanted`
         if (wanted[0]?.wanted === true) {
-          const linkBase = yield* SentLinkBase
+          const response = { id, submitted_at: now, name: respondent.name, email: respondent.email, answers: values }
           yield* events.record(actor.workspaceId, now, {
             event: "response.partial",
-            form: { id: formId, title: form.title },
-            responseId: id,
+            ...responseEventFields(
+              { id: formId, title: form.title },
+              fields,
+              { ...response, language: null },
+              null,
+              yield* SentLinkBase
+            ),
             submittedAt: null,
-            stage: null,
-            respondent: { name: respondent.name, email: respondent.email },
-            answers: Summaries.flatAnswers(fields, values, linkBase),
-            summary: Summaries.summary(fields, values, linkBase),
             startedAt: now.toISOString()
           })
         }

@@ -77,7 +77,7 @@ export const searchText = (
 export const responseEventFields = (
   form: { readonly id: number; readonly title: string },
   fields: ReadonlyArray<Field>,
-  row: Row,
+  row: Pick<Row, "id" | "submitted_at" | "name" | "email" | "answers" | "language">,
   stage: { readonly id: number; readonly name: string } | null,
   linkBase: string
 ): Omit<SpecEventBody, "event"> => ({

@@ -129,6 +129,20 @@ export const cursorBefore = (cursor: string | undefined): Effect.Effect<number |
     : Effect.succeed(before)
 }
 
+/**
+ * A page of a newest-first list read with one row more than `limit`: the rows shown, and the cursor of the
+ * next page (the last shown id) when that extra row came back.
+ *
+ * @example
+ * ```ts
+ * const { shown, nextCursor } = newestFirstPage(rows, 50) // rows read with `limit 51`
+ * ```
+ */
+export const newestFirstPage = <R extends { readonly id: number }>(rows: ReadonlyArray<R>, limit: number) => {
+  const shown = rows.slice(0, limit)
+  return { shown, nextCursor: rows.length > limit ? String(shown[shown.length - 1]!.id) : null }
+}
+
 /** No such delivery in this workspace. */
 export class DeliveryNotFound extends Schema.TaggedError<DeliveryNotFound>()("DeliveryNotFound", {
   message: Schema.String
@@ -348,12 +362,26 @@ export class Deliveries extends Context.Service<
       const sql = yield* SqlClient.SqlClient
       const events = yield* Events
 
+      /** A subscription of the actor's workspace (whether it is disabled), or `SubscriptionNotFound`. */
+      const subscriptionExists = Effect.fnUntraced(function* (actor: Actors.Actor, subscriptionId: string) {
+        const found = yield* sql<{ readonly disabled: boolean }>`
+          select disabled_at is not null as disabled from webhook_subscriptions
+          where workspace_id = ${actor.workspaceId} and id = ${subscriptionId}`
+        if (found[0] === undefined) {
+          return yield* new SubscriptionNotFound({ message: `subscription ${subscriptionId} not found` })
+        }
+        return found[0]
+      })
+
+      // A delivery `d` of event `e` as the logs show it, its attempts included.
+      const deliveryColumns = sql`d.id, d.event_id, e.type, e.response_id, d.status, d.next_attempt_at, d.created_at,
+        (select json_agg(json_build_object('at', a.attempted_at, 'statusCode', a.status_code,
+            'durationMs', a.duration_ms, 'error', a.error) order by a.id)
+         from delivery_attempts a where a.delivery_id = d.id) as attempts`
+
       const selectDeliveries = (where: ReturnType<typeof sql.and>, limit: number) =>
         sql<DeliveryRow>`
-          select d.id, d.event_id, e.type, e.response_id, d.status, d.next_attempt_at, d.created_at,
-            (select json_agg(json_build_object('at', a.attempted_at, 'statusCode', a.status_code,
-                'durationMs', a.duration_ms, 'error', a.error) order by a.id)
-             from delivery_attempts a where a.delivery_id = d.id) as attempts
+          select ${deliveryColumns}
           from deliveries d join events e on e.id = d.event_id
           where ${where}
           order by d.id desc
@@ -368,12 +396,8 @@ export class Deliveries extends Context.Service<
         const limit = options.limit ?? 50
         const conditions = [sql`d.workspace_id = ${actor.workspaceId}`, target]
         if (before !== undefined) conditions.push(sql`d.id < ${before}`)
-        const rows = yield* selectDeliveries(sql.and(conditions), limit + 1)
-        const shown = rows.slice(0, limit)
-        return {
-          deliveries: shown.map(toDelivery),
-          nextCursor: rows.length > limit ? String(shown[shown.length - 1]!.id) : null
-        }
+        const { shown, nextCursor } = newestFirstPage(yield* selectDeliveries(sql.and(conditions), limit + 1), limit)
+        return { deliveries: shown.map(toDelivery), nextCursor }
       })
 
       const list = Effect.fn("Deliveries.list")(function* (
@@ -381,11 +405,7 @@ export class Deliveries extends Context.Service<
         subscriptionId: string,
         options: { readonly limit?: number | undefined; readonly cursor?: string | undefined } = {}
       ) {
-        const found = yield* sql`
-          select 1 from webhook_subscriptions where workspace_id = ${actor.workspaceId} and id = ${subscriptionId}`
-        if (found.length === 0) {
-          return yield* new SubscriptionNotFound({ message: `subscription ${subscriptionId} not found` })
-        }
+        yield* subscriptionExists(actor, subscriptionId)
         return yield* page(actor, sql`d.subscription_id = ${subscriptionId}`, options)
       })
 
@@ -602,8 +622,8 @@ export class Deliveries extends Context.Service<
           disable: outcome.disableSubscription ?? null
         }))
         // The e-mails to respondents this batch sent: their `email.sent` events commit with their status.
-        const sentEmails = rows.flatMap((row) =>
-          row.email_id !== null && row.status === "succeeded" ? [{ id: row.email_id, at: row.at }] : []
+        const sentEmails = new Map(
+          rows.flatMap((row) => (row.email_id !== null && row.status === "succeeded" ? [[row.email_id, row.at]] : []))
         )
         const statement = sql`
           with outcome as (
@@ -661,7 +681,7 @@ export class Deliveries extends Context.Service<
           where s.id = sent.subscription_id
             and (s.last_sent_at is null or s.last_sent_at < sent.at or sent.disable is not null
               or sent.failed_after > 0 or (sent.succeeded and s.consecutive_failures > 0))`
-        if (sentEmails.length === 0) return yield* statement
+        if (sentEmails.size === 0) return yield* statement
         yield* sql.withTransaction(
           Effect.gen(function* () {
             yield* statement
@@ -677,10 +697,10 @@ export class Deliveries extends Context.Service<
             }>`
               select m.id, m.workspace_id, m.response_id, m.kind, m.to_address, m.subject, f.id as form_id, f.title
               from response_emails m join responses r on r.id = m.response_id join forms f on f.id = r.form_id
-              where m.id in ${sql.in(sentEmails.map((e) => e.id))} and r.workspace_id = m.workspace_id
+              where m.id in ${sql.in([...sentEmails.keys()])} and r.workspace_id = m.workspace_id
               order by m.id`
             for (const email of sent) {
-              const at = sentEmails.find((e) => e.id === email.id)!.at
+              const at = sentEmails.get(email.id)!
               yield* events.record(email.workspace_id, new Date(at), {
                 event: "email.sent",
                 form: { id: email.form_id, title: email.title },
@@ -710,16 +730,6 @@ export class Deliveries extends Context.Service<
         yield* sql`select pg_notify(${notifyChannel(sql, outboxChannel)}, '')`
       })
 
-      const subscriptionExists = Effect.fnUntraced(function* (actor: Actors.Actor, subscriptionId: string) {
-        const found = yield* sql<{ readonly disabled: boolean }>`
-          select disabled_at is not null as disabled from webhook_subscriptions
-          where workspace_id = ${actor.workspaceId} and id = ${subscriptionId}`
-        if (found[0] === undefined) {
-          return yield* new SubscriptionNotFound({ message: `subscription ${subscriptionId} not found` })
-        }
-        return found[0]
-      })
-
       const deadLetters = Effect.fn("Deliveries.deadLetters")(function* (
         actor: Actors.Actor,
         options: {
@@ -741,18 +751,14 @@ export class Deliveries extends Context.Service<
         const rows = yield* sql<
           DeliveryRow & { readonly subscription_id: string; readonly form_id: number; readonly form_title: string }
         >`
-          select d.id, d.event_id, e.type, e.response_id, d.status, d.next_attempt_at, d.created_at,
-            d.subscription_id, s.form_id, f.title as form_title,
-            (select json_agg(json_build_object('at', a.attempted_at, 'statusCode', a.status_code,
-                'durationMs', a.duration_ms, 'error', a.error) order by a.id)
-             from delivery_attempts a where a.delivery_id = d.id) as attempts
+          select ${deliveryColumns}, d.subscription_id, s.form_id, f.title as form_title
           from deliveries d join events e on e.id = d.event_id
             join webhook_subscriptions s on s.id = d.subscription_id
             join forms f on f.id = s.form_id
           where ${sql.and(conditions)}
           order by d.id desc
           limit ${limit + 1}`
-        const shown = rows.slice(0, limit)
+        const { shown, nextCursor } = newestFirstPage(rows, limit)
         return {
           deliveries: shown.map(
             (row): DeadLetter => ({
@@ -762,7 +768,7 @@ export class Deliveries extends Context.Service<
               formTitle: row.form_title
             })
           ),
-          nextCursor: rows.length > limit ? String(shown[shown.length - 1]!.id) : null
+          nextCursor
         }
       })
 

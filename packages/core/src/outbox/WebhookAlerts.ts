@@ -19,7 +19,7 @@ import type { InvalidInput } from "../kernel/Errors.ts"
 import { escapeHtml, oneLine } from "../kernel/DisplayText.ts"
 import { SentLinkBase } from "../kernel/Links.ts"
 import { Mailer } from "../email/Mailer.ts"
-import { cursorBefore, Deliveries } from "./Deliveries.ts"
+import { cursorBefore, Deliveries, newestFirstPage } from "./Deliveries.ts"
 import { DeliveryConfig } from "./DeliveryConfig.ts"
 import { maskedUrl, memberDisabledReason } from "./Webhooks.ts"
 
@@ -233,11 +233,8 @@ export class WebhookAlerts extends Context.Service<
           where w.workspace_id = ${actor.workspaceId} ${before === undefined ? sql`` : sql`and w.id < ${before}`}
           order by w.id desc
           limit ${limit + 1}`
-        const shown = rows.slice(0, limit)
-        return {
-          alerts: shown.map(toAlert),
-          nextCursor: rows.length > limit ? String(shown[shown.length - 1]!.id) : null
-        }
+        const { shown, nextCursor } = newestFirstPage(rows, limit)
+        return { alerts: shown.map(toAlert), nextCursor }
       })
 
       return WebhookAlerts.of({ raise, list })
