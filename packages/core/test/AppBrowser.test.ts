@@ -22,7 +22,7 @@ import {
   screenshotAndAxe,
   signIn as signInAs
 } from "@qforms/test-kit/Browser"
-import { listenFirst, type Loopback } from "@qforms/test-kit/Loopback"
+import { listenFirst, type Loopback, loopbackApi } from "@qforms/test-kit/Loopback"
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { ApiKeys } from "../src/identity/ApiKeys.ts"
 import { Members } from "../src/identity/Members.ts"
@@ -674,15 +674,7 @@ describe.skipIf(!present)("the application in a browser", () => {
   }, 120_000)
 
   it(lastStep, async () => {
-    const api = async (method: string, path: string, body?: unknown) => {
-      const reply = await fetch(`${url}/api${path}`, {
-        method,
-        headers: { authorization: `Bearer ${ownerKey}`, "content-type": "application/json" },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) })
-      })
-      expect(reply.status, `${method} ${path}`).toBeLessThan(300)
-      return (await reply.json()) as { id: number; fields: Array<{ id: number }> }
-    }
+    const api = loopbackApi(() => ({ url, key: ownerKey }))
     const form = await api("POST", "/forms", {
       title: "A form whose title is rather long, to see that it wraps on a narrow screen",
       fields: [

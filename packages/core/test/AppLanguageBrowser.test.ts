@@ -21,7 +21,7 @@ import {
   screenshotAndAxe,
   signIn as signInAs
 } from "@qforms/test-kit/Browser"
-import { listenFirst, type Loopback } from "@qforms/test-kit/Loopback"
+import { listenFirst, type Loopback, loopbackApi } from "@qforms/test-kit/Loopback"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ApiKeys } from "../src/identity/ApiKeys.ts"
 import { Sessions } from "../src/identity/Sessions.ts"
@@ -100,15 +100,7 @@ describe.skipIf(!present)("the application in German and Arabic in a browser", (
   let responseId = 0
   const pageErrors: Array<string> = []
 
-  const api = async (method: string, path: string, body?: unknown) => {
-    const reply = await fetch(`${url}/api${path}`, {
-      method,
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) })
-    })
-    expect(reply.status, `${method} ${path}`).toBeLessThan(300)
-    return reply.status === 204 ? undefined : await reply.json()
-  }
+  const api = loopbackApi(() => ({ url, key }))
 
   beforeAll(async () => {
     loopback = await listenFirst()

@@ -34,7 +34,7 @@ import {
   signIn as signInAs
 } from "@qforms/test-kit/Browser"
 import { waitFor } from "@qforms/test-kit/Conditions"
-import { listenFirst, type Loopback } from "@qforms/test-kit/Loopback"
+import { listenFirst, type Loopback, loopbackApi } from "@qforms/test-kit/Loopback"
 import { answer, getPage } from "@qforms/test-kit/PublicForms"
 import type { TestServer } from "@qforms/test-kit/TestServer"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -223,15 +223,7 @@ describe.skipIf(!present)("the inbox's summary view in a browser", () => {
   let ownerId = 0
   const problems: Array<string> = []
 
-  const api = async (method: string, path: string, body?: unknown) => {
-    const reply = await fetch(`${url}/api${path}`, {
-      method,
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) })
-    })
-    expect(reply.status, `${method} ${path}`).toBeLessThan(300)
-    return reply.status === 204 ? undefined : await reply.json()
-  }
+  const api = loopbackApi(() => ({ url, key }))
   const summary = async (query = "") => (await api("GET", `/forms/${formId}/summary${query}`)) as Report
   const metrics = async (query = "") => (await api("GET", `/forms/${formId}/metrics${query}`)) as Metrics
 

@@ -21,7 +21,7 @@ import {
   signIn as signInAs
 } from "@qforms/test-kit/Browser"
 import { waitFor } from "@qforms/test-kit/Conditions"
-import { listenFirst, type Loopback } from "@qforms/test-kit/Loopback"
+import { listenFirst, type Loopback, loopbackApi } from "@qforms/test-kit/Loopback"
 import { receiver } from "@qforms/test-kit/Receiver"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ApiKeys } from "../src/identity/ApiKeys.ts"
@@ -29,10 +29,6 @@ import { Members } from "../src/identity/Members.ts"
 import { Sessions } from "../src/identity/Sessions.ts"
 import { Workspaces } from "../src/identity/Workspaces.ts"
 import * as Qforms from "../src/Qforms.ts"
-
-/** The API's JSON, read as the tests expect it. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any
 
 const adminPassword = "correct horse battery"
 const viewerPassword = "viewer password 1"
@@ -46,15 +42,7 @@ describe.skipIf(!present)("webhook settings in the application", () => {
   let hook: Awaited<ReturnType<typeof receiver>>
   const problems: Array<string> = []
 
-  const api = async (method: string, path: string, body?: unknown) => {
-    const reply = await fetch(`${url}/api${path}`, {
-      method,
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) })
-    })
-    expect(reply.status, `${method} ${path}`).toBeLessThan(300)
-    return (await reply.json()) as Json
-  }
+  const api = loopbackApi(() => ({ url, key }))
 
   const newPage = (colorScheme: "light" | "dark", width = 1280) =>
     openPage(browser, { colorScheme, width, height: 900, problems, consoleErrors: false })

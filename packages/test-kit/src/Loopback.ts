@@ -6,6 +6,7 @@
 import { createServer, type RequestListener, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import type { Qforms } from "@qforms/core"
+import { expect } from "vitest"
 
 export interface Loopback {
   /** e.g. "http://127.0.0.1:54321": give it to `Qforms.make` as `appUrl`. */
@@ -59,3 +60,27 @@ export const listenFirst = async (): Promise<Loopback> => {
       })
   }
 }
+
+/**
+ * A test's own API calls through its loopback server, each expected to succeed (a 2xx); answers the JSON
+ * (undefined for a 204). `target` is read at each call: the URL and key are known only once the test set
+ * them up.
+ *
+ * @example
+ * ```ts
+ * const api = loopbackApi(() => ({ url, key }))
+ * const form = await api("POST", "/forms", { title: "Support", fields: [] })
+ * ```
+ */
+export const loopbackApi =
+  (target: () => { readonly url: string; readonly key: string }) =>
+  async (method: string, path: string, body?: unknown): Promise<any> => {
+    const { url, key } = target()
+    const reply = await fetch(`${url}/api${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) })
+    })
+    expect(reply.status, `${method} ${path}`).toBeLessThan(300)
+    return reply.status === 204 ? undefined : await reply.json()
+  }
