@@ -111,8 +111,8 @@ export class QformsError extends Error {
     this.method = init.method
     this.url = init.url
     this.headers = init.headers
-    this.retryAfter = retryAfterMs(init.headers.get("retry-after"), Date.now()) ?? undefined
-    if (this.retryAfter !== undefined) this.retryAfter = Math.ceil(this.retryAfter / 1000)
+    const retryAfterMsNow = retryAfterMs(init.headers.get("retry-after"), Date.now())
+    this.retryAfter = retryAfterMsNow === null ? undefined : Math.ceil(retryAfterMsNow / 1000)
     this.requestId =
       typeof body === "object" && body !== null && typeof body.requestId === "string" ? body.requestId : undefined
   }
