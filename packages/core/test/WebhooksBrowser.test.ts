@@ -111,6 +111,11 @@ describe.skipIf(!present)("webhook settings in the application", () => {
     await page.getByRole("tab", { name: "Webhooks" }).click()
     await page.getByLabel("Form", { exact: true }).selectOption(String(form.id))
     await page.getByLabel("Event", { exact: true }).selectOption("response.created")
+    // Every event of the catalogue is offered, but not `ping`, which cannot be subscribed to.
+    const offered = await page.locator("#hook-event option").allTextContents()
+    expect(offered).toContain("email.replied")
+    expect(offered).not.toContain("ping")
+    expect(await page.getByRole("checkbox", { name: "ping" }).count()).toBe(0)
     await page.getByRole("checkbox", { name: "response.tagged" }).check()
     await page.getByRole("checkbox", { name: "note.created" }).check()
     await page.getByRole("checkbox", { name: stages[0]!.name }).check()

@@ -299,6 +299,12 @@ export const DeliveryLog = ({ title, logPath, retryPath, onClose }) => {
 /** The contract's two events, offered while the catalogue loads (or if it cannot). */
 const specEvents = ["response.created", "response.stage_changed"]
 
+/**
+ * A checkbox list's choice with `item` checked or not.
+ * @template T @param {ReadonlyArray<T>} list @param {T} item @param {boolean} on @returns {ReadonlyArray<T>}
+ */
+const toggled = (list, item, on) => (on ? [...list.filter((x) => x !== item), item] : list.filter((x) => x !== item))
+
 /** Tags typed with commas between them: trimmed, without empty ones. @param {string} text */
 const tagsOf = (text) =>
   text
@@ -323,7 +329,7 @@ const DeadLetters = ({ canAdmin, version, onReplayed }) => {
   const [error, setError] = useState(/** @type {string | null} */ (null))
   const [notice, setNotice] = useState(/** @type {string | null} */ (null))
   /** @param {number} id @param {boolean} on */
-  const choose = (id, on) => setChosen(on ? [...chosen, id] : chosen.filter((x) => x !== id))
+  const choose = (id, on) => setChosen(toggled(chosen, id, on))
   const replay = () =>
     api.post("/webhooks/dead-letters/replay", { deliveryIds: chosen }).then(
       /** @param {ReplayResult} r */
@@ -389,7 +395,9 @@ const Webhooks = ({ canAdmin }) => {
         api.get("/events/catalogue")
       )
   )
-  const eventNames = catalogue === null ? specEvents : catalogue.events.map((e) => e.name)
+  // `ping` is in the catalogue but never subscribed to (the server refuses it): it is what the Test button sends.
+  const eventNames =
+    catalogue === null ? specEvents : catalogue.events.map((e) => e.name).filter((name) => name !== "ping")
   const [more, setMore] = useState(/** @type {ReadonlyArray<string>} */ ([]))
   const [stages] = useLoad(
     () =>
@@ -497,7 +505,7 @@ const Webhooks = ({ canAdmin }) => {
           .filter((name) => name !== event)
           .map(
             (name) => html`<label key=${name}><input type="checkbox" checked=${more.includes(name)}
-              onChange=${(e) => setMore(e.target.checked ? [...more, name] : more.filter((x) => x !== name))} /> ${name}</label>`
+              onChange=${(e) => setMore(toggled(more, name, e.target.checked))} /> ${name}</label>`
           )}</div>
       </fieldset>
       ${
@@ -506,7 +514,7 @@ const Webhooks = ({ canAdmin }) => {
           : html`<fieldset class="interval"><legend>${t("settings.hookStages")}</legend>
         <div class="row">${(stages?.stages ?? []).map(
           (stage) => html`<label key=${stage.id}><input type="checkbox" checked=${stageIds.includes(stage.id)}
-            onChange=${(e) => setStageIds(e.target.checked ? [...stageIds, stage.id] : stageIds.filter((x) => x !== stage.id))} /> ${stage.name}</label>`
+            onChange=${(e) => setStageIds(toggled(stageIds, stage.id, e.target.checked))} /> ${stage.name}</label>`
         )}</div>
       </fieldset>`
       }
