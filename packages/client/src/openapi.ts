@@ -298,6 +298,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks/workspace-subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Extension: the workspace-wide subscriptions (GET /webhooks lists the forms' own, as the contract has it). */
+        get: operations["webhooks.listWorkspace"];
+        put?: never;
+        /** @description Extension: subscribes a URL to events of every form of the workspace (forms created later included), or of the forms of `filters.formIds` (404 if one is absent in this workspace). Only such a subscription hears `form.deleted`: a form's own subscriptions are deleted with the form. Managed like any other (`/webhooks/subscribe/{id}`). */
+        post: operations["webhooks.subscribeWorkspace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhooks/subscribe/{id}": {
         parameters: {
             query?: never;
@@ -1179,6 +1197,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "form.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * form.deleted
+         * @description Extension: A form was deleted, with its responses. Only workspace-wide subscriptions (POST /api/webhooks/workspace-subscriptions) hear it: a form's own subscriptions are deleted with the form.
+         */
+        post: operations["event.form.deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     ping: {
         parameters: {
             query?: never;
@@ -1654,7 +1692,7 @@ export interface components {
             error: string | null;
         };
         /** @enum {string} */
-        EventName: "response.created" | "response.stage_changed" | "response.assigned" | "response.tagged" | "response.deleted" | "response.partial" | "note.created" | "email.sent" | "email.opened" | "email.replied" | "form.published" | "form.closed";
+        EventName: "response.created" | "response.stage_changed" | "response.assigned" | "response.tagged" | "response.deleted" | "response.partial" | "note.created" | "email.sent" | "email.opened" | "email.replied" | "form.published" | "form.closed" | "form.deleted";
         DeliveryLog: {
             deliveries: components["schemas"]["Delivery"][];
             nextCursor: string | null;
@@ -2135,7 +2173,7 @@ export interface components {
             }[];
         };
         /** @enum {string} */
-        CatalogueName: "response.created" | "response.stage_changed" | "response.assigned" | "response.tagged" | "response.deleted" | "response.partial" | "note.created" | "email.sent" | "email.opened" | "email.replied" | "form.published" | "form.closed" | "ping";
+        CatalogueName: "response.created" | "response.stage_changed" | "response.assigned" | "response.tagged" | "response.deleted" | "response.partial" | "note.created" | "email.sent" | "email.opened" | "email.replied" | "form.published" | "form.closed" | "form.deleted" | "ping";
         WebhookAlertList: {
             alerts: components["schemas"]["WebhookAlert"][];
             nextCursor: string | null;
@@ -2145,8 +2183,9 @@ export interface components {
             /** @enum {string} */
             kind: "failing" | "disabled";
             subscriptionId: string;
-            formId: number;
-            formTitle: string;
+            /** @description The subscription's form; null for a workspace-wide one. */
+            formId: number | null;
+            formTitle: string | null;
             /** @description The receiver's scheme and host, then `…`. */
             target: string;
             /** @description Deliveries in a row that gave up when the alert was raised. */
@@ -2184,14 +2223,49 @@ export interface components {
             nextAttemptAt: string | null;
             createdAt: string;
             subscriptionId: string;
-            formId: number;
-            formTitle: string;
+            /** @description The subscription's form; null for a workspace-wide one. */
+            formId: number | null;
+            formTitle: string | null;
         };
         PingResult: {
             ok: boolean;
             statusCode: number | null;
             durationMs: number;
             error: string | null;
+        };
+        AnySubscription: components["schemas"]["Subscription"] | components["schemas"]["WorkspaceSubscription"];
+        WorkspaceSubscription: {
+            id: string;
+            event: components["schemas"]["EventName"];
+            /** @description Extension: every event the subscription receives. */
+            events: components["schemas"]["EventName"][];
+            /** @description The receiver's URL. Whole for owners and admins; for members and viewers only its scheme and host, then `…` (a URL can carry a token: it is a credential). */
+            targetUrl: string;
+            source: string;
+            /** @description When the receiver last answered a post (any HTTP status); null before any answer. Attempts that never reached it (DNS failure, refused connection, timeout) do not count. */
+            lastSentAt: string | null;
+            createdAt: string;
+            /** @description Extension: true when deliveries are stopped (the receiver answered 410 Gone, too many deliveries in a row gave up, or a member disabled it). */
+            disabled: boolean;
+            /** @description Extension: why it is disabled. */
+            disabledReason: string | null;
+            /** @description Extension: how many deliveries in a row gave up (final status `failed`); a delivered one or re-enabling resets it. */
+            consecutiveFailures: number;
+            /**
+             * @description Every form of the workspace (or those named).
+             * @enum {string}
+             */
+            scope: "workspace";
+            filters: components["schemas"]["WorkspaceSubscriptionFilters"];
+        };
+        /** @description Extension: which events the subscription hears. `stageIds` and `tags` keep responses (an event that is not about a response reaches only subscriptions without them); `formIds`, of a workspace-wide subscription, keeps forms. */
+        WorkspaceSubscriptionFilters: {
+            /** @description Only responses in one of these stages of the form. */
+            stageIds?: number[];
+            /** @description Only responses with at least one of these tags (compared without case). */
+            tags?: string[];
+            /** @description Only a workspace-wide subscription: only events of these forms (a form created later is not added). Without it, every form of the workspace, those created later included. */
+            formIds?: number[];
         };
         Subscription: {
             id: string;
@@ -2223,6 +2297,40 @@ export interface components {
         };
         UpdateSubscription: {
             disabled: boolean;
+        };
+        CreatedWorkspaceSubscription: {
+            id: string;
+            event: components["schemas"]["EventName"];
+            /** @description Extension: every event the subscription receives. */
+            events: components["schemas"]["EventName"][];
+            /** @description The receiver's URL. Whole for owners and admins; for members and viewers only its scheme and host, then `…` (a URL can carry a token: it is a credential). */
+            targetUrl: string;
+            source: string;
+            /** @description When the receiver last answered a post (any HTTP status); null before any answer. Attempts that never reached it (DNS failure, refused connection, timeout) do not count. */
+            lastSentAt: string | null;
+            createdAt: string;
+            /** @description Extension: true when deliveries are stopped (the receiver answered 410 Gone, too many deliveries in a row gave up, or a member disabled it). */
+            disabled: boolean;
+            /** @description Extension: why it is disabled. */
+            disabledReason: string | null;
+            /** @description Extension: how many deliveries in a row gave up (final status `failed`); a delivered one or re-enabling resets it. */
+            consecutiveFailures: number;
+            /**
+             * @description Every form of the workspace (or those named).
+             * @enum {string}
+             */
+            scope: "workspace";
+            filters: components["schemas"]["WorkspaceSubscriptionFilters"];
+            /** @description The signing secret (Standard Webhooks), shown only in this response. */
+            secret: string;
+        };
+        SubscribeWorkspace: {
+            event: components["schemas"]["EventName"];
+            /** @description Extension: more events for the same target (`event` is always one of them). See GET /api/events/catalogue. */
+            events?: components["schemas"]["EventName"][];
+            filters?: components["schemas"]["WorkspaceSubscriptionFilters"];
+            targetUrl: string;
+            source?: string;
         };
         CreatedSubscription: {
             id: string;
@@ -3164,11 +3272,24 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        FormDeletedEvent: {
+            /** @enum {string} */
+            event: "form.deleted";
+            form: components["schemas"]["EventFormState"];
+            /** @description How many responses (submitted or partial) were deleted with it. */
+            responses: number;
+            deletedAt: string;
+            /** @description The response in the application (or, for a form or a deleted response, the form's responses). */
+            link: string;
+        } & {
+            [key: string]: unknown;
+        };
         PingBody: {
             /** @enum {string} */
             event: "ping";
             subscriptionId: string;
-            form: components["schemas"]["EventForm"];
+            /** @description The subscription's form; null for a workspace-wide one. */
+            form: components["schemas"]["EventForm"] | null;
             /** @description The events the subscription receives. */
             events: string[];
             sentAt: string;
@@ -6578,6 +6699,230 @@ export interface operations {
             };
         };
     };
+    "webhooks.listWorkspace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceSubscription"][];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `error` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestErrorEncoded"];
+                };
+            };
+            /** @description The API key is missing, malformed, wrong or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorEncoded"];
+                };
+            };
+            /** @description The path exists but not with this method. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedErrorEncoded"];
+                };
+            };
+            /** @description The change conflicts with the current state, refers to something a concurrent request deleted, or collided with a concurrent change (nothing was changed: try again). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictErrorEncoded"];
+                };
+            };
+            /** @description The request body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeErrorEncoded"];
+                };
+            };
+            /** @description The request body must be JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeErrorEncoded"];
+                };
+            };
+            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsErrorEncoded"];
+                };
+            };
+            /** @description An unexpected failure; the request id is in the server log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalServerErrorEncoded"];
+                };
+            };
+            /** @description The service cannot reach its database right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableErrorEncoded"];
+                };
+            };
+        };
+    };
+    "webhooks.subscribeWorkspace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscribeWorkspace"];
+            };
+        };
+        responses: {
+            /** @description CreatedWorkspaceSubscription */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWorkspaceSubscription"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `error` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestErrorEncoded"];
+                };
+            };
+            /** @description The API key is missing, malformed, wrong or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorEncoded"];
+                };
+            };
+            /** @description The key's member may not do this (a viewer key is read-only). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenErrorEncoded"];
+                };
+            };
+            /** @description Not found in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundErrorEncoded"];
+                };
+            };
+            /** @description The path exists but not with this method. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedErrorEncoded"];
+                };
+            };
+            /** @description The change conflicts with the current state, refers to something a concurrent request deleted, or collided with a concurrent change (nothing was changed: try again). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictErrorEncoded"];
+                };
+            };
+            /** @description The request body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeErrorEncoded"];
+                };
+            };
+            /** @description The request body must be JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeErrorEncoded"];
+                };
+            };
+            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsErrorEncoded"];
+                };
+            };
+            /** @description An unexpected failure; the request id is in the server log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalServerErrorEncoded"];
+                };
+            };
+            /** @description The service cannot reach its database right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableErrorEncoded"];
+                };
+            };
+        };
+    };
     "webhooks.unsubscribe": {
         parameters: {
             query?: never;
@@ -6712,13 +7057,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Subscription */
+            /** @description AnySubscription */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Subscription"];
+                    "application/json": components["schemas"]["AnySubscription"];
                 };
             };
             /** @description The request is malformed or breaks a rule; `error` names the field. */
@@ -12547,6 +12892,42 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["FormClosedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the event; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.form.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "form.deleted",
+                 *       "form": {
+                 *         "id": 12,
+                 *         "title": "Contact us",
+                 *         "publicId": "p8Xq2LmV0aBcDeFgHiJk",
+                 *         "status": "published"
+                 *       },
+                 *       "responses": 214,
+                 *       "deletedAt": "2026-11-27T11:30:00.000Z",
+                 *       "link": "https://forms.example.com/app/"
+                 *     }
+                 */
+                "application/json": components["schemas"]["FormDeletedEvent"];
             };
         };
         responses: {

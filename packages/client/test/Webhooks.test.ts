@@ -92,6 +92,7 @@ describe("verifyWebhook and signWebhook (Standard Webhooks)", () => {
       | "email.replied"
       | "form.published"
       | "form.closed"
+      | "form.deleted"
       | "ping"
     >()
   })

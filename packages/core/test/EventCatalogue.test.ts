@@ -24,6 +24,8 @@ type Hook = Awaited<ReturnType<typeof receiver>>
 
 /** Every event but the test ping, which is never subscribed to. */
 const subscribable = catalogue.map((entry) => entry.name).filter((name) => name !== "ping")
+/** What a form's own subscription may name: `form.deleted` reaches only workspace-wide ones. */
+const formEvents = subscribable.filter((name) => name !== "form.deleted")
 
 for (const target of databaseTargets) {
   describe(`event catalogue on ${target.name}`, () => {
@@ -124,9 +126,9 @@ for (const target of databaseTargets) {
       }
       const all = await subscribe(everything, {
         event: "response.created",
-        events: subscribable
+        events: formEvents
       })
-      expect(all.events).toEqual(subscribable)
+      expect(all.events).toEqual(formEvents)
       const tagged = await subscribe(vip, {
         event: "response.tagged",
         events: ["response.created", "response.assigned", "note.created", "response.stage_changed", "response.deleted"],
@@ -247,6 +249,9 @@ for (const target of databaseTargets) {
         [{ ...base, event: "ping" }, /event/],
         [{ ...base, events: ["ping"] }, /events/],
         [{ ...base, events: [] }, /events must name 1 to 20 events/],
+        [{ ...base, event: "form.deleted" }, /form.deleted reaches only workspace-wide subscriptions/],
+        [{ ...base, events: ["response.created", "form.deleted"] }, /form.deleted reaches only workspace-wide/],
+        [{ ...base, filters: { formIds: [form.json.id] } }, /formIds/],
         [{ ...base, filters: { stageIds: [foreignStage] } }, /not every stage belongs to form/],
         [{ ...base, filters: { tags: [] } }, /filters.tags must name 1 to 50 tags/],
         [{ ...base, filters: { tags: ["x".repeat(31)] } }, /at most 30 characters/]
@@ -266,6 +271,172 @@ for (const target of databaseTargets) {
       const plain = await api("POST", "/webhooks/subscribe", base)
       expect(plain.status).toBe(201)
       expect(plain.json).toMatchObject({ event: "response.created", events: ["response.created"], filters: {} })
+    })
+
+    it("a workspace-wide subscription hears every form, or the forms it names, and their deletion", async () => {
+      const make = async (title: string) => {
+        const made = await api("POST", "/forms", {
+          title,
+          fields: [{ type: "short_text", label: "Name", required: true }]
+        })
+        expect(made.status).toBe(201)
+        const { json } = await api("GET", `/forms/${made.json.id}`)
+        return { id: made.json.id as number, publicId: json.publicId as string, field: json.fields[0].id as number }
+      }
+      const [a, b] = [await make("Alpha"), await make("Beta")]
+      const [wideHook, namedHook, ownHook] = [await receiver([200]), await receiver([200]), await receiver([200])]
+      const wide = await api("POST", "/webhooks/workspace-subscriptions", {
+        event: "form.deleted",
+        events: ["response.created", "form.published"],
+        targetUrl: wideHook.url,
+        source: "crm"
+      })
+      expect(wide.status, JSON.stringify(wide.json)).toBe(201)
+      expect(wide.json).not.toHaveProperty("formId")
+      expect(wide.json).toMatchObject({
+        scope: "workspace",
+        event: "form.deleted",
+        events: ["form.deleted", "response.created", "form.published"],
+        filters: {},
+        source: "crm",
+        secret: expect.stringMatching(/^whsec_/)
+      })
+      const named = await api("POST", "/webhooks/workspace-subscriptions", {
+        event: "response.created",
+        events: ["form.deleted"],
+        filters: { formIds: [a.id, a.id] },
+        targetUrl: namedHook.url
+      })
+      expect(named.status, JSON.stringify(named.json)).toBe(201)
+      expect(named.json).toMatchObject({ scope: "workspace", filters: { formIds: [a.id] } })
+      const own = await api("POST", "/webhooks/subscribe", {
+        formId: a.id,
+        event: "response.created",
+        targetUrl: ownHook.url
+      })
+      expect(own.status).toBe(201)
+
+      for (const form of [a, b]) {
+        expect((await api("PATCH", `/forms/${form.id}`, { status: "published" })).status).toBe(200)
+        const submitted = await api("POST", `/forms/${form.id}/responses`, { values: { [form.field]: "Ada" } })
+        expect(submitted.status).toBe(201)
+      }
+      expect((await api("DELETE", `/forms/${a.id}`)).status).toBe(204)
+
+      const posts = async (hook: Hook, count: number, secret: string) => {
+        const received = await waitFor(() => (hook.received.length >= count ? hook.received : undefined))
+        return received.map((post) => {
+          expect(validator.checkWebhook(JSON.parse(post.body).event, post.body), post.body).toBeUndefined()
+          return new Webhook(secret).verify(post.body, {
+            "webhook-id": String(post.headers["webhook-id"]),
+            "webhook-timestamp": String(post.headers["webhook-timestamp"]),
+            "webhook-signature": String(post.headers["webhook-signature"])
+          }) as { event: string; form: { id: number } }
+        })
+      }
+      const heard = (bodies: ReadonlyArray<{ event: string; form: { id: number } }>) =>
+        bodies.map((body) => `${body.event} ${body.form.id}`).sort()
+      const wideBodies = await posts(wideHook, 5, wide.json.secret)
+      expect(heard(wideBodies)).toEqual(
+        [
+          `form.deleted ${a.id}`,
+          `form.published ${a.id}`,
+          `form.published ${b.id}`,
+          `response.created ${a.id}`,
+          `response.created ${b.id}`
+        ].sort()
+      )
+      expect(wideBodies.find((body) => body.event === "form.deleted")).toEqual({
+        event: "form.deleted",
+        form: { id: a.id, title: "Alpha", publicId: a.publicId, status: "published" },
+        responses: 1,
+        deletedAt: expect.any(String),
+        link: "https://forms.example.com/app/"
+      })
+      expect(heard(await posts(namedHook, 2, named.json.secret))).toEqual(
+        [`form.deleted ${a.id}`, `response.created ${a.id}`].sort()
+      )
+      // The form's own subscription heard its response, then went with the form.
+      expect((await posts(ownHook, 1, own.json.secret)).map((body) => body.event)).toEqual(["response.created"])
+      // The contract's list keeps the forms' own (this one went with its form); the workspace-wide ones have theirs.
+      const listed = (await api("GET", "/webhooks")).json as Array<{ id: string; formId: number }>
+      expect(listed.map((sub) => sub.id)).not.toContain(own.json.id)
+      expect(listed.map((sub) => sub.id)).not.toContain(wide.json.id)
+      const wideListed = await api("GET", "/webhooks/workspace-subscriptions", undefined, keys.viewer)
+      expect(wideListed.status).toBe(200)
+      expect(wideListed.json.map((sub: { id: string }) => sub.id)).toEqual([wide.json.id, named.json.id])
+      expect(wideListed.json[1]).toMatchObject({
+        scope: "workspace",
+        filters: { formIds: [a.id] },
+        targetUrl: expect.stringMatching(/…$/)
+      })
+      expect(
+        validator.check({
+          method: "GET",
+          path: "/api/webhooks/workspace-subscriptions",
+          status: 200,
+          contentType: "application/json",
+          text: JSON.stringify(wideListed.json)
+        })
+      ).toBeUndefined()
+      const disabled = await api("PATCH", `/webhooks/subscribe/${named.json.id}`, { disabled: true })
+      expect(disabled.json).toMatchObject({ id: named.json.id, scope: "workspace", disabled: true })
+      // The log keeps what is left: the deleted form's events went with it (Beta's two, and the deletion).
+      await waitFor(async () => {
+        const log = await api("GET", `/webhooks/subscribe/${wide.json.id}/deliveries`)
+        return log.json.deliveries.length === 3 &&
+          log.json.deliveries.every((d: { status: string }) => d.status === "succeeded")
+          ? true
+          : undefined
+      })
+      expect(wideHook.received).toHaveLength(5)
+      expect(namedHook.received).toHaveLength(2)
+      expect(ownHook.received).toHaveLength(1)
+
+      // A test of a workspace-wide subscription: its ping names no form; an example keeps the catalogue's form.
+      const ping = await api("POST", `/webhooks/subscribe/${wide.json.id}/test`)
+      expect(ping.json).toMatchObject({ ok: true })
+      const example = await api("POST", `/webhooks/subscribe/${wide.json.id}/test?event=form.deleted`)
+      expect(example.json).toMatchObject({ ok: true })
+      const [pingBody, exampleBody] = wideHook.received.slice(5).map((post) => post.body)
+      expect(JSON.parse(pingBody!)).toMatchObject({ event: "ping", subscriptionId: wide.json.id, form: null })
+      expect(validator.checkWebhook("ping", pingBody!)).toBeUndefined()
+      expect(JSON.parse(exampleBody!)).toMatchObject({ event: "form.deleted", form: { title: "Contact us" } })
+      expect(validator.checkWebhook("form.deleted", exampleBody!)).toBeUndefined()
+
+      // Refused: another workspace's form (404), a stage of no named form (400), viewers (403).
+      const bStage = (await api("GET", `/forms/${b.id}/stages`)).json.stages[0].id as number
+      const base = { event: "response.created", targetUrl: "http://127.0.0.1:9/hook" }
+      const foreign = await api(
+        "POST",
+        "/webhooks/workspace-subscriptions",
+        { ...base, filters: { formIds: [b.id] } },
+        keys.foreign
+      )
+      expect(foreign.status).toBe(404)
+      expect(foreign.json.error).toBe(`form ${b.id} not found`)
+      const stray = await api("POST", "/webhooks/workspace-subscriptions", {
+        ...base,
+        filters: { formIds: [b.id], stageIds: [bStage + 1_000_000] }
+      })
+      expect(stray.status).toBe(400)
+      expect(stray.json.error).toMatch(/filters.stageIds: stage \d+ belongs to none of filters.formIds/)
+      const staged = await api("POST", "/webhooks/workspace-subscriptions", {
+        ...base,
+        filters: { stageIds: [bStage] }
+      })
+      expect(staged.status).toBe(201)
+      expect((await api("POST", "/webhooks/workspace-subscriptions", base, keys.viewer)).status).toBe(403)
+      for (const body of [
+        { ...base, filters: { formIds: [] } },
+        { targetUrl: base.targetUrl },
+        { ...base, formId: b.id }
+      ]) {
+        const bad = await api("POST", "/webhooks/workspace-subscriptions", body)
+        expect(bad.status, JSON.stringify(body)).toBe(400)
+        expect(bad.json.error, JSON.stringify(body)).toEqual(expect.any(String))
+      }
+      for (const hook of [wideHook, namedHook, ownHook]) await hook.close()
     })
 
     it("a test posts a ping, or the example of a chosen event about the subscription's form, as it is posted", async () => {

@@ -197,6 +197,18 @@ const routes: ReadonlyArray<Route> = [
       source: "fuzzer"
     })
   },
+  { method: "GET", path: "/webhooks/workspace-subscriptions" },
+  {
+    method: "POST",
+    path: "/webhooks/workspace-subscriptions",
+    body: (f) => ({
+      event: "form.deleted",
+      events: ["response.created"],
+      filters: { formIds: [f.formId], tags: ["fuzz"] },
+      targetUrl: "https://hooks.invalid/fuzz",
+      source: "fuzzer"
+    })
+  },
   { method: "DELETE", path: "/webhooks/subscribe/:subscription" },
   { method: "GET", path: "/events/catalogue" },
   { method: "PATCH", path: "/webhooks/subscribe/:subscription", body: () => ({ disabled: false }) },

@@ -38,7 +38,16 @@ import { WorkspaceSettings } from "../forms/WorkspaceSettings.ts"
 import { FormSummaryReport } from "../insights/FormSummaries.ts"
 import { CaseMetricsReport, MetricsInterval } from "../insights/CaseMetrics.ts"
 import { DigestInput, DigestQueued, DigestSettings } from "../insights/Digests.ts"
-import { CreatedSubscription, SubscribeInput, Subscription, UpdateSubscriptionInput } from "../outbox/Webhooks.ts"
+import {
+  AnySubscription,
+  CreatedSubscription,
+  CreatedWorkspaceSubscription,
+  SubscribeInput,
+  Subscription,
+  UpdateSubscriptionInput,
+  WorkspaceSubscribeInput,
+  WorkspaceSubscription
+} from "../outbox/Webhooks.ts"
 import { catalogue, catalogueDocument, EventCatalogueDocument } from "../outbox/EventCatalogue.ts"
 import { DeadLetterList, Delivery, DeliveryLog, ReplayDeadLettersInput, ReplayResult } from "../outbox/Deliveries.ts"
 import { WebhookAlertList } from "../outbox/WebhookAlerts.ts"
@@ -370,6 +379,22 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks").add(
     success: CreatedSubscription.pipe(created),
     error: [NotFound, Forbidden]
   }).annotate(OpenApi.Description, "Subscribes a URL to an event of a form. The signing `secret` is shown only here."),
+  HttpApiEndpoint.get("listWorkspace", "/webhooks/workspace-subscriptions", {
+    success: Schema.Array(WorkspaceSubscription)
+  }).annotate(
+    OpenApi.Description,
+    "Extension: the workspace-wide subscriptions (GET /webhooks lists the forms' own, as the contract has it)."
+  ),
+  HttpApiEndpoint.post("subscribeWorkspace", "/webhooks/workspace-subscriptions", {
+    payload: WorkspaceSubscribeInput,
+    success: CreatedWorkspaceSubscription.pipe(created),
+    error: [NotFound, Forbidden]
+  }).annotate(
+    OpenApi.Description,
+    "Extension: subscribes a URL to events of every form of the workspace (forms created later included), or of " +
+      "the forms of `filters.formIds` (404 if one is absent in this workspace). Only such a subscription hears `form.deleted`: a " +
+      "form's own subscriptions are deleted with the form. Managed like any other (`/webhooks/subscribe/{id}`)."
+  ),
   HttpApiEndpoint.delete("unsubscribe", "/webhooks/subscribe/:id", {
     params: SubscriptionIdParams,
     success: HttpApiSchema.NoContent,
@@ -378,7 +403,7 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks").add(
   HttpApiEndpoint.patch("update", "/webhooks/subscribe/:id", {
     params: SubscriptionIdParams,
     payload: UpdateSubscriptionInput,
-    success: Subscription,
+    success: AnySubscription,
     error: [NotFound, Forbidden]
   }).annotate(OpenApi.Description, 'Extension: `{"disabled": false}` re-enables a disabled subscription.'),
   HttpApiEndpoint.get("deliveries", "/webhooks/subscribe/:id/deliveries", {

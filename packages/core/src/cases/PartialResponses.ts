@@ -22,6 +22,7 @@ import { responseEventFields, searchText } from "./ResponseRows.ts"
 import * as SubmissionChecks from "./SubmissionChecks.ts"
 import { SentLinkBase } from "../kernel/Links.ts"
 import { Events } from "../outbox/Events.ts"
+import { hearsForm } from "../outbox/Webhooks.ts"
 
 /** The partial-response operations of the `Responses` service. */
 export const make = Effect.gen(function* () {
@@ -85,11 +86,11 @@ export const make = Effect.gen(function* () {
           ${[]}::text[], ${"form"}, ${JSON.stringify(values)}::jsonb, ${text}, false)
         returning id`
         const id = inserted[0]!.id
-        // `response.partial` is opt-in: written only while a subscription of the form names it.
+        // `response.partial` is opt-in: written only while a subscription that hears the form names it.
         const wanted = yield* sql<{ readonly wanted: boolean }>`
           select exists (
-            select 1 from webhook_subscriptions where workspace_id = ${actor.workspaceId} and form_id = ${formId}
-              and 'response.partial' = any(events) and disabled_at is null
+            select 1 from webhook_subscriptions s where s.workspace_id = ${actor.workspaceId} and ${hearsForm(sql, formId)}
+              and 'response.partial' = any(s.events) and s.disabled_at is null
           ) as wanted`
         if (wanted[0]?.wanted === true) {
           const response = { id, submitted_at: now, name: respondent.name, email: respondent.email, answers: values }

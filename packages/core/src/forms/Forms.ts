@@ -805,11 +805,23 @@ export class Forms extends Context.Service<
             Effect.gen(function* () {
               // The form first: a submission holds it (key share) before it locks its files, so
               // taking them in the same order cannot deadlock.
-              const rows = yield* sql`
-            select id from forms where workspace_id = ${actor.workspaceId} and id = ${formId} for update`
+              const rows = yield* sql<StatusRow & { readonly responses: number }>`
+            select id, title, public_id, status,
+              (select count(*)::int from responses where workspace_id = ${actor.workspaceId} and form_id = ${formId})
+                as responses
+            from forms where workspace_id = ${actor.workspaceId} and id = ${formId} for update`
               if (rows.length === 0) return yield* notFound(formId)
+              const form = rows[0]!
               const keys = yield* files.forgetForm(actor.workspaceId, formId)
               yield* sql`delete from forms where workspace_id = ${actor.workspaceId} and id = ${formId}`
+              // After the deletion: only workspace-wide subscriptions are left to hear it.
+              const now = new Date(yield* Clock.currentTimeMillis)
+              yield* events.record(actor.workspaceId, now, {
+                event: "form.deleted",
+                form: { id: form.id, title: form.title, publicId: form.public_id, status: form.status },
+                responses: form.responses,
+                deletedAt: now.toISOString()
+              })
               return keys
             })
           )

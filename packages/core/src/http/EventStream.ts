@@ -197,7 +197,7 @@ export class EventHub extends Context.Service<
             if (event === undefined) return
             const texts = new Map<string, string>()
             for (const client of audience) {
-              if (client.formId !== undefined && client.formId !== event.formId) continue
+              if (client.formId !== undefined && client.formId !== event.payload.form.id) continue
               const base = options.appUrl === "" ? client.linkBase : options.appUrl
               let text = texts.get(base)
               if (text === undefined) {

@@ -26,6 +26,9 @@ export const LinkBase = Context.Reference<string>("@qforms/core/Files/LinkBase",
  */
 export const SentLinkBase = Context.Reference<string>("@qforms/core/Files/SentLinkBase", { defaultValue: () => "" })
 
+/** The link to the list of forms in the application (its home). */
+export const formsLink = (appUrl: string) => `${appUrl.replace(/\/$/, "")}/app/`
+
 /** The link to a form's responses in the application. */
 export const formLink = (appUrl: string, formId: number) => `${appUrl.replace(/\/$/, "")}/app/forms/${formId}/responses`
 

@@ -28,7 +28,7 @@ import { Member, Members } from "../identity/Members.ts"
 import { AddNoteInput, Note, Notes } from "../cases/Notes.ts"
 import { ResponseDetail, Responses, UpdateResponseInput, UpdateResponseResult } from "../cases/Responses.ts"
 import { Stage, Stages } from "../forms/Stages.ts"
-import { Subscription, Webhooks } from "../outbox/Webhooks.ts"
+import { Subscription, Webhooks, WorkspaceSubscription } from "../outbox/Webhooks.ts"
 import { catalogueDocument, EventCatalogueDocument } from "../outbox/EventCatalogue.ts"
 import {
   DeliveryLogQuery,
@@ -348,11 +348,15 @@ export const makeTools = Effect.gen(function* () {
       title: "List webhook subscriptions",
       description:
         "Lists the webhook subscriptions (`sub_…` ids): which form and event each sends where, " +
-        "whether it is disabled and when its receiver last answered (any status). Use a subscription's `id` with get_delivery_log.",
+        "whether it is disabled and when its receiver last answered (any status); then the workspace-wide ones " +
+        "(every form, or those of `filters.formIds`). Use a subscription's `id` with get_delivery_log.",
       input: NoArguments,
-      output: Schema.Struct({ webhooks: Schema.Array(Subscription) }),
+      output: Schema.Struct({
+        webhooks: Schema.Array(Subscription),
+        workspaceWebhooks: Schema.Array(WorkspaceSubscription)
+      }),
       write: false,
-      run: (actor) => Effect.map(webhooks.list(actor), (list) => ({ webhooks: list }))
+      run: (actor) => Effect.all({ webhooks: webhooks.list(actor), workspaceWebhooks: webhooks.listWorkspace(actor) })
     }),
     define("list_event_catalogue", {
       title: "List the events qforms sends",

@@ -69,8 +69,10 @@ export type DeliveryLog = typeof DeliveryLog.Type
 export const DeadLetter = Schema.Struct({
   ...Delivery.fields,
   subscriptionId: Schema.String,
-  formId: Schema.Int,
-  formTitle: Schema.String
+  formId: Schema.NullOr(Schema.Int).annotate({
+    description: "The subscription's form; null for a workspace-wide one."
+  }),
+  formTitle: Schema.NullOr(Schema.String)
 }).annotate({ identifier: "DeadLetter" })
 export type DeadLetter = typeof DeadLetter.Type
 
@@ -749,12 +751,16 @@ export class Deliveries extends Context.Service<
         if (options.subscriptionId !== undefined) conditions.push(sql`d.subscription_id = ${options.subscriptionId}`)
         if (before !== undefined) conditions.push(sql`d.id < ${before}`)
         const rows = yield* sql<
-          DeliveryRow & { readonly subscription_id: string; readonly form_id: number; readonly form_title: string }
+          DeliveryRow & {
+            readonly subscription_id: string
+            readonly form_id: number | null
+            readonly form_title: string | null
+          }
         >`
           select ${deliveryColumns}, d.subscription_id, s.form_id, f.title as form_title
           from deliveries d join events e on e.id = d.event_id
             join webhook_subscriptions s on s.id = d.subscription_id
-            join forms f on f.id = s.form_id
+            left join forms f on f.id = s.form_id
           where ${sql.and(conditions)}
           order by d.id desc
           limit ${limit + 1}`

@@ -17,7 +17,7 @@
  */
 import * as Schema from "effect/Schema"
 import { jsonSchemaOf } from "../kernel/JsonSchemas.ts"
-import { formLink, responseLink } from "../kernel/Links.ts"
+import { formLink, formsLink, responseLink } from "../kernel/Links.ts"
 
 /** The form an event is about. */
 export const EventForm = Schema.Struct({ id: Schema.Int, title: Schema.String }).annotate({
@@ -191,13 +191,24 @@ export const FormClosedBody = Schema.Struct({
 }).annotate({ identifier: "FormClosedBody" })
 
 /**
+ * `form.deleted`: a form was deleted, with its responses. Only workspace-wide subscriptions hear it: a form's own
+ * subscriptions are deleted with the form.
+ */
+export const FormDeletedBody = Schema.Struct({
+  event: Schema.Literal("form.deleted"),
+  form: FormEventForm.annotate({ description: "The form as it was; `status` is its status when it was deleted." }),
+  responses: Schema.Int.annotate({ description: "How many responses (submitted or partial) were deleted with it." }),
+  deletedAt: Schema.String
+}).annotate({ identifier: "FormDeletedBody" })
+
+/**
  * `ping`: a test a member sends to a subscription's URL (`POST /api/webhooks/subscribe/{id}/test`), never
  * written to the outbox and never subscribed to. Its `webhook-id` starts with `msg_test_`.
  */
 export const PingBody = Schema.Struct({
   event: Schema.Literal("ping"),
   subscriptionId: Schema.String,
-  form: EventForm,
+  form: Schema.NullOr(EventForm).annotate({ description: "The subscription's form; null for a workspace-wide one." }),
   events: Schema.Array(Schema.String).annotate({ description: "The events the subscription receives." }),
   sentAt: Schema.String
 }).annotate({ identifier: "PingBody" })
@@ -234,6 +245,8 @@ export const EmailRepliedEvent = posted(EmailRepliedBody, "EmailRepliedEvent")
 export const FormPublishedEvent = posted(FormPublishedBody, "FormPublishedEvent")
 /** `form.closed` as posted. */
 export const FormClosedEvent = posted(FormClosedBody, "FormClosedEvent")
+/** `form.deleted` as posted. */
+export const FormDeletedEvent = posted(FormDeletedBody, "FormDeletedEvent")
 
 /** Any event's body as stored in the outbox (without `link`). */
 export const EventBody = Schema.Union([
@@ -247,7 +260,8 @@ export const EventBody = Schema.Union([
   EmailOpenedBody,
   EmailRepliedBody,
   FormPublishedBody,
-  FormClosedBody
+  FormClosedBody,
+  FormDeletedBody
 ]).annotate({ identifier: "EventBody" })
 export type EventBody = typeof EventBody.Type
 
@@ -264,7 +278,8 @@ export const EventName = Schema.Literals([
   "email.opened",
   "email.replied",
   "form.published",
-  "form.closed"
+  "form.closed",
+  "form.deleted"
 ]).annotate({ identifier: "EventName" })
 export type EventName = typeof EventName.Type
 
@@ -278,13 +293,15 @@ export const isResponseEvent = (body: EventBody): body is ResponseEventBody => "
 export const responseIdOf = (body: EventBody): number | null => ("responseId" in body ? body.responseId : null)
 
 /**
- * An event's `link`, added when it is sent: the response in the application, or the form's responses for
- * an event about the form or about a deleted response.
+ * An event's `link`, added when it is sent: the response in the application, the form's responses for
+ * an event about the form or about a deleted response, or the list of forms for a deleted form.
  */
 export const eventLink = (appUrl: string, body: EventBody): string =>
-  body.event === "response.deleted" || !("responseId" in body)
-    ? formLink(appUrl, body.form.id)
-    : responseLink(appUrl, body.responseId)
+  body.event === "form.deleted"
+    ? formsLink(appUrl)
+    : body.event === "response.deleted" || !("responseId" in body)
+      ? formLink(appUrl, body.form.id)
+      : responseLink(appUrl, body.responseId)
 
 /** An event's body as it is posted and streamed: the stored body and its `link`. */
 export const sentBody = (appUrl: string, body: EventBody): string =>
@@ -460,6 +477,15 @@ export const catalogue: ReadonlyArray<CatalogueEntry> = [
     spec: false,
     schema: FormClosedEvent,
     example: { event: "form.closed", form: { ...exampleForm, status: "closed" }, previousStatus: "published" }
+  },
+  {
+    name: "form.deleted",
+    description:
+      "A form was deleted, with its responses. Only workspace-wide subscriptions " +
+      "(POST /api/webhooks/workspace-subscriptions) hear it: a form's own subscriptions are deleted with the form.",
+    spec: false,
+    schema: FormDeletedEvent,
+    example: { event: "form.deleted", form: exampleForm, responses: 214, deletedAt: "2026-11-27T11:30:00.000Z" }
   },
   {
     name: "ping",

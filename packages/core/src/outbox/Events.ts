@@ -14,6 +14,7 @@ import type * as Statement from "effect/sql/Statement"
 import { eventsChannel, notifyChannel } from "../storage/Notifications.ts"
 import * as StoredJson from "../storage/StoredJson.ts"
 import { EventBody, EventName, responseIdOf } from "./EventCatalogue.ts"
+import { hearsForm } from "./Webhooks.ts"
 
 export { EventBody, EventName } from "./EventCatalogue.ts"
 
@@ -135,13 +136,15 @@ export class Events extends Context.Service<
           match.stageId !== undefined ? match.stageId : "stage" in payload ? (payload.stage?.id ?? null) : null
         // Filters hold their tags lower-cased.
         const tags = match.tags?.map((tag) => tag.toLowerCase()) ?? null
+        // A deleted form's event names no row of forms (it is gone, with its own subscriptions and channels).
+        const formRow = payload.event === "form.deleted" ? null : payload.form.id
         // The event, a delivery per matching subscription and notification channel, the notice for live
         // streams, and a wake-up for delivery workers (NOTIFY is sent only if the transaction commits, in
         // commit order). pg_notify is volatile, so `notice` is evaluated once its statement reads it.
         const ctes = sql`
           event as (
             insert into events (id, workspace_id, type, form_id, response_id, payload, created_at)
-            values (${id}, ${workspaceId}, ${payload.event}, ${payload.form.id}, ${responseIdOf(payload)},
+            values (${id}, ${workspaceId}, ${payload.event}, ${formRow}::integer, ${responseIdOf(payload)},
               ${JSON.stringify(payload)}::jsonb, ${at})
             returning id, seq
           ), due as (
@@ -149,7 +152,7 @@ export class Events extends Context.Service<
               created_at, updated_at)
             select ${workspaceId}, s.id, event.id, 'pending', 0, ${at}, ${at}, ${at}
             from event, webhook_subscriptions s
-            where s.workspace_id = ${workspaceId} and s.form_id = ${payload.form.id}
+            where s.workspace_id = ${workspaceId} and ${hearsForm(sql, payload.form.id)}
               and ${payload.event} = any(s.events) and s.disabled_at is null
               and (s.stage_ids is null or ${stageId}::integer = any(s.stage_ids))
               and (s.tags is null or s.tags && ${tags}::text[])

@@ -10,7 +10,7 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
-import type { SubscriptionTarget } from "./Webhooks.ts"
+import { isFormSubscription, type SubscriptionTarget } from "./Webhooks.ts"
 import { catalogue, type EventBody, EventName, eventLink, type PingBody } from "./EventCatalogue.ts"
 import * as Links from "../kernel/Links.ts"
 import { DeliveryConfig } from "./DeliveryConfig.ts"
@@ -33,17 +33,25 @@ export const TestInput = Schema.Struct({
 }).annotate({ identifier: "WebhookTestInput" })
 export type TestInput = typeof TestInput.Type
 
+/** The subscription's form as events name it; null for a workspace-wide subscription. */
+const formOf = (target: SubscriptionTarget) =>
+  isFormSubscription(target.subscription)
+    ? { id: target.subscription.formId, title: target.subscription.formTitle }
+    : null
+
 /**
  * The catalogue's example of `event`, about the subscription's form (its id, title and, for an event about a
- * form, its public id and status), with its `link`.
+ * form, its public id and status), with its `link`. A workspace-wide subscription gets the example's own form.
  */
 export const exampleBody = (target: SubscriptionTarget, event: EventName, appUrl: string): string => {
   const example = catalogue.find((entry) => entry.name === event)!.example as EventBody
-  const form = { id: target.subscription.formId, title: target.subscription.formTitle }
+  const form = formOf(target)
   const body: EventBody =
-    "publicId" in example.form
-      ? ({ ...example, form: { ...example.form, ...form, ...target.form } } as EventBody)
-      : ({ ...example, form } as EventBody)
+    form === null
+      ? example
+      : "publicId" in example.form
+        ? ({ ...example, form: { ...example.form, ...form, ...target.form } } as EventBody)
+        : ({ ...example, form } as EventBody)
   return JSON.stringify({ ...body, link: eventLink(appUrl, body) })
 }
 
@@ -63,7 +71,7 @@ export const send = Effect.fn("TestPing.send")(function* (target: SubscriptionTa
   const ping: PingBody = {
     event: "ping",
     subscriptionId: target.subscription.id,
-    form: { id: target.subscription.formId, title: target.subscription.formTitle },
+    form: formOf(target),
     events: target.subscription.events,
     sentAt: new Date(now).toISOString()
   }

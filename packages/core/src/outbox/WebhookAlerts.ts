@@ -32,8 +32,10 @@ export const WebhookAlert = Schema.Struct({
   id: Schema.Int,
   kind: WebhookAlertKind,
   subscriptionId: Schema.String,
-  formId: Schema.Int,
-  formTitle: Schema.String,
+  formId: Schema.NullOr(Schema.Int).annotate({
+    description: "The subscription's form; null for a workspace-wide one."
+  }),
+  formTitle: Schema.NullOr(Schema.String),
   target: Schema.String.annotate({ description: "The receiver's scheme and host, then `…`." }),
   failures: Schema.Int.annotate({ description: "Deliveries in a row that gave up when the alert was raised." }),
   reason: Schema.NullOr(Schema.String).annotate({ description: "Why it was disabled (`disabled` only)." }),
@@ -69,18 +71,19 @@ export const alertMessage = (
   alert: Pick<WebhookAlert, "kind" | "formTitle" | "target" | "failures" | "reason">,
   settingsUrl: string
 ): AlertMessage => {
+  const formTitle = alert.formTitle ?? "all forms"
   const what =
     alert.kind === "failing"
-      ? `${alert.failures} deliveries in a row to ${alert.target} (form "${alert.formTitle}") gave up.`
-      : `The webhook to ${alert.target} (form "${alert.formTitle}") was disabled: ${alert.reason ?? ""}.`
+      ? `${alert.failures} deliveries in a row to ${alert.target} (form "${formTitle}") gave up.`
+      : `The webhook to ${alert.target} (form "${formTitle}") was disabled: ${alert.reason ?? ""}.`
   const next =
     alert.kind === "failing"
       ? "qforms keeps trying new events. The dead letters can be replayed once the receiver works again."
       : "No events are sent to it until an owner or admin enables it again; its dead letters can then be replayed."
   const subject = oneLine(
     alert.kind === "failing"
-      ? `Webhook failing: ${alert.target} (${alert.formTitle})`
-      : `Webhook disabled: ${alert.target} (${alert.formTitle})`,
+      ? `Webhook failing: ${alert.target} (${formTitle})`
+      : `Webhook disabled: ${alert.target} (${formTitle})`,
     200
   )
   return {
@@ -96,8 +99,8 @@ interface AlertRow {
   readonly id: number
   readonly kind: WebhookAlertKind
   readonly subscription_id: string
-  readonly form_id: number
-  readonly form_title: string
+  readonly form_id: number | null
+  readonly form_title: string | null
   readonly target: string
   readonly failures: number
   readonly reason: string | null
@@ -154,8 +157,8 @@ export class WebhookAlerts extends Context.Service<
         const due = yield* sql<{
           readonly id: string
           readonly workspace_id: number
-          readonly form_id: number
-          readonly form_title: string
+          readonly form_id: number | null
+          readonly form_title: string | null
           readonly target_url: string
           readonly failures: number
           readonly reason: string | null
@@ -180,7 +183,7 @@ export class WebhookAlerts extends Context.Service<
               case when due.disabled then s.disabled_reason end as reason,
               case when due.disabled then 'disabled' else 'failing' end as kind
           )
-          select m.*, f.title as form_title from marked m join forms f on f.id = m.form_id
+          select m.*, f.title as form_title from marked m left join forms f on f.id = m.form_id
           order by m.id`
         if (due.length === 0) return
         const base = (yield* SentLinkBase).replace(/\/$/, "")
@@ -229,7 +232,7 @@ export class WebhookAlerts extends Context.Service<
         const rows = yield* sql<AlertRow>`
           select w.id, w.kind, w.subscription_id, w.form_id, f.title as form_title, w.target, w.failures, w.reason,
             w.created_at
-          from webhook_alerts w join forms f on f.id = w.form_id
+          from webhook_alerts w left join forms f on f.id = w.form_id
           where w.workspace_id = ${actor.workspaceId} ${before === undefined ? sql`` : sql`and w.id < ${before}`}
           order by w.id desc
           limit ${limit + 1}`

@@ -1,7 +1,10 @@
 /**
  * Webhook subscriptions: an outside tool asks for an event of one form to be
- * posted to its URL. Each subscription has a signing secret, returned once
- * when it is created. (Delivery reads the outbox; see `Events.ts`.)
+ * posted to its URL, or (an extension) for events of every form of the
+ * workspace: a workspace-wide subscription, which can name forms to keep and
+ * outlives a deleted form, so it hears `form.deleted`. Each subscription has a
+ * signing secret, returned once when it is created. (Delivery reads the
+ * outbox; see `Events.ts`.)
  */
 import { randomBytes } from "node:crypto"
 import { isIP } from "node:net"
@@ -13,6 +16,7 @@ import * as Schema from "effect/Schema"
 import * as SchemaTransformation from "effect/SchemaTransformation"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
+import type * as Statement from "effect/sql/Statement"
 import * as Actors from "../identity/Actors.ts"
 import { DeliveryConfig } from "./DeliveryConfig.ts"
 import * as SsrfGuard from "./SsrfGuard.ts"
@@ -42,6 +46,30 @@ export const SubscriptionFilters = Schema.Struct({
 })
 export type SubscriptionFilters = typeof SubscriptionFilters.Type
 
+/** The filters of a workspace-wide subscription: those of a form's, and which forms. */
+export const WorkspaceSubscriptionFilters = Schema.Struct({
+  ...SubscriptionFilters.fields,
+  formIds: Schema.optionalKey(
+    Schema.Array(Id).check(
+      Schema.isMinLength(1, { message: "filters.formIds must name 1 to 50 forms" }),
+      Schema.isMaxLength(50, { message: "filters.formIds must name 1 to 50 forms" })
+    )
+  ).annotate({
+    description:
+      "Only a workspace-wide subscription: only events of these forms (a form created later is not added). " +
+      "Without it, every form of the workspace, those created later included."
+  })
+}).annotate({
+  identifier: "WorkspaceSubscriptionFilters",
+  description:
+    "Extension: which events the subscription hears. `stageIds` and `tags` keep responses (an event that is not " +
+    "about a response reaches only subscriptions without them); `formIds`, of a workspace-wide subscription, keeps forms."
+})
+export type WorkspaceSubscriptionFilters = typeof WorkspaceSubscriptionFilters.Type
+
+/** The event only workspace-wide subscriptions hear (a form's own subscriptions go with the form). */
+export const workspaceOnlyEvent = "form.deleted"
+
 /** The events of a subscription: 1 to 20 names of the catalogue. */
 const invalid = (path: string, message: string) => new InvalidInput({ message, details: [{ path, message }] })
 
@@ -50,15 +78,12 @@ const SubscribedEvents = Schema.Array(EventName).check(
   Schema.isMaxLength(20, { message: "events must name 1 to 20 events" })
 )
 
-/** A subscription as listed (spec: Subscription). */
-export const Subscription = Schema.Struct({
+/** What every subscription has besides its scope (a form, or the workspace) and its filters. */
+const subscriptionFields = {
   id: Schema.String,
-  formId: Schema.Int,
-  formTitle: Schema.String,
   /** The event named when subscribing (the first of `events`). */
   event: EventName,
   events: Schema.Array(EventName).annotate({ description: "Extension: every event the subscription receives." }),
-  filters: SubscriptionFilters,
   targetUrl: Schema.String.annotate({
     description:
       "The receiver's URL. Whole for owners and admins; for members and viewers only its scheme and host, then `…` (a URL can carry a token: it is a credential)."
@@ -78,17 +103,62 @@ export const Subscription = Schema.Struct({
     description:
       "Extension: how many deliveries in a row gave up (final status `failed`); a delivered one or re-enabling resets it."
   })
+}
+
+/** A form's subscription as listed (spec: Subscription). */
+export const Subscription = Schema.Struct({
+  id: subscriptionFields.id,
+  formId: Schema.Int,
+  formTitle: Schema.String,
+  event: subscriptionFields.event,
+  events: subscriptionFields.events,
+  filters: SubscriptionFilters,
+  targetUrl: subscriptionFields.targetUrl,
+  source: subscriptionFields.source,
+  lastSentAt: subscriptionFields.lastSentAt,
+  createdAt: subscriptionFields.createdAt,
+  disabled: subscriptionFields.disabled,
+  disabledReason: subscriptionFields.disabledReason,
+  consecutiveFailures: subscriptionFields.consecutiveFailures
 }).annotate({ identifier: "Subscription" })
 export type Subscription = typeof Subscription.Type
 
-/** A new subscription: the subscription and, this once, its signing secret (`whsec_…`). */
-export const CreatedSubscription = Schema.Struct({
-  ...Subscription.fields,
+/**
+ * A workspace-wide subscription as listed (extension): no form of its own; it hears every form of the workspace,
+ * or those of `filters.formIds`, and their deletion.
+ */
+export const WorkspaceSubscription = Schema.Struct({
+  ...subscriptionFields,
+  scope: Schema.Literal("workspace").annotate({ description: "Every form of the workspace (or those named)." }),
+  filters: WorkspaceSubscriptionFilters
+}).annotate({ identifier: "WorkspaceSubscription" })
+export type WorkspaceSubscription = typeof WorkspaceSubscription.Type
+
+/** Either kind of subscription, as the routes under `/webhooks/subscribe/{id}` answer it. */
+export const AnySubscription = Schema.Union([Subscription, WorkspaceSubscription]).annotate({
+  identifier: "AnySubscription"
+})
+export type AnySubscription = typeof AnySubscription.Type
+
+/** The signing secret, shown once. */
+const secretField = {
   secret: Schema.String.annotate({
     description: "The signing secret (Standard Webhooks), shown only in this response."
   })
-}).annotate({ identifier: "CreatedSubscription" })
+}
+
+/** A new subscription: the subscription and, this once, its signing secret (`whsec_…`). */
+export const CreatedSubscription = Schema.Struct({ ...Subscription.fields, ...secretField }).annotate({
+  identifier: "CreatedSubscription"
+})
 export type CreatedSubscription = typeof CreatedSubscription.Type
+
+/** A new workspace-wide subscription and, this once, its signing secret. */
+export const CreatedWorkspaceSubscription = Schema.Struct({
+  ...WorkspaceSubscription.fields,
+  ...secretField
+}).annotate({ identifier: "CreatedWorkspaceSubscription" })
+export type CreatedWorkspaceSubscription = typeof CreatedWorkspaceSubscription.Type
 
 /** An absolute http(s) URL of at most 2000 characters. */
 export const TargetUrl = Schema.String.check(
@@ -122,6 +192,19 @@ export const SubscribeInput = Schema.Struct({
 }).annotate({ identifier: "Subscribe" })
 export type SubscribeInput = typeof SubscribeInput.Type
 
+/**
+ * What a workspace-wide subscription takes (extension: POST /api/webhooks/workspace-subscriptions): a subscription
+ * without `formId`, for every form of the workspace or those of `filters.formIds`.
+ */
+export const WorkspaceSubscribeInput = Schema.Struct({
+  event: EventName,
+  events: SubscribeInput.fields.events,
+  filters: Schema.optionalKey(WorkspaceSubscriptionFilters),
+  targetUrl: TargetUrl,
+  source: SubscribeInput.fields.source
+}).annotate({ identifier: "SubscribeWorkspace" })
+export type WorkspaceSubscribeInput = typeof WorkspaceSubscribeInput.Type
+
 /** What changing a subscription takes: `{"disabled": false}` re-enables it. */
 export const UpdateSubscriptionInput = Schema.Struct({
   disabled: Schema.Boolean
@@ -133,10 +216,10 @@ export const memberDisabledReason = "disabled by a member"
 
 /** Where and how a subscription's posts go (for a test ping). */
 export interface SubscriptionTarget {
-  readonly subscription: Subscription
+  readonly subscription: AnySubscription
   readonly secret: string
-  /** The subscription's form as events about forms name it. */
-  readonly form: { readonly publicId: string; readonly status: string }
+  /** The subscription's form as events about forms name it; null for a workspace-wide subscription. */
+  readonly form: { readonly publicId: string; readonly status: string } | null
 }
 
 /** No such subscription in this workspace. */
@@ -146,8 +229,9 @@ export class SubscriptionNotFound extends Schema.TaggedError<SubscriptionNotFoun
 
 interface SubscriptionRow {
   readonly id: string
-  readonly form_id: number
-  readonly form_title: string
+  readonly form_id: number | null
+  readonly form_title: string | null
+  readonly form_ids: ReadonlyArray<number> | null
   readonly event: EventName
   readonly events: ReadonlyArray<EventName>
   readonly stage_ids: ReadonlyArray<number> | null
@@ -179,16 +263,9 @@ export const maskedUrl = (url: string): string => {
 export const seesCredentials = (actor: Actors.Actor): boolean =>
   actor.kind === "system" || actor.role === "owner" || actor.role === "admin"
 
-const toSubscription = (row: SubscriptionRow): Subscription => ({
-  id: row.id,
-  formId: row.form_id,
-  formTitle: row.form_title,
+const sharedOf = (row: SubscriptionRow) => ({
   event: row.event,
   events: row.events,
-  filters: {
-    ...(row.stage_ids === null ? {} : { stageIds: row.stage_ids }),
-    ...(row.tags === null ? {} : { tags: row.tags })
-  },
   targetUrl: row.target_url,
   source: row.source,
   lastSentAt: row.last_sent_at?.toISOString() ?? null,
@@ -197,6 +274,38 @@ const toSubscription = (row: SubscriptionRow): Subscription => ({
   disabledReason: row.disabled_reason,
   consecutiveFailures: row.consecutive_failures
 })
+
+const filtersOf = (row: SubscriptionRow): SubscriptionFilters => ({
+  ...(row.stage_ids === null ? {} : { stageIds: row.stage_ids }),
+  ...(row.tags === null ? {} : { tags: row.tags })
+})
+
+/** A form's subscription, or a workspace-wide one (a row without a form). */
+const toSubscription = (row: SubscriptionRow): AnySubscription =>
+  row.form_id === null || row.form_title === null
+    ? {
+        id: row.id,
+        scope: "workspace",
+        ...sharedOf(row),
+        filters: { ...filtersOf(row), ...(row.form_ids === null ? {} : { formIds: row.form_ids }) }
+      }
+    : { id: row.id, formId: row.form_id, formTitle: row.form_title, ...sharedOf(row), filters: filtersOf(row) }
+
+/** Whether a subscription is a form's own (the contract's Subscription). */
+export const isFormSubscription = (subscription: AnySubscription): subscription is Subscription =>
+  "formId" in subscription
+
+/**
+ * SQL: whether subscription `s` hears the events of form `formId`: it is the form's own, or it is
+ * workspace-wide and keeps every form or names this one.
+ *
+ * @example
+ * ```ts
+ * sql`select s.id from webhook_subscriptions s where s.workspace_id = ${workspaceId} and ${hearsForm(sql, formId)}`
+ * ```
+ */
+export const hearsForm = (sql: SqlClient.SqlClient, formId: number): Statement.Fragment =>
+  sql`(s.form_id = ${formId} or (s.form_id is null and (s.form_ids is null or ${formId}::integer = any(s.form_ids))))`
 
 /** A new signing secret: `whsec_` and the base64 of 32 random bytes. */
 export const makeSecret = (): string => `whsec_${randomBytes(32).toString("base64")}`
@@ -253,11 +362,21 @@ export const checkTarget = Effect.fnUntraced(function* (targetUrl: string, path 
 export class Webhooks extends Context.Service<
   Webhooks,
   {
+    /** The forms' own subscriptions (the contract's list). */
     readonly list: (actor: Actors.Actor) => Effect.Effect<ReadonlyArray<Subscription>, SqlError.SqlError>
+    /** The workspace-wide subscriptions. */
+    readonly listWorkspace: (
+      actor: Actors.Actor
+    ) => Effect.Effect<ReadonlyArray<WorkspaceSubscription>, SqlError.SqlError>
     readonly subscribe: (
       actor: Actors.Actor,
       input: SubscribeInput
     ) => Effect.Effect<CreatedSubscription, FormNotFound | Forbidden | InvalidInput | SqlError.SqlError>
+    /** A workspace-wide subscription: every form of the workspace, or those of `filters.formIds`. */
+    readonly subscribeWorkspace: (
+      actor: Actors.Actor,
+      input: WorkspaceSubscribeInput
+    ) => Effect.Effect<CreatedWorkspaceSubscription, FormNotFound | Forbidden | InvalidInput | SqlError.SqlError>
     readonly unsubscribe: (
       actor: Actors.Actor,
       subscriptionId: string
@@ -267,7 +386,7 @@ export class Webhooks extends Context.Service<
       actor: Actors.Actor,
       subscriptionId: string,
       input: UpdateSubscriptionInput
-    ) => Effect.Effect<Subscription, SubscriptionNotFound | Forbidden | SqlError.SqlError>
+    ) => Effect.Effect<AnySubscription, SubscriptionNotFound | Forbidden | SqlError.SqlError>
     /** A subscription with its signing secret (owners and admins; for a test ping). */
     readonly target: (
       actor: Actors.Actor,
@@ -281,7 +400,8 @@ export class Webhooks extends Context.Service<
       const sql = yield* SqlClient.SqlClient
 
       const columns = sql.literal(
-        "s.id, s.form_id, f.title as form_title, s.event, s.events, s.stage_ids, s.tags, s.target_url, s.source, " +
+        "s.id, s.form_id, f.title as form_title, s.form_ids, s.event, s.events, s.stage_ids, s.tags, s.target_url, " +
+          "s.source, " +
           "s.last_sent_at, s.created_at, " +
           "s.disabled_at, s.disabled_reason, s.consecutive_failures"
       )
@@ -305,7 +425,7 @@ export class Webhooks extends Context.Service<
             where workspace_id = ${actor.workspaceId} and id = ${subscriptionId}
             returning *
           )
-          select ${columns} from changed s join forms f on f.id = s.form_id`
+          select ${columns} from changed s left join forms f on f.id = s.form_id`
         if (rows.length === 0) return yield* notFound(subscriptionId)
         return toSubscription(rows[0]!)
       })
@@ -313,31 +433,54 @@ export class Webhooks extends Context.Service<
       const target = Effect.fn("Webhooks.target")(function* (actor: Actors.Actor, subscriptionId: string) {
         yield* Actors.requireAdmin(actor)
         const rows = yield* sql<
-          SubscriptionRow & { readonly secret: string; readonly public_id: string; readonly status: string }
+          SubscriptionRow & {
+            readonly secret: string
+            readonly public_id: string | null
+            readonly status: string | null
+          }
         >`
-          select ${columns}, s.secret, f.public_id, f.status from webhook_subscriptions s join forms f on f.id = s.form_id
+          select ${columns}, s.secret, f.public_id, f.status
+          from webhook_subscriptions s left join forms f on f.id = s.form_id
           where s.workspace_id = ${actor.workspaceId} and s.id = ${subscriptionId}`
         if (rows.length === 0) return yield* notFound(subscriptionId)
         const row = rows[0]!
         return {
           subscription: toSubscription(row),
           secret: row.secret,
-          form: { publicId: row.public_id, status: row.status }
+          form: row.public_id === null || row.status === null ? null : { publicId: row.public_id, status: row.status }
         }
       })
 
+      /** The subscriptions of one kind, their URLs masked for members and viewers. */
+      const listed = (actor: Actors.Actor, workspaceWide: boolean) =>
+        Effect.map(
+          sql<SubscriptionRow>`
+            select ${columns} from webhook_subscriptions s left join forms f on f.id = s.form_id
+            where s.workspace_id = ${actor.workspaceId} and (s.form_id is null) = ${workspaceWide}
+            order by s.created_at, s.id`,
+          (rows) => {
+            const whole = seesCredentials(actor)
+            return rows.map((row) =>
+              whole ? toSubscription(row) : { ...toSubscription(row), targetUrl: maskedUrl(row.target_url) }
+            )
+          }
+        )
+
       const list = Effect.fn("Webhooks.list")(function* (actor: Actors.Actor) {
-        const rows = yield* sql<SubscriptionRow>`
-          select ${columns} from webhook_subscriptions s join forms f on f.id = s.form_id
-          where s.workspace_id = ${actor.workspaceId}
-          order by s.created_at, s.id`
-        const whole = seesCredentials(actor)
-        return rows.map((row) =>
-          whole ? toSubscription(row) : { ...toSubscription(row), targetUrl: maskedUrl(row.target_url) }
+        return (yield* listed(actor, false)).filter(isFormSubscription)
+      })
+
+      const listWorkspace = Effect.fn("Webhooks.listWorkspace")(function* (actor: Actors.Actor) {
+        return (yield* listed(actor, true)).filter(
+          (subscription): subscription is WorkspaceSubscription => !isFormSubscription(subscription)
         )
       })
 
-      const subscribe = Effect.fn("Webhooks.subscribe")(function* (actor: Actors.Actor, input: SubscribeInput) {
+      /** What both kinds of subscription check and store alike: the target, the events, the filters. */
+      const prepare = Effect.fnUntraced(function* (
+        actor: Actors.Actor,
+        input: WorkspaceSubscribeInput | SubscribeInput
+      ) {
         yield* Actors.requireAdmin(actor)
         yield* checkTarget(input.targetUrl)
         const now = new Date(yield* Clock.currentTimeMillis)
@@ -351,6 +494,24 @@ export class Webhooks extends Context.Service<
         const tags =
           input.filters?.tags === undefined ? null : [...new Set(input.filters.tags.map((t) => t.trim().toLowerCase()))]
         if (tags?.includes("")) return yield* invalid("filters.tags", "filters.tags must not hold an empty tag")
+        return { now, id, secret, events, stageIds, tags }
+      })
+
+      const returned = sql.literal(
+        "id, form_id, (select title from forms where id = form_id) as form_title, form_ids, event, events, " +
+          "stage_ids, tags, target_url, source, last_sent_at, created_at, disabled_at, disabled_reason, " +
+          "consecutive_failures"
+      )
+
+      const subscribe = Effect.fn("Webhooks.subscribe")(function* (actor: Actors.Actor, input: SubscribeInput) {
+        const { now, id, secret, events, stageIds, tags } = yield* prepare(actor, input)
+        if (events.includes(workspaceOnlyEvent)) {
+          return yield* invalid(
+            input.event === workspaceOnlyEvent ? "event" : "events",
+            `${workspaceOnlyEvent} reaches only workspace-wide subscriptions (POST /api/webhooks/workspace-subscriptions): ` +
+              "a form's own subscriptions are deleted with the form"
+          )
+        }
         if (stageIds !== null) {
           const known = yield* sql<{ readonly form: boolean; readonly n: number }>`
             select exists (select 1 from forms where workspace_id = ${actor.workspaceId} and id = ${input.formId}) as form,
@@ -370,10 +531,47 @@ export class Webhooks extends Context.Service<
           select ${id}, f.workspace_id, f.id, ${input.event}, ${events}::text[], ${stageIds}::integer[],
             ${tags}::text[], ${input.targetUrl}, ${input.source || "api"}, ${secret}, ${now}
           from forms f where f.workspace_id = ${actor.workspaceId} and f.id = ${input.formId}
-          returning id, form_id, (select title from forms where id = form_id) as form_title, event, events, stage_ids,
-            tags, target_url, source, last_sent_at, created_at, disabled_at, disabled_reason, consecutive_failures`
-        if (rows.length === 0) return yield* new FormNotFound({ message: `form ${input.formId} not found` })
-        return { ...toSubscription(rows[0]!), secret }
+          returning ${returned}`
+        const subscription = rows.length === 0 ? undefined : toSubscription(rows[0]!)
+        if (subscription === undefined || !isFormSubscription(subscription)) {
+          return yield* new FormNotFound({ message: `form ${input.formId} not found` })
+        }
+        return { ...subscription, secret }
+      })
+
+      const subscribeWorkspace = Effect.fn("Webhooks.subscribeWorkspace")(function* (
+        actor: Actors.Actor,
+        input: WorkspaceSubscribeInput
+      ) {
+        const { now, id, secret, events, stageIds, tags } = yield* prepare(actor, input)
+        const formIds = input.filters?.formIds === undefined ? null : [...new Set(input.filters.formIds)]
+        // Forms and stages of this workspace only (of the named forms, when there are some).
+        const known = yield* sql<{ readonly forms: ReadonlyArray<number>; readonly stages: ReadonlyArray<number> }>`
+          select
+            array(select id from forms where workspace_id = ${actor.workspaceId}
+              and id = any(${formIds ?? []}::integer[])) as forms,
+            array(select id from stages where workspace_id = ${actor.workspaceId} and id = any(${stageIds ?? []}::integer[])
+              and (${formIds}::integer[] is null or form_id = any(${formIds}::integer[]))) as stages`
+        const missingForm = formIds?.find((formId) => !known[0]!.forms.includes(formId))
+        if (missingForm !== undefined) return yield* new FormNotFound({ message: `form ${missingForm} not found` })
+        const missingStage = stageIds?.find((stageId) => !known[0]!.stages.includes(stageId))
+        if (missingStage !== undefined) {
+          return yield* invalid(
+            "filters.stageIds",
+            formIds === null
+              ? `filters.stageIds: stage ${missingStage} not found in this workspace`
+              : `filters.stageIds: stage ${missingStage} belongs to none of filters.formIds`
+          )
+        }
+        const rows = yield* sql<SubscriptionRow>`
+          insert into webhook_subscriptions (id, workspace_id, form_id, form_ids, event, events, stage_ids, tags,
+            target_url, source, secret, created_at)
+          values (${id}, ${actor.workspaceId}, null, ${formIds}::integer[], ${input.event}, ${events}::text[],
+            ${stageIds}::integer[], ${tags}::text[], ${input.targetUrl}, ${input.source || "api"}, ${secret}, ${now})
+          returning ${returned}`
+        const subscription = toSubscription(rows[0]!)
+        if (isFormSubscription(subscription)) return yield* Effect.die("a workspace-wide subscription has no form")
+        return { ...subscription, secret }
       })
 
       const unsubscribe = Effect.fn("Webhooks.unsubscribe")(function* (actor: Actors.Actor, subscriptionId: string) {
@@ -386,7 +584,7 @@ export class Webhooks extends Context.Service<
         }
       })
 
-      return Webhooks.of({ list, subscribe, unsubscribe, update, target })
+      return Webhooks.of({ list, listWorkspace, subscribe, subscribeWorkspace, unsubscribe, update, target })
     })
   )
 }

@@ -574,7 +574,7 @@ create table webhook_alerts (
   id integer not null generated always as identity,
   workspace_id integer not null,
   subscription_id text not null,
-  form_id integer not null,
+  form_id integer,
   kind text not null,
   target text not null,
   failures integer not null,
@@ -591,7 +591,7 @@ CREATE INDEX webhook_alerts_workspace ON webhook_alerts USING btree (workspace_i
 create table webhook_subscriptions (
   id text not null,
   workspace_id integer not null,
-  form_id integer not null,
+  form_id integer,
   event text not null,
   target_url text not null,
   source text not null,
@@ -605,16 +605,19 @@ create table webhook_subscriptions (
   tags text[],
   consecutive_failures integer not null default 0,
   failing_alerted_at timestamp with time zone,
-  disabled_alerted_at timestamp with time zone
+  disabled_alerted_at timestamp with time zone,
+  form_ids integer[]
 );
 alter table webhook_subscriptions add constraint webhook_subscriptions_events_check CHECK ((((cardinality(events) >= 1) AND (cardinality(events) <= 20)) AND (events[1] = event)));
 alter table webhook_subscriptions add constraint webhook_subscriptions_filters_check CHECK ((((cardinality(stage_ids) >= 1) AND (cardinality(stage_ids) <= 50)) AND ((cardinality(tags) >= 1) AND (cardinality(tags) <= 50))));
 alter table webhook_subscriptions add constraint webhook_subscriptions_form_id_fkey FOREIGN KEY (form_id) REFERENCES forms(id) ON DELETE CASCADE;
+alter table webhook_subscriptions add constraint webhook_subscriptions_form_ids_check CHECK (((form_ids IS NULL) OR ((form_id IS NULL) AND ((cardinality(form_ids) >= 1) AND (cardinality(form_ids) <= 50)))));
 alter table webhook_subscriptions add constraint webhook_subscriptions_pkey PRIMARY KEY (id);
 alter table webhook_subscriptions add constraint webhook_subscriptions_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE;
 CREATE INDEX webhook_subscriptions_form ON webhook_subscriptions USING btree (form_id, event);
 CREATE UNIQUE INDEX webhook_subscriptions_pkey ON webhook_subscriptions USING btree (id);
 CREATE INDEX webhook_subscriptions_workspace ON webhook_subscriptions USING btree (workspace_id, created_at, id);
+CREATE INDEX webhook_subscriptions_workspace_wide ON webhook_subscriptions USING btree (workspace_id) WHERE (form_id IS NULL);
 
 create table workspace_email_settings (
   workspace_id integer not null,

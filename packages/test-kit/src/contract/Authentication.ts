@@ -62,6 +62,8 @@ export const authentication = group("authentication", { transport: true }, (c) =
         ["GET", "/members"],
         ["GET", "/webhooks"],
         ["POST", "/webhooks/subscribe", { formId: f, event: "response.created", targetUrl: hookUrl() }],
+        ["GET", "/webhooks/workspace-subscriptions"],
+        ["POST", "/webhooks/workspace-subscriptions", { event: "form.deleted", targetUrl: hookUrl() }],
         ["DELETE", `/webhooks/subscribe/${all.subscriptionId}`],
         ["GET", "/events/catalogue"],
         ["GET", "/webhooks/dead-letters"],

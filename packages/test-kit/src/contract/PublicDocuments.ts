@@ -48,6 +48,8 @@ export const publicDocuments = group("public documents", { transport: true }, (c
       ["GET", "/members"],
       ["GET", "/webhooks"],
       ["POST", "/webhooks/subscribe"],
+      ["GET", "/webhooks/workspace-subscriptions"],
+      ["POST", "/webhooks/workspace-subscriptions"],
       ["DELETE", "/webhooks/subscribe/{}"],
       ["GET", "/events/catalogue"],
       ["GET", "/webhooks/dead-letters"],

@@ -29,6 +29,7 @@ export const roles = group("roles", { transport: false }, (c) => {
       ["DELETE", `/stages/${all.stageId}`],
       ["PUT", `/forms/${f}/stages/order`, { stageIds: [...stages].reverse() }],
       ["POST", "/webhooks/subscribe", { formId: f, event: "response.created", targetUrl: hookUrl("viewer") }],
+      ["POST", "/webhooks/workspace-subscriptions", { event: "form.deleted", targetUrl: hookUrl("viewer") }],
       ["DELETE", `/webhooks/subscribe/${encodeURIComponent(all.subscriptionId)}`],
       ["POST", "/webhooks/dead-letters/replay", { subscriptionId: all.subscriptionId }],
       ["POST", "/v1/forms/generate", { prompt: "A contact form" }]

@@ -106,6 +106,12 @@ export const routing = group("routing and request bodies", { transport: true }, 
         },
         "headers"
       ],
+      [
+        "POST",
+        "/webhooks/workspace-subscriptions",
+        { event: "form.deleted", targetUrl: hookUrl(), filters: { formIds: [f], forms: [] } },
+        "forms"
+      ],
       ["POST", "/webhooks/dead-letters/replay", { subscriptionId: all.subscriptionId, force: true }, "force"],
       ["POST", "/v1/forms/generate", { prompt: "A contact form", model: "gpt" }, "model"]
     ]

@@ -42,7 +42,12 @@ export const workspaces = group("workspaces", { transport: false }, (c) => {
       ["DELETE", `/webhooks/subscribe/${encodeURIComponent(all.subscriptionId)}`],
       ["GET", `/webhooks/dead-letters?subscriptionId=${encodeURIComponent(all.subscriptionId)}`],
       ["POST", "/webhooks/dead-letters/replay", { subscriptionId: all.subscriptionId }],
-      ["POST", "/webhooks/subscribe", { formId: f, event: "response.created", targetUrl: hookUrl("stolen") }]
+      ["POST", "/webhooks/subscribe", { formId: f, event: "response.created", targetUrl: hookUrl("stolen") }],
+      [
+        "POST",
+        "/webhooks/workspace-subscriptions",
+        { event: "form.deleted", filters: { formIds: [f] }, targetUrl: hookUrl("stolen") }
+      ]
     ]
     for (const [method, path, body] of attempts) {
       const reply = await api(method, path, { key: c.seed.keys.other, body })

@@ -356,7 +356,7 @@ const DeadLetters = ({ canAdmin, version, onReplayed }) => {
         const last = d.attempts[d.attempts.length - 1]
         return html`<tr key=${d.id}>
         ${canAdmin ? html`<td><input type="checkbox" checked=${chosen.includes(d.id)} onChange=${(e) => choose(d.id, e.target.checked)} aria-label=${t("settings.chooseDeadLetter", { id: String(d.id) })} /></td>` : null}
-        <td>${d.formTitle}</td><td>${d.event}${d.responseId ? ` #${d.responseId}` : ""}</td>
+        <td>${d.formTitle ?? t("settings.allForms")}</td><td>${d.event}${d.responseId ? ` #${d.responseId}` : ""}</td>
         <td>${String(d.attempts.length)}${last ? html`<br />${last.statusCode === null ? (last.error ?? "—") : String(last.statusCode)}` : null}</td>
         <td>${formatDateTime(d.createdAt)}</td>
       </tr>`
@@ -373,8 +373,16 @@ const DeadLetters = ({ canAdmin, version, onReplayed }) => {
               (a) =>
                 html`<li key=${a.id}>${formatDateTime(a.createdAt)}: ${
                   a.kind === "failing"
-                    ? t("settings.alertFailing", { url: a.target, form: a.formTitle, count: String(a.failures) })
-                    : t("settings.alertDisabled", { url: a.target, form: a.formTitle, reason: a.reason ?? "" })
+                    ? t("settings.alertFailing", {
+                        url: a.target,
+                        form: a.formTitle ?? t("settings.allForms"),
+                        count: String(a.failures)
+                      })
+                    : t("settings.alertDisabled", {
+                        url: a.target,
+                        form: a.formTitle ?? t("settings.allForms"),
+                        reason: a.reason ?? ""
+                      })
                 }</li>`
             )}</ul>`
     }
@@ -536,7 +544,7 @@ const Webhooks = ({ canAdmin }) => {
       <thead><tr><th scope="col">${t("settings.hookForm")}</th><th scope="col">${t("settings.colEvent")}</th><th scope="col">${t("settings.hookUrl")}</th><th scope="col">${t("settings.colSource")}</th><th scope="col" title=${t("settings.lastAnsweredHint")}>${t("settings.colLastAnswered")}</th><th scope="col">${t("settings.colActions")}</th></tr></thead>
       <tbody>${list.map(
         (s) => html`<tr key=${s.id}>
-        <td>${s.formTitle}</td><td>${s.events.join(", ")}${
+        <td>${s.formTitle ?? t("settings.allForms")}</td><td>${s.events.join(", ")}${
           s.filters.stageIds || s.filters.tags
             ? html`<br /><span class="muted">${t("settings.hookFilterSummary", {
                 stages: String(s.filters.stageIds?.length ?? 0),

@@ -35,6 +35,9 @@ export const WebhooksHandlers = HttpApiBuilder.group(
       catalogue: () => Effect.succeed(catalogue),
       list: () => Effect.flatMap(CurrentActor, (actor) => handle(webhooks.list(actor))),
       subscribe: ({ payload }) => Effect.flatMap(CurrentActor, (actor) => handle(webhooks.subscribe(actor, payload))),
+      listWorkspace: () => Effect.flatMap(CurrentActor, (actor) => handle(webhooks.listWorkspace(actor))),
+      subscribeWorkspace: ({ payload }) =>
+        Effect.flatMap(CurrentActor, (actor) => handle(webhooks.subscribeWorkspace(actor, payload))),
       unsubscribe: ({ params }) =>
         Effect.flatMap(CurrentActor, (actor) => handle(webhooks.unsubscribe(actor, params.id)))
     })

@@ -124,6 +124,7 @@ export const settings: { readonly [K in keyof typeof english]: string } = {
   "settings.replayed": "أُعيد إرسال {replayed}، وتُخطي {skipped}.",
   "settings.alertsTitle": "تنبيهات الفشل",
   "settings.noAlerts": "لا توجد تنبيهات.",
+  "settings.allForms": "كل النماذج",
   "settings.alertFailing": "فشلت {count} عمليات تسليم متتالية إلى {url} ({form}).",
   "settings.alertDisabled": "عُطّل الويب هوك إلى {url} ({form}): {reason}.",
   // Page theme

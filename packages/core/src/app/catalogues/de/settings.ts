@@ -126,6 +126,7 @@ export const settings: { readonly [K in keyof typeof english]: string } = {
   "settings.replayed": "{replayed} erneut gesendet, {skipped} übersprungen.",
   "settings.alertsTitle": "Fehlerwarnungen",
   "settings.noAlerts": "Keine Warnungen.",
+  "settings.allForms": "Alle Formulare",
   "settings.alertFailing": "{count} Zustellungen in Folge an {url} ({form}) wurden aufgegeben.",
   "settings.alertDisabled": "Der Webhook an {url} ({form}) wurde deaktiviert: {reason}.",
   // Page theme

@@ -126,6 +126,7 @@ export const settings = {
   "settings.replayed": "{replayed} sent again, {skipped} skipped.",
   "settings.alertsTitle": "Failure alerts",
   "settings.noAlerts": "No alerts.",
+  "settings.allForms": "All forms",
   "settings.alertFailing": "{count} deliveries in a row to {url} ({form}) gave up.",
   "settings.alertDisabled": "The webhook to {url} ({form}) was disabled: {reason}.",
   // Page theme
