@@ -10,7 +10,9 @@
  * `{qforms: "hello", channel}` to the form's own origin; the page answers only a hello from its parent window, to
  * the hello's origin (which the page's `frame-ancestors` already limits), and from then on posts its messages to
  * that origin alone, each with the channel. This script takes a message only from that frame's window, from the
- * form's origin and with its channel. No message is ever posted to `*`.
+ * form's origin and with its channel. No message is ever posted to `*`. Every document the frame loads is greeted
+ * (the page's answer to a full-page post, too): a later document's `ready` is passed on as `page-changed`, and
+ * `submitted` once per response.
  *
  * @module
  */
@@ -185,6 +187,9 @@ const connect = (options, mode, onHeight, onCloseRequest) => {
   frame.className = "qforms-frame"
   frame.title = options.title ?? "Form"
   frame.src = url.href
+  let readied = false
+  /** @type {Set<number>} the responses `submitted` has been emitted for */
+  const told = new Set()
   /** @param {MessageEvent} event */
   const onMessage = (event) => {
     if (!isPageMessage(event, { source: frame.contentWindow, origin, channel })) return
@@ -200,7 +205,19 @@ const connect = (options, mode, onHeight, onCloseRequest) => {
     const detail = { form: options.form }
     for (const key of ["screen", "question"]) if (typeof rest[key] === "string") detail[key] = rest[key]
     for (const key of ["step", "steps", "responseId"]) if (typeof rest[key] === "number") detail[key] = rest[key]
-    emit(/** @type {EventName} */ (type), /** @type {EventDetail} */ (/** @type {unknown} */ (detail)))
+    /** @type {EventName} */
+    let name = /** @type {EventName} */ (type)
+    // A later document's handshake (the page after a full-page post) is a change of screen, not a second `ready`.
+    if (name === "ready") {
+      if (readied) name = "page-changed"
+      readied = true
+    }
+    // One `submitted` per response, whichever document tells it.
+    if (name === "submitted" && typeof detail["responseId"] === "number") {
+      if (told.has(detail["responseId"])) return
+      told.add(detail["responseId"])
+    }
+    emit(name, /** @type {EventDetail} */ (/** @type {unknown} */ (detail)))
   }
   window.addEventListener("message", onMessage)
   // Every document the frame loads (the page after a full post, too) is greeted; one of another origin never

@@ -20,7 +20,7 @@ import { startTestServer, type TestServer } from "@qforms/test-kit/TestServer"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { formUrl, isPageMessage } from "../src/index.js"
 
-/** What the host page records: the embed's events, and the origin of every message its window received. */
+/** What the host page records: the embed's events, the origin of every message its window received, and the type of each the form's origin posted. */
 interface Recorded {
   readonly name: string
   readonly detail: {
@@ -36,6 +36,7 @@ declare global {
   interface Window {
     qfEvents: Array<Recorded>
     qfRaw: Array<string>
+    qfPosted: Array<unknown>
     qfHellos: Array<string>
     qfChannel: string
     qfReceived: Array<unknown>
@@ -99,16 +100,20 @@ describe.skipIf(!present)("the embed kit in Chromium", () => {
   let server: TestServer
   let key: string
   let form: Awaited<ReturnType<typeof createForm>>
+  /** A form that no longer takes responses: its page is a message screen. */
+  let closedForm: { readonly publicId: string }
   let browser: Browser
   let host: ReturnType<typeof testHttpServer>
   let hostPort = 0
 
   /** The host page of a mode: qforms' `/embed.js` imported by a module script, every event recorded. */
   const hostPage = (mode: string): string => {
-    const options = `{ form: ${JSON.stringify(form.publicId)}, hidden: { ref: "host-${mode}" }, title: "Embedded form",
+    const publicId = mode === "closed" ? closedForm.publicId : form.publicId
+    const options = `{ form: ${JSON.stringify(publicId)}, hidden: { ref: "host-${mode}" }, title: "Embedded form",
       onReady: record("ready"), onPageChanged: record("page-changed"), onSubmitted: record("submitted"), onClosed: record("closed") }`
     const code: Record<string, string> = {
       inline: `window.form = embed.inline("#slot", ${options})`,
+      closed: `window.form = embed.inline("#slot", ${options})`,
       popup: `const p = embed.popup(${options}); document.getElementById("open").addEventListener("click", () => p.open())`,
       slider: `const p = embed.slider(${options}); document.getElementById("open").addEventListener("click", () => p.open())`,
       button: `embed.button({ ...${options}, text: "Feedback" })`,
@@ -126,10 +131,14 @@ ${mode === "inline" ? `<iframe id="foreign" title="Another site" src="http://127
 <script type="module">
 window.qfEvents = []
 window.qfRaw = []
+window.qfPosted = []
 const record = (name) => (detail) => window.qfEvents.push({ name, detail })
 const embed = await import(${JSON.stringify(`${server.url}/embed.js`)})
 ${code[mode]}
-addEventListener("message", (event) => window.qfRaw.push(event.origin))
+addEventListener("message", (event) => {
+  window.qfRaw.push(event.origin)
+  if (event.origin === ${JSON.stringify(server.url)}) window.qfPosted.push(event.data?.qforms)
+})
 </script></body></html>`
   }
 
@@ -154,6 +163,14 @@ addEventListener("message", (event) => window.qfRaw.push(event.origin))
     })
     expect(german.status, german.text).toBe(200)
     form = (await api(server, key, "GET", `/forms/${created.body.id}`)).body
+    const other = await api(server, key, "POST", "/forms", {
+      title: "A closed survey",
+      fields: [{ type: "short_text", label: "Your name" }],
+      settings: { closedMessage: "This survey has ended." }
+    })
+    expect(other.status, other.text).toBe(201)
+    expect((await api(server, key, "PATCH", `/forms/${other.body.id}`, { status: "closed" })).status).toBe(200)
+    closedForm = other.body
     host = testHttpServer((request, response) => {
       const path = new URL(request.url ?? "/", "http://host").pathname
       response.setHeader("content-type", "text/html; charset=utf-8")
@@ -339,6 +356,114 @@ addEventListener("message", (event) => window.qfRaw.push(event.origin))
     expect(response.source).toBe("form")
     await fitted(page, frame, "the thank-you screen's height")
     await axe(page, "inline-thanks")
+    expect(problems).toEqual([])
+    await page.context().close()
+  })
+
+  it("inline, full-page post: when the page's fetch fails and it posts the form itself, the thank-you document still answers the embed", async () => {
+    const { page, problems } = await open("inline")
+    await event(page, (e) => e.name === "ready", "ready")
+    const frame = await qformsFrame(page)
+    const inside = page.frameLocator("iframe.qforms-frame")
+    // The page's script sends each step with fetch (marked `x-qforms-page`) and, when that fails, posts the form
+    // itself: the last step's fetch is cut, as a dropped connection would, so the answer is a whole new document.
+    let cut = 0
+    let armed = false
+    await page.context().route(
+      (url) => url.href.startsWith(`${server.url}/f/`),
+      (route) => {
+        if (armed && route.request().method() === "POST" && route.request().headers()["x-qforms-page"] === "1") {
+          cut += 1
+          return route.abort("connectionreset")
+        }
+        return route.continue()
+      }
+    )
+    await inside.locator("button.ok").focus()
+    await page.keyboard.press("Enter")
+    await inside.locator("#question").filter({ hasText: "Your name" }).waitFor()
+    await inside.locator("#a").focus()
+    await page.keyboard.type("Katherine Johnson")
+    await page.keyboard.press("Enter")
+    await inside.locator("legend, #question").filter({ hasText: "Topics" }).first().waitFor()
+    await inside.locator("input[value='Topic 5']").focus()
+    await page.keyboard.press("Space")
+    await inside.locator("button.ok").focus()
+    await page.keyboard.press("Enter")
+    await inside.locator("#question").filter({ hasText: "Anything else?" }).waitFor()
+    const last = await fitted(page, frame, "the last screen's height")
+    // A mark in the document of the fetch path: the thank-you screen must come in a document without it.
+    await frame.evaluate(() => {
+      document.documentElement.dataset.before = "1"
+    })
+    armed = true
+    await inside.locator("button.ok").focus()
+    await page.keyboard.press("Enter")
+
+    const submitted = await event(page, (e) => e.name === "submitted", "submitted after the full-page post")
+    expect(cut).toBe(1)
+    const responseId = submitted.detail.responseId!
+    expect(Number.isInteger(responseId)).toBe(true)
+    const response = await stored(responseId)
+    expect(response.values).toMatchObject({
+      "hidden:ref": "host-inline",
+      [String(form.fields[0]!.id)]: "Katherine Johnson"
+    })
+    // A new document, still embedded inline (the marker came through the post), greeted by the embed once.
+    const thanks = await qformsFrame(page)
+    await inside.locator("[data-response]").waitFor()
+    expect(await thanks.evaluate(() => document.documentElement.dataset.before)).toBeUndefined()
+    expect(new URL(thanks.url()).hash).toBe("#qf-embed=inline")
+    expect(await thanks.evaluate(() => document.documentElement.dataset.embed)).toBe("inline")
+    expect(await thanks.evaluate(() => window.qfHellos)).toEqual([`http://localhost:${hostPort}`])
+    // The host hears of the thank-you screen as a change of screen, and the frame fits it.
+    await event(
+      page,
+      (e) => e.name === "page-changed" && e.detail.screen === "thanks" && e.detail.responseId === responseId,
+      "page-changed to thanks"
+    )
+    const fit = await fitted(page, thanks, "the thank-you screen's height")
+    expect(fit).not.toBe(last)
+    await axe(page, "inline-thanks-full-post")
+    // Greeted again (the host's window, with the embed's channel), the thank-you document answers with its screen
+    // but does not tell `submitted` a second time.
+    const channel = await thanks.evaluate(() => window.qfChannel)
+    await page.evaluate(
+      ({ channel, origin }) =>
+        document
+          .querySelector<HTMLIFrameElement>("iframe.qforms-frame")
+          ?.contentWindow?.postMessage({ qforms: "hello", channel }, origin),
+      { channel, origin: server.url }
+    )
+    await waitFor(
+      async () =>
+        (await events(page)).filter((e) => e.name === "page-changed" && e.detail.screen === "thanks").length === 2,
+      10_000,
+      "the thank-you screen's answer to a second hello"
+    )
+    // Exactly one `submitted` posted by the page and passed on by the embed, and one `ready` (the first document's).
+    expect((await page.evaluate(() => window.qfPosted)).filter((type) => type === "submitted")).toHaveLength(1)
+    const all = await events(page)
+    expect(all.filter((e) => e.name === "submitted")).toEqual([
+      { name: "submitted", detail: { form: form.publicId, responseId } }
+    ])
+    expect(all.filter((e) => e.name === "ready")).toHaveLength(1)
+    expect(problems).toEqual([])
+    await page.context().close()
+  })
+
+  it("inline, a closed form: its message screen answers the embed too (`ready`, the frame's height)", async () => {
+    const { page, problems } = await open("closed")
+    const ready = await event(page, (e) => e.name === "ready", "ready")
+    expect(ready.detail).toEqual({ form: closedForm.publicId, screen: "message" })
+    const frame = await waitFor(
+      () => page.frames().find((f) => f.url().startsWith(`${server.url}/f/${closedForm.publicId}`)),
+      15_000,
+      "the closed form's frame"
+    )
+    expect(await frame.evaluate(() => document.body.textContent)).toContain("This survey has ended.")
+    await fitted(page, frame, "the message screen's height")
+    await axe(page, "inline-closed")
     expect(problems).toEqual([])
     await page.context().close()
   })

@@ -338,13 +338,16 @@ export const layer = (options: PublicPageOptions = {}) =>
         script = false,
         headers?: Record<string, string>
       ) => page({ status, title, body, script, frameAncestors, headers, voice })
-      /** A page of a form, in its theme; titled with the form's title unless `title` is given. */
+      /**
+       * A page of a form, in its theme; titled with the form's title unless `title` is given. Every one carries
+       * the page's script, the thank-you and message screens too: in a frame of the embed kit it is what answers
+       * the kit's hello, tells `submitted` and the frame's height, also for a document answering a full-page post.
+       */
       const formPage = (
         form: FormWithFields,
         voice: Voice,
         status: number,
         body: Html,
-        script = false,
         headers?: Record<string, string>,
         title = form.title,
         redirect?: string
@@ -353,7 +356,7 @@ export const layer = (options: PublicPageOptions = {}) =>
           status,
           title,
           body: Screens.branded(form, body),
-          script,
+          script: true,
           frameAncestors,
           headers,
           style: themeCss(form.settings.theme),
@@ -395,7 +398,7 @@ export const layer = (options: PublicPageOptions = {}) =>
         const headers = RateLimit.headers(limited.config, limited.decision)
         return form === undefined
           ? show(429, what.title, body, voice, false, headers)
-          : formPage(form, voice, 429, body, false, headers, what.title)
+          : formPage(form, voice, 429, body, headers, what.title)
       }
 
       /** The published form that still takes responses (before its closing time, not full), or the page to answer instead. */
@@ -452,7 +455,7 @@ export const layer = (options: PublicPageOptions = {}) =>
       /** The access code screen of a form with `accessCode`, keeping the state (pre-fill, hidden values) for after it. */
       const accessPage = (form: FormWithFields, voice: Voice, state: AnswerState, status: number, error?: string) =>
         Effect.map(tokens.sign(state), (token) =>
-          formPage(form, voice, status, Screens.accessCode(form, token, voice, error), true)
+          formPage(form, voice, status, Screens.accessCode(form, token, voice, error))
         )
       const publicIdParam = Effect.map(HttpRouter.params, (params) => params["publicId"] ?? "")
 
@@ -531,7 +534,6 @@ export const layer = (options: PublicPageOptions = {}) =>
                 description: declared?.description,
                 voice
               }),
-              true,
               extra.headers === undefined ? headers : { ...headers, ...extra.headers },
               `${form.title} (${voice.say("page.progressPlace", { at: place.at + 1, of: place.of })})`
             )
@@ -562,7 +564,6 @@ export const layer = (options: PublicPageOptions = {}) =>
               place,
               voice
             }),
-            true,
             extra.headers === undefined ? headers : { ...headers, ...extra.headers },
             `${form.title} (${voice.say("page.progressPlace", { at: place.at + 1, of: place.of })})`
           )
@@ -597,8 +598,7 @@ export const layer = (options: PublicPageOptions = {}) =>
             form,
             voice,
             notice === undefined ? 200 : 400,
-            Screens.welcome(recalled(form, state), token, voice, notice, note),
-            true
+            Screens.welcome(recalled(form, state), token, voice, notice, note)
           )
         )
 
@@ -819,7 +819,6 @@ export const layer = (options: PublicPageOptions = {}) =>
                   voice,
                   200,
                   Screens.thanks(shown, voice, ending, response.id),
-                  false,
                   forget,
                   ending?.title ?? shown.title,
                   ending?.redirectUrl

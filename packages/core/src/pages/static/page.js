@@ -427,14 +427,27 @@
     }
   }
   const contentHeight = () => Math.ceil(document.body.getBoundingClientRect().height)
+  // Whether this document has told the host of its response: once, be it from the screen the fetch path swapped
+  // in or, when the step was posted in full (the fetch path's fallback), from the thank-you document itself.
+  let toldSubmitted = false
+  /** @param {ReturnType<typeof screenOf>} shown */
+  const tellSubmitted = (shown) => {
+    if (!host || toldSubmitted || shown.screen !== "thanks") return
+    toldSubmitted = true
+    tell("submitted", { responseId: shown.responseId })
+  }
   if (embedMode) {
+    // The embed greets every document the frame loads, so a document that answers a full-page post (its
+    // address keeps the fragment: the form posts to the document's own address) handshakes as the first did.
     window.addEventListener("message", (event) => {
       const data = event.data
       if (event.source !== window.parent || event.origin === "null") return
       if (data?.qforms !== "hello" || typeof data.channel !== "string" || !/^[0-9a-f]{32}$/.test(data.channel)) return
       host = { origin: event.origin, channel: data.channel }
-      tell("ready", screenOf())
+      const shown = screenOf()
+      tell("ready", shown)
       tell("resize", { height: contentHeight() })
+      tellSubmitted(shown)
     })
     new ResizeObserver(() => tell("resize", { height: contentHeight() })).observe(document.body)
     // Escape inside the frame closes a popup or slider, as it does on the host page.
@@ -446,7 +459,7 @@
   const screenChanged = () => {
     const shown = screenOf()
     tell("page-changed", shown)
-    if (shown.screen === "thanks") tell("submitted", { responseId: shown.responseId })
+    tellSubmitted(shown)
   }
 
   main.addEventListener("submit", async (event) => {
