@@ -3,7 +3,7 @@
  * (`DeliveryConfig.alertAfterFailures` in a row), and when it is disabled by
  * its receiver (410 Gone) or by failures (`disableAfterFailures` in a row),
  * the workspace gets an activity entry (`webhook_alerts`, listed by
- * `GET /api/webhooks/alerts`) and each owner and admin an e-mail
+ * `GET /api/webhooks/alerts`) and each owner and admin an e-mail in their own language
  * (`alert_emails`, sent by the outbox). Once per incident: a delivered
  * delivery ends a failing incident, re-enabling ends a disabled one.
  */
