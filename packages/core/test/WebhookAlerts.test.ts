@@ -18,7 +18,10 @@ import { receiver } from "@qforms/test-kit/Receiver"
 import { keysByRole, type Role, roles } from "@qforms/test-kit/Seeds"
 import { smtpSink } from "@qforms/test-kit/SmtpSink"
 import { startTestServer, type TestServer } from "@qforms/test-kit/TestServer"
-import { alertMessage } from "../src/outbox/WebhookAlerts.ts"
+import { digestLanguages } from "../src/insights/DigestEmail.ts"
+import { Members } from "../src/identity/Members.ts"
+import { alertCatalogue, alertMessage } from "../src/outbox/WebhookAlerts.ts"
+import { catalogueProblems } from "./support/Catalogues.ts"
 
 describe("an alert's e-mail", () => {
   it("says what happened and escapes the form title", () => {
@@ -49,6 +52,51 @@ describe("an alert's e-mail", () => {
     )
     expect(disabled.subject).toContain("Webhook disabled")
     expect(disabled.text).toContain("410 Gone")
+  })
+
+  it("has every key in every language, each a well-formed ICU message of its language", () => {
+    for (const language of digestLanguages) {
+      expect(Object.keys(alertCatalogue[language]).sort()).toEqual(Object.keys(alertCatalogue.en).sort())
+      expect(catalogueProblems(language, alertCatalogue[language], alertCatalogue.en)).toEqual([])
+    }
+  })
+
+  it("is written in the reader's language, Arabic right to left, still escaped and on one subject line", () => {
+    const alert = {
+      kind: "failing" as const,
+      formTitle: "<b>Support</b>\r\nBcc: x@example.com",
+      target: "https://h.example/…",
+      failures: 3,
+      reason: null
+    }
+    const settings = "https://forms.example.com/app/settings?tab=webhooks"
+    const de = alertMessage(alert, settings, "de")
+    expect(de.subject).toMatch(
+      /^Webhook schlägt fehl: https:\/\/h\.example\/… \(<b>Support<\/b> Bcc: x@example\.com\)$/
+    )
+    expect(de.text).toContain("3 Zustellungen in Folge an https://h.example/…")
+    expect(de.text).toContain(`Webhook-Einstellungen: ${settings}`)
+    expect(de.html).toContain('<html lang="de" dir="ltr">')
+    expect(de.html).toContain("&lt;b&gt;Support&lt;/b&gt;")
+    expect(de.html).not.toContain("<b>Support")
+    const ar = alertMessage(
+      { ...alert, kind: "disabled", failures: 4, reason: "4 deliveries in a row gave up" },
+      settings,
+      "ar"
+    )
+    expect(ar.subject).not.toMatch(/[\r\n]/)
+    expect(ar.subject).toContain("عُطّل الويب هوك")
+    // The reason qforms wrote is said in Arabic too (CLDR's "few" for 4), a host's own as it is.
+    expect(ar.text).toContain("فشلت 4 عمليات تسليم متتالية")
+    expect(ar.html).toContain('<html lang="ar" dir="rtl">')
+    expect(ar.html).not.toContain("<b>Support")
+    expect(
+      alertMessage({ ...alert, kind: "disabled", reason: "the receiver answered 410 Gone" }, settings, "de").text
+    ).toContain("Der Empfänger hat mit 410 Gone geantwortet")
+    expect(alertMessage({ ...alert, kind: "disabled", reason: "some other reason" }, settings, "de").text).toContain(
+      "deaktiviert: some other reason."
+    )
+    expect(alertMessage(alert, settings).html).toContain('<html lang="en" dir="ltr">')
   })
 })
 
@@ -93,6 +141,7 @@ for (const target of databaseTargets) {
         .filter((m) => m.parsed.subject?.includes(subject))
         .flatMap((m) => m.to)
         .sort()
+    const mailOf = (subject: string) => smtp.received.find((m) => m.parsed.subject === subject)
     const alertEmails = () =>
       sql(
         (sql) => sql<{ n: number }>`select count(*)::int as n from alert_emails where workspace_id = ${a.workspaceId}`
@@ -115,6 +164,17 @@ for (const target of databaseTargets) {
         }
       })
       a = await server.run(keysByRole("alerts-a"))
+      // Two more admins, one reading German and one Arabic; the owner and the first admin keep English.
+      await server.run(
+        Effect.gen(function* () {
+          const members = yield* Members
+          for (const language of ["de", "ar"]) {
+            const email = `alerts-a-admin-${language}@example.com`
+            yield* members.add(a.workspaceId, { email, role: "admin" })
+            yield* (yield* SqlClient.SqlClient)`update accounts set language = ${language} where email = ${email}`
+          }
+        }).pipe(Effect.orDie)
+      )
       b = await server.run(keysByRole("alerts-b"))
       failing = await receiver([500, 500, 500, 500, 200])
       gone = await receiver([410])
@@ -144,22 +204,33 @@ for (const target of databaseTargets) {
       expect(await alertEmails()).toBe(0)
       await submit(a.keys.owner, form)
       await failuresReach(subId, 2)
-      // The alert and its e-mails commit with the failure that raised them.
-      expect(await alertEmails()).toBe(2)
+      // The alert and its e-mails commit with the failure that raised them: one to each owner and admin.
+      expect(await alertEmails()).toBe(4)
       const failingMail = await waitFor(() => {
         const to = mailsTo(`Webhook failing: http://${host}/`)
         return to.length >= 2 ? to : undefined
       })
       expect(failingMail).toEqual(["alerts-a-admin@example.com", "alerts-a-owner@example.com"])
+      // Each admin reading another language gets it in their own words, as received by the SMTP server.
+      const german = await waitFor(() => mailOf(`Webhook schlägt fehl: http://${host}/… (Support)`))
+      expect(german.to).toEqual(["alerts-a-admin-de@example.com"])
+      expect(german.parsed.text).toContain(`2 Zustellungen in Folge an http://${host}/… (Formular „Support“)`)
+      expect(german.parsed.text).toContain("Webhook-Einstellungen: http://forms.test/app/settings?tab=webhooks")
+      expect(german.parsed.html).toContain('<html lang="de" dir="ltr">')
+      const arabic = await waitFor(() => mailOf(`فشل الويب هوك: http://${host}/… (Support)`))
+      expect(arabic.to).toEqual(["alerts-a-admin-ar@example.com"])
+      expect(arabic.parsed.text).toContain(`فشلت عمليتا تسليم متتاليتان إلى http://${host}/… (النموذج «Support»)`)
+      expect(arabic.parsed.html).toContain('<html lang="ar" dir="rtl">')
+      expect(arabic.parsed.html).toContain("إعدادات Webhooks")
       // A third failure: the same incident, no new alert.
       await submit(a.keys.owner, form)
       expect((await failuresReach(subId, 3)).disabled).toBe(false)
-      expect(await alertEmails()).toBe(2)
+      expect(await alertEmails()).toBe(4)
       // The fourth disables it, and that alerts once more.
       await submit(a.keys.owner, form)
       const disabled = await failuresReach(subId, 4)
       expect(disabled).toMatchObject({ disabled: true, disabledReason: "4 deliveries in a row gave up" })
-      expect(await alertEmails()).toBe(4)
+      expect(await alertEmails()).toBe(8)
       const disabledMail = await waitFor(() => {
         const to = mailsTo(`Webhook disabled: http://${host}/`)
         return to.length >= 2 ? to : undefined
@@ -168,6 +239,12 @@ for (const target of databaseTargets) {
       const sent = smtp.received.find((m) => m.parsed.subject?.includes("Webhook disabled"))!
       expect(sent.parsed.text).toContain("4 deliveries in a row gave up")
       expect(sent.parsed.text).toContain("http://forms.test/app/settings?tab=webhooks")
+      const germanDisabled = await waitFor(() => mailOf(`Webhook deaktiviert: http://${host}/… (Support)`))
+      expect(germanDisabled.to).toEqual(["alerts-a-admin-de@example.com"])
+      expect(germanDisabled.parsed.text).toContain("wurde deaktiviert: 4 Zustellungen in Folge wurden aufgegeben.")
+      const arabicDisabled = await waitFor(() => mailOf(`عُطّل الويب هوك: http://${host}/… (Support)`))
+      expect(arabicDisabled.to).toEqual(["alerts-a-admin-ar@example.com"])
+      expect(arabicDisabled.parsed.text).toContain("فشلت 4 عمليات تسليم متتالية")
       // Nothing to members or viewers, nor to the other workspace.
       expect(smtp.received.flatMap((m) => m.to).filter((to) => /member|viewer|alerts-b/.test(to))).toEqual([])
 
@@ -213,6 +290,8 @@ for (const target of databaseTargets) {
         return to.length >= 2 ? to : undefined
       })
       expect(mail).toEqual(["alerts-a-admin@example.com", "alerts-a-owner@example.com"])
+      const german = await waitFor(() => mailOf(`Webhook deaktiviert: http://${host}/… (Support)`))
+      expect(german.parsed.text).toContain("deaktiviert: Der Empfänger hat mit 410 Gone geantwortet.")
       const alerts = await api(server, a.keys.member, "GET", "/webhooks/alerts")
       expect(alerts.body.alerts[0]).toMatchObject({ kind: "disabled", subscriptionId: goneId, failures: 1 })
       expect(alerts.body.alerts[0].reason).toContain("410")

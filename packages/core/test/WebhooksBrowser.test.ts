@@ -4,7 +4,8 @@
  * catalogue, a stage filter and tags (the API then lists them); a receiver
  * answering 500 makes the deliveries give up, the screen shows the failures in
  * a row, the alert and the dead letters, and replays the chosen ones (the
- * receiver gets them again); a viewer sees the dead letters without a replay.
+ * receiver gets them again); Test sends a ping, or the example of an event
+ * chosen beside it; a viewer sees the dead letters without a replay.
  * axe-core finds no violation, light and dark, and the tab fits a 360 px phone.
  *
  * Skipped only when Chromium is absent outside CI; with CI=true a missing
@@ -157,6 +158,33 @@ describe.skipIf(!present)("webhook settings in the application", () => {
     await page.getByText("2 sent again, 0 skipped.").waitFor()
     await waitFor(() => (hook.received.length - before === 2 ? true : undefined))
     await page.getByText("No dead letters.").waitFor()
+
+    // Test sends a ping unless an event is chosen beside it; then that event's catalogue example, by keyboard too.
+    const testEvent = page.getByLabel(`Event of the test to ${hook.url}`)
+    expect(await testEvent.inputValue()).toBe("ping")
+    const choices = await testEvent.locator("option").allTextContents()
+    expect(choices[0]).toBe("ping")
+    expect(choices).toContain("email.replied")
+    let sent = hook.received.length
+    await page.getByRole("button", { name: `Send a test ping to ${hook.url}` }).click()
+    await page.getByText(/^Test ping answered 200 in \d+ ms\.$/).waitFor()
+    await waitFor(() => (hook.received.length > sent ? true : undefined))
+    expect(JSON.parse(hook.received[sent]!.body)).toMatchObject({ event: "ping", subscriptionId: subscription.id })
+    await testEvent.selectOption("response.tagged")
+    await screenshotAndAxe(page, "webhooks-test-event")
+    sent = hook.received.length
+    await testEvent.focus()
+    await page.keyboard.press("Tab")
+    await page.keyboard.press("Enter")
+    await page.getByText(/^Test response\.tagged answered 200 in \d+ ms\.$/).waitFor()
+    await waitFor(() => (hook.received.length > sent ? true : undefined))
+    const example = hook.received[sent]!
+    expect(example.headers["webhook-id"]).toMatch(/^msg_test_/)
+    expect(JSON.parse(example.body)).toMatchObject({
+      event: "response.tagged",
+      form: { id: form.id, title: "Support" },
+      added: ["invoice"]
+    })
     await page.context().close()
 
     // Dark mode and a phone: readable, nothing overflows; a viewer reads the dead letters but cannot replay.
@@ -183,6 +211,15 @@ describe.skipIf(!present)("webhook settings in the application", () => {
       expect(await overflows(phone), `webhooks at 360 px (${scheme})`).toEqual([])
       await phone.context().close()
     }
+    // An admin's phone in dark mode: each subscription's test event and Test button fit too.
+    const adminPhone = await newPage("dark", 360)
+    await signIn(adminPhone, "ada@example.com", adminPassword)
+    await adminPhone.goto(`${url}/app/settings`)
+    await adminPhone.getByRole("tab", { name: "Webhooks" }).click()
+    await adminPhone.getByLabel(`Event of the test to ${hook.url}`).selectOption("form.published")
+    await screenshotAndAxe(adminPhone, "webhooks-360-dark-admin")
+    expect(await overflows(adminPhone), "webhooks at 360 px (dark, admin)").toEqual([])
+    await adminPhone.context().close()
     expect(problems).toEqual([])
   }, 120_000)
 })

@@ -15,7 +15,13 @@ import * as Result from "effect/Result"
 import * as Schedule from "effect/Schedule"
 import * as Semaphore from "effect/Semaphore"
 import * as Stream from "effect/Stream"
-import { type AttemptOutcome, type ClaimedDelivery, Deliveries, type DeliveryTarget } from "../outbox/Deliveries.ts"
+import {
+  type AttemptOutcome,
+  type ClaimedDelivery,
+  Deliveries,
+  type DeliveryTarget,
+  goneReason
+} from "../outbox/Deliveries.ts"
 import { type EventBody, sentBody } from "../outbox/EventCatalogue.ts"
 import { outboxChannel } from "../outbox/Events.ts"
 import * as Mailer from "../email/Mailer.ts"
@@ -84,7 +90,7 @@ export const decide = (options: {
   // The contract: a 400 is final. Standard Webhooks: a 410 also unsubscribes.
   if (result.status === 400) return { status: "failed", nextAttemptAt: null }
   if (result.status === 410) {
-    return { status: "failed", nextAttemptAt: null, disableSubscription: "the receiver answered 410 Gone" }
+    return { status: "failed", nextAttemptAt: null, disableSubscription: goneReason }
   }
   const retryAfterMs =
     result.status === 429 || result.status === 503

@@ -155,17 +155,31 @@ const words = {
 
 type WordKey = keyof (typeof words)["en"]
 
-const compiled = new Map<string, IntlMessageFormat>()
-
-const say = (language: DigestLanguage, key: WordKey, values?: Record<string, string | number>) => {
-  const id = `${language}.${key}`
-  let message = compiled.get(id)
-  if (message === undefined) {
-    message = new IntlMessageFormat(words[language][key], language)
-    compiled.set(id, message)
+/**
+ * Says the words of a member-facing e-mail (a table of ICU messages in each of
+ * {@link digestLanguages}), each message compiled once: how the digest and
+ * the webhook alerts put their e-mails into the member's language.
+ *
+ * @example
+ * ```ts
+ * const say = sayer({ en: { hi: "Hi {name}" }, de: { hi: "Hallo {name}" }, ar: { hi: "مرحبًا {name}" } })
+ * say("de", "hi", { name: "Ada" }) // "Hallo Ada"
+ * ```
+ */
+export const sayer = <Key extends string>(table: Readonly<Record<DigestLanguage, Readonly<Record<Key, string>>>>) => {
+  const compiled = new Map<string, IntlMessageFormat>()
+  return (language: DigestLanguage, key: Key, values?: Record<string, string | number>): string => {
+    const id = `${language}.${key}`
+    let message = compiled.get(id)
+    if (message === undefined) {
+      message = new IntlMessageFormat(table[language][key], language)
+      compiled.set(id, message)
+    }
+    return String(message.format(values))
   }
-  return String(message.format(values))
 }
+
+const say = sayer<WordKey>(words)
 
 /**
  * The words of the unsubscribe page (the link in each digest) in a language.

@@ -32,6 +32,9 @@ import { DeliveryConfig } from "./DeliveryConfig.ts"
  */
 export const failuresReason = (count: number): string => `${count} deliveries in a row gave up`
 
+/** Why a subscription is disabled when its receiver answered 410 Gone (`disabledReason`). */
+export const goneReason = "the receiver answered 410 Gone"
+
 /** Where a delivery stands. */
 export const DeliveryStatus = Schema.Literals(["pending", "succeeded", "failed", "retrying"])
 export type DeliveryStatus = typeof DeliveryStatus.Type

@@ -3,7 +3,7 @@
  * (`DeliveryConfig.alertAfterFailures` in a row), and when it is disabled by
  * its receiver (410 Gone) or by failures (`disableAfterFailures` in a row),
  * the workspace gets an activity entry (`webhook_alerts`, listed by
- * `GET /api/webhooks/alerts`) and each owner and admin an e-mail
+ * `GET /api/webhooks/alerts`) and each owner and admin an e-mail in their own language
  * (`alert_emails`, sent by the outbox). Once per incident: a delivered
  * delivery ends a failing incident, re-enabling ends a disabled one.
  */
@@ -19,7 +19,8 @@ import type { InvalidInput } from "../kernel/Errors.ts"
 import { escapeHtml, oneLine } from "../kernel/DisplayText.ts"
 import { SentLinkBase } from "../kernel/Links.ts"
 import { Mailer } from "../email/Mailer.ts"
-import { cursorBefore, Deliveries, newestFirstPage } from "./Deliveries.ts"
+import { type DigestLanguage, languageOf, sayer } from "../insights/DigestEmail.ts"
+import { cursorBefore, Deliveries, failuresReason, goneReason, newestFirstPage } from "./Deliveries.ts"
 import { DeliveryConfig } from "./DeliveryConfig.ts"
 import { maskedUrl, memberDisabledReason } from "./Webhooks.ts"
 
@@ -57,41 +58,115 @@ export interface AlertMessage {
   readonly html: string
 }
 
+const words = {
+  en: {
+    subjectFailing: "Webhook failing: {target} ({form})",
+    subjectDisabled: "Webhook disabled: {target} ({form})",
+    failing: "{count, plural, one {# delivery in a row} other {# deliveries in a row}} to {target} ({form}) gave up.",
+    disabled: "The webhook to {target} ({form}) was disabled: {reason}.",
+    reasonGone: "the receiver answered 410 Gone",
+    reasonFailures: "{count, plural, one {# delivery in a row gave up} other {# deliveries in a row gave up}}",
+    failingNext: "qforms keeps trying new events. The dead letters can be replayed once the receiver works again.",
+    disabledNext:
+      "No events are sent to it until an owner or admin enables it again; its dead letters can then be replayed.",
+    settings: "Webhook settings",
+    formNamed: 'form "{title}"',
+    allForms: "all forms"
+  },
+  de: {
+    subjectFailing: "Webhook schlägt fehl: {target} ({form})",
+    subjectDisabled: "Webhook deaktiviert: {target} ({form})",
+    failing:
+      "{count, plural, one {# Zustellung in Folge} other {# Zustellungen in Folge}} an {target} ({form}) {count, plural, one {wurde} other {wurden}} aufgegeben.",
+    disabled: "Der Webhook an {target} ({form}) wurde deaktiviert: {reason}.",
+    reasonGone: "Der Empfänger hat mit 410 Gone geantwortet",
+    reasonFailures:
+      "{count, plural, one {# Zustellung in Folge wurde aufgegeben} other {# Zustellungen in Folge wurden aufgegeben}}",
+    failingNext:
+      "qforms versucht es mit neuen Ereignissen weiter. Die unzustellbaren Zustellungen können erneut gesendet werden, sobald der Empfänger wieder funktioniert.",
+    disabledNext:
+      "Er erhält keine Ereignisse mehr, bis ein Inhaber oder Administrator ihn wieder aktiviert; danach können seine unzustellbaren Zustellungen erneut gesendet werden.",
+    settings: "Webhook-Einstellungen",
+    formNamed: "Formular „{title}“",
+    allForms: "alle Formulare"
+  },
+  ar: {
+    subjectFailing: "فشل الويب هوك: {target} ({form})",
+    subjectDisabled: "عُطّل الويب هوك: {target} ({form})",
+    failing:
+      "{count, plural, zero {لم تفشل أي عملية تسليم} one {فشلت عملية تسليم واحدة} two {فشلت عمليتا تسليم متتاليتان} few {فشلت # عمليات تسليم متتالية} many {فشلت # عملية تسليم متتالية} other {فشلت # عملية تسليم متتالية}} إلى {target} ({form}).",
+    disabled: "عُطّل الويب هوك إلى {target} ({form}): {reason}.",
+    reasonGone: "ردّ المستقبِل بـ 410 Gone",
+    reasonFailures:
+      "{count, plural, zero {لم تفشل أي عملية تسليم} one {فشلت عملية تسليم واحدة} two {فشلت عمليتا تسليم متتاليتان} few {فشلت # عمليات تسليم متتالية} many {فشلت # عملية تسليم متتالية} other {فشلت # عملية تسليم متتالية}}",
+    failingNext:
+      "يواصل qforms محاولة إرسال الأحداث الجديدة. ويمكن إعادة إرسال عمليات التسليم المتعذرة بعد أن يعمل المستقبِل من جديد.",
+    disabledNext:
+      "لن تُرسل إليه أي أحداث حتى يفعّله مالك أو مسؤول من جديد؛ وبعدها يمكن إعادة إرسال عمليات التسليم المتعذرة.",
+    settings: "إعدادات Webhooks",
+    formNamed: "النموذج «{title}»",
+    allForms: "كل النماذج"
+  }
+} as const satisfies Record<DigestLanguage, Record<string, string>>
+
+type AlertWordKey = keyof (typeof words)["en"]
+
+const say = sayer<AlertWordKey>(words)
+
+/** Every language's words of the alert e-mails, for the tests (each language has every key). */
+export const alertCatalogue: Readonly<Record<DigestLanguage, Readonly<Record<AlertWordKey, string>>>> = words
+
+/** The stored reason in the reader's words when it is one qforms wrote, else as stored. */
+const reasonIn = (language: DigestLanguage, reason: string | null): string => {
+  if (reason === goneReason) return say(language, "reasonGone")
+  const failures = /^(\d+) deliveries in a row gave up$/.exec(reason ?? "")
+  if (failures !== null && reason === failuresReason(Number(failures[1]))) {
+    return say(language, "reasonFailures", { count: Number(failures[1]) })
+  }
+  return reason ?? ""
+}
+
 /**
- * The e-mail of an alert, in plain text and HTML (the form title and target
- * are escaped; the subject is one line).
+ * The e-mail of an alert in a member's language (English, German or Arabic,
+ * as the digest: `languageOf(accounts.language)`), in plain text and HTML
+ * (the form title and target are escaped; the subject is one line; Arabic
+ * is marked right to left).
  *
  * @example
  * ```ts
  * alertMessage({ kind: "failing", formTitle: "Support", target: "https://hooks.example.com/…", failures: 3,
- *   reason: null }, "https://forms.example.com/app/settings")
+ *   reason: null }, "https://forms.example.com/app/settings", "de").subject
+ * // "Webhook schlägt fehl: https://hooks.example.com/… (Support)"
  * ```
  */
 export const alertMessage = (
   alert: Pick<WebhookAlert, "kind" | "formTitle" | "target" | "failures" | "reason">,
-  settingsUrl: string
+  settingsUrl: string,
+  language: DigestLanguage = "en"
 ): AlertMessage => {
-  const formTitle = alert.formTitle ?? "all forms"
+  // A workspace-wide subscription has no form of its own.
+  const title = alert.formTitle === null ? say(language, "allForms") : oneLine(alert.formTitle, 120)
+  const values = { target: alert.target, form: title }
+  const named = {
+    target: alert.target,
+    form: alert.formTitle === null ? title : say(language, "formNamed", { title })
+  }
   const what =
     alert.kind === "failing"
-      ? `${alert.failures} deliveries in a row to ${alert.target} (form "${formTitle}") gave up.`
-      : `The webhook to ${alert.target} (form "${formTitle}") was disabled: ${alert.reason ?? ""}.`
-  const next =
-    alert.kind === "failing"
-      ? "qforms keeps trying new events. The dead letters can be replayed once the receiver works again."
-      : "No events are sent to it until an owner or admin enables it again; its dead letters can then be replayed."
-  const subject = oneLine(
-    alert.kind === "failing"
-      ? `Webhook failing: ${alert.target} (${formTitle})`
-      : `Webhook disabled: ${alert.target} (${formTitle})`,
-    200
-  )
+      ? say(language, "failing", { ...named, count: alert.failures })
+      : say(language, "disabled", { ...named, reason: reasonIn(language, alert.reason) })
+  const next = say(language, alert.kind === "failing" ? "failingNext" : "disabledNext")
+  const subject = oneLine(say(language, alert.kind === "failing" ? "subjectFailing" : "subjectDisabled", values), 200)
+  const settings = say(language, "settings")
+  const direction = language === "ar" ? "rtl" : "ltr"
   return {
     subject,
-    text: `${what}\n\n${next}\n\nWebhook settings: ${settingsUrl}\n`,
+    text: `${what}\n\n${next}\n\n${settings}: ${settingsUrl}\n`,
     html:
+      `<!doctype html><html lang="${language}" dir="${direction}"><head><meta charset="utf-8">` +
+      `<title>${escapeHtml(subject)}</title></head><body style="font-family:system-ui,sans-serif;line-height:1.5">` +
       `<p>${escapeHtml(what)}</p><p>${escapeHtml(next)}</p>` +
-      `<p><a href="${escapeHtml(settingsUrl)}">Webhook settings</a></p>`
+      `<p><a href="${escapeHtml(settingsUrl)}">${escapeHtml(settings)}</a></p></body></html>`
   }
 }
 
@@ -197,26 +272,38 @@ export class WebhookAlerts extends Context.Service<
             values (${subscription.workspace_id}, ${subscription.id}, ${subscription.form_id}, ${subscription.kind},
               ${target}, ${subscription.failures}, ${subscription.reason}, ${now})
             returning id`
-          const message = alertMessage(
-            {
-              kind: subscription.kind,
-              formTitle: subscription.form_title,
-              target,
-              failures: subscription.failures,
-              reason: subscription.reason
-            },
-            settingsUrl
-          )
-          const emails = yield* sql<{ readonly id: number }>`
-            insert into alert_emails (workspace_id, alert_id, account_id, to_address, subject, text, html, message_id,
-              status, created_at)
-            select m.workspace_id, ${alert[0]!.id}, m.account_id, a.email, ${message.subject}, ${message.text},
-              ${message.html}, '<alert.' || gen_random_uuid()::text || ${`@${host}>`},
-              'queued', ${now}
+          const alertFields = {
+            kind: subscription.kind,
+            formTitle: subscription.form_title,
+            target,
+            failures: subscription.failures,
+            reason: subscription.reason
+          }
+          const recipients = yield* sql<{
+            readonly account_id: number
+            readonly email: string
+            readonly language: string | null
+          }>`
+            select m.account_id, a.email, a.language
             from members m join accounts a on a.id = m.account_id
             where m.workspace_id = ${subscription.workspace_id} and m.role in ('owner', 'admin')
-            order by m.account_id
-            returning id`
+            order by m.account_id`
+          // Each recipient reads it in the language of their account (as the digest), else English.
+          const messages = new Map<DigestLanguage, AlertMessage>()
+          const emails: Array<{ readonly id: number }> = []
+          for (const recipient of recipients) {
+            const language = languageOf(recipient.language)
+            const message = messages.get(language) ?? alertMessage(alertFields, settingsUrl, language)
+            messages.set(language, message)
+            const inserted = yield* sql<{ readonly id: number }>`
+              insert into alert_emails (workspace_id, alert_id, account_id, to_address, subject, text, html,
+                message_id, status, created_at)
+              values (${subscription.workspace_id}, ${alert[0]!.id}, ${recipient.account_id}, ${recipient.email},
+                ${message.subject}, ${message.text}, ${message.html},
+                '<alert.' || gen_random_uuid()::text || ${`@${host}>`}, 'queued', ${now})
+              returning id`
+            emails.push(inserted[0]!)
+          }
           for (const email of emails) {
             yield* deliveries.queueMail(subscription.workspace_id, { alertEmailId: email.id }, now)
           }

@@ -403,7 +403,8 @@ const Webhooks = ({ canAdmin }) => {
         api.get("/events/catalogue")
       )
   )
-  // `ping` is in the catalogue but never subscribed to (the server refuses it): it is what the Test button sends.
+  // `ping` is in the catalogue but never subscribed to (the server refuses it): it is what the Test button sends
+  // unless another event is chosen beside it.
   const eventNames =
     catalogue === null ? specEvents : catalogue.events.map((e) => e.name).filter((name) => name !== "ping")
   const [more, setMore] = useState(/** @type {ReadonlyArray<string>} */ ([]))
@@ -457,18 +458,30 @@ const Webhooks = ({ canAdmin }) => {
       setError(messageOf(err))
     }
   }
+  // The event each subscription's Test sends, by subscription id: a `ping` unless another is chosen.
+  const [testEvents, setTestEvents] = useState(/** @type {Readonly<Record<string, string>>} */ ({}))
   /** @param {Subscription} s */
-  const ping = (s) =>
-    api.post(`/webhooks/subscribe/${s.id}/test`).then(
+  const testEventOf = (s) => testEvents[s.id] ?? "ping"
+  /** @param {Subscription} s */
+  const test = (s) => {
+    const chosen = testEventOf(s)
+    // A ping is the server's own test body; any other event is sent as its catalogue example.
+    const query = chosen === "ping" ? "" : `?event=${encodeURIComponent(chosen)}`
+    return api.post(`/webhooks/subscribe/${s.id}/test${query}`).then(
       /** @param {{ ok: boolean, statusCode: number | null, durationMs: number, error: string | null }} r */
       (r) =>
         setNotice(
           r.ok
-            ? t("settings.testPingAnswered", { code: String(r.statusCode), duration: formatNumber(r.durationMs) })
-            : t("settings.testPingFailed", { reason: r.error ?? `HTTP ${r.statusCode}` })
+            ? t("settings.testAnswered", {
+                event: chosen,
+                code: String(r.statusCode),
+                duration: formatNumber(r.durationMs)
+              })
+            : t("settings.testFailed", { event: chosen, reason: r.error ?? `HTTP ${r.statusCode}` })
         ),
       (err) => setError(messageOf(err))
     )
+  }
   /** @param {Subscription} s */
   const remove = (s) =>
     confirm(t("settings.deleteWebhookConfirm", { url: s.targetUrl })) &&
@@ -561,7 +574,11 @@ const Webhooks = ({ canAdmin }) => {
           <button onClick=${() => setOpen(s)} aria-label=${t("settings.deliveryLogOf", { title: s.targetUrl })}>${t("settings.log")}</button>
           ${
             canAdmin
-              ? html`<button onClick=${() => ping(s)} aria-label=${t("settings.sendTestPing", { url: s.targetUrl })}>${t("settings.test")}</button>
+              ? html`<label class="sr-only" for=${`test-event-${s.id}`}>${t("settings.testEvent", { url: s.targetUrl })}</label>
+          <select id=${`test-event-${s.id}`} value=${testEventOf(s)}
+            onChange=${(e) => setTestEvents({ ...testEvents, [s.id]: e.target.value })}>
+            ${["ping", ...eventNames].map((name) => html`<option key=${name} value=${name}>${name}</option>`)}</select>
+          <button onClick=${() => test(s)} aria-label=${t("settings.sendTest", { event: testEventOf(s), url: s.targetUrl })}>${t("settings.test")}</button>
           ${s.disabled ? html`<button onClick=${() => enable(s)}>${t("settings.enable")}</button>` : null}
           <button class="danger" onClick=${() => remove(s)} aria-label=${t("settings.deleteWebhook", { url: s.targetUrl })}>${t("settings.delete")}</button>`
               : null
