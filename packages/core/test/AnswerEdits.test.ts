@@ -8,7 +8,9 @@
  * 404. A real qforms with its worker; PGlite always, PostgreSQL too when
  * QFORMS_TEST_DATABASE_URL is set.
  */
-import { Effect } from "effect"
+import { Effect, Result } from "effect"
+import * as AnswerEdits from "../src/cases/AnswerEdits.ts"
+import type { Field } from "../src/forms/Fields.ts"
 import { Webhook } from "standardwebhooks"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ApiKeys } from "../src/identity/ApiKeys.ts"
@@ -20,6 +22,67 @@ import { waitFor } from "@qforms/test-kit/Conditions"
 import { apiOf } from "@qforms/test-kit/InProcessApi"
 import { OpenApiValidator } from "@qforms/test-kit/OpenApiValidator"
 import { receiver } from "@qforms/test-kit/Receiver"
+
+describe("AnswerEdits.apply", () => {
+  const field = (id: number, type: Field["type"], extra: Partial<Field> = {}): Field => ({
+    id,
+    type,
+    label: `Q${id}`,
+    required: false,
+    position: id,
+    options: null,
+    ...extra
+  })
+  // Q1 "No" jumps to the end; Q2 required; Q3 a file; Q4 shown only for the hidden value ref=partner.
+  const form = {
+    fields: [
+      field(1, "select", {
+        required: true,
+        options: { choices: ["Yes", "No"] },
+        logic: [{ if: { field: 1, equals: "No" }, then: { jumpTo: "end" } }]
+      }),
+      field(2, "short_text", { required: true }),
+      field(3, "file"),
+      field(4, "short_text", { showIf: { field: "hidden:ref", equals: "partner" } })
+    ],
+    settings: {},
+    hiddenFields: [{ name: "ref" }]
+  }
+  const file = { fileId: "file_1", name: "cv.pdf", size: 10, type: "application/pdf" }
+
+  it("follows the form's logic as a submission does, keeping hidden values", () => {
+    const stored = { "1": "No", "hidden:ref": "partner" }
+    // Now asked: Q2 is required, Q4 (its hidden value kept) may be answered.
+    const refused = AnswerEdits.apply(form, stored, { "1": "Yes" })
+    expect(Result.isFailure(refused) && refused.failure.map((i) => [i.path, i.message])).toEqual([
+      ["answers.2", '"Q2" is required']
+    ])
+    const edit = AnswerEdits.apply(form, stored, { "1": "Yes", "2": "Ada", "4": "Acme" })
+    expect(Result.isSuccess(edit) && edit.success.values).toEqual({
+      "1": "Yes",
+      "2": "Ada",
+      "4": "Acme",
+      "hidden:ref": "partner"
+    })
+    // Back to "No": the answers the jump now skips are dropped, and named as changed.
+    const back = AnswerEdits.apply(form, { "1": "Yes", "2": "Ada", "hidden:ref": "partner" }, { "1": "No" })
+    expect(Result.isSuccess(back) && back.success.changed.map((f) => f.id)).toEqual([1, 2])
+    expect(Result.isSuccess(back) && back.success.to).toEqual({ "1": "No", "2": null })
+  })
+
+  it("refuses file answers, and an edit that would drop one", () => {
+    const stored = { "1": "Yes", "2": "Ada", "3": file }
+    const named = AnswerEdits.apply(form, stored, { "3": null })
+    expect(Result.isFailure(named) && named.failure[0]!.message).toBe(
+      '"Q3": answers to file questions cannot be edited'
+    )
+    const dropped = AnswerEdits.apply(form, stored, { "1": "No" })
+    expect(Result.isFailure(dropped) && dropped.failure[0]!.message).toMatch(/would skip a file question/)
+    // Another answer leaves the file as it is.
+    const kept = AnswerEdits.apply(form, stored, { "2": "Grace" })
+    expect(Result.isSuccess(kept) && kept.success.values["3"]).toEqual(file)
+  })
+})
 
 for (const target of databaseTargets) {
   describe(`answer edits on ${target.name}`, () => {
