@@ -1037,6 +1037,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "response.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * response.updated
+         * @description Extension: A member changed answers of a submitted response. The body is the response as it is now, and `changes`: each changed question with its answer before and after.
+         */
+        post: operations["event.response.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "response.deleted": {
         parameters: {
             query?: never;
@@ -1692,7 +1712,7 @@ export interface components {
             error: string | null;
         };
         /** @enum {string} */
-        EventName: "response.created" | "response.stage_changed" | "response.assigned" | "response.tagged" | "response.deleted" | "response.partial" | "note.created" | "email.sent" | "email.opened" | "email.replied" | "form.published" | "form.closed" | "form.deleted";
+        EventName: "response.created" | "response.stage_changed" | "response.assigned" | "response.tagged" | "response.updated" | "response.deleted" | "response.partial" | "note.created" | "email.sent" | "email.opened" | "email.replied" | "form.published" | "form.closed" | "form.deleted";
         DeliveryLog: {
             deliveries: components["schemas"]["Delivery"][];
             nextCursor: string | null;
@@ -2173,7 +2193,7 @@ export interface components {
             }[];
         };
         /** @enum {string} */
-        CatalogueName: "response.created" | "response.stage_changed" | "response.assigned" | "response.tagged" | "response.deleted" | "response.partial" | "note.created" | "email.sent" | "email.opened" | "email.replied" | "form.published" | "form.closed" | "form.deleted" | "ping";
+        CatalogueName: "response.created" | "response.stage_changed" | "response.assigned" | "response.tagged" | "response.updated" | "response.deleted" | "response.partial" | "note.created" | "email.sent" | "email.opened" | "email.replied" | "form.published" | "form.closed" | "form.deleted" | "ping";
         WebhookAlertList: {
             alerts: components["schemas"]["WebhookAlert"][];
             nextCursor: string | null;
@@ -2382,7 +2402,7 @@ export interface components {
             formId: number;
             changes: {
                 /** @enum {string} */
-                field: "stageId" | "assigneeId" | "tags";
+                field: "stageId" | "assigneeId" | "tags" | "answers";
                 from: unknown;
                 to: unknown;
             }[];
@@ -2391,6 +2411,10 @@ export interface components {
             stageId?: number | null;
             assigneeId?: number | null;
             tags?: string[];
+            /** @description Extension: new answers by question id (`fields[].id`), checked as a submission's are; `null` clears an optional answer; questions not named keep their answers. File and signature answers cannot be edited. The form's logic, variables (scores) and ending are worked out again from the answers. */
+            answers?: {
+                [key: string]: components["schemas"]["AnswerInput"];
+            };
         };
         ResponseDetail: {
             response: components["schemas"]["ResponseRow"];
@@ -2418,7 +2442,7 @@ export interface components {
             activities: {
                 id: number;
                 /** @enum {string} */
-                type: "created" | "stage_changed" | "assigned" | "tags_changed" | "note" | "email_sent" | "email_reply";
+                type: "created" | "stage_changed" | "assigned" | "tags_changed" | "note" | "email_sent" | "email_reply" | "answers_changed";
                 actor: {
                     /** @enum {string} */
                     type: "member" | "respondent" | "system";
@@ -2427,7 +2451,9 @@ export interface components {
                     via?: ("api_key" | "session" | "form" | "mcp" | "import") | null;
                 };
                 payload: {
-                    [key: string]: string | number | ("Infinity" | "-Infinity" | "NaN") | boolean | null | string[];
+                    [key: string]: string | number | ("Infinity" | "-Infinity" | "NaN") | boolean | null | string[] | {
+                        [key: string]: components["schemas"]["AnswerValue"] | null;
+                    };
                 };
                 createdAt: string;
             }[];
@@ -2446,6 +2472,18 @@ export interface components {
                 size: number;
                 type: string;
             }[];
+        };
+        /** @description Text (also dates, times, e-mail addresses, choices), a number, a boolean, the selected choices, an uploaded file (also a drawn signature), a typed signature, the parts of a contact or address, or a matrix's columns by row. */
+        AnswerValue: string | number | boolean | string[] | components["schemas"]["FileAnswer"] | components["schemas"]["TypedSignature"] | components["schemas"]["KeyedAnswer"];
+        /** @description A contact or address answer: its parts by name (contact: name, email, phone, company; address: line1, line2, city, region, postalCode, country); or a matrix answer: the chosen column (or columns) by row. */
+        KeyedAnswer: {
+            [key: string]: string | string[];
+        };
+        /** @description A signature given as a typed full name, with the signer's consent that it is their signature. */
+        TypedSignature: {
+            typedName: string;
+            /** @enum {boolean} */
+            consent: true;
         };
         ResponseRow: {
             id: number;
@@ -2468,18 +2506,6 @@ export interface components {
                 [key: string]: string;
             };
             summary?: string;
-        };
-        /** @description Text (also dates, times, e-mail addresses, choices), a number, a boolean, the selected choices, an uploaded file (also a drawn signature), a typed signature, the parts of a contact or address, or a matrix's columns by row. */
-        AnswerValue: string | number | boolean | string[] | components["schemas"]["FileAnswer"] | components["schemas"]["TypedSignature"] | components["schemas"]["KeyedAnswer"];
-        /** @description A contact or address answer: its parts by name (contact: name, email, phone, company; address: line1, line2, city, region, postalCode, country); or a matrix answer: the chosen column (or columns) by row. */
-        KeyedAnswer: {
-            [key: string]: string | string[];
-        };
-        /** @description A signature given as a typed full name, with the signer's consent that it is their signature. */
-        TypedSignature: {
-            typedName: string;
-            /** @enum {boolean} */
-            consent: true;
         };
         SubmitResponse: {
             /** @description Answers keyed by question id (`fields[].id`); `null` leaves an optional question unanswered. */
@@ -3123,6 +3149,44 @@ export interface components {
             tags: string[];
             added: string[];
             removed: string[];
+            /** @description The response in the application (or, for a form or a deleted response, the form's responses). */
+            link: string;
+        } & {
+            [key: string]: unknown;
+        };
+        EventAnswerChange: {
+            /** @description The question's id (`fields[].id`). */
+            questionId: number;
+            /** @description The question's label. */
+            question: string;
+            /** @description The answer before, as text; null when unanswered. */
+            from: string | null;
+            /** @description The answer now, as text; null when cleared. */
+            to: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        ResponseUpdatedEvent: {
+            /** @enum {string} */
+            event: "response.updated";
+            form: components["schemas"]["EventForm"];
+            responseId: number;
+            submittedAt: string | null;
+            stage: components["schemas"]["EventStage"] | null;
+            respondent: {
+                name: string | null;
+                email: string | null;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description The answers keyed by question label, as text (as in a `flat=1` list). */
+            answers: {
+                [key: string]: string;
+            };
+            summary: string;
+            language?: string;
+            /** @description The questions whose answers changed (also those the form's logic now skips), in the form's order. */
+            changes: components["schemas"]["EventAnswerChange"][];
             /** @description The response in the application (or, for a form or a deleted response, the form's responses). */
             link: string;
         } & {
@@ -12579,6 +12643,63 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["ResponseTaggedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the event; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.response.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "response.updated",
+                 *       "form": {
+                 *         "id": 12,
+                 *         "title": "Contact us"
+                 *       },
+                 *       "responseId": 3481,
+                 *       "submittedAt": "2026-11-27T09:14:03.000Z",
+                 *       "stage": {
+                 *         "id": 41,
+                 *         "name": "New"
+                 *       },
+                 *       "respondent": {
+                 *         "name": "Ada Lovelace",
+                 *         "email": "ada@example.com"
+                 *       },
+                 *       "answers": {
+                 *         "Name": "Ada Lovelace",
+                 *         "Email": "ada@example.com",
+                 *         "Topic": "Refund",
+                 *         "Message": "My invoice is wrong."
+                 *       },
+                 *       "summary": "Name: Ada Lovelace\nEmail: ada@example.com\nTopic: Refund\nMessage: My invoice is wrong.",
+                 *       "changes": [
+                 *         {
+                 *           "questionId": 3,
+                 *           "question": "Topic",
+                 *           "from": "Billing",
+                 *           "to": "Refund"
+                 *         }
+                 *       ],
+                 *       "link": "https://forms.example.com/app/responses/3481"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ResponseUpdatedEvent"];
             };
         };
         responses: {

@@ -84,6 +84,7 @@ describe("verifyWebhook and signWebhook (Standard Webhooks)", () => {
       | "response.stage_changed"
       | "response.assigned"
       | "response.tagged"
+      | "response.updated"
       | "response.deleted"
       | "response.partial"
       | "note.created"

@@ -501,6 +501,32 @@ describe.skipIf(!present)("the application in a browser", () => {
     await page.getByText("Note added.").waitFor()
     await page.locator("ol.timeline").getByText("Note: Called back; waiting for the invoice.").waitFor()
     await check(page, "07-case")
+    // Answers corrected on the page: a wrong one is refused with the submission's message, then saved.
+    await page.getByRole("button", { name: "Edit answers" }).click()
+    const editor = page.locator("form[aria-labelledby=answers-title]")
+    const emailInput = editor.locator("input[type=email]")
+    expect(await emailInput.inputValue()).toBe("ada@example.com")
+    await check(page, "07-case-edit-answers")
+    await emailInput.fill("ada at example")
+    await editor.getByRole("button", { name: "Save answers" }).click()
+    await page
+      .getByRole("alert")
+      .getByText(/must be an email address/)
+      .waitFor()
+    await emailInput.fill("ada.lovelace@example.com")
+    await editor.getByRole("button", { name: "Save answers" }).click()
+    await page.getByText("Answers saved.").waitFor()
+    await page
+      .locator("ol.timeline")
+      .getByText(/Answers changed: /)
+      .first()
+      .waitFor()
+    await page.locator("dl.answers dd", { hasText: "ada.lovelace@example.com" }).waitFor()
+    // Back as it was, for the steps that follow.
+    await page.getByRole("button", { name: "Edit answers" }).click()
+    await editor.locator("input[type=email]").fill("ada@example.com")
+    await editor.getByRole("button", { name: "Save answers" }).click()
+    await page.locator("dl.answers dd", { hasText: "ada@example.com" }).waitFor()
     const caseDetail = (await (await page.request.get(`${url}/api/responses/${responseId}`)).json()) as {
       response: { tags: Array<string>; assigneeId: number | null; stageId: number | null }
       stages: Array<{ id: number; name: string }>
@@ -648,6 +674,7 @@ describe.skipIf(!present)("the application in a browser", () => {
     await viewer.getByRole("heading", { name: "Ada Lovelace", level: 1 }).waitFor()
     expect(await viewer.getByLabel("Stage").isDisabled()).toBe(true)
     expect(await viewer.getByLabel("Add a note").count()).toBe(0)
+    expect(await viewer.getByRole("button", { name: "Edit answers" }).count()).toBe(0)
     await check(viewer, "13-case-viewer")
     const refused = await viewer.evaluate(
       async ([id]) => {

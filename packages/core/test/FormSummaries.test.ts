@@ -469,6 +469,30 @@ for (const target of databaseTargets) {
       expect((await api(server, b.keys.owner, "GET", `/forms/${small.id}/summary`)).status).toBe(404)
     })
 
+    it("an answer edit moves the tallies, which still agree with the responses", async () => {
+      const edit = (answers: Record<string, unknown>) =>
+        api(server, a.keys.owner, "PATCH", `/responses/${responseIds[0]}`, { answers })
+      const before = question(await summary(form.id), "Color")
+      const edited = await edit({ [ids["Color"]!]: "Green", [ids["Stars"]!]: 2 })
+      expect(edited.status, edited.text).toBe(200)
+      const report = await summary(form.id)
+      expect(report.computedFrom).toBe("tallies")
+      expect(question(report, "Color")).toMatchObject({
+        answered: before.answered,
+        choices: [
+          { choice: "Red", count: 1, percent: 25 },
+          { choice: "Green", count: 1, percent: 25 },
+          { choice: "Blue", count: 1, percent: 25 }
+        ]
+      })
+      const counted = await summary(form.id, "?tag=all")
+      expect(counted.computedFrom).toBe("responses")
+      expect(counted.questions).toEqual(report.questions)
+      expect(counted.totals).toEqual(report.totals)
+      expect((await edit({ [ids["Color"]!]: "Red", [ids["Stars"]!]: 5 })).status).toBe(200)
+      expect(question(await summary(form.id), "Color")).toEqual(before)
+    })
+
     it("a deleted response leaves the tallies; a deleted form takes its tallies along", async () => {
       const removed = await api(server, a.keys.owner, "DELETE", `/responses/${responseIds[3]}`)
       expect(removed.status, removed.text).toBe(204)

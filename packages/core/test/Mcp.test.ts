@@ -306,6 +306,23 @@ for (const target of databaseTargets) {
       }
       // The same change seen through the HTTP API.
       expect((await api("GET", `/responses/${ada.id}`)).json.response.stageId).toBe(inProgress.id)
+      // Answers too, checked as a submission's are.
+      const { tools } = await client.listTools()
+      expect(tools.find((t) => t.name === "update_response")!.inputSchema.properties).toHaveProperty("answers")
+      const corrected = await call(client, "update_response", {
+        responseId: ada.id,
+        answers: { [problem]: "The printer is smoking" }
+      })
+      expect(corrected.changes).toEqual([
+        {
+          field: "answers",
+          from: { [problem]: "The printer is on fire" },
+          to: { [problem]: "The printer is smoking" }
+        }
+      ])
+      expect(await refused(client, "update_response", { responseId: ada.id, answers: { [email]: "nope" } })).toMatch(
+        /"Email" must be an email address/
+      )
 
       const events = await call(client, "list_event_catalogue")
       expect(events.events.map((e: { name: string }) => e.name)).toContain("note.created")

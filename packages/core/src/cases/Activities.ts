@@ -11,6 +11,7 @@ import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import type * as Statement from "effect/sql/Statement"
 import * as Actors from "../identity/Actors.ts"
+import { AnswerValue } from "../forms/Answers.ts"
 import { ResponseNotFound } from "../kernel/Errors.ts"
 import * as StoredJson from "../storage/StoredJson.ts"
 
@@ -22,7 +23,8 @@ export const ActivityType = Schema.Literals([
   "tags_changed",
   "note",
   "email_sent",
-  "email_reply"
+  "email_reply",
+  "answers_changed"
 ])
 export type ActivityType = typeof ActivityType.Type
 
@@ -30,7 +32,9 @@ export type ActivityType = typeof ActivityType.Type
  * One thing that happened to a response: `payload` depends on `type`
  * (`created`: `{source}`; `stage_changed`/`assigned`: `{from, to}` ids or
  * null; `tags_changed`: `{from, to, added, removed}`; `note`: `{body}`; `email_sent`:
- * `{emailId, kind, to, subject}`; `email_reply`: `{replyId, from, subject}`).
+ * `{emailId, kind, to, subject}`; `email_reply`: `{replyId, from, subject}`; `answers_changed`: `{questions,
+ * from, to}`: the labels of the questions whose answers a member changed, and their answers before and after
+ * by question id, null for none).
  */
 export const Activity = Schema.Struct({
   id: Schema.Int,
@@ -38,7 +42,14 @@ export const Activity = Schema.Struct({
   actor: Actors.ActivityActor,
   payload: Schema.Record(
     Schema.String,
-    Schema.Union([Schema.String, Schema.Number, Schema.Boolean, Schema.Null, Schema.Array(Schema.String)])
+    Schema.Union([
+      Schema.String,
+      Schema.Number,
+      Schema.Boolean,
+      Schema.Null,
+      Schema.Array(Schema.String),
+      Schema.Record(Schema.String, Schema.NullOr(AnswerValue))
+    ])
   ),
   createdAt: Schema.String
 })

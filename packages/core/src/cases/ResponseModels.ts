@@ -8,7 +8,7 @@
 import * as Schema from "effect/Schema"
 import { Activity } from "./Activities.ts"
 import { LanguageTag } from "../languages/Languages.ts"
-import { AnswerInputs, AnswerValue } from "../forms/Answers.ts"
+import { AnswerInput, AnswerInputs, AnswerValue } from "../forms/Answers.ts"
 import { Field } from "../forms/Fields.ts"
 import * as FormLogic from "../forms/FormLogic.ts"
 import { FormStatus } from "../forms/FormStatus.ts"
@@ -96,13 +96,25 @@ export const UpdateResponseInput = Schema.Struct({
   assigneeId: Schema.optionalKey(Schema.NullOr(Id)),
   tags: Schema.optionalKey(
     Schema.Array(Tag).check(Schema.isMaxLength(50, { message: "a response has at most 50 tags" }))
+  ),
+  /** Extension: new answers of a submitted response, by question id; `null` clears an optional answer. */
+  answers: Schema.optionalKey(
+    Schema.Record(Schema.String, AnswerInput).annotate({
+      description:
+        "Extension: new answers by question id (`fields[].id`), checked as a submission's are; `null` clears an " +
+        "optional answer; questions not named keep their answers. File and signature answers cannot be edited. " +
+        "The form's logic, variables (scores) and ending are worked out again from the answers."
+    })
   )
 }).annotate({ identifier: "UpdateResponse" })
 export type UpdateResponseInput = typeof UpdateResponseInput.Type
 
-/** One change made by an update: the field, its value before and after. */
+/**
+ * One change made by an update: the field, its value before and after. For `answers` (an extension), `from`
+ * and `to` hold only the questions whose answers changed, by question id (null: unanswered).
+ */
 export const ResponseChange = Schema.Struct({
-  field: Schema.Literals(["stageId", "assigneeId", "tags"]),
+  field: Schema.Literals(["stageId", "assigneeId", "tags", "answers"]),
   from: Schema.Unknown,
   to: Schema.Unknown
 })

@@ -27,12 +27,13 @@ import { Contacts } from "./Contacts.ts"
 import { type Conflict, type Forbidden, FormNotFound, InvalidInput, ResponseNotFound } from "../kernel/Errors.ts"
 import { Events } from "../outbox/Events.ts"
 import { toEventMember } from "../outbox/EventCatalogue.ts"
-import { type AnswerValue, cleanAnswers, validateAnswers } from "../forms/Answers.ts"
+import { type AnswerInput, type AnswerValue, cleanAnswers, validateAnswers } from "../forms/Answers.ts"
+import * as AnswerEdits from "./AnswerEdits.ts"
 import { asksEmail, deriveRespondent } from "./Respondents.ts"
 import { Files } from "../files/Files.ts"
 import { SentLinkBase } from "../kernel/Links.ts"
 import * as FormLogic from "../forms/FormLogic.ts"
-import { takesUploads } from "../forms/Fields.ts"
+import { type Field, takesUploads } from "../forms/Fields.ts"
 import { Forms, type SubmittedForm } from "../forms/Forms.ts"
 import { Members } from "../identity/Members.ts"
 import { Mailer } from "../email/Mailer.ts"
@@ -58,6 +59,7 @@ import {
 import { columns, eventPayload, findRow, type Row, responseEventFields, searchText, toRow } from "./ResponseRows.ts"
 import * as ResponseViews from "./ResponseViews.ts"
 import * as SubmissionChecks from "./SubmissionChecks.ts"
+import * as Summaries from "./Summaries.ts"
 
 export { ResponseNotFound } from "../kernel/Errors.ts"
 export * from "./ResponseModels.ts"
@@ -144,7 +146,10 @@ export class Responses extends Context.Service<
       actor: Actors.Actor,
       responseId: number
     ) => Effect.Effect<ResponseDetail, ResponseNotFound | SqlError.SqlError>
-    /** Sets stage, assignee and/or tags; writes activities, and an event when the stage really changed. */
+    /**
+     * Sets stage, assignee, tags and/or answers (a submitted response's, checked as a submission's are);
+     * writes an activity and an event for each real change, nothing for a change that changes nothing.
+     */
     readonly update: (
       actor: Actors.Actor,
       responseId: number,
@@ -373,13 +378,15 @@ export class Responses extends Context.Service<
           readonly assignee: boolean
           readonly previousAssigneeId: number | null
           readonly previousTags: ReadonlyArray<string>
+          readonly answers: AnswerEdits.AnswerEdit | undefined
         }
       ) {
         const tagsChanged = !sameTags(updated.tags, change.previousTags)
-        if (change.stage === undefined && !change.assignee && !tagsChanged) return
+        if (change.stage === undefined && !change.assignee && !tagsChanged && change.answers === undefined) return
         const formRows = yield* sql<{ readonly title: string }>`
           select title from forms where workspace_id = ${workspaceId} and id = ${updated.form_id}`
         const fields = yield* forms.fields(workspaceId, updated.form_id)
+        const linkBase = yield* SentLinkBase
         const stage =
           change.stage !== undefined
             ? change.stage
@@ -393,7 +400,7 @@ export class Responses extends Context.Service<
           fields,
           updated,
           stage,
-          yield* SentLinkBase
+          linkBase
         )
         const match = { tags: updated.tags }
         if (change.stage !== undefined) {
@@ -427,6 +434,62 @@ export class Responses extends Context.Service<
             },
             match
           )
+        }
+        const edit = change.answers
+        if (edit !== undefined) {
+          const text = (field: Field, value: AnswerValue | null) =>
+            value === null ? null : Summaries.formatAnswer(field, value, linkBase)
+          yield* events.record(
+            workspaceId,
+            now,
+            {
+              event: "response.updated",
+              ...response,
+              changes: edit.changed.map((field) => ({
+                questionId: field.id,
+                question: field.label,
+                from: text(field, edit.from[String(field.id)] ?? null),
+                to: text(field, edit.to[String(field.id)] ?? null)
+              }))
+            },
+            match
+          )
+        }
+      })
+
+      /**
+       * A change of a submitted response's answers, in the update's transaction: the values to store (checked,
+       * with the variables and ending worked out again), the respondent's name and e-mail read from them and
+       * their contact; undefined when the answers stay as they are.
+       */
+      const editAnswers = Effect.fnUntraced(function* (
+        workspaceId: number,
+        row: Row,
+        edits: Readonly<Record<string, AnswerInput>>,
+        now: Date
+      ) {
+        if (!row.finished) {
+          const message = `response ${row.id} is not submitted yet: only a submitted response's answers can be edited`
+          return yield* new InvalidInput({ message, details: [{ path: "answers", message }] })
+        }
+        const found = yield* forms.forSubmission(workspaceId, row.form_id)
+        if (Option.isNone(found)) return yield* new ResponseNotFound({ message: `response ${row.id} not found` })
+        const form = found.value
+        const applied = AnswerEdits.apply(form, row.answers, edits)
+        if (Result.isFailure(applied)) return yield* invalid(applied.failure)
+        const edit = applied.success
+        if (edit.changed.length === 0) return undefined
+        const respondent = deriveRespondent(form.fields, edit.values)
+        const contact =
+          respondent.email === null
+            ? undefined
+            : (yield* contacts.upsertStatement(workspaceId, { email: respondent.email, name: respondent.name }, now))[0]
+        return {
+          ...edit,
+          fields: form.fields,
+          name: respondent.name ?? contact?.name ?? null,
+          email: respondent.email,
+          contactId: contact?.id ?? null
         }
       })
 
@@ -481,6 +544,15 @@ export class Responses extends Context.Service<
               changes.push({ field: "assigneeId", from: row.assignee_id, to: input.assigneeId })
               written.push({ type: "assigned", payload: { from: row.assignee_id, to: input.assigneeId } })
             }
+            const edit =
+              input.answers === undefined ? undefined : yield* editAnswers(actor.workspaceId, row, input.answers, now)
+            if (edit !== undefined) {
+              changes.push({ field: "answers", from: edit.from, to: edit.to })
+              written.push({
+                type: "answers_changed",
+                payload: { questions: edit.changed.map((field) => field.label), from: edit.from, to: edit.to }
+              })
+            }
             const tags = input.tags === undefined ? row.tags : normalizeTags(input.tags)
             if (!sameTags(tags, row.tags)) {
               const before = new Set(row.tags)
@@ -503,7 +575,13 @@ export class Responses extends Context.Service<
                 stage_id = ${input.stageId === undefined ? row.stage_id : input.stageId},
                 assignee_id = ${input.assigneeId === undefined ? row.assignee_id : input.assigneeId},
                 tags = ${tags}::text[],
-                search_text = ${tagLine} || substr(search_text, strpos(search_text, ${"\n"})),
+                ${
+                  edit === undefined
+                    ? sql`search_text = ${tagLine} || substr(search_text, strpos(search_text, ${"\n"})),`
+                    : sql`answers = ${JSON.stringify(edit.values)}::jsonb, name = ${edit.name}, email = ${edit.email},
+                      contact_id = ${edit.contactId},
+                      search_text = ${searchText(tags, edit.name, edit.email, edit.fields, edit.values)},`
+                }
                 updated_at = ${now}
               where workspace_id = ${actor.workspaceId} and id = ${responseId}
               returning ${sql.literal(columns)}`
@@ -514,7 +592,8 @@ export class Responses extends Context.Service<
                 stage: newStage,
                 assignee: input.assigneeId !== undefined && input.assigneeId !== row.assignee_id,
                 previousAssigneeId: row.assignee_id,
-                previousTags: row.tags
+                previousTags: row.tags,
+                answers: edit
               })
             }
             return { ok: true, formId: row.form_id, changes }

@@ -40,6 +40,29 @@ export const outcome = (
   return { variables, ending: ending?.key }
 }
 
+/**
+ * The answers with the hidden values, as stored (`hidden:<name>` keys), and what a finished response
+ * adds: its variables (`var:<name>`) and the key of its ending (`ending`).
+ *
+ * @example
+ * ```ts
+ * stored({ "1": "Ada" }, { ref: "mail" }) // { "1": "Ada", "hidden:ref": "mail" }
+ * ```
+ */
+export const stored = (
+  values: Record<string, AnswerValue>,
+  hidden: Readonly<Record<string, string>>,
+  finished?: Outcome
+): Record<string, AnswerValue> => {
+  const out: Record<string, AnswerValue> = { ...values }
+  for (const [name, value] of Object.entries(hidden)) out[FormLogic.hiddenKey(name)] = value
+  if (finished !== undefined) {
+    for (const [name, value] of Object.entries(finished.variables)) out[FormLogic.variableKey(name)] = value
+    if (finished.ending !== undefined) out[Endings.endingKey] = finished.ending
+  }
+  return out
+}
+
 /** The checks, on the forms of the current `SqlClient`. */
 export const make = Effect.gen(function* () {
   const forms = yield* Forms
@@ -82,24 +105,6 @@ export const make = Effect.gen(function* () {
       message: issues.map((issue) => issue.message).join("; "),
       details: issues.map((issue) => ({ path: issue.path, message: issue.message }))
     })
-
-  /**
-   * The answers with the hidden values, as stored (`hidden:<name>` keys), and what a finished response
-   * adds: its variables (`var:<name>`) and the key of its ending (`ending`).
-   */
-  const stored = (
-    values: Record<string, AnswerValue>,
-    hidden: Readonly<Record<string, string>>,
-    finished?: Outcome
-  ) => {
-    const out: Record<string, AnswerValue> = { ...values }
-    for (const [name, value] of Object.entries(hidden)) out[FormLogic.hiddenKey(name)] = value
-    if (finished !== undefined) {
-      for (const [name, value] of Object.entries(finished.variables)) out[FormLogic.variableKey(name)] = value
-      if (finished.ending !== undefined) out[Endings.endingKey] = finished.ending
-    }
-    return out
-  }
 
   return { openForm, checkHidden, invalid, stored }
 })

@@ -308,7 +308,9 @@ export const makeTools = Effect.gen(function* () {
       description:
         "Moves a response to a stage (`stageId` from list_stages; null for no stage), assigns it " +
         "(`assigneeId`: an `accountId` from list_members; null to unassign) and/or sets its tags (`tags` " +
-        "replaces all tags). Changing the stage notifies the form's `response.stage_changed` webhooks.",
+        "replaces all tags) and/or corrects answers (`answers`: question id → new answer, null to clear an " +
+        "optional one; checked as a submission's are). Changing the stage notifies the form's " +
+        "`response.stage_changed` webhooks; changing answers, its `response.updated` webhooks.",
       input: Schema.Struct({ responseId: ResponseId, ...UpdateResponseInput.fields }),
       output: UpdateResponseResult,
       write: true,

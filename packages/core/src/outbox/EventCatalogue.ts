@@ -86,6 +86,23 @@ export const ResponseTaggedBody = Schema.Struct({
   removed: Schema.Array(Schema.String)
 }).annotate({ identifier: "ResponseTaggedBody" })
 
+/** One answer a member changed, as `response.updated` names it: the question, its answer before and after. */
+export const EventAnswerChange = Schema.Struct({
+  questionId: Schema.Int.annotate({ description: "The question's id (`fields[].id`)." }),
+  question: Schema.String.annotate({ description: "The question's label." }),
+  from: Schema.NullOr(Schema.String).annotate({ description: "The answer before, as text; null when unanswered." }),
+  to: Schema.NullOr(Schema.String).annotate({ description: "The answer now, as text; null when cleared." })
+}).annotate({ identifier: "EventAnswerChange" })
+
+/** `response.updated`: a member changed answers of a submitted response. */
+export const ResponseUpdatedBody = Schema.Struct({
+  event: Schema.Literal("response.updated"),
+  ...responseFields,
+  changes: Schema.Array(EventAnswerChange).annotate({
+    description: "The questions whose answers changed (also those the form's logic now skips), in the form's order."
+  })
+}).annotate({ identifier: "ResponseUpdatedBody" })
+
 /**
  * `response.deleted`: a response was deleted. Only its id, its form and when:
  * what it said is gone, and is not sent on.
@@ -229,6 +246,8 @@ export const WebhookEvent = posted(SpecEventBody, "WebhookEvent")
 export const ResponseAssignedEvent = posted(ResponseAssignedBody, "ResponseAssignedEvent")
 /** `response.tagged` as posted. */
 export const ResponseTaggedEvent = posted(ResponseTaggedBody, "ResponseTaggedEvent")
+/** `response.updated` as posted. */
+export const ResponseUpdatedEvent = posted(ResponseUpdatedBody, "ResponseUpdatedEvent")
 /** `response.deleted` as posted. */
 export const ResponseDeletedEvent = posted(ResponseDeletedBody, "ResponseDeletedEvent")
 /** `note.created` as posted. */
@@ -253,6 +272,7 @@ export const EventBody = Schema.Union([
   SpecEventBody,
   ResponseAssignedBody,
   ResponseTaggedBody,
+  ResponseUpdatedBody,
   ResponseDeletedBody,
   ResponsePartialBody,
   NoteCreatedBody,
@@ -271,6 +291,7 @@ export const EventName = Schema.Literals([
   "response.stage_changed",
   "response.assigned",
   "response.tagged",
+  "response.updated",
   "response.deleted",
   "response.partial",
   "note.created",
@@ -374,6 +395,21 @@ export const catalogue: ReadonlyArray<CatalogueEntry> = [
     spec: false,
     schema: ResponseTaggedEvent,
     example: { event: "response.tagged", ...exampleResponse, tags: ["vip", "invoice"], added: ["invoice"], removed: [] }
+  },
+  {
+    name: "response.updated",
+    description:
+      "A member changed answers of a submitted response. The body is the response as it is now, and `changes`: " +
+      "each changed question with its answer before and after.",
+    spec: false,
+    schema: ResponseUpdatedEvent,
+    example: {
+      event: "response.updated",
+      ...exampleResponse,
+      answers: { ...exampleResponse.answers, Topic: "Refund" },
+      summary: "Name: Ada Lovelace\nEmail: ada@example.com\nTopic: Refund\nMessage: My invoice is wrong.",
+      changes: [{ questionId: 3, question: "Topic", from: "Billing", to: "Refund" }]
+    }
   },
   {
     name: "response.deleted",

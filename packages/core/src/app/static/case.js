@@ -79,6 +79,8 @@ const describe = (activity, detail) => {
       const changes = [...(p.added ?? []).map((tag) => `+${tag}`), ...(p.removed ?? []).map((tag) => `−${tag}`)]
       return changes.length === 0 ? t("case.activityTagsChanged") : t("case.activityTags", { changes: joined(changes) })
     }
+    case "answers_changed":
+      return t("case.activityAnswers", { questions: joined(Array.isArray(p.questions) ? p.questions : []) })
     case "note":
       return t("case.activityNote", { body: String(p.body ?? "") })
     case "email_sent":
@@ -120,6 +122,87 @@ const outcome = (values) => {
   return out
 }
 
+/** The question types the case page edits: text, numbers, dates and choices (the others keep their answers). */
+const editable = new Set(["short_text", "long_text", "email", "tel", "url", "number", "date", "select", "checkboxes"])
+/** @type {Readonly<Record<string, string>>} */
+const inputTypes = { email: "email", tel: "tel", url: "url", number: "number", date: "date" }
+
+/** An answer as the editor holds it: text for inputs, the chosen choices for checkboxes. @param {unknown} value @param {string} type */
+const draftOf = (value, type) =>
+  type === "checkboxes"
+    ? Array.isArray(value)
+      ? value
+      : []
+    : value === undefined || value === null
+      ? ""
+      : String(value)
+
+/**
+ * The answers of a submitted response as a form a member corrects: text, number, date and choice questions;
+ * Save sends only the answers that changed (an emptied one as null), checked by the server as a submission's.
+ * @param {{ detail: ResponseDetail, onSave: (answers: Record<string, unknown>) => void, onCancel: () => void }} props
+ */
+const AnswersEditor = ({ detail, onSave, onCancel }) => {
+  const values = detail.response.values
+  const fields = detail.fields.filter((f) => f.type !== "statement")
+  const [draft, setDraft] = useState(() =>
+    Object.fromEntries(fields.map((f) => [String(f.id), draftOf(values[String(f.id)], f.type)]))
+  )
+  /** @param {string} key @param {string | Array<string>} value */
+  const set = (key, value) => setDraft({ ...draft, [key]: value })
+  /** @param {SubmitEvent} event */
+  const submit = (event) => {
+    event.preventDefault()
+    /** @type {Record<string, unknown>} */
+    const answers = {}
+    for (const field of fields.filter((f) => editable.has(f.type))) {
+      const key = String(field.id)
+      const typed = draft[key]
+      const empty = typed === "" || (Array.isArray(typed) && typed.length === 0)
+      const after = empty ? null : field.type === "number" ? Number(typed) : typed
+      if (JSON.stringify(after) !== JSON.stringify(values[key] ?? null)) answers[key] = after
+    }
+    onSave(answers)
+  }
+  /** @param {ResponseDetail["fields"][number]} field */
+  const control = (field) => {
+    const key = String(field.id)
+    const id = `edit-${key}`
+    const value = draft[key]
+    const choices = field.options?.choices ?? []
+    if (!editable.has(field.type))
+      return html`<div><strong>${field.label}</strong> <span class="muted">${t("case.notEditable")}</span><br /><${Answer} value=${values[key]} type=${field.type} /></div>`
+    if (field.type === "checkboxes") {
+      const picked = Array.isArray(value) ? value : []
+      return html`<fieldset><legend>${field.label}</legend>${[
+        ...choices,
+        ...picked.filter((c) => !choices.includes(c))
+      ].map(
+        (choice, index) =>
+          html`<label for=${`${id}-${index}`}><input id=${`${id}-${index}`} type="checkbox" checked=${picked.includes(choice)}
+            onChange=${(e) => set(key, e.target.checked ? [...picked, choice] : picked.filter((c) => c !== choice))} /> ${choice}</label>`
+      )}</fieldset>`
+    }
+    const label = html`<label for=${id}>${field.label}${field.required ? " *" : ""}</label>`
+    if (field.type === "select") {
+      const text = String(value ?? "")
+      return html`<div class="stack">${label}<select id=${id} value=${text} onChange=${(e) => set(key, e.target.value)}>
+        <option value="">${t("case.chooseNone")}</option>
+        ${[...choices, ...(text !== "" && !choices.includes(text) ? [text] : [])].map((c) => html`<option value=${c}>${c}</option>`)}
+      </select></div>`
+    }
+    if (field.type === "long_text")
+      return html`<div class="stack">${label}<textarea id=${id} value=${String(value ?? "")} onInput=${(e) => set(key, e.target.value)}></textarea></div>`
+    return html`<div class="stack">${label}<input id=${id} type=${inputTypes[field.type] ?? "text"} step=${field.type === "number" ? "any" : undefined}
+      value=${String(value ?? "")} onInput=${(e) => set(key, e.target.value)} /></div>`
+  }
+  return html`<form class="stack" aria-labelledby="answers-title" novalidate onSubmit=${submit}>
+    ${fields.map(control)}
+    <div class="row"><button class="primary" type="submit">${t("case.saveAnswers")}</button>
+    <button type="button" onClick=${onCancel}>${t("case.cancelEdit")}</button></div>
+  </form>`
+}
+
 export const CaseScreen = ({ route, canWrite }) => {
   const id = route.responseId ?? 0
   const [detail, setDetail] = useState(/** @type {ResponseDetail | null} */ (null))
@@ -127,6 +210,7 @@ export const CaseScreen = ({ route, canWrite }) => {
   const [notice, setNotice] = useState(/** @type {string | null} */ (null))
   const [note, setNote] = useState("")
   const [tag, setTag] = useState("")
+  const [editing, setEditing] = useState(false)
 
   const load = () => api.get(`/responses/${id}`).then(setDetail, (e) => setError(messageOf(e)))
   useEffect(() => {
@@ -149,6 +233,23 @@ export const CaseScreen = ({ route, canWrite }) => {
       await api.patch(`/responses/${id}`, body)
       await load()
       setNotice(done)
+    } catch (e) {
+      setError(messageOf(e))
+    }
+  }
+  /** @param {Record<string, unknown>} answers */
+  const saveAnswers = async (answers) => {
+    setError(null)
+    if (Object.keys(answers).length === 0) {
+      setEditing(false)
+      setNotice(t("case.answersUnchanged"))
+      return
+    }
+    try {
+      await api.patch(`/responses/${id}`, { answers })
+      await load()
+      setEditing(false)
+      setNotice(t("case.answersSaved"))
     } catch (e) {
       setError(messageOf(e))
     }
@@ -181,7 +282,12 @@ export const CaseScreen = ({ route, canWrite }) => {
         <section class="card" aria-labelledby="answers-title">
           <h2 id="answers-title">${t("case.answers")}</h2>
           <p class="muted">${t("case.submittedFrom", { date: formatDateTime(row.submittedAt), source: row.source })}</p>
-          <dl class="answers">${detail.fields.filter((f) => f.type !== "statement").map((field) => html`<dt>${field.label}</dt><dd><${Answer} value=${row.values[String(field.id)]} type=${field.type} /></dd>`)}</dl>
+          ${
+            editing
+              ? html`<${AnswersEditor} detail=${detail} onSave=${saveAnswers} onCancel=${() => setEditing(false)} />`
+              : html`<dl class="answers">${detail.fields.filter((f) => f.type !== "statement").map((field) => html`<dt>${field.label}</dt><dd><${Answer} value=${row.values[String(field.id)]} type=${field.type} /></dd>`)}</dl>
+          ${canWrite && row.finished ? html`<p><button type="button" onClick=${() => setEditing(true)}>${t("case.editAnswers")}</button></p>` : null}`
+          }
           ${outcome(row.values).length === 0 ? null : html`<h3>${t("case.outcome")}</h3><dl class="answers">${outcome(row.values).map(([label, text]) => html`<dt>${label}</dt><dd>${text}</dd>`)}</dl>`}
         </section>
         <section aria-labelledby="notes-title">

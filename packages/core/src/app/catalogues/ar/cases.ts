@@ -196,6 +196,13 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "case.tagRemoved": "تمت إزالة الوسم {tag}.",
   // Case: answers
   "case.answers": "الإجابات",
+  "case.editAnswers": "تعديل الإجابات",
+  "case.saveAnswers": "حفظ الإجابات",
+  "case.cancelEdit": "إلغاء",
+  "case.answersSaved": "حُفظت الإجابات.",
+  "case.answersUnchanged": "لم يتغيّر شيء.",
+  "case.notEditable": "(لا يمكن تعديلها هنا)",
+  "case.chooseNone": "(بلا إجابة)",
   "case.submittedFrom":
     "أُرسل في {date} · المصدر: {source, select, form {النموذج} api {API} mcp {MCP} import {الاستيراد} other {{source}}}",
   "case.noAnswer": "(لا إجابة)",
@@ -235,6 +242,7 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "case.activityStage": "المرحلة: \u2068{from}\u2069 ← \u2068{to}\u2069",
   "case.activityAssigned": "الإسناد: \u2068{from}\u2069 ← \u2068{to}\u2069",
   "case.activityTags": "الوسوم: {changes}",
+  "case.activityAnswers": "تغيّرت الإجابات: {questions}",
   "case.activityTagsChanged": "تغيّرت الوسوم",
   "case.activityNote": "ملاحظة: {body}",
   "case.activityEmailSent": "أُرسل بريد إلكتروني إلى {to}: {subject}",

@@ -193,6 +193,13 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "case.tagRemoved": "Tag {tag} entfernt.",
   // Case: answers
   "case.answers": "Angaben",
+  "case.editAnswers": "Angaben bearbeiten",
+  "case.saveAnswers": "Angaben speichern",
+  "case.cancelEdit": "Abbrechen",
+  "case.answersSaved": "Angaben gespeichert.",
+  "case.answersUnchanged": "Nichts geändert.",
+  "case.notEditable": "(hier nicht bearbeitbar)",
+  "case.chooseNone": "(keine Angabe)",
   "case.submittedFrom":
     "Eingegangen am {date} · Quelle: {source, select, form {Formular} api {API} mcp {MCP} import {Import} other {{source}}}",
   "case.noAnswer": "(keine Angabe)",
@@ -231,6 +238,7 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "case.activityStage": "Phase: {from} → {to}",
   "case.activityAssigned": "Zugewiesen: {from} → {to}",
   "case.activityTags": "Tags: {changes}",
+  "case.activityAnswers": "Angaben geändert: {questions}",
   "case.activityTagsChanged": "Tags geändert",
   "case.activityNote": "Notiz: {body}",
   "case.activityEmailSent": "E-Mail an {to} gesendet: {subject}",

@@ -189,6 +189,13 @@ export const cases = {
   "case.tagRemoved": "Tag {tag} removed.",
   // Case: answers
   "case.answers": "Answers",
+  "case.editAnswers": "Edit answers",
+  "case.saveAnswers": "Save answers",
+  "case.cancelEdit": "Cancel",
+  "case.answersSaved": "Answers saved.",
+  "case.answersUnchanged": "Nothing changed.",
+  "case.notEditable": "(cannot be edited here)",
+  "case.chooseNone": "(no answer)",
   "case.submittedFrom":
     "Submitted {date} · source {source, select, form {form} api {api} mcp {mcp} import {import} other {{source}}}",
   "case.noAnswer": "(no answer)",
@@ -227,6 +234,7 @@ export const cases = {
   "case.activityStage": "Stage: {from} → {to}",
   "case.activityAssigned": "Assigned: {from} → {to}",
   "case.activityTags": "Tags: {changes}",
+  "case.activityAnswers": "Answers changed: {questions}",
   "case.activityTagsChanged": "Tags: changed",
   "case.activityNote": "Note: {body}",
   "case.activityEmailSent": "E-mail to {to}: {subject}",
