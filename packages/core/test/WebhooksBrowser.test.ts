@@ -185,6 +185,26 @@ describe.skipIf(!present)("webhook settings in the application", () => {
       form: { id: form.id, title: "Support" },
       added: ["invoice"]
     })
+
+    // Every form: a workspace-wide subscription, the only kind offered form.deleted; listed as "All forms".
+    await page.getByLabel("Form", { exact: true }).selectOption(String(form.id))
+    expect(await page.locator("#hook-event option").allTextContents()).not.toContain("form.deleted")
+    await page.getByLabel("Form", { exact: true }).selectOption({ label: "Every form (workspace-wide)" })
+    await page.getByLabel("Event", { exact: true }).selectOption("form.deleted")
+    await page.getByRole("checkbox", { name: "form.published" }).check()
+    await page.getByLabel("URL").fill(`${hook.url}/every`)
+    await page.getByRole("button", { name: "Subscribe" }).click()
+    expect(await page.locator("[data-secret]").textContent()).toMatch(/^whsec_/)
+    const [wide] = await api("GET", "/webhooks/workspace-subscriptions")
+    expect(wide).toMatchObject({
+      scope: "workspace",
+      event: "form.deleted",
+      events: ["form.deleted", "form.published"],
+      filters: {},
+      source: "app"
+    })
+    await page.getByRole("cell", { name: "All forms", exact: true }).waitFor()
+    await screenshotAndAxe(page, "webhooks-every-form")
     await page.context().close()
 
     // Dark mode and a phone: readable, nothing overflows; a viewer reads the dead letters but cannot replay.
@@ -216,7 +236,7 @@ describe.skipIf(!present)("webhook settings in the application", () => {
     await signIn(adminPhone, "ada@example.com", adminPassword)
     await adminPhone.goto(`${url}/app/settings`)
     await adminPhone.getByRole("tab", { name: "Webhooks" }).click()
-    await adminPhone.getByLabel(`Event of the test to ${hook.url}`).selectOption("form.published")
+    await adminPhone.getByLabel(`Event of the test to ${hook.url}`, { exact: true }).selectOption("form.published")
     await screenshotAndAxe(adminPhone, "webhooks-360-dark-admin")
     expect(await overflows(adminPhone), "webhooks at 360 px (dark, admin)").toEqual([])
     await adminPhone.context().close()

@@ -13,7 +13,7 @@ import { formatDateTime, formatNumber, t } from "./words.js"
 /** @typedef {import("./types.js").Member} Member */
 /** @typedef {import("./types.js").Invitation} Invitation */
 /** @typedef {import("./types.js").ApiKey} ApiKey */
-/** @typedef {import("./types.js").Subscription} Subscription */
+/** @typedef {import("./types.js").AnySubscription} AnySubscription */
 /** @typedef {import("./types.js").Delivery} Delivery */
 /** @typedef {import("./types.js").DeliveryLog} DeliveryLogPage */
 /** @typedef {import("./types.js").FormSummary} FormSummary */
@@ -298,6 +298,8 @@ export const DeliveryLog = ({ title, logPath, retryPath, onClose }) => {
 
 /** The contract's two events, offered while the catalogue loads (or if it cannot). */
 const specEvents = ["response.created", "response.stage_changed"]
+/** The form choice of a workspace-wide subscription: every form of the workspace. */
+const everyForm = "*"
 
 /**
  * A checkbox list's choice with `item` checked or not.
@@ -392,7 +394,14 @@ const DeadLetters = ({ canAdmin, version, onReplayed }) => {
 /** @param {{ canAdmin: boolean }} props */
 const Webhooks = ({ canAdmin }) => {
   const [list, reload, loadError] = useLoad(
-    () => /** @type {Promise<ReadonlyArray<Subscription>>} */ (api.get("/webhooks"))
+    // The forms' own subscriptions, then the workspace-wide ones (every form).
+    () =>
+      /** @type {Promise<ReadonlyArray<AnySubscription>>} */ (
+        Promise.all([api.get("/webhooks"), api.get("/webhooks/workspace-subscriptions")]).then(([own, wide]) => [
+          ...own,
+          ...wide
+        ])
+      )
   )
   const [forms] = useLoad(() => /** @type {Promise<ReadonlyArray<FormSummary>>} */ (api.get("/forms")))
   const [form, setForm] = useState("")
@@ -407,10 +416,12 @@ const Webhooks = ({ canAdmin }) => {
   // unless another event is chosen beside it.
   const eventNames =
     catalogue === null ? specEvents : catalogue.events.map((e) => e.name).filter((name) => name !== "ping")
+  // `form.deleted` reaches only a subscription to every form: a form's own goes with the form.
+  const subscribable = form === everyForm ? eventNames : eventNames.filter((name) => name !== "form.deleted")
   const [more, setMore] = useState(/** @type {ReadonlyArray<string>} */ ([]))
   const [stages] = useLoad(
     () =>
-      form === ""
+      form === "" || form === everyForm
         ? Promise.resolve({ stages: /** @type {ReadonlyArray<Stage>} */ ([]) })
         : /** @type {Promise<{ stages: ReadonlyArray<Stage> }>} */ (api.get(`/forms/${form}/stages`)),
     [form]
@@ -420,7 +431,7 @@ const Webhooks = ({ canAdmin }) => {
   const [version, setVersion] = useState(0)
   const [url, setUrl] = useState("")
   const [secret, setSecret] = useState(/** @type {string | null} */ (null))
-  const [open, setOpen] = useState(/** @type {Subscription | null} */ (null))
+  const [open, setOpen] = useState(/** @type {AnySubscription | null} */ (null))
   const [error, setError] = useState(/** @type {string | null} */ (null))
   const [notice, setNotice] = useState(/** @type {string | null} */ (null))
   /** @param {SubmitEvent} e */
@@ -428,13 +439,13 @@ const Webhooks = ({ canAdmin }) => {
     e.preventDefault()
     setError(null)
     try {
-      const events = more.filter((name) => name !== event)
+      const events = more.filter((name) => name !== event && subscribable.includes(name))
       const tagList = tagsOf(tags)
       const formStages = (stages?.stages ?? []).map((stage) => stage.id)
       const chosenStages = stageIds.filter((id) => formStages.includes(id))
-      /** @type {import("./types.js").CreatedSubscription} */
-      const created = await api.post("/webhooks/subscribe", {
-        formId: Number(form),
+      /** @type {{ secret: string }} */
+      const created = await api.post(form === everyForm ? "/webhooks/workspace-subscriptions" : "/webhooks/subscribe", {
+        ...(form === everyForm ? {} : { formId: Number(form) }),
         event,
         ...(events.length > 0 ? { events: [event, ...events] } : {}),
         ...(chosenStages.length > 0 || tagList.length > 0
@@ -460,9 +471,9 @@ const Webhooks = ({ canAdmin }) => {
   }
   // The event each subscription's Test sends, by subscription id: a `ping` unless another is chosen.
   const [testEvents, setTestEvents] = useState(/** @type {Readonly<Record<string, string>>} */ ({}))
-  /** @param {Subscription} s */
+  /** @param {AnySubscription} s */
   const testEventOf = (s) => testEvents[s.id] ?? "ping"
-  /** @param {Subscription} s */
+  /** @param {AnySubscription} s */
   const test = (s) => {
     const chosen = testEventOf(s)
     // A ping is the server's own test body; any other event is sent as its catalogue example.
@@ -482,7 +493,7 @@ const Webhooks = ({ canAdmin }) => {
       (err) => setError(messageOf(err))
     )
   }
-  /** @param {Subscription} s */
+  /** @param {AnySubscription} s */
   const remove = (s) =>
     confirm(t("settings.deleteWebhookConfirm", { url: s.targetUrl })) &&
     api.del(`/webhooks/subscribe/${s.id}`).then(
@@ -492,7 +503,7 @@ const Webhooks = ({ canAdmin }) => {
       },
       (err) => setError(messageOf(err))
     )
-  /** @param {Subscription} s */
+  /** @param {AnySubscription} s */
   const enable = (s) =>
     api.patch(`/webhooks/subscribe/${s.id}`, { disabled: false }).then(
       () => {
@@ -513,16 +524,17 @@ const Webhooks = ({ canAdmin }) => {
       <select id="hook-form" required value=${form} onChange=${(e) => {
         setForm(e.target.value)
         setStageIds([])
+        if (e.target.value !== everyForm && event === "form.deleted") setEvent("response.created")
       }}>
-        <option value="">${t("settings.chooseForm")}</option>${(forms ?? []).map((f) => html`<option value=${String(f.id)}>${f.title}</option>`)}</select>
+        <option value="">${t("settings.chooseForm")}</option><option value=${everyForm}>${t("settings.everyForm")}</option>${(forms ?? []).map((f) => html`<option value=${String(f.id)}>${f.title}</option>`)}</select>
       <label for="hook-event">${t("settings.hookEvent")}</label>
       <select id="hook-event" value=${event} onChange=${(e) => setEvent(e.target.value)}>
-        ${eventNames.map((name) => html`<option value=${name}>${name}</option>`)}</select>
+        ${subscribable.map((name) => html`<option value=${name}>${name}</option>`)}</select>
       <label for="hook-url">${t("settings.hookUrl")}</label>
       <input id="hook-url" type="url" required maxlength="2000" value=${url} onInput=${(e) => setUrl(e.target.value)} placeholder="https://example.com/hook" />
       </div>
       <fieldset class="interval"><legend>${t("settings.hookMoreEvents")}</legend>
-        <div class="row">${eventNames
+        <div class="row">${subscribable
           .filter((name) => name !== event)
           .map(
             (name) => html`<label key=${name}><input type="checkbox" checked=${more.includes(name)}
@@ -557,7 +569,13 @@ const Webhooks = ({ canAdmin }) => {
       <thead><tr><th scope="col">${t("settings.hookForm")}</th><th scope="col">${t("settings.colEvent")}</th><th scope="col">${t("settings.hookUrl")}</th><th scope="col">${t("settings.colSource")}</th><th scope="col" title=${t("settings.lastAnsweredHint")}>${t("settings.colLastAnswered")}</th><th scope="col">${t("settings.colActions")}</th></tr></thead>
       <tbody>${list.map(
         (s) => html`<tr key=${s.id}>
-        <td>${s.formTitle ?? t("settings.allForms")}</td><td>${s.events.join(", ")}${
+        <td>${
+          "formTitle" in s
+            ? s.formTitle
+            : s.filters.formIds
+              ? s.filters.formIds.map((id) => (forms ?? []).find((f) => f.id === id)?.title ?? `#${id}`).join(", ")
+              : t("settings.allForms")
+        }</td><td>${s.events.join(", ")}${
           s.filters.stageIds || s.filters.tags
             ? html`<br /><span class="muted">${t("settings.hookFilterSummary", {
                 stages: String(s.filters.stageIds?.length ?? 0),

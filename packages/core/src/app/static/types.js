@@ -24,6 +24,7 @@
 /** @typedef {(typeof import("../../identity/ApiKeys.ts").ApiKey)["Encoded"]} ApiKey an API key (never its secret) */
 /** @typedef {(typeof import("../../outbox/Webhooks.ts").Subscription)["Encoded"]} Subscription a webhook */
 /** @typedef {(typeof import("../../outbox/Webhooks.ts").CreatedSubscription)["Encoded"]} CreatedSubscription a webhook just made, with its secret shown once */
+/** @typedef {(typeof import("../../outbox/Webhooks.ts").AnySubscription)["Encoded"]} AnySubscription a form's webhook, or a workspace-wide one (every form) */
 /** @typedef {(typeof import("../../outbox/Deliveries.ts").Delivery)["Encoded"]} Delivery a delivery with its attempts */
 /** @typedef {(typeof import("../../outbox/Deliveries.ts").DeliveryLog)["Encoded"]} DeliveryLog a page of a delivery log */
 /** @typedef {(typeof import("../../outbox/Deliveries.ts").DeadLetterList)["Encoded"]} DeadLetterList a page of the workspace's webhook deliveries that gave up (`GET /api/webhooks/dead-letters`) */

@@ -126,6 +126,7 @@ export const settings: { readonly [K in keyof typeof english]: string } = {
   "settings.alertsTitle": "تنبيهات الفشل",
   "settings.noAlerts": "لا توجد تنبيهات.",
   "settings.allForms": "كل النماذج",
+  "settings.everyForm": "كل نموذج (مساحة العمل كلها)",
   "settings.alertFailing": "فشلت {count} عمليات تسليم متتالية إلى {url} ({form}).",
   "settings.alertDisabled": "عُطّل الويب هوك إلى {url} ({form}): {reason}.",
   // Page theme

@@ -128,6 +128,7 @@ export const settings: { readonly [K in keyof typeof english]: string } = {
   "settings.alertsTitle": "Fehlerwarnungen",
   "settings.noAlerts": "Keine Warnungen.",
   "settings.allForms": "Alle Formulare",
+  "settings.everyForm": "Jedes Formular (ganzer Arbeitsbereich)",
   "settings.alertFailing": "{count} Zustellungen in Folge an {url} ({form}) wurden aufgegeben.",
   "settings.alertDisabled": "Der Webhook an {url} ({form}) wurde deaktiviert: {reason}.",
   // Page theme

@@ -128,6 +128,7 @@ export const settings = {
   "settings.alertsTitle": "Failure alerts",
   "settings.noAlerts": "No alerts.",
   "settings.allForms": "All forms",
+  "settings.everyForm": "Every form (workspace-wide)",
   "settings.alertFailing": "{count} deliveries in a row to {url} ({form}) gave up.",
   "settings.alertDisabled": "The webhook to {url} ({form}) was disabled: {reason}.",
   // Page theme
