@@ -36,6 +36,15 @@ for (const target of databaseTargets) {
     let validator: OpenApiValidator
     const api = (method: string, path: string, body?: unknown, key = keys.owner) =>
       apiOf(qforms, key)(method, path, body)
+    /** Waits until a subscription's log holds `count` deliveries, every one succeeded. */
+    const delivered = (subscriptionId: string, count: number) =>
+      waitFor(async () => {
+        const log = await api("GET", `/webhooks/subscribe/${subscriptionId}/deliveries`)
+        return log.json.deliveries.length === count &&
+          log.json.deliveries.every((d: { status: string }) => d.status === "succeeded")
+          ? true
+          : undefined
+      })
 
     beforeAll(async () => {
       const { database, cleanup: drop } = target.options()
@@ -226,13 +235,7 @@ for (const target of databaseTargets) {
       const stagedEvents = (await bodies(staged, 2)).map(({ body }) => body.event).sort()
       expect(stagedEvents).toEqual(["response.deleted", "response.stage_changed"])
       // Nothing more arrives: the receivers' last events were the form's closing (only `everything`).
-      await waitFor(async () => {
-        const log = await api("GET", `/webhooks/subscribe/${all.id}/deliveries`)
-        return log.json.deliveries.length === 8 &&
-          log.json.deliveries.every((d: { status: string }) => d.status === "succeeded")
-          ? true
-          : undefined
-      })
+      await delivered(all.id, 8)
       expect(vip.received).toHaveLength(4)
       expect(staged.received).toHaveLength(2)
       for (const hook of [everything, vip, staged]) await hook.close()
@@ -382,13 +385,7 @@ for (const target of databaseTargets) {
       const disabled = await api("PATCH", `/webhooks/subscribe/${named.json.id}`, { disabled: true })
       expect(disabled.json).toMatchObject({ id: named.json.id, scope: "workspace", disabled: true })
       // The log keeps what is left: the deleted form's events went with it (Beta's two, and the deletion).
-      await waitFor(async () => {
-        const log = await api("GET", `/webhooks/subscribe/${wide.json.id}/deliveries`)
-        return log.json.deliveries.length === 3 &&
-          log.json.deliveries.every((d: { status: string }) => d.status === "succeeded")
-          ? true
-          : undefined
-      })
+      await delivered(wide.json.id, 3)
       expect(wideHook.received).toHaveLength(5)
       expect(namedHook.received).toHaveLength(2)
       expect(ownHook.received).toHaveLength(1)
