@@ -110,16 +110,26 @@ describe.skipIf(postgresUrl === undefined)("notification channels of two schemas
   })
 
   it("an event stream hears its own schema's events only, never replaying one for the other's notice", async () => {
-    const formA = await publishedForm(a, keys.a)
-    // An old event of A: seq 1 of workspace 1, which B's first event will also be.
-    expect((await submit(a, keys.a, formA, "old")).status).toBe(201)
     const { port } = server.address() as AddressInfo
-    const socket = new WebSocket(`ws://127.0.0.1:${port}/api/events`, {
-      headers: { authorization: `Bearer ${keys.a}` }
-    })
+    const connect = async (messages: Array<Record<string, unknown>>) => {
+      const socket = new WebSocket(`ws://127.0.0.1:${port}/api/events`, {
+        headers: { authorization: `Bearer ${keys.a}` }
+      })
+      socket.on("message", (data) => messages.push(JSON.parse(String(data))))
+      await new Promise((resolve, reject) => socket.once("open", resolve).once("error", reject))
+      return socket
+    }
+    // An old event of A: seq 1 of workspace 1, which B's first event will also be. A first stream waits until the
+    // server has handled its notice (it arrives asynchronously after the commit), so the stream under test, opened
+    // after, has nothing of it to hear.
+    const early: Array<Record<string, unknown>> = []
+    const earlySocket = await connect(early)
+    const formA = await publishedForm(a, keys.a)
+    expect((await submit(a, keys.a, formA, "old")).status).toBe(201)
+    await waitFor(() => early.some((m) => m.event === "response.created"))
+    earlySocket.close()
     const messages: Array<Record<string, unknown>> = []
-    socket.on("message", (data) => messages.push(JSON.parse(String(data))))
-    await new Promise((resolve, reject) => socket.once("open", resolve).once("error", reject))
+    const socket = await connect(messages)
 
     const formB = await publishedForm(b, keys.b)
     for (const name of ["b1", "b2", "b3"]) expect((await submit(b, keys.b, formB, name)).status).toBe(201)
