@@ -6,7 +6,7 @@
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { freePort, type ProcessDatabase, processTargets, type ServerProcess, spawnServer } from "./support/Processes.ts"
+import { type ProcessDatabase, processTargets, type ServerProcess, spawnServer } from "./support/Processes.ts"
 
 const modelForm = {
   title: "Conference feedback",
@@ -46,7 +46,7 @@ describe("the standalone's form generator", () => {
   const start = async (env: Record<string, string>) => {
     const db = processTargets[0]!.make()
     databases.push(db)
-    const server = spawnServer({ ...db.env, PORT: String(await freePort()), ...env })
+    const server = spawnServer({ ...db.env, ...env })
     servers.push(server)
     const url = await server.listening
     const key = /qk_live_[A-Za-z0-9]+/.exec(server.stdout())?.[0]
