@@ -290,20 +290,22 @@ export class WebhookAlerts extends Context.Service<
             order by m.account_id`
           // Each recipient reads it in the language of their account (as the digest), else English.
           const messages = new Map<DigestLanguage, AlertMessage>()
-          const emails: Array<{ readonly id: number }> = []
-          for (const recipient of recipients) {
+          const written = recipients.map((recipient) => {
             const language = languageOf(recipient.language)
             const message = messages.get(language) ?? alertMessage(alertFields, settingsUrl, language)
             messages.set(language, message)
-            const inserted = yield* sql<{ readonly id: number }>`
-              insert into alert_emails (workspace_id, alert_id, account_id, to_address, subject, text, html,
-                message_id, status, created_at)
-              values (${subscription.workspace_id}, ${alert[0]!.id}, ${recipient.account_id}, ${recipient.email},
-                ${message.subject}, ${message.text}, ${message.html},
-                '<alert.' || gen_random_uuid()::text || ${`@${host}>`}, 'queued', ${now})
-              returning id`
-            emails.push(inserted[0]!)
-          }
+            return message
+          })
+          // All of them in one statement, each with the words of its recipient's language.
+          const emails = yield* sql<{ readonly id: number }>`
+            insert into alert_emails (workspace_id, alert_id, account_id, to_address, subject, text, html,
+              message_id, status, created_at)
+            select ${subscription.workspace_id}, ${alert[0]!.id}, r.account_id, r.email, r.subject, r.text, r.html,
+              '<alert.' || gen_random_uuid()::text || ${`@${host}>`}, 'queued', ${now}
+            from unnest(${recipients.map((r) => r.account_id)}::integer[], ${recipients.map((r) => r.email)}::text[],
+              ${written.map((m) => m.subject)}::text[], ${written.map((m) => m.text)}::text[],
+              ${written.map((m) => m.html)}::text[]) as r(account_id, email, subject, text, html)
+            returning id`
           for (const email of emails) {
             yield* deliveries.queueMail(subscription.workspace_id, { alertEmailId: email.id }, now)
           }
