@@ -99,6 +99,7 @@ export const start = async (settings: Settings.Settings): Promise<Server> => {
       files: Settings.files(settings),
       appUrl,
       rateLimit: { requestsPerSecond: settings.rateLimitPerSecond, burst: settings.rateLimitBurst },
+      rateLimitStore: Settings.rateLimitStore(settings),
       publicPage: Settings.publicPage(settings),
       uploadRateLimit: Settings.uploadRateLimit(settings),
       uploads: Settings.uploads(settings),

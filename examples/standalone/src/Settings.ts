@@ -40,6 +40,21 @@ const Count = Schema.Int.check(
   Schema.isGreaterThanOrEqualTo(0, { message: "Expected a whole number, 0 or more (0: no limit)" })
 )
 
+/**
+ * `QFORMS_RATE_LIMIT_STORE`: where the rate limits keep their buckets:
+ * `memory` (each process on its own), `database` (shared by every process on
+ * the same PostgreSQL) or a `redis://` / `rediss://` URL (shared through Redis).
+ */
+const RateLimitStoreText = Schema.String.check(
+  Schema.makeFilter(
+    (text: string) =>
+      text === "memory" ||
+      text === "database" ||
+      Schema.is(Options.RedisUrl)(text) ||
+      "Expected memory, database, or a redis:// URL such as redis://127.0.0.1:6379"
+  )
+)
+
 /** A retry schedule such as `0s,5s,5m,30m,2h`. */
 const ScheduleText = Schema.String.check(
   Schema.makeFilter((text: string) => {
@@ -82,6 +97,8 @@ export const Settings = Config.all({
     Config.withDefault(20)
   ),
   rateLimitBurst: Config.schema(Options.PositiveInt, "QFORMS_RATE_LIMIT_BURST").pipe(Config.withDefault(100)),
+  rateLimitStore: Config.schema(RateLimitStoreText, "QFORMS_RATE_LIMIT_STORE").pipe(Config.withDefault("memory")),
+  rateLimitRedisPrefix: Config.String("QFORMS_RATE_LIMIT_REDIS_PREFIX").pipe(Config.withDefault("qforms:rate-limit:")),
   shutdownTimeoutMs: Config.schema(Options.NonNegativeInt, "QFORMS_SHUTDOWN_TIMEOUT_MS").pipe(
     Config.withDefault(10_000)
   ),
@@ -255,6 +272,15 @@ export const uploadRateLimit = (settings: Settings): NonNullable<Qforms.QformsOp
   requestsPerSecond: settings.uploadsPerMinute / 60,
   burst: Math.max(1, Math.ceil(settings.uploadsPerMinute))
 })
+
+/**
+ * Where the rate limits keep their buckets (`QFORMS_RATE_LIMIT_STORE`, and in
+ * Redis the keys' `QFORMS_RATE_LIMIT_REDIS_PREFIX`), as `Qforms.make` takes it.
+ */
+export const rateLimitStore = (settings: Settings): NonNullable<Qforms.QformsOptions["rateLimitStore"]> =>
+  settings.rateLimitStore === "memory" || settings.rateLimitStore === "database"
+    ? settings.rateLimitStore
+    : { redis: settings.rateLimitStore, prefix: settings.rateLimitRedisPrefix }
 
 /** The storage quotas of uploaded files (`QFORMS_UPLOAD_QUOTA_FORM_BYTES`, `QFORMS_UPLOAD_QUOTA_WORKSPACE_BYTES`), as `Qforms.make` takes them. */
 export const uploads = (settings: Settings): NonNullable<Qforms.QformsOptions["uploads"]> => ({

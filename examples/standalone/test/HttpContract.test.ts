@@ -33,6 +33,9 @@ const startStandalone: StartServer = async (target, options = {}) => {
     ownerEmail: "owner@localhost",
     rateLimitPerSecond: options.rateLimit?.requestsPerSecond ?? 20,
     rateLimitBurst: options.rateLimit?.burst ?? 100,
+    // The shared store under the whole contract (the core's own contract run keeps the default, memory).
+    rateLimitStore: "database",
+    rateLimitRedisPrefix: "qforms:rate-limit:",
     shutdownTimeoutMs: 5_000,
     headersTimeoutMs: 15_000,
     requestTimeoutMs: 120_000,

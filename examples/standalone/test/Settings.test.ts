@@ -161,6 +161,34 @@ describe("settings", () => {
     if (result._tag === "Success") expect(result.success.logLevel).toBe(level)
   })
 
+  it.each([
+    [{}, "memory"],
+    [{ QFORMS_RATE_LIMIT_STORE: "database" }, "database"],
+    [
+      { QFORMS_RATE_LIMIT_STORE: "redis://127.0.0.1:6379/2", QFORMS_RATE_LIMIT_REDIS_PREFIX: "site-a:" },
+      { redis: "redis://127.0.0.1:6379/2", prefix: "site-a:" }
+    ],
+    [
+      { QFORMS_RATE_LIMIT_STORE: "rediss://cache.example.com" },
+      { redis: "rediss://cache.example.com", prefix: "qforms:rate-limit:" }
+    ]
+  ])("QFORMS_RATE_LIMIT_STORE %j", async (env, option) => {
+    const result = await load(env)
+    expect(result._tag).toBe("Success")
+    if (result._tag === "Success") expect(Settings.rateLimitStore(result.success)).toEqual(option)
+  })
+
+  it.each(["redis", "postgres://127.0.0.1/test", "Memory", "http://127.0.0.1:6379"])(
+    "QFORMS_RATE_LIMIT_STORE=%s is refused with what it takes",
+    async (value) => {
+      const result = await load({ QFORMS_RATE_LIMIT_STORE: value })
+      expect(result._tag).toBe("Failure")
+      expect(String(result._tag === "Failure" ? result.failure : "")).toContain(
+        "Expected memory, database, or a redis:// URL such as redis://127.0.0.1:6379"
+      )
+    }
+  )
+
   it("the CLI's --log-level takes the same names in any case", async () => {
     expect(normalizeLogLevelFlag(["--log-level", "OFF", "workspace", "list"])).toEqual([
       "--log-level",

@@ -463,7 +463,7 @@ const OpenApiRoute = (options: HttpOptions) =>
  */
 export const layer = (options: HttpOptions = {}) => {
   // One limiter for the API and /mcp: a key's budget is shared by both.
-  const limiter = RateLimit.RateLimiter.layerMemory(options.rateLimit)
+  const limiter = RateLimit.RateLimiter.layer(options.rateLimit, "api")
   return Layer.mergeAll(
     HttpApiBuilder.layer(Api).pipe(
       Layer.provide(

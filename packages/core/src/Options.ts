@@ -133,6 +133,15 @@ export const AppUrl = Schema.String.check(
   )
 )
 
+/** A Redis server's address: `redis://` or `rediss://` (TLS), e.g. `redis://127.0.0.1:6379/0`. */
+export const RedisUrl = Schema.String.check(
+  Schema.makeFilter(
+    (text: string) =>
+      (URL.canParse(text) && ["redis:", "rediss:"].includes(new URL(text).protocol)) ||
+      "Expected a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379"
+  )
+)
+
 /**
  * The numeric options of `Qforms.make` (and the log level), checked before
  * anything is opened. Other options pass through unchecked here.
@@ -141,6 +150,12 @@ export const CheckedOptions = Schema.Struct({
   appUrl: optional(AppUrl),
   logLevel: optional(LogLevelName),
   rateLimit: optional(RateLimitConfig),
+  rateLimitStore: optional(
+    Schema.Union([
+      Schema.Literals(["memory", "database"]),
+      Schema.Struct({ redis: RedisUrl, prefix: optional(Schema.String) })
+    ])
+  ),
   uploadRateLimit: optional(RateLimitConfig),
   uploads: optional(
     Schema.Struct({ maxBytesPerForm: optional(PositiveInt), maxBytesPerWorkspace: optional(PositiveInt) })

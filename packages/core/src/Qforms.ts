@@ -36,6 +36,7 @@ import * as NodeTransport from "./NodeTransport.ts"
 import { IdentityBridge, type ResolveActor } from "./web/Identity.ts"
 import type * as Mcp from "./mcp/Mcp.ts"
 import type * as RateLimit from "./web/RateLimit.ts"
+import * as RateLimitStore from "./web/RateLimitStore.ts"
 import type * as PublicPage from "./pages/PublicPage.ts"
 import * as Options from "./Options.ts"
 import * as Services from "./Services.ts"
@@ -64,6 +65,19 @@ export interface QformsOptions {
   readonly appUrl?: string | undefined
   /** Per-key rate limit (default 20 requests/s, bursts of 100). */
   readonly rateLimit?: RateLimit.RateLimitConfig | undefined
+  /**
+   * Where every rate limit keeps its buckets (see `RateLimitStore`):
+   * `"memory"` (default: each process limits on its own), `"database"` (a
+   * table in qforms' database: every process on the same PostgreSQL shares
+   * each limit) or `{ redis: "redis://…" }` (Redis, shared the same way).
+   * Sign-in lockouts and upload quotas are always kept in the database.
+   *
+   * @example
+   * ```ts
+   * Qforms.make({ database: { url }, rateLimitStore: "database" })
+   * ```
+   */
+  readonly rateLimitStore?: "memory" | "database" | { readonly redis: string; readonly prefix?: string } | undefined
   /** Largest accepted request body in bytes (default 1 MiB; a file upload has its question's own limit). */
   readonly maxBodyBytes?: number | undefined
   /**
@@ -284,7 +298,8 @@ export const layerServices = (options: QformsOptions = {}) => {
   const services = databaseLayer(options.database, options.files).pipe(
     Layer.merge(options.formGenerator ?? FormGenerator.layerOffline),
     Layer.merge(mailLayer(options)),
-    Layer.merge(configuration)
+    Layer.merge(configuration),
+    (layer) => rateLimitStoreLayer(options.rateLimitStore).pipe(Layer.provideMerge(layer))
   )
   const background = Layer.mergeAll(
     Files.layerSweeper,
@@ -328,6 +343,26 @@ export const layerRoutes = (options: QformsOptions = {}) => Http.layer(httpOptio
  */
 export const layer = (options: QformsOptions = {}) =>
   layerRoutes(options).pipe(Layer.provideMerge(layerServices(options)))
+
+/**
+ * The store of every rate limit's buckets. Redis is reached through
+ * `@effect/platform-node/NodeRedis`, loaded only when configured.
+ */
+const rateLimitStoreLayer = (option: QformsOptions["rateLimitStore"]) =>
+  option === undefined || option === "memory"
+    ? RateLimitStore.layerMemory
+    : option === "database"
+      ? RateLimitStore.layerDatabase
+      : RateLimitStore.layerRedis({ prefix: option.prefix }).pipe(
+          Layer.provide(
+            Layer.unwrap(
+              Effect.map(
+                Effect.promise(() => import("@effect/platform-node/NodeRedis")),
+                (NodeRedis) => NodeRedis.layer({ url: option.redis })
+              )
+            )
+          )
+        )
 
 /** The storage quotas in force: the options over the defaults. */
 const uploadQuotas = (options: QformsOptions): Files.UploadQuotasConfig => ({

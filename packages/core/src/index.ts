@@ -59,6 +59,8 @@ export * as Mailer from "./email/Mailer.ts"
 export * as RetrySchedule from "./outbox/RetrySchedule.ts"
 /** The public form page (`publicPage`): `PublicPageOptions`, `FrameAncestor`, `defaultMinSubmitSeconds`. */
 export * as PublicPage from "./pages/PublicPage.ts"
+/** Where every rate limit keeps its buckets (`rateLimitStore`): memory, the database or Redis, for Effect applications. */
+export * as RateLimitStore from "./web/RateLimitStore.ts"
 /** Checked option values: log-level names (`parseLogLevel`) and the number Schemas every numeric option and setting is checked with. */
 export * as Options from "./Options.ts"
 /** `Redact.redactUrl`: a request URL with its tokens and credentials replaced, for access logs. */

@@ -45,6 +45,7 @@ describe("the public surface of @qforms/core", () => {
       "PgliteClient",
       "PublicPage",
       "Qforms",
+      "RateLimitStore",
       "Redact",
       "Responses",
       "RetrySchedule",

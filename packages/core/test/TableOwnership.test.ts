@@ -52,6 +52,7 @@ const owners: Readonly<Record<string, string>> = {
   workspace_email_settings: "email",
   workspace_page_settings: "forms",
   signing_secrets: "kernel",
+  rate_limit_buckets: "web",
   qforms_migrations: "storage"
 }
 

@@ -243,9 +243,7 @@ export const layer = (options: AppOptions & { readonly appUrl?: string | undefin
       const sessions = yield* Sessions
       const invitations = yield* Invitations
       const bridge = yield* IdentityBridge
-      const limiter = yield* Effect.service(RateLimit.RateLimiter).pipe(
-        Effect.provide(RateLimit.RateLimiter.layerMemory(options.signInRateLimit ?? defaultSignInRateLimit))
-      )
+      const limiter = yield* RateLimit.RateLimiter.make(options.signInRateLimit ?? defaultSignInRateLimit, "app")
       const passwordSignIn = options.passwordSignIn !== false
       const hops = options.trustedProxyHops ?? 0
       // What the shell page tells its scripts: the same for every page of this server in one language.

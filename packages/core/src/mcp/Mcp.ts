@@ -90,7 +90,7 @@ export interface McpOptions {
  * @example
  * ```ts
  * const Routes = Mcp.layer({ baseUrl: () => "https://forms.example.com" }).pipe(
- *   Layer.provide(RateLimit.RateLimiter.layerMemory())
+ *   Layer.provide(RateLimit.RateLimiter.layer(RateLimit.defaultConfig, "api"))
  * )
  * ```
  */

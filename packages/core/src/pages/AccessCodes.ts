@@ -97,8 +97,8 @@ export const make = (
     const secret = yield* SigningSecrets.cached(SECRET_NAME)
     const perAddressConfig = limits.perAddress ?? defaultAccessCodeFailuresPerAddress
     const perFormConfig = limits.perForm ?? defaultAccessCodeFailuresPerForm
-    const perAddress = yield* makeLimiter(perAddressConfig)
-    const perForm = yield* makeLimiter(perFormConfig)
+    const perAddress = yield* makeLimiter(perAddressConfig, "access-code-address")
+    const perForm = yield* makeLimiter(perFormConfig, "access-code-form")
     return {
       /** Whether the state may go on: the form has no code, or the state carries the tag of its code. */
       holds: (form, state) =>

@@ -7,7 +7,6 @@
  * @module
  */
 import { randomBytes } from "node:crypto"
-import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as RateLimit from "../web/RateLimit.ts"
@@ -188,11 +187,5 @@ export const notFoundPage = (frameAncestors: ReadonlyArray<string> | undefined, 
 export const json = (status: number, body: object, headers?: Record<string, string>) =>
   HttpServerResponse.jsonUnsafe(body, { status, headers: { "x-content-type-options": "nosniff", ...headers } })
 
-/** A limiter of its own for one kind of request. */
-export const makeLimiter = (config: RateLimit.RateLimitConfig) =>
-  Effect.provide(
-    Effect.gen(function* () {
-      return yield* RateLimit.RateLimiter
-    }),
-    RateLimit.RateLimiter.layerMemory(config)
-  )
+/** A limiter of its own (`name`, apart from every other limit) for one kind of request, on the context's store. */
+export const makeLimiter = (config: RateLimit.RateLimitConfig, name: string) => RateLimit.RateLimiter.make(config, name)

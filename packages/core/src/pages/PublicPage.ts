@@ -184,12 +184,14 @@ export const layer = (options: PublicPageOptions = {}) =>
       yield* Effect.orDie(Schema.decodeUnknownEffect(Schema.Array(FrameAncestor))(frameAncestors ?? []))
       const submissionConfig = options.submissionRateLimit ?? defaultSubmissionRateLimit
       const stepConfig = options.stepRateLimit ?? defaultStepRateLimit
-      const submissions = yield* makeLimiter(submissionConfig)
-      const steps = yield* makeLimiter(stepConfig)
+      const submissions = yield* makeLimiter(submissionConfig, "page-submit")
+      const steps = yield* makeLimiter(stepConfig, "page-step")
       const partialsPerHour = options.partialResponsesPerAddressPerHour ?? defaultPartialResponsesPerAddressPerHour
       const newPartials =
         partialsPerHour > 0
-          ? Option.some(yield* makeLimiter({ requestsPerSecond: partialsPerHour / 3600, burst: partialsPerHour }))
+          ? Option.some(
+              yield* makeLimiter({ requestsPerSecond: partialsPerHour / 3600, burst: partialsPerHour }, "page-partial")
+            )
           : Option.none<RateLimit.RateLimiter["Service"]>()
       const files = yield* Files
       const uploadLimiter = yield* UploadLimiter

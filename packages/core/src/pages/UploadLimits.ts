@@ -48,7 +48,8 @@ export class UploadLimiter extends Context.Service<
   }
 >()("@qforms/core/pages/UploadLimiter") {
   /**
-   * An in-memory limiter (per process, like the other limits): `rateLimit`
+   * The upload limiter on the context's `RateLimitStore` (per process in
+   * memory unless a shared store is configured): `rateLimit`
    * (default {@link defaultUploadRateLimit}) per client address, the address
    * read with `trustedProxyHops` (default 0, see {@link clientAddress}).
    * Provide one instance to every route that stores files.
@@ -62,12 +63,12 @@ export class UploadLimiter extends Context.Service<
     Layer.effect(
       UploadLimiter,
       Effect.gen(function* () {
-        const limiter = yield* RateLimit.RateLimiter
+        const limiter = yield* RateLimit.RateLimiter.make(options.rateLimit ?? defaultUploadRateLimit, "upload")
         const hops = options.trustedProxyHops ?? 0
         return UploadLimiter.of({
           config: limiter.config,
           take: (request) => limiter.take(`upload:${clientAddress(request, hops)}`)
         })
       })
-    ).pipe(Layer.provide(RateLimit.RateLimiter.layerMemory(options.rateLimit ?? defaultUploadRateLimit)))
+    )
 }

@@ -416,6 +416,17 @@ create table qforms_migrations (
 alter table qforms_migrations add constraint qforms_migrations_pkey PRIMARY KEY (migration_id);
 CREATE UNIQUE INDEX qforms_migrations_pkey ON qforms_migrations USING btree (migration_id);
 
+create table rate_limit_buckets (
+  key text not null,
+  tokens double precision not null,
+  updated_ms double precision not null,
+  stale_ms double precision not null,
+  allowed boolean not null
+);
+alter table rate_limit_buckets add constraint rate_limit_buckets_pkey PRIMARY KEY (key);
+CREATE UNIQUE INDEX rate_limit_buckets_pkey ON rate_limit_buckets USING btree (key);
+CREATE INDEX rate_limit_buckets_stale ON rate_limit_buckets USING btree (stale_ms);
+
 create table response_email_clicks (
   id integer not null generated always as identity,
   workspace_id integer not null,
