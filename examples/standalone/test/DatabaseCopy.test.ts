@@ -165,6 +165,19 @@ describe.skipIf(postgresUrl === undefined)("qforms db copy", () => {
     const again = await cli(["db", "copy", "--to", pgUrl, "--files-to", pgFiles], { QFORMS_DATA_DIR: original })
     expect(again.code).toBe(1)
     expect(again.stderr).toMatch(/not empty .*--replace/)
+    const replaced = await cli(
+      ["db", "copy", "--to", pgUrl, "--files-to", pgFiles, "--replace"],
+      { QFORMS_DATA_DIR: original },
+      180_000
+    )
+    expect(replaced.code, replaced.stderr + replaced.stdout).toBe(0)
+    for (const [table, line] of verification(replaced.stdout)) {
+      expect(line, table).toMatchObject({
+        target: there.get(table)!.source,
+        digest: there.get(table)!.digest,
+        check: "ok"
+      })
+    }
 
     // Back into a new data directory: the same digests as the original's.
     const copy = freshDir("qforms-copy-b-")
