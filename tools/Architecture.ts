@@ -50,6 +50,7 @@ const rootFiles: Readonly<Record<string, string>> = {
     "the composition root: layerServices, layerRoutes, layer, and make(options) → { handler, nodeHandler, … }",
   "NodeTransport.ts": "Node's own transport: a body the host already read, the event stream's WebSockets (ws)",
   "Bootstrap.ts": "the first-start workspace",
+  "DatabaseCopy.ts": "a deployment copied between embedded PGlite and PostgreSQL (rows, sequences, files), verified",
   "index.ts": "the public surface (what a host needs; everything else is internal)"
 }
 

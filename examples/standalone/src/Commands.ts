@@ -3,11 +3,13 @@
  * same database and environment as the server. Every command but `key create`
  * prints JSON on stdout; failures are `CliFailure`s with a readable message.
  */
+import { join } from "node:path"
 import {
   Accounts,
   ApiKeys,
   type BlobStore,
-  type Database,
+  Database,
+  DatabaseCopy,
   Members,
   Options,
   Passwords,
@@ -300,13 +302,102 @@ const account = Command.make("account").pipe(
   Command.withSubcommands([accountSetPassword])
 )
 
+const whileServing =
+  "the embedded database is in use by the running server: stop the server first (`db copy` needs the data directory to itself)"
+
+/** The embedded side of `db copy`: the configured data directory and its files directory. */
+const embeddedEndpoint = Effect.gen(function* () {
+  if ((yield* InServer) !== undefined) return yield* fail(whileServing)
+  const settings = yield* Effect.mapError(Settings.load, (message) => new CliFailure({ message }))
+  return {
+    database: { dataDir: settings.dataDir, sharedBuffers: settings.pgliteSharedBuffers },
+    filesDirectory: Option.getOrElse(settings.filesDir, () => join(settings.dataDir, "files"))
+  } satisfies DatabaseCopy.Endpoint
+})
+
+const PostgresUrl = Schema.String.check(
+  Schema.isPattern(/^postgres(ql)?:\/\//, { message: "a PostgreSQL URL starts with postgres:// or postgresql://" })
+)
+
+const dbCopy = Command.make(
+  "copy",
+  {
+    to: Flag.String("to").pipe(
+      Flag.withSchema(PostgresUrl),
+      Flag.withDescription("Copy the embedded database (QFORMS_DATA_DIR) into this PostgreSQL database"),
+      Flag.optional
+    ),
+    from: Flag.String("from").pipe(
+      Flag.withSchema(PostgresUrl),
+      Flag.withDescription("Copy this PostgreSQL database into the embedded database (QFORMS_DATA_DIR)"),
+      Flag.optional
+    ),
+    schema: Flag.String("schema").pipe(
+      Flag.withSchema(Database.SchemaName),
+      Flag.withDescription("The PostgreSQL schema of qforms' tables"),
+      Flag.withDefault(Database.defaultSchema)
+    ),
+    filesTo: Flag.String("files-to").pipe(
+      Flag.withDescription(
+        `The PostgreSQL deployment's files directory (with --to; default ${Services.defaultPgFilesDirectory})`
+      ),
+      Flag.optional
+    ),
+    filesFrom: Flag.String("files-from").pipe(
+      Flag.withDescription(
+        `The PostgreSQL deployment's files directory (with --from; default ${Services.defaultPgFilesDirectory})`
+      ),
+      Flag.optional
+    ),
+    replace: Flag.Boolean("replace").pipe(
+      Flag.withDescription("Empty a target that holds data instead of refusing it"),
+      Flag.withDefault(false)
+    )
+  },
+  ({ to, from, schema, filesTo, filesFrom, replace }) =>
+    Effect.gen(function* () {
+      if (Option.isSome(to) === Option.isSome(from))
+        return yield* fail("give one of --to <postgres://…> or --from <postgres://…>")
+      if (Option.isSome(to) && Option.isSome(filesFrom)) return yield* fail("--files-from goes with --from")
+      if (Option.isSome(from) && Option.isSome(filesTo)) return yield* fail("--files-to goes with --to")
+      const embedded = yield* embeddedEndpoint
+      const postgres = (url: string, files: Option.Option<string>): DatabaseCopy.Endpoint => ({
+        database: { url, schema },
+        filesDirectory: Option.getOrElse(files, () => Services.defaultPgFilesDirectory)
+      })
+      const report = yield* DatabaseCopy.copy(
+        Option.isSome(to)
+          ? { from: embedded, to: postgres(to.value, filesTo), replace }
+          : { from: postgres(Option.getOrThrow(from), filesFrom), to: embedded, replace }
+      ).pipe(
+        Effect.mapError(
+          (error) =>
+            new CliFailure({
+              message: / is in use by /.test(error.message) ? `${error.message}\n${whileServing}` : error.message
+            })
+        )
+      )
+      yield* Console.log(DatabaseCopy.formatReport(report))
+      if (!report.verified) return yield* fail("the copy does not match its source (see the table above)")
+    })
+).pipe(
+  Command.withDescription(
+    "Copy every table and file between the embedded database and PostgreSQL (server stopped), then verify them"
+  )
+)
+
+const db = Command.make("db").pipe(
+  Command.withDescription("Move data between the embedded database and PostgreSQL"),
+  Command.withSubcommands([dbCopy])
+)
+
 /** The `qforms` command. */
 export const qforms = Command.make("qforms").pipe(
   Command.withDescription(
     "Administer qforms (workspaces, members, API keys) on the database configured by the environment " +
       "(QFORMS_DATA_DIR, or DATABASE_URL and QFORMS_DB_SCHEMA)"
   ),
-  Command.withSubcommands([workspace, member, key, account])
+  Command.withSubcommands([workspace, member, key, account, db])
 )
 
 /** Usage problems (and the usage shown for a missing subcommand) go to stderr; `--help` stays on stdout. */

@@ -29,6 +29,7 @@ describe("the public surface of @qforms/core", () => {
       "BlobStore",
       "Bootstrap",
       "Database",
+      "DatabaseCopy",
       "Errors",
       "Fields",
       "FormGenerator",

@@ -57,6 +57,7 @@ export type StatusOf<Tag extends AnsweredTag> = (typeof statuses)[Tag]
  */
 export const internalErrors: Readonly<Record<string, string>> = {
   DatabaseError: "the database cannot be opened: the server does not start (or answers 503 while it is unreachable)",
+  DatabaseCopyError: "the `qforms db copy` command's failure: printed by the CLI, never an HTTP answer",
   PgliteOpenError: "the embedded database cannot be opened: the server does not start",
   BlobStoreError: "a storage failure: a defect, answered 500 with a request id",
   BlobNotFound: "a file record whose blob is gone: answered as FileNotFound",
