@@ -270,738 +270,738 @@ describe("content types", () => {
   })
 })
 
-for (const target of databaseTargets)
-  for (const storeTarget of storeTargets) {
-    describe(`uploaded files on ${target.name}, stored in ${storeTarget.name}`, () => {
-      let server: TestServer
-      let ids: Effect.Success<typeof seed>
-      let store: Awaited<ReturnType<StoreTarget["start"]>>
+/** Every database with every blob store. */
+const targets = databaseTargets.flatMap((target) => storeTargets.map((storeTarget) => ({ target, storeTarget })))
 
-      beforeAll(async () => {
-        store = await storeTarget.start()
-        server = await startTestServer(target, {
-          rateLimit: { requestsPerSecond: 100_000, burst: 100_000 },
-          uploadRateLimit: { requestsPerSecond: 100_000, burst: 100_000 },
-          ...store.options
+for (const { target, storeTarget } of targets) {
+  describe(`uploaded files on ${target.name}, stored in ${storeTarget.name}`, () => {
+    let server: TestServer
+    let ids: Effect.Success<typeof seed>
+    let store: Awaited<ReturnType<StoreTarget["start"]>>
+
+    beforeAll(async () => {
+      store = await storeTarget.start()
+      server = await startTestServer(target, {
+        rateLimit: { requestsPerSecond: 100_000, burst: 100_000 },
+        uploadRateLimit: { requestsPerSecond: 100_000, burst: 100_000 },
+        ...store.options
+      })
+      ids = await server.run(seed)
+    }, 120_000)
+
+    afterAll(async () => {
+      await server?.close()
+      await store?.close()
+    })
+
+    const api = async (method: string, path: string, body?: unknown, key = ids.a.key) => {
+      const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body))
+      return send(`${server.url}/api${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${key}`,
+          ...(payload === undefined ? {} : { "content-type": "application/json", "content-length": payload.length })
+        },
+        body: payload
+      })
+    }
+
+    /** A form with a name question and two file questions (CV with these options, Photo without), in this status. */
+    const formWithFile = async (
+      options: Record<string, unknown> | null = null,
+      status: "draft" | "published" | "closed" = "published",
+      key = ids.a.key
+    ) => {
+      const created = await api(
+        "POST",
+        "/forms",
+        {
+          title: "Application",
+          fields: [
+            { type: "short_text", label: "Name", required: true },
+            { type: "file", label: "CV", required: true, options },
+            { type: "file", label: "Photo", required: false }
+          ]
+        },
+        key
+      )
+      expect(created.status, created.body.toString()).toBe(201)
+      if (status !== "draft") {
+        const updated = await api("PATCH", `/forms/${created.json.id}`, { status }, key)
+        expect(updated.status).toBe(200)
+      }
+      const full = await api("GET", `/forms/${created.json.id}`, undefined, key)
+      const [name, cv, photo] = full.json.fields as Array<{ id: number }>
+      return {
+        id: created.json.id as number,
+        publicId: created.json.publicId as string,
+        name: name!.id,
+        cv: cv!.id,
+        photo: photo!.id
+      }
+    }
+    type Form = Awaited<ReturnType<typeof formWithFile>>
+
+    const upload = (
+      publicId: string,
+      fieldId: number | string,
+      body: Buffer,
+      headers: Record<string, string | number> = multipartHeaders(body)
+    ) => send(`${server.url}/f/${publicId}/uploads?fieldId=${fieldId}`, { method: "POST", headers, body })
+
+    const uploadFile = (publicId: string, fieldId: number, file: { name: string; type: string; content: Buffer }) =>
+      upload(publicId, fieldId, multipart(file))
+
+    const uploaded = async (
+      form: Form,
+      fieldId = form.cv,
+      file = { name: "cv.pdf", type: "application/pdf", content: PDF }
+    ) => {
+      const reply = await uploadFile(form.publicId, fieldId, file)
+      expect(reply.status, reply.body.toString()).toBe(201)
+      return reply.json as { fileId: string; name: string; size: number; type: string }
+    }
+
+    const submit = (form: Form, values: Record<string, unknown>, key = ids.a.key) =>
+      api("POST", `/forms/${form.id}/responses`, { values: { [form.name]: "Ada", ...values } }, key)
+
+    const download = (fileId: string, key = ids.a.key) =>
+      send(`${server.url}/api/files/${fileId}`, { headers: { authorization: `Bearer ${key}` } })
+
+    const fileRows = (fileId: string) =>
+      server.run(
+        Effect.flatMap(
+          SqlClient.SqlClient,
+          (sql) =>
+            sql<{
+              readonly id: string
+              readonly response_id: number | null
+            }>`select id, response_id from files where id = ${fileId}`
+        )
+      )
+
+    describe("upload", () => {
+      it("stores an upload and serves the same bytes to the API key, as an attachment", async () => {
+        const form = await formWithFile({ accept: ["application/pdf"], maxSizeMb: 1 })
+        const reply = await uploadFile(form.publicId, form.cv, {
+          name: "cv.pdf",
+          type: "application/pdf",
+          content: PDF
         })
-        ids = await server.run(seed)
-      }, 120_000)
-
-      afterAll(async () => {
-        await server?.close()
-        await store?.close()
+        expect(reply.status, reply.body.toString()).toBe(201)
+        expect(reply.json).toEqual({
+          fileId: expect.stringMatching(/^file_[A-Za-z0-9_-]{22}$/),
+          name: "cv.pdf",
+          size: PDF.length,
+          type: "application/pdf"
+        })
+        const got = await download(reply.json.fileId)
+        expect(got.status).toBe(200)
+        expect(got.body.equals(PDF)).toBe(true)
+        expect(got.headers["content-type"]).toBe("application/pdf")
+        expect(got.headers["content-disposition"]).toBe("attachment; filename=\"cv.pdf\"; filename*=UTF-8''cv.pdf")
+        expect(got.headers["x-content-type-options"]).toBe("nosniff")
+        expect(store.blobs().some((path) => path.endsWith(reply.json.fileId))).toBe(true)
       })
 
-      const api = async (method: string, path: string, body?: unknown, key = ids.a.key) => {
-        const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body))
-        return send(`${server.url}/api${path}`, {
-          method,
-          headers: {
-            authorization: `Bearer ${key}`,
-            ...(payload === undefined ? {} : { "content-type": "application/json", "content-length": payload.length })
-          },
-          body: payload
-        })
-      }
-
-      /** A form with a name question and two file questions (CV with these options, Photo without), in this status. */
-      const formWithFile = async (
-        options: Record<string, unknown> | null = null,
-        status: "draft" | "published" | "closed" = "published",
-        key = ids.a.key
-      ) => {
-        const created = await api(
-          "POST",
-          "/forms",
+      it("an uploaded script, page or SVG downloads as an inert octet-stream attachment under a sandboxing CSP", async () => {
+        const form = await formWithFile({ accept: [] })
+        const active = [
+          { name: "x.js", type: "text/javascript", content: Buffer.from("window.pwned = true") },
+          { name: "x.html", type: "text/html", content: Buffer.from("<script>window.pwned = true</script>") },
           {
-            title: "Application",
-            fields: [
-              { type: "short_text", label: "Name", required: true },
-              { type: "file", label: "CV", required: true, options },
-              { type: "file", label: "Photo", required: false }
-            ]
+            name: "x.svg",
+            type: "image/svg+xml",
+            content: Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'><script>1</script></svg>")
           },
-          key
-        )
-        expect(created.status, created.body.toString()).toBe(201)
-        if (status !== "draft") {
-          const updated = await api("PATCH", `/forms/${created.json.id}`, { status }, key)
-          expect(updated.status).toBe(200)
-        }
-        const full = await api("GET", `/forms/${created.json.id}`, undefined, key)
-        const [name, cv, photo] = full.json.fields as Array<{ id: number }>
-        return {
-          id: created.json.id as number,
-          publicId: created.json.publicId as string,
-          name: name!.id,
-          cv: cv!.id,
-          photo: photo!.id
-        }
-      }
-      type Form = Awaited<ReturnType<typeof formWithFile>>
-
-      const upload = (
-        publicId: string,
-        fieldId: number | string,
-        body: Buffer,
-        headers: Record<string, string | number> = multipartHeaders(body)
-      ) => send(`${server.url}/f/${publicId}/uploads?fieldId=${fieldId}`, { method: "POST", headers, body })
-
-      const uploadFile = (publicId: string, fieldId: number, file: { name: string; type: string; content: Buffer }) =>
-        upload(publicId, fieldId, multipart(file))
-
-      const uploaded = async (
-        form: Form,
-        fieldId = form.cv,
-        file = { name: "cv.pdf", type: "application/pdf", content: PDF }
-      ) => {
-        const reply = await uploadFile(form.publicId, fieldId, file)
-        expect(reply.status, reply.body.toString()).toBe(201)
-        return reply.json as { fileId: string; name: string; size: number; type: string }
-      }
-
-      const submit = (form: Form, values: Record<string, unknown>, key = ids.a.key) =>
-        api("POST", `/forms/${form.id}/responses`, { values: { [form.name]: "Ada", ...values } }, key)
-
-      const download = (fileId: string, key = ids.a.key) =>
-        send(`${server.url}/api/files/${fileId}`, { headers: { authorization: `Bearer ${key}` } })
-
-      const fileRows = (fileId: string) =>
-        server.run(
-          Effect.flatMap(
-            SqlClient.SqlClient,
-            (sql) =>
-              sql<{
-                readonly id: string
-                readonly response_id: number | null
-              }>`select id, response_id from files where id = ${fileId}`
-          )
-        )
-
-      describe("upload", () => {
-        it("stores an upload and serves the same bytes to the API key, as an attachment", async () => {
-          const form = await formWithFile({ accept: ["application/pdf"], maxSizeMb: 1 })
-          const reply = await uploadFile(form.publicId, form.cv, {
-            name: "cv.pdf",
-            type: "application/pdf",
-            content: PDF
-          })
-          expect(reply.status, reply.body.toString()).toBe(201)
-          expect(reply.json).toEqual({
-            fileId: expect.stringMatching(/^file_[A-Za-z0-9_-]{22}$/),
-            name: "cv.pdf",
-            size: PDF.length,
-            type: "application/pdf"
-          })
-          const got = await download(reply.json.fileId)
+          { name: "x.xhtml", type: "application/xhtml+xml; charset=utf-8", content: Buffer.from("<html/>") }
+        ]
+        for (const file of active) {
+          const stored = await uploaded(form, form.cv, file)
+          const got = await download(stored.fileId)
           expect(got.status).toBe(200)
-          expect(got.body.equals(PDF)).toBe(true)
-          expect(got.headers["content-type"]).toBe("application/pdf")
-          expect(got.headers["content-disposition"]).toBe("attachment; filename=\"cv.pdf\"; filename*=UTF-8''cv.pdf")
+          expect(got.headers["content-type"], file.name).toBe("application/octet-stream")
+          expect(got.headers["content-disposition"]).toMatch(/^attachment; filename="x\./)
           expect(got.headers["x-content-type-options"]).toBe("nosniff")
-          expect(store.blobs().some((path) => path.endsWith(reply.json.fileId))).toBe(true)
-        })
-
-        it("an uploaded script, page or SVG downloads as an inert octet-stream attachment under a sandboxing CSP", async () => {
-          const form = await formWithFile({ accept: [] })
-          const active = [
-            { name: "x.js", type: "text/javascript", content: Buffer.from("window.pwned = true") },
-            { name: "x.html", type: "text/html", content: Buffer.from("<script>window.pwned = true</script>") },
-            {
-              name: "x.svg",
-              type: "image/svg+xml",
-              content: Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'><script>1</script></svg>")
-            },
-            { name: "x.xhtml", type: "application/xhtml+xml; charset=utf-8", content: Buffer.from("<html/>") }
-          ]
-          for (const file of active) {
-            const stored = await uploaded(form, form.cv, file)
-            const got = await download(stored.fileId)
-            expect(got.status).toBe(200)
-            expect(got.headers["content-type"], file.name).toBe("application/octet-stream")
-            expect(got.headers["content-disposition"]).toMatch(/^attachment; filename="x\./)
-            expect(got.headers["x-content-type-options"]).toBe("nosniff")
-            expect(got.headers["content-security-policy"]).toBe("default-src 'none'; sandbox")
-            expect(got.body.equals(file.content)).toBe(true)
-          }
-          // A passive type keeps its type, still an attachment under the same CSP.
-          const png = await uploaded(form, form.photo, { name: "me.png", type: "image/png", content: PNG })
-          const got = await download(png.fileId)
-          expect(got.headers["content-type"]).toBe("image/png")
           expect(got.headers["content-security-policy"]).toBe("default-src 'none'; sandbox")
-        })
+          expect(got.body.equals(file.content)).toBe(true)
+        }
+        // A passive type keeps its type, still an attachment under the same CSP.
+        const png = await uploaded(form, form.photo, { name: "me.png", type: "image/png", content: PNG })
+        const got = await download(png.fileId)
+        expect(got.headers["content-type"]).toBe("image/png")
+        expect(got.headers["content-security-policy"]).toBe("default-src 'none'; sandbox")
+      })
 
-        it("a non-ASCII name downloads with an ASCII filename and the exact filename*", async () => {
-          const form = await formWithFile()
-          const file = await uploaded(form, form.cv, {
-            name: "Lebenslauf Müller 履歴書.pdf",
-            type: "application/pdf",
-            content: PDF
-          })
-          expect(file.name).toBe("Lebenslauf Müller 履歴書.pdf")
-          const got = await download(file.fileId)
-          expect(got.status).toBe(200)
-          const disposition = String(got.headers["content-disposition"])
-          expect(disposition).toMatch(/^attachment; filename="Lebenslauf M_ller _+\.pdf"; filename\*=UTF-8''/)
-          expect(decodeURIComponent(disposition.split("UTF-8''")[1]!)).toBe("Lebenslauf Müller 履歴書.pdf")
+      it("a non-ASCII name downloads with an ASCII filename and the exact filename*", async () => {
+        const form = await formWithFile()
+        const file = await uploaded(form, form.cv, {
+          name: "Lebenslauf Müller 履歴書.pdf",
+          type: "application/pdf",
+          content: PDF
         })
+        expect(file.name).toBe("Lebenslauf Müller 履歴書.pdf")
+        const got = await download(file.fileId)
+        expect(got.status).toBe(200)
+        const disposition = String(got.headers["content-disposition"])
+        expect(disposition).toMatch(/^attachment; filename="Lebenslauf M_ller _+\.pdf"; filename\*=UTF-8''/)
+        expect(decodeURIComponent(disposition.split("UTF-8''")[1]!)).toBe("Lebenslauf Müller 履歴書.pdf")
+      })
 
-        it("the type is the one the bytes show, whatever the client declared; path parts of the name are dropped", async () => {
-          const form = await formWithFile({ accept: ["image/*"] })
-          const file = await uploaded(form, form.cv, {
-            name: "C:\\fakepath\\me.png",
-            type: "application/octet-stream",
-            content: PNG
-          })
-          expect(file).toMatchObject({ name: "me.png", type: "image/png", size: PNG.length })
-          const other = await formWithFile({ accept: [".csv", "text/plain"] })
-          const csv = await uploaded(other, other.cv, {
-            name: "list.csv",
-            type: "text/csv",
-            content: Buffer.from("a,b\n1,2\n")
-          })
-          expect(csv.type).toBe("text/csv")
+      it("the type is the one the bytes show, whatever the client declared; path parts of the name are dropped", async () => {
+        const form = await formWithFile({ accept: ["image/*"] })
+        const file = await uploaded(form, form.cv, {
+          name: "C:\\fakepath\\me.png",
+          type: "application/octet-stream",
+          content: PNG
         })
+        expect(file).toMatchObject({ name: "me.png", type: "image/png", size: PNG.length })
+        const other = await formWithFile({ accept: [".csv", "text/plain"] })
+        const csv = await uploaded(other, other.cv, {
+          name: "list.csv",
+          type: "text/csv",
+          content: Buffer.from("a,b\n1,2\n")
+        })
+        expect(csv.type).toBe("text/csv")
+      })
 
-        it("over the question's maxSizeMb (declared up front) → 413, nothing stored", async () => {
-          const form = await formWithFile({ maxSizeMb: 1 })
-          const before = store.blobs().length
-          const body = multipart({
+      it("over the question's maxSizeMb (declared up front) → 413, nothing stored", async () => {
+        const form = await formWithFile({ maxSizeMb: 1 })
+        const before = store.blobs().length
+        const body = multipart({
+          name: "big.pdf",
+          type: "application/pdf",
+          content: Buffer.concat([PDF, Buffer.alloc(MB + 10, 1)])
+        })
+        const reply = await upload(form.publicId, form.cv, body)
+        expect(reply.status).toBe(413)
+        expect(reply.json.error).toContain('"CV"')
+        expect(reply.json.error).toContain("1 MB")
+        expect(store.blobs().length).toBe(before)
+        expect(store.partials()).toEqual([])
+      })
+
+      it("over the default 10 MB, streamed without Content-Length → 413 as soon as it passes, nothing left on disk", async () => {
+        const form = await formWithFile()
+        const before = store.blobs().length
+        const head = Buffer.from(
+          `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="huge.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`
+        )
+        const chunk = Buffer.alloc(256 * 1024, 7)
+        // 12 MB in chunks (chunked transfer encoding, no Content-Length); the server stops reading after 10.
+        const parts = [head, ...Array.from({ length: 48 }, () => chunk)]
+        const reply = await send(`${server.url}/f/${form.publicId}/uploads?fieldId=${form.cv}`, {
+          method: "POST",
+          headers: { "content-type": `multipart/form-data; boundary=${BOUNDARY}`, "transfer-encoding": "chunked" },
+          body: parts
+        })
+        expect(reply.status).toBe(413)
+        expect(reply.json.error).toContain("10 MB")
+        // The partial write is removed once the refusal is sent.
+        await expect.poll(() => store.partials(), { timeout: 5_000 }).toEqual([])
+        expect(store.blobs().length).toBe(before)
+      })
+
+      it("content not matching accept → 415: a .png name with PDF or text bytes, a .pdf name with PNG bytes", async () => {
+        const images = await formWithFile({ accept: ["image/png", ".png"] })
+        const before = store.blobs().length
+        const pdfAsPng = await uploadFile(images.publicId, images.cv, {
+          name: "photo.png",
+          type: "image/png",
+          content: PDF
+        })
+        expect(pdfAsPng.status).toBe(415)
+        expect(pdfAsPng.json.error).toContain("application/pdf")
+        const textAsPng = await uploadFile(images.publicId, images.cv, {
+          name: "photo.png",
+          type: "image/png",
+          content: TEXT
+        })
+        expect(textAsPng.status).toBe(415)
+        expect(textAsPng.json.error).toContain('"CV" accepts image/png, .png')
+        const anyImage = await formWithFile({ accept: ["image/*"] })
+        const textAsImage = await uploadFile(anyImage.publicId, anyImage.cv, {
+          name: "a.jpg",
+          type: "image/jpeg",
+          content: TEXT
+        })
+        expect(textAsImage.status).toBe(415)
+        const pdfs = await formWithFile({ accept: [".pdf"] })
+        const pngAsPdf = await uploadFile(pdfs.publicId, pdfs.cv, {
+          name: "cv.pdf",
+          type: "application/pdf",
+          content: PNG
+        })
+        expect(pngAsPdf.status).toBe(415)
+        expect(pngAsPdf.json.error).toContain("image/png")
+        expect(store.blobs().length).toBe(before)
+        expect(store.partials()).toEqual([])
+      })
+
+      it("says the refusals a respondent meets in the page's language (lang=), English without it", async () => {
+        const form = await formWithFile({ maxSizeMb: 1, accept: [".pdf"] })
+        const inGerman = (body: Buffer) =>
+          send(`${server.url}/f/${form.publicId}/uploads?fieldId=${form.cv}&lang=de`, {
+            method: "POST",
+            headers: multipartHeaders(body),
+            body
+          })
+        const large = await inGerman(
+          multipart({
             name: "big.pdf",
             type: "application/pdf",
             content: Buffer.concat([PDF, Buffer.alloc(MB + 10, 1)])
           })
-          const reply = await upload(form.publicId, form.cv, body)
-          expect(reply.status).toBe(413)
-          expect(reply.json.error).toContain('"CV"')
-          expect(reply.json.error).toContain("1 MB")
-          expect(store.blobs().length).toBe(before)
-          expect(store.partials()).toEqual([])
+        )
+        expect(large.status).toBe(413)
+        expect(large.json.error).toBe("Die Datei ist zu groß. Bis zu 1 MB")
+        const wrongType = await inGerman(multipart({ name: "cv.pdf", type: "application/pdf", content: PNG }))
+        expect(wrongType.status).toBe(415)
+        expect(wrongType.json.error).toBe("Dieser Dateityp wird nicht angenommen. Erlaubt: .pdf.")
+        // Not a language: English, as without one.
+        const unknown = await send(`${server.url}/f/${form.publicId}/uploads?fieldId=${form.cv}&lang=%3Cx%3E`, {
+          method: "POST",
+          headers: multipartHeaders(multipart({ name: "cv.pdf", type: "application/pdf", content: PNG })),
+          body: multipart({ name: "cv.pdf", type: "application/pdf", content: PNG })
         })
-
-        it("over the default 10 MB, streamed without Content-Length → 413 as soon as it passes, nothing left on disk", async () => {
-          const form = await formWithFile()
-          const before = store.blobs().length
-          const head = Buffer.from(
-            `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="huge.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`
-          )
-          const chunk = Buffer.alloc(256 * 1024, 7)
-          // 12 MB in chunks (chunked transfer encoding, no Content-Length); the server stops reading after 10.
-          const parts = [head, ...Array.from({ length: 48 }, () => chunk)]
-          const reply = await send(`${server.url}/f/${form.publicId}/uploads?fieldId=${form.cv}`, {
-            method: "POST",
-            headers: { "content-type": `multipart/form-data; boundary=${BOUNDARY}`, "transfer-encoding": "chunked" },
-            body: parts
-          })
-          expect(reply.status).toBe(413)
-          expect(reply.json.error).toContain("10 MB")
-          // The partial write is removed once the refusal is sent.
-          await expect.poll(() => store.partials(), { timeout: 5_000 }).toEqual([])
-          expect(store.blobs().length).toBe(before)
-        })
-
-        it("content not matching accept → 415: a .png name with PDF or text bytes, a .pdf name with PNG bytes", async () => {
-          const images = await formWithFile({ accept: ["image/png", ".png"] })
-          const before = store.blobs().length
-          const pdfAsPng = await uploadFile(images.publicId, images.cv, {
-            name: "photo.png",
-            type: "image/png",
-            content: PDF
-          })
-          expect(pdfAsPng.status).toBe(415)
-          expect(pdfAsPng.json.error).toContain("application/pdf")
-          const textAsPng = await uploadFile(images.publicId, images.cv, {
-            name: "photo.png",
-            type: "image/png",
-            content: TEXT
-          })
-          expect(textAsPng.status).toBe(415)
-          expect(textAsPng.json.error).toContain('"CV" accepts image/png, .png')
-          const anyImage = await formWithFile({ accept: ["image/*"] })
-          const textAsImage = await uploadFile(anyImage.publicId, anyImage.cv, {
-            name: "a.jpg",
-            type: "image/jpeg",
-            content: TEXT
-          })
-          expect(textAsImage.status).toBe(415)
-          const pdfs = await formWithFile({ accept: [".pdf"] })
-          const pngAsPdf = await uploadFile(pdfs.publicId, pdfs.cv, {
-            name: "cv.pdf",
-            type: "application/pdf",
-            content: PNG
-          })
-          expect(pngAsPdf.status).toBe(415)
-          expect(pngAsPdf.json.error).toContain("image/png")
-          expect(store.blobs().length).toBe(before)
-          expect(store.partials()).toEqual([])
-        })
-
-        it("says the refusals a respondent meets in the page's language (lang=), English without it", async () => {
-          const form = await formWithFile({ maxSizeMb: 1, accept: [".pdf"] })
-          const inGerman = (body: Buffer) =>
-            send(`${server.url}/f/${form.publicId}/uploads?fieldId=${form.cv}&lang=de`, {
-              method: "POST",
-              headers: multipartHeaders(body),
-              body
-            })
-          const large = await inGerman(
-            multipart({
-              name: "big.pdf",
-              type: "application/pdf",
-              content: Buffer.concat([PDF, Buffer.alloc(MB + 10, 1)])
-            })
-          )
-          expect(large.status).toBe(413)
-          expect(large.json.error).toBe("Die Datei ist zu groß. Bis zu 1 MB")
-          const wrongType = await inGerman(multipart({ name: "cv.pdf", type: "application/pdf", content: PNG }))
-          expect(wrongType.status).toBe(415)
-          expect(wrongType.json.error).toBe("Dieser Dateityp wird nicht angenommen. Erlaubt: .pdf.")
-          // Not a language: English, as without one.
-          const unknown = await send(`${server.url}/f/${form.publicId}/uploads?fieldId=${form.cv}&lang=%3Cx%3E`, {
-            method: "POST",
-            headers: multipartHeaders(multipart({ name: "cv.pdf", type: "application/pdf", content: PNG })),
-            body: multipart({ name: "cv.pdf", type: "application/pdf", content: PNG })
-          })
-          expect(unknown.status).toBe(415)
-          expect(unknown.json.error).toContain('"CV" accepts .pdf')
-        })
-
-        it("malformed or missing multipart → 400 {error}", async () => {
-          const form = await formWithFile()
-          const noFile = multipart(undefined, { note: "hello" })
-          expect((await upload(form.publicId, form.cv, noFile)).status).toBe(400)
-          const wrongName = multipart({ name: "cv.pdf", type: "application/pdf", content: PDF, field: "document" })
-          expect((await upload(form.publicId, form.cv, wrongName)).status).toBe(400)
-          const json = Buffer.from(JSON.stringify({ file: "x" }))
-          const notMultipart = await upload(form.publicId, form.cv, json, {
-            "content-type": "application/json",
-            "content-length": json.length
-          })
-          expect(notMultipart.status).toBe(400)
-          expect(notMultipart.json.error).toContain("multipart/form-data")
-          const noBoundary = multipart({ name: "cv.pdf", type: "application/pdf", content: PDF })
-          const reply = await upload(form.publicId, form.cv, noBoundary, {
-            "content-type": "multipart/form-data",
-            "content-length": noBoundary.length
-          })
-          expect(reply.status).toBe(400)
-          expect(typeof reply.json.error).toBe("string")
-          // Cut off in the middle of the file: no closing boundary.
-          const whole = multipart({ name: "cv.pdf", type: "application/pdf", content: PDF })
-          const truncated = whole.subarray(0, whole.length - 30)
-          const cut = await upload(form.publicId, form.cv, truncated)
-          expect(cut.status).toBe(400)
-          const empty = await uploadFile(form.publicId, form.cv, {
-            name: "empty.pdf",
-            type: "application/pdf",
-            content: Buffer.alloc(0)
-          })
-          expect(empty.status).toBe(400)
-          expect(empty.json.error).toContain("empty")
-          expect(store.partials()).toEqual([])
-        })
-
-        it("unknown or draft form → 404, closed → 409, not a file question or a bad fieldId → 400", async () => {
-          const draft = await formWithFile(null, "draft")
-          const closed = await formWithFile(null, "closed")
-          const open = await formWithFile()
-          const file = { name: "cv.pdf", type: "application/pdf", content: PDF }
-          const unknown = await uploadFile("no-such-form-000000", open.cv, file)
-          expect(unknown.status).toBe(404)
-          expect(typeof unknown.json.error).toBe("string")
-          expect((await uploadFile(draft.publicId, draft.cv, file)).status).toBe(404)
-          const closedReply = await uploadFile(closed.publicId, closed.cv, file)
-          expect(closedReply.status).toBe(409)
-          expect(closedReply.json.error).toContain("no longer accepting")
-          const notFile = await uploadFile(open.publicId, open.name, file)
-          expect(notFile.status).toBe(400)
-          expect(notFile.json.error).toContain("fieldId")
-          expect((await uploadFile(open.publicId, closed.cv, file)).status).toBe(400)
-          expect((await upload(open.publicId, "abc", multipart(file))).status).toBe(400)
-          expect(
-            (
-              await send(`${server.url}/f/${open.publicId}/uploads`, {
-                method: "POST",
-                ...{ headers: multipartHeaders(multipart(file)), body: multipart(file) }
-              })
-            ).status
-          ).toBe(400)
-          const get = await send(`${server.url}/f/${open.publicId}/uploads?fieldId=${open.cv}`)
-          expect(get.status).toBe(405)
-        })
-
-        it("a client that goes away mid-upload leaves nothing behind", async () => {
-          const form = await formWithFile()
-          const before = store.blobs().length
-          const head = Buffer.from(
-            `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="cut.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`
-          )
-          const request = httpRequest(`${server.url}/f/${form.publicId}/uploads?fieldId=${form.cv}`, {
-            method: "POST",
-            headers: {
-              "content-type": `multipart/form-data; boundary=${BOUNDARY}`,
-              "content-length": head.length + 8 * MB
-            }
-          })
-          request.on("error", () => undefined)
-          request.write(head)
-          // More than one S3 part (5 MiB), so that each store holds an unfinished write.
-          for (let i = 0; i < 6; i++) {
-            if (!request.write(Buffer.alloc(MB, 9))) await new Promise((r) => request.once("drain", r))
-          }
-          await expect.poll(() => store.partials().length, { timeout: 10_000 }).toBe(1)
-          request.destroy()
-          await expect.poll(() => store.partials(), { timeout: 10_000 }).toEqual([])
-          expect(store.blobs().length).toBe(before)
-        })
-
-        it("writes the file as it arrives (a large upload is not held in memory)", async () => {
-          const form = await formWithFile({ maxSizeMb: 20 })
-          const head = Buffer.from(
-            `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`
-          )
-          const tail = Buffer.from(`\r\n--${BOUNDARY}--\r\n`)
-          const chunk = Buffer.alloc(1024 * 1024, 3)
-          const total = 16
-          let partialSeen = 0
-          const request = httpRequest(`${server.url}/f/${form.publicId}/uploads?fieldId=${form.cv}`, {
-            method: "POST",
-            headers: {
-              "content-type": `multipart/form-data; boundary=${BOUNDARY}`,
-              "content-length": head.length + total * chunk.length + tail.length
-            }
-          })
-          const answered = new Promise<{ status: number; json: { size: number; fileId: string } }>(
-            (resolve, reject) => {
-              request.on("response", (response) => {
-                const chunks: Array<Buffer> = []
-                response.on("data", (c: Buffer) => chunks.push(c))
-                response.on("end", () =>
-                  resolve({ status: response.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString()) })
-                )
-              })
-              request.on("error", reject)
-            }
-          )
-          request.write(head)
-          for (let i = 0; i < total; i++) {
-            if (!request.write(chunk)) await new Promise((r) => request.once("drain", r))
-            if (i === total / 2) {
-              // Half-way: the bytes so far are already in the store (the partial file, the uploaded parts).
-              await expect
-                .poll(
-                  () => {
-                    partialSeen = store.partials()[0] ?? 0
-                    return partialSeen
-                  },
-                  { timeout: 10_000 }
-                )
-                .toBeGreaterThan(4 * 1024 * 1024)
-            }
-          }
-          request.end(tail)
-          const reply = await answered
-          expect(reply.status).toBe(201)
-          expect(reply.json.size).toBe(total * chunk.length)
-          expect(partialSeen).toBeLessThan(total * chunk.length)
-          const got = await download(reply.json.fileId)
-          expect(got.body.length).toBe(total * chunk.length)
-        }, 60_000)
+        expect(unknown.status).toBe(415)
+        expect(unknown.json.error).toContain('"CV" accepts .pdf')
       })
 
-      describe.runIf(storeTarget.canBreak)("a store that fails in the middle of an upload", () => {
-        it("answers the documented storage error (500 with a request id), commits no file row and leaves nothing in the store", async () => {
-          const breakWrites = store.breakWrites!
-          const form = await formWithFile({ maxSizeMb: 20 })
-          const rowsBefore = await server.run(
+      it("malformed or missing multipart → 400 {error}", async () => {
+        const form = await formWithFile()
+        const noFile = multipart(undefined, { note: "hello" })
+        expect((await upload(form.publicId, form.cv, noFile)).status).toBe(400)
+        const wrongName = multipart({ name: "cv.pdf", type: "application/pdf", content: PDF, field: "document" })
+        expect((await upload(form.publicId, form.cv, wrongName)).status).toBe(400)
+        const json = Buffer.from(JSON.stringify({ file: "x" }))
+        const notMultipart = await upload(form.publicId, form.cv, json, {
+          "content-type": "application/json",
+          "content-length": json.length
+        })
+        expect(notMultipart.status).toBe(400)
+        expect(notMultipart.json.error).toContain("multipart/form-data")
+        const noBoundary = multipart({ name: "cv.pdf", type: "application/pdf", content: PDF })
+        const reply = await upload(form.publicId, form.cv, noBoundary, {
+          "content-type": "multipart/form-data",
+          "content-length": noBoundary.length
+        })
+        expect(reply.status).toBe(400)
+        expect(typeof reply.json.error).toBe("string")
+        // Cut off in the middle of the file: no closing boundary.
+        const whole = multipart({ name: "cv.pdf", type: "application/pdf", content: PDF })
+        const truncated = whole.subarray(0, whole.length - 30)
+        const cut = await upload(form.publicId, form.cv, truncated)
+        expect(cut.status).toBe(400)
+        const empty = await uploadFile(form.publicId, form.cv, {
+          name: "empty.pdf",
+          type: "application/pdf",
+          content: Buffer.alloc(0)
+        })
+        expect(empty.status).toBe(400)
+        expect(empty.json.error).toContain("empty")
+        expect(store.partials()).toEqual([])
+      })
+
+      it("unknown or draft form → 404, closed → 409, not a file question or a bad fieldId → 400", async () => {
+        const draft = await formWithFile(null, "draft")
+        const closed = await formWithFile(null, "closed")
+        const open = await formWithFile()
+        const file = { name: "cv.pdf", type: "application/pdf", content: PDF }
+        const unknown = await uploadFile("no-such-form-000000", open.cv, file)
+        expect(unknown.status).toBe(404)
+        expect(typeof unknown.json.error).toBe("string")
+        expect((await uploadFile(draft.publicId, draft.cv, file)).status).toBe(404)
+        const closedReply = await uploadFile(closed.publicId, closed.cv, file)
+        expect(closedReply.status).toBe(409)
+        expect(closedReply.json.error).toContain("no longer accepting")
+        const notFile = await uploadFile(open.publicId, open.name, file)
+        expect(notFile.status).toBe(400)
+        expect(notFile.json.error).toContain("fieldId")
+        expect((await uploadFile(open.publicId, closed.cv, file)).status).toBe(400)
+        expect((await upload(open.publicId, "abc", multipart(file))).status).toBe(400)
+        expect(
+          (
+            await send(`${server.url}/f/${open.publicId}/uploads`, {
+              method: "POST",
+              ...{ headers: multipartHeaders(multipart(file)), body: multipart(file) }
+            })
+          ).status
+        ).toBe(400)
+        const get = await send(`${server.url}/f/${open.publicId}/uploads?fieldId=${open.cv}`)
+        expect(get.status).toBe(405)
+      })
+
+      it("a client that goes away mid-upload leaves nothing behind", async () => {
+        const form = await formWithFile()
+        const before = store.blobs().length
+        const head = Buffer.from(
+          `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="cut.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`
+        )
+        const request = httpRequest(`${server.url}/f/${form.publicId}/uploads?fieldId=${form.cv}`, {
+          method: "POST",
+          headers: {
+            "content-type": `multipart/form-data; boundary=${BOUNDARY}`,
+            "content-length": head.length + 8 * MB
+          }
+        })
+        request.on("error", () => undefined)
+        request.write(head)
+        // More than one S3 part (5 MiB), so that each store holds an unfinished write.
+        for (let i = 0; i < 6; i++) {
+          if (!request.write(Buffer.alloc(MB, 9))) await new Promise((r) => request.once("drain", r))
+        }
+        await expect.poll(() => store.partials().length, { timeout: 10_000 }).toBe(1)
+        request.destroy()
+        await expect.poll(() => store.partials(), { timeout: 10_000 }).toEqual([])
+        expect(store.blobs().length).toBe(before)
+      })
+
+      it("writes the file as it arrives (a large upload is not held in memory)", async () => {
+        const form = await formWithFile({ maxSizeMb: 20 })
+        const head = Buffer.from(
+          `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`
+        )
+        const tail = Buffer.from(`\r\n--${BOUNDARY}--\r\n`)
+        const chunk = Buffer.alloc(1024 * 1024, 3)
+        const total = 16
+        let partialSeen = 0
+        const request = httpRequest(`${server.url}/f/${form.publicId}/uploads?fieldId=${form.cv}`, {
+          method: "POST",
+          headers: {
+            "content-type": `multipart/form-data; boundary=${BOUNDARY}`,
+            "content-length": head.length + total * chunk.length + tail.length
+          }
+        })
+        const answered = new Promise<{ status: number; json: { size: number; fileId: string } }>((resolve, reject) => {
+          request.on("response", (response) => {
+            const chunks: Array<Buffer> = []
+            response.on("data", (c: Buffer) => chunks.push(c))
+            response.on("end", () =>
+              resolve({ status: response.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString()) })
+            )
+          })
+          request.on("error", reject)
+        })
+        request.write(head)
+        for (let i = 0; i < total; i++) {
+          if (!request.write(chunk)) await new Promise((r) => request.once("drain", r))
+          if (i === total / 2) {
+            // Half-way: the bytes so far are already in the store (the partial file, the uploaded parts).
+            await expect
+              .poll(
+                () => {
+                  partialSeen = store.partials()[0] ?? 0
+                  return partialSeen
+                },
+                { timeout: 10_000 }
+              )
+              .toBeGreaterThan(4 * 1024 * 1024)
+          }
+        }
+        request.end(tail)
+        const reply = await answered
+        expect(reply.status).toBe(201)
+        expect(reply.json.size).toBe(total * chunk.length)
+        expect(partialSeen).toBeLessThan(total * chunk.length)
+        const got = await download(reply.json.fileId)
+        expect(got.body.length).toBe(total * chunk.length)
+      }, 60_000)
+    })
+
+    describe.runIf(storeTarget.canBreak)("a store that fails in the middle of an upload", () => {
+      it("answers the documented storage error (500 with a request id), commits no file row and leaves nothing in the store", async () => {
+        const breakWrites = store.breakWrites!
+        const form = await formWithFile({ maxSizeMb: 20 })
+        const rowsBefore = await server.run(
+          Effect.flatMap(
+            SqlClient.SqlClient,
+            (sql) => sql<{ readonly n: number }>`select count(*)::int as n from files`
+          )
+        )
+        const blobsBefore = store.blobs().length
+        breakWrites(true)
+        try {
+          const reply = await uploadFile(form.publicId, form.cv, {
+            name: "big.bin",
+            type: "application/octet-stream",
+            content: Buffer.alloc(12 * MB, 4)
+          })
+          expect(reply.status, reply.body.toString()).toBe(500)
+          expect(reply.json).toEqual({ error: "internal error", requestId: expect.stringMatching(/^req_/) })
+          expect(reply.body.toString()).not.toMatch(/S3RVER|s3rver|127\.0\.0\.1/)
+        } finally {
+          breakWrites(false)
+        }
+        expect(
+          await server.run(
             Effect.flatMap(
               SqlClient.SqlClient,
               (sql) => sql<{ readonly n: number }>`select count(*)::int as n from files`
             )
           )
-          const blobsBefore = store.blobs().length
-          breakWrites(true)
-          try {
-            const reply = await uploadFile(form.publicId, form.cv, {
-              name: "big.bin",
-              type: "application/octet-stream",
-              content: Buffer.alloc(12 * MB, 4)
-            })
-            expect(reply.status, reply.body.toString()).toBe(500)
-            expect(reply.json).toEqual({ error: "internal error", requestId: expect.stringMatching(/^req_/) })
-            expect(reply.body.toString()).not.toMatch(/S3RVER|s3rver|127\.0\.0\.1/)
-          } finally {
-            breakWrites(false)
-          }
-          expect(
-            await server.run(
-              Effect.flatMap(
-                SqlClient.SqlClient,
-                (sql) => sql<{ readonly n: number }>`select count(*)::int as n from files`
-              )
-            )
-          ).toEqual(rowsBefore)
-          expect(store.blobs().length).toBe(blobsBefore)
-          await expect.poll(() => store.partials(), { timeout: 10_000 }).toEqual([])
-          // The store works again once the service does.
-          const after = await uploaded(form)
-          expect((await download(after.fileId)).body).toEqual(PDF)
-        }, 60_000)
+        ).toEqual(rowsBefore)
+        expect(store.blobs().length).toBe(blobsBefore)
+        await expect.poll(() => store.partials(), { timeout: 10_000 }).toEqual([])
+        // The store works again once the service does.
+        const after = await uploaded(form)
+        expect((await download(after.fileId)).body).toEqual(PDF)
+      }, 60_000)
+    })
+
+    describe("submission", () => {
+      it("attaches the upload: stored name, size and type win; flat answers, CSV and the event show the name and a link", async () => {
+        const form = await formWithFile({ accept: ["application/pdf"] })
+        const file = await uploaded(form)
+        const reply = await submit(form, {
+          [form.cv]: { fileId: file.fileId, name: "forged.exe", size: 1, type: "application/x-msdownload" }
+        })
+        expect(reply.status, reply.body.toString()).toBe(201)
+        expect(reply.json.values[String(form.cv)]).toEqual(file)
+        expect((await fileRows(file.fileId))[0]!.response_id).toBe(reply.json.id)
+        // Only the id is needed.
+        const second = await uploaded(form)
+        const onlyId = await submit(form, { [form.cv]: { fileId: second.fileId } })
+        expect(onlyId.status, onlyId.body.toString()).toBe(201)
+        expect(onlyId.json.values[String(form.cv)]).toEqual(second)
+
+        const link = `${server.url}/api/files/${file.fileId}`
+        const list = await api("GET", `/forms/${form.id}/responses?flat=1`)
+        const row = (
+          list.json.responses as Array<{ id: number; answers: Record<string, string>; summary: string }>
+        ).find((r) => r.id === reply.json.id)!
+        expect(row.answers["CV"]).toBe(`cv.pdf (${link})`)
+        expect(row.summary).toContain(`cv.pdf (${link})`)
+        const csv = await api("GET", `/forms/${form.id}/responses.csv`)
+        expect(csv.body.toString()).toContain(`cv.pdf (${link})`)
+        const events = await server.run(Effect.flatMap(Events, (e) => e.list(ids.a.workspaceId)))
+        const event = events.find((e) => e.responseId === reply.json.id && e.type === "response.created")!
+        // Stored in the event, the link never takes the request's host (forgeable): it starts at the configured
+        // appUrl, and this server has none, so it is relative.
+        expect(event.payload).toMatchObject({ answers: { CV: `cv.pdf (/api/files/${file.fileId})` } })
       })
 
-      describe("submission", () => {
-        it("attaches the upload: stored name, size and type win; flat answers, CSV and the event show the name and a link", async () => {
-          const form = await formWithFile({ accept: ["application/pdf"] })
-          const file = await uploaded(form)
-          const reply = await submit(form, {
-            [form.cv]: { fileId: file.fileId, name: "forged.exe", size: 1, type: "application/x-msdownload" }
-          })
-          expect(reply.status, reply.body.toString()).toBe(201)
-          expect(reply.json.values[String(form.cv)]).toEqual(file)
-          expect((await fileRows(file.fileId))[0]!.response_id).toBe(reply.json.id)
-          // Only the id is needed.
-          const second = await uploaded(form)
-          const onlyId = await submit(form, { [form.cv]: { fileId: second.fileId } })
-          expect(onlyId.status, onlyId.body.toString()).toBe(201)
-          expect(onlyId.json.values[String(form.cv)]).toEqual(second)
-
-          const link = `${server.url}/api/files/${file.fileId}`
-          const list = await api("GET", `/forms/${form.id}/responses?flat=1`)
-          const row = (
-            list.json.responses as Array<{ id: number; answers: Record<string, string>; summary: string }>
-          ).find((r) => r.id === reply.json.id)!
-          expect(row.answers["CV"]).toBe(`cv.pdf (${link})`)
-          expect(row.summary).toContain(`cv.pdf (${link})`)
-          const csv = await api("GET", `/forms/${form.id}/responses.csv`)
-          expect(csv.body.toString()).toContain(`cv.pdf (${link})`)
-          const events = await server.run(Effect.flatMap(Events, (e) => e.list(ids.a.workspaceId)))
-          const event = events.find((e) => e.responseId === reply.json.id && e.type === "response.created")!
-          // Stored in the event, the link never takes the request's host (forgeable): it starts at the configured
-          // appUrl, and this server has none, so it is relative.
-          expect(event.payload).toMatchObject({ answers: { CV: `cv.pdf (/api/files/${file.fileId})` } })
-        })
-
-        it("refuses a fileId of another question, form or workspace, an unknown one, or one already attached: 400 naming the question", async () => {
-          const form = await formWithFile()
-          const otherForm = await formWithFile()
-          const otherWorkspace = await formWithFile(null, "published", ids.b.key)
-          const photo = await uploaded(form, form.photo, { name: "me.png", type: "image/png", content: PNG })
-          const fromOtherForm = await uploaded(otherForm)
-          const fromOtherWorkspace = await uploaded(otherWorkspace)
-          const cases = [
-            photo.fileId,
-            fromOtherForm.fileId,
-            fromOtherWorkspace.fileId,
-            "file_AAAAAAAAAAAAAAAAAAAAAA",
-            "nonsense"
-          ]
-          for (const fileId of cases) {
-            const reply = await submit(form, { [form.cv]: { fileId } })
-            expect(reply.status, fileId).toBe(400)
-            expect(reply.json.error, fileId).toContain('"CV"')
-            expect(reply.json.details, fileId).toEqual([expect.objectContaining({ path: `values.${form.cv}` })])
-          }
-          const file = await uploaded(form)
-          expect((await submit(form, { [form.cv]: { fileId: file.fileId } })).status).toBe(201)
-          const again = await submit(form, { [form.cv]: { fileId: file.fileId } })
-          expect(again.status).toBe(400)
-          expect(again.json.error).toContain("already attached")
-          // Nothing was attached by the refused submissions.
-          expect((await fileRows(photo.fileId))[0]!.response_id).toBeNull()
-        })
-
-        it("what the upload accepted, the submission accepts: a .jpeg photo for accept .jpg, a PDF without extension for .pdf", async () => {
-          const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, ...Buffer.from("JFIF"), 0, ...new Array(30).fill(1)])
-          const photos = await formWithFile({ accept: [".jpg"] })
-          const photo = await uploaded(photos, photos.cv, { name: "photo.jpeg", type: "image/jpeg", content: jpeg })
-          expect(photo.type).toBe("image/jpeg")
-          const a = await submit(photos, { [photos.cv]: { fileId: photo.fileId } })
-          expect(a.status, a.body.toString()).toBe(201)
-          const pdfs = await formWithFile({ accept: [".pdf"] })
-          const scan = await uploaded(pdfs, pdfs.cv, { name: "scan", type: "application/octet-stream", content: PDF })
-          expect(scan.type).toBe("application/pdf")
-          const b = await submit(pdfs, { [pdfs.cv]: { fileId: scan.fileId } })
-          expect(b.status, b.body.toString()).toBe(201)
-        })
-
-        it("a missing required file is refused like any required answer", async () => {
-          const form = await formWithFile()
-          const reply = await submit(form, {})
-          expect(reply.status).toBe(400)
-          expect(reply.json.error).toContain('"CV" is required')
-        })
-      })
-
-      describe("download and deletion", () => {
-        it("another workspace's key gets 404; an unknown or malformed id 404; no key 401", async () => {
-          const form = await formWithFile()
-          const file = await uploaded(form)
-          expect((await download(file.fileId, ids.b.key)).status).toBe(404)
-          expect((await download("file_AAAAAAAAAAAAAAAAAAAAAA")).status).toBe(404)
-          expect((await download("..%2F..%2Fetc%2Fpasswd")).status).toBe(404)
-          expect((await send(`${server.url}/api/files/${file.fileId}`)).status).toBe(401)
-        })
-
-        it("deleting a response deletes its files; deleting a form deletes every file uploaded to it", async () => {
-          const form = await formWithFile()
-          const file = await uploaded(form)
-          const response = await submit(form, { [form.cv]: { fileId: file.fileId } })
-          expect(response.status).toBe(201)
-          const blob = () => store.blobs().filter((path) => path.endsWith(file.fileId))
-          expect(blob()).toHaveLength(1)
-          expect((await api("DELETE", `/responses/${response.json.id}`)).status).toBe(204)
-          expect(blob()).toEqual([])
-          expect(await fileRows(file.fileId)).toEqual([])
-          expect((await download(file.fileId)).status).toBe(404)
-
-          const other = await formWithFile()
-          const attached = await uploaded(other)
-          const loose = await uploaded(other, other.photo, { name: "me.png", type: "image/png", content: PNG })
-          expect((await submit(other, { [other.cv]: { fileId: attached.fileId } })).status).toBe(201)
-          expect((await api("DELETE", `/forms/${other.id}`)).status).toBe(204)
-          for (const id of [attached.fileId, loose.fileId]) {
-            expect(
-              store.blobs().filter((path) => path.endsWith(id)),
-              id
-            ).toEqual([])
-            expect(await fileRows(id)).toEqual([])
-          }
-        })
-
-        it("uploads never attached are swept after 24 hours; attached ones stay", async () => {
-          const form = await formWithFile()
-          const stale = await uploaded(form)
-          const fresh = await uploaded(form)
-          const kept = await uploaded(form)
-          expect((await submit(form, { [form.cv]: { fileId: kept.fileId } })).status).toBe(201)
-          await server.run(
-            Effect.flatMap(
-              SqlClient.SqlClient,
-              (sql) =>
-                sql`update files set created_at = created_at - interval '25 hours'
-              where id in (${stale.fileId}, ${kept.fileId})`
-            )
-          )
-          const swept = await server.run(Effect.flatMap(Files, (files) => files.sweep))
-          expect(swept).toBeGreaterThanOrEqual(1)
-          expect(await fileRows(stale.fileId)).toEqual([])
-          expect(store.blobs().filter((path) => path.endsWith(stale.fileId))).toEqual([])
-          expect(await fileRows(fresh.fileId)).toHaveLength(1)
-          expect(await fileRows(kept.fileId)).toHaveLength(1)
-        })
-      })
-
-      describe("signature questions", () => {
-        /** A published form with a name question and a required signature. */
-        const formWithSignature = async () => {
-          const created = await api("POST", "/forms", {
-            title: "Waiver",
-            fields: [
-              { type: "short_text", label: "Name", required: true },
-              { type: "signature", label: "Sign here", required: true }
-            ]
-          })
-          expect(created.status, created.body.toString()).toBe(201)
-          expect((await api("PATCH", `/forms/${created.json.id}`, { status: "published" })).status).toBe(200)
-          const full = await api("GET", `/forms/${created.json.id}`)
-          const [name, signature] = full.json.fields as Array<{ id: number }>
-          return {
-            id: created.json.id as number,
-            publicId: created.json.publicId as string,
-            name: name!.id,
-            signature: signature!.id
-          }
+      it("refuses a fileId of another question, form or workspace, an unknown one, or one already attached: 400 naming the question", async () => {
+        const form = await formWithFile()
+        const otherForm = await formWithFile()
+        const otherWorkspace = await formWithFile(null, "published", ids.b.key)
+        const photo = await uploaded(form, form.photo, { name: "me.png", type: "image/png", content: PNG })
+        const fromOtherForm = await uploaded(otherForm)
+        const fromOtherWorkspace = await uploaded(otherWorkspace)
+        const cases = [
+          photo.fileId,
+          fromOtherForm.fileId,
+          fromOtherWorkspace.fileId,
+          "file_AAAAAAAAAAAAAAAAAAAAAA",
+          "nonsense"
+        ]
+        for (const fileId of cases) {
+          const reply = await submit(form, { [form.cv]: { fileId } })
+          expect(reply.status, fileId).toBe(400)
+          expect(reply.json.error, fileId).toContain('"CV"')
+          expect(reply.json.details, fileId).toEqual([expect.objectContaining({ path: `values.${form.cv}` })])
         }
+        const file = await uploaded(form)
+        expect((await submit(form, { [form.cv]: { fileId: file.fileId } })).status).toBe(201)
+        const again = await submit(form, { [form.cv]: { fileId: file.fileId } })
+        expect(again.status).toBe(400)
+        expect(again.json.error).toContain("already attached")
+        // Nothing was attached by the refused submissions.
+        expect((await fileRows(photo.fileId))[0]!.response_id).toBeNull()
+      })
 
-        it("a drawn signature is a PNG uploaded to the question, attached at submission and downloadable", async () => {
-          const form = await formWithSignature()
-          const drawn = await uploadFile(form.publicId, form.signature, {
-            name: "signature.png",
-            type: "image/png",
-            content: PNG
-          })
-          expect(drawn.status, drawn.body.toString()).toBe(201)
-          expect(drawn.json).toMatchObject({ name: "signature.png", type: "image/png", size: PNG.length })
-          const submitted = await api("POST", `/forms/${form.id}/responses`, {
-            values: { [form.name]: "Ada", [form.signature]: { fileId: drawn.json.fileId } }
-          })
-          expect(submitted.status, submitted.body.toString()).toBe(201)
-          expect(submitted.json.values[String(form.signature)]).toEqual({
-            fileId: drawn.json.fileId,
-            name: "signature.png",
-            size: PNG.length,
-            type: "image/png"
-          })
-          expect((await fileRows(drawn.json.fileId))[0]?.response_id).toBe(submitted.json.id)
-          const got = await download(drawn.json.fileId)
-          expect(got.status).toBe(200)
-          expect(got.body.equals(PNG)).toBe(true)
-          expect(got.headers["content-type"]).toBe("image/png")
-          // The same upload cannot sign a second response.
-          const again = await api("POST", `/forms/${form.id}/responses`, {
-            values: { [form.name]: "Eve", [form.signature]: { fileId: drawn.json.fileId } }
-          })
-          expect(again.status).toBe(400)
-          expect(again.json.error).toContain("already attached to another response")
-        })
+      it("what the upload accepted, the submission accepts: a .jpeg photo for accept .jpg, a PDF without extension for .pdf", async () => {
+        const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, ...Buffer.from("JFIF"), 0, ...new Array(30).fill(1)])
+        const photos = await formWithFile({ accept: [".jpg"] })
+        const photo = await uploaded(photos, photos.cv, { name: "photo.jpeg", type: "image/jpeg", content: jpeg })
+        expect(photo.type).toBe("image/jpeg")
+        const a = await submit(photos, { [photos.cv]: { fileId: photo.fileId } })
+        expect(a.status, a.body.toString()).toBe(201)
+        const pdfs = await formWithFile({ accept: [".pdf"] })
+        const scan = await uploaded(pdfs, pdfs.cv, { name: "scan", type: "application/octet-stream", content: PDF })
+        expect(scan.type).toBe("application/pdf")
+        const b = await submit(pdfs, { [pdfs.cv]: { fileId: scan.fileId } })
+        expect(b.status, b.body.toString()).toBe(201)
+      })
 
-        it("a drawing must be a PNG of at most 1 MB: other content → 415, larger → 413", async () => {
-          const form = await formWithSignature()
-          const pdf = await uploadFile(form.publicId, form.signature, {
-            name: "s.png",
-            type: "image/png",
-            content: PDF
-          })
-          expect(pdf.status).toBe(415)
-          expect(pdf.json.error).toBe('"Sign here" accepts image/png; this file\'s content is application/pdf')
-          const big = Buffer.concat([PNG, Buffer.alloc(1024 * 1024)])
-          const large = await uploadFile(form.publicId, form.signature, {
-            name: "s.png",
-            type: "image/png",
-            content: big
-          })
-          expect(large.status).toBe(413)
-          expect(large.json.error).toBe('"Sign here" takes files of at most 1 MB')
-        })
-
-        it("a typed signature needs the name and the consent; it is stored as typed and summarised", async () => {
-          const form = await formWithSignature()
-          const refused = await api("POST", `/forms/${form.id}/responses`, {
-            values: { [form.name]: "Ada", [form.signature]: { typedName: "Ada Lovelace", consent: false } }
-          })
-          expect(refused.status).toBe(400)
-          expect(refused.json.error).toContain(
-            '"Sign here": tick the box to agree that your typed name is your signature'
-          )
-          const missing = await api("POST", `/forms/${form.id}/responses`, { values: { [form.name]: "Ada" } })
-          expect(missing.status).toBe(400)
-          expect(missing.json.error).toContain('"Sign here" is required')
-          const signed = await api("POST", `/forms/${form.id}/responses`, {
-            values: { [form.name]: "Ada", [form.signature]: { typedName: " Ada  Lovelace ", consent: true } }
-          })
-          expect(signed.status, signed.body.toString()).toBe(201)
-          expect(signed.json.values[String(form.signature)]).toEqual({ typedName: "Ada Lovelace", consent: true })
-          const csv = await api("GET", `/forms/${form.id}/responses.csv`)
-          expect(csv.status).toBe(200)
-          expect(csv.body.toString()).toContain("Ada Lovelace (typed signature)")
-        })
-
-        it("a file question's upload cannot be a signature, nor the other way round", async () => {
-          const form = await formWithSignature()
-          const other = await formWithFile({ accept: ["image/*"] })
-          const photo = await uploaded(other, other.photo, { name: "me.png", type: "image/png", content: PNG })
-          const wrong = await api("POST", `/forms/${form.id}/responses`, {
-            values: { [form.name]: "Ada", [form.signature]: { fileId: photo.fileId } }
-          })
-          expect(wrong.status).toBe(400)
-          expect(wrong.json.error).toContain("was not uploaded to this question")
-          const toName = await uploadFile(form.publicId, form.name, { name: "s.png", type: "image/png", content: PNG })
-          expect(toName.status).toBe(400)
-          expect(toName.json.error).toContain("is not a file or signature question of this form")
-        })
+      it("a missing required file is refused like any required answer", async () => {
+        const form = await formWithFile()
+        const reply = await submit(form, {})
+        expect(reply.status).toBe(400)
+        expect(reply.json.error).toContain('"CV" is required')
       })
     })
-  }
+
+    describe("download and deletion", () => {
+      it("another workspace's key gets 404; an unknown or malformed id 404; no key 401", async () => {
+        const form = await formWithFile()
+        const file = await uploaded(form)
+        expect((await download(file.fileId, ids.b.key)).status).toBe(404)
+        expect((await download("file_AAAAAAAAAAAAAAAAAAAAAA")).status).toBe(404)
+        expect((await download("..%2F..%2Fetc%2Fpasswd")).status).toBe(404)
+        expect((await send(`${server.url}/api/files/${file.fileId}`)).status).toBe(401)
+      })
+
+      it("deleting a response deletes its files; deleting a form deletes every file uploaded to it", async () => {
+        const form = await formWithFile()
+        const file = await uploaded(form)
+        const response = await submit(form, { [form.cv]: { fileId: file.fileId } })
+        expect(response.status).toBe(201)
+        const blob = () => store.blobs().filter((path) => path.endsWith(file.fileId))
+        expect(blob()).toHaveLength(1)
+        expect((await api("DELETE", `/responses/${response.json.id}`)).status).toBe(204)
+        expect(blob()).toEqual([])
+        expect(await fileRows(file.fileId)).toEqual([])
+        expect((await download(file.fileId)).status).toBe(404)
+
+        const other = await formWithFile()
+        const attached = await uploaded(other)
+        const loose = await uploaded(other, other.photo, { name: "me.png", type: "image/png", content: PNG })
+        expect((await submit(other, { [other.cv]: { fileId: attached.fileId } })).status).toBe(201)
+        expect((await api("DELETE", `/forms/${other.id}`)).status).toBe(204)
+        for (const id of [attached.fileId, loose.fileId]) {
+          expect(
+            store.blobs().filter((path) => path.endsWith(id)),
+            id
+          ).toEqual([])
+          expect(await fileRows(id)).toEqual([])
+        }
+      })
+
+      it("uploads never attached are swept after 24 hours; attached ones stay", async () => {
+        const form = await formWithFile()
+        const stale = await uploaded(form)
+        const fresh = await uploaded(form)
+        const kept = await uploaded(form)
+        expect((await submit(form, { [form.cv]: { fileId: kept.fileId } })).status).toBe(201)
+        await server.run(
+          Effect.flatMap(
+            SqlClient.SqlClient,
+            (sql) =>
+              sql`update files set created_at = created_at - interval '25 hours'
+              where id in (${stale.fileId}, ${kept.fileId})`
+          )
+        )
+        const swept = await server.run(Effect.flatMap(Files, (files) => files.sweep))
+        expect(swept).toBeGreaterThanOrEqual(1)
+        expect(await fileRows(stale.fileId)).toEqual([])
+        expect(store.blobs().filter((path) => path.endsWith(stale.fileId))).toEqual([])
+        expect(await fileRows(fresh.fileId)).toHaveLength(1)
+        expect(await fileRows(kept.fileId)).toHaveLength(1)
+      })
+    })
+
+    describe("signature questions", () => {
+      /** A published form with a name question and a required signature. */
+      const formWithSignature = async () => {
+        const created = await api("POST", "/forms", {
+          title: "Waiver",
+          fields: [
+            { type: "short_text", label: "Name", required: true },
+            { type: "signature", label: "Sign here", required: true }
+          ]
+        })
+        expect(created.status, created.body.toString()).toBe(201)
+        expect((await api("PATCH", `/forms/${created.json.id}`, { status: "published" })).status).toBe(200)
+        const full = await api("GET", `/forms/${created.json.id}`)
+        const [name, signature] = full.json.fields as Array<{ id: number }>
+        return {
+          id: created.json.id as number,
+          publicId: created.json.publicId as string,
+          name: name!.id,
+          signature: signature!.id
+        }
+      }
+
+      it("a drawn signature is a PNG uploaded to the question, attached at submission and downloadable", async () => {
+        const form = await formWithSignature()
+        const drawn = await uploadFile(form.publicId, form.signature, {
+          name: "signature.png",
+          type: "image/png",
+          content: PNG
+        })
+        expect(drawn.status, drawn.body.toString()).toBe(201)
+        expect(drawn.json).toMatchObject({ name: "signature.png", type: "image/png", size: PNG.length })
+        const submitted = await api("POST", `/forms/${form.id}/responses`, {
+          values: { [form.name]: "Ada", [form.signature]: { fileId: drawn.json.fileId } }
+        })
+        expect(submitted.status, submitted.body.toString()).toBe(201)
+        expect(submitted.json.values[String(form.signature)]).toEqual({
+          fileId: drawn.json.fileId,
+          name: "signature.png",
+          size: PNG.length,
+          type: "image/png"
+        })
+        expect((await fileRows(drawn.json.fileId))[0]?.response_id).toBe(submitted.json.id)
+        const got = await download(drawn.json.fileId)
+        expect(got.status).toBe(200)
+        expect(got.body.equals(PNG)).toBe(true)
+        expect(got.headers["content-type"]).toBe("image/png")
+        // The same upload cannot sign a second response.
+        const again = await api("POST", `/forms/${form.id}/responses`, {
+          values: { [form.name]: "Eve", [form.signature]: { fileId: drawn.json.fileId } }
+        })
+        expect(again.status).toBe(400)
+        expect(again.json.error).toContain("already attached to another response")
+      })
+
+      it("a drawing must be a PNG of at most 1 MB: other content → 415, larger → 413", async () => {
+        const form = await formWithSignature()
+        const pdf = await uploadFile(form.publicId, form.signature, {
+          name: "s.png",
+          type: "image/png",
+          content: PDF
+        })
+        expect(pdf.status).toBe(415)
+        expect(pdf.json.error).toBe('"Sign here" accepts image/png; this file\'s content is application/pdf')
+        const big = Buffer.concat([PNG, Buffer.alloc(1024 * 1024)])
+        const large = await uploadFile(form.publicId, form.signature, {
+          name: "s.png",
+          type: "image/png",
+          content: big
+        })
+        expect(large.status).toBe(413)
+        expect(large.json.error).toBe('"Sign here" takes files of at most 1 MB')
+      })
+
+      it("a typed signature needs the name and the consent; it is stored as typed and summarised", async () => {
+        const form = await formWithSignature()
+        const refused = await api("POST", `/forms/${form.id}/responses`, {
+          values: { [form.name]: "Ada", [form.signature]: { typedName: "Ada Lovelace", consent: false } }
+        })
+        expect(refused.status).toBe(400)
+        expect(refused.json.error).toContain(
+          '"Sign here": tick the box to agree that your typed name is your signature'
+        )
+        const missing = await api("POST", `/forms/${form.id}/responses`, { values: { [form.name]: "Ada" } })
+        expect(missing.status).toBe(400)
+        expect(missing.json.error).toContain('"Sign here" is required')
+        const signed = await api("POST", `/forms/${form.id}/responses`, {
+          values: { [form.name]: "Ada", [form.signature]: { typedName: " Ada  Lovelace ", consent: true } }
+        })
+        expect(signed.status, signed.body.toString()).toBe(201)
+        expect(signed.json.values[String(form.signature)]).toEqual({ typedName: "Ada Lovelace", consent: true })
+        const csv = await api("GET", `/forms/${form.id}/responses.csv`)
+        expect(csv.status).toBe(200)
+        expect(csv.body.toString()).toContain("Ada Lovelace (typed signature)")
+      })
+
+      it("a file question's upload cannot be a signature, nor the other way round", async () => {
+        const form = await formWithSignature()
+        const other = await formWithFile({ accept: ["image/*"] })
+        const photo = await uploaded(other, other.photo, { name: "me.png", type: "image/png", content: PNG })
+        const wrong = await api("POST", `/forms/${form.id}/responses`, {
+          values: { [form.name]: "Ada", [form.signature]: { fileId: photo.fileId } }
+        })
+        expect(wrong.status).toBe(400)
+        expect(wrong.json.error).toContain("was not uploaded to this question")
+        const toName = await uploadFile(form.publicId, form.name, { name: "s.png", type: "image/png", content: PNG })
+        expect(toName.status).toBe(400)
+        expect(toName.json.error).toContain("is not a file or signature question of this form")
+      })
+    })
+  })
+}
 
 describe("upload rate limit", () => {
   let server: TestServer
