@@ -13,7 +13,7 @@
  * a part number above `n` reset (a store failing in the middle of a multipart
  * upload); `undefined` ends it.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from "node:fs"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
@@ -29,6 +29,8 @@ export interface S3TestServer {
   readonly objectKeys: () => ReadonlyArray<string>
   /** The unfinished multipart uploads: key, and the bytes of the parts received so far. */
   readonly pendingUploads: () => ReadonlyArray<{ readonly key: string; readonly bytes: number }>
+  /** Back-dates an object (its LastModified) or an unfinished upload of this key (its Initiated), as time passing would. */
+  readonly backdate: (key: string, at: Date) => void
   /** Resets the connection of `UploadPart` requests past this part number (undefined: none). */
   readonly resetPartsAfter: (partNumber: number | undefined) => void
   readonly close: () => Promise<void>
@@ -142,6 +144,13 @@ export const startS3Server = async (bucket = "qforms-test"): Promise<S3TestServe
     credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
     objectKeys,
     pendingUploads: () => uploads().map(({ key, bytes }) => ({ key, bytes })),
+    backdate: (key, at) => {
+      const parts = key.split("/")
+      const object = NodePath.join(directory, bucket, ...parts.slice(0, -1), `${parts.at(-1)}${SUFFIX}object`)
+      if (existsSync(object)) utimesSync(object, at, at)
+      for (const upload of uploads().filter((upload) => upload.key === key))
+        utimesSync(NodePath.join(uploadsDir, upload.uploadId, "key"), at, at)
+    },
     resetPartsAfter: (partNumber) => {
       resetAfter = partNumber
     },
