@@ -18,6 +18,25 @@ import { apiOf, workspace } from "@qforms/test-kit/InProcessApi"
 import { startS3Server } from "@qforms/test-kit/S3Server"
 import * as S3BlobStore from "../src/files/S3BlobStore.ts"
 
+/** A published form with a file question and one upload to it, recorded ("recorded bytes"). */
+const recordedUpload = async (qforms: Qforms.Qforms, key: string) => {
+  const api = apiOf(qforms, key)
+  const form = await api("POST", "/forms", { title: "Uploads", fields: [{ type: "file", label: "CV" }] })
+  expect(form.status).toBe(201)
+  expect((await api("PATCH", `/forms/${form.json.id}`, { status: "published" })).status).toBe(200)
+  return qforms.run(
+    Effect.gen(function* () {
+      return yield* (yield* Files).upload({
+        publicId: form.json.publicId,
+        fieldId: form.json.fields[0].id,
+        filename: "cv.txt",
+        contentType: "text/plain",
+        content: Stream.make(new TextEncoder().encode("recorded bytes"))
+      })
+    })
+  )
+}
+
 for (const target of databaseTargets) {
   describe(`the file sweep after a crash on ${target.name}`, () => {
     const directory = mkdtempSync(join(tmpdir(), "qforms-sweep-"))
@@ -41,21 +60,7 @@ for (const target of databaseTargets) {
 
     it("deletes old orphaned objects and unfinished writes, and keeps recorded and recent ones", async () => {
       const key = (await workspace(qforms, `sweep-${target.name}`)).owner
-      const api = apiOf(qforms, key)
-      const form = await api("POST", "/forms", { title: "Uploads", fields: [{ type: "file", label: "CV" }] })
-      expect(form.status).toBe(201)
-      expect((await api("PATCH", `/forms/${form.json.id}`, { status: "published" })).status).toBe(200)
-      const answer = await qforms.run(
-        Effect.gen(function* () {
-          return yield* (yield* Files).upload({
-            publicId: form.json.publicId,
-            fieldId: form.json.fields[0].id,
-            filename: "cv.txt",
-            contentType: "text/plain",
-            content: Stream.make(new TextEncoder().encode("recorded bytes"))
-          })
-        })
-      )
+      const answer = await recordedUpload(qforms, key)
       const workspaceDir = join(
         directory,
         readdirSync(directory).find((name) => existsSync(join(directory, name, answer.fileId)))!
@@ -134,21 +139,7 @@ for (const target of databaseTargets) {
 
     it("deletes old orphaned objects and aborts old unfinished uploads under the prefix, and keeps recorded, recent and foreign ones", async () => {
       const key = (await workspace(qforms, `sweep-s3-${target.name}`)).owner
-      const api = apiOf(qforms, key)
-      const form = await api("POST", "/forms", { title: "Uploads", fields: [{ type: "file", label: "CV" }] })
-      expect(form.status).toBe(201)
-      expect((await api("PATCH", `/forms/${form.json.id}`, { status: "published" })).status).toBe(200)
-      const answer = await qforms.run(
-        Effect.gen(function* () {
-          return yield* (yield* Files).upload({
-            publicId: form.json.publicId,
-            fieldId: form.json.fields[0].id,
-            filename: "cv.txt",
-            contentType: "text/plain",
-            content: Stream.make(new TextEncoder().encode("recorded bytes"))
-          })
-        })
-      )
+      const answer = await recordedUpload(qforms, key)
       const recorded = s3.objectKeys().find((name) => name.endsWith(`/${answer.fileId}`))!
       expect(recorded).toMatch(/^sweep\/\d+\//)
       const workspacePrefix = recorded.slice(0, recorded.lastIndexOf("/"))
