@@ -9,7 +9,7 @@
 //   api/ (the HTTP API definition: a contract, no handlers)
 //   the surfaces: http/ (API handlers, docs, event stream, inbound e-mail) mcp/ pages/ app/ — never each other
 //   the composition root: Http.ts Services.ts Qforms.ts Bootstrap.ts index.ts
-// Adapters, examples and the test kit see only the public entry point "@qforms/core".
+// Adapters, examples and the test kit see only the public entry point "@qforms/core" (examples also "@qforms/core/s3").
 const core = "^packages/core/src/"
 const contexts = "(identity|forms|cases|insights|files|outbox|email|generation)"
 const root = `${core}[^/]+\\.ts$`
@@ -71,7 +71,18 @@ module.exports = {
       comment: "Adapters and examples import @qforms/core's public entry point only.",
       severity: "error",
       from: { path: "^(packages/(express|h3|node-http)|examples/[^/]+)/src/" },
-      to: { path: "^packages/core/", pathNot: "^packages/core/(src/index\\.ts|dist/index\\.(js|d\\.ts))$" }
+      to: {
+        path: "^packages/core/",
+        pathNot:
+          "^packages/core/(src/index\\.ts|dist/index\\.(js|d\\.ts)|src/files/S3BlobStore\\.ts|dist/files/S3BlobStore\\.(js|d\\.ts))$"
+      }
+    },
+    {
+      name: "aws-sdk-only-in-the-s3-store",
+      comment: "Only the S3 store (@qforms/core/s3) loads the AWS SDK, an optional peer dependency: a host without S3 never needs it.",
+      severity: "error",
+      from: { path: "^packages/core/src/", pathNot: "^packages/core/src/files/S3BlobStore\\.ts$" },
+      to: { path: "(^|/)node_modules/@aws-sdk/" }
     },
     {
       name: "embed-is-a-leaf",

@@ -4,6 +4,7 @@
  */
 import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Result from "effect/Result"
@@ -74,6 +75,31 @@ const FrameAncestors = Schema.String.pipe(
   )
 )
 
+/** An S3 bucket name: 3 to 63 lowercase letters, digits, dots and hyphens, a letter or digit at each end. */
+const BucketName = Schema.String.check(
+  Schema.isPattern(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, {
+    message: "Expected an S3 bucket name: 3 to 63 lowercase letters, digits, dots and hyphens"
+  })
+)
+
+/** A key prefix in the bucket, e.g. `qforms/files`: letters, digits, `_` and `-` in `/`-separated parts. */
+const KeyPrefix = Schema.String.check(
+  Schema.isPattern(/^\/*[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_-]+)*\/*$/, {
+    message: 'Expected a key prefix such as qforms/files: letters, digits, "_" and "-" in "/"-separated parts'
+  })
+)
+
+/** The object storage service's address: an http(s) URL. */
+const Endpoint = Schema.String.check(
+  Schema.makeFilter((text: string) => {
+    const url = URL.parse(text)
+    return (
+      (url !== null && (url.protocol === "https:" || url.protocol === "http:")) ||
+      "Expected an http:// or https:// URL, e.g. https://s3.eu-central-1.amazonaws.com or http://127.0.0.1:9000"
+    )
+  })
+)
+
 /** The settings, read and checked. */
 export const Settings = Config.all({
   port: Config.schema(Port, "PORT").pipe(Config.withDefault(3000)),
@@ -84,6 +110,14 @@ export const Settings = Config.all({
     Config.withDefault(PgliteClient.defaultSharedBuffers)
   ),
   filesDir: Config.option(Config.String("QFORMS_FILES_DIR")),
+  s3Bucket: Config.option(Config.schema(BucketName, "QFORMS_S3_BUCKET")),
+  s3Prefix: Config.option(Config.schema(KeyPrefix, "QFORMS_S3_PREFIX")),
+  s3Endpoint: Config.option(Config.schema(Endpoint, "QFORMS_S3_ENDPOINT")),
+  s3Region: Config.option(Config.String("QFORMS_S3_REGION")),
+  s3ForcePathStyle: Config.Boolean("QFORMS_S3_FORCE_PATH_STYLE").pipe(Config.withDefault(false)),
+  // Read by the AWS SDK itself; here only to refuse one without the other.
+  awsAccessKeyId: Config.option(Config.String("AWS_ACCESS_KEY_ID")),
+  awsSecretAccessKey: Config.option(Config.Redacted("AWS_SECRET_ACCESS_KEY")),
   databaseUrl: Config.option(Config.Redacted("DATABASE_URL")),
   schema: Config.String("QFORMS_DB_SCHEMA").pipe(Config.withDefault("qforms")),
   logLevel: Config.schema(Options.LogLevelName, "LOG_LEVEL").pipe(
@@ -169,6 +203,30 @@ const checkCombination = (settings: Settings): Effect.Effect<Settings, string> =
       `Invalid configuration: QFORMS_HEADERS_TIMEOUT_MS (${settings.headersTimeoutMs}) must not be more than QFORMS_REQUEST_TIMEOUT_MS (${settings.requestTimeoutMs})`
     )
   }
+  if (Option.isNone(settings.s3Bucket)) {
+    const needsBucket = [
+      Option.isSome(settings.s3Prefix) ? "QFORMS_S3_PREFIX" : undefined,
+      Option.isSome(settings.s3Endpoint) ? "QFORMS_S3_ENDPOINT" : undefined,
+      Option.isSome(settings.s3Region) ? "QFORMS_S3_REGION" : undefined,
+      settings.s3ForcePathStyle ? "QFORMS_S3_FORCE_PATH_STYLE" : undefined
+    ].filter((name) => name !== undefined)
+    if (needsBucket.length > 0) {
+      return Effect.fail(
+        `Invalid configuration: ${needsBucket.join(" and ")} need QFORMS_S3_BUCKET (the bucket for uploaded files)`
+      )
+    }
+  } else {
+    if (Option.isSome(settings.filesDir)) {
+      return Effect.fail(
+        "Invalid configuration: QFORMS_FILES_DIR and QFORMS_S3_BUCKET both say where uploaded files go: set one of them"
+      )
+    }
+    if (Option.isSome(settings.awsAccessKeyId) !== Option.isSome(settings.awsSecretAccessKey)) {
+      return Effect.fail(
+        `Invalid configuration: ${Option.isSome(settings.awsAccessKeyId) ? "AWS_ACCESS_KEY_ID needs AWS_SECRET_ACCESS_KEY" : "AWS_SECRET_ACCESS_KEY needs AWS_ACCESS_KEY_ID"} (the access key of QFORMS_S3_BUCKET)`
+      )
+    }
+  }
   const openai = Option.getOrElse(settings.formGenerator, () =>
     Option.isSome(settings.llmBaseUrl) ? "openai" : "offline"
   )
@@ -250,11 +308,33 @@ export const database = (settings: Settings): NonNullable<Qforms.QformsOptions["
   })
 
 /**
- * Where uploaded files are kept: `QFORMS_FILES_DIR`, else core's default
- * (`$QFORMS_DATA_DIR/files` on the embedded database, `./.qforms-files` on PostgreSQL).
+ * Where uploaded files are kept: the S3 bucket `QFORMS_S3_BUCKET` (under
+ * `QFORMS_S3_PREFIX`, at `QFORMS_S3_ENDPOINT` for MinIO, R2 and other
+ * S3-compatible services; the access key from `AWS_ACCESS_KEY_ID` and
+ * `AWS_SECRET_ACCESS_KEY` or the SDK's other sources), else `QFORMS_FILES_DIR`,
+ * else core's default (`$QFORMS_DATA_DIR/files` on the embedded database,
+ * `./.qforms-files` on PostgreSQL). The AWS SDK is loaded only with a bucket.
  */
-export const files = (settings: Settings): Qforms.QformsOptions["files"] =>
-  Option.match(settings.filesDir, { onNone: () => undefined, onSome: (directory) => ({ directory }) })
+export const files = (settings: Settings): Qforms.QformsOptions["files"] => {
+  if (Option.isSome(settings.s3Bucket)) {
+    const options = {
+      bucket: settings.s3Bucket.value,
+      prefix: Option.getOrUndefined(settings.s3Prefix),
+      endpoint: Option.getOrUndefined(settings.s3Endpoint),
+      region: Option.getOrUndefined(settings.s3Region),
+      forcePathStyle: settings.s3ForcePathStyle
+    }
+    return {
+      store: Layer.unwrap(
+        Effect.map(
+          Effect.promise(() => import("@qforms/core/s3")),
+          (S3BlobStore) => S3BlobStore.layer(options)
+        )
+      )
+    }
+  }
+  return Option.match(settings.filesDir, { onNone: () => undefined, onSome: (directory) => ({ directory }) })
+}
 
 /**
  * Where the service is reached: `APP_URL`, else `http://localhost:$PORT`; with

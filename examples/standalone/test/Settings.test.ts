@@ -133,6 +133,34 @@ describe("settings", () => {
         QFORMS_IMAP_URL: "pop3://x"
       },
       /^Invalid configuration: QFORMS_IMAP_URL must look like imaps:\/\//
+    ],
+    [
+      { QFORMS_S3_BUCKET: "My_Bucket" },
+      /^Invalid configuration: Expected an S3 bucket name: 3 to 63 lowercase letters, digits, dots and hyphens \(in QFORMS_S3_BUCKET\)\n$/
+    ],
+    [
+      { QFORMS_S3_BUCKET: "forms", QFORMS_S3_PREFIX: "../up" },
+      /^Invalid configuration: Expected a key prefix such as qforms\/files.*\(in QFORMS_S3_PREFIX\)\n$/
+    ],
+    [
+      { QFORMS_S3_BUCKET: "forms", QFORMS_S3_ENDPOINT: "minio:9000" },
+      /^Invalid configuration: Expected an http:\/\/ or https:\/\/ URL.*\(in QFORMS_S3_ENDPOINT\)\n$/
+    ],
+    [
+      { QFORMS_S3_BUCKET: "forms", QFORMS_S3_FORCE_PATH_STYLE: "sometimes" },
+      /^Invalid configuration: .*\(in QFORMS_S3_FORCE_PATH_STYLE\)\n$/
+    ],
+    [
+      { QFORMS_S3_PREFIX: "qforms", QFORMS_S3_ENDPOINT: "http://127.0.0.1:9000" },
+      /^Invalid configuration: QFORMS_S3_PREFIX and QFORMS_S3_ENDPOINT need QFORMS_S3_BUCKET/
+    ],
+    [
+      { QFORMS_S3_BUCKET: "forms", QFORMS_FILES_DIR: "/srv/files" },
+      /^Invalid configuration: QFORMS_FILES_DIR and QFORMS_S3_BUCKET both say where uploaded files go: set one of them\n$/
+    ],
+    [
+      { QFORMS_S3_BUCKET: "forms", AWS_ACCESS_KEY_ID: "AKIAEXAMPLE" },
+      /^Invalid configuration: AWS_ACCESS_KEY_ID needs AWS_SECRET_ACCESS_KEY/
     ]
   ])("%j: exit 1 with a message", async (env, message) => {
     // A data directory that must never be created: nothing is opened.
@@ -188,6 +216,27 @@ describe("settings", () => {
       )
     }
   )
+
+  it("QFORMS_S3_* choose the S3 store (without loading the AWS SDK until the store is built); without them, the directory", async () => {
+    const s3 = await load({
+      QFORMS_S3_BUCKET: "forms.example",
+      QFORMS_S3_PREFIX: "/qforms/files/",
+      QFORMS_S3_ENDPOINT: "http://127.0.0.1:9000",
+      QFORMS_S3_REGION: "eu-central-1",
+      QFORMS_S3_FORCE_PATH_STYLE: "true",
+      AWS_ACCESS_KEY_ID: "AKIAEXAMPLE",
+      AWS_SECRET_ACCESS_KEY: "secret"
+    })
+    expect(s3._tag).toBe("Success")
+    if (s3._tag === "Success") {
+      expect(Settings.files(s3.success)).toEqual({ store: expect.anything() })
+      expect(JSON.stringify(s3.success)).not.toContain("secret")
+    }
+    const directory = await load({ QFORMS_FILES_DIR: "/srv/files" })
+    if (directory._tag === "Success") expect(Settings.files(directory.success)).toEqual({ directory: "/srv/files" })
+    const neither = await load({})
+    if (neither._tag === "Success") expect(Settings.files(neither.success)).toBeUndefined()
+  })
 
   it("the CLI's --log-level takes the same names in any case", async () => {
     expect(normalizeLogLevelFlag(["--log-level", "OFF", "workspace", "list"])).toEqual([

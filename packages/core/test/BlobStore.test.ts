@@ -1,15 +1,33 @@
 /**
- * The local BlobStore's durability, on the real system calls (traced with
+ * The local BlobStore: the shared BlobStore contract (BlobStoreSuite.ts, also
+ * run on S3), and its durability, on the real system calls (traced with
  * strace): the written file is fsynced before it is renamed into place, and
  * its directory after, so a `put` that succeeded (and the files row committed
  * after it) survives a crash or power loss.
  */
 import { spawnSync } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
+import * as BlobStore from "../src/files/BlobStore.ts"
+import { blobStoreSuite } from "./BlobStoreSuite.ts"
+
+const local = mkdtempSync(join(tmpdir(), "qforms-blob-contract-"))
+afterAll(() => rmSync(local, { recursive: true, force: true }))
+const partialDir = join(local, ".partial")
+
+blobStoreSuite({
+  name: "a local directory",
+  layer: BlobStore.layerLocal({ directory: local }),
+  partials: () =>
+    existsSync(partialDir) ? readdirSync(partialDir).map((name) => statSync(join(partialDir, name)).size) : [],
+  abandonWrite: async (key) => {
+    mkdirSync(partialDir, { recursive: true })
+    writeFileSync(join(partialDir, `${key.replaceAll("/", "_")}.0123456789ab`), "cut short")
+  }
+})
 
 const strace = ["/usr/bin/strace", "/bin/strace"].find(existsSync)
 const script = fileURLToPath(new URL("./support/BlobPut.ts", import.meta.url))

@@ -2,7 +2,8 @@
  * Uploaded files over HTTP, on a real server on each test database: the
  * public upload route (limits checked on the bytes, streaming), attaching at
  * submission, downloading with the API key, flat answers with links, and the
- * blobs going with their response or form.
+ * blobs going with their response or form. Every case runs on each blob store
+ * (a local directory, S3 on a local s3rver) as well as on each database.
  */
 import { request as httpRequest } from "node:http"
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs"
@@ -18,7 +19,9 @@ import { attachment } from "../src/http/handlers/FilesHandlers.ts"
 import { Workspaces } from "../src/identity/Workspaces.ts"
 import { databaseTargets } from "@qforms/test-kit/Databases"
 import * as Qforms from "../src/Qforms.ts"
-import { startTestServer, type TestServer } from "@qforms/test-kit/TestServer"
+import { startTestServer, type TestServer, type TestServerOptions } from "@qforms/test-kit/TestServer"
+import { startS3Server } from "@qforms/test-kit/S3Server"
+import * as S3BlobStore from "../src/files/S3BlobStore.ts"
 
 const PNG = Buffer.from([
   0x89,
@@ -152,11 +155,66 @@ const filesUnder = (directory: string): Array<string> => {
   return out
 }
 
-/** Blob files under a store directory, leaving out the partial-write area. */
-const blobsUnder = (directory: string) =>
-  filesUnder(directory).filter((path) => !path.includes(`${NodePath.sep}.partial${NodePath.sep}`))
-const partialsUnder = (directory: string) =>
-  filesUnder(directory).filter((path) => path.includes(`${NodePath.sep}.partial${NodePath.sep}`))
+/** A blob store the server runs on, and what is in it, read from the storage itself. */
+interface StoreTarget {
+  readonly name: string
+  /** Whether the test can make this store fail in the middle of a write (`breakWrites`). */
+  readonly canBreak: boolean
+  readonly start: () => Promise<{
+    readonly options: Pick<TestServerOptions, "filesDirectory" | "filesStore">
+    /** The stored objects (paths or keys, each ending with its file id). */
+    readonly blobs: () => ReadonlyArray<string>
+    /** The bytes of each unfinished write (a partial file, an unfinished multipart upload). */
+    readonly partials: () => ReadonlyArray<number>
+    /** Makes the store fail the writes from now on (`false` ends it); not every store can. */
+    readonly breakWrites?: (broken: boolean) => void
+    readonly close: () => Promise<void>
+  }>
+}
+
+const storeTargets: ReadonlyArray<StoreTarget> = [
+  {
+    name: "a local directory",
+    canBreak: false,
+    start: async () => {
+      const directory = mkdtempSync(NodePath.join(tmpdir(), "qforms-files-test-"))
+      const partial = `${NodePath.sep}.partial${NodePath.sep}`
+      return {
+        options: { filesDirectory: directory },
+        blobs: () => filesUnder(directory).filter((path) => !path.includes(partial)),
+        partials: () =>
+          filesUnder(directory)
+            .filter((path) => path.includes(partial))
+            .map((path) => statSync(path).size),
+        close: async () => rmSync(directory, { recursive: true, force: true })
+      }
+    }
+  },
+  {
+    name: "S3",
+    canBreak: true,
+    start: async () => {
+      const s3 = await startS3Server()
+      return {
+        options: {
+          filesStore: S3BlobStore.layer({
+            bucket: s3.bucket,
+            prefix: "files",
+            endpoint: s3.endpoint,
+            region: "us-east-1",
+            forcePathStyle: true,
+            credentials: s3.credentials
+          })
+        },
+        blobs: s3.objectKeys,
+        partials: () => s3.pendingUploads().map((upload) => upload.bytes),
+        // Every part after the first one has its connection reset: the store fails in the middle of an upload.
+        breakWrites: (broken) => s3.resetPartsAfter(broken ? 1 : undefined),
+        close: s3.close
+      }
+    }
+  }
+]
 
 const MB = 1024 * 1024
 
@@ -212,25 +270,28 @@ describe("content types", () => {
   })
 })
 
-for (const target of databaseTargets) {
-  describe(`uploaded files on ${target.name}`, () => {
+/** Every database with every blob store. */
+const targets = databaseTargets.flatMap((target) => storeTargets.map((storeTarget) => ({ target, storeTarget })))
+
+for (const { target, storeTarget } of targets) {
+  describe(`uploaded files on ${target.name}, stored in ${storeTarget.name}`, () => {
     let server: TestServer
     let ids: Effect.Success<typeof seed>
-    let directory: string
+    let store: Awaited<ReturnType<StoreTarget["start"]>>
 
     beforeAll(async () => {
-      directory = mkdtempSync(NodePath.join(tmpdir(), "qforms-files-test-"))
+      store = await storeTarget.start()
       server = await startTestServer(target, {
         rateLimit: { requestsPerSecond: 100_000, burst: 100_000 },
         uploadRateLimit: { requestsPerSecond: 100_000, burst: 100_000 },
-        filesDirectory: directory
+        ...store.options
       })
       ids = await server.run(seed)
     }, 120_000)
 
     afterAll(async () => {
       await server?.close()
-      rmSync(directory, { recursive: true, force: true })
+      await store?.close()
     })
 
     const api = async (method: string, path: string, body?: unknown, key = ids.a.key) => {
@@ -340,7 +401,7 @@ for (const target of databaseTargets) {
         expect(got.headers["content-type"]).toBe("application/pdf")
         expect(got.headers["content-disposition"]).toBe("attachment; filename=\"cv.pdf\"; filename*=UTF-8''cv.pdf")
         expect(got.headers["x-content-type-options"]).toBe("nosniff")
-        expect(blobsUnder(directory).some((path) => path.endsWith(reply.json.fileId))).toBe(true)
+        expect(store.blobs().some((path) => path.endsWith(reply.json.fileId))).toBe(true)
       })
 
       it("an uploaded script, page or SVG downloads as an inert octet-stream attachment under a sandboxing CSP", async () => {
@@ -406,7 +467,7 @@ for (const target of databaseTargets) {
 
       it("over the question's maxSizeMb (declared up front) → 413, nothing stored", async () => {
         const form = await formWithFile({ maxSizeMb: 1 })
-        const before = blobsUnder(directory).length
+        const before = store.blobs().length
         const body = multipart({
           name: "big.pdf",
           type: "application/pdf",
@@ -416,13 +477,13 @@ for (const target of databaseTargets) {
         expect(reply.status).toBe(413)
         expect(reply.json.error).toContain('"CV"')
         expect(reply.json.error).toContain("1 MB")
-        expect(blobsUnder(directory).length).toBe(before)
-        expect(partialsUnder(directory)).toEqual([])
+        expect(store.blobs().length).toBe(before)
+        expect(store.partials()).toEqual([])
       })
 
       it("over the default 10 MB, streamed without Content-Length → 413 as soon as it passes, nothing left on disk", async () => {
         const form = await formWithFile()
-        const before = blobsUnder(directory).length
+        const before = store.blobs().length
         const head = Buffer.from(
           `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="huge.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`
         )
@@ -437,13 +498,13 @@ for (const target of databaseTargets) {
         expect(reply.status).toBe(413)
         expect(reply.json.error).toContain("10 MB")
         // The partial write is removed once the refusal is sent.
-        await expect.poll(() => partialsUnder(directory), { timeout: 5_000 }).toEqual([])
-        expect(blobsUnder(directory).length).toBe(before)
+        await expect.poll(() => store.partials(), { timeout: 5_000 }).toEqual([])
+        expect(store.blobs().length).toBe(before)
       })
 
       it("content not matching accept → 415: a .png name with PDF or text bytes, a .pdf name with PNG bytes", async () => {
         const images = await formWithFile({ accept: ["image/png", ".png"] })
-        const before = blobsUnder(directory).length
+        const before = store.blobs().length
         const pdfAsPng = await uploadFile(images.publicId, images.cv, {
           name: "photo.png",
           type: "image/png",
@@ -473,8 +534,8 @@ for (const target of databaseTargets) {
         })
         expect(pngAsPdf.status).toBe(415)
         expect(pngAsPdf.json.error).toContain("image/png")
-        expect(blobsUnder(directory).length).toBe(before)
-        expect(partialsUnder(directory)).toEqual([])
+        expect(store.blobs().length).toBe(before)
+        expect(store.partials()).toEqual([])
       })
 
       it("says the refusals a respondent meets in the page's language (lang=), English without it", async () => {
@@ -539,7 +600,7 @@ for (const target of databaseTargets) {
         })
         expect(empty.status).toBe(400)
         expect(empty.json.error).toContain("empty")
-        expect(partialsUnder(directory)).toEqual([])
+        expect(store.partials()).toEqual([])
       })
 
       it("unknown or draft form → 404, closed → 409, not a file question or a bad fieldId → 400", async () => {
@@ -573,7 +634,7 @@ for (const target of databaseTargets) {
 
       it("a client that goes away mid-upload leaves nothing behind", async () => {
         const form = await formWithFile()
-        const before = blobsUnder(directory).length
+        const before = store.blobs().length
         const head = Buffer.from(
           `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="cut.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`
         )
@@ -581,16 +642,19 @@ for (const target of databaseTargets) {
           method: "POST",
           headers: {
             "content-type": `multipart/form-data; boundary=${BOUNDARY}`,
-            "content-length": head.length + 4 * MB
+            "content-length": head.length + 8 * MB
           }
         })
         request.on("error", () => undefined)
         request.write(head)
-        request.write(Buffer.alloc(MB, 9))
-        await expect.poll(() => partialsUnder(directory).length, { timeout: 10_000 }).toBe(1)
+        // More than one S3 part (5 MiB), so that each store holds an unfinished write.
+        for (let i = 0; i < 6; i++) {
+          if (!request.write(Buffer.alloc(MB, 9))) await new Promise((r) => request.once("drain", r))
+        }
+        await expect.poll(() => store.partials().length, { timeout: 10_000 }).toBe(1)
         request.destroy()
-        await expect.poll(() => partialsUnder(directory), { timeout: 10_000 }).toEqual([])
-        expect(blobsUnder(directory).length).toBe(before)
+        await expect.poll(() => store.partials(), { timeout: 10_000 }).toEqual([])
+        expect(store.blobs().length).toBe(before)
       })
 
       it("writes the file as it arrives (a large upload is not held in memory)", async () => {
@@ -623,12 +687,11 @@ for (const target of databaseTargets) {
         for (let i = 0; i < total; i++) {
           if (!request.write(chunk)) await new Promise((r) => request.once("drain", r))
           if (i === total / 2) {
-            // Half-way: the bytes so far are already in the partial file on disk.
+            // Half-way: the bytes so far are already in the store (the partial file, the uploaded parts).
             await expect
               .poll(
                 () => {
-                  const partials = partialsUnder(directory)
-                  partialSeen = partials.length === 0 ? 0 : statSync(partials[0]!).size
+                  partialSeen = store.partials()[0] ?? 0
                   return partialSeen
                 },
                 { timeout: 10_000 }
@@ -643,6 +706,46 @@ for (const target of databaseTargets) {
         expect(partialSeen).toBeLessThan(total * chunk.length)
         const got = await download(reply.json.fileId)
         expect(got.body.length).toBe(total * chunk.length)
+      }, 60_000)
+    })
+
+    describe.runIf(storeTarget.canBreak)("a store that fails in the middle of an upload", () => {
+      it("answers the documented storage error (500 with a request id), commits no file row and leaves nothing in the store", async () => {
+        const breakWrites = store.breakWrites!
+        const form = await formWithFile({ maxSizeMb: 20 })
+        const rowsBefore = await server.run(
+          Effect.flatMap(
+            SqlClient.SqlClient,
+            (sql) => sql<{ readonly n: number }>`select count(*)::int as n from files`
+          )
+        )
+        const blobsBefore = store.blobs().length
+        breakWrites(true)
+        try {
+          const reply = await uploadFile(form.publicId, form.cv, {
+            name: "big.bin",
+            type: "application/octet-stream",
+            content: Buffer.alloc(12 * MB, 4)
+          })
+          expect(reply.status, reply.body.toString()).toBe(500)
+          expect(reply.json).toEqual({ error: "internal error", requestId: expect.stringMatching(/^req_/) })
+          expect(reply.body.toString()).not.toMatch(/S3RVER|s3rver|127\.0\.0\.1/)
+        } finally {
+          breakWrites(false)
+        }
+        expect(
+          await server.run(
+            Effect.flatMap(
+              SqlClient.SqlClient,
+              (sql) => sql<{ readonly n: number }>`select count(*)::int as n from files`
+            )
+          )
+        ).toEqual(rowsBefore)
+        expect(store.blobs().length).toBe(blobsBefore)
+        await expect.poll(() => store.partials(), { timeout: 10_000 }).toEqual([])
+        // The store works again once the service does.
+        const after = await uploaded(form)
+        expect((await download(after.fileId)).body).toEqual(PDF)
       }, 60_000)
     })
 
@@ -744,7 +847,7 @@ for (const target of databaseTargets) {
         const file = await uploaded(form)
         const response = await submit(form, { [form.cv]: { fileId: file.fileId } })
         expect(response.status).toBe(201)
-        const blob = () => blobsUnder(directory).filter((path) => path.endsWith(file.fileId))
+        const blob = () => store.blobs().filter((path) => path.endsWith(file.fileId))
         expect(blob()).toHaveLength(1)
         expect((await api("DELETE", `/responses/${response.json.id}`)).status).toBe(204)
         expect(blob()).toEqual([])
@@ -758,7 +861,7 @@ for (const target of databaseTargets) {
         expect((await api("DELETE", `/forms/${other.id}`)).status).toBe(204)
         for (const id of [attached.fileId, loose.fileId]) {
           expect(
-            blobsUnder(directory).filter((path) => path.endsWith(id)),
+            store.blobs().filter((path) => path.endsWith(id)),
             id
           ).toEqual([])
           expect(await fileRows(id)).toEqual([])
@@ -782,7 +885,7 @@ for (const target of databaseTargets) {
         const swept = await server.run(Effect.flatMap(Files, (files) => files.sweep))
         expect(swept).toBeGreaterThanOrEqual(1)
         expect(await fileRows(stale.fileId)).toEqual([])
-        expect(blobsUnder(directory).filter((path) => path.endsWith(stale.fileId))).toEqual([])
+        expect(store.blobs().filter((path) => path.endsWith(stale.fileId))).toEqual([])
         expect(await fileRows(fresh.fileId)).toHaveLength(1)
         expect(await fileRows(kept.fileId)).toHaveLength(1)
       })
@@ -844,7 +947,11 @@ for (const target of databaseTargets) {
 
       it("a drawing must be a PNG of at most 1 MB: other content → 415, larger → 413", async () => {
         const form = await formWithSignature()
-        const pdf = await uploadFile(form.publicId, form.signature, { name: "s.png", type: "image/png", content: PDF })
+        const pdf = await uploadFile(form.publicId, form.signature, {
+          name: "s.png",
+          type: "image/png",
+          content: PDF
+        })
         expect(pdf.status).toBe(415)
         expect(pdf.json.error).toBe('"Sign here" accepts image/png; this file\'s content is application/pdf')
         const big = Buffer.concat([PNG, Buffer.alloc(1024 * 1024)])

@@ -70,6 +70,21 @@ describe("the public surface of @qforms/core", () => {
     expect(api.Api).toBe(Core.Api.Api)
   })
 
+  it("exports the S3 store alone at @qforms/core/s3; nothing else of core loads the AWS SDK", async () => {
+    const manifest = JSON.parse(readFileSync(join(root, "packages/core/package.json"), "utf8"))
+    expect(manifest.exports["./s3"].source).toBe("./src/files/S3BlobStore.ts")
+    expect(manifest.peerDependencies["@aws-sdk/client-s3"]).toBeDefined()
+    expect(manifest.peerDependenciesMeta["@aws-sdk/client-s3"]).toEqual({ optional: true })
+    expect(manifest.dependencies["@aws-sdk/client-s3"]).toBeUndefined()
+    const s3 = await import("../src/files/S3BlobStore.ts")
+    expect(Object.keys(s3).sort()).toEqual(["layer", "make", "minimumPartSize"])
+    const importing = sources(join(root, "packages/core/src"))
+      .filter((file) => /from "@aws-sdk\//.test(readFileSync(file, "utf8")))
+      .map((file) => file.slice(root.length + 1))
+    expect(importing).toEqual(["packages/core/src/files/S3BlobStore.ts"])
+    expect(readFileSync(join(root, "packages/core/src/index.ts"), "utf8")).not.toMatch(/S3BlobStore/)
+  })
+
   it("is the only way the adapters' and examples' code reaches core", () => {
     const shipped = [
       "packages/node-http/src",

@@ -38,6 +38,8 @@ export interface TestServerOptions {
   readonly uploads?: Qforms.QformsOptions["uploads"] | undefined
   /** Where uploaded files go (default: a temporary directory removed on close). */
   readonly filesDirectory?: string | undefined
+  /** A blob store for uploaded files instead (e.g. S3 on the test kit's `S3Server`); wins over `filesDirectory`. */
+  readonly filesStore?: Layer.Layer<BlobStore.BlobStore, BlobStore.BlobStoreError> | undefined
   /** Serve the application at /app (sign-in, screens). */
   readonly app?: AppOptions | boolean | undefined
   /** The host's identity bridge (its signed-in users act as members). */
@@ -68,6 +70,14 @@ const passedOn = (options: TestServerOptions) => ({
   appUrl: options.appUrl
 })
 
+/** Where uploaded files go, as `Qforms` takes it: the store, the directory, or core's default. */
+const filesOption = (options: TestServerOptions): { readonly files?: Qforms.QformsOptions["files"] } =>
+  options.filesStore !== undefined
+    ? { files: { store: options.filesStore } }
+    : options.filesDirectory !== undefined
+      ? { files: { directory: options.filesDirectory } }
+      : {}
+
 export const startTestServer: StartServer = async (
   target: DatabaseTarget,
   options: TestServerOptions = {}
@@ -77,7 +87,7 @@ export const startTestServer: StartServer = async (
   const qformsOptions: Qforms.QformsOptions = {
     ...passedOn(options),
     database,
-    ...(options.filesDirectory === undefined ? {} : { files: { directory: options.filesDirectory } }),
+    ...filesOption(options),
     formGenerator: FormGenerator.FormGenerator.layerNone,
     delivery: { worker: false, ...options.delivery }
   }
@@ -112,10 +122,7 @@ export const startWithQforms =
       // The contract suite checks no deliveries, and a host's address is known only once `mount` has listened.
       delivery: { worker: false },
       // Never the default directory under the working directory: a temporary one, removed on dispose.
-      files:
-        options.filesDirectory === undefined
-          ? { store: BlobStore.layerTemporary }
-          : { directory: options.filesDirectory }
+      files: filesOption(options).files ?? { store: BlobStore.layerTemporary }
     })
     const host = await mount(qforms)
     return {
