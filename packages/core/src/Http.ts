@@ -42,6 +42,7 @@ import * as PublicPage from "./pages/PublicPage.ts"
 import * as Uploads from "./pages/Uploads.ts"
 import { UploadLimiter } from "./pages/UploadLimits.ts"
 import * as Database from "./storage/Database.ts"
+import * as BlobStore from "./files/BlobStore.ts"
 import * as App from "./app/App.ts"
 import * as Caching from "./web/Caching.ts"
 import * as ErrorTable from "./web/ErrorTable.ts"
@@ -299,6 +300,12 @@ const Guard = (options: HttpOptions) => {
         }
         if (Database.isUnreachable(error)) {
           return json(503, { error: "the database is not reachable; try again shortly" }, { "retry-after": "5" })
+        }
+        // The file store (a directory, S3) failed: nothing was kept (see BlobStore's promises), so the client may retry.
+        if (error instanceof BlobStore.BlobStoreError) {
+          return json(503, { error: "the file store is not reachable; nothing was stored, try again shortly" }, {
+            "retry-after": "5"
+          })
         }
         if (Database.isConcurrentDeletion(error)) {
           return json(409, {

@@ -710,7 +710,7 @@ for (const { target, storeTarget } of targets) {
     })
 
     describe.runIf(storeTarget.canBreak)("a store that fails in the middle of an upload", () => {
-      it("answers the documented storage error (500 with a request id), commits no file row and leaves nothing in the store", async () => {
+      it("answers 503 with Retry-After, commits no file row and leaves nothing in the store", async () => {
         const breakWrites = store.breakWrites!
         const form = await formWithFile({ maxSizeMb: 20 })
         const rowsBefore = await server.run(
@@ -727,8 +727,9 @@ for (const { target, storeTarget } of targets) {
             type: "application/octet-stream",
             content: Buffer.alloc(12 * MB, 4)
           })
-          expect(reply.status, reply.body.toString()).toBe(500)
-          expect(reply.json).toEqual({ error: "internal error", requestId: expect.stringMatching(/^req_/) })
+          expect(reply.status, reply.body.toString()).toBe(503)
+          expect(reply.headers["retry-after"]).toBe("5")
+          expect(reply.json).toEqual({ error: "the file store is not reachable; nothing was stored, try again shortly" })
           expect(reply.body.toString()).not.toMatch(/S3RVER|s3rver|127\.0\.0\.1/)
         } finally {
           breakWrites(false)

@@ -59,7 +59,7 @@ export const internalErrors: Readonly<Record<string, string>> = {
   DatabaseError: "the database cannot be opened: the server does not start (or answers 503 while it is unreachable)",
   DatabaseCopyError: "the `qforms db copy` command's failure: printed by the CLI, never an HTTP answer",
   PgliteOpenError: "the embedded database cannot be opened: the server does not start",
-  BlobStoreError: "a storage failure: a defect, answered 500 with a request id",
+  BlobStoreError: "the file store failed: answered 503 with Retry-After (nothing was kept)",
   BlobNotFound: "a file record whose blob is gone: answered as FileNotFound",
   XlsxWriteFailed: "the workbook failed while it streamed, after its 200: the download is cut short, as any stream's",
   ZipWriteFailed: "an archive failed while it streamed (the XLSX export reports it as XlsxWriteFailed)",
