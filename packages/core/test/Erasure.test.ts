@@ -53,9 +53,9 @@ for (const target of databaseTargets) {
     let b: { workspaceId: number; keys: Record<Role, string> }
 
     const query = <A extends object>(text: string, ...params: Array<unknown>) =>
-      server.run(
-        Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<A>(text, params as Array<never>))
-      ) as Promise<ReadonlyArray<A>>
+      server.run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<A>(text, params as Array<never>))) as Promise<
+        ReadonlyArray<A>
+      >
 
     const erase = (key: string, body: unknown) => api(server, key, "POST", "/privacy/erasures", body)
 
@@ -357,6 +357,39 @@ for (const target of databaseTargets) {
       const again = await erase(a.keys.owner, { email: "ada@example.com" })
       expect(again.status).toBe(201)
       expect(again.body).toMatchObject({ responses: { count: 0, ids: [] }, contacts: { count: 0, ids: [] } })
+    })
+
+    it("the MCP tool erase_person: admins only, the same result", async () => {
+      const form = await supportForm(a.keys.owner)
+      const carol = await submit(a.keys.owner, form, "carol@example.com", "Carol")
+      const tool = async (key: string, args: Record<string, unknown>) => {
+        const response = await fetch(`${server.url}/mcp`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            authorization: `Bearer ${key}`,
+            "mcp-protocol-version": "2025-03-26"
+          },
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "tools/call",
+            params: { name: "erase_person", arguments: args }
+          })
+        })
+        expect(response.status).toBe(200)
+        return ((await response.json()) as { result: { isError: boolean; content: Array<{ text: string }> } }).result
+      }
+      for (const role of ["member", "viewer"] as const) {
+        const refused = await tool(a.keys[role], { email: "carol@example.com" })
+        expect(refused.isError, role).toBe(true)
+      }
+      expect((await tool(a.keys.admin, {})).content[0]!.text).toMatch(/exactly one of email and contactId/)
+      const done = await tool(a.keys.admin, { email: "carol@example.com" })
+      expect(done.isError).toBe(false)
+      expect(JSON.parse(done.content[0]!.text)).toMatchObject({ responses: { count: 1, ids: [carol] } })
+      expect((await api(server, a.keys.owner, "GET", `/responses/${carol}`)).status).toBe(404)
     })
 
     it("erases by contact id, in the key's workspace only", async () => {

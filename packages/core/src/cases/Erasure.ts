@@ -59,8 +59,7 @@ export const ErasureRequest = Schema.Struct({
   .check(
     Schema.makeFilter(
       (request: { readonly email?: string; readonly contactId?: number }) =>
-        (request.email === undefined) !== (request.contactId === undefined) ||
-        "give exactly one of email and contactId"
+        (request.email === undefined) !== (request.contactId === undefined) || "give exactly one of email and contactId"
     )
   )
   .annotate({

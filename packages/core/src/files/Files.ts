@@ -837,7 +837,10 @@ export class Files extends Context.Service<
         )
       })
 
-      const forgetFiles = Effect.fn("Files.forgetFiles")(function* (workspaceId: number, fileIds: ReadonlyArray<string>) {
+      const forgetFiles = Effect.fn("Files.forgetFiles")(function* (
+        workspaceId: number,
+        fileIds: ReadonlyArray<string>
+      ) {
         if (fileIds.length === 0) return []
         return yield* sql<{ readonly id: string; readonly storage_key: string }>`
           delete from files where workspace_id = ${workspaceId} and id = any(${fileIds}::text[])
