@@ -2514,6 +2514,7 @@ export interface components {
                     };
                 };
                 createdAt: string;
+                reviewFlaggedAt?: string;
             }[];
             emails: components["schemas"]["ResponseEmail"][];
             replies: components["schemas"]["ResponseReply"][];

@@ -325,6 +325,18 @@ for (const target of databaseTargets) {
         [unrelated.body.id, false]
       ])
       expect(notes[0]!.body).toBe("Bob knows ADA@example.com from the workshop.")
+      // The case's timeline shows the flag on those notes only.
+      const timeline = (await api(server, a.keys.owner, "GET", `/responses/${bob}`)).body.activities as Array<{
+        id: number
+        reviewFlaggedAt?: string
+      }>
+      expect(
+        timeline
+          .filter((entry) => entry.reviewFlaggedAt !== undefined)
+          .map((entry) => entry.id)
+          .sort((x, y) => x - y)
+      ).toEqual([naming.body.id, byName.body.id])
+      expect(timeline.find((entry) => entry.id === naming.body.id)!.reviewFlaggedAt).toBe(result.erasedAt)
       const by = typeof notes[0]!.by === "string" ? JSON.parse(notes[0]!.by as string) : notes[0]!.by
       expect(by).toMatchObject({ type: "member", name: null })
       const list = await api(server, a.keys.owner, "GET", `/forms/${form.id}/responses`)
