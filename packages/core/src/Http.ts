@@ -37,6 +37,7 @@ import { EmailsHandlers } from "./http/handlers/EmailsHandlers.ts"
 import * as DigestRoutes from "./http/DigestRoutes.ts"
 import * as EmailRoutes from "./http/EmailRoutes.ts"
 import { ApiKeysHandlers } from "./http/handlers/ApiKeysHandlers.ts"
+import { PrivacyHandlers } from "./http/handlers/PrivacyHandlers.ts"
 import { InvitationsHandlers } from "./http/handlers/InvitationsHandlers.ts"
 import * as PublicPage from "./pages/PublicPage.ts"
 import * as Uploads from "./pages/Uploads.ts"
@@ -489,7 +490,8 @@ export const layer = (options: HttpOptions = {}) => {
           ApiKeysHandlers,
           InvitationsHandlers,
           WorkspaceHandlers,
-          InsightsHandlers
+          InsightsHandlers,
+          PrivacyHandlers
         ).pipe(Layer.provide([AuthenticationLive.pipe(Layer.provide(limiter)), RequestErrorsLive]))
       )
     ),

@@ -27,6 +27,7 @@ import { EmailTokens } from "./email/EmailTokens.ts"
 import { RespondentEmails } from "./email/RespondentEmails.ts"
 import { Members } from "./identity/Members.ts"
 import { Notes } from "./cases/Notes.ts"
+import { Erasure } from "./cases/Erasure.ts"
 import { Responses } from "./cases/Responses.ts"
 import { Sessions } from "./identity/Sessions.ts"
 import { Stages } from "./forms/Stages.ts"
@@ -44,6 +45,7 @@ export type Services =
   | ApiKeys
   | Contacts
   | Deliveries
+  | Erasure
   | Events
   | Files
   | Images
@@ -109,7 +111,8 @@ export const layer: Layer.Layer<Services, never, SqlClient.SqlClient | BlobStore
   Sessions.layer,
   FormSummaries.layer,
   CaseMetrics.layer,
-  PageCounts.layer
+  PageCounts.layer,
+  Erasure.layer
 ).pipe(Layer.provideMerge(middle), (core) =>
   Layer.mergeAll(EmailReplies.layer, Invitations.layer, Digests.layer).pipe(Layer.provideMerge(core))
 )

@@ -209,6 +209,8 @@ const routes: ReadonlyArray<Route> = [
       source: "fuzzer"
     })
   },
+  // An address the fixture never uses: the fuzzer's erasures must not take the fixture's response with them.
+  { method: "POST", path: "/privacy/erasures", body: () => ({ email: "fuzz-erasure@example.com" }) },
   { method: "DELETE", path: "/webhooks/subscribe/:subscription" },
   { method: "GET", path: "/events/catalogue" },
   { method: "PATCH", path: "/webhooks/subscribe/:subscription", body: () => ({ disabled: false }) },

@@ -164,6 +164,7 @@ for (const target of databaseTargets) {
         "add_note",
         "create_form",
         "draft_translation",
+        "erase_person",
         "generate_form",
         "get_case_metrics",
         "get_delivery_log",

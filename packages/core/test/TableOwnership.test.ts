@@ -31,6 +31,8 @@ const owners: Readonly<Record<string, string>> = {
   activities: "cases",
   form_response_counts: "cases",
   form_tags: "cases",
+  // The record of each erasure of a person (cases/Erasure.ts): counts and a salted hash, no personal data.
+  erasures: "cases",
   // Written by the triggers of migration 0029 as responses change; read by insights/FormSummaries.ts.
   answer_tallies: "insights",
   page_counts: "insights",

@@ -22,6 +22,7 @@ import { AddMemberInput, ChangeRoleInput, Member } from "../identity/Members.ts"
 import { CreatedInvitation, CreateInvitationInput, Invitation, IssuedSignInLink } from "../identity/Invitations.ts"
 import { ApiKey, IssueApiKeyInput, IssuedApiKey } from "../identity/ApiKeys.ts"
 import { AddNoteInput, Note } from "../cases/Notes.ts"
+import { ErasureRequest, ErasureResult } from "../cases/Erasure.ts"
 import { HiddenField } from "../forms/FormLogic.ts"
 import {
   PublicSubmitInput,
@@ -699,6 +700,21 @@ export class WorkspaceGroup extends HttpApiGroup.make("workspace").add(
   )
 ) {}
 
+/** Personal data (extension, owners and admins): erasing a person. */
+export class PrivacyGroup extends HttpApiGroup.make("privacy").add(
+  HttpApiEndpoint.post("erase", "/privacy/erasures", {
+    payload: ErasureRequest,
+    success: ErasureResult.pipe(created),
+    error: [NotFound, Forbidden]
+  }).annotate(
+    OpenApi.Description,
+    "Extension: erases a person from the workspace, by `email` or `contactId` (exactly one): their responses " +
+      "(partial ones too) and files, e-mails sent to them and replies from them, their contact; unsent deliveries " +
+      "about them are cancelled and notes naming them flagged for review. Answers what was removed, per kind. " +
+      "One transaction; 404 for an unknown contact."
+  )
+) {}
+
 /** A form's summary (query string): the response list's filters, and how many text answers to show. */
 export const SummaryQuery = Schema.Struct({
   q: ResponseListQuery.fields.q,
@@ -823,6 +839,7 @@ export class Api extends HttpApi.make("qforms")
   .add(ApiKeysGroup)
   .add(WorkspaceGroup)
   .add(InsightsGroup)
+  .add(PrivacyGroup)
   .prefix("/api")
   .middleware(RequestErrors)
   .middleware(Authentication)

@@ -51,7 +51,9 @@ export const Activity = Schema.Struct({
       Schema.Record(Schema.String, Schema.NullOr(AnswerValue))
     ])
   ),
-  createdAt: Schema.String
+  createdAt: Schema.String,
+  /** A note that names a person since erased (`Erasure.ts`): when it was flagged for review. Absent otherwise. */
+  reviewFlaggedAt: Schema.optionalKey(Schema.String)
 })
 export type Activity = typeof Activity.Type
 
@@ -68,6 +70,8 @@ interface ActivityRow {
   readonly actor: unknown
   readonly payload: unknown
   readonly created_at: Date
+  /** Set on a note flagged for review by an erasure; selected by the case's timeline only. */
+  readonly review_flagged_at?: Date | null
 }
 
 const decodeActivity = StoredJson.decode(Activity, "a row of activities (actor, payload)")
@@ -79,7 +83,8 @@ export const toActivity = (row: ActivityRow): Effect.Effect<Activity> =>
     type: row.type,
     actor: row.actor,
     payload: row.payload,
-    createdAt: row.created_at.toISOString()
+    createdAt: row.created_at.toISOString(),
+    ...(row.review_flagged_at == null ? {} : { reviewFlaggedAt: row.review_flagged_at.toISOString() })
   })
 
 /**
@@ -156,7 +161,7 @@ export class Activities extends Context.Service<
 
       const listUnchecked = Effect.fn("Activities.listUnchecked")(function* (workspaceId: number, responseId: number) {
         const rows = yield* sql<ActivityRow>`
-          select id, type, actor, payload, created_at from activities
+          select id, type, actor, payload, created_at, review_flagged_at from activities
           where workspace_id = ${workspaceId} and response_id = ${responseId}
           order by id desc`
         return yield* Effect.forEach(rows, toActivity)

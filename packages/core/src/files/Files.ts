@@ -517,6 +517,14 @@ export class Files extends Context.Service<
       workspaceId: number,
       responseId: number
     ) => Effect.Effect<ReadonlyArray<string>, SqlError.SqlError>
+    /**
+     * Deletes the records of these files of the workspace (inside the deleting transaction, e.g. an erasure's);
+     * answers their ids and blob keys.
+     */
+    readonly forgetFiles: (
+      workspaceId: number,
+      fileIds: ReadonlyArray<string>
+    ) => Effect.Effect<ReadonlyArray<{ readonly id: string; readonly storage_key: string }>, SqlError.SqlError>
     /** Deletes the records of a form's files (inside the deleting transaction); answers their blob keys. */
     readonly forgetForm: (
       workspaceId: number,
@@ -829,6 +837,16 @@ export class Files extends Context.Service<
         )
       })
 
+      const forgetFiles = Effect.fn("Files.forgetFiles")(function* (
+        workspaceId: number,
+        fileIds: ReadonlyArray<string>
+      ) {
+        if (fileIds.length === 0) return []
+        return yield* sql<{ readonly id: string; readonly storage_key: string }>`
+          delete from files where workspace_id = ${workspaceId} and id = any(${fileIds}::text[])
+          returning id, storage_key`
+      })
+
       const forgetForm = Effect.fn("Files.forgetForm")(function* (workspaceId: number, formId: number) {
         return keysOf(
           yield* sql<{ readonly storage_key: string }>`
@@ -908,6 +926,7 @@ export class Files extends Context.Service<
         attach,
         recordAttachments,
         forgetResponse,
+        forgetFiles,
         forgetForm,
         deleteBlobs,
         claimQuota,

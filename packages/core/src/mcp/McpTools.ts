@@ -26,6 +26,7 @@ import { Id } from "../kernel/Ids.ts"
 import { InvalidInput } from "../kernel/Errors.ts"
 import { Member, Members } from "../identity/Members.ts"
 import { AddNoteInput, Note, Notes } from "../cases/Notes.ts"
+import { Erasure, ErasureRequest, ErasureResult } from "../cases/Erasure.ts"
 import { ResponseDetail, Responses, UpdateResponseInput, UpdateResponseResult } from "../cases/Responses.ts"
 import { Stage, Stages } from "../forms/Stages.ts"
 import { Subscription, Webhooks, WorkspaceSubscription } from "../outbox/Webhooks.ts"
@@ -97,6 +98,8 @@ const define = <I extends Schema.Top & { readonly DecodingServices: never }, O e
     readonly input: I
     readonly output: O
     readonly write: boolean
+    /** The tool deletes what cannot be brought back (MCP's `destructiveHint`). */
+    readonly destructive?: boolean | undefined
     readonly run: (actor: Actors.Actor, input: I["Type"]) => Effect.Effect<O["Type"], DomainError | SqlError.SqlError>
   }
 ): McpTool => {
@@ -109,7 +112,7 @@ const define = <I extends Schema.Top & { readonly DecodingServices: never }, O e
     outputSchema: jsonSchemaOf(options.output, "ignore"),
     annotations: {
       readOnlyHint: !options.write,
-      destructiveHint: false,
+      destructiveHint: options.destructive === true,
       idempotentHint: !options.write,
       openWorldHint: false
     },
@@ -163,6 +166,7 @@ export const makeTools = Effect.gen(function* () {
   const deliveries = yield* Deliveries
   const generate = yield* generateForm
   const workspaceSettings = yield* WorkspaceSettingsStore
+  const erasure = yield* Erasure
   const images = yield* Images
   const translator = yield* FormTranslator.make
   const summaries = yield* FormSummaries
@@ -500,6 +504,19 @@ export const makeTools = Effect.gen(function* () {
       output: ReplayResult,
       write: true,
       run: (actor, input) => deliveries.replayDeadLetters(actor, input)
+    }),
+    define("erase_person", {
+      title: "Erase a person's personal data",
+      description:
+        "Erases a person from the workspace (owners and admins only), by `email` or `contactId` (exactly one): " +
+        "their responses (partial ones too) and files, e-mails sent to them and replies from them, their contact. " +
+        "Unsent deliveries about them are cancelled; notes on other cases that name them are flagged for review, " +
+        "not edited. Cannot be undone. Answers what was removed: a count and the ids of each kind.",
+      input: ErasureRequest,
+      output: ErasureResult,
+      write: true,
+      destructive: true,
+      run: (actor, input) => erasure.erase(actor, input)
     })
   ]
   return tools

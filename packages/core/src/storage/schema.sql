@@ -22,7 +22,9 @@ create table activities (
   type text not null,
   actor jsonb not null,
   payload jsonb not null,
-  created_at timestamp with time zone not null
+  created_at timestamp with time zone not null,
+  review_flagged_at timestamp with time zone,
+  review_flagged_by jsonb
 );
 alter table activities add constraint activities_pkey PRIMARY KEY (id);
 alter table activities add constraint activities_response_id_fkey FOREIGN KEY (response_id) REFERENCES responses(id) ON DELETE CASCADE;
@@ -195,6 +197,20 @@ alter table digest_subscriptions add constraint digest_subscriptions_workspace_i
 CREATE INDEX digest_subscriptions_due ON digest_subscriptions USING btree (next_at);
 CREATE INDEX digest_subscriptions_member ON digest_subscriptions USING btree (workspace_id, account_id);
 CREATE UNIQUE INDEX digest_subscriptions_pkey ON digest_subscriptions USING btree (form_id, account_id);
+
+create table erasures (
+  id integer not null generated always as identity,
+  workspace_id integer not null,
+  subject_salt text not null,
+  subject_hash text not null,
+  counts jsonb not null,
+  actor jsonb not null,
+  created_at timestamp with time zone not null
+);
+alter table erasures add constraint erasures_pkey PRIMARY KEY (id);
+alter table erasures add constraint erasures_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE;
+CREATE UNIQUE INDEX erasures_pkey ON erasures USING btree (id);
+CREATE INDEX erasures_workspace ON erasures USING btree (workspace_id, id DESC);
 
 create table events (
   seq integer not null generated always as identity,

@@ -31,6 +31,7 @@ export const statuses = {
   ImageNotFound: 404,
   TranslationNotFound: 404,
   ChannelNotFound: 404,
+  ContactNotFound: 404,
   TokenUnknown: 404,
   ReplyNotMatched: 404,
   InvalidEmailToken: 404,

@@ -69,6 +69,7 @@ export const authentication = group("authentication", { transport: true }, (c) =
         ["GET", "/webhooks/dead-letters"],
         ["POST", "/webhooks/dead-letters/replay", { subscriptionId: all.subscriptionId }],
         ["GET", "/webhooks/alerts"],
+        ["POST", "/privacy/erasures", { email: "ada@example.com" }],
         ["POST", "/v1/forms/generate", { prompt: "A contact form" }]
       ]
       for (const [label, headers] of badCredentials()) {

@@ -55,6 +55,7 @@ export const publicDocuments = group("public documents", { transport: true }, (c
       ["GET", "/webhooks/dead-letters"],
       ["POST", "/webhooks/dead-letters/replay"],
       ["GET", "/webhooks/alerts"],
+      ["POST", "/privacy/erasures"],
       ["POST", "/v1/forms/generate"]
     ]
     const missing = expected.filter(([method, path]) => !documented.get(path)?.has(method))

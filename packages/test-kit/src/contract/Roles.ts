@@ -32,6 +32,7 @@ export const roles = group("roles", { transport: false }, (c) => {
       ["POST", "/webhooks/workspace-subscriptions", { event: "form.deleted", targetUrl: hookUrl("viewer") }],
       ["DELETE", `/webhooks/subscribe/${encodeURIComponent(all.subscriptionId)}`],
       ["POST", "/webhooks/dead-letters/replay", { subscriptionId: all.subscriptionId }],
+      ["POST", "/privacy/erasures", { email: "ada@example.com" }],
       ["POST", "/v1/forms/generate", { prompt: "A contact form" }]
     ]
     const formsBefore = (await api("GET", "/forms")).body.length as number

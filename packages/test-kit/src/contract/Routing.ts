@@ -113,6 +113,7 @@ export const routing = group("routing and request bodies", { transport: true }, 
         "forms"
       ],
       ["POST", "/webhooks/dead-letters/replay", { subscriptionId: all.subscriptionId, force: true }, "force"],
+      ["POST", "/privacy/erasures", { email: "nobody-here@example.com", reason: "asked" }, "reason"],
       ["POST", "/v1/forms/generate", { prompt: "A contact form", model: "gpt" }, "model"]
     ]
     for (const [method, path, body, field] of cases) {

@@ -54,6 +54,13 @@ export const workspaces = group("workspaces", { transport: false }, (c) => {
       softError(`${method} ${path}`, reply, 404)
       expect(reply.text).not.toContain("Everything")
     }
+    // Erasing the respondent's address from the other workspace erases nothing here.
+    const erased = await api("POST", "/privacy/erasures", {
+      key: c.seed.keys.other,
+      body: { email: "ada@example.com" }
+    })
+    expectStatus(erased, 201)
+    expect(erased.body.responses.ids).not.toContain(r)
     const forms = await api("GET", "/forms", { key: c.seed.keys.other })
     expectStatus(forms, 200)
     expect(forms.body.map((x: { id: number }) => x.id)).not.toContain(f)

@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from "preact/hooks"
 import { TableScroll } from "./table.js"
 import { api, call, copy, messageOf } from "./api.js"
 import { LanguageChooser } from "./language.js"
+import { Privacy } from "./privacy.js"
 import { ThemeEditor } from "./theme.js"
 import { formatDateTime, formatNumber, t } from "./words.js"
 
@@ -677,7 +678,8 @@ export const SettingsScreen = ({ session, canAdmin }) => {
     ["members", t("settings.tabMembers")],
     ["keys", t("settings.tabApiKeys")],
     ["webhooks", t("settings.tabWebhooks")],
-    ["theme", t("settings.tabPageTheme")]
+    ["theme", t("settings.tabPageTheme")],
+    ["privacy", t("settings.tabPrivacy")]
   ]
   /** @param {KeyboardEvent} event */
   const onKey = (event) => {
@@ -700,7 +702,9 @@ export const SettingsScreen = ({ session, canAdmin }) => {
             ? html`<${ApiKeys} canAdmin=${canAdmin} />`
             : tab === "theme"
               ? html`<${PageTheme} canAdmin=${canAdmin} />`
-              : html`<${Webhooks} canAdmin=${canAdmin} />`
+              : tab === "privacy"
+                ? html`<${Privacy} canAdmin=${canAdmin} />`
+                : html`<${Webhooks} canAdmin=${canAdmin} />`
       }
     </div>`
 }

@@ -174,5 +174,28 @@ export const settings: { readonly [K in keyof typeof english]: string } = {
   "confirmation.subject": "الموضوع",
   "confirmation.body": "النص ({recall} يُدرج إجابة)",
   "confirmation.save": "حفظ رسالة التأكيد",
-  "confirmation.saved": "تم حفظ رسالة التأكيد."
+  "confirmation.saved": "تم حفظ رسالة التأكيد.",
+  // Settings: privacy (erasing a person)
+  "settings.tabPrivacy": "الخصوصية",
+  "privacy.title": "محو شخص",
+  "privacy.intro":
+    "يمحو كل ما تحتفظ به مساحة العمل هذه عن عنوان بريد إلكتروني واحد: الردود (وغير المكتملة أيضًا) وملفاتها، والرسائل المرسلة إليه والردود الواردة منه، وجهة اتصاله. تُعلَّم الملاحظات على الحالات الأخرى التي تذكره للمراجعة. لا يمكن التراجع عن ذلك.",
+  "privacy.adminsOnly": "لا يمحو شخصًا إلا المالكون والمسؤولون.",
+  "privacy.email": "عنوان البريد الإلكتروني",
+  "privacy.review": "محو…",
+  "privacy.confirmText": "محو كل ما يخص {email}؟ لا يمكن التراجع عن ذلك.",
+  "privacy.confirm": "محو نهائي",
+  "privacy.cancel": "إلغاء",
+  "privacy.done": "تم المحو: {email}.",
+  "privacy.resultTable": "ما تم محوه",
+  "privacy.colKind": "النوع",
+  "privacy.colCount": "العدد",
+  "privacy.kindResponses": "الردود",
+  "privacy.kindPartialResponses": "منها غير مكتملة",
+  "privacy.kindFiles": "الملفات",
+  "privacy.kindEmailsSent": "الرسائل المرسلة",
+  "privacy.kindEmailReplies": "الردود بالبريد",
+  "privacy.kindContacts": "جهة الاتصال",
+  "privacy.kindDeliveriesCancelled": "عمليات تسليم لم تُرسل أُلغيت",
+  "privacy.kindNotesFlagged": "ملاحظات مُعلَّمة للمراجعة"
 }

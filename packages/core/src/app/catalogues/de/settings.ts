@@ -178,5 +178,28 @@ export const settings: { readonly [K in keyof typeof english]: string } = {
   "confirmation.subject": "Betreff",
   "confirmation.body": "Text ({recall} fügt eine Antwort ein)",
   "confirmation.save": "Bestätigungs-E-Mail speichern",
-  "confirmation.saved": "Bestätigungs-E-Mail gespeichert."
+  "confirmation.saved": "Bestätigungs-E-Mail gespeichert.",
+  // Settings: privacy (erasing a person)
+  "settings.tabPrivacy": "Datenschutz",
+  "privacy.title": "Eine Person löschen",
+  "privacy.intro":
+    "Löscht alles, was dieser Arbeitsbereich zu einer E-Mail-Adresse hat: Antworten (auch unvollständige) und ihre Dateien, an sie gesendete E-Mails und ihre Antworten, ihren Kontakt. Notizen zu anderen Fällen, die sie nennen, werden zur Prüfung markiert. Das lässt sich nicht rückgängig machen.",
+  "privacy.adminsOnly": "Nur Inhaber und Administratoren können eine Person löschen.",
+  "privacy.email": "E-Mail-Adresse",
+  "privacy.review": "Löschen…",
+  "privacy.confirmText": "Alles zu {email} löschen? Das lässt sich nicht rückgängig machen.",
+  "privacy.confirm": "Endgültig löschen",
+  "privacy.cancel": "Abbrechen",
+  "privacy.done": "Gelöscht: {email}.",
+  "privacy.resultTable": "Was gelöscht wurde",
+  "privacy.colKind": "Art",
+  "privacy.colCount": "Anzahl",
+  "privacy.kindResponses": "Antworten",
+  "privacy.kindPartialResponses": "Davon unvollständig",
+  "privacy.kindFiles": "Dateien",
+  "privacy.kindEmailsSent": "Gesendete E-Mails",
+  "privacy.kindEmailReplies": "E-Mail-Antworten",
+  "privacy.kindContacts": "Kontakt",
+  "privacy.kindDeliveriesCancelled": "Abgebrochene, noch nicht gesendete Zustellungen",
+  "privacy.kindNotesFlagged": "Zur Prüfung markierte Notizen"
 }

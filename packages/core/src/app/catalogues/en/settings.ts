@@ -176,5 +176,28 @@ export const settings = {
   "confirmation.subject": "Subject",
   "confirmation.body": "Body ({recall} recalls an answer)",
   "confirmation.save": "Save confirmation e-mail",
-  "confirmation.saved": "Confirmation e-mail saved."
+  "confirmation.saved": "Confirmation e-mail saved.",
+  // Settings: privacy (erasing a person)
+  "settings.tabPrivacy": "Privacy",
+  "privacy.title": "Erase a person",
+  "privacy.intro":
+    "Erases everything this workspace holds about one e-mail address: responses (unfinished ones too) and their files, e-mails sent to them and replies from them, their contact. Notes on other cases that name them are flagged for review. This cannot be undone.",
+  "privacy.adminsOnly": "Only owners and admins can erase a person.",
+  "privacy.email": "E-mail address",
+  "privacy.review": "Erase…",
+  "privacy.confirmText": "Erase everything about {email}? This cannot be undone.",
+  "privacy.confirm": "Erase permanently",
+  "privacy.cancel": "Cancel",
+  "privacy.done": "Erased: {email}.",
+  "privacy.resultTable": "What was erased",
+  "privacy.colKind": "Kind",
+  "privacy.colCount": "Count",
+  "privacy.kindResponses": "Responses",
+  "privacy.kindPartialResponses": "Of which unfinished",
+  "privacy.kindFiles": "Files",
+  "privacy.kindEmailsSent": "E-mails sent",
+  "privacy.kindEmailReplies": "E-mail replies",
+  "privacy.kindContacts": "Contact",
+  "privacy.kindDeliveriesCancelled": "Unsent deliveries cancelled",
+  "privacy.kindNotesFlagged": "Notes flagged for review"
 }

@@ -1,0 +1,262 @@
+/**
+ * Erasure of a person (GDPR Article 17): one call removes everything a
+ * workspace holds about one e-mail address (or one contact): their responses,
+ * partial ones too, with their files; the e-mails sent to them and the replies
+ * received from them; their contact. Internal notes on other cases that name
+ * them are flagged for review (who, when), their text left as written. The
+ * unsent webhook and notification deliveries about their responses are
+ * cancelled (the events, which carry their answers, are deleted); a submitted
+ * response's deletion is announced as `response.deleted`, so subscribers can
+ * erase their copy.
+ *
+ * The database part is one transaction; the files' bytes are deleted from the
+ * blob store only once it has committed (as a response's deletion does). The
+ * erasure is recorded without personal data: what was removed (counts) and a
+ * salted SHA-256 of the address.
+ *
+ * @module
+ */
+import { createHash, randomBytes } from "node:crypto"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import * as SqlClient from "effect/sql/SqlClient"
+import type * as SqlError from "effect/sql/SqlError"
+import * as Actors from "../identity/Actors.ts"
+import type { Forbidden } from "../kernel/Errors.ts"
+import * as MailErasure from "../email/MailErasure.ts"
+import { Files } from "../files/Files.ts"
+import { Events } from "../outbox/Events.ts"
+import * as EventErasure from "../outbox/EventErasure.ts"
+import * as ResponseCounts from "./ResponseCounts.ts"
+
+/** No contact with this id in the workspace. Answered as 404. */
+export class ContactNotFound extends Schema.TaggedError<ContactNotFound>()("ContactNotFound", {
+  message: Schema.String
+}) {}
+
+/**
+ * Whom to erase: `{ "email": … }` (every response, e-mail and contact with
+ * that address, case-insensitive) or `{ "contactId": … }` (the contact, its
+ * address, and every response linked to it). Exactly one of the two.
+ */
+export const ErasureRequest = Schema.Struct({
+  email: Schema.optionalKey(
+    Schema.String.check(
+      Schema.isMinLength(3, { message: "email must be 3 to 320 characters" }),
+      Schema.isMaxLength(320, { message: "email must be 3 to 320 characters" }),
+      Schema.makeFilter((email: string) => email.includes("@") || "email must be an e-mail address")
+    ).annotate({ description: "The person's e-mail address (case-insensitive)." })
+  ),
+  contactId: Schema.optionalKey(
+    Schema.Int.check(Schema.isGreaterThan(0, { message: "contactId must be a positive integer" })).annotate({
+      description: "The id of the person's contact."
+    })
+  )
+})
+  .check(
+    Schema.makeFilter(
+      (request: { readonly email?: string; readonly contactId?: number }) =>
+        (request.email === undefined) !== (request.contactId === undefined) || "give exactly one of email and contactId"
+    )
+  )
+  .annotate({
+    identifier: "ErasureRequest",
+    description: 'Exactly one of `email` and `contactId`, e.g. `{"email": "ada@example.com"}`.'
+  })
+export type ErasureRequest = typeof ErasureRequest.Type
+
+const removedOf = <S extends Schema.Top>(id: S) => Schema.Struct({ count: Schema.Int, ids: Schema.Array(id) })
+
+/** What an erasure removed, per kind: how many and which ids (the audit log records this object). */
+export const ErasureResult = Schema.Struct({
+  /** The erasure's record (it holds counts and a salted hash of the address, no personal data). */
+  erasureId: Schema.Int,
+  erasedAt: Schema.String,
+  /** Responses deleted, submitted and partial. */
+  responses: removedOf(Schema.Int),
+  /** Of those, the partial (unfinished) ones. */
+  partialResponses: removedOf(Schema.Int),
+  /** Files deleted: uploads of their responses and attachments of their replies. */
+  files: removedOf(Schema.String),
+  /** E-mails sent to them (confirmations and case e-mails). */
+  emailsSent: removedOf(Schema.Int),
+  /** E-mail replies received from them. */
+  emailReplies: removedOf(Schema.Int),
+  /** Their contact. */
+  contacts: removedOf(Schema.Int),
+  /** Webhook, notification and e-mail deliveries about them that were not sent yet. */
+  deliveriesCancelled: removedOf(Schema.Int),
+  /** Internal notes on other cases that name them: flagged for review, not edited. */
+  notesFlagged: removedOf(Schema.Int)
+}).annotate({ identifier: "ErasureResult" })
+export type ErasureResult = typeof ErasureResult.Type
+
+const removed = <A>(ids: ReadonlyArray<A>) => ({ count: ids.length, ids })
+
+/** The salted hash an erasure record keeps instead of the address. */
+export const subjectHash = (salt: string, email: string): string =>
+  createHash("sha256").update(`${salt}:${email.trim().toLowerCase()}`).digest("hex")
+
+/**
+ * Erasing a person in a workspace (owners and admins).
+ *
+ * @example
+ * ```ts
+ * const result = yield* (yield* Erasure).erase(actor, { email: "ada@example.com" })
+ * // result.responses.count, result.files.ids, …
+ * ```
+ */
+export class Erasure extends Context.Service<
+  Erasure,
+  {
+    readonly erase: (
+      actor: Actors.Actor,
+      request: ErasureRequest
+    ) => Effect.Effect<ErasureResult, ContactNotFound | Forbidden | SqlError.SqlError>
+  }
+>()("@qforms/core/Erasure") {
+  static readonly layer = Layer.effect(
+    Erasure,
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const files = yield* Files
+      const events = yield* Events
+      const mail = yield* MailErasure.make
+      const outbox = yield* EventErasure.make
+      const { countResponses, countTags } = yield* ResponseCounts.make
+
+      const erase = Effect.fn("Erasure.erase")(function* (actor: Actors.Actor, request: ErasureRequest) {
+        yield* Actors.requireAdmin(actor)
+        const workspaceId = actor.workspaceId
+        const now = new Date(yield* Clock.currentTimeMillis)
+        const salt = randomBytes(16).toString("hex")
+        const { result, blobKeys } = yield* sql.withTransaction(
+          Effect.gen(function* () {
+            const contacts =
+              request.contactId !== undefined
+                ? yield* sql<{ readonly id: number; readonly email: string; readonly name: string | null }>`
+                  select id, email, name from contacts
+                  where workspace_id = ${workspaceId} and id = ${request.contactId} for update`
+                : yield* sql<{ readonly id: number; readonly email: string; readonly name: string | null }>`
+                  select id, email, name from contacts
+                  where workspace_id = ${workspaceId} and lower(email) = lower(${(request.email ?? "").trim()}) for update`
+            if (request.contactId !== undefined && contacts.length === 0) {
+              return yield* new ContactNotFound({ message: `contact ${request.contactId} not found` })
+            }
+            const email = request.contactId !== undefined ? contacts[0]!.email : (request.email ?? "").trim()
+            const contactIds = contacts.map((row) => row.id)
+            const responses = yield* sql<{
+              readonly id: number
+              readonly form_id: number
+              readonly form_title: string
+              readonly name: string | null
+              readonly tags: ReadonlyArray<string>
+              readonly stage_id: number | null
+              readonly finished: boolean
+            }>`
+            select r.id, r.form_id, f.title as form_title, r.name, r.tags, r.stage_id, r.finished
+            from responses r join forms f on f.workspace_id = r.workspace_id and f.id = r.form_id
+            where r.workspace_id = ${workspaceId}
+              and (lower(r.email) = lower(${email}) or r.contact_id = any(${contactIds}::int[]))
+            order by r.id
+            for update of r`
+            const responseIds = responses.map((row) => row.id)
+
+            // E-mails and replies first (their deliveries go with them), then the events about the responses.
+            const forgottenMail = yield* mail.forget(workspaceId, email, responseIds)
+            const outboxForgotten = yield* outbox.forgetResponses(workspaceId, responseIds)
+            const uploads = yield* sql<{ readonly id: string }>`
+              select id from files where workspace_id = ${workspaceId} and response_id = any(${responseIds}::int[])`
+            const forgottenFiles = yield* files.forgetFiles(workspaceId, [
+              ...new Set([...uploads.map((row) => row.id), ...forgottenMail.replyFileIds])
+            ])
+
+            if (responseIds.length > 0) {
+              yield* sql`delete from responses where workspace_id = ${workspaceId} and id = any(${responseIds}::int[])`
+            }
+            for (const row of responses) {
+              // Only submitted responses are counted, and only their deletion is announced (no personal data in it).
+              if (row.finished) yield* countResponses(workspaceId, row.form_id, -1)
+              yield* countTags(workspaceId, row.form_id, row.tags, -1)
+              if (row.finished) {
+                yield* events.record(
+                  workspaceId,
+                  now,
+                  {
+                    event: "response.deleted",
+                    form: { id: row.form_id, title: row.form_title },
+                    responseId: row.id,
+                    deletedAt: now.toISOString()
+                  },
+                  { stageId: row.stage_id, tags: row.tags }
+                )
+              }
+            }
+            if (contactIds.length > 0) {
+              yield* sql`delete from contacts where workspace_id = ${workspaceId} and id = any(${contactIds}::int[])`
+            }
+
+            // Notes elsewhere that name them: the address, or a name they gave (3 characters or more).
+            const needles = [
+              ...new Set(
+                [email, ...contacts.map((row) => row.name), ...responses.map((row) => row.name)]
+                  .filter((text): text is string => text !== null && text.trim().length >= 3)
+                  .map((text) => text.trim().toLowerCase())
+              )
+            ]
+            const flagged = yield* sql<{ readonly id: number }>`
+            update activities set review_flagged_at = ${now},
+              review_flagged_by = ${JSON.stringify(Actors.toActivityActor(actor))}::jsonb
+            where workspace_id = ${workspaceId} and type = 'note'
+              and exists (
+                select 1 from unnest(${needles}::text[]) as n(needle)
+                where strpos(lower(payload->>'body'), n.needle) > 0
+              )
+            returning id`
+
+            const partialIds = responses.filter((row) => !row.finished).map((row) => row.id)
+            const cancelled = [...forgottenMail.cancelledDeliveryIds, ...outboxForgotten.cancelledDeliveryIds].sort(
+              (a, b) => a - b
+            )
+            const counts = {
+              responses: responseIds.length,
+              partialResponses: partialIds.length,
+              files: forgottenFiles.length,
+              emailsSent: forgottenMail.emailIds.length,
+              emailReplies: forgottenMail.replyIds.length,
+              contacts: contactIds.length,
+              deliveriesCancelled: cancelled.length,
+              notesFlagged: flagged.length
+            }
+            const [record] = yield* sql<{ readonly id: number }>`
+            insert into erasures (workspace_id, subject_salt, subject_hash, counts, actor, created_at)
+            values (${workspaceId}, ${salt}, ${subjectHash(salt, email)}, ${JSON.stringify(counts)}::jsonb,
+              ${JSON.stringify(Actors.toActivityActor(actor))}::jsonb, ${now})
+            returning id`
+            const result: ErasureResult = {
+              erasureId: record!.id,
+              erasedAt: now.toISOString(),
+              responses: removed(responseIds),
+              partialResponses: removed(partialIds),
+              files: removed(forgottenFiles.map((row) => row.id).sort()),
+              emailsSent: removed(forgottenMail.emailIds),
+              emailReplies: removed(forgottenMail.replyIds),
+              contacts: removed(contactIds),
+              deliveriesCancelled: removed(cancelled),
+              notesFlagged: removed(flagged.map((row) => row.id).sort((a, b) => a - b))
+            }
+            return { result, blobKeys: forgottenFiles.map((row) => row.storage_key) }
+          })
+        )
+        // Only once the erasure has committed: a blob is never gone while its record is still there.
+        yield* files.deleteBlobs(blobKeys)
+        return result
+      })
+
+      return Erasure.of({ erase })
+    })
+  )
+}
