@@ -304,9 +304,13 @@ const Guard = (options: HttpOptions) => {
         }
         // The file store (a directory, S3) failed: nothing was kept (see BlobStore's promises), so the client may retry.
         if (error instanceof BlobStore.BlobStoreError) {
-          return json(503, { error: "the file store is not reachable; nothing was stored, try again shortly" }, {
-            "retry-after": "5"
-          })
+          return json(
+            503,
+            { error: "the file store is not reachable; nothing was stored, try again shortly" },
+            {
+              "retry-after": "5"
+            }
+          )
         }
         if (Database.isConcurrentDeletion(error)) {
           return json(409, {

@@ -729,7 +729,9 @@ for (const { target, storeTarget } of targets) {
           })
           expect(reply.status, reply.body.toString()).toBe(503)
           expect(reply.headers["retry-after"]).toBe("5")
-          expect(reply.json).toEqual({ error: "the file store is not reachable; nothing was stored, try again shortly" })
+          expect(reply.json).toEqual({
+            error: "the file store is not reachable; nothing was stored, try again shortly"
+          })
           expect(reply.body.toString()).not.toMatch(/S3RVER|s3rver|127\.0\.0\.1/)
         } finally {
           breakWrites(false)
