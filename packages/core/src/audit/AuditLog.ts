@@ -208,8 +208,8 @@ const surfaceOf = (actor: Actors.Actor, origin: AuditSurface | null): AuditSurfa
  * @example
  * ```ts
  * yield* sql.withTransaction(Effect.gen(function* () {
- *   yield* sql`update api_keys set revoked_at = now() where id = ${id}`
- *   yield* AuditLog.record(sql, actor, { action: "api_key.revoked", target: { type: "api_key", id } })
+ *   const revoked = yield* keys.revoke(actor.workspaceId, id) // the change, on the same connection
+ *   yield* AuditLog.record(sql, actor, { action: "api_key.revoked", target: { type: "api_key", id: revoked.id } })
  * }))
  * ```
  */

@@ -55,6 +55,8 @@ export const publicDocuments = group("public documents", { transport: true }, (c
       ["GET", "/webhooks/dead-letters"],
       ["POST", "/webhooks/dead-letters/replay"],
       ["GET", "/webhooks/alerts"],
+      ["GET", "/audit-log"],
+      ["GET", "/audit-log/export.csv"],
       ["POST", "/v1/forms/generate"]
     ]
     const missing = expected.filter(([method, path]) => !documented.get(path)?.has(method))
