@@ -290,7 +290,15 @@ for (const target of databaseTargets) {
       )
       const future = await log(a.keys.owner, "?from=2999-01-01T00:00:00Z")
       expect(future).toHaveLength(0)
-      for (const bad of ["?actor=robot", "?surface=fax", "?cursor=abc", "?from=yesterday", "?action=nope"]) {
+      for (const bad of [
+        "?actor=robot",
+        "?actor=member:9999999999",
+        "?surface=fax",
+        "?cursor=abc",
+        "?cursor=99999999999",
+        "?from=yesterday",
+        "?action=nope"
+      ]) {
         const refused = await checked(a.keys.owner, "GET", `/audit-log${bad}`)
         expect(refused.status, bad).toBe(400)
         expect(typeof refused.body.error).toBe("string")

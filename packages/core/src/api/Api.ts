@@ -144,7 +144,8 @@ export const AuditLogQuery = Schema.Struct({
     Schema.String.check(
       Schema.isPattern(/^(?:(?:member|api_key):[1-9]\d{0,9}|system|cli)$/, {
         message: "actor must be member:<accountId>, api_key:<keyId>, system or cli"
-      })
+      }),
+      Schema.makeFilter((value: string) => Number(value.split(":")[1] ?? 0) <= 2147483647 || "actor: no such id")
     )
   ).annotate({
     description: "Only entries of this actor: `member:<accountId>`, `api_key:<keyId>`, `system` or `cli`."
@@ -156,7 +157,10 @@ export const AuditLogQuery = Schema.Struct({
     description: "At most this many entries (1–200, default 50); `nextCursor` then leads to the next page."
   }),
   cursor: Schema.optionalKey(
-    Schema.String.check(Schema.isPattern(/^[1-9]\d{0,9}$/, { message: "cursor must be a nextCursor of this list" }))
+    Schema.String.check(
+      Schema.isPattern(/^[1-9]\d{0,9}$/, { message: "cursor must be a nextCursor of this list" }),
+      Schema.makeFilter((value: string) => Number(value) <= 2147483647 || "cursor must be a nextCursor of this list")
+    )
   ).annotate({ description: "`nextCursor` of the previous page." })
 })
 export type AuditLogQuery = typeof AuditLogQuery.Type

@@ -359,7 +359,9 @@ export class AuditLog extends Context.Service<
           limit ${limit}`
 
       const cursorOf = (cursor: string | undefined) =>
-        cursor === undefined || !/^[1-9]\d{0,9}$/.test(cursor) ? undefined : Number(cursor)
+        cursor === undefined || !/^[1-9]\d{0,9}$/.test(cursor) || Number(cursor) > 2147483647
+          ? undefined
+          : Number(cursor)
 
       const list = Effect.fn("AuditLog.list")(function* (actor: Actors.Actor, filter: AuditFilter) {
         yield* Actors.requireAdmin(actor)

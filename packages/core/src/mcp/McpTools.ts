@@ -436,7 +436,10 @@ export const makeTools = Effect.gen(function* () {
         }),
         cursor: Schema.optionalKey(
           Schema.String.check(
-            Schema.isPattern(/^[1-9]\d{0,9}$/, { message: "cursor must be a nextCursor of this list" })
+            Schema.isPattern(/^[1-9]\d{0,9}$/, { message: "cursor must be a nextCursor of this list" }),
+            Schema.makeFilter(
+              (value: string) => Number(value) <= 2147483647 || "cursor must be a nextCursor of this list"
+            )
           )
         )
       }),
