@@ -3,7 +3,7 @@
 //   kernel/ (ids, errors, display text, links, signing secrets) and Options.ts (leaf configuration)
 //   languages/ (language tags, the page's message catalogues)
 //   storage/ (the database, migrations, notifications)
-//   the bounded contexts: identity/ forms/ cases/ insights/ files/ outbox/ email/ generation/
+//   the bounded contexts: identity/ forms/ cases/ insights/ files/ outbox/ email/ generation/ audit/
 //   delivery/ (the background worker)
 //   web/ (what every surface shares: request origin, security, rate limits, error table, HTML, caching)
 //   api/ (the HTTP API definition: a contract, no handlers)
@@ -11,7 +11,7 @@
 //   the composition root: Http.ts Services.ts Qforms.ts Bootstrap.ts index.ts
 // Adapters, examples and the test kit see only the public entry point "@qforms/core" (examples also "@qforms/core/s3").
 const core = "^packages/core/src/"
-const contexts = "(identity|forms|cases|insights|files|outbox|email|generation)"
+const contexts = "(identity|forms|cases|insights|files|outbox|email|generation|audit)"
 const root = `${core}[^/]+\\.ts$`
 const rootButOptions = `${core}(?!Options\\.ts$)[^/]+\\.ts$`
 const layer = (name, from, forbidden, comment) => ({

@@ -29,6 +29,7 @@ const folders: ReadonlyArray<readonly [string, string]> = [
   ["outbox", "events, webhooks, deliveries, notification channels and formats, retry schedule, SSRF guard, sender"],
   ["email", "the mailer, respondent e-mails, tracked links, inbound replies"],
   ["generation", "form generation from a prompt: offline and OpenAI-compatible"],
+  ["audit", "the workspace audit log of security-relevant events: recording, listing, CSV export, retention prune"],
   ["delivery", "the background worker that sends the outbox"],
   ["web", "what every surface shares: request origin, authentication, rate limits, the error table, HTML, caching"],
   ["api", "the HTTP API definition (paths, Schemas, statuses; no handlers)"],

@@ -6,7 +6,9 @@
 import { join } from "node:path"
 import {
   Accounts,
+  Actors,
   ApiKeys,
+  AuditLog,
   type BlobStore,
   Database,
   DatabaseCopy,
@@ -26,7 +28,7 @@ import * as Option from "effect/Option"
 import * as References from "effect/References"
 import * as Schema from "effect/Schema"
 import { Argument, CliError, CliOutput, Command, Flag, GlobalFlag } from "effect/cli"
-import type * as SqlClient from "effect/sql/SqlClient"
+import * as SqlClient from "effect/sql/SqlClient"
 import * as Settings from "./Settings.ts"
 
 /** A command failed: the message is shown on stderr and the exit code is 1. */
@@ -137,6 +139,19 @@ const ownerOf = Effect.fn(function* (workspaceId: number) {
   return Math.min(...owners)
 })
 
+/** Runs a change and its audit log entry (actor and surface `cli`) in one transaction. */
+const audited = <A, E, R>(
+  workspaceId: (value: A) => number,
+  change: Effect.Effect<A, E, R>,
+  entry: (value: A) => AuditLog.AuditRecord
+) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    return yield* sql.withTransaction(
+      Effect.tap(change, (value) => AuditLog.record(sql, Actors.system(workspaceId(value)), entry(value)))
+    )
+  }).pipe(Effect.provideService(AuditLog.AuditOrigin, { address: null, surface: "cli" }))
+
 const listedKey = (key: ApiKeys.ApiKey) => ({
   id: key.id,
   prefix: key.prefix,
@@ -200,7 +215,15 @@ const memberAdd = Command.make(
     withQforms(
       Effect.gen(function* () {
         yield* requireWorkspace(workspace)
-        return yield* (yield* Members.Members).add(workspace, { email, name: Option.getOrNull(name), role })
+        return yield* audited(
+          () => workspace,
+          (yield* Members.Members).add(workspace, { email, name: Option.getOrNull(name), role }),
+          (added) => ({
+            action: "member.added",
+            target: { type: "account", id: added.accountId },
+            details: { email: added.email, role: added.role }
+          })
+        )
       })
     ).pipe(Effect.flatMap(printJson))
 ).pipe(Command.withDescription("Add a member to a workspace (an existing member gets the new role)"))
@@ -239,7 +262,15 @@ const keyCreate = Command.make(
       Effect.gen(function* () {
         yield* requireWorkspace(workspace)
         const accountId = Option.isSome(account) ? account.value : yield* ownerOf(workspace)
-        const created = yield* (yield* ApiKeys.ApiKeys).create(workspace, { accountId, name: Option.getOrNull(name) })
+        const created = yield* audited(
+          () => workspace,
+          (yield* ApiKeys.ApiKeys).create(workspace, { accountId, name: Option.getOrNull(name) }),
+          ({ apiKey }) => ({
+            action: "api_key.created",
+            target: { type: "api_key", id: apiKey.id },
+            details: { accountId, name: apiKey.name }
+          })
+        )
         return created.key
       })
     ).pipe(Effect.flatMap((key) => Console.log(key)))
@@ -267,7 +298,16 @@ const keyRevoke = Command.make(
       Effect.gen(function* () {
         const keys = yield* ApiKeys.ApiKeys
         const workspaceId = yield* keys.locate(keyId)
-        return listedKey(yield* keys.revoke(workspaceId, keyId))
+        const revoked = yield* audited(
+          () => workspaceId,
+          keys.revoke(workspaceId, keyId),
+          (key) => ({
+            action: "api_key.revoked",
+            target: { type: "api_key", id: key.id },
+            details: { accountId: key.accountId, name: key.name }
+          })
+        )
+        return listedKey(revoked)
       })
     ).pipe(Effect.flatMap(printJson))
 ).pipe(Command.withDescription("Revoke an API key: it stops working on the next request"))

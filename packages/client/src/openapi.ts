@@ -836,17 +836,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/privacy/erasures": {
+    "/api/audit-log": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** @description Extension: the workspace's audit log of security-relevant events, newest first (owners and admins). */
+        get: operations["audit.list"];
         put?: never;
-        /** @description Extension: erases a person from the workspace, by `email` or `contactId` (exactly one): their responses (partial ones too) and files, e-mails sent to them and replies from them, their contact; unsent deliveries about them are cancelled and notes naming them flagged for review. Answers what was removed, per kind. One transaction; 404 for an unknown contact. */
-        post: operations["privacy.erase"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit-log/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Extension: the filtered audit log as CSV, newest first (RFC 4180, formula-safe cells); `limit` is ignored, `cursor` starts below that entry. The export is itself recorded (`audit.exported`). */
+        get: operations["audit.csv"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1360,47 +1377,52 @@ export interface components {
             size?: number;
             type?: string;
         };
-        ErasureResult: {
-            erasureId: number;
-            erasedAt: string;
-            responses: {
-                count: number;
-                ids: number[];
-            };
-            partialResponses: {
-                count: number;
-                ids: number[];
-            };
-            files: {
-                count: number;
-                ids: string[];
-            };
-            emailsSent: {
-                count: number;
-                ids: number[];
-            };
-            emailReplies: {
-                count: number;
-                ids: number[];
-            };
-            contacts: {
-                count: number;
-                ids: number[];
-            };
-            deliveriesCancelled: {
-                count: number;
-                ids: number[];
-            };
-            notesFlagged: {
-                count: number;
-                ids: number[];
-            };
+        /**
+         * @description Only entries that came through this surface.
+         * @enum {string}
+         */
+        AuditSurface: "api" | "app" | "mcp" | "cli" | "system";
+        /**
+         * @description Only entries of this action.
+         * @enum {string}
+         */
+        AuditAction: "auth.sign_in" | "auth.sign_in_failed" | "api_key.created" | "api_key.revoked" | "member.added" | "member.removed" | "member.role_changed" | "invitation.created" | "invitation.accepted" | "invitation.revoked" | "responses.exported" | "workspace.settings_changed" | "webhook.created" | "webhook.changed" | "webhook.deleted" | "privacy.erasure" | "privacy.export" | "retention.run" | "audit.exported";
+        AuditLogPage: {
+            entries: components["schemas"]["AuditEntry"][];
+            /** @description The cursor of the next page; null on the last. */
+            nextCursor: string | null;
         };
-        ErasureRequest: {
-            email?: string;
-            /** @description The id of the person's contact. */
-            contactId?: number;
+        AuditEntry: {
+            id: number;
+            /** Format: date-time */
+            occurredAt: string;
+            action: components["schemas"]["AuditAction_1"];
+            actor: {
+                /** @enum {string} */
+                kind: "member" | "api_key" | "system" | "cli";
+                /** @description The account (member) or the key (api_key). */
+                id: number | null;
+                /** @description The member's e-mail address or the key's name. */
+                label: string | null;
+            };
+            surface: components["schemas"]["AuditSurface_1"];
+            /** @description The client's address (behind the trusted proxies); null outside a request. */
+            address: string | null;
+            target: {
+                /** @enum {string} */
+                type: "account" | "api_key" | "invitation" | "form" | "workspace" | "webhook";
+                id: string;
+            } | null;
+            /** @description What the action records (see the action list); never a respondent's personal data. */
+            details: Record<string, never>;
         };
+        /** @enum {string} */
+        AuditSurface_1: "api" | "app" | "mcp" | "cli" | "system";
+        /**
+         * @description What happened (a closed list).
+         * @enum {string}
+         */
+        AuditAction_1: "auth.sign_in" | "auth.sign_in_failed" | "api_key.created" | "api_key.revoked" | "member.added" | "member.removed" | "member.role_changed" | "invitation.created" | "invitation.accepted" | "invitation.revoked" | "responses.exported" | "workspace.settings_changed" | "webhook.created" | "webhook.changed" | "webhook.deleted" | "privacy.erasure" | "privacy.export" | "retention.run" | "audit.exported";
         DigestQueued: {
             to: string;
             periodStart: string;
@@ -1668,6 +1690,8 @@ export interface components {
         };
         WorkspaceSettingsEncoded: {
             theme?: components["schemas"]["ThemeEncoded"];
+            /** @description How long the audit log keeps an entry, in days (default 365, at least 30). */
+            auditRetentionDays?: number;
         } & {
             [key: string]: unknown;
         };
@@ -2514,7 +2538,6 @@ export interface components {
                     };
                 };
                 createdAt: string;
-                reviewFlaggedAt?: string;
             }[];
             emails: components["schemas"]["ResponseEmail"][];
             replies: components["schemas"]["ResponseReply"][];
@@ -11859,26 +11882,30 @@ export interface operations {
             };
         };
     };
-    "privacy.erase": {
+    "audit.list": {
         parameters: {
-            query?: never;
+            query?: {
+                action?: components["schemas"]["AuditAction"];
+                actor?: string;
+                surface?: components["schemas"]["AuditSurface"];
+                from?: string;
+                to?: string;
+                limit?: number;
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ErasureRequest"];
-            };
-        };
+        requestBody?: never;
         responses: {
-            /** @description ErasureResult */
-            201: {
+            /** @description AuditLogPage */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErasureResult"];
+                    "application/json": components["schemas"]["AuditLogPage"];
                 };
             };
             /** @description The request is malformed or breaks a rule; `error` names the field. */
@@ -11908,13 +11935,122 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenErrorEncoded"];
                 };
             };
-            /** @description Not found in this workspace. */
-            404: {
+            /** @description The path exists but not with this method. */
+            405: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NotFoundErrorEncoded"];
+                    "application/json": components["schemas"]["MethodNotAllowedErrorEncoded"];
+                };
+            };
+            /** @description The change conflicts with the current state, refers to something a concurrent request deleted, or collided with a concurrent change (nothing was changed: try again). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictErrorEncoded"];
+                };
+            };
+            /** @description The request body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeErrorEncoded"];
+                };
+            };
+            /** @description The request body must be JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeErrorEncoded"];
+                };
+            };
+            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsErrorEncoded"];
+                };
+            };
+            /** @description An unexpected failure; the request id is in the server log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalServerErrorEncoded"];
+                };
+            };
+            /** @description The service cannot reach its database right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableErrorEncoded"];
+                };
+            };
+        };
+    };
+    "audit.csv": {
+        parameters: {
+            query?: {
+                action?: components["schemas"]["AuditAction"];
+                actor?: string;
+                surface?: components["schemas"]["AuditSurface"];
+                from?: string;
+                to?: string;
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `error` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestErrorEncoded"];
+                };
+            };
+            /** @description The API key is missing, malformed, wrong or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorEncoded"];
+                };
+            };
+            /** @description The key's member may not do this (a viewer key is read-only). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenErrorEncoded"];
                 };
             };
             /** @description The path exists but not with this method. */

@@ -39,6 +39,7 @@ import * as EmailRoutes from "./http/EmailRoutes.ts"
 import { ApiKeysHandlers } from "./http/handlers/ApiKeysHandlers.ts"
 import { PrivacyHandlers } from "./http/handlers/PrivacyHandlers.ts"
 import { InvitationsHandlers } from "./http/handlers/InvitationsHandlers.ts"
+import { AuditHandlers } from "./http/handlers/AuditHandlers.ts"
 import * as PublicPage from "./pages/PublicPage.ts"
 import * as Uploads from "./pages/Uploads.ts"
 import { UploadLimiter } from "./pages/UploadLimits.ts"
@@ -53,7 +54,8 @@ import * as Welcome from "./pages/Welcome.ts"
 import * as EmbedScript from "./pages/EmbedScript.ts"
 import * as RateLimit from "./web/RateLimit.ts"
 import { redactUrl } from "./web/Redact.ts"
-import { baseUrl, mountPrefix } from "./web/RequestOrigin.ts"
+import { baseUrl, clientAddress, mountPrefix } from "./web/RequestOrigin.ts"
+import * as AuditLog from "./audit/AuditLog.ts"
 import { bearerChallenge } from "./web/Security.ts"
 import { AuthenticationLive, RequestErrorsLive } from "./http/Middleware.ts"
 import * as Links from "./kernel/Links.ts"
@@ -258,6 +260,11 @@ const Guard = (options: HttpOptions) => {
   const maxBodySize = ByteSize.bytes(maxBodyBytes)
   const routes = knownRoutes(options)
   const jsonOnly = jsonRoutes(options)
+  // The audit log's client address: read as the application reads it (its proxies, else the public page's).
+  const auditHops =
+    (typeof options.app === "object" ? options.app.trustedProxyHops : undefined) ??
+    options.publicPage?.trustedProxyHops ??
+    0
   const tooLarge = json(
     413,
     { error: `request body too large: at most ${maxBodyBytes} bytes` },
@@ -373,7 +380,8 @@ const Guard = (options: HttpOptions) => {
         const exit = yield* Effect.exit(
           app.pipe(
             Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBodySize),
-            Effect.provideService(Links.LinkBase, baseUrl(request, options.appUrl))
+            Effect.provideService(Links.LinkBase, baseUrl(request, options.appUrl)),
+            Effect.provideService(AuditLog.AuditOrigin, { address: clientAddress(request, auditHops), surface: null })
           )
         )
         return Exit.isSuccess(exit) ? normalize(exit.value) : yield* fromCause(request, exit.cause)
@@ -495,7 +503,8 @@ export const layer = (options: HttpOptions = {}) => {
           InvitationsHandlers,
           WorkspaceHandlers,
           InsightsHandlers,
-          PrivacyHandlers
+          PrivacyHandlers,
+          AuditHandlers
         ).pipe(Layer.provide([AuthenticationLive.pipe(Layer.provide(limiter)), RequestErrorsLive]))
       )
     ),

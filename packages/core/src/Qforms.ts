@@ -25,6 +25,7 @@ import { DeliveryConfig, type DeliverySettings } from "./outbox/DeliveryConfig.t
 import * as Worker from "./delivery/Worker.ts"
 import { Digests } from "./insights/Digests.ts"
 import * as Files from "./files/Files.ts"
+import * as AuditLog from "./audit/AuditLog.ts"
 import { FormGenerator } from "./generation/FormGenerator.ts"
 import * as EmailReplies from "./email/EmailReplies.ts"
 import * as Mailer from "./email/Mailer.ts"
@@ -303,6 +304,7 @@ export const layerServices = (options: QformsOptions = {}) => {
   )
   const background = Layer.mergeAll(
     Files.layerSweeper,
+    AuditLog.layerPruner,
     Digests.layerScheduler,
     Responses.layerPartialPurger(options.partialResponses),
     EventStream.EventHub.layer({ ...options.events, appUrl }),

@@ -6,6 +6,7 @@ import * as Layer from "effect/Layer"
 import type * as SqlClient from "effect/sql/SqlClient"
 import { Accounts } from "./identity/Accounts.ts"
 import { Activities } from "./cases/Activities.ts"
+import { AuditLog } from "./audit/AuditLog.ts"
 import { AnswerTokens } from "./cases/AnswerTokens.ts"
 import { ApiKeyCache } from "./identity/ApiKeyCache.ts"
 import { ApiKeys } from "./identity/ApiKeys.ts"
@@ -43,6 +44,7 @@ export type Services =
   | Activities
   | AnswerTokens
   | ApiKeys
+  | AuditLog
   | Contacts
   | Deliveries
   | Erasure
@@ -103,6 +105,7 @@ const middle = Layer.mergeAll(Members.layer, Forms.layer, Notes.layer.pipe(Layer
 export const layer: Layer.Layer<Services, never, SqlClient.SqlClient | BlobStore.BlobStore> = Layer.mergeAll(
   ApiKeys.layer,
   AnswerTokens.layer,
+  AuditLog.layer,
   Responses.layer,
   Webhooks.layer,
   WebhookAlerts.layer,

@@ -92,6 +92,8 @@ export * as Accounts from "./identity/Accounts.ts"
 export * as Members from "./identity/Members.ts"
 /** API keys: create, revoke, check the format. */
 export * as ApiKeys from "./identity/ApiKeys.ts"
+/** The workspace audit log: `AuditLog.record(sql, actor, entry)` inside a change's transaction, its Schemas, `AuditOrigin`. */
+export * as AuditLog from "./audit/AuditLog.ts"
 /** Password hashing of application accounts. */
 export * as Passwords from "./identity/Passwords.ts"
 /** Sessions of the application (`/app`) and one-time sign-in links. */

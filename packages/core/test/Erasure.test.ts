@@ -352,6 +352,18 @@ for (const target of databaseTargets) {
       const counts = typeof record!.counts === "string" ? JSON.parse(record!.counts) : record!.counts
       expect(counts).toMatchObject({ responses: 3, files: 2, emailsSent: 1, emailReplies: 1, notesFlagged: 2 })
 
+      // The audit log: who erased how much, in the same transaction; never whom.
+      const audit = await api(server, a.keys.owner, "GET", "/audit-log?action=privacy.erasure")
+      expect(audit.status).toBe(200)
+      expect(audit.body.entries).toHaveLength(1)
+      expect(audit.body.entries[0]).toMatchObject({
+        action: "privacy.erasure",
+        surface: "api",
+        target: { type: "erasure", id: String(result.erasureId) },
+        details: counts
+      })
+      expect(JSON.stringify(audit.body).toLowerCase()).not.toContain("ada")
+
       // The other workspace: her responses, file, contact and note untouched.
       for (const id of [elsewhere, elsewhereWithFile]) {
         expect((await api(server, b.keys.owner, "GET", `/responses/${id}`)).status).toBe(200)

@@ -261,6 +261,8 @@ const routes: ReadonlyArray<Route> = [
   { method: "PUT", path: "/email/settings", body: () => ({ tracking: true, reopenOnReply: true }) },
   { method: "GET", path: "/workspace/settings" },
   { method: "PUT", path: "/workspace/settings", body: () => ({ theme: { mode: "dark", radius: 8 } }) },
+  { method: "GET", path: "/audit-log" },
+  { method: "GET", path: "/audit-log/export.csv" },
   { method: "GET", path: "/openapi.json", public: true },
   { method: "GET", path: "/docs", public: true }
 ]

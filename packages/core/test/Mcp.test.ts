@@ -173,6 +173,7 @@ for (const target of databaseTargets) {
         "get_response",
         "get_translation",
         "get_workspace_settings",
+        "list_audit_log",
         "list_dead_letters",
         "list_event_catalogue",
         "list_forms",
@@ -475,6 +476,17 @@ for (const target of databaseTargets) {
       )
       expect(await call(owner, "get_workspace_settings")).toEqual({ theme })
       expect(await call(owner, "update_workspace_settings", {})).toEqual({})
+      // The change through MCP is in the audit log, as done through MCP; only owners and admins read it.
+      const audited = await call(owner, "list_audit_log", { action: "workspace.settings_changed", limit: 1 })
+      expect(audited.entries[0]).toMatchObject({
+        surface: "mcp",
+        actor: { kind: "api_key" },
+        details: { keys: ["theme"] }
+      })
+      expect(await refused(viewer, "list_audit_log")).toBe("only an owner or admin can manage the workspace")
+      expect(
+        (await call(other, "list_audit_log", { surface: "mcp" })).entries.map((e: Json) => e.details)
+      ).not.toContainEqual({ keys: ["theme"] })
     })
 
     it("translates a form: reads what a translation lacks, sets it, refuses what the form does not have; a viewer reads only, another workspace nothing", async () => {

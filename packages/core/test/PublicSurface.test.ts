@@ -26,6 +26,7 @@ describe("the public surface of @qforms/core", () => {
       "Answers",
       "Api",
       "ApiKeys",
+      "AuditLog",
       "BlobStore",
       "Bootstrap",
       "Database",

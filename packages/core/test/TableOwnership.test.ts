@@ -47,6 +47,7 @@ const owners: Readonly<Record<string, string>> = {
   notification_channels: "outbox",
   webhook_alerts: "outbox",
   alert_emails: "outbox",
+  audit_log: "audit",
   response_emails: "email",
   response_email_clicks: "email",
   response_replies: "email",

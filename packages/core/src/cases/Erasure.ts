@@ -24,6 +24,7 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
+import * as AuditLog from "../audit/AuditLog.ts"
 import * as Actors from "../identity/Actors.ts"
 import type { Forbidden } from "../kernel/Errors.ts"
 import * as MailErasure from "../email/MailErasure.ts"
@@ -236,6 +237,12 @@ export class Erasure extends Context.Service<
             values (${workspaceId}, ${salt}, ${subjectHash(salt, email)}, ${JSON.stringify(counts)}::jsonb,
               ${JSON.stringify(Actors.toActivityActor(actor))}::jsonb, ${now})
             returning id`
+            // The audit log says who erased how much, never whom (the record's id leads to the counts).
+            yield* AuditLog.record(sql, actor, {
+              action: "privacy.erasure",
+              target: { type: "erasure", id: record!.id },
+              details: counts
+            })
             const result: ErasureResult = {
               erasureId: record!.id,
               erasedAt: now.toISOString(),

@@ -3,6 +3,8 @@
  * object whose keys are all optional; an unknown key is refused, naming the
  * allowed ones:
  *
+ * - `auditRetentionDays`: how long the audit log keeps an entry (`audit/AuditLog.ts`), 30 to 3650 days,
+ *   default 365; the hourly prune reads it.
  * - `theme`: the theme of the public pages of the workspace's forms that have
  *   no theme of their own (`settings.theme` of a form wins whole, it is not
  *   merged), checked for contrast as a form's is (`forms/Theme.ts`).
@@ -22,6 +24,7 @@ import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import * as Actors from "../identity/Actors.ts"
+import * as AuditLog from "../audit/AuditLog.ts"
 import { type Forbidden, InvalidInput } from "../kernel/Errors.ts"
 import { Images } from "../files/Images.ts"
 import { strictStruct } from "../kernel/StrictStruct.ts"
@@ -42,6 +45,19 @@ export const WorkspaceSettings = strictStruct(
   {
     theme: Schema.optionalKey(Theme).annotate({
       description: "The theme of the public pages of the workspace's forms that have no theme of their own."
+    }),
+    auditRetentionDays: Schema.optionalKey(
+      Schema.Int.check(
+        Schema.isBetween(
+          {
+            minimum: AuditLog.minimumRetentionDays,
+            maximum: 3650
+          },
+          { message: `auditRetentionDays must be a whole number of days from ${AuditLog.minimumRetentionDays} to 3650` }
+        )
+      )
+    ).annotate({
+      description: `How long the audit log keeps an entry, in days (default ${AuditLog.defaultRetentionDays}, at least ${AuditLog.minimumRetentionDays}).`
     })
   },
   "workspace setting"
@@ -124,6 +140,18 @@ export class WorkspaceSettingsStore extends Context.Service<
                 const message = `theme.logo: no image ${logo} in this workspace (upload images with POST /api/images)`
                 return yield* new InvalidInput({ message, details: [{ path: "theme.logo", message }] })
               }
+              const before = yield* read(actor.workspaceId)
+              const keys = [...new Set([...Object.keys(before), ...Object.keys(settings)])].filter(
+                (key) =>
+                  JSON.stringify(before[key as keyof WorkspaceSettings]) !==
+                  JSON.stringify(settings[key as keyof WorkspaceSettings])
+              )
+              if (keys.length > 0)
+                yield* AuditLog.record(sql, actor, {
+                  action: "workspace.settings_changed",
+                  target: { type: "workspace", id: actor.workspaceId },
+                  details: { keys }
+                })
               yield* sql`
               insert into workspace_page_settings (workspace_id, settings)
               values (${actor.workspaceId}, ${JSON.stringify(settings)}::jsonb)

@@ -17,6 +17,7 @@ import * as Actors from "./Actors.ts"
 import { ApiKeyCache } from "./ApiKeyCache.ts"
 import { Forbidden } from "../kernel/Errors.ts"
 import { Id } from "../kernel/Ids.ts"
+import * as AuditLog from "../audit/AuditLog.ts"
 import { Members, type MemberNotFound, type MemberRole } from "./Members.ts"
 
 /** An API key as listed (never the key itself). */
@@ -295,6 +296,14 @@ export class ApiKeys extends Context.Service<
           Effect.andThen(
             members.authorize(actor, accountId),
             create(actor.workspaceId, { accountId, name: input.name ?? null })
+          ).pipe(
+            Effect.tap(({ apiKey }) =>
+              AuditLog.record(sql, actor, {
+                action: "api_key.created",
+                target: { type: "api_key", id: apiKey.id },
+                details: { accountId, name: apiKey.name }
+              })
+            )
           )
         )
       })
@@ -310,7 +319,13 @@ export class ApiKeys extends Context.Service<
             yield* members
               .authorize(actor, rows[0]!.account_id)
               .pipe(Effect.catchTag("MemberNotFound", () => Effect.void))
-            return yield* revoke(actor.workspaceId, keyId)
+            const revoked = yield* revoke(actor.workspaceId, keyId)
+            yield* AuditLog.record(sql, actor, {
+              action: "api_key.revoked",
+              target: { type: "api_key", id: keyId },
+              details: { accountId: revoked.accountId, name: revoked.name }
+            })
+            return revoked
           })
         )
       })

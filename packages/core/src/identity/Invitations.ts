@@ -24,6 +24,7 @@ import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import { Accounts, EmailAddress } from "./Accounts.ts"
 import * as Actors from "./Actors.ts"
+import * as AuditLog from "../audit/AuditLog.ts"
 import { Conflict, type Forbidden } from "../kernel/Errors.ts"
 import { type MemberNotFound, MemberRole, Members } from "./Members.ts"
 import { type AccountLocked, type Opened, Sessions, type SignInRefused, memberSignInLinkMs } from "./Sessions.ts"
@@ -265,6 +266,11 @@ export class Invitations extends Context.Service<
             values (${actor.workspaceId}, ${input.email}, ${input.role}, ${sha256(token)}, ${actor.accountId},
                     ${new Date(now)}, ${new Date(now + invitationMs)})
             returning id, workspace_id, email, role, invited_by, created_at, expires_at, accepted_at, revoked_at`
+            yield* AuditLog.record(sql, actor, {
+              action: "invitation.created",
+              target: { type: "invitation", id: rows[0]!.id },
+              details: { email: input.email, role: input.role }
+            })
             return rows[0]!
           })
         )
@@ -287,13 +293,18 @@ export class Invitations extends Context.Service<
         const now = new Date(yield* Clock.currentTimeMillis)
         yield* sql.withTransaction(
           Effect.gen(function* () {
-            const rows = yield* sql<{ readonly role: MemberRole }>`
-            select role from invitations
+            const rows = yield* sql<{ readonly role: MemberRole; readonly email: string }>`
+            select role, email from invitations
             where workspace_id = ${actor.workspaceId} and id = ${id} and accepted_at is null and revoked_at is null
             for update`
             if (rows.length === 0) return yield* new InvitationNotFound({ message: `no pending invitation ${id}` })
             yield* requireGrant(actor, rows[0]!.role, undefined)
             yield* sql`update invitations set revoked_at = ${now} where workspace_id = ${actor.workspaceId} and id = ${id}`
+            yield* AuditLog.record(sql, actor, {
+              action: "invitation.revoked",
+              target: { type: "invitation", id },
+              details: { email: rows[0]!.email }
+            })
           })
         )
       })
@@ -400,7 +411,22 @@ export class Invitations extends Context.Service<
             insert into members (workspace_id, account_id, role, created_at)
             values (${invitation.workspace_id}, ${accountId}, ${invitation.role}, ${now})
             on conflict (workspace_id, account_id) do nothing`
-            return yield* sessions.openSession(accountId, invitation.workspace_id)
+            yield* AuditLog.record(
+              sql,
+              Actors.member({
+                workspaceId: invitation.workspace_id,
+                accountId,
+                role: invitation.role,
+                name: null,
+                via: "session"
+              }),
+              {
+                action: "invitation.accepted",
+                target: { type: "invitation", id: spent[0]!.id },
+                details: { email: invitation.email, role: invitation.role }
+              }
+            )
+            return yield* sessions.openSession(accountId, invitation.workspace_id, "invitation")
           })
         )
       })

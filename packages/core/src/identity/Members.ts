@@ -12,6 +12,7 @@ import type * as SqlError from "effect/sql/SqlError"
 import { ApiKeyCache } from "./ApiKeyCache.ts"
 import { Accounts, EmailAddress, PersonName } from "./Accounts.ts"
 import * as Actors from "./Actors.ts"
+import * as AuditLog from "../audit/AuditLog.ts"
 import { MemberRole } from "./Actors.ts"
 import { Conflict, type Forbidden } from "../kernel/Errors.ts"
 
@@ -244,7 +245,24 @@ export class Members extends Context.Service<
             )
             if (member?.role === "owner" && input.role !== "owner")
               yield* keepAnOwner(actor.workspaceId, member.accountId)
-            return yield* add(actor.workspaceId, input)
+            const added = yield* add(actor.workspaceId, input)
+            if (member?.role !== added.role)
+              yield* AuditLog.record(
+                sql,
+                actor,
+                member === undefined
+                  ? {
+                      action: "member.added",
+                      target: { type: "account", id: added.accountId },
+                      details: { email: added.email, role: added.role }
+                    }
+                  : {
+                      action: "member.role_changed",
+                      target: { type: "account", id: added.accountId },
+                      details: { from: member.role, to: added.role }
+                    }
+              )
+            return added
           })
         )
       })
@@ -262,6 +280,11 @@ export class Members extends Context.Service<
               if (member.role === role) return member
               if (member.role === "owner") yield* keepAnOwner(actor.workspaceId, accountId)
               yield* sql`update members set role = ${role} where workspace_id = ${actor.workspaceId} and account_id = ${accountId}`
+              yield* AuditLog.record(sql, actor, {
+                action: "member.role_changed",
+                target: { type: "account", id: accountId },
+                details: { from: member.role, to: role }
+              })
               return { ...member, role }
             })
           )
@@ -275,6 +298,11 @@ export class Members extends Context.Service<
             const member = (yield* authorizeNow(actor, accountId, undefined))!
             if (member.role === "owner") yield* keepAnOwner(actor.workspaceId, accountId)
             yield* remove(actor.workspaceId, accountId)
+            yield* AuditLog.record(sql, actor, {
+              action: "member.removed",
+              target: { type: "account", id: accountId },
+              details: { role: member.role }
+            })
           })
         )
       })

@@ -19,6 +19,8 @@ import type * as SqlError from "effect/sql/SqlError"
 import { InvalidInput } from "../kernel/Errors.ts"
 import type { MemberRole } from "./Members.ts"
 import * as Passwords from "./Passwords.ts"
+import * as Actors from "./Actors.ts"
+import * as AuditLog from "../audit/AuditLog.ts"
 
 /** A signed-in session, with the member it acts as (role read fresh on every request). */
 export interface Session {
@@ -135,6 +137,9 @@ export interface BridgedMember {
   readonly language: string | null
 }
 
+/** How a session was opened, as the audit log records it (`auth.sign_in`). */
+export type SignInMethod = "password" | "link" | "switch" | "invitation"
+
 /**
  * Signing in and out, sessions, passwords and sign-in links.
  *
@@ -197,7 +202,8 @@ export class Sessions extends Context.Service<
      */
     readonly openSession: (
       accountId: number,
-      workspaceId: number
+      workspaceId: number,
+      method?: SignInMethod
     ) => Effect.Effect<Opened, SignInRefused | SqlError.SqlError>
     /**
      * Checks an account's password like a sign-in (the same lockout, the same
@@ -234,7 +240,11 @@ export class Sessions extends Context.Service<
       const sql = yield* SqlClient.SqlClient
 
       /** A fresh session of the account in this workspace, of which it must be a member. */
-      const open = Effect.fn("Sessions.open")(function* (accountId: number, workspaceId: number) {
+      const open = Effect.fn("Sessions.open")(function* (
+        accountId: number,
+        workspaceId: number,
+        method: SignInMethod = "password"
+      ) {
         const now = yield* Clock.currentTimeMillis
         const memberships = yield* sql<{ readonly workspace_id: number }>`
           select workspace_id from members where account_id = ${accountId} and workspace_id = ${workspaceId}`
@@ -248,6 +258,8 @@ export class Sessions extends Context.Service<
                   ${new Date(now + sessionMs)})`
         const session = yield* resolve(id)
         if (session === undefined) return yield* refused()
+        const actor = { workspaceId, accountId, role: session.role, name: session.name, via: "session" } as const
+        yield* AuditLog.record(sql, Actors.member(actor), { action: "auth.sign_in", details: { method } })
         return { id, session }
       })
 
@@ -321,6 +333,8 @@ export class Sessions extends Context.Service<
         const account = rows[0]
         const ok = yield* Passwords.verify(input.password, account?.password_hash ?? null)
         if (account === undefined || !ok) {
+          // An address with no account is recorded nowhere (AuditLog.recordSignInFailure).
+          if (account !== undefined) yield* AuditLog.recordSignInFailure(sql, account.id, "wrong_password")
           yield* countFailure(input.email)
           return yield* refused()
         }
@@ -355,7 +369,7 @@ export class Sessions extends Context.Service<
               return yield* new NotAMember({ message: `you are not a member of workspace ${workspaceId}` })
             }
             yield* signOut(sessionId)
-            return yield* open(session.accountId, workspaceId)
+            return yield* open(session.accountId, workspaceId, "switch")
           })
         )
       })
@@ -477,7 +491,7 @@ export class Sessions extends Context.Service<
             const batch = rows[0]!.batch
             if (batch !== null)
               yield* sql`update sign_in_links set used_at = ${now} where batch = ${batch} and used_at is null`
-            return yield* open(rows[0]!.account_id, rows[0]!.workspace_id)
+            return yield* open(rows[0]!.account_id, rows[0]!.workspace_id, "link")
           })
         )
       })

@@ -43,6 +43,7 @@ import { FormSummaries, FormSummaryReport } from "../insights/FormSummaries.ts"
 import { CaseMetrics, CaseMetricsReport } from "../insights/CaseMetrics.ts"
 import { ImageList, Images } from "../files/Images.ts"
 import { WorkspaceSettings, WorkspaceSettingsStore } from "../forms/WorkspaceSettings.ts"
+import { AuditAction, AuditLog, AuditLogPage, AuditSurface } from "../audit/AuditLog.ts"
 import * as Translations from "../forms/Translations.ts"
 import { LanguageTag } from "../languages/Languages.ts"
 import { describeIssue } from "../web/Security.ts"
@@ -171,6 +172,7 @@ export const makeTools = Effect.gen(function* () {
   const translator = yield* FormTranslator.make
   const summaries = yield* FormSummaries
   const caseMetrics = yield* CaseMetrics
+  const auditLog = yield* AuditLog
 
   const Language = LanguageTag.annotate({ description: "A BCP 47 language tag: de, fr, pt-BR, zh-Hans, ar, …" })
 
@@ -423,6 +425,31 @@ export const makeTools = Effect.gen(function* () {
       output: WorkspaceSettings,
       write: true,
       run: (actor, input) => workspaceSettings.replace(actor, input)
+    }),
+    define("list_audit_log", {
+      title: "Read the workspace's audit log",
+      description:
+        "Reads the workspace's audit log of security-relevant events (sign-ins, API keys, members and roles, " +
+        "invitations, exports, settings, webhooks), newest first (owners and admins only; read-only). Filter by " +
+        "`action` or `surface`; pass `nextCursor` back as `cursor` for the next page.",
+      input: Schema.Struct({
+        action: Schema.optionalKey(AuditAction),
+        surface: Schema.optionalKey(AuditSurface),
+        limit: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 200 }))).annotate({
+          description: "At most this many entries (1–200, default 50)."
+        }),
+        cursor: Schema.optionalKey(
+          Schema.String.check(
+            Schema.isPattern(/^[1-9]\d{0,9}$/, { message: "cursor must be a nextCursor of this list" }),
+            Schema.makeFilter(
+              (value: string) => Number(value) <= 2147483647 || "cursor must be a nextCursor of this list"
+            )
+          )
+        )
+      }),
+      output: AuditLogPage,
+      write: false,
+      run: (actor, input) => auditLog.list(actor, input)
     }),
     define("list_images", {
       title: "List the workspace's images",

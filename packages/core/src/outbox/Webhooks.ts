@@ -18,6 +18,7 @@ import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import type * as Statement from "effect/sql/Statement"
 import * as Actors from "../identity/Actors.ts"
+import * as AuditLog from "../audit/AuditLog.ts"
 import { DeliveryConfig } from "./DeliveryConfig.ts"
 import * as SsrfGuard from "./SsrfGuard.ts"
 import { type Forbidden, FormNotFound, InvalidInput } from "../kernel/Errors.ts"
@@ -406,6 +407,19 @@ export class Webhooks extends Context.Service<
           "s.disabled_at, s.disabled_reason, s.consecutive_failures"
       )
       const notFound = (id: string) => new SubscriptionNotFound({ message: `subscription ${id} not found` })
+      // The audit log's entry of a new subscription (never its secret; the URL without query or credentials).
+      const audited = (actor: Actors.Actor) => (rows: ReadonlyArray<SubscriptionRow>) =>
+        rows.length === 0
+          ? Effect.void
+          : AuditLog.record(sql, actor, {
+              action: "webhook.created",
+              target: { type: "webhook", id: rows[0]!.id },
+              details: {
+                url: AuditLog.urlWithoutSecrets(rows[0]!.target_url),
+                events: rows[0]!.events,
+                formIds: rows[0]!.form_id === null ? rows[0]!.form_ids : [rows[0]!.form_id]
+              }
+            })
 
       const update = Effect.fn("Webhooks.update")(function* (
         actor: Actors.Actor,
@@ -425,7 +439,22 @@ export class Webhooks extends Context.Service<
             where workspace_id = ${actor.workspaceId} and id = ${subscriptionId}
             returning *
           )
-          select ${columns} from changed s left join forms f on f.id = s.form_id`
+          select ${columns} from changed s left join forms f on f.id = s.form_id`.pipe(
+          Effect.tap((rows) =>
+            rows.length === 0
+              ? Effect.void
+              : AuditLog.record(sql, actor, {
+                  action: "webhook.changed",
+                  target: { type: "webhook", id: subscriptionId },
+                  details: {
+                    changed: ["disabled"],
+                    disabled: input.disabled,
+                    url: AuditLog.urlWithoutSecrets(rows[0]!.target_url)
+                  }
+                })
+          ),
+          sql.withTransaction
+        )
         if (rows.length === 0) return yield* notFound(subscriptionId)
         return toSubscription(rows[0]!)
       })
@@ -531,7 +560,7 @@ export class Webhooks extends Context.Service<
           select ${id}, f.workspace_id, f.id, ${input.event}, ${events}::text[], ${stageIds}::integer[],
             ${tags}::text[], ${input.targetUrl}, ${input.source || "api"}, ${secret}, ${now}
           from forms f where f.workspace_id = ${actor.workspaceId} and f.id = ${input.formId}
-          returning ${returned}`
+          returning ${returned}`.pipe(Effect.tap(audited(actor)), sql.withTransaction)
         const subscription = rows.length === 0 ? undefined : toSubscription(rows[0]!)
         if (subscription === undefined || !isFormSubscription(subscription)) {
           return yield* new FormNotFound({ message: `form ${input.formId} not found` })
@@ -568,7 +597,7 @@ export class Webhooks extends Context.Service<
             target_url, source, secret, created_at)
           values (${id}, ${actor.workspaceId}, null, ${formIds}::integer[], ${input.event}, ${events}::text[],
             ${stageIds}::integer[], ${tags}::text[], ${input.targetUrl}, ${input.source || "api"}, ${secret}, ${now})
-          returning ${returned}`
+          returning ${returned}`.pipe(Effect.tap(audited(actor)), sql.withTransaction)
         const subscription = toSubscription(rows[0]!)
         if (isFormSubscription(subscription)) return yield* Effect.die("a workspace-wide subscription has no form")
         return { ...subscription, secret }
@@ -578,7 +607,18 @@ export class Webhooks extends Context.Service<
         yield* Actors.requireAdmin(actor)
         const rows = yield* sql`
           delete from webhook_subscriptions where workspace_id = ${actor.workspaceId} and id = ${subscriptionId}
-          returning id`
+          returning id, target_url`.pipe(
+          Effect.tap((rows) =>
+            rows.length === 0
+              ? Effect.void
+              : AuditLog.record(sql, actor, {
+                  action: "webhook.deleted",
+                  target: { type: "webhook", id: subscriptionId },
+                  details: { url: AuditLog.urlWithoutSecrets(String(rows[0]!.target_url)) }
+                })
+          ),
+          sql.withTransaction
+        )
         if (rows.length === 0) {
           return yield* new SubscriptionNotFound({ message: `subscription ${subscriptionId} not found` })
         }

@@ -45,6 +45,7 @@ import m0031_tallyUpsert from "./migrations/0031_tally_upsert.ts"
 import m0032_eventCatalogue from "./migrations/0032_event_catalogue.ts"
 import m0033_webhookAlerts from "./migrations/0033_webhook_alerts.ts"
 import m0034_workspaceSubscriptions from "./migrations/0034_workspace_subscriptions.ts"
+import m0035_auditLog from "./migrations/0035_audit_log.ts"
 import m0036_privacy from "./migrations/0036_privacy.ts"
 import m0037_rateLimitBuckets from "./migrations/0037_rate_limit_buckets.ts"
 
@@ -82,6 +83,7 @@ export const loader = Migrator.fromRecord({
   "0032_event_catalogue": m0032_eventCatalogue,
   "0033_webhook_alerts": m0033_webhookAlerts,
   "0034_workspace_subscriptions": m0034_workspaceSubscriptions,
+  "0035_audit_log": m0035_auditLog,
   "0036_privacy": m0036_privacy,
   "0037_rate_limit_buckets": m0037_rateLimitBuckets
 })

@@ -87,6 +87,35 @@ CREATE INDEX api_keys_workspace ON api_keys USING btree (workspace_id, id);
 CREATE TRIGGER api_keys_credentials_changed AFTER UPDATE OF revoked_at ON api_keys FOR EACH ROW WHEN ((old.revoked_at IS DISTINCT FROM new.revoked_at)) EXECUTE FUNCTION qforms_credentials_changed();
 CREATE TRIGGER api_keys_credentials_deleted AFTER DELETE ON api_keys FOR EACH ROW EXECUTE FUNCTION qforms_credentials_changed();
 
+create table audit_log (
+  id integer not null generated always as identity,
+  workspace_id integer not null,
+  occurred_at timestamp with time zone not null,
+  actor_kind text not null,
+  actor_id integer,
+  actor_label text,
+  surface text not null,
+  address text,
+  action text not null,
+  target_type text,
+  target_id text,
+  details jsonb not null default '{}'::jsonb
+);
+alter table audit_log add constraint audit_log_action_check CHECK ((char_length(action) <= 60));
+alter table audit_log add constraint audit_log_actor_kind_check CHECK ((actor_kind = ANY (ARRAY['member'::text, 'api_key'::text, 'system'::text, 'cli'::text])));
+alter table audit_log add constraint audit_log_actor_label_check CHECK ((char_length(actor_label) <= 320));
+alter table audit_log add constraint audit_log_address_check CHECK ((char_length(address) <= 100));
+alter table audit_log add constraint audit_log_pkey PRIMARY KEY (id);
+alter table audit_log add constraint audit_log_surface_check CHECK ((surface = ANY (ARRAY['api'::text, 'app'::text, 'mcp'::text, 'cli'::text, 'system'::text])));
+alter table audit_log add constraint audit_log_target_id_check CHECK ((char_length(target_id) <= 100));
+alter table audit_log add constraint audit_log_target_type_check CHECK ((char_length(target_type) <= 40));
+alter table audit_log add constraint audit_log_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE;
+CREATE INDEX audit_log_occurred ON audit_log USING btree (workspace_id, occurred_at);
+CREATE UNIQUE INDEX audit_log_pkey ON audit_log USING btree (id);
+CREATE INDEX audit_log_workspace ON audit_log USING btree (workspace_id, id DESC);
+CREATE TRIGGER audit_log_append_only BEFORE DELETE OR UPDATE ON audit_log FOR EACH ROW EXECUTE FUNCTION qforms_audit_log_guard();
+CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log FOR EACH STATEMENT EXECUTE FUNCTION qforms_audit_log_no_truncate();
+
 create table contacts (
   id integer not null generated always as identity,
   workspace_id integer not null,
@@ -732,6 +761,30 @@ AS $function$
       union all
       select 'h:' || left(v #>> '{}', 2)
       where type = 'time' and jsonb_typeof(v) = 'string' and (v #>> '{}') ~ '^[0-9]{2}:'
+    $function$;
+
+CREATE OR REPLACE FUNCTION qforms_audit_log_guard()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    begin
+      if tg_op = 'DELETE' and (
+        coalesce(current_setting('audit_prune', true), '') = 'on'
+        or not exists (select 1 from workspaces where id = old.workspace_id)
+      ) then
+        return old;
+      end if;
+      raise exception 'audit_log is append-only: % refused', tg_op using errcode = 'insufficient_privilege';
+    end
+    $function$;
+
+CREATE OR REPLACE FUNCTION qforms_audit_log_no_truncate()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    begin
+      raise exception 'audit_log is append-only: TRUNCATE refused' using errcode = 'insufficient_privilege';
+    end
     $function$;
 
 CREATE OR REPLACE FUNCTION qforms_credentials_changed()

@@ -64,6 +64,8 @@ export const authentication = group("authentication", { transport: true }, (c) =
         ["POST", "/webhooks/subscribe", { formId: f, event: "response.created", targetUrl: hookUrl() }],
         ["GET", "/webhooks/workspace-subscriptions"],
         ["POST", "/webhooks/workspace-subscriptions", { event: "form.deleted", targetUrl: hookUrl() }],
+        ["GET", "/audit-log"],
+        ["GET", "/audit-log/export.csv"],
         ["DELETE", `/webhooks/subscribe/${all.subscriptionId}`],
         ["GET", "/events/catalogue"],
         ["GET", "/webhooks/dead-letters"],

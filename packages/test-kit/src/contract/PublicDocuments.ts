@@ -56,6 +56,8 @@ export const publicDocuments = group("public documents", { transport: true }, (c
       ["POST", "/webhooks/dead-letters/replay"],
       ["GET", "/webhooks/alerts"],
       ["POST", "/privacy/erasures"],
+      ["GET", "/audit-log"],
+      ["GET", "/audit-log/export.csv"],
       ["POST", "/v1/forms/generate"]
     ]
     const missing = expected.filter(([method, path]) => !documented.get(path)?.has(method))

@@ -10,6 +10,8 @@ import { Notes } from "../../cases/Notes.ts"
 import { type ListOptions, Responses } from "../../cases/Responses.ts"
 import { Api, CurrentActor, type ResponseListQuery } from "../../api/Api.ts"
 import { handle } from "../../web/ApiErrors.ts"
+import { AuditLog } from "../../audit/AuditLog.ts"
+import type * as Actors from "../../identity/Actors.ts"
 
 const toListOptions = (query: ResponseListQuery): ListOptions => ({
   q: query.q,
@@ -56,6 +58,14 @@ export const ResponsesHandlers = HttpApiBuilder.group(
   Effect.fnUntraced(function* (handlers) {
     const responses = yield* Responses
     const notes = yield* Notes
+    const audit = yield* AuditLog
+    // A whole list leaving qforms is an export: recorded in the audit log before it streams.
+    const exported = (actor: Actors.Actor, formId: number, format: "csv" | "xlsx" | "json", query: ResponseListQuery) =>
+      audit.recordNow(actor, {
+        action: "responses.exported",
+        target: { type: "form", id: formId },
+        details: { format, filters: Object.keys(query).filter((key) => key !== "cursor" && key !== "limit") }
+      })
     return handlers.handleAll({
       list: ({ params, query }) =>
         Effect.gen(function* () {
@@ -65,25 +75,31 @@ export const ResponsesHandlers = HttpApiBuilder.group(
             return yield* handle(responses.list(actor, params.formId, options))
           }
           const { head, rows } = yield* handle(responses.stream(actor, params.formId, options))
+          yield* Effect.orDie(exported(actor, params.formId, "json", query))
           return HttpServerResponse.stream(jsonListStream(head, rows), { contentType: "application/json" })
         }),
       csv: ({ params, query }) =>
         Effect.flatMap(Effect.all([CurrentActor, LinkBase]), ([actor, linkBase]) =>
           handle(
-            Effect.map(responses.stream(actor, params.formId, toListOptions(query)), ({ head, rows }) => {
-              const writer = Csv.writer(head.fields, head.stages, head.members, linkBase, head.valueKeys)
-              return HttpServerResponse.stream(
-                Stream.make(writer.header).pipe(
-                  // One string per page of rows, as for the JSON list.
-                  Stream.concat(Stream.mapArray(rows, (page) => [page.map(writer.row).join("")])),
-                  Stream.encodeText
-                ),
-                {
-                  contentType: "text/csv; charset=utf-8",
-                  headers: { "content-disposition": `attachment; filename="form-${head.form.id}-responses.csv"` }
-                }
-              )
-            })
+            Effect.map(
+              Effect.tap(responses.stream(actor, params.formId, toListOptions(query)), () =>
+                exported(actor, params.formId, "csv", query)
+              ),
+              ({ head, rows }) => {
+                const writer = Csv.writer(head.fields, head.stages, head.members, linkBase, head.valueKeys)
+                return HttpServerResponse.stream(
+                  Stream.make(writer.header).pipe(
+                    // One string per page of rows, as for the JSON list.
+                    Stream.concat(Stream.mapArray(rows, (page) => [page.map(writer.row).join("")])),
+                    Stream.encodeText
+                  ),
+                  {
+                    contentType: "text/csv; charset=utf-8",
+                    headers: { "content-disposition": `attachment; filename="form-${head.form.id}-responses.csv"` }
+                  }
+                )
+              }
+            )
           )
         ),
       xlsx: ({ params, query }) =>
@@ -91,7 +107,9 @@ export const ResponsesHandlers = HttpApiBuilder.group(
           handle(
             // No `flat` answers: the sheet has its own columns.
             Effect.map(
-              responses.stream(actor, params.formId, { ...toListOptions(query), flat: false }),
+              Effect.tap(responses.stream(actor, params.formId, { ...toListOptions(query), flat: false }), () =>
+                exported(actor, params.formId, "xlsx", query)
+              ),
               ({ head, rows }) =>
                 HttpServerResponse.stream(
                   Xlsx.stream(Xlsx.columns(head.fields, head.stages, head.members, linkBase, head.valueKeys), rows),
