@@ -836,6 +836,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/privacy/erasures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Extension: erases a person from the workspace, by `email` or `contactId` (exactly one): their responses (partial ones too) and files, e-mails sent to them and replies from them, their contact; unsent deliveries about them are cancelled and notes naming them flagged for review. Answers what was removed, per kind. One transaction; 404 for an unknown contact. */
+        post: operations["privacy.erase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/audit-log": {
         parameters: {
             query?: never;
@@ -1410,7 +1427,7 @@ export interface components {
             address: string | null;
             target: {
                 /** @enum {string} */
-                type: "account" | "api_key" | "invitation" | "form" | "workspace" | "webhook";
+                type: "account" | "api_key" | "invitation" | "form" | "workspace" | "webhook" | "erasure";
                 id: string;
             } | null;
             /** @description What the action records (see the action list); never a respondent's personal data. */
@@ -1423,6 +1440,47 @@ export interface components {
          * @enum {string}
          */
         AuditAction_1: "auth.sign_in" | "auth.sign_in_failed" | "api_key.created" | "api_key.revoked" | "member.added" | "member.removed" | "member.role_changed" | "invitation.created" | "invitation.accepted" | "invitation.revoked" | "responses.exported" | "workspace.settings_changed" | "webhook.created" | "webhook.changed" | "webhook.deleted" | "privacy.erasure" | "privacy.export" | "retention.run" | "audit.exported";
+        ErasureResult: {
+            erasureId: number;
+            erasedAt: string;
+            responses: {
+                count: number;
+                ids: number[];
+            };
+            partialResponses: {
+                count: number;
+                ids: number[];
+            };
+            files: {
+                count: number;
+                ids: string[];
+            };
+            emailsSent: {
+                count: number;
+                ids: number[];
+            };
+            emailReplies: {
+                count: number;
+                ids: number[];
+            };
+            contacts: {
+                count: number;
+                ids: number[];
+            };
+            deliveriesCancelled: {
+                count: number;
+                ids: number[];
+            };
+            notesFlagged: {
+                count: number;
+                ids: number[];
+            };
+        };
+        ErasureRequest: {
+            email?: string;
+            /** @description The id of the person's contact. */
+            contactId?: number;
+        };
         DigestQueued: {
             to: string;
             periodStart: string;
@@ -2538,6 +2596,7 @@ export interface components {
                     };
                 };
                 createdAt: string;
+                reviewFlaggedAt?: string;
             }[];
             emails: components["schemas"]["ResponseEmail"][];
             replies: components["schemas"]["ResponseReply"][];
@@ -11779,6 +11838,129 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DigestQueued"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `error` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestErrorEncoded"];
+                };
+            };
+            /** @description The API key is missing, malformed, wrong or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorEncoded"];
+                };
+            };
+            /** @description The key's member may not do this (a viewer key is read-only). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenErrorEncoded"];
+                };
+            };
+            /** @description Not found in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundErrorEncoded"];
+                };
+            };
+            /** @description The path exists but not with this method. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedErrorEncoded"];
+                };
+            };
+            /** @description The change conflicts with the current state, refers to something a concurrent request deleted, or collided with a concurrent change (nothing was changed: try again). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictErrorEncoded"];
+                };
+            };
+            /** @description The request body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeErrorEncoded"];
+                };
+            };
+            /** @description The request body must be JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeErrorEncoded"];
+                };
+            };
+            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsErrorEncoded"];
+                };
+            };
+            /** @description An unexpected failure; the request id is in the server log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalServerErrorEncoded"];
+                };
+            };
+            /** @description The service cannot reach its database right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableErrorEncoded"];
+                };
+            };
+        };
+    };
+    "privacy.erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ErasureRequest"];
+            };
+        };
+        responses: {
+            /** @description ErasureResult */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErasureResult"];
                 };
             };
             /** @description The request is malformed or breaks a rule; `error` names the field. */
