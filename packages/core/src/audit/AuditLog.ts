@@ -11,7 +11,7 @@
  * The log is append-only: no API changes or deletes a row, and a database
  * trigger refuses UPDATE, DELETE and TRUNCATE, except the retention prune
  * ({@link AuditLog} `prune`: it sets the transaction-local setting
- * `qforms.audit_prune`) and the cascade of a deleted workspace.
+ * `qforms_audit.prune`) and the cascade of a deleted workspace.
  *
  * Code that changes something calls {@link record} inside its own
  * transaction, on the same `SqlClient`, so the change and its row commit
@@ -406,7 +406,7 @@ export class AuditLog extends Context.Service<
         const now = yield* Clock.currentTimeMillis
         return yield* sql.withTransaction(
           Effect.gen(function* () {
-            yield* sql`select set_config('qforms.audit_prune', 'on', true)`
+            yield* sql`select set_config('qforms_audit.prune', 'on', true)`
             const rows = yield* sql<{ readonly id: number }>`
               delete from audit_log l
               using workspaces w
@@ -419,7 +419,7 @@ export class AuditLog extends Context.Service<
                       then floor((s.settings ->> 'auditRetentionDays')::numeric)::int end,
                     ${defaultRetentionDays})))
               returning l.id`
-            yield* sql`select set_config('qforms.audit_prune', 'off', true)`
+            yield* sql`select set_config('qforms_audit.prune', 'off', true)`
             return rows.length
           })
         )

@@ -769,7 +769,7 @@ CREATE OR REPLACE FUNCTION qforms_audit_log_guard()
 AS $function$
     begin
       if tg_op = 'DELETE' and (
-        coalesce(current_setting('audit_prune', true), '') = 'on'
+        coalesce(current_setting('qforms_audit.prune', true), '') = 'on'
         or not exists (select 1 from workspaces where id = old.workspace_id)
       ) then
         return old;

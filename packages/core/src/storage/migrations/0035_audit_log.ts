@@ -3,7 +3,7 @@
  * one row per security-relevant event (sign-ins, keys, members,
  * invitations, exports, settings, webhooks), append-only. A trigger refuses
  * every UPDATE and every DELETE, except a DELETE made while the
- * transaction-local setting `qforms.audit_prune` is `on` (the retention
+ * transaction-local setting `qforms_audit.prune` is `on` (the retention
  * prune sets it with `set_config(..., true)`) or one cascading from the
  * deletion of the workspace itself (its row is gone by then). TRUNCATE is
  * refused too.
@@ -34,7 +34,7 @@ export default Effect.gen(function*() {
     create function qforms_audit_log_guard() returns trigger language plpgsql as $$
     begin
       if tg_op = 'DELETE' and (
-        coalesce(current_setting('qforms.audit_prune', true), '') = 'on'
+        coalesce(current_setting('qforms_audit.prune', true), '') = 'on'
         or not exists (select 1 from workspaces where id = old.workspace_id)
       ) then
         return old;
