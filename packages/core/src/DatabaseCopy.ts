@@ -112,8 +112,11 @@ interface Table {
   readonly hasUserTriggers: boolean
 }
 
-const failed = (what: string) => (error: { readonly message: string }) =>
-  new DatabaseCopyError({ message: `${what}: ${error.message}` })
+const failed = (what: string) => (error: { readonly message: string; readonly cause?: unknown }) => {
+  // A SqlError's own message is generic ("Query failed"); the database's words are its cause's.
+  const cause = error.cause instanceof Error && error.cause.message !== error.message ? ` (${error.cause.message})` : ""
+  return new DatabaseCopyError({ message: `${what}: ${error.message}${cause}` })
+}
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`
 
@@ -389,16 +392,17 @@ const copyRows = (source: Side, target: Side, tables: ReadonlyArray<Table>, repl
         )
         if (rows[0]?.found) filled.push(table.name)
       }
-      if (filled.length > 0) {
-        if (!replace) {
-          return yield* new DatabaseCopyError({
-            message: `The target database is not empty (rows in ${filled.join(", ")}): pass --replace to empty it first`
-          })
-        }
-        yield* target.sql.unsafe(`truncate table ${tables.map((table) => quote(table.name)).join(", ")}`)
+      if (filled.length > 0 && !replace) {
+        return yield* new DatabaseCopyError({
+          message: `The target database is not empty (rows in ${filled.join(", ")}): pass --replace to empty it first`
+        })
       }
+      // Before emptying: the audit log's trigger refuses a truncate, and the tallies' would count.
       const triggered = tables.filter((table) => table.hasUserTriggers)
       for (const table of triggered) yield* target.sql.unsafe(`alter table ${quote(table.name)} disable trigger user`)
+      if (filled.length > 0) {
+        yield* target.sql.unsafe(`truncate table ${tables.map((table) => quote(table.name)).join(", ")}`)
+      }
       yield* snapshot(
         source.sql,
         Effect.forEach(
@@ -470,7 +474,7 @@ export const copy = (options: CopyOptions): Effect.Effect<CopyReport, DatabaseCo
       }
       yield* copyRows(source, target, tables, options.replace ?? false, batchSize).pipe(
         Effect.mapError((error) =>
-          error instanceof DatabaseCopyError ? error : failed("Could not copy the rows")(error as { message: string })
+          error instanceof DatabaseCopyError ? error : failed("Could not copy the rows")(error as { readonly message: string; readonly cause?: unknown })
         )
       )
 
