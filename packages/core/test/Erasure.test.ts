@@ -17,7 +17,8 @@ import { databaseTargets } from "@qforms/test-kit/Databases"
 import { waitFor } from "@qforms/test-kit/Conditions"
 import { api, answer, createForm, getPage, hidden } from "@qforms/test-kit/PublicForms"
 import { keysByRole, type Role, roles } from "@qforms/test-kit/Seeds"
-import { type ReceivedMail, smtpSink } from "@qforms/test-kit/SmtpSink"
+import { smtpSink } from "@qforms/test-kit/SmtpSink"
+import { replyWithPdf } from "./support/InboundMail.ts"
 import { startTestServer, type TestServer } from "@qforms/test-kit/TestServer"
 
 const appUrl = "http://qforms.test"
@@ -34,13 +35,6 @@ const multipart = (name: string, type: string, content: Buffer) =>
     content,
     Buffer.from(`\r\n--${BOUNDARY}--\r\n`)
   ])
-
-const mime = (headers: Record<string, string>, body: string) =>
-  `${Object.entries(headers)
-    .map(([name, value]) => `${name}: ${value}`)
-    .join("\r\n")}\r\n\r\n${body.replace(/\r?\n/g, "\r\n")}`
-
-const tokenAddress = (mail: ReceivedMail) => mail.parsed.replyTo?.value[0]?.address ?? ""
 
 type Form = Awaited<ReturnType<typeof createForm>>
 
@@ -200,31 +194,7 @@ for (const target of databaseTargets) {
       })
       expect(sent.status, sent.text).toBe(201)
       const mail = await waitFor(() => smtp.received[before])
-      await inbound(
-        mime(
-          {
-            From: "ada@example.com",
-            To: tokenAddress(mail),
-            Subject: "Re: document",
-            "MIME-Version": "1.0",
-            "Content-Type": 'multipart/mixed; boundary="XyZ"'
-          },
-          [
-            "--XyZ",
-            "Content-Type: text/plain; charset=utf-8",
-            "",
-            "Here it is.",
-            "--XyZ",
-            'Content-Type: application/pdf; name="report.pdf"',
-            'Content-Disposition: attachment; filename="report.pdf"',
-            "Content-Transfer-Encoding: base64",
-            "",
-            PDF.toString("base64"),
-            "--XyZ--",
-            ""
-          ].join("\n")
-        )
-      )
+      await inbound(replyWithPdf("ada@example.com", mail, "Here it is.", PDF))
       const detail = (await api(server, a.keys.owner, "GET", `/responses/${ada1}`)).body
       const attachmentId = detail.replies[0].files[0].fileId as string
 

@@ -16,18 +16,11 @@ import { type Api, apiOf, workspace } from "@qforms/test-kit/InProcessApi"
 import { waitFor } from "@qforms/test-kit/Conditions"
 import { OpenApiValidator } from "@qforms/test-kit/OpenApiValidator"
 import { receiver } from "@qforms/test-kit/Receiver"
-import { type ReceivedMail, smtpSink } from "@qforms/test-kit/SmtpSink"
+import { smtpSink } from "@qforms/test-kit/SmtpSink"
+import { mime, replyWithPdf, tokenAddress } from "./support/InboundMail.ts"
 
 const appUrl = "http://qforms.test"
 const inboundSecret = "inbound-s3cret"
-
-/** A raw MIME message. */
-const mime = (headers: Record<string, string>, body: string) =>
-  `${Object.entries(headers)
-    .map(([name, value]) => `${name}: ${value}`)
-    .join("\r\n")}\r\n\r\n${body.replace(/\r?\n/g, "\r\n")}`
-
-const tokenAddress = (mail: ReceivedMail) => mail.parsed.replyTo?.value[0]?.address ?? ""
 
 for (const target of databaseTargets) {
   describe(`respondent e-mails on ${target.name}`, () => {
@@ -426,29 +419,7 @@ for (const target of databaseTargets) {
       const { responseId } = await caseWithResponse()
       const { mail } = await sendFromCase(responseId, "Please send the document.")
       const bytes = Buffer.from("%PDF-1.4\nhello attachment\n%%EOF\n")
-      const raw = mime(
-        {
-          From: "ada@example.com",
-          To: tokenAddress(mail),
-          Subject: "Re: document",
-          "MIME-Version": "1.0",
-          "Content-Type": 'multipart/mixed; boundary="XyZ"'
-        },
-        [
-          "--XyZ",
-          "Content-Type: text/plain; charset=utf-8",
-          "",
-          "Here it is.",
-          "--XyZ",
-          'Content-Type: application/pdf; name="report.pdf"',
-          'Content-Disposition: attachment; filename="report.pdf"',
-          "Content-Transfer-Encoding: base64",
-          "",
-          bytes.toString("base64"),
-          "--XyZ--",
-          ""
-        ].join("\n")
-      )
+      const raw = replyWithPdf("ada@example.com", mail, "Here it is.", bytes)
       const reply = await inbound(raw)
       expect(reply.status).toBe(201)
       const detail = (await api("GET", `/responses/${responseId}`)).json
