@@ -474,7 +474,9 @@ export const copy = (options: CopyOptions): Effect.Effect<CopyReport, DatabaseCo
       }
       yield* copyRows(source, target, tables, options.replace ?? false, batchSize).pipe(
         Effect.mapError((error) =>
-          error instanceof DatabaseCopyError ? error : failed("Could not copy the rows")(error as { readonly message: string; readonly cause?: unknown })
+          error instanceof DatabaseCopyError
+            ? error
+            : failed("Could not copy the rows")(error as { readonly message: string; readonly cause?: unknown })
         )
       )
 

@@ -1,9 +1,11 @@
 /**
- * Settings → Privacy in a real browser (Debian's Chromium through
- * playwright-core): an admin types a respondent's address, confirms, and sees
- * what was erased kind by kind; the response is gone from the API, another
- * person's stays. A viewer is told only owners and admins may erase. axe-core
- * finds no violation, light and dark, and the tab fits a 360 px phone.
+ * Settings → Privacy and Settings → Audit log in a real browser (Debian's
+ * Chromium through playwright-core): an admin types a respondent's address,
+ * confirms, and sees what was erased kind by kind; the response is gone from
+ * the API, another person's stays. The audit log lists the admin's sign-in and
+ * the erasures (through the application and the API), filters them by action
+ * and downloads the same entries as CSV. A viewer may do neither. axe-core
+ * finds no violation, light and dark, and both tabs fit a 360 px phone.
  *
  * Skipped only when Chromium is absent outside CI; with CI=true a missing
  * browser fails the run.
@@ -140,6 +142,61 @@ describe.skipIf(!present)("privacy settings in the application", () => {
     await screenshotAndAxe(viewer, "privacy-360-dark-viewer")
     await viewer.context().close()
     expect((await api("GET", `/forms/${form.id}/responses`)).responses).toHaveLength(1)
+    expect(problems).toEqual([])
+  }, 120_000)
+
+  it("the audit log: the admin's sign-ins and erasures, filtered, downloaded as CSV; a viewer cannot read it", async () => {
+    // An erasure through the API key (the one above came through the application).
+    expect((await api("POST", "/privacy/erasures", { email: "nobody@example.com" })).erasureId).toBeGreaterThan(0)
+
+    const page = await newPage("light")
+    await signIn(page, "ann@example.com", adminPassword)
+    await page.getByRole("link", { name: "Settings" }).click()
+    await page.getByRole("tab", { name: "Audit log" }).click()
+    const table = page.getByRole("table", { name: "Audit log entries" })
+    await table.waitFor()
+    // The newest first: this sign-in, by Ann, through the application.
+    const first = table.locator("tbody tr").first()
+    await expect(first.textContent()).resolves.toMatch(/ann@example\.com.*Signed in.*Application/)
+    await screenshotAndAxe(page, "audit-log")
+
+    await page.getByLabel("Action").selectOption({ label: "Person erased" })
+    await page.getByRole("button", { name: "Apply" }).click()
+    await expect
+      .poll(async () =>
+        (await table.locator("tbody tr").allTextContents()).every((row) => row.includes("Person erased"))
+      )
+      .toBe(true)
+    const rows = await table.locator("tbody tr").allTextContents()
+    expect(rows.some((row) => row.includes("API key"))).toBe(true)
+    expect(rows.some((row) => row.includes("ann@example.com") && row.includes("Application"))).toBe(true)
+    const href = await page.getByRole("link", { name: "Download CSV" }).getAttribute("href")
+    expect(href).toBe("/api/audit-log/export.csv?action=privacy.erasure")
+    const csv = await page.request.get(`${url}${href}`)
+    expect(csv.status()).toBe(200)
+    const lines = (await csv.text()).trim().split("\n")
+    expect(lines.length).toBe(rows.length + 1)
+    expect(lines.slice(1).every((line) => line.includes("privacy.erasure"))).toBe(true)
+    await page.context().close()
+
+    for (const scheme of ["light", "dark"] as const) {
+      const phone = await newPage(scheme, 360)
+      await signIn(phone, "ann@example.com", adminPassword)
+      await phone.goto(`${url}/app/settings`)
+      await phone.getByRole("tab", { name: "Audit log" }).click()
+      await phone.getByRole("table", { name: "Audit log entries" }).waitFor()
+      await screenshotAndAxe(phone, `audit-log-360-${scheme}`)
+      expect(await overflows(phone), `the audit log at 360 px (${scheme})`).toEqual([])
+      await phone.context().close()
+    }
+
+    const viewer = await newPage("dark", 360)
+    await signIn(viewer, "vic@example.com", viewerPassword)
+    await viewer.goto(`${url}/app/settings`)
+    await viewer.getByRole("tab", { name: "Audit log" }).click()
+    await viewer.getByText("Only owners and admins can read the audit log.").waitFor()
+    expect(await viewer.getByRole("table", { name: "Audit log entries" }).count()).toBe(0)
+    await viewer.context().close()
     expect(problems).toEqual([])
   }, 120_000)
 })

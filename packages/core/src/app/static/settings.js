@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from "preact/hooks"
 import { TableScroll } from "./table.js"
 import { api, call, copy, messageOf } from "./api.js"
 import { LanguageChooser } from "./language.js"
+import { AuditLog } from "./audit.js"
 import { Privacy } from "./privacy.js"
 import { ThemeEditor } from "./theme.js"
 import { formatDateTime, formatNumber, t } from "./words.js"
@@ -679,7 +680,8 @@ export const SettingsScreen = ({ session, canAdmin }) => {
     ["keys", t("settings.tabApiKeys")],
     ["webhooks", t("settings.tabWebhooks")],
     ["theme", t("settings.tabPageTheme")],
-    ["privacy", t("settings.tabPrivacy")]
+    ["privacy", t("settings.tabPrivacy")],
+    ["audit", t("settings.tabAudit")]
   ]
   /** @param {KeyboardEvent} event */
   const onKey = (event) => {
@@ -704,7 +706,9 @@ export const SettingsScreen = ({ session, canAdmin }) => {
               ? html`<${PageTheme} canAdmin=${canAdmin} />`
               : tab === "privacy"
                 ? html`<${Privacy} canAdmin=${canAdmin} />`
-                : html`<${Webhooks} canAdmin=${canAdmin} />`
+                : tab === "audit"
+                  ? html`<${AuditLog} canAdmin=${canAdmin} />`
+                  : html`<${Webhooks} canAdmin=${canAdmin} />`
       }
     </div>`
 }

@@ -16,6 +16,8 @@
 /** @typedef {(typeof import("../../insights/CaseMetrics.ts").CaseMetricsReport)["Encoded"]} CaseMetricsReport how the cases are doing: open and closed, by stage and assignee, per period, first response, time in stage (`GET /api/forms/{id}/metrics`, `GET /api/metrics`) */
 /** @typedef {(typeof import("../../insights/Digests.ts").DigestSettings)["Encoded"]} DigestSettings the member's own digest e-mail of a form (`GET|PUT /api/forms/{id}/digest`) */
 /** @typedef {(typeof import("../../cases/Notes.ts").Note)["Encoded"]} Note an internal note */
+/** @typedef {(typeof import("../../audit/AuditLog.ts").AuditEntry)["Encoded"]} AuditEntry an entry of the workspace's audit log */
+/** @typedef {(typeof import("../../audit/AuditLog.ts").AuditLogPage)["Encoded"]} AuditLogPage a page of the audit log (`GET /api/audit-log`) */
 /** @typedef {(typeof import("../../cases/Erasure.ts").ErasureResult)["Encoded"]} ErasureResult what erasing a person removed, per kind (`POST /api/privacy/erasures`) */
 /** @typedef {(typeof import("../../cases/Activities.ts").Activity)["Encoded"]} Activity an entry of a case's history */
 /** @typedef {(typeof import("../../identity/Members.ts").Member)["Encoded"]} Member a member of the workspace */
