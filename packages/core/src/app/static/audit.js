@@ -13,33 +13,33 @@ import { formatDateTime, t } from "./words.js"
 
 /** Every action, with its words, in the order of the filter's list. */
 const actions = /** @type {const} */ ([
-  ["auth.sign_in", "audit.action.auth.sign_in"],
-  ["auth.sign_in_failed", "audit.action.auth.sign_in_failed"],
-  ["api_key.created", "audit.action.api_key.created"],
-  ["api_key.revoked", "audit.action.api_key.revoked"],
-  ["member.added", "audit.action.member.added"],
-  ["member.removed", "audit.action.member.removed"],
-  ["member.role_changed", "audit.action.member.role_changed"],
-  ["invitation.created", "audit.action.invitation.created"],
-  ["invitation.accepted", "audit.action.invitation.accepted"],
-  ["invitation.revoked", "audit.action.invitation.revoked"],
-  ["responses.exported", "audit.action.responses.exported"],
-  ["workspace.settings_changed", "audit.action.workspace.settings_changed"],
-  ["webhook.created", "audit.action.webhook.created"],
-  ["webhook.changed", "audit.action.webhook.changed"],
-  ["webhook.deleted", "audit.action.webhook.deleted"],
-  ["privacy.erasure", "audit.action.privacy.erasure"],
-  ["privacy.export", "audit.action.privacy.export"],
-  ["retention.run", "audit.action.retention.run"],
-  ["audit.exported", "audit.action.audit.exported"]
+  ["auth.sign_in", "audit.actionAuthSignIn"],
+  ["auth.sign_in_failed", "audit.actionAuthSignInFailed"],
+  ["api_key.created", "audit.actionApiKeyCreated"],
+  ["api_key.revoked", "audit.actionApiKeyRevoked"],
+  ["member.added", "audit.actionMemberAdded"],
+  ["member.removed", "audit.actionMemberRemoved"],
+  ["member.role_changed", "audit.actionMemberRoleChanged"],
+  ["invitation.created", "audit.actionInvitationCreated"],
+  ["invitation.accepted", "audit.actionInvitationAccepted"],
+  ["invitation.revoked", "audit.actionInvitationRevoked"],
+  ["responses.exported", "audit.actionResponsesExported"],
+  ["workspace.settings_changed", "audit.actionWorkspaceSettingsChanged"],
+  ["webhook.created", "audit.actionWebhookCreated"],
+  ["webhook.changed", "audit.actionWebhookChanged"],
+  ["webhook.deleted", "audit.actionWebhookDeleted"],
+  ["privacy.erasure", "audit.actionPrivacyErasure"],
+  ["privacy.export", "audit.actionPrivacyExport"],
+  ["retention.run", "audit.actionRetentionRun"],
+  ["audit.exported", "audit.actionAuditExported"]
 ])
 
 const surfaces = /** @type {const} */ ([
-  ["api", "audit.surface.api"],
-  ["app", "audit.surface.app"],
-  ["mcp", "audit.surface.mcp"],
-  ["cli", "audit.surface.cli"],
-  ["system", "audit.surface.system"]
+  ["api", "audit.surfaceApi"],
+  ["app", "audit.surfaceApp"],
+  ["mcp", "audit.surfaceMcp"],
+  ["cli", "audit.surfaceCli"],
+  ["system", "audit.surfaceSystem"]
 ])
 
 /** @param {string} action */
