@@ -19,7 +19,7 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Stdio from "effect/Stdio"
 import { forward } from "./AdminSocket.ts"
-import { execute } from "./Commands.ts"
+import { absolutePaths, execute } from "./Commands.ts"
 import * as Settings from "./Settings.ts"
 
 /** The running server's answer, when a server holds this data directory and listens on its socket. */
@@ -30,7 +30,7 @@ const throughServer = (args: ReadonlyArray<string>) =>
     const database = Settings.database(settings.value)
     if ("url" in database || database.dataDir === undefined) return undefined
     const dataDir = database.dataDir
-    return yield* Effect.promise(() => forward(dataDir, args))
+    return yield* Effect.promise(() => forward(dataDir, absolutePaths(args, process.cwd())))
   })
 
 const program = Stdio.Stdio.use(({ args }) =>

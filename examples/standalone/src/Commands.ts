@@ -3,14 +3,15 @@
  * same database and environment as the server. Every command but `key create`
  * prints JSON on stdout; failures are `CliFailure`s with a readable message.
  */
-import { join } from "node:path"
+import { join, resolve } from "node:path"
 import {
   Accounts,
   Actors,
   ApiKeys,
   AuditLog,
-  type BlobStore,
+  BlobStore,
   Database,
+  DatabaseBackup,
   DatabaseCopy,
   Members,
   Options,
@@ -431,13 +432,94 @@ const db = Command.make("db").pipe(
   Command.withSubcommands([dbCopy])
 )
 
+/** The embedded database's settings, or a failure naming what to do on PostgreSQL instead. */
+const embeddedSettings = (instead: string) =>
+  Effect.gen(function* () {
+    const settings = yield* Effect.mapError(Settings.load, (message) => new CliFailure({ message }))
+    const database = Settings.database(settings)
+    if ("url" in database || database.dataDir === undefined) {
+      return yield* fail(`this command is for the embedded database; on PostgreSQL ${instead} (docs/operations.md)`)
+    }
+    return { settings, dataDir: database.dataDir }
+  })
+
+/** Runs `effect` with the blob store of qforms' services (every layer of them has one). */
+const withBlobStore = <A, E>(
+  effect: Effect.Effect<A, E, SqlClient.SqlClient | BlobStore.BlobStore>
+): Effect.Effect<A, E | CliFailure, SqlClient.SqlClient> =>
+  Effect.flatMap(
+    Effect.serviceOption(BlobStore.BlobStore),
+    (store): Effect.Effect<A, E | CliFailure, SqlClient.SqlClient> =>
+      Option.isSome(store)
+        ? Effect.provideService(effect, BlobStore.BlobStore, store.value)
+        : fail("qforms' services have no file store")
+  )
+
+const backup = Command.make(
+  "backup",
+  {
+    file: Argument.String("file").pipe(
+      Argument.withDescription("The backup to write: a new file, gzip-compressed unless it ends in .tar")
+    )
+  },
+  ({ file }) =>
+    Effect.gen(function* () {
+      const { dataDir } = yield* embeddedSettings("back up with pg_dump and a copy of the files directory")
+      const report = yield* withQforms(withBlobStore(DatabaseBackup.backup({ file: resolve(file), dataDir })))
+      yield* Console.log(DatabaseBackup.formatBackup(report))
+    })
+).pipe(
+  Command.withDescription(
+    "Back up the embedded database and its files into one file, while the server runs (a consistent snapshot)"
+  )
+)
+
+const restore = Command.make(
+  "restore",
+  {
+    file: Argument.String("file").pipe(Argument.withDescription("A backup written by `qforms backup`")),
+    replace: Flag.Boolean("replace").pipe(
+      Flag.withDescription("Replace the database in a data directory that holds one (default: refuse it)"),
+      Flag.withDefault(false)
+    )
+  },
+  ({ file, replace }) =>
+    Effect.gen(function* () {
+      if ((yield* InServer) !== undefined) {
+        return yield* fail("the server is running on this data directory: stop it, then restore")
+      }
+      const { settings, dataDir } = yield* embeddedSettings("restore with pg_restore and a copy of the files directory")
+      const report = yield* DatabaseBackup.restore({
+        file: resolve(file),
+        dataDir,
+        files: Settings.files(settings),
+        replace
+      }).pipe(Effect.mapError(toFailure))
+      yield* Console.log(DatabaseBackup.formatRestore(report))
+    })
+).pipe(
+  Command.withDescription(
+    "Restore a backup into the embedded data directory (server stopped), verified before anything is replaced"
+  )
+)
+
+/**
+ * The arguments with the file of `backup` made absolute: a command forwarded
+ * to the running server runs there, in the server's working directory.
+ */
+export const absolutePaths = (args: ReadonlyArray<string>, cwd: string): ReadonlyArray<string> => {
+  const command = args.findIndex((arg) => !arg.startsWith("-"))
+  if (args[command] !== "backup") return args
+  return args.map((arg, i) => (i > command && !arg.startsWith("-") && arg !== "" ? resolve(cwd, arg) : arg))
+}
+
 /** The `qforms` command. */
 export const qforms = Command.make("qforms").pipe(
   Command.withDescription(
     "Administer qforms (workspaces, members, API keys) on the database configured by the environment " +
       "(QFORMS_DATA_DIR, or DATABASE_URL and QFORMS_DB_SCHEMA)"
   ),
-  Command.withSubcommands([workspace, member, key, account, db])
+  Command.withSubcommands([workspace, member, key, account, db, backup, restore])
 )
 
 /** Usage problems (and the usage shown for a missing subcommand) go to stderr; `--help` stays on stdout. */

@@ -47,6 +47,8 @@ export type { Refusal as EventStreamRefusal } from "./http/EventStream.ts"
 export * as Database from "./storage/Database.ts"
 /** The embedded database's SqlClient; `MemorySize` and `defaultSharedBuffers` for its `sharedBuffers` option. */
 export * as PgliteClient from "./storage/PgliteClient.ts"
+/** Backups of the embedded database with its files, taken while it runs, and their verified restore: `DatabaseBackup.backup`, `DatabaseBackup.restore`. */
+export * as DatabaseBackup from "./DatabaseBackup.ts"
 /** Copying a deployment between embedded PGlite and PostgreSQL (rows, sequences, files), verified: `DatabaseCopy.copy`. */
 export * as DatabaseCopy from "./DatabaseCopy.ts"
 /** Where uploaded files' bytes live (`files: { store }`): implement `BlobStore` for S3 and the like, or use `layerLocal`. */

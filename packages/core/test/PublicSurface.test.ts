@@ -30,6 +30,7 @@ describe("the public surface of @qforms/core", () => {
       "BlobStore",
       "Bootstrap",
       "Database",
+      "DatabaseBackup",
       "DatabaseCopy",
       "Errors",
       "Fields",

@@ -31,6 +31,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
+import type * as Scope from "effect/Scope"
 import * as Semaphore from "effect/Semaphore"
 import * as Stream from "effect/Stream"
 import * as Reactivity from "effect/reactivity/Reactivity"
@@ -223,9 +224,9 @@ const explainFsError = (dir: string, cause: unknown): string => {
  * cannot tell a dead owner from a new process that got the same pid). Two
  * processes starting at the same moment cannot both win: the kernel grants
  * the lock to one. The file also holds the owner's pid, for the message of the
- * process refused.
+ * process refused. Held until the scope closes (answers the lock file's descriptor).
  */
-const lockDataDir = (dataDir: string) => {
+export const lockDataDir = (dataDir: string): Effect.Effect<number, PgliteOpenError, Scope.Scope> => {
   const dir = resolve(dataDir)
   const lockPath = join(dir, "qforms.lock")
   const busy = (owner: string) =>
