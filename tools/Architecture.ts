@@ -52,7 +52,8 @@ const rootFiles: Readonly<Record<string, string>> = {
   "NodeTransport.ts": "Node's own transport: a body the host already read, the event stream's WebSockets (ws)",
   "Bootstrap.ts": "the first-start workspace",
   "DatabaseCopy.ts": "a deployment copied between embedded PGlite and PostgreSQL (rows, sequences, files), verified",
-  "DatabaseBackup.ts": "backups of the embedded database with its files, taken while it runs, and their verified restore",
+  "DatabaseBackup.ts":
+    "backups of the embedded database with its files, taken while it runs, and their verified restore",
   "index.ts": "the public surface (what a host needs; everything else is internal)"
 }
 

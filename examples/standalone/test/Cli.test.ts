@@ -271,6 +271,40 @@ for (const target of processTargets) {
         // The form made over HTTP before the stop is still there.
         const forms = await api(again, "GET", "/forms", { key: issued.viewerKey })
         expect(JSON.stringify(forms.body)).toContain("By the CLI's key")
+
+        // The audit log holds every change the CLI made, on its own and through the server: surface and actor `cli`.
+        const audit = await api(again, "GET", "/audit-log?surface=cli&limit=200", { key: live })
+        expect(audit.status, JSON.stringify(audit.body)).toBe(200)
+        const entries = audit.body.entries as Array<{
+          action: string
+          actor: { kind: string }
+          surface: string
+          address: string | null
+          target: { type: string; id: string } | null
+          details: Record<string, unknown>
+        }>
+        const actions = entries.map((entry) => entry.action).reverse()
+        expect(actions).toEqual([
+          "member.added",
+          "api_key.created",
+          "api_key.created",
+          "api_key.created",
+          "member.added",
+          "api_key.created",
+          "api_key.revoked"
+        ])
+        for (const entry of entries)
+          expect(entry).toMatchObject({ actor: { kind: "cli" }, surface: "cli", address: null })
+        expect(entries.find((entry) => entry.action === "api_key.revoked")!.target).toEqual({
+          type: "api_key",
+          id: String(keys[0]!.id)
+        })
+        expect(JSON.stringify(entries.filter((entry) => entry.action === "member.added"))).toMatch(
+          /vic@example.com[\s\S]*eve@example.com|eve@example.com[\s\S]*vic@example.com/
+        )
+        // Nobody's secret is in it.
+        expect(JSON.stringify(entries)).not.toContain(live)
+        expect(JSON.stringify(entries)).not.toContain(issued.ownerKey)
         expect(await server.stop()).toBe(0)
         server = undefined
       }, 420_000)

@@ -10,7 +10,9 @@ import type { AddressInfo } from "node:net"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import * as SqlClient from "effect/sql/SqlClient"
 import * as ShellData from "../src/app/ShellData.ts"
+import * as AuditLog from "../src/audit/AuditLog.ts"
 import { FieldType, optionKeys } from "../src/forms/Fields.ts"
 import { ApiKeys } from "../src/identity/ApiKeys.ts"
 import { Members } from "../src/identity/Members.ts"
@@ -637,5 +639,35 @@ describe("the application embedded behind the host's identity bridge", () => {
     expect(who).toMatchObject({ language: "de", languagePreference: "de", browserLanguage: "ar" })
     const shell = await (await fetch(`${url}/app`, { headers: { "x-host-user": "olivia" } })).text()
     expect(shell).toContain('<html lang="de" dir="ltr">')
+  })
+
+  it("records the host's sign-in in the audit log once for the many requests it lets in", async () => {
+    // Requests of the tests above, and more now, on the application, the API and the assistant endpoint.
+    for (let i = 0; i < 3; i++) {
+      expect((await fetch(`${url}/app/session`, { headers: { "x-host-user": "olivia" } })).status).toBe(200)
+      expect((await fetch(`${url}/api/forms`, { headers: { "x-host-user": "olivia" } })).status).toBe(200)
+    }
+    const log = await fetch(`${url}/api/audit-log?action=auth.sign_in`, { headers: { "x-host-user": "olivia" } })
+    expect(log.status).toBe(200)
+    const { entries } = (await log.json()) as {
+      entries: Array<{ action: string; surface: string; actor: { kind: string; label: string }; details: unknown }>
+    }
+    expect(entries).toEqual([
+      expect.objectContaining({
+        action: "auth.sign_in",
+        surface: "app",
+        actor: expect.objectContaining({ kind: "member", id: accountId, label: "olivia@host.example" }),
+        details: { method: "bridge" }
+      })
+    ])
+    // Another server process on the same database remembers nothing of this one: the log itself says it is recorded.
+    await qforms.run(
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        yield* AuditLog.recordBridgedSignIn(sql, { workspaceId: 1, accountId, surface: "api", windowHours: 12 })
+      })
+    )
+    const again = await fetch(`${url}/api/audit-log?action=auth.sign_in`, { headers: { "x-host-user": "olivia" } })
+    expect(((await again.json()) as { entries: Array<unknown> }).entries).toHaveLength(1)
   })
 })

@@ -322,6 +322,7 @@ export const layer = (options: AppOptions & { readonly appUrl?: string | undefin
         if (identity === null || identity === undefined) return undefined
         const member = yield* sessions.bridgedMember(identity.workspaceId, identity.accountId)
         if (member === undefined) return undefined
+        yield* sessions.noteBridgedSignIn(identity.workspaceId, member.accountId, "app")
         return {
           via: "host",
           accountId: member.accountId,

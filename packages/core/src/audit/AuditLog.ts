@@ -41,7 +41,8 @@ import type { Forbidden } from "../kernel/Errors.ts"
 /**
  * What happened: a closed list. The details each action records:
  *
- * - `auth.sign_in` `{method: "password" | "link" | "switch" | "invitation"}`: a session opened in the workspace.
+ * - `auth.sign_in` `{method: "password" | "link" | "switch" | "invitation" | "bridge"}`: a session opened in the
+ *   workspace; `bridge`: the host's identity bridge let the member in (once per member in 12 hours).
  * - `auth.sign_in_failed` `{reason: "wrong_password"}`: a wrong password for an account that is a member.
  * - `api_key.created` `{accountId, name}`, `api_key.revoked` `{accountId, name}`: target the key.
  * - `member.added` `{email, role}`, `member.removed` `{role}`, `member.role_changed` `{from, to}`: target the account.
@@ -277,6 +278,46 @@ export const recordSignInFailure = (
         ${String(accountId)}, ${JSON.stringify({ reason })}::jsonb
       from members m join accounts a on a.id = m.account_id
       where m.account_id = ${accountId}`
+  })
+
+/**
+ * Records that the host's identity bridge let a member in: `auth.sign_in`
+ * `{method: "bridge"}` as that member, unless the log holds one for them in
+ * this workspace from the last `windowHours` (the bridge is asked on every
+ * request; one entry stands for the host's session). Nothing for an account
+ * that does not exist.
+ *
+ * @example
+ * ```ts
+ * yield* AuditLog.recordBridgedSignIn(sql, { workspaceId: 1, accountId: 7, surface: "app", windowHours: 12 })
+ * ```
+ */
+export const recordBridgedSignIn = (
+  sql: SqlClient.SqlClient,
+  options: {
+    readonly workspaceId: number
+    readonly accountId: number
+    readonly surface: "app" | "api" | "mcp"
+    readonly windowHours: number
+  }
+): Effect.Effect<void, SqlError.SqlError> =>
+  Effect.gen(function* () {
+    const origin = yield* AuditOrigin
+    const millis = yield* Clock.currentTimeMillis
+    const now = new Date(millis)
+    const since = new Date(millis - options.windowHours * 3_600_000)
+    yield* sql`
+      insert into audit_log
+        (workspace_id, occurred_at, actor_kind, actor_id, actor_label, surface, address, action, target_type,
+         target_id, details)
+      select ${options.workspaceId}, ${now}, 'member', a.id, left(a.email, 320), ${options.surface},
+        ${origin.address === null ? null : origin.address.slice(0, 100)}, 'auth.sign_in', null, null,
+        ${JSON.stringify({ method: "bridge" })}::jsonb
+      from accounts a
+      where a.id = ${options.accountId} and not exists (
+        select 1 from audit_log l
+        where l.workspace_id = ${options.workspaceId} and l.action = 'auth.sign_in' and l.actor_kind = 'member'
+          and l.actor_id = ${options.accountId} and l.occurred_at > ${since} and l.details ->> 'method' = 'bridge')`
   })
 
 interface Row {

@@ -128,6 +128,9 @@ const lockedMessage = (retryAfterSeconds: number) =>
     retryAfterSeconds
   })
 
+/** How long a sign-in through the host's identity bridge counts as one (one audit entry per member): 12 hours. */
+export const bridgedSignInWindowHours = 12
+
 /** A member named by the host's identity bridge, with their application language (null: the browser's). */
 export interface BridgedMember {
   readonly accountId: number
@@ -230,6 +233,19 @@ export class Sessions extends Context.Service<
       workspaceId: number,
       accountId: number
     ) => Effect.Effect<BridgedMember | undefined, SqlError.SqlError>
+    /**
+     * Records in the audit log that the host's identity bridge let a member
+     * in (`auth.sign_in` `{method: "bridge"}`): the bridge is asked on every
+     * request, so at most once per member and workspace in
+     * {@link bridgedSignInWindowHours} hours (remembered in this process, and
+     * checked against the log itself for several processes). Never fails the
+     * request: a failure to record is logged.
+     */
+    readonly noteBridgedSignIn: (
+      workspaceId: number,
+      accountId: number,
+      surface: "app" | "api" | "mcp"
+    ) => Effect.Effect<void>
     /** Stores (or, with null, forgets) the language an account chose for the application. */
     readonly setLanguage: (accountId: number, language: string | null) => Effect.Effect<void, SqlError.SqlError>
   }
@@ -513,6 +529,35 @@ export class Sessions extends Context.Service<
           : { accountId: row.account_id, role: row.role, name: row.name, email: row.email, language: row.language }
       })
 
+      const bridgedSeen = new Map<string, number>()
+      const noteBridgedSignIn = Effect.fn("Sessions.noteBridgedSignIn")(function* (
+        workspaceId: number,
+        accountId: number,
+        surface: "app" | "api" | "mcp"
+      ) {
+        const now = yield* Clock.currentTimeMillis
+        const window = bridgedSignInWindowHours * 3_600_000
+        const member = `${workspaceId}:${accountId}`
+        const seen = bridgedSeen.get(member)
+        if (seen !== undefined && now - seen < window) return
+        // Bounded: a host with more members than this only checks the log more often.
+        if (bridgedSeen.size >= 10_000) bridgedSeen.clear()
+        bridgedSeen.set(member, now)
+        yield* AuditLog.recordBridgedSignIn(sql, {
+          workspaceId,
+          accountId,
+          surface,
+          windowHours: bridgedSignInWindowHours
+        }).pipe(
+          Effect.catch((error) =>
+            Effect.andThen(
+              Effect.sync(() => bridgedSeen.delete(member)),
+              Effect.logWarning(`could not record a sign-in through the identity bridge: ${error.message}`)
+            )
+          )
+        )
+      })
+
       const setLanguage = Effect.fn("Sessions.setLanguage")(function* (accountId: number, language: string | null) {
         yield* sql`update accounts set language = ${language} where id = ${accountId}`
       })
@@ -531,6 +576,7 @@ export class Sessions extends Context.Service<
         verifyPassword,
         replacePassword,
         bridgedMember,
+        noteBridgedSignIn,
         setLanguage
       })
     })

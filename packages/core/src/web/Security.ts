@@ -149,6 +149,8 @@ export const makeAuthenticate = Effect.gen(function* () {
       if (member === undefined) return undefined
       const crossSite = viaBrowser && isWrite(request.method) ? crossSiteRefusal(request.headers) : undefined
       if (crossSite !== undefined) return forbidden(crossSite)
+      const path = request.url.split("?", 1)[0] ?? ""
+      yield* sessions.noteBridgedSignIn(identity.workspaceId, member.accountId, /\/mcp\/?$/.test(path) ? "mcp" : "api")
       return Actors.member({
         workspaceId: identity.workspaceId,
         accountId: member.accountId,
