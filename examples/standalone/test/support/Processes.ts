@@ -151,16 +151,44 @@ export interface ServerProcess {
   readonly stop: (timeoutMs?: number) => Promise<number | string>
 }
 
-/** A free loopback port (for tests that must know the port before the server prints it). */
-export const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
+/** The first port of the kernel's ephemeral range (`listen(0)` and outgoing connections take theirs from it). */
+const ephemeralStart = (): number => {
+  const range = (() => {
+    try {
+      return readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8")
+    } catch {
+      return "32768 60999"
+    }
+  })()
+  const first = Number.parseInt(range.trim().split(/\s+/)[0] ?? "", 10)
+  return Number.isInteger(first) && first > 12_000 ? first : 32768
+}
+
+/** Whether nothing listens on this loopback port now. */
+const isFree = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
     const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
+    server.once("error", () => resolve(false))
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)))
   })
+
+/**
+ * A free loopback port for tests that must know the port before the server
+ * prints it. Chosen below the kernel's ephemeral range: a port from
+ * `listen(0)` would be free only until the kernel hands it to the next
+ * `listen(0)` or outgoing connection of a parallel test (EADDRINUSE at the
+ * server's start); below the range only a test that chose it the same way
+ * can take it, and the choice is random over ~20,000 ports.
+ */
+export const freePort = async (): Promise<number> => {
+  const top = ephemeralStart()
+  const bottom = Math.max(1024, top - 20_000)
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = bottom + Math.floor(Math.random() * (top - bottom))
+    if (await isFree(port)) return port
+  }
+  throw new Error(`no free port between ${bottom} and ${top}`)
+}
 
 /**
  * Runs a command as PID 1 of a fresh PID namespace (with its own /proc), as in
