@@ -379,6 +379,19 @@ for (const target of databaseTargets) {
       expect(fresh).not.toBe(cookie)
       expect((await session(cookie)).status).toBe(401)
       expect((await session(fresh)).body).toMatchObject({ role: "member" })
+      // The audit log: the password's sign-in where it was chosen, the switch where it went.
+      const signIns = await server.run(
+        Effect.flatMap(
+          Effect.service(SqlClient.SqlClient),
+          (sql) => sql<{ readonly workspace_id: number; readonly method: string }>`
+            select workspace_id, details ->> 'method' as method from audit_log
+            where action = 'auth.sign_in' and actor_label = 'two@example.com' order by id`
+        )
+      )
+      expect(signIns.map((row) => [row.workspace_id, row.method])).toEqual([
+        [other, "password"],
+        [ownerWorkspaceId, "switch"]
+      ])
       const forms = await fetch(`${server.url}/api/members`, { headers: { cookie: `qforms_session=${fresh}` } })
       expect(((await forms.json()) as { members: Array<{ email: string }> }).members.map((m) => m.email)).toContain(
         "owner@example.com"

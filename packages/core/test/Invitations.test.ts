@@ -183,6 +183,28 @@ for (const target of databaseTargets) {
         account: { email: "new@example.com", name: "Nova" }
       })
 
+      // The audit log: the acceptance and the session it opened, as the new member, in one workspace only.
+      const audit = await request("GET", "/api/audit-log?limit=10", { key: keys.owner })
+      expect(audit.status).toBe(200)
+      const entries = audit.json.entries as Array<{
+        action: string
+        actor: { kind: string; label: string }
+        details: Record<string, unknown>
+      }>
+      expect(entries.find((e) => e.action === "invitation.accepted")).toMatchObject({
+        surface: "app",
+        actor: { kind: "member", label: "new@example.com" },
+        target: { type: "invitation" },
+        details: { email: "new@example.com", role: "member" }
+      })
+      expect(entries.find((e) => e.action === "auth.sign_in")).toMatchObject({
+        actor: { kind: "member", label: "new@example.com" },
+        details: { method: "invitation" }
+      })
+      expect(entries.findIndex((e) => e.action === "auth.sign_in")).toBeLessThan(
+        entries.findIndex((e) => e.action === "invitation.accepted")
+      )
+
       const again = await request("POST", `/app/invite/${token}`, { form: { name: "Nova", password } })
       expect(again.status).toBe(410)
       expect((await request("GET", `/app/invite/${token}`)).status).toBe(410)
@@ -372,6 +394,12 @@ for (const target of databaseTargets) {
         account: { email: "viewer@example.com" }
       })
       expect((await request("POST", `/app/link/${token}`)).status).toBe(410)
+      const signedIn = (await request("GET", "/api/audit-log?action=auth.sign_in&limit=1", { key: keys.owner })).json
+      expect(signedIn.entries[0]).toMatchObject({
+        surface: "app",
+        actor: { kind: "member", label: "viewer@example.com" },
+        details: { method: "link" }
+      })
 
       const late = tokenIn(
         (await request("POST", `/api/members/${ids.viewer}/sign-in-link`, { key: keys.admin })).json.link,

@@ -507,7 +507,8 @@ export class Sessions extends Context.Service<
             const batch = rows[0]!.batch
             if (batch !== null)
               yield* sql`update sign_in_links set used_at = ${now} where batch = ${batch} and used_at is null`
-            return yield* open(rows[0]!.account_id, rows[0]!.workspace_id, "link")
+            // A batch is the workspaces offered after a password was checked: that sign-in was the password's.
+            return yield* open(rows[0]!.account_id, rows[0]!.workspace_id, batch === null ? "link" : "password")
           })
         )
       })
