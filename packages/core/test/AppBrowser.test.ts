@@ -13,25 +13,14 @@
  * browser fails the run.
  */
 import * as Effect from "effect/Effect"
-import type { Browser, Page } from "playwright-core"
-import {
-  launch,
-  newPage as openPage,
-  overflows,
-  present,
-  screenshotAndAxe,
-  signIn as signInAs
-} from "@qforms/test-kit/Browser"
-import { listenFirst, type Loopback, loopbackApi } from "@qforms/test-kit/Loopback"
+import type { Page } from "playwright-core"
+import { overflows, present, screenshotAndAxe } from "@qforms/test-kit/Browser"
+import { loopbackApi } from "@qforms/test-kit/Loopback"
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest"
-import { ApiKeys } from "../src/identity/ApiKeys.ts"
-import { Members } from "../src/identity/Members.ts"
-import { Sessions } from "../src/identity/Sessions.ts"
-import { Workspaces } from "../src/identity/Workspaces.ts"
-import * as Qforms from "../src/Qforms.ts"
 import { waitFor } from "@qforms/test-kit/Conditions"
 import { png } from "@qforms/test-kit/Pictures"
 import { receiver } from "@qforms/test-kit/Receiver"
+import * as AppInBrowser from "./support/AppInBrowser.ts"
 
 /** A 1×1 PNG: the drawing of a signature question. */
 const SIGNATURE_PNG = Buffer.from(
@@ -49,67 +38,33 @@ const check = (page: Page, label: string) => screenshotAndAxe(page, `app-${label
 const lastStep = "every screen fits a 360 px wide phone and passes axe, light and dark"
 
 describe.skipIf(!present)("the application in a browser", () => {
-  let browser: Browser
-  let qforms: Qforms.Qforms
-  let loopback: Loopback | undefined
+  let app: AppInBrowser.AppInBrowser
   let url = ""
   let hook: Awaited<ReturnType<typeof receiver>>
-  const cspViolations: Array<string> = []
   let ownerKey = ""
 
   const newPage = (colorScheme: "light" | "dark" = "light", viewport = { width: 1280, height: 900 }) =>
-    openPage(browser, {
-      colorScheme,
-      width: viewport.width,
-      height: viewport.height,
-      permissions: ["clipboard-read", "clipboard-write"],
-      problems: cspViolations,
-      consoleErrors: false
-    })
-
-  const signIn = async (page: Page, email: string, password: string) => {
-    await signInAs(page, { url, email, password, labels: { email: "E-mail", password: "Password" } })
-    await page.getByRole("heading", { name: "Forms", level: 1 }).waitFor()
-  }
+    app.newPage(colorScheme, viewport.width, viewport.height)
+  const signIn: AppInBrowser.AppInBrowser["signIn"] = (...args) => app.signIn(...args)
 
   beforeAll(async () => {
     hook = await receiver()
-    loopback = await listenFirst()
-    url = loopback.url
-    qforms = await Qforms.make({
-      database: {},
-      appUrl: url,
-      app: true,
-      logLevel: "Error",
-      publicPage: { minSubmitSeconds: 0 },
-      delivery: { allowPrivateTargets: true, schedule: [0, 50, 100], timeoutMs: 1_000, pollIntervalMs: 100 }
+    app = await AppInBrowser.start({
+      workspace: "Acme",
+      owner: { email: "olivia@example.com", name: "Olivia Owner", password: ownerPassword },
+      members: [{ email: "victor@example.com", name: "Victor Viewer", role: "viewer", password: viewerPassword }],
+      qforms: {
+        publicPage: { minSubmitSeconds: 0 },
+        delivery: { allowPrivateTargets: true, schedule: [0, 50, 100], timeoutMs: 1_000, pollIntervalMs: 100 }
+      },
+      page: { permissions: ["clipboard-read", "clipboard-write"] }
     })
-    await qforms.run(
-      Effect.gen(function* () {
-        const { workspace, ownerAccountId } = yield* (yield* Workspaces).create({
-          name: "Acme",
-          ownerEmail: "olivia@example.com",
-          ownerName: "Olivia Owner"
-        })
-        yield* (yield* Members).add(workspace.id, {
-          email: "victor@example.com",
-          name: "Victor Viewer",
-          role: "viewer"
-        })
-        const sessions = yield* Sessions
-        yield* sessions.setPassword("olivia@example.com", ownerPassword)
-        yield* sessions.setPassword("victor@example.com", viewerPassword)
-        ownerKey = (yield* (yield* ApiKeys).create(workspace.id, { accountId: ownerAccountId })).key
-      })
-    )
-    loopback.serve(qforms)
-    browser = await launch()
+    url = app.url
+    ownerKey = app.key
   }, 60_000)
 
   afterAll(async () => {
-    await browser?.close()
-    await loopback?.close()
-    await qforms?.dispose()
+    await app?.close()
     await hook?.close()
   })
 
@@ -364,7 +319,7 @@ describe.skipIf(!present)("the application in a browser", () => {
     // The inbox is open when the first response arrives: it shows without a reload.
     await page.goto(`${url}/app/forms/${formId}/responses`)
     await page.getByText("No responses match.").waitFor()
-    const form = await qforms.run(Effect.succeed(formId))
+    const form = await app.qforms.run(Effect.succeed(formId))
     const publicPage = await newPage()
     const detail = (await (await page.request.get(`${url}/api/forms/${form}`)).json()) as { publicId: string }
     await publicPage.goto(`${url}/f/${detail.publicId}`)
@@ -697,7 +652,7 @@ describe.skipIf(!present)("the application in a browser", () => {
     await viewer.goto(`${url}/app/settings`)
     await viewer.waitForURL(/\/app\/sign-in\?next=%2Fapp%2Fsettings$/)
 
-    expect(cspViolations).toEqual([])
+    expect(app.problems).toEqual([])
   }, 120_000)
 
   it(lastStep, async () => {
@@ -789,6 +744,6 @@ describe.skipIf(!present)("the application in a browser", () => {
       await screen("account", () => page.getByRole("heading", { name: "Account", level: 1 }).waitFor())
       await page.context().close()
     }
-    expect(cspViolations).toEqual([])
+    expect(app.problems).toEqual([])
   }, 180_000)
 })

@@ -11,90 +11,50 @@
  * Skipped only when Chromium is absent outside CI; with CI=true a missing
  * browser fails the run.
  */
-import * as Effect from "effect/Effect"
-import type { Browser, Page } from "playwright-core"
-import {
-  launch,
-  newPage as openPage,
-  overflows,
-  present,
-  screenshotAndAxe,
-  signIn as signInAs
-} from "@qforms/test-kit/Browser"
+import { overflows, present, screenshotAndAxe } from "@qforms/test-kit/Browser"
 import { waitFor } from "@qforms/test-kit/Conditions"
-import { listenFirst, type Loopback, loopbackApi } from "@qforms/test-kit/Loopback"
 import { receiver } from "@qforms/test-kit/Receiver"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ApiKeys } from "../src/identity/ApiKeys.ts"
-import { Members } from "../src/identity/Members.ts"
-import { Sessions } from "../src/identity/Sessions.ts"
-import { Workspaces } from "../src/identity/Workspaces.ts"
-import * as Qforms from "../src/Qforms.ts"
+import * as AppInBrowser from "./support/AppInBrowser.ts"
 
 const adminPassword = "correct horse battery"
 const viewerPassword = "viewer password 1"
 
 describe.skipIf(!present)("webhook settings in the application", () => {
-  let browser: Browser
-  let qforms: Qforms.Qforms
-  let loopback: Loopback | undefined
-  let url = ""
-  let key = ""
+  let app: AppInBrowser.AppInBrowser
   let hook: Awaited<ReturnType<typeof receiver>>
-  const problems: Array<string> = []
+  let url = ""
 
-  const api = loopbackApi(() => ({ url, key }))
-
-  const newPage = (colorScheme: "light" | "dark", width = 1280) =>
-    openPage(browser, { colorScheme, width, height: 900, problems, consoleErrors: false })
-
-  const signIn = async (page: Page, email: string, password: string) => {
-    await signInAs(page, { url, email, password, labels: { email: "E-mail", password: "Password" } })
-    await page.getByRole("heading", { name: "Forms", level: 1 }).waitFor()
-  }
+  const api: AppInBrowser.AppInBrowser["api"] = (...args) => app.api(...args)
+  const newPage: AppInBrowser.AppInBrowser["newPage"] = (...args) => app.newPage(...args)
+  const signIn: AppInBrowser.AppInBrowser["signIn"] = (...args) => app.signIn(...args)
 
   beforeAll(async () => {
     // Two posts fail (both give up: one attempt each), later ones are delivered.
     hook = await receiver([500, 500, 200])
-    loopback = await listenFirst()
-    url = loopback.url
-    qforms = await Qforms.make({
-      database: {},
-      appUrl: url,
-      app: true,
-      logLevel: "Error",
-      delivery: {
-        allowPrivateTargets: true,
-        schedule: [0],
-        timeoutMs: 1_000,
-        pollIntervalMs: 100,
-        alertAfterFailures: 2,
-        disableAfterFailures: 5
+    app = await AppInBrowser.start({
+      workspace: "Hooks",
+      owner: { email: "owner@example.com" },
+      members: [
+        { email: "ada@example.com", name: "Ada Admin", role: "admin", password: adminPassword },
+        { email: "vic@example.com", name: "Vic Viewer", role: "viewer", password: viewerPassword }
+      ],
+      qforms: {
+        delivery: {
+          allowPrivateTargets: true,
+          schedule: [0],
+          timeoutMs: 1_000,
+          pollIntervalMs: 100,
+          alertAfterFailures: 2,
+          disableAfterFailures: 5
+        }
       }
     })
-    await qforms.run(
-      Effect.gen(function* () {
-        const { workspace, ownerAccountId } = yield* (yield* Workspaces).create({
-          name: "Hooks",
-          ownerEmail: "owner@example.com"
-        })
-        const members = yield* Members
-        yield* members.add(workspace.id, { email: "ada@example.com", name: "Ada Admin", role: "admin" })
-        yield* members.add(workspace.id, { email: "vic@example.com", name: "Vic Viewer", role: "viewer" })
-        const sessions = yield* Sessions
-        yield* sessions.setPassword("ada@example.com", adminPassword)
-        yield* sessions.setPassword("vic@example.com", viewerPassword)
-        key = (yield* (yield* ApiKeys).create(workspace.id, { accountId: ownerAccountId })).key
-      })
-    )
-    loopback.serve(qforms)
-    browser = await launch()
+    url = app.url
   }, 60_000)
 
   afterAll(async () => {
-    await browser?.close()
-    await loopback?.close()
-    await qforms?.dispose()
+    await app?.close()
     await hook?.close()
   })
 
@@ -240,6 +200,6 @@ describe.skipIf(!present)("webhook settings in the application", () => {
     await screenshotAndAxe(adminPhone, "webhooks-360-dark-admin")
     expect(await overflows(adminPhone), "webhooks at 360 px (dark, admin)").toEqual([])
     await adminPhone.context().close()
-    expect(problems).toEqual([])
+    expect(app.problems).toEqual([])
   }, 120_000)
 })
