@@ -401,6 +401,26 @@ for (const target of databaseTargets) {
       expect(events[0]!.n).toBe(12)
       expect(await query("select id from responses where form_id = $1", form.id)).toHaveLength(0)
       await expectConsistentCounts(form.id)
+
+      // A backlog of 1200: batches of 500, each with its own audit entry.
+      const backlog = await supportForm(b.keys.owner, { days: 5, action: "anonymise" })
+      await query(
+        `insert into responses (workspace_id, form_id, submitted_at, updated_at, tags, source, answers, search_text,
+           finished)
+         select $1, $2, now() - interval '9 days', now() - interval '9 days', '{}', 'form', '{}'::jsonb, '', false
+         from generate_series(1, 1200)`,
+        b.workspaceId,
+        backlog.id
+      )
+      const report = await run()
+      expect(
+        report.workspaces.find((w) => w.workspaceId === b.workspaceId)?.forms.find((f) => f.formId === backlog.id)
+      ).toMatchObject({ partialResponses: 1200, anonymised: 0 })
+      const entries = (await auditOf(b.workspaceId)).filter((entry) => entry.target_id === String(backlog.id))
+      expect(entries.map((entry) => (entry.details as { partialResponses: number }).partialResponses)).toEqual([
+        500, 500, 200
+      ])
+      expect(await query("select id from responses where form_id = $1", backlog.id)).toHaveLength(0)
     })
 
     it("the daily job: a workspace runs once a day, claimed by one run at a time", async () => {
