@@ -2000,9 +2000,9 @@ export interface components {
             endings?: components["schemas"]["Ending"][];
             pages?: components["schemas"]["PageEncoded"][];
             language?: components["schemas"]["LanguageTag"];
+            closedMessage?: string;
             /** @description How long responses are kept: `{days, action}` deletes (`delete`) or anonymises (`anonymise`) those older than `days` once a day; null (the default) keeps them forever. */
             retention?: components["schemas"]["RetentionSettingEncoded"] | null;
-            closedMessage?: string;
         } & {
             [key: string]: unknown;
         };

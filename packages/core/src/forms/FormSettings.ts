@@ -158,17 +158,17 @@ const fields = {
       "The language the form is written in (BCP 47, default en): the page's own words are in it, and its " +
       "translations (`translations`) are into other languages."
   }),
-  retention: Schema.optionalKey(Schema.NullOr(RetentionSetting)).annotate({
-    description:
-      "How long responses are kept: `{days, action}` deletes (`delete`) or anonymises (`anonymise`) those older " +
-      "than `days` once a day; null (the default) keeps them forever."
-  }),
   closedMessage: Schema.optionalKey(
     Schema.Trim.check(
       Schema.isNonEmpty({ message: "closedMessage must not be empty" }),
       Schema.isMaxLength(1000, { message: "closedMessage must be at most 1000 characters" })
     )
-  ).annotate({ description: "What the page says once the form is closed or full, instead of the default." })
+  ).annotate({ description: "What the page says once the form is closed or full, instead of the default." }),
+  retention: Schema.optionalKey(Schema.NullOr(RetentionSetting)).annotate({
+    description:
+      "How long responses are kept: `{days, action}` deletes (`delete`) or anonymises (`anonymise`) those older " +
+      "than `days` once a day; null (the default) keeps them forever."
+  })
 }
 
 /**
