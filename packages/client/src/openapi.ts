@@ -2001,6 +2001,19 @@ export interface components {
             pages?: components["schemas"]["PageEncoded"][];
             language?: components["schemas"]["LanguageTag"];
             closedMessage?: string;
+            /** @description How long responses are kept: `{days, action}` deletes (`delete`) or anonymises (`anonymise`) those older than `days` once a day; null (the default) keeps them forever. */
+            retention?: components["schemas"]["RetentionSettingEncoded"] | null;
+        } & {
+            [key: string]: unknown;
+        };
+        RetentionSettingEncoded: {
+            /** @description How many days a response is kept: after its submission (a partial one: after its last change), 1 to 3650. */
+            days: number;
+            /**
+             * @description "delete": the response goes, as if deleted by hand (`response.deleted` is sent). "anonymise": its answers, files, e-mails, name, e-mail address and contact link are removed; the case stays (stage, tags, assignee, times) so that metrics still count it. A partial response is deleted either way.
+             * @enum {string}
+             */
+            action: "delete" | "anonymise";
         } & {
             [key: string]: unknown;
         };
@@ -2582,7 +2595,7 @@ export interface components {
             activities: {
                 id: number;
                 /** @enum {string} */
-                type: "created" | "stage_changed" | "assigned" | "tags_changed" | "note" | "email_sent" | "email_reply" | "answers_changed";
+                type: "created" | "stage_changed" | "assigned" | "tags_changed" | "note" | "email_sent" | "email_reply" | "answers_changed" | "anonymised";
                 actor: {
                     /** @enum {string} */
                     type: "member" | "respondent" | "system";

@@ -30,6 +30,7 @@ import { FormGenerator } from "./generation/FormGenerator.ts"
 import * as EmailReplies from "./email/EmailReplies.ts"
 import * as Mailer from "./email/Mailer.ts"
 import * as Responses from "./cases/Responses.ts"
+import * as Retention from "./cases/Retention.ts"
 import type * as App from "./app/App.ts"
 import * as EventStream from "./http/EventStream.ts"
 import * as Http from "./Http.ts"
@@ -277,7 +278,7 @@ const check = (options: QformsOptions) => {
  * settings, the base of sent links, upload quotas), and the background work:
  * the delivery worker (unless `delivery: { worker: false }`), the event
  * stream's hub, the IMAP poller (with `mail.imap`), the sweep of unattached
- * files, the purge of old partial responses and the digest e-mails' scheduler. `make` and {@link layer} are
+ * files, the purge of old partial responses, the digest e-mails' scheduler and the forms' daily retention. `make` and {@link layer} are
  * built on it. Throws, like `make`, on options that cannot work.
  *
  * @example
@@ -306,6 +307,7 @@ export const layerServices = (options: QformsOptions = {}) => {
     Files.layerSweeper,
     AuditLog.layerPruner,
     Digests.layerScheduler,
+    Retention.layerScheduler,
     Responses.layerPartialPurger(options.partialResponses),
     EventStream.EventHub.layer({ ...options.events, appUrl }),
     options.delivery?.worker === false ? Layer.empty : Worker.layer({ appUrl }),

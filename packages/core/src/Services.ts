@@ -29,6 +29,7 @@ import { RespondentEmails } from "./email/RespondentEmails.ts"
 import { Members } from "./identity/Members.ts"
 import { Notes } from "./cases/Notes.ts"
 import { Erasure } from "./cases/Erasure.ts"
+import { Retention } from "./cases/Retention.ts"
 import { Responses } from "./cases/Responses.ts"
 import { Sessions } from "./identity/Sessions.ts"
 import { Stages } from "./forms/Stages.ts"
@@ -64,6 +65,7 @@ export type Services =
   | Members
   | Notes
   | Responses
+  | Retention
   | Sessions
   | Stages
   | Webhooks
@@ -115,7 +117,8 @@ export const layer: Layer.Layer<Services, never, SqlClient.SqlClient | BlobStore
   FormSummaries.layer,
   CaseMetrics.layer,
   PageCounts.layer,
-  Erasure.layer
+  Erasure.layer,
+  Retention.layer
 ).pipe(Layer.provideMerge(middle), (core) =>
   Layer.mergeAll(EmailReplies.layer, Invitations.layer, Digests.layer).pipe(Layer.provideMerge(core))
 )

@@ -221,6 +221,9 @@ for (const target of databaseTargets) {
       expect(byName.get("update_form")!.inputSchema.properties).toHaveProperty("hiddenFields")
       expect(JSON.stringify(byName.get("update_form")!.inputSchema)).toContain("jumpTo")
       expect(JSON.stringify(byName.get("update_form")!.inputSchema)).toContain("showIf")
+      // A form's retention (cases/Retention.ts) is a setting of the same Schema: days and action.
+      expect(JSON.stringify(byName.get("update_form")!.inputSchema)).toContain('"anonymise"')
+      expect(JSON.stringify(byName.get("update_form")!.inputSchema)).toContain("retention")
       expect(byName.get("list_forms")!.annotations).toMatchObject({ readOnlyHint: true })
       expect(byName.get("update_response")!.annotations).toMatchObject({ readOnlyHint: false })
       expect(client.getServerVersion()?.name).toBe("qforms")

@@ -33,6 +33,8 @@ const owners: Readonly<Record<string, string>> = {
   form_tags: "cases",
   // The record of each erasure of a person (cases/Erasure.ts): counts and a salted hash, no personal data.
   erasures: "cases",
+  // When each workspace's daily retention run is due (cases/Retention.ts, migration 0038).
+  retention_runs: "cases",
   // Written by the triggers of migration 0029 as responses change; read by insights/FormSummaries.ts.
   answer_tallies: "insights",
   page_counts: "insights",

@@ -53,8 +53,9 @@ import type { Forbidden } from "../kernel/Errors.ts"
  *   `webhook.deleted` `{url}`: target the subscription; its signing secret is never recorded.
  * - `privacy.erasure` `{responses, partialResponses, files, emailsSent, emailReplies, contacts, deliveriesCancelled,
  *   notesFlagged}` (counts of what was erased, never the person's identifiers): target the erasure record,
- *   `privacy.export` `{responses, format}` (counts), `retention.run` `{formId, deleted, olderThanDays}`:
- *   reserved for the privacy context's erasure and retention runs.
+ *   `privacy.export` `{responses, format}` (counts): reserved for the privacy context's export.
+ * - `retention.run` `{formId, action, olderThanDays, deleted, anonymised, partialResponses, files, emails}` (counts
+ *   only): a batch of a form's retention run (`cases/Retention.ts`), actor the system, target the form.
  * - `audit.exported` `{rows}`: the audit log's own CSV export.
  *
  * @example

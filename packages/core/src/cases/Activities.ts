@@ -24,7 +24,8 @@ export const ActivityType = Schema.Literals([
   "note",
   "email_sent",
   "email_reply",
-  "answers_changed"
+  "answers_changed",
+  "anonymised"
 ])
 export type ActivityType = typeof ActivityType.Type
 
@@ -34,7 +35,8 @@ export type ActivityType = typeof ActivityType.Type
  * null; `tags_changed`: `{from, to, added, removed}`; `note`: `{body}`; `email_sent`:
  * `{emailId, kind, to, subject}`; `email_reply`: `{replyId, from, subject}`; `answers_changed`: `{questions,
  * from, to}`: the labels of the questions whose answers a member changed, and their answers before and after
- * by question id, null for none).
+ * by question id, null for none; `anonymised`: `{olderThanDays}`: the form's retention removed its answers,
+ * files, e-mails and the respondent's identity, see `Retention.ts`).
  */
 export const Activity = Schema.Struct({
   id: Schema.Int,

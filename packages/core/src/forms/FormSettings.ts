@@ -25,6 +25,9 @@
  *   holds it in others).
  * - `endings`: the screens shown once a response is sent, chosen by logic
  *   or by a condition such as a score (`forms/Endings.ts`).
+ * - `retention`: how long its responses are kept: older ones are deleted or
+ *   anonymised by a daily run (`cases/Retention.ts`); null or absent keeps
+ *   them forever.
  *
  * @module
  */
@@ -48,6 +51,46 @@ const Instant = Schema.String.check(
     { expected: "an ISO 8601 date and time with an offset" }
   )
 )
+
+/** The longest retention a form may set: 3650 days (ten years). */
+export const MAX_RETENTION_DAYS = 3650
+
+/**
+ * How long a form's responses are kept (`cases/Retention.ts` applies it once a day):
+ * `days` after a response was submitted (a partial one: after its last change), it is deleted
+ * (`action: "delete"`) or anonymised (`"anonymise"`: its answers, files, e-mails, name, e-mail address
+ * and contact link removed, the case itself kept with its stage, tags, assignee and times, so that
+ * metrics still count it).
+ *
+ * @example
+ * ```ts
+ * Schema.decodeUnknownSync(RetentionSetting)({ days: 365, action: "anonymise" })
+ * ```
+ */
+export const RetentionSetting = strictStruct(
+  {
+    days: Schema.Finite.check(
+      Schema.isInt({ message: `retention.days must be a whole number from 1 to ${MAX_RETENTION_DAYS}` }),
+      Schema.isBetween(
+        { minimum: 1, maximum: MAX_RETENTION_DAYS },
+        { message: `retention.days must be a whole number from 1 to ${MAX_RETENTION_DAYS}` }
+      )
+    ).annotate({
+      description: `How many days a response is kept: after its submission (a partial one: after its last change), 1 to ${MAX_RETENTION_DAYS}.`
+    }),
+    action: Schema.Literals(["delete", "anonymise"]).annotate({
+      description:
+        '"delete": the response goes, as if deleted by hand (`response.deleted` is sent). "anonymise": its ' +
+        "answers, files, e-mails, name, e-mail address and contact link are removed; the case stays (stage, " +
+        "tags, assignee, times) so that metrics still count it. A partial response is deleted either way."
+    })
+  },
+  "retention key"
+).annotate({
+  identifier: "RetentionSetting",
+  description: 'How long the form\'s responses are kept, e.g. `{"days": 365, "action": "anonymise"}`.'
+})
+export type RetentionSetting = typeof RetentionSetting.Type
 
 /** The most responses a limit may name: ten million. */
 export const MAX_RESPONSES_LIMIT = 10_000_000
@@ -120,7 +163,12 @@ const fields = {
       Schema.isNonEmpty({ message: "closedMessage must not be empty" }),
       Schema.isMaxLength(1000, { message: "closedMessage must be at most 1000 characters" })
     )
-  ).annotate({ description: "What the page says once the form is closed or full, instead of the default." })
+  ).annotate({ description: "What the page says once the form is closed or full, instead of the default." }),
+  retention: Schema.optionalKey(Schema.NullOr(RetentionSetting)).annotate({
+    description:
+      "How long responses are kept: `{days, action}` deletes (`delete`) or anonymises (`anonymise`) those older " +
+      "than `days` once a day; null (the default) keeps them forever."
+  })
 }
 
 /**

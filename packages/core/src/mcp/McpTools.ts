@@ -218,7 +218,9 @@ export const makeTools = Effect.gen(function* () {
         '[{if: Condition, then: {jumpTo: <later question id> | "page:<key>" | "end"}}] and `showIf` Condition refer to question ' +
         'ids, or to questions of the same call by their `ref` as "ref:<ref>". Pictures: `settings.theme.logo` and a ' +
         "select or checkboxes question's `options.images` {choice: image id} take ids from list_images. Pages: " +
-        "`settings.pages` [{key, title?}] and a question's `page` show consecutive questions on one screen.",
+        "`settings.pages` [{key, title?}] and a question's `page` show consecutive questions on one screen. " +
+        'Retention: `settings.retention` {days: 1-3650, action: "delete" | "anonymise"} removes old responses ' +
+        "once a day (null keeps them forever). `settings` replaces all settings: send the ones you keep.",
       input: Schema.Struct({ formId: FormId, ...UpdateFormInput.fields }),
       output: FormSummary,
       write: true,

@@ -545,7 +545,8 @@ create table responses (
   search_text text not null,
   finished boolean not null default true,
   language text,
-  started_at timestamp with time zone
+  started_at timestamp with time zone,
+  anonymised_at timestamp with time zone
 );
 alter table responses add constraint responses_assignee_id_fkey FOREIGN KEY (assignee_id) REFERENCES accounts(id) ON DELETE SET NULL;
 alter table responses add constraint responses_contact_id_fkey FOREIGN KEY (contact_id) REFERENCES contacts(id) ON DELETE SET NULL;
@@ -563,6 +564,17 @@ CREATE INDEX responses_tags ON responses USING gin (tags);
 CREATE TRIGGER responses_tallies_deleted AFTER DELETE ON responses REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION qforms_tallies_deleted();
 CREATE TRIGGER responses_tallies_inserted AFTER INSERT ON responses REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION qforms_tallies_inserted();
 CREATE TRIGGER responses_tallies_updated AFTER UPDATE ON responses REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION qforms_tallies_updated();
+
+create table retention_runs (
+  workspace_id integer not null,
+  next_at timestamp with time zone not null,
+  started_at timestamp with time zone,
+  finished_at timestamp with time zone
+);
+alter table retention_runs add constraint retention_runs_pkey PRIMARY KEY (workspace_id);
+alter table retention_runs add constraint retention_runs_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE;
+CREATE INDEX retention_runs_due ON retention_runs USING btree (next_at);
+CREATE UNIQUE INDEX retention_runs_pkey ON retention_runs USING btree (workspace_id);
 
 create table sessions (
   id_hash text not null,

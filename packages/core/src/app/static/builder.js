@@ -599,6 +599,36 @@ export const BuilderScreen = ({ route, canWrite }) => {
             setSettings({ ...settings, theme })
             setDirty(true)
           }} />
+          <label for="form-retention-action">${t("builder.retention")}</label>
+          <select id="form-retention-action" disabled=${!canWrite} aria-describedby="form-retention-help"
+            value=${settings.retention?.action ?? ""} onChange=${(e) => {
+              const action = e.target.value
+              setSettings({
+                ...settings,
+                retention:
+                  action === "delete" || action === "anonymise"
+                    ? { days: settings.retention?.days ?? 365, action }
+                    : undefined
+              })
+              setDirty(true)
+            }}>
+            <option value="">${t("builder.retentionForever")}</option>
+            <option value="delete">${t("builder.retentionDelete")}</option>
+            <option value="anonymise">${t("builder.retentionAnonymise")}</option>
+          </select>
+          ${
+            settings.retention
+              ? html`<label for="form-retention-days">${t("builder.retentionDays")}</label>
+          <input id="form-retention-days" type="number" min="1" max="3650" step="1" disabled=${!canWrite}
+            value=${settings.retention.days} onInput=${(e) => {
+              const retention = settings.retention
+              if (retention)
+                setSettings({ ...settings, retention: { ...retention, days: numberOrUndefined(e.target.value) ?? 0 } })
+              setDirty(true)
+            }} />`
+              : null
+          }
+          <p class="muted" id="form-retention-help">${t("builder.retentionHelp")}</p>
           <label for="form-closed-message">${t("builder.closedMessage")}</label>
           <textarea id="form-closed-message" maxlength="1000" disabled=${!canWrite} placeholder=${t("builder.closedMessagePlaceholder")}
             value=${settings.closedMessage ?? ""} onInput=${(e) => {

@@ -81,6 +81,8 @@ const describe = (activity, detail) => {
     }
     case "answers_changed":
       return t("case.activityAnswers", { questions: joined(Array.isArray(p.questions) ? p.questions : []) })
+    case "anonymised":
+      return t("case.activityAnonymised", { days: String(p.olderThanDays ?? "") })
     case "note":
       return t("case.activityNote", { body: String(p.body ?? "") })
     case "email_sent":

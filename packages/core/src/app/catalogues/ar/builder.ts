@@ -27,6 +27,13 @@ export const builder: { readonly [K in keyof typeof english]: string } = {
   "builder.accessCode": "رمز الدخول (يكتبه المستجيبون قبل البدء؛ فارغ: بلا رمز)",
   "builder.accessCodeHelp":
     "من 4 إلى 64 حرفًا، دون تمييز بين الأحرف الكبيرة والصغيرة. عند تغييره يُطلب من الجميع إدخال الرمز الجديد.",
+  "builder.retention": "الاحتفاظ بالردود",
+  "builder.retentionForever": "إلى الأبد",
+  "builder.retentionDelete": "حذفها بعد عدد من الأيام",
+  "builder.retentionAnonymise": "إخفاء هويتها بعد عدد من الأيام",
+  "builder.retentionDays": "الأيام",
+  "builder.retentionHelp":
+    "مرة كل يوم، تُحذف الردود الأقدم من ذلك (غير المكتملة: منذ آخر تغيير) أو تُخفى هويتها: تُزال الإجابات والملفات والرسائل واسم المجيب وعنوانه، وتبقى الحالة للمقاييس.",
   "builder.closedMessage": "ما تعرضه الصفحة بعد إغلاق النموذج أو اكتمال العدد",
   "builder.closedMessagePlaceholder": "لم يعد هذا النموذج يستقبل ردودًا.",
   "builder.prefillHelp": "يعبّئ الرابط سؤالًا مسبقًا باستخدام {syntax}؛ ودون هذا الخيار تُعرض هذه الأسئلة معبأة.",

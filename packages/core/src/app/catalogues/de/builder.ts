@@ -29,6 +29,13 @@ export const builder: { readonly [K in keyof typeof english]: string } = {
   "builder.accessCode": "Zugangscode (wird vor dem Start eingegeben; leer: kein Code)",
   "builder.accessCodeHelp":
     "4 bis 64 Zeichen, Groß- und Kleinschreibung egal. Nach einer Änderung wird von allen der neue Code verlangt.",
+  "builder.retention": "Antworten aufbewahren",
+  "builder.retentionForever": "Unbegrenzt",
+  "builder.retentionDelete": "Nach einer Anzahl Tage löschen",
+  "builder.retentionAnonymise": "Nach einer Anzahl Tage anonymisieren",
+  "builder.retentionDays": "Tage",
+  "builder.retentionHelp":
+    "Einmal täglich werden ältere Antworten (unvollständige: seit ihrer letzten Änderung) gelöscht oder anonymisiert: Angaben, Dateien, E-Mails sowie Name und Adresse werden entfernt, der Fall bleibt für die Kennzahlen.",
   "builder.closedMessage": "Text der Seite, wenn das Formular geschlossen oder voll ist",
   "builder.closedMessagePlaceholder": "Dieses Formular nimmt keine Antworten mehr entgegen.",
   "builder.prefillHelp":

@@ -238,6 +238,8 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "case.activityStage": "Phase: {from} → {to}",
   "case.activityAssigned": "Zugewiesen: {from} → {to}",
   "case.activityTags": "Tags: {changes}",
+  "case.activityAnonymised":
+    "Durch die Aufbewahrungsfrist des Formulars anonymisiert ({days} Tage): Angaben, Dateien und E-Mails entfernt",
   "case.activityAnswers": "Angaben geändert: {questions}",
   "case.activityTagsChanged": "Tags geändert",
   "case.activityNote": "Notiz: {body}",

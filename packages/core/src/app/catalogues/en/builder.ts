@@ -28,6 +28,13 @@ export const builder = {
   "builder.maxResponses": "Stop after this many responses",
   "builder.accessCode": "Access code (respondents type it before they start; empty: none)",
   "builder.accessCodeHelp": "4 to 64 characters, compared without case. Changing it asks everyone for the new one.",
+  "builder.retention": "Keep responses",
+  "builder.retentionForever": "Forever",
+  "builder.retentionDelete": "Delete them after a number of days",
+  "builder.retentionAnonymise": "Anonymise them after a number of days",
+  "builder.retentionDays": "Days",
+  "builder.retentionHelp":
+    "Once a day, responses older than this (partial ones: since their last change) are deleted, or anonymised: their answers, files, e-mails and the respondent's name and address are removed, the case stays for the metrics.",
   "builder.closedMessage": "What the page says once closed or full",
   "builder.closedMessagePlaceholder": "This form is no longer accepting responses.",
   "builder.prefillHelp": "A link pre-fills a question with {syntax}; without this option they are shown, filled in.",

@@ -234,6 +234,7 @@ export const cases = {
   "case.activityStage": "Stage: {from} → {to}",
   "case.activityAssigned": "Assigned: {from} → {to}",
   "case.activityTags": "Tags: {changes}",
+  "case.activityAnonymised": "Anonymised by the form's retention ({days} days): answers, files and e-mails removed",
   "case.activityAnswers": "Answers changed: {questions}",
   "case.activityTagsChanged": "Tags: changed",
   "case.activityNote": "Note: {body}",
