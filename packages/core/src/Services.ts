@@ -29,6 +29,7 @@ import { RespondentEmails } from "./email/RespondentEmails.ts"
 import { Members } from "./identity/Members.ts"
 import { Notes } from "./cases/Notes.ts"
 import { Erasure } from "./cases/Erasure.ts"
+import { PersonalDataExport } from "./cases/PersonalDataExport.ts"
 import { Responses } from "./cases/Responses.ts"
 import { Sessions } from "./identity/Sessions.ts"
 import { Stages } from "./forms/Stages.ts"
@@ -48,6 +49,7 @@ export type Services =
   | Contacts
   | Deliveries
   | Erasure
+  | PersonalDataExport
   | Events
   | Files
   | Images
@@ -115,7 +117,8 @@ export const layer: Layer.Layer<Services, never, SqlClient.SqlClient | BlobStore
   FormSummaries.layer,
   CaseMetrics.layer,
   PageCounts.layer,
-  Erasure.layer
+  Erasure.layer,
+  PersonalDataExport.layer
 ).pipe(Layer.provideMerge(middle), (core) =>
   Layer.mergeAll(EmailReplies.layer, Invitations.layer, Digests.layer).pipe(Layer.provideMerge(core))
 )
