@@ -46,10 +46,8 @@ export const PersonExportRequest = Schema.Struct({
   contactId: Schema.optionalKey(PersonLookup.PersonContactId)
 })
   .check(PersonLookup.exactlyOne)
-  .annotate({
-    identifier: "PersonExportRequest",
-    description: "Exactly one of `email` and `contactId`, e.g. `?email=ada@example.com`."
-  })
+  // No identifier: the OpenAPI document's query parameters take their types from the properties inline.
+  .annotate({ description: "Exactly one of `email` and `contactId`, e.g. `?email=ada@example.com`." })
 export type PersonExportRequest = typeof PersonExportRequest.Type
 
 const Timestamp = Schema.String.annotate({ format: "date-time" })
