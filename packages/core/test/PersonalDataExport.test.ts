@@ -328,6 +328,17 @@ for (const target of databaseTargets) {
         a.workspaceId
       )
       expect(String(row!.details)).not.toMatch(/ada@|lovelace/i)
+
+      // The export holds what an erasure of the same person removes: the same responses, files, e-mails, contact.
+      const erased = await api(server, a.keys.owner, "POST", "/privacy/erasures", { email: "ada@example.com" })
+      expect(erased.status, erased.text).toBe(201)
+      const ids = (list: ReadonlyArray<{ id: number | string }>) => list.map((item) => item.id)
+      expect(erased.body.responses.ids).toEqual(ids(person.responses))
+      expect(erased.body.files.ids).toEqual([...ids(person.files)].sort())
+      expect(erased.body.emailsSent.ids).toEqual(ids(person.emailsSent))
+      expect(erased.body.emailReplies.ids).toEqual(ids(person.emailReplies))
+      expect(erased.body.contacts.ids).toEqual(ids(person.contacts))
+      expect(erased.body.notesFlagged.ids).toEqual(ids(person.notesElsewhere))
     })
   })
 }
