@@ -3214,6 +3214,123 @@ export interface components {
             settings?: components["schemas"]["FormSettingsEncoded"];
             translations?: components["schemas"]["Translations"];
         };
+        PersonAnswer: {
+            key: string;
+            question: string | null;
+            type: string | null;
+            value: unknown;
+        } & {
+            [key: string]: unknown;
+        };
+        PersonNote: {
+            id: number;
+            body: string;
+            author: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        } & {
+            [key: string]: unknown;
+        };
+        PersonResponse: {
+            id: number;
+            formId: number;
+            formTitle: string;
+            /** @enum {string} */
+            status: "submitted" | "partial";
+            submittedAt: string | null;
+            startedAt: string | null;
+            /** Format: date-time */
+            updatedAt: string;
+            name: string | null;
+            email: string | null;
+            language: string | null;
+            source: string;
+            stage: ({
+                id: number;
+                name: string;
+            } & {
+                [key: string]: unknown;
+            }) | null;
+            tags: string[];
+            answers: components["schemas"]["PersonAnswer"][];
+            notes: components["schemas"]["PersonNote"][];
+            fileIds: string[];
+        } & {
+            [key: string]: unknown;
+        };
+        PersonFile: {
+            id: string;
+            responseId: number | null;
+            formId: number;
+            question: string | null;
+            name: string;
+            size: number;
+            type: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description Where its bytes are in the ZIP: `files/<responseId>/<name>`. */
+            path: string;
+            /** @description `/api/files/<id>`: where its bytes are downloaded from. */
+            downloadPath: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Everything the workspace holds about a person. */
+        PersonData: {
+            /** Format: date-time */
+            exportedAt: string;
+            workspaceId: number;
+            email: string;
+            contacts: ({
+                id: number;
+                email: string;
+                name: string | null;
+                /** Format: date-time */
+                createdAt: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            responses: components["schemas"]["PersonResponse"][];
+            files: components["schemas"]["PersonFile"][];
+            emailsSent: ({
+                id: number;
+                responseId: number;
+                kind: string;
+                to: string;
+                subject: string;
+                text: string;
+                status: string;
+                /** Format: date-time */
+                createdAt: string;
+                sentAt: string | null;
+                openedAt: string | null;
+                opens: number;
+            } & {
+                [key: string]: unknown;
+            })[];
+            emailReplies: ({
+                id: number;
+                responseId: number;
+                from: string;
+                subject: string;
+                text: string;
+                /** Format: date-time */
+                receivedAt: string;
+                fileIds: string[];
+            } & {
+                [key: string]: unknown;
+            })[];
+            notesElsewhere: ({
+                id: number;
+                responseId: number;
+                /** Format: date-time */
+                createdAt: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+        } & {
+            [key: string]: unknown;
+        };
         EventForm: {
             id: number;
             title: string;

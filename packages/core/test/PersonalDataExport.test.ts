@@ -168,6 +168,25 @@ for (const target of databaseTargets) {
         expect(reply.response.status, role).toBe(403)
         expect(reply.json().error).toMatch(/owner or admin/)
       }
+      // person.json's shape is published with the API (from the PersonData Schema).
+      const openapi = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as {
+        components: { schemas: Record<string, { properties: Record<string, unknown> }> }
+        paths: Record<string, { get: { responses: Record<string, { content: Record<string, unknown> }> } }>
+      }
+      expect(Object.keys(openapi.components.schemas.PersonData.properties).sort()).toEqual(
+        [
+          "contacts",
+          "email",
+          "emailReplies",
+          "emailsSent",
+          "exportedAt",
+          "files",
+          "notesElsewhere",
+          "responses",
+          "workspaceId"
+        ].sort()
+      )
+      expect(openapi.paths["/api/privacy/export"].get.responses["200"].content).toHaveProperty("application/zip")
       const missing = await download(a.keys.owner, "contactId=999999")
       expect(missing.response.status).toBe(404)
       expect(missing.json().error).toBe("contact 999999 not found")

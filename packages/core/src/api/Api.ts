@@ -23,7 +23,7 @@ import { CreatedInvitation, CreateInvitationInput, Invitation, IssuedSignInLink 
 import { ApiKey, IssueApiKeyInput, IssuedApiKey } from "../identity/ApiKeys.ts"
 import { AddNoteInput, Note } from "../cases/Notes.ts"
 import { ErasureRequest, ErasureResult } from "../cases/Erasure.ts"
-import { PersonExportRequest } from "../cases/PersonalDataExport.ts"
+import { PersonData, PersonExportRequest } from "../cases/PersonalDataExport.ts"
 import { HiddenField } from "../forms/FormLogic.ts"
 import {
   PublicSubmitInput,
@@ -1075,6 +1075,20 @@ const numericParameters =
   }
 
 /**
+ * Publishes `person.json` of the personal-data export (`GET /api/privacy/export`) in `components.schemas`
+ * (`PersonData` and the schemas it names): an entry of a ZIP, so no operation refers to it.
+ */
+const personDataSchemas = (spec: Record<string, unknown>): Record<string, unknown> => {
+  const components = (spec["components"] ?? {}) as { schemas?: Record<string, unknown> }
+  const schemas = (components.schemas ??= {})
+  const document = Schema.toJsonSchemaDocument(PersonData)
+  for (const [name, definition] of Object.entries(document.definitions)) {
+    schemas[name] ??= JSON.parse(JSON.stringify(definition).replaceAll('"#/$defs/', '"#/components/schemas/'))
+  }
+  return { ...spec, components: { ...components, schemas } }
+}
+
+/**
  * Publishes the event catalogue as the document's `webhooks` (OpenAPI 3.1): one POST per event, its body the
  * event's Schema (the contract's WebhookEvent for its two events), with an example. The Schemas' definitions
  * join `components.schemas`.
@@ -1134,5 +1148,5 @@ const described = Api.add(PublicGroup).add(EventsGroup).add(ServiceGroup)
  * ```
  */
 export const Documented = described.annotateMerge(
-  OpenApi.annotations({ transform: (spec) => eventWebhooks(numericParameters(described)(spec)) })
+  OpenApi.annotations({ transform: (spec) => eventWebhooks(personDataSchemas(numericParameters(described)(spec))) })
 )
