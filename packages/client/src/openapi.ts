@@ -853,6 +853,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/privacy/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Extension: everything the workspace holds about a person (GDPR Article 15), by `email` or `contactId` (exactly one), found as the erasure finds them, as a ZIP (owners and admins): `person.json` (the `PersonData` schema: contact, responses with questions and answers, stage, tags and notes, files, e-mails sent and replies received) and each file's bytes under `files/<responseId>/<name>`. Read in one snapshot and recorded in the audit log (`privacy.export`, counts only). An address with nothing answers empty lists; 404 for an unknown contact. */
+        get: operations["privacy.exportPerson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/audit-log": {
         parameters: {
             query?: never;
@@ -3209,6 +3226,123 @@ export interface components {
             hiddenFields?: components["schemas"]["HiddenField"][];
             settings?: components["schemas"]["FormSettingsEncoded"];
             translations?: components["schemas"]["Translations"];
+        };
+        PersonAnswer: {
+            key: string;
+            question: string | null;
+            type: string | null;
+            value: unknown;
+        } & {
+            [key: string]: unknown;
+        };
+        PersonNote: {
+            id: number;
+            body: string;
+            author: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        } & {
+            [key: string]: unknown;
+        };
+        PersonResponse: {
+            id: number;
+            formId: number;
+            formTitle: string;
+            /** @enum {string} */
+            status: "submitted" | "partial";
+            submittedAt: string | null;
+            startedAt: string | null;
+            /** Format: date-time */
+            updatedAt: string;
+            name: string | null;
+            email: string | null;
+            language: string | null;
+            source: string;
+            stage: ({
+                id: number;
+                name: string;
+            } & {
+                [key: string]: unknown;
+            }) | null;
+            tags: string[];
+            answers: components["schemas"]["PersonAnswer"][];
+            notes: components["schemas"]["PersonNote"][];
+            fileIds: string[];
+        } & {
+            [key: string]: unknown;
+        };
+        PersonFile: {
+            id: string;
+            responseId: number | null;
+            formId: number;
+            question: string | null;
+            name: string;
+            size: number;
+            type: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description Where its bytes are in the ZIP: `files/<responseId>/<name>`. */
+            path: string;
+            /** @description `/api/files/<id>`: where its bytes are downloaded from. */
+            downloadPath: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Everything the workspace holds about a person. */
+        PersonData: {
+            /** Format: date-time */
+            exportedAt: string;
+            workspaceId: number;
+            email: string;
+            contacts: ({
+                id: number;
+                email: string;
+                name: string | null;
+                /** Format: date-time */
+                createdAt: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            responses: components["schemas"]["PersonResponse"][];
+            files: components["schemas"]["PersonFile"][];
+            emailsSent: ({
+                id: number;
+                responseId: number;
+                kind: string;
+                to: string;
+                subject: string;
+                text: string;
+                status: string;
+                /** Format: date-time */
+                createdAt: string;
+                sentAt: string | null;
+                openedAt: string | null;
+                opens: number;
+            } & {
+                [key: string]: unknown;
+            })[];
+            emailReplies: ({
+                id: number;
+                responseId: number;
+                from: string;
+                subject: string;
+                text: string;
+                /** Format: date-time */
+                receivedAt: string;
+                fileIds: string[];
+            } & {
+                [key: string]: unknown;
+            })[];
+            notesElsewhere: ({
+                id: number;
+                responseId: number;
+                /** Format: date-time */
+                createdAt: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+        } & {
+            [key: string]: unknown;
         };
         EventForm: {
             id: number;
@@ -11974,6 +12108,128 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErasureResult"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `error` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestErrorEncoded"];
+                };
+            };
+            /** @description The API key is missing, malformed, wrong or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorEncoded"];
+                };
+            };
+            /** @description The key's member may not do this (a viewer key is read-only). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenErrorEncoded"];
+                };
+            };
+            /** @description Not found in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundErrorEncoded"];
+                };
+            };
+            /** @description The path exists but not with this method. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedErrorEncoded"];
+                };
+            };
+            /** @description The change conflicts with the current state, refers to something a concurrent request deleted, or collided with a concurrent change (nothing was changed: try again). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictErrorEncoded"];
+                };
+            };
+            /** @description The request body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeErrorEncoded"];
+                };
+            };
+            /** @description The request body must be JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeErrorEncoded"];
+                };
+            };
+            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsErrorEncoded"];
+                };
+            };
+            /** @description An unexpected failure; the request id is in the server log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalServerErrorEncoded"];
+                };
+            };
+            /** @description The service cannot reach its database right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableErrorEncoded"];
+                };
+            };
+        };
+    };
+    "privacy.exportPerson": {
+        parameters: {
+            query?: {
+                email?: string;
+                contactId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
                 };
             };
             /** @description The request is malformed or breaks a rule; `error` names the field. */

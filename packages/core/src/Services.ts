@@ -30,6 +30,7 @@ import { Members } from "./identity/Members.ts"
 import { Notes } from "./cases/Notes.ts"
 import { Erasure } from "./cases/Erasure.ts"
 import { Retention } from "./cases/Retention.ts"
+import { PersonalDataExport } from "./cases/PersonalDataExport.ts"
 import { Responses } from "./cases/Responses.ts"
 import { Sessions } from "./identity/Sessions.ts"
 import { Stages } from "./forms/Stages.ts"
@@ -49,6 +50,7 @@ export type Services =
   | Contacts
   | Deliveries
   | Erasure
+  | PersonalDataExport
   | Events
   | Files
   | Images
@@ -118,7 +120,8 @@ export const layer: Layer.Layer<Services, never, SqlClient.SqlClient | BlobStore
   CaseMetrics.layer,
   PageCounts.layer,
   Erasure.layer,
-  Retention.layer
+  Retention.layer,
+  PersonalDataExport.layer
 ).pipe(Layer.provideMerge(middle), (core) =>
   Layer.mergeAll(EmailReplies.layer, Invitations.layer, Digests.layer).pipe(Layer.provideMerge(core))
 )

@@ -211,6 +211,8 @@ const routes: ReadonlyArray<Route> = [
   },
   // An address the fixture never uses: the fuzzer's erasures must not take the fixture's response with them.
   { method: "POST", path: "/privacy/erasures", body: () => ({ email: "fuzz-erasure@example.com" }) },
+  // Without a query string: 400 (exactly one of email and contactId).
+  { method: "GET", path: "/privacy/export" },
   { method: "DELETE", path: "/webhooks/subscribe/:subscription" },
   { method: "GET", path: "/events/catalogue" },
   { method: "PATCH", path: "/webhooks/subscribe/:subscription", body: () => ({ disabled: false }) },

@@ -165,6 +165,7 @@ for (const target of databaseTargets) {
         "create_form",
         "draft_translation",
         "erase_person",
+        "export_person",
         "generate_form",
         "get_case_metrics",
         "get_delivery_log",
@@ -490,6 +491,36 @@ for (const target of databaseTargets) {
       expect(
         (await call(other, "list_audit_log", { surface: "mcp" })).entries.map((e: Json) => e.details)
       ).not.toContainEqual({ keys: ["theme"] })
+    })
+
+    it("exports a person's data (owners and admins): answers with their questions, files listed without bytes; audited without the address", async () => {
+      const owner = await as(seed.keys.owner)
+      const form = await publishedForm(owner, "Export form")
+      const response = await api("POST", `/forms/${form.id}/responses`, {
+        values: { [form.fields[0].id]: "Xenia", [form.fields[1].id]: "xenia@example.com", [form.fields[2].id]: "Lost" }
+      })
+      expect(response.status).toBe(201)
+      const data = await call(owner, "export_person", { email: "XENIA@example.com" })
+      expect(data).toMatchObject({ email: "XENIA@example.com", files: [], emailsSent: [], emailReplies: [] })
+      expect(data.responses).toHaveLength(1)
+      expect(data.responses[0]).toMatchObject({ id: response.json.id, formTitle: "Export form", status: "submitted" })
+      expect(data.responses[0].answers.map((a: Json) => [a.question, a.value])).toEqual([
+        ["Name", "Xenia"],
+        ["Email", "xenia@example.com"],
+        ["Problem", "Lost"]
+      ])
+      const viewer = await as(seed.keys.viewer)
+      expect(await refused(viewer, "export_person", { email: "xenia@example.com" })).toBe(
+        "only an owner or admin can manage the workspace"
+      )
+      expect(await refused(owner, "export_person", { email: "xenia@example.com", contactId: 1 })).toContain(
+        "exactly one of email and contactId"
+      )
+      const other = await as(seed.keys.other)
+      expect((await call(other, "export_person", { email: "xenia@example.com" })).responses).toEqual([])
+      const audited = await call(owner, "list_audit_log", { action: "privacy.export", limit: 1 })
+      expect(audited.entries[0]).toMatchObject({ surface: "mcp", details: { format: "json", responses: 1 } })
+      expect(JSON.stringify(audited.entries[0])).not.toMatch(/xenia/i)
     })
 
     it("translates a form: reads what a translation lacks, sets it, refuses what the form does not have; a viewer reads only, another workspace nothing", async () => {

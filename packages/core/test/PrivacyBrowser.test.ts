@@ -1,6 +1,7 @@
 /**
  * Settings → Privacy and Settings → Audit log in a real browser (Debian's
- * Chromium through playwright-core): an admin types a respondent's address,
+ * Chromium through playwright-core): an admin downloads a respondent's data
+ * as a ZIP (its person.json read back); an admin types a respondent's address,
  * confirms, and sees what was erased kind by kind; the response is gone from
  * the API, another person's stays. The audit log lists the admin's sign-in and
  * the erasures (through the application and the API), filters them by action
@@ -77,6 +78,69 @@ describe.skipIf(!present)("privacy settings in the application", () => {
     await loopback?.close()
     await qforms?.dispose()
   })
+
+  it("downloads a person's data as a ZIP holding person.json; a viewer cannot", async () => {
+    const form = await api("POST", "/forms", {
+      title: "Export",
+      fields: [
+        { type: "email", label: "Email", required: true },
+        { type: "short_text", label: "Name", required: false }
+      ]
+    })
+    await api("PATCH", `/forms/${form.id}`, { status: "published" })
+    const full = await api("GET", `/forms/${form.id}`)
+    const [email, name] = full.fields as Array<{ id: number }>
+    await api("POST", `/forms/${form.id}/responses`, { values: { [email!.id]: "eve@example.com", [name!.id]: "Eve" } })
+
+    const page = await newPage("light")
+    await signIn(page, "ann@example.com", adminPassword)
+    await page.getByRole("link", { name: "Settings" }).click()
+    await page.getByRole("tab", { name: "Privacy" }).click()
+    await page.getByRole("heading", { name: "Export a person's data" }).waitFor()
+    await page.getByLabel("Address of the person to export").fill("eve@example.com")
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Download export" }).click()
+    ])
+    expect(download.suggestedFilename()).toMatch(/^person-export-\d{4}-\d{2}-\d{2}\.zip$/)
+    const path = await download.path()
+    const bytes = await import("node:fs").then((fs) => fs.readFileSync(path))
+    // A ZIP (its first local header), whose first entry is person.json.
+    expect(bytes.readUInt32LE(0)).toBe(0x04034b50)
+    expect(bytes.subarray(30, 30 + bytes.readUInt16LE(26)).toString()).toBe("person.json")
+    await page.getByText("Downloaded: the data of eve@example.com.").waitFor()
+    await screenshotAndAxe(page, "privacy-export")
+    await page.context().close()
+
+    for (const scheme of ["light", "dark"] as const) {
+      const phone = await newPage(scheme, 360)
+      await signIn(phone, "ann@example.com", adminPassword)
+      await phone.goto(`${url}/app/settings`)
+      await phone.getByRole("tab", { name: "Privacy" }).click()
+      await phone.getByLabel("Address of the person to export").fill("eve@example.com")
+      await Promise.all([
+        phone.waitForEvent("download"),
+        phone.getByRole("button", { name: "Download export" }).click()
+      ])
+      await phone.getByText("Downloaded: the data of eve@example.com.").waitFor()
+      await screenshotAndAxe(phone, `privacy-export-360-${scheme}`)
+      expect(await overflows(phone), `the export at 360 px (${scheme})`).toEqual([])
+      await phone.context().close()
+    }
+
+    const viewer = await newPage("dark", 360)
+    await signIn(viewer, "vic@example.com", viewerPassword)
+    await viewer.goto(`${url}/app/settings`)
+    await viewer.getByRole("tab", { name: "Privacy" }).click()
+    await viewer.getByText("Only owners and admins can erase a person.").waitFor()
+    expect(await viewer.getByLabel("Address of the person to export").count()).toBe(0)
+    await viewer.context().close()
+    // Each download was recorded, through the application.
+    const audit = await api("GET", "/audit-log?action=privacy.export")
+    expect(audit.entries).toHaveLength(3)
+    expect(audit.entries[0]).toMatchObject({ surface: "app", details: { format: "zip", responses: 1 } })
+    expect(problems).toEqual([])
+  }, 120_000)
 
   it("erases a person after a confirmation and shows what was erased; a viewer cannot", async () => {
     const form = await api("POST", "/forms", {

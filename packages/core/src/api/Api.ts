@@ -23,6 +23,7 @@ import { CreatedInvitation, CreateInvitationInput, Invitation, IssuedSignInLink 
 import { ApiKey, IssueApiKeyInput, IssuedApiKey } from "../identity/ApiKeys.ts"
 import { AddNoteInput, Note } from "../cases/Notes.ts"
 import { ErasureRequest, ErasureResult } from "../cases/Erasure.ts"
+import { PersonData, PersonExportRequest } from "../cases/PersonalDataExport.ts"
 import { HiddenField } from "../forms/FormLogic.ts"
 import {
   PublicSubmitInput,
@@ -746,7 +747,7 @@ export class WorkspaceGroup extends HttpApiGroup.make("workspace").add(
   )
 ) {}
 
-/** Personal data (extension, owners and admins): erasing a person. */
+/** Personal data (extension, owners and admins): erasing a person, exporting their data. */
 export class PrivacyGroup extends HttpApiGroup.make("privacy").add(
   HttpApiEndpoint.post("erase", "/privacy/erasures", {
     payload: ErasureRequest,
@@ -758,6 +759,19 @@ export class PrivacyGroup extends HttpApiGroup.make("privacy").add(
       "(partial ones too) and files, e-mails sent to them and replies from them, their contact; unsent deliveries " +
       "about them are cancelled and notes naming them flagged for review. Answers what was removed, per kind. " +
       "One transaction; 404 for an unknown contact."
+  ),
+  HttpApiEndpoint.get("exportPerson", "/privacy/export", {
+    query: PersonExportRequest,
+    success: Schema.Uint8Array.pipe(HttpApiSchema.asUint8Array({ contentType: "application/zip" })),
+    error: [NotFound, Forbidden]
+  }).annotate(
+    OpenApi.Description,
+    "Extension: everything the workspace holds about a person (GDPR Article 15), by `email` or `contactId` " +
+      "(exactly one), found as the erasure finds them, as a ZIP (owners and admins): `person.json` (the " +
+      "`PersonData` schema: contact, responses with questions and answers, stage, tags and notes, files, e-mails " +
+      "sent and replies received) and each file's bytes under `files/<responseId>/<name>`. Read in one snapshot " +
+      "and recorded in the audit log (`privacy.export`, counts only). An address with nothing answers empty " +
+      "lists; 404 for an unknown contact."
   )
 ) {}
 
@@ -1061,6 +1075,20 @@ const numericParameters =
   }
 
 /**
+ * Publishes `person.json` of the personal-data export (`GET /api/privacy/export`) in `components.schemas`
+ * (`PersonData` and the schemas it names): an entry of a ZIP, so no operation refers to it.
+ */
+const personDataSchemas = (spec: Record<string, unknown>): Record<string, unknown> => {
+  const components = (spec["components"] ?? {}) as { schemas?: Record<string, unknown> }
+  const schemas = (components.schemas ??= {})
+  const document = Schema.toJsonSchemaDocument(PersonData)
+  for (const [name, definition] of Object.entries(document.definitions)) {
+    schemas[name] ??= JSON.parse(JSON.stringify(definition).replaceAll('"#/$defs/', '"#/components/schemas/'))
+  }
+  return { ...spec, components: { ...components, schemas } }
+}
+
+/**
  * Publishes the event catalogue as the document's `webhooks` (OpenAPI 3.1): one POST per event, its body the
  * event's Schema (the contract's WebhookEvent for its two events), with an example. The Schemas' definitions
  * join `components.schemas`.
@@ -1120,5 +1148,5 @@ const described = Api.add(PublicGroup).add(EventsGroup).add(ServiceGroup)
  * ```
  */
 export const Documented = described.annotateMerge(
-  OpenApi.annotations({ transform: (spec) => eventWebhooks(numericParameters(described)(spec)) })
+  OpenApi.annotations({ transform: (spec) => eventWebhooks(personDataSchemas(numericParameters(described)(spec))) })
 )

@@ -52,8 +52,10 @@ import type { Forbidden } from "../kernel/Errors.ts"
  * - `webhook.created` `{url, events, formIds}`, `webhook.changed` `{changed: [keys], url?: {from, to}}`,
  *   `webhook.deleted` `{url}`: target the subscription; its signing secret is never recorded.
  * - `privacy.erasure` `{responses, partialResponses, files, emailsSent, emailReplies, contacts, deliveriesCancelled,
- *   notesFlagged}` (counts of what was erased, never the person's identifiers): target the erasure record,
- *   `privacy.export` `{responses, format}` (counts): reserved for the privacy context's export.
+ *   notesFlagged}` (counts of what was erased, never the person's identifiers): target the erasure record.
+ * - `privacy.export` `{format: "zip" | "json", responses, partialResponses, files, emailsSent, emailReplies, contacts,
+ *   notes, subjectSalt, subjectHash}`: an export of a person's data (`cases/PersonalDataExport.ts`), counts and a
+ *   salted SHA-256 of the address, never the address.
  * - `retention.run` `{formId, action, olderThanDays, deleted, anonymised, partialResponses, files, emails}` (counts
  *   only): a batch of a form's retention run (`cases/Retention.ts`), actor the system, target the form.
  * - `audit.exported` `{rows}`: the audit log's own CSV export.

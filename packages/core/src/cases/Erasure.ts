@@ -31,12 +31,11 @@ import * as MailErasure from "../email/MailErasure.ts"
 import { Files } from "../files/Files.ts"
 import { Events } from "../outbox/Events.ts"
 import * as EventErasure from "../outbox/EventErasure.ts"
+import * as PersonLookup from "./PersonLookup.ts"
+import type { ContactNotFound } from "./PersonLookup.ts"
 import * as ResponseCounts from "./ResponseCounts.ts"
 
-/** No contact with this id in the workspace. Answered as 404. */
-export class ContactNotFound extends Schema.TaggedError<ContactNotFound>()("ContactNotFound", {
-  message: Schema.String
-}) {}
+export { ContactNotFound } from "./PersonLookup.ts"
 
 /**
  * Whom to erase: `{ "email": … }` (every response, e-mail and contact with
@@ -44,25 +43,10 @@ export class ContactNotFound extends Schema.TaggedError<ContactNotFound>()("Cont
  * address, and every response linked to it). Exactly one of the two.
  */
 export const ErasureRequest = Schema.Struct({
-  email: Schema.optionalKey(
-    Schema.String.check(
-      Schema.isMinLength(3, { message: "email must be 3 to 320 characters" }),
-      Schema.isMaxLength(320, { message: "email must be 3 to 320 characters" }),
-      Schema.makeFilter((email: string) => email.includes("@") || "email must be an e-mail address")
-    ).annotate({ description: "The person's e-mail address (case-insensitive)." })
-  ),
-  contactId: Schema.optionalKey(
-    Schema.Int.check(Schema.isGreaterThan(0, { message: "contactId must be a positive integer" })).annotate({
-      description: "The id of the person's contact."
-    })
-  )
+  email: Schema.optionalKey(PersonLookup.PersonEmail),
+  contactId: Schema.optionalKey(PersonLookup.PersonContactId)
 })
-  .check(
-    Schema.makeFilter(
-      (request: { readonly email?: string; readonly contactId?: number }) =>
-        (request.email === undefined) !== (request.contactId === undefined) || "give exactly one of email and contactId"
-    )
-  )
+  .check(PersonLookup.exactlyOne)
   .annotate({
     identifier: "ErasureRequest",
     description: 'Exactly one of `email` and `contactId`, e.g. `{"email": "ada@example.com"}`.'
@@ -128,6 +112,7 @@ export class Erasure extends Context.Service<
       const mail = yield* MailErasure.make
       const outbox = yield* EventErasure.make
       const { countResponses, countTags } = yield* ResponseCounts.make
+      const lookup = yield* PersonLookup.make
 
       const erase = Effect.fn("Erasure.erase")(function* (actor: Actors.Actor, request: ErasureRequest) {
         yield* Actors.requireAdmin(actor)
@@ -136,34 +121,8 @@ export class Erasure extends Context.Service<
         const salt = randomBytes(16).toString("hex")
         const { result, blobKeys } = yield* sql.withTransaction(
           Effect.gen(function* () {
-            const contacts =
-              request.contactId !== undefined
-                ? yield* sql<{ readonly id: number; readonly email: string; readonly name: string | null }>`
-                  select id, email, name from contacts
-                  where workspace_id = ${workspaceId} and id = ${request.contactId} for update`
-                : yield* sql<{ readonly id: number; readonly email: string; readonly name: string | null }>`
-                  select id, email, name from contacts
-                  where workspace_id = ${workspaceId} and lower(email) = lower(${(request.email ?? "").trim()}) for update`
-            if (request.contactId !== undefined && contacts.length === 0) {
-              return yield* new ContactNotFound({ message: `contact ${request.contactId} not found` })
-            }
-            const email = request.contactId !== undefined ? contacts[0]!.email : (request.email ?? "").trim()
+            const { email, contacts, responses } = yield* lookup.find(workspaceId, request, { lock: true })
             const contactIds = contacts.map((row) => row.id)
-            const responses = yield* sql<{
-              readonly id: number
-              readonly form_id: number
-              readonly form_title: string
-              readonly name: string | null
-              readonly tags: ReadonlyArray<string>
-              readonly stage_id: number | null
-              readonly finished: boolean
-            }>`
-            select r.id, r.form_id, f.title as form_title, r.name, r.tags, r.stage_id, r.finished
-            from responses r join forms f on f.workspace_id = r.workspace_id and f.id = r.form_id
-            where r.workspace_id = ${workspaceId}
-              and (lower(r.email) = lower(${email}) or r.contact_id = any(${contactIds}::int[]))
-            order by r.id
-            for update of r`
             const responseIds = responses.map((row) => row.id)
 
             // E-mails and replies first (their deliveries go with them), then the events about the responses.

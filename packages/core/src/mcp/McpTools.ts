@@ -27,6 +27,7 @@ import { InvalidInput } from "../kernel/Errors.ts"
 import { Member, Members } from "../identity/Members.ts"
 import { AddNoteInput, Note, Notes } from "../cases/Notes.ts"
 import { Erasure, ErasureRequest, ErasureResult } from "../cases/Erasure.ts"
+import { PersonalDataExport, PersonData, PersonExportRequest } from "../cases/PersonalDataExport.ts"
 import { ResponseDetail, Responses, UpdateResponseInput, UpdateResponseResult } from "../cases/Responses.ts"
 import { Stage, Stages } from "../forms/Stages.ts"
 import { Subscription, Webhooks, WorkspaceSubscription } from "../outbox/Webhooks.ts"
@@ -168,6 +169,7 @@ export const makeTools = Effect.gen(function* () {
   const generate = yield* generateForm
   const workspaceSettings = yield* WorkspaceSettingsStore
   const erasure = yield* Erasure
+  const personalData = yield* PersonalDataExport
   const images = yield* Images
   const translator = yield* FormTranslator.make
   const summaries = yield* FormSummaries
@@ -546,6 +548,19 @@ export const makeTools = Effect.gen(function* () {
       write: true,
       destructive: true,
       run: (actor, input) => erasure.erase(actor, input)
+    }),
+    define("export_person", {
+      title: "Export a person's data",
+      description:
+        "Everything the workspace holds about a person (GDPR Article 15; owners and admins only), by `email` or " +
+        "`contactId` (exactly one), found as `erase_person` finds them: their contact, responses (partial ones too) " +
+        "with each question and answer, stage, tags and notes, e-mails sent to them and replies from them, and " +
+        "their files listed with `downloadPath` (no bytes: the ZIP of GET /api/privacy/export holds them). " +
+        "Recorded in the audit log (`privacy.export`).",
+      input: PersonExportRequest,
+      output: PersonData,
+      write: false,
+      run: (actor, input) => Effect.map(personalData.gather(actor, input, "json"), ({ data }) => data)
     })
   ]
   return tools

@@ -72,6 +72,7 @@ export const authentication = group("authentication", { transport: true }, (c) =
         ["POST", "/webhooks/dead-letters/replay", { subscriptionId: all.subscriptionId }],
         ["GET", "/webhooks/alerts"],
         ["POST", "/privacy/erasures", { email: "ada@example.com" }],
+        ["GET", "/privacy/export?email=ada@example.com"],
         ["POST", "/v1/forms/generate", { prompt: "A contact form" }]
       ]
       for (const [label, headers] of badCredentials()) {

@@ -56,6 +56,7 @@ export const publicDocuments = group("public documents", { transport: true }, (c
       ["POST", "/webhooks/dead-letters/replay"],
       ["GET", "/webhooks/alerts"],
       ["POST", "/privacy/erasures"],
+      ["GET", "/privacy/export"],
       ["GET", "/audit-log"],
       ["GET", "/audit-log/export.csv"],
       ["POST", "/v1/forms/generate"]

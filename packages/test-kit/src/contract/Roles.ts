@@ -33,6 +33,8 @@ export const roles = group("roles", { transport: false }, (c) => {
       ["DELETE", `/webhooks/subscribe/${encodeURIComponent(all.subscriptionId)}`],
       ["POST", "/webhooks/dead-letters/replay", { subscriptionId: all.subscriptionId }],
       ["POST", "/privacy/erasures", { email: "ada@example.com" }],
+      // Not a write, but as the erasure: owners and admins only.
+      ["GET", "/privacy/export?email=ada@example.com"],
       ["POST", "/v1/forms/generate", { prompt: "A contact form" }]
     ]
     const formsBefore = (await api("GET", "/forms")).body.length as number

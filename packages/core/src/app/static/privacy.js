@@ -1,9 +1,10 @@
 // @ts-check
-// Settings → Privacy: erasing a person (`POST /api/privacy/erasures`). Type the address, confirm, see what was
-// erased, kind by kind. Owners and admins only (the server refuses anyone else too).
+// Settings → Privacy: exporting a person's data (`GET /api/privacy/export`, a ZIP downloaded) and erasing a person
+// (`POST /api/privacy/erasures`). Type the address, confirm, see what was erased, kind by kind. Owners and admins
+// only (the server refuses anyone else too).
 import { html } from "htm/preact"
 import { useState } from "preact/hooks"
-import { api, messageOf } from "./api.js"
+import { ApiError, api, base, messageOf } from "./api.js"
 import { TableScroll } from "./table.js"
 import { formatNumber, t } from "./words.js"
 
@@ -20,6 +21,68 @@ const kinds = /** @type {const} */ ([
   ["deliveriesCancelled", "privacy.kindDeliveriesCancelled"],
   ["notesFlagged", "privacy.kindNotesFlagged"]
 ])
+
+/**
+ * Fetches the export of `email` and hands it to the browser as a download (the file name the server gives).
+ * @param {string} email
+ */
+const downloadExport = async (email) => {
+  /** @type {Response} */
+  let response
+  try {
+    response = await fetch(`${base}/api/privacy/export?email=${encodeURIComponent(email)}`, {
+      headers: { accept: "application/zip, application/json" },
+      credentials: "same-origin"
+    })
+  } catch {
+    throw new ApiError(0, t("shell.networkFailed"))
+  }
+  if (!response.ok) {
+    const data = await response.json().catch(() => undefined)
+    throw new ApiError(response.status, data?.error ?? t("shell.httpFailed", { status: String(response.status) }))
+  }
+  const name = /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1] ?? "person-export.zip"
+  const url = URL.createObjectURL(await response.blob())
+  const link = document.createElement("a")
+  link.href = url
+  link.download = name
+  link.click()
+  setTimeout(() => URL.revokeObjectURL(url), 60_000)
+}
+
+/** The export form: an address, a download. */
+const ExportPerson = () => {
+  const [email, setEmail] = useState("")
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState(/** @type {string | null} */ (null))
+  const [done, setDone] = useState(/** @type {string | null} */ (null))
+  /** @param {SubmitEvent} event */
+  const submit = async (event) => {
+    event.preventDefault()
+    const address = email.trim()
+    setBusy(true)
+    setError(null)
+    setDone(null)
+    try {
+      await downloadExport(address)
+      setDone(address)
+    } catch (e) {
+      setError(messageOf(e))
+    } finally {
+      setBusy(false)
+    }
+  }
+  return html`<section class="stack" aria-labelledby="export-title">
+    <h2 id="export-title">${t("privacy.exportTitle")}</h2>
+    <p>${t("privacy.exportIntro")}</p>
+    <div aria-live="polite">${error ? html`<p class="error" role="alert">${error}</p>` : null}${busy ? html`<p>${t("privacy.exporting")}</p>` : null}${done ? html`<p class="notice">${t("privacy.exportDone", { email: done })}</p>` : null}</div>
+    <form class="row" onSubmit=${submit}>
+      <label for="export-email">${t("privacy.exportEmail")}</label>
+      <input id="export-email" type="email" required maxlength="320" autocomplete="off" value=${email} onInput=${(e) => setEmail(e.target.value)} />
+      <button type="submit" disabled=${busy}>${t("privacy.exportButton")}</button>
+    </form>
+  </section>`
+}
 
 /** @param {{ canAdmin: boolean }} props */
 export const Privacy = ({ canAdmin }) => {
@@ -53,7 +116,7 @@ export const Privacy = ({ canAdmin }) => {
       setBusy(false)
     }
   }
-  return html`<section class="stack" aria-labelledby="privacy-title">
+  return html`<div class="stack"><${ExportPerson} /><section class="stack" aria-labelledby="privacy-title">
     <h2 id="privacy-title">${t("privacy.title")}</h2>
     <p>${t("privacy.intro")}</p>
     <div aria-live="polite">${error ? html`<p class="error" role="alert">${error}</p>` : null}${done ? html`<p class="notice">${t("privacy.done", { email: done.email })}</p>` : null}</div>
@@ -84,5 +147,5 @@ export const Privacy = ({ canAdmin }) => {
           html`<tr key=${kind}><th scope="row">${t(words)}</th><td>${formatNumber(done.result[kind].count)}</td></tr>`
       )}</tbody></table><//>`
     }
-  </section>`
+  </section></div>`
 }

@@ -198,6 +198,14 @@ export const settings: { readonly [K in keyof typeof english]: string } = {
   "privacy.kindContacts": "جهة الاتصال",
   "privacy.kindDeliveriesCancelled": "عمليات تسليم لم تُرسل أُلغيت",
   "privacy.kindNotesFlagged": "ملاحظات مُعلَّمة للمراجعة",
+  // الإعدادات: الخصوصية (تصدير بيانات شخص)
+  "privacy.exportTitle": "تصدير بيانات شخص",
+  "privacy.exportIntro":
+    "ينزّل كل ما تحتفظ به مساحة العمل هذه عن عنوان بريد إلكتروني واحد في ملف ZIP: الملف person.json (جهة الاتصال، والردود مع الأسئلة والإجابات، والملاحظات على حالاته، والرسائل المرسلة إليه وردوده) وملفاته. يُسجَّل ذلك في سجل التدقيق.",
+  "privacy.exportEmail": "عنوان الشخص المراد تصدير بياناته",
+  "privacy.exportButton": "تنزيل التصدير",
+  "privacy.exporting": "جارٍ تحضير التصدير…",
+  "privacy.exportDone": "تم التنزيل: بيانات {email}.",
   // Settings: the audit log
   "settings.tabAudit": "سجل التدقيق",
   "audit.title": "سجل التدقيق",

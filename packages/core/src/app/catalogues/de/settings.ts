@@ -202,6 +202,14 @@ export const settings: { readonly [K in keyof typeof english]: string } = {
   "privacy.kindContacts": "Kontakt",
   "privacy.kindDeliveriesCancelled": "Abgebrochene, noch nicht gesendete Zustellungen",
   "privacy.kindNotesFlagged": "Zur Prüfung markierte Notizen",
+  // Einstellungen: Datenschutz (Auskunft über die Daten einer Person)
+  "privacy.exportTitle": "Daten einer Person exportieren",
+  "privacy.exportIntro":
+    "Lädt alles, was dieser Arbeitsbereich über eine E-Mail-Adresse speichert, als ZIP herunter: person.json (Kontakt, Antworten mit Fragen, Notizen zu ihren Fällen, an sie gesendete E-Mails und ihre Antworten) und ihre Dateien. Wird im Audit-Protokoll vermerkt.",
+  "privacy.exportEmail": "Adresse der Person für den Export",
+  "privacy.exportButton": "Export herunterladen",
+  "privacy.exporting": "Export wird vorbereitet…",
+  "privacy.exportDone": "Heruntergeladen: die Daten von {email}.",
   // Settings: the audit log
   "settings.tabAudit": "Protokoll",
   "audit.title": "Audit-Protokoll",

@@ -200,6 +200,14 @@ export const settings = {
   "privacy.kindContacts": "Contact",
   "privacy.kindDeliveriesCancelled": "Unsent deliveries cancelled",
   "privacy.kindNotesFlagged": "Notes flagged for review",
+  // Settings: privacy (exporting a person's data)
+  "privacy.exportTitle": "Export a person's data",
+  "privacy.exportIntro":
+    "Downloads everything this workspace holds about one e-mail address as a ZIP: person.json (their contact, responses with questions and answers, notes on their cases, e-mails sent to them and replies from them) and their files. Recorded in the audit log.",
+  "privacy.exportEmail": "Address of the person to export",
+  "privacy.exportButton": "Download export",
+  "privacy.exporting": "Preparing the export…",
+  "privacy.exportDone": "Downloaded: the data of {email}.",
   // Settings: the audit log
   "settings.tabAudit": "Audit log",
   "audit.title": "Audit log",
