@@ -11,73 +11,34 @@
  * Skipped only when Chromium is absent outside CI; with CI=true a missing
  * browser fails the run.
  */
-import * as Effect from "effect/Effect"
-import type { Browser, Page } from "playwright-core"
-import {
-  launch,
-  newPage as openPage,
-  overflows,
-  present,
-  screenshotAndAxe,
-  signIn as signInAs
-} from "@qforms/test-kit/Browser"
-import { listenFirst, type Loopback, loopbackApi } from "@qforms/test-kit/Loopback"
+import { overflows, present, screenshotAndAxe } from "@qforms/test-kit/Browser"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ApiKeys } from "../src/identity/ApiKeys.ts"
-import { Members } from "../src/identity/Members.ts"
-import { Sessions } from "../src/identity/Sessions.ts"
-import { Workspaces } from "../src/identity/Workspaces.ts"
-import * as Qforms from "../src/Qforms.ts"
+import * as AppInBrowser from "./support/AppInBrowser.ts"
 
 const adminPassword = "correct horse battery"
 const viewerPassword = "viewer password 1"
 
 describe.skipIf(!present)("privacy settings in the application", () => {
-  let browser: Browser
-  let qforms: Qforms.Qforms
-  let loopback: Loopback | undefined
+  let app: AppInBrowser.AppInBrowser
   let url = ""
-  let key = ""
-  const problems: Array<string> = []
 
-  const api = loopbackApi(() => ({ url, key }))
-
-  const newPage = (colorScheme: "light" | "dark", width = 1280) =>
-    openPage(browser, { colorScheme, width, height: 900, problems, consoleErrors: false })
-
-  const signIn = async (page: Page, email: string, password: string) => {
-    await signInAs(page, { url, email, password, labels: { email: "E-mail", password: "Password" } })
-    await page.getByRole("heading", { name: "Forms", level: 1 }).waitFor()
-  }
+  const api: AppInBrowser.AppInBrowser["api"] = (...args) => app.api(...args)
+  const newPage: AppInBrowser.AppInBrowser["newPage"] = (...args) => app.newPage(...args)
+  const signIn: AppInBrowser.AppInBrowser["signIn"] = (...args) => app.signIn(...args)
 
   beforeAll(async () => {
-    loopback = await listenFirst()
-    url = loopback.url
-    qforms = await Qforms.make({ database: {}, appUrl: url, app: true, logLevel: "Error" })
-    await qforms.run(
-      Effect.gen(function* () {
-        const { workspace, ownerAccountId } = yield* (yield* Workspaces).create({
-          name: "Privacy",
-          ownerEmail: "owner@example.com"
-        })
-        const members = yield* Members
-        yield* members.add(workspace.id, { email: "ann@example.com", name: "Ann Admin", role: "admin" })
-        yield* members.add(workspace.id, { email: "vic@example.com", name: "Vic Viewer", role: "viewer" })
-        const sessions = yield* Sessions
-        yield* sessions.setPassword("ann@example.com", adminPassword)
-        yield* sessions.setPassword("vic@example.com", viewerPassword)
-        key = (yield* (yield* ApiKeys).create(workspace.id, { accountId: ownerAccountId })).key
-      })
-    )
-    loopback.serve(qforms)
-    browser = await launch()
+    app = await AppInBrowser.start({
+      workspace: "Privacy",
+      owner: { email: "owner@example.com" },
+      members: [
+        { email: "ann@example.com", name: "Ann Admin", role: "admin", password: adminPassword },
+        { email: "vic@example.com", name: "Vic Viewer", role: "viewer", password: viewerPassword }
+      ]
+    })
+    url = app.url
   }, 60_000)
 
-  afterAll(async () => {
-    await browser?.close()
-    await loopback?.close()
-    await qforms?.dispose()
-  })
+  afterAll(() => app?.close())
 
   it("downloads a person's data as a ZIP holding person.json; a viewer cannot", async () => {
     const form = await api("POST", "/forms", {
@@ -139,7 +100,7 @@ describe.skipIf(!present)("privacy settings in the application", () => {
     const audit = await api("GET", "/audit-log?action=privacy.export")
     expect(audit.entries).toHaveLength(3)
     expect(audit.entries[0]).toMatchObject({ surface: "app", details: { format: "zip", responses: 1 } })
-    expect(problems).toEqual([])
+    expect(app.problems).toEqual([])
   }, 120_000)
 
   it("erases a person after a confirmation and shows what was erased; a viewer cannot", async () => {
@@ -206,7 +167,7 @@ describe.skipIf(!present)("privacy settings in the application", () => {
     await screenshotAndAxe(viewer, "privacy-360-dark-viewer")
     await viewer.context().close()
     expect((await api("GET", `/forms/${form.id}/responses`)).responses).toHaveLength(1)
-    expect(problems).toEqual([])
+    expect(app.problems).toEqual([])
   }, 120_000)
 
   it("the audit log: the admin's sign-ins and erasures, filtered, downloaded as CSV; a viewer cannot read it", async () => {
@@ -261,6 +222,6 @@ describe.skipIf(!present)("privacy settings in the application", () => {
     await viewer.getByText("Only owners and admins can read the audit log.").waitFor()
     expect(await viewer.getByRole("table", { name: "Audit log entries" }).count()).toBe(0)
     await viewer.context().close()
-    expect(problems).toEqual([])
+    expect(app.problems).toEqual([])
   }, 120_000)
 })

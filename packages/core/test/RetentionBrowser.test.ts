@@ -12,73 +12,32 @@
  */
 import * as Effect from "effect/Effect"
 import * as SqlClient from "effect/sql/SqlClient"
-import type { Browser, Page } from "playwright-core"
-import {
-  launch,
-  newPage as openPage,
-  overflows,
-  present,
-  screenshotAndAxe,
-  signIn as signInAs
-} from "@qforms/test-kit/Browser"
-import { listenFirst, type Loopback, loopbackApi } from "@qforms/test-kit/Loopback"
+import type { Page } from "playwright-core"
+import { overflows, present, screenshotAndAxe } from "@qforms/test-kit/Browser"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Retention } from "../src/cases/Retention.ts"
-import { ApiKeys } from "../src/identity/ApiKeys.ts"
-import { Members } from "../src/identity/Members.ts"
-import { Sessions } from "../src/identity/Sessions.ts"
-import { Workspaces } from "../src/identity/Workspaces.ts"
-import * as Qforms from "../src/Qforms.ts"
+import * as AppInBrowser from "./support/AppInBrowser.ts"
 
 const adminPassword = "correct horse battery"
 
 describe.skipIf(!present)("a form's retention in the application", () => {
-  let browser: Browser
-  let qforms: Qforms.Qforms
-  let loopback: Loopback | undefined
+  let app: AppInBrowser.AppInBrowser
   let url = ""
-  let key = ""
-  const problems: Array<string> = []
 
-  const api = loopbackApi(() => ({ url, key }))
-
-  const newPage = (colorScheme: "light" | "dark", width = 1280) =>
-    openPage(browser, { colorScheme, width, height: 900, problems, consoleErrors: false })
-
-  const signIn = async (page: Page) => {
-    await signInAs(page, {
-      url,
-      email: "ann@example.com",
-      password: adminPassword,
-      labels: { email: "E-mail", password: "Password" }
-    })
-    await page.getByRole("heading", { name: "Forms", level: 1 }).waitFor()
-  }
+  const api: AppInBrowser.AppInBrowser["api"] = (...args) => app.api(...args)
+  const newPage: AppInBrowser.AppInBrowser["newPage"] = (...args) => app.newPage(...args)
+  const signIn = (page: Page) => app.signIn(page, "ann@example.com", adminPassword)
 
   beforeAll(async () => {
-    loopback = await listenFirst()
-    url = loopback.url
-    qforms = await Qforms.make({ database: {}, appUrl: url, app: true, logLevel: "Error" })
-    await qforms.run(
-      Effect.gen(function* () {
-        const { workspace, ownerAccountId } = yield* (yield* Workspaces).create({
-          name: "Retention",
-          ownerEmail: "owner@example.com"
-        })
-        yield* (yield* Members).add(workspace.id, { email: "ann@example.com", name: "Ann Admin", role: "admin" })
-        yield* (yield* Sessions).setPassword("ann@example.com", adminPassword)
-        key = (yield* (yield* ApiKeys).create(workspace.id, { accountId: ownerAccountId })).key
-      })
-    )
-    loopback.serve(qforms)
-    browser = await launch()
+    app = await AppInBrowser.start({
+      workspace: "Retention",
+      owner: { email: "owner@example.com" },
+      members: [{ email: "ann@example.com", name: "Ann Admin", role: "admin", password: adminPassword }]
+    })
+    url = app.url
   }, 60_000)
 
-  afterAll(async () => {
-    await browser?.close()
-    await loopback?.close()
-    await qforms?.dispose()
-  })
+  afterAll(() => app?.close())
 
   it("sets a form's retention, refuses a bad one, and shows an anonymised case", async () => {
     const form = await api("POST", "/forms", {
@@ -122,7 +81,7 @@ describe.skipIf(!present)("a form's retention in the application", () => {
     }
 
     // The response becomes 91 days old, and the run anonymises it.
-    await qforms.run(
+    await app.qforms.run(
       Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
         yield* sql`update responses set submitted_at = submitted_at - interval '91 days' where id = ${ada.id}`
@@ -137,6 +96,6 @@ describe.skipIf(!present)("a form's retention in the application", () => {
     expect(await dark.getByText("Ada Lovelace").count()).toBe(0)
     await screenshotAndAxe(dark, "retention-anonymised-case")
     await dark.context().close()
-    expect(problems).toEqual([])
+    expect(app.problems).toEqual([])
   }, 120_000)
 })
