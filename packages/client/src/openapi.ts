@@ -1866,6 +1866,8 @@ export interface components {
             type: "slack" | "discord" | "teams" | "sheet" | "email" | "url";
             enabled: boolean;
             events: ("response.created" | "response.stage_changed")[];
+            /** @description Extension: true when the channel is sent the answers of sensitive questions; absent when they are left out. */
+            includeSensitive?: boolean;
             /** @description The webhook-style types' URL. Whole for owners and admins; for members and viewers only its scheme and host, then `…` (it is a credential). */
             url?: string;
             /** @description The `email` type's recipients. */
@@ -1883,6 +1885,8 @@ export interface components {
             enabled?: boolean;
             /** @description Default `["response.created"]`. */
             events?: ("response.created" | "response.stage_changed")[];
+            /** @description Extension: send the answers of sensitive questions too. Default false: they are left out (they read "(sensitive, not included)"). */
+            includeSensitive?: boolean;
             /** @enum {string} */
             type: "email";
             to: string[];
@@ -1894,6 +1898,8 @@ export interface components {
             enabled?: boolean;
             /** @description Default `["response.created"]`. */
             events?: ("response.created" | "response.stage_changed")[];
+            /** @description Extension: send the answers of sensitive questions too. Default false: they are left out (they read "(sensitive, not included)"). */
+            includeSensitive?: boolean;
             /** @enum {string} */
             type: "slack" | "discord" | "teams" | "sheet" | "url";
             url: string;
@@ -2204,6 +2210,8 @@ export interface components {
             showIf?: components["schemas"]["Condition"];
             calculate?: components["schemas"]["Calculation"][];
             page?: components["schemas"]["PageKey"];
+            /** @description Extension: true when the answers are sensitive (left out of webhook posts, notifications and e-mails unless allowed; masked for viewers); absent when not. */
+            sensitive?: boolean;
         };
         Calculation: {
             if?: components["schemas"]["Condition"];
@@ -2411,6 +2419,8 @@ export interface components {
             disabledReason: string | null;
             /** @description Extension: how many deliveries in a row gave up (final status `failed`); a delivered one or re-enabling resets it. */
             consecutiveFailures: number;
+            /** @description Extension: true when the posts carry the answers of sensitive questions; absent (the default) leaves them out: they read "(sensitive, not included)" and their keys are listed in the body's `redacted`. */
+            includeSensitive?: boolean;
             /**
              * @description Every form of the workspace (or those named).
              * @enum {string}
@@ -2447,6 +2457,8 @@ export interface components {
             disabledReason: string | null;
             /** @description Extension: how many deliveries in a row gave up (final status `failed`); a delivered one or re-enabling resets it. */
             consecutiveFailures: number;
+            /** @description Extension: true when the posts carry the answers of sensitive questions; absent (the default) leaves them out: they read "(sensitive, not included)" and their keys are listed in the body's `redacted`. */
+            includeSensitive?: boolean;
         };
         /** @description Extension: which responses the subscription hears of. An event that is not about a response (form.published, form.closed) reaches only subscriptions without filters. */
         SubscriptionFilters: {
@@ -2456,7 +2468,9 @@ export interface components {
             tags?: string[];
         };
         UpdateSubscription: {
-            disabled: boolean;
+            disabled?: boolean;
+            /** @description Extension: whether the posts carry the answers of sensitive questions. */
+            includeSensitive?: boolean;
         };
         CreatedWorkspaceSubscription: {
             id: string;
@@ -2475,6 +2489,8 @@ export interface components {
             disabledReason: string | null;
             /** @description Extension: how many deliveries in a row gave up (final status `failed`); a delivered one or re-enabling resets it. */
             consecutiveFailures: number;
+            /** @description Extension: true when the posts carry the answers of sensitive questions; absent (the default) leaves them out: they read "(sensitive, not included)" and their keys are listed in the body's `redacted`. */
+            includeSensitive?: boolean;
             /**
              * @description Every form of the workspace (or those named).
              * @enum {string}
@@ -2491,6 +2507,8 @@ export interface components {
             filters?: components["schemas"]["WorkspaceSubscriptionFilters"];
             targetUrl: string;
             source?: string;
+            /** @description Extension: post the answers of sensitive questions too (owners and admins decide). Default false: they are left out. */
+            includeSensitive?: boolean;
         };
         CreatedSubscription: {
             id: string;
@@ -2512,6 +2530,8 @@ export interface components {
             disabledReason: string | null;
             /** @description Extension: how many deliveries in a row gave up (final status `failed`); a delivered one or re-enabling resets it. */
             consecutiveFailures: number;
+            /** @description Extension: true when the posts carry the answers of sensitive questions; absent (the default) leaves them out: they read "(sensitive, not included)" and their keys are listed in the body's `redacted`. */
+            includeSensitive?: boolean;
             /** @description The signing secret (Standard Webhooks), shown only in this response. */
             secret: string;
         };
@@ -2523,6 +2543,8 @@ export interface components {
             filters?: components["schemas"]["SubscriptionFilters"];
             targetUrl: string;
             source?: string;
+            /** @description Extension: post the answers of sensitive questions too (owners and admins decide). Default false: they are left out. */
+            includeSensitive?: boolean;
         };
         Note: {
             id: number;
@@ -2647,6 +2669,8 @@ export interface components {
                 [key: string]: string;
             };
             summary?: string;
+            /** @description Extension (sensitive questions): for a viewer, the ids of the questions whose answers are masked: they read "•••" in `values`, `answers` and `summary`. Absent when nothing is masked. */
+            redacted?: number[];
         };
         SubmitResponse: {
             /** @description Answers keyed by question id (`fields[].id`); `null` leaves an optional question unanswered. */
@@ -2713,6 +2737,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -2730,6 +2756,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -2747,6 +2775,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -2764,6 +2794,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -2781,6 +2813,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -2798,6 +2832,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -2815,6 +2851,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -2832,6 +2870,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -2849,6 +2889,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -2866,6 +2908,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -2883,6 +2927,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -2900,6 +2946,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -2917,6 +2965,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -2947,6 +2997,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -2979,6 +3031,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -3000,6 +3054,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -3020,6 +3076,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -3040,6 +3098,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -3058,6 +3118,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -3077,6 +3139,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -3098,6 +3162,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -3120,6 +3186,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -3139,6 +3207,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -3158,6 +3228,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -3227,6 +3299,8 @@ export interface components {
                 [key: string]: string;
             };
             summary: string;
+            /** @description Extension: the `answers` keys of sensitive questions whose answers were left out (they read "(sensitive, not included)", in `summary` too); absent when nothing was left out. */
+            redacted?: string[];
             language?: string;
             /** @description The response in the application (or, for a form or a deleted response, the form's responses). */
             link: string;
@@ -3258,6 +3332,8 @@ export interface components {
                 [key: string]: string;
             };
             summary: string;
+            /** @description Extension: the `answers` keys of sensitive questions whose answers were left out (they read "(sensitive, not included)", in `summary` too); absent when nothing was left out. */
+            redacted?: string[];
             language?: string;
             /** @description The new assignee; null when unassigned. */
             assignee: components["schemas"]["EventMember"] | null;
@@ -3285,6 +3361,8 @@ export interface components {
                 [key: string]: string;
             };
             summary: string;
+            /** @description Extension: the `answers` keys of sensitive questions whose answers were left out (they read "(sensitive, not included)", in `summary` too); absent when nothing was left out. */
+            redacted?: string[];
             language?: string;
             /** @description The tags now. */
             tags: string[];
@@ -3325,6 +3403,8 @@ export interface components {
                 [key: string]: string;
             };
             summary: string;
+            /** @description Extension: the `answers` keys of sensitive questions whose answers were left out (they read "(sensitive, not included)", in `summary` too); absent when nothing was left out. */
+            redacted?: string[];
             language?: string;
             /** @description The questions whose answers changed (also those the form's logic now skips), in the form's order. */
             changes: components["schemas"]["EventAnswerChange"][];
@@ -3363,6 +3443,8 @@ export interface components {
                 [key: string]: string;
             };
             summary: string;
+            /** @description Extension: the `answers` keys of sensitive questions whose answers were left out (they read "(sensitive, not included)", in `summary` too); absent when nothing was left out. */
+            redacted?: string[];
             language?: string;
             startedAt: string;
             /** @description The response in the application (or, for a form or a deleted response, the form's responses). */

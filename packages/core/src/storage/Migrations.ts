@@ -48,6 +48,7 @@ import m0034_workspaceSubscriptions from "./migrations/0034_workspace_subscripti
 import m0035_auditLog from "./migrations/0035_audit_log.ts"
 import m0036_privacy from "./migrations/0036_privacy.ts"
 import m0037_rateLimitBuckets from "./migrations/0037_rate_limit_buckets.ts"
+import m0039_sensitiveQuestions from "./migrations/0039_sensitive_questions.ts"
 
 /**
  * Every migration of qforms, in order. Add new ones at the end; never edit a
@@ -85,7 +86,8 @@ export const loader = Migrator.fromRecord({
   "0034_workspace_subscriptions": m0034_workspaceSubscriptions,
   "0035_audit_log": m0035_auditLog,
   "0036_privacy": m0036_privacy,
-  "0037_rate_limit_buckets": m0037_rateLimitBuckets
+  "0037_rate_limit_buckets": m0037_rateLimitBuckets,
+  "0039_sensitive_questions": m0039_sensitiveQuestions
 })
 
 /**
