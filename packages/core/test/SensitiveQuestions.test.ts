@@ -4,7 +4,7 @@
  * server. The mark round-trips through the forms API; webhook posts and an
  * e-mail notification leave the answer out unless the receiver allows it; a
  * respondent's confirmation never echoes it; a viewer reads it masked through
- * the API (get, flat list, CSV) and MCP, an owner whole. On PGlite always, on
+ * the API (get, flat list, CSV, summary) and MCP, an owner whole. On PGlite always, on
  * PostgreSQL too when QFORMS_TEST_DATABASE_URL is set.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -204,6 +204,12 @@ for (const target of databaseTargets) {
       expect(viewerCsv).not.toContain(SECRET)
       expect(viewerCsv).toContain("•••")
       expect(await csvOf(ownerKey, formId)).toContain(SECRET)
+      // The summary's latest text answers: masked for the viewer, whole for the owner.
+      const viewerSummary = await viewerApi("GET", `/forms/${formId}/summary`)
+      expect(viewerSummary.status).toBe(200)
+      expect(JSON.stringify(viewerSummary.json)).not.toContain(SECRET)
+      expect(JSON.stringify(viewerSummary.json)).toContain("•••")
+      expect(JSON.stringify((await api("GET", `/forms/${formId}/summary`)).json)).toContain(SECRET)
       // MCP with the viewer's key: the same masking.
       const mcp = await qforms.handler(
         new Request("http://qforms.test/mcp", {
