@@ -1883,6 +1883,8 @@ export interface components {
             type: "slack" | "discord" | "teams" | "sheet" | "email" | "url";
             enabled: boolean;
             events: ("response.created" | "response.stage_changed")[];
+            /** @description Extension: true when the channel is sent the answers of sensitive questions; absent when they are left out. */
+            includeSensitive?: boolean;
             /** @description The webhook-style types' URL. Whole for owners and admins; for members and viewers only its scheme and host, then `…` (it is a credential). */
             url?: string;
             /** @description The `email` type's recipients. */
@@ -1900,6 +1902,8 @@ export interface components {
             enabled?: boolean;
             /** @description Default `["response.created"]`. */
             events?: ("response.created" | "response.stage_changed")[];
+            /** @description Extension: send the answers of sensitive questions too. Default false: they are left out (they read "(sensitive, not included)"). */
+            includeSensitive?: boolean;
             /** @enum {string} */
             type: "email";
             to: string[];
@@ -1911,6 +1915,8 @@ export interface components {
             enabled?: boolean;
             /** @description Default `["response.created"]`. */
             events?: ("response.created" | "response.stage_changed")[];
+            /** @description Extension: send the answers of sensitive questions too. Default false: they are left out (they read "(sensitive, not included)"). */
+            includeSensitive?: boolean;
             /** @enum {string} */
             type: "slack" | "discord" | "teams" | "sheet" | "url";
             url: string;
@@ -2234,6 +2240,8 @@ export interface components {
             showIf?: components["schemas"]["Condition"];
             calculate?: components["schemas"]["Calculation"][];
             page?: components["schemas"]["PageKey"];
+            /** @description Extension: true when the answers are sensitive (left out of webhook posts, notifications and e-mails unless allowed; masked for viewers); absent when not. */
+            sensitive?: boolean;
         };
         Calculation: {
             if?: components["schemas"]["Condition"];
@@ -2441,6 +2449,8 @@ export interface components {
             disabledReason: string | null;
             /** @description Extension: how many deliveries in a row gave up (final status `failed`); a delivered one or re-enabling resets it. */
             consecutiveFailures: number;
+            /** @description Extension: true when the posts carry the answers of sensitive questions; absent (the default) leaves them out: they read "(sensitive, not included)" and their keys are listed in the body's `redacted`. */
+            includeSensitive?: boolean;
             /**
              * @description Every form of the workspace (or those named).
              * @enum {string}
@@ -2477,6 +2487,8 @@ export interface components {
             disabledReason: string | null;
             /** @description Extension: how many deliveries in a row gave up (final status `failed`); a delivered one or re-enabling resets it. */
             consecutiveFailures: number;
+            /** @description Extension: true when the posts carry the answers of sensitive questions; absent (the default) leaves them out: they read "(sensitive, not included)" and their keys are listed in the body's `redacted`. */
+            includeSensitive?: boolean;
         };
         /** @description Extension: which responses the subscription hears of. An event that is not about a response (form.published, form.closed) reaches only subscriptions without filters. */
         SubscriptionFilters: {
@@ -2486,7 +2498,9 @@ export interface components {
             tags?: string[];
         };
         UpdateSubscription: {
-            disabled: boolean;
+            disabled?: boolean;
+            /** @description Extension: whether the posts carry the answers of sensitive questions. */
+            includeSensitive?: boolean;
         };
         CreatedWorkspaceSubscription: {
             id: string;
@@ -2505,6 +2519,8 @@ export interface components {
             disabledReason: string | null;
             /** @description Extension: how many deliveries in a row gave up (final status `failed`); a delivered one or re-enabling resets it. */
             consecutiveFailures: number;
+            /** @description Extension: true when the posts carry the answers of sensitive questions; absent (the default) leaves them out: they read "(sensitive, not included)" and their keys are listed in the body's `redacted`. */
+            includeSensitive?: boolean;
             /**
              * @description Every form of the workspace (or those named).
              * @enum {string}
@@ -2521,6 +2537,8 @@ export interface components {
             filters?: components["schemas"]["WorkspaceSubscriptionFilters"];
             targetUrl: string;
             source?: string;
+            /** @description Extension: post the answers of sensitive questions too (owners and admins decide). Default false: they are left out. */
+            includeSensitive?: boolean;
         };
         CreatedSubscription: {
             id: string;
@@ -2542,6 +2560,8 @@ export interface components {
             disabledReason: string | null;
             /** @description Extension: how many deliveries in a row gave up (final status `failed`); a delivered one or re-enabling resets it. */
             consecutiveFailures: number;
+            /** @description Extension: true when the posts carry the answers of sensitive questions; absent (the default) leaves them out: they read "(sensitive, not included)" and their keys are listed in the body's `redacted`. */
+            includeSensitive?: boolean;
             /** @description The signing secret (Standard Webhooks), shown only in this response. */
             secret: string;
         };
@@ -2553,6 +2573,8 @@ export interface components {
             filters?: components["schemas"]["SubscriptionFilters"];
             targetUrl: string;
             source?: string;
+            /** @description Extension: post the answers of sensitive questions too (owners and admins decide). Default false: they are left out. */
+            includeSensitive?: boolean;
         };
         Note: {
             id: number;
@@ -2677,6 +2699,8 @@ export interface components {
                 [key: string]: string;
             };
             summary?: string;
+            /** @description Extension (sensitive questions): for a viewer, the ids of the questions whose answers are masked: they read "•••" in `values`, `answers` and `summary`. Absent when nothing is masked. */
+            redacted?: number[];
         };
         SubmitResponse: {
             /** @description Answers keyed by question id (`fields[].id`); `null` leaves an optional question unanswered. */
@@ -2743,6 +2767,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -2760,6 +2786,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -2777,6 +2805,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -2794,6 +2824,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -2811,6 +2843,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -2828,6 +2862,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -2845,6 +2881,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -2862,6 +2900,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -2879,6 +2919,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -2896,6 +2938,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -2913,6 +2957,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -2930,6 +2976,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -2947,6 +2995,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -2977,6 +3027,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -3009,6 +3061,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -3030,6 +3084,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -3050,6 +3106,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -3070,6 +3128,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -3088,6 +3148,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -3107,6 +3169,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -3128,6 +3192,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -3150,6 +3216,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -3169,6 +3237,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -3188,6 +3258,8 @@ export interface components {
             id?: number;
             label: string;
             required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
             ref?: string;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"] | null;
@@ -3374,6 +3446,8 @@ export interface components {
                 [key: string]: string;
             };
             summary: string;
+            /** @description Extension: the `answers` keys of sensitive questions whose answers were left out (they read "(sensitive, not included)", in `summary` too); absent when nothing was left out. */
+            redacted?: string[];
             language?: string;
             /** @description The response in the application (or, for a form or a deleted response, the form's responses). */
             link: string;
@@ -3405,6 +3479,8 @@ export interface components {
                 [key: string]: string;
             };
             summary: string;
+            /** @description Extension: the `answers` keys of sensitive questions whose answers were left out (they read "(sensitive, not included)", in `summary` too); absent when nothing was left out. */
+            redacted?: string[];
             language?: string;
             /** @description The new assignee; null when unassigned. */
             assignee: components["schemas"]["EventMember"] | null;
@@ -3432,6 +3508,8 @@ export interface components {
                 [key: string]: string;
             };
             summary: string;
+            /** @description Extension: the `answers` keys of sensitive questions whose answers were left out (they read "(sensitive, not included)", in `summary` too); absent when nothing was left out. */
+            redacted?: string[];
             language?: string;
             /** @description The tags now. */
             tags: string[];
@@ -3472,6 +3550,8 @@ export interface components {
                 [key: string]: string;
             };
             summary: string;
+            /** @description Extension: the `answers` keys of sensitive questions whose answers were left out (they read "(sensitive, not included)", in `summary` too); absent when nothing was left out. */
+            redacted?: string[];
             language?: string;
             /** @description The questions whose answers changed (also those the form's logic now skips), in the form's order. */
             changes: components["schemas"]["EventAnswerChange"][];
@@ -3510,6 +3590,8 @@ export interface components {
                 [key: string]: string;
             };
             summary: string;
+            /** @description Extension: the `answers` keys of sensitive questions whose answers were left out (they read "(sensitive, not included)", in `summary` too); absent when nothing was left out. */
+            redacted?: string[];
             language?: string;
             startedAt: string;
             /** @description The response in the application (or, for a form or a deleted response, the form's responses). */

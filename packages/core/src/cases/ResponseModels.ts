@@ -49,7 +49,12 @@ export const ResponseRow = Schema.Struct({
       "submission); null when not known (then the form's own). Answers are keyed the same in every language."
   }),
   answers: Schema.optionalKey(Schema.Record(Schema.String, Schema.String)),
-  summary: Schema.optionalKey(Schema.String)
+  summary: Schema.optionalKey(Schema.String),
+  redacted: Schema.optionalKey(Schema.Array(Schema.Int)).annotate({
+    description:
+      "Extension (sensitive questions): for a viewer, the ids of the questions whose answers are masked: they read " +
+      '"•••" in `values`, `answers` and `summary`. Absent when nothing is masked.'
+  })
 }).annotate({ identifier: "ResponseRow" })
 export type ResponseRow = typeof ResponseRow.Type
 

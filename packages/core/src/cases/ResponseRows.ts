@@ -13,6 +13,7 @@ import { ResponseNotFound } from "../kernel/Errors.ts"
 import type { SpecEventBody } from "../outbox/EventCatalogue.ts"
 import type { ResponseRow } from "./ResponseModels.ts"
 import * as Summaries from "./Summaries.ts"
+import * as Sensitive from "../forms/Sensitive.ts"
 
 /** The stored row of a response. */
 export interface Row {
@@ -36,7 +37,16 @@ export const columns = `id, form_id, submitted_at, updated_at, name, email, stag
 /** The flat answers and summary of a response's values (`Summaries.flattener` of its form's fields). */
 export type Flatten = ReturnType<typeof Summaries.flattener>
 
-export const toRow = (row: Row, flatten: Flatten | undefined): ResponseRow => {
+/**
+ * A stored response as the API shows it. With `masked` (the form's questions, for a viewer: see
+ * `Sensitive.readsMasked`), the answers of sensitive questions read "•••" in `values`, `answers` and `summary`,
+ * and their ids are listed in `redacted`.
+ */
+export const toRow = (row: Row, flatten: Flatten | undefined, masked?: ReadonlyArray<Field>): ResponseRow => {
+  const { values, masked: redacted } =
+    masked === undefined
+      ? { values: row.answers, masked: [] }
+      : Sensitive.maskValues(masked, row.answers, Sensitive.MASK)
   const base: ResponseRow = {
     id: row.id,
     submittedAt: row.submitted_at.toISOString(),
@@ -47,13 +57,14 @@ export const toRow = (row: Row, flatten: Flatten | undefined): ResponseRow => {
     assigneeId: row.assignee_id,
     tags: row.tags,
     source: row.source,
-    values: row.answers,
+    values,
     finished: row.finished,
     language: row.language
   }
-  if (flatten === undefined) return base
-  const { answers, summary } = flatten(row.answers)
-  return { ...base, answers, summary }
+  const marked = redacted.length === 0 ? {} : { redacted }
+  if (flatten === undefined) return { ...base, ...marked }
+  const { answers, summary } = flatten(values)
+  return { ...base, answers, summary, ...marked }
 }
 
 /**

@@ -24,6 +24,8 @@ import type { ListOptions, ResponseFilter, ResponseListHead } from "./ResponseMo
 import * as ResponseQueries from "./ResponseQueries.ts"
 import { columns, findRow, type Row, toRow } from "./ResponseRows.ts"
 import * as Summaries from "./Summaries.ts"
+import type { Field } from "../forms/Fields.ts"
+import * as Sensitive from "../forms/Sensitive.ts"
 
 /**
  * Rows read per query when a whole list is streamed. 250 rather than 500: on
@@ -33,6 +35,10 @@ import * as Summaries from "./Summaries.ts"
  * last byte; on PostgreSQL the size made no difference (100, 250, 500).
  */
 const STREAM_PAGE_SIZE = 250
+
+/** The questions whose sensitive answers `actor` reads masked (a viewer), else undefined. */
+const maskedFor = (actor: Actors.Actor, fields: ReadonlyArray<Field>): ReadonlyArray<Field> | undefined =>
+  Sensitive.readsMasked(actor) && fields.some(Sensitive.isSensitive) ? fields : undefined
 
 /** The read operations of the `Responses` service. */
 export const make = Effect.gen(function* () {
@@ -95,7 +101,7 @@ export const make = Effect.gen(function* () {
     const flatten = options.flat ? Summaries.flattener(head.fields, yield* LinkBase) : undefined
     return {
       ...head,
-      responses: page.map((row) => toRow(row, flatten)),
+      responses: page.map((row) => toRow(row, flatten, maskedFor(actor, head.fields))),
       nextCursor: more ? ResponseQueries.encodeCursor(page[page.length - 1]!) : null
     }
   })
@@ -114,7 +120,8 @@ export const make = Effect.gen(function* () {
       sql<Row>`
         select ${sql.literal(columns)} from responses where ${condition}
         order by submitted_at desc, id desc limit ${STREAM_PAGE_SIZE}`
-    const toRows = (batch: ReadonlyArray<Row>) => batch.map((row) => toRow(row, flatten))
+    const masked = maskedFor(actor, head.fields)
+    const toRows = (batch: ReadonlyArray<Row>) => batch.map((row) => toRow(row, flatten, masked))
     const nextOf = (batch: ReadonlyArray<Row>) => {
       const last = batch[batch.length - 1]
       return batch.length < STREAM_PAGE_SIZE || last === undefined
@@ -151,7 +158,7 @@ export const make = Effect.gen(function* () {
       Effect.catchTag("FormNotFound", (error) => Effect.die(error))
     )
     return {
-      response: toRow(row, undefined),
+      response: toRow(row, undefined, maskedFor(actor, form.fields)),
       form: { id: form.id, title: form.title, publicId: form.publicId, status: form.status },
       fields: form.fields,
       stages: stageList,

@@ -32,6 +32,7 @@ import type { AnswerValue } from "../forms/Answers.ts"
 import { SentLinkBase } from "../kernel/Links.ts"
 import { Mailer, notConfiguredMessage } from "./Mailer.ts"
 import { formatAnswer, summary } from "../cases/Summaries.ts"
+import { LEFT_OUT, maskValues } from "../forms/Sensitive.ts"
 import { DEFAULT_LANGUAGE, entryOf, forDisplay, localize, type Translations } from "../forms/Translations.ts"
 import { MessageCatalogues, type Messages } from "../languages/Messages.ts"
 
@@ -237,9 +238,11 @@ const answerOf = (
   values: Readonly<Record<string, AnswerValue>>,
   linkBase: string | undefined
 ): string => {
-  if (what === "answers") return summary(fields, values, linkBase)
+  // A sensitive question's answer is never echoed by e-mail (it reads "(sensitive, not included)").
+  const shown = maskValues(fields, values, LEFT_OUT).values
+  if (what === "answers") return summary(fields, shown, linkBase)
   const field = fields.find((f) => String(f.id) === id)
-  return field === undefined ? "" : formatAnswer(field, Object.hasOwn(values, id!) ? values[id!] : undefined, linkBase)
+  return field === undefined ? "" : formatAnswer(field, Object.hasOwn(shown, id!) ? shown[id!] : undefined, linkBase)
 }
 
 /**

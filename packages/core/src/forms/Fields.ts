@@ -981,7 +981,13 @@ const Label = DisplayTrim.check(
 const inputFields = {
   id: Schema.optionalKey(Id),
   label: Label,
-  required: Schema.Boolean.pipe(Schema.withDecodingDefaultKey(Effect.succeed(false)))
+  required: Schema.Boolean.pipe(Schema.withDecodingDefaultKey(Effect.succeed(false))),
+  /** Extension: the answers are sensitive (see `Sensitive.ts`); absent or false for an ordinary question. */
+  sensitive: Schema.optionalKey(Schema.Boolean).annotate({
+    description:
+      "Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails " +
+      "unless the receiver allows them, and masked for viewers. Default false."
+  })
 }
 
 const logicFields = {
@@ -1093,7 +1099,13 @@ export const Field = Schema.Struct({
   /** Extension (variables): calculations run after the question is answered; absent when none. */
   calculate: Schema.optionalKey(Calculations),
   /** Extension (pages): the page of `settings.pages` the question is on; absent when it is a page of its own. */
-  page: Schema.optionalKey(PageKey)
+  page: Schema.optionalKey(PageKey),
+  /** Extension (sensitive marks): `true` when the question's answers are sensitive; absent when not. */
+  sensitive: Schema.optionalKey(Schema.Boolean).annotate({
+    description:
+      "Extension: true when the answers are sensitive (left out of webhook posts, notifications and e-mails " +
+      "unless allowed; masked for viewers); absent when not."
+  })
 }).annotate({ identifier: "Field" })
 
 /** A decoded {@link Field}. @example `const id: Field["id"] = 1` */

@@ -173,6 +173,8 @@ interface FieldRow {
   readonly show_if: unknown
   readonly calculate: unknown
   readonly page: string | null
+  /** Absent in rows read before migration 0039's column was selected (the delivery claim's subset). */
+  readonly sensitive?: boolean | undefined
 }
 
 const toSummary = (row: FormRow): FormSummary => ({
@@ -204,7 +206,8 @@ const toField = (row: FieldRow): Effect.Effect<Field> =>
     ...(Array.isArray(row.logic) && row.logic.length > 0 ? { logic: row.logic } : {}),
     ...(row.show_if !== null ? { showIf: row.show_if } : {}),
     ...(Array.isArray(row.calculate) && row.calculate.length > 0 ? { calculate: row.calculate } : {}),
-    ...(row.page !== null && row.page !== undefined ? { page: row.page } : {})
+    ...(row.page !== null && row.page !== undefined ? { page: row.page } : {}),
+    ...(row.sensitive === true ? { sensitive: true } : {})
   })
 
 /**
@@ -445,7 +448,7 @@ export class Forms extends Context.Service<
 
       const fields = Effect.fn("Forms.fields")(function* (workspaceId: number, formId: number) {
         const rows = yield* sql<FieldRow>`
-          select id, type, label, required, position, options, logic, show_if, calculate, page from fields
+          select id, type, label, required, position, options, logic, show_if, calculate, page, sensitive from fields
           where workspace_id = ${workspaceId} and form_id = ${formId} order by position, id`
         return yield* Effect.forEach(rows, toField)
       })
@@ -459,7 +462,7 @@ export class Forms extends Context.Service<
       const fieldsOfForm = sql`coalesce((
           select json_agg(json_build_object('id', q.id, 'type', q.type, 'label', q.label, 'required', q.required,
             'position', q.position, 'options', q.options, 'logic', q.logic, 'show_if', q.show_if,
-            'calculate', q.calculate, 'page', q.page)
+            'calculate', q.calculate, 'page', q.page, 'sensitive', q.sensitive)
             order by q.position, q.id)
           from fields q where q.workspace_id = f.workspace_id and q.form_id = f.id), '[]') as fields`
 
@@ -595,7 +598,8 @@ export class Forms extends Context.Service<
             update fields set type = ${input.type}, label = ${input.label}, required = ${input.required},
               position = ${position}, options = ${input.options === null ? null : JSON.stringify(input.options)}::jsonb,
               logic = ${logicJson(input)}::jsonb, show_if = ${showIfJson(input)}::jsonb,
-              calculate = ${calculateJson(input)}::jsonb, page = ${input.page ?? null}
+              calculate = ${calculateJson(input)}::jsonb, page = ${input.page ?? null},
+              sensitive = ${input.sensitive === true}
             where form_id = ${formId} and id = ${input.id}`),
           { discard: true }
         )
@@ -613,7 +617,8 @@ export class Forms extends Context.Service<
                   logic: input.logic === undefined || input.logic.length === 0 ? null : input.logic,
                   show_if: input.showIf ?? null,
                   calculate: input.calculate === undefined || input.calculate.length === 0 ? null : input.calculate,
-                  page: input.page ?? null
+                  page: input.page ?? null,
+                  sensitive: input.sensitive === true
                 }
               ]
             : []
@@ -625,11 +630,12 @@ export class Forms extends Context.Service<
         if (added.length > 0) {
           const rows = yield* sql<{ readonly id: number; readonly position: number }>`
             insert into fields (workspace_id, form_id, type, label, required, position, options, logic, show_if,
-              calculate, page)
-            select workspace_id, form_id, type, label, required, position, options, logic, show_if, calculate, page
+              calculate, page, sensitive)
+            select workspace_id, form_id, type, label, required, position, options, logic, show_if, calculate, page,
+              sensitive
             from jsonb_to_recordset(${JSON.stringify(added)}::jsonb)
               as t(workspace_id int, form_id int, type text, label text, required bool, position int, options jsonb,
-                logic jsonb, show_if jsonb, calculate jsonb, page text)
+                logic jsonb, show_if jsonb, calculate jsonb, page text, sensitive bool)
             returning id, position`
           for (const row of rows) idAt.set(row.position, row.id)
         }

@@ -46,6 +46,7 @@ import {
 } from "./AnswerTallies.ts"
 import { keyArraySql } from "./AnswerKeySql.ts"
 import { frequentWords, stopWords } from "./FrequentWords.ts"
+import * as Sensitive from "../forms/Sensitive.ts"
 
 /** The totals of a summary. */
 export const SummaryTotals = Schema.Struct({
@@ -359,7 +360,11 @@ export class FormSummaries extends Context.Service<
         const matched = totalOf(tallies, "n")
         const texts = new Map<number, TextFacts>()
         const textFields = fields.filter((field) => kindOf(field.type) === "texts")
-        const worded = textFields.filter((field) => field.type === "short_text" || field.type === "long_text")
+        // A viewer reads a sensitive question's text answers as "•••", and none of its words.
+        const hidden = (field: Field) => Sensitive.readsMasked(actor) && Sensitive.isSensitive(field)
+        const worded = textFields.filter(
+          (field) => (field.type === "short_text" || field.type === "long_text") && !hidden(field)
+        )
         yield* planned(
           Effect.gen(function* () {
             const latestOf = new Map<number, ReadonlyArray<{ id: number; submitted_at: Date; value: AnswerValue }>>()
@@ -382,7 +387,7 @@ export class FormSummaries extends Context.Service<
                 latest: (latestOf.get(field.id) ?? []).map((row) => ({
                   responseId: row.id,
                   submittedAt: new Date(row.submitted_at).toISOString(),
-                  text: shorten(Summaries.formatAnswer(field, row.value))
+                  text: hidden(field) ? Sensitive.MASK : shorten(Summaries.formatAnswer(field, row.value))
                 })),
                 words: frequentWords(
                   pieces.filter((p) => p.field_id === field.id).map((p) => [p.piece, Number(p.count)] as const),

@@ -21,6 +21,7 @@ import type { Field } from "../forms/Fields.ts"
 import { ChannelNotFound, type ChannelType } from "./FormNotifications.ts"
 import { SubscriptionNotFound } from "./Webhooks.ts"
 import { DeliveryConfig } from "./DeliveryConfig.ts"
+import * as SensitiveEvents from "./SensitiveEvents.ts"
 
 /**
  * Why a subscription was disabled after `count` deliveries in a row gave up.
@@ -495,9 +496,14 @@ export class Deliveries extends Context.Service<
           readonly target_url: string | null
           readonly secret: string | null
           readonly channel_type: ChannelType | null
-          readonly channel_config: { readonly url?: string; readonly to?: ReadonlyArray<string> } | null
+          readonly channel_config: {
+            readonly url?: string
+            readonly to?: ReadonlyArray<string>
+            readonly includeSensitive?: boolean
+          } | null
           readonly channel_secret: string | null
           readonly fields: ReadonlyArray<Field> | null
+          readonly webhook_fields: ReadonlyArray<Field> | null
           readonly payload: EventBody | null
           readonly created_at: Date
           readonly to_address: string | null
@@ -527,9 +533,16 @@ export class Deliveries extends Context.Service<
             n.type as channel_type, n.config as channel_config, n.secret as channel_secret,
             case when n.id is not null then (
               select coalesce(json_agg(json_build_object('id', f.id, 'type', f.type, 'label', f.label,
-                'required', f.required, 'position', f.position, 'options', f.options) order by f.position, f.id), '[]')
+                'required', f.required, 'position', f.position, 'options', f.options, 'sensitive', f.sensitive)
+                order by f.position, f.id), '[]')
               from fields f where f.form_id = n.form_id
             ) end as fields,
+            case when s.id is not null and not s.include_sensitive then (
+              select case when bool_or(f.sensitive) then json_agg(json_build_object('id', f.id, 'type', f.type,
+                'label', f.label, 'position', f.position, 'sensitive', f.sensitive) order by f.position, f.id) end
+              from fields f
+              where f.workspace_id = c.workspace_id and f.form_id = (e.payload->'form'->>'id')::integer
+            ) end as webhook_fields,
             e.payload, c.created_at,
             coalesce(m.to_address, g.to_address, x.to_address) as to_address,
             coalesce(m.subject, g.subject, x.subject) as subject,
@@ -572,7 +585,11 @@ export class Deliveries extends Context.Service<
                   ? {
                       kind: "webhook",
                       eventId: row.event_id!,
-                      payload: row.payload!,
+                      // Without the answers of sensitive questions unless the subscription allows them.
+                      payload:
+                        row.webhook_fields === null
+                          ? row.payload!
+                          : SensitiveEvents.withoutSensitive(row.payload!, row.webhook_fields),
                       subscriptionId: row.subscription_id!,
                       url: row.target_url!,
                       secret: row.secret!
@@ -581,7 +598,9 @@ export class Deliveries extends Context.Service<
                       kind: "channel",
                       eventId: row.event_id!,
                       // Channels take the contract's events only: their `events` are checked when they are saved.
-                      payload: row.payload as SpecEventBody,
+                      payload: (row.channel_config?.includeSensitive === true
+                        ? row.payload
+                        : SensitiveEvents.withoutSensitive(row.payload!, row.fields ?? [])) as SpecEventBody,
                       channelId: row.channel_id,
                       channelType: row.channel_type!,
                       url: row.channel_config?.url ?? null,

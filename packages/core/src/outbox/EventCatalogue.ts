@@ -55,6 +55,15 @@ const responseFields = {
     description: "The answers keyed by question label, as text (as in a `flat=1` list)."
   }),
   summary: Schema.String,
+  /**
+   * Extension (sensitive questions): the `answers` keys whose answers were left out of this post (their text
+   * and their summary block read "(sensitive, not included)"); absent when none was.
+   */
+  redacted: Schema.optionalKey(Schema.Array(Schema.String)).annotate({
+    description:
+      "Extension: the `answers` keys of sensitive questions whose answers were left out (they read " +
+      '"(sensitive, not included)", in `summary` too); absent when nothing was left out.'
+  }),
   /** Extension: the language the response was given in (BCP 47), when known. */
   language: Schema.optionalKey(Schema.String)
 }

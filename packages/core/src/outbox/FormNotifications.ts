@@ -67,7 +67,12 @@ const common = {
     description: "Assigned by the server; send it back to keep the channel."
   }),
   enabled: Schema.optionalKey(Schema.Boolean).annotate({ description: "Default true." }),
-  events: Schema.optionalKey(ChannelEvents).annotate({ description: 'Default `["response.created"]`.' })
+  events: Schema.optionalKey(ChannelEvents).annotate({ description: 'Default `["response.created"]`.' }),
+  includeSensitive: Schema.optionalKey(Schema.Boolean).annotate({
+    description:
+      "Extension: send the answers of sensitive questions too. Default false: they are left out " +
+      '(they read "(sensitive, not included)").'
+  })
 }
 
 /** A channel posting to a URL (input). */
@@ -108,6 +113,10 @@ export const NotificationChannel = Schema.Struct({
   type: ChannelType,
   enabled: Schema.Boolean,
   events: Schema.Array(SpecEventName),
+  includeSensitive: Schema.optionalKey(Schema.Boolean).annotate({
+    description:
+      "Extension: true when the channel is sent the answers of sensitive questions; absent when they are left out."
+  }),
   url: Schema.optionalKey(Schema.String).annotate({
     description:
       "The webhook-style types' URL. Whole for owners and admins; for members and viewers only its scheme and host, then `…` (it is a credential)."
@@ -135,7 +144,7 @@ interface ChannelRow {
   readonly type: ChannelType
   readonly enabled: boolean
   readonly events: ReadonlyArray<SpecEventName>
-  readonly config: { readonly url?: string; readonly to?: ReadonlyArray<string> }
+  readonly config: { readonly url?: string; readonly to?: ReadonlyArray<string>; readonly includeSensitive?: boolean }
   readonly secret: string
 }
 
@@ -145,6 +154,7 @@ const toChannel = (row: ChannelRow, showSecret: boolean): NotificationChannel =>
   type: row.type,
   enabled: row.enabled,
   events: row.events,
+  ...(row.config.includeSensitive === true ? { includeSensitive: true } : {}),
   ...(row.type === "email"
     ? { to: row.config.to ?? [] }
     : { url: showSecret ? (row.config.url ?? "") : maskedUrl(row.config.url ?? "") }),
@@ -267,7 +277,10 @@ export class FormNotifications extends Context.Service<
             }
             for (const [position, channel] of input.channels.entries()) {
               const events = [...new Set(channel.events ?? ["response.created"])]
-              const config = channel.type === "email" ? { to: [...new Set(channel.to)] } : { url: channel.url }
+              const config = {
+                ...(channel.type === "email" ? { to: [...new Set(channel.to)] } : { url: channel.url }),
+                ...(channel.includeSensitive === true ? { includeSensitive: true } : {})
+              }
               const enabled = channel.enabled ?? true
               const previous = channel.id === undefined ? undefined : existing.get(channel.id)
               if (previous !== undefined) {

@@ -103,6 +103,11 @@ const subscriptionFields = {
   consecutiveFailures: Schema.Int.annotate({
     description:
       "Extension: how many deliveries in a row gave up (final status `failed`); a delivered one or re-enabling resets it."
+  }),
+  includeSensitive: Schema.optionalKey(Schema.Boolean).annotate({
+    description:
+      "Extension: true when the posts carry the answers of sensitive questions; absent (the default) leaves them " +
+      'out: they read "(sensitive, not included)" and their keys are listed in the body\'s `redacted`.'
   })
 }
 
@@ -120,7 +125,8 @@ export const Subscription = Schema.Struct({
   createdAt: subscriptionFields.createdAt,
   disabled: subscriptionFields.disabled,
   disabledReason: subscriptionFields.disabledReason,
-  consecutiveFailures: subscriptionFields.consecutiveFailures
+  consecutiveFailures: subscriptionFields.consecutiveFailures,
+  includeSensitive: subscriptionFields.includeSensitive
 }).annotate({ identifier: "Subscription" })
 export type Subscription = typeof Subscription.Type
 
@@ -189,7 +195,11 @@ export const SubscribeInput = Schema.Struct({
     Schema.String.check(Schema.isMaxLength(40, { message: "source must be at most 40 characters" })).pipe(
       Schema.decodeTo(Schema.Trimmed, SchemaTransformation.trim())
     )
-  )
+  ),
+  includeSensitive: Schema.optionalKey(Schema.Boolean).annotate({
+    description:
+      "Extension: post the answers of sensitive questions too (owners and admins decide). Default false: they are left out."
+  })
 }).annotate({ identifier: "Subscribe" })
 export type SubscribeInput = typeof SubscribeInput.Type
 
@@ -202,13 +212,20 @@ export const WorkspaceSubscribeInput = Schema.Struct({
   events: SubscribeInput.fields.events,
   filters: Schema.optionalKey(WorkspaceSubscriptionFilters),
   targetUrl: TargetUrl,
-  source: SubscribeInput.fields.source
+  source: SubscribeInput.fields.source,
+  includeSensitive: SubscribeInput.fields.includeSensitive
 }).annotate({ identifier: "SubscribeWorkspace" })
 export type WorkspaceSubscribeInput = typeof WorkspaceSubscribeInput.Type
 
-/** What changing a subscription takes: `{"disabled": false}` re-enables it. */
+/**
+ * What changing a subscription takes: `{"disabled": false}` re-enables it; `{"includeSensitive": true}` lets its
+ * posts carry the answers of sensitive questions. A field left out is left as it is.
+ */
 export const UpdateSubscriptionInput = Schema.Struct({
-  disabled: Schema.Boolean
+  disabled: Schema.optionalKey(Schema.Boolean),
+  includeSensitive: Schema.optionalKey(Schema.Boolean).annotate({
+    description: "Extension: whether the posts carry the answers of sensitive questions."
+  })
 }).annotate({ identifier: "UpdateSubscription" })
 export type UpdateSubscriptionInput = typeof UpdateSubscriptionInput.Type
 
@@ -244,6 +261,7 @@ interface SubscriptionRow {
   readonly disabled_at: Date | null
   readonly disabled_reason: string | null
   readonly consecutive_failures: number
+  readonly include_sensitive: boolean
 }
 
 /**
@@ -273,7 +291,8 @@ const sharedOf = (row: SubscriptionRow) => ({
   createdAt: row.created_at.toISOString(),
   disabled: row.disabled_at !== null,
   disabledReason: row.disabled_reason,
-  consecutiveFailures: row.consecutive_failures
+  consecutiveFailures: row.consecutive_failures,
+  ...(row.include_sensitive ? { includeSensitive: true } : {})
 })
 
 const filtersOf = (row: SubscriptionRow): SubscriptionFilters => ({
@@ -404,7 +423,7 @@ export class Webhooks extends Context.Service<
         "s.id, s.form_id, f.title as form_title, s.form_ids, s.event, s.events, s.stage_ids, s.tags, s.target_url, " +
           "s.source, " +
           "s.last_sent_at, s.created_at, " +
-          "s.disabled_at, s.disabled_reason, s.consecutive_failures"
+          "s.disabled_at, s.disabled_reason, s.consecutive_failures, s.include_sensitive"
       )
       const notFound = (id: string) => new SubscriptionNotFound({ message: `subscription ${id} not found` })
       // The audit log's entry of a new subscription (never its secret; the URL without query or credentials).
@@ -428,14 +447,17 @@ export class Webhooks extends Context.Service<
       ) {
         yield* Actors.requireAdmin(actor)
         const now = new Date(yield* Clock.currentTimeMillis)
+        // A field left out keeps its value: `keep` is true when `disabled` is not sent (or is true).
+        const keep = input.disabled !== false
         const rows = yield* sql<SubscriptionRow>`
           with changed as (
             update webhook_subscriptions set
-              disabled_at = ${input.disabled ? sql`coalesce(disabled_at, ${now})` : sql`null`},
-              disabled_reason = ${input.disabled ? sql`coalesce(disabled_reason, ${memberDisabledReason})` : sql`null`},
-              consecutive_failures = ${input.disabled ? sql`consecutive_failures` : sql`0`},
-              failing_alerted_at = ${input.disabled ? sql`failing_alerted_at` : sql`null`},
-              disabled_alerted_at = ${input.disabled ? sql`disabled_alerted_at` : sql`null`}
+              disabled_at = ${input.disabled === undefined ? sql`disabled_at` : input.disabled ? sql`coalesce(disabled_at, ${now})` : sql`null`},
+              disabled_reason = ${input.disabled === undefined ? sql`disabled_reason` : input.disabled ? sql`coalesce(disabled_reason, ${memberDisabledReason})` : sql`null`},
+              consecutive_failures = ${keep ? sql`consecutive_failures` : sql`0`},
+              failing_alerted_at = ${keep ? sql`failing_alerted_at` : sql`null`},
+              disabled_alerted_at = ${keep ? sql`disabled_alerted_at` : sql`null`},
+              include_sensitive = ${input.includeSensitive === undefined ? sql`include_sensitive` : sql`${input.includeSensitive}`}
             where workspace_id = ${actor.workspaceId} and id = ${subscriptionId}
             returning *
           )
@@ -447,8 +469,12 @@ export class Webhooks extends Context.Service<
                   action: "webhook.changed",
                   target: { type: "webhook", id: subscriptionId },
                   details: {
-                    changed: ["disabled"],
-                    disabled: input.disabled,
+                    changed: [
+                      ...(input.disabled === undefined ? [] : ["disabled"]),
+                      ...(input.includeSensitive === undefined ? [] : ["includeSensitive"])
+                    ],
+                    ...(input.disabled === undefined ? {} : { disabled: input.disabled }),
+                    ...(input.includeSensitive === undefined ? {} : { includeSensitive: input.includeSensitive }),
                     url: AuditLog.urlWithoutSecrets(rows[0]!.target_url)
                   }
                 })
@@ -529,7 +555,7 @@ export class Webhooks extends Context.Service<
       const returned = sql.literal(
         "id, form_id, (select title from forms where id = form_id) as form_title, form_ids, event, events, " +
           "stage_ids, tags, target_url, source, last_sent_at, created_at, disabled_at, disabled_reason, " +
-          "consecutive_failures"
+          "consecutive_failures, include_sensitive"
       )
 
       const subscribe = Effect.fn("Webhooks.subscribe")(function* (actor: Actors.Actor, input: SubscribeInput) {
@@ -556,9 +582,10 @@ export class Webhooks extends Context.Service<
         }
         const rows = yield* sql<SubscriptionRow>`
           insert into webhook_subscriptions (id, workspace_id, form_id, event, events, stage_ids, tags, target_url,
-            source, secret, created_at)
+            source, secret, created_at, include_sensitive)
           select ${id}, f.workspace_id, f.id, ${input.event}, ${events}::text[], ${stageIds}::integer[],
-            ${tags}::text[], ${input.targetUrl}, ${input.source || "api"}, ${secret}, ${now}
+            ${tags}::text[], ${input.targetUrl}, ${input.source || "api"}, ${secret}, ${now},
+            ${input.includeSensitive === true}
           from forms f where f.workspace_id = ${actor.workspaceId} and f.id = ${input.formId}
           returning ${returned}`.pipe(Effect.tap(audited(actor)), sql.withTransaction)
         const subscription = rows.length === 0 ? undefined : toSubscription(rows[0]!)
@@ -594,9 +621,10 @@ export class Webhooks extends Context.Service<
         }
         const rows = yield* sql<SubscriptionRow>`
           insert into webhook_subscriptions (id, workspace_id, form_id, form_ids, event, events, stage_ids, tags,
-            target_url, source, secret, created_at)
+            target_url, source, secret, created_at, include_sensitive)
           values (${id}, ${actor.workspaceId}, null, ${formIds}::integer[], ${input.event}, ${events}::text[],
-            ${stageIds}::integer[], ${tags}::text[], ${input.targetUrl}, ${input.source || "api"}, ${secret}, ${now})
+            ${stageIds}::integer[], ${tags}::text[], ${input.targetUrl}, ${input.source || "api"}, ${secret}, ${now},
+            ${input.includeSensitive === true})
           returning ${returned}`.pipe(Effect.tap(audited(actor)), sql.withTransaction)
         const subscription = toSubscription(rows[0]!)
         if (isFormSubscription(subscription)) return yield* Effect.die("a workspace-wide subscription has no form")

@@ -49,6 +49,7 @@ import m0035_auditLog from "./migrations/0035_audit_log.ts"
 import m0036_privacy from "./migrations/0036_privacy.ts"
 import m0037_rateLimitBuckets from "./migrations/0037_rate_limit_buckets.ts"
 import m0038_retention from "./migrations/0038_retention.ts"
+import m0039_sensitiveQuestions from "./migrations/0039_sensitive_questions.ts"
 
 /**
  * Every migration of qforms, in order. Add new ones at the end; never edit a
@@ -87,7 +88,8 @@ export const loader = Migrator.fromRecord({
   "0035_audit_log": m0035_auditLog,
   "0036_privacy": m0036_privacy,
   "0037_rate_limit_buckets": m0037_rateLimitBuckets,
-  "0038_retention": m0038_retention
+  "0038_retention": m0038_retention,
+  "0039_sensitive_questions": m0039_sensitiveQuestions
 })
 
 /**

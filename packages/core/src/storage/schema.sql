@@ -270,7 +270,8 @@ create table fields (
   logic jsonb,
   show_if jsonb,
   calculate jsonb,
-  page text
+  page text,
+  sensitive boolean not null default false
 );
 alter table fields add constraint fields_form_id_fkey FOREIGN KEY (form_id) REFERENCES forms(id) ON DELETE CASCADE;
 alter table fields add constraint fields_pkey PRIMARY KEY (id);
@@ -674,7 +675,8 @@ create table webhook_subscriptions (
   consecutive_failures integer not null default 0,
   failing_alerted_at timestamp with time zone,
   disabled_alerted_at timestamp with time zone,
-  form_ids integer[]
+  form_ids integer[],
+  include_sensitive boolean not null default false
 );
 alter table webhook_subscriptions add constraint webhook_subscriptions_events_check CHECK ((((cardinality(events) >= 1) AND (cardinality(events) <= 20)) AND (events[1] = event)));
 alter table webhook_subscriptions add constraint webhook_subscriptions_filters_check CHECK ((((cardinality(stage_ids) >= 1) AND (cardinality(stage_ids) <= 50)) AND ((cardinality(tags) >= 1) AND (cardinality(tags) <= 50))));

@@ -20,7 +20,7 @@ import { t, withParts } from "./words.js"
 /**
  * A question being edited: `key` tells drafts apart before they have an id; logic is kept as the server gave it.
  * @typedef {{ key: number, id?: number, type: FieldType, label: string, required: boolean, options: DraftOptions,
- *   logic?: ReadonlyArray<import("./types.js").LogicRule>, showIf?: Field["showIf"], calculate?: Field["calculate"],
+ *   sensitive?: boolean, logic?: ReadonlyArray<import("./types.js").LogicRule>, showIf?: Field["showIf"], calculate?: Field["calculate"],
  *   page?: string }} Draft
  */
 
@@ -39,6 +39,7 @@ const draftOf = (field) => ({
   type: field.type,
   label: field.label,
   required: field.required,
+  ...(field.sensitive === true ? { sensitive: true } : {}),
   options: { ...(field.options ?? {}) },
   // Form logic (when the server has it): kept as the server gave it, sent back as edited.
   ...(field.logic === undefined ? {} : { logic: field.logic }),
@@ -84,6 +85,7 @@ const toInput = (draft) => {
     type: draft.type,
     label: draft.label,
     required: draft.type === "statement" ? false : draft.required,
+    ...(draft.sensitive === true && draft.type !== "statement" ? { sensitive: true } : {}),
     options: Object.keys(options).length === 0 ? null : options,
     ...(draft.logic === undefined || draft.logic.length === 0 ? {} : { logic: draft.logic }),
     ...(draft.showIf === undefined || draft.showIf === null ? {} : { showIf: draft.showIf }),
@@ -658,6 +660,7 @@ export const BuilderScreen = ({ route, canWrite }) => {
               </select></div>
           </div>
           ${draft.type !== "statement" ? html`<label><input type="checkbox" disabled=${!canWrite} checked=${draft.required} onChange=${(e) => update(index)({ ...draft, required: e.target.checked })} /> ${t("builder.required")}</label>` : null}
+          ${draft.type !== "statement" ? html`<label title=${t("builder.sensitiveHelp")}><input type="checkbox" disabled=${!canWrite} checked=${draft.sensitive === true} onChange=${(e) => update(index)({ ...draft, sensitive: e.target.checked })} /> ${t("builder.sensitive")}</label>` : null}
           <${OptionsEditor} draft=${draft} update=${update(index)} disabled=${!canWrite} />
           ${
             (settings.pages ?? []).length === 0

@@ -287,7 +287,7 @@ export const CaseScreen = ({ route, canWrite }) => {
           ${
             editing
               ? html`<${AnswersEditor} detail=${detail} onSave=${saveAnswers} onCancel=${() => setEditing(false)} />`
-              : html`<dl class="answers">${detail.fields.filter((f) => f.type !== "statement").map((field) => html`<dt>${field.label}</dt><dd><${Answer} value=${row.values[String(field.id)]} type=${field.type} /></dd>`)}</dl>
+              : html`<dl class="answers">${detail.fields.filter((f) => f.type !== "statement").map((field) => html`<dt>${field.label}</dt><dd>${(row.redacted ?? []).includes(field.id) ? html`<span class="muted">${t("case.sensitiveMasked")}</span>` : html`<${Answer} value=${row.values[String(field.id)]} type=${field.type} />`}</dd>`)}</dl>
           ${canWrite && row.finished ? html`<p><button type="button" onClick=${() => setEditing(true)}>${t("case.editAnswers")}</button></p>` : null}`
           }
           ${outcome(row.values).length === 0 ? null : html`<h3>${t("case.outcome")}</h3><dl class="answers">${outcome(row.values).map(([label, text]) => html`<dt>${label}</dt><dd>${text}</dd>`)}</dl>`}

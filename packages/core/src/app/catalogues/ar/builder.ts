@@ -48,6 +48,8 @@ export const builder: { readonly [K in keyof typeof english]: string } = {
   "builder.questionNumber": "السؤال {position, number}",
   "builder.type": "النوع",
   "builder.required": "إلزامي",
+  "builder.sensitive": "حساس",
+  "builder.sensitiveHelp": "لا يُرسل في الويب هوك والإشعارات والرسائل إلا إذا سُمح بذلك؛ ومخفي عن المشاهدين",
   "builder.page": "الصفحة",
   "builder.pageOwn": "منفردًا",
   "builder.moveUp": "نقل السؤال {position, number} إلى الأعلى",

@@ -202,6 +202,7 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "case.answersSaved": "حُفظت الإجابات.",
   "case.answersUnchanged": "لم يتغيّر شيء.",
   "case.notEditable": "(لا يمكن تعديلها هنا)",
+  "case.sensitiveMasked": "••• (حساس)",
   "case.chooseNone": "(بلا إجابة)",
   "case.submittedFrom":
     "أُرسل في {date} · المصدر: {source, select, form {النموذج} api {API} mcp {MCP} import {الاستيراد} other {{source}}}",

@@ -51,6 +51,9 @@ export const builder: { readonly [K in keyof typeof english]: string } = {
   "builder.questionNumber": "Frage {position, number}",
   "builder.type": "Typ",
   "builder.required": "Pflichtfrage",
+  "builder.sensitive": "Vertraulich",
+  "builder.sensitiveHelp":
+    "Nicht in Webhooks, Benachrichtigungen und E-Mails, außer wenn erlaubt; für Betrachter verdeckt",
   "builder.page": "Seite",
   "builder.pageOwn": "Einzeln",
   "builder.moveUp": "Frage {position, number} nach oben verschieben",

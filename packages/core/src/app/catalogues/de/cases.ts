@@ -199,6 +199,7 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "case.answersSaved": "Angaben gespeichert.",
   "case.answersUnchanged": "Nichts geändert.",
   "case.notEditable": "(hier nicht bearbeitbar)",
+  "case.sensitiveMasked": "••• (vertraulich)",
   "case.chooseNone": "(keine Angabe)",
   "case.submittedFrom":
     "Eingegangen am {date} · Quelle: {source, select, form {Formular} api {API} mcp {MCP} import {Import} other {{source}}}",

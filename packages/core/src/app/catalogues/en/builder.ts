@@ -49,6 +49,8 @@ export const builder = {
   "builder.questionNumber": "Question {position, number}",
   "builder.type": "Type",
   "builder.required": "Required",
+  "builder.sensitive": "Sensitive",
+  "builder.sensitiveHelp": "Left out of webhooks, notifications and e-mails unless allowed; masked for viewers",
   "builder.page": "Page",
   "builder.pageOwn": "On its own",
   "builder.moveUp": "Move question {position, number} up",

@@ -195,6 +195,7 @@ export const cases = {
   "case.answersSaved": "Answers saved.",
   "case.answersUnchanged": "Nothing changed.",
   "case.notEditable": "(cannot be edited here)",
+  "case.sensitiveMasked": "••• (sensitive)",
   "case.chooseNone": "(no answer)",
   "case.submittedFrom":
     "Submitted {date} · source {source, select, form {form} api {api} mcp {mcp} import {import} other {{source}}}",
