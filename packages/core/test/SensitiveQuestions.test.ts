@@ -182,6 +182,43 @@ for (const target of databaseTargets) {
       expect(ada.parsed.text).toContain(`Your ID: ${LEFT_OUT}`)
     })
 
+    it("a viewer does not read the name or e-mail a sensitive question gave; another question's stays", async () => {
+      const created = await api("POST", "/forms", {
+        title: "Private contact",
+        fields: [
+          { type: "short_text", label: "Name", required: true, sensitive: true },
+          { type: "email", label: "Email", required: false, sensitive: true },
+          { type: "email", label: "Work e-mail", required: false }
+        ]
+      })
+      expect(created.status).toBe(201)
+      const formId = created.json.id as number
+      await publish(formId)
+      const [name, email, work] = (await api("GET", `/forms/${formId}`)).json.fields as Array<{ id: number }>
+      const both = await submit(formId, {
+        [name!.id]: "Ada Lovelace",
+        [email!.id]: "ada@private.example",
+        [work!.id]: "ada@work.example"
+      })
+      const alone = await submit(formId, { [name!.id]: "Grace Hopper", [email!.id]: "grace@private.example" })
+      const owned = (await api("GET", `/responses/${both}`)).json.response
+      expect(owned).toMatchObject({ name: "Ada Lovelace", email: "ada@private.example" })
+      const viewed = (await viewerApi("GET", `/responses/${both}`)).json.response
+      // The name had no other question: masked; the e-mail falls back to the question that is not sensitive.
+      expect(viewed).toMatchObject({ name: "•••", email: "ada@work.example" })
+      expect((await viewerApi("GET", `/responses/${alone}`)).json.response).toMatchObject({
+        name: "•••",
+        email: "•••"
+      })
+      const listed = JSON.stringify((await viewerApi("GET", `/forms/${formId}/responses`)).json)
+      const csv = await csvOf(viewerKey, formId)
+      for (const secret of ["Ada Lovelace", "ada@private.example", "Grace Hopper", "grace@private.example"]) {
+        expect(listed).not.toContain(secret)
+        expect(csv).not.toContain(secret)
+      }
+      expect(await csvOf(ownerKey, formId)).toContain("grace@private.example")
+    })
+
     it("a viewer reads the answer masked (get, flat list, CSV, MCP); the owner reads it whole", async () => {
       const { formId, name, id } = await sensitiveForm("Viewer")
       await publish(formId)

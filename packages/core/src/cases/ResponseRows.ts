@@ -14,6 +14,7 @@ import type { SpecEventBody } from "../outbox/EventCatalogue.ts"
 import type { ResponseRow } from "./ResponseModels.ts"
 import * as Summaries from "./Summaries.ts"
 import * as Sensitive from "../forms/Sensitive.ts"
+import { deriveRespondent } from "./Respondents.ts"
 
 /** The stored row of a response. */
 export interface Row {
@@ -38,21 +39,45 @@ export const columns = `id, form_id, submitted_at, updated_at, name, email, stag
 export type Flatten = ReturnType<typeof Summaries.flattener>
 
 /**
+ * The name and e-mail a viewer may read: one that the answers of a sensitive
+ * question give (the respondent's name or address asked in a question marked
+ * sensitive) is what the other questions give instead, else masked.
+ */
+const respondentUnmasked = (
+  fields: ReadonlyArray<Field>,
+  answers: Readonly<Record<string, AnswerValue>>,
+  row: { readonly name: string | null; readonly email: string | null }
+): { readonly name: string | null; readonly email: string | null } => {
+  const all = deriveRespondent(fields, answers)
+  const open = deriveRespondent(
+    fields.filter((field) => !Sensitive.isSensitive(field)),
+    answers
+  )
+  const shown = (stored: string | null, fromAll: string | null, fromOpen: string | null) =>
+    stored === null || fromAll === null || stored.toLowerCase() !== fromAll.toLowerCase() || fromAll === fromOpen
+      ? stored
+      : (fromOpen ?? Sensitive.MASK)
+  return { name: shown(row.name, all.name, open.name), email: shown(row.email, all.email, open.email) }
+}
+
+/**
  * A stored response as the API shows it. With `masked` (the form's questions, for a viewer: see
  * `Sensitive.readsMasked`), the answers of sensitive questions read "•••" in `values`, `answers` and `summary`,
- * and their ids are listed in `redacted`.
+ * their ids are listed in `redacted`, and a name or e-mail they gave is not shown either.
  */
 export const toRow = (row: Row, flatten: Flatten | undefined, masked?: ReadonlyArray<Field>): ResponseRow => {
   const { values, masked: redacted } =
     masked === undefined
       ? { values: row.answers, masked: [] }
       : Sensitive.maskValues(masked, row.answers, Sensitive.MASK)
+  const { name, email } =
+    redacted.length === 0 || masked === undefined ? row : respondentUnmasked(masked, row.answers, row)
   const base: ResponseRow = {
     id: row.id,
     submittedAt: row.submitted_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
-    name: row.name,
-    email: row.email,
+    name,
+    email,
     stageId: row.stage_id,
     assigneeId: row.assignee_id,
     tags: row.tags,
