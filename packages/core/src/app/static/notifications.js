@@ -11,7 +11,7 @@ import { t } from "./words.js"
 /**
  * A channel being edited: one the server returned, or a new one without an id yet.
  * @typedef {{ id?: string, type: NotificationChannel["type"], enabled?: boolean, events?: ReadonlyArray<string>,
- *   url?: string, to?: ReadonlyArray<string> }} ChannelDraft
+ *   url?: string, to?: ReadonlyArray<string>, includeSensitive?: boolean }} ChannelDraft
  */
 
 /** The kinds of channel and their names for people (brand names stay as they are). */
@@ -81,6 +81,7 @@ export const NotificationsEditor = ({ formId, canWrite }) => {
           onChange=${(e) => set(index, { events: e.target.checked ? [...new Set([...(channel.events ?? []), name])] : (channel.events ?? []).filter((x) => x !== name) })} /> ${name}</label> `
         )}</fieldset>
         <label><input type="checkbox" disabled=${!canWrite} checked=${channel.enabled !== false} onChange=${(e) => set(index, { enabled: e.target.checked })} /> ${t("notifications.enabled")}</label>
+        <label><input type="checkbox" disabled=${!canWrite} checked=${channel.includeSensitive === true} onChange=${(e) => set(index, { includeSensitive: e.target.checked })} /> ${t("notifications.includeSensitive")}</label>
         <div class="row">
           ${channel.id ? html`<button onClick=${() => setOpen(channel)}>${t("notifications.deliveryLog")}</button>` : null}
           ${canWrite ? html`<button class="danger" onClick=${() => setChannels((channels ?? []).filter((_, i) => i !== index))}>${t("notifications.remove")}</button>` : null}

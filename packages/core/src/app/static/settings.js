@@ -430,6 +430,7 @@ const Webhooks = ({ canAdmin }) => {
   )
   const [stageIds, setStageIds] = useState(/** @type {ReadonlyArray<number>} */ ([]))
   const [tags, setTags] = useState("")
+  const [includeSensitive, setIncludeSensitive] = useState(false)
   const [version, setVersion] = useState(0)
   const [url, setUrl] = useState("")
   const [secret, setSecret] = useState(/** @type {string | null} */ (null))
@@ -458,6 +459,7 @@ const Webhooks = ({ canAdmin }) => {
               }
             }
           : {}),
+        ...(includeSensitive ? { includeSensitive: true } : {}),
         targetUrl: url,
         source: "app"
       })
@@ -466,6 +468,7 @@ const Webhooks = ({ canAdmin }) => {
       setMore([])
       setStageIds([])
       setTags("")
+      setIncludeSensitive(false)
       reload()
     } catch (err) {
       setError(messageOf(err))
@@ -558,6 +561,9 @@ const Webhooks = ({ canAdmin }) => {
         <input id="hook-tags" maxlength="2000" value=${tags} onInput=${(e) => setTags(e.target.value)} placeholder="vip, billing" aria-describedby="hook-tags-help" />
         <span id="hook-tags-help" class="muted">${t("settings.hookTagsHelp")}</span>
       </div>
+      <div class="row">
+        <label><input type="checkbox" checked=${includeSensitive} onChange=${(e) => setIncludeSensitive(e.target.checked)} /> ${t("settings.hookIncludeSensitive")}</label>
+      </div>
       <div class="row"><button type="submit" class="primary">${t("settings.subscribe")}</button></div>
     </form>`
         : html`<p>${t("settings.webhooksAdminsOnly")}</p>`
@@ -584,7 +590,7 @@ const Webhooks = ({ canAdmin }) => {
                 tags: s.filters.tags?.join(", ") ?? "—"
               })}</span>`
             : null
-        }</td><td>${s.targetUrl}${s.disabled ? html`<br /><span class="error">${t("settings.webhookDisabled", { reason: s.disabledReason ?? "" })}</span>` : null}${
+        }</td><td>${s.targetUrl}${s.includeSensitive ? html`<br /><span class="muted">${t("settings.hookSensitiveIncluded")}</span>` : null}${s.disabled ? html`<br /><span class="error">${t("settings.webhookDisabled", { reason: s.disabledReason ?? "" })}</span>` : null}${
           !s.disabled && s.consecutiveFailures > 0
             ? html`<br /><span class="error">${t("settings.failuresInRow", { count: String(s.consecutiveFailures) })}</span>`
             : null
