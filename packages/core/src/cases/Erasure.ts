@@ -29,11 +29,10 @@ import * as Actors from "../identity/Actors.ts"
 import type { Forbidden } from "../kernel/Errors.ts"
 import * as MailErasure from "../email/MailErasure.ts"
 import { Files } from "../files/Files.ts"
-import { Events } from "../outbox/Events.ts"
 import * as EventErasure from "../outbox/EventErasure.ts"
 import * as PersonLookup from "./PersonLookup.ts"
 import type { ContactNotFound } from "./PersonLookup.ts"
-import * as ResponseCounts from "./ResponseCounts.ts"
+import * as ResponseDeletions from "./ResponseDeletions.ts"
 
 export { ContactNotFound } from "./PersonLookup.ts"
 
@@ -108,10 +107,9 @@ export class Erasure extends Context.Service<
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const files = yield* Files
-      const events = yield* Events
       const mail = yield* MailErasure.make
       const outbox = yield* EventErasure.make
-      const { countResponses, countTags } = yield* ResponseCounts.make
+      const settleDeleted = yield* ResponseDeletions.make
       const lookup = yield* PersonLookup.make
 
       const erase = Effect.fn("Erasure.erase")(function* (actor: Actors.Actor, request: ErasureRequest) {
@@ -137,24 +135,18 @@ export class Erasure extends Context.Service<
             if (responseIds.length > 0) {
               yield* sql`delete from responses where workspace_id = ${workspaceId} and id = any(${responseIds}::int[])`
             }
-            for (const row of responses) {
-              // Only submitted responses are counted, and only their deletion is announced (no personal data in it).
-              if (row.finished) yield* countResponses(workspaceId, row.form_id, -1)
-              yield* countTags(workspaceId, row.form_id, row.tags, -1)
-              if (row.finished) {
-                yield* events.record(
-                  workspaceId,
-                  now,
-                  {
-                    event: "response.deleted",
-                    form: { id: row.form_id, title: row.form_title },
-                    responseId: row.id,
-                    deletedAt: now.toISOString()
-                  },
-                  { stageId: row.stage_id, tags: row.tags }
-                )
-              }
-            }
+            yield* settleDeleted(
+              workspaceId,
+              now,
+              responses.map((row) => ({
+                id: row.id,
+                formId: row.form_id,
+                formTitle: row.form_title,
+                finished: row.finished,
+                stageId: row.stage_id,
+                tags: row.tags
+              }))
+            )
             if (contactIds.length > 0) {
               yield* sql`delete from contacts where workspace_id = ${workspaceId} and id = any(${contactIds}::int[])`
             }

@@ -40,6 +40,7 @@ import { Mailer } from "../email/Mailer.ts"
 import { RespondentEmails } from "../email/RespondentEmails.ts"
 import * as PartialResponses from "./PartialResponses.ts"
 import * as ResponseCounts from "./ResponseCounts.ts"
+import * as ResponseDeletions from "./ResponseDeletions.ts"
 import * as ResponseLimits from "./ResponseLimits.ts"
 import * as Database from "../storage/Database.ts"
 import {
@@ -172,7 +173,8 @@ export class Responses extends Context.Service<
       const events = yield* Events
       const files = yield* Files
       const respondentEmails = yield* RespondentEmails
-      const { countResponses, countResponsesInsert, countTags, randomShard } = yield* ResponseCounts.make
+      const { countResponsesInsert, countTags, randomShard } = yield* ResponseCounts.make
+      const settleDeleted = yield* ResponseDeletions.make
       const { checkHidden, invalid, openForm, stored } = yield* SubmissionChecks.make
       const partials = yield* PartialResponses.make
       const limits = yield* ResponseLimits.make
@@ -620,23 +622,16 @@ export class Responses extends Context.Service<
             returning r.form_id, f.title as form_title, r.tags, r.stage_id, r.finished`
             const row = rows[0]
             if (row === undefined) return yield* new ResponseNotFound({ message: `response ${responseId} not found` })
-            // Only submitted responses are counted.
-            if (row.finished) yield* countResponses(actor.workspaceId, row.form_id, -1)
-            yield* countTags(actor.workspaceId, row.form_id, row.tags, -1)
-            // A partial response was never announced; a submitted one was, so its deletion is too.
-            if (row.finished) {
-              yield* events.record(
-                actor.workspaceId,
-                now,
-                {
-                  event: "response.deleted",
-                  form: { id: row.form_id, title: row.form_title },
-                  responseId,
-                  deletedAt: now.toISOString()
-                },
-                { stageId: row.stage_id, tags: row.tags }
-              )
-            }
+            yield* settleDeleted(actor.workspaceId, now, [
+              {
+                id: responseId,
+                formId: row.form_id,
+                formTitle: row.form_title,
+                finished: row.finished,
+                stageId: row.stage_id,
+                tags: row.tags
+              }
+            ])
             return keys
           })
         )

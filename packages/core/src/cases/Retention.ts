@@ -46,9 +46,8 @@ import * as MailErasure from "../email/MailErasure.ts"
 import { Files } from "../files/Files.ts"
 import type { RetentionSetting } from "../forms/FormSettings.ts"
 import * as Actors from "../identity/Actors.ts"
-import { Events } from "../outbox/Events.ts"
 import * as EventErasure from "../outbox/EventErasure.ts"
-import * as ResponseCounts from "./ResponseCounts.ts"
+import * as ResponseDeletions from "./ResponseDeletions.ts"
 
 /** Most responses one batch (one transaction) processes. */
 export const BATCH = 500
@@ -149,10 +148,9 @@ export class Retention extends Context.Service<
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const files = yield* Files
-      const events = yield* Events
       const mail = yield* MailErasure.make
       const outbox = yield* EventErasure.make
-      const { countResponses, countTags } = yield* ResponseCounts.make
+      const settleDeleted = yield* ResponseDeletions.make
 
       const formsOf = (workspaceId: number | undefined) =>
         sql<FormRow>`
@@ -194,23 +192,18 @@ export class Retention extends Context.Service<
 
             if (removedIds.length > 0) {
               yield* sql`delete from responses where workspace_id = ${workspaceId} and id = any(${removedIds}::int[])`
-              const submitted = removed.filter((row) => row.finished)
-              if (submitted.length > 0) yield* countResponses(workspaceId, form.id, -submitted.length)
-              for (const row of removed) yield* countTags(workspaceId, form.id, row.tags, -1)
-              // A partial response was never announced; a submitted one was, so its deletion is too.
-              for (const row of submitted) {
-                yield* events.record(
-                  workspaceId,
-                  now,
-                  {
-                    event: "response.deleted",
-                    form: { id: form.id, title: form.title },
-                    responseId: row.id,
-                    deletedAt: now.toISOString()
-                  },
-                  { stageId: row.stage_id, tags: row.tags }
-                )
-              }
+              yield* settleDeleted(
+                workspaceId,
+                now,
+                removed.map((row) => ({
+                  id: row.id,
+                  formId: form.id,
+                  formTitle: form.title,
+                  finished: row.finished,
+                  stageId: row.stage_id,
+                  tags: row.tags
+                }))
+              )
             }
 
             if (anonymisedIds.length > 0) {

@@ -1,0 +1,62 @@
+/**
+ * What the deletion of responses leaves behind, written in the deletion's
+ * transaction: the forms' counts lowered (submitted responses, tags) and, for
+ * each submitted response, `response.deleted` recorded (the form, the id and
+ * the time: no personal data), so subscribers can delete their copy. A partial
+ * response was never counted as submitted nor announced, so neither is its
+ * deletion. One rule for a member's deletion, an erasure and a retention run.
+ *
+ * @module
+ */
+import * as Effect from "effect/Effect"
+import { Events } from "../outbox/Events.ts"
+import * as ResponseCounts from "./ResponseCounts.ts"
+
+/** A response the caller has just deleted, as it was. */
+export interface DeletedResponse {
+  readonly id: number
+  readonly formId: number
+  readonly formTitle: string
+  readonly finished: boolean
+  readonly stageId: number | null
+  readonly tags: ReadonlyArray<string>
+}
+
+/**
+ * The settling of deleted responses, on the current `SqlClient` (call it in
+ * the deletion's transaction). One count update per form, not per response.
+ *
+ * @example
+ * ```ts
+ * const settle = yield* ResponseDeletions.make
+ * yield* sql`delete from responses where workspace_id = ${workspaceId} and id = ${id}`
+ * yield* settle(workspaceId, now, [{ id, formId, formTitle, finished: true, stageId: null, tags: [] }])
+ * ```
+ */
+export const make = Effect.gen(function* () {
+  const events = yield* Events
+  const { countResponses, countTags } = yield* ResponseCounts.make
+  return (workspaceId: number, now: Date, rows: ReadonlyArray<DeletedResponse>) =>
+    Effect.gen(function* () {
+      const submittedByForm = new Map<number, number>()
+      for (const row of rows) {
+        if (row.finished) submittedByForm.set(row.formId, (submittedByForm.get(row.formId) ?? 0) + 1)
+      }
+      for (const [formId, n] of submittedByForm) yield* countResponses(workspaceId, formId, -n)
+      for (const row of rows) {
+        yield* countTags(workspaceId, row.formId, row.tags, -1)
+        if (!row.finished) continue
+        yield* events.record(
+          workspaceId,
+          now,
+          {
+            event: "response.deleted",
+            form: { id: row.formId, title: row.formTitle },
+            responseId: row.id,
+            deletedAt: now.toISOString()
+          },
+          { stageId: row.stageId, tags: row.tags }
+        )
+      }
+    })
+})
