@@ -12,7 +12,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { absolutePaths } from "../src/Commands.ts"
-import { api, cli, firstStartKey, type ServerProcess, spawnServer } from "./support/Processes.ts"
+import { api, cli, firstStartKey, type ServerProcess, spawnServer, uploadFile } from "./support/Processes.ts"
 
 const directories: Array<string> = []
 const servers: Array<ServerProcess> = []
@@ -32,25 +32,6 @@ const serve = async (dataDir: string) => {
   const server = spawnServer({ QFORMS_DATA_DIR: dataDir })
   servers.push(server)
   return { server, url: await server.listening }
-}
-
-const BOUNDARY = "----qformsBackupBoundary"
-const upload = async (url: string, publicId: string, fieldId: number, content: Buffer) => {
-  const body = Buffer.concat([
-    Buffer.from(
-      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="cv.pdf"\r\n` +
-        "Content-Type: application/pdf\r\n\r\n"
-    ),
-    content,
-    Buffer.from(`\r\n--${BOUNDARY}--\r\n`)
-  ])
-  const response = await fetch(`${url}/f/${publicId}/uploads?fieldId=${fieldId}`, {
-    method: "POST",
-    headers: { "content-type": `multipart/form-data; boundary=${BOUNDARY}` },
-    body
-  })
-  expect(response.status, await response.clone().text()).toBe(201)
-  return ((await response.json()) as { fileId: string }).fileId
 }
 
 /** Every response of a form (without `limit` the list is whole). */
@@ -95,7 +76,7 @@ describe("qforms backup and restore", () => {
     expect((await api(url, "PATCH", `/forms/${formId}`, { key, body: { status: "published" } })).status).toBe(200)
     const form = await api(url, "GET", `/forms/${formId}`, { key })
     const [name, team, cv] = form.body.fields as Array<{ id: number }>
-    const fileId = await upload(url, form.body.publicId, cv!.id, PDF)
+    const fileId = await uploadFile(url, form.body.publicId, cv!.id, PDF)
     const submit = (i: number, withFile = false) =>
       api(url, "POST", `/forms/${formId}/responses`, {
         key,

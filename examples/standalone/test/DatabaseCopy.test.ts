@@ -14,7 +14,7 @@ import { PgClient } from "@effect/sql-pg"
 import { postgresUrl } from "@qforms/test-kit/Databases"
 import { SqlClient } from "effect/sql"
 import { afterAll, describe, expect, it } from "vitest"
-import { api, cli, firstStartKey, type ServerProcess, spawnServer } from "./support/Processes.ts"
+import { api, cli, firstStartKey, type ServerProcess, spawnServer, uploadFile } from "./support/Processes.ts"
 
 const directories: Array<string> = []
 const servers: Array<ServerProcess> = []
@@ -57,25 +57,6 @@ const serve = async (dataDir: string) => {
   return { server, url: await server.listening }
 }
 
-const BOUNDARY = "----qformsCopyBoundary"
-const upload = async (url: string, publicId: string, fieldId: number, content: Buffer) => {
-  const body = Buffer.concat([
-    Buffer.from(
-      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="cv.pdf"\r\n` +
-        "Content-Type: application/pdf\r\n\r\n"
-    ),
-    content,
-    Buffer.from(`\r\n--${BOUNDARY}--\r\n`)
-  ])
-  const response = await fetch(`${url}/f/${publicId}/uploads?fieldId=${fieldId}`, {
-    method: "POST",
-    headers: { "content-type": `multipart/form-data; boundary=${BOUNDARY}` },
-    body
-  })
-  expect(response.status, await response.clone().text()).toBe(201)
-  return ((await response.json()) as { fileId: string }).fileId
-}
-
 /** The verification table's lines: table → [source rows, target rows, digest, check]. */
 const verification = (stdout: string) =>
   new Map(
@@ -114,7 +95,7 @@ describe.skipIf(postgresUrl === undefined)("qforms db copy", () => {
     expect((await api(url, "PATCH", `/forms/${formId}`, { key, body: { status: "published" } })).status).toBe(200)
     const form = await api(url, "GET", `/forms/${formId}`, { key })
     const [name, team, cv] = form.body.fields as Array<{ id: number }>
-    const fileId = await upload(url, form.body.publicId, cv!.id, PDF)
+    const fileId = await uploadFile(url, form.body.publicId, cv!.id, PDF)
     const responseIds: Array<number> = []
     for (let i = 0; i < 5; i++) {
       const submitted = await api(url, "POST", `/forms/${formId}/responses`, {

@@ -387,3 +387,34 @@ export const publishedForm = async (url: string, key: string) => {
   const [name, email] = full.body.fields as Array<{ id: number }>
   return { formId: created.body.id as number, nameId: name!.id, emailId: email!.id }
 }
+
+/**
+ * Uploads a file to a published form's file question through its public page
+ * (`POST /f/{publicId}/uploads`), as a respondent's browser does: the file's id.
+ */
+export const uploadFile = async (
+  url: string,
+  publicId: string,
+  fieldId: number,
+  content: Buffer,
+  name = "cv.pdf",
+  type = "application/pdf"
+): Promise<string> => {
+  const boundary = "----qformsTestBoundary"
+  const body = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\n` +
+        `Content-Type: ${type}\r\n\r\n`
+    ),
+    content,
+    Buffer.from(`\r\n--${boundary}--\r\n`)
+  ])
+  const response = await fetch(`${url}/f/${publicId}/uploads?fieldId=${fieldId}`, {
+    method: "POST",
+    headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+    body
+  })
+  const text = await response.text()
+  if (response.status !== 201) throw new Error(`upload: ${response.status} ${text}`)
+  return (JSON.parse(text) as { fileId: string }).fileId
+}
