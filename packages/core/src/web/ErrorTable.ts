@@ -59,6 +59,10 @@ export type StatusOf<Tag extends AnsweredTag> = (typeof statuses)[Tag]
 export const internalErrors: Readonly<Record<string, string>> = {
   DatabaseError: "the database cannot be opened: the server does not start (or answers 503 while it is unreachable)",
   DatabaseCopyError: "the `qforms db copy` command's failure: printed by the CLI, never an HTTP answer",
+  DatabaseBackupError: "the `qforms backup` and `restore` commands' failure: printed by the CLI, never an HTTP answer",
+  DatabaseCatalogError:
+    "a database's catalog unusable for a copy or backup: part of their own failure, never an HTTP answer",
+  TarArchiveError: "a backup archive that cannot be read: part of the restore's failure, never an HTTP answer",
   PgliteOpenError: "the embedded database cannot be opened: the server does not start",
   BlobStoreError: "the file store failed: answered 503 with Retry-After (nothing was kept)",
   BlobNotFound: "a file record whose blob is gone: answered as FileNotFound",
