@@ -39,12 +39,14 @@ import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import * as AuditLog from "../audit/AuditLog.ts"
 import * as MailErasure from "../email/MailErasure.ts"
 import { Files } from "../files/Files.ts"
-import type { RetentionSetting } from "../forms/FormSettings.ts"
+import { RetentionSetting } from "../forms/FormSettings.ts"
 import * as Actors from "../identity/Actors.ts"
 import * as EventErasure from "../outbox/EventErasure.ts"
 import * as ResponseDeletions from "./ResponseDeletions.ts"
@@ -101,14 +103,12 @@ interface Candidate {
 }
 
 /** The form's retention as stored, or undefined when it has none (or one that is not valid any more). */
-const retentionOf = (stored: unknown): RetentionSetting | undefined => {
-  const value = typeof stored === "string" ? (JSON.parse(stored) as unknown) : stored
-  if (typeof value !== "object" || value === null) return undefined
-  const { days, action } = value as { readonly days?: unknown; readonly action?: unknown }
-  if (typeof days !== "number" || !Number.isInteger(days) || days < 1) return undefined
-  if (action !== "delete" && action !== "anonymise") return undefined
-  return { days, action }
-}
+const retentionOf = (stored: unknown): RetentionSetting | undefined =>
+  Option.getOrUndefined(
+    Schema.decodeUnknownOption(typeof stored === "string" ? Schema.fromJsonString(RetentionSetting) : RetentionSetting)(
+      stored
+    )
+  )
 
 const add = (a: FormRetentionCounts, b: Omit<FormRetentionCounts, "formId" | "action" | "olderThanDays">) => ({
   ...a,
