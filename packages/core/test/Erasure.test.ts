@@ -141,7 +141,13 @@ for (const target of databaseTargets) {
     })
 
     it("refuses a body without exactly one of email and contactId (400 naming it), and members and viewers (403)", async () => {
-      for (const body of [{}, { email: "ada@example.com", contactId: 1 }, { email: "nobody" }, { contactId: 0 }]) {
+      for (const body of [
+        {},
+        { email: "ada@example.com", contactId: 1 },
+        { email: "nobody" },
+        { contactId: 0 },
+        { contactId: 2_147_483_648 }
+      ]) {
         const reply = await erase(a.keys.owner, body)
         expect(reply.status, JSON.stringify(body)).toBe(400)
         expect(typeof reply.body.error).toBe("string")

@@ -157,6 +157,7 @@ for (const target of databaseTargets) {
         ["email=ada@example.com&contactId=1", /exactly one of email and contactId/],
         ["email=nobody", /email must be an e-mail address/],
         ["contactId=0", /contactId must be a positive integer/],
+        ["contactId=2147483648", /at most 2147483647/],
         ["contactId=abc", /contactId/]
       ] as const) {
         const reply = await download(a.keys.owner, search)

@@ -9,6 +9,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import * as Ids from "../kernel/Ids.ts"
 import * as SqlClient from "effect/sql/SqlClient"
 
 /** No contact with this id in the workspace. Answered as 404. */
@@ -25,7 +26,10 @@ export const PersonEmail = Schema.String.check(
 
 /** The id of the person's contact. */
 export const PersonContactId = Schema.Int.check(
-  Schema.isGreaterThan(0, { message: "contactId must be a positive integer" })
+  Schema.isBetween(
+    { minimum: 1, maximum: Ids.maxId },
+    { message: `contactId must be a positive integer, at most ${Ids.maxId}` }
+  )
 ).annotate({ description: "The id of the person's contact." })
 
 /** Whom: exactly one of an address and a contact's id. */
