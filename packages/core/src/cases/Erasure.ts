@@ -126,11 +126,11 @@ export class Erasure extends Context.Service<
             // E-mails and replies first (their deliveries go with them), then the events about the responses.
             const forgottenMail = yield* mail.forget(workspaceId, email, responseIds)
             const outboxForgotten = yield* outbox.forgetResponses(workspaceId, responseIds)
-            const uploads = yield* sql<{ readonly id: string }>`
-              select id from files where workspace_id = ${workspaceId} and response_id = any(${responseIds}::int[])`
-            const forgottenFiles = yield* files.forgetFiles(workspaceId, [
-              ...new Set([...uploads.map((row) => row.id), ...forgottenMail.replyFileIds])
-            ])
+            const forgottenFiles = yield* files.forgetResponsesFiles(
+              workspaceId,
+              responseIds,
+              forgottenMail.replyFileIds
+            )
 
             if (responseIds.length > 0) {
               yield* sql`delete from responses where workspace_id = ${workspaceId} and id = any(${responseIds}::int[])`

@@ -184,11 +184,7 @@ export class Retention extends Context.Service<
 
             // E-mails and replies of every one (an anonymised case keeps none), and their files.
             const forgottenMail = yield* mail.forget(workspaceId, "", ids)
-            const uploads = yield* sql<{ readonly id: string }>`
-              select id from files where workspace_id = ${workspaceId} and response_id = any(${ids}::int[])`
-            const forgottenFiles = yield* files.forgetFiles(workspaceId, [
-              ...new Set([...uploads.map((row) => row.id), ...forgottenMail.replyFileIds])
-            ])
+            const forgottenFiles = yield* files.forgetResponsesFiles(workspaceId, ids, forgottenMail.replyFileIds)
 
             if (removedIds.length > 0) {
               yield* sql`delete from responses where workspace_id = ${workspaceId} and id = any(${removedIds}::int[])`

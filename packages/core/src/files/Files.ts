@@ -525,6 +525,16 @@ export class Files extends Context.Service<
       workspaceId: number,
       fileIds: ReadonlyArray<string>
     ) => Effect.Effect<ReadonlyArray<{ readonly id: string; readonly storage_key: string }>, SqlError.SqlError>
+    /**
+     * Deletes the records of the files uploaded as answers of these responses
+     * and of `alsoFileIds` (their e-mail replies' attachments), inside the
+     * deleting transaction; answers their ids and blob keys.
+     */
+    readonly forgetResponsesFiles: (
+      workspaceId: number,
+      responseIds: ReadonlyArray<number>,
+      alsoFileIds: ReadonlyArray<string>
+    ) => Effect.Effect<ReadonlyArray<{ readonly id: string; readonly storage_key: string }>, SqlError.SqlError>
     /** Deletes the records of a form's files (inside the deleting transaction); answers their blob keys. */
     readonly forgetForm: (
       workspaceId: number,
@@ -847,6 +857,16 @@ export class Files extends Context.Service<
           returning id, storage_key`
       })
 
+      const forgetResponsesFiles = Effect.fn("Files.forgetResponsesFiles")(function* (
+        workspaceId: number,
+        responseIds: ReadonlyArray<number>,
+        alsoFileIds: ReadonlyArray<string>
+      ) {
+        const uploads = yield* sql<{ readonly id: string }>`
+          select id from files where workspace_id = ${workspaceId} and response_id = any(${responseIds}::int[])`
+        return yield* forgetFiles(workspaceId, [...new Set([...uploads.map((row) => row.id), ...alsoFileIds])])
+      })
+
       const forgetForm = Effect.fn("Files.forgetForm")(function* (workspaceId: number, formId: number) {
         return keysOf(
           yield* sql<{ readonly storage_key: string }>`
@@ -927,6 +947,7 @@ export class Files extends Context.Service<
         recordAttachments,
         forgetResponse,
         forgetFiles,
+        forgetResponsesFiles,
         forgetForm,
         deleteBlobs,
         claimQuota,
