@@ -92,6 +92,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/responses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** @description Extension: changes many responses in one transaction: sets the stage and/or the assignee, adds and/or removes tags, on every one of `ids` or on the responses `filter` matches (at most 1000). Each response that changes gets its activities and events (`response.stage_changed`, `response.assigned`, `response.tagged`), as with `PATCH /responses/{id}`. All or nothing: a missing id (404), a stage of another form, a non-member or a 51st tag on any response (400) changes none. */
+        patch: operations["responses.updateMany"];
+        trace?: never;
+    };
     "/api/responses/{id}": {
         parameters: {
             query?: never;
@@ -2702,6 +2719,57 @@ export interface components {
             /** @description Extension (sensitive questions): for a viewer, the ids of the questions whose answers are masked: they read "•••" in `values`, `answers` and `summary`. Absent when nothing is masked. */
             redacted?: number[];
         };
+        BulkUpdateResult: {
+            ok: boolean;
+            /** @description How many responses the ids or the filter named. */
+            matched: number;
+            /** @description How many of them changed (the others already were as asked). */
+            changed: number;
+            /** @description Each changed response with its changes, by id; one that was already as asked is not listed. */
+            responses: {
+                id: number;
+                formId: number;
+                changes: {
+                    /** @enum {string} */
+                    field: "stageId" | "assigneeId" | "tags" | "answers";
+                    from: unknown;
+                    to: unknown;
+                }[];
+            }[];
+        };
+        BulkUpdateResponses: {
+            /** @description The responses to change (1–1000); every one must exist, or nothing changes (404). */
+            ids?: number[];
+            filter?: components["schemas"]["BulkResponseFilter"];
+            /** @description A stage of the responses' form (all must be of that form), or null for no stage. */
+            stageId?: number | null;
+            /** @description The account id of a member, or null to unassign. */
+            assigneeId?: number | null;
+            /** @description Tags to add to each response (kept once; one a response carries keeps its spelling). */
+            addTags?: string[];
+            /** @description Tags to remove from each response (compared without regard to case). */
+            removeTags?: string[];
+        };
+        /** @description Instead of `ids`: the responses the list's filters match (at most 1000, else 400), in `formId` or the whole workspace. `{}` matches every submitted response. */
+        BulkResponseFilter: {
+            /** @description Only this form's responses; every form of the workspace when absent. */
+            formId?: number;
+            /** @description Matches the name, the e-mail address, a tag, or the text of any answer. */
+            q?: string;
+            /** @description A stage id, or `none` for responses with no stage. */
+            stage?: "none" | number;
+            /** @description An account id, or `none` for unassigned responses. */
+            assignee?: "none" | number;
+            /** @description Only responses carrying this tag. */
+            tag?: string;
+            from?: string;
+            to?: string;
+            /**
+             * @description Extension: `completed` (default: submitted responses), `partial` (not submitted yet) or `all`.
+             * @enum {string}
+             */
+            status?: "completed" | "partial" | "all";
+        };
         SubmitResponse: {
             /** @description Answers keyed by question id (`fields[].id`); `null` leaves an optional question unanswered. */
             values: {
@@ -4728,6 +4796,129 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UnauthorizedErrorEncoded"];
+                };
+            };
+            /** @description Not found in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundErrorEncoded"];
+                };
+            };
+            /** @description The path exists but not with this method. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedErrorEncoded"];
+                };
+            };
+            /** @description The change conflicts with the current state, refers to something a concurrent request deleted, or collided with a concurrent change (nothing was changed: try again). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictErrorEncoded"];
+                };
+            };
+            /** @description The request body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeErrorEncoded"];
+                };
+            };
+            /** @description The request body must be JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeErrorEncoded"];
+                };
+            };
+            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsErrorEncoded"];
+                };
+            };
+            /** @description An unexpected failure; the request id is in the server log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalServerErrorEncoded"];
+                };
+            };
+            /** @description The service cannot reach its database right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableErrorEncoded"];
+                };
+            };
+        };
+    };
+    "responses.updateMany": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkUpdateResponses"];
+            };
+        };
+        responses: {
+            /** @description BulkUpdateResult */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkUpdateResult"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `error` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestErrorEncoded"];
+                };
+            };
+            /** @description The API key is missing, malformed, wrong or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorEncoded"];
+                };
+            };
+            /** @description The key's member may not do this (a viewer key is read-only). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenErrorEncoded"];
                 };
             };
             /** @description Not found in this workspace. */

@@ -159,6 +159,17 @@ const routes: ReadonlyArray<Route> = [
     path: "/responses/:response",
     body: (f) => ({ stageId: f.stageId, assigneeId: f.ownerAccountId, tags: ["vip", "follow-up"] })
   },
+  {
+    method: "PATCH",
+    path: "/responses",
+    body: (f) => ({
+      ids: [f.responseId],
+      stageId: f.stageId,
+      assigneeId: f.ownerAccountId,
+      addTags: ["bulk"],
+      removeTags: ["vip"]
+    })
+  },
   { method: "DELETE", path: "/responses/:response" },
   {
     method: "POST",

@@ -189,6 +189,7 @@ for (const target of databaseTargets) {
         "set_translation",
         "update_form",
         "update_response",
+        "update_responses",
         "update_workspace_settings"
       ])
       for (const tool of tools) {
@@ -290,6 +291,18 @@ for (const target of databaseTargets) {
         responseId: ada.id,
         stage: { id: inProgress.id, name: "In progress" }
       })
+
+      const bulk = await call(client, "update_responses", {
+        filter: { formId: form.id, tag: "urgent" },
+        addTags: ["escalated"]
+      })
+      expect(bulk).toMatchObject({ ok: true, matched: 1, changed: 1, responses: [{ id: ada.id, formId: form.id }] })
+      expect(bulk.responses[0].changes).toEqual([
+        { field: "tags", from: ["urgent", "hardware"], to: ["urgent", "hardware", "escalated"] }
+      ])
+      const undone = await call(client, "update_responses", { ids: [ada.id], removeTags: ["ESCALATED"] })
+      expect(undone).toMatchObject({ matched: 1, changed: 1 })
+      expect(await refused(client, "update_responses", { addTags: ["x"] })).toMatch(/either ids or filter/)
 
       const note = await call(client, "add_note", { responseId: ada.id, body: "Printer fire: sent to facilities." })
       expect(note).toMatchObject({
@@ -431,6 +444,7 @@ for (const target of databaseTargets) {
         ["update_form", { formId: form.id, title: "Nope" }],
         ["generate_form", { prompt: "ask for name and email" }],
         ["update_response", { responseId: response.json.id, stageId }],
+        ["update_responses", { ids: [response.json.id], stageId }],
         ["add_note", { responseId: response.json.id, body: "Nope" }],
         ["retry_delivery", { deliveryId: 1 }],
         ["replay_dead_letters", { deliveryIds: [1] }],

@@ -26,12 +26,14 @@ import { ErasureRequest, ErasureResult } from "../cases/Erasure.ts"
 import { PersonData, PersonExportRequest } from "../cases/PersonalDataExport.ts"
 import { HiddenField } from "../forms/FormLogic.ts"
 import {
+  BulkUpdateResult,
   PublicSubmitInput,
   PublicSubmitted,
   ResponseDetail,
   ResponseRow,
   ResponseStatus,
   SubmitInput,
+  Tag,
   UpdateResponseInput,
   UpdateResponseResult
 } from "../cases/Responses.ts"
@@ -192,6 +194,64 @@ export const ResponseListQuery = Schema.Struct({
 })
 export type ResponseListQuery = typeof ResponseListQuery.Type
 
+/** Which cases a bulk change applies to when it names no ids: the response list's filters, in one form or all. */
+export const BulkResponseFilter = Schema.Struct({
+  formId: Schema.optionalKey(Id).annotate({
+    description: "Only this form's responses; every form of the workspace when absent."
+  }),
+  ...ResponseListQuery.mapFields(({ flat: _f, limit: _l, cursor: _c, ...fields }) => fields).fields
+}).annotate({ identifier: "BulkResponseFilter" })
+export type BulkResponseFilter = typeof BulkResponseFilter.Type
+
+const bulkTags = (description: string) =>
+  Schema.optionalKey(Schema.Array(Tag).check(Schema.isMaxLength(50, { message: "at most 50 tags at once" }))).annotate({
+    description
+  })
+
+/** What a bulk change takes (`PATCH /responses`, an extension): `ids` or `filter`, and at least one change. */
+export const BulkUpdateResponsesInput = Schema.Struct({
+  ids: Schema.optionalKey(
+    Schema.Array(Id).check(
+      Schema.isMinLength(1, { message: "ids must name at least one response" }),
+      Schema.isMaxLength(1000, { message: "at most 1000 ids at once" })
+    )
+  ).annotate({ description: "The responses to change (1–1000); every one must exist, or nothing changes (404)." }),
+  filter: Schema.optionalKey(BulkResponseFilter).annotate({
+    description:
+      "Instead of `ids`: the responses the list's filters match (at most 1000, else 400), in `formId` or the " +
+      "whole workspace. `{}` matches every submitted response."
+  }),
+  stageId: Schema.optionalKey(Schema.NullOr(Id)).annotate({
+    description: "A stage of the responses' form (all must be of that form), or null for no stage."
+  }),
+  assigneeId: Schema.optionalKey(Schema.NullOr(Id)).annotate({
+    description: "The account id of a member, or null to unassign."
+  }),
+  addTags: bulkTags("Tags to add to each response (kept once; one a response carries keeps its spelling)."),
+  removeTags: bulkTags("Tags to remove from each response (compared without regard to case).")
+})
+  .check(
+    Schema.makeFilter(
+      (input: { readonly ids?: unknown; readonly filter?: unknown }) =>
+        (input.ids === undefined) !== (input.filter === undefined) || "give either ids or filter, not both or neither"
+    ),
+    Schema.makeFilter(
+      (input: {
+        readonly stageId?: unknown
+        readonly assigneeId?: unknown
+        readonly addTags?: ReadonlyArray<string>
+        readonly removeTags?: ReadonlyArray<string>
+      }) =>
+        input.stageId !== undefined ||
+        input.assigneeId !== undefined ||
+        (input.addTags?.length ?? 0) > 0 ||
+        (input.removeTags?.length ?? 0) > 0 ||
+        "name a change: stageId, assigneeId, addTags or removeTags"
+    )
+  )
+  .annotate({ identifier: "BulkUpdateResponses" })
+export type BulkUpdateResponsesInput = typeof BulkUpdateResponsesInput.Type
+
 /** The paging of a delivery log (query string). */
 export const DeliveryLogQuery = Schema.Struct({
   limit: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 200 }))).annotate({
@@ -290,6 +350,18 @@ export class ResponsesGroup extends HttpApiGroup.make("responses").add(
     success: ResponseRow.pipe(created),
     error: [NotFound, Forbidden, Conflict]
   }).annotate(OpenApi.Description, "Extension: submits a response (source `api`); 409 unless the form is published."),
+  HttpApiEndpoint.patch("updateMany", "/responses", {
+    payload: BulkUpdateResponsesInput,
+    success: BulkUpdateResult,
+    error: [NotFound, Forbidden]
+  }).annotate(
+    OpenApi.Description,
+    "Extension: changes many responses in one transaction: sets the stage and/or the assignee, adds and/or " +
+      "removes tags, on every one of `ids` or on the responses `filter` matches (at most 1000). Each response " +
+      "that changes gets its activities and events (`response.stage_changed`, `response.assigned`, " +
+      "`response.tagged`), as with `PATCH /responses/{id}`. All or nothing: a missing id (404), a stage of another " +
+      "form, a non-member or a 51st tag on any response (400) changes none."
+  ),
   HttpApiEndpoint.get("get", "/responses/:id", { params: IdParams, success: ResponseDetail, error: NotFound }),
   HttpApiEndpoint.patch("update", "/responses/:id", {
     params: IdParams,

@@ -133,6 +133,45 @@ export const UpdateResponseResult = Schema.Struct({
 }).annotate({ identifier: "UpdateResponseResult" })
 export type UpdateResponseResult = typeof UpdateResponseResult.Type
 
+/** One case a bulk change changed: its id, its form, and the changes (as `PATCH /responses/{id}` reports them). */
+export const BulkChangedResponse = Schema.Struct({
+  id: Schema.Int,
+  formId: Schema.Int,
+  changes: Schema.Array(ResponseChange)
+})
+
+/** The result of a bulk change (`PATCH /responses`, an extension). */
+export const BulkUpdateResult = Schema.Struct({
+  ok: Schema.Boolean,
+  matched: Schema.Int.annotate({ description: "How many responses the ids or the filter named." }),
+  changed: Schema.Int.annotate({ description: "How many of them changed (the others already were as asked)." }),
+  responses: Schema.Array(BulkChangedResponse).annotate({
+    description: "Each changed response with its changes, by id; one that was already as asked is not listed."
+  })
+}).annotate({ identifier: "BulkUpdateResult" })
+export type BulkUpdateResult = typeof BulkUpdateResult.Type
+
+/**
+ * A bulk change: which cases (every one of `ids`, or else those the list's
+ * filters in `filter` match, in one form or the whole workspace; `from` and
+ * `to` as ISO 8601 text), and what to set on each (stage, assignee) or add to
+ * and remove from its tags.
+ */
+export interface BulkUpdate {
+  readonly ids?: ReadonlyArray<number> | undefined
+  readonly filter?:
+    | (Omit<ResponseFilter, "from" | "to"> & {
+        readonly formId?: number | undefined
+        readonly from?: string | undefined
+        readonly to?: string | undefined
+      })
+    | undefined
+  readonly stageId?: number | null | undefined
+  readonly assigneeId?: number | null | undefined
+  readonly addTags?: ReadonlyArray<string> | undefined
+  readonly removeTags?: ReadonlyArray<string> | undefined
+}
+
 /** Which responses a list shows: submitted ones (the default), partial ones, or both. */
 export const ResponseStatus = Schema.Literals(["completed", "partial", "all"])
 export type ResponseStatus = typeof ResponseStatus.Type

@@ -8,34 +8,30 @@
  * rest of the concept lives beside it: the Schemas in `ResponseModels.ts`
  * (re-exported here), the stored row in `ResponseRows.ts`, partial responses
  * in `PartialResponses.ts`, the list's query in `ResponseQueries.ts`, the read
- * side (list, stream, detail) in `ResponseViews.ts`, and the counts in
- * `ResponseCounts.ts`.
+ * side (list, stream, detail) in `ResponseViews.ts`, changes of one case or
+ * many in `ResponseUpdates.ts`, and the counts in `ResponseCounts.ts`.
  */
-import * as Arr from "effect/Array"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
+import type * as Option from "effect/Option"
 import * as Result from "effect/Result"
 import type * as Stream from "effect/Stream"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
-import { Activities, type NewActivity } from "./Activities.ts"
+import { Activities } from "./Activities.ts"
 import * as Actors from "../identity/Actors.ts"
 import { Contacts } from "./Contacts.ts"
-import { type Conflict, type Forbidden, FormNotFound, InvalidInput, ResponseNotFound } from "../kernel/Errors.ts"
+import { type Conflict, type Forbidden, FormNotFound, type InvalidInput, ResponseNotFound } from "../kernel/Errors.ts"
 import { Events } from "../outbox/Events.ts"
-import { toEventMember } from "../outbox/EventCatalogue.ts"
-import { type AnswerInput, type AnswerValue, cleanAnswers, validateAnswers } from "../forms/Answers.ts"
-import * as AnswerEdits from "./AnswerEdits.ts"
+import { type AnswerValue, cleanAnswers, validateAnswers } from "../forms/Answers.ts"
 import { asksEmail, deriveRespondent } from "./Respondents.ts"
 import { Files } from "../files/Files.ts"
 import { SentLinkBase } from "../kernel/Links.ts"
 import * as FormLogic from "../forms/FormLogic.ts"
-import { type Field, takesUploads } from "../forms/Fields.ts"
+import { takesUploads } from "../forms/Fields.ts"
 import { Forms, type SubmittedForm } from "../forms/Forms.ts"
-import { Members } from "../identity/Members.ts"
 import { Mailer } from "../email/Mailer.ts"
 import { RespondentEmails } from "../email/RespondentEmails.ts"
 import * as PartialResponses from "./PartialResponses.ts"
@@ -43,31 +39,28 @@ import * as ResponseCounts from "./ResponseCounts.ts"
 import * as ResponseDeletions from "./ResponseDeletions.ts"
 import * as ResponseLimits from "./ResponseLimits.ts"
 import * as Database from "../storage/Database.ts"
-import {
-  type ListOptions,
-  normalizeTags,
-  type ResponseChange,
-  type ResponseDetail,
-  type ResponseFilter,
-  type ResponseList,
-  type ResponseListHead,
-  type ResponseRow,
-  type ResponseSource,
-  type SubmitInput,
-  type UpdateResponseInput,
-  type UpdateResponseResult
+import type {
+  BulkUpdate,
+  BulkUpdateResult,
+  ListOptions,
+  ResponseDetail,
+  ResponseFilter,
+  ResponseList,
+  ResponseListHead,
+  ResponseRow,
+  ResponseSource,
+  SubmitInput,
+  UpdateResponseInput,
+  UpdateResponseResult
 } from "./ResponseModels.ts"
-import { columns, eventPayload, findRow, type Row, responseEventFields, searchText, toRow } from "./ResponseRows.ts"
+import { columns, eventPayload, type Row, searchText, toRow } from "./ResponseRows.ts"
+import * as ResponseUpdates from "./ResponseUpdates.ts"
 import * as ResponseViews from "./ResponseViews.ts"
 import * as SubmissionChecks from "./SubmissionChecks.ts"
-import * as Summaries from "./Summaries.ts"
 
 export { ResponseNotFound } from "../kernel/Errors.ts"
 export * from "./ResponseModels.ts"
 export { ResponseEmail, ResponseReply } from "../email/RespondentEmails.ts"
-
-const sameTags = (a: ReadonlyArray<string>, b: ReadonlyArray<string>) =>
-  a.length === b.length && a.every((tag, index) => tag === b[index])
 
 /**
  * Submitting, listing, reading, triaging and deleting responses.
@@ -156,6 +149,17 @@ export class Responses extends Context.Service<
       responseId: number,
       input: UpdateResponseInput
     ) => Effect.Effect<UpdateResponseResult, ResponseNotFound | InvalidInput | Forbidden | SqlError.SqlError>
+    /**
+     * Sets the stage and/or the assignee of many cases, and/or adds and removes
+     * tags, in one transaction: every one of the ids (404 naming the missing
+     * ones), or the cases the filters match (at most
+     * {@link ResponseUpdates.maxBulkResponses}). Each case that changes gets
+     * its activities and events, as with {@link update}; all or nothing.
+     */
+    readonly updateMany: (
+      actor: Actors.Actor,
+      input: BulkUpdate
+    ) => Effect.Effect<BulkUpdateResult, ResponseNotFound | InvalidInput | Forbidden | SqlError.SqlError>
     readonly remove: (
       actor: Actors.Actor,
       responseId: number
@@ -167,18 +171,18 @@ export class Responses extends Context.Service<
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const forms = yield* Forms
-      const members = yield* Members
       const contacts = yield* Contacts
       const activities = yield* Activities
       const events = yield* Events
       const files = yield* Files
       const respondentEmails = yield* RespondentEmails
-      const { countResponsesInsert, countTags, randomShard } = yield* ResponseCounts.make
+      const { countResponsesInsert, randomShard } = yield* ResponseCounts.make
       const settleDeleted = yield* ResponseDeletions.make
       const { checkHidden, invalid, openForm, stored } = yield* SubmissionChecks.make
       const partials = yield* PartialResponses.make
       const limits = yield* ResponseLimits.make
       const views = yield* ResponseViews.make
+      const updates = yield* ResponseUpdates.make
 
       const submit = Effect.fn("Responses.submit")(function* (
         actor: Actors.Actor,
@@ -363,246 +367,6 @@ export class Responses extends Context.Service<
           : write(false).pipe(Effect.catchIf(Database.isLockNotAvailable, () => sql.withTransaction(write(true))))
       })
 
-      /** A member as events name them; null for none, or one who has left the workspace. */
-      const eventMember = (workspaceId: number, accountId: number | null) =>
-        Effect.map(members.find(workspaceId, accountId), (member) => (member === null ? null : toEventMember(member)))
-
-      /**
-       * The events of an update, in its transaction: `response.stage_changed` (the contract's), then
-       * `response.assigned` and `response.tagged` (extensions), each with the response as it is now.
-       */
-      const recordChangeEvents = Effect.fnUntraced(function* (
-        workspaceId: number,
-        now: Date,
-        updated: Row,
-        change: {
-          readonly stage: { readonly id: number; readonly name: string } | null | undefined
-          readonly assignee: boolean
-          readonly previousAssigneeId: number | null
-          readonly previousTags: ReadonlyArray<string>
-          readonly answers: AnswerEdits.AnswerEdit | undefined
-        }
-      ) {
-        const tagsChanged = !sameTags(updated.tags, change.previousTags)
-        if (change.stage === undefined && !change.assignee && !tagsChanged && change.answers === undefined) return
-        const formRows = yield* sql<{ readonly title: string }>`
-          select title from forms where workspace_id = ${workspaceId} and id = ${updated.form_id}`
-        const fields = yield* forms.fields(workspaceId, updated.form_id)
-        const linkBase = yield* SentLinkBase
-        const stage =
-          change.stage !== undefined
-            ? change.stage
-            : updated.stage_id === null
-              ? null
-              : ((yield* sql<{ readonly id: number; readonly name: string }>`
-                  select id, name from stages where workspace_id = ${workspaceId} and id = ${updated.stage_id}`)[0] ??
-                null)
-        const response = responseEventFields(
-          { id: updated.form_id, title: formRows[0]!.title },
-          fields,
-          updated,
-          stage,
-          linkBase
-        )
-        const match = { tags: updated.tags }
-        if (change.stage !== undefined) {
-          yield* events.record(workspaceId, now, { event: "response.stage_changed", ...response }, match)
-        }
-        if (change.assignee) {
-          yield* events.record(
-            workspaceId,
-            now,
-            {
-              event: "response.assigned",
-              ...response,
-              assignee: yield* eventMember(workspaceId, updated.assignee_id),
-              previousAssignee: yield* eventMember(workspaceId, change.previousAssigneeId)
-            },
-            match
-          )
-        }
-        if (tagsChanged) {
-          const before = new Set(change.previousTags)
-          const after = new Set(updated.tags)
-          yield* events.record(
-            workspaceId,
-            now,
-            {
-              event: "response.tagged",
-              ...response,
-              tags: updated.tags,
-              added: updated.tags.filter((t) => !before.has(t)),
-              removed: change.previousTags.filter((t) => !after.has(t))
-            },
-            match
-          )
-        }
-        const edit = change.answers
-        if (edit !== undefined) {
-          const text = (field: Field, value: AnswerValue | null) =>
-            value === null ? null : Summaries.formatAnswer(field, value, linkBase)
-          yield* events.record(
-            workspaceId,
-            now,
-            {
-              event: "response.updated",
-              ...response,
-              changes: edit.changed.map((field) => ({
-                questionId: field.id,
-                question: field.label,
-                from: text(field, edit.from[String(field.id)] ?? null),
-                to: text(field, edit.to[String(field.id)] ?? null)
-              }))
-            },
-            match
-          )
-        }
-      })
-
-      /**
-       * A change of a submitted response's answers, in the update's transaction: the values to store (checked,
-       * with the variables and ending worked out again), the respondent's name and e-mail read from them and
-       * their contact; undefined when the answers stay as they are.
-       */
-      const editAnswers = Effect.fnUntraced(function* (
-        workspaceId: number,
-        row: Row,
-        edits: Readonly<Record<string, AnswerInput>>,
-        now: Date
-      ) {
-        if (!row.finished) {
-          const message = `response ${row.id} is not submitted yet: only a submitted response's answers can be edited`
-          return yield* new InvalidInput({ message, details: [{ path: "answers", message }] })
-        }
-        const found = yield* forms.forSubmission(workspaceId, row.form_id)
-        if (Option.isNone(found)) return yield* new ResponseNotFound({ message: `response ${row.id} not found` })
-        const form = found.value
-        const applied = AnswerEdits.apply(form, row.answers, edits)
-        if (Result.isFailure(applied)) return yield* invalid(applied.failure)
-        const edit = applied.success
-        if (edit.changed.length === 0) return undefined
-        const respondent = deriveRespondent(form.fields, edit.values)
-        const contact =
-          respondent.email === null
-            ? undefined
-            : (yield* contacts.upsertStatement(workspaceId, { email: respondent.email, name: respondent.name }, now))[0]
-        return {
-          ...edit,
-          fields: form.fields,
-          name: respondent.name ?? contact?.name ?? null,
-          email: respondent.email,
-          contactId: contact?.id ?? null
-        }
-      })
-
-      const update = Effect.fn("Responses.update")(function* (
-        actor: Actors.Actor,
-        responseId: number,
-        input: UpdateResponseInput
-      ) {
-        yield* Actors.requireWrite(actor)
-        const now = new Date(yield* Clock.currentTimeMillis)
-        return yield* sql.withTransaction(
-          Effect.gen(function* () {
-            const row = yield* findRow(sql, actor.workspaceId, responseId, true)
-            const changes: Array<ResponseChange> = []
-            const written: Array<NewActivity> = []
-            let newStage: { readonly id: number; readonly name: string } | null | undefined
-            if (input.stageId !== undefined && input.stageId !== row.stage_id) {
-              if (input.stageId !== null) {
-                const found = yield* sql<{ readonly id: number; readonly name: string }>`
-                select id, name from stages
-                where workspace_id = ${actor.workspaceId} and form_id = ${row.form_id} and id = ${input.stageId}`
-                if (found.length === 0) {
-                  return yield* new InvalidInput({
-                    message: `stageId: stage ${input.stageId} does not belong to form ${row.form_id}`,
-                    details: [
-                      { path: "stageId", message: `stage ${input.stageId} does not belong to form ${row.form_id}` }
-                    ]
-                  })
-                }
-                newStage = found[0]!
-              } else {
-                newStage = null
-              }
-              changes.push({ field: "stageId", from: row.stage_id, to: input.stageId })
-              written.push({ type: "stage_changed", payload: { from: row.stage_id, to: input.stageId } })
-            }
-            if (input.assigneeId !== undefined && input.assigneeId !== row.assignee_id) {
-              if (input.assigneeId !== null) {
-                const found = yield* members.get(actor.workspaceId, input.assigneeId).pipe(Effect.option)
-                if (Option.isNone(found)) {
-                  return yield* new InvalidInput({
-                    message: `assigneeId: account ${input.assigneeId} is not a member of this workspace`,
-                    details: [
-                      {
-                        path: "assigneeId",
-                        message: `account ${input.assigneeId} is not a member of this workspace`
-                      }
-                    ]
-                  })
-                }
-              }
-              changes.push({ field: "assigneeId", from: row.assignee_id, to: input.assigneeId })
-              written.push({ type: "assigned", payload: { from: row.assignee_id, to: input.assigneeId } })
-            }
-            const edit =
-              input.answers === undefined ? undefined : yield* editAnswers(actor.workspaceId, row, input.answers, now)
-            if (edit !== undefined) {
-              changes.push({ field: "answers", from: edit.from, to: edit.to })
-              written.push({
-                type: "answers_changed",
-                payload: { questions: edit.changed.map((field) => field.label), from: edit.from, to: edit.to }
-              })
-            }
-            const tags = input.tags === undefined ? row.tags : normalizeTags(input.tags)
-            if (!sameTags(tags, row.tags)) {
-              const before = new Set(row.tags)
-              const after = new Set(tags)
-              changes.push({ field: "tags", from: row.tags, to: tags })
-              written.push({
-                type: "tags_changed",
-                payload: {
-                  from: row.tags,
-                  to: tags,
-                  added: tags.filter((t) => !before.has(t)),
-                  removed: row.tags.filter((t) => !after.has(t))
-                }
-              })
-            }
-            if (Arr.isArrayNonEmpty(written)) {
-              const tagLine = tags.join(" ").toLowerCase()
-              const updated = yield* sql<Row>`
-              update responses set
-                stage_id = ${input.stageId === undefined ? row.stage_id : input.stageId},
-                assignee_id = ${input.assigneeId === undefined ? row.assignee_id : input.assigneeId},
-                tags = ${tags}::text[],
-                ${
-                  edit === undefined
-                    ? sql`search_text = ${tagLine} || substr(search_text, strpos(search_text, ${"\n"})),`
-                    : sql`answers = ${JSON.stringify(edit.values)}::jsonb, name = ${edit.name}, email = ${edit.email},
-                      contact_id = ${edit.contactId},
-                      search_text = ${searchText(tags, edit.name, edit.email, edit.fields, edit.values)},`
-                }
-                updated_at = ${now}
-              where workspace_id = ${actor.workspaceId} and id = ${responseId}
-              returning ${sql.literal(columns)}`
-              yield* countTags(actor.workspaceId, row.form_id, tags, 1)
-              yield* countTags(actor.workspaceId, row.form_id, row.tags, -1)
-              yield* activities.record(actor, responseId, now, written)
-              yield* recordChangeEvents(actor.workspaceId, now, updated[0]!, {
-                stage: newStage,
-                assignee: input.assigneeId !== undefined && input.assigneeId !== row.assignee_id,
-                previousAssigneeId: row.assignee_id,
-                previousTags: row.tags,
-                answers: edit
-              })
-            }
-            return { ok: true, formId: row.form_id, changes }
-          })
-        )
-      })
-
       const remove = Effect.fn("Responses.remove")(function* (actor: Actors.Actor, responseId: number) {
         yield* Actors.requireWrite(actor)
         const now = new Date(yield* Clock.currentTimeMillis)
@@ -639,7 +403,7 @@ export class Responses extends Context.Service<
         yield* files.deleteBlobs(blobKeys)
       })
 
-      return Responses.of({ submit, ...partials, ...views, update, remove })
+      return Responses.of({ submit, ...partials, ...views, ...updates, remove })
     })
   )
 }

@@ -28,11 +28,18 @@ import { Member, Members } from "../identity/Members.ts"
 import { AddNoteInput, Note, Notes } from "../cases/Notes.ts"
 import { Erasure, ErasureRequest, ErasureResult } from "../cases/Erasure.ts"
 import { PersonalDataExport, PersonData, PersonExportRequest } from "../cases/PersonalDataExport.ts"
-import { ResponseDetail, Responses, UpdateResponseInput, UpdateResponseResult } from "../cases/Responses.ts"
+import {
+  BulkUpdateResult,
+  ResponseDetail,
+  Responses,
+  UpdateResponseInput,
+  UpdateResponseResult
+} from "../cases/Responses.ts"
 import { Stage, Stages } from "../forms/Stages.ts"
 import { Subscription, Webhooks, WorkspaceSubscription } from "../outbox/Webhooks.ts"
 import { catalogueDocument, EventCatalogueDocument } from "../outbox/EventCatalogue.ts"
 import {
+  BulkUpdateResponsesInput,
   DeliveryLogQuery,
   ResponseList,
   ResponseListQuery,
@@ -325,6 +332,19 @@ export const makeTools = Effect.gen(function* () {
       output: UpdateResponseResult,
       write: true,
       run: (actor, { responseId, ...input }) => responses.update(actor, responseId, input)
+    }),
+    define("update_responses", {
+      title: "Triage many responses at once",
+      description:
+        "Changes many responses in one go, all or nothing: `ids` (1–1000, from list_responses) or `filter` " +
+        "(list_responses' filters plus an optional `formId`; at most 1000 matches), and at least one of `stageId` " +
+        "(a stage of the responses' form; null for none), `assigneeId` (an `accountId` from list_members; null to " +
+        "unassign), `addTags`, `removeTags`. Answers how many matched and each changed response with its changes; " +
+        "each change notifies the webhooks as update_response does.",
+      input: BulkUpdateResponsesInput,
+      output: BulkUpdateResult,
+      write: true,
+      run: (actor, input) => responses.updateMany(actor, input)
     }),
     define("add_note", {
       title: "Add a note to a response",

@@ -22,6 +22,7 @@ export const roles = group("roles", { transport: false }, (c) => {
         { values: { [all.form.ids.name]: "V", [all.form.ids.email]: "v@example.com" } }
       ],
       ["PATCH", `/responses/${r}`, { tags: ["viewer"] }],
+      ["PATCH", "/responses", { ids: [r], addTags: ["viewer"] }],
       ["DELETE", `/responses/${r}`],
       ["POST", `/responses/${r}/notes`, { body: "viewer note" }],
       ["POST", `/forms/${f}/stages`, { name: "Viewer stage" }],

@@ -35,6 +35,7 @@ export const workspaces = group("workspaces", { transport: false }, (c) => {
       ["PUT", `/forms/${f}/stages/order`, { stageIds: [...stages].reverse() }],
       ["GET", `/responses/${r}`],
       ["PATCH", `/responses/${r}`, { tags: ["stolen"] }],
+      ["PATCH", "/responses", { ids: [r], addTags: ["stolen"] }],
       ["DELETE", `/responses/${r}`],
       ["POST", `/responses/${r}/notes`, { body: "stolen" }],
       ["PATCH", `/stages/${all.stageId}`, { name: "Stolen" }],
@@ -54,6 +55,13 @@ export const workspaces = group("workspaces", { transport: false }, (c) => {
       softError(`${method} ${path}`, reply, 404)
       expect(reply.text).not.toContain("Everything")
     }
+    // A bulk change by filter from the other workspace matches none of this workspace's responses.
+    const bulk = await api("PATCH", "/responses", {
+      key: c.seed.keys.other,
+      body: { filter: { formId: f }, addTags: ["stolen"] }
+    })
+    expectStatus(bulk, 200)
+    expect(bulk.body).toMatchObject({ matched: 0, changed: 0 })
     // Erasing the respondent's address from the other workspace erases nothing here.
     const erased = await api("POST", "/privacy/erasures", {
       key: c.seed.keys.other,

@@ -126,6 +126,8 @@ export const ResponsesHandlers = HttpApiBuilder.group(
       get: ({ params }) => Effect.flatMap(CurrentActor, (actor) => handle(responses.get(actor, params.id))),
       update: ({ params, payload }) =>
         Effect.flatMap(CurrentActor, (actor) => handle(responses.update(actor, params.id, payload))),
+      updateMany: ({ payload }) =>
+        Effect.flatMap(CurrentActor, (actor) => handle(responses.updateMany(actor, payload))),
       remove: ({ params }) => Effect.flatMap(CurrentActor, (actor) => handle(responses.remove(actor, params.id))),
       addNote: ({ params, payload }) =>
         Effect.flatMap(CurrentActor, (actor) => handle(notes.add(actor, params.id, payload)))
