@@ -2,8 +2,9 @@
 // The case page (the webhook `link`): answers, respondent, stage, assignee, tags, internal notes, activity timeline, files, e-mails.
 import { html } from "htm/preact"
 import { useEffect, useState } from "preact/hooks"
-import { api, base, events, messageOf } from "./api.js"
+import { api, base, events, messageOf, navigate } from "./api.js"
 import { EmailComposer } from "./emails.js"
+import { neighbour, ShortcutHelp, useShortcuts } from "./shortcuts.js"
 import { formatDateTime, formatRelative, t } from "./words.js"
 
 /** @typedef {import("./types.js").ResponseDetail} ResponseDetail */
@@ -213,6 +214,42 @@ export const CaseScreen = ({ route, canWrite }) => {
   const [note, setNote] = useState("")
   const [tag, setTag] = useState("")
   const [editing, setEditing] = useState(false)
+  const [help, setHelp] = useState(false)
+  /** Focuses a control of the page; false when it is not there or disabled (a viewer's). @param {string} control */
+  const focus = (control) => {
+    const element = document.getElementById(control)
+    if (element === null || element.hasAttribute("disabled")) return false
+    element.focus()
+    return true
+  }
+  /** Opens the next (1) or previous (-1) case of the list the inbox last showed. @param {1 | -1} step */
+  const go = (step) => {
+    const next = neighbour(id, step)
+    if (next === undefined) {
+      setNotice(t(step === 1 ? "shortcuts.lastResponse" : "shortcuts.firstResponse"))
+      return true
+    }
+    navigate(`/app/responses/${next}`)
+    return true
+  }
+  useShortcuts({
+    j: () => go(1),
+    k: () => go(-1),
+    a: () => focus("case-assignee"),
+    s: () => focus("case-stage"),
+    t: () => focus("case-tag"),
+    n: () => focus("note"),
+    "?": () => setHelp(true)
+  })
+  /** @type {ReadonlyArray<import("./shortcuts.js").Shortcut>} */
+  const shortcuts = [
+    { key: "j", label: t("shortcuts.nextResponse") },
+    { key: "k", label: t("shortcuts.previousResponse") },
+    { key: "a", label: t("shortcuts.assign") },
+    { key: "s", label: t("shortcuts.stage") },
+    { key: "t", label: t("shortcuts.tag") },
+    { key: "n", label: t("shortcuts.note") }
+  ]
 
   const load = () => api.get(`/responses/${id}`).then(setDetail, (e) => setError(messageOf(e)))
   useEffect(() => {
@@ -276,7 +313,8 @@ export const CaseScreen = ({ route, canWrite }) => {
       : html`<p class="loading">${t("case.loading")}</p>`
   const row = detail.response
   const tags = row.tags
-  return html`<p><a href=${`${base}/app/forms/${detail.form.id}/responses`}>${t("case.backToResponses", { form: detail.form.title })}</a></p>
+  return html`<div class="spread"><p><a href=${`${base}/app/forms/${detail.form.id}/responses`}>${t("case.backToResponses", { form: detail.form.title })}</a></p>
+    <${ShortcutHelp} shortcuts=${shortcuts} open=${help} setOpen=${setHelp} /></div>
     <h1 tabindex="-1">${row.name ?? row.email ?? t("case.responseNumber", { id: String(row.id) })}</h1>
     <div aria-live="polite">${error ? html`<p class="error" role="alert">${error}</p>` : null}${notice ? html`<p class="notice">${notice}</p>` : null}</div>
     <div class="case">

@@ -5,12 +5,14 @@
 import { html } from "htm/preact"
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks"
 import { api, base, events, messageOf, query } from "./api.js"
+import { rememberOrder, ShortcutHelp, useShortcuts } from "./shortcuts.js"
 import { SummaryView } from "./summary.js"
 import { formatDateTime, formatRelative, t } from "./words.js"
 
 /** @typedef {import("./types.js").ResponseRow} ResponseRow */
 /** @typedef {import("./types.js").ResponseList} ResponseList */
 /** @typedef {import("./types.js").Stage} Stage */
+/** @typedef {import("./types.js").BulkUpdateResult} BulkUpdateResult */
 /** @typedef {{ q: string, stage: string, assignee: string, tag: string, from: string, to: string }} Filters */
 /** @typedef {Pick<ResponseList, "form" | "stages" | "members" | "allTags" | "fields">} Meta what the screen shows besides the rows */
 /** @typedef {{ rows: ReadonlyArray<ResponseRow>, next: string | null }} Column */
@@ -59,29 +61,27 @@ const Filters = ({ meta, filters, setFilters }) => {
 }
 
 /**
- * @param {{ meta: Meta, selected: Set<number>, rows: ReadonlyArray<ResponseRow>, done: () => void,
- *   announce: (message: string) => void }} props
+ * The selected responses' bulk actions: one `PATCH /api/responses` each, applied to all of them or (when any
+ * refuses, e.g. a response of another form for a stage) to none, with the server's reason announced.
+ * @param {{ meta: Meta, selected: Set<number>, done: () => void, announce: (message: string) => void }} props
  */
-const Bulk = ({ meta, selected, rows, done, announce }) => {
+const Bulk = ({ meta, selected, done, announce }) => {
   const [stage, setStage] = useState("")
   const [assignee, setAssignee] = useState("")
   const [tag, setTag] = useState("")
   const ids = [...selected]
   /**
-   * @param {"inbox.bulkStageSet" | "inbox.bulkAssigned" | "inbox.bulkTagged"} report what to announce
-   * @param {(row: ResponseRow | undefined) => object} patchOf
+   * @param {"inbox.bulkStageSet" | "inbox.bulkAssigned" | "inbox.bulkTagged" | "inbox.bulkUntagged"} report what to announce
+   * @param {{ stageId?: number | null, assigneeId?: number | null, addTags?: string[], removeTags?: string[] }} change
    */
-  const apply = async (report, patchOf) => {
-    let failed = 0
-    for (const id of ids) {
-      const row = rows.find((r) => r.id === id)
-      try {
-        await api.patch(`/responses/${id}`, patchOf(row))
-      } catch {
-        failed += 1
-      }
+  const apply = async (report, change) => {
+    try {
+      /** @type {BulkUpdateResult} */
+      const result = await api.patch("/responses", { ids, ...change })
+      announce(t(report, { updated: result.changed, total: ids.length }))
+    } catch (error) {
+      announce(messageOf(error))
     }
-    announce(t(report, { updated: ids.length - failed, total: ids.length }))
     done()
   }
   return html`<div class="bulk" role="group" aria-label=${t("inbox.bulkActions")}>
@@ -90,15 +90,16 @@ const Bulk = ({ meta, selected, rows, done, announce }) => {
     <select id="b-stage" value=${stage} onChange=${(e) => setStage(e.target.value)}>
       <option value="">${t("inbox.choose")}</option><option value="none">${t("inbox.noStage")}</option>
       ${meta.stages.map((s) => html`<option value=${String(s.id)}>${s.name}</option>`)}</select>
-    <button disabled=${stage === ""} onClick=${() => apply("inbox.bulkStageSet", () => ({ stageId: stage === "none" ? null : Number(stage) }))}>${t("inbox.setStage")}</button>
+    <button disabled=${stage === ""} onClick=${() => apply("inbox.bulkStageSet", { stageId: stage === "none" ? null : Number(stage) })}>${t("inbox.setStage")}</button>
     <label for="b-assignee">${t("inbox.assignLabel")}</label>
     <select id="b-assignee" value=${assignee} onChange=${(e) => setAssignee(e.target.value)}>
       <option value="">${t("inbox.choose")}</option><option value="none">${t("inbox.nobody")}</option>
       ${meta.members.map((m) => html`<option value=${String(m.accountId)}>${m.name ?? m.email}</option>`)}</select>
-    <button disabled=${assignee === ""} onClick=${() => apply("inbox.bulkAssigned", () => ({ assigneeId: assignee === "none" ? null : Number(assignee) }))}>${t("inbox.assign")}</button>
+    <button disabled=${assignee === ""} onClick=${() => apply("inbox.bulkAssigned", { assigneeId: assignee === "none" ? null : Number(assignee) })}>${t("inbox.assign")}</button>
     <label for="b-tag">${t("inbox.tag")}</label>
     <input id="b-tag" type="text" maxlength="30" value=${tag} onInput=${(e) => setTag(e.target.value)} />
-    <button disabled=${tag.trim() === ""} onClick=${() => apply("inbox.bulkTagged", (row) => ({ tags: [...new Set([...(row?.tags ?? []), tag.trim()])] }))}>${t("inbox.addTag")}</button>
+    <button disabled=${tag.trim() === ""} onClick=${() => apply("inbox.bulkTagged", { addTags: [tag.trim()] })}>${t("inbox.addTag")}</button>
+    <button disabled=${tag.trim() === ""} onClick=${() => apply("inbox.bulkUntagged", { removeTags: [tag.trim()] })}>${t("inbox.removeTag")}</button>
   </div>`
 }
 
@@ -291,9 +292,20 @@ export const InboxScreen = ({ route, canWrite }) => {
   const [error, setError] = useState(/** @type {string | null} */ (null))
   const [message, setMessage] = useState("")
   const [version, setVersion] = useState(0)
+  const [help, setHelp] = useState(false)
   const loading = useRef(false)
+  // The control a shortcut asked for once the render it waits on (the bulk actions appear with a selection) is done.
+  const focusNext = useRef(/** @type {string | null} */ (null))
+  useEffect(() => {
+    const element = focusNext.current === null ? null : document.getElementById(focusNext.current)
+    if (element === null) return
+    focusNext.current = null
+    element.focus()
+  })
+  useEffect(() => rememberOrder(rows.map((r) => r.id)), [rows])
 
-  const load = async () => {
+  /** Loads the first page; a live update keeps the selection of the rows still shown. @param {boolean} [live] */
+  const load = async (live = false) => {
     try {
       /** @type {ResponseList} */
       const list = await api.get(`/forms/${formId}/responses${query({ ...filterQuery(filters), limit: pageSize })}`)
@@ -306,7 +318,8 @@ export const InboxScreen = ({ route, canWrite }) => {
       })
       setRows(list.responses)
       setCursor(list.nextCursor ?? null)
-      setSelected(new Set())
+      const shown = new Set(list.responses.map((r) => r.id))
+      setSelected((previous) => (live ? new Set([...previous].filter((id) => shown.has(id))) : new Set()))
     } catch (e) {
       setError(messageOf(e))
     }
@@ -326,7 +339,7 @@ export const InboxScreen = ({ route, canWrite }) => {
     }
   }
   useEffect(() => {
-    const timer = setTimeout(load, filters.q === "" ? 0 : 250)
+    const timer = setTimeout(() => load(), filters.q === "" ? 0 : 250)
     return () => clearTimeout(timer)
   }, [formId, JSON.stringify(filters)])
   // Live updates: a new or changed response reloads the first page (and the board).
@@ -337,7 +350,7 @@ export const InboxScreen = ({ route, canWrite }) => {
           const name = event.respondent?.name ?? event.respondent?.email
           setMessage(name ? t("inbox.newResponseFrom", { name }) : t("inbox.newResponse"))
         }
-        load()
+        load(true)
         setVersion((v) => v + 1)
       }),
     [formId, JSON.stringify(filters)]
@@ -368,6 +381,65 @@ export const InboxScreen = ({ route, canWrite }) => {
     switchView(next)
     requestAnimationFrame(() => document.getElementById(`tab-${next}`)?.focus())
   }
+  /** The table's rows, and the one holding the focus (-1: none). */
+  const tableRows = () => {
+    const all = /** @type {HTMLTableRowElement[]} */ ([...document.querySelectorAll("#view-panel tbody tr")])
+    const active = document.activeElement
+    return { all, at: active instanceof Element ? all.findIndex((tr) => tr.contains(active)) : -1 }
+  }
+  /** Moves the focus to the next (1) or previous (-1) row's link. @param {1 | -1} step */
+  const moveRow = (step) => {
+    if (view !== "table") return false
+    const { all, at } = tableRows()
+    const next = all[at === -1 ? 0 : Math.min(all.length - 1, Math.max(0, at + step))]
+    next?.querySelector("a")?.focus()
+    return next !== undefined
+  }
+  /** Ticks the focused row (or leaves the selection as it is) and moves to a bulk control. @param {string} control */
+  const toBulk = (control) => {
+    if (view !== "table" || !canWrite) return false
+    const { all, at } = tableRows()
+    const row = all[at]
+    const id = row === undefined ? undefined : rows[at]?.id
+    if (selected.size > 0) {
+      document.getElementById(control)?.focus()
+      return true
+    }
+    if (id === undefined) return false
+    focusNext.current = control
+    setSelected(new Set([id]))
+    return true
+  }
+  useShortcuts({
+    j: () => moveRow(1),
+    k: () => moveRow(-1),
+    x: () => {
+      if (view !== "table" || !canWrite) return false
+      const { all, at } = tableRows()
+      const box = all[at]?.querySelector("input[type=checkbox]")
+      if (!(box instanceof HTMLInputElement)) return false
+      box.click()
+      return true
+    },
+    a: () => toBulk("b-assignee"),
+    s: () => toBulk("b-stage"),
+    t: () => toBulk("b-tag"),
+    "/": () => {
+      document.getElementById("f-q")?.focus()
+      return true
+    },
+    "?": () => setHelp(true)
+  })
+  /** @type {ReadonlyArray<import("./shortcuts.js").Shortcut>} */
+  const shortcuts = [
+    { key: "j", label: t("shortcuts.nextResponse") },
+    { key: "k", label: t("shortcuts.previousResponse") },
+    { key: "x", label: t("shortcuts.select") },
+    { key: "a", label: t("shortcuts.assignSelected") },
+    { key: "s", label: t("shortcuts.stageSelected") },
+    { key: "t", label: t("shortcuts.tagSelected") },
+    { key: "/", label: t("shortcuts.search") }
+  ]
   /** @type {Readonly<Record<View, string>>} */
   const tabNames = { table: t("inbox.table"), board: t("inbox.board"), summary: t("inbox.summary") }
   const refresh = () => {
@@ -384,6 +456,7 @@ export const InboxScreen = ({ route, canWrite }) => {
         <a class="button" href=${`${base}/app/forms/${formId}`}>${t("inbox.editForm")}</a>
         <a class="button" download href=${`${base}/api/forms/${formId}/responses.csv${query(filterQuery(filters))}`}>${t("inbox.exportCsv")}</a>
         <a class="button" download href=${`${base}/api/forms/${formId}/responses.xlsx${query(filterQuery(filters))}`}>${t("inbox.exportXlsx")}</a>
+        <${ShortcutHelp} shortcuts=${shortcuts} open=${help} setOpen=${setHelp} />
       </div>
     </div>
     <p class="live" aria-live="polite" role="status">${message}</p>
@@ -400,7 +473,7 @@ export const InboxScreen = ({ route, canWrite }) => {
         ? html`<${SummaryView} formId=${formId} params=${filterQuery(filters)} version=${version} />`
         : view === "table"
           ? html`
-      ${canWrite && selected.size > 0 ? html`<${Bulk} meta=${meta} selected=${selected} rows=${rows} done=${refresh} announce=${setMessage} />` : null}
+      ${canWrite && selected.size > 0 ? html`<${Bulk} meta=${meta} selected=${selected} done=${refresh} announce=${setMessage} />` : null}
       ${rows.length === 0 ? html`<p>${t("inbox.noResponses")}</p>` : html`<${Table} meta=${meta} rows=${rows} selected=${selected} setSelected=${setSelected} canWrite=${canWrite} more=${cursor !== null} loadMore=${loadMore} />`}
       <p class="muted">${t(cursor ? "inbox.shownMore" : "inbox.shown", { count: rows.length })}</p>`
           : html`<${Board} formId=${formId} meta=${meta} filters=${filters} canWrite=${canWrite} announce=${setMessage} version=${version} />`

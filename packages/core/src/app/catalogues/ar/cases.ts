@@ -39,9 +39,11 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "inbox.nobody": "لا أحد",
   "inbox.assign": "إسناد",
   "inbox.addTag": "إضافة وسم",
+  "inbox.removeTag": "إزالة الوسم",
   "inbox.bulkStageSet": "تم تعيين المرحلة: تم تحديث {updated, number} من أصل {total, number}.",
   "inbox.bulkAssigned": "تم الإسناد: تم تحديث {updated, number} من أصل {total, number}.",
   "inbox.bulkTagged": "تمت إضافة الوسم: تم تحديث {updated, number} من أصل {total, number}.",
+  "inbox.bulkUntagged": "تمت إزالة الوسم: تم تحديث {updated, number} من أصل {total, number}.",
   // Inbox: the table
   "inbox.responsesTable": "جدول الردود",
   "inbox.tableCaption": "الردود، الأحدث أولًا",
@@ -284,5 +286,23 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "digest.saved": "تم الحفظ. يصل الملخص التالي {when}.",
   "digest.stopped": "تم الحفظ. لن تصل ملخصات أخرى لهذا النموذج.",
   "digest.sent": "الملخص في طريقه إلى {email}.",
-  "digest.next": "الملخص التالي: {when} ({zone})."
+  "digest.next": "الملخص التالي: {when} ({zone}).",
+  // Keyboard shortcuts of the inbox and the case page (static/shortcuts.js)
+  "shortcuts.show": "اختصارات لوحة المفاتيح",
+  "shortcuts.title": "اختصارات لوحة المفاتيح",
+  "shortcuts.help": "عرض هذه القائمة",
+  "shortcuts.close": "إغلاق",
+  "shortcuts.nextResponse": "الرد التالي",
+  "shortcuts.previousResponse": "الرد السابق",
+  "shortcuts.select": "تحديد الرد أو إلغاء تحديده",
+  "shortcuts.assignSelected": "إسناد الردود المحددة (أو هذا الرد)",
+  "shortcuts.stageSelected": "تعيين مرحلة الردود المحددة (أو هذا الرد)",
+  "shortcuts.tagSelected": "وسم الردود المحددة (أو هذا الرد)",
+  "shortcuts.search": "بحث",
+  "shortcuts.assign": "إسناد",
+  "shortcuts.stage": "تغيير المرحلة",
+  "shortcuts.tag": "إضافة وسم",
+  "shortcuts.note": "كتابة ملاحظة",
+  "shortcuts.lastResponse": "هذا آخر رد في القائمة.",
+  "shortcuts.firstResponse": "هذا أول رد في القائمة."
 }

@@ -38,12 +38,15 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "inbox.nobody": "Niemand",
   "inbox.assign": "Zuweisen",
   "inbox.addTag": "Tag hinzufügen",
+  "inbox.removeTag": "Tag entfernen",
   "inbox.bulkStageSet":
     "Phase festgelegt: {updated, number} von {total, plural, one {# Antwort} other {# Antworten}} aktualisiert.",
   "inbox.bulkAssigned":
     "Zugewiesen: {updated, number} von {total, plural, one {# Antwort} other {# Antworten}} aktualisiert.",
   "inbox.bulkTagged":
     "Tag hinzugefügt: {updated, number} von {total, plural, one {# Antwort} other {# Antworten}} aktualisiert.",
+  "inbox.bulkUntagged":
+    "Tag entfernt: {updated, number} von {total, plural, one {# Antwort} other {# Antworten}} aktualisiert.",
   // Inbox: the table
   "inbox.responsesTable": "Tabelle der Antworten",
   "inbox.tableCaption": "Antworten, neueste zuerst",
@@ -282,5 +285,23 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "digest.saved": "Gespeichert. Die nächste Übersicht kommt {when}.",
   "digest.stopped": "Gespeichert. Keine Übersichten mehr für dieses Formular.",
   "digest.sent": "Eine Übersicht ist unterwegs an {email}.",
-  "digest.next": "Nächste Übersicht: {when} ({zone})."
+  "digest.next": "Nächste Übersicht: {when} ({zone}).",
+  // Keyboard shortcuts of the inbox and the case page (static/shortcuts.js)
+  "shortcuts.show": "Tastenkürzel",
+  "shortcuts.title": "Tastenkürzel",
+  "shortcuts.help": "Diese Liste zeigen",
+  "shortcuts.close": "Schließen",
+  "shortcuts.nextResponse": "Nächste Antwort",
+  "shortcuts.previousResponse": "Vorige Antwort",
+  "shortcuts.select": "Antwort auswählen oder abwählen",
+  "shortcuts.assignSelected": "Ausgewählte Antworten (oder diese) zuweisen",
+  "shortcuts.stageSelected": "Phase der ausgewählten Antworten (oder dieser) festlegen",
+  "shortcuts.tagSelected": "Ausgewählte Antworten (oder diese) taggen",
+  "shortcuts.search": "Suchen",
+  "shortcuts.assign": "Zuweisen",
+  "shortcuts.stage": "Phase ändern",
+  "shortcuts.tag": "Tag hinzufügen",
+  "shortcuts.note": "Notiz schreiben",
+  "shortcuts.lastResponse": "Das ist die letzte Antwort der Liste.",
+  "shortcuts.firstResponse": "Das ist die erste Antwort der Liste."
 }

@@ -40,9 +40,11 @@ export const cases = {
   "inbox.nobody": "Nobody",
   "inbox.assign": "Assign",
   "inbox.addTag": "Add tag",
+  "inbox.removeTag": "Remove tag",
   "inbox.bulkStageSet": "Stage set: {updated, number} of {total, number} responses updated.",
   "inbox.bulkAssigned": "Assigned: {updated, number} of {total, number} responses updated.",
   "inbox.bulkTagged": "Tagged: {updated, number} of {total, number} responses updated.",
+  "inbox.bulkUntagged": "Tag removed: {updated, number} of {total, number} responses updated.",
   // Inbox: the table
   "inbox.responsesTable": "Responses table",
   "inbox.tableCaption": "Responses, newest first",
@@ -276,5 +278,23 @@ export const cases = {
   "digest.saved": "Saved. The next digest comes {when}.",
   "digest.stopped": "Saved. No more digests of this form.",
   "digest.sent": "A digest is on its way to {email}.",
-  "digest.next": "Next digest: {when} ({zone})."
+  "digest.next": "Next digest: {when} ({zone}).",
+  // Keyboard shortcuts of the inbox and the case page (static/shortcuts.js)
+  "shortcuts.show": "Keyboard shortcuts",
+  "shortcuts.title": "Keyboard shortcuts",
+  "shortcuts.help": "Show this list",
+  "shortcuts.close": "Close",
+  "shortcuts.nextResponse": "Next response",
+  "shortcuts.previousResponse": "Previous response",
+  "shortcuts.select": "Select or unselect the response",
+  "shortcuts.assignSelected": "Assign the selected responses (or this one)",
+  "shortcuts.stageSelected": "Set the stage of the selected responses (or this one)",
+  "shortcuts.tagSelected": "Tag the selected responses (or this one)",
+  "shortcuts.search": "Search",
+  "shortcuts.assign": "Assign",
+  "shortcuts.stage": "Change the stage",
+  "shortcuts.tag": "Add a tag",
+  "shortcuts.note": "Write a note",
+  "shortcuts.lastResponse": "This is the last response of the list.",
+  "shortcuts.firstResponse": "This is the first response of the list."
 }

@@ -1,0 +1,99 @@
+// @ts-check
+// Keyboard shortcuts of the inbox and the case page (j/k, a, s, t, n, ? …): one key each, never while typing in a
+// field, never with Ctrl, Alt or Meta (the browser's and the screen reader's own keys stay theirs), and a help panel
+// listing them, opened with ? or its button. The inbox keeps the order of the rows it shows, so j and k on a case
+// page go to the next and previous case of that list.
+import { html } from "htm/preact"
+import { useEffect, useRef } from "preact/hooks"
+import { t } from "./words.js"
+
+/** @typedef {{ key: string, label: string }} Shortcut a key and what it does, for the help panel */
+
+const orderKey = "qforms.inbox.order"
+
+/** Inputs that take no typed text: a key pressed on one is a shortcut. */
+const untyped = new Set(["checkbox", "radio", "button", "submit", "reset", "image", "color", "file"])
+
+/**
+ * Whether a key press belongs to what has the focus: a text field, a list box, an editable text, or the help
+ * panel itself (its own keys: Escape, Tab).
+ * @param {EventTarget | null} target
+ */
+const typing = (target) =>
+  target instanceof HTMLElement &&
+  (target.isContentEditable ||
+    target.tagName === "TEXTAREA" ||
+    target.tagName === "SELECT" ||
+    (target instanceof HTMLInputElement && !untyped.has(target.type)) ||
+    target.closest("dialog") !== null)
+
+/**
+ * Calls `handlers[key]` for a key pressed outside the fields, without Ctrl, Alt or Meta (Shift is part of `?`).
+ * A handler that returns false leaves the key to the page.
+ * @param {Readonly<Record<string, () => boolean | void>>} handlers
+ */
+export const useShortcuts = (handlers) => {
+  const current = useRef(handlers)
+  current.current = handlers
+  useEffect(() => {
+    /** @param {KeyboardEvent} event */
+    const onKey = (event) => {
+      if (event.ctrlKey || event.altKey || event.metaKey || event.defaultPrevented || typing(event.target)) return
+      const handler = current.current[event.key]
+      if (handler === undefined || handler() === false) return
+      event.preventDefault()
+    }
+    document.addEventListener("keydown", onKey)
+    return () => document.removeEventListener("keydown", onKey)
+  }, [])
+}
+
+/**
+ * The help panel: a modal dialog listing the shortcuts, and the button that opens it. `open` is set by `?`.
+ * @param {{ shortcuts: ReadonlyArray<Shortcut>, open: boolean, setOpen: (open: boolean) => void }} props
+ */
+export const ShortcutHelp = ({ shortcuts, open, setOpen }) => {
+  const dialog = useRef(/** @type {HTMLDialogElement | null} */ (null))
+  useEffect(() => {
+    const element = dialog.current
+    if (element === null) return
+    if (open && !element.open) element.showModal()
+    else if (!open && element.open) element.close()
+  }, [open])
+  return html`<button type="button" class="no-print" aria-keyshortcuts="Shift+?" onClick=${() => setOpen(true)}>${t("shortcuts.show")}</button>
+    <dialog ref=${dialog} aria-labelledby="shortcuts-title" onClose=${() => setOpen(false)}>
+      <h2 id="shortcuts-title">${t("shortcuts.title")}</h2>
+      <dl class="shortcuts">
+        ${shortcuts.map((s) => html`<div><dt><kbd>${s.key}</kbd></dt><dd>${s.label}</dd></div>`)}
+        <div><dt><kbd>?</kbd></dt><dd>${t("shortcuts.help")}</dd></div>
+      </dl>
+      <form method="dialog"><button>${t("shortcuts.close")}</button></form>
+    </dialog>`
+}
+
+/** Remembers the order of the cases the inbox shows, for j and k on a case page. @param {ReadonlyArray<number>} ids */
+export const rememberOrder = (ids) => {
+  try {
+    sessionStorage.setItem(orderKey, JSON.stringify(ids))
+  } catch {
+    // Storage refused (private mode, full): j and k on a case page then do nothing.
+  }
+}
+
+/**
+ * The case after (`step` 1) or before (-1) `id` in the list the inbox last showed; undefined at either end or
+ * when the case is not in it.
+ * @param {number} id
+ * @param {1 | -1} step
+ */
+export const neighbour = (id, step) => {
+  try {
+    const ids = JSON.parse(sessionStorage.getItem(orderKey) ?? "[]")
+    if (!Array.isArray(ids)) return undefined
+    const at = ids.indexOf(id)
+    const next = at === -1 ? undefined : ids[at + step]
+    return typeof next === "number" ? next : undefined
+  } catch {
+    return undefined
+  }
+}
