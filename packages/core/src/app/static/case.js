@@ -232,24 +232,16 @@ export const CaseScreen = ({ route, canWrite }) => {
     navigate(`/app/responses/${next}`)
     return true
   }
-  useShortcuts({
-    j: () => go(1),
-    k: () => go(-1),
-    a: () => focus("case-assignee"),
-    s: () => focus("case-stage"),
-    t: () => focus("case-tag"),
-    n: () => focus("note"),
-    "?": () => setHelp(true)
-  })
   /** @type {ReadonlyArray<import("./shortcuts.js").Shortcut>} */
   const shortcuts = [
-    { key: "j", label: t("shortcuts.nextResponse") },
-    { key: "k", label: t("shortcuts.previousResponse") },
-    { key: "a", label: t("shortcuts.assign") },
-    { key: "s", label: t("shortcuts.stage") },
-    { key: "t", label: t("shortcuts.tag") },
-    { key: "n", label: t("shortcuts.note") }
+    { key: "j", label: t("shortcuts.nextResponse"), run: () => go(1) },
+    { key: "k", label: t("shortcuts.previousResponse"), run: () => go(-1) },
+    { key: "a", label: t("shortcuts.assign"), run: () => focus("case-assignee") },
+    { key: "s", label: t("shortcuts.stage"), run: () => focus("case-stage") },
+    { key: "t", label: t("shortcuts.tag"), run: () => focus("case-tag") },
+    { key: "n", label: t("shortcuts.note"), run: () => focus("note") }
   ]
+  useShortcuts(shortcuts, () => setHelp(true))
 
   const load = () => api.get(`/responses/${id}`).then(setDetail, (e) => setError(messageOf(e)))
   useEffect(() => {

@@ -410,36 +410,26 @@ export const InboxScreen = ({ route, canWrite }) => {
     setSelected(new Set([id]))
     return true
   }
-  useShortcuts({
-    j: () => moveRow(1),
-    k: () => moveRow(-1),
-    x: () => {
-      if (view !== "table" || !canWrite) return false
-      const { all, at } = tableRows()
-      const box = all[at]?.querySelector("input[type=checkbox]")
-      if (!(box instanceof HTMLInputElement)) return false
-      box.click()
-      return true
-    },
-    a: () => toBulk("b-assignee"),
-    s: () => toBulk("b-stage"),
-    t: () => toBulk("b-tag"),
-    "/": () => {
-      document.getElementById("f-q")?.focus()
-      return true
-    },
-    "?": () => setHelp(true)
-  })
+  /** Ticks or unticks the focused row. */
+  const toggleRow = () => {
+    if (view !== "table" || !canWrite) return false
+    const { all, at } = tableRows()
+    const box = all[at]?.querySelector("input[type=checkbox]")
+    if (!(box instanceof HTMLInputElement)) return false
+    box.click()
+    return true
+  }
   /** @type {ReadonlyArray<import("./shortcuts.js").Shortcut>} */
   const shortcuts = [
-    { key: "j", label: t("shortcuts.nextResponse") },
-    { key: "k", label: t("shortcuts.previousResponse") },
-    { key: "x", label: t("shortcuts.select") },
-    { key: "a", label: t("shortcuts.assignSelected") },
-    { key: "s", label: t("shortcuts.stageSelected") },
-    { key: "t", label: t("shortcuts.tagSelected") },
-    { key: "/", label: t("shortcuts.search") }
+    { key: "j", label: t("shortcuts.nextResponse"), run: () => moveRow(1) },
+    { key: "k", label: t("shortcuts.previousResponse"), run: () => moveRow(-1) },
+    { key: "x", label: t("shortcuts.select"), run: toggleRow },
+    { key: "a", label: t("shortcuts.assignSelected"), run: () => toBulk("b-assignee") },
+    { key: "s", label: t("shortcuts.stageSelected"), run: () => toBulk("b-stage") },
+    { key: "t", label: t("shortcuts.tagSelected"), run: () => toBulk("b-tag") },
+    { key: "/", label: t("shortcuts.search"), run: () => document.getElementById("f-q")?.focus() }
   ]
+  useShortcuts(shortcuts, () => setHelp(true))
   /** @type {Readonly<Record<View, string>>} */
   const tabNames = { table: t("inbox.table"), board: t("inbox.board"), summary: t("inbox.summary") }
   const refresh = () => {

@@ -7,7 +7,7 @@ import { html } from "htm/preact"
 import { useEffect, useRef } from "preact/hooks"
 import { t } from "./words.js"
 
-/** @typedef {{ key: string, label: string }} Shortcut a key and what it does, for the help panel */
+/** @typedef {{ key: string, label: string, run: () => boolean | void }} Shortcut a key, what it does (for the help panel), and how; `run` returning false leaves the key to the page */
 
 const orderKey = "qforms.inbox.order"
 
@@ -28,19 +28,23 @@ const typing = (target) =>
     target.closest("dialog") !== null)
 
 /**
- * Calls `handlers[key]` for a key pressed outside the fields, without Ctrl, Alt or Meta (Shift is part of `?`).
- * A handler that returns false leaves the key to the page.
- * @param {Readonly<Record<string, () => boolean | void>>} handlers
+ * Runs the shortcut of a key pressed outside the fields, without Ctrl, Alt or Meta (Shift is part of `?`, which
+ * calls `openHelp`).
+ * @param {ReadonlyArray<Shortcut>} shortcuts
+ * @param {() => void} openHelp
  */
-export const useShortcuts = (handlers) => {
-  const current = useRef(handlers)
-  current.current = handlers
+export const useShortcuts = (shortcuts, openHelp) => {
+  const current = useRef(shortcuts)
+  current.current = shortcuts
+  const help = useRef(openHelp)
+  help.current = openHelp
   useEffect(() => {
     /** @param {KeyboardEvent} event */
     const onKey = (event) => {
       if (event.ctrlKey || event.altKey || event.metaKey || event.defaultPrevented || typing(event.target)) return
-      const handler = current.current[event.key]
-      if (handler === undefined || handler() === false) return
+      const shortcut = current.current.find((s) => s.key === event.key)
+      if (event.key === "?") help.current()
+      else if (shortcut === undefined || shortcut.run() === false) return
       event.preventDefault()
     }
     document.addEventListener("keydown", onKey)
