@@ -24,6 +24,42 @@ export { normalizeTags, Tag } from "./Tags.ts"
 export const ResponseSource = Schema.Literals(["form", "api", "mcp", "import"])
 export type ResponseSource = typeof ResponseSource.Type
 
+/** An SLA target of a form (`settings.sla`): the first response, or the resolution. */
+export const SlaTarget = Schema.Literals(["firstResponse", "resolve"])
+export type SlaTarget = typeof SlaTarget.Type
+
+/**
+ * A response's SLA (extension, `cases/Sla.ts`): its due times, when they were met, and its state now.
+ *
+ * @example
+ * ```ts
+ * const sla: ResponseSla = {
+ *   firstResponseDueAt: "2026-11-30T10:00:00.000Z", firstRespondedAt: null,
+ *   resolveDueAt: null, resolvedAt: null, state: "ok", breached: false
+ * }
+ * ```
+ */
+export const ResponseSla = Schema.Struct({
+  firstResponseDueAt: Schema.NullOr(Schema.String).annotate({
+    description:
+      "When a first response (a member's e-mail to the respondent, or a stage change) is due; null: no target."
+  }),
+  firstRespondedAt: Schema.NullOr(Schema.String).annotate({ description: "When it came; null: not yet." }),
+  resolveDueAt: Schema.NullOr(Schema.String).annotate({
+    description: "When the case is due in a closed stage; null: no target."
+  }),
+  resolvedAt: Schema.NullOr(Schema.String).annotate({
+    description: "When it moved to a closed stage; null while open (cleared when it is reopened)."
+  }),
+  state: Schema.Literals(["ok", "warning", "overdue", "met"]).annotate({
+    description:
+      "`overdue`: a target not met is past due; `warning`: one is past its warning; `ok`: pending; `met`: every " +
+      "target is met."
+  }),
+  breached: Schema.Boolean.annotate({ description: "Whether a target was, or is being, missed." })
+}).annotate({ identifier: "ResponseSla" })
+export type ResponseSla = typeof ResponseSla.Type
+
 /** A response as listed (spec: ResponseRow). `answers` and `summary` only with `flat=1`. */
 export const ResponseRow = Schema.Struct({
   id: Schema.Int,
@@ -54,6 +90,10 @@ export const ResponseRow = Schema.Struct({
     description:
       "Extension (sensitive questions): for a viewer, the ids of the questions whose answers are masked: they read " +
       '"•••" in `values`, `answers` and `summary`. Absent when nothing is masked.'
+  }),
+  sla: Schema.optionalKey(ResponseSla).annotate({
+    description:
+      "Extension (SLAs): its due times and state, when its form had SLA targets as it was submitted; absent otherwise."
   })
 }).annotate({ identifier: "ResponseRow" })
 export type ResponseRow = typeof ResponseRow.Type
@@ -137,6 +177,10 @@ export type UpdateResponseResult = typeof UpdateResponseResult.Type
 export const ResponseStatus = Schema.Literals(["completed", "partial", "all"])
 export type ResponseStatus = typeof ResponseStatus.Type
 
+/** The list's `due` filter (extension): the SLA's earliest pending due time is past, today, or this week. */
+export const DueFilter = Schema.Literals(["overdue", "today", "week"])
+export type DueFilter = typeof DueFilter.Type
+
 /** The filters of the response list (spec: GET /forms/{formId}/responses). */
 export interface ResponseFilter {
   /** Extension: `completed` (default), `partial` (not yet submitted) or `all`. */
@@ -148,6 +192,11 @@ export interface ResponseFilter {
   readonly tag?: string | undefined
   readonly from?: Date | undefined
   readonly to?: Date | undefined
+  /**
+   * Extension (SLAs): cases with a target not met whose due time is past (`overdue`), or not past yet but
+   * before the end of today (`today`) or of this week, Monday to Sunday (`week`), in the workspace's time zone.
+   */
+  readonly due?: DueFilter | undefined
 }
 
 /** Options of a list: filters, `flat` answers, and keyset paging (newest first). */

@@ -59,7 +59,9 @@ import {
 } from "./ResponseModels.ts"
 import { columns, eventPayload, findRow, type Row, responseEventFields, searchText, toRow } from "./ResponseRows.ts"
 import * as ResponseViews from "./ResponseViews.ts"
+import * as Sla from "./Sla.ts"
 import * as SubmissionChecks from "./SubmissionChecks.ts"
+import { WorkspaceSettingsStore } from "../forms/WorkspaceSettings.ts"
 import * as Summaries from "./Summaries.ts"
 
 export { ResponseNotFound } from "../kernel/Errors.ts"
@@ -173,6 +175,7 @@ export class Responses extends Context.Service<
       const events = yield* Events
       const files = yield* Files
       const respondentEmails = yield* RespondentEmails
+      const workspaceSettings = yield* WorkspaceSettingsStore
       const { countResponsesInsert, countTags, randomShard } = yield* ResponseCounts.make
       const settleDeleted = yield* ResponseDeletions.make
       const { checkHidden, invalid, openForm, stored } = yield* SubmissionChecks.make
@@ -206,6 +209,11 @@ export class Responses extends Context.Service<
         const closing = ResponseLimits.pastClosing(form.settings, now.getTime())
         if (closing !== undefined) return yield* ResponseLimits.refusal(closing)
         const hidden = yield* checkHidden(form.hiddenFields, input.hidden ?? {})
+        // The SLA's due times, from the form's targets as they are now (a later change applies to new cases).
+        const due =
+          form.settings.sla === undefined || form.settings.sla === null
+            ? Sla.dueTimes(undefined, undefined, now)
+            : Sla.dueTimes(yield* workspaceSettings.businessHoursOf(actor.workspaceId), form.settings.sla, now)
         const fields = form.fields
         // The path through the form decides what is asked: answers to skipped
         // questions are dropped, and a skipped required question is not required.
@@ -288,7 +296,9 @@ export class Responses extends Context.Service<
             update responses set contact_id = ${contactId}, submitted_at = ${now}, updated_at = ${now},
               name = ${name}, email = ${respondent.email}, source = ${source}, answers = ${JSON.stringify(values)}::jsonb,
               search_text = lower(array_to_string(tags, ' ')) || ${"\n"} || ${text.slice(text.indexOf("\n") + 1)},
-              finished = true, language = ${language}, started_at = ${startedAt}
+              finished = true, language = ${language}, started_at = ${startedAt},
+              first_response_due_at = ${due.firstResponseDueAt}, first_response_warn_at = ${due.firstResponseWarnAt},
+              resolve_due_at = ${due.resolveDueAt}, resolve_warn_at = ${due.resolveWarnAt}
             where workspace_id = ${actor.workspaceId} and form_id = ${formId} and id = ${options.partialId}
               and not finished
             returning ${sql.literal(columns)}`
@@ -337,11 +347,13 @@ export class Responses extends Context.Service<
               inTransaction ? sql`select 1 as held` : forms.holdForSubmissionNow(actor.workspaceId, formId)
             }), response as (
               insert into responses (id, workspace_id, form_id, contact_id, submitted_at, updated_at, name, email,
-                tags, source, answers, search_text, language, started_at)
+                tags, source, answers, search_text, language, started_at, first_response_due_at,
+                first_response_warn_at, resolve_due_at, resolve_warn_at)
               overriding system value
               select ${id}, ${actor.workspaceId}, ${formId}, ${contactId}, ${now}, ${now}, ${name},
                 ${respondent.email}, ${[]}::text[], ${source}, ${JSON.stringify(values)}::jsonb, ${text}, ${language},
-                ${startedAt}::timestamptz
+                ${startedAt}::timestamptz, ${due.firstResponseDueAt}::timestamptz, ${due.firstResponseWarnAt}::timestamptz,
+                ${due.resolveDueAt}::timestamptz, ${due.resolveWarnAt}::timestamptz
               from held
               returning ${sql.literal(columns)}
             ), ${sql.csv(writes)}
@@ -356,7 +368,7 @@ export class Responses extends Context.Service<
               form,
               now
             )
-            return toRow(row, undefined)
+            return toRow(row, undefined, undefined, now.getTime())
           })
         return yield* needsTransaction
           ? sql.withTransaction(write(true))
@@ -508,10 +520,12 @@ export class Responses extends Context.Service<
             const changes: Array<ResponseChange> = []
             const written: Array<NewActivity> = []
             let newStage: { readonly id: number; readonly name: string } | null | undefined
+            // The SLA (see `Sla.ts`): a closed stage resolves the case, an open one (or none) reopens it.
+            let closes = false
             if (input.stageId !== undefined && input.stageId !== row.stage_id) {
               if (input.stageId !== null) {
-                const found = yield* sql<{ readonly id: number; readonly name: string }>`
-                select id, name from stages
+                const found = yield* sql<{ readonly id: number; readonly name: string; readonly is_closed: boolean }>`
+                select id, name, is_closed from stages
                 where workspace_id = ${actor.workspaceId} and form_id = ${row.form_id} and id = ${input.stageId}`
                 if (found.length === 0) {
                   return yield* new InvalidInput({
@@ -521,7 +535,8 @@ export class Responses extends Context.Service<
                     ]
                   })
                 }
-                newStage = found[0]!
+                newStage = { id: found[0]!.id, name: found[0]!.name }
+                closes = found[0]!.is_closed
               } else {
                 newStage = null
               }
@@ -572,8 +587,16 @@ export class Responses extends Context.Service<
             }
             if (Arr.isArrayNonEmpty(written)) {
               const tagLine = tags.join(" ").toLowerCase()
+              // A member's stage change is a first response; the system's (a reply reopening the case) is not.
+              const byMember = actor.kind === "api_key" || actor.kind === "session"
+              const sla =
+                newStage === undefined
+                  ? sql``
+                  : sql`resolved_at = ${closes ? sql`coalesce(resolved_at, ${now})` : sql`null`},
+                    ${byMember ? sql`first_responded_at = coalesce(first_responded_at, ${now}),` : sql``}`
               const updated = yield* sql<Row>`
               update responses set
+                ${sla}
                 stage_id = ${input.stageId === undefined ? row.stage_id : input.stageId},
                 assignee_id = ${input.assigneeId === undefined ? row.assignee_id : input.assigneeId},
                 tags = ${tags}::text[],

@@ -600,6 +600,10 @@ export class RespondentEmails extends Context.Service<
               return yield* new Conflict({ message: `response ${responseId} has no e-mail address to write to` })
             }
             const emailId = yield* queue(actor, responseId, "message", row.email, input.subject, input.body, now)
+            // A member's e-mail to the respondent is the case's first response (the SLA's, `cases/Sla.ts`).
+            yield* sql`
+            update responses set first_responded_at = ${now}
+            where workspace_id = ${actor.workspaceId} and id = ${responseId} and first_responded_at is null`
             const [email] = yield* selectEmails(actor.workspaceId, sql.and([sql`e.id = ${emailId}`]))
             return toEmail(email!)
           })
