@@ -28,6 +28,7 @@
  *
  * @module
  */
+import type * as SqlClient from "effect/sql/SqlClient"
 import * as BusinessHours from "../forms/BusinessHours.ts"
 import type { SlaSetting } from "../forms/FormSettings.ts"
 import type { ResponseSla } from "./ResponseModels.ts"
@@ -118,3 +119,17 @@ export const slaOf = (row: SlaColumns, now: number): ResponseSla | undefined => 
     breached: targets.some((target) => (target.met?.getTime() ?? now) > target.due!.getTime())
   }
 }
+
+/**
+ * Records a case's first response at `at`, unless it had one (in the caller's transaction): what a member's
+ * e-mail to the respondent does (`email/RespondentEmails.ts`).
+ *
+ * @example
+ * ```ts
+ * yield* Sla.markFirstResponse(sql, workspaceId, responseId, now)
+ * ```
+ */
+export const markFirstResponse = (sql: SqlClient.SqlClient, workspaceId: number, responseId: number, at: Date) =>
+  sql`
+    update responses set first_responded_at = ${at}
+    where workspace_id = ${workspaceId} and id = ${responseId} and first_responded_at is null`
