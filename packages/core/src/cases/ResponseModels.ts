@@ -16,7 +16,10 @@ import { Stage } from "../forms/Stages.ts"
 import { Member } from "../identity/Members.ts"
 import { ResponseEmail, ResponseReply } from "../email/RespondentEmails.ts"
 import { Id } from "../kernel/Ids.ts"
+import { ResponseSla } from "./Sla.ts"
 import { Tag } from "./Tags.ts"
+
+export { ResponseSla } from "./Sla.ts"
 
 export { normalizeTags, Tag } from "./Tags.ts"
 
@@ -27,38 +30,6 @@ export type ResponseSource = typeof ResponseSource.Type
 /** An SLA target of a form (`settings.sla`): the first response, or the resolution. */
 export const SlaTarget = Schema.Literals(["firstResponse", "resolve"])
 export type SlaTarget = typeof SlaTarget.Type
-
-/**
- * A response's SLA (extension, `cases/Sla.ts`): its due times, when they were met, and its state now.
- *
- * @example
- * ```ts
- * const sla: ResponseSla = {
- *   firstResponseDueAt: "2026-11-30T10:00:00.000Z", firstRespondedAt: null,
- *   resolveDueAt: null, resolvedAt: null, state: "ok", breached: false
- * }
- * ```
- */
-export const ResponseSla = Schema.Struct({
-  firstResponseDueAt: Schema.NullOr(Schema.String).annotate({
-    description:
-      "When a first response (a member's e-mail to the respondent, or a stage change) is due; null: no target."
-  }),
-  firstRespondedAt: Schema.NullOr(Schema.String).annotate({ description: "When it came; null: not yet." }),
-  resolveDueAt: Schema.NullOr(Schema.String).annotate({
-    description: "When the case is due in a closed stage; null: no target."
-  }),
-  resolvedAt: Schema.NullOr(Schema.String).annotate({
-    description: "When it moved to a closed stage; null while open (cleared when it is reopened)."
-  }),
-  state: Schema.Literals(["ok", "warning", "overdue", "met"]).annotate({
-    description:
-      "`overdue`: a target not met is past due; `warning`: one is past its warning; `ok`: pending; `met`: every " +
-      "target is met."
-  }),
-  breached: Schema.Boolean.annotate({ description: "Whether a target was, or is being, missed." })
-}).annotate({ identifier: "ResponseSla" })
-export type ResponseSla = typeof ResponseSla.Type
 
 /** A response as listed (spec: ResponseRow). `answers` and `summary` only with `flat=1`. */
 export const ResponseRow = Schema.Struct({

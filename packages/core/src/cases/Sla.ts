@@ -28,10 +28,42 @@
  *
  * @module
  */
+import * as Schema from "effect/Schema"
 import type * as SqlClient from "effect/sql/SqlClient"
 import * as BusinessHours from "../forms/BusinessHours.ts"
 import type { SlaSetting } from "../forms/FormSettings.ts"
-import type { ResponseSla } from "./ResponseModels.ts"
+
+/**
+ * A response's SLA (extension, `cases/Sla.ts`): its due times, when they were met, and its state now.
+ *
+ * @example
+ * ```ts
+ * const sla: ResponseSla = {
+ *   firstResponseDueAt: "2026-11-30T10:00:00.000Z", firstRespondedAt: null,
+ *   resolveDueAt: null, resolvedAt: null, state: "ok", breached: false
+ * }
+ * ```
+ */
+export const ResponseSla = Schema.Struct({
+  firstResponseDueAt: Schema.NullOr(Schema.String).annotate({
+    description:
+      "When a first response (a member's e-mail to the respondent, or a stage change) is due; null: no target."
+  }),
+  firstRespondedAt: Schema.NullOr(Schema.String).annotate({ description: "When it came; null: not yet." }),
+  resolveDueAt: Schema.NullOr(Schema.String).annotate({
+    description: "When the case is due in a closed stage; null: no target."
+  }),
+  resolvedAt: Schema.NullOr(Schema.String).annotate({
+    description: "When it moved to a closed stage; null while open (cleared when it is reopened)."
+  }),
+  state: Schema.Literals(["ok", "warning", "overdue", "met"]).annotate({
+    description:
+      "`overdue`: a target not met is past due; `warning`: one is past its warning; `ok`: pending; `met`: every " +
+      "target is met."
+  }),
+  breached: Schema.Boolean.annotate({ description: "Whether a target was, or is being, missed." })
+}).annotate({ identifier: "ResponseSla" })
+export type ResponseSla = typeof ResponseSla.Type
 
 /** The due times a submission gets, as stored (null: no such target). */
 export interface DueTimes {
