@@ -18,6 +18,7 @@ import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Actors from "../src/identity/Actors.ts"
 import { Responses } from "../src/cases/Responses.ts"
+import { dueTimes, slaOf } from "../src/cases/Sla.ts"
 import { SlaScan } from "../src/cases/SlaScan.ts"
 import { RespondentEmails } from "../src/email/RespondentEmails.ts"
 import { databaseTargets } from "@qforms/test-kit/Databases"
@@ -47,6 +48,35 @@ const businessHours = {
   holidays: ["2030-12-02"]
 }
 const sla = { firstResponseMinutes: 120, resolveMinutes: 600, warnBeforeMinutes: 60 }
+
+describe("SLA due times and states", () => {
+  it("warns only before a target longer than the warning, and reads the state at a moment", () => {
+    const submitted = new Date("2030-11-29T15:00:00Z")
+    expect(dueTimes(undefined, { firstResponseMinutes: 30, warnBeforeMinutes: 30 }, submitted)).toEqual({
+      firstResponseDueAt: new Date("2030-11-29T15:30:00Z"),
+      firstResponseWarnAt: null,
+      resolveDueAt: null,
+      resolveWarnAt: null
+    })
+    expect(dueTimes(undefined, null, submitted).firstResponseDueAt).toBeNull()
+    const row = {
+      first_response_due_at: new Date("2030-11-29T16:00:00Z"),
+      first_response_warn_at: new Date("2030-11-29T15:30:00Z"),
+      first_responded_at: null,
+      resolve_due_at: null,
+      resolve_warn_at: null,
+      resolved_at: null
+    }
+    expect(slaOf(row, at("2030-11-29T15:00:00Z"))?.state).toBe("ok")
+    expect(slaOf(row, at("2030-11-29T15:30:00Z"))?.state).toBe("warning")
+    expect(slaOf(row, at("2030-11-29T16:00:00Z"))).toMatchObject({ state: "overdue", breached: true })
+    expect(slaOf({ ...row, first_responded_at: new Date("2030-11-29T16:30:00Z") }, 0)).toMatchObject({
+      state: "met",
+      breached: true
+    })
+    expect(slaOf({ ...row, first_response_due_at: null }, 0)).toBeUndefined()
+  })
+})
 
 for (const target of databaseTargets) {
   describe(`SLAs on ${target.name}`, () => {

@@ -148,7 +148,12 @@ export const slaOf = (row: SlaColumns, now: number): ResponseSla | undefined => 
     resolveDueAt: iso(row.resolve_due_at),
     resolvedAt: iso(row.resolved_at),
     state,
-    breached: targets.some((target) => (target.met?.getTime() ?? now) > target.due!.getTime())
+    // Met after its due time, or still pending at or past it (as `overdue` counts it).
+    breached: targets.some((target) =>
+      target.met === null || target.met === undefined
+        ? target.due!.getTime() <= now
+        : target.met.getTime() > target.due!.getTime()
+    )
   }
 }
 
