@@ -1182,6 +1182,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "response.sla_warning": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * response.sla_warning
+         * @description Extension: A target of the form's SLA (`settings.sla`) is due soon: `warnBeforeMinutes` business minutes before the first response or the resolution is due, and it has not happened yet. Sent once per case and target (not at all when the breach came first). `sla` names the target and its due time.
+         */
+        post: operations["event.response.sla_warning"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "response.sla_breached": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * response.sla_breached
+         * @description Extension: A target of the form's SLA was missed: the first response (a member's e-mail to the respondent or stage change) or the resolution (a closed stage) had not happened when it was due. Sent once per case and target.
+         */
+        post: operations["event.response.sla_breached"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "note.created": {
         parameters: {
             query?: never;
@@ -1784,6 +1824,46 @@ export interface components {
             theme?: components["schemas"]["ThemeEncoded"];
             /** @description How long the audit log keeps an entry, in days (default 365, at least 30). */
             auditRetentionDays?: number;
+            businessHours?: components["schemas"]["BusinessHoursEncoded"];
+        } & {
+            [key: string]: unknown;
+        };
+        BusinessHoursEncoded: {
+            timeZone: string;
+            week: {
+                mon?: {
+                    from: string;
+                    to: string;
+                }[];
+                tue?: {
+                    from: string;
+                    to: string;
+                }[];
+                wed?: {
+                    from: string;
+                    to: string;
+                }[];
+                thu?: {
+                    from: string;
+                    to: string;
+                }[];
+                fri?: {
+                    from: string;
+                    to: string;
+                }[];
+                sat?: {
+                    from: string;
+                    to: string;
+                }[];
+                sun?: {
+                    from: string;
+                    to: string;
+                }[];
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description Local dates without business time, "YYYY-MM-DD" (at most 366). */
+            holidays?: string[];
         } & {
             [key: string]: unknown;
         };
@@ -1886,7 +1966,7 @@ export interface components {
             error: string | null;
         };
         /** @enum {string} */
-        EventName: "response.created" | "response.stage_changed" | "response.assigned" | "response.tagged" | "response.updated" | "response.deleted" | "response.partial" | "note.created" | "email.sent" | "email.opened" | "email.replied" | "form.published" | "form.closed" | "form.deleted";
+        EventName: "response.created" | "response.stage_changed" | "response.assigned" | "response.tagged" | "response.updated" | "response.deleted" | "response.partial" | "response.sla_warning" | "response.sla_breached" | "note.created" | "email.sent" | "email.opened" | "email.replied" | "form.published" | "form.closed" | "form.deleted";
         DeliveryLog: {
             deliveries: components["schemas"]["Delivery"][];
             nextCursor: string | null;
@@ -2043,6 +2123,18 @@ export interface components {
             closedMessage?: string;
             /** @description How long responses are kept: `{days, action}` deletes (`delete`) or anonymises (`anonymise`) those older than `days` once a day; null (the default) keeps them forever. */
             retention?: components["schemas"]["RetentionSettingEncoded"] | null;
+            /** @description SLA targets of the form's cases in business minutes (the workspace's `businessHours`, else 24/7): `firstResponseMinutes`, `resolveMinutes`, `warnBeforeMinutes`. Due times are set when a response is submitted: a change applies to new responses only. null (the default) sets none. */
+            sla?: components["schemas"]["SlaSettingEncoded"] | null;
+        } & {
+            [key: string]: unknown;
+        };
+        SlaSettingEncoded: {
+            /** @description Business minutes until a member first answers the case: an e-mail to the respondent, or a stage change. */
+            firstResponseMinutes?: number;
+            /** @description Business minutes until the case is in a closed stage (`isClosed`). */
+            resolveMinutes?: number;
+            /** @description Business minutes before a target is due when `response.sla_warning` is sent (none when absent, or when not shorter than the target). */
+            warnBeforeMinutes?: number;
         } & {
             [key: string]: unknown;
         };
@@ -2388,7 +2480,7 @@ export interface components {
             }[];
         };
         /** @enum {string} */
-        CatalogueName: "response.created" | "response.stage_changed" | "response.assigned" | "response.tagged" | "response.updated" | "response.deleted" | "response.partial" | "note.created" | "email.sent" | "email.opened" | "email.replied" | "form.published" | "form.closed" | "form.deleted" | "ping";
+        CatalogueName: "response.created" | "response.stage_changed" | "response.assigned" | "response.tagged" | "response.updated" | "response.deleted" | "response.partial" | "response.sla_warning" | "response.sla_breached" | "note.created" | "email.sent" | "email.opened" | "email.replied" | "form.published" | "form.closed" | "form.deleted" | "ping";
         WebhookAlertList: {
             alerts: components["schemas"]["WebhookAlert"][];
             nextCursor: string | null;
@@ -2651,7 +2743,7 @@ export interface components {
             activities: {
                 id: number;
                 /** @enum {string} */
-                type: "created" | "stage_changed" | "assigned" | "tags_changed" | "note" | "email_sent" | "email_reply" | "answers_changed" | "anonymised";
+                type: "created" | "stage_changed" | "assigned" | "tags_changed" | "note" | "email_sent" | "email_reply" | "answers_changed" | "anonymised" | "sla_warning" | "sla_breached";
                 actor: {
                     /** @enum {string} */
                     type: "member" | "respondent" | "system";
@@ -2718,6 +2810,25 @@ export interface components {
             summary?: string;
             /** @description Extension (sensitive questions): for a viewer, the ids of the questions whose answers are masked: they read "•••" in `values`, `answers` and `summary`. Absent when nothing is masked. */
             redacted?: number[];
+            sla?: components["schemas"]["ResponseSla"];
+        };
+        /** @description Extension (SLAs): its due times and state, when its form had SLA targets as it was submitted; absent otherwise. */
+        ResponseSla: {
+            /** @description When a first response (a member's e-mail to the respondent, or a stage change) is due; null: no target. */
+            firstResponseDueAt: string | null;
+            /** @description When it came; null: not yet. */
+            firstRespondedAt: string | null;
+            /** @description When the case is due in a closed stage; null: no target. */
+            resolveDueAt: string | null;
+            /** @description When it moved to a closed stage; null while open (cleared when it is reopened). */
+            resolvedAt: string | null;
+            /**
+             * @description `overdue`: a target not met is past due; `warning`: one is past its warning; `ok`: pending; `met`: every target is met.
+             * @enum {string}
+             */
+            state: "ok" | "warning" | "overdue" | "met";
+            /** @description Whether a target was, or is being, missed. */
+            breached: boolean;
         };
         BulkUpdateResult: {
             ok: boolean;
@@ -2769,6 +2880,11 @@ export interface components {
              * @enum {string}
              */
             status?: "completed" | "partial" | "all";
+            /**
+             * @description Extension (SLAs): cases with a target not met whose due time is past (`overdue`), or still ahead but before the end of today (`today`) or of this week, Monday to Sunday (`week`), in the workspace's time zone (its `businessHours`; UTC without them).
+             * @enum {string}
+             */
+            due?: "overdue" | "today" | "week";
         };
         SubmitResponse: {
             /** @description Answers keyed by question id (`fields[].id`); `null` leaves an optional question unanswered. */
@@ -3667,6 +3783,71 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        EventSla: {
+            /**
+             * @description `firstResponse`: a member's first e-mail or stage change; `resolve`: a closed stage.
+             * @enum {string}
+             */
+            target: "firstResponse" | "resolve";
+            /** @description When the target is due (ISO 8601). */
+            dueAt: string;
+        } & {
+            [key: string]: unknown;
+        };
+        ResponseSlaWarningEvent: {
+            /** @enum {string} */
+            event: "response.sla_warning";
+            form: components["schemas"]["EventForm"];
+            responseId: number;
+            submittedAt: string | null;
+            stage: components["schemas"]["EventStage"] | null;
+            respondent: {
+                name: string | null;
+                email: string | null;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description The answers keyed by question label, as text (as in a `flat=1` list). */
+            answers: {
+                [key: string]: string;
+            };
+            summary: string;
+            /** @description Extension: the `answers` keys of sensitive questions whose answers were left out (they read "(sensitive, not included)", in `summary` too); absent when nothing was left out. */
+            redacted?: string[];
+            language?: string;
+            sla: components["schemas"]["EventSla"];
+            /** @description The response in the application (or, for a form or a deleted response, the form's responses). */
+            link: string;
+        } & {
+            [key: string]: unknown;
+        };
+        ResponseSlaBreachedEvent: {
+            /** @enum {string} */
+            event: "response.sla_breached";
+            form: components["schemas"]["EventForm"];
+            responseId: number;
+            submittedAt: string | null;
+            stage: components["schemas"]["EventStage"] | null;
+            respondent: {
+                name: string | null;
+                email: string | null;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description The answers keyed by question label, as text (as in a `flat=1` list). */
+            answers: {
+                [key: string]: string;
+            };
+            summary: string;
+            /** @description Extension: the `answers` keys of sensitive questions whose answers were left out (they read "(sensitive, not included)", in `summary` too); absent when nothing was left out. */
+            redacted?: string[];
+            language?: string;
+            sla: components["schemas"]["EventSla"];
+            /** @description The response in the application (or, for a form or a deleted response, the form's responses). */
+            link: string;
+        } & {
+            [key: string]: unknown;
+        };
         NoteCreatedEvent: {
             /** @enum {string} */
             event: "note.created";
@@ -4391,6 +4572,7 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
                 status?: "completed" | "partial" | "all";
+                due?: "overdue" | "today" | "week";
             };
             header?: never;
             path: {
@@ -4639,6 +4821,7 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
                 status?: "completed" | "partial" | "all";
+                due?: "overdue" | "today" | "week";
             };
             header?: never;
             path: {
@@ -4762,6 +4945,7 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
                 status?: "completed" | "partial" | "all";
+                due?: "overdue" | "today" | "week";
             };
             header?: never;
             path: {
@@ -13820,6 +14004,112 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["ResponsePartialEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the event; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.response.sla_warning": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "response.sla_warning",
+                 *       "form": {
+                 *         "id": 12,
+                 *         "title": "Contact us"
+                 *       },
+                 *       "responseId": 3481,
+                 *       "submittedAt": "2026-11-27T09:14:03.000Z",
+                 *       "stage": {
+                 *         "id": 41,
+                 *         "name": "New"
+                 *       },
+                 *       "respondent": {
+                 *         "name": "Ada Lovelace",
+                 *         "email": "ada@example.com"
+                 *       },
+                 *       "answers": {
+                 *         "Name": "Ada Lovelace",
+                 *         "Email": "ada@example.com",
+                 *         "Topic": "Billing",
+                 *         "Message": "My invoice is wrong."
+                 *       },
+                 *       "summary": "Name: Ada Lovelace\nEmail: ada@example.com\nTopic: Billing\nMessage: My invoice is wrong.",
+                 *       "sla": {
+                 *         "target": "firstResponse",
+                 *         "dueAt": "2026-11-27T13:14:03.000Z"
+                 *       },
+                 *       "link": "https://forms.example.com/app/responses/3481"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ResponseSlaWarningEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the event; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.response.sla_breached": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "response.sla_breached",
+                 *       "form": {
+                 *         "id": 12,
+                 *         "title": "Contact us"
+                 *       },
+                 *       "responseId": 3481,
+                 *       "submittedAt": "2026-11-27T09:14:03.000Z",
+                 *       "stage": {
+                 *         "id": 41,
+                 *         "name": "New"
+                 *       },
+                 *       "respondent": {
+                 *         "name": "Ada Lovelace",
+                 *         "email": "ada@example.com"
+                 *       },
+                 *       "answers": {
+                 *         "Name": "Ada Lovelace",
+                 *         "Email": "ada@example.com",
+                 *         "Topic": "Billing",
+                 *         "Message": "My invoice is wrong."
+                 *       },
+                 *       "summary": "Name: Ada Lovelace\nEmail: ada@example.com\nTopic: Billing\nMessage: My invoice is wrong.",
+                 *       "sla": {
+                 *         "target": "resolve",
+                 *         "dueAt": "2026-11-30T09:14:03.000Z"
+                 *       },
+                 *       "link": "https://forms.example.com/app/responses/3481"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ResponseSlaBreachedEvent"];
             };
         };
         responses: {

@@ -31,6 +31,7 @@ import * as EmailReplies from "./email/EmailReplies.ts"
 import * as Mailer from "./email/Mailer.ts"
 import * as Responses from "./cases/Responses.ts"
 import * as Retention from "./cases/Retention.ts"
+import * as SlaScan from "./cases/SlaScan.ts"
 import type * as App from "./app/App.ts"
 import * as EventStream from "./http/EventStream.ts"
 import * as Http from "./Http.ts"
@@ -308,6 +309,7 @@ export const layerServices = (options: QformsOptions = {}) => {
     AuditLog.layerPruner,
     Digests.layerScheduler,
     Retention.layerScheduler,
+    SlaScan.layerScheduler,
     Responses.layerPartialPurger(options.partialResponses),
     EventStream.EventHub.layer({ ...options.events, appUrl }),
     options.delivery?.worker === false ? Layer.empty : Worker.layer({ appUrl }),

@@ -30,6 +30,7 @@ import { Members } from "./identity/Members.ts"
 import { Notes } from "./cases/Notes.ts"
 import { Erasure } from "./cases/Erasure.ts"
 import { Retention } from "./cases/Retention.ts"
+import { SlaScan } from "./cases/SlaScan.ts"
 import { PersonalDataExport } from "./cases/PersonalDataExport.ts"
 import { Responses } from "./cases/Responses.ts"
 import { Sessions } from "./identity/Sessions.ts"
@@ -68,6 +69,7 @@ export type Services =
   | Notes
   | Responses
   | Retention
+  | SlaScan
   | Sessions
   | Stages
   | Webhooks
@@ -121,6 +123,7 @@ export const layer: Layer.Layer<Services, never, SqlClient.SqlClient | BlobStore
   PageCounts.layer,
   Erasure.layer,
   Retention.layer,
+  SlaScan.layer,
   PersonalDataExport.layer
 ).pipe(Layer.provideMerge(middle), (core) =>
   Layer.mergeAll(EmailReplies.layer, Invitations.layer, Digests.layer).pipe(Layer.provideMerge(core))

@@ -1,7 +1,8 @@
 /**
  * The application's screens for features other modules provide — per-form
- * notifications, the confirmation e-mail, form logic (hidden fields, jumps)
- * and writing to the respondent — in a real browser against a real qforms.
+ * notifications, the confirmation e-mail, form logic (hidden fields, jumps),
+ * writing to the respondent and SLAs (business hours, badges, the Due filter)
+ * — in a real browser against a real qforms.
  * Each part runs when this build of qforms has the feature's API (read from
  * its own OpenAPI document), since the screens show only then.
  */
@@ -25,12 +26,13 @@ const hasConfirmation = paths["/api/forms/{id}/confirmation"]?.["put"] !== undef
 const hasEmails = paths["/api/responses/{id}/emails"]?.["post"] !== undefined
 const formSchema = JSON.stringify(OpenApi.fromApi(Api).components ?? {})
 const hasLogic = formSchema.includes("hiddenFields")
+const hasSla = formSchema.includes("businessHours")
 const password = "correct horse battery"
 
 /** Saves a screenshot and runs axe-core in the page (0 violations expected). */
 const check = (page: Page, label: string) => screenshotAndAxe(page, `app-extras-${label}`)
 
-describe.skipIf(!present || !(hasNotifications || hasConfirmation || hasEmails || hasLogic))(
+describe.skipIf(!present || !(hasNotifications || hasConfirmation || hasEmails || hasLogic || hasSla))(
   "the application's screens for notifications, confirmation, logic and e-mail",
   () => {
     let browser: Browser
@@ -175,6 +177,52 @@ describe.skipIf(!present || !(hasNotifications || hasConfirmation || hasEmails |
         await check(page, "case-email")
       },
       60_000
+    )
+    it.skipIf(!hasSla)(
+      "sets business hours, shows a case's SLA badge in the inbox and on the case page, and filters by due",
+      async () => {
+        await page.goto(`${url}/app/settings`)
+        await page.getByRole("tab", { name: "Business hours" }).click()
+        await page.getByLabel(/Time zone/).fill("Mars/Olympus")
+        await page.getByLabel(/^Monday/).fill("00:00-24:00")
+        await page.getByRole("button", { name: "Save business hours" }).click()
+        // The server's message names the problem.
+        await page.getByText(/unknown time zone "Mars\/Olympus"/).waitFor()
+        await page.getByLabel(/Time zone/).fill("UTC")
+        for (const day of ["Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]) {
+          await page.getByLabel(new RegExp(`^${day}`)).fill("00:00-24:00")
+        }
+        await page.getByRole("button", { name: "Save business hours" }).click()
+        await page.getByText("Business hours saved.").waitFor()
+        await check(page, "business-hours")
+        const saved = (await api("GET", "/workspace/settings")).json as { businessHours: { timeZone: string } }
+        expect(saved.businessHours.timeZone).toBe("UTC")
+
+        const created = await api("POST", "/forms", {
+          title: "Support",
+          fields: [{ type: "email", label: "Email", required: true }]
+        })
+        const formId = (created.json as { id: number }).id
+        await api("PATCH", `/forms/${formId}`, {
+          status: "published",
+          settings: { sla: { firstResponseMinutes: 120 } }
+        })
+        const form = (await api("GET", `/forms/${formId}`)).json as { fields: Array<{ id: number }> }
+        const response = await api("POST", `/forms/${formId}/responses`, {
+          values: { [form.fields[0]!.id]: "grace@example.com" }
+        })
+        await page.goto(`${url}/app/forms/${formId}/responses`)
+        await page.getByRole("link", { name: "grace@example.com" }).waitFor()
+        await page.getByText(/^Due in/).waitFor()
+        await check(page, "inbox-sla")
+        await page.getByLabel("Due", { exact: true }).selectOption("overdue")
+        await page.getByRole("link", { name: "grace@example.com" }).waitFor({ state: "detached" })
+        await page.getByLabel("Due", { exact: true }).selectOption("")
+        await page.getByRole("link", { name: "grace@example.com" }).waitFor()
+        await page.goto(`${url}/app/responses/${(response.json as { id: number }).id}`)
+        await page.getByText(/^Due in/).waitFor()
+      },
+      90_000
     )
   }
 )

@@ -795,7 +795,7 @@ const idToken: fc.Arbitrary<IdToken> = fc.oneof(
   { weight: 1, arbitrary: fc.string({ unit: "grapheme-ascii", maxLength: 30 }).map((raw) => ({ raw })) }
 )
 
-const queryKeys = ["q", "stage", "assignee", "tag", "from", "to", "flat", "limit", "cursor"]
+const queryKeys = ["q", "stage", "assignee", "tag", "from", "to", "flat", "limit", "cursor", "due"]
 const queryValues = [
   "",
   "none",
@@ -803,6 +803,8 @@ const queryValues = [
   "NONE",
   "yesterday",
   "today",
+  "overdue",
+  "week",
   "-1",
   "0",
   "1",

@@ -202,6 +202,7 @@ for (const target of databaseTargets) {
       expect(Object.keys(byName.get("list_responses")!.inputSchema.properties!).sort()).toEqual([
         "assignee",
         "cursor",
+        "due",
         "flat",
         "formId",
         "from",

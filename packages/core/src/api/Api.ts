@@ -32,6 +32,7 @@ import {
   ResponseDetail,
   ResponseRow,
   ResponseStatus,
+  DueFilter,
   SubmitInput,
   Tag,
   UpdateResponseInput,
@@ -190,6 +191,12 @@ export const ResponseListQuery = Schema.Struct({
   cursor: Schema.optionalKey(Schema.String).annotate({ description: "Extension: `nextCursor` of the previous page." }),
   status: Schema.optionalKey(ResponseStatus).annotate({
     description: "Extension: `completed` (default: submitted responses), `partial` (not submitted yet) or `all`."
+  }),
+  due: Schema.optionalKey(DueFilter).annotate({
+    description:
+      "Extension (SLAs): cases with a target not met whose due time is past (`overdue`), or still ahead but " +
+      "before the end of today (`today`) or of this week, Monday to Sunday (`week`), in the workspace's time zone " +
+      "(its `businessHours`; UTC without them)."
   })
 })
 export type ResponseListQuery = typeof ResponseListQuery.Type

@@ -25,7 +25,9 @@ export const ActivityType = Schema.Literals([
   "email_sent",
   "email_reply",
   "answers_changed",
-  "anonymised"
+  "anonymised",
+  "sla_warning",
+  "sla_breached"
 ])
 export type ActivityType = typeof ActivityType.Type
 
@@ -36,7 +38,8 @@ export type ActivityType = typeof ActivityType.Type
  * `{emailId, kind, to, subject}`; `email_reply`: `{replyId, from, subject}`; `answers_changed`: `{questions,
  * from, to}`: the labels of the questions whose answers a member changed, and their answers before and after
  * by question id, null for none; `anonymised`: `{olderThanDays}`: the form's retention removed its answers,
- * files, e-mails and the respondent's identity, see `Retention.ts`).
+ * files, e-mails and the respondent's identity, see `Retention.ts`; `sla_warning`/`sla_breached`: `{target, dueAt}`,
+ * a target of the form's SLA is about to be, or was, missed, see `Sla.ts`).
  */
 export const Activity = Schema.Struct({
   id: Schema.Int,

@@ -16,13 +16,20 @@ import { Stage } from "../forms/Stages.ts"
 import { Member } from "../identity/Members.ts"
 import { ResponseEmail, ResponseReply } from "../email/RespondentEmails.ts"
 import { Id } from "../kernel/Ids.ts"
+import { ResponseSla } from "./Sla.ts"
 import { Tag } from "./Tags.ts"
+
+export { ResponseSla } from "./Sla.ts"
 
 export { normalizeTags, Tag } from "./Tags.ts"
 
 /** Where a response came from: the public page, the API, an assistant (MCP), or an import. */
 export const ResponseSource = Schema.Literals(["form", "api", "mcp", "import"])
 export type ResponseSource = typeof ResponseSource.Type
+
+/** An SLA target of a form (`settings.sla`): the first response, or the resolution. */
+export const SlaTarget = Schema.Literals(["firstResponse", "resolve"])
+export type SlaTarget = typeof SlaTarget.Type
 
 /** A response as listed (spec: ResponseRow). `answers` and `summary` only with `flat=1`. */
 export const ResponseRow = Schema.Struct({
@@ -54,6 +61,10 @@ export const ResponseRow = Schema.Struct({
     description:
       "Extension (sensitive questions): for a viewer, the ids of the questions whose answers are masked: they read " +
       '"•••" in `values`, `answers` and `summary`. Absent when nothing is masked.'
+  }),
+  sla: Schema.optionalKey(ResponseSla).annotate({
+    description:
+      "Extension (SLAs): its due times and state, when its form had SLA targets as it was submitted; absent otherwise."
   })
 }).annotate({ identifier: "ResponseRow" })
 export type ResponseRow = typeof ResponseRow.Type
@@ -176,6 +187,10 @@ export interface BulkUpdate {
 export const ResponseStatus = Schema.Literals(["completed", "partial", "all"])
 export type ResponseStatus = typeof ResponseStatus.Type
 
+/** The list's `due` filter (extension): the SLA's earliest pending due time is past, today, or this week. */
+export const DueFilter = Schema.Literals(["overdue", "today", "week"])
+export type DueFilter = typeof DueFilter.Type
+
 /** The filters of the response list (spec: GET /forms/{formId}/responses). */
 export interface ResponseFilter {
   /** Extension: `completed` (default), `partial` (not yet submitted) or `all`. */
@@ -187,6 +202,11 @@ export interface ResponseFilter {
   readonly tag?: string | undefined
   readonly from?: Date | undefined
   readonly to?: Date | undefined
+  /**
+   * Extension (SLAs): cases with a target not met whose due time is past (`overdue`), or not past yet but
+   * before the end of today (`today`) or of this week, Monday to Sunday (`week`), in the workspace's time zone.
+   */
+  readonly due?: DueFilter | undefined
 }
 
 /** Options of a list: filters, `flat` answers, and keyset paging (newest first). */

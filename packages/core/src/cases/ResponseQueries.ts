@@ -1,15 +1,18 @@
 /**
  * The response list's query: the WHERE clause of a form's filtered list
- * (status, stage, assignee, tag, dates, the text search on the trigram index)
+ * (status, stage, assignee, tag, dates, SLA due times, the text search on the trigram index)
  * and its keyset cursor (newest first).
  *
  * @module
  */
+import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as Actors from "../identity/Actors.ts"
+import { dayAndWeekEnd } from "../forms/BusinessHours.ts"
 import { Forms } from "../forms/Forms.ts"
+import { WorkspaceSettingsStore } from "../forms/WorkspaceSettings.ts"
 import { InvalidInput } from "../kernel/Errors.ts"
 import type { ListOptions, ResponseFilter } from "./ResponseModels.ts"
 import type { Row } from "./ResponseRows.ts"
@@ -43,16 +46,37 @@ const decodeCursor = (cursor: string) =>
     Effect.mapError(() => new InvalidInput({ message: "cursor: not a cursor from this list" }))
   )
 
+/** The moments the `due` filter compares the SLA's due times with: now, the ends of today and of this week. */
+export interface DueBounds {
+  readonly now: Date
+  readonly dayEnd: Date
+  readonly weekEnd: Date
+}
+
 /** The list's query builder, on the current `SqlClient`. */
 export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const forms = yield* Forms
+  const workspaceSettings = yield* WorkspaceSettingsStore
+
+  /** The bounds of the `due` filter now, in the workspace's time zone (UTC without business hours). */
+  const dueBounds = Effect.fnUntraced(function* (workspaceId: number) {
+    const now = yield* Clock.currentTimeMillis
+    const hours = yield* workspaceSettings.businessHoursOf(workspaceId)
+    const { dayEnd, weekEnd } = dayAndWeekEnd(hours?.timeZone, now)
+    return { now: new Date(now), dayEnd: new Date(dayEnd), weekEnd: new Date(weekEnd) }
+  })
 
   /**
    * The conditions of the list's filters on `responses` (columns unqualified), in a workspace and, when
-   * given, one form.
+   * given, one form. The `due` filter needs `due` (see `dueBounds`); without it, it is left out.
    */
-  const filterConditions = (workspaceId: number, formId: number | undefined, options: ResponseFilter) => {
+  const filterConditions = (
+    workspaceId: number,
+    formId: number | undefined,
+    options: ResponseFilter,
+    due?: DueBounds | undefined
+  ) => {
     const conditions = [sql`workspace_id = ${workspaceId}`, ...(formId === undefined ? [] : [sql`form_id = ${formId}`])]
     const status = options.status ?? "completed"
     if (status === "completed") conditions.push(sql`finished`)
@@ -74,6 +98,13 @@ export const make = Effect.gen(function* () {
     }
     if (options.from !== undefined) conditions.push(sql`submitted_at >= ${options.from}`)
     if (options.to !== undefined) conditions.push(sql`submitted_at <= ${options.to}`)
+    if (options.due !== undefined && due !== undefined) {
+      conditions.push(
+        options.due === "overdue"
+          ? sql`sla_due_at <= ${due.now}`
+          : sql`sla_due_at > ${due.now} and sla_due_at < ${options.due === "today" ? due.dayEnd : due.weekEnd}`
+      )
+    }
     return conditions
   }
 
@@ -81,10 +112,11 @@ export const make = Effect.gen(function* () {
   const prepareList = Effect.fnUntraced(function* (actor: Actors.Actor, formId: number, options: ListOptions) {
     const form = yield* forms.getSummary(actor, formId)
     const cursor = options.cursor === undefined ? undefined : yield* decodeCursor(options.cursor)
-    const conditions = filterConditions(actor.workspaceId, formId, options)
+    const bounds = options.due === undefined ? undefined : yield* dueBounds(actor.workspaceId)
+    const conditions = filterConditions(actor.workspaceId, formId, options, bounds)
     const after = (at: Date, id: number) => sql.and([...conditions, sql`(submitted_at, id) < (${at}, ${id})`])
     return { form, where: cursor === undefined ? sql.and(conditions) : after(cursor.at, cursor.id), after }
   })
 
-  return { prepareList, filterConditions }
+  return { prepareList, filterConditions, dueBounds }
 })

@@ -12,12 +12,13 @@ import type { Field } from "../forms/Fields.ts"
 import { ResponseNotFound } from "../kernel/Errors.ts"
 import type { SpecEventBody } from "../outbox/EventCatalogue.ts"
 import type { ResponseRow } from "./ResponseModels.ts"
+import { type SlaColumns, slaOf } from "./Sla.ts"
 import * as Summaries from "./Summaries.ts"
 import * as Sensitive from "../forms/Sensitive.ts"
 import { deriveRespondent } from "./Respondents.ts"
 
-/** The stored row of a response. */
-export interface Row {
+/** The stored row of a response (with its SLA columns when read with {@link columns}). */
+export interface Row extends SlaColumns {
   readonly id: number
   readonly form_id: number
   readonly submitted_at: Date
@@ -33,7 +34,7 @@ export interface Row {
   readonly language: string | null
 }
 
-export const columns = `id, form_id, submitted_at, updated_at, name, email, stage_id, assignee_id, tags, source, answers, finished, language`
+export const columns = `id, form_id, submitted_at, updated_at, name, email, stage_id, assignee_id, tags, source, answers, finished, language, first_response_due_at, first_response_warn_at, first_responded_at, resolve_due_at, resolve_warn_at, resolved_at`
 
 /** The flat answers and summary of a response's values (`Summaries.flattener` of its form's fields). */
 export type Flatten = ReturnType<typeof Summaries.flattener>
@@ -61,11 +62,16 @@ const respondentUnmasked = (
 }
 
 /**
- * A stored response as the API shows it. With `masked` (the form's questions, for a viewer: see
+ * A stored response as the API shows it (its SLA's state at `now`). With `masked` (the form's questions, for a viewer: see
  * `Sensitive.readsMasked`), the answers of sensitive questions read "•••" in `values`, `answers` and `summary`,
  * their ids are listed in `redacted`, and a name or e-mail they gave is not shown either.
  */
-export const toRow = (row: Row, flatten: Flatten | undefined, masked?: ReadonlyArray<Field>): ResponseRow => {
+export const toRow = (
+  row: Row,
+  flatten: Flatten | undefined,
+  masked: ReadonlyArray<Field> | undefined,
+  now: number
+): ResponseRow => {
   const { values, masked: redacted } =
     masked === undefined
       ? { values: row.answers, masked: [] }
@@ -86,7 +92,8 @@ export const toRow = (row: Row, flatten: Flatten | undefined, masked?: ReadonlyA
     finished: row.finished,
     language: row.language
   }
-  const marked = redacted.length === 0 ? {} : { redacted }
+  const sla = slaOf(row, now)
+  const marked = { ...(redacted.length === 0 ? {} : { redacted }), ...(sla === undefined ? {} : { sla }) }
   if (flatten === undefined) return { ...base, ...marked }
   const { answers, summary } = flatten(values)
   return { ...base, answers, summary, ...marked }

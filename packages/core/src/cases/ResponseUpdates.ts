@@ -68,6 +68,7 @@ interface StageRef {
   readonly id: number
   readonly name: string
   readonly formId: number
+  readonly isClosed: boolean
 }
 
 /** What a change reads besides the case: remembered for the length of a bulk change, so 1,000 cases read it once. */
@@ -89,7 +90,7 @@ export const make = Effect.gen(function* () {
   const events = yield* Events
   const { countTags } = yield* ResponseCounts.make
   const { invalid } = yield* SubmissionChecks.make
-  const { filterConditions } = yield* ResponseQueries.make
+  const { dueBounds, filterConditions } = yield* ResponseQueries.make
 
   /** The lookups of one change in `workspaceId`, each answer kept for the change's length. */
   const lookupsFor = (workspaceId: number): Lookups => {
@@ -112,13 +113,14 @@ export const make = Effect.gen(function* () {
         const known = stageCache.get(stageId)
         if (known !== undefined) return Effect.succeed(known)
         return Effect.map(
-          sql<{ readonly id: number; readonly name: string; readonly form_id: number }>`
-            select id, name, form_id from stages where workspace_id = ${workspaceId} and id = ${stageId}`,
+          sql<{ readonly id: number; readonly name: string; readonly form_id: number; readonly is_closed: boolean }>`
+            select id, name, form_id, is_closed from stages where workspace_id = ${workspaceId} and id = ${stageId}`,
           (rows) => {
             const found = Option.map(Option.fromNullishOr(rows[0]), (r) => ({
               id: r.id,
               name: r.name,
-              formId: r.form_id
+              formId: r.form_id,
+              isClosed: r.is_closed
             }))
             stageCache.set(stageId, found)
             return found
@@ -280,13 +282,16 @@ export const make = Effect.gen(function* () {
     const changes: Array<ResponseChange> = []
     const written: Array<NewActivity> = []
     let newStage: { readonly id: number; readonly name: string } | null | undefined
+    // The SLA (see `Sla.ts`): a closed stage resolves the case, an open one (or none) reopens it.
+    let closes = false
     if (input.stageId !== undefined && input.stageId !== row.stage_id) {
       if (input.stageId !== null) {
         const found = yield* lookups.stage(input.stageId)
         if (Option.isNone(found) || found.value.formId !== row.form_id) {
           return yield* invalidAt("stageId", `stage ${input.stageId} does not belong to form ${row.form_id}`)
         }
-        newStage = found.value
+        newStage = { id: found.value.id, name: found.value.name }
+        closes = found.value.isClosed
       } else {
         newStage = null
       }
@@ -326,8 +331,16 @@ export const make = Effect.gen(function* () {
     }
     if (Arr.isArrayNonEmpty(written)) {
       const tagLine = tags.join(" ").toLowerCase()
+      // A member's stage change is a first response; the system's (a reply reopening the case) is not.
+      const byMember = actor.kind === "api_key" || actor.kind === "session"
+      const sla =
+        newStage === undefined
+          ? sql``
+          : sql`resolved_at = ${closes ? sql`coalesce(resolved_at, ${now})` : sql`null`},
+            ${byMember ? sql`first_responded_at = coalesce(first_responded_at, ${now}),` : sql``}`
       const updated = yield* sql<Row>`
         update responses set
+          ${sla}
           stage_id = ${input.stageId === undefined ? row.stage_id : input.stageId},
           assignee_id = ${input.assigneeId === undefined ? row.assignee_id : input.assigneeId},
           tags = ${tags}::text[],
@@ -394,11 +407,17 @@ export const make = Effect.gen(function* () {
       return rows
     }
     const { formId, from, to, ...filter } = target.filter ?? {}
-    const conditions = filterConditions(workspaceId, formId, {
-      ...filter,
-      from: from === undefined ? undefined : new Date(from),
-      to: to === undefined ? undefined : new Date(to)
-    })
+    const bounds = filter.due === undefined ? undefined : yield* dueBounds(workspaceId)
+    const conditions = filterConditions(
+      workspaceId,
+      formId,
+      {
+        ...filter,
+        from: from === undefined ? undefined : new Date(from),
+        to: to === undefined ? undefined : new Date(to)
+      },
+      bounds
+    )
     const rows = yield* sql<Row>`
       select ${sql.literal(columns)} from responses
       where ${sql.and(conditions)}

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
@@ -86,6 +87,7 @@ export const make = Effect.gen(function* () {
 
   const list = Effect.fn("Responses.list")(function* (actor: Actors.Actor, formId: number, options: ListOptions = {}) {
     const { form, where } = yield* prepareList(actor, formId, options)
+    const now = yield* Clock.currentTimeMillis
     const limit = options.limit === undefined ? undefined : options.limit + 1
     const [rows, head] = yield* Effect.all(
       [
@@ -101,7 +103,7 @@ export const make = Effect.gen(function* () {
     const flatten = options.flat ? Summaries.flattener(head.fields, yield* LinkBase) : undefined
     return {
       ...head,
-      responses: page.map((row) => toRow(row, flatten, maskedFor(actor, head.fields))),
+      responses: page.map((row) => toRow(row, flatten, maskedFor(actor, head.fields), now)),
       nextCursor: more ? ResponseQueries.encodeCursor(page[page.length - 1]!) : null
     }
   })
@@ -121,7 +123,8 @@ export const make = Effect.gen(function* () {
         select ${sql.literal(columns)} from responses where ${condition}
         order by submitted_at desc, id desc limit ${STREAM_PAGE_SIZE}`
     const masked = maskedFor(actor, head.fields)
-    const toRows = (batch: ReadonlyArray<Row>) => batch.map((row) => toRow(row, flatten, masked))
+    const now = yield* Clock.currentTimeMillis
+    const toRows = (batch: ReadonlyArray<Row>) => batch.map((row) => toRow(row, flatten, masked, now))
     const nextOf = (batch: ReadonlyArray<Row>) => {
       const last = batch[batch.length - 1]
       return batch.length < STREAM_PAGE_SIZE || last === undefined
@@ -158,7 +161,7 @@ export const make = Effect.gen(function* () {
       Effect.catchTag("FormNotFound", (error) => Effect.die(error))
     )
     return {
-      response: toRow(row, undefined, maskedFor(actor, form.fields)),
+      response: toRow(row, undefined, maskedFor(actor, form.fields), yield* Clock.currentTimeMillis),
       form: { id: form.id, title: form.title, publicId: form.publicId, status: form.status },
       fields: form.fields,
       stages: stageList,

@@ -56,7 +56,9 @@ import type {
 import { columns, eventPayload, type Row, searchText, toRow } from "./ResponseRows.ts"
 import * as ResponseUpdates from "./ResponseUpdates.ts"
 import * as ResponseViews from "./ResponseViews.ts"
+import * as Sla from "./Sla.ts"
 import * as SubmissionChecks from "./SubmissionChecks.ts"
+import { WorkspaceSettingsStore } from "../forms/WorkspaceSettings.ts"
 
 export { ResponseNotFound } from "../kernel/Errors.ts"
 export * from "./ResponseModels.ts"
@@ -176,6 +178,7 @@ export class Responses extends Context.Service<
       const events = yield* Events
       const files = yield* Files
       const respondentEmails = yield* RespondentEmails
+      const workspaceSettings = yield* WorkspaceSettingsStore
       const { countResponsesInsert, randomShard } = yield* ResponseCounts.make
       const settleDeleted = yield* ResponseDeletions.make
       const { checkHidden, invalid, openForm, stored } = yield* SubmissionChecks.make
@@ -210,6 +213,11 @@ export class Responses extends Context.Service<
         const closing = ResponseLimits.pastClosing(form.settings, now.getTime())
         if (closing !== undefined) return yield* ResponseLimits.refusal(closing)
         const hidden = yield* checkHidden(form.hiddenFields, input.hidden ?? {})
+        // The SLA's due times, from the form's targets as they are now (a later change applies to new cases).
+        const due =
+          form.settings.sla === undefined || form.settings.sla === null
+            ? Sla.dueTimes(undefined, undefined, now)
+            : Sla.dueTimes(yield* workspaceSettings.businessHoursOf(actor.workspaceId), form.settings.sla, now)
         const fields = form.fields
         // The path through the form decides what is asked: answers to skipped
         // questions are dropped, and a skipped required question is not required.
@@ -292,7 +300,9 @@ export class Responses extends Context.Service<
             update responses set contact_id = ${contactId}, submitted_at = ${now}, updated_at = ${now},
               name = ${name}, email = ${respondent.email}, source = ${source}, answers = ${JSON.stringify(values)}::jsonb,
               search_text = lower(array_to_string(tags, ' ')) || ${"\n"} || ${text.slice(text.indexOf("\n") + 1)},
-              finished = true, language = ${language}, started_at = ${startedAt}
+              finished = true, language = ${language}, started_at = ${startedAt},
+              first_response_due_at = ${due.firstResponseDueAt}, first_response_warn_at = ${due.firstResponseWarnAt},
+              resolve_due_at = ${due.resolveDueAt}, resolve_warn_at = ${due.resolveWarnAt}
             where workspace_id = ${actor.workspaceId} and form_id = ${formId} and id = ${options.partialId}
               and not finished
             returning ${sql.literal(columns)}`
@@ -341,11 +351,13 @@ export class Responses extends Context.Service<
               inTransaction ? sql`select 1 as held` : forms.holdForSubmissionNow(actor.workspaceId, formId)
             }), response as (
               insert into responses (id, workspace_id, form_id, contact_id, submitted_at, updated_at, name, email,
-                tags, source, answers, search_text, language, started_at)
+                tags, source, answers, search_text, language, started_at, first_response_due_at,
+                first_response_warn_at, resolve_due_at, resolve_warn_at)
               overriding system value
               select ${id}, ${actor.workspaceId}, ${formId}, ${contactId}, ${now}, ${now}, ${name},
                 ${respondent.email}, ${[]}::text[], ${source}, ${JSON.stringify(values)}::jsonb, ${text}, ${language},
-                ${startedAt}::timestamptz
+                ${startedAt}::timestamptz, ${due.firstResponseDueAt}::timestamptz, ${due.firstResponseWarnAt}::timestamptz,
+                ${due.resolveDueAt}::timestamptz, ${due.resolveWarnAt}::timestamptz
               from held
               returning ${sql.literal(columns)}
             ), ${sql.csv(writes)}
@@ -360,7 +372,7 @@ export class Responses extends Context.Service<
               form,
               now
             )
-            return toRow(row, undefined)
+            return toRow(row, undefined, undefined, now.getTime())
           })
         return yield* needsTransaction
           ? sql.withTransaction(write(true))

@@ -30,6 +30,7 @@ import { EmailTokens, InvalidEmailToken } from "./EmailTokens.ts"
 import type { Field } from "../forms/Fields.ts"
 import type { AnswerValue } from "../forms/Answers.ts"
 import { SentLinkBase } from "../kernel/Links.ts"
+import * as Sla from "../cases/Sla.ts"
 import { Mailer, notConfiguredMessage } from "./Mailer.ts"
 import { formatAnswer, summary } from "../cases/Summaries.ts"
 import { LEFT_OUT, maskValues } from "../forms/Sensitive.ts"
@@ -600,6 +601,8 @@ export class RespondentEmails extends Context.Service<
               return yield* new Conflict({ message: `response ${responseId} has no e-mail address to write to` })
             }
             const emailId = yield* queue(actor, responseId, "message", row.email, input.subject, input.body, now)
+            // A member's e-mail to the respondent is the case's first response (the SLA's, `cases/Sla.ts`).
+            yield* Sla.markFirstResponse(sql, actor.workspaceId, responseId, now)
             const [email] = yield* selectEmails(actor.workspaceId, sql.and([sql`e.id = ${emailId}`]))
             return toEmail(email!)
           })

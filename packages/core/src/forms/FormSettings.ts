@@ -28,6 +28,9 @@
  * - `retention`: how long its responses are kept: older ones are deleted or
  *   anonymised by a daily run (`cases/Retention.ts`); null or absent keeps
  *   them forever.
+ * - `sla`: targets for its cases in business minutes (the workspace's
+ *   `businessHours`): a first response, a resolution, and a warning before
+ *   either is due (`cases/Sla.ts`); null or absent sets none.
  *
  * @module
  */
@@ -91,6 +94,51 @@ export const RetentionSetting = strictStruct(
   description: 'How long the form\'s responses are kept, e.g. `{"days": 365, "action": "anonymise"}`.'
 })
 export type RetentionSetting = typeof RetentionSetting.Type
+
+/** The longest SLA target: 100,000 business minutes (about 208 working days of 8 hours). */
+export const MAX_SLA_MINUTES = 100_000
+
+const slaMinutes = (key: string, minimum: number) =>
+  Schema.optionalKey(
+    Schema.Finite.check(
+      Schema.isInt({ message: `sla.${key} must be a whole number of minutes from ${minimum} to ${MAX_SLA_MINUTES}` }),
+      Schema.isBetween(
+        { minimum, maximum: MAX_SLA_MINUTES },
+        { message: `sla.${key} must be a whole number of minutes from ${minimum} to ${MAX_SLA_MINUTES}` }
+      )
+    )
+  )
+
+/**
+ * A form's SLA targets, in business minutes (the workspace's business hours; 24/7 without them), counted
+ * from each response's submission (`cases/Sla.ts`).
+ *
+ * @example
+ * ```ts
+ * Schema.decodeUnknownSync(SlaSetting)({ firstResponseMinutes: 240, resolveMinutes: 2400, warnBeforeMinutes: 60 })
+ * ```
+ */
+export const SlaSetting = strictStruct(
+  {
+    firstResponseMinutes: slaMinutes("firstResponseMinutes", 1).annotate({
+      description:
+        "Business minutes until a member first answers the case: an e-mail to the respondent, or a stage change."
+    }),
+    resolveMinutes: slaMinutes("resolveMinutes", 1).annotate({
+      description: "Business minutes until the case is in a closed stage (`isClosed`)."
+    }),
+    warnBeforeMinutes: slaMinutes("warnBeforeMinutes", 0).annotate({
+      description:
+        "Business minutes before a target is due when `response.sla_warning` is sent (none when absent, or when " +
+        "not shorter than the target)."
+    })
+  },
+  "sla key"
+).annotate({
+  identifier: "SlaSetting",
+  description: 'SLA targets in business minutes, e.g. `{"firstResponseMinutes": 240, "resolveMinutes": 2400}`.'
+})
+export type SlaSetting = typeof SlaSetting.Type
 
 /** The most responses a limit may name: ten million. */
 export const MAX_RESPONSES_LIMIT = 10_000_000
@@ -168,6 +216,12 @@ const fields = {
     description:
       "How long responses are kept: `{days, action}` deletes (`delete`) or anonymises (`anonymise`) those older " +
       "than `days` once a day; null (the default) keeps them forever."
+  }),
+  sla: Schema.optionalKey(Schema.NullOr(SlaSetting)).annotate({
+    description:
+      "SLA targets of the form's cases in business minutes (the workspace's `businessHours`, else 24/7): " +
+      "`firstResponseMinutes`, `resolveMinutes`, `warnBeforeMinutes`. Due times are set when a response is " +
+      "submitted: a change applies to new responses only. null (the default) sets none."
   })
 }
 

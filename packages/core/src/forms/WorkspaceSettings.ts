@@ -8,6 +8,9 @@
  * - `theme`: the theme of the public pages of the workspace's forms that have
  *   no theme of their own (`settings.theme` of a form wins whole, it is not
  *   merged), checked for contrast as a form's is (`forms/Theme.ts`).
+ * - `businessHours`: the time zone, each weekday's intervals and the holidays
+ *   the forms' SLAs count business time in (`forms/BusinessHours.ts`,
+ *   `cases/Sla.ts`); absent, their clock runs 24/7 in UTC.
  *
  * Every member reads them (`GET /workspace/settings`); owners and admins
  * replace them (`PUT /workspace/settings`). The public page reads the theme
@@ -30,6 +33,7 @@ import { Images } from "../files/Images.ts"
 import { strictStruct } from "../kernel/StrictStruct.ts"
 import * as ChangeFeed from "../storage/ChangeFeed.ts"
 import * as StoredJson from "../storage/StoredJson.ts"
+import { BusinessHours } from "./BusinessHours.ts"
 import { Theme } from "./Theme.ts"
 
 /**
@@ -58,6 +62,11 @@ export const WorkspaceSettings = strictStruct(
       )
     ).annotate({
       description: `How long the audit log keeps an entry, in days (default ${AuditLog.defaultRetentionDays}, at least ${AuditLog.minimumRetentionDays}).`
+    }),
+    businessHours: Schema.optionalKey(BusinessHours).annotate({
+      description:
+        "When the workspace works, for the forms' SLAs (`settings.sla` of a form): a time zone, each day's " +
+        "intervals and holidays. Absent: the SLA clock runs 24/7 in UTC."
     })
   },
   "workspace setting"
@@ -97,6 +106,8 @@ export class WorkspaceSettingsStore extends Context.Service<
     ) => Effect.Effect<WorkspaceSettings, Forbidden | InvalidInput | SqlError.SqlError>
     /** The default theme of a workspace's forms' pages, if it has one: kept in memory while the feed is live. */
     readonly themeOf: (workspaceId: number) => Effect.Effect<Theme | undefined, SqlError.SqlError>
+    /** A workspace's business hours, if it has them (the SLAs' clock): kept in memory while the feed is live. */
+    readonly businessHoursOf: (workspaceId: number) => Effect.Effect<BusinessHours | undefined, SqlError.SqlError>
   }
 >()("@qforms/core/WorkspaceSettings") {
   static readonly layer = Layer.effect(
@@ -166,7 +177,10 @@ export class WorkspaceSettingsStore extends Context.Service<
 
       const themeOf = (workspaceId: number) => Effect.map(read(workspaceId), (settings) => settings.theme)
 
-      return WorkspaceSettingsStore.of({ get, replace, themeOf })
+      const businessHoursOf = (workspaceId: number) =>
+        Effect.map(read(workspaceId), (settings) => settings.businessHours)
+
+      return WorkspaceSettingsStore.of({ get, replace, themeOf, businessHoursOf })
     })
   )
 }

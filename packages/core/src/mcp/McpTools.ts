@@ -252,7 +252,8 @@ export const makeTools = Effect.gen(function* () {
         "Lists a form's responses (cases), newest first, 50 at a time unless `limit` says otherwise; " +
         "pass `nextCursor` back as `cursor` for the next page. Filters: `q` (text search in name, e-mail, tags " +
         'and answers), `stage` (a stage id or "none"), `assignee` (an account id or "none"), `tag`, ' +
-        "`from`/`to` (submission time, ISO 8601), `status` (completed, the default; partial; all). The answer also carries the form's questions, stages, " +
+        "`from`/`to` (submission time, ISO 8601), `status` (completed, the default; partial; all), `due` (SLA: " +
+        "overdue, today, week). A row of a form with SLA targets carries `sla` (due times, state). The answer also carries the form's questions, stages, " +
         "members and tags, so ids in the rows can be read. Set `flat` to get answers keyed by question label.",
       input: ListResponsesInput,
       output: ResponseList,

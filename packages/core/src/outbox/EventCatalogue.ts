@@ -147,6 +147,28 @@ export const ResponsePartialBody = Schema.Struct({
   startedAt: Schema.String
 }).annotate({ identifier: "ResponsePartialBody" })
 
+/** The SLA target an SLA event is about, and when it is (or was) due. */
+export const EventSla = Schema.Struct({
+  target: Schema.Literals(["firstResponse", "resolve"]).annotate({
+    description: "`firstResponse`: a member's first e-mail or stage change; `resolve`: a closed stage."
+  }),
+  dueAt: Schema.String.annotate({ description: "When the target is due (ISO 8601)." })
+}).annotate({ identifier: "EventSla" })
+
+/** `response.sla_warning`: a target of the form's SLA is due soon (`warnBeforeMinutes` business minutes). */
+export const ResponseSlaWarningBody = Schema.Struct({
+  event: Schema.Literal("response.sla_warning"),
+  ...responseFields,
+  sla: EventSla
+}).annotate({ identifier: "ResponseSlaWarningBody" })
+
+/** `response.sla_breached`: a target of the form's SLA was not met in time. */
+export const ResponseSlaBreachedBody = Schema.Struct({
+  event: Schema.Literal("response.sla_breached"),
+  ...responseFields,
+  sla: EventSla
+}).annotate({ identifier: "ResponseSlaBreachedBody" })
+
 /** An e-mail to a respondent as events name it. */
 export const EventEmail = Schema.Struct({
   id: Schema.Int,
@@ -259,6 +281,10 @@ export const ResponseTaggedEvent = posted(ResponseTaggedBody, "ResponseTaggedEve
 export const ResponseUpdatedEvent = posted(ResponseUpdatedBody, "ResponseUpdatedEvent")
 /** `response.deleted` as posted. */
 export const ResponseDeletedEvent = posted(ResponseDeletedBody, "ResponseDeletedEvent")
+/** `response.sla_warning` as posted. */
+export const ResponseSlaWarningEvent = posted(ResponseSlaWarningBody, "ResponseSlaWarningEvent")
+/** `response.sla_breached` as posted. */
+export const ResponseSlaBreachedEvent = posted(ResponseSlaBreachedBody, "ResponseSlaBreachedEvent")
 /** `note.created` as posted. */
 export const NoteCreatedEvent = posted(NoteCreatedBody, "NoteCreatedEvent")
 /** `response.partial` as posted. */
@@ -284,6 +310,8 @@ export const EventBody = Schema.Union([
   ResponseUpdatedBody,
   ResponseDeletedBody,
   ResponsePartialBody,
+  ResponseSlaWarningBody,
+  ResponseSlaBreachedBody,
   NoteCreatedBody,
   EmailSentBody,
   EmailOpenedBody,
@@ -303,6 +331,8 @@ export const EventName = Schema.Literals([
   "response.updated",
   "response.deleted",
   "response.partial",
+  "response.sla_warning",
+  "response.sla_breached",
   "note.created",
   "email.sent",
   "email.opened",
@@ -447,6 +477,33 @@ export const catalogue: ReadonlyArray<CatalogueEntry> = [
       answers: { Name: "Ada Lovelace" },
       summary: "Name: Ada Lovelace",
       startedAt: "2026-11-27T09:12:40.000Z"
+    }
+  },
+  {
+    name: "response.sla_warning",
+    description:
+      "A target of the form's SLA (`settings.sla`) is due soon: `warnBeforeMinutes` business minutes before the " +
+      "first response or the resolution is due, and it has not happened yet. Sent once per case and target " +
+      "(not at all when the breach came first). `sla` names the target and its due time.",
+    spec: false,
+    schema: ResponseSlaWarningEvent,
+    example: {
+      event: "response.sla_warning",
+      ...exampleResponse,
+      sla: { target: "firstResponse", dueAt: "2026-11-27T13:14:03.000Z" }
+    }
+  },
+  {
+    name: "response.sla_breached",
+    description:
+      "A target of the form's SLA was missed: the first response (a member's e-mail to the respondent or stage " +
+      "change) or the resolution (a closed stage) had not happened when it was due. Sent once per case and target.",
+    spec: false,
+    schema: ResponseSlaBreachedEvent,
+    example: {
+      event: "response.sla_breached",
+      ...exampleResponse,
+      sla: { target: "resolve", dueAt: "2026-11-30T09:14:03.000Z" }
     }
   },
   {

@@ -19,6 +19,8 @@ interface ColumnRow {
   readonly not_null: boolean
   readonly column_default: string | null
   readonly identity: string
+  /** "s" for a stored generated column (its expression is in `column_default`), else "". */
+  readonly generated: string
 }
 
 interface DefinitionRow {
@@ -43,7 +45,8 @@ export const read = (schema: string): Effect.Effect<string, SqlError.SqlError, S
     const columns = yield* sql<ColumnRow>`
       select c.relname as table_name, a.attname as column_name,
         format_type(a.atttypid, a.atttypmod) as column_type, a.attnotnull as not_null,
-        pg_get_expr(d.adbin, d.adrelid) as column_default, a.attidentity::text as identity
+        pg_get_expr(d.adbin, d.adrelid) as column_default, a.attidentity::text as identity,
+        a.attgenerated::text as generated
       from pg_attribute a
       join pg_class c on c.oid = a.attrelid
       join pg_namespace n on n.oid = c.relnamespace
@@ -87,7 +90,11 @@ export const read = (schema: string): Effect.Effect<string, SqlError.SqlError, S
         .map(
           (c) =>
             `  ${c.column_name} ${c.column_type}${c.not_null ? " not null" : ""}${
-              c.column_default === null ? "" : ` default ${unqualified(c.column_default)}`
+              c.column_default === null
+                ? ""
+                : c.generated === "s"
+                  ? ` generated always as (${unqualified(c.column_default)}) stored`
+                  : ` default ${unqualified(c.column_default)}`
             }${identity(c.identity)}`
         )
       out.push(`create table ${table} (\n${lines.join(",\n")}\n);`)

@@ -547,7 +547,40 @@ create table responses (
   finished boolean not null default true,
   language text,
   started_at timestamp with time zone,
-  anonymised_at timestamp with time zone
+  anonymised_at timestamp with time zone,
+  first_response_due_at timestamp with time zone,
+  first_response_warn_at timestamp with time zone,
+  first_responded_at timestamp with time zone,
+  resolve_due_at timestamp with time zone,
+  resolve_warn_at timestamp with time zone,
+  resolved_at timestamp with time zone,
+  sla_sent smallint not null default 0,
+  sla_next_at timestamp with time zone generated always as (LEAST(
+CASE
+    WHEN ((first_responded_at IS NULL) AND (((sla_sent)::integer & 1) = 0)) THEN first_response_warn_at
+    ELSE NULL::timestamp with time zone
+END,
+CASE
+    WHEN ((first_responded_at IS NULL) AND (((sla_sent)::integer & 2) = 0)) THEN first_response_due_at
+    ELSE NULL::timestamp with time zone
+END,
+CASE
+    WHEN ((resolved_at IS NULL) AND (((sla_sent)::integer & 4) = 0)) THEN resolve_warn_at
+    ELSE NULL::timestamp with time zone
+END,
+CASE
+    WHEN ((resolved_at IS NULL) AND (((sla_sent)::integer & 8) = 0)) THEN resolve_due_at
+    ELSE NULL::timestamp with time zone
+END)) stored,
+  sla_due_at timestamp with time zone generated always as (LEAST(
+CASE
+    WHEN (first_responded_at IS NULL) THEN first_response_due_at
+    ELSE NULL::timestamp with time zone
+END,
+CASE
+    WHEN (resolved_at IS NULL) THEN resolve_due_at
+    ELSE NULL::timestamp with time zone
+END)) stored
 );
 alter table responses add constraint responses_assignee_id_fkey FOREIGN KEY (assignee_id) REFERENCES accounts(id) ON DELETE SET NULL;
 alter table responses add constraint responses_contact_id_fkey FOREIGN KEY (contact_id) REFERENCES contacts(id) ON DELETE SET NULL;
@@ -561,6 +594,8 @@ CREATE INDEX responses_form_submitted ON responses USING btree (form_id, submitt
 CREATE INDEX responses_partial ON responses USING btree (updated_at) WHERE (NOT finished);
 CREATE UNIQUE INDEX responses_pkey ON responses USING btree (id);
 CREATE INDEX responses_search ON responses USING gin (search_text gin_trgm_ops);
+CREATE INDEX responses_sla_due_idx ON responses USING btree (workspace_id, form_id, sla_due_at) WHERE (sla_due_at IS NOT NULL);
+CREATE INDEX responses_sla_next_idx ON responses USING btree (sla_next_at) WHERE (sla_next_at IS NOT NULL);
 CREATE INDEX responses_tags ON responses USING gin (tags);
 CREATE TRIGGER responses_tallies_deleted AFTER DELETE ON responses REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION qforms_tallies_deleted();
 CREATE TRIGGER responses_tallies_inserted AFTER INSERT ON responses REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION qforms_tallies_inserted();

@@ -631,6 +631,26 @@ export const BuilderScreen = ({ route, canWrite }) => {
               : null
           }
           <p class="muted" id="form-retention-help">${t("builder.retentionHelp")}</p>
+          <fieldset class="sla-targets" aria-describedby="form-sla-help">
+            <legend>${t("builder.sla")}</legend>
+            ${
+              /** @type {const} */ ([
+                ["firstResponseMinutes", "builder.slaFirstResponse", 1],
+                ["resolveMinutes", "builder.slaResolve", 1],
+                ["warnBeforeMinutes", "builder.slaWarnBefore", 0]
+              ]).map(
+                ([key, label, min]) => html`<label for=${`form-sla-${key}`}>${t(label)}</label>
+            <input id=${`form-sla-${key}`} type="number" min=${min} max="100000" step="1" disabled=${!canWrite}
+              value=${settings.sla?.[key] ?? ""} onInput=${(e) => {
+                const sla = { ...(settings.sla ?? {}), [key]: numberOrUndefined(e.target.value) }
+                if (sla[key] === undefined) delete sla[key]
+                setSettings({ ...settings, sla: Object.keys(sla).length === 0 ? undefined : sla })
+                setDirty(true)
+              }} />`
+              )
+            }
+            <p class="muted" id="form-sla-help">${t("builder.slaHelp")}</p>
+          </fieldset>
           <label for="form-closed-message">${t("builder.closedMessage")}</label>
           <textarea id="form-closed-message" maxlength="1000" disabled=${!canWrite} placeholder=${t("builder.closedMessagePlaceholder")}
             value=${settings.closedMessage ?? ""} onInput=${(e) => {

@@ -5,6 +5,7 @@ import { useEffect, useState } from "preact/hooks"
 import { api, base, events, messageOf, navigate } from "./api.js"
 import { EmailComposer } from "./emails.js"
 import { neighbour, ShortcutHelp, useShortcuts } from "./shortcuts.js"
+import { SlaBadge } from "./sla.js"
 import { formatDateTime, formatRelative, t } from "./words.js"
 
 /** @typedef {import("./types.js").ResponseDetail} ResponseDetail */
@@ -314,6 +315,7 @@ export const CaseScreen = ({ route, canWrite }) => {
         <section class="card" aria-labelledby="answers-title">
           <h2 id="answers-title">${t("case.answers")}</h2>
           <p class="muted">${t("case.submittedFrom", { date: formatDateTime(row.submittedAt), source: row.source })}</p>
+          ${row.sla ? html`<p><${SlaBadge} sla=${row.sla} /></p>` : null}
           ${
             editing
               ? html`<${AnswersEditor} detail=${detail} onSave=${saveAnswers} onCancel=${() => setEditing(false)} />`

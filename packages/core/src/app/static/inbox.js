@@ -6,6 +6,7 @@ import { html } from "htm/preact"
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks"
 import { api, base, events, messageOf, query } from "./api.js"
 import { rememberOrder, ShortcutHelp, useShortcuts } from "./shortcuts.js"
+import { SlaBadge } from "./sla.js"
 import { SummaryView } from "./summary.js"
 import { formatDateTime, formatRelative, t } from "./words.js"
 
@@ -13,7 +14,7 @@ import { formatDateTime, formatRelative, t } from "./words.js"
 /** @typedef {import("./types.js").ResponseList} ResponseList */
 /** @typedef {import("./types.js").Stage} Stage */
 /** @typedef {import("./types.js").BulkUpdateResult} BulkUpdateResult */
-/** @typedef {{ q: string, stage: string, assignee: string, tag: string, from: string, to: string }} Filters */
+/** @typedef {{ q: string, stage: string, assignee: string, tag: string, from: string, to: string, due: string }} Filters */
 /** @typedef {Pick<ResponseList, "form" | "stages" | "members" | "allTags" | "fields">} Meta what the screen shows besides the rows */
 /** @typedef {{ rows: ReadonlyArray<ResponseRow>, next: string | null }} Column */
 /** @typedef {"table" | "board" | "summary"} View */
@@ -31,7 +32,8 @@ const filterQuery = (filters) => ({
   assignee: filters.assignee,
   tag: filters.tag,
   from: filters.from === "" ? "" : new Date(`${filters.from}T00:00:00`).toISOString(),
-  to: filters.to === "" ? "" : new Date(`${filters.to}T23:59:59.999`).toISOString()
+  to: filters.to === "" ? "" : new Date(`${filters.to}T23:59:59.999`).toISOString(),
+  due: filters.due
 })
 
 /** @param {ResponseRow} row */
@@ -57,6 +59,9 @@ const Filters = ({ meta, filters, setFilters }) => {
       <option value="">${t("inbox.anyTag")}</option>${meta.allTags.map((tag) => html`<option value=${tag}>${tag}</option>`)}</select></div>
     <div class="field"><label for="f-from">${t("inbox.from")}</label><input id="f-from" type="date" value=${filters.from} onChange=${set("from")} /></div>
     <div class="field"><label for="f-to">${t("inbox.to")}</label><input id="f-to" type="date" value=${filters.to} onChange=${set("to")} /></div>
+    <div class="field"><label for="f-due">${t("inbox.due")}</label><select id="f-due" value=${filters.due} onChange=${set("due")}>
+      <option value="">${t("inbox.dueAny")}</option><option value="overdue">${t("inbox.dueOverdue")}</option><option value="today">${t("inbox.dueToday")}</option><option value="week">${t("inbox.dueWeek")}</option>
+    </select></div>
   </form>`
 }
 
@@ -142,7 +147,7 @@ const Table = ({ meta, rows, selected, setSelected, canWrite, more, loadMore }) 
         (row) => html`<tr key=${row.id}>
         ${canWrite ? html`<td><input type="checkbox" aria-label=${t("inbox.selectResponse", { name: who(row) })} checked=${selected.has(row.id)} onChange=${() => toggle(row.id)} /></td>` : null}
         <td><a href=${`${base}/app/responses/${row.id}`}>${who(row)}</a>${row.email && row.name ? html`<br /><span class="muted">${row.email}</span>` : null}</td>
-        <td>${When(row.submittedAt)}</td>
+        <td>${When(row.submittedAt)}${row.sla ? html`<br /><${SlaBadge} sla=${row.sla} />` : null}</td>
         <td>${stageName(row.stageId)}</td>
         <td>${memberName(row.assigneeId)}</td>
         <td>${row.tags.map((tag) => html`<span class="tag">${tag}</span>`)}</td>
@@ -283,7 +288,7 @@ export const InboxScreen = ({ route, canWrite }) => {
   const params = new URLSearchParams(location.search)
   const [view, setView] = useState(/** @type {View} */ (views.find((v) => v === params.get("view")) ?? "table"))
   const [filters, setFilters] = useState(
-    /** @type {Filters} */ ({ q: "", stage: "", assignee: "", tag: "", from: "", to: "" })
+    /** @type {Filters} */ ({ q: "", stage: "", assignee: "", tag: "", from: "", to: "", due: "" })
   )
   const [meta, setMeta] = useState(/** @type {Meta | null} */ (null))
   const [rows, setRows] = useState(/** @type {ReadonlyArray<ResponseRow>} */ ([]))

@@ -677,6 +677,86 @@ const PageTheme = ({ canAdmin }) => {
   </section>`
 }
 
+/** The days of the week as the business hours name them, Monday first. */
+const weekDays = /** @type {const} */ (["mon", "tue", "wed", "thu", "fri", "sat", "sun"])
+
+/**
+ * The workspace's business hours (`businessHours` of `/api/workspace/settings`), which the forms' SLA targets count
+ * in: a time zone, each day's intervals written "09:00-12:00, 13:00-17:00", and holidays. The server checks them
+ * (overlaps, an end before the start, an unknown zone) and its message is shown. Owners and admins change them.
+ * @param {{ canAdmin: boolean }} props
+ */
+const BusinessHoursSettings = ({ canAdmin }) => {
+  const [settings, reload, loadError] = useLoad(
+    () => /** @type {Promise<import("./types.js").WorkspaceSettings>} */ (api.get("/workspace/settings"))
+  )
+  const [form, setForm] = useState(/** @type {Record<string, string> | null} */ (null))
+  const [error, setError] = useState(/** @type {string | null} */ (null))
+  const [notice, setNotice] = useState(/** @type {string | null} */ (null))
+  useEffect(() => {
+    if (settings === null || form !== null) return
+    const hours = settings.businessHours
+    /** @type {Record<string, string>} */
+    const next = { timeZone: hours?.timeZone ?? "", holidays: (hours?.holidays ?? []).join(", ") }
+    for (const day of weekDays) next[day] = (hours?.week[day] ?? []).map((i) => `${i.from}-${i.to}`).join(", ")
+    setForm(next)
+  }, [settings])
+  /** @param {string} text */
+  const list = (text) =>
+    text
+      .split(/[,\s]+/)
+      .map((part) => part.trim())
+      .filter((part) => part !== "")
+  const save = async () => {
+    if (settings === null || form === null) return
+    setError(null)
+    setNotice(null)
+    /** @type {Record<string, Array<{ from: string, to: string }>>} */
+    const week = {}
+    for (const day of weekDays) {
+      const intervals = list(form[day] ?? "").map((part) => {
+        const [from = "", to = ""] = part.split("-")
+        return { from, to }
+      })
+      if (intervals.length > 0) week[day] = intervals
+    }
+    const { businessHours: _, ...rest } = settings
+    const holidays = list(form.holidays ?? "")
+    const businessHours =
+      (form.timeZone ?? "").trim() === ""
+        ? undefined
+        : { timeZone: (form.timeZone ?? "").trim(), week, ...(holidays.length > 0 ? { holidays } : {}) }
+    try {
+      await api.put("/workspace/settings", businessHours === undefined ? rest : { ...rest, businessHours })
+      setNotice(t("settings.hoursSaved"))
+      await reload()
+    } catch (e) {
+      setError(messageOf(e))
+    }
+  }
+  /** @param {string} key */
+  const set = (key) => (/** @type {Event & { currentTarget: HTMLInputElement }} */ e) =>
+    form === null ? undefined : setForm({ ...form, [key]: e.currentTarget.value })
+  return html`<section class="stack" aria-labelledby="hours-title">
+    <h2 id="hours-title">${t("settings.hoursTitle")}</h2>
+    <p class="muted">${t("settings.hoursHelp")}</p>
+    <${Status} error=${error ?? loadError} notice=${notice} />
+    ${
+      form === null
+        ? html`<p class="loading">${t("settings.loading")}</p>`
+        : html`<label for="hours-zone">${t("settings.hoursTimeZone")}</label>
+    <input id="hours-zone" disabled=${!canAdmin} value=${form.timeZone} placeholder="Europe/Berlin" onInput=${set("timeZone")} />
+    ${weekDays.map(
+      (day) => html`<label for=${`hours-${day}`}>${t("settings.hoursDay", { day })}</label>
+    <input id=${`hours-${day}`} disabled=${!canAdmin} value=${form[day]} placeholder="09:00-17:00" onInput=${set(day)} />`
+    )}
+    <label for="hours-holidays">${t("settings.hoursHolidays")}</label>
+    <input id="hours-holidays" disabled=${!canAdmin} value=${form.holidays} placeholder="2026-12-25, 2026-12-26" onInput=${set("holidays")} />
+    ${canAdmin ? html`<div><button class="primary" onClick=${save}>${t("settings.hoursSave")}</button></div>` : html`<p class="muted">${t("settings.themeAdminsOnly")}</p>`}`
+    }
+  </section>`
+}
+
 /** @param {{ session: SessionInfo, canAdmin: boolean }} props */
 export const SettingsScreen = ({ session, canAdmin }) => {
   const [tab, setTab] = useState("members")
@@ -686,6 +766,7 @@ export const SettingsScreen = ({ session, canAdmin }) => {
     ["keys", t("settings.tabApiKeys")],
     ["webhooks", t("settings.tabWebhooks")],
     ["theme", t("settings.tabPageTheme")],
+    ["hours", t("settings.tabHours")],
     ["privacy", t("settings.tabPrivacy")],
     ["audit", t("settings.tabAudit")]
   ]
@@ -710,11 +791,13 @@ export const SettingsScreen = ({ session, canAdmin }) => {
             ? html`<${ApiKeys} canAdmin=${canAdmin} />`
             : tab === "theme"
               ? html`<${PageTheme} canAdmin=${canAdmin} />`
-              : tab === "privacy"
-                ? html`<${Privacy} canAdmin=${canAdmin} />`
-                : tab === "audit"
-                  ? html`<${AuditLog} canAdmin=${canAdmin} />`
-                  : html`<${Webhooks} canAdmin=${canAdmin} />`
+              : tab === "hours"
+                ? html`<${BusinessHoursSettings} canAdmin=${canAdmin} />`
+                : tab === "privacy"
+                  ? html`<${Privacy} canAdmin=${canAdmin} />`
+                  : tab === "audit"
+                    ? html`<${AuditLog} canAdmin=${canAdmin} />`
+                    : html`<${Webhooks} canAdmin=${canAdmin} />`
       }
     </div>`
 }

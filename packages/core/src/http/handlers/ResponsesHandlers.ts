@@ -23,7 +23,8 @@ const toListOptions = (query: ResponseListQuery): ListOptions => ({
   flat: query.flat === "1",
   limit: query.limit,
   cursor: query.cursor,
-  status: query.status
+  status: query.status,
+  due: query.due
 })
 
 /**

@@ -32,6 +32,12 @@ export const builder: { readonly [K in keyof typeof english]: string } = {
   "builder.retentionDelete": "حذفها بعد عدد من الأيام",
   "builder.retentionAnonymise": "إخفاء هويتها بعد عدد من الأيام",
   "builder.retentionDays": "الأيام",
+  "builder.sla": "أهداف اتفاقية مستوى الخدمة (دقائق العمل)",
+  "builder.slaFirstResponse": "الرد الأول خلال",
+  "builder.slaResolve": "الحل خلال",
+  "builder.slaWarnBefore": "التنبيه قبل ذلك بـ",
+  "builder.slaHelp":
+    "تُحسب ضمن ساعات عمل مساحة العمل (إعدادات مساحة العمل) من كل إرسال؛ ويسري التغيير على الردود الجديدة. اتركه فارغًا لعدم التحديد.",
   "builder.retentionHelp":
     "مرة كل يوم، تُحذف الردود الأقدم من ذلك (غير المكتملة: منذ آخر تغيير) أو تُخفى هويتها: تُزال الإجابات والملفات والرسائل واسم المجيب وعنوانه، وتبقى الحالة للمقاييس.",
   "builder.closedMessage": "ما تعرضه الصفحة بعد إغلاق النموذج أو اكتمال العدد",

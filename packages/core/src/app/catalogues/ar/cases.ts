@@ -29,6 +29,11 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "inbox.anyTag": "الكل",
   "inbox.from": "من",
   "inbox.to": "إلى",
+  "inbox.due": "الاستحقاق",
+  "inbox.dueAny": "الكل",
+  "inbox.dueOverdue": "متأخرة",
+  "inbox.dueToday": "تستحق اليوم",
+  "inbox.dueWeek": "تستحق هذا الأسبوع",
   // Inbox: bulk actions on the selected rows
   "inbox.bulkActions": "إجراءات جماعية",
   "inbox.selectedCount":
@@ -205,6 +210,11 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "case.answersUnchanged": "لم يتغيّر شيء.",
   "case.notEditable": "(لا يمكن تعديلها هنا)",
   "case.sensitiveMasked": "••• (حساس)",
+  "case.slaOverdue": "متأخر ({when})",
+  "case.slaWarning": "يستحق قريبًا ({when})",
+  "case.slaDue": "يستحق {when}",
+  "case.slaMet": "تم الالتزام باتفاقية مستوى الخدمة",
+  "case.slaMissed": "لم يتم الالتزام باتفاقية مستوى الخدمة",
   "case.chooseNone": "(بلا إجابة)",
   "case.submittedFrom":
     "أُرسل في {date} · المصدر: {source, select, form {النموذج} api {API} mcp {MCP} import {الاستيراد} other {{source}}}",

@@ -210,6 +210,16 @@ export const settings: { readonly [K in keyof typeof english]: string } = {
   "privacy.exporting": "جارٍ تحضير التصدير…",
   "privacy.exportDone": "تم التنزيل: بيانات {email}.",
   // Settings: the audit log
+  "settings.tabHours": "ساعات العمل",
+  "settings.hoursTitle": "ساعات العمل",
+  "settings.hoursHelp":
+    "تحسب أهداف اتفاقية مستوى الخدمة للنماذج دقائق العمل ضمن هذه الساعات. بدون منطقة زمنية، تعمل الساعة على مدار اليوم بتوقيت UTC.",
+  "settings.hoursTimeZone": "المنطقة الزمنية (IANA، مثل Europe/Berlin)",
+  "settings.hoursDay":
+    "{day, select, mon {الاثنين} tue {الثلاثاء} wed {الأربعاء} thu {الخميس} fri {الجمعة} sat {السبت} other {الأحد}} (مثل 09:00-12:00, 13:00-17:00)",
+  "settings.hoursHolidays": "العطلات (YYYY-MM-DD، مفصولة بفواصل)",
+  "settings.hoursSave": "حفظ ساعات العمل",
+  "settings.hoursSaved": "تم حفظ ساعات العمل.",
   "settings.tabAudit": "سجل التدقيق",
   "audit.title": "سجل التدقيق",
   "audit.intro":

@@ -34,6 +34,12 @@ export const builder: { readonly [K in keyof typeof english]: string } = {
   "builder.retentionDelete": "Nach einer Anzahl Tage löschen",
   "builder.retentionAnonymise": "Nach einer Anzahl Tage anonymisieren",
   "builder.retentionDays": "Tage",
+  "builder.sla": "SLA-Ziele (Geschäftsminuten)",
+  "builder.slaFirstResponse": "Erste Antwort innerhalb von",
+  "builder.slaResolve": "Erledigt innerhalb von",
+  "builder.slaWarnBefore": "So lange vorher warnen",
+  "builder.slaHelp":
+    "Gezählt in den Geschäftszeiten des Arbeitsbereichs (Arbeitsbereich-Einstellungen) ab jeder Einsendung; eine Änderung gilt für neue Antworten. Leer lassen für keine.",
   "builder.retentionHelp":
     "Einmal täglich werden ältere Antworten (unvollständige: seit ihrer letzten Änderung) gelöscht oder anonymisiert: Angaben, Dateien, E-Mails sowie Name und Adresse werden entfernt, der Fall bleibt für die Kennzahlen.",
   "builder.closedMessage": "Text der Seite, wenn das Formular geschlossen oder voll ist",

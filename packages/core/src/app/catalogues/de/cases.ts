@@ -29,6 +29,11 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "inbox.anyTag": "Alle",
   "inbox.from": "Von",
   "inbox.to": "Bis",
+  "inbox.due": "Fällig",
+  "inbox.dueAny": "Alle",
+  "inbox.dueOverdue": "Überfällig",
+  "inbox.dueToday": "Heute fällig",
+  "inbox.dueWeek": "Diese Woche fällig",
   // Inbox: bulk actions on the selected rows
   "inbox.bulkActions": "Sammelaktionen",
   "inbox.selectedCount": "{count, number} ausgewählt",
@@ -203,6 +208,11 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "case.answersUnchanged": "Nichts geändert.",
   "case.notEditable": "(hier nicht bearbeitbar)",
   "case.sensitiveMasked": "••• (vertraulich)",
+  "case.slaOverdue": "Überfällig ({when})",
+  "case.slaWarning": "Bald fällig ({when})",
+  "case.slaDue": "Fällig {when}",
+  "case.slaMet": "SLA eingehalten",
+  "case.slaMissed": "SLA verfehlt",
   "case.chooseNone": "(keine Angabe)",
   "case.submittedFrom":
     "Eingegangen am {date} · Quelle: {source, select, form {Formular} api {API} mcp {MCP} import {Import} other {{source}}}",

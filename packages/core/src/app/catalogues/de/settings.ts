@@ -214,6 +214,16 @@ export const settings: { readonly [K in keyof typeof english]: string } = {
   "privacy.exporting": "Export wird vorbereitet…",
   "privacy.exportDone": "Heruntergeladen: die Daten von {email}.",
   // Settings: the audit log
+  "settings.tabHours": "Geschäftszeiten",
+  "settings.hoursTitle": "Geschäftszeiten",
+  "settings.hoursHelp":
+    "Die SLA-Ziele der Formulare zählen Geschäftsminuten in diesen Zeiten. Ohne Zeitzone läuft die Uhr rund um die Uhr in UTC.",
+  "settings.hoursTimeZone": "Zeitzone (IANA, z. B. Europe/Berlin)",
+  "settings.hoursDay":
+    "{day, select, mon {Montag} tue {Dienstag} wed {Mittwoch} thu {Donnerstag} fri {Freitag} sat {Samstag} other {Sonntag}} (z. B. 09:00-12:00, 13:00-17:00)",
+  "settings.hoursHolidays": "Feiertage (JJJJ-MM-TT, durch Kommas getrennt)",
+  "settings.hoursSave": "Geschäftszeiten speichern",
+  "settings.hoursSaved": "Geschäftszeiten gespeichert.",
   "settings.tabAudit": "Protokoll",
   "audit.title": "Audit-Protokoll",
   "audit.intro":

@@ -33,6 +33,12 @@ export const builder = {
   "builder.retentionDelete": "Delete them after a number of days",
   "builder.retentionAnonymise": "Anonymise them after a number of days",
   "builder.retentionDays": "Days",
+  "builder.sla": "SLA targets (business minutes)",
+  "builder.slaFirstResponse": "First response within",
+  "builder.slaResolve": "Resolved within",
+  "builder.slaWarnBefore": "Warn this long before",
+  "builder.slaHelp":
+    "Counted in the workspace's business hours (workspace settings) from each submission; a change applies to new responses. Leave empty for none.",
   "builder.retentionHelp":
     "Once a day, responses older than this (partial ones: since their last change) are deleted, or anonymised: their answers, files, e-mails and the respondent's name and address are removed, the case stays for the metrics.",
   "builder.closedMessage": "What the page says once closed or full",

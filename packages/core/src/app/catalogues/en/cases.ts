@@ -31,6 +31,11 @@ export const cases = {
   "inbox.anyTag": "Any",
   "inbox.from": "From",
   "inbox.to": "To",
+  "inbox.due": "Due",
+  "inbox.dueAny": "Any",
+  "inbox.dueOverdue": "Overdue",
+  "inbox.dueToday": "Due today",
+  "inbox.dueWeek": "Due this week",
   // Inbox: bulk actions on the selected rows
   "inbox.bulkActions": "Bulk actions",
   "inbox.selectedCount": "{count, number} selected",
@@ -198,6 +203,11 @@ export const cases = {
   "case.answersUnchanged": "Nothing changed.",
   "case.notEditable": "(cannot be edited here)",
   "case.sensitiveMasked": "••• (sensitive)",
+  "case.slaOverdue": "Overdue ({when})",
+  "case.slaWarning": "Due soon ({when})",
+  "case.slaDue": "Due {when}",
+  "case.slaMet": "SLA met",
+  "case.slaMissed": "SLA missed",
   "case.chooseNone": "(no answer)",
   "case.submittedFrom":
     "Submitted {date} · source {source, select, form {form} api {api} mcp {mcp} import {import} other {{source}}}",

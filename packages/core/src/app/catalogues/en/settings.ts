@@ -212,6 +212,16 @@ export const settings = {
   "privacy.exporting": "Preparing the export…",
   "privacy.exportDone": "Downloaded: the data of {email}.",
   // Settings: the audit log
+  "settings.tabHours": "Business hours",
+  "settings.hoursTitle": "Business hours",
+  "settings.hoursHelp":
+    "The forms' SLA targets count business minutes in these hours. Without a time zone, the clock runs around the clock in UTC.",
+  "settings.hoursTimeZone": "Time zone (IANA, e.g. Europe/Berlin)",
+  "settings.hoursDay":
+    "{day, select, mon {Monday} tue {Tuesday} wed {Wednesday} thu {Thursday} fri {Friday} sat {Saturday} other {Sunday}} (e.g. 09:00-12:00, 13:00-17:00)",
+  "settings.hoursHolidays": "Holidays (YYYY-MM-DD, separated by commas)",
+  "settings.hoursSave": "Save business hours",
+  "settings.hoursSaved": "Business hours saved.",
   "settings.tabAudit": "Audit log",
   "audit.title": "Audit log",
   "audit.intro":
