@@ -35,7 +35,10 @@ const folders: ReadonlyArray<readonly [string, string]> = [
   ["api", "the HTTP API definition (paths, Schemas, statuses; no handlers)"],
   ["http", "the API's handlers, its reference page, the event stream, inbound e-mail routes"],
   ["mcp", "the MCP endpoint, its tools, resources and prompt"],
-  ["pages", "the public form page (/f/…) and static/page.js (its script), uploads, the welcome page at /"],
+  [
+    "pages",
+    "the public form page (/f/…) and static/page.js (its script), uploads, the status page (/s/…), the welcome page at /"
+  ],
   [
     "app",
     "the application at /app: sign-in and shell routes, and static/ (Preact + htm ES modules, no build, type-checked)"

@@ -661,6 +661,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/responses/{id}/status-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Extension: a new link to the respondent's status page (`/s/{token}`: the stage's public name, the e-mail thread, a reply form). The link before it stops working; only a hash of the token is stored, so the URL is shown this once. */
+        post: operations["emails.issueStatusLink"];
+        /** @description Extension: revokes the response's status link (its page answers 404 from now on). */
+        delete: operations["emails.revokeStatusLink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/forms/{id}/confirmation": {
         parameters: {
             query?: never;
@@ -1925,8 +1943,13 @@ export interface components {
         ConfirmationSettings: {
             enabled: boolean;
             subject: string;
-            /** @description A template: `{{field:<id>}}` is that question's answer, `{{answers}}` the answers summary. */
+            /** @description A template: `{{field:<id>}}` is that question's answer, `{{answers}}` the answers summary, `{{statusLink}}` a new link to the respondent's status page. */
             body: string;
+        };
+        StatusLink: {
+            /** @description The respondent's status page; shown once, only its hash is stored. */
+            url: string;
+            createdAt: string;
         };
         ResponseEmail: {
             id: number;
@@ -2732,6 +2755,8 @@ export interface components {
                 name: string;
                 color: string | null;
                 isClosed: boolean;
+                /** @description Extension: the name the respondent sees on their status page while their case is in this stage (null: the page says only that the response was received). */
+                publicName: string | null;
             }[];
             members: {
                 accountId: number;
@@ -2905,6 +2930,8 @@ export interface components {
                 name: string;
                 color: string | null;
                 isClosed: boolean;
+                /** @description Extension: the name the respondent sees on their status page while their case is in this stage (null: the page says only that the response was received). */
+                publicName: string | null;
             }[];
             members: {
                 accountId: number;
@@ -5683,6 +5710,8 @@ export interface operations {
                             name: string;
                             color: string | null;
                             isClosed: boolean;
+                            /** @description Extension: the name the respondent sees on their status page while their case is in this stage (null: the page says only that the response was received). */
+                            publicName: string | null;
                         }[];
                     };
                 };
@@ -5794,6 +5823,7 @@ export interface operations {
                     name: string;
                     color?: string | null;
                     isClosed?: boolean | null;
+                    publicName?: string | null;
                 };
             };
         };
@@ -5809,6 +5839,8 @@ export interface operations {
                         name: string;
                         color: string | null;
                         isClosed: boolean;
+                        /** @description Extension: the name the respondent sees on their status page while their case is in this stage (null: the page says only that the response was received). */
+                        publicName: string | null;
                     };
                 };
             };
@@ -5942,6 +5974,8 @@ export interface operations {
                             name: string;
                             color: string | null;
                             isClosed: boolean;
+                            /** @description Extension: the name the respondent sees on their status page while their case is in this stage (null: the page says only that the response was received). */
+                            publicName: string | null;
                         }[];
                     };
                 };
@@ -6181,6 +6215,7 @@ export interface operations {
                     name?: string | null;
                     color?: string | null;
                     isClosed?: boolean | null;
+                    publicName?: string | null;
                 };
             };
         };
@@ -6196,6 +6231,8 @@ export interface operations {
                         name: string;
                         color: string | null;
                         isClosed: boolean;
+                        /** @description Extension: the name the respondent sees on their status page while their case is in this stage (null: the page says only that the response was received). */
+                        publicName: string | null;
                     };
                 };
             };
@@ -10562,6 +10599,246 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ResponseEmail"];
                 };
+            };
+            /** @description The request is malformed or breaks a rule; `error` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestErrorEncoded"];
+                };
+            };
+            /** @description The API key is missing, malformed, wrong or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorEncoded"];
+                };
+            };
+            /** @description The key's member may not do this (a viewer key is read-only). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenErrorEncoded"];
+                };
+            };
+            /** @description Not found in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundErrorEncoded"];
+                };
+            };
+            /** @description The path exists but not with this method. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedErrorEncoded"];
+                };
+            };
+            /** @description The change conflicts with the current state, refers to something a concurrent request deleted, or collided with a concurrent change (nothing was changed: try again). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictErrorEncoded"];
+                };
+            };
+            /** @description The request body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeErrorEncoded"];
+                };
+            };
+            /** @description The request body must be JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeErrorEncoded"];
+                };
+            };
+            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsErrorEncoded"];
+                };
+            };
+            /** @description An unexpected failure; the request id is in the server log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalServerErrorEncoded"];
+                };
+            };
+            /** @description The service cannot reach its database right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableErrorEncoded"];
+                };
+            };
+        };
+    };
+    "emails.issueStatusLink": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description StatusLink */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusLink"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `error` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestErrorEncoded"];
+                };
+            };
+            /** @description The API key is missing, malformed, wrong or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorEncoded"];
+                };
+            };
+            /** @description The key's member may not do this (a viewer key is read-only). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenErrorEncoded"];
+                };
+            };
+            /** @description Not found in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundErrorEncoded"];
+                };
+            };
+            /** @description The path exists but not with this method. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedErrorEncoded"];
+                };
+            };
+            /** @description The change conflicts with the current state, refers to something a concurrent request deleted, or collided with a concurrent change (nothing was changed: try again). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictErrorEncoded"];
+                };
+            };
+            /** @description The request body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeErrorEncoded"];
+                };
+            };
+            /** @description The request body must be JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeErrorEncoded"];
+                };
+            };
+            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsErrorEncoded"];
+                };
+            };
+            /** @description An unexpected failure; the request id is in the server log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalServerErrorEncoded"];
+                };
+            };
+            /** @description The service cannot reach its database right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableErrorEncoded"];
+                };
+            };
+        };
+    };
+    "emails.revokeStatusLink": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description <No Content> */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The request is malformed or breaks a rule; `error` names the field. */
             400: {

@@ -41,6 +41,7 @@ import { PrivacyHandlers } from "./http/handlers/PrivacyHandlers.ts"
 import { InvitationsHandlers } from "./http/handlers/InvitationsHandlers.ts"
 import { AuditHandlers } from "./http/handlers/AuditHandlers.ts"
 import * as PublicPage from "./pages/PublicPage.ts"
+import * as StatusPage from "./pages/StatusPage.ts"
 import * as Uploads from "./pages/Uploads.ts"
 import { UploadLimiter } from "./pages/UploadLimits.ts"
 import * as Database from "./storage/Database.ts"
@@ -126,6 +127,8 @@ const knownRoutes = (options: HttpOptions): ReadonlyArray<KnownRoute> => {
     { method: "POST", pattern: toPattern("/f/:publicId") },
     { method: "POST", pattern: toPattern("/f/:publicId/responses") },
     { method: "POST", pattern: toPattern(Uploads.uploadPath) },
+    { method: "GET", pattern: toPattern("/s/:token") },
+    { method: "POST", pattern: toPattern("/s/:token") },
     ...EmailRoutes.routes.map((route) => ({ method: route.method, pattern: toPattern(route.path) })),
     ...DigestRoutes.routes.map((route) => ({ method: route.method, pattern: toPattern(route.path) })),
     ...(options.app === undefined || options.app === false
@@ -353,7 +356,9 @@ const Guard = (options: HttpOptions) => {
           request.method === "POST" &&
           (Uploads.isUploadPath(path) ||
             path === imageUploadPath ||
-            PublicPage.isMultipartStep(path, request.headers["content-type"]))
+            PublicPage.isMultipartStep(path, request.headers["content-type"]) ||
+            // A reply on a status page keeps to the inbound e-mail limit (see pages/StatusPage.ts).
+            StatusPage.isStatusPath(path))
         if (Number.isFinite(length) && length > maxBodyBytes && !upload) return tooLarge
         if (/%00/.test(request.url)) return json(400, { error: "the URL must not contain the NUL character (%00)" })
         // A JSON body only as JSON: a page of another site can send text/plain, a form or a typeless
@@ -524,7 +529,12 @@ export const layer = (options: HttpOptions = {}) => {
     // One upload limiter for every route that stores a respondent's file, keyed by the trusted client address.
     Layer.mergeAll(
       PublicPage.layer({ ...options.publicPage, maxBodyBytes: options.maxBodyBytes ?? defaultMaxBodyBytes }),
-      Uploads.layer()
+      Uploads.layer(),
+      StatusPage.layer({
+        frameAncestors: options.publicPage?.frameAncestors,
+        trustedProxyHops: options.publicPage?.trustedProxyHops,
+        replyRateLimit: options.publicPage?.submissionRateLimit
+      })
     ).pipe(
       Layer.provide(
         UploadLimiter.layer({

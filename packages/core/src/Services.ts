@@ -28,6 +28,7 @@ import { EmailTokens } from "./email/EmailTokens.ts"
 import { RespondentEmails } from "./email/RespondentEmails.ts"
 import { Members } from "./identity/Members.ts"
 import { Notes } from "./cases/Notes.ts"
+import { StatusLinks } from "./cases/StatusLinks.ts"
 import { Erasure } from "./cases/Erasure.ts"
 import { Retention } from "./cases/Retention.ts"
 import { SlaScan } from "./cases/SlaScan.ts"
@@ -67,6 +68,7 @@ export type Services =
   | Invitations
   | Members
   | Notes
+  | StatusLinks
   | Responses
   | Retention
   | SlaScan
@@ -83,6 +85,7 @@ const foundation = Layer.mergeAll(
   ApiKeyCache.layer,
   Accounts.layer,
   Stages.layer,
+  StatusLinks.layer,
   Contacts.layer,
   Activities.layer,
   Events.layer,

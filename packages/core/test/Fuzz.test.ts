@@ -264,6 +264,8 @@ const routes: ReadonlyArray<Route> = [
   { method: "GET", path: "/forms/:form/notifications/:subscription/deliveries" },
   { method: "POST", path: "/forms/:form/notifications/:subscription/deliveries/:delivery/retry" },
   { method: "POST", path: "/responses/:response/emails", body: () => ({ subject: "Hello", body: "Hi **there**" }) },
+  { method: "POST", path: "/responses/:response/status-link" },
+  { method: "DELETE", path: "/responses/:response/status-link" },
   { method: "GET", path: "/forms/:form/confirmation" },
   {
     method: "PUT",

@@ -174,6 +174,7 @@ for (const target of databaseTargets) {
         "get_response",
         "get_translation",
         "get_workspace_settings",
+        "issue_status_link",
         "list_audit_log",
         "list_dead_letters",
         "list_event_catalogue",
@@ -186,6 +187,7 @@ for (const target of databaseTargets) {
         "list_webhooks",
         "replay_dead_letters",
         "retry_delivery",
+        "revoke_status_link",
         "set_translation",
         "update_form",
         "update_response",
@@ -447,6 +449,8 @@ for (const target of databaseTargets) {
         ["update_response", { responseId: response.json.id, stageId }],
         ["update_responses", { ids: [response.json.id], stageId }],
         ["add_note", { responseId: response.json.id, body: "Nope" }],
+        ["issue_status_link", { responseId: response.json.id }],
+        ["revoke_status_link", { responseId: response.json.id }],
         ["retry_delivery", { deliveryId: 1 }],
         ["replay_dead_letters", { deliveryIds: [1] }],
         ["update_workspace_settings", { theme: { font: "serif" } }]
@@ -645,6 +649,10 @@ for (const target of databaseTargets) {
         /not found/
       )
       expect(await refused(other, "add_note", { responseId: response.json.id, body: "x" })).toMatch(/not found/)
+      expect(await refused(other, "issue_status_link", { responseId: response.json.id })).toMatch(/not found/)
+      const issued = await call(owner, "issue_status_link", { responseId: response.json.id })
+      expect(issued.url).toMatch(/\/s\/[A-Za-z0-9_-]{43}$/)
+      expect(await call(owner, "revoke_status_link", { responseId: response.json.id })).toEqual({ revoked: true })
       expect(await refused(other, "update_form", { formId: form.id, title: "Mine" })).toMatch(/not found/)
       await expect(other.readResource({ uri: `qforms://forms/${form.id}` })).rejects.toThrow(/not found/)
       expect((await call(other, "list_members")).members.map((m: Json) => m.email)).toEqual(["owner-b@example.com"])

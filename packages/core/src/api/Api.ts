@@ -60,6 +60,7 @@ import { WebhookAlertList } from "../outbox/WebhookAlerts.ts"
 import { PingResult, TestInput } from "../outbox/TestPing.ts"
 import { NotificationSettings, NotificationSettingsInput } from "../outbox/FormNotifications.ts"
 import { ConfirmationSettings, EmailSettings, ResponseEmail, SendEmailInput } from "../email/RespondentEmails.ts"
+import { StatusLink } from "../cases/StatusLinks.ts"
 import { Id } from "../kernel/Ids.ts"
 import { Image, ImageList, MAX_IMAGE_BYTES } from "../files/Images.ts"
 import { LanguageTag } from "../languages/Languages.ts"
@@ -620,6 +621,21 @@ export class EmailsGroup extends HttpApiGroup.make("emails").add(
     "Writes to the respondent from the case (queued and sent by the delivery worker). " +
       "409 when e-mail is not configured or the response has no e-mail address."
   ),
+  HttpApiEndpoint.post("issueStatusLink", "/responses/:id/status-link", {
+    params: IdParams,
+    success: StatusLink.pipe(created),
+    error: [NotFound, Forbidden]
+  }).annotate(
+    OpenApi.Description,
+    "Extension: a new link to the respondent's status page (`/s/{token}`: the stage's public name, the e-mail " +
+      "thread, a reply form). The link before it stops working; only a hash of the token is stored, so the URL " +
+      "is shown this once."
+  ),
+  HttpApiEndpoint.delete("revokeStatusLink", "/responses/:id/status-link", {
+    params: IdParams,
+    success: HttpApiSchema.NoContent,
+    error: [NotFound, Forbidden]
+  }).annotate(OpenApi.Description, "Extension: revokes the response's status link (its page answers 404 from now on)."),
   HttpApiEndpoint.get("getConfirmation", "/forms/:id/confirmation", {
     params: IdParams,
     success: ConfirmationSettings,

@@ -38,6 +38,13 @@ export class ReplyNotMatched extends Schema.TaggedError<ReplyNotMatched>()("Repl
   message: Schema.String
 }) {}
 
+/** An attachment of a reply: its name, type and bytes. */
+export interface ReplyAttachment {
+  readonly filename: string
+  readonly contentType: string
+  readonly content: Uint8Array
+}
+
 /** What a stored reply is: its id and response. */
 export interface ReceivedReply {
   readonly replyId: number
@@ -83,6 +90,14 @@ export class EmailReplies extends Context.Service<
       ReceivedReply,
       InvalidInput | MessageTooLarge | ReplyNotMatched | StorageQuotaExceeded | BlobStoreError | SqlError.SqlError
     >
+    /**
+     * Stores what the respondent wrote on their status page (`pages/StatusPage.ts`) exactly as an e-mail reply:
+     * the same row, attachments, activity, reopening and `email.replied` event.
+     */
+    readonly fromPage: (
+      responseId: number,
+      reply: { readonly text: string; readonly attachments: ReadonlyArray<ReplyAttachment> }
+    ) => Effect.Effect<ReceivedReply, ReplyNotMatched | StorageQuotaExceeded | BlobStoreError | SqlError.SqlError>
   }
 >()("@qforms/core/EmailReplies") {
   static readonly layer = Layer.effect(
@@ -96,6 +111,111 @@ export class EmailReplies extends Context.Service<
       const events = yield* Events
       const blobs = yield* BlobStore
       const files = yield* Files
+
+      /** Stores a matched reply: its attachments as files, the reply, its activity, the reopening and its event. */
+      const store = Effect.fnUntraced(function* (
+        responseId: number,
+        reply: {
+          readonly from: string
+          readonly subject: string
+          readonly text: string
+          readonly messageId: string | null
+          readonly attachments: ReadonlyArray<ReplyAttachment>
+        }
+      ) {
+        const { from, subject, text, messageId } = reply
+        const found = yield* sql<{
+          readonly workspace_id: number
+          readonly form_id: number
+          readonly stage_closed: boolean | null
+        }>`
+          select r.workspace_id, r.form_id, s.is_closed as stage_closed
+          from responses r left join stages s on s.id = r.stage_id
+          where r.id = ${responseId}`
+        const response = found[0]
+        if (response === undefined)
+          return yield* new ReplyNotMatched({ message: `response ${responseId} no longer exists` })
+        const workspaceId = response.workspace_id
+
+        const now = new Date(yield* Clock.currentTimeMillis)
+
+        // Attachments go to the blob store first; if the reply is not stored after all, they go again.
+        const stored: Array<StoredAttachment> = []
+        const keys = () => stored.map((file) => file.key)
+        return yield* Effect.gen(function* () {
+          for (const attachment of reply.attachments) {
+            const id = makeFileId()
+            const key = `${workspaceId}/${id}`
+            const bytes = attachment.content
+            yield* blobs.put(key, Stream.make(bytes))
+            stored.push({
+              id,
+              key,
+              name: cleanFileName(attachment.filename || "attachment"),
+              size: bytes.byteLength,
+              type: attachment.contentType.slice(0, 255) || "application/octet-stream"
+            })
+          }
+          return yield* sql.withTransaction(
+            Effect.gen(function* () {
+              // Attachments count against the storage quotas like uploads (no per-address limit: the
+              // inbound route is authenticated by its secret). Over a quota, the reply is not stored.
+              if (stored.length > 0) {
+                yield* files.claimQuota(
+                  workspaceId,
+                  response.form_id,
+                  stored.reduce((sum, file) => sum + file.size, 0)
+                )
+              }
+              yield* files.recordAttachments(workspaceId, response.form_id, responseId, stored, now)
+              const [inserted] = yield* sql<{ readonly id: number }>`
+              insert into response_replies (workspace_id, response_id, from_address, subject, text, message_id, file_ids,
+                received_at)
+              values (${workspaceId}, ${responseId}, ${from}, ${subject}, ${text}, ${messageId},
+                ${stored.map((file) => file.id)}::text[], ${now})
+              returning id`
+              const replyId = inserted!.id
+              yield* activities.record(Actors.respondent(workspaceId), responseId, now, [
+                {
+                  type: "email_reply",
+                  payload: { replyId, from, subject }
+                }
+              ])
+              let reopened = false
+              if (response.stage_closed === true && (yield* respondentEmails.getSettings(workspaceId)).reopenOnReply) {
+                const open = yield* sql<{ readonly id: number }>`
+                select id from stages where workspace_id = ${workspaceId} and form_id = ${response.form_id}
+                  and not is_closed
+                order by position, id limit 1`
+                if (open[0] !== undefined) {
+                  yield* responses.update(Actors.system(workspaceId), responseId, { stageId: open[0].id }).pipe(
+                    // The response is there (read above, in this workspace) and the stage is of its form.
+                    Effect.orDie
+                  )
+                  reopened = true
+                }
+              }
+              const form = yield* sql<{ readonly id: number; readonly title: string }>`
+                select id, title from forms where workspace_id = ${workspaceId} and id = ${response.form_id}`
+              yield* events.record(workspaceId, now, {
+                event: "email.replied",
+                form: form[0]!,
+                responseId,
+                reply: {
+                  id: replyId,
+                  from,
+                  subject,
+                  text: cut(text, EVENT_TEXT_MAX),
+                  attachments: stored.length,
+                  receivedAt: now.toISOString()
+                },
+                reopened
+              })
+              return { replyId, responseId, reopened }
+            })
+          )
+        }).pipe(Effect.onError(() => (stored.length === 0 ? Effect.void : files.deleteBlobs(keys()))))
+      })
 
       const receive = Effect.fn("EmailReplies.receive")(function* (raw: Uint8Array) {
         if (raw.byteLength === 0)
@@ -138,104 +258,42 @@ export class EmailReplies extends Context.Service<
             message: "the message answers no e-mail of this service (no reply token, no known In-Reply-To)"
           })
         }
-        const found = yield* sql<{
-          readonly workspace_id: number
-          readonly form_id: number
-          readonly stage_closed: boolean | null
-        }>`
-          select r.workspace_id, r.form_id, s.is_closed as stage_closed
-          from responses r left join stages s on s.id = r.stage_id
-          where r.id = ${responseId}`
-        const response = found[0]
-        if (response === undefined)
-          return yield* new ReplyNotMatched({ message: `response ${responseId} no longer exists` })
-        const workspaceId = response.workspace_id
-
-        const text = withoutNul(mail.reply)
-        const subject = withoutNul(mail.subject).slice(0, 500)
-        const messageId = mail.messageId === undefined ? null : withoutNul(mail.messageId).slice(0, 1_000)
-        const now = new Date(yield* Clock.currentTimeMillis)
-
-        // Attachments go to the blob store first; if the reply is not stored after all, they go again.
-        const stored: Array<StoredAttachment> = []
-        const keys = () => stored.map((file) => file.key)
-        return yield* Effect.gen(function* () {
-          for (const attachment of mail.attachments) {
-            if (attachment.related) continue
-            const id = makeFileId()
-            const key = `${workspaceId}/${id}`
-            const bytes = attachment.content
-            yield* blobs.put(key, Stream.make(bytes))
-            stored.push({
-              id,
-              key,
-              name: cleanFileName(withoutNul(attachment.filename ?? "") || "attachment"),
-              size: bytes.byteLength,
-              type: withoutNul(attachment.contentType).slice(0, 255) || "application/octet-stream"
-            })
-          }
-          return yield* sql.withTransaction(
-            Effect.gen(function* () {
-              // Attachments count against the storage quotas like uploads (no per-address limit: the
-              // inbound route is authenticated by its secret). Over a quota, the reply is not stored.
-              if (stored.length > 0) {
-                yield* files.claimQuota(
-                  workspaceId,
-                  response.form_id,
-                  stored.reduce((sum, file) => sum + file.size, 0)
-                )
-              }
-              yield* files.recordAttachments(workspaceId, response.form_id, responseId!, stored, now)
-              const [reply] = yield* sql<{ readonly id: number }>`
-              insert into response_replies (workspace_id, response_id, from_address, subject, text, message_id, file_ids,
-                received_at)
-              values (${workspaceId}, ${responseId!}, ${from}, ${subject}, ${text}, ${messageId},
-                ${stored.map((file) => file.id)}::text[], ${now})
-              returning id`
-              const replyId = reply!.id
-              yield* activities.record(Actors.respondent(workspaceId), responseId!, now, [
-                {
-                  type: "email_reply",
-                  payload: { replyId, from, subject }
-                }
-              ])
-              let reopened = false
-              if (response.stage_closed === true && (yield* respondentEmails.getSettings(workspaceId)).reopenOnReply) {
-                const open = yield* sql<{ readonly id: number }>`
-                select id from stages where workspace_id = ${workspaceId} and form_id = ${response.form_id}
-                  and not is_closed
-                order by position, id limit 1`
-                if (open[0] !== undefined) {
-                  yield* responses.update(Actors.system(workspaceId), responseId!, { stageId: open[0].id }).pipe(
-                    // The response is there (read above, in this workspace) and the stage is of its form.
-                    Effect.orDie
-                  )
-                  reopened = true
-                }
-              }
-              const form = yield* sql<{ readonly id: number; readonly title: string }>`
-                select id, title from forms where workspace_id = ${workspaceId} and id = ${response.form_id}`
-              yield* events.record(workspaceId, now, {
-                event: "email.replied",
-                form: form[0]!,
-                responseId: responseId!,
-                reply: {
-                  id: replyId,
-                  from,
-                  subject,
-                  text: cut(text, EVENT_TEXT_MAX),
-                  attachments: stored.length,
-                  receivedAt: now.toISOString()
-                },
-                reopened
-              })
-              return { replyId, responseId: responseId!, reopened }
-            })
+        return yield* store(responseId, {
+          from,
+          subject: withoutNul(mail.subject).slice(0, 500),
+          text: withoutNul(mail.reply),
+          messageId: mail.messageId === undefined ? null : withoutNul(mail.messageId).slice(0, 1_000),
+          attachments: mail.attachments.flatMap((attachment) =>
+            attachment.related
+              ? []
+              : [
+                  {
+                    filename: withoutNul(attachment.filename ?? ""),
+                    contentType: withoutNul(attachment.contentType),
+                    content: attachment.content
+                  }
+                ]
           )
-        }).pipe(Effect.onError(() => (stored.length === 0 ? Effect.void : files.deleteBlobs(keys()))))
+        })
       })
 
-      return EmailReplies.of({ receive })
+      const fromPage = Effect.fn("EmailReplies.fromPage")(function* (
+        responseId: number,
+        reply: { readonly text: string; readonly attachments: ReadonlyArray<ReplyAttachment> }
+      ) {
+        const rows = yield* sql<{ readonly email: string | null }>`select email from responses where id = ${responseId}`
+        if (rows[0] === undefined)
+          return yield* new ReplyNotMatched({ message: `response ${responseId} no longer exists` })
+        return yield* store(responseId, {
+          from: rows[0].email ?? "status page",
+          subject: "Reply from the status page",
+          text: withoutNul(reply.text),
+          messageId: null,
+          attachments: reply.attachments
+        })
+      })
+
+      return EmailReplies.of({ receive, fromPage })
     })
   )
 }

@@ -21,6 +21,7 @@ import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import { Activities } from "../cases/Activities.ts"
+import { StatusLinks, statusPath } from "../cases/StatusLinks.ts"
 import * as Actors from "../identity/Actors.ts"
 import { Conflict, type Forbidden, FormNotFound, ResponseNotFound } from "../kernel/Errors.ts"
 import { escapeHtml } from "../kernel/DisplayText.ts"
@@ -66,7 +67,9 @@ export const ConfirmationSettings = Schema.Struct({
   enabled: Schema.Boolean,
   subject: Subject,
   body: Body.annotate({
-    description: "A template: `{{field:<id>}}` is that question's answer, `{{answers}}` the answers summary."
+    description:
+      "A template: `{{field:<id>}}` is that question's answer, `{{answers}}` the answers summary, " +
+      "`{{statusLink}}` a new link to the respondent's status page."
   })
 }).annotate({ identifier: "ConfirmationSettings" })
 export type ConfirmationSettings = typeof ConfirmationSettings.Type
@@ -229,6 +232,9 @@ export const fillTemplate = (
   template.replace(TEMPLATE_REF, (_whole, what: string, id: string | undefined) =>
     answerOf(what, id, fields, values, linkBase)
   )
+
+/** Where a confirmation's body puts the respondent's status page link (see `cases/StatusLinks.ts`). */
+const STATUS_LINK = /\{\{\s*statusLink\s*\}\}/g
 
 const TEMPLATE_REF = /\{\{\s*(answers|field:(\d{1,10}))\s*\}\}/g
 
@@ -460,6 +466,7 @@ export class RespondentEmails extends Context.Service<
       const activities = yield* Activities
       const deliveries = yield* Deliveries
       const events = yield* Events
+      const statusLinks = yield* StatusLinks
 
       const getSettings = Effect.fn("RespondentEmails.getSettings")(function* (workspaceId: number) {
         const rows = yield* sql<{ readonly tracking: boolean; readonly reopen_on_reply: boolean }>`
@@ -623,8 +630,16 @@ export class RespondentEmails extends Context.Service<
         const subject = fillTemplate(written.subject, written.fields, written.values, linkBase)
           .replace(/[\r\n]+/g, " ")
           .slice(0, 200)
-        // The answers go in as literal text: only the owner's links are links (and tracked).
-        const body = fillTemplateParts(written.body, written.fields, written.values, linkBase)
+        // The answers go in as literal text: only the owner's links are links (and tracked). A status link is
+        // issued only when the body asks for one.
+        const withStatus =
+          written.body.search(STATUS_LINK) >= 0
+            ? written.body.replace(
+                STATUS_LINK,
+                `${linkBase.replace(/\/$/, "")}${statusPath(yield* statusLinks.issueFor(actor.workspaceId, response.id, at))}`
+              )
+            : written.body
+        const body = fillTemplateParts(withStatus, written.fields, written.values, linkBase)
         yield* queue(actor, response.id, "confirmation", response.email, subject, body.template, at, body.answers)
       })
 

@@ -22,11 +22,18 @@ export const Stage = Schema.Struct({
   id: Schema.Int,
   name: Schema.String,
   color: Schema.NullOr(Schema.String),
-  isClosed: Schema.Boolean
+  isClosed: Schema.Boolean,
+  publicName: Schema.NullOr(Schema.String).annotate({
+    description:
+      "Extension: the name the respondent sees on their status page while their case is in this stage " +
+      "(null: the page says only that the response was received)."
+  })
 })
 export type Stage = typeof Stage.Type
 
 const StageName = DisplayTrim.pipe(Schema.check(Schema.isMinLength(1), Schema.isMaxLength(60)))
+const PublicName = Schema.NullOr(StageName)
+
 /** A stage colour: `#rrggbb`. */
 export const StageColor = Schema.String.check(Schema.isPattern(/^#[0-9a-fA-F]{6}$/, { message: "a color is #rrggbb" }))
 
@@ -34,7 +41,8 @@ export const StageColor = Schema.String.check(Schema.isPattern(/^#[0-9a-fA-F]{6}
 export const CreateStageInput = Schema.Struct({
   name: StageName,
   color: Schema.optional(Schema.NullOr(StageColor)),
-  isClosed: Schema.optional(Schema.Boolean)
+  isClosed: Schema.optional(Schema.Boolean),
+  publicName: Schema.optional(PublicName)
 })
 export type CreateStageInput = typeof CreateStageInput.Type
 
@@ -42,7 +50,8 @@ export type CreateStageInput = typeof CreateStageInput.Type
 export const UpdateStageInput = Schema.Struct({
   name: Schema.optional(StageName),
   color: Schema.optional(Schema.NullOr(StageColor)),
-  isClosed: Schema.optional(Schema.Boolean)
+  isClosed: Schema.optional(Schema.Boolean),
+  publicName: Schema.optional(PublicName)
 })
 export type UpdateStageInput = typeof UpdateStageInput.Type
 
@@ -69,9 +78,16 @@ interface StageRow {
   readonly name: string
   readonly color: string | null
   readonly is_closed: boolean
+  readonly public_name: string | null
 }
 
-const toStage = (row: StageRow): Stage => ({ id: row.id, name: row.name, color: row.color, isClosed: row.is_closed })
+const toStage = (row: StageRow): Stage => ({
+  id: row.id,
+  name: row.name,
+  color: row.color,
+  isClosed: row.is_closed,
+  publicName: row.public_name
+})
 
 type Errors = SqlError.SqlError | FormNotFound
 
@@ -149,7 +165,7 @@ export class Stages extends Context.Service<
       const listRows = (workspaceId: number, formId: number) =>
         Effect.map(
           sql<StageRow>`
-            select id, name, color, is_closed from stages
+            select id, name, color, is_closed, public_name from stages
             where workspace_id = ${workspaceId} and form_id = ${formId} order by position, id`,
           (rows) => rows.map(toStage)
         )
@@ -169,10 +185,11 @@ export class Stages extends Context.Service<
           Effect.gen(function* () {
             yield* lockForm(actor.workspaceId, formId)
             const rows = yield* sql<StageRow>`
-            insert into stages (workspace_id, form_id, name, color, is_closed, position)
+            insert into stages (workspace_id, form_id, name, color, is_closed, public_name, position)
             values (${actor.workspaceId}, ${formId}, ${input.name}, ${input.color ?? null}, ${input.isClosed ?? false},
+              ${input.publicName ?? null},
               (select coalesce(max(position) + 1, 0) from stages where form_id = ${formId}))
-            returning id, name, color, is_closed`
+            returning id, name, color, is_closed, public_name`
             return toStage(rows[0]!)
           })
         )
@@ -191,9 +208,10 @@ export class Stages extends Context.Service<
             update stages set
               name = ${input.name === undefined ? sql`name` : sql`${input.name}`},
               color = ${input.color === undefined ? sql`color` : sql`${input.color}`},
-              is_closed = ${input.isClosed === undefined ? sql`is_closed` : sql`${input.isClosed}`}
+              is_closed = ${input.isClosed === undefined ? sql`is_closed` : sql`${input.isClosed}`},
+              public_name = ${input.publicName === undefined ? sql`public_name` : sql`${input.publicName}`}
             where workspace_id = ${actor.workspaceId} and form_id = ${formId} and id = ${stageId}
-            returning id, name, color, is_closed`
+            returning id, name, color, is_closed, public_name`
             if (rows.length === 0) return yield* stageNotFound(stageId)
             return toStage(rows[0]!)
           })

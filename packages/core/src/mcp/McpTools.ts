@@ -26,6 +26,8 @@ import { Id } from "../kernel/Ids.ts"
 import { InvalidInput } from "../kernel/Errors.ts"
 import { Member, Members } from "../identity/Members.ts"
 import { AddNoteInput, Note, Notes } from "../cases/Notes.ts"
+import { StatusLink, StatusLinks, statusPath } from "../cases/StatusLinks.ts"
+import { LinkBase } from "../kernel/Links.ts"
 import { Erasure, ErasureRequest, ErasureResult } from "../cases/Erasure.ts"
 import { PersonalDataExport, PersonData, PersonExportRequest } from "../cases/PersonalDataExport.ts"
 import {
@@ -169,6 +171,7 @@ export const makeTools = Effect.gen(function* () {
   const forms = yield* Forms
   const responses = yield* Responses
   const notes = yield* Notes
+  const statusLinks = yield* StatusLinks
   const stages = yield* Stages
   const members = yield* Members
   const webhooks = yield* Webhooks
@@ -356,6 +359,31 @@ export const makeTools = Effect.gen(function* () {
       output: Note,
       write: true,
       run: (actor, { responseId, ...input }) => notes.add(actor, responseId, input)
+    }),
+    define("issue_status_link", {
+      title: "Issue a response's status link",
+      description:
+        "Issues a new link to the respondent's status page (their case's public stage name, the e-mail " +
+        "thread and a reply form). The link before it stops working; the URL is shown only this once.",
+      input: Schema.Struct({ responseId: ResponseId }),
+      output: StatusLink,
+      write: true,
+      run: (actor, { responseId }) =>
+        Effect.gen(function* () {
+          const { token, createdAt } = yield* statusLinks.issue(actor, responseId)
+          const base = (yield* LinkBase).replace(/\/$/, "")
+          return { url: `${base}${statusPath(token)}`, createdAt: createdAt.toISOString() }
+        })
+    }),
+    define("revoke_status_link", {
+      title: "Revoke a response's status link",
+      description:
+        "Revokes the link to the respondent's status page: it answers 404 from now on (issue_status_link " +
+        "gives a new one).",
+      input: Schema.Struct({ responseId: ResponseId }),
+      output: Schema.Struct({ revoked: Schema.Boolean }),
+      write: true,
+      run: (actor, { responseId }) => Effect.as(statusLinks.revoke(actor, responseId), { revoked: true })
     }),
     define("list_stages", {
       title: "List a form's stages",

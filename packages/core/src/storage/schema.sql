@@ -529,6 +529,22 @@ alter table response_replies add constraint response_replies_workspace_id_fkey F
 CREATE UNIQUE INDEX response_replies_pkey ON response_replies USING btree (id);
 CREATE INDEX response_replies_response ON response_replies USING btree (response_id, id);
 
+create table response_status_links (
+  id integer not null generated always as identity,
+  workspace_id integer not null,
+  response_id integer not null,
+  token_hash text not null,
+  created_at timestamp with time zone not null,
+  revoked_at timestamp with time zone
+);
+alter table response_status_links add constraint response_status_links_pkey PRIMARY KEY (id);
+alter table response_status_links add constraint response_status_links_response_id_fkey FOREIGN KEY (response_id) REFERENCES responses(id) ON DELETE CASCADE;
+alter table response_status_links add constraint response_status_links_token_hash_key UNIQUE (token_hash);
+alter table response_status_links add constraint response_status_links_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE;
+CREATE UNIQUE INDEX response_status_links_pkey ON response_status_links USING btree (id);
+CREATE INDEX response_status_links_response ON response_status_links USING btree (response_id);
+CREATE UNIQUE INDEX response_status_links_token_hash_key ON response_status_links USING btree (token_hash);
+
 create table responses (
   id integer not null generated always as identity,
   workspace_id integer not null,
@@ -667,7 +683,8 @@ create table stages (
   name text not null,
   color text,
   is_closed boolean not null,
-  position integer not null
+  position integer not null,
+  public_name text
 );
 alter table stages add constraint stages_form_id_fkey FOREIGN KEY (form_id) REFERENCES forms(id) ON DELETE CASCADE;
 alter table stages add constraint stages_pkey PRIMARY KEY (id);

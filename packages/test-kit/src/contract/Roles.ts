@@ -25,6 +25,8 @@ export const roles = group("roles", { transport: false }, (c) => {
       ["PATCH", "/responses", { ids: [r], addTags: ["viewer"] }],
       ["DELETE", `/responses/${r}`],
       ["POST", `/responses/${r}/notes`, { body: "viewer note" }],
+      ["POST", `/responses/${r}/status-link`],
+      ["DELETE", `/responses/${r}/status-link`],
       ["POST", `/forms/${f}/stages`, { name: "Viewer stage" }],
       ["PATCH", `/stages/${all.stageId}`, { name: "Viewer stage" }],
       ["DELETE", `/stages/${all.stageId}`],

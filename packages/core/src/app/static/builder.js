@@ -406,6 +406,9 @@ const StagesEditor = ({ formId, canWrite }) => {
       (stage, index) => html`<div class="stage-row" key=${stage.id}>
       <input type="text" aria-label=${t("builder.stageName", { position: index + 1 })} value=${stage.name} disabled=${!canWrite}
         onChange=${(e) => act(() => api.patch(`/stages/${stage.id}`, { name: e.target.value }))} />
+      <input type="text" aria-label=${t("builder.stagePublicName", { stage: stage.name })} placeholder=${t("builder.stagePublicNameNone")}
+        value=${stage.publicName ?? ""} disabled=${!canWrite} maxlength="60"
+        onChange=${(e) => act(() => api.patch(`/stages/${stage.id}`, { publicName: e.target.value.trim() === "" ? null : e.target.value }))} />
       <input type="color" aria-label=${t("builder.stageColor", { stage: stage.name })} value=${stage.color ?? "#888888"} disabled=${!canWrite}
         onChange=${(e) => act(() => api.patch(`/stages/${stage.id}`, { color: e.target.value }))} />
       <label><input type="checkbox" checked=${stage.isClosed} disabled=${!canWrite}

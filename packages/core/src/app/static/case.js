@@ -2,7 +2,7 @@
 // The case page (the webhook `link`): answers, respondent, stage, assignee, tags, internal notes, activity timeline, files, e-mails.
 import { html } from "htm/preact"
 import { useEffect, useState } from "preact/hooks"
-import { api, base, events, messageOf, navigate } from "./api.js"
+import { api, base, copy, events, messageOf, navigate } from "./api.js"
 import { EmailComposer } from "./emails.js"
 import { neighbour, ShortcutHelp, useShortcuts } from "./shortcuts.js"
 import { SlaBadge } from "./sla.js"
@@ -205,6 +205,50 @@ const AnswersEditor = ({ detail, onSave, onCancel }) => {
     <div class="row"><button class="primary" type="submit">${t("case.saveAnswers")}</button>
     <button type="button" onClick=${onCancel}>${t("case.cancelEdit")}</button></div>
   </form>`
+}
+
+/**
+ * The respondent's status page link: issued here (shown once: only its hash is kept), copied, revoked.
+ * @param {{ responseId: number, onNotice: (text: string) => void }} props
+ */
+const StatusLinkPanel = ({ responseId, onNotice }) => {
+  const [url, setUrl] = useState(/** @type {string | null} */ (null))
+  const [error, setError] = useState(/** @type {string | null} */ (null))
+  const run = async (/** @type {() => Promise<void>} */ action) => {
+    setError(null)
+    try {
+      await action()
+    } catch (e) {
+      setError(messageOf(e))
+    }
+  }
+  const issue = () =>
+    run(async () => {
+      const issued = /** @type {{ url: string }} */ (await api.post(`/responses/${responseId}/status-link`))
+      setUrl(issued.url)
+    })
+  const revoke = () =>
+    run(async () => {
+      await api.del(`/responses/${responseId}/status-link`)
+      setUrl(null)
+      onNotice(t("case.statusLinkRevoked"))
+    })
+  return html`<div class="stack">
+    <strong id="status-link-label">${t("case.statusLink")}</strong>
+    <p class="muted">${t("case.statusLinkHelp")}</p>
+    ${error ? html`<p role="alert" class="error">${error}</p>` : null}
+    ${
+      url === null
+        ? null
+        : html`<label for="status-link-url">${t("case.statusLinkUrl")}</label>
+    <input id="status-link-url" type="url" readonly value=${url} />
+    <div><button type="button" onClick=${async () => onNotice((await copy(url)) ? t("case.statusLinkCopied") : t("case.statusLinkCopyByHand"))}>${t("case.statusLinkCopy")}</button></div>`
+    }
+    <div class="row">
+      <button type="button" onClick=${issue}>${t("case.statusLinkIssue")}</button>
+      <button type="button" onClick=${revoke}>${t("case.statusLinkRevoke")}</button>
+    </div>
+  </div>`
 }
 
 export const CaseScreen = ({ route, canWrite }) => {
@@ -412,6 +456,7 @@ export const CaseScreen = ({ route, canWrite }) => {
         </form>`
             : null
         }
+        ${canWrite ? html`<${StatusLinkPanel} responseId=${id} onNotice=${setNotice} />` : null}
       </aside>
     </div>`
 }

@@ -2,6 +2,8 @@
 import * as Effect from "effect/Effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { RespondentEmails } from "../../email/RespondentEmails.ts"
+import { StatusLinks, statusPath } from "../../cases/StatusLinks.ts"
+import { LinkBase } from "../../kernel/Links.ts"
 import { Api, CurrentActor } from "../../api/Api.ts"
 import { handle } from "../../web/ApiErrors.ts"
 
@@ -10,9 +12,22 @@ export const EmailsHandlers = HttpApiBuilder.group(
   "emails",
   Effect.fnUntraced(function* (handlers) {
     const emails = yield* RespondentEmails
+    const statusLinks = yield* StatusLinks
     return handlers.handleAll({
       send: ({ params, payload }) =>
         Effect.flatMap(CurrentActor, (actor) => handle(emails.send(actor, params.id, payload))),
+      issueStatusLink: ({ params }) =>
+        Effect.flatMap(CurrentActor, (actor) =>
+          handle(
+            Effect.gen(function* () {
+              const { token, createdAt } = yield* statusLinks.issue(actor, params.id)
+              const base = (yield* LinkBase).replace(/\/$/, "")
+              return { url: `${base}${statusPath(token)}`, createdAt: createdAt.toISOString() }
+            })
+          )
+        ),
+      revokeStatusLink: ({ params }) =>
+        Effect.flatMap(CurrentActor, (actor) => handle(statusLinks.revoke(actor, params.id))),
       getConfirmation: ({ params }) =>
         Effect.flatMap(CurrentActor, (actor) => handle(emails.getConfirmation(actor, params.id))),
       putConfirmation: ({ params, payload }) =>

@@ -129,6 +129,8 @@ export const builder: { readonly [K in keyof typeof english]: string } = {
   "builder.stageName": "اسم المرحلة {position, number}",
   "builder.stageColor": "لون {stage}",
   "builder.stageClosed": "مغلقة",
+  "builder.stagePublicName": "الاسم الذي يراه المستجيبون للمرحلة {stage}",
+  "builder.stagePublicNameNone": "يظهر للمستجيبين: تم الاستلام",
   "builder.stageMoveUp": "نقل {stage} إلى الأعلى",
   "builder.stageMoveDown": "نقل {stage} إلى الأسفل",
   "builder.stageDelete": "حذف المرحلة {stage}",

@@ -281,6 +281,16 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "case.removeTag": "إزالة الوسم {tag}",
   "case.addTag": "إضافة وسم",
   "case.add": "إضافة",
+  "case.statusLink": "صفحة الحالة",
+  "case.statusLinkHelp":
+    "رابط خاص يرى فيه المستجيب الاسم العام للمرحلة والرسائل ويمكنه الرد. الرابط الجديد يُنهي الرابط القديم.",
+  "case.statusLinkIssue": "إنشاء رابط حالة جديد",
+  "case.statusLinkUrl": "رابط صفحة الحالة (يظهر مرة واحدة)",
+  "case.statusLinkCopy": "نسخ الرابط",
+  "case.statusLinkCopied": "تم نسخ الرابط.",
+  "case.statusLinkCopyByHand": "انسخ الرابط يدويًا.",
+  "case.statusLinkRevoke": "إلغاء رابط الحالة",
+  "case.statusLinkRevoked": "تم إلغاء رابط الحالة: لم يعد يفتح.",
 
   // The member's own digest e-mail of a form (static/digest.js)
   "digest.heading": "ملخص بالبريد الإلكتروني",

@@ -134,6 +134,8 @@ export const builder: { readonly [K in keyof typeof english]: string } = {
   "builder.stageName": "Name der Phase {position, number}",
   "builder.stageColor": "Farbe von {stage}",
   "builder.stageClosed": "Abgeschlossen",
+  "builder.stagePublicName": "Name, den Antwortende für {stage} sehen",
+  "builder.stagePublicNameNone": "Antwortende sehen: eingegangen",
   "builder.stageMoveUp": "{stage} nach oben verschieben",
   "builder.stageMoveDown": "{stage} nach unten verschieben",
   "builder.stageDelete": "Phase {stage} löschen",

@@ -279,6 +279,16 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "case.removeTag": "Tag {tag} entfernen",
   "case.addTag": "Tag hinzufügen",
   "case.add": "Hinzufügen",
+  "case.statusLink": "Statusseite",
+  "case.statusLinkHelp":
+    "Ein privater Link, unter dem die antwortende Person den öffentlichen Namen der Phase und die E-Mails sieht und antworten kann. Ein neuer Link beendet den alten.",
+  "case.statusLinkIssue": "Neuen Statuslink erstellen",
+  "case.statusLinkUrl": "Link zur Statusseite (nur einmal angezeigt)",
+  "case.statusLinkCopy": "Link kopieren",
+  "case.statusLinkCopied": "Link kopiert.",
+  "case.statusLinkCopyByHand": "Kopieren Sie den Link von Hand.",
+  "case.statusLinkRevoke": "Statuslink widerrufen",
+  "case.statusLinkRevoked": "Statuslink widerrufen: Er öffnet nichts mehr.",
 
   // The member's own digest e-mail of a form (static/digest.js)
   "digest.heading": "Übersicht per E-Mail",

@@ -130,6 +130,8 @@ export const builder = {
   "builder.stageName": "Name of stage {position, number}",
   "builder.stageColor": "Color of {stage}",
   "builder.stageClosed": "Closed",
+  "builder.stagePublicName": "Name respondents see for {stage}",
+  "builder.stagePublicNameNone": "Shown to respondents as: received",
   "builder.stageMoveUp": "Move {stage} up",
   "builder.stageMoveDown": "Move {stage} down",
   "builder.stageDelete": "Delete stage {stage}",

@@ -273,6 +273,16 @@ export const cases = {
   "case.removeTag": "Remove tag {tag}",
   "case.addTag": "Add tag",
   "case.add": "Add",
+  "case.statusLink": "Status page",
+  "case.statusLinkHelp":
+    "A private link where the respondent sees the stage's public name, the e-mails and can reply. A new link ends the old one.",
+  "case.statusLinkIssue": "Create a new status link",
+  "case.statusLinkUrl": "Status page link (shown once)",
+  "case.statusLinkCopy": "Copy link",
+  "case.statusLinkCopied": "Link copied.",
+  "case.statusLinkCopyByHand": "Copy the link by hand.",
+  "case.statusLinkRevoke": "Revoke status link",
+  "case.statusLinkRevoked": "Status link revoked: it no longer opens.",
 
   // The member's own digest e-mail of a form (static/digest.js)
   "digest.heading": "Digest e-mail",

@@ -1,0 +1,135 @@
+/**
+ * Status links: the respondent's own link to their case (`/s/{token}`, the
+ * status page of `pages/StatusPage.ts`). A token is 32 random bytes; only
+ * its SHA-256 is stored, so the table never holds a working link. A response
+ * has at most one live link: issuing one revokes the one before; a revoked
+ * link keeps its row (`revoked_at`) and never works again.
+ *
+ * @module
+ */
+import { createHash, randomBytes } from "node:crypto"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import * as SqlClient from "effect/sql/SqlClient"
+import type * as SqlError from "effect/sql/SqlError"
+import * as Actors from "../identity/Actors.ts"
+import { type Forbidden, ResponseNotFound } from "../kernel/Errors.ts"
+
+/** The path of a status page, under the public pages' prefix. */
+export const statusPath = (token: string) => `/s/${token}`
+
+/** A status link as the team gets it (`POST /responses/{id}/status-link`). */
+export const StatusLink = Schema.Struct({
+  url: Schema.String.annotate({ description: "The respondent's status page; shown once, only its hash is stored." }),
+  createdAt: Schema.String
+}).annotate({ identifier: "StatusLink" })
+export type StatusLink = typeof StatusLink.Type
+
+/** Whose case a live token opens. */
+export interface StatusTarget {
+  readonly workspaceId: number
+  readonly responseId: number
+}
+
+// A token is 43 base64url characters; anything else is never looked up.
+const TOKEN = /^[A-Za-z0-9_-]{43}$/
+
+const hashOf = (token: string) => createHash("sha256").update(token, "utf8").digest("hex")
+
+/**
+ * Issuing, revoking and resolving status links.
+ *
+ * @example
+ * ```ts
+ * const links = yield* StatusLinks
+ * const { token } = yield* links.issue(actor, responseId)
+ * const target = yield* links.resolve(token) // { workspaceId, responseId } or undefined
+ * ```
+ */
+export class StatusLinks extends Context.Service<
+  StatusLinks,
+  {
+    /** A new link for a response of the actor's workspace (the one before it stops working). */
+    readonly issue: (
+      actor: Actors.Actor,
+      responseId: number
+    ) => Effect.Effect<
+      { readonly token: string; readonly createdAt: Date },
+      ResponseNotFound | Forbidden | SqlError.SqlError
+    >
+    /** Revokes the response's links (a response with none is no error). */
+    readonly revoke: (
+      actor: Actors.Actor,
+      responseId: number
+    ) => Effect.Effect<void, ResponseNotFound | Forbidden | SqlError.SqlError>
+    /**
+     * A new link for a response that is being written (the submission's confirmation e-mail, in the caller's
+     * transaction): no actor's rights to check.
+     */
+    readonly issueFor: (workspaceId: number, responseId: number, at: Date) => Effect.Effect<string, SqlError.SqlError>
+    /** The response a live token opens, or undefined (unknown, malformed and revoked alike). */
+    readonly resolve: (token: string) => Effect.Effect<StatusTarget | undefined, SqlError.SqlError>
+  }
+>()("@qforms/core/StatusLinks") {
+  static readonly layer = Layer.effect(
+    StatusLinks,
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+
+      const revokeRows = (workspaceId: number, responseId: number, at: Date) =>
+        sql`update response_status_links set revoked_at = ${at}
+          where workspace_id = ${workspaceId} and response_id = ${responseId} and revoked_at is null`
+
+      const issueFor = Effect.fnUntraced(function* (workspaceId: number, responseId: number, at: Date) {
+        const token = randomBytes(32).toString("base64url")
+        yield* revokeRows(workspaceId, responseId, at)
+        yield* sql`insert into response_status_links (workspace_id, response_id, token_hash, created_at)
+          values (${workspaceId}, ${responseId}, ${hashOf(token)}, ${at})`
+        return token
+      })
+
+      const requireResponse = Effect.fnUntraced(function* (workspaceId: number, responseId: number) {
+        const rows = yield* sql`
+          select 1 from responses where workspace_id = ${workspaceId} and id = ${responseId} for key share`
+        if (rows.length === 0) return yield* new ResponseNotFound({ message: `response ${responseId} not found` })
+      })
+
+      const issue = Effect.fn("StatusLinks.issue")(function* (actor: Actors.Actor, responseId: number) {
+        yield* Actors.requireWrite(actor)
+        const now = new Date(yield* Clock.currentTimeMillis)
+        return yield* sql.withTransaction(
+          Effect.gen(function* () {
+            yield* requireResponse(actor.workspaceId, responseId)
+            const token = yield* issueFor(actor.workspaceId, responseId, now)
+            return { token, createdAt: now }
+          })
+        )
+      })
+
+      const revoke = Effect.fn("StatusLinks.revoke")(function* (actor: Actors.Actor, responseId: number) {
+        yield* Actors.requireWrite(actor)
+        const now = new Date(yield* Clock.currentTimeMillis)
+        yield* sql.withTransaction(
+          Effect.gen(function* () {
+            yield* requireResponse(actor.workspaceId, responseId)
+            yield* revokeRows(actor.workspaceId, responseId, now)
+          })
+        )
+      })
+
+      const resolve = Effect.fn("StatusLinks.resolve")(function* (token: string) {
+        if (!TOKEN.test(token)) return undefined
+        const rows = yield* sql<{ readonly workspace_id: number; readonly response_id: number }>`
+          select workspace_id, response_id from response_status_links
+          where token_hash = ${hashOf(token)} and revoked_at is null`
+        const row = rows[0]
+        return row === undefined ? undefined : { workspaceId: row.workspace_id, responseId: row.response_id }
+      })
+
+      return StatusLinks.of({ issue, revoke, issueFor, resolve })
+    })
+  )
+}

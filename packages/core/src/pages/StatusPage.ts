@@ -1,0 +1,315 @@
+/**
+ * The respondent's status page at `/s/{token}` (the link of
+ * `cases/StatusLinks.ts`): the form's title, when the response was sent, its
+ * stage as the team names it for respondents (a stage's `publicName`; none:
+ * "received"), the e-mail thread of the case (the team's e-mails to the
+ * respondent and the respondent's replies; never notes) and a reply form.
+ *
+ * - `GET /s/{token}`: the page; an unknown, malformed or revoked token is the
+ *   same 404 page, saying nothing of whether it ever existed.
+ * - `POST /s/{token}`: a reply (`application/x-www-form-urlencoded`, or
+ *   `multipart/form-data` with attachments in `files`), stored as an e-mail
+ *   reply is (`EmailReplies.fromPage`: same row, activity, reopening and
+ *   `email.replied` event), then a redirect (303) back to the page.
+ *
+ * Works without JavaScript (the page carries none). Defences: the page's
+ * CSP and headers (`PageSecurity.securityHeaders`); a post must come from
+ * this site's own page (`Sec-Fetch-Site` / `Origin`, as the application's
+ * writes); the token in the URL is the only credential, so a forged post from
+ * elsewhere would have to know it; replies per client address are limited;
+ * a body is at most the inbound e-mail limit (`mail.inboundMaxBytes`), its
+ * text {@link MAX_REPLY_CHARS} characters, its files {@link MAX_ATTACHMENTS}
+ * (each from the upload limiter's bucket, and counted against the storage
+ * quotas).
+ *
+ * @module
+ */
+import * as ByteSize from "effect/ByteSize"
+import * as Effect from "effect/Effect"
+import * as Result from "effect/Result"
+import * as Stream from "effect/Stream"
+import * as SqlClient from "effect/sql/SqlClient"
+import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
+import * as HttpRouter from "effect/http/HttpRouter"
+import * as HttpServerRequest from "effect/http/HttpServerRequest"
+import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import * as Multipart from "effect/http/Multipart"
+import { StatusLinks, type StatusTarget } from "../cases/StatusLinks.ts"
+import { EmailReplies, type ReplyAttachment } from "../email/EmailReplies.ts"
+import { Mailer } from "../email/Mailer.ts"
+import { RespondentEmails } from "../email/RespondentEmails.ts"
+import { MessageCatalogues } from "../languages/Messages.ts"
+import { html, lines } from "../web/Html.ts"
+import * as RateLimit from "../web/RateLimit.ts"
+import { clientAddress } from "../web/RequestOrigin.ts"
+import { crossSiteRefusal } from "../web/Security.ts"
+import { defaultSubmissionRateLimit, makeLimiter, page } from "./PageSecurity.ts"
+import { UploadLimiter } from "./UploadLimits.ts"
+import { plainVoice } from "./Voice.ts"
+
+/** The longest reply the page takes, in characters. */
+export const MAX_REPLY_CHARS = 20_000
+/** The most files one reply carries. */
+export const MAX_ATTACHMENTS = 5
+
+/** Whether a path is a status page's (its posts may be multipart and larger than the router's body limit). */
+export const isStatusPath = (path: string): boolean => /^\/s\/[A-Za-z0-9_-]{1,100}$/.test(path)
+
+/** Settings of the status page. */
+export interface StatusPageOptions {
+  readonly frameAncestors?: ReadonlyArray<string> | undefined
+  readonly trustedProxyHops?: number | undefined
+  /** Replies per client address (default: the public page's submission limit). */
+  readonly replyRateLimit?: RateLimit.RateLimitConfig | undefined
+}
+
+interface CaseRow {
+  readonly title: string
+  readonly submitted_at: Date
+  readonly public_name: string | null
+}
+
+const formatTime = (at: Date | string) => `${new Date(at).toISOString().slice(0, 16).replace("T", " ")} UTC`
+
+/**
+ * The routes of the status page (mounted by `Http.layer`).
+ *
+ * @example
+ * ```ts
+ * const Routes = StatusPage.layer({ frameAncestors: ["'none'"] })
+ * ```
+ */
+export const layer = (options: StatusPageOptions = {}) =>
+  HttpRouter.use(
+    Effect.fnUntraced(function* (router) {
+      const sql = yield* SqlClient.SqlClient
+      const links = yield* StatusLinks
+      const emails = yield* RespondentEmails
+      const replies = yield* EmailReplies
+      const uploads = yield* UploadLimiter
+      const messages = yield* MessageCatalogues
+      const replyLimiter = yield* makeLimiter(options.replyRateLimit ?? defaultSubmissionRateLimit, "status-reply")
+      const hops = options.trustedProxyHops ?? 0
+      const frameAncestors = options.frameAncestors
+
+      const tokenParam = Effect.map(HttpRouter.params, (params) => params["token"] ?? "")
+      const voiceOf = (request: HttpServerRequest.HttpServerRequest) =>
+        plainVoice(messages, request.headers["accept-language"])
+      const notFound = (request: HttpServerRequest.HttpServerRequest) => {
+        const voice = voiceOf(request)
+        return page({
+          status: 404,
+          title: "Page not found",
+          body: html`<h1 id="title" tabindex="-1" data-focus>Page not found</h1>
+<p>There is nothing at this address. The link may have been replaced or withdrawn.</p>`,
+          frameAncestors,
+          voice
+        })
+      }
+      const messagePage = (request: HttpServerRequest.HttpServerRequest, status: number, title: string, text: string) =>
+        page({
+          status,
+          title,
+          body: html`<h1 id="title" tabindex="-1" data-focus>${title}</h1>
+<p>${text}</p>`,
+          frameAncestors,
+          voice: voiceOf(request)
+        })
+
+      const statusPage = (
+        request: HttpServerRequest.HttpServerRequest,
+        token: string,
+        target: StatusTarget,
+        notice?: string,
+        error?: { readonly status: number; readonly text: string; readonly reply: string }
+      ) =>
+        Effect.gen(function* () {
+          const rows = yield* sql<CaseRow>`
+            select f.title, r.submitted_at, s.public_name
+            from responses r join forms f on f.id = r.form_id and f.workspace_id = r.workspace_id
+              left join stages s on s.id = r.stage_id and s.workspace_id = r.workspace_id
+            where r.workspace_id = ${target.workspaceId} and r.id = ${target.responseId}`
+          const found = rows[0]
+          if (found === undefined) return notFound(request)
+          const thread = yield* emails.forResponse(target.workspaceId, target.responseId)
+          const entries = [
+            ...thread.emails
+              .filter((email) => email.status !== "failed")
+              .map((email) => ({
+                at: email.sentAt ?? "",
+                who: "From the team",
+                subject: email.subject,
+                text: email.text,
+                files: [] as ReadonlyArray<string>
+              })),
+            ...thread.replies.map((reply) => ({
+              at: reply.receivedAt,
+              who: "Your reply",
+              subject: reply.subject,
+              text: reply.text,
+              files: reply.files.map((file) => file.name)
+            }))
+          ].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0))
+          const stage = found.public_name ?? "Received"
+          const body = html`<h1 id="title" tabindex="-1" data-focus>${found.title}</h1>
+<p>Sent ${formatTime(found.submitted_at)}</p>
+<p>Status: <strong>${stage}</strong></p>
+${notice === undefined ? null : html`<p role="status">${notice}</p>`}
+<h2>Messages</h2>
+${
+  entries.length === 0
+    ? html`<p>No messages yet.</p>`
+    : html`<ol class="thread">${entries.map(
+        (entry) => html`<li><article><h3>${entry.who}: ${entry.subject}</h3>
+<p><small>${entry.at === "" ? "queued" : formatTime(entry.at)}</small></p>
+<p>${lines(entry.text)}</p>
+${entry.files.length === 0 ? null : html`<p>Attached: ${entry.files.join(", ")}</p>`}</article></li>`
+      )}</ol>`
+}
+<h2>Write to the team</h2>
+<form method="post" action="${token}" enctype="multipart/form-data">
+${error === undefined ? null : html`<p id="error" role="alert">${error.text}</p>`}
+<p><label for="reply">Your message</label><br>
+<textarea id="reply" name="text" rows="6" maxlength="${MAX_REPLY_CHARS}"${
+            error === undefined ? "" : html` aria-describedby="error"`
+          }>${error?.reply ?? ""}</textarea></p>
+<p><label for="files">Attach files (optional, up to ${MAX_ATTACHMENTS})</label><br>
+<input id="files" type="file" name="files" multiple></p>
+<p><button type="submit">Send</button></p>
+</form>`
+          return page({
+            status: error?.status ?? 200,
+            title: found.title,
+            body,
+            frameAncestors,
+            voice: voiceOf(request)
+          })
+        })
+
+      const show = Effect.gen(function* () {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const token = yield* tokenParam
+        const target = yield* links.resolve(token)
+        if (target === undefined) return notFound(request)
+        const sent = new URL(request.url, "http://x").searchParams.get("sent") === "1"
+        return yield* statusPage(request, token, target, sent ? "Thank you: your message was sent." : undefined)
+      })
+
+      /** The reply's text and files: url-encoded or multipart, within the inbound e-mail limit. */
+      const readReply = (request: HttpServerRequest.HttpServerRequest, maxBytes: number) =>
+        Effect.gen(function* () {
+          const type = (request.headers["content-type"] ?? "").toLowerCase()
+          if (type.startsWith("application/x-www-form-urlencoded")) {
+            const params = yield* Effect.mapError(request.urlParamsBody, () => 400 as const)
+            const text = params.params.find(([key]) => key === "text")?.[1]
+            return { text: typeof text === "string" ? text : "", files: [] as Array<ReplyAttachment> }
+          }
+          if (!type.startsWith("multipart/form-data")) return yield* Effect.fail(415 as const)
+          let text = ""
+          const files: Array<ReplyAttachment> = []
+          let refused: 413 | 429 | undefined
+          yield* Stream.runForEach(request.multipartStream, (part) => {
+            if (Multipart.isField(part)) {
+              if (part.key === "text") text = part.value
+              return Effect.void
+            }
+            const file = part as Multipart.File
+            return Effect.gen(function* () {
+              const bytes = yield* file.contentEffect
+              // A browser sends an empty part when no file was chosen.
+              if (bytes.byteLength === 0 && file.name === "") return
+              if (file.key !== "files" || files.length >= MAX_ATTACHMENTS) {
+                refused = 413
+                return
+              }
+              const decision = yield* uploads.take(request)
+              if (!decision.allowed) {
+                refused = 429
+                return
+              }
+              files.push({ filename: file.name, contentType: file.contentType, content: bytes })
+            })
+          }).pipe(
+            Effect.provideService(Multipart.MaxParts, MAX_ATTACHMENTS + 8),
+            Effect.provideService(Multipart.MaxFieldSize, ByteSize.bytes(MAX_REPLY_CHARS * 4)),
+            Effect.provideService(Multipart.MaxFileSize, ByteSize.bytes(maxBytes)),
+            Effect.provideService(Multipart.FieldMimeTypes, []),
+            Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(maxBytes)),
+            Effect.mapError((e) =>
+              e.reason._tag === "FileTooLarge" ||
+              e.reason._tag === "BodyTooLarge" ||
+              e.reason._tag === "FieldTooLarge" ||
+              e.reason._tag === "TooManyParts"
+                ? (413 as const)
+                : (400 as const)
+            )
+          )
+          if (refused !== undefined) return yield* Effect.fail(refused)
+          return { text, files }
+        })
+
+      const reply = Effect.gen(function* () {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const refusal = crossSiteRefusal(request.headers)
+        if (refusal !== undefined)
+          return messagePage(request, 403, "Not sent", "Replies are sent from the status page itself.")
+        const decision = yield* replyLimiter.take(`status:${clientAddress(request, hops)}`)
+        if (!decision.allowed) {
+          return messagePage(
+            request,
+            429,
+            "Too many messages",
+            `Too many messages from this address; try again in ${decision.retryAfterSeconds} seconds.`
+          ).pipe(HttpServerResponse.setHeaders(RateLimit.headers(replyLimiter.config, decision)))
+        }
+        const token = yield* tokenParam
+        const target = yield* links.resolve(token)
+        if (target === undefined) return notFound(request)
+        const maxBytes = (yield* Mailer).inboundMaxBytes
+        const read = yield* Effect.result(readReply(request, maxBytes))
+        if (Result.isFailure(read)) {
+          const status = read.failure
+          const text =
+            status === 413
+              ? `The message is too large: at most ${MAX_ATTACHMENTS} files and ${maxBytes} bytes in all.`
+              : status === 429
+                ? "Too many files from this address; try again later."
+                : status === 415
+                  ? "Send the form of this page."
+                  : "The message could not be read; try again."
+          return yield* statusPage(request, token, target, undefined, { status, text, reply: "" })
+        }
+        const { text, files } = read.success
+        const trimmed = text.trim()
+        if (trimmed === "" && files.length === 0)
+          return yield* statusPage(request, token, target, undefined, {
+            status: 400,
+            text: "Write a message or attach a file.",
+            reply: ""
+          })
+        if (text.length > MAX_REPLY_CHARS)
+          return yield* statusPage(request, token, target, undefined, {
+            status: 413,
+            text: `A message may be at most ${MAX_REPLY_CHARS} characters.`,
+            reply: text.slice(0, MAX_REPLY_CHARS)
+          })
+        const stored = yield* Effect.result(replies.fromPage(target.responseId, { text: trimmed, attachments: files }))
+        if (Result.isFailure(stored)) {
+          const failure = stored.failure
+          if (failure._tag === "ReplyNotMatched") return notFound(request)
+          if (failure._tag === "StorageQuotaExceeded")
+            return yield* statusPage(request, token, target, undefined, {
+              status: 413,
+              text: failure.message,
+              reply: text
+            })
+          return yield* Effect.fail(failure)
+        }
+        // Post/redirect/get: a reload does not send the message again.
+        return HttpServerResponse.empty({ status: 303, headers: { location: `${token}?sent=1` } })
+      })
+
+      yield* router.add("GET", "/s/:token", show)
+      yield* router.add("POST", "/s/:token", reply)
+    })
+  )
