@@ -32,6 +32,7 @@ import { Erasure } from "./cases/Erasure.ts"
 import { Retention } from "./cases/Retention.ts"
 import { PersonalDataExport } from "./cases/PersonalDataExport.ts"
 import { Responses } from "./cases/Responses.ts"
+import { AssignmentRulesService } from "./cases/AssignmentRules.ts"
 import { Sessions } from "./identity/Sessions.ts"
 import { Stages } from "./forms/Stages.ts"
 import { Webhooks } from "./outbox/Webhooks.ts"
@@ -67,6 +68,7 @@ export type Services =
   | Members
   | Notes
   | Responses
+  | AssignmentRulesService
   | Retention
   | Sessions
   | Stages
@@ -110,7 +112,7 @@ export const layer: Layer.Layer<Services, never, SqlClient.SqlClient | BlobStore
   ApiKeys.layer,
   AnswerTokens.layer,
   AuditLog.layer,
-  Responses.layer,
+  Responses.layer.pipe(Layer.provideMerge(AssignmentRulesService.layer)),
   Webhooks.layer,
   WebhookAlerts.layer,
   Workspaces.layer,

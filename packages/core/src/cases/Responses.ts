@@ -22,6 +22,7 @@ import type * as Stream from "effect/Stream"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import { Activities, type NewActivity } from "./Activities.ts"
+import { AssignmentRulesService } from "./AssignmentRules.ts"
 import * as Actors from "../identity/Actors.ts"
 import { Contacts } from "./Contacts.ts"
 import { type Conflict, type Forbidden, FormNotFound, InvalidInput, ResponseNotFound } from "../kernel/Errors.ts"
@@ -170,6 +171,7 @@ export class Responses extends Context.Service<
       const members = yield* Members
       const contacts = yield* Contacts
       const activities = yield* Activities
+      const assignmentRules = yield* AssignmentRulesService
       const events = yield* Events
       const files = yield* Files
       const respondentEmails = yield* RespondentEmails
@@ -224,7 +226,11 @@ export class Responses extends Context.Service<
         // must not wait on a lock: it holds the form first without waiting, and while a deletion (or another
         // change that locks the whole form) holds it, the submission runs as a transaction of its own, which
         // waits on a connection of its own.
+        // A form with assignment rules: the case's assignee is chosen (a round robin's turn taken) in the
+        // submission's transaction, so a submission that fails gives its turn back.
+        const assigning = yield* assignmentRules.hasRules(actor.workspaceId, formId)
         const needsTransaction =
+          assigning ||
           options.partialId !== undefined ||
           route.fields.some(takesUploads) ||
           ResponseLimits.limited(form) ||
@@ -293,6 +299,15 @@ export class Responses extends Context.Service<
               and not finished
             returning ${sql.literal(columns)}`
             const id = finishing[0]?.id ?? found!.response_id
+            // An assignee a member gave the partial response already is kept.
+            const assignment =
+              assigning && (finishing[0]?.assignee_id ?? null) === null
+                ? yield* assignmentRules.choose(actor.workspaceId, formId, values)
+                : Option.none()
+            const assigneeId = Option.match(assignment, {
+              onNone: () => finishing[0]?.assignee_id ?? null,
+              onSome: (chosen) => chosen.assigneeId
+            })
             const created: Row = {
               id,
               form_id: formId,
@@ -301,7 +316,7 @@ export class Responses extends Context.Service<
               name,
               email: respondent.email,
               stage_id: null,
-              assignee_id: null,
+              assignee_id: assigneeId,
               tags: [],
               source,
               answers: values,
@@ -326,7 +341,15 @@ export class Responses extends Context.Service<
             const shard = yield* randomShard
             const writes = [
               sql`counted as (${countResponsesInsert(actor.workspaceId, formId, shard, 1)})`,
-              sql`activity as (${activities.insert(actor, id, now, [{ type: "created", payload: { source } }])})`,
+              sql`activity as (${activities.insert(actor, id, now, [
+                { type: "created", payload: { source } },
+                ...Option.match(assignment, {
+                  onNone: () => [],
+                  onSome: (chosen): ReadonlyArray<NewActivity> => [
+                    { type: "assigned", payload: { from: null, to: chosen.assigneeId, rule: chosen.kind } }
+                  ]
+                })
+              ])})`,
               event.ctes
             ]
             // The insert reads the hold's row, so the hold comes first; the other parts run after the main query.
@@ -337,11 +360,11 @@ export class Responses extends Context.Service<
               inTransaction ? sql`select 1 as held` : forms.holdForSubmissionNow(actor.workspaceId, formId)
             }), response as (
               insert into responses (id, workspace_id, form_id, contact_id, submitted_at, updated_at, name, email,
-                tags, source, answers, search_text, language, started_at)
+                tags, source, answers, search_text, language, started_at, assignee_id)
               overriding system value
               select ${id}, ${actor.workspaceId}, ${formId}, ${contactId}, ${now}, ${now}, ${name},
                 ${respondent.email}, ${[]}::text[], ${source}, ${JSON.stringify(values)}::jsonb, ${text}, ${language},
-                ${startedAt}::timestamptz
+                ${startedAt}::timestamptz, ${assigneeId}::int
               from held
               returning ${sql.literal(columns)}
             ), ${sql.csv(writes)}
@@ -349,6 +372,34 @@ export class Responses extends Context.Service<
             // (The form is gone, yet no part of the statement failed its foreign key: never seen, but not a 500.)
             if (row === undefined) return yield* new FormNotFound({ message: `form ${formId} not found` })
             if (finishing.length > 0) yield* sql`with ${sql.csv(writes)} select 1 from notice`
+            const assigned =
+              finishing.length > 0 && Option.isSome(assignment)
+                ? ((yield* sql<Row>`
+                    update responses set assignee_id = ${assignment.value.assigneeId}
+                    where workspace_id = ${actor.workspaceId} and id = ${row.id}
+                    returning ${sql.literal(columns)}`)[0] ?? row)
+                : row
+            // The rule's assignment is a `response.assigned` event after `response.created`, in the same
+            // transaction: it commits or rolls back with the response.
+            if (Option.isSome(assignment)) {
+              yield* events.record(
+                actor.workspaceId,
+                now,
+                {
+                  event: "response.assigned",
+                  ...responseEventFields(
+                    { id: formId, title: form.title },
+                    fields,
+                    assigned,
+                    null,
+                    yield* SentLinkBase
+                  ),
+                  assignee: yield* eventMember(actor.workspaceId, assignment.value.assigneeId),
+                  previousAssignee: null
+                },
+                { tags: assigned.tags }
+              )
+            }
             yield* files.attach(actor.workspaceId, row.id, uploads.fileIds, now)
             yield* respondentEmails.queueConfirmation(
               actor,
@@ -356,7 +407,7 @@ export class Responses extends Context.Service<
               form,
               now
             )
-            return toRow(row, undefined)
+            return toRow(assigned, undefined)
           })
         return yield* needsTransaction
           ? sql.withTransaction(write(true))

@@ -50,6 +50,7 @@ import m0036_privacy from "./migrations/0036_privacy.ts"
 import m0037_rateLimitBuckets from "./migrations/0037_rate_limit_buckets.ts"
 import m0038_retention from "./migrations/0038_retention.ts"
 import m0039_sensitiveQuestions from "./migrations/0039_sensitive_questions.ts"
+import m0041_assignmentRules from "./migrations/0041_assignment_rules.ts"
 
 /**
  * Every migration of qforms, in order. Add new ones at the end; never edit a
@@ -89,7 +90,8 @@ export const loader = Migrator.fromRecord({
   "0036_privacy": m0036_privacy,
   "0037_rate_limit_buckets": m0037_rateLimitBuckets,
   "0038_retention": m0038_retention,
-  "0039_sensitive_questions": m0039_sensitiveQuestions
+  "0039_sensitive_questions": m0039_sensitiveQuestions,
+  "0041_assignment_rules": m0041_assignmentRules
 })
 
 /**
