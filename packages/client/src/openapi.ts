@@ -195,6 +195,24 @@ export interface paths {
         patch: operations["stages.update"];
         trace?: never;
     };
+    "/api/forms/{formId}/assignment-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Extension: the form's assignment rules, in order. */
+        get: operations["assignmentRules.get"];
+        /** @description Extension: replaces the form's assignment rules (owners, admins and members; at most 50). A new response gets the assignee of the first rule that applies: `byAnswer`, `roundRobin` or `leastOpen`; away members and those who left are passed by. 400 names a question not of the form or an account not a member. */
+        put: operations["assignmentRules.replace"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/members": {
         parameters: {
             query?: never;
@@ -228,6 +246,23 @@ export interface paths {
         head?: never;
         /** @description Extension: changes a member's role (the owner role is an owner's to give; one owner stays). */
         patch: operations["members.changeRole"];
+        trace?: never;
+    };
+    "/api/members/{accountId}/away": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** @description Extension: marks a member away (or back): any member but a viewer for themself, owners and admins for anyone. Assignment rules pass away members by. */
+        put: operations["members.setAway"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/members/{accountId}/sign-in-link": {
@@ -2708,6 +2743,27 @@ export interface components {
             /** @description Extension: post the answers of sensitive questions too (owners and admins decide). Default false: they are left out. */
             includeSensitive?: boolean;
         };
+        AssignmentRules: {
+            rules: components["schemas"]["AssignmentRule"][];
+        };
+        AssignmentRule: components["schemas"]["ByAnswerRule"] | components["schemas"]["RoundRobinRule"] | components["schemas"]["LeastOpenRule"];
+        LeastOpenRule: {
+            /** @enum {string} */
+            kind: "leastOpen";
+            memberIds: number[];
+        };
+        RoundRobinRule: {
+            /** @enum {string} */
+            kind: "roundRobin";
+            memberIds: number[];
+        };
+        ByAnswerRule: {
+            /** @enum {string} */
+            kind: "byAnswer";
+            fieldId: number;
+            equals: string | string[];
+            assigneeId: number;
+        };
         Note: {
             id: number;
             responseId: number;
@@ -2764,6 +2820,7 @@ export interface components {
                 email: string;
                 /** @enum {string} */
                 role: "owner" | "admin" | "member" | "viewer";
+                away: boolean;
             }[];
             activities: {
                 id: number;
@@ -2939,6 +2996,7 @@ export interface components {
                 email: string;
                 /** @enum {string} */
                 role: "owner" | "admin" | "member" | "viewer";
+                away: boolean;
             }[];
             allTags: string[];
             responses: components["schemas"]["ResponseRow"][];
@@ -6337,6 +6395,243 @@ export interface operations {
             };
         };
     };
+    "assignmentRules.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                formId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description AssignmentRules */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssignmentRules"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `error` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestErrorEncoded"];
+                };
+            };
+            /** @description The API key is missing, malformed, wrong or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorEncoded"];
+                };
+            };
+            /** @description Not found in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundErrorEncoded"];
+                };
+            };
+            /** @description The path exists but not with this method. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedErrorEncoded"];
+                };
+            };
+            /** @description The change conflicts with the current state, refers to something a concurrent request deleted, or collided with a concurrent change (nothing was changed: try again). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictErrorEncoded"];
+                };
+            };
+            /** @description The request body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeErrorEncoded"];
+                };
+            };
+            /** @description The request body must be JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeErrorEncoded"];
+                };
+            };
+            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsErrorEncoded"];
+                };
+            };
+            /** @description An unexpected failure; the request id is in the server log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalServerErrorEncoded"];
+                };
+            };
+            /** @description The service cannot reach its database right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableErrorEncoded"];
+                };
+            };
+        };
+    };
+    "assignmentRules.replace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                formId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssignmentRules"];
+            };
+        };
+        responses: {
+            /** @description AssignmentRules */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssignmentRules"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `error` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestErrorEncoded"];
+                };
+            };
+            /** @description The API key is missing, malformed, wrong or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorEncoded"];
+                };
+            };
+            /** @description The key's member may not do this (a viewer key is read-only). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenErrorEncoded"];
+                };
+            };
+            /** @description Not found in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundErrorEncoded"];
+                };
+            };
+            /** @description The path exists but not with this method. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedErrorEncoded"];
+                };
+            };
+            /** @description The change conflicts with the current state, refers to something a concurrent request deleted, or collided with a concurrent change (nothing was changed: try again). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictErrorEncoded"];
+                };
+            };
+            /** @description The request body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeErrorEncoded"];
+                };
+            };
+            /** @description The request body must be JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeErrorEncoded"];
+                };
+            };
+            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsErrorEncoded"];
+                };
+            };
+            /** @description An unexpected failure; the request id is in the server log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalServerErrorEncoded"];
+                };
+            };
+            /** @description The service cannot reach its database right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableErrorEncoded"];
+                };
+            };
+        };
+    };
     "members.list": {
         parameters: {
             query?: never;
@@ -6359,6 +6654,7 @@ export interface operations {
                             email: string;
                             /** @enum {string} */
                             role: "owner" | "admin" | "member" | "viewer";
+                            away: boolean;
                         }[];
                     };
                 };
@@ -6476,6 +6772,7 @@ export interface operations {
                         email: string;
                         /** @enum {string} */
                         role: "owner" | "admin" | "member" | "viewer";
+                        away: boolean;
                     };
                 };
             };
@@ -6720,6 +7017,141 @@ export interface operations {
                         email: string;
                         /** @enum {string} */
                         role: "owner" | "admin" | "member" | "viewer";
+                        away: boolean;
+                    };
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `error` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestErrorEncoded"];
+                };
+            };
+            /** @description The API key is missing, malformed, wrong or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorEncoded"];
+                };
+            };
+            /** @description The key's member may not do this (a viewer key is read-only). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenErrorEncoded"];
+                };
+            };
+            /** @description Not found in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundErrorEncoded"];
+                };
+            };
+            /** @description The path exists but not with this method. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedErrorEncoded"];
+                };
+            };
+            /** @description The change conflicts with the current state, refers to something a concurrent request deleted, or collided with a concurrent change (nothing was changed: try again). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictErrorEncoded"];
+                };
+            };
+            /** @description The request body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeErrorEncoded"];
+                };
+            };
+            /** @description The request body must be JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeErrorEncoded"];
+                };
+            };
+            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsErrorEncoded"];
+                };
+            };
+            /** @description An unexpected failure; the request id is in the server log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalServerErrorEncoded"];
+                };
+            };
+            /** @description The service cannot reach its database right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableErrorEncoded"];
+                };
+            };
+        };
+    };
+    "members.setAway": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    away: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accountId: number;
+                        name: string | null;
+                        email: string;
+                        /** @enum {string} */
+                        role: "owner" | "admin" | "member" | "viewer";
+                        away: boolean;
                     };
                 };
             };

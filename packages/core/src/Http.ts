@@ -30,6 +30,7 @@ import { MembersHandlers } from "./http/handlers/MembersHandlers.ts"
 import { ResponsesHandlers } from "./http/handlers/ResponsesHandlers.ts"
 import { InsightsHandlers } from "./http/handlers/InsightsHandlers.ts"
 import { StagesHandlers } from "./http/handlers/StagesHandlers.ts"
+import { AssignmentRulesHandlers } from "./http/handlers/AssignmentRulesHandlers.ts"
 import { WorkspaceHandlers } from "./http/handlers/WorkspaceHandlers.ts"
 import { WebhooksHandlers } from "./http/handlers/WebhooksHandlers.ts"
 import { NotificationsHandlers } from "./http/handlers/NotificationsHandlers.ts"
@@ -496,6 +497,7 @@ export const layer = (options: HttpOptions = {}) => {
           FormsHandlers,
           ResponsesHandlers,
           StagesHandlers,
+          AssignmentRulesHandlers,
           MembersHandlers,
           WebhooksHandlers,
           FilesHandlers,

@@ -34,6 +34,7 @@ import { Retention } from "./cases/Retention.ts"
 import { SlaScan } from "./cases/SlaScan.ts"
 import { PersonalDataExport } from "./cases/PersonalDataExport.ts"
 import { Responses } from "./cases/Responses.ts"
+import { AssignmentRulesService } from "./cases/AssignmentRules.ts"
 import { Sessions } from "./identity/Sessions.ts"
 import { Stages } from "./forms/Stages.ts"
 import { Webhooks } from "./outbox/Webhooks.ts"
@@ -70,6 +71,7 @@ export type Services =
   | Notes
   | StatusLinks
   | Responses
+  | AssignmentRulesService
   | Retention
   | SlaScan
   | Sessions
@@ -115,7 +117,7 @@ export const layer: Layer.Layer<Services, never, SqlClient.SqlClient | BlobStore
   ApiKeys.layer,
   AnswerTokens.layer,
   AuditLog.layer,
-  Responses.layer,
+  Responses.layer.pipe(Layer.provideMerge(AssignmentRulesService.layer)),
   Webhooks.layer,
   WebhookAlerts.layer,
   Workspaces.layer,

@@ -185,9 +185,16 @@ const routes: ReadonlyArray<Route> = [
   { method: "PUT", path: "/forms/:form/stages/order", body: (f) => ({ stageIds: [...f.stageIds] }) },
   { method: "PATCH", path: "/stages/:stage", body: () => ({ name: "Renamed", color: null, isClosed: true }) },
   { method: "DELETE", path: "/stages/:stage" },
+  { method: "GET", path: "/forms/:form/assignment-rules" },
+  {
+    method: "PUT",
+    path: "/forms/:form/assignment-rules",
+    body: (f) => ({ rules: [{ kind: "roundRobin", memberIds: [f.ownerAccountId] }] })
+  },
   { method: "GET", path: "/members" },
   { method: "POST", path: "/members", body: () => ({ email: "fuzz@example.com", name: "Fuzz", role: "member" }) },
   { method: "PATCH", path: "/members/:account", body: () => ({ role: "owner" }), fixedIds: true },
+  { method: "PUT", path: "/members/:account/away", body: () => ({ away: false }), fixedIds: true },
   { method: "DELETE", path: "/members/:account", fixedIds: true },
   { method: "POST", path: "/members/:account/sign-in-link", fixedIds: true },
   { method: "GET", path: "/invitations" },

@@ -167,6 +167,7 @@ for (const target of databaseTargets) {
         "erase_person",
         "export_person",
         "generate_form",
+        "get_assignment_rules",
         "get_case_metrics",
         "get_delivery_log",
         "get_form",
@@ -188,6 +189,8 @@ for (const target of databaseTargets) {
         "replay_dead_letters",
         "retry_delivery",
         "revoke_status_link",
+        "set_assignment_rules",
+        "set_member_away",
         "set_translation",
         "update_form",
         "update_response",
@@ -453,7 +456,8 @@ for (const target of databaseTargets) {
         ["revoke_status_link", { responseId: response.json.id }],
         ["retry_delivery", { deliveryId: 1 }],
         ["replay_dead_letters", { deliveryIds: [1] }],
-        ["update_workspace_settings", { theme: { font: "serif" } }]
+        ["update_workspace_settings", { theme: { font: "serif" } }],
+        ["set_assignment_rules", { formId: form.id, rules: [] }]
       ]
       for (const [name, args] of writes) {
         expect(await refused(viewer, name, args)).toBe("this key belongs to a viewer, who can only read")
@@ -462,6 +466,31 @@ for (const target of databaseTargets) {
       expect(after.response.stageId).toBeNull()
       expect(after.activities.map((a: Json) => a.type)).toEqual(["created"])
       expect((await call(owner, "get_form", { formId: form.id })).title).toBe("Viewer form")
+    })
+
+    it("gets and replaces a form's assignment rules, checked as over HTTP, and marks a member away", async () => {
+      const owner = await as(seed.keys.owner)
+      const form = await publishedForm(owner, "Assignment form")
+      const { members } = await call(owner, "list_members")
+      const me = members.find((m: Json) => m.role === "owner")
+      const rules = [
+        { kind: "byAnswer", fieldId: form.fields[2].id, equals: "Billing", assigneeId: me.accountId },
+        { kind: "roundRobin", memberIds: [me.accountId] }
+      ]
+      expect(await call(owner, "set_assignment_rules", { formId: form.id, rules })).toEqual({ rules })
+      expect(await call(owner, "get_assignment_rules", { formId: form.id })).toEqual({ rules })
+      expect(
+        await refused(owner, "set_assignment_rules", {
+          formId: form.id,
+          rules: [{ kind: "leastOpen", memberIds: [999_999] }]
+        })
+      ).toMatch(/not members of this workspace: 999999/)
+      expect(await call(owner, "set_member_away", { accountId: me.accountId, away: true })).toMatchObject({
+        away: true
+      })
+      expect(await call(owner, "set_member_away", { accountId: me.accountId, away: false })).toMatchObject({
+        away: false
+      })
     })
 
     it("reads and replaces the workspace's settings, checked as over HTTP, and lists its images; another workspace sees its own", async () => {

@@ -35,6 +35,8 @@ const owners: Readonly<Record<string, string>> = {
   erasures: "cases",
   // When each workspace's daily retention run is due (cases/Retention.ts, migration 0038).
   retention_runs: "cases",
+  // Each form's assignment rules and a round robin's next turn (cases/AssignmentRules.ts, migration 0041).
+  assignment_rules: "cases",
   // Written by the triggers of migration 0029 as responses change; read by insights/FormSummaries.ts.
   answer_tallies: "insights",
   page_counts: "insights",

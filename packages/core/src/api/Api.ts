@@ -18,7 +18,8 @@ import { GenerateFormInput } from "../generation/FormGenerator.ts"
 import { Field } from "../forms/Fields.ts"
 import { FileAnswer } from "../forms/Answers.ts"
 import { CreatedForm, CreateFormInput, FormSummary, FormWithFields, UpdateFormInput } from "../forms/Forms.ts"
-import { AddMemberInput, ChangeRoleInput, Member } from "../identity/Members.ts"
+import { AddMemberInput, ChangeRoleInput, Member, SetAwayInput } from "../identity/Members.ts"
+import { AssignmentRules } from "../cases/AssignmentRules.ts"
 import { CreatedInvitation, CreateInvitationInput, Invitation, IssuedSignInLink } from "../identity/Invitations.ts"
 import { ApiKey, IssueApiKeyInput, IssuedApiKey } from "../identity/ApiKeys.ts"
 import { AddNoteInput, Note } from "../cases/Notes.ts"
@@ -422,6 +423,26 @@ export class StagesGroup extends HttpApiGroup.make("stages").add(
   }).annotate(OpenApi.Description, "Extension: deletes a stage; its responses go back to no stage.")
 ) {}
 
+/** A form's assignment rules (extension). */
+export class AssignmentRulesGroup extends HttpApiGroup.make("assignmentRules").add(
+  HttpApiEndpoint.get("get", "/forms/:formId/assignment-rules", {
+    params: FormIdParams,
+    success: AssignmentRules,
+    error: NotFound
+  }).annotate(OpenApi.Description, "Extension: the form's assignment rules, in order."),
+  HttpApiEndpoint.put("replace", "/forms/:formId/assignment-rules", {
+    params: FormIdParams,
+    payload: AssignmentRules,
+    success: AssignmentRules,
+    error: [NotFound, Forbidden]
+  }).annotate(
+    OpenApi.Description,
+    "Extension: replaces the form's assignment rules (owners, admins and members; at most 50). A new response " +
+      "gets the assignee of the first rule that applies: `byAnswer`, `roundRobin` or `leastOpen`; away members " +
+      "and those who left are passed by. 400 names a question not of the form or an account not a member."
+  )
+) {}
+
 /** The workspace's members. */
 export class MembersGroup extends HttpApiGroup.make("members").add(
   HttpApiEndpoint.get("list", "/members", { success: Schema.Struct({ members: Schema.Array(Member) }) }),
@@ -441,6 +462,16 @@ export class MembersGroup extends HttpApiGroup.make("members").add(
   }).annotate(
     OpenApi.Description,
     "Extension: changes a member's role (the owner role is an owner's to give; one owner stays)."
+  ),
+  HttpApiEndpoint.put("setAway", "/members/:accountId/away", {
+    params: { accountId: Id },
+    payload: SetAwayInput,
+    success: Member,
+    error: [NotFound, Forbidden]
+  }).annotate(
+    OpenApi.Description,
+    "Extension: marks a member away (or back): any member but a viewer for themself, owners and admins for anyone. " +
+      "Assignment rules pass away members by."
   ),
   HttpApiEndpoint.delete("remove", "/members/:accountId", {
     params: { accountId: Id },
@@ -982,6 +1013,7 @@ export class Api extends HttpApi.make("qforms")
   .add(FormsGroup)
   .add(ResponsesGroup)
   .add(StagesGroup)
+  .add(AssignmentRulesGroup)
   .add(MembersGroup)
   .add(InvitationsGroup)
   .add(WebhooksGroup)

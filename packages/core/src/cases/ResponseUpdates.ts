@@ -504,5 +504,5 @@ export const make = Effect.gen(function* () {
     )
   })
 
-  return { update, updateMany }
+  return { update, updateMany, eventMember }
 })

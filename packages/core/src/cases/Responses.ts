@@ -15,12 +15,13 @@ import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import type * as Option from "effect/Option"
+import * as Option from "effect/Option"
 import * as Result from "effect/Result"
 import type * as Stream from "effect/Stream"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
-import { Activities } from "./Activities.ts"
+import { Activities, type NewActivity } from "./Activities.ts"
+import { AssignmentRulesService } from "./AssignmentRules.ts"
 import * as Actors from "../identity/Actors.ts"
 import { Contacts } from "./Contacts.ts"
 import { type Conflict, type Forbidden, FormNotFound, type InvalidInput, ResponseNotFound } from "../kernel/Errors.ts"
@@ -53,7 +54,7 @@ import type {
   UpdateResponseInput,
   UpdateResponseResult
 } from "./ResponseModels.ts"
-import { columns, eventPayload, type Row, searchText, toRow } from "./ResponseRows.ts"
+import { columns, eventPayload, type Row, responseEventFields, searchText, toRow } from "./ResponseRows.ts"
 import * as ResponseUpdates from "./ResponseUpdates.ts"
 import * as ResponseViews from "./ResponseViews.ts"
 import * as Sla from "./Sla.ts"
@@ -175,6 +176,7 @@ export class Responses extends Context.Service<
       const forms = yield* Forms
       const contacts = yield* Contacts
       const activities = yield* Activities
+      const assignmentRules = yield* AssignmentRulesService
       const events = yield* Events
       const files = yield* Files
       const respondentEmails = yield* RespondentEmails
@@ -185,7 +187,7 @@ export class Responses extends Context.Service<
       const partials = yield* PartialResponses.make
       const limits = yield* ResponseLimits.make
       const views = yield* ResponseViews.make
-      const updates = yield* ResponseUpdates.make
+      const { eventMember, ...updates } = yield* ResponseUpdates.make
 
       const submit = Effect.fn("Responses.submit")(function* (
         actor: Actors.Actor,
@@ -236,7 +238,11 @@ export class Responses extends Context.Service<
         // must not wait on a lock: it holds the form first without waiting, and while a deletion (or another
         // change that locks the whole form) holds it, the submission runs as a transaction of its own, which
         // waits on a connection of its own.
+        // A form with assignment rules: the case's assignee is chosen (a round robin's turn taken) in the
+        // submission's transaction, so a submission that fails gives its turn back.
+        const assigning = yield* assignmentRules.hasRules(actor.workspaceId, formId)
         const needsTransaction =
+          assigning ||
           options.partialId !== undefined ||
           route.fields.some(takesUploads) ||
           ResponseLimits.limited(form) ||
@@ -307,6 +313,15 @@ export class Responses extends Context.Service<
               and not finished
             returning ${sql.literal(columns)}`
             const id = finishing[0]?.id ?? found!.response_id
+            // An assignee a member gave the partial response already is kept.
+            const assignment =
+              assigning && (finishing[0]?.assignee_id ?? null) === null
+                ? yield* assignmentRules.choose(actor.workspaceId, formId, values)
+                : Option.none()
+            const assigneeId = Option.match(assignment, {
+              onNone: () => finishing[0]?.assignee_id ?? null,
+              onSome: (chosen) => chosen.assigneeId
+            })
             const created: Row = {
               id,
               form_id: formId,
@@ -315,7 +330,7 @@ export class Responses extends Context.Service<
               name,
               email: respondent.email,
               stage_id: null,
-              assignee_id: null,
+              assignee_id: assigneeId,
               tags: [],
               source,
               answers: values,
@@ -340,7 +355,15 @@ export class Responses extends Context.Service<
             const shard = yield* randomShard
             const writes = [
               sql`counted as (${countResponsesInsert(actor.workspaceId, formId, shard, 1)})`,
-              sql`activity as (${activities.insert(actor, id, now, [{ type: "created", payload: { source } }])})`,
+              sql`activity as (${activities.insert(actor, id, now, [
+                { type: "created", payload: { source } },
+                ...Option.match(assignment, {
+                  onNone: () => [],
+                  onSome: (chosen): ReadonlyArray<NewActivity> => [
+                    { type: "assigned", payload: { from: null, to: chosen.assigneeId, rule: chosen.kind } }
+                  ]
+                })
+              ])})`,
               event.ctes
             ]
             // The insert reads the hold's row, so the hold comes first; the other parts run after the main query.
@@ -352,12 +375,12 @@ export class Responses extends Context.Service<
             }), response as (
               insert into responses (id, workspace_id, form_id, contact_id, submitted_at, updated_at, name, email,
                 tags, source, answers, search_text, language, started_at, first_response_due_at,
-                first_response_warn_at, resolve_due_at, resolve_warn_at)
+                first_response_warn_at, resolve_due_at, resolve_warn_at, assignee_id)
               overriding system value
               select ${id}, ${actor.workspaceId}, ${formId}, ${contactId}, ${now}, ${now}, ${name},
                 ${respondent.email}, ${[]}::text[], ${source}, ${JSON.stringify(values)}::jsonb, ${text}, ${language},
                 ${startedAt}::timestamptz, ${due.firstResponseDueAt}::timestamptz, ${due.firstResponseWarnAt}::timestamptz,
-                ${due.resolveDueAt}::timestamptz, ${due.resolveWarnAt}::timestamptz
+                ${due.resolveDueAt}::timestamptz, ${due.resolveWarnAt}::timestamptz, ${assigneeId}::int
               from held
               returning ${sql.literal(columns)}
             ), ${sql.csv(writes)}
@@ -365,6 +388,34 @@ export class Responses extends Context.Service<
             // (The form is gone, yet no part of the statement failed its foreign key: never seen, but not a 500.)
             if (row === undefined) return yield* new FormNotFound({ message: `form ${formId} not found` })
             if (finishing.length > 0) yield* sql`with ${sql.csv(writes)} select 1 from notice`
+            const assigned =
+              finishing.length > 0 && Option.isSome(assignment)
+                ? ((yield* sql<Row>`
+                    update responses set assignee_id = ${assignment.value.assigneeId}
+                    where workspace_id = ${actor.workspaceId} and id = ${row.id}
+                    returning ${sql.literal(columns)}`)[0] ?? row)
+                : row
+            // The rule's assignment is a `response.assigned` event after `response.created`, in the same
+            // transaction: it commits or rolls back with the response.
+            if (Option.isSome(assignment)) {
+              yield* events.record(
+                actor.workspaceId,
+                now,
+                {
+                  event: "response.assigned",
+                  ...responseEventFields(
+                    { id: formId, title: form.title },
+                    fields,
+                    assigned,
+                    null,
+                    yield* SentLinkBase
+                  ),
+                  assignee: yield* eventMember(actor.workspaceId, assignment.value.assigneeId),
+                  previousAssignee: null
+                },
+                { tags: assigned.tags }
+              )
+            }
             yield* files.attach(actor.workspaceId, row.id, uploads.fileIds, now)
             yield* respondentEmails.queueConfirmation(
               actor,
@@ -372,7 +423,7 @@ export class Responses extends Context.Service<
               form,
               now
             )
-            return toRow(row, undefined, undefined, now.getTime())
+            return toRow(assigned, undefined, undefined, now.getTime())
           })
         return yield* needsTransaction
           ? sql.withTransaction(write(true))

@@ -23,7 +23,9 @@ export const Member = Schema.Struct({
   accountId: Schema.Int,
   name: Schema.NullOr(Schema.String),
   email: Schema.String,
-  role: MemberRole
+  role: MemberRole,
+  /** Extension: away for now; assignment rules pass them by (`cases/AssignmentRules.ts`). */
+  away: Schema.Boolean
 })
 export type Member = typeof Member.Type
 
@@ -39,6 +41,10 @@ export type AddMemberInput = typeof AddMemberInput.Type
 export const ChangeRoleInput = Schema.Struct({ role: MemberRole })
 export type ChangeRoleInput = typeof ChangeRoleInput.Type
 
+/** What marking a member away (or back) takes. */
+export const SetAwayInput = Schema.Struct({ away: Schema.Boolean })
+export type SetAwayInput = typeof SetAwayInput.Type
+
 /** No such member in this workspace. */
 export class MemberNotFound extends Schema.TaggedError<MemberNotFound>()("MemberNotFound", {
   message: Schema.String
@@ -49,13 +55,15 @@ interface MemberRow {
   readonly name: string | null
   readonly email: string
   readonly role: MemberRole
+  readonly away: boolean
 }
 
 const toMember = (row: MemberRow): Member => ({
   accountId: row.account_id,
   name: row.name,
   email: row.email,
-  role: row.role
+  role: row.role,
+  away: row.away
 })
 
 /**
@@ -110,6 +118,20 @@ export class Members extends Context.Service<
       accountId: number,
       role: MemberRole
     ) => Effect.Effect<Member, Forbidden | Conflict | MemberNotFound | SqlError.SqlError>
+    /**
+     * Marks a member away or back: any member but a viewer for themself, owners
+     * and admins for anyone. Answers the member as they are now.
+     *
+     * @example
+     * ```ts
+     * const member = yield* members.setAway(actor, actor.accountId!, true)
+     * ```
+     */
+    readonly setAway: (
+      actor: Actors.Actor,
+      accountId: number,
+      away: boolean
+    ) => Effect.Effect<Member, Forbidden | MemberNotFound | SqlError.SqlError>
     /** Removes a member as an actor, with the rules of {@link changeRole}. */
     readonly dismiss: (
       actor: Actors.Actor,
@@ -135,7 +157,7 @@ export class Members extends Context.Service<
 
       const list = Effect.fn("Members.list")(function* (workspaceId: number) {
         const rows = yield* sql<MemberRow>`
-          select m.account_id, a.name, a.email, m.role
+          select m.account_id, a.name, a.email, m.role, m.away
           from members m join accounts a on a.id = m.account_id
           where m.workspace_id = ${workspaceId}
           order by lower(coalesce(a.name, a.email)), a.id`
@@ -144,7 +166,7 @@ export class Members extends Context.Service<
 
       const get = Effect.fn("Members.get")(function* (workspaceId: number, accountId: number) {
         const rows = yield* sql<MemberRow>`
-          select m.account_id, a.name, a.email, m.role
+          select m.account_id, a.name, a.email, m.role, m.away
           from members m join accounts a on a.id = m.account_id
           where m.workspace_id = ${workspaceId} and m.account_id = ${accountId}`
         if (rows.length === 0) {
@@ -159,11 +181,18 @@ export class Members extends Context.Service<
           .withTransaction(
             Effect.gen(function* () {
               const account = yield* accounts.findOrCreate({ email: input.email, name: input.name ?? null })
-              yield* sql`
+              const rows = yield* sql<{ readonly away: boolean }>`
             insert into members (workspace_id, account_id, role, created_at)
             values (${workspaceId}, ${account.id}, ${input.role}, ${now})
-            on conflict (workspace_id, account_id) do update set role = excluded.role`
-              return { accountId: account.id, name: account.name, email: account.email, role: input.role }
+            on conflict (workspace_id, account_id) do update set role = excluded.role
+            returning away`
+              return {
+                accountId: account.id,
+                name: account.name,
+                email: account.email,
+                role: input.role,
+                away: (rows[0] as { readonly away: boolean }).away
+              }
             })
           )
           .pipe(droppingKeys(workspaceId))
@@ -211,7 +240,7 @@ export class Members extends Context.Service<
           ids.length === 0
             ? []
             : yield* sql<MemberRow>`
-          select m.account_id, a.name, a.email, m.role
+          select m.account_id, a.name, a.email, m.role, m.away
           from members m join accounts a on a.id = m.account_id
           where m.workspace_id = ${actor.workspaceId} and ${sql.in("m.account_id", ids)}
           order by m.account_id
@@ -307,12 +336,25 @@ export class Members extends Context.Service<
         )
       })
 
+      const setAway = Effect.fn("Members.setAway")(function* (actor: Actors.Actor, accountId: number, away: boolean) {
+        // Being away grants nothing: a member (not a viewer, who only reads) sets it for themself, and owners and
+        // admins for anyone, whatever their role.
+        yield* actor.kind !== "system" && actor.accountId === accountId
+          ? Actors.requireWrite(actor)
+          : Actors.requireAdmin(actor)
+        const rows = yield* sql<{ readonly account_id: number }>`
+          update members set away = ${away} where workspace_id = ${actor.workspaceId} and account_id = ${accountId}
+          returning account_id`
+        if (rows.length === 0) return yield* new MemberNotFound({ message: `member ${accountId} not found` })
+        return yield* get(actor.workspaceId, accountId)
+      })
+
       const find = (workspaceId: number, accountId: number | null) =>
         accountId === null
           ? Effect.succeed(null)
           : get(workspaceId, accountId).pipe(Effect.catchTag("MemberNotFound", () => Effect.succeed(null)))
 
-      return Members.of({ list, get, find, add, remove, authorize, invite, changeRole, dismiss })
+      return Members.of({ list, get, find, add, remove, authorize, invite, changeRole, dismiss, setAway })
     })
   )
 }

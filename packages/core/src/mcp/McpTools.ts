@@ -38,6 +38,7 @@ import {
   UpdateResponseResult
 } from "../cases/Responses.ts"
 import { Stage, Stages } from "../forms/Stages.ts"
+import { AssignmentRules, AssignmentRulesService } from "../cases/AssignmentRules.ts"
 import { Subscription, Webhooks, WorkspaceSubscription } from "../outbox/Webhooks.ts"
 import { catalogueDocument, EventCatalogueDocument } from "../outbox/EventCatalogue.ts"
 import {
@@ -174,6 +175,7 @@ export const makeTools = Effect.gen(function* () {
   const statusLinks = yield* StatusLinks
   const stages = yield* Stages
   const members = yield* Members
+  const assignmentRules = yield* AssignmentRulesService
   const webhooks = yield* Webhooks
   const deliveries = yield* Deliveries
   const generate = yield* generateForm
@@ -404,6 +406,38 @@ export const makeTools = Effect.gen(function* () {
       output: Schema.Struct({ members: Schema.Array(Member) }),
       write: false,
       run: (actor) => Effect.map(members.list(actor.workspaceId), (list) => ({ members: list }))
+    }),
+    define("get_assignment_rules", {
+      title: "Get a form's assignment rules",
+      description:
+        "Returns the form's assignment rules in order: the first that applies gives a new response its assignee " +
+        "(`byAnswer`: an answer equals a value; `roundRobin`: the members in turn; `leastOpen`: the member with the " +
+        "fewest open cases). Away members and those who left are passed by.",
+      input: Schema.Struct({ formId: FormId }),
+      output: AssignmentRules,
+      write: false,
+      run: (actor, { formId }) => Effect.map(assignmentRules.list(actor, formId), (rules) => ({ rules }))
+    }),
+    define("set_assignment_rules", {
+      title: "Replace a form's assignment rules",
+      description:
+        "Replaces the form's assignment rules with `rules` (in order, at most 50; an empty list removes them). " +
+        "`fieldId` is a question's id from get_form; member ids are `accountId`s from list_members.",
+      input: Schema.Struct({ formId: FormId, ...AssignmentRules.fields }),
+      output: AssignmentRules,
+      write: true,
+      run: (actor, { formId, rules }) =>
+        Effect.map(assignmentRules.replace(actor, formId, { rules }), (list) => ({ rules: list }))
+    }),
+    define("set_member_away", {
+      title: "Mark a member away or back",
+      description:
+        "Marks a member away (`away: true`) or back: assignment rules then pass them by. Any member may set it " +
+        "for themself, owners and admins for anyone. `accountId` comes from list_members.",
+      input: Schema.Struct({ accountId: Id, away: Schema.Boolean }),
+      output: Member,
+      write: true,
+      run: (actor, { accountId, away }) => members.setAway(actor, accountId, away)
     }),
     define("list_webhooks", {
       title: "List webhook subscriptions",

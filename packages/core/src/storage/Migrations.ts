@@ -51,6 +51,7 @@ import m0037_rateLimitBuckets from "./migrations/0037_rate_limit_buckets.ts"
 import m0038_retention from "./migrations/0038_retention.ts"
 import m0039_sensitiveQuestions from "./migrations/0039_sensitive_questions.ts"
 import m0040_sla from "./migrations/0040_sla.ts"
+import m0041_assignmentRules from "./migrations/0041_assignment_rules.ts"
 import m0042_statusLinks from "./migrations/0042_status_links.ts"
 
 /**
@@ -93,6 +94,7 @@ export const loader = Migrator.fromRecord({
   "0038_retention": m0038_retention,
   "0039_sensitive_questions": m0039_sensitiveQuestions,
   "0040_sla": m0040_sla,
+  "0041_assignment_rules": m0041_assignmentRules,
   "0042_status_links": m0042_statusLinks
 })
 

@@ -87,6 +87,24 @@ CREATE INDEX api_keys_workspace ON api_keys USING btree (workspace_id, id);
 CREATE TRIGGER api_keys_credentials_changed AFTER UPDATE OF revoked_at ON api_keys FOR EACH ROW WHEN ((old.revoked_at IS DISTINCT FROM new.revoked_at)) EXECUTE FUNCTION qforms_credentials_changed();
 CREATE TRIGGER api_keys_credentials_deleted AFTER DELETE ON api_keys FOR EACH ROW EXECUTE FUNCTION qforms_credentials_changed();
 
+create table assignment_rules (
+  id integer not null generated always as identity,
+  workspace_id integer not null,
+  form_id integer not null,
+  position integer not null,
+  kind text not null,
+  config jsonb not null,
+  next_slot integer not null default 0
+);
+alter table assignment_rules add constraint assignment_rules_form_id_fkey FOREIGN KEY (form_id) REFERENCES forms(id) ON DELETE CASCADE;
+alter table assignment_rules add constraint assignment_rules_form_id_position_key UNIQUE (form_id, "position");
+alter table assignment_rules add constraint assignment_rules_kind_check CHECK ((kind = ANY (ARRAY['byAnswer'::text, 'roundRobin'::text, 'leastOpen'::text])));
+alter table assignment_rules add constraint assignment_rules_pkey PRIMARY KEY (id);
+alter table assignment_rules add constraint assignment_rules_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE;
+CREATE UNIQUE INDEX assignment_rules_form_id_position_key ON assignment_rules USING btree (form_id, "position");
+CREATE UNIQUE INDEX assignment_rules_pkey ON assignment_rules USING btree (id);
+CREATE INDEX assignment_rules_workspace ON assignment_rules USING btree (workspace_id, form_id);
+
 create table audit_log (
   id integer not null generated always as identity,
   workspace_id integer not null,
@@ -399,7 +417,8 @@ create table members (
   workspace_id integer not null,
   account_id integer not null,
   role text not null,
-  created_at timestamp with time zone not null
+  created_at timestamp with time zone not null,
+  away boolean not null default false
 );
 alter table members add constraint members_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id) ON DELETE CASCADE;
 alter table members add constraint members_pkey PRIMARY KEY (workspace_id, account_id);

@@ -21,6 +21,8 @@ export const MembersHandlers = HttpApiBuilder.group(
       add: ({ payload }) => Effect.flatMap(CurrentActor, (actor) => handle(members.invite(actor, payload))),
       changeRole: ({ params, payload }) =>
         Effect.flatMap(CurrentActor, (actor) => handle(members.changeRole(actor, params.accountId, payload.role))),
+      setAway: ({ params, payload }) =>
+        Effect.flatMap(CurrentActor, (actor) => handle(members.setAway(actor, params.accountId, payload.away))),
       remove: ({ params }) => Effect.flatMap(CurrentActor, (actor) => handle(members.dismiss(actor, params.accountId))),
       signInLink: ({ params }) =>
         Effect.gen(function* () {

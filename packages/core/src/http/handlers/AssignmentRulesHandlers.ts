@@ -1,0 +1,24 @@
+/** Handlers of the assignment rules group. */
+import * as Effect from "effect/Effect"
+import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
+import { AssignmentRulesService } from "../../cases/AssignmentRules.ts"
+import { Api, CurrentActor } from "../../api/Api.ts"
+import { handle } from "../../web/ApiErrors.ts"
+
+export const AssignmentRulesHandlers = HttpApiBuilder.group(
+  Api,
+  "assignmentRules",
+  Effect.fnUntraced(function* (handlers) {
+    const rules = yield* AssignmentRulesService
+    return handlers.handleAll({
+      get: ({ params }) =>
+        Effect.flatMap(CurrentActor, (actor) =>
+          handle(Effect.map(rules.list(actor, params.formId), (list) => ({ rules: list })))
+        ),
+      replace: ({ params, payload }) =>
+        Effect.flatMap(CurrentActor, (actor) =>
+          handle(Effect.map(rules.replace(actor, params.formId, payload), (list) => ({ rules: list })))
+        )
+    })
+  })
+)
