@@ -8,14 +8,8 @@
 import * as Schema from "effect/Schema"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import {
-  addMinutes,
-  BusinessHours,
-  countMinutes,
-  dayAndWeekEnd,
-  wallClock,
-  weekdays
-} from "../src/forms/BusinessHours.ts"
+import { addMinutes, BusinessHours, countMinutes, dayAndWeekEnd, weekdays } from "../src/forms/BusinessHours.ts"
+import { wallClock } from "../src/kernel/TimeZones.ts"
 
 const decode = Schema.decodeUnknownSync(BusinessHours)
 const MINUTE = 60_000

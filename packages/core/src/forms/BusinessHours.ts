@@ -20,6 +20,7 @@
  */
 import * as Schema from "effect/Schema"
 import { strictStruct } from "../kernel/StrictStruct.ts"
+import { instantOf, isTimeZone, wallClock } from "../kernel/TimeZones.ts"
 
 /** The most holidays the setting holds (a year's worth of days). */
 export const MAX_HOLIDAYS = 366
@@ -73,17 +74,6 @@ const Day = Schema.Array(BusinessInterval).check(
 
 /** The days of the week as the setting names them, Sunday first (as `Date.getUTCDay` counts). */
 export const weekdays = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"] as const
-
-const isTimeZone = (zone: string): boolean => {
-  if (zone.length === 0 || zone.length > 64) return false
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: zone })
-    return true
-  } catch {
-    // Intl refuses an unknown zone with a RangeError: that is the answer, not a failure.
-    return false
-  }
-}
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
 
@@ -150,62 +140,6 @@ export const BusinessHours = strictStruct(
     "Absent: the SLA clock runs 24/7."
 })
 export type BusinessHours = typeof BusinessHours.Type
-
-// ---------------------------------------------------------------------------
-// Time zones
-// ---------------------------------------------------------------------------
-
-const formatters = new Map<string, Intl.DateTimeFormat>()
-
-const formatterOf = (zone: string): Intl.DateTimeFormat => {
-  let formatter = formatters.get(zone)
-  if (formatter === undefined) {
-    formatter = new Intl.DateTimeFormat("en-US", {
-      timeZone: zone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "numeric",
-      day: "numeric",
-      hour: "numeric",
-      minute: "numeric",
-      second: "numeric"
-    })
-    formatters.set(zone, formatter)
-  }
-  return formatter
-}
-
-/** The wall clock at an instant, written as if it were UTC (ms). */
-export const wallClock = (zone: string, at: number): number => {
-  const parts: Record<string, number> = {}
-  for (const part of formatterOf(zone).formatToParts(new Date(at))) {
-    if (part.type !== "literal") parts[part.type] = Number(part.value)
-  }
-  const seconds = Math.floor(at / 1000) * 1000
-  return Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!) + (at - seconds)
-}
-
-/** The zone's offset from UTC at an instant, in ms. */
-const offsetAt = (zone: string, at: number): number => wallClock(zone, at) - at
-
-/**
- * The instant a wall-clock time (written as if UTC) names in a zone: the
- * first occurrence of a repeated time, and the moment after the gap for a
- * skipped one.
- */
-export const instantOf = (zone: string, wall: number): number => {
-  const before = offsetAt(zone, wall - DAY_MS)
-  const after = offsetAt(zone, wall + DAY_MS)
-  const early = wall - before
-  const late = wall - after
-  const earlyValid = offsetAt(zone, early) === before
-  const lateValid = offsetAt(zone, late) === after
-  if (earlyValid && lateValid) return Math.min(early, late)
-  if (earlyValid) return early
-  if (lateValid) return late
-  // In a gap: the offset before the gap names the moment as far past it as the time is into it.
-  return early
-}
 
 // ---------------------------------------------------------------------------
 // Business time
