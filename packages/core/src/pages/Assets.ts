@@ -87,6 +87,7 @@ a.button{display:inline-block;font-weight:600;border-radius:var(--radius);paddin
 .progress{display:flex;align-items:center;gap:.75rem;margin-bottom:1.5rem;font-size:.85rem;color:var(--muted)}
 .progress progress{flex:1;height:.5rem;accent-color:var(--accent)}
 .upload{width:100%}
+input[type=file]{max-width:100%}
 .hp{position:absolute;inset-inline-start:-10000px;top:auto;width:1px;height:1px;overflow:hidden}
 .languages{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;margin-top:1.5rem;font-size:.85rem;color:var(--muted)}
 .languages select{width:auto;margin:0;padding:.25rem .5rem}
