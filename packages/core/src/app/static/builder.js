@@ -9,6 +9,7 @@ import { TranslationsEditor } from "./translations.js"
 import { ImagePicker } from "./images.js"
 import { ThemeEditor } from "./theme.js"
 import { NotificationsEditor } from "./notifications.js"
+import { AssignmentEditor } from "./assignment.js"
 import { t, withParts } from "./words.js"
 
 /** @typedef {import("./types.js").Field} Field */
@@ -763,6 +764,7 @@ export const BuilderScreen = ({ route, canWrite }) => {
           }} />`
         }
         <${StagesEditor} formId=${formId} canWrite=${canWrite} />
+        <${AssignmentEditor} formId=${formId} canWrite=${canWrite} />
         <${NotificationsEditor} formId=${formId} canWrite=${canWrite} />
         <${ConfirmationEditor} formId=${formId} canWrite=${canWrite} />
         <${TranslationsEditor} formId=${formId} canWrite=${canWrite} language=${settings.language}

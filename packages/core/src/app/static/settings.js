@@ -149,7 +149,7 @@ const Members = ({ session, canAdmin }) => {
       list === null
         ? html`<p class="loading">${t("settings.loading")}</p>`
         : html`<${TableScroll} label=${t("settings.membersTable")}><table>
-      <thead><tr><th scope="col">${t("settings.colName")}</th><th scope="col">${t("settings.colEmail")}</th><th scope="col">${t("settings.colRole")}</th>${canAdmin ? html`<th scope="col">${t("settings.colActions")}</th>` : null}</tr></thead>
+      <thead><tr><th scope="col">${t("settings.colName")}</th><th scope="col">${t("settings.colEmail")}</th><th scope="col">${t("settings.colRole")}</th><th scope="col">${t("settings.colAway")}</th>${canAdmin ? html`<th scope="col">${t("settings.colActions")}</th>` : null}</tr></thead>
       <tbody>${list.map(
         (m) => html`<tr key=${m.accountId}>
         <td>${m.accountId === session.account.id ? t("settings.nameYou", { name: m.name ?? "—" }) : (m.name ?? "—")}</td><td>${m.email}</td>
@@ -158,6 +158,14 @@ const Members = ({ session, canAdmin }) => {
             ? html`<select aria-label=${t("settings.roleOf", { email: m.email })} value=${m.role} onChange=${(e) => act(() => api.patch(`/members/${m.accountId}`, { role: e.target.value }), t("settings.roleChanged", { email: m.email, role: roleName(e.target.value) }))}>
           ${givable(session, m).map((r) => html`<option value=${r}>${roleName(r)}</option>`)}</select>`
             : roleName(m.role)
+        }</td>
+        <td>${
+          // Away: a member (not a viewer) for themself, owners and admins for anyone.
+          canAdmin || (m.accountId === session.account.id && session.role !== "viewer")
+            ? html`<input type="checkbox" aria-label=${t("settings.awayOf", { email: m.email })} checked=${m.away} onChange=${(e) => act(() => api.put(`/members/${m.accountId}/away`, { away: e.target.checked }), t(e.target.checked ? "settings.markedAway" : "settings.markedBack", { email: m.email }))} />`
+            : m.away
+              ? t("settings.away")
+              : ""
         }</td>
         ${canAdmin ? html`<td>${manages(session, m) ? html`<div class="row">${m.accountId === session.account.id ? null : html`<button aria-label=${t("settings.copySignInLink", { email: m.email })} onClick=${() => signInLink(m)}>${t("settings.signInLink")}</button>`}<button class="danger" aria-label=${t("settings.removeMember", { email: m.email })} onClick=${() => confirm(t("settings.removeMemberConfirm", { email: m.email })) && act(() => api.del(`/members/${m.accountId}`), t("settings.memberRemoved", { email: m.email }))}>${t("settings.remove")}</button></div>` : null}</td>` : null}
       </tr>`

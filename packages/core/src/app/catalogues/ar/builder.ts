@@ -232,5 +232,22 @@ export const builder: { readonly [K in keyof typeof english]: string } = {
   "logic.hiddenTitle": "الحقول المخفية",
   "logic.hiddenHelp": "تُملأ من عنوان الصفحة، مثل {example}.",
   "logic.removeHidden": "إزالة الحقل المخفي {name}",
-  "logic.addHidden": "إضافة حقل مخفي"
+  "logic.addHidden": "إضافة حقل مخفي",
+  "builder.assignTitle": "قواعد الإسناد",
+  "builder.assignHelp": "من يتسلم الحالة الجديدة: أول قاعدة تنطبق تُسندها. يُتجاوز الأعضاء الغائبون ومن غادروا.",
+  "builder.assignSaved": "حُفظت قواعد الإسناد.",
+  "builder.assignAway": "غائب",
+  "builder.assignQuestion": "السؤال",
+  "builder.assignEquals": "الإجابة هي (افصل بين عدة إجابات بفواصل)",
+  "builder.assignTo": "إسناد إلى",
+  "builder.assignMembers": "الأعضاء",
+  "builder.assignKind": "القاعدة {position}",
+  "builder.assignByAnswer": "حسب الإجابة",
+  "builder.assignRoundRobin": "بالتناوب",
+  "builder.assignLeastOpen": "أقل عدد من الحالات المفتوحة",
+  "builder.assignMoveUp": "نقل القاعدة {position} إلى الأعلى",
+  "builder.assignMoveDown": "نقل القاعدة {position} إلى الأسفل",
+  "builder.assignRemove": "حذف القاعدة {position}",
+  "builder.assignAdd": "إضافة قاعدة",
+  "builder.assignSave": "حفظ القواعد"
 }

@@ -268,5 +268,10 @@ export const settings: { readonly [K in keyof typeof english]: string } = {
   "audit.actionPrivacyErasure": "محو شخص",
   "audit.actionPrivacyExport": "تصدير بيانات شخصية",
   "audit.actionRetentionRun": "تطبيق مدة الاحتفاظ",
-  "audit.actionAuditExported": "تصدير سجل التدقيق"
+  "audit.actionAuditExported": "تصدير سجل التدقيق",
+  "settings.colAway": "غائب",
+  "settings.away": "غائب",
+  "settings.awayOf": "{email} غائب",
+  "settings.markedAway": "عُلِّم {email} غائبًا.",
+  "settings.markedBack": "عاد {email}."
 }

@@ -236,5 +236,23 @@ export const builder: { readonly [K in keyof typeof english]: string } = {
   "logic.hiddenTitle": "Versteckte Felder",
   "logic.hiddenHelp": "Werden aus der Seitenadresse befüllt, z. B. {example}.",
   "logic.removeHidden": "Verstecktes Feld {name} entfernen",
-  "logic.addHidden": "Verstecktes Feld hinzufügen"
+  "logic.addHidden": "Verstecktes Feld hinzufügen",
+  "builder.assignTitle": "Zuweisungsregeln",
+  "builder.assignHelp":
+    "Wer einen neuen Fall bekommt: Die erste zutreffende Regel weist ihn zu. Abwesende und ausgeschiedene Mitglieder werden übergangen.",
+  "builder.assignSaved": "Zuweisungsregeln gespeichert.",
+  "builder.assignAway": "abwesend",
+  "builder.assignQuestion": "Frage",
+  "builder.assignEquals": "Antwort ist (mehrere durch Kommas getrennt)",
+  "builder.assignTo": "Zuweisen an",
+  "builder.assignMembers": "Mitglieder",
+  "builder.assignKind": "Regel {position}",
+  "builder.assignByAnswer": "Nach Antwort",
+  "builder.assignRoundRobin": "Reihum",
+  "builder.assignLeastOpen": "Wenigste offene Fälle",
+  "builder.assignMoveUp": "Regel {position} nach oben",
+  "builder.assignMoveDown": "Regel {position} nach unten",
+  "builder.assignRemove": "Regel {position} löschen",
+  "builder.assignAdd": "Regel hinzufügen",
+  "builder.assignSave": "Regeln speichern"
 }

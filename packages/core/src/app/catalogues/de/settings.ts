@@ -272,5 +272,10 @@ export const settings: { readonly [K in keyof typeof english]: string } = {
   "audit.actionPrivacyErasure": "Person gelöscht",
   "audit.actionPrivacyExport": "Personenbezogene Daten exportiert",
   "audit.actionRetentionRun": "Aufbewahrungsfrist angewendet",
-  "audit.actionAuditExported": "Audit-Protokoll exportiert"
+  "audit.actionAuditExported": "Audit-Protokoll exportiert",
+  "settings.colAway": "Abwesend",
+  "settings.away": "Abwesend",
+  "settings.awayOf": "{email} ist abwesend",
+  "settings.markedAway": "{email} ist als abwesend markiert.",
+  "settings.markedBack": "{email} ist wieder da."
 }

@@ -231,5 +231,23 @@ export const builder = {
   "logic.hiddenTitle": "Hidden fields",
   "logic.hiddenHelp": "Filled from the page address, e.g. {example}.",
   "logic.removeHidden": "Remove hidden field {name}",
-  "logic.addHidden": "Add hidden field"
+  "logic.addHidden": "Add hidden field",
+  "builder.assignTitle": "Assignment rules",
+  "builder.assignHelp":
+    "Who gets a new case: the first rule that applies assigns it. Away members and those who left are passed by.",
+  "builder.assignSaved": "Assignment rules saved.",
+  "builder.assignAway": "away",
+  "builder.assignQuestion": "Question",
+  "builder.assignEquals": "Answer is (commas between several)",
+  "builder.assignTo": "Assign to",
+  "builder.assignMembers": "Members",
+  "builder.assignKind": "Rule {position}",
+  "builder.assignByAnswer": "By answer",
+  "builder.assignRoundRobin": "In turn (round robin)",
+  "builder.assignLeastOpen": "Fewest open cases",
+  "builder.assignMoveUp": "Move rule {position} up",
+  "builder.assignMoveDown": "Move rule {position} down",
+  "builder.assignRemove": "Delete rule {position}",
+  "builder.assignAdd": "Add rule",
+  "builder.assignSave": "Save rules"
 }

@@ -270,5 +270,10 @@ export const settings = {
   "audit.actionPrivacyErasure": "Person erased",
   "audit.actionPrivacyExport": "Personal data exported",
   "audit.actionRetentionRun": "Retention applied",
-  "audit.actionAuditExported": "Audit log exported"
+  "audit.actionAuditExported": "Audit log exported",
+  "settings.colAway": "Away",
+  "settings.away": "Away",
+  "settings.awayOf": "{email} is away",
+  "settings.markedAway": "{email} is marked away.",
+  "settings.markedBack": "{email} is back."
 }
