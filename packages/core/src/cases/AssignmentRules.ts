@@ -291,7 +291,7 @@ export class AssignmentRulesService extends Context.Service<
           }
           const counts = yield* sql<{ readonly assignee_id: number; readonly open: number }>`
             select r.assignee_id, count(*)::int as open
-            from responses r left join stages s on s.id = r.stage_id
+            from responses r left join stages s on s.workspace_id = r.workspace_id and s.id = r.stage_id
             where r.workspace_id = ${workspaceId} and r.finished and ${sql.in("r.assignee_id", eligible)}
               and not coalesce(s.is_closed, false)
             group by r.assignee_id`

@@ -111,7 +111,7 @@ export class SlaScan extends Context.Service<
               where r.id = due.id and f.workspace_id = r.workspace_id and f.id = r.form_id
               returning ${sql.literal(columns.replace(/(^|, )/g, "$1r."))}, r.workspace_id,
                 due.sla_sent as before, r.sla_sent as after, f.title as form_title,
-                (select s.name from stages s where s.id = r.stage_id) as stage_name`
+                (select s.name from stages s where s.workspace_id = r.workspace_id and s.id = r.stage_id) as stage_name`
             const linkBase = yield* SentLinkBase
             let recorded = 0
             for (const row of claimed) {

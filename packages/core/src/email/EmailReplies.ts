@@ -130,7 +130,7 @@ export class EmailReplies extends Context.Service<
           readonly stage_closed: boolean | null
         }>`
           select r.workspace_id, r.form_id, s.is_closed as stage_closed
-          from responses r left join stages s on s.id = r.stage_id
+          from responses r left join stages s on s.workspace_id = r.workspace_id and s.id = r.stage_id
           where r.id = ${responseId}`
         const response = found[0]
         if (response === undefined)
