@@ -553,8 +553,44 @@ const generators = (doc: Json, key: string, s: Seeded, tools: ReadonlyArray<{ na
     )
   )
 
+  /** The respondent's status page (pages/StatusPage.ts): reads, and replies of any shape, by any token. */
+  const statusTokens = fc.constantFrom(
+    s.statusToken,
+    "A".repeat(43),
+    "nope",
+    "%00",
+    "..%2f..",
+    "x".repeat(3_000),
+    `${s.statusToken}%00`
+  )
+  const statusPage = fc.oneof(
+    statusTokens.map((token): RawRequest => ({ kind: "status GET", method: "GET", path: `/s/${token}`, headers: {} })),
+    fc
+      .tuple(
+        statusTokens,
+        fc.dictionary(
+          fc.constantFrom("text", "files", "reply", "__proto__"),
+          fc.oneof(fc.string({ maxLength: 50 }), nastyValue.map(String)),
+          {
+            maxKeys: 3
+          }
+        ),
+        fc.constantFrom("application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "text/plain", "")
+      )
+      .map(
+        ([token, fields, type]): RawRequest => ({
+          kind: "status POST",
+          method: "POST",
+          path: `/s/${token}`,
+          headers: { "sec-fetch-site": "same-origin", ...(type === "" ? {} : { "content-type": type }) },
+          body: Buffer.from(new URLSearchParams(fields).toString())
+        })
+      )
+  )
+
   return fc.oneof(
     { arbitrary: languages, weight: 2 },
+    { arbitrary: statusPage, weight: 2 },
     { arbitrary: mutatedApi, weight: 10 },
     { arbitrary: rawApi, weight: 3 },
     { arbitrary: oddPaths, weight: 2 },

@@ -42,7 +42,13 @@ const issue = async (env: Readonly<Record<string, string>>): Promise<Issued> => 
       env
     )
   )
-  expect(member).toEqual({ accountId: expect.any(Number), name: "Vic", email: "vic@example.com", role: "viewer" })
+  expect(member).toEqual({
+    accountId: expect.any(Number),
+    name: "Vic",
+    email: "vic@example.com",
+    role: "viewer",
+    away: false
+  })
   const ownerKey = await cliOk(["key", "create", "--workspace", workspaceId, "--name", "ci"], env)
   expect(ownerKey).toMatch(KEY)
   const viewerKey = await cliOk(
@@ -66,8 +72,8 @@ const checkListings = async (env: Readonly<Record<string, string>>, issued: Issu
   const members = JSON.parse(await cliOk(["member", "list", "--workspace", String(issued.workspaceId)], env))
   // (Members added later, e.g. through the running server, may follow.)
   expect(members.filter((m: { email: string }) => m.email !== "eve@example.com")).toEqual([
-    { accountId: issued.ownerAccountId, name: "Ada", email: "ada@example.com", role: "owner" },
-    { accountId: issued.viewerAccountId, name: "Vic", email: "vic@example.com", role: "viewer" }
+    { accountId: issued.ownerAccountId, name: "Ada", email: "ada@example.com", role: "owner", away: false },
+    { accountId: issued.viewerAccountId, name: "Vic", email: "vic@example.com", role: "viewer", away: false }
   ])
   const keys = JSON.parse(await cliOk(["key", "list", "--workspace", String(issued.workspaceId)], env))
   expect(keys.slice(0, 2)).toEqual([

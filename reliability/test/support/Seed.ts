@@ -79,6 +79,8 @@ export interface Seeded {
   readonly lockedPublicId: string
   readonly fieldIds: { readonly name: number; readonly email: number; readonly file: number }
   readonly responseId: number
+  /** The token of the response's status page (`/s/{token}`). */
+  readonly statusToken: string
   readonly stageId: number
   readonly fileId: string
   /** An image of the library (named with the marker), the workspace theme's logo. */
@@ -222,6 +224,11 @@ export const seed = async (url: string, key: string, marker: string, hookUrl: st
     }),
     200
   )
+  const statusLink = ok(
+    "status link",
+    await call(url, "POST", `/api/responses/${response.id}/status-link`, { key }),
+    201
+  )
   const note = ok(
     "note",
     await call(url, "POST", `/api/responses/${response.id}/notes`, { key, body: { body: `Note ${marker}` } }),
@@ -253,6 +260,7 @@ export const seed = async (url: string, key: string, marker: string, hookUrl: st
     lockedPublicId: locked.publicId,
     fieldIds: { name: name!.id, email: email!.id, file: file!.id },
     responseId: response.id,
+    statusToken: String(statusLink.url).split("/").pop()!,
     stageId: stage.id,
     fileId: uploaded.fileId,
     imageId: image.id,
