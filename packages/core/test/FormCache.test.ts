@@ -77,6 +77,35 @@ for (const target of databaseTargets) {
       expect((await api("GET", `/forms/${formId}`)).status).toBe(404)
     })
 
+    it("a form's assignment rules, kept in memory, follow the process's own change at once and plain SQL by its notice", async () => {
+      const { q, api, formId } = await setUp()
+      const ownerId = (await api("GET", "/members")).json.members[0].accountId as number
+      const assigneeOf = async () => {
+        const reply = await api("POST", `/forms/${formId}/responses`, { values: {} })
+        expect(reply.status, JSON.stringify(reply.json)).toBe(201)
+        return reply.json.assigneeId as number | null
+      }
+      // Twice without rules: the second is answered from memory.
+      for (let i = 0; i < 2; i++) expect(await assigneeOf()).toBe(null)
+      const put = await api("PUT", `/forms/${formId}/assignment-rules`, {
+        rules: [{ kind: "roundRobin", memberIds: [ownerId] }]
+      })
+      expect(put.status, JSON.stringify(put.json)).toBe(200)
+      expect(await assigneeOf()).toBe(ownerId)
+      expect(await assigneeOf()).toBe(ownerId)
+      const bySql = (statement: (sql: SqlClient.SqlClient) => Effect.Effect<unknown, unknown>) =>
+        q.run(Effect.orDie(Effect.flatMap(Effect.service(SqlClient.SqlClient), statement)))
+      await bySql((sql) => sql`delete from assignment_rules where form_id = ${formId}`)
+      await waitFor(async () => (await assigneeOf()) === null, 10_000, "submissions without the removed rules")
+      await bySql(
+        (sql) => sql`
+          insert into assignment_rules (workspace_id, form_id, position, kind, config, next_slot)
+          select workspace_id, id, 0, 'roundRobin', ${JSON.stringify({ memberIds: [ownerId] })}::jsonb, 0
+          from forms where id = ${formId}`
+      )
+      await waitFor(async () => (await assigneeOf()) === ownerId, 10_000, "submissions under the inserted rule")
+    })
+
     it.skipIf(target.name !== "postgres")(
       "a change made through another instance on the same database reaches this one",
       async () => {

@@ -15,10 +15,12 @@ import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import type { AnswerValue } from "../forms/Answers.ts"
+import * as FormCache from "../forms/FormCache.ts"
 import { Forms } from "../forms/Forms.ts"
 import * as Actors from "../identity/Actors.ts"
 import { type Forbidden, FormNotFound, InvalidInput } from "../kernel/Errors.ts"
 import { Id } from "../kernel/Ids.ts"
+import * as ChangeFeed from "../storage/ChangeFeed.ts"
 import * as Database from "../storage/Database.ts"
 import * as StoredJson from "../storage/StoredJson.ts"
 
@@ -124,7 +126,11 @@ export class AssignmentRulesService extends Context.Service<
       formId: number,
       input: AssignmentRules
     ) => Effect.Effect<ReadonlyArray<AssignmentRule>, FormNotFound | InvalidInput | Forbidden | SqlError.SqlError>
-    /** Whether the form has any rule (a submission to it then runs as a transaction). */
+    /**
+     * Whether the form has any rule (a submission to it then runs as a transaction). Kept in memory per form
+     * while the change feed is live (migration 0043 sends the form's notice when its rules change), so a
+     * submission to a form without rules costs no statement.
+     */
     readonly hasRules: (workspaceId: number, formId: number) => Effect.Effect<boolean, SqlError.SqlError>
     /**
      * The assignee of a new case by the first rule that applies, inside the submission's transaction (a round
@@ -142,6 +148,15 @@ export class AssignmentRulesService extends Context.Service<
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const forms = yield* Forms
+      const keyOf = (workspaceId: number, formId: number) => `${workspaceId}:${formId}`
+      const hasRulesKept = yield* ChangeFeed.keep<boolean>("assignment rules", {
+        capacity: 2000,
+        onNotice: (notice, kept) => {
+          const changed = FormCache.formOfNotice(notice)
+          if (changed === "unreadable") kept.forget()
+          else if (changed !== undefined) kept.drop(keyOf(changed.workspaceId, changed.formId))
+        }
+      })
 
       const rows = (workspaceId: number, formId: number) =>
         sql<RuleRow>`
@@ -161,99 +176,111 @@ export class AssignmentRulesService extends Context.Service<
       ) {
         yield* Actors.requireWrite(actor)
         const workspaceId = actor.workspaceId
-        return yield* Database.retryingCollisions(
-          sql.withTransaction(
-            Effect.gen(function* () {
-              // Two replacements of one form's rules take turns on the form's row (a submission only holds it
-              // `for key share`, which this does not wait on).
-              const locked = yield* sql`
+        // This process forgets what it kept of the form at once (others when the notice of migration 0043 comes).
+        return yield* Effect.ensuring(
+          Database.retryingCollisions(
+            sql.withTransaction(
+              Effect.gen(function* () {
+                // Two replacements of one form's rules take turns on the form's row (a submission only holds it
+                // `for key share`, which this does not wait on).
+                const locked = yield* sql`
                 select id from forms where workspace_id = ${workspaceId} and id = ${formId} for no key update`
-              if (locked.length === 0) return yield* new FormNotFound({ message: `form ${formId} not found` })
-              const fieldIds = new Set((yield* forms.fields(workspaceId, formId)).map((field) => field.id))
-              const memberIds = new Set(
-                (yield* sql<{ readonly account_id: number }>`
+                if (locked.length === 0) return yield* new FormNotFound({ message: `form ${formId} not found` })
+                const fieldIds = new Set((yield* forms.fields(workspaceId, formId)).map((field) => field.id))
+                const memberIds = new Set(
+                  (yield* sql<{ readonly account_id: number }>`
                   select account_id from members where workspace_id = ${workspaceId}`).map((row) => row.account_id)
-              )
-              const issues = input.rules.flatMap((rule, index) => {
-                const path = `rules[${index}]`
-                if (rule.kind === "byAnswer") {
+                )
+                const issues = input.rules.flatMap((rule, index) => {
+                  const path = `rules[${index}]`
+                  if (rule.kind === "byAnswer") {
+                    return [
+                      ...(fieldIds.has(rule.fieldId)
+                        ? []
+                        : [
+                            {
+                              path: `${path}.fieldId`,
+                              message: `question ${rule.fieldId} is not a question of this form`
+                            }
+                          ]),
+                      ...(memberIds.has(rule.assigneeId)
+                        ? []
+                        : [
+                            {
+                              path: `${path}.assigneeId`,
+                              message: `account ${rule.assigneeId} is not a member of this workspace`
+                            }
+                          ])
+                    ]
+                  }
+                  const unknown = rule.memberIds.filter((id) => !memberIds.has(id))
+                  const twice = rule.memberIds.filter((id, at) => rule.memberIds.indexOf(id) !== at)
                   return [
-                    ...(fieldIds.has(rule.fieldId)
+                    ...(unknown.length === 0
                       ? []
                       : [
                           {
-                            path: `${path}.fieldId`,
-                            message: `question ${rule.fieldId} is not a question of this form`
+                            path: `${path}.memberIds`,
+                            message: `not members of this workspace: ${unknown.join(", ")}`
                           }
                         ]),
-                    ...(memberIds.has(rule.assigneeId)
+                    ...(twice.length === 0
                       ? []
-                      : [
-                          {
-                            path: `${path}.assigneeId`,
-                            message: `account ${rule.assigneeId} is not a member of this workspace`
-                          }
-                        ])
+                      : [{ path: `${path}.memberIds`, message: `listed more than once: ${twice.join(", ")}` }])
                   ]
-                }
-                const unknown = rule.memberIds.filter((id) => !memberIds.has(id))
-                const twice = rule.memberIds.filter((id, at) => rule.memberIds.indexOf(id) !== at)
-                return [
-                  ...(unknown.length === 0
-                    ? []
-                    : [
-                        {
-                          path: `${path}.memberIds`,
-                          message: `not members of this workspace: ${unknown.join(", ")}`
-                        }
-                      ]),
-                  ...(twice.length === 0
-                    ? []
-                    : [{ path: `${path}.memberIds`, message: `listed more than once: ${twice.join(", ")}` }])
-                ]
-              })
-              if (issues.length > 0) {
-                return yield* new InvalidInput({
-                  message: issues.map((issue) => `${issue.path}: ${issue.message}`).join("; "),
-                  details: issues
                 })
-              }
-              // A round robin that stays at its place with the same members keeps its turn.
-              const before = yield* sql<{
-                readonly position: number
-                readonly config: unknown
-                readonly next_slot: number
-              }>`
+                if (issues.length > 0) {
+                  return yield* new InvalidInput({
+                    message: issues.map((issue) => `${issue.path}: ${issue.message}`).join("; "),
+                    details: issues
+                  })
+                }
+                // A round robin that stays at its place with the same members keeps its turn.
+                const before = yield* sql<{
+                  readonly position: number
+                  readonly config: unknown
+                  readonly next_slot: number
+                }>`
                 select position, config, next_slot from assignment_rules
                 where workspace_id = ${workspaceId} and form_id = ${formId} and kind = 'roundRobin'`
-              const turn = (rule: AssignmentRule, position: number) => {
-                const old = before.find((row) => row.position === position)
-                if (rule.kind !== "roundRobin" || old === undefined) return 0
-                const config = typeof old.config === "string" ? JSON.parse(old.config) : old.config
-                return JSON.stringify(config) === JSON.stringify(configOf(rule)) ? old.next_slot : 0
-              }
-              yield* sql`delete from assignment_rules where workspace_id = ${workspaceId} and form_id = ${formId}`
-              const inserts = input.rules.map((rule, position) => ({
-                workspace_id: workspaceId,
-                form_id: formId,
-                position,
-                kind: rule.kind,
-                config: JSON.stringify(configOf(rule)),
-                next_slot: turn(rule, position)
-              }))
-              if (Arr.isArrayNonEmpty(inserts)) yield* sql`insert into assignment_rules ${sql.insert(inserts)}`
-              return yield* Effect.forEach(yield* rows(workspaceId, formId), toRule)
-            })
-          )
+                const turn = (rule: AssignmentRule, position: number) => {
+                  const old = before.find((row) => row.position === position)
+                  if (rule.kind !== "roundRobin" || old === undefined) return 0
+                  const config = typeof old.config === "string" ? JSON.parse(old.config) : old.config
+                  return JSON.stringify(config) === JSON.stringify(configOf(rule)) ? old.next_slot : 0
+                }
+                yield* sql`delete from assignment_rules where workspace_id = ${workspaceId} and form_id = ${formId}`
+                const inserts = input.rules.map((rule, position) => ({
+                  workspace_id: workspaceId,
+                  form_id: formId,
+                  position,
+                  kind: rule.kind,
+                  config: JSON.stringify(configOf(rule)),
+                  next_slot: turn(rule, position)
+                }))
+                if (Arr.isArrayNonEmpty(inserts)) yield* sql`insert into assignment_rules ${sql.insert(inserts)}`
+                return yield* Effect.forEach(yield* rows(workspaceId, formId), toRule)
+              })
+            )
+          ),
+          Effect.sync(() => hasRulesKept.drop(keyOf(workspaceId, formId)))
         )
       })
 
-      const hasRules = (workspaceId: number, formId: number) =>
-        Effect.map(
+      const hasRules = (workspaceId: number, formId: number) => {
+        const key = keyOf(workspaceId, formId)
+        const known = hasRulesKept.get(key)
+        if (known !== undefined) return Effect.succeed(known)
+        const stamp = hasRulesKept.stamp()
+        return Effect.map(
           sql<{ readonly id: number }>`
             select id from assignment_rules where workspace_id = ${workspaceId} and form_id = ${formId} limit 1`,
-          (found) => found.length > 0
+          (found) => {
+            hasRulesKept.put(stamp, key, found.length > 0)
+            return found.length > 0
+          }
         )
+      }
 
       const choose = Effect.fn("AssignmentRules.choose")(function* (
         workspaceId: number,

@@ -20,6 +20,26 @@ import * as ChangeFeed from "../storage/ChangeFeed.ts"
 /** The notice the triggers of migration 0019 send on the changes channel: `form:<workspaceId>:<formId>`. */
 export const formNotice = "form:"
 
+/**
+ * What a notice on the changes channel says of forms: the form that changed, `"unreadable"` for a form notice
+ * it cannot read (forget every form rather than guess), or `undefined` for another kind of notice (an event,
+ * credentials).
+ *
+ * @example
+ * ```ts
+ * FormCache.formOfNotice("form:3:17") // { workspaceId: 3, formId: 17 }
+ * ```
+ */
+export const formOfNotice = (
+  notice: string
+): { readonly workspaceId: number; readonly formId: number } | "unreadable" | undefined => {
+  if (!notice.startsWith(formNotice)) return undefined
+  const [workspaceId, formId, ...rest] = notice.slice(formNotice.length).split(":").map(Number)
+  return Number.isInteger(workspaceId) && Number.isInteger(formId) && rest.length === 0
+    ? { workspaceId: workspaceId!, formId: formId! }
+    : "unreadable"
+}
+
 /** How many forms a process keeps; the least recently read goes first. */
 export const defaultCapacity = 500
 
@@ -59,10 +79,9 @@ export const make = <A extends { readonly id: number; readonly publicId: string 
     const kept = yield* ChangeFeed.keep<{ readonly workspaceId: number; readonly form: A }>("form cache", {
       capacity: options.capacity ?? defaultCapacity,
       onNotice: (notice, kept) => {
-        if (!notice.startsWith(formNotice)) return // an event or a credentials notice
-        const [workspaceId, formId] = notice.slice(formNotice.length).split(":").map(Number)
-        if (Number.isInteger(workspaceId) && Number.isInteger(formId)) kept.drop(keyOf(workspaceId!, formId!))
-        else kept.forget() // a form notice it cannot read: forget everything rather than guess
+        const changed = formOfNotice(notice)
+        if (changed === "unreadable") kept.forget()
+        else if (changed !== undefined) kept.drop(keyOf(changed.workspaceId, changed.formId))
       },
       onRemove: (_, entry) => byPublicId.delete(entry.form.publicId)
     })

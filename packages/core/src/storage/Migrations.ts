@@ -53,6 +53,7 @@ import m0039_sensitiveQuestions from "./migrations/0039_sensitive_questions.ts"
 import m0040_sla from "./migrations/0040_sla.ts"
 import m0041_assignmentRules from "./migrations/0041_assignment_rules.ts"
 import m0042_statusLinks from "./migrations/0042_status_links.ts"
+import m0043_assignmentRulesNotice from "./migrations/0043_assignment_rules_notice.ts"
 
 /**
  * Every migration of qforms, in order. Add new ones at the end; never edit a
@@ -95,7 +96,8 @@ export const loader = Migrator.fromRecord({
   "0039_sensitive_questions": m0039_sensitiveQuestions,
   "0040_sla": m0040_sla,
   "0041_assignment_rules": m0041_assignmentRules,
-  "0042_status_links": m0042_statusLinks
+  "0042_status_links": m0042_statusLinks,
+  "0043_assignment_rules_notice": m0043_assignmentRulesNotice
 })
 
 /**

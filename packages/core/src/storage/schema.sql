@@ -104,6 +104,7 @@ alter table assignment_rules add constraint assignment_rules_workspace_id_fkey F
 CREATE UNIQUE INDEX assignment_rules_form_id_position_key ON assignment_rules USING btree (form_id, "position");
 CREATE UNIQUE INDEX assignment_rules_pkey ON assignment_rules USING btree (id);
 CREATE INDEX assignment_rules_workspace ON assignment_rules USING btree (workspace_id, form_id);
+CREATE TRIGGER assignment_rules_changed AFTER INSERT OR DELETE ON assignment_rules FOR EACH ROW EXECUTE FUNCTION qforms_form_changed();
 
 create table audit_log (
   id integer not null generated always as identity,
