@@ -18,6 +18,7 @@ import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as Actors from "../src/identity/Actors.ts"
 import { Responses } from "../src/cases/Responses.ts"
+import { Stages } from "../src/forms/Stages.ts"
 import { dueTimes, slaOf } from "../src/cases/Sla.ts"
 import { SlaScan } from "../src/cases/SlaScan.ts"
 import { RespondentEmails } from "../src/email/RespondentEmails.ts"
@@ -93,7 +94,7 @@ for (const target of databaseTargets) {
         ReadonlyArray<A>
       >
     /** Runs an effect on the server's services with the clock standing at `time`. */
-    const runAt = <A, E>(time: number, effect: Effect.Effect<A, E, Responses | SlaScan | RespondentEmails>) =>
+    const runAt = <A, E>(time: number, effect: Effect.Effect<A, E, Responses | SlaScan | RespondentEmails | Stages>) =>
       server.run(effect.pipe(Effect.provideService(Clock.Clock, fixedClock(time))))
     const submit = (time: number, email: string, formId = form.id, fieldId = form.fields[0]!.id, actor = owner) =>
       runAt(
@@ -300,6 +301,46 @@ for (const target of databaseTargets) {
       })
       await scan(at("2030-12-05T11:00:00Z"))
       expect((await slaEvents(moved.id)).map((e) => [e.type, e.target])).toEqual([["response.sla_breached", "resolve"]])
+    })
+
+    it("a stage that becomes closed resolves the cases in it, and one that opens again reopens them", async () => {
+      const fresh = await createForm(server, a.keys.owner, {
+        title: "Closing stages",
+        fields: [{ type: "email", label: "Email", required: true }]
+      })
+      const patched = await api(server, a.keys.owner, "PATCH", `/forms/${fresh.id}`, { settings: { sla } })
+      expect(patched.status, patched.text).toBe(200)
+      const freshStages: ReadonlyArray<{ id: number; name: string }> = (
+        await api(server, a.keys.owner, "GET", `/forms/${fresh.id}/stages`)
+      ).body.stages
+      const waiting = freshStages.find((s) => s.name === "In progress")!
+      const inStage = await submit(SUBMITTED, "staged@example.com", fresh.id, fresh.fields[0]!.id)
+      const elsewhere = await submit(SUBMITTED, "elsewhere@example.com", fresh.id, fresh.fields[0]!.id)
+      await runAt(
+        at("2030-11-29T15:40:00Z"),
+        Effect.flatMap(Responses, (responses) => responses.update(owner, inStage.id, { stageId: waiting.id }))
+      )
+      const setClosed = (time: number, isClosed: boolean) =>
+        runAt(
+          time,
+          Effect.flatMap(Stages, (all) => all.update(owner, waiting.id, { isClosed }))
+        )
+      await setClosed(at("2030-12-02T09:00:00Z"), true)
+      expect((await detail(at("2030-12-02T10:00:00Z"), inStage.id)).response.sla).toMatchObject({
+        resolvedAt: "2030-12-02T09:00:00.000Z",
+        state: "met"
+      })
+      expect((await detail(at("2030-12-02T10:00:00Z"), elsewhere.id)).response.sla).toMatchObject({ resolvedAt: null })
+      // Saved again as closed: the moment it was resolved stays.
+      await setClosed(at("2030-12-02T11:00:00Z"), true)
+      expect((await detail(at("2030-12-02T11:00:00Z"), inStage.id)).response.sla).toMatchObject({
+        resolvedAt: "2030-12-02T09:00:00.000Z"
+      })
+      await setClosed(at("2030-12-05T11:00:00Z"), false)
+      expect((await detail(at("2030-12-05T11:00:00Z"), inStage.id)).response.sla).toMatchObject({
+        resolvedAt: null,
+        state: "overdue"
+      })
     })
 
     it("filters the list by due=overdue, today and week in the workspace's time zone", async () => {

@@ -170,3 +170,28 @@ export const markFirstResponse = (sql: SqlClient.SqlClient, workspaceId: number,
   sql`
     update responses set first_responded_at = ${at}
     where workspace_id = ${workspaceId} and id = ${responseId} and first_responded_at is null`
+
+/**
+ * A stage's `isClosed` changed (in the caller's transaction): the cases in it are resolved at `at` (when it
+ * closes; those resolved before keep their moment) or open again (when it opens), as if each had just moved
+ * there (`Stages.update`).
+ *
+ * @example
+ * ```ts
+ * yield* Sla.stageClosedChanged(sql, workspaceId, stageId, true, now)
+ * ```
+ */
+export const stageClosedChanged = (
+  sql: SqlClient.SqlClient,
+  workspaceId: number,
+  stageId: number,
+  closed: boolean,
+  at: Date
+) =>
+  closed
+    ? sql`
+        update responses set resolved_at = ${at}
+        where workspace_id = ${workspaceId} and stage_id = ${stageId} and resolved_at is null`
+    : sql`
+        update responses set resolved_at = null
+        where workspace_id = ${workspaceId} and stage_id = ${stageId} and resolved_at is not null`

@@ -11,6 +11,7 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
+import * as Sla from "../cases/Sla.ts"
 import * as Actors from "../identity/Actors.ts"
 import { type Forbidden, FormNotFound, InvalidInput } from "../kernel/Errors.ts"
 import { Id } from "../kernel/Ids.ts"
@@ -213,6 +214,11 @@ export class Stages extends Context.Service<
             where workspace_id = ${actor.workspaceId} and form_id = ${formId} and id = ${stageId}
             returning id, name, color, is_closed, public_name`
             if (rows.length === 0) return yield* stageNotFound(stageId)
+            // The SLA: the cases in a stage that closes are resolved now, those in one that opens are open again.
+            if (input.isClosed !== undefined) {
+              const now = new Date(yield* Clock.currentTimeMillis)
+              yield* Sla.stageClosedChanged(sql, actor.workspaceId, stageId, input.isClosed, now)
+            }
             return toStage(rows[0]!)
           })
         )
