@@ -603,16 +603,14 @@ const generators = (doc: Json, key: string, s: Seeded, tools: ReadonlyArray<{ na
     `${"B".repeat(43)}%00`
   )
   const resumeLinks = fc.oneof(
-    fc
-      .tuple(publicIds, resumeTokens)
-      .map(
-        ([id, token]): RawRequest => ({
-          kind: "resume GET",
-          method: "GET",
-          path: `/f/${id}/resume/${token}`,
-          headers: {}
-        })
-      ),
+    fc.tuple(publicIds, resumeTokens).map(
+      ([id, token]): RawRequest => ({
+        kind: "resume GET",
+        method: "GET",
+        path: `/f/${id}/resume/${token}`,
+        headers: {}
+      })
+    ),
     fc
       .tuple(
         publicIds,

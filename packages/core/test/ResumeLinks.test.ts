@@ -65,7 +65,7 @@ for (const target of databaseTargets) {
           { type: "long_text", label: "Note" }
         ]
       })
-      const [name, city, note] = form.fields as Array<{ id: number }>
+      const [name, city, note] = form.fields
       return {
         publicId: form.publicId as string,
         formId: form.id as number,
@@ -132,6 +132,8 @@ for (const target of databaseTargets) {
       const asked = await askForLink(form.publicId, second, "ada@example.com")
       expect(asked.status).toBe(200)
       expect(asked.text).toContain("Check your e-mail")
+      // Without the script the document is at /f/{publicId}/resume-link: its way back is relative to that.
+      expect(asked.text).toContain(`href="../${form.publicId}?continue=1"`)
       const { path, mail } = await linkFromMail("ada@example.com", before)
       expect(mail.parsed.subject).toBe("Continue your answers: Moving house")
       const token = path.split("/").at(-1)!
@@ -261,6 +263,7 @@ for (const target of databaseTargets) {
       expect(bad.status).toBe(400)
       expect(bad.text).toContain("Enter an e-mail address such as name@example.com.")
       expect(bad.text).toContain('value="not an address"')
+      expect(bad.text).toContain(`action="../${form.publicId}/resume-link"`)
 
       // The first question's page has nothing saved yet: no offer, and a request is refused.
       const welcome = await getPage(server, `/f/${form.publicId}`)

@@ -521,7 +521,7 @@ export const layer = (options: PublicPageOptions = {}) =>
           // Once something is saved, the respondent may ask for a link to go on elsewhere.
           const withOffer = (screen: Html) =>
             resumeByEmail && state.partialId !== undefined
-              ? html`${screen}${Screens.resumeOffer(form.publicId, token, voice)}`
+              ? html`${screen}${Screens.resumeOffer(form.publicId, token, voice, "")}`
               : screen
           const field = form.fields[index]!
           const shown = pageAsked(form, state, field)
@@ -1157,6 +1157,9 @@ export const layer = (options: PublicPageOptions = {}) =>
           const found = published_.success
           const { form, shown, voice } = found
           if (!resumeByEmail) return notFound(voice)
+          // Links are relative to the document: the form's page when the script posted, else this address.
+          const base = request.headers["x-qforms-page"] === "1" ? "" : "../"
+          const startAgain = { href: `${base}${encodeURIComponent(publicId)}`, label: voice.say("page.startAgain") }
           if (Result.isFailure(verified)) {
             const error = verified.failure
             if (error._tag === "SqlError") return yield* Effect.die(error)
@@ -1164,14 +1167,17 @@ export const layer = (options: PublicPageOptions = {}) =>
               shown,
               voice,
               400,
-              Screens.message(shown.title, voice.say("page.notContinued", { reason: error.message }), {
-                href: encodeURIComponent(publicId),
-                label: voice.say("page.startAgain")
-              })
+              Screens.message(shown.title, voice.say("page.notContinued", { reason: error.message }), startAgain)
             )
           }
           const state = verified.success
-          if (!(yield* codes.holds(form, state))) return yield* accessPage(shown, voice, state, 403)
+          if (!(yield* codes.holds(form, state)))
+            return formPage(
+              shown,
+              voice,
+              403,
+              Screens.message(shown.title, voice.say("page.accessCodeEmpty"), startAgain)
+            )
           const typed = param("email")
           const address = Schema.decodeUnknownResult(EmailAddress)(typed)
           if (Result.isFailure(address)) {
@@ -1181,7 +1187,7 @@ export const layer = (options: PublicPageOptions = {}) =>
               400,
               html`<p class="form-title">${shown.title}</p>
 <h1 id="title" tabindex="-1" data-focus>${voice.say("page.resumeLinkLegend")}</h1>
-${Screens.resumeOffer(form.publicId, param("token"), voice, { error: voice.say("page.resumeLinkBadEmail"), email: typed.slice(0, 254) })}`
+${Screens.resumeOffer(form.publicId, param("token"), voice, base, { error: voice.say("page.resumeLinkBadEmail"), email: typed.slice(0, 254) })}`
             )
           }
           const saved = yield* saveProgress(request, found, state)
@@ -1191,10 +1197,7 @@ ${Screens.resumeOffer(form.publicId, param("token"), voice, { error: voice.say("
               shown,
               voice,
               400,
-              Screens.message(shown.title, voice.say("page.resumeLinkNothingYet"), {
-                href: encodeURIComponent(publicId),
-                label: voice.say("page.startAgain")
-              })
+              Screens.message(shown.title, voice.say("page.resumeLinkNothingYet"), startAgain)
             )
           }
           const to = address.success
@@ -1227,7 +1230,7 @@ ${Screens.resumeOffer(form.publicId, param("token"), voice, { error: voice.say("
             )
           }
           const headers = yield* resumeHeaders(form, saved)
-          return formPage(shown, voice, 200, Screens.resumeSent(shown, voice), headers)
+          return formPage(shown, voice, 200, Screens.resumeSent(shown, voice, base), headers)
         })
       )
 
