@@ -304,14 +304,19 @@ const generators = (doc: Json, key: string, s: Seeded, tools: ReadonlyArray<{ na
     { maxKeys: 5 }
   )
   const publicPage = fc.oneof(
-    fc.tuple(publicIds, fc.constantFrom("", "?step=-1", "?step=99999", "?lang=%FF", "?token=x")).map(
-      ([id, q]): RawRequest => ({
-        kind: "page GET",
-        method: "GET",
-        path: `/f/${id}${q}`,
-        headers: {}
-      })
-    ),
+    fc
+      .tuple(
+        publicIds,
+        fc.constantFrom("", "?step=-1", "?step=99999", "?lang=%FF", "?token=x", "?continue=1", "?continue=%00")
+      )
+      .map(
+        ([id, q]): RawRequest => ({
+          kind: "page GET",
+          method: "GET",
+          path: `/f/${id}${q}`,
+          headers: {}
+        })
+      ),
     // Pre-filling links (pages/Prefill.ts): any key under prefill., any text, repeated.
     fc
       .tuple(
@@ -588,9 +593,49 @@ const generators = (doc: Json, key: string, s: Seeded, tools: ReadonlyArray<{ na
       )
   )
 
+  /** Resume links of the public page (cases/ResumeLinks.ts): made-up tokens, and requests for one of any shape. */
+  const resumeTokens = fc.constantFrom(
+    "A".repeat(43),
+    "nope",
+    "%00",
+    "..%2f..",
+    "x".repeat(3_000),
+    `${"B".repeat(43)}%00`
+  )
+  const resumeLinks = fc.oneof(
+    fc.tuple(publicIds, resumeTokens).map(
+      ([id, token]): RawRequest => ({
+        kind: "resume GET",
+        method: "GET",
+        path: `/f/${id}/resume/${token}`,
+        headers: {}
+      })
+    ),
+    fc
+      .tuple(
+        publicIds,
+        fc.dictionary(
+          fc.constantFrom("token", "email", "__proto__"),
+          fc.oneof(fc.string({ maxLength: 50 }), nastyValue.map(String)),
+          { maxKeys: 3 }
+        ),
+        fc.constantFrom("application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "text/plain", "")
+      )
+      .map(
+        ([id, fields, type]): RawRequest => ({
+          kind: "resume-link POST",
+          method: "POST",
+          path: `/f/${id}/resume-link`,
+          headers: type === "" ? {} : { "content-type": type },
+          body: Buffer.from(new URLSearchParams(fields).toString())
+        })
+      )
+  )
+
   return fc.oneof(
     { arbitrary: languages, weight: 2 },
     { arbitrary: statusPage, weight: 2 },
+    { arbitrary: resumeLinks, weight: 2 },
     { arbitrary: mutatedApi, weight: 10 },
     { arbitrary: rawApi, weight: 3 },
     { arbitrary: oddPaths, weight: 2 },

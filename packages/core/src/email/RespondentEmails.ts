@@ -422,6 +422,17 @@ export class RespondentEmails extends Context.Service<
       form: ConfirmedForm,
       at: Date
     ) => Effect.Effect<void, SqlError.SqlError>
+    /**
+     * Queues the e-mail with a resume link to a partial response (`cases/ResumeLinks.ts`, in the caller's
+     * transaction): untracked (its one link is single-use, and must not pass through a click redirect), without
+     * a reply address, and with no activity (a partial response has none until it is submitted).
+     */
+    readonly queueResumeLink: (
+      workspaceId: number,
+      responseId: number,
+      mail: { readonly to: string; readonly subject: string; readonly body: string },
+      at: Date
+    ) => Effect.Effect<void, SqlError.SqlError>
     readonly getConfirmation: (
       actor: Actors.Actor,
       formId: number
@@ -581,6 +592,24 @@ export class RespondentEmails extends Context.Service<
         return emailId
       })
 
+      const queueResumeLink = Effect.fn("RespondentEmails.queueResumeLink")(function* (
+        workspaceId: number,
+        responseId: number,
+        mail: { readonly to: string; readonly subject: string; readonly body: string },
+        at: Date
+      ) {
+        const mailer = yield* Mailer
+        const messageId = `<${randomBytes(16).toString("hex")}@${domainOf(mailer.from)}>`
+        const plain = render(mail.body, {})
+        const [inserted] = yield* sql<{ readonly id: number }>`
+          insert into response_emails (workspace_id, response_id, kind, to_address, subject, text, html, reply_to,
+            message_id, links, status, opens, created_at)
+          values (${workspaceId}, ${responseId}, 'resume_link', ${mail.to}, ${mail.subject}, ${plain.text},
+            ${plain.html}, ${null}, ${messageId}, ${JSON.stringify([])}::jsonb, 'queued', 0, ${at})
+          returning id`
+        yield* deliveries.queueMail(workspaceId, { emailId: inserted!.id }, at)
+      })
+
       const selectEmails = (workspaceId: number, condition: ReturnType<typeof sql.and>) =>
         sql<EmailRow>`
           select e.id, e.to_address, e.subject, e.text, e.sent_at, e.status, e.opened_at, e.opens,
@@ -730,6 +759,7 @@ export class RespondentEmails extends Context.Service<
       return RespondentEmails.of({
         send,
         queueConfirmation,
+        queueResumeLink,
         getConfirmation,
         confirmationTexts,
         putConfirmation,

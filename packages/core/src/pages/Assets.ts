@@ -30,6 +30,9 @@ h1{font-size:1.6rem;line-height:1.25;margin:0 0 .75rem}
 .page-title{font-size:1.4rem;margin:0 0 .5rem}
 .item{margin:0 0 1.25rem}
 .item+.item{border-top:1px solid var(--line);padding-top:1.25rem}
+details.resume{margin-top:2.5rem;border-top:1px solid var(--line);padding-top:1rem}
+details.resume summary{cursor:pointer;color:var(--muted)}
+details.resume input{width:100%}
 .question{display:block;font-size:1.35rem;font-weight:600;line-height:1.3;margin:0 0 .5rem;padding:0}
 fieldset{border:0;margin:0;padding:0;min-width:0}
 .req{color:var(--error);margin-inline-start:.2em}

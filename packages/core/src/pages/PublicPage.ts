@@ -51,7 +51,6 @@ import { PageCounts } from "../insights/PageCounts.ts"
 import * as Summaries from "../cases/Summaries.ts"
 import { domainResponse } from "../web/ApiErrors.ts"
 import * as RateLimit from "../web/RateLimit.ts"
-import type { Html } from "../web/Html.ts"
 import * as Screens from "./Screens.ts"
 import {
   type StepInput,
@@ -85,7 +84,13 @@ import {
 } from "./PageSecurity.ts"
 import { UploadLimiter } from "./UploadLimits.ts"
 import { MULTIPART_OVERHEAD_BYTES } from "../web/MultipartUploads.ts"
-import { firstAsked, nextAsked, pageAsked, pagePlaceOf, prefillFromUrl, previousAsked } from "./Prefill.ts"
+import { askedPath, firstAsked, nextAsked, pageAsked, pagePlaceOf, prefillFromUrl, previousAsked } from "./Prefill.ts"
+import * as ResumeLinks from "../cases/ResumeLinks.ts"
+import { RespondentEmails } from "../email/RespondentEmails.ts"
+import { Mailer } from "../email/Mailer.ts"
+import { EmailAddress } from "../identity/Accounts.ts"
+import { SentLinkBase } from "../kernel/Links.ts"
+import { type Html, html } from "../web/Html.ts"
 import * as ResponseLimits from "../cases/ResponseLimits.ts"
 import * as AccessCodes from "./AccessCodes.ts"
 import { themeCss } from "./Assets.ts"
@@ -201,6 +206,14 @@ export const layer = (options: PublicPageOptions = {}) =>
       const maxFieldBytes = options.maxBodyBytes ?? 1024 * 1024
       const messages = yield* MessageCatalogues
       const speak = speaker(messages)
+      const resumeLinks = yield* ResumeLinks.make
+      const respondentEmails = yield* RespondentEmails
+      // Resume links go by e-mail, with absolute links: offered only when both can work.
+      const linkBase = (yield* SentLinkBase).replace(/\/$/, "")
+      const resumeByEmail = (yield* Mailer).configured && linkBase !== ""
+      // However the requests come, a partial response and a mailbox get few links: 3, then one every 20 minutes.
+      const resumeLinkConfig: RateLimit.RateLimitConfig = { requestsPerSecond: 3 / 3600, burst: 3 }
+      const resumeLinkLimiter = yield* makeLimiter(resumeLinkConfig, "page-resume-link")
       /** The page's voice for a request before its form is known: the browser's language, if qforms speaks it. */
       const requestVoice = (request: HttpServerRequest.HttpServerRequest) =>
         plainVoice(messages, request.headers["accept-language"])
@@ -505,6 +518,11 @@ export const layer = (options: PublicPageOptions = {}) =>
         Effect.gen(function* () {
           const token = yield* tokens.sign(state)
           const headers = yield* resumeHeaders(form, state)
+          // Once something is saved, the respondent may ask for a link to go on elsewhere.
+          const withOffer = (screen: Html) =>
+            resumeByEmail && state.partialId !== undefined
+              ? html`${screen}${Screens.resumeOffer(form.publicId, token, voice, "")}`
+              : screen
           const field = form.fields[index]!
           const shown = pageAsked(form, state, field)
           if (shown.length > 1) {
@@ -520,22 +538,24 @@ export const layer = (options: PublicPageOptions = {}) =>
               form,
               voice,
               extra.status ?? (errors.size === 0 && extra.notice === undefined ? 200 : 400),
-              Screens.page({
-                form: recalledPage(form, state, shown),
-                indexes: shown.map((f) => form.fields.findIndex((g) => g.id === f.id)),
-                token,
-                entered: extra.entered ?? ((id) => enteredOf(state.values[String(id)])),
-                errors,
-                notice: extra.notice,
-                last: place.last,
-                first: place.first,
-                seed: state.startedAt % 2 ** 32,
-                full: (id) => fullOf.get(id) ?? new Set(),
-                place,
-                title: declared?.title,
-                description: declared?.description,
-                voice
-              }),
+              withOffer(
+                Screens.page({
+                  form: recalledPage(form, state, shown),
+                  indexes: shown.map((f) => form.fields.findIndex((g) => g.id === f.id)),
+                  token,
+                  entered: extra.entered ?? ((id) => enteredOf(state.values[String(id)])),
+                  errors,
+                  notice: extra.notice,
+                  last: place.last,
+                  first: place.first,
+                  seed: state.startedAt % 2 ** 32,
+                  full: (id) => fullOf.get(id) ?? new Set(),
+                  place,
+                  title: declared?.title,
+                  description: declared?.description,
+                  voice
+                })
+              ),
               extra.headers === undefined ? headers : { ...headers, ...extra.headers },
               `${form.title} (${voice.say("page.progressPlace", { at: place.at + 1, of: place.of })})`
             )
@@ -552,20 +572,22 @@ export const layer = (options: PublicPageOptions = {}) =>
             form,
             voice,
             extra.status ?? (extra.error === undefined && extra.notice === undefined ? 200 : 400),
-            Screens.question({
-              form: recalled(form, state),
-              index,
-              token,
-              entered,
-              error: extra.error,
-              notice: extra.notice,
-              last: place.last,
-              first: place.first,
-              seed: state.startedAt % 2 ** 32,
-              full,
-              place,
-              voice
-            }),
+            withOffer(
+              Screens.question({
+                form: recalled(form, state),
+                index,
+                token,
+                entered,
+                error: extra.error,
+                notice: extra.notice,
+                last: place.last,
+                first: place.first,
+                seed: state.startedAt % 2 ** 32,
+                full,
+                place,
+                voice
+              })
+            ),
             extra.headers === undefined ? headers : { ...headers, ...extra.headers },
             `${form.title} (${voice.say("page.progressPlace", { at: place.at + 1, of: place.of })})`
           )
@@ -729,7 +751,8 @@ export const layer = (options: PublicPageOptions = {}) =>
           const request = yield* HttpServerRequest.HttpServerRequest
           const publicId = yield* publicIdParam
           const cookie = yield* resumeCookieOf(request, publicId)
-          const chosen = new URL(request.url, "http://qforms").searchParams.get("lang") ?? undefined
+          const query = new URL(request.url, "http://qforms").searchParams
+          const chosen = query.get("lang") ?? undefined
           const found = yield* published(publicId, request, { chosen, kept: cookie?.language })
           if (Result.isFailure(found)) return found.failure
           const { form, workspaceId, shown, voice } = found.success
@@ -751,6 +774,20 @@ export const layer = (options: PublicPageOptions = {}) =>
               language: voice.language
             }
             if (!(yield* codes.holds(form, state))) return yield* accessPage(shown, voice, state, 200)
+            // `?continue=1` (a resume link, or "Continue answering"): straight to the first question not answered.
+            if (query.get("continue") === "1") {
+              const path = askedPath(form, state)
+              const at = path.find((f) => !Object.hasOwn(state.values, String(f.id))) ?? path.at(-1)
+              if (at !== undefined) {
+                return yield* questionPage(
+                  shown,
+                  voice,
+                  state,
+                  form.fields.findIndex((f) => f.id === at.id),
+                  enteredOf(state.values[String(at.id)])
+                )
+              }
+            }
             return yield* welcomePage(shown, voice, state, undefined, voice.say("page.welcomeBack"))
           }
           const now = yield* Clock.currentTimeMillis
@@ -1083,6 +1120,163 @@ export const layer = (options: PublicPageOptions = {}) =>
             })
           )
         )
+      )
+
+      // POST /f/{publicId}/resume-link: the answer token and an e-mail address; the answers so far are saved and
+      // a single-use link to them is e-mailed (see `cases/ResumeLinks.ts`). The answer says "sent" whatever
+      // happens after the address is read (limits included), so it tells nothing about the mailbox.
+      yield* router.add(
+        "POST",
+        "/f/:publicId/resume-link",
+        Effect.gen(function* () {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const publicId = yield* publicIdParam
+          const limit = yield* steps.take(`step:${clientAddress(request, hops)}`)
+          if (!limit.allowed) return tooMany({ decision: limit, config: stepConfig }, requestVoice(request))
+          if (!(request.headers["content-type"] ?? "").toLowerCase().startsWith("application/x-www-form-urlencoded"))
+            return show(
+              415,
+              requestVoice(request).say("page.notAcceptedTitle"),
+              Screens.message(
+                requestVoice(request).say("page.notAcceptedTitle"),
+                requestVoice(request).say("page.notAForm")
+              ),
+              requestVoice(request)
+            )
+          const body = yield* Effect.result(request.urlParamsBody)
+          const params = Result.isSuccess(body) ? body.success.params : []
+          const param = (name: string) => {
+            const value = params.find(([k]) => k === name)?.[1]
+            return typeof value === "string" ? value : ""
+          }
+          const verified = yield* Effect.result(tokens.verify(param("token"), publicId))
+          const published_ = yield* published(publicId, request, {
+            kept: Result.isSuccess(verified) ? verified.success.language : undefined
+          })
+          if (Result.isFailure(published_)) return published_.failure
+          const found = published_.success
+          const { form, shown, voice } = found
+          if (!resumeByEmail) return notFound(voice)
+          // Links are relative to the document: the form's page when the script posted, else this address.
+          const base = request.headers["x-qforms-page"] === "1" ? "" : "../"
+          const startAgain = { href: `${base}${encodeURIComponent(publicId)}`, label: voice.say("page.startAgain") }
+          if (Result.isFailure(verified)) {
+            const error = verified.failure
+            if (error._tag === "SqlError") return yield* Effect.die(error)
+            return formPage(
+              shown,
+              voice,
+              400,
+              Screens.message(shown.title, voice.say("page.notContinued", { reason: error.message }), startAgain)
+            )
+          }
+          const state = verified.success
+          if (!(yield* codes.holds(form, state)))
+            return formPage(
+              shown,
+              voice,
+              403,
+              Screens.message(shown.title, voice.say("page.accessCodeEmpty"), startAgain)
+            )
+          const typed = param("email")
+          const address = Schema.decodeUnknownResult(EmailAddress)(typed)
+          if (Result.isFailure(address)) {
+            return formPage(
+              shown,
+              voice,
+              400,
+              html`<p class="form-title">${shown.title}</p>
+<h1 id="title" tabindex="-1" data-focus>${voice.say("page.resumeLinkLegend")}</h1>
+${Screens.resumeOffer(form.publicId, param("token"), voice, base, { error: voice.say("page.resumeLinkBadEmail"), email: typed.slice(0, 254) })}`
+            )
+          }
+          const saved = yield* saveProgress(request, found, state)
+          const partialId = "partialId" in saved ? saved.partialId : undefined
+          if (partialId === undefined) {
+            return formPage(
+              shown,
+              voice,
+              400,
+              Screens.message(shown.title, voice.say("page.resumeLinkNothingYet"), startAgain)
+            )
+          }
+          const to = address.success
+          const forResponse = yield* resumeLinkLimiter.take(`response:${partialId}`)
+          const forMailbox = forResponse.allowed ? yield* resumeLinkLimiter.take(`to:${to.toLowerCase()}`) : forResponse
+          if (forMailbox.allowed) {
+            yield* resumeLinks
+              .issue(found.workspaceId, form.id, partialId, (token, at) =>
+                respondentEmails.queueResumeLink(
+                  found.workspaceId,
+                  partialId,
+                  {
+                    to,
+                    subject: voice
+                      .say("email.resumeLinkSubject", { title: shown.title })
+                      .replace(/[\r\n]+/g, " ")
+                      .slice(0, 200),
+                    body: voice.say("email.resumeLinkBody", {
+                      title: shown.title,
+                      link: `${linkBase}${ResumeLinks.resumePath(form.publicId, token)}`
+                    })
+                  },
+                  at
+                )
+              )
+              .pipe(Effect.orDie)
+          } else {
+            yield* Effect.logInfo("public page: resume links over the limit; none sent").pipe(
+              Effect.annotateLogs({ form: publicId })
+            )
+          }
+          const headers = yield* resumeHeaders(form, saved)
+          return formPage(shown, voice, 200, Screens.resumeSent(shown, voice, base), headers)
+        })
+      )
+
+      // GET /f/{publicId}/resume/{token}: a resume link, used up at once: the partial response becomes this
+      // browser's (its resume cookie), and the page goes on at the first question not answered.
+      yield* router.add(
+        "GET",
+        "/f/:publicId/resume/:token",
+        Effect.gen(function* () {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const publicId = yield* publicIdParam
+          const token = (yield* HttpRouter.params)["token"] ?? ""
+          const limit = yield* steps.take(`step:${clientAddress(request, hops)}`)
+          if (!limit.allowed) return tooMany({ decision: limit, config: stepConfig }, requestVoice(request))
+          const published_ = yield* published(publicId, request)
+          if (Result.isFailure(published_)) return published_.failure
+          const { form, shown, voice, workspaceId } = published_.success
+          const private_ = { "cache-control": "no-store", "referrer-policy": "no-referrer" }
+          const consumed = yield* Effect.orDie(resumeLinks.consume(workspaceId, form.id, token))
+          if (consumed._tag !== "Opened") {
+            const unknown = consumed._tag === "Unknown"
+            const title = voice.say(unknown ? "page.resumeLinkUnknownTitle" : "page.resumeLinkGoneTitle")
+            return formPage(
+              shown,
+              voice,
+              unknown ? 404 : 410,
+              Screens.message(title, voice.say(unknown ? "page.resumeLinkUnknownText" : "page.resumeLinkGoneText"), {
+                href: `../../${encodeURIComponent(publicId)}`,
+                label: voice.say("page.startAgain")
+              }),
+              private_,
+              title
+            )
+          }
+          const headers = yield* resumeHeaders(form, {
+            form: form.publicId,
+            startedAt: yield* Clock.currentTimeMillis,
+            values: {},
+            partialId: consumed.responseId,
+            language: voice.language
+          })
+          return HttpServerResponse.empty({
+            status: 303,
+            headers: { ...headers, ...private_, location: `../../${encodeURIComponent(publicId)}?continue=1` }
+          })
+        })
       )
 
       // POST /f/{publicId}/responses: a submission as JSON.

@@ -523,7 +523,7 @@ create table response_emails (
   opens integer not null,
   created_at timestamp with time zone not null
 );
-alter table response_emails add constraint response_emails_kind_check CHECK ((kind = ANY (ARRAY['confirmation'::text, 'message'::text])));
+alter table response_emails add constraint response_emails_kind_check CHECK ((kind = ANY (ARRAY['confirmation'::text, 'message'::text, 'resume_link'::text])));
 alter table response_emails add constraint response_emails_pkey PRIMARY KEY (id);
 alter table response_emails add constraint response_emails_response_id_fkey FOREIGN KEY (response_id) REFERENCES responses(id) ON DELETE CASCADE;
 alter table response_emails add constraint response_emails_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'retrying'::text, 'sent'::text, 'failed'::text])));
@@ -548,6 +548,23 @@ alter table response_replies add constraint response_replies_response_id_fkey FO
 alter table response_replies add constraint response_replies_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE;
 CREATE UNIQUE INDEX response_replies_pkey ON response_replies USING btree (id);
 CREATE INDEX response_replies_response ON response_replies USING btree (response_id, id);
+
+create table response_resume_links (
+  id integer not null generated always as identity,
+  workspace_id integer not null,
+  response_id integer not null,
+  token_hash text not null,
+  created_at timestamp with time zone not null,
+  expires_at timestamp with time zone not null,
+  used_at timestamp with time zone
+);
+alter table response_resume_links add constraint response_resume_links_pkey PRIMARY KEY (id);
+alter table response_resume_links add constraint response_resume_links_response_id_fkey FOREIGN KEY (response_id) REFERENCES responses(id) ON DELETE CASCADE;
+alter table response_resume_links add constraint response_resume_links_token_hash_key UNIQUE (token_hash);
+alter table response_resume_links add constraint response_resume_links_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE;
+CREATE UNIQUE INDEX response_resume_links_pkey ON response_resume_links USING btree (id);
+CREATE INDEX response_resume_links_response ON response_resume_links USING btree (response_id);
+CREATE UNIQUE INDEX response_resume_links_token_hash_key ON response_resume_links USING btree (token_hash);
 
 create table response_status_links (
   id integer not null generated always as identity,

@@ -41,6 +41,19 @@ export const ar: Catalogue = {
   "page.waitSeconds":
     "{text} يُرجى الانتظار {seconds, plural, zero {# ثانية} one {ثانية واحدة} two {ثانيتين} few {# ثوانٍ} many {# ثانية} other {# ثانية}} ثم المحاولة مرة أخرى.",
   "page.welcomeBack": "مرحبًا بعودتك: إجاباتك السابقة لا تزال محفوظة.",
+  "page.resumeLinkLegend": "المتابعة على جهاز آخر",
+  "page.resumeLinkHelp": "نرسل إليك رابطًا بالبريد الإلكتروني يعيد إجاباتك. يعمل مرة واحدة، لمدة 7 أيام.",
+  "page.resumeLinkEmail": "عنوان بريدك الإلكتروني",
+  "page.resumeLinkSend": "أرسل لي رابطًا للمتابعة",
+  "page.resumeLinkSentTitle": "تحقق من بريدك الإلكتروني",
+  "page.resumeLinkSentText": "إذا كان العنوان صحيحًا، فإن رابط المتابعة في طريقه إليك. إجاباتك حتى الآن محفوظة.",
+  "page.resumeLinkBadEmail": "أدخل عنوان بريد إلكتروني مثل name@example.com.",
+  "page.resumeLinkNothingYet": "أجب عن سؤال أولًا: لا يوجد ما تتم متابعته بعد.",
+  "page.resumeLinkGoneTitle": "هذا الرابط لم يعد يعمل",
+  "page.resumeLinkGoneText": "رابط المتابعة يعمل مرة واحدة فقط ولمدة 7 أيام. افتح النموذج مرة أخرى للمتابعة.",
+  "page.resumeLinkUnknownTitle": "الرابط غير موجود",
+  "page.resumeLinkUnknownText": "لا يوجد رابط متابعة على هذا العنوان. تأكد من أنك نسخته كاملًا من البريد الإلكتروني.",
+  "page.continueAnswering": "متابعة الإجابة",
   "page.tooQuick": "كان ذلك سريعًا جدًا. يُرجى مراجعة إجاباتك ثم الإرسال مرة أخرى.",
   "page.notContinued": "تعذّرت متابعة إجاباتك: {reason}.",
   "page.startAgain": "ابدأ من جديد",
@@ -195,5 +208,8 @@ export const ar: Catalogue = {
   "client.uploadLost": "فشل الرفع: انقطع الاتصال",
   // E-mails to respondents: the default confirmation ({answers} is where the answers go)
   "email.confirmationSubject": "تلقّينا ردّك",
-  "email.confirmationBody": "شكرًا لك على ردّك. هذا ما أرسلته:\n\n{answers}"
+  "email.confirmationBody": "شكرًا لك على ردّك. هذا ما أرسلته:\n\n{answers}",
+  "email.resumeLinkSubject": "تابع إجاباتك: {title}",
+  "email.resumeLinkBody":
+    "طلبت رابطًا لمتابعة «{title}» من حيث توقفت. يعمل مرة واحدة، لمدة 7 أيام:\n\n{link}\n\nإذا لم تطلبه، يمكنك تجاهل هذه الرسالة."
 }

@@ -38,6 +38,23 @@ export const de: Catalogue = {
   "page.waitSeconds":
     "{text} Bitte warten Sie {seconds, plural, one {# Sekunde} other {# Sekunden}} und versuchen Sie es dann erneut.",
   "page.welcomeBack": "Willkommen zurück: Ihre bisherigen Antworten sind noch da.",
+  "page.resumeLinkLegend": "Auf einem anderen Gerät fortfahren",
+  "page.resumeLinkHelp":
+    "Wir senden Ihnen einen Link per E-Mail, der Ihre Antworten zurückholt. Er funktioniert einmal und 7 Tage lang.",
+  "page.resumeLinkEmail": "Ihre E-Mail-Adresse",
+  "page.resumeLinkSend": "Link zum Fortfahren per E-Mail senden",
+  "page.resumeLinkSentTitle": "Sehen Sie in Ihr Postfach",
+  "page.resumeLinkSentText":
+    "Wenn die Adresse stimmt, ist ein Link zum Fortfahren unterwegs. Ihre bisherigen Antworten sind gespeichert.",
+  "page.resumeLinkBadEmail": "Geben Sie eine E-Mail-Adresse wie name@example.com ein.",
+  "page.resumeLinkNothingYet": "Beantworten Sie zuerst eine Frage: Es gibt noch nichts fortzusetzen.",
+  "page.resumeLinkGoneTitle": "Dieser Link funktioniert nicht mehr",
+  "page.resumeLinkGoneText":
+    "Ein Link zum Fortfahren funktioniert nur einmal und 7 Tage lang. Öffnen Sie das Formular erneut, um weiterzumachen.",
+  "page.resumeLinkUnknownTitle": "Link nicht gefunden",
+  "page.resumeLinkUnknownText":
+    "Unter dieser Adresse gibt es keinen Link zum Fortfahren. Prüfen Sie, ob Sie ihn vollständig aus der E-Mail kopiert haben.",
+  "page.continueAnswering": "Weiter ausfüllen",
   "page.tooQuick": "Das ging sehr schnell. Bitte prüfen Sie Ihre Antworten und senden Sie sie dann erneut ab.",
   "page.notContinued": "Das Ausfüllen konnte nicht fortgesetzt werden: {reason}.",
   "page.startAgain": "Neu beginnen",
@@ -190,5 +207,8 @@ export const de: Catalogue = {
   "client.uploadLost": "Das Hochladen ist fehlgeschlagen: Die Verbindung wurde unterbrochen",
   // E-mails to respondents: the default confirmation ({answers} is where the answers go)
   "email.confirmationSubject": "Wir haben Ihre Antwort erhalten",
-  "email.confirmationBody": "Vielen Dank für Ihre Antwort. Folgendes haben Sie gesendet:\n\n{answers}"
+  "email.confirmationBody": "Vielen Dank für Ihre Antwort. Folgendes haben Sie gesendet:\n\n{answers}",
+  "email.resumeLinkSubject": "Setzen Sie Ihre Antworten fort: {title}",
+  "email.resumeLinkBody":
+    "Sie haben einen Link angefordert, um „{title}“ dort fortzusetzen, wo Sie aufgehört haben. Er funktioniert einmal und 7 Tage lang:\n\n{link}\n\nWenn Sie ihn nicht angefordert haben, können Sie diese E-Mail ignorieren."
 }

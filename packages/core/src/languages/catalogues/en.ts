@@ -41,6 +41,21 @@ export const en = {
   "page.tooManyText": "Too many answers were sent from your network.",
   "page.waitSeconds": "{text} Please wait {seconds, plural, one {# second} other {# seconds}} and try again.",
   "page.welcomeBack": "Welcome back: your earlier answers are still here.",
+  "page.resumeLinkLegend": "Continue on another device",
+  "page.resumeLinkHelp": "We e-mail you a link that brings back your answers. It works once, for 7 days.",
+  "page.resumeLinkEmail": "Your e-mail address",
+  "page.resumeLinkSend": "Email me a link to continue",
+  "page.resumeLinkSentTitle": "Check your e-mail",
+  "page.resumeLinkSentText":
+    "If the address is right, a link to continue is on its way. Your answers so far are saved.",
+  "page.resumeLinkBadEmail": "Enter an e-mail address such as name@example.com.",
+  "page.resumeLinkNothingYet": "Answer a question first: there is nothing to continue yet.",
+  "page.resumeLinkGoneTitle": "This link no longer works",
+  "page.resumeLinkGoneText": "A link to continue works only once and for 7 days. Open the form again to go on.",
+  "page.resumeLinkUnknownTitle": "Link not found",
+  "page.resumeLinkUnknownText":
+    "There is no link to continue at this address. Check that you copied all of it from the e-mail.",
+  "page.continueAnswering": "Continue answering",
   "page.tooQuick": "That was very quick. Please check your answers, then submit again.",
   "page.notContinued": "Your answers could not be continued: {reason}.",
   "page.startAgain": "Start again",
@@ -185,7 +200,10 @@ export const en = {
   "client.uploadLost": "The upload failed: the connection was lost",
   // E-mails to respondents: the default confirmation ({answers} is where the answers go)
   "email.confirmationSubject": "We received your response",
-  "email.confirmationBody": "Thank you for your response. This is what you sent:\n\n{answers}"
+  "email.confirmationBody": "Thank you for your response. This is what you sent:\n\n{answers}",
+  "email.resumeLinkSubject": "Continue your answers: {title}",
+  "email.resumeLinkBody":
+    "You asked for a link to continue “{title}” where you left off. It works once, for 7 days:\n\n{link}\n\nIf you did not ask for it, you can ignore this e-mail."
 } as const
 
 /** A whole catalogue: a message for every key of the English one. */

@@ -38,6 +38,23 @@ export const es: Catalogue = {
   "page.tooManyText": "Se han enviado demasiadas respuestas desde su red.",
   "page.waitSeconds": "{text} Espere {seconds, plural, one {# segundo} other {# segundos}} e inténtelo de nuevo.",
   "page.welcomeBack": "Le damos la bienvenida de nuevo: sus respuestas anteriores siguen aquí.",
+  "page.resumeLinkLegend": "Continuar en otro dispositivo",
+  "page.resumeLinkHelp":
+    "Le enviamos por correo un enlace que recupera sus respuestas. Funciona una vez, durante 7 días.",
+  "page.resumeLinkEmail": "Su dirección de correo electrónico",
+  "page.resumeLinkSend": "Enviarme un enlace para continuar",
+  "page.resumeLinkSentTitle": "Revise su correo",
+  "page.resumeLinkSentText":
+    "Si la dirección es correcta, un enlace para continuar está en camino. Sus respuestas hasta ahora están guardadas.",
+  "page.resumeLinkBadEmail": "Introduzca una dirección de correo como name@example.com.",
+  "page.resumeLinkNothingYet": "Responda primero una pregunta: todavía no hay nada que continuar.",
+  "page.resumeLinkGoneTitle": "Este enlace ya no funciona",
+  "page.resumeLinkGoneText":
+    "Un enlace para continuar funciona solo una vez y durante 7 días. Abra el formulario de nuevo para seguir.",
+  "page.resumeLinkUnknownTitle": "Enlace no encontrado",
+  "page.resumeLinkUnknownText":
+    "No hay ningún enlace para continuar en esta dirección. Compruebe que lo copió completo del correo.",
+  "page.continueAnswering": "Seguir respondiendo",
   "page.tooQuick": "Ha sido muy rápido. Revise sus respuestas y vuelva a enviarlas.",
   "page.notContinued": "No se han podido retomar sus respuestas: {reason}.",
   "page.startAgain": "Volver a empezar",
@@ -187,5 +204,8 @@ export const es: Catalogue = {
   "client.uploadLost": "La subida ha fallado: se perdió la conexión",
   // E-mails to respondents: the default confirmation ({answers} is where the answers go)
   "email.confirmationSubject": "Hemos recibido su respuesta",
-  "email.confirmationBody": "Gracias por su respuesta. Esto es lo que nos envió:\n\n{answers}"
+  "email.confirmationBody": "Gracias por su respuesta. Esto es lo que nos envió:\n\n{answers}",
+  "email.resumeLinkSubject": "Continúe sus respuestas: {title}",
+  "email.resumeLinkBody":
+    "Ha pedido un enlace para continuar «{title}» donde lo dejó. Funciona una vez, durante 7 días:\n\n{link}\n\nSi no lo pidió, puede ignorar este correo."
 }

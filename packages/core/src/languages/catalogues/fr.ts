@@ -38,6 +38,23 @@ export const fr: Catalogue = {
   "page.tooManyText": "Trop de réponses ont été envoyées depuis votre réseau.",
   "page.waitSeconds": "{text} Veuillez patienter {seconds, plural, one {# seconde} other {# secondes}} et réessayer.",
   "page.welcomeBack": "Bon retour : vos réponses précédentes ont été conservées.",
+  "page.resumeLinkLegend": "Continuer sur un autre appareil",
+  "page.resumeLinkHelp":
+    "Nous vous envoyons par e-mail un lien qui retrouve vos réponses. Il fonctionne une fois, pendant 7 jours.",
+  "page.resumeLinkEmail": "Votre adresse e-mail",
+  "page.resumeLinkSend": "M’envoyer un lien pour continuer",
+  "page.resumeLinkSentTitle": "Consultez vos e-mails",
+  "page.resumeLinkSentText":
+    "Si l’adresse est correcte, un lien pour continuer est en route. Vos réponses jusqu’ici sont enregistrées.",
+  "page.resumeLinkBadEmail": "Saisissez une adresse e-mail comme name@example.com.",
+  "page.resumeLinkNothingYet": "Répondez d’abord à une question : il n’y a encore rien à continuer.",
+  "page.resumeLinkGoneTitle": "Ce lien ne fonctionne plus",
+  "page.resumeLinkGoneText":
+    "Un lien pour continuer ne fonctionne qu’une fois et pendant 7 jours. Ouvrez à nouveau le formulaire pour poursuivre.",
+  "page.resumeLinkUnknownTitle": "Lien introuvable",
+  "page.resumeLinkUnknownText":
+    "Il n’y a pas de lien pour continuer à cette adresse. Vérifiez que vous l’avez copié en entier depuis l’e-mail.",
+  "page.continueAnswering": "Continuer à répondre",
   "page.tooQuick": "C’était très rapide. Veuillez vérifier vos réponses, puis les envoyer à nouveau.",
   "page.notContinued": "Impossible de reprendre vos réponses : {reason}.",
   "page.startAgain": "Recommencer",
@@ -188,5 +205,8 @@ export const fr: Catalogue = {
   "client.uploadLost": "L’envoi a échoué : la connexion a été perdue",
   // E-mails to respondents: the default confirmation ({answers} is where the answers go)
   "email.confirmationSubject": "Nous avons bien reçu votre réponse",
-  "email.confirmationBody": "Merci pour votre réponse. Voici ce que vous avez envoyé :\n\n{answers}"
+  "email.confirmationBody": "Merci pour votre réponse. Voici ce que vous avez envoyé :\n\n{answers}",
+  "email.resumeLinkSubject": "Continuez vos réponses : {title}",
+  "email.resumeLinkBody":
+    "Vous avez demandé un lien pour reprendre « {title} » là où vous vous êtes arrêté. Il fonctionne une fois, pendant 7 jours :\n\n{link}\n\nSi vous ne l’avez pas demandé, vous pouvez ignorer cet e-mail."
 }

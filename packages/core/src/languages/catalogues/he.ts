@@ -39,6 +39,19 @@ export const he: Catalogue = {
   "page.tooManyText": "נשלחו יותר מדי תשובות מהרשת שלכם.",
   "page.waitSeconds": "{text} המתינו {seconds, plural, one {שנייה אחת} two {שתי שניות} other {# שניות}} ונסו שוב.",
   "page.welcomeBack": "ברוכים השבים: התשובות הקודמות שלכם עדיין כאן.",
+  "page.resumeLinkLegend": "המשך במכשיר אחר",
+  "page.resumeLinkHelp": "נשלח אליך בדוא״ל קישור שמחזיר את התשובות שלך. הוא פועל פעם אחת, למשך 7 ימים.",
+  "page.resumeLinkEmail": "כתובת הדוא״ל שלך",
+  "page.resumeLinkSend": "שלחו לי קישור להמשך",
+  "page.resumeLinkSentTitle": "בדוק את הדוא״ל שלך",
+  "page.resumeLinkSentText": "אם הכתובת נכונה, קישור להמשך בדרך אליך. התשובות שלך עד כה נשמרו.",
+  "page.resumeLinkBadEmail": "הזן כתובת דוא״ל כמו name@example.com.",
+  "page.resumeLinkNothingYet": "ענה קודם על שאלה: עדיין אין מה להמשיך.",
+  "page.resumeLinkGoneTitle": "הקישור הזה כבר לא פועל",
+  "page.resumeLinkGoneText": "קישור להמשך פועל פעם אחת בלבד ולמשך 7 ימים. פתח שוב את הטופס כדי להמשיך.",
+  "page.resumeLinkUnknownTitle": "הקישור לא נמצא",
+  "page.resumeLinkUnknownText": "אין קישור להמשך בכתובת הזו. ודא שהעתקת את כולו מהדוא״ל.",
+  "page.continueAnswering": "המשך לענות",
   "page.tooQuick": "זה היה מהיר מאוד. בדקו את התשובות שלכם ושלחו שוב.",
   "page.notContinued": "לא ניתן היה להמשיך את התשובות שלכם: {reason}.",
   "page.startAgain": "התחלה מחדש",
@@ -187,5 +200,8 @@ export const he: Catalogue = {
   "client.uploadLost": "ההעלאה נכשלה: החיבור נותק",
   // E-mails to respondents: the default confirmation ({answers} is where the answers go)
   "email.confirmationSubject": "קיבלנו את תשובתכם",
-  "email.confirmationBody": "תודה על תשובתכם. זה מה ששלחתם:\n\n{answers}"
+  "email.confirmationBody": "תודה על תשובתכם. זה מה ששלחתם:\n\n{answers}",
+  "email.resumeLinkSubject": "המשך את התשובות שלך: {title}",
+  "email.resumeLinkBody":
+    "ביקשת קישור כדי להמשיך את „{title}” מהמקום שבו עצרת. הוא פועל פעם אחת, למשך 7 ימים:\n\n{link}\n\nאם לא ביקשת אותו, אפשר להתעלם מהודעה זו."
 }

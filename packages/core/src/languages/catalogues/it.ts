@@ -38,6 +38,22 @@ export const it: Catalogue = {
   "page.tooManyText": "Dalla tua rete sono state inviate troppe risposte.",
   "page.waitSeconds": "{text} Attendi {seconds, plural, one {# secondo} other {# secondi}} e riprova.",
   "page.welcomeBack": "Ti diamo il bentornato: le tue risposte precedenti sono ancora qui.",
+  "page.resumeLinkLegend": "Continua su un altro dispositivo",
+  "page.resumeLinkHelp": "Ti inviamo per e-mail un link che riporta le tue risposte. Funziona una volta, per 7 giorni.",
+  "page.resumeLinkEmail": "Il tuo indirizzo e-mail",
+  "page.resumeLinkSend": "Inviami un link per continuare",
+  "page.resumeLinkSentTitle": "Controlla la tua e-mail",
+  "page.resumeLinkSentText":
+    "Se l’indirizzo è corretto, un link per continuare è in arrivo. Le tue risposte finora sono salvate.",
+  "page.resumeLinkBadEmail": "Inserisci un indirizzo e-mail come name@example.com.",
+  "page.resumeLinkNothingYet": "Rispondi prima a una domanda: non c’è ancora nulla da continuare.",
+  "page.resumeLinkGoneTitle": "Questo link non funziona più",
+  "page.resumeLinkGoneText":
+    "Un link per continuare funziona solo una volta e per 7 giorni. Apri di nuovo il modulo per proseguire.",
+  "page.resumeLinkUnknownTitle": "Link non trovato",
+  "page.resumeLinkUnknownText":
+    "Non c’è nessun link per continuare a questo indirizzo. Controlla di averlo copiato per intero dall’e-mail.",
+  "page.continueAnswering": "Continua a rispondere",
   "page.tooQuick": "Hai fatto molto in fretta. Controlla le tue risposte, poi inviale di nuovo.",
   "page.notContinued": "Non è stato possibile riprendere le tue risposte: {reason}.",
   "page.startAgain": "Ricomincia",
@@ -187,5 +203,8 @@ export const it: Catalogue = {
   "client.uploadLost": "Caricamento non riuscito: la connessione si è interrotta",
   // E-mails to respondents: the default confirmation ({answers} is where the answers go)
   "email.confirmationSubject": "Abbiamo ricevuto la tua risposta",
-  "email.confirmationBody": "Grazie per la tua risposta. Ecco cosa hai inviato:\n\n{answers}"
+  "email.confirmationBody": "Grazie per la tua risposta. Ecco cosa hai inviato:\n\n{answers}",
+  "email.resumeLinkSubject": "Continua le tue risposte: {title}",
+  "email.resumeLinkBody":
+    "Hai chiesto un link per riprendere «{title}» da dove eri rimasto. Funziona una volta, per 7 giorni:\n\n{link}\n\nSe non l’hai chiesto, puoi ignorare questa e-mail."
 }

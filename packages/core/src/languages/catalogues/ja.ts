@@ -39,6 +39,20 @@ export const ja: Catalogue = {
   "page.tooManyText": "お使いのネットワークから送信された回答が多すぎます。",
   "page.waitSeconds": "{text}{seconds, plural, other {#秒}}待ってから、もう一度お試しください。",
   "page.welcomeBack": "おかえりなさい。前回の回答はそのまま残っています。",
+  "page.resumeLinkLegend": "別の端末で続ける",
+  "page.resumeLinkHelp": "回答を呼び戻すリンクをメールでお送りします。有効なのは 1 回、7 日間です。",
+  "page.resumeLinkEmail": "メールアドレス",
+  "page.resumeLinkSend": "続きのリンクをメールで受け取る",
+  "page.resumeLinkSentTitle": "メールをご確認ください",
+  "page.resumeLinkSentText": "アドレスが正しければ、続きのリンクをお送りしました。これまでの回答は保存されています。",
+  "page.resumeLinkBadEmail": "name@example.com のようなメールアドレスを入力してください。",
+  "page.resumeLinkNothingYet": "まず質問に回答してください。まだ続きはありません。",
+  "page.resumeLinkGoneTitle": "このリンクは使用できません",
+  "page.resumeLinkGoneText": "続きのリンクは 1 回だけ、7 日間有効です。フォームをもう一度開いて続けてください。",
+  "page.resumeLinkUnknownTitle": "リンクが見つかりません",
+  "page.resumeLinkUnknownText":
+    "このアドレスに続きのリンクはありません。メールからリンク全体をコピーしたか確認してください。",
+  "page.continueAnswering": "回答を続ける",
   "page.tooQuick": "送信が早すぎるようです。回答を確認してから、もう一度送信してください。",
   "page.notContinued": "回答を再開できませんでした：{reason}。",
   "page.startAgain": "最初からやり直す",
@@ -185,5 +199,8 @@ export const ja: Catalogue = {
   "client.uploadLost": "アップロードに失敗しました：接続が切断されました",
   // E-mails to respondents: the default confirmation ({answers} is where the answers go)
   "email.confirmationSubject": "ご回答を受け付けました",
-  "email.confirmationBody": "ご回答いただき、ありがとうございます。送信内容は次のとおりです。\n\n{answers}"
+  "email.confirmationBody": "ご回答いただき、ありがとうございます。送信内容は次のとおりです。\n\n{answers}",
+  "email.resumeLinkSubject": "回答の続き: {title}",
+  "email.resumeLinkBody":
+    "「{title}」を中断したところから続けるためのリンクをご依頼いただきました。有効なのは 1 回、7 日間です:\n\n{link}\n\nお心当たりがない場合は、このメールを無視してください。"
 }

@@ -37,6 +37,22 @@ export const nl: Catalogue = {
   "page.tooManyText": "Er zijn te veel antwoorden verzonden vanaf uw netwerk.",
   "page.waitSeconds": "{text} Wacht {seconds, plural, one {# seconde} other {# seconden}} en probeer het dan opnieuw.",
   "page.welcomeBack": "Welkom terug: uw eerdere antwoorden zijn bewaard gebleven.",
+  "page.resumeLinkLegend": "Verdergaan op een ander apparaat",
+  "page.resumeLinkHelp": "We mailen u een link die uw antwoorden terugbrengt. Die werkt één keer, 7 dagen lang.",
+  "page.resumeLinkEmail": "Uw e-mailadres",
+  "page.resumeLinkSend": "Mail mij een link om verder te gaan",
+  "page.resumeLinkSentTitle": "Kijk in uw e-mail",
+  "page.resumeLinkSentText":
+    "Als het adres klopt, is er een link om verder te gaan onderweg. Uw antwoorden tot nu toe zijn bewaard.",
+  "page.resumeLinkBadEmail": "Vul een e-mailadres in zoals name@example.com.",
+  "page.resumeLinkNothingYet": "Beantwoord eerst een vraag: er is nog niets om mee verder te gaan.",
+  "page.resumeLinkGoneTitle": "Deze link werkt niet meer",
+  "page.resumeLinkGoneText":
+    "Een link om verder te gaan werkt maar één keer en 7 dagen lang. Open het formulier opnieuw om verder te gaan.",
+  "page.resumeLinkUnknownTitle": "Link niet gevonden",
+  "page.resumeLinkUnknownText":
+    "Er is geen link om verder te gaan op dit adres. Controleer of u hem helemaal uit de e-mail hebt gekopieerd.",
+  "page.continueAnswering": "Verder met antwoorden",
   "page.tooQuick": "Dat ging wel erg snel. Controleer uw antwoorden en verzend ze daarna opnieuw.",
   "page.notContinued": "Verdergaan met uw antwoorden is niet gelukt: {reason}.",
   "page.startAgain": "Opnieuw beginnen",
@@ -185,5 +201,8 @@ export const nl: Catalogue = {
   "client.uploadLost": "Het uploaden is mislukt: de verbinding is verbroken",
   // E-mails to respondents: the default confirmation ({answers} is where the answers go)
   "email.confirmationSubject": "We hebben uw antwoord ontvangen",
-  "email.confirmationBody": "Hartelijk dank voor uw antwoord. Dit hebt u verzonden:\n\n{answers}"
+  "email.confirmationBody": "Hartelijk dank voor uw antwoord. Dit hebt u verzonden:\n\n{answers}",
+  "email.resumeLinkSubject": "Ga verder met uw antwoorden: {title}",
+  "email.resumeLinkBody":
+    "U vroeg om een link om „{title}” voort te zetten waar u was gebleven. Die werkt één keer, 7 dagen lang:\n\n{link}\n\nAls u er niet om hebt gevraagd, kunt u deze e-mail negeren."
 }

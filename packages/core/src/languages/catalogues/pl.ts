@@ -42,6 +42,22 @@ export const pl: Catalogue = {
   "page.waitSeconds":
     "{text} Poczekaj {seconds, plural, one {# sekundę} few {# sekundy} many {# sekund} other {# sekundy}} i spróbuj ponownie.",
   "page.welcomeBack": "Witamy ponownie: Twoje wcześniejsze odpowiedzi zostały zachowane.",
+  "page.resumeLinkLegend": "Kontynuuj na innym urządzeniu",
+  "page.resumeLinkHelp": "Wyślemy Ci e-mailem link, który przywróci Twoje odpowiedzi. Działa raz, przez 7 dni.",
+  "page.resumeLinkEmail": "Twój adres e-mail",
+  "page.resumeLinkSend": "Wyślij mi link, aby kontynuować",
+  "page.resumeLinkSentTitle": "Sprawdź pocztę",
+  "page.resumeLinkSentText":
+    "Jeśli adres jest poprawny, link do kontynuacji jest w drodze. Twoje dotychczasowe odpowiedzi są zapisane.",
+  "page.resumeLinkBadEmail": "Wpisz adres e-mail, np. name@example.com.",
+  "page.resumeLinkNothingYet": "Najpierw odpowiedz na pytanie: nie ma jeszcze czego kontynuować.",
+  "page.resumeLinkGoneTitle": "Ten link już nie działa",
+  "page.resumeLinkGoneText":
+    "Link do kontynuacji działa tylko raz i przez 7 dni. Otwórz formularz ponownie, aby kontynuować.",
+  "page.resumeLinkUnknownTitle": "Nie znaleziono linku",
+  "page.resumeLinkUnknownText":
+    "Pod tym adresem nie ma linku do kontynuacji. Sprawdź, czy skopiowano go w całości z wiadomości.",
+  "page.continueAnswering": "Kontynuuj odpowiadanie",
   "page.tooQuick": "To było bardzo szybko. Sprawdź odpowiedzi i wyślij je ponownie.",
   "page.notContinued": "Nie można kontynuować wypełniania: {reason}.",
   "page.startAgain": "Zacznij od nowa",
@@ -199,5 +215,8 @@ export const pl: Catalogue = {
   "client.uploadLost": "Przesyłanie nie powiodło się: utracono połączenie",
   // E-mails to respondents: the default confirmation ({answers} is where the answers go)
   "email.confirmationSubject": "Otrzymaliśmy Twoją odpowiedź",
-  "email.confirmationBody": "Dziękujemy za odpowiedź. Oto przesłane odpowiedzi:\n\n{answers}"
+  "email.confirmationBody": "Dziękujemy za odpowiedź. Oto przesłane odpowiedzi:\n\n{answers}",
+  "email.resumeLinkSubject": "Kontynuuj odpowiedzi: {title}",
+  "email.resumeLinkBody":
+    "Poproszono o link, aby kontynuować „{title}” od miejsca, w którym przerwano. Działa raz, przez 7 dni:\n\n{link}\n\nJeśli to nie Ty, zignoruj tę wiadomość."
 }

@@ -39,6 +39,23 @@ export const pt: Catalogue = {
   "page.tooManyText": "Foram enviadas muitas respostas a partir da sua rede.",
   "page.waitSeconds": "{text} Aguarde {seconds, plural, one {# segundo} other {# segundos}} e tente novamente.",
   "page.welcomeBack": "Olá de novo: suas respostas anteriores continuam aqui.",
+  "page.resumeLinkLegend": "Continuar noutro dispositivo",
+  "page.resumeLinkHelp":
+    "Enviamos-lhe por e-mail um link que recupera as suas respostas. Funciona uma vez, durante 7 dias.",
+  "page.resumeLinkEmail": "O seu endereço de e-mail",
+  "page.resumeLinkSend": "Enviar-me um link para continuar",
+  "page.resumeLinkSentTitle": "Verifique o seu e-mail",
+  "page.resumeLinkSentText":
+    "Se o endereço estiver certo, um link para continuar está a caminho. As suas respostas até agora estão guardadas.",
+  "page.resumeLinkBadEmail": "Introduza um endereço de e-mail como name@example.com.",
+  "page.resumeLinkNothingYet": "Responda primeiro a uma pergunta: ainda não há nada para continuar.",
+  "page.resumeLinkGoneTitle": "Este link já não funciona",
+  "page.resumeLinkGoneText":
+    "Um link para continuar funciona só uma vez e durante 7 dias. Abra o formulário novamente para prosseguir.",
+  "page.resumeLinkUnknownTitle": "Link não encontrado",
+  "page.resumeLinkUnknownText":
+    "Não há nenhum link para continuar neste endereço. Verifique se o copiou completo do e-mail.",
+  "page.continueAnswering": "Continuar a responder",
   "page.tooQuick": "Isso foi muito rápido. Verifique suas respostas e envie novamente.",
   "page.notContinued": "Não foi possível retomar suas respostas: {reason}.",
   "page.startAgain": "Recomeçar",
@@ -189,5 +206,8 @@ export const pt: Catalogue = {
   "client.uploadLost": "O envio falhou: a conexão foi perdida",
   // E-mails to respondents: the default confirmation ({answers} is where the answers go)
   "email.confirmationSubject": "Recebemos sua resposta",
-  "email.confirmationBody": "Obrigado pela sua resposta. Veja o que você enviou:\n\n{answers}"
+  "email.confirmationBody": "Obrigado pela sua resposta. Veja o que você enviou:\n\n{answers}",
+  "email.resumeLinkSubject": "Continue as suas respostas: {title}",
+  "email.resumeLinkBody":
+    "Pediu um link para continuar «{title}» onde parou. Funciona uma vez, durante 7 dias:\n\n{link}\n\nSe não o pediu, pode ignorar este e-mail."
 }

@@ -39,6 +39,22 @@ export const tr: Catalogue = {
   "page.tooManyText": "Ağınızdan çok fazla yanıt gönderildi.",
   "page.waitSeconds": "{text} Lütfen {seconds, plural, other {# saniye}} bekleyip tekrar deneyin.",
   "page.welcomeBack": "Tekrar hoş geldiniz: önceki yanıtlarınız hâlâ burada.",
+  "page.resumeLinkLegend": "Başka bir cihazda devam edin",
+  "page.resumeLinkHelp":
+    "Yanıtlarınızı geri getiren bir bağlantıyı e-postayla gönderiyoruz. Bir kez, 7 gün boyunca çalışır.",
+  "page.resumeLinkEmail": "E-posta adresiniz",
+  "page.resumeLinkSend": "Devam etmek için bana bağlantı gönder",
+  "page.resumeLinkSentTitle": "E-postanızı kontrol edin",
+  "page.resumeLinkSentText": "Adres doğruysa devam bağlantısı yolda. Şimdiye kadarki yanıtlarınız kaydedildi.",
+  "page.resumeLinkBadEmail": "name@example.com gibi bir e-posta adresi girin.",
+  "page.resumeLinkNothingYet": "Önce bir soruyu yanıtlayın: henüz devam edilecek bir şey yok.",
+  "page.resumeLinkGoneTitle": "Bu bağlantı artık çalışmıyor",
+  "page.resumeLinkGoneText":
+    "Devam bağlantısı yalnızca bir kez ve 7 gün boyunca çalışır. Devam etmek için formu yeniden açın.",
+  "page.resumeLinkUnknownTitle": "Bağlantı bulunamadı",
+  "page.resumeLinkUnknownText":
+    "Bu adreste bir devam bağlantısı yok. E-postadan bağlantının tamamını kopyaladığınızı kontrol edin.",
+  "page.continueAnswering": "Yanıtlamaya devam et",
   "page.tooQuick": "Bu çok hızlı oldu. Lütfen yanıtlarınızı kontrol edip yeniden gönderin.",
   "page.notContinued": "Yanıtlarınıza devam edilemedi: {reason}.",
   "page.startAgain": "Baştan başla",
@@ -184,5 +200,8 @@ export const tr: Catalogue = {
   "client.uploadLost": "Yükleme başarısız oldu: bağlantı kesildi",
   // E-mails to respondents: the default confirmation ({answers} is where the answers go)
   "email.confirmationSubject": "Yanıtınızı aldık",
-  "email.confirmationBody": "Yanıtınız için teşekkür ederiz. Gönderdiğiniz yanıtlar şunlardır:\n\n{answers}"
+  "email.confirmationBody": "Yanıtınız için teşekkür ederiz. Gönderdiğiniz yanıtlar şunlardır:\n\n{answers}",
+  "email.resumeLinkSubject": "Yanıtlarınıza devam edin: {title}",
+  "email.resumeLinkBody":
+    "„{title}” formuna kaldığınız yerden devam etmek için bir bağlantı istediniz. Bir kez, 7 gün boyunca çalışır:\n\n{link}\n\nBunu siz istemediyseniz bu e-postayı yok sayabilirsiniz."
 }

@@ -38,6 +38,19 @@ export const zhHans: Catalogue = {
   "page.tooManyText": "从您的网络提交的回答过多。",
   "page.waitSeconds": "{text}请等待 {seconds, plural, other {# 秒}}后重试。",
   "page.welcomeBack": "欢迎回来！您之前的回答仍然保留着。",
+  "page.resumeLinkLegend": "在另一台设备上继续",
+  "page.resumeLinkHelp": "我们会通过电子邮件发送一个可恢复您答案的链接。该链接只能使用一次，有效期 7 天。",
+  "page.resumeLinkEmail": "您的电子邮件地址",
+  "page.resumeLinkSend": "通过电子邮件向我发送继续链接",
+  "page.resumeLinkSentTitle": "请查看您的电子邮件",
+  "page.resumeLinkSentText": "如果地址正确，继续链接正在发送中。您目前的答案已保存。",
+  "page.resumeLinkBadEmail": "请输入电子邮件地址，例如 name@example.com。",
+  "page.resumeLinkNothingYet": "请先回答一个问题：目前还没有可继续的内容。",
+  "page.resumeLinkGoneTitle": "此链接已失效",
+  "page.resumeLinkGoneText": "继续链接只能使用一次，有效期 7 天。请重新打开表单继续。",
+  "page.resumeLinkUnknownTitle": "未找到链接",
+  "page.resumeLinkUnknownText": "此地址没有继续链接。请检查是否从电子邮件中完整复制了链接。",
+  "page.continueAnswering": "继续作答",
   "page.tooQuick": "您填写得太快了。请检查您的回答，然后再次提交。",
   "page.notContinued": "无法继续您的作答：{reason}。",
   "page.startAgain": "重新开始",
@@ -180,5 +193,8 @@ export const zhHans: Catalogue = {
   "client.uploadLost": "上传失败：连接已断开",
   // E-mails to respondents: the default confirmation ({answers} is where the answers go)
   "email.confirmationSubject": "我们已收到您的回复",
-  "email.confirmationBody": "感谢您的回复。以下是您提交的内容：\n\n{answers}"
+  "email.confirmationBody": "感谢您的回复。以下是您提交的内容：\n\n{answers}",
+  "email.resumeLinkSubject": "继续您的答案：{title}",
+  "email.resumeLinkBody":
+    "您请求了一个链接，以便从上次中断的地方继续填写“{title}”。该链接只能使用一次，有效期 7 天：\n\n{link}\n\n如果这不是您请求的，请忽略此邮件。"
 }

@@ -488,7 +488,13 @@
       data.delete("a.consent")
     }
     try {
-      const response = await fetch(location.href, { method: "POST", body: data, headers: { "x-qforms-page": "1" } })
+      // A form of its own address (the resume link's) posts there, url-encoded as without the script.
+      const plain = form.hasAttribute("data-plain")
+      const response = await fetch(plain ? form.action : location.href, {
+        method: "POST",
+        body: plain ? new URLSearchParams(Array.from(data.entries(), ([k, v]) => [k, String(v)])) : data,
+        headers: { "x-qforms-page": "1" }
+      })
       // The page's own style and script are left out: only <main> is used, and a parsed copy of them
       // would only be refused by the CSP (their nonce is the new page's, not this one's).
       const text = (await response.text()).replace(/<style[\s\S]*?<\/style>|<script[\s\S]*?<\/script>/g, "")
