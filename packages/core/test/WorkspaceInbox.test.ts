@@ -202,11 +202,17 @@ for (const target of databaseTargets) {
         ["limit=0", /limit/],
         ["limit=101", /limit/],
         ["limit=ten", /limit/],
+        ["limit=99999999999999999999", /limit/],
+        ["cursor=../../x", /cursor/],
+        [`cursor=${Buffer.from(JSON.stringify({ at: "never", id: 1 })).toString("base64url")}`, /cursor/],
+        ["formId=1e999", /formId/],
+        ["formId=0", /formId/],
         ["cursor=nonsense", /cursor/],
         ["open=yes", /open/],
         ["assignee=you", /assignee/],
         ["formId=abc", /formId/],
         ["from=yesterday", /from/],
+        [`q=${"x".repeat(201)}`, /q must be at most 200/],
         ["due=soon", /due/]
       ]
       for (const [query, message] of cases) {
