@@ -239,6 +239,8 @@ const generators = (doc: Json, key: string, s: Seeded, tools: ReadonlyArray<{ na
         "/api/forms/1/responses?limit=99999999999999999999&cursor=../../x",
         "/api/forms/1/responses?from=2026-01-01T00:00:00+99:99",
         "/api/forms/1/responses?q=%00%01%02&tag=%FF",
+        "/api/responses?limit=99999999999999999999&cursor=../../x&assignee=me&open=maybe",
+        "/api/responses?formId=1e999&stage=-1&due=%00",
         "/api/webhooks/subscribe/x/deliveries?limit=-5&cursor=%27%20or%201%3D1",
         "/digest/unsubscribe/..%2f..%2fapi%2fforms",
         "/digest/unsubscribe/%00",

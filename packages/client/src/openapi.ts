@@ -99,7 +99,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** @description Extension: the workspace's inbox across forms: submitted responses of every form (or `formId`'s), newest first, a page at a time (`limit`, default 50; `nextCursor`); each row carries `formId` and `formTitle`. Filters as the form's list, plus `assignee=me` and `open`; `stage` only with `formId` (else 400). */
+        get: operations["responses.listWorkspace"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2968,6 +2969,38 @@ export interface components {
              */
             due?: "overdue" | "today" | "week";
         };
+        WorkspaceResponseList: {
+            responses: components["schemas"]["WorkspaceResponseRow"][];
+            /** @description The cursor of the next page; null on the last. */
+            nextCursor: string | null;
+        };
+        WorkspaceResponseRow: {
+            id: number;
+            submittedAt: string;
+            updatedAt: string;
+            name: string | null;
+            email: string | null;
+            stageId: number | null;
+            assigneeId: number | null;
+            tags: string[];
+            source: string;
+            /** @description The answers keyed by question id (`fields[].id`); hidden field values as `hidden:<name>`; extension: the form's variables as `var:<name>` and the key of the ending shown as `ending`. */
+            values: {
+                [key: string]: components["schemas"]["AnswerValue"];
+            };
+            finished: boolean;
+            /** @description Extension: the language the response was given in (BCP 47: the public page's, or `language` of an API submission); null when not known (then the form's own). Answers are keyed the same in every language. */
+            language: string | null;
+            answers?: {
+                [key: string]: string;
+            };
+            summary?: string;
+            /** @description Extension (sensitive questions): for a viewer, the ids of the questions whose answers are masked: they read "•••" in `values`, `answers` and `summary`. Absent when nothing is masked. */
+            redacted?: number[];
+            sla?: components["schemas"]["ResponseSla"];
+            formId: number;
+            formTitle: string;
+        };
         SubmitResponse: {
             /** @description Answers keyed by question id (`fields[].id`); `null` leaves an optional question unanswered. */
             values: {
@@ -5047,6 +5080,128 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `error` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestErrorEncoded"];
+                };
+            };
+            /** @description The API key is missing, malformed, wrong or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorEncoded"];
+                };
+            };
+            /** @description Not found in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundErrorEncoded"];
+                };
+            };
+            /** @description The path exists but not with this method. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedErrorEncoded"];
+                };
+            };
+            /** @description The change conflicts with the current state, refers to something a concurrent request deleted, or collided with a concurrent change (nothing was changed: try again). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictErrorEncoded"];
+                };
+            };
+            /** @description The request body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeErrorEncoded"];
+                };
+            };
+            /** @description The request body must be JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeErrorEncoded"];
+                };
+            };
+            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsErrorEncoded"];
+                };
+            };
+            /** @description An unexpected failure; the request id is in the server log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalServerErrorEncoded"];
+                };
+            };
+            /** @description The service cannot reach its database right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableErrorEncoded"];
+                };
+            };
+        };
+    };
+    "responses.listWorkspace": {
+        parameters: {
+            query?: {
+                formId?: number;
+                q?: string;
+                stage?: number | "none";
+                assignee?: number | ("none" | "me");
+                tag?: string;
+                from?: string;
+                to?: string;
+                due?: "overdue" | "today" | "week";
+                open?: "true" | "false";
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description WorkspaceResponseList */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceResponseList"];
                 };
             };
             /** @description The request is malformed or breaks a rule; `error` names the field. */

@@ -153,6 +153,7 @@ const routes: ReadonlyArray<Route> = [
   { method: "PUT", path: "/forms/:form/digest" },
   { method: "POST", path: "/forms/:form/digest/send" },
   { method: "POST", path: "/forms/:form/responses", body: (f) => ({ values: validAnswers(f) }) },
+  { method: "GET", path: "/responses" },
   { method: "GET", path: "/responses/:response" },
   {
     method: "PATCH",

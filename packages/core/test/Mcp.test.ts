@@ -186,6 +186,7 @@ for (const target of databaseTargets) {
         "list_stages",
         "list_translations",
         "list_webhooks",
+        "list_workspace_responses",
         "replay_dead_letters",
         "retry_delivery",
         "revoke_status_link",
@@ -275,6 +276,15 @@ for (const target of databaseTargets) {
       const found = await call(client, "list_responses", { formId: form.id, q: "ada@example" })
       expect(found.responses.map((r: Json) => r.name)).toEqual(["Ada Lovelace"])
       const ada = found.responses[0]
+      // Across forms: the same response, with its form named; `stage` without `formId` is a tool error.
+      const across = await call(client, "list_workspace_responses", { q: "ada@example", limit: 100 })
+      expect(across.responses.map((r: Json) => [r.id, r.formId, r.formTitle])).toEqual([[ada.id, form.id, form.title]])
+      expect(across.nextCursor).toBeNull()
+      const acrossPage = await call(client, "list_workspace_responses", { formId: form.id, limit: 1 })
+      expect(acrossPage.responses).toHaveLength(1)
+      expect(acrossPage.nextCursor).not.toBeNull()
+      expect((await call(client, "list_workspace_responses", { assignee: "me", open: true })).responses).toEqual([])
+      expect(await refused(client, "list_workspace_responses", { stage: "none" })).toMatch(/stage: needs formId/)
 
       const { stages } = await call(client, "list_stages", { formId: form.id })
       const inProgress = stages.find((s: Json) => s.name === "In progress")

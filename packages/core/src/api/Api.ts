@@ -37,7 +37,8 @@ import {
   SubmitInput,
   Tag,
   UpdateResponseInput,
-  UpdateResponseResult
+  UpdateResponseResult,
+  WorkspaceResponseList
 } from "../cases/Responses.ts"
 import { CreateStageInput, ReorderStagesInput, Stage, UpdateStageInput } from "../forms/Stages.ts"
 import { WorkspaceSettings } from "../forms/WorkspaceSettings.ts"
@@ -203,6 +204,34 @@ export const ResponseListQuery = Schema.Struct({
 })
 export type ResponseListQuery = typeof ResponseListQuery.Type
 
+/** The filters and paging of the workspace-wide list (`GET /responses`, an extension; query string). */
+export const WorkspaceResponseListQuery = Schema.Struct({
+  formId: Schema.optionalKey(Id).annotate({ description: "Only this form's responses; every form's when absent." }),
+  q: ResponseListQuery.fields.q,
+  stage: Schema.optionalKey(IdOrNone).annotate({
+    description: "A stage id, or `none` for responses with no stage; only with `formId` (stages are a form's)."
+  }),
+  assignee: Schema.optionalKey(Schema.Union([Schema.Literals(["none", "me"]), Id])).annotate({
+    description: "An account id, `none` for unassigned responses, or `me` for the caller's own."
+  }),
+  tag: ResponseListQuery.fields.tag,
+  from: ResponseListQuery.fields.from,
+  to: ResponseListQuery.fields.to,
+  due: ResponseListQuery.fields.due,
+  open: Schema.optionalKey(Schema.Literals(["true", "false"])).annotate({
+    description:
+      "`true`: only open cases (no stage, or a stage not marked closed); `false`: only closed ones. " +
+      '`assignee=me&open=true` is "My open cases".'
+  }),
+  limit: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100 }))).annotate({
+    description: "At most this many responses (1–100, default 50); `nextCursor` then leads to the next page."
+  }),
+  cursor: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200))).annotate({
+    description: "`nextCursor` of the previous page."
+  })
+})
+export type WorkspaceResponseListQuery = typeof WorkspaceResponseListQuery.Type
+
 /** Which cases a bulk change applies to when it names no ids: the response list's filters, in one form or all. */
 export const BulkResponseFilter = Schema.Struct({
   formId: Schema.optionalKey(Id).annotate({
@@ -359,6 +388,16 @@ export class ResponsesGroup extends HttpApiGroup.make("responses").add(
     success: ResponseRow.pipe(created),
     error: [NotFound, Forbidden, Conflict]
   }).annotate(OpenApi.Description, "Extension: submits a response (source `api`); 409 unless the form is published."),
+  HttpApiEndpoint.get("listWorkspace", "/responses", {
+    query: WorkspaceResponseListQuery,
+    success: WorkspaceResponseList,
+    error: NotFound
+  }).annotate(
+    OpenApi.Description,
+    "Extension: the workspace's inbox across forms: submitted responses of every form (or `formId`'s), newest " +
+      "first, a page at a time (`limit`, default 50; `nextCursor`); each row carries `formId` and `formTitle`. " +
+      "Filters as the form's list, plus `assignee=me` and `open`; `stage` only with `formId` (else 400)."
+  ),
   HttpApiEndpoint.patch("updateMany", "/responses", {
     payload: BulkUpdateResponsesInput,
     success: BulkUpdateResult,

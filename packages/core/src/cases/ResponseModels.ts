@@ -207,6 +207,8 @@ export interface ResponseFilter {
    * before the end of today (`today`) or of this week, Monday to Sunday (`week`), in the workspace's time zone.
    */
   readonly due?: DueFilter | undefined
+  /** Extension (workspace inbox): only open cases, in no stage or a stage not marked closed (`is_closed`). */
+  readonly open?: boolean | undefined
 }
 
 /** Options of a list: filters, `flat` answers, and keyset paging (newest first). */
@@ -217,6 +219,37 @@ export interface ListOptions extends ResponseFilter {
   /** The `nextCursor` of the previous page. */
   readonly cursor?: string | undefined
 }
+
+/**
+ * Options of the workspace-wide list (`GET /responses`): the list's filters in
+ * every form (or `formId`'s), `assignee: "me"` for the caller's account, and
+ * keyset paging (newest first). `stage` needs `formId`: stages are a form's.
+ */
+export interface WorkspaceListOptions extends Omit<ResponseFilter, "assignee" | "status"> {
+  readonly formId?: number | undefined
+  readonly assignee?: number | "none" | "me" | undefined
+  /** At most this many responses (default 50). */
+  readonly limit?: number | undefined
+  /** The `nextCursor` of the previous page. */
+  readonly cursor?: string | undefined
+}
+
+/** A row of the workspace-wide list: a listed response with its form's id and title. */
+export const WorkspaceResponseRow = Schema.Struct({
+  ...ResponseRow.fields,
+  formId: Schema.Int,
+  formTitle: Schema.String
+}).annotate({ identifier: "WorkspaceResponseRow" })
+export type WorkspaceResponseRow = typeof WorkspaceResponseRow.Type
+
+/** A page of the workspace-wide list (`GET /responses`, an extension). */
+export const WorkspaceResponseList = Schema.Struct({
+  responses: Schema.Array(WorkspaceResponseRow),
+  nextCursor: Schema.NullOr(Schema.String).annotate({
+    description: "The cursor of the next page; null on the last."
+  })
+}).annotate({ identifier: "WorkspaceResponseList" })
+export type WorkspaceResponseList = typeof WorkspaceResponseList.Type
 
 /** Everything of the response list but the responses. */
 export interface ResponseListHead {

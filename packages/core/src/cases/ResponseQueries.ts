@@ -1,7 +1,7 @@
 /**
  * The response list's query: the WHERE clause of a form's filtered list
  * (status, stage, assignee, tag, dates, SLA due times, the text search on the trigram index)
- * and its keyset cursor (newest first).
+ * and its keyset cursor (newest first); the same across the workspace's forms.
  *
  * @module
  */
@@ -14,7 +14,7 @@ import { dayAndWeekEnd } from "../forms/BusinessHours.ts"
 import { Forms } from "../forms/Forms.ts"
 import { WorkspaceSettingsStore } from "../forms/WorkspaceSettings.ts"
 import { InvalidInput } from "../kernel/Errors.ts"
-import type { ListOptions, ResponseFilter } from "./ResponseModels.ts"
+import type { ListOptions, ResponseFilter, WorkspaceListOptions } from "./ResponseModels.ts"
 import type { Row } from "./ResponseRows.ts"
 
 const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
@@ -105,6 +105,13 @@ export const make = Effect.gen(function* () {
           : sql`sla_due_at > ${due.now} and sla_due_at < ${options.due === "today" ? due.dayEnd : due.weekEnd}`
       )
     }
+    if (options.open === true) {
+      conditions.push(
+        sql`(stage_id is null or stage_id not in (select id from stages where workspace_id = ${workspaceId} and is_closed))`
+      )
+    } else if (options.open === false) {
+      conditions.push(sql`stage_id in (select id from stages where workspace_id = ${workspaceId} and is_closed)`)
+    }
     return conditions
   }
 
@@ -118,5 +125,36 @@ export const make = Effect.gen(function* () {
     return { form, where: cursor === undefined ? sql.and(conditions) : after(cursor.at, cursor.id), after }
   })
 
-  return { prepareList, filterConditions, dueBounds }
+  /**
+   * The WHERE clause of the workspace-wide list (submitted responses of every form, or of `formId`),
+   * keyset cursor included. `assignee: "me"` is the caller's account; `stage` needs `formId`.
+   */
+  const prepareWorkspaceList = Effect.fnUntraced(function* (actor: Actors.Actor, options: WorkspaceListOptions) {
+    const { formId, assignee, cursor: after, limit: _limit, ...filter } = options
+    if (filter.stage !== undefined && formId === undefined) {
+      return yield* new InvalidInput({
+        message: "stage: needs formId (stages belong to one form)",
+        details: [{ path: "stage", message: "needs formId (stages belong to one form)" }]
+      })
+    }
+    if (assignee === "me" && actor.accountId === null) {
+      return yield* new InvalidInput({
+        message: "assignee: me needs a member's account",
+        details: [{ path: "assignee", message: "me needs a member's account" }]
+      })
+    }
+    if (formId !== undefined) yield* forms.getSummary(actor, formId)
+    const cursor = after === undefined ? undefined : yield* decodeCursor(after)
+    const bounds = filter.due === undefined ? undefined : yield* dueBounds(actor.workspaceId)
+    const conditions = filterConditions(
+      actor.workspaceId,
+      formId,
+      { ...filter, status: "completed", assignee: assignee === "me" ? (actor.accountId ?? undefined) : assignee },
+      bounds
+    )
+    if (cursor !== undefined) conditions.push(sql`(submitted_at, id) < (${cursor.at}, ${cursor.id})`)
+    return sql.and(conditions)
+  })
+
+  return { prepareList, prepareWorkspaceList, filterConditions, dueBounds }
 })

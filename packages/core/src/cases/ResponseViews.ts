@@ -1,6 +1,7 @@
 /**
  * The read side of responses: a form's list (a page, or a stream of any
  * length in constant memory), with everything the list shows beside the rows,
+ * the workspace-wide list across forms (the inbox: a page at a time),
  * and one response in detail with its timeline and e-mails.
  *
  * @module
@@ -21,7 +22,13 @@ import { Stages } from "../forms/Stages.ts"
 import { Members } from "../identity/Members.ts"
 import { RespondentEmails } from "../email/RespondentEmails.ts"
 import { LinkBase } from "../kernel/Links.ts"
-import type { ListOptions, ResponseFilter, ResponseListHead } from "./ResponseModels.ts"
+import type {
+  ListOptions,
+  ResponseFilter,
+  ResponseListHead,
+  WorkspaceListOptions,
+  WorkspaceResponseList
+} from "./ResponseModels.ts"
 import * as ResponseQueries from "./ResponseQueries.ts"
 import { columns, findRow, type Row, toRow } from "./ResponseRows.ts"
 import * as Summaries from "./Summaries.ts"
@@ -37,6 +44,9 @@ import * as Sensitive from "../forms/Sensitive.ts"
  */
 const STREAM_PAGE_SIZE = 250
 
+/** A page of the workspace-wide list when `limit` is not given. */
+export const defaultWorkspacePage = 50
+
 /** The questions whose sensitive answers `actor` reads masked (a viewer), else undefined. */
 const maskedFor = (actor: Actors.Actor, fields: ReadonlyArray<Field>): ReadonlyArray<Field> | undefined =>
   Sensitive.readsMasked(actor) && fields.some(Sensitive.isSensitive) ? fields : undefined
@@ -49,7 +59,7 @@ export const make = Effect.gen(function* () {
   const members = yield* Members
   const activities = yield* Activities
   const respondentEmails = yield* RespondentEmails
-  const { prepareList } = yield* ResponseQueries.make
+  const { prepareList, prepareWorkspaceList } = yield* ResponseQueries.make
 
   /** Everything of a list but its responses. */
   const listHead = (actor: Actors.Actor, form: { readonly id: number; readonly title: string }) =>
@@ -172,5 +182,51 @@ export const make = Effect.gen(function* () {
     }
   })
 
-  return { list, stream, get }
+  /**
+   * The workspace-wide list: submitted responses of every form (or `formId`'s), newest first, a page of
+   * `limit` (default 50) at a time; each row with its form's id and title.
+   */
+  const listWorkspace = Effect.fn("Responses.listWorkspace")(function* (
+    actor: Actors.Actor,
+    options: WorkspaceListOptions = {}
+  ) {
+    const where = yield* prepareWorkspaceList(actor, options)
+    const limit = options.limit ?? defaultWorkspacePage
+    const now = yield* Clock.currentTimeMillis
+    const rows = yield* sql<Row>`
+      select ${sql.literal(columns)} from responses where ${where}
+      order by submitted_at desc, id desc limit ${limit + 1}`
+    const more = rows.length > limit
+    const page = more ? rows.slice(0, limit) : rows
+    const formIds = [...new Set(page.map((row) => row.form_id))]
+    const titles = new Map(
+      formIds.length === 0
+        ? []
+        : (yield* sql<{ readonly id: number; readonly title: string }>`
+            select id, title from forms where workspace_id = ${actor.workspaceId} and id = any(${formIds}::int[])`).map(
+            (form) => [form.id, form.title] as const
+          )
+    )
+    // A viewer reads sensitive answers masked: each form's questions, read once per page.
+    const fieldsOf = new Map(
+      Sensitive.readsMasked(actor)
+        ? yield* Effect.forEach(formIds, (formId) =>
+            Effect.map(forms.fields(actor.workspaceId, formId), (fields) => [formId, fields] as const)
+          )
+        : []
+    )
+    return {
+      responses: page.map((row) => {
+        const fields = fieldsOf.get(row.form_id)
+        return {
+          ...toRow(row, undefined, fields === undefined ? undefined : maskedFor(actor, fields), now),
+          formId: row.form_id,
+          formTitle: titles.get(row.form_id) ?? ""
+        }
+      }),
+      nextCursor: more ? ResponseQueries.encodeCursor(page[page.length - 1]!) : null
+    } satisfies WorkspaceResponseList
+  })
+
+  return { list, listWorkspace, stream, get }
 })

@@ -52,7 +52,9 @@ import type {
   ResponseSource,
   SubmitInput,
   UpdateResponseInput,
-  UpdateResponseResult
+  UpdateResponseResult,
+  WorkspaceListOptions,
+  WorkspaceResponseList
 } from "./ResponseModels.ts"
 import { columns, eventPayload, type Row, responseEventFields, searchText, toRow } from "./ResponseRows.ts"
 import * as ResponseUpdates from "./ResponseUpdates.ts"
@@ -127,6 +129,19 @@ export class Responses extends Context.Service<
       formId: number,
       options?: ListOptions
     ) => Effect.Effect<ResponseList, FormNotFound | InvalidInput | SqlError.SqlError>
+    /**
+     * The workspace-wide list (the inbox across forms): submitted responses of every form, or of `formId`,
+     * newest first, filtered, a page at a time (default 50); each row names its form. `assignee: "me"` is
+     * the caller's account; `open` keeps cases in no stage or an open one; `stage` needs `formId`.
+     *
+     * @example
+     * const page = yield* responses.listWorkspace(actor, { assignee: "me", open: true, limit: 20 })
+     * const next = yield* responses.listWorkspace(actor, { assignee: "me", open: true, limit: 20, cursor: page.nextCursor! })
+     */
+    readonly listWorkspace: (
+      actor: Actors.Actor,
+      options?: WorkspaceListOptions
+    ) => Effect.Effect<WorkspaceResponseList, FormNotFound | InvalidInput | SqlError.SqlError>
     /**
      * A form's filtered responses as a stream read from a database cursor, so a
      * list of any length is served in constant memory (no paging).

@@ -35,7 +35,8 @@ import {
   ResponseDetail,
   Responses,
   UpdateResponseInput,
-  UpdateResponseResult
+  UpdateResponseResult,
+  WorkspaceResponseList
 } from "../cases/Responses.ts"
 import { Stage, Stages } from "../forms/Stages.ts"
 import { AssignmentRules, AssignmentRulesService } from "../cases/AssignmentRules.ts"
@@ -48,7 +49,8 @@ import {
   ResponseListQuery,
   SubscriptionId,
   SummaryQuery,
-  WorkspaceMetricsQuery
+  WorkspaceMetricsQuery,
+  WorkspaceResponseListQuery
 } from "../api/Api.ts"
 import { FormSummaries, FormSummaryReport } from "../insights/FormSummaries.ts"
 import { CaseMetrics, CaseMetricsReport } from "../insights/CaseMetrics.ts"
@@ -167,6 +169,14 @@ const ListResponsesInput = Schema.Struct({
 
 const defaultPage = 50
 
+/** The workspace-wide list's filters, as `GET /responses` takes them, with `open` as a boolean. */
+const ListWorkspaceResponsesInput = Schema.Struct({
+  ...WorkspaceResponseListQuery.fields,
+  open: Schema.optionalKey(Schema.Boolean).annotate({
+    description: "true: only open cases (no stage, or a stage not marked closed); false: only closed ones."
+  })
+})
+
 /** Every tool, bound to the domain services. */
 export const makeTools = Effect.gen(function* () {
   const forms = yield* Forms
@@ -270,6 +280,24 @@ export const makeTools = Effect.gen(function* () {
           to: to === undefined ? undefined : new Date(to),
           flat: flat === true,
           limit: limit ?? defaultPage
+        })
+    }),
+    define("list_workspace_responses", {
+      title: "List responses across all forms",
+      description:
+        "Lists the workspace's submitted responses (cases) across all its forms, newest first, 50 at a time unless " +
+        "`limit` (1–100) says otherwise; pass `nextCursor` back as `cursor` for the next page. Each row carries " +
+        '`formId` and `formTitle`. Filters: `formId`, `q`, `tag`, `assignee` (an account id, "none", or "me" for ' +
+        "the caller's own), `open` (true: no stage or a stage not closed), `from`/`to`, `due` (overdue, today, " +
+        'week), `stage` (only with `formId`). "My open cases" is `assignee: "me", open: true`.',
+      input: ListWorkspaceResponsesInput,
+      output: WorkspaceResponseList,
+      write: false,
+      run: (actor, { from, to, ...filter }) =>
+        responses.listWorkspace(actor, {
+          ...filter,
+          from: from === undefined ? undefined : new Date(from),
+          to: to === undefined ? undefined : new Date(to)
         })
     }),
     define("get_form_summary", {

@@ -55,6 +55,7 @@ import m0041_assignmentRules from "./migrations/0041_assignment_rules.ts"
 import m0042_statusLinks from "./migrations/0042_status_links.ts"
 import m0043_assignmentRulesNotice from "./migrations/0043_assignment_rules_notice.ts"
 import m0045_resumeLinks from "./migrations/0045_resume_links.ts"
+import m0047_workspaceInbox from "./migrations/0047_workspace_inbox.ts"
 
 /**
  * Every migration of qforms, in order. Add new ones at the end; never edit a
@@ -99,7 +100,8 @@ export const loader = Migrator.fromRecord({
   "0041_assignment_rules": m0041_assignmentRules,
   "0042_status_links": m0042_statusLinks,
   "0043_assignment_rules_notice": m0043_assignmentRulesNotice,
-  "0045_resume_links": m0045_resumeLinks
+  "0045_resume_links": m0045_resumeLinks,
+  "0047_workspace_inbox": m0047_workspaceInbox
 })
 
 /**

@@ -650,6 +650,8 @@ CREATE INDEX responses_search ON responses USING gin (search_text gin_trgm_ops);
 CREATE INDEX responses_sla_due_idx ON responses USING btree (workspace_id, form_id, sla_due_at) WHERE (sla_due_at IS NOT NULL);
 CREATE INDEX responses_sla_next_idx ON responses USING btree (sla_next_at) WHERE (sla_next_at IS NOT NULL);
 CREATE INDEX responses_tags ON responses USING gin (tags);
+CREATE INDEX responses_workspace_assignee ON responses USING btree (workspace_id, assignee_id, submitted_at DESC, id DESC) WHERE finished;
+CREATE INDEX responses_workspace_submitted ON responses USING btree (workspace_id, submitted_at DESC, id DESC) WHERE finished;
 CREATE TRIGGER responses_tallies_deleted AFTER DELETE ON responses REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION qforms_tallies_deleted();
 CREATE TRIGGER responses_tallies_inserted AFTER INSERT ON responses REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION qforms_tallies_inserted();
 CREATE TRIGGER responses_tallies_updated AFTER UPDATE ON responses REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION qforms_tallies_updated();

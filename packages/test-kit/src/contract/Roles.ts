@@ -76,6 +76,8 @@ export const roles = group("roles", { transport: false }, (c) => {
       `/forms/${f}/digest`,
       `/forms/${f}/stages`,
       `/responses/${all.responseId}`,
+      "/responses",
+      `/responses?formId=${f}&assignee=me&open=true`,
       "/members",
       "/webhooks",
       "/events/catalogue",

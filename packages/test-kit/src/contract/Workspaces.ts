@@ -34,6 +34,7 @@ export const workspaces = group("workspaces", { transport: false }, (c) => {
       ["POST", `/forms/${f}/stages`, { name: "Stolen" }],
       ["PUT", `/forms/${f}/stages/order`, { stageIds: [...stages].reverse() }],
       ["GET", `/responses/${r}`],
+      ["GET", `/responses?formId=${f}`],
       ["PATCH", `/responses/${r}`, { tags: ["stolen"] }],
       ["PATCH", "/responses", { ids: [r], addTags: ["stolen"] }],
       ["DELETE", `/responses/${r}`],

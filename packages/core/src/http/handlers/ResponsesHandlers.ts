@@ -127,6 +127,17 @@ export const ResponsesHandlers = HttpApiBuilder.group(
       get: ({ params }) => Effect.flatMap(CurrentActor, (actor) => handle(responses.get(actor, params.id))),
       update: ({ params, payload }) =>
         Effect.flatMap(CurrentActor, (actor) => handle(responses.update(actor, params.id, payload))),
+      listWorkspace: ({ query }) =>
+        Effect.flatMap(CurrentActor, (actor) =>
+          handle(
+            responses.listWorkspace(actor, {
+              ...query,
+              from: query.from === undefined ? undefined : new Date(query.from),
+              to: query.to === undefined ? undefined : new Date(query.to),
+              open: query.open === undefined ? undefined : query.open === "true"
+            })
+          )
+        ),
       updateMany: ({ payload }) =>
         Effect.flatMap(CurrentActor, (actor) => handle(responses.updateMany(actor, payload))),
       remove: ({ params }) => Effect.flatMap(CurrentActor, (actor) => handle(responses.remove(actor, params.id))),
