@@ -54,6 +54,7 @@ import m0040_sla from "./migrations/0040_sla.ts"
 import m0041_assignmentRules from "./migrations/0041_assignment_rules.ts"
 import m0042_statusLinks from "./migrations/0042_status_links.ts"
 import m0043_assignmentRulesNotice from "./migrations/0043_assignment_rules_notice.ts"
+import m0046_responseMerges from "./migrations/0046_response_merges.ts"
 
 /**
  * Every migration of qforms, in order. Add new ones at the end; never edit a
@@ -97,7 +98,8 @@ export const loader = Migrator.fromRecord({
   "0040_sla": m0040_sla,
   "0041_assignment_rules": m0041_assignmentRules,
   "0042_status_links": m0042_statusLinks,
-  "0043_assignment_rules_notice": m0043_assignmentRulesNotice
+  "0043_assignment_rules_notice": m0043_assignmentRulesNotice,
+  "0046_response_merges": m0046_responseMerges
 })
 
 /**
