@@ -145,8 +145,13 @@ for (const target of databaseTargets) {
         [form.phone]: "+44 20 7946 0000"
       })
       expect(after.response.tags).toEqual(["billing", "urgent"])
-      expect(after.activities.some((a: { type: string; payload: { body?: string } }) => a.payload.body === "Called twice")).toBe(true)
-      expect(after.activities[0]).toMatchObject({ type: "merged", payload: { duplicateId: duplicate, questions: ["Phone"] } })
+      expect(
+        after.activities.some((a: { type: string; payload: { body?: string } }) => a.payload.body === "Called twice")
+      ).toBe(true)
+      expect(after.activities[0]).toMatchObject({
+        type: "merged",
+        payload: { duplicateId: duplicate, questions: ["Phone"] }
+      })
       expect(after.emails.map((e: { subject: string }) => e.subject)).toEqual(["About your refund"])
       expect(after.replies).toHaveLength(1)
       const pointer = (await owner("GET", `/responses/${duplicate}`)).json
@@ -213,14 +218,19 @@ for (const target of databaseTargets) {
       const b = await submit(form.formId, { [form.name]: "Cy" })
       const c = await submit(form.formId, { [form.name]: "Cy" })
       const elsewhere = await submit(second.formId, { [second.name]: "Cy" })
-      const foreignForm = (await other("POST", "/forms", { title: "Theirs", fields: [{ type: "short_text", label: "N" }] })).json.id as number
+      const foreignForm = (
+        await other("POST", "/forms", { title: "Theirs", fields: [{ type: "short_text", label: "N" }] })
+      ).json.id as number
       expect((await other("PATCH", `/forms/${foreignForm}`, { status: "published" })).status).toBe(200)
       const foreign = (await other("POST", `/forms/${foreignForm}/responses`, { values: {} })).json.id as number
 
       const self = await owner("POST", `/responses/${a}/merge`, { duplicateId: a })
       expect([self.status, self.json.error]).toEqual([400, expect.stringMatching(/cannot be merged into itself/)])
       const otherForm = await owner("POST", `/responses/${a}/merge`, { duplicateId: elsewhere })
-      expect([otherForm.status, otherForm.json.error]).toEqual([400, expect.stringMatching(/only responses of the same form/)])
+      expect([otherForm.status, otherForm.json.error]).toEqual([
+        400,
+        expect.stringMatching(/only responses of the same form/)
+      ])
       expect((await owner("POST", `/responses/${a}/merge`, { duplicateId: foreign })).status).toBe(404)
       expect((await other("POST", `/responses/${foreign}/merge`, { duplicateId: a })).status).toBe(404)
       expect((await owner("POST", `/responses/${a}/merge`, {})).status).toBe(400)

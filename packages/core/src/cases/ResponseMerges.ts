@@ -25,6 +25,7 @@ import type { AnswerValue } from "../forms/Answers.ts"
 import { Forms } from "../forms/Forms.ts"
 import { RespondentEmails } from "../email/RespondentEmails.ts"
 import { Conflict, type Forbidden, InvalidInput, ResponseNotFound } from "../kernel/Errors.ts"
+import * as Ids from "../kernel/Ids.ts"
 import { SentLinkBase } from "../kernel/Links.ts"
 import { Events } from "../outbox/Events.ts"
 import * as ResponseCounts from "./ResponseCounts.ts"
@@ -39,7 +40,7 @@ const maxTags = 50
 
 /** What merging takes: the response to merge into the one of the path. */
 export const MergeResponsesInput = Schema.Struct({
-  duplicateId: Schema.Int.check(Schema.isGreaterThan(0)).annotate({
+  duplicateId: Ids.Id.annotate({
     description: "The duplicate: merged into the response of the path, then a pointer to it."
   })
 }).annotate({ identifier: "MergeResponses" })
@@ -57,7 +58,9 @@ export const ResponseMerge = Schema.Struct({
     description: "How many of the duplicate's activities (notes included), e-mails and replies moved to the kept case."
   }),
   mergedAt: Schema.String,
-  undoableUntil: Schema.String.annotate({ description: "Until when `DELETE /responses/{id}/merges/{duplicateId}` undoes it." }),
+  undoableUntil: Schema.String.annotate({
+    description: "Until when `DELETE /responses/{id}/merges/{duplicateId}` undoes it."
+  }),
   undoneAt: Schema.NullOr(Schema.String)
 }).annotate({ identifier: "ResponseMerge" })
 export type ResponseMerge = typeof ResponseMerge.Type
@@ -117,7 +120,11 @@ export class ResponseMerges extends Context.Service<
       input: MergeResponsesInput
     ) => Effect.Effect<ResponseMerge, MergeErrors>
     /** Undoes the merge of `duplicateId` into `keptId` (409 after the window, or when undone already). */
-    readonly undo: (actor: Actors.Actor, keptId: number, duplicateId: number) => Effect.Effect<ResponseMerge, MergeErrors>
+    readonly undo: (
+      actor: Actors.Actor,
+      keptId: number,
+      duplicateId: number
+    ) => Effect.Effect<ResponseMerge, MergeErrors>
   }
 >()("@qforms/core/ResponseMerges") {
   static readonly layer = Layer.effect(
@@ -154,7 +161,12 @@ export class ResponseMerges extends Context.Service<
         now: Date,
         kept: Row,
         extra:
-          | { readonly event: "response.merged"; readonly duplicateId: number; readonly answersTaken: ReadonlyArray<number>; readonly tagsTaken: ReadonlyArray<string> }
+          | {
+              readonly event: "response.merged"
+              readonly duplicateId: number
+              readonly answersTaken: ReadonlyArray<number>
+              readonly tagsTaken: ReadonlyArray<string>
+            }
           | { readonly event: "response.unmerged"; readonly duplicateId: number }
       ) {
         const form = yield* sql<{ readonly title: string }>`
@@ -202,17 +214,17 @@ export class ResponseMerges extends Context.Service<
       ) {
         yield* Actors.requireWrite(actor)
         const duplicateId = input.duplicateId
-        if (duplicateId === keptId) {
-          const message = `response ${keptId} cannot be merged into itself; name another response of its form`
-          return yield* new InvalidInput({ message: `duplicateId: ${message}`, details: [{ path: "duplicateId", message }] })
-        }
         const now = new Date(yield* Clock.currentTimeMillis)
         const workspaceId = actor.workspaceId
         const refuse = (message: string) =>
           new InvalidInput({ message: `duplicateId: ${message}`, details: [{ path: "duplicateId", message }] })
         return yield* sql.withTransaction(
           Effect.gen(function* () {
+            // An unknown id first (404, whatever else is wrong), then the other refusals.
             const { kept, duplicate } = yield* lockPair(workspaceId, keptId, duplicateId)
+            if (duplicateId === keptId) {
+              return yield* refuse(`response ${keptId} cannot be merged into itself; name another response of its form`)
+            }
             if (kept.form_id !== duplicate.form_id) {
               return yield* refuse(
                 `response ${duplicateId} is of form ${duplicate.form_id} and response ${keptId} of form ${kept.form_id}; ` +
@@ -220,7 +232,8 @@ export class ResponseMerges extends Context.Service<
               )
             }
             for (const row of [kept, duplicate]) {
-              if (!row.finished) return yield* refuse(`response ${row.id} is not submitted yet; only submitted responses merge`)
+              if (!row.finished)
+                return yield* refuse(`response ${row.id} is not submitted yet; only submitted responses merge`)
               if (row.merged_into != null) {
                 return yield* refuse(`response ${row.id} was merged into response ${row.merged_into} already`)
               }
@@ -270,12 +283,19 @@ export class ResponseMerges extends Context.Service<
                 type: "merged",
                 payload: {
                   duplicateId,
-                  questions: fields.filter((field) => taken[String(field.id)] !== undefined).map((field) => field.label),
+                  questions: fields
+                    .filter((field) => taken[String(field.id)] !== undefined)
+                    .map((field) => field.label),
                   tags: tagsTaken
                 }
               }
             ])
-            yield* recordEvent(workspaceId, now, updated, { event: "response.merged", duplicateId, answersTaken, tagsTaken })
+            yield* recordEvent(workspaceId, now, updated, {
+              event: "response.merged",
+              duplicateId,
+              answersTaken,
+              tagsTaken
+            })
             return toMerge(recorded[0]!, taken)
           })
         )
