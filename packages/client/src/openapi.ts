@@ -144,6 +144,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/responses/{id}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Extension: merges the duplicate `duplicateId` (same person, same request) into this response, in one transaction: this one takes the duplicate's answers to questions it has none for (its own answers win), its tags (at most 50 in all) and its notes, activities, e-mails and replies; the duplicate becomes a pointer (`mergedInto` when read), out of lists and counts. Both must be submitted responses of the same form, neither merged away already (else 400); event `response.merged`. Undoable for 24 hours. */
+        post: operations["responses.merge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/responses/{id}/merges/{duplicateId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** @description Extension: undoes the merge of `duplicateId` into this response within 24 hours: the notes, activities and e-mails it moved go back, the answers and tags it added leave (later changes stay), and the duplicate is a response of its own again; event `response.unmerged`. 409 after 24 hours or when undone already. */
+        delete: operations["responses.unmerge"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/forms/{formId}/stages": {
         parameters: {
             query?: never;
@@ -1276,6 +1310,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "response.merged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * response.merged
+         * @description Extension: A duplicate (same person, same request) was merged into the response: it took the duplicate's answers to questions it had none for and its tags, notes, activities and e-mails; the duplicate is now a pointer (`mergedInto`). Undoable for 24 hours (then `response.unmerged`).
+         */
+        post: operations["event.response.merged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "response.unmerged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * response.unmerged
+         * @description Extension: A merge was undone: what the duplicate brought left the response, and the duplicate is a response of its own again.
+         */
+        post: operations["event.response.unmerged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "note.created": {
         parameters: {
             query?: never;
@@ -2025,7 +2099,7 @@ export interface components {
             error: string | null;
         };
         /** @enum {string} */
-        EventName: "response.created" | "response.stage_changed" | "response.assigned" | "response.tagged" | "response.updated" | "response.deleted" | "response.partial" | "response.sla_warning" | "response.sla_breached" | "note.created" | "email.sent" | "email.opened" | "email.replied" | "form.published" | "form.closed" | "form.deleted";
+        EventName: "response.created" | "response.stage_changed" | "response.assigned" | "response.tagged" | "response.updated" | "response.deleted" | "response.partial" | "response.sla_warning" | "response.sla_breached" | "response.merged" | "response.unmerged" | "note.created" | "email.sent" | "email.opened" | "email.replied" | "form.published" | "form.closed" | "form.deleted";
         DeliveryLog: {
             deliveries: components["schemas"]["Delivery"][];
             nextCursor: string | null;
@@ -2539,7 +2613,7 @@ export interface components {
             }[];
         };
         /** @enum {string} */
-        CatalogueName: "response.created" | "response.stage_changed" | "response.assigned" | "response.tagged" | "response.updated" | "response.deleted" | "response.partial" | "response.sla_warning" | "response.sla_breached" | "note.created" | "email.sent" | "email.opened" | "email.replied" | "form.published" | "form.closed" | "form.deleted" | "ping";
+        CatalogueName: "response.created" | "response.stage_changed" | "response.assigned" | "response.tagged" | "response.updated" | "response.deleted" | "response.partial" | "response.sla_warning" | "response.sla_breached" | "response.merged" | "response.unmerged" | "note.created" | "email.sent" | "email.opened" | "email.replied" | "form.published" | "form.closed" | "form.deleted" | "ping";
         WebhookAlertList: {
             alerts: components["schemas"]["WebhookAlert"][];
             nextCursor: string | null;
@@ -2765,6 +2839,28 @@ export interface components {
             equals: string | string[];
             assigneeId: number;
         };
+        ResponseMerge: {
+            keptId: number;
+            duplicateId: number;
+            /** @description The ids of the questions whose answers the kept case took from the duplicate (it had none). */
+            answersTaken: number[];
+            /** @description The duplicate's tags the kept case took. */
+            tagsTaken: string[];
+            /** @description How many of the duplicate's activities (notes included), e-mails and replies moved to the kept case. */
+            moved: {
+                activities: number;
+                emails: number;
+                replies: number;
+            };
+            mergedAt: string;
+            /** @description Until when `DELETE /responses/{id}/merges/{duplicateId}` undoes it. */
+            undoableUntil: string;
+            undoneAt: string | null;
+        };
+        MergeResponses: {
+            /** @description The duplicate: merged into the response of the path, then a pointer to it. */
+            duplicateId: number;
+        };
         Note: {
             id: number;
             responseId: number;
@@ -2826,7 +2922,7 @@ export interface components {
             activities: {
                 id: number;
                 /** @enum {string} */
-                type: "created" | "stage_changed" | "assigned" | "tags_changed" | "note" | "email_sent" | "email_reply" | "answers_changed" | "anonymised" | "sla_warning" | "sla_breached";
+                type: "created" | "stage_changed" | "assigned" | "tags_changed" | "note" | "email_sent" | "email_reply" | "answers_changed" | "anonymised" | "sla_warning" | "sla_breached" | "merged" | "unmerged";
                 actor: {
                     /** @enum {string} */
                     type: "member" | "respondent" | "system";
@@ -2894,6 +2990,8 @@ export interface components {
             /** @description Extension (sensitive questions): for a viewer, the ids of the questions whose answers are masked: they read "•••" in `values`, `answers` and `summary`. Absent when nothing is masked. */
             redacted?: number[];
             sla?: components["schemas"]["ResponseSla"];
+            /** @description Extension (merged duplicates): the response this one was merged into (`POST /responses/{id}/merge`); it is a pointer now, out of lists and counts: follow it. Absent otherwise. */
+            mergedInto?: number;
         };
         /** @description Extension (SLAs): its due times and state, when its form had SLA targets as it was submitted; absent otherwise. */
         ResponseSla: {
@@ -3961,6 +4059,66 @@ export interface components {
             redacted?: string[];
             language?: string;
             sla: components["schemas"]["EventSla"];
+            /** @description The response in the application (or, for a form or a deleted response, the form's responses). */
+            link: string;
+        } & {
+            [key: string]: unknown;
+        };
+        ResponseMergedEvent: {
+            /** @enum {string} */
+            event: "response.merged";
+            form: components["schemas"]["EventForm"];
+            responseId: number;
+            submittedAt: string | null;
+            stage: components["schemas"]["EventStage"] | null;
+            respondent: {
+                name: string | null;
+                email: string | null;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description The answers keyed by question label, as text (as in a `flat=1` list). */
+            answers: {
+                [key: string]: string;
+            };
+            summary: string;
+            /** @description Extension: the `answers` keys of sensitive questions whose answers were left out (they read "(sensitive, not included)", in `summary` too); absent when nothing was left out. */
+            redacted?: string[];
+            language?: string;
+            /** @description The response merged into this one: from now on a pointer to it (`mergedInto`), out of lists. */
+            duplicateId: number;
+            /** @description The ids of the questions whose answers the response took from the duplicate (it had none). */
+            answersTaken: number[];
+            /** @description The duplicate's tags the response took. */
+            tagsTaken: string[];
+            /** @description The response in the application (or, for a form or a deleted response, the form's responses). */
+            link: string;
+        } & {
+            [key: string]: unknown;
+        };
+        ResponseUnmergedEvent: {
+            /** @enum {string} */
+            event: "response.unmerged";
+            form: components["schemas"]["EventForm"];
+            responseId: number;
+            submittedAt: string | null;
+            stage: components["schemas"]["EventStage"] | null;
+            respondent: {
+                name: string | null;
+                email: string | null;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description The answers keyed by question label, as text (as in a `flat=1` list). */
+            answers: {
+                [key: string]: string;
+            };
+            summary: string;
+            /** @description Extension: the `answers` keys of sensitive questions whose answers were left out (they read "(sensitive, not included)", in `summary` too); absent when nothing was left out. */
+            redacted?: string[];
+            language?: string;
+            /** @description The response split off again (back in lists). */
+            duplicateId: number;
             /** @description The response in the application (or, for a form or a deleted response, the form's responses). */
             link: string;
         } & {
@@ -5797,6 +5955,253 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Note"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `error` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestErrorEncoded"];
+                };
+            };
+            /** @description The API key is missing, malformed, wrong or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorEncoded"];
+                };
+            };
+            /** @description The key's member may not do this (a viewer key is read-only). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenErrorEncoded"];
+                };
+            };
+            /** @description Not found in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundErrorEncoded"];
+                };
+            };
+            /** @description The path exists but not with this method. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedErrorEncoded"];
+                };
+            };
+            /** @description The change conflicts with the current state, refers to something a concurrent request deleted, or collided with a concurrent change (nothing was changed: try again). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictErrorEncoded"];
+                };
+            };
+            /** @description The request body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeErrorEncoded"];
+                };
+            };
+            /** @description The request body must be JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeErrorEncoded"];
+                };
+            };
+            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsErrorEncoded"];
+                };
+            };
+            /** @description An unexpected failure; the request id is in the server log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalServerErrorEncoded"];
+                };
+            };
+            /** @description The service cannot reach its database right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableErrorEncoded"];
+                };
+            };
+        };
+    };
+    "responses.merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MergeResponses"];
+            };
+        };
+        responses: {
+            /** @description ResponseMerge */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseMerge"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `error` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestErrorEncoded"];
+                };
+            };
+            /** @description The API key is missing, malformed, wrong or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorEncoded"];
+                };
+            };
+            /** @description The key's member may not do this (a viewer key is read-only). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenErrorEncoded"];
+                };
+            };
+            /** @description Not found in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundErrorEncoded"];
+                };
+            };
+            /** @description The path exists but not with this method. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedErrorEncoded"];
+                };
+            };
+            /** @description The change conflicts with the current state, refers to something a concurrent request deleted, or collided with a concurrent change (nothing was changed: try again). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictErrorEncoded"];
+                };
+            };
+            /** @description The request body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeErrorEncoded"];
+                };
+            };
+            /** @description The request body must be JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeErrorEncoded"];
+                };
+            };
+            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsErrorEncoded"];
+                };
+            };
+            /** @description An unexpected failure; the request id is in the server log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalServerErrorEncoded"];
+                };
+            };
+            /** @description The service cannot reach its database right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableErrorEncoded"];
+                };
+            };
+        };
+    };
+    "responses.unmerge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                duplicateId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ResponseMerge */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponseMerge"];
                 };
             };
             /** @description The request is malformed or breaks a rule; `error` names the field. */
@@ -14974,6 +15379,112 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["ResponseSlaBreachedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the event; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.response.merged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "response.merged",
+                 *       "form": {
+                 *         "id": 12,
+                 *         "title": "Contact us"
+                 *       },
+                 *       "responseId": 3481,
+                 *       "submittedAt": "2026-11-27T09:14:03.000Z",
+                 *       "stage": {
+                 *         "id": 41,
+                 *         "name": "New"
+                 *       },
+                 *       "respondent": {
+                 *         "name": "Ada Lovelace",
+                 *         "email": "ada@example.com"
+                 *       },
+                 *       "answers": {
+                 *         "Name": "Ada Lovelace",
+                 *         "Email": "ada@example.com",
+                 *         "Topic": "Billing",
+                 *         "Message": "My invoice is wrong."
+                 *       },
+                 *       "summary": "Name: Ada Lovelace\nEmail: ada@example.com\nTopic: Billing\nMessage: My invoice is wrong.",
+                 *       "duplicateId": 3479,
+                 *       "answersTaken": [
+                 *         7
+                 *       ],
+                 *       "tagsTaken": [
+                 *         "vip"
+                 *       ],
+                 *       "link": "https://forms.example.com/app/responses/3481"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ResponseMergedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer acknowledges the event; anything else is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "event.response.unmerged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event": "response.unmerged",
+                 *       "form": {
+                 *         "id": 12,
+                 *         "title": "Contact us"
+                 *       },
+                 *       "responseId": 3481,
+                 *       "submittedAt": "2026-11-27T09:14:03.000Z",
+                 *       "stage": {
+                 *         "id": 41,
+                 *         "name": "New"
+                 *       },
+                 *       "respondent": {
+                 *         "name": "Ada Lovelace",
+                 *         "email": "ada@example.com"
+                 *       },
+                 *       "answers": {
+                 *         "Name": "Ada Lovelace",
+                 *         "Email": "ada@example.com",
+                 *         "Topic": "Billing",
+                 *         "Message": "My invoice is wrong."
+                 *       },
+                 *       "summary": "Name: Ada Lovelace\nEmail: ada@example.com\nTopic: Billing\nMessage: My invoice is wrong.",
+                 *       "duplicateId": 3479,
+                 *       "link": "https://forms.example.com/app/responses/3481"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ResponseUnmergedEvent"];
             };
         };
         responses: {

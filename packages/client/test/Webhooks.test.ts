@@ -87,6 +87,8 @@ describe("verifyWebhook and signWebhook (Standard Webhooks)", () => {
       | "response.updated"
       | "response.deleted"
       | "response.partial"
+      | "response.merged"
+      | "response.unmerged"
       | "response.sla_warning"
       | "response.sla_breached"
       | "note.created"

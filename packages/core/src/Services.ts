@@ -33,6 +33,7 @@ import { Erasure } from "./cases/Erasure.ts"
 import { Retention } from "./cases/Retention.ts"
 import { SlaScan } from "./cases/SlaScan.ts"
 import { PersonalDataExport } from "./cases/PersonalDataExport.ts"
+import { ResponseMerges } from "./cases/ResponseMerges.ts"
 import { Responses } from "./cases/Responses.ts"
 import { AssignmentRulesService } from "./cases/AssignmentRules.ts"
 import { Sessions } from "./identity/Sessions.ts"
@@ -80,6 +81,7 @@ export type Services =
   | WebhookAlerts
   | Workspaces
   | WorkspaceSettingsStore
+  | ResponseMerges
 
 /** Uploaded files and the image library kept beside them. */
 const library = Images.layer.pipe(Layer.provideMerge(Files.layer))
@@ -129,7 +131,8 @@ export const layer: Layer.Layer<Services, never, SqlClient.SqlClient | BlobStore
   Erasure.layer,
   Retention.layer,
   SlaScan.layer,
-  PersonalDataExport.layer
+  PersonalDataExport.layer,
+  ResponseMerges.layer
 ).pipe(Layer.provideMerge(middle), (core) =>
   Layer.mergeAll(EmailReplies.layer, Invitations.layer, Digests.layer).pipe(Layer.provideMerge(core))
 )

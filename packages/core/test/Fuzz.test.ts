@@ -274,6 +274,8 @@ const routes: ReadonlyArray<Route> = [
   { method: "POST", path: "/responses/:response/emails", body: () => ({ subject: "Hello", body: "Hi **there**" }) },
   { method: "POST", path: "/responses/:response/status-link" },
   { method: "DELETE", path: "/responses/:response/status-link" },
+  { method: "POST", path: "/responses/:response/merge", body: () => ({ duplicateId: 1 }) },
+  { method: "DELETE", path: "/responses/:response/merges/:response" },
   { method: "GET", path: "/forms/:form/confirmation" },
   {
     method: "PUT",

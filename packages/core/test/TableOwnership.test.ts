@@ -57,6 +57,7 @@ const owners: Readonly<Record<string, string>> = {
   response_replies: "email",
   response_status_links: "cases",
   response_resume_links: "cases",
+  response_merges: "cases",
   form_confirmations: "email",
   workspace_email_settings: "email",
   workspace_page_settings: "forms",

@@ -5,7 +5,7 @@
  * (formId, q, tag, assignee incl. `me`, open, stage with formId), 400s for bad
  * parameters, isolation between workspaces and who may read it. On PostgreSQL,
  * the plan of "My open cases" and of the whole inbox over 30,000 responses uses
- * migration 0047's indexes. On PGlite always, on PostgreSQL too when
+ * migration 0046's indexes. On PGlite always, on PostgreSQL too when
  * QFORMS_TEST_DATABASE_URL is set.
  */
 import * as Effect from "effect/Effect"

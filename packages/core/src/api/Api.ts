@@ -63,6 +63,7 @@ import { PingResult, TestInput } from "../outbox/TestPing.ts"
 import { NotificationSettings, NotificationSettingsInput } from "../outbox/FormNotifications.ts"
 import { ConfirmationSettings, EmailSettings, ResponseEmail, SendEmailInput } from "../email/RespondentEmails.ts"
 import { StatusLink } from "../cases/StatusLinks.ts"
+import { MergeResponsesInput, ResponseMerge } from "../cases/ResponseMerges.ts"
 import { Id } from "../kernel/Ids.ts"
 import { Image, ImageList, MAX_IMAGE_BYTES } from "../files/Images.ts"
 import { LanguageTag } from "../languages/Languages.ts"
@@ -427,7 +428,30 @@ export class ResponsesGroup extends HttpApiGroup.make("responses").add(
     payload: AddNoteInput,
     success: Note.pipe(created),
     error: [NotFound, Forbidden]
-  }).annotate(OpenApi.Description, "Adds an internal note, never shown to the respondent.")
+  }).annotate(OpenApi.Description, "Adds an internal note, never shown to the respondent."),
+  HttpApiEndpoint.post("merge", "/responses/:id/merge", {
+    params: IdParams,
+    payload: MergeResponsesInput,
+    success: ResponseMerge,
+    error: [NotFound, Forbidden]
+  }).annotate(
+    OpenApi.Description,
+    "Extension: merges the duplicate `duplicateId` (same person, same request) into this response, in one " +
+      "transaction: this one takes the duplicate's answers to questions it has none for (its own answers win), its " +
+      "tags (at most 50 in all) and its notes, activities, e-mails and replies; the duplicate becomes a pointer " +
+      "(`mergedInto` when read), out of lists and counts. Both must be submitted responses of the same form, " +
+      "neither merged away already (else 400); event `response.merged`. Undoable for 24 hours."
+  ),
+  HttpApiEndpoint.delete("unmerge", "/responses/:id/merges/:duplicateId", {
+    params: { id: Id, duplicateId: Id },
+    success: ResponseMerge,
+    error: [NotFound, Forbidden, Conflict]
+  }).annotate(
+    OpenApi.Description,
+    "Extension: undoes the merge of `duplicateId` into this response within 24 hours: the notes, activities and " +
+      "e-mails it moved go back, the answers and tags it added leave (later changes stay), and the duplicate is a " +
+      "response of its own again; event `response.unmerged`. 409 after 24 hours or when undone already."
+  )
 ) {}
 
 /** A form's stages. */

@@ -27,7 +27,9 @@ export const ActivityType = Schema.Literals([
   "answers_changed",
   "anonymised",
   "sla_warning",
-  "sla_breached"
+  "sla_breached",
+  "merged",
+  "unmerged"
 ])
 export type ActivityType = typeof ActivityType.Type
 
@@ -39,7 +41,9 @@ export type ActivityType = typeof ActivityType.Type
  * from, to}`: the labels of the questions whose answers a member changed, and their answers before and after
  * by question id, null for none; `anonymised`: `{olderThanDays}`: the form's retention removed its answers,
  * files, e-mails and the respondent's identity, see `Retention.ts`; `sla_warning`/`sla_breached`: `{target, dueAt}`,
- * a target of the form's SLA is about to be, or was, missed, see `Sla.ts`).
+ * a target of the form's SLA is about to be, or was, missed, see `Sla.ts`; `merged`: `{duplicateId, questions, tags}`,
+ * a duplicate was merged into the response, with the labels of the questions and the tags it took;
+ * `unmerged`: `{duplicateId}`, that merge was undone, see `ResponseMerges.ts`).
  */
 export const Activity = Schema.Struct({
   id: Schema.Int,

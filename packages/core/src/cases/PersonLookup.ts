@@ -106,7 +106,10 @@ export const make = Effect.gen(function* () {
     const email = request.contactId !== undefined ? contacts[0]!.email : (request.email ?? "").trim()
     const contactIds = contacts.map((row) => row.id)
     const responses = yield* sql<FoundResponse>`
-      select r.id, r.form_id, f.title as form_title, r.name, r.tags, r.stage_id, r.finished
+      select r.id, r.form_id, f.title as form_title, r.name,
+        -- A response merged into another (ResponseMerges.ts) left the counts already.
+        case when r.merged_into is null then r.tags else '{}'::text[] end as tags, r.stage_id,
+        r.finished and r.merged_into is null as finished
       from responses r join forms f on f.workspace_id = r.workspace_id and f.id = r.form_id
       where r.workspace_id = ${workspaceId}
         and (lower(r.email) = lower(${email}) or r.contact_id = any(${contactIds}::int[]))

@@ -65,6 +65,11 @@ export const ResponseRow = Schema.Struct({
   sla: Schema.optionalKey(ResponseSla).annotate({
     description:
       "Extension (SLAs): its due times and state, when its form had SLA targets as it was submitted; absent otherwise."
+  }),
+  mergedInto: Schema.optionalKey(Schema.Int).annotate({
+    description:
+      "Extension (merged duplicates): the response this one was merged into (`POST /responses/{id}/merge`); it is " +
+      "a pointer now, out of lists and counts: follow it. Absent otherwise."
   })
 }).annotate({ identifier: "ResponseRow" })
 export type ResponseRow = typeof ResponseRow.Type

@@ -77,7 +77,12 @@ export const make = Effect.gen(function* () {
     options: ResponseFilter,
     due?: DueBounds | undefined
   ) => {
-    const conditions = [sql`workspace_id = ${workspaceId}`, ...(formId === undefined ? [] : [sql`form_id = ${formId}`])]
+    // A response merged into another (`ResponseMerges.ts`) is a pointer: never in a list.
+    const conditions = [
+      sql`workspace_id = ${workspaceId}`,
+      ...(formId === undefined ? [] : [sql`form_id = ${formId}`]),
+      sql`merged_into is null`
+    ]
     const status = options.status ?? "completed"
     if (status === "completed") conditions.push(sql`finished`)
     else if (status === "partial") conditions.push(sql`not finished`)

@@ -32,9 +32,11 @@ export interface Row extends SlaColumns {
   readonly answers: Record<string, AnswerValue>
   readonly finished: boolean
   readonly language: string | null
+  /** The response it was merged into (`ResponseMerges.ts`): a pointer now, out of lists; null otherwise. */
+  readonly merged_into?: number | null
 }
 
-export const columns = `id, form_id, submitted_at, updated_at, name, email, stage_id, assignee_id, tags, source, answers, finished, language, first_response_due_at, first_response_warn_at, first_responded_at, resolve_due_at, resolve_warn_at, resolved_at`
+export const columns = `id, form_id, submitted_at, updated_at, name, email, stage_id, assignee_id, tags, source, answers, finished, language, first_response_due_at, first_response_warn_at, first_responded_at, resolve_due_at, resolve_warn_at, resolved_at, merged_into`
 
 /** The flat answers and summary of a response's values (`Summaries.flattener` of its form's fields). */
 export type Flatten = ReturnType<typeof Summaries.flattener>
@@ -93,7 +95,11 @@ export const toRow = (
     language: row.language
   }
   const sla = slaOf(row, now)
-  const marked = { ...(redacted.length === 0 ? {} : { redacted }), ...(sla === undefined ? {} : { sla }) }
+  const marked = {
+    ...(redacted.length === 0 ? {} : { redacted }),
+    ...(sla === undefined ? {} : { sla }),
+    ...(row.merged_into == null ? {} : { mergedInto: row.merged_into })
+  }
   if (flatten === undefined) return { ...base, ...marked }
   const { answers, summary } = flatten(values)
   return { ...base, answers, summary, ...marked }

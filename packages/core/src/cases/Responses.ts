@@ -461,7 +461,10 @@ export class Responses extends Context.Service<
             delete from responses r using forms f
             where r.workspace_id = ${actor.workspaceId} and r.id = ${responseId}
               and f.workspace_id = r.workspace_id and f.id = r.form_id
-            returning r.form_id, f.title as form_title, r.tags, r.stage_id, r.finished`
+            returning r.form_id, f.title as form_title,
+              -- A response merged into another (ResponseMerges.ts) left the counts already: it settles as nothing.
+              case when r.merged_into is null then r.tags else '{}'::text[] end as tags, r.stage_id,
+              r.finished and r.merged_into is null as finished`
             const row = rows[0]
             if (row === undefined) return yield* new ResponseNotFound({ message: `response ${responseId} not found` })
             yield* settleDeleted(actor.workspaceId, now, [

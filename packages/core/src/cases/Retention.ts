@@ -168,7 +168,11 @@ export class Retention extends Context.Service<
             const actor = Actors.system(workspaceId)
             const cutoff = new Date(now.getTime() - retention.days * DAY_MS)
             const candidates = yield* sql<Candidate>`
-              select id, finished, tags, stage_id from responses
+              select id,
+                -- A response merged into another (ResponseMerges.ts) left the counts: removed as a partial one.
+                finished and merged_into is null as finished,
+                case when merged_into is null then tags else '{}'::text[] end as tags, stage_id
+              from responses
               where workspace_id = ${workspaceId} and form_id = ${form.id}
                 and anonymised_at is null
                 and ((finished and submitted_at < ${cutoff}) or (not finished and updated_at < ${cutoff}))

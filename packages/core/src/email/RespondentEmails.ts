@@ -463,6 +463,19 @@ export class RespondentEmails extends Context.Service<
       { readonly emails: ReadonlyArray<ResponseEmail>; readonly replies: ReadonlyArray<ResponseReply> },
       SqlError.SqlError
     >
+    /**
+     * Moves a response's e-mail thread to another response of the workspace (inside the caller's transaction):
+     * all its e-mails and replies, or, with `only`, just those (a merge undone). Returns the ids moved.
+     */
+    readonly moveThread: (
+      workspaceId: number,
+      fromId: number,
+      toId: number,
+      only?: { readonly emailIds: ReadonlyArray<number>; readonly replyIds: ReadonlyArray<number> }
+    ) => Effect.Effect<
+      { readonly emailIds: ReadonlyArray<number>; readonly replyIds: ReadonlyArray<number> },
+      SqlError.SqlError
+    >
     /** Records an open of the e-mail the token names. */
     readonly recordOpen: (token: string) => Effect.Effect<void, InvalidEmailToken | SqlError.SqlError>
     /** Records a click and answers the URL recorded for that link of that e-mail. */
@@ -756,8 +769,28 @@ export class RespondentEmails extends Context.Service<
         )
       })
 
+      const moveThread = Effect.fn("RespondentEmails.moveThread")(function* (
+        workspaceId: number,
+        fromId: number,
+        toId: number,
+        only?: { readonly emailIds: ReadonlyArray<number>; readonly replyIds: ReadonlyArray<number> }
+      ) {
+        const emails = yield* sql<{ readonly id: number }>`
+          update response_emails set response_id = ${toId}
+          where workspace_id = ${workspaceId} and response_id = ${fromId}
+            ${only === undefined ? sql`` : sql`and id = any(${only.emailIds}::int[])`}
+          returning id`
+        const replies = yield* sql<{ readonly id: number }>`
+          update response_replies set response_id = ${toId}
+          where workspace_id = ${workspaceId} and response_id = ${fromId}
+            ${only === undefined ? sql`` : sql`and id = any(${only.replyIds}::int[])`}
+          returning id`
+        return { emailIds: emails.map((row) => row.id), replyIds: replies.map((row) => row.id) }
+      })
+
       return RespondentEmails.of({
         send,
+        moveThread,
         queueConfirmation,
         queueResumeLink,
         getConfirmation,

@@ -123,6 +123,26 @@ export const ResponseDeletedBody = Schema.Struct({
   deletedAt: Schema.String
 }).annotate({ identifier: "ResponseDeletedBody" })
 
+/** `response.merged`: a duplicate was merged into the response (`cases/ResponseMerges.ts`). */
+export const ResponseMergedBody = Schema.Struct({
+  event: Schema.Literal("response.merged"),
+  ...responseFields,
+  duplicateId: Schema.Int.annotate({
+    description: "The response merged into this one: from now on a pointer to it (`mergedInto`), out of lists."
+  }),
+  answersTaken: Schema.Array(Schema.Int).annotate({
+    description: "The ids of the questions whose answers the response took from the duplicate (it had none)."
+  }),
+  tagsTaken: Schema.Array(Schema.String).annotate({ description: "The duplicate's tags the response took." })
+}).annotate({ identifier: "ResponseMergedBody" })
+
+/** `response.unmerged`: a merge was undone; the duplicate is a response of its own again. */
+export const ResponseUnmergedBody = Schema.Struct({
+  event: Schema.Literal("response.unmerged"),
+  ...responseFields,
+  duplicateId: Schema.Int.annotate({ description: "The response split off again (back in lists)." })
+}).annotate({ identifier: "ResponseUnmergedBody" })
+
 /** `note.created`: a member wrote an internal note on a response. */
 export const NoteCreatedBody = Schema.Struct({
   event: Schema.Literal("note.created"),
@@ -285,6 +305,10 @@ export const ResponseDeletedEvent = posted(ResponseDeletedBody, "ResponseDeleted
 export const ResponseSlaWarningEvent = posted(ResponseSlaWarningBody, "ResponseSlaWarningEvent")
 /** `response.sla_breached` as posted. */
 export const ResponseSlaBreachedEvent = posted(ResponseSlaBreachedBody, "ResponseSlaBreachedEvent")
+/** `response.merged` as posted. */
+export const ResponseMergedEvent = posted(ResponseMergedBody, "ResponseMergedEvent")
+/** `response.unmerged` as posted. */
+export const ResponseUnmergedEvent = posted(ResponseUnmergedBody, "ResponseUnmergedEvent")
 /** `note.created` as posted. */
 export const NoteCreatedEvent = posted(NoteCreatedBody, "NoteCreatedEvent")
 /** `response.partial` as posted. */
@@ -312,6 +336,8 @@ export const EventBody = Schema.Union([
   ResponsePartialBody,
   ResponseSlaWarningBody,
   ResponseSlaBreachedBody,
+  ResponseMergedBody,
+  ResponseUnmergedBody,
   NoteCreatedBody,
   EmailSentBody,
   EmailOpenedBody,
@@ -333,6 +359,8 @@ export const EventName = Schema.Literals([
   "response.partial",
   "response.sla_warning",
   "response.sla_breached",
+  "response.merged",
+  "response.unmerged",
   "note.created",
   "email.sent",
   "email.opened",
@@ -505,6 +533,24 @@ export const catalogue: ReadonlyArray<CatalogueEntry> = [
       ...exampleResponse,
       sla: { target: "resolve", dueAt: "2026-11-30T09:14:03.000Z" }
     }
+  },
+  {
+    name: "response.merged",
+    description:
+      "A duplicate (same person, same request) was merged into the response: it took the duplicate's answers to " +
+      "questions it had none for and its tags, notes, activities and e-mails; the duplicate is now a pointer " +
+      "(`mergedInto`). Undoable for 24 hours (then `response.unmerged`).",
+    spec: false,
+    schema: ResponseMergedEvent,
+    example: { event: "response.merged", ...exampleResponse, duplicateId: 3479, answersTaken: [7], tagsTaken: ["vip"] }
+  },
+  {
+    name: "response.unmerged",
+    description:
+      "A merge was undone: what the duplicate brought left the response, and the duplicate is a response of its own again.",
+    spec: false,
+    schema: ResponseUnmergedEvent,
+    example: { event: "response.unmerged", ...exampleResponse, duplicateId: 3479 }
   },
   {
     name: "note.created",

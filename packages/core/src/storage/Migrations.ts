@@ -54,8 +54,9 @@ import m0040_sla from "./migrations/0040_sla.ts"
 import m0041_assignmentRules from "./migrations/0041_assignment_rules.ts"
 import m0042_statusLinks from "./migrations/0042_status_links.ts"
 import m0043_assignmentRulesNotice from "./migrations/0043_assignment_rules_notice.ts"
-import m0045_resumeLinks from "./migrations/0045_resume_links.ts"
-import m0047_workspaceInbox from "./migrations/0047_workspace_inbox.ts"
+import m0044_resumeLinks from "./migrations/0044_resume_links.ts"
+import m0045_responseMerges from "./migrations/0045_response_merges.ts"
+import m0046_workspaceInbox from "./migrations/0046_workspace_inbox.ts"
 
 /**
  * Every migration of qforms, in order. Add new ones at the end; never edit a
@@ -100,8 +101,9 @@ export const loader = Migrator.fromRecord({
   "0041_assignment_rules": m0041_assignmentRules,
   "0042_status_links": m0042_statusLinks,
   "0043_assignment_rules_notice": m0043_assignmentRulesNotice,
-  "0045_resume_links": m0045_resumeLinks,
-  "0047_workspace_inbox": m0047_workspaceInbox
+  "0044_resume_links": m0044_resumeLinks,
+  "0045_response_merges": m0045_responseMerges,
+  "0046_workspace_inbox": m0046_workspaceInbox
 })
 
 /**

@@ -532,6 +532,27 @@ CREATE UNIQUE INDEX response_emails_message_id ON response_emails USING btree (m
 CREATE UNIQUE INDEX response_emails_pkey ON response_emails USING btree (id);
 CREATE INDEX response_emails_response ON response_emails USING btree (response_id, id);
 
+create table response_merges (
+  id integer not null generated always as identity,
+  workspace_id integer not null,
+  kept_id integer not null,
+  duplicate_id integer not null,
+  activity_ids integer[] not null,
+  email_ids integer[] not null,
+  reply_ids integer[] not null,
+  answers_taken jsonb not null,
+  tags_taken text[] not null,
+  merged_at timestamp with time zone not null,
+  undone_at timestamp with time zone
+);
+alter table response_merges add constraint response_merges_duplicate_id_fkey FOREIGN KEY (duplicate_id) REFERENCES responses(id) ON DELETE CASCADE;
+alter table response_merges add constraint response_merges_kept_id_fkey FOREIGN KEY (kept_id) REFERENCES responses(id) ON DELETE CASCADE;
+alter table response_merges add constraint response_merges_pkey PRIMARY KEY (id);
+alter table response_merges add constraint response_merges_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE;
+CREATE INDEX response_merges_duplicate ON response_merges USING btree (duplicate_id, id DESC);
+CREATE INDEX response_merges_kept ON response_merges USING btree (kept_id, id DESC);
+CREATE UNIQUE INDEX response_merges_pkey ON response_merges USING btree (id);
+
 create table response_replies (
   id integer not null generated always as identity,
   workspace_id integer not null,
@@ -633,11 +654,13 @@ END,
 CASE
     WHEN (resolved_at IS NULL) THEN resolve_due_at
     ELSE NULL::timestamp with time zone
-END)) stored
+END)) stored,
+  merged_into integer
 );
 alter table responses add constraint responses_assignee_id_fkey FOREIGN KEY (assignee_id) REFERENCES accounts(id) ON DELETE SET NULL;
 alter table responses add constraint responses_contact_id_fkey FOREIGN KEY (contact_id) REFERENCES contacts(id) ON DELETE SET NULL;
 alter table responses add constraint responses_form_id_fkey FOREIGN KEY (form_id) REFERENCES forms(id) ON DELETE CASCADE;
+alter table responses add constraint responses_merged_into_fkey FOREIGN KEY (merged_into) REFERENCES responses(id) ON DELETE CASCADE;
 alter table responses add constraint responses_pkey PRIMARY KEY (id);
 alter table responses add constraint responses_stage_id_fkey FOREIGN KEY (stage_id) REFERENCES stages(id) ON DELETE SET NULL;
 CREATE INDEX responses_contact ON responses USING btree (contact_id);

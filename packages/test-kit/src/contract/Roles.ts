@@ -27,6 +27,8 @@ export const roles = group("roles", { transport: false }, (c) => {
       ["POST", `/responses/${r}/notes`, { body: "viewer note" }],
       ["POST", `/responses/${r}/status-link`],
       ["DELETE", `/responses/${r}/status-link`],
+      ["POST", `/responses/${r}/merge`, { duplicateId: r }],
+      ["DELETE", `/responses/${r}/merges/${r}`],
       ["POST", `/forms/${f}/stages`, { name: "Viewer stage" }],
       ["PATCH", `/stages/${all.stageId}`, { name: "Viewer stage" }],
       ["DELETE", `/stages/${all.stageId}`],

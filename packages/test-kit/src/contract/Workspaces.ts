@@ -39,6 +39,8 @@ export const workspaces = group("workspaces", { transport: false }, (c) => {
       ["PATCH", "/responses", { ids: [r], addTags: ["stolen"] }],
       ["DELETE", `/responses/${r}`],
       ["POST", `/responses/${r}/notes`, { body: "stolen" }],
+      ["POST", `/responses/${r}/merge`, { duplicateId: r }],
+      ["DELETE", `/responses/${r}/merges/${r}`],
       ["PATCH", `/stages/${all.stageId}`, { name: "Stolen" }],
       ["DELETE", `/stages/${all.stageId}`],
       ["DELETE", `/webhooks/subscribe/${encodeURIComponent(all.subscriptionId)}`],

@@ -7,6 +7,7 @@ import * as Csv from "../../cases/Csv.ts"
 import * as Xlsx from "../../cases/Xlsx.ts"
 import { LinkBase } from "../../kernel/Links.ts"
 import { Notes } from "../../cases/Notes.ts"
+import { ResponseMerges } from "../../cases/ResponseMerges.ts"
 import { type ListOptions, Responses } from "../../cases/Responses.ts"
 import { Api, CurrentActor, type ResponseListQuery } from "../../api/Api.ts"
 import { handle } from "../../web/ApiErrors.ts"
@@ -59,6 +60,7 @@ export const ResponsesHandlers = HttpApiBuilder.group(
   Effect.fnUntraced(function* (handlers) {
     const responses = yield* Responses
     const notes = yield* Notes
+    const merges = yield* ResponseMerges
     const audit = yield* AuditLog
     // A whole list leaving qforms is an export: recorded in the audit log before it streams.
     const exported = (actor: Actors.Actor, formId: number, format: "csv" | "xlsx" | "json", query: ResponseListQuery) =>
@@ -142,7 +144,11 @@ export const ResponsesHandlers = HttpApiBuilder.group(
         Effect.flatMap(CurrentActor, (actor) => handle(responses.updateMany(actor, payload))),
       remove: ({ params }) => Effect.flatMap(CurrentActor, (actor) => handle(responses.remove(actor, params.id))),
       addNote: ({ params, payload }) =>
-        Effect.flatMap(CurrentActor, (actor) => handle(notes.add(actor, params.id, payload)))
+        Effect.flatMap(CurrentActor, (actor) => handle(notes.add(actor, params.id, payload))),
+      merge: ({ params, payload }) =>
+        Effect.flatMap(CurrentActor, (actor) => handle(merges.merge(actor, params.id, payload))),
+      unmerge: ({ params }) =>
+        Effect.flatMap(CurrentActor, (actor) => handle(merges.undo(actor, params.id, params.duplicateId)))
     })
   })
 )

@@ -1,5 +1,5 @@
 /**
- * Migration 0045_resume_links. Save and resume across devices by e-mail
+ * Migration 0044_resume_links. Save and resume across devices by e-mail
  * (`cases/ResumeLinks.ts`): a respondent of the public page asks for a link
  * to their partial response (`/f/{publicId}/resume/{token}`). Only the
  * SHA-256 of a link's token is stored; a link works once (`used_at`) and

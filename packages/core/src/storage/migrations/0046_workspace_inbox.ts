@@ -1,5 +1,5 @@
 /**
- * Migration 0047_workspace_inbox. The workspace-wide list (`GET /responses`,
+ * Migration 0046_workspace_inbox. The workspace-wide list (`GET /responses`,
  * cases/ResponseViews.ts `listWorkspace`) reads submitted responses of every
  * form newest first, a keyset page at a time: the existing indexes all start
  * with `form_id`, so without these it sorted every response of the workspace.
