@@ -3096,6 +3096,8 @@ export interface components {
             /** @description Extension (sensitive questions): for a viewer, the ids of the questions whose answers are masked: they read "•••" in `values`, `answers` and `summary`. Absent when nothing is masked. */
             redacted?: number[];
             sla?: components["schemas"]["ResponseSla"];
+            /** @description Extension (merged duplicates): the response this one was merged into (`POST /responses/{id}/merge`); it is a pointer now, out of lists and counts: follow it. Absent otherwise. */
+            mergedInto?: number;
             formId: number;
             formTitle: string;
         };
