@@ -187,12 +187,14 @@ for (const target of databaseTargets) {
         "list_translations",
         "list_webhooks",
         "list_workspace_responses",
+        "merge_responses",
         "replay_dead_letters",
         "retry_delivery",
         "revoke_status_link",
         "set_assignment_rules",
         "set_member_away",
         "set_translation",
+        "unmerge_responses",
         "update_form",
         "update_response",
         "update_responses",
@@ -464,6 +466,8 @@ for (const target of databaseTargets) {
         ["add_note", { responseId: response.json.id, body: "Nope" }],
         ["issue_status_link", { responseId: response.json.id }],
         ["revoke_status_link", { responseId: response.json.id }],
+        ["merge_responses", { responseId: response.json.id, duplicateId: response.json.id + 1 }],
+        ["unmerge_responses", { responseId: response.json.id, duplicateId: response.json.id + 1 }],
         ["retry_delivery", { deliveryId: 1 }],
         ["replay_dead_letters", { deliveryIds: [1] }],
         ["update_workspace_settings", { theme: { font: "serif" } }],
@@ -692,6 +696,22 @@ for (const target of databaseTargets) {
       const issued = await call(owner, "issue_status_link", { responseId: response.json.id })
       expect(issued.url).toMatch(/\/s\/[A-Za-z0-9_-]{43}$/)
       expect(await call(owner, "revoke_status_link", { responseId: response.json.id })).toEqual({ revoked: true })
+      // A duplicate merged and the merge undone, by the owner; the other workspace reaches neither.
+      const duplicate = await api("POST", `/forms/${form.id}/responses`, {
+        values: { [form.fields[0].id]: "Priv again", [form.fields[1].id]: "priv@example.com" }
+      })
+      const pair = { responseId: response.json.id, duplicateId: duplicate.json.id }
+      expect(await refused(other, "merge_responses", pair)).toMatch(/not found/)
+      const merged = await call(owner, "merge_responses", pair)
+      expect(merged).toMatchObject({ keptId: response.json.id, duplicateId: duplicate.json.id, undoneAt: null })
+      expect((await call(owner, "get_response", { responseId: duplicate.json.id })).response.mergedInto).toBe(
+        response.json.id
+      )
+      expect(await refused(other, "unmerge_responses", pair)).toMatch(/not found/)
+      expect((await call(owner, "unmerge_responses", pair)).undoneAt).not.toBe(null)
+      expect((await call(owner, "get_response", { responseId: duplicate.json.id })).response.mergedInto ?? null).toBe(
+        null
+      )
       expect(await refused(other, "update_form", { formId: form.id, title: "Mine" })).toMatch(/not found/)
       await expect(other.readResource({ uri: `qforms://forms/${form.id}` })).rejects.toThrow(/not found/)
       expect((await call(other, "list_members")).members.map((m: Json) => m.email)).toEqual(["owner-b@example.com"])

@@ -26,6 +26,7 @@ import { Id } from "../kernel/Ids.ts"
 import { InvalidInput } from "../kernel/Errors.ts"
 import { Member, Members } from "../identity/Members.ts"
 import { AddNoteInput, Note, Notes } from "../cases/Notes.ts"
+import { MergeResponsesInput, ResponseMerge, ResponseMerges } from "../cases/ResponseMerges.ts"
 import { StatusLink, StatusLinks, statusPath } from "../cases/StatusLinks.ts"
 import { LinkBase } from "../kernel/Links.ts"
 import { Erasure, ErasureRequest, ErasureResult } from "../cases/Erasure.ts"
@@ -183,6 +184,7 @@ export const makeTools = Effect.gen(function* () {
   const responses = yield* Responses
   const notes = yield* Notes
   const statusLinks = yield* StatusLinks
+  const merges = yield* ResponseMerges
   const stages = yield* Stages
   const members = yield* Members
   const assignmentRules = yield* AssignmentRulesService
@@ -414,6 +416,28 @@ export const makeTools = Effect.gen(function* () {
       output: Schema.Struct({ revoked: Schema.Boolean }),
       write: true,
       run: (actor, { responseId }) => Effect.as(statusLinks.revoke(actor, responseId), { revoked: true })
+    }),
+    define("merge_responses", {
+      title: "Merge a duplicate response into another",
+      description:
+        "Merges `duplicateId` into `responseId` (two submitted responses of the same form, e.g. the same " +
+        "person sending the same request twice): the kept response takes the duplicate's answers to questions " +
+        "it has no answer to (its own win), its tags, notes, activity and e-mails; the duplicate becomes a " +
+        "pointer (`mergedInto`) and leaves the lists. Undo it within 24 hours with unmerge_responses.",
+      input: Schema.Struct({ responseId: ResponseId, ...MergeResponsesInput.fields }),
+      output: ResponseMerge,
+      write: true,
+      run: (actor, { responseId, ...input }) => merges.merge(actor, responseId, input)
+    }),
+    define("unmerge_responses", {
+      title: "Undo a merge of responses",
+      description:
+        "Undoes merge_responses within 24 hours: the duplicate is a response of its own again, with its " +
+        "notes, activity and e-mails; the kept response loses only what the merge gave it.",
+      input: Schema.Struct({ responseId: ResponseId, duplicateId: ResponseId }),
+      output: ResponseMerge,
+      write: true,
+      run: (actor, { responseId, duplicateId }) => merges.undo(actor, responseId, duplicateId)
     }),
     define("list_stages", {
       title: "List a form's stages",
