@@ -83,6 +83,14 @@ const describe = (activity, detail) => {
     }
     case "answers_changed":
       return t("case.activityAnswers", { questions: joined(Array.isArray(p.questions) ? p.questions : []) })
+    case "merged":
+      return t("case.activityMerged", {
+        id: String(p.duplicateId ?? ""),
+        questions: Array.isArray(p.questions) && p.questions.length > 0 ? joined(p.questions) : "—",
+        tags: Array.isArray(p.tags) && p.tags.length > 0 ? joined(p.tags) : "—"
+      })
+    case "unmerged":
+      return t("case.activityUnmerged", { id: String(p.duplicateId ?? "") })
     case "anonymised":
       return t("case.activityAnonymised", { days: String(p.olderThanDays ?? "") })
     case "note":

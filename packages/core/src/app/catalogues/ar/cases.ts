@@ -255,6 +255,8 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "case.activityStage": "المرحلة: \u2068{from}\u2069 ← \u2068{to}\u2069",
   "case.activityAssigned": "الإسناد: \u2068{from}\u2069 ← \u2068{to}\u2069",
   "case.activityTags": "الوسوم: {changes}",
+  "case.activityMerged": "دُمج الرد رقم {id} في هذا الرد (الإجابات المأخوذة: {questions}؛ الوسوم المأخوذة: {tags})",
+  "case.activityUnmerged": "أُلغي دمج الرد رقم {id}: عاد حالة مستقلة",
   "case.activityAnonymised": "أُخفيت هويته وفق مدة الاحتفاظ بالنموذج ({days} يومًا): حُذفت الإجابات والملفات والرسائل",
   "case.activityAnswers": "تغيّرت الإجابات: {questions}",
   "case.activityTagsChanged": "تغيّرت الوسوم",

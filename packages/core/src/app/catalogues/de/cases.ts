@@ -252,6 +252,9 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "case.activityStage": "Phase: {from} → {to}",
   "case.activityAssigned": "Zugewiesen: {from} → {to}",
   "case.activityTags": "Tags: {changes}",
+  "case.activityMerged":
+    "Antwort #{id} mit dieser zusammengeführt (übernommene Antworten: {questions}; übernommene Tags: {tags})",
+  "case.activityUnmerged": "Zusammenführung von Antwort #{id} rückgängig gemacht: sie ist wieder ein eigener Fall",
   "case.activityAnonymised":
     "Durch die Aufbewahrungsfrist des Formulars anonymisiert ({days} Tage): Angaben, Dateien und E-Mails entfernt",
   "case.activityAnswers": "Angaben geändert: {questions}",

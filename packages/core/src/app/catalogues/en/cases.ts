@@ -247,6 +247,8 @@ export const cases = {
   "case.activityStage": "Stage: {from} → {to}",
   "case.activityAssigned": "Assigned: {from} → {to}",
   "case.activityTags": "Tags: {changes}",
+  "case.activityMerged": "Merged response #{id} into this one (answers taken: {questions}; tags taken: {tags})",
+  "case.activityUnmerged": "Undid the merge of response #{id}: it is a case of its own again",
   "case.activityAnonymised": "Anonymised by the form's retention ({days} days): answers, files and e-mails removed",
   "case.activityAnswers": "Answers changed: {questions}",
   "case.activityTagsChanged": "Tags: changed",
