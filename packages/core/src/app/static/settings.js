@@ -96,6 +96,8 @@ const Members = ({ session, canAdmin }) => {
   const [error, setError] = useState(/** @type {string | null} */ (null))
   const [notice, setNotice] = useState(/** @type {string | null} */ (null))
   const [shown, setShown] = useState(/** @type {{ label: string, value: string } | null} */ (null))
+  // An away mark being saved: the checkbox shows it at once (not the list's old value until the reload).
+  const [awaySaving, setAwaySaving] = useState(/** @type {Readonly<Record<number, boolean>>} */ ({}))
   /** @param {() => Promise<unknown>} action @param {string} done */
   const act = (action, done) => {
     setError(null)
@@ -106,6 +108,19 @@ const Members = ({ session, canAdmin }) => {
         return Promise.all([reload(), reloadPending()])
       },
       (e) => setError(messageOf(e))
+    )
+  }
+  /** @param {Member} m @param {boolean} away */
+  const markAway = (m, away) => {
+    setAwaySaving((saving) => ({ ...saving, [m.accountId]: away }))
+    act(
+      () => api.put(`/members/${m.accountId}/away`, { away }),
+      t(away ? "settings.markedAway" : "settings.markedBack", { email: m.email })
+    ).finally(() =>
+      setAwaySaving((saving) => {
+        const { [m.accountId]: _, ...rest } = saving
+        return rest
+      })
     )
   }
   /** @param {SubmitEvent} e */
@@ -162,7 +177,7 @@ const Members = ({ session, canAdmin }) => {
         <td>${
           // Away: a member (not a viewer) for themself, owners and admins for anyone.
           canAdmin || (m.accountId === session.account.id && session.role !== "viewer")
-            ? html`<input type="checkbox" aria-label=${t("settings.awayOf", { email: m.email })} checked=${m.away} onChange=${(e) => act(() => api.put(`/members/${m.accountId}/away`, { away: e.target.checked }), t(e.target.checked ? "settings.markedAway" : "settings.markedBack", { email: m.email }))} />`
+            ? html`<input type="checkbox" aria-label=${t("settings.awayOf", { email: m.email })} checked=${awaySaving[m.accountId] ?? m.away} onChange=${(e) => markAway(m, e.target.checked)} />`
             : m.away
               ? t("settings.away")
               : ""
