@@ -337,11 +337,13 @@ export class Members extends Context.Service<
       })
 
       const setAway = Effect.fn("Members.setAway")(function* (actor: Actors.Actor, accountId: number, away: boolean) {
-        // Being away grants nothing: a member (not a viewer, who only reads) sets it for themself, and owners and
-        // admins for anyone, whatever their role.
-        yield* actor.kind !== "system" && actor.accountId === accountId
-          ? Actors.requireWrite(actor)
-          : Actors.requireAdmin(actor)
+        // A member (not a viewer, who only reads) sets it for themself; owners and admins for a lower role only
+        // (as for keys and roles: nobody manages an equal or higher role).
+        if (actor.kind !== "system" && actor.accountId === accountId) yield* Actors.requireWrite(actor)
+        else if (actor.kind !== "system") {
+          const target = yield* get(actor.workspaceId, accountId)
+          yield* Actors.requireAuthorityOver(actor, actor.role, target)
+        }
         const rows = yield* sql<{ readonly account_id: number }>`
           update members set away = ${away} where workspace_id = ${actor.workspaceId} and account_id = ${accountId}
           returning account_id`
