@@ -4,6 +4,7 @@ import { html } from "htm/preact"
 import { useEffect, useState } from "preact/hooks"
 import { api, base, copy, events, messageOf, navigate } from "./api.js"
 import { EmailComposer } from "./emails.js"
+import { MergedBanner, MergePanel, UndoMerge, undoable } from "./merge.js"
 import { neighbour, ShortcutHelp, useShortcuts } from "./shortcuts.js"
 import { SlaBadge } from "./sla.js"
 import { formatDateTime, formatRelative, t } from "./words.js"
@@ -338,6 +339,16 @@ export const CaseScreen = ({ route, canWrite }) => {
       setError(messageOf(e))
     }
   }
+  /** After an undo from the timeline: the case again, or why the server refused. @param {string | null} failure */
+  const undone = (failure) => {
+    if (failure !== null) {
+      setError(failure)
+      return
+    }
+    setError(null)
+    load()
+    setNotice(t("merge.undone"))
+  }
   /** @param {SubmitEvent} event */
   const addNote = async (event) => {
     event.preventDefault()
@@ -362,6 +373,10 @@ export const CaseScreen = ({ route, canWrite }) => {
     <${ShortcutHelp} shortcuts=${shortcuts} open=${help} setOpen=${setHelp} /></div>
     <h1 tabindex="-1">${row.name ?? row.email ?? t("case.responseNumber", { id: String(row.id) })}</h1>
     <div aria-live="polite">${error ? html`<p class="error" role="alert">${error}</p>` : null}${notice ? html`<p class="notice">${notice}</p>` : null}</div>
+    <${MergedBanner} row=${row} canWrite=${canWrite} onUndone=${() => {
+      load()
+      setNotice(t("merge.undone"))
+    }} />
     <div class="case">
       <div>
         <section class="card" aria-labelledby="answers-title">
@@ -391,7 +406,7 @@ export const CaseScreen = ({ route, canWrite }) => {
         </section>
         <section aria-labelledby="timeline-title">
           <h2 id="timeline-title">${t("case.activity")}</h2>
-          <ol class="timeline">${detail.activities.map((a) => html`<li key=${a.id}><strong>${actorName(a.actor)}</strong> · <span class="muted">${When(a.createdAt)}</span><br />${describe(a, detail)}</li>`)}</ol>
+          <ol class="timeline">${detail.activities.map((a) => html`<li key=${a.id}><strong>${actorName(a.actor)}</strong> · <span class="muted">${When(a.createdAt)}</span><br />${describe(a, detail)}${canWrite && undoable(a, detail.activities, Date.now()) ? html`<${UndoMerge} keptId=${id} activity=${a} onDone=${undone} />` : null}</li>`)}</ol>
         </section>
         <section aria-labelledby="emails-title">
           <h2 id="emails-title">${t("case.emails")}</h2>
@@ -465,6 +480,16 @@ export const CaseScreen = ({ route, canWrite }) => {
             : null
         }
         ${canWrite ? html`<${StatusLinkPanel} responseId=${id} onNotice=${setNotice} />` : null}
+        ${
+          canWrite && row.mergedInto === undefined && row.finished
+            ? html`<${MergePanel} detail=${detail} onMerged=${(/** @type {number} */ kept) => {
+                if (kept === id) {
+                  load()
+                  setNotice(t("merge.merged"))
+                } else navigate(`/app/responses/${kept}`)
+              }} />`
+            : null
+        }
       </aside>
     </div>`
 }

@@ -309,6 +309,28 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "digest.stopped": "تم الحفظ. لن تصل ملخصات أخرى لهذا النموذج.",
   "digest.sent": "الملخص في طريقه إلى {email}.",
   "digest.next": "الملخص التالي: {when} ({zone}).",
+  // Merging duplicates on the case page (static/merge.js)
+  "merge.title": "الردود المكررة",
+  "merge.help":
+    "أرسل الشخص نفسه الطلب نفسه مرتين؟ ادمج الردّين: تحتفظ حالة واحدة بإجابات الاثنين ووسومهما وملاحظاتهما ورسائلهما، وتشير الأخرى إليها. يمكن التراجع عن الدمج خلال 24 ساعة.",
+  "merge.search": "ابحث عن رد في هذا النموذج",
+  "merge.find": "بحث",
+  "merge.found": "الردود التي وُجدت",
+  "merge.noneFound": "لا يطابق البحث أي رد آخر في هذا النموذج.",
+  "merge.anonymous": "بلا اسم",
+  "merge.candidate": "#{id} · {who} · {date}",
+  "merge.intoThis": "ادمج الرد {id} في هذه الحالة",
+  "merge.thisInto": "ادمج هذه الحالة في الرد {id}",
+  "merge.confirm":
+    "هل تدمج الرد رقم {duplicate} في الرد رقم {kept}؟ يحتفظ الرد {kept} بالحالة، ويصبح الرد {duplicate} إشارة إليه.",
+  "merge.confirmButton": "دمج",
+  "merge.cancel": "إلغاء",
+  "merge.merged": "تم الدمج. يشير الرد الآخر الآن إلى هذه الحالة.",
+  "merge.pointer": "دُمج هذا الرد في الرد رقم {id}: حالته وملاحظاته ورسائله هناك.",
+  "merge.openKept": "افتح الرد رقم {id}",
+  "merge.undo": "تراجع عن الدمج",
+  "merge.undoOf": "تراجع عن دمج الرد رقم {id}",
+  "merge.undone": "تم التراجع عن الدمج: عاد كل من الردّين حالة مستقلة.",
   // Keyboard shortcuts of the inbox and the case page (static/shortcuts.js)
   "shortcuts.show": "اختصارات لوحة المفاتيح",
   "shortcuts.title": "اختصارات لوحة المفاتيح",

@@ -309,6 +309,28 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "digest.stopped": "Gespeichert. Keine Übersichten mehr für dieses Formular.",
   "digest.sent": "Eine Übersicht ist unterwegs an {email}.",
   "digest.next": "Nächste Übersicht: {when} ({zone}).",
+  // Merging duplicates on the case page (static/merge.js)
+  "merge.title": "Duplikate",
+  "merge.help":
+    "Dieselbe Person hat dieselbe Anfrage zweimal geschickt? Führen Sie beide zusammen: Ein Fall behält die Antworten, Tags, Notizen und E-Mails beider, der andere verweist darauf. Eine Zusammenführung lässt sich 24 Stunden lang rückgängig machen.",
+  "merge.search": "Antwort dieses Formulars suchen",
+  "merge.find": "Suchen",
+  "merge.found": "Gefundene Antworten",
+  "merge.noneFound": "Keine andere Antwort dieses Formulars passt.",
+  "merge.anonymous": "ohne Namen",
+  "merge.candidate": "#{id} · {who} · {date}",
+  "merge.intoThis": "#{id} in diesen Fall zusammenführen",
+  "merge.thisInto": "Diesen Fall in #{id} zusammenführen",
+  "merge.confirm":
+    "Antwort #{duplicate} in Antwort #{kept} zusammenführen? #{kept} behält den Fall; #{duplicate} wird ein Verweis darauf.",
+  "merge.confirmButton": "Zusammenführen",
+  "merge.cancel": "Abbrechen",
+  "merge.merged": "Zusammengeführt. Die andere Antwort verweist jetzt auf diesen Fall.",
+  "merge.pointer": "Diese Antwort wurde in Antwort #{id} zusammengeführt: Fall, Notizen und E-Mails sind dort.",
+  "merge.openKept": "Antwort #{id} öffnen",
+  "merge.undo": "Zusammenführung rückgängig machen",
+  "merge.undoOf": "Zusammenführung von #{id} rückgängig machen",
+  "merge.undone": "Zusammenführung rückgängig gemacht: Beide Antworten sind wieder eigene Fälle.",
   // Keyboard shortcuts of the inbox and the case page (static/shortcuts.js)
   "shortcuts.show": "Tastenkürzel",
   "shortcuts.title": "Tastenkürzel",

@@ -301,6 +301,28 @@ export const cases = {
   "digest.stopped": "Saved. No more digests of this form.",
   "digest.sent": "A digest is on its way to {email}.",
   "digest.next": "Next digest: {when} ({zone}).",
+  // Merging duplicates on the case page (static/merge.js)
+  "merge.title": "Duplicates",
+  "merge.help":
+    "The same person sent the same request twice? Merge the two: one case keeps the answers, tags, notes and e-mails of both, the other points to it. A merge can be undone for 24 hours.",
+  "merge.search": "Find a response of this form",
+  "merge.find": "Find",
+  "merge.found": "Responses found",
+  "merge.noneFound": "No other response of this form matches.",
+  "merge.anonymous": "no name",
+  "merge.candidate": "#{id} · {who} · {date}",
+  "merge.intoThis": "Merge #{id} into this case",
+  "merge.thisInto": "Merge this case into #{id}",
+  "merge.confirm":
+    "Merge response #{duplicate} into response #{kept}? #{kept} keeps the case; #{duplicate} becomes a pointer to it.",
+  "merge.confirmButton": "Merge",
+  "merge.cancel": "Cancel",
+  "merge.merged": "Merged. The other response points to this case now.",
+  "merge.pointer": "This response was merged into response #{id}: its case, notes and e-mails are there.",
+  "merge.openKept": "Open response #{id}",
+  "merge.undo": "Undo merge",
+  "merge.undoOf": "Undo the merge of #{id}",
+  "merge.undone": "Merge undone: both responses are cases of their own again.",
   // Keyboard shortcuts of the inbox and the case page (static/shortcuts.js)
   "shortcuts.show": "Keyboard shortcuts",
   "shortcuts.title": "Keyboard shortcuts",
