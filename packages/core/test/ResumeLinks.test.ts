@@ -14,7 +14,16 @@ import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { waitFor } from "@qforms/test-kit/Conditions"
 import { databaseTargets } from "@qforms/test-kit/Databases"
-import { answer, createForm, getPage, hidden, listResponses, seedWorkspace } from "@qforms/test-kit/PublicForms"
+import {
+  answer,
+  api,
+  createForm,
+  getPage,
+  hidden,
+  listResponses,
+  postStep,
+  seedWorkspace
+} from "@qforms/test-kit/PublicForms"
 import { smtpSink } from "@qforms/test-kit/SmtpSink"
 import { startTestServer, type TestServer } from "@qforms/test-kit/TestServer"
 
@@ -184,6 +193,67 @@ for (const target of databaseTargets) {
       const again = await openLink(path)
       expect(again.status).toBe(410)
       expect(await again.text()).toContain("This link no longer works")
+    })
+
+    it("on a form with an access code, the link goes on without the code, until the code changes", async () => {
+      const form = await threeQuestions("Members only")
+      expect(
+        (await api(server, key, "PATCH", `/forms/${form.formId}`, { settings: { accessCode: "Summer-2026" } })).status
+      ).toBe(200)
+      const access = await getPage(server, `/f/${form.publicId}`)
+      expect(hidden(access.text, "at")).toBe("access")
+      const welcome = await postStep(server, form.publicId, [
+        ["token", hidden(access.text, "token")],
+        ["at", "access"],
+        ["website", ""],
+        ["a", "summer-2026"],
+        ["move", "next"]
+      ])
+      expect(welcome.text).toContain(">Start<")
+      const first = await answer(server, form.publicId, welcome.text, [], "start")
+      const second = await answer(server, form.publicId, first.text, ["Ada Lovelace"])
+      expect(hidden(second.text, "at")).toBe(String(form.city))
+
+      // Two links asked while the code holds.
+      let before = smtp.received.length
+      expect((await askForLink(form.publicId, second.text, "ada@example.com")).status).toBe(200)
+      const { path: firstLink } = await linkFromMail("ada@example.com", before)
+      before = smtp.received.length
+      expect((await askForLink(form.publicId, second.text, "ada@example.com")).status).toBe(200)
+      const { path: secondLink } = await linkFromMail("ada@example.com", before)
+
+      // Another browser goes on at City without typing the code.
+      const opened = await openLink(firstLink)
+      expect(opened.status).toBe(303)
+      const cookie = /^(qf_[^=]+=[^;]+)/.exec(opened.headers.get("set-cookie") ?? "")?.[1]
+      const continued = await getPage(server, `/f/${form.publicId}?continue=1`, { cookie: cookie! })
+      expect(continued.status).toBe(200)
+      expect(hidden(continued.text, "at")).toBe(String(form.city))
+
+      // Once the code changed, the other link's browser is asked for the new one, with the answers kept.
+      expect(
+        (await api(server, key, "PATCH", `/forms/${form.formId}`, { settings: { accessCode: "Autumn-2026" } })).status
+      ).toBe(200)
+      const reopened = await openLink(secondLink)
+      expect(reopened.status).toBe(303)
+      const stale = /^(qf_[^=]+=[^;]+)/.exec(reopened.headers.get("set-cookie") ?? "")?.[1]
+      const asked = await getPage(server, `/f/${form.publicId}?continue=1`, { cookie: stale! })
+      expect(hidden(asked.text, "at")).toBe("access")
+      const back = await postStep(
+        server,
+        form.publicId,
+        [
+          ["token", hidden(asked.text, "token")],
+          ["at", "access"],
+          ["website", ""],
+          ["a", "autumn-2026"],
+          ["move", "next"]
+        ],
+        { cookie: stale! }
+      )
+      expect(back.status).toBe(200)
+      const name = await answer(server, form.publicId, back.text, [], "start")
+      expect(name.text).toContain('value="Ada Lovelace"')
     })
 
     it("speaks the form's language: the offer, the e-mail and the refusals (German, Arabic)", async () => {

@@ -4,7 +4,9 @@
  * (`/f/{publicId}/resume/{token}`, see `pages/PublicPage.ts`). A token is 32
  * random bytes (256 bits); only its SHA-256 is stored. A link is bound to its
  * workspace, form and partial response, works once (consumed atomically at
- * its first use) and for {@link resumeLinkLifetimeMs} (7 days).
+ * its first use) and for {@link resumeLinkLifetimeMs} (7 days). On a form with
+ * an access code, a link keeps the tag of the code typed before it was asked
+ * for, so the other device is not asked for the code again unless it changed.
  *
  * @module
  */
@@ -22,7 +24,12 @@ export const resumePath = (publicId: string, token: string) => `/f/${encodeURICo
 
 /** What opening a link found: the partial response it opens, or why it opens none. */
 export type Consumed =
-  | { readonly _tag: "Opened"; readonly responseId: number }
+  | {
+      readonly _tag: "Opened"
+      readonly responseId: number
+      /** The tag of the form's access code the respondent had typed when they asked for the link, if any. */
+      readonly access: string | undefined
+    }
   /** No such link for this form (also a malformed token, or a link of another form). */
   | { readonly _tag: "Unknown" }
   /** A link of this form that was used, has expired, or whose response was submitted or removed since. */
@@ -39,8 +46,8 @@ const hashOf = (token: string) => createHash("sha256").update(token, "utf8").dig
  * @example
  * ```ts
  * const links = yield* ResumeLinks.make
- * const sent = yield* links.issue(workspaceId, formId, partialId, (token) => queueTheEmail(token))
- * const opened = yield* links.consume(workspaceId, formId, token) // { _tag: "Opened", responseId } …
+ * const sent = yield* links.issue(workspaceId, formId, partialId, state.access, (token) => queueTheEmail(token))
+ * const opened = yield* links.consume(workspaceId, formId, token) // { _tag: "Opened", responseId, access } …
  * ```
  */
 export const make = Effect.gen(function* () {
@@ -55,6 +62,7 @@ export const make = Effect.gen(function* () {
     workspaceId: number,
     formId: number,
     responseId: number,
+    access: string | undefined,
     send: (token: string, at: Date) => Effect.Effect<void, SqlError.SqlError>
   ) {
     const now = new Date(yield* Clock.currentTimeMillis)
@@ -62,8 +70,9 @@ export const make = Effect.gen(function* () {
       Effect.gen(function* () {
         const token = randomBytes(32).toString("base64url")
         const rows = yield* sql`
-          insert into response_resume_links (workspace_id, response_id, token_hash, created_at, expires_at)
-          select workspace_id, id, ${hashOf(token)}, ${now}, ${new Date(now.getTime() + resumeLinkLifetimeMs)}
+          insert into response_resume_links (workspace_id, response_id, token_hash, created_at, expires_at, access_tag)
+          select workspace_id, id, ${hashOf(token)}, ${now}, ${new Date(now.getTime() + resumeLinkLifetimeMs)},
+            ${access ?? null}
           from responses
           where workspace_id = ${workspaceId} and form_id = ${formId} and id = ${responseId} and not finished
           returning id`
@@ -79,14 +88,16 @@ export const make = Effect.gen(function* () {
     if (!TOKEN.test(token)) return { _tag: "Unknown" } as Consumed
     const now = new Date(yield* Clock.currentTimeMillis)
     const hash = hashOf(token)
-    const used = yield* sql<{ readonly response_id: number }>`
+    const used = yield* sql<{ readonly response_id: number; readonly access_tag: string | null }>`
       update response_resume_links l set used_at = ${now}
       from responses r
       where l.workspace_id = ${workspaceId} and l.token_hash = ${hash} and l.used_at is null
         and l.expires_at > ${now}
         and r.workspace_id = l.workspace_id and r.id = l.response_id and r.form_id = ${formId} and not r.finished
-      returning l.response_id`
-    if (used[0] !== undefined) return { _tag: "Opened", responseId: used[0].response_id } as Consumed
+      returning l.response_id, l.access_tag`
+    const opened = used[0]
+    if (opened !== undefined)
+      return { _tag: "Opened", responseId: opened.response_id, access: opened.access_tag ?? undefined } as Consumed
     const known = yield* sql`
       select 1 from response_resume_links l join responses r on r.workspace_id = l.workspace_id and r.id = l.response_id
       where l.workspace_id = ${workspaceId} and l.token_hash = ${hash} and r.form_id = ${formId}`

@@ -1205,7 +1205,7 @@ ${Screens.resumeOffer(form.publicId, param("token"), voice, base, { error: voice
           const forMailbox = forResponse.allowed ? yield* resumeLinkLimiter.take(`to:${to.toLowerCase()}`) : forResponse
           if (forMailbox.allowed) {
             yield* resumeLinks
-              .issue(found.workspaceId, form.id, partialId, (token, at) =>
+              .issue(found.workspaceId, form.id, partialId, state.access, (token, at) =>
                 respondentEmails.queueResumeLink(
                   found.workspaceId,
                   partialId,
@@ -1270,7 +1270,8 @@ ${Screens.resumeOffer(form.publicId, param("token"), voice, base, { error: voice
             startedAt: yield* Clock.currentTimeMillis,
             values: {},
             partialId: consumed.responseId,
-            language: voice.language
+            language: voice.language,
+            ...(consumed.access === undefined ? {} : { access: consumed.access })
           })
           return HttpServerResponse.empty({
             status: 303,

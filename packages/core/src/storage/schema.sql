@@ -577,7 +577,8 @@ create table response_resume_links (
   token_hash text not null,
   created_at timestamp with time zone not null,
   expires_at timestamp with time zone not null,
-  used_at timestamp with time zone
+  used_at timestamp with time zone,
+  access_tag text
 );
 alter table response_resume_links add constraint response_resume_links_pkey PRIMARY KEY (id);
 alter table response_resume_links add constraint response_resume_links_response_id_fkey FOREIGN KEY (response_id) REFERENCES responses(id) ON DELETE CASCADE;
