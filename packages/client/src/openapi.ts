@@ -2922,7 +2922,7 @@ export interface components {
             activities: {
                 id: number;
                 /** @enum {string} */
-                type: "created" | "stage_changed" | "assigned" | "tags_changed" | "note" | "email_sent" | "email_reply" | "answers_changed" | "anonymised" | "sla_warning" | "sla_breached" | "merged" | "unmerged";
+                type: "created" | "stage_changed" | "assigned" | "tags_changed" | "note" | "email_sent" | "email_reply" | "answers_changed" | "anonymised" | "sla_warning" | "sla_breached" | "merged" | "unmerged" | "status_link_issued" | "status_link_revoked";
                 actor: {
                     /** @enum {string} */
                     type: "member" | "respondent" | "system";

@@ -89,7 +89,7 @@ const foundation = Layer.mergeAll(
   ApiKeyCache.layer,
   Accounts.layer,
   Stages.layer,
-  StatusLinks.layer,
+  StatusLinks.layer.pipe(Layer.provide(Activities.layer)),
   Contacts.layer,
   Activities.layer,
   Events.layer,

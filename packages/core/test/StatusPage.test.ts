@@ -118,6 +118,19 @@ for (const target of databaseTargets) {
       expect((await get(second)).status).toBe(200)
 
       expect((await api("DELETE", `/responses/${responseId}/status-link`)).status).toBe(204)
+      // Each is on the case's timeline (newest first); a second revocation, with no live link, is not.
+      expect((await api("DELETE", `/responses/${responseId}/status-link`)).status).toBe(204)
+      const timeline = (await api("GET", `/responses/${responseId}`)).json.activities as Array<{
+        type: string
+        payload: object
+        actor: { type: string }
+      }>
+      expect(timeline.filter((a) => a.type.startsWith("status_link")).map((a) => [a.type, a.payload])).toEqual([
+        ["status_link_revoked", {}],
+        ["status_link_issued", { replaced: true }],
+        ["status_link_issued", { replaced: false }]
+      ])
+      expect(timeline.find((a) => a.type === "status_link_revoked")?.actor.type).toBe("member")
       const revoked = await get(second)
       const unknown = await get(`/s/${"A".repeat(43)}`)
       const malformed = await get("/s/short")

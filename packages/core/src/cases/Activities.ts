@@ -29,7 +29,9 @@ export const ActivityType = Schema.Literals([
   "sla_warning",
   "sla_breached",
   "merged",
-  "unmerged"
+  "unmerged",
+  "status_link_issued",
+  "status_link_revoked"
 ])
 export type ActivityType = typeof ActivityType.Type
 
@@ -43,7 +45,9 @@ export type ActivityType = typeof ActivityType.Type
  * files, e-mails and the respondent's identity, see `Retention.ts`; `sla_warning`/`sla_breached`: `{target, dueAt}`,
  * a target of the form's SLA is about to be, or was, missed, see `Sla.ts`; `merged`: `{duplicateId, questions, tags}`,
  * a duplicate was merged into the response, with the labels of the questions and the tags it took;
- * `unmerged`: `{duplicateId}`, that merge was undone, see `ResponseMerges.ts`).
+ * `unmerged`: `{duplicateId}`, that merge was undone, see `ResponseMerges.ts`; `status_link_issued`: `{replaced}`, a
+ * member issued the respondent's status page link, `replaced` when a live one stopped working;
+ * `status_link_revoked`: `{}`, a member revoked the live link, see `StatusLinks.ts`).
  */
 export const Activity = Schema.Struct({
   id: Schema.Int,

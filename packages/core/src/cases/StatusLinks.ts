@@ -3,7 +3,9 @@
  * status page of `pages/StatusPage.ts`). A token is 32 random bytes; only
  * its SHA-256 is stored, so the table never holds a working link. A response
  * has at most one live link: issuing one revokes the one before; a revoked
- * link keeps its row (`revoked_at`) and never works again.
+ * link keeps its row (`revoked_at`) and never works again. A member's issue
+ * and revocation are activities on the case's timeline (the link a
+ * confirmation e-mail carries is recorded as that e-mail).
  *
  * @module
  */
@@ -15,6 +17,7 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
+import { Activities } from "./Activities.ts"
 import * as Actors from "../identity/Actors.ts"
 import { type Forbidden, ResponseNotFound } from "../kernel/Errors.ts"
 
@@ -79,17 +82,25 @@ export class StatusLinks extends Context.Service<
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
 
+      const activities = yield* Activities
+
+      /** Ends the response's live link; whether there was one. */
       const revokeRows = (workspaceId: number, responseId: number, at: Date) =>
         sql`update response_status_links set revoked_at = ${at}
-          where workspace_id = ${workspaceId} and response_id = ${responseId} and revoked_at is null`
+          where workspace_id = ${workspaceId} and response_id = ${responseId} and revoked_at is null
+          returning id`.pipe(Effect.map((rows) => rows.length > 0))
 
-      const issueFor = Effect.fnUntraced(function* (workspaceId: number, responseId: number, at: Date) {
+      /** A new link in place of the live one, if any: its token, and whether one was replaced. */
+      const replace = Effect.fnUntraced(function* (workspaceId: number, responseId: number, at: Date) {
         const token = randomBytes(32).toString("base64url")
-        yield* revokeRows(workspaceId, responseId, at)
+        const replaced = yield* revokeRows(workspaceId, responseId, at)
         yield* sql`insert into response_status_links (workspace_id, response_id, token_hash, created_at)
           values (${workspaceId}, ${responseId}, ${hashOf(token)}, ${at})`
-        return token
+        return { token, replaced }
       })
+
+      const issueFor = (workspaceId: number, responseId: number, at: Date) =>
+        replace(workspaceId, responseId, at).pipe(Effect.map(({ token }) => token))
 
       const requireResponse = Effect.fnUntraced(function* (workspaceId: number, responseId: number) {
         const rows = yield* sql`
@@ -103,7 +114,8 @@ export class StatusLinks extends Context.Service<
         return yield* sql.withTransaction(
           Effect.gen(function* () {
             yield* requireResponse(actor.workspaceId, responseId)
-            const token = yield* issueFor(actor.workspaceId, responseId, now)
+            const { token, replaced } = yield* replace(actor.workspaceId, responseId, now)
+            yield* activities.record(actor, responseId, now, [{ type: "status_link_issued", payload: { replaced } }])
             return { token, createdAt: now }
           })
         )
@@ -115,7 +127,9 @@ export class StatusLinks extends Context.Service<
         yield* sql.withTransaction(
           Effect.gen(function* () {
             yield* requireResponse(actor.workspaceId, responseId)
-            yield* revokeRows(actor.workspaceId, responseId, now)
+            // Revoking with no live link changes nothing, and is not recorded.
+            if (yield* revokeRows(actor.workspaceId, responseId, now))
+              yield* activities.record(actor, responseId, now, [{ type: "status_link_revoked", payload: {} }])
           })
         )
       })

@@ -92,6 +92,10 @@ const describe = (activity, detail) => {
       })
     case "unmerged":
       return t("case.activityUnmerged", { id: String(p.duplicateId ?? "") })
+    case "status_link_issued":
+      return t(p.replaced === true ? "case.activityStatusLinkReplaced" : "case.activityStatusLinkIssued")
+    case "status_link_revoked":
+      return t("case.activityStatusLinkRevoked")
     case "anonymised":
       return t("case.activityAnonymised", { days: String(p.olderThanDays ?? "") })
     case "note":

@@ -255,6 +255,10 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "case.activityMerged":
     "Antwort #{id} mit dieser zusammengeführt (übernommene Antworten: {questions}; übernommene Tags: {tags})",
   "case.activityUnmerged": "Zusammenführung von Antwort #{id} rückgängig gemacht: sie ist wieder ein eigener Fall",
+  "case.activityStatusLinkIssued": "Link zur Statusseite für die antwortende Person erstellt",
+  "case.activityStatusLinkReplaced":
+    "Neuen Link zur Statusseite für die antwortende Person erstellt: der frühere funktioniert nicht mehr",
+  "case.activityStatusLinkRevoked": "Link zur Statusseite der antwortenden Person widerrufen",
   "case.activityAnonymised":
     "Durch die Aufbewahrungsfrist des Formulars anonymisiert ({days} Tage): Angaben, Dateien und E-Mails entfernt",
   "case.activityAnswers": "Angaben geändert: {questions}",

@@ -249,6 +249,10 @@ export const cases = {
   "case.activityTags": "Tags: {changes}",
   "case.activityMerged": "Merged response #{id} into this one (answers taken: {questions}; tags taken: {tags})",
   "case.activityUnmerged": "Undid the merge of response #{id}: it is a case of its own again",
+  "case.activityStatusLinkIssued": "Issued a status page link for the respondent",
+  "case.activityStatusLinkReplaced":
+    "Issued a new status page link for the respondent: the earlier one no longer works",
+  "case.activityStatusLinkRevoked": "Revoked the respondent's status page link",
   "case.activityAnonymised": "Anonymised by the form's retention ({days} days): answers, files and e-mails removed",
   "case.activityAnswers": "Answers changed: {questions}",
   "case.activityTagsChanged": "Tags: changed",
