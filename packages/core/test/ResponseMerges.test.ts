@@ -192,6 +192,49 @@ for (const target of databaseTargets) {
       expect(twice.json.error).toMatch(/undone already/)
     })
 
+    it("the kept case's name and e-mail follow the answers it took, and go back with the undo", async () => {
+      const created = await owner("POST", "/forms", {
+        title: "Who",
+        fields: [
+          { type: "short_text", label: "Name" },
+          { type: "email", label: "Email" },
+          { type: "long_text", label: "Request" }
+        ]
+      })
+      const formId = created.json.id as number
+      expect((await owner("PATCH", `/forms/${formId}`, { status: "published" })).status).toBe(200)
+      const [name, email, request] = (await owner("GET", `/forms/${formId}`)).json.fields as Array<{ id: number }>
+      const kept = await submit(formId, { [request!.id]: "The heating is off" })
+      const duplicate = await submit(formId, { [name!.id]: "Grace Hopper", [email!.id]: "grace@example.com" })
+      const read = async (id: number) => {
+        const { response } = (await owner("GET", `/responses/${id}`)).json
+        return { name: response.name, email: response.email }
+      }
+      expect(await read(kept)).toEqual({ name: null, email: null })
+
+      expect((await owner("POST", `/responses/${kept}/merge`, { duplicateId: duplicate })).status).toBe(200)
+      expect(await read(kept)).toEqual({ name: "Grace Hopper", email: "grace@example.com" })
+      // The search finds the kept case by the address it took.
+      const found = (await owner("GET", `/forms/${formId}/responses?q=grace%40example`)).json.responses as Array<{
+        id: number
+      }>
+      expect(found.map((r) => r.id)).toEqual([kept])
+
+      expect((await owner("DELETE", `/responses/${kept}/merges/${duplicate}`)).status).toBe(200)
+      expect(await read(kept)).toEqual({ name: null, email: null })
+      expect(await read(duplicate)).toEqual({ name: "Grace Hopper", email: "grace@example.com" })
+      const after = (await owner("GET", `/forms/${formId}/responses?q=grace%40example`)).json.responses as Array<{
+        id: number
+      }>
+      expect(after.map((r) => r.id)).toEqual([duplicate])
+
+      // A case with its own name keeps it: its answers win over the duplicate's.
+      const named = await submit(formId, { [name!.id]: "G. Hopper", [request!.id]: "Again" })
+      const other = await submit(formId, { [name!.id]: "Grace Hopper", [email!.id]: "grace@example.com" })
+      expect((await owner("POST", `/responses/${named}/merge`, { duplicateId: other })).status).toBe(200)
+      expect(await read(named)).toEqual({ name: "G. Hopper", email: "grace@example.com" })
+    })
+
     it("refuses an undo after 24 hours with a 409", async () => {
       const form = await makeForm("Window")
       const kept = await submit(form.formId, { [form.name]: "Bo" })

@@ -20,6 +20,7 @@ import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import { Activities } from "./Activities.ts"
+import { Contacts } from "./Contacts.ts"
 import * as Actors from "../identity/Actors.ts"
 import type { AnswerValue } from "../forms/Answers.ts"
 import { Forms } from "../forms/Forms.ts"
@@ -30,6 +31,7 @@ import { SentLinkBase } from "../kernel/Links.ts"
 import { Events } from "../outbox/Events.ts"
 import * as ResponseCounts from "./ResponseCounts.ts"
 import { columns, type Row, responseEventFields, searchText } from "./ResponseRows.ts"
+import { deriveRespondent } from "./Respondents.ts"
 import { normalizeTags } from "./Tags.ts"
 
 /** How long a merge can be undone: 24 hours. */
@@ -133,6 +135,7 @@ export class ResponseMerges extends Context.Service<
       const sql = yield* SqlClient.SqlClient
       const forms = yield* Forms
       const activities = yield* Activities
+      const contacts = yield* Contacts
       const emails = yield* RespondentEmails
       const events = yield* Events
       const { countResponses, countTags } = yield* ResponseCounts.make
@@ -196,11 +199,27 @@ export class ResponseMerges extends Context.Service<
         now: Date
       ) {
         const fields = yield* forms.fields(workspaceId, kept.form_id)
+        // The respondent's name and e-mail follow the answers where the answers gave them (as an answer edit's
+        // do): a name or address the kept case had from elsewhere (its contact, an API submission) stays.
+        const before = deriveRespondent(fields, kept.answers)
+        const after = deriveRespondent(fields, answers)
+        const email = after.email === before.email ? kept.email : after.email
+        const contact =
+          email === kept.email || email === null
+            ? undefined
+            : (yield* contacts.upsertStatement(workspaceId, { email, name: after.name }, now))[0]
+        const name = after.name === before.name ? kept.name : (after.name ?? contact?.name ?? null)
+        const identity =
+          email === kept.email && name === kept.name
+            ? sql``
+            : sql`name = ${name}, email = ${email},
+              ${email === kept.email ? sql`` : sql`contact_id = ${contact?.id ?? null},`}`
         const rows = yield* sql<Row>`
           update responses set
+            ${identity}
             answers = ${JSON.stringify(answers)}::jsonb,
             tags = ${tags}::text[],
-            search_text = ${searchText(tags, kept.name, kept.email, fields, answers)},
+            search_text = ${searchText(tags, name, email, fields, answers)},
             updated_at = ${now}
           where workspace_id = ${workspaceId} and id = ${kept.id}
           returning ${sql.literal(columns)}`
