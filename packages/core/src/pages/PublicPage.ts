@@ -29,6 +29,7 @@ import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as Sink from "effect/Sink"
 import * as Stream from "effect/Stream"
+import type * as SqlError from "effect/sql/SqlError"
 import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
 import * as HttpRouter from "effect/http/HttpRouter"
 import { Images } from "../files/Images.ts"
@@ -37,7 +38,7 @@ import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as Multipart from "effect/http/Multipart"
 import * as Actors from "../identity/Actors.ts"
-import { type AnswerState, AnswerTokens, maxAgeMs } from "../cases/AnswerTokens.ts"
+import { type AnswerState, AnswerTokens, type InvalidAnswerToken, maxAgeMs } from "../cases/AnswerTokens.ts"
 import { type Field, quotasOf, takesUploads } from "../forms/Fields.ts"
 import { type AnswerValue, isRealAnswer } from "../forms/Answers.ts"
 import { Files } from "../files/Files.ts"
@@ -415,6 +416,30 @@ export const layer = (options: PublicPageOptions = {}) =>
           ? show(429, what.title, body, voice, false, headers)
           : formPage(form, voice, 429, body, headers, what.title)
       }
+
+      /** The per-address limit of the page's steps (its posts and its resume links): the 429 page once used up. */
+      const stepLimited = (request: HttpServerRequest.HttpServerRequest) =>
+        Effect.map(steps.take(`step:${clientAddress(request, hops)}`), (limit) =>
+          limit.allowed ? undefined : tooMany({ decision: limit, config: stepConfig }, requestVoice(request))
+        )
+
+      /** The 400 page of an answer token that does not verify: why, and a way to start again. */
+      const notContinued = (
+        error: InvalidAnswerToken | SqlError.SqlError,
+        shown: FormWithFields,
+        voice: Voice,
+        startAgain: { readonly href: string; readonly label: string }
+      ) =>
+        error._tag === "SqlError"
+          ? Effect.die(error)
+          : Effect.succeed(
+              formPage(
+                shown,
+                voice,
+                400,
+                Screens.message(shown.title, voice.say("page.notContinued", { reason: error.message }), startAgain)
+              )
+            )
 
       /** The published form that still takes responses (before its closing time, not full), or the page to answer instead. */
       /**
@@ -951,8 +976,8 @@ export const layer = (options: PublicPageOptions = {}) =>
         Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
           const publicId = yield* publicIdParam
-          const limit = yield* steps.take(`step:${clientAddress(request, hops)}`)
-          if (!limit.allowed) return tooMany({ decision: limit, config: stepConfig }, requestVoice(request))
+          const limited = yield* stepLimited(request)
+          if (limited !== undefined) return limited
           const input = yield* readStep(publicId, requestVoice(request))
           const verified = yield* Effect.result(tokens.verify(input.token, publicId))
           const kept = Result.isSuccess(verified) ? verified.success.language : undefined
@@ -963,19 +988,11 @@ export const layer = (options: PublicPageOptions = {}) =>
           const { form, shown, voice } = found
           const sent = yield* sentBefore(request, shown, voice)
           if (sent !== undefined) return sent
-          if (Result.isFailure(verified)) {
-            const error = verified.failure
-            if (error._tag === "SqlError") return yield* Effect.die(error)
-            return formPage(
-              shown,
-              voice,
-              400,
-              Screens.message(shown.title, voice.say("page.notContinued", { reason: error.message }), {
-                href: encodeURIComponent(publicId),
-                label: voice.say("page.startAgain")
-              })
-            )
-          }
+          if (Result.isFailure(verified))
+            return yield* notContinued(verified.failure, shown, voice, {
+              href: encodeURIComponent(publicId),
+              label: voice.say("page.startAgain")
+            })
           const state = { ...verified.success, language: voice.language }
           if (input.at === "access") {
             // A form without a code (any more) goes straight on to its welcome screen.
@@ -1131,8 +1148,8 @@ export const layer = (options: PublicPageOptions = {}) =>
         Effect.gen(function* () {
           const request = yield* HttpServerRequest.HttpServerRequest
           const publicId = yield* publicIdParam
-          const limit = yield* steps.take(`step:${clientAddress(request, hops)}`)
-          if (!limit.allowed) return tooMany({ decision: limit, config: stepConfig }, requestVoice(request))
+          const limited = yield* stepLimited(request)
+          if (limited !== undefined) return limited
           if (!(request.headers["content-type"] ?? "").toLowerCase().startsWith("application/x-www-form-urlencoded"))
             return show(
               415,
@@ -1160,16 +1177,7 @@ export const layer = (options: PublicPageOptions = {}) =>
           // Links are relative to the document: the form's page when the script posted, else this address.
           const base = request.headers["x-qforms-page"] === "1" ? "" : "../"
           const startAgain = { href: `${base}${encodeURIComponent(publicId)}`, label: voice.say("page.startAgain") }
-          if (Result.isFailure(verified)) {
-            const error = verified.failure
-            if (error._tag === "SqlError") return yield* Effect.die(error)
-            return formPage(
-              shown,
-              voice,
-              400,
-              Screens.message(shown.title, voice.say("page.notContinued", { reason: error.message }), startAgain)
-            )
-          }
+          if (Result.isFailure(verified)) return yield* notContinued(verified.failure, shown, voice, startAgain)
           const state = verified.success
           if (!(yield* codes.holds(form, state)))
             return formPage(
@@ -1243,8 +1251,8 @@ ${Screens.resumeOffer(form.publicId, param("token"), voice, base, { error: voice
           const request = yield* HttpServerRequest.HttpServerRequest
           const publicId = yield* publicIdParam
           const token = (yield* HttpRouter.params)["token"] ?? ""
-          const limit = yield* steps.take(`step:${clientAddress(request, hops)}`)
-          if (!limit.allowed) return tooMany({ decision: limit, config: stepConfig }, requestVoice(request))
+          const limited = yield* stepLimited(request)
+          if (limited !== undefined) return limited
           const published_ = yield* published(publicId, request)
           if (Result.isFailure(published_)) return published_.failure
           const { form, shown, voice, workspaceId } = published_.success
