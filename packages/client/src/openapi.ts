@@ -99,7 +99,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Extension: the workspace's inbox across forms: submitted responses of every form (or `formId`'s), newest first, a page at a time (`limit`, default 50; `nextCursor`); each row carries `formId` and `formTitle`. Filters as the form's list, plus `assignee=me` and `open`; `stage` only with `formId` (else 400). */
+        /** @description Extension: the workspace's inbox across forms: submitted responses of every form (or `formId`'s), newest first (or `sort=oldest`), a page at a time (`limit`, default 50; `nextCursor`); each row carries `formId` and `formTitle`. Filters as the form's list, plus `assignee=me` and `open`; `stage` only with `formId` (else 400). `view` applies a saved view's filter and sort, under the parameters given. */
         get: operations["responses.listWorkspace"];
         put?: never;
         post?: never;
@@ -246,6 +246,43 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/views": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Extension: the caller's personal views and the workspace's shared ones, by name. A view is a name, the filter of `GET /responses` (its query parameters), a sort and the columns shown; `GET /responses?view={id}` applies it. */
+        get: operations["views.list"];
+        put?: never;
+        /** @description Extension: saves a view. Personal (the default; viewers too) or `shared` (seen by every member; owners, admins and members). Names are unique ignoring case per member's personal views and per workspace's shared ones (409). At most 50 personal views per member and 100 shared per workspace (400). */
+        post: operations["views.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/views/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Extension: one view; another member's personal view is not found (404). */
+        get: operations["views.get"];
+        put?: never;
+        post?: never;
+        /** @description Extension: deletes a view, with the same rules as a change. */
+        delete: operations["views.remove"];
+        options?: never;
+        head?: never;
+        /** @description Extension: renames or changes a view (`filter` is replaced as a whole). A personal view only by its owner; a shared one by the member who made it, an owner or an admin (else 403). */
+        patch: operations["views.update"];
         trace?: never;
     };
     "/api/members": {
@@ -2818,6 +2855,94 @@ export interface components {
             /** @description Extension: post the answers of sensitive questions too (owners and admins decide). Default false: they are left out. */
             includeSensitive?: boolean;
         };
+        SavedView: {
+            id: number;
+            name: string;
+            /** @description Seen by every member of the workspace; else the owner's alone. */
+            shared: boolean;
+            filter: components["schemas"]["WorkspaceResponseFilter"];
+            /** @enum {string} */
+            sort: "newest" | "oldest";
+            columns: components["schemas"]["ViewColumn"][];
+            /** @description The account of the member who made the view. */
+            createdBy: number;
+            /** @description Whether the caller may rename, change or delete it. */
+            canChange: boolean;
+            createdAt: string;
+            updatedAt: string;
+        };
+        /** @enum {string} */
+        ViewColumn: "form" | "name" | "email" | "stage" | "assignee" | "tags" | "due" | "submittedAt";
+        WorkspaceResponseFilter: {
+            /** @description Only this form's responses; every form's when absent. */
+            formId?: number;
+            /** @description Matches the name, the e-mail address, a tag, or the text of any answer. */
+            q?: string;
+            /** @description A stage id, or `none` for responses with no stage; only with `formId` (stages are a form's). */
+            stage?: "none" | number;
+            /** @description An account id, `none` for unassigned responses, or `me` for the caller's own. */
+            assignee?: ("none" | "me") | number;
+            /** @description Only responses carrying this tag. */
+            tag?: string;
+            from?: string;
+            to?: string;
+            /**
+             * @description Extension (SLAs): cases with a target not met whose due time is past (`overdue`), or still ahead but before the end of today (`today`) or of this week, Monday to Sunday (`week`), in the workspace's time zone (its `businessHours`; UTC without them).
+             * @enum {string}
+             */
+            due?: "overdue" | "today" | "week";
+            /**
+             * @description `true`: only open cases (no stage, or a stage not marked closed); `false`: only closed ones. `assignee=me&open=true` is "My open cases".
+             * @enum {string}
+             */
+            open?: "true" | "false";
+        };
+        UpdateSavedViewInput: {
+            name?: string;
+            /** @description true shares a personal view; false makes a shared view the caller's personal one. */
+            shared?: boolean;
+            filter?: components["schemas"]["WorkspaceResponseFilter"];
+            /** @enum {string} */
+            sort?: "newest" | "oldest";
+            columns?: components["schemas"]["ViewColumn"][];
+        };
+        CreateSavedViewInput: {
+            name: string;
+            /** @description Default false: a personal view. */
+            shared?: boolean;
+            filter?: components["schemas"]["WorkspaceResponseFilter_1"];
+            /**
+             * @description Default `newest`.
+             * @enum {string}
+             */
+            sort?: "newest" | "oldest";
+            columns?: components["schemas"]["ViewColumn"][];
+        };
+        /** @description Default: no filter. */
+        WorkspaceResponseFilter_1: {
+            /** @description Only this form's responses; every form's when absent. */
+            formId?: number;
+            /** @description Matches the name, the e-mail address, a tag, or the text of any answer. */
+            q?: string;
+            /** @description A stage id, or `none` for responses with no stage; only with `formId` (stages are a form's). */
+            stage?: "none" | number;
+            /** @description An account id, `none` for unassigned responses, or `me` for the caller's own. */
+            assignee?: ("none" | "me") | number;
+            /** @description Only responses carrying this tag. */
+            tag?: string;
+            from?: string;
+            to?: string;
+            /**
+             * @description Extension (SLAs): cases with a target not met whose due time is past (`overdue`), or still ahead but before the end of today (`today`) or of this week, Monday to Sunday (`week`), in the workspace's time zone (its `businessHours`; UTC without them).
+             * @enum {string}
+             */
+            due?: "overdue" | "today" | "week";
+            /**
+             * @description `true`: only open cases (no stage, or a stage not marked closed); `false`: only closed ones. `assignee=me&open=true` is "My open cases".
+             * @enum {string}
+             */
+            open?: "true" | "false";
+        };
         AssignmentRules: {
             rules: components["schemas"]["AssignmentRule"][];
         };
@@ -5346,6 +5471,8 @@ export interface operations {
                 to?: string;
                 due?: "overdue" | "today" | "week";
                 open?: "true" | "false";
+                sort?: "newest" | "oldest";
+                view?: number;
                 limit?: number;
                 cursor?: string;
             };
@@ -7091,6 +7218,588 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssignmentRules"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `error` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestErrorEncoded"];
+                };
+            };
+            /** @description The API key is missing, malformed, wrong or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorEncoded"];
+                };
+            };
+            /** @description The key's member may not do this (a viewer key is read-only). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenErrorEncoded"];
+                };
+            };
+            /** @description Not found in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundErrorEncoded"];
+                };
+            };
+            /** @description The path exists but not with this method. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedErrorEncoded"];
+                };
+            };
+            /** @description The change conflicts with the current state, refers to something a concurrent request deleted, or collided with a concurrent change (nothing was changed: try again). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictErrorEncoded"];
+                };
+            };
+            /** @description The request body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeErrorEncoded"];
+                };
+            };
+            /** @description The request body must be JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeErrorEncoded"];
+                };
+            };
+            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsErrorEncoded"];
+                };
+            };
+            /** @description An unexpected failure; the request id is in the server log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalServerErrorEncoded"];
+                };
+            };
+            /** @description The service cannot reach its database right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableErrorEncoded"];
+                };
+            };
+        };
+    };
+    "views.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        views: components["schemas"]["SavedView"][];
+                    };
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `error` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestErrorEncoded"];
+                };
+            };
+            /** @description The API key is missing, malformed, wrong or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorEncoded"];
+                };
+            };
+            /** @description The key's member may not do this (a viewer key is read-only). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenErrorEncoded"];
+                };
+            };
+            /** @description The path exists but not with this method. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedErrorEncoded"];
+                };
+            };
+            /** @description The change conflicts with the current state, refers to something a concurrent request deleted, or collided with a concurrent change (nothing was changed: try again). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictErrorEncoded"];
+                };
+            };
+            /** @description The request body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeErrorEncoded"];
+                };
+            };
+            /** @description The request body must be JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeErrorEncoded"];
+                };
+            };
+            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsErrorEncoded"];
+                };
+            };
+            /** @description An unexpected failure; the request id is in the server log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalServerErrorEncoded"];
+                };
+            };
+            /** @description The service cannot reach its database right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableErrorEncoded"];
+                };
+            };
+        };
+    };
+    "views.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSavedViewInput"];
+            };
+        };
+        responses: {
+            /** @description SavedView */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedView"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `error` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestErrorEncoded"];
+                };
+            };
+            /** @description The API key is missing, malformed, wrong or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorEncoded"];
+                };
+            };
+            /** @description The key's member may not do this (a viewer key is read-only). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenErrorEncoded"];
+                };
+            };
+            /** @description The path exists but not with this method. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedErrorEncoded"];
+                };
+            };
+            /** @description The change conflicts with the current state, refers to something a concurrent request deleted, or collided with a concurrent change (nothing was changed: try again). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictErrorEncoded"];
+                };
+            };
+            /** @description The request body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeErrorEncoded"];
+                };
+            };
+            /** @description The request body must be JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeErrorEncoded"];
+                };
+            };
+            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsErrorEncoded"];
+                };
+            };
+            /** @description An unexpected failure; the request id is in the server log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalServerErrorEncoded"];
+                };
+            };
+            /** @description The service cannot reach its database right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableErrorEncoded"];
+                };
+            };
+        };
+    };
+    "views.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description SavedView */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedView"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `error` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestErrorEncoded"];
+                };
+            };
+            /** @description The API key is missing, malformed, wrong or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorEncoded"];
+                };
+            };
+            /** @description Not found in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundErrorEncoded"];
+                };
+            };
+            /** @description The path exists but not with this method. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedErrorEncoded"];
+                };
+            };
+            /** @description The change conflicts with the current state, refers to something a concurrent request deleted, or collided with a concurrent change (nothing was changed: try again). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictErrorEncoded"];
+                };
+            };
+            /** @description The request body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeErrorEncoded"];
+                };
+            };
+            /** @description The request body must be JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeErrorEncoded"];
+                };
+            };
+            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsErrorEncoded"];
+                };
+            };
+            /** @description An unexpected failure; the request id is in the server log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalServerErrorEncoded"];
+                };
+            };
+            /** @description The service cannot reach its database right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableErrorEncoded"];
+                };
+            };
+        };
+    };
+    "views.remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description <No Content> */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or breaks a rule; `error` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestErrorEncoded"];
+                };
+            };
+            /** @description The API key is missing, malformed, wrong or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorEncoded"];
+                };
+            };
+            /** @description The key's member may not do this (a viewer key is read-only). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenErrorEncoded"];
+                };
+            };
+            /** @description Not found in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundErrorEncoded"];
+                };
+            };
+            /** @description The path exists but not with this method. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedErrorEncoded"];
+                };
+            };
+            /** @description The change conflicts with the current state, refers to something a concurrent request deleted, or collided with a concurrent change (nothing was changed: try again). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictErrorEncoded"];
+                };
+            };
+            /** @description The request body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeErrorEncoded"];
+                };
+            };
+            /** @description The request body must be JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeErrorEncoded"];
+                };
+            };
+            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsErrorEncoded"];
+                };
+            };
+            /** @description An unexpected failure; the request id is in the server log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalServerErrorEncoded"];
+                };
+            };
+            /** @description The service cannot reach its database right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableErrorEncoded"];
+                };
+            };
+        };
+    };
+    "views.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSavedViewInput"];
+            };
+        };
+        responses: {
+            /** @description SavedView */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavedView"];
                 };
             };
             /** @description The request is malformed or breaks a rule; `error` names the field. */

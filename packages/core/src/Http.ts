@@ -30,6 +30,7 @@ import { MembersHandlers } from "./http/handlers/MembersHandlers.ts"
 import { ResponsesHandlers } from "./http/handlers/ResponsesHandlers.ts"
 import { InsightsHandlers } from "./http/handlers/InsightsHandlers.ts"
 import { StagesHandlers } from "./http/handlers/StagesHandlers.ts"
+import { SavedViewsHandlers } from "./http/handlers/SavedViewsHandlers.ts"
 import { AssignmentRulesHandlers } from "./http/handlers/AssignmentRulesHandlers.ts"
 import { WorkspaceHandlers } from "./http/handlers/WorkspaceHandlers.ts"
 import { WebhooksHandlers } from "./http/handlers/WebhooksHandlers.ts"
@@ -498,6 +499,7 @@ export const layer = (options: HttpOptions = {}) => {
           ResponsesHandlers,
           StagesHandlers,
           AssignmentRulesHandlers,
+          SavedViewsHandlers,
           MembersHandlers,
           WebhooksHandlers,
           FilesHandlers,

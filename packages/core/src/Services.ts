@@ -36,6 +36,7 @@ import { PersonalDataExport } from "./cases/PersonalDataExport.ts"
 import { ResponseMerges } from "./cases/ResponseMerges.ts"
 import { Responses } from "./cases/Responses.ts"
 import { AssignmentRulesService } from "./cases/AssignmentRules.ts"
+import { SavedViews } from "./cases/SavedViews.ts"
 import { Sessions } from "./identity/Sessions.ts"
 import { Stages } from "./forms/Stages.ts"
 import { Webhooks } from "./outbox/Webhooks.ts"
@@ -73,6 +74,7 @@ export type Services =
   | StatusLinks
   | Responses
   | AssignmentRulesService
+  | SavedViews
   | Retention
   | SlaScan
   | Sessions
@@ -132,7 +134,8 @@ export const layer: Layer.Layer<Services, never, SqlClient.SqlClient | BlobStore
   Retention.layer,
   SlaScan.layer,
   PersonalDataExport.layer,
-  ResponseMerges.layer
+  ResponseMerges.layer,
+  SavedViews.layer
 ).pipe(Layer.provideMerge(middle), (core) =>
   Layer.mergeAll(EmailReplies.layer, Invitations.layer, Digests.layer).pipe(Layer.provideMerge(core))
 )

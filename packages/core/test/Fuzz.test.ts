@@ -69,6 +69,8 @@ interface Fixture {
   /** An image of the workspace's library. */
   readonly imageId: string
   readonly ownerAccountId: number
+  /** A saved view of the owner's. */
+  readonly viewId: number
   /** Question ids by type. */
   readonly fields: Readonly<Record<string, number>>
 }
@@ -84,6 +86,7 @@ type Placeholder =
   | "account"
   | "key"
   | "language"
+  | "view"
 
 interface Route {
   readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
@@ -192,6 +195,25 @@ const routes: ReadonlyArray<Route> = [
     path: "/forms/:form/assignment-rules",
     body: (f) => ({ rules: [{ kind: "roundRobin", memberIds: [f.ownerAccountId] }] })
   },
+  { method: "GET", path: "/views" },
+  {
+    method: "POST",
+    path: "/views",
+    body: () => ({
+      name: "Fuzzed view",
+      shared: true,
+      filter: { assignee: "me", open: "true", q: "ada" },
+      sort: "oldest",
+      columns: ["form", "name", "due"]
+    })
+  },
+  { method: "GET", path: "/views/:view" },
+  {
+    method: "PATCH",
+    path: "/views/:view",
+    body: () => ({ name: "Renamed view", filter: { tag: "vip" }, sort: "newest", columns: ["email"] })
+  },
+  { method: "DELETE", path: "/views/:view" },
   { method: "GET", path: "/members" },
   { method: "POST", path: "/members", body: () => ({ email: "fuzz@example.com", name: "Fuzz", role: "member" }) },
   { method: "PATCH", path: "/members/:account", body: () => ({ role: "owner" }), fixedIds: true },
@@ -321,11 +343,13 @@ const validId = (f: Fixture, p: Placeholder): string =>
               ? f.imageId
               : p === "language"
                 ? "de"
-                : // Never a member or key in use: removing the owner or revoking the fuzzer's own key would end the run
-                  // (the valid paths are covered by App.test.ts).
-                  p === "account" || p === "key"
-                  ? "2147483647"
-                  : encodeURIComponent(f.subscriptionId)
+                : p === "view"
+                  ? String(f.viewId)
+                  : // Never a member or key in use: removing the owner or revoking the fuzzer's own key would end the run
+                    // (the valid paths are covered by App.test.ts).
+                    p === "account" || p === "key"
+                    ? "2147483647"
+                    : encodeURIComponent(f.subscriptionId)
 
 // ---------------------------------------------------------------------------
 // What a generated request is (plain data, so fast-check prints and shrinks it)
@@ -1211,7 +1235,7 @@ const toWire = (req: FuzzRequest, f: Fixture, keys: Keys): Wire => {
   const path =
     "/api" +
     route.path.replace(
-      /:(form|response|stage|subscription|delivery|file|image|account|key|language)\b/g,
+      /:(form|response|stage|subscription|delivery|file|image|account|key|language|view)\b/g,
       (_, p: Placeholder) => {
         const token = route.fixedIds ? "valid" : (req.ids[i++] ?? "valid")
         return token === "valid"
@@ -1489,7 +1513,7 @@ const makeFixture = async (base: URL, ownerKey: string, ownerAccountId: number):
   const fileId = ((await uploaded.json()) as { fileId: string }).fileId
   const response = await call("POST", `/forms/${form.id}/responses`, {
     values: {
-      ...validAnswers({ ...partial, responseId: 0, deliveryId: 0, fileId, imageId: "" }),
+      ...validAnswers({ ...partial, responseId: 0, deliveryId: 0, fileId, imageId: "", viewId: 0 }),
       [fields.file!]: { fileId }
     }
   })
@@ -1517,7 +1541,10 @@ const makeFixture = async (base: URL, ownerKey: string, ownerAccountId: number):
   })
   if (image.status !== 201) throw new Error(`fixture: image → ${image.status} ${await image.text()}`)
   const imageId = ((await image.json()) as { id: string }).id
-  return { ...partial, responseId: response.id, deliveryId: deliveries[0]!.id, fileId, imageId }
+  // A saved view: one kept from an earlier fixture when the fuzz left one (views have limits), else a new one.
+  const views = (await call("GET", "/views")).views as Array<{ id: number }>
+  const viewId = views[0]?.id ?? ((await call("POST", "/views", { name: "Fixture view" })).id as number)
+  return { ...partial, responseId: response.id, deliveryId: deliveries[0]!.id, fileId, imageId, viewId }
 }
 
 // ---------------------------------------------------------------------------
@@ -1829,6 +1856,7 @@ describe("fuzz below the routes (PGlite)", () => {
       fileId: "file_AAAAAAAAAAAAAAAAAAAAAA",
       imageId: "img_AAAAAAAAAAAAAAAAAAAAAA",
       ownerAccountId: 1,
+      viewId: 1,
       fields: Object.fromEntries(fixtureFields.map((f, i) => [f.type, i + 1]))
     }
     await fc.assert(

@@ -163,6 +163,7 @@ for (const target of databaseTargets) {
       expect(tools.map((t) => t.name).sort()).toEqual([
         "add_note",
         "create_form",
+        "delete_view",
         "draft_translation",
         "erase_person",
         "export_person",
@@ -185,12 +186,14 @@ for (const target of databaseTargets) {
         "list_responses",
         "list_stages",
         "list_translations",
+        "list_views",
         "list_webhooks",
         "list_workspace_responses",
         "merge_responses",
         "replay_dead_letters",
         "retry_delivery",
         "revoke_status_link",
+        "save_view",
         "set_assignment_rules",
         "set_member_away",
         "set_translation",
@@ -471,7 +474,9 @@ for (const target of databaseTargets) {
         ["retry_delivery", { deliveryId: 1 }],
         ["replay_dead_letters", { deliveryIds: [1] }],
         ["update_workspace_settings", { theme: { font: "serif" } }],
-        ["set_assignment_rules", { formId: form.id, rules: [] }]
+        ["set_assignment_rules", { formId: form.id, rules: [] }],
+        ["save_view", { name: "Nope", shared: true }],
+        ["delete_view", { id: 1 }]
       ]
       for (const [name, args] of writes) {
         expect(await refused(viewer, name, args)).toBe("this key belongs to a viewer, who can only read")
@@ -713,6 +718,24 @@ for (const target of databaseTargets) {
         null
       )
       expect(await refused(other, "update_form", { formId: form.id, title: "Mine" })).toMatch(/not found/)
+      // A saved view of this workspace, used through its tools; the other workspace reaches none of it.
+      const view = await call(owner, "save_view", {
+        name: "Private view",
+        shared: true,
+        filter: { formId: form.id, open: "true" },
+        sort: "oldest"
+      })
+      expect(view).toMatchObject({ name: "Private view", shared: true, sort: "oldest", canChange: true })
+      expect((await call(owner, "list_views")).views.map((v: Json) => v.id)).toContain(view.id)
+      expect((await call(owner, "save_view", { id: view.id, name: "Private, renamed" })).name).toBe("Private, renamed")
+      const listed = await call(owner, "list_workspace_responses", { view: view.id })
+      expect(listed.responses.map((r: Json) => r.id)).toEqual([response.json.id, duplicate.json.id])
+      expect((await call(other, "list_views")).views).toEqual([])
+      expect(await refused(other, "save_view", { id: view.id, name: "Mine" })).toMatch(/not found/)
+      expect(await refused(other, "delete_view", { id: view.id })).toMatch(/not found/)
+      expect(await refused(other, "list_workspace_responses", { view: view.id })).toMatch(/not found/)
+      expect(await refused(owner, "save_view", { filter: { tag: "x" } })).toMatch(/needs a name/)
+      expect(await call(owner, "delete_view", { id: view.id })).toEqual({ deleted: true })
       await expect(other.readResource({ uri: `qforms://forms/${form.id}` })).rejects.toThrow(/not found/)
       expect((await call(other, "list_members")).members.map((m: Json) => m.email)).toEqual(["owner-b@example.com"])
       expect((await call(owner, "get_form", { formId: form.id })).title).toBe("Private form")

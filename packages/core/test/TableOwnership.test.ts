@@ -58,6 +58,8 @@ const owners: Readonly<Record<string, string>> = {
   response_status_links: "cases",
   response_resume_links: "cases",
   response_merges: "cases",
+  // Saved views of the workspace-wide list (cases/SavedViews.ts, migration 0048).
+  saved_views: "cases",
   form_confirmations: "email",
   workspace_email_settings: "email",
   workspace_page_settings: "forms",

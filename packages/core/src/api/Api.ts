@@ -20,6 +20,7 @@ import { FileAnswer } from "../forms/Answers.ts"
 import { CreatedForm, CreateFormInput, FormSummary, FormWithFields, UpdateFormInput } from "../forms/Forms.ts"
 import { AddMemberInput, ChangeRoleInput, Member, SetAwayInput } from "../identity/Members.ts"
 import { AssignmentRules } from "../cases/AssignmentRules.ts"
+import { CreateSavedViewInput, SavedView, UpdateSavedViewInput } from "../cases/SavedViews.ts"
 import { CreatedInvitation, CreateInvitationInput, Invitation, IssuedSignInLink } from "../identity/Invitations.ts"
 import { ApiKey, IssueApiKeyInput, IssuedApiKey } from "../identity/ApiKeys.ts"
 import { AddNoteInput, Note } from "../cases/Notes.ts"
@@ -33,12 +34,16 @@ import {
   ResponseDetail,
   ResponseRow,
   ResponseStatus,
-  DueFilter,
+  IdOrNone,
+  IsoDateTime,
+  ListFilterFields,
   SubmitInput,
   Tag,
   UpdateResponseInput,
   UpdateResponseResult,
-  WorkspaceResponseList
+  WorkspaceResponseFilter,
+  WorkspaceResponseList,
+  WorkspaceSort
 } from "../cases/Responses.ts"
 import { CreateStageInput, ReorderStagesInput, Stage, UpdateStageInput } from "../forms/Stages.ts"
 import { WorkspaceSettings } from "../forms/WorkspaceSettings.ts"
@@ -132,20 +137,6 @@ const SubscriptionIdParams = { id: SubscriptionId }
 const IdParams = { id: Id }
 const FormIdParams = { formId: Id }
 
-const IsoDateTime = Schema.String.check(
-  Schema.isPattern(/^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/, {
-    message: "must be an ISO 8601 date-time, e.g. 2026-01-31T12:00:00Z"
-  }),
-  Schema.makeFilter((value: string) => {
-    const year = new Date(value).getUTCFullYear()
-    return Number.isNaN(year)
-      ? "must be a real date-time"
-      : (year >= 1000 && year <= 9999) || "must be a date-time between the years 1000 and 9999"
-  })
-).annotate({ format: "date-time" })
-
-const IdOrNone = Schema.Union([Schema.Literal("none"), Id])
-
 /** The filters and paging of the audit log (query string). */
 export const AuditLogQuery = Schema.Struct({
   action: Schema.optionalKey(AuditAction).annotate({ description: "Only entries of this action." }),
@@ -176,16 +167,14 @@ export type AuditLogQuery = typeof AuditLogQuery.Type
 
 /** The filters of the response list (query string). */
 export const ResponseListQuery = Schema.Struct({
-  q: Schema.optionalKey(
-    Schema.String.check(Schema.isMaxLength(200, { message: "q must be at most 200 characters" }))
-  ).annotate({ description: "Matches the name, the e-mail address, a tag, or the text of any answer." }),
+  q: ListFilterFields.q,
   stage: Schema.optionalKey(IdOrNone).annotate({ description: "A stage id, or `none` for responses with no stage." }),
   assignee: Schema.optionalKey(IdOrNone).annotate({
     description: "An account id, or `none` for unassigned responses."
   }),
-  tag: Schema.optionalKey(Schema.String).annotate({ description: "Only responses carrying this tag." }),
-  from: Schema.optionalKey(IsoDateTime).annotate({ description: "Submitted at or after this moment." }),
-  to: Schema.optionalKey(IsoDateTime).annotate({ description: "Submitted at or before this moment." }),
+  tag: ListFilterFields.tag,
+  from: ListFilterFields.from,
+  to: ListFilterFields.to,
   flat: Schema.optionalKey(Schema.Literal("1")).annotate({
     description: "Adds `answers` (keyed by question label) and `summary` to every response."
   }),
@@ -196,33 +185,20 @@ export const ResponseListQuery = Schema.Struct({
   status: Schema.optionalKey(ResponseStatus).annotate({
     description: "Extension: `completed` (default: submitted responses), `partial` (not submitted yet) or `all`."
   }),
-  due: Schema.optionalKey(DueFilter).annotate({
-    description:
-      "Extension (SLAs): cases with a target not met whose due time is past (`overdue`), or still ahead but " +
-      "before the end of today (`today`) or of this week, Monday to Sunday (`week`), in the workspace's time zone " +
-      "(its `businessHours`; UTC without them)."
-  })
+  due: ListFilterFields.due
 })
 export type ResponseListQuery = typeof ResponseListQuery.Type
 
 /** The filters and paging of the workspace-wide list (`GET /responses`, an extension; query string). */
 export const WorkspaceResponseListQuery = Schema.Struct({
-  formId: Schema.optionalKey(Id).annotate({ description: "Only this form's responses; every form's when absent." }),
-  q: ResponseListQuery.fields.q,
-  stage: Schema.optionalKey(IdOrNone).annotate({
-    description: "A stage id, or `none` for responses with no stage; only with `formId` (stages are a form's)."
+  ...WorkspaceResponseFilter.fields,
+  sort: Schema.optionalKey(WorkspaceSort).annotate({
+    description: "`newest` submitted first (the default) or `oldest`; pages follow the same order."
   }),
-  assignee: Schema.optionalKey(Schema.Union([Schema.Literals(["none", "me"]), Id])).annotate({
-    description: "An account id, `none` for unassigned responses, or `me` for the caller's own."
-  }),
-  tag: ResponseListQuery.fields.tag,
-  from: ResponseListQuery.fields.from,
-  to: ResponseListQuery.fields.to,
-  due: ResponseListQuery.fields.due,
-  open: Schema.optionalKey(Schema.Literals(["true", "false"])).annotate({
+  view: Schema.optionalKey(Id).annotate({
     description:
-      "`true`: only open cases (no stage, or a stage not marked closed); `false`: only closed ones. " +
-      '`assignee=me&open=true` is "My open cases".'
+      "A saved view's id (`GET /views`): its filter and sort apply; parameters given here override the view's. " +
+      "404 for a view the caller cannot see."
   }),
   limit: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100 }))).annotate({
     description: "At most this many responses (1–100, default 50); `nextCursor` then leads to the next page."
@@ -396,8 +372,9 @@ export class ResponsesGroup extends HttpApiGroup.make("responses").add(
   }).annotate(
     OpenApi.Description,
     "Extension: the workspace's inbox across forms: submitted responses of every form (or `formId`'s), newest " +
-      "first, a page at a time (`limit`, default 50; `nextCursor`); each row carries `formId` and `formTitle`. " +
-      "Filters as the form's list, plus `assignee=me` and `open`; `stage` only with `formId` (else 400)."
+      "first (or `sort=oldest`), a page at a time (`limit`, default 50; `nextCursor`); each row carries `formId` " +
+      "and `formTitle`. Filters as the form's list, plus `assignee=me` and `open`; `stage` only with `formId` " +
+      "(else 400). `view` applies a saved view's filter and sort, under the parameters given."
   ),
   HttpApiEndpoint.patch("updateMany", "/responses", {
     payload: BulkUpdateResponsesInput,
@@ -504,6 +481,48 @@ export class AssignmentRulesGroup extends HttpApiGroup.make("assignmentRules").a
       "gets the assignee of the first rule that applies: `byAnswer`, `roundRobin` or `leastOpen`; away members " +
       "and those who left are passed by. 400 names a question not of the form or an account not a member."
   )
+) {}
+
+/** Saved views of the workspace-wide list (extension). */
+export class SavedViewsGroup extends HttpApiGroup.make("views").add(
+  HttpApiEndpoint.get("list", "/views", {
+    success: Schema.Struct({ views: Schema.Array(SavedView) }),
+    error: Forbidden
+  }).annotate(
+    OpenApi.Description,
+    "Extension: the caller's personal views and the workspace's shared ones, by name. A view is a name, the " +
+      "filter of `GET /responses` (its query parameters), a sort and the columns shown; `GET /responses?view={id}` " +
+      "applies it."
+  ),
+  HttpApiEndpoint.post("create", "/views", {
+    payload: CreateSavedViewInput,
+    success: SavedView.pipe(created),
+    error: [Forbidden, Conflict]
+  }).annotate(
+    OpenApi.Description,
+    "Extension: saves a view. Personal (the default; viewers too) or `shared` (seen by every member; owners, " +
+      "admins and members). Names are unique ignoring case per member's personal views and per workspace's shared " +
+      "ones (409). At most 50 personal views per member and 100 shared per workspace (400)."
+  ),
+  HttpApiEndpoint.get("get", "/views/:id", { params: IdParams, success: SavedView, error: NotFound }).annotate(
+    OpenApi.Description,
+    "Extension: one view; another member's personal view is not found (404)."
+  ),
+  HttpApiEndpoint.patch("update", "/views/:id", {
+    params: IdParams,
+    payload: UpdateSavedViewInput,
+    success: SavedView,
+    error: [NotFound, Forbidden, Conflict]
+  }).annotate(
+    OpenApi.Description,
+    "Extension: renames or changes a view (`filter` is replaced as a whole). A personal view only by its owner; " +
+      "a shared one by the member who made it, an owner or an admin (else 403)."
+  ),
+  HttpApiEndpoint.delete("remove", "/views/:id", {
+    params: IdParams,
+    success: HttpApiSchema.NoContent,
+    error: [NotFound, Forbidden]
+  }).annotate(OpenApi.Description, "Extension: deletes a view, with the same rules as a change.")
 ) {}
 
 /** The workspace's members. */
@@ -1077,6 +1096,7 @@ export class Api extends HttpApi.make("qforms")
   .add(ResponsesGroup)
   .add(StagesGroup)
   .add(AssignmentRulesGroup)
+  .add(SavedViewsGroup)
   .add(MembersGroup)
   .add(InvitationsGroup)
   .add(WebhooksGroup)

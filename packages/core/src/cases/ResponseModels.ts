@@ -216,6 +216,92 @@ export interface ResponseFilter {
   readonly open?: boolean | undefined
 }
 
+/** A date-time in a query string: ISO 8601 between the years 1000 and 9999. */
+export const IsoDateTime = Schema.String.check(
+  Schema.isPattern(/^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/, {
+    message: "must be an ISO 8601 date-time, e.g. 2026-01-31T12:00:00Z"
+  }),
+  Schema.makeFilter((value: string) => {
+    const year = new Date(value).getUTCFullYear()
+    return Number.isNaN(year)
+      ? "must be a real date-time"
+      : (year >= 1000 && year <= 9999) || "must be a date-time between the years 1000 and 9999"
+  })
+).annotate({ format: "date-time" })
+
+/** An id, or `none`. */
+export const IdOrNone = Schema.Union([Schema.Literal("none"), Id])
+
+/** The filters every response list takes in its query string (the form's list and the workspace's). */
+export const ListFilterFields = {
+  q: Schema.optionalKey(
+    Schema.String.check(Schema.isMaxLength(200, { message: "q must be at most 200 characters" }))
+  ).annotate({ description: "Matches the name, the e-mail address, a tag, or the text of any answer." }),
+  tag: Schema.optionalKey(Schema.String).annotate({ description: "Only responses carrying this tag." }),
+  from: Schema.optionalKey(IsoDateTime).annotate({ description: "Submitted at or after this moment." }),
+  to: Schema.optionalKey(IsoDateTime).annotate({ description: "Submitted at or before this moment." }),
+  due: Schema.optionalKey(DueFilter).annotate({
+    description:
+      "Extension (SLAs): cases with a target not met whose due time is past (`overdue`), or still ahead but " +
+      "before the end of today (`today`) or of this week, Monday to Sunday (`week`), in the workspace's time zone " +
+      "(its `businessHours`; UTC without them)."
+  })
+}
+
+/**
+ * The filters of the workspace-wide list (`GET /responses`) as its query string takes them, and as a saved
+ * view (`SavedViews.ts`) keeps them: one Schema for both, so a filter the list gains is a view's too.
+ */
+export const WorkspaceResponseFilter = Schema.Struct({
+  formId: Schema.optionalKey(Id).annotate({ description: "Only this form's responses; every form's when absent." }),
+  q: ListFilterFields.q,
+  stage: Schema.optionalKey(IdOrNone).annotate({
+    description: "A stage id, or `none` for responses with no stage; only with `formId` (stages are a form's)."
+  }),
+  assignee: Schema.optionalKey(Schema.Union([Schema.Literals(["none", "me"]), Id])).annotate({
+    description: "An account id, `none` for unassigned responses, or `me` for the caller's own."
+  }),
+  tag: ListFilterFields.tag,
+  from: ListFilterFields.from,
+  to: ListFilterFields.to,
+  due: ListFilterFields.due,
+  open: Schema.optionalKey(Schema.Literals(["true", "false"])).annotate({
+    description:
+      "`true`: only open cases (no stage, or a stage not marked closed); `false`: only closed ones. " +
+      '`assignee=me&open=true` is "My open cases".'
+  })
+}).annotate({ identifier: "WorkspaceResponseFilter" })
+export type WorkspaceResponseFilter = typeof WorkspaceResponseFilter.Type
+
+/** The order of the workspace-wide list: `newest` submitted first (the default) or `oldest`. */
+export const WorkspaceSort = Schema.Literals(["newest", "oldest"])
+export type WorkspaceSort = typeof WorkspaceSort.Type
+
+/**
+ * The list's options from its query-string form (a query, a saved view's filter): only the keys given, so
+ * one can be laid over another (`{ ...fromView, ...fromQuery }`).
+ *
+ * @example
+ * ```ts
+ * workspaceListOptions({ assignee: "me", open: "true" }, "oldest") // { assignee: "me", open: true, sort: "oldest" }
+ * ```
+ */
+export const workspaceListOptions = (
+  filter: Omit<WorkspaceResponseFilter, "open"> & { readonly open?: "true" | "false" | boolean | undefined },
+  sort?: WorkspaceSort | undefined
+): WorkspaceListOptions => {
+  const { from, to, open, ...rest } = filter
+  const options: { -readonly [K in keyof WorkspaceListOptions]: WorkspaceListOptions[K] } = {}
+  for (const [key, value] of Object.entries(rest)) {
+    if (value !== undefined) Object.assign(options, { [key]: value })
+  }
+  if (from !== undefined) options.from = new Date(from)
+  if (to !== undefined) options.to = new Date(to)
+  if (open !== undefined) options.open = open === true || open === "true"
+  if (sort !== undefined) options.sort = sort
+  return options
+}
+
 /** Options of a list: filters, `flat` answers, and keyset paging (newest first). */
 export interface ListOptions extends ResponseFilter {
   readonly flat?: boolean | undefined
@@ -233,6 +319,8 @@ export interface ListOptions extends ResponseFilter {
 export interface WorkspaceListOptions extends Omit<ResponseFilter, "assignee" | "status"> {
   readonly formId?: number | undefined
   readonly assignee?: number | "none" | "me" | undefined
+  /** `newest` (default) or `oldest` first. */
+  readonly sort?: WorkspaceSort | undefined
   /** At most this many responses (default 50). */
   readonly limit?: number | undefined
   /** The `nextCursor` of the previous page. */

@@ -132,10 +132,11 @@ export const make = Effect.gen(function* () {
 
   /**
    * The WHERE clause of the workspace-wide list (submitted responses of every form, or of `formId`),
-   * keyset cursor included. `assignee: "me"` is the caller's account; `stage` needs `formId`.
+   * keyset cursor included (after the cursor in `sort`'s order). `assignee: "me"` is the caller's account;
+   * `stage` needs `formId`.
    */
   const prepareWorkspaceList = Effect.fnUntraced(function* (actor: Actors.Actor, options: WorkspaceListOptions) {
-    const { formId, assignee, cursor: after, limit: _limit, ...filter } = options
+    const { formId, assignee, cursor: after, limit: _limit, sort, ...filter } = options
     if (filter.stage !== undefined && formId === undefined) {
       return yield* new InvalidInput({
         message: "stage: needs formId (stages belong to one form)",
@@ -157,7 +158,13 @@ export const make = Effect.gen(function* () {
       { ...filter, status: "completed", assignee: assignee === "me" ? (actor.accountId ?? undefined) : assignee },
       bounds
     )
-    if (cursor !== undefined) conditions.push(sql`(submitted_at, id) < (${cursor.at}, ${cursor.id})`)
+    if (cursor !== undefined) {
+      conditions.push(
+        sort === "oldest"
+          ? sql`(submitted_at, id) > (${cursor.at}, ${cursor.id})`
+          : sql`(submitted_at, id) < (${cursor.at}, ${cursor.id})`
+      )
+    }
     return sql.and(conditions)
   })
 

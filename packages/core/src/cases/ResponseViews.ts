@@ -183,7 +183,7 @@ export const make = Effect.gen(function* () {
   })
 
   /**
-   * The workspace-wide list: submitted responses of every form (or `formId`'s), newest first, a page of
+   * The workspace-wide list: submitted responses of every form (or `formId`'s), newest first (or oldest, `sort`), a page of
    * `limit` (default 50) at a time; each row with its form's id and title.
    */
   const listWorkspace = Effect.fn("Responses.listWorkspace")(function* (
@@ -195,7 +195,8 @@ export const make = Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis
     const rows = yield* sql<Row>`
       select ${sql.literal(columns)} from responses where ${where}
-      order by submitted_at desc, id desc limit ${limit + 1}`
+      order by ${options.sort === "oldest" ? sql`submitted_at, id` : sql`submitted_at desc, id desc`}
+      limit ${limit + 1}`
     const more = rows.length > limit
     const page = more ? rows.slice(0, limit) : rows
     const formIds = [...new Set(page.map((row) => row.form_id))]

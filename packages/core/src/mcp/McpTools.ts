@@ -37,10 +37,12 @@ import {
   Responses,
   UpdateResponseInput,
   UpdateResponseResult,
-  WorkspaceResponseList
+  WorkspaceResponseList,
+  workspaceListOptions
 } from "../cases/Responses.ts"
 import { Stage, Stages } from "../forms/Stages.ts"
 import { AssignmentRules, AssignmentRulesService } from "../cases/AssignmentRules.ts"
+import { CreateSavedViewInput, SavedView, SavedViews, UpdateSavedViewInput } from "../cases/SavedViews.ts"
 import { Subscription, Webhooks, WorkspaceSubscription } from "../outbox/Webhooks.ts"
 import { catalogueDocument, EventCatalogueDocument } from "../outbox/EventCatalogue.ts"
 import {
@@ -188,6 +190,7 @@ export const makeTools = Effect.gen(function* () {
   const stages = yield* Stages
   const members = yield* Members
   const assignmentRules = yield* AssignmentRulesService
+  const savedViews = yield* SavedViews
   const webhooks = yield* Webhooks
   const deliveries = yield* Deliveries
   const generate = yield* generateForm
@@ -291,16 +294,62 @@ export const makeTools = Effect.gen(function* () {
         "`limit` (1–100) says otherwise; pass `nextCursor` back as `cursor` for the next page. Each row carries " +
         '`formId` and `formTitle`. Filters: `formId`, `q`, `tag`, `assignee` (an account id, "none", or "me" for ' +
         "the caller's own), `open` (true: no stage or a stage not closed), `from`/`to`, `due` (overdue, today, " +
-        'week), `stage` (only with `formId`). "My open cases" is `assignee: "me", open: true`.',
+        'week), `stage` (only with `formId`). "My open cases" is `assignee: "me", open: true`. `sort`: newest ' +
+        "(default) or oldest first. `view`: a saved view's id (list_views) whose filter and sort apply, under the " +
+        "arguments given.",
       input: ListWorkspaceResponsesInput,
       output: WorkspaceResponseList,
       write: false,
-      run: (actor, { from, to, ...filter }) =>
-        responses.listWorkspace(actor, {
-          ...filter,
-          from: from === undefined ? undefined : new Date(from),
-          to: to === undefined ? undefined : new Date(to)
-        })
+      run: (actor, { view, sort, limit, cursor, ...filter }) => {
+        const explicit = { ...workspaceListOptions(filter, sort), limit, cursor }
+        return Effect.flatMap(
+          view === undefined ? Effect.succeed(explicit) : savedViews.listOptions(actor, view, explicit),
+          (options) => responses.listWorkspace(actor, options)
+        )
+      }
+    }),
+    define("list_views", {
+      title: "List saved views",
+      description:
+        "Lists the caller's personal saved views and the workspace's shared ones: each a name, a `filter` (the " +
+        "filters of list_workspace_responses), a `sort` and the `columns` shown. Pass a view's `id` as `view` to " +
+        "list_workspace_responses to list its cases.",
+      input: NoArguments,
+      output: Schema.Struct({ views: Schema.Array(SavedView) }),
+      write: false,
+      run: (actor) => Effect.map(savedViews.list(actor), (views) => ({ views }))
+    }),
+    define("save_view", {
+      title: "Save a view",
+      description:
+        "Creates a saved view (without `id`; `name` needed) or changes the view `id` (what is given replaces what " +
+        "it had). `shared: true` makes it seen by every member; a shared view is changed only by its maker, an " +
+        'owner or an admin. `filter` takes list_workspace_responses\' filters (`open` as "true"/"false"); ' +
+        "`sort` is newest or oldest; `columns` from form, name, email, stage, assignee, tags, due, submittedAt.",
+      input: Schema.Struct({
+        id: Schema.optionalKey(Id).annotate({ description: "The view to change; a new view when absent." }),
+        name: Schema.optionalKey(CreateSavedViewInput.fields.name),
+        shared: UpdateSavedViewInput.fields.shared,
+        filter: UpdateSavedViewInput.fields.filter,
+        sort: UpdateSavedViewInput.fields.sort,
+        columns: UpdateSavedViewInput.fields.columns
+      }),
+      output: SavedView,
+      write: true,
+      run: (actor, { id, name, ...rest }) =>
+        id !== undefined
+          ? savedViews.update(actor, id, { ...rest, ...(name === undefined ? {} : { name }) })
+          : name === undefined
+            ? Effect.fail(new InvalidInput({ message: "name: a new view needs a name" }))
+            : savedViews.create(actor, { ...rest, name })
+    }),
+    define("delete_view", {
+      title: "Delete a saved view",
+      description: "Deletes a saved view: a personal one of the caller's, or a shared one they may change.",
+      input: Schema.Struct({ id: Id }),
+      output: Schema.Struct({ deleted: Schema.Boolean }),
+      write: true,
+      run: (actor, { id }) => Effect.as(savedViews.remove(actor, id), { deleted: true })
     }),
     define("get_form_summary", {
       title: "Summarize a form's answers",

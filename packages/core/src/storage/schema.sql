@@ -691,6 +691,27 @@ alter table retention_runs add constraint retention_runs_workspace_id_fkey FOREI
 CREATE INDEX retention_runs_due ON retention_runs USING btree (next_at);
 CREATE UNIQUE INDEX retention_runs_pkey ON retention_runs USING btree (workspace_id);
 
+create table saved_views (
+  id integer not null generated always as identity,
+  workspace_id integer not null,
+  owner_account_id integer,
+  created_by integer not null,
+  shared boolean not null,
+  name text not null,
+  filter jsonb not null,
+  sort text not null,
+  columns jsonb not null,
+  created_at timestamp with time zone not null,
+  updated_at timestamp with time zone not null
+);
+alter table saved_views add constraint saved_views_check CHECK ((shared = (owner_account_id IS NULL)));
+alter table saved_views add constraint saved_views_pkey PRIMARY KEY (id);
+alter table saved_views add constraint saved_views_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE;
+alter table saved_views add constraint saved_views_workspace_id_owner_account_id_fkey FOREIGN KEY (workspace_id, owner_account_id) REFERENCES members(workspace_id, account_id) ON DELETE CASCADE;
+CREATE UNIQUE INDEX saved_views_personal_name ON saved_views USING btree (workspace_id, owner_account_id, lower(name)) WHERE (NOT shared);
+CREATE UNIQUE INDEX saved_views_pkey ON saved_views USING btree (id);
+CREATE UNIQUE INDEX saved_views_shared_name ON saved_views USING btree (workspace_id, lower(name)) WHERE shared;
+
 create table sessions (
   id_hash text not null,
   account_id integer not null,

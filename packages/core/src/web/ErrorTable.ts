@@ -32,6 +32,7 @@ export const statuses = {
   TranslationNotFound: 404,
   ChannelNotFound: 404,
   ContactNotFound: 404,
+  SavedViewNotFound: 404,
   TokenUnknown: 404,
   ReplyNotMatched: 404,
   InvalidEmailToken: 404,

@@ -34,6 +34,8 @@ export const roles = group("roles", { transport: false }, (c) => {
       ["DELETE", `/stages/${all.stageId}`],
       ["PUT", `/forms/${f}/stages/order`, { stageIds: [...stages].reverse() }],
       ["PUT", `/forms/${f}/assignment-rules`, { rules: [] }],
+      // A viewer keeps personal views, but shares none.
+      ["POST", "/views", { name: "Viewer's shared view", shared: true }],
       ["POST", "/webhooks/subscribe", { formId: f, event: "response.created", targetUrl: hookUrl("viewer") }],
       ["POST", "/webhooks/workspace-subscriptions", { event: "form.deleted", targetUrl: hookUrl("viewer") }],
       ["DELETE", `/webhooks/subscribe/${encodeURIComponent(all.subscriptionId)}`],
@@ -81,6 +83,7 @@ export const roles = group("roles", { transport: false }, (c) => {
       "/responses",
       `/responses?formId=${f}&assignee=me&open=true`,
       "/members",
+      "/views",
       "/webhooks",
       "/events/catalogue",
       "/webhooks/dead-letters",

@@ -90,4 +90,30 @@ export const workspaces = group("workspaces", { transport: false }, (c) => {
     expect((await api("GET", `/forms/${f}/responses`)).body.responses).toHaveLength(1)
     expect((await api("GET", "/webhooks")).body.map((x: { id: string }) => x.id)).toContain(all.subscriptionId)
   })
+
+  test("a key of another workspace gets 404 for a saved view, shared or not, and changes nothing", async () => {
+    const names = ["Contract shared view", "Contract personal view"]
+    for (const [i, name] of names.entries()) {
+      const made = await api("POST", "/views", { body: { name: `${name} ${Date.now()}`, shared: i === 0 } })
+      expectStatus(made, 201)
+      const id = made.body.id as number
+      const attempts: ReadonlyArray<readonly [string, string, unknown?]> = [
+        ["GET", `/views/${id}`],
+        ["PATCH", `/views/${id}`, { name: "Stolen" }],
+        ["DELETE", `/views/${id}`],
+        ["GET", `/responses?view=${id}`]
+      ]
+      for (const [method, path, body] of attempts) {
+        const reply = await api(method, path, { key: c.seed.keys.other, body })
+        softError(`${method} ${path}`, reply, 404)
+      }
+      const theirs = await api("GET", "/views", { key: c.seed.keys.other })
+      expectStatus(theirs, 200)
+      expect(theirs.body.views.map((v: { id: number }) => v.id)).not.toContain(id)
+      const still = await api("GET", `/views/${id}`)
+      expectStatus(still, 200)
+      expect(still.body.name).toBe(made.body.name)
+      expectStatus(await api("DELETE", `/views/${id}`), 204)
+    }
+  })
 })

@@ -8,7 +8,8 @@ import * as Xlsx from "../../cases/Xlsx.ts"
 import { LinkBase } from "../../kernel/Links.ts"
 import { Notes } from "../../cases/Notes.ts"
 import { ResponseMerges } from "../../cases/ResponseMerges.ts"
-import { type ListOptions, Responses } from "../../cases/Responses.ts"
+import { type ListOptions, Responses, workspaceListOptions } from "../../cases/Responses.ts"
+import { SavedViews } from "../../cases/SavedViews.ts"
 import { Api, CurrentActor, type ResponseListQuery } from "../../api/Api.ts"
 import { handle } from "../../web/ApiErrors.ts"
 import { AuditLog } from "../../audit/AuditLog.ts"
@@ -61,6 +62,7 @@ export const ResponsesHandlers = HttpApiBuilder.group(
     const responses = yield* Responses
     const notes = yield* Notes
     const merges = yield* ResponseMerges
+    const views = yield* SavedViews
     const audit = yield* AuditLog
     // A whole list leaving qforms is an export: recorded in the audit log before it streams.
     const exported = (actor: Actors.Actor, formId: number, format: "csv" | "xlsx" | "json", query: ResponseListQuery) =>
@@ -130,16 +132,16 @@ export const ResponsesHandlers = HttpApiBuilder.group(
       update: ({ params, payload }) =>
         Effect.flatMap(CurrentActor, (actor) => handle(responses.update(actor, params.id, payload))),
       listWorkspace: ({ query }) =>
-        Effect.flatMap(CurrentActor, (actor) =>
-          handle(
-            responses.listWorkspace(actor, {
-              ...query,
-              from: query.from === undefined ? undefined : new Date(query.from),
-              to: query.to === undefined ? undefined : new Date(query.to),
-              open: query.open === undefined ? undefined : query.open === "true"
-            })
+        Effect.flatMap(CurrentActor, (actor) => {
+          const { view, sort, limit, cursor, ...filter } = query
+          const explicit = { ...workspaceListOptions(filter, sort), limit, cursor }
+          return handle(
+            Effect.flatMap(
+              view === undefined ? Effect.succeed(explicit) : views.listOptions(actor, view, explicit),
+              (options) => responses.listWorkspace(actor, options)
+            )
           )
-        ),
+        }),
       updateMany: ({ payload }) =>
         Effect.flatMap(CurrentActor, (actor) => handle(responses.updateMany(actor, payload))),
       remove: ({ params }) => Effect.flatMap(CurrentActor, (actor) => handle(responses.remove(actor, params.id))),

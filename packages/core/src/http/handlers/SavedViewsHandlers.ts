@@ -1,0 +1,23 @@
+/** Handlers of the saved views group. */
+import * as Effect from "effect/Effect"
+import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
+import { SavedViews } from "../../cases/SavedViews.ts"
+import { Api, CurrentActor } from "../../api/Api.ts"
+import { handle } from "../../web/ApiErrors.ts"
+
+export const SavedViewsHandlers = HttpApiBuilder.group(
+  Api,
+  "views",
+  Effect.fnUntraced(function* (handlers) {
+    const views = yield* SavedViews
+    return handlers.handleAll({
+      list: () =>
+        Effect.flatMap(CurrentActor, (actor) => handle(Effect.map(views.list(actor), (list) => ({ views: list })))),
+      create: ({ payload }) => Effect.flatMap(CurrentActor, (actor) => handle(views.create(actor, payload))),
+      get: ({ params }) => Effect.flatMap(CurrentActor, (actor) => handle(views.get(actor, params.id))),
+      update: ({ params, payload }) =>
+        Effect.flatMap(CurrentActor, (actor) => handle(views.update(actor, params.id, payload))),
+      remove: ({ params }) => Effect.flatMap(CurrentActor, (actor) => handle(views.remove(actor, params.id)))
+    })
+  })
+)
