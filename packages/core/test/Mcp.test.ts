@@ -474,13 +474,21 @@ for (const target of databaseTargets) {
         ["retry_delivery", { deliveryId: 1 }],
         ["replay_dead_letters", { deliveryIds: [1] }],
         ["update_workspace_settings", { theme: { font: "serif" } }],
-        ["set_assignment_rules", { formId: form.id, rules: [] }],
-        ["save_view", { name: "Nope", shared: true }],
-        ["delete_view", { id: 1 }]
+        ["set_assignment_rules", { formId: form.id, rules: [] }]
       ]
       for (const [name, args] of writes) {
         expect(await refused(viewer, name, args)).toBe("this key belongs to a viewer, who can only read")
       }
+      // Saved views: a viewer keeps personal ones (as over HTTP), but makes no shared one.
+      expect(await refused(viewer, "save_view", { name: "Nope", shared: true })).toBe(
+        "this key belongs to a viewer, who can only read"
+      )
+      const own = await call(viewer, "save_view", { name: "Vera's open cases", filter: { open: "true" } })
+      expect(own.shared).toBe(false)
+      expect(await refused(viewer, "save_view", { id: own.id, shared: true })).toBe(
+        "this key belongs to a viewer, who can only read"
+      )
+      expect(await call(viewer, "delete_view", { id: own.id })).toEqual({ deleted: true })
       const after = await call(owner, "get_response", { responseId: response.json.id })
       expect(after.response.stageId).toBeNull()
       expect(after.activities.map((a: Json) => a.type)).toEqual(["created"])

@@ -115,6 +115,11 @@ const define = <I extends Schema.Top & { readonly DecodingServices: never }, O e
     readonly input: I
     readonly output: O
     readonly write: boolean
+    /**
+     * A viewer may call this writing tool too: the service decides what they may do (their own saved views);
+     * otherwise a viewer is refused before it runs.
+     */
+    readonly viewers?: boolean | undefined
     /** The tool deletes what cannot be brought back (MCP's `destructiveHint`). */
     readonly destructive?: boolean | undefined
     readonly run: (actor: Actors.Actor, input: I["Type"]) => Effect.Effect<O["Type"], DomainError | SqlError.SqlError>
@@ -140,7 +145,7 @@ const define = <I extends Schema.Top & { readonly DecodingServices: never }, O e
           const { error } = describeIssue(decoded.failure.issue, "arguments", true)
           return toolError(`invalid arguments: ${error}`)
         }
-        if (options.write) {
+        if (options.write && options.viewers !== true) {
           const allowed = yield* Effect.result(Actors.requireWrite(actor))
           if (allowed._tag === "Failure") return toolError(allowed.failure.message)
         }
@@ -336,6 +341,7 @@ export const makeTools = Effect.gen(function* () {
       }),
       output: SavedView,
       write: true,
+      viewers: true,
       run: (actor, { id, name, ...rest }) =>
         id !== undefined
           ? savedViews.update(actor, id, { ...rest, ...(name === undefined ? {} : { name }) })
@@ -349,6 +355,7 @@ export const makeTools = Effect.gen(function* () {
       input: Schema.Struct({ id: Id }),
       output: Schema.Struct({ deleted: Schema.Boolean }),
       write: true,
+      viewers: true,
       run: (actor, { id }) => Effect.as(savedViews.remove(actor, id), { deleted: true })
     }),
     define("get_form_summary", {
