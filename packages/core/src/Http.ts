@@ -31,6 +31,7 @@ import { ResponsesHandlers } from "./http/handlers/ResponsesHandlers.ts"
 import { InsightsHandlers } from "./http/handlers/InsightsHandlers.ts"
 import { StagesHandlers } from "./http/handlers/StagesHandlers.ts"
 import { AssignmentRulesHandlers } from "./http/handlers/AssignmentRulesHandlers.ts"
+import { CaseFieldsHandlers } from "./http/handlers/CaseFieldsHandlers.ts"
 import { WorkspaceHandlers } from "./http/handlers/WorkspaceHandlers.ts"
 import { WebhooksHandlers } from "./http/handlers/WebhooksHandlers.ts"
 import { NotificationsHandlers } from "./http/handlers/NotificationsHandlers.ts"
@@ -498,6 +499,7 @@ export const layer = (options: HttpOptions = {}) => {
           ResponsesHandlers,
           StagesHandlers,
           AssignmentRulesHandlers,
+          CaseFieldsHandlers,
           MembersHandlers,
           WebhooksHandlers,
           FilesHandlers,

@@ -36,6 +36,7 @@ import { PersonalDataExport } from "./cases/PersonalDataExport.ts"
 import { ResponseMerges } from "./cases/ResponseMerges.ts"
 import { Responses } from "./cases/Responses.ts"
 import { AssignmentRulesService } from "./cases/AssignmentRules.ts"
+import { CaseFieldsService } from "./cases/CaseFields.ts"
 import { Sessions } from "./identity/Sessions.ts"
 import { Stages } from "./forms/Stages.ts"
 import { Webhooks } from "./outbox/Webhooks.ts"
@@ -73,6 +74,7 @@ export type Services =
   | StatusLinks
   | Responses
   | AssignmentRulesService
+  | CaseFieldsService
   | Retention
   | SlaScan
   | Sessions
@@ -120,6 +122,7 @@ export const layer: Layer.Layer<Services, never, SqlClient.SqlClient | BlobStore
   AnswerTokens.layer,
   AuditLog.layer,
   Responses.layer.pipe(Layer.provideMerge(AssignmentRulesService.layer)),
+  CaseFieldsService.layer,
   Webhooks.layer,
   WebhookAlerts.layer,
   Workspaces.layer,

@@ -192,6 +192,17 @@ const routes: ReadonlyArray<Route> = [
     path: "/forms/:form/assignment-rules",
     body: (f) => ({ rules: [{ kind: "roundRobin", memberIds: [f.ownerAccountId] }] })
   },
+  { method: "GET", path: "/forms/:form/case-fields" },
+  {
+    method: "PUT",
+    path: "/forms/:form/case-fields",
+    body: () => ({
+      fields: [
+        { key: "priority", label: "Priority", type: "select", options: ["low", "high"] },
+        { key: "due_on", label: "Due on", type: "date" }
+      ]
+    })
+  },
   { method: "GET", path: "/members" },
   { method: "POST", path: "/members", body: () => ({ email: "fuzz@example.com", name: "Fuzz", role: "member" }) },
   { method: "PATCH", path: "/members/:account", body: () => ({ role: "owner" }), fixedIds: true },

@@ -20,6 +20,7 @@ import { FileAnswer } from "../forms/Answers.ts"
 import { CreatedForm, CreateFormInput, FormSummary, FormWithFields, UpdateFormInput } from "../forms/Forms.ts"
 import { AddMemberInput, ChangeRoleInput, Member, SetAwayInput } from "../identity/Members.ts"
 import { AssignmentRules } from "../cases/AssignmentRules.ts"
+import { CaseField, CaseFieldChanges, CaseFieldFilters, CaseFields } from "../cases/CaseFields.ts"
 import { CreatedInvitation, CreateInvitationInput, Invitation, IssuedSignInLink } from "../identity/Invitations.ts"
 import { ApiKey, IssueApiKeyInput, IssuedApiKey } from "../identity/ApiKeys.ts"
 import { AddNoteInput, Note } from "../cases/Notes.ts"
@@ -201,7 +202,8 @@ export const ResponseListQuery = Schema.Struct({
       "Extension (SLAs): cases with a target not met whose due time is past (`overdue`), or still ahead but " +
       "before the end of today (`today`) or of this week, Monday to Sunday (`week`), in the workspace's time zone " +
       "(its `businessHours`; UTC without them)."
-  })
+  }),
+  field: Schema.optionalKey(CaseFieldFilters)
 })
 export type ResponseListQuery = typeof ResponseListQuery.Type
 
@@ -219,6 +221,7 @@ export const WorkspaceResponseListQuery = Schema.Struct({
   from: ResponseListQuery.fields.from,
   to: ResponseListQuery.fields.to,
   due: ResponseListQuery.fields.due,
+  field: ResponseListQuery.fields.field,
   open: Schema.optionalKey(Schema.Literals(["true", "false"])).annotate({
     description:
       "`true`: only open cases (no stage, or a stage not marked closed); `false`: only closed ones. " +
@@ -267,7 +270,8 @@ export const BulkUpdateResponsesInput = Schema.Struct({
     description: "The account id of a member, or null to unassign."
   }),
   addTags: bulkTags("Tags to add to each response (kept once; one a response carries keeps its spelling)."),
-  removeTags: bulkTags("Tags to remove from each response (compared without regard to case).")
+  removeTags: bulkTags("Tags to remove from each response (compared without regard to case)."),
+  caseFields: Schema.optionalKey(CaseFieldChanges)
 })
   .check(
     Schema.makeFilter(
@@ -280,12 +284,14 @@ export const BulkUpdateResponsesInput = Schema.Struct({
         readonly assigneeId?: unknown
         readonly addTags?: ReadonlyArray<string>
         readonly removeTags?: ReadonlyArray<string>
+        readonly caseFields?: Readonly<Record<string, unknown>>
       }) =>
         input.stageId !== undefined ||
         input.assigneeId !== undefined ||
         (input.addTags?.length ?? 0) > 0 ||
         (input.removeTags?.length ?? 0) > 0 ||
-        "name a change: stageId, assigneeId, addTags or removeTags"
+        Object.keys(input.caseFields ?? {}).length > 0 ||
+        "name a change: stageId, assigneeId, addTags, removeTags or caseFields"
     )
   )
   .annotate({ identifier: "BulkUpdateResponses" })
@@ -319,6 +325,11 @@ export const ResponseList = Schema.Struct({
     description:
       "Extension: the keys of `values` beyond the questions, in the order the CSV export gives them columns: " +
       "`hidden:<name>` per hidden field, `var:<name>` per variable the form keeps, and `ending` when it has endings."
+  }),
+  caseFieldDefinitions: Schema.optionalKey(Schema.Array(CaseField)).annotate({
+    description:
+      "Extension (case fields): the form's case fields, in order; rows carry their values as `caseFields`, and " +
+      "the CSV and XLSX exports give each a column after the metadata, headed by its label."
   })
 }).annotate({ identifier: "ResponseList" })
 
@@ -503,6 +514,27 @@ export class AssignmentRulesGroup extends HttpApiGroup.make("assignmentRules").a
     "Extension: replaces the form's assignment rules (owners, admins and members; at most 50). A new response " +
       "gets the assignee of the first rule that applies: `byAnswer`, `roundRobin` or `leastOpen`; away members " +
       "and those who left are passed by. 400 names a question not of the form or an account not a member."
+  )
+) {}
+
+/** A form's custom case fields (extension). */
+export class CaseFieldsGroup extends HttpApiGroup.make("caseFields").add(
+  HttpApiEndpoint.get("get", "/forms/:formId/case-fields", {
+    params: FormIdParams,
+    success: CaseFields,
+    error: NotFound
+  }).annotate(OpenApi.Description, "Extension: the form's case fields (the team's own fields of its cases), in order."),
+  HttpApiEndpoint.put("replace", "/forms/:formId/case-fields", {
+    params: FormIdParams,
+    payload: CaseFields,
+    success: CaseFields,
+    error: [NotFound, Forbidden]
+  }).annotate(
+    OpenApi.Description,
+    "Extension: replaces the form's case fields (owners, admins and members; at most 30, in order). Each has a " +
+      "`key` unique in the form, a `label` and a `type`: `text`, `number`, `date`, `select` (with its `options`) " +
+      "or `member`. Values are set with `PATCH /responses/{id}` (`caseFields`) and never shown to the respondent. " +
+      "The values of a field removed (or whose type changed, or a select's option removed) are removed with it."
   )
 ) {}
 
@@ -1077,6 +1109,7 @@ export class Api extends HttpApi.make("qforms")
   .add(ResponsesGroup)
   .add(StagesGroup)
   .add(AssignmentRulesGroup)
+  .add(CaseFieldsGroup)
   .add(MembersGroup)
   .add(InvitationsGroup)
   .add(WebhooksGroup)

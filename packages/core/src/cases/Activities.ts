@@ -29,7 +29,8 @@ export const ActivityType = Schema.Literals([
   "sla_warning",
   "sla_breached",
   "merged",
-  "unmerged"
+  "unmerged",
+  "case_field_changed"
 ])
 export type ActivityType = typeof ActivityType.Type
 
@@ -43,7 +44,8 @@ export type ActivityType = typeof ActivityType.Type
  * files, e-mails and the respondent's identity, see `Retention.ts`; `sla_warning`/`sla_breached`: `{target, dueAt}`,
  * a target of the form's SLA is about to be, or was, missed, see `Sla.ts`; `merged`: `{duplicateId, questions, tags}`,
  * a duplicate was merged into the response, with the labels of the questions and the tags it took;
- * `unmerged`: `{duplicateId}`, that merge was undone, see `ResponseMerges.ts`).
+ * `unmerged`: `{duplicateId}`, that merge was undone, see `ResponseMerges.ts`; `case_field_changed`: `{key, label,
+ * from, to}`, a member set or cleared a case field, see `CaseFields.ts`).
  */
 export const Activity = Schema.Struct({
   id: Schema.Int,

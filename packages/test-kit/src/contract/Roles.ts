@@ -34,6 +34,7 @@ export const roles = group("roles", { transport: false }, (c) => {
       ["DELETE", `/stages/${all.stageId}`],
       ["PUT", `/forms/${f}/stages/order`, { stageIds: [...stages].reverse() }],
       ["PUT", `/forms/${f}/assignment-rules`, { rules: [] }],
+      ["PUT", `/forms/${f}/case-fields`, { fields: [] }],
       ["POST", "/webhooks/subscribe", { formId: f, event: "response.created", targetUrl: hookUrl("viewer") }],
       ["POST", "/webhooks/workspace-subscriptions", { event: "form.deleted", targetUrl: hookUrl("viewer") }],
       ["DELETE", `/webhooks/subscribe/${encodeURIComponent(all.subscriptionId)}`],
