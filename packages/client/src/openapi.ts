@@ -248,6 +248,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/forms/{formId}/case-fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Extension: the form's case fields (the team's own fields of its cases), in order. */
+        get: operations["caseFields.get"];
+        /** @description Extension: replaces the form's case fields (owners, admins and members; at most 30, in order). Each has a `key` unique in the form, a `label` and a `type`: `text`, `number`, `date`, `select` (with its `options`) or `member`. Values are set with `PATCH /responses/{id}` (`caseFields`) and never shown to the respondent. The values of a field removed (or whose type changed, or a select's option removed) are removed with it. */
+        put: operations["caseFields.replace"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/members": {
         parameters: {
             query?: never;
@@ -2818,6 +2836,17 @@ export interface components {
             /** @description Extension: post the answers of sensitive questions too (owners and admins decide). Default false: they are left out. */
             includeSensitive?: boolean;
         };
+        CaseFields: {
+            fields: components["schemas"]["CaseField"][];
+        };
+        CaseField: {
+            /** @description The field's key (`^[a-z][a-z0-9_]{0,39}$`), unique in the form. */
+            key: string;
+            label: string;
+            /** @enum {string} */
+            type: "text" | "number" | "date" | "select" | "member";
+            options?: string[];
+        };
         AssignmentRules: {
             rules: components["schemas"]["AssignmentRule"][];
         };
@@ -2879,7 +2908,7 @@ export interface components {
             formId: number;
             changes: {
                 /** @enum {string} */
-                field: "stageId" | "assigneeId" | "tags" | "answers";
+                field: "stageId" | "assigneeId" | "tags" | "answers" | "caseFields";
                 from: unknown;
                 to: unknown;
             }[];
@@ -2891,6 +2920,10 @@ export interface components {
             /** @description Extension: new answers by question id (`fields[].id`), checked as a submission's are; `null` clears an optional answer; questions not named keep their answers. File and signature answers cannot be edited. The form's logic, variables (scores) and ending are worked out again from the answers. */
             answers?: {
                 [key: string]: components["schemas"]["AnswerInput"];
+            };
+            /** @description Extension (case fields): values to set by key (`null` clears); keys not named keep their values. Each is checked by its field's type: text (at most 1000 characters), number, date (`YYYY-MM-DD`), select (one of the options), member (a member's account id). */
+            caseFields?: {
+                [key: string]: string | number | ("Infinity" | "-Infinity" | "NaN") | null;
             };
         };
         ResponseDetail: {
@@ -2922,7 +2955,7 @@ export interface components {
             activities: {
                 id: number;
                 /** @enum {string} */
-                type: "created" | "stage_changed" | "assigned" | "tags_changed" | "note" | "email_sent" | "email_reply" | "answers_changed" | "anonymised" | "sla_warning" | "sla_breached" | "merged" | "unmerged";
+                type: "created" | "stage_changed" | "assigned" | "tags_changed" | "note" | "email_sent" | "email_reply" | "answers_changed" | "anonymised" | "sla_warning" | "sla_breached" | "merged" | "unmerged" | "case_field_changed";
                 actor: {
                     /** @enum {string} */
                     type: "member" | "respondent" | "system";
@@ -2940,6 +2973,8 @@ export interface components {
             }[];
             emails: components["schemas"]["ResponseEmail"][];
             replies: components["schemas"]["ResponseReply"][];
+            /** @description Extension (case fields): the form's case fields, in order (`GET /forms/{formId}/case-fields`). */
+            caseFieldDefinitions: components["schemas"]["CaseField"][];
         };
         ResponseReply: {
             id: number;
@@ -2983,6 +3018,7 @@ export interface components {
             finished: boolean;
             /** @description Extension: the language the response was given in (BCP 47: the public page's, or `language` of an API submission); null when not known (then the form's own). Answers are keyed the same in every language. */
             language: string | null;
+            caseFields: components["schemas"]["CaseFieldValues"];
             answers?: {
                 [key: string]: string;
             };
@@ -3011,6 +3047,10 @@ export interface components {
             /** @description Whether a target was, or is being, missed. */
             breached: boolean;
         };
+        /** @description Extension (case fields): the team's own fields of the case, by key (see `GET /forms/{formId}/case-fields`): text, a `YYYY-MM-DD` date or a select's option as text, a number, a member's account id. A field not set is absent. Never shown to the respondent. */
+        CaseFieldValues: {
+            [key: string]: string | number | ("Infinity" | "-Infinity" | "NaN");
+        };
         BulkUpdateResult: {
             ok: boolean;
             /** @description How many responses the ids or the filter named. */
@@ -3023,7 +3063,7 @@ export interface components {
                 formId: number;
                 changes: {
                     /** @enum {string} */
-                    field: "stageId" | "assigneeId" | "tags" | "answers";
+                    field: "stageId" | "assigneeId" | "tags" | "answers" | "caseFields";
                     from: unknown;
                     to: unknown;
                 }[];
@@ -3041,6 +3081,10 @@ export interface components {
             addTags?: string[];
             /** @description Tags to remove from each response (compared without regard to case). */
             removeTags?: string[];
+            /** @description Extension (case fields): values to set by key (`null` clears); keys not named keep their values. Each is checked by its field's type: text (at most 1000 characters), number, date (`YYYY-MM-DD`), select (one of the options), member (a member's account id). */
+            caseFields?: {
+                [key: string]: string | number | ("Infinity" | "-Infinity" | "NaN") | null;
+            };
         };
         /** @description Instead of `ids`: the responses the list's filters match (at most 1000, else 400), in `formId` or the whole workspace. `{}` matches every submitted response. */
         BulkResponseFilter: {
@@ -3066,6 +3110,8 @@ export interface components {
              * @enum {string}
              */
             due?: "overdue" | "today" | "week";
+            /** @description Extension (case fields): `<key>:<value>` for cases whose case field equals the value, `<key>:none` for cases where it is not set; repeat for several (all must hold, at most 5). */
+            field?: string | string[];
         };
         WorkspaceResponseList: {
             responses: components["schemas"]["WorkspaceResponseRow"][];
@@ -3089,6 +3135,7 @@ export interface components {
             finished: boolean;
             /** @description Extension: the language the response was given in (BCP 47: the public page's, or `language` of an API submission); null when not known (then the form's own). Answers are keyed the same in every language. */
             language: string | null;
+            caseFields: components["schemas"]["CaseFieldValues"];
             answers?: {
                 [key: string]: string;
             };
@@ -3139,6 +3186,8 @@ export interface components {
             hiddenFields?: components["schemas"]["HiddenField"][];
             /** @description Extension: the keys of `values` beyond the questions, in the order the CSV export gives them columns: `hidden:<name>` per hidden field, `var:<name>` per variable the form keeps, and `ending` when it has endings. */
             valueKeys?: string[];
+            /** @description Extension (case fields): the form's case fields, in order; rows carry their values as `caseFields`, and the CSV and XLSX exports give each a column after the metadata, headed by its label. */
+            caseFieldDefinitions?: components["schemas"]["CaseField"][];
         };
         FormSummary: {
             id: number;
@@ -3851,6 +3900,10 @@ export interface components {
             /** @description Extension: the `answers` keys of sensitive questions whose answers were left out (they read "(sensitive, not included)", in `summary` too); absent when nothing was left out. */
             redacted?: string[];
             language?: string;
+            /** @description Extension (case fields): the team's own fields of the case by key (`GET /forms/{formId}/case-fields`): text, a `YYYY-MM-DD` date or a select's option as text, a number, a member's account id; absent when none is set. */
+            caseFields?: {
+                [key: string]: string | number | ("Infinity" | "-Infinity" | "NaN");
+            };
             /** @description The response in the application (or, for a form or a deleted response, the form's responses). */
             link: string;
         } & {
@@ -3884,6 +3937,10 @@ export interface components {
             /** @description Extension: the `answers` keys of sensitive questions whose answers were left out (they read "(sensitive, not included)", in `summary` too); absent when nothing was left out. */
             redacted?: string[];
             language?: string;
+            /** @description Extension (case fields): the team's own fields of the case by key (`GET /forms/{formId}/case-fields`): text, a `YYYY-MM-DD` date or a select's option as text, a number, a member's account id; absent when none is set. */
+            caseFields?: {
+                [key: string]: string | number | ("Infinity" | "-Infinity" | "NaN");
+            };
             /** @description The new assignee; null when unassigned. */
             assignee: components["schemas"]["EventMember"] | null;
             previousAssignee: components["schemas"]["EventMember"] | null;
@@ -3913,6 +3970,10 @@ export interface components {
             /** @description Extension: the `answers` keys of sensitive questions whose answers were left out (they read "(sensitive, not included)", in `summary` too); absent when nothing was left out. */
             redacted?: string[];
             language?: string;
+            /** @description Extension (case fields): the team's own fields of the case by key (`GET /forms/{formId}/case-fields`): text, a `YYYY-MM-DD` date or a select's option as text, a number, a member's account id; absent when none is set. */
+            caseFields?: {
+                [key: string]: string | number | ("Infinity" | "-Infinity" | "NaN");
+            };
             /** @description The tags now. */
             tags: string[];
             added: string[];
@@ -3931,6 +3992,18 @@ export interface components {
             from: string | null;
             /** @description The answer now, as text; null when cleared. */
             to: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        EventCaseFieldChange: {
+            /** @description The case field's key. */
+            caseField: string;
+            /** @description The case field's label. */
+            label: string;
+            /** @description The value before; null when not set. */
+            from: string | number | ("Infinity" | "-Infinity" | "NaN") | null;
+            /** @description The value now; null when cleared. */
+            to: string | number | ("Infinity" | "-Infinity" | "NaN") | null;
         } & {
             [key: string]: unknown;
         };
@@ -3955,8 +4028,12 @@ export interface components {
             /** @description Extension: the `answers` keys of sensitive questions whose answers were left out (they read "(sensitive, not included)", in `summary` too); absent when nothing was left out. */
             redacted?: string[];
             language?: string;
-            /** @description The questions whose answers changed (also those the form's logic now skips), in the form's order. */
-            changes: components["schemas"]["EventAnswerChange"][];
+            /** @description Extension (case fields): the team's own fields of the case by key (`GET /forms/{formId}/case-fields`): text, a `YYYY-MM-DD` date or a select's option as text, a number, a member's account id; absent when none is set. */
+            caseFields?: {
+                [key: string]: string | number | ("Infinity" | "-Infinity" | "NaN");
+            };
+            /** @description The questions whose answers changed (also those the form's logic now skips), in the form's order; then, as an extension, the case fields that changed (`caseField`, `label`, `from`, `to`). */
+            changes: (components["schemas"]["EventAnswerChange"] | components["schemas"]["EventCaseFieldChange"])[];
             /** @description The response in the application (or, for a form or a deleted response, the form's responses). */
             link: string;
         } & {
@@ -3995,6 +4072,10 @@ export interface components {
             /** @description Extension: the `answers` keys of sensitive questions whose answers were left out (they read "(sensitive, not included)", in `summary` too); absent when nothing was left out. */
             redacted?: string[];
             language?: string;
+            /** @description Extension (case fields): the team's own fields of the case by key (`GET /forms/{formId}/case-fields`): text, a `YYYY-MM-DD` date or a select's option as text, a number, a member's account id; absent when none is set. */
+            caseFields?: {
+                [key: string]: string | number | ("Infinity" | "-Infinity" | "NaN");
+            };
             startedAt: string;
             /** @description The response in the application (or, for a form or a deleted response, the form's responses). */
             link: string;
@@ -4033,6 +4114,10 @@ export interface components {
             /** @description Extension: the `answers` keys of sensitive questions whose answers were left out (they read "(sensitive, not included)", in `summary` too); absent when nothing was left out. */
             redacted?: string[];
             language?: string;
+            /** @description Extension (case fields): the team's own fields of the case by key (`GET /forms/{formId}/case-fields`): text, a `YYYY-MM-DD` date or a select's option as text, a number, a member's account id; absent when none is set. */
+            caseFields?: {
+                [key: string]: string | number | ("Infinity" | "-Infinity" | "NaN");
+            };
             sla: components["schemas"]["EventSla"];
             /** @description The response in the application (or, for a form or a deleted response, the form's responses). */
             link: string;
@@ -4060,6 +4145,10 @@ export interface components {
             /** @description Extension: the `answers` keys of sensitive questions whose answers were left out (they read "(sensitive, not included)", in `summary` too); absent when nothing was left out. */
             redacted?: string[];
             language?: string;
+            /** @description Extension (case fields): the team's own fields of the case by key (`GET /forms/{formId}/case-fields`): text, a `YYYY-MM-DD` date or a select's option as text, a number, a member's account id; absent when none is set. */
+            caseFields?: {
+                [key: string]: string | number | ("Infinity" | "-Infinity" | "NaN");
+            };
             sla: components["schemas"]["EventSla"];
             /** @description The response in the application (or, for a form or a deleted response, the form's responses). */
             link: string;
@@ -4087,6 +4176,10 @@ export interface components {
             /** @description Extension: the `answers` keys of sensitive questions whose answers were left out (they read "(sensitive, not included)", in `summary` too); absent when nothing was left out. */
             redacted?: string[];
             language?: string;
+            /** @description Extension (case fields): the team's own fields of the case by key (`GET /forms/{formId}/case-fields`): text, a `YYYY-MM-DD` date or a select's option as text, a number, a member's account id; absent when none is set. */
+            caseFields?: {
+                [key: string]: string | number | ("Infinity" | "-Infinity" | "NaN");
+            };
             /** @description The response merged into this one: from now on a pointer to it (`mergedInto`), out of lists. */
             duplicateId: number;
             /** @description The ids of the questions whose answers the response took from the duplicate (it had none). */
@@ -4119,6 +4212,10 @@ export interface components {
             /** @description Extension: the `answers` keys of sensitive questions whose answers were left out (they read "(sensitive, not included)", in `summary` too); absent when nothing was left out. */
             redacted?: string[];
             language?: string;
+            /** @description Extension (case fields): the team's own fields of the case by key (`GET /forms/{formId}/case-fields`): text, a `YYYY-MM-DD` date or a select's option as text, a number, a member's account id; absent when none is set. */
+            caseFields?: {
+                [key: string]: string | number | ("Infinity" | "-Infinity" | "NaN");
+            };
             /** @description The response split off again (back in lists). */
             duplicateId: number;
             /** @description The response in the application (or, for a form or a deleted response, the form's responses). */
@@ -4851,6 +4948,7 @@ export interface operations {
                 cursor?: string;
                 status?: "completed" | "partial" | "all";
                 due?: "overdue" | "today" | "week";
+                field?: string | string[];
             };
             header?: never;
             path: {
@@ -5100,6 +5198,7 @@ export interface operations {
                 cursor?: string;
                 status?: "completed" | "partial" | "all";
                 due?: "overdue" | "today" | "week";
+                field?: string | string[];
             };
             header?: never;
             path: {
@@ -5224,6 +5323,7 @@ export interface operations {
                 cursor?: string;
                 status?: "completed" | "partial" | "all";
                 due?: "overdue" | "today" | "week";
+                field?: string | string[];
             };
             header?: never;
             path: {
@@ -5345,6 +5445,7 @@ export interface operations {
                 from?: string;
                 to?: string;
                 due?: "overdue" | "today" | "week";
+                field?: string | string[];
                 open?: "true" | "false";
                 limit?: number;
                 cursor?: string;
@@ -7091,6 +7192,243 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssignmentRules"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `error` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestErrorEncoded"];
+                };
+            };
+            /** @description The API key is missing, malformed, wrong or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorEncoded"];
+                };
+            };
+            /** @description The key's member may not do this (a viewer key is read-only). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenErrorEncoded"];
+                };
+            };
+            /** @description Not found in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundErrorEncoded"];
+                };
+            };
+            /** @description The path exists but not with this method. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedErrorEncoded"];
+                };
+            };
+            /** @description The change conflicts with the current state, refers to something a concurrent request deleted, or collided with a concurrent change (nothing was changed: try again). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictErrorEncoded"];
+                };
+            };
+            /** @description The request body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeErrorEncoded"];
+                };
+            };
+            /** @description The request body must be JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeErrorEncoded"];
+                };
+            };
+            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsErrorEncoded"];
+                };
+            };
+            /** @description An unexpected failure; the request id is in the server log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalServerErrorEncoded"];
+                };
+            };
+            /** @description The service cannot reach its database right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableErrorEncoded"];
+                };
+            };
+        };
+    };
+    "caseFields.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                formId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CaseFields */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaseFields"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `error` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestErrorEncoded"];
+                };
+            };
+            /** @description The API key is missing, malformed, wrong or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorEncoded"];
+                };
+            };
+            /** @description Not found in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundErrorEncoded"];
+                };
+            };
+            /** @description The path exists but not with this method. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedErrorEncoded"];
+                };
+            };
+            /** @description The change conflicts with the current state, refers to something a concurrent request deleted, or collided with a concurrent change (nothing was changed: try again). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictErrorEncoded"];
+                };
+            };
+            /** @description The request body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeErrorEncoded"];
+                };
+            };
+            /** @description The request body must be JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeErrorEncoded"];
+                };
+            };
+            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsErrorEncoded"];
+                };
+            };
+            /** @description An unexpected failure; the request id is in the server log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalServerErrorEncoded"];
+                };
+            };
+            /** @description The service cannot reach its database right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableErrorEncoded"];
+                };
+            };
+        };
+    };
+    "caseFields.replace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                formId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CaseFields"];
+            };
+        };
+        responses: {
+            /** @description CaseFields */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaseFields"];
                 };
             };
             /** @description The request is malformed or breaks a rule; `error` names the field. */
