@@ -6,10 +6,11 @@
  * activity and the `response.updated` event written with the change (and
  * neither when it is refused), the `field=` filter in the form's list, the
  * workspace inbox and the bulk filter, the values in rows, `flat=1` bodies,
- * the event payload and the CSV export, never on the status page; removing a
+ * the event payload and the CSV and XLSX exports, never on the status page; removing a
  * definition removes its values; another workspace gets 404. On PGlite always,
  * on PostgreSQL too when QFORMS_TEST_DATABASE_URL is set.
  */
+import ExcelJS from "exceljs"
 import * as Effect from "effect/Effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -277,6 +278,26 @@ for (const target of databaseTargets) {
       const [head, row] = (await csv.text()).trim().split(/\r?\n/)
       expect(head).toContain("Internal note,Amount,Due on,Priority,Owner")
       expect(row).toContain("secret team note")
+
+      const xlsx = await qforms.handler(
+        new Request(`${appUrl}/api/forms/${formId}/responses.xlsx?field=note:secret%20team%20note`, {
+          headers: { authorization: `Bearer ${ownerKey}` }
+        })
+      )
+      expect(xlsx.status).toBe(200)
+      const workbook = new ExcelJS.Workbook()
+      await workbook.xlsx.load(await xlsx.arrayBuffer())
+      const sheet = workbook.worksheets[0]!
+      const cells = (n: number) => {
+        const values = sheet.getRow(n).values
+        return Array.isArray(values) ? values.slice(1) : []
+      }
+      const header = cells(1).map(String)
+      const at = header.indexOf("Internal note")
+      expect(header.slice(at, at + 5)).toEqual(["Internal note", "Amount", "Due on", "Priority", "Owner"])
+      expect(header[at - 1]).toBe("Source")
+      expect(cells(2)[at]).toBe("secret team note")
+      expect(cells(2)[at + 3]).toBe("low")
 
       const link = await api("POST", `/responses/${id}/status-link`)
       expect(link.status).toBe(201)
