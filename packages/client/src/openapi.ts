@@ -285,6 +285,24 @@ export interface paths {
         patch: operations["views.update"];
         trace?: never;
     };
+    "/api/forms/{formId}/case-fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Extension: the form's case fields (the team's own fields of its cases), in order. */
+        get: operations["caseFields.get"];
+        /** @description Extension: replaces the form's case fields (owners, admins and members; at most 30, in order). Each has a `key` unique in the form, a `label` and a `type`: `text`, `number`, `date`, `select` (with its `options`) or `member`. Values are set with `PATCH /responses/{id}` (`caseFields`) and never shown to the respondent. The values of a field removed (or whose type changed, or a select's option removed) are removed with it. */
+        put: operations["caseFields.replace"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/members": {
         parameters: {
             query?: never;
@@ -2855,6 +2873,17 @@ export interface components {
             /** @description Extension: post the answers of sensitive questions too (owners and admins decide). Default false: they are left out. */
             includeSensitive?: boolean;
         };
+        CaseFields: {
+            fields: components["schemas"]["CaseField"][];
+        };
+        CaseField: {
+            /** @description The field's key (`^[a-z][a-z0-9_]{0,39}$`), unique in the form. */
+            key: string;
+            label: string;
+            /** @enum {string} */
+            type: "text" | "number" | "date" | "select" | "member";
+            options?: string[];
+        };
         SavedView: {
             id: number;
             name: string;
@@ -2891,6 +2920,8 @@ export interface components {
              * @enum {string}
              */
             due?: "overdue" | "today" | "week";
+            /** @description Extension (case fields): `<key>:<value>` for cases whose case field equals the value, `<key>:none` for cases where it is not set; repeat for several (all must hold, at most 5). */
+            field?: string | string[];
             /**
              * @description `true`: only open cases (no stage, or a stage not marked closed); `false`: only closed ones. `assignee=me&open=true` is "My open cases".
              * @enum {string}
@@ -2937,6 +2968,8 @@ export interface components {
              * @enum {string}
              */
             due?: "overdue" | "today" | "week";
+            /** @description Extension (case fields): `<key>:<value>` for cases whose case field equals the value, `<key>:none` for cases where it is not set; repeat for several (all must hold, at most 5). */
+            field?: string | string[];
             /**
              * @description `true`: only open cases (no stage, or a stage not marked closed); `false`: only closed ones. `assignee=me&open=true` is "My open cases".
              * @enum {string}
@@ -3004,7 +3037,7 @@ export interface components {
             formId: number;
             changes: {
                 /** @enum {string} */
-                field: "stageId" | "assigneeId" | "tags" | "answers";
+                field: "stageId" | "assigneeId" | "tags" | "answers" | "caseFields";
                 from: unknown;
                 to: unknown;
             }[];
@@ -3016,6 +3049,10 @@ export interface components {
             /** @description Extension: new answers by question id (`fields[].id`), checked as a submission's are; `null` clears an optional answer; questions not named keep their answers. File and signature answers cannot be edited. The form's logic, variables (scores) and ending are worked out again from the answers. */
             answers?: {
                 [key: string]: components["schemas"]["AnswerInput"];
+            };
+            /** @description Extension (case fields): values to set by key (`null` clears); keys not named keep their values. Each is checked by its field's type: text (at most 1000 characters), number, date (`YYYY-MM-DD`), select (one of the options), member (a member's account id). */
+            caseFields?: {
+                [key: string]: string | number | ("Infinity" | "-Infinity" | "NaN") | null;
             };
         };
         ResponseDetail: {
@@ -3047,7 +3084,7 @@ export interface components {
             activities: {
                 id: number;
                 /** @enum {string} */
-                type: "created" | "stage_changed" | "assigned" | "tags_changed" | "note" | "email_sent" | "email_reply" | "answers_changed" | "anonymised" | "sla_warning" | "sla_breached" | "merged" | "unmerged" | "status_link_issued" | "status_link_revoked";
+                type: "created" | "stage_changed" | "assigned" | "tags_changed" | "note" | "email_sent" | "email_reply" | "answers_changed" | "anonymised" | "sla_warning" | "sla_breached" | "merged" | "unmerged" | "status_link_issued" | "status_link_revoked" | "case_field_changed";
                 actor: {
                     /** @enum {string} */
                     type: "member" | "respondent" | "system";
@@ -3065,6 +3102,8 @@ export interface components {
             }[];
             emails: components["schemas"]["ResponseEmail"][];
             replies: components["schemas"]["ResponseReply"][];
+            /** @description Extension (case fields): the form's case fields, in order (`GET /forms/{formId}/case-fields`). */
+            caseFieldDefinitions: components["schemas"]["CaseField"][];
         };
         ResponseReply: {
             id: number;
@@ -3108,6 +3147,7 @@ export interface components {
             finished: boolean;
             /** @description Extension: the language the response was given in (BCP 47: the public page's, or `language` of an API submission); null when not known (then the form's own). Answers are keyed the same in every language. */
             language: string | null;
+            caseFields: components["schemas"]["CaseFieldValues"];
             answers?: {
                 [key: string]: string;
             };
@@ -3136,6 +3176,10 @@ export interface components {
             /** @description Whether a target was, or is being, missed. */
             breached: boolean;
         };
+        /** @description Extension (case fields): the team's own fields of the case, by key (see `GET /forms/{formId}/case-fields`): text, a `YYYY-MM-DD` date or a select's option as text, a number, a member's account id. A field not set is absent. Never shown to the respondent. */
+        CaseFieldValues: {
+            [key: string]: string | number | ("Infinity" | "-Infinity" | "NaN");
+        };
         BulkUpdateResult: {
             ok: boolean;
             /** @description How many responses the ids or the filter named. */
@@ -3148,7 +3192,7 @@ export interface components {
                 formId: number;
                 changes: {
                     /** @enum {string} */
-                    field: "stageId" | "assigneeId" | "tags" | "answers";
+                    field: "stageId" | "assigneeId" | "tags" | "answers" | "caseFields";
                     from: unknown;
                     to: unknown;
                 }[];
@@ -3166,6 +3210,10 @@ export interface components {
             addTags?: string[];
             /** @description Tags to remove from each response (compared without regard to case). */
             removeTags?: string[];
+            /** @description Extension (case fields): values to set by key (`null` clears); keys not named keep their values. Each is checked by its field's type: text (at most 1000 characters), number, date (`YYYY-MM-DD`), select (one of the options), member (a member's account id). */
+            caseFields?: {
+                [key: string]: string | number | ("Infinity" | "-Infinity" | "NaN") | null;
+            };
         };
         /** @description Instead of `ids`: the responses the list's filters match (at most 1000, else 400), in `formId` or the whole workspace. `{}` matches every submitted response. */
         BulkResponseFilter: {
@@ -3191,6 +3239,8 @@ export interface components {
              * @enum {string}
              */
             due?: "overdue" | "today" | "week";
+            /** @description Extension (case fields): `<key>:<value>` for cases whose case field equals the value, `<key>:none` for cases where it is not set; repeat for several (all must hold, at most 5). */
+            field?: string | string[];
         };
         WorkspaceResponseList: {
             responses: components["schemas"]["WorkspaceResponseRow"][];
@@ -3214,6 +3264,7 @@ export interface components {
             finished: boolean;
             /** @description Extension: the language the response was given in (BCP 47: the public page's, or `language` of an API submission); null when not known (then the form's own). Answers are keyed the same in every language. */
             language: string | null;
+            caseFields: components["schemas"]["CaseFieldValues"];
             answers?: {
                 [key: string]: string;
             };
@@ -3264,6 +3315,8 @@ export interface components {
             hiddenFields?: components["schemas"]["HiddenField"][];
             /** @description Extension: the keys of `values` beyond the questions, in the order the CSV export gives them columns: `hidden:<name>` per hidden field, `var:<name>` per variable the form keeps, and `ending` when it has endings. */
             valueKeys?: string[];
+            /** @description Extension (case fields): the form's case fields, in order; rows carry their values as `caseFields`, and the CSV and XLSX exports give each a column after the metadata, headed by its label. */
+            caseFieldDefinitions?: components["schemas"]["CaseField"][];
         };
         FormSummary: {
             id: number;
@@ -3976,6 +4029,10 @@ export interface components {
             /** @description Extension: the `answers` keys of sensitive questions whose answers were left out (they read "(sensitive, not included)", in `summary` too); absent when nothing was left out. */
             redacted?: string[];
             language?: string;
+            /** @description Extension (case fields): the team's own fields of the case by key (`GET /forms/{formId}/case-fields`): text, a `YYYY-MM-DD` date or a select's option as text, a number, a member's account id; absent when none is set. */
+            caseFields?: {
+                [key: string]: string | number | ("Infinity" | "-Infinity" | "NaN");
+            };
             /** @description The response in the application (or, for a form or a deleted response, the form's responses). */
             link: string;
         } & {
@@ -4009,6 +4066,10 @@ export interface components {
             /** @description Extension: the `answers` keys of sensitive questions whose answers were left out (they read "(sensitive, not included)", in `summary` too); absent when nothing was left out. */
             redacted?: string[];
             language?: string;
+            /** @description Extension (case fields): the team's own fields of the case by key (`GET /forms/{formId}/case-fields`): text, a `YYYY-MM-DD` date or a select's option as text, a number, a member's account id; absent when none is set. */
+            caseFields?: {
+                [key: string]: string | number | ("Infinity" | "-Infinity" | "NaN");
+            };
             /** @description The new assignee; null when unassigned. */
             assignee: components["schemas"]["EventMember"] | null;
             previousAssignee: components["schemas"]["EventMember"] | null;
@@ -4038,6 +4099,10 @@ export interface components {
             /** @description Extension: the `answers` keys of sensitive questions whose answers were left out (they read "(sensitive, not included)", in `summary` too); absent when nothing was left out. */
             redacted?: string[];
             language?: string;
+            /** @description Extension (case fields): the team's own fields of the case by key (`GET /forms/{formId}/case-fields`): text, a `YYYY-MM-DD` date or a select's option as text, a number, a member's account id; absent when none is set. */
+            caseFields?: {
+                [key: string]: string | number | ("Infinity" | "-Infinity" | "NaN");
+            };
             /** @description The tags now. */
             tags: string[];
             added: string[];
@@ -4056,6 +4121,18 @@ export interface components {
             from: string | null;
             /** @description The answer now, as text; null when cleared. */
             to: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        EventCaseFieldChange: {
+            /** @description The case field's key. */
+            caseField: string;
+            /** @description The case field's label. */
+            label: string;
+            /** @description The value before; null when not set. */
+            from: string | number | ("Infinity" | "-Infinity" | "NaN") | null;
+            /** @description The value now; null when cleared. */
+            to: string | number | ("Infinity" | "-Infinity" | "NaN") | null;
         } & {
             [key: string]: unknown;
         };
@@ -4080,8 +4157,12 @@ export interface components {
             /** @description Extension: the `answers` keys of sensitive questions whose answers were left out (they read "(sensitive, not included)", in `summary` too); absent when nothing was left out. */
             redacted?: string[];
             language?: string;
-            /** @description The questions whose answers changed (also those the form's logic now skips), in the form's order. */
-            changes: components["schemas"]["EventAnswerChange"][];
+            /** @description Extension (case fields): the team's own fields of the case by key (`GET /forms/{formId}/case-fields`): text, a `YYYY-MM-DD` date or a select's option as text, a number, a member's account id; absent when none is set. */
+            caseFields?: {
+                [key: string]: string | number | ("Infinity" | "-Infinity" | "NaN");
+            };
+            /** @description The questions whose answers changed (also those the form's logic now skips), in the form's order; then, as an extension, the case fields that changed (`caseField`, `label`, `from`, `to`). */
+            changes: (components["schemas"]["EventAnswerChange"] | components["schemas"]["EventCaseFieldChange"])[];
             /** @description The response in the application (or, for a form or a deleted response, the form's responses). */
             link: string;
         } & {
@@ -4120,6 +4201,10 @@ export interface components {
             /** @description Extension: the `answers` keys of sensitive questions whose answers were left out (they read "(sensitive, not included)", in `summary` too); absent when nothing was left out. */
             redacted?: string[];
             language?: string;
+            /** @description Extension (case fields): the team's own fields of the case by key (`GET /forms/{formId}/case-fields`): text, a `YYYY-MM-DD` date or a select's option as text, a number, a member's account id; absent when none is set. */
+            caseFields?: {
+                [key: string]: string | number | ("Infinity" | "-Infinity" | "NaN");
+            };
             startedAt: string;
             /** @description The response in the application (or, for a form or a deleted response, the form's responses). */
             link: string;
@@ -4158,6 +4243,10 @@ export interface components {
             /** @description Extension: the `answers` keys of sensitive questions whose answers were left out (they read "(sensitive, not included)", in `summary` too); absent when nothing was left out. */
             redacted?: string[];
             language?: string;
+            /** @description Extension (case fields): the team's own fields of the case by key (`GET /forms/{formId}/case-fields`): text, a `YYYY-MM-DD` date or a select's option as text, a number, a member's account id; absent when none is set. */
+            caseFields?: {
+                [key: string]: string | number | ("Infinity" | "-Infinity" | "NaN");
+            };
             sla: components["schemas"]["EventSla"];
             /** @description The response in the application (or, for a form or a deleted response, the form's responses). */
             link: string;
@@ -4185,6 +4274,10 @@ export interface components {
             /** @description Extension: the `answers` keys of sensitive questions whose answers were left out (they read "(sensitive, not included)", in `summary` too); absent when nothing was left out. */
             redacted?: string[];
             language?: string;
+            /** @description Extension (case fields): the team's own fields of the case by key (`GET /forms/{formId}/case-fields`): text, a `YYYY-MM-DD` date or a select's option as text, a number, a member's account id; absent when none is set. */
+            caseFields?: {
+                [key: string]: string | number | ("Infinity" | "-Infinity" | "NaN");
+            };
             sla: components["schemas"]["EventSla"];
             /** @description The response in the application (or, for a form or a deleted response, the form's responses). */
             link: string;
@@ -4212,6 +4305,10 @@ export interface components {
             /** @description Extension: the `answers` keys of sensitive questions whose answers were left out (they read "(sensitive, not included)", in `summary` too); absent when nothing was left out. */
             redacted?: string[];
             language?: string;
+            /** @description Extension (case fields): the team's own fields of the case by key (`GET /forms/{formId}/case-fields`): text, a `YYYY-MM-DD` date or a select's option as text, a number, a member's account id; absent when none is set. */
+            caseFields?: {
+                [key: string]: string | number | ("Infinity" | "-Infinity" | "NaN");
+            };
             /** @description The response merged into this one: from now on a pointer to it (`mergedInto`), out of lists. */
             duplicateId: number;
             /** @description The ids of the questions whose answers the response took from the duplicate (it had none). */
@@ -4244,6 +4341,10 @@ export interface components {
             /** @description Extension: the `answers` keys of sensitive questions whose answers were left out (they read "(sensitive, not included)", in `summary` too); absent when nothing was left out. */
             redacted?: string[];
             language?: string;
+            /** @description Extension (case fields): the team's own fields of the case by key (`GET /forms/{formId}/case-fields`): text, a `YYYY-MM-DD` date or a select's option as text, a number, a member's account id; absent when none is set. */
+            caseFields?: {
+                [key: string]: string | number | ("Infinity" | "-Infinity" | "NaN");
+            };
             /** @description The response split off again (back in lists). */
             duplicateId: number;
             /** @description The response in the application (or, for a form or a deleted response, the form's responses). */
@@ -4976,6 +5077,7 @@ export interface operations {
                 cursor?: string;
                 status?: "completed" | "partial" | "all";
                 due?: "overdue" | "today" | "week";
+                field?: string | string[];
             };
             header?: never;
             path: {
@@ -5225,6 +5327,7 @@ export interface operations {
                 cursor?: string;
                 status?: "completed" | "partial" | "all";
                 due?: "overdue" | "today" | "week";
+                field?: string | string[];
             };
             header?: never;
             path: {
@@ -5349,6 +5452,7 @@ export interface operations {
                 cursor?: string;
                 status?: "completed" | "partial" | "all";
                 due?: "overdue" | "today" | "week";
+                field?: string | string[];
             };
             header?: never;
             path: {
@@ -5470,6 +5574,7 @@ export interface operations {
                 from?: string;
                 to?: string;
                 due?: "overdue" | "today" | "week";
+                field?: string | string[];
                 open?: "true" | "false";
                 sort?: "newest" | "oldest";
                 view?: number;
@@ -7800,6 +7905,243 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SavedView"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `error` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestErrorEncoded"];
+                };
+            };
+            /** @description The API key is missing, malformed, wrong or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorEncoded"];
+                };
+            };
+            /** @description The key's member may not do this (a viewer key is read-only). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenErrorEncoded"];
+                };
+            };
+            /** @description Not found in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundErrorEncoded"];
+                };
+            };
+            /** @description The path exists but not with this method. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedErrorEncoded"];
+                };
+            };
+            /** @description The change conflicts with the current state, refers to something a concurrent request deleted, or collided with a concurrent change (nothing was changed: try again). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictErrorEncoded"];
+                };
+            };
+            /** @description The request body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeErrorEncoded"];
+                };
+            };
+            /** @description The request body must be JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeErrorEncoded"];
+                };
+            };
+            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsErrorEncoded"];
+                };
+            };
+            /** @description An unexpected failure; the request id is in the server log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalServerErrorEncoded"];
+                };
+            };
+            /** @description The service cannot reach its database right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableErrorEncoded"];
+                };
+            };
+        };
+    };
+    "caseFields.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                formId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CaseFields */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaseFields"];
+                };
+            };
+            /** @description The request is malformed or breaks a rule; `error` names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestErrorEncoded"];
+                };
+            };
+            /** @description The API key is missing, malformed, wrong or revoked. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedErrorEncoded"];
+                };
+            };
+            /** @description Not found in this workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundErrorEncoded"];
+                };
+            };
+            /** @description The path exists but not with this method. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MethodNotAllowedErrorEncoded"];
+                };
+            };
+            /** @description The change conflicts with the current state, refers to something a concurrent request deleted, or collided with a concurrent change (nothing was changed: try again). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictErrorEncoded"];
+                };
+            };
+            /** @description The request body is over 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeErrorEncoded"];
+                };
+            };
+            /** @description The request body must be JSON (Content-Type: application/json). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnsupportedMediaTypeErrorEncoded"];
+                };
+            };
+            /** @description Too many requests for this key; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsErrorEncoded"];
+                };
+            };
+            /** @description An unexpected failure; the request id is in the server log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalServerErrorEncoded"];
+                };
+            };
+            /** @description The service cannot reach its database right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableErrorEncoded"];
+                };
+            };
+        };
+    };
+    "caseFields.replace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                formId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CaseFields"];
+            };
+        };
+        responses: {
+            /** @description CaseFields */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaseFields"];
                 };
             };
             /** @description The request is malformed or breaks a rule; `error` names the field. */

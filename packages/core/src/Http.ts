@@ -32,6 +32,7 @@ import { InsightsHandlers } from "./http/handlers/InsightsHandlers.ts"
 import { StagesHandlers } from "./http/handlers/StagesHandlers.ts"
 import { SavedViewsHandlers } from "./http/handlers/SavedViewsHandlers.ts"
 import { AssignmentRulesHandlers } from "./http/handlers/AssignmentRulesHandlers.ts"
+import { CaseFieldsHandlers } from "./http/handlers/CaseFieldsHandlers.ts"
 import { WorkspaceHandlers } from "./http/handlers/WorkspaceHandlers.ts"
 import { WebhooksHandlers } from "./http/handlers/WebhooksHandlers.ts"
 import { NotificationsHandlers } from "./http/handlers/NotificationsHandlers.ts"
@@ -500,6 +501,7 @@ export const layer = (options: HttpOptions = {}) => {
           StagesHandlers,
           AssignmentRulesHandlers,
           SavedViewsHandlers,
+          CaseFieldsHandlers,
           MembersHandlers,
           WebhooksHandlers,
           FilesHandlers,

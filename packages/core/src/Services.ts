@@ -37,6 +37,7 @@ import { ResponseMerges } from "./cases/ResponseMerges.ts"
 import { Responses } from "./cases/Responses.ts"
 import { AssignmentRulesService } from "./cases/AssignmentRules.ts"
 import { SavedViews } from "./cases/SavedViews.ts"
+import { CaseFieldsService } from "./cases/CaseFields.ts"
 import { Sessions } from "./identity/Sessions.ts"
 import { Stages } from "./forms/Stages.ts"
 import { Webhooks } from "./outbox/Webhooks.ts"
@@ -75,6 +76,7 @@ export type Services =
   | Responses
   | AssignmentRulesService
   | SavedViews
+  | CaseFieldsService
   | Retention
   | SlaScan
   | Sessions
@@ -122,6 +124,7 @@ export const layer: Layer.Layer<Services, never, SqlClient.SqlClient | BlobStore
   AnswerTokens.layer,
   AuditLog.layer,
   Responses.layer.pipe(Layer.provideMerge(AssignmentRulesService.layer)),
+  CaseFieldsService.layer,
   Webhooks.layer,
   WebhookAlerts.layer,
   Workspaces.layer,

@@ -214,6 +214,17 @@ const routes: ReadonlyArray<Route> = [
     body: () => ({ name: "Renamed view", filter: { tag: "vip" }, sort: "newest", columns: ["email"] })
   },
   { method: "DELETE", path: "/views/:view" },
+  { method: "GET", path: "/forms/:form/case-fields" },
+  {
+    method: "PUT",
+    path: "/forms/:form/case-fields",
+    body: () => ({
+      fields: [
+        { key: "priority", label: "Priority", type: "select", options: ["low", "high"] },
+        { key: "due_on", label: "Due on", type: "date" }
+      ]
+    })
+  },
   { method: "GET", path: "/members" },
   { method: "POST", path: "/members", body: () => ({ email: "fuzz@example.com", name: "Fuzz", role: "member" }) },
   { method: "PATCH", path: "/members/:account", body: () => ({ role: "owner" }), fixedIds: true },

@@ -169,6 +169,7 @@ for (const target of databaseTargets) {
         "export_person",
         "generate_form",
         "get_assignment_rules",
+        "get_case_fields",
         "get_case_metrics",
         "get_delivery_log",
         "get_form",
@@ -195,6 +196,7 @@ for (const target of databaseTargets) {
         "revoke_status_link",
         "save_view",
         "set_assignment_rules",
+        "set_case_fields",
         "set_member_away",
         "set_translation",
         "unmerge_responses",
@@ -214,6 +216,7 @@ for (const target of databaseTargets) {
         "assignee",
         "cursor",
         "due",
+        "field",
         "flat",
         "formId",
         "from",
@@ -474,7 +477,8 @@ for (const target of databaseTargets) {
         ["retry_delivery", { deliveryId: 1 }],
         ["replay_dead_letters", { deliveryIds: [1] }],
         ["update_workspace_settings", { theme: { font: "serif" } }],
-        ["set_assignment_rules", { formId: form.id, rules: [] }]
+        ["set_assignment_rules", { formId: form.id, rules: [] }],
+        ["set_case_fields", { formId: form.id, fields: [] }]
       ]
       for (const [name, args] of writes) {
         expect(await refused(viewer, name, args)).toBe("this key belongs to a viewer, who can only read")
@@ -512,6 +516,22 @@ for (const target of databaseTargets) {
           rules: [{ kind: "leastOpen", memberIds: [999_999] }]
         })
       ).toMatch(/not members of this workspace: 999999/)
+      const fields = [{ key: "priority", label: "Priority", type: "select", options: ["low", "high"] }]
+      expect(await call(owner, "set_case_fields", { formId: form.id, fields })).toEqual({ fields })
+      expect(await call(owner, "get_case_fields", { formId: form.id })).toEqual({ fields })
+      expect(
+        await refused(owner, "set_case_fields", { formId: form.id, fields: [{ ...fields[0], type: "text" }] })
+      ).toMatch(/only a select has options/)
+      const submitted = await api("POST", `/forms/${form.id}/responses`, {
+        values: { [form.fields[0].id]: "Cas", [form.fields[1].id]: "cas@example.com" }
+      })
+      const responseId = submitted.json.id as number
+      expect((await call(owner, "update_response", { responseId, caseFields: { priority: "high" } })).changes).toEqual([
+        { field: "caseFields", from: { priority: null }, to: { priority: "high" } }
+      ])
+      expect(await refused(owner, "update_response", { responseId, caseFields: { priority: "x" } })).toMatch(
+        /caseFields\.priority/
+      )
       expect(await call(owner, "set_member_away", { accountId: me.accountId, away: true })).toMatchObject({
         away: true
       })
@@ -706,6 +726,8 @@ for (const target of databaseTargets) {
       )
       expect(await refused(other, "add_note", { responseId: response.json.id, body: "x" })).toMatch(/not found/)
       expect(await refused(other, "issue_status_link", { responseId: response.json.id })).toMatch(/not found/)
+      expect(await refused(other, "get_case_fields", { formId: form.id })).toMatch(/not found/)
+      expect(await refused(other, "set_case_fields", { formId: form.id, fields: [] })).toMatch(/not found/)
       const issued = await call(owner, "issue_status_link", { responseId: response.json.id })
       expect(issued.url).toMatch(/\/s\/[A-Za-z0-9_-]{43}$/)
       expect(await call(owner, "revoke_status_link", { responseId: response.json.id })).toEqual({ revoked: true })

@@ -37,6 +37,8 @@ const owners: Readonly<Record<string, string>> = {
   retention_runs: "cases",
   // Each form's assignment rules and a round robin's next turn (cases/AssignmentRules.ts, migration 0041).
   assignment_rules: "cases",
+  // Each form's custom case field definitions (cases/CaseFields.ts, migration 0047).
+  case_field_definitions: "cases",
   // Written by the triggers of migration 0029 as responses change; read by insights/FormSummaries.ts.
   answer_tallies: "insights",
   page_counts: "insights",

@@ -33,7 +33,8 @@ const response = (id: number): ResponseRow => ({
   source: "api",
   values: {},
   finished: true,
-  language: null
+  language: null,
+  caseFields: {}
 })
 
 const bytesOf = (stream: Stream.Stream<Uint8Array, unknown>): Promise<Buffer> =>

@@ -21,6 +21,7 @@ import { CreatedForm, CreateFormInput, FormSummary, FormWithFields, UpdateFormIn
 import { AddMemberInput, ChangeRoleInput, Member, SetAwayInput } from "../identity/Members.ts"
 import { AssignmentRules } from "../cases/AssignmentRules.ts"
 import { CreateSavedViewInput, SavedView, UpdateSavedViewInput } from "../cases/SavedViews.ts"
+import { CaseField, CaseFieldChanges, CaseFields } from "../cases/CaseFields.ts"
 import { CreatedInvitation, CreateInvitationInput, Invitation, IssuedSignInLink } from "../identity/Invitations.ts"
 import { ApiKey, IssueApiKeyInput, IssuedApiKey } from "../identity/ApiKeys.ts"
 import { AddNoteInput, Note } from "../cases/Notes.ts"
@@ -185,7 +186,8 @@ export const ResponseListQuery = Schema.Struct({
   status: Schema.optionalKey(ResponseStatus).annotate({
     description: "Extension: `completed` (default: submitted responses), `partial` (not submitted yet) or `all`."
   }),
-  due: ListFilterFields.due
+  due: ListFilterFields.due,
+  field: ListFilterFields.field
 })
 export type ResponseListQuery = typeof ResponseListQuery.Type
 
@@ -243,7 +245,8 @@ export const BulkUpdateResponsesInput = Schema.Struct({
     description: "The account id of a member, or null to unassign."
   }),
   addTags: bulkTags("Tags to add to each response (kept once; one a response carries keeps its spelling)."),
-  removeTags: bulkTags("Tags to remove from each response (compared without regard to case).")
+  removeTags: bulkTags("Tags to remove from each response (compared without regard to case)."),
+  caseFields: Schema.optionalKey(CaseFieldChanges)
 })
   .check(
     Schema.makeFilter(
@@ -256,12 +259,14 @@ export const BulkUpdateResponsesInput = Schema.Struct({
         readonly assigneeId?: unknown
         readonly addTags?: ReadonlyArray<string>
         readonly removeTags?: ReadonlyArray<string>
+        readonly caseFields?: Readonly<Record<string, unknown>>
       }) =>
         input.stageId !== undefined ||
         input.assigneeId !== undefined ||
         (input.addTags?.length ?? 0) > 0 ||
         (input.removeTags?.length ?? 0) > 0 ||
-        "name a change: stageId, assigneeId, addTags or removeTags"
+        Object.keys(input.caseFields ?? {}).length > 0 ||
+        "name a change: stageId, assigneeId, addTags, removeTags or caseFields"
     )
   )
   .annotate({ identifier: "BulkUpdateResponses" })
@@ -295,6 +300,11 @@ export const ResponseList = Schema.Struct({
     description:
       "Extension: the keys of `values` beyond the questions, in the order the CSV export gives them columns: " +
       "`hidden:<name>` per hidden field, `var:<name>` per variable the form keeps, and `ending` when it has endings."
+  }),
+  caseFieldDefinitions: Schema.optionalKey(Schema.Array(CaseField)).annotate({
+    description:
+      "Extension (case fields): the form's case fields, in order; rows carry their values as `caseFields`, and " +
+      "the CSV and XLSX exports give each a column after the metadata, headed by its label."
   })
 }).annotate({ identifier: "ResponseList" })
 
@@ -523,6 +533,27 @@ export class SavedViewsGroup extends HttpApiGroup.make("views").add(
     success: HttpApiSchema.NoContent,
     error: [NotFound, Forbidden]
   }).annotate(OpenApi.Description, "Extension: deletes a view, with the same rules as a change.")
+) {}
+
+/** A form's custom case fields (extension). */
+export class CaseFieldsGroup extends HttpApiGroup.make("caseFields").add(
+  HttpApiEndpoint.get("get", "/forms/:formId/case-fields", {
+    params: FormIdParams,
+    success: CaseFields,
+    error: NotFound
+  }).annotate(OpenApi.Description, "Extension: the form's case fields (the team's own fields of its cases), in order."),
+  HttpApiEndpoint.put("replace", "/forms/:formId/case-fields", {
+    params: FormIdParams,
+    payload: CaseFields,
+    success: CaseFields,
+    error: [NotFound, Forbidden]
+  }).annotate(
+    OpenApi.Description,
+    "Extension: replaces the form's case fields (owners, admins and members; at most 30, in order). Each has a " +
+      "`key` unique in the form, a `label` and a `type`: `text`, `number`, `date`, `select` (with its `options`) " +
+      "or `member`. Values are set with `PATCH /responses/{id}` (`caseFields`) and never shown to the respondent. " +
+      "The values of a field removed (or whose type changed, or a select's option removed) are removed with it."
+  )
 ) {}
 
 /** The workspace's members. */
@@ -1097,6 +1128,7 @@ export class Api extends HttpApi.make("qforms")
   .add(StagesGroup)
   .add(AssignmentRulesGroup)
   .add(SavedViewsGroup)
+  .add(CaseFieldsGroup)
   .add(MembersGroup)
   .add(InvitationsGroup)
   .add(WebhooksGroup)

@@ -31,7 +31,8 @@ export const ActivityType = Schema.Literals([
   "merged",
   "unmerged",
   "status_link_issued",
-  "status_link_revoked"
+  "status_link_revoked",
+  "case_field_changed"
 ])
 export type ActivityType = typeof ActivityType.Type
 
@@ -47,7 +48,8 @@ export type ActivityType = typeof ActivityType.Type
  * a duplicate was merged into the response, with the labels of the questions and the tags it took;
  * `unmerged`: `{duplicateId}`, that merge was undone, see `ResponseMerges.ts`; `status_link_issued`: `{replaced}`, a
  * member issued the respondent's status page link, `replaced` when a live one stopped working;
- * `status_link_revoked`: `{}`, a member revoked the live link, see `StatusLinks.ts`).
+ * `status_link_revoked`: `{}`, a member revoked the live link, see `StatusLinks.ts`; `case_field_changed`: `{key,
+ * label, from, to}`, a member set or cleared a case field, see `CaseFields.ts`).
  */
 export const Activity = Schema.Struct({
   id: Schema.Int,

@@ -10,6 +10,7 @@
  * against CSV injection), and so is each such sign after a delimiter or line
  * break inside the cell.
  */
+import type { CaseField } from "./CaseFields.ts"
 import type { Field } from "../forms/Fields.ts"
 import type { Member } from "../identity/Members.ts"
 import type { ResponseRow } from "./Responses.ts"
@@ -55,6 +56,18 @@ export const metadataColumns: ReadonlyArray<string> = [
   "Source"
 ]
 
+/** A case field's value as a cell's text: a member by name, the rest as stored; "" when not set. */
+export const caseFieldText = (
+  field: CaseField,
+  value: string | number | undefined,
+  memberNames: ReadonlyMap<number, string>
+): string =>
+  value === undefined
+    ? ""
+    : field.type === "member" && typeof value === "number"
+      ? (memberNames.get(value) ?? String(value))
+      : String(value)
+
 /** The CSV writer of one form's responses. */
 export interface CsvWriter {
   readonly header: string
@@ -83,14 +96,17 @@ export const writer = (
    * The keys of values beyond the questions (`ResponseListHead.valueKeys`: `hidden:<name>`, `var:<name>`,
    * `ending`): one column each after the questions, headed by the key.
    */
-  valueKeys: ReadonlyArray<string> = []
+  valueKeys: ReadonlyArray<string> = [],
+  /** The form's case fields (`CaseFields.ts`): one column each after the metadata, headed by its label. */
+  caseFields: ReadonlyArray<CaseField> = []
 ): CsvWriter => {
-  const keyed = Summaries.answerKeys(fields, [...metadataColumns, ...valueKeys])
+  const caseLabels = caseFields.map((field) => field.label)
+  const keyed = Summaries.answerKeys(fields, [...metadataColumns, ...caseLabels, ...valueKeys])
   const questions = answered(fields)
   const stageNames = new Map(stages.map((stage) => [stage.id, stage.name]))
   const memberNames = new Map(members.map((member) => [member.accountId, member.name ?? member.email]))
   return {
-    header: line([...metadataColumns, ...keyed.map((k) => k.key), ...valueKeys]),
+    header: line([...metadataColumns, ...caseLabels, ...keyed.map((k) => k.key), ...valueKeys]),
     row: (response) =>
       line([
         String(response.id),
@@ -101,6 +117,7 @@ export const writer = (
         response.assigneeId === null ? "" : (memberNames.get(response.assigneeId) ?? ""),
         response.tags.join(", "),
         response.source,
+        ...caseFields.map((field) => caseFieldText(field, response.caseFields[field.key], memberNames)),
         ...questions.map((field) =>
           Summaries.formatAnswer(
             field,

@@ -7,6 +7,7 @@
  */
 import * as Schema from "effect/Schema"
 import { Activity } from "./Activities.ts"
+import { CaseField, CaseFieldChanges, CaseFieldFilters, CaseFieldValues } from "./CaseFields.ts"
 import { LanguageTag } from "../languages/Languages.ts"
 import { AnswerInput, AnswerInputs, AnswerValue } from "../forms/Answers.ts"
 import { Field } from "../forms/Fields.ts"
@@ -55,6 +56,7 @@ export const ResponseRow = Schema.Struct({
       "Extension: the language the response was given in (BCP 47: the public page's, or `language` of an API " +
       "submission); null when not known (then the form's own). Answers are keyed the same in every language."
   }),
+  caseFields: CaseFieldValues,
   answers: Schema.optionalKey(Schema.Record(Schema.String, Schema.String)),
   summary: Schema.optionalKey(Schema.String),
   redacted: Schema.optionalKey(Schema.Array(Schema.Int)).annotate({
@@ -126,7 +128,8 @@ export const UpdateResponseInput = Schema.Struct({
         "optional answer; questions not named keep their answers. File and signature answers cannot be edited. " +
         "The form's logic, variables (scores) and ending are worked out again from the answers."
     })
-  )
+  ),
+  caseFields: Schema.optionalKey(CaseFieldChanges)
 }).annotate({ identifier: "UpdateResponse" })
 export type UpdateResponseInput = typeof UpdateResponseInput.Type
 
@@ -135,7 +138,7 @@ export type UpdateResponseInput = typeof UpdateResponseInput.Type
  * and `to` hold only the questions whose answers changed, by question id (null: unanswered).
  */
 export const ResponseChange = Schema.Struct({
-  field: Schema.Literals(["stageId", "assigneeId", "tags", "answers"]),
+  field: Schema.Literals(["stageId", "assigneeId", "tags", "answers", "caseFields"]),
   from: Schema.Unknown,
   to: Schema.Unknown
 })
@@ -186,6 +189,7 @@ export interface BulkUpdate {
   readonly assigneeId?: number | null | undefined
   readonly addTags?: ReadonlyArray<string> | undefined
   readonly removeTags?: ReadonlyArray<string> | undefined
+  readonly caseFields?: CaseFieldChanges | undefined
 }
 
 /** Which responses a list shows: submitted ones (the default), partial ones, or both. */
@@ -214,6 +218,8 @@ export interface ResponseFilter {
   readonly due?: DueFilter | undefined
   /** Extension (workspace inbox): only open cases, in no stage or a stage not marked closed (`is_closed`). */
   readonly open?: boolean | undefined
+  /** Extension (case fields): `<key>:<value>` or `<key>:none` filters, all of which must hold (`CaseFieldFilters`). */
+  readonly field?: string | ReadonlyArray<string> | undefined
 }
 
 /** A date-time in a query string: ISO 8601 between the years 1000 and 9999. */
@@ -245,7 +251,8 @@ export const ListFilterFields = {
       "Extension (SLAs): cases with a target not met whose due time is past (`overdue`), or still ahead but " +
       "before the end of today (`today`) or of this week, Monday to Sunday (`week`), in the workspace's time zone " +
       "(its `businessHours`; UTC without them)."
-  })
+  }),
+  field: Schema.optionalKey(CaseFieldFilters)
 }
 
 /**
@@ -265,6 +272,7 @@ export const WorkspaceResponseFilter = Schema.Struct({
   from: ListFilterFields.from,
   to: ListFilterFields.to,
   due: ListFilterFields.due,
+  field: ListFilterFields.field,
   open: Schema.optionalKey(Schema.Literals(["true", "false"])).annotate({
     description:
       "`true`: only open cases (no stage, or a stage not marked closed); `false`: only closed ones. " +
@@ -355,6 +363,8 @@ export interface ResponseListHead {
   readonly hiddenFields: ReadonlyArray<FormLogic.HiddenField>
   /** Extension: the keys of `values` beyond the questions (hidden fields, variables, the ending), in column order. */
   readonly valueKeys: ReadonlyArray<string>
+  /** Extension (case fields): the form's case fields, in order; rows carry their values as `caseFields`. */
+  readonly caseFieldDefinitions: ReadonlyArray<CaseField>
 }
 
 /** A page of the response list (spec: ResponseList, plus `nextCursor`). */
@@ -373,7 +383,10 @@ export const ResponseDetail = Schema.Struct({
   members: Schema.Array(Member),
   activities: Schema.Array(Activity),
   emails: Schema.Array(ResponseEmail),
-  replies: Schema.Array(ResponseReply)
+  replies: Schema.Array(ResponseReply),
+  caseFieldDefinitions: Schema.Array(CaseField).annotate({
+    description: "Extension (case fields): the form's case fields, in order (`GET /forms/{formId}/case-fields`)."
+  })
 }).annotate({ identifier: "ResponseDetail" })
 
 export type ResponseDetail = typeof ResponseDetail.Type

@@ -14,6 +14,7 @@ import { dayAndWeekEnd } from "../forms/BusinessHours.ts"
 import { Forms } from "../forms/Forms.ts"
 import { WorkspaceSettingsStore } from "../forms/WorkspaceSettings.ts"
 import { InvalidInput } from "../kernel/Errors.ts"
+import * as CaseFields from "./CaseFields.ts"
 import type { ListOptions, ResponseFilter, WorkspaceListOptions } from "./ResponseModels.ts"
 import type { Row } from "./ResponseRows.ts"
 
@@ -116,6 +117,14 @@ export const make = Effect.gen(function* () {
       )
     } else if (options.open === false) {
       conditions.push(sql`stage_id in (select id from stages where workspace_id = ${workspaceId} and is_closed)`)
+    }
+    // Case fields (`CaseFields.ts`): the value as text equals (a number or member id as its digits), or not set.
+    for (const filter of CaseFields.parseFilters(options.field)) {
+      conditions.push(
+        filter.value === undefined
+          ? sql`case_fields -> ${filter.key}::text is null`
+          : sql`case_fields ->> ${filter.key}::text = ${filter.value}`
+      )
     }
     return conditions
   }

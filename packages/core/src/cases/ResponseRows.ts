@@ -11,6 +11,7 @@ import type { AnswerValue } from "../forms/Answers.ts"
 import type { Field } from "../forms/Fields.ts"
 import { ResponseNotFound } from "../kernel/Errors.ts"
 import type { SpecEventBody } from "../outbox/EventCatalogue.ts"
+import type { CaseFieldValues } from "./CaseFields.ts"
 import type { ResponseRow } from "./ResponseModels.ts"
 import { type SlaColumns, slaOf } from "./Sla.ts"
 import * as Summaries from "./Summaries.ts"
@@ -34,9 +35,11 @@ export interface Row extends SlaColumns {
   readonly language: string | null
   /** The response it was merged into (`ResponseMerges.ts`): a pointer now, out of lists; null otherwise. */
   readonly merged_into?: number | null
+  /** The case's custom field values by key (`CaseFields.ts`); `{}` for none. */
+  readonly case_fields?: CaseFieldValues
 }
 
-export const columns = `id, form_id, submitted_at, updated_at, name, email, stage_id, assignee_id, tags, source, answers, finished, language, first_response_due_at, first_response_warn_at, first_responded_at, resolve_due_at, resolve_warn_at, resolved_at, merged_into`
+export const columns = `id, form_id, submitted_at, updated_at, name, email, stage_id, assignee_id, tags, source, answers, finished, language, first_response_due_at, first_response_warn_at, first_responded_at, resolve_due_at, resolve_warn_at, resolved_at, merged_into, case_fields`
 
 /** The flat answers and summary of a response's values (`Summaries.flattener` of its form's fields). */
 export type Flatten = ReturnType<typeof Summaries.flattener>
@@ -92,7 +95,8 @@ export const toRow = (
     source: row.source,
     values,
     finished: row.finished,
-    language: row.language
+    language: row.language,
+    caseFields: row.case_fields ?? {}
   }
   const sla = slaOf(row, now)
   const marked = {
@@ -126,7 +130,7 @@ export const searchText = (
 export const responseEventFields = (
   form: { readonly id: number; readonly title: string },
   fields: ReadonlyArray<Field>,
-  row: Pick<Row, "id" | "submitted_at" | "name" | "email" | "answers" | "language">,
+  row: Pick<Row, "id" | "submitted_at" | "name" | "email" | "answers" | "language" | "case_fields">,
   stage: { readonly id: number; readonly name: string } | null,
   linkBase: string
 ): Omit<SpecEventBody, "event"> => ({
@@ -137,7 +141,8 @@ export const responseEventFields = (
   respondent: { name: row.name, email: row.email },
   answers: Summaries.flatAnswers(fields, row.answers, linkBase),
   summary: Summaries.summary(fields, row.answers, linkBase),
-  ...(row.language === null ? {} : { language: row.language })
+  ...(row.language === null ? {} : { language: row.language }),
+  ...(row.case_fields === undefined || Object.keys(row.case_fields).length === 0 ? {} : { caseFields: row.case_fields })
 })
 
 /** The body of an event of the contract a response causes (spec: WebhookEvent without its link). */

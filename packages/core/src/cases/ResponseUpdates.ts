@@ -16,6 +16,7 @@ import * as Result from "effect/Result"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import { Activities, type NewActivity } from "./Activities.ts"
+import * as CaseFields from "./CaseFields.ts"
 import * as Actors from "../identity/Actors.ts"
 import { Contacts } from "./Contacts.ts"
 import { InvalidInput, ResponseNotFound } from "../kernel/Errors.ts"
@@ -78,6 +79,15 @@ interface Lookups {
   ) => Effect.Effect<{ readonly title: string; readonly fields: ReadonlyArray<Field> }, SqlError.SqlError>
   readonly stage: (stageId: number) => Effect.Effect<Option.Option<StageRef>, SqlError.SqlError>
   readonly isMember: (accountId: number) => Effect.Effect<boolean, SqlError.SqlError>
+  readonly caseFields: (formId: number) => Effect.Effect<ReadonlyArray<CaseFields.CaseField>, SqlError.SqlError>
+}
+
+/** One case field a change sets: its key and label, its value before and after (null: not set). */
+interface CaseFieldChange {
+  readonly key: string
+  readonly label: string
+  readonly from: CaseFields.CaseFieldValue | null
+  readonly to: CaseFields.CaseFieldValue | null
 }
 
 /** A response's changes, on the current `SqlClient` (inside the caller's transaction). */
@@ -97,7 +107,15 @@ export const make = Effect.gen(function* () {
     const formCache = new Map<number, { readonly title: string; readonly fields: ReadonlyArray<Field> }>()
     const stageCache = new Map<number, Option.Option<StageRef>>()
     const memberCache = new Map<number, boolean>()
+    const caseFieldCache = new Map<number, ReadonlyArray<CaseFields.CaseField>>()
     return {
+      caseFields: (formId) => {
+        const known = caseFieldCache.get(formId)
+        if (known !== undefined) return Effect.succeed(known)
+        return Effect.tap(CaseFields.definitionsOf(sql, workspaceId, formId), (found) =>
+          Effect.sync(() => caseFieldCache.set(formId, found))
+        )
+      },
       form: (formId) => {
         const known = formCache.get(formId)
         if (known !== undefined) return Effect.succeed(known)
@@ -157,10 +175,19 @@ export const make = Effect.gen(function* () {
       readonly previousAssigneeId: number | null
       readonly previousTags: ReadonlyArray<string>
       readonly answers: AnswerEdits.AnswerEdit | undefined
+      readonly caseFields: ReadonlyArray<CaseFieldChange>
     }
   ) {
     const tagsChanged = !sameTags(updated.tags, change.previousTags)
-    if (change.stage === undefined && !change.assignee && !tagsChanged && change.answers === undefined) return
+    if (
+      change.stage === undefined &&
+      !change.assignee &&
+      !tagsChanged &&
+      change.answers === undefined &&
+      change.caseFields.length === 0
+    ) {
+      return
+    }
     const form = yield* lookups.form(updated.form_id)
     const linkBase = yield* SentLinkBase
     const stage =
@@ -210,7 +237,7 @@ export const make = Effect.gen(function* () {
       )
     }
     const edit = change.answers
-    if (edit !== undefined) {
+    if (edit !== undefined || change.caseFields.length > 0) {
       const text = (field: Field, value: AnswerValue | null) =>
         value === null ? null : Summaries.formatAnswer(field, value, linkBase)
       yield* events.record(
@@ -219,12 +246,17 @@ export const make = Effect.gen(function* () {
         {
           event: "response.updated",
           ...response,
-          changes: edit.changed.map((field) => ({
-            questionId: field.id,
-            question: field.label,
-            from: text(field, edit.from[String(field.id)] ?? null),
-            to: text(field, edit.to[String(field.id)] ?? null)
-          }))
+          changes: [
+            ...(edit === undefined
+              ? []
+              : edit.changed.map((field) => ({
+                  questionId: field.id,
+                  question: field.label,
+                  from: text(field, edit.from[String(field.id)] ?? null),
+                  to: text(field, edit.to[String(field.id)] ?? null)
+                }))),
+            ...change.caseFields.map((one) => ({ caseField: one.key, label: one.label, from: one.from, to: one.to }))
+          ]
         },
         match
       )
@@ -265,6 +297,40 @@ export const make = Effect.gen(function* () {
       email: respondent.email,
       contactId: contact?.id ?? null
     }
+  })
+
+  /**
+   * The case fields `input` sets on `row`, each checked by its form's definition (an unknown key, a value not
+   * of its type, an account not a member: 400 naming the key): the values after and what changed.
+   */
+  const changeCaseFields = Effect.fnUntraced(function* (
+    row: Row,
+    input: CaseFields.CaseFieldChanges,
+    lookups: Lookups
+  ) {
+    const definitions = yield* lookups.caseFields(row.form_id)
+    const before = row.case_fields ?? {}
+    const values: Record<string, CaseFields.CaseFieldValue> = { ...before }
+    const changed: Array<CaseFieldChange> = []
+    for (const [key, value] of Object.entries(input)) {
+      const field = definitions.find((one) => one.key === key)
+      if (field === undefined) {
+        return yield* CaseFields.invalidValue(key, `form ${row.form_id} has no case field ${JSON.stringify(key)}`)
+      }
+      if (value !== null) {
+        const problem = CaseFields.problemOf(field, value)
+        if (problem !== undefined) return yield* CaseFields.invalidValue(key, problem)
+        if (field.type === "member" && typeof value === "number" && !(yield* lookups.isMember(value))) {
+          return yield* CaseFields.invalidValue(key, `account ${value} is not a member of this workspace`)
+        }
+      }
+      const from = before[key] ?? null
+      if (from === value) continue
+      if (value === null) delete values[key]
+      else values[key] = value
+      changed.push({ key, label: field.label, from, to: value })
+    }
+    return { values, changed }
   })
 
   /**
@@ -314,6 +380,21 @@ export const make = Effect.gen(function* () {
         payload: { questions: edit.changed.map((field) => field.label), from: edit.from, to: edit.to }
       })
     }
+    const caseFields =
+      input.caseFields === undefined ? undefined : yield* changeCaseFields(row, input.caseFields, lookups)
+    if (caseFields !== undefined && caseFields.changed.length > 0) {
+      changes.push({
+        field: "caseFields",
+        from: Object.fromEntries(caseFields.changed.map((one) => [one.key, one.from])),
+        to: Object.fromEntries(caseFields.changed.map((one) => [one.key, one.to]))
+      })
+      for (const one of caseFields.changed) {
+        written.push({
+          type: "case_field_changed",
+          payload: { key: one.key, label: one.label, from: one.from, to: one.to }
+        })
+      }
+    }
     const tags = input.tags === undefined ? row.tags : normalizeTags(input.tags)
     if (!sameTags(tags, row.tags)) {
       const before = new Set(row.tags)
@@ -345,6 +426,11 @@ export const make = Effect.gen(function* () {
           assignee_id = ${input.assigneeId === undefined ? row.assignee_id : input.assigneeId},
           tags = ${tags}::text[],
           ${
+            caseFields === undefined || caseFields.changed.length === 0
+              ? sql``
+              : sql`case_fields = ${JSON.stringify(caseFields.values)}::jsonb,`
+          }
+          ${
             edit === undefined
               ? sql`search_text = ${tagLine} || substr(search_text, strpos(search_text, ${"\n"})),`
               : sql`answers = ${JSON.stringify(edit.values)}::jsonb, name = ${edit.name}, email = ${edit.email},
@@ -362,7 +448,8 @@ export const make = Effect.gen(function* () {
         assignee: input.assigneeId !== undefined && input.assigneeId !== row.assignee_id,
         previousAssigneeId: row.assignee_id,
         previousTags: row.tags,
-        answers: edit
+        answers: edit,
+        caseFields: caseFields?.changed ?? []
       })
     }
     return changes
@@ -487,7 +574,8 @@ export const make = Effect.gen(function* () {
             {
               ...(input.stageId === undefined ? {} : { stageId: input.stageId }),
               ...(input.assigneeId === undefined ? {} : { assigneeId: input.assigneeId }),
-              ...(tags === undefined ? {} : { tags })
+              ...(tags === undefined ? {} : { tags }),
+              ...(input.caseFields === undefined ? {} : { caseFields: input.caseFields })
             },
             now,
             lookups

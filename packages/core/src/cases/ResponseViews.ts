@@ -6,6 +6,7 @@
  *
  * @module
  */
+import * as CaseFields from "./CaseFields.ts"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -72,11 +73,12 @@ export const make = Effect.gen(function* () {
           sql<{ readonly tag: string }>`
           select tag from form_tags where workspace_id = ${actor.workspaceId} and form_id = ${form.id} order by tag`,
           sql<{ readonly hidden_fields: ReadonlyArray<FormLogic.HiddenField>; readonly settings: unknown }>`
-          select hidden_fields, settings from forms where workspace_id = ${actor.workspaceId} and id = ${form.id}`
+          select hidden_fields, settings from forms where workspace_id = ${actor.workspaceId} and id = ${form.id}`,
+          CaseFields.definitionsOf(sql, actor.workspaceId, form.id)
         ],
         { concurrency: "unbounded" }
       ),
-      ([fields, stageList, memberList, tagRows, hiddenRows]): ResponseListHead => {
+      ([fields, stageList, memberList, tagRows, hiddenRows, caseFieldList]): ResponseListHead => {
         const hiddenFields = hiddenRows[0]?.hidden_fields ?? []
         const settings = (hiddenRows[0]?.settings ?? {}) as FormSettings
         return {
@@ -86,6 +88,7 @@ export const make = Effect.gen(function* () {
           members: memberList,
           allTags: tagRows.map((r) => r.tag),
           hiddenFields,
+          caseFieldDefinitions: caseFieldList,
           valueKeys: [
             ...hiddenFields.map((h) => FormLogic.hiddenKey(h.name)),
             ...FormLogic.keptVariables(settings.variables, fields).map(FormLogic.variableKey),
@@ -157,13 +160,14 @@ export const make = Effect.gen(function* () {
 
   const get = Effect.fn("Responses.get")(function* (actor: Actors.Actor, responseId: number) {
     const row = yield* findRow(sql, actor.workspaceId, responseId, false)
-    const [form, stageList, memberList, timeline, correspondence] = yield* Effect.all(
+    const [form, stageList, memberList, timeline, correspondence, caseFieldList] = yield* Effect.all(
       [
         forms.get(actor, row.form_id),
         stages.list(actor, row.form_id),
         members.list(actor.workspaceId),
         activities.listUnchecked(actor.workspaceId, responseId),
-        respondentEmails.forResponse(actor.workspaceId, responseId)
+        respondentEmails.forResponse(actor.workspaceId, responseId),
+        CaseFields.definitionsOf(sql, actor.workspaceId, row.form_id)
       ],
       { concurrency: "unbounded" }
     ).pipe(
@@ -178,7 +182,8 @@ export const make = Effect.gen(function* () {
       members: memberList,
       activities: timeline,
       emails: correspondence.emails,
-      replies: correspondence.replies
+      replies: correspondence.replies,
+      caseFieldDefinitions: caseFieldList
     }
   })
 

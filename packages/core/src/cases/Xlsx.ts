@@ -26,7 +26,8 @@ import { byPosition, type Field, otherOf } from "../forms/Fields.ts"
 import type { AnswerValue } from "../forms/Answers.ts"
 import type { Member } from "../identity/Members.ts"
 import type { Stage } from "../forms/Stages.ts"
-import { metadataColumns } from "./Csv.ts"
+import type { CaseField } from "./CaseFields.ts"
+import { caseFieldText, metadataColumns } from "./Csv.ts"
 import type { ResponseRow } from "./ResponseModels.ts"
 import * as Summaries from "./Summaries.ts"
 import * as XlsxWorkbook from "./XlsxWorkbook.ts"
@@ -208,9 +209,15 @@ export const columns = (
   stages: ReadonlyArray<Stage>,
   members: ReadonlyArray<Member>,
   linkBase = "",
-  valueKeys: ReadonlyArray<string> = []
+  valueKeys: ReadonlyArray<string> = [],
+  /** The form's case fields (`CaseFields.ts`): one column each after the metadata, headed by its label. */
+  caseFields: ReadonlyArray<CaseField> = []
 ): ReadonlyArray<XlsxColumn> => {
-  const keys = Summaries.answerKeys(fields, [...metadataColumns, ...valueKeys])
+  const keys = Summaries.answerKeys(fields, [
+    ...metadataColumns,
+    ...caseFields.map((field) => field.label),
+    ...valueKeys
+  ])
   const questions = byPosition(fields).filter((field) => field.type !== "statement")
   const stageNames = new Map(stages.map((stage) => [stage.id, stage.name]))
   const memberNames = new Map(members.map((member) => [member.accountId, member.name ?? member.email]))
@@ -246,6 +253,19 @@ export const columns = (
     },
     { header: tags, width: 20, cell: (r) => text(r.tags.join(", ")) },
     { header: source, width: 10, cell: (r) => text(r.source) },
+    ...caseFields.map(
+      (field): XlsxColumn => ({
+        header: field.label,
+        width: widthOf(field.label, field.type === "text" ? 30 : 14),
+        cell: (r) => {
+          const value = r.caseFields[field.key]
+          if (value === undefined) return null
+          return field.type === "number" && Predicate.isNumber(value)
+            ? value
+            : text(caseFieldText(field, value, memberNames))
+        }
+      })
+    ),
     ...questions.flatMap((field, i) => questionColumns(field, keys[i]!.key, linkBase)),
     ...valueKeys.map(
       (key): XlsxColumn => ({

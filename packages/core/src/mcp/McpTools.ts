@@ -43,6 +43,7 @@ import {
 import { Stage, Stages } from "../forms/Stages.ts"
 import { AssignmentRules, AssignmentRulesService } from "../cases/AssignmentRules.ts"
 import { CreateSavedViewInput, SavedView, SavedViews, UpdateSavedViewInput } from "../cases/SavedViews.ts"
+import { CaseFields, CaseFieldsService } from "../cases/CaseFields.ts"
 import { Subscription, Webhooks, WorkspaceSubscription } from "../outbox/Webhooks.ts"
 import { catalogueDocument, EventCatalogueDocument } from "../outbox/EventCatalogue.ts"
 import {
@@ -196,6 +197,7 @@ export const makeTools = Effect.gen(function* () {
   const members = yield* Members
   const assignmentRules = yield* AssignmentRulesService
   const savedViews = yield* SavedViews
+  const caseFields = yield* CaseFieldsService
   const webhooks = yield* Webhooks
   const deliveries = yield* Deliveries
   const generate = yield* generateForm
@@ -418,7 +420,8 @@ export const makeTools = Effect.gen(function* () {
         "Moves a response to a stage (`stageId` from list_stages; null for no stage), assigns it " +
         "(`assigneeId`: an `accountId` from list_members; null to unassign) and/or sets its tags (`tags` " +
         "replaces all tags) and/or corrects answers (`answers`: question id → new answer, null to clear an " +
-        "optional one; checked as a submission's are). Changing the stage notifies the form's " +
+        "optional one; checked as a submission's are) and/or sets case fields (`caseFields`: key from " +
+        "get_case_fields → value, null to clear). Changing the stage notifies the form's " +
         "`response.stage_changed` webhooks; changing answers, its `response.updated` webhooks.",
       input: Schema.Struct({ responseId: ResponseId, ...UpdateResponseInput.fields }),
       output: UpdateResponseResult,
@@ -536,6 +539,29 @@ export const makeTools = Effect.gen(function* () {
       write: true,
       run: (actor, { formId, rules }) =>
         Effect.map(assignmentRules.replace(actor, formId, { rules }), (list) => ({ rules: list }))
+    }),
+    define("get_case_fields", {
+      title: "Get a form's case fields",
+      description:
+        "Returns the form's case fields in order: the team's own fields of its cases (`text`, `number`, `date`, " +
+        "`select` with its `options`, `member`), never shown to the respondent. update_response and " +
+        "update_responses set their values by `key` (`caseFields`); list_responses filters by them (`field`).",
+      input: Schema.Struct({ formId: FormId }),
+      output: CaseFields,
+      write: false,
+      run: (actor, { formId }) => Effect.map(caseFields.list(actor, formId), (fields) => ({ fields }))
+    }),
+    define("set_case_fields", {
+      title: "Replace a form's case fields",
+      description:
+        "Replaces the form's case fields with `fields` (in order, at most 30; an empty list removes them). Each " +
+        "has a `key` (lower-case letters, digits, _), a `label` and a `type`; a `select` lists its `options`. The " +
+        "values of a field removed (or whose type changes) are removed with it.",
+      input: Schema.Struct({ formId: FormId, ...CaseFields.fields }),
+      output: CaseFields,
+      write: true,
+      run: (actor, { formId, fields }) =>
+        Effect.map(caseFields.replace(actor, formId, { fields }), (list) => ({ fields: list }))
     }),
     define("set_member_away", {
       title: "Mark a member away or back",

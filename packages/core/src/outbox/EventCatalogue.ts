@@ -65,7 +65,13 @@ const responseFields = {
       '"(sensitive, not included)", in `summary` too); absent when nothing was left out.'
   }),
   /** Extension: the language the response was given in (BCP 47), when known. */
-  language: Schema.optionalKey(Schema.String)
+  language: Schema.optionalKey(Schema.String),
+  /** Extension (case fields): the team's own fields of the case, by key; absent when none is set. */
+  caseFields: Schema.optionalKey(Schema.Record(Schema.String, Schema.Union([Schema.String, Schema.Number]))).annotate({
+    description:
+      "Extension (case fields): the team's own fields of the case by key (`GET /forms/{formId}/case-fields`): " +
+      "text, a `YYYY-MM-DD` date or a select's option as text, a number, a member's account id; absent when none is set."
+  })
 }
 
 /** The events of the contract (spec: EventName). */
@@ -103,12 +109,26 @@ export const EventAnswerChange = Schema.Struct({
   to: Schema.NullOr(Schema.String).annotate({ description: "The answer now, as text; null when cleared." })
 }).annotate({ identifier: "EventAnswerChange" })
 
-/** `response.updated`: a member changed answers of a submitted response. */
+/** One case field a member changed, as `response.updated` names it (extension): its key, label, value before and after. */
+export const EventCaseFieldChange = Schema.Struct({
+  caseField: Schema.String.annotate({ description: "The case field's key." }),
+  label: Schema.String.annotate({ description: "The case field's label." }),
+  from: Schema.NullOr(Schema.Union([Schema.String, Schema.Number])).annotate({
+    description: "The value before; null when not set."
+  }),
+  to: Schema.NullOr(Schema.Union([Schema.String, Schema.Number])).annotate({
+    description: "The value now; null when cleared."
+  })
+}).annotate({ identifier: "EventCaseFieldChange" })
+
+/** `response.updated`: a member changed answers (or case fields) of a submitted response. */
 export const ResponseUpdatedBody = Schema.Struct({
   event: Schema.Literal("response.updated"),
   ...responseFields,
-  changes: Schema.Array(EventAnswerChange).annotate({
-    description: "The questions whose answers changed (also those the form's logic now skips), in the form's order."
+  changes: Schema.Array(Schema.Union([EventAnswerChange, EventCaseFieldChange])).annotate({
+    description:
+      "The questions whose answers changed (also those the form's logic now skips), in the form's order; then, " +
+      "as an extension, the case fields that changed (`caseField`, `label`, `from`, `to`)."
   })
 }).annotate({ identifier: "ResponseUpdatedBody" })
 

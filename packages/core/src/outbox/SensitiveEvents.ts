@@ -53,7 +53,7 @@ export const withoutSensitive = (body: EventBody, fields: ReadonlyArray<Field>):
   const changes =
     "changes" in body
       ? body.changes.map((change) =>
-          ids.has(change.questionId)
+          "questionId" in change && ids.has(change.questionId)
             ? {
                 ...change,
                 from: change.from === null ? null : LEFT_OUT,

@@ -57,6 +57,7 @@ import m0043_assignmentRulesNotice from "./migrations/0043_assignment_rules_noti
 import m0044_resumeLinks from "./migrations/0044_resume_links.ts"
 import m0045_responseMerges from "./migrations/0045_response_merges.ts"
 import m0046_workspaceInbox from "./migrations/0046_workspace_inbox.ts"
+import m0047_caseFields from "./migrations/0047_case_fields.ts"
 import m0048_savedViews from "./migrations/0048_saved_views.ts"
 import m0050_resumeLinkAccess from "./migrations/0050_resume_link_access.ts"
 
@@ -106,6 +107,7 @@ export const loader = Migrator.fromRecord({
   "0044_resume_links": m0044_resumeLinks,
   "0045_response_merges": m0045_responseMerges,
   "0046_workspace_inbox": m0046_workspaceInbox,
+  "0047_case_fields": m0047_caseFields,
   "0048_saved_views": m0048_savedViews,
   "0050_resume_link_access": m0050_resumeLinkAccess
 })

@@ -135,6 +135,27 @@ CREATE INDEX audit_log_workspace ON audit_log USING btree (workspace_id, id DESC
 CREATE TRIGGER audit_log_append_only BEFORE DELETE OR UPDATE ON audit_log FOR EACH ROW EXECUTE FUNCTION qforms_audit_log_guard();
 CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log FOR EACH STATEMENT EXECUTE FUNCTION qforms_audit_log_no_truncate();
 
+create table case_field_definitions (
+  id integer not null generated always as identity,
+  workspace_id integer not null,
+  form_id integer not null,
+  position integer not null,
+  key text not null,
+  label text not null,
+  type text not null,
+  options jsonb
+);
+alter table case_field_definitions add constraint case_field_definitions_form_id_fkey FOREIGN KEY (form_id) REFERENCES forms(id) ON DELETE CASCADE;
+alter table case_field_definitions add constraint case_field_definitions_form_id_key_key UNIQUE (form_id, key);
+alter table case_field_definitions add constraint case_field_definitions_form_id_position_key UNIQUE (form_id, "position");
+alter table case_field_definitions add constraint case_field_definitions_pkey PRIMARY KEY (id);
+alter table case_field_definitions add constraint case_field_definitions_type_check CHECK ((type = ANY (ARRAY['text'::text, 'number'::text, 'date'::text, 'select'::text, 'member'::text])));
+alter table case_field_definitions add constraint case_field_definitions_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE;
+CREATE UNIQUE INDEX case_field_definitions_form_id_key_key ON case_field_definitions USING btree (form_id, key);
+CREATE UNIQUE INDEX case_field_definitions_form_id_position_key ON case_field_definitions USING btree (form_id, "position");
+CREATE UNIQUE INDEX case_field_definitions_pkey ON case_field_definitions USING btree (id);
+CREATE INDEX case_field_definitions_workspace ON case_field_definitions USING btree (workspace_id, form_id);
+
 create table contacts (
   id integer not null generated always as identity,
   workspace_id integer not null,
@@ -656,7 +677,8 @@ CASE
     WHEN (resolved_at IS NULL) THEN resolve_due_at
     ELSE NULL::timestamp with time zone
 END)) stored,
-  merged_into integer
+  merged_into integer,
+  case_fields jsonb not null default '{}'::jsonb
 );
 alter table responses add constraint responses_assignee_id_fkey FOREIGN KEY (assignee_id) REFERENCES accounts(id) ON DELETE SET NULL;
 alter table responses add constraint responses_contact_id_fkey FOREIGN KEY (contact_id) REFERENCES contacts(id) ON DELETE SET NULL;

@@ -36,6 +36,7 @@ export const roles = group("roles", { transport: false }, (c) => {
       ["PUT", `/forms/${f}/assignment-rules`, { rules: [] }],
       // A viewer keeps personal views, but shares none.
       ["POST", "/views", { name: "Viewer's shared view", shared: true }],
+      ["PUT", `/forms/${f}/case-fields`, { fields: [] }],
       ["POST", "/webhooks/subscribe", { formId: f, event: "response.created", targetUrl: hookUrl("viewer") }],
       ["POST", "/webhooks/workspace-subscriptions", { event: "form.deleted", targetUrl: hookUrl("viewer") }],
       ["DELETE", `/webhooks/subscribe/${encodeURIComponent(all.subscriptionId)}`],

@@ -33,6 +33,8 @@ export const workspaces = group("workspaces", { transport: false }, (c) => {
       ],
       ["POST", `/forms/${f}/stages`, { name: "Stolen" }],
       ["PUT", `/forms/${f}/stages/order`, { stageIds: [...stages].reverse() }],
+      ["GET", `/forms/${f}/case-fields`],
+      ["PUT", `/forms/${f}/case-fields`, { fields: [{ key: "stolen", label: "Stolen", type: "text" }] }],
       ["GET", `/responses/${r}`],
       ["GET", `/responses?formId=${f}`],
       ["PATCH", `/responses/${r}`, { tags: ["stolen"] }],

@@ -96,6 +96,17 @@ const describe = (activity, detail) => {
       return t(p.replaced === true ? "case.activityStatusLinkReplaced" : "case.activityStatusLinkIssued")
     case "status_link_revoked":
       return t("case.activityStatusLinkRevoked")
+    case "case_field_changed": {
+      const field = (detail.caseFieldDefinitions ?? []).find((one) => one.key === p.key)
+      /** @param {unknown} value */
+      const shown = (value) =>
+        value === null || value === undefined ? "—" : field?.type === "member" ? member(value) : String(value)
+      return t("case.activityCaseField", {
+        label: String(field?.label ?? p.label ?? p.key ?? ""),
+        from: shown(p.from),
+        to: shown(p.to)
+      })
+    }
     case "anonymised":
       return t("case.activityAnonymised", { days: String(p.olderThanDays ?? "") })
     case "note":

@@ -26,7 +26,8 @@ const toListOptions = (query: ResponseListQuery): ListOptions => ({
   limit: query.limit,
   cursor: query.cursor,
   status: query.status,
-  due: query.due
+  due: query.due,
+  field: query.field
 })
 
 /**
@@ -91,7 +92,14 @@ export const ResponsesHandlers = HttpApiBuilder.group(
                 exported(actor, params.formId, "csv", query)
               ),
               ({ head, rows }) => {
-                const writer = Csv.writer(head.fields, head.stages, head.members, linkBase, head.valueKeys)
+                const writer = Csv.writer(
+                  head.fields,
+                  head.stages,
+                  head.members,
+                  linkBase,
+                  head.valueKeys,
+                  head.caseFieldDefinitions
+                )
                 return HttpServerResponse.stream(
                   Stream.make(writer.header).pipe(
                     // One string per page of rows, as for the JSON list.
@@ -117,7 +125,17 @@ export const ResponsesHandlers = HttpApiBuilder.group(
               ),
               ({ head, rows }) =>
                 HttpServerResponse.stream(
-                  Xlsx.stream(Xlsx.columns(head.fields, head.stages, head.members, linkBase, head.valueKeys), rows),
+                  Xlsx.stream(
+                    Xlsx.columns(
+                      head.fields,
+                      head.stages,
+                      head.members,
+                      linkBase,
+                      head.valueKeys,
+                      head.caseFieldDefinitions
+                    ),
+                    rows
+                  ),
                   {
                     contentType: Xlsx.contentType,
                     headers: { "content-disposition": `attachment; filename="form-${head.form.id}-responses.xlsx"` }

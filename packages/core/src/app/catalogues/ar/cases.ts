@@ -262,6 +262,7 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "case.activityStatusLinkRevoked": "أُلغي رابط صفحة الحالة لصاحب الرد",
   "case.activityAnonymised": "أُخفيت هويته وفق مدة الاحتفاظ بالنموذج ({days} يومًا): حُذفت الإجابات والملفات والرسائل",
   "case.activityAnswers": "تغيّرت الإجابات: {questions}",
+  "case.activityCaseField": "تغيّر حقل الحالة {label} من {from} إلى {to}",
   "case.activityTagsChanged": "تغيّرت الوسوم",
   "case.activityNote": "ملاحظة: {body}",
   "case.activityEmailSent": "أُرسل بريد إلكتروني إلى {to}: {subject}",

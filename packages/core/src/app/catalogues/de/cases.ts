@@ -262,6 +262,7 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "case.activityAnonymised":
     "Durch die Aufbewahrungsfrist des Formulars anonymisiert ({days} Tage): Angaben, Dateien und E-Mails entfernt",
   "case.activityAnswers": "Angaben geändert: {questions}",
+  "case.activityCaseField": "Fallfeld {label} geändert von {from} zu {to}",
   "case.activityTagsChanged": "Tags geändert",
   "case.activityNote": "Notiz: {body}",
   "case.activityEmailSent": "E-Mail an {to} gesendet: {subject}",

@@ -255,6 +255,7 @@ export const cases = {
   "case.activityStatusLinkRevoked": "Revoked the respondent's status page link",
   "case.activityAnonymised": "Anonymised by the form's retention ({days} days): answers, files and e-mails removed",
   "case.activityAnswers": "Answers changed: {questions}",
+  "case.activityCaseField": "Case field {label} changed from {from} to {to}",
   "case.activityTagsChanged": "Tags: changed",
   "case.activityNote": "Note: {body}",
   "case.activityEmailSent": "E-mail to {to}: {subject}",
