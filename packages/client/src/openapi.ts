@@ -2313,6 +2313,8 @@ export interface components {
             retention?: components["schemas"]["RetentionSettingEncoded"] | null;
             /** @description SLA targets of the form's cases in business minutes (the workspace's `businessHours`, else 24/7): `firstResponseMinutes`, `resolveMinutes`, `warnBeforeMinutes`. Due times are set when a response is submitted: a change applies to new responses only. null (the default) sets none. */
             sla?: components["schemas"]["SlaSettingEncoded"] | null;
+            /** @description For this many hours after submitting (1 to 720), the respondent may change their answers from their status page (`/s/{token}/edit`): checked as a submission is, recorded as an `answers_changed` activity by the respondent and sent as `response.updated`. Answers to file, signature and consent questions are kept as submitted. null (the default): answers cannot be changed after submitting. */
+            editableForHours?: number | null;
         } & {
             [key: string]: unknown;
         };

@@ -132,6 +132,8 @@ const knownRoutes = (options: HttpOptions): ReadonlyArray<KnownRoute> => {
     { method: "POST", pattern: toPattern(Uploads.uploadPath) },
     { method: "GET", pattern: toPattern("/s/:token") },
     { method: "POST", pattern: toPattern("/s/:token") },
+    { method: "GET", pattern: toPattern("/s/:token/edit") },
+    { method: "POST", pattern: toPattern("/s/:token/edit") },
     ...EmailRoutes.routes.map((route) => ({ method: route.method, pattern: toPattern(route.path) })),
     ...DigestRoutes.routes.map((route) => ({ method: route.method, pattern: toPattern(route.path) })),
     ...(options.app === undefined || options.app === false

@@ -34,6 +34,7 @@ import { Retention } from "./cases/Retention.ts"
 import { SlaScan } from "./cases/SlaScan.ts"
 import { PersonalDataExport } from "./cases/PersonalDataExport.ts"
 import { ResponseMerges } from "./cases/ResponseMerges.ts"
+import { StatusEdits } from "./cases/StatusEdits.ts"
 import { Responses } from "./cases/Responses.ts"
 import { AssignmentRulesService } from "./cases/AssignmentRules.ts"
 import { SavedViews } from "./cases/SavedViews.ts"
@@ -86,6 +87,7 @@ export type Services =
   | Workspaces
   | WorkspaceSettingsStore
   | ResponseMerges
+  | StatusEdits
 
 /** Uploaded files and the image library kept beside them. */
 const library = Images.layer.pipe(Layer.provideMerge(Files.layer))
@@ -138,7 +140,8 @@ export const layer: Layer.Layer<Services, never, SqlClient.SqlClient | BlobStore
   SlaScan.layer,
   PersonalDataExport.layer,
   ResponseMerges.layer,
-  SavedViews.layer
+  SavedViews.layer,
+  StatusEdits.layer
 ).pipe(Layer.provideMerge(middle), (core) =>
   Layer.mergeAll(EmailReplies.layer, Invitations.layer, Digests.layer).pipe(Layer.provideMerge(core))
 )

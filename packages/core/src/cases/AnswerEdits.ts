@@ -17,6 +17,8 @@ import {
   type AnswerIssue,
   type AnswerValue,
   cleanAnswers,
+  type Say,
+  sayEnglish,
   validateAnswers
 } from "../forms/Answers.ts"
 import { byPosition, type Field, takesUploads } from "../forms/Fields.ts"
@@ -47,6 +49,8 @@ const canonical = (value: unknown): string =>
 /**
  * The answers of a response with `edits` applied, checked as a submission's
  * are; or the issues, each with its path in the request (`answers.<id>`).
+ * The answers' checks speak through `say` (English by default, as the API;
+ * the respondent's status page passes the page's language).
  *
  * @example
  * ```ts
@@ -57,7 +61,8 @@ const canonical = (value: unknown): string =>
 export const apply = (
   form: Pick<SubmittedForm, "fields" | "settings" | "hiddenFields">,
   stored: Readonly<Record<string, AnswerValue>>,
-  edits: Readonly<Record<string, AnswerInput>>
+  edits: Readonly<Record<string, AnswerInput>>,
+  say: Say = sayEnglish
 ): Result.Result<AnswerEdit, ReadonlyArray<AnswerIssue>> => {
   const fields = form.fields
   const byId = new Map(fields.map((field) => [String(field.id), field]))
@@ -99,7 +104,7 @@ export const apply = (
     hidden,
     variables: FormLogic.startingValues(form.settings.variables)
   })
-  const validated = validateAnswers(route.fields, route.values)
+  const validated = validateAnswers(route.fields, route.values, say)
   if (Result.isFailure(validated)) {
     return Result.fail(
       validated.failure.map((issue) => ({ ...issue, path: issue.path.replace(/^values(?=\.|$)/, "answers") }))

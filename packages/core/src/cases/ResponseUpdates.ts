@@ -592,5 +592,27 @@ export const make = Effect.gen(function* () {
     )
   })
 
-  return { update, updateMany, eventMember }
+  /**
+   * A change of one response's answers by `actor` outside the API (the respondent on their status page,
+   * `cases/StatusEdits.ts`), in its own transaction: `check` sees the locked row and answers the edits to apply
+   * (or fails); the activity (`answers_changed` by that actor) and `response.updated` are written as for a
+   * member's edit. The changes, empty when the answers stay as they are (then nothing is written).
+   */
+  const editAnswersAs = <E, R>(
+    actor: Actors.Actor,
+    responseId: number,
+    check: (row: Row, now: Date) => Effect.Effect<Readonly<Record<string, AnswerInput>>, E, R>
+  ) =>
+    Effect.gen(function* () {
+      const now = new Date(yield* Clock.currentTimeMillis)
+      return yield* sql.withTransaction(
+        Effect.gen(function* () {
+          const row = yield* findRow(sql, actor.workspaceId, responseId, true)
+          const answers = yield* check(row, now)
+          return yield* change(actor, row, { answers }, now, lookupsFor(actor.workspaceId))
+        })
+      )
+    })
+
+  return { update, updateMany, eventMember, editAnswersAs }
 })

@@ -31,6 +31,9 @@
  * - `sla`: targets for its cases in business minutes (the workspace's
  *   `businessHours`): a first response, a resolution, and a warning before
  *   either is due (`cases/Sla.ts`); null or absent sets none.
+ * - `editableForHours`: for that many hours after submitting, the respondent
+ *   may change their answers from their status page (`/s/{token}/edit`,
+ *   `cases/StatusEdits.ts`); null or absent: they may not.
  *
  * @module
  */
@@ -140,6 +143,9 @@ export const SlaSetting = strictStruct(
 })
 export type SlaSetting = typeof SlaSetting.Type
 
+/** The longest time after a submission in which a respondent may change their answers: 720 hours (30 days). */
+export const MAX_EDITABLE_HOURS = 720
+
 /** The most responses a limit may name: ten million. */
 export const MAX_RESPONSES_LIMIT = 10_000_000
 
@@ -222,6 +228,23 @@ const fields = {
       "SLA targets of the form's cases in business minutes (the workspace's `businessHours`, else 24/7): " +
       "`firstResponseMinutes`, `resolveMinutes`, `warnBeforeMinutes`. Due times are set when a response is " +
       "submitted: a change applies to new responses only. null (the default) sets none."
+  }),
+  editableForHours: Schema.optionalKey(
+    Schema.NullOr(
+      Schema.Finite.check(
+        Schema.isInt({ message: `editableForHours must be a whole number of hours from 1 to ${MAX_EDITABLE_HOURS}` }),
+        Schema.isBetween(
+          { minimum: 1, maximum: MAX_EDITABLE_HOURS },
+          { message: `editableForHours must be a whole number of hours from 1 to ${MAX_EDITABLE_HOURS}` }
+        )
+      )
+    )
+  ).annotate({
+    description:
+      `For this many hours after submitting (1 to ${MAX_EDITABLE_HOURS}), the respondent may change their answers ` +
+      "from their status page (`/s/{token}/edit`): checked as a submission is, recorded as an `answers_changed` " +
+      "activity by the respondent and sent as `response.updated`. Answers to file, signature and consent " +
+      "questions are kept as submitted. null (the default): answers cannot be changed after submitting."
   })
 }
 

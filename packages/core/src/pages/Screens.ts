@@ -543,7 +543,7 @@ ${field.options?.help ? html`<p class="help" id="help">${field.options.help}</p>
 }
 
 /** The input(s) of one question. */
-const control = (
+export const control = (
   field: Field,
   entered: Entered,
   error: string | undefined,

@@ -11,6 +11,14 @@
  *   `multipart/form-data` with attachments in `files`), stored as an e-mail
  *   reply is (`EmailReplies.fromPage`: same row, activity, reopening and
  *   `email.replied` event), then a redirect (303) back to the page.
+ * - `GET /s/{token}/edit`: while the form allows it (`editableForHours`) and
+ *   the response was sent less than that many hours ago, the respondent's
+ *   answers to change (`StatusEditPage`; the status page links to it then);
+ *   otherwise a 403 page in the form's language.
+ * - `POST /s/{token}/edit`: the changed answers (url-encoded), checked and
+ *   stored by `cases/StatusEdits.ts`, then a redirect (303) to the status
+ *   page; refused answers show the page again (400) with the messages next to
+ *   the questions and what was typed kept. Same defences as a reply.
  *
  * Works without JavaScript (the page carries none). Defences: the page's
  * CSP and headers (`PageSecurity.securityHeaders`); a post must come from
@@ -34,6 +42,9 @@ import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as Multipart from "effect/http/Multipart"
+import type { AnswerInput } from "../forms/Answers.ts"
+import type { FormWithFields } from "../forms/Forms.ts"
+import { StatusEdits } from "../cases/StatusEdits.ts"
 import { StatusLinks, type StatusTarget } from "../cases/StatusLinks.ts"
 import { EmailReplies, type ReplyAttachment } from "../email/EmailReplies.ts"
 import { Mailer } from "../email/Mailer.ts"
@@ -45,12 +56,16 @@ import { clientAddress } from "../web/RequestOrigin.ts"
 import { crossSiteRefusal } from "../web/Security.ts"
 import { defaultSubmissionRateLimit, makeLimiter, page } from "./PageSecurity.ts"
 import { UploadLimiter } from "./UploadLimits.ts"
-import { plainVoice } from "./Voice.ts"
+import * as StatusEditPage from "./StatusEditPage.ts"
+import { languageFor, plainVoice, speaker, type Voice } from "./Voice.ts"
 
 /** The longest reply the page takes, in characters. */
 export const MAX_REPLY_CHARS = 20_000
 /** The most files one reply carries. */
 export const MAX_ATTACHMENTS = 5
+
+/** Whether a path is a status page's edit page (`/s/{token}/edit`). */
+export const isStatusEditPath = (path: string): boolean => /^\/s\/[A-Za-z0-9_-]{1,100}\/edit$/.test(path)
 
 /** Whether a path is a status page's (its posts may be multipart and larger than the router's body limit). */
 export const isStatusPath = (path: string): boolean => /^\/s\/[A-Za-z0-9_-]{1,100}$/.test(path)
@@ -84,11 +99,14 @@ export const layer = (options: StatusPageOptions = {}) =>
     Effect.fnUntraced(function* (router) {
       const sql = yield* SqlClient.SqlClient
       const links = yield* StatusLinks
+      const edits = yield* StatusEdits
       const emails = yield* RespondentEmails
       const replies = yield* EmailReplies
       const uploads = yield* UploadLimiter
       const messages = yield* MessageCatalogues
       const replyLimiter = yield* makeLimiter(options.replyRateLimit ?? defaultSubmissionRateLimit, "status-reply")
+      const editLimiter = yield* makeLimiter(options.replyRateLimit ?? defaultSubmissionRateLimit, "status-edit")
+      const speak = speaker(messages)
       const hops = options.trustedProxyHops ?? 0
       const frameAncestors = options.frameAncestors
 
@@ -106,15 +124,67 @@ export const layer = (options: StatusPageOptions = {}) =>
           voice
         })
       }
-      const messagePage = (request: HttpServerRequest.HttpServerRequest, status: number, title: string, text: string) =>
+      const messagePage = (
+        request: HttpServerRequest.HttpServerRequest,
+        status: number,
+        title: string,
+        text: string,
+        voice: Voice = voiceOf(request)
+      ) =>
         page({
           status,
           title,
           body: html`<h1 id="title" tabindex="-1" data-focus>${title}</h1>
 <p>${text}</p>`,
           frameAncestors,
-          voice: voiceOf(request)
+          voice
         })
+
+      /** The form in the page's language (its own, or a translation the browser asks for) and the page's voice. */
+      const formVoice = (request: HttpServerRequest.HttpServerRequest, form: FormWithFields) =>
+        speak(form, languageFor(form, { acceptLanguage: request.headers["accept-language"] }))
+
+      const editClosed = (request: HttpServerRequest.HttpServerRequest, form: FormWithFields, token: string) => {
+        const { voice } = formVoice(request, form)
+        const title = voice.say("status.editClosedTitle")
+        return page({
+          status: 403,
+          title,
+          body: html`<h1 id="title" tabindex="-1" data-focus>${title}</h1>
+<p>${voice.say("status.editClosedText")}</p>
+<p><a href="../${token}">${voice.say("status.editBack")}</a></p>`,
+          frameAncestors,
+          voice
+        })
+      }
+
+      /** The edit page: the answers as stored, or a refused post's as typed with its messages. */
+      const editPage = (
+        request: HttpServerRequest.HttpServerRequest,
+        token: string,
+        form: FormWithFields,
+        stored: Parameters<typeof StatusEditPage.render>[0]["stored"],
+        until: Date,
+        refused?: Parameters<typeof StatusEditPage.render>[0]["refused"]
+      ) => {
+        const spoken = formVoice(request, form)
+        const title = spoken.voice.say("status.changeAnswers")
+        return page({
+          status: refused === undefined ? 200 : 400,
+          title: `${title}: ${spoken.form.title}`,
+          body: StatusEditPage.render({
+            form: spoken.form,
+            voice: spoken.voice,
+            stored,
+            until: formatTime(until),
+            action: "edit",
+            back: `../${token}`,
+            refused
+          }),
+          frameAncestors,
+          voice: spoken.voice
+        })
+      }
 
       const statusPage = (
         request: HttpServerRequest.HttpServerRequest,
@@ -132,6 +202,7 @@ export const layer = (options: StatusPageOptions = {}) =>
           const found = rows[0]
           if (found === undefined) return notFound(request)
           const thread = yield* emails.forResponse(target.workspaceId, target.responseId)
+          const editing = yield* edits.window(target)
           const entries = [
             ...thread.emails
               .filter((email) => email.status !== "failed")
@@ -155,6 +226,11 @@ export const layer = (options: StatusPageOptions = {}) =>
 <p>Sent ${formatTime(found.submitted_at)}</p>
 <p>Status: <strong>${stage}</strong></p>
 ${notice === undefined ? null : html`<p role="status">${notice}</p>`}
+${
+  editing?.open === true
+    ? html`<p><a href="${token}/edit">${formVoice(request, editing.form).voice.say("status.changeAnswers")}</a></p>`
+    : null
+}
 <h2>Messages</h2>
 ${
   entries.length === 0
@@ -191,7 +267,19 @@ ${error === undefined ? null : html`<p id="error" role="alert">${error.text}</p>
         const token = yield* tokenParam
         const target = yield* links.resolve(token)
         if (target === undefined) return notFound(request)
-        const sent = new URL(request.url, "http://x").searchParams.get("sent") === "1"
+        const query = new URL(request.url, "http://x").searchParams
+        const sent = query.get("sent") === "1"
+        const edited = query.get("edited")
+        if (edited === "1" || edited === "0") {
+          const editing = yield* edits.window(target)
+          const voice = editing === undefined ? voiceOf(request) : formVoice(request, editing.form).voice
+          return yield* statusPage(
+            request,
+            token,
+            target,
+            voice.say(edited === "1" ? "status.editSaved" : "status.editUnchanged")
+          )
+        }
         return yield* statusPage(request, token, target, sent ? "Thank you: your message was sent." : undefined)
       })
 
@@ -309,7 +397,91 @@ ${error === undefined ? null : html`<p id="error" role="alert">${error.text}</p>
         return HttpServerResponse.empty({ status: 303, headers: { location: `${token}?sent=1` } })
       })
 
+      const showEdit = Effect.gen(function* () {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const token = yield* tokenParam
+        const target = yield* links.resolve(token)
+        if (target === undefined) return notFound(request)
+        const editing = yield* edits.window(target)
+        if (editing === undefined) return notFound(request)
+        if (!editing.open || editing.until === undefined) return editClosed(request, editing.form, token)
+        return editPage(request, token, editing.form, editing.answers, editing.until)
+      })
+
+      const saveEdit = Effect.gen(function* () {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        if (crossSiteRefusal(request.headers) !== undefined) {
+          const voice = voiceOf(request)
+          return messagePage(request, 403, voice.say("status.editNotSavedTitle"), voice.say("status.editCrossSite"))
+        }
+        const decision = yield* editLimiter.take(`status-edit:${clientAddress(request, hops)}`)
+        if (!decision.allowed) {
+          const voice = voiceOf(request)
+          return messagePage(
+            request,
+            429,
+            voice.say("status.editTooManyTitle"),
+            voice.say("status.editTooMany", { seconds: decision.retryAfterSeconds })
+          ).pipe(HttpServerResponse.setHeaders(RateLimit.headers(editLimiter.config, decision)))
+        }
+        const token = yield* tokenParam
+        const target = yield* links.resolve(token)
+        if (target === undefined) return notFound(request)
+        const editing = yield* edits.window(target)
+        if (editing === undefined) return notFound(request)
+        if (!editing.open || editing.until === undefined) return editClosed(request, editing.form, token)
+        const { voice } = formVoice(request, editing.form)
+        const type = (request.headers["content-type"] ?? "").toLowerCase()
+        const body = type.startsWith("application/x-www-form-urlencoded")
+          ? yield* Effect.option(request.urlParamsBody)
+          : undefined
+        const pairs =
+          body === undefined || body._tag === "None"
+            ? undefined
+            : body.value.params.flatMap(([key, value]) => (typeof value === "string" ? [[key, value] as const] : []))
+        if (pairs === undefined || pairs.some(([, value]) => value.includes("\u0000"))) {
+          return messagePage(
+            request,
+            400,
+            voice.say("status.editNotSavedTitle"),
+            voice.say("status.editUnreadable"),
+            voice
+          )
+        }
+        const posted = StatusEditPage.read(editing.form, pairs, voice.say)
+        const refuse = (errors: ReadonlyMap<number, string>, notice: string) =>
+          editPage(request, token, editing.form, editing.answers, editing.until!, {
+            edits: posted.edits,
+            posted: posted.posted,
+            errors,
+            notice
+          })
+        if (posted.problems.size > 0) return refuse(posted.problems, voice.say("status.editRefused"))
+        const outcome = yield* edits.save(target, posted.edits as Record<string, AnswerInput>, voice.say)
+        switch (outcome._tag) {
+          case "Closed":
+            return editClosed(request, editing.form, token)
+          case "Refused": {
+            const errors = new Map<number, string>()
+            const general: Array<string> = []
+            for (const issue of outcome.issues) {
+              if (issue.fieldId === null) general.push(issue.message)
+              else if (!errors.has(issue.fieldId)) errors.set(issue.fieldId, issue.message)
+            }
+            return refuse(errors, [voice.say("status.editRefused"), ...general].join(" "))
+          }
+          case "Saved":
+            // Post/redirect/get: a reload does not post the answers again.
+            return HttpServerResponse.empty({
+              status: 303,
+              headers: { location: `../${token}?edited=${outcome.changed > 0 ? "1" : "0"}` }
+            })
+        }
+      })
+
       yield* router.add("GET", "/s/:token", show)
       yield* router.add("POST", "/s/:token", reply)
+      yield* router.add("GET", "/s/:token/edit", showEdit)
+      yield* router.add("POST", "/s/:token/edit", saveEdit)
     })
   )

@@ -205,6 +205,23 @@ export const de: Catalogue = {
   "client.uploaded": "{name} hochgeladen",
   "client.uploadFailed": "Das Hochladen ist fehlgeschlagen (HTTP {status})",
   "client.uploadLost": "Das Hochladen ist fehlgeschlagen: Die Verbindung wurde unterbrochen",
+  // The respondent's status page: changing the answers after sending them
+  "status.changeAnswers": "Antworten ändern",
+  "status.editUntil": "Sie können Ihre Antworten bis {until} ändern.",
+  "status.editKept": "Dateien, Unterschriften und Einwilligungen bleiben, wie Sie sie gesendet haben.",
+  "status.editSave": "Änderungen speichern",
+  "status.editBack": "Zurück zu Ihrer Statusseite",
+  "status.editSaved": "Ihre Antworten wurden gespeichert.",
+  "status.editUnchanged": "Nichts wurde geändert: Ihre Antworten sind unverändert.",
+  "status.editRefused": "Einige Antworten müssen geändert werden: Beachten Sie die Hinweise bei den Fragen.",
+  "status.editClosedTitle": "Antworten können nicht mehr geändert werden",
+  "status.editClosedText":
+    "Dieses Formular erlaubt keine Änderung der Antworten nach dem Absenden, oder die Frist dafür ist abgelaufen.",
+  "status.editNotSavedTitle": "Nicht gespeichert",
+  "status.editCrossSite": "Änderungen werden auf der Seite selbst gespeichert.",
+  "status.editUnreadable": "Die Änderungen konnten nicht gelesen werden; senden Sie das Formular dieser Seite erneut.",
+  "status.editTooManyTitle": "Zu viele Änderungen",
+  "status.editTooMany": "Zu viele Änderungen von dieser Adresse; versuchen Sie es in {seconds} Sekunden erneut.",
   // E-mails to respondents: the default confirmation ({answers} is where the answers go)
   "email.confirmationSubject": "Wir haben Ihre Antwort erhalten",
   "email.confirmationBody": "Vielen Dank für Ihre Antwort. Folgendes haben Sie gesendet:\n\n{answers}",

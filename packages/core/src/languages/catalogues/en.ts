@@ -198,6 +198,23 @@ export const en = {
   "client.uploaded": "Uploaded {name}",
   "client.uploadFailed": "The upload failed (HTTP {status})",
   "client.uploadLost": "The upload failed: the connection was lost",
+  // The respondent's status page: changing the answers after sending them
+  "status.changeAnswers": "Change your answers",
+  "status.editUntil": "You can change your answers until {until}.",
+  "status.editKept": "Files, signatures and consent are kept as you sent them.",
+  "status.editSave": "Save changes",
+  "status.editBack": "Back to your status page",
+  "status.editSaved": "Your answers were saved.",
+  "status.editUnchanged": "Nothing was changed: your answers are as they were.",
+  "status.editRefused": "Some answers need a change: see the messages next to the questions.",
+  "status.editClosedTitle": "Answers can no longer be changed",
+  "status.editClosedText":
+    "This form does not allow changing answers after sending them, or the time to do so is over.",
+  "status.editNotSavedTitle": "Not saved",
+  "status.editCrossSite": "Changes are saved from the page itself.",
+  "status.editUnreadable": "The changes could not be read; send the form of this page again.",
+  "status.editTooManyTitle": "Too many changes",
+  "status.editTooMany": "Too many changes from this address; try again in {seconds} seconds.",
   // E-mails to respondents: the default confirmation ({answers} is where the answers go)
   "email.confirmationSubject": "We received your response",
   "email.confirmationBody": "Thank you for your response. This is what you sent:\n\n{answers}",

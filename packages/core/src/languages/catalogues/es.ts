@@ -202,6 +202,23 @@ export const es: Catalogue = {
   "client.uploaded": "Archivo subido: {name}",
   "client.uploadFailed": "La subida ha fallado (HTTP {status})",
   "client.uploadLost": "La subida ha fallado: se perdió la conexión",
+  // The respondent's status page: changing the answers after sending them
+  "status.changeAnswers": "Cambiar sus respuestas",
+  "status.editUntil": "Puede cambiar sus respuestas hasta el {until}.",
+  "status.editKept": "Los archivos, firmas y consentimientos se conservan tal como los envió.",
+  "status.editSave": "Guardar cambios",
+  "status.editBack": "Volver a su página de estado",
+  "status.editSaved": "Sus respuestas se guardaron.",
+  "status.editUnchanged": "No se cambió nada: sus respuestas siguen igual.",
+  "status.editRefused": "Algunas respuestas deben corregirse: vea los mensajes junto a las preguntas.",
+  "status.editClosedTitle": "Las respuestas ya no se pueden cambiar",
+  "status.editClosedText":
+    "Este formulario no permite cambiar las respuestas después de enviarlas, o el plazo para hacerlo terminó.",
+  "status.editNotSavedTitle": "No guardado",
+  "status.editCrossSite": "Los cambios se guardan desde la propia página.",
+  "status.editUnreadable": "No se pudieron leer los cambios; envíe de nuevo el formulario de esta página.",
+  "status.editTooManyTitle": "Demasiados cambios",
+  "status.editTooMany": "Demasiados cambios desde esta dirección; inténtelo de nuevo en {seconds} segundos.",
   // E-mails to respondents: the default confirmation ({answers} is where the answers go)
   "email.confirmationSubject": "Hemos recibido su respuesta",
   "email.confirmationBody": "Gracias por su respuesta. Esto es lo que nos envió:\n\n{answers}",

@@ -203,6 +203,23 @@ export const fr: Catalogue = {
   "client.uploaded": "Fichier envoyé : {name}",
   "client.uploadFailed": "L’envoi a échoué (HTTP {status})",
   "client.uploadLost": "L’envoi a échoué : la connexion a été perdue",
+  // The respondent's status page: changing the answers after sending them
+  "status.changeAnswers": "Modifier vos réponses",
+  "status.editUntil": "Vous pouvez modifier vos réponses jusqu’au {until}.",
+  "status.editKept": "Les fichiers, signatures et consentements restent tels que vous les avez envoyés.",
+  "status.editSave": "Enregistrer les modifications",
+  "status.editBack": "Retour à votre page de suivi",
+  "status.editSaved": "Vos réponses ont été enregistrées.",
+  "status.editUnchanged": "Rien n’a été modifié : vos réponses restent les mêmes.",
+  "status.editRefused": "Certaines réponses doivent être corrigées : voyez les messages à côté des questions.",
+  "status.editClosedTitle": "Les réponses ne peuvent plus être modifiées",
+  "status.editClosedText":
+    "Ce formulaire ne permet pas de modifier les réponses après envoi, ou le délai pour le faire est dépassé.",
+  "status.editNotSavedTitle": "Non enregistré",
+  "status.editCrossSite": "Les modifications s’enregistrent depuis la page elle-même.",
+  "status.editUnreadable": "Les modifications n’ont pas pu être lues ; renvoyez le formulaire de cette page.",
+  "status.editTooManyTitle": "Trop de modifications",
+  "status.editTooMany": "Trop de modifications depuis cette adresse ; réessayez dans {seconds} secondes.",
   // E-mails to respondents: the default confirmation ({answers} is where the answers go)
   "email.confirmationSubject": "Nous avons bien reçu votre réponse",
   "email.confirmationBody": "Merci pour votre réponse. Voici ce que vous avez envoyé :\n\n{answers}",

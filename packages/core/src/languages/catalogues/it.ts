@@ -201,6 +201,23 @@ export const it: Catalogue = {
   "client.uploaded": "File caricato: {name}",
   "client.uploadFailed": "Caricamento non riuscito (HTTP {status})",
   "client.uploadLost": "Caricamento non riuscito: la connessione si è interrotta",
+  // The respondent's status page: changing the answers after sending them
+  "status.changeAnswers": "Modifica le tue risposte",
+  "status.editUntil": "Puoi modificare le tue risposte fino al {until}.",
+  "status.editKept": "File, firme e consensi restano come li hai inviati.",
+  "status.editSave": "Salva le modifiche",
+  "status.editBack": "Torna alla tua pagina di stato",
+  "status.editSaved": "Le tue risposte sono state salvate.",
+  "status.editUnchanged": "Non è cambiato nulla: le tue risposte sono rimaste le stesse.",
+  "status.editRefused": "Alcune risposte vanno corrette: vedi i messaggi accanto alle domande.",
+  "status.editClosedTitle": "Le risposte non si possono più modificare",
+  "status.editClosedText":
+    "Questo modulo non consente di modificare le risposte dopo l’invio, oppure il tempo per farlo è scaduto.",
+  "status.editNotSavedTitle": "Non salvato",
+  "status.editCrossSite": "Le modifiche si salvano dalla pagina stessa.",
+  "status.editUnreadable": "Non è stato possibile leggere le modifiche; invia di nuovo il modulo di questa pagina.",
+  "status.editTooManyTitle": "Troppe modifiche",
+  "status.editTooMany": "Troppe modifiche da questo indirizzo; riprova tra {seconds} secondi.",
   // E-mails to respondents: the default confirmation ({answers} is where the answers go)
   "email.confirmationSubject": "Abbiamo ricevuto la tua risposta",
   "email.confirmationBody": "Grazie per la tua risposta. Ecco cosa hai inviato:\n\n{answers}",

@@ -199,6 +199,23 @@ export const nl: Catalogue = {
   "client.uploaded": "{name} geüpload",
   "client.uploadFailed": "Het uploaden is mislukt (HTTP {status})",
   "client.uploadLost": "Het uploaden is mislukt: de verbinding is verbroken",
+  // The respondent's status page: changing the answers after sending them
+  "status.changeAnswers": "Uw antwoorden wijzigen",
+  "status.editUntil": "U kunt uw antwoorden wijzigen tot {until}.",
+  "status.editKept": "Bestanden, handtekeningen en toestemmingen blijven zoals u ze hebt verzonden.",
+  "status.editSave": "Wijzigingen opslaan",
+  "status.editBack": "Terug naar uw statuspagina",
+  "status.editSaved": "Uw antwoorden zijn opgeslagen.",
+  "status.editUnchanged": "Er is niets gewijzigd: uw antwoorden zijn hetzelfde gebleven.",
+  "status.editRefused": "Sommige antwoorden moeten worden aangepast: zie de meldingen bij de vragen.",
+  "status.editClosedTitle": "Antwoorden kunnen niet meer worden gewijzigd",
+  "status.editClosedText":
+    "Dit formulier staat niet toe dat antwoorden na verzending worden gewijzigd, of de termijn daarvoor is verstreken.",
+  "status.editNotSavedTitle": "Niet opgeslagen",
+  "status.editCrossSite": "Wijzigingen worden opgeslagen vanaf de pagina zelf.",
+  "status.editUnreadable": "De wijzigingen konden niet worden gelezen; verzend het formulier van deze pagina opnieuw.",
+  "status.editTooManyTitle": "Te veel wijzigingen",
+  "status.editTooMany": "Te veel wijzigingen vanaf dit adres; probeer het over {seconds} seconden opnieuw.",
   // E-mails to respondents: the default confirmation ({answers} is where the answers go)
   "email.confirmationSubject": "We hebben uw antwoord ontvangen",
   "email.confirmationBody": "Hartelijk dank voor uw antwoord. Dit hebt u verzonden:\n\n{answers}",

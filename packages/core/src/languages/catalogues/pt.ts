@@ -204,6 +204,23 @@ export const pt: Catalogue = {
   "client.uploaded": "Enviado: {name}",
   "client.uploadFailed": "O envio falhou (HTTP {status})",
   "client.uploadLost": "O envio falhou: a conexão foi perdida",
+  // The respondent's status page: changing the answers after sending them
+  "status.changeAnswers": "Alterar suas respostas",
+  "status.editUntil": "Você pode alterar suas respostas até {until}.",
+  "status.editKept": "Arquivos, assinaturas e consentimentos ficam como você os enviou.",
+  "status.editSave": "Salvar alterações",
+  "status.editBack": "Voltar à sua página de status",
+  "status.editSaved": "Suas respostas foram salvas.",
+  "status.editUnchanged": "Nada foi alterado: suas respostas continuam as mesmas.",
+  "status.editRefused": "Algumas respostas precisam de ajuste: veja as mensagens ao lado das perguntas.",
+  "status.editClosedTitle": "As respostas não podem mais ser alteradas",
+  "status.editClosedText":
+    "Este formulário não permite alterar as respostas depois de enviadas, ou o prazo para isso terminou.",
+  "status.editNotSavedTitle": "Não salvo",
+  "status.editCrossSite": "As alterações são salvas a partir da própria página.",
+  "status.editUnreadable": "Não foi possível ler as alterações; envie novamente o formulário desta página.",
+  "status.editTooManyTitle": "Alterações demais",
+  "status.editTooMany": "Alterações demais deste endereço; tente novamente em {seconds} segundos.",
   // E-mails to respondents: the default confirmation ({answers} is where the answers go)
   "email.confirmationSubject": "Recebemos sua resposta",
   "email.confirmationBody": "Obrigado pela sua resposta. Veja o que você enviou:\n\n{answers}",

@@ -198,6 +198,23 @@ export const tr: Catalogue = {
   "client.uploaded": "Yüklendi: {name}",
   "client.uploadFailed": "Yükleme başarısız oldu (HTTP {status})",
   "client.uploadLost": "Yükleme başarısız oldu: bağlantı kesildi",
+  // The respondent's status page: changing the answers after sending them
+  "status.changeAnswers": "Yanıtlarınızı değiştirin",
+  "status.editUntil": "Yanıtlarınızı {until} tarihine kadar değiştirebilirsiniz.",
+  "status.editKept": "Dosyalar, imzalar ve onaylar gönderdiğiniz gibi kalır.",
+  "status.editSave": "Değişiklikleri kaydet",
+  "status.editBack": "Durum sayfanıza dön",
+  "status.editSaved": "Yanıtlarınız kaydedildi.",
+  "status.editUnchanged": "Hiçbir şey değişmedi: yanıtlarınız aynı kaldı.",
+  "status.editRefused": "Bazı yanıtların düzeltilmesi gerekiyor: soruların yanındaki mesajlara bakın.",
+  "status.editClosedTitle": "Yanıtlar artık değiştirilemez",
+  "status.editClosedText":
+    "Bu form gönderildikten sonra yanıtların değiştirilmesine izin vermiyor ya da bunun için süre doldu.",
+  "status.editNotSavedTitle": "Kaydedilmedi",
+  "status.editCrossSite": "Değişiklikler sayfanın kendisinden kaydedilir.",
+  "status.editUnreadable": "Değişiklikler okunamadı; bu sayfanın formunu yeniden gönderin.",
+  "status.editTooManyTitle": "Çok fazla değişiklik",
+  "status.editTooMany": "Bu adresten çok fazla değişiklik; {seconds} saniye sonra yeniden deneyin.",
   // E-mails to respondents: the default confirmation ({answers} is where the answers go)
   "email.confirmationSubject": "Yanıtınızı aldık",
   "email.confirmationBody": "Yanıtınız için teşekkür ederiz. Gönderdiğiniz yanıtlar şunlardır:\n\n{answers}",
