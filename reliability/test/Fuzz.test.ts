@@ -560,7 +560,10 @@ const generators = (doc: Json, key: string, s: Seeded, tools: ReadonlyArray<{ na
     )
   )
 
-  /** The respondent's status page (pages/StatusPage.ts): reads, and replies of any shape, by any token. */
+  /**
+   * The respondent's status page (pages/StatusPage.ts): reads, replies of any shape, and changes of the answers
+   * (`/s/{token}/edit`, pages/StatusEditPage.ts: the seeded form allows them), by any token.
+   */
   const statusTokens = fc.constantFrom(
     s.statusToken,
     "A".repeat(43),
@@ -571,12 +574,17 @@ const generators = (doc: Json, key: string, s: Seeded, tools: ReadonlyArray<{ na
     `${s.statusToken}%00`
   )
   const statusPage = fc.oneof(
-    statusTokens.map((token): RawRequest => ({ kind: "status GET", method: "GET", path: `/s/${token}`, headers: {} })),
+    fc
+      .tuple(statusTokens, fc.constantFrom("", "/edit"))
+      .map(
+        ([token, edit]): RawRequest => ({ kind: "status GET", method: "GET", path: `/s/${token}${edit}`, headers: {} })
+      ),
     fc
       .tuple(
         statusTokens,
+        fc.constantFrom("", "/edit"),
         fc.dictionary(
-          fc.constantFrom("text", "files", "reply", "__proto__"),
+          fc.constantFrom("text", "files", "reply", "q1", "q2", "q3", "__proto__"),
           fc.oneof(fc.string({ maxLength: 50 }), nastyValue.map(String)),
           {
             maxKeys: 3
@@ -585,10 +593,10 @@ const generators = (doc: Json, key: string, s: Seeded, tools: ReadonlyArray<{ na
         fc.constantFrom("application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "text/plain", "")
       )
       .map(
-        ([token, fields, type]): RawRequest => ({
+        ([token, edit, fields, type]): RawRequest => ({
           kind: "status POST",
           method: "POST",
-          path: `/s/${token}`,
+          path: `/s/${token}${edit}`,
           headers: { "sec-fetch-site": "same-origin", ...(type === "" ? {} : { "content-type": type }) },
           body: Buffer.from(new URLSearchParams(fields).toString())
         })

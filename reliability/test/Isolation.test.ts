@@ -113,7 +113,11 @@ for (const target of targets) {
       // Every MCP tool, with A's ids in its arguments; A's form as a resource; the prompt for A's form.
       const tools = (await mcp(url, keyB, "tools/list")).body.result.tools as Array<{ name: string; inputSchema: Json }>
       for (const tool of tools) {
-        const args = validValue(tool.inputSchema, (s) => s, { ...hints, id: a.formId })
+        // A tool's `id` is a saved view's in the view tools, else a form's.
+        const args = validValue(tool.inputSchema, (s) => s, {
+          ...hints,
+          id: tool.name.endsWith("_view") ? a.viewId : a.formId
+        })
         const plain = validValue(tool.inputSchema, (s) => s, {})
         const touchesA = JSON.stringify(args) !== JSON.stringify(plain)
         const answer = await mcp(url, keyB, "tools/call", { name: tool.name, arguments: args })

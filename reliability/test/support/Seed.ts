@@ -91,6 +91,8 @@ export interface Seeded {
   /** A member and an API key made for probes that change or remove them (never the prober's own). */
   readonly spareAccountId: number
   readonly spareKeyId: number
+  /** A shared saved view of the inbox (named with the marker, its filter naming the form). */
+  readonly viewId: number
 }
 
 const ok = (what: string, result: { status: number; body: Json }, status: number) => {
@@ -128,6 +130,8 @@ export const seed = async (url: string, key: string, marker: string, hookUrl: st
       body: {
         status: "published",
         settings: {
+          // The respondent may change their answers from the status page (`/s/{token}/edit`): probed too.
+          editableForHours: 720,
           variables: [{ name: "visits", type: "number" }],
           endings: [{ key: "done", title: `Thanks {{field:${name!.id}}}`, message: `Ending ${marker}: {{var:visits}}` }]
         }
@@ -247,6 +251,14 @@ export const seed = async (url: string, key: string, marker: string, hookUrl: st
     await call(url, "POST", "/api/api-keys", { key, body: { name: `spare ${marker}`.slice(0, 100) } }),
     201
   )
+  const view = ok(
+    "saved view",
+    await call(url, "POST", "/api/views", {
+      key,
+      body: { name: `View ${marker}`, shared: true, filter: { formId: created.id, q: marker } }
+    }),
+    201
+  )
   const deliveryId = await waitUntil("the seeded delivery", async () => {
     const log = await call(url, "GET", `/api/webhooks/subscribe/${subscription.id}/deliveries`, { key })
     return log.body?.deliveries?.[0]?.id as number | undefined
@@ -268,7 +280,8 @@ export const seed = async (url: string, key: string, marker: string, hookUrl: st
     deliveryId,
     noteId: note.id,
     spareAccountId: spareMember.accountId,
-    spareKeyId: spareKey.apiKey.id
+    spareKeyId: spareKey.apiKey.id,
+    viewId: view.id
   }
 }
 
@@ -303,7 +316,8 @@ export const pathParam = (s: Seeded, path: string, name: string): string => {
     images: s.imageId,
     notes: s.noteId,
     members: s.spareAccountId,
-    "api-keys": s.spareKeyId
+    "api-keys": s.spareKeyId,
+    views: s.viewId
   }
   return String(byCollection[before] ?? s.formId)
 }

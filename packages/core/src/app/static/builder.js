@@ -635,6 +635,13 @@ export const BuilderScreen = ({ route, canWrite }) => {
               : null
           }
           <p class="muted" id="form-retention-help">${t("builder.retentionHelp")}</p>
+          <label for="form-editable-hours">${t("builder.editableForHours")}</label>
+          <input id="form-editable-hours" type="number" min="1" max="720" step="1" disabled=${!canWrite}
+            aria-describedby="form-editable-hours-help" value=${settings.editableForHours ?? ""} onInput=${(e) => {
+              setSettings({ ...settings, editableForHours: numberOrUndefined(e.target.value) })
+              setDirty(true)
+            }} />
+          <p class="muted" id="form-editable-hours-help">${t("builder.editableForHoursHelp")}</p>
           <fieldset class="sla-targets" aria-describedby="form-sla-help">
             <legend>${t("builder.sla")}</legend>
             ${

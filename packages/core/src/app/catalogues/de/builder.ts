@@ -42,6 +42,9 @@ export const builder: { readonly [K in keyof typeof english]: string } = {
     "Gezählt in den Geschäftszeiten des Arbeitsbereichs (Arbeitsbereich-Einstellungen) ab jeder Einsendung; eine Änderung gilt für neue Antworten. Leer lassen für keine.",
   "builder.retentionHelp":
     "Einmal täglich werden ältere Antworten (unvollständige: seit ihrer letzten Änderung) gelöscht oder anonymisiert: Angaben, Dateien, E-Mails sowie Name und Adresse werden entfernt, der Fall bleibt für die Kennzahlen.",
+  "builder.editableForHours": "Antwortende dürfen ihre Antworten ändern (Stunden)",
+  "builder.editableForHoursHelp":
+    "Leer: nicht erlaubt. Sonst auf ihrer Statusseite, so viele Stunden nach dem Absenden (1–720); jede Änderung steht im Verlauf des Falls und sendet response.updated. Datei-, Unterschrifts- und Einwilligungsantworten bleiben wie gesendet.",
   "builder.closedMessage": "Text der Seite, wenn das Formular geschlossen oder voll ist",
   "builder.closedMessagePlaceholder": "Dieses Formular nimmt keine Antworten mehr entgegen.",
   "builder.prefillHelp":

@@ -41,6 +41,9 @@ export const builder = {
     "Counted in the workspace's business hours (workspace settings) from each submission; a change applies to new responses. Leave empty for none.",
   "builder.retentionHelp":
     "Once a day, responses older than this (partial ones: since their last change) are deleted, or anonymised: their answers, files, e-mails and the respondent's name and address are removed, the case stays for the metrics.",
+  "builder.editableForHours": "Respondents may change their answers for (hours)",
+  "builder.editableForHoursHelp":
+    "Empty: they may not. Otherwise, from their status page, for this many hours after submitting (1–720); each change is on the case's timeline and sends response.updated. File, signature and consent answers stay as sent.",
   "builder.closedMessage": "What the page says once closed or full",
   "builder.closedMessagePlaceholder": "This form is no longer accepting responses.",
   "builder.prefillHelp": "A link pre-fills a question with {syntax}; without this option they are shown, filled in.",
