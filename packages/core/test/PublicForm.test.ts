@@ -636,7 +636,7 @@ for (const target of databaseTargets) {
       const unknown = await api(server, key, "PATCH", `/forms/${form.id}`, { settings: { skipPrefiled: true } })
       expect(unknown.status).toBe(400)
       expect(unknown.body.error).toContain(
-        'unknown setting "skipPrefiled" (allowed: skipPrefilled, closesAt, maxResponses, oneResponsePerEmail, oneResponsePerDevice, accessCode, theme, variables, endings, pages, language, closedMessage, retention, sla)'
+        'unknown setting "skipPrefiled" (allowed: skipPrefilled, closesAt, maxResponses, oneResponsePerEmail, oneResponsePerDevice, accessCode, theme, variables, endings, pages, language, closedMessage, retention, sla, editableForHours)'
       )
       const patched = await api(server, key, "PATCH", `/forms/${form.id}`, { settings: { skipPrefilled: true } })
       expect(patched.status).toBe(200)
