@@ -9,10 +9,10 @@ import * as Effect from "effect/Effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ApiKeys, Members } from "../src/index.ts"
-import * as Qforms from "../src/Qforms.ts"
+import type * as Qforms from "../src/Qforms.ts"
 import { AssignmentRulesService } from "../src/cases/AssignmentRules.ts"
 import { databaseTargets } from "@qforms/test-kit/Databases"
-import { type Api, apiOf, workspace } from "@qforms/test-kit/InProcessApi"
+import { type Api, apiOf, twoWorkspaces } from "@qforms/test-kit/InProcessApi"
 
 for (const target of databaseTargets) {
   describe(`assignment rules on ${target.name}`, () => {
@@ -66,24 +66,7 @@ for (const target of databaseTargets) {
     }
 
     beforeAll(async () => {
-      const { database, cleanup: drop } = target.options()
-      cleanup = drop
-      qforms = await Qforms.make({
-        database,
-        appUrl: "https://forms.example.com",
-        rateLimit: { requestsPerSecond: 10_000, burst: 10_000 }
-      })
-      const mine = await workspace(qforms, "assign")
-      owner = apiOf(qforms, mine.owner)
-      viewer = apiOf(qforms, mine.viewer)
-      other = apiOf(qforms, (await workspace(qforms, "assign-other")).owner)
-      workspaceId = await qforms.run(
-        Effect.gen(function* () {
-          const sql = yield* SqlClient.SqlClient
-          const rows = yield* sql<{ readonly id: number }>`select id from workspaces where name = 'assign'`
-          return rows[0]!.id
-        }).pipe(Effect.orDie)
-      )
+      ;({ qforms, cleanup, owner, viewer, other, workspaceId } = await twoWorkspaces(target, "assign"))
       people.admin = await addMember("admin", "admin")
       for (const name of ["mia", "noah", "olga"] as const) people[name] = await addMember(name, "member")
     }, 60_000)

@@ -7,9 +7,9 @@
 import * as Effect from "effect/Effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import * as Qforms from "../src/Qforms.ts"
+import type * as Qforms from "../src/Qforms.ts"
 import { databaseTargets } from "@qforms/test-kit/Databases"
-import { type Api, apiOf, workspace } from "@qforms/test-kit/InProcessApi"
+import { type Api, twoWorkspaces } from "@qforms/test-kit/InProcessApi"
 
 for (const target of databaseTargets) {
   describe(`response merges on ${target.name}`, () => {
@@ -92,17 +92,7 @@ for (const target of databaseTargets) {
     }
 
     beforeAll(async () => {
-      const { database, cleanup: drop } = target.options()
-      cleanup = drop
-      qforms = await Qforms.make({
-        database,
-        appUrl: "https://forms.example.com",
-        rateLimit: { requestsPerSecond: 10_000, burst: 10_000 }
-      })
-      const mine = await workspace(qforms, "merges")
-      owner = apiOf(qforms, mine.owner)
-      viewer = apiOf(qforms, mine.viewer)
-      other = apiOf(qforms, (await workspace(qforms, "merges-other")).owner)
+      ;({ qforms, cleanup, owner, viewer, other } = await twoWorkspaces(target, "merges"))
     }, 60_000)
 
     afterAll(async () => {

@@ -3,7 +3,8 @@
  * workspace with an owner key and a viewer key to call it with.
  */
 import * as Effect from "effect/Effect"
-import { ApiKeys, Members, type Qforms, Workspaces } from "@qforms/core"
+import { ApiKeys, Members, Qforms, Workspaces } from "@qforms/core"
+import type { DatabaseTarget } from "./Databases.ts"
 
 export type Api = (
   method: string,
@@ -26,7 +27,7 @@ export const apiOf =
     return { status: response.status, json: text === "" ? undefined : JSON.parse(text) }
   }
 
-/** A workspace `name` with an owner key and a viewer key. */
+/** A workspace `name` with its id, an owner key and a viewer key. */
 export const workspace = (qforms: Qforms.Qforms, name: string) =>
   qforms.run(
     Effect.gen(function* () {
@@ -40,6 +41,39 @@ export const workspace = (qforms: Qforms.Qforms, name: string) =>
         email: `${name}-viewer@example.com`,
         role: "viewer"
       })
-      return { owner, viewer: (yield* keys.create(workspace.id, { accountId: viewer.accountId })).key }
+      return {
+        id: workspace.id,
+        owner,
+        viewer: (yield* keys.create(workspace.id, { accountId: viewer.accountId })).key
+      }
     }).pipe(Effect.orDie)
   )
+
+/**
+ * An in-process qforms on `target` (rate limits out of the way) with workspace `name`, called as its owner and
+ * its viewer, and another workspace's owner (`other`, for the not-found checks); `cleanup` drops the database
+ * once `qforms.dispose()` has run.
+ *
+ * @example
+ * ```ts
+ * ;({ qforms, cleanup, owner, viewer, other, workspaceId } = await twoWorkspaces(target, "inbox"))
+ * ```
+ */
+export const twoWorkspaces = async (target: DatabaseTarget, name: string) => {
+  const { database, cleanup } = target.options()
+  const qforms = await Qforms.make({
+    database,
+    appUrl: "https://forms.example.com",
+    rateLimit: { requestsPerSecond: 10_000, burst: 10_000 }
+  })
+  const mine = await workspace(qforms, name)
+  const other = await workspace(qforms, `${name}-other`)
+  return {
+    qforms,
+    cleanup,
+    workspaceId: mine.id,
+    owner: apiOf(qforms, mine.owner),
+    viewer: apiOf(qforms, mine.viewer),
+    other: apiOf(qforms, other.owner)
+  }
+}
