@@ -3278,6 +3278,8 @@ export interface components {
             mergedInto?: number;
             formId: number;
             formTitle: string;
+            /** @description The name of its stage (`stageId`; stages are a form's); null without one. */
+            stageName: string | null;
         };
         SubmitResponse: {
             /** @description Answers keyed by question id (`fields[].id`); `null` leaves an optional question unanswered. */

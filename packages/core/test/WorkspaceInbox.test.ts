@@ -22,6 +22,7 @@ interface InboxRow {
   readonly formTitle: string
   readonly assigneeId: number | null
   readonly stageId: number | null
+  readonly stageName: string | null
   readonly tags: ReadonlyArray<string>
   readonly submittedAt: string
 }
@@ -164,6 +165,12 @@ for (const target of databaseTargets) {
         return reply.json.responses.map((row) => row.id)
       }
       expect(await ids(owner, "q=quux")).toEqual([c, b, a])
+      // Each row names its stage (stages are a form's, so the list says it).
+      expect((await inbox(owner, "q=quux")).json.responses.map((row) => [row.id, row.stageId, row.stageName])).toEqual([
+        [c, closed.json.id, "Done"],
+        [b, null, null],
+        [a, working.json.id, "Working"]
+      ])
       expect(await ids(owner, `q=quux&formId=${support.formId}`)).toEqual([c, a])
       expect(await ids(owner, "tag=vip")).toEqual([c, a])
       expect(await ids(owner, `assignee=${mia.id}`)).toEqual([c, b, a])

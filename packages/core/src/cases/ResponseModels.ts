@@ -335,11 +335,14 @@ export interface WorkspaceListOptions extends Omit<ResponseFilter, "assignee" | 
   readonly cursor?: string | undefined
 }
 
-/** A row of the workspace-wide list: a listed response with its form's id and title. */
+/** A row of the workspace-wide list: a listed response with its form's id and title, and its stage's name. */
 export const WorkspaceResponseRow = Schema.Struct({
   ...ResponseRow.fields,
   formId: Schema.Int,
-  formTitle: Schema.String
+  formTitle: Schema.String,
+  stageName: Schema.NullOr(Schema.String).annotate({
+    description: "The name of its stage (`stageId`; stages are a form's); null without one."
+  })
 }).annotate({ identifier: "WorkspaceResponseRow" })
 export type WorkspaceResponseRow = typeof WorkspaceResponseRow.Type
 

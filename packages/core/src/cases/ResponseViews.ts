@@ -213,6 +213,15 @@ export const make = Effect.gen(function* () {
             (form) => [form.id, form.title] as const
           )
     )
+    const stageIds = [...new Set(page.flatMap((row) => (row.stage_id === null ? [] : [row.stage_id])))]
+    const stageNames = new Map(
+      stageIds.length === 0
+        ? []
+        : (yield* sql<{ readonly id: number; readonly name: string }>`
+            select id, name from stages where workspace_id = ${actor.workspaceId} and id = any(${stageIds}::int[])`).map(
+            (stage) => [stage.id, stage.name] as const
+          )
+    )
     // A viewer reads sensitive answers masked: each form's questions, read once per page.
     const fieldsOf = new Map(
       Sensitive.readsMasked(actor)
@@ -227,7 +236,8 @@ export const make = Effect.gen(function* () {
         return {
           ...toRow(row, undefined, fields === undefined ? undefined : maskedFor(actor, fields), now),
           formId: row.form_id,
-          formTitle: titles.get(row.form_id) ?? ""
+          formTitle: titles.get(row.form_id) ?? "",
+          stageName: row.stage_id === null ? null : (stageNames.get(row.stage_id) ?? null)
         }
       }),
       nextCursor: more ? ResponseQueries.encodeCursor(page[page.length - 1]!) : null

@@ -6,6 +6,7 @@ import { base, call, messageOf, navigate, setCsrf } from "./api.js"
 import { FormsScreen } from "./forms.js"
 import { BuilderScreen } from "./builder.js"
 import { InboxScreen } from "./inbox.js"
+import { WorkspaceInboxScreen } from "./workspace-inbox.js"
 import { CaseScreen } from "./case.js"
 import { SettingsScreen, AccountScreen } from "./settings.js"
 import { t } from "./words.js"
@@ -44,6 +45,7 @@ document.addEventListener("click", (event) => {
 /** @type {ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => Route]>} */
 const routes = [
   [/^\/app\/?$/, () => ({ screen: "forms", title: t("shell.forms") })],
+  [/^\/app\/inbox\/?$/, () => ({ screen: "workspaceInbox", title: t("shell.inbox") })],
   [
     /^\/app\/forms\/(\d+)\/responses\/?$/,
     (m) => ({ screen: "inbox", title: t("shell.titleResponses"), formId: Number(m[1]) })
@@ -99,6 +101,7 @@ const Nav = ({ route, session }) => {
     <a class="brand" href=${`${base}/app`}>qforms</a>
     <nav aria-label=${t("shell.mainNav")}><ul>
       ${item("/app", t("shell.forms"), route.screen === "forms" || route.screen === "builder" || route.screen === "inbox" || route.screen === "case")}
+      ${item("/app/inbox", t("shell.inbox"), route.screen === "workspaceInbox")}
       ${item("/app/settings", t("shell.settings"), route.screen === "settings")}
       ${item("/app/account", t("shell.account"), route.screen === "account")}
     </ul></nav>
@@ -157,6 +160,7 @@ const App = () => {
       forms: () => html`<${FormsScreen} ...${props} />`,
       builder: () => html`<${BuilderScreen} ...${props} />`,
       inbox: () => html`<${InboxScreen} ...${props} />`,
+      workspaceInbox: () => html`<${WorkspaceInboxScreen} ...${props} />`,
       case: () => html`<${CaseScreen} ...${props} />`,
       settings: () => html`<${SettingsScreen} ...${props} />`,
       account: () => html`<${AccountScreen} ...${props} />`,

@@ -9,6 +9,9 @@
 /** @typedef {(typeof import("../../forms/Fields.ts").FieldInput)["Encoded"]} FieldInput a question as the API takes it */
 /** @typedef {(typeof import("../../forms/Stages.ts").Stage)["Encoded"]} Stage a stage of the case board */
 /** @typedef {(typeof import("../../cases/ResponseModels.ts").ResponseRow)["Encoded"]} ResponseRow a response in a list */
+/** @typedef {(typeof import("../../cases/ResponseModels.ts").WorkspaceResponseRow)["Encoded"]} WorkspaceResponseRow a response in the workspace's inbox across forms, with its form and stage names */
+/** @typedef {(typeof import("../../cases/ResponseModels.ts").WorkspaceResponseList)["Encoded"]} WorkspaceResponseList a page of the workspace's inbox (`GET /api/responses`) */
+/** @typedef {(typeof import("../../cases/SavedViews.ts").SavedView)["Encoded"]} SavedView a saved view of the workspace's inbox (`GET /api/views`) */
 /** @typedef {(typeof import("../../cases/ResponseModels.ts").BulkUpdateResult)["Encoded"]} BulkUpdateResult what a bulk change changed (`PATCH /api/responses`) */
 /** @typedef {(typeof import("../../cases/ResponseModels.ts").ResponseDetail)["Encoded"]} ResponseDetail a response with its case (`GET /api/responses/{id}`) */
 /** @typedef {(typeof import("../../api/Api.ts").ResponseList)["Encoded"]} ResponseList a page of responses with the form's questions, stages and members */

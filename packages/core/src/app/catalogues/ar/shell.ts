@@ -6,6 +6,7 @@ export const shell: { readonly [K in keyof typeof english]: string } = {
   "shell.skip": "انتقل إلى المحتوى",
   "shell.mainNav": "التنقل الرئيسي",
   "shell.forms": "النماذج",
+  "shell.inbox": "صندوق الوارد",
   "shell.settings": "الإعدادات",
   "shell.account": "الحساب",
   "shell.signOut": "تسجيل الخروج",

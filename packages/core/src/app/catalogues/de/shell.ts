@@ -6,6 +6,7 @@ export const shell: { readonly [K in keyof typeof english]: string } = {
   "shell.skip": "Zum Inhalt springen",
   "shell.mainNav": "Hauptnavigation",
   "shell.forms": "Formulare",
+  "shell.inbox": "Posteingang",
   "shell.settings": "Einstellungen",
   "shell.account": "Konto",
   "shell.signOut": "Abmelden",

@@ -1,7 +1,8 @@
 /**
  * The application's responses inbox (`inbox.*`: static/inbox.js, static/table.js), its summary view (`summary.*`:
  * static/summary.js, static/charts.js), the case metrics of the summary view and the forms screen (`metrics.*`:
- * static/metrics.js) and case page (`case.*`: static/case.js) in English. ICU MessageFormat.
+ * static/metrics.js), the case page (`case.*`: static/case.js) and the workspace's inbox across forms
+ * (`workspaceInbox.*`: static/workspace-inbox.js) in English. ICU MessageFormat.
  */
 export const cases = {
   // Inbox: heading, view and live updates
@@ -345,5 +346,52 @@ export const cases = {
   "shortcuts.tag": "Add a tag",
   "shortcuts.note": "Write a note",
   "shortcuts.lastResponse": "This is the last response of the list.",
-  "shortcuts.firstResponse": "This is the first response of the list."
+  "shortcuts.firstResponse": "This is the first response of the list.",
+  // The workspace's inbox across forms (static/workspace-inbox.js)
+  "workspaceInbox.heading": "Inbox",
+  "workspaceInbox.mine": "My open cases",
+  "workspaceInbox.allOpen": "All open cases",
+  "workspaceInbox.view": "View",
+  "workspaceInbox.builtIn": "Built in",
+  "workspaceInbox.yourViews": "Your views",
+  "workspaceInbox.sharedViews": "Shared views",
+  "workspaceInbox.sharedOption": "{name} (shared)",
+  "workspaceInbox.shared": "Shared",
+  "workspaceInbox.changed": "Changed from the view",
+  "workspaceInbox.saveChanges": "Save changes",
+  "workspaceInbox.reset": "Reset",
+  "workspaceInbox.saveAs": "Save as new view",
+  "workspaceInbox.rename": "Rename",
+  "workspaceInbox.renameView": "Rename view {name}",
+  "workspaceInbox.delete": "Delete",
+  "workspaceInbox.deleteView": "Delete view {name}",
+  "workspaceInbox.deleteConfirm": "Delete the view “{name}”?",
+  "workspaceInbox.newViewName": "Name of the new view",
+  "workspaceInbox.viewName": "New name",
+  "workspaceInbox.shareWithTeam": "Share with the team",
+  "workspaceInbox.saveName": "Save",
+  "workspaceInbox.cancel": "Cancel",
+  "workspaceInbox.viewSaved": "View “{name}” saved.",
+  "workspaceInbox.viewUpdated": "View “{name}” updated.",
+  "workspaceInbox.viewRenamed": "View renamed to “{name}”.",
+  "workspaceInbox.viewDeleted": "View “{name}” deleted.",
+  "workspaceInbox.columns": "Columns",
+  "workspaceInbox.columnsLegend": "Columns to show",
+  "workspaceInbox.columnForm": "Form",
+  "workspaceInbox.columnEmail": "E-mail",
+  "workspaceInbox.columnNumber": "Case",
+  "workspaceInbox.formerMember": "Former member",
+  "workspaceInbox.filterCases": "Filter cases",
+  "workspaceInbox.anyForm": "Any form",
+  "workspaceInbox.me": "Me",
+  "workspaceInbox.state": "State",
+  "workspaceInbox.openOrClosed": "Open or closed",
+  "workspaceInbox.openOnly": "Open",
+  "workspaceInbox.closedOnly": "Closed",
+  "workspaceInbox.sort": "Order",
+  "workspaceInbox.newest": "Newest first",
+  "workspaceInbox.oldest": "Oldest first",
+  "workspaceInbox.none": "No cases match this view.",
+  "workspaceInbox.casesTable": "Cases",
+  "workspaceInbox.caption": "Cases of the view {view}"
 }

@@ -8,6 +8,7 @@ export const shell = {
   "shell.skip": "Skip to content",
   "shell.mainNav": "Main",
   "shell.forms": "Forms",
+  "shell.inbox": "Inbox",
   "shell.settings": "Settings",
   "shell.account": "Account",
   "shell.signOut": "Sign out",
