@@ -146,9 +146,9 @@ describe.skipIf(!present)("the workspace's inbox in the application", () => {
     // j moves the focus through the rows.
     await page.locator("body").click({ position: { x: 5, y: 5 } })
     await page.keyboard.press("j")
-    await expect.poll(() => page.locator(":focus").innerText(), patiently).toBe("Ada")
+    await expect.poll(() => page.locator(":focus").textContent(), patiently).toBe("Ada")
     await page.keyboard.press("j")
-    await expect.poll(() => page.locator(":focus").innerText(), patiently).toBe("Bob")
+    await expect.poll(() => page.locator(":focus").textContent(), patiently).toBe("Bob")
 
     // A change of the saved view is saved on it.
     await page.locator("#w-sort").selectOption({ label: "Newest first" })

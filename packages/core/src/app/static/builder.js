@@ -10,6 +10,7 @@ import { ImagePicker } from "./images.js"
 import { ThemeEditor } from "./theme.js"
 import { NotificationsEditor } from "./notifications.js"
 import { AssignmentEditor } from "./assignment.js"
+import { CaseFieldsEditor } from "./case-fields.js"
 import { t, withParts } from "./words.js"
 
 /** @typedef {import("./types.js").Field} Field */
@@ -772,6 +773,7 @@ export const BuilderScreen = ({ route, canWrite }) => {
         }
         <${StagesEditor} formId=${formId} canWrite=${canWrite} />
         <${AssignmentEditor} formId=${formId} canWrite=${canWrite} />
+        <${CaseFieldsEditor} formId=${formId} canWrite=${canWrite} />
         <${NotificationsEditor} formId=${formId} canWrite=${canWrite} />
         <${ConfirmationEditor} formId=${formId} canWrite=${canWrite} />
         <${TranslationsEditor} formId=${formId} canWrite=${canWrite} language=${settings.language}

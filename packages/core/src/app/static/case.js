@@ -3,6 +3,7 @@
 import { html } from "htm/preact"
 import { useEffect, useState } from "preact/hooks"
 import { api, base, copy, events, messageOf, navigate } from "./api.js"
+import { CaseFieldsPanel } from "./case-fields.js"
 import { EmailComposer } from "./emails.js"
 import { MergedBanner, MergePanel, UndoMerge, undoable } from "./merge.js"
 import { neighbour, ShortcutHelp, useShortcuts } from "./shortcuts.js"
@@ -469,6 +470,7 @@ export const CaseScreen = ({ route, canWrite }) => {
           <option value="">${t("case.unassigned")}</option>
           ${detail.members.map((m) => html`<option value=${String(m.accountId)}>${m.name ?? m.email}</option>`)}
         </select>
+        <${CaseFieldsPanel} definitions=${detail.caseFieldDefinitions ?? []} values=${row.caseFields} members=${detail.members} canWrite=${canWrite} patch=${patch} />
         <div>
           <strong id="tags-label">${t("case.tags")}</strong>
           <ul class="row" aria-labelledby="tags-label">${

@@ -26,6 +26,7 @@
 /** @typedef {(typeof import("../../cases/Activities.ts").Activity)["Encoded"]} Activity an entry of a case's history */
 /** @typedef {(typeof import("../../identity/Members.ts").Member)["Encoded"]} Member a member of the workspace */
 /** @typedef {(typeof import("../../cases/AssignmentRules.ts").AssignmentRule)["Encoded"]} AssignmentRule a rule that gives a new case its assignee (`GET|PUT /api/forms/{id}/assignment-rules`) */
+/** @typedef {(typeof import("../../cases/CaseFields.ts").CaseField)["Encoded"]} CaseField one of a form's case fields, the team's own (`GET|PUT /api/forms/{id}/case-fields`) */
 /** @typedef {(typeof import("../../identity/Invitations.ts").Invitation)["Encoded"]} Invitation a pending invitation */
 /** @typedef {(typeof import("../../identity/Invitations.ts").CreatedInvitation)["Encoded"]} CreatedInvitation an invitation just made (with its link when no e-mail was sent) */
 /** @typedef {(typeof import("../../identity/Invitations.ts").IssuedSignInLink)["Encoded"]} IssuedSignInLink a one-time sign-in link issued for a member */

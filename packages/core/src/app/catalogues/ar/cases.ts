@@ -399,5 +399,28 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "workspaceInbox.oldest": "الأقدم أولًا",
   "workspaceInbox.none": "لا توجد حالات تطابق هذا العرض.",
   "workspaceInbox.casesTable": "الحالات",
-  "workspaceInbox.caption": "حالات العرض {view}"
+  "workspaceInbox.caption": "حالات العرض {view}",
+  // Case fields: the form's settings and the case page's panel (static/case-fields.js)
+  "caseFields.title": "حقول الحالة",
+  "caseFields.help":
+    "حقول الفريق الخاصة بكل حالة من هذا النموذج: تُحفظ في صفحة الحالة، ويمكن التصفية بها في القائمة، وتظهر في التصدير وخطافات الويب، ولا تُعرض للمُرسِل أبدًا. الحقل المحذوف أو الذي يتغير نوعه يفقد قيمه.",
+  "caseFields.none": "لا توجد حقول حالة بعد.",
+  "caseFields.label": "الحقل {position}",
+  "caseFields.type": "النوع",
+  "caseFields.typeText": "نص",
+  "caseFields.typeNumber": "رقم",
+  "caseFields.typeDate": "تاريخ",
+  "caseFields.typeSelect": "اختيار",
+  "caseFields.typeMember": "عضو",
+  "caseFields.key": "المفتاح: {key}",
+  "caseFields.options": "الخيارات، واحد في كل سطر",
+  "caseFields.moveUp": "نقل الحقل {position} لأعلى",
+  "caseFields.moveDown": "نقل الحقل {position} لأسفل",
+  "caseFields.remove": "حذف الحقل {position}",
+  "caseFields.add": "إضافة حقل حالة",
+  "caseFields.save": "حفظ حقول الحالة",
+  "caseFields.saved": "تم حفظ حقول الحالة.",
+  "caseFields.panel": "الحقول",
+  "caseFields.notSet": "غير محدد",
+  "caseFields.valueSaved": "تم حفظ {label}."
 }

@@ -400,5 +400,28 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "workspaceInbox.oldest": "Älteste zuerst",
   "workspaceInbox.none": "Keine Fälle passen zu dieser Ansicht.",
   "workspaceInbox.casesTable": "Fälle",
-  "workspaceInbox.caption": "Fälle der Ansicht {view}"
+  "workspaceInbox.caption": "Fälle der Ansicht {view}",
+  // Case fields: the form's settings and the case page's panel (static/case-fields.js)
+  "caseFields.title": "Fallfelder",
+  "caseFields.help":
+    "Eigene Felder des Teams für jeden Fall dieses Formulars: auf der Fallseite gepflegt, in der Liste filterbar, in Exporten und Webhooks, nie für den Absender sichtbar. Ein entferntes Feld oder eines, dessen Typ sich ändert, verliert seine Werte.",
+  "caseFields.none": "Noch keine Fallfelder.",
+  "caseFields.label": "Feld {position}",
+  "caseFields.type": "Typ",
+  "caseFields.typeText": "Text",
+  "caseFields.typeNumber": "Zahl",
+  "caseFields.typeDate": "Datum",
+  "caseFields.typeSelect": "Auswahl",
+  "caseFields.typeMember": "Mitglied",
+  "caseFields.key": "Schlüssel: {key}",
+  "caseFields.options": "Auswahlmöglichkeiten, eine pro Zeile",
+  "caseFields.moveUp": "Feld {position} nach oben",
+  "caseFields.moveDown": "Feld {position} nach unten",
+  "caseFields.remove": "Feld {position} löschen",
+  "caseFields.add": "Fallfeld hinzufügen",
+  "caseFields.save": "Fallfelder speichern",
+  "caseFields.saved": "Fallfelder gespeichert.",
+  "caseFields.panel": "Felder",
+  "caseFields.notSet": "Nicht gesetzt",
+  "caseFields.valueSaved": "{label} gespeichert."
 }

@@ -2,7 +2,8 @@
  * The application's responses inbox (`inbox.*`: static/inbox.js, static/table.js), its summary view (`summary.*`:
  * static/summary.js, static/charts.js), the case metrics of the summary view and the forms screen (`metrics.*`:
  * static/metrics.js), the case page (`case.*`: static/case.js) and the workspace's inbox across forms
- * (`workspaceInbox.*`: static/workspace-inbox.js) in English. ICU MessageFormat.
+ * (`workspaceInbox.*`: static/workspace-inbox.js), and case fields (`caseFields.*`: static/case-fields.js) in English.
+ * ICU MessageFormat.
  */
 export const cases = {
   // Inbox: heading, view and live updates
@@ -393,5 +394,28 @@ export const cases = {
   "workspaceInbox.oldest": "Oldest first",
   "workspaceInbox.none": "No cases match this view.",
   "workspaceInbox.casesTable": "Cases",
-  "workspaceInbox.caption": "Cases of the view {view}"
+  "workspaceInbox.caption": "Cases of the view {view}",
+  // Case fields: the form's settings and the case page's panel (static/case-fields.js)
+  "caseFields.title": "Case fields",
+  "caseFields.help":
+    "The team's own fields of each case of this form: kept on the case page, filterable in the list, in exports and webhooks, never shown to the respondent. A field removed, or whose type changes, loses its values.",
+  "caseFields.none": "No case fields yet.",
+  "caseFields.label": "Field {position}",
+  "caseFields.type": "Type",
+  "caseFields.typeText": "Text",
+  "caseFields.typeNumber": "Number",
+  "caseFields.typeDate": "Date",
+  "caseFields.typeSelect": "Choice",
+  "caseFields.typeMember": "Member",
+  "caseFields.key": "key: {key}",
+  "caseFields.options": "Choices, one per line",
+  "caseFields.moveUp": "Move field {position} up",
+  "caseFields.moveDown": "Move field {position} down",
+  "caseFields.remove": "Delete field {position}",
+  "caseFields.add": "Add a case field",
+  "caseFields.save": "Save case fields",
+  "caseFields.saved": "Case fields saved.",
+  "caseFields.panel": "Fields",
+  "caseFields.notSet": "Not set",
+  "caseFields.valueSaved": "{label} saved."
 }
