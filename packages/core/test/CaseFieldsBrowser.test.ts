@@ -2,11 +2,12 @@
  * Case fields in the application, in a real browser (Debian's Chromium
  * through playwright-core): a member defines a form's case fields in its
  * settings (a new field's key follows its label; a choice's options one per
- * line; order; delete), and sets a case's values in the case page's Fields
- * panel (the API agrees, clearing included); a viewer sees them disabled. A
- * case whose fields were set through the API shows each change on its timeline
- * in words (the field's label, the value before and after, a member by name).
- * axe-core finds no violation, light and dark, and the pages fit a 360 px phone.
+ * line; order; delete; a question and a stage move with the same buttons), and
+ * sets a case's values in the case page's Fields panel (the API agrees,
+ * clearing included); a viewer sees them disabled. A case whose fields were
+ * set through the API shows each change on its timeline in words (the field's
+ * label, the value before and after, a member by name). axe-core finds no
+ * violation, light and dark, and the pages fit a 360 px phone.
  *
  * Skipped only when Chromium is absent outside CI; with CI=true a missing
  * browser fails the run.
@@ -35,12 +36,30 @@ describe.skipIf(!present)("case fields in the application", () => {
   it("defines a form's case fields in its settings and sets a case's values in the Fields panel", async () => {
     const form = await app.api("POST", "/forms", {
       title: "Returns",
-      fields: [{ type: "short_text", label: "Name", required: false }]
+      fields: [
+        { type: "short_text", label: "Name", required: false },
+        { type: "long_text", label: "Reason", required: false }
+      ]
     })
     await app.api("PATCH", `/forms/${form.id}`, { status: "published" })
     const page = await app.newPage("light")
     await app.signIn(page, "mia@example.com", memberPassword)
     await page.goto(`${app.url}/app/forms/${form.id}`)
+    // The settings' other ordered lists move with the same ↑ / ↓ (ordering.js): a question, a stage.
+    await page.getByRole("button", { name: "Move question 2 up" }).click()
+    await page.getByRole("button", { name: "Save", exact: true }).click()
+    await expect
+      .poll(async () => (await app.api("GET", `/forms/${form.id}`)).fields.map((f: { label: string }) => f.label), {
+        timeout: 15_000
+      })
+      .toEqual(["Reason", "Name"])
+    await page.getByRole("button", { name: "Move In progress up" }).click()
+    await expect
+      .poll(
+        async () => (await app.api("GET", `/forms/${form.id}/stages`)).stages.map((s: { name: string }) => s.name),
+        { timeout: 15_000 }
+      )
+      .toEqual(["In progress", "New", "Done"])
     const section = page.getByRole("region", { name: "Case fields" })
     await section.getByText("No case fields yet.").waitFor()
     await section.getByRole("button", { name: "Add a case field" }).click()

@@ -15,6 +15,7 @@
 import type { Page } from "playwright-core"
 import { overflows, present, screenshotAndAxe } from "@qforms/test-kit/Browser"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type * as SavedViews from "../src/cases/SavedViews.ts"
 import * as AppInBrowser from "./support/AppInBrowser.ts"
 
 /** The list loads over HTTP on a loaded machine: a poll waits longer than Vitest's default second. */
@@ -22,14 +23,7 @@ const patiently = { timeout: 15_000 }
 const memberPassword = "correct horse battery"
 const viewerPassword = "viewer horse battery"
 
-interface View {
-  readonly id: number
-  readonly name: string
-  readonly shared: boolean
-  readonly filter: Record<string, unknown>
-  readonly sort: string
-  readonly columns: ReadonlyArray<string>
-}
+type View = SavedViews.SavedView
 
 describe.skipIf(!present)("the workspace's inbox in the application", () => {
   let app: AppInBrowser.AppInBrowser

@@ -3,6 +3,7 @@
 import { html } from "htm/preact"
 import { useEffect, useState } from "preact/hooks"
 import { api, messageOf } from "./api.js"
+import { MoveButtons, moved } from "./ordering.js"
 import { t } from "./words.js"
 
 /** @typedef {import("./types.js").AssignmentRule} AssignmentRule */
@@ -37,13 +38,7 @@ export const AssignmentEditor = ({ formId, canWrite }) => {
   /** @param {number} index @param {AssignmentRule} rule */
   const set = (index, rule) => setRules(list.map((r, i) => (i === index ? rule : r)))
   /** @param {number} index @param {number} delta */
-  const move = (index, delta) => {
-    const next = [...list]
-    const [moved] = next.splice(index, 1)
-    if (moved === undefined) return
-    next.splice(index + delta, 0, moved)
-    setRules(next)
-  }
+  const move = (index, delta) => setRules(moved(list, index, delta))
   const save = () =>
     api.put(`/forms/${formId}/assignment-rules`, { rules: list }).then(
       /** @param {{ rules: ReadonlyArray<AssignmentRule> }} r */
@@ -118,8 +113,8 @@ export const AssignmentEditor = ({ formId, canWrite }) => {
           ${
             canWrite
               ? html`<div class="row">
-            <button aria-label=${t("builder.assignMoveUp", { position: index + 1 })} disabled=${index === 0} onClick=${() => move(index, -1)}>↑</button>
-            <button aria-label=${t("builder.assignMoveDown", { position: index + 1 })} disabled=${index === list.length - 1} onClick=${() => move(index, 1)}>↓</button>
+            <${MoveButtons} index=${index} count=${list.length} up=${t("builder.assignMoveUp", { position: index + 1 })}
+              down=${t("builder.assignMoveDown", { position: index + 1 })} move=${(/** @type {number} */ delta) => move(index, delta)} />
             <button class="danger" aria-label=${t("builder.assignRemove", { position: index + 1 })} onClick=${() => setRules(list.filter((_, i) => i !== index))}>${t("builder.delete")}</button>
           </div>`
               : null

@@ -11,6 +11,7 @@ import { ThemeEditor } from "./theme.js"
 import { NotificationsEditor } from "./notifications.js"
 import { AssignmentEditor } from "./assignment.js"
 import { CaseFieldsEditor } from "./case-fields.js"
+import { MoveButtons, moved } from "./ordering.js"
 import { t, withParts } from "./words.js"
 
 /** @typedef {import("./types.js").Field} Field */
@@ -394,13 +395,8 @@ const StagesEditor = ({ formId, canWrite }) => {
     action().then(load, (e) => setError(messageOf(e)))
   }
   /** @param {number} index @param {number} delta */
-  const move = (index, delta) => {
-    const ids = stages.map((s) => s.id)
-    const [moved] = ids.splice(index, 1)
-    if (moved === undefined) return
-    ids.splice(index + delta, 0, moved)
-    act(() => api.put(`/forms/${formId}/stages/order`, { stageIds: ids }))
-  }
+  const move = (index, delta) =>
+    act(() => api.put(`/forms/${formId}/stages/order`, { stageIds: moved(stages, index, delta).map((s) => s.id) }))
   return html`<section aria-labelledby="stages-title">
     <h2 id="stages-title">${t("builder.stagesTitle")}</h2>
     ${error ? html`<p class="error" role="alert">${error}</p>` : null}
@@ -418,8 +414,8 @@ const StagesEditor = ({ formId, canWrite }) => {
       ${
         canWrite
           ? html`<div class="row">
-        <button aria-label=${t("builder.stageMoveUp", { stage: stage.name })} disabled=${index === 0} onClick=${() => move(index, -1)}>↑</button>
-        <button aria-label=${t("builder.stageMoveDown", { stage: stage.name })} disabled=${index === stages.length - 1} onClick=${() => move(index, 1)}>↓</button>
+        <${MoveButtons} index=${index} count=${stages.length} up=${t("builder.stageMoveUp", { stage: stage.name })}
+          down=${t("builder.stageMoveDown", { stage: stage.name })} move=${(/** @type {number} */ delta) => move(index, delta)} />
         <button class="danger" aria-label=${t("builder.stageDelete", { stage: stage.name })} onClick=${() => confirm(t("builder.stageDeleteConfirm", { stage: stage.name })) && act(() => api.del(`/stages/${stage.id}`))}>${t("builder.delete")}</button>
       </div>`
           : html`<span></span>`
@@ -483,12 +479,10 @@ export const BuilderScreen = ({ route, canWrite }) => {
   const update = (index) => (draft) => change(drafts.map((d, i) => (i === index ? draft : d)))
   /** @param {number} index @param {number} delta */
   const move = (index, delta) => {
-    const next = [...drafts]
-    const [moved] = next.splice(index, 1)
-    if (moved === undefined) return
-    next.splice(index + delta, 0, moved)
-    change(next)
-    requestAnimationFrame(() => document.getElementById(`q${moved.key}-label`)?.focus())
+    const draft = drafts[index]
+    if (draft === undefined) return
+    change(moved(drafts, index, delta))
+    requestAnimationFrame(() => document.getElementById(`q${draft.key}-label`)?.focus())
   }
   const add = () => {
     const draft = draftOf({

@@ -5,6 +5,7 @@
 import { html } from "htm/preact"
 import { useEffect, useState } from "preact/hooks"
 import { api, messageOf } from "./api.js"
+import { MoveButtons, moved } from "./ordering.js"
 import { t } from "./words.js"
 
 /** @typedef {import("./types.js").CaseField} CaseField */
@@ -87,11 +88,7 @@ export const CaseFieldsEditor = ({ formId, canWrite }) => {
     )
   /** @param {number} index @param {number} delta */
   const move = (index, delta) => {
-    const next = [...list]
-    const [moved] = next.splice(index, 1)
-    if (moved === undefined) return
-    next.splice(index + delta, 0, moved)
-    setFields(next)
+    setFields(moved(list, index, delta))
     setFresh(new Set([...fresh].map((i) => (i === index ? index + delta : i === index + delta ? index : i))))
   }
   const add = () => {
@@ -154,8 +151,8 @@ export const CaseFieldsEditor = ({ formId, canWrite }) => {
           ${
             canWrite
               ? html`<div class="row">
-            <button aria-label=${t("caseFields.moveUp", { position: index + 1 })} disabled=${index === 0} onClick=${() => move(index, -1)}>↑</button>
-            <button aria-label=${t("caseFields.moveDown", { position: index + 1 })} disabled=${index === list.length - 1} onClick=${() => move(index, 1)}>↓</button>
+            <${MoveButtons} index=${index} count=${list.length} up=${t("caseFields.moveUp", { position: index + 1 })}
+              down=${t("caseFields.moveDown", { position: index + 1 })} move=${(/** @type {number} */ delta) => move(index, delta)} />
             <button class="danger" aria-label=${t("caseFields.remove", { position: index + 1 })} onClick=${() => {
               setFields(list.filter((_, i) => i !== index))
               setFresh(new Set([...fresh].filter((i) => i !== index).map((i) => (i > index ? i - 1 : i))))
