@@ -2,7 +2,8 @@
  * The workspace's inbox across forms in the application (`/app/inbox`), in a
  * real browser (Debian's Chromium through playwright-core): a member opens it
  * from the navigation on "My open cases", switches to "All open cases",
- * filters by form, state and sort, chooses columns, saves the list as a shared
+ * filters by form, state and sort, chooses columns, tags and stages cases in
+ * bulk (across forms; the stage once a form is chosen), saves the list as a shared
  * view (the API keeps its filter, sort and columns), finds it again after a
  * reload (the address keeps it), renames and deletes it; a response submitted
  * meanwhile appears without a reload; j moves through the rows. A viewer keeps
@@ -87,7 +88,7 @@ describe.skipIf(!present)("the workspace's inbox in the application", () => {
     const ada = page.locator("#cases tbody tr", { hasText: "Ada" })
     await expect
       .poll(() => ada.locator("td").allInnerTexts(), patiently)
-      .toEqual(["Support", "Ada", "ada@example.com", "In progress", "Mia Member", expect.any(String)])
+      .toEqual(["", "Support", "Ada", "ada@example.com", "In progress", "Mia Member", expect.any(String)])
     await screenshotAndAxe(page, "workspace-inbox-mine")
 
     await page.getByLabel("View", { exact: true }).selectOption({ label: "All open cases" })
@@ -112,7 +113,7 @@ describe.skipIf(!present)("the workspace's inbox in the application", () => {
     await page.getByRole("checkbox", { name: "Tags" }).check()
     await expect
       .poll(() => page.locator("#cases thead th").allInnerTexts(), patiently)
-      .toEqual(["Form", "Respondent", "Stage", "Assignee", "Tags", "Submitted"])
+      .toEqual(["", "Form", "Respondent", "Stage", "Assignee", "Tags", "Submitted"])
 
     await page.getByRole("button", { name: "Save as new view" }).click()
     await page.getByLabel("Name of the new view").fill("Support, all states")
@@ -168,10 +169,31 @@ describe.skipIf(!present)("the workspace's inbox in the application", () => {
     await expect.poll(() => shownCases(page), patiently).toEqual(["Cy", "Ada"])
     expect(new URL(page.url()).search).toBe("?view=mine")
 
-    // A link with a filter over a view opens as it was.
+    // Bulk actions across forms: a tag on Eve (Billing) and Ada (Support); no stage without a form chosen.
+    await page.getByLabel("View", { exact: true }).selectOption({ label: "All open cases" })
+    await expect.poll(() => shownCases(page), patiently).toEqual(["Eve", "Dee", "Cy", "Ada"])
+    await page.getByRole("checkbox", { name: "Select Eve" }).check()
+    await page.getByRole("checkbox", { name: "Select Ada" }).check()
+    expect(await page.locator("#b-stage").count()).toBe(0)
+    await page.locator("#b-tag").fill("urgent")
+    await page.getByRole("button", { name: "Add tag" }).click()
+    await page.getByText("Tagged: 2 of 2 responses updated.").waitFor()
+    const tagged = await api("GET", "/responses?tag=urgent")
+    expect(tagged.responses.map((r: { name: string }) => r.name)).toEqual(["Eve", "Ada"])
+
+    // A link with a filter over a view opens as it was; with a form chosen, x selects and the stage is offered.
     await page.goto(`${url}/app/inbox?view=open&formId=${billing}`)
     await expect.poll(() => shownCases(page), patiently).toEqual(["Eve", "Dee", "Cy"])
     await page.getByText("Changed from the view").waitFor()
+    await page.locator("body").click({ position: { x: 5, y: 5 } })
+    await page.keyboard.press("j")
+    await page.keyboard.press("j")
+    await expect.poll(() => page.locator(":focus").textContent(), patiently).toBe("Dee")
+    await page.keyboard.press("x")
+    await page.locator("#b-stage").selectOption({ label: "Done" })
+    await page.getByRole("button", { name: "Set stage" }).click()
+    await page.getByText("Stage set: 1 of 1 responses updated.").waitFor()
+    await expect.poll(() => shownCases(page), patiently).toEqual(["Eve", "Cy"])
     await page.context().close()
     expect(app.problems).toEqual([])
   }, 180_000)
@@ -201,7 +223,8 @@ describe.skipIf(!present)("the workspace's inbox in the application", () => {
       const phone = await newPage(scheme, 360)
       await signIn(phone)
       await phone.goto(`${url}/app/inbox?view=open`)
-      await expect.poll(() => shownCases(phone), patiently).toEqual(["Eve", "Dee", "Cy", "Ada"])
+      await expect.poll(() => shownCases(phone), patiently).toEqual(["Eve", "Cy", "Ada"])
+      await phone.getByRole("checkbox", { name: "Select Eve" }).check()
       await phone.getByText("Columns", { exact: true }).click()
       await screenshotAndAxe(phone, `workspace-inbox-360-${scheme}`)
       expect(await overflows(phone), `the inbox at 360 px (${scheme})`).toEqual([])

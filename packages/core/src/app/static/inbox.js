@@ -68,9 +68,11 @@ const Filters = ({ meta, filters, setFilters }) => {
 /**
  * The selected responses' bulk actions: one `PATCH /api/responses` each, applied to all of them or (when any
  * refuses, e.g. a response of another form for a stage) to none, with the server's reason announced.
- * @param {{ meta: Meta, selected: Set<number>, done: () => void, announce: (message: string) => void }} props
+ * The stage is offered only with stages to choose from (the workspace's inbox: once a form is chosen).
+ * @param {{ meta: Pick<Meta, "stages" | "members">, selected: Set<number>, done: () => void,
+ *   announce: (message: string) => void }} props
  */
-const Bulk = ({ meta, selected, done, announce }) => {
+export const Bulk = ({ meta, selected, done, announce }) => {
   const [stage, setStage] = useState("")
   const [assignee, setAssignee] = useState("")
   const [tag, setTag] = useState("")
@@ -91,11 +93,15 @@ const Bulk = ({ meta, selected, done, announce }) => {
   }
   return html`<div class="bulk" role="group" aria-label=${t("inbox.bulkActions")}>
     <strong>${t("inbox.selectedCount", { count: ids.length })}</strong>
-    <label for="b-stage">${t("inbox.stage")}</label>
+    ${
+      meta.stages.length === 0
+        ? null
+        : html`<label for="b-stage">${t("inbox.stage")}</label>
     <select id="b-stage" value=${stage} onChange=${(e) => setStage(e.target.value)}>
       <option value="">${t("inbox.choose")}</option><option value="none">${t("inbox.noStage")}</option>
       ${meta.stages.map((s) => html`<option value=${String(s.id)}>${s.name}</option>`)}</select>
-    <button disabled=${stage === ""} onClick=${() => apply("inbox.bulkStageSet", { stageId: stage === "none" ? null : Number(stage) })}>${t("inbox.setStage")}</button>
+    <button disabled=${stage === ""} onClick=${() => apply("inbox.bulkStageSet", { stageId: stage === "none" ? null : Number(stage) })}>${t("inbox.setStage")}</button>`
+    }
     <label for="b-assignee">${t("inbox.assignLabel")}</label>
     <select id="b-assignee" value=${assignee} onChange=${(e) => setAssignee(e.target.value)}>
       <option value="">${t("inbox.choose")}</option><option value="none">${t("inbox.nobody")}</option>

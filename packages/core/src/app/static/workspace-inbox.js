@@ -6,6 +6,7 @@
 import { html } from "htm/preact"
 import { useEffect, useRef, useState } from "preact/hooks"
 import { api, base, events, messageOf } from "./api.js"
+import { Bulk } from "./inbox.js"
 import { rememberOrder, ShortcutHelp, useShortcuts } from "./shortcuts.js"
 import { SlaBadge } from "./sla.js"
 import { formatDateTime, formatRelative, t } from "./words.js"
@@ -204,6 +205,7 @@ export const WorkspaceInboxScreen = ({ canWrite }) => {
   const [naming, setNaming] = useState(/** @type {"new" | "rename" | null} */ (null))
   const [help, setHelp] = useState(false)
   const [version, setVersion] = useState(0)
+  const [selected, setSelected] = useState(/** @type {Set<number>} */ (new Set()))
   // Loads overlap (typing in the search, a live update): only the newest one started may paint.
   const latest = useRef(0)
 
@@ -258,6 +260,9 @@ export const WorkspaceInboxScreen = ({ canWrite }) => {
             setError(null)
             setRows(list.responses)
             setCursor(list.nextCursor ?? null)
+            // The selection keeps the rows still shown.
+            const shown = new Set(list.responses.map((r) => r.id))
+            setSelected((previous) => new Set([...previous].filter((id) => shown.has(id))))
           },
           (e) => {
             if (started === latest.current) setError(messageOf(e))
@@ -399,10 +404,19 @@ export const WorkspaceInboxScreen = ({ canWrite }) => {
     next?.focus()
     return next !== undefined
   }
+  /** Ticks or unticks the focused row. */
+  const toggleRow = () => {
+    const { all, at } = rowLinks()
+    const box = all[at]?.closest("tr")?.querySelector("input[type=checkbox]")
+    if (!(box instanceof HTMLInputElement)) return false
+    box.click()
+    return true
+  }
   /** @type {ReadonlyArray<import("./shortcuts.js").Shortcut>} */
   const shortcuts = [
     { key: "j", label: t("shortcuts.nextResponse"), run: () => moveRow(1) },
     { key: "k", label: t("shortcuts.previousResponse"), run: () => moveRow(-1) },
+    ...(canWrite ? [{ key: "x", label: t("shortcuts.select"), run: toggleRow }] : []),
     { key: "/", label: t("shortcuts.search"), run: () => document.getElementById("w-q")?.focus() }
   ]
   useShortcuts(shortcuts, () => setHelp(true))
@@ -428,6 +442,13 @@ export const WorkspaceInboxScreen = ({ canWrite }) => {
     const m = members.find((x) => x.accountId === id)
     return id === null ? "—" : m ? (m.name ?? m.email) : t("workspaceInbox.formerMember")
   }
+  /** @param {number} id */
+  const toggle = (id) => {
+    const next = new Set(selected)
+    next.has(id) ? next.delete(id) : next.add(id)
+    setSelected(next)
+  }
+  const allSelected = rows !== null && rows.length > 0 && rows.every((r) => selected.has(r.id))
   const changed = Object.keys(overrides).length > 0
   const mine = (saved ?? []).filter((v) => !v.shared)
   const sharedViews = (saved ?? []).filter((v) => v.shared)
@@ -512,6 +533,15 @@ export const WorkspaceInboxScreen = ({ canWrite }) => {
       <${ColumnChooser} columns=${shown.columns} names=${names} setColumns=${(columns) => change("columns", columns.join(","))} />
     </form>
     ${
+      canWrite && selected.size > 0
+        ? html`<${Bulk} meta=${{ stages: formId === "" ? [] : stages, members }}
+            selected=${selected} announce=${setMessage} done=${() => {
+              setSelected(new Set())
+              setVersion((v) => v + 1)
+            }} />`
+        : null
+    }
+    ${
       rows === null
         ? html`<p class="loading">${t("inbox.loading")}</p>`
         : rows.length === 0
@@ -520,11 +550,13 @@ export const WorkspaceInboxScreen = ({ canWrite }) => {
         <table>
           <caption class="sr-only">${t("workspaceInbox.caption", { view: view.name })}</caption>
           <thead><tr>
+            ${canWrite ? html`<th scope="col"><input type="checkbox" aria-label=${t("inbox.selectAll")} checked=${allSelected} onChange=${() => setSelected(allSelected ? new Set() : new Set(rows.map((r) => r.id)))} /></th>` : null}
             ${linkOnName ? null : html`<th scope="col">${t("workspaceInbox.columnNumber")}</th>`}
             ${shown.columns.map((column) => html`<th scope="col">${names[column]}</th>`)}
           </tr></thead>
           <tbody>${rows.map(
             (row) => html`<tr key=${row.id}>
+            ${canWrite ? html`<td><input type="checkbox" aria-label=${t("inbox.selectResponse", { name: who(row) })} checked=${selected.has(row.id)} onChange=${() => toggle(row.id)} /></td>` : null}
             ${linkOnName ? null : html`<td>${caseLink(row, `#${row.id}`)}</td>`}
             ${shown.columns.map((column) => html`<td>${cell(row, column)}</td>`)}
           </tr>`
