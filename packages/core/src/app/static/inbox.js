@@ -5,7 +5,7 @@
 import { html } from "htm/preact"
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks"
 import { api, base, events, messageOf, query } from "./api.js"
-import { rememberOrder, ShortcutHelp, useShortcuts } from "./shortcuts.js"
+import { focusedRow, focusRow, rememberOrder, ShortcutHelp, toggleFocusedRow, useShortcuts } from "./shortcuts.js"
 import { SlaBadge } from "./sla.js"
 import { SummaryView } from "./summary.js"
 import { formatDateTime, formatRelative, t } from "./words.js"
@@ -392,24 +392,13 @@ export const InboxScreen = ({ route, canWrite }) => {
     switchView(next)
     requestAnimationFrame(() => document.getElementById(`tab-${next}`)?.focus())
   }
-  /** The table's rows, and the one holding the focus (-1: none). */
-  const tableRows = () => {
-    const all = /** @type {HTMLTableRowElement[]} */ ([...document.querySelectorAll("#view-panel tbody tr")])
-    const active = document.activeElement
-    return { all, at: active instanceof Element ? all.findIndex((tr) => tr.contains(active)) : -1 }
-  }
+  const rowsSelector = "#view-panel tbody tr"
   /** Moves the focus to the next (1) or previous (-1) row's link. @param {1 | -1} step */
-  const moveRow = (step) => {
-    if (view !== "table") return false
-    const { all, at } = tableRows()
-    const next = all[at === -1 ? 0 : Math.min(all.length - 1, Math.max(0, at + step))]
-    next?.querySelector("a")?.focus()
-    return next !== undefined
-  }
+  const moveRow = (step) => view === "table" && focusRow(rowsSelector, "a", step)
   /** Ticks the focused row (or leaves the selection as it is) and moves to a bulk control. @param {string} control */
   const toBulk = (control) => {
     if (view !== "table" || !canWrite) return false
-    const { all, at } = tableRows()
+    const { all, at } = focusedRow(rowsSelector)
     const row = all[at]
     const id = row === undefined ? undefined : rows[at]?.id
     if (selected.size > 0) {
@@ -422,14 +411,7 @@ export const InboxScreen = ({ route, canWrite }) => {
     return true
   }
   /** Ticks or unticks the focused row. */
-  const toggleRow = () => {
-    if (view !== "table" || !canWrite) return false
-    const { all, at } = tableRows()
-    const box = all[at]?.querySelector("input[type=checkbox]")
-    if (!(box instanceof HTMLInputElement)) return false
-    box.click()
-    return true
-  }
+  const toggleRow = () => view === "table" && canWrite && toggleFocusedRow(rowsSelector)
   /** @type {ReadonlyArray<import("./shortcuts.js").Shortcut>} */
   const shortcuts = [
     { key: "j", label: t("shortcuts.nextResponse"), run: () => moveRow(1) },

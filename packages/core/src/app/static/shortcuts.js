@@ -101,3 +101,36 @@ export const neighbour = (id, step) => {
     return undefined
   }
 }
+
+/**
+ * The rows of a table, and the one holding the focus (-1: none).
+ * @param {string} rows the rows' selector, e.g. `#cases tbody tr`
+ */
+export const focusedRow = (rows) => {
+  const all = /** @type {HTMLTableRowElement[]} */ ([...document.querySelectorAll(rows)])
+  const active = document.activeElement
+  return { all, at: active instanceof Element ? all.findIndex((tr) => tr.contains(active)) : -1 }
+}
+
+/**
+ * Moves the focus to the link of the next (1) or previous (-1) row, or of the first when none has it (j and k).
+ * @param {string} rows the rows' selector
+ * @param {string} link the selector of the row's link to focus
+ * @param {1 | -1} step
+ */
+export const focusRow = (rows, link, step) => {
+  const { all, at } = focusedRow(rows)
+  const next = all[at === -1 ? 0 : Math.min(all.length - 1, Math.max(0, at + step))]
+  const target = next?.querySelector(link)
+  if (target instanceof HTMLElement) target.focus()
+  return next !== undefined
+}
+
+/** Ticks or unticks the checkbox of the row holding the focus (x); false without one. @param {string} rows */
+export const toggleFocusedRow = (rows) => {
+  const { all, at } = focusedRow(rows)
+  const box = all[at]?.querySelector("input[type=checkbox]")
+  if (!(box instanceof HTMLInputElement)) return false
+  box.click()
+  return true
+}

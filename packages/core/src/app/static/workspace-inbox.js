@@ -7,7 +7,7 @@ import { html } from "htm/preact"
 import { useEffect, useRef, useState } from "preact/hooks"
 import { api, base, events, messageOf } from "./api.js"
 import { Bulk } from "./inbox.js"
-import { rememberOrder, ShortcutHelp, useShortcuts } from "./shortcuts.js"
+import { focusRow, rememberOrder, ShortcutHelp, toggleFocusedRow, useShortcuts } from "./shortcuts.js"
 import { SlaBadge } from "./sla.js"
 import { formatDateTime, formatRelative, t } from "./words.js"
 
@@ -392,26 +392,11 @@ export const WorkspaceInboxScreen = ({ canWrite }) => {
     ).catch(() => undefined)
   }
 
-  /** The table's row links, and the one holding the focus (-1: none). */
-  const rowLinks = () => {
-    const all = /** @type {HTMLAnchorElement[]} */ ([...document.querySelectorAll("#cases tbody tr a.case-link")])
-    return { all, at: all.indexOf(/** @type {HTMLAnchorElement} */ (document.activeElement)) }
-  }
+  const rowsSelector = "#cases tbody tr"
   /** @param {1 | -1} step */
-  const moveRow = (step) => {
-    const { all, at } = rowLinks()
-    const next = all[at === -1 ? 0 : Math.min(all.length - 1, Math.max(0, at + step))]
-    next?.focus()
-    return next !== undefined
-  }
+  const moveRow = (step) => focusRow(rowsSelector, "a.case-link", step)
   /** Ticks or unticks the focused row. */
-  const toggleRow = () => {
-    const { all, at } = rowLinks()
-    const box = all[at]?.closest("tr")?.querySelector("input[type=checkbox]")
-    if (!(box instanceof HTMLInputElement)) return false
-    box.click()
-    return true
-  }
+  const toggleRow = () => toggleFocusedRow(rowsSelector)
   /** @type {ReadonlyArray<import("./shortcuts.js").Shortcut>} */
   const shortcuts = [
     { key: "j", label: t("shortcuts.nextResponse"), run: () => moveRow(1) },
