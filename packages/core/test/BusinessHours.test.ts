@@ -21,9 +21,27 @@ const berlin = decode({
   holidays: ["2026-12-25"]
 })
 
+const HOUR = 60 * MINUTE
+
+/**
+ * The wall clock of an instant, from its zone's offset at the start of its UTC hour: the zones used here change
+ * their offset only on whole UTC hours, and a reference walking minute by minute asks `Intl` 60 times less.
+ */
+const offsets = new Map<string, number>()
+const wallClockByHour = (zone: string, at: number): number => {
+  const hour = Math.floor(at / HOUR) * HOUR
+  const key = `${zone} ${hour}`
+  let offset = offsets.get(key)
+  if (offset === undefined) {
+    offset = wallClock(zone, hour) - hour
+    offsets.set(key, offset)
+  }
+  return at + offset
+}
+
 /** The reference: whether the minute starting at `at` is business time, read on the wall clock. */
 const isBusinessMinute = (hours: BusinessHours, at: number): boolean => {
-  const wall = new Date(wallClock(hours.timeZone, at))
+  const wall = new Date(wallClockByHour(hours.timeZone, at))
   if ((hours.holidays ?? []).includes(wall.toISOString().slice(0, 10))) return false
   const minute = wall.getUTCHours() * 60 + wall.getUTCMinutes()
   return (hours.week[weekdays[wall.getUTCDay()]!] ?? []).some((interval) => {
@@ -51,10 +69,13 @@ const referenceCount = (hours: BusinessHours, start: number, end: number): numbe
   return total
 }
 
-/** Hours on whole quarter hours, never strictly inside 02:00–03:00 (where the wall clock and the bounds' rule differ). */
+/**
+ * Hours on whole quarter hours, never strictly inside 01:00–03:00, where the wall clock and the bounds' rule differ:
+ * Berlin skips and repeats 02:00–03:00; New York skips 02:00–03:00 in March and repeats 01:00–02:00 in November.
+ */
 const clock = fc
   .integer({ min: 0, max: 96 })
-  .filter((q) => !(q > 8 && q < 12))
+  .filter((q) => !(q > 4 && q < 12))
   .map((q) => `${String(Math.floor(q / 4)).padStart(2, "0")}:${String((q % 4) * 15).padStart(2, "0")}`)
 
 const interval = fc
