@@ -154,6 +154,32 @@ const refreshStatistics = Effect.gen(function* () {
 })
 
 /**
+ * In-memory databases start from a dump of the first one of this process
+ * with the same schema, taken right after its migrations, instead of running
+ * every migration again: a test run opens hundreds of them. A database with
+ * a `dataDir` is never a template and never starts from one.
+ */
+const migratedTemplates = new Map<string, Promise<Blob | undefined>>()
+
+/** Keeps the first migrated in-memory database of a schema as the template of later ones. */
+const keepTemplate = (schema: string) =>
+  Effect.gen(function* () {
+    if (migratedTemplates.has(schema)) return
+    const sql = yield* SqlClient.SqlClient
+    const db = yield* PgliteClient.PgliteDatabase
+    // Dirty pages written out first, so a copy opens without replaying the write-ahead log.
+    yield* Effect.ignore(sql`checkpoint`)
+    if (migratedTemplates.has(schema)) return
+    const dump = db.dumpDataDir("none").then(
+      (blob): Blob | undefined => blob,
+      // A failed dump only costs later opens their speed.
+      () => undefined
+    )
+    migratedTemplates.set(schema, dump)
+    yield* Effect.promise(() => dump)
+  })
+
+/**
  * qforms on embedded PGlite: no server needed; data in `dataDir` (or in
  * memory), migrated before the layer is ready.
  *
@@ -167,24 +193,27 @@ export const layerPglite = (
   options: PgliteOptions = {}
 ): Layer.Layer<SqlClient.SqlClient | PgliteClient.PgliteDatabase | Notifications, DatabaseError> => {
   const schema = options.schema ?? defaultSchema
+  const inMemory = options.dataDir === undefined
   const setSearchPath = Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     yield* sql.unsafe(`set search_path to ${searchPath(schema)}`)
   }).pipe(Effect.mapError((error) => new DatabaseError({ message: error.message, cause: error })))
-  return Layer.mergeAll(
-    Layer.effectDiscard(Effect.andThen(setSearchPath, prepare(schema)).pipe(Effect.andThen(refreshStatistics))),
-    Notifications.layerPglite(schema)
-  ).pipe(
-    Layer.provideMerge(
-      Layer.effectContext(
-        Effect.andThen(
-          checkSchema(schema),
-          PgliteClient.makeContext({ dataDir: options.dataDir, sharedBuffers: options.sharedBuffers }).pipe(
-            Effect.mapError((error) => new DatabaseError({ message: error.message, cause: error }))
-          )
-        )
-      ).pipe(Layer.provide(Reactivity.layer))
-    )
+  const open = Effect.gen(function* () {
+    yield* checkSchema(schema)
+    const template = inMemory ? migratedTemplates.get(schema) : undefined
+    const loadDataDir = template === undefined ? undefined : yield* Effect.promise(() => template)
+    return yield* PgliteClient.makeContext({
+      dataDir: options.dataDir,
+      sharedBuffers: options.sharedBuffers,
+      loadDataDir
+    }).pipe(Effect.mapError((error) => new DatabaseError({ message: error.message, cause: error })))
+  })
+  const migrate = Effect.andThen(setSearchPath, prepare(schema)).pipe(
+    Effect.andThen(inMemory ? keepTemplate(schema) : Effect.void),
+    Effect.andThen(refreshStatistics)
+  )
+  return Layer.mergeAll(Layer.effectDiscard(migrate), Notifications.layerPglite(schema)).pipe(
+    Layer.provideMerge(Layer.effectContext(open).pipe(Layer.provide(Reactivity.layer)))
   )
 }
 

@@ -55,6 +55,11 @@ export interface PgliteClientOptions {
    * page cache either way. Raise it for large data sets read over and over.
    */
   readonly sharedBuffers?: string | undefined
+  /**
+   * In memory only: start from this dump of a data directory (PGlite's
+   * `dumpDataDir`) instead of an empty cluster.
+   */
+  readonly loadDataDir?: Blob | undefined
 }
 
 /** The default `shared_buffers` of the embedded database: 16MB. */
@@ -359,8 +364,9 @@ export const make = Effect.fnUntraced(function* (options: PgliteClientOptions) {
           }`
         })
     })
-  const db = yield* Effect.acquireRelease(options.dataDir ? create() : createInMemory(create), (db) =>
-    Effect.promise(() => db.close())
+  const db = yield* Effect.acquireRelease(
+    options.dataDir ? create() : options.loadDataDir ? create(options.loadDataDir) : createInMemory(create),
+    (db) => Effect.promise(() => db.close())
   )
   const semaphore = priorityLock()
   const connection = makeConnection(db)
