@@ -1,10 +1,10 @@
 import { defineConfig } from "vitest/config"
-import { maxWorkers } from "./vitest.shared.ts"
+import { maxWorkers, projects } from "./vitest.shared.ts"
 
 export default defineConfig({
   test: {
-    // Every package with tests has a vitest.config.ts (the test kit and the example hosts have none).
-    projects: ["packages/*/vitest.config.ts", "examples/*/vitest.config.ts"],
+    // Every project of the repository (vitest.shared.ts): `npm test` leaves out the named ones.
+    projects,
     maxWorkers,
     reporters: ["default", "./tools/SummaryReporter.ts"]
   }

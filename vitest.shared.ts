@@ -1,25 +1,37 @@
+import { availableParallelism } from "node:os"
 import { fileURLToPath } from "node:url"
 import { configDefaults, defineProject } from "vitest/config"
 
 /**
- * What every package's Vitest project shares. A project does not inherit the
- * root config's `test` options, and Vitest refuses projects of one run whose
- * `maxWorkers` differ, so they all take them from here.
+ * The test projects of the repository, in one place (the root `vitest.config.ts`
+ * lists them). `npm test` runs the default ones: unit and in-process tests on
+ * the embedded database, each file's servers on a copy of one migrated
+ * database per worker, every timeout at most 30 s. The named ones take longer
+ * and are run by their own scripts (and by CI):
+ *
+ * | project | script | what |
+ * |---|---|---|
+ * | `browser` | `npm run test:browser` | every `*Browser.test.ts`: the screens in Debian's Chromium |
+ * | `processes` | `npm run test:processes` | qforms as child processes: the standalone server and CLI, delivery across killed and restarted servers |
+ * | `packed` | `npm run test:packages` | the packed client installed outside the workspace, a client generated from the served document |
+ *
+ * `npm run test:pg` runs the default projects again with PostgreSQL as well.
  */
 
 /**
- * Test files at a time. Vitest's default is one fewer than the cores: one on a
- * 2-core machine, so files ran one after another although most of their time
- * is spent waiting on servers, child processes, databases and browsers.
+ * Test files at a time: one per core, and one more, since a file spends part of
+ * its time waiting on servers, databases and browsers.
  */
-export const maxWorkers = 3
+export const maxWorkers = availableParallelism() + 1
 
 /**
  * Test files of one worker share their modules instead of each loading Effect
  * and qforms again: on 2 cores the core project took 348 s of CPU isolated and
  * 217 s shared. It is safe because no test replaces a module or a global
  * (no `vi.mock`, `vi.stubGlobal`, fake timers or `process.env` writes): every
- * file builds its own servers, databases and layers and closes them.
+ * file builds its own servers, databases and layers and closes them. It is
+ * also what makes a worker's in-memory databases cheap: the first is migrated
+ * once, and every later one in the same worker starts from its copy.
  */
 export const isolate = false
 
@@ -40,21 +52,52 @@ export const alias = [
   }
 ]
 
-/**
- * The browser suites (`*Browser.test.ts`) run the application on the embedded
- * database only (an in-memory one each), whatever `QFORMS_TEST_DATABASE_URL`
- * says. CI's PostgreSQL leg follows a run without the URL that ran them, so it
- * sets `QFORMS_TEST_POSTGRES_LEG=1` to leave them out instead of running the
- * same thing twice (about a third of that leg's time).
- */
-export const exclude =
-  process.env.QFORMS_TEST_POSTGRES_LEG === "1"
-    ? [...configDefaults.exclude, "test/**/*Browser.test.ts"]
-    : configDefaults.exclude
+/** Files that drive Chromium: the `browser` project's, and no other's. */
+const browserFiles = "test/**/*Browser.test.ts"
 
-/** One package's Vitest project: the shared workers, isolation and resolution. */
-export const project = (name: string, timeouts: { readonly testTimeout: number; readonly hookTimeout: number }) =>
+/** Core's files that run qforms in child processes: the `processes` project's. */
+const processFiles = ["test/DeliveryProcesses.test.ts"]
+
+/** Files that pack or generate a client and compile it with `tsc`: the `packed` project's. */
+const packedFiles = ["test/Packed.test.ts", "test/GeneratedClient.test.ts"]
+
+/** The timeouts of the default projects: a hook or test that needs longer belongs in a named project. */
+const fast = { testTimeout: 30_000, hookTimeout: 30_000 }
+
+/** The named projects: a browser, a child process or `npm pack` on a loaded machine. */
+const slow = { testTimeout: 120_000, hookTimeout: 180_000 }
+
+const inFolder = (
+  name: string,
+  folder: string,
+  files: { readonly include?: ReadonlyArray<string>; readonly exclude?: ReadonlyArray<string> },
+  timeouts: { readonly testTimeout: number; readonly hookTimeout: number }
+) =>
   defineProject({
+    root: fileURLToPath(new URL(`./${folder}`, import.meta.url)),
     resolve: { alias },
-    test: { name, maxWorkers, isolate, include: ["test/**/*.test.ts"], exclude, ...timeouts }
+    test: {
+      name,
+      maxWorkers,
+      isolate,
+      include: [...(files.include ?? ["test/**/*.test.ts"])],
+      exclude: [...configDefaults.exclude, ...(files.exclude ?? [])],
+      ...timeouts
+    }
   })
+
+/** Every project of the repository, default and named. */
+export const projects = [
+  inFolder("core", "packages/core", { exclude: [browserFiles, ...processFiles, ...packedFiles] }, fast),
+  inFolder("client", "packages/client", { exclude: packedFiles }, fast),
+  inFolder("embed", "packages/embed", { exclude: [browserFiles] }, fast),
+  inFolder("express", "packages/express", {}, fast),
+  inFolder("h3", "packages/h3", {}, fast),
+  inFolder("node-http", "packages/node-http", {}, fast),
+  inFolder("browser", "packages/core", { include: [browserFiles] }, slow),
+  inFolder("browser-embed", "packages/embed", { include: [browserFiles] }, slow),
+  inFolder("processes", "examples/standalone", {}, slow),
+  inFolder("processes-core", "packages/core", { include: processFiles }, slow),
+  inFolder("packed", "packages/client", { include: ["test/Packed.test.ts"] }, slow),
+  inFolder("packed-core", "packages/core", { include: ["test/GeneratedClient.test.ts"] }, slow)
+]

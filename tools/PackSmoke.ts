@@ -12,6 +12,10 @@
  * submission's `response.created`); and the installed `@qforms/client` under the prefix (a form made, every response
  * paged through, a typed 404). Exits non-zero with the failed check named.
  *
+ * Then the `packed*` Vitest projects run on the same tarballs (packed once): `@qforms/client`'s
+ * `Packed.test.ts` installs the client's tarball (`QFORMS_PACKED_CLIENT`) into a plain project and type-checks a
+ * user of it, and core's `GeneratedClient.test.ts` generates a client from the served document.
+ *
  * `--keep` leaves the temporary directory in place (its path is printed); `--no-build` packs the
  * `dist` directories as they are (CI: right after `npm run lint:packages`, which builds them).
  */
@@ -524,6 +528,14 @@ const main = async () => {
       await running.stop()
     }
     log("all hosts passed")
+    log("the packed* test projects, on the same tarballs")
+    const client = tarballs["@qforms/client"]!.slice("file:".length)
+    const vitest = spawnSync("npx", ["vitest", "run", "--project", "packed*"], {
+      cwd: root,
+      stdio: "inherit",
+      env: { ...process.env, QFORMS_PACKED_CLIENT: client }
+    })
+    check(vitest.status === 0, "the packed* test projects pass")
   } finally {
     if (keep) log(`kept ${work}`)
     else rmSync(work, { recursive: true, force: true })

@@ -26,6 +26,20 @@ const run = (command: string, args: ReadonlyArray<string>, cwd: string) =>
     })
   })
 
+/**
+ * The client's tarball: the one `npm run test:packages` packed with every other package (`QFORMS_PACKED_CLIENT`),
+ * or, when this file runs on its own, built and packed here.
+ */
+const packedClient = process.env.QFORMS_PACKED_CLIENT
+
+const buildAndPack = async (work: string) => {
+  const built = await run("npm", ["run", "build"], packageDir)
+  if (built.code !== 0) throw new Error(`build failed: ${built.stdout}${built.stderr}`)
+  const packed = await run("npm", ["pack", "--pack-destination", work], packageDir)
+  if (packed.code !== 0) throw new Error(`npm pack failed: ${packed.stderr}`)
+  return join(work, (await readdir(work)).find((name) => name.endsWith(".tgz"))!)
+}
+
 /** The user's script: plain JavaScript, importing the installed package by name. */
 const script = `
 import { createClient, isQformsError, signWebhook, verifyWebhook } from "@qforms/client"
@@ -81,11 +95,7 @@ describe("the packed client in a plain Node ESM project outside the workspace", 
 
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), "qforms-client-"))
-    const built = await run("npm", ["run", "build"], packageDir)
-    if (built.code !== 0) throw new Error(`build failed: ${built.stdout}${built.stderr}`)
-    const packed = await run("npm", ["pack", "--pack-destination", work], packageDir)
-    if (packed.code !== 0) throw new Error(`npm pack failed: ${packed.stderr}`)
-    const tarball = (await readdir(work)).find((name) => name.endsWith(".tgz"))!
+    const tarball = packedClient ?? (await buildAndPack(work))
     const project = join(work, "project")
     await run("mkdir", [project], work)
     await writeFile(
@@ -94,7 +104,7 @@ describe("the packed client in a plain Node ESM project outside the workspace", 
         name: "a-user",
         private: true,
         type: "module",
-        dependencies: { "@qforms/client": `file:../${tarball}` }
+        dependencies: { "@qforms/client": `file:${tarball}` }
       })
     )
     await writeFile(join(project, "main.mjs"), script)

@@ -1598,7 +1598,7 @@ for (const target of databaseTargets) {
       keys = seeded.keys
       ownerAccountId = seeded.ownerAccountId
       fixture = await makeFixture(base, keys.owner, ownerAccountId)
-    }, 120_000)
+    })
 
     afterAll(async () => {
       await server?.close()
@@ -1748,18 +1748,20 @@ for (const target of databaseTargets) {
 // Below the application: requests Node's HTTP parser refuses, and 429s
 // ---------------------------------------------------------------------------
 
-describe("fuzz below the routes (PGlite)", () => {
-  const pglite = databaseTargets.find((t) => t.name === "pglite")!
+const pglite = databaseTargets.find((t) => t.name === "pglite")
+
+// Once, on PGlite: what Node's parser and the rate limiter refuse does not depend on the database.
+describe.skipIf(pglite === undefined)("fuzz below the routes (PGlite)", () => {
   let server: TestServer
   let base: URL
   let keys: Keys
 
   beforeAll(async () => {
     // A small bucket, so that the 429 property meets the limit.
-    server = await startTestServer(pglite, { rateLimit: { requestsPerSecond: 5, burst: 10 } })
+    server = await startTestServer(pglite!, { rateLimit: { requestsPerSecond: 5, burst: 10 } })
     base = new URL(server.url)
     keys = (await server.run(seedKeys)).keys
-  }, 120_000)
+  })
 
   afterAll(async () => {
     await server?.close()

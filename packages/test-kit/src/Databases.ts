@@ -1,7 +1,8 @@
 /**
- * The databases every storage test runs on: PGlite always, PostgreSQL too
- * when QFORMS_TEST_DATABASE_URL is set. Each PostgreSQL run gets a schema of
- * its own, dropped afterwards, so suites do not see each other's rows.
+ * The databases every storage test runs on: PGlite, and PostgreSQL too when
+ * QFORMS_TEST_DATABASE_URL is set (QFORMS_TEST_DATABASES picks among them).
+ * Each PostgreSQL run gets a schema of its own, dropped afterwards, so suites
+ * do not see each other's rows.
  */
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
@@ -44,11 +45,30 @@ const postgresTarget = (url: string): DatabaseTarget => ({
   }
 })
 
+const pgliteTarget: DatabaseTarget = {
+  name: "pglite",
+  layer: () => Database.layerPglite(),
+  options: () => ({ database: {}, cleanup: () => Promise.resolve() })
+}
+
+/**
+ * `QFORMS_TEST_DATABASES`: the targets of this run by name (`pglite`, `postgres`, comma-separated). Unset: PGlite,
+ * and PostgreSQL when its URL is set. `npm run test:pg` names `postgres` alone, for a run that follows one on the
+ * embedded database (CI's PostgreSQL leg), so nothing runs twice on PGlite.
+ */
+const chosen = (process.env.QFORMS_TEST_DATABASES ?? "")
+  .split(",")
+  .map((name) => name.trim())
+  .filter((name) => name !== "")
+
+const unknown = chosen.filter((name) => name !== "pglite" && name !== "postgres")
+if (unknown.length > 0)
+  throw new Error(`QFORMS_TEST_DATABASES names ${unknown.join(", ")}: the test databases are pglite and postgres`)
+if (chosen.includes("postgres") && !postgresUrl)
+  throw new Error("QFORMS_TEST_DATABASES names postgres, but QFORMS_TEST_DATABASE_URL is not set")
+
+/** The databases of this run: the first is the one a test that needs only one database uses. */
 export const databaseTargets: ReadonlyArray<DatabaseTarget> = [
-  {
-    name: "pglite",
-    layer: () => Database.layerPglite(),
-    options: () => ({ database: {}, cleanup: () => Promise.resolve() })
-  },
-  ...(postgresUrl ? [postgresTarget(postgresUrl)] : [])
+  ...(chosen.length === 0 || chosen.includes("pglite") ? [pgliteTarget] : []),
+  ...(postgresUrl && (chosen.length === 0 || chosen.includes("postgres")) ? [postgresTarget(postgresUrl)] : [])
 ]
