@@ -56,7 +56,7 @@ for (const target of databaseTargets) {
         }
       })
       key = (await seedWorkspace(server)).key
-    }, 120_000)
+    })
     afterAll(async () => {
       await server?.close()
     })

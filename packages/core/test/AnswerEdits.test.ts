@@ -128,7 +128,7 @@ for (const target of databaseTargets) {
         })
       )
       validator = new OpenApiValidator((await api("GET", "/openapi.json")).json)
-    }, 60_000)
+    })
 
     afterAll(async () => {
       await qforms?.dispose()

@@ -69,7 +69,7 @@ for (const target of databaseTargets) {
       ;({ qforms, cleanup, owner, viewer, other, workspaceId } = await twoWorkspaces(target, "assign"))
       people.admin = await addMember("admin", "admin")
       for (const name of ["mia", "noah", "olga"] as const) people[name] = await addMember(name, "member")
-    }, 60_000)
+    })
 
     afterAll(async () => {
       await qforms?.dispose()
@@ -188,7 +188,7 @@ for (const target of databaseTargets) {
       } finally {
         await setAway(people.noah.id, false)
       }
-    }, 60_000)
+    })
 
     it("a turn taken in a transaction that rolls back is given back", async () => {
       const { formId } = await makeForm("Rollback")

@@ -45,7 +45,7 @@ for (const target of databaseTargets) {
         app: { signInRateLimit: { requestsPerSecond: 10_000, burst: 10_000 } }
       })
       validator = new OpenApiValidator(await (await fetch(`${server.url}/api/openapi.json`)).json())
-    }, 120_000)
+    })
     afterAll(() => server?.close())
 
     const seed = () => server.run(keysByRole(`audit${++counter}`))

@@ -89,5 +89,5 @@ describe.skipIf(strace === undefined && process.env["CI"] !== "true")("local Blo
       dirOpens.some((open) => syncOf(open.fd, open.index, lines.length)),
       "fsync of the directory after the rename"
     ).toBe(true)
-  }, 120_000)
+  })
 })

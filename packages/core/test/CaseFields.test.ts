@@ -81,7 +81,7 @@ for (const target of databaseTargets) {
       nameId = ((await api("GET", `/forms/${formId}`)).json.fields as Array<{ id: number }>)[0]!.id
       expect((await api("PATCH", `/forms/${formId}`, { status: "published" })).status).toBe(200)
       otherFormId = (await other("POST", "/forms", { title: "Elsewhere", fields: [] })).json.id as number
-    }, 60_000)
+    })
 
     afterAll(async () => {
       await qforms?.dispose()

@@ -79,7 +79,7 @@ for (const target of databaseTargets) {
           return (yield* (yield* ApiKeys).create(workspace.id, { accountId: ownerAccountId })).key
         })
       )
-    }, 60_000)
+    })
 
     afterAll(async () => {
       await qforms?.dispose()
@@ -323,7 +323,7 @@ describe("webhook targets inside the network are refused (SSRF)", () => {
         return (yield* (yield* ApiKeys).create(workspace.id, { accountId: ownerAccountId })).key
       })
     )
-  }, 60_000)
+  })
   afterAll(() => qforms?.dispose())
 
   it("at subscribe: loopback, private, link-local, CGNAT and unique-local targets get 400", async () => {

@@ -229,7 +229,7 @@ for (const target of databaseTargets) {
         title: "Quiet",
         fields: [{ type: "short_text", label: "Say" }]
       })
-    }, 60_000)
+    })
     afterAll(async () => {
       await server?.close()
       await quiet?.close()

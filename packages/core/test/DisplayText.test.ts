@@ -76,7 +76,7 @@ for (const target of databaseTargets) {
       cleanup = options.cleanup
       qforms = await Qforms.make({ database: options.database, appUrl: "https://forms.example.com" })
       api = apiOf(qforms, (await workspace(qforms, `bidi-${target.name}`)).owner)
-    }, 60_000)
+    })
     afterAll(async () => {
       await qforms?.dispose()
       await cleanup?.()

@@ -132,7 +132,7 @@ for (const target of databaseTargets) {
       })
       a = await server.run(keysByRole("era"))
       b = await server.run(keysByRole("erb"))
-    }, 60_000)
+    })
 
     afterAll(async () => {
       await server?.close()

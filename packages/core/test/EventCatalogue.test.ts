@@ -77,7 +77,7 @@ for (const target of databaseTargets) {
       keys = made.keys
       mia = made.member
       validator = new OpenApiValidator((await api("GET", "/openapi.json")).json)
-    }, 60_000)
+    })
 
     afterAll(async () => {
       await qforms?.dispose()

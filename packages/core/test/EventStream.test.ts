@@ -100,7 +100,7 @@ for (const target of databaseTargets) {
         )
       keys.a = await seed("a")
       keys.b = await seed("b")
-    }, 60_000)
+    })
 
     afterAll(async () => {
       await new Promise((resolve) => host?.server.close(resolve))

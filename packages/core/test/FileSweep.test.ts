@@ -51,7 +51,7 @@ for (const target of databaseTargets) {
         appUrl: "https://forms.example.com",
         files: { directory }
       })
-    }, 60_000)
+    })
     afterAll(async () => {
       await qforms?.dispose()
       await cleanup?.()
@@ -129,7 +129,7 @@ for (const target of databaseTargets) {
         appUrl: "https://forms.example.com",
         files: { store: S3BlobStore.layer({ bucket: s3.bucket, prefix, ...connection }) }
       })
-    }, 60_000)
+    })
     afterAll(async () => {
       await qforms?.dispose()
       await cleanup?.()

@@ -287,7 +287,7 @@ for (const { target, storeTarget } of targets) {
         ...store.options
       })
       ids = await server.run(seed)
-    }, 120_000)
+    })
 
     afterAll(async () => {
       await server?.close()
@@ -706,7 +706,7 @@ for (const { target, storeTarget } of targets) {
         expect(partialSeen).toBeLessThan(total * chunk.length)
         const got = await download(reply.json.fileId)
         expect(got.body.length).toBe(total * chunk.length)
-      }, 60_000)
+      })
     })
 
     describe.runIf(storeTarget.canBreak)("a store that fails in the middle of an upload", () => {
@@ -749,7 +749,7 @@ for (const { target, storeTarget } of targets) {
         // The store works again once the service does.
         const after = await uploaded(form)
         expect((await download(after.fileId)).body).toEqual(PDF)
-      }, 60_000)
+      })
     })
 
     describe("submission", () => {
@@ -1010,7 +1010,7 @@ describe("upload rate limit", () => {
   let server: TestServer
   beforeAll(async () => {
     server = await startTestServer(databaseTargets[0]!, { uploadRateLimit: { requestsPerSecond: 0.01, burst: 2 } })
-  }, 120_000)
+  })
   afterAll(async () => {
     await server?.close()
   })
@@ -1039,7 +1039,7 @@ describe("uploads through the Web handler (fetch-style hosts such as h3)", () =>
   beforeAll(async () => {
     qforms = await Qforms.make({ database: {}, delivery: { worker: false }, logLevel: "Error" })
     key = (await qforms.run(seed)).a.key
-  }, 120_000)
+  })
   afterAll(async () => {
     await qforms?.dispose()
   })

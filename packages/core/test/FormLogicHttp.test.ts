@@ -12,6 +12,7 @@ import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { maxConditionDepth } from "../src/forms/FormLogic.ts"
 import { layerPartialPurger, Responses } from "../src/cases/Responses.ts"
+import { waitFor } from "@qforms/test-kit/Conditions"
 import { databaseTargets } from "@qforms/test-kit/Databases"
 import { answer, api, asInput, createForm, getPage, hidden, seedWorkspace } from "@qforms/test-kit/PublicForms"
 import { startTestServer, type TestServer } from "@qforms/test-kit/TestServer"
@@ -661,9 +662,14 @@ for (const target of databaseTargets) {
         1
       )
       await new Promise((resolve) => setTimeout(resolve, 20))
+      const partials = async () =>
+        (await api(server, key, "GET", `/forms/${form.id}/responses?status=partial`)).body.responses.length
       await server.run(
         Effect.scoped(
-          Effect.andThen(Layer.build(layerPartialPurger({ maxAgeDays: 10 / 86_400_000 })), Effect.sleep("300 millis"))
+          Effect.andThen(
+            Layer.build(layerPartialPurger({ maxAgeDays: 10 / 86_400_000 })),
+            Effect.promise(() => waitFor(async () => (await partials()) === 0, 10_000, "the purger's run on start"))
+          )
         )
       )
       expect((await api(server, key, "GET", `/forms/${form.id}/responses?status=partial`)).body.responses).toHaveLength(

@@ -71,7 +71,7 @@ for (const target of databaseTargets) {
       api = apiOf(qforms, mine.owner)
       viewerApi = apiOf(qforms, mine.viewer)
       otherApi = apiOf(qforms, other.owner)
-    }, 60_000)
+    })
 
     afterAll(async () => {
       await qforms?.dispose()
@@ -489,7 +489,7 @@ describe("form notifications without e-mail, on a server that refuses private ta
       delivery: { worker: false }
     })
     api = apiOf(qforms, (await workspace(qforms, "plain")).owner)
-  }, 60_000)
+  })
   afterAll(() => qforms?.dispose())
 
   it("an e-mail channel gets 409 when e-mail is not configured; chat URLs must be https and public", async () => {

@@ -84,7 +84,7 @@ describe("machine translation of a form", () => {
     viewer = apiOf(withModel, mine.viewer)
     other = apiOf(withModel, (await workspace(withModel, "elsewhere")).owner)
     offlineOwner = apiOf(offline, (await workspace(offline, "offline")).owner)
-  }, 60_000)
+  })
   afterAll(async () => {
     await withModel?.dispose()
     await offline?.dispose()

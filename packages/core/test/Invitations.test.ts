@@ -137,7 +137,7 @@ for (const target of databaseTargets) {
           yield* members.add(other, { email: "shared@example.com", role: "viewer" })
         }).pipe(Effect.orDie)
       )
-    }, 60_000)
+    })
 
     afterAll(async () => {
       await qforms?.dispose()

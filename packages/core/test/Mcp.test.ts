@@ -128,7 +128,7 @@ for (const target of databaseTargets) {
         })
       )
       hostUsers.set("viewer-a", { workspaceId: seed.a.workspaceId, accountId: seed.a.viewerAccountId })
-    }, 60_000)
+    })
 
     afterAll(async () => {
       await Promise.all(clients.map((client) => client.close()))

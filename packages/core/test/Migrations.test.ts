@@ -91,7 +91,7 @@ describe("migrations", () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true })
     }
-  }, 60_000)
+  })
 
   const snapshot = readFileSync(join(storage, "schema.sql"), "utf8").replace(/^(--.*\n)+\n/, "")
   for (const target of databaseTargets) {
@@ -104,6 +104,6 @@ describe("migrations", () => {
         }).pipe(Effect.provide(target.layer()))
       )
       expect(text, "regenerate it with npm run db:schema").toBe(snapshot)
-    }, 60_000)
+    })
   }
 })

@@ -73,7 +73,7 @@ describe.skipIf(postgresUrl === undefined)("notification channels of two schemas
       if (!a.upgradeHandler(request, socket, head)) socket.destroy()
     })
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  }, 60_000)
+  })
 
   afterAll(async () => {
     await new Promise((resolve) => server?.close(resolve))

@@ -30,7 +30,7 @@ for (const target of databaseTargets) {
         publicPage: { minSubmitSeconds: 0, submissionRateLimit: { requestsPerSecond: 100, burst: 1000 } }
       })
       key = (await seedWorkspace(server)).key
-    }, 120_000)
+    })
     afterAll(() => server?.close())
 
     /**

@@ -143,7 +143,7 @@ for (const target of databaseTargets) {
       })
       a = await server.run(keysByRole("exa"))
       b = await server.run(keysByRole("exb"))
-    }, 60_000)
+    })
 
     afterAll(async () => {
       await server?.close()

@@ -895,6 +895,6 @@ for (const target of databaseTargets) {
         await cleanup()
         rmSync(filesDir, { recursive: true, force: true })
       }
-    }, 60_000)
+    })
   })
 }

@@ -38,7 +38,7 @@ describe("Qforms.make", () => {
         return { key, viewerAccountId: viewer.accountId, workspaceId: workspace.id }
       })
     ))
-  }, 60_000)
+  })
   afterAll(() => qforms.dispose())
 
   it("serves the API through the web handler", async () => {
@@ -154,24 +154,20 @@ describe("Qforms.make options", () => {
     ["WARNING", "Warn"],
     ["off", "None"],
     ["Info", "Info"]
-  ])(
-    "takes the log level %s as %s",
-    async (logLevel, level) => {
-      const qforms = await Qforms.make({ database: {}, logLevel, delivery: { worker: false } })
-      try {
-        expect(
-          await qforms.run(
-            Effect.gen(function* () {
-              return yield* References.MinimumLogLevel
-            })
-          )
-        ).toBe(level)
-      } finally {
-        await qforms.dispose()
-      }
-    },
-    60_000
-  )
+  ])("takes the log level %s as %s", async (logLevel, level) => {
+    const qforms = await Qforms.make({ database: {}, logLevel, delivery: { worker: false } })
+    try {
+      expect(
+        await qforms.run(
+          Effect.gen(function* () {
+            return yield* References.MinimumLogLevel
+          })
+        )
+      ).toBe(level)
+    } finally {
+      await qforms.dispose()
+    }
+  })
 })
 
 describe("Qforms.layer", () => {
@@ -220,7 +216,7 @@ describe("Qforms.layer", () => {
     } finally {
       await hook.close()
     }
-  }, 60_000)
+  })
 
   it("refuses, like make, options that cannot work", () => {
     expect(() => Qforms.layer({ database: {} })).toThrow(/appUrl is required for deliveries/)

@@ -251,5 +251,5 @@ describe("Qforms.make({ rateLimitStore })", () => {
     } finally {
       await qforms.dispose()
     }
-  }, 180_000)
+  })
 })

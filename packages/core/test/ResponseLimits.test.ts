@@ -58,7 +58,7 @@ for (const target of databaseTargets) {
         publicPage: { minSubmitSeconds: 0, submissionRateLimit: { requestsPerSecond: 100_000, burst: 100_000 } }
       })
       key = (await seedWorkspace(server)).key
-    }, 120_000)
+    })
     afterAll(async () => {
       await server?.close()
     })

@@ -93,7 +93,7 @@ for (const target of databaseTargets) {
 
     beforeAll(async () => {
       ;({ qforms, cleanup, owner, viewer, other } = await twoWorkspaces(target, "merges"))
-    }, 60_000)
+    })
 
     afterAll(async () => {
       await qforms?.dispose()

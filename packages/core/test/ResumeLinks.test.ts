@@ -49,7 +49,7 @@ for (const target of databaseTargets) {
         }
       })
       key = (await seedWorkspace(server)).key
-    }, 60_000)
+    })
 
     afterAll(async () => {
       await server?.close()

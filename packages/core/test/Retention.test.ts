@@ -175,7 +175,7 @@ for (const target of databaseTargets) {
       })
       a = await server.run(keysByRole("reta"))
       b = await server.run(keysByRole("retb"))
-    }, 60_000)
+    })
 
     afterAll(async () => {
       await server?.close()

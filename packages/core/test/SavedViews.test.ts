@@ -100,7 +100,7 @@ for (const target of databaseTargets) {
         if (i % 2 === 0) change.tags = ["urgent"]
         if (Object.keys(change).length > 0) expect((await owner("PATCH", `/responses/${id}`, change)).status).toBe(200)
       }
-    }, 120_000)
+    })
 
     afterAll(async () => {
       await qforms?.dispose()
@@ -272,7 +272,7 @@ for (const target of databaseTargets) {
       // A personal view cannot become the 101st shared one either.
       const own = await create(admin.api, { name: "admin's" })
       expect((await admin.api("PATCH", `/views/${own.json.id}`, { shared: true })).status).toBe(400)
-    }, 120_000)
+    })
 
     it("removes a member's personal views with the member and keeps the shared ones they made", async () => {
       const gone = await addMember("gone@views.example", "member")

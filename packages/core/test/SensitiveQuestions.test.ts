@@ -80,7 +80,7 @@ for (const target of databaseTargets) {
       viewerKey = mine.viewer
       ownerKey = mine.owner
       viewerApi = apiOf(qforms, mine.viewer)
-    }, 60_000)
+    })
 
     afterAll(async () => {
       await qforms?.dispose()

@@ -40,7 +40,7 @@ for (const target of databaseTargets) {
           ...(config.appUrl === undefined ? {} : { appUrl: config.appUrl }),
           delivery: { worker: false }
         })
-      }, 60_000)
+      })
       afterAll(async () => {
         await qforms?.dispose()
         await cleanup?.()

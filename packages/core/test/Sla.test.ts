@@ -160,7 +160,7 @@ for (const target of databaseTargets) {
       const patched = await api(server, a.keys.owner, "PATCH", `/forms/${form.id}`, { settings: { sla } })
       expect(patched.status, patched.text).toBe(200)
       stages = (await api(server, a.keys.owner, "GET", `/forms/${form.id}/stages`)).body.stages
-    }, 120_000)
+    })
 
     afterAll(async () => {
       await server?.close()

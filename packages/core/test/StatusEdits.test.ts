@@ -132,7 +132,7 @@ for (const target of databaseTargets) {
       })
       const mine = await workspace(qforms, "edits")
       api = apiOf(qforms, mine.owner)
-    }, 60_000)
+    })
 
     afterAll(async () => {
       await qforms?.dispose()

@@ -92,7 +92,7 @@ for (const target of databaseTargets) {
       api = apiOf(qforms, mine.owner)
       viewerApi = apiOf(qforms, mine.viewer)
       otherApi = apiOf(qforms, other.owner)
-    }, 60_000)
+    })
 
     afterAll(async () => {
       await qforms?.dispose()

@@ -57,7 +57,7 @@ for (const target of databaseTargets) {
         mail: { url: smtp.url, from: "Forms <forms@example.com>" },
         delivery: { worker: true, schedule: [0, 50, 100], pollIntervalMs: 100 }
       })
-    }, 120_000)
+    })
     afterAll(async () => {
       await server?.close()
       await smtp?.close()

@@ -198,7 +198,7 @@ for (const target of databaseTargets) {
       direct = await startTestServer(target, { uploadRateLimit, publicPage: { ...steps, trustedProxyHops: 0 } })
       key = (await seedWorkspace(proxied, "proxied")).key
       directKey = (await seedWorkspace(direct, "direct")).key
-    }, 120_000)
+    })
 
     afterAll(async () => {
       await proxied?.close()
@@ -280,7 +280,7 @@ for (const target of databaseTargets) {
       })
       a = await seedWorkspace(server, "quota-a")
       b = await seedWorkspace(server, "quota-b")
-    }, 120_000)
+    })
 
     afterAll(async () => {
       await server?.close()
@@ -387,8 +387,7 @@ for (const target of databaseTargets) {
         expect(replies.map((r) => r.status).sort()).toEqual([201, 413])
         expect((await fileRows(server, form.id)).map((row) => row.size)).toEqual([600])
         expect(blobsUnder(directory)).toHaveLength(blobs + 1)
-      },
-      60_000
+      }
     )
   })
 }

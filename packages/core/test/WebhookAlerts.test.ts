@@ -189,7 +189,7 @@ for (const target of databaseTargets) {
       })
       expect(sub.status, sub.text).toBe(201)
       subId = sub.body.id
-    }, 60_000)
+    })
     afterAll(async () => {
       await server?.close()
       await smtp?.close()

@@ -99,7 +99,7 @@ for (const target of databaseTargets) {
       const foreign = await makeForm(other, "Foreign")
       otherFormId = foreign.formId
       await submit(other, foreign, "stranger")
-    }, 120_000)
+    })
 
     afterAll(async () => {
       await qforms?.dispose()

@@ -26,7 +26,7 @@ for (const target of databaseTargets) {
 
     beforeAll(async () => {
       server = await startTestServer(target, { rateLimit: { requestsPerSecond: 10_000, burst: 10_000 } })
-    }, 120_000)
+    })
     afterAll(() => server?.close())
 
     /** A workspace with a key for a member of every role. */

@@ -54,7 +54,7 @@ describe("@qforms/express attach on a host without WebSockets of its own", () =>
     const forms = toExpressMiddleware(qforms)
     app.use(prefix, forms)
     host = await listening(forms.attach(app.listen(0, "127.0.0.1"), prefix))
-  }, 60_000)
+  })
   afterAll(async () => {
     await host?.close()
     await qforms?.dispose()

@@ -52,7 +52,7 @@ for (const target of databaseTargets) {
       server = await start(target)
       key = await server.run(seedKey)
       origin = new URL(server.url).origin
-    }, 120_000)
+    })
 
     afterAll(async () => {
       await server?.close()

@@ -60,7 +60,7 @@ describe("@qforms/node-http", () => {
     qforms = await Qforms.make({ database: {}, delivery: { worker: false } })
     ;({ origin, close } = await listen(hostListener(qforms)))
     key = await qforms.run(ownerKey())
-  }, 60_000)
+  })
   afterAll(async () => {
     await close?.()
     await qforms?.dispose()

@@ -116,7 +116,7 @@ export const eventStreamSuite = (adapter: string, mount: (qforms: Qforms.Qforms)
         qforms = await Qforms.make({ database: options.database, delivery: { worker: false } })
         key = await qforms.run(ownerKey())
         host = await mount(qforms)
-      }, 60_000)
+      })
 
       afterAll(async () => {
         for (const client of clients) client.socket.terminate()

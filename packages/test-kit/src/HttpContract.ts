@@ -100,7 +100,7 @@ export const httpContractSuite = (
         publicPage: { minSubmitSeconds: 0, submissionRateLimit: { requestsPerSecond: 1000, burst: 1000 } }
       })
       seed = await server.run(seedWorkspaces)
-    }, 120_000)
+    })
 
     afterAll(async () => {
       await server?.close()

@@ -62,7 +62,7 @@ export const crossSiteWrites = group("cross-site writes (CSRF)", { transport: tr
         expectStatus(form, 201)
         return { ...seeded, formId: form.body.id as number }
       })
-  }, 120_000)
+  })
 
   afterAll(async () => {
     await site?.close()

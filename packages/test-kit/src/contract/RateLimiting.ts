@@ -16,7 +16,7 @@ export const rateLimiting = group("rate limiting", { transport: true }, (c) => {
   beforeAll(async () => {
     limited = await c.start(c.target, options)
     limitedSeed = await limited.run(seedWorkspaces)
-  }, 120_000)
+  })
 
   afterAll(async () => {
     await limited?.close()
