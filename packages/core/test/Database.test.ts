@@ -1,10 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import * as SqlErrors from "effect/sql/SqlError"
 import * as Database from "../src/storage/Database.ts"
 import * as PgliteClient from "../src/storage/PgliteClient.ts"
-import { databaseTargets } from "@qforms/test-kit/Databases"
+import { databaseTargets, postgresUrl } from "@qforms/test-kit/Databases"
 
 for (const target of databaseTargets) {
   describe(`Database on ${target.name}`, () => {
@@ -107,5 +108,39 @@ describe("isUnreachable and isConcurrentDeletion", () => {
     })
     expect(Database.isCollision(await Effect.runPromise(Effect.flip(Database.retryingCollisions(stuck))))).toBe(true)
     expect(always).toBe(5)
+  })
+})
+
+describe.skipIf(postgresUrl === undefined)("Database on a fresh PostgreSQL database", () => {
+  /** Runs `statement` on the database of the test URL (to create and drop another). */
+  const admin = (statement: string) =>
+    Effect.runPromise(
+      Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(statement)).pipe(
+        Effect.provide(PgClient.layer({ url: Redacted.make(postgresUrl!), maxConnections: 1 }))
+      )
+    )
+
+  it("migrates four schemas at once, though each creates pg_trgm: the losers of that race find it made", async () => {
+    const name = `qforms_fresh_${process.pid}_${Math.random().toString(36).slice(2, 8)}`
+    await admin(`create database "${name}"`)
+    try {
+      const url = new URL(postgresUrl!)
+      url.pathname = `/${name}`
+      const results = await Promise.allSettled(
+        [0, 1, 2, 3].map((i) =>
+          Effect.runPromise(
+            Effect.scoped(Effect.asVoid(Layer.build(Database.layerPg({ url: url.href, schema: `s${i}` }))))
+          )
+        )
+      )
+      expect(results.map((result) => (result.status === "fulfilled" ? "migrated" : String(result.reason)))).toEqual([
+        "migrated",
+        "migrated",
+        "migrated",
+        "migrated"
+      ])
+    } finally {
+      await admin(`drop database if exists "${name}" with (force)`)
+    }
   })
 })

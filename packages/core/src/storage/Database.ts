@@ -10,6 +10,7 @@ import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import * as Reactivity from "effect/reactivity/Reactivity"
 import * as SqlClient from "effect/sql/SqlClient"
+import type * as Statement from "effect/sql/Statement"
 import type * as Migrator from "effect/sql/Migrator"
 import type * as SqlError from "effect/sql/SqlError"
 import * as Migrations from "./Migrations.ts"
@@ -40,24 +41,34 @@ const checkSchema = (schema: string) =>
     Effect.mapError((error) => new DatabaseError({ message: `Invalid database schema "${schema}": ${error.message}` }))
   )
 
+/**
+ * Runs `create` unless `exists` finds what it makes. Two processes starting
+ * together may both try (two schemas of one database migrating at once both
+ * create `pg_trgm`); the loser's error is dropped when it finds it made.
+ */
+const createOnce = (exists: Statement.Statement<{ readonly found: boolean }>, create: Statement.Statement<unknown>) =>
+  Effect.gen(function* () {
+    const found = yield* exists
+    if (found[0]?.found) return
+    yield* create.pipe(
+      Effect.catchTag("SqlError", (error) =>
+        Effect.flatMap(exists, (rows) => (rows[0]?.found ? Effect.void : Effect.fail(error)))
+      )
+    )
+  })
+
 const prepare = (schema: string) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const exists = yield* sql<{ readonly found: boolean }>`
-      select exists (select 1 from pg_namespace where nspname = ${schema}) as found`
-    if (!exists[0]?.found) {
-      // Two processes starting together may both try; the loser finds it made.
-      yield* sql`create schema if not exists ${sql(schema)}`.pipe(
-        Effect.catchTag("SqlError", (error) =>
-          Effect.flatMap(
-            sql<{
-              readonly found: boolean
-            }>`select exists (select 1 from pg_namespace where nspname = ${schema}) as found`,
-            (rows) => (rows[0]?.found ? Effect.void : Effect.fail(error))
-          )
-        )
-      )
-    }
+    yield* createOnce(
+      sql<{ readonly found: boolean }>`select exists (select 1 from pg_namespace where nspname = ${schema}) as found`,
+      sql`create schema if not exists ${sql(schema)}`
+    )
+    // Migration 0001 creates it too ("if not exists"); made here first, where a concurrent creation is not an error.
+    yield* createOnce(
+      sql<{ readonly found: boolean }>`select exists (select 1 from pg_extension where extname = 'pg_trgm') as found`,
+      sql`create extension if not exists pg_trgm with schema public`
+    )
     yield* Migrations.run
   }).pipe(
     Effect.mapError(
