@@ -9,7 +9,7 @@ import { databaseTargets, postgresUrl } from "@qforms/test-kit/Databases"
 
 for (const target of databaseTargets) {
   describe(`Database on ${target.name}`, () => {
-    it.layer(target.layer(), { timeout: 60_000 })((it) => {
+    it.layer(target.layer())((it) => {
       it.effect("migrates into its own schema", () =>
         Effect.gen(function* () {
           const sql = yield* SqlClient.SqlClient
@@ -32,14 +32,11 @@ describe("Database on PGlite: shared_buffers", () => {
       return rows[0]!.value
     }).pipe(Effect.provide(Database.layerPglite(options)))
 
-  it.effect(
-    "is 16MB unless set, and takes the configured size",
-    () =>
-      Effect.gen(function* () {
-        expect(yield* sharedBuffers({})).toBe(PgliteClient.defaultSharedBuffers)
-        expect(yield* sharedBuffers({ sharedBuffers: "32MB" })).toBe("32MB")
-      }),
-    { timeout: 60_000 }
+  it.effect("is 16MB unless set, and takes the configured size", () =>
+    Effect.gen(function* () {
+      expect(yield* sharedBuffers({})).toBe(PgliteClient.defaultSharedBuffers)
+      expect(yield* sharedBuffers({ sharedBuffers: "32MB" })).toBe("32MB")
+    })
   )
 
   it.effect.each(["16", "16 MB", "0MB", "64kB", "9GB", "1TB"])("refuses %j with a DatabaseError naming it", (value) =>

@@ -14,7 +14,7 @@ import { databaseTargets } from "@qforms/test-kit/Databases"
 
 for (const target of databaseTargets) {
   describe(`driver types on ${target.name}`, () => {
-    it.layer(target.layer(), { timeout: 60_000 })((it) => {
+    it.layer(target.layer())((it) => {
       it.effect("int4, smallint, text, boolean, timestamptz, jsonb and arrays map alike; int8 does not", () =>
         Effect.gen(function* () {
           const sql = yield* SqlClient.SqlClient

@@ -52,7 +52,7 @@ const limiter = (config: RateLimit.RateLimitConfig) => {
 
 for (const target of targets) {
   describe(`rate limits in ${target.name}`, () => {
-    it.layer(target.layer(), { timeout: 60_000 })((it) => {
+    it.layer(target.layer())((it) => {
       it.effect("gives the burst, then refuses with the seconds until the next request", () =>
         Effect.gen(function* () {
           const limit = yield* limiter({ requestsPerSecond: 2, burst: 3 })
@@ -139,7 +139,7 @@ for (const target of targets) {
 
 for (const target of databaseTargets) {
   describe(`the database store on ${target.name}`, () => {
-    it.layer(RateLimitStore.layerDatabase.pipe(Layer.provideMerge(target.layer())), { timeout: 120_000 })((it) => {
+    it.layer(RateLimitStore.layerDatabase.pipe(Layer.provideMerge(target.layer())))((it) => {
       it.effect("deletes buckets that are full again, and only those", () =>
         Effect.gen(function* () {
           const sql = yield* SqlClient.SqlClient
@@ -184,24 +184,24 @@ for (const target of databaseTargets) {
 if (redisUrl !== undefined) {
   describe("the Redis store", () => {
     const prefix = `qforms-test:${process.pid}:expiry:`
-    it.layer(RateLimitStore.layerRedis({ prefix }).pipe(Layer.provideMerge(NodeRedis.layer({ url: redisUrl }))), {
-      timeout: 60_000
-    })((it) => {
-      it.effect("lets a bucket expire when it would be full again", () =>
-        Effect.gen(function* () {
-          const store = yield* RateLimitStore.RateLimitStore
-          const redis = yield* NodeRedis.NodeRedis
-          yield* store.decide("bucket", { requestsPerSecond: 2, burst: 10 }, 3, true)
-          // 3 tokens at 2 per second: full again in 1.5 s.
-          const ttl = yield* redis.use((client) => client.pTTL(`${prefix}bucket`))
-          expect(ttl).toBeGreaterThan(0)
-          expect(ttl).toBeLessThanOrEqual(1500)
-          // A peek writes nothing.
-          yield* store.decide("never-taken", { requestsPerSecond: 2, burst: 10 }, 1, false)
-          expect(yield* redis.use((client) => client.exists(`${prefix}never-taken`))).toBe(0)
-        })
-      )
-    })
+    it.layer(RateLimitStore.layerRedis({ prefix }).pipe(Layer.provideMerge(NodeRedis.layer({ url: redisUrl }))))(
+      (it) => {
+        it.effect("lets a bucket expire when it would be full again", () =>
+          Effect.gen(function* () {
+            const store = yield* RateLimitStore.RateLimitStore
+            const redis = yield* NodeRedis.NodeRedis
+            yield* store.decide("bucket", { requestsPerSecond: 2, burst: 10 }, 3, true)
+            // 3 tokens at 2 per second: full again in 1.5 s.
+            const ttl = yield* redis.use((client) => client.pTTL(`${prefix}bucket`))
+            expect(ttl).toBeGreaterThan(0)
+            expect(ttl).toBeLessThanOrEqual(1500)
+            // A peek writes nothing.
+            yield* store.decide("never-taken", { requestsPerSecond: 2, burst: 10 }, 1, false)
+            expect(yield* redis.use((client) => client.exists(`${prefix}never-taken`))).toBe(0)
+          })
+        )
+      }
+    )
   })
 }
 

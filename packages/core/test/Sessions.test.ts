@@ -17,59 +17,52 @@ const password = "a long enough password"
 for (const target of databaseTargets) {
   describe(`sessions on ${target.name}`, () => {
     it.layer(Services.layer.pipe(Layer.provideMerge(target.layer()), Layer.provideMerge(BlobStore.layerTemporary)), {
-      timeout: 120_000,
       excludeTestServices: true
     })((it) => {
-      it.effect(
-        "counts 50 concurrent wrong passwords atomically: every one counts and the account is locked",
-        () =>
-          Effect.gen(function* () {
-            yield* (yield* Workspaces).create({ name: "Race", ownerEmail: "race@example.com" })
-            const sessions = yield* Sessions
-            yield* sessions.setPassword("race@example.com", password)
-            const answers = yield* Effect.all(
-              Array.from({ length: 50 }, () =>
-                Effect.flip(sessions.signIn({ email: "race@example.com", password: "wrong password" }))
-              ),
-              { concurrency: "unbounded" }
-            )
-            const refused = answers.filter((e) => e._tag === "SignInRefused").length
-            const locked = answers.filter((e) => e._tag === "AccountLocked").length
-            expect(refused + locked).toBe(50)
-            // The right password now meets the lockout: the failures were not lost to a read-modify-write race.
-            const after = yield* Effect.flip(sessions.signIn({ email: "race@example.com", password }))
-            expect(after._tag).toBe("AccountLocked")
-            // Every wrong password that reached the check was counted, none lost.
-            const sql = yield* SqlClient.SqlClient
-            const rows = yield* sql<{ readonly failures: number }>`select failures from sign_in_failures`
-            assert.strictEqual(rows.length, 1)
-            expect(rows[0]!.failures).toBe(refused)
-            expect(refused).toBeGreaterThanOrEqual(maxFailedSignIns)
-          }),
-        { timeout: 240_000 }
+      it.effect("counts 50 concurrent wrong passwords atomically: every one counts and the account is locked", () =>
+        Effect.gen(function* () {
+          yield* (yield* Workspaces).create({ name: "Race", ownerEmail: "race@example.com" })
+          const sessions = yield* Sessions
+          yield* sessions.setPassword("race@example.com", password)
+          const answers = yield* Effect.all(
+            Array.from({ length: 50 }, () =>
+              Effect.flip(sessions.signIn({ email: "race@example.com", password: "wrong password" }))
+            ),
+            { concurrency: "unbounded" }
+          )
+          const refused = answers.filter((e) => e._tag === "SignInRefused").length
+          const locked = answers.filter((e) => e._tag === "AccountLocked").length
+          expect(refused + locked).toBe(50)
+          // The right password now meets the lockout: the failures were not lost to a read-modify-write race.
+          const after = yield* Effect.flip(sessions.signIn({ email: "race@example.com", password }))
+          expect(after._tag).toBe("AccountLocked")
+          // Every wrong password that reached the check was counted, none lost.
+          const sql = yield* SqlClient.SqlClient
+          const rows = yield* sql<{ readonly failures: number }>`select failures from sign_in_failures`
+          assert.strictEqual(rows.length, 1)
+          expect(rows[0]!.failures).toBe(refused)
+          expect(refused).toBeGreaterThanOrEqual(maxFailedSignIns)
+        })
       )
 
-      it.effect(
-        "locks an address without an account exactly like one with: the same error, message and wait",
-        () =>
-          Effect.gen(function* () {
-            yield* (yield* Workspaces).create({ name: "Known", ownerEmail: "known@example.com" })
-            const sessions = yield* Sessions
-            yield* sessions.setPassword("known@example.com", password)
-            const attempts = (email: string) =>
-              Effect.forEach(Array.from({ length: maxFailedSignIns + 1 }), () =>
-                Effect.flip(sessions.signIn({ email, password: "wrong password" }))
-              )
-            const known = yield* attempts("known@example.com")
-            const unknown = yield* attempts("nobody-here@example.com")
-            expect(unknown.map((e) => e._tag)).toEqual(known.map((e) => e._tag))
-            expect(unknown.map((e) => e.message)).toEqual(known.map((e) => e.message))
-            expect(known.at(-1)!._tag).toBe("AccountLocked")
-            const wait = (e: (typeof known)[number]) =>
-              e._tag === "AccountLocked" ? Math.round(e.retryAfterSeconds / 60) : -1
-            expect(wait(unknown.at(-1)!)).toBe(wait(known.at(-1)!))
-          }),
-        { timeout: 120_000 }
+      it.effect("locks an address without an account exactly like one with: the same error, message and wait", () =>
+        Effect.gen(function* () {
+          yield* (yield* Workspaces).create({ name: "Known", ownerEmail: "known@example.com" })
+          const sessions = yield* Sessions
+          yield* sessions.setPassword("known@example.com", password)
+          const attempts = (email: string) =>
+            Effect.forEach(Array.from({ length: maxFailedSignIns + 1 }), () =>
+              Effect.flip(sessions.signIn({ email, password: "wrong password" }))
+            )
+          const known = yield* attempts("known@example.com")
+          const unknown = yield* attempts("nobody-here@example.com")
+          expect(unknown.map((e) => e._tag)).toEqual(known.map((e) => e._tag))
+          expect(unknown.map((e) => e.message)).toEqual(known.map((e) => e.message))
+          expect(known.at(-1)!._tag).toBe("AccountLocked")
+          const wait = (e: (typeof known)[number]) =>
+            e._tag === "AccountLocked" ? Math.round(e.retryAfterSeconds / 60) : -1
+          expect(wait(unknown.at(-1)!)).toBe(wait(known.at(-1)!))
+        })
       )
     })
   })

@@ -74,7 +74,6 @@ const decode =
 export const storageSuite = (target: DatabaseTarget) =>
   describe(`storage contract on ${target.name}`, () => {
     it.layer(Services.layer.pipe(Layer.provideMerge(target.layer()), Layer.provideMerge(BlobStore.layerTemporary)), {
-      timeout: 120_000,
       excludeTestServices: true
     })((it) => {
       describe("Workspaces and Members", () => {
