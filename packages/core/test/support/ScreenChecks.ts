@@ -1,0 +1,76 @@
+/**
+ * What the public page's browser suites check on every screen they reach
+ * (`PublicPageBrowser`, `PublicPageScreensBrowser`): axe-core finds no
+ * violation, a screenshot is saved in `packages/core/test-artifacts/`, and
+ * the page fits its viewport's width.
+ */
+import { join } from "node:path"
+import type { Page } from "playwright-core"
+import { expect } from "vitest"
+import { artifacts, axeSource } from "@qforms/test-kit/Browser"
+
+/** The little of the DOM these tests read inside the page (the project compiles without the DOM library). */
+export interface PageElement {
+  readonly tagName: string
+  readonly id: string
+  getAttribute(name: string): string | null
+  matches(selector: string): boolean
+}
+export interface PageWindow {
+  readonly document: { readonly activeElement: PageElement | null }
+}
+
+export interface Flow {
+  readonly page: Page
+  readonly name: string
+  /** The theme the page is shown in (and axe checks contrast in). */
+  readonly colorScheme: "light" | "dark"
+  step: number
+}
+
+/** Whether the page fits its viewport's width (no sideways scrolling). */
+export const fitsWidth = (page: Page) =>
+  page.evaluate(() => {
+    const d = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } })
+      .document.documentElement
+    return d.scrollWidth <= d.clientWidth
+  })
+
+/** Runs axe-core on the current screen (0 violations expected) and saves a screenshot. */
+export const check = async (flow: Flow, label: string) => {
+  flow.step += 1
+  const file = join(artifacts, `${flow.name}-${String(flow.step).padStart(2, "0")}-${label}.png`)
+  await flow.page.screenshot({ path: file, fullPage: true })
+  const html = await flow.page.content()
+  // axe runs in a page of its own with the same markup, so it works with the form's JavaScript off too.
+  const axePage = await flow.page.context().browser()!.newPage({
+    javaScriptEnabled: true,
+    bypassCSP: true,
+    colorScheme: flow.colorScheme
+  })
+  await axePage.setContent(html)
+  await axePage.addScriptTag({ content: axeSource })
+  const result = await axePage.evaluate(async () => {
+    const axe = (
+      globalThis as unknown as {
+        axe: {
+          run: (context: unknown) => Promise<{
+            violations: ReadonlyArray<{ id: string; help: string; nodes: ReadonlyArray<{ html: string }> }>
+          }>
+        }
+      }
+    ).axe
+    const r = await axe.run((globalThis as unknown as PageWindow).document)
+    return r.violations.map(
+      (v: { id: string; help: string; nodes: ReadonlyArray<{ html: string }> }) =>
+        `${v.id}: ${v.help} (${v.nodes.map((n) => n.html).join(" | ")})`
+    )
+  })
+  await axePage.close()
+  expect(result, `axe on ${label}`).toEqual([])
+}
+
+/** Waits for the screen of a question (its label or legend). */
+export const screen = async (page: Page, text: string) => {
+  await page.locator("#question, h1").filter({ hasText: text }).first().waitFor({ timeout: 10_000 })
+}
