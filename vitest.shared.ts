@@ -15,7 +15,8 @@ import { configDefaults, defineProject } from "vitest/config"
  * | `processes` | `npm run test:processes` | qforms as child processes: the standalone server and CLI, delivery across killed and restarted servers |
  * | `packed` | `npm run test:packages` | the packed client installed outside the workspace, a client generated from the served document |
  *
- * `npm run test:pg` runs the default projects again with PostgreSQL as well.
+ * `npm run test:pg` runs the default projects again on PostgreSQL alone
+ * (`QFORMS_TEST_DATABASES=postgres`, see the test kit's `Databases`).
  */
 
 /**
