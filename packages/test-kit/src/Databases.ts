@@ -67,8 +67,10 @@ if (unknown.length > 0)
 if (chosen.includes("postgres") && !postgresUrl)
   throw new Error("QFORMS_TEST_DATABASES names postgres, but QFORMS_TEST_DATABASE_URL is not set")
 
+const wanted = (name: DatabaseTarget["name"]) => chosen.length === 0 || chosen.includes(name)
+
 /** The databases of this run: the first is the one a test that needs only one database uses. */
 export const databaseTargets: ReadonlyArray<DatabaseTarget> = [
-  ...(chosen.length === 0 || chosen.includes("pglite") ? [pgliteTarget] : []),
-  ...(postgresUrl && (chosen.length === 0 || chosen.includes("postgres")) ? [postgresTarget(postgresUrl)] : [])
+  ...(wanted("pglite") ? [pgliteTarget] : []),
+  ...(postgresUrl && wanted("postgres") ? [postgresTarget(postgresUrl)] : [])
 ]
