@@ -128,7 +128,11 @@ describe.skipIf(postgresUrl === undefined)("Database on a PostgreSQL database wi
         // One run at a time on this server: the lock is the reserved session's until the scope closes.
         const session = yield* sql.reserve
         yield* session.executeUnprepared(`select pg_advisory_lock(hashtext('${name}'))`, [], undefined)
-        const exists = yield* session.executeUnprepared(`select 1 from pg_database where datname = '${name}'`, [], undefined)
+        const exists = yield* session.executeUnprepared(
+          `select 1 from pg_database where datname = '${name}'`,
+          [],
+          undefined
+        )
         if (exists.length === 0) yield* session.executeUnprepared(`create database "${name}"`, [], undefined)
         const url = databaseUrl(name)
         yield* Effect.gen(function* () {
