@@ -44,7 +44,9 @@ export const axeSource = readFileSync(createRequire(import.meta.url).resolve("ax
  * ```
  */
 export const axeViolations = async (page: Page): Promise<ReadonlyArray<string>> => {
-  await page.evaluate(axeSource)
+  // Loaded once per document: parsing axe costs more than a run, and a single-page screen keeps its document.
+  if (await page.evaluate(() => (globalThis as unknown as { axe?: unknown }).axe === undefined))
+    await page.evaluate(axeSource)
   return page.evaluate(async () => {
     interface Violation {
       readonly id: string

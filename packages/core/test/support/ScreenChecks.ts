@@ -36,6 +36,19 @@ export const fitsWidth = (page: Page) =>
     return d.scrollWidth <= d.clientWidth
   })
 
+/** Each flow's page for axe: one per flow (its theme), opened on its first check. */
+const axePages = new WeakMap<Flow, Promise<Page>>()
+const axePageOf = (flow: Flow): Promise<Page> => {
+  const known = axePages.get(flow)
+  if (known !== undefined) return known
+  const opened = flow.page
+    .context()
+    .browser()!
+    .newPage({ javaScriptEnabled: true, bypassCSP: true, colorScheme: flow.colorScheme })
+  axePages.set(flow, opened)
+  return opened
+}
+
 /** Runs axe-core on the current screen (0 violations expected) and saves a screenshot. */
 export const check = async (flow: Flow, label: string) => {
   flow.step += 1
@@ -43,13 +56,11 @@ export const check = async (flow: Flow, label: string) => {
   await flow.page.screenshot({ path: file, fullPage: true })
   const html = await flow.page.content()
   // axe runs in a page of its own with the same markup, so it works with the form's JavaScript off too.
-  const axePage = await flow.page.context().browser()!.newPage({
-    javaScriptEnabled: true,
-    bypassCSP: true,
-    colorScheme: flow.colorScheme
-  })
+  const axePage = await axePageOf(flow)
   await axePage.setContent(html)
-  await axePage.addScriptTag({ content: axeSource })
+  // The page keeps its window through setContent, so axe is loaded once per flow.
+  if (await axePage.evaluate(() => (globalThis as unknown as { axe?: unknown }).axe === undefined))
+    await axePage.addScriptTag({ content: axeSource })
   const result = await axePage.evaluate(async () => {
     const axe = (
       globalThis as unknown as {
@@ -66,7 +77,6 @@ export const check = async (flow: Flow, label: string) => {
         `${v.id}: ${v.help} (${v.nodes.map((n) => n.html).join(" | ")})`
     )
   })
-  await axePage.close()
   expect(result, `axe on ${label}`).toEqual([])
 }
 
