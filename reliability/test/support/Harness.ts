@@ -4,7 +4,7 @@
  * that can be stopped and scripted, PostgreSQL access for the checks that read
  * the database, and the figures each scenario writes for docs/RELIABILITY.md.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs"
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { loadavg } from "node:os"
@@ -108,6 +108,35 @@ export const rssMiB = (pid: number): number => {
   const status = readFileSync(`/proc/${pid}/status`, "utf8")
   const kb = Number(status.match(/VmRSS:\s+(\d+)/)?.[1] ?? Number.NaN)
   return kb / 1024
+}
+
+/**
+ * The local TCP ports of a process's sockets (Linux /proc): PostgreSQL's `pg_stat_activity.client_port` of its
+ * sessions, to tell them from other processes' sessions on the same database.
+ */
+export const tcpPortsOf = (pid: number): ReadonlySet<number> => {
+  const inodes = new Set<string>()
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    const socket = /^socket:\[(\d+)\]$/.exec(readlinkOrEmpty(`/proc/${pid}/fd/${fd}`))
+    if (socket !== null) inodes.add(socket[1]!)
+  }
+  const ports = new Set<number>()
+  for (const table of ["tcp", "tcp6"]) {
+    for (const line of readFileSync(`/proc/${pid}/net/${table}`, "utf8").split("\n").slice(1)) {
+      const columns = line.trim().split(/\s+/)
+      if (columns.length > 9 && inodes.has(columns[9]!)) ports.add(Number.parseInt(columns[1]!.split(":")[1]!, 16))
+    }
+  }
+  return ports
+}
+
+/** A symbolic link's target, or "" when it went away meanwhile (a descriptor closed while listing). */
+const readlinkOrEmpty = (path: string): string => {
+  try {
+    return readlinkSync(path)
+  } catch {
+    return ""
+  }
 }
 
 /** A started standalone: its process, URL and the key of the default workspace. */
