@@ -117,7 +117,7 @@ describe.skipIf(postgresUrl === undefined)("Database on a PostgreSQL database wi
   }
   const clientOn = (url: string) => PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })
   // Kept between runs and emptied at the start of each: dropping a database forces a checkpoint, which on a busy
-  // server (the PostgreSQL leg runs beside two busy loops) took longer than a test may.
+  // server (CI runs the PostgreSQL leg under load) took longer than a test may.
   const name = "qforms_test_without_pg_trgm"
   const schemas = ["s0", "s1", "s2", "s3"]
 
