@@ -65,7 +65,7 @@ const modulesOf = (dir: string, prefix = ""): Array<string> =>
     .sort()
     .flatMap((name) => {
       const path = join(dir, name)
-      // One file per migration: named by id, listed in storage/Migrations.ts.
+      // One file per migration: named by id, listed in storage/MigrationList.ts (generated from the folder).
       if (statSync(path).isDirectory())
         return name === "migrations" ? [`${prefix}migrations/*`] : modulesOf(path, `${prefix}${name}/`)
       return /\.(ts|js)$/.test(name) ? [`${prefix}${name.replace(/\.(ts|js)$/, "")}`] : []
