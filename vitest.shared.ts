@@ -37,7 +37,7 @@ export const maxWorkers = availableParallelism() + 1
 export const isolate = false
 
 /**
- * `@qforms/core` from its TypeScript sources, as `npm start` runs them (with
+ * `@qforms/core` (and `@qforms/node-http`) from TypeScript sources, as `npm start` runs them (with
  * the `source` export condition), so no build is needed before `npm test`:
  * the test kit and the standalone import it by name. An alias rather than the
  * `source` condition for every package, which would also pick the TypeScript
@@ -50,6 +50,11 @@ export const alias = [
   {
     find: /^@qforms\/core\/api$/,
     replacement: fileURLToPath(new URL("./packages/core/src/api/Api.ts", import.meta.url))
+  },
+  // The Node adapters' one path, as `@qforms/express` and `@qforms/h3` import it.
+  {
+    find: /^@qforms\/node-http$/,
+    replacement: fileURLToPath(new URL("./packages/node-http/src/index.ts", import.meta.url))
   }
 ]
 

@@ -17,8 +17,10 @@
  * Translation only. `x-forwarded-prefix` is set to the mount point
  * (`req.baseUrl`, after any prefix a proxy in front already set) so links and
  * the OpenAPI `servers` entry name the real prefix; `x-forwarded-proto` is
- * kept. Every request goes to `qforms.nodeHandler` (the native, fast path)
- * with Express' own `req`/`res`; a body a host parser already read is handed
+ * kept (on TLS, qforms names `https` itself). Every request goes to
+ * `qforms.nodeHandler` (the native, fast path) with Express' own `req`/`res`,
+ * through `@qforms/node-http`'s `handleMounted`, the one path of every Node
+ * adapter; a body a host parser already read is handed
  * over re-encoded from `req.body` (JSON, urlencoded, raw or text). A body the
  * host's parser refused as invalid JSON reaches qforms as it was sent (its own
  * 400); one refused otherwise (over its limit, …) is answered in qforms' `{error}` shape.
@@ -28,8 +30,8 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
-import type { TLSSocket } from "node:tls"
 import type { Qforms } from "@qforms/core"
+import { handleMounted, upgradeMounted } from "@qforms/node-http"
 
 /** What the adapter needs of a running qforms (`await Qforms.make(...)`). */
 export type QformsHandlers = Pick<Qforms.Qforms, "nodeHandler" | "upgradeHandler">
@@ -50,18 +52,6 @@ type ErrorHandler = (error: unknown, request: ExpressRequest, response: ServerRe
  */
 export type ExpressMiddleware = [Handler, ErrorHandler] & {
   readonly attach: <S extends Server>(server: S, prefix: string) => S
-}
-
-/** Sets `x-forwarded-prefix` (outer proxy prefix + mount point) and, on TLS, a missing `x-forwarded-proto`. */
-const forward = (request: ExpressRequest, mountPath = request.baseUrl ?? "") => {
-  const header = request.headers["x-forwarded-prefix"]
-  const outer = (Array.isArray(header) ? header[0] : header)?.split(",")[0]?.trim() ?? ""
-  const safe = /^(\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)*\/?$/.test(outer) ? outer.replace(/\/$/, "") : ""
-  const prefix = safe + mountPath.replace(/\/$/, "")
-  if (prefix !== "") request.headers["x-forwarded-prefix"] = prefix
-  if (request.headers["x-forwarded-proto"] === undefined && (request.socket as TLSSocket).encrypted) {
-    request.headers["x-forwarded-proto"] = "https"
-  }
 }
 
 /** `{a: {b: 1}, c: [2, 3]}` → `a[b]=1&c=2&c=3`: a urlencoded body parsed by the host, encoded again. */
@@ -88,14 +78,13 @@ const parserError = /^(entity|request|charset|encoding|parameters|stream)\./
 export const toExpressMiddleware = (qforms: QformsHandlers): ExpressMiddleware => {
   const attach = <S extends Server>(server: S, prefix: string): S =>
     server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-      const [url, headers, mountPath] = [request.url ?? "/", { ...request.headers }, prefix.replace(/\/+$/, "")]
+      const [url, mountPath] = [request.url ?? "/", prefix.replace(/\/+$/, "")]
       const rest = url.slice(mountPath.length)
       const ours = url.startsWith(mountPath) && /^([/?]|$)/.test(rest)
       if (ours) {
         request.url = rest.startsWith("/") ? rest : `/${rest}` // relative to the mount point, as Express does
-        forward(request, mountPath)
-        const taken = qforms.upgradeHandler(request, socket, head)
-        Object.assign(request, { url, headers }) // other `upgrade` listeners see it as it came
+        const taken = upgradeMounted(qforms, request, socket, head, mountPath)
+        request.url = url // other `upgrade` listeners see it as it came
         if (taken) return
       }
       if (ours || server.listenerCount("upgrade") === 1)
@@ -103,17 +92,19 @@ export const toExpressMiddleware = (qforms: QformsHandlers): ExpressMiddleware =
     })
   const middleware: [Handler, ErrorHandler] = [
     (request, response) => {
-      forward(request)
-      if (request._body === true || request.readableEnded) qforms.nodeHandler(request, response, parsedBody(request))
-      else qforms.nodeHandler(request, response) // unread: qforms reads it off the socket
+      const read = request._body === true || request.readableEnded
+      // Unread: qforms reads it off the socket.
+      handleMounted(qforms, request, response, {
+        mountPath: request.baseUrl ?? "",
+        body: read ? parsedBody(request) : undefined
+      })
     },
     (error, request, response, next) => {
       const failure = error as { type?: unknown; status?: unknown; body?: unknown; message?: unknown } | null
       if (typeof failure?.type !== "string" || !parserError.test(failure.type)) return next(error)
-      forward(request)
       // Invalid JSON: qforms reads the raw text itself, and answers its own 400.
       if (failure.type === "entity.parse.failed" && typeof failure.body === "string") {
-        return qforms.nodeHandler(request, response, failure.body)
+        return handleMounted(qforms, request, response, { mountPath: request.baseUrl ?? "", body: failure.body })
       }
       const status = typeof failure.status === "number" && failure.status >= 400 ? failure.status : 400
       response.writeHead(status, { "content-type": "application/json" })

@@ -17,7 +17,8 @@
  * with its path made relative to the mount point (`/forms-service/api/forms`
  * → `/api/forms`) and `x-forwarded-prefix` set to the mount point (after any
  * prefix a proxy in front already set), so links and the OpenAPI `servers`
- * entry name the real prefix. On Node (srvx's `event.runtime.node`) with the
+ * entry name the real prefix (composed by `@qforms/node-http`, whose
+ * `handleMounted` is the Node path below). On Node (srvx's `event.runtime.node`) with the
  * body still unread, that is `qforms.nodeHandler` on Node's own request and
  * response (the native, fast path; headers the host's middleware set on
  * `event.res` are kept); elsewhere (Bun, Deno, workers, or a body the host
@@ -28,6 +29,7 @@
  * @module
  */
 import type { Qforms } from "@qforms/core"
+import { forwardedPrefix, handleMounted } from "@qforms/node-http"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { defineWebSocketHandler, fromNodeHandler, H3, type H3Event, type WebSocketPeer } from "h3"
 
@@ -46,10 +48,6 @@ const splitPath = (event: H3Event): { readonly prefix: string; readonly path: st
   const rest = segments.slice(baseSegments + 1).join("/")
   return { prefix, path: `/${rest}` }
 }
-
-/** A prefix set by a proxy in front of the host comes first: /app + /forms-service. */
-const forwardedPrefix = (outer: string | null | undefined, prefix: string) =>
-  (outer?.split(",")[0]?.trim().replace(/\/+$/, "") ?? "") + prefix
 
 /** The request qforms sees: same method, headers, body and signal; URL relative to the mount point. */
 const toQformsRequest = (event: H3Event): Request => {
@@ -83,16 +81,13 @@ const toNodeRequest = (
 ) =>
   new Promise<void>((resolve) => {
     const { prefix, path } = splitPath(event)
-    const header = request.headers["x-forwarded-prefix"]
-    const forwarded = forwardedPrefix(Array.isArray(header) ? header[0] : header, prefix)
-    if (forwarded !== "") request.headers["x-forwarded-prefix"] = forwarded
     request.url = path + event.url.search
     for (const [name, value] of event.res.headers) {
       if (name === "set-cookie") response.appendHeader(name, value)
       else response.setHeader(name, value)
     }
     response.once("close", () => resolve())
-    qforms.nodeHandler(request, response)
+    handleMounted(qforms, request, response, { mountPath: prefix })
   })
 
 /** Frames a peer may have buffered before it counts as too far behind (and is closed by qforms). */

@@ -20,15 +20,23 @@
  * Translation only: a request under the prefix has the prefix cut from
  * `req.url` (the query is kept) and `x-forwarded-prefix` set to the prefix
  * (after any prefix a proxy in front already set), so links and the OpenAPI
- * `servers` entry name the real mount point. `upgrade` does the same for
+ * `servers` entry name the real mount point (on TLS, qforms names `https`
+ * itself). `upgrade` does the same for
  * WebSocket upgrades (the live event stream, `<prefix>/api/events`) and hands
  * them to `qforms.upgradeHandler`.
+ *
+ * The adapters of hosts that route by mount point themselves
+ * (`@qforms/express`, `@qforms/h3`) delegate here: {@link handleMounted},
+ * {@link upgradeMounted} and {@link forwardedPrefix} are that one path.
  *
  * @module
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
 import type { Qforms } from "@qforms/core"
+import { handleMounted, normalizePrefix, upgradeMounted } from "./Mounted.ts"
+
+export { forwardedPrefix, handleMounted, type Mounted, upgradeMounted } from "./Mounted.ts"
 
 /** What the adapter needs of a running qforms (`await Qforms.make(...)`). */
 export type QformsNodeHandler = Pick<Qforms.Qforms, "nodeHandler" | "upgradeHandler">
@@ -62,17 +70,10 @@ export type NodeHandler = ((
   readonly upgrade: (request: IncomingMessage, socket: Duplex, head: Buffer) => boolean
 }
 
-/** `forms-service/` → `/forms-service`; `/` and `""` → `""` (the root). */
-const normalizePrefix = (prefix: string): string => {
-  const trimmed = prefix.trim().replace(/\/+$/, "")
-  return trimmed === "" || trimmed.startsWith("/") ? trimmed : `/${trimmed}`
-}
-
-/** The prefix a proxy in front already set (if any, and well-formed), without a trailing slash. */
-const outerPrefix = (request: IncomingMessage): string => {
-  const header = request.headers["x-forwarded-prefix"]
-  const first = (Array.isArray(header) ? header[0] : header)?.split(",")[0]?.trim() ?? ""
-  return /^(\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)*\/?$/.test(first) ? first.replace(/\/$/, "") : ""
+/** The rest of `url` below `prefix` (`""`, `/…` or `?…`), or `undefined` when the URL is outside it. */
+const below = (url: string, prefix: string): string | undefined => {
+  const rest = url.startsWith(prefix) ? url.slice(prefix.length) : undefined
+  return rest === undefined || !(rest === "" || rest.startsWith("/") || rest.startsWith("?")) ? undefined : rest
 }
 
 /**
@@ -89,35 +90,23 @@ const outerPrefix = (request: IncomingMessage): string => {
  */
 export const toNodeHandler = (qforms: QformsNodeHandler, options: NodeHandlerOptions = {}): NodeHandler => {
   const prefix = normalizePrefix(options.prefix ?? "")
-  /** Makes `req.url` relative to the prefix and names the prefix; `undefined` (untouched) outside it, else an undo. */
-  const enter = (request: IncomingMessage): (() => void) | undefined => {
-    const url = request.url ?? "/"
-    const rest = url.startsWith(prefix) ? url.slice(prefix.length) : undefined
-    if (rest === undefined || !(rest === "" || rest.startsWith("/") || rest.startsWith("?"))) return undefined
-    const forwarded = request.headers["x-forwarded-prefix"]
-    if (prefix !== "") {
-      request.url = rest.startsWith("/") ? rest : `/${rest}`
-      request.headers["x-forwarded-prefix"] = outerPrefix(request) + prefix
-    }
-    return () => {
-      request.url = url
-      if (forwarded === undefined) delete request.headers["x-forwarded-prefix"]
-      else request.headers["x-forwarded-prefix"] = forwarded
-    }
-  }
   const handler = (request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) => {
-    if (enter(request) === undefined) {
+    const rest = below(request.url ?? "/", prefix)
+    if (rest === undefined) {
       next?.()
       return false
     }
-    qforms.nodeHandler(request, response)
+    if (prefix !== "") request.url = rest.startsWith("/") ? rest : `/${rest}`
+    handleMounted(qforms, request, response, { mountPath: prefix })
     return true
   }
   const upgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const undo = enter(request)
-    if (undo === undefined) return false
-    if (qforms.upgradeHandler(request, socket, head)) return true
-    undo()
+    const url = request.url ?? "/"
+    const rest = below(url, prefix)
+    if (rest === undefined) return false
+    if (prefix !== "") request.url = rest.startsWith("/") ? rest : `/${rest}`
+    if (upgradeMounted(qforms, request, socket, head, prefix)) return true
+    request.url = url
     return false
   }
   return Object.assign(handler, { upgrade })

@@ -4,13 +4,18 @@
  * smoke (the `transportTest`s of `@qforms/test-kit/HttpContract`) runs through it, on each test database, plus the
  * adapter's own translation tests; core runs the whole contract.
  */
+import { execFileSync } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from "node:http"
+import { createServer as createTlsServer, request as tlsRequest } from "node:https"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { httpContractSuite } from "@qforms/test-kit/HttpContract"
 import { databaseTargets } from "@qforms/test-kit/Databases"
 import { startWithQforms } from "@qforms/test-kit/TestServer"
-import { toNodeHandler } from "../src/index.ts"
+import { forwardedPrefix, toNodeHandler } from "../src/index.ts"
 import { Qforms } from "@qforms/core"
 import { ownerKey } from "@qforms/test-kit/Seeds"
 
@@ -128,6 +133,70 @@ describe("@qforms/node-http", () => {
       expect(((await reply.json()) as { servers: Array<{ url: string }> }).servers[0]!.url).toBe(server.origin)
     } finally {
       await server.close()
+    }
+  })
+
+  it("composes x-forwarded-prefix once for every adapter: a proxy's well-formed prefix, then the mount point", () => {
+    expect(forwardedPrefix(undefined, "/forms-service")).toBe("/forms-service")
+    expect(forwardedPrefix("/outer/", "forms-service/")).toBe("/outer/forms-service")
+    expect(forwardedPrefix(["/a, /b"], "/forms-service")).toBe("/a/forms-service")
+    expect(forwardedPrefix("/a b", "/forms-service")).toBe("/forms-service")
+    expect(forwardedPrefix("//evil.example", "")).toBe("")
+    expect(forwardedPrefix(null, "/")).toBe("")
+  })
+
+  it("names https on a TLS socket without x-forwarded-proto, so links under the prefix are https", async () => {
+    // A throwaway self-signed certificate (Debian's openssl).
+    const dir = mkdtempSync(join(tmpdir(), "qforms-tls-"))
+    try {
+      execFileSync(
+        "openssl",
+        [
+          "req",
+          "-x509",
+          "-newkey",
+          "ec",
+          "-pkeyopt",
+          "ec_paramgen_curve:prime256v1",
+          "-nodes",
+          "-days",
+          "1",
+          "-subj",
+          "/CN=127.0.0.1",
+          "-keyout",
+          join(dir, "key.pem"),
+          "-out",
+          join(dir, "cert.pem")
+        ],
+        { stdio: "ignore" }
+      )
+      const server = createTlsServer(
+        { key: readFileSync(join(dir, "key.pem")), cert: readFileSync(join(dir, "cert.pem")) },
+        toNodeHandler(qforms, { prefix: "/forms-service" })
+      )
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+      const port = (server.address() as AddressInfo).port
+      try {
+        const body = await new Promise<string>((resolve, reject) => {
+          const request = tlsRequest(
+            { host: "127.0.0.1", port, path: "/forms-service/api/openapi.json", rejectUnauthorized: false },
+            (response) => {
+              let text = ""
+              response.setEncoding("utf8").on("data", (chunk: string) => (text += chunk))
+              response.on("end", () => resolve(text))
+            }
+          )
+          request.on("error", reject).end()
+        })
+        expect((JSON.parse(body) as { servers: Array<{ url: string }> }).servers[0]!.url).toBe(
+          `https://127.0.0.1:${port}/forms-service`
+        )
+      } finally {
+        server.closeAllConnections()
+        await new Promise<void>((resolve) => server.close(() => resolve()))
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
     }
   })
 })
