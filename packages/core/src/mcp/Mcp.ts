@@ -6,8 +6,9 @@
  * server-initiated stream; `GET`/`DELETE` get 405), so any number of server
  * processes can serve one client without sticky sessions. The protocol is
  * the official `@modelcontextprotocol/sdk` server (it speaks every revision
- * its clients do, up to 2025-11-25); the tools, resources and the prompt are
- * in `McpTools.ts`, on the same domain services as the HTTP API.
+ * its clients do, up to 2025-11-25); the tools (`McpTools.ts`, gathered from
+ * `tools/`), the resources (`McpResources.ts`) and the prompt
+ * (`TriagePrompt.ts`) run on the same domain services as the HTTP API.
  *
  * Auth is the API's: `Authorization: Bearer qk_live_…` acts as the key's
  * member with its role, a host's `resolveActor` bridge works too, and a
@@ -21,6 +22,8 @@ import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import type * as Actors from "../identity/Actors.ts"
 import * as McpTools from "./McpTools.ts"
+import * as McpResources from "./McpResources.ts"
+import * as TriagePrompt from "./TriagePrompt.ts"
 import { makeAuthenticate } from "../web/Security.ts"
 
 /** The endpoint's path, under the mount point. */
@@ -99,8 +102,8 @@ export const layer = (options: McpOptions) =>
     Effect.fnUntraced(function* (router) {
       const authenticate = yield* makeAuthenticate
       const tools = yield* McpTools.makeTools
-      const resources = yield* McpTools.makeResources
-      const triage = yield* McpTools.makeTriagePrompt
+      const resources = yield* McpResources.makeResources
+      const triage = yield* TriagePrompt.makeTriagePrompt
       // The SDK's side is loaded on the first POST, and its servers are kept for the next ones.
       const answerer = yield* Effect.cached(
         Effect.map(

@@ -1,7 +1,7 @@
 /**
  * The protocol side of `/mcp`: an official `@modelcontextprotocol/sdk`
- * server answers each POST, with the tools, resources and prompt of
- * `McpTools.ts`, as the request's actor. Loaded on the first `/mcp` request
+ * server answers each POST, with the tools (`McpTools.ts`), resources
+ * (`McpResources.ts`) and prompt (`TriagePrompt.ts`), as the request's actor. Loaded on the first `/mcp` request
  * (`Mcp.ts`), so a process that serves no assistant never loads the SDK
  * (~30 MB and ~160 ms at start).
  *
@@ -32,7 +32,9 @@ import * as Exit from "effect/Exit"
 import type * as Actors from "../identity/Actors.ts"
 import * as Database from "../storage/Database.ts"
 import { apiVersion } from "../api/Api.ts"
-import * as McpTools from "./McpTools.ts"
+import type * as McpTools from "./McpTools.ts"
+import * as McpResources from "./McpResources.ts"
+import * as TriagePrompt from "./TriagePrompt.ts"
 
 /** The JSON-RPC error code of an unknown resource (MCP specification). */
 const resourceNotFoundCode = -32002
@@ -83,8 +85,8 @@ const runner =
 const jsonSchemaValidator = new AjvJsonSchemaValidator()
 
 export type Tools = Effect.Success<typeof McpTools.makeTools>
-export type Resources = Effect.Success<typeof McpTools.makeResources>
-export type Triage = Effect.Success<typeof McpTools.makeTriagePrompt>
+export type Resources = Effect.Success<typeof McpResources.makeResources>
+export type Triage = Effect.Success<typeof TriagePrompt.makeTriagePrompt>
 
 /** The POST a server is answering: as whom, and how its effects run. */
 interface Serving {
@@ -143,7 +145,7 @@ const makeServer = (serving: { current: Serving | undefined }, tools: Tools, res
     Promise.resolve({
       resourceTemplates: [
         {
-          uriTemplate: McpTools.formUriTemplate,
+          uriTemplate: McpResources.formUriTemplate,
           name: "form",
           title: "A form with its questions",
           description: "A form of the workspace by its numeric id, with its questions in order.",
@@ -167,22 +169,22 @@ const makeServer = (serving: { current: Serving | undefined }, tools: Tools, res
     Promise.resolve({
       prompts: [
         {
-          name: McpTools.triagePromptName,
+          name: TriagePrompt.triagePromptName,
           title: "Triage new responses",
           description:
             "Walks through a form's untriaged responses: read each, set stage, assignee and tags, " +
             "and leave a note saying why.",
-          arguments: McpTools.triagePromptArguments
+          arguments: TriagePrompt.triagePromptArguments
         }
       ]
     })
   )
   server.setRequestHandler(GetPromptRequestSchema, (request) => {
-    if (request.params.name !== McpTools.triagePromptName) {
+    if (request.params.name !== TriagePrompt.triagePromptName) {
       return Promise.reject(
         mcpError(
           ErrorCode.InvalidParams,
-          `unknown prompt ${request.params.name}; the prompt is ${McpTools.triagePromptName}`
+          `unknown prompt ${request.params.name}; the prompt is ${TriagePrompt.triagePromptName}`
         )
       )
     }
