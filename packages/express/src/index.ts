@@ -20,8 +20,8 @@
  * kept (on TLS, qforms names `https` itself). Every request goes to
  * `qforms.nodeHandler` (the native, fast path) with Express' own `req`/`res`,
  * through `@qforms/node-http`'s `handleMounted`, the one path of every Node
- * adapter; a body a host parser already read is handed
- * over re-encoded from `req.body` (JSON, urlencoded, raw or text). A body the
+ * adapter; a body a host parser already read is handed over re-encoded from
+ * `req.body` (JSON, urlencoded, raw or text). A body the
  * host's parser refused as invalid JSON reaches qforms as it was sent (its own
  * 400); one refused otherwise (over its limit, …) is answered in qforms' `{error}` shape.
  * Express never sees WebSocket upgrades: `attach` hands them to `qforms.upgradeHandler`.
@@ -92,8 +92,8 @@ export const toExpressMiddleware = (qforms: QformsHandlers): ExpressMiddleware =
     })
   const middleware: [Handler, ErrorHandler] = [
     (request, response) => {
+      // A body the host already read is handed over; an unread one qforms reads off the socket.
       const read = request._body === true || request.readableEnded
-      // Unread: qforms reads it off the socket.
       handleMounted(qforms, request, response, {
         mountPath: request.baseUrl ?? "",
         body: read ? parsedBody(request) : undefined

@@ -18,8 +18,8 @@
  * → `/api/forms`) and `x-forwarded-prefix` set to the mount point (after any
  * prefix a proxy in front already set), so links and the OpenAPI `servers`
  * entry name the real prefix (composed by `@qforms/node-http`, whose
- * `handleMounted` is the Node path below). On Node (srvx's `event.runtime.node`) with the
- * body still unread, that is `qforms.nodeHandler` on Node's own request and
+ * `handleMounted` is the Node path below). On Node (srvx's
+ * `event.runtime.node`) with the body still unread, that is `qforms.nodeHandler` on Node's own request and
  * response (the native, fast path; headers the host's middleware set on
  * `event.res` are kept); elsewhere (Bun, Deno, workers, or a body the host
  * already read) a Web `Request` to `qforms.handler`. A WebSocket upgrade of
