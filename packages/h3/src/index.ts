@@ -31,23 +31,9 @@
 import type { Qforms } from "@qforms/core"
 import { forwardedPrefix, handleMounted } from "@qforms/node-http"
 import type { IncomingMessage, ServerResponse } from "node:http"
-import { defineWebSocketHandler, fromNodeHandler, H3, type H3Event, type WebSocketPeer } from "h3"
-
-/**
- * The mount point and the path below it. The route of the mounted app is
- * `<base>/**`, with `<base>` as the host wrote it (possibly with `:params` or
- * `*`, or nested mounts): its segment count tells how many leading segments
- * of the request's path are the prefix.
- */
-const splitPath = (event: H3Event): { readonly prefix: string; readonly path: string } => {
-  const pathname = event.url.pathname
-  const route = event.context.matchedRoute?.route ?? "/**"
-  const baseSegments = route.replace(/\/\*\*(:[^/]*)?$/, "").split("/").length - 1
-  const segments = pathname.split("/")
-  const prefix = segments.slice(0, baseSegments + 1).join("/")
-  const rest = segments.slice(baseSegments + 1).join("/")
-  return { prefix, path: `/${rest}` }
-}
+import { fromNodeHandler, H3, type H3Event } from "h3"
+import { eventStream } from "./EventStream.ts"
+import { splitPath } from "./MountPath.ts"
 
 /** The request qforms sees: same method, headers, body and signal; URL relative to the mount point. */
 const toQformsRequest = (event: H3Event): Request => {
@@ -89,46 +75,6 @@ const toNodeRequest = (
     response.once("close", () => resolve())
     handleMounted(qforms, request, response, { mountPath: prefix })
   })
-
-/** Frames a peer may have buffered before it counts as too far behind (and is closed by qforms). */
-const maxBufferedBytes = 1024 * 1024
-
-/** The event stream's hooks for one upgrade request: qforms accepts or refuses it, then registers the peer. */
-const eventStream = (qforms: Pick<Qforms.Qforms, "events">) =>
-  defineWebSocketHandler((event) => ({
-    upgrade: async () => {
-      const { prefix, path } = splitPath(event)
-      // The mount point reaches qforms as on every other request: each event's `link` names the prefix.
-      const headers = Object.fromEntries(event.req.headers)
-      const forwarded = forwardedPrefix(event.req.headers.get("x-forwarded-prefix"), prefix)
-      if (forwarded !== "") headers["x-forwarded-prefix"] = forwarded
-      const connection = await qforms.events.connect({ headers, url: path + event.url.search })
-      if (!("status" in connection))
-        return { context: { qforms: connection }, ...(connection.protocol && { protocol: connection.protocol }) }
-      const body = JSON.stringify({ error: connection.error })
-      return new Response(body, {
-        status: connection.status,
-        headers: {
-          "content-type": "application/json",
-          "content-length": String(new TextEncoder().encode(body).byteLength),
-          connection: "close"
-        }
-      })
-    },
-    open: (peer: WebSocketPeer) => {
-      const connection = peer.context.qforms as Qforms.EventConnection
-      peer.context.detach = connection.open(
-        (text) => {
-          if (peer.bufferedAmount > maxBufferedBytes) return false
-          peer.send(text)
-          return true
-        },
-        (code, reason) => peer.close(code, reason)
-      )
-    },
-    close: (peer: WebSocketPeer) => (peer.context.detach as (() => void) | undefined)?.(),
-    error: (peer: WebSocketPeer) => (peer.context.detach as (() => void) | undefined)?.()
-  }))
 
 /**
  * An h3 v2 app serving all of qforms — API, OpenAPI document, docs page,
