@@ -31,7 +31,7 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
 import type { Qforms } from "@qforms/core"
-import { handleMounted, upgradeMounted } from "@qforms/node-http"
+import { handleMounted, relativeUrl, upgradeMounted } from "@qforms/node-http"
 
 /** What the adapter needs of a running qforms (`await Qforms.make(...)`). */
 export type QformsHandlers = Pick<Qforms.Qforms, "nodeHandler" | "upgradeHandler">
@@ -79,10 +79,10 @@ export const toExpressMiddleware = (qforms: QformsHandlers): ExpressMiddleware =
   const attach = <S extends Server>(server: S, prefix: string): S =>
     server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
       const [url, mountPath] = [request.url ?? "/", prefix.replace(/\/+$/, "")]
-      const rest = url.slice(mountPath.length)
-      const ours = url.startsWith(mountPath) && /^([/?]|$)/.test(rest)
+      const relative = relativeUrl(url, mountPath)
+      const ours = relative !== undefined
       if (ours) {
-        request.url = rest.startsWith("/") ? rest : `/${rest}` // relative to the mount point, as Express does
+        request.url = relative // relative to the mount point, as Express does
         const taken = upgradeMounted(qforms, request, socket, head, mountPath)
         request.url = url // other `upgrade` listeners see it as it came
         if (taken) return

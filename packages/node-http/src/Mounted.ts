@@ -19,6 +19,22 @@ export const normalizePrefix = (prefix: string): string => {
 }
 
 /**
+ * `url` relative to the mount point (`/forms-service/api?x` → `/api?x`, the
+ * mount point itself → `/`), or `undefined` when the URL is outside it
+ * (`/forms-serviceX`, `/elsewhere`).
+ *
+ * @example
+ * ```ts
+ * relativeUrl("/forms-service?x=1", "/forms-service") // "/?x=1"
+ * ```
+ */
+export const relativeUrl = (url: string, mountPath: string): string | undefined => {
+  const rest = url.startsWith(mountPath) ? url.slice(mountPath.length) : undefined
+  if (rest === undefined || !(rest === "" || rest.startsWith("/") || rest.startsWith("?"))) return undefined
+  return rest.startsWith("/") ? rest : `/${rest}`
+}
+
+/**
  * The `x-forwarded-prefix` qforms is to see: the prefix a proxy in front already set (its first value, when it is a
  * well-formed path) and then the mount point, so links and the OpenAPI `servers` entry name the real mount point.
  * Every adapter (this one, `@qforms/express`, `@qforms/h3`) composes it here.

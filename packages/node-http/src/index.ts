@@ -34,9 +34,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
 import type { Qforms } from "@qforms/core"
-import { handleMounted, normalizePrefix, upgradeMounted } from "./Mounted.ts"
+import { handleMounted, normalizePrefix, relativeUrl, upgradeMounted } from "./Mounted.ts"
 
-export { forwardedPrefix, handleMounted, type Mounted, upgradeMounted } from "./Mounted.ts"
+export { forwardedPrefix, handleMounted, type Mounted, relativeUrl, upgradeMounted } from "./Mounted.ts"
 
 /** What the adapter needs of a running qforms (`await Qforms.make(...)`). */
 export type QformsNodeHandler = Pick<Qforms.Qforms, "nodeHandler" | "upgradeHandler">
@@ -70,12 +70,6 @@ export type NodeHandler = ((
   readonly upgrade: (request: IncomingMessage, socket: Duplex, head: Buffer) => boolean
 }
 
-/** The rest of `url` below `prefix` (`""`, `/…` or `?…`), or `undefined` when the URL is outside it. */
-const below = (url: string, prefix: string): string | undefined => {
-  const rest = url.startsWith(prefix) ? url.slice(prefix.length) : undefined
-  return rest === undefined || !(rest === "" || rest.startsWith("/") || rest.startsWith("?")) ? undefined : rest
-}
-
 /**
  * Wraps a running qforms as a `node:http` handler mounted under `prefix`.
  *
@@ -91,20 +85,20 @@ const below = (url: string, prefix: string): string | undefined => {
 export const toNodeHandler = (qforms: QformsNodeHandler, options: NodeHandlerOptions = {}): NodeHandler => {
   const prefix = normalizePrefix(options.prefix ?? "")
   const handler = (request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) => {
-    const rest = below(request.url ?? "/", prefix)
-    if (rest === undefined) {
+    const relative = relativeUrl(request.url ?? "/", prefix)
+    if (relative === undefined) {
       next?.()
       return false
     }
-    if (prefix !== "") request.url = rest.startsWith("/") ? rest : `/${rest}`
+    request.url = relative
     handleMounted(qforms, request, response, { mountPath: prefix })
     return true
   }
   const upgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = request.url ?? "/"
-    const rest = below(url, prefix)
-    if (rest === undefined) return false
-    if (prefix !== "") request.url = rest.startsWith("/") ? rest : `/${rest}`
+    const relative = relativeUrl(url, prefix)
+    if (relative === undefined) return false
+    request.url = relative
     if (upgradeMounted(qforms, request, socket, head, prefix)) return true
     request.url = url
     return false
