@@ -17,7 +17,7 @@ import { databaseTargets } from "@qforms/test-kit/Databases"
 import { png, uploadImage } from "@qforms/test-kit/Pictures"
 import { api, createForm, listResponses, seedWorkspace } from "@qforms/test-kit/PublicForms"
 import { startTestServer, type TestServer } from "@qforms/test-kit/TestServer"
-import { check, type Flow, fitsWidth } from "./support/ScreenChecks.ts"
+import { check, fitsWidth, phoneFlow } from "./support/ScreenChecks.ts"
 
 describe.skipIf(!present)("public form page screens in Chromium", () => {
   let server: TestServer
@@ -55,9 +55,9 @@ describe.skipIf(!present)("public form page screens in Chromium", () => {
       const saved = await api(server, key, "PATCH", `/forms/${themed.id}`, { settings: { theme } })
       expect(saved.status, saved.text).toBe(200)
       for (const colorScheme of ["light", "dark"] as const) {
-        const context = await browser.newContext({ colorScheme, viewport: { width: 360, height: 740 } })
-        const page = await context.newPage()
-        const flow: Flow = { page, name: `theme-${i}-${colorScheme}`, colorScheme, step: 0 }
+        const flow = await phoneFlow(browser, `theme-${i}-${colorScheme}`, { colorScheme })
+        const { page } = flow
+        const context = page.context()
         await page.goto(`${server.url}/f/${themed.publicId}`)
         await check(flow, "welcome")
         await page.getByRole("button", { name: "Start" }).click()
@@ -124,13 +124,9 @@ describe.skipIf(!present)("public form page screens in Chromium", () => {
       )
     for (const js of [true, false]) {
       for (const colorScheme of ["light", "dark"] as const) {
-        const context = await browser.newContext({
-          javaScriptEnabled: js,
-          colorScheme,
-          viewport: { width: 360, height: 740 }
-        })
-        const page = await context.newPage()
-        const flow: Flow = { page, name: `pictures-${js ? "js" : "nojs"}-${colorScheme}`, colorScheme, step: 0 }
+        const flow = await phoneFlow(browser, `pictures-${js ? "js" : "nojs"}-${colorScheme}`, { colorScheme, js })
+        const { page } = flow
+        const context = page.context()
         await page.goto(`${server.url}/f/${pictured.publicId}`)
         await page.getByRole("img", { name: "Colour Club" }).waitFor()
         await expect.poll(() => loaded(page)).toEqual([true])
@@ -175,13 +171,9 @@ describe.skipIf(!present)("public form page screens in Chromium", () => {
     const publicId = created.body.publicId as string
     for (const js of [true, false]) {
       const colorScheme = js ? "light" : "dark"
-      const context = await browser.newContext({
-        javaScriptEnabled: js,
-        colorScheme,
-        viewport: { width: 360, height: 740 }
-      })
-      const page = await context.newPage()
-      const flow: Flow = { page, name: `pages-${js ? "js" : "nojs"}-${colorScheme}`, colorScheme, step: 0 }
+      const flow = await phoneFlow(browser, `pages-${js ? "js" : "nojs"}-${colorScheme}`, { colorScheme, js })
+      const { page } = flow
+      const context = page.context()
       await page.goto(`${server.url}/f/${publicId}`)
       await page.getByRole("button", { name: "Start" }).click()
       await page.getByLabel(/Your name/).fill("Ada")
@@ -249,14 +241,13 @@ describe.skipIf(!present)("public form page screens in Chromium", () => {
     for (const js of [true, false]) {
       const colorScheme = js ? "dark" : "light"
       // The browser asks for Arabic (its Accept-Language); the page answers in it, right to left.
-      const context = await browser.newContext({
-        javaScriptEnabled: js,
+      const flow = await phoneFlow(browser, `languages-${js ? "js" : "nojs"}-${colorScheme}`, {
         colorScheme,
-        locale: "ar-EG",
-        viewport: { width: 360, height: 740 }
+        js,
+        locale: "ar-EG"
       })
-      const page = await context.newPage()
-      const flow: Flow = { page, name: `languages-${js ? "js" : "nojs"}-${colorScheme}`, colorScheme, step: 0 }
+      const { page } = flow
+      const context = page.context()
       const documentLanguage = () =>
         page.evaluate(() => {
           const root = (globalThis as unknown as { document: { documentElement: { lang: string; dir: string } } })
@@ -315,19 +306,13 @@ describe.skipIf(!present)("public form page screens in Chromium", () => {
           choice: "Mountains"
         }
       ]) {
-        const whole = await browser.newContext({
-          javaScriptEnabled: js,
+        const through = await phoneFlow(browser, `languages-${language.locale}-${js ? "js" : "nojs"}-${colorScheme}`, {
           colorScheme,
-          locale: language.locale,
-          viewport: { width: 360, height: 740 }
+          js,
+          locale: language.locale
         })
-        const respondent = await whole.newPage()
-        const through: Flow = {
-          page: respondent,
-          name: `languages-${language.locale}-${js ? "js" : "nojs"}-${colorScheme}`,
-          colorScheme,
-          step: 0
-        }
+        const respondent = through.page
+        const whole = respondent.context()
         await respondent.goto(`${server.url}/f/${publicId}`)
         const opened = Date.now()
         await respondent.getByRole("button", { name: language.start }).click()
@@ -397,15 +382,11 @@ describe.skipIf(!present)("public form page screens in Chromium", () => {
     }
     for (const js of [true, false]) {
       const colorScheme = js ? "light" : "dark"
-      const context = await browser.newContext({
-        javaScriptEnabled: js,
-        colorScheme,
-        viewport: { width: 360, height: 740 }
-      })
-      const page = await context.newPage()
+      const flow = await phoneFlow(browser, `ending-${js ? "js" : "nojs"}-${colorScheme}`, { colorScheme, js })
+      const { page } = flow
+      const context = page.context()
       const errors: Array<string> = []
       page.on("pageerror", (error) => errors.push(error.message))
-      const flow: Flow = { page, name: `ending-${js ? "js" : "nojs"}-${colorScheme}`, colorScheme, step: 0 }
       await answerQuiz(page, "Paris")
       await page.getByRole("heading", { name: "You passed with 1 point" }).waitFor()
       await page.getByText("See you at the next quiz.").waitFor()

@@ -5,7 +5,7 @@
  * the page fits its viewport's width.
  */
 import { join } from "node:path"
-import type { Page } from "playwright-core"
+import type { Browser, Page } from "playwright-core"
 import { expect } from "vitest"
 import { artifacts, axeSource } from "@qforms/test-kit/Browser"
 
@@ -36,7 +36,37 @@ export const fitsWidth = (page: Page) =>
     return d.scrollWidth <= d.clientWidth
   })
 
-/** Each flow's page for axe: one per flow (its theme), opened on its first check. */
+/** How {@link phoneFlow} opens its page. */
+export interface PhoneFlowOptions {
+  readonly colorScheme: "light" | "dark"
+  /** Whether the page runs its JavaScript; default true. */
+  readonly js?: boolean | undefined
+  /** The browser's language (`Accept-Language`); default Playwright's. */
+  readonly locale?: string | undefined
+}
+
+/**
+ * A flow on a 360 × 740 px phone: a page in a browser context of its own, named `name` in the screenshots;
+ * `flow.page.context().close()` ends it.
+ *
+ * @example
+ * ```ts
+ * const flow = await phoneFlow(browser, "pages-nojs-dark", { colorScheme: "dark", js: false })
+ * await flow.page.goto(url)
+ * await check(flow, "welcome")
+ * ```
+ */
+export const phoneFlow = async (browser: Browser, name: string, options: PhoneFlowOptions): Promise<Flow> => {
+  const context = await browser.newContext({
+    javaScriptEnabled: options.js ?? true,
+    colorScheme: options.colorScheme,
+    ...(options.locale === undefined ? {} : { locale: options.locale }),
+    viewport: { width: 360, height: 740 }
+  })
+  return { page: await context.newPage(), name, colorScheme: options.colorScheme, step: 0 }
+}
+
+/** Each flow's page for axe: one per flow (its theme), opened on its first check, closed with the flow's context. */
 const axePages = new WeakMap<Flow, Promise<Page>>()
 const axePageOf = (flow: Flow): Promise<Page> => {
   const known = axePages.get(flow)
@@ -46,6 +76,8 @@ const axePageOf = (flow: Flow): Promise<Page> => {
     .browser()!
     .newPage({ javaScriptEnabled: true, bypassCSP: true, colorScheme: flow.colorScheme })
   axePages.set(flow, opened)
+  // (When the whole browser closes, its contexts go with it: nothing left to close then.)
+  flow.page.context().once("close", () => void opened.then((page) => page.context().close()).catch(() => undefined))
   return opened
 }
 
