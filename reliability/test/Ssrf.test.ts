@@ -11,7 +11,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import * as Effect from "effect/Effect"
 import { afterAll, describe, expect, it } from "vitest"
-import * as Sender from "../../packages/core/src/outbox/Sender.ts"
+import * as Sender from "../../packages/core/src/deliveries/Sender.ts"
 import {
   call,
   type ProcessDatabase,

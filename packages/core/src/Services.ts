@@ -12,11 +12,12 @@ import { ApiKeyCache } from "./identity/ApiKeyCache.ts"
 import { ApiKeys } from "./identity/ApiKeys.ts"
 import * as BlobStore from "./files/BlobStore.ts"
 import { Contacts } from "./cases/Contacts.ts"
-import { Deliveries } from "./outbox/Deliveries.ts"
-import { Events } from "./outbox/Events.ts"
+import { Deliveries } from "./deliveries/Deliveries.ts"
+import { Events } from "./events/Events.ts"
 import { Files } from "./files/Files.ts"
 import { Images } from "./files/Images.ts"
-import { FormNotifications } from "./outbox/FormNotifications.ts"
+import * as FilesForForms from "./files/FilesForForms.ts"
+import { FormNotifications } from "./deliveries/FormNotifications.ts"
 import { Forms } from "./forms/Forms.ts"
 import { CaseMetrics } from "./insights/CaseMetrics.ts"
 import { Digests } from "./insights/Digests.ts"
@@ -29,10 +30,10 @@ import { RespondentEmails } from "./email/RespondentEmails.ts"
 import { Members } from "./identity/Members.ts"
 import { Notes } from "./cases/Notes.ts"
 import { StatusLinks } from "./cases/StatusLinks.ts"
-import { Erasure } from "./cases/Erasure.ts"
-import { Retention } from "./cases/Retention.ts"
+import { Erasure } from "./privacy/Erasure.ts"
+import { Retention } from "./privacy/Retention.ts"
 import { SlaScan } from "./cases/SlaScan.ts"
-import { PersonalDataExport } from "./cases/PersonalDataExport.ts"
+import { PersonalDataExport } from "./privacy/PersonalDataExport.ts"
 import { ResponseMerges } from "./cases/ResponseMerges.ts"
 import { StatusEdits } from "./cases/StatusEdits.ts"
 import { Responses } from "./cases/Responses.ts"
@@ -41,8 +42,8 @@ import { SavedViews } from "./cases/SavedViews.ts"
 import { CaseFieldsService } from "./cases/CaseFields.ts"
 import { Sessions } from "./identity/Sessions.ts"
 import { Stages } from "./forms/Stages.ts"
-import { Webhooks } from "./outbox/Webhooks.ts"
-import { WebhookAlerts } from "./outbox/WebhookAlerts.ts"
+import { Webhooks } from "./deliveries/Webhooks.ts"
+import { WebhookAlerts } from "./email/WebhookAlerts.ts"
 import { Workspaces } from "./identity/Workspaces.ts"
 import { WorkspaceSettingsStore } from "./forms/WorkspaceSettings.ts"
 import * as Database from "./storage/Database.ts"
@@ -91,6 +92,8 @@ export type Services =
 
 /** Uploaded files and the image library kept beside them. */
 const library = Images.layer.pipe(Layer.provideMerge(Files.layer))
+/** Forms' port to the files context (images a form shows, a deleted form's uploads). */
+const formFiles = FilesForForms.layer.pipe(Layer.provide(library))
 const foundation = Layer.mergeAll(
   ApiKeyCache.layer,
   Accounts.layer,
@@ -100,10 +103,14 @@ const foundation = Layer.mergeAll(
   Activities.layer,
   Events.layer,
   library,
+  formFiles,
   Deliveries.layer.pipe(Layer.provide(Events.layer)),
-  WorkspaceSettingsStore.layer.pipe(Layer.provide(library))
+  WorkspaceSettingsStore.layer.pipe(Layer.provide(formFiles))
 )
-const emails = RespondentEmails.layer.pipe(Layer.provideMerge(EmailTokens.layer))
+/** Respondent e-mails, and cases' port to them (a submission's confirmation, a case's thread). */
+const emails = RespondentEmails.caseMail.pipe(
+  Layer.provideMerge(RespondentEmails.layer.pipe(Layer.provideMerge(EmailTokens.layer)))
+)
 const middle = Layer.mergeAll(Members.layer, Forms.layer, Notes.layer.pipe(Layer.provide(Members.layer)), emails).pipe(
   Layer.provideMerge(foundation)
 )

@@ -48,9 +48,9 @@ export * as Database from "./storage/Database.ts"
 /** The embedded database's SqlClient; `MemorySize` and `defaultSharedBuffers` for its `sharedBuffers` option. */
 export * as PgliteClient from "./storage/PgliteClient.ts"
 /** Backups of the embedded database with its files, taken while it runs, and their verified restore: `DatabaseBackup.backup`, `DatabaseBackup.restore`. */
-export * as DatabaseBackup from "./DatabaseBackup.ts"
+export * as DatabaseBackup from "./ops/DatabaseBackup.ts"
 /** Copying a deployment between embedded PGlite and PostgreSQL (rows, sequences, files), verified: `DatabaseCopy.copy`. */
-export * as DatabaseCopy from "./DatabaseCopy.ts"
+export * as DatabaseCopy from "./ops/DatabaseCopy.ts"
 /** Where uploaded files' bytes live (`files: { store }`): implement `BlobStore` for S3 and the like, or use `layerLocal`. */
 export * as BlobStore from "./files/BlobStore.ts"
 /** The form generator (`formGenerator`): `FormGenerator.FormGenerator.layerOffline` (default), `.layerNone`, or your own layer. */
@@ -58,9 +58,9 @@ export * as FormGenerator from "./generation/FormGenerator.ts"
 /** Form generation by any OpenAI-compatible server: `OpenAiFormGenerator.layer({ baseUrl, model })`. */
 export * as OpenAiFormGenerator from "./generation/OpenAiFormGenerator.ts"
 /** E-mail (`mail`): `SmtpOptions`, and `smtpUrlProblem` to check an SMTP URL before starting. */
-export * as Mailer from "./email/Mailer.ts"
+export * as Mailer from "./mail/Mailer.ts"
 /** Webhook retry schedule (`delivery.schedule`): `RetrySchedule.parse("0s,5s,5m")`, `defaultSchedule`. */
-export * as RetrySchedule from "./outbox/RetrySchedule.ts"
+export * as RetrySchedule from "./deliveries/RetrySchedule.ts"
 /** The public form page (`publicPage`): `PublicPageOptions`, `FrameAncestor`, `defaultMinSubmitSeconds`. */
 export * as PublicPage from "./pages/PublicPage.ts"
 /** Where every rate limit keeps its buckets (`rateLimitStore`): memory, the database or Redis, for Effect applications. */
@@ -70,7 +70,7 @@ export * as Options from "./Options.ts"
 /** `Redact.redactUrl`: a request URL with its tokens and credentials replaced, for access logs. */
 export * as Redact from "./web/Redact.ts"
 /** Webhook delivery settings (`delivery`). */
-export type { DeliverySettings } from "./outbox/DeliveryConfig.ts"
+export type { DeliverySettings } from "./deliveries/DeliveryConfig.ts"
 /** A rate limit (`rateLimit`, `uploadRateLimit`): requests per second and burst. */
 export type { RateLimitConfig } from "./web/RateLimit.ts"
 /** OAuth sign-in for assistants on `/mcp` (`oauth`). */
@@ -85,7 +85,7 @@ export type { ImapOptions } from "./email/EmailReplies.ts"
 /** Every service wired together on the database you choose: `Services.layerPg`, `layerPglite`; `Services.Services` is what `qforms.run` provides. */
 export * as Services from "./Services.ts"
 /** Who acts (`Actors.system(workspaceId)`, a member, a respondent): every service call takes one. */
-export * as Actors from "./identity/Actors.ts"
+export * as Actors from "./kernel/Actors.ts"
 /** Workspaces, the tenant. */
 export * as Workspaces from "./identity/Workspaces.ts"
 /** Accounts: people who sign in. */
@@ -119,7 +119,7 @@ export * as Stages from "./forms/Stages.ts"
 /** Internal notes on a case. */
 export * as Notes from "./cases/Notes.ts"
 /** Webhook subscriptions. */
-export * as Webhooks from "./outbox/Webhooks.ts"
+export * as Webhooks from "./deliveries/Webhooks.ts"
 /** The errors every service shares (`InvalidInput`, `Forbidden`, `Conflict`, …); each concept's "not found" is in its module. */
 export * as Errors from "./kernel/Errors.ts"
 /** Ids: the integer id Schema and its bounds. */

@@ -6,8 +6,8 @@
  */
 import { Webhook } from "standardwebhooks"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { DeliveryLog } from "../src/outbox/Deliveries.ts"
-import { discordEmbedLength, discordLimits, slackLimits, teamsMaxBytes } from "../src/outbox/NotificationFormats.ts"
+import type { DeliveryLog } from "../src/deliveries/Deliveries.ts"
+import { discordEmbedLength, discordLimits, slackLimits, teamsMaxBytes } from "../src/deliveries/NotificationFormats.ts"
 import * as Qforms from "../src/Qforms.ts"
 import { databaseTargets } from "@qforms/test-kit/Databases"
 import { type Api, apiOf, workspace } from "@qforms/test-kit/InProcessApi"

@@ -10,7 +10,7 @@
 import * as Effect from "effect/Effect"
 import * as SqlClient from "effect/sql/SqlClient"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import * as Actors from "../src/identity/Actors.ts"
+import * as Actors from "../src/kernel/Actors.ts"
 import { ApiKeys } from "../src/identity/ApiKeys.ts"
 import { Invitations } from "../src/identity/Invitations.ts"
 import { Members } from "../src/identity/Members.ts"

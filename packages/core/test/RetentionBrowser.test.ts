@@ -15,7 +15,7 @@ import * as SqlClient from "effect/sql/SqlClient"
 import type { Page } from "playwright-core"
 import { overflows, present, screenshotAndAxe } from "@qforms/test-kit/Browser"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Retention } from "../src/cases/Retention.ts"
+import { Retention } from "../src/privacy/Retention.ts"
 import * as AppInBrowser from "./support/AppInBrowser.ts"
 
 const adminPassword = "correct horse battery"

@@ -1,6 +1,6 @@
 import { Result } from "effect"
 import { describe, expect, it } from "vitest"
-import { defaultSchedule, nextAttemptDelay, parse, parseRetryAfter } from "../src/outbox/RetrySchedule.ts"
+import { defaultSchedule, nextAttemptDelay, parse, parseRetryAfter } from "../src/deliveries/RetrySchedule.ts"
 
 const S = 1_000
 const M = 60 * S

@@ -6,9 +6,9 @@ import { performance } from "node:perf_hooks"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { waitFor } from "@qforms/test-kit/Conditions"
-import type { SendResult } from "../src/outbox/Sender.ts"
-import { makeConnections, MAX_RESPONSE_BODY_BYTES, post } from "../src/outbox/Sender.ts"
-import type { VettedTarget } from "../src/outbox/SsrfGuard.ts"
+import type { SendResult } from "../src/deliveries/Sender.ts"
+import { makeConnections, MAX_RESPONSE_BODY_BYTES, post } from "../src/deliveries/Sender.ts"
+import type { VettedTarget } from "../src/deliveries/SsrfGuard.ts"
 
 interface Received {
   readonly method: string | undefined

@@ -1,7 +1,7 @@
 import { Clock, Effect } from "effect"
 import { Webhook, WebhookVerificationError } from "standardwebhooks"
 import { describe, expect, it } from "vitest"
-import { generateSecret, headers, secretKey, sign } from "../src/outbox/Signatures.ts"
+import { generateSecret, headers, secretKey, sign } from "../src/deliveries/Signatures.ts"
 
 const secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
 const nowSeconds = () => Math.floor(Effect.runSync(Clock.currentTimeMillis) / 1000)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import type { Resolve } from "../src/outbox/SsrfGuard.ts"
+import type { Resolve } from "../src/deliveries/SsrfGuard.ts"
 import {
   forbiddenReason,
   isForbiddenAddress,
@@ -8,7 +8,7 @@ import {
   systemResolve,
   TargetUnresolved,
   vet
-} from "../src/outbox/SsrfGuard.ts"
+} from "../src/deliveries/SsrfGuard.ts"
 
 /** A resolver answering from a table; unknown names fail like ENOTFOUND. No real DNS in these tests. */
 const dns =

@@ -2,7 +2,7 @@ import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import type { Field, FieldType } from "../src/forms/Fields.ts"
 import type { AnswerValue } from "../src/forms/Answers.ts"
-import { flatAnswers, flattener, formatAnswer, summary } from "../src/cases/Summaries.ts"
+import { flatAnswers, flattener, formatAnswer, summary } from "../src/forms/Summaries.ts"
 
 const field = (id: number, type: FieldType, label: string, extra: Partial<Field> = {}): Field => ({
   id,

@@ -18,9 +18,9 @@ import { receiver } from "@qforms/test-kit/Receiver"
 import { keysByRole, type Role, roles } from "@qforms/test-kit/Seeds"
 import { smtpSink } from "@qforms/test-kit/SmtpSink"
 import { startTestServer, type TestServer } from "@qforms/test-kit/TestServer"
-import { digestLanguages } from "../src/insights/DigestEmail.ts"
+import { digestLanguages } from "../src/email/DigestEmail.ts"
 import { Members } from "../src/identity/Members.ts"
-import { alertCatalogue, alertMessage } from "../src/outbox/WebhookAlerts.ts"
+import { alertCatalogue, alertMessage } from "../src/email/WebhookAlerts.ts"
 import { catalogueProblems } from "./support/Catalogues.ts"
 
 describe("an alert's e-mail", () => {

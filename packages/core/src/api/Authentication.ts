@@ -7,7 +7,7 @@ import * as Context from "effect/Context"
 import * as HttpApiMiddleware from "effect/http-api/HttpApiMiddleware"
 import * as HttpApiSecurity from "effect/http-api/HttpApiSecurity"
 import * as OpenApi from "effect/http-api/OpenApi"
-import type * as Actors from "../identity/Actors.ts"
+import type * as Actors from "../kernel/Actors.ts"
 import {
   BadRequest,
   Conflict,

@@ -8,7 +8,7 @@
  */
 import * as Schema from "effect/Schema"
 import { FieldType, optionKeys, PARTS } from "../forms/Fields.ts"
-import { MemberRole } from "../identity/Actors.ts"
+import { MemberRole } from "../kernel/Actors.ts"
 import { nativeName } from "../languages/Languages.ts"
 import { builtInMessages, type MessageKey } from "../languages/Messages.ts"
 import { AppLanguage, type Say } from "./AppLanguage.ts"

@@ -15,7 +15,7 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
-import * as Actors from "../identity/Actors.ts"
+import * as Actors from "../kernel/Actors.ts"
 import { type Forbidden, FormNotFound, InvalidInput } from "../kernel/Errors.ts"
 import * as Database from "../storage/Database.ts"
 

@@ -15,7 +15,7 @@ import type { Field } from "../forms/Fields.ts"
 import type { Member } from "../identity/Members.ts"
 import type { ResponseRow } from "./Responses.ts"
 import type { Stage } from "../forms/Stages.ts"
-import * as Summaries from "./Summaries.ts"
+import * as Summaries from "../forms/Summaries.ts"
 
 /** A sign that starts a formula, at the start of the cell (after blanks or quotes), or a leading tab / CR. */
 const FORMULA_START = /^(?:[\s"]*[=+\-@]|[\t\r])/

@@ -15,14 +15,14 @@ import * as FormLogic from "../forms/FormLogic.ts"
 import { FormStatus } from "../forms/FormStatus.ts"
 import { Stage } from "../forms/Stages.ts"
 import { Member } from "../identity/Members.ts"
-import { ResponseEmail, ResponseReply } from "../email/RespondentEmails.ts"
+import { ResponseEmail, ResponseReply } from "./CaseMail.ts"
 import { Id } from "../kernel/Ids.ts"
-import { ResponseSla } from "./Sla.ts"
-import { Tag } from "./Tags.ts"
+import { ResponseSla } from "../forms/Sla.ts"
+import { Tag } from "../kernel/Tags.ts"
 
-export { ResponseSla } from "./Sla.ts"
+export { ResponseSla } from "../forms/Sla.ts"
 
-export { normalizeTags, Tag } from "./Tags.ts"
+export { normalizeTags, Tag } from "../kernel/Tags.ts"
 
 /** Where a response came from: the public page, the API, an assistant (MCP), or an import. */
 export const ResponseSource = Schema.Literals(["form", "api", "mcp", "import"])

@@ -17,11 +17,11 @@ import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import { Activities, type NewActivity } from "./Activities.ts"
 import * as CaseFields from "./CaseFields.ts"
-import * as Actors from "../identity/Actors.ts"
+import * as Actors from "../kernel/Actors.ts"
 import { Contacts } from "./Contacts.ts"
 import { InvalidInput, ResponseNotFound } from "../kernel/Errors.ts"
-import { Events } from "../outbox/Events.ts"
-import { toEventMember } from "../outbox/EventCatalogue.ts"
+import { Events } from "../events/Events.ts"
+import { toEventMember } from "../events/EventCatalogue.ts"
 import type { AnswerInput, AnswerValue } from "../forms/Answers.ts"
 import * as AnswerEdits from "./AnswerEdits.ts"
 import { deriveRespondent } from "./Respondents.ts"
@@ -41,7 +41,7 @@ import {
 } from "./ResponseModels.ts"
 import { columns, findRow, type Row, responseEventFields, searchText } from "./ResponseRows.ts"
 import * as SubmissionChecks from "./SubmissionChecks.ts"
-import * as Summaries from "./Summaries.ts"
+import * as Summaries from "../forms/Summaries.ts"
 
 /** How many cases one bulk change may touch: more is refused, naming the count, so the change stays one transaction. */
 export const maxBulkResponses = 1000

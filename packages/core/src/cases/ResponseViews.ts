@@ -13,7 +13,7 @@ import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as Statement from "effect/sql/Statement"
-import type * as Actors from "../identity/Actors.ts"
+import type * as Actors from "../kernel/Actors.ts"
 import { Activities } from "./Activities.ts"
 import { Forms } from "../forms/Forms.ts"
 import * as Endings from "../forms/Endings.ts"
@@ -21,7 +21,7 @@ import * as FormLogic from "../forms/FormLogic.ts"
 import type { FormSettings } from "../forms/FormSettings.ts"
 import { Stages } from "../forms/Stages.ts"
 import { Members } from "../identity/Members.ts"
-import { RespondentEmails } from "../email/RespondentEmails.ts"
+import { CaseMail } from "./CaseMail.ts"
 import { LinkBase } from "../kernel/Links.ts"
 import type {
   ListOptions,
@@ -32,7 +32,7 @@ import type {
 } from "./ResponseModels.ts"
 import * as ResponseQueries from "./ResponseQueries.ts"
 import { columns, findRow, type Row, toRow } from "./ResponseRows.ts"
-import * as Summaries from "./Summaries.ts"
+import * as Summaries from "../forms/Summaries.ts"
 import type { Field } from "../forms/Fields.ts"
 import * as Sensitive from "../forms/Sensitive.ts"
 
@@ -59,7 +59,7 @@ export const make = Effect.gen(function* () {
   const stages = yield* Stages
   const members = yield* Members
   const activities = yield* Activities
-  const respondentEmails = yield* RespondentEmails
+  const respondentEmails = yield* CaseMail
   const { prepareList, prepareWorkspaceList } = yield* ResponseQueries.make
 
   /** Everything of a list but its responses. */

@@ -22,10 +22,10 @@ import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import { Activities, type NewActivity } from "./Activities.ts"
 import { AssignmentRulesService } from "./AssignmentRules.ts"
-import * as Actors from "../identity/Actors.ts"
+import * as Actors from "../kernel/Actors.ts"
 import { Contacts } from "./Contacts.ts"
 import { type Conflict, type Forbidden, FormNotFound, type InvalidInput, ResponseNotFound } from "../kernel/Errors.ts"
-import { Events } from "../outbox/Events.ts"
+import { Events } from "../events/Events.ts"
 import { type AnswerValue, cleanAnswers, validateAnswers } from "../forms/Answers.ts"
 import { asksEmail, deriveRespondent } from "./Respondents.ts"
 import { Files } from "../files/Files.ts"
@@ -33,8 +33,8 @@ import { SentLinkBase } from "../kernel/Links.ts"
 import * as FormLogic from "../forms/FormLogic.ts"
 import { takesUploads } from "../forms/Fields.ts"
 import { Forms, type SubmittedForm } from "../forms/Forms.ts"
-import { Mailer } from "../email/Mailer.ts"
-import { RespondentEmails } from "../email/RespondentEmails.ts"
+import { Mailer } from "../mail/Mailer.ts"
+import { CaseMail } from "./CaseMail.ts"
 import * as PartialResponses from "./PartialResponses.ts"
 import * as ResponseCounts from "./ResponseCounts.ts"
 import * as ResponseDeletions from "./ResponseDeletions.ts"
@@ -59,13 +59,13 @@ import type {
 import { columns, eventPayload, type Row, responseEventFields, searchText, toRow } from "./ResponseRows.ts"
 import * as ResponseUpdates from "./ResponseUpdates.ts"
 import * as ResponseViews from "./ResponseViews.ts"
-import * as Sla from "./Sla.ts"
+import * as Sla from "../forms/Sla.ts"
 import * as SubmissionChecks from "./SubmissionChecks.ts"
 import { WorkspaceSettingsStore } from "../forms/WorkspaceSettings.ts"
 
 export { ResponseNotFound } from "../kernel/Errors.ts"
 export * from "./ResponseModels.ts"
-export { ResponseEmail, ResponseReply } from "../email/RespondentEmails.ts"
+export { ResponseEmail, ResponseReply } from "./CaseMail.ts"
 
 /**
  * Submitting, listing, reading, triaging and deleting responses.
@@ -194,7 +194,7 @@ export class Responses extends Context.Service<
       const assignmentRules = yield* AssignmentRulesService
       const events = yield* Events
       const files = yield* Files
-      const respondentEmails = yield* RespondentEmails
+      const respondentEmails = yield* CaseMail
       const workspaceSettings = yield* WorkspaceSettingsStore
       const { countResponsesInsert, randomShard } = yield* ResponseCounts.make
       const settleDeleted = yield* ResponseDeletions.make

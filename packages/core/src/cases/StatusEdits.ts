@@ -26,7 +26,7 @@ import type { AnswerInput, AnswerIssue, AnswerValue, Say } from "../forms/Answer
 import { type Field, takesUploads } from "../forms/Fields.ts"
 import type { FormSettings } from "../forms/FormSettings.ts"
 import { type FormWithFields, Forms } from "../forms/Forms.ts"
-import * as Actors from "../identity/Actors.ts"
+import * as Actors from "../kernel/Actors.ts"
 import * as AnswerEdits from "./AnswerEdits.ts"
 import type { Row } from "./ResponseRows.ts"
 import * as ResponseUpdates from "./ResponseUpdates.ts"

@@ -18,7 +18,7 @@ import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import { Activities } from "./Activities.ts"
-import * as Actors from "../identity/Actors.ts"
+import * as Actors from "../kernel/Actors.ts"
 import { type Forbidden, ResponseNotFound } from "../kernel/Errors.ts"
 
 /** The path of a status page, under the public pages' prefix. */

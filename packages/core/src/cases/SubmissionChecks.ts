@@ -7,7 +7,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import type * as Actors from "../identity/Actors.ts"
+import type * as Actors from "../kernel/Actors.ts"
 import type { AnswerValue } from "../forms/Answers.ts"
 import * as FormLogic from "../forms/FormLogic.ts"
 import { Forms, type SubmittedForm } from "../forms/Forms.ts"

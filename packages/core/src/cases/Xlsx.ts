@@ -29,7 +29,7 @@ import type { Stage } from "../forms/Stages.ts"
 import type { CaseField } from "./CaseFields.ts"
 import { caseFieldText, metadataColumns } from "./Csv.ts"
 import type { ResponseRow } from "./ResponseModels.ts"
-import * as Summaries from "./Summaries.ts"
+import * as Summaries from "../forms/Summaries.ts"
 import * as XlsxWorkbook from "./XlsxWorkbook.ts"
 
 /** The media type of an XLSX workbook. */

@@ -21,14 +21,14 @@ import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import * as Database from "../storage/Database.ts"
 import { Activities } from "../cases/Activities.ts"
-import * as Actors from "../identity/Actors.ts"
+import * as Actors from "../kernel/Actors.ts"
 import { BlobStore, type BlobStoreError } from "../files/BlobStore.ts"
 import { EmailTokens } from "./EmailTokens.ts"
 import { InvalidInput } from "../kernel/Errors.ts"
 import { cleanFileName, Files, makeFileId, type StorageQuotaExceeded, type StoredAttachment } from "../files/Files.ts"
-import { Mailer } from "./Mailer.ts"
-import { parseMail } from "./MailParsing.ts"
-import { Events } from "../outbox/Events.ts"
+import { Mailer } from "../mail/Mailer.ts"
+import { parseMail } from "../mail/MailParsing.ts"
+import { Events } from "../events/Events.ts"
 import { cut } from "../kernel/DisplayText.ts"
 import { RespondentEmails } from "./RespondentEmails.ts"
 import { Responses } from "../cases/Responses.ts"
@@ -52,7 +52,7 @@ export interface ReceivedReply {
   readonly reopened: boolean
 }
 
-export { stripQuoted } from "./QuotedText.ts"
+export { stripQuoted } from "../mail/QuotedText.ts"
 
 // A reply token in a recipient's local part: `anything+{responseId}.{20 hex}@…`.
 const TOKEN_IN_ADDRESS = /\+([0-9]+\.[0-9a-fA-F]+)@/

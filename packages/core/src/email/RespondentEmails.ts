@@ -22,21 +22,30 @@ import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import { Activities } from "../cases/Activities.ts"
 import { StatusLinks, statusPath } from "../cases/StatusLinks.ts"
-import * as Actors from "../identity/Actors.ts"
+import * as Actors from "../kernel/Actors.ts"
 import { Conflict, type Forbidden, FormNotFound, ResponseNotFound } from "../kernel/Errors.ts"
 import { escapeHtml } from "../kernel/DisplayText.ts"
-import { Deliveries } from "../outbox/Deliveries.ts"
-import { Events } from "../outbox/Events.ts"
+import { Deliveries } from "../deliveries/Deliveries.ts"
+import { Events } from "../events/Events.ts"
 import { EmailTokens, InvalidEmailToken } from "./EmailTokens.ts"
 import type { Field } from "../forms/Fields.ts"
 import type { AnswerValue } from "../forms/Answers.ts"
 import { SentLinkBase } from "../kernel/Links.ts"
-import * as Sla from "../cases/Sla.ts"
-import { Mailer, notConfiguredMessage } from "./Mailer.ts"
-import { formatAnswer, summary } from "../cases/Summaries.ts"
+import * as Sla from "../forms/Sla.ts"
+import {
+  CaseMail,
+  type ConfirmedForm,
+  type ResponseEmail,
+  type ResponseReply,
+  type SubmittedResponse
+} from "../cases/CaseMail.ts"
+import { Mailer, notConfiguredMessage } from "../mail/Mailer.ts"
+import { formatAnswer, summary } from "../forms/Summaries.ts"
 import { LEFT_OUT, maskValues } from "../forms/Sensitive.ts"
-import { DEFAULT_LANGUAGE, entryOf, forDisplay, localize, type Translations } from "../forms/Translations.ts"
+import { DEFAULT_LANGUAGE, entryOf, forDisplay, localize } from "../forms/Translations.ts"
 import { MessageCatalogues, type Messages } from "../languages/Messages.ts"
+
+export { type ConfirmedForm, ResponseEmail, ResponseReply, type SubmittedResponse } from "../cases/CaseMail.ts"
 
 // ---------------------------------------------------------------------------
 // Schemas
@@ -94,33 +103,6 @@ export type EmailSettings = typeof EmailSettings.Type
 
 /** The default e-mail settings of a workspace. */
 export const defaultEmailSettings: EmailSettings = { tracking: true, reopenOnReply: true }
-
-/** One e-mail sent to the respondent (spec: ResponseDetail `emails` item). */
-export const ResponseEmail = Schema.Struct({
-  id: Schema.Int,
-  to: Schema.String,
-  subject: Schema.String,
-  text: Schema.String,
-  sentAt: Schema.NullOr(Schema.String),
-  status: Schema.Literals(["queued", "retrying", "sent", "failed"]),
-  openedAt: Schema.NullOr(Schema.String),
-  opens: Schema.Int,
-  clicks: Schema.Array(Schema.Struct({ url: Schema.String, at: Schema.String }))
-}).annotate({ identifier: "ResponseEmail" })
-export type ResponseEmail = typeof ResponseEmail.Type
-
-/** One reply from the respondent (spec: ResponseDetail `replies` item). */
-export const ResponseReply = Schema.Struct({
-  id: Schema.Int,
-  from: Schema.String,
-  subject: Schema.String,
-  text: Schema.String,
-  receivedAt: Schema.String,
-  files: Schema.Array(
-    Schema.Struct({ fileId: Schema.String, name: Schema.String, size: Schema.Int, type: Schema.String })
-  )
-}).annotate({ identifier: "ResponseReply" })
-export type ResponseReply = typeof ResponseReply.Type
 
 // ---------------------------------------------------------------------------
 // Rendering
@@ -371,23 +353,6 @@ const inLanguage = (
 
 /** The host part of an address like `Forms <forms@example.com>` (for Message-IDs). */
 const domainOf = (from: string | null) => /@([A-Za-z0-9.-]+)>?\s*$/.exec(from ?? "")?.[1] ?? "qforms.invalid"
-
-/** A response the confirmation is about, as `Responses.submit` has it. */
-export interface SubmittedResponse {
-  readonly id: number
-  readonly formId: number
-  readonly email: string | null
-  readonly values: Readonly<Record<string, AnswerValue>>
-  /** The language it was given in (null: the form's own). */
-  readonly language: string | null
-}
-
-/** What a confirmation is written from: the form's questions, its own language and its translations. */
-export interface ConfirmedForm {
-  readonly fields: ReadonlyArray<Field>
-  readonly settings: { readonly language?: string | undefined }
-  readonly translations?: Translations | undefined
-}
 
 /**
  * Queues e-mails to respondents, keeps their settings, records opens and
@@ -801,6 +766,26 @@ export class RespondentEmails extends Context.Service<
         forResponse,
         recordOpen,
         recordClick
+      })
+    })
+  )
+
+  /**
+   * Cases' e-mail port (`cases/CaseMail.ts`), served by this service.
+   *
+   * @example
+   * ```ts
+   * const casesWithMail = Responses.layer.pipe(Layer.provide(RespondentEmails.caseMail))
+   * ```
+   */
+  static readonly caseMail = Layer.effect(
+    CaseMail,
+    Effect.gen(function* () {
+      const emails = yield* RespondentEmails
+      return CaseMail.of({
+        queueConfirmation: emails.queueConfirmation,
+        forResponse: emails.forResponse,
+        moveThread: emails.moveThread
       })
     })
   )

@@ -20,7 +20,7 @@ import * as Stream from "effect/Stream"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import * as Options from "../Options.ts"
-import type * as Actors from "../identity/Actors.ts"
+import type * as Actors from "../kernel/Actors.ts"
 import { type BlobNotFound, BlobStore, BlobStoreError } from "./BlobStore.ts"
 import { stripBidiControls } from "../kernel/DisplayText.ts"
 import { Conflict, FormNotFound, InvalidInput } from "../kernel/Errors.ts"
@@ -152,7 +152,7 @@ export type UploadError =
   | BlobStoreError
   | SqlError.SqlError
 
-export { fileLink } from "../cases/Summaries.ts"
+export { fileLink } from "../forms/Summaries.ts"
 
 /** A new file id: `file_` and 22 URL-safe characters (128 random bits). */
 export const makeFileId = (): string => `file_${randomBytes(16).toString("base64url")}`

@@ -13,11 +13,10 @@ import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import type * as Statement from "effect/sql/Statement"
-import * as Actors from "../identity/Actors.ts"
+import * as Actors from "../kernel/Actors.ts"
 import { type Forbidden, FormNotFound, InvalidInput } from "../kernel/Errors.ts"
 import { Field, FieldInput, type FieldType } from "./Fields.ts"
-import { Files } from "../files/Files.ts"
-import { Images } from "../files/Images.ts"
+import { FormFiles } from "./FormFiles.ts"
 import { imageIdsOf } from "./ImageRefs.ts"
 import * as FormCache from "./FormCache.ts"
 import * as FormLogic from "./FormLogic.ts"
@@ -30,7 +29,7 @@ import { type Translation, Translations } from "./Translations.ts"
 import { trimWithoutBidiControls } from "../kernel/DisplayText.ts"
 import * as Database from "../storage/Database.ts"
 import * as StoredJson from "../storage/StoredJson.ts"
-import { Events } from "../outbox/Events.ts"
+import { Events } from "../events/Events.ts"
 
 export { FormNotFound } from "../kernel/Errors.ts"
 
@@ -338,8 +337,7 @@ export class Forms extends Context.Service<
       const sql = yield* SqlClient.SqlClient
       const stages = yield* Stages
       const events = yield* Events
-      const files = yield* Files
-      const images = yield* Images
+      const files = yield* FormFiles
 
       /**
        * Inside the saving transaction: 400 naming each image the form would show (its theme's logo, its choices'
@@ -352,7 +350,7 @@ export class Forms extends Context.Service<
         settings: FormSettings | undefined
       ) {
         const missing = new Set(
-          yield* images.missing(
+          yield* files.missingImages(
             workspaceId,
             imageIdsOf(
               saved as ReadonlyArray<{ readonly options?: { readonly images?: Record<string, string> } }>,

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { Actor } from "../identity/Actors.ts"
+import type { Actor } from "../kernel/Actors.ts"
 import type { AnswerValue } from "./Answers.ts"
 
 /**

@@ -26,10 +26,10 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
-import * as Actors from "../identity/Actors.ts"
+import * as Actors from "../kernel/Actors.ts"
 import * as AuditLog from "../audit/AuditLog.ts"
 import { type Forbidden, InvalidInput } from "../kernel/Errors.ts"
-import { Images } from "../files/Images.ts"
+import { FormFiles } from "./FormFiles.ts"
 import { strictStruct } from "../kernel/StrictStruct.ts"
 import * as ChangeFeed from "../storage/ChangeFeed.ts"
 import * as StoredJson from "../storage/StoredJson.ts"
@@ -114,7 +114,7 @@ export class WorkspaceSettingsStore extends Context.Service<
     WorkspaceSettingsStore,
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
-      const images = yield* Images
+      const files = yield* FormFiles
       const kept = yield* ChangeFeed.keep<WorkspaceSettings>("workspace settings", {
         capacity: 1_000,
         onNotice: (notice, kept) => {
@@ -147,7 +147,7 @@ export class WorkspaceSettingsStore extends Context.Service<
           sql.withTransaction(
             Effect.gen(function* () {
               // The check's share lock keeps the logo from being deleted until the save commits.
-              if (logo !== undefined && (yield* images.missing(actor.workspaceId, [logo])).length > 0) {
+              if (logo !== undefined && (yield* files.missingImages(actor.workspaceId, [logo])).length > 0) {
                 const message = `theme.logo: no image ${logo} in this workspace (upload images with POST /api/images)`
                 return yield* new InvalidInput({ message, details: [{ path: "theme.logo", message }] })
               }

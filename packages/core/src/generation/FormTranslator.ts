@@ -11,7 +11,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import * as Actors from "../identity/Actors.ts"
+import * as Actors from "../kernel/Actors.ts"
 import { Conflict } from "../kernel/Errors.ts"
 import { RespondentEmails } from "../email/RespondentEmails.ts"
 import { Forms } from "../forms/Forms.ts"

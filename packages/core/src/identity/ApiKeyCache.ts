@@ -20,7 +20,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as ChangeFeed from "../storage/ChangeFeed.ts"
 import { credentialsNotice } from "../storage/Notifications.ts"
-import type * as Actors from "./Actors.ts"
+import type * as Actors from "../kernel/Actors.ts"
 
 /** How many keys a process keeps; the least recently used goes first. */
 export const defaultCapacity = 1000

@@ -11,12 +11,12 @@ import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import { ApiKeyCache } from "./ApiKeyCache.ts"
 import { Accounts, EmailAddress, PersonName } from "./Accounts.ts"
-import * as Actors from "./Actors.ts"
+import * as Actors from "../kernel/Actors.ts"
 import * as AuditLog from "../audit/AuditLog.ts"
-import { MemberRole } from "./Actors.ts"
+import { MemberRole } from "../kernel/Actors.ts"
 import { Conflict, type Forbidden } from "../kernel/Errors.ts"
 
-export { MemberRole } from "./Actors.ts"
+export { MemberRole } from "../kernel/Actors.ts"
 
 /** A member as the API shows it (spec: Member). `accountId` is what `assigneeId` refers to. */
 export const Member = Schema.Struct({

@@ -19,7 +19,7 @@ import type * as SqlError from "effect/sql/SqlError"
 import { InvalidInput } from "../kernel/Errors.ts"
 import type { MemberRole } from "./Members.ts"
 import * as Passwords from "./Passwords.ts"
-import * as Actors from "./Actors.ts"
+import * as Actors from "../kernel/Actors.ts"
 import * as AuditLog from "../audit/AuditLog.ts"
 
 /** A signed-in session, with the member it acts as (role read fresh on every request). */

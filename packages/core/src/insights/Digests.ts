@@ -19,16 +19,22 @@ import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
-import { Mailer, notConfiguredMessage } from "../email/Mailer.ts"
-import * as Actors from "../identity/Actors.ts"
+import { Mailer, notConfiguredMessage } from "../mail/Mailer.ts"
+import * as Actors from "../kernel/Actors.ts"
 import { Conflict, Forbidden, FormNotFound, type InvalidInput } from "../kernel/Errors.ts"
 import { SentLinkBase } from "../kernel/Links.ts"
 import { seal, unseal } from "../kernel/SignedJson.ts"
 import * as SigningSecrets from "../kernel/SigningSecrets.ts"
-import { Deliveries } from "../outbox/Deliveries.ts"
+import { Deliveries } from "../deliveries/Deliveries.ts"
 import { CaseMetrics } from "./CaseMetrics.ts"
-import { type DigestContent, languageOf, render, type TopAnswer } from "./DigestEmail.ts"
-import { type DigestFrequency, type DigestSchedule, nextAfter, previousBefore, TimeZone } from "./DigestSchedule.ts"
+import { type DigestContent, languageOf, render, type TopAnswer } from "../email/DigestEmail.ts"
+import {
+  type DigestFrequency,
+  type DigestSchedule,
+  nextAfter,
+  previousBefore,
+  TimeZone
+} from "../email/DigestSchedule.ts"
 import type { QuestionSummary } from "./AnswerTallies.ts"
 import { FormSummaries } from "./FormSummaries.ts"
 

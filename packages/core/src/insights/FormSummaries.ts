@@ -25,7 +25,7 @@ import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import type * as Statement from "effect/sql/Statement"
-import type * as Actors from "../identity/Actors.ts"
+import type * as Actors from "../kernel/Actors.ts"
 import type { AnswerValue } from "../forms/Answers.ts"
 import { byPosition, type Field } from "../forms/Fields.ts"
 import { Forms } from "../forms/Forms.ts"
@@ -33,7 +33,7 @@ import type { FormNotFound, InvalidInput } from "../kernel/Errors.ts"
 import { cell } from "../cases/Csv.ts"
 import type { ResponseFilter } from "../cases/ResponseModels.ts"
 import * as ResponseQueries from "../cases/ResponseQueries.ts"
-import * as Summaries from "../cases/Summaries.ts"
+import * as Summaries from "../forms/Summaries.ts"
 import {
   kindOf,
   medianSeconds,

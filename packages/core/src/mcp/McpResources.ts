@@ -3,7 +3,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import type * as Actors from "../identity/Actors.ts"
+import type * as Actors from "../kernel/Actors.ts"
 import { Forms } from "../forms/Forms.ts"
 import { Id } from "../kernel/Ids.ts"
 

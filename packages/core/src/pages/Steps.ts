@@ -15,7 +15,7 @@ import { type Field, otherOf, partsOf, rankedPlaces } from "../forms/Fields.ts"
 import { type AnswerValue, FileAnswer, type Say, sayEnglish, validateAnswers } from "../forms/Answers.ts"
 import * as FormLogic from "../forms/FormLogic.ts"
 import type { FormWithFields } from "../forms/Forms.ts"
-import * as Summaries from "../cases/Summaries.ts"
+import * as Summaries from "../forms/Summaries.ts"
 import * as Screens from "./Screens.ts"
 
 // ---------------------------------------------------------------------------

@@ -16,11 +16,17 @@ import {
   UpdateSubscriptionInput,
   WorkspaceSubscribeInput,
   WorkspaceSubscription
-} from "../../outbox/Webhooks.ts"
-import { EventCatalogueDocument } from "../../outbox/EventCatalogue.ts"
-import { DeadLetterList, Delivery, DeliveryLog, ReplayDeadLettersInput, ReplayResult } from "../../outbox/Deliveries.ts"
-import { WebhookAlertList } from "../../outbox/WebhookAlerts.ts"
-import { PingResult, TestInput } from "../../outbox/TestPing.ts"
+} from "../../deliveries/Webhooks.ts"
+import { EventCatalogueDocument } from "../../events/EventCatalogue.ts"
+import {
+  DeadLetterList,
+  Delivery,
+  DeliveryLog,
+  ReplayDeadLettersInput,
+  ReplayResult
+} from "../../deliveries/Deliveries.ts"
+import { WebhookAlertList } from "../../email/WebhookAlerts.ts"
+import { PingResult, TestInput } from "../../deliveries/TestPing.ts"
 import { Id } from "../../kernel/Ids.ts"
 import { Conflict, Forbidden, NotFound } from "../../web/ApiErrors.ts"
 import { created } from "../Params.ts"

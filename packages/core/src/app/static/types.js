@@ -22,7 +22,7 @@
 /** @typedef {(typeof import("../../cases/Notes.ts").Note)["Encoded"]} Note an internal note */
 /** @typedef {(typeof import("../../audit/AuditLog.ts").AuditEntry)["Encoded"]} AuditEntry an entry of the workspace's audit log */
 /** @typedef {(typeof import("../../audit/AuditLog.ts").AuditLogPage)["Encoded"]} AuditLogPage a page of the audit log (`GET /api/audit-log`) */
-/** @typedef {(typeof import("../../cases/Erasure.ts").ErasureResult)["Encoded"]} ErasureResult what erasing a person removed, per kind (`POST /api/privacy/erasures`) */
+/** @typedef {(typeof import("../../privacy/Erasure.ts").ErasureResult)["Encoded"]} ErasureResult what erasing a person removed, per kind (`POST /api/privacy/erasures`) */
 /** @typedef {(typeof import("../../cases/Activities.ts").Activity)["Encoded"]} Activity an entry of a case's history */
 /** @typedef {(typeof import("../../identity/Members.ts").Member)["Encoded"]} Member a member of the workspace */
 /** @typedef {(typeof import("../../cases/AssignmentRules.ts").AssignmentRule)["Encoded"]} AssignmentRule a rule that gives a new case its assignee (`GET|PUT /api/forms/{id}/assignment-rules`) */
@@ -31,16 +31,16 @@
 /** @typedef {(typeof import("../../identity/Invitations.ts").CreatedInvitation)["Encoded"]} CreatedInvitation an invitation just made (with its link when no e-mail was sent) */
 /** @typedef {(typeof import("../../identity/Invitations.ts").IssuedSignInLink)["Encoded"]} IssuedSignInLink a one-time sign-in link issued for a member */
 /** @typedef {(typeof import("../../identity/ApiKeys.ts").ApiKey)["Encoded"]} ApiKey an API key (never its secret) */
-/** @typedef {(typeof import("../../outbox/Webhooks.ts").Subscription)["Encoded"]} Subscription a webhook */
-/** @typedef {(typeof import("../../outbox/Webhooks.ts").CreatedSubscription)["Encoded"]} CreatedSubscription a webhook just made, with its secret shown once */
-/** @typedef {(typeof import("../../outbox/Webhooks.ts").AnySubscription)["Encoded"]} AnySubscription a form's webhook, or a workspace-wide one (every form) */
-/** @typedef {(typeof import("../../outbox/Deliveries.ts").Delivery)["Encoded"]} Delivery a delivery with its attempts */
-/** @typedef {(typeof import("../../outbox/Deliveries.ts").DeliveryLog)["Encoded"]} DeliveryLog a page of a delivery log */
-/** @typedef {(typeof import("../../outbox/Deliveries.ts").DeadLetterList)["Encoded"]} DeadLetterList a page of the workspace's webhook deliveries that gave up (`GET /api/webhooks/dead-letters`) */
-/** @typedef {(typeof import("../../outbox/Deliveries.ts").ReplayResult)["Encoded"]} ReplayResult what a bulk replay did (`POST /api/webhooks/dead-letters/replay`) */
-/** @typedef {(typeof import("../../outbox/WebhookAlerts.ts").WebhookAlertList)["Encoded"]} WebhookAlertList a page of the workspace's webhook failure alerts (`GET /api/webhooks/alerts`) */
-/** @typedef {(typeof import("../../outbox/FormNotifications.ts").NotificationSettings)["Encoded"]} NotificationSettings a form's notification channels */
-/** @typedef {(typeof import("../../outbox/FormNotifications.ts").NotificationChannel)["Encoded"]} NotificationChannel one notification channel */
+/** @typedef {(typeof import("../../deliveries/Webhooks.ts").Subscription)["Encoded"]} Subscription a webhook */
+/** @typedef {(typeof import("../../deliveries/Webhooks.ts").CreatedSubscription)["Encoded"]} CreatedSubscription a webhook just made, with its secret shown once */
+/** @typedef {(typeof import("../../deliveries/Webhooks.ts").AnySubscription)["Encoded"]} AnySubscription a form's webhook, or a workspace-wide one (every form) */
+/** @typedef {(typeof import("../../deliveries/Deliveries.ts").Delivery)["Encoded"]} Delivery a delivery with its attempts */
+/** @typedef {(typeof import("../../deliveries/Deliveries.ts").DeliveryLog)["Encoded"]} DeliveryLog a page of a delivery log */
+/** @typedef {(typeof import("../../deliveries/Deliveries.ts").DeadLetterList)["Encoded"]} DeadLetterList a page of the workspace's webhook deliveries that gave up (`GET /api/webhooks/dead-letters`) */
+/** @typedef {(typeof import("../../deliveries/Deliveries.ts").ReplayResult)["Encoded"]} ReplayResult what a bulk replay did (`POST /api/webhooks/dead-letters/replay`) */
+/** @typedef {(typeof import("../../email/WebhookAlerts.ts").WebhookAlertList)["Encoded"]} WebhookAlertList a page of the workspace's webhook failure alerts (`GET /api/webhooks/alerts`) */
+/** @typedef {(typeof import("../../deliveries/FormNotifications.ts").NotificationSettings)["Encoded"]} NotificationSettings a form's notification channels */
+/** @typedef {(typeof import("../../deliveries/FormNotifications.ts").NotificationChannel)["Encoded"]} NotificationChannel one notification channel */
 /** @typedef {(typeof import("../../email/RespondentEmails.ts").ConfirmationSettings)["Encoded"]} ConfirmationSettings a form's confirmation e-mail */
 /** @typedef {(typeof import("../../email/RespondentEmails.ts").EmailSettings)["Encoded"]} EmailSettings the workspace's e-mail tracking settings */
 /** @typedef {(typeof import("../../email/RespondentEmails.ts").ResponseEmail)["Encoded"]} ResponseEmail an e-mail sent to a respondent */
@@ -52,7 +52,7 @@
 /** @typedef {(typeof import("../ShellData.ts").FieldTypeInfo)["Encoded"]} FieldTypeInfo a question type as the builder offers it */
 /** @typedef {(typeof import("../../forms/LogicRules.ts").LogicRule)["Encoded"]} LogicRule a jump rule of a question */
 /** @typedef {(typeof import("../../forms/LogicRules.ts").HiddenField)["Encoded"]} HiddenField a hidden field of a form */
-/** @typedef {(typeof import("../../outbox/EventCatalogue.ts").EventBody)["Encoded"] & { readonly link: string }} LiveEvent an event of the live stream (`/api/events`): an event of the catalogue and its link */
+/** @typedef {(typeof import("../../events/EventCatalogue.ts").EventBody)["Encoded"] & { readonly link: string }} LiveEvent an event of the live stream (`/api/events`): an event of the catalogue and its link */
 
 /** @typedef {import("../AppLanguage.ts").AppKey} AppKey the name of one of the application's messages (`app/catalogues/en/*.ts`) */
 /** @typedef {(typeof import("../AppLanguage.ts").AppWords)["Encoded"]} AppWords the application's words in the account's language (`#qforms-words`) */

@@ -2,7 +2,7 @@
 import * as Effect from "effect/Effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import { Invitations } from "../../identity/Invitations.ts"
-import { Mailer } from "../../email/Mailer.ts"
+import { Mailer } from "../../mail/Mailer.ts"
 import { Workspaces } from "../../identity/Workspaces.ts"
 import { Api, CurrentActor } from "../../api/Api.ts"
 import { handle } from "../../web/ApiErrors.ts"

@@ -1,8 +1,8 @@
 /** Handlers of the notifications group. */
 import * as Effect from "effect/Effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import { Deliveries, DeliveryNotFound } from "../../outbox/Deliveries.ts"
-import { FormNotifications } from "../../outbox/FormNotifications.ts"
+import { Deliveries, DeliveryNotFound } from "../../deliveries/Deliveries.ts"
+import { FormNotifications } from "../../deliveries/FormNotifications.ts"
 import { Api, CurrentActor } from "../../api/Api.ts"
 import { handle } from "../../web/ApiErrors.ts"
 

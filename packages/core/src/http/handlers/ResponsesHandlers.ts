@@ -13,7 +13,7 @@ import { SavedViews } from "../../cases/SavedViews.ts"
 import { Api, CurrentActor, type ResponseListQuery } from "../../api/Api.ts"
 import { handle } from "../../web/ApiErrors.ts"
 import { AuditLog } from "../../audit/AuditLog.ts"
-import type * as Actors from "../../identity/Actors.ts"
+import type * as Actors from "../../kernel/Actors.ts"
 
 const toListOptions = (query: ResponseListQuery): ListOptions => ({
   q: query.q,

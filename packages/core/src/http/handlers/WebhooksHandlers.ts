@@ -1,11 +1,11 @@
 /** Handlers of the webhooks group. */
 import * as Effect from "effect/Effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import * as TestPing from "../../outbox/TestPing.ts"
-import { Deliveries } from "../../outbox/Deliveries.ts"
-import { catalogueDocument } from "../../outbox/EventCatalogue.ts"
-import { Webhooks } from "../../outbox/Webhooks.ts"
-import { WebhookAlerts } from "../../outbox/WebhookAlerts.ts"
+import * as TestPing from "../../deliveries/TestPing.ts"
+import { Deliveries } from "../../deliveries/Deliveries.ts"
+import { catalogueDocument } from "../../events/EventCatalogue.ts"
+import { Webhooks } from "../../deliveries/Webhooks.ts"
+import { WebhookAlerts } from "../../email/WebhookAlerts.ts"
 import { Api, CurrentActor } from "../../api/Api.ts"
 import { handle } from "../../web/ApiErrors.ts"
 

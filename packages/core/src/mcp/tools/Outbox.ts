@@ -12,10 +12,10 @@ import {
   DeliveryLog,
   ReplayDeadLettersInput,
   ReplayResult
-} from "../../outbox/Deliveries.ts"
+} from "../../deliveries/Deliveries.ts"
 import { Id } from "../../kernel/Ids.ts"
-import { Subscription, Webhooks, WorkspaceSubscription } from "../../outbox/Webhooks.ts"
-import { catalogueDocument, EventCatalogueDocument } from "../../outbox/EventCatalogue.ts"
+import { Subscription, Webhooks, WorkspaceSubscription } from "../../deliveries/Webhooks.ts"
+import { catalogueDocument, EventCatalogueDocument } from "../../events/EventCatalogue.ts"
 import { DeliveryLogQuery, SubscriptionId } from "../../api/Api.ts"
 import { define, NoArguments, type McpTool } from "../McpTool.ts"
 

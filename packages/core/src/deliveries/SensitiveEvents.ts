@@ -10,10 +10,10 @@
  *
  * @module
  */
-import { answerKeys } from "../cases/Summaries.ts"
+import { answerKeys } from "../forms/Summaries.ts"
 import type { Field } from "../forms/Fields.ts"
 import { isSensitive, LEFT_OUT } from "../forms/Sensitive.ts"
-import type { EventBody } from "./EventCatalogue.ts"
+import type { EventBody } from "../events/EventCatalogue.ts"
 
 /**
  * The body without the answers of the form's sensitive questions; the same

@@ -6,9 +6,9 @@
  *
  * @module
  */
-import type { SpecEventBody } from "./EventCatalogue.ts"
+import type { SpecEventBody } from "../events/EventCatalogue.ts"
 import type { Field } from "../forms/Fields.ts"
-import { answerKeys } from "../cases/Summaries.ts"
+import { answerKeys } from "../forms/Summaries.ts"
 import { cut, escapeHtml, oneLine } from "../kernel/DisplayText.ts"
 
 /** What every format is built from: the event, the form's questions now, and the link to the response. */

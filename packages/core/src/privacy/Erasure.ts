@@ -25,16 +25,16 @@ import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import * as AuditLog from "../audit/AuditLog.ts"
-import * as Actors from "../identity/Actors.ts"
+import * as Actors from "../kernel/Actors.ts"
 import type { Forbidden } from "../kernel/Errors.ts"
 import * as MailErasure from "../email/MailErasure.ts"
 import { Files } from "../files/Files.ts"
-import * as EventErasure from "../outbox/EventErasure.ts"
-import * as PersonLookup from "./PersonLookup.ts"
-import type { ContactNotFound } from "./PersonLookup.ts"
-import * as ResponseDeletions from "./ResponseDeletions.ts"
+import * as EventErasure from "../events/EventErasure.ts"
+import * as PersonLookup from "../cases/PersonLookup.ts"
+import type { ContactNotFound } from "../cases/PersonLookup.ts"
+import * as ResponseDeletions from "../cases/ResponseDeletions.ts"
 
-export { ContactNotFound } from "./PersonLookup.ts"
+export { ContactNotFound } from "../cases/PersonLookup.ts"
 
 /**
  * Whom to erase: `{ "email": … }` (every response, e-mail and contact with

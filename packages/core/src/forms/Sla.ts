@@ -30,8 +30,8 @@
  */
 import * as Schema from "effect/Schema"
 import type * as SqlClient from "effect/sql/SqlClient"
-import * as BusinessHours from "../forms/BusinessHours.ts"
-import type { SlaSetting } from "../forms/FormSettings.ts"
+import * as BusinessHours from "./BusinessHours.ts"
+import type { SlaSetting } from "./FormSettings.ts"
 
 /**
  * A response's SLA (extension, `cases/Sla.ts`): its due times, when they were met, and its state now.

@@ -4,7 +4,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { Forbidden } from "../kernel/Errors.ts"
+import { Forbidden } from "./Errors.ts"
 
 /** A member's role: `owner`, `admin`, `member` or `viewer`. */
 export const MemberRole = Schema.Literals(["owner", "admin", "member", "viewer"])

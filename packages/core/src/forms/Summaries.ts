@@ -5,10 +5,10 @@
  * @module
  */
 import * as Predicate from "effect/Predicate"
-import { DEFAULT_RATING_MAX, type Field, partsOf } from "../forms/Fields.ts"
-import type { AnswerValue } from "../forms/Answers.ts"
-import { endingKey } from "../forms/Endings.ts"
-import { hiddenPrefix, variablePrefix } from "../forms/FormLogic.ts"
+import { DEFAULT_RATING_MAX, type Field, partsOf } from "./Fields.ts"
+import type { AnswerValue } from "./Answers.ts"
+import { endingKey } from "./Endings.ts"
+import { hiddenPrefix, variablePrefix } from "./FormLogic.ts"
 
 const byPosition = (fields: ReadonlyArray<Field>): ReadonlyArray<Field> =>
   [...fields].sort((a, b) => a.position - b.position || a.id - b.id)

@@ -30,11 +30,11 @@ import type * as SqlError from "effect/sql/SqlError"
 import * as AuditLog from "../audit/AuditLog.ts"
 import { BlobStore, BlobStoreError } from "../files/BlobStore.ts"
 import * as ZipWriter from "../files/ZipWriter.ts"
-import * as Actors from "../identity/Actors.ts"
+import * as Actors from "../kernel/Actors.ts"
 import type { Forbidden } from "../kernel/Errors.ts"
 import { subjectHash } from "./Erasure.ts"
-import * as PersonLookup from "./PersonLookup.ts"
-import type { ContactNotFound } from "./PersonLookup.ts"
+import * as PersonLookup from "../cases/PersonLookup.ts"
+import type { ContactNotFound } from "../cases/PersonLookup.ts"
 
 /**
  * Whose data: `{ "email": … }` or `{ "contactId": … }`, exactly one, found as

@@ -16,14 +16,13 @@ import * as Schema from "effect/Schema"
 import * as SchemaTransformation from "effect/SchemaTransformation"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
-import type * as Statement from "effect/sql/Statement"
-import * as Actors from "../identity/Actors.ts"
+import * as Actors from "../kernel/Actors.ts"
 import * as AuditLog from "../audit/AuditLog.ts"
 import { DeliveryConfig } from "./DeliveryConfig.ts"
 import * as SsrfGuard from "./SsrfGuard.ts"
 import { type Forbidden, FormNotFound, InvalidInput } from "../kernel/Errors.ts"
-import { EventName } from "./EventCatalogue.ts"
-import { Tag } from "../cases/Tags.ts"
+import { EventName } from "../events/EventCatalogue.ts"
+import { Tag } from "../kernel/Tags.ts"
 import { Id } from "../kernel/Ids.ts"
 
 /** Which of a form's responses a subscription hears of: those in some stages, or with some tags. */
@@ -314,18 +313,6 @@ const toSubscription = (row: SubscriptionRow): AnySubscription =>
 /** Whether a subscription is a form's own (the contract's Subscription). */
 export const isFormSubscription = (subscription: AnySubscription): subscription is Subscription =>
   "formId" in subscription
-
-/**
- * SQL: whether subscription `s` hears the events of form `formId`: it is the form's own, or it is
- * workspace-wide and keeps every form or names this one.
- *
- * @example
- * ```ts
- * sql`select s.id from webhook_subscriptions s where s.workspace_id = ${workspaceId} and ${hearsForm(sql, formId)}`
- * ```
- */
-export const hearsForm = (sql: SqlClient.SqlClient, formId: number): Statement.Fragment =>
-  sql`(s.form_id = ${formId} or (s.form_id is null and (s.form_ids is null or ${formId}::integer = any(s.form_ids))))`
 
 /** A new signing secret: `whsec_` and the base64 of 32 random bytes. */
 export const makeSecret = (): string => `whsec_${randomBytes(32).toString("base64")}`

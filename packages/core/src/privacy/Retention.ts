@@ -47,9 +47,9 @@ import * as AuditLog from "../audit/AuditLog.ts"
 import * as MailErasure from "../email/MailErasure.ts"
 import { Files } from "../files/Files.ts"
 import { RetentionSetting } from "../forms/FormSettings.ts"
-import * as Actors from "../identity/Actors.ts"
-import * as EventErasure from "../outbox/EventErasure.ts"
-import * as ResponseDeletions from "./ResponseDeletions.ts"
+import * as Actors from "../kernel/Actors.ts"
+import * as EventErasure from "../events/EventErasure.ts"
+import * as ResponseDeletions from "../cases/ResponseDeletions.ts"
 
 /** Most responses one batch (one transaction) processes. */
 export const BATCH = 500

@@ -21,20 +21,20 @@ import {
   Deliveries,
   type DeliveryTarget,
   goneReason
-} from "../outbox/Deliveries.ts"
-import { type EventBody, sentBody } from "../outbox/EventCatalogue.ts"
-import { outboxChannel } from "../outbox/Events.ts"
-import * as Mailer from "../email/Mailer.ts"
-import * as NotificationFormats from "../outbox/NotificationFormats.ts"
+} from "../deliveries/Deliveries.ts"
+import { type EventBody, sentBody } from "../events/EventCatalogue.ts"
+import { outboxChannel } from "../events/Events.ts"
+import * as Mailer from "../mail/Mailer.ts"
+import * as NotificationFormats from "../deliveries/NotificationFormats.ts"
 import { Notifications } from "../storage/Notifications.ts"
 import * as SqlClient from "effect/sql/SqlClient"
-import { WebhookAlerts } from "../outbox/WebhookAlerts.ts"
+import { WebhookAlerts } from "../email/WebhookAlerts.ts"
 import { SqlPriority } from "../storage/SqlPriority.ts"
-import { DeliveryConfig } from "../outbox/DeliveryConfig.ts"
-import * as RetrySchedule from "../outbox/RetrySchedule.ts"
-import * as Sender from "../outbox/Sender.ts"
-import * as Signatures from "../outbox/Signatures.ts"
-import * as SsrfGuard from "../outbox/SsrfGuard.ts"
+import { DeliveryConfig } from "../deliveries/DeliveryConfig.ts"
+import * as RetrySchedule from "../deliveries/RetrySchedule.ts"
+import * as Sender from "../deliveries/Sender.ts"
+import * as Signatures from "../deliveries/Signatures.ts"
+import * as SsrfGuard from "../deliveries/SsrfGuard.ts"
 import { responseLink } from "../kernel/Links.ts"
 
 /** Options of the worker; the rest comes from `DeliveryConfig`. */

@@ -14,7 +14,18 @@ import type * as Statement from "effect/sql/Statement"
 import { eventsChannel, notifyChannel } from "../storage/Notifications.ts"
 import * as StoredJson from "../storage/StoredJson.ts"
 import { EventBody, EventName, responseIdOf } from "./EventCatalogue.ts"
-import { hearsForm } from "./Webhooks.ts"
+
+/**
+ * SQL: whether subscription `s` hears the events of form `formId`: it is the form's own, or it is
+ * workspace-wide and keeps every form or names this one.
+ *
+ * @example
+ * ```ts
+ * sql`select s.id from webhook_subscriptions s where s.workspace_id = ${workspaceId} and ${hearsForm(sql, formId)}`
+ * ```
+ */
+export const hearsForm = (sql: SqlClient.SqlClient, formId: number): Statement.Fragment =>
+  sql`(s.form_id = ${formId} or (s.form_id is null and (s.form_ids is null or ${formId}::integer = any(s.form_ids))))`
 
 export { EventBody, EventName } from "./EventCatalogue.ts"
 
