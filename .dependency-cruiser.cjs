@@ -1,17 +1,13 @@
-// The dependency rules of the source tree (issue #21), checked in CI by `npm run lint:deps`.
-// Layers of packages/core/src, lowest first; a layer may import only the layers below it:
-//   kernel/ (ids, errors, display text, links, signing secrets) and Options.ts (leaf configuration)
-//   languages/ (language tags, the page's message catalogues)
-//   storage/ (the database, migrations, notifications)
-//   the bounded contexts: identity/ forms/ cases/ insights/ files/ outbox/ email/ generation/ audit/
-//   delivery/ (the background worker)
-//   web/ (what every surface shares: request origin, security, rate limits, error table, HTML, caching)
-//   api/ (the HTTP API definition: a contract, no handlers)
-//   the surfaces: http/ (API handlers, docs, event stream, inbound e-mail) mcp/ pages/ app/ — never each other
-//   the composition root: Http.ts Services.ts Qforms.ts Bootstrap.ts index.ts
+// The dependency rules of the source tree (issues #21 and #50), checked in CI by `npm run lint:deps`.
+// The folders of packages/core/src in one order, lowest first (tools/Contexts.json, which
+// docs/architecture.md's tree is generated from): a folder imports only the folders before it, and
+// only through their index.ts (its face). Options.ts is a leaf every folder may read. The composition
+// root (the files at the top of src/: Http.ts, Services.ts, Qforms.ts, Bootstrap.ts, NodeTransport.ts)
+// sees every folder, through its face too; the public entry point index.ts re-exports modules by path.
+// The surfaces (http, mcp, pages, app) never import each other; pages and app not the API definition.
 // Adapters, examples and the test kit see only the public entry point "@qforms/core" (examples also "@qforms/core/s3").
+const order = require("./tools/Contexts.json").map(([folder]) => folder)
 const core = "^packages/core/src/"
-const contexts = "(identity|forms|cases|insights|files|outbox|email|generation|audit)"
 const root = `${core}[^/]+\\.ts$`
 const rootButOptions = `${core}(?!Options\\.ts$)[^/]+\\.ts$`
 const layer = (name, from, forbidden, comment) => ({
@@ -20,6 +16,16 @@ const layer = (name, from, forbidden, comment) => ({
   severity: "error",
   from: { path: from },
   to: { path: forbidden }
+})
+/** Folder `order[i]` may import none of the folders from `order[i]` on (but itself), nor the composition root. */
+const inOrder = order.map((folder, i) => {
+  const later = order.slice(i + 1)
+  return layer(
+    `${folder}-imports-only-earlier-folders`,
+    `${core}${folder}/`,
+    later.length === 0 ? rootButOptions : `${core}(${later.join("|")})/|${rootButOptions}`,
+    `${folder}/ imports only ${i === 0 ? "nothing of ours" : `the folders before it (${order.slice(0, i).join(", ")})`}.`
+  )
 })
 module.exports = {
   forbidden: [
@@ -30,42 +36,40 @@ module.exports = {
       from: {},
       to: { circular: true }
     },
-    layer("kernel-is-a-leaf", `${core}kernel/`, `${core}(?!kernel/)`, "The kernel imports nothing of ours."),
-    layer(
-      "languages-know-the-kernel-only",
-      `${core}languages/`,
-      `${core}(?!languages/|kernel/)`,
-      "Language tags and message catalogues know nothing of the domain."
-    ),
-    layer("storage-knows-no-domain", `${core}storage/`, `${core}(?!storage/|kernel/)`, "Storage knows the kernel only."),
-    layer(
-      "domain-knows-no-surface",
-      `${core}${contexts}/`,
-      `${core}(delivery|web|api|http|mcp|pages|app)/|${rootButOptions}`,
-      "The domain knows no HTTP, no pages, no app, no worker, no composition root."
-    ),
-    layer(
-      "delivery-knows-no-surface",
-      `${core}delivery/`,
-      `${core}(web|api|http|mcp|pages|app)/|${rootButOptions}`,
-      "The worker knows the domain and storage, not the surfaces."
-    ),
-    layer(
-      "web-knows-no-surface",
-      `${core}web/`,
-      `${core}(delivery|api|http|mcp|pages|app)/|${rootButOptions}`,
-      "What the surfaces share knows none of them."
-    ),
-    layer(
-      "api-definition-has-no-handlers",
-      `${core}api/`,
-      `${core}(delivery|http|mcp|pages|app)/|${rootButOptions}`,
-      "The API definition is a contract: no handlers, no surfaces."
-    ),
-    layer("http-calls-no-other-surface", `${core}http/`, `${core}(mcp|pages|app)/|${root}`, "Surfaces do not call each other."),
-    layer("mcp-calls-no-other-surface", `${core}mcp/`, `${core}(http|pages|app)/|${root}`, "Surfaces do not call each other."),
-    layer("pages-call-no-other-surface", `${core}pages/`, `${core}(http|mcp|app|api)/|${root}`, "Surfaces do not call each other."),
-    layer("app-calls-no-other-surface", `${core}app/`, `${core}(http|mcp|pages|api)/|${root}`, "Surfaces do not call each other."),
+    ...inOrder,
+    {
+      name: "another-folder-through-its-face",
+      comment: "A folder of core is imported from outside only through its index.ts.",
+      severity: "error",
+      from: { path: `${core}([^/]+)/` },
+      to: { path: `${core}[^/]+/`, pathNot: [`${core}$1/`, `${core}[^/]+/index\\.ts$`] }
+    },
+    {
+      name: "the-root-through-faces",
+      comment: "The composition root imports a folder through its index.ts (the public entry point re-exports modules by path).",
+      severity: "error",
+      from: { path: `${core}(?!index\\.ts$)[^/]+\\.ts$` },
+      to: { path: `${core}[^/]+/(?!index\\.ts$)` }
+    },
+    {
+      name: "not-its-own-face",
+      comment: "A folder's modules import each other directly, never their own index.ts (which would load the whole folder first).",
+      severity: "error",
+      from: { path: `${core}([^/]+)/`, pathNot: `${core}[^/]+/index\\.ts$` },
+      to: { path: `${core}$1/index\\.ts$` }
+    },
+    {
+      name: "statements-stay-in-contexts",
+      comment:
+        "The surfaces and what they share run no SQL of their own (effect/sql's types may name errors): statements live in the contexts, storage/ and ops/.",
+      severity: "error",
+      from: { path: `${core}(web|api|http|mcp|pages|app)/` },
+      to: { path: "(^|/)node_modules/effect/.*/sql/", dependencyTypesNot: ["type-only"] }
+    },
+    layer("http-calls-no-other-surface", `${core}http/`, `${core}(mcp|pages|app)/`, "Surfaces do not call each other."),
+    layer("mcp-calls-no-other-surface", `${core}mcp/`, `${core}(http|pages|app)/`, "Surfaces do not call each other."),
+    layer("pages-call-no-other-surface", `${core}pages/`, `${core}(http|mcp|app|api)/`, "Surfaces do not call each other."),
+    layer("app-calls-no-other-surface", `${core}app/`, `${core}(http|mcp|pages|api)/`, "Surfaces do not call each other."),
     {
       name: "adapters-see-the-entry-point",
       comment: "Adapters and examples import @qforms/core's public entry point only.",
@@ -129,7 +133,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: "node_modules" },
-    exclude: { path: "(^|/)(node_modules|dist)/" },
+    exclude: { path: "^(packages|examples)/[^/]+/dist/" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.base.json" },
     enhancedResolveOptions: {

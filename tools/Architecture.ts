@@ -5,7 +5,8 @@
  * difference when a module was added, moved or removed without it).
  *
  * The folders are listed in the order of the dependency rules
- * (`.dependency-cruiser.cjs`): each may import only those above it.
+ * (`tools/Contexts.json`, read by `.dependency-cruiser.cjs`): each may import
+ * only those above it, and only through their `index.ts`.
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
@@ -16,34 +17,8 @@ const page = join(repo, "docs/architecture.md")
 const start = "<!-- architecture:start (node tools/Architecture.ts) -->"
 const end = "<!-- architecture:end -->"
 
-/** The folders of core, lowest layer first, with what each holds. */
-const folders: ReadonlyArray<readonly [string, string]> = [
-  ["kernel", "the shared kernel: ids, domain errors, display text, links, signing secrets"],
-  ["languages", "language tags and their choice, the message catalogues of the page's own words (13 languages)"],
-  ["storage", "the database (PostgreSQL or embedded PGlite), migrations, LISTEN/NOTIFY"],
-  ["identity", "workspaces, accounts, members and roles, API keys, sessions, passwords, actors, invitations"],
-  ["forms", "forms, questions and answer rules, form logic, stages"],
-  ["cases", "responses as cases: submissions, contacts, notes, activities, summaries, CSV and XLSX, answer tokens"],
-  ["insights", "what the answers say: form summaries from answer tallies, page counts (views, starts, funnel)"],
-  ["files", "uploaded files, the image library, the blob store, the streaming ZIP writer"],
-  ["outbox", "events, webhooks, deliveries, notification channels and formats, retry schedule, SSRF guard, sender"],
-  ["email", "the mailer, respondent e-mails, tracked links, inbound replies"],
-  ["generation", "form generation from a prompt: offline and OpenAI-compatible"],
-  ["audit", "the workspace audit log of security-relevant events: recording, listing, CSV export, retention prune"],
-  ["delivery", "the background worker that sends the outbox"],
-  ["web", "what every surface shares: request origin, authentication, rate limits, the error table, HTML, caching"],
-  ["api", "the HTTP API definition (paths, Schemas, statuses; no handlers)"],
-  ["http", "the API's handlers, its reference page, the event stream, inbound e-mail routes"],
-  ["mcp", "the MCP endpoint, its tools, resources and prompt"],
-  [
-    "pages",
-    "the public form page (/f/…) and static/page.js (its script), uploads, the status page (/s/…), the welcome page at /"
-  ],
-  [
-    "app",
-    "the application at /app: sign-in and shell routes, and static/ (Preact + htm ES modules, no build, type-checked)"
-  ]
-]
+/** The folders of core, lowest layer first, with what each holds (tools/Contexts.json, read by the dependency rules too). */
+const folders: ReadonlyArray<readonly [string, string]> = JSON.parse(readFileSync(join(repo, "tools/Contexts.json"), "utf8"))
 
 /** The composition root: the files at the top of src/. */
 const rootFiles: Readonly<Record<string, string>> = {
@@ -54,9 +29,6 @@ const rootFiles: Readonly<Record<string, string>> = {
     "the composition root: layerServices, layerRoutes, layer, and make(options) → { handler, nodeHandler, … }",
   "NodeTransport.ts": "Node's own transport: a body the host already read, the event stream's WebSockets (ws)",
   "Bootstrap.ts": "the first-start workspace",
-  "DatabaseCopy.ts": "a deployment copied between embedded PGlite and PostgreSQL (rows, sequences, files), verified",
-  "DatabaseBackup.ts":
-    "backups of the embedded database with its files, taken while it runs, and their verified restore",
   "index.ts": "the public surface (what a host needs; everything else is internal)"
 }
 
@@ -96,7 +68,7 @@ export const render = (): string => {
   if (undescribed.length > 0) throw new Error(`tools/Architecture.ts: describe ${undescribed.join(", ")}`)
   const out = [
     "```",
-    "packages/core/src     (each folder may import only the folders above it; checked by npm run lint:deps)"
+    "packages/core/src     (each folder imports only the folders above it, each through its index.ts; checked by npm run lint:deps)"
   ]
   for (const [folder, about] of folders) {
     if (!present.includes(folder)) continue

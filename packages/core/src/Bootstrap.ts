@@ -6,9 +6,7 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as SqlClient from "effect/sql/SqlClient"
-import { ApiKeys } from "./identity/ApiKeys.ts"
-import { Sessions } from "./identity/Sessions.ts"
-import { Workspaces } from "./identity/Workspaces.ts"
+import { ApiKeys, Sessions, Workspaces } from "./identity/index.ts"
 
 /** What the first start created: the workspace, its owner, and the key (shown this once). */
 export interface Bootstrapped {

@@ -20,49 +20,52 @@ import * as HttpApi from "effect/http-api/HttpApi"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import * as OpenApi from "effect/http-api/OpenApi"
 import * as SqlClient from "effect/sql/SqlClient"
-import { Api, Documented } from "./api/Api.ts"
-import { FilesHandlers } from "./http/handlers/FilesHandlers.ts"
-import { ImagesHandlers, imageUploadPath } from "./http/handlers/ImagesHandlers.ts"
-import { TranslationsHandlers } from "./http/handlers/TranslationsHandlers.ts"
-import { FormsHandlers } from "./http/handlers/FormsHandlers.ts"
-import { GenerateHandlers } from "./http/handlers/GenerateHandlers.ts"
-import { MembersHandlers } from "./http/handlers/MembersHandlers.ts"
-import { ResponsesHandlers } from "./http/handlers/ResponsesHandlers.ts"
-import { InsightsHandlers } from "./http/handlers/InsightsHandlers.ts"
-import { StagesHandlers } from "./http/handlers/StagesHandlers.ts"
-import { SavedViewsHandlers } from "./http/handlers/SavedViewsHandlers.ts"
-import { AssignmentRulesHandlers } from "./http/handlers/AssignmentRulesHandlers.ts"
-import { CaseFieldsHandlers } from "./http/handlers/CaseFieldsHandlers.ts"
-import { WorkspaceHandlers } from "./http/handlers/WorkspaceHandlers.ts"
-import { WebhooksHandlers } from "./http/handlers/WebhooksHandlers.ts"
-import { NotificationsHandlers } from "./http/handlers/NotificationsHandlers.ts"
-import { EmailsHandlers } from "./http/handlers/EmailsHandlers.ts"
-import * as DigestRoutes from "./http/DigestRoutes.ts"
-import * as EmailRoutes from "./http/EmailRoutes.ts"
-import { ApiKeysHandlers } from "./http/handlers/ApiKeysHandlers.ts"
-import { PrivacyHandlers } from "./http/handlers/PrivacyHandlers.ts"
-import { InvitationsHandlers } from "./http/handlers/InvitationsHandlers.ts"
-import { AuditHandlers } from "./http/handlers/AuditHandlers.ts"
-import * as PublicPage from "./pages/PublicPage.ts"
-import * as StatusPage from "./pages/StatusPage.ts"
-import * as Uploads from "./pages/Uploads.ts"
-import { UploadLimiter } from "./pages/UploadLimits.ts"
-import * as Database from "./storage/Database.ts"
-import * as BlobStore from "./files/BlobStore.ts"
-import * as App from "./app/App.ts"
-import * as Caching from "./web/Caching.ts"
-import * as ErrorTable from "./web/ErrorTable.ts"
-import * as Docs from "./http/Docs.ts"
-import * as Mcp from "./mcp/Mcp.ts"
-import * as Welcome from "./pages/Welcome.ts"
-import * as EmbedScript from "./pages/EmbedScript.ts"
-import * as RateLimit from "./web/RateLimit.ts"
-import { redactUrl } from "./web/Redact.ts"
-import { baseUrl, clientAddress, mountPrefix } from "./web/RequestOrigin.ts"
-import * as AuditLog from "./audit/AuditLog.ts"
-import { bearerChallenge } from "./web/Security.ts"
-import { AuthenticationLive, RequestErrorsLive } from "./http/Middleware.ts"
-import * as Links from "./kernel/Links.ts"
+import { Api, Documented } from "./api/index.ts"
+import {
+  ApiKeysHandlers,
+  AssignmentRulesHandlers,
+  AuditHandlers,
+  AuthenticationLive,
+  CaseFieldsHandlers,
+  DigestRoutes,
+  Docs,
+  EmailRoutes,
+  EmailsHandlers,
+  FilesHandlers,
+  FormsHandlers,
+  GenerateHandlers,
+  ImagesHandlers,
+  imageUploadPath,
+  InsightsHandlers,
+  InvitationsHandlers,
+  MembersHandlers,
+  NotificationsHandlers,
+  PrivacyHandlers,
+  RequestErrorsLive,
+  ResponsesHandlers,
+  SavedViewsHandlers,
+  StagesHandlers,
+  TranslationsHandlers,
+  WebhooksHandlers,
+  WorkspaceHandlers
+} from "./http/index.ts"
+import { EmbedScript, PublicPage, StatusPage, UploadLimiter, Uploads, Welcome } from "./pages/index.ts"
+import { Database } from "./storage/index.ts"
+import { BlobStoreModule as BlobStore } from "./files/index.ts"
+import { App } from "./app/index.ts"
+import {
+  baseUrl,
+  bearerChallenge,
+  Caching,
+  clientAddress,
+  ErrorTable,
+  mountPrefix,
+  RateLimit,
+  redactUrl
+} from "./web/index.ts"
+import { Mcp } from "./mcp/index.ts"
+import { AuditLogModule as AuditLog } from "./audit/index.ts"
+import { Links } from "./kernel/index.ts"
 
 /** Options of the HTTP routes. */
 export interface HttpOptions {
@@ -482,7 +485,7 @@ const OpenApiRoute = (options: HttpOptions) =>
  * import * as Layer from "effect/Layer"
  * import { createServer } from "node:http"
  * import * as Http from "./Http.ts" // internal to core: hosts use `Qforms.layer` (from "@qforms/core") instead
- * import { FormGenerator } from "./generation/FormGenerator.ts"
+ * import { FormGenerator } from "./generation/index.ts"
  * import * as Services from "./Services.ts"
  *
  * const Server = HttpRouter.serve(Http.layer({ appUrl: "http://localhost:3000" }), { disableLogger: true }).pipe(

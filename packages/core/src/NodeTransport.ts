@@ -10,7 +10,7 @@
 import type { IncomingMessage } from "node:http"
 import { type Duplex, Readable } from "node:stream"
 import { type WebSocket, WebSocketServer } from "ws"
-import type * as EventStream from "./http/EventStream.ts"
+import type { EventStream } from "./http/index.ts"
 
 /** Frames a client may have buffered before it counts as too far behind. */
 const maxBufferedBytes = 1024 * 1024

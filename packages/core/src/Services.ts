@@ -4,49 +4,30 @@
 import * as NodePath from "node:path"
 import * as Layer from "effect/Layer"
 import type * as SqlClient from "effect/sql/SqlClient"
-import { Accounts } from "./identity/Accounts.ts"
-import { Activities } from "./cases/Activities.ts"
-import { AuditLog } from "./audit/AuditLog.ts"
-import { AnswerTokens } from "./cases/AnswerTokens.ts"
-import { ApiKeyCache } from "./identity/ApiKeyCache.ts"
-import { ApiKeys } from "./identity/ApiKeys.ts"
-import * as BlobStore from "./files/BlobStore.ts"
-import { Contacts } from "./cases/Contacts.ts"
-import { Deliveries } from "./deliveries/Deliveries.ts"
-import { Events } from "./events/Events.ts"
-import { Files } from "./files/Files.ts"
-import { Images } from "./files/Images.ts"
-import * as FilesForForms from "./files/FilesForForms.ts"
-import { FormNotifications } from "./deliveries/FormNotifications.ts"
-import { Forms } from "./forms/Forms.ts"
-import { CaseMetrics } from "./insights/CaseMetrics.ts"
-import { Digests } from "./insights/Digests.ts"
-import { FormSummaries } from "./insights/FormSummaries.ts"
-import { PageCounts } from "./insights/PageCounts.ts"
-import { Invitations } from "./identity/Invitations.ts"
-import { EmailReplies } from "./email/EmailReplies.ts"
-import { EmailTokens } from "./email/EmailTokens.ts"
-import { RespondentEmails } from "./email/RespondentEmails.ts"
-import { Members } from "./identity/Members.ts"
-import { Notes } from "./cases/Notes.ts"
-import { StatusLinks } from "./cases/StatusLinks.ts"
-import { Erasure } from "./privacy/Erasure.ts"
-import { Retention } from "./privacy/Retention.ts"
-import { SlaScan } from "./cases/SlaScan.ts"
-import { PersonalDataExport } from "./privacy/PersonalDataExport.ts"
-import { ResponseMerges } from "./cases/ResponseMerges.ts"
-import { StatusEdits } from "./cases/StatusEdits.ts"
-import { Responses } from "./cases/Responses.ts"
-import { AssignmentRulesService } from "./cases/AssignmentRules.ts"
-import { SavedViews } from "./cases/SavedViews.ts"
-import { CaseFieldsService } from "./cases/CaseFields.ts"
-import { Sessions } from "./identity/Sessions.ts"
-import { Stages } from "./forms/Stages.ts"
-import { Webhooks } from "./deliveries/Webhooks.ts"
-import { WebhookAlerts } from "./email/WebhookAlerts.ts"
-import { Workspaces } from "./identity/Workspaces.ts"
-import { WorkspaceSettingsStore } from "./forms/WorkspaceSettings.ts"
-import * as Database from "./storage/Database.ts"
+import { Accounts, ApiKeyCache, ApiKeys, Invitations, Members, Sessions, Workspaces } from "./identity/index.ts"
+import {
+  Activities,
+  AnswerTokens,
+  AssignmentRulesService,
+  CaseFieldsService,
+  Contacts,
+  Notes,
+  ResponseMerges,
+  Responses,
+  SavedViews,
+  SlaScan,
+  StatusEdits,
+  StatusLinks
+} from "./cases/index.ts"
+import { AuditLog } from "./audit/index.ts"
+import { BlobStoreModule as BlobStore, Files, FilesForForms, Images } from "./files/index.ts"
+import { Deliveries, FormNotifications, Webhooks } from "./deliveries/index.ts"
+import { Events } from "./events/index.ts"
+import { Forms, Stages, WorkspaceSettingsStore } from "./forms/index.ts"
+import { CaseMetrics, Digests, FormSummaries, PageCounts } from "./insights/index.ts"
+import { EmailReplies, EmailTokens, RespondentEmails, WebhookAlerts } from "./email/index.ts"
+import { Erasure, PersonalDataExport, Retention } from "./privacy/index.ts"
+import { Database } from "./storage/index.ts"
 
 /** The services this module provides. */
 export type Services =

@@ -64,7 +64,7 @@ export * as RetrySchedule from "./deliveries/RetrySchedule.ts"
 /** The public form page (`publicPage`): `PublicPageOptions`, `FrameAncestor`, `defaultMinSubmitSeconds`. */
 export * as PublicPage from "./pages/PublicPage.ts"
 /** Where every rate limit keeps its buckets (`rateLimitStore`): memory, the database or Redis, for Effect applications. */
-export * as RateLimitStore from "./web/RateLimitStore.ts"
+export * as RateLimitStore from "./storage/RateLimitStore.ts"
 /** Checked option values: log-level names (`parseLogLevel`) and the number Schemas every numeric option and setting is checked with. */
 export * as Options from "./Options.ts"
 /** `Redact.redactUrl`: a request URL with its tokens and credentials replaced, for access logs. */

@@ -15,7 +15,7 @@ import { ApiKeys } from "../src/identity/ApiKeys.ts"
 import { Workspaces } from "../src/identity/Workspaces.ts"
 import * as Qforms from "../src/Qforms.ts"
 import * as RateLimit from "../src/web/RateLimit.ts"
-import * as RateLimitStore from "../src/web/RateLimitStore.ts"
+import * as RateLimitStore from "../src/storage/RateLimitStore.ts"
 
 const redisUrl = process.env.QFORMS_TEST_REDIS_URL
 

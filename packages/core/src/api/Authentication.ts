@@ -7,7 +7,7 @@ import * as Context from "effect/Context"
 import * as HttpApiMiddleware from "effect/http-api/HttpApiMiddleware"
 import * as HttpApiSecurity from "effect/http-api/HttpApiSecurity"
 import * as OpenApi from "effect/http-api/OpenApi"
-import type * as Actors from "../kernel/Actors.ts"
+import type { Actors } from "../kernel/index.ts"
 import {
   BadRequest,
   Conflict,
@@ -18,7 +18,7 @@ import {
   TooManyRequests,
   Unauthorized,
   UnsupportedMediaType
-} from "../web/ApiErrors.ts"
+} from "../web/index.ts"
 
 /** The actor of the current request: the member an API key acts as. */
 export class CurrentActor extends Context.Service<CurrentActor, Actors.Actor>()("@qforms/core/http/CurrentActor") {}

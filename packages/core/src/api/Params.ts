@@ -3,7 +3,7 @@
  * id, 201 Created, and the answers of routes the router serves itself.
  */
 import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
-import { Id } from "../kernel/Ids.ts"
+import { Id } from "../kernel/index.ts"
 import {
   BadRequest,
   Conflict,
@@ -11,7 +11,7 @@ import {
   MethodNotAllowed,
   PayloadTooLarge,
   ServiceUnavailable
-} from "../web/ApiErrors.ts"
+} from "../web/index.ts"
 
 export const IdParams = { id: Id }
 

@@ -36,23 +36,34 @@ import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as UrlParams from "effect/http/UrlParams"
-import { EmailAddress, PersonName } from "../identity/Accounts.ts"
-import * as Links from "../kernel/Links.ts"
-import { type Acceptance, Invitations } from "../identity/Invitations.ts"
-import { Mailer } from "../mail/Mailer.ts"
-import { directionOf } from "../languages/Languages.ts"
-import { MessageCatalogues } from "../languages/Messages.ts"
-import * as Passwords from "../identity/Passwords.ts"
+import {
+  type Acceptance,
+  EmailAddress,
+  Invitations,
+  Passwords,
+  PersonName,
+  type Session,
+  Sessions,
+  type WorkspaceChoice
+} from "../identity/index.ts"
+import { Links } from "../kernel/index.ts"
+import { Mailer } from "../mail/index.ts"
+import { directionOf, MessageCatalogues } from "../languages/index.ts"
 import * as AppLanguage from "./AppLanguage.ts"
 import * as ShellData from "./ShellData.ts"
-import * as PackagedFiles from "../web/PackagedFiles.ts"
-import { type Session, Sessions, type WorkspaceChoice } from "../identity/Sessions.ts"
-import { baseUrl, clientAddress } from "../web/RequestOrigin.ts"
-import { IdentityBridge } from "../web/Identity.ts"
-import * as ErrorTable from "../web/ErrorTable.ts"
-import * as RateLimit from "../web/RateLimit.ts"
-import { crossSiteRefusal, csrfHeader, sessionCookie } from "../web/Security.ts"
-import { Html, html } from "../web/Html.ts"
+import {
+  baseUrl,
+  clientAddress,
+  crossSiteRefusal,
+  csrfHeader,
+  ErrorTable,
+  Html,
+  html,
+  IdentityBridge,
+  PackagedFiles,
+  RateLimit,
+  sessionCookie
+} from "../web/index.ts"
 
 /** Options of the application. */
 export interface AppOptions {

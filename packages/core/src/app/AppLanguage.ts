@@ -10,7 +10,7 @@
  */
 import * as Schema from "effect/Schema"
 import { IntlMessageFormat } from "intl-messageformat"
-import { acceptedLanguages, directionOf, nativeName, negotiate } from "../languages/Languages.ts"
+import { acceptedLanguages, directionOf, nativeName, negotiate } from "../languages/index.ts"
 import { auth as arAuth } from "./catalogues/ar/auth.ts"
 import { builder as arBuilder } from "./catalogues/ar/builder.ts"
 import { cases as arCases } from "./catalogues/ar/cases.ts"

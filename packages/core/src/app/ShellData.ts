@@ -7,10 +7,9 @@
  * (`app/static/types.js`).
  */
 import * as Schema from "effect/Schema"
-import { FieldType, optionKeys, PARTS } from "../forms/Fields.ts"
-import { MemberRole } from "../kernel/Actors.ts"
-import { nativeName } from "../languages/Languages.ts"
-import { builtInMessages, type MessageKey } from "../languages/Messages.ts"
+import { FieldType, optionKeys, PARTS } from "../forms/index.ts"
+import { MemberRole } from "../kernel/index.ts"
+import { builtInMessages, type MessageKey, nativeName } from "../languages/index.ts"
 import { AppLanguage, type Say } from "./AppLanguage.ts"
 
 /** A question type as the builder offers it. */

@@ -35,8 +35,7 @@ import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
-import * as Actors from "../kernel/Actors.ts"
-import type { Forbidden } from "../kernel/Errors.ts"
+import { Actors, type Forbidden } from "../kernel/index.ts"
 
 /**
  * What happened: a closed list. The details each action records:

@@ -10,10 +10,9 @@ import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import type * as Statement from "effect/sql/Statement"
-import * as Actors from "../kernel/Actors.ts"
-import { AnswerValue } from "../forms/Answers.ts"
-import { ResponseNotFound } from "../kernel/Errors.ts"
-import * as StoredJson from "../storage/StoredJson.ts"
+import { Actors, ResponseNotFound } from "../kernel/index.ts"
+import { AnswerValue } from "../forms/index.ts"
+import { StoredJson } from "../storage/index.ts"
 
 /** The kinds of activity. */
 export const ActivityType = Schema.Literals([

@@ -16,14 +16,16 @@ import {
   type AnswerInput,
   type AnswerIssue,
   type AnswerValue,
+  byPosition,
   cleanAnswers,
+  type Field,
+  FormLogic,
   type Say,
   sayEnglish,
+  type SubmittedForm,
+  takesUploads,
   validateAnswers
-} from "../forms/Answers.ts"
-import { byPosition, type Field, takesUploads } from "../forms/Fields.ts"
-import * as FormLogic from "../forms/FormLogic.ts"
-import type { SubmittedForm } from "../forms/Forms.ts"
+} from "../forms/index.ts"
 import * as SubmissionChecks from "./SubmissionChecks.ts"
 
 /** What an edit stores: every stored value (answers, hidden values, variables, ending) and what changed. */

@@ -19,9 +19,8 @@ import * as Layer from "effect/Layer"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import type * as SqlError from "effect/sql/SqlError"
-import * as SigningSecrets from "../kernel/SigningSecrets.ts"
-import { seal, unseal } from "../kernel/SignedJson.ts"
-import { AnswerInputs } from "../forms/Answers.ts"
+import { seal, SigningSecrets, unseal } from "../kernel/index.ts"
+import { AnswerInputs } from "../forms/index.ts"
 
 /** What a token carries. */
 export const AnswerState = Schema.Struct({

@@ -14,15 +14,9 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
-import type { AnswerValue } from "../forms/Answers.ts"
-import * as FormCache from "../forms/FormCache.ts"
-import { Forms } from "../forms/Forms.ts"
-import * as Actors from "../kernel/Actors.ts"
-import { type Forbidden, FormNotFound, InvalidInput } from "../kernel/Errors.ts"
-import { Id } from "../kernel/Ids.ts"
-import * as ChangeFeed from "../storage/ChangeFeed.ts"
-import * as Database from "../storage/Database.ts"
-import * as StoredJson from "../storage/StoredJson.ts"
+import { type AnswerValue, FormCacheModule as FormCache, Forms } from "../forms/index.ts"
+import { Actors, type Forbidden, FormNotFound, Id, InvalidInput } from "../kernel/index.ts"
+import { ChangeFeedModule as ChangeFeed, Database, StoredJson } from "../storage/index.ts"
 
 /** The most rules a form has. */
 export const maxRules = 50

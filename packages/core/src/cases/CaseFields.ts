@@ -15,9 +15,8 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
-import * as Actors from "../kernel/Actors.ts"
-import { type Forbidden, FormNotFound, InvalidInput } from "../kernel/Errors.ts"
-import * as Database from "../storage/Database.ts"
+import { Actors, type Forbidden, FormNotFound, InvalidInput } from "../kernel/index.ts"
+import { Database } from "../storage/index.ts"
 
 /** The most case fields a form has. */
 export const maxCaseFields = 30

@@ -10,10 +10,8 @@ import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import type * as SqlError from "effect/sql/SqlError"
-import type { AnswerValue } from "../forms/Answers.ts"
-import type { Field } from "../forms/Fields.ts"
-import type { Translations } from "../forms/Translations.ts"
-import type * as Actors from "../kernel/Actors.ts"
+import type { AnswerValue, Field, Translations } from "../forms/index.ts"
+import type { Actors } from "../kernel/index.ts"
 
 /** One e-mail sent to the respondent (spec: ResponseDetail `emails` item). */
 export const ResponseEmail = Schema.Struct({

@@ -11,11 +11,9 @@
  * break inside the cell.
  */
 import type { CaseField } from "./CaseFields.ts"
-import type { Field } from "../forms/Fields.ts"
-import type { Member } from "../identity/Members.ts"
+import { type Field, type Stage, Summaries } from "../forms/index.ts"
+import type { Member } from "../identity/index.ts"
 import type { ResponseRow } from "./Responses.ts"
-import type { Stage } from "../forms/Stages.ts"
-import * as Summaries from "../forms/Summaries.ts"
 
 /** A sign that starts a formula, at the start of the cell (after blanks or quotes), or a leading tab / CR. */
 const FORMULA_START = /^(?:[\s"]*[=+\-@]|[\t\r])/

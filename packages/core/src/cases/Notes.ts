@@ -10,12 +10,9 @@ import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import { Activities } from "./Activities.ts"
-import * as Actors from "../kernel/Actors.ts"
-import { type Forbidden, ResponseNotFound } from "../kernel/Errors.ts"
-import { withoutBidiControls } from "../kernel/DisplayText.ts"
-import { toEventMember } from "../events/EventCatalogue.ts"
-import { Members } from "../identity/Members.ts"
-import { Events } from "../events/Events.ts"
+import { Actors, type Forbidden, ResponseNotFound, withoutBidiControls } from "../kernel/index.ts"
+import { Events, toEventMember } from "../events/index.ts"
+import { Members } from "../identity/index.ts"
 
 /** A note (spec: Note). */
 export const Note = Schema.Struct({

@@ -11,18 +11,21 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Result from "effect/Result"
 import * as SqlClient from "effect/sql/SqlClient"
-import * as Actors from "../kernel/Actors.ts"
-import { type AnswerValue, cleanAnswers, isRealAnswer, validateAnswers } from "../forms/Answers.ts"
-import * as FormLogic from "../forms/FormLogic.ts"
-import { takesUploads } from "../forms/Fields.ts"
+import { Actors, SentLinkBase } from "../kernel/index.ts"
+import {
+  type AnswerValue,
+  cleanAnswers,
+  FormLogic,
+  isRealAnswer,
+  takesUploads,
+  validateAnswers
+} from "../forms/index.ts"
 import { deriveRespondent } from "./Respondents.ts"
 import * as ResponseCounts from "./ResponseCounts.ts"
 import type { SubmitInput } from "./ResponseModels.ts"
 import { responseEventFields, searchText } from "./ResponseRows.ts"
 import * as SubmissionChecks from "./SubmissionChecks.ts"
-import { SentLinkBase } from "../kernel/Links.ts"
-import { Events } from "../events/Events.ts"
-import { hearsForm } from "../events/Events.ts"
+import { Events, hearsForm } from "../events/index.ts"
 
 /** The partial-response operations of the `Responses` service. */
 export const make = Effect.gen(function* () {

@@ -9,7 +9,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import * as Ids from "../kernel/Ids.ts"
+import { Ids } from "../kernel/index.ts"
 import * as SqlClient from "effect/sql/SqlClient"
 
 /** No contact with this id in the workspace. Answered as 404. */

@@ -8,9 +8,8 @@
  * @module
  */
 import * as Predicate from "effect/Predicate"
-import { stripBidiControls } from "../kernel/DisplayText.ts"
-import { byPosition, type Field, partsOf } from "../forms/Fields.ts"
-import type { AnswerValue } from "../forms/Answers.ts"
+import { stripBidiControls } from "../kernel/index.ts"
+import { type AnswerValue, byPosition, type Field, partsOf } from "../forms/index.ts"
 
 const FULL_NAME_LABELS: ReadonlySet<string> = new Set([
   "name",

@@ -9,7 +9,7 @@
  * @module
  */
 import * as Effect from "effect/Effect"
-import { Events } from "../events/Events.ts"
+import { Events } from "../events/index.ts"
 import * as ResponseCounts from "./ResponseCounts.ts"
 
 /** A response the caller has just deleted, as it was. */

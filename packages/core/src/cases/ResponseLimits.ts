@@ -17,10 +17,8 @@
  */
 import * as Effect from "effect/Effect"
 import * as SqlClient from "effect/sql/SqlClient"
-import type { AnswerValue } from "../forms/Answers.ts"
-import { type Field, quotasOf } from "../forms/Fields.ts"
-import type { FormSettings } from "../forms/FormSettings.ts"
-import { Conflict, InvalidInput } from "../kernel/Errors.ts"
+import { type AnswerValue, type Field, type FormSettings, quotasOf } from "../forms/index.ts"
+import { Conflict, InvalidInput } from "../kernel/index.ts"
 import { respondentEmailOf } from "./Respondents.ts"
 
 /** Why a form takes no more responses, if it does not: closed at its `closesAt`, or full. */

@@ -21,18 +21,22 @@ import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import { Activities } from "./Activities.ts"
 import { Contacts } from "./Contacts.ts"
-import * as Actors from "../kernel/Actors.ts"
-import type { AnswerValue } from "../forms/Answers.ts"
-import { Forms } from "../forms/Forms.ts"
+import {
+  Actors,
+  Conflict,
+  type Forbidden,
+  Ids,
+  InvalidInput,
+  normalizeTags,
+  ResponseNotFound,
+  SentLinkBase
+} from "../kernel/index.ts"
+import { type AnswerValue, Forms } from "../forms/index.ts"
 import { CaseMail } from "./CaseMail.ts"
-import { Conflict, type Forbidden, InvalidInput, ResponseNotFound } from "../kernel/Errors.ts"
-import * as Ids from "../kernel/Ids.ts"
-import { SentLinkBase } from "../kernel/Links.ts"
-import { Events } from "../events/Events.ts"
+import { Events } from "../events/index.ts"
 import * as ResponseCounts from "./ResponseCounts.ts"
 import { columns, type Row, responseEventFields, searchText } from "./ResponseRows.ts"
 import { deriveRespondent } from "./Respondents.ts"
-import { normalizeTags } from "../kernel/Tags.ts"
 
 /** How long a merge can be undone: 24 hours. */
 export const undoWindowMillis = 24 * 60 * 60 * 1000

@@ -8,21 +8,24 @@
 import * as Schema from "effect/Schema"
 import { Activity } from "./Activities.ts"
 import { CaseField, CaseFieldChanges, CaseFieldFilters, CaseFieldValues } from "./CaseFields.ts"
-import { LanguageTag } from "../languages/Languages.ts"
-import { AnswerInput, AnswerInputs, AnswerValue } from "../forms/Answers.ts"
-import { Field } from "../forms/Fields.ts"
-import * as FormLogic from "../forms/FormLogic.ts"
-import { FormStatus } from "../forms/FormStatus.ts"
-import { Stage } from "../forms/Stages.ts"
-import { Member } from "../identity/Members.ts"
+import { LanguageTag } from "../languages/index.ts"
+import {
+  AnswerInput,
+  AnswerInputs,
+  AnswerValue,
+  Field,
+  FormLogic,
+  FormStatus,
+  ResponseSla,
+  Stage
+} from "../forms/index.ts"
+import { Member } from "../identity/index.ts"
 import { ResponseEmail, ResponseReply } from "./CaseMail.ts"
-import { Id } from "../kernel/Ids.ts"
-import { ResponseSla } from "../forms/Sla.ts"
-import { Tag } from "../kernel/Tags.ts"
+import { Id, Tag } from "../kernel/index.ts"
 
-export { ResponseSla } from "../forms/Sla.ts"
+export { ResponseSla } from "../forms/index.ts"
 
-export { normalizeTags, Tag } from "../kernel/Tags.ts"
+export { normalizeTags, Tag } from "../kernel/index.ts"
 
 /** Where a response came from: the public page, the API, an assistant (MCP), or an import. */
 export const ResponseSource = Schema.Literals(["form", "api", "mcp", "import"])

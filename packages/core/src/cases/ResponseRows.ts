@@ -7,15 +7,11 @@
  */
 import * as Effect from "effect/Effect"
 import type * as SqlClient from "effect/sql/SqlClient"
-import type { AnswerValue } from "../forms/Answers.ts"
-import type { Field } from "../forms/Fields.ts"
-import { ResponseNotFound } from "../kernel/Errors.ts"
-import type { SpecEventBody } from "../events/EventCatalogue.ts"
+import { type AnswerValue, type Field, Sensitive, type SlaColumns, slaOf, Summaries } from "../forms/index.ts"
+import { ResponseNotFound } from "../kernel/index.ts"
+import type { SpecEventBody } from "../events/index.ts"
 import type { CaseFieldValues } from "./CaseFields.ts"
 import type { ResponseRow } from "./ResponseModels.ts"
-import { type SlaColumns, slaOf } from "../forms/Sla.ts"
-import * as Summaries from "../forms/Summaries.ts"
-import * as Sensitive from "../forms/Sensitive.ts"
 import { deriveRespondent } from "./Respondents.ts"
 
 /** The stored row of a response (with its SLA columns when read with {@link columns}). */

@@ -13,16 +13,20 @@ import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as Statement from "effect/sql/Statement"
-import type * as Actors from "../kernel/Actors.ts"
+import { type Actors, LinkBase } from "../kernel/index.ts"
 import { Activities } from "./Activities.ts"
-import { Forms } from "../forms/Forms.ts"
-import * as Endings from "../forms/Endings.ts"
-import * as FormLogic from "../forms/FormLogic.ts"
-import type { FormSettings } from "../forms/FormSettings.ts"
-import { Stages } from "../forms/Stages.ts"
-import { Members } from "../identity/Members.ts"
+import {
+  EndingsModule as Endings,
+  type Field,
+  FormLogic,
+  Forms,
+  type FormSettings,
+  Sensitive,
+  Stages,
+  Summaries
+} from "../forms/index.ts"
+import { Members } from "../identity/index.ts"
 import { CaseMail } from "./CaseMail.ts"
-import { LinkBase } from "../kernel/Links.ts"
 import type {
   ListOptions,
   ResponseFilter,
@@ -32,9 +36,6 @@ import type {
 } from "./ResponseModels.ts"
 import * as ResponseQueries from "./ResponseQueries.ts"
 import { columns, findRow, type Row, toRow } from "./ResponseRows.ts"
-import * as Summaries from "../forms/Summaries.ts"
-import type { Field } from "../forms/Fields.ts"
-import * as Sensitive from "../forms/Sensitive.ts"
 
 /**
  * Rows read per query when a whole list is streamed. 250 rather than 500: on

@@ -22,24 +22,37 @@ import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import { Activities, type NewActivity } from "./Activities.ts"
 import { AssignmentRulesService } from "./AssignmentRules.ts"
-import * as Actors from "../kernel/Actors.ts"
+import {
+  Actors,
+  type Conflict,
+  type Forbidden,
+  FormNotFound,
+  type InvalidInput,
+  ResponseNotFound,
+  SentLinkBase
+} from "../kernel/index.ts"
 import { Contacts } from "./Contacts.ts"
-import { type Conflict, type Forbidden, FormNotFound, type InvalidInput, ResponseNotFound } from "../kernel/Errors.ts"
-import { Events } from "../events/Events.ts"
-import { type AnswerValue, cleanAnswers, validateAnswers } from "../forms/Answers.ts"
+import { Events } from "../events/index.ts"
+import {
+  type AnswerValue,
+  cleanAnswers,
+  FormLogic,
+  Forms,
+  Sla,
+  type SubmittedForm,
+  takesUploads,
+  validateAnswers,
+  WorkspaceSettingsStore
+} from "../forms/index.ts"
 import { asksEmail, deriveRespondent } from "./Respondents.ts"
-import { Files } from "../files/Files.ts"
-import { SentLinkBase } from "../kernel/Links.ts"
-import * as FormLogic from "../forms/FormLogic.ts"
-import { takesUploads } from "../forms/Fields.ts"
-import { Forms, type SubmittedForm } from "../forms/Forms.ts"
-import { Mailer } from "../mail/Mailer.ts"
+import { Files } from "../files/index.ts"
+import { Mailer } from "../mail/index.ts"
 import { CaseMail } from "./CaseMail.ts"
 import * as PartialResponses from "./PartialResponses.ts"
 import * as ResponseCounts from "./ResponseCounts.ts"
 import * as ResponseDeletions from "./ResponseDeletions.ts"
 import * as ResponseLimits from "./ResponseLimits.ts"
-import * as Database from "../storage/Database.ts"
+import { Database } from "../storage/index.ts"
 import type {
   BulkUpdate,
   BulkUpdateResult,
@@ -59,11 +72,9 @@ import type {
 import { columns, eventPayload, type Row, responseEventFields, searchText, toRow } from "./ResponseRows.ts"
 import * as ResponseUpdates from "./ResponseUpdates.ts"
 import * as ResponseViews from "./ResponseViews.ts"
-import * as Sla from "../forms/Sla.ts"
 import * as SubmissionChecks from "./SubmissionChecks.ts"
-import { WorkspaceSettingsStore } from "../forms/WorkspaceSettings.ts"
 
-export { ResponseNotFound } from "../kernel/Errors.ts"
+export { ResponseNotFound } from "../kernel/index.ts"
 export * from "./ResponseModels.ts"
 export { ResponseEmail, ResponseReply } from "./CaseMail.ts"
 

@@ -17,9 +17,8 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
-import * as Actors from "../kernel/Actors.ts"
-import { Conflict, Forbidden, InvalidInput } from "../kernel/Errors.ts"
-import * as StoredJson from "../storage/StoredJson.ts"
+import { Actors, Conflict, Forbidden, InvalidInput } from "../kernel/index.ts"
+import { StoredJson } from "../storage/index.ts"
 import {
   WorkspaceResponseFilter,
   type WorkspaceListOptions,

@@ -22,11 +22,18 @@ import * as Option from "effect/Option"
 import * as Result from "effect/Result"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
-import type { AnswerInput, AnswerIssue, AnswerValue, Say } from "../forms/Answers.ts"
-import { type Field, takesUploads } from "../forms/Fields.ts"
-import type { FormSettings } from "../forms/FormSettings.ts"
-import { type FormWithFields, Forms } from "../forms/Forms.ts"
-import * as Actors from "../kernel/Actors.ts"
+import {
+  type AnswerInput,
+  type AnswerIssue,
+  type AnswerValue,
+  type Field,
+  Forms,
+  type FormSettings,
+  type FormWithFields,
+  type Say,
+  takesUploads
+} from "../forms/index.ts"
+import { Actors } from "../kernel/index.ts"
 import * as AnswerEdits from "./AnswerEdits.ts"
 import type { Row } from "./ResponseRows.ts"
 import * as ResponseUpdates from "./ResponseUpdates.ts"

@@ -18,8 +18,7 @@ import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import { Activities } from "./Activities.ts"
-import * as Actors from "../kernel/Actors.ts"
-import { type Forbidden, ResponseNotFound } from "../kernel/Errors.ts"
+import { Actors, type Forbidden, ResponseNotFound } from "../kernel/index.ts"
 
 /** The path of a status page, under the public pages' prefix. */
 export const statusPath = (token: string) => `/s/${token}`
@@ -41,6 +40,14 @@ export interface StatusTarget {
 const TOKEN = /^[A-Za-z0-9_-]{43}$/
 
 const hashOf = (token: string) => createHash("sha256").update(token, "utf8").digest("hex")
+
+/** The case a status link opens, as its page heads it. */
+export interface StatusHeadline {
+  readonly formTitle: string
+  readonly submittedAt: Date
+  /** The stage's name for respondents; null when it has none (the page says nothing of the stage). */
+  readonly stageName: string | null
+}
 
 /**
  * Issuing, revoking and resolving status links.
@@ -75,6 +82,8 @@ export class StatusLinks extends Context.Service<
     readonly issueFor: (workspaceId: number, responseId: number, at: Date) => Effect.Effect<string, SqlError.SqlError>
     /** The response a live token opens, or undefined (unknown, malformed and revoked alike). */
     readonly resolve: (token: string) => Effect.Effect<StatusTarget | undefined, SqlError.SqlError>
+    /** What the status page shows of the case a link opens: its form's title, when it came, its stage's public name. */
+    readonly headline: (target: StatusTarget) => Effect.Effect<StatusHeadline | undefined, SqlError.SqlError>
   }
 >()("@qforms/core/StatusLinks") {
   static readonly layer = Layer.effect(
@@ -143,7 +152,23 @@ export class StatusLinks extends Context.Service<
         return row === undefined ? undefined : { workspaceId: row.workspace_id, responseId: row.response_id }
       })
 
-      return StatusLinks.of({ issue, revoke, issueFor, resolve })
+      const headline = Effect.fn("StatusLinks.headline")(function* (target: StatusTarget) {
+        const rows = yield* sql<{
+          readonly title: string
+          readonly submitted_at: Date
+          readonly public_name: string | null
+        }>`
+          select f.title, r.submitted_at, s.public_name
+          from responses r join forms f on f.id = r.form_id and f.workspace_id = r.workspace_id
+            left join stages s on s.id = r.stage_id and s.workspace_id = r.workspace_id
+          where r.workspace_id = ${target.workspaceId} and r.id = ${target.responseId}`
+        const row = rows[0]
+        return row === undefined
+          ? undefined
+          : { formTitle: row.title, submittedAt: row.submitted_at, stageName: row.public_name }
+      })
+
+      return StatusLinks.of({ issue, revoke, issueFor, resolve, headline })
     })
   )
 }

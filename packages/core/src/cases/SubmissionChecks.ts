@@ -7,12 +7,8 @@
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import type * as Actors from "../kernel/Actors.ts"
-import type { AnswerValue } from "../forms/Answers.ts"
-import * as FormLogic from "../forms/FormLogic.ts"
-import { Forms, type SubmittedForm } from "../forms/Forms.ts"
-import { Conflict, FormNotFound, InvalidInput } from "../kernel/Errors.ts"
-import * as Endings from "../forms/Endings.ts"
+import { type Actors, Conflict, FormNotFound, InvalidInput } from "../kernel/index.ts"
+import { type AnswerValue, EndingsModule as Endings, FormLogic, Forms, type SubmittedForm } from "../forms/index.ts"
 
 /** What a finished response keeps of its walk through the form: the variables it keeps and its ending. */
 export interface Outcome {

@@ -21,15 +21,12 @@
 import * as Predicate from "effect/Predicate"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import * as ZipWriter from "../files/ZipWriter.ts"
-import { byPosition, type Field, otherOf } from "../forms/Fields.ts"
-import type { AnswerValue } from "../forms/Answers.ts"
-import type { Member } from "../identity/Members.ts"
-import type { Stage } from "../forms/Stages.ts"
+import { ZipWriter } from "../files/index.ts"
+import { type AnswerValue, byPosition, type Field, otherOf, type Stage, Summaries } from "../forms/index.ts"
+import type { Member } from "../identity/index.ts"
 import type { CaseField } from "./CaseFields.ts"
 import { caseFieldText, metadataColumns } from "./Csv.ts"
 import type { ResponseRow } from "./ResponseModels.ts"
-import * as Summaries from "../forms/Summaries.ts"
 import * as XlsxWorkbook from "./XlsxWorkbook.ts"
 
 /** The media type of an XLSX workbook. */

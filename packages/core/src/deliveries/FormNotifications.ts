@@ -16,10 +16,9 @@ import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import { DeliveryConfig } from "./DeliveryConfig.ts"
-import * as Actors from "../kernel/Actors.ts"
-import { Conflict, type Forbidden, FormNotFound, InvalidInput, type Issue } from "../kernel/Errors.ts"
-import { SpecEventName } from "../events/EventCatalogue.ts"
-import { Mailer, notConfiguredMessage } from "../mail/Mailer.ts"
+import { Actors, Conflict, type Forbidden, FormNotFound, InvalidInput, type Issue } from "../kernel/index.ts"
+import { SpecEventName } from "../events/index.ts"
+import { Mailer, notConfiguredMessage } from "../mail/index.ts"
 import { checkTarget, makeSecret, maskedUrl, seesCredentials } from "./Webhooks.ts"
 
 /** The kinds of channel. */

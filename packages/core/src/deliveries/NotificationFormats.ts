@@ -6,10 +6,9 @@
  *
  * @module
  */
-import type { SpecEventBody } from "../events/EventCatalogue.ts"
-import type { Field } from "../forms/Fields.ts"
-import { answerKeys } from "../forms/Summaries.ts"
-import { cut, escapeHtml, oneLine } from "../kernel/DisplayText.ts"
+import type { SpecEventBody } from "../events/index.ts"
+import { answerKeys, type Field } from "../forms/index.ts"
+import { cut, escapeHtml, oneLine } from "../kernel/index.ts"
 
 /** What every format is built from: the event, the form's questions now, and the link to the response. */
 export interface NotificationInput {

@@ -10,10 +10,8 @@
  *
  * @module
  */
-import { answerKeys } from "../forms/Summaries.ts"
-import type { Field } from "../forms/Fields.ts"
-import { isSensitive, LEFT_OUT } from "../forms/Sensitive.ts"
-import type { EventBody } from "../events/EventCatalogue.ts"
+import { answerKeys, type Field, isSensitive, LEFT_OUT } from "../forms/index.ts"
+import type { EventBody } from "../events/index.ts"
 
 /**
  * The body without the answers of the form's sensitive questions; the same

@@ -16,14 +16,11 @@ import * as Schema from "effect/Schema"
 import * as SchemaTransformation from "effect/SchemaTransformation"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
-import * as Actors from "../kernel/Actors.ts"
-import * as AuditLog from "../audit/AuditLog.ts"
+import { Actors, type Forbidden, FormNotFound, Id, InvalidInput, Tag } from "../kernel/index.ts"
+import { AuditLogModule as AuditLog } from "../audit/index.ts"
 import { DeliveryConfig } from "./DeliveryConfig.ts"
 import * as SsrfGuard from "./SsrfGuard.ts"
-import { type Forbidden, FormNotFound, InvalidInput } from "../kernel/Errors.ts"
-import { EventName } from "../events/EventCatalogue.ts"
-import { Tag } from "../kernel/Tags.ts"
-import { Id } from "../kernel/Ids.ts"
+import { EventName } from "../events/index.ts"
 
 /** Which of a form's responses a subscription hears of: those in some stages, or with some tags. */
 export const SubscriptionFilters = Schema.Struct({

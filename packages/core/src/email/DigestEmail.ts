@@ -7,7 +7,7 @@
  * as plain text and as HTML with inline styles (mail clients drop style sheets).
  */
 import { IntlMessageFormat } from "intl-messageformat"
-import { escapeHtml, oneLine } from "../kernel/DisplayText.ts"
+import { escapeHtml, oneLine } from "../kernel/index.ts"
 import type { DigestFrequency } from "./DigestSchedule.ts"
 
 /** The languages a digest is written in (the application's: `accounts.language`). */

@@ -4,9 +4,9 @@
  * changes. Pure; `Intl.DateTimeFormat` knows the zones' rules.
  */
 import * as Schema from "effect/Schema"
-import { instantOf, wallClock } from "../kernel/TimeZones.ts"
+import { instantOf, wallClock } from "../kernel/index.ts"
 
-export { isTimeZone, TimeZone } from "../kernel/TimeZones.ts"
+export { isTimeZone, TimeZone } from "../kernel/index.ts"
 
 /** How often a digest comes: every day, or every Monday. */
 export const DigestFrequency = Schema.Literals(["daily", "weekly"])

@@ -19,19 +19,22 @@ import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
-import * as Database from "../storage/Database.ts"
-import { Activities } from "../cases/Activities.ts"
-import * as Actors from "../kernel/Actors.ts"
-import { BlobStore, type BlobStoreError } from "../files/BlobStore.ts"
+import { Database } from "../storage/index.ts"
+import { Activities, Responses } from "../cases/index.ts"
+import { Actors, cut, InvalidInput } from "../kernel/index.ts"
+import {
+  BlobStore,
+  type BlobStoreError,
+  cleanFileName,
+  Files,
+  makeFileId,
+  type StorageQuotaExceeded,
+  type StoredAttachment
+} from "../files/index.ts"
 import { EmailTokens } from "./EmailTokens.ts"
-import { InvalidInput } from "../kernel/Errors.ts"
-import { cleanFileName, Files, makeFileId, type StorageQuotaExceeded, type StoredAttachment } from "../files/Files.ts"
-import { Mailer } from "../mail/Mailer.ts"
-import { parseMail } from "../mail/MailParsing.ts"
-import { Events } from "../events/Events.ts"
-import { cut } from "../kernel/DisplayText.ts"
+import { Mailer, parseMail } from "../mail/index.ts"
+import { Events } from "../events/index.ts"
 import { RespondentEmails } from "./RespondentEmails.ts"
-import { Responses } from "../cases/Responses.ts"
 
 /** The message could not be matched to a response (no token, an unknown or forged one, no known `In-Reply-To`). */
 export class ReplyNotMatched extends Schema.TaggedError<ReplyNotMatched>()("ReplyNotMatched", {
@@ -52,7 +55,7 @@ export interface ReceivedReply {
   readonly reopened: boolean
 }
 
-export { stripQuoted } from "../mail/QuotedText.ts"
+export { stripQuoted } from "../mail/index.ts"
 
 // A reply token in a recipient's local part: `anything+{responseId}.{20 hex}@…`.
 const TOKEN_IN_ADDRESS = /\+([0-9]+\.[0-9a-fA-F]+)@/

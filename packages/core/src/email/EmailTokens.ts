@@ -14,7 +14,7 @@ import * as Layer from "effect/Layer"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import type * as SqlError from "effect/sql/SqlError"
-import * as SigningSecrets from "../kernel/SigningSecrets.ts"
+import { SigningSecrets } from "../kernel/index.ts"
 
 /** What a token is about. */
 export type EmailToken =

@@ -20,32 +20,45 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
-import { Activities } from "../cases/Activities.ts"
-import { StatusLinks, statusPath } from "../cases/StatusLinks.ts"
-import * as Actors from "../kernel/Actors.ts"
-import { Conflict, type Forbidden, FormNotFound, ResponseNotFound } from "../kernel/Errors.ts"
-import { escapeHtml } from "../kernel/DisplayText.ts"
-import { Deliveries } from "../deliveries/Deliveries.ts"
-import { Events } from "../events/Events.ts"
-import { EmailTokens, InvalidEmailToken } from "./EmailTokens.ts"
-import type { Field } from "../forms/Fields.ts"
-import type { AnswerValue } from "../forms/Answers.ts"
-import { SentLinkBase } from "../kernel/Links.ts"
-import * as Sla from "../forms/Sla.ts"
 import {
+  Activities,
   CaseMail,
   type ConfirmedForm,
   type ResponseEmail,
   type ResponseReply,
+  StatusLinks,
+  statusPath,
   type SubmittedResponse
-} from "../cases/CaseMail.ts"
-import { Mailer, notConfiguredMessage } from "../mail/Mailer.ts"
-import { formatAnswer, summary } from "../forms/Summaries.ts"
-import { LEFT_OUT, maskValues } from "../forms/Sensitive.ts"
-import { DEFAULT_LANGUAGE, entryOf, forDisplay, localize } from "../forms/Translations.ts"
-import { MessageCatalogues, type Messages } from "../languages/Messages.ts"
+} from "../cases/index.ts"
+import {
+  Actors,
+  Conflict,
+  escapeHtml,
+  type Forbidden,
+  FormNotFound,
+  ResponseNotFound,
+  SentLinkBase
+} from "../kernel/index.ts"
+import { Deliveries } from "../deliveries/index.ts"
+import { Events } from "../events/index.ts"
+import { EmailTokens, InvalidEmailToken } from "./EmailTokens.ts"
+import {
+  type AnswerValue,
+  DEFAULT_LANGUAGE,
+  entryOf,
+  type Field,
+  forDisplay,
+  formatAnswer,
+  LEFT_OUT,
+  localize,
+  maskValues,
+  Sla,
+  summary
+} from "../forms/index.ts"
+import { Mailer, notConfiguredMessage } from "../mail/index.ts"
+import { MessageCatalogues, type Messages } from "../languages/index.ts"
 
-export { type ConfirmedForm, ResponseEmail, ResponseReply, type SubmittedResponse } from "../cases/CaseMail.ts"
+export { type ConfirmedForm, ResponseEmail, ResponseReply, type SubmittedResponse } from "../cases/index.ts"
 
 // ---------------------------------------------------------------------------
 // Schemas

@@ -14,15 +14,19 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
-import type * as Actors from "../kernel/Actors.ts"
-import type { InvalidInput } from "../kernel/Errors.ts"
-import { escapeHtml, oneLine } from "../kernel/DisplayText.ts"
-import { SentLinkBase } from "../kernel/Links.ts"
-import { Mailer } from "../mail/Mailer.ts"
+import { type Actors, escapeHtml, type InvalidInput, oneLine, SentLinkBase } from "../kernel/index.ts"
+import { Mailer } from "../mail/index.ts"
 import { type DigestLanguage, languageOf, sayer } from "./DigestEmail.ts"
-import { cursorBefore, Deliveries, failuresReason, goneReason, newestFirstPage } from "../deliveries/Deliveries.ts"
-import { DeliveryConfig } from "../deliveries/DeliveryConfig.ts"
-import { maskedUrl, memberDisabledReason } from "../deliveries/Webhooks.ts"
+import {
+  cursorBefore,
+  Deliveries,
+  DeliveryConfig,
+  failuresReason,
+  goneReason,
+  maskedUrl,
+  memberDisabledReason,
+  newestFirstPage
+} from "../deliveries/index.ts"
 
 /** What an alert says: deliveries keep giving up, or the subscription was disabled. */
 export const WebhookAlertKind = Schema.Literals(["failing", "disabled"])

@@ -16,8 +16,7 @@
  * @module
  */
 import * as Schema from "effect/Schema"
-import { jsonSchemaOf } from "../kernel/JsonSchemas.ts"
-import { formLink, formsLink, responseLink } from "../kernel/Links.ts"
+import { formLink, formsLink, jsonSchemaOf, responseLink } from "../kernel/index.ts"
 
 /** The form an event is about. */
 export const EventForm = Schema.Struct({ id: Schema.Int, title: Schema.String }).annotate({

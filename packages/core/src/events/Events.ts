@@ -11,8 +11,7 @@ import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import type * as Statement from "effect/sql/Statement"
-import { eventsChannel, notifyChannel } from "../storage/Notifications.ts"
-import * as StoredJson from "../storage/StoredJson.ts"
+import { eventsChannel, notifyChannel, StoredJson } from "../storage/index.ts"
 import { EventBody, EventName, responseIdOf } from "./EventCatalogue.ts"
 
 /**
@@ -79,7 +78,7 @@ const toEvent = (row: EventRow): Effect.Effect<OutboxEvent> =>
 export const outboxChannel = "qforms_outbox"
 
 /** The channel live event streams LISTEN on; an event's NOTIFY payload is `<workspaceId>:<seq>`. */
-export { eventsChannel } from "../storage/Notifications.ts"
+export { eventsChannel } from "../storage/index.ts"
 
 /** A new event id: `evt_` and 22 URL-safe characters (128 random bits). */
 export const makeEventId = (): string => `evt_${randomBytes(16).toString("base64url")}`

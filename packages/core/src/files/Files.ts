@@ -20,13 +20,18 @@ import * as Stream from "effect/Stream"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import * as Options from "../Options.ts"
-import type * as Actors from "../kernel/Actors.ts"
+import { type Actors, Conflict, FormNotFound, InvalidInput, stripBidiControls } from "../kernel/index.ts"
 import { type BlobNotFound, BlobStore, BlobStoreError } from "./BlobStore.ts"
-import { stripBidiControls } from "../kernel/DisplayText.ts"
-import { Conflict, FormNotFound, InvalidInput } from "../kernel/Errors.ts"
-import { type AnyFieldOptions, type Field, takesUploads } from "../forms/Fields.ts"
-import { type AnswerIssue, extensionTypes, type FileAnswer, SIGNATURE_MAX_BYTES } from "../forms/Answers.ts"
-import type { FormStatus } from "../forms/FormStatus.ts"
+import {
+  type AnswerIssue,
+  type AnyFieldOptions,
+  extensionTypes,
+  type Field,
+  type FileAnswer,
+  type FormStatus,
+  SIGNATURE_MAX_BYTES,
+  takesUploads
+} from "../forms/index.ts"
 
 export { BlobNotFound, BlobStoreError } from "./BlobStore.ts"
 
@@ -152,7 +157,7 @@ export type UploadError =
   | BlobStoreError
   | SqlError.SqlError
 
-export { fileLink } from "../forms/Summaries.ts"
+export { fileLink } from "../forms/index.ts"
 
 /** A new file id: `file_` and 22 URL-safe characters (128 random bits). */
 export const makeFileId = (): string => `file_${randomBytes(16).toString("base64url")}`

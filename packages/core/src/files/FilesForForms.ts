@@ -5,7 +5,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { FormFiles } from "../forms/FormFiles.ts"
+import { FormFiles } from "../forms/index.ts"
 import { Files } from "./Files.ts"
 import { Images } from "./Images.ts"
 

@@ -24,9 +24,8 @@ import * as Schema from "effect/Schema"
 import type * as Stream from "effect/Stream"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
-import * as Actors from "../kernel/Actors.ts"
-import { Conflict, type Forbidden, InvalidInput } from "../kernel/Errors.ts"
-import { imageIdPattern } from "../forms/ImageRefs.ts"
+import { Actors, Conflict, type Forbidden, InvalidInput } from "../kernel/index.ts"
+import { imageIdPattern } from "../forms/index.ts"
 import { type BlobNotFound, BlobStore, BlobStoreError } from "./BlobStore.ts"
 import {
   cleanFileName,

@@ -10,9 +10,8 @@
 import * as Predicate from "effect/Predicate"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
-import { stripBidiControls } from "../kernel/DisplayText.ts"
-import * as Messages from "../languages/Messages.ts"
-import type { Message, MessageKey, MessageValues } from "../languages/Messages.ts"
+import { stripBidiControls } from "../kernel/index.ts"
+import { type Message, type MessageKey, MessagesModule as Messages, type MessageValues } from "../languages/index.ts"
 import {
   byPosition,
   DEFAULT_RATING_MAX,

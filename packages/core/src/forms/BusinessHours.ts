@@ -19,8 +19,7 @@
  * @module
  */
 import * as Schema from "effect/Schema"
-import { strictStruct } from "../kernel/StrictStruct.ts"
-import { instantOf, isTimeZone, wallClock } from "../kernel/TimeZones.ts"
+import { instantOf, isTimeZone, strictStruct, wallClock } from "../kernel/index.ts"
 
 /** The most holidays the setting holds (a year's worth of days). */
 export const MAX_HOLIDAYS = 366

@@ -16,7 +16,7 @@
  * @module
  */
 import * as Schema from "effect/Schema"
-import { BoundedText } from "../kernel/DisplayText.ts"
+import { BoundedText } from "../kernel/index.ts"
 import type { AnswerValue } from "./Answers.ts"
 import type { Field } from "./Fields.ts"
 import * as FormLogic from "./FormLogic.ts"

@@ -10,10 +10,8 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { Id } from "../kernel/Ids.ts"
-import { strictStruct } from "../kernel/StrictStruct.ts"
+import { DisplayTrim, Id, strictStruct } from "../kernel/index.ts"
 import { Calculations, Condition, Logic, PageKey, QuestionKey } from "./LogicRules.ts"
-import { DisplayTrim } from "../kernel/DisplayText.ts"
 import { ImageId } from "./ImageRefs.ts"
 
 // ---------------------------------------------------------------------------

@@ -15,7 +15,7 @@
  * @module
  */
 import * as Effect from "effect/Effect"
-import * as ChangeFeed from "../storage/ChangeFeed.ts"
+import { ChangeFeedModule as ChangeFeed } from "../storage/index.ts"
 
 /** The notice the triggers of migration 0019 send on the changes channel: `form:<workspaceId>:<formId>`. */
 export const formNotice = "form:"

@@ -38,8 +38,8 @@
  * @module
  */
 import * as Schema from "effect/Schema"
-import { strictStruct } from "../kernel/StrictStruct.ts"
-import { LanguageTag } from "../languages/Languages.ts"
+import { strictStruct } from "../kernel/index.ts"
+import { LanguageTag } from "../languages/index.ts"
 import { Endings } from "./Endings.ts"
 import { Variables } from "./LogicRules.ts"
 import { Theme } from "./Theme.ts"

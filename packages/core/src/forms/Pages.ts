@@ -10,8 +10,7 @@
  * @module
  */
 import * as Schema from "effect/Schema"
-import { BoundedText } from "../kernel/DisplayText.ts"
-import { strictStruct } from "../kernel/StrictStruct.ts"
+import { BoundedText, strictStruct } from "../kernel/index.ts"
 import { isUniqueBy, PageKey } from "./LogicRules.ts"
 
 /** A text of the form: trimmed, 1 to `max` characters. */

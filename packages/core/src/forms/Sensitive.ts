@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { Actor } from "../kernel/Actors.ts"
+import type { Actor } from "../kernel/index.ts"
 import type { AnswerValue } from "./Answers.ts"
 
 /**

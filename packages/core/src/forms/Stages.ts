@@ -12,11 +12,8 @@ import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import * as Sla from "./Sla.ts"
-import * as Actors from "../kernel/Actors.ts"
-import { type Forbidden, FormNotFound, InvalidInput } from "../kernel/Errors.ts"
-import { Id } from "../kernel/Ids.ts"
-import { DisplayTrim } from "../kernel/DisplayText.ts"
-import * as Database from "../storage/Database.ts"
+import { Actors, DisplayTrim, type Forbidden, FormNotFound, Id, InvalidInput } from "../kernel/index.ts"
+import { Database } from "../storage/index.ts"
 
 /** A stage (spec: Stage). */
 export const Stage = Schema.Struct({

@@ -18,7 +18,7 @@
  * @module
  */
 import * as Schema from "effect/Schema"
-import { strictStruct } from "../kernel/StrictStruct.ts"
+import { strictStruct } from "../kernel/index.ts"
 import { ImageId } from "./ImageRefs.ts"
 
 /** A button's words: trimmed, 1 to 40 characters, no control characters. */

@@ -11,9 +11,8 @@
  * @module
  */
 import * as Schema from "effect/Schema"
-import { BoundedText } from "../kernel/DisplayText.ts"
-import { directionOf, LanguageTag, nativeName } from "../languages/Languages.ts"
-import { strictStruct } from "../kernel/StrictStruct.ts"
+import { BoundedText, strictStruct } from "../kernel/index.ts"
+import { directionOf, LanguageTag, nativeName } from "../languages/index.ts"
 import type { AnswerValue } from "./Answers.ts"
 import { type Field, otherOf } from "./Fields.ts"
 import type { Ending } from "./Endings.ts"

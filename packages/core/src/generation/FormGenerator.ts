@@ -10,9 +10,8 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
-import * as Actors from "../kernel/Actors.ts"
-import type { FieldInput } from "../forms/Fields.ts"
-import { CreateFormInput, Forms } from "../forms/Forms.ts"
+import { Actors } from "../kernel/index.ts"
+import { CreateFormInput, type FieldInput, Forms } from "../forms/index.ts"
 import * as OfflineFormGenerator from "./OfflineFormGenerator.ts"
 
 /** What generating a form takes (spec: POST /v1/forms/generate). */

@@ -11,12 +11,10 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import * as Actors from "../kernel/Actors.ts"
-import { Conflict } from "../kernel/Errors.ts"
-import { RespondentEmails } from "../email/RespondentEmails.ts"
-import { Forms } from "../forms/Forms.ts"
-import * as Translations from "../forms/Translations.ts"
-import { nativeName } from "../languages/Languages.ts"
+import { Actors, Conflict } from "../kernel/index.ts"
+import { RespondentEmails } from "../email/index.ts"
+import { Forms, TranslationsModule as Translations } from "../forms/index.ts"
+import { nativeName } from "../languages/index.ts"
 import { FormGenerator, GeneratorFailed } from "./FormGenerator.ts"
 
 /** What a host without a language model is told. */

@@ -38,7 +38,7 @@
  */
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
-import { FieldInput } from "../forms/Fields.ts"
+import { FieldInput } from "../forms/index.ts"
 
 /** What the offline generator produces (the shape every generator returns). */
 export interface OfflineForm {

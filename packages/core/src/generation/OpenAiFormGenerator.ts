@@ -31,7 +31,7 @@ import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import type { HttpClientError } from "effect/http/HttpClientError"
-import { PlainFieldInput } from "../forms/Fields.ts"
+import { PlainFieldInput } from "../forms/index.ts"
 import { FormGenerator, type GeneratedForm, GeneratorFailed, type TranslationRequest } from "./FormGenerator.ts"
 
 /** Where the model is and how long to wait for it. */

@@ -10,10 +10,10 @@ import * as Result from "effect/Result"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
-import { type DigestLanguage, digestLanguages, unsubscribePage } from "../email/DigestEmail.ts"
-import { Digests } from "../insights/Digests.ts"
-import { acceptedLanguages, negotiate } from "../languages/Languages.ts"
-import { html } from "../web/Html.ts"
+import { type DigestLanguage, digestLanguages, unsubscribePage } from "../email/index.ts"
+import { Digests } from "../insights/index.ts"
+import { acceptedLanguages, negotiate } from "../languages/index.ts"
+import { html } from "../web/index.ts"
 
 /** The routes, for the 404/405 table. */
 export const routes = [

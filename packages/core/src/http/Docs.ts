@@ -22,8 +22,7 @@ import * as Effect from "effect/Effect"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
-import { Html, html } from "../web/Html.ts"
-import * as Caching from "../web/Caching.ts"
+import { Caching, Html, html } from "../web/index.ts"
 
 /** The page's path. */
 export const path = "/api/docs"

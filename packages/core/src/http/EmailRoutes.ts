@@ -12,11 +12,10 @@ import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as Multipart from "effect/http/Multipart"
 import * as Stream from "effect/Stream"
-import { EmailReplies } from "../email/EmailReplies.ts"
-import { Mailer } from "../mail/Mailer.ts"
-import { RespondentEmails } from "../email/RespondentEmails.ts"
-import * as ErrorTable from "../web/ErrorTable.ts"
-import { equalStrings } from "../kernel/ConstantTime.ts"
+import { EmailReplies, RespondentEmails } from "../email/index.ts"
+import { Mailer } from "../mail/index.ts"
+import { ErrorTable } from "../web/index.ts"
+import { equalStrings } from "../kernel/index.ts"
 
 /** The routes, for the 404/405 table. */
 export const routes = [

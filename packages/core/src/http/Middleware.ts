@@ -9,8 +9,8 @@ import * as Redacted from "effect/Redacted"
 import * as Result from "effect/Result"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as HttpApiMiddleware from "effect/http-api/HttpApiMiddleware"
-import { Authentication, CurrentActor, RequestErrors } from "../api/Api.ts"
-import { describeSchemaError, makeAuthenticate } from "../web/Security.ts"
+import { Authentication, CurrentActor, RequestErrors } from "../api/index.ts"
+import { describeSchemaError, makeAuthenticate } from "../web/index.ts"
 
 /**
  * Authenticates the bearer key (or, without one or with a bearer token that is

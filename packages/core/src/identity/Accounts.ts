@@ -9,7 +9,7 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
-import { DisplayTrim } from "../kernel/DisplayText.ts"
+import { DisplayTrim } from "../kernel/index.ts"
 
 /** An account. */
 export const Account = Schema.Struct({

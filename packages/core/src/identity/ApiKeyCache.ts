@@ -18,9 +18,8 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as ChangeFeed from "../storage/ChangeFeed.ts"
-import { credentialsNotice } from "../storage/Notifications.ts"
-import type * as Actors from "../kernel/Actors.ts"
+import { ChangeFeedModule as ChangeFeed, credentialsNotice } from "../storage/index.ts"
+import type { Actors } from "../kernel/index.ts"
 
 /** How many keys a process keeps; the least recently used goes first. */
 export const defaultCapacity = 1000

@@ -13,11 +13,9 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
-import * as Actors from "../kernel/Actors.ts"
+import { Actors, Forbidden, Id } from "../kernel/index.ts"
 import { ApiKeyCache } from "./ApiKeyCache.ts"
-import { Forbidden } from "../kernel/Errors.ts"
-import { Id } from "../kernel/Ids.ts"
-import * as AuditLog from "../audit/AuditLog.ts"
+import { AuditLogModule as AuditLog } from "../audit/index.ts"
 import { Members, type MemberNotFound, type MemberRole } from "./Members.ts"
 
 /** An API key as listed (never the key itself). */

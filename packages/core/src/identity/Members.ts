@@ -11,12 +11,10 @@ import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import { ApiKeyCache } from "./ApiKeyCache.ts"
 import { Accounts, EmailAddress, PersonName } from "./Accounts.ts"
-import * as Actors from "../kernel/Actors.ts"
-import * as AuditLog from "../audit/AuditLog.ts"
-import { MemberRole } from "../kernel/Actors.ts"
-import { Conflict, type Forbidden } from "../kernel/Errors.ts"
+import { Actors, Conflict, type Forbidden, MemberRole } from "../kernel/index.ts"
+import { AuditLogModule as AuditLog } from "../audit/index.ts"
 
-export { MemberRole } from "../kernel/Actors.ts"
+export { MemberRole } from "../kernel/index.ts"
 
 /** A member as the API shows it (spec: Member). `accountId` is what `assigneeId` refers to. */
 export const Member = Schema.Struct({

@@ -16,11 +16,10 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
-import { InvalidInput } from "../kernel/Errors.ts"
+import { Actors, InvalidInput } from "../kernel/index.ts"
 import type { MemberRole } from "./Members.ts"
 import * as Passwords from "./Passwords.ts"
-import * as Actors from "../kernel/Actors.ts"
-import * as AuditLog from "../audit/AuditLog.ts"
+import { AuditLogModule as AuditLog } from "../audit/index.ts"
 
 /** A signed-in session, with the member it acts as (role read fresh on every request). */
 export interface Session {

@@ -11,7 +11,7 @@ import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import { EmailAddress, PersonName } from "./Accounts.ts"
 import { Members } from "./Members.ts"
-import { DisplayTrim } from "../kernel/DisplayText.ts"
+import { DisplayTrim } from "../kernel/index.ts"
 
 /** A workspace. */
 export const Workspace = Schema.Struct({

@@ -14,7 +14,7 @@
  *
  * @module
  */
-import type { Field } from "../forms/Fields.ts"
+import type { Field } from "../forms/index.ts"
 import { kindOf } from "./AnswerTallies.ts"
 
 /** A SQL string literal. */

@@ -21,7 +21,7 @@
  * @module
  */
 import * as Schema from "effect/Schema"
-import { byPosition, type Field, type FieldType, otherOf, scaleOf, sliderOf } from "../forms/Fields.ts"
+import { byPosition, type Field, type FieldType, otherOf, scaleOf, sliderOf } from "../forms/index.ts"
 
 /** One tally: question `fieldId` (0 for the response itself), its key, and how many responses carry it. */
 export interface Tally {

@@ -21,12 +21,10 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
-import type * as Actors from "../kernel/Actors.ts"
-import { Members } from "../identity/Members.ts"
-import { Forms } from "../forms/Forms.ts"
-import type { FormNotFound, InvalidInput } from "../kernel/Errors.ts"
-import type { ResponseFilter } from "../cases/ResponseModels.ts"
-import * as ResponseQueries from "../cases/ResponseQueries.ts"
+import type { Actors, FormNotFound, InvalidInput } from "../kernel/index.ts"
+import { Members } from "../identity/index.ts"
+import { Forms } from "../forms/index.ts"
+import { type ResponseFilter, ResponseQueries } from "../cases/index.ts"
 
 /** Periods of the series: days or ISO weeks (starting on Monday), in UTC. */
 export const MetricsInterval = Schema.Literals(["day", "week"])

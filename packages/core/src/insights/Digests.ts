@@ -19,22 +19,31 @@ import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
-import { Mailer, notConfiguredMessage } from "../mail/Mailer.ts"
-import * as Actors from "../kernel/Actors.ts"
-import { Conflict, Forbidden, FormNotFound, type InvalidInput } from "../kernel/Errors.ts"
-import { SentLinkBase } from "../kernel/Links.ts"
-import { seal, unseal } from "../kernel/SignedJson.ts"
-import * as SigningSecrets from "../kernel/SigningSecrets.ts"
-import { Deliveries } from "../deliveries/Deliveries.ts"
-import { CaseMetrics } from "./CaseMetrics.ts"
-import { type DigestContent, languageOf, render, type TopAnswer } from "../email/DigestEmail.ts"
+import { Mailer, notConfiguredMessage } from "../mail/index.ts"
 import {
+  Actors,
+  Conflict,
+  Forbidden,
+  FormNotFound,
+  type InvalidInput,
+  seal,
+  SentLinkBase,
+  SigningSecrets,
+  unseal
+} from "../kernel/index.ts"
+import { Deliveries } from "../deliveries/index.ts"
+import { CaseMetrics } from "./CaseMetrics.ts"
+import {
+  type DigestContent,
   type DigestFrequency,
   type DigestSchedule,
+  languageOf,
   nextAfter,
   previousBefore,
-  TimeZone
-} from "../email/DigestSchedule.ts"
+  renderDigest,
+  TimeZone,
+  type TopAnswer
+} from "../email/index.ts"
 import type { QuestionSummary } from "./AnswerTallies.ts"
 import { FormSummaries } from "./FormSummaries.ts"
 
@@ -358,7 +367,7 @@ export class Digests extends Context.Service<
         const base = (yield* SentLinkBase).replace(/\/$/, "")
         const inbox = `${base}/app/forms/${recipient.form_id}/responses`
         const unsubscribe = `${base}/digest/unsubscribe/${yield* tokenFor(recipient.workspace_id, recipient.form_id, recipient.account_id)}`
-        const message = render(content, languageOf(recipient.language), {
+        const message = renderDigest(content, languageOf(recipient.language), {
           inbox,
           summary: `${inbox}?view=summary`,
           unsubscribe

@@ -25,15 +25,9 @@ import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import type * as Statement from "effect/sql/Statement"
-import type * as Actors from "../kernel/Actors.ts"
-import type { AnswerValue } from "../forms/Answers.ts"
-import { byPosition, type Field } from "../forms/Fields.ts"
-import { Forms } from "../forms/Forms.ts"
-import type { FormNotFound, InvalidInput } from "../kernel/Errors.ts"
-import { cell } from "../cases/Csv.ts"
-import type { ResponseFilter } from "../cases/ResponseModels.ts"
-import * as ResponseQueries from "../cases/ResponseQueries.ts"
-import * as Summaries from "../forms/Summaries.ts"
+import type { Actors, FormNotFound, InvalidInput } from "../kernel/index.ts"
+import { type AnswerValue, byPosition, type Field, Forms, Sensitive, Summaries } from "../forms/index.ts"
+import { cell, type ResponseFilter, ResponseQueries } from "../cases/index.ts"
 import {
   kindOf,
   medianSeconds,
@@ -46,7 +40,6 @@ import {
 } from "./AnswerTallies.ts"
 import { keyArraySql } from "./AnswerKeySql.ts"
 import { frequentWords, stopWords } from "./FrequentWords.ts"
-import * as Sensitive from "../forms/Sensitive.ts"
 
 /** The totals of a summary. */
 export const SummaryTotals = Schema.Struct({

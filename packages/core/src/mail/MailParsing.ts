@@ -14,7 +14,7 @@ import { createRequire } from "node:module"
 import { Worker } from "node:worker_threads"
 import * as Effect from "effect/Effect"
 import * as Semaphore from "effect/Semaphore"
-import { InvalidInput } from "../kernel/Errors.ts"
+import { InvalidInput } from "../kernel/index.ts"
 import { stripQuoted } from "./QuotedText.ts"
 
 /** One attachment of a parsed message. */

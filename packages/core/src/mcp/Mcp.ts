@@ -20,11 +20,11 @@ import * as Result from "effect/Result"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
-import type * as Actors from "../kernel/Actors.ts"
+import type { Actors } from "../kernel/index.ts"
 import * as McpTools from "./McpTools.ts"
 import * as McpResources from "./McpResources.ts"
 import * as TriagePrompt from "./TriagePrompt.ts"
-import { makeAuthenticate } from "../web/Security.ts"
+import { makeAuthenticate } from "../web/index.ts"
 
 /** The endpoint's path, under the mount point. */
 export const path = "/mcp"

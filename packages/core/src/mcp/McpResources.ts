@@ -3,9 +3,8 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import type * as Actors from "../kernel/Actors.ts"
-import { Forms } from "../forms/Forms.ts"
-import { Id } from "../kernel/Ids.ts"
+import { type Actors, Id } from "../kernel/index.ts"
+import { Forms } from "../forms/index.ts"
 
 /** A resource as listed: one per form. */
 export interface McpResource {

@@ -8,12 +8,9 @@
 import * as Effect from "effect/Effect"
 import type * as JsonSchema from "effect/JsonSchema"
 import * as Schema from "effect/Schema"
-import { jsonSchemaOf } from "../kernel/JsonSchemas.ts"
+import { Actors, Id, jsonSchemaOf } from "../kernel/index.ts"
 import type * as SqlError from "effect/sql/SqlError"
-import * as Actors from "../kernel/Actors.ts"
-import { Id } from "../kernel/Ids.ts"
-import { describeIssue } from "../web/Security.ts"
-import type * as ErrorTable from "../web/ErrorTable.ts"
+import { describeIssue, type ErrorTable } from "../web/index.ts"
 
 /** What a tool call answers: JSON text for any client, the same value as `structuredContent`, or a tool error. */
 export interface ToolResult {

@@ -5,10 +5,9 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import type * as SchemaIssue from "effect/SchemaIssue"
-import type * as Actors from "../kernel/Actors.ts"
-import { Forms } from "../forms/Forms.ts"
-import { Id } from "../kernel/Ids.ts"
-import { describeIssue } from "../web/Security.ts"
+import { type Actors, Id } from "../kernel/index.ts"
+import { Forms } from "../forms/index.ts"
+import { describeIssue } from "../web/index.ts"
 
 import { parseOptions } from "./McpTool.ts"
 

@@ -62,19 +62,18 @@ import * as Context from "effect/Context"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as SqlClient from "effect/sql/SqlClient"
-import * as BlobStore from "../files/BlobStore.ts"
-import * as TarArchive from "../files/TarArchive.ts"
+import { BlobStoreModule as BlobStore, TarArchive } from "../files/index.ts"
 import {
   blobColumns,
   blobKeys,
   catalog,
-  digestTable,
   digests,
+  digestTable,
   migrationLevel,
+  PgliteClient,
   quote,
   sessionSettings
-} from "../storage/DatabaseCatalog.ts"
-import * as PgliteClient from "../storage/PgliteClient.ts"
+} from "../storage/index.ts"
 
 /** A backup or restore could not be done; the message says why and what to do. */
 export class DatabaseBackupError extends Schema.TaggedError<DatabaseBackupError>()("DatabaseBackupError", {

@@ -35,13 +35,13 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as SqlClient from "effect/sql/SqlClient"
-import * as BlobStore from "../files/BlobStore.ts"
-import * as Database from "../storage/Database.ts"
+import { BlobStoreModule as BlobStore } from "../files/index.ts"
 import {
   batches,
   blobColumns,
   blobKeys,
   catalog,
+  Database,
   digests,
   keyList,
   measured,
@@ -49,7 +49,7 @@ import {
   quote,
   snapshot,
   type Table
-} from "../storage/DatabaseCatalog.ts"
+} from "../storage/index.ts"
 
 /** The copy could not be done (a database or store failed, the target is not empty, …). */
 export class DatabaseCopyError extends Schema.TaggedError<DatabaseCopyError>()("DatabaseCopyError", {

@@ -10,8 +10,8 @@
  * the step with a progress bar (XHR, for its upload progress events).
  */
 import { readFileSync } from "node:fs"
-import * as PackagedFiles from "../web/PackagedFiles.ts"
-import { fontStacks, paletteOf, type Theme } from "../forms/Theme.ts"
+import { PackagedFiles } from "../web/index.ts"
+import { fontStacks, paletteOf, type Theme } from "../forms/index.ts"
 
 const scriptPath = "pages/static/page.js"
 

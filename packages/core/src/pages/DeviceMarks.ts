@@ -21,8 +21,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as Result from "effect/Result"
-import * as SigningSecrets from "../kernel/SigningSecrets.ts"
-import { seal, unseal } from "../kernel/SignedJson.ts"
+import { seal, SigningSecrets, unseal } from "../kernel/index.ts"
 
 /** How long a mark is kept and honoured: 400 days, in seconds. */
 export const markMaxAgeSeconds = 400 * 24 * 60 * 60

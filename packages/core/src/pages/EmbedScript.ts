@@ -17,7 +17,7 @@ import { dirname, join } from "node:path"
 import * as Effect from "effect/Effect"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
-import * as Caching from "../web/Caching.ts"
+import { Caching } from "../web/index.ts"
 
 /** Where the module is served, under the mount prefix. */
 export const path = "/embed.js"

@@ -9,9 +9,8 @@
 import { randomBytes } from "node:crypto"
 import * as Schema from "effect/Schema"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
-import * as RateLimit from "../web/RateLimit.ts"
-import { escapeHtml } from "../kernel/DisplayText.ts"
-import type { Html } from "../web/Html.ts"
+import { type Html, RateLimit } from "../web/index.ts"
+import { escapeHtml } from "../kernel/index.ts"
 import * as Screens from "./Screens.ts"
 import type { Voice } from "./Voice.ts"
 

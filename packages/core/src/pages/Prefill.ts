@@ -18,12 +18,8 @@
  * @module
  */
 import * as Result from "effect/Result"
-import type { AnswerState } from "../cases/AnswerTokens.ts"
-import type { AnswerValue } from "../forms/Answers.ts"
-import type { Field } from "../forms/Fields.ts"
-import * as FormLogic from "../forms/FormLogic.ts"
-import { pageKeyOf, pagesOf } from "../forms/Pages.ts"
-import type { FormWithFields } from "../forms/Forms.ts"
+import type { AnswerState } from "../cases/index.ts"
+import { type AnswerValue, type Field, FormLogic, type FormWithFields, pageKeyOf, pagesOf } from "../forms/index.ts"
 import { checkOne, factsOf, parseAnswer } from "./Steps.ts"
 
 /** The prefix of a pre-filling parameter: `prefill.<questionId>` or `prefill.<questionId>.<name>`. */

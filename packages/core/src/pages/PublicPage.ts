@@ -32,26 +32,38 @@ import * as Stream from "effect/Stream"
 import type * as SqlError from "effect/sql/SqlError"
 import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
 import * as HttpRouter from "effect/http/HttpRouter"
-import { Images } from "../files/Images.ts"
-import { imageIdsOf } from "../forms/ImageRefs.ts"
+import { Files, Images } from "../files/index.ts"
+import {
+  type AnswerValue,
+  EndingsModule as Endings,
+  type Field,
+  FormLogic,
+  Forms,
+  type FormWithFields,
+  imageIdsOf,
+  isRealAnswer,
+  quotasOf,
+  Summaries,
+  takesUploads,
+  type Theme,
+  WorkspaceSettingsStore
+} from "../forms/index.ts"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as Multipart from "effect/http/Multipart"
-import * as Actors from "../kernel/Actors.ts"
-import { type AnswerState, AnswerTokens, type InvalidAnswerToken, maxAgeMs } from "../cases/AnswerTokens.ts"
-import { type Field, quotasOf, takesUploads } from "../forms/Fields.ts"
-import { type AnswerValue, isRealAnswer } from "../forms/Answers.ts"
-import { Files } from "../files/Files.ts"
-import * as Endings from "../forms/Endings.ts"
-import * as FormLogic from "../forms/FormLogic.ts"
-import { Forms, type FormWithFields } from "../forms/Forms.ts"
-import type { Theme } from "../forms/Theme.ts"
-import { WorkspaceSettingsStore } from "../forms/WorkspaceSettings.ts"
-import { PublicSubmitInput, Responses } from "../cases/Responses.ts"
-import { PageCounts } from "../insights/PageCounts.ts"
-import * as Summaries from "../forms/Summaries.ts"
-import { domainResponse } from "../web/ApiErrors.ts"
-import * as RateLimit from "../web/RateLimit.ts"
+import { Actors, SentLinkBase } from "../kernel/index.ts"
+import {
+  type AnswerState,
+  AnswerTokens,
+  type InvalidAnswerToken,
+  maxAgeMs,
+  PublicSubmitInput,
+  ResponseLimits,
+  Responses,
+  ResumeLinks
+} from "../cases/index.ts"
+import { PageCounts } from "../insights/index.ts"
+import { clientAddress, domainResponse, type Html, html, MULTIPART_OVERHEAD_BYTES, RateLimit } from "../web/index.ts"
 import * as Screens from "./Screens.ts"
 import {
   type StepInput,
@@ -84,20 +96,14 @@ import {
   makeLimiter
 } from "./PageSecurity.ts"
 import { UploadLimiter } from "./UploadLimits.ts"
-import { MULTIPART_OVERHEAD_BYTES } from "../web/MultipartUploads.ts"
 import { askedPath, firstAsked, nextAsked, pageAsked, pagePlaceOf, prefillFromUrl, previousAsked } from "./Prefill.ts"
-import * as ResumeLinks from "../cases/ResumeLinks.ts"
-import { RespondentEmails } from "../email/RespondentEmails.ts"
-import { Mailer } from "../mail/Mailer.ts"
-import { EmailAddress } from "../identity/Accounts.ts"
-import { SentLinkBase } from "../kernel/Links.ts"
-import { type Html, html } from "../web/Html.ts"
-import * as ResponseLimits from "../cases/ResponseLimits.ts"
+import { RespondentEmails } from "../email/index.ts"
+import { Mailer } from "../mail/index.ts"
+import { EmailAddress } from "../identity/index.ts"
 import * as AccessCodes from "./AccessCodes.ts"
 import { themeCss } from "./Assets.ts"
 import * as DeviceMarks from "./DeviceMarks.ts"
-import { clientAddress } from "../web/RequestOrigin.ts"
-import { MessageCatalogues } from "../languages/Messages.ts"
+import { MessageCatalogues } from "../languages/index.ts"
 import { type LanguageWish, languageFor, plainVoice, speaker, type Voice } from "./Voice.ts"
 
 /** Settings of the public page. */

@@ -5,24 +5,24 @@
  * user content and goes through the escaping `html` template.
  */
 import {
+  buttonWords,
+  type ButtonWords,
   DEFAULT_RATING_MAX,
   type Field,
+  type FileAnswer,
+  type FilledEnding,
+  type FormWithFields,
   OTHER_MAX,
   otherOf,
   partsOf,
   rankedPlaces,
   scaleOf,
   sliderOf
-} from "../forms/Fields.ts"
-import type { FileAnswer } from "../forms/Answers.ts"
-import type { FilledEnding } from "../forms/Endings.ts"
-import type { FormWithFields } from "../forms/Forms.ts"
-import { buttonWords, type ButtonWords } from "../forms/Theme.ts"
-import { nativeName } from "../languages/Languages.ts"
-import type { MessageKey } from "../languages/Messages.ts"
+} from "../forms/index.ts"
+import { type MessageKey, nativeName } from "../languages/index.ts"
 import * as Assets from "./Assets.ts"
 import type { Voice } from "./Voice.ts"
-import { Html, html, lines } from "../web/Html.ts"
+import { Html, html, lines } from "../web/index.ts"
 
 /** Past this many choices a `select` question is a dropdown instead of radio buttons. */
 export const maxRadioChoices = 7

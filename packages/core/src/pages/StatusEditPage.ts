@@ -10,12 +10,9 @@
  * @module
  */
 import * as Result from "effect/Result"
-import type { AnswerValue } from "../forms/Answers.ts"
-import type { Field } from "../forms/Fields.ts"
-import * as FormLogic from "../forms/FormLogic.ts"
-import type { FormWithFields } from "../forms/Forms.ts"
-import { isEditable } from "../cases/StatusEdits.ts"
-import { type Html, html } from "../web/Html.ts"
+import { type AnswerValue, type Field, FormLogic, type FormWithFields } from "../forms/index.ts"
+import { isEditable } from "../cases/index.ts"
+import { type Html, html } from "../web/index.ts"
 import * as Screens from "./Screens.ts"
 import * as Steps from "./Steps.ts"
 import type { Voice } from "./Voice.ts"

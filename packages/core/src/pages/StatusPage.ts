@@ -36,24 +36,17 @@ import * as ByteSize from "effect/ByteSize"
 import * as Effect from "effect/Effect"
 import * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
-import * as SqlClient from "effect/sql/SqlClient"
 import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as Multipart from "effect/http/Multipart"
-import type { AnswerInput } from "../forms/Answers.ts"
-import type { FormWithFields } from "../forms/Forms.ts"
-import { StatusEdits } from "../cases/StatusEdits.ts"
-import { StatusLinks, type StatusTarget } from "../cases/StatusLinks.ts"
-import { EmailReplies, type ReplyAttachment } from "../email/EmailReplies.ts"
-import { Mailer } from "../mail/Mailer.ts"
-import { RespondentEmails } from "../email/RespondentEmails.ts"
-import { MessageCatalogues } from "../languages/Messages.ts"
-import { html, lines } from "../web/Html.ts"
-import * as RateLimit from "../web/RateLimit.ts"
-import { clientAddress } from "../web/RequestOrigin.ts"
-import { crossSiteRefusal } from "../web/Security.ts"
+import type { AnswerInput, FormWithFields } from "../forms/index.ts"
+import { StatusEdits, StatusLinks, type StatusTarget } from "../cases/index.ts"
+import { EmailReplies, type ReplyAttachment, RespondentEmails } from "../email/index.ts"
+import { Mailer } from "../mail/index.ts"
+import { MessageCatalogues } from "../languages/index.ts"
+import { clientAddress, crossSiteRefusal, html, lines, RateLimit } from "../web/index.ts"
 import { defaultSubmissionRateLimit, makeLimiter, page } from "./PageSecurity.ts"
 import { UploadLimiter } from "./UploadLimits.ts"
 import * as StatusEditPage from "./StatusEditPage.ts"
@@ -78,12 +71,6 @@ export interface StatusPageOptions {
   readonly replyRateLimit?: RateLimit.RateLimitConfig | undefined
 }
 
-interface CaseRow {
-  readonly title: string
-  readonly submitted_at: Date
-  readonly public_name: string | null
-}
-
 const formatTime = (at: Date | string) => `${new Date(at).toISOString().slice(0, 16).replace("T", " ")} UTC`
 
 /**
@@ -97,7 +84,6 @@ const formatTime = (at: Date | string) => `${new Date(at).toISOString().slice(0,
 export const layer = (options: StatusPageOptions = {}) =>
   HttpRouter.use(
     Effect.fnUntraced(function* (router) {
-      const sql = yield* SqlClient.SqlClient
       const links = yield* StatusLinks
       const edits = yield* StatusEdits
       const emails = yield* RespondentEmails
@@ -194,12 +180,7 @@ export const layer = (options: StatusPageOptions = {}) =>
         error?: { readonly status: number; readonly text: string; readonly reply: string }
       ) =>
         Effect.gen(function* () {
-          const rows = yield* sql<CaseRow>`
-            select f.title, r.submitted_at, s.public_name
-            from responses r join forms f on f.id = r.form_id and f.workspace_id = r.workspace_id
-              left join stages s on s.id = r.stage_id and s.workspace_id = r.workspace_id
-            where r.workspace_id = ${target.workspaceId} and r.id = ${target.responseId}`
-          const found = rows[0]
+          const found = yield* links.headline(target)
           if (found === undefined) return notFound(request)
           const thread = yield* emails.forResponse(target.workspaceId, target.responseId)
           const editing = yield* edits.window(target)
@@ -221,9 +202,9 @@ export const layer = (options: StatusPageOptions = {}) =>
               files: reply.files.map((file) => file.name)
             }))
           ].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0))
-          const stage = found.public_name ?? "Received"
-          const body = html`<h1 id="title" tabindex="-1" data-focus>${found.title}</h1>
-<p>Sent ${formatTime(found.submitted_at)}</p>
+          const stage = found.stageName ?? "Received"
+          const body = html`<h1 id="title" tabindex="-1" data-focus>${found.formTitle}</h1>
+<p>Sent ${formatTime(found.submittedAt)}</p>
 <p>Status: <strong>${stage}</strong></p>
 ${notice === undefined ? null : html`<p role="status">${notice}</p>`}
 ${
@@ -255,7 +236,7 @@ ${error === undefined ? null : html`<p id="error" role="alert">${error.text}</p>
 </form>`
           return page({
             status: error?.status ?? 200,
-            title: found.title,
+            title: found.formTitle,
             body,
             frameAncestors,
             voice: voiceOf(request)

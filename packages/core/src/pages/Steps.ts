@@ -10,12 +10,21 @@
 import * as Predicate from "effect/Predicate"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
-import type { AnswerState } from "../cases/AnswerTokens.ts"
-import { type Field, otherOf, partsOf, rankedPlaces } from "../forms/Fields.ts"
-import { type AnswerValue, FileAnswer, type Say, sayEnglish, validateAnswers } from "../forms/Answers.ts"
-import * as FormLogic from "../forms/FormLogic.ts"
-import type { FormWithFields } from "../forms/Forms.ts"
-import * as Summaries from "../forms/Summaries.ts"
+import type { AnswerState } from "../cases/index.ts"
+import {
+  type AnswerValue,
+  type Field,
+  FileAnswer,
+  FormLogic,
+  type FormWithFields,
+  otherOf,
+  partsOf,
+  rankedPlaces,
+  type Say,
+  sayEnglish,
+  Summaries,
+  validateAnswers
+} from "../forms/index.ts"
 import * as Screens from "./Screens.ts"
 
 // ---------------------------------------------------------------------------

@@ -16,8 +16,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as HttpServerRequest from "effect/http/HttpServerRequest"
-import * as RateLimit from "../web/RateLimit.ts"
-import { clientAddress } from "../web/RequestOrigin.ts"
+import { clientAddress, RateLimit } from "../web/index.ts"
 
 /** Uploads per client address: bursts of 30, then one every 2 seconds. */
 export const defaultUploadRateLimit: RateLimit.RateLimitConfig = { requestsPerSecond: 0.5, burst: 30 }

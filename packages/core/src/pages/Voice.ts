@@ -6,17 +6,23 @@
  * switcher, then kept in the answer token), else the best of their browser's
  * `Accept-Language` among the form's languages, else the form's own.
  */
-import { directionOf, acceptedLanguages, negotiate } from "../languages/Languages.ts"
-import type { MessageKey, Messages, MessageValues } from "../languages/Messages.ts"
-import type { FormWithFields } from "../forms/Forms.ts"
+import {
+  acceptedLanguages,
+  directionOf,
+  type MessageKey,
+  type Messages,
+  type MessageValues,
+  negotiate
+} from "../languages/index.ts"
 import {
   DEFAULT_LANGUAGE,
   entryOf,
+  type FormWithFields,
   localize,
   offeredLanguages,
   ownWording,
   type Wording
-} from "../forms/Translations.ts"
+} from "../forms/index.ts"
 
 /** How the page speaks to a respondent. */
 export interface Voice {

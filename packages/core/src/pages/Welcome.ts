@@ -18,7 +18,7 @@ import * as Effect from "effect/Effect"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
-import { Html, html } from "../web/Html.ts"
+import { Html, html } from "../web/index.ts"
 
 /** Options of the welcome page. */
 export interface WelcomeOptions {

@@ -27,14 +27,11 @@ import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
-import * as AuditLog from "../audit/AuditLog.ts"
-import { BlobStore, BlobStoreError } from "../files/BlobStore.ts"
-import * as ZipWriter from "../files/ZipWriter.ts"
-import * as Actors from "../kernel/Actors.ts"
-import type { Forbidden } from "../kernel/Errors.ts"
+import { AuditLogModule as AuditLog } from "../audit/index.ts"
+import { BlobStore, BlobStoreError, ZipWriter } from "../files/index.ts"
+import { Actors, type Forbidden } from "../kernel/index.ts"
 import { subjectHash } from "./Erasure.ts"
-import * as PersonLookup from "../cases/PersonLookup.ts"
-import type { ContactNotFound } from "../cases/PersonLookup.ts"
+import { type ContactNotFound, PersonLookup } from "../cases/index.ts"
 
 /**
  * Whose data: `{ "email": … }` or `{ "contactId": … }`, exactly one, found as

@@ -7,7 +7,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import type * as SqlError from "effect/sql/SqlError"
-import { Issue } from "../kernel/Errors.ts"
+import { Issue } from "../kernel/index.ts"
 import * as ErrorTable from "./ErrorTable.ts"
 
 /** 400: the request is malformed or breaks a rule (the message names the field). */

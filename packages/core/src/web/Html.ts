@@ -4,7 +4,7 @@
  * `html` itself), so a form's title, labels and choices — user content — can
  * never become markup.
  */
-import { escapeHtml } from "../kernel/DisplayText.ts"
+import { escapeHtml } from "../kernel/index.ts"
 
 /** A piece of markup that is safe to insert as is. */
 export class Html {

@@ -9,9 +9,9 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { type Decision, makeMemory, type RateLimitConfig, RateLimitStore } from "./RateLimitStore.ts"
+import { type Decision, makeMemory, type RateLimitConfig, RateLimitStore } from "../storage/index.ts"
 
-export type { Decision, RateLimitConfig } from "./RateLimitStore.ts"
+export type { Decision, RateLimitConfig } from "../storage/index.ts"
 
 /** The default: 20 requests per second with bursts of 100. */
 export const defaultConfig: RateLimitConfig = { requestsPerSecond: 20, burst: 100 }

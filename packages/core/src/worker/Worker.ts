@@ -19,23 +19,21 @@ import {
   type AttemptOutcome,
   type ClaimedDelivery,
   Deliveries,
+  DeliveryConfig,
   type DeliveryTarget,
-  goneReason
-} from "../deliveries/Deliveries.ts"
-import { type EventBody, sentBody } from "../events/EventCatalogue.ts"
-import { outboxChannel } from "../events/Events.ts"
-import * as Mailer from "../mail/Mailer.ts"
-import * as NotificationFormats from "../deliveries/NotificationFormats.ts"
-import { Notifications } from "../storage/Notifications.ts"
+  goneReason,
+  NotificationFormats,
+  RetrySchedule,
+  Sender,
+  Signatures,
+  SsrfGuard
+} from "../deliveries/index.ts"
+import { type EventBody, outboxChannel, sentBody } from "../events/index.ts"
+import { MailerModule as Mailer } from "../mail/index.ts"
+import { Notifications, SqlPriority } from "../storage/index.ts"
 import * as SqlClient from "effect/sql/SqlClient"
-import { WebhookAlerts } from "../email/WebhookAlerts.ts"
-import { SqlPriority } from "../storage/SqlPriority.ts"
-import { DeliveryConfig } from "../deliveries/DeliveryConfig.ts"
-import * as RetrySchedule from "../deliveries/RetrySchedule.ts"
-import * as Sender from "../deliveries/Sender.ts"
-import * as Signatures from "../deliveries/Signatures.ts"
-import * as SsrfGuard from "../deliveries/SsrfGuard.ts"
-import { responseLink } from "../kernel/Links.ts"
+import { WebhookAlerts } from "../email/index.ts"
+import { responseLink } from "../kernel/index.ts"
 
 /** Options of the worker; the rest comes from `DeliveryConfig`. */
 export interface WorkerOptions {

@@ -6,8 +6,8 @@ import * as Schema from "effect/Schema"
 import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as OpenApi from "effect/http-api/OpenApi"
-import { ApiKey, IssueApiKeyInput, IssuedApiKey } from "../../identity/ApiKeys.ts"
-import { Forbidden, NotFound } from "../../web/ApiErrors.ts"
+import { ApiKey, IssueApiKeyInput, IssuedApiKey } from "../../identity/index.ts"
+import { Forbidden, NotFound } from "../../web/index.ts"
 import { IdParams, created } from "../Params.ts"
 
 /** API keys of the workspace (owners and admins). */

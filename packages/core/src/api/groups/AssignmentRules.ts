@@ -5,8 +5,8 @@
 import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as OpenApi from "effect/http-api/OpenApi"
-import { AssignmentRules } from "../../cases/AssignmentRules.ts"
-import { Forbidden, NotFound } from "../../web/ApiErrors.ts"
+import { AssignmentRules } from "../../cases/index.ts"
+import { Forbidden, NotFound } from "../../web/index.ts"
 import { FormIdParams } from "../Params.ts"
 
 /** A form's assignment rules (extension). */

@@ -7,9 +7,9 @@ import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
 import * as OpenApi from "effect/http-api/OpenApi"
-import { IsoDateTime } from "../../cases/Responses.ts"
-import { AuditAction, AuditLogPage, AuditSurface } from "../../audit/AuditLog.ts"
-import { Forbidden } from "../../web/ApiErrors.ts"
+import { IsoDateTime } from "../../cases/index.ts"
+import { AuditAction, AuditLogPage, AuditSurface } from "../../audit/index.ts"
+import { Forbidden } from "../../web/index.ts"
 
 /** The filters and paging of the audit log (query string). */
 export const AuditLogQuery = Schema.Struct({

@@ -5,8 +5,8 @@
 import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as OpenApi from "effect/http-api/OpenApi"
-import { CaseFields } from "../../cases/CaseFields.ts"
-import { Forbidden, NotFound } from "../../web/ApiErrors.ts"
+import { CaseFields } from "../../cases/index.ts"
+import { Forbidden, NotFound } from "../../web/index.ts"
 import { FormIdParams } from "../Params.ts"
 
 /** A form's custom case fields (extension). */

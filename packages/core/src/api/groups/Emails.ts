@@ -6,9 +6,9 @@ import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
 import * as OpenApi from "effect/http-api/OpenApi"
-import { ConfirmationSettings, EmailSettings, ResponseEmail, SendEmailInput } from "../../email/RespondentEmails.ts"
-import { StatusLink } from "../../cases/StatusLinks.ts"
-import { Conflict, Forbidden, NotFound } from "../../web/ApiErrors.ts"
+import { ConfirmationSettings, EmailSettings, ResponseEmail, SendEmailInput } from "../../email/index.ts"
+import { StatusLink } from "../../cases/index.ts"
+import { Conflict, Forbidden, NotFound } from "../../web/index.ts"
 import { IdParams, created } from "../Params.ts"
 
 /** E-mail with respondents: confirmations, e-mails from the case, the workspace's e-mail settings. */

@@ -8,8 +8,8 @@ import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
 import * as OpenApi from "effect/http-api/OpenApi"
-import { Id } from "../../kernel/Ids.ts"
-import { NotFound, UpgradeRequired } from "../../web/ApiErrors.ts"
+import { Id } from "../../kernel/index.ts"
+import { NotFound, UpgradeRequired } from "../../web/index.ts"
 import { Authentication } from "../Authentication.ts"
 
 /** The live event stream (a WebSocket, taken before the router; see `EventStream.ts`). */

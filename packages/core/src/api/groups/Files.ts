@@ -7,7 +7,7 @@ import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
 import * as OpenApi from "effect/http-api/OpenApi"
-import { NotFound } from "../../web/ApiErrors.ts"
+import { NotFound } from "../../web/index.ts"
 
 /** Uploaded files (the answers to `file` questions). */
 export class FilesGroup extends HttpApiGroup.make("files").add(

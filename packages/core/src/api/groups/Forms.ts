@@ -7,8 +7,8 @@ import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
 import * as OpenApi from "effect/http-api/OpenApi"
-import { CreatedForm, CreateFormInput, FormSummary, FormWithFields, UpdateFormInput } from "../../forms/Forms.ts"
-import { Forbidden, NotFound } from "../../web/ApiErrors.ts"
+import { CreatedForm, CreateFormInput, FormSummary, FormWithFields, UpdateFormInput } from "../../forms/index.ts"
+import { Forbidden, NotFound } from "../../web/index.ts"
 import { IdParams, created } from "../Params.ts"
 
 /** Forms and their questions. */

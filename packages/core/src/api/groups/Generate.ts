@@ -5,9 +5,9 @@
 import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as OpenApi from "effect/http-api/OpenApi"
-import { GenerateFormInput } from "../../generation/FormGenerator.ts"
-import { FormWithFields } from "../../forms/Forms.ts"
-import { BadGateway, Forbidden } from "../../web/ApiErrors.ts"
+import { GenerateFormInput } from "../../generation/index.ts"
+import { FormWithFields } from "../../forms/index.ts"
+import { BadGateway, Forbidden } from "../../web/index.ts"
 import { created } from "../Params.ts"
 
 /** Form generation from a description. */

@@ -8,9 +8,8 @@ import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
 import * as OpenApi from "effect/http-api/OpenApi"
-import { Image, ImageList, MAX_IMAGE_BYTES } from "../../files/Images.ts"
-import { uploadLimits } from "../../web/MultipartUploads.ts"
-import { Conflict, Forbidden, NotFound, UnsupportedMediaType } from "../../web/ApiErrors.ts"
+import { Image, ImageList, MAX_IMAGE_BYTES } from "../../files/index.ts"
+import { Conflict, Forbidden, NotFound, UnsupportedMediaType, uploadLimits } from "../../web/index.ts"
 import { created } from "../Params.ts"
 
 /** An image's id in a path. */

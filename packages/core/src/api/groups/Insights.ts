@@ -7,10 +7,15 @@ import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
 import * as OpenApi from "effect/http-api/OpenApi"
-import { FormSummaryReport } from "../../insights/FormSummaries.ts"
-import { CaseMetricsReport, MetricsInterval } from "../../insights/CaseMetrics.ts"
-import { DigestInput, DigestQueued, DigestSettings } from "../../insights/Digests.ts"
-import { Conflict, Forbidden, NotFound } from "../../web/ApiErrors.ts"
+import {
+  CaseMetricsReport,
+  DigestInput,
+  DigestQueued,
+  DigestSettings,
+  FormSummaryReport,
+  MetricsInterval
+} from "../../insights/index.ts"
+import { Conflict, Forbidden, NotFound } from "../../web/index.ts"
 import { FormIdParams } from "../Params.ts"
 import { ResponseListQuery } from "./Responses.ts"
 

@@ -7,8 +7,8 @@ import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
 import * as OpenApi from "effect/http-api/OpenApi"
-import { CreatedInvitation, CreateInvitationInput, Invitation } from "../../identity/Invitations.ts"
-import { Conflict, Forbidden, NotFound } from "../../web/ApiErrors.ts"
+import { CreatedInvitation, CreateInvitationInput, Invitation } from "../../identity/index.ts"
+import { Conflict, Forbidden, NotFound } from "../../web/index.ts"
 import { IdParams, created } from "../Params.ts"
 
 /** Invitations to the workspace (owners and admins). */

@@ -7,10 +7,9 @@ import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
 import * as OpenApi from "effect/http-api/OpenApi"
-import { AddMemberInput, ChangeRoleInput, Member, SetAwayInput } from "../../identity/Members.ts"
-import { IssuedSignInLink } from "../../identity/Invitations.ts"
-import { Id } from "../../kernel/Ids.ts"
-import { Conflict, Forbidden, NotFound } from "../../web/ApiErrors.ts"
+import { AddMemberInput, ChangeRoleInput, IssuedSignInLink, Member, SetAwayInput } from "../../identity/index.ts"
+import { Id } from "../../kernel/index.ts"
+import { Conflict, Forbidden, NotFound } from "../../web/index.ts"
 import { created } from "../Params.ts"
 
 /** The workspace's members. */

@@ -7,9 +7,8 @@ import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
 import * as OpenApi from "effect/http-api/OpenApi"
-import { ErasureRequest, ErasureResult } from "../../privacy/Erasure.ts"
-import { PersonExportRequest } from "../../privacy/PersonalDataExport.ts"
-import { Forbidden, NotFound } from "../../web/ApiErrors.ts"
+import { ErasureRequest, ErasureResult, PersonExportRequest } from "../../privacy/index.ts"
+import { Forbidden, NotFound } from "../../web/index.ts"
 import { created } from "../Params.ts"
 
 /** Personal data (extension, owners and admins): erasing a person, exporting their data. */

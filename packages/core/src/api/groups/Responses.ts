@@ -7,18 +7,21 @@ import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
 import * as OpenApi from "effect/http-api/OpenApi"
-import { Field } from "../../forms/Fields.ts"
-import { Member } from "../../identity/Members.ts"
-import { CaseField, CaseFieldChanges } from "../../cases/CaseFields.ts"
-import { AddNoteInput, Note } from "../../cases/Notes.ts"
-import { HiddenField } from "../../forms/FormLogic.ts"
+import { Field, HiddenField, Stage } from "../../forms/index.ts"
+import { Member } from "../../identity/index.ts"
 import {
+  AddNoteInput,
   BulkUpdateResult,
-  ResponseDetail,
-  ResponseRow,
-  ResponseStatus,
+  CaseField,
+  CaseFieldChanges,
   IdOrNone,
   ListFilterFields,
+  MergeResponsesInput,
+  Note,
+  ResponseDetail,
+  ResponseMerge,
+  ResponseRow,
+  ResponseStatus,
   SubmitInput,
   Tag,
   UpdateResponseInput,
@@ -26,11 +29,9 @@ import {
   WorkspaceResponseFilter,
   WorkspaceResponseList,
   WorkspaceSort
-} from "../../cases/Responses.ts"
-import { Stage } from "../../forms/Stages.ts"
-import { MergeResponsesInput, ResponseMerge } from "../../cases/ResponseMerges.ts"
-import { Id } from "../../kernel/Ids.ts"
-import { Conflict, Forbidden, NotFound } from "../../web/ApiErrors.ts"
+} from "../../cases/index.ts"
+import { Id } from "../../kernel/index.ts"
+import { Conflict, Forbidden, NotFound } from "../../web/index.ts"
 import { FormIdParams, IdParams, created } from "../Params.ts"
 
 /** The filters of the response list (query string). */

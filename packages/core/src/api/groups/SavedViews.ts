@@ -7,8 +7,8 @@ import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
 import * as OpenApi from "effect/http-api/OpenApi"
-import { CreateSavedViewInput, SavedView, UpdateSavedViewInput } from "../../cases/SavedViews.ts"
-import { Conflict, Forbidden, NotFound } from "../../web/ApiErrors.ts"
+import { CreateSavedViewInput, SavedView, UpdateSavedViewInput } from "../../cases/index.ts"
+import { Conflict, Forbidden, NotFound } from "../../web/index.ts"
 import { IdParams, created } from "../Params.ts"
 
 /** Saved views of the workspace-wide list (extension). */

@@ -7,8 +7,8 @@ import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as HttpApiSchema from "effect/http-api/HttpApiSchema"
 import * as OpenApi from "effect/http-api/OpenApi"
-import { CreateStageInput, ReorderStagesInput, Stage, UpdateStageInput } from "../../forms/Stages.ts"
-import { Forbidden, NotFound } from "../../web/ApiErrors.ts"
+import { CreateStageInput, ReorderStagesInput, Stage, UpdateStageInput } from "../../forms/index.ts"
+import { Forbidden, NotFound } from "../../web/index.ts"
 import { FormIdParams, IdParams, created } from "../Params.ts"
 
 /** A form's stages. */

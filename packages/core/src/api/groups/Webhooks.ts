@@ -11,24 +11,23 @@ import {
   AnySubscription,
   CreatedSubscription,
   CreatedWorkspaceSubscription,
-  SubscribeInput,
-  Subscription,
-  UpdateSubscriptionInput,
-  WorkspaceSubscribeInput,
-  WorkspaceSubscription
-} from "../../deliveries/Webhooks.ts"
-import { EventCatalogueDocument } from "../../events/EventCatalogue.ts"
-import {
   DeadLetterList,
   Delivery,
   DeliveryLog,
+  PingResult,
   ReplayDeadLettersInput,
-  ReplayResult
-} from "../../deliveries/Deliveries.ts"
-import { WebhookAlertList } from "../../email/WebhookAlerts.ts"
-import { PingResult, TestInput } from "../../deliveries/TestPing.ts"
-import { Id } from "../../kernel/Ids.ts"
-import { Conflict, Forbidden, NotFound } from "../../web/ApiErrors.ts"
+  ReplayResult,
+  SubscribeInput,
+  Subscription,
+  TestInput,
+  UpdateSubscriptionInput,
+  WorkspaceSubscribeInput,
+  WorkspaceSubscription
+} from "../../deliveries/index.ts"
+import { EventCatalogueDocument } from "../../events/index.ts"
+import { WebhookAlertList } from "../../email/index.ts"
+import { Id } from "../../kernel/index.ts"
+import { Conflict, Forbidden, NotFound } from "../../web/index.ts"
 import { created } from "../Params.ts"
 
 /** A webhook subscription's id (`sub_…`). */

@@ -5,8 +5,8 @@
 import * as HttpApiEndpoint from "effect/http-api/HttpApiEndpoint"
 import * as HttpApiGroup from "effect/http-api/HttpApiGroup"
 import * as OpenApi from "effect/http-api/OpenApi"
-import { WorkspaceSettings } from "../../forms/WorkspaceSettings.ts"
-import { Forbidden } from "../../web/ApiErrors.ts"
+import { WorkspaceSettings } from "../../forms/index.ts"
+import { Forbidden } from "../../web/index.ts"
 
 /** The workspace's own settings (extension): the default theme of its forms' pages. */
 export class WorkspaceGroup extends HttpApiGroup.make("workspace").add(

@@ -1,9 +1,9 @@
 /** Handlers of the API keys group. */
 import * as Effect from "effect/Effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import { ApiKeys } from "../../identity/ApiKeys.ts"
-import { Api, CurrentActor } from "../../api/Api.ts"
-import { handle } from "../../web/ApiErrors.ts"
+import { ApiKeys } from "../../identity/index.ts"
+import { Api, CurrentActor } from "../../api/index.ts"
+import { handle } from "../../web/index.ts"
 
 export const ApiKeysHandlers = HttpApiBuilder.group(
   Api,

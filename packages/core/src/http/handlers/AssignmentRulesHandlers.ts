@@ -1,9 +1,9 @@
 /** Handlers of the assignment rules group. */
 import * as Effect from "effect/Effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import { AssignmentRulesService } from "../../cases/AssignmentRules.ts"
-import { Api, CurrentActor } from "../../api/Api.ts"
-import { handle } from "../../web/ApiErrors.ts"
+import { AssignmentRulesService } from "../../cases/index.ts"
+import { Api, CurrentActor } from "../../api/index.ts"
+import { handle } from "../../web/index.ts"
 
 export const AssignmentRulesHandlers = HttpApiBuilder.group(
   Api,

@@ -3,10 +3,10 @@ import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import { type AuditEntry, type AuditFilter, AuditLog } from "../../audit/AuditLog.ts"
-import * as Csv from "../../cases/Csv.ts"
-import { Api, type AuditLogQuery, CurrentActor } from "../../api/Api.ts"
-import { handle } from "../../web/ApiErrors.ts"
+import { type AuditEntry, type AuditFilter, AuditLog } from "../../audit/index.ts"
+import { Csv } from "../../cases/index.ts"
+import { Api, type AuditLogQuery, CurrentActor } from "../../api/index.ts"
+import { handle } from "../../web/index.ts"
 
 /** The query as the service's filter: `actor` is `member:<id>`, `api_key:<id>`, `system` or `cli`. */
 const toFilter = (query: AuditLogQuery): AuditFilter => {

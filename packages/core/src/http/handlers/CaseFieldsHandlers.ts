@@ -1,9 +1,9 @@
 /** Handlers of the case fields group. */
 import * as Effect from "effect/Effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import { CaseFieldsService } from "../../cases/CaseFields.ts"
-import { Api, CurrentActor } from "../../api/Api.ts"
-import { handle } from "../../web/ApiErrors.ts"
+import { CaseFieldsService } from "../../cases/index.ts"
+import { Api, CurrentActor } from "../../api/index.ts"
+import { handle } from "../../web/index.ts"
 
 export const CaseFieldsHandlers = HttpApiBuilder.group(
   Api,

@@ -1,11 +1,11 @@
 /** Handlers of the emails group. */
 import * as Effect from "effect/Effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import { RespondentEmails } from "../../email/RespondentEmails.ts"
-import { StatusLinks, statusPath } from "../../cases/StatusLinks.ts"
-import { LinkBase } from "../../kernel/Links.ts"
-import { Api, CurrentActor } from "../../api/Api.ts"
-import { handle } from "../../web/ApiErrors.ts"
+import { RespondentEmails } from "../../email/index.ts"
+import { StatusLinks, statusPath } from "../../cases/index.ts"
+import { LinkBase } from "../../kernel/index.ts"
+import { Api, CurrentActor } from "../../api/index.ts"
+import { handle } from "../../web/index.ts"
 
 export const EmailsHandlers = HttpApiBuilder.group(
   Api,

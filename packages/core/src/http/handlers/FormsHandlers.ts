@@ -1,9 +1,9 @@
 /** Handlers of the forms group. */
 import * as Effect from "effect/Effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import { Forms } from "../../forms/Forms.ts"
-import { Api, CurrentActor } from "../../api/Api.ts"
-import { handle } from "../../web/ApiErrors.ts"
+import { Forms } from "../../forms/index.ts"
+import { Api, CurrentActor } from "../../api/index.ts"
+import { handle } from "../../web/index.ts"
 
 export const FormsHandlers = HttpApiBuilder.group(
   Api,

@@ -1,9 +1,9 @@
 /** Handlers of the generation group. */
 import * as Effect from "effect/Effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import { generateForm } from "../../generation/FormGenerator.ts"
-import { Api, CurrentActor } from "../../api/Api.ts"
-import { handle } from "../../web/ApiErrors.ts"
+import { generateForm } from "../../generation/index.ts"
+import { Api, CurrentActor } from "../../api/index.ts"
+import { handle } from "../../web/index.ts"
 
 export const GenerateHandlers = HttpApiBuilder.group(
   Api,

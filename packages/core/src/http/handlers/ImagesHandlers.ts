@@ -3,10 +3,9 @@ import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import { type Image, Images, MAX_IMAGE_BYTES } from "../../files/Images.ts"
-import { Api, CurrentActor } from "../../api/Api.ts"
-import { BadRequest, handle, PayloadTooLarge } from "../../web/ApiErrors.ts"
-import { multipartRefusal } from "../../web/MultipartUploads.ts"
+import { type Image, Images, MAX_IMAGE_BYTES } from "../../files/index.ts"
+import { Api, CurrentActor } from "../../api/index.ts"
+import { BadRequest, handle, multipartRefusal, PayloadTooLarge } from "../../web/index.ts"
 
 /** The upload route's path: the router's 1 MiB body limit skips it (the image's own limit applies). */
 export const imageUploadPath = "/api/images"

@@ -5,11 +5,16 @@
 import * as Effect from "effect/Effect"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import { FormSummaries, type SummaryOptions, summaryCsv } from "../../insights/FormSummaries.ts"
-import { CaseMetrics, type MetricsOptions } from "../../insights/CaseMetrics.ts"
-import { Digests } from "../../insights/Digests.ts"
-import { Api, CurrentActor, type MetricsQuery, type SummaryQuery, type WorkspaceMetricsQuery } from "../../api/Api.ts"
-import { handle } from "../../web/ApiErrors.ts"
+import {
+  CaseMetrics,
+  Digests,
+  FormSummaries,
+  type MetricsOptions,
+  summaryCsv,
+  type SummaryOptions
+} from "../../insights/index.ts"
+import { Api, CurrentActor, type MetricsQuery, type SummaryQuery, type WorkspaceMetricsQuery } from "../../api/index.ts"
+import { handle } from "../../web/index.ts"
 
 const toSummaryOptions = (query: SummaryQuery): SummaryOptions => ({
   q: query.q,

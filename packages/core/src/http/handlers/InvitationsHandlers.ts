@@ -1,12 +1,11 @@
 /** Handlers of the invitations group: inviting by e-mail (or a link to pass on), listing and revoking. */
 import * as Effect from "effect/Effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import { Invitations } from "../../identity/Invitations.ts"
-import { Mailer } from "../../mail/Mailer.ts"
-import { Workspaces } from "../../identity/Workspaces.ts"
-import { Api, CurrentActor } from "../../api/Api.ts"
-import { handle } from "../../web/ApiErrors.ts"
-import * as Links from "../../kernel/Links.ts"
+import { Invitations, Workspaces } from "../../identity/index.ts"
+import { Mailer } from "../../mail/index.ts"
+import { Api, CurrentActor } from "../../api/index.ts"
+import { handle } from "../../web/index.ts"
+import { Links } from "../../kernel/index.ts"
 
 /** The link of an invitation token under a base URL. */
 export const invitationLink = (base: string, token: string) => `${base.replace(/\/$/, "")}/app/invite/${token}`

@@ -1,11 +1,10 @@
 /** Handlers of the members group. */
 import * as Effect from "effect/Effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import { Invitations } from "../../identity/Invitations.ts"
-import { Members } from "../../identity/Members.ts"
-import { Api, CurrentActor } from "../../api/Api.ts"
-import { handle } from "../../web/ApiErrors.ts"
-import * as Links from "../../kernel/Links.ts"
+import { Invitations, Members } from "../../identity/index.ts"
+import { Api, CurrentActor } from "../../api/index.ts"
+import { handle } from "../../web/index.ts"
+import { Links } from "../../kernel/index.ts"
 
 export const MembersHandlers = HttpApiBuilder.group(
   Api,

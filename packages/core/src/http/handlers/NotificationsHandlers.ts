@@ -1,10 +1,9 @@
 /** Handlers of the notifications group. */
 import * as Effect from "effect/Effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import { Deliveries, DeliveryNotFound } from "../../deliveries/Deliveries.ts"
-import { FormNotifications } from "../../deliveries/FormNotifications.ts"
-import { Api, CurrentActor } from "../../api/Api.ts"
-import { handle } from "../../web/ApiErrors.ts"
+import { Deliveries, DeliveryNotFound, FormNotifications } from "../../deliveries/index.ts"
+import { Api, CurrentActor } from "../../api/index.ts"
+import { handle } from "../../web/index.ts"
 
 export const NotificationsHandlers = HttpApiBuilder.group(
   Api,

@@ -3,10 +3,9 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import { Erasure } from "../../privacy/Erasure.ts"
-import { PersonalDataExport } from "../../privacy/PersonalDataExport.ts"
-import { Api, CurrentActor } from "../../api/Api.ts"
-import { handle } from "../../web/ApiErrors.ts"
+import { Erasure, PersonalDataExport } from "../../privacy/index.ts"
+import { Api, CurrentActor } from "../../api/index.ts"
+import { handle } from "../../web/index.ts"
 
 export const PrivacyHandlers = HttpApiBuilder.group(
   Api,

@@ -3,17 +3,20 @@ import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import * as Csv from "../../cases/Csv.ts"
-import * as Xlsx from "../../cases/Xlsx.ts"
-import { LinkBase } from "../../kernel/Links.ts"
-import { Notes } from "../../cases/Notes.ts"
-import { ResponseMerges } from "../../cases/ResponseMerges.ts"
-import { type ListOptions, Responses, workspaceListOptions } from "../../cases/Responses.ts"
-import { SavedViews } from "../../cases/SavedViews.ts"
-import { Api, CurrentActor, type ResponseListQuery } from "../../api/Api.ts"
-import { handle } from "../../web/ApiErrors.ts"
-import { AuditLog } from "../../audit/AuditLog.ts"
-import type * as Actors from "../../kernel/Actors.ts"
+import {
+  Csv,
+  type ListOptions,
+  Notes,
+  ResponseMerges,
+  Responses,
+  SavedViews,
+  workspaceListOptions,
+  Xlsx
+} from "../../cases/index.ts"
+import { type Actors, LinkBase } from "../../kernel/index.ts"
+import { Api, CurrentActor, type ResponseListQuery } from "../../api/index.ts"
+import { handle } from "../../web/index.ts"
+import { AuditLog } from "../../audit/index.ts"
 
 const toListOptions = (query: ResponseListQuery): ListOptions => ({
   q: query.q,

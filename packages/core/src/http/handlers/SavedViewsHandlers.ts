@@ -1,9 +1,9 @@
 /** Handlers of the saved views group. */
 import * as Effect from "effect/Effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import { SavedViews } from "../../cases/SavedViews.ts"
-import { Api, CurrentActor } from "../../api/Api.ts"
-import { handle } from "../../web/ApiErrors.ts"
+import { SavedViews } from "../../cases/index.ts"
+import { Api, CurrentActor } from "../../api/index.ts"
+import { handle } from "../../web/index.ts"
 
 export const SavedViewsHandlers = HttpApiBuilder.group(
   Api,

@@ -1,9 +1,9 @@
 /** Handlers of the stages group. */
 import * as Effect from "effect/Effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import { Stages } from "../../forms/Stages.ts"
-import { Api, CurrentActor } from "../../api/Api.ts"
-import { handle } from "../../web/ApiErrors.ts"
+import { Stages } from "../../forms/index.ts"
+import { Api, CurrentActor } from "../../api/index.ts"
+import { handle } from "../../web/index.ts"
 
 export const StagesHandlers = HttpApiBuilder.group(
   Api,

@@ -1,9 +1,9 @@
 /** Handlers of the translations group: a form in other languages. */
 import * as Effect from "effect/Effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import { Api, CurrentActor } from "../../api/Api.ts"
-import * as FormTranslator from "../../generation/FormTranslator.ts"
-import { handle } from "../../web/ApiErrors.ts"
+import { Api, CurrentActor } from "../../api/index.ts"
+import { FormTranslator } from "../../generation/index.ts"
+import { handle } from "../../web/index.ts"
 
 export const TranslationsHandlers = HttpApiBuilder.group(
   Api,

@@ -1,13 +1,11 @@
 /** Handlers of the webhooks group. */
 import * as Effect from "effect/Effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import * as TestPing from "../../deliveries/TestPing.ts"
-import { Deliveries } from "../../deliveries/Deliveries.ts"
-import { catalogueDocument } from "../../events/EventCatalogue.ts"
-import { Webhooks } from "../../deliveries/Webhooks.ts"
-import { WebhookAlerts } from "../../email/WebhookAlerts.ts"
-import { Api, CurrentActor } from "../../api/Api.ts"
-import { handle } from "../../web/ApiErrors.ts"
+import { Deliveries, TestPing, Webhooks } from "../../deliveries/index.ts"
+import { catalogueDocument } from "../../events/index.ts"
+import { WebhookAlerts } from "../../email/index.ts"
+import { Api, CurrentActor } from "../../api/index.ts"
+import { handle } from "../../web/index.ts"
 
 export const WebhooksHandlers = HttpApiBuilder.group(
   Api,

@@ -1,9 +1,9 @@
 /** Handlers of the workspace group: its settings. */
 import * as Effect from "effect/Effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import { WorkspaceSettingsStore } from "../../forms/WorkspaceSettings.ts"
-import { Api, CurrentActor } from "../../api/Api.ts"
-import { handle } from "../../web/ApiErrors.ts"
+import { WorkspaceSettingsStore } from "../../forms/index.ts"
+import { Api, CurrentActor } from "../../api/index.ts"
+import { handle } from "../../web/index.ts"
 
 export const WorkspaceHandlers = HttpApiBuilder.group(
   Api,

@@ -4,7 +4,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { AuditAction, AuditLog, AuditLogPage, AuditSurface } from "../../audit/AuditLog.ts"
+import { AuditAction, AuditLog, AuditLogPage, AuditSurface } from "../../audit/index.ts"
 import { define, type McpTool } from "../McpTool.ts"
 
 /** The tools of the workspace audit log, bound to their services. */

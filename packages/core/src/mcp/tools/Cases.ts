@@ -6,25 +6,39 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { Id } from "../../kernel/Ids.ts"
-import { InvalidInput } from "../../kernel/Errors.ts"
-import { AddNoteInput, Note, Notes } from "../../cases/Notes.ts"
-import { MergeResponsesInput, ResponseMerge, ResponseMerges } from "../../cases/ResponseMerges.ts"
-import { StatusLink, StatusLinks, statusPath } from "../../cases/StatusLinks.ts"
-import { LinkBase } from "../../kernel/Links.ts"
+import { Id, InvalidInput, LinkBase } from "../../kernel/index.ts"
 import {
+  AddNoteInput,
+  AssignmentRules,
+  AssignmentRulesService,
   BulkUpdateResult,
+  CaseFields,
+  CaseFieldsService,
+  CreateSavedViewInput,
+  MergeResponsesInput,
+  Note,
+  Notes,
   ResponseDetail,
+  ResponseMerge,
+  ResponseMerges,
   Responses,
+  SavedView,
+  SavedViews,
+  StatusLink,
+  StatusLinks,
+  statusPath,
   UpdateResponseInput,
   UpdateResponseResult,
-  WorkspaceResponseList,
-  workspaceListOptions
-} from "../../cases/Responses.ts"
-import { AssignmentRules, AssignmentRulesService } from "../../cases/AssignmentRules.ts"
-import { CreateSavedViewInput, SavedView, SavedViews, UpdateSavedViewInput } from "../../cases/SavedViews.ts"
-import { CaseFields, CaseFieldsService } from "../../cases/CaseFields.ts"
-import { BulkUpdateResponsesInput, ResponseList, ResponseListQuery, WorkspaceResponseListQuery } from "../../api/Api.ts"
+  UpdateSavedViewInput,
+  workspaceListOptions,
+  WorkspaceResponseList
+} from "../../cases/index.ts"
+import {
+  BulkUpdateResponsesInput,
+  ResponseList,
+  ResponseListQuery,
+  WorkspaceResponseListQuery
+} from "../../api/index.ts"
 import { define, FormId, ResponseId, NoArguments, type McpTool } from "../McpTool.ts"
 
 /** The list filters, as the HTTP list's query string, with `flat` as a boolean and a default page. */

@@ -3,7 +3,7 @@
  * input Schema taken from the HTTP API's (see `../McpTool.ts`).
  */
 import * as Effect from "effect/Effect"
-import { ImageList, Images } from "../../files/Images.ts"
+import { ImageList, Images } from "../../files/index.ts"
 import { define, NoArguments, type McpTool } from "../McpTool.ts"
 
 /** The tools of the image library, bound to their services. */

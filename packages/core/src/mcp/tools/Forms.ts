@@ -5,13 +5,20 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { generateForm, GenerateFormInput } from "../../generation/FormGenerator.ts"
-import * as FormTranslator from "../../generation/FormTranslator.ts"
-import { CreateFormInput, Forms, FormSummary, FormWithFields, UpdateFormInput } from "../../forms/Forms.ts"
-import { Stage, Stages } from "../../forms/Stages.ts"
-import { WorkspaceSettings, WorkspaceSettingsStore } from "../../forms/WorkspaceSettings.ts"
-import * as Translations from "../../forms/Translations.ts"
-import { LanguageTag } from "../../languages/Languages.ts"
+import { FormTranslator, generateForm, GenerateFormInput } from "../../generation/index.ts"
+import {
+  CreateFormInput,
+  Forms,
+  FormSummary,
+  FormWithFields,
+  Stage,
+  Stages,
+  TranslationsModule as Translations,
+  UpdateFormInput,
+  WorkspaceSettings,
+  WorkspaceSettingsStore
+} from "../../forms/index.ts"
+import { LanguageTag } from "../../languages/index.ts"
 import { define, FormId, NoArguments, type McpTool } from "../McpTool.ts"
 
 /** The tools of forms, their questions, stages, translations and the workspace settings, bound to their services. */

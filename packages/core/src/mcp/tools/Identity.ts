@@ -5,8 +5,8 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { Id } from "../../kernel/Ids.ts"
-import { Member, Members } from "../../identity/Members.ts"
+import { Id } from "../../kernel/index.ts"
+import { Member, Members } from "../../identity/index.ts"
 import { define, NoArguments, type McpTool } from "../McpTool.ts"
 
 /** The tools of the workspace's members and their availability, bound to their services. */

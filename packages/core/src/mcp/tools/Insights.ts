@@ -5,10 +5,9 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { InvalidInput } from "../../kernel/Errors.ts"
-import { ResponseListQuery, SummaryQuery, WorkspaceMetricsQuery } from "../../api/Api.ts"
-import { FormSummaries, FormSummaryReport } from "../../insights/FormSummaries.ts"
-import { CaseMetrics, CaseMetricsReport } from "../../insights/CaseMetrics.ts"
+import { InvalidInput } from "../../kernel/index.ts"
+import { ResponseListQuery, SummaryQuery, WorkspaceMetricsQuery } from "../../api/index.ts"
+import { CaseMetrics, CaseMetricsReport, FormSummaries, FormSummaryReport } from "../../insights/index.ts"
 import { define, FormId, type McpTool } from "../McpTool.ts"
 
 /** The tools of what the answers say, bound to their services. */

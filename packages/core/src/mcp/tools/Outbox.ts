@@ -11,12 +11,14 @@ import {
   Delivery,
   DeliveryLog,
   ReplayDeadLettersInput,
-  ReplayResult
-} from "../../deliveries/Deliveries.ts"
-import { Id } from "../../kernel/Ids.ts"
-import { Subscription, Webhooks, WorkspaceSubscription } from "../../deliveries/Webhooks.ts"
-import { catalogueDocument, EventCatalogueDocument } from "../../events/EventCatalogue.ts"
-import { DeliveryLogQuery, SubscriptionId } from "../../api/Api.ts"
+  ReplayResult,
+  Subscription,
+  Webhooks,
+  WorkspaceSubscription
+} from "../../deliveries/index.ts"
+import { Id } from "../../kernel/index.ts"
+import { catalogueDocument, EventCatalogueDocument } from "../../events/index.ts"
+import { DeliveryLogQuery, SubscriptionId } from "../../api/index.ts"
 import { define, NoArguments, type McpTool } from "../McpTool.ts"
 
 /** The tools of webhooks, the event catalogue, deliveries and dead letters, bound to their services. */

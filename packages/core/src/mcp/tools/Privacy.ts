@@ -3,8 +3,14 @@
  * call, with its input Schema taken from the HTTP API's (see `../McpTool.ts`).
  */
 import * as Effect from "effect/Effect"
-import { Erasure, ErasureRequest, ErasureResult } from "../../privacy/Erasure.ts"
-import { PersonalDataExport, PersonData, PersonExportRequest } from "../../privacy/PersonalDataExport.ts"
+import {
+  Erasure,
+  ErasureRequest,
+  ErasureResult,
+  PersonalDataExport,
+  PersonData,
+  PersonExportRequest
+} from "../../privacy/index.ts"
 import { define, type McpTool } from "../McpTool.ts"
 
 /** The tools of a person's data, bound to their services. */
