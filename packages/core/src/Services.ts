@@ -21,11 +21,11 @@ import {
 } from "./cases/index.ts"
 import { AuditLog } from "./audit/index.ts"
 import { BlobStoreModule as BlobStore, Files, FilesForForms, Images } from "./files/index.ts"
-import { Deliveries, FormNotifications, Webhooks } from "./deliveries/index.ts"
+import { Deliveries, FormNotifications, WebhookAlerts, Webhooks } from "./deliveries/index.ts"
 import { Events } from "./events/index.ts"
 import { Forms, Stages, WorkspaceSettingsStore } from "./forms/index.ts"
 import { CaseMetrics, Digests, FormSummaries, PageCounts } from "./insights/index.ts"
-import { EmailReplies, EmailTokens, RespondentEmails, WebhookAlerts } from "./email/index.ts"
+import { EmailReplies, EmailTokens, RespondentEmails } from "./email/index.ts"
 import { Erasure, PersonalDataExport, Retention } from "./privacy/index.ts"
 import { Database } from "./storage/index.ts"
 

@@ -238,7 +238,7 @@ for (const target of databaseTargets) {
       expect(byName.get("update_form")!.inputSchema.properties).toHaveProperty("hiddenFields")
       expect(JSON.stringify(byName.get("update_form")!.inputSchema)).toContain("jumpTo")
       expect(JSON.stringify(byName.get("update_form")!.inputSchema)).toContain("showIf")
-      // A form's retention (cases/Retention.ts) is a setting of the same Schema: days and action.
+      // A form's retention (privacy/Retention.ts) is a setting of the same Schema: days and action.
       expect(JSON.stringify(byName.get("update_form")!.inputSchema)).toContain('"anonymise"')
       expect(JSON.stringify(byName.get("update_form")!.inputSchema)).toContain("retention")
       expect(byName.get("list_forms")!.annotations).toMatchObject({ readOnlyHint: true })

@@ -1,5 +1,5 @@
 /**
- * Retention per form (`cases/Retention.ts`, the form setting `retention`): a
+ * Retention per form (`privacy/Retention.ts`, the form setting `retention`): a
  * real qforms on a real HTTP server, uploads in a real directory, e-mails
  * through a real SMTP server on loopback; PGlite always, PostgreSQL too when
  * QFORMS_TEST_DATABASE_URL is set. Responses are made old by moving their

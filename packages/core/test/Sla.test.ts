@@ -1,5 +1,5 @@
 /**
- * SLAs per form (`cases/Sla.ts`, `cases/SlaScan.ts`, migration 0040): a real
+ * SLAs per form (`forms/Sla.ts`, `cases/SlaScan.ts`, migration 0040): a real
  * qforms on a real HTTP server, PGlite always, PostgreSQL too when
  * QFORMS_TEST_DATABASE_URL is set. The time-dependent parts (submission, first
  * response, resolution, the scan, the `due` filter) run through the services

@@ -31,10 +31,10 @@ const owners: Readonly<Record<string, string>> = {
   activities: "cases",
   form_response_counts: "cases",
   form_tags: "cases",
-  // The record of each erasure of a person (cases/Erasure.ts): counts and a salted hash, no personal data.
-  erasures: "cases",
-  // When each workspace's daily retention run is due (cases/Retention.ts, migration 0038).
-  retention_runs: "cases",
+  // The record of each erasure of a person (privacy/Erasure.ts): counts and a salted hash, no personal data.
+  erasures: "privacy",
+  // When each workspace's daily retention run is due (privacy/Retention.ts, migration 0038).
+  retention_runs: "privacy",
   // Each form's assignment rules and a round robin's next turn (cases/AssignmentRules.ts, migration 0041).
   assignment_rules: "cases",
   // Each form's custom case field definitions (cases/CaseFields.ts, migration 0047).
@@ -46,13 +46,13 @@ const owners: Readonly<Record<string, string>> = {
   digest_emails: "insights",
   files: "files",
   images: "files",
-  events: "outbox",
-  deliveries: "outbox",
-  delivery_attempts: "outbox",
-  webhook_subscriptions: "outbox",
-  notification_channels: "outbox",
-  webhook_alerts: "outbox",
-  alert_emails: "outbox",
+  events: "events",
+  deliveries: "deliveries",
+  delivery_attempts: "deliveries",
+  webhook_subscriptions: "deliveries",
+  notification_channels: "deliveries",
+  webhook_alerts: "deliveries",
+  alert_emails: "deliveries",
   audit_log: "audit",
   response_emails: "email",
   response_email_clicks: "email",
@@ -66,15 +66,21 @@ const owners: Readonly<Record<string, string>> = {
   workspace_email_settings: "email",
   workspace_page_settings: "forms",
   signing_secrets: "kernel",
-  rate_limit_buckets: "web",
+  rate_limit_buckets: "storage",
   qforms_migrations: "storage"
 }
 
 /** Writes outside the owner, each deliberate: `module → table` and why. */
 const exceptions: Readonly<Record<string, string>> = {
-  "outbox/Deliveries.ts → response_emails":
+  "deliveries/Deliveries.ts → response_emails":
     "the worker's one statement per batch records each attempt and marks its e-mail sent or failed (a second round trip per batch otherwise)",
-  "outbox/Deliveries.ts → digest_emails": "the same statement marks a digest e-mail sent or failed"
+  "deliveries/Deliveries.ts → digest_emails": "the same statement marks a digest e-mail sent or failed",
+  "events/Events.ts → deliveries":
+    "an event is written with its deliveries (the subscriptions and channels that hear it) in the change's transaction: the outbox; events come before deliveries in the context order",
+  "events/EventErasure.ts → deliveries":
+    "erasing the events about a person's responses cancels their unsent deliveries in the same statement pair",
+  "forms/Sla.ts → responses":
+    "a stage that closes or opens resolves or reopens its cases in the stage's transaction (forms come before cases); a member's first e-mail marks the case's first response"
 }
 
 const modules = (dir: string): Array<string> =>

@@ -20,7 +20,7 @@ import { smtpSink } from "@qforms/test-kit/SmtpSink"
 import { startTestServer, type TestServer } from "@qforms/test-kit/TestServer"
 import { digestLanguages } from "../src/email/DigestEmail.ts"
 import { Members } from "../src/identity/Members.ts"
-import { alertCatalogue, alertMessage } from "../src/email/WebhookAlerts.ts"
+import { alertCatalogue, alertMessage } from "../src/deliveries/WebhookAlerts.ts"
 import { catalogueProblems } from "./support/Catalogues.ts"
 
 describe("an alert's e-mail", () => {

@@ -53,10 +53,10 @@ import { Actors, type Forbidden } from "../kernel/index.ts"
  * - `privacy.erasure` `{responses, partialResponses, files, emailsSent, emailReplies, contacts, deliveriesCancelled,
  *   notesFlagged}` (counts of what was erased, never the person's identifiers): target the erasure record.
  * - `privacy.export` `{format: "zip" | "json", responses, partialResponses, files, emailsSent, emailReplies, contacts,
- *   notes, subjectSalt, subjectHash}`: an export of a person's data (`cases/PersonalDataExport.ts`), counts and a
+ *   notes, subjectSalt, subjectHash}`: an export of a person's data (`privacy/PersonalDataExport.ts`), counts and a
  *   salted SHA-256 of the address, never the address.
  * - `retention.run` `{formId, action, olderThanDays, deleted, anonymised, partialResponses, files, emails}` (counts
- *   only): a batch of a form's retention run (`cases/Retention.ts`), actor the system, target the form.
+ *   only): a batch of a form's retention run (`privacy/Retention.ts`), actor the system, target the form.
  * - `audit.exported` `{rows}`: the audit log's own CSV export.
  *
  * @example

@@ -1,6 +1,6 @@
 /**
- * Finding a person in a workspace, for the erasure (`cases/Erasure.ts`) and
- * the export (`cases/PersonalDataExport.ts`) of their data: by an e-mail
+ * Finding a person in a workspace, for the erasure (`privacy/Erasure.ts`) and
+ * the export (`privacy/PersonalDataExport.ts`) of their data: by an e-mail
  * address (every contact and response with that address, case-insensitive)
  * or by a contact's id (the contact, its address, and every response linked
  * to it or carrying that address). Both find exactly the same person.

@@ -6,13 +6,11 @@
  * application's languages, ICU MessageFormat with each language's plurals),
  * as plain text and as HTML with inline styles (mail clients drop style sheets).
  */
-import { IntlMessageFormat } from "intl-messageformat"
 import { escapeHtml, oneLine } from "../kernel/index.ts"
+import { type DigestLanguage, digestLanguages, languageOf, sayer } from "../mail/index.ts"
 import type { DigestFrequency } from "./DigestSchedule.ts"
 
-/** The languages a digest is written in (the application's: `accounts.language`). */
-export const digestLanguages = ["en", "de", "ar"] as const
-export type DigestLanguage = (typeof digestLanguages)[number]
+export { type DigestLanguage, digestLanguages, languageOf, sayer }
 
 /** The top answer of one question in the period. */
 export interface TopAnswer {
@@ -155,30 +153,6 @@ const words = {
 
 type WordKey = keyof (typeof words)["en"]
 
-/**
- * Says the words of a member-facing e-mail (a table of ICU messages in each of
- * {@link digestLanguages}), each message compiled once: how the digest and
- * the webhook alerts put their e-mails into the member's language.
- *
- * @example
- * ```ts
- * const say = sayer({ en: { hi: "Hi {name}" }, de: { hi: "Hallo {name}" }, ar: { hi: "مرحبًا {name}" } })
- * say("de", "hi", { name: "Ada" }) // "Hallo Ada"
- * ```
- */
-export const sayer = <Key extends string>(table: Readonly<Record<DigestLanguage, Readonly<Record<Key, string>>>>) => {
-  const compiled = new Map<string, IntlMessageFormat>()
-  return (language: DigestLanguage, key: Key, values?: Record<string, string | number>): string => {
-    const id = `${language}.${key}`
-    let message = compiled.get(id)
-    if (message === undefined) {
-      message = new IntlMessageFormat(table[language][key], language)
-      compiled.set(id, message)
-    }
-    return String(message.format(values))
-  }
-}
-
 const say = sayer<WordKey>(words)
 
 /**
@@ -203,13 +177,6 @@ export const unsubscribePage = (language: DigestLanguage, form: string | null) =
 
 /** Every language's words, for the tests (each language has every key). */
 export const catalogue: Readonly<Record<DigestLanguage, Readonly<Record<WordKey, string>>>> = words
-
-/**
- * The language a digest is written in: the account's choice when it is one
- * of {@link digestLanguages}, else English.
- */
-export const languageOf = (preference: string | null): DigestLanguage =>
-  digestLanguages.find((language) => language === preference) ?? "en"
 
 const dateTime = (language: DigestLanguage, timeZone: string, at: Date) =>
   new Intl.DateTimeFormat(language, { timeZone, dateStyle: "medium", timeStyle: "short" }).format(at)

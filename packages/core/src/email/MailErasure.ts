@@ -1,5 +1,5 @@
 /**
- * The e-mail side of erasing a person (`cases/Erasure.ts`): the e-mails sent
+ * The e-mail side of erasing a person (`privacy/Erasure.ts`): the e-mails sent
  * to their address and the replies received from it, and those of their
  * responses, deleted inside the erasure's transaction. Deleting an e-mail
  * deletes its unsent delivery and its tracked clicks with it (foreign keys).

@@ -3,7 +3,7 @@
  * form's confirmation e-mail, and e-mails members write from the case — and
  * what they open and click. Each e-mail is stored with a delivery row in the
  * transaction that queues it, and sent by the delivery worker (see
- * `delivery/Worker.ts`) with the webhooks' retry schedule; so none is lost
+ * `worker/Worker.ts`) with the webhooks' retry schedule; so none is lost
  * on a crash, and none is sent twice in normal operation.
  *
  * Bodies are "markdown-ish": paragraphs, `**bold**`, `*italic*`, `[text](url)`
@@ -628,7 +628,7 @@ export class RespondentEmails extends Context.Service<
               return yield* new Conflict({ message: `response ${responseId} has no e-mail address to write to` })
             }
             const emailId = yield* queue(actor, responseId, "message", row.email, input.subject, input.body, now)
-            // A member's e-mail to the respondent is the case's first response (the SLA's, `cases/Sla.ts`).
+            // A member's e-mail to the respondent is the case's first response (the SLA's, `forms/Sla.ts`).
             yield* Sla.markFirstResponse(sql, actor.workspaceId, responseId, now)
             const [email] = yield* selectEmails(actor.workspaceId, sql.and([sql`e.id = ${emailId}`]))
             return toEmail(email!)

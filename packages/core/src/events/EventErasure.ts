@@ -1,5 +1,5 @@
 /**
- * The outbox side of erasing a person (`cases/Erasure.ts`): the events about
+ * The outbox side of erasing a person (`privacy/Erasure.ts`): the events about
  * their responses hold their answers, so they are deleted, and with them
  * every delivery of those events; the ones not yet sent (pending or retrying)
  * are answered as cancelled.

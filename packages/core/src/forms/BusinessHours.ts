@@ -1,7 +1,7 @@
 /**
  * A workspace's business hours (the workspace setting `businessHours`,
  * `forms/WorkspaceSettings.ts`) and the arithmetic of business time that the
- * forms' SLAs run on (`cases/Sla.ts`): adding business minutes to an instant,
+ * forms' SLAs run on (`forms/Sla.ts`): adding business minutes to an instant,
  * and counting the business minutes between two instants.
  *
  * Business time is real elapsed time inside the week's intervals, read on the

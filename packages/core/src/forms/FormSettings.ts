@@ -26,11 +26,11 @@
  * - `endings`: the screens shown once a response is sent, chosen by logic
  *   or by a condition such as a score (`forms/Endings.ts`).
  * - `retention`: how long its responses are kept: older ones are deleted or
- *   anonymised by a daily run (`cases/Retention.ts`); null or absent keeps
+ *   anonymised by a daily run (`privacy/Retention.ts`); null or absent keeps
  *   them forever.
  * - `sla`: targets for its cases in business minutes (the workspace's
  *   `businessHours`): a first response, a resolution, and a warning before
- *   either is due (`cases/Sla.ts`); null or absent sets none.
+ *   either is due (`forms/Sla.ts`); null or absent sets none.
  * - `editableForHours`: for that many hours after submitting, the respondent
  *   may change their answers from their status page (`/s/{token}/edit`,
  *   `cases/StatusEdits.ts`); null or absent: they may not.
@@ -62,7 +62,7 @@ const Instant = Schema.String.check(
 export const MAX_RETENTION_DAYS = 3650
 
 /**
- * How long a form's responses are kept (`cases/Retention.ts` applies it once a day):
+ * How long a form's responses are kept (`privacy/Retention.ts` applies it once a day):
  * `days` after a response was submitted (a partial one: after its last change), it is deleted
  * (`action: "delete"`) or anonymised (`"anonymise"`: its answers, files, e-mails, name, e-mail address
  * and contact link removed, the case itself kept with its stage, tags, assignee and times, so that
@@ -114,7 +114,7 @@ const slaMinutes = (key: string, minimum: number) =>
 
 /**
  * A form's SLA targets, in business minutes (the workspace's business hours; 24/7 without them), counted
- * from each response's submission (`cases/Sla.ts`).
+ * from each response's submission (`forms/Sla.ts`).
  *
  * @example
  * ```ts

@@ -34,7 +34,7 @@ import * as BusinessHours from "./BusinessHours.ts"
 import type { SlaSetting } from "./FormSettings.ts"
 
 /**
- * A response's SLA (extension, `cases/Sla.ts`): its due times, when they were met, and its state now.
+ * A response's SLA (extension, `forms/Sla.ts`): its due times, when they were met, and its state now.
  *
  * @example
  * ```ts

@@ -10,7 +10,7 @@
  *   merged), checked for contrast as a form's is (`forms/Theme.ts`).
  * - `businessHours`: the time zone, each weekday's intervals and the holidays
  *   the forms' SLAs count business time in (`forms/BusinessHours.ts`,
- *   `cases/Sla.ts`); absent, their clock runs 24/7 in UTC.
+ *   `forms/Sla.ts`); absent, their clock runs 24/7 in UTC.
  *
  * Every member reads them (`GET /workspace/settings`); owners and admins
  * replace them (`PUT /workspace/settings`). The public page reads the theme

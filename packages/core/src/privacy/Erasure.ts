@@ -29,7 +29,7 @@ import { Actors, type Forbidden } from "../kernel/index.ts"
 import { MailErasure } from "../email/index.ts"
 import { Files } from "../files/index.ts"
 import { EventErasure } from "../events/index.ts"
-import { type ContactNotFound, PersonLookup, ResponseDeletions } from "../cases/index.ts"
+import { CaseErasure, type ContactNotFound, PersonLookup, ResponseDeletions } from "../cases/index.ts"
 
 export { ContactNotFound } from "../cases/index.ts"
 
@@ -108,6 +108,7 @@ export class Erasure extends Context.Service<
       const outbox = yield* EventErasure.make
       const settleDeleted = yield* ResponseDeletions.make
       const lookup = yield* PersonLookup.make
+      const cases = yield* CaseErasure.make
 
       const erase = Effect.fn("Erasure.erase")(function* (actor: Actors.Actor, request: ErasureRequest) {
         yield* Actors.requireAdmin(actor)
@@ -129,9 +130,7 @@ export class Erasure extends Context.Service<
               forgottenMail.replyFileIds
             )
 
-            if (responseIds.length > 0) {
-              yield* sql`delete from responses where workspace_id = ${workspaceId} and id = any(${responseIds}::int[])`
-            }
+            yield* cases.deleteResponses(workspaceId, responseIds)
             yield* settleDeleted(
               workspaceId,
               now,
@@ -144,9 +143,7 @@ export class Erasure extends Context.Service<
                 tags: row.tags
               }))
             )
-            if (contactIds.length > 0) {
-              yield* sql`delete from contacts where workspace_id = ${workspaceId} and id = any(${contactIds}::int[])`
-            }
+            yield* cases.deleteContacts(workspaceId, contactIds)
 
             // Notes elsewhere that name them: the address, or a name they gave (3 characters or more).
             const needles = [
@@ -156,15 +153,7 @@ export class Erasure extends Context.Service<
                   .map((text) => text.trim().toLowerCase())
               )
             ]
-            const flagged = yield* sql<{ readonly id: number }>`
-            update activities set review_flagged_at = ${now},
-              review_flagged_by = ${JSON.stringify(Actors.toActivityActor(actor))}::jsonb
-            where workspace_id = ${workspaceId} and type = 'note'
-              and exists (
-                select 1 from unnest(${needles}::text[]) as n(needle)
-                where strpos(lower(payload->>'body'), n.needle) > 0
-              )
-            returning id`
+            const flagged = yield* cases.flagNotesNaming(workspaceId, needles, actor, now)
 
             const partialIds = responses.filter((row) => !row.finished).map((row) => row.id)
             const cancelled = [...forgottenMail.cancelledDeliveryIds, ...outboxForgotten.cancelledDeliveryIds].sort(

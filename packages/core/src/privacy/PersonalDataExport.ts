@@ -1,6 +1,6 @@
 /**
  * Export of a person's data (GDPR Article 15), the counterpart of their
- * erasure (`cases/Erasure.ts`): everything a workspace holds about one e-mail
+ * erasure (`privacy/Erasure.ts`): everything a workspace holds about one e-mail
  * address (or one contact), found exactly as the erasure finds it
  * (`cases/PersonLookup.ts`): their contact; their responses, partial ones too,
  * with each answer beside its question, stage, tags and the notes on the case;

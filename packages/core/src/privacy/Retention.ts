@@ -49,7 +49,7 @@ import { Files } from "../files/index.ts"
 import { RetentionSetting } from "../forms/index.ts"
 import { Actors } from "../kernel/index.ts"
 import { EventErasure } from "../events/index.ts"
-import { ResponseDeletions } from "../cases/index.ts"
+import { CaseErasure, ResponseDeletions } from "../cases/index.ts"
 
 /** Most responses one batch (one transaction) processes. */
 export const BATCH = 500
@@ -59,9 +59,6 @@ export const LEASE_MS = 60 * 60 * 1000
 
 /** How often a workspace's retention runs: once a day. */
 export const DAY_MS = 24 * 60 * 60 * 1000
-
-/** The activity types that repeat a response's personal data, deleted when it is anonymised. */
-const personalActivityTypes = ["answers_changed", "email_sent", "email_reply"]
 
 /** What one form's retention did in a run: counts only. */
 export interface FormRetentionCounts {
@@ -151,6 +148,7 @@ export class Retention extends Context.Service<
       const mail = yield* MailErasure.make
       const outbox = yield* EventErasure.make
       const settleDeleted = yield* ResponseDeletions.make
+      const cases = yield* CaseErasure.make
 
       const formsOf = (workspaceId: number | undefined) =>
         sql<FormRow>`
@@ -191,7 +189,7 @@ export class Retention extends Context.Service<
             const forgottenFiles = yield* files.forgetResponsesFiles(workspaceId, ids, forgottenMail.replyFileIds)
 
             if (removedIds.length > 0) {
-              yield* sql`delete from responses where workspace_id = ${workspaceId} and id = any(${removedIds}::int[])`
+              yield* cases.deleteResponses(workspaceId, removedIds)
               yield* settleDeleted(
                 workspaceId,
                 now,
@@ -209,22 +207,7 @@ export class Retention extends Context.Service<
             if (anonymisedIds.length > 0) {
               // The events about them carry their answers: gone, with their unsent deliveries.
               yield* outbox.forgetResponses(workspaceId, anonymisedIds)
-              yield* sql`
-                delete from activities
-                where workspace_id = ${workspaceId} and response_id = any(${anonymisedIds}::int[])
-                  and type = any(${personalActivityTypes}::text[])`
-              // The answer tallies follow the answers (migration 0031's update trigger).
-              yield* sql`
-                update responses
-                set answers = '{}'::jsonb, search_text = '', name = null, email = null, contact_id = null,
-                  anonymised_at = ${now}
-                where workspace_id = ${workspaceId} and id = any(${anonymisedIds}::int[])`
-              const payload = JSON.stringify({ olderThanDays: retention.days })
-              yield* sql`
-                insert into activities (workspace_id, response_id, type, actor, payload, created_at)
-                select ${workspaceId}, t.id, 'anonymised',
-                  ${JSON.stringify(Actors.toActivityActor(actor))}::jsonb, ${payload}::jsonb, ${now}
-                from unnest(${anonymisedIds}::int[]) as t(id)`
+              yield* cases.anonymise(workspaceId, anonymisedIds, retention.days, actor, now)
             }
 
             const counts = {

@@ -26,13 +26,13 @@ import {
   RetrySchedule,
   Sender,
   Signatures,
-  SsrfGuard
+  SsrfGuard,
+  WebhookAlerts
 } from "../deliveries/index.ts"
 import { type EventBody, outboxChannel, sentBody } from "../events/index.ts"
 import { MailerModule as Mailer } from "../mail/index.ts"
 import { Notifications, SqlPriority } from "../storage/index.ts"
 import * as SqlClient from "effect/sql/SqlClient"
-import { WebhookAlerts } from "../email/index.ts"
 import { responseLink } from "../kernel/index.ts"
 
 /** Options of the worker; the rest comes from `DeliveryConfig`. */

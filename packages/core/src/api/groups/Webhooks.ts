@@ -21,11 +21,11 @@ import {
   Subscription,
   TestInput,
   UpdateSubscriptionInput,
+  WebhookAlertList,
   WorkspaceSubscribeInput,
   WorkspaceSubscription
 } from "../../deliveries/index.ts"
 import { EventCatalogueDocument } from "../../events/index.ts"
-import { WebhookAlertList } from "../../email/index.ts"
 import { Id } from "../../kernel/index.ts"
 import { Conflict, Forbidden, NotFound } from "../../web/index.ts"
 import { created } from "../Params.ts"

@@ -38,7 +38,7 @@
 /** @typedef {(typeof import("../../deliveries/Deliveries.ts").DeliveryLog)["Encoded"]} DeliveryLog a page of a delivery log */
 /** @typedef {(typeof import("../../deliveries/Deliveries.ts").DeadLetterList)["Encoded"]} DeadLetterList a page of the workspace's webhook deliveries that gave up (`GET /api/webhooks/dead-letters`) */
 /** @typedef {(typeof import("../../deliveries/Deliveries.ts").ReplayResult)["Encoded"]} ReplayResult what a bulk replay did (`POST /api/webhooks/dead-letters/replay`) */
-/** @typedef {(typeof import("../../email/WebhookAlerts.ts").WebhookAlertList)["Encoded"]} WebhookAlertList a page of the workspace's webhook failure alerts (`GET /api/webhooks/alerts`) */
+/** @typedef {(typeof import("../../deliveries/WebhookAlerts.ts").WebhookAlertList)["Encoded"]} WebhookAlertList a page of the workspace's webhook failure alerts (`GET /api/webhooks/alerts`) */
 /** @typedef {(typeof import("../../deliveries/FormNotifications.ts").NotificationSettings)["Encoded"]} NotificationSettings a form's notification channels */
 /** @typedef {(typeof import("../../deliveries/FormNotifications.ts").NotificationChannel)["Encoded"]} NotificationChannel one notification channel */
 /** @typedef {(typeof import("../../email/RespondentEmails.ts").ConfirmationSettings)["Encoded"]} ConfirmationSettings a form's confirmation e-mail */

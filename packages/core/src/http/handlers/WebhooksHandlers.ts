@@ -1,9 +1,8 @@
 /** Handlers of the webhooks group. */
 import * as Effect from "effect/Effect"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
-import { Deliveries, TestPing, Webhooks } from "../../deliveries/index.ts"
+import { Deliveries, TestPing, WebhookAlerts, Webhooks } from "../../deliveries/index.ts"
 import { catalogueDocument } from "../../events/index.ts"
-import { WebhookAlerts } from "../../email/index.ts"
 import { Api, CurrentActor } from "../../api/index.ts"
 import { handle } from "../../web/index.ts"
 

@@ -15,8 +15,7 @@ import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import { type Actors, escapeHtml, type InvalidInput, oneLine, SentLinkBase } from "../kernel/index.ts"
-import { Mailer } from "../mail/index.ts"
-import { type DigestLanguage, languageOf, sayer } from "./DigestEmail.ts"
+import { type DigestLanguage, languageOf, Mailer, sayer } from "../mail/index.ts"
 import {
   cursorBefore,
   Deliveries,
@@ -26,7 +25,7 @@ import {
   maskedUrl,
   memberDisabledReason,
   newestFirstPage
-} from "../deliveries/index.ts"
+} from "./index.ts"
 
 /** What an alert says: deliveries keep giving up, or the subscription was disabled. */
 export const WebhookAlertKind = Schema.Literals(["failing", "disabled"])
