@@ -52,7 +52,13 @@ import { PageCounts } from "../insights/PageCounts.ts"
 import * as Summaries from "../cases/Summaries.ts"
 import { domainResponse } from "../web/ApiErrors.ts"
 import * as RateLimit from "../web/RateLimit.ts"
-import * as Screens from "./Screens.ts"
+import { branded } from "./screens/Document.ts"
+import type { Entered } from "./screens/Controls.ts"
+import { message } from "./screens/Message.ts"
+import * as Questions from "./screens/Questions.ts"
+import { resumeOffer, resumeSent } from "./screens/Resume.ts"
+import * as Start from "./screens/Start.ts"
+import { thanks } from "./screens/Thanks.ts"
 import {
   type StepInput,
   refusal,
@@ -371,7 +377,7 @@ export const layer = (options: PublicPageOptions = {}) =>
         page({
           status,
           title,
-          body: Screens.branded(form, body),
+          body: branded(form, body),
           script: true,
           frameAncestors,
           headers,
@@ -381,19 +387,9 @@ export const layer = (options: PublicPageOptions = {}) =>
         })
       const notFound = (voice: Voice) => notFoundPage(frameAncestors, voice)
       const closed = (form: FormWithFields, voice: Voice, status = 410) =>
-        formPage(
-          form,
-          voice,
-          status,
-          Screens.message(form.title, form.settings.closedMessage ?? voice.say("page.closed"))
-        )
+        formPage(form, voice, status, message(form.title, form.settings.closedMessage ?? voice.say("page.closed")))
       const full = (form: FormWithFields, voice: Voice, status = 410) =>
-        formPage(
-          form,
-          voice,
-          status,
-          Screens.message(form.title, form.settings.closedMessage ?? voice.say("page.full"))
-        )
+        formPage(form, voice, status, message(form.title, form.settings.closedMessage ?? voice.say("page.full")))
       /**
        * The 429 page of a limit used up: what was limited, and when to try again; in the form's theme when the
        * form is known (a step is limited before its form is read).
@@ -407,7 +403,7 @@ export const layer = (options: PublicPageOptions = {}) =>
         },
         form?: FormWithFields
       ) => {
-        const body = Screens.message(
+        const body = message(
           what.title,
           voice.say("page.waitSeconds", { text: what.text, seconds: limited.decision.retryAfterSeconds })
         )
@@ -437,7 +433,7 @@ export const layer = (options: PublicPageOptions = {}) =>
                 shown,
                 voice,
                 400,
-                Screens.message(shown.title, voice.say("page.notContinued", { reason: error.message }), startAgain)
+                message(shown.title, voice.say("page.notContinued", { reason: error.message }), startAgain)
               )
             )
 
@@ -488,14 +484,14 @@ export const layer = (options: PublicPageOptions = {}) =>
       const sentBefore = (request: HttpServerRequest.HttpServerRequest, form: FormWithFields, voice: Voice) =>
         form.settings.oneResponsePerDevice === true
           ? Effect.map(marks.sent(request.cookies, form.publicId), (sent) =>
-              sent ? formPage(form, voice, 409, Screens.message(form.title, voice.say("page.alreadySent"))) : undefined
+              sent ? formPage(form, voice, 409, message(form.title, voice.say("page.alreadySent"))) : undefined
             )
           : Effect.succeed(undefined)
 
       /** The access code screen of a form with `accessCode`, keeping the state (pre-fill, hidden values) for after it. */
       const accessPage = (form: FormWithFields, voice: Voice, state: AnswerState, status: number, error?: string) =>
         Effect.map(tokens.sign(state), (token) =>
-          formPage(form, voice, status, Screens.accessCode(form, token, voice, error))
+          formPage(form, voice, status, Start.accessCode(form, token, voice, error))
         )
       const publicIdParam = Effect.map(HttpRouter.params, (params) => params["publicId"] ?? "")
 
@@ -528,14 +524,14 @@ export const layer = (options: PublicPageOptions = {}) =>
         voice: Voice,
         state: AnswerState,
         index: number,
-        entered: Screens.Entered,
+        entered: Entered,
         extra: {
           readonly error?: string
           readonly notice?: string
           readonly status?: number | undefined
           readonly headers?: Record<string, string> | undefined
           /** On a page of several questions: what each shows as entered (default: its answer so far). */
-          readonly entered?: ((fieldId: number) => Screens.Entered) | undefined
+          readonly entered?: ((fieldId: number) => Entered) | undefined
           /** On a page of several questions: the message beside each question refused. */
           readonly errors?: ReadonlyMap<number, string> | undefined
         } = {}
@@ -546,7 +542,7 @@ export const layer = (options: PublicPageOptions = {}) =>
           // Once something is saved, the respondent may ask for a link to go on elsewhere.
           const withOffer = (screen: Html) =>
             resumeByEmail && state.partialId !== undefined
-              ? html`${screen}${Screens.resumeOffer(form.publicId, token, voice, "")}`
+              ? html`${screen}${resumeOffer(form.publicId, token, voice, "")}`
               : screen
           const field = form.fields[index]!
           const shown = pageAsked(form, state, field)
@@ -564,7 +560,7 @@ export const layer = (options: PublicPageOptions = {}) =>
               voice,
               extra.status ?? (errors.size === 0 && extra.notice === undefined ? 200 : 400),
               withOffer(
-                Screens.page({
+                Questions.page({
                   form: recalledPage(form, state, shown),
                   indexes: shown.map((f) => form.fields.findIndex((g) => g.id === f.id)),
                   token,
@@ -598,7 +594,7 @@ export const layer = (options: PublicPageOptions = {}) =>
             voice,
             extra.status ?? (extra.error === undefined && extra.notice === undefined ? 200 : 400),
             withOffer(
-              Screens.question({
+              Questions.question({
                 form: recalled(form, state),
                 index,
                 token,
@@ -630,7 +626,7 @@ export const layer = (options: PublicPageOptions = {}) =>
             template = pageTemplate({
               status: 200,
               title: form.title,
-              body: (value) => Screens.branded(shown, Screens.welcome(shown, value, voice)),
+              body: (value) => branded(shown, Start.welcome(shown, value, voice)),
               script: true,
               frameAncestors,
               style: themeCss(form.settings.theme),
@@ -647,7 +643,7 @@ export const layer = (options: PublicPageOptions = {}) =>
             form,
             voice,
             notice === undefined ? 200 : 400,
-            Screens.welcome(recalled(form, state), token, voice, notice, note)
+            Start.welcome(recalled(form, state), token, voice, notice, note)
           )
         )
 
@@ -853,7 +849,7 @@ export const layer = (options: PublicPageOptions = {}) =>
             yield* Effect.logInfo("public page: honeypot filled; submission dropped").pipe(
               Effect.annotateLogs({ form: form.publicId })
             )
-            return formPage(shown, voice, 200, Screens.thanks(shown, voice))
+            return formPage(shown, voice, 200, thanks(shown, voice))
           }
           const decision = yield* submissions.take(`submit:${clientAddress(request, hops)}`)
           if (!decision.allowed) return tooMany({ decision, config: submissionConfig }, voice, undefined, shown)
@@ -878,18 +874,18 @@ export const layer = (options: PublicPageOptions = {}) =>
             .pipe(
               Effect.flatMap((response) => {
                 const ending = endingOf(shown, response.values)
-                const thanks = formPage(
+                const thanked = formPage(
                   shown,
                   voice,
                   200,
-                  Screens.thanks(shown, voice, ending, response.id),
+                  thanks(shown, voice, ending, response.id),
                   forget,
                   ending?.title ?? shown.title,
                   ending?.redirectUrl
                 )
                 return form.settings.oneResponsePerDevice === true
-                  ? marks.mark(thanks, form.publicId)
-                  : Effect.succeed(thanks)
+                  ? marks.mark(thanked, form.publicId)
+                  : Effect.succeed(thanked)
               }),
               Effect.catchTags({
                 InvalidInput: (error) => {
@@ -1133,7 +1129,7 @@ export const layer = (options: PublicPageOptions = {}) =>
             Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
               const voice = requestVoice(request)
               const title = voice.say("page.notAcceptedTitle")
-              return show(refused.status, title, Screens.message(title, refused.message), voice)
+              return show(refused.status, title, message(title, refused.message), voice)
             })
           )
         )
@@ -1154,10 +1150,7 @@ export const layer = (options: PublicPageOptions = {}) =>
             return show(
               415,
               requestVoice(request).say("page.notAcceptedTitle"),
-              Screens.message(
-                requestVoice(request).say("page.notAcceptedTitle"),
-                requestVoice(request).say("page.notAForm")
-              ),
+              message(requestVoice(request).say("page.notAcceptedTitle"), requestVoice(request).say("page.notAForm")),
               requestVoice(request)
             )
           const body = yield* Effect.result(request.urlParamsBody)
@@ -1180,12 +1173,7 @@ export const layer = (options: PublicPageOptions = {}) =>
           if (Result.isFailure(verified)) return yield* notContinued(verified.failure, shown, voice, startAgain)
           const state = verified.success
           if (!(yield* codes.holds(form, state)))
-            return formPage(
-              shown,
-              voice,
-              403,
-              Screens.message(shown.title, voice.say("page.accessCodeEmpty"), startAgain)
-            )
+            return formPage(shown, voice, 403, message(shown.title, voice.say("page.accessCodeEmpty"), startAgain))
           const typed = param("email")
           const address = Schema.decodeUnknownResult(EmailAddress)(typed)
           if (Result.isFailure(address)) {
@@ -1195,18 +1183,13 @@ export const layer = (options: PublicPageOptions = {}) =>
               400,
               html`<p class="form-title">${shown.title}</p>
 <h1 id="title" tabindex="-1" data-focus>${voice.say("page.resumeLinkLegend")}</h1>
-${Screens.resumeOffer(form.publicId, param("token"), voice, base, { error: voice.say("page.resumeLinkBadEmail"), email: typed.slice(0, 254) })}`
+${resumeOffer(form.publicId, param("token"), voice, base, { error: voice.say("page.resumeLinkBadEmail"), email: typed.slice(0, 254) })}`
             )
           }
           const saved = yield* saveProgress(request, found, state)
           const partialId = "partialId" in saved ? saved.partialId : undefined
           if (partialId === undefined) {
-            return formPage(
-              shown,
-              voice,
-              400,
-              Screens.message(shown.title, voice.say("page.resumeLinkNothingYet"), startAgain)
-            )
+            return formPage(shown, voice, 400, message(shown.title, voice.say("page.resumeLinkNothingYet"), startAgain))
           }
           const to = address.success
           const forResponse = yield* resumeLinkLimiter.take(`response:${partialId}`)
@@ -1238,7 +1221,7 @@ ${Screens.resumeOffer(form.publicId, param("token"), voice, base, { error: voice
             )
           }
           const headers = yield* resumeHeaders(form, saved)
-          return formPage(shown, voice, 200, Screens.resumeSent(shown, voice, base), headers)
+          return formPage(shown, voice, 200, resumeSent(shown, voice, base), headers)
         })
       )
 
@@ -1265,7 +1248,7 @@ ${Screens.resumeOffer(form.publicId, param("token"), voice, base, { error: voice
               shown,
               voice,
               unknown ? 404 : 410,
-              Screens.message(title, voice.say(unknown ? "page.resumeLinkUnknownText" : "page.resumeLinkGoneText"), {
+              message(title, voice.say(unknown ? "page.resumeLinkUnknownText" : "page.resumeLinkGoneText"), {
                 href: `../../${encodeURIComponent(publicId)}`,
                 label: voice.say("page.startAgain")
               }),

@@ -3,7 +3,7 @@
  * (`/s/{token}/edit`, routed by `pages/StatusPage.ts`, stored by
  * `cases/StatusEdits.ts`): every question on the respondent's path through
  * the form that they may change, filled in, as one plain HTML form (no
- * script). Each question is the public page's own control (`Screens.control`,
+ * script). Each question is the public page's own control (`screens/Controls.ts`,
  * its names scoped to `q<id>` as on a page of several questions), with its
  * message next to it when a check refused it.
  *
@@ -16,7 +16,8 @@ import * as FormLogic from "../forms/FormLogic.ts"
 import type { FormWithFields } from "../forms/Forms.ts"
 import { isEditable } from "../cases/StatusEdits.ts"
 import { type Html, html } from "../web/Html.ts"
-import * as Screens from "./Screens.ts"
+import { control, type Entered } from "./screens/Controls.ts"
+import { scoped } from "./screens/Questions.ts"
 import * as Steps from "./Steps.ts"
 import type { Voice } from "./Voice.ts"
 
@@ -142,7 +143,7 @@ export const render = (options: {
   const kept = route.fields.some((field) => !isEditable(field) && field.type !== "statement")
   const errors = refused?.errors ?? new Map<number, string>()
   const firstError = shown.find((field) => errors.has(field.id))
-  const entered = (field: Field): Screens.Entered => {
+  const entered = (field: Field): Entered => {
     const posted = refused?.posted.get(field.id)
     return posted === undefined
       ? Steps.enteredOf(stored[String(field.id)])
@@ -158,8 +159,8 @@ ${shown.map((field) => {
   const error = errors.get(field.id)
   return html`<div class="item" data-q="${String(field.id)}">
 <input type="hidden" name="${SHOWN}" value="${String(field.id)}">
-${Screens.scoped(
-  html`${Screens.control(field, entered(field), error, undefined, new Set(), form.publicId, voice)}
+${scoped(
+  html`${control(field, entered(field), error, undefined, new Set(), form.publicId, voice)}
 <p class="error" id="error" role="alert" aria-live="assertive">${error ?? ""}</p>`,
   field.id,
   firstError !== undefined && firstError.id === field.id

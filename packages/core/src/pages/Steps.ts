@@ -16,7 +16,8 @@ import { type AnswerValue, FileAnswer, type Say, sayEnglish, validateAnswers } f
 import * as FormLogic from "../forms/FormLogic.ts"
 import type { FormWithFields } from "../forms/Forms.ts"
 import * as Summaries from "../cases/Summaries.ts"
-import * as Screens from "./Screens.ts"
+import type { Entered } from "./screens/Controls.ts"
+import { honeypotName } from "./screens/StepForm.ts"
 
 // ---------------------------------------------------------------------------
 // Answers
@@ -191,7 +192,7 @@ export const checkOne = (
 }
 
 /** What the screen shows for a kept answer. */
-export const enteredOf = (value: unknown): Screens.Entered => {
+export const enteredOf = (value: unknown): Entered => {
   if (value === undefined || value === null) return { texts: [] }
   if (Predicate.isString(value)) return { texts: [value] }
   if (Predicate.isNumber(value)) return { texts: [String(value)] }
@@ -338,7 +339,7 @@ const postedParts = (
 }
 
 /**
- * The answers of a page of several questions (`Screens.page`): each
+ * The answers of a page of several questions (`screens/Questions.ts`): each
  * question's posted texts (`q<id>`) and parts (`q<id>.<part>`), as a step of
  * one question posts them under `a`.
  *
@@ -375,7 +376,7 @@ export const collectStep = (
     answers: pairs.filter(([k]) => k === "a").map(([, v]) => v.replace(/\r\n?/g, "\n")),
     parts: postedParts(pairs),
     pairs,
-    honeypot: get(Screens.honeypotName),
+    honeypot: get(honeypotName),
     upload
   })
 }
