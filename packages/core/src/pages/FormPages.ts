@@ -9,18 +9,18 @@
  * @module
  */
 import * as Effect from "effect/Effect"
+import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as Schema from "effect/Schema"
 import type * as SqlError from "effect/sql/SqlError"
-import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import type { InvalidAnswerToken } from "../cases/AnswerTokens.ts"
 import type { FormWithFields } from "../forms/Forms.ts"
+import { MessageCatalogues } from "../languages/Messages.ts"
+import type { Html } from "../web/Html.ts"
 import * as RateLimit from "../web/RateLimit.ts"
+import { themeCss } from "./Assets.ts"
+import { FrameAncestor, page, notFoundPage } from "./PageSecurity.ts"
 import { branded } from "./screens/Document.ts"
 import { message } from "./screens/Message.ts"
-import { FrameAncestor, page, notFoundPage } from "./PageSecurity.ts"
-import type { Html } from "../web/Html.ts"
-import { themeCss } from "./Assets.ts"
-import { MessageCatalogues } from "../languages/Messages.ts"
 import { plainVoice, type Voice } from "./Voice.ts"
 
 /**

@@ -9,9 +9,11 @@
  * @module
  */
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import type * as HttpServerRequest from "effect/http/HttpServerRequest"
+import * as Option from "effect/Option"
 import type * as RateLimit from "../web/RateLimit.ts"
+import { clientAddress } from "../web/RequestOrigin.ts"
+import type { FormPages } from "./FormPages.ts"
 import {
   defaultSubmissionRateLimit,
   defaultStepRateLimit,
@@ -19,9 +21,7 @@ import {
   defaultMinSubmitSeconds,
   makeLimiter
 } from "./PageSecurity.ts"
-import { clientAddress } from "../web/RequestOrigin.ts"
 import type { PublicPageOptions } from "./PublicPageOptions.ts"
-import type { FormPages } from "./FormPages.ts"
 
 /** The page's limiters as `options` set them; the 429 page of a step comes from `pages`. */
 export const make = Effect.fnUntraced(function* (options: PublicPageOptions, pages: FormPages) {

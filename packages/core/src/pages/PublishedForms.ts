@@ -10,18 +10,18 @@
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import * as Result from "effect/Result"
 import * as HttpRouter from "effect/http/HttpRouter"
 import type * as HttpServerRequest from "effect/http/HttpServerRequest"
+import * as Result from "effect/Result"
+import * as ResponseLimits from "../cases/ResponseLimits.ts"
 import { Forms, type FormWithFields } from "../forms/Forms.ts"
 import type { Theme } from "../forms/Theme.ts"
 import { WorkspaceSettingsStore } from "../forms/WorkspaceSettings.ts"
-import { message } from "./screens/Message.ts"
-import * as ResponseLimits from "../cases/ResponseLimits.ts"
-import type { DeviceMarks } from "./DeviceMarks.ts"
 import { MessageCatalogues } from "../languages/Messages.ts"
-import { type LanguageWish, languageFor, speaker, type Voice } from "./Voice.ts"
+import type { DeviceMarks } from "./DeviceMarks.ts"
 import type { FormPages } from "./FormPages.ts"
+import { message } from "./screens/Message.ts"
+import { type LanguageWish, languageFor, speaker, type Voice } from "./Voice.ts"
 
 /** The page as a request sees it: the form as stored and as shown, the page's voice, the workspace. */
 export interface Found {

@@ -8,23 +8,23 @@
  * @module
  */
 import * as Effect from "effect/Effect"
+import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as Option from "effect/Option"
 import * as Predicate from "effect/Predicate"
 import * as Result from "effect/Result"
-import type * as HttpServerRequest from "effect/http/HttpServerRequest"
-import * as Actors from "../identity/Actors.ts"
 import { type AnswerState, AnswerTokens, maxAgeMs } from "../cases/AnswerTokens.ts"
-import { takesUploads } from "../forms/Fields.ts"
+import { Responses } from "../cases/Responses.ts"
+import { Mailer } from "../email/Mailer.ts"
 import { type AnswerValue, isRealAnswer } from "../forms/Answers.ts"
+import { takesUploads } from "../forms/Fields.ts"
 import * as FormLogic from "../forms/FormLogic.ts"
 import type { FormWithFields } from "../forms/Forms.ts"
-import { Responses } from "../cases/Responses.ts"
-import { hiddenOf } from "./Steps.ts"
-import { resumeCookieName } from "./PageSecurity.ts"
-import { Mailer } from "../email/Mailer.ts"
+import * as Actors from "../identity/Actors.ts"
 import { SentLinkBase } from "../kernel/Links.ts"
 import { clientAddress } from "../web/RequestOrigin.ts"
 import type { PageLimits } from "./PageLimits.ts"
+import { resumeCookieName } from "./PageSecurity.ts"
+import { hiddenOf } from "./Steps.ts"
 
 /** The page's saved progress; new partial responses are limited by `limits`. */
 export const make = Effect.fnUntraced(function* (limits: PageLimits) {

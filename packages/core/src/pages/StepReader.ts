@@ -9,18 +9,18 @@
  */
 import * as ByteSize from "effect/ByteSize"
 import * as Effect from "effect/Effect"
+import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
+import * as HttpServerRequest from "effect/http/HttpServerRequest"
+import * as Multipart from "effect/http/Multipart"
 import * as Option from "effect/Option"
 import * as Result from "effect/Result"
 import * as Sink from "effect/Sink"
 import * as Stream from "effect/Stream"
-import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
-import * as HttpServerRequest from "effect/http/HttpServerRequest"
-import * as Multipart from "effect/http/Multipart"
 import { Files } from "../files/Files.ts"
+import { MULTIPART_OVERHEAD_BYTES } from "../web/MultipartUploads.ts"
 import * as RateLimit from "../web/RateLimit.ts"
 import { type StepInput, refusal, StepRefused, MAX_FILE_BYTES, collectStep } from "./Steps.ts"
 import { UploadLimiter } from "./UploadLimits.ts"
-import { MULTIPART_OVERHEAD_BYTES } from "../web/MultipartUploads.ts"
 import type { Voice } from "./Voice.ts"
 
 /** The step reader, its fields kept under `maxFieldBytes` (the router's body limit). */

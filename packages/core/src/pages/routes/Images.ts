@@ -6,13 +6,13 @@
  *   or closed); any other image of the library is a 404 here.
  */
 import * as Effect from "effect/Effect"
-import * as Result from "effect/Result"
 import * as HttpRouter from "effect/http/HttpRouter"
-import { Images } from "../../files/Images.ts"
-import { imageIdsOf } from "../../forms/ImageRefs.ts"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import * as Result from "effect/Result"
+import { Images } from "../../files/Images.ts"
 import { Forms } from "../../forms/Forms.ts"
+import { imageIdsOf } from "../../forms/ImageRefs.ts"
 import { WorkspaceSettingsStore } from "../../forms/WorkspaceSettings.ts"
 import type { FormPages } from "../FormPages.ts"
 import type { PublishedForms } from "../PublishedForms.ts"

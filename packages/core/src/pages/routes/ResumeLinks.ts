@@ -9,14 +9,12 @@
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import * as Result from "effect/Result"
-import * as Schema from "effect/Schema"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
 import { AnswerTokens } from "../../cases/AnswerTokens.ts"
-import { message } from "../screens/Message.ts"
-import { resumeOffer, resumeSent } from "../screens/Resume.ts"
 import * as ResumeLinks from "../../cases/ResumeLinks.ts"
 import { RespondentEmails } from "../../email/RespondentEmails.ts"
 import { EmailAddress } from "../../identity/Accounts.ts"
@@ -24,8 +22,10 @@ import { html } from "../../web/Html.ts"
 import type { AccessCodes } from "../AccessCodes.ts"
 import type { FormPages } from "../FormPages.ts"
 import type { PageLimits } from "../PageLimits.ts"
-import type { SavedProgress } from "../SavedProgress.ts"
 import { type PublishedForms, publicIdParam } from "../PublishedForms.ts"
+import type { SavedProgress } from "../SavedProgress.ts"
+import { message } from "../screens/Message.ts"
+import { resumeOffer, resumeSent } from "../screens/Resume.ts"
 
 /** Adds the resume-link routes to `router`. */
 export const add = Effect.fnUntraced(function* (

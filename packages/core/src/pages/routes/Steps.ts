@@ -16,21 +16,32 @@
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import * as Predicate from "effect/Predicate"
-import * as Result from "effect/Result"
 import type * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
-import * as Actors from "../../identity/Actors.ts"
+import * as Predicate from "effect/Predicate"
+import * as Result from "effect/Result"
 import { type AnswerState, AnswerTokens } from "../../cases/AnswerTokens.ts"
-import { type Field, takesUploads } from "../../forms/Fields.ts"
+import * as ResponseLimits from "../../cases/ResponseLimits.ts"
+import { Responses } from "../../cases/Responses.ts"
+import * as Summaries from "../../cases/Summaries.ts"
 import type { AnswerValue } from "../../forms/Answers.ts"
 import * as Endings from "../../forms/Endings.ts"
+import { type Field, takesUploads } from "../../forms/Fields.ts"
 import type { FormWithFields } from "../../forms/Forms.ts"
-import { Responses } from "../../cases/Responses.ts"
+import * as Actors from "../../identity/Actors.ts"
 import { PageCounts } from "../../insights/PageCounts.ts"
-import * as Summaries from "../../cases/Summaries.ts"
+import { clientAddress } from "../../web/RequestOrigin.ts"
+import type { AccessCodes } from "../AccessCodes.ts"
+import type { DeviceMarks } from "../DeviceMarks.ts"
+import type { FormPages } from "../FormPages.ts"
+import type { PageLimits } from "../PageLimits.ts"
+import { firstAsked, nextAsked, pageAsked, previousAsked } from "../Prefill.ts"
+import { type Found, type PublishedForms, publicIdParam } from "../PublishedForms.ts"
+import type { SavedProgress } from "../SavedProgress.ts"
 import { message } from "../screens/Message.ts"
 import { thanks } from "../screens/Thanks.ts"
+import type { StepPages } from "../StepPages.ts"
+import type { StepReader } from "../StepReader.ts"
 import {
   type StepInput,
   parseAnswer,
@@ -41,17 +52,6 @@ import {
   hiddenOf,
   pageAnswers
 } from "../Steps.ts"
-import { firstAsked, nextAsked, pageAsked, previousAsked } from "../Prefill.ts"
-import * as ResponseLimits from "../../cases/ResponseLimits.ts"
-import type { AccessCodes } from "../AccessCodes.ts"
-import type { DeviceMarks } from "../DeviceMarks.ts"
-import { clientAddress } from "../../web/RequestOrigin.ts"
-import type { FormPages } from "../FormPages.ts"
-import type { PageLimits } from "../PageLimits.ts"
-import type { SavedProgress } from "../SavedProgress.ts"
-import type { StepPages } from "../StepPages.ts"
-import type { StepReader } from "../StepReader.ts"
-import { type Found, type PublishedForms, publicIdParam } from "../PublishedForms.ts"
 
 /** The ending a stored response was given (`values.ending`), its recall filled in from the response. */
 const endingOf = (form: FormWithFields, values: Readonly<Record<string, AnswerValue>>) => {

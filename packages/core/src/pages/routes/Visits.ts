@@ -11,17 +11,17 @@
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
-import * as Result from "effect/Result"
 import type * as HttpRouter from "effect/http/HttpRouter"
 import * as HttpServerRequest from "effect/http/HttpServerRequest"
+import * as Option from "effect/Option"
+import * as Result from "effect/Result"
 import { PageCounts } from "../../insights/PageCounts.ts"
-import { enteredOf, hiddenFromUrl } from "../Steps.ts"
-import { askedPath, prefillFromUrl } from "../Prefill.ts"
 import type { AccessCodes } from "../AccessCodes.ts"
+import { askedPath, prefillFromUrl } from "../Prefill.ts"
+import { type PublishedForms, publicIdParam } from "../PublishedForms.ts"
 import type { SavedProgress } from "../SavedProgress.ts"
 import type { StepPages } from "../StepPages.ts"
-import { type PublishedForms, publicIdParam } from "../PublishedForms.ts"
+import { enteredOf, hiddenFromUrl } from "../Steps.ts"
 
 /** Adds the visit route to `router`. */
 export const add = Effect.fnUntraced(function* (
