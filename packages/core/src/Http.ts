@@ -358,7 +358,7 @@ const Guard = (options: HttpOptions) => {
         const length = Number(request.headers["content-length"] ?? "0")
         // An upload streams under its question's own limit (see pages/Uploads.ts), an image under
         // Images.MAX_IMAGE_BYTES (http/handlers/ImagesHandlers.ts), and so does a
-        // multipart step of the public page (its fields stay under this limit, see pages/PublicPage.ts).
+        // multipart step of the public page (its fields stay under this limit, see pages/StepReader.ts).
         const path = request.url.split("?")[0]!
         const upload =
           request.method === "POST" &&

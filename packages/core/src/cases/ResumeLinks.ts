@@ -1,7 +1,7 @@
 /**
  * Resume links: a respondent of the public page asks for a link by e-mail to
  * go on with their partial response on another device
- * (`/f/{publicId}/resume/{token}`, see `pages/PublicPage.ts`). A token is 32
+ * (`/f/{publicId}/resume/{token}`, see `pages/routes/ResumeLinks.ts`). A token is 32
  * random bytes (256 bits); only its SHA-256 is stored. A link is bound to its
  * workspace, form and partial response, works once (consumed atomically at
  * its first use) and for {@link resumeLinkLifetimeMs} (7 days). On a form with

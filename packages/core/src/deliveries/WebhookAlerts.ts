@@ -16,16 +16,9 @@ import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import { type Actors, escapeHtml, type InvalidInput, oneLine, SentLinkBase } from "../kernel/index.ts"
 import { type DigestLanguage, languageOf, Mailer, sayer } from "../mail/index.ts"
-import {
-  cursorBefore,
-  Deliveries,
-  DeliveryConfig,
-  failuresReason,
-  goneReason,
-  maskedUrl,
-  memberDisabledReason,
-  newestFirstPage
-} from "./index.ts"
+import { cursorBefore, Deliveries, failuresReason, goneReason, newestFirstPage } from "./Deliveries.ts"
+import { DeliveryConfig } from "./DeliveryConfig.ts"
+import { maskedUrl, memberDisabledReason } from "./Webhooks.ts"
 
 /** What an alert says: deliveries keep giving up, or the subscription was disabled. */
 export const WebhookAlertKind = Schema.Literals(["failing", "disabled"])

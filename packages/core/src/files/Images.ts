@@ -10,7 +10,7 @@
  * The bytes live in the `BlobStore` under `<workspace id>/<image id>`, as
  * uploaded files' do, and count towards the workspace's storage quota
  * (`Files.claimQuota`). The public page serves an image only to the pages
- * that show it (`/f/{publicId}/images/{imageId}`, see `pages/PublicPage.ts`).
+ * that show it (`/f/{publicId}/images/{imageId}`, see `pages/routes/Images.ts`).
  * Forms refer to images by id (`forms/ImageRefs.ts`).
  *
  * @module

@@ -127,3 +127,6 @@ export const make = (
         })
     }
   })
+
+/** Access codes bound to the database's secret and their limits (see {@link make}). */
+export type AccessCodes = Effect.Success<ReturnType<typeof make>>

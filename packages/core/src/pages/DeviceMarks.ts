@@ -92,3 +92,6 @@ export const make = Effect.gen(function* () {
       })
   }
 })
+
+/** Device marks bound to the database's secret (see {@link make}). */
+export type DeviceMarks = Effect.Success<typeof make>

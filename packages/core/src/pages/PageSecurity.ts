@@ -11,7 +11,8 @@ import * as Schema from "effect/Schema"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import { type Html, RateLimit } from "../web/index.ts"
 import { escapeHtml } from "../kernel/index.ts"
-import * as Screens from "./Screens.ts"
+import { clientMessageKeys, document } from "./screens/Document.ts"
+import { message } from "./screens/Message.ts"
 import type { Voice } from "./Voice.ts"
 
 /** The default submission limit: 10 a minute per IP address, bursts of 10. */
@@ -77,7 +78,7 @@ const spoken = (voice: Voice | undefined, script: boolean) =>
     : {
         language: voice.language,
         direction: voice.direction,
-        words: script ? voice.words(Screens.clientMessageKeys) : undefined
+        words: script ? voice.words(clientMessageKeys) : undefined
       }
 
 /** An HTML page answer with its security headers. */
@@ -97,7 +98,7 @@ export const page = (options: {
 }): HttpServerResponse.HttpServerResponse => {
   const nonce = randomBytes(16).toString("base64")
   return HttpServerResponse.text(
-    Screens.document({
+    document({
       title: options.title,
       nonce,
       body: options.body,
@@ -124,7 +125,7 @@ export const page = (options: {
  *
  * @example
  * ```ts
- * const welcome = pageTemplate({ status: 200, title, body: (token) => Screens.welcome(form, token), script: true, frameAncestors })
+ * const welcome = pageTemplate({ status: 200, title, body: (token) => welcome(form, token, voice), script: true, frameAncestors })
  * return welcome(signedToken)
  * ```
  */
@@ -143,7 +144,7 @@ export const pageTemplate = (options: {
   const mark = randomBytes(12).toString("hex")
   const nonceMark = `qfn${mark}`
   const valueMark = `qfv${mark}`
-  const parts = Screens.document({
+  const parts = document({
     title: options.title,
     nonce: nonceMark,
     body: options.body(valueMark),
@@ -175,7 +176,7 @@ export const notFoundPage = (frameAncestors: ReadonlyArray<string> | undefined, 
   page({
     status: 404,
     title: voice?.say("page.notFoundTitle") ?? "Form not found",
-    body: Screens.message(
+    body: message(
       voice?.say("page.notFoundTitle") ?? "Form not found",
       voice?.say("page.notFoundText") ?? "There is no form at this address. Check the link you were given."
     ),

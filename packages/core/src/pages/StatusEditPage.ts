@@ -3,7 +3,7 @@
  * (`/s/{token}/edit`, routed by `pages/StatusPage.ts`, stored by
  * `cases/StatusEdits.ts`): every question on the respondent's path through
  * the form that they may change, filled in, as one plain HTML form (no
- * script). Each question is the public page's own control (`Screens.control`,
+ * script). Each question is the public page's own control (`screens/Controls.ts`,
  * its names scoped to `q<id>` as on a page of several questions), with its
  * message next to it when a check refused it.
  *
@@ -13,7 +13,8 @@ import * as Result from "effect/Result"
 import { type AnswerValue, type Field, FormLogic, type FormWithFields } from "../forms/index.ts"
 import { isEditable } from "../cases/index.ts"
 import { type Html, html } from "../web/index.ts"
-import * as Screens from "./Screens.ts"
+import { control, type Entered } from "./screens/Controls.ts"
+import { scoped } from "./screens/Questions.ts"
 import * as Steps from "./Steps.ts"
 import type { Voice } from "./Voice.ts"
 
@@ -139,7 +140,7 @@ export const render = (options: {
   const kept = route.fields.some((field) => !isEditable(field) && field.type !== "statement")
   const errors = refused?.errors ?? new Map<number, string>()
   const firstError = shown.find((field) => errors.has(field.id))
-  const entered = (field: Field): Screens.Entered => {
+  const entered = (field: Field): Entered => {
     const posted = refused?.posted.get(field.id)
     return posted === undefined
       ? Steps.enteredOf(stored[String(field.id)])
@@ -155,8 +156,8 @@ ${shown.map((field) => {
   const error = errors.get(field.id)
   return html`<div class="item" data-q="${String(field.id)}">
 <input type="hidden" name="${SHOWN}" value="${String(field.id)}">
-${Screens.scoped(
-  html`${Screens.control(field, entered(field), error, undefined, new Set(), form.publicId, voice)}
+${scoped(
+  html`${control(field, entered(field), error, undefined, new Set(), form.publicId, voice)}
 <p class="error" id="error" role="alert" aria-live="assertive">${error ?? ""}</p>`,
   field.id,
   firstError !== undefined && firstError.id === field.id

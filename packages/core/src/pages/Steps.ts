@@ -25,7 +25,8 @@ import {
   Summaries,
   validateAnswers
 } from "../forms/index.ts"
-import * as Screens from "./Screens.ts"
+import type { Entered } from "./screens/Controls.ts"
+import { honeypotName } from "./screens/StepForm.ts"
 
 // ---------------------------------------------------------------------------
 // Answers
@@ -200,7 +201,7 @@ export const checkOne = (
 }
 
 /** What the screen shows for a kept answer. */
-export const enteredOf = (value: unknown): Screens.Entered => {
+export const enteredOf = (value: unknown): Entered => {
   if (value === undefined || value === null) return { texts: [] }
   if (Predicate.isString(value)) return { texts: [value] }
   if (Predicate.isNumber(value)) return { texts: [String(value)] }
@@ -347,7 +348,7 @@ const postedParts = (
 }
 
 /**
- * The answers of a page of several questions (`Screens.page`): each
+ * The answers of a page of several questions (`screens/Questions.ts`): each
  * question's posted texts (`q<id>`) and parts (`q<id>.<part>`), as a step of
  * one question posts them under `a`.
  *
@@ -384,7 +385,7 @@ export const collectStep = (
     answers: pairs.filter(([k]) => k === "a").map(([, v]) => v.replace(/\r\n?/g, "\n")),
     parts: postedParts(pairs),
     pairs,
-    honeypot: get(Screens.honeypotName),
+    honeypot: get(honeypotName),
     upload
   })
 }

@@ -13,7 +13,7 @@
   if (!main || !window.fetch || !window.DOMParser) return
   let busy = false
 
-  // The page's messages in its language (`data-words` on <main>, see Screens.document): `{name}` filled in.
+  // The page's messages in its language (`data-words` on <main>, see `screens/Document.ts`): `{name}` filled in.
   /** @type {Record<string, string>} */
   let words = {}
   const readWords = () => {
@@ -51,7 +51,7 @@
   }
 
   // The id of the label of the question an element belongs to: "question" on a screen of one question,
-  // "q<id>-question" on a page of several (each question's ids carry its prefix, see Screens.scoped).
+  // "q<id>-question" on a page of several (each question's ids carry its prefix, see `scoped` in `screens/Questions.ts`).
   /** @param {Element} element */
   const questionLabelId = (element) => {
     /** @type {HTMLElement | null} */

@@ -1,237 +1,30 @@
 /**
- * The screens of the public form page, as HTML: the welcome screen, one
- * screen per question (every question type), the thank-you screen, and the
- * pages for an unknown, closed or failed form. Every string from a form is
- * user content and goes through the escaping `html` template.
+ * The input(s) of each question on the public page, by type (text boxes,
+ * choices with their Other box, ratings and scales, sliders, contact and
+ * address parts, matrices, rankings, files, signatures, statements), with
+ * what the respondent entered before and the message of a failed check. The
+ * status edit page shows the same controls. Every string from a form is user
+ * content and goes through the escaping `html` template.
  */
 import {
-  buttonWords,
-  type ButtonWords,
   DEFAULT_RATING_MAX,
   type Field,
   type FileAnswer,
-  type FilledEnding,
-  type FormWithFields,
   OTHER_MAX,
   otherOf,
   partsOf,
   rankedPlaces,
   scaleOf,
   sliderOf
-} from "../forms/index.ts"
-import { type MessageKey, nativeName } from "../languages/index.ts"
-import * as Assets from "./Assets.ts"
-import type { Voice } from "./Voice.ts"
-import { Html, html, lines } from "../web/index.ts"
+} from "../../forms/index.ts"
+import type { MessageKey } from "../../languages/index.ts"
+import type { Voice } from "../Voice.ts"
+import { type Html, html, lines } from "../../web/index.ts"
+import { attr } from "./Attribute.ts"
+import { imageSrc } from "./Document.ts"
 
 /** Past this many choices a `select` question is a dropdown instead of radio buttons. */
 export const maxRadioChoices = 7
-
-/** The name of the honeypot input: people never see it, naive bots fill it. */
-export const honeypotName = "website"
-
-/** A whole document around a screen, with the style and script under the response's CSP nonce. */
-export const document = (options: {
-  readonly title: string
-  readonly nonce: string
-  readonly body: Html
-  /** Whether to include the enhancement script (not on pages without a form). */
-  readonly script: boolean
-  /** More style after the page's own: a form's theme (`Assets.themeCss`), made of checked values only. */
-  readonly style?: string | undefined
-  /** Where the page takes the respondent at once (an ending's redirect), by the document's refresh. */
-  readonly redirect?: string | undefined
-  /** The page's language and direction (default English, left to right). */
-  readonly language?: string | undefined
-  readonly direction?: "ltr" | "rtl" | undefined
-  /** The messages the page's script shows, in the page's language (`client.*`). */
-  readonly words?: Readonly<Record<string, string>> | undefined
-}): string =>
-  html`<!doctype html>
-<html lang="${options.language ?? "en"}" dir="${options.direction ?? "ltr"}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<link rel="icon" href="data:,">
-${options.redirect === undefined ? null : html`<meta http-equiv="refresh" content="0; url=${options.redirect}">`}
-<title>${options.title}</title>
-<style nonce="${options.nonce}">${new Html(Assets.css + (options.style ?? ""))}</style>
-</head>
-<body>
-<main id="qf" tabindex="-1"${options.words === undefined ? null : html` data-words="${JSON.stringify(options.words)}"`}>
-${options.body}
-</main>
-${options.script ? html`<script nonce="${options.nonce}">${new Html(Assets.script())}</script>` : null}
-</body>
-</html>
-`.value
-
-/**
- * Where the page shows an image of its form (`/f/{publicId}/images/{imageId}`), relative to the page's own
- * URL `…/f/{publicId}` so that it holds under any prefix the host mounts the page at.
- */
-export const imageSrc = (form: { readonly publicId: string }, imageId: string): string =>
-  `${encodeURIComponent(form.publicId)}/images/${encodeURIComponent(imageId)}`
-
-/**
- * A screen of a form with its theme's logo at the top (`theme.logo`; its `logoAlt` for screen readers, else
- * decoration), or the screen alone.
- */
-export const branded = (form: FormWithFields, body: Html): Html => {
-  const theme = form.settings.theme
-  if (theme?.logo === undefined) return body
-  return html`<div class="brand"><img src="${imageSrc(form, theme.logo)}" alt="${theme.logoAlt ?? ""}"></div>
-${body}`
-}
-
-/** The messages of the page's script (`static/page.js`), for {@link document}'s `words`. */
-export const clientMessageKeys: ReadonlyArray<MessageKey> = [
-  "client.moveUp",
-  "client.moveDown",
-  "client.keepOrder",
-  "client.orderIsAnswer",
-  "client.signatureDrawHint",
-  "client.signatureDrawn",
-  "client.drawingCleared",
-  "client.drawingUnreadable",
-  "client.signatureFailed",
-  "client.signatureLost",
-  "client.uploading",
-  "client.uploaded",
-  "client.uploadFailed",
-  "client.uploadLost"
-]
-
-/** The page's button words: the theme's, else the page's own in its language. */
-const wordsOf = (form: FormWithFields, voice: Voice): ButtonWords =>
-  buttonWords(form.settings.theme, {
-    start: voice.say("page.start"),
-    next: voice.say("page.next"),
-    submit: voice.say("page.submit"),
-    back: voice.say("page.back")
-  })
-
-/**
- * The page's language switcher, when the form is offered in several: a select
- * of the languages (each named in itself) and a button that posts the step
- * with `move=lang`, showing the same screen in the chosen language (no
- * JavaScript needed; nothing typed on the screen is lost).
- */
-const languageSwitcher = (voice: Voice): Html | null =>
-  voice.offered.length < 2
-    ? null
-    : html`<div class="languages"><label for="lang">${voice.say("page.language")}</label>
-<select id="lang" name="lang" data-lang>
-${voice.offered.map(
-  (language) =>
-    html`<option value="${language}" lang="${language}"${attr("selected", language === voice.language && "selected")}>${nativeName(language)}</option>\n`
-)}</select>
-<button type="submit" name="move" value="lang" class="lang" formnovalidate>${voice.say("page.changeLanguage")}</button></div>`
-
-/** The hidden inputs every step form carries. */
-const stepInputs = (token: string, at: string, voice: Voice) =>
-  html`<input type="hidden" name="token" value="${token}">
-<input type="hidden" name="at" value="${at}">
-<div class="hp" aria-hidden="true"><label>${voice.say("page.honeypot")} <input type="text" name="${honeypotName}" tabindex="-1" autocomplete="off"></label></div>`
-
-/** The welcome screen: title, description, how many questions, Start. */
-export const welcome = (form: FormWithFields, token: string, voice: Voice, notice?: string, note?: string): Html => {
-  const questions = form.fields.filter((f) => f.type !== "statement").length
-  return html`<h1 id="title" tabindex="-1" data-focus>${form.title}</h1>
-${form.description ? html`<p class="description">${lines(form.description)}</p>` : null}
-${notice ? html`<p class="error" role="alert">${notice}</p>` : null}
-${note ? html`<p class="note" role="status">${note}</p>` : null}
-<form method="post">
-${stepInputs(token, "welcome", voice)}
-<p class="count">${voice.say("page.questionCount", { count: questions })}</p>
-<div class="actions"><button type="submit" name="move" value="start" class="ok" autofocus>${wordsOf(form, voice).start}</button>
-<span class="hint">${voice.say("page.pressEnter")}</span></div>
-${languageSwitcher(voice)}
-</form>`
-}
-
-/**
- * The access code screen of a form with the setting `accessCode`, before its
- * welcome screen: the code (a password input), the message of a wrong one,
- * Continue.
- */
-export const accessCode = (form: FormWithFields, token: string, voice: Voice, error?: string): Html =>
-  html`<h1 class="form-title">${form.title}</h1>
-<form method="post" novalidate>
-${stepInputs(token, "access", voice)}
-<label class="question" for="a">${voice.say("page.accessCode")}</label>
-<p class="help" id="a-help">${voice.say("page.accessCodeHelp")}</p>
-<input id="a" name="a" type="password" autocomplete="off" autocapitalize="off" spellcheck="false" maxlength="200" required aria-describedby="a-help error"${attr("aria-invalid", error !== undefined && "true")}>
-<p class="error" id="error" role="alert" aria-live="assertive">${error ?? ""}</p>
-<div class="actions"><button type="submit" name="move" value="next" class="ok">${form.settings.theme?.buttons?.next ?? voice.say("page.continue")}</button>
-<span class="hint">${voice.say("page.pressEnter")}</span></div>
-${languageSwitcher(voice)}
-</form>`
-
-/**
- * The id of the response a thank-you screen follows (`data-response`), which the page's script passes to an
- * embedding host (`submitted`); none after a dropped bot's submission.
- */
-const sentAs = (responseId: number | undefined) => attr("data-response", responseId !== undefined && String(responseId))
-
-/**
- * The screen once a response is sent: the form's ending chosen for it
- * (`forms/Endings.ts`, recall filled in), or the built-in "Thank you!". An
- * ending with a redirect shows a link there too (`data-redirect`: the
- * script follows it; without the script the document's refresh does). With
- * `responseId`, the heading carries it for an embedding host (`sentAs`).
- */
-export const thanks = (form: FormWithFields, voice: Voice, ending?: FilledEnding, responseId?: number): Html =>
-  ending === undefined
-    ? html`<p class="form-title">${form.title}</p>
-<h1 id="title" tabindex="-1" data-focus${sentAs(responseId)}>${voice.say("page.thanksTitle")}</h1>
-<p>${voice.say("page.thanksText")}</p>`
-    : html`<p class="form-title">${form.title}</p>
-<h1 id="title" tabindex="-1" data-focus${sentAs(responseId)}>${ending.title}</h1>
-${ending.message === undefined ? null : html`<p class="description">${lines(ending.message)}</p>`}
-${ending.button === undefined ? null : html`<p class="actions"><a class="button ok" href="${ending.button.url}">${ending.button.label}</a></p>`}
-${ending.redirectUrl === undefined ? null : html`<p class="note" role="status">${voice.say("page.redirecting")} <a href="${ending.redirectUrl}" data-redirect>${voice.say("page.continue")}</a></p>`}`
-
-/**
- * The offer under a question to go on on another device: a plain form that posts the answer token and an
- * e-mail address to `{publicId}/resume-link`, relative to the document (so it works under any prefix): `base`
- * is `""` for a document at `/f/{publicId}`, `"../"` for one at `/f/{publicId}/resume-link`. Folded
- * (`<details>`) unless it shows a problem.
- */
-export const resumeOffer = (
-  publicId: string,
-  token: string,
-  voice: Voice,
-  base: "" | "../",
-  problem?: { readonly error: string; readonly email: string }
-): Html => html`<details class="resume"${problem === undefined ? null : html` open`}>
-<summary>${voice.say("page.resumeLinkLegend")}</summary>
-<form method="post" action="${base}${encodeURIComponent(publicId)}/resume-link" data-plain novalidate>
-<input type="hidden" name="token" value="${token}">
-<p class="help" id="resume-help">${voice.say("page.resumeLinkHelp")}</p>
-<p><label for="resume-email">${voice.say("page.resumeLinkEmail")}</label>
-<input id="resume-email" type="email" name="email" autocomplete="email" maxlength="254" value="${problem?.email ?? ""}" aria-describedby="resume-help${problem === undefined ? "" : " resume-error"}"${problem === undefined ? null : html` aria-invalid="true"`}></p>
-${problem === undefined ? null : html`<p class="error" id="resume-error" role="alert">${problem.error}</p>`}
-<div class="actions"><button type="submit" class="back">${voice.say("page.resumeLinkSend")}</button></div>
-</form>
-</details>`
-
-/**
- * What a request for a resume link answers (whatever was sent): "sent", and the way back to the question
- * (`base` as for {@link resumeOffer}).
- */
-export const resumeSent = (form: FormWithFields, voice: Voice, base: "" | "../"): Html =>
-  html`<p class="form-title">${form.title}</p>
-<h1 id="title" tabindex="-1" data-focus>${voice.say("page.resumeLinkSentTitle")}</h1>
-<p role="status">${voice.say("page.resumeLinkSentText")}</p>
-<p class="actions"><a class="button ok" href="${base}${encodeURIComponent(form.publicId)}?continue=1">${voice.say("page.continueAnswering")}</a></p>`
-
-/** A page that is not a form screen: unknown form, closed form, refused step. */
-export const message = (title: string, text: string, link?: { readonly href: string; readonly label: string }): Html =>
-  html`<h1 id="title" tabindex="-1" data-focus>${title}</h1>
-<p>${text}</p>
-${link ? html`<p><a href="${link.href}">${link.label}</a></p>` : null}`
 
 /** What a question screen shows in its input: the raw text(s), and an uploaded file. */
 export interface Entered {
@@ -259,9 +52,6 @@ const inputTypes: Partial<Record<Field["type"], { readonly type: string; readonl
   time: { type: "time" },
   datetime: { type: "datetime-local" }
 }
-
-const attr = (name: string, value: string | number | null | undefined | false) =>
-  value === null || value === undefined || value === false ? null : html` ${name}="${String(value)}"`
 
 /**
  * The order a respondent sees a question's choices in: as written, or, with
@@ -753,126 +543,4 @@ ${partsOf(field).map(
       return html`<h2 class="question" id="question" tabindex="-1" data-focus>${field.label}</h2>
 ${options?.help ? html`<p class="help">${lines(options.help)}</p>` : null}`
   }
-}
-
-/**
- * One question's markup made its own on a page of several: its ids (and the
- * `for`, `aria-describedby` and `aria-labelledby` that point at them) get the
- * prefix `q<id>-`, its inputs post as `q<id>` and `q<id>.<part>` instead of
- * `a` and `a.<part>`, and only the page's first question keeps `autofocus`.
- * Safe on the rendered text: every value put into it was escaped, so a `"`
- * only ever closes an attribute the templates wrote.
- */
-export const scoped = (markup: Html, fieldId: number, focus: boolean): Html => {
-  const prefix = `q${fieldId}-`
-  const text = markup.value
-    .replace(/ (id|for)="([^"]*)"/g, (_, name: string, value: string) => ` ${name}="${prefix}${value}"`)
-    .replace(
-      / (aria-describedby|aria-labelledby)="([^"]*)"/g,
-      (_, name: string, value: string) =>
-        ` ${name}="${value
-          .split(" ")
-          .filter((token) => token !== "")
-          .map((token) => `${prefix}${token}`)
-          .join(" ")}"`
-    )
-    .replace(/ name="a(\.[^"]*)?"/g, (_, part: string | undefined) => ` name="q${fieldId}${part ?? ""}"`)
-  return new Html(focus ? text : text.replace(/ autofocus(?:="autofocus")?(?=[ >])/g, ""))
-}
-
-/**
- * A page of several questions (`settings.pages`): the page's title and
- * description, then each question shown on it with its own message, posted
- * together; `at` is the page's first question.
- */
-export const page = (options: {
-  readonly form: FormWithFields
-  /** The indexes (in `form.fields`) of the page's questions the respondent is shown, in order. */
-  readonly indexes: ReadonlyArray<number>
-  readonly token: string
-  readonly entered: (fieldId: number) => Entered
-  readonly errors: ReadonlyMap<number, string>
-  readonly notice?: string | undefined
-  readonly last: boolean
-  readonly first: boolean
-  readonly seed?: number | undefined
-  readonly full?: (fieldId: number) => ReadonlySet<string>
-  readonly place: { readonly at: number; readonly of: number }
-  readonly title?: string | undefined
-  readonly description?: string | undefined
-  readonly voice: Voice
-}): Html => {
-  const { form, voice } = options
-  const fields = options.indexes.map((i) => form.fields[i]!)
-  const words = wordsOf(form, voice)
-  const place = options.place
-  const firstError = fields.find((f) => options.errors.has(f.id))
-  return html`<h1 class="form-title">${form.title}</h1>
-<div class="progress"><progress max="${place.of}" value="${place.at}" aria-label="${voice.say("page.progress")}"></progress><span>${voice.say("page.progressPlace", { at: place.at + 1, of: place.of })}</span></div>
-${options.title ? html`<h2 class="page-title">${options.title}</h2>` : null}
-${options.description ? html`<p class="description">${lines(options.description)}</p>` : null}
-<form method="post" novalidate>
-${stepInputs(options.token, String(fields[0]!.id), voice)}
-${options.notice ? html`<p class="error" role="alert">${options.notice}</p>` : null}
-${fields.map((field, n) => {
-  const error = options.errors.get(field.id)
-  const focus = firstError === undefined ? n === 0 : firstError.id === field.id
-  return html`<div class="item" data-q="${String(field.id)}">
-${scoped(
-  html`${control(field, options.entered(field.id), error, options.seed, options.full?.(field.id) ?? new Set(), form.publicId, voice)}
-<p class="error" id="error" role="alert" aria-live="assertive">${error ?? ""}</p>`,
-  field.id,
-  focus
-)}
-</div>
-`
-})}
-<div class="actions"><button type="submit" name="move" value="next" class="ok">${options.last ? words.submit : words.next}</button>
-${!options.first ? html`<button type="submit" name="move" value="back" class="back" formnovalidate>${words.back}</button>` : null}
-</div>
-${languageSwitcher(voice)}
-</form>`
-}
-
-/** One question's screen: progress, the question and its input, the message of a failed check, OK and Back. */
-export const question = (options: {
-  readonly form: FormWithFields
-  readonly index: number
-  readonly token: string
-  readonly entered: Entered
-  readonly error?: string | undefined
-  /** A message about the whole step (e.g. submitted too fast). */
-  readonly notice?: string | undefined
-  /** Whether the form ends after this question (form logic); by default, when it is the last one. */
-  readonly last?: boolean | undefined
-  /** Whether no question comes before this one (form logic); by default, when it is the first one. */
-  readonly first?: boolean | undefined
-  /** What shuffles the choices of a question with `randomize`: the same for one respondent (when they started). */
-  readonly seed?: number | undefined
-  /** The choices whose quota is used up: shown as full. */
-  readonly full?: ReadonlySet<string> | undefined
-  /** Where the question is on the respondent's path (from 0) and how long the path is; by default, its place in the form. */
-  readonly place?: { readonly at: number; readonly of: number } | undefined
-  readonly voice: Voice
-}): Html => {
-  const { form, index, voice } = options
-  const field = form.fields[index]!
-  const words = wordsOf(form, voice)
-  const total = form.fields.length
-  const last = options.last ?? index === total - 1
-  const first = options.first ?? index === 0
-  const place = options.place ?? { at: index, of: total }
-  const multipart = field.type === "file"
-  return html`<h1 class="form-title">${form.title}</h1>
-<div class="progress"><progress max="${place.of}" value="${place.at}" aria-label="${voice.say("page.progress")}"></progress><span>${voice.say("page.progressPlace", { at: place.at + 1, of: place.of })}</span></div>
-<form method="post"${attr("enctype", multipart && "multipart/form-data")} novalidate>
-${stepInputs(options.token, String(field.id), voice)}
-${options.notice ? html`<p class="error" role="alert">${options.notice}</p>` : null}
-${control(field, options.entered, options.error, options.seed, options.full ?? new Set(), form.publicId, voice)}
-<p class="error" id="error" role="alert" aria-live="assertive">${options.error ?? ""}</p>
-<div class="actions"><button type="submit" name="move" value="next" class="ok">${last ? words.submit : words.next}</button>
-${!first ? html`<button type="submit" name="move" value="back" class="back" formnovalidate>${words.back}</button>` : null}
-<span class="hint">${voice.say("page.pressEnter")}</span></div>
-${languageSwitcher(voice)}
-</form>`
 }
