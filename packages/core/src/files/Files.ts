@@ -9,6 +9,7 @@
  *
  * @module
  */
+import * as FileSweep from "./FileSweep.ts"
 import { randomBytes } from "node:crypto"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
@@ -16,96 +17,53 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Predicate from "effect/Predicate"
 import * as Schema from "effect/Schema"
-import * as Stream from "effect/Stream"
+import type * as Stream from "effect/Stream"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
-import * as Options from "../Options.ts"
-import { type Actors, Conflict, FormNotFound, InvalidInput, stripBidiControls } from "../kernel/index.ts"
+import { type Actors, Conflict, FormNotFound, InvalidInput } from "../kernel/index.ts"
 import { type BlobNotFound, BlobStore, BlobStoreError } from "./BlobStore.ts"
+import {
+  uploadLimitsOf,
+  cleanFileName,
+  extensionOf,
+  FileTooLarge,
+  formatMb,
+  inspect,
+  matchesAccept,
+  normalizeType,
+  SNIFF_BYTES,
+  SNIFFED_EXTENSIONS,
+  sniff,
+  UnsupportedFileType
+} from "./FileContent.ts"
+import { overQuota, type StorageQuotaExceeded, UploadQuotas, type Usage } from "./UploadQuotas.ts"
 import {
   type AnswerIssue,
   type AnyFieldOptions,
-  extensionTypes,
   type Field,
   type FileAnswer,
   type FormStatus,
-  SIGNATURE_MAX_BYTES,
   takesUploads
 } from "../forms/index.ts"
 
 export { BlobNotFound, BlobStoreError } from "./BlobStore.ts"
-
-/** The size limit of a `file` question without `maxSizeMb`: 10 MB. */
-export const DEFAULT_MAX_SIZE_MB = 10
-
-/**
- * What an upload to a question may be: a `file` question's `maxSizeMb`
- * (default {@link DEFAULT_MAX_SIZE_MB}) and `accept` list; a `signature`'s
- * drawing, a PNG of at most 1 MB.
- *
- * @example
- * ```ts
- * uploadLimitsOf({ type: "signature", options: null }) // { maxSizeMb: 1, accept: ["image/png"] }
- * ```
- */
-export const uploadLimitsOf = (field: {
-  readonly type: Field["type"]
-  readonly options: AnyFieldOptions | null
-}): { readonly maxSizeMb: number; readonly accept: ReadonlyArray<string> } =>
-  field.type === "signature"
-    ? { maxSizeMb: SIGNATURE_MAX_BYTES / (1024 * 1024), accept: ["image/png"] }
-    : { maxSizeMb: field.options?.maxSizeMb ?? DEFAULT_MAX_SIZE_MB, accept: field.options?.accept ?? [] }
-
-/** How long an upload may wait for the submission that attaches it: 24 hours. */
-export const unattachedLifetimeMs = 24 * 60 * 60 * 1000
-
-/**
- * How old a stored object without a file record, or an unfinished write, must
- * be before the sweep deletes it: far longer than the moment between an
- * upload's `put` and the insert of its record, so an upload in flight is never
- * taken for an orphan.
- */
-export const orphanGraceMs = 60 * 60 * 1000
-
-/**
- * The storage quotas of uploaded files, in bytes: what a form's files, and a
- * workspace's files, may take in all (`Qforms.make({ uploads })`; defaults
- * 1 GiB per form, 10 GiB per workspace). Every stored file counts, from the
- * moment its record is written: answers attached to responses, uploads not
- * yet attached (until they are submitted or swept after
- * {@link unattachedLifetimeMs}), and inbound e-mail attachments. Blobs without
- * a record (an upload still streaming, an object a crash left behind, an
- * unfinished write) do not count; the sweep deletes the leftovers.
- */
-export interface UploadQuotasConfig {
-  /** The most bytes of files one form may hold (default 1 GiB). */
-  readonly maxBytesPerForm: number
-  /** The most bytes of files one workspace may hold, all forms together (default 10 GiB). */
-  readonly maxBytesPerWorkspace: number
-}
-
-/** The default quotas: 1 GiB per form, 10 GiB per workspace. */
-export const defaultUploadQuotas: UploadQuotasConfig = Options.defaultUploadQuotas
-
-/** The storage quotas in force (see {@link UploadQuotasConfig}); `Qforms.make` sets them from its `uploads` option. */
-export const UploadQuotas = Context.Reference<UploadQuotasConfig>("@qforms/core/Files/UploadQuotas", {
-  defaultValue: () => defaultUploadQuotas
-})
-
-/** Storing the file would take its form or workspace over its storage quota. Answered as 413. */
-export class StorageQuotaExceeded extends Schema.TaggedError<StorageQuotaExceeded>()("StorageQuotaExceeded", {
-  message: Schema.String
-}) {}
-
-/** The file is larger than its question allows. Answered as 413. */
-export class FileTooLarge extends Schema.TaggedError<FileTooLarge>()("FileTooLarge", {
-  message: Schema.String
-}) {}
-
-/** The file's content is not of a type its question accepts. Answered as 415. */
-export class UnsupportedFileType extends Schema.TaggedError<UnsupportedFileType>()("UnsupportedFileType", {
-  message: Schema.String
-}) {}
+export { orphanGraceMs, unattachedLifetimeMs } from "./FileSweep.ts"
+export {
+  cleanFileName,
+  DEFAULT_MAX_SIZE_MB,
+  FileTooLarge,
+  inspect,
+  matchesAccept,
+  sniff,
+  UnsupportedFileType,
+  uploadLimitsOf
+} from "./FileContent.ts"
+export {
+  defaultUploadQuotas,
+  StorageQuotaExceeded,
+  UploadQuotas,
+  type UploadQuotasConfig
+} from "./UploadQuotas.ts"
 
 /** No such file in the actor's workspace. Answered as 404. */
 export class FileNotFound extends Schema.TaggedError<FileNotFound>()("FileNotFound", {
@@ -164,227 +122,6 @@ export const makeFileId = (): string => `file_${randomBytes(16).toString("base64
 
 /** Whether a string has the shape of a file id (checked before any lookup). */
 export const isFileId = (value: string): boolean => /^file_[A-Za-z0-9_-]{22}$/.test(value)
-
-// ---------------------------------------------------------------------------
-// Content types
-// ---------------------------------------------------------------------------
-
-/** Bytes read before deciding what a file is. */
-const SNIFF_BYTES = 512
-
-const startsWith = (bytes: Uint8Array, signature: ReadonlyArray<number>, offset = 0) =>
-  bytes.length >= offset + signature.length && signature.every((byte, i) => bytes[offset + i] === byte)
-const ascii = (text: string) => [...text].map((c) => c.charCodeAt(0))
-
-/** The brands of an ISO-BMFF `ftyp` box that name a still image format. */
-const FTYP_BRANDS: Record<string, string> = {
-  avif: "image/avif",
-  avis: "image/avif",
-  heic: "image/heic",
-  heix: "image/heic",
-  mif1: "image/heif",
-  msf1: "image/heif"
-}
-
-/**
- * The type of a file by its first bytes, for the types whose content can be
- * recognised reliably (images and PDF); `undefined` for anything else.
- *
- * @example
- * ```ts
- * sniff(new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d])) // "application/pdf"
- * ```
- */
-export const sniff = (head: Uint8Array): string | undefined => {
-  if (startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "image/png"
-  if (startsWith(head, [0xff, 0xd8, 0xff])) return "image/jpeg"
-  if (startsWith(head, ascii("GIF87a")) || startsWith(head, ascii("GIF89a"))) return "image/gif"
-  if (startsWith(head, ascii("RIFF")) && startsWith(head, ascii("WEBP"), 8)) return "image/webp"
-  if (startsWith(head, ascii("%PDF-"))) return "application/pdf"
-  if (startsWith(head, ascii("BM")) && head.length >= 14) return "image/bmp"
-  if (startsWith(head, [0x49, 0x49, 0x2a, 0x00]) || startsWith(head, [0x4d, 0x4d, 0x00, 0x2a])) return "image/tiff"
-  if (startsWith(head, [0x00, 0x00, 0x01, 0x00]) && head.length >= 6) return "image/x-icon"
-  if (startsWith(head, ascii("ftyp"), 4) && head.length >= 12) {
-    return FTYP_BRANDS[String.fromCharCode(...head.subarray(8, 12))]
-  }
-  return undefined
-}
-
-/** Extensions of the types {@link sniff} recognises. */
-const SNIFFED_EXTENSIONS = extensionTypes
-
-const SNIFFED_TYPES = new Set(Object.values(SNIFFED_EXTENSIONS))
-
-const TYPE_ALIASES: Record<string, string> = {
-  "image/jpg": "image/jpeg",
-  "image/pjpeg": "image/jpeg",
-  "image/vnd.microsoft.icon": "image/x-icon",
-  "application/x-pdf": "application/pdf"
-}
-
-const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/
-
-/** A declared content type, lower-cased and without parameters; `undefined` when it is not a MIME type. */
-const normalizeType = (type: string): string | undefined => {
-  const bare = type.split(";")[0]!.trim().toLowerCase()
-  return MIME.test(bare) ? (TYPE_ALIASES[bare] ?? bare) : undefined
-}
-
-const extensionOf = (name: string): string => {
-  const dot = name.lastIndexOf(".")
-  return dot <= 0 ? "" : name.slice(dot).toLowerCase()
-}
-
-/** Whether an `accept` entry asks for a type whose content {@link sniff} recognises. */
-const asksForSniffable = (entry: string): boolean =>
-  entry.startsWith(".")
-    ? SNIFFED_EXTENSIONS[entry] !== undefined
-    : entry === "image/*" || SNIFFED_TYPES.has(TYPE_ALIASES[entry] ?? entry)
-
-/**
- * Whether a file matches a question's `accept` entries, judged by its content
- * where the content tells (images, PDF) and by its declared type and name
- * otherwise. A file whose bytes are a PNG matches `image/png`, `image/*` and
- * `.png`, whatever its name says; a file whose bytes are not a recognised type
- * never matches an entry asking for one (`image/*`, `.pdf`, …).
- *
- * @example
- * ```ts
- * matchesAccept(["application/pdf"], { sniffed: "image/png", declared: "application/pdf", name: "cv.pdf" }) // false
- * matchesAccept([".docx"], { sniffed: undefined, declared: "application/octet-stream", name: "cv.docx" }) // true
- * ```
- */
-export const matchesAccept = (
-  accept: ReadonlyArray<string>,
-  file: { readonly sniffed: string | undefined; readonly declared: string | undefined; readonly name: string }
-): boolean =>
-  accept.some((raw) => {
-    const entry = raw.trim().toLowerCase()
-    if (file.sniffed !== undefined) {
-      if (entry.startsWith(".")) return SNIFFED_EXTENSIONS[entry] === file.sniffed
-      if (entry.endsWith("/*")) return file.sniffed.startsWith(entry.slice(0, -1))
-      return (TYPE_ALIASES[entry] ?? entry) === file.sniffed
-    }
-    if (asksForSniffable(entry)) return false
-    if (entry.startsWith(".")) return file.name.toLowerCase().endsWith(entry)
-    if (file.declared === undefined) return false
-    if (entry.endsWith("/*")) return file.declared.startsWith(entry.slice(0, -1))
-    return (TYPE_ALIASES[entry] ?? entry) === file.declared
-  })
-
-/** A file name as stored: the last path segment, no control characters, at most 255 characters. */
-export const cleanFileName = (name: string): string => {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this pattern removes
-  const base = stripBidiControls((name.split(/[\\/]/).pop() ?? "").replace(/[\u0000-\u001f\u007f]/g, "")).trim()
-  const cut = Array.from(base).slice(-255).join("")
-  return cut === "" || cut === "." || cut === ".." ? "file" : cut
-}
-
-const formatMb = (mb: number) => String(mb)
-
-/** Bytes for people: `1 GiB`, `512 MiB`, `700 KiB`, `12 bytes`. */
-const formatBytes = (bytes: number): string => {
-  const units: ReadonlyArray<readonly [string, number]> = [
-    ["GiB", 1024 ** 3],
-    ["MiB", 1024 ** 2],
-    ["KiB", 1024]
-  ]
-  for (const [unit, size] of units) {
-    if (bytes >= size) return `${Number((bytes / size).toFixed(1))} ${unit}`
-  }
-  return `${bytes} bytes`
-}
-
-/**
- * A stream of uploaded bytes checked as it arrives, on its way to the
- * `BlobStore`: it fails with `tooLarge()` as soon as the bytes pass
- * `maxBytes`, with `over(size)` as soon as that says they no longer fit,
- * with `judge(head)` once the first {@link SNIFF_BYTES} are in (or all of
- * them, when fewer) and the content is not what the upload takes, and with
- * `empty()` when nothing came. `head()` is the first `keep` bytes
- * (at least {@link SNIFF_BYTES}); `size()` the bytes so far.
- *
- * @example
- * ```ts
- * const inspected = inspect(part.content, { maxBytes, tooLarge, over: () => undefined, keep: 512, judge, empty })
- * yield* blobs.put(key, inspected.stream)
- * const type = sniff(inspected.head())
- * ```
- */
-export const inspect = <E, F>(
-  content: Stream.Stream<Uint8Array, E>,
-  rules: {
-    readonly maxBytes: number
-    readonly tooLarge: () => FileTooLarge
-    readonly over: (size: number) => F | undefined
-    readonly keep: number
-    readonly judge: (head: Uint8Array) => UnsupportedFileType | undefined
-    readonly empty: () => InvalidInput
-  }
-): {
-  readonly stream: Stream.Stream<Uint8Array, E | F | FileTooLarge | UnsupportedFileType | InvalidInput>
-  readonly size: () => number
-  readonly head: () => Uint8Array
-} => {
-  const keep = Math.max(rules.keep, SNIFF_BYTES)
-  let size = 0
-  let head = new Uint8Array(0)
-  let judged = false
-  const judge = Effect.suspend((): Effect.Effect<void, UnsupportedFileType> => {
-    judged = true
-    const refused = rules.judge(head)
-    return refused === undefined ? Effect.void : Effect.fail(refused)
-  })
-  const stream = Stream.mapEffect(
-    content,
-    (chunk: Uint8Array): Effect.Effect<Uint8Array, F | FileTooLarge | UnsupportedFileType> => {
-      size += chunk.length
-      if (size > rules.maxBytes) return Effect.fail(rules.tooLarge())
-      const over = rules.over(size)
-      if (over !== undefined) return Effect.fail(over)
-      if (head.length < keep) {
-        const more = chunk.subarray(0, keep - head.length)
-        const joined = new Uint8Array(head.length + more.length)
-        joined.set(head)
-        joined.set(more, head.length)
-        head = joined
-      }
-      return !judged && head.length >= SNIFF_BYTES ? Effect.as(judge, chunk) : Effect.succeed(chunk)
-    }
-  ).pipe(
-    Stream.concat(
-      Stream.fromEffectDrain(
-        Effect.suspend((): Effect.Effect<void, InvalidInput | UnsupportedFileType> => {
-          if (size === 0) return Effect.fail(rules.empty())
-          return judged ? Effect.void : judge
-        })
-      )
-    )
-  )
-  return { stream, size: () => size, head: () => head }
-}
-
-/** What a form and its workspace hold, in bytes. */
-interface Usage {
-  readonly form: number
-  readonly workspace: number
-}
-
-/** Why `bytes` more do not fit, or `undefined` when they do. */
-const overQuota = (quotas: UploadQuotasConfig, used: Usage, bytes: number): StorageQuotaExceeded | undefined =>
-  used.form + bytes > quotas.maxBytesPerForm
-    ? new StorageQuotaExceeded({
-        message: `this form's storage quota is used up: its files may take ${formatBytes(
-          quotas.maxBytesPerForm
-        )} in all (per-form quota), and this file does not fit`
-      })
-    : used.workspace + bytes > quotas.maxBytesPerWorkspace
-      ? new StorageQuotaExceeded({
-          message: `this workspace's storage quota is used up: its files may take ${formatBytes(
-            quotas.maxBytesPerWorkspace
-          )} in all (per-workspace quota), and this file does not fit`
-        })
-      : undefined
 
 // ---------------------------------------------------------------------------
 // Service
@@ -888,59 +625,7 @@ export class Files extends Context.Service<
         yield* deleteBlobs(keys)
       })
 
-      // Objects that a crash left without a record (or a record's deletion left
-      // behind), and unfinished writes: only what the store can list, only
-      // what is older than the grace period, keys checked per workspace.
-      const sweepOrphans = Effect.gen(function* () {
-        const graceCutoff = new Date((yield* Clock.currentTimeMillis) - orphanGraceMs)
-        const partials = blobs.removeStalePartials === undefined ? 0 : yield* blobs.removeStalePartials(graceCutoff)
-        if (blobs.listKeys === undefined) return partials
-        const byWorkspace = new Map<number, Array<string>>()
-        for (const key of yield* blobs.listKeys(graceCutoff)) {
-          const workspaceId = Number(key.split("/")[0])
-          if (!Number.isSafeInteger(workspaceId)) continue
-          const keys = byWorkspace.get(workspaceId)
-          if (keys === undefined) byWorkspace.set(workspaceId, [key])
-          else keys.push(key)
-        }
-        let orphans = 0
-        for (const [workspaceId, keys] of byWorkspace) {
-          for (let start = 0; start < keys.length; start += 500) {
-            const batch = keys.slice(start, start + 500)
-            const known = new Set(
-              keysOf(
-                yield* sql<{ readonly storage_key: string }>`
-              select storage_key from files where workspace_id = ${workspaceId} and storage_key in ${sql.in(batch)}
-              union all
-              select storage_key from images where workspace_id = ${workspaceId} and storage_key in ${sql.in(batch)}`
-              )
-            )
-            const orphaned = batch.filter((key) => !known.has(key))
-            yield* deleteBlobs(orphaned)
-            orphans += orphaned.length
-          }
-        }
-        return partials + orphans
-      }).pipe(
-        Effect.catchTag("BlobStoreError", (error) =>
-          Effect.as(Effect.logWarning("qforms: could not list the blob store to sweep orphaned files", error), 0)
-        )
-      )
-
-      const sweep = Effect.gen(function* () {
-        const cutoff = new Date((yield* Clock.currentTimeMillis) - unattachedLifetimeMs)
-        // Maintenance across workspaces: each row is claimed by the delete, so
-        // sweeps in several processes never delete a blob twice.
-        const keys = keysOf(
-          yield* sql<{ readonly storage_key: string }>`
-          delete from files where id in (
-            select id from files where response_id is null and created_at < ${cutoff} limit 1000
-          ) and response_id is null
-          returning storage_key`
-        )
-        yield* deleteBlobs(keys)
-        return keys.length + (yield* sweepOrphans)
-      }).pipe(Effect.withSpan("Files.sweep"))
+      const sweep = FileSweep.make(sql, blobs, deleteBlobs)
 
       return Files.of({
         target,
