@@ -60,8 +60,11 @@ import {
   clientAddress,
   ErrorTable,
   mountPrefix,
+  type JsonRoute,
   RateLimit,
-  redactUrl
+  RouteBook,
+  redactUrl,
+  toPattern
 } from "./web/index.ts"
 import { Mcp } from "./mcp/index.ts"
 import { AuditLogModule as AuditLog } from "./audit/index.ts"
@@ -98,87 +101,19 @@ export interface HttpOptions {
 /** The default body limit: 1 MiB. */
 export const defaultMaxBodyBytes = 1024 * 1024
 
-interface KnownRoute {
-  readonly method: string
-  readonly pattern: RegExp
-}
-
-const toPattern = (path: string): RegExp =>
-  new RegExp(
-    `^${path
-      .split("/")
-      .map((segment) => (segment.startsWith(":") ? "[^/]+" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
-      .join("/")}/?$`
-  )
-
-/** Every method+path the API knows, to tell 405 from 404. */
-const knownRoutes = (options: HttpOptions): ReadonlyArray<KnownRoute> => {
-  const routes: Array<KnownRoute> = [
-    { method: "GET", pattern: toPattern("/api/openapi.json") },
-    { method: "GET", pattern: toPattern(Docs.path) },
-    { method: "GET", pattern: toPattern(Docs.assetPath) },
-    { method: "GET", pattern: toPattern("/") },
-    { method: "GET", pattern: toPattern("/healthz") },
-    { method: "GET", pattern: toPattern(EmbedScript.path) },
-    { method: "GET", pattern: toPattern("/api/events") },
-    { method: "GET", pattern: toPattern("/readyz") },
-    { method: "POST", pattern: toPattern(Mcp.path) },
-    ...(options.oauth === undefined
-      ? []
-      : [
-          { method: "GET", pattern: toPattern(Mcp.metadataPath) },
-          { method: "GET", pattern: toPattern(`${Mcp.metadataPath}${Mcp.path}`) }
-        ]),
-    { method: "GET", pattern: toPattern("/f/:publicId") },
-    { method: "POST", pattern: toPattern("/f/:publicId") },
-    { method: "POST", pattern: toPattern("/f/:publicId/responses") },
-    { method: "POST", pattern: toPattern(Uploads.uploadPath) },
-    { method: "GET", pattern: toPattern("/s/:token") },
-    { method: "POST", pattern: toPattern("/s/:token") },
-    { method: "GET", pattern: toPattern("/s/:token/edit") },
-    { method: "POST", pattern: toPattern("/s/:token/edit") },
-    ...EmailRoutes.routes.map((route) => ({ method: route.method, pattern: toPattern(route.path) })),
-    ...DigestRoutes.routes.map((route) => ({ method: route.method, pattern: toPattern(route.path) })),
-    ...(options.app === undefined || options.app === false
-      ? []
-      : [
-          { method: "GET", pattern: /^\/app(\/.*)?$/ },
-          { method: "POST", pattern: toPattern("/app/sign-in") },
-          { method: "POST", pattern: toPattern("/app/sign-in/link/:token") },
-          { method: "POST", pattern: toPattern("/app/sign-out") },
-          { method: "POST", pattern: toPattern("/app/password") }
-        ])
-  ]
-  HttpApi.reflect(Api, {
-    onGroup: () => undefined,
-    onEndpoint: ({ endpoint }) => routes.push({ method: endpoint.method, pattern: toPattern(endpoint.path) })
-  })
-  return routes
-}
-
-/** A route whose body is JSON; `payload`: the body is required (an endpoint without one may still be sent one). */
-interface JsonRoute extends KnownRoute {
-  readonly payload: boolean
-}
-
 /**
- * Every route that reads a JSON body: the API's writes, `/mcp`, the public
- * page's JSON submission and the application's password change. Their body
- * must be sent as `application/json` (see `Guard`).
+ * The API's routes that read a JSON body, from its definition: its writes
+ * (a file upload's body is multipart; a session's write still needs its CSRF
+ * header, see web/Security.ts). The other surfaces declare theirs in the
+ * route book where they add them (`/mcp`, the public page's JSON submission,
+ * the application's password change).
  */
-const jsonRoutes = (options: HttpOptions): ReadonlyArray<JsonRoute> => {
-  const routes: Array<JsonRoute> = [
-    { method: "POST", pattern: toPattern(Mcp.path), payload: true },
-    { method: "POST", pattern: toPattern("/f/:publicId/responses"), payload: true },
-    ...(options.app === undefined || options.app === false
-      ? []
-      : [{ method: "POST", pattern: toPattern("/app/password"), payload: true }])
-  ]
+const apiJsonRoutes = (): ReadonlyArray<JsonRoute> => {
+  const routes: Array<JsonRoute> = []
   HttpApi.reflect(Api, {
     onGroup: () => undefined,
     onEndpoint: ({ endpoint }) => {
       if (endpoint.method === "GET" || endpoint.method === "HEAD") return
-      // A file upload's body is multipart (a session's write still needs its CSRF header, see web/Security.ts).
       if (endpoint.payload.has("multipart/form-data")) return
       routes.push({
         method: endpoint.method,
@@ -265,12 +200,18 @@ const unstorableText = (request: HttpServerRequest.HttpServerRequest) =>
     return undefined
   })
 
-/** The router-wide layer: limits, 404/405, and error answers for failures and defects. */
-const Guard = (options: HttpOptions) => {
+/** The router-wide layer: limits, 404/405 (by the route book), and error answers for failures and defects. */
+const Guard = (options: HttpOptions) =>
+  Layer.unwrap(
+    Effect.gen(function* () {
+      return guardWith(options, yield* RouteBook)
+    })
+  )
+
+const guardWith = (options: HttpOptions, book: RouteBook["Service"]) => {
   const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes
   const maxBodySize = ByteSize.bytes(maxBodyBytes)
-  const routes = knownRoutes(options)
-  const jsonOnly = jsonRoutes(options)
+  const apiJson = apiJsonRoutes()
   // The audit log's client address: read as the application reads it (its proxies, else the public page's).
   const auditHops =
     (typeof options.app === "object" ? options.app.trustedProxyHops : undefined) ??
@@ -284,7 +225,7 @@ const Guard = (options: HttpOptions) => {
 
   const notFound = (request: HttpServerRequest.HttpServerRequest) => {
     const path = request.url.split("?")[0]!
-    const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))]
+    const allowed = [...new Set(book.routes.filter((r) => r.pattern.test(path)).map((r) => r.method))]
     if (allowed.length === 0) {
       // A person following a broken form link gets a page, not JSON.
       return path.startsWith("/f/") && (request.method === "GET" || request.method === "HEAD")
@@ -372,7 +313,8 @@ const Guard = (options: HttpOptions) => {
         // A JSON body only as JSON: a page of another site can send text/plain, a form or a typeless
         // blob without asking (no CORS preflight), never application/json (cross-site request forgery).
         const contentType = request.headers["content-type"]
-        const jsonRoute = jsonOnly.find((route) => route.method === request.method && route.pattern.test(path))
+        const takesJson = (route: JsonRoute) => route.method === request.method && route.pattern.test(path)
+        const jsonRoute = apiJson.find(takesJson) ?? book.jsonRoutes.find(takesJson)
         if (
           jsonRoute !== undefined &&
           (jsonRoute.payload || hasBody(request.headers)) &&
@@ -565,5 +507,5 @@ export const layer = (options: HttpOptions = {}) => {
             (options.app === true ? undefined : options.app.trustedProxyHops) ?? options.publicPage?.trustedProxyHops
         }),
     Guard(options)
-  )
+  ).pipe(Layer.provide(RouteBook.recordingRouter), Layer.provide(RouteBook.layer))
 }

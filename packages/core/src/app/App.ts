@@ -62,6 +62,7 @@ import {
   IdentityBridge,
   PackagedFiles,
   RateLimit,
+  RouteBook,
   sessionCookie
 } from "../web/index.ts"
 
@@ -1069,6 +1070,9 @@ ${error === undefined ? null : html`<p class="error" role="alert" id="reset-erro
         })
       )
 
+      // The password change only as JSON (sent as anything else, the guard refuses it).
+      const book = yield* RouteBook
+      book.takesJson("POST", "/app/password", { payload: true })
       yield* router.add(
         "POST",
         "/app/password",

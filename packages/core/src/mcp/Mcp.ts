@@ -24,7 +24,7 @@ import type { Actors } from "../kernel/index.ts"
 import * as McpTools from "./McpTools.ts"
 import * as McpResources from "./McpResources.ts"
 import * as TriagePrompt from "./TriagePrompt.ts"
-import { makeAuthenticate } from "../web/index.ts"
+import { makeAuthenticate, RouteBook } from "../web/index.ts"
 
 /** The endpoint's path, under the mount point. */
 export const path = "/mcp"
@@ -133,6 +133,9 @@ export const layer = (options: McpOptions) =>
               `${challenge}, resource_metadata="${options.baseUrl(request)}${metadataPath}"`
             )
       }
+      // JSON-RPC only as JSON (sent as anything else, the guard refuses it).
+      const book = yield* RouteBook
+      book.takesJson("POST", path, { payload: true })
       yield* router.add(
         "POST",
         path,

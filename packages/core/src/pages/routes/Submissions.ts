@@ -19,7 +19,7 @@ import * as Schema from "effect/Schema"
 import { type AnswerState, AnswerTokens, PublicSubmitInput, Responses } from "../../cases/index.ts"
 import { Forms } from "../../forms/index.ts"
 import { Actors } from "../../kernel/index.ts"
-import { clientAddress, domainResponse, RateLimit } from "../../web/index.ts"
+import { clientAddress, domainResponse, RateLimit, RouteBook } from "../../web/index.ts"
 import type { AccessCodes } from "../AccessCodes.ts"
 import type { DeviceMarks } from "../DeviceMarks.ts"
 import type { PageLimits } from "../PageLimits.ts"
@@ -45,7 +45,9 @@ export const add = Effect.fnUntraced(function* (
   const responses = yield* Responses
   const tokens = yield* AnswerTokens
 
-  // POST /f/{publicId}/responses: a submission as JSON.
+  // POST /f/{publicId}/responses: a submission as JSON (sent as anything else, the guard refuses it).
+  const book = yield* RouteBook
+  book.takesJson("POST", "/f/:publicId/responses", { payload: true })
   yield* router.add(
     "POST",
     "/f/:publicId/responses",
