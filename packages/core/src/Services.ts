@@ -1,5 +1,8 @@
 /**
  * Every domain service of qforms, wired together, on the database you choose.
+ * Each service's layer provides the services it needs itself (a layer built
+ * twice in one build is built once), so the list below is in no order; only
+ * the ports, where a context asks a later one, are wired here.
  */
 import * as NodePath from "node:path"
 import * as Layer from "effect/Layer"
@@ -71,29 +74,13 @@ export type Services =
   | ResponseMerges
   | StatusEdits
 
-/** Uploaded files and the image library kept beside them. */
-const library = Images.layer.pipe(Layer.provideMerge(Files.layer))
-/** Forms' port to the files context (images a form shows, a deleted form's uploads). */
-const formFiles = FilesForForms.layer.pipe(Layer.provide(library))
-const foundation = Layer.mergeAll(
-  ApiKeyCache.layer,
-  Accounts.layer,
-  Stages.layer,
-  StatusLinks.layer.pipe(Layer.provide(Activities.layer)),
-  Contacts.layer,
-  Activities.layer,
-  Events.layer,
-  library,
-  formFiles,
-  Deliveries.layer.pipe(Layer.provide(Events.layer)),
-  WorkspaceSettingsStore.layer.pipe(Layer.provide(formFiles))
-)
-/** Respondent e-mails, and cases' port to them (a submission's confirmation, a case's thread). */
-const emails = RespondentEmails.caseMail.pipe(
-  Layer.provideMerge(RespondentEmails.layer.pipe(Layer.provideMerge(EmailTokens.layer)))
-)
-const middle = Layer.mergeAll(Members.layer, Forms.layer, Notes.layer.pipe(Layer.provide(Members.layer)), emails).pipe(
-  Layer.provideMerge(foundation)
+/**
+ * The ports, where a context asks a later one (see docs/architecture.md): forms ask the files context
+ * (`FormFiles`), cases ask e-mail (`CaseMail`). Every other service's layer provides what it needs itself.
+ */
+const ports = Layer.mergeAll(
+  FilesForForms.layer.pipe(Layer.provide([Files.layer, Images.layer])),
+  RespondentEmails.caseMail.pipe(Layer.provide(RespondentEmails.layer))
 )
 
 /**
@@ -110,29 +97,47 @@ const middle = Layer.mergeAll(Members.layer, Forms.layer, Notes.layer.pipe(Layer
  * ```
  */
 export const layer: Layer.Layer<Services, never, SqlClient.SqlClient | BlobStore.BlobStore> = Layer.mergeAll(
-  ApiKeys.layer,
+  Accounts.layer,
+  Activities.layer,
   AnswerTokens.layer,
+  ApiKeyCache.layer,
+  ApiKeys.layer,
+  AssignmentRulesService.layer,
   AuditLog.layer,
-  Responses.layer.pipe(Layer.provideMerge(AssignmentRulesService.layer)),
   CaseFieldsService.layer,
-  Webhooks.layer,
-  WebhookAlerts.layer,
-  Workspaces.layer,
-  FormNotifications.layer,
-  Sessions.layer,
-  FormSummaries.layer,
   CaseMetrics.layer,
-  PageCounts.layer,
+  Contacts.layer,
+  Deliveries.layer,
+  Digests.layer,
+  EmailReplies.layer,
+  EmailTokens.layer,
   Erasure.layer,
-  Retention.layer,
-  SlaScan.layer,
+  Events.layer,
+  Files.layer,
+  FormNotifications.layer,
+  Forms.layer,
+  FormSummaries.layer,
+  Images.layer,
+  Invitations.layer,
+  Members.layer,
+  Notes.layer,
+  PageCounts.layer,
   PersonalDataExport.layer,
+  RespondentEmails.layer,
   ResponseMerges.layer,
+  Responses.layer,
+  Retention.layer,
   SavedViews.layer,
-  StatusEdits.layer
-).pipe(Layer.provideMerge(middle), (core) =>
-  Layer.mergeAll(EmailReplies.layer, Invitations.layer, Digests.layer).pipe(Layer.provideMerge(core))
-)
+  Sessions.layer,
+  SlaScan.layer,
+  Stages.layer,
+  StatusEdits.layer,
+  StatusLinks.layer,
+  WebhookAlerts.layer,
+  Webhooks.layer,
+  Workspaces.layer,
+  WorkspaceSettingsStore.layer
+).pipe(Layer.provideMerge(ports))
 
 /**
  * Where uploaded files are kept: a directory, or any `BlobStore` layer (an S3

@@ -325,5 +325,5 @@ export class AssignmentRulesService extends Context.Service<
 
       return AssignmentRulesService.of({ list, replace, hasRules, choose })
     })
-  )
+  ).pipe(Layer.provide([Forms.layer]))
 }

@@ -115,5 +115,5 @@ export class Notes extends Context.Service<
       })
       return Notes.of({ add })
     })
-  )
+  ).pipe(Layer.provide([Activities.layer, Events.layer, Members.layer]))
 }

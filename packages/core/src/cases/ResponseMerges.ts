@@ -395,5 +395,5 @@ export class ResponseMerges extends Context.Service<
 
       return ResponseMerges.of({ merge, undo })
     })
-  )
+  ).pipe(Layer.provide([Activities.layer, Contacts.layer, Events.layer, Forms.layer]))
 }

@@ -39,6 +39,7 @@ import {
   FormLogic,
   Forms,
   Sla,
+  Stages,
   type SubmittedForm,
   takesUploads,
   validateAnswers,
@@ -73,6 +74,7 @@ import { columns, eventPayload, type Row, responseEventFields, searchText, toRow
 import * as ResponseUpdates from "./ResponseUpdates.ts"
 import * as ResponseViews from "./ResponseViews.ts"
 import * as SubmissionChecks from "./SubmissionChecks.ts"
+import { Members } from "../identity/index.ts"
 
 export { ResponseNotFound } from "../kernel/index.ts"
 export * from "./ResponseModels.ts"
@@ -498,6 +500,19 @@ export class Responses extends Context.Service<
       return Responses.of({ submit, ...partials, ...views, ...updates, remove })
     })
   )
+    .pipe(
+      Layer.provide([
+        Activities.layer,
+        AssignmentRulesService.layer,
+        Contacts.layer,
+        Events.layer,
+        Files.layer,
+        Forms.layer,
+        Members.layer,
+        WorkspaceSettingsStore.layer
+      ])
+    )
+    .pipe(Layer.provide([Stages.layer]))
 }
 
 /** How long a partial response is kept after its last change by default: 30 days. */

@@ -158,7 +158,7 @@ export class SlaScan extends Context.Service<
 
       return SlaScan.of({ runDue })
     })
-  )
+  ).pipe(Layer.provide([Activities.layer, Events.layer, Forms.layer]))
 }
 
 /**

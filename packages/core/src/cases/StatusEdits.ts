@@ -31,13 +31,18 @@ import {
   type FormSettings,
   type FormWithFields,
   type Say,
-  takesUploads
+  takesUploads,
+  WorkspaceSettingsStore
 } from "../forms/index.ts"
 import { Actors } from "../kernel/index.ts"
 import * as AnswerEdits from "./AnswerEdits.ts"
 import type { Row } from "./ResponseRows.ts"
 import * as ResponseUpdates from "./ResponseUpdates.ts"
 import type { StatusTarget } from "./StatusLinks.ts"
+import { Members } from "../identity/index.ts"
+import { Events } from "../events/index.ts"
+import { Activities } from "./Activities.ts"
+import { Contacts } from "./Contacts.ts"
 
 /**
  * Until when a response submitted at `submittedAt` may be changed by its respondent; undefined when the form's
@@ -199,5 +204,14 @@ export class StatusEdits extends Context.Service<
 
       return StatusEdits.of({ window, save })
     })
+  ).pipe(
+    Layer.provide([
+      Activities.layer,
+      Contacts.layer,
+      Events.layer,
+      Forms.layer,
+      Members.layer,
+      WorkspaceSettingsStore.layer
+    ])
   )
 }

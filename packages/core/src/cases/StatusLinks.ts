@@ -170,5 +170,5 @@ export class StatusLinks extends Context.Service<
 
       return StatusLinks.of({ issue, revoke, issueFor, resolve, headline })
     })
-  )
+  ).pipe(Layer.provide([Activities.layer]))
 }

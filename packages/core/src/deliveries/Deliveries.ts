@@ -665,5 +665,5 @@ export class Deliveries extends Context.Service<
         nextDueAt
       })
     })
-  )
+  ).pipe(Layer.provide([Events.layer]))
 }

@@ -327,5 +327,5 @@ export class WebhookAlerts extends Context.Service<
 
       return WebhookAlerts.of({ raise, list })
     })
-  )
+  ).pipe(Layer.provide([Deliveries.layer]))
 }

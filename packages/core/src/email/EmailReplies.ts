@@ -35,6 +35,8 @@ import { EmailTokens } from "./EmailTokens.ts"
 import { Mailer, parseMail } from "../mail/index.ts"
 import { Events } from "../events/index.ts"
 import { RespondentEmails } from "./RespondentEmails.ts"
+import { Members } from "../identity/index.ts"
+import { Stages } from "../forms/index.ts"
 
 /** The message could not be matched to a response (no token, an unknown or forged one, no known `In-Reply-To`). */
 export class ReplyNotMatched extends Schema.TaggedError<ReplyNotMatched>()("ReplyNotMatched", {
@@ -299,6 +301,18 @@ export class EmailReplies extends Context.Service<
       return EmailReplies.of({ receive, fromPage })
     })
   )
+    .pipe(
+      Layer.provide([
+        Activities.layer,
+        EmailTokens.layer,
+        Events.layer,
+        Files.layer,
+        Members.layer,
+        RespondentEmails.layer,
+        Responses.layer
+      ])
+    )
+    .pipe(Layer.provide([Stages.layer]))
 }
 
 // ---------------------------------------------------------------------------

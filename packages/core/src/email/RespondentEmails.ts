@@ -607,7 +607,7 @@ export class RespondentEmails extends Context.Service<
         recordClick
       })
     })
-  )
+  ).pipe(Layer.provide([Activities.layer, Deliveries.layer, EmailTokens.layer, Events.layer, StatusLinks.layer]))
 
   /**
    * Cases' e-mail port (`cases/CaseMail.ts`), served by this service.

@@ -400,5 +400,5 @@ export class Images extends Context.Service<
 
       return Images.of({ upload, list, download, remove, missing, content })
     })
-  )
+  ).pipe(Layer.provide([Files.layer]))
 }

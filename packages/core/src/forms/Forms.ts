@@ -917,5 +917,5 @@ export class Forms extends Context.Service<
         removeTranslation
       })
     })
-  )
+  ).pipe(Layer.provide([Events.layer, Stages.layer]))
 }

@@ -330,5 +330,5 @@ export class ApiKeys extends Context.Service<
 
       return ApiKeys.of({ create, list, revoke, authenticate, locate, issue, listAs, revokeAs })
     })
-  )
+  ).pipe(Layer.provide([ApiKeyCache.layer, Members.layer]))
 }

@@ -500,5 +500,5 @@ export class Invitations extends Context.Service<
 
       return Invitations.of({ create, list, revoke, view, accept, requestReset, checkReset, reset, issueSignInLink })
     })
-  )
+  ).pipe(Layer.provide([Accounts.layer, Members.layer, Sessions.layer]))
 }

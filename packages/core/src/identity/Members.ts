@@ -356,5 +356,5 @@ export class Members extends Context.Service<
 
       return Members.of({ list, get, find, add, remove, authorize, invite, changeRole, dismiss, setAway })
     })
-  )
+  ).pipe(Layer.provide([Accounts.layer, ApiKeyCache.layer]))
 }

@@ -103,5 +103,5 @@ export class Workspaces extends Context.Service<
 
       return Workspaces.of({ create, get, list })
     })
-  )
+  ).pipe(Layer.provide([Members.layer]))
 }

@@ -23,7 +23,7 @@ import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import type { Actors, FormNotFound, InvalidInput } from "../kernel/index.ts"
 import { Members } from "../identity/index.ts"
-import { Forms } from "../forms/index.ts"
+import { Forms, WorkspaceSettingsStore } from "../forms/index.ts"
 import { type ResponseFilter, ResponseQueries } from "../cases/index.ts"
 
 /** Periods of the series: days or ISO weeks (starting on Monday), in UTC. */
@@ -289,5 +289,5 @@ export class CaseMetrics extends Context.Service<
 
       return CaseMetrics.of({ measure })
     })
-  )
+  ).pipe(Layer.provide([Forms.layer, Members.layer, WorkspaceSettingsStore.layer]))
 }

@@ -46,6 +46,7 @@ import {
 } from "../email/index.ts"
 import type { QuestionSummary } from "./AnswerTallies.ts"
 import { FormSummaries } from "./FormSummaries.ts"
+import { WorkspaceSettingsStore } from "../forms/index.ts"
 
 /** A member's choice for a form's digest: none, daily or weekly. */
 export const DigestChoice = Schema.Literals(["off", "daily", "weekly"])
@@ -503,7 +504,7 @@ export class Digests extends Context.Service<
 
       return Digests.of({ get, set, sendNow, runDue, describeToken, unsubscribe })
     })
-  )
+  ).pipe(Layer.provide([CaseMetrics.layer, Deliveries.layer, FormSummaries.layer, WorkspaceSettingsStore.layer]))
 
   /**
    * The scheduler: makes the digests that fall due, every minute (and at once

@@ -26,7 +26,15 @@ import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import type * as Statement from "effect/sql/Statement"
 import type { Actors, FormNotFound, InvalidInput } from "../kernel/index.ts"
-import { type AnswerValue, byPosition, type Field, Forms, Sensitive, Summaries } from "../forms/index.ts"
+import {
+  type AnswerValue,
+  byPosition,
+  type Field,
+  Forms,
+  Sensitive,
+  Summaries,
+  WorkspaceSettingsStore
+} from "../forms/index.ts"
 import { cell, type ResponseFilter, ResponseQueries } from "../cases/index.ts"
 import {
   kindOf,
@@ -419,5 +427,5 @@ export class FormSummaries extends Context.Service<
 
       return FormSummaries.of({ summarize })
     })
-  )
+  ).pipe(Layer.provide([Forms.layer, WorkspaceSettingsStore.layer]))
 }

@@ -28,7 +28,7 @@ import { AuditLogModule as AuditLog } from "../audit/index.ts"
 import { Actors, type Forbidden } from "../kernel/index.ts"
 import { MailErasure } from "../email/index.ts"
 import { Files } from "../files/index.ts"
-import { EventErasure } from "../events/index.ts"
+import { EventErasure, Events } from "../events/index.ts"
 import { CaseErasure, type ContactNotFound, PersonLookup, ResponseDeletions } from "../cases/index.ts"
 
 export { ContactNotFound } from "../cases/index.ts"
@@ -202,5 +202,5 @@ export class Erasure extends Context.Service<
 
       return Erasure.of({ erase })
     })
-  )
+  ).pipe(Layer.provide([Events.layer, Files.layer]))
 }

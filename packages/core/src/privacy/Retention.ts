@@ -48,7 +48,7 @@ import { MailErasure } from "../email/index.ts"
 import { Files } from "../files/index.ts"
 import { RetentionSetting } from "../forms/index.ts"
 import { Actors } from "../kernel/index.ts"
-import { EventErasure } from "../events/index.ts"
+import { EventErasure, Events } from "../events/index.ts"
 import { CaseErasure, ResponseDeletions } from "../cases/index.ts"
 
 /** Most responses one batch (one transaction) processes. */
@@ -302,7 +302,7 @@ export class Retention extends Context.Service<
 
       return Retention.of({ run, runWorkspace, runDue })
     })
-  )
+  ).pipe(Layer.provide([Events.layer, Files.layer]))
 }
 
 /** How often the scheduler looks for due workspaces: every ten minutes. */
