@@ -92,6 +92,20 @@ module.exports = {
       to: { path: "^(packages|examples)/(?!embed/)" }
     },
     {
+      name: "app-is-a-leaf",
+      comment: "The application's browser code (@qforms/app) imports nothing of ours: core serves its files (app/AppFiles.ts) and never imports them; its JSON types are core's Schemas', named in JSDoc in src/shared/Types.js, which nothing loads.",
+      severity: "error",
+      from: { path: "^packages/app/src/" },
+      to: { path: "^(packages|examples)/(?!app/)" }
+    },
+    {
+      name: "app-shared-knows-no-feature",
+      comment: "What several of the application's features use (src/shared/: the API client, words and formats, ordering, charts, …) imports no feature's folder.",
+      severity: "error",
+      from: { path: "^packages/app/src/shared/" },
+      to: { path: "^packages/app/src/(?!shared/)" }
+    },
+    {
       name: "client-is-a-leaf",
       comment: "The fetch client runs in browsers and any JavaScript runtime: it imports nothing of ours (its types are generated into its own folder).",
       severity: "error",

@@ -38,12 +38,16 @@ describe("AppLanguage catalogues", () => {
   })
 
   it("has every key the application's scripts and pages use, and no key nobody uses", () => {
-    // The scripts, and the server's pages and routes (every module of src/app but the catalogues themselves).
-    const root = join(import.meta.dirname, "../src/app")
-    const sources = readdirSync(root, { recursive: true, encoding: "utf8" })
-      .filter((path) => /\.(js|ts)$/.test(path) && !path.startsWith("catalogues"))
-      .map((path) => readFileSync(join(root, path), "utf8"))
-      .join("\n")
+    // The scripts (@qforms/app's modules), and the server's pages and routes (every module of src/app but the
+    // catalogues themselves).
+    const modules = (root: string) =>
+      readdirSync(root, { recursive: true, encoding: "utf8" })
+        .filter((path) => /\.(js|ts)$/.test(path) && !path.startsWith("catalogues"))
+        .map((path) => readFileSync(join(root, path), "utf8"))
+    const sources = [
+      ...modules(join(import.meta.dirname, "../../app/src")),
+      ...modules(join(import.meta.dirname, "../src/app"))
+    ].join("\n")
     const used = new Set([...sources.matchAll(/["'`]([a-z][A-Za-z]*\.[A-Za-z_]+)["'`]/g)].map((m) => m[1]!))
     // Keys made from a value: the question types' names (ShellData), by type.
     const made = AppLanguage.appKeys.filter((key) => key.startsWith("fieldType."))

@@ -1,13 +1,16 @@
 /**
  * The files the application's pages load: its own modules and style sheet
- * (`static/`), and the third-party modules they import (Preact, htm,
- * intl-messageformat), each read once and then kept.
+ * (the private workspace package `@qforms/app`, resolved through the package
+ * like `@qforms/embed`; a build of core carries a copy of them in
+ * `dist/app/`, since the package is never published), and the third-party
+ * modules they import (Preact, htm, intl-messageformat, core's own
+ * dependencies), each read once and then kept.
  */
-import { readFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
 import * as Result from "effect/Result"
-import * as PackagedFiles from "../web/PackagedFiles.ts"
 
 const require = createRequire(import.meta.url)
 
@@ -51,9 +54,24 @@ const readOnce = (key: string, locate: () => string | undefined): string | null 
   return text
 }
 
-/** One of the application's own files, by name (`main.js`, `app.css`), or null. */
-export const readStatic = (name: string) =>
-  readOnce(name, () => PackagedFiles.locate(import.meta.url, `app/static/${name}`))
+/**
+ * Where the application's own files are: `@qforms/app`'s `src/` where the workspace package resolves (tests and
+ * `npm start` from the sources, and a build inside the repository), else the copy beside a build of core
+ * (`dist/app/`, what the published package carries).
+ */
+const appRoot = (): string | undefined =>
+  Result.getOrUndefined(Result.try(() => join(dirname(require.resolve("@qforms/app/package.json")), "src"))) ??
+  [join(dirname(fileURLToPath(import.meta.url)), "app")].find((dir) => existsSync(join(dir, "main.js")))
+
+/**
+ * One of the application's own files by its path under the package's `src/` (`main.js`, `app.css`,
+ * `shared/Api.js`), or null.
+ */
+export const readStatic = (path: string) =>
+  readOnce(path, () => {
+    const root = appRoot()
+    return root === undefined ? undefined : join(root, path)
+  })
 
 /** A third-party module by the name the client imports it under (`preact.mjs`), or null. */
 export const readVendor = (name: string) => readOnce(`vendor/${name}`, () => vendor[name]?.resolve())
