@@ -437,7 +437,7 @@ const StagesEditor = ({ formId, canWrite }) => {
   </section>`
 }
 
-/** @param {{ route: import("../main.js").Route, canWrite: boolean }} props */
+/** @param {{ route: import("../shell/Routes.js").Route, canWrite: boolean }} props */
 export const BuilderScreen = ({ route, canWrite }) => {
   const formId = route.formId ?? 0
   const [form, setForm] = useState(/** @type {FormWithFields | null} */ (null))

@@ -131,7 +131,7 @@ const actorName = (actor) =>
         ? t("case.actorVia", { name: actor.name ?? t("case.aMember"), via: actor.via })
         : (actor.name ?? t("case.aMember"))
 
-/** @param {{ route: import("../main.js").Route, canWrite: boolean }} props */
+/** @param {{ route: import("../shell/Routes.js").Route, canWrite: boolean }} props */
 /**
  * What a response holds beyond its answers, as label and text: hidden values (`hidden:<name>`), the form's
  * variables at the end (`var:<name>`, such as a quiz's score) and the ending it was shown (`ending`).

@@ -295,7 +295,7 @@ const Board = ({ formId, meta, filters, canWrite, announce, version }) => {
   </div>`
 }
 
-/** @param {{ route: import("../main.js").Route, canWrite: boolean }} props */
+/** @param {{ route: import("../shell/Routes.js").Route, canWrite: boolean }} props */
 export const InboxScreen = ({ route, canWrite }) => {
   const formId = route.formId ?? 0
   const params = new URLSearchParams(location.search)
