@@ -4,7 +4,7 @@
 import { html } from "htm/preact"
 import { useEffect, useState } from "preact/hooks"
 import { api, messageOf } from "../shared/Api.js"
-import { DeliveryLog } from "../settings/SettingsScreen.js"
+import { DeliveryLog } from "../shared/DeliveryLog.js"
 import { t } from "../shared/Words.js"
 
 /** @typedef {import("../shared/Types.js").NotificationChannel} NotificationChannel */
