@@ -1,55 +1,18 @@
 // @ts-check
 // A form's case fields: the team's own fields of its cases (text, number, date, select, member), never shown to
 // the respondent. The form's settings define them (`PUT /api/forms/{id}/case-fields` replaces the whole list), and
-// the case page's *Fields* panel sets a case's values (`PATCH /api/responses/{id}` with `caseFields`).
+// the case page's *Fields* panel (`case/CaseFieldsPanel.js`) sets a case's values (`PATCH /api/responses/{id}`
+// with `caseFields`).
 import { html } from "htm/preact"
 import { useEffect, useState } from "preact/hooks"
 import { api, messageOf } from "../shared/Api.js"
 import { MoveButtons, moved } from "../shared/Ordering.js"
 import { t } from "../shared/Words.js"
+import { keyFrom, toFields, types, unusedKey } from "./CaseFieldDrafts.js"
 
 /** @typedef {import("../shared/Types.js").CaseField} CaseField */
-/** @typedef {import("../shared/Types.js").Member} Member */
 /** @typedef {CaseField["type"]} CaseFieldType */
-/** @typedef {CaseField & { optionsText?: string }} Draft a field being edited: a select's options as lines of text */
-
-/** @type {ReadonlyArray<CaseFieldType>} */
-const types = ["text", "number", "date", "select", "member"]
-
-/** A key from a label: lower-case letters, digits and _, starting with a letter (the server checks it too). @param {string} label */
-const keyFrom = (label) => {
-  const slug = label
-    .normalize("NFKD")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "_")
-    .replace(/^[^a-z]+|_+$/g, "")
-    .slice(0, 40)
-  return slug === "" ? "field" : slug
-}
-
-/** A key not used yet by the other fields. @param {string} wanted @param {ReadonlyArray<Draft>} others */
-const unusedKey = (wanted, others) => {
-  const used = new Set(others.map((f) => f.key))
-  if (!used.has(wanted)) return wanted
-  for (let n = 2; ; n++) {
-    const candidate = `${wanted.slice(0, 37)}_${n}`
-    if (!used.has(candidate)) return candidate
-  }
-}
-
-/** The list as the API takes it: a select's options from its lines. @param {ReadonlyArray<Draft>} drafts @returns {CaseField[]} */
-const toFields = (drafts) =>
-  drafts.map(({ optionsText, options, ...field }) =>
-    field.type === "select"
-      ? {
-          ...field,
-          options: (optionsText ?? (options ?? []).join("\n"))
-            .split("\n")
-            .map((line) => line.trim())
-            .filter((line) => line !== "")
-        }
-      : field
-  )
+/** @typedef {import("./CaseFieldDrafts.js").Draft} Draft */
 
 /**
  * The form's case fields in its settings: add, change, order and remove, then save the whole list.
@@ -171,58 +134,5 @@ export const CaseFieldsEditor = ({ formId, canWrite }) => {
     </div>`
         : null
     }
-  </section>`
-}
-
-/**
- * A case's values of its form's case fields, on the case page: each saved as it changes. Nothing without fields.
- * @param {{ definitions: ReadonlyArray<CaseField>, values: Readonly<Record<string, string | number>>,
- *   members: ReadonlyArray<Member>, canWrite: boolean,
- *   patch: (body: { caseFields: Record<string, string | number | null> }, done: string) => Promise<void> }} props
- */
-export const CaseFieldsPanel = ({ definitions, values, members, canWrite, patch }) => {
-  if (definitions.length === 0) return null
-  /** @param {CaseField} field @param {string} raw */
-  const save = (field, raw) => {
-    const text = raw.trim()
-    const value =
-      text === "" ? null : field.type === "number" ? Number(text) : field.type === "member" ? Number(text) : raw
-    if (value === (values[field.key] ?? null)) return
-    patch({ caseFields: { [field.key]: value } }, t("caseFields.valueSaved", { label: field.label }))
-  }
-  /** @param {CaseField} field */
-  const control = (field) => {
-    const id = `case-field-${field.key}`
-    const current = values[field.key]
-    const shown = current === undefined ? "" : String(current)
-    /** @param {Event & { currentTarget: HTMLInputElement | HTMLSelectElement }} e */
-    const onChange = (e) => save(field, e.currentTarget.value)
-    switch (field.type) {
-      case "select":
-        return html`<select id=${id} disabled=${!canWrite} value=${shown} onChange=${onChange}>
-          <option value="">${t("caseFields.notSet")}</option>
-          ${(field.options ?? []).map((option) => html`<option value=${option}>${option}</option>`)}
-        </select>`
-      case "member":
-        return html`<select id=${id} disabled=${!canWrite} value=${shown} onChange=${onChange}>
-          <option value="">${t("caseFields.notSet")}</option>
-          ${members.map((m) => html`<option value=${String(m.accountId)}>${m.name ?? m.email}</option>`)}
-        </select>`
-      case "number":
-        return html`<input id=${id} type="number" step="any" disabled=${!canWrite} value=${shown} onChange=${onChange} />`
-      case "date":
-        return html`<input id=${id} type="date" disabled=${!canWrite} value=${shown} onChange=${onChange} />`
-      default:
-        return html`<input id=${id} type="text" maxlength="1000" disabled=${!canWrite} value=${shown} onChange=${onChange} />`
-    }
-  }
-  return html`<section class="stack" aria-labelledby="case-fields-heading">
-    <h3 id="case-fields-heading">${t("caseFields.panel")}</h3>
-    ${definitions.map(
-      (field) => html`<div class="stack" key=${field.key}>
-        <label for=${`case-field-${field.key}`}>${field.label}</label>
-        ${control(field)}
-      </div>`
-    )}
   </section>`
 }

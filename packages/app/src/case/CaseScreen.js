@@ -3,7 +3,7 @@
 import { html } from "htm/preact"
 import { useEffect, useState } from "preact/hooks"
 import { api, base, copy, events, messageOf, navigate } from "../shared/Api.js"
-import { CaseFieldsPanel } from "../builder/CaseFieldsEditor.js"
+import { CaseFieldsPanel } from "./CaseFieldsPanel.js"
 import { EmailComposer } from "./EmailComposer.js"
 import { MergedBanner, MergePanel, UndoMerge, undoable } from "./Merge.js"
 import { neighbour, ShortcutHelp, useShortcuts } from "../shared/Shortcuts.js"
