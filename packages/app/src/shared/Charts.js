@@ -10,6 +10,7 @@
 import { html } from "htm/preact"
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks"
 import { api, messageOf } from "./Api.js"
+import { axisLabelPlaces, barLength, fitTo, gaugePoint, place, segments } from "./ChartGeometry.js"
 import { TableScroll } from "./TableScroll.js"
 import { t } from "./Words.js"
 
@@ -48,25 +49,15 @@ const widthOf = (text, size = fontSize) => {
 export const isolate = (text) => `\u2068${text}\u2069`
 
 /** `text`, cut with "…" to fit `room` pixels (the whole text is in the chart's table and summary). */
-export const fit = (/** @type {string} */ text, /** @type {number} */ room, size = fontSize) => {
-  if (widthOf(text, size) <= room) return text
-  const points = Array.from(text)
-  let low = 0
-  let high = points.length
-  while (low < high) {
-    const middle = Math.ceil((low + high) / 2)
-    if (widthOf(`${points.slice(0, middle).join("")}…`, size) <= room) low = middle
-    else high = middle - 1
-  }
-  return `${points.slice(0, low).join("").trimEnd()}…`
-}
+export const fit = (/** @type {string} */ text, /** @type {number} */ room, size = fontSize) =>
+  fitTo(text, room, (part) => widthOf(part, size))
 
 /**
  * A place across the chart, mirrored right to left: where a shape of width `span` starting `at` pixels from the
  * inline start begins on the x axis.
  * @param {number} width the chart's width @param {number} at @param {number} [span]
  */
-const across = (width, at, span = 0) => (rtl() ? width - at - span : at)
+const across = (width, at, span = 0) => place(width, at, span, rtl())
 
 /** The element's width on the page, followed as it changes. @returns {[import("preact").RefObject<HTMLElement>, number]} */
 const useWidth = () => {
@@ -200,7 +191,7 @@ export const bars = (bars, max) => (width) => {
     height: bars.length * row,
     shapes: bars.map((bar, i) => {
       const y = i * row
-      const length = max > 0 ? Math.max(0, Math.min(1, bar.value / max)) * track : 0
+      const length = barLength(bar.value, max, track)
       return html`<g>
         <text class="chart-label" x=${across(width, 0)} y=${y + 14}>${isolate(fit(bar.label, width))}</text>
         <rect class="chart-track" x=${across(width, 0, track)} y=${y + 20} width=${track} height="16" rx="2" />
@@ -218,22 +209,12 @@ export const bars = (bars, max) => (width) => {
  * @param {number} width the chart's width
  * @param {number} y the words' baseline
  */
-const axisLabels = (labels, width, y) => {
-  const slot = width / Math.max(1, labels.length)
-  const widest = Math.max(0, ...labels.map((label) => widthOf(label)))
-  const every = Math.max(1, Math.ceil((Math.min(widest, 90) + 8) / slot))
-  /** @type {{ from: number, to: number } | null} the place of the last words written */
-  let last = null
-  return labels.map((text, i) => {
-    if (i % every !== 0) return null
-    const label = fit(text, slot * every - 4)
-    const half = widthOf(label) / 2
-    const x = Math.min(width - half, Math.max(half, across(width, i * slot + slot / 2)))
-    if (label === "" || (last !== null && x - half < last.to + 6 && x + half > last.from - 6)) return null
-    last = { from: x - half, to: x + half }
-    return html`<text class="chart-label" text-anchor="middle" x=${x} y=${y}>${isolate(label)}</text>`
-  })
-}
+const axisLabels = (labels, width, y) =>
+  axisLabelPlaces(labels, width, (text) => widthOf(text), rtl()).map((placed) =>
+    placed === null
+      ? null
+      : html`<text class="chart-label" text-anchor="middle" x=${placed.x} y=${y}>${isolate(placed.label)}</text>`
+  )
 
 /**
  * Columns side by side along a baseline (a histogram, months, hours), each with its figure on top when it has any
@@ -329,15 +310,15 @@ export const stacked = (rows) => (width) => {
     height: rows.length * row,
     shapes: rows.map((entry, i) => {
       const y = i * row
-      const total = entry.segments.reduce((sum, segment) => sum + segment.value, 0)
-      let at = 0
+      const placed = segments(
+        entry.segments.map((segment) => segment.value),
+        width
+      )
       return html`<g>
         <text class="chart-label" x=${across(width, 0)} y=${y + 14}>${isolate(fit(entry.label, width))}</text>
         <rect class="chart-track" x="0" y=${y + 20} width=${width} height="20" rx="2" />
-        ${entry.segments.map((segment) => {
-          const length = total > 0 ? (segment.value / total) * width : 0
-          const start = at
-          at += length
+        ${entry.segments.map((segment, j) => {
+          const { start, length } = placed[j] ?? { start: 0, length: 0 }
           if (length <= 0) return null
           const x = across(width, start, length)
           return html`<g>
@@ -362,12 +343,8 @@ export const gauge = (score, text, ends) => (width) => {
   const radius = Math.min(110, width / 2 - 28)
   const middle = width / 2
   const centre = radius + 32
-  const mirror = rtl() ? -1 : 1
   /** Where a value lies on the arc. @param {number} value @param {number} [r] */
-  const point = (value, r = radius) => {
-    const angle = Math.PI * (1 - (Math.max(-100, Math.min(100, value)) + 100) / 200)
-    return [middle + mirror * r * Math.cos(angle), centre - r * Math.sin(angle)]
-  }
+  const point = (value, r = radius) => gaugePoint(value, r, middle, centre, rtl())
   /** The arc from one value to a higher one. @param {number} from @param {number} to */
   const arc = (from, to) => {
     const [x1, y1] = point(from)

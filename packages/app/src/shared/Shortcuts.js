@@ -5,6 +5,7 @@
 // page go to the next and previous case of that list.
 import { html } from "htm/preact"
 import { useEffect, useRef } from "preact/hooks"
+import { neighbourIn, nextRow, pressed } from "./ShortcutKeys.js"
 import { t } from "./Words.js"
 
 /** @typedef {{ key: string, label: string, run: () => boolean | void }} Shortcut a key, what it does (for the help panel), and how; `run` returning false leaves the key to the page */
@@ -41,10 +42,10 @@ export const useShortcuts = (shortcuts, openHelp) => {
   useEffect(() => {
     /** @param {KeyboardEvent} event */
     const onKey = (event) => {
-      if (event.ctrlKey || event.altKey || event.metaKey || event.defaultPrevented || typing(event.target)) return
-      const shortcut = current.current.find((s) => s.key === event.key)
-      if (event.key === "?") help.current()
-      else if (shortcut === undefined || shortcut.run() === false) return
+      const action = pressed(event, typing(event.target), current.current)
+      if (action === undefined) return
+      if (action === "help") help.current()
+      else if (action.run() === false) return
       event.preventDefault()
     }
     document.addEventListener("keydown", onKey)
@@ -92,11 +93,7 @@ export const rememberOrder = (ids) => {
  */
 export const neighbour = (id, step) => {
   try {
-    const ids = JSON.parse(sessionStorage.getItem(orderKey) ?? "[]")
-    if (!Array.isArray(ids)) return undefined
-    const at = ids.indexOf(id)
-    const next = at === -1 ? undefined : ids[at + step]
-    return typeof next === "number" ? next : undefined
+    return neighbourIn(JSON.parse(sessionStorage.getItem(orderKey) ?? "[]"), id, step)
   } catch {
     return undefined
   }
@@ -120,7 +117,7 @@ export const focusedRow = (rows) => {
  */
 export const focusRow = (rows, link, step) => {
   const { all, at } = focusedRow(rows)
-  const next = all[at === -1 ? 0 : Math.min(all.length - 1, Math.max(0, at + step))]
+  const next = all[nextRow(all.length, at, step)]
   const target = next?.querySelector(link)
   if (target instanceof HTMLElement) target.focus()
   return next !== undefined
