@@ -1,6 +1,6 @@
 // @ts-check
 // Forms: list with status and response counts, create, duplicate, delete, publish/close, public link and embed snippet,
-// generate; above the list, once there is a form, how the cases of every form are doing (metrics.js).
+// generate; above the list, once there is a form, how the cases of every form are doing (insights/CaseMetrics.js).
 import { html } from "htm/preact"
 import { useEffect, useState } from "preact/hooks"
 import { TableScroll } from "../shared/TableScroll.js"

@@ -1,6 +1,6 @@
 // @ts-check
 // The responses inbox: a paged table with the list filters, a board by stage (drag-and-drop and keyboard moves),
-// a summary of what the answers say (summary.js), bulk actions, CSV and XLSX export of the current filter, and live
+// a summary of what the answers say (insights/SummaryView.js), bulk actions, CSV and XLSX export of the current filter, and live
 // updates from the event stream.
 import { html } from "htm/preact"
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks"
@@ -16,12 +16,14 @@ import {
 import { SlaBadge } from "../shared/SlaBadge.js"
 import { SummaryView } from "../insights/SummaryView.js"
 import { formatDateTime, formatRelative, t } from "../shared/Words.js"
+import { Bulk } from "./Bulk.js"
+import { filterQuery, noFilters } from "./FilterQuery.js"
 
 /** @typedef {import("../shared/Types.js").ResponseRow} ResponseRow */
 /** @typedef {import("../shared/Types.js").ResponseList} ResponseList */
 /** @typedef {import("../shared/Types.js").Stage} Stage */
 /** @typedef {import("../shared/Types.js").BulkUpdateResult} BulkUpdateResult */
-/** @typedef {{ q: string, stage: string, assignee: string, tag: string, from: string, to: string, due: string }} Filters */
+/** @typedef {import("./FilterQuery.js").Filters} Filters */
 /** @typedef {Pick<ResponseList, "form" | "stages" | "members" | "allTags" | "fields">} Meta what the screen shows besides the rows */
 /** @typedef {{ rows: ReadonlyArray<ResponseRow>, next: string | null }} Column */
 /** @typedef {"table" | "board" | "summary"} View */
@@ -31,17 +33,6 @@ const views = ["table", "board", "summary"]
 
 const pageSize = 100
 const columnSize = 50
-
-/** @param {Filters} filters */
-const filterQuery = (filters) => ({
-  q: filters.q.trim(),
-  stage: filters.stage,
-  assignee: filters.assignee,
-  tag: filters.tag,
-  from: filters.from === "" ? "" : new Date(`${filters.from}T00:00:00`).toISOString(),
-  to: filters.to === "" ? "" : new Date(`${filters.to}T23:59:59.999`).toISOString(),
-  due: filters.due
-})
 
 /** @param {ResponseRow} row */
 const who = (row) => row.name ?? row.email ?? t("inbox.responseNumber", { id: String(row.id) })
@@ -70,55 +61,6 @@ const Filters = ({ meta, filters, setFilters }) => {
       <option value="">${t("inbox.dueAny")}</option><option value="overdue">${t("inbox.dueOverdue")}</option><option value="today">${t("inbox.dueToday")}</option><option value="week">${t("inbox.dueWeek")}</option>
     </select></div>
   </form>`
-}
-
-/**
- * The selected responses' bulk actions: one `PATCH /api/responses` each, applied to all of them or (when any
- * refuses, e.g. a response of another form for a stage) to none, with the server's reason announced.
- * The stage is offered only with stages to choose from (the workspace's inbox: once a form is chosen).
- * @param {{ meta: Pick<Meta, "stages" | "members">, selected: Set<number>, done: () => void,
- *   announce: (message: string) => void }} props
- */
-export const Bulk = ({ meta, selected, done, announce }) => {
-  const [stage, setStage] = useState("")
-  const [assignee, setAssignee] = useState("")
-  const [tag, setTag] = useState("")
-  const ids = [...selected]
-  /**
-   * @param {"inbox.bulkStageSet" | "inbox.bulkAssigned" | "inbox.bulkTagged" | "inbox.bulkUntagged"} report what to announce
-   * @param {{ stageId?: number | null, assigneeId?: number | null, addTags?: string[], removeTags?: string[] }} change
-   */
-  const apply = async (report, change) => {
-    try {
-      /** @type {BulkUpdateResult} */
-      const result = await api.patch("/responses", { ids, ...change })
-      announce(t(report, { updated: result.changed, total: ids.length }))
-    } catch (error) {
-      announce(messageOf(error))
-    }
-    done()
-  }
-  return html`<div class="bulk" role="group" aria-label=${t("inbox.bulkActions")}>
-    <strong>${t("inbox.selectedCount", { count: ids.length })}</strong>
-    ${
-      meta.stages.length === 0
-        ? null
-        : html`<label for="b-stage">${t("inbox.stage")}</label>
-    <select id="b-stage" value=${stage} onChange=${(e) => setStage(e.target.value)}>
-      <option value="">${t("inbox.choose")}</option><option value="none">${t("inbox.noStage")}</option>
-      ${meta.stages.map((s) => html`<option value=${String(s.id)}>${s.name}</option>`)}</select>
-    <button disabled=${stage === ""} onClick=${() => apply("inbox.bulkStageSet", { stageId: stage === "none" ? null : Number(stage) })}>${t("inbox.setStage")}</button>`
-    }
-    <label for="b-assignee">${t("inbox.assignLabel")}</label>
-    <select id="b-assignee" value=${assignee} onChange=${(e) => setAssignee(e.target.value)}>
-      <option value="">${t("inbox.choose")}</option><option value="none">${t("inbox.nobody")}</option>
-      ${meta.members.map((m) => html`<option value=${String(m.accountId)}>${m.name ?? m.email}</option>`)}</select>
-    <button disabled=${assignee === ""} onClick=${() => apply("inbox.bulkAssigned", { assigneeId: assignee === "none" ? null : Number(assignee) })}>${t("inbox.assign")}</button>
-    <label for="b-tag">${t("inbox.tag")}</label>
-    <input id="b-tag" type="text" maxlength="30" value=${tag} onInput=${(e) => setTag(e.target.value)} />
-    <button disabled=${tag.trim() === ""} onClick=${() => apply("inbox.bulkTagged", { addTags: [tag.trim()] })}>${t("inbox.addTag")}</button>
-    <button disabled=${tag.trim() === ""} onClick=${() => apply("inbox.bulkUntagged", { removeTags: [tag.trim()] })}>${t("inbox.removeTag")}</button>
-  </div>`
 }
 
 /**
@@ -300,9 +242,7 @@ export const InboxScreen = ({ route, canWrite }) => {
   const formId = route.formId ?? 0
   const params = new URLSearchParams(location.search)
   const [view, setView] = useState(/** @type {View} */ (views.find((v) => v === params.get("view")) ?? "table"))
-  const [filters, setFilters] = useState(
-    /** @type {Filters} */ ({ q: "", stage: "", assignee: "", tag: "", from: "", to: "", due: "" })
-  )
+  const [filters, setFilters] = useState(noFilters)
   const [meta, setMeta] = useState(/** @type {Meta | null} */ (null))
   const [rows, setRows] = useState(/** @type {ReadonlyArray<ResponseRow>} */ ([]))
   const [cursor, setCursor] = useState(/** @type {string | null} */ (null))

@@ -6,10 +6,20 @@
 import { html } from "htm/preact"
 import { useEffect, useRef, useState } from "preact/hooks"
 import { api, base, events, messageOf } from "../shared/Api.js"
-import { Bulk } from "./InboxScreen.js"
+import { Bulk } from "./Bulk.js"
 import { focusRow, rememberOrder, ShortcutHelp, toggleFocusedRow, useShortcuts } from "../shared/Shortcuts.js"
 import { SlaBadge } from "../shared/SlaBadge.js"
 import { formatDateTime, formatRelative, t } from "../shared/Words.js"
+import {
+  allColumns,
+  builtInViews,
+  effective,
+  filterToSave,
+  fromSaved,
+  fromSearch,
+  listQuery,
+  withChange
+} from "./Views.js"
 
 /** @typedef {import("../shared/Types.js").WorkspaceResponseRow} Row */
 /** @typedef {import("../shared/Types.js").WorkspaceResponseList} List */
@@ -17,122 +27,17 @@ import { formatDateTime, formatRelative, t } from "../shared/Words.js"
 /** @typedef {import("../shared/Types.js").Member} Member */
 /** @typedef {import("../shared/Types.js").FormSummary} FormSummary */
 /** @typedef {import("../shared/Types.js").Stage} Stage */
-/** @typedef {SavedView["columns"][number]} Column */
-/** @typedef {SavedView["sort"]} Sort */
-/** @typedef {SavedView["filter"]} ViewFilter a view's filter as the API keeps it */
-/**
- * @typedef {{ key: string, name: string, shared: boolean, canChange: boolean, filter: ViewFilter, sort: Sort,
- *   columns: ReadonlyArray<Column>, saved: SavedView | null }} View a built-in or saved view
- */
-/** @typedef {Readonly<Record<string, string>>} Overrides what differs from the view: filter keys, `sort`, `columns` */
+/** @typedef {import("./Views.js").View} View */
+/** @typedef {import("./Views.js").Overrides} Overrides */
+/** @typedef {import("./Views.js").Column} Column */
 
-/** Every column, in the order the chooser lists them. @type {ReadonlyArray<Column>} */
-const allColumns = ["form", "name", "email", "stage", "assignee", "tags", "due", "submittedAt"]
-/** @type {ReadonlyArray<Column>} */
-const defaultColumns = ["form", "name", "email", "stage", "assignee", "submittedAt"]
-/** The filters this screen edits (a saved view's `from`, `to` and `field` are kept and applied as they are). */
-const editable = ["formId", "stage", "assignee", "tag", "due", "open", "q"]
 const pageSize = 50
 
-/** @returns {ReadonlyArray<View>} */
-const builtIns = () => [
-  {
-    key: "mine",
-    name: t("workspaceInbox.mine"),
-    shared: false,
-    canChange: false,
-    filter: { assignee: "me", open: "true" },
-    sort: "newest",
-    columns: defaultColumns,
-    saved: null
-  },
-  {
-    key: "open",
-    name: t("workspaceInbox.allOpen"),
-    shared: false,
-    canChange: false,
-    filter: { open: "true" },
-    sort: "newest",
-    columns: defaultColumns,
-    saved: null
-  }
-]
-
-/** @param {SavedView} view @returns {View} */
-const fromSaved = (view) => ({
-  key: String(view.id),
-  name: view.name,
-  shared: view.shared,
-  canChange: view.canChange,
-  filter: view.filter,
-  sort: view.sort,
-  columns: view.columns,
-  saved: view
-})
-
-/** A filter key's value in a view, as the screen's controls hold it ("" when absent). @param {ViewFilter} filter @param {string} key */
-const filterValue = (filter, key) => {
-  const value = /** @type {Record<string, unknown>} */ (filter)[key]
-  return value === undefined || Array.isArray(value) ? "" : String(value)
-}
-
-/** What the view shows once the overrides are laid over it. @param {View} view @param {Overrides} overrides */
-const effective = (view, overrides) => ({
-  filter: Object.fromEntries(editable.map((key) => [key, overrides[key] ?? filterValue(view.filter, key)])),
-  sort: /** @type {Sort} */ (overrides.sort ?? view.sort),
-  columns: /** @type {ReadonlyArray<Column>} */ (
-    overrides.columns === undefined ? view.columns : overrides.columns.split(",")
-  )
-})
-
-/**
- * The query of `GET /api/responses` for a view and its overrides: the edited filters, the view's others (`from`,
- * `to`, each `field`), the sort.
- * @param {View} view @param {Overrides} overrides
- */
-const listQuery = (view, overrides) => {
-  const shown = effective(view, overrides)
-  const params = new URLSearchParams()
-  for (const [key, value] of Object.entries(shown.filter)) if (value.trim() !== "") params.set(key, value.trim())
-  for (const key of ["from", "to"])
-    if (filterValue(view.filter, key) !== "") params.set(key, filterValue(view.filter, key))
-  const field = view.filter.field
-  for (const value of field === undefined ? [] : Array.isArray(field) ? field : [field]) params.append("field", value)
-  params.set("sort", shown.sort)
-  return params
-}
-
-/**
- * The filter to save: the shown one in the API's form (ids as numbers), with the view's `from`, `to` and `field`.
- * @param {View} view @param {Overrides} overrides @returns {ViewFilter}
- */
-const filterToSave = (view, overrides) => {
-  const { filter } = effective(view, overrides)
-  /** @type {Record<string, unknown>} */
-  const out = {}
-  for (const [key, raw] of Object.entries(filter)) {
-    const value = raw.trim()
-    if (value === "") continue
-    out[key] = ["formId", "stage", "assignee"].includes(key) && /^\d+$/.test(value) ? Number(value) : value
-  }
-  for (const key of ["from", "to", "field"]) {
-    const kept = /** @type {Record<string, unknown>} */ (view.filter)[key]
-    if (kept !== undefined) out[key] = kept
-  }
-  return /** @type {ViewFilter} */ (out)
-}
+/** The built-in views in the application's language. */
+const builtIns = () => builtInViews({ mine: t("workspaceInbox.mine"), open: t("workspaceInbox.allOpen") })
 
 /** The view and overrides the address asks for. */
-const fromAddress = () => {
-  const params = new URLSearchParams(location.search)
-  /** @type {Record<string, string>} */
-  const overrides = {}
-  for (const key of [...editable, "sort", "columns"]) {
-    const value = params.get(key)
-    if (value !== null) overrides[key] = value
-  }
-  return { key: params.get("view") ?? "mine", overrides }
-}
+const fromAddress = () => fromSearch(location.search)
 
 /** Writes the view and its overrides into the address (no new history entry). @param {string} key @param {Overrides} overrides */
 const toAddress = (key, overrides) => {
@@ -297,18 +202,7 @@ export const WorkspaceInboxScreen = ({ canWrite }) => {
   /** Sets a filter, the sort or the columns; a value equal to the view's is no override. @param {string} name @param {string} value */
   const change = (name, value) => {
     if (view === null) return
-    const own =
-      name === "sort" ? view.sort : name === "columns" ? view.columns.join(",") : filterValue(view.filter, name)
-    /** @type {Record<string, string>} */
-    const next = { ...overrides }
-    if (value === own) delete next[name]
-    else next[name] = value
-    // Stages are a form's: another form (or none) drops the stage.
-    if (name === "formId") {
-      if (filterValue(view.filter, "stage") === "") delete next.stage
-      else next.stage = ""
-    }
-    setOverrides(next)
+    setOverrides(withChange(view, overrides, name, value))
   }
   /** @param {string} name @returns {(e: Event & { currentTarget: HTMLInputElement | HTMLSelectElement }) => void} */
   const set = (name) => (e) => change(name, e.currentTarget.value)

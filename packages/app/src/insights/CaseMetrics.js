@@ -2,7 +2,7 @@
 // How the cases are doing (`GET /api/forms/{id}/metrics`, `GET /api/metrics`): the Summary view's Cases section
 // (open and closed cases, the time to a first response, cases by stage, open cases by assignee, new and closed
 // cases per day or week, the time spent in each stage) for the inbox's filters, and the forms screen's small panel
-// of the cases across all forms. Charts, their words and tables as the rest of the summary (charts.js).
+// of the cases across all forms. Charts, their words and tables as the rest of the summary (shared/Charts.js).
 import { html } from "htm/preact"
 import { useState } from "preact/hooks"
 import { query } from "../shared/Api.js"

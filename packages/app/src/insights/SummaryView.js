@@ -2,8 +2,8 @@
 // The inbox's Summary view: what the responses the inbox's filters keep say (`GET /api/forms/{id}/summary`):
 // the totals as figures, the public page's drop-off funnel, and one chart per question by its kind (choices,
 // numbers with their statistics and NPS, matrix rows, ranking places, dates, the latest texts and their frequent
-// words, files), then how the cases of those responses are doing (metrics.js). Each chart has its summary in words
-// and its figures as a table (charts.js). It prints as a report (app.css `@media print`) and downloads as CSV
+// words, files), then how the cases of those responses are doing (CaseMetrics.js). Each chart has its summary in words
+// and its figures as a table (shared/Charts.js). It prints as a report (app.css `@media print`) and downloads as CSV
 // (`summary.csv`) with the same filters.
 import { html } from "htm/preact"
 import { useEffect } from "preact/hooks"

@@ -23,7 +23,7 @@ export class ApiError extends Error {
 /**
  * Calls `path` (under the mount prefix): JSON in (or a FormData upload) and out; throws ApiError with the server's
  * message.
- * The answer's type is the caller's to state (from `types.js`): the server's Schemas define it.
+ * The answer's type is the caller's to state (from `Types.js`): the server's Schemas define it.
  * @param {"GET" | "POST" | "PATCH" | "PUT" | "DELETE"} method
  * @param {string} path
  * @param {unknown} [body]
