@@ -93,10 +93,17 @@ module.exports = {
     },
     {
       name: "app-is-a-leaf",
-      comment: "The application's browser code (@qforms/app) imports nothing of ours: core serves its files (app/AppFiles.ts) and never imports them; its JSON types are core's Schemas', named in JSDoc in src/shared/Types.js, which nothing loads.",
+      comment: "The application's browser code (@qforms/app) imports nothing of ours, not even a type: core serves its files (app/AppFiles.ts) and never imports them. The one exception is the next rule's.",
       severity: "error",
-      from: { path: "^packages/app/src/" },
+      from: { path: "^packages/app/src/", pathNot: "^packages/app/src/shared/Types\\.js$" },
       to: { path: "^(packages|examples)/(?!app/)" }
+    },
+    {
+      name: "app-types-only-from-core",
+      comment: "The application's JSON types are core's Schemas' encoded side, named in JSDoc in src/shared/Types.js: types only, nothing loads them.",
+      severity: "error",
+      from: { path: "^packages/app/src/shared/Types\\.js$" },
+      to: { path: "^(packages|examples)/(?!app/)", dependencyTypesNot: ["type-only"] }
     },
     {
       name: "app-shared-knows-no-feature",
@@ -145,6 +152,8 @@ module.exports = {
     doNotFollow: { path: "node_modules" },
     exclude: { path: "(^|/)(node_modules|dist)/" },
     tsPreCompilationDeps: true,
+    // Types named in JSDoc (`import("…").Name`) are dependencies too: the application's JavaScript has no other kind.
+    detectJSDocImports: true,
     tsConfig: { fileName: "tsconfig.base.json" },
     enhancedResolveOptions: {
       exportsFields: ["exports"],
