@@ -59,9 +59,14 @@ const readOnce = (key: string, locate: () => string | undefined): string | null 
  * `npm start` from the sources, and a build inside the repository), else the copy beside a build of core
  * (`dist/app/`, what the published package carries).
  */
-const appRoot = (): string | undefined =>
-  Result.getOrUndefined(Result.try(() => join(dirname(require.resolve("@qforms/app/package.json")), "src"))) ??
-  [join(dirname(fileURLToPath(import.meta.url)), "app")].find((dir) => existsSync(join(dir, "main.js")))
+const appRoot = (): string | undefined => {
+  const workspace = Result.getOrUndefined(
+    Result.try(() => join(dirname(require.resolve("@qforms/app/package.json")), "src"))
+  )
+  if (workspace !== undefined) return workspace
+  const copy = join(dirname(fileURLToPath(import.meta.url)), "app")
+  return existsSync(join(copy, "main.js")) ? copy : undefined
+}
 
 /**
  * One of the application's own files by its path under the package's `src/` (`main.js`, `app.css`,
