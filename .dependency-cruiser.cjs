@@ -96,6 +96,27 @@ module.exports = {
       to: { path: "^(packages|examples)/(?!embed/)" }
     },
     {
+      name: "app-is-a-leaf",
+      comment: "The application's browser code (@qforms/app) imports nothing of ours, not even a type: core serves its files (app/AppFiles.ts) and never imports them. The one exception is the next rule's.",
+      severity: "error",
+      from: { path: "^packages/app/src/", pathNot: "^packages/app/src/shared/Types\\.js$" },
+      to: { path: "^(packages|examples)/(?!app/)" }
+    },
+    {
+      name: "app-types-only-from-core",
+      comment: "The application's JSON types are core's Schemas' encoded side, named in JSDoc in src/shared/Types.js: types only, nothing loads them.",
+      severity: "error",
+      from: { path: "^packages/app/src/shared/Types\\.js$" },
+      to: { path: "^(packages|examples)/(?!app/)", dependencyTypesNot: ["type-only"] }
+    },
+    {
+      name: "app-shared-knows-no-feature",
+      comment: "What several of the application's features use (src/shared/: the API client, words and formats, ordering, charts, …) imports no feature's folder.",
+      severity: "error",
+      from: { path: "^packages/app/src/shared/" },
+      to: { path: "^packages/app/src/(?!shared/)" }
+    },
+    {
       name: "client-is-a-leaf",
       comment: "The fetch client runs in browsers and any JavaScript runtime: it imports nothing of ours (its types are generated into its own folder).",
       severity: "error",
@@ -135,6 +156,8 @@ module.exports = {
     doNotFollow: { path: "node_modules" },
     exclude: { path: "^(packages|examples)/[^/]+/dist/" },
     tsPreCompilationDeps: true,
+    // Types named in JSDoc (`import("…").Name`) are dependencies too: the application's JavaScript has no other kind.
+    detectJSDocImports: true,
     tsConfig: { fileName: "tsconfig.base.json" },
     enhancedResolveOptions: {
       exportsFields: ["exports"],

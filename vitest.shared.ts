@@ -95,6 +95,8 @@ const inFolder = (
 /** Every project of the repository, default and named. */
 export const projects = [
   inFolder("core", "packages/core", { exclude: [browserFiles, ...processFiles, ...packedFiles] }, fast),
+  // The application's pure browser modules (formats, ordering, shortcuts, charts, filters, …), in Node: no browser.
+  inFolder("app", "packages/app", {}, fast),
   inFolder("client", "packages/client", { exclude: packedFiles }, fast),
   inFolder("embed", "packages/embed", { exclude: [browserFiles] }, fast),
   inFolder("express", "packages/express", {}, fast),

@@ -13,6 +13,7 @@ import { join } from "node:path"
 
 const repo = join(import.meta.dirname, "..")
 const src = join(repo, "packages/core/src")
+const appSrc = join(repo, "packages/app/src")
 const page = join(repo, "docs/architecture.md")
 const start = "<!-- architecture:start (node tools/Architecture.ts) -->"
 const end = "<!-- architecture:end -->"
@@ -78,6 +79,11 @@ export const render = (): string => {
   for (const name of Object.keys(rootFiles).filter((name) => files.includes(name))) {
     out.push(`  ${name.padEnd(17)}${rootFiles[name]}`)
   }
+  out.push(
+    "packages/app/src   the application's browser code (private @qforms/app): a folder per feature, shared/ for what several use;",
+    "                   Preact + htm ES modules, no build, type-checked; imports nothing of ours; core serves it at /app/assets/",
+    ...wrap(modulesOf(appSrc), " ".repeat(19), 115)
+  )
   out.push(
     "packages/node-http, packages/express, packages/h3   adapters: only convert the host's request and response",
     "packages/embed         the embed kit: one browser ES module, no dependencies, imports nothing of ours; core serves it at /embed.js",

@@ -518,6 +518,7 @@ for (const target of databaseTargets) {
       for (const asset of [
         "main.js",
         "app.css",
+        "shared/Api.js",
         "vendor/preact.mjs",
         "vendor/hooks.mjs",
         "vendor/htm.mjs",
@@ -526,6 +527,8 @@ for (const target of databaseTargets) {
         expect((await fetch(`${server.url}/app/assets/${asset}`)).status, asset).toBe(200)
       }
       expect((await fetch(`${server.url}/app/assets/..%2Fpackage.json`)).status).toBe(404)
+      expect((await fetch(`${server.url}/app/assets/shared/..%2F..%2Fpackage.json`)).status).toBe(404)
+      expect((await fetch(`${server.url}/app/assets/Shared/Api.js`)).status).toBe(404)
     })
 
     it("manages members and API keys with the API's roles", async () => {

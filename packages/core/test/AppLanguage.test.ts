@@ -38,13 +38,15 @@ describe("AppLanguage catalogues", () => {
   })
 
   it("has every key the application's scripts and pages use, and no key nobody uses", () => {
-    const root = join(import.meta.dirname, "../src/app")
+    // The scripts (@qforms/app's modules), and the server's pages and routes (every module of src/app but the
+    // catalogues themselves).
+    const modules = (root: string) =>
+      readdirSync(root, { recursive: true, encoding: "utf8" })
+        .filter((path) => /\.(js|ts)$/.test(path) && !path.startsWith("catalogues"))
+        .map((path) => readFileSync(join(root, path), "utf8"))
     const sources = [
-      ...readdirSync(join(root, "static"))
-        .filter((name) => name.endsWith(".js"))
-        .map((name) => readFileSync(join(root, "static", name), "utf8")),
-      readFileSync(join(root, "App.ts"), "utf8"),
-      readFileSync(join(root, "ShellData.ts"), "utf8")
+      ...modules(join(import.meta.dirname, "../../app/src")),
+      ...modules(join(import.meta.dirname, "../src/app"))
     ].join("\n")
     const used = new Set([...sources.matchAll(/["'`]([a-z][A-Za-z]*\.[A-Za-z_]+)["'`]/g)].map((m) => m[1]!))
     // Keys made from a value: the question types' names (ShellData), by type.

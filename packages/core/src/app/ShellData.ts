@@ -4,7 +4,7 @@
  * CSP does not run): the question types with their labels and the option keys
  * each takes (from the Fields Schemas, so the builder never lags behind the
  * API), and whether e-mail can be sent. The scripts type it from here
- * (`app/static/types.js`).
+ * (`@qforms/app`'s `src/shared/Types.js`).
  */
 import * as Schema from "effect/Schema"
 import { FieldType, optionKeys, PARTS } from "../forms/index.ts"

@@ -1,6 +1,6 @@
 /**
- * Files core ships in its sources and reads at run time (the application's
- * modules, the public page's script). Run from the sources, a module in
+ * Files core ships in its sources and reads at run time (the public page's
+ * script). Run from the sources, a module in
  * `src/<folder>/` finds them beside it; from a build, the module is
  * `dist/index.js` and the package's `src/` (published with it) holds them.
  */
@@ -27,7 +27,7 @@ export const candidates = (moduleUrl: string, srcPath: string): ReadonlyArray<st
  *
  * @example
  * ```ts
- * const path = PackagedFiles.locate(import.meta.url, "app/static/main.js")
+ * const path = PackagedFiles.locate(import.meta.url, "pages/static/page.js")
  * ```
  */
 export const locate = (moduleUrl: string, srcPath: string): string | undefined =>

@@ -74,7 +74,7 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "inbox.moved": "نُقل {name} إلى {stage}.",
   "inbox.moveFailed": "تعذّر نقل {name}: {error}",
 
-  // Summary view: totals, funnel, a chart per question, its words and data tables (static/summary.js, static/charts.js)
+  // Summary view: totals, funnel, a chart per question, its words and data tables (insights/SummaryView.js, shared/Charts.js)
   "summary.heading": "ملخص الإجابات",
   "summary.loading": "جارٍ تحميل الملخص…",
   "summary.print": "طباعة / حفظ بصيغة PDF",
@@ -139,7 +139,7 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "summary.drawn": "مرسوم",
   "summary.typed": "مكتوب",
 
-  // Summary view: the Cases section (static/metrics.js), and the forms screen's panel across all forms (static/forms.js)
+  // Summary view: the Cases section (insights/CaseMetrics.js), and the forms screen's panel across all forms (forms/FormsScreen.js)
   "metrics.heading": "الطلبات",
   "metrics.loading": "جارٍ تحميل الطلبات…",
   "metrics.scope": "الطلبات هي الردود التي تبقيها عوامل التصفية. يبقى الطلب مفتوحًا حتى يصل إلى مرحلة مغلقة.",
@@ -298,7 +298,7 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "case.statusLinkRevoke": "إلغاء رابط الحالة",
   "case.statusLinkRevoked": "تم إلغاء رابط الحالة: لم يعد يفتح.",
 
-  // The member's own digest e-mail of a form (static/digest.js)
+  // The member's own digest e-mail of a form (insights/DigestControl.js)
   "digest.heading": "ملخص بالبريد الإلكتروني",
   "digest.explain": "ملخص لهذا النموذج يُرسل إليك ({email}): الردود الجديدة والحالات المفتوحة والإجابات الأكثر.",
   "digest.noMail": "هذا الخادم لا يرسل البريد الإلكتروني، لذا لا يمكن إرسال أي ملخص.",
@@ -313,7 +313,7 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "digest.stopped": "تم الحفظ. لن تصل ملخصات أخرى لهذا النموذج.",
   "digest.sent": "الملخص في طريقه إلى {email}.",
   "digest.next": "الملخص التالي: {when} ({zone}).",
-  // Merging duplicates on the case page (static/merge.js)
+  // Merging duplicates on the case page (case/Merge.js)
   "merge.title": "الردود المكررة",
   "merge.help":
     "أرسل الشخص نفسه الطلب نفسه مرتين؟ ادمج الردّين: تحتفظ حالة واحدة بإجابات الاثنين ووسومهما وملاحظاتهما ورسائلهما، وتشير الأخرى إليها. يمكن التراجع عن الدمج خلال 24 ساعة.",
@@ -335,7 +335,7 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "merge.undo": "تراجع عن الدمج",
   "merge.undoOf": "تراجع عن دمج الرد رقم {id}",
   "merge.undone": "تم التراجع عن الدمج: عاد كل من الردّين حالة مستقلة.",
-  // Keyboard shortcuts of the inbox and the case page (static/shortcuts.js)
+  // Keyboard shortcuts of the inbox and the case page (shared/Shortcuts.js)
   "shortcuts.show": "اختصارات لوحة المفاتيح",
   "shortcuts.title": "اختصارات لوحة المفاتيح",
   "shortcuts.help": "عرض هذه القائمة",
@@ -353,7 +353,7 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "shortcuts.note": "كتابة ملاحظة",
   "shortcuts.lastResponse": "هذا آخر رد في القائمة.",
   "shortcuts.firstResponse": "هذا أول رد في القائمة.",
-  // The workspace's inbox across forms (static/workspace-inbox.js)
+  // The workspace's inbox across forms (inbox/WorkspaceInboxScreen.js)
   "workspaceInbox.heading": "صندوق الوارد",
   "workspaceInbox.mine": "حالاتي المفتوحة",
   "workspaceInbox.allOpen": "كل الحالات المفتوحة",
@@ -400,7 +400,7 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "workspaceInbox.none": "لا توجد حالات تطابق هذا العرض.",
   "workspaceInbox.casesTable": "الحالات",
   "workspaceInbox.caption": "حالات العرض {view}",
-  // Case fields: the form's settings and the case page's panel (static/case-fields.js)
+  // Case fields: the form's settings and the case page's panel (builder/CaseFieldsEditor.js, case/CaseFieldsPanel.js)
   "caseFields.title": "حقول الحالة",
   "caseFields.help":
     "حقول الفريق الخاصة بكل حالة من هذا النموذج: تُحفظ في صفحة الحالة، ويمكن التصفية بها في القائمة، وتظهر في التصدير وخطافات الويب، ولا تُعرض للمُرسِل أبدًا. الحقل المحذوف أو الذي يتغير نوعه يفقد قيمه.",

@@ -2,7 +2,7 @@ import type { shell as english } from "../en/shell.ts"
 
 /** The application's frame in Arabic (Modern Standard Arabic). */
 export const shell: { readonly [K in keyof typeof english]: string } = {
-  // Navigation and frame (main.js)
+  // Navigation and frame (shell/)
   "shell.skip": "انتقل إلى المحتوى",
   "shell.mainNav": "التنقل الرئيسي",
   "shell.forms": "النماذج",
@@ -20,11 +20,11 @@ export const shell: { readonly [K in keyof typeof english]: string } = {
   "shell.titleResponse": "الرد",
   "shell.documentTitle": "{title} · qforms",
   "shell.role": "{role, select, owner {المالك} admin {مسؤول} member {عضو} viewer {مشاهد} other {{role}}}",
-  // Failures the client itself words (api.js)
+  // Failures the client itself words (shared/Api.js)
   "shell.signedOut": "تم تسجيل الخروج",
   "shell.httpFailed": "خطأ HTTP {status}",
   "shell.networkFailed": "تعذّر الوصول إلى الخادم. تحقّق من الاتصال وحاول مرة أخرى.",
-  // Forms list (forms.js)
+  // Forms list (forms/FormsScreen.js)
   "forms.title": "النماذج",
   "forms.untitled": "نموذج بلا عنوان",
   "forms.copyTitle": "نسخة من {title}",
@@ -72,7 +72,7 @@ export const shell: { readonly [K in keyof typeof english]: string } = {
   "forms.embedSnippet": "شيفرة التضمين",
   "forms.copySnippet": "نسخ الشيفرة",
   "forms.openPublicPage": "فتح الصفحة العامة",
-  // Theme of the public page (theme.js, in the builder and the settings)
+  // Theme of the public page (shared/ThemeEditor.js, in the builder and the settings)
   "theme.legend": "مظهر الصفحة العامة",
   "theme.mode": "فاتح أو داكن",
   "theme.modeAuto": "حسب جهاز المجيب",
@@ -95,14 +95,14 @@ export const shell: { readonly [K in keyof typeof english]: string } = {
   "theme.nextButton": "زر التالي",
   "theme.submitButton": "زر الإرسال",
   "theme.backButton": "زر الرجوع",
-  // Image picker (images.js)
+  // Image picker (shared/ImagePicker.js)
   "images.pictureAlt": "{label}: {name}",
   "images.remove": "إزالة الصورة",
   "images.upload": "رفع صورة (PNG أو JPEG أو GIF أو WebP، حتى 2 ميغابايت)",
   "images.library": "أو اختر صورة مرفوعة من قبل",
   "images.none": "بلا صورة",
   "images.uploading": "جارٍ الرفع…",
-  // Builder: the form's languages (translations.js)
+  // Builder: the form's languages (builder/TranslationsEditor.js)
   "translations.title": "اللغات",
   "translations.formLanguage": "لغة النموذج الأصلية",
   "translations.formLanguageHelp":

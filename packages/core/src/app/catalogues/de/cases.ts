@@ -76,7 +76,7 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "inbox.moved": "{name} wurde nach „{stage}“ verschoben.",
   "inbox.moveFailed": "{name} konnte nicht verschoben werden: {error}",
 
-  // Summary view: totals, funnel, a chart per question, its words and data tables (static/summary.js, static/charts.js)
+  // Summary view: totals, funnel, a chart per question, its words and data tables (insights/SummaryView.js, shared/Charts.js)
   "summary.heading": "Zusammenfassung der Antworten",
   "summary.loading": "Zusammenfassung wird geladen…",
   "summary.print": "Drucken / als PDF speichern",
@@ -141,7 +141,7 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "summary.drawn": "Gezeichnet",
   "summary.typed": "Getippt",
 
-  // Summary view: the Cases section (static/metrics.js), and the forms screen's panel across all forms (static/forms.js)
+  // Summary view: the Cases section (insights/CaseMetrics.js), and the forms screen's panel across all forms (forms/FormsScreen.js)
   "metrics.heading": "Vorgänge",
   "metrics.loading": "Vorgänge werden geladen…",
   "metrics.scope":
@@ -298,7 +298,7 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "case.statusLinkRevoke": "Statuslink widerrufen",
   "case.statusLinkRevoked": "Statuslink widerrufen: Er öffnet nichts mehr.",
 
-  // The member's own digest e-mail of a form (static/digest.js)
+  // The member's own digest e-mail of a form (insights/DigestControl.js)
   "digest.heading": "Übersicht per E-Mail",
   "digest.explain":
     "Eine Übersicht dieses Formulars an Sie ({email}): neue Antworten, offene Fälle und die häufigsten Antworten.",
@@ -314,7 +314,7 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "digest.stopped": "Gespeichert. Keine Übersichten mehr für dieses Formular.",
   "digest.sent": "Eine Übersicht ist unterwegs an {email}.",
   "digest.next": "Nächste Übersicht: {when} ({zone}).",
-  // Merging duplicates on the case page (static/merge.js)
+  // Merging duplicates on the case page (case/Merge.js)
   "merge.title": "Duplikate",
   "merge.help":
     "Dieselbe Person hat dieselbe Anfrage zweimal geschickt? Führen Sie beide zusammen: Ein Fall behält die Antworten, Tags, Notizen und E-Mails beider, der andere verweist darauf. Eine Zusammenführung lässt sich 24 Stunden lang rückgängig machen.",
@@ -336,7 +336,7 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "merge.undo": "Zusammenführung rückgängig machen",
   "merge.undoOf": "Zusammenführung von #{id} rückgängig machen",
   "merge.undone": "Zusammenführung rückgängig gemacht: Beide Antworten sind wieder eigene Fälle.",
-  // Keyboard shortcuts of the inbox and the case page (static/shortcuts.js)
+  // Keyboard shortcuts of the inbox and the case page (shared/Shortcuts.js)
   "shortcuts.show": "Tastenkürzel",
   "shortcuts.title": "Tastenkürzel",
   "shortcuts.help": "Diese Liste zeigen",
@@ -354,7 +354,7 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "shortcuts.note": "Notiz schreiben",
   "shortcuts.lastResponse": "Das ist die letzte Antwort der Liste.",
   "shortcuts.firstResponse": "Das ist die erste Antwort der Liste.",
-  // The workspace's inbox across forms (static/workspace-inbox.js)
+  // The workspace's inbox across forms (inbox/WorkspaceInboxScreen.js)
   "workspaceInbox.heading": "Posteingang",
   "workspaceInbox.mine": "Meine offenen Fälle",
   "workspaceInbox.allOpen": "Alle offenen Fälle",
@@ -401,7 +401,7 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "workspaceInbox.none": "Keine Fälle passen zu dieser Ansicht.",
   "workspaceInbox.casesTable": "Fälle",
   "workspaceInbox.caption": "Fälle der Ansicht {view}",
-  // Case fields: the form's settings and the case page's panel (static/case-fields.js)
+  // Case fields: the form's settings and the case page's panel (builder/CaseFieldsEditor.js, case/CaseFieldsPanel.js)
   "caseFields.title": "Fallfelder",
   "caseFields.help":
     "Eigene Felder des Teams für jeden Fall dieses Formulars: auf der Fallseite gepflegt, in der Liste filterbar, in Exporten und Webhooks, nie für den Absender sichtbar. Ein entferntes Feld oder eines, dessen Typ sich ändert, verliert seine Werte.",

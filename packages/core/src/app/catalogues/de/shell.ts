@@ -2,7 +2,7 @@ import type { shell as english } from "../en/shell.ts"
 
 /** The application's frame in German (formal "Sie"). */
 export const shell: { readonly [K in keyof typeof english]: string } = {
-  // Navigation and frame (main.js)
+  // Navigation and frame (shell/)
   "shell.skip": "Zum Inhalt springen",
   "shell.mainNav": "Hauptnavigation",
   "shell.forms": "Formulare",
@@ -21,11 +21,11 @@ export const shell: { readonly [K in keyof typeof english]: string } = {
   "shell.documentTitle": "{title} · qforms",
   "shell.role":
     "{role, select, owner {Inhaber} admin {Administrator} member {Mitglied} viewer {Betrachter} other {{role}}}",
-  // Failures the client itself words (api.js)
+  // Failures the client itself words (shared/Api.js)
   "shell.signedOut": "abgemeldet",
   "shell.httpFailed": "HTTP-Fehler {status}",
   "shell.networkFailed": "Der Server ist nicht erreichbar. Prüfen Sie die Verbindung und versuchen Sie es erneut.",
-  // Forms list (forms.js)
+  // Forms list (forms/FormsScreen.js)
   "forms.title": "Formulare",
   "forms.untitled": "Unbenanntes Formular",
   "forms.copyTitle": "Kopie von {title}",
@@ -72,7 +72,7 @@ export const shell: { readonly [K in keyof typeof english]: string } = {
   "forms.embedSnippet": "Einbettungscode",
   "forms.copySnippet": "Code kopieren",
   "forms.openPublicPage": "Öffentliche Seite öffnen",
-  // Theme of the public page (theme.js, in the builder and the settings)
+  // Theme of the public page (shared/ThemeEditor.js, in the builder and the settings)
   "theme.legend": "Design der öffentlichen Seite",
   "theme.mode": "Hell oder dunkel",
   "theme.modeAuto": "Wie auf dem Gerät der Befragten",
@@ -95,14 +95,14 @@ export const shell: { readonly [K in keyof typeof english]: string } = {
   "theme.nextButton": "Schaltfläche „Weiter“",
   "theme.submitButton": "Schaltfläche „Absenden“",
   "theme.backButton": "Schaltfläche „Zurück“",
-  // Image picker (images.js)
+  // Image picker (shared/ImagePicker.js)
   "images.pictureAlt": "{label}: {name}",
   "images.remove": "Bild entfernen",
   "images.upload": "Bild hochladen (PNG, JPEG, GIF oder WebP, bis 2 MB)",
   "images.library": "Oder ein bereits hochgeladenes wählen",
   "images.none": "Keines",
   "images.uploading": "Wird hochgeladen…",
-  // Builder: the form's languages (translations.js)
+  // Builder: the form's languages (builder/TranslationsEditor.js)
   "translations.title": "Sprachen",
   "translations.formLanguage": "Eigene Sprache des Formulars",
   "translations.formLanguageHelp":

@@ -1,7 +1,7 @@
 /**
  * The application's builder words in English (ICU MessageFormat): the form
- * builder (`builder.*`, static/builder.js) and its logic, variables, endings,
- * pages and hidden fields (`logic.*`, static/logic.js).
+ * builder (`builder.*`, @qforms/app's builder/) and its logic, variables,
+ * endings, pages and hidden fields (`logic.*`, builder/LogicEditors.js).
  */
 export const builder = {
   // Builder: the form's header, notices and saving

@@ -1,9 +1,9 @@
 /**
- * The application's responses inbox (`inbox.*`: static/inbox.js, static/table.js), its summary view (`summary.*`:
- * static/summary.js, static/charts.js), the case metrics of the summary view and the forms screen (`metrics.*`:
- * static/metrics.js), the case page (`case.*`: static/case.js) and the workspace's inbox across forms
- * (`workspaceInbox.*`: static/workspace-inbox.js), and case fields (`caseFields.*`: static/case-fields.js) in English.
- * ICU MessageFormat.
+ * The application's responses inbox (`inbox.*`: @qforms/app's inbox/InboxScreen.js, shared/TableScroll.js), its
+ * summary view (`summary.*`: insights/SummaryView.js, shared/Charts.js), the case metrics of the summary view and the
+ * forms screen (`metrics.*`: insights/CaseMetrics.js), the case page (`case.*`: case/CaseScreen.js) and the
+ * workspace's inbox across forms (`workspaceInbox.*`: inbox/WorkspaceInboxScreen.js), and case fields
+ * (`caseFields.*`: builder/CaseFieldsEditor.js, case/CaseFieldsPanel.js) in English. ICU MessageFormat.
  */
 export const cases = {
   // Inbox: heading, view and live updates
@@ -75,7 +75,7 @@ export const cases = {
   "inbox.moved": "{name} moved to {stage}.",
   "inbox.moveFailed": "Could not move {name}: {error}",
 
-  // Summary view: totals, funnel, a chart per question, its words and data tables (static/summary.js, static/charts.js)
+  // Summary view: totals, funnel, a chart per question, its words and data tables (insights/SummaryView.js, shared/Charts.js)
   "summary.heading": "Summary of the answers",
   "summary.loading": "Loading the summary…",
   "summary.print": "Print / Save as PDF",
@@ -140,7 +140,7 @@ export const cases = {
   "summary.drawn": "Drawn",
   "summary.typed": "Typed",
 
-  // Summary view: the Cases section (static/metrics.js), and the forms screen's panel across all forms (static/forms.js)
+  // Summary view: the Cases section (insights/CaseMetrics.js), and the forms screen's panel across all forms (forms/FormsScreen.js)
   "metrics.heading": "Cases",
   "metrics.loading": "Loading the cases…",
   "metrics.scope": "The cases are the responses the filters keep. A case is open until it is in a closed stage.",
@@ -293,7 +293,7 @@ export const cases = {
   "case.statusLinkRevoke": "Revoke status link",
   "case.statusLinkRevoked": "Status link revoked: it no longer opens.",
 
-  // The member's own digest e-mail of a form (static/digest.js)
+  // The member's own digest e-mail of a form (insights/DigestControl.js)
   "digest.heading": "Digest e-mail",
   "digest.explain": "A summary of this form sent to you ({email}): new responses, open cases and the top answers.",
   "digest.noMail": "This server sends no e-mail, so no digest can be sent.",
@@ -308,7 +308,7 @@ export const cases = {
   "digest.stopped": "Saved. No more digests of this form.",
   "digest.sent": "A digest is on its way to {email}.",
   "digest.next": "Next digest: {when} ({zone}).",
-  // Merging duplicates on the case page (static/merge.js)
+  // Merging duplicates on the case page (case/Merge.js)
   "merge.title": "Duplicates",
   "merge.help":
     "The same person sent the same request twice? Merge the two: one case keeps the answers, tags, notes and e-mails of both, the other points to it. A merge can be undone for 24 hours.",
@@ -330,7 +330,7 @@ export const cases = {
   "merge.undo": "Undo merge",
   "merge.undoOf": "Undo the merge of #{id}",
   "merge.undone": "Merge undone: both responses are cases of their own again.",
-  // Keyboard shortcuts of the inbox and the case page (static/shortcuts.js)
+  // Keyboard shortcuts of the inbox and the case page (shared/Shortcuts.js)
   "shortcuts.show": "Keyboard shortcuts",
   "shortcuts.title": "Keyboard shortcuts",
   "shortcuts.help": "Show this list",
@@ -348,7 +348,7 @@ export const cases = {
   "shortcuts.note": "Write a note",
   "shortcuts.lastResponse": "This is the last response of the list.",
   "shortcuts.firstResponse": "This is the first response of the list.",
-  // The workspace's inbox across forms (static/workspace-inbox.js)
+  // The workspace's inbox across forms (inbox/WorkspaceInboxScreen.js)
   "workspaceInbox.heading": "Inbox",
   "workspaceInbox.mine": "My open cases",
   "workspaceInbox.allOpen": "All open cases",
@@ -395,7 +395,7 @@ export const cases = {
   "workspaceInbox.none": "No cases match this view.",
   "workspaceInbox.casesTable": "Cases",
   "workspaceInbox.caption": "Cases of the view {view}",
-  // Case fields: the form's settings and the case page's panel (static/case-fields.js)
+  // Case fields: the form's settings and the case page's panel (builder/CaseFieldsEditor.js, case/CaseFieldsPanel.js)
   "caseFields.title": "Case fields",
   "caseFields.help":
     "The team's own fields of each case of this form: kept on the case page, filterable in the list, in exports and webhooks, never shown to the respondent. A field removed, or whose type changes, loses its values.",

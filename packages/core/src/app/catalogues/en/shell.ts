@@ -4,7 +4,7 @@
  * ICU MessageFormat (`{count, plural, one {# form} other {# forms}}`).
  */
 export const shell = {
-  // Navigation and frame (main.js)
+  // Navigation and frame (shell/)
   "shell.skip": "Skip to content",
   "shell.mainNav": "Main",
   "shell.forms": "Forms",
@@ -22,11 +22,11 @@ export const shell = {
   "shell.titleResponse": "Response",
   "shell.documentTitle": "{title} · qforms",
   "shell.role": "{role, select, owner {owner} admin {admin} member {member} viewer {viewer} other {{role}}}",
-  // Failures the client itself words (api.js)
+  // Failures the client itself words (shared/Api.js)
   "shell.signedOut": "signed out",
   "shell.httpFailed": "HTTP {status}",
   "shell.networkFailed": "The server could not be reached. Check the connection and try again.",
-  // Forms list (forms.js)
+  // Forms list (forms/FormsScreen.js)
   "forms.title": "Forms",
   "forms.untitled": "Untitled form",
   "forms.copyTitle": "Copy of {title}",
@@ -74,7 +74,7 @@ export const shell = {
   "forms.embedSnippet": "Embed snippet",
   "forms.copySnippet": "Copy snippet",
   "forms.openPublicPage": "Open the public page",
-  // Theme of the public page (theme.js, in the builder and the settings)
+  // Theme of the public page (shared/ThemeEditor.js, in the builder and the settings)
   "theme.legend": "Theme of the public page",
   "theme.mode": "Light or dark",
   "theme.modeAuto": "As the respondent's device",
@@ -97,14 +97,14 @@ export const shell = {
   "theme.nextButton": "Next button",
   "theme.submitButton": "Submit button",
   "theme.backButton": "Back button",
-  // Image picker (images.js)
+  // Image picker (shared/ImagePicker.js)
   "images.pictureAlt": "{label}: {name}",
   "images.remove": "Remove picture",
   "images.upload": "Upload a picture (PNG, JPEG, GIF or WebP, up to 2 MB)",
   "images.library": "Or take one uploaded before",
   "images.none": "None",
   "images.uploading": "Uploading…",
-  // Builder: the form's languages (translations.js)
+  // Builder: the form's languages (builder/TranslationsEditor.js)
   "translations.title": "Languages",
   "translations.formLanguage": "The form's own language",
   "translations.formLanguageHelp":
