@@ -10,7 +10,7 @@ import * as FormsTools from "./tools/Forms.ts"
 import * as CasesTools from "./tools/Cases.ts"
 import * as IdentityTools from "./tools/Identity.ts"
 import * as InsightsTools from "./tools/Insights.ts"
-import * as OutboxTools from "./tools/Outbox.ts"
+import * as DeliveriesTools from "./tools/Deliveries.ts"
 import * as AuditTools from "./tools/Audit.ts"
 import * as FilesTools from "./tools/Files.ts"
 import * as PrivacyTools from "./tools/Privacy.ts"
@@ -22,7 +22,7 @@ export const makeTools = Effect.map(
     CasesTools.tools,
     IdentityTools.tools,
     InsightsTools.tools,
-    OutboxTools.tools,
+    DeliveriesTools.tools,
     AuditTools.tools,
     FilesTools.tools,
     PrivacyTools.tools
