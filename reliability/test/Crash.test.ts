@@ -8,16 +8,17 @@ import { afterAll, describe, expect, it } from "vitest"
 import {
   call,
   counts,
-  type ProcessDatabase,
   publishedForm,
   receiver,
   record,
   round,
-  type ServerProcess,
   sleep,
   start,
   startFresh,
+  subscribeHook,
   targets,
+  type ProcessDatabase,
+  type ServerProcess,
   waitUntil
 } from "./support/Harness.ts"
 
@@ -39,10 +40,7 @@ for (const target of targets) {
       servers.push(first.server)
       const { key } = first
       const form = await publishedForm(first.url, key)
-      const subscribed = await call(first.url, "POST", "/api/webhooks/subscribe", {
-        key,
-        body: { formId: form.formId, event: "response.created", targetUrl: hook.url }
-      })
+      const subscribed = await subscribeHook(first.url, key, form.formId, hook.url)
       expect(subscribed.status).toBe(201)
 
       /** Acknowledged response id → the name it was submitted with. */

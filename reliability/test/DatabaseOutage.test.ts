@@ -13,12 +13,13 @@ import {
   publishedForm,
   query,
   receiver,
-  type Receiver,
   record,
   round,
-  type ServerProcess,
   sleep,
   startFresh,
+  subscribeHook,
+  type Receiver,
+  type ServerProcess,
   waitUntil
 } from "./support/Harness.ts"
 
@@ -46,14 +47,7 @@ describe.skipIf(postgresUrl === undefined)("database outage on postgres", () => 
     server = started.server
     const { url, key } = started
     const form = await publishedForm(url, key)
-    expect(
-      (
-        await call(url, "POST", "/api/webhooks/subscribe", {
-          key,
-          body: { formId: form.formId, event: "response.created", targetUrl: hook.url }
-        })
-      ).status
-    ).toBe(201)
+    expect((await subscribeHook(url, key, form.formId, hook.url)).status).toBe(201)
 
     interface Outcome {
       readonly at: number

@@ -10,17 +10,18 @@ import {
   call,
   cliOk,
   postgresUrl,
-  type ProcessDatabase,
   publishedForm,
   query,
   receiver,
-  type Receiver,
   record,
-  type ServerProcess,
   sleep,
   startFresh,
+  subscribeHook,
+  targets,
   tcpPortsOf,
-  targets
+  type ProcessDatabase,
+  type Receiver,
+  type ServerProcess
 } from "./support/Harness.ts"
 import { mcp } from "./support/Seed.ts"
 
@@ -57,10 +58,7 @@ describe.skipIf(postgres === undefined || postgresUrl === undefined)("keys and s
 
     // Use every key-carrying surface: API, MCP, event stream subprotocol, a webhook (its secret), wrong keys.
     const form = await publishedForm(url, key)
-    const subscribed = await call(url, "POST", "/api/webhooks/subscribe", {
-      key,
-      body: { formId: form.formId, event: "response.created", targetUrl: hook.url }
-    })
+    const subscribed = await subscribeHook(url, key, form.formId, hook.url)
     expect(subscribed.status).toBe(201)
     const secret: string = subscribed.body.secret
     for (const k of [key, second]) {

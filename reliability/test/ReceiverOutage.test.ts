@@ -10,16 +10,17 @@ import { afterAll, describe, expect, it } from "vitest"
 import {
   call,
   freePort,
-  type ProcessDatabase,
   publishedForm,
   receiver,
-  type Receiver,
   record,
   round,
-  type ServerProcess,
   sleep,
   startFresh,
+  subscribeHook,
   targets,
+  type ProcessDatabase,
+  type Receiver,
+  type ServerProcess,
   waitUntil
 } from "./support/Harness.ts"
 
@@ -49,10 +50,7 @@ describe("receiver outage", () => {
     const { url, key } = started
     const form = await publishedForm(url, key)
     const subscribe = async (targetUrl: string) => {
-      const answer = await call(url, "POST", "/api/webhooks/subscribe", {
-        key,
-        body: { formId: form.formId, event: "response.created", targetUrl }
-      })
+      const answer = await subscribeHook(url, key, form.formId, targetUrl)
       expect(answer.status).toBe(201)
       return answer.body.id as string
     }

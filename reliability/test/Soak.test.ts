@@ -9,17 +9,18 @@ import {
   call,
   counts,
   percentile,
-  type ProcessDatabase,
   publishedForm,
   receiver,
-  type Receiver,
   record,
   round,
   rssMiB,
-  type ServerProcess,
   sleep,
   startFresh,
+  subscribeHook,
   targets,
+  type ProcessDatabase,
+  type Receiver,
+  type ServerProcess,
   waitUntil
 } from "./support/Harness.ts"
 
@@ -56,14 +57,7 @@ describe.concurrent("soak", () => {
         server = started.server
         const { url, key } = started
         const form = await publishedForm(url, key)
-        expect(
-          (
-            await call(url, "POST", "/api/webhooks/subscribe", {
-              key,
-              body: { formId: form.formId, event: "response.created", targetUrl: hook.url }
-            })
-          ).status
-        ).toBe(201)
+        expect((await subscribeHook(url, key, form.formId, hook.url)).status).toBe(201)
         const stages = (await call(url, "GET", `/api/forms/${form.formId}/stages`, { key })).body.stages as Array<{
           id: number
         }>

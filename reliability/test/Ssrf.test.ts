@@ -14,15 +14,16 @@ import { afterAll, describe, expect, it } from "vitest"
 import * as Sender from "../../packages/core/src/deliveries/Sender.ts"
 import {
   call,
-  type ProcessDatabase,
   publishedForm,
   receiver,
-  type Receiver,
   record,
-  type ServerProcess,
   sleep,
   startFresh,
+  subscribeHook,
   targets,
+  type ProcessDatabase,
+  type Receiver,
+  type ServerProcess,
   waitUntil
 } from "./support/Harness.ts"
 
@@ -58,11 +59,7 @@ describe("SSRF matrix (default rule)", () => {
     server = started.server
     const { url, key } = started
     const form = await publishedForm(url, key)
-    const subscribe = (targetUrl: string) =>
-      call(url, "POST", "/api/webhooks/subscribe", {
-        key,
-        body: { formId: form.formId, event: "response.created", targetUrl }
-      })
+    const subscribe = (targetUrl: string) => subscribeHook(url, key, form.formId, targetUrl)
 
     const matrix = [
       "127.0.0.1",

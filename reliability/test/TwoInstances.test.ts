@@ -7,17 +7,18 @@
 import { afterAll, describe, expect, it } from "vitest"
 import {
   call,
-  type ProcessDatabase,
   publishedForm,
   receiver,
-  type Receiver,
   record,
   round,
-  type ServerProcess,
   sleep,
   start,
   startFresh,
+  subscribeHook,
   targets,
+  type ProcessDatabase,
+  type Receiver,
+  type ServerProcess,
   waitUntil
 } from "./support/Harness.ts"
 
@@ -44,14 +45,7 @@ describe.skipIf(postgres === undefined)("two instances on postgres", () => {
     servers.push(b.server)
     const { key } = a
     const form = await publishedForm(a.url, key)
-    expect(
-      (
-        await call(a.url, "POST", "/api/webhooks/subscribe", {
-          key,
-          body: { formId: form.formId, event: "response.created", targetUrl: hook.url }
-        })
-      ).status
-    ).toBe(201)
+    expect((await subscribeHook(a.url, key, form.formId, hook.url)).status).toBe(201)
 
     // An event stream on each process, open before the load.
     const stream = async (url: string) => {

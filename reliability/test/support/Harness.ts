@@ -342,3 +342,13 @@ export const call = async (
     return { status: 0, body: String((error as Error).cause ?? error), ms: performance.now() - started }
   }
 }
+
+/**
+ * Subscribes `targetUrl` to a form's `response.created` events (`POST /api/webhooks/subscribe`) and answers the
+ * call, whose `status` is 201 when it took (the body holds the subscription's `id` and `secret`).
+ */
+export const subscribeHook = (url: string, key: string, formId: number, targetUrl: string) =>
+  call(url, "POST", "/api/webhooks/subscribe", {
+    key,
+    body: { formId, event: "response.created", targetUrl }
+  })
