@@ -220,12 +220,7 @@ export class RespondentEmails extends Context.Service<
      * confirmation, the built-in one in that language), with the questions and
      * answers in that language.
      */
-    readonly queueConfirmation: (
-      actor: Actors.Actor,
-      response: SubmittedResponse,
-      form: ConfirmedForm,
-      at: Date
-    ) => Effect.Effect<void, SqlError.SqlError>
+    readonly queueConfirmation: CaseMail["Service"]["queueConfirmation"]
     /**
      * Queues the e-mail with a resume link to a partial response (`cases/ResumeLinks.ts`, in the caller's
      * transaction): untracked (its one link is single-use, and must not pass through a click redirect), without
@@ -259,27 +254,10 @@ export class RespondentEmails extends Context.Service<
       actor: Actors.Actor,
       input: EmailSettings
     ) => Effect.Effect<EmailSettings, Forbidden | SqlError.SqlError>
-    /** A response's e-mails and replies, oldest first (no workspace check beyond the ids: callers read the response first). */
-    readonly forResponse: (
-      workspaceId: number,
-      responseId: number
-    ) => Effect.Effect<
-      { readonly emails: ReadonlyArray<ResponseEmail>; readonly replies: ReadonlyArray<ResponseReply> },
-      SqlError.SqlError
-    >
-    /**
-     * Moves a response's e-mail thread to another response of the workspace (inside the caller's transaction):
-     * all its e-mails and replies, or, with `only`, just those (a merge undone). Returns the ids moved.
-     */
-    readonly moveThread: (
-      workspaceId: number,
-      fromId: number,
-      toId: number,
-      only?: { readonly emailIds: ReadonlyArray<number>; readonly replyIds: ReadonlyArray<number> }
-    ) => Effect.Effect<
-      { readonly emailIds: ReadonlyArray<number>; readonly replyIds: ReadonlyArray<number> },
-      SqlError.SqlError
-    >
+    /** A response's e-mails and replies, oldest first (as cases ask for them: `CaseMail.forResponse`). */
+    readonly forResponse: CaseMail["Service"]["forResponse"]
+    /** Moves a response's e-mail thread to another response (as a merge asks: `CaseMail.moveThread`). */
+    readonly moveThread: CaseMail["Service"]["moveThread"]
     /** Records an open of the e-mail the token names. */
     readonly recordOpen: (token: string) => Effect.Effect<void, InvalidEmailToken | SqlError.SqlError>
     /** Records a click and answers the URL recorded for that link of that e-mail. */
