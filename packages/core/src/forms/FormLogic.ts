@@ -21,6 +21,7 @@ import * as Predicate from "effect/Predicate"
 import type { Field } from "./Fields.ts"
 import type { AnswerValue } from "./Answers.ts"
 import { pageKeyOf } from "./Pages.ts"
+import { comparableTexts, typeNamed } from "./questions/QuestionTypes.ts"
 import {
   type AnswerOperand,
   type Calculation,
@@ -84,6 +85,9 @@ const textOf = (value: unknown): ReadonlyArray<string> => {
   if (Predicate.isNumber(value)) return [String(value)]
   if (Predicate.isBoolean(value)) return [value ? "true" : "false"]
   if (!Predicate.isObject(value) || Array.isArray(value)) return []
+  // An answer whose type says how it compares (an amount and its currency).
+  const typed = comparableTexts(value)
+  if (typed !== undefined) return typed
   if (Object.hasOwn(value, "fileId")) return Predicate.isString(value.name) ? [value.name] : []
   // The parts of a contact or address; the chosen columns of a matrix, one level into each row's list.
   return Object.values(value).flatMap((part) =>
@@ -218,6 +222,9 @@ const numberOf = (value: VariableValue | undefined): number => {
 const numberOfAnswer = (value: unknown): number => {
   if (Predicate.isNumber(value)) return Number.isFinite(value) ? value : 0
   if (Predicate.isBoolean(value)) return value ? 1 : 0
+  // An answer whose type says how it compares, read as its one number (an amount of money).
+  const typed = Predicate.isObject(value) && !Array.isArray(value) ? comparableTexts(value) : undefined
+  if (typed?.length === 1) return numberOfAnswer(typed[0])
   if (!Predicate.isString(value) || value.trim() === "") return 0
   const n = Number(value.trim())
   return Number.isFinite(n) ? n : 0
@@ -588,8 +595,8 @@ export interface LogicContext {
   readonly pages?: ReadonlyArray<{ readonly key: string }> | undefined
 }
 
-/** Question types that cannot share a page: their answer is a file sent ahead of the step. */
-const ownPageTypes: ReadonlySet<string> = new Set(["file", "signature"])
+/** Whether a question cannot share a page: its answer is a file sent ahead of the step (an upload). */
+const ownPage = (type: string | undefined): boolean => typeNamed(type)?.upload !== undefined
 
 const refsOf = (condition: Condition): ReadonlyArray<FieldRef> =>
   "and" in condition
@@ -721,7 +728,7 @@ export const validate = (
         message: `${where}: the questions of page "${key}" must follow one another, and question ${at} is between them`
       })
     }
-    if (input.type !== undefined && ownPageTypes.has(input.type) && shared(at)) {
+    if (ownPage(input.type) && shared(at)) {
       issues.push({
         path: where,
         rule: "own-page",

@@ -15,6 +15,8 @@ import { BoundedText, strictStruct } from "../kernel/index.ts"
 import { directionOf, LanguageTag, nativeName } from "../languages/index.ts"
 import type { AnswerValue } from "./Answers.ts"
 import { type Field, otherOf } from "./Fields.ts"
+import type { Wording as QuestionWording } from "./questions/QuestionType.ts"
+import { typeOf } from "./questions/QuestionTypes.ts"
 import type { Ending } from "./Endings.ts"
 import type { Page } from "./Pages.ts"
 import { ThemeButtons } from "./Theme.ts"
@@ -382,11 +384,7 @@ export const entryOf = <A>(record: Readonly<Record<string, A>> | undefined, key:
   record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined
 
 /** The words a respondent sees for the form's own texts: choices, rows and columns by the form's text. */
-export interface Wording {
-  readonly choice: (field: Field, choice: string) => string
-  readonly row: (field: Field, row: string) => string
-  readonly column: (field: Field, column: string) => string
-}
+export type Wording = QuestionWording
 
 /** The form's own words: each choice, row and column as the form writes it. */
 export const ownWording: Wording = { choice: (_, c) => c, row: (_, r) => r, column: (_, c) => c }
@@ -410,7 +408,8 @@ export interface Localized<F> {
  */
 export const localize = <F extends TranslatableForm>(form: F, translation: Translation | undefined): Localized<F> => {
   if (translation === undefined) return { form, wording: ownWording }
-  const fieldsOf = (field: Field): QuestionTranslation | undefined => entryOf(translation.fields, String(field.id))
+  const fieldsOf = (field: { readonly id: number }): QuestionTranslation | undefined =>
+    entryOf(translation.fields, String(field.id))
   const inMap = (map: Readonly<Record<string, string>> | undefined, key: string): string => entryOf(map, key) ?? key
   const fields = form.fields.map((field): Field => {
     const t = fieldsOf(field)
@@ -652,19 +651,8 @@ const shownAnswer = (
   if (typeof value === "string") return field.options?.choices?.includes(value) ? wording.choice(field, value) : value
   if (Array.isArray(value))
     return value.map((v) => (field.options?.choices?.includes(v) ? wording.choice(field, v) : v))
-  if (field.type === "matrix" && typeof value === "object" && value !== null) {
-    return Object.fromEntries(
-      Object.entries(value).map(([row, chosen]) => [
-        wording.row(field, row),
-        typeof chosen === "string"
-          ? wording.column(field, chosen)
-          : Array.isArray(chosen)
-            ? chosen.map((c: string) => wording.column(field, c))
-            : chosen
-      ])
-    ) as AnswerValue
-  }
-  return value
+  // Another shape (a matrix's rows and columns) as its type shows it.
+  return (typeOf(field).shown?.(field, value, wording) ?? value) as AnswerValue
 }
 
 /**

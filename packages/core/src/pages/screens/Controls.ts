@@ -19,8 +19,7 @@ import {
 } from "../../forms/index.ts"
 import type { MessageKey } from "../../languages/index.ts"
 import type { Voice } from "../Voice.ts"
-import { type Html, html, lines } from "../../web/index.ts"
-import { attr } from "./Attribute.ts"
+import { type Html, html, lines, attr } from "../../web/index.ts"
 import { imageSrc } from "./Document.ts"
 
 /** Past this many choices a `select` question is a dropdown instead of radio buttons. */

@@ -6,8 +6,7 @@
  */
 import type { FormWithFields } from "../../forms/index.ts"
 import type { Voice } from "../Voice.ts"
-import { Html, html, lines } from "../../web/index.ts"
-import { attr } from "./Attribute.ts"
+import { Html, html, lines, attr } from "../../web/index.ts"
 import { control, type Entered } from "./Controls.ts"
 import { languageSwitcher, stepInputs, wordsOf } from "./StepForm.ts"
 

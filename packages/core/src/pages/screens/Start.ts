@@ -5,8 +5,7 @@
  */
 import type { FormWithFields } from "../../forms/index.ts"
 import type { Voice } from "../Voice.ts"
-import { type Html, html, lines } from "../../web/index.ts"
-import { attr } from "./Attribute.ts"
+import { type Html, html, lines, attr } from "../../web/index.ts"
 import { languageSwitcher, stepInputs, wordsOf } from "./StepForm.ts"
 
 /** The welcome screen: title, description, how many questions, Start. */
