@@ -222,8 +222,6 @@ export interface QuestionType<
     parts: Posted,
     say: Say
   ): string | undefined
-  /** What the screen shows for a kept answer; undefined: by the answer's shape. */
-  entered?(answer: unknown): Entered | undefined
   /** The input(s) of the question on the public page (and the status edit page). */
   view(field: QuestionField<Options<X>>, view: PageView): Html
 
