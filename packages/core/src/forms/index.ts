@@ -27,6 +27,7 @@ export type {
   TallySql
 } from "./questions/QuestionType.ts"
 export * as QuestionTypes from "./questions/QuestionTypes.ts"
+export * as SheetColumns from "./questions/SheetColumns.ts"
 export * from "./Sensitive.ts"
 export * as Sensitive from "./Sensitive.ts"
 export * from "./Sla.ts"
