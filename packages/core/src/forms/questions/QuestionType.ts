@@ -252,6 +252,14 @@ export interface QuestionType<
   readonly generator?: {
     /** The type in the model's instructions (`rating (stars; options.max from 2 to 10)`). Default: its name. */
     readonly describe?: string
+    /**
+     * What the offline generator hears as a question of the type in a thing to ask ("the price in euros"),
+     * tried before its own phrasing of the built-in types, and the options that question gets.
+     */
+    readonly heard?: {
+      readonly hint: RegExp
+      options(item: string): Readonly<Record<string, unknown>> | null
+    }
   }
 }
 

@@ -28,6 +28,33 @@ import { StoredOptionFields, type StoredOptions } from "./StoredOptions.ts"
 import { Email, LongText, ShortText, Tel, Url } from "./Text.ts"
 import { YesNo } from "./YesNo.ts"
 
+export {
+  Address,
+  Checkboxes,
+  Contact,
+  DateTimeType,
+  DateType,
+  Email,
+  File,
+  Legal,
+  LongText,
+  Matrix,
+  Nps,
+  NumberType,
+  OpinionScale,
+  Ranking,
+  Rating,
+  Select,
+  ShortText,
+  Signature,
+  Slider,
+  Statement,
+  Tel,
+  TimeType,
+  Url,
+  YesNo
+}
+
 /** Every question type, in the order the API lists them. */
 export const questionTypes = [
   ShortText,
@@ -260,6 +287,26 @@ export const comparableTexts = (answer: unknown): ReadonlyArray<string> | undefi
   for (const q of questionTypes as ReadonlyArray<AnyQuestionType>) {
     const texts = q.comparable?.(answer)
     if (texts !== undefined) return texts
+  }
+  return undefined
+}
+
+/**
+ * The type the offline generator hears in a thing to ask, by the types that
+ * say how they are heard, with the options its question gets; undefined when
+ * none hears it.
+ *
+ * @example
+ * ```ts
+ * heardIn("your name") // undefined
+ * ```
+ */
+export const heardIn = (
+  item: string
+): { readonly type: TypeName; readonly options: Readonly<Record<string, unknown>> | null } | undefined => {
+  for (const q of questionTypes as ReadonlyArray<AnyQuestionType>) {
+    const heard = q.generator?.heard
+    if (heard?.hint.test(item)) return { type: q.type as TypeName, options: heard.options(item) }
   }
   return undefined
 }
