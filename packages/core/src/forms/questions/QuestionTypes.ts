@@ -14,6 +14,7 @@ import { operators as allOperators } from "../LogicRules.ts"
 import { sharedInputs, sharedInputsDescription, sharedValues, sharedValuesDescription } from "./AnswerShapes.ts"
 import { Checkboxes, Select } from "./Choice.ts"
 import { Address, askedParts, Contact } from "./Contact.ts"
+import { Currency } from "./Currency.ts"
 import { DateTimeType, DateType, TimeType } from "./DateTime.ts"
 import { File } from "./File.ts"
 import { Legal } from "./Legal.ts"
@@ -80,7 +81,8 @@ export const questionTypes = [
   Ranking,
   File,
   Signature,
-  Statement
+  Statement,
+  Currency
 ] as const
 
 /** The modules of the registry, by their type (what `questionTypes` holds). */
