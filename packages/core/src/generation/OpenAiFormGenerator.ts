@@ -94,10 +94,7 @@ const INSTRUCTIONS = [
   "The object has: title (at most 200 characters), description (one or two sentences shown above the form, or null),",
   "and fields: the questions in a sensible order, 3 to 20 of them (fewer only when the description clearly asks for fewer).",
   `Question types: ${QuestionTypes.modelTypes}.`,
-  "select and checkboxes need options.choices (distinct, short); instead of a choice called Other, set options.allowOther",
-  "to true (an Other choice with a text box); options.randomize shuffles the choices (also for ranking).",
-  "For a quiz or a test with right answers, give select and checkboxes options.points: the points of each right choice",
-  '(such as {"Paris": 1}); the points are added up into the score.',
+  QuestionTypes.modelAdvice,
   "Use options.help for a short hint where it helps.",
   "Set required to true only for what the form cannot do without. Set every id to null. Use null for options you don't need."
 ].join(" ")

@@ -403,6 +403,13 @@ const namedChoices = (field: QuestionField) => (field.options?.choices ?? []).ma
 
 const choiceOperators = ["equals", "notEquals", "contains", "notContains", "anyOf", "isEmpty", "isNotEmpty"] as const
 
+/** What the model is told of writing lists of choices (select, checkboxes, ranking). */
+const choiceAdvice =
+  "select and checkboxes need options.choices (distinct, short); instead of a choice called Other, set options.allowOther " +
+  "to true (an Other choice with a text box); options.randomize shuffles the choices (also for ranking). " +
+  "For a quiz or a test with right answers, give select and checkboxes options.points: the points of each right choice " +
+  '(such as {"Paris": 1}); the points are added up into the score.'
+
 /** One choice of a list. */
 export const Select = questionType({
   type: "select",
@@ -426,7 +433,7 @@ export const Select = questionType({
     arrays: []
   }),
   operators: choiceOperators,
-  generator: { describe: "select (one choice)" }
+  generator: { describe: "select (one choice)", advice: choiceAdvice }
 })
 
 /** Several choices of a list. */
@@ -477,5 +484,5 @@ export const Checkboxes = questionType({
     arrays: [`array(select ${key("c:")} || left(e, 200) from jsonb_array_elements_text(${elements("array")}) e)`]
   }),
   operators: [...choiceOperators, "allOf"],
-  generator: { describe: "checkboxes (several choices)" }
+  generator: { describe: "checkboxes (several choices)", advice: choiceAdvice }
 })

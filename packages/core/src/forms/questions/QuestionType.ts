@@ -252,6 +252,8 @@ export interface QuestionType<
   readonly generator?: {
     /** The type in the model's instructions (`rating (stars; options.max from 2 to 10)`). Default: its name. */
     readonly describe?: string
+    /** What else the model is told of writing questions of the type, after the list of types (once, if types share it). */
+    readonly advice?: string
     /**
      * What the offline generator hears as a question of the type in a thing to ask ("the price in euros"),
      * tried before its own phrasing of the built-in types, and the options that question gets.

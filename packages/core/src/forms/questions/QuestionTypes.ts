@@ -277,6 +277,21 @@ export const builderTypes: ReadonlyArray<BuilderType> = questionTypes.map((q: An
 export const modelTypes = questionTypes.map((q: AnyQuestionType) => q.generator?.describe ?? q.type).join(", ")
 
 /**
+ * What else a model is told of writing questions, each type's advice once
+ * (the choices of a select and checkboxes, their points in a quiz).
+ *
+ * @example
+ * ```ts
+ * modelAdvice.includes("options.choices") // true
+ * ```
+ */
+export const modelAdvice = [
+  ...new Set(
+    questionTypes.flatMap((q: AnyQuestionType) => (q.generator?.advice === undefined ? [] : [q.generator.advice]))
+  )
+].join(" ")
+
+/**
  * The texts a condition compares an answer with when its type says (an
  * amount of money by its amount), else undefined (the answer's shape says).
  *
