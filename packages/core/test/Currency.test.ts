@@ -5,9 +5,11 @@
  * currency standing in for one not named), invalid ones refused with a 400
  * `{error}` naming the problem, the response read back, the CSV export, the
  * summary (from the tallies and counted over a filter), the public page
- * without JavaScript, its JSON submission, and the offline generator hearing
- * a price. On every database.
+ * without JavaScript, its JSON submission, MCP's tools, and the offline
+ * generator hearing a price. On every database.
  */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { Result } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { databaseTargets } from "@qforms/test-kit/Databases"
@@ -167,6 +169,48 @@ for (const target of databaseTargets) {
       expect(values).toContainEqual({ amount: 80, currency: "EUR" })
       const prices = list.body.responses.map((r: { values: Record<string, unknown> }) => r.values[ids.Price!])
       expect(prices).toContainEqual({ amount: 19.99, currency: "EUR" })
+    })
+
+    it("is made and answered through MCP's tools", async () => {
+      const client = new Client({ name: "currency-test", version: "1.0.0" })
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${key}` } }
+        })
+      )
+      try {
+        const created = await client.callTool({
+          name: "create_form",
+          arguments: { title: "By MCP", fields: [{ type: "currency", label: "Fee", options: { currency: "GBP" } }] }
+        })
+        expect(created.isError, JSON.stringify(created.content)).toBeFalsy()
+        const formId = (created.structuredContent as { id: number }).id
+        const published = await client.callTool({ name: "update_form", arguments: { formId, status: "published" } })
+        expect(published.isError, JSON.stringify(published.content)).toBeFalsy()
+        const got = await client.callTool({ name: "get_form", arguments: { formId } })
+        const made = got.structuredContent as { id: number; fields: ReadonlyArray<{ id: number; type: string }> }
+        expect(made.fields[0]).toMatchObject({ type: "currency", options: { currency: "GBP" } })
+        const fee = String(made.fields[0]!.id)
+        const submitted = await api(server, key, "POST", `/forms/${made.id}/responses`, {
+          values: { [fee]: { amount: 3 } }
+        })
+        expect(submitted.status, submitted.text).toBe(201)
+        const updated = await client.callTool({
+          name: "update_response",
+          arguments: { responseId: submitted.body.id, answers: { [fee]: { amount: 4.5 } } }
+        })
+        expect(updated.isError, JSON.stringify(updated.content)).toBeFalsy()
+        const read = await api(server, key, "GET", `/responses/${submitted.body.id}`)
+        expect(read.body.response.values[fee]).toEqual({ amount: 4.5, currency: "GBP" })
+        const refused = await client.callTool({
+          name: "update_response",
+          arguments: { responseId: submitted.body.id, answers: { [fee]: { amount: 1, currency: "EUR" } } }
+        })
+        expect(refused.isError).toBe(true)
+        expect(JSON.stringify(refused.content)).toContain("must be in one of these currencies: GBP")
+      } finally {
+        await client.close()
+      }
     })
 
     it("is written by the offline generator for a price in a currency", () => {
