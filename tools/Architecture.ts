@@ -19,7 +19,9 @@ const start = "<!-- architecture:start (node tools/Architecture.ts) -->"
 const end = "<!-- architecture:end -->"
 
 /** The folders of core, lowest layer first, with what each holds (tools/Contexts.json, read by the dependency rules too). */
-const folders: ReadonlyArray<readonly [string, string]> = JSON.parse(readFileSync(join(repo, "tools/Contexts.json"), "utf8"))
+const folders: ReadonlyArray<readonly [string, string]> = JSON.parse(
+  readFileSync(join(repo, "tools/Contexts.json"), "utf8")
+)
 
 /** The composition root: the files at the top of src/. */
 const rootFiles: Readonly<Record<string, string>> = {

@@ -1636,10 +1636,15 @@ export interface components {
         HiddenValues: {
             [key: string]: string;
         };
-        /** @description Text (also dates, times, e-mail addresses, choices), a number, a boolean, the selected choices, an uploaded file's `{fileId}` (also a drawn signature's PNG), a typed signature's `{typedName, consent}`, the parts of a contact or address by name (`null` or `""` for a part left empty), a matrix's column (or columns) by row, or null for no answer. */
+        /** @description Text (also dates, times, e-mail addresses, choices), a number, a boolean, the selected choices, an uploaded file's `{fileId}` (also a drawn signature's PNG), a typed signature's `{typedName, consent}`, the parts of a contact or address by name (`null` or `""` for a part left empty), a matrix's column (or columns) by row, or null for no answer. Also an amount of money: `{amount, currency}`, its currency by its ISO 4217 code. */
         AnswerInput: string | number | boolean | string[] | components["schemas"]["FileAnswerInput"] | components["schemas"]["TypedSignatureInput"] | {
             [key: string]: string | string[] | null;
-        } | null;
+        } | components["schemas"]["CurrencyAnswerInput"] | null;
+        /** @description An amount of money: `amount`, and `currency`, its ISO 4217 code (the question's own when absent). */
+        CurrencyAnswerInput: {
+            amount: number | string | null;
+            currency?: string | null;
+        };
         /** @description A typed signature: the full name and `consent: true` (that the typed name is the signature). */
         TypedSignatureInput: {
             typedName: string;
@@ -2498,7 +2503,7 @@ export interface components {
         Field: {
             id: number;
             /** @enum {string} */
-            type: "short_text" | "long_text" | "email" | "tel" | "url" | "number" | "date" | "select" | "checkboxes" | "rating" | "nps" | "opinion_scale" | "slider" | "time" | "datetime" | "yes_no" | "legal" | "contact" | "address" | "matrix" | "ranking" | "file" | "signature" | "statement";
+            type: "short_text" | "long_text" | "email" | "tel" | "url" | "number" | "date" | "select" | "checkboxes" | "rating" | "nps" | "opinion_scale" | "slider" | "time" | "datetime" | "yes_no" | "legal" | "contact" | "address" | "matrix" | "ranking" | "file" | "signature" | "statement" | "currency";
             label: string;
             required: boolean;
             position: number;
@@ -2534,6 +2539,8 @@ export interface components {
                 images?: {
                     [key: string]: string;
                 };
+                currency?: string;
+                currencies?: string[];
             } | null;
             logic?: components["schemas"]["LogicRule"][];
             showIf?: components["schemas"]["Condition"];
@@ -3120,8 +3127,13 @@ export interface components {
                 type: string;
             }[];
         };
-        /** @description Text (also dates, times, e-mail addresses, choices), a number, a boolean, the selected choices, an uploaded file (also a drawn signature), a typed signature, the parts of a contact or address, or a matrix's columns by row. */
-        AnswerValue: string | number | boolean | string[] | components["schemas"]["FileAnswer"] | components["schemas"]["TypedSignature"] | components["schemas"]["KeyedAnswer"];
+        /** @description Text (also dates, times, e-mail addresses, choices), a number, a boolean, the selected choices, an uploaded file (also a drawn signature), a typed signature, the parts of a contact or address, or a matrix's columns by row. Also an amount of money: `{amount, currency}`, its currency by its ISO 4217 code. */
+        AnswerValue: string | number | boolean | string[] | components["schemas"]["FileAnswer"] | components["schemas"]["TypedSignature"] | components["schemas"]["KeyedAnswer"] | components["schemas"]["CurrencyAnswer"];
+        /** @description An amount of money and its currency's ISO 4217 code. */
+        CurrencyAnswer: {
+            amount: number;
+            currency: string;
+        };
         /** @description A contact or address answer: its parts by name (contact: name, email, phone, company; address: line1, line2, city, region, postalCode, country); or a matrix answer: the chosen column (or columns) by row. */
         KeyedAnswer: {
             [key: string]: string | string[];
@@ -3854,6 +3866,29 @@ export interface components {
                 help?: string;
                 accept?: string[];
                 maxSizeMb?: number;
+            } & {
+                [key: string]: unknown;
+            }) | null;
+        } | {
+            /** @enum {string} */
+            type: "currency";
+            id?: number;
+            label: string;
+            required?: boolean;
+            /** @description Extension: the answers are sensitive: left out of webhook posts, notifications and respondents' e-mails unless the receiver allows them, and masked for viewers. Default false. */
+            sensitive?: boolean;
+            ref?: string;
+            logic?: components["schemas"]["LogicRule"][];
+            showIf?: components["schemas"]["Condition"] | null;
+            calculate?: components["schemas"]["Calculation"][];
+            page?: components["schemas"]["PageKey"] | null;
+            options?: ({
+                placeholder?: string;
+                help?: string;
+                currency?: string;
+                currencies?: string[];
+                min?: number;
+                max?: number;
             } & {
                 [key: string]: unknown;
             }) | null;

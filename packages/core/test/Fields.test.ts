@@ -372,7 +372,7 @@ describe("FieldInput", () => {
     [
       "unknown type",
       { type: "colour", label: "T" },
-      'a question must be an object whose "type" is one of short_text, long_text, email, tel, url, number, date, select, checkboxes, rating, nps, opinion_scale, slider, time, datetime, yes_no, legal, contact, address, matrix, ranking, file, signature, statement'
+      'a question must be an object whose "type" is one of short_text, long_text, email, tel, url, number, date, select, checkboxes, rating, nps, opinion_scale, slider, time, datetime, yes_no, legal, contact, address, matrix, ranking, file, signature, statement, currency'
     ]
   ])("rejects %s", (_name, input, message) => {
     expect(inputError(input)).toBe(message)
@@ -404,7 +404,7 @@ describe("FieldInput", () => {
     const root = doc.definitions["FieldInput"]
     expect(root).toBeDefined()
     const members = root as { anyOf?: ReadonlyArray<unknown>; oneOf?: ReadonlyArray<unknown> }
-    expect((members.anyOf ?? members.oneOf ?? []).length).toBe(24)
+    expect((members.anyOf ?? members.oneOf ?? []).length).toBe(25)
     expect(json).toContain(
       '"propertyNames":{"enum":["placeholder","help","choices","randomize","allowOther","otherLabel","quotas","points","images"]}'
     )

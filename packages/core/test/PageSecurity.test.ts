@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import { page, pageTemplate } from "../src/pages/PageSecurity.ts"
-import { html } from "../src/web/Html.ts"
+import { html } from "../src/kernel/Html.ts"
 
 const answered = async (response: HttpServerResponse.HttpServerResponse) => {
   const web = HttpServerResponse.toWeb(response)

@@ -1,7 +1,7 @@
 /**
  * The public form page in a real browser (Debian's Chromium through
  * playwright-core; no browser is downloaded): a form with every question
- * type is filled with the keyboard only — with JavaScript on and off —
+ * type (an amount of money too) is filled with the keyboard only — with JavaScript on and off —
  * including an invalid answer that is corrected; axe-core finds no
  * violation on any screen; each screen is saved as a screenshot in
  * `packages/core/test-artifacts/`; the response then shows in the API.
@@ -68,7 +68,13 @@ const fields = [
     options: { choices: ["Price", "Speed", "Support"] }
   },
   { type: "signature", label: "Sign to confirm", required: true },
-  { type: "legal", label: "I accept the terms of service", required: true }
+  { type: "legal", label: "I accept the terms of service", required: true },
+  {
+    type: "currency",
+    label: "Your budget",
+    required: true,
+    options: { currencies: ["EUR", "USD"], currency: "EUR", min: 0 }
+  }
 ]
 
 /** A 1×1 PNG: uploaded through the file question. */
@@ -411,6 +417,22 @@ const fill = async (flow: Flow, js: boolean) => {
   await page.keyboard.press("Space")
   await goOn(flow, js)
 
+  await screen(page, "Your budget")
+  expect(await focused(page)).toBe("input#a[number]")
+  await check(flow, "currency")
+  await page.keyboard.type("250.555")
+  await goOn(flow, js)
+  await page.locator("#error").filter({ hasText: '"Your budget" in EUR takes at most 2 decimals' }).waitFor()
+  await check(flow, "currency-refused")
+  await tabTo(page, "input#a")
+  await page.keyboard.press("Control+A")
+  await page.keyboard.type("250.5")
+  // The currency beside the amount: typed to, as in a dropdown.
+  await tabTo(page, "select#a-currency")
+  await page.keyboard.type("USD")
+  expect(await page.inputValue("#a-currency")).toBe("USD")
+  await goOn(flow, js)
+
   await screen(page, "Thank you!")
   await check(flow, "thanks")
 }
@@ -442,7 +464,8 @@ const expected = (ids: ReadonlyArray<number>, js: boolean) => ({
   [ids[23]!]: js
     ? { fileId: expect.any(String), name: "signature.png", size: expect.any(Number), type: "image/png" }
     : { typedName: "Ada Lovelace", consent: true },
-  [ids[24]!]: true
+  [ids[24]!]: true,
+  [ids[25]!]: { amount: 250.5, currency: "USD" }
 })
 
 describe.skipIf(!present)("public form page in Chromium", () => {

@@ -1,16 +1,17 @@
 /**
  * What the application's page tells its scripts about this server, as JSON in
  * the page (`<script type="application/json" id="qforms-shell">`, data the
- * CSP does not run): the question types with their labels and the option keys
- * each takes (from the Fields Schemas, so the builder never lags behind the
+ * CSP does not run): the question types with their labels, the option keys
+ * each takes and the condition operators it offers (from the registry of
+ * question types, `forms/questions/`, so the builder never lags behind the
  * API), and whether e-mail can be sent. The scripts type it from here
  * (`@qforms/app`'s `src/shared/Types.js`).
  */
 import * as Schema from "effect/Schema"
-import { FieldType, optionKeys, PARTS } from "../forms/index.ts"
+import { builderTypes, FieldType } from "../forms/index.ts"
 import { MemberRole } from "../kernel/index.ts"
 import { builtInMessages, type MessageKey, nativeName } from "../languages/index.ts"
-import { AppLanguage, type Say } from "./AppLanguage.ts"
+import { type AppKey, AppLanguage, appKeys, type Say } from "./AppLanguage.ts"
 
 /** A question type as the builder offers it. */
 export const FieldTypeInfo = Schema.Struct({
@@ -23,8 +24,14 @@ export const FieldTypeInfo = Schema.Struct({
     Schema.Array(
       Schema.Struct({ name: Schema.String, label: Schema.String, asked: Schema.Boolean, optional: Schema.Boolean })
     )
-  )
+  ),
+  /** The condition operators the type's answers offer (`equals`, `greaterThan`, …). */
+  operators: Schema.Array(Schema.String)
 })
+
+const known: ReadonlySet<string> = new Set(appKeys)
+/** Whether the application has words of its own for a key (a type it knows). */
+const isAppKey = (key: string): key is AppKey => known.has(key)
 
 /** What the page's scripts know of the server before their first request. */
 export const ShellData = Schema.Struct({
@@ -79,22 +86,27 @@ export const toScriptText = (options: {
 }): string =>
   JSON.stringify(
     Schema.encodeSync(ShellData)({
-      fieldTypes: FieldType.literals.map((type) => ({
-        type,
-        label: options.say(`fieldType.${type}`),
-        options: optionKeys[type],
-        ...(type === "contact" || type === "address"
-          ? {
-              parts: PARTS[type].map(({ name, asked, optional }) => ({
-                name,
-                // The public page's words for the parts, in the application's language.
-                label: builtInMessages.say(options.language, `part.${name}` as MessageKey),
-                asked,
-                optional
-              }))
-            }
-          : {})
-      })),
+      fieldTypes: builderTypes.map(({ type, label, options: keys, parts, operators }) => {
+        const key = `fieldType.${type}`
+        return {
+          type,
+          // The application's words for the type; a type it has none for yet goes by its own English name.
+          label: isAppKey(key) ? options.say(key) : label,
+          options: keys,
+          ...(parts === undefined
+            ? {}
+            : {
+                parts: parts.map(({ name, asked, optional }) => ({
+                  name,
+                  // The public page's words for the parts, in the application's language.
+                  label: builtInMessages.say(options.language, `part.${name}` as MessageKey),
+                  asked,
+                  optional
+                }))
+              }),
+          operators
+        }
+      }),
       mail: options.mail,
       languages: options.languages.map((tag) => ({ tag, name: nativeName(tag) }))
     })

@@ -20,6 +20,7 @@ import {
   cleanAnswers,
   type Field,
   FormLogic,
+  isConsent,
   type Say,
   sayEnglish,
   type SubmittedForm,
@@ -79,7 +80,7 @@ export const apply = (
         fieldId: field.id,
         message: `${JSON.stringify(field.label)}: answers to file questions cannot be edited`
       })
-    } else if (field.type === "legal") {
+    } else if (isConsent(field)) {
       // Consent is the respondent's to give: a member cannot give or withdraw it for them.
       refused.push({
         path: `answers.${key}`,

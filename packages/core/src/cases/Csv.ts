@@ -11,7 +11,7 @@
  * break inside the cell.
  */
 import type { CaseField } from "./CaseFields.ts"
-import { type Field, type Stage, Summaries } from "../forms/index.ts"
+import { type Field, type Stage, Summaries, takesAnswer } from "../forms/index.ts"
 import type { Member } from "../identity/index.ts"
 import type { ResponseRow } from "./Responses.ts"
 
@@ -40,7 +40,7 @@ const line = (cells: ReadonlyArray<string>): string => `${cells.map(cell).join("
 
 /** The questions with an answer column, in the order of `Summaries.answerKeys`. */
 const answered = (fields: ReadonlyArray<Field>) =>
-  [...fields].filter((field) => field.type !== "statement").sort((a, b) => a.position - b.position || a.id - b.id)
+  [...fields].filter(takesAnswer).sort((a, b) => a.position - b.position || a.id - b.id)
 
 /** The metadata columns that come before the questions. */
 export const metadataColumns: ReadonlyArray<string> = [

@@ -9,7 +9,7 @@
  */
 import * as Predicate from "effect/Predicate"
 import { stripBidiControls } from "../kernel/index.ts"
-import { type AnswerValue, byPosition, type Field, partsOf } from "../forms/index.ts"
+import { type AnswerValue, byPosition, type Field, partsOf, QuestionTypes } from "../forms/index.ts"
 
 const FULL_NAME_LABELS: ReadonlySet<string> = new Set([
   "name",
@@ -35,8 +35,9 @@ const normalizeLabel = (label: string): string =>
     .replace(/\s+/g, " ")
 
 /**
- * Whether a question asks for an e-mail address: an `email` question, or a
- * `contact` question whose parts include the e-mail.
+ * Whether a question asks for an e-mail address: one whose answer is the
+ * respondent's e-mail (an `email` question), or one asked in parts that
+ * include the e-mail (a `contact` question).
  *
  * @example
  * ```ts
@@ -44,14 +45,14 @@ const normalizeLabel = (label: string): string =>
  * ```
  */
 export const asksEmail = (field: Pick<Field, "type" | "options">): boolean =>
-  field.type === "email" || partsOf(field).some((part) => part.name === "email")
+  QuestionTypes.typeOf(field).respondent?.email === true || partsOf(field).some((part) => part.name === "email")
 
-/** The text answer of a question, or the given part of a contact's answer, trimmed; null when there is none. */
+/** The text answer of a question, or the given part of an answer in parts (a contact's), trimmed; null when there is none. */
 const textAnswer = (values: Readonly<Record<string, AnswerValue>>, field: Field, part: string): string | null => {
   const key = String(field.id)
   const answer = Object.hasOwn(values, key) ? values[key] : undefined
   const value =
-    field.type === "contact" && Predicate.isObject(answer)
+    partsOf(field).length > 0 && Predicate.isObject(answer)
       ? new Map<string, unknown>(Object.entries(answer)).get(part)
       : answer
   if (!Predicate.isString(value)) return null
@@ -110,18 +111,21 @@ export const deriveRespondent = (
   }
   const email = respondentEmailOf(fields, values)?.email ?? null
   const textLabel = (labels: ReadonlySet<string>) => (f: Field) =>
-    f.type === "short_text" && labels.has(normalizeLabel(f.label))
+    namedByLabel(f) && labels.has(normalizeLabel(f.label))
   const name =
-    firstAnswer((f) => f.type === "contact", "name") ??
+    firstAnswer((f) => partsOf(f).some((part) => part.name === "name"), "name") ??
     firstAnswer(textLabel(FULL_NAME_LABELS)) ??
     firstAnswer((f) => {
-      if (f.type !== "short_text") return false
+      if (!namedByLabel(f)) return false
       const label = normalizeLabel(f.label)
       return NAME_PATTERN.test(label) && !NOT_A_PERSON_NAME.test(label)
     }) ??
     joinNames(firstAnswer(textLabel(FIRST_NAME_LABELS)), firstAnswer(textLabel(LAST_NAME_LABELS)))
   return { name, email }
 }
+
+/** Whether a question's answer may be a person's name when its label says so (a short text's). */
+const namedByLabel = (field: Field): boolean => QuestionTypes.typeOf(field).respondent?.nameByLabel === true
 
 const joinNames = (first: string | null, last: string | null): string | null =>
   first !== null && last !== null ? `${first} ${last}` : (first ?? last)

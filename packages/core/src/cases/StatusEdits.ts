@@ -30,7 +30,9 @@ import {
   Forms,
   type FormSettings,
   type FormWithFields,
+  isConsent,
   type Say,
+  takesAnswer,
   takesUploads,
   WorkspaceSettingsStore
 } from "../forms/index.ts"
@@ -72,7 +74,7 @@ export const editableUntil = (
  * ```
  */
 export const isEditable = (field: Pick<Field, "type">): boolean =>
-  field.type !== "statement" && field.type !== "legal" && !takesUploads(field)
+  takesAnswer(field) && !isConsent(field) && !takesUploads(field)
 
 /**
  * A response as its edit page sees it: its form (in its own language), its stored answers, until when they may

@@ -7,11 +7,12 @@
  * is read, so a list of any length is exported in flat memory.
  *
  * The columns are the CSV's ({@link Csv.metadataColumns}, then the questions,
- * then the values beyond them), with typed cells: numbers as numbers, dates and
- * date-times as Excel dates (UTC, the way they were given), yes/no and legal
- * answers as booleans, everything else as text. A checkboxes question has one
- * column per choice (`TRUE` or blank, plus its Other text when it has one) and a
- * matrix one column per row.
+ * then the values beyond them), with typed cells as each question's type
+ * writes them (`forms/questions/`): numbers as numbers, dates and date-times
+ * as Excel dates (UTC, the way they were given), yes/no and legal answers as
+ * booleans, everything else as text. A checkboxes question has one column per
+ * choice (`TRUE` or blank, plus its Other text when it has one) and a matrix
+ * one column per row.
  *
  * Formula-safe: a text is always a string cell, never a formula, so
  * `=HYPERLINK(…)` typed by a respondent stays text.
@@ -22,7 +23,16 @@ import * as Predicate from "effect/Predicate"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { ZipWriter } from "../files/index.ts"
-import { type AnswerValue, byPosition, type Field, otherOf, type Stage, Summaries } from "../forms/index.ts"
+import {
+  type AnswerValue,
+  byPosition,
+  type Field,
+  QuestionTypes,
+  SheetColumns,
+  type Stage,
+  Summaries,
+  takesAnswer
+} from "../forms/index.ts"
 import type { Member } from "../identity/index.ts"
 import type { CaseField } from "./CaseFields.ts"
 import { caseFieldText, metadataColumns } from "./Csv.ts"
@@ -40,9 +50,7 @@ export interface XlsxColumn extends XlsxWorkbook.SheetColumn {
   readonly cell: (response: ResponseRow) => XlsxCell
 }
 
-/** The number formats of dates and moments. */
-const DATE_FORMAT = "yyyy-mm-dd"
-const DATETIME_FORMAT = "yyyy-mm-dd hh:mm"
+/** The number format of the submission's moment. */
 const TIMESTAMP_FORMAT = "yyyy-mm-dd hh:mm:ss"
 
 /** The longest text an Excel cell holds. */
@@ -68,124 +76,35 @@ export const text = (value: string): string | null => {
   return clean.length > CELL_MAX ? clean.slice(0, CELL_MAX) : clean
 }
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/
-const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?$/
-
 /** A moment read as UTC, or undefined when it is not one. */
 const utc = (iso: string): Date | undefined => {
   const date = new Date(iso)
   return Number.isNaN(date.getTime()) ? undefined : date
 }
 
-/** A column's width: its header's, within 10–50 characters (`atLeast` for wide answers). */
-const widthOf = (header: string, atLeast = 10): number => Math.min(50, Math.max(atLeast, header.length + 2))
-
-/** Answers that are long texts: their columns start wider. */
-const WIDE: ReadonlySet<Field["type"]> = new Set(["long_text", "contact", "address", "file", "signature", "ranking"])
-const NUMERIC: ReadonlySet<Field["type"]> = new Set(["number", "rating", "nps", "opinion_scale", "slider"])
+const { widthOf } = SheetColumns
 
 const answerOf = (response: ResponseRow, field: Field): AnswerValue | undefined => {
   const key = String(field.id)
   return Object.hasOwn(response.values, key) ? response.values[key] : undefined
 }
 
-/** The columns of one question (one, or one per choice / matrix row). */
+/**
+ * The columns of one question: its type's (one, or one per choice or matrix
+ * row), else one column of its text; each cell read from the response's
+ * answer, its text made safe.
+ */
 const questionColumns = (field: Field, key: string, linkBase: string): ReadonlyArray<XlsxColumn> => {
-  const asText = (response: ResponseRow): XlsxCell =>
-    text(Summaries.formatAnswer(field, answerOf(response, field), linkBase))
-  switch (field.type) {
-    case "checkboxes": {
-      const choices = field.options?.choices ?? []
-      const other = otherOf(field)
-      const picked = (response: ResponseRow): ReadonlyArray<string> => {
-        const value = answerOf(response, field)
-        return Array.isArray(value) ? value : []
-      }
-      const columns: Array<XlsxColumn> = choices.map((choice) => {
-        const header = `${key}: ${choice}`
-        return { header, width: widthOf(header, 8), cell: (r) => (picked(r).includes(choice) ? true : null) }
-      })
-      if (other !== undefined) {
-        const header = `${key}: ${other}`
-        columns.push({
-          header,
-          width: widthOf(header, 16),
-          cell: (r) => text(picked(r).find((choice) => !choices.includes(choice)) ?? "")
-        })
-      }
-      return columns
+  const shown = (answer: unknown): string => Summaries.formatAnswer(field, answer as AnswerValue | undefined, linkBase)
+  const sheet = QuestionTypes.typeOf(field).sheet
+  const columns = sheet === undefined ? [SheetColumns.textColumn(key, shown)] : sheet(field, key, shown)
+  return columns.map(({ cell, ...column }) => ({
+    ...column,
+    cell: (r: ResponseRow) => {
+      const value = cell(answerOf(r, field))
+      return Predicate.isString(value) ? text(value) : value
     }
-    case "matrix":
-      return (field.options?.rows ?? []).map((row) => {
-        const header = `${key}: ${row}`
-        return {
-          header,
-          width: widthOf(header, 12),
-          cell: (r) => {
-            const value = answerOf(r, field)
-            if (!Predicate.isObject(value) || Array.isArray(value)) return null
-            const chosen: unknown = Object.hasOwn(value, row) ? (value as Record<string, unknown>)[row] : undefined
-            return Predicate.isString(chosen)
-              ? text(chosen)
-              : Array.isArray(chosen)
-                ? text(chosen.filter(Predicate.isString).join(", "))
-                : null
-          }
-        }
-      })
-    case "date":
-      return [
-        {
-          header: key,
-          width: widthOf(key, 12),
-          numFmt: DATE_FORMAT,
-          cell: (r) => {
-            const value = answerOf(r, field)
-            const date = Predicate.isString(value) && DATE.test(value) ? utc(`${value}T00:00:00Z`) : undefined
-            return date ?? asText(r)
-          }
-        }
-      ]
-    case "datetime":
-      return [
-        {
-          header: key,
-          width: widthOf(key, 17),
-          numFmt: DATETIME_FORMAT,
-          cell: (r) => {
-            const value = answerOf(r, field)
-            const date = Predicate.isString(value) && DATETIME.test(value) ? utc(`${value}Z`) : undefined
-            return date ?? asText(r)
-          }
-        }
-      ]
-    case "yes_no":
-    case "legal":
-      return [
-        {
-          header: key,
-          width: widthOf(key, 8),
-          cell: (r) => {
-            const value = answerOf(r, field)
-            return Predicate.isBoolean(value) ? value : asText(r)
-          }
-        }
-      ]
-    default:
-      if (NUMERIC.has(field.type)) {
-        return [
-          {
-            header: key,
-            width: widthOf(key, 8),
-            cell: (r) => {
-              const value = answerOf(r, field)
-              return Predicate.isNumber(value) ? value : asText(r)
-            }
-          }
-        ]
-      }
-      return [{ header: key, width: widthOf(key, WIDE.has(field.type) ? 40 : 16), cell: asText }]
-  }
+  }))
 }
 
 /**
@@ -215,7 +134,7 @@ export const columns = (
     ...caseFields.map((field) => field.label),
     ...valueKeys
   ])
-  const questions = byPosition(fields).filter((field) => field.type !== "statement")
+  const questions = byPosition(fields).filter(takesAnswer)
   const stageNames = new Map(stages.map((stage) => [stage.id, stage.name]))
   const memberNames = new Map(members.map((member) => [member.accountId, member.name ?? member.email]))
   const [id, submittedAt, name, email, stage, assignee, tags, source] = metadataColumns as [

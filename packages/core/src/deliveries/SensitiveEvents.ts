@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { answerKeys, type Field, isSensitive, LEFT_OUT } from "../forms/index.ts"
+import { answerKeys, type Field, isSensitive, LEFT_OUT, takesAnswer } from "../forms/index.ts"
 import type { EventBody } from "../events/index.ts"
 
 /**
@@ -27,9 +27,7 @@ import type { EventBody } from "../events/index.ts"
 export const withoutSensitive = (body: EventBody, fields: ReadonlyArray<Field>): EventBody => {
   if (!("answers" in body) || !fields.some(isSensitive)) return body
   const keys = answerKeys(fields)
-  const ordered = [...fields]
-    .filter((f) => f.type !== "statement")
-    .sort((a, b) => a.position - b.position || a.id - b.id)
+  const ordered = [...fields].filter(takesAnswer).sort((a, b) => a.position - b.position || a.id - b.id)
   const answers: Record<string, string> = { ...body.answers }
   let summary = body.summary
   let from = 0

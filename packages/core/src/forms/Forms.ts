@@ -1,241 +1,62 @@
 /**
  * Forms: a title, a status and ordered questions (see `Fields.ts`). Only a
  * `published` form takes responses. `updatedAt` moves on any change to the
- * form, its questions or its stages, never when a response arrives.
+ * form, its questions or its stages, never when a response arrives. What
+ * forms are to clients is `FormModels.ts` (exported here too), their rows
+ * `FormRows.ts`, the checks of a form being saved `FormChecks.ts`.
  */
-import { randomBytes } from "node:crypto"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import type * as Statement from "effect/sql/Statement"
-import { Actors, type Forbidden, FormNotFound, Id, InvalidInput, trimWithoutBidiControls } from "../kernel/index.ts"
-import { Field, FieldInput, type FieldType } from "./Fields.ts"
+import { Actors, type Forbidden, FormNotFound, InvalidInput } from "../kernel/index.ts"
+import type { Field, FieldInput } from "./Fields.ts"
 import { FormFiles } from "./FormFiles.ts"
 import { imageIdsOf } from "./ImageRefs.ts"
 import * as FormCache from "./FormCache.ts"
 import * as FormLogic from "./FormLogic.ts"
 import { Stages } from "./Stages.ts"
-import { FormStatus } from "./FormStatus.ts"
-import { FormSettings } from "./FormSettings.ts"
+import type { FormStatus } from "./FormStatus.ts"
+import type { FormSettings } from "./FormSettings.ts"
 import * as FormTranslations from "./Translations.ts"
-import { type Translation, Translations } from "./Translations.ts"
-import { Database, StoredJson } from "../storage/index.ts"
+import type { Translation, Translations } from "./Translations.ts"
+import { Database } from "../storage/index.ts"
 import { Events } from "../events/index.ts"
+
+import {
+  type CreateFormInput,
+  type FormSummary,
+  type FormWithFields,
+  type PublicForm,
+  type SubmittedForm,
+  type UpdateFormInput,
+  makePublicId
+} from "./FormModels.ts"
+import { checkLogic, checkTranslations, missingImages } from "./FormChecks.ts"
+import {
+  type FieldRow,
+  type FormRow,
+  type StatusRow,
+  calculateJson,
+  newFieldRows,
+  decodeHiddenFields,
+  decodeSettings,
+  decodeTranslations,
+  logicJson,
+  showIfJson,
+  toField,
+  toSummary
+} from "./FormRows.ts"
 
 export { FormNotFound } from "../kernel/index.ts"
 
 export { FormStatus } from "./FormStatus.ts"
 
-/** A form as listed, created and updated (spec: FormSummary / Form). */
-export const FormSummary = Schema.Struct({
-  id: Schema.Int,
-  publicId: Schema.String,
-  title: Schema.String,
-  description: Schema.NullOr(Schema.String),
-  status: FormStatus,
-  folderId: Schema.NullOr(Schema.Int),
-  responseCount: Schema.Int,
-  createdAt: Schema.String,
-  updatedAt: Schema.String
-}).annotate({ identifier: "FormSummary" })
-export type FormSummary = typeof FormSummary.Type
-
-/** A form with its questions (spec: FormWithFields). */
-export const FormWithFields = Schema.Struct({
-  id: Schema.Int,
-  publicId: Schema.String,
-  title: Schema.String,
-  description: Schema.NullOr(Schema.String),
-  status: FormStatus,
-  fields: Schema.Array(Field),
-  /** Extension (form logic): values taken from the page URL or the submission, by name. */
-  hiddenFields: Schema.Array(FormLogic.HiddenField),
-  /** Extension: how the public page behaves (see `FormSettings.ts`). */
-  settings: FormSettings,
-  /** Extension: the form in other languages (see `Translations.ts`); `{}` for none. */
-  translations: Schema.optionalKey(Translations)
-}).annotate({ identifier: "FormWithFields" })
-export type FormWithFields = typeof FormWithFields.Type
-
-/**
- * A created form (spec: Form, the answer of `POST /forms`) with, as an
- * extension, its questions: their ids are the keys of the answers to submit.
- */
-export const CreatedForm = Schema.Struct({
-  ...FormSummary.fields,
-  fields: Schema.Array(Field).annotate({ description: "Extension: the form's questions, in order, with their ids." })
-}).annotate({ identifier: "CreatedForm" })
-export type CreatedForm = typeof CreatedForm.Type
-
-/** A form title: trimmed, 1 to 200 characters. */
-export const FormTitle = Schema.String.check(
-  Schema.isMaxLength(200, { message: "title must be at most 200 characters" })
-).pipe(
-  Schema.decodeTo(
-    Schema.Trimmed.check(Schema.isNonEmpty({ message: "title must not be empty" })),
-    trimWithoutBidiControls
-  )
-)
-const Description = Schema.String.check(
-  Schema.isMaxLength(10_000, { message: "description must be at most 10000 characters" })
-)
-const FolderId = Id
-const FieldInputs = Schema.Array(FieldInput).check(
-  Schema.isMaxLength(200, { message: "a form has at most 200 questions" })
-)
-
-/** What creating a form takes; every field is optional (title defaults to "Untitled form"). */
-export const CreateFormInput = Schema.Struct({
-  title: Schema.optionalKey(FormTitle),
-  description: Schema.optionalKey(Schema.NullOr(Description)),
-  folderId: Schema.optionalKey(Schema.NullOr(FolderId)),
-  fields: Schema.optionalKey(FieldInputs),
-  hiddenFields: Schema.optionalKey(FormLogic.HiddenFields),
-  settings: Schema.optionalKey(FormSettings),
-  /** The form in other languages, by language tag (see `Translations.ts`). */
-  translations: Schema.optionalKey(Translations)
-}).annotate({ identifier: "CreateForm" })
-export type CreateFormInput = typeof CreateFormInput.Type
-
-/** What changing a form takes: any subset. `fields` replaces the question list. */
-export const UpdateFormInput = Schema.Struct({
-  title: Schema.optionalKey(FormTitle),
-  description: Schema.optionalKey(Schema.NullOr(Description)),
-  status: Schema.optionalKey(FormStatus),
-  folderId: Schema.optionalKey(Schema.NullOr(FolderId)),
-  fields: Schema.optionalKey(FieldInputs),
-  /** Replaces the hidden fields. */
-  hiddenFields: Schema.optionalKey(FormLogic.HiddenFields),
-  /** Replaces the settings (every key left out takes its default). */
-  settings: Schema.optionalKey(FormSettings),
-  /**
-   * Replaces the translations. Left out, they are kept, less what the form no longer has (a question, choice,
-   * page or ending taken out by this change).
-   */
-  translations: Schema.optionalKey(Translations)
-}).annotate({ identifier: "UpdateForm" })
-export type UpdateFormInput = typeof UpdateFormInput.Type
-
-/** What a submission is checked against: the form's title, status, hidden fields, questions and settings (limits). */
-export type SubmittedForm = Pick<
-  FormWithFields,
-  "title" | "status" | "hiddenFields" | "fields" | "settings" | "translations"
->
-
-/** A form as the public page and submissions see it (any workspace, by public id). */
-export interface PublicForm {
-  readonly workspaceId: number
-  readonly form: FormWithFields
-}
-
-/** A new public id: 20 URL-safe characters (120 random bits). */
-export const makePublicId = (): string => randomBytes(15).toString("base64url")
-
-interface FormRow {
-  readonly id: number
-  readonly public_id: string
-  readonly title: string
-  readonly description: string | null
-  readonly status: FormStatus
-  readonly folder_id: number | null
-  readonly response_count: number
-  readonly created_at: Date
-  readonly updated_at: Date
-}
-
-/** What a status event reads of a form's row. */
-interface StatusRow {
-  readonly id: number
-  readonly title: string
-  readonly public_id: string
-  readonly status: FormStatus
-}
-
-interface FieldRow {
-  readonly id: number
-  readonly type: FieldType
-  readonly label: string
-  readonly required: boolean
-  readonly position: number
-  /** jsonb: decoded by {@link toField}. */
-  readonly options: unknown
-  readonly logic: unknown
-  readonly show_if: unknown
-  readonly calculate: unknown
-  readonly page: string | null
-  /** Absent in rows read before migration 0039's column was selected (the delivery claim's subset). */
-  readonly sensitive?: boolean | undefined
-}
-
-const toSummary = (row: FormRow): FormSummary => ({
-  id: row.id,
-  publicId: row.public_id,
-  title: row.title,
-  description: row.description,
-  status: row.status,
-  folderId: row.folder_id,
-  responseCount: row.response_count,
-  createdAt: row.created_at.toISOString(),
-  updatedAt: row.updated_at.toISOString()
-})
-
-const decodeField = StoredJson.decode(Field, "a row of fields (options, logic, show_if, calculate)")
-const decodeHiddenFields = StoredJson.decode(FormLogic.HiddenFields, "forms.hidden_fields")
-const decodeSettings = StoredJson.decode(FormSettings, "forms.settings")
-const decodeTranslations = StoredJson.decode(Translations, "forms.translations")
-
-/** A stored question, its jsonb options and logic decoded with the Field Schema (see `storage/StoredJson.ts`). */
-const toField = (row: FieldRow): Effect.Effect<Field> =>
-  decodeField({
-    id: row.id,
-    type: row.type,
-    label: row.label,
-    required: row.required,
-    position: row.position,
-    options: row.options,
-    ...(Array.isArray(row.logic) && row.logic.length > 0 ? { logic: row.logic } : {}),
-    ...(row.show_if !== null ? { showIf: row.show_if } : {}),
-    ...(Array.isArray(row.calculate) && row.calculate.length > 0 ? { calculate: row.calculate } : {}),
-    ...(row.page !== null && row.page !== undefined ? { page: row.page } : {}),
-    ...(row.sensitive === true ? { sensitive: true } : {})
-  })
-
-/**
- * Checks the logic of the questions, hidden fields and settings (variables, endings) being saved: 400
- * naming the rule broken.
- */
-const checkLogic = (
-  inputs: ReadonlyArray<FormLogic.LogicInput>,
-  hiddenFields: ReadonlyArray<FormLogic.HiddenField>,
-  settings: FormSettings | undefined
-): Effect.Effect<void, InvalidInput> => {
-  const issues = FormLogic.validate(inputs, hiddenFields, {
-    variables: settings?.variables,
-    endings: settings?.endings,
-    pages: settings?.pages
-  })
-  return issues.length === 0
-    ? Effect.void
-    : Effect.fail(
-        new InvalidInput({
-          message: issues.map((i) => `${i.message} (rule ${i.rule})`).join("; "),
-          details: issues.map((i) => ({ path: i.path, message: `${i.message} (rule ${i.rule})` }))
-        })
-      )
-}
-
-/** Stored jsonb of a question's logic: null when none. */
-const logicJson = (input: FieldInput): string | null =>
-  input.logic === undefined || input.logic.length === 0 ? null : JSON.stringify(input.logic)
-const showIfJson = (input: FieldInput): string | null =>
-  input.showIf === undefined || input.showIf === null ? null : JSON.stringify(input.showIf)
-const calculateJson = (input: FieldInput): string | null =>
-  input.calculate === undefined || input.calculate.length === 0 ? null : JSON.stringify(input.calculate)
+export * from "./FormModels.ts"
 
 type ReadErrors = FormNotFound | SqlError.SqlError
 
@@ -354,30 +175,7 @@ export class Forms extends Context.Service<
             )
           )
         )
-        if (missing.size === 0) return
-        const issues: Array<{ path: string; message: string }> = []
-        const logo = settings?.theme?.logo
-        if (logo !== undefined && missing.has(logo)) {
-          issues.push({
-            path: "settings.theme.logo",
-            message: `settings.theme.logo: no image ${logo} in this workspace`
-          })
-        }
-        saved.forEach((field, index) => {
-          const chosen = (field.options as { readonly images?: Record<string, string> } | null | undefined)?.images
-          for (const [choice, id] of Object.entries(chosen ?? {})) {
-            if (missing.has(id)) {
-              issues.push({
-                path: `fields.${index}.options.images.${choice}`,
-                message: `fields.${index}.options.images ${JSON.stringify(choice)}: no image ${id} in this workspace`
-              })
-            }
-          }
-        })
-        return yield* new InvalidInput({
-          message: `${issues.map((i) => i.message).join("; ")} (upload images with POST /api/images)`,
-          details: issues
-        })
+        if (missing.size > 0) return yield* missingImages(missing, saved, settings)
       })
       /** The saved texts of a form, inside the saving transaction (its questions with their ids). */
       const translatable = Effect.fnUntraced(function* (workspaceId: number, formId: number) {
@@ -398,19 +196,6 @@ export class Forms extends Context.Service<
           translations: yield* decodeTranslations(row.translations)
         }
       })
-
-      /** 400 naming each text of the translations that the saved form does not have (or a translation into its own language). */
-      const checkTranslations = (form: FormTranslations.TranslatableForm, translations: Translations) => {
-        const issues = Object.entries(translations).flatMap(([language, translation]) =>
-          FormTranslations.problems(form, language, translation).map((problem) => {
-            const path = ["translations", language, ...problem.path].join(".")
-            return { path, message: `${path}: ${problem.issue}` }
-          })
-        )
-        return issues.length === 0
-          ? Effect.void
-          : Effect.fail(new InvalidInput({ message: issues.map((i) => i.message).join("; "), details: issues }))
-      }
 
       /** Saves the translations, inside the saving transaction. */
       const saveTranslations = (workspaceId: number, formId: number, translations: Translations) =>
@@ -597,26 +382,7 @@ export class Forms extends Context.Service<
             where form_id = ${formId} and id = ${input.id}`),
           { discard: true }
         )
-        const added = inputs.flatMap((input, position) =>
-          input.id === undefined
-            ? [
-                {
-                  workspace_id: workspaceId,
-                  form_id: formId,
-                  type: input.type,
-                  label: input.label,
-                  required: input.required,
-                  position,
-                  options: input.options,
-                  logic: input.logic === undefined || input.logic.length === 0 ? null : input.logic,
-                  show_if: input.showIf ?? null,
-                  calculate: input.calculate === undefined || input.calculate.length === 0 ? null : input.calculate,
-                  page: input.page ?? null,
-                  sensitive: input.sensitive === true
-                }
-              ]
-            : []
-        )
+        const added = newFieldRows(workspaceId, formId, inputs)
         const idAt = new Map<number, number>()
         inputs.forEach((input, position) => {
           if (input.id !== undefined) idAt.set(position, input.id)

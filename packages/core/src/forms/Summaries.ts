@@ -5,8 +5,10 @@
  * @module
  */
 import * as Predicate from "effect/Predicate"
-import { DEFAULT_RATING_MAX, type Field, partsOf } from "./Fields.ts"
+import type { Field } from "./Fields.ts"
 import type { AnswerValue } from "./Answers.ts"
+import { shapeText } from "./questions/AnswerText.ts"
+import { takesAnswer, typeOf } from "./questions/QuestionTypes.ts"
 import { endingKey } from "./Endings.ts"
 import { hiddenPrefix, variablePrefix } from "./FormLogic.ts"
 
@@ -18,16 +20,8 @@ const answerOf = (values: Readonly<Record<string, AnswerValue>>, field: Field): 
   return Object.hasOwn(values, key) ? values[key] : undefined
 }
 
-/**
- * The download link of an uploaded file: `{linkBase}/api/files/{fileId}`.
- *
- * @example
- * ```ts
- * fileLink("https://forms.example.com", "file_abc") // "https://forms.example.com/api/files/file_abc"
- * ```
- */
-export const fileLink = (linkBase: string, fileId: string): string =>
-  `${linkBase.replace(/\/$/, "")}/api/files/${encodeURIComponent(fileId)}`
+/** The download link of an uploaded file (`questions/AnswerText.ts`). */
+export { fileLink } from "./questions/AnswerText.ts"
 
 /**
  * The text form of one answer: strings as-is, numbers via `String`, booleans
@@ -50,39 +44,9 @@ export const fileLink = (linkBase: string, fileId: string): string =>
  */
 export const formatAnswer = (field: Field, value: AnswerValue | undefined, linkBase?: string): string => {
   if (value === undefined) return ""
-  if (Predicate.isString(value)) return value
-  if (Predicate.isBoolean(value)) return value ? "Yes" : "No"
-  if (Predicate.isNumber(value)) {
-    return field.type === "rating" ? `${value}/${field.options?.max ?? DEFAULT_RATING_MAX}` : String(value)
-  }
-  if (Array.isArray(value)) {
-    return field.type === "ranking"
-      ? value.map((choice, index) => `${index + 1}. ${choice}`).join(", ")
-      : value.join(", ")
-  }
-  if (field.type === "matrix") {
-    const given = new Map<string, unknown>(Object.entries(value))
-    return (field.options?.rows ?? [])
-      .flatMap((row) => {
-        const chosen = given.get(row)
-        const text = Predicate.isString(chosen) ? chosen : Array.isArray(chosen) ? chosen.join(", ") : ""
-        return text === "" ? [] : [`${row}: ${text}`]
-      })
-      .join("; ")
-  }
-  if (field.type === "contact" || field.type === "address") {
-    const given = new Map<string, unknown>(Object.entries(value))
-    return partsOf(field)
-      .flatMap(({ name }) => {
-        const part = given.get(name)
-        return Predicate.isString(part) && part !== "" ? [part] : []
-      })
-      .join(", ")
-  }
-  if ("typedName" in value && Predicate.isString(value.typedName)) return `${value.typedName} (typed signature)`
-  if (!("fileId" in value) || !Predicate.isString(value.fileId) || !Predicate.isString(value.name)) return ""
-  const name = field.type === "signature" ? "Drawn signature" : value.name
-  return linkBase === undefined ? name : `${name} (${fileLink(linkBase, value.fileId)})`
+  // A text is as it is and a yes/no is Yes or No whatever the type; the rest as the type writes it, or by its shape.
+  if (Predicate.isString(value) || Predicate.isBoolean(value)) return shapeText(value)
+  return typeOf(field).display?.(field, value, linkBase) ?? shapeText(value, linkBase)
 }
 
 /**
@@ -97,7 +61,7 @@ const keyedFields = (
   const used = new Set<string>(reserved)
   const keyed: Array<{ field: Field; key: string }> = []
   for (const field of byPosition(fields)) {
-    if (field.type === "statement") continue
+    if (!takesAnswer(field)) continue
     let key = field.label
     for (let n = 2; used.has(key); n++) key = `${field.label} (${n})`
     used.add(key)

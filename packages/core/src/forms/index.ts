@@ -16,6 +16,18 @@ export * from "./FormSettings.ts"
 export * from "./FormStatus.ts"
 export * from "./ImageRefs.ts"
 export * from "./Pages.ts"
+export type {
+  Entered,
+  PageView,
+  QuestionField,
+  SheetCell,
+  SheetColumn,
+  SummaryHints,
+  TallyKeys,
+  TallySql
+} from "./questions/QuestionType.ts"
+export * as QuestionTypes from "./questions/QuestionTypes.ts"
+export * as SheetColumns from "./questions/SheetColumns.ts"
 export * from "./Sensitive.ts"
 export * as Sensitive from "./Sensitive.ts"
 export * from "./Sla.ts"

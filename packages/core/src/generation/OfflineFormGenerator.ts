@@ -30,7 +30,7 @@
  *   "everything is optional"); name and e-mail are required unless marked
  *   optional;
  * - a title from the first sentence; when the description lists nothing to
- *   ask, the usual questions of a recognised kind of form (contact, RSVP,
+ *   ask, the usual questions of a recognised kind of form (`FormKinds.ts`: contact, RSVP,
  *   event registration, job application, feedback, NPS, bug report,
  *   newsletter sign-up, order, booking, support request, quiz-free survey).
  *
@@ -38,7 +38,8 @@
  */
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
-import { FieldInput } from "../forms/index.ts"
+import { FieldInput, QuestionTypes as Types } from "../forms/index.ts"
+import { type Draft, type Kind, kinds, type TypeOf } from "./FormKinds.ts"
 
 /** What the offline generator produces (the shape every generator returns). */
 export interface OfflineForm {
@@ -124,170 +125,6 @@ const sentencesOf = (prompt: string): Array<{ readonly text: string; readonly bu
   }
   return out
 }
-
-// ---------------------------------------------------------------------------
-// Kinds of forms (titles and default questions)
-// ---------------------------------------------------------------------------
-
-type Draft = {
-  type: FieldInput["type"]
-  label: string
-  required: boolean
-  options: Record<string, unknown> | null
-}
-
-const q = (type: Draft["type"], label: string, required: boolean, options: Draft["options"] = null): Draft => ({
-  type,
-  label,
-  required,
-  options
-})
-
-interface Kind {
-  readonly pattern: RegExp
-  readonly title: string
-  readonly questions: () => Array<Draft>
-}
-
-/** Recognised kinds, most specific first. */
-const kinds: ReadonlyArray<Kind> = [
-  {
-    pattern: /\b(?:nps|net promoter)\b|\blikely\b.*\brecommend\b/i,
-    title: "Net Promoter Score survey",
-    questions: () => [
-      q("nps", "How likely are you to recommend us to a friend or colleague?", true),
-      q("long_text", "What is the main reason for your score?", false)
-    ]
-  },
-  {
-    pattern: /\b(?:bug|defect|crash|issue report|problem report)\b/i,
-    title: "Bug report",
-    questions: () => [
-      q("short_text", "Summary", true),
-      q("long_text", "Steps to reproduce", true),
-      q("long_text", "What did you expect to happen, and what happened instead?", true),
-      q("select", "Severity", true, { choices: ["Low", "Medium", "High", "Critical"] }),
-      q("file", "Screenshot", false, { accept: ["image/*"] }),
-      q("email", "Email", false)
-    ]
-  },
-  {
-    pattern:
-      /\b(?:job|position|role|vacancy|hiring|recruit\w*|career|applicants?|candidates?)\b.*\bappl\w*|\bappl\w*\b.*\b(?:job|position|role|vacancy)\b|\bjob application\b/i,
-    title: "Job application",
-    questions: () => [
-      q("short_text", "Full name", true),
-      q("email", "Email", true),
-      q("tel", "Phone number", false),
-      q("url", "LinkedIn profile", false),
-      q("file", "CV", true, { accept: [".pdf", ".doc", ".docx"] }),
-      q("long_text", "Why do you want this role?", false)
-    ]
-  },
-  {
-    pattern: /\brsvp\b|\b(?:wedding|party|dinner|celebration)\b.*\b(?:attend|invit\w*|guests?)\b/i,
-    title: "RSVP",
-    questions: () => [
-      q("short_text", "Name", true),
-      q("email", "Email", true),
-      q("yes_no", "Will you attend?", true),
-      q("number", "How many guests will you bring?", false, { min: 0 }),
-      q("long_text", "Dietary requirements", false)
-    ]
-  },
-  {
-    pattern:
-      /\b(?:event|conference|workshop|webinar|meetup|course|class|seminar)\b.*\b(?:registration|register|sign[ -]?up|enrol\w*)\b|\b(?:registration|register|sign[ -]?up)\b.*\b(?:event|conference|workshop|webinar|meetup|seminar)\b/i,
-    title: "Event registration",
-    questions: () => [
-      q("short_text", "Full name", true),
-      q("email", "Email", true),
-      q("short_text", "Company", false),
-      q("long_text", "Dietary or accessibility needs", false)
-    ]
-  },
-  {
-    pattern:
-      /\b(?:course|class|lecture|training|workshop|teacher|instructor)\b.*\bfeedback\b|\bfeedback\b.*\b(?:course|class|lecture|training|workshop)\b/i,
-    title: "Course feedback",
-    questions: () => [
-      q("rating", "Overall, how would you rate the course?", true, { max: 5 }),
-      q("rating", "How would you rate the instructor?", false, { max: 5 }),
-      q("long_text", "What did you like most?", false),
-      q("long_text", "What could be improved?", false)
-    ]
-  },
-  {
-    pattern: /\b(?:feedback|satisfaction|survey|review|opinion)\b/i,
-    title: "Feedback",
-    questions: () => [
-      q("rating", "Overall, how satisfied are you?", true, { max: 5 }),
-      q("long_text", "What did you like?", false),
-      q("long_text", "What could we improve?", false),
-      q("email", "Email", false)
-    ]
-  },
-  {
-    pattern: /\b(?:support|help ?desk|ticket|customer service)\b/i,
-    title: "Support request",
-    questions: () => [
-      q("short_text", "Name", true),
-      q("email", "Email", true),
-      q("short_text", "Subject", true),
-      q("long_text", "How can we help?", true),
-      q("file", "Attachment", false)
-    ]
-  },
-  {
-    pattern: /\b(?:newsletter|mailing list|subscribe|subscription|waitlist|wait list|sign[ -]?up)\b/i,
-    title: "Sign-up",
-    questions: () => [
-      q("short_text", "Name", false),
-      q("email", "Email", true),
-      q("legal", "I agree to receive e-mails from you and know I can unsubscribe at any time", true)
-    ]
-  },
-  {
-    pattern: /\b(?:booking|reservation|appointment|book a|reserve)\b/i,
-    title: "Booking request",
-    questions: () => [
-      q("short_text", "Name", true),
-      q("email", "Email", true),
-      q("tel", "Phone number", false),
-      q("date", "Preferred date", true),
-      q("number", "Number of people", false, { min: 1 }),
-      q("long_text", "Anything we should know?", false)
-    ]
-  },
-  {
-    pattern: /\b(?:order|purchase|quote request|request a quote)\b/i,
-    title: "Order",
-    questions: () => [
-      q("short_text", "Name", true),
-      q("email", "Email", true),
-      q("short_text", "Product", true),
-      q("number", "Quantity", true, { min: 1 }),
-      q("address", "Delivery address", true),
-      q("long_text", "Notes", false)
-    ]
-  },
-  {
-    pattern: /\b(?:intake|onboarding|new client|new customer|lead)\b/i,
-    title: "Customer intake",
-    questions: () => [
-      q("short_text", "Full name", true),
-      q("email", "Email", true),
-      q("tel", "Phone number", false),
-      q("short_text", "Company", false),
-      q("long_text", "What do you need help with?", true)
-    ]
-  },
-  {
-    pattern: /\b(?:contact|get in touch|enquir\w*|inquir\w*|reach (?:us|out))\b/i,
-    title: "Contact",
-    questions: () => [q("short_text", "Name", true), q("email", "Email", true), q("long_text", "Message", true)]
-  }
-]
 
 // ---------------------------------------------------------------------------
 // Title
@@ -556,8 +393,8 @@ const questionOf = (rawItem: string, context: { readonly allRequired: boolean | 
       ? true
       : (context.allRequired ??
         (EMAIL_HINT.test(lower) || /^(?:(?:their|your|the|full)\s+)*(?:full\s+)?name$/i.test(lower)))
-  const make = (type: Draft["type"], label: string, options: Draft["options"] = null): Draft => ({
-    type,
+  const make = (type: TypeOf, label: string, options: Draft["options"] = null): Draft => ({
+    type: type.type,
     label,
     required: isRequired,
     options
@@ -568,18 +405,25 @@ const questionOf = (rawItem: string, context: { readonly allRequired: boolean | 
     const listed = choices.length
     choices = choices.filter((c) => !OTHER_CHOICE.test(c))
     const other = choices.length < listed && choices.length > 0 ? { allowOther: true } : {}
-    if (isYesNo(choices)) return make("yes_no", labelOf(item))
-    if (RANKING_HINT.test(item)) return make("ranking", labelOf(item), { choices: choices.slice(0, 20) })
+    if (isYesNo(choices)) return make(Types.YesNo, labelOf(item))
+    if (RANKING_HINT.test(item)) return make(Types.Ranking, labelOf(item), { choices: choices.slice(0, 20) })
     if (MATRIX_HINT.test(item)) {
-      return make("matrix", labelOf(item), { rows: choices, columns: [...LIKERT], ...(many ? { multiple: true } : {}) })
+      return make(Types.Matrix, labelOf(item), {
+        rows: choices,
+        columns: [...LIKERT],
+        ...(many ? { multiple: true } : {})
+      })
     }
     return many
-      ? make("checkboxes", labelOf(item), { choices, ...other })
-      : make("select", labelOf(item), { choices, ...other })
+      ? make(Types.Checkboxes, labelOf(item), { choices, ...other })
+      : make(Types.Select, labelOf(item), { choices, ...other })
   }
+  // A type that says how it is heard (its module, `forms/questions/`), before the phrasing of the others.
+  const heard = Types.heardIn(item)
+  if (heard !== undefined) return make(heard, labelOf(item), heard.options)
   if (SIGNATURE_HINT.test(lower)) {
     const label = /\bsignatures?\b/i.test(item) ? labelOf(item) : "Signature"
-    return { ...make("signature", label), required: !optional }
+    return { ...make(Types.Signature, label), required: !optional }
   }
   if (FILE_HINT.test(lower) && !/\b(?:link|url)\b/.test(lower)) {
     const accept = IMAGE_HINT.test(lower) ? ["image/*"] : DOC_HINT.test(lower) ? [".pdf", ".doc", ".docx"] : undefined
@@ -589,19 +433,19 @@ const questionOf = (rawItem: string, context: { readonly allRequired: boolean | 
         ""
       )
     )
-    return make("file", label, accept === undefined ? null : { accept })
+    return make(Types.File, label, accept === undefined ? null : { accept })
   }
-  if (LEGAL_HINT.test(lower)) return { ...make("legal", labelOf(item)), required: !optional }
-  if (CONTACT_HINT.test(lower)) return make("contact", labelOf(item))
-  if (ADDRESS_HINT.test(lower)) return make("address", labelOf(item))
-  if (NPS_HINT.test(lower)) return make("nps", labelOf(item))
+  if (LEGAL_HINT.test(lower)) return { ...make(Types.Legal, labelOf(item)), required: !optional }
+  if (CONTACT_HINT.test(lower)) return make(Types.Contact, labelOf(item))
+  if (ADDRESS_HINT.test(lower)) return make(Types.Address, labelOf(item))
+  if (NPS_HINT.test(lower)) return make(Types.Nps, labelOf(item))
   if (SLIDER_HINT.test(lower)) {
     const label = labelOf(
       item
         .replace(/\s*\(?\b(?:from\s+|on\s+a\s+)?0\s*(?:-|–|to)\s*100\)?/i, "")
         .replace(/\s*\(?\b(?:on\s+|with\s+)?a\s+slider\)?/i, "")
     )
-    return make("slider", label, null)
+    return make(Types.Slider, label, null)
   }
   if (RATING_HINT.test(lower) && !NUMBER_HINT.test(lower.replace(/\bout\s+of\b/, ""))) {
     const range =
@@ -617,26 +461,26 @@ const questionOf = (rawItem: string, context: { readonly allRequired: boolean | 
         .replace(/\s*\(?\b\d{1,2}\s*stars?\)?/i, "")
         .replace(/^(?:to\s+)?rate\s+/i, "Rating of ")
     )
-    return make("rating", label, { max })
+    return make(Types.Rating, label, { max })
   }
   if (YES_NO_HINT.test(lower)) {
-    return make("yes_no", labelOf(item.replace(/\s*\(?\byes\s*(?:or|\/)\s*no\)?\s*(?:question)?/i, "")))
+    return make(Types.YesNo, labelOf(item.replace(/\s*\(?\byes\s*(?:or|\/)\s*no\)?\s*(?:question)?/i, "")))
   }
-  if (EMAIL_HINT.test(lower)) return make("email", labelOf(item))
-  if (TEL_HINT.test(lower)) return make("tel", labelOf(item))
-  if (URL_HINT.test(lower)) return make("url", labelOf(item))
+  if (EMAIL_HINT.test(lower)) return make(Types.Email, labelOf(item))
+  if (TEL_HINT.test(lower)) return make(Types.Tel, labelOf(item))
+  if (URL_HINT.test(lower)) return make(Types.Url, labelOf(item))
   if (NUMBER_HINT.test(lower)) {
     const nonNegative =
       /\bhow\s+(?:many|much|old|long|often)\b|\bnumber\s+of\b|\bage\b|\bquantity\b|\bamount\b|\bbudget\b|\byears\b|\bcount\b|\bheadcount\b/.test(
         lower
       )
-    return make("number", labelOf(item), nonNegative ? { min: 0 } : null)
+    return make(Types.NumberType, labelOf(item), nonNegative ? { min: 0 } : null)
   }
-  if (DATETIME_HINT.test(lower)) return make("datetime", labelOf(item))
-  if (TIME_HINT.test(lower)) return make("time", labelOf(item))
-  if (DATE_HINT.test(lower)) return make("date", labelOf(item))
-  if (LONG_HINT.test(lower)) return make("long_text", labelOf(item))
-  return make("short_text", labelOf(item))
+  if (DATETIME_HINT.test(lower)) return make(Types.DateTimeType, labelOf(item))
+  if (TIME_HINT.test(lower)) return make(Types.TimeType, labelOf(item))
+  if (DATE_HINT.test(lower)) return make(Types.DateType, labelOf(item))
+  if (LONG_HINT.test(lower)) return make(Types.LongText, labelOf(item))
+  return make(Types.ShortText, labelOf(item))
 }
 
 /** Joins the words of "date and time" (one thing to ask) so that the list is not split inside it. */

@@ -31,7 +31,7 @@ import * as FetchHttpClient from "effect/http/FetchHttpClient"
 import * as HttpClient from "effect/http/HttpClient"
 import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import type { HttpClientError } from "effect/http/HttpClientError"
-import { PlainFieldInput } from "../forms/index.ts"
+import { PlainFieldInput, QuestionTypes } from "../forms/index.ts"
 import { FormGenerator, type GeneratedForm, GeneratorFailed, type TranslationRequest } from "./FormGenerator.ts"
 
 /** Where the model is and how long to wait for it. */
@@ -93,24 +93,8 @@ const INSTRUCTIONS = [
   "You design web forms from a description. Reply with a single JSON object and nothing else.",
   "The object has: title (at most 200 characters), description (one or two sentences shown above the form, or null),",
   "and fields: the questions in a sensible order, 3 to 20 of them (fewer only when the description clearly asks for fewer).",
-  "Question types: short_text, long_text, email, tel, url, number, date, select (one choice), checkboxes (several choices),",
-  "rating (stars; options.max from 2 to 10), nps (how likely to recommend, 0 to 10; options.minLabel and options.maxLabel),",
-  "opinion_scale (agreement or a scale; options.min 0 or 1, options.max from 2 to 10, options.minLabel, options.maxLabel),",
-  "slider (a number on a track; options.min, options.max, options.step, options.minLabel, options.maxLabel),",
-  "time (time of day), datetime (a date with a time, such as an appointment),",
-  "legal (terms or consent the respondent must accept: the label is the statement accepted; set required to true),",
-  'signature (a signature drawn or typed as a full name with consent, for agreements and waivers: "sign below"; set required to true),',
-  "contact (a person's details in one step: options.parts from name, email, phone, company; options.optionalParts),",
-  "address (a postal address in parts: options.parts from line1, line2, city, region, postalCode, country; options.optionalParts),",
-  "matrix (rate each of several items on the same scale: options.rows, the items; options.columns, the scale;",
-  "options.multiple for several columns per row),",
-  "ranking (put choices in order: options.choices, 2 to 20; options.top to rank only the first places),",
-  'yes_no, file (upload; options.accept such as ["application/pdf", "image/*"] and',
-  "options.maxSizeMb), statement (text shown to the respondent, no answer).",
-  "select and checkboxes need options.choices (distinct, short); instead of a choice called Other, set options.allowOther",
-  "to true (an Other choice with a text box); options.randomize shuffles the choices (also for ranking).",
-  "For a quiz or a test with right answers, give select and checkboxes options.points: the points of each right choice",
-  '(such as {"Paris": 1}); the points are added up into the score.',
+  `Question types: ${QuestionTypes.modelTypes}.`,
+  QuestionTypes.modelAdvice,
   "Use options.help for a short hint where it helps.",
   "Set required to true only for what the form cannot do without. Set every id to null. Use null for options you don't need."
 ].join(" ")

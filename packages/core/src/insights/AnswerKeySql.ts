@@ -5,94 +5,42 @@
  *
  * The tallies kept as responses arrive make the same keys with the database
  * function `qforms_answer_keys` (migration 0029), which must take any question
- * type; here each question's expression holds only what its type needs, which
- * counts about five times faster than calling the function per question and
- * response. The summary tests compare both ways for every question type.
+ * type; here each question's expression holds only what its type needs (its
+ * module's `tallyKeys`, `forms/questions/`), which counts about five times
+ * faster than calling the function per question and response. The summary
+ * tests compare both ways for every question type.
  *
  * Each element is `<question id>|<key>` (question 0: the response itself), or
  * null.
  *
  * @module
  */
-import type { Field } from "../forms/index.ts"
+import { type Field, QuestionTypes, type TallyKeys } from "../forms/index.ts"
 import { kindOf } from "./AnswerTallies.ts"
 
 /** A SQL string literal. */
 const quoted = (text: string) => `'${text.replaceAll("'", "''")}'`
 
-/** The SQL of one question's keys: scalars (each text or null) and arrays (sub-selects). */
-const questionKeys = (field: Field): { readonly scalars: Array<string>; readonly arrays: Array<string> } => {
+/** The SQL of one question's keys: `a` (answered), then its type's (scalars, each text or null; arrays, sub-selects). */
+const questionKeys = (field: Field): TallyKeys => {
   const id = Number(field.id)
   if (!Number.isSafeInteger(id)) return { scalars: [], arrays: [] }
-  const v = `(answers -> ${quoted(String(id))})`
-  const prefix = (key: string) => quoted(`${id}|${key}`)
-  const text = `(${v} #>> '{}')`
-  const typed = (type: string) => `jsonb_typeof(${v}) = ${quoted(type)}`
-  const scalars = [
-    `case when case jsonb_typeof(${v}) when 'string' then btrim(${text}) <> '' ` +
-      `when 'array' then jsonb_array_length(${v}) > 0 when 'object' then ${v} <> '{}'::jsonb ` +
-      `when 'null' then false else ${v} is not null end then ${prefix("a")} end`
-  ]
-  const arrays: Array<string> = []
-  const elements = (type: string) => `case when ${typed(type)} then ${v} else '[]'::jsonb end`
-  switch (field.type) {
-    case "select":
-      scalars.push(`case when ${typed("string")} then ${prefix("c:")} || left(${text}, 200) end`)
-      break
-    case "checkboxes":
-      arrays.push(
-        `array(select ${prefix("c:")} || left(e, 200) from jsonb_array_elements_text(${elements("array")}) e)`
-      )
-      break
-    case "yes_no":
-    case "legal":
-      scalars.push(`case when ${typed("boolean")} then ${prefix("c:")} || ${text} end`)
-      break
-    case "signature":
-      scalars.push(
-        `case when ${typed("object")} then ${prefix("c:")} || ` +
-          `case when jsonb_exists(${v}, 'fileId') then 'drawn' else 'typed' end end`
-      )
-      break
-    case "number":
-    case "rating":
-    case "nps":
-    case "opinion_scale":
-    case "slider":
-      scalars.push(`case when ${typed("number")} then ${prefix("n:")} || ${text} end`)
-      break
-    case "matrix": {
-      const rows = `jsonb_each(case when ${typed("object")} then ${v} else '{}'::jsonb end)`
-      arrays.push(
-        `array(select ${prefix("m:")} || left(r.key, 200) from ${rows} r where case jsonb_typeof(r.value) ` +
-          `when 'array' then jsonb_array_length(r.value) > 0 when 'string' then true else false end)`,
-        `array(select ${prefix("m:")} || left(r.key, 200) || chr(31) || left(c, 200) from ${rows} r ` +
-          `cross join lateral jsonb_array_elements_text(case jsonb_typeof(r.value) when 'array' then r.value ` +
-          `when 'string' then jsonb_build_array(r.value) else '[]'::jsonb end) c)`
-      )
-      break
-    }
-    case "ranking":
-      arrays.push(
-        `array(select ${prefix("r:")} || left(e.value, 200) || chr(31) || e.n ` +
-          `from jsonb_array_elements_text(${elements("array")}) with ordinality e(value, n))`
-      )
-      break
-    case "date":
-    case "datetime":
-      scalars.push(
-        `case when ${typed("string")} and ${text} ~ '^[0-9]{4}-[0-9]{2}' then ${prefix("d:")} || left(${text}, 7) end`
-      )
-      break
-    case "time":
-      scalars.push(
-        `case when ${typed("string")} and ${text} ~ '^[0-9]{2}:' then ${prefix("h:")} || left(${text}, 2) end`
-      )
-      break
-    default:
-      break
-  }
-  return { scalars, arrays }
+  const answer = `(answers -> ${quoted(String(id))})`
+  const text = `(${answer} #>> '{}')`
+  const key = (name: string) => quoted(`${id}|${name}`)
+  const typed = (type: string) => `jsonb_typeof(${answer}) = ${quoted(type)}`
+  const answered =
+    `case when case jsonb_typeof(${answer}) when 'string' then btrim(${text}) <> '' ` +
+    `when 'array' then jsonb_array_length(${answer}) > 0 when 'object' then ${answer} <> '{}'::jsonb ` +
+    `when 'null' then false else ${answer} is not null end then ${key("a")} end`
+  const own = QuestionTypes.typeOf(field).tallyKeys?.({
+    answer,
+    text,
+    key,
+    typed,
+    elements: (type) => `case when ${typed(type)} then ${answer} else '[]'::jsonb end`
+  })
+  return { scalars: [answered, ...(own?.scalars ?? [])], arrays: [...(own?.arrays ?? [])] }
 }
 
 /** Seconds from opening the page to submitting, to two significant figures (as the tallies round them). */

@@ -21,7 +21,7 @@
  * @module
  */
 import * as Schema from "effect/Schema"
-import { byPosition, type Field, type FieldType, otherOf, scaleOf, sliderOf } from "../forms/index.ts"
+import { byPosition, type Field, type FieldType, otherOf, QuestionTypes, type SummaryHints } from "../forms/index.ts"
 
 /** One tally: question `fieldId` (0 for the response itself), its key, and how many responses carry it. */
 export interface Tally {
@@ -190,36 +190,34 @@ export const QuestionSummary = Schema.Union([
 ]).annotate({ identifier: "QuestionSummary" })
 export type QuestionSummary = typeof QuestionSummary.Type
 
-/** The kind of summary a question type has (statements have none). */
-export const kindOf = (type: FieldType): QuestionSummary["kind"] | undefined => {
-  switch (type) {
-    case "select":
-    case "checkboxes":
-    case "yes_no":
-    case "legal":
-      return "choices"
-    case "number":
-    case "rating":
-    case "nps":
-    case "opinion_scale":
-    case "slider":
-      return "numbers"
-    case "matrix":
-      return "matrix"
-    case "ranking":
-      return "ranking"
-    case "date":
-    case "datetime":
-    case "time":
-      return "dates"
-    case "file":
-    case "signature":
-      return "files"
-    case "statement":
-      return undefined
-    default:
-      return "texts"
-  }
+/** How the summary reads a question's tallies: its type's hints (none for a statement; texts by default). */
+const hintsOf = (field: Pick<Field, "type">): SummaryHints | undefined => {
+  const type = QuestionTypes.typeOf(field)
+  return type.answered === false ? undefined : (type.summary ?? { kind: "texts" })
+}
+
+/**
+ * The kind of summary a question type has (statements have none).
+ *
+ * @example
+ * ```ts
+ * kindOf("nps") // "numbers"
+ * ```
+ */
+export const kindOf = (type: FieldType): QuestionSummary["kind"] | undefined => hintsOf({ type })?.kind
+
+/**
+ * Whether the summary counts the frequent words of a question's answers (a
+ * text type that says so: short and long texts).
+ *
+ * @example
+ * ```ts
+ * countsWords({ type: "long_text" }) // true
+ * ```
+ */
+export const countsWords = (field: Pick<Field, "type">): boolean => {
+  const hints = hintsOf(field)
+  return hints?.kind === "texts" && hints.words === true
 }
 
 /** `part` of `whole` in percent, one decimal (0 of nothing). */
@@ -271,14 +269,13 @@ const baseOf = <K extends QuestionSummary["kind"]>(kind: K, field: Field, answer
   answered
 })
 
-const choicesSummary = (field: Field, keys: Keys, answered: number): typeof ChoicesSummary.Type => {
-  const named =
-    field.type === "yes_no" || field.type === "legal"
-      ? [
-          ["true", "Yes"],
-          ["false", "No"]
-        ]
-      : (field.options?.choices ?? []).map((choice) => [keyName(choice), choice])
+const choicesSummary = (
+  field: Field,
+  hints: Extract<SummaryHints, { readonly kind: "choices" }>,
+  keys: Keys,
+  answered: number
+): typeof ChoicesSummary.Type => {
+  const named = hints.named(field).map(([value, name]) => [keyName(value), name])
   const known = new Set(named.map(([key]) => `c:${key}`))
   const choices = named.map(([key, choice]) => {
     const count = keys.get(`c:${key}`) ?? 0
@@ -295,31 +292,16 @@ const choicesSummary = (field: Field, keys: Keys, answered: number): typeof Choi
   }
 }
 
-/** The values a scale question offers, or undefined for a free number. */
-const scaleValues = (field: Field): ReadonlyArray<number> | undefined => {
-  switch (field.type) {
-    case "rating":
-      return Array.from({ length: field.options?.max ?? 5 }, (_, i) => i + 1)
-    case "nps":
-    case "opinion_scale": {
-      const { min, max } = scaleOf(field)
-      return Array.from({ length: max - min + 1 }, (_, i) => min + i)
-    }
-    case "slider": {
-      const { min, max, step } = sliderOf(field)
-      const steps = Math.floor((max - min) / step + 1e-9)
-      return steps <= 100 ? Array.from({ length: steps + 1 }, (_, i) => round(min + i * step, 6)) : undefined
-    }
-    default:
-      return undefined
-  }
-}
-
 /** More distinct answers than this to a number question: the distribution is drawn as {@link BINS} bars. */
 const EXACT_MAX = 30
 const BINS = 20
 
-const numbersSummary = (field: Field, keys: Keys, answered: number): typeof NumbersSummary.Type => {
+const numbersSummary = (
+  field: Field,
+  hints: Extract<SummaryHints, { readonly kind: "numbers" }>,
+  keys: Keys,
+  answered: number
+): typeof NumbersSummary.Type => {
   const pairs: Array<[number, number]> = []
   for (const [key, count] of keys) {
     if (!key.startsWith("n:") || count <= 0) continue
@@ -333,7 +315,7 @@ const numbersSummary = (field: Field, keys: Keys, answered: number): typeof Numb
     const value = quantile(pairs, q)
     return value === null ? null : round(value)
   }
-  const scale = scaleValues(field)
+  const scale = hints.scale?.(field)
   let distribution: Array<Bin>
   if (scale !== undefined) {
     const counts = new Map(pairs)
@@ -358,7 +340,7 @@ const numbersSummary = (field: Field, keys: Keys, answered: number): typeof Numb
     }))
   }
   let nps: NpsScore | null = null
-  if (field.type === "nps") {
+  if (hints.nps === true) {
     let promoters = 0
     let passives = 0
     let detractors = 0
@@ -445,9 +427,14 @@ const nextMonth = (month: string): string => {
 /** Months from the first to the last answered fill the gaps, up to this many bars (else only answered months). */
 const MONTHS_MAX = 240
 
-const datesSummary = (field: Field, keys: Keys, answered: number): typeof DatesSummary.Type => {
+const datesSummary = (
+  field: Field,
+  hints: Extract<SummaryHints, { readonly kind: "dates" }>,
+  keys: Keys,
+  answered: number
+): typeof DatesSummary.Type => {
   const base = baseOf("dates", field, answered)
-  if (field.type === "time") {
+  if (hints.unit === "hour") {
     return {
       ...base,
       unit: "hour",
@@ -512,16 +499,16 @@ export const summarizeQuestions = (
   }
   const summaries: Array<QuestionSummary> = []
   for (const field of byPosition(fields)) {
-    const kind = kindOf(field.type)
-    if (kind === undefined) continue
+    const hints = hintsOf(field)
+    if (hints === undefined) continue
     const keys = byField.get(field.id) ?? new Map<string, number>()
     const answered = Math.max(0, keys.get("a") ?? 0)
-    switch (kind) {
+    switch (hints.kind) {
       case "choices":
-        summaries.push(choicesSummary(field, keys, answered))
+        summaries.push(choicesSummary(field, hints, keys, answered))
         break
       case "numbers":
-        summaries.push(numbersSummary(field, keys, answered))
+        summaries.push(numbersSummary(field, hints, keys, answered))
         break
       case "matrix":
         summaries.push(matrixSummary(field, keys, answered))
@@ -530,12 +517,12 @@ export const summarizeQuestions = (
         summaries.push(rankingSummary(field, keys, answered))
         break
       case "dates":
-        summaries.push(datesSummary(field, keys, answered))
+        summaries.push(datesSummary(field, hints, keys, answered))
         break
       case "files":
         summaries.push({
           ...baseOf("files", field, answered),
-          ...(field.type === "signature" ? { drawn: keys.get("c:drawn") ?? 0, typed: keys.get("c:typed") ?? 0 } : {})
+          ...(hints.drawnOrTyped === true ? { drawn: keys.get("c:drawn") ?? 0, typed: keys.get("c:typed") ?? 0 } : {})
         })
         break
       case "texts": {

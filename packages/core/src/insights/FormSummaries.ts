@@ -37,6 +37,7 @@ import {
 } from "../forms/index.ts"
 import { cell, type ResponseFilter, ResponseQueries } from "../cases/index.ts"
 import {
+  countsWords,
   kindOf,
   medianSeconds,
   percentOf,
@@ -363,9 +364,7 @@ export class FormSummaries extends Context.Service<
         const textFields = fields.filter((field) => kindOf(field.type) === "texts")
         // A viewer reads a sensitive question's text answers as "•••", and none of its words.
         const hidden = (field: Field) => Sensitive.readsMasked(actor) && Sensitive.isSensitive(field)
-        const worded = textFields.filter(
-          (field) => (field.type === "short_text" || field.type === "long_text") && !hidden(field)
-        )
+        const worded = textFields.filter((field) => countsWords(field) && !hidden(field))
         yield* planned(
           Effect.gen(function* () {
             const latestOf = new Map<number, ReadonlyArray<{ id: number; submitted_at: Date; value: AnswerValue }>>()

@@ -19,7 +19,17 @@
  */
 import * as Result from "effect/Result"
 import type { AnswerState } from "../cases/index.ts"
-import { type AnswerValue, type Field, FormLogic, type FormWithFields, pageKeyOf, pagesOf } from "../forms/index.ts"
+import {
+  type AnswerValue,
+  type Field,
+  FormLogic,
+  type FormWithFields,
+  isConsent,
+  pageKeyOf,
+  pagesOf,
+  takesAnswer,
+  takesUploads
+} from "../forms/index.ts"
 import { checkOne, factsOf, parseAnswer } from "./Steps.ts"
 
 /** The prefix of a pre-filling parameter: `prefill.<questionId>` or `prefill.<questionId>.<name>`. */
@@ -28,8 +38,7 @@ export const PREFILL_PREFIX = "prefill."
 /** The most values read for one question (a checkboxes question has at most 200 choices). */
 const MAX_VALUES = 200
 
-const prefillable = (field: Field): boolean =>
-  field.type !== "file" && field.type !== "signature" && field.type !== "legal" && field.type !== "statement"
+const prefillable = (field: Field): boolean => takesAnswer(field) && !takesUploads(field) && !isConsent(field)
 
 /**
  * The valid answers a page link pre-fills, keyed by question id. Reads the

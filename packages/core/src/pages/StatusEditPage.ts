@@ -10,7 +10,7 @@
  * @module
  */
 import * as Result from "effect/Result"
-import { type AnswerValue, type Field, FormLogic, type FormWithFields } from "../forms/index.ts"
+import { type AnswerValue, type Field, FormLogic, type FormWithFields, takesAnswer } from "../forms/index.ts"
 import { isEditable } from "../cases/index.ts"
 import { type Html, html } from "../web/index.ts"
 import { control, type Entered } from "./screens/Controls.ts"
@@ -137,7 +137,7 @@ export const render = (options: {
     variables: FormLogic.startingValues(form.settings.variables)
   })
   const shown = route.fields.filter(isEditable)
-  const kept = route.fields.some((field) => !isEditable(field) && field.type !== "statement")
+  const kept = route.fields.some((field) => !isEditable(field) && takesAnswer(field))
   const errors = refused?.errors ?? new Map<number, string>()
   const firstError = shown.find((field) => errors.has(field.id))
   const entered = (field: Field): Entered => {

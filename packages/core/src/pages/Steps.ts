@@ -17,9 +17,7 @@ import {
   FileAnswer,
   FormLogic,
   type FormWithFields,
-  otherOf,
-  partsOf,
-  rankedPlaces,
+  QuestionTypes,
   type Say,
   sayEnglish,
   Summaries,
@@ -62,127 +60,33 @@ export const refusal = (message: string, status?: number, headers?: Record<strin
   headers
 })
 
-const NUMBER = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?$/i
-
-export const decodeFileAnswer = Schema.decodeUnknownResult(Schema.fromJsonString(FileAnswer))
-
-/** The non-blank values posted as `a.<name>` (own keys only: a matrix row or choice may be called "constructor"). */
-const postedUnder = (parts: Readonly<Record<string, ReadonlyArray<string>>>, name: string): ReadonlyArray<string> =>
-  (Object.hasOwn(parts, name) ? (parts[name] ?? []) : []).filter((v) => v.trim() !== "")
-
-/** The text typed in the Other box (`a.other`), trimmed; "" when none. */
-const otherText = (parts: Readonly<Record<string, ReadonlyArray<string>>>): string =>
-  postedUnder(parts, "other")[0]?.trim() ?? ""
-
-/** An upload's answer as the page posts it (its JSON, from the upload route); the text as posted when it is not one. */
-const uploaded = (first: string): unknown => {
-  if (first === "") return undefined
-  const file = decodeFileAnswer(first)
-  return Result.isSuccess(file) ? file.success : first
-}
-
-/** The typed answer of a question from the texts the page posted (checked afterwards by `validateAnswers`). */
+/**
+ * The typed answer of a question from the texts the page posted, as its type
+ * reads them (checked afterwards by `validateAnswers`); by default the first
+ * text, when it is not blank.
+ */
 export const parseAnswer = (
   field: Field,
   answers: ReadonlyArray<string>,
   parts: Readonly<Record<string, ReadonlyArray<string>>> = {}
 ): unknown => {
-  const first = (answers[0] ?? "").trim()
-  const posted = (name: string) => postedUnder(parts, name)
-  switch (field.type) {
-    case "contact":
-    case "address": {
-      const given = partsOf(field).flatMap(({ name }) => {
-        const value = posted(name)[0]
-        return value === undefined ? [] : [[name, value] as const]
-      })
-      return given.length === 0 ? undefined : Object.fromEntries(given)
-    }
-    case "ranking": {
-      // Each choice's place, from its own select (`a.<choice>`): the placed choices in place order.
-      const choices = field.options?.choices ?? []
-      const placed = choices.flatMap((choice, index) => {
-        const place = Number(posted(choice)[0] ?? "")
-        return Number.isInteger(place) && place >= 1 ? [{ choice, place, index }] : []
-      })
-      placed.sort((a, b) => a.place - b.place || a.index - b.index)
-      return placed.length === 0 ? undefined : placed.map((p) => p.choice)
-    }
-    case "matrix": {
-      const multiple = field.options?.multiple === true
-      const given = (field.options?.rows ?? []).flatMap((row) => {
-        const chosen = posted(row)
-        return chosen.length === 0 ? [] : [[row, multiple ? chosen : chosen[0]!] as const]
-      })
-      return given.length === 0 ? undefined : Object.fromEntries(given)
-    }
-    case "statement":
-      return undefined
-    case "select": {
-      // "Other" stands for the text typed in its box; a text typed with nothing chosen is meant as Other too.
-      const other = otherOf(field)
-      const typed = otherText(parts)
-      if (other !== undefined && (first === other || (first === "" && typed !== ""))) return typed
-      return first === "" ? undefined : answers[0]
-    }
-    case "checkboxes": {
-      const other = otherOf(field)
-      return other === undefined ? answers : answers.map((a) => (a === other ? otherText(parts) : a))
-    }
-    case "number":
-    case "rating":
-    case "nps":
-    case "opinion_scale":
-    case "slider":
-      return first === "" ? undefined : NUMBER.test(first) ? Number(first) : first
-    case "yes_no":
-    case "legal":
-      return first === "yes" ? true : first === "no" ? false : first === "" ? undefined : first
-    case "signature": {
-      // A typed name (with or without the consent box) is the answer; else a drawing the script uploaded.
-      const typedName = posted("typedName")[0]
-      const consent = posted("consent")[0] === "yes"
-      return typedName !== undefined || consent ? { typedName: typedName ?? "", consent } : uploaded(first)
-    }
-    case "file":
-      return uploaded(first)
-    default:
-      return answers[0] === undefined || answers[0].trim() === "" ? undefined : answers[0]
-  }
+  const parse = QuestionTypes.typeOf(field).parse
+  if (parse !== undefined) return parse(field, answers, parts)
+  return answers[0] === undefined || answers[0].trim() === "" ? undefined : answers[0]
 }
 
 /**
  * What is wrong with what the page posted, in its own form before it is an
- * answer: "Other" chosen with its box left empty; for a ranking, a place
- * given twice or not one of those offered. Undefined when nothing is.
+ * answer (as the question's type sees it: "Other" chosen with its box left
+ * empty; for a ranking, a place given twice or not one of those offered).
+ * Undefined when nothing is.
  */
 export const postedProblem = (
   field: Field,
   answers: ReadonlyArray<string>,
   parts: Readonly<Record<string, ReadonlyArray<string>>>,
   say: Say = sayEnglish
-): string | undefined => {
-  const q = JSON.stringify(field.label)
-  const other = otherOf(field)
-  if (other !== undefined && answers.includes(other) && otherText(parts) === "") {
-    const named = field.options?.otherLabel === undefined ? say("question.other") : other
-    return say("answer.typeOther", { q, other: JSON.stringify(named) })
-  }
-  if (field.type !== "ranking") return undefined
-  const places = rankedPlaces(field)
-  const seen = new Map<number, string>()
-  for (const choice of field.options?.choices ?? []) {
-    const raw = postedUnder(parts, choice)[0]?.trim() ?? ""
-    if (raw === "") continue
-    const place = Number(raw)
-    if (!Number.isInteger(place) || place < 1 || place > places) return say("answer.rankPlace", { q, max: places })
-    const before = seen.get(place)
-    if (before !== undefined)
-      return say("answer.rankSamePlace", { q, first: JSON.stringify(before), second: JSON.stringify(choice), place })
-    seen.set(place, choice)
-  }
-  return undefined
-}
+): string | undefined => QuestionTypes.typeOf(field).postedProblem?.(field, answers, parts, say)
 
 /**
  * Checks one question's answer with the API's validator: the answer to keep (undefined when empty), or the
@@ -221,7 +125,9 @@ export const enteredOf = (value: unknown): Entered => {
                 ? part.filter(Predicate.isString)
                 : part === true // a typed signature's consent
                   ? ["yes"]
-                  : []
+                  : Predicate.isNumber(part) // an amount
+                    ? [String(part)]
+                    : []
           ])
         )
       }

@@ -108,6 +108,7 @@ export const ar: Catalogue = {
   "question.signatureKept": "تم الاحتفاظ بتوقيعك المرسوم.",
   "question.fullName": "الاسم الكامل",
   "question.signatureConsent": "أوافق على أن الاسم الذي كتبته هو توقيعي",
+  "question.currency": "العملة",
   // The parts of contact and address questions
   "part.name": "الاسم",
   "part.email": "البريد الإلكتروني",
@@ -191,6 +192,11 @@ export const ar: Catalogue = {
   "answer.signatureNameMax":
     "{q}: يجب ألا يتجاوز الاسم المكتوب {max, plural, zero {# حرف} one {حرفًا واحدًا} two {حرفين} few {# أحرف} many {# حرفًا} other {# حرف}}",
   "answer.signatureConsent": "{q}: يُرجى وضع علامة في المربع للموافقة على أن الاسم الذي كتبته هو توقيعك",
+  "answer.currencyAmount": "يجب أن تكون إجابة {q} مبلغًا من المال",
+  "answer.currencyCode": "يجب أن تذكر إجابة {q} عملتها برمز ISO 4217، مثل EUR أو USD",
+  "answer.currencyOneOf": "يجب أن تكون إجابة {q} بإحدى هذه العملات: {codes}",
+  "answer.currencyDecimals":
+    "إجابة {q} بعملة {currency}: {count, plural, =0 {بلا كسور عشرية} zero {بلا كسور عشرية} one {منزلة عشرية واحدة على الأكثر} two {منزلتان عشريتان على الأكثر} few {# منازل عشرية على الأكثر} many {# منزلة عشرية على الأكثر} other {# منزلة عشرية على الأكثر}}",
   // The page's script (values only: no plural or select)
   "client.moveUp": "نقل {label} إلى الأعلى",
   "client.moveDown": "نقل {label} إلى الأسفل",

@@ -112,6 +112,7 @@ export const de: Catalogue = {
   "question.signatureKept": "Ihre gezeichnete Unterschrift bleibt erhalten.",
   "question.fullName": "Vollständiger Name",
   "question.signatureConsent": "Ich bestätige, dass mein eingegebener Name als meine Unterschrift gilt",
+  "question.currency": "Währung",
   // The parts of contact and address questions
   "part.name": "Name",
   "part.email": "E-Mail",
@@ -189,6 +190,11 @@ export const de: Catalogue = {
   "answer.signatureNameMax": "{q}: Der eingegebene Name darf höchstens {max} Zeichen lang sein",
   "answer.signatureConsent":
     "{q}: Kreuzen Sie das Kästchen an, um zu bestätigen, dass Ihr eingegebener Name als Ihre Unterschrift gilt",
+  "answer.currencyAmount": "{q} muss ein Geldbetrag sein",
+  "answer.currencyCode": "{q} muss seine Währung mit dem ISO-4217-Code angeben, etwa EUR oder USD",
+  "answer.currencyOneOf": "{q} muss in einer dieser Währungen sein: {codes}",
+  "answer.currencyDecimals":
+    "{q} in {currency} hat {count, plural, =0 {keine Nachkommastellen} one {höchstens # Nachkommastelle} other {höchstens # Nachkommastellen}}",
   // The page's script (values only: no plural or select)
   "client.moveUp": "{label} nach oben verschieben",
   "client.moveDown": "{label} nach unten verschieben",

@@ -108,6 +108,7 @@ export const en = {
   "question.signatureKept": "Your drawn signature is kept.",
   "question.fullName": "Full name",
   "question.signatureConsent": "I agree that my typed name is my signature",
+  "question.currency": "Currency",
   // The parts of contact and address questions
   "part.name": "Name",
   "part.email": "E-mail",
@@ -183,6 +184,11 @@ export const en = {
   "answer.signatureName": "{q}: type your full name to sign",
   "answer.signatureNameMax": "{q}: the typed name must be at most {max} characters",
   "answer.signatureConsent": "{q}: tick the box to agree that your typed name is your signature",
+  "answer.currencyAmount": "{q} must be an amount of money",
+  "answer.currencyCode": "{q} must name its currency by its ISO 4217 code, such as EUR or USD",
+  "answer.currencyOneOf": "{q} must be in one of these currencies: {codes}",
+  "answer.currencyDecimals":
+    "{q} in {currency} takes {count, plural, =0 {no decimals} one {at most # decimal} other {at most # decimals}}",
   // The page's script (values only: no plural or select)
   "client.moveUp": "Move {label} up",
   "client.moveDown": "Move {label} down",

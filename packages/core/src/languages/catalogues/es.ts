@@ -111,6 +111,7 @@ export const es: Catalogue = {
   "question.signatureKept": "Se ha conservado su firma dibujada.",
   "question.fullName": "Nombre completo",
   "question.signatureConsent": "Acepto que mi nombre escrito sea mi firma",
+  "question.currency": "Moneda",
   // The parts of contact and address questions
   "part.name": "Nombre",
   "part.email": "Correo electrónico",
@@ -187,6 +188,11 @@ export const es: Catalogue = {
   "answer.signatureName": "{q}: escriba su nombre completo para firmar",
   "answer.signatureNameMax": "{q}: el nombre escrito debe tener como máximo {max} caracteres",
   "answer.signatureConsent": "{q}: marque la casilla para aceptar que su nombre escrito sea su firma",
+  "answer.currencyAmount": "{q} debe ser un importe",
+  "answer.currencyCode": "{q} debe indicar su moneda con el código ISO 4217, por ejemplo EUR o USD",
+  "answer.currencyOneOf": "{q} debe estar en una de estas monedas: {codes}",
+  "answer.currencyDecimals":
+    "{q} en {currency}: {count, plural, =0 {sin decimales} one {# decimal como máximo} other {# decimales como máximo}}",
   // The page's script (values only: no plural or select)
   "client.moveUp": "Subir {label}",
   "client.moveDown": "Bajar {label}",

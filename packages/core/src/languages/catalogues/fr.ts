@@ -111,6 +111,7 @@ export const fr: Catalogue = {
   "question.signatureKept": "Votre signature dessinée est conservée.",
   "question.fullName": "Nom complet",
   "question.signatureConsent": "J’accepte que mon nom saisi tienne lieu de signature",
+  "question.currency": "Devise",
   // The parts of contact and address questions
   "part.name": "Nom",
   "part.email": "Adresse e-mail",
@@ -187,6 +188,11 @@ export const fr: Catalogue = {
   "answer.signatureName": "{q} : saisissez votre nom complet pour signer",
   "answer.signatureNameMax": "{q} : le nom saisi doit comporter {max} caractères au maximum",
   "answer.signatureConsent": "{q} : cochez la case pour accepter que votre nom saisi tienne lieu de signature",
+  "answer.currencyAmount": "{q} doit être un montant",
+  "answer.currencyCode": "{q} doit indiquer sa devise par son code ISO 4217, par exemple EUR ou USD",
+  "answer.currencyOneOf": "{q} doit être dans l’une de ces devises : {codes}",
+  "answer.currencyDecimals":
+    "{q} en {currency} : {count, plural, =0 {pas de décimales} one {# décimale au plus} other {# décimales au plus}}",
   // The page's script (values only: no plural or select)
   "client.moveUp": "Déplacer {label} vers le haut",
   "client.moveDown": "Déplacer {label} vers le bas",

@@ -106,6 +106,7 @@ export const he: Catalogue = {
   "question.signatureKept": "החתימה שציירתם נשמרה.",
   "question.fullName": "שם מלא",
   "question.signatureConsent": "אני מסכים/ה שהשם שהקלדתי הוא חתימתי",
+  "question.currency": "מטבע",
   // The parts of contact and address questions
   "part.name": "שם",
   "part.email": "דוא״ל",
@@ -183,6 +184,11 @@ export const he: Catalogue = {
   "answer.signatureNameMax":
     "{q}: השם המוקלד יכול להכיל עד {max, plural, one {תו אחד} two {שני תווים} other {# תווים}}",
   "answer.signatureConsent": "{q}: סמנו את התיבה כדי לאשר שהשם שהקלדתם הוא חתימתכם",
+  "answer.currencyAmount": "{q}: יש להזין סכום כסף",
+  "answer.currencyCode": "{q}: יש לציין את המטבע בקוד ISO 4217, למשל EUR או USD",
+  "answer.currencyOneOf": "{q}: הסכום חייב להיות באחד מהמטבעות האלה: {codes}",
+  "answer.currencyDecimals":
+    "{q} ב־{currency}: {count, plural, =0 {ללא ספרות אחרי הנקודה} one {ספרה אחת לכל היותר אחרי הנקודה} two {שתי ספרות לכל היותר אחרי הנקודה} other {# ספרות לכל היותר אחרי הנקודה}}",
   // The page's script (values only: no plural or select)
   "client.moveUp": "הזזת {label} למעלה",
   "client.moveDown": "הזזת {label} למטה",

@@ -110,6 +110,7 @@ export const it: Catalogue = {
   "question.signatureKept": "La firma che hai disegnato è stata conservata.",
   "question.fullName": "Nome e cognome",
   "question.signatureConsent": "Accetto che il nome che ho scritto valga come mia firma",
+  "question.currency": "Valuta",
   // The parts of contact and address questions
   "part.name": "Nome",
   "part.email": "Indirizzo e-mail",
@@ -186,6 +187,11 @@ export const it: Catalogue = {
   "answer.signatureName": "{q}: scrivi nome e cognome per firmare",
   "answer.signatureNameMax": "{q}: il nome scritto deve contenere al massimo {max} caratteri",
   "answer.signatureConsent": "{q}: spunta la casella per accettare che il nome scritto valga come tua firma",
+  "answer.currencyAmount": "{q} deve essere un importo",
+  "answer.currencyCode": "{q} deve indicare la valuta con il codice ISO 4217, ad esempio EUR o USD",
+  "answer.currencyOneOf": "{q} deve essere in una di queste valute: {codes}",
+  "answer.currencyDecimals":
+    "{q} in {currency}: {count, plural, =0 {senza decimali} one {al massimo # decimale} other {al massimo # decimali}}",
   // The page's script (values only: no plural or select)
   "client.moveUp": "Sposta {label} verso l’alto",
   "client.moveDown": "Sposta {label} verso il basso",

@@ -106,6 +106,7 @@ export const ja: Catalogue = {
   "question.signatureKept": "手書きの署名は保存されています。",
   "question.fullName": "氏名",
   "question.signatureConsent": "入力した氏名を自分の署名とすることに同意します",
+  "question.currency": "通貨",
   // The parts of contact and address questions
   "part.name": "名前",
   "part.email": "メールアドレス",
@@ -182,6 +183,11 @@ export const ja: Catalogue = {
   "answer.signatureName": "{q}：署名するには氏名を入力してください",
   "answer.signatureNameMax": "{q}：入力する氏名は{max}文字以内にしてください",
   "answer.signatureConsent": "{q}：入力した氏名を署名とすることに同意する場合は、チェックボックスをオンにしてください",
+  "answer.currencyAmount": "{q}には金額を入力してください",
+  "answer.currencyCode": "{q}の通貨はISO 4217のコード（EURやUSDなど）で指定してください",
+  "answer.currencyOneOf": "{q}は次のいずれかの通貨にしてください：{codes}",
+  "answer.currencyDecimals":
+    "{q}（{currency}）は{count, plural, =0 {小数を使えません} other {小数点以下#桁までにしてください}}",
   // The page's script (values only: no plural or select)
   "client.moveUp": "{label}を上へ移動",
   "client.moveDown": "{label}を下へ移動",

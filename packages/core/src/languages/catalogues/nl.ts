@@ -107,6 +107,7 @@ export const nl: Catalogue = {
   "question.signatureKept": "Uw getekende handtekening is bewaard.",
   "question.fullName": "Volledige naam",
   "question.signatureConsent": "Ik ga ermee akkoord dat mijn getypte naam als mijn handtekening geldt",
+  "question.currency": "Valuta",
   // The parts of contact and address questions
   "part.name": "Naam",
   "part.email": "E-mail",
@@ -184,6 +185,11 @@ export const nl: Catalogue = {
   "answer.signatureNameMax": "{q}: de getypte naam mag maximaal {max} tekens bevatten",
   "answer.signatureConsent":
     "{q}: vink het vakje aan om ermee akkoord te gaan dat uw getypte naam als uw handtekening geldt",
+  "answer.currencyAmount": "{q} moet een geldbedrag zijn",
+  "answer.currencyCode": "{q} moet de valuta met de ISO 4217-code noemen, zoals EUR of USD",
+  "answer.currencyOneOf": "{q} moet in een van deze valuta zijn: {codes}",
+  "answer.currencyDecimals":
+    "{q} in {currency}: {count, plural, =0 {geen decimalen} one {hoogstens # decimaal} other {hoogstens # decimalen}}",
   // The page's script (values only: no plural or select)
   "client.moveUp": "{label} omhoog verplaatsen",
   "client.moveDown": "{label} omlaag verplaatsen",

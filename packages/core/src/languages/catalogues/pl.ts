@@ -114,6 +114,7 @@ export const pl: Catalogue = {
   "question.signatureKept": "Twój narysowany podpis został zachowany.",
   "question.fullName": "Imię i nazwisko",
   "question.signatureConsent": "Zgadzam się, aby wpisane imię i nazwisko stanowiło mój podpis",
+  "question.currency": "Waluta",
   // The parts of contact and address questions
   "part.name": "Imię i nazwisko",
   "part.email": "E-mail",
@@ -198,6 +199,11 @@ export const pl: Catalogue = {
     "{q}: wpisane imię i nazwisko może mieć najwyżej {max, plural, one {# znak} few {# znaki} many {# znaków} other {# znaku}}",
   "answer.signatureConsent":
     "{q}: zaznacz pole wyboru, aby potwierdzić, że wpisane imię i nazwisko stanowi Twój podpis",
+  "answer.currencyAmount": "{q}: podaj kwotę pieniędzy",
+  "answer.currencyCode": "{q}: podaj walutę jej kodem ISO 4217, np. EUR lub USD",
+  "answer.currencyOneOf": "{q}: kwota musi być w jednej z tych walut: {codes}",
+  "answer.currencyDecimals":
+    "{q} w {currency}: {count, plural, =0 {bez miejsc po przecinku} one {najwyżej # miejsce po przecinku} few {najwyżej # miejsca po przecinku} many {najwyżej # miejsc po przecinku} other {najwyżej # miejsca po przecinku}}",
   // The page's script (values only: no plural or select)
   "client.moveUp": "Przesuń {label} w górę",
   "client.moveDown": "Przesuń {label} w dół",

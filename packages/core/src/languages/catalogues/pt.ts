@@ -111,6 +111,7 @@ export const pt: Catalogue = {
   "question.signatureKept": "Sua assinatura desenhada foi mantida.",
   "question.fullName": "Nome completo",
   "question.signatureConsent": "Concordo que meu nome digitado vale como minha assinatura",
+  "question.currency": "Moeda",
   // The parts of contact and address questions
   "part.name": "Nome",
   "part.email": "E-mail",
@@ -189,6 +190,11 @@ export const pt: Catalogue = {
   "answer.signatureNameMax":
     "{q}: o nome digitado deve ter no máximo {max, plural, one {# caractere} other {# caracteres}}",
   "answer.signatureConsent": "{q}: marque a caixa para concordar que seu nome digitado vale como sua assinatura",
+  "answer.currencyAmount": "{q} deve ser um valor em dinheiro",
+  "answer.currencyCode": "{q} deve indicar a moeda pelo código ISO 4217, por exemplo EUR ou USD",
+  "answer.currencyOneOf": "{q} deve estar em uma destas moedas: {codes}",
+  "answer.currencyDecimals":
+    "{q} em {currency}: {count, plural, =0 {sem casas decimais} one {no máximo # casa decimal} other {no máximo # casas decimais}}",
   // The page's script (values only: no plural or select)
   "client.moveUp": "Mover {label} para cima",
   "client.moveDown": "Mover {label} para baixo",

@@ -108,6 +108,7 @@ export const tr: Catalogue = {
   "question.signatureKept": "Çizdiğiniz imza saklandı.",
   "question.fullName": "Ad soyad",
   "question.signatureConsent": "Yazdığım adın imzam yerine geçtiğini kabul ediyorum",
+  "question.currency": "Para birimi",
   // The parts of contact and address questions
   "part.name": "Ad",
   "part.email": "E-posta",
@@ -183,6 +184,11 @@ export const tr: Catalogue = {
   "answer.signatureName": "{q}: imzalamak için adınızı ve soyadınızı yazın",
   "answer.signatureNameMax": "{q}: yazılan ad en fazla {max} karakter olmalıdır",
   "answer.signatureConsent": "{q}: yazdığınız adın imzanız yerine geçtiğini kabul etmek için kutuyu işaretleyin",
+  "answer.currencyAmount": "{q} bir para tutarı olmalıdır",
+  "answer.currencyCode": "{q} para birimini ISO 4217 koduyla belirtmelidir, örneğin EUR veya USD",
+  "answer.currencyOneOf": "{q} şu para birimlerinden birinde olmalıdır: {codes}",
+  "answer.currencyDecimals":
+    "{q} ({currency}): {count, plural, =0 {ondalık basamak alamaz} other {en fazla # ondalık basamak alır}}",
   // The page's script (values only: no plural or select)
   "client.moveUp": "{label} öğesini yukarı taşı",
   "client.moveDown": "{label} öğesini aşağı taşı",

@@ -102,6 +102,7 @@ export const zhHans: Catalogue = {
   "question.signatureKept": "您的手写签名已保留。",
   "question.fullName": "姓名",
   "question.signatureConsent": "我同意将我输入的姓名作为我的签名",
+  "question.currency": "货币",
   // The parts of contact and address questions
   "part.name": "姓名",
   "part.email": "电子邮箱",
@@ -176,6 +177,10 @@ export const zhHans: Catalogue = {
   "answer.signatureName": "{q}：请输入您的姓名以完成签名",
   "answer.signatureNameMax": "{q}：输入的姓名不得超过 {max} 个字符",
   "answer.signatureConsent": "{q}：请勾选复选框，同意将您输入的姓名作为您的签名",
+  "answer.currencyAmount": "{q}必须是金额",
+  "answer.currencyCode": "{q}必须用 ISO 4217 代码注明货币，例如 EUR 或 USD",
+  "answer.currencyOneOf": "{q}必须使用以下货币之一：{codes}",
+  "answer.currencyDecimals": "{q}（{currency}）{count, plural, =0 {不能有小数} other {最多保留 # 位小数}}",
   // The page's script (values only: no plural or select)
   "client.moveUp": "将 {label} 上移",
   "client.moveDown": "将 {label} 下移",

@@ -27,7 +27,8 @@ import {
   type Field,
   type FormWithFields,
   Summaries,
-  takesUploads
+  takesUploads,
+  QuestionTypes
 } from "../../forms/index.ts"
 import { Actors } from "../../kernel/index.ts"
 import { PageCounts } from "../../insights/index.ts"
@@ -333,7 +334,9 @@ export const add = Effect.fnUntraced(function* (
         }
         return yield* goOn(request, found, { ...state, values }, input, asked)
       }
-      if (field.type === "file" && input.upload !== undefined && Result.isFailure(input.upload)) {
+      // The file of a question whose page without JavaScript sends it with the step.
+      const withStep = QuestionTypes.typeOf(field).upload?.withStep === true
+      if (withStep && input.upload !== undefined && Result.isFailure(input.upload)) {
         return yield* questionPage(shown, voice, state, index, enteredOf(state.values[String(field.id)]), {
           error: input.upload.failure.message,
           status: input.upload.failure.status,
@@ -342,7 +345,7 @@ export const add = Effect.fnUntraced(function* (
       }
       // A file sent with the step (no JavaScript) is the answer; else the page's hidden answer.
       const raw =
-        field.type === "file" && input.upload !== undefined && Result.isSuccess(input.upload)
+        withStep && input.upload !== undefined && Result.isSuccess(input.upload)
           ? input.upload.success
           : parseAnswer(field, input.answers, input.parts)
       const typed = {

@@ -4,10 +4,9 @@
  * made its own (`scoped`); each with the progress, the messages of failed
  * checks, OK and Back, and the language switcher.
  */
-import type { FormWithFields } from "../../forms/index.ts"
+import { type FormWithFields, QuestionTypes } from "../../forms/index.ts"
 import type { Voice } from "../Voice.ts"
-import { Html, html, lines } from "../../web/index.ts"
-import { attr } from "./Attribute.ts"
+import { Html, html, lines, attr } from "../../web/index.ts"
 import { control, type Entered } from "./Controls.ts"
 import { languageSwitcher, stepInputs, wordsOf } from "./StepForm.ts"
 
@@ -118,7 +117,8 @@ export const question = (options: {
   const last = options.last ?? index === total - 1
   const first = options.first ?? index === 0
   const place = options.place ?? { at: index, of: total }
-  const multipart = field.type === "file"
+  // A question whose file the page without JavaScript sends with the step posts multipart.
+  const multipart = QuestionTypes.typeOf(field).upload?.withStep === true
   return html`<h1 class="form-title">${form.title}</h1>
 <div class="progress"><progress max="${place.of}" value="${place.at}" aria-label="${voice.say("page.progress")}"></progress><span>${voice.say("page.progressPlace", { at: place.at + 1, of: place.of })}</span></div>
 <form method="post"${attr("enctype", multipart && "multipart/form-data")} novalidate>

@@ -3,15 +3,14 @@
  * description, how many questions, Start) and, for a form with an access
  * code, the access code screen in front of it.
  */
-import type { FormWithFields } from "../../forms/index.ts"
+import { type FormWithFields, takesAnswer } from "../../forms/index.ts"
 import type { Voice } from "../Voice.ts"
-import { type Html, html, lines } from "../../web/index.ts"
-import { attr } from "./Attribute.ts"
+import { type Html, html, lines, attr } from "../../web/index.ts"
 import { languageSwitcher, stepInputs, wordsOf } from "./StepForm.ts"
 
 /** The welcome screen: title, description, how many questions, Start. */
 export const welcome = (form: FormWithFields, token: string, voice: Voice, notice?: string, note?: string): Html => {
-  const questions = form.fields.filter((f) => f.type !== "statement").length
+  const questions = form.fields.filter(takesAnswer).length
   return html`<h1 id="title" tabindex="-1" data-focus>${form.title}</h1>
 ${form.description ? html`<p class="description">${lines(form.description)}</p>` : null}
 ${notice ? html`<p class="error" role="alert">${notice}</p>` : null}

@@ -7,8 +7,7 @@
 import { buttonWords, type ButtonWords, type FormWithFields } from "../../forms/index.ts"
 import { nativeName } from "../../languages/index.ts"
 import type { Voice } from "../Voice.ts"
-import { type Html, html } from "../../web/index.ts"
-import { attr } from "./Attribute.ts"
+import { type Html, html, attr } from "../../web/index.ts"
 
 /** The name of the honeypot input: people never see it, naive bots fill it. */
 export const honeypotName = "website"

@@ -4,8 +4,7 @@
  */
 import type { FilledEnding, FormWithFields } from "../../forms/index.ts"
 import type { Voice } from "../Voice.ts"
-import { type Html, html, lines } from "../../web/index.ts"
-import { attr } from "./Attribute.ts"
+import { type Html, html, lines, attr } from "../../web/index.ts"
 
 /**
  * The id of the response a thank-you screen follows (`data-response`), which the page's script passes to an

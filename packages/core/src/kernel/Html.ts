@@ -2,9 +2,11 @@
  * HTML built safely: the `html` template escapes every interpolated value
  * (with the kernel's `escapeHtml`) unless it is already {@link Html} (made by
  * `html` itself), so a form's title, labels and choices — user content — can
- * never become markup.
+ * never become markup; {@link attr} writes one optional attribute. The
+ * public page's screens and each question type's page view
+ * (`forms/questions/`) are written with it.
  */
-import { escapeHtml } from "../kernel/index.ts"
+import { escapeHtml } from "./DisplayText.ts"
 
 /** A piece of markup that is safe to insert as is. */
 export class Html {
@@ -59,3 +61,14 @@ export const lines = (text: string): Html =>
       .map(escapeHtml)
       .join("<br>")
   )
+
+/**
+ * One optional attribute: ` name="value"` (escaped), or nothing when `value` is `null`, `undefined` or `false`.
+ *
+ * @example
+ * ```ts
+ * html`<input${attr("required", field.required && "required")}>`
+ * ```
+ */
+export const attr = (name: string, value: string | number | null | undefined | false): Html | null =>
+  value === null || value === undefined || value === false ? null : html` ${name}="${String(value)}"`

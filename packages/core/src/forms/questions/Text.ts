@@ -1,0 +1,97 @@
+/**
+ * The text question types: `short_text` (one line, ≤ 1000 characters),
+ * `long_text` (several lines, ≤ 10,000), and the texts of a format: `email`
+ * (an e-mail address, the respondent's when it is theirs), `tel` (a phone
+ * number of 7 digits or more) and `url` (an http(s) address, ≤ 2000
+ * characters). Their options are only a placeholder and help.
+ *
+ * @module
+ */
+import * as Predicate from "effect/Predicate"
+import { attr, html } from "../../kernel/index.ts"
+import { bad, isEmail, isPhone, ok, text } from "./AnswerChecks.ts"
+import { BaseOptions } from "./OptionFields.ts"
+import { describedBy, inputBox, invalid, questionLabel } from "./PageControls.ts"
+import { questionType } from "./QuestionType.ts"
+import { textColumn, WIDE } from "./SheetColumns.ts"
+
+/** The text's operators: conditions compare it, look into it, or ask whether it is given. */
+const textOperators = ["equals", "notEquals", "contains", "notContains", "isEmpty", "isNotEmpty"] as const
+
+const isHttpUrl = (s: string): boolean => {
+  if (!URL.canParse(s)) return false
+  const protocol = new URL(s).protocol
+  return protocol === "http:" || protocol === "https:"
+}
+
+/** A one-line text: a name, a title, a short answer. */
+export const ShortText = questionType({
+  type: "short_text",
+  label: "Short text",
+  options: BaseOptions,
+  respondent: { nameByLabel: true },
+  check: (_field, value, q) => text(q, value, 1000),
+  view: (field, view) => inputBox(field, view, { type: "text", maxLength: 1000 }),
+  summary: { kind: "texts", words: true },
+  operators: textOperators
+})
+
+/** Several lines of text: comments, a description, a message. */
+export const LongText = questionType({
+  type: "long_text",
+  label: "Long text",
+  options: BaseOptions,
+  check: (_field, value, q) => text(q, value, 10000),
+  view: (field, { entered, error, voice }) => html`${questionLabel(field, voice.say)}
+<textarea id="a" name="a" rows="5" autofocus maxlength="10000"${attr("required", field.required && "required")}${attr(
+    "placeholder",
+    field.options?.placeholder
+  )}${attr("aria-describedby", describedBy(field, error, "newline-hint"))}${invalid(error)}>${entered.texts[0] ?? ""}</textarea>
+<p class="hint" id="newline-hint">${voice.say("question.newLine")}</p>`,
+  sheet: (_field, key, shown) => [textColumn(key, shown, WIDE)],
+  summary: { kind: "texts", words: true },
+  operators: textOperators
+})
+
+/** An e-mail address: the respondent's, for the case and the e-mails sent to them. */
+export const Email = questionType({
+  type: "email",
+  label: "E-mail",
+  options: BaseOptions,
+  respondent: { email: true },
+  check: (_field, value, q) => {
+    if (!Predicate.isString(value)) return bad("answer.email", { q })
+    const s = value.trim()
+    return isEmail(s) ? ok(s) : bad("answer.email", { q })
+  },
+  view: (field, view) => inputBox(field, view, { type: "email", autocomplete: "email" }),
+  operators: textOperators
+})
+
+/** A phone number. */
+export const Tel = questionType({
+  type: "tel",
+  label: "Phone",
+  options: BaseOptions,
+  check: (_field, value, q) => {
+    if (!Predicate.isString(value)) return bad("answer.phone", { q })
+    const s = value.trim()
+    return isPhone(s) ? ok(s) : bad("answer.phone", { q })
+  },
+  view: (field, view) => inputBox(field, view, { type: "tel", autocomplete: "tel" }),
+  operators: textOperators
+})
+
+/** A web address (http or https). */
+export const Url = questionType({
+  type: "url",
+  label: "Web address",
+  options: BaseOptions,
+  check: (_field, value, q) => {
+    if (!Predicate.isString(value)) return bad("answer.url", { q })
+    const s = value.trim()
+    return s.length <= 2000 && isHttpUrl(s) ? ok(s) : bad("answer.url", { q })
+  },
+  view: (field, view) => inputBox(field, view, { type: "url", autocomplete: "url" }),
+  operators: textOperators
+})
