@@ -10,15 +10,13 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { type InvalidInput, stripBidiControls } from "../kernel/index.ts"
-import { type AnyFieldOptions, extensionTypes, type Field, SIGNATURE_MAX_BYTES } from "../forms/index.ts"
-
-/** The size limit of a `file` question without `maxSizeMb`: 10 MB. */
-export const DEFAULT_MAX_SIZE_MB = 10
+import { type AnyFieldOptions, extensionTypes, type Field, QuestionTypes } from "../forms/index.ts"
 
 /**
- * What an upload to a question may be: a `file` question's `maxSizeMb`
- * (default {@link DEFAULT_MAX_SIZE_MB}) and `accept` list; a `signature`'s
- * drawing, a PNG of at most 1 MB.
+ * The size limit and `accept` list of an upload to a question, as its type
+ * says (`upload.limits` of its module in `forms/questions/`): a `file`
+ * question's own, or a signature's drawing (a PNG of at most 1 MB); `undefined`
+ * for a type that takes no upload.
  *
  * @example
  * ```ts
@@ -28,10 +26,8 @@ export const DEFAULT_MAX_SIZE_MB = 10
 export const uploadLimitsOf = (field: {
   readonly type: Field["type"]
   readonly options: AnyFieldOptions | null
-}): { readonly maxSizeMb: number; readonly accept: ReadonlyArray<string> } =>
-  field.type === "signature"
-    ? { maxSizeMb: SIGNATURE_MAX_BYTES / (1024 * 1024), accept: ["image/png"] }
-    : { maxSizeMb: field.options?.maxSizeMb ?? DEFAULT_MAX_SIZE_MB, accept: field.options?.accept ?? [] }
+}): { readonly maxSizeMb: number; readonly accept: ReadonlyArray<string> } | undefined =>
+  QuestionTypes.typeOf(field).upload?.limits(field.options as never)
 
 /** The file is larger than its question allows. Answered as 413. */
 export class FileTooLarge extends Schema.TaggedError<FileTooLarge>()("FileTooLarge", {

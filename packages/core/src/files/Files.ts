@@ -43,6 +43,7 @@ import {
   type Field,
   type FileAnswer,
   type FormStatus,
+  QuestionTypes,
   takesUploads
 } from "../forms/index.ts"
 
@@ -50,7 +51,6 @@ export { BlobNotFound, BlobStoreError } from "./BlobStore.ts"
 export { orphanGraceMs, unattachedLifetimeMs } from "./FileSweep.ts"
 export {
   cleanFileName,
-  DEFAULT_MAX_SIZE_MB,
   FileTooLarge,
   inspect,
   matchesAccept,
@@ -84,6 +84,8 @@ export interface UploadTarget {
   readonly workspaceId: number
   readonly formId: number
   readonly field: Field
+  /** The largest file accepted, in MB (as the question says it). */
+  readonly maxSizeMb: number
   /** The largest file accepted, in bytes. */
   readonly maxBytes: number
   /** The question's `accept` entries (empty: any type). */
@@ -353,7 +355,10 @@ export class Files extends Context.Service<
         if (row.status !== "published") {
           return yield* new Conflict({ message: "this form is no longer accepting responses" })
         }
-        if (row.field_id === null || (row.type !== "file" && row.type !== "signature")) {
+        const type = row.type !== null && QuestionTypes.isTypeName(row.type) ? row.type : undefined
+        // A question its type says takes an upload (a file, a signature's drawing), with that type's limits.
+        const limits = type === undefined ? undefined : uploadLimitsOf({ type, options: row.options })
+        if (row.field_id === null || type === undefined || limits === undefined) {
           return yield* new InvalidInput({
             message: `fieldId: ${fieldId} is not a file or signature question of this form`,
             details: [{ path: "fieldId", message: `${fieldId} is not a file or signature question of this form` }]
@@ -361,17 +366,17 @@ export class Files extends Context.Service<
         }
         const field: Field = {
           id: row.field_id,
-          type: row.type,
+          type,
           label: row.label ?? "",
           required: row.required ?? false,
           position: row.position ?? 0,
           options: row.options
         }
-        const limits = uploadLimitsOf(field)
         return {
           workspaceId: row.workspace_id,
           formId: row.form_id,
           field,
+          maxSizeMb: limits.maxSizeMb,
           maxBytes: Math.floor(limits.maxSizeMb * 1024 * 1024),
           accept: limits.accept
         }
@@ -421,7 +426,7 @@ export class Files extends Context.Service<
           const full = overQuota(quotas, used, 1)
           if (full !== undefined) return yield* full
           const q = JSON.stringify(to.field.label)
-          const { maxSizeMb } = uploadLimitsOf(to.field)
+          const { maxSizeMb } = to
           const name = cleanFileName(input.filename)
           const declared = normalizeType(input.contentType)
           const fileId = yield* Effect.sync(makeFileId)
