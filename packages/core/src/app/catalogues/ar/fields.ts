@@ -25,5 +25,6 @@ export const fields: { readonly [K in keyof typeof english]: string } = {
   "fieldType.ranking": "ترتيب (ضع بالترتيب)",
   "fieldType.file": "رفع ملف",
   "fieldType.signature": "توقيع (مرسوم أو مكتوب)",
+  "fieldType.currency": "مبلغ مالي",
   "fieldType.statement": "بيان (بلا إجابة)"
 }

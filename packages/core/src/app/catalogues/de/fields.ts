@@ -25,5 +25,6 @@ export const fields: { readonly [K in keyof typeof english]: string } = {
   "fieldType.ranking": "Rangfolge (in Reihenfolge bringen)",
   "fieldType.file": "Datei-Upload",
   "fieldType.signature": "Unterschrift (gezeichnet oder getippt)",
+  "fieldType.currency": "Geldbetrag",
   "fieldType.statement": "Hinweis (keine Antwort)"
 }

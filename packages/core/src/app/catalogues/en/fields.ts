@@ -23,5 +23,6 @@ export const fields = {
   "fieldType.ranking": "Ranking (put in order)",
   "fieldType.file": "File upload",
   "fieldType.signature": "Signature (drawn or typed)",
+  "fieldType.currency": "Amount of money",
   "fieldType.statement": "Statement (no answer)"
 }
