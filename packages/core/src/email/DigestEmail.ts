@@ -18,7 +18,7 @@ export interface TopAnswer {
   /** The answer given most (a choice), or the mean / NPS score of a number question, as text. */
   readonly answer: string
   /** What `answer` is: the most chosen choice (with its share), a mean, or an NPS score. */
-  readonly kind: "choice" | "mean" | "nps"
+  readonly kind: "choice" | "mean" | "netPromoterScore"
   readonly percent: number | null
   readonly answered: number
 }
@@ -71,7 +71,7 @@ const words = {
     topAnswers: "Top answers",
     choice: "{answer} ({percent}% of {count, plural, one {# answer} other {# answers}})",
     mean: "mean {answer} ({count, plural, one {# answer} other {# answers}})",
-    nps: "NPS {answer} ({count, plural, one {# answer} other {# answers}})",
+    netPromoterScore: "NPS {answer} ({count, plural, one {# answer} other {# answers}})",
     openInbox: "Open the responses",
     openSummary: "See the summary",
     footer: "You get this digest because you chose it for this form; you can change it in the form's summary.",
@@ -100,7 +100,7 @@ const words = {
     topAnswers: "Häufigste Antworten",
     choice: "{answer} ({percent} % von {count, plural, one {# Antwort} other {# Antworten}})",
     mean: "Mittelwert {answer} ({count, plural, one {# Antwort} other {# Antworten}})",
-    nps: "NPS {answer} ({count, plural, one {# Antwort} other {# Antworten}})",
+    netPromoterScore: "NPS {answer} ({count, plural, one {# Antwort} other {# Antworten}})",
     openInbox: "Antworten öffnen",
     openSummary: "Zusammenfassung ansehen",
     footer:
@@ -137,7 +137,7 @@ const words = {
     choice:
       "{answer} ({percent}٪ من {count, plural, zero {لا إجابات} one {إجابة واحدة} two {إجابتين} few {# إجابات} many {# إجابة} other {# إجابة}})",
     mean: "المتوسط {answer} ({count, plural, zero {لا إجابات} one {إجابة واحدة} two {إجابتان} few {# إجابات} many {# إجابة} other {# إجابة}})",
-    nps: "NPS {answer} ({count, plural, zero {لا إجابات} one {إجابة واحدة} two {إجابتان} few {# إجابات} many {# إجابة} other {# إجابة}})",
+    netPromoterScore: "NPS {answer} ({count, plural, zero {لا إجابات} one {إجابة واحدة} two {إجابتان} few {# إجابات} many {# إجابة} other {# إجابة}})",
     openInbox: "افتح الردود",
     openSummary: "اعرض الملخص",
     footer: "تصلك هذه الرسالة لأنك اخترت الملخص لهذا النموذج، ويمكنك تغيير ذلك من ملخص النموذج.",

@@ -164,7 +164,7 @@ const topAnswers = (questions: ReadonlyArray<QuestionSummary>) => {
           : {
               question: question.label,
               answer: String(question.nps.score),
-              kind: "nps",
+              kind: "netPromoterScore",
               percent: null,
               answered: question.answered
             }
