@@ -137,7 +137,8 @@ const words = {
     choice:
       "{answer} ({percent}٪ من {count, plural, zero {لا إجابات} one {إجابة واحدة} two {إجابتين} few {# إجابات} many {# إجابة} other {# إجابة}})",
     mean: "المتوسط {answer} ({count, plural, zero {لا إجابات} one {إجابة واحدة} two {إجابتان} few {# إجابات} many {# إجابة} other {# إجابة}})",
-    netPromoterScore: "NPS {answer} ({count, plural, zero {لا إجابات} one {إجابة واحدة} two {إجابتان} few {# إجابات} many {# إجابة} other {# إجابة}})",
+    netPromoterScore:
+      "NPS {answer} ({count, plural, zero {لا إجابات} one {إجابة واحدة} two {إجابتان} few {# إجابات} many {# إجابة} other {# إجابة}})",
     openInbox: "افتح الردود",
     openSummary: "اعرض الملخص",
     footer: "تصلك هذه الرسالة لأنك اخترت الملخص لهذا النموذج، ويمكنك تغيير ذلك من ملخص النموذج.",
