@@ -21,6 +21,7 @@ import * as HttpEffect from "effect/http/HttpEffect"
 import * as HttpRouter from "effect/http/HttpRouter"
 import type * as HttpServerRequest from "effect/http/HttpServerRequest"
 import type * as SqlClient from "effect/sql/SqlClient"
+import * as Tracer from "effect/Tracer"
 import { DeliveryConfig, type DeliverySettings } from "./deliveries/index.ts"
 import { Worker } from "./worker/index.ts"
 import { Digests } from "./insights/index.ts"
@@ -29,7 +30,11 @@ import { AuditLogModule as AuditLog } from "./audit/index.ts"
 import { FormGenerator } from "./generation/index.ts"
 import { EmailRepliesModule as EmailReplies } from "./email/index.ts"
 import { MailerModule as Mailer } from "./mail/index.ts"
-import { ResponsesModule as Responses, SlaScanModule as SlaScan } from "./cases/index.ts"
+import {
+  ResponseFoldModule as ResponseFold,
+  ResponsesModule as Responses,
+  SlaScanModule as SlaScan
+} from "./cases/index.ts"
 import { RetentionModule as Retention } from "./privacy/index.ts"
 import type { App } from "./app/index.ts"
 import { EventStream } from "./http/index.ts"
@@ -132,6 +137,26 @@ export interface QformsOptions {
   /** `pretty` (default) for people, `json` (one object a line) for log collectors. */
   readonly logFormat?: "pretty" | "json" | undefined
   /**
+   * Where spans go (default: none are kept): each request's (`http.server`, continuing an incoming
+   * `traceparent`), each service call's, each SQL statement's (with its text) and each transaction's,
+   * and the background work's. An OpenTelemetry tracer (through `@effect/opentelemetry`) or your own.
+   *
+   * @example
+   * ```ts
+   * import { Tracer } from "effect"
+   *
+   * const names: Array<string> = []
+   * const tracer = Tracer.make({
+   *   span: (options) => {
+   *     names.push(options.name)
+   *     return Tracer.nativeTracer.span(options)
+   *   }
+   * })
+   * const qforms = await Qforms.make({ tracer })
+   * ```
+   */
+  readonly tracer?: Tracer.Tracer | undefined
+  /**
    * Webhook delivery: settings (retry schedule, timeout, concurrency, private
    * targets) and whether this process runs a delivery worker (default: yes;
    * several processes on one PostgreSQL share the work).
@@ -193,9 +218,10 @@ const mailLayer = (options: QformsOptions) =>
 
 /** The loggers and level of the options. */
 const logging = (options: QformsOptions) =>
-  Layer.merge(
+  Layer.mergeAll(
     Logger.layer([options.logFormat === "json" ? Logger.consoleJson : Logger.consolePretty()]),
-    Layer.succeed(References.MinimumLogLevel)(Options.parseLogLevel(options.logLevel ?? "Info") ?? "Info")
+    Layer.succeed(References.MinimumLogLevel)(Options.parseLogLevel(options.logLevel ?? "Info") ?? "Info"),
+    options.tracer === undefined ? Layer.empty : Layer.succeed(Tracer.Tracer)(options.tracer)
   )
 
 /** A running qforms: its handlers, a way to run Effects on its services, and `dispose`. */
@@ -276,7 +302,7 @@ const check = (options: QformsOptions) => {
  * settings, the base of sent links, upload quotas), and the background work:
  * the delivery worker (unless `delivery: { worker: false }`), the event
  * stream's hub, the IMAP poller (with `mail.imap`), the sweep of unattached
- * files, the purge of old partial responses, the digest e-mails' scheduler and the forms' daily retention. `make` and {@link layer} are
+ * files, the fold of responses into their tallies and counts, the purge of old partial responses, the digest e-mails' scheduler and the forms' daily retention. `make` and {@link layer} are
  * built on it. Throws, like `make`, on options that cannot work.
  *
  * @example
@@ -308,6 +334,7 @@ export const layerServices = (options: QformsOptions = {}) => {
     Retention.layerScheduler,
     SlaScan.layerScheduler,
     Responses.layerPartialPurger(options.partialResponses),
+    ResponseFold.layerFolder,
     EventStream.EventHub.layer({ ...options.events, appUrl }),
     options.delivery?.worker === false ? Layer.empty : Worker.layer({ appUrl }),
     // Links in what the poller stores start at appUrl; the services' context carries no LinkBase (requests set theirs).

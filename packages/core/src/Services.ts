@@ -16,6 +16,7 @@ import {
   Contacts,
   Notes,
   ResponseMerges,
+  ResponseFold,
   Responses,
   SavedViews,
   SlaScan,
@@ -59,6 +60,7 @@ export type Services =
   | Members
   | Notes
   | StatusLinks
+  | ResponseFold
   | Responses
   | AssignmentRulesService
   | SavedViews
@@ -125,6 +127,7 @@ export const layer: Layer.Layer<Services, never, SqlClient.SqlClient | BlobStore
   PersonalDataExport.layer,
   RespondentEmails.layer,
   ResponseMerges.layer,
+  ResponseFold.layer,
   Responses.layer,
   Retention.layer,
   SavedViews.layer,

@@ -2,14 +2,16 @@
  * Round trips to PostgreSQL per request, counted on the wire by a proxy
  * (`@qforms/test-kit/PgWire`), so a change that adds a statement to a hot
  * path fails here, not only in the benchmark. PostgreSQL only (PGlite runs in
- * the process: there is no wire to count).
+ * the process: there is no wire to count). The budget of each request in
+ * statements, transactions and rows, on both databases, is `WorkBudget.test.ts`.
  *
  * The counts are what each request needs, nothing more. A form once read is
  * kept in memory (forms/FormCache.ts) until it changes, and so is an API key
  * once checked (identity/ApiKeyCache.ts), so:
  * - submit: the contact with the new response's id, then one
- *   statement writing the response, its count, its activity, its event, the
- *   event's deliveries and the NOTIFYs (a statement is a transaction of its
+ *   statement writing the response (queued for the fold of its count and
+ *   tallies), its activity, its event, the event's deliveries and the
+ *   NOTIFYs (a statement is a transaction of its
  *   own: no BEGIN/COMMIT); plus the form's own read when it is not cached;
  * - GET a form: nothing (the form's read when it is not cached);
  * - the public page: nothing once its form is cached; its JSON submission:

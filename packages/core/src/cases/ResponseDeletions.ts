@@ -1,10 +1,11 @@
 /**
  * What the deletion of responses leaves behind, written in the deletion's
- * transaction: the forms' counts lowered (submitted responses, tags) and, for
+ * transaction: the forms' tag counts lowered and, for
  * each submitted response, `response.deleted` recorded (the form, the id and
  * the time: no personal data), so subscribers can delete their copy. A partial
- * response was never counted as submitted nor announced, so neither is its
- * deletion. One rule for a member's deletion, an erasure and a retention run.
+ * response was never announced, so neither is its deletion. (The responses'
+ * own counts follow the deletion by its trigger: `ResponseFold.ts`.) One rule
+ * for a member's deletion, an erasure and a retention run.
  *
  * @module
  */
@@ -24,7 +25,7 @@ export interface DeletedResponse {
 
 /**
  * The settling of deleted responses, on the current `SqlClient` (call it in
- * the deletion's transaction). One count update per form, not per response.
+ * the deletion's transaction).
  *
  * @example
  * ```ts
@@ -35,14 +36,9 @@ export interface DeletedResponse {
  */
 export const make = Effect.gen(function* () {
   const events = yield* Events
-  const { countResponses, countTags } = yield* ResponseCounts.make
+  const { countTags } = yield* ResponseCounts.make
   return (workspaceId: number, now: Date, rows: ReadonlyArray<DeletedResponse>) =>
     Effect.gen(function* () {
-      const submittedByForm = new Map<number, number>()
-      for (const row of rows) {
-        if (row.finished) submittedByForm.set(row.formId, (submittedByForm.get(row.formId) ?? 0) + 1)
-      }
-      for (const [formId, n] of submittedByForm) yield* countResponses(workspaceId, formId, -n)
       for (const row of rows) {
         yield* countTags(workspaceId, row.formId, row.tags, -1)
         if (!row.finished) continue

@@ -142,7 +142,7 @@ export class ResponseMerges extends Context.Service<
       const contacts = yield* Contacts
       const emails = yield* CaseMail
       const events = yield* Events
-      const { countResponses, countTags } = yield* ResponseCounts.make
+      const { countTags } = yield* ResponseCounts.make
 
       const decodeTaken = Schema.decodeUnknownEffect(AnswersTaken)
 
@@ -288,8 +288,8 @@ export class ResponseMerges extends Context.Service<
             yield* sql`
               update responses set merged_into = ${keptId}
               where workspace_id = ${workspaceId} and id = ${duplicateId}`
-            // The duplicate leaves the form's counts; the kept case's new tags join them.
-            yield* countResponses(workspaceId, kept.form_id, -1)
+            // The duplicate leaves the form's tag counts (its response count by its trigger: ResponseFold.ts);
+            // the kept case's new tags join them.
             yield* countTags(workspaceId, kept.form_id, duplicate.tags, -1)
             yield* countTags(workspaceId, kept.form_id, tagsTaken, 1)
             const recorded = yield* sql<MergeRow>`
@@ -379,7 +379,6 @@ export class ResponseMerges extends Context.Service<
             yield* sql`
               update responses set merged_into = null
               where workspace_id = ${workspaceId} and id = ${duplicateId}`
-            yield* countResponses(workspaceId, kept.form_id, 1)
             yield* countTags(workspaceId, kept.form_id, duplicate.tags, 1)
             yield* countTags(workspaceId, kept.form_id, tagsRemoved, -1)
             const undone = yield* sql<MergeRow>`

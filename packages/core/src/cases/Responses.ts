@@ -9,7 +9,8 @@
  * (re-exported here), the stored row in `ResponseRows.ts`, partial responses
  * in `PartialResponses.ts`, the list's query in `ResponseQueries.ts`, the read
  * side (list, stream, detail) in `ResponseViews.ts`, changes of one case or
- * many in `ResponseUpdates.ts`, and the counts in `ResponseCounts.ts`.
+ * many in `ResponseUpdates.ts`, the tag counts in `ResponseCounts.ts`, and the
+ * fold of what is derived (tallies, the form's count) in `ResponseFold.ts`.
  */
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
@@ -50,7 +51,6 @@ import { Files } from "../files/index.ts"
 import { Mailer } from "../mail/index.ts"
 import { CaseMail } from "./CaseMail.ts"
 import * as PartialResponses from "./PartialResponses.ts"
-import * as ResponseCounts from "./ResponseCounts.ts"
 import * as ResponseDeletions from "./ResponseDeletions.ts"
 import * as ResponseLimits from "./ResponseLimits.ts"
 import { Database } from "../storage/index.ts"
@@ -209,7 +209,6 @@ export class Responses extends Context.Service<
       const files = yield* Files
       const respondentEmails = yield* CaseMail
       const workspaceSettings = yield* WorkspaceSettingsStore
-      const { countResponsesInsert, randomShard } = yield* ResponseCounts.make
       const settleDeleted = yield* ResponseDeletions.make
       const { checkHidden, invalid, openForm, stored } = yield* SubmissionChecks.make
       const partials = yield* PartialResponses.make
@@ -378,11 +377,10 @@ export class Responses extends Context.Service<
               ),
               { tags: created.tags }
             )
-            // The response (unless a partial one became it), its count, its activity and its event with the
-            // deliveries it causes: one statement. The row comes back from the database, as stored.
-            const shard = yield* randomShard
+            // The response (unless a partial one became it), its activity and its event with the deliveries it
+            // causes: one statement. The row comes back from the database, as stored. What is derived from it
+            // (tallies, the form's count) is folded in later (ResponseFold.ts): its trigger only queues it.
             const writes = [
-              sql`counted as (${countResponsesInsert(actor.workspaceId, formId, shard, 1)})`,
               sql`activity as (${activities.insert(actor, id, now, [
                 { type: "created", payload: { source } },
                 ...Option.match(assignment, {

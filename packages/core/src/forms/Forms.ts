@@ -204,9 +204,14 @@ export class Forms extends Context.Service<
 
       const cache = yield* FormCache.make<FormWithFields>()
 
+      // A form's count: what is folded, and its responses not folded yet (cases/ResponseFold.ts).
       const summaryColumns = sql`
         f.id, f.public_id, f.title, f.description, f.status, f.folder_id, f.created_at, f.updated_at,
-        (select coalesce(sum(c.n), 0)::int from form_response_counts c where c.form_id = f.id) as response_count`
+        ((select coalesce(sum(c.n), 0) from form_response_counts c where c.form_id = f.id)
+          + (select count(*) from response_fold_queue q
+            join responses r on r.workspace_id = q.workspace_id and r.id = q.response_id
+            where q.workspace_id = f.workspace_id and q.form_id = f.id and r.finished and r.merged_into is null)
+        )::int as response_count`
 
       const notFound = (formId: number) => new FormNotFound({ message: `form ${formId} not found` })
 

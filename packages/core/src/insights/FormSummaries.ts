@@ -35,7 +35,7 @@ import {
   Summaries,
   WorkspaceSettingsStore
 } from "../forms/index.ts"
-import { cell, type ResponseFilter, ResponseQueries } from "../cases/index.ts"
+import { cell, type ResponseFilter, ResponseFoldModule, ResponseQueries } from "../cases/index.ts"
 import {
   countsWords,
   kindOf,
@@ -329,11 +329,27 @@ export class FormSummaries extends Context.Service<
           ...(fromDay === undefined ? [] : [sql`day >= ${fromDay}::date`]),
           ...(toDay === undefined ? [] : [sql`day <= ${toDay}::date`])
         ])
+        const submittedDays = sql.and([
+          ...(fromDay === undefined ? [] : [sql`(submitted_at at time zone 'UTC')::date >= ${fromDay}::date`]),
+          ...(toDay === undefined ? [] : [sql`(submitted_at at time zone 'UTC')::date <= ${toDay}::date`])
+        ])
         const tallied = answeredByTallies(options)
+        // The folded tallies, and the keys of the responses not folded yet (cases/ResponseFold.ts) counted
+        // on the spot: one statement, so both are read as of one moment.
         const tallyRows = tallied
           ? yield* sql<{ readonly field_id: number; readonly key: string; readonly count: number }>`
-            select field_id, key, sum(count)::int as count from answer_tallies
-            where workspace_id = ${workspaceId} and form_id = ${formId} and ${days}
+            select field_id, key, sum(count)::int as count from (
+              select field_id, key, count from answer_tallies
+              where workspace_id = ${workspaceId} and form_id = ${formId} and ${days}
+              union all
+              select split_part(k, '|', 1)::int, substr(k, strpos(k, '|') + 1), 1
+              from (
+                select * from ${ResponseFoldModule.queuedResponses(sql, workspaceId, formId)} as q
+                where finished and ${submittedDays}
+              ) as r
+              cross join lateral unnest(${sql.literal(keyArraySql(fields))}) as k
+              where k is not null
+            ) as t
             group by field_id, key having sum(count) <> 0`
           : (yield* planned(
               sql<{ readonly k: string; readonly count: number }>`

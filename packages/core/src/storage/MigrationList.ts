@@ -44,6 +44,7 @@ import m0046_workspace_inbox from "./migrations/0046_workspace_inbox.ts"
 import m0047_case_fields from "./migrations/0047_case_fields.ts"
 import m0048_saved_views from "./migrations/0048_saved_views.ts"
 import m0050_resume_link_access from "./migrations/0050_resume_link_access.ts"
+import m0051_response_fold from "./migrations/0051_response_fold.ts"
 
 /** Every migration module, by its file's name (`<id>_<name>`), in the order of their ids. */
 export const migrations = {
@@ -90,5 +91,6 @@ export const migrations = {
   "0046_workspace_inbox": m0046_workspace_inbox,
   "0047_case_fields": m0047_case_fields,
   "0048_saved_views": m0048_saved_views,
-  "0050_resume_link_access": m0050_resume_link_access
+  "0050_resume_link_access": m0050_resume_link_access,
+  "0051_response_fold": m0051_response_fold
 }

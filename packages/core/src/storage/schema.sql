@@ -553,6 +553,15 @@ CREATE UNIQUE INDEX response_emails_message_id ON response_emails USING btree (m
 CREATE UNIQUE INDEX response_emails_pkey ON response_emails USING btree (id);
 CREATE INDEX response_emails_response ON response_emails USING btree (response_id, id);
 
+create table response_fold_queue (
+  workspace_id integer not null,
+  form_id integer not null,
+  response_id integer not null
+);
+alter table response_fold_queue add constraint response_fold_queue_form_id_fkey FOREIGN KEY (form_id) REFERENCES forms(id) ON DELETE CASCADE;
+alter table response_fold_queue add constraint response_fold_queue_pkey PRIMARY KEY (form_id, response_id);
+CREATE UNIQUE INDEX response_fold_queue_pkey ON response_fold_queue USING btree (form_id, response_id);
+
 create table response_merges (
   id integer not null generated always as identity,
   workspace_id integer not null,
@@ -698,9 +707,9 @@ CREATE INDEX responses_sla_next_idx ON responses USING btree (sla_next_at) WHERE
 CREATE INDEX responses_tags ON responses USING gin (tags);
 CREATE INDEX responses_workspace_assignee ON responses USING btree (workspace_id, assignee_id, submitted_at DESC, id DESC) WHERE finished;
 CREATE INDEX responses_workspace_submitted ON responses USING btree (workspace_id, submitted_at DESC, id DESC) WHERE finished;
-CREATE TRIGGER responses_tallies_deleted AFTER DELETE ON responses REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION qforms_tallies_deleted();
-CREATE TRIGGER responses_tallies_inserted AFTER INSERT ON responses REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION qforms_tallies_inserted();
-CREATE TRIGGER responses_tallies_updated AFTER UPDATE ON responses REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION qforms_tallies_updated();
+CREATE TRIGGER responses_fold_deleted AFTER DELETE ON responses REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION qforms_fold_deleted();
+CREATE TRIGGER responses_fold_inserted AFTER INSERT ON responses REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION qforms_fold_inserted();
+CREATE TRIGGER responses_fold_updated BEFORE UPDATE ON responses FOR EACH ROW WHEN (((old.finished OR new.finished) AND (((((((old.form_id IS DISTINCT FROM new.form_id) OR (old.answers IS DISTINCT FROM new.answers)) OR (old.finished IS DISTINCT FROM new.finished)) OR (old.submitted_at IS DISTINCT FROM new.submitted_at)) OR (old.started_at IS DISTINCT FROM new.started_at)) OR (old.source IS DISTINCT FROM new.source)) OR (old.merged_into IS DISTINCT FROM new.merged_into)))) EXECUTE FUNCTION qforms_fold_updated();
 
 create table retention_runs (
   workspace_id integer not null,
@@ -959,6 +968,25 @@ AS $function$
     end
     $function$;
 
+CREATE OR REPLACE FUNCTION qforms_counts_add(p_added responses[], p_subtracted responses[])
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+      insert into form_response_counts (workspace_id, form_id, shard, n)
+      select r.workspace_id, r.form_id, 0, sum(r.delta)
+      from (
+        select a.workspace_id, a.form_id, 1 as delta from unnest(p_added) as a
+        where a.finished and a.merged_into is null
+        union all
+        select s.workspace_id, s.form_id, -1 as delta from unnest(p_subtracted) as s
+        where s.finished and s.merged_into is null
+      ) as r
+      group by 1, 2
+      having sum(r.delta) <> 0
+      order by 2
+      on conflict (form_id, shard) do update set n = form_response_counts.n + excluded.n
+    $function$;
+
 CREATE OR REPLACE FUNCTION qforms_credentials_changed()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -970,6 +998,91 @@ AS $function$
           else 'qforms_events_' || md5(tg_table_schema) end,
         'credentials:' || (case when tg_op = 'DELETE' then old.workspace_id else new.workspace_id end));
       return null;
+    end
+    $function$;
+
+CREATE OR REPLACE FUNCTION qforms_fold(p_limit integer)
+ RETURNS integer
+ LANGUAGE plpgsql
+AS $function$
+    declare
+      taken integer;
+      folded responses[];
+    begin
+      perform set_config('lock_timeout', '200ms', true);
+      with claimed as (
+        delete from response_fold_queue as q
+        using (
+          select form_id, response_id from response_fold_queue
+          order by form_id, response_id
+          limit p_limit
+          for update skip locked
+        ) as c
+        where q.form_id = c.form_id and q.response_id = c.response_id
+        returning q.workspace_id, q.response_id
+      ), counted as (
+        select count(*)::int as n from claimed
+      )
+      select (select n from counted), coalesce(array_agg(r), '{}')
+      into taken, folded
+      from claimed as c join responses as r on r.workspace_id = c.workspace_id and r.id = c.response_id;
+      perform qforms_tallies_add(folded, '{}');
+      perform qforms_counts_add(folded, '{}');
+      return taken;
+    end
+    $function$;
+
+CREATE OR REPLACE FUNCTION qforms_fold_deleted()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    declare
+      gone responses[];
+    begin
+      with dequeued as (
+        delete from response_fold_queue as q using old_rows as o
+        where q.form_id = o.form_id and q.response_id = o.id
+        returning q.response_id
+      )
+      select coalesce(array_agg(o::responses), '{}') into gone
+      from old_rows as o
+      where o.finished
+        and not exists (select 1 from dequeued as d where d.response_id = o.id)
+        and exists (select 1 from forms as f where f.id = o.form_id);
+      perform qforms_tallies_add('{}', gone);
+      perform qforms_counts_add('{}', gone);
+      return null;
+    end
+    $function$;
+
+CREATE OR REPLACE FUNCTION qforms_fold_inserted()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    begin
+      insert into response_fold_queue (workspace_id, form_id, response_id)
+      select n.workspace_id, n.form_id, n.id from new_rows as n where n.finished
+      on conflict do nothing;
+      return null;
+    end
+    $function$;
+
+CREATE OR REPLACE FUNCTION qforms_fold_updated()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+    begin
+      delete from response_fold_queue where form_id = old.form_id and response_id = old.id;
+      if not found and old.finished then
+        perform qforms_tallies_add('{}', array[old]);
+        perform qforms_counts_add('{}', array[old]);
+      end if;
+      if new.finished then
+        insert into response_fold_queue (workspace_id, form_id, response_id)
+        values (new.workspace_id, new.form_id, new.id)
+        on conflict do nothing;
+      end if;
+      return new;
     end
     $function$;
 
@@ -1017,40 +1130,6 @@ AS $function$
       having sum(r.delta) <> 0
       order by 2, 3, 4, 5
       on conflict (form_id, day, field_id, key, shard) do update set count = answer_tallies.count + excluded.count;
-    end
-    $function$;
-
-CREATE OR REPLACE FUNCTION qforms_tallies_deleted()
- RETURNS trigger
- LANGUAGE plpgsql
-AS $function$
-    begin
-      perform qforms_tallies_add('{}',
-        array(select o::responses from old_rows as o where exists (select 1 from forms as f where f.id = o.form_id)));
-      return null;
-    end
-    $function$;
-
-CREATE OR REPLACE FUNCTION qforms_tallies_inserted()
- RETURNS trigger
- LANGUAGE plpgsql
-AS $function$
-    begin
-      perform qforms_tallies_add(array(select n::responses from new_rows as n), '{}');
-      return null;
-    end
-    $function$;
-
-CREATE OR REPLACE FUNCTION qforms_tallies_updated()
- RETURNS trigger
- LANGUAGE plpgsql
-AS $function$
-    begin
-      perform qforms_tallies_add(coalesce(array_agg(n::responses), '{}'), coalesce(array_agg(o::responses), '{}'))
-      from old_rows as o join new_rows as n on n.id = o.id
-      where row(o.form_id, o.answers, o.finished, o.submitted_at, o.started_at, o.source)
-        is distinct from row(n.form_id, n.answers, n.finished, n.submitted_at, n.started_at, n.source);
-      return null;
     end
     $function$;
 
