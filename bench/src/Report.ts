@@ -16,15 +16,28 @@ export interface RunInfo {
   readonly postgres: string | undefined
   readonly loadavg: ReadonlyArray<number>
   readonly command: string
+  /** The commit measured (`git rev-parse --short HEAD`), `+changes` when the tree had uncommitted changes. */
+  readonly commit?: string | undefined
 }
 
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ")
 
 const met = (row: Row) => (row.met === undefined ? "—" : row.met ? "yes" : "**no**")
 
-const table = (rows: ReadonlyArray<Row>) => [
-  "| scenario | db | qforms | baseline | ratio | p50 / p99 | peak RSS | target | met? |",
-  "|---|---|---|---|---|---|---|---|---|",
+/**
+ * When, of which commit and where a row was measured. A row of results older than the stamp: its run's date
+ * and machine when the results hold one run only.
+ */
+const measuredCell = (row: Row, only: RunInfo | undefined) =>
+  row.measured !== undefined
+    ? `${row.measured.at.slice(0, 10)}, ${row.measured.commit}, ${row.measured.machine}`
+    : only !== undefined
+      ? `${only.startedAt.slice(0, 10)}, commit not recorded, ${only.machine}`
+      : "before commits were recorded"
+
+const table = (rows: ReadonlyArray<Row>, only: RunInfo | undefined) => [
+  "| scenario | db | qforms | baseline | ratio | p50 / p99 | peak RSS | target | met? | measured |",
+  "|---|---|---|---|---|---|---|---|---|---|",
   ...rows.map(
     (row) =>
       `| ${[
@@ -36,7 +49,8 @@ const table = (rows: ReadonlyArray<Row>) => [
         row.latency,
         row.peakRss,
         row.target,
-        met(row)
+        met(row),
+        measuredCell(row, only)
       ]
         .map(cell)
         .join(" | ")} |`
@@ -75,7 +89,7 @@ export const render = (results: ReadonlyArray<Stored>, analysis: string | undefi
       ...(oneMachine ? [`- Machine: ${first.machine}; Node ${first.node}; ${first.postgres ?? "no PostgreSQL"}.`] : []),
       ...[...new Map(runs.map((run) => [run.startedAt, run])).values()].map(
         (run) =>
-          `- Run ${run.startedAt} → ${run.finishedAt}${run.smoke ? " (smoke)" : ""}${
+          `- Run ${run.startedAt} → ${run.finishedAt}${run.smoke ? " (smoke)" : ""} of ${run.commit ?? "an unrecorded commit"}${
             oneMachine ? "" : ` on ${run.machine}, Node ${run.node}, ${run.postgres ?? "no PostgreSQL"}`
           }: \`${run.command}\`, load average ${run.loadavg.map((n) => n.toFixed(2)).join(" / ")} at its end.`
       ),
@@ -87,7 +101,8 @@ export const render = (results: ReadonlyArray<Stored>, analysis: string | undefi
     lines.push(`## ${result.title}`, "")
     if (result.error !== undefined)
       lines.push(`**The scenario failed to run:** \`${cell(result.error.split("\n")[0]!)}\``, "")
-    if (result.rows.length > 0) lines.push(...table(result.rows), "")
+    const only = (result.earlierRuns ?? []).length === 0 ? result.run : undefined
+    if (result.rows.length > 0) lines.push(...table(result.rows, only), "")
     for (const note of result.notes) lines.push(note, "")
     missed.push(...result.rows.filter((row) => row.met === false))
   }

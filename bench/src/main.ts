@@ -130,6 +130,23 @@ if (flag("--memory")) {
   process.env.QFORMS_BENCH_MEMORY_DIR = memoryDir
 }
 
+/**
+ * The commit measured: HEAD, with `+changes` when the code or the bench had uncommitted changes then (the
+ * row then describes no commit exactly; `tools/BenchFreshness.ts` judges it by HEAD).
+ */
+const commitMeasured = (): string | undefined => {
+  try {
+    const head = execFileSync("git", ["rev-parse", "--short=10", "HEAD"], { cwd: benchDir, encoding: "utf8" }).trim()
+    const changes = execFileSync("git", ["status", "--porcelain", "--", "../packages", "../examples", "."], {
+      cwd: benchDir,
+      encoding: "utf8"
+    }).trim()
+    return changes === "" ? head : `${head}+changes`
+  } catch {
+    return undefined
+  }
+}
+
 const postgresVersion = async () => {
   const url = Db.pgUrl()
   if (url === undefined) return undefined
@@ -172,7 +189,8 @@ const run: Omit<RunInfo, "finishedAt" | "loadavg"> = {
   machine: `${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB`,
   node: process.version,
   postgres: await postgresVersion(),
-  command: `npm run bench${args.length > 0 ? ` -- ${args.join(" ")}` : ""}`
+  command: `npm run bench${args.length > 0 ? ` -- ${args.join(" ")}` : ""}`,
+  commit: commitMeasured()
 }
 if (Db.pgUrl() === undefined) log("PostgreSQL: not set (DATABASE_URL / QFORMS_TEST_DATABASE_URL); PGlite only")
 log(`databases: ${dbs.join(", ")}; ${smoke ? "smoke run" : "full run"}`)
@@ -213,7 +231,14 @@ for (const scenario of scenarios) {
   const scenarioStarted = Date.now()
   let result: ScenarioResult
   try {
-    result = { name: scenario.name, title: scenario.title, ...(await scenario.run(ctx)) }
+    const measured = { at: run.startedAt, commit: run.commit ?? "unknown", machine: run.machine }
+    const ran = await scenario.run(ctx)
+    result = {
+      name: scenario.name,
+      title: scenario.title,
+      ...ran,
+      rows: ran.rows.map((row) => ({ ...row, measured }))
+    }
   } catch (error) {
     const message = error instanceof Error ? (error.stack ?? error.message) : String(error)
     log(`!! ${scenario.name} failed: ${message}`)

@@ -40,6 +40,15 @@ export interface Row {
   readonly target: string
   /** true/false, or undefined when the row has no target. */
   readonly met: boolean | undefined
+  /** When, of which commit and on which machine the row was measured (stamped by main.ts; absent in old results). */
+  readonly measured?: Measured | undefined
+}
+
+/** A row's origin: its run's start, the commit measured (`+changes`: with uncommitted changes), the machine. */
+export interface Measured {
+  readonly at: string
+  readonly commit: string
+  readonly machine: string
 }
 
 /** What a scenario hands back. */
