@@ -6,8 +6,9 @@
  * Responses,Activities,Events}.ts), on qforms' own schema, with no framework.
  *
  * Per submission: key lookup by hash; then in one transaction: the form (for
- * key share), its questions, the contact upsert, the response insert, the
- * sharded count, the activity, and the event + deliveries + NOTIFY statement.
+ * key share), its questions, the contact upsert, the response insert (queued
+ * by its trigger for the fold), the activity, and the event + deliveries +
+ * NOTIFY statement.
  * Answers are validated by hand for the types the benchmark form uses.
  * The public submit has no key: the form by public id and its questions
  * (Forms.getPublic), then the same transaction as a respondent, source "form",
@@ -202,12 +203,8 @@ const submit = async (who: Submitter, formId: number, body: string, res: ServerR
        returning ${columns}`,
       [who.workspaceId, formId, contactId, now, now, name, email, [], who.source, JSON.stringify(values), searchText]
     )
+    // (Its trigger queues the response for the fold of its count and tallies, as qforms' insert does.)
     const row = inserted.rows[0]
-    await client.query(
-      `insert into form_response_counts (workspace_id, form_id, shard, n) values ($1, $2, $3, $4)
-       on conflict (form_id, shard) do update set n = form_response_counts.n + excluded.n`,
-      [who.workspaceId, formId, Math.floor(Math.random() * 8), 1]
-    )
     await client.query(
       `insert into activities (workspace_id, response_id, type, actor, payload, created_at)
        select $1, $2, t.type, $3::jsonb, t.payload::jsonb, $4

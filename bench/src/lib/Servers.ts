@@ -184,11 +184,12 @@ export const subscribe = async (server: Server, formId: number, targetUrl: strin
   ).secret
 
 /** A submission body; `n` makes the respondent (and so the contact row) unique. */
-export const submission = (form: BenchForm, n: number): string =>
+/** Submission `n`: a new respondent each time, or with `sameRespondent` always the same person. */
+export const submission = (form: BenchForm, n: number, sameRespondent = false): string =>
   JSON.stringify({
     values: {
-      [form.fields.name]: `Ada Lovelace ${n}`,
-      [form.fields.email]: `ada.${n}@example.com`,
+      [form.fields.name]: sameRespondent ? "Ada Lovelace" : `Ada Lovelace ${n}`,
+      [form.fields.email]: sameRespondent ? "ada@example.com" : `ada.${n}@example.com`,
       [form.fields.topic]: topics[n % topics.length],
       [form.fields.score]: (n % 5) + 1,
       [form.fields.message]: `Hello, I would like to know more about the analytical engine (request ${n}).`

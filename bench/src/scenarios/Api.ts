@@ -1,6 +1,7 @@
 /**
  * Scenarios 1 and 2: `POST /api/forms/{id}/responses` (five questions, a new
- * respondent each time) and `GET /api/forms/{id}` with key auth, qforms
+ * respondent each time, and 1c the same respondent again and again) and
+ * `GET /api/forms/{id}` with key auth, qforms
  * standalone against two hand-written node:http + pg floors, side by side
  * (PostgreSQL only; on PGlite the qforms figure stands alone): the minimal
  * floor (only what the contract needs, on tables of its own: the baseline of
@@ -11,12 +12,14 @@ import * as Db from "../lib/Db.ts"
 import { alternate, type Context, floorRow, type Row, type Scenario } from "../lib/Scenario.ts"
 import { type BenchForm, createForm, type Server, startBaseline, startQforms, submission } from "../lib/Servers.ts"
 
-export const submitOptions = (form: BenchForm) => (server: Server) => ({
-  url: `${server.base}/api/forms/${form.id}/responses`,
-  method: "POST" as const,
-  headers: { authorization: `Bearer ${server.key}` },
-  body: (n: number) => submission(form, n)
-})
+export const submitOptions =
+  (form: BenchForm, sameRespondent = false) =>
+  (server: Server) => ({
+    url: `${server.base}/api/forms/${form.id}/responses`,
+    method: "POST" as const,
+    headers: { authorization: `Bearer ${server.key}` },
+    body: (n: number) => submission(form, n, sameRespondent)
+  })
 
 export const getOptions = (form: BenchForm) => (server: Server) => ({
   url: `${server.base}/api/forms/${form.id}`,
@@ -51,6 +54,9 @@ export const api: Scenario = {
         }
         ctx.log(`[api/${kind}] submit`)
         const submit = await alternate(ctx, systems, submitOptions(form))
+        // The same person submitting again and again: their contact row is written by every submission.
+        ctx.log(`[api/${kind}] submit, the same respondent`)
+        const again = kind === "pg" ? await alternate(ctx, systems.slice(0, 2), submitOptions(form, true)) : undefined
         ctx.log(`[api/${kind}] get`)
         const get = await alternate(ctx, systems, getOptions(form))
         const submitRow = floorRow(
@@ -58,7 +64,7 @@ export const api: Scenario = {
           kind,
           submit[0]!,
           submit[1],
-          1.0
+          1.2
         )
         rows.push(
           kind === "pglite"
@@ -70,11 +76,15 @@ export const api: Scenario = {
             : submitRow
         )
         rows.push(floorRow("2. GET /api/forms/{id} vs the minimal floor", kind, get[0]!, get[1], 1.5))
+        if (again !== undefined)
+          rows.push(
+            floorRow("1c. submit, the same respondent each time, vs the minimal floor", kind, again[0]!, again[1], 1.0)
+          )
         if (kind === "pg") {
           rows.push(floorRow("1b. submit vs the same-statements floor", kind, submit[0]!, submit[2], undefined))
           rows.push(floorRow("2b. GET vs the same-statements floor", kind, get[0]!, get[2], undefined))
         }
-        raw[kind] = { submit, get }
+        raw[kind] = { submit, again, get }
       } finally {
         for (const server of servers) await server.proc.stop()
         await db.cleanup()
@@ -88,7 +98,7 @@ export const api: Scenario = {
           `The minimal floor (baselines/MinimalServer.ts, the baseline of the targets) does only what the contract needs on tables of its own: ` +
           `key by hash; form and questions in one query; checks; one transaction inserting the response (jsonb answers, search text under a trigram index), ` +
           `the event and its deliveries, bumping the form's counter, NOTIFY. The same-statements floor (baselines/PgServer.ts, rows 1b/2b) runs qforms' ` +
-          `own statements on its schema (form for key share, questions, contact upsert, response, sharded count, activity, event + deliveries + NOTIFY): ` +
+          `own statements on its schema (form for key share, questions, contact upsert, response, activity, event + deliveries + NOTIFY): ` +
           `what the framework costs over its SQL.`
       ]
     }
