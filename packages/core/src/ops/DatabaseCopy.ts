@@ -14,10 +14,11 @@
  *   `json_populate_recordset`, so every type converts as PostgreSQL itself
  *   converts it.
  * - The target's user triggers are disabled for the copy (in its one
- *   transaction, so they are on again if anything fails): the tallies the
- *   triggers of `responses` maintain (migration 0031) are copied as the
- *   source has them instead of being counted a second time. The role must own
- *   the tables, as the role that migrated them does.
+ *   transaction, so they are on again if anything fails): the tallies and
+ *   counts folded from `responses` and the queue of responses not folded yet
+ *   (migration 0051) are copied as the source has them instead of being
+ *   queued a second time. The role must own the tables, as the role that
+ *   migrated them does.
  * - Sequences (identity columns) are set as the source's stand.
  * - Verification: per table the row count and a digest (md5 of the rows' text
  *   per batch in primary-key order, the batches' digests hashed with SHA-256),
@@ -190,7 +191,7 @@ const copyRows = (source: Side, target: Side, tables: ReadonlyArray<Table>, repl
           message: `The target database is not empty (rows in ${filled.join(", ")}): pass --replace to empty it first`
         })
       }
-      // Before emptying: the audit log's trigger refuses a truncate, and the tallies' would count.
+      // Before emptying: the audit log's trigger refuses a truncate, and the fold's would queue the copied rows.
       const triggered = tables.filter((table) => table.hasUserTriggers)
       for (const table of triggered) yield* target.sql.unsafe(`alter table ${quote(table.name)} disable trigger user`)
       if (filled.length > 0) {

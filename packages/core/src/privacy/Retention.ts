@@ -4,8 +4,8 @@
  * submission, a partial one from its last change — are deleted or anonymised.
  *
  * - `delete`: as a member's deletion does it: the response and its files go,
- *   the form's counts of responses and tags (and, by migration 0031's
- *   triggers, its answer tallies) follow, and a submitted response's deletion
+ *   the form's tag counts follow (its response count and answer tallies too,
+ *   by the triggers of migration 0051), and a submitted response's deletion
  *   is announced as `response.deleted`. Its e-mails and replies go with it.
  * - `anonymise`: the case stays, with its stage, tags, assignee and times, so
  *   that metrics still count it; its answers become `{}`, its name, e-mail
