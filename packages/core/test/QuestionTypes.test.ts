@@ -277,7 +277,7 @@ describe("the registry of question types", () => {
     expect(told.statement?.answered).toBe(false)
     expect(
       Object.fromEntries(QuestionTypes.builderTypes.flatMap((t) => (t.shown === undefined ? [] : [[t.type, t.shown]])))
-    ).toEqual({ matrix: "byRow", ranking: "ranked", signature: "signature" })
+    ).toEqual({ matrix: "byRow", ranking: "ranked", signature: "drawnOrTyped" })
     // A member changes an answer with the control the public page draws; not a consent, an upload, or no answer.
     expect(
       Object.fromEntries(QuestionTypes.builderTypes.flatMap((t) => (t.edit === undefined ? [] : [[t.type, t.edit]])))

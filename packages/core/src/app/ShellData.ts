@@ -28,12 +28,12 @@ export const FieldTypeInfo = Schema.Struct({
   ),
   /** The condition operators the type's answers offer (`equals`, `greaterThan`, …). */
   operators: Schema.Array(Schema.String),
-  /** The option keys the type's options Schema requires, each a list (a select's `choices`, a matrix's `rows`, `columns`). */
+  /** The option keys the type's options Schema requires, each a list (a select's `choices`, a matrix's `rows`). */
   requiredOptions: Schema.Array(Schema.String),
   /** Whether a question of the type takes an answer (a statement does not: never required, never sensitive). */
   answered: Schema.Boolean,
-  /** How the case page shows an answer beyond its shape: a ranking's places, a matrix's rows, a signature. */
-  shown: Schema.optionalKey(Schema.Literals(["ranked", "byRow", "signature"])),
+  /** How the case page shows an answer beyond its shape: a ranking's places, a matrix's rows, a signature drawn or typed. */
+  shown: Schema.optionalKey(Schema.Literals(["ranked", "byRow", "drawnOrTyped"])),
   /**
    * The control a member changes an answer with on the case page (the one the public page draws): a one-line
    * input of an HTML type (`numeric`: a number), several lines, one or several of the question's choices. Absent:
@@ -41,14 +41,10 @@ export const FieldTypeInfo = Schema.Struct({
    */
   edit: Schema.optionalKey(
     Schema.Union([
-      Schema.Struct({
-        kind: Schema.Literal("line"),
-        type: Schema.String,
-        numeric: Schema.optionalKey(Schema.Boolean),
-        maxLength: Schema.optionalKey(Schema.Int)
-      }),
-      Schema.Struct({ kind: Schema.Literal("lines"), maxLength: Schema.optionalKey(Schema.Int) }),
-      Schema.Struct({ kind: Schema.Literals(["choice", "choices"]) })
+      Schema.Struct({ kind: Schema.Literal("line"), type: Schema.String, numeric: Schema.optionalKey(Schema.Boolean) }),
+      Schema.Struct({ kind: Schema.Literal("lines") }),
+      Schema.Struct({ kind: Schema.Literal("choice") }),
+      Schema.Struct({ kind: Schema.Literal("choices") })
     ])
   )
 })
@@ -57,12 +53,11 @@ const known: ReadonlySet<string> = new Set(appKeys)
 /** Whether the application has words of its own for a key (a type it knows). */
 const isAppKey = (key: string): key is AppKey => known.has(key)
 
-/** A type's control as the case page needs it (the autofill token is the public page's alone). */
-const controlInfo = (control: AnswerControl): NonNullable<typeof FieldTypeInfo.Type.edit> => {
-  if (control.kind !== "line") return control
-  const { autocomplete: _, ...info } = control
-  return info
-}
+/** A type's control as the case page needs it: its kind, and a line's input type and whether it takes a number. */
+const controlInfo = (control: AnswerControl): NonNullable<typeof FieldTypeInfo.Type.edit> =>
+  control.kind !== "line"
+    ? { kind: control.kind }
+    : { kind: control.kind, type: control.type, ...(control.numeric === true ? { numeric: true } : {}) }
 
 /** What the page's scripts know of the server before their first request. */
 export const ShellData = Schema.Struct({

@@ -249,10 +249,10 @@ export const isConsent = (field: { readonly type: TypeName }): boolean => typeOf
 
 /**
  * How the application's case page shows an answer beyond its shape: `ranked`, the choices in their places (a
- * ranking's); `byRow`, each row with its column or columns (a matrix's); `signature`, a drawn signature's image or
- * a typed one's name.
+ * ranking's); `byRow`, each row with its column or columns (a matrix's); `drawnOrTyped`, a drawn signature's image
+ * or a typed one's name.
  */
-export type AnswerShown = "ranked" | "byRow" | "signature"
+export type AnswerShown = "ranked" | "byRow" | "drawnOrTyped"
 
 /**
  * A question type as the builder offers it: its name, label, option keys (those its options Schema requires among
@@ -285,7 +285,7 @@ const shownBy = (summary: SummaryHints | undefined): AnswerShown | undefined =>
     : summary?.kind === "matrix"
       ? "byRow"
       : summary?.kind === "files" && summary.drawnOrTyped === true
-        ? "signature"
+        ? "drawnOrTyped"
         : undefined
 
 /** Whether a member may change an answer of the type: one it takes, not the respondent's consent, not an upload. */
