@@ -28,29 +28,7 @@ const exempt = /^core\/src\/(forms\/questions\/|app\/catalogues\/|languages\/cat
  * - The rest ask a question's type where the registry has no hook yet.
  */
 const leftovers: Readonly<Record<string, ReadonlyArray<string>>> = {
-  "app/src/builder/AssignmentEditor.js": ["statement"],
-  "app/src/builder/BuilderScreen.js": ["checkboxes", "short_text", "statement"],
-  "app/src/builder/Drafts.js": ["checkboxes", "matrix", "ranking", "statement"],
-  "app/src/builder/OptionsEditor.js": [
-    "checkboxes",
-    "matrix",
-    "nps",
-    "opinion_scale",
-    "ranking",
-    "rating",
-    "slider",
-    "statement"
-  ],
-  "app/src/case/CaseScreen.js": [
-    "checkboxes",
-    "long_text",
-    "matrix",
-    "ranking",
-    "short_text",
-    "signature",
-    "statement"
-  ],
-  "app/src/insights/SummaryView.js": ["legal", "matrix", "ranking", "yes_no"],
+  "app/src/insights/SummaryView.js": ["matrix", "ranking"],
   "core/src/cases/Respondents.ts": ["contact"],
   "core/src/cases/StatusEdits.ts": ["short_text"],
   "core/src/email/DigestEmail.ts": ["nps"],
