@@ -1,11 +1,18 @@
 /**
  * The builder's drafts of questions: told apart by a key, sent back as the API takes them (only their type's
- * option keys, empty ones left out, a choice question's list and a matrix's rows and columns always there), and
- * grouped into the preview's screens by page.
+ * option keys, empty ones left out, the keys its options require always there), and grouped into the preview's
+ * screens by page.
  */
 import { describe, expect, it } from "vitest"
 import { draftOf, screensOf, toInput } from "../src/builder/Drafts.js"
 import { localInput, numberOrUndefined } from "../src/builder/InputValues.js"
+
+/** A type as the page tells it: the option keys it takes, those it requires, whether it takes an answer. */
+const typed = (options: ReadonlyArray<string>, requiredOptions: ReadonlyArray<string> = [], answered = true) => ({
+  options,
+  requiredOptions,
+  answered
+})
 
 describe("Drafts", () => {
   it("gives every draft its own key and keeps what the server gave", () => {
@@ -34,7 +41,7 @@ describe("Drafts", () => {
       ...draftOf({ type: "number", label: "Age", required: true }),
       options: { min: 18, max: undefined, step: "", placeholder: "", help: "In years", choices: ["stale"] }
     }
-    expect(toInput(draft, ["placeholder", "help", "min", "max", "step"])).toEqual({
+    expect(toInput(draft, typed(["placeholder", "help", "min", "max", "step"]))).toEqual({
       type: "number",
       label: "Age",
       required: true,
@@ -42,24 +49,34 @@ describe("Drafts", () => {
     })
   })
 
-  it("always sends a choice question's choices and a matrix's rows and columns, and no options when none are set", () => {
+  it("always sends the option keys a type requires (a choice question's choices, a matrix's rows and columns), and no options when none are set", () => {
     const select = draftOf({ type: "select", label: "Pick", required: false })
-    expect(toInput(select, ["choices", "help"]).options).toEqual({ choices: [] })
+    expect(toInput(select, typed(["choices", "help"], ["choices"])).options).toEqual({ choices: [] })
     const matrix = draftOf({ type: "matrix", label: "Rate", required: false })
-    expect(toInput(matrix, ["rows", "columns"]).options).toEqual({ rows: [], columns: [] })
+    expect(toInput(matrix, typed(["rows", "columns", "multiple"], ["rows", "columns"])).options).toEqual({
+      rows: [],
+      columns: []
+    })
+    const kept = { ...matrix, options: { rows: ["Speed"], columns: [] } }
+    expect(toInput(kept, typed(["rows", "columns"], ["rows", "columns"])).options).toEqual({
+      rows: ["Speed"],
+      columns: []
+    })
     const text = draftOf({ type: "short_text", label: "Name", required: false })
-    expect(toInput(text, ["placeholder", "help"]).options).toBeNull()
+    expect(toInput(text, typed(["placeholder", "help"])).options).toBeNull()
   })
 
-  it("keeps an empty list of optional parts (it says none), and a statement is never required nor sensitive", () => {
+  it("keeps an empty list of optional parts (it says none), and a question without an answer is never required nor sensitive", () => {
     const contact = {
       ...draftOf({ type: "contact", label: "You", required: true }),
       options: { optionalParts: [], parts: [] }
     }
-    expect(toInput(contact, ["parts", "optionalParts"]).options).toEqual({ optionalParts: [] })
+    expect(toInput(contact, typed(["parts", "optionalParts"])).options).toEqual({ optionalParts: [] })
     const statement = { ...draftOf({ type: "statement", label: "Thanks", required: true }), sensitive: true }
-    expect(toInput(statement, ["help"])).toMatchObject({ required: false })
-    expect(toInput(statement, ["help"])).not.toHaveProperty("sensitive")
+    expect(toInput(statement, typed(["help"], [], false))).toMatchObject({ required: false })
+    expect(toInput(statement, typed(["help"], [], false))).not.toHaveProperty("sensitive")
+    const answered = { ...draftOf({ type: "short_text", label: "Name", required: true }), sensitive: true }
+    expect(toInput(answered, typed(["help"]))).toMatchObject({ required: true, sensitive: true })
   })
 
   it("groups questions of the same page into one screen, a question without a page alone", () => {

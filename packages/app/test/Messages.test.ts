@@ -1,6 +1,6 @@
 /**
  * The application's messages of given words: ICU plurals by the language's rules, a key the catalogue lacks said
- * as the key, and elements placed where the language's word order puts them.
+ * as the key (and whether it has one), and elements placed where the language's word order puts them.
  */
 import { describe, expect, it } from "vitest"
 import { messagesOf } from "../src/shared/Messages.js"
@@ -41,6 +41,13 @@ describe("Messages", () => {
 
   it("says a message the catalogue lacks as its key", () => {
     expect(english.t("shell.forms")).toBe("shell.forms")
+  })
+
+  it("says whether it has a message of a key made from a value (its own keys only, not an object's)", () => {
+    expect(english.has("inbox.columnCount")).toBe(true)
+    expect(english.has("inbox.columnCount.other")).toBe(false)
+    expect(german.has("inbox.columnCount")).toBe(false)
+    expect(english.has("toString")).toBe(false)
   })
 
   it("puts elements where each language's word order needs them", () => {

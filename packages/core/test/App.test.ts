@@ -508,6 +508,15 @@ for (const target of databaseTargets) {
       expect(decoded.fieldTypes.map((info) => info.type)).toEqual(FieldType.literals)
       for (const info of decoded.fieldTypes) expect(info.options, info.type).toEqual(optionKeys[info.type])
       expect(decoded.fieldTypes.find((info) => info.type === "rating")?.options).toEqual(["placeholder", "help", "max"])
+      // And what the application asks instead of naming a type: the option keys a type requires, whether it takes
+      // an answer, how the case page shows one and the control a member changes it with (the page's autofill aside).
+      const told = (type: string) => decoded.fieldTypes.find((info) => info.type === type)
+      expect(told("matrix")).toMatchObject({ requiredOptions: ["rows", "columns"], answered: true, shown: "byRow" })
+      expect(told("matrix")).not.toHaveProperty("edit")
+      expect(told("statement")).toMatchObject({ requiredOptions: [], answered: false })
+      expect(told("email")?.edit).toEqual({ kind: "line", type: "email" })
+      expect(told("number")?.edit).toEqual({ kind: "line", type: "number", numeric: true })
+      expect(told("checkboxes")?.edit).toEqual({ kind: "choices" })
       expect(decoded.mail).toBe(false)
       const info = await fetch(`${server.url}/app/session`, { headers: { cookie: `qforms_session=${cookie}` } })
       expect(Schema.decodeUnknownSync(ShellData.SessionInfo)(await info.json())).toMatchObject({

@@ -723,7 +723,7 @@ describe.skipIf(!present)("the application in a browser", () => {
             globalThis as unknown as {
               document: { querySelector: (s: string) => { complete: boolean; naturalWidth: number } | null }
             }
-          ).document.querySelector("img.signature")
+          ).document.querySelector("img.drawn-signature")
           return img?.complete === true && img.naturalWidth > 0
         })
       })

@@ -13,6 +13,7 @@ import { join } from "node:path"
 import * as Effect from "effect/Effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import * as AppLanguage from "../src/app/AppLanguage.ts"
+import { typeNames } from "../src/forms/questions/QuestionTypes.ts"
 import { Sessions } from "../src/identity/Sessions.ts"
 import { Workspaces } from "../src/identity/Workspaces.ts"
 import { databaseTargets } from "@qforms/test-kit/Databases"
@@ -49,8 +50,13 @@ describe("AppLanguage catalogues", () => {
       ...modules(join(import.meta.dirname, "../src/app"))
     ].join("\n")
     const used = new Set([...sources.matchAll(/["'`]([a-z][A-Za-z]*\.[A-Za-z_]+)["'`]/g)].map((m) => m[1]!))
-    // Keys made from a value: the question types' names (ShellData), by type.
-    const made = AppLanguage.appKeys.filter((key) => key.startsWith("fieldType."))
+    // Keys made from a value: the question types' names (ShellData), by type; a type's own words for an option's
+    // editor (the builder's OptionsEditor.js), a key the scripts name followed by the type's name.
+    const ownWords = (key: string) => {
+      const at = key.lastIndexOf(".")
+      return used.has(key.slice(0, at)) && (typeNames as ReadonlyArray<string>).includes(key.slice(at + 1))
+    }
+    const made = AppLanguage.appKeys.filter((key) => key.startsWith("fieldType.") || ownWords(key))
     const unused = AppLanguage.appKeys.filter((key) => !used.has(key) && !made.includes(key))
     expect(unused).toEqual([])
     const called = [...sources.matchAll(/\bt\(\s*"([^"]+)"/g)].map((m) => m[1]!)

@@ -1,12 +1,12 @@
 /**
  * A question type lives in its module (`forms/questions/`): everything else
  * asks the registry instead of naming a type. This test scans the sources of
- * core and of the application for the types' names as string literals (with
- * TypeScript's scanner: a doc comment's example is documentation, not code)
- * and holds them to a list that may only shrink: the places that still name a
- * type, each with why. A new place fails; a place that stops naming a type
- * must leave the list. A few words are spelled like a type but name something
- * else (a summary's kind in the API); they are listed apart, with what they name.
+ * core and of the application for the types' names as string literals and as
+ * the keys of object literals (read with TypeScript's parser: a doc comment's
+ * example is documentation, not code). A few words are spelled like a type but
+ * name something else (a summary's kind in the API); they are listed, with
+ * what they name. A new place fails; a place listed that stops using the word
+ * must leave the list.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import { join, relative } from "node:path"
@@ -23,45 +23,20 @@ const everyday = new Set(["text", "number", "email", "date", "time", "url", "tel
 const exempt = /^core\/src\/(forms\/questions\/|app\/catalogues\/|languages\/catalogues\/|storage\/migrations\/)/
 
 /**
- * The places that still name a type, and the names: to be moved behind the registry (issue #50).
- * The application's builder, case page and summary switch on the type (its shell data carries the
- * registry's builder metadata: `QuestionTypes.builderTypes`).
- */
-const leftovers: Readonly<Record<string, ReadonlyArray<string>>> = {
-  "app/src/builder/AssignmentEditor.js": ["statement"],
-  "app/src/builder/BuilderScreen.js": ["checkboxes", "short_text", "statement"],
-  "app/src/builder/Drafts.js": ["checkboxes", "matrix", "ranking", "statement"],
-  "app/src/builder/OptionsEditor.js": [
-    "checkboxes",
-    "matrix",
-    "nps",
-    "opinion_scale",
-    "ranking",
-    "rating",
-    "slider",
-    "statement"
-  ],
-  "app/src/case/CaseScreen.js": [
-    "checkboxes",
-    "long_text",
-    "matrix",
-    "ranking",
-    "short_text",
-    "signature",
-    "statement"
-  ],
-  "app/src/insights/SummaryView.js": ["legal", "matrix", "ranking", "yes_no"]
-}
-
-/**
- * Words spelled like a type that name something else, where they do. Not to be moved: they are
- * other vocabularies, and a type added or removed does not change them.
+ * Words spelled like a type that name something else, where they do: the only places outside
+ * `forms/questions/` (and the catalogues, the landed migrations, tests and docs) where such a word
+ * appears. Not to be moved: they are other vocabularies, and a type added or removed does not change them.
  */
 const otherWords: Readonly<Record<string, ReadonlyArray<string>>> = {
   // The kinds of a question's summary (`QuestionSummary.kind`, in the OpenAPI document): a type's
   // module says which kind summarises it (`summary.kind`); a matrix's and a ranking's kinds are spelled
-  // like those types.
-  "core/src/insights/AnswerTallies.ts": ["matrix", "ranking"],
+  // like those types. The application draws each kind of summary its own way.
+  "app/src/insights/SummaryView.js": ["matrix", "ranking"],
+  // And the numbers summary's `nps` field (its Net Promoter Score, in the OpenAPI document).
+  "core/src/insights/AnswerTallies.ts": ["matrix", "nps", "ranking"],
+  // The option key `currency` (an ISO 4217 code) that the builder edits, named like its type.
+  "app/src/builder/OptionLayout.js": ["currency"],
+  "app/src/builder/OptionsEditor.js": ["currency"],
   // The summary's CSV: a line's first cell says what the line counts (a summary kind, an NPS figure,
   // a signature drawn or typed), a published format.
   "core/src/insights/FormSummaries.ts": ["matrix", "nps", "ranking", "signature"],
@@ -76,12 +51,17 @@ const sources = (dir: string): Array<string> =>
     return /\.(ts|js)$/.test(name) ? [path] : []
   })
 
-/** The string literals of a source file (and the plain parts of its template literals), comments left out. */
+/**
+ * The string literals of a source file (and the plain parts of its template literals) and the keys of its
+ * object literals (`{ rating: … }`), comments left out.
+ */
 const stringLiterals = (path: string, text: string): ReadonlySet<string> => {
   const found = new Set<string>()
   const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false)
   const visit = (node: ts.Node): void => {
     if (ts.isStringLiteralLike(node) || ts.isTemplateLiteralToken(node)) found.add(node.text)
+    if ((ts.isPropertyAssignment(node) || ts.isMethodDeclaration(node)) && ts.isIdentifier(node.name))
+      found.add(node.name.text)
     ts.forEachChild(node, visit)
   }
   visit(source)
@@ -109,8 +89,8 @@ describe("question type names", () => {
     expect(searched.length).toBeGreaterThan(12)
   })
 
-  it("appear outside forms/questions/ only in the places still listed, and each listed place still names them", () => {
-    const listed = { ...leftovers, ...otherWords }
+  it("appear outside forms/questions/ only where they name something else, and each place listed still does", () => {
+    const listed = otherWords
     expect(naming()).toEqual(
       Object.fromEntries(
         Object.keys(listed)

@@ -9,9 +9,10 @@
  * that answer; and what the builder and the model are told of it. A type
  * added without a line in the tables below fails here.
  */
-import { Result, Schema } from "effect"
+import { Result, Schema, SchemaAST } from "effect"
 import { describe, expect, it } from "vitest"
 import * as Csv from "../src/cases/Csv.ts"
+import { isEditable } from "../src/cases/StatusEdits.ts"
 import type { ResponseRow } from "../src/cases/ResponseModels.ts"
 import * as Xlsx from "../src/cases/Xlsx.ts"
 import { AnswerValue, validateAnswers } from "../src/forms/Answers.ts"
@@ -251,6 +252,51 @@ describe("the registry of question types", () => {
       for (const key of optionKeys[type]) expect(Object.keys(AnyFieldOptions.fields), `${type}.${key}`).toContain(key)
     }
     expect(optionKeys.currency).toEqual(["placeholder", "help", "currency", "currencies", "min", "max"])
+  })
+
+  it("tells the builder and the case page which option keys a type requires, whether it takes an answer, how one is shown and changed", () => {
+    const told = Object.fromEntries(QuestionTypes.builderTypes.map((t) => [t.type, t]))
+    // Required keys are lists (the builder sends them empty rather than leave them out), among the type's keys.
+    const required = Object.fromEntries(
+      QuestionTypes.builderTypes.filter((t) => t.requiredOptions.length > 0).map((t) => [t.type, t.requiredOptions])
+    )
+    expect(required).toEqual({
+      select: ["choices"],
+      checkboxes: ["choices"],
+      matrix: ["rows", "columns"],
+      ranking: ["choices"]
+    })
+    for (const t of QuestionTypes.builderTypes) {
+      for (const key of t.requiredOptions) {
+        expect(t.options, `${t.type}.${key}`).toContain(key)
+        const field = AnyFieldOptions.fields[key as keyof typeof AnyFieldOptions.fields]
+        expect(SchemaAST.toType(field.ast)._tag, `${t.type}.${key}`).toBe("Arrays")
+      }
+      expect(t.answered, t.type).toBe(QuestionTypes.takesAnswer(t))
+    }
+    expect(told.statement?.answered).toBe(false)
+    expect(
+      Object.fromEntries(QuestionTypes.builderTypes.flatMap((t) => (t.shown === undefined ? [] : [[t.type, t.shown]])))
+    ).toEqual({ matrix: "byRow", ranking: "ranked", signature: "drawnOrTyped" })
+    // A member changes an answer with the control the public page draws; not a consent, an upload, or no answer.
+    expect(
+      Object.fromEntries(QuestionTypes.builderTypes.flatMap((t) => (t.edit === undefined ? [] : [[t.type, t.edit]])))
+    ).toEqual({
+      short_text: { kind: "line", type: "text", maxLength: 1000 },
+      long_text: { kind: "lines", maxLength: 10000 },
+      email: { kind: "line", type: "email", autocomplete: "email" },
+      tel: { kind: "line", type: "tel", autocomplete: "tel" },
+      url: { kind: "line", type: "url", autocomplete: "url" },
+      number: { kind: "line", type: "number", numeric: true },
+      date: { kind: "line", type: "date" },
+      select: { kind: "choice" },
+      checkboxes: { kind: "choices" },
+      time: { kind: "line", type: "time" },
+      datetime: { kind: "line", type: "datetime-local" }
+    })
+    for (const t of QuestionTypes.builderTypes) {
+      if (t.edit !== undefined) expect(isEditable(t), t.type).toBe(true)
+    }
   })
 
   describe.each(FieldType.literals)("%s", (type) => {

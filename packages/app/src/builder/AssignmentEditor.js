@@ -4,6 +4,7 @@ import { html } from "htm/preact"
 import { useEffect, useState } from "preact/hooks"
 import { api, messageOf } from "../shared/Api.js"
 import { MoveButtons, moved } from "../shared/Ordering.js"
+import { takesAnswer } from "../shared/QuestionTypes.js"
 import { t } from "../shared/Words.js"
 
 /** @typedef {import("../shared/Types.js").AssignmentRule} AssignmentRule */
@@ -28,7 +29,7 @@ export const AssignmentEditor = ({ formId, canWrite }) => {
       /** @param {[{ rules: ReadonlyArray<AssignmentRule> }, { members: ReadonlyArray<Member> }, { fields: ReadonlyArray<Field> }]} r */
       ([r, m, f]) => {
         setMembers(m.members.filter((member) => member.role !== "viewer"))
-        setFields(f.fields.filter((field) => field.type !== "statement"))
+        setFields(f.fields.filter((field) => takesAnswer(field.type)))
         setRules(r.rules)
       },
       (e) => setError(messageOf(e))

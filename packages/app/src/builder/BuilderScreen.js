@@ -14,7 +14,7 @@ import { AssignmentEditor } from "./AssignmentEditor.js"
 import { CaseFieldsEditor } from "./CaseFieldsEditor.js"
 import { moved } from "../shared/Ordering.js"
 import { t, withParts } from "../shared/Words.js"
-import { questionTypes, optionKeysOf } from "./QuestionTypes.js"
+import { questionTypes, takesAnswer, typeInfo } from "../shared/QuestionTypes.js"
 import { numberOrUndefined, localInput } from "./InputValues.js"
 import { draftOf, toInput } from "./Drafts.js"
 import { OptionsEditor } from "./OptionsEditor.js"
@@ -33,7 +33,8 @@ export const BuilderScreen = ({ route, canWrite }) => {
   const [drafts, setDrafts] = useState(/** @type {ReadonlyArray<Draft>} */ ([]))
   const [title, setTitle] = useState("")
   const [description, setDescription] = useState("")
-  const [newType, setNewType] = useState(/** @type {FieldType} */ ("short_text"))
+  // A new question is of the registry's first type unless another is chosen.
+  const [newType, setNewType] = useState(/** @type {FieldType | undefined} */ (questionTypes[0]?.type))
   const [error, setError] = useState(/** @type {string | null} */ (null))
   const [notice, setNotice] = useState(/** @type {string | null} */ (null))
   const [dirty, setDirty] = useState(false)
@@ -74,14 +75,15 @@ export const BuilderScreen = ({ route, canWrite }) => {
     requestAnimationFrame(() => document.getElementById(`q${draft.key}-label`)?.focus())
   }
   const add = () => {
+    if (newType === undefined) return
+    // A question that must have choices starts with two to rename.
     const draft = draftOf({
       type: newType,
       label: "",
       required: false,
-      options:
-        newType === "select" || newType === "checkboxes"
-          ? { choices: [t("builder.defaultChoice", { number: 1 }), t("builder.defaultChoice", { number: 2 })] }
-          : {}
+      options: typeInfo(newType).requiredOptions.includes("choices")
+        ? { choices: [t("builder.defaultChoice", { number: 1 }), t("builder.defaultChoice", { number: 2 })] }
+        : {}
     })
     change([...drafts, draft])
     requestAnimationFrame(() => document.getElementById(`q${draft.key}-label`)?.focus())
@@ -94,7 +96,7 @@ export const BuilderScreen = ({ route, canWrite }) => {
       await api.patch(`/forms/${formId}`, {
         title,
         description: description.trim() === "" ? null : description,
-        fields: drafts.map((draft) => toInput(draft, optionKeysOf(draft.type))),
+        fields: drafts.map((draft) => toInput(draft, typeInfo(draft.type))),
         ...(status === undefined ? {} : { status }),
         ...(hidden === null ? {} : { hiddenFields: hidden }),
         settings
@@ -274,8 +276,8 @@ export const BuilderScreen = ({ route, canWrite }) => {
                 ${questionTypes.map(({ type, label }) => html`<option value=${type}>${label}</option>`)}
               </select></div>
           </div>
-          ${draft.type !== "statement" ? html`<label><input type="checkbox" disabled=${!canWrite} checked=${draft.required} onChange=${(e) => update(index)({ ...draft, required: e.target.checked })} /> ${t("builder.required")}</label>` : null}
-          ${draft.type !== "statement" ? html`<label title=${t("builder.sensitiveHelp")}><input type="checkbox" disabled=${!canWrite} checked=${draft.sensitive === true} onChange=${(e) => update(index)({ ...draft, sensitive: e.target.checked })} /> ${t("builder.sensitive")}</label>` : null}
+          ${takesAnswer(draft.type) ? html`<label><input type="checkbox" disabled=${!canWrite} checked=${draft.required} onChange=${(e) => update(index)({ ...draft, required: e.target.checked })} /> ${t("builder.required")}</label>` : null}
+          ${takesAnswer(draft.type) ? html`<label title=${t("builder.sensitiveHelp")}><input type="checkbox" disabled=${!canWrite} checked=${draft.sensitive === true} onChange=${(e) => update(index)({ ...draft, sensitive: e.target.checked })} /> ${t("builder.sensitive")}</label>` : null}
           <${OptionsEditor} draft=${draft} update=${update(index)} disabled=${!canWrite} />
           ${
             (settings.pages ?? []).length === 0

@@ -3,7 +3,8 @@
 // server gave it), the question as the API takes it back, and the preview's screens. Pure.
 
 /** @typedef {import("../shared/Types.js").Field} Field */
-/** @typedef {import("../shared/Types.js").FieldTypeInfo["type"]} FieldType */
+/** @typedef {import("../shared/Types.js").FieldTypeInfo} FieldTypeInfo */
+/** @typedef {FieldTypeInfo["type"]} FieldType */
 /** @typedef {Record<string, any>} DraftOptions the options being edited: any option key of any type, as the inputs hold them */
 /**
  * A question being edited: `key` tells drafts apart before they have an id; logic is kept as the server gave it.
@@ -30,35 +31,28 @@ export const draftOf = (field) => ({
 })
 
 /**
- * The question as the API takes it: only the option keys of its type (`allowed`: the server's Schemas, as the page
- * tells them), empty ones left out.
- * @param {Draft} draft @param {ReadonlyArray<string>} allowed
+ * The question as the API takes it: only the option keys of its type (`type`: the server's Schemas, as the page
+ * tells them), empty ones left out but those its options require (lists, sent empty so that the server's message
+ * names them); a question that takes no answer is neither required nor sensitive.
+ * @param {Draft} draft @param {Pick<FieldTypeInfo, "options" | "requiredOptions" | "answered">} type
  */
-export const toInput = (draft, allowed) => {
+export const toInput = (draft, type) => {
   /** @type {DraftOptions} */
   const options = {}
-  for (const key of allowed) {
+  for (const key of type.options) {
     const value = draft.options[key]
     // An empty list of optional parts says "none", which is not the default.
     if (value === undefined || value === "" || (Array.isArray(value) && value.length === 0 && key !== "optionalParts"))
       continue
     options[key] = value
   }
-  if (
-    (draft.type === "select" || draft.type === "checkboxes" || draft.type === "ranking") &&
-    options.choices === undefined
-  )
-    options.choices = []
-  if (draft.type === "matrix") {
-    options.rows ??= []
-    options.columns ??= []
-  }
+  for (const key of type.requiredOptions) options[key] ??= []
   return {
     ...(draft.id === undefined ? {} : { id: draft.id }),
     type: draft.type,
     label: draft.label,
-    required: draft.type === "statement" ? false : draft.required,
-    ...(draft.sensitive === true && draft.type !== "statement" ? { sensitive: true } : {}),
+    required: type.answered && draft.required,
+    ...(draft.sensitive === true && type.answered ? { sensitive: true } : {}),
     options: Object.keys(options).length === 0 ? null : options,
     ...(draft.logic === undefined || draft.logic.length === 0 ? {} : { logic: draft.logic }),
     ...(draft.showIf === undefined || draft.showIf === null ? {} : { showIf: draft.showIf }),

@@ -3,7 +3,7 @@
 import { html } from "htm/preact"
 import { useState } from "preact/hooks"
 import { t } from "../shared/Words.js"
-import { questionTypes, typeName } from "./QuestionTypes.js"
+import { questionTypes, typeName } from "../shared/QuestionTypes.js"
 import { screensOf } from "./Drafts.js"
 
 /** @typedef {import("./Drafts.js").Draft} Draft */

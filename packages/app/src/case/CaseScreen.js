@@ -7,12 +7,14 @@ import { CaseFieldsPanel } from "./CaseFieldsPanel.js"
 import { EmailComposer } from "./EmailComposer.js"
 import { MergedBanner, MergePanel, UndoMerge, undoable } from "./Merge.js"
 import { neighbour, ShortcutHelp, useShortcuts } from "../shared/Shortcuts.js"
+import { takesAnswer, typeInfo } from "../shared/QuestionTypes.js"
 import { SlaBadge } from "../shared/SlaBadge.js"
 import { formatDateTime, formatRelative, t } from "../shared/Words.js"
 
 /** @typedef {import("../shared/Types.js").ResponseDetail} ResponseDetail */
 /** @typedef {ResponseDetail["activities"][number]} Activity */
 /** @typedef {{ fileId: string, name: string, size: number }} FileValue */
+/** @typedef {import("../shared/Types.js").FieldTypeInfo} FieldTypeInfo */
 
 /** When something happened, relative, the exact moment in its title. @param {string | null | undefined} iso */
 const When = (iso) =>
@@ -25,26 +27,29 @@ const joined = (parts) => parts.join(t("case.listSeparator"))
 const isFile = (value) =>
   value !== null && typeof value === "object" && "fileId" in value && typeof value.fileId === "string"
 
-/** @param {{ value: unknown, type?: string }} props @returns {unknown} */
-const Answer = ({ value, type }) => {
+/**
+ * An answer by its shape, and as its type shows it (`shown`: a ranking's places, a matrix's rows, a signature).
+ * @param {{ value: unknown, shown?: FieldTypeInfo["shown"] }} props @returns {unknown}
+ */
+const Answer = ({ value, shown }) => {
   if (value === undefined || value === null || value === "")
     return html`<span class="muted">${t("case.noAnswer")}</span>`
-  if (type === "signature" && isFile(value)) {
+  if (shown === "drawnOrTyped" && isFile(value)) {
     const href = `${base}/api/files/${encodeURIComponent(value.fileId)}`
-    return html`<a href=${href}><img class="signature" src=${href} alt=${t("case.drawnSignature")} width="300" height="100" /></a>`
+    return html`<a href=${href}><img class="drawn-signature" src=${href} alt=${t("case.drawnSignature")} width="300" height="100" /></a>`
   }
-  if (type === "signature" && typeof value === "object" && "typedName" in value)
+  if (shown === "drawnOrTyped" && typeof value === "object" && "typedName" in value)
     return html`${String(value.typedName)} <span class="muted">${t("case.typedSignature")}</span>`
   if (isFile(value))
     return html`<a href=${`${base}/api/files/${encodeURIComponent(value.fileId)}`}>${value.name}</a> <span class="muted">${t("case.fileSize", { kilobytes: Math.ceil(value.size / 1024) })}</span>`
-  if (Array.isArray(value) && type === "ranking")
+  if (Array.isArray(value) && shown === "ranked")
     return html`<ol class="plain">${value.map((choice, index) => html`<li>${t("case.rankedChoice", { rank: index + 1, choice: String(choice) })}</li>`)}</ol>`
   if (Array.isArray(value))
     return value.map((v) => (isFile(v) ? html`<${Answer} value=${v} /> ` : html`<span class="tag">${String(v)}</span>`))
   if (typeof value === "boolean") return value ? t("case.yes") : t("case.no")
   if (typeof value === "object") {
     // A matrix: each answered row with its column(s).
-    if (type === "matrix")
+    if (shown === "byRow")
       return html`<ul class="plain">${Object.entries(value).map(
         ([row, chosen]) =>
           html`<li>${t("case.matrixRow", { row, chosen: Array.isArray(chosen) ? joined(chosen.map(String)) : String(chosen) })}</li>`
@@ -151,14 +156,16 @@ const outcome = (values) => {
   return out
 }
 
-/** The question types the case page edits: text, numbers, dates and choices (the others keep their answers). */
-const editable = new Set(["short_text", "long_text", "email", "tel", "url", "number", "date", "select", "checkboxes"])
-/** @type {Readonly<Record<string, string>>} */
-const inputTypes = { email: "email", tel: "tel", url: "url", number: "number", date: "date" }
+/**
+ * The control a member changes a question's answer with (its type's, as the page tells it: a text's, a number's or
+ * a moment's input, a long text's lines, a list's choice or choices); undefined: the answer is kept as it is.
+ * @param {{ type: FieldTypeInfo["type"] }} field
+ */
+const editOf = (field) => typeInfo(field.type).edit
 
-/** An answer as the editor holds it: text for inputs, the chosen choices for checkboxes. @param {unknown} value @param {string} type */
-const draftOf = (value, type) =>
-  type === "checkboxes"
+/** An answer as the editor holds it: text for inputs, the chosen choices for several. @param {unknown} value @param {FieldTypeInfo["edit"]} edit */
+const draftOf = (value, edit) =>
+  edit?.kind === "choices"
     ? Array.isArray(value)
       ? value
       : []
@@ -167,15 +174,16 @@ const draftOf = (value, type) =>
       : String(value)
 
 /**
- * The answers of a submitted response as a form a member corrects: text, number, date and choice questions;
+ * The answers of a submitted response as a form a member corrects: those with a plain control (texts, numbers,
+ * moments, choices);
  * Save sends only the answers that changed (an emptied one as null), checked by the server as a submission's.
  * @param {{ detail: ResponseDetail, onSave: (answers: Record<string, unknown>) => void, onCancel: () => void }} props
  */
 const AnswersEditor = ({ detail, onSave, onCancel }) => {
   const values = detail.response.values
-  const fields = detail.fields.filter((f) => f.type !== "statement")
+  const fields = detail.fields.filter((f) => takesAnswer(f.type))
   const [draft, setDraft] = useState(() =>
-    Object.fromEntries(fields.map((f) => [String(f.id), draftOf(values[String(f.id)], f.type)]))
+    Object.fromEntries(fields.map((f) => [String(f.id), draftOf(values[String(f.id)], editOf(f))]))
   )
   /** @param {string} key @param {string | Array<string>} value */
   const set = (key, value) => setDraft({ ...draft, [key]: value })
@@ -184,11 +192,13 @@ const AnswersEditor = ({ detail, onSave, onCancel }) => {
     event.preventDefault()
     /** @type {Record<string, unknown>} */
     const answers = {}
-    for (const field of fields.filter((f) => editable.has(f.type))) {
+    for (const field of fields) {
+      const edit = editOf(field)
+      if (edit === undefined) continue
       const key = String(field.id)
       const typed = draft[key]
       const empty = typed === "" || (Array.isArray(typed) && typed.length === 0)
-      const after = empty ? null : field.type === "number" ? Number(typed) : typed
+      const after = empty ? null : edit.kind === "line" && edit.numeric === true ? Number(typed) : typed
       if (JSON.stringify(after) !== JSON.stringify(values[key] ?? null)) answers[key] = after
     }
     onSave(answers)
@@ -199,9 +209,10 @@ const AnswersEditor = ({ detail, onSave, onCancel }) => {
     const id = `edit-${key}`
     const value = draft[key]
     const choices = field.options?.choices ?? []
-    if (!editable.has(field.type))
-      return html`<div><strong>${field.label}</strong> <span class="muted">${t("case.notEditable")}</span><br /><${Answer} value=${values[key]} type=${field.type} /></div>`
-    if (field.type === "checkboxes") {
+    const edit = editOf(field)
+    if (edit === undefined)
+      return html`<div><strong>${field.label}</strong> <span class="muted">${t("case.notEditable")}</span><br /><${Answer} value=${values[key]} shown=${typeInfo(field.type).shown} /></div>`
+    if (edit.kind === "choices") {
       const picked = Array.isArray(value) ? value : []
       return html`<fieldset><legend>${field.label}</legend>${[
         ...choices,
@@ -213,16 +224,16 @@ const AnswersEditor = ({ detail, onSave, onCancel }) => {
       )}</fieldset>`
     }
     const label = html`<label for=${id}>${field.label}${field.required ? " *" : ""}</label>`
-    if (field.type === "select") {
+    if (edit.kind === "choice") {
       const text = String(value ?? "")
       return html`<div class="stack">${label}<select id=${id} value=${text} onChange=${(e) => set(key, e.target.value)}>
         <option value="">${t("case.chooseNone")}</option>
         ${[...choices, ...(text !== "" && !choices.includes(text) ? [text] : [])].map((c) => html`<option value=${c}>${c}</option>`)}
       </select></div>`
     }
-    if (field.type === "long_text")
+    if (edit.kind === "lines")
       return html`<div class="stack">${label}<textarea id=${id} value=${String(value ?? "")} onInput=${(e) => set(key, e.target.value)}></textarea></div>`
-    return html`<div class="stack">${label}<input id=${id} type=${inputTypes[field.type] ?? "text"} step=${field.type === "number" ? "any" : undefined}
+    return html`<div class="stack">${label}<input id=${id} type=${edit.type} step=${edit.numeric === true ? "any" : undefined}
       value=${String(value ?? "")} onInput=${(e) => set(key, e.target.value)} /></div>`
   }
   return html`<form class="stack" aria-labelledby="answers-title" novalidate onSubmit=${submit}>
@@ -402,7 +413,7 @@ export const CaseScreen = ({ route, canWrite }) => {
           ${
             editing
               ? html`<${AnswersEditor} detail=${detail} onSave=${saveAnswers} onCancel=${() => setEditing(false)} />`
-              : html`<dl class="answers">${detail.fields.filter((f) => f.type !== "statement").map((field) => html`<dt>${field.label}</dt><dd>${(row.redacted ?? []).includes(field.id) ? html`<span class="muted">${t("case.sensitiveMasked")}</span>` : html`<${Answer} value=${row.values[String(field.id)]} type=${field.type} />`}</dd>`)}</dl>
+              : html`<dl class="answers">${detail.fields.filter((f) => takesAnswer(f.type)).map((field) => html`<dt>${field.label}</dt><dd>${(row.redacted ?? []).includes(field.id) ? html`<span class="muted">${t("case.sensitiveMasked")}</span>` : html`<${Answer} value=${row.values[String(field.id)]} shown=${typeInfo(field.type).shown} />`}</dd>`)}</dl>
           ${canWrite && row.finished ? html`<p><button type="button" onClick=${() => setEditing(true)}>${t("case.editAnswers")}</button></p>` : null}`
           }
           ${outcome(row.values).length === 0 ? null : html`<h3>${t("case.outcome")}</h3><dl class="answers">${outcome(row.values).map(([label, text]) => html`<dt>${label}</dt><dd>${text}</dd>`)}</dl>`}

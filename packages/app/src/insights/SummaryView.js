@@ -9,6 +9,7 @@ import { html } from "htm/preact"
 import { useEffect } from "preact/hooks"
 import { base, query } from "../shared/Api.js"
 import { bars, Chart, columns, Figures, gauge, isolate, stacked, together, useReport } from "../shared/Charts.js"
+import { optionKeysOf } from "../shared/QuestionTypes.js"
 import { DigestControl } from "./DigestControl.js"
 import { CasesSection } from "./CaseMetrics.js"
 import {
@@ -42,12 +43,16 @@ const sayShares = (items) => {
   return some.length === 0 ? t("summary.noAnswers") : formatList(some.map((i) => shareOf(i.label, i.count, i.percent)))
 }
 
-/** A choice's words: the API's "Yes" and "No" of a yes/no or legal question, and its default "Other", in the application's language. */
-const choiceName = (/** @type {string} */ type, /** @type {string} */ choice) => {
-  if ((type === "yes_no" || type === "legal") && choice === "Yes") return t("summary.yes")
-  if ((type === "yes_no" || type === "legal") && choice === "No") return t("summary.no")
-  return choice
-}
+/** The API's words for the choices a type has of its own (a yes or no), by the choice. @type {Readonly<Record<string, AppKey>>} */
+const ownChoiceWords = { Yes: "summary.yes", No: "summary.no" }
+
+/**
+ * A choice's words: a type's own choices (it takes no `choices` option: a yes or no) in the application's language,
+ * a form's choices as written.
+ * @param {string} type @param {string} choice
+ */
+const choiceName = (type, choice) =>
+  Object.hasOwn(ownChoiceWords, choice) && !optionKeysOf(type).includes("choices") ? t(ownChoiceWords[choice]) : choice
 
 /** A funnel step's words: the page's own steps in the application's language, a question by its label. @param {FunnelStep} step */
 const stepName = (step) =>

@@ -7,8 +7,8 @@ import { IntlMessageFormat } from "intl-messageformat"
 /** @typedef {import("./Types.js").AppWords} AppWords */
 
 /**
- * What says the messages of `words`: `t` one message, `withParts` one with elements among its words. Each message
- * is compiled once, when first said.
+ * What says the messages of `words`: `t` one message, `withParts` one with elements among its words, `has` whether
+ * there is a message of a key made from a value. Each message is compiled once, when first said.
  * @param {AppWords} words
  */
 export const messagesOf = (words) => {
@@ -47,5 +47,11 @@ export const messagesOf = (words) => {
       .map((piece, i) => (i % 2 === 1 ? parts[piece] : piece))
   }
 
-  return { t, withParts }
+  /**
+   * Whether the catalogue has a message of a key made from a value (a type's own words for an option's editor).
+   * @param {string} key @returns {key is AppKey}
+   */
+  const has = (key) => Object.hasOwn(words.messages, key)
+
+  return { t, withParts, has }
 }

@@ -18,8 +18,11 @@ const words = /** @type {AppWords} */ (
 /** The language the application speaks (`en`, `de`, `ar`). */
 export const language = words.language
 
-/** `t` says one message of the application; `withParts` one with elements (`<code>`, …) among its words. */
-export const { t, withParts } = messagesOf(words)
+/**
+ * `t` says one message of the application; `withParts` one with elements (`<code>`, …) among its words; `has` says
+ * whether there is a message of a key made from a value.
+ */
+export const { t, withParts, has } = messagesOf(words)
 
 /** The application's formats of dates, numbers, shares, lists and lengths of time, in its language. */
 export const {

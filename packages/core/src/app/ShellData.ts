@@ -2,13 +2,14 @@
  * What the application's page tells its scripts about this server, as JSON in
  * the page (`<script type="application/json" id="qforms-shell">`, data the
  * CSP does not run): the question types with their labels, the option keys
- * each takes and the condition operators it offers (from the registry of
+ * each takes and the condition operators it offers, whether it takes an
+ * answer and how the case page shows and changes one (from the registry of
  * question types, `forms/questions/`, so the builder never lags behind the
- * API), and whether e-mail can be sent. The scripts type it from here
- * (`@qforms/app`'s `src/shared/Types.js`).
+ * API and the application names no type), and whether e-mail can be sent.
+ * The scripts type it from here (`@qforms/app`'s `src/shared/Types.js`).
  */
 import * as Schema from "effect/Schema"
-import { builderTypes, FieldType } from "../forms/index.ts"
+import { type AnswerControl, builderTypes, FieldType } from "../forms/index.ts"
 import { MemberRole } from "../kernel/index.ts"
 import { builtInMessages, type MessageKey, nativeName } from "../languages/index.ts"
 import { type AppKey, AppLanguage, appKeys, type Say } from "./AppLanguage.ts"
@@ -26,12 +27,37 @@ export const FieldTypeInfo = Schema.Struct({
     )
   ),
   /** The condition operators the type's answers offer (`equals`, `greaterThan`, …). */
-  operators: Schema.Array(Schema.String)
+  operators: Schema.Array(Schema.String),
+  /** The option keys the type's options Schema requires, each a list (a select's `choices`, a matrix's `rows`). */
+  requiredOptions: Schema.Array(Schema.String),
+  /** Whether a question of the type takes an answer (a statement does not: never required, never sensitive). */
+  answered: Schema.Boolean,
+  /** How the case page shows an answer beyond its shape: a ranking's places, a matrix's rows, a signature drawn or typed. */
+  shown: Schema.optionalKey(Schema.Literals(["ranked", "byRow", "drawnOrTyped"])),
+  /**
+   * The control a member changes an answer with on the case page (the one the public page draws): a one-line
+   * input of an HTML type (`numeric`: a number), several lines, one or several of the question's choices. Absent:
+   * the case page keeps the answer as it is.
+   */
+  edit: Schema.optionalKey(
+    Schema.Union([
+      Schema.Struct({ kind: Schema.Literal("line"), type: Schema.String, numeric: Schema.optionalKey(Schema.Boolean) }),
+      Schema.Struct({ kind: Schema.Literal("lines") }),
+      Schema.Struct({ kind: Schema.Literal("choice") }),
+      Schema.Struct({ kind: Schema.Literal("choices") })
+    ])
+  )
 })
 
 const known: ReadonlySet<string> = new Set(appKeys)
 /** Whether the application has words of its own for a key (a type it knows). */
 const isAppKey = (key: string): key is AppKey => known.has(key)
+
+/** A type's control as the case page needs it: its kind, and a line's input type and whether it takes a number. */
+const controlInfo = (control: AnswerControl): NonNullable<typeof FieldTypeInfo.Type.edit> =>
+  control.kind !== "line"
+    ? { kind: control.kind }
+    : { kind: control.kind, type: control.type, ...(control.numeric === true ? { numeric: true } : {}) }
 
 /** What the page's scripts know of the server before their first request. */
 export const ShellData = Schema.Struct({
@@ -86,7 +112,7 @@ export const toScriptText = (options: {
 }): string =>
   JSON.stringify(
     Schema.encodeSync(ShellData)({
-      fieldTypes: builderTypes.map(({ type, label, options: keys, parts, operators }) => {
+      fieldTypes: builderTypes.map(({ type, label, options: keys, parts, edit, ...told }) => {
         const key = `fieldType.${type}`
         return {
           type,
@@ -104,7 +130,9 @@ export const toScriptText = (options: {
                   optional
                 }))
               }),
-          operators
+          // The operators, required option keys, whether it takes an answer and how one is shown: as the registry says.
+          ...told,
+          ...(edit === undefined ? {} : { edit: controlInfo(edit) })
         }
       }),
       mail: options.mail,

@@ -17,6 +17,7 @@ export * from "./FormStatus.ts"
 export * from "./ImageRefs.ts"
 export * from "./Pages.ts"
 export type {
+  AnswerControl,
   Entered,
   PageView,
   QuestionField,

@@ -417,6 +417,7 @@ export const Select = questionType({
   options: SelectOptions,
   optionsRequired: true,
   check: checkSelect,
+  control: { kind: "choice" },
   parse: (field, answers, parts) => {
     // "Other" stands for the text typed in its box; a text typed with nothing chosen is meant as Other too.
     const first = (answers[0] ?? "").trim()
@@ -443,6 +444,7 @@ export const Checkboxes = questionType({
   options: CheckboxesOptions,
   optionsRequired: true,
   check: checkCheckboxes,
+  control: { kind: "choices" },
   parse: (field, answers, parts) => {
     const other = otherOf(field)
     return other === undefined ? answers : answers.map((a) => (a === other ? otherText(parts) : a))

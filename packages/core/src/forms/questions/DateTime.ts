@@ -10,7 +10,7 @@ import * as Predicate from "effect/Predicate"
 import { bad, ok } from "./AnswerChecks.ts"
 import { BaseOptions } from "./OptionFields.ts"
 import { inputBox } from "./PageControls.ts"
-import { questionType } from "./QuestionType.ts"
+import { type AnswerControl, questionType } from "./QuestionType.ts"
 import { DATE_FORMAT, DATETIME_FORMAT, widthOf } from "./SheetColumns.ts"
 import { monthKeys } from "./TallyKeys.ts"
 
@@ -60,6 +60,13 @@ const utc = (iso: string): Date | undefined => {
 /** The operators of moments: equal, earlier or later (`YYYY-MM-DD` compares in time order), given or not. */
 const momentOperators = ["equals", "notEquals", "greaterThan", "lessThan", "isEmpty", "isNotEmpty"] as const
 
+/** The inputs of the moments (their page views draw them). */
+const controls = {
+  date: { kind: "line", type: "date" },
+  time: { kind: "line", type: "time" },
+  datetime: { kind: "line", type: "datetime-local" }
+} as const satisfies Record<string, AnswerControl>
+
 /** A calendar date. */
 export const DateType = questionType({
   type: "date",
@@ -70,7 +77,8 @@ export const DateType = questionType({
     const s = value.trim()
     return isCalendarDate(s) ? ok(s) : bad("answer.date", { q })
   },
-  view: (field, view) => inputBox(field, view, { type: "date" }),
+  control: controls.date,
+  view: (field, view) => inputBox(field, view, controls.date),
   sheet: (_field, key, shown) => [
     {
       header: key,
@@ -96,7 +104,8 @@ export const TimeType = questionType({
     const time = timeOf(value.trim())
     return time === undefined ? bad("answer.time", { q }) : ok(time)
   },
-  view: (field, view) => inputBox(field, view, { type: "time" }),
+  control: controls.time,
+  view: (field, view) => inputBox(field, view, controls.time),
   summary: { kind: "dates", unit: "hour" },
   tallyKeys: ({ typed, key, text }) => ({
     scalars: [`case when ${typed("string")} and ${text} ~ '^[0-9]{2}:' then ${key("h:")} || left(${text}, 2) end`],
@@ -119,7 +128,8 @@ export const DateTimeType = questionType({
       ? bad("answer.datetime", { q })
       : ok(`${m[1]}T${time}`)
   },
-  view: (field, view) => inputBox(field, view, { type: "datetime-local" }),
+  control: controls.datetime,
+  view: (field, view) => inputBox(field, view, controls.datetime),
   sheet: (_field, key, shown) => [
     {
       header: key,

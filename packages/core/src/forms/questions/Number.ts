@@ -11,7 +11,7 @@ import { bad, isOnStep, offStep, ok } from "./AnswerChecks.ts"
 import { TextOptionFields } from "./OptionFields.ts"
 import { inputBox } from "./PageControls.ts"
 import { postedNumber } from "./PostedAnswers.ts"
-import { questionType } from "./QuestionType.ts"
+import { type AnswerControl, questionType } from "./QuestionType.ts"
 import { numberColumn } from "./SheetColumns.ts"
 import { numberKeys } from "./TallyKeys.ts"
 
@@ -46,6 +46,9 @@ export type NumberOptions = typeof NumberOptions.Type
 /** The operators of numbers: equal, compared, given or not. */
 export const numberOperators = ["equals", "notEquals", "greaterThan", "lessThan", "isEmpty", "isNotEmpty"] as const
 
+/** The input of a number (its page view draws it). */
+const control = { kind: "line", type: "number", numeric: true } as const satisfies AnswerControl
+
 /** A number: an amount, an age, a count. */
 export const NumberType = questionType({
   type: "number",
@@ -63,7 +66,8 @@ export const NumberType = questionType({
     return ok(value)
   },
   parse: (_field, answers) => postedNumber(answers),
-  view: (field, view) => inputBox(field, view, { type: "number", numeric: true }),
+  control,
+  view: (field, view) => inputBox(field, view, control),
   sheet: (_field, key, shown) => [numberColumn(key, shown)],
   summary: { kind: "numbers" },
   tallyKeys: numberKeys,

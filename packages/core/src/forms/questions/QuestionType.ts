@@ -154,6 +154,22 @@ export interface PartInfo {
   readonly optional: boolean
 }
 
+/**
+ * A plain control an answer is given with: a one-line input of an HTML type (its autofill token, whether its text
+ * is a number, its longest text), several lines of text, one of the question's choices, or several of them.
+ */
+export type AnswerControl =
+  | {
+      readonly kind: "line"
+      readonly type: string
+      readonly autocomplete?: string
+      readonly numeric?: boolean
+      readonly maxLength?: number
+    }
+  | { readonly kind: "lines"; readonly maxLength?: number }
+  | { readonly kind: "choice" }
+  | { readonly kind: "choices" }
+
 /** A question the offline generator writes: its type, label, whether it is required, its options. */
 export interface GeneratedQuestion {
   readonly type: string
@@ -200,6 +216,12 @@ export interface QuestionType<
     readonly withStep: boolean
     limits(options: Options<X> | null): { readonly maxSizeMb: number; readonly accept: ReadonlyArray<string> }
   }
+  /**
+   * The plain control the answer is given with, when the type's is one (its page view draws it): other screens
+   * offer it to change an answer (the application's case page). Absent: the type's control is its own (a scale,
+   * a matrix, an upload, parts).
+   */
+  readonly control?: AnswerControl
   /** The parts a question of the type may ask, in order (a contact's, an address's); absent for a type without parts. */
   readonly parts?: ReadonlyArray<PartInfo>
   /** What the answer says of who answered: it is their e-mail address; it may be their name when labelled so. */

@@ -20,7 +20,7 @@ import { File } from "./File.ts"
 import { Legal } from "./Legal.ts"
 import { Matrix } from "./Matrix.ts"
 import { NumberType } from "./Number.ts"
-import type { AnyQuestionType, PartInfo, QuestionType } from "./QuestionType.ts"
+import type { AnswerControl, AnyQuestionType, PartInfo, QuestionType, SummaryHints } from "./QuestionType.ts"
 import { Ranking } from "./Ranking.ts"
 import { Nps, OpinionScale, Rating, Slider } from "./Scale.ts"
 import { Signature } from "./Signature.ts"
@@ -133,6 +133,14 @@ const keysOf = (schema: Schema.Top): ReadonlyArray<string> => {
   return ast._tag === "Objects" ? ast.propertySignatures.map((p) => String(p.name)) : []
 }
 
+/** The option keys an options Schema requires (those a question's options must have), in order. */
+const requiredKeysOf = (schema: Schema.Top): ReadonlyArray<string> => {
+  const ast = SchemaAST.toType(schema.ast)
+  return ast._tag === "Objects"
+    ? ast.propertySignatures.filter((p) => !SchemaAST.isOptional(p.type)).map((p) => String(p.name))
+    : []
+}
+
 /**
  * The option keys each question type takes, read from its options schema
  * (what the application's builder offers, served to it by the server).
@@ -239,31 +247,76 @@ export const takesUploads = (field: { readonly type: TypeName }): boolean => typ
  */
 export const isConsent = (field: { readonly type: TypeName }): boolean => typeOf(field).consent === true
 
-/** A question type as the builder offers it: its name, label, option keys, parts and condition operators. */
+/**
+ * How the application's case page shows an answer beyond its shape: `ranked`, the choices in their places (a
+ * ranking's); `byRow`, each row with its column or columns (a matrix's); `drawnOrTyped`, a drawn signature's image
+ * or a typed one's name.
+ */
+export type AnswerShown = "ranked" | "byRow" | "drawnOrTyped"
+
+/**
+ * A question type as the builder offers it: its name, label, option keys (those its options Schema requires among
+ * them), parts and condition operators; whether it takes an answer, how the case page shows one, and the control a
+ * member changes one with.
+ */
 export interface BuilderType {
   readonly type: TypeName
   readonly label: string
   readonly options: ReadonlyArray<string>
+  /** The option keys the options Schema requires (a select's `choices`, a matrix's `rows` and `columns`). */
+  readonly requiredOptions: ReadonlyArray<string>
   readonly parts?: ReadonlyArray<PartInfo>
   readonly operators: ReadonlyArray<string>
+  /** False for a type that takes no answer (a statement). */
+  readonly answered: boolean
+  /** How the case page shows an answer beyond its shape; absent: by its shape alone. */
+  readonly shown?: AnswerShown
+  /**
+   * The control a member changes an answer with (the type's own, `QuestionType.control`); absent when the type's
+   * control is not a plain one, or its answers are not to be changed by a member (no answer, consent, an upload).
+   */
+  readonly edit?: AnswerControl
 }
+
+/** How an answer is shown, by how the summary reads it (its places, its rows, a signature drawn or typed). */
+const shownBy = (summary: SummaryHints | undefined): AnswerShown | undefined =>
+  summary?.kind === "ranking"
+    ? "ranked"
+    : summary?.kind === "matrix"
+      ? "byRow"
+      : summary?.kind === "files" && summary.drawnOrTyped === true
+        ? "drawnOrTyped"
+        : undefined
+
+/** Whether a member may change an answer of the type: one it takes, not the respondent's consent, not an upload. */
+const changeable = (q: AnyQuestionType): boolean => q.answered !== false && q.consent !== true && q.upload === undefined
 
 /**
  * What the builder is told of each type, in order: served as data, so that it
- * offers what the server's Schemas take.
+ * offers what the server's Schemas take (and the case page shows and changes
+ * answers as their types say).
  *
  * @example
  * ```ts
  * builderTypes.find((t) => t.type === "rating")?.options // ["placeholder", "help", "max"]
+ * builderTypes.find((t) => t.type === "matrix")?.requiredOptions // ["rows", "columns"]
+ * builderTypes.find((t) => t.type === "email")?.edit // { kind: "line", type: "email", autocomplete: "email" }
  * ```
  */
-export const builderTypes: ReadonlyArray<BuilderType> = questionTypes.map((q: AnyQuestionType) => ({
-  type: q.type as TypeName,
-  label: q.label,
-  options: keysOf(q.options),
-  ...(q.parts === undefined ? {} : { parts: q.parts }),
-  operators: q.operators ?? allOperators
-}))
+export const builderTypes: ReadonlyArray<BuilderType> = questionTypes.map((q: AnyQuestionType) => {
+  const shown = shownBy(q.summary)
+  return {
+    type: q.type as TypeName,
+    label: q.label,
+    options: keysOf(q.options),
+    requiredOptions: requiredKeysOf(q.options),
+    ...(q.parts === undefined ? {} : { parts: q.parts }),
+    operators: q.operators ?? allOperators,
+    answered: q.answered !== false,
+    ...(shown === undefined ? {} : { shown }),
+    ...(q.control === undefined || !changeable(q) ? {} : { edit: q.control })
+  }
+})
 
 /**
  * The question types as a model is told of them (`short_text, …, rating

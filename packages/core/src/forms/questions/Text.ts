@@ -12,7 +12,7 @@ import { attr, html } from "../../kernel/index.ts"
 import { bad, isEmail, isPhone, ok, text } from "./AnswerChecks.ts"
 import { BaseOptions } from "./OptionFields.ts"
 import { describedBy, inputBox, invalid, questionLabel } from "./PageControls.ts"
-import { questionType } from "./QuestionType.ts"
+import { type AnswerControl, questionType } from "./QuestionType.ts"
 import { textColumn, WIDE } from "./SheetColumns.ts"
 
 /** The text's operators: conditions compare it, look into it, or ask whether it is given. */
@@ -24,14 +24,24 @@ const isHttpUrl = (s: string): boolean => {
   return protocol === "http:" || protocol === "https:"
 }
 
+/** The one-line inputs of the texts, and the lines of a long text (their page views draw them). */
+const controls = {
+  short: { kind: "line", type: "text", maxLength: 1000 },
+  long: { kind: "lines", maxLength: 10000 },
+  email: { kind: "line", type: "email", autocomplete: "email" },
+  tel: { kind: "line", type: "tel", autocomplete: "tel" },
+  url: { kind: "line", type: "url", autocomplete: "url" }
+} as const satisfies Record<string, AnswerControl>
+
 /** A one-line text: a name, a title, a short answer. */
 export const ShortText = questionType({
   type: "short_text",
   label: "Short text",
   options: BaseOptions,
   respondent: { nameByLabel: true },
-  check: (_field, value, q) => text(q, value, 1000),
-  view: (field, view) => inputBox(field, view, { type: "text", maxLength: 1000 }),
+  check: (_field, value, q) => text(q, value, controls.short.maxLength),
+  control: controls.short,
+  view: (field, view) => inputBox(field, view, controls.short),
   summary: { kind: "texts", words: true },
   operators: textOperators
 })
@@ -41,9 +51,10 @@ export const LongText = questionType({
   type: "long_text",
   label: "Long text",
   options: BaseOptions,
-  check: (_field, value, q) => text(q, value, 10000),
+  check: (_field, value, q) => text(q, value, controls.long.maxLength),
+  control: controls.long,
   view: (field, { entered, error, voice }) => html`${questionLabel(field, voice.say)}
-<textarea id="a" name="a" rows="5" autofocus maxlength="10000"${attr("required", field.required && "required")}${attr(
+<textarea id="a" name="a" rows="5" autofocus maxlength="${controls.long.maxLength}"${attr("required", field.required && "required")}${attr(
     "placeholder",
     field.options?.placeholder
   )}${attr("aria-describedby", describedBy(field, error, "newline-hint"))}${invalid(error)}>${entered.texts[0] ?? ""}</textarea>
@@ -64,7 +75,8 @@ export const Email = questionType({
     const s = value.trim()
     return isEmail(s) ? ok(s) : bad("answer.email", { q })
   },
-  view: (field, view) => inputBox(field, view, { type: "email", autocomplete: "email" }),
+  control: controls.email,
+  view: (field, view) => inputBox(field, view, controls.email),
   operators: textOperators
 })
 
@@ -78,7 +90,8 @@ export const Tel = questionType({
     const s = value.trim()
     return isPhone(s) ? ok(s) : bad("answer.phone", { q })
   },
-  view: (field, view) => inputBox(field, view, { type: "tel", autocomplete: "tel" }),
+  control: controls.tel,
+  view: (field, view) => inputBox(field, view, controls.tel),
   operators: textOperators
 })
 
@@ -92,6 +105,7 @@ export const Url = questionType({
     const s = value.trim()
     return s.length <= 2000 && isHttpUrl(s) ? ok(s) : bad("answer.url", { q })
   },
-  view: (field, view) => inputBox(field, view, { type: "url", autocomplete: "url" }),
+  control: controls.url,
+  view: (field, view) => inputBox(field, view, controls.url),
   operators: textOperators
 })
