@@ -20,6 +20,10 @@ describe("Formats", () => {
     expect(de.formatPercent(12.34)).toMatch(/^12,3\s%$/)
     expect(en.formatDecimal(2.3456)).toBe("2.35")
     expect(en.formatDecimal(2)).toBe("2")
+    expect(en.formatMoney(12.5, "EUR")).toBe("€12.50")
+    expect(de.formatMoney(1234.5, "EUR")).toMatch(/^1\.234,50\s€$/)
+    expect(en.formatMoney(3, "JPY")).toBe("¥3")
+    expect(en.formatMoney(3, "not a code")).toBe("3 not a code")
   })
 
   it("reads calendar days, months and hours as UTC, and leaves what is not one as it is", () => {

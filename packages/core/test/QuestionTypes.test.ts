@@ -299,6 +299,36 @@ describe("the registry of question types", () => {
     }
   })
 
+  it("tells the builder's preview how to sketch each type, from its hooks or its own look", () => {
+    expect(Object.fromEntries(QuestionTypes.builderTypes.map((t) => [t.type, t.look]))).toEqual({
+      short_text: { kind: "line" },
+      long_text: { kind: "lines" },
+      email: { kind: "line" },
+      tel: { kind: "line" },
+      url: { kind: "line" },
+      number: { kind: "line" },
+      currency: { kind: "line" },
+      date: { kind: "line" },
+      time: { kind: "line" },
+      datetime: { kind: "line" },
+      select: { kind: "choice" },
+      checkboxes: { kind: "choices" },
+      yes_no: { kind: "yesNo" },
+      legal: { kind: "consent" },
+      rating: { kind: "scale", min: 1, max: 5 },
+      nps: { kind: "scale", min: 0, max: 10 },
+      opinion_scale: { kind: "scale", min: 1, max: 5 },
+      slider: { kind: "range", min: 0, max: 100 },
+      matrix: { kind: "grid" },
+      ranking: { kind: "ranked" },
+      contact: { kind: "parts" },
+      address: { kind: "parts" },
+      file: { kind: "upload" },
+      signature: { kind: "drawing" },
+      statement: { kind: "none" }
+    })
+  })
+
   describe.each(FieldType.literals)("%s", (type) => {
     const q = QuestionTypes.typeOf({ type })
     const c = cases[type]

@@ -3,7 +3,7 @@
 import { html } from "htm/preact"
 import { useState } from "preact/hooks"
 import { t } from "../shared/Words.js"
-import { questionTypes, typeName } from "../shared/QuestionTypes.js"
+import { typeInfo, typeName } from "../shared/QuestionTypes.js"
 import { screensOf } from "./Drafts.js"
 
 /** @typedef {import("./Drafts.js").Draft} Draft */
@@ -32,7 +32,7 @@ export const Preview = ({ title, drafts }) => {
     const scaleOf = (columns, mark) =>
       html`<div class="row">${columns.map((c) => html`<span class="choice">${mark} ${c}</span>`)}</div>`
     const partsPreview = () => {
-      const parts = questionTypes.find((info) => info.type === draft.type)?.parts ?? []
+      const parts = typeInfo(draft.type).parts ?? []
       /** @type {ReadonlyArray<string>} */
       const asked = draft.options.parts ?? parts.filter((p) => p.asked).map((p) => p.name)
       return asked.map(
@@ -42,43 +42,45 @@ export const Preview = ({ title, drafts }) => {
     /** @param {number} min @param {number} max */
     const scale = (min, max) =>
       html`<div class="row">${Array.from({ length: Math.max(0, max - min + 1) }, (_, i) => html`<span class="choice">${min + i}</span>`)}</div>`
-    const input =
-      {
-        select: () =>
-          withOther(
-            choices.map((c) => html`<span class="choice">○ ${c}</span>`),
-            "○"
-          ),
-        checkboxes: () =>
-          withOther(
-            choices.map((c) => html`<span class="choice">☐ ${c}</span>`),
-            "☐"
-          ),
-        rating: () => scale(1, draft.options.max ?? 5),
-        nps: () => scale(0, 10),
-        opinion_scale: () => scale(draft.options.min ?? 1, draft.options.max ?? 5),
-        slider: () =>
-          html`<div class="row"><span>${draft.options.minLabel ?? draft.options.min ?? 0}</span><span class="choice muted" aria-hidden="true">——●——</span><span>${draft.options.maxLabel ?? draft.options.max ?? 100}</span></div>`,
-        yes_no: () =>
-          html`<div class="row"><span class="choice">${t("builder.previewYes")}</span><span class="choice">${t("builder.previewNo")}</span></div>`,
-        legal: () => html`<span class="choice">☐ ${t("builder.previewAccept")}</span>`,
-        matrix: () =>
-          (draft.options.rows ?? []).map(
-            (/** @type {string} */ row) =>
-              html`<p class="muted">${row}</p>${scaleOf(draft.options.columns ?? [], draft.options.multiple === true ? "☐" : "○")}`
-          ),
-        ranking: () =>
-          html`<ol>${choices.slice(0, draft.options.top ?? choices.length).map((c) => html`<li class="choice">${c}</li>`)}</ol>`,
-        contact: () => partsPreview(),
-        address: () => partsPreview(),
-        statement: () => null,
-        file: () => html`<span class="choice">${t("builder.previewChooseFile")}</span>`,
-        signature: () =>
-          html`<span class="choice muted">✍ ${t("builder.previewSignatureDraw")}</span><span class="choice">☐ ${t("builder.previewSignatureAgree")}</span>`,
-        long_text: () =>
-          html`<span class="choice muted">${draft.options.placeholder || t("builder.previewLongAnswer")}</span>`
-      }[draft.type] ??
-      (() => html`<span class="choice muted">${draft.options.placeholder || typeName(draft.type)}</span>`)
+    const look = typeInfo(draft.type).look
+    /** A scale's or range's end: the question's own option when it has one, else the type's. */
+    const min = "min" in look ? (draft.options.min ?? look.min) : 0
+    const max = "max" in look ? (draft.options.max ?? look.max) : 0
+    /** How each look is sketched (the registry says which a type has: `shell.fieldTypes[].look`). */
+    const sketches = {
+      none: () => null,
+      choice: () =>
+        withOther(
+          choices.map((c) => html`<span class="choice">○ ${c}</span>`),
+          "○"
+        ),
+      choices: () =>
+        withOther(
+          choices.map((c) => html`<span class="choice">☐ ${c}</span>`),
+          "☐"
+        ),
+      scale: () => scale(min, max),
+      range: () =>
+        html`<div class="row"><span>${draft.options.minLabel ?? min}</span><span class="choice muted" aria-hidden="true">——●——</span><span>${draft.options.maxLabel ?? max}</span></div>`,
+      yesNo: () =>
+        html`<div class="row"><span class="choice">${t("builder.previewYes")}</span><span class="choice">${t("builder.previewNo")}</span></div>`,
+      consent: () => html`<span class="choice">☐ ${t("builder.previewAccept")}</span>`,
+      grid: () =>
+        (draft.options.rows ?? []).map(
+          (/** @type {string} */ row) =>
+            html`<p class="muted">${row}</p>${scaleOf(draft.options.columns ?? [], draft.options.multiple === true ? "☐" : "○")}`
+        ),
+      ranked: () =>
+        html`<ol>${choices.slice(0, draft.options.top ?? choices.length).map((c) => html`<li class="choice">${c}</li>`)}</ol>`,
+      parts: () => partsPreview(),
+      upload: () => html`<span class="choice">${t("builder.previewChooseFile")}</span>`,
+      drawing: () =>
+        html`<span class="choice muted">✍ ${t("builder.previewSignatureDraw")}</span><span class="choice">☐ ${t("builder.previewSignatureAgree")}</span>`,
+      lines: () =>
+        html`<span class="choice muted">${draft.options.placeholder || t("builder.previewLongAnswer")}</span>`,
+      line: () => html`<span class="choice muted">${draft.options.placeholder || typeName(draft.type)}</span>`
+    }
+    const input = sketches[look.kind]
     return html`<p class="q">${draft.label || t("builder.previewNoText")}${draft.required ? html`<span aria-hidden="true"> *</span>` : null}</p>
       ${draft.options.help ? html`<p class="muted">${draft.options.help}</p>` : null}
       ${input()}`

@@ -9,7 +9,7 @@ import { MergedBanner, MergePanel, UndoMerge, undoable } from "./Merge.js"
 import { neighbour, ShortcutHelp, useShortcuts } from "../shared/Shortcuts.js"
 import { takesAnswer, typeInfo } from "../shared/QuestionTypes.js"
 import { SlaBadge } from "../shared/SlaBadge.js"
-import { formatDateTime, formatRelative, t } from "../shared/Words.js"
+import { formatDateTime, formatMoney, formatRelative, t } from "../shared/Words.js"
 
 /** @typedef {import("../shared/Types.js").ResponseDetail} ResponseDetail */
 /** @typedef {ResponseDetail["activities"][number]} Activity */
@@ -48,6 +48,14 @@ const Answer = ({ value, shown }) => {
     return value.map((v) => (isFile(v) ? html`<${Answer} value=${v} /> ` : html`<span class="tag">${String(v)}</span>`))
   if (typeof value === "boolean") return value ? t("case.yes") : t("case.no")
   if (typeof value === "object") {
+    // An amount of money: in its currency's format.
+    if (
+      "amount" in value &&
+      "currency" in value &&
+      typeof value.amount === "number" &&
+      typeof value.currency === "string"
+    )
+      return formatMoney(value.amount, value.currency)
     // A matrix: each answered row with its column(s).
     if (shown === "byRow")
       return html`<ul class="plain">${Object.entries(value).map(

@@ -51,6 +51,14 @@ export const formatsOf = (language) => {
     formatPercent: (percent) => percents.format(percent / 100),
 
     /** A measure (a mean, a percentile) to at most two decimals. @param {number} value */
+    /**
+     * An amount of money in its currency (an ISO 4217 code): "€12.50", "12,50 €"; a code Intl does not take
+     * (not three letters), the amount and the code. @param {number} amount @param {string} currency
+     */
+    formatMoney: (amount, currency) =>
+      /^[A-Za-z]{3}$/.test(currency)
+        ? new Intl.NumberFormat(language, { style: "currency", currency }).format(amount)
+        : `${numbers.format(amount)} ${currency}`,
     formatDecimal: (value) => decimals.format(value),
 
     /**

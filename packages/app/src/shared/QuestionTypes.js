@@ -21,7 +21,8 @@ export const typeInfo = (type) =>
     options: ["placeholder", "help"],
     operators: [],
     requiredOptions: [],
-    answered: true
+    answered: true,
+    look: { kind: "line" }
   }
 
 /** @param {string} type */

@@ -31,6 +31,7 @@ export const {
   formatNumber,
   formatPercent,
   formatDecimal,
+  formatMoney,
   formatCalendarDay,
   formatMonth,
   formatHour,

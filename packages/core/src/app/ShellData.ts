@@ -46,7 +46,31 @@ export const FieldTypeInfo = Schema.Struct({
       Schema.Struct({ kind: Schema.Literal("choice") }),
       Schema.Struct({ kind: Schema.Literal("choices") })
     ])
-  )
+  ),
+  /**
+   * How the builder's preview sketches a question of the type: by its control (`choice`, `choices`, `lines`,
+   * `line`), its parts, a grid of rows and columns, a ranking, a drawing, an upload, a consent box, nothing
+   * (`none`), or a scale or range from `min` to `max` (a question's own `min`/`max` options win), or the two buttons of a yes/no.
+   */
+  look: Schema.Union([
+    Schema.Struct({
+      kind: Schema.Literals([
+        "none",
+        "parts",
+        "grid",
+        "ranked",
+        "drawing",
+        "upload",
+        "consent",
+        "choice",
+        "choices",
+        "lines",
+        "line",
+        "yesNo"
+      ])
+    }),
+    Schema.Struct({ kind: Schema.Literals(["scale", "range"]), min: Schema.Number, max: Schema.Number })
+  ])
 })
 
 const known: ReadonlySet<string> = new Set(appKeys)

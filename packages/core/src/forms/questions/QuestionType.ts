@@ -170,6 +170,16 @@ export type AnswerControl =
   | { readonly kind: "choice" }
   | { readonly kind: "choices" }
 
+/**
+ * How the builder's preview sketches a type's control where no other hook says it (its control, parts, a
+ * matrix's rows, a ranking, a signature, an upload, a consent): a scale of whole numbers or a range (a slider's) from `min`
+ * to `max` (a question's own `min`/`max` options win), or the two buttons of a yes/no.
+ */
+export type Look =
+  | { readonly kind: "scale"; readonly min: number; readonly max: number }
+  | { readonly kind: "range"; readonly min: number; readonly max: number }
+  | { readonly kind: "yesNo" }
+
 /** A question the offline generator writes: its type, label, whether it is required, its options. */
 export interface GeneratedQuestion {
   readonly type: string
@@ -222,6 +232,8 @@ export interface QuestionType<
    * a matrix, an upload, parts).
    */
   readonly control?: AnswerControl
+  /** How the builder's preview sketches the control when no other hook says it (see {@link Look}). */
+  readonly look?: Look
   /** The parts a question of the type may ask, in order (a contact's, an address's); absent for a type without parts. */
   readonly parts?: ReadonlyArray<PartInfo>
   /** What the answer says of who answered: it is their e-mail address; it may be their name when labelled so. */

@@ -20,7 +20,7 @@ import { File } from "./File.ts"
 import { Legal } from "./Legal.ts"
 import { Matrix } from "./Matrix.ts"
 import { NumberType } from "./Number.ts"
-import type { AnswerControl, AnyQuestionType, PartInfo, QuestionType, SummaryHints } from "./QuestionType.ts"
+import type { AnswerControl, AnyQuestionType, Look, PartInfo, QuestionType, SummaryHints } from "./QuestionType.ts"
 import { Ranking } from "./Ranking.ts"
 import { Nps, OpinionScale, Rating, Slider } from "./Scale.ts"
 import { Signature } from "./Signature.ts"
@@ -255,6 +255,28 @@ export const isConsent = (field: { readonly type: TypeName }): boolean => typeOf
 export type AnswerShown = "ranked" | "byRow" | "drawnOrTyped"
 
 /**
+ * How the builder's preview sketches a question of the type: nothing (no answer), its parts, a grid of rows
+ * and columns, a ranking, a drawing (or typed name), an upload, a consent box, one or several choices, lines
+ * or a line of text, or the type's own look (a scale, a range, yes/no).
+ */
+export type PreviewLook =
+  | {
+      readonly kind:
+        | "none"
+        | "parts"
+        | "grid"
+        | "ranked"
+        | "drawing"
+        | "upload"
+        | "consent"
+        | "choice"
+        | "choices"
+        | "lines"
+        | "line"
+    }
+  | Look
+
+/**
  * A question type as the builder offers it: its name, label, option keys (those its options Schema requires among
  * them), parts and condition operators; whether it takes an answer, how the case page shows one, and the control a
  * member changes one with.
@@ -276,6 +298,8 @@ export interface BuilderType {
    * control is not a plain one, or its answers are not to be changed by a member (no answer, consent, an upload).
    */
   readonly edit?: AnswerControl
+  /** How the builder's preview sketches a question of the type. */
+  readonly look: PreviewLook
 }
 
 /** How an answer is shown, by how the summary reads it (its places, its rows, a signature drawn or typed). */
@@ -287,6 +311,21 @@ const shownBy = (summary: SummaryHints | undefined): AnswerShown | undefined =>
       : summary?.kind === "files" && summary.drawnOrTyped === true
         ? "drawnOrTyped"
         : undefined
+
+/** The preview's look of a type: what its hooks say of its control, in this order. */
+const lookOf = (q: AnyQuestionType, shown: AnswerShown | undefined): PreviewLook => {
+  if (q.answered === false) return { kind: "none" }
+  if (q.look !== undefined) return q.look
+  if (q.parts !== undefined) return { kind: "parts" }
+  if (shown === "byRow") return { kind: "grid" }
+  if (shown === "ranked") return { kind: "ranked" }
+  if (shown === "drawnOrTyped") return { kind: "drawing" }
+  if (q.upload !== undefined) return { kind: "upload" }
+  if (q.consent === true) return { kind: "consent" }
+  if (q.control?.kind === "choice" || q.control?.kind === "choices" || q.control?.kind === "lines")
+    return { kind: q.control.kind }
+  return { kind: "line" }
+}
 
 /** Whether a member may change an answer of the type: one it takes, not the respondent's consent, not an upload. */
 const changeable = (q: AnyQuestionType): boolean => q.answered !== false && q.consent !== true && q.upload === undefined
@@ -314,7 +353,8 @@ export const builderTypes: ReadonlyArray<BuilderType> = questionTypes.map((q: An
     operators: q.operators ?? allOperators,
     answered: q.answered !== false,
     ...(shown === undefined ? {} : { shown }),
-    ...(q.control === undefined || !changeable(q) ? {} : { edit: q.control })
+    ...(q.control === undefined || !changeable(q) ? {} : { edit: q.control }),
+    look: lookOf(q, shown)
   }
 })
 

@@ -233,6 +233,7 @@ const scaleView = (field: QuestionField, view: PageView) => {
 export const Rating = questionType({
   type: "rating",
   label: "Rating",
+  look: { kind: "scale", min: 1, max: DEFAULT_RATING_MAX },
   options: RatingOptions,
   check: (field, value, q) => wholeNumber(q, value, 1, field.options?.max ?? DEFAULT_RATING_MAX),
   parse: (_field, answers) => postedNumber(answers),
@@ -270,6 +271,7 @@ export const Rating = questionType({
 export const Nps = questionType({
   type: "nps",
   label: "Net Promoter Score (0–10)",
+  look: { kind: "scale", min: 0, max: 10 },
   options: NpsOptions,
   check: (field, value, q) => {
     const { min, max } = scaleOf(field)
@@ -288,6 +290,7 @@ export const Nps = questionType({
 export const OpinionScale = questionType({
   type: "opinion_scale",
   label: "Opinion scale",
+  look: { kind: "scale", ...DEFAULT_SCALE },
   options: OpinionScaleOptions,
   check: (field, value, q) => {
     const { min, max } = scaleOf(field)
@@ -309,6 +312,7 @@ export const OpinionScale = questionType({
 export const Slider = questionType({
   type: "slider",
   label: "Slider",
+  look: { kind: "range", min: DEFAULT_SLIDER.min, max: DEFAULT_SLIDER.max },
   options: SliderOptions,
   check: (field, value, q) => {
     const { min, max, step } = sliderOf(field)

@@ -24,6 +24,7 @@ export const yesAndNo = () =>
 export const YesNo = questionType({
   type: "yes_no",
   label: "Yes / no",
+  look: { kind: "yesNo" },
   options: BaseOptions,
   check: (_field, value, q) => (Predicate.isBoolean(value) ? ok(value) : bad("answer.boolean", { q })),
   parse: (_field, answers) => postedBoolean(answers),
