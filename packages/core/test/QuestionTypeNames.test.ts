@@ -34,9 +34,12 @@ const otherWords: Readonly<Record<string, ReadonlyArray<string>>> = {
   "app/src/insights/SummaryView.js": ["matrix", "ranking"],
   // And the numbers summary's `nps` field (its Net Promoter Score, in the OpenAPI document).
   "core/src/insights/AnswerTallies.ts": ["matrix", "nps", "ranking"],
-  // The option key `currency` (an ISO 4217 code) that the builder edits, named like its type.
+  // The option key `currency` (an ISO 4217 code) that the builder edits, the answer's `currency` (its code)
+  // that the case page formats, and Intl.NumberFormat's style "currency": named like the type.
   "app/src/builder/OptionLayout.js": ["currency"],
   "app/src/builder/OptionsEditor.js": ["currency"],
+  "app/src/case/CaseScreen.js": ["currency"],
+  "app/src/shared/Formats.js": ["currency"],
   // The summary's CSV: a line's first cell says what the line counts (a summary kind, an NPS figure,
   // a signature drawn or typed), a published format.
   "core/src/insights/FormSummaries.ts": ["matrix", "nps", "ranking", "signature"],

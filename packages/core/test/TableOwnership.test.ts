@@ -31,6 +31,8 @@ const owners: Readonly<Record<string, string>> = {
   activities: "cases",
   form_response_counts: "cases",
   form_tags: "cases",
+  // The responses not yet folded into their tallies and count (cases/ResponseFold.ts, migration 0051).
+  response_fold_queue: "cases",
   // The record of each erasure of a person (privacy/Erasure.ts): counts and a salted hash, no personal data.
   erasures: "privacy",
   // When each workspace's daily retention run is due (privacy/Retention.ts, migration 0038).
