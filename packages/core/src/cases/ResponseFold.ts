@@ -19,6 +19,7 @@ import * as Layer from "effect/Layer"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import type * as Statement from "effect/sql/Statement"
+import { Database } from "../storage/index.ts"
 
 /** The most responses one statement folds. */
 export const batchSize = 2000
@@ -98,6 +99,8 @@ export const layerFolder: Layer.Layer<never, never, ResponseFold> = Layer.effect
     const fold = yield* ResponseFold
     const round = fold.foldBatch.pipe(
       Effect.flatMap((n) => (n < batchSize ? Effect.sleep(idle) : Effect.void)),
+      // A member's change held a row the fold needed longer than its lock timeout: the fold gave way, as meant.
+      Effect.catchIf(Database.isLockNotAvailable, () => Effect.sleep(idle)),
       Effect.catchCause((cause) =>
         Effect.andThen(Effect.logWarning("qforms: folding responses failed", cause), Effect.sleep(Duration.seconds(1)))
       )
