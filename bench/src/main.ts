@@ -137,7 +137,8 @@ if (flag("--memory")) {
 const commitMeasured = (): string | undefined => {
   try {
     const head = execFileSync("git", ["rev-parse", "--short=10", "HEAD"], { cwd: benchDir, encoding: "utf8" }).trim()
-    const changes = execFileSync("git", ["status", "--porcelain", "--", "../packages", "../examples", "."], {
+    // The code measured and the bench's own code: not its results, which every run rewrites.
+    const changes = execFileSync("git", ["status", "--porcelain", "--", "../packages", "../examples", "src"], {
       cwd: benchDir,
       encoding: "utf8"
     }).trim()
