@@ -2,9 +2,10 @@
  * Whether bench/RESULTS.md's headline rows describe the code they stand
  * beside: every row with a target of the hot-path and footprint scenarios
  * (`api`, `adapters`, `public`, `mcp`, `footprint`) must have been measured
- * on a commit at or after the last commit that changed the code
- * (`packages/<name>/src`, `examples/standalone`). `npm run release` runs it
- * first: a release is not cut on figures of older code.
+ * on a commit at or after the last commit that changed the code they measure
+ * (`packages/<name>/src` of the server's packages and the application it
+ * serves, `examples/standalone`; not the client or the test kit). `npm run
+ * release` runs it first: a release is not cut on figures of older code.
  *
  *   node tools/BenchFreshness.ts            # lists stale rows; exit 1 if any
  */
@@ -25,8 +26,12 @@ interface StoredRow {
 
 const git = (...args: ReadonlyArray<string>) => execFileSync("git", args, { cwd: root, encoding: "utf8" }).trim()
 
+/** Packages the bench does not run: the API client and the test kit. */
+const notMeasured = new Set(["client", "test-kit"])
 const code = [
-  ...readdirSync(join(root, "packages")).map((name) => `packages/${name}/src`),
+  ...readdirSync(join(root, "packages"))
+    .filter((name) => !notMeasured.has(name))
+    .map((name) => `packages/${name}/src`),
   "examples/standalone"
 ].filter((path) => existsSync(join(root, path)))
 const lastChange = git("log", "-1", "--format=%H", "--", ...code)
