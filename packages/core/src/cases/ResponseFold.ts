@@ -5,7 +5,7 @@
  * queues its response (`response_fold_queue`, its own row); the fold takes
  * up to a batch of queued responses in one statement (`qforms_fold`), adds
  * their keys and counts, and removes them from the queue. Reads stay exact
- * by adding the queued responses to what is folded (`queuedResponses`).
+ * by adding the queued responses to what is folded (`forms/FormResponseCount.ts`).
  *
  * Every process folds (one loop per layer); two processes take different
  * responses (`skip locked`), so any number may run.
@@ -18,7 +18,6 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
-import type * as Statement from "effect/sql/Statement"
 import { Database } from "../storage/index.ts"
 
 /** The most responses one statement folds. */
@@ -26,25 +25,6 @@ export const batchSize = 2000
 
 /** How long the loop waits when the queue was empty or short. */
 const idle = Duration.millis(250)
-
-/**
- * The SQL of a form's queued responses (not folded yet), as a relation with
- * the columns of `responses`, for a read to add them to the folded counts.
- *
- * @example
- * ```ts
- * sql`select count(*) from ${ResponseFold.queuedResponses(sql, workspaceId, formId)} as r where r.finished`
- * ```
- */
-export const queuedResponses = (
-  sql: SqlClient.SqlClient,
-  workspaceId: number | Statement.Fragment,
-  formId: number | Statement.Fragment
-): Statement.Fragment => sql`(
-  select r.* from response_fold_queue as q
-  join responses as r on r.workspace_id = q.workspace_id and r.id = q.response_id
-  where q.workspace_id = ${workspaceId} and q.form_id = ${formId}
-)`
 
 /**
  * Folding responses into their forms' derived counts.

@@ -17,10 +17,9 @@
  */
 import * as Effect from "effect/Effect"
 import * as SqlClient from "effect/sql/SqlClient"
-import { type AnswerValue, type Field, type FormSettings, quotasOf } from "../forms/index.ts"
+import { type AnswerValue, type Field, type FormSettings, quotasOf, responseCount } from "../forms/index.ts"
 import { Conflict, InvalidInput } from "../kernel/index.ts"
 import { respondentEmailOf } from "./Respondents.ts"
-import { queuedResponses } from "./ResponseFold.ts"
 
 /** Why a form takes no more responses, if it does not: closed at its `closesAt`, or full. */
 export type Stop =
@@ -55,13 +54,8 @@ export const make = Effect.gen(function* () {
 
   const count = (workspaceId: number, formId: number) =>
     Effect.map(
-      // int8 sum: a bigint on PostgreSQL, a number on PGlite; Number() reads both. The folded count and the
-      // responses not folded yet (ResponseFold.ts).
-      sql<{ readonly n: number | bigint }>`
-        select (select coalesce(sum(n), 0) from form_response_counts
-          where workspace_id = ${workspaceId} and form_id = ${formId})
-          + (select count(*) from ${queuedResponses(sql, workspaceId, formId)} as r
-            where r.finished and r.merged_into is null) as n`,
+      // int8 sum: a bigint on PostgreSQL, a number on PGlite; Number() reads both.
+      sql<{ readonly n: number | bigint }>`select ${responseCount(sql, workspaceId, formId)} as n`,
       (rows) => Number(rows[0]?.n ?? 0)
     )
 

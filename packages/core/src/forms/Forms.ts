@@ -17,6 +17,7 @@ import { Actors, type Forbidden, FormNotFound, InvalidInput } from "../kernel/in
 import type { Field, FieldInput } from "./Fields.ts"
 import { FormFiles } from "./FormFiles.ts"
 import { imageIdsOf } from "./ImageRefs.ts"
+import { responseCount } from "./FormResponseCount.ts"
 import * as FormCache from "./FormCache.ts"
 import * as FormLogic from "./FormLogic.ts"
 import { Stages } from "./Stages.ts"
@@ -204,14 +205,9 @@ export class Forms extends Context.Service<
 
       const cache = yield* FormCache.make<FormWithFields>()
 
-      // A form's count: what is folded, and its responses not folded yet (cases/ResponseFold.ts).
       const summaryColumns = sql`
         f.id, f.public_id, f.title, f.description, f.status, f.folder_id, f.created_at, f.updated_at,
-        ((select coalesce(sum(c.n), 0) from form_response_counts c where c.form_id = f.id)
-          + (select count(*) from response_fold_queue q
-            join responses r on r.workspace_id = q.workspace_id and r.id = q.response_id
-            where q.workspace_id = f.workspace_id and q.form_id = f.id and r.finished and r.merged_into is null)
-        )::int as response_count`
+        ${responseCount(sql, sql`f.workspace_id`, sql`f.id`)}::int as response_count`
 
       const notFound = (formId: number) => new FormNotFound({ message: `form ${formId} not found` })
 

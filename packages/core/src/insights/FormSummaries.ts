@@ -31,11 +31,12 @@ import {
   byPosition,
   type Field,
   Forms,
+  queuedResponses,
   Sensitive,
   Summaries,
   WorkspaceSettingsStore
 } from "../forms/index.ts"
-import { cell, type ResponseFilter, ResponseFoldModule, ResponseQueries } from "../cases/index.ts"
+import { cell, type ResponseFilter, ResponseQueries } from "../cases/index.ts"
 import {
   countsWords,
   kindOf,
@@ -344,7 +345,7 @@ export class FormSummaries extends Context.Service<
               union all
               select split_part(k, '|', 1)::int, substr(k, strpos(k, '|') + 1), 1
               from (
-                select * from ${ResponseFoldModule.queuedResponses(sql, workspaceId, formId)} as q
+                select * from ${queuedResponses(sql, workspaceId, formId)} as q
                 where finished and ${submittedDays}
               ) as r
               cross join lateral unnest(${sql.literal(keyArraySql(fields))}) as k
