@@ -169,6 +169,20 @@ const Times = ({ report }) => {
 }
 
 /**
+ * The figures both panels open with: open and closed cases, those waiting for a first answer, its median time.
+ * @param {CaseMetricsReport} report @returns {Array<readonly [string, string | null]>}
+ */
+const headline = (report) => [
+  [t("metrics.open"), formatNumber(report.open)],
+  [t("metrics.closed"), formatNumber(report.closed)],
+  [t("metrics.waiting"), formatNumber(report.firstResponse.waiting)],
+  [t("metrics.firstResponseMedian"), durationOf(report.firstResponse.medianSeconds)]
+]
+
+/** What a panel shows while it has no report: that it is loading, unless an error (shown above it) stopped it. @param {string | null} error */
+const pending = (error) => (error ? null : html`<p class="loading">${t("metrics.loading")}</p>`)
+
+/**
  * The Summary view's Cases section: the case metrics of the form for the inbox's filters, with a switch between
  * days and weeks for the series of new and closed cases.
  * @param {{ formId: number, params: Readonly<Record<string, string>>, version: number }} props
@@ -184,14 +198,9 @@ export const CasesSection = ({ formId, params, version }) => {
     ${error ? html`<p class="error" role="alert">${error}</p>` : null}
     ${
       report === null
-        ? error
-          ? null
-          : html`<p class="loading">${t("metrics.loading")}</p>`
+        ? pending(error)
         : html`<${Figures} figures=${[
-            [t("metrics.open"), formatNumber(report.open)],
-            [t("metrics.closed"), formatNumber(report.closed)],
-            [t("metrics.waiting"), formatNumber(report.firstResponse.waiting)],
-            [t("metrics.firstResponseMedian"), durationOf(report.firstResponse.medianSeconds)],
+            ...headline(report),
             [t("metrics.firstResponseNinety"), durationOf(report.firstResponse.p90Seconds)]
           ]} />
           <p class="muted">${t("metrics.firstResponseHelp")}</p>
@@ -234,15 +243,8 @@ export const WorkspaceCases = ({ version }) => {
     ${error ? html`<p class="error" role="alert">${error}</p>` : null}
     ${
       report === null
-        ? error
-          ? null
-          : html`<p class="loading">${t("metrics.loading")}</p>`
-        : html`<${Figures} figures=${[
-            [t("metrics.open"), formatNumber(report.open)],
-            [t("metrics.closed"), formatNumber(report.closed)],
-            [t("metrics.waiting"), formatNumber(report.firstResponse.waiting)],
-            [t("metrics.firstResponseMedian"), durationOf(report.firstResponse.medianSeconds)]
-          ]} />
+        ? pending(error)
+        : html`<${Figures} figures=${headline(report)} />
           <h3>${t("metrics.byAssignee")}</h3>
           <${Assignees} report=${report} id="workspace-assignees" />`
     }
