@@ -19,6 +19,18 @@ export const ok = (value: Answer): Check => Result.succeed(value)
 /** The answer is refused with a message (its key and values). */
 export const bad = (key: MessageKey, values: MessageValues): Check => Result.fail({ key, values })
 
+/**
+ * The check of a text in a format (an e-mail address, a date): the text trimmed, kept when `valid`, else
+ * refused with `key`'s message, which also answers what is no text.
+ */
+export const formatted =
+  (key: MessageKey, valid: (s: string) => boolean) =>
+  (_field: unknown, value: unknown, q: string): Check => {
+    if (!Predicate.isString(value)) return bad(key, { q })
+    const s = value.trim()
+    return valid(s) ? ok(s) : bad(key, { q })
+  }
+
 const EMAIL = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/
 const TEL = /^[0-9 +\-().]{7,20}$/
 

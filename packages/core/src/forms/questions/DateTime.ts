@@ -7,7 +7,7 @@
  * @module
  */
 import * as Predicate from "effect/Predicate"
-import { bad, ok } from "./AnswerChecks.ts"
+import { bad, formatted, ok } from "./AnswerChecks.ts"
 import { BaseOptions } from "./OptionFields.ts"
 import { inputBox } from "./PageControls.ts"
 import { type AnswerControl, questionType } from "./QuestionType.ts"
@@ -72,11 +72,7 @@ export const DateType = questionType({
   type: "date",
   label: "Date",
   options: BaseOptions,
-  check: (_field, value, q) => {
-    if (!Predicate.isString(value)) return bad("answer.date", { q })
-    const s = value.trim()
-    return isCalendarDate(s) ? ok(s) : bad("answer.date", { q })
-  },
+  check: formatted("answer.date", isCalendarDate),
   control: controls.date,
   view: (field, view) => inputBox(field, view, controls.date),
   sheet: (_field, key, shown) => [

@@ -7,9 +7,8 @@
  *
  * @module
  */
-import * as Predicate from "effect/Predicate"
 import { attr, html } from "../../kernel/index.ts"
-import { bad, isEmail, isPhone, ok, text } from "./AnswerChecks.ts"
+import { formatted, isEmail, isPhone, text } from "./AnswerChecks.ts"
 import { BaseOptions } from "./OptionFields.ts"
 import { describedBy, inputBox, invalid, questionLabel } from "./PageControls.ts"
 import { type AnswerControl, questionType } from "./QuestionType.ts"
@@ -70,11 +69,7 @@ export const Email = questionType({
   label: "E-mail",
   options: BaseOptions,
   respondent: { email: true },
-  check: (_field, value, q) => {
-    if (!Predicate.isString(value)) return bad("answer.email", { q })
-    const s = value.trim()
-    return isEmail(s) ? ok(s) : bad("answer.email", { q })
-  },
+  check: formatted("answer.email", isEmail),
   control: controls.email,
   view: (field, view) => inputBox(field, view, controls.email),
   operators: textOperators
@@ -85,11 +80,7 @@ export const Tel = questionType({
   type: "tel",
   label: "Phone",
   options: BaseOptions,
-  check: (_field, value, q) => {
-    if (!Predicate.isString(value)) return bad("answer.phone", { q })
-    const s = value.trim()
-    return isPhone(s) ? ok(s) : bad("answer.phone", { q })
-  },
+  check: formatted("answer.phone", isPhone),
   control: controls.tel,
   view: (field, view) => inputBox(field, view, controls.tel),
   operators: textOperators
@@ -100,11 +91,7 @@ export const Url = questionType({
   type: "url",
   label: "Web address",
   options: BaseOptions,
-  check: (_field, value, q) => {
-    if (!Predicate.isString(value)) return bad("answer.url", { q })
-    const s = value.trim()
-    return s.length <= 2000 && isHttpUrl(s) ? ok(s) : bad("answer.url", { q })
-  },
+  check: formatted("answer.url", (s) => s.length <= 2000 && isHttpUrl(s)),
   control: controls.url,
   view: (field, view) => inputBox(field, view, controls.url),
   operators: textOperators
