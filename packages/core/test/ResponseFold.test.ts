@@ -6,9 +6,10 @@
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { ResponseFold } from "../src/cases/ResponseFold.ts"
 import * as Qforms from "../src/Qforms.ts"
+import { Database } from "../src/storage/index.ts"
 import { databaseTargets } from "@qforms/test-kit/Databases"
 import { type Api, apiOf } from "@qforms/test-kit/InProcessApi"
 import { ownerKey } from "@qforms/test-kit/Seeds"
@@ -31,9 +32,19 @@ for (const target of databaseTargets) {
       (await query<{ n: number }>("select count(*)::int as n from response_fold_queue where form_id = $1", formId))[0]!
         .n
 
-    /** The folded tallies and count of a form against a recount from its responses (nothing queued). */
+    /**
+     * The folded tallies and count of a form against a recount from its responses (nothing queued).
+     * The process's own folder runs beside the test: a batch it holds is skipped by `foldAll` and
+     * still queued until it commits, so the queue is awaited empty.
+     */
     const expectFoldedExactly = async (formId: number) => {
-      expect(await queued(formId)).toBe(0)
+      await vi.waitFor(
+        async () => {
+          await foldAll()
+          expect(await queued(formId)).toBe(0)
+        },
+        { timeout: 20_000, interval: 50 }
+      )
       const [count] = await query<{ n: number }>(
         "select coalesce(sum(n), 0)::int as n from form_response_counts where form_id = $1",
         formId
@@ -127,7 +138,15 @@ for (const target of databaseTargets) {
       await query(`select qforms_fold(20)`)
       let folding = true
       const folds = (async () => {
-        while (folding) await qforms.run(Effect.flatMap(ResponseFold, (fold) => fold.foldBatch).pipe(Effect.orDie))
+        while (folding) {
+          await qforms.run(
+            Effect.flatMap(ResponseFold, (fold) => fold.foldBatch).pipe(
+              // As the process's folder does: a fold that waited on a member's change too long gives way.
+              Effect.catchIf(Database.isLockNotAvailable, () => Effect.succeed(0)),
+              Effect.orDie
+            )
+          )
+        }
       })()
       const changes = ids.map(async (id, i) => {
         if (i % 4 === 0) {
@@ -163,7 +182,12 @@ for (const target of databaseTargets) {
     it("a form deleted with queued responses leaves nothing queued", async () => {
       const form = await makeForm("Deleted")
       for (let n = 0; n < 3; n++) await form.submit(n)
-      expect(await queued(form.id)).toBe(3)
+      // Queued unless the process's folder took them already: either way all three are counted.
+      const [folded] = await query<{ n: number }>(
+        "select coalesce(sum(n), 0)::int as n from form_response_counts where form_id = $1",
+        form.id
+      )
+      expect((await queued(form.id)) + folded!.n).toBe(3)
       expect((await api("DELETE", `/forms/${form.id}`)).status).toBe(204)
       expect(await queued(form.id)).toBe(0)
       expect(await foldAll()).toBe(0)
