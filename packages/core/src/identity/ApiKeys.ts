@@ -78,7 +78,12 @@ const base62 = (value: bigint, length: number): string => {
   return out.padStart(length, "0")
 }
 
-const checksum = (body: string): string => base62(BigInt(crc32(body)), CHECKSUM_LENGTH)
+/** The body's CRC-32 in base 62 (in plain numbers: it is checked on every request, and a CRC fits in one). */
+const checksum = (body: string): string => {
+  let out = ""
+  for (let rest = crc32(body); rest > 0; rest = Math.floor(rest / 62)) out = ALPHABET[rest % 62] + out
+  return out.padStart(CHECKSUM_LENGTH, "0")
+}
 
 /**
  * Whether a string has the shape and checksum of a qforms key (no database

@@ -42,12 +42,24 @@ type DomainError = { readonly _tag: ErrorTable.AnsweredTag; readonly message: st
 
 const toolError = (text: string): ToolResult => ({ content: [{ type: "text", text }], isError: true })
 
+/**
+ * The results made of values answered before: a form kept by the form cache stays one object until it
+ * changes, so `get_form` writes its JSON text once (the SDK copies a result as it checks it, never changes it).
+ */
+const successes = new WeakMap<Record<string, unknown>, ToolResult>()
+
 /** A result as JSON text plus `structuredContent` (the same object). */
-export const toolSuccess = (value: Record<string, unknown>): ToolResult => ({
-  content: [{ type: "text", text: JSON.stringify(value, null, 2) }],
-  structuredContent: value,
-  isError: false
-})
+export const toolSuccess = (value: Record<string, unknown>): ToolResult => {
+  const kept = successes.get(value)
+  if (kept !== undefined) return kept
+  const result: ToolResult = {
+    content: [{ type: "text", text: JSON.stringify(value, null, 2) }],
+    structuredContent: value,
+    isError: false
+  }
+  successes.set(value, result)
+  return result
+}
 
 /** The arguments of a tool that takes none: an empty object (`Schema.Struct({})` would take any value). */
 export const NoArguments = Schema.Record(Schema.String, Schema.Never.annotate({ message: "unknown field" }))

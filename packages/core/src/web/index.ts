@@ -4,6 +4,7 @@
  */
 export * from "./ApiErrors.ts"
 export * as Caching from "./Caching.ts"
+export * as EncodedJson from "./EncodedJson.ts"
 export * as ErrorTable from "./ErrorTable.ts"
 /** HTML built safely lives in the kernel (question types write their page view with it); the surfaces take it from here. */
 export { attr, Html, html, lines, type Part } from "../kernel/index.ts"
