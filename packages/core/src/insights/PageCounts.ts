@@ -29,6 +29,8 @@ export type PageStep = "view" | "start" | number
 
 /** How long counts wait in memory before they are written. */
 const FLUSH_EVERY = "1 second"
+/** A day in milliseconds: a count's day is kept as a number of days (UTC) until it is written. */
+const dayMs = 86_400_000
 
 /**
  * The page counters.
@@ -52,13 +54,12 @@ export class PageCounts extends Context.Service<
     PageCounts,
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
-      /** Waiting counts by `workspaceId \t formId \t day \t step`. */
+      /** Waiting counts by `workspaceId \t formId \t day \t step`, the day as days since 1970 (UTC). */
       let waiting = new Map<string, number>()
 
       const add = (workspaceId: number, formId: number, step: PageStep) =>
         Effect.map(Clock.currentTimeMillis, (now) => {
-          const day = new Date(now).toISOString().slice(0, 10)
-          const key = `${workspaceId}\t${formId}\t${day}\t${step}`
+          const key = `${workspaceId}\t${formId}\t${Math.floor(now / dayMs)}\t${step}`
           waiting.set(key, (waiting.get(key) ?? 0) + 1)
         })
 
@@ -71,7 +72,13 @@ export class PageCounts extends Context.Service<
           .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
           .map(([key, n]) => {
             const [workspaceId, formId, day, step] = key.split("\t") as [string, string, string, string]
-            return { workspaceId: Number(workspaceId), formId: Number(formId), day, step, n }
+            return {
+              workspaceId: Number(workspaceId),
+              formId: Number(formId),
+              day: new Date(Number(day) * dayMs).toISOString().slice(0, 10),
+              step,
+              n
+            }
           })
         yield* sql`
           insert into page_counts (workspace_id, form_id, day, step, count)
