@@ -46,6 +46,9 @@ const server = attach(
     )
   })
 )
+// Clients are told 5 s and drop idle connections before it; closing them 30 s later (not Node's 1 s) means a
+// client on a loaded machine never sends a request on a connection being closed (docs/embedding.md).
+server.keepAliveTimeoutBuffer = 30_000
 
 let stopping = false
 const stop = () => {

@@ -46,7 +46,10 @@ const server = serve(createApp(qforms), {
   hostname: host,
   plugins: [ws({})],
   silent: true,
-  gracefulShutdown: false
+  gracefulShutdown: false,
+  // Clients are told 5 s and drop idle connections before it; closing them 30 s later (not Node's 1 s) means a
+  // client on a loaded machine never sends a request on a connection being closed (docs/embedding.md).
+  node: { keepAliveTimeoutBuffer: 30_000 }
 })
 await server.ready()
 const url = `http://${host}:${port}`

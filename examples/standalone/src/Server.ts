@@ -75,6 +75,16 @@ const urlHost = (address: AddressInfo): string =>
       ? `[${address.address}]`
       : address.address
 
+/**
+ * How long an idle connection stays open past the keep-alive time it advertises (`Keep-Alive: timeout=5`).
+ * A client drops an idle connection a little before that time (undici, `fetch`: a second or two) and must
+ * not reuse it after; on a loaded machine its timers fire late, and with Node's default grace of one second
+ * it sent requests on connections the server was closing at that moment: `other side closed`, a POST lost
+ * (the MCP SDK's client failed so at most tool calls under load, issue #52). With this grace the client
+ * always drops a connection first. Node 24.6+ (`keepAliveTimeoutBuffer`); earlier Nodes keep their one second.
+ */
+const keepAliveGraceMs = 30_000
+
 /** An answer while the database opens (only when the server listens first, see {@link start}). */
 const starting = (response: ServerResponse) => {
   const body = JSON.stringify({ error: "qforms is starting; try again in a moment" })
@@ -130,6 +140,7 @@ export const start = async (settings: Settings.Settings): Promise<Server> => {
       headersTimeout: settings.headersTimeoutMs,
       requestTimeout: settings.requestTimeoutMs,
       keepAliveTimeout: settings.keepAliveTimeoutMs,
+      keepAliveTimeoutBuffer: keepAliveGraceMs,
       connectionsCheckingInterval: Math.min(1_000, settings.headersTimeoutMs)
     },
     (request, response) => {
