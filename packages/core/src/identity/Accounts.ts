@@ -20,11 +20,14 @@ export const Account = Schema.Struct({
 })
 export type Account = typeof Account.Type
 
-/** A plausible e-mail address (at most 254 characters), trimmed. */
+/**
+ * A plausible e-mail address (at most 254 characters), trimmed: a domain with a dot, or `localhost`, the
+ * domain of the owner a first start creates (`owner@localhost`), whose password must stay recoverable.
+ */
 export const EmailAddress = Schema.Trim.pipe(
   Schema.check(
     Schema.isMaxLength(254),
-    Schema.isPattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { message: "must be an e-mail address" })
+    Schema.isPattern(/^[^\s@]+@(?:[^\s@]+\.[^\s@]+|localhost)$/i, { message: "must be an e-mail address" })
   )
 )
 
