@@ -3,13 +3,15 @@
  * run on S3), and its durability, on the real system calls (traced with
  * strace): the written file is fsynced before it is renamed into place, and
  * its directory after, so a `put` that succeeded (and the files row committed
- * after it) survives a crash or power loss.
+ * after it) survives a crash or power loss; and its files are the server user's only.
  */
 import { spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
 import { afterAll, describe, expect, it } from "vitest"
 import * as BlobStore from "../src/files/BlobStore.ts"
 import { blobStoreSuite } from "./BlobStoreSuite.ts"
@@ -89,5 +91,27 @@ describe.skipIf(strace === undefined && process.env["CI"] !== "true")("local Blo
       dirOpens.some((open) => syncOf(open.fd, open.index, lines.length)),
       "fsync of the directory after the rename"
     ).toBe(true)
+  })
+})
+
+describe("local BlobStore permissions", () => {
+  const directory = mkdtempSync(join(tmpdir(), "qforms-blob-modes-"))
+  afterAll(() => rmSync(directory, { recursive: true, force: true }))
+
+  it("writes files the server's user alone can read (0600) in directories only it can enter (0700), whatever the umask", async () => {
+    const store = join(directory, "store")
+    const before = process.umask(0o000)
+    try {
+      await Effect.runPromise(
+        Effect.flatMap(BlobStore.BlobStore, (blobs) =>
+          blobs.put("7/file_mode", Stream.make(new Uint8Array([1, 2, 3])))
+        ).pipe(Effect.provide(BlobStore.layerLocal({ directory: store })))
+      )
+    } finally {
+      process.umask(before)
+    }
+    expect(statSync(join(store, "7", "file_mode")).mode & 0o777).toBe(0o600)
+    expect(statSync(join(store, "7")).mode & 0o777).toBe(0o700)
+    expect(statSync(join(store, ".partial")).mode & 0o777).toBe(0o700)
   })
 })

@@ -1,3 +1,6 @@
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Redacted } from "effect"
@@ -44,6 +47,23 @@ describe("Database on PGlite: shared_buffers", () => {
       const error = yield* Effect.flip(sharedBuffers({ sharedBuffers: value }))
       expect(error._tag).toBe("DatabaseError")
       expect(error.message).toContain(`Invalid sharedBuffers "${value}"`)
+    })
+  )
+})
+
+describe("Database on PGlite: the data directory", () => {
+  it.effect("is its owner's only (0700), a new one and an existing one opened by everyone", () =>
+    Effect.gen(function* () {
+      const parent = mkdtempSync(join(tmpdir(), "qforms-modes-"))
+      const fresh = join(parent, "fresh")
+      const existing = join(parent, "existing")
+      mkdirSync(existing, { mode: 0o777 })
+      chmodSync(existing, 0o777)
+      for (const dataDir of [fresh, existing]) {
+        yield* Effect.scoped(Layer.build(Database.layerPglite({ dataDir })))
+        expect(statSync(dataDir).mode & 0o777).toBe(0o700)
+      }
+      rmSync(parent, { recursive: true, force: true })
     })
   )
 })

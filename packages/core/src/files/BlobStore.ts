@@ -101,6 +101,13 @@ const checkKey = (key: string) =>
     ? Effect.void
     : Effect.fail(new BlobStoreError({ message: `invalid blob key ${JSON.stringify(key)}` }))
 
+/**
+ * Respondents' files are readable by the server's user only: directories the store creates are 0700 and its
+ * files 0600, whatever the process's umask (other users of the machine read none of them; issue #52, item 6).
+ */
+const ownerOnlyDirectory = 0o700
+const ownerOnlyFile = 0o600
+
 /** Where partial writes go, inside the store's directory (same file system, so the final rename is atomic). */
 const PARTIAL_DIR = ".partial"
 
@@ -155,8 +162,8 @@ const makeLocal = (fs: FileSystem.FileSystem, root: string): BlobStore["Service"
       const suffix = yield* Effect.sync(() => randomBytes(6).toString("hex"))
       const partial = NodePath.join(directory, PARTIAL_DIR, `${key.replaceAll("/", "_")}.${suffix}`)
       yield* Effect.all([
-        fs.makeDirectory(NodePath.dirname(partial), { recursive: true }),
-        fs.makeDirectory(NodePath.dirname(target), { recursive: true })
+        fs.makeDirectory(NodePath.dirname(partial), { recursive: true, mode: ownerOnlyDirectory }),
+        fs.makeDirectory(NodePath.dirname(target), { recursive: true, mode: ownerOnlyDirectory })
       ]).pipe(Effect.mapError(failed("create the directory for", key)))
       let size = 0
       const counted = Stream.map(content, (chunk) => {
@@ -164,7 +171,10 @@ const makeLocal = (fs: FileSystem.FileSystem, root: string): BlobStore["Service"
         return chunk
       })
       // Exclusive create: a partial name is never reused.
-      yield* Stream.run(counted, Sink.mapError(fs.sink(partial, { flag: "wx" }), failed("write", key))).pipe(
+      yield* Stream.run(
+        counted,
+        Sink.mapError(fs.sink(partial, { flag: "wx", mode: ownerOnlyFile }), failed("write", key))
+      ).pipe(
         Effect.onExit((exit) =>
           exit._tag === "Success" ? Effect.void : Effect.ignore(fs.remove(partial, { force: true }))
         )

@@ -11,6 +11,7 @@
  * this module is imported: a process on PostgreSQL never loads them.
  */
 import {
+  chmodSync,
   closeSync,
   constants,
   fstatSync,
@@ -252,11 +253,18 @@ export const lockDataDir = (dataDir: string): Effect.Effect<number, PgliteOpenEr
           message: `Could not load the file-locking addon (fs-native-extensions): ${String(cause)}`
         })
     })
-    yield* fsStep(() => mkdirSync(dir, { recursive: true }))
+    // The database's files (WAL included) are the server user's only: PGlite writes them 0666 less the umask,
+    // so the directory itself is closed to everyone else, a new one and one an older version created alike.
+    yield* fsStep(() => mkdirSync(dir, { recursive: true, mode: 0o700 }))
+    yield* Effect.try(() => chmodSync(dir, 0o700)).pipe(
+      Effect.catch((cause) =>
+        Effect.logWarning(`qforms: could not make ${dir} readable by its owner only (chmod 700): ${String(cause.cause)}`)
+      )
+    )
     // A holder unlinks the file before it closes its descriptor, so a lock may
     // be taken on a file that no longer has the name: then try again on the new one.
     for (let attempt = 0; attempt < 5; attempt++) {
-      const fd = yield* fsStep(() => openSync(lockPath, constants.O_RDWR | constants.O_CREAT, 0o644))
+      const fd = yield* fsStep(() => openSync(lockPath, constants.O_RDWR | constants.O_CREAT, 0o600))
       const close = Effect.sync(() => closeSync(fd))
       const locked = yield* fsStep(() => native.tryLock(fd)).pipe(Effect.tapError(() => close))
       if (!locked) {
