@@ -9,11 +9,39 @@ import * as Result from "effect/Result"
 export const redacted = "[redacted]"
 
 /**
- * Path segments that are credentials themselves: the one-time sign-in link
- * (`/app/sign-in/link/{token}`) and the e-mail tracking links (`/t/o/{token}`,
- * `/t/c/{token}`), under any mount prefix.
+ * The one rule for credentials in paths: a route whose path carries one names
+ * that segment `:token` (a sign-in, reset or invitation link, a status page,
+ * a resume link, a tracking or unsubscribe link). Every route is declared here
+ * as the router adds it (`RouteBook`'s recording router), so a new route's
+ * token is redacted without a list to remember.
  */
-const secretSegments: ReadonlyArray<RegExp> = [/(\/app\/sign-in\/link\/)[^/?#]+/g, /(\/t\/[oc]\/)[^/?#]+/g]
+export const secretPathParameter = ":token"
+
+/** The token segments of the routes declared so far (by path), matched under any mount prefix. */
+const secretSegments = new Map<string, RegExp>()
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+
+/**
+ * Declares a route's path: if it has a {@link secretPathParameter} segment, that
+ * segment is redacted from every URL logged after (process-wide: logs are).
+ *
+ * @example
+ * ```ts
+ * declareRoute("/s/:token/edit")
+ * redactUrl("/forms-service/s/abc/edit") // "/forms-service/s/[redacted]/edit"
+ * ```
+ */
+export const declareRoute = (path: string): void => {
+  const segments = path.split("/")
+  const at = segments.indexOf(secretPathParameter)
+  if (at === -1 || secretSegments.has(path)) return
+  const before = segments
+    .slice(0, at)
+    .map((segment) => (segment.startsWith(":") ? "[^/?#]+" : escapeRegExp(segment)))
+    .join("/")
+  secretSegments.set(path, new RegExp(`(${before}/)[^/?#]+`, "g"))
+}
 
 /** Query parameters whose value is a credential (`token`, `access_token`, `key`, `secret`, `signature`, `code`, `password`, …). */
 const secretParameter =
@@ -24,13 +52,13 @@ const secretValue = /\b(qk_(live|test)_|whsec_)[A-Za-z0-9_-]+/g
 
 /**
  * A URL (or just its path and query) with every token and secret redacted:
- * the path segments of sign-in and tracking links, the values of query
+ * the `:token` segments of the routes declared ({@link declareRoute}), the values of query
  * parameters named like credentials, and anything shaped like a qforms API
  * key or signing secret. The rest is kept byte for byte.
  *
  * @example
  * ```ts
- * redactUrl("/forms-service/app/sign-in/link/abc123?next=/app") // "/forms-service/app/sign-in/link/[redacted]?next=/app"
+ * redactUrl("/forms-service/app/sign-in/link/abc123?next=/app") // "/forms-service/app/sign-in/link/[redacted]?next=/app" (its route declared)
  * redactUrl("/api/events?access_token=xyz&formId=3")        // "/api/events?access_token=[redacted]&formId=3"
  * ```
  */
@@ -39,7 +67,7 @@ export const redactUrl = (url: string): string => {
   const withoutHash = hash === -1 ? url : url.slice(0, hash)
   const question = withoutHash.indexOf("?")
   let path = question === -1 ? withoutHash : withoutHash.slice(0, question)
-  for (const pattern of secretSegments) path = path.replace(pattern, `$1${redacted}`)
+  for (const pattern of secretSegments.values()) path = path.replace(pattern, `$1${redacted}`)
   const query =
     question === -1
       ? ""

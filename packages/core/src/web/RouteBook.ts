@@ -1,7 +1,8 @@
 /**
  * The book of routes: every method and path the router serves, written down
  * as each route is added (the router every surface adds its routes to records
- * them), and the routes that read a JSON body, each declared by the surface
+ * them, and declares them to `Redact`, which hides their `:token` segments from
+ * logs), and the routes that read a JSON body, each declared by the surface
  * that adds it. The router-wide guard reads the book to tell 405 from 404 and
  * to refuse a JSON route's body sent as anything but `application/json`; no
  * list of routes is kept by hand beside the routes themselves.
@@ -12,6 +13,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as HttpRouter from "effect/http/HttpRouter"
+import * as Redact from "./Redact.ts"
 
 /** A method and the pattern of the paths it is served on. */
 export interface BookedRoute {
@@ -78,6 +80,7 @@ export class RouteBook extends Context.Service<
       jsonRoutes,
       record: (method, path) => {
         routes.push({ method, pattern: toPattern(path) })
+        Redact.declareRoute(path)
       },
       takesJson: (method, path, options) => {
         jsonRoutes.push({ method, pattern: toPattern(path), payload: options.payload })
