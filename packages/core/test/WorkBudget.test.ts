@@ -16,8 +16,9 @@
  *   make concurrent submissions wait on each other. Locks taken without writing
  *   (the form's row, held against its deletion) are not counted.
  *
- * The background fold (`cases/ResponseFold.ts`) writes in transactions of its
- * own; its rows are told apart by their transaction and left out.
+ * The background fold (`cases/ResponseFold.ts`) and the page counts' flush
+ * (`insights/PageCounts.ts`) write in transactions of their own; their rows are
+ * told apart by their transaction and left out.
  */
 import { Effect } from "effect"
 import * as Tracer from "effect/Tracer"
@@ -155,13 +156,15 @@ for (const target of databaseTargets) {
       qforms.run(
         Effect.gen(function* () {
           const sql = yield* SqlClient.SqlClient
-          // The fold's transactions (they take responses off the queue without deleting them) are not a request's.
+          // The fold's transactions (they take responses off the queue without deleting them) are not a request's,
+          // nor are the page counts' flushes (a page view is counted in memory, written a second later).
           return yield* sql<{ readonly id: number; readonly tbl: string; readonly op: string; readonly key: string }>`
             select b.id::int as id, b.tbl, b.op, b.key from budget_rows b
             where b.id > ${id} and not exists (
               select 1 from budget_rows f where f.txid = b.txid and f.tbl = 'response_fold_queue' and f.op = 'delete'
                 and not exists (select 1 from budget_rows d where d.txid = b.txid and d.tbl = 'responses'
                   and d.op = 'delete'))
+              and not exists (select 1 from budget_rows p where p.txid = b.txid and p.tbl = 'page_counts')
             order by b.id`
         }).pipe(Effect.orDie)
       )

@@ -45,6 +45,7 @@ import m0047_case_fields from "./migrations/0047_case_fields.ts"
 import m0048_saved_views from "./migrations/0048_saved_views.ts"
 import m0050_resume_link_access from "./migrations/0050_resume_link_access.ts"
 import m0051_response_fold from "./migrations/0051_response_fold.ts"
+import m0052_trigger_search_path from "./migrations/0052_trigger_search_path.ts"
 
 /** Every migration module, by its file's name (`<id>_<name>`), in the order of their ids. */
 export const migrations = {
@@ -92,5 +93,6 @@ export const migrations = {
   "0047_case_fields": m0047_case_fields,
   "0048_saved_views": m0048_saved_views,
   "0050_resume_link_access": m0050_resume_link_access,
-  "0051_response_fold": m0051_response_fold
+  "0051_response_fold": m0051_response_fold,
+  "0052_trigger_search_path": m0052_trigger_search_path
 }

@@ -106,6 +106,10 @@ export const read = (schema: string): Effect.Effect<string, SqlError.SqlError, S
         out.push(`${unqualified(trigger.definition)};`)
       out.push("")
     }
-    for (const fn of functions) out.push(`${unqualified(fn.definition).trim()};`, "")
+    // A trigger function runs with the search_path of the schema it was made in (migration 0052): named as
+    // the snapshot's own schema, `qforms`, whichever schema was read.
+    const ownSearchPath = (text: string) =>
+      text.split(`SET search_path TO '${schema}'`).join("SET search_path TO 'qforms'")
+    for (const fn of functions) out.push(`${ownSearchPath(unqualified(fn.definition)).trim()};`, "")
     return `${out.join("\n").trimEnd()}\n`
   })

@@ -885,6 +885,7 @@ CREATE UNIQUE INDEX workspaces_pkey ON workspaces USING btree (id);
 CREATE OR REPLACE FUNCTION qforms_account_name_changed()
  RETURNS trigger
  LANGUAGE plpgsql
+ SET search_path TO 'qforms', 'public'
 AS $function$
     begin
       -- The events channel of this deployment's schema (storage/Notifications.ts channelName).
@@ -947,6 +948,7 @@ AS $function$
 CREATE OR REPLACE FUNCTION qforms_audit_log_guard()
  RETURNS trigger
  LANGUAGE plpgsql
+ SET search_path TO 'qforms', 'public'
 AS $function$
     begin
       if tg_op = 'DELETE' and (
@@ -962,6 +964,7 @@ AS $function$
 CREATE OR REPLACE FUNCTION qforms_audit_log_no_truncate()
  RETURNS trigger
  LANGUAGE plpgsql
+ SET search_path TO 'qforms', 'public'
 AS $function$
     begin
       raise exception 'audit_log is append-only: TRUNCATE refused' using errcode = 'insufficient_privilege';
@@ -990,6 +993,7 @@ AS $function$
 CREATE OR REPLACE FUNCTION qforms_credentials_changed()
  RETURNS trigger
  LANGUAGE plpgsql
+ SET search_path TO 'qforms', 'public'
 AS $function$
     begin
       -- The events channel of this deployment's schema (storage/Notifications.ts channelName).
@@ -1035,6 +1039,7 @@ AS $function$
 CREATE OR REPLACE FUNCTION qforms_fold_deleted()
  RETURNS trigger
  LANGUAGE plpgsql
+ SET search_path TO 'qforms', 'public'
 AS $function$
     declare
       gone responses[];
@@ -1058,6 +1063,7 @@ AS $function$
 CREATE OR REPLACE FUNCTION qforms_fold_inserted()
  RETURNS trigger
  LANGUAGE plpgsql
+ SET search_path TO 'qforms', 'public'
 AS $function$
     begin
       insert into response_fold_queue (workspace_id, form_id, response_id)
@@ -1070,6 +1076,7 @@ AS $function$
 CREATE OR REPLACE FUNCTION qforms_fold_updated()
  RETURNS trigger
  LANGUAGE plpgsql
+ SET search_path TO 'qforms', 'public'
 AS $function$
     begin
       delete from response_fold_queue where form_id = old.form_id and response_id = old.id;
@@ -1089,6 +1096,7 @@ AS $function$
 CREATE OR REPLACE FUNCTION qforms_form_changed()
  RETURNS trigger
  LANGUAGE plpgsql
+ SET search_path TO 'qforms', 'public'
 AS $function$
     declare
       changed record;
@@ -1156,6 +1164,7 @@ AS $function$
 CREATE OR REPLACE FUNCTION qforms_workspace_settings_changed()
  RETURNS trigger
  LANGUAGE plpgsql
+ SET search_path TO 'qforms', 'public'
 AS $function$
     declare
       changed record;
