@@ -258,7 +258,9 @@ export const lockDataDir = (dataDir: string): Effect.Effect<number, PgliteOpenEr
     yield* fsStep(() => mkdirSync(dir, { recursive: true, mode: 0o700 }))
     yield* Effect.try(() => chmodSync(dir, 0o700)).pipe(
       Effect.catch((cause) =>
-        Effect.logWarning(`qforms: could not make ${dir} readable by its owner only (chmod 700): ${String(cause.cause)}`)
+        Effect.logWarning(
+          `qforms: could not make ${dir} readable by its owner only (chmod 700): ${String(cause.cause)}`
+        )
       )
     )
     // A holder unlinks the file before it closes its descriptor, so a lock may
