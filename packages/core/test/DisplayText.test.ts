@@ -114,6 +114,13 @@ for (const target of databaseTargets) {
 
       const note = await api("POST", `/responses/${response.json.id}/notes`, { body: `call back ${rlo}tomorrow` })
       expect([note.status, note.json.payload.body]).toEqual([201, "call back tomorrow"])
+
+      // Tags and API key names too: one sanitiser for every short text (issue #52).
+      const tagged = await api("PATCH", `/responses/${response.json.id}`, { tags: [`vip${rlo}`, `\u2066urgent\u2069`] })
+      expect(tagged.status, JSON.stringify(tagged.json)).toBe(200)
+      expect((await api("GET", `/responses/${response.json.id}`)).json.response.tags).toEqual(["vip", "urgent"])
+      const key = await api("POST", "/api-keys", { name: `CI ${rlo}yek` })
+      expect([key.status, key.json.apiKey?.name]).toEqual([201, "CI yek"])
     })
 
     it("refuses a name, title or note that is nothing but controls, as an empty one", async () => {

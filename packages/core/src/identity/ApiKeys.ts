@@ -13,7 +13,7 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
-import { Actors, Forbidden, Id } from "../kernel/index.ts"
+import { Actors, DisplayTrim, Forbidden, Id } from "../kernel/index.ts"
 import { ApiKeyCache } from "./ApiKeyCache.ts"
 import { AuditLogModule as AuditLog } from "../audit/index.ts"
 import { Members, type MemberNotFound, type MemberRole } from "./Members.ts"
@@ -34,13 +34,13 @@ export type ApiKey = typeof ApiKey.Type
 /** What creating a key takes: the member it acts as, and an optional label. */
 export const CreateApiKeyInput = Schema.Struct({
   accountId: Schema.Int,
-  name: Schema.optional(Schema.NullOr(Schema.Trim.pipe(Schema.check(Schema.isMaxLength(100)))))
+  name: Schema.optional(Schema.NullOr(DisplayTrim.pipe(Schema.check(Schema.isMaxLength(100)))))
 })
 export type CreateApiKeyInput = typeof CreateApiKeyInput.Type
 
 /** What issuing a key through the API or the application takes: a label, and the member it acts as (default: the caller). */
 export const IssueApiKeyInput = Schema.Struct({
-  name: Schema.optional(Schema.NullOr(Schema.Trim.pipe(Schema.check(Schema.isMaxLength(100))))),
+  name: Schema.optional(Schema.NullOr(DisplayTrim.pipe(Schema.check(Schema.isMaxLength(100))))),
   accountId: Schema.optional(Id)
 })
 export type IssueApiKeyInput = typeof IssueApiKeyInput.Type

@@ -50,7 +50,8 @@ export const DisplayTrim = Schema.String.annotate({
 }).pipe(Schema.decodeTo(Schema.Trimmed, trimWithoutBidiControls))
 
 /**
- * A short text of a form (a page's or an ending's title, a translation's words): trimmed, then 1 to `max`
+ * A short text of a form (a page's or an ending's title, a translation's words): trimmed and without
+ * bidirectional formatting controls ({@link DisplayTrim}), then 1 to `max`
  * characters, each refusal naming the text.
  *
  * @example
@@ -59,7 +60,7 @@ export const DisplayTrim = Schema.String.annotate({
  * ```
  */
 export const BoundedText = (name: string, max: number) =>
-  Schema.Trim.check(
+  DisplayTrim.check(
     Schema.isNonEmpty({ message: `${name} must not be empty` }),
     Schema.isMaxLength(max, { message: `${name} must be at most ${max} characters` })
   )

@@ -6,11 +6,11 @@
  * @module
  */
 import * as Schema from "effect/Schema"
-import * as SchemaTransformation from "effect/SchemaTransformation"
+import { trimWithoutBidiControls } from "./DisplayText.ts"
 
-/** A tag: trimmed, 1 to 30 characters, no control characters. */
+/** A tag: trimmed, 1 to 30 characters, no control characters, bidirectional formatting controls removed. */
 export const Tag = Schema.String.check(Schema.isMaxLength(30, { message: "each tag must be at most 30 characters" }))
-  .pipe(Schema.decodeTo(Schema.Trimmed, SchemaTransformation.trim()))
+  .pipe(Schema.decodeTo(Schema.Trimmed, trimWithoutBidiControls))
   .check(
     Schema.isNonEmpty({ message: "a tag must not be empty" }),
     // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this pattern refuses

@@ -10,7 +10,7 @@
  */
 import * as Predicate from "effect/Predicate"
 import * as Schema from "effect/Schema"
-import { attr, type Html, html, strictStruct } from "../../kernel/index.ts"
+import { attr, DisplayTrim, type Html, html, strictStruct } from "../../kernel/index.ts"
 import { ImageId } from "../ImageRefs.ts"
 import { bad, ok } from "./AnswerChecks.ts"
 import { Choices, NonNegativeInt, PositiveInt, RandomizeField, TextOptionFields } from "./OptionFields.ts"
@@ -39,7 +39,7 @@ const OtherFields = {
   allowOther: Schema.optionalKey(Schema.Boolean),
   /** The label of that choice (default "Other"), 1..100 characters. */
   otherLabel: Schema.optionalKey(
-    Schema.Trim.check(
+    DisplayTrim.check(
       Schema.isNonEmpty({ message: "otherLabel must not be empty" }),
       Schema.isMaxLength(100, { message: "otherLabel must be at most 100 characters" })
     )

@@ -8,7 +8,7 @@
  */
 import * as Predicate from "effect/Predicate"
 import * as Schema from "effect/Schema"
-import { attr, html, strictStruct } from "../../kernel/index.ts"
+import { attr, DisplayTrim, html, strictStruct } from "../../kernel/index.ts"
 import { onScale, wholeNumber } from "./AnswerChecks.ts"
 import { TextOptionFields } from "./OptionFields.ts"
 import { describedBy, group, invalid, numberChoices, questionLabel } from "./PageControls.ts"
@@ -50,7 +50,7 @@ export const RatingOptions = strictStruct({
 /** Decoded {@link RatingOptions}. @example `const o: RatingOptions = { max: 10 }` */
 export type RatingOptions = typeof RatingOptions.Type
 
-const EndLabel = Schema.Trim.check(
+const EndLabel = DisplayTrim.check(
   Schema.isNonEmpty({ message: "an end label must not be empty" }),
   Schema.isMaxLength(100, { message: "an end label must be at most 100 characters" })
 )
