@@ -290,20 +290,13 @@ export class Sessions extends Context.Service<
         return rows.length === 0 ? undefined : toSession(rows[0]!)
       })
 
-      /** The lockout of an address, whether or not it has an account (the same answer either way). */
-      const checkLockout = Effect.fn("Sessions.checkLockout")(function* (email: string) {
-        const now = yield* Clock.currentTimeMillis
-        const rows = yield* sql<{ readonly locked_until: Date | null }>`
-          select locked_until from sign_in_failures where email_hash = ${addressKey(email)}`
-        const until = rows[0]?.locked_until?.getTime()
-        if (until !== undefined && until > now) return yield* lockedMessage(Math.ceil((until - now) / 1000))
-      })
-
       /**
-       * Counts one wrong password for an address in a single atomic upsert (concurrent failures all count): the
-       * count restarts after a lockout has passed or after 15 quiet minutes, and reaching the maximum locks.
+       * Counts one password attempt for an address in a single atomic upsert, before the password is checked
+       * (so concurrent guesses all count, and a burst gets no more checks than a lockout allows): the count
+       * restarts after a lockout has passed or after 15 quiet minutes, and reaching the maximum locks. A right
+       * password then clears the count ({@link clearFailures}).
        */
-      const countFailure = Effect.fn("Sessions.countFailure")(function* (email: string) {
+      const countAttempt = Effect.fn("Sessions.countAttempt")(function* (email: string) {
         const now = new Date(yield* Clock.currentTimeMillis)
         const until = new Date(now.getTime() + lockoutMs)
         const quietSince = new Date(now.getTime() - lockoutMs)
@@ -328,6 +321,21 @@ export class Sessions extends Context.Service<
 
       const clearFailures = (email: string) => sql`delete from sign_in_failures where email_hash = ${addressKey(email)}`
 
+      /**
+       * Takes one password attempt for an address, whether or not it has an account (the same answer either
+       * way): counted first; refused as locked when the address was locked already (the count is past the
+       * maximum), so of a burst of concurrent guesses at most the maximum are checked. Answers the count.
+       */
+      const takeAttempt = Effect.fn("Sessions.takeAttempt")(function* (email: string) {
+        const counted = yield* countAttempt(email)
+        const now = yield* Clock.currentTimeMillis
+        const until = counted.locked_until?.getTime()
+        if (counted.failures > maxFailedSignIns && until !== undefined && until > now) {
+          return yield* lockedMessage(Math.ceil((until - now) / 1000))
+        }
+        return counted
+      })
+
       const memberships = Effect.fn("Sessions.memberships")(function* (accountId: number) {
         const rows = yield* sql<{ readonly workspace_id: number; readonly name: string; readonly role: MemberRole }>`
           select m.workspace_id, w.name, m.role from members m join workspaces w on w.id = m.workspace_id
@@ -342,7 +350,7 @@ export class Sessions extends Context.Service<
         readonly password: string
       }) {
         // Known or unknown, an address goes through the same steps: lockout, one scrypt, the same count.
-        yield* checkLockout(input.email)
+        yield* takeAttempt(input.email)
         const rows = yield* sql<{ readonly id: number; readonly password_hash: string | null }>`
           select id, password_hash from accounts where lower(email) = lower(${input.email.trim()})`
         const account = rows[0]
@@ -350,7 +358,6 @@ export class Sessions extends Context.Service<
         if (account === undefined || !ok) {
           // An address with no account is recorded nowhere (AuditLog.recordSignInFailure).
           if (account !== undefined) yield* AuditLog.recordSignInFailure(sql, account.id, "wrong_password")
-          yield* countFailure(input.email)
           return yield* refused()
         }
         yield* clearFailures(input.email)
@@ -412,10 +419,9 @@ export class Sessions extends Context.Service<
           select password_hash from accounts where id = ${session.accountId}`
         const current = rows[0]?.password_hash ?? null
         // The current password is a password guess like a sign-in: the same lockout, the same count.
-        yield* checkLockout(session.email)
+        const counted = yield* takeAttempt(session.email)
         // An account that never had a password (signed in by a one-time link) sets its first one.
         if (current !== null && !(yield* Passwords.verify(input.currentPassword, current))) {
-          const counted = yield* countFailure(session.email)
           const now = yield* Clock.currentTimeMillis
           const until = counted.locked_until?.getTime()
           if (until !== undefined && until > now) return yield* lockedMessage(Math.ceil((until - now) / 1000))
@@ -460,15 +466,12 @@ export class Sessions extends Context.Service<
       })
 
       const verifyPassword = Effect.fn("Sessions.verifyPassword")(function* (email: string, password: string) {
-        yield* checkLockout(email)
+        yield* takeAttempt(email)
         const rows = yield* sql<{ readonly id: number; readonly password_hash: string | null }>`
           select id, password_hash from accounts where lower(email) = lower(${email.trim()})`
         const account = rows[0]
         const ok = yield* Passwords.verify(password, account?.password_hash ?? null)
-        if (account === undefined || !ok) {
-          yield* countFailure(email)
-          return yield* refused()
-        }
+        if (account === undefined || !ok) return yield* refused()
         yield* clearFailures(email)
         return account.id
       })
