@@ -4,6 +4,7 @@
  * people than the mailbox the one-time sign-in link was sent to.
  */
 import * as Result from "effect/Result"
+import { segmentsSource } from "./RoutePaths.ts"
 
 /** What stands in for a redacted value. */
 export const redacted = "[redacted]"
@@ -17,10 +18,11 @@ export const redacted = "[redacted]"
  */
 export const secretPathParameter = ":token"
 
-/** The token segments of the routes declared so far (by path), matched under any mount prefix. */
+/**
+ * The token segments of the routes declared so far, matched under any mount prefix: one pattern per path
+ * before the token (`/s/:token` and `/s/:token/edit`, GET and POST, share one).
+ */
 const secretSegments = new Map<string, RegExp>()
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
 /**
  * Declares a route's path: if it has a {@link secretPathParameter} segment, that
@@ -35,12 +37,9 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&
 export const declareRoute = (path: string): void => {
   const segments = path.split("/")
   const at = segments.indexOf(secretPathParameter)
-  if (at === -1 || secretSegments.has(path)) return
-  const before = segments
-    .slice(0, at)
-    .map((segment) => (segment.startsWith(":") ? "[^/?#]+" : escapeRegExp(segment)))
-    .join("/")
-  secretSegments.set(path, new RegExp(`(${before}/)[^/?#]+`, "g"))
+  if (at === -1) return
+  const before = segmentsSource(segments.slice(0, at), "[^/?#]+")
+  if (!secretSegments.has(before)) secretSegments.set(before, new RegExp(`(${before}/)[^/?#]+`, "g"))
 }
 
 /** Query parameters whose value is a credential (`token`, `access_token`, `key`, `secret`, `signature`, `code`, `password`, …). */

@@ -14,6 +14,9 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as HttpRouter from "effect/http/HttpRouter"
 import * as Redact from "./Redact.ts"
+import { toPattern } from "./RoutePaths.ts"
+
+export { toPattern } from "./RoutePaths.ts"
 
 /** A method and the pattern of the paths it is served on. */
 export interface BookedRoute {
@@ -24,25 +27,6 @@ export interface BookedRoute {
 /** A route that reads a JSON body; `payload`: the body is required (a route without one may still be sent one). */
 export interface JsonRoute extends BookedRoute {
   readonly payload: boolean
-}
-
-/**
- * A router path as a pattern: `:name` is one segment, a trailing `*` any
- * rest (also none), and a trailing slash is optional.
- *
- * @example
- * ```ts
- * toPattern("/f/:publicId/responses").test("/f/abc/responses") // true
- * toPattern("/app/*").test("/app") // true
- * ```
- */
-export const toPattern = (path: string): RegExp => {
-  const wildcard = path.endsWith("/*")
-  const segments = (wildcard ? path.slice(0, -2) : path)
-    .split("/")
-    .map((segment) => (segment.startsWith(":") ? "[^/]+" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
-    .join("/")
-  return new RegExp(wildcard ? `^${segments}(/.*)?$` : `^${segments}/?$`)
 }
 
 const joinPrefix = (prefix: string, path: string) => (path === "/" ? prefix : `${prefix}${path}`)
