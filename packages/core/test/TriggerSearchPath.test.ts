@@ -30,6 +30,22 @@ for (const target of databaseTargets) {
       await cleanup?.()
     })
 
+    it("every trigger of qforms' tables runs a function with its own search_path (a new trigger's too)", async () => {
+      const unset = await qforms.run(
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          return yield* sql<{ readonly fn: string }>`
+            select distinct p.proname as fn from pg_trigger t
+            join pg_class c on c.oid = t.tgrelid
+            join pg_proc p on p.oid = t.tgfoid
+            where c.relnamespace = current_schema()::regnamespace and not t.tgisinternal
+              and not exists (select 1 from unnest(coalesce(p.proconfig, '{}')) as s where s like 'search_path=%')
+            order by 1`
+        }).pipe(Effect.orDie)
+      )
+      expect(unset.map((row) => row.fn)).toEqual([])
+    })
+
     it("updates and deletes of responses and forms, schema-qualified, from a session on pg_catalog only", async () => {
       const form = await api("POST", "/forms", { title: "Path", fields: [{ type: "short_text", label: "Name" }] })
       expect(form.status).toBe(201)
