@@ -259,7 +259,17 @@ const guardWith = (options: HttpOptions, book: RouteBook["Service"]) => {
           return reason.reason === "BodyTooLarge" ? tooLarge : json(400, { error: "could not read the request body" })
         }
         if (Database.isUnreachable(error)) {
-          return json(503, { error: "the database is not reachable; try again shortly" }, { "retry-after": "5" })
+          // A change cut off mid-way may have committed before its answer was lost: say so, not "try again".
+          const unknown = Database.isLostMidway(error) && request.method !== "GET" && request.method !== "HEAD"
+          return json(
+            503,
+            {
+              error: unknown
+                ? "the connection to the database was lost during this request: whether its change was kept is unknown; check before sending it again, or send a submission again with the same Idempotency-Key"
+                : "the database is not reachable; try again shortly"
+            },
+            { "retry-after": "5" }
+          )
         }
         // The file store (a directory, S3) failed: nothing was kept (see BlobStore's promises), so the client may retry.
         if (error instanceof BlobStore.BlobStoreError) {

@@ -34,7 +34,10 @@ const sslRequestCode = 80877103
  * then typed messages (`type`, int32 length including itself, body), which may
  * arrive split or joined across chunks.
  */
-const messageReader = (onMessage: (type: number) => void) => {
+const messageReader = (
+  onMessage: (type: number) => void,
+  onStartup: (parameters: ReadonlyMap<string, string>) => void
+) => {
   let buffered: Buffer = Buffer.alloc(0)
   let startup = true
   return (chunk: Buffer) => {
@@ -44,7 +47,17 @@ const messageReader = (onMessage: (type: number) => void) => {
         if (buffered.length < 8) return
         const length = buffered.readInt32BE(0)
         if (buffered.length < length) return
-        if (buffered.readInt32BE(4) !== sslRequestCode) startup = false
+        if (buffered.readInt32BE(4) !== sslRequestCode) {
+          startup = false
+          // protocol version, then name\0value\0 pairs, then \0
+          const fields = buffered
+            .subarray(8, length - 1)
+            .toString("utf8")
+            .split("\0")
+          const parameters = new Map<string, string>()
+          for (let i = 0; i + 1 < fields.length; i += 2) parameters.set(fields[i]!, fields[i + 1]!)
+          onStartup(parameters)
+        }
         buffered = buffered.subarray(length)
       } else {
         if (buffered.length < 5) return
@@ -68,9 +81,16 @@ export const startRoundTripCounter = async (databaseUrl: string): Promise<RoundT
   const server = net.createServer((client) => {
     const upstream = net.connect(Number(target.port || 5432), target.hostname)
     sockets.add(client).add(upstream)
-    const read = messageReader((type) => {
-      if (type === QUERY || type === SYNC) count++
-    })
+    // The link check's own session (core's storage/DatabaseLink.ts) asks every second whatever the requests do.
+    let counted = true
+    const read = messageReader(
+      (type) => {
+        if (counted && (type === QUERY || type === SYNC)) count++
+      },
+      (parameters) => {
+        counted = parameters.get("application_name") !== "qforms link check"
+      }
+    )
     client.on("data", (chunk: Buffer) => {
       read(chunk)
       upstream.write(chunk)

@@ -5,6 +5,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
@@ -14,6 +15,7 @@ import type * as Statement from "effect/sql/Statement"
 import type * as Migrator from "effect/sql/Migrator"
 import type * as SqlError from "effect/sql/SqlError"
 import * as Migrations from "./Migrations.ts"
+import * as DatabaseLink from "./DatabaseLink.ts"
 import { Notifications } from "./Notifications.ts"
 import * as PgliteClient from "./PgliteClient.ts"
 
@@ -92,8 +94,8 @@ export interface PgOptions {
 }
 
 /** `@effect/sql-pg`, loaded when a PostgreSQL layer is built. */
-const loadPgClient = Effect.tryPromise({
-  try: () => import("@effect/sql-pg/PgClient"),
+const loadPgDriver = Effect.tryPromise({
+  try: () => Promise.all([import("@effect/sql-pg/PgClient"), import("@effect/sql-pg/PgConnection")]),
   catch: (cause) => new DatabaseError({ message: `Could not load the PostgreSQL driver: ${String(cause)}`, cause })
 })
 
@@ -112,12 +114,21 @@ export const layerPg = (options: PgOptions): Layer.Layer<SqlClient.SqlClient | N
   return Layer.mergeAll(Layer.effectDiscard(prepare(schema)), Notifications.layerPg(schema)).pipe(
     Layer.provideMerge(
       Layer.unwrap(
-        Effect.map(loadPgClient, (PgClient) =>
-          PgClient.layerFrom(
+        Effect.flatMap(loadPgDriver, ([PgClient, PgConnection]) => {
+          const address = DatabaseLink.addressOf(options.url)
+          if (address === undefined) {
+            return Effect.fail(
+              new DatabaseError({ message: "Could not read the database URL: expected postgres://user@host:port/db" })
+            )
+          }
+          // The pool dials through the watched link's sockets (see DatabaseLink.ts), so a silent link is cut.
+          const sockets = DatabaseLink.makeSockets(address)
+          const client = PgClient.layerFrom(
             Effect.andThen(
               checkSchema(schema),
               PgClient.make({
                 url: Redacted.make(options.url),
+                stream: sockets.stream,
                 maxConnections: options.maxConnections ?? 10,
                 multiplex: true,
                 applicationName: "qforms",
@@ -130,7 +141,8 @@ export const layerPg = (options: PgOptions): Layer.Layer<SqlClient.SqlClient | N
               )
             )
           )
-        )
+          return Effect.succeed(Layer.merge(client, DatabaseLink.watch(PgConnection, options.url, sockets)))
+        })
       )
     )
   )
@@ -228,23 +240,35 @@ export const layerPglite = (
   )
 }
 
+/** How long a readiness probe waits for the database: a probe that hangs tells an orchestrator nothing. */
+const pingWithin = "3 seconds"
+
 /**
- * Succeeds when the database answers (for a readiness probe).
+ * Succeeds when the database answers within 3 s, and on PostgreSQL its
+ * watched link is up (for a readiness probe, see DatabaseLink.ts).
  *
  * @example
  * ```ts
  * const ready = yield* Database.ping.pipe(Effect.isSuccess)
  * ```
  */
-export const ping: Effect.Effect<void, DatabaseError, SqlClient.SqlClient> = Effect.flatMap(
-  SqlClient.SqlClient,
-  (sql) => sql`select 1`
-).pipe(
-  Effect.asVoid,
-  Effect.mapError(
-    (error) => new DatabaseError({ message: `The database does not answer: ${error.message}`, cause: error })
+export const ping: Effect.Effect<void, DatabaseError, SqlClient.SqlClient> = Effect.gen(function* () {
+  const link = yield* Effect.serviceOption(DatabaseLink.DatabaseLink)
+  const state = Option.isSome(link) ? link.value.state() : undefined
+  if (state !== undefined && !state.reachable) {
+    return yield* new DatabaseError({ message: `The database does not answer: ${state.reason}` })
+  }
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`select 1`.pipe(
+    Effect.mapError(
+      (error) => new DatabaseError({ message: `The database does not answer: ${error.message}`, cause: error })
+    ),
+    Effect.timeoutOrElse({
+      duration: pingWithin,
+      orElse: () => Effect.fail(new DatabaseError({ message: "The database does not answer: no answer within 3 s" }))
+    })
   )
-)
+})
 
 /**
  * SQLSTATEs of a server that is going away or refusing sessions: its
@@ -272,6 +296,22 @@ export const isUnreachable = (error: unknown): boolean => {
     typeof cause.code === "string" &&
     unavailableStates.has(cause.code)
   )
+}
+
+/**
+ * Whether an unreachable database (see {@link isUnreachable}) went away while
+ * a statement was under way, not before the session began: a change being
+ * committed then may have been kept, and its answer lost.
+ *
+ * @example
+ * ```ts
+ * if (Database.isLostMidway(error)) return json(503, { error: "…whether the change was kept is unknown" })
+ * ```
+ */
+export const isLostMidway = (error: unknown): boolean => {
+  if (!isUnreachable(error)) return false
+  const reason = (error as { readonly reason: { readonly operation?: unknown } }).reason
+  return reason.operation !== "connect"
 }
 
 /** Of a `SqlError`: its reason's tag and the driver's SQLSTATE, if any; undefined for any other failure. */

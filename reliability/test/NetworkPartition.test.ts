@@ -1,0 +1,190 @@
+/**
+ * Scenario 3b, network partition (PostgreSQL, through a proxy that stops every
+ * byte without closing anything): the link to the database goes silent under
+ * a submission load. Unlike an outage, nothing tells the server: no refused
+ * connection, no reset, just no answer. Requests and `/readyz` must still fail
+ * fast with 503 `{error}` (not hang for the partition's length), and the
+ * server recovers without a restart once the link heals, with no response
+ * without its event (or the reverse) and nothing acknowledged lost.
+ */
+import { afterAll, describe, expect, it } from "vitest"
+import {
+  call,
+  freshDatabase,
+  full,
+  percentile,
+  postgresUrl,
+  publishedForm,
+  query,
+  record,
+  round,
+  sleep,
+  startFresh,
+  type ServerProcess
+} from "./support/Harness.ts"
+import { type PartitionProxy, partitionProxy } from "@qforms/test-kit/PartitionProxy"
+
+const CLIENTS = 10
+const PARTITION_MS = full ? 70_000 : 15_000
+/** The longest a request or a readiness probe may wait for its 503 once the link is gone. */
+const FAIL_FAST_MS = 5_000
+
+describe.skipIf(postgresUrl === undefined)("network partition to postgres", () => {
+  let database: Awaited<ReturnType<typeof freshDatabase>> | undefined
+  let proxy: PartitionProxy | undefined
+  let server: ServerProcess | undefined
+  afterAll(async () => {
+    await server?.stop()
+    await proxy?.close()
+    await database?.drop()
+  })
+
+  it("503 within seconds while the link is silent, recovery without restart, no partial writes", async () => {
+    database = await freshDatabase(postgresUrl!)
+    const direct = new URL(database.url)
+    proxy = await partitionProxy(direct.hostname, Number(direct.port || 5432))
+    const through = new URL(database.url)
+    through.hostname = "127.0.0.1"
+    through.port = String(proxy.port)
+    const started = await startFresh({
+      name: "postgres",
+      env: { DATABASE_URL: through.toString(), QFORMS_DB_SCHEMA: "qforms" },
+      cleanup: async () => {}
+    })
+    server = started.server
+    const { url, key } = started
+    const form = await publishedForm(url, key)
+
+    interface Outcome {
+      readonly at: number
+      readonly status: number
+      readonly ms: number
+      readonly body: unknown
+    }
+    const outcomes: Array<Outcome> = []
+    const probes: Array<Outcome> = []
+    const acknowledged: Array<number> = []
+    let running = true
+    let n = 0
+    const t0 = performance.now()
+    const worker = async () => {
+      while (running) {
+        const i = n++
+        const answer = await call(url, "POST", `/api/forms/${form.formId}/responses`, {
+          key,
+          body: { values: { [form.nameId]: `Person ${i}`, [form.emailId]: `p${i}@example.com` } },
+          timeoutMs: PARTITION_MS + 30_000
+        })
+        outcomes.push({ at: performance.now() - t0, status: answer.status, ms: answer.ms, body: answer.body })
+        if (answer.status === 201) acknowledged.push(answer.body.id)
+        else await sleep(100)
+      }
+    }
+    const prober = async () => {
+      while (running) {
+        const answer = await call(url, "GET", "/readyz", { timeoutMs: PARTITION_MS + 30_000 })
+        probes.push({ at: performance.now() - t0, status: answer.status, ms: answer.ms, body: answer.body })
+        await sleep(250)
+      }
+    }
+    const load = Promise.all([...Array.from({ length: CLIENTS }, worker), prober()])
+    await sleep(2_000)
+
+    const partitionStart = performance.now() - t0
+    proxy.partition()
+    await sleep(PARTITION_MS)
+    const partitionEnd = performance.now() - t0
+    proxy.heal()
+    await sleep(8_000)
+    running = false
+    await load
+
+    // Requests in flight when the link went silent, or made while it was: every one answered 503, fast.
+    const during = outcomes.filter((o) => o.at > partitionStart && o.at - o.ms < partitionEnd - FAIL_FAST_MS)
+    const probesDuring = probes.filter((o) => o.at - o.ms > partitionStart + FAIL_FAST_MS && o.at < partitionEnd)
+    const statuses = outcomes.reduce((m, o) => m.set(o.status, (m.get(o.status) ?? 0) + 1), new Map<number, number>())
+    const unexpected = outcomes.filter((o) => o.status !== 201 && o.status !== 503)
+    const badBodies = outcomes.filter(
+      (o) => o.status === 503 && typeof (o.body as { error?: unknown })?.error !== "string"
+    )
+    const firstOkAfter = outcomes
+      .filter((o) => o.at > partitionEnd && o.status === 201)
+      .map((o) => o.at - partitionEnd)
+      .sort((a, b) => a - b)[0]
+    const firstReadyAfter = probes
+      .filter((o) => o.at > partitionEnd && o.status === 200)
+      .map((o) => o.at - partitionEnd)
+      .sort((a, b) => a - b)[0]
+    const lastSeconds = outcomes.filter((o) => o.at > partitionEnd + 5_000)
+
+    const db = database.url
+    const [{ responses, orphanResponses, orphanEvents }] = await query<{
+      responses: string
+      orphanResponses: string
+      orphanEvents: string
+    }>(
+      db,
+      `
+      select (select count(*) from qforms.responses) as "responses",
+        (select count(*) from qforms.responses r where not exists
+          (select 1 from qforms.events e where e.type = 'response.created' and e.response_id = r.id)) as "orphanResponses",
+        (select count(*) from qforms.events e where e.type = 'response.created' and not exists
+          (select 1 from qforms.responses r where r.id = e.response_id)) as "orphanEvents"`
+    )
+    const stored = new Set((await query<{ id: number }>(db, "select id from qforms.responses")).map((row) => row.id))
+    const lost = acknowledged.filter((id) => !stored.has(id))
+    const ms = (list: ReadonlyArray<Outcome>) =>
+      list.length === 0
+        ? "-"
+        : `${round(
+            percentile(
+              list.map((o) => o.ms),
+              50
+            ),
+            0
+          )}/${round(Math.max(...list.map((o) => o.ms)), 0)}`
+
+    record({
+      scenario: "3b network partition",
+      target: "postgres",
+      figures: {
+        clients: CLIENTS,
+        "partition ms": round(partitionEnd - partitionStart, 0),
+        requests: outcomes.length,
+        statuses: [...statuses]
+          .sort(([a], [b]) => a - b)
+          .map(([s, c]) => `${s}×${c}`)
+          .join(", "),
+        "answered during the partition": during.length,
+        "their p50/max ms": ms(during),
+        "/readyz during, p50/max ms": ms(probesDuring),
+        "first 201 after healing, ms": firstOkAfter === undefined ? "never" : round(firstOkAfter, 0),
+        "first ready after healing, ms": firstReadyAfter === undefined ? "never" : round(firstReadyAfter, 0),
+        acknowledged: acknowledged.length,
+        "acknowledged, not stored": lost.length,
+        // Committed, but the answer was lost with the link: the client saw 503 (see Idempotency-Key).
+        "stored, answered 503": [...stored].filter((id) => !acknowledged.includes(id)).length,
+        "responses without event": Number(orphanResponses),
+        "events without response": Number(orphanEvents),
+        stored: Number(responses)
+      },
+      notes: unexpected.slice(0, 5).map((o) => `unexpected ${o.status}: ${JSON.stringify(o.body).slice(0, 200)}`)
+    })
+    if (unexpected.length > 0) process.stderr.write(`--- server stderr ---\n${server.stderr().slice(0, 6_000)}\n`)
+    expect(unexpected.map((o) => `${o.status} ${JSON.stringify(o.body).slice(0, 200)}`)).toEqual([])
+    expect(badBodies).toEqual([])
+    expect(during.length).toBeGreaterThan(CLIENTS)
+    expect(during.filter((o) => o.status !== 503 && o.at > partitionStart + FAIL_FAST_MS)).toEqual([])
+    expect(Math.max(...during.map((o) => o.ms))).toBeLessThan(FAIL_FAST_MS)
+    expect(probesDuring.length).toBeGreaterThan(0)
+    expect(probesDuring.every((o) => o.status === 503)).toBe(true)
+    expect(Math.max(...probesDuring.map((o) => o.ms))).toBeLessThan(FAIL_FAST_MS)
+    expect(firstOkAfter).toBeDefined()
+    expect(firstReadyAfter).toBeDefined()
+    expect(lastSeconds.length).toBeGreaterThan(0)
+    expect(lastSeconds.every((o) => o.status === 201)).toBe(true)
+    expect(lost).toEqual([])
+    expect(Number(orphanResponses)).toBe(0)
+    expect(Number(orphanEvents)).toBe(0)
+  })
+})
