@@ -61,21 +61,25 @@ describe.skipIf(postgresUrl === undefined)("network partition to postgres", () =
       readonly ms: number
       readonly body: unknown
     }
-    const outcomes: Array<Outcome> = []
+    const outcomes: Array<Outcome & { readonly i: number }> = []
     const probes: Array<Outcome> = []
     const acknowledged: Array<number> = []
     let running = true
     let n = 0
+    // Each submission with its own Idempotency-Key, so one answered 503 can be sent again without a duplicate.
+    const submit = (i: number) =>
+      call(url, "POST", `/api/forms/${form.formId}/responses`, {
+        key,
+        headers: { "idempotency-key": `partition-${i}` },
+        body: { values: { [form.nameId]: `Person ${i}`, [form.emailId]: `p${i}@example.com` } },
+        timeoutMs: PARTITION_MS + 30_000
+      })
     const t0 = performance.now()
     const worker = async () => {
       while (running) {
         const i = n++
-        const answer = await call(url, "POST", `/api/forms/${form.formId}/responses`, {
-          key,
-          body: { values: { [form.nameId]: `Person ${i}`, [form.emailId]: `p${i}@example.com` } },
-          timeoutMs: PARTITION_MS + 30_000
-        })
-        outcomes.push({ at: performance.now() - t0, status: answer.status, ms: answer.ms, body: answer.body })
+        const answer = await submit(i)
+        outcomes.push({ i, at: performance.now() - t0, status: answer.status, ms: answer.ms, body: answer.body })
         if (answer.status === 201) acknowledged.push(answer.body.id)
         else await sleep(100)
       }
@@ -98,6 +102,11 @@ describe.skipIf(postgresUrl === undefined)("network partition to postgres", () =
     await sleep(8_000)
     running = false
     await load
+    // Every submission answered 503 sent again with its key: each is then stored once, whether or not the first
+    // copy had committed before its answer was lost.
+    const storedBefore = (await query<{ id: number }>(database.url, "select id from qforms.responses")).map((r) => r.id)
+    const unanswered = outcomes.filter((o) => o.status !== 201)
+    const retried = await Promise.all(unanswered.map((o) => submit(o.i)))
 
     // Requests in flight when the link went silent, or made while it was: every one answered 503, fast.
     const during = outcomes.filter((o) => o.at > partitionStart && o.at - o.ms < partitionEnd - FAIL_FAST_MS)
@@ -133,6 +142,10 @@ describe.skipIf(postgresUrl === undefined)("network partition to postgres", () =
     )
     const stored = new Set((await query<{ id: number }>(db, "select id from qforms.responses")).map((row) => row.id))
     const lost = acknowledged.filter((id) => !stored.has(id))
+    const [{ names, rows }] = await query<{ names: string; rows: string }>(
+      db,
+      "select count(distinct name) as names, count(*) as rows from qforms.responses"
+    )
     const ms = (list: ReadonlyArray<Outcome>) =>
       list.length === 0
         ? "-"
@@ -163,7 +176,9 @@ describe.skipIf(postgresUrl === undefined)("network partition to postgres", () =
         acknowledged: acknowledged.length,
         "acknowledged, not stored": lost.length,
         // Committed, but the answer was lost with the link: the client saw 503 (see Idempotency-Key).
-        "stored, answered 503": [...stored].filter((id) => !acknowledged.includes(id)).length,
+        "stored, answered 503": storedBefore.filter((id) => !acknowledged.includes(id)).length,
+        "503s sent again with their key, 201": `${retried.filter((r) => r.status === 201).length} of ${retried.length}`,
+        "submissions / stored after the retries": `${n} / ${Number(rows)}`,
         "responses without event": Number(orphanResponses),
         "events without response": Number(orphanEvents),
         stored: Number(responses)
@@ -184,6 +199,9 @@ describe.skipIf(postgresUrl === undefined)("network partition to postgres", () =
     expect(lastSeconds.length).toBeGreaterThan(0)
     expect(lastSeconds.every((o) => o.status === 201)).toBe(true)
     expect(lost).toEqual([])
+    expect(retried.filter((r) => r.status !== 201)).toEqual([])
+    expect(Number(rows)).toBe(n)
+    expect(Number(names)).toBe(n)
     expect(Number(orphanResponses)).toBe(0)
     expect(Number(orphanEvents)).toBe(0)
   })

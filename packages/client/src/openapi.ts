@@ -50,7 +50,7 @@ export interface paths {
         /** @description A form's responses, newest first. Without `limit`, the whole list. */
         get: operations["responses.list"];
         put?: never;
-        /** @description Extension: submits a response (source `api`); 409 unless the form is published. */
+        /** @description Extension: submits a response (source `api`); 409 unless the form is published. With an `Idempotency-Key` header, a submission sent again with the same key (within a day) answers the response the first one stored (201, the same response) instead of storing another; the same key with another body is 409. Send one when a 503 or a lost answer would make you send the submission again. */
         post: operations["responses.submit"];
         delete?: never;
         options?: never;
@@ -1073,7 +1073,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Submits a response to a published form as its respondent (source `form`), without an API key. 403 for a form with an access code when `accessCode` is missing or wrong, 404 for an unknown or draft form, 409 for a closed or full one (and, with `oneResponsePerDevice`, from a device whose cookie shows it has sent its response), 429 (with `Retry-After`) when this address sends too many (or too many wrong access codes). */
+        /** @description Submits a response to a published form as its respondent (source `form`), without an API key. 403 for a form with an access code when `accessCode` is missing or wrong, 404 for an unknown or draft form, 409 for a closed or full one (and, with `oneResponsePerDevice`, from a device whose cookie shows it has sent its response), 429 (with `Retry-After`) when this address sends too many (or too many wrong access codes). With an `Idempotency-Key` header, a submission sent again with the same key answers the response the first one stored (`id`) instead of storing another; another body is 409. */
         post: operations["public.submit"];
         delete?: never;
         options?: never;
@@ -5230,7 +5230,10 @@ export interface operations {
     "responses.submit": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a submission sent again with the same key (within a day) answers the response the first one stored instead of storing another; the same key with another body is 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 formId: number;
             };
@@ -15390,7 +15393,10 @@ export interface operations {
     "public.submit": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a submission sent again with the same key (within a day) answers the response the first one stored instead of storing another; the same key with another body is 409. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 publicId: string;
             };

@@ -33,7 +33,8 @@ import { MailerModule as Mailer } from "./mail/index.ts"
 import {
   ResponseFoldModule as ResponseFold,
   ResponsesModule as Responses,
-  SlaScanModule as SlaScan
+  SlaScanModule as SlaScan,
+  SubmissionKeys
 } from "./cases/index.ts"
 import { RetentionModule as Retention } from "./privacy/index.ts"
 import type { App } from "./app/index.ts"
@@ -334,6 +335,7 @@ export const layerServices = (options: QformsOptions = {}) => {
     Retention.layerScheduler,
     SlaScan.layerScheduler,
     Responses.layerPartialPurger(options.partialResponses),
+    SubmissionKeys.layerSweeper.pipe(Layer.provide(SubmissionKeys.SubmissionKeys.layer)),
     ResponseFold.layerFolder,
     EventStream.EventHub.layer({ ...options.events, appUrl }),
     options.delivery?.worker === false ? Layer.empty : Worker.layer({ appUrl }),

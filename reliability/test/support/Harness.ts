@@ -318,7 +318,12 @@ export const call = async (
   url: string,
   method: string,
   path: string,
-  options: { readonly key?: string | undefined; readonly body?: unknown; readonly timeoutMs?: number } = {}
+  options: {
+    readonly key?: string | undefined
+    readonly body?: unknown
+    readonly timeoutMs?: number
+    readonly headers?: Readonly<Record<string, string>>
+  } = {}
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
 ): Promise<{ readonly status: number; readonly body: any; readonly ms: number }> => {
   const started = performance.now()
@@ -326,6 +331,7 @@ export const call = async (
     const response = await fetch(`${url}${path}`, {
       method,
       headers: {
+        ...options.headers,
         ...(options.key ? { authorization: `Bearer ${options.key}` } : {}),
         ...(options.body === undefined ? {} : { "content-type": "application/json" })
       },

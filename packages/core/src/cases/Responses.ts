@@ -25,7 +25,7 @@ import { Activities, type NewActivity } from "./Activities.ts"
 import { AssignmentRulesService } from "./AssignmentRules.ts"
 import {
   Actors,
-  type Conflict,
+  Conflict,
   type Forbidden,
   FormNotFound,
   type InvalidInput,
@@ -74,6 +74,7 @@ import { columns, eventPayload, type Row, responseEventFields, searchText, toRow
 import * as ResponseUpdates from "./ResponseUpdates.ts"
 import * as ResponseViews from "./ResponseViews.ts"
 import * as SubmissionChecks from "./SubmissionChecks.ts"
+import { fingerprintOf, isKeyTaken, SubmissionKeys, type Used } from "./SubmissionKeys.ts"
 import { Members } from "../identity/index.ts"
 
 export { ResponseNotFound } from "../kernel/index.ts"
@@ -113,6 +114,11 @@ export class Responses extends Context.Service<
         readonly language?: string | undefined
         /** When the respondent opened the page (its answer token's): the summary's time to complete. */
         readonly startedAt?: Date | undefined
+        /**
+         * The client's `Idempotency-Key` (see SubmissionKeys.ts): a submission sent again with it answers the
+         * response the first one stored; with another body, 409.
+         */
+        readonly idempotencyKey?: string | undefined
       }
     ) => Effect.Effect<ResponseRow, FormNotFound | Conflict | InvalidInput | Forbidden | SqlError.SqlError>
     /**
@@ -213,6 +219,7 @@ export class Responses extends Context.Service<
       const { checkHidden, invalid, openForm, stored } = yield* SubmissionChecks.make
       const partials = yield* PartialResponses.make
       const limits = yield* ResponseLimits.make
+      const keys = yield* SubmissionKeys
       const views = yield* ResponseViews.make
       const { eventMember, ...updates } = yield* ResponseUpdates.make
 
@@ -226,11 +233,32 @@ export class Responses extends Context.Service<
           readonly form?: SubmittedForm | undefined
           readonly language?: string | undefined
           readonly startedAt?: Date | undefined
+          readonly idempotencyKey?: string | undefined
         } = {}
       ) {
         const language = options.language ?? input.language ?? null
         yield* Actors.requireSubmit(actor)
         const now = new Date(yield* Clock.currentTimeMillis)
+        // A submission sent again with its Idempotency-Key answers what the first one stored.
+        const key = options.idempotencyKey
+        const fingerprint = key === undefined ? "" : fingerprintOf(formId, input)
+        const replay = (used: Used) =>
+          Effect.gen(function* () {
+            const [row] =
+              used.fingerprint === fingerprint
+                ? yield* sql<Row>`select ${sql.literal(columns)} from responses
+                    where workspace_id = ${actor.workspaceId} and id = ${used.responseId}`
+                : []
+            if (row !== undefined) return toRow(row, undefined, undefined, now.getTime())
+            return yield* new Conflict({
+              message:
+                "this Idempotency-Key was used for another submission: a retry sends the same body, a new submission a new key"
+            })
+          })
+        if (key !== undefined) {
+          const used = yield* keys.find(actor.workspaceId, key)
+          if (Option.isSome(used)) return yield* replay(used.value)
+        }
         // A start later than now or over a day before (an answer token lives a day) is not one to measure by.
         const startedAt =
           options.startedAt !== undefined &&
@@ -390,7 +418,8 @@ export class Responses extends Context.Service<
                   ]
                 })
               ])})`,
-              event.ctes
+              event.ctes,
+              ...(key === undefined ? [] : [keys.record(actor.workspaceId, key, fingerprint, id, now)])
             ]
             // The insert reads the hold's row, so the hold comes first; the other parts run after the main query.
             const row =
@@ -451,9 +480,19 @@ export class Responses extends Context.Service<
             )
             return toRow(assigned, undefined, undefined, now.getTime())
           })
-        return yield* needsTransaction
+        const written = needsTransaction
           ? sql.withTransaction(write(true))
           : write(false).pipe(Effect.catchIf(Database.isLockNotAvailable, () => sql.withTransaction(write(true))))
+        // The same key sent twice at once: this one waited for the other's key row, then found it taken.
+        return yield* key === undefined
+          ? written
+          : written.pipe(
+              Effect.catchIf(isKeyTaken, (error) =>
+                Effect.flatMap(keys.find(actor.workspaceId, key), (used) =>
+                  Option.isSome(used) ? replay(used.value) : Effect.fail(error)
+                )
+              )
+            )
       })
 
       const remove = Effect.fn("Responses.remove")(function* (actor: Actors.Actor, responseId: number) {
@@ -507,7 +546,8 @@ export class Responses extends Context.Service<
         Files.layer,
         Forms.layer,
         Members.layer,
-        WorkspaceSettingsStore.layer
+        WorkspaceSettingsStore.layer,
+        SubmissionKeys.layer
       ])
     )
     .pipe(Layer.provide([Stages.layer]))

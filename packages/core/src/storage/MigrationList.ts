@@ -46,6 +46,7 @@ import m0048_saved_views from "./migrations/0048_saved_views.ts"
 import m0050_resume_link_access from "./migrations/0050_resume_link_access.ts"
 import m0051_response_fold from "./migrations/0051_response_fold.ts"
 import m0052_trigger_search_path from "./migrations/0052_trigger_search_path.ts"
+import m0053_submission_keys from "./migrations/0053_submission_keys.ts"
 
 /** Every migration module, by its file's name (`<id>_<name>`), in the order of their ids. */
 export const migrations = {
@@ -94,5 +95,6 @@ export const migrations = {
   "0048_saved_views": m0048_saved_views,
   "0050_resume_link_access": m0050_resume_link_access,
   "0051_response_fold": m0051_response_fold,
-  "0052_trigger_search_path": m0052_trigger_search_path
+  "0052_trigger_search_path": m0052_trigger_search_path,
+  "0053_submission_keys": m0053_submission_keys
 }

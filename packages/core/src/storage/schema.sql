@@ -806,6 +806,20 @@ alter table stages add constraint stages_pkey PRIMARY KEY (id);
 CREATE INDEX stages_form ON stages USING btree (form_id, "position");
 CREATE UNIQUE INDEX stages_pkey ON stages USING btree (id);
 
+create table submission_keys (
+  workspace_id integer not null,
+  key text not null,
+  fingerprint text not null,
+  response_id integer not null,
+  created_at timestamp with time zone not null
+);
+alter table submission_keys add constraint submission_keys_pkey PRIMARY KEY (workspace_id, key);
+alter table submission_keys add constraint submission_keys_response_id_fkey FOREIGN KEY (response_id) REFERENCES responses(id) ON DELETE CASCADE;
+alter table submission_keys add constraint submission_keys_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE;
+CREATE INDEX submission_keys_created ON submission_keys USING btree (created_at);
+CREATE UNIQUE INDEX submission_keys_pkey ON submission_keys USING btree (workspace_id, key);
+CREATE INDEX submission_keys_response ON submission_keys USING btree (response_id);
+
 create table webhook_alerts (
   id integer not null generated always as identity,
   workspace_id integer not null,

@@ -13,7 +13,7 @@ import { FileAnswer } from "../../forms/index.ts"
 import { PublicSubmitInput, PublicSubmitted } from "../../cases/index.ts"
 import { Id } from "../../kernel/index.ts"
 import { Conflict, Forbidden, NotFound, TooManyRequests, UnsupportedMediaType } from "../../web/index.ts"
-import { created } from "../Params.ts"
+import { created, documentsIdempotencyKey } from "../Params.ts"
 
 /** A form's public id: the part of its public URL `/f/{publicId}`. */
 const PublicIdParams = {
@@ -39,8 +39,10 @@ export class PublicGroup extends HttpApiGroup.make("public").add(
       "403 for a form with an access code when `accessCode` is missing or wrong, " +
       "404 for an unknown or draft form, 409 for a closed or full one (and, with `oneResponsePerDevice`, from a " +
       "device whose cookie shows it has sent its response), 429 (with `Retry-After`) when this address sends too many " +
-      "(or too many wrong access codes)."
-  ),
+      "(or too many wrong access codes). With an `Idempotency-Key` header, a submission sent again with the same " +
+      "key answers the response the first one stored (`id`) instead of storing another; another body is 409."
+  )
+    .annotate(OpenApi.Transform, documentsIdempotencyKey),
   HttpApiEndpoint.post("upload", "/f/:publicId/uploads", {
     params: PublicIdParams,
     query: {

@@ -1,6 +1,7 @@
 /** Handlers of the responses group. */
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
+import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as HttpServerResponse from "effect/http/HttpServerResponse"
 import * as HttpApiBuilder from "effect/http-api/HttpApiBuilder"
 import {
@@ -10,6 +11,7 @@ import {
   ResponseMerges,
   Responses,
   SavedViews,
+  SubmissionKeys,
   workspaceListOptions,
   Xlsx
 } from "../../cases/index.ts"
@@ -148,7 +150,12 @@ export const ResponsesHandlers = HttpApiBuilder.group(
           )
         ),
       submit: ({ params, payload }) =>
-        Effect.flatMap(CurrentActor, (actor) => handle(responses.submit(actor, params.formId, payload, "api"))),
+        Effect.gen(function* () {
+          const actor = yield* CurrentActor
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const idempotencyKey = yield* SubmissionKeys.keyOf(request.headers)
+          return yield* responses.submit(actor, params.formId, payload, "api", { idempotencyKey })
+        }).pipe(handle),
       get: ({ params }) => Effect.flatMap(CurrentActor, (actor) => handle(responses.get(actor, params.id))),
       update: ({ params, payload }) =>
         Effect.flatMap(CurrentActor, (actor) => handle(responses.update(actor, params.id, payload))),

@@ -16,7 +16,7 @@ import * as HttpServerRequest from "effect/http/HttpServerRequest"
 import * as Option from "effect/Option"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
-import { type AnswerState, AnswerTokens, PublicSubmitInput, Responses } from "../../cases/index.ts"
+import { type AnswerState, AnswerTokens, PublicSubmitInput, Responses, SubmissionKeys } from "../../cases/index.ts"
 import { Forms } from "../../forms/index.ts"
 import { Actors } from "../../kernel/index.ts"
 import { clientAddress, domainResponse, RateLimit, RouteBook } from "../../web/index.ts"
@@ -76,6 +76,8 @@ export const add = Effect.fnUntraced(function* (
         })
       }
       const input = decoded.success
+      const key = yield* Effect.result(SubmissionKeys.keyOf(request.headers))
+      if (Result.isFailure(key)) return json(400, { error: key.failure.message })
       const target = yield* forms.getPublic(publicId).pipe(
         Effect.map(Option.some),
         Effect.catchTag("FormNotFound", () => Effect.succeed(Option.none()))
@@ -133,7 +135,8 @@ export const add = Effect.fnUntraced(function* (
           {
             form,
             language: fromPage?.language ?? input.language,
-            startedAt: fromPage === undefined ? undefined : new Date(fromPage.startedAt)
+            startedAt: fromPage === undefined ? undefined : new Date(fromPage.startedAt),
+            idempotencyKey: key.success
           }
         )
       )
