@@ -49,7 +49,6 @@ for (const target of databaseTargets) {
         },
         body: JSON.stringify(body)
       })
-      // biome-ignore lint/suspicious/noExplicitAny: a JSON answer, read field by field
       return { status: response.status, body: (await response.json()) as any }
     }
     const stored = (name: string) =>

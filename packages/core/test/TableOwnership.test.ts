@@ -64,6 +64,8 @@ const owners: Readonly<Record<string, string>> = {
   response_merges: "cases",
   // Saved views of the workspace-wide list (cases/SavedViews.ts, migration 0048).
   saved_views: "cases",
+  // The Idempotency-Keys of submissions and the responses they made (cases/SubmissionKeys.ts, migration 0053).
+  submission_keys: "cases",
   form_confirmations: "email",
   workspace_email_settings: "email",
   workspace_page_settings: "forms",

@@ -33,15 +33,16 @@ export class PublicGroup extends HttpApiGroup.make("public").add(
     payload: PublicSubmitInput,
     success: PublicSubmitted.pipe(created),
     error: [...routerErrors, Forbidden, NotFound, Conflict, UnsupportedMediaType, TooManyRequests]
-  }).annotate(
-    OpenApi.Description,
-    "Submits a response to a published form as its respondent (source `form`), without an API key. " +
-      "403 for a form with an access code when `accessCode` is missing or wrong, " +
-      "404 for an unknown or draft form, 409 for a closed or full one (and, with `oneResponsePerDevice`, from a " +
-      "device whose cookie shows it has sent its response), 429 (with `Retry-After`) when this address sends too many " +
-      "(or too many wrong access codes). With an `Idempotency-Key` header, a submission sent again with the same " +
-      "key answers the response the first one stored (`id`) instead of storing another; another body is 409."
-  )
+  })
+    .annotate(
+      OpenApi.Description,
+      "Submits a response to a published form as its respondent (source `form`), without an API key. " +
+        "403 for a form with an access code when `accessCode` is missing or wrong, " +
+        "404 for an unknown or draft form, 409 for a closed or full one (and, with `oneResponsePerDevice`, from a " +
+        "device whose cookie shows it has sent its response), 429 (with `Retry-After`) when this address sends too many " +
+        "(or too many wrong access codes). With an `Idempotency-Key` header, a submission sent again with the same " +
+        "key answers the response the first one stored (`id`) instead of storing another; another body is 409."
+    )
     .annotate(OpenApi.Transform, documentsIdempotencyKey),
   HttpApiEndpoint.post("upload", "/f/:publicId/uploads", {
     params: PublicIdParams,

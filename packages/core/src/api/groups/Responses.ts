@@ -202,13 +202,14 @@ export class ResponsesGroup extends HttpApiGroup.make("responses").add(
     payload: SubmitInput,
     success: ResponseRow.pipe(created),
     error: [NotFound, Forbidden, Conflict]
-  }).annotate(
-    OpenApi.Description,
-    "Extension: submits a response (source `api`); 409 unless the form is published. With an `Idempotency-Key` " +
-      "header, a submission sent again with the same key (within a day) answers the response the first one stored " +
-      "(201, the same response) instead of storing another; the same key with another body is 409. Send one when a " +
-      "503 or a lost answer would make you send the submission again."
-  )
+  })
+    .annotate(
+      OpenApi.Description,
+      "Extension: submits a response (source `api`); 409 unless the form is published. With an `Idempotency-Key` " +
+        "header, a submission sent again with the same key (within a day) answers the response the first one stored " +
+        "(201, the same response) instead of storing another; the same key with another body is 409. Send one when a " +
+        "503 or a lost answer would make you send the submission again."
+    )
     .annotate(OpenApi.Transform, documentsIdempotencyKey),
   HttpApiEndpoint.get("listWorkspace", "/responses", {
     query: WorkspaceResponseListQuery,
