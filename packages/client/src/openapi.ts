@@ -1860,6 +1860,8 @@ export interface components {
             type: string;
             /** @description Responses in the summary that answered the question. */
             answered: number;
+            /** @description Extension: true for a viewer on a sensitive question: its answers are not summarised for a role that reads them masked (a summary narrowed to one person would give them away); only `answered` is counted. */
+            withheld?: true | null;
             drawn?: number;
             typed?: number;
         };
@@ -1872,6 +1874,8 @@ export interface components {
             type: string;
             /** @description Responses in the summary that answered the question. */
             answered: number;
+            /** @description Extension: true for a viewer on a sensitive question: its answers are not summarised for a role that reads them masked (a summary narrowed to one person would give them away); only `answered` is counted. */
+            withheld?: true | null;
             latest: components["schemas"]["TextSample"][];
             /** @description The most frequent words of the latest 1,000 answers, without the stop words of the form's languages. */
             words: components["schemas"]["WordCount"][];
@@ -1894,6 +1898,8 @@ export interface components {
             type: string;
             /** @description Responses in the summary that answered the question. */
             answered: number;
+            /** @description Extension: true for a viewer on a sensitive question: its answers are not summarised for a role that reads them masked (a summary narrowed to one person would give them away); only `answered` is counted. */
+            withheld?: true | null;
             /** @enum {string} */
             unit: "month" | "hour";
             /** @description `2026-05` per month (every month from the first to the last answered), `09` per hour (0–23). */
@@ -1913,6 +1919,8 @@ export interface components {
             type: string;
             /** @description Responses in the summary that answered the question. */
             answered: number;
+            /** @description Extension: true for a viewer on a sensitive question: its answers are not summarised for a role that reads them masked (a summary narrowed to one person would give them away); only `answered` is counted. */
+            withheld?: true | null;
             /** @description Best average place first; choices never ranked last. */
             items: {
                 choice: string;
@@ -1930,6 +1938,8 @@ export interface components {
             type: string;
             /** @description Responses in the summary that answered the question. */
             answered: number;
+            /** @description Extension: true for a viewer on a sensitive question: its answers are not summarised for a role that reads them masked (a summary narrowed to one person would give them away); only `answered` is counted. */
+            withheld?: true | null;
             rows: {
                 row: string;
                 answered: number;
@@ -1945,6 +1955,8 @@ export interface components {
             type: string;
             /** @description Responses in the summary that answered the question. */
             answered: number;
+            /** @description Extension: true for a viewer on a sensitive question: its answers are not summarised for a role that reads them masked (a summary narrowed to one person would give them away); only `answered` is counted. */
+            withheld?: true | null;
             mean: number | ("Infinity" | "-Infinity" | "NaN") | null;
             median: number | ("Infinity" | "-Infinity" | "NaN") | null;
             p25: number | ("Infinity" | "-Infinity" | "NaN") | null;
@@ -1977,6 +1989,8 @@ export interface components {
             type: string;
             /** @description Responses in the summary that answered the question. */
             answered: number;
+            /** @description Extension: true for a viewer on a sensitive question: its answers are not summarised for a role that reads them masked (a summary narrowed to one person would give them away); only `answered` is counted. */
+            withheld?: true | null;
             choices: components["schemas"]["ChoiceCount"][];
             /** @description Answers that are none of the choices (typed for Other, or a choice since removed); null without. */
             other: components["schemas"]["ChoiceCount"] | null;

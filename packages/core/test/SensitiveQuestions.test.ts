@@ -219,6 +219,67 @@ for (const target of databaseTargets) {
       expect(await csvOf(ownerKey, formId)).toContain("grace@private.example")
     })
 
+    it("a viewer finds no response by a sensitive answer, and no summary narrowed to one person tells it (#52)", async () => {
+      const created = await api("POST", "/forms", {
+        title: "Clinic",
+        fields: [
+          { type: "short_text", label: "Name", required: true },
+          { type: "select", label: "Diagnosis", options: { choices: ["Flu", "Measles"] }, sensitive: true },
+          { type: "short_text", label: "ID number", sensitive: true },
+          { type: "short_text", label: "Ward" }
+        ]
+      })
+      expect(created.status).toBe(201)
+      const formId = created.json.id as number
+      await publish(formId)
+      const [name, diagnosis, idNumber, ward] = (await api("GET", `/forms/${formId}`)).json.fields as Array<{
+        id: number
+      }>
+      await submit(formId, {
+        [name!.id]: "Ada Clinic",
+        [diagnosis!.id]: "Measles",
+        [idNumber!.id]: SECRET,
+        [ward!.id]: "North"
+      })
+      await submit(formId, { [name!.id]: "Grace Clinic", [diagnosis!.id]: "Flu", [ward!.id]: "South" })
+      const found = async (call: Api, path: string) => {
+        const reply = await call("GET", path)
+        expect(reply.status, JSON.stringify(reply.json)).toBe(200)
+        return (reply.json.responses as Array<{ name: string }>).map((r) => r.name).sort()
+      }
+      for (const q of ["AB-123", "measles", "secret"]) {
+        // The owner finds Ada by the answer; the viewer, by the form's list or the inbox, does not.
+        expect(await found(api, `/forms/${formId}/responses?q=${q}`), q).toEqual(["Ada Clinic"])
+        expect(await found(viewerApi, `/forms/${formId}/responses?q=${q}`), q).toEqual([])
+        expect(await found(viewerApi, `/responses?formId=${formId}&q=${q}`), q).toEqual([])
+        expect(await found(viewerApi, `/responses?q=${q}`), q).toEqual([])
+        const metrics = await viewerApi("GET", `/forms/${formId}/metrics?q=${q}`)
+        expect(metrics.status).toBe(200)
+        expect(JSON.stringify(metrics.json)).not.toMatch(/"(?:total|received|open)":\s*[1-9]/)
+      }
+      // What the viewer reads still finds: the name, another question's answer.
+      expect(await found(viewerApi, `/forms/${formId}/responses?q=ada clinic`)).toEqual(["Ada Clinic"])
+      expect(await found(viewerApi, `/forms/${formId}/responses?q=north`)).toEqual(["Ada Clinic"])
+      expect(await found(viewerApi, `/responses?q=south`)).toEqual(["Grace Clinic"])
+
+      // Narrowed to Ada, the summary tells the owner her diagnosis and the viewer only that she answered.
+      const question = async (call: Api) =>
+        (await call("GET", `/forms/${formId}/summary?q=ada`)).json.questions.find(
+          (q: { fieldId: number }) => q.fieldId === diagnosis!.id
+        )
+      expect((await question(api)).choices).toContainEqual(expect.objectContaining({ choice: "Measles", count: 1 }))
+      expect(await question(viewerApi)).toMatchObject({ answered: 1, withheld: true, choices: [], other: null })
+      const unfiltered = (await viewerApi("GET", `/forms/${formId}/summary`)).json
+      expect(JSON.stringify(unfiltered)).not.toContain("Measles")
+      const csv = await qforms.handler(
+        new Request(`http://qforms.test/api/forms/${formId}/summary.csv?q=ada`, {
+          headers: { authorization: `Bearer ${viewerKey}` }
+        })
+      )
+      expect(csv.status).toBe(200)
+      expect(await csv.text()).not.toContain("Measles")
+    })
+
     it("a viewer reads the answer masked (get, flat list, CSV, MCP); the owner reads it whole", async () => {
       const { formId, name, id } = await sensitiveForm("Viewer")
       await publish(formId)
@@ -241,11 +302,12 @@ for (const target of databaseTargets) {
       expect(viewerCsv).not.toContain(SECRET)
       expect(viewerCsv).toContain("•••")
       expect(await csvOf(ownerKey, formId)).toContain(SECRET)
-      // The summary's latest text answers: masked for the viewer, whole for the owner.
+      // The summary: the question withheld for the viewer (how many answered, nothing else), whole for the owner.
       const viewerSummary = await viewerApi("GET", `/forms/${formId}/summary`)
       expect(viewerSummary.status).toBe(200)
       expect(JSON.stringify(viewerSummary.json)).not.toContain(SECRET)
-      expect(JSON.stringify(viewerSummary.json)).toContain("•••")
+      const withheld = viewerSummary.json.questions.find((q: { fieldId: number }) => q.fieldId === id.id)
+      expect(withheld).toMatchObject({ answered: 1, withheld: true, latest: [], words: [] })
       expect(JSON.stringify((await api("GET", `/forms/${formId}/summary`)).json)).toContain(SECRET)
       // MCP with the viewer's key: the same masking.
       const mcp = await qforms.handler(

@@ -295,6 +295,7 @@ const Question = ({ q }) => {
   const id = `summary-q-${q.fieldId}`
   const body = () => {
     if (q.answered === 0) return html`<p>${t("summary.noAnswers")}</p>`
+    if (q.withheld === true) return html`<p>${t("summary.withheld")}</p>`
     switch (q.kind) {
       case "choices":
         return html`<${Choices} q=${q} id=${id} />`

@@ -10,7 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as SqlClient from "effect/sql/SqlClient"
 import { type Actors, InvalidInput } from "../kernel/index.ts"
-import { dayAndWeekEnd, Forms, WorkspaceSettingsStore } from "../forms/index.ts"
+import { dayAndWeekEnd, Forms, Sensitive, WorkspaceSettingsStore } from "../forms/index.ts"
 import * as CaseFields from "./CaseFields.ts"
 import type { ListOptions, ResponseFilter, WorkspaceListOptions } from "./ResponseModels.ts"
 import type { Row } from "./ResponseRows.ts"
@@ -66,13 +66,39 @@ export const make = Effect.gen(function* () {
   })
 
   /**
-   * The conditions of the list's filters on `responses` (columns unqualified), in a workspace and, when
-   * given, one form. The `due` filter needs `due` (see `dueBounds`); without it, it is left out.
+   * A viewer's text search (`readsMasked`) finds a response only by what the viewer may read: of a form
+   * with sensitive questions (`Sensitive.ts`), by its tags, its other answers, and its name and e-mail
+   * unless a sensitive answer gives them, never by a sensitive answer. The trigram index still narrows the
+   * rows by the whole text; this rechecks those of such forms against the text a viewer reads (the
+   * questions' sensitivity as it is now, so marking one sensitive hides its old answers too).
+   */
+  const viewerSearch = (needle: string) => {
+    const sensitiveKeys = sql`coalesce((select array_agg(sf.id::text) from fields sf
+      where sf.form_id = responses.form_id and sf.sensitive), '{}'::text[])`
+    const inSensitive = (column: "name" | "email") => sql`exists (
+      select 1 from jsonb_each_text(responses.answers) a
+      where a.key = any(${sensitiveKeys}) and strpos(lower(a.value), lower(responses.${sql.literal(column)})) > 0)`
+    return sql`(not exists (select 1 from fields sf where sf.form_id = responses.form_id and sf.sensitive)
+      or strpos(lower(concat_ws(' ',
+        array_to_string(responses.tags, ' '),
+        (select string_agg(a.value, ' ') from jsonb_each_text(responses.answers) a
+          where not (a.key = any(${sensitiveKeys}))),
+        case when not ${inSensitive("name")} then responses.name end,
+        case when not ${inSensitive("email")} then responses.email end
+      )), ${needle}) > 0)`
+  }
+
+  /**
+   * The conditions of the list's filters on `responses` (columns unqualified; the table not aliased), in a
+   * workspace and, when given, one form. The `due` filter needs `due` (see `dueBounds`); without it, it is
+   * left out. `readsMasked`: the caller reads sensitive answers masked (`Sensitive.readsMasked`), so its
+   * text search does not look into them.
    */
   const filterConditions = (
     workspaceId: number,
     formId: number | undefined,
     options: ResponseFilter,
+    readsMasked: boolean,
     due?: DueBounds | undefined
   ) => {
     // A response merged into another (`ResponseMerges.ts`) is a pointer: never in a list.
@@ -98,6 +124,7 @@ export const make = Effect.gen(function* () {
           : // Same rows: the probe is part of q, and strpos (which the index does not take) checks all of it.
             sql`search_text like ${likePattern(probe)} and strpos(search_text, ${q.toLowerCase()}) > 0`
       )
+      if (readsMasked) conditions.push(viewerSearch(q.toLowerCase()))
     }
     if (options.from !== undefined) conditions.push(sql`submitted_at >= ${options.from}`)
     if (options.to !== undefined) conditions.push(sql`submitted_at <= ${options.to}`)
@@ -131,7 +158,7 @@ export const make = Effect.gen(function* () {
     const form = yield* forms.getSummary(actor, formId)
     const cursor = options.cursor === undefined ? undefined : yield* decodeCursor(options.cursor)
     const bounds = options.due === undefined ? undefined : yield* dueBounds(actor.workspaceId)
-    const conditions = filterConditions(actor.workspaceId, formId, options, bounds)
+    const conditions = filterConditions(actor.workspaceId, formId, options, Sensitive.readsMasked(actor), bounds)
     const after = (at: Date, id: number) => sql.and([...conditions, sql`(submitted_at, id) < (${at}, ${id})`])
     return { form, where: cursor === undefined ? sql.and(conditions) : after(cursor.at, cursor.id), after }
   })
@@ -162,6 +189,7 @@ export const make = Effect.gen(function* () {
       actor.workspaceId,
       formId,
       { ...filter, status: "completed", assignee: assignee === "me" ? (actor.accountId ?? undefined) : assignee },
+      Sensitive.readsMasked(actor),
       bounds
     )
     if (cursor !== undefined) {

@@ -497,6 +497,8 @@ export const make = Effect.gen(function* () {
         from: from === undefined ? undefined : new Date(from),
         to: to === undefined ? undefined : new Date(to)
       },
+      // A bulk change is a writer's (never a viewer's, who reads sensitive answers masked).
+      false,
       bounds
     )
     const rows = yield* sql<Row>`

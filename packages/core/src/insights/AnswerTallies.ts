@@ -60,7 +60,12 @@ const common = {
   fieldId: Schema.Int,
   label: Schema.String,
   type: Schema.String.annotate({ description: "The question's type (`select`, `rating`, `long_text`, …)." }),
-  answered: Schema.Int.annotate({ description: "Responses in the summary that answered the question." })
+  answered: Schema.Int.annotate({ description: "Responses in the summary that answered the question." }),
+  withheld: Schema.optional(Schema.Literal(true)).annotate({
+    description:
+      "Extension: true for a viewer on a sensitive question: its answers are not summarised for a role that reads " +
+      "them masked (a summary narrowed to one person would give them away); only `answered` is counted."
+  })
 }
 
 /** Select, checkboxes, yes/no and legal questions: the count and share of each choice, and of Other. */
@@ -268,6 +273,40 @@ const baseOf = <K extends QuestionSummary["kind"]>(kind: K, field: Field, answer
   type: field.type,
   answered
 })
+
+/** A question's summary with nothing of its answers: empty of each kind, `withheld: true`. */
+const withheldSummary = (field: Field, hints: SummaryHints, answered: number): QuestionSummary => {
+  const withheld = { withheld: true as const }
+  const kind = hints.kind
+  switch (kind) {
+    case "choices":
+      return { ...baseOf(kind, field, answered), ...withheld, choices: [], other: null }
+    case "numbers":
+      return {
+        ...baseOf(kind, field, answered),
+        ...withheld,
+        mean: null,
+        median: null,
+        p25: null,
+        p75: null,
+        p90: null,
+        min: null,
+        max: null,
+        distribution: [],
+        nps: null
+      }
+    case "matrix":
+      return { ...baseOf(kind, field, answered), ...withheld, rows: [] }
+    case "ranking":
+      return { ...baseOf(kind, field, answered), ...withheld, items: [] }
+    case "dates":
+      return { ...baseOf(kind, field, answered), ...withheld, unit: hints.unit, buckets: [] }
+    case "files":
+      return { ...baseOf(kind, field, answered), ...withheld }
+    case "texts":
+      return { ...baseOf(kind, field, answered), ...withheld, latest: [], words: [] }
+  }
+}
 
 const choicesSummary = (
   field: Field,
@@ -489,10 +528,13 @@ export interface TextFacts {
 export const summarizeQuestions = (
   fields: ReadonlyArray<Field>,
   tallies: ReadonlyArray<Tally>,
-  texts: ReadonlyMap<number, TextFacts>
+  texts: ReadonlyMap<number, TextFacts>,
+  withheld: ReadonlySet<number> = new Set()
 ): ReadonlyArray<QuestionSummary> => {
   const byField = new Map<number, Map<string, number>>()
   for (const tally of tallies) {
+    // Of a withheld question, only how many answered it.
+    if (withheld.has(tally.fieldId) && tally.key !== "a") continue
     let keys = byField.get(tally.fieldId)
     if (keys === undefined) byField.set(tally.fieldId, (keys = new Map()))
     keys.set(tally.key, (keys.get(tally.key) ?? 0) + tally.count)
@@ -503,6 +545,10 @@ export const summarizeQuestions = (
     if (hints === undefined) continue
     const keys = byField.get(field.id) ?? new Map<string, number>()
     const answered = Math.max(0, keys.get("a") ?? 0)
+    if (withheld.has(field.id)) {
+      summaries.push(withheldSummary(field, hints, answered))
+      continue
+    }
     switch (hints.kind) {
       case "choices":
         summaries.push(choicesSummary(field, hints, keys, answered))

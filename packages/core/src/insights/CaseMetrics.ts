@@ -23,7 +23,7 @@ import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import type { Actors, FormNotFound, InvalidInput } from "../kernel/index.ts"
 import { Members } from "../identity/index.ts"
-import { Forms, WorkspaceSettingsStore } from "../forms/index.ts"
+import { Forms, Sensitive, WorkspaceSettingsStore } from "../forms/index.ts"
 import { type ResponseFilter, ResponseQueries } from "../cases/index.ts"
 
 /** Periods of the series: days or ISO weeks (starting on Monday), in UTC. */
@@ -142,7 +142,7 @@ export class CaseMetrics extends Context.Service<
         const to = options.to ?? new Date(now)
         const defaultSpan = interval === "day" ? 29 * DAY_MS : 11 * 7 * DAY_MS
         const from = options.from ?? new Date(to.getTime() - defaultSpan)
-        const where = sql.and(queries.filterConditions(workspaceId, formId, options))
+        const where = sql.and(queries.filterConditions(workspaceId, formId, options, Sensitive.readsMasked(actor)))
         const scope = sql`scope as (select id, stage_id, assignee_id, submitted_at from responses where ${where})`
         const unit = sql.literal(interval === "day" ? "'day'" : "'week'")
         const step = sql.literal(interval === "day" ? "interval '1 day'" : "interval '1 week'")

@@ -379,13 +379,15 @@ export class FormSummaries extends Context.Service<
         const matched = totalOf(tallies, "n")
         const texts = new Map<number, TextFacts>()
         const textFields = fields.filter((field) => kindOf(field.type) === "texts")
-        // A viewer reads a sensitive question's text answers as "•••", and none of its words.
+        // A viewer reads nothing of a sensitive question's answers here, only how many answered it: a summary
+        // narrowed by its filters to one person would give them away (AnswerTallies.withheldSummary).
         const hidden = (field: Field) => Sensitive.readsMasked(actor) && Sensitive.isSensitive(field)
+        const withheld = new Set(fields.filter(hidden).map((field) => field.id))
         const worded = textFields.filter((field) => countsWords(field) && !hidden(field))
         yield* planned(
           Effect.gen(function* () {
             const latestOf = new Map<number, ReadonlyArray<{ id: number; submitted_at: Date; value: AnswerValue }>>()
-            for (const field of shown === 0 ? [] : textFields) {
+            for (const field of shown === 0 ? [] : textFields.filter((field) => !hidden(field))) {
               const key = String(field.id)
               latestOf.set(
                 field.id,
@@ -437,7 +439,7 @@ export class FormSummaries extends Context.Service<
             sources
           },
           funnel: funnelOf(fields, steps, completedOnPage),
-          questions: summarizeQuestions(fields, tallies, texts)
+          questions: summarizeQuestions(fields, tallies, texts, withheld)
         }
       })
 

@@ -106,6 +106,7 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "summary.answered":
     "{count, plural, zero {لا إجابات} one {إجابة واحدة} two {إجابتان} few {# إجابات} many {# إجابة} other {# إجابة}}",
   "summary.noAnswers": "لا توجد إجابات بعد.",
+  "summary.withheld": "سؤال حساس: لا تُلخَّص إجاباته للمشاهدين.",
   "summary.value": "القيمة",
   "summary.mean": "المتوسط",
   "summary.median": "الوسيط",

@@ -108,6 +108,7 @@ export const cases: { readonly [K in keyof typeof english]: string } = {
   "summary.other": "Sonstiges",
   "summary.answered": "{count, plural, one {# Antwort} other {# Antworten}}",
   "summary.noAnswers": "Noch keine Antworten.",
+  "summary.withheld": "Eine vertrauliche Frage: Ihre Antworten werden für Betrachter nicht zusammengefasst.",
   "summary.value": "Wert",
   "summary.mean": "Mittelwert",
   "summary.median": "Median",

@@ -107,6 +107,7 @@ export const cases = {
   "summary.other": "Other",
   "summary.answered": "{count, plural, one {# answer} other {# answers}}",
   "summary.noAnswers": "No answers yet.",
+  "summary.withheld": "A sensitive question: its answers are not summarised for viewers.",
   "summary.value": "Value",
   "summary.mean": "Mean",
   "summary.median": "Median",
