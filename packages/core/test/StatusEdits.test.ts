@@ -224,6 +224,77 @@ for (const target of databaseTargets) {
       expect(await updatedEvents(c.responseId)).toHaveLength(1)
     })
 
+    it("an edit keeps to the form's limits: no second response of an address, no place past a full choice (#52)", async () => {
+      const form = await api("POST", "/forms", {
+        title: "Seats",
+        fields: [
+          { type: "short_text", label: "Name", required: true },
+          { type: "email", label: "Email", required: true },
+          {
+            type: "select",
+            label: "Seat",
+            required: true,
+            options: { choices: ["Front", "Back"], quotas: { Front: 1 } }
+          }
+        ],
+        settings: { editableForHours: 24, oneResponsePerEmail: true }
+      })
+      expect(form.status, JSON.stringify(form.json)).toBe(201)
+      const formId = form.json.id as number
+      expect((await api("PATCH", `/forms/${formId}`, { status: "published" })).status).toBe(200)
+      const [name, email, seat] = ((await api("GET", `/forms/${formId}`)).json.fields as Array<{ id: number }>).map(
+        (field) => String(field.id)
+      )
+      const submit = async (who: string, address: string, place: string) => {
+        const made = await api("POST", `/forms/${formId}/responses`, {
+          values: { [name!]: who, [email!]: address, [seat!]: place }
+        })
+        expect(made.status, JSON.stringify(made.json)).toBe(201)
+        return made.json.id as number
+      }
+      const ada = await submit("Ada", "ada@example.com", "Front")
+      const grace = await submit("Grace", "grace@example.com", "Back")
+      const link = new URL((await api("POST", `/responses/${grace}/status-link`)).json.url as string).pathname
+
+      // The respondent on their status page: Ada's address, then the full Front seat, each refused.
+      const takesAddress = await post(
+        `${link}/edit`,
+        answers({ [name!]: "Grace", [email!]: "ADA@example.com", [seat!]: "Back" })
+      )
+      expect(takesAddress.status).toBe(400)
+      expect(takesAddress.text).toContain("a response with this e-mail address was already submitted to this form")
+      const takesSeat = await post(
+        `${link}/edit`,
+        answers({ [name!]: "Grace", [email!]: "grace@example.com", [seat!]: "Front" })
+      )
+      expect(takesSeat.status).toBe(400)
+      expect(takesSeat.text).toContain("&quot;Seat&quot;: &quot;Front&quot; is full")
+      // A member's edit of the answers: the same limits, 400 naming the question.
+      const memberEdit = await api("PATCH", `/responses/${grace}`, { answers: { [seat!]: "Front" } })
+      expect(memberEdit.status).toBe(400)
+      expect(memberEdit.json.error).toContain('"Seat": "Front" is full')
+      expect(memberEdit.json.details).toEqual([{ path: `answers.${seat}`, message: '"Seat": "Front" is full' }])
+      const memberAddress = await api("PATCH", `/responses/${grace}`, { answers: { [email!]: "ada@example.com" } })
+      expect(memberAddress.status).toBe(400)
+      expect(memberAddress.json.details[0].path).toBe(`answers.${email}`)
+      expect(await valuesOf(grace)).toMatchObject({ [email!]: "grace@example.com", [seat!]: "Back" })
+
+      // What a response already holds stays its own: its address in other letters, its full seat, another answer.
+      const own = await api("PATCH", `/responses/${ada}`, {
+        answers: { [name!]: "Ada L.", [email!]: "Ada@Example.com" }
+      })
+      expect(own.status, JSON.stringify(own.json)).toBe(200)
+      expect(await valuesOf(ada)).toMatchObject({ [name!]: "Ada L.", [seat!]: "Front" })
+      // A place freed is free: Ada moves back, then Grace takes the front.
+      expect((await api("PATCH", `/responses/${ada}`, { answers: { [seat!]: "Back" } })).status).toBe(200)
+      const moved = await post(
+        `${link}/edit`,
+        answers({ [name!]: "Grace", [email!]: "grace@example.com", [seat!]: "Front" })
+      )
+      expect(moved.status, moved.text).toBe(303)
+      expect((await valuesOf(grace))[seat!]).toBe("Front")
+    })
+
     it("outside the window, or with editing off: no link, 403 in the form's language, nothing stored", async () => {
       const late = await caseOf({ editableForHours: 2 })
       await query(

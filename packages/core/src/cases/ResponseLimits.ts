@@ -7,8 +7,10 @@
  * key update`), so that submissions racing for the last places are checked
  * one after the other and neither the form nor a choice ever takes one more
  * than its limit, nor one e-mail address a second response with
- * `oneResponsePerEmail`. The lock is taken only by forms with a limit, a
- * quota or that setting.
+ * `oneResponsePerEmail`. An edit of a submitted response's answers (a
+ * member's, or the respondent's on the status page) goes through the same
+ * checks for what it newly takes, under the same lock (`claimEdit`). The lock
+ * is taken only by forms with a limit, a quota or that setting.
  * The form's count is the sum of its sharded counters (`ResponseCounts.ts`),
  * written in the same transactions; a choice's is counted over the form's
  * submitted responses.
@@ -87,6 +89,65 @@ export const make = Effect.gen(function* () {
   })
 
   /**
+   * The places `values` would take that are not free, as issues at `<prefix>.<question id>`: an e-mail
+   * address a response of the form already has (with `oneResponsePerEmail`), a choice whose quota is full.
+   * `previous`: an edit's response as it is (its id and answers): it does not count against itself, and only
+   * what the edit newly takes is checked (a choice it already had stays its own).
+   */
+  const takenPlaces = Effect.fnUntraced(function* (
+    workspaceId: number,
+    formId: number,
+    form: { readonly settings: FormSettings; readonly fields: ReadonlyArray<Field> },
+    values: Readonly<Record<string, AnswerValue>>,
+    email: string | null,
+    prefix: "values" | "answers",
+    previous?: {
+      readonly id: number
+      readonly email: string | null
+      readonly answers: Readonly<Record<string, AnswerValue>>
+    }
+  ) {
+    const issues: Array<{ readonly path: string; readonly message: string }> = []
+    const newAddress = email !== null && email.toLowerCase() !== previous?.email?.toLowerCase()
+    if (form.settings.oneResponsePerEmail === true && newAddress) {
+      const before = yield* sql`
+        select 1 from responses
+        where workspace_id = ${workspaceId} and form_id = ${formId} and finished and lower(email) = lower(${email})
+          and id <> ${previous?.id ?? 0}
+        limit 1`
+      if (before.length > 0) {
+        // On the question the address came from.
+        const from = respondentEmailOf(form.fields, values)?.field.id
+        issues.push({
+          path: from === undefined ? prefix : `${prefix}.${from}`,
+          message: "a response with this e-mail address was already submitted to this form"
+        })
+      }
+    }
+    const choicesOf = (answers: Readonly<Record<string, AnswerValue>>, field: Field) => {
+      const answer = Object.hasOwn(answers, String(field.id)) ? answers[String(field.id)] : undefined
+      return typeof answer === "string" ? [answer] : Array.isArray(answer) ? answer : []
+    }
+    for (const field of form.fields) {
+      const had = new Set(previous === undefined ? [] : choicesOf(previous.answers, field))
+      const chosen = choicesOf(values, field).filter((choice) => !had.has(choice))
+      if (chosen.length === 0 || quotasOf(field).length === 0) continue
+      const taken = yield* fullChoices(workspaceId, formId, field)
+      const over = chosen.find((choice) => taken.has(choice))
+      if (over !== undefined) {
+        issues.push({
+          path: `${prefix}.${field.id}`,
+          message: `${JSON.stringify(field.label)}: ${JSON.stringify(over)} is full`
+        })
+      }
+    }
+    return issues
+  })
+
+  const refuse = (issues: ReadonlyArray<{ readonly path: string; readonly message: string }>) =>
+    new InvalidInput({ message: issues.map((i) => i.message).join("; "), details: issues })
+
+  /**
    * Inside a submission's transaction, before its response is counted: locks
    * the form's row (held until the transaction ends, so the next submission
    * counts after this one is in), fails with 409 when the form is full, and
@@ -104,40 +165,35 @@ export const make = Effect.gen(function* () {
     yield* sql`select id from forms where workspace_id = ${workspaceId} and id = ${formId} for no key update`
     const stop = yield* full(workspaceId, formId, form.settings)
     if (stop !== undefined) return yield* refusal(stop)
-    const issues: Array<{ readonly path: string; readonly message: string }> = []
-    if (form.settings.oneResponsePerEmail === true && email !== null) {
-      const before = yield* sql`
-        select 1 from responses
-        where workspace_id = ${workspaceId} and form_id = ${formId} and finished and lower(email) = lower(${email})
-        limit 1`
-      if (before.length > 0) {
-        // On the question the address came from.
-        const from = respondentEmailOf(form.fields, values)?.field.id
-        issues.push({
-          path: from === undefined ? "values" : `values.${from}`,
-          message: "a response with this e-mail address was already submitted to this form"
-        })
-      }
-    }
-    for (const field of form.fields) {
-      const answer = Object.hasOwn(values, String(field.id)) ? values[String(field.id)] : undefined
-      const chosen = typeof answer === "string" ? [answer] : Array.isArray(answer) ? answer : []
-      if (chosen.length === 0 || quotasOf(field).length === 0) continue
-      const taken = yield* fullChoices(workspaceId, formId, field)
-      const over = chosen.find((choice) => taken.has(choice))
-      if (over !== undefined) {
-        issues.push({
-          path: `values.${field.id}`,
-          message: `${JSON.stringify(field.label)}: ${JSON.stringify(over)} is full`
-        })
-      }
-    }
-    if (issues.length > 0) {
-      return yield* new InvalidInput({ message: issues.map((i) => i.message).join("; "), details: issues })
-    }
+    const issues = yield* takenPlaces(workspaceId, formId, form, values, email, "values")
+    if (issues.length > 0) return yield* refuse(issues)
   })
 
-  return { full, fullChoices, claimPlace }
+  /**
+   * Inside an answer edit's transaction (a member's, or the respondent's on their status page): the same
+   * limits as a submission, under the same lock, for what the edit newly takes: another response's e-mail
+   * address (with `oneResponsePerEmail`), a choice whose quota is full; 400 naming the question
+   * (`answers.<id>`). An edit adds no response, so the form's own limit does not apply.
+   */
+  const claimEdit = Effect.fnUntraced(function* (
+    workspaceId: number,
+    formId: number,
+    form: { readonly settings: FormSettings; readonly fields: ReadonlyArray<Field> },
+    values: Readonly<Record<string, AnswerValue>>,
+    email: string | null,
+    previous: {
+      readonly id: number
+      readonly email: string | null
+      readonly answers: Readonly<Record<string, AnswerValue>>
+    }
+  ) {
+    if (!limited(form)) return
+    yield* sql`select id from forms where workspace_id = ${workspaceId} and id = ${formId} for no key update`
+    const issues = yield* takenPlaces(workspaceId, formId, form, values, email, "answers", previous)
+    if (issues.length > 0) return yield* refuse(issues)
+  })
+
+  return { full, fullChoices, claimPlace, claimEdit }
 })
 
 /** Whether a form has a limit, a quota or one response per e-mail address, so that its submissions take {@link make}'s lock. */

@@ -34,6 +34,7 @@ import {
   type UpdateResponseInput,
   type UpdateResponseResult
 } from "./ResponseModels.ts"
+import * as ResponseLimits from "./ResponseLimits.ts"
 import { columns, findRow, type Row, responseEventFields, searchText } from "./ResponseRows.ts"
 import * as SubmissionChecks from "./SubmissionChecks.ts"
 
@@ -95,6 +96,7 @@ export const make = Effect.gen(function* () {
   const { countTags } = yield* ResponseCounts.make
   const { invalid } = yield* SubmissionChecks.make
   const { dueBounds, filterConditions } = yield* ResponseQueries.make
+  const limits = yield* ResponseLimits.make
 
   /** The lookups of one change in `workspaceId`, each answer kept for the change's length. */
   const lookupsFor = (workspaceId: number): Lookups => {
@@ -280,6 +282,8 @@ export const make = Effect.gen(function* () {
     const edit = applied.success
     if (edit.changed.length === 0) return undefined
     const respondent = deriveRespondent(form.fields, edit.values)
+    // An edit takes no place a submission could not: another response's address, a full choice.
+    yield* limits.claimEdit(workspaceId, row.form_id, form, edit.values, respondent.email, row)
     const contact =
       respondent.email === null
         ? undefined

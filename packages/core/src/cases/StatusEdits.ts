@@ -194,11 +194,15 @@ export class StatusEdits extends Context.Service<
           Effect.catchTag("StatusEditRefused", (refused) =>
             Effect.succeed<EditOutcome>({ _tag: "Refused", issues: refused.issues })
           ),
-          // The checks above passed with the same answers: a refusal here would be a race with a form change.
+          // A place the edit would take that is not free (ResponseLimits.claimEdit), at `answers.<id>`, or a race
+          // with a form change (the checks above passed with the same answers).
           Effect.catchTag("InvalidInput", (invalid) =>
             Effect.succeed<EditOutcome>({
               _tag: "Refused",
-              issues: (invalid.details ?? []).map((d) => ({ path: d.path, fieldId: null, message: d.message }))
+              issues: (invalid.details ?? []).map((d) => {
+                const question = /^answers\.(\d+)$/.exec(d.path)?.[1]
+                return { path: d.path, fieldId: question === undefined ? null : Number(question), message: d.message }
+              })
             })
           )
         )
