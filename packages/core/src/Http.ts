@@ -10,6 +10,7 @@ import * as ByteSize from "effect/ByteSize"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as Option from "effect/Option"
 import * as Layer from "effect/Layer"
 import * as Result from "effect/Result"
 import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
@@ -50,7 +51,7 @@ import {
   WorkspaceHandlers
 } from "./http/index.ts"
 import { EmbedScript, PublicPage, StatusPage, UploadLimiter, Uploads, Welcome } from "./pages/index.ts"
-import { Database } from "./storage/index.ts"
+import { Database, DiskSpace } from "./storage/index.ts"
 import { BlobStoreModule as BlobStore } from "./files/index.ts"
 import { App } from "./app/index.ts"
 import {
@@ -257,6 +258,15 @@ const guardWith = (options: HttpOptions, book: RouteBook["Service"]) => {
         if (reason?._tag === "RouteNotFound") return notFound(request)
         if (reason?._tag === "RequestParseError") {
           return reason.reason === "BodyTooLarge" ? tooLarge : json(400, { error: "could not read the request body" })
+        }
+        if (DiskSpace.isDiskFull(error)) {
+          const space = yield* Effect.serviceOption(DiskSpace.DiskSpace)
+          if (Option.isSome(space)) yield* space.value.noteFull
+          return json(
+            503,
+            { error: "the database's disk is full: nothing was stored; try again once space is freed" },
+            { "retry-after": "30" }
+          )
         }
         if (Database.isUnreachable(error)) {
           // A change cut off mid-way may have committed before its answer was lost: say so, not "try again".

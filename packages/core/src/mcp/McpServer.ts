@@ -30,7 +30,7 @@ import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import type { Actors } from "../kernel/index.ts"
-import { Database } from "../storage/index.ts"
+import { Database, DiskSpace } from "../storage/index.ts"
 import { apiVersion } from "../api/index.ts"
 import type * as McpTools from "./McpTools.ts"
 import * as McpResources from "./McpResources.ts"
@@ -68,6 +68,11 @@ const runner =
           if (failure instanceof McpError) return Effect.fail(failure)
           if (Database.isUnreachable(failure)) {
             return Effect.fail(mcpError(ErrorCode.InternalError, "the database is not reachable; try again shortly"))
+          }
+          if (DiskSpace.isDiskFull(failure)) {
+            return Effect.fail(
+              mcpError(ErrorCode.InternalError, "the database's disk is full: nothing was stored; try again later")
+            )
           }
           const requestId = `req_${randomBytes(9).toString("base64url")}`
           return Effect.logError("MCP request failed", cause).pipe(

@@ -16,6 +16,7 @@ import type * as Migrator from "effect/sql/Migrator"
 import type * as SqlError from "effect/sql/SqlError"
 import * as Migrations from "./Migrations.ts"
 import * as DatabaseLink from "./DatabaseLink.ts"
+import * as DiskSpace from "./DiskSpace.ts"
 import { Notifications } from "./Notifications.ts"
 import * as PgliteClient from "./PgliteClient.ts"
 
@@ -111,7 +112,11 @@ const loadPgDriver = Effect.tryPromise({
  */
 export const layerPg = (options: PgOptions): Layer.Layer<SqlClient.SqlClient | Notifications, DatabaseError> => {
   const schema = options.schema ?? defaultSchema
-  return Layer.mergeAll(Layer.effectDiscard(prepare(schema)), Notifications.layerPg(schema)).pipe(
+  return Layer.mergeAll(
+    Layer.effectDiscard(prepare(schema)),
+    Notifications.layerPg(schema),
+    DiskSpace.DiskSpace.layer(undefined)
+  ).pipe(
     Layer.provideMerge(
       Layer.unwrap(
         Effect.flatMap(loadPgDriver, ([PgClient, PgConnection]) => {
@@ -235,17 +240,20 @@ export const layerPglite = (
     Effect.andThen(inMemory ? keepTemplate(schema) : Effect.void),
     Effect.andThen(refreshStatistics)
   )
-  return Layer.mergeAll(Layer.effectDiscard(migrate), Notifications.layerPglite(schema)).pipe(
-    Layer.provideMerge(Layer.effectContext(open).pipe(Layer.provide(Reactivity.layer)))
-  )
+  return Layer.mergeAll(
+    Layer.effectDiscard(migrate),
+    Notifications.layerPglite(schema),
+    DiskSpace.DiskSpace.layer(options.dataDir)
+  ).pipe(Layer.provideMerge(Layer.effectContext(open).pipe(Layer.provide(Reactivity.layer))))
 }
 
 /** How long a readiness probe waits for the database: a probe that hangs tells an orchestrator nothing. */
 const pingWithin = "3 seconds"
 
 /**
- * Succeeds when the database answers within 3 s, and on PostgreSQL its
- * watched link is up (for a readiness probe, see DatabaseLink.ts).
+ * Succeeds when the database answers within 3 s, on PostgreSQL its watched
+ * link is up (see DatabaseLink.ts), and its disk has room for writes (see
+ * DiskSpace.ts): for a readiness probe.
  *
  * @example
  * ```ts
@@ -257,6 +265,11 @@ export const ping: Effect.Effect<void, DatabaseError, SqlClient.SqlClient> = Eff
   const state = Option.isSome(link) ? link.value.state() : undefined
   if (state !== undefined && !state.reachable) {
     return yield* new DatabaseError({ message: `The database does not answer: ${state.reason}` })
+  }
+  const space = yield* Effect.serviceOption(DiskSpace.DiskSpace)
+  const shortage = Option.isSome(space) ? yield* space.value.shortage : undefined
+  if (shortage !== undefined) {
+    return yield* new DatabaseError({ message: `The database cannot take writes: ${shortage}` })
   }
   const sql = yield* SqlClient.SqlClient
   yield* sql`select 1`.pipe(

@@ -5,6 +5,7 @@
 export * as ChangeFeedModule from "./ChangeFeed.ts"
 export * as Database from "./Database.ts"
 export * as DatabaseLink from "./DatabaseLink.ts"
+export * as DiskSpace from "./DiskSpace.ts"
 export * from "./DatabaseCatalog.ts"
 export * from "./Notifications.ts"
 export * as PgliteClient from "./PgliteClient.ts"
