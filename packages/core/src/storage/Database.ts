@@ -60,6 +60,30 @@ const createOnce = (exists: Statement.Statement<{ readonly found: boolean }>, cr
     )
   })
 
+/**
+ * The text search's trigram index, made again when it is missing. It is the
+ * one index that needs an extension (`pg_trgm`, in `public`), and a dump of
+ * qforms' schema alone (`pg_dump --schema=qforms`) does not carry the
+ * extension: restored into a database without it, `pg_restore` reports the
+ * index's error, goes on, and search silently lost its index (issue #52).
+ * `prepare` has created the extension by then; this makes the index.
+ */
+const restoreSearchIndex = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const present = yield* sql<{ readonly found: boolean }>`
+    select exists (select 1 from pg_indexes where schemaname = current_schema() and indexname = 'responses_search')
+      as found`
+  if (present[0]?.found) return
+  const [trgm] = yield* sql<{ readonly schema: string }>`
+    select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace
+    where e.extname = 'pg_trgm'`
+  yield* Effect.logWarning(
+    "qforms: the text search index responses_search was missing (a restore into a database without pg_trgm?); making it again"
+  )
+  yield* sql`create index if not exists responses_search on responses
+    using gin (search_text ${sql(trgm?.schema ?? "public")}.gin_trgm_ops)`
+})
+
 const prepare = (schema: string) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
@@ -73,6 +97,7 @@ const prepare = (schema: string) =>
       sql`create extension if not exists pg_trgm with schema public`
     )
     yield* Migrations.run
+    yield* restoreSearchIndex
   }).pipe(
     Effect.mapError(
       (error: SqlError.SqlError | Migrator.MigrationError) =>
