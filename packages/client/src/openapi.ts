@@ -2023,10 +2023,12 @@ export interface components {
             };
         };
         WorkspaceSettingsEncoded: {
-            theme?: components["schemas"]["ThemeEncoded"];
+            /** @description The theme of the public pages of the workspace's forms that have no theme of their own (null or absent: none). */
+            theme?: components["schemas"]["ThemeEncoded"] | null;
             /** @description How long the audit log keeps an entry, in days (default 365, at least 30). */
-            auditRetentionDays?: number;
-            businessHours?: components["schemas"]["BusinessHoursEncoded"];
+            auditRetentionDays?: number | null;
+            /** @description When the workspace works, for the forms' SLAs (`settings.sla` of a form): a time zone, each day's intervals and holidays. Null or absent: the SLA clock runs 24/7 in UTC. */
+            businessHours?: components["schemas"]["BusinessHoursEncoded"] | null;
         } & {
             [key: string]: unknown;
         };
@@ -2945,11 +2947,8 @@ export interface components {
             due?: "overdue" | "today" | "week";
             /** @description Extension (case fields): `<key>:<value>` for cases whose case field equals the value, `<key>:none` for cases where it is not set; repeat for several (all must hold, at most 5). */
             field?: string | string[];
-            /**
-             * @description `true`: only open cases (no stage, or a stage not marked closed); `false`: only closed ones. `assignee=me&open=true` is "My open cases".
-             * @enum {string}
-             */
-            open?: "true" | "false";
+            /** @description `true`: only open cases (no stage, or a stage not marked closed); `false`: only closed ones. `assignee=me&open=true` is "My open cases". In a saved view's JSON filter, `true` or `"true"` alike. */
+            open?: ("true" | "false") | boolean;
         };
         UpdateSavedViewInput: {
             name?: string;
@@ -2993,11 +2992,8 @@ export interface components {
             due?: "overdue" | "today" | "week";
             /** @description Extension (case fields): `<key>:<value>` for cases whose case field equals the value, `<key>:none` for cases where it is not set; repeat for several (all must hold, at most 5). */
             field?: string | string[];
-            /**
-             * @description `true`: only open cases (no stage, or a stage not marked closed); `false`: only closed ones. `assignee=me&open=true` is "My open cases".
-             * @enum {string}
-             */
-            open?: "true" | "false";
+            /** @description `true`: only open cases (no stage, or a stage not marked closed); `false`: only closed ones. `assignee=me&open=true` is "My open cases". In a saved view's JSON filter, `true` or `"true"` alike. */
+            open?: ("true" | "false") | boolean;
         };
         AssignmentRules: {
             rules: components["schemas"]["AssignmentRule"][];
@@ -5631,7 +5627,7 @@ export interface operations {
                 to?: string;
                 due?: "overdue" | "today" | "week";
                 field?: string | string[];
-                open?: "true" | "false";
+                open?: ("true" | "false") | ("true" | "false");
                 sort?: "newest" | "oldest";
                 view?: number;
                 limit?: number;

@@ -233,6 +233,18 @@ for (const target of databaseTargets) {
       expect((await inbox(leo.api, `view=${shared.json.id}`)).json.responses).toEqual([])
       expect((await inbox(mia.api, `view=${shared.json.id}`)).json.responses).toHaveLength(mine.length)
       expect((await inbox(mia.api, "view=999999")).status).toBe(404)
+      // A JSON filter takes open as a boolean too, beside formId as a number (#52).
+      const typed = await create(mia.api, {
+        name: "Typed",
+        filter: { assignee: "me", open: true, formId: forms[0]!.formId }
+      })
+      expect(typed.status, JSON.stringify(typed.json)).toBe(201)
+      expect(typed.json.filter).toEqual({ assignee: "me", open: true, formId: forms[0]!.formId })
+      // (Newest first, the default sort.)
+      expect((await inbox(mia.api, `view=${typed.json.id}`)).json.responses.map((row) => row.id)).toEqual(
+        firstForm.json.responses.map((row) => row.id).reverse()
+      )
+      expect((await mia.api("GET", `/views/${typed.json.id}`)).json.filter.open).toBe(true)
     })
 
     it("pages oldest first and newest first by cursor without gaps or duplicates", async () => {

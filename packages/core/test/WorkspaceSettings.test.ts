@@ -59,6 +59,18 @@ for (const target of databaseTargets) {
       // Replacing with {} takes every default again.
       expect((await api(server, a.keys.admin, "PUT", "/workspace/settings", {})).body).toEqual({})
       expect((await api(server, a.keys.viewer, "GET", "/workspace/settings")).body).toEqual({})
+      // And so does a setting given as null (#52: a theme could not be cleared with null).
+      expect((await api(server, a.keys.admin, "PUT", "/workspace/settings", { theme: { font: "serif" } })).status).toBe(
+        200
+      )
+      const cleared = await api(server, a.keys.admin, "PUT", "/workspace/settings", {
+        theme: null,
+        businessHours: null,
+        auditRetentionDays: null
+      })
+      expect(cleared.status, JSON.stringify(cleared.body)).toBe(200)
+      expect(cleared.body).toEqual({})
+      expect((await api(server, a.keys.viewer, "GET", "/workspace/settings")).body).toEqual({})
     })
 
     it("checks a theme as a form's is, and refuses unknown settings, naming them", async () => {

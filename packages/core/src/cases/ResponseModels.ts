@@ -276,10 +276,10 @@ export const WorkspaceResponseFilter = Schema.Struct({
   to: ListFilterFields.to,
   due: ListFilterFields.due,
   field: ListFilterFields.field,
-  open: Schema.optionalKey(Schema.Literals(["true", "false"])).annotate({
+  open: Schema.optionalKey(Schema.Union([Schema.Literals(["true", "false"]), Schema.Boolean])).annotate({
     description:
       "`true`: only open cases (no stage, or a stage not marked closed); `false`: only closed ones. " +
-      '`assignee=me&open=true` is "My open cases".'
+      '`assignee=me&open=true` is "My open cases". In a saved view\'s JSON filter, `true` or `"true"` alike.'
   })
 }).annotate({ identifier: "WorkspaceResponseFilter" })
 export type WorkspaceResponseFilter = typeof WorkspaceResponseFilter.Type

@@ -44,26 +44,31 @@ import { Theme } from "./Theme.ts"
  */
 export const WorkspaceSettings = strictStruct(
   {
-    theme: Schema.optionalKey(Theme).annotate({
-      description: "The theme of the public pages of the workspace's forms that have no theme of their own."
+    theme: Schema.optionalKey(Schema.NullOr(Theme)).annotate({
+      description:
+        "The theme of the public pages of the workspace's forms that have no theme of their own (null or absent: none)."
     }),
     auditRetentionDays: Schema.optionalKey(
-      Schema.Int.check(
-        Schema.isBetween(
-          {
-            minimum: AuditLog.minimumRetentionDays,
-            maximum: 3650
-          },
-          { message: `auditRetentionDays must be a whole number of days from ${AuditLog.minimumRetentionDays} to 3650` }
+      Schema.NullOr(
+        Schema.Int.check(
+          Schema.isBetween(
+            {
+              minimum: AuditLog.minimumRetentionDays,
+              maximum: 3650
+            },
+            {
+              message: `auditRetentionDays must be a whole number of days from ${AuditLog.minimumRetentionDays} to 3650`
+            }
+          )
         )
       )
     ).annotate({
       description: `How long the audit log keeps an entry, in days (default ${AuditLog.defaultRetentionDays}, at least ${AuditLog.minimumRetentionDays}).`
     }),
-    businessHours: Schema.optionalKey(BusinessHours).annotate({
+    businessHours: Schema.optionalKey(Schema.NullOr(BusinessHours)).annotate({
       description:
         "When the workspace works, for the forms' SLAs (`settings.sla` of a form): a time zone, each day's " +
-        "intervals and holidays. Absent: the SLA clock runs 24/7 in UTC."
+        "intervals and holidays. Null or absent: the SLA clock runs 24/7 in UTC."
     })
   },
   "workspace setting"
@@ -134,11 +139,12 @@ export class WorkspaceSettingsStore extends Context.Service<
         return yield* read(actor.workspaceId)
       })
 
-      const replace = Effect.fn("WorkspaceSettings.replace")(function* (
-        actor: Actors.Actor,
-        settings: WorkspaceSettings
-      ) {
+      const replace = Effect.fn("WorkspaceSettings.replace")(function* (actor: Actors.Actor, given: WorkspaceSettings) {
         yield* Actors.requireAdmin(actor)
+        // A setting given as null is cleared: stored as absent.
+        const settings = Object.fromEntries(
+          Object.entries(given).filter(([, value]) => value !== null)
+        ) as WorkspaceSettings
         const logo = settings.theme?.logo
         yield* Effect.ensuring(
           sql.withTransaction(
@@ -172,10 +178,10 @@ export class WorkspaceSettingsStore extends Context.Service<
         return settings
       })
 
-      const themeOf = (workspaceId: number) => Effect.map(read(workspaceId), (settings) => settings.theme)
+      const themeOf = (workspaceId: number) => Effect.map(read(workspaceId), (settings) => settings.theme ?? undefined)
 
       const businessHoursOf = (workspaceId: number) =>
-        Effect.map(read(workspaceId), (settings) => settings.businessHours)
+        Effect.map(read(workspaceId), (settings) => settings.businessHours ?? undefined)
 
       return WorkspaceSettingsStore.of({ get, replace, themeOf, businessHoursOf })
     })
