@@ -166,6 +166,22 @@ describe("BusinessHours", () => {
     expect(addMinutes(night, Date.parse("2026-03-29T00:00:00Z"), 121)).toBe(Date.parse("2026-04-04T23:01:00Z"))
   })
 
+  it("counts the hour clocks repeat in autumn twice when an interval holds it (the property test's counterexample, #52)", () => {
+    // Berlin, Sunday 25 Oct 2026, 00:00–02:30: 22:00Z–00:30Z in summer time, then 02:00–02:30 again, 01:00Z–01:30Z.
+    const early = decode({ timeZone: "Europe/Berlin", week: { sun: [{ from: "00:00", to: "02:30" }] } })
+    expect(addMinutes(early, Date.parse("2026-10-24T18:00:00Z"), 150)).toBe(Date.parse("2026-10-25T00:30:00Z"))
+    expect(addMinutes(early, Date.parse("2026-10-24T18:00:00Z"), 151)).toBe(Date.parse("2026-10-25T01:01:00Z"))
+    expect(addMinutes(early, Date.parse("2026-10-24T18:00:00Z"), 180)).toBe(Date.parse("2026-10-25T01:30:00Z"))
+    expect(addMinutes(early, Date.parse("2026-10-24T18:00:00Z"), 240)).toBe(Date.parse("2026-11-01T00:00:00Z"))
+    expect(countMinutes(early, Date.parse("2026-10-24T20:00:00Z"), Date.parse("2026-10-25T04:00:00Z"))).toBe(180)
+    // Between the two passes (00:30Z–01:00Z the clock reads 02:30–03:00 summer time) nothing counts.
+    expect(countMinutes(early, Date.parse("2026-10-25T00:30:00Z"), Date.parse("2026-10-25T01:00:00Z"))).toBe(0)
+    // New York, Sunday 1 Nov 2026, 00:00–01:30: 04:00Z–05:30Z in daylight time, then 01:00–01:30 again, 06:00Z–06:30Z.
+    const york = decode({ timeZone: "America/New_York", week: { sun: [{ from: "00:00", to: "01:30" }] } })
+    expect(addMinutes(york, Date.parse("2026-11-01T03:00:00Z"), 120)).toBe(Date.parse("2026-11-01T06:30:00Z"))
+    expect(countMinutes(york, Date.parse("2026-11-01T00:00:00Z"), Date.parse("2026-11-01T12:00:00Z"))).toBe(120)
+  })
+
   it("runs 24/7 in UTC without business hours, and gives up after the bounded search", () => {
     expect(addMinutes(undefined, Date.parse("2026-11-28T12:00:00Z"), 90)).toBe(Date.parse("2026-11-28T13:30:00Z"))
     expect(countMinutes(undefined, 0, 90 * MINUTE)).toBe(90)

@@ -19,7 +19,7 @@
  * @module
  */
 import * as Schema from "effect/Schema"
-import { instantOf, isTimeZone, strictStruct, wallClock } from "../kernel/index.ts"
+import { instantOf, instantRanges, isTimeZone, strictStruct, wallClock } from "../kernel/index.ts"
 
 /** The most holidays the setting holds (a year's worth of days). */
 export const MAX_HOLIDAYS = 366
@@ -153,16 +153,17 @@ const dayIntervals = (
   const date = new Date(day)
   if (holidays.has(date.toISOString().slice(0, 10))) return []
   const intervals = hours.week[weekdays[date.getUTCDay()]!] ?? []
-  return [...intervals]
-    .sort((a, b) => minutesOf(a.from) - minutesOf(b.from))
-    .map(
-      (interval) =>
-        [
-          instantOf(hours.timeZone, day + minutesOf(interval.from) * MINUTE_MS),
-          instantOf(hours.timeZone, day + minutesOf(interval.to) * MINUTE_MS)
-        ] as const
+  // An interval is the instants its wall clock names: on the day clocks go back, one holding the repeated
+  // hour is two ranges (both times 02:00–02:30 pass on the clock), one across spring's skipped hour shorter.
+  return intervals
+    .flatMap((interval) =>
+      instantRanges(
+        hours.timeZone,
+        day + minutesOf(interval.from) * MINUTE_MS,
+        day + minutesOf(interval.to) * MINUTE_MS
+      )
     )
-    .filter(([start, end]) => end > start)
+    .sort((a, b) => a[0] - b[0])
 }
 
 /** The local day (its midnight, written as if UTC) an instant falls on. */

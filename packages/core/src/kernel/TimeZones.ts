@@ -86,6 +86,8 @@ export const wallClock = (zone: string, at: number): number => {
   return Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!) + (at - seconds)
 }
 
+const MINUTE_MS = 60_000
+
 /** The zone's offset from UTC at an instant, in ms. */
 const offsetAt = (zone: string, at: number): number => wallClock(zone, at) - at
 
@@ -112,4 +114,53 @@ export const instantOf = (zone: string, wall: number): number => {
   if (lateValid) return late
   // In a gap: the offset before the gap names the moment as far past it as the time is into it.
   return early
+}
+
+/** Wider than any zone's offset from UTC (±14 h): instants this far outside a wall-clock range cannot show it. */
+const BEYOND_ANY_OFFSET = 15 * 60 * 60 * 1000
+
+/**
+ * The instants whose wall clock in a zone is within `[wallFrom, wallTo)`
+ * (written as if UTC; at most a day apart), as ranges `[start, end)` in
+ * order. Usually one; on the day clocks go back, a range holding the
+ * repeated hour is two (`02:00–02:30` happens twice in Berlin on the last
+ * Sunday of October), and a range across the skipped hour of spring is that
+ * much shorter. Zones change their offset at most once within such a range.
+ *
+ * @example
+ * ```ts
+ * // Berlin, 25 Oct 2026, 00:00–02:30: 22:00Z–00:30Z (summer time), then 01:00Z–01:30Z (the hour again).
+ * instantRanges("Europe/Berlin", Date.UTC(2026, 9, 25, 0), Date.UTC(2026, 9, 25, 2, 30))
+ * ```
+ */
+export const instantRanges = (
+  zone: string,
+  wallFrom: number,
+  wallTo: number
+): ReadonlyArray<readonly [number, number]> => {
+  if (wallTo <= wallFrom) return []
+  const lo = wallFrom - BEYOND_ANY_OFFSET
+  const hi = wallTo + BEYOND_ANY_OFFSET
+  const before = offsetAt(zone, lo)
+  const after = offsetAt(zone, hi)
+  if (before === after) return [[wallFrom - before, wallTo - before]]
+  // The first minute with the later offset (offsets change on whole minutes).
+  let low = Math.floor(lo / MINUTE_MS)
+  let high = Math.ceil(hi / MINUTE_MS)
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2)
+    if (offsetAt(zone, middle * MINUTE_MS) === before) low = middle
+    else high = middle
+  }
+  const change = high * MINUTE_MS
+  const ranges: Array<readonly [number, number]> = []
+  const first = [Math.max(lo, wallFrom - before), Math.min(change, wallTo - before)] as const
+  const second = [Math.max(change, wallFrom - after), Math.min(hi, wallTo - after)] as const
+  if (first[1] > first[0]) ranges.push(first)
+  if (second[1] > second[0]) {
+    const last = ranges.at(-1)
+    if (last !== undefined && last[1] === second[0]) ranges[ranges.length - 1] = [last[0], second[1]]
+    else ranges.push(second)
+  }
+  return ranges
 }
