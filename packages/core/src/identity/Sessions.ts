@@ -45,8 +45,13 @@ export class AccountLocked extends Schema.TaggedError<AccountLocked>()("AccountL
   retryAfterSeconds: Schema.Int
 }) {}
 
-/** Wrong passwords in a row before a lockout. */
+/** Wrong passwords in a row from one client address before that address is locked out of the account. */
 export const maxFailedSignIns = 5
+/**
+ * Wrong passwords in a row from all addresses together before the account itself is locked: guessing spread
+ * over many addresses still meets a limit, and one address alone can no longer lock the owner out.
+ */
+export const maxFailedSignInsPerAccount = 20
 /** How long a lockout lasts. */
 export const lockoutMs = 15 * 60_000
 /** How long a session lasts. */
@@ -120,6 +125,9 @@ export const workspaceChoiceMs = 10 * 60_000
 
 /** The key of an e-mail address's failed sign-ins: a hash, so addresses without an account are not stored. */
 const addressKey = (email: string) => sha256(`sign-in:${email.trim().toLowerCase()}`)
+/** The key of the attempts on an account's address from one client address (unknown: the CLI, a test). */
+const pairKey = (email: string, client: string | null) =>
+  sha256(`sign-in:${email.trim().toLowerCase()}:from:${client ?? "unknown"}`)
 
 const lockedMessage = (retryAfterSeconds: number) =>
   new AccountLocked({
@@ -291,49 +299,70 @@ export class Sessions extends Context.Service<
       })
 
       /**
-       * Counts one password attempt for an address in a single atomic upsert, before the password is checked
+       * Counts one password attempt under `key` in a single atomic upsert, before the password is checked
        * (so concurrent guesses all count, and a burst gets no more checks than a lockout allows): the count
-       * restarts after a lockout has passed or after 15 quiet minutes, and reaching the maximum locks. A right
-       * password then clears the count ({@link clearFailures}).
+       * restarts after a lockout has passed or after 15 quiet minutes, and reaching `max` locks. A right
+       * password then clears the counts ({@link clearFailures}).
        */
-      const countAttempt = Effect.fn("Sessions.countAttempt")(function* (email: string) {
-        const now = new Date(yield* Clock.currentTimeMillis)
+      const countAttempt = Effect.fnUntraced(function* (
+        key: string,
+        accountHash: string | null,
+        max: number,
+        now: Date
+      ) {
         const until = new Date(now.getTime() + lockoutMs)
         const quietSince = new Date(now.getTime() - lockoutMs)
         const rows = yield* sql<{ readonly failures: number; readonly locked_until: Date | null }>`
-          insert into sign_in_failures as f (email_hash, failures, locked_until, updated_at)
-          values (${addressKey(email)}, 1, ${maxFailedSignIns <= 1 ? until : null}, ${now})
+          insert into sign_in_failures as f (email_hash, account_hash, failures, locked_until, updated_at)
+          values (${key}, ${accountHash}, 1, ${max <= 1 ? until : null}, ${now})
           on conflict (email_hash) do update set
             failures = case when f.locked_until <= ${now} or f.updated_at < ${quietSince} then 1 else f.failures + 1 end,
             locked_until = case
               when f.locked_until > ${now} then f.locked_until
               when (case when f.locked_until <= ${now} or f.updated_at < ${quietSince} then 1 else f.failures + 1 end)
-                >= ${maxFailedSignIns} then ${until}
+                >= ${max} then ${until}
               else null end,
             updated_at = ${now}
           returning failures, locked_until`
-        // Addresses quiet for longer than a lockout are forgotten (the table stays small whatever is tried).
-        yield* sql`
-          delete from sign_in_failures
-          where updated_at < ${quietSince} and (locked_until is null or locked_until <= ${now})`
-        return rows[0]!
+        return { ...rows[0]!, max }
       })
 
-      const clearFailures = (email: string) => sql`delete from sign_in_failures where email_hash = ${addressKey(email)}`
+      /** Every count of an account's address: its own and each client address's. */
+      const clearFailures = (email: string) => {
+        const account = addressKey(email)
+        return sql`delete from sign_in_failures where email_hash = ${account} or account_hash = ${account}`
+      }
 
       /**
        * Takes one password attempt for an address, whether or not it has an account (the same answer either
-       * way): counted first; refused as locked when the address was locked already (the count is past the
-       * maximum), so of a burst of concurrent guesses at most the maximum are checked. Answers the count.
+       * way): counted first, for the client address the request came from (locked after
+       * {@link maxFailedSignIns}) and for the account from everywhere (after {@link maxFailedSignInsPerAccount});
+       * refused as locked when either was locked already (its count past its maximum), so of a burst of
+       * concurrent guesses at most the maximum are checked. Answers the count that locks soonest.
        */
       const takeAttempt = Effect.fn("Sessions.takeAttempt")(function* (email: string) {
-        const counted = yield* countAttempt(email)
-        const now = yield* Clock.currentTimeMillis
-        const until = counted.locked_until?.getTime()
-        if (counted.failures > maxFailedSignIns && until !== undefined && until > now) {
-          return yield* lockedMessage(Math.ceil((until - now) / 1000))
+        const client = (yield* AuditLog.AuditOrigin).address
+        const now = new Date(yield* Clock.currentTimeMillis)
+        const account = addressKey(email)
+        // One transaction, the pair's row first: concurrent attempts reach both rows in the same order, so the
+        // first to count for the address are the first to count for the account.
+        const [pair, whole] = yield* sql.withTransaction(
+          Effect.all([
+            countAttempt(pairKey(email, client), account, maxFailedSignIns, now),
+            countAttempt(account, null, maxFailedSignInsPerAccount, now)
+          ])
+        )
+        // Addresses quiet for longer than a lockout are forgotten (the table stays small whatever is tried).
+        yield* sql`
+          delete from sign_in_failures
+          where updated_at < ${new Date(now.getTime() - lockoutMs)} and (locked_until is null or locked_until <= ${now})`
+        for (const counted of [pair, whole]) {
+          const until = counted.locked_until?.getTime()
+          if (counted.failures > counted.max && until !== undefined && until > now.getTime()) {
+            return yield* lockedMessage(Math.ceil((until - now.getTime()) / 1000))
+          }
         }
-        return counted
+        return (whole.locked_until?.getTime() ?? 0) > (pair.locked_until?.getTime() ?? 0) ? whole : pair
       })
 
       const memberships = Effect.fn("Sessions.memberships")(function* (accountId: number) {

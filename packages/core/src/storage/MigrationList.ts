@@ -47,6 +47,7 @@ import m0050_resume_link_access from "./migrations/0050_resume_link_access.ts"
 import m0051_response_fold from "./migrations/0051_response_fold.ts"
 import m0052_trigger_search_path from "./migrations/0052_trigger_search_path.ts"
 import m0053_submission_keys from "./migrations/0053_submission_keys.ts"
+import m0054_sign_in_pairs from "./migrations/0054_sign_in_pairs.ts"
 
 /** Every migration module, by its file's name (`<id>_<name>`), in the order of their ids. */
 export const migrations = {
@@ -96,5 +97,6 @@ export const migrations = {
   "0050_resume_link_access": m0050_resume_link_access,
   "0051_response_fold": m0051_response_fold,
   "0052_trigger_search_path": m0052_trigger_search_path,
-  "0053_submission_keys": m0053_submission_keys
+  "0053_submission_keys": m0053_submission_keys,
+  "0054_sign_in_pairs": m0054_sign_in_pairs
 }

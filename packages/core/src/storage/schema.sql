@@ -762,9 +762,11 @@ create table sign_in_failures (
   email_hash text not null,
   failures integer not null,
   locked_until timestamp with time zone,
-  updated_at timestamp with time zone not null
+  updated_at timestamp with time zone not null,
+  account_hash text
 );
 alter table sign_in_failures add constraint sign_in_failures_pkey PRIMARY KEY (email_hash);
+CREATE INDEX sign_in_failures_account ON sign_in_failures USING btree (account_hash);
 CREATE UNIQUE INDEX sign_in_failures_pkey ON sign_in_failures USING btree (email_hash);
 CREATE INDEX sign_in_failures_updated ON sign_in_failures USING btree (updated_at);
 
