@@ -24,6 +24,8 @@ const mayManage = (caller: Role, target: Role, self: boolean) =>
   (caller === "owner" || caller === "admin") && (self || rank[target] < rank[caller])
 const mayGive = (caller: Role, target: Role, self: boolean, role: Role) =>
   mayManage(caller, target, self) && rank[role] <= rank[caller] && (!self || rank[role] <= rank[target])
+/** Co-owners are peers: one may change another's role or remove them (#52), never issue a key acting as them. */
+const ownerOverOwner = (caller: Role, target: Role) => caller === "owner" && target === "owner"
 
 interface Person {
   readonly accountId: number
@@ -129,7 +131,7 @@ for (const target of databaseTargets) {
       },
       {
         name: "remove",
-        allowed: mayManage,
+        allowed: (caller, t, self) => mayManage(caller, t, self) || ownerOverOwner(caller, t),
         okStatus: 204,
         run: (caller, t) => call(caller.key, "DELETE", `/members/${t.accountId}`)
       },
@@ -138,7 +140,7 @@ for (const target of databaseTargets) {
           {
             name: `change to ${role} the role of`,
             grant: role,
-            allowed: (caller, t, self) => mayGive(caller, t, self, role),
+            allowed: (caller, t, self) => mayGive(caller, t, self, role) || ownerOverOwner(caller, t),
             okStatus: 200,
             run: (caller, t) => call(caller.key, "PATCH", `/members/${t.accountId}`, { role })
           },

@@ -8,7 +8,7 @@ import { api, messageOf } from "../shared/Api.js"
 import { formatDateTime, t } from "../shared/Words.js"
 import { useLoad } from "../shared/Load.js"
 import { Status } from "../shared/Status.js"
-import { givable, manages } from "./Roles.js"
+import { changesRoleOf, givable, manages } from "./Roles.js"
 import { Secret } from "./Secret.js"
 
 /** @typedef {import("../shared/Types.js").SessionInfo} SessionInfo */
@@ -107,7 +107,7 @@ export const Members = ({ session, canAdmin }) => {
         (m) => html`<tr key=${m.accountId}>
         <td>${m.accountId === session.account.id ? t("settings.nameYou", { name: m.name ?? "—" }) : (m.name ?? "—")}</td><td>${m.email}</td>
         <td>${
-          canAdmin && manages(session, m)
+          canAdmin && changesRoleOf(session, m)
             ? html`<select aria-label=${t("settings.roleOf", { email: m.email })} value=${m.role} onChange=${(e) => act(() => api.patch(`/members/${m.accountId}`, { role: e.target.value }), t("settings.roleChanged", { email: m.email, role: roleName(e.target.value) }))}>
           ${givable(session, m).map((r) => html`<option value=${r}>${roleName(r)}</option>`)}</select>`
             : roleName(m.role)
@@ -120,7 +120,7 @@ export const Members = ({ session, canAdmin }) => {
               ? t("settings.away")
               : ""
         }</td>
-        ${canAdmin ? html`<td>${manages(session, m) ? html`<div class="row">${m.accountId === session.account.id ? null : html`<button aria-label=${t("settings.copySignInLink", { email: m.email })} onClick=${() => signInLink(m)}>${t("settings.signInLink")}</button>`}<button class="danger" aria-label=${t("settings.removeMember", { email: m.email })} onClick=${() => confirm(t("settings.removeMemberConfirm", { email: m.email })) && act(() => api.del(`/members/${m.accountId}`), t("settings.memberRemoved", { email: m.email }))}>${t("settings.remove")}</button></div>` : null}</td>` : null}
+        ${canAdmin ? html`<td>${changesRoleOf(session, m) ? html`<div class="row">${m.accountId === session.account.id || !manages(session, m) ? null : html`<button aria-label=${t("settings.copySignInLink", { email: m.email })} onClick=${() => signInLink(m)}>${t("settings.signInLink")}</button>`}<button class="danger" aria-label=${t("settings.removeMember", { email: m.email })} onClick=${() => confirm(t("settings.removeMemberConfirm", { email: m.email })) && act(() => api.del(`/members/${m.accountId}`), t("settings.memberRemoved", { email: m.email }))}>${t("settings.remove")}</button></div>` : null}</td>` : null}
       </tr>`
       )}</tbody></table><//>`
     }

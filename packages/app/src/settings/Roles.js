@@ -13,6 +13,12 @@ export const roles = ["owner", "admin", "member", "viewer"]
 const rank = { viewer: 0, member: 1, admin: 2, owner: 3 }
 /** @param {SessionInfo} session @param {Member} m */
 export const manages = (session, m) => m.accountId === session.account.id || rank[m.role] < rank[session.role]
+/**
+ * Whether the caller may change `m`'s role or remove them: whom it manages, and co-owners each other (peers;
+ * never the last owner, which the server refuses). A sign-in link or key acting as another owner stays refused.
+ * @param {SessionInfo} session @param {Member} m
+ */
+export const changesRoleOf = (session, m) => manages(session, m) || (session.role === "owner" && m.role === "owner")
 /** @param {SessionInfo} session @param {Member} [m] */
 export const givable = (session, m) =>
   roles.filter(

@@ -231,7 +231,8 @@ export class Members extends Context.Service<
       const authorizeNow = Effect.fn("Members.authorize")(function* (
         actor: Actors.Actor,
         accountId: number | undefined,
-        grant: MemberRole | undefined
+        grant: MemberRole | undefined,
+        ownersOverOwners = false
       ) {
         const ids = [actor.accountId, accountId].filter((id): id is number => id !== null && id !== undefined)
         const rows =
@@ -249,7 +250,9 @@ export class Members extends Context.Service<
         if (accountId === undefined) return undefined
         const target = rows.find((row) => row.account_id === accountId)
         if (target === undefined) return yield* new MemberNotFound({ message: `member ${accountId} not found` })
-        yield* Actors.requireAuthorityOver(actor, callerRole, { accountId, role: target.role }, grant)
+        yield* Actors.requireAuthorityOver(actor, callerRole, { accountId, role: target.role }, grant, {
+          ownersOverOwners
+        })
         return toMember(target)
       })
 
@@ -303,7 +306,7 @@ export class Members extends Context.Service<
         return yield* sql
           .withTransaction(
             Effect.gen(function* () {
-              const member = (yield* authorizeNow(actor, accountId, role))!
+              const member = (yield* authorizeNow(actor, accountId, role, true))!
               if (member.role === role) return member
               if (member.role === "owner") yield* keepAnOwner(actor.workspaceId, accountId)
               yield* sql`update members set role = ${role} where workspace_id = ${actor.workspaceId} and account_id = ${accountId}`
@@ -322,7 +325,7 @@ export class Members extends Context.Service<
         yield* Actors.requireAdmin(actor)
         yield* sql.withTransaction(
           Effect.gen(function* () {
-            const member = (yield* authorizeNow(actor, accountId, undefined))!
+            const member = (yield* authorizeNow(actor, accountId, undefined, true))!
             if (member.role === "owner") yield* keepAnOwner(actor.workspaceId, accountId)
             yield* remove(actor.workspaceId, accountId)
             yield* AuditLog.record(sql, actor, {

@@ -128,6 +128,10 @@ export const roleRank: Readonly<Record<MemberRole, number>> = { viewer: 0, membe
  *   (an owner acts on admins, members and viewers; an admin on members and
  *   viewers; nobody on an equal or higher role).
  * - A role given (`grant`) is never above the caller's own.
+ * - With `ownersOverOwners` (changing a role, removing a member), an owner
+ *   acts on another owner too: co-owners are peers, so one can demote or
+ *   remove another (audited; never the last owner). Not for keys: a key
+ *   acts as its member.
  *
  * So no caller can make a key that acts as someone of equal or higher rank,
  * nor raise anyone (itself included) above itself.
@@ -141,7 +145,8 @@ export const requireAuthorityOver = (
   actor: Actor,
   callerRole: MemberRole | null,
   target: { readonly accountId: number; readonly role: MemberRole } | undefined,
-  grant?: MemberRole | undefined
+  grant?: MemberRole | undefined,
+  options?: { readonly ownersOverOwners?: boolean | undefined }
 ): Effect.Effect<void, Forbidden> => {
   if (actor.kind === "system") return Effect.void
   if (callerRole !== "owner" && callerRole !== "admin") {
@@ -160,6 +165,8 @@ export const requireAuthorityOver = (
       ? Effect.fail(new Forbidden({ message: "nobody can raise their own role" }))
       : Effect.void
   }
+  // Owners are peers: one may change another's role or remove them (never the last owner: Members.keepAnOwner).
+  if (options?.ownersOverOwners === true && callerRole === "owner" && target.role === "owner") return Effect.void
   return roleRank[target.role] < own
     ? Effect.void
     : Effect.fail(
