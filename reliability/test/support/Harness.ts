@@ -292,6 +292,30 @@ export const query = async <R extends Record<string, unknown>>(
   }
 }
 
+/**
+ * What the outage scenarios check of a database after the fault: its responses, those without their
+ * `response.created` event and the events without their response (both must be 0: a change and its event
+ * commit together), and the ids stored.
+ */
+export const responseIntegrity = async (url: string) => {
+  const [counts] = await query<{ responses: string; orphanResponses: string; orphanEvents: string }>(
+    url,
+    `
+    select (select count(*) from qforms.responses) as "responses",
+      (select count(*) from qforms.responses r where not exists
+        (select 1 from qforms.events e where e.type = 'response.created' and e.response_id = r.id)) as "orphanResponses",
+      (select count(*) from qforms.events e where e.type = 'response.created' and not exists
+        (select 1 from qforms.responses r where r.id = e.response_id)) as "orphanEvents"`
+  )
+  const stored = new Set((await query<{ id: number }>(url, "select id from qforms.responses")).map((row) => row.id))
+  return {
+    responses: Number(counts!.responses),
+    orphanResponses: Number(counts!.orphanResponses),
+    orphanEvents: Number(counts!.orphanEvents),
+    stored
+  }
+}
+
 /** A fresh PostgreSQL database of its own (for scenarios that cut connections by database), dropped by `drop`. */
 export const freshDatabase = async (url: string) => {
   const name = `qforms_rel_${process.pid}_${Math.random().toString(36).slice(2, 8)}`

@@ -55,8 +55,9 @@ type Address = { readonly host: string; readonly port: number } | { readonly pat
  * The server's address as the driver reads it from a libpq URL: the `host`
  * query parameter or the URL's host (a directory when it starts with `/`),
  * `localhost` when neither; the `port` parameter or the URL's port, 5432
- * when neither. Undefined when the URL cannot be read: the driver then
- * connects by itself (and reports the error).
+ * when neither. Undefined when the URL cannot be read as one address (not
+ * a URL, several hosts, a port out of range): `Database.layerPg` then
+ * refuses to start, naming the URL's expected form.
  */
 export const addressOf = (url: string): Address | undefined => {
   let parsed: URL
