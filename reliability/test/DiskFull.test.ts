@@ -1,5 +1,5 @@
 /**
- * Scenario 15, disk full (PGlite): the standalone's data directory sits on a
+ * Scenario 18, disk full (PGlite): the standalone's data directory sits on a
  * file system of its own (a 128 MB tmpfs), and a file fills it to the last
  * byte under a submission load. Reads go on working, so a readiness check that
  * only reads said "ready" while every submission failed with 500. Now each
@@ -100,7 +100,7 @@ describe.skipIf(!root)("disk full on PGlite", () => {
     const stored = new Set((listed.body.responses as Array<{ id: number }>).map((row) => row.id))
 
     record({
-      scenario: "15 disk full",
+      scenario: "18 disk full",
       target: "pglite",
       figures: {
         "submissions while full": whileFull.length,

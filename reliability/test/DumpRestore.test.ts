@@ -1,5 +1,5 @@
 /**
- * Scenario 16, `pg_dump`/`pg_restore` as docs/operations.md gives them
+ * Scenario 19, `pg_dump`/`pg_restore` as docs/operations.md gives them
  * (PostgreSQL): qforms' schema dumped from one database and restored into an
  * empty one, once as documented (`pg_trgm` created first: a clean restore)
  * and once without (the extension is not in the dump: `pg_restore` reports
@@ -92,6 +92,6 @@ describe.skipIf(postgresUrl === undefined || !tools)("pg_dump and pg_restore on 
       figures[`search index once served, ${label}`] = "yes"
       await again.server.stop()
     }
-    record({ scenario: "16 pg_dump and pg_restore", target: "postgres", figures, notes: [] })
+    record({ scenario: "19 pg_dump and pg_restore", target: "postgres", figures, notes: [] })
   })
 })

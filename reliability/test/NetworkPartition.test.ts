@@ -1,5 +1,5 @@
 /**
- * Scenario 3b, network partition (PostgreSQL, through a proxy that stops every
+ * Scenario 17, network partition (PostgreSQL, through a proxy that stops every
  * byte without closing anything): the link to the database goes silent under
  * a submission load. Unlike an outage, nothing tells the server: no refused
  * connection, no reset, just no answer. Requests and `/readyz` must still fail
@@ -146,7 +146,7 @@ describe.skipIf(postgresUrl === undefined)("network partition to postgres", () =
           )}/${round(Math.max(...list.map((o) => o.ms)), 0)}`
 
     record({
-      scenario: "3b network partition",
+      scenario: "17 network partition",
       target: "postgres",
       figures: {
         clients: CLIENTS,

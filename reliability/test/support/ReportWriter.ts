@@ -74,6 +74,18 @@ const scenarios: ReadonlyArray<readonly [string, string]> = [
   [
     "16 upload limits",
     "Every path that stores a respondent's file (the upload route and the public page's multipart step without JavaScript) is sent more files than the per-address burst (`QFORMS_UPLOADS_PER_MINUTE=5`) from one client address behind a trusted proxy: past the burst each answers 429 with `Retry-After` (the page shows its question again with the message) and stores nothing; both paths take from one bucket; a forged `X-Forwarded-For` entry gives no new bucket while another client still uploads; a form over `QFORMS_UPLOAD_QUOTA_FORM_BYTES` answers 413 on both paths."
+  ],
+  [
+    "17 network partition",
+    "PostgreSQL only, through a TCP proxy that stops every byte both ways without closing anything (a dropped link, a firewall dropping packets): under 10 submitting clients and a `/readyz` prober the link goes silent for 15 s (70 s in the full run). Every request in flight or made during the partition must be answered 503 `{error}` within 5 s, and `/readyz` 503 within 5 s (the process's link check cuts the pool once `select 1` goes 3 s unanswered), the server must come back without a restart once the link heals, nothing acknowledged may be lost, no response may be without its event or the reverse, and every submission answered 503 and sent again with its `Idempotency-Key` must end stored exactly once."
+  ],
+  [
+    "18 disk full",
+    "PGlite only, as root: the data directory sits on a 128 MB tmpfs that a file fills to the last byte. Every submission that finds no room must be answered 503 `{error}` naming the disk (never 500), `/readyz` must answer 503 naming it, and once the file is removed both must come back without a restart, with nothing acknowledged lost."
+  ],
+  [
+    "19 pg_dump and pg_restore",
+    "PostgreSQL only: the `qforms` schema is dumped with `pg_dump --format=custom --schema=qforms` and restored with `pg_restore --no-owner` into two empty databases, one with `pg_trgm` created first (as docs/operations.md says) and one without (then `pg_restore` reports the text search index's error). Either way the server started on the restored database must serve every response and its search must have its trigram index."
   ]
 ]
 
@@ -85,7 +97,10 @@ const defectsFound: ReadonlyArray<string> = [
   'Database outage (3): with the database refusing connections and the server\'s sessions terminated, 385 of 1296 requests answered 500 (SQLSTATE 57P01 and the connect-time refusal were not seen as the database being away). Fixed: `Database.isUnreachable` covers them, 503 (commit "Database: a session ended by the server or refused at connect…").',
   'Fuzzing (5), once the member and API key endpoints existed: `POST /api/api-keys` with an `accountId` beyond the 32-bit id range reached PostgreSQL and answered 500. Fixed: `accountId` is a bounded id, 400 (commit "API keys: accountId is a bounded id…").',
   'Role escalation (13), once invitations existed: an admin or co-owner could `POST /api/invitations` for the address of an equal or higher member and got 409 ("already a member") instead of 403 — 8 probes. Fixed: an address that is already a member\'s goes through `Actors.requireAuthorityOver` before the 409 (commit "Invitations: an address that is already a member\'s is held to the same authority rule…").',
-  "Fuzzing (5), PGlite: `POST /api/webhooks/deliveries/{id}/retry` while a concurrent request deleted the delivery's subscription answered 500 (the delivery was gone when it was read back). Fixed: 404 (same commit)."
+  "Fuzzing (5), PGlite: `POST /api/webhooks/deliveries/{id}/retry` while a concurrent request deleted the delivery's subscription answered 500 (the delivery was gone when it was read back). Fixed: 404 (same commit).",
+  'Network partition (17), reported by the outside reliability review and reproduced by this scenario before its fix: with the link to PostgreSQL silent, every submission hung for the whole partition (answered 201 after it healed) and `/readyz` did not answer. Fixed: the link check of `storage/DatabaseLink.ts` cuts the pool after 3 s without an answer (commit "DatabaseLink: a process on PostgreSQL watches its link…").',
+  'Disk full (18), reported by the outside review, reproduced by hand before the fix: a write that found no room answered 500 "internal error" while `/readyz` answered 200. Fixed: 503 naming the disk, and not ready (commit "Disk full (#52 item 15)…").',
+  'pg_dump and pg_restore (19), reported by the outside review and shown by this scenario\'s restore without `pg_trgm`: the text search index was left out and nothing noticed. Fixed: the server makes it again at start (commit "pg_dump/pg_restore (#52 item 11)…").'
 ]
 
 const cell = (value: unknown) => String(value).replace(/\|/g, "\\|").replace(/\n/g, " ")
