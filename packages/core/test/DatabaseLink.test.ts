@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { PgClient } from "@effect/sql-pg"
 import { Clock, Effect, Exit, Fiber, Layer, Option, Redacted } from "effect"
+import * as TestClock from "effect/testing/TestClock"
 import { SqlClient } from "effect/sql"
 import { databaseTargets, postgresUrl } from "@qforms/test-kit/Databases"
 import { partitionProxy } from "@qforms/test-kit/PartitionProxy"
@@ -92,6 +93,22 @@ describe.skipIf(!onPostgres)("DatabaseLink on PostgreSQL, through a partition pr
         })
       ),
     30_000
+  )
+
+  it.effect("keeps to real seconds: a test moving its TestClock by minutes does not take the link as down", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const { context } = yield* throughProxy
+        const link = Effect.serviceOption(DatabaseLink.DatabaseLink).pipe(Effect.provide(context))
+        for (let i = 0; i < 5; i++) {
+          yield* TestClock.adjust("1 minute")
+          // A real moment for the check's rounds to run (they sleep a real second between them).
+          yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 300)))
+        }
+        expect(Option.map(yield* link, (link) => link.state())).toEqual(Option.some({ reachable: true }))
+        expect(Exit.isSuccess(yield* Effect.exit(Database.ping.pipe(Effect.provide(context))))).toBe(true)
+      })
+    )
   )
 
   it.live(

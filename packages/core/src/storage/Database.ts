@@ -3,6 +3,7 @@
  * (`layerPglite`), either way migrated and set to the qforms schema. Each
  * driver is loaded only when its layer is built, so a process loads one.
  */
+import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -304,7 +305,9 @@ export const ping: Effect.Effect<void, DatabaseError, SqlClient.SqlClient> = Eff
     Effect.timeoutOrElse({
       duration: pingWithin,
       orElse: () => Effect.fail(new DatabaseError({ message: "The database does not answer: no answer within 3 s" }))
-    })
+    }),
+    // Real seconds, whatever clock the caller's context has (a test's TestClock).
+    Effect.provideService(Clock.Clock, Clock.Clock.defaultValue())
   )
 })
 

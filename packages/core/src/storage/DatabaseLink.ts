@@ -15,6 +15,7 @@
 import * as Net from "node:net"
 import { type Duplex, PassThrough } from "node:stream"
 import type * as PgConnection from "@effect/sql-pg/PgConnection"
+import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
@@ -245,7 +246,11 @@ export const watch = (
         }
         yield* Effect.sleep(every)
       })
-      yield* Effect.forkScoped(Effect.forever(round))
+      // On the real clock whatever the context's: a test's TestClock moved past 3 s would otherwise time out a
+      // check still waiting on a healthy server, and cut the pool under the test.
+      yield* Effect.forkScoped(
+        Effect.forever(round).pipe(Effect.provideService(Clock.Clock, Clock.Clock.defaultValue()))
+      )
       yield* Effect.addFinalizer(() => drop)
       return DatabaseLink.of({ state: () => state })
     })
