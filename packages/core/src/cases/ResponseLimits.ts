@@ -50,6 +50,16 @@ export const refusal = (stop: Stop): Conflict =>
         : `this form has reached its limit of ${stop.limit} responses`
   })
 
+/** A form as its limits read it: its settings and its questions (their quotas). */
+type LimitedForm = { readonly settings: FormSettings; readonly fields: ReadonlyArray<Field> }
+
+/** The response an edit changes, as it is: it does not count against itself. */
+type EditedResponse = {
+  readonly id: number
+  readonly email: string | null
+  readonly answers: Readonly<Record<string, AnswerValue>>
+}
+
 /** The limits, on the current `SqlClient`. */
 export const make = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -97,15 +107,11 @@ export const make = Effect.gen(function* () {
   const takenPlaces = Effect.fnUntraced(function* (
     workspaceId: number,
     formId: number,
-    form: { readonly settings: FormSettings; readonly fields: ReadonlyArray<Field> },
+    form: LimitedForm,
     values: Readonly<Record<string, AnswerValue>>,
     email: string | null,
     prefix: "values" | "answers",
-    previous?: {
-      readonly id: number
-      readonly email: string | null
-      readonly answers: Readonly<Record<string, AnswerValue>>
-    }
+    previous?: EditedResponse
   ) {
     const issues: Array<{ readonly path: string; readonly message: string }> = []
     const newAddress = email !== null && email.toLowerCase() !== previous?.email?.toLowerCase()
@@ -144,6 +150,10 @@ export const make = Effect.gen(function* () {
     return issues
   })
 
+  /** The form's row, locked until the transaction ends: its submissions and edits are checked one at a time. */
+  const holdForm = (workspaceId: number, formId: number) =>
+    sql`select id from forms where workspace_id = ${workspaceId} and id = ${formId} for no key update`
+
   const refuse = (issues: ReadonlyArray<{ readonly path: string; readonly message: string }>) =>
     new InvalidInput({ message: issues.map((i) => i.message).join("; "), details: issues })
 
@@ -157,12 +167,12 @@ export const make = Effect.gen(function* () {
   const claimPlace = Effect.fnUntraced(function* (
     workspaceId: number,
     formId: number,
-    form: { readonly settings: FormSettings; readonly fields: ReadonlyArray<Field> },
+    form: LimitedForm,
     values: Readonly<Record<string, AnswerValue>>,
     email: string | null
   ) {
     if (!limited(form)) return
-    yield* sql`select id from forms where workspace_id = ${workspaceId} and id = ${formId} for no key update`
+    yield* holdForm(workspaceId, formId)
     const stop = yield* full(workspaceId, formId, form.settings)
     if (stop !== undefined) return yield* refusal(stop)
     const issues = yield* takenPlaces(workspaceId, formId, form, values, email, "values")
@@ -178,17 +188,13 @@ export const make = Effect.gen(function* () {
   const claimEdit = Effect.fnUntraced(function* (
     workspaceId: number,
     formId: number,
-    form: { readonly settings: FormSettings; readonly fields: ReadonlyArray<Field> },
+    form: LimitedForm,
     values: Readonly<Record<string, AnswerValue>>,
     email: string | null,
-    previous: {
-      readonly id: number
-      readonly email: string | null
-      readonly answers: Readonly<Record<string, AnswerValue>>
-    }
+    previous: EditedResponse
   ) {
     if (!limited(form)) return
-    yield* sql`select id from forms where workspace_id = ${workspaceId} and id = ${formId} for no key update`
+    yield* holdForm(workspaceId, formId)
     const issues = yield* takenPlaces(workspaceId, formId, form, values, email, "answers", previous)
     if (issues.length > 0) return yield* refuse(issues)
   })

@@ -22,6 +22,7 @@ import * as SqlClient from "effect/sql/SqlClient"
 import type * as SqlError from "effect/sql/SqlError"
 import type * as Statement from "effect/sql/Statement"
 import { InvalidInput } from "../kernel/index.ts"
+import { Database } from "../storage/index.ts"
 
 /**
  * The `Idempotency-Key` header: 1 to 255 visible ASCII characters (a UUID is
@@ -77,11 +78,7 @@ export interface Used {
  * submission with the same key (which committed first: the write waited
  * for it).
  */
-export const isKeyTaken = (error: unknown): boolean => {
-  if (typeof error !== "object" || error === null || !("_tag" in error) || error._tag !== "SqlError") return false
-  const reason = (error as { readonly reason?: { readonly _tag?: unknown; readonly constraint?: unknown } }).reason
-  return reason?._tag === "UniqueViolation" && reason.constraint === "submission_keys_pkey"
-}
+export const isKeyTaken = (error: unknown): boolean => Database.isUniqueViolation(error, "submission_keys_pkey")
 
 /**
  * @example

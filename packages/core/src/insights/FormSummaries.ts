@@ -383,11 +383,12 @@ export class FormSummaries extends Context.Service<
         // narrowed by its filters to one person would give them away (AnswerTallies.withheldSummary).
         const hidden = (field: Field) => Sensitive.readsMasked(actor) && Sensitive.isSensitive(field)
         const withheld = new Set(fields.filter(hidden).map((field) => field.id))
-        const worded = textFields.filter((field) => countsWords(field) && !hidden(field))
+        const openTextFields = textFields.filter((field) => !hidden(field))
+        const worded = openTextFields.filter(countsWords)
         yield* planned(
           Effect.gen(function* () {
             const latestOf = new Map<number, ReadonlyArray<{ id: number; submitted_at: Date; value: AnswerValue }>>()
-            for (const field of shown === 0 ? [] : textFields.filter((field) => !hidden(field))) {
+            for (const field of shown === 0 ? [] : openTextFields) {
               const key = String(field.id)
               latestOf.set(
                 field.id,
@@ -401,12 +402,12 @@ export class FormSummaries extends Context.Service<
               )
             }
             const pieces = worded.length === 0 ? [] : yield* wordsOf(worded, where, matched, form.responseCount)
-            for (const field of textFields) {
+            for (const field of openTextFields) {
               texts.set(field.id, {
                 latest: (latestOf.get(field.id) ?? []).map((row) => ({
                   responseId: row.id,
                   submittedAt: new Date(row.submitted_at).toISOString(),
-                  text: hidden(field) ? Sensitive.MASK : shorten(Summaries.formatAnswer(field, row.value))
+                  text: shorten(Summaries.formatAnswer(field, row.value))
                 })),
                 words: frequentWords(
                   pieces.filter((p) => p.field_id === field.id).map((p) => [p.piece, Number(p.count)] as const),

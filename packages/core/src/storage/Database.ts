@@ -355,16 +355,36 @@ export const isLostMidway = (error: unknown): boolean => {
   return reason.operation !== "connect"
 }
 
-/** Of a `SqlError`: its reason's tag and the driver's SQLSTATE, if any; undefined for any other failure. */
-const sqlReason = (error: unknown): { readonly tag: unknown; readonly code: unknown } | undefined => {
+/**
+ * Of a `SqlError`: its reason's tag, the driver's SQLSTATE and, for a unique violation, the constraint, if any;
+ * undefined for any other failure.
+ */
+const sqlReason = (
+  error: unknown
+): { readonly tag: unknown; readonly code: unknown; readonly constraint: unknown } | undefined => {
   if (typeof error !== "object" || error === null || !("_tag" in error) || error._tag !== "SqlError") return undefined
   if (!("reason" in error) || typeof error.reason !== "object" || error.reason === null) return undefined
-  const reason = error.reason as { readonly _tag?: unknown; readonly cause?: unknown }
+  const reason = error.reason as { readonly _tag?: unknown; readonly cause?: unknown; readonly constraint?: unknown }
   const cause = reason.cause
   return {
     tag: reason._tag,
-    code: typeof cause === "object" && cause !== null && "code" in cause ? cause.code : undefined
+    code: typeof cause === "object" && cause !== null && "code" in cause ? cause.code : undefined,
+    constraint: reason.constraint
   }
+}
+
+/**
+ * Whether a failure is a unique violation of `constraint` (SQLSTATE 23505): a concurrent write took the key
+ * first (it committed; this write waited for it).
+ *
+ * @example
+ * ```ts
+ * if (Database.isUniqueViolation(error, "submission_keys_pkey")) return yield* replay
+ * ```
+ */
+export const isUniqueViolation = (error: unknown, constraint: string): boolean => {
+  const reason = sqlReason(error)
+  return reason?.tag === "UniqueViolation" && reason.constraint === constraint
 }
 
 /**
